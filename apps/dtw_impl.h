@@ -1,0 +1,62 @@
+/*
+ * dtw_impl.h - template for pw_dtw_<suffix>(): define DTW_T (float or double) and DTW_SUFFIX
+ * (f32 or f64) and include.  dtw.c instantiates it once per type.
+ */
+#define DTW_CAT2(a, b) a##b
+#define DTW_CAT(a, b) DTW_CAT2(a, b)
+#define DTW_FN(name) DTW_CAT(name, DTW_SUFFIX)
+
+typedef struct DTW_FN(dtw_ctx_) {
+    DTW_T *bus, *left, *diag;
+    const DTW_T *a, *b;
+    int squared;
+} DTW_FN(dtw_ctx_);
+
+#define DTW_CELL(ctx, i, j, up, left, diag) \
+    DTW_FN(pw_dtw_step_)((ctx)->a[i], (ctx)->b[j], (ctx)->squared, up, left, diag)
+#define DTW_BOUNDARY(ctx, i, j) ((i) < 0 && (j) < 0 ? (DTW_T)0 : (DTW_T)INFINITY)
+
+#define PW_SEG_NAME DTW_FN(dtw_segment_)
+#define PW_SEG_CTX DTW_FN(dtw_ctx_)
+#define PW_SEG_T DTW_T
+#define PW_SEG_CELL DTW_CELL
+#define PW_SEG_BOUNDARY DTW_BOUNDARY
+#include "../src/core/segment3.h"
+
+static int DTW_FN(all_finite_)(const DTW_T *x, int64_t n)
+{
+    for (int64_t k = 0; k < n; k++)
+        if (!isfinite(x[k])) return 0;
+    return 1;
+}
+
+pw_status DTW_FN(pw_dtw_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,
+                          const pw_options *options, pw_dtw_result *result)
+{
+    if (!a || !b || !result) return PW_ERR_NULL_ARGUMENT;
+    if (n < 1 || m < 1) return PW_ERR_INVALID_SIZE;
+    if (cost != PW_DTW_ABSOLUTE && cost != PW_DTW_SQUARED) return PW_ERR_INVALID_ARGUMENT;
+    if (!DTW_FN(all_finite_)(a, n) || !DTW_FN(all_finite_)(b, m)) return PW_ERR_BAD_INPUT;
+    pw_plan plan;
+    pw_status st = pw_plan_make(options, n, m, 0, &plan);
+    if (st != PW_OK) return st;
+    pw_linear_buffers buf;
+    st = pw_linear_buffers_alloc(&buf, sizeof(DTW_T), n, m);
+    if (st != PW_OK) return st;
+    DTW_FN(dtw_ctx_) ctx = {buf.bus, buf.left, buf.diag, a, b, cost == PW_DTW_SQUARED};
+    DTW_CAT(DTW_FN(dtw_segment_), _init)(&ctx, n, m);
+    pw_kernel kernel = {DTW_FN(dtw_segment_), &ctx};
+    pw_run_info_clear(&result->info);
+    st = pw_execute(&plan, &kernel, &result->info);
+    if (st == PW_OK) {
+        result->distance = (double)ctx.bus[m - 1];
+        if (!isfinite(result->distance)) st = PW_ERR_OVERFLOW;
+    }
+    pw_linear_buffers_free(&buf);
+    return st;
+}
+
+#undef DTW_T
+#undef DTW_SUFFIX
+#undef DTW_CELL
+#undef DTW_BOUNDARY

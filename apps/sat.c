@@ -1,0 +1,71 @@
+/* sat.c - pw_sat(): summed-area tables, every input/output type pair from one template. */
+#include <math.h>
+#include <stddef.h>
+
+#include "../src/core/exec.h"
+#include "../src/core/image.h"
+#include "sat_cell.h"
+#include "sat_sum.h"
+
+typedef struct sat_ctx {
+    const void *in;
+    int64_t in_stride;
+    void *out;
+    int64_t out_stride;
+} sat_ctx;
+
+#define SAT_CAT2(a, b) a##b
+#define SAT_CAT(a, b) SAT_CAT2(a, b)
+
+#define SAT_IN_T uint8_t
+#define SAT_IN_NAME u8
+#define SAT_IN_IS_FLOAT 0
+#include "sat_input.h"
+#define SAT_IN_T uint16_t
+#define SAT_IN_NAME u16
+#define SAT_IN_IS_FLOAT 0
+#include "sat_input.h"
+#define SAT_IN_T int32_t
+#define SAT_IN_NAME i32
+#define SAT_IN_IS_FLOAT 0
+#include "sat_input.h"
+#define SAT_IN_T float
+#define SAT_IN_NAME f32
+#define SAT_IN_IS_FLOAT 1
+#include "sat_input.h"
+#define SAT_IN_T double
+#define SAT_IN_NAME f64
+#define SAT_IN_IS_FLOAT 1
+#include "sat_input.h"
+
+/* [input type][output type]; NULL = pair not supported. */
+static const pw_segment_fn sat_segments[PW_DTYPE_COUNT][PW_DTYPE_COUNT] = {
+    [PW_U8] = {[PW_I32] = sat_seg_u8_i32, [PW_I64] = sat_seg_u8_i64,
+               [PW_F32] = sat_seg_u8_f32, [PW_F64] = sat_seg_u8_f64},
+    [PW_U16] = {[PW_I32] = sat_seg_u16_i32, [PW_I64] = sat_seg_u16_i64,
+                [PW_F32] = sat_seg_u16_f32, [PW_F64] = sat_seg_u16_f64},
+    [PW_I32] = {[PW_I32] = sat_seg_i32_i32, [PW_I64] = sat_seg_i32_i64,
+                [PW_F32] = sat_seg_i32_f32, [PW_F64] = sat_seg_i32_f64},
+    [PW_F32] = {[PW_F32] = sat_seg_f32_f32, [PW_F64] = sat_seg_f32_f64},
+    [PW_F64] = {[PW_F32] = sat_seg_f64_f32, [PW_F64] = sat_seg_f64_f64},
+};
+
+pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info)
+{
+    pw_status st = pw_image_check(in);
+    if (st == PW_OK) st = pw_image_check(out);
+    if (st != PW_OK) return st;
+    if (in->rows != out->rows || in->cols != out->cols) return PW_ERR_INVALID_SIZE;
+    pw_segment_fn segment = sat_segments[in->type][out->type];
+    if (!segment) return PW_ERR_UNSUPPORTED;
+    if (!pw_sum_abs_fits(in, out->type)) return PW_ERR_OVERFLOW;
+    pw_plan plan;
+    st = pw_plan_make(options, in->rows, in->cols, 0, &plan);
+    if (st != PW_OK) return st;
+    sat_ctx ctx = {in->data, pw_image_stride(in), out->data, pw_image_stride(out)};
+    pw_kernel kernel = {segment, &ctx};
+    pw_run_info local;
+    if (!info) info = &local;
+    pw_run_info_clear(info);
+    return pw_execute(&plan, &kernel, info);
+}

@@ -1,0 +1,29 @@
+/*
+ * stencil_cell.h - Gauss-Seidel heat and SOR cells (float and double), shared by both backends.
+ *   heat: A(i,j) = (A(i-1,j) + A(i,j-1) + A(i+1,j) + A(i,j+1)) / 4
+ *   SOR:  A(i,j) = (1 - w) A(i,j) + w/4 (A(i-1,j) + A(i,j-1) + A(i+1,j) + A(i,j+1))
+ * (i-1, j) and (i, j-1) are already updated in this sweep, (i+1, j) and (i, j+1) not yet: that is
+ * Gauss-Seidel, and the wavefront order preserves it.  The sums have one fixed order and FMA
+ * contraction is off in both compilers, so every engine gives bit-identical grids.
+ */
+#ifndef PW_STENCIL_CELL_H
+#define PW_STENCIL_CELL_H
+
+#include "../src/core/hd.h"
+
+#define PW_STENCIL_DEFINE(T, SUFFIX)                                                          \
+    PW_HD static inline T pw_heat_step_##SUFFIX(T up, T left, T down, T right)                \
+    {                                                                                         \
+        return (((up + left) + down) + right) / (T)4;                                         \
+    }                                                                                         \
+    /* keep = 1 - w and relax = w / 4, rounded to T once per run. */                          \
+    PW_HD static inline T pw_sor_step_##SUFFIX(T self, T up, T left, T down, T right, T keep, \
+                                               T relax)                                       \
+    {                                                                                         \
+        return keep * self + relax * (((up + left) + down) + right);                          \
+    }
+
+PW_STENCIL_DEFINE(float, f32)
+PW_STENCIL_DEFINE(double, f64)
+
+#endif

@@ -1,0 +1,110 @@
+/* sw.c - pw_sw(): Smith-Waterman-Gotoh in linear space on any engine. */
+#include <stdlib.h>
+
+#include "../src/core/exec.h"
+#include "../src/core/linear_buffers.h"
+#include "scoring.h"
+#include "sw_cell.h"
+
+/* Best cell so far; ties go to the smallest i, then the smallest j. */
+typedef struct sw_best {
+    int32_t score;
+    int64_t i, j;
+} sw_best;
+
+static int sw_better(sw_best a, sw_best b)
+{
+    if (a.score != b.score) return a.score > b.score;
+    if (a.i != b.i) return a.i < b.i;
+    return a.j < b.j;
+}
+
+typedef struct sw_ctx {
+    pw_sw_cell *bus, *left, *diag;
+    const uint8_t *a, *b;
+    const int32_t *scores;
+    int alphabet;
+    int32_t gap_open, gap_extend;
+    sw_best *best; /* one per worker */
+} sw_ctx;
+
+static inline pw_sw_cell sw_cell_at(const sw_ctx *ctx, int64_t i, int64_t j, pw_sw_cell up,
+                                    pw_sw_cell left, pw_sw_cell diag)
+{
+    int32_t s = ctx->scores[ctx->a[i] * ctx->alphabet + ctx->b[j]];
+    return pw_sw_step(s, ctx->gap_open, ctx->gap_extend, up, left, diag);
+}
+
+/* Within a segment j only grows, so a strict > keeps the smallest j of the row's maximum. */
+#define SW_ACC_INIT(ctx, acc) ((acc).score = 0, (acc).i = -1, (acc).j = -1)
+#define SW_ACC_ADD(acc, ii, jj, v) \
+    if ((v).h > (acc).score) { (acc).score = (v).h; (acc).i = (ii); (acc).j = (jj); }
+#define SW_ACC_FLUSH(ctx, worker, acc) \
+    if ((acc).score > 0 && sw_better((acc), (ctx)->best[worker])) (ctx)->best[worker] = (acc);
+
+#define PW_SEG_NAME sw_segment
+#define PW_SEG_CTX sw_ctx
+#define PW_SEG_T pw_sw_cell
+#define PW_SEG_CELL sw_cell_at
+#define PW_SEG_BOUNDARY(ctx, i, j) pw_sw_boundary()
+#define PW_SEG_ACC_T sw_best
+#define PW_SEG_ACC_INIT SW_ACC_INIT
+#define PW_SEG_ACC_ADD SW_ACC_ADD
+#define PW_SEG_ACC_FLUSH SW_ACC_FLUSH
+#include "../src/core/segment3.h"
+
+pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                const pw_options *options, pw_sw_result *result)
+{
+    if (!a || !b || !params || !result) return PW_ERR_NULL_ARGUMENT;
+    if (n < 1 || m < 1) return PW_ERR_INVALID_SIZE;
+    pw_score_table table;
+    pw_status st = pw_score_table_make(params, &table);
+    if (st != PW_OK) return st;
+    /* H <= min(n, m) * max score: refuse before any work if that could pass 32 bits. */
+    int64_t shorter = n < m ? n : m;
+    if (table.max_score > 0 && shorter > (INT32_MAX - PW_MAX_SCORE_MAGNITUDE) / table.max_score)
+        return PW_ERR_OVERFLOW;
+    pw_plan plan;
+    st = pw_plan_make(options, n, m, 0, &plan);
+    if (st != PW_OK) return st;
+
+    sw_ctx ctx = {0};
+    pw_linear_buffers buf;
+    uint8_t *ea = malloc((size_t)n), *eb = malloc((size_t)m);
+    ctx.best = malloc(sizeof *ctx.best * (size_t)plan.workers);
+    st = pw_linear_buffers_alloc(&buf, sizeof(pw_sw_cell), n, m);
+    if (st == PW_OK && (!ea || !eb || !ctx.best)) st = PW_ERR_OUT_OF_MEMORY;
+    if (st == PW_OK) st = pw_score_encode(&table, a, n, ea);
+    if (st == PW_OK) st = pw_score_encode(&table, b, m, eb);
+    if (st == PW_OK) {
+        ctx.bus = buf.bus;
+        ctx.left = buf.left;
+        ctx.diag = buf.diag;
+        ctx.a = ea;
+        ctx.b = eb;
+        ctx.scores = table.scores;
+        ctx.alphabet = table.size;
+        ctx.gap_open = params->gap_open;
+        ctx.gap_extend = params->gap_extend;
+        for (int w = 0; w < plan.workers; w++) SW_ACC_INIT(ctx, ctx.best[w]);
+        sw_segment_init(&ctx, n, m);
+        pw_kernel kernel = {sw_segment, &ctx};
+        pw_run_info_clear(&result->info);
+        st = pw_execute(&plan, &kernel, &result->info);
+    }
+    if (st == PW_OK) {
+        sw_best best;
+        SW_ACC_INIT(ctx, best);
+        for (int w = 0; w < plan.workers; w++)
+            if (ctx.best[w].score > 0 && sw_better(ctx.best[w], best)) best = ctx.best[w];
+        result->score = best.score;
+        result->end_a = best.i;
+        result->end_b = best.j;
+    }
+    pw_linear_buffers_free(&buf);
+    free(ea);
+    free(eb);
+    free(ctx.best);
+    return st;
+}

@@ -1,0 +1,309 @@
+/*
+ * peerwave.h - public C11 API of libpeerwave.
+ *
+ * PeerWave runs wavefront computations: H x W iteration spaces in which cell (i, j) reads cells
+ * computed earlier in the same sweep (its upper, left and upper-left neighbours and, more
+ * generally, any lexicographically earlier cell at a constant distance).  Tiles of the space are
+ * grouped into tile-rows; each worker (a CPU thread or a persistent GPU thread block) owns whole
+ * tile-rows and waits only on the progress counter of the tile-row above it (peer
+ * synchronisation), instead of on a barrier across all workers.
+ *
+ * Conventions:
+ *   - every function returns a pw_status; PW_OK is 0 and pw_status_str() names the others;
+ *   - the library never prints, never exits and keeps no global state: options and results
+ *     travel in structs owned by the caller;
+ *   - row index i runs over the first sequence / the image rows, j over the second sequence /
+ *     the image columns; all indices in results are 0-based;
+ *   - a NULL options pointer means the defaults of pw_options_init().
+ */
+#ifndef PEERWAVE_H
+#define PEERWAVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PW_VERSION_MAJOR 0
+#define PW_VERSION_MINOR 1
+#define PW_VERSION_PATCH 0
+
+/* The library version as "MAJOR.MINOR.PATCH". */
+const char *pw_version(void);
+
+/* ---------------------------------------------------------------------------------------------
+ * Status codes
+ * ------------------------------------------------------------------------------------------- */
+typedef enum pw_status {
+    PW_OK = 0,
+    PW_ERR_NULL_ARGUMENT,     /* a required pointer argument was NULL */
+    PW_ERR_INVALID_ARGUMENT,  /* an option or parameter is out of its documented range */
+    PW_ERR_INVALID_SIZE,      /* a dimension is zero or negative */
+    PW_ERR_SIZE_OVERFLOW,     /* a cell or byte count does not fit in 64 bits / size_t */
+    PW_ERR_ILLEGAL_DEPENDENCE,/* a dependence vector is not lexicographically positive */
+    PW_ERR_INVALID_TILE,      /* a tile height or width is out of range */
+    PW_ERR_UNSUPPORTED,       /* valid request this build or backend cannot do (named in docs) */
+    PW_ERR_NO_DEVICE,         /* the CUDA backend was asked for and no usable GPU exists */
+    PW_ERR_OUT_OF_MEMORY,     /* a host or device allocation failed; nothing is leaked */
+    PW_ERR_OVERFLOW,          /* the result would not fit its type (scores, sums): nothing wraps */
+    PW_ERR_BAD_INPUT,         /* input data is malformed (bad sequence letter, NaN series ...) */
+    PW_ERR_THREAD,            /* the operating system refused to create a thread */
+    PW_ERR_TIMEOUT,           /* a synchronisation wait passed the watchdog bound */
+    PW_ERR_CUDA,              /* a CUDA runtime call failed */
+    PW_STATUS_COUNT
+} pw_status;
+
+/* A constant English description of a status code (never NULL, also for unknown codes). */
+const char *pw_status_str(pw_status status);
+
+/* ---------------------------------------------------------------------------------------------
+ * Options
+ * ------------------------------------------------------------------------------------------- */
+typedef enum pw_backend {
+    PW_BACKEND_AUTO = 0, /* CUDA when the library was built with it and a GPU is present, else CPU */
+    PW_BACKEND_CPU,
+    PW_BACKEND_CUDA
+} pw_backend;
+
+typedef enum pw_strategy {
+    PW_STRATEGY_PEER = 0,       /* persistent workers own tile-rows; peer progress counters (default) */
+    PW_STRATEGY_SEQUENTIAL,     /* the plain loop nest on one thread: the reference */
+    PW_STRATEGY_GLOBAL_BARRIER, /* every worker waits at a barrier after each tile diagonal */
+    PW_STRATEGY_LAUNCH          /* one kernel launch per tile diagonal (CUDA backend only) */
+} pw_strategy;
+
+typedef enum pw_tile_shape {
+    PW_TILE_HYPER = 0, /* parallelogram tiles: h lanes x w diagonal steps, every step full */
+    PW_TILE_SQUARE     /* axis-aligned h x w tiles (w = h unless given): 2n-1 steps per tile */
+} pw_tile_shape;
+
+/* One timed tile, delivered to a trace sink after the run (see pw_options.trace). */
+typedef struct pw_trace_record {
+    int32_t worker;    /* CPU thread or GPU block that ran the tile */
+    int64_t tile_row;  /* tile-row index */
+    int64_t tile_col;  /* tile index along the row (absolute step index / tile width) */
+    int64_t wait_ns;   /* start of the wait for the tile-row above, ns since the run began */
+    int64_t start_ns;  /* start of computation */
+    int64_t end_ns;    /* end of computation */
+} pw_trace_record;
+
+/* Called once per tile after the run returns, from the calling thread, in no defined order. */
+typedef void (*pw_trace_fn)(void *user, const pw_trace_record *record);
+
+typedef struct pw_options {
+    pw_backend backend;     /* default PW_BACKEND_AUTO */
+    pw_strategy strategy;   /* default PW_STRATEGY_PEER */
+    pw_tile_shape shape;    /* default PW_TILE_HYPER */
+    int tile_h;             /* rows per tile (lanes); 0 = automatic; else 1 .. PW_MAX_TILE_H */
+    int64_t tile_w;         /* tile width / sync interval in steps; 0 = automatic; else >= 1 */
+    int threads;            /* CPU worker threads; 0 = one per online core; else 1 .. PW_MAX_THREADS */
+    int device;             /* CUDA device index (>= 0) */
+    pw_trace_fn trace;      /* NULL = no tracing (costs nothing); else receives every tile */
+    void *trace_user;       /* passed to trace */
+} pw_options;
+
+#define PW_MAX_TILE_H 4096
+#define PW_MAX_THREADS 1024
+
+/* Fill *options with the defaults named above. */
+void pw_options_init(pw_options *options);
+
+/* What a run actually used, filled in every result struct. */
+typedef struct pw_run_info {
+    pw_backend backend;   /* CPU or CUDA, never AUTO */
+    pw_strategy strategy;
+    pw_tile_shape shape;
+    int tile_h;           /* tile height used (for SEQUENTIAL: 1) */
+    int64_t tile_w;       /* tile width used (for SEQUENTIAL: W) */
+    int threads;          /* CPU threads or GPU blocks used */
+    int skew;             /* f: lane k of a tile-row is shifted (f+1)k columns (hyper tiles) */
+    int64_t cells;        /* cells computed (per sweep times sweeps for HEAT/SOR) */
+    double seconds;       /* wall time of the computation, excluding argument checks */
+} pw_run_info;
+
+/* ---------------------------------------------------------------------------------------------
+ * Generic problems: your own recurrence
+ * ------------------------------------------------------------------------------------------- */
+
+/* "cell (i, j) reads cell (i - di, j - dj) computed earlier in this sweep".  Legal vectors are
+ * lexicographically positive: di > 0, or di == 0 and dj > 0.  Reads of cells that are updated
+ * later in the sweep (Gauss-Seidel's (i+1, j)) are not dependences and are not listed. */
+typedef struct pw_dep {
+    int di;
+    int dj;
+} pw_dep;
+
+#define PW_MAX_DEPS 64
+#define PW_MAX_DEP_DISTANCE 65536
+
+/* Check the vectors (PW_ERR_ILLEGAL_DEPENDENCE if any is not lexicographically positive or longer
+ * than PW_MAX_DEP_DISTANCE; PW_ERR_INVALID_ARGUMENT for n_deps outside 1..PW_MAX_DEPS) and give
+ * the skew f = max(0, max over di > 0 of ceil(-dj / di)) that makes every dependence point to an
+ * earlier diagonal step. */
+pw_status pw_deps_skew(const pw_dep *deps, int n_deps, int *skew);
+
+typedef enum pw_storage {
+    PW_STORAGE_FULL = 0, /* the caller's matrix holds every cell; the library schedules rows */
+    PW_STORAGE_LINEAR    /* the library keeps one row and one column of cells: O(H + W) memory */
+} pw_storage;
+
+/* Full storage: compute cells (i, j_begin) .. (i, j_end - 1) of row i in increasing j, in place
+ * in the caller's own matrix.  Called concurrently from several threads for disjoint cells. */
+typedef void (*pw_row_fn)(void *user, int64_t i, int64_t j_begin, int64_t j_end);
+
+/* Linear storage: compute cell (i, j) into out from its upper (i-1, j), left (i, j-1) and
+ * upper-left (i-1, j-1) neighbours (each cell_size bytes, 8-byte aligned).  Concurrent calls. */
+typedef void (*pw_cell_fn)(void *user, int64_t i, int64_t j, const void *up, const void *left,
+                           const void *diag, void *out);
+
+/* Linear storage: the value of a cell outside the space: row -1 (j = -1 .. W-1) or column -1. */
+typedef void (*pw_boundary_fn)(void *user, int64_t i, int64_t j, void *out);
+
+#define PW_MAX_CELL_SIZE 64
+
+typedef struct pw_problem {
+    int64_t rows, cols;      /* H and W, >= 1 */
+    const pw_dep *deps;      /* dependence vectors (full storage; linear storage always reads the
+                                three neighbours and ignores these: pass NULL) */
+    int n_deps;
+    pw_storage storage;
+    pw_row_fn row;           /* full storage */
+    size_t cell_size;        /* linear storage: 1 .. PW_MAX_CELL_SIZE */
+    pw_cell_fn cell;         /* linear storage */
+    pw_boundary_fn boundary; /* linear storage */
+    void *last_row;          /* linear storage, optional: receives row H-1 (W cells) */
+    void *last_col;          /* linear storage, optional: receives column W-1 (H cells) */
+    void *user;              /* passed to the callbacks */
+} pw_problem;
+
+/* Run a user recurrence on the CPU backend (callbacks are host code).  PW_ERR_UNSUPPORTED for
+ * PW_BACKEND_CUDA: GPU users instantiate the cell templates (see docs/EXTENDING.md). */
+pw_status pw_run(const pw_problem *problem, const pw_options *options, pw_run_info *info);
+
+/* ---------------------------------------------------------------------------------------------
+ * Smith-Waterman-Gotoh local alignment (linear space)
+ * ------------------------------------------------------------------------------------------- */
+typedef enum pw_scoring {
+    PW_SCORING_DNA = 0, /* match / mismatch on A C G T (case-insensitive); U counts as T; every
+                           other letter (N, IUPAC codes) scores mismatch, also against itself */
+    PW_SCORING_MATRIX   /* a substitution matrix, e.g. pw_matrix_by_name("BLOSUM62") */
+} pw_scoring;
+
+/* A substitution matrix over an alphabet of letters; letters not in it score as the wildcard. */
+typedef struct pw_matrix {
+    const char *name;
+    const char *alphabet;  /* upper-case letters, e.g. "ARNDCQEGHILKMFPSTWYVBZX*" */
+    char wildcard;         /* letter used for letters not in the alphabet (e.g. 'X') */
+    int size;              /* strlen(alphabet) */
+    const int8_t *scores;  /* size x size, row-major */
+} pw_matrix;
+
+/* A built-in matrix by case-insensitive name ("BLOSUM62"), or NULL. */
+const pw_matrix *pw_matrix_by_name(const char *name);
+
+typedef struct pw_sw_params {
+    pw_scoring scoring;       /* default PW_SCORING_DNA */
+    int match;                /* DNA: score of a match, >= 0 (default 2) */
+    int mismatch;             /* DNA: score of a mismatch, <= 0 (default -1) */
+    const pw_matrix *matrix;  /* PW_SCORING_MATRIX */
+    int gap_open;             /* >= 0: a gap of length L costs gap_open + (L-1) gap_extend */
+    int gap_extend;           /* >= 0; gap_open == gap_extend is a linear gap (default 1 and 1) */
+} pw_sw_params;
+
+#define PW_MAX_SCORE_MAGNITUDE (1 << 20) /* bound on |match|, |mismatch|, gap penalties */
+
+void pw_sw_params_init(pw_sw_params *params);
+
+typedef struct pw_sw_result {
+    int32_t score;   /* best local score (0 when nothing aligns) */
+    int64_t end_a;   /* 0-based end of the alignment in a; -1 when score is 0 */
+    int64_t end_b;   /* 0-based end in b; -1 when score is 0 */
+    pw_run_info info;
+} pw_sw_result;
+
+/* Best local alignment score of a (n letters) against b (m letters).  Ties: the end cell with the
+ * smallest end_a, then the smallest end_b.  PW_ERR_OVERFLOW before any work if a score could
+ * exceed 32 bits; PW_ERR_BAD_INPUT for bytes that are not letters or '*'. */
+pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                const pw_options *options, pw_sw_result *result);
+
+/* ---------------------------------------------------------------------------------------------
+ * Dynamic time warping (linear space)
+ * ------------------------------------------------------------------------------------------- */
+typedef enum pw_dtw_cost {
+    PW_DTW_ABSOLUTE = 0, /* c = |a_i - b_j| */
+    PW_DTW_SQUARED       /* c = (a_i - b_j)^2 */
+} pw_dtw_cost;
+
+typedef struct pw_dtw_result {
+    double distance;     /* D(n-1, m-1) */
+    pw_run_info info;
+} pw_dtw_result;
+
+/* D(i,j) = c(a_i, b_j) + min(D(i-1,j), D(i,j-1), D(i-1,j-1)), D(-1,-1) = 0, other boundaries
+ * +inf.  Computed in double (pw_dtw_f64) or float (pw_dtw_f32).  PW_ERR_BAD_INPUT for NaN or
+ * infinite samples. */
+pw_status pw_dtw_f64(const double *a, int64_t n, const double *b, int64_t m, pw_dtw_cost cost,
+                     const pw_options *options, pw_dtw_result *result);
+pw_status pw_dtw_f32(const float *a, int64_t n, const float *b, int64_t m, pw_dtw_cost cost,
+                     const pw_options *options, pw_dtw_result *result);
+
+/* ---------------------------------------------------------------------------------------------
+ * Images and grids (full storage)
+ * ------------------------------------------------------------------------------------------- */
+typedef enum pw_dtype {
+    PW_U8 = 0,
+    PW_U16,
+    PW_I32,
+    PW_I64,
+    PW_F32,
+    PW_F64,
+    PW_DTYPE_COUNT
+} pw_dtype;
+
+/* Size in bytes of one element (0 for an unknown type) and a short name ("u8", "f32" ...). */
+size_t pw_dtype_size(pw_dtype type);
+const char *pw_dtype_name(pw_dtype type);
+
+/* A row-major 2-D array.  stride is in elements (>= cols); 0 means cols. */
+typedef struct pw_image {
+    pw_dtype type;
+    int64_t rows, cols, stride;
+    void *data;
+} pw_image;
+
+/* Summed-area table: S(i,j) = x(i,j) + S(i-1,j) + S(i,j-1) - S(i-1,j-1).
+ * in: u8, u16, i32, f32 or f64; out: i32, i64, f32 or f64 with the same rows and cols.
+ * Integer input to integer output is exact; float input needs float output (else
+ * PW_ERR_UNSUPPORTED).  Integer outputs: PW_ERR_OVERFLOW, before any work, when the sum of |x|
+ * over the image exceeds the output type (use a wider type).  Float outputs are accumulated in
+ * their own type in a fixed order, identical on every engine. */
+pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info);
+
+/* Integral histogram with `bins` bins (1 .. PW_MAX_BINS): out is bins planes of rows x cols i32,
+ * plane b at out + b * rows * cols, each the SAT of [bin(x) == b].  Bins split the half-open
+ * range [lo, hi) into equal parts: bin(x) = floor((x - lo) * bins / (hi - lo)); values outside
+ * [lo, hi) (and NaN) fall in no bin.  For u8 use [0, 256) to get one bin per value.
+ * in: u8, u16 or f32.  PW_ERR_OVERFLOW if rows * cols exceeds INT32_MAX. */
+#define PW_MAX_BINS 4096
+pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t *out,
+                     const pw_options *options, pw_run_info *info);
+
+/* Gauss-Seidel heat sweeps, in place, boundary rows/columns fixed:
+ * A(i,j) = (A(i-1,j) + A(i,j-1) + A(i+1,j) + A(i,j+1)) / 4 on the interior, `sweeps` times.
+ * grid: f32 or f64, rows and cols >= 3.  residual (if non-NULL): the root mean square over the
+ * interior of (sum of the 4 neighbours)/4 - A(i,j) after the last sweep. */
+pw_status pw_heat(pw_image *grid, int64_t sweeps, const pw_options *options, double *residual,
+                  pw_run_info *info);
+
+/* Successive over-relaxation (seed 002, Eq. 6.4), omega in (0, 2), in place:
+ * A(i,j) = (1 - omega) A(i,j) + omega/4 (A(i-1,j) + A(i,j-1) + A(i+1,j) + A(i,j+1)). */
+pw_status pw_sor(pw_image *grid, int64_t sweeps, double omega, const pw_options *options,
+                 double *residual, pw_run_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PEERWAVE_H */

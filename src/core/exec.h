@@ -1,0 +1,30 @@
+/*
+ * exec.h - the contract between applications and engines.
+ *
+ * An application supplies a *segment function*: compute cells (i, j_begin) .. (i, j_end - 1) of
+ * row i, left to right.  It is generated from the app's cell definition by the template headers
+ * (linear_segment.h, or a short loop for full storage).  The engines decide which segments run
+ * where and when: that is scheduling and synchronisation, written once for every app.
+ */
+#ifndef PW_EXEC_H
+#define PW_EXEC_H
+
+#include "peerwave.h"
+#include "plan.h"
+
+/* worker: 0 .. plan->workers - 1, for per-worker reductions without locks. */
+typedef void (*pw_segment_fn)(void *ctx, int64_t i, int64_t j_begin, int64_t j_end, int worker);
+
+typedef struct pw_kernel {
+    pw_segment_fn segment;
+    void *ctx;
+} pw_kernel;
+
+/* Run one sweep of the plan.  Fills info's backend, strategy, tile and worker fields and ADDS the
+ * sweep's cells and seconds to info->cells and info->seconds (so several sweeps accumulate). */
+pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *info);
+
+/* Zero an info struct before the first pw_execute. */
+void pw_run_info_clear(pw_run_info *info);
+
+#endif

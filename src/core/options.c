@@ -1,0 +1,81 @@
+/* options.c - option defaults, validation and resolution into a pw_plan. */
+#include <unistd.h>
+
+#include "plan.h"
+
+/* Automatic CPU tiling until the tile-width model exists: lanes enough to give every worker
+ * several tile-rows, and a sync interval long enough to amortise one counter hand-off. */
+#define PW_CPU_AUTO_TILE_H 64
+#define PW_CPU_AUTO_TILE_W 512
+
+void pw_options_init(pw_options *options)
+{
+    if (!options) return;
+    options->backend = PW_BACKEND_AUTO;
+    options->strategy = PW_STRATEGY_PEER;
+    options->shape = PW_TILE_HYPER;
+    options->tile_h = 0;
+    options->tile_w = 0;
+    options->threads = 0;
+    options->device = 0;
+    options->trace = NULL;
+    options->trace_user = NULL;
+}
+
+int pw_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) return 1;
+    return n > PW_MAX_THREADS ? PW_MAX_THREADS : (int)n;
+}
+
+pw_status pw_options_check(const pw_options *o)
+{
+    if ((unsigned)o->backend > PW_BACKEND_CUDA) return PW_ERR_INVALID_ARGUMENT;
+    if ((unsigned)o->strategy > PW_STRATEGY_LAUNCH) return PW_ERR_INVALID_ARGUMENT;
+    if ((unsigned)o->shape > PW_TILE_SQUARE) return PW_ERR_INVALID_ARGUMENT;
+    if (o->tile_h < 0 || o->tile_h > PW_MAX_TILE_H || o->tile_w < 0) return PW_ERR_INVALID_TILE;
+    if (o->threads < 0 || o->threads > PW_MAX_THREADS) return PW_ERR_INVALID_ARGUMENT;
+    if (o->device < 0) return PW_ERR_INVALID_ARGUMENT;
+    return PW_OK;
+}
+
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
+pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, int skew,
+                       pw_plan *plan)
+{
+    pw_options defaults;
+    if (!options) {
+        pw_options_init(&defaults);
+        options = &defaults;
+    }
+    pw_status st = pw_options_check(options);
+    if (st != PW_OK) return st;
+    if (rows < 1 || cols < 1) return PW_ERR_INVALID_SIZE;
+
+    if (options->backend == PW_BACKEND_CUDA) return PW_ERR_UNSUPPORTED; /* not built: no engine */
+    plan->backend = PW_BACKEND_CPU;
+    plan->strategy = options->strategy;
+    if (plan->strategy == PW_STRATEGY_LAUNCH) return PW_ERR_UNSUPPORTED; /* a GPU-only baseline */
+    plan->trace = options->trace;
+    plan->trace_user = options->trace_user;
+
+    int threads = options->threads ? options->threads : pw_cpu_count();
+    int64_t h = options->tile_h;
+    if (h == 0) {
+        int64_t per_worker = rows / threads;
+        h = per_worker < 1 ? 1 : min64(per_worker, PW_CPU_AUTO_TILE_H);
+    }
+    int64_t w = options->tile_w;
+    if (w == 0) w = options->shape == PW_TILE_SQUARE ? h : (h > PW_CPU_AUTO_TILE_W ? h : PW_CPU_AUTO_TILE_W);
+    if (plan->strategy == PW_STRATEGY_SEQUENTIAL) {
+        h = 1; /* the plain loop nest: one row at a time, whole rows */
+        w = cols;
+        threads = 1;
+    }
+    st = pw_tiling_init(&plan->tiling, rows, cols, skew, options->shape, h, w);
+    if (st != PW_OK) return st;
+    plan->workers = (int)min64(threads, plan->tiling.n_rows);
+    return PW_OK;
+}

@@ -1,0 +1,32 @@
+/*
+ * plan.h - an execution plan: options resolved against one problem (backend, strategy, tiling,
+ * worker count).  Every app entry point builds one with pw_plan_make() and hands it, with its
+ * kernel, to pw_execute() (exec.h).
+ */
+#ifndef PW_PLAN_H
+#define PW_PLAN_H
+
+#include "peerwave.h"
+#include "tiling.h"
+
+typedef struct pw_plan {
+    pw_backend backend;   /* resolved: CPU or CUDA */
+    pw_strategy strategy;
+    pw_tiling tiling;
+    int workers;          /* threads (CPU) that the engine will start at most */
+    pw_trace_fn trace;
+    void *trace_user;
+} pw_plan;
+
+/* Check *options (NULL = defaults) and resolve automatic choices for a rows x cols space with the
+ * given skew.  Returns the documented status for bad options. */
+pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, int skew,
+                       pw_plan *plan);
+
+/* Validate an options struct without a problem (used by pw_plan_make). */
+pw_status pw_options_check(const pw_options *options);
+
+/* Online CPU cores (>= 1). */
+int pw_cpu_count(void);
+
+#endif

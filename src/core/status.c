@@ -1,0 +1,34 @@
+/* status.c - status strings and the version string. */
+#include "peerwave.h"
+
+#define PW_STR2(x) #x
+#define PW_STR(x) PW_STR2(x)
+
+const char *pw_version(void)
+{
+    return PW_STR(PW_VERSION_MAJOR) "." PW_STR(PW_VERSION_MINOR) "." PW_STR(PW_VERSION_PATCH);
+}
+
+const char *pw_status_str(pw_status status)
+{
+    switch (status) {
+    case PW_OK: return "success";
+    case PW_ERR_NULL_ARGUMENT: return "a required pointer argument is NULL";
+    case PW_ERR_INVALID_ARGUMENT: return "an option or parameter is out of range";
+    case PW_ERR_INVALID_SIZE: return "a dimension is zero or negative";
+    case PW_ERR_SIZE_OVERFLOW: return "the cell or byte count overflows 64 bits";
+    case PW_ERR_ILLEGAL_DEPENDENCE:
+        return "illegal dependence vector (must be lexicographically positive: di > 0, or di == 0 and dj > 0)";
+    case PW_ERR_INVALID_TILE: return "tile height or width out of range";
+    case PW_ERR_UNSUPPORTED: return "not supported by this build or backend";
+    case PW_ERR_NO_DEVICE: return "no usable CUDA device";
+    case PW_ERR_OUT_OF_MEMORY: return "out of memory";
+    case PW_ERR_OVERFLOW: return "the result would overflow its type";
+    case PW_ERR_BAD_INPUT: return "malformed input data";
+    case PW_ERR_THREAD: return "could not create a thread";
+    case PW_ERR_TIMEOUT: return "a synchronisation wait timed out (watchdog)";
+    case PW_ERR_CUDA: return "a CUDA call failed";
+    case PW_STATUS_COUNT: break;
+    }
+    return "unknown status code";
+}

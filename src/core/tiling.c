@@ -1,0 +1,34 @@
+/* tiling.c - construction of the tile geometry; the per-tile queries are inline in tiling.h. */
+#include "tiling.h"
+
+pw_status pw_tiling_init(pw_tiling *t, int64_t rows, int64_t cols, int skew, pw_tile_shape shape,
+                         int64_t h, int64_t w)
+{
+    if (rows < 1 || cols < 1) return PW_ERR_INVALID_SIZE;
+    if (h < 1 || w < 1 || h > PW_MAX_TILE_H) return PW_ERR_INVALID_TILE;
+    if (skew < 0 || (shape != PW_TILE_HYPER && shape != PW_TILE_SQUARE))
+        return PW_ERR_INVALID_ARGUMENT;
+    /* Largest step number: skew * rows + cols + h must fit comfortably in 63 bits. */
+    if (rows > INT64_MAX / 4 / (skew + 1) || cols > INT64_MAX / 4 || w > INT64_MAX / 4)
+        return PW_ERR_SIZE_OVERFLOW;
+    t->rows = rows;
+    t->cols = cols;
+    t->skew = skew;
+    t->shape = shape;
+    t->h = h > rows ? rows : h;
+    t->w = w;
+    t->n_rows = (rows + t->h - 1) / t->h;
+    int64_t extra = shape == PW_TILE_HYPER ? t->h - 1 : 0;
+    t->lag = (extra + w - 1) / w;
+    return PW_OK;
+}
+
+int64_t pw_tiling_diagonal_count(const pw_tiling *t)
+{
+    int64_t last = 0;
+    for (int64_t r = 0; r < t->n_rows; r++) {
+        int64_t d = pw_tiling_diagonal(t, r, pw_tiling_end_tile(t, r) - 1);
+        if (d > last) last = d;
+    }
+    return last + 1;
+}

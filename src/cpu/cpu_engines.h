@@ -1,0 +1,20 @@
+/*
+ * cpu_engines.h - the three CPU engines.  Each runs one sweep of a plan's tiling by calling the
+ * kernel's segment function; none knows anything about the recurrence.
+ */
+#ifndef PW_CPU_ENGINES_H
+#define PW_CPU_ENGINES_H
+
+#include "../core/exec.h"
+
+/* The plain loop nest: rows in order, each whole, on the calling thread.  The reference. */
+pw_status pw_cpu_sequential(const pw_plan *plan, const pw_kernel *kernel);
+
+/* Peer engine: threads claim tile-rows in order from an atomic ticket and wait only on the
+ * release/acquire progress counter of the tile-row above. */
+pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel);
+
+/* Global-barrier engine: all threads run the tiles of one tile diagonal, then meet at a barrier. */
+pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel);
+
+#endif
