@@ -1,0 +1,115 @@
+/*
+ * test_tiling.c - the tile geometry proved on many shapes without running any recurrence.
+ *
+ * For random (H, W, dependence set -> skew, shape, h, w) it checks that
+ *   1. the segments of all tiles cover every cell exactly once;
+ *   2. peer rule: every dependence of a cell in tile (R, c) is either earlier in the same tile
+ *      (lane order, then column order), in an earlier tile of row R, or in a row above that
+ *      tile-row R-1 has finished when its progress reaches need(R, c);
+ *   3. barrier rule: every dependence lies in an earlier tile diagonal, or earlier in the same tile;
+ *      and no two tiles of one diagonal write the same column range's bus entries out of order
+ *      (checked as: no cell of a concurrent tile is a dependence).
+ */
+#include <string.h>
+
+#include "../src/core/tiling.h"
+#include "test_util.h"
+
+typedef struct cell_place {
+    int64_t tile_row, tile, order; /* order: position in the tile's lane-major visit order */
+    int64_t step;                  /* the step at which the cell's tile-row processes it */
+} cell_place;
+
+static void place_cells(const pw_tiling *t, cell_place *place, int *covered)
+{
+    for (int64_t r = 0; r < t->n_rows; r++)
+        for (int64_t c = pw_tiling_first_tile(t, r); c < pw_tiling_end_tile(t, r); c++) {
+            int64_t order = 0;
+            for (int64_t k = 0; k < pw_tiling_lanes(t, r); k++) {
+                int64_t jb, je, i = r * t->h + k;
+                pw_tiling_segment(t, r, c, k, &jb, &je);
+                for (int64_t j = jb; j < je; j++) {
+                    cell_place *p = &place[i * t->cols + j];
+                    covered[i * t->cols + j]++;
+                    p->tile_row = r;
+                    p->tile = c;
+                    p->order = order++;
+                    int64_t x = j + (int64_t)t->skew * i;
+                    p->step = t->shape == PW_TILE_HYPER ? x + k : x;
+                }
+            }
+        }
+}
+
+static int earlier_in_tile(const cell_place *dep, const cell_place *me)
+{
+    return dep->tile_row == me->tile_row && dep->tile == me->tile && dep->order < me->order;
+}
+
+int main(void)
+{
+    test_seed(12345);
+    for (int trial = 0; trial < 400; trial++) {
+        int64_t H = test_range(1, 70), W = test_range(1, 70);
+        pw_dep deps[4];
+        int n = 0;
+        deps[n++] = (pw_dep){1, 0};
+        deps[n++] = (pw_dep){0, 1};
+        if (test_rand() % 2) deps[n++] = (pw_dep){1, 1};
+        if (test_rand() % 3 == 0) deps[n++] = (pw_dep){(int)test_range(1, 3), -(int)test_range(1, 4)};
+        int skew;
+        CHECK(pw_deps_skew(deps, n, &skew) == PW_OK, "skew");
+        pw_tile_shape shape = test_rand() % 2 ? PW_TILE_HYPER : PW_TILE_SQUARE;
+        int64_t h = test_range(1, 20), w = test_range(1, 40);
+        pw_tiling t;
+        CHECK(pw_tiling_init(&t, H, W, skew, shape, h, w) == PW_OK, "init");
+        cell_place *place = calloc((size_t)(H * W), sizeof *place);
+        int *covered = calloc((size_t)(H * W), sizeof *covered);
+        place_cells(&t, place, covered);
+        int bad_cover = 0, bad_peer = 0, bad_barrier = 0;
+        for (int64_t i = 0; i < H; i++)
+            for (int64_t j = 0; j < W; j++) {
+                bad_cover += covered[i * W + j] != 1;
+                const cell_place *me = &place[i * W + j];
+                for (int d = 0; d < n; d++) {
+                    int64_t di = i - deps[d].di, dj = j - deps[d].dj;
+                    if (di < 0 || dj < 0 || dj >= W) continue;
+                    const cell_place *dep = &place[di * W + dj];
+                    /* peer */
+                    int ok = earlier_in_tile(dep, me) ||
+                             (dep->tile_row == me->tile_row && dep->tile < me->tile) ||
+                             (dep->tile_row == me->tile_row - 1 &&
+                              dep->step < pw_tiling_need(&t, me->tile_row, me->tile)) ||
+                             dep->tile_row < me->tile_row - 1;
+                    bad_peer += !ok;
+                    /* barrier */
+                    int64_t dd = pw_tiling_diagonal(&t, dep->tile_row, dep->tile);
+                    int64_t md = pw_tiling_diagonal(&t, me->tile_row, me->tile);
+                    bad_barrier += !(dd < md || earlier_in_tile(dep, me));
+                }
+            }
+        /* A row's progress must reach the end of its steps: need() is clamped there. */
+        for (int64_t r = 1; r < t.n_rows; r++) {
+            int64_t last = pw_tiling_end_tile(&t, r - 1) - 1;
+            for (int64_t c = pw_tiling_first_tile(&t, r); c < pw_tiling_end_tile(&t, r); c++)
+                bad_peer += pw_tiling_need(&t, r, c) > pw_tiling_done(&t, r - 1, last);
+        }
+        CHECK(bad_cover == 0 && bad_peer == 0 && bad_barrier == 0,
+              "H=%" PRId64 " W=%" PRId64 " skew=%d %s h=%" PRId64 " w=%" PRId64
+              ": cover %d peer %d barrier %d", H, W, skew, shape == PW_TILE_HYPER ? "hyper" : "square",
+              h, w, bad_cover, bad_peer, bad_barrier);
+        free(place);
+        free(covered);
+    }
+    /* Hand-derived values of DESIGN.md section 3: f = 0, hyper, h = 8, w = 4: tile j of row r+1
+     * needs (j+1)w + h - 1 steps of row r. */
+    pw_tiling t;
+    pw_tiling_init(&t, 100, 100, 0, PW_TILE_HYPER, 8, 4);
+    CHECK(pw_tiling_need(&t, 1, 0) == 11 && pw_tiling_need(&t, 1, 5) == 31, "need values");
+    CHECK(t.lag == 2, "lag = ceil(7/4) = 2, got %" PRId64, t.lag);
+    int skew = -1;
+    CHECK(pw_deps_skew((pw_dep[]){{1, 0}, {0, 1}, {1, 1}}, 3, &skew) == PW_OK && skew == 0, "skew 0");
+    CHECK(pw_deps_skew((pw_dep[]){{1, -1}, {0, 1}}, 2, &skew) == PW_OK && skew == 1, "skew 1");
+    CHECK(pw_deps_skew((pw_dep[]){{2, -3}}, 1, &skew) == PW_OK && skew == 2, "skew ceil(3/2)");
+    return test_finish();
+}
