@@ -33,7 +33,8 @@ int cmd_sw(int argc, char **argv)
     int64_t v;
     int opt, r;
     optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+    opterr = 0; /* our own one-line messages */
+    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (opt) {
         case 'm':
             if (cli_parse_int("--match", optarg, 0, PW_MAX_SCORE_MAGNITUDE, &v)) return EXIT_USAGE;
@@ -60,10 +61,11 @@ int cmd_sw(int argc, char **argv)
             params.gap_extend = (int)v;
             break;
         case 'h': fputs(usage, stdout); return 0;
+        case ':': cli_error("sw: option '%s' needs a value", argv[optind - 1]); return EXIT_USAGE;
+        case '?': cli_error("sw: unknown option '%s' (see peerwave sw --help)", argv[optind - 1]); return EXIT_USAGE;
         default:
             r = cli_common_option(&common, opt, optarg);
             if (r == 1) break;
-            if (r == 0) fputs(usage, stderr);
             return EXIT_USAGE;
         }
     }

@@ -1,0 +1,205 @@
+/* test_api.c - API misuse returns the documented status codes, and nothing runs. */
+#include <math.h>
+#include <string.h>
+
+#include "test_util.h"
+
+static void noop_row(void *u, int64_t i, int64_t jb, int64_t je) { (void)u, (void)i, (void)jb, (void)je; }
+
+static void check_options(void)
+{
+    const char *a = "ACGT";
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_sw_result r;
+    pw_options o;
+#define WITH(field, value, expect)                                                   \
+    pw_options_init(&o);                                                             \
+    o.field = value;                                                                 \
+    CHECK(pw_sw(a, 4, a, 4, &p, &o, &r) == (expect), "option " #field " = " #value);
+    WITH(backend, (pw_backend)7, PW_ERR_INVALID_ARGUMENT)
+    WITH(strategy, (pw_strategy)-1, PW_ERR_INVALID_ARGUMENT)
+    WITH(shape, (pw_tile_shape)3, PW_ERR_INVALID_ARGUMENT)
+    WITH(tile_h, -1, PW_ERR_INVALID_TILE)
+    WITH(tile_h, PW_MAX_TILE_H + 1, PW_ERR_INVALID_TILE)
+    WITH(tile_w, -5, PW_ERR_INVALID_TILE)
+    WITH(threads, -1, PW_ERR_INVALID_ARGUMENT)
+    WITH(threads, PW_MAX_THREADS + 1, PW_ERR_INVALID_ARGUMENT)
+    WITH(device, -1, PW_ERR_INVALID_ARGUMENT)
+    WITH(tile_w, 0, PW_OK) /* 0 = automatic */
+    WITH(tile_h, 0, PW_OK)
+    /* LAUNCH is a GPU-only baseline: the CPU backend refuses it rather than pretending. */
+    o.backend = PW_BACKEND_CPU;
+    o.strategy = PW_STRATEGY_LAUNCH;
+    CHECK(pw_sw(a, 4, a, 4, &p, &o, &r) == PW_ERR_UNSUPPORTED, "launch on cpu");
+#undef WITH
+}
+
+static void check_sw(void)
+{
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_sw_result r;
+    CHECK(pw_sw(NULL, 1, "A", 1, &p, NULL, &r) == PW_ERR_NULL_ARGUMENT, "sw NULL a");
+    CHECK(pw_sw("A", 1, "A", 1, NULL, NULL, &r) == PW_ERR_NULL_ARGUMENT, "sw NULL params");
+    CHECK(pw_sw("A", 1, "A", 1, &p, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "sw NULL result");
+    CHECK(pw_sw("A", 0, "A", 1, &p, NULL, &r) == PW_ERR_INVALID_SIZE, "sw n = 0");
+    CHECK(pw_sw("A", 1, "A", -3, &p, NULL, &r) == PW_ERR_INVALID_SIZE, "sw m < 0");
+    CHECK(pw_sw("A1", 2, "A", 1, &p, NULL, &r) == PW_ERR_BAD_INPUT, "sw digit in sequence");
+    p.mismatch = 3;
+    CHECK(pw_sw("A", 1, "A", 1, &p, NULL, &r) == PW_ERR_INVALID_ARGUMENT, "sw positive mismatch");
+    pw_sw_params_init(&p);
+    p.gap_open = -1;
+    CHECK(pw_sw("A", 1, "A", 1, &p, NULL, &r) == PW_ERR_INVALID_ARGUMENT, "sw negative gap");
+    pw_sw_params_init(&p);
+    p.scoring = PW_SCORING_MATRIX;
+    CHECK(pw_sw("A", 1, "A", 1, &p, NULL, &r) == PW_ERR_NULL_ARGUMENT, "sw matrix NULL");
+    /* Scores that could pass 32 bits are refused before any work: 3000 x 2^20 > 2^31. */
+    pw_sw_params_init(&p);
+    p.match = PW_MAX_SCORE_MAGNITUDE;
+    char *s = malloc(3000);
+    memset(s, 'A', 3000);
+    CHECK(pw_sw(s, 3000, s, 3000, &p, NULL, &r) == PW_ERR_OVERFLOW, "sw overflow refused");
+    CHECK(pw_sw(s, 2000, s, 2000, &p, NULL, &r) == PW_OK && r.score == 2000 * PW_MAX_SCORE_MAGNITUDE,
+          "sw just below the bound runs and is exact");
+    free(s);
+    pw_sw_params_init(&p);
+    CHECK(pw_sw("NNNN", 4, "NNNN", 4, &p, NULL, &r) == PW_OK && r.score == 0 && r.end_a == -1,
+          "N never matches, score 0 has no end");
+    CHECK(pw_matrix_by_name("nosuch") == NULL && pw_matrix_by_name(NULL) == NULL, "unknown matrix");
+}
+
+static void check_dtw(void)
+{
+    double x[3] = {1, 2, 3}, bad[2] = {1, NAN}, inf[1] = {INFINITY}, huge[2] = {1e308, -1e308};
+    pw_dtw_result r;
+    CHECK(pw_dtw_f64(NULL, 3, x, 3, PW_DTW_ABSOLUTE, NULL, &r) == PW_ERR_NULL_ARGUMENT, "dtw NULL");
+    CHECK(pw_dtw_f64(x, 0, x, 3, PW_DTW_ABSOLUTE, NULL, &r) == PW_ERR_INVALID_SIZE, "dtw n = 0");
+    CHECK(pw_dtw_f64(bad, 2, x, 3, PW_DTW_ABSOLUTE, NULL, &r) == PW_ERR_BAD_INPUT, "dtw NaN");
+    CHECK(pw_dtw_f64(inf, 1, x, 3, PW_DTW_ABSOLUTE, NULL, &r) == PW_ERR_BAD_INPUT, "dtw inf");
+    CHECK(pw_dtw_f64(x, 3, x, 3, (pw_dtw_cost)9, NULL, &r) == PW_ERR_INVALID_ARGUMENT, "dtw cost");
+    CHECK(pw_dtw_f64(huge, 2, huge + 1, 1, PW_DTW_SQUARED, NULL, &r) == PW_ERR_OVERFLOW, "dtw inf result");
+    CHECK(pw_dtw_f64(x, 3, x, 3, PW_DTW_ABSOLUTE, NULL, &r) == PW_OK && r.distance == 0, "dtw same = 0");
+}
+
+static void check_images(void)
+{
+    uint8_t px[4] = {1, 2, 3, 4};
+    int32_t out32[4];
+    int64_t out64[4];
+    pw_image in = {PW_U8, 2, 2, 0, px}, out = {PW_I32, 2, 2, 0, out32};
+    CHECK(pw_sat(NULL, &out, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "sat NULL in");
+    pw_image nodata = in;
+    nodata.data = NULL;
+    CHECK(pw_sat(&nodata, &out, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "sat NULL data");
+    pw_image zero = in;
+    zero.rows = 0;
+    CHECK(pw_sat(&zero, &out, NULL, NULL) == PW_ERR_INVALID_SIZE, "sat 0 rows");
+    pw_image big = in;
+    big.rows = INT64_MAX / 2;
+    big.cols = 64;
+    CHECK(pw_sat(&big, &out, NULL, NULL) == PW_ERR_SIZE_OVERFLOW, "sat byte count overflow");
+    pw_image stride = in;
+    stride.stride = 1;
+    CHECK(pw_sat(&stride, &out, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "sat stride < cols");
+    pw_image other = out;
+    other.cols = 1;
+    CHECK(pw_sat(&in, &other, NULL, NULL) == PW_ERR_INVALID_SIZE, "sat shape mismatch");
+    pw_image badtype = in;
+    badtype.type = (pw_dtype)42;
+    CHECK(pw_sat(&badtype, &out, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "sat unknown type");
+    float fpx[4] = {1, 2, 3, 4};
+    pw_image fin = {PW_F32, 2, 2, 0, fpx};
+    CHECK(pw_sat(&fin, &out, NULL, NULL) == PW_ERR_UNSUPPORTED, "sat float -> int refused");
+    int32_t ipx[4] = {INT32_MAX, INT32_MAX, 0, 0};
+    pw_image iin = {PW_I32, 2, 2, 0, ipx};
+    CHECK(pw_sat(&iin, &out, NULL, NULL) == PW_ERR_OVERFLOW, "sat i32 overflow refused");
+    pw_image out64i = {PW_I64, 2, 2, 0, out64};
+    CHECK(pw_sat(&iin, &out64i, NULL, NULL) == PW_OK && out64[3] == 2LL * INT32_MAX, "sat i64 widens");
+    CHECK(pw_sat(&in, &out, NULL, NULL) == PW_OK && out32[3] == 10, "sat 2x2");
+
+    int32_t hist[8];
+    CHECK(pw_inthist(&in, 0, 0, 256, hist, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "inthist 0 bins");
+    CHECK(pw_inthist(&in, 2, 5, 5, hist, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "inthist lo == hi");
+    CHECK(pw_inthist(&in, 2, 0, NAN, hist, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "inthist NaN hi");
+    CHECK(pw_inthist(&in, 2, 0, 256, NULL, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "inthist NULL out");
+    CHECK(pw_inthist(&iin, 2, 0, 256, hist, NULL, NULL) == PW_ERR_UNSUPPORTED, "inthist i32 input");
+
+    double g[9] = {0};
+    pw_image grid = {PW_F64, 3, 3, 0, g}, small = {PW_F64, 2, 3, 0, g}, u8grid = {PW_U8, 3, 3, 0, g};
+    CHECK(pw_heat(&small, 1, NULL, NULL, NULL) == PW_ERR_INVALID_SIZE, "heat 2 rows");
+    CHECK(pw_heat(&u8grid, 1, NULL, NULL, NULL) == PW_ERR_UNSUPPORTED, "heat u8 grid");
+    CHECK(pw_heat(&grid, -1, NULL, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "heat negative sweeps");
+    CHECK(pw_sor(&grid, 1, 2.0, NULL, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "sor omega 2");
+    CHECK(pw_sor(&grid, 1, 0.0, NULL, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "sor omega 0");
+    CHECK(pw_sor(&grid, 1, NAN, NULL, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "sor omega NaN");
+}
+
+static void check_generic(void)
+{
+    pw_problem p = {0};
+    pw_dep good[] = {{1, 0}, {0, 1}};
+    p.rows = 4;
+    p.cols = 4;
+    p.deps = good;
+    p.n_deps = 2;
+    p.row = noop_row;
+    CHECK(pw_run(NULL, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "run NULL");
+    CHECK(pw_run(&p, NULL, NULL) == PW_OK, "run ok");
+    pw_dep illegal[][1] = {{{0, 0}}, {{0, -1}}, {{-1, 5}}, {{1, -PW_MAX_DEP_DISTANCE - 1}}};
+    for (int k = 0; k < 4; k++) {
+        p.deps = illegal[k];
+        p.n_deps = 1;
+        CHECK(pw_run(&p, NULL, NULL) == PW_ERR_ILLEGAL_DEPENDENCE, "illegal dep %d (%d,%d)", k,
+              illegal[k][0].di, illegal[k][0].dj);
+    }
+    p.deps = good;
+    p.n_deps = 0;
+    CHECK(pw_run(&p, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "no deps");
+    p.n_deps = PW_MAX_DEPS + 1;
+    CHECK(pw_run(&p, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "too many deps");
+    p.n_deps = 2;
+    p.deps = NULL;
+    CHECK(pw_run(&p, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "deps NULL");
+    p.deps = good;
+    p.rows = 0;
+    CHECK(pw_run(&p, NULL, NULL) == PW_ERR_INVALID_SIZE, "rows 0");
+    p.rows = 4;
+    p.row = NULL;
+    CHECK(pw_run(&p, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "row callback NULL");
+    p.row = noop_row;
+    p.storage = PW_STORAGE_LINEAR;
+    CHECK(pw_run(&p, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "linear without callbacks");
+    p.storage = (pw_storage)5;
+    CHECK(pw_run(&p, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "unknown storage");
+    p.storage = PW_STORAGE_FULL;
+    p.rows = INT64_MAX;
+    p.cols = INT64_MAX;
+    CHECK(pw_run(&p, NULL, NULL) == PW_ERR_SIZE_OVERFLOW, "rows x cols overflow");
+    int skew = 0;
+    CHECK(pw_deps_skew(good, 2, NULL) == PW_ERR_NULL_ARGUMENT, "skew NULL out");
+    CHECK(pw_deps_skew((pw_dep[]){{3, -7}}, 1, &skew) == PW_OK && skew == 3, "skew ceil(7/3) = 3");
+}
+
+static void check_strings(void)
+{
+    int distinct = 1;
+    for (int a = 0; a < PW_STATUS_COUNT; a++)
+        for (int b = a + 1; b < PW_STATUS_COUNT; b++)
+            distinct &= strcmp(pw_status_str((pw_status)a), pw_status_str((pw_status)b)) != 0;
+    CHECK(distinct, "every status has its own message");
+    CHECK(pw_status_str((pw_status)999) != NULL, "unknown status has a message");
+    CHECK(strcmp(pw_version(), "0.1.0") == 0, "version %s", pw_version());
+    CHECK(pw_dtype_size(PW_F64) == 8 && pw_dtype_size((pw_dtype)99) == 0, "dtype sizes");
+}
+
+int main(void)
+{
+    check_options();
+    check_sw();
+    check_dtw();
+    check_images();
+    check_generic();
+    check_strings();
+    return test_finish();
+}

@@ -1,0 +1,107 @@
+/*
+ * test_parasail.c - Smith-Waterman-Gotoh scores against parasail (Debian libparasail-dev), an
+ * independent implementation, on random DNA and protein pairs with affine and linear gaps; and
+ * our BLOSUM62 table against parasail's entry by entry.
+ */
+#include <parasail.h>
+#include <string.h>
+
+#include "../cli/fasta.h"
+#include "test_util.h"
+
+static void random_related(char *a, int64_t n, char *b, int64_t m, const char *alphabet)
+{
+    size_t k = strlen(alphabet);
+    for (int64_t x = 0; x < n; x++) a[x] = alphabet[test_rand() % k];
+    for (int64_t x = 0; x < m; x++) b[x] = alphabet[test_rand() % k];
+    /* Plant a mutated copy of a piece of a in b so scores are large and gaps matter. */
+    int64_t len = n < m ? n : m, from = test_range(0, n - 1), to = test_range(0, m - 1);
+    for (int64_t x = 0; x < len / 2 && from + x < n && to + x < m; x++)
+        if (test_rand() % 5) b[to + x] = a[from + x];
+}
+
+/* `test_parasail A.fa B.fa`: the bundled example pair, DNA defaults and one affine setting. */
+static int check_files(const char *fa, const char *fb)
+{
+    fasta_record a, b;
+    char err[256];
+    if (fasta_read(fa, NULL, &a, err, sizeof err) || fasta_read(fb, NULL, &b, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    parasail_matrix_t *dna = parasail_matrix_create("ACGT", 2, -1);
+    int gaps[][2] = {{1, 1}, {5, 2}};
+    for (int k = 0; k < 2; k++) {
+        pw_sw_params p;
+        pw_sw_params_init(&p);
+        p.gap_open = gaps[k][0];
+        p.gap_extend = gaps[k][1];
+        pw_sw_result r;
+        pw_status st = pw_sw(a.seq, a.length, b.seq, b.length, &p, NULL, &r);
+        parasail_result_t *pr = parasail_sw(a.seq, (int)a.length, b.seq, (int)b.length, p.gap_open,
+                                            p.gap_extend, dna);
+        CHECK(st == PW_OK && r.score == parasail_result_get_score(pr), "%s vs %s gaps %d/%d: ours %d parasail %d",
+              fa, fb, p.gap_open, p.gap_extend, r.score, parasail_result_get_score(pr));
+        printf("gaps %d/%d: score %d (parasail %d)\n", p.gap_open, p.gap_extend, r.score,
+               parasail_result_get_score(pr));
+        parasail_result_free(pr);
+    }
+    parasail_matrix_free(dna);
+    fasta_free(&a);
+    fasta_free(&b);
+    return test_finish();
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3) return check_files(argv[1], argv[2]);
+    test_seed(4242);
+    const pw_matrix *ours = pw_matrix_by_name("blosum62");
+    const parasail_matrix_t *theirs = parasail_matrix_lookup("blosum62");
+    CHECK(ours && theirs && theirs->size == ours->size, "BLOSUM62 present in both");
+    if (ours && theirs) {
+        int diff = 0;
+        for (int x = 0; x < ours->size; x++)
+            for (int y = 0; y < ours->size; y++) {
+                int px = theirs->mapper[(unsigned char)ours->alphabet[x]];
+                int py = theirs->mapper[(unsigned char)ours->alphabet[y]];
+                diff += theirs->matrix[px * theirs->size + py] != ours->scores[x * ours->size + y];
+            }
+        CHECK(diff == 0, "BLOSUM62 differs from parasail's in %d entries", diff);
+    }
+    for (int t = 0; t < 300; t++) {
+        int protein = t % 2;
+        int64_t n = test_dim(1500), m = test_dim(1500);
+        char *a = malloc((size_t)n + 1), *b = malloc((size_t)m + 1);
+        random_related(a, n, b, m, protein ? "ARNDCQEGHILKMFPSTWYV" : "ACGT");
+        pw_sw_params p;
+        pw_sw_params_init(&p);
+        parasail_matrix_t *dna = NULL;
+        const parasail_matrix_t *matrix;
+        if (protein) {
+            p.scoring = PW_SCORING_MATRIX;
+            p.matrix = ours;
+            matrix = theirs;
+        } else {
+            p.match = (int)test_range(1, 5);
+            p.mismatch = -(int)test_range(1, 4);
+            matrix = dna = parasail_matrix_create("ACGT", p.match, p.mismatch);
+        }
+        p.gap_extend = (int)test_range(1, 3);
+        p.gap_open = test_rand() % 4 ? p.gap_extend + (int)test_range(1, 12) : p.gap_extend;
+        pw_options o;
+        test_random_options(&o, n, m);
+        pw_sw_result r;
+        pw_status st = pw_sw(a, n, b, m, &p, &o, &r);
+        parasail_result_t *pr = parasail_sw(a, (int)n, b, (int)m, p.gap_open, p.gap_extend, matrix);
+        int want = parasail_result_get_score(pr);
+        CHECK(st == PW_OK && r.score == want,
+              "%s %" PRId64 "x%" PRId64 " open %d extend %d %s: ours %d parasail %d",
+              protein ? "protein" : "dna", n, m, p.gap_open, p.gap_extend, test_describe(&o), r.score, want);
+        parasail_result_free(pr);
+        if (dna) parasail_matrix_free(dna);
+        free(a);
+        free(b);
+    }
+    return test_finish();
+}
