@@ -4,6 +4,9 @@
 #include "../src/core/exec.h"
 #include "../src/core/linear_buffers.h"
 #include "dtw_cell.h"
+#ifdef PW_HAVE_CUDA
+#include "../src/cuda/pw_cuda.h"
+#endif
 
 #define DTW_T float
 #define DTW_SUFFIX f32

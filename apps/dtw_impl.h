@@ -40,6 +40,15 @@ pw_status DTW_FN(pw_dtw_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, 
     pw_plan plan;
     pw_status st = pw_plan_make(options, n, m, 0, &plan);
     if (st != PW_OK) return st;
+#ifdef PW_HAVE_CUDA
+    if (plan.backend == PW_BACKEND_CUDA) {
+        pw_run_info_clear(&result->info);
+        st = DTW_FN(pw_cuda_dtw_)(&plan, a, n, b, m, cost == PW_DTW_SQUARED, &result->distance,
+                                  &result->info);
+        if (st == PW_OK && !isfinite(result->distance)) st = PW_ERR_OVERFLOW;
+        return st;
+    }
+#endif
     pw_linear_buffers buf;
     st = pw_linear_buffers_alloc(&buf, sizeof(DTW_T), n, m);
     if (st != PW_OK) return st;

@@ -25,7 +25,13 @@ pw_status pw_run(const pw_problem *p, const pw_options *options, pw_run_info *in
 {
     if (!p) return PW_ERR_NULL_ARGUMENT;
     if (p->rows < 1 || p->cols < 1) return PW_ERR_INVALID_SIZE;
-    if (options && options->backend == PW_BACKEND_CUDA) return PW_ERR_UNSUPPORTED;
+    /* Callbacks are host code: the CPU backend runs them (AUTO means CPU here). */
+    pw_options cpu;
+    if (options) cpu = *options;
+    else pw_options_init(&cpu);
+    if (cpu.backend == PW_BACKEND_CUDA) return PW_ERR_UNSUPPORTED;
+    cpu.backend = PW_BACKEND_CPU;
+    options = &cpu;
     int skew = 0;
     pw_status st;
     if (p->storage == PW_STORAGE_FULL) {

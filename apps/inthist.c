@@ -10,6 +10,9 @@
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
 #include "sat_cell.h"
+#ifdef PW_HAVE_CUDA
+#include "../src/cuda/pw_cuda.h"
+#endif
 
 typedef struct plane_ctx {
     const int32_t *bin; /* bin index of every pixel, -1 for none; rows x cols */
@@ -95,11 +98,18 @@ pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t
     int32_t *bin = malloc(sizeof *bin * (size_t)cells);
     if (!bin) return PW_ERR_OUT_OF_MEMORY;
     compute_bins(in, bins, lo, hi, bin);
-    inthist_ctx ctx = {bin, out, in->rows, in->cols, bins};
-    pw_kernel kernel = {inthist_segment, &ctx};
     pw_run_info local;
     if (!info) info = &local;
     pw_run_info_clear(info);
+#ifdef PW_HAVE_CUDA
+    if (plan.backend == PW_BACKEND_CUDA) {
+        st = pw_cuda_inthist(&plan, bin, in->rows, in->cols, bins, out, info);
+        free(bin);
+        return st;
+    }
+#endif
+    inthist_ctx ctx = {bin, out, in->rows, in->cols, bins};
+    pw_kernel kernel = {inthist_segment, &ctx};
     st = pw_execute(&plan, &kernel, info);
     free(bin);
     return st;

@@ -6,6 +6,9 @@
 #include "../src/core/image.h"
 #include "sat_cell.h"
 #include "sat_sum.h"
+#ifdef PW_HAVE_CUDA
+#include "../src/cuda/pw_cuda.h"
+#endif
 
 typedef struct sat_ctx {
     const void *in;
@@ -62,10 +65,13 @@ pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, p
     pw_plan plan;
     st = pw_plan_make(options, in->rows, in->cols, 0, &plan);
     if (st != PW_OK) return st;
-    sat_ctx ctx = {in->data, pw_image_stride(in), out->data, pw_image_stride(out)};
-    pw_kernel kernel = {segment, &ctx};
     pw_run_info local;
     if (!info) info = &local;
     pw_run_info_clear(info);
+#ifdef PW_HAVE_CUDA
+    if (plan.backend == PW_BACKEND_CUDA) return pw_cuda_sat(&plan, in, out, info);
+#endif
+    sat_ctx ctx = {in->data, pw_image_stride(in), out->data, pw_image_stride(out)};
+    pw_kernel kernel = {segment, &ctx};
     return pw_execute(&plan, &kernel, info);
 }

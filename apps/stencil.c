@@ -4,6 +4,9 @@
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
 #include "stencil_cell.h"
+#ifdef PW_HAVE_CUDA
+#include "../src/cuda/pw_cuda.h"
+#endif
 
 #define ST_T float
 #define ST_SUFFIX f32

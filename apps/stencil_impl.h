@@ -64,7 +64,11 @@ static pw_status ST_FN(stencil_run_)(pw_image *grid, int64_t sweeps, int sor, do
                                (ST_T)(omega / 4)};
     pw_kernel kernel = {sor ? ST_FN(sor_segment_) : ST_FN(heat_segment_), &ctx};
     pw_status st = PW_OK;
-    for (int64_t t = 0; t < sweeps && st == PW_OK; t++) st = pw_execute(plan, &kernel, info);
+#ifdef PW_HAVE_CUDA
+    if (plan->backend == PW_BACKEND_CUDA) st = pw_cuda_stencil(plan, grid, sweeps, sor, omega, info);
+    else
+#endif
+        for (int64_t t = 0; t < sweeps && st == PW_OK; t++) st = pw_execute(plan, &kernel, info);
     if (st == PW_OK && residual)
         *residual = ST_FN(stencil_residual_)(ctx.grid, grid->rows, grid->cols, ctx.stride);
     return st;

@@ -5,6 +5,9 @@
 #include "../src/core/linear_buffers.h"
 #include "scoring.h"
 #include "sw_cell.h"
+#ifdef PW_HAVE_CUDA
+#include "../src/cuda/pw_cuda.h"
+#endif
 
 /* Best cell so far; ties go to the smallest i, then the smallest j. */
 typedef struct sw_best {
@@ -77,6 +80,19 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     if (st == PW_OK && (!ea || !eb || !ctx.best)) st = PW_ERR_OUT_OF_MEMORY;
     if (st == PW_OK) st = pw_score_encode(&table, a, n, ea);
     if (st == PW_OK) st = pw_score_encode(&table, b, m, eb);
+#ifdef PW_HAVE_CUDA
+    if (st == PW_OK && plan.backend == PW_BACKEND_CUDA) {
+        pw_run_info_clear(&result->info);
+        st = pw_cuda_sw(&plan, ea, n, eb, m, table.scores, table.size, params->gap_open,
+                        params->gap_extend, &result->score, &result->end_a, &result->end_b,
+                        &result->info);
+        pw_linear_buffers_free(&buf);
+        free(ea);
+        free(eb);
+        free(ctx.best);
+        return st;
+    }
+#endif
     if (st == PW_OK) {
         ctx.bus = buf.bus;
         ctx.left = buf.left;

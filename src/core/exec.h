@@ -12,6 +12,10 @@
 #include "peerwave.h"
 #include "plan.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* worker: 0 .. plan->workers - 1, for per-worker reductions without locks. */
 typedef void (*pw_segment_fn)(void *ctx, int64_t i, int64_t j_begin, int64_t j_end, int worker);
 
@@ -26,5 +30,9 @@ pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *
 
 /* Zero an info struct before the first pw_execute. */
 void pw_run_info_clear(pw_run_info *info);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -2,11 +2,21 @@
 #include <unistd.h>
 
 #include "plan.h"
+#ifdef PW_HAVE_CUDA
+#include "../cuda/pw_cuda.h"
+#endif
 
 /* Automatic CPU tiling until the tile-width model exists: lanes enough to give every worker
  * several tile-rows, and a sync interval long enough to amortise one counter hand-off. */
 #define PW_CPU_AUTO_TILE_H 64
 #define PW_CPU_AUTO_TILE_W 512
+
+/* Automatic CUDA tiling until the model exists: 128 rows (4 warps) per block, sync every 4h steps. */
+#define PW_CUDA_AUTO_TILE_H 128
+#define PW_CUDA_AUTO_TILE_W_PER_H 4
+#ifndef PW_CUDA_MAX_TILE_H
+#define PW_CUDA_MAX_TILE_H 1024
+#endif
 
 void pw_options_init(pw_options *options)
 {
@@ -42,6 +52,34 @@ pw_status pw_options_check(const pw_options *o)
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
+/* AUTO means CUDA when this build has it and the device answers, else CPU.  The sequential
+ * reference is a CPU engine, so AUTO + SEQUENTIAL is CPU. */
+static pw_status choose_backend(const pw_options *o, pw_backend *backend)
+{
+    *backend = PW_BACKEND_CPU;
+    if (o->backend == PW_BACKEND_CPU) return PW_OK;
+#ifdef PW_HAVE_CUDA
+    if (o->backend == PW_BACKEND_AUTO && o->strategy == PW_STRATEGY_SEQUENTIAL) return PW_OK;
+    pw_status st = pw_cuda_probe(o->device);
+    if (st == PW_OK) *backend = PW_BACKEND_CUDA;
+    return o->backend == PW_BACKEND_CUDA ? st : PW_OK;
+#else
+    return o->backend == PW_BACKEND_CUDA ? PW_ERR_UNSUPPORTED : PW_OK; /* built without nvcc */
+#endif
+}
+
+/* CUDA tiles: a tile-row is one thread block, one row per thread; the grid size comes from the
+ * occupancy API in the engine. */
+static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int skew, pw_plan *plan)
+{
+    if (plan->strategy == PW_STRATEGY_SEQUENTIAL) return PW_ERR_UNSUPPORTED; /* CPU reference */
+    int64_t h = o->tile_h ? o->tile_h : PW_CUDA_AUTO_TILE_H;
+    if (h > PW_CUDA_MAX_TILE_H) return PW_ERR_INVALID_TILE;
+    int64_t w = o->tile_w ? o->tile_w : (o->shape == PW_TILE_SQUARE ? h : PW_CUDA_AUTO_TILE_W_PER_H * h);
+    plan->workers = 0;
+    return pw_tiling_init(&plan->tiling, rows, cols, skew, o->shape, h, w);
+}
+
 pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, int skew,
                        pw_plan *plan)
 {
@@ -54,12 +92,14 @@ pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, in
     if (st != PW_OK) return st;
     if (rows < 1 || cols < 1) return PW_ERR_INVALID_SIZE;
 
-    if (options->backend == PW_BACKEND_CUDA) return PW_ERR_UNSUPPORTED; /* not built: no engine */
-    plan->backend = PW_BACKEND_CPU;
     plan->strategy = options->strategy;
-    if (plan->strategy == PW_STRATEGY_LAUNCH) return PW_ERR_UNSUPPORTED; /* a GPU-only baseline */
+    plan->device = options->device;
     plan->trace = options->trace;
     plan->trace_user = options->trace_user;
+    st = choose_backend(options, &plan->backend);
+    if (st != PW_OK) return st;
+    if (plan->backend == PW_BACKEND_CUDA) return plan_cuda(options, rows, cols, skew, plan);
+    if (plan->strategy == PW_STRATEGY_LAUNCH) return PW_ERR_UNSUPPORTED; /* a GPU-only baseline */
 
     int threads = options->threads ? options->threads : pw_cpu_count();
     int64_t h = options->tile_h;

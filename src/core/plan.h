@@ -9,11 +9,16 @@
 #include "peerwave.h"
 #include "tiling.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pw_plan {
     pw_backend backend;   /* resolved: CPU or CUDA */
     pw_strategy strategy;
     pw_tiling tiling;
-    int workers;          /* threads (CPU) that the engine will start at most */
+    int workers;          /* CPU: threads the engine starts at most; CUDA: filled by the engine */
+    int device;           /* CUDA device index */
     pw_trace_fn trace;
     void *trace_user;
 } pw_plan;
@@ -28,5 +33,9 @@ pw_status pw_options_check(const pw_options *options);
 
 /* Online CPU cores (>= 1). */
 int pw_cpu_count(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -29,7 +29,12 @@
 #define PW_TILING_H
 
 #include <stdint.h>
+#include "hd.h"
 #include "peerwave.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct pw_tiling {
     int64_t rows, cols;   /* H, W */
@@ -46,19 +51,19 @@ pw_status pw_tiling_init(pw_tiling *t, int64_t rows, int64_t cols, int skew, pw_
                          int64_t h, int64_t w);
 
 /* Lanes (rows) of tile-row R. */
-static inline int64_t pw_tiling_lanes(const pw_tiling *t, int64_t r)
+PW_HD static inline int64_t pw_tiling_lanes(const pw_tiling *t, int64_t r)
 {
     int64_t left = t->rows - r * t->h;
     return left < t->h ? left : t->h;
 }
 
 /* Absolute steps of tile-row R: [first_step, end_step). */
-static inline int64_t pw_tiling_first_step(const pw_tiling *t, int64_t r)
+PW_HD static inline int64_t pw_tiling_first_step(const pw_tiling *t, int64_t r)
 {
     return (int64_t)t->skew * r * t->h;
 }
 
-static inline int64_t pw_tiling_end_step(const pw_tiling *t, int64_t r)
+PW_HD static inline int64_t pw_tiling_end_step(const pw_tiling *t, int64_t r)
 {
     int64_t lanes = pw_tiling_lanes(t, r);
     int64_t last_row = r * t->h + lanes - 1;
@@ -67,25 +72,25 @@ static inline int64_t pw_tiling_end_step(const pw_tiling *t, int64_t r)
 }
 
 /* Tiles of tile-row R: indices [first_tile, end_tile). */
-static inline int64_t pw_tiling_first_tile(const pw_tiling *t, int64_t r)
+PW_HD static inline int64_t pw_tiling_first_tile(const pw_tiling *t, int64_t r)
 {
     return pw_tiling_first_step(t, r) / t->w;
 }
 
-static inline int64_t pw_tiling_end_tile(const pw_tiling *t, int64_t r)
+PW_HD static inline int64_t pw_tiling_end_tile(const pw_tiling *t, int64_t r)
 {
     return (pw_tiling_end_step(t, r) + t->w - 1) / t->w;
 }
 
 /* Progress value tile-row R publishes once tile c is finished. */
-static inline int64_t pw_tiling_done(const pw_tiling *t, int64_t r, int64_t c)
+PW_HD static inline int64_t pw_tiling_done(const pw_tiling *t, int64_t r, int64_t c)
 {
     int64_t done = (c + 1) * t->w, end = pw_tiling_end_step(t, r);
     return done < end ? done : end;
 }
 
 /* Progress tile-row R-1 must have published before tile c of row R (R >= 1) may start. */
-static inline int64_t pw_tiling_need(const pw_tiling *t, int64_t r, int64_t c)
+PW_HD static inline int64_t pw_tiling_need(const pw_tiling *t, int64_t r, int64_t c)
 {
     int64_t need = (c + 1) * t->w + (t->shape == PW_TILE_HYPER ? t->h - 1 : 0);
     int64_t end = pw_tiling_end_step(t, r - 1);
@@ -94,7 +99,7 @@ static inline int64_t pw_tiling_need(const pw_tiling *t, int64_t r, int64_t c)
 
 /* Columns [*j_begin, *j_end) (original coordinates, clipped to [0, W)) that lane k of tile c of
  * tile-row R computes; empty when *j_begin >= *j_end. */
-static inline void pw_tiling_segment(const pw_tiling *t, int64_t r, int64_t c, int64_t k,
+PW_HD static inline void pw_tiling_segment(const pw_tiling *t, int64_t r, int64_t c, int64_t k,
                                      int64_t *j_begin, int64_t *j_end)
 {
     int64_t i = r * t->h + k;
@@ -105,11 +110,15 @@ static inline void pw_tiling_segment(const pw_tiling *t, int64_t r, int64_t c, i
 }
 
 /* Global-barrier schedule: the tile diagonal of (R, c), and the number of diagonals. */
-static inline int64_t pw_tiling_diagonal(const pw_tiling *t, int64_t r, int64_t c)
+PW_HD static inline int64_t pw_tiling_diagonal(const pw_tiling *t, int64_t r, int64_t c)
 {
     return c + r * (t->lag + 1);
 }
 
 int64_t pw_tiling_diagonal_count(const pw_tiling *t);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

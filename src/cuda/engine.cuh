@@ -1,0 +1,259 @@
+/*
+ * engine.cuh - the CUDA runtime: one persistent peer kernel, the cooperative global-barrier
+ * kernel and the one-launch-per-diagonal baseline, all driving the same *tile processor*.
+ *
+ * A tile processor (tile_processors.cuh) computes tile c of tile-row r with one thread per row
+ * (lane), walking diagonal steps with a __syncthreads() between steps.  The runtime owns
+ * everything else: which block runs which tile-row, the progress counters, the watchdog.
+ *
+ * Peer protocol (DESIGN.md section 3):
+ *   - tile-rows are claimed in order from an atomic ticket, so a block only ever waits on a row
+ *     already claimed by a running block: forward progress without relying on block order;
+ *   - progress[r] counts the steps row r has finished (monotonic; reset by the host with a
+ *     memset before each launch, never in the kernel);
+ *   - producer: __syncthreads(); thread 0: __threadfence(); release store (st.release.gpu);
+ *   - consumer: thread 0 spins on acquire loads with __nanosleep back-off; __syncthreads();
+ *     data written by other blocks is then read with ld.cg (L2), never a stale L1 line;
+ *   - every wait is bounded (%globaltimer): a wait that sees no progress for the watchdog
+ *     interval sets *error and every block leaves; the host returns PW_ERR_TIMEOUT.
+ * Internal C++ (templates over the tile processor) stays inside src/cuda; the API is C.
+ */
+#ifndef PW_ENGINE_CUH
+#define PW_ENGINE_CUH
+
+#include <cooperative_groups.h>
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+
+#include "../core/plan.h"
+#include "../core/tiling.h"
+#include "cuda_check.cuh"
+
+#define PW_CUDA_WATCHDOG_NS (10LL * 1000000000LL)
+#define PW_CUDA_ERROR_TIMEOUT 1
+
+typedef unsigned long long pw_counter;
+
+struct pw_engine_args {
+    pw_tiling t;
+    pw_counter *progress;       /* n_rows counters */
+    pw_counter *ticket;         /* next tile-row to claim */
+    int *error;                 /* 0, or PW_CUDA_ERROR_TIMEOUT */
+    long long watchdog_ns;
+};
+
+__device__ __forceinline__ long long pw_globaltimer()
+{
+    long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* Thread 0 of a block: wait until progress[r] >= need.  false when the run is abandoned. */
+__device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_t r, pw_counter need)
+{
+    cuda::atomic_ref<pw_counter, cuda::thread_scope_device> p(a.progress[r]);
+    pw_counter seen = p.load(cuda::memory_order_acquire);
+    if (seen >= need) return true;
+    long long since = pw_globaltimer();
+    unsigned ns = 32;
+    for (;;) {
+        __nanosleep(ns);
+        if (ns < 1024) ns *= 2;
+        pw_counter now = p.load(cuda::memory_order_acquire);
+        if (now >= need) return true;
+        if (*(volatile int *)a.error) return false;
+        if (now != seen) {
+            seen = now;
+            since = pw_globaltimer();
+        } else if (pw_globaltimer() - since > a.watchdog_ns) {
+            atomicExch(a.error, PW_CUDA_ERROR_TIMEOUT);
+            return false;
+        }
+    }
+}
+
+__device__ __forceinline__ void pw_publish_progress(const pw_engine_args &a, int64_t r, pw_counter v)
+{
+    __threadfence();
+    cuda::atomic_ref<pw_counter, cuda::thread_scope_device> p(a.progress[r]);
+    p.store(v, cuda::memory_order_release);
+}
+
+/* ---- the three schedules -------------------------------------------------------------- */
+
+template <class Proc>
+__global__ void pw_peer_kernel(Proc proc, pw_engine_args a)
+{
+    extern __shared__ unsigned char pw_smem[];
+    __shared__ long long row;
+    __shared__ int abandon;
+    const pw_tiling &t = a.t;
+    for (;;) {
+        if (threadIdx.x == 0) row = (long long)atomicAdd(a.ticket, 1ULL);
+        __syncthreads();
+        int64_t r = row;
+        if (r >= t.n_rows) return;
+        int64_t end = pw_tiling_end_tile(&t, r);
+        for (int64_t c = pw_tiling_first_tile(&t, r); c < end; c++) {
+            if (threadIdx.x == 0)
+                abandon = r > 0 && !pw_wait_progress(a, r - 1, (pw_counter)pw_tiling_need(&t, r, c));
+            __syncthreads();
+            if (abandon) return;
+            proc.run_tile(t, r, c, pw_smem);
+            __syncthreads();
+            if (threadIdx.x == 0) pw_publish_progress(a, r, (pw_counter)pw_tiling_done(&t, r, c));
+        }
+        __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
+    }
+}
+
+/* Tile (r, c) of diagonal d for candidate k: rows fall from the highest candidate.  Returns
+ * 1 = run it, 0 = skip, -1 = no further candidate can lie on the diagonal. */
+__device__ __forceinline__ int pw_diagonal_tile(const pw_tiling &t, int64_t d, int64_t k, int64_t *r_out,
+                                                int64_t *c_out)
+{
+    int64_t r_hi = d / (t.lag + 1);
+    if (r_hi > t.n_rows - 1) r_hi = t.n_rows - 1;
+    int64_t r = r_hi - k;
+    if (r < 0) return -1;
+    int64_t c = d - r * (t.lag + 1);
+    if (c < pw_tiling_first_tile(&t, r)) return 0;
+    if (c >= pw_tiling_end_tile(&t, r)) return r < t.n_rows - 1 ? -1 : 0;
+    *r_out = r;
+    *c_out = c;
+    return 1;
+}
+
+template <class Proc>
+__global__ void pw_barrier_kernel(Proc proc, pw_engine_args a, int64_t n_diagonals)
+{
+    extern __shared__ unsigned char pw_smem[];
+    cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+    for (int64_t d = 0; d < n_diagonals; d++) {
+        for (int64_t k = blockIdx.x;; k += gridDim.x) {
+            int64_t r, c;
+            int what = pw_diagonal_tile(a.t, d, k, &r, &c);
+            if (what < 0) break;
+            if (what == 1) {
+                proc.run_tile(a.t, r, c, pw_smem);
+                __syncthreads();
+            }
+        }
+        grid.sync();
+    }
+}
+
+template <class Proc>
+__global__ void pw_diagonal_kernel(Proc proc, pw_engine_args a, int64_t d)
+{
+    extern __shared__ unsigned char pw_smem[];
+    int64_t r, c;
+    if (pw_diagonal_tile(a.t, d, blockIdx.x, &r, &c) == 1) proc.run_tile(a.t, r, c, pw_smem);
+}
+
+/* ---- host side ----------------------------------------------------------------------- */
+
+/* Candidate rows of diagonal d (an upper bound on the tiles it holds): rows r_hi down to the
+ * first row whose c passes the widest row's last tile. */
+static inline int64_t pw_diagonal_candidates(const pw_tiling *t, int64_t d, int64_t max_end_tile)
+{
+    int64_t r_hi = d / (t->lag + 1);
+    if (r_hi > t->n_rows - 1) r_hi = t->n_rows - 1;
+    int64_t r_lo = (d - max_end_tile + 1 + t->lag) / (t->lag + 1);
+    if (d - max_end_tile + 1 <= 0) r_lo = 0;
+    return r_hi - r_lo + 1;
+}
+
+/* Run one sweep of the plan with processor proc (smem bytes of dynamic shared memory per block).
+ * Adds kernel time (CUDA events) to info->seconds and fills the other info fields. */
+template <class Proc>
+static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem, pw_run_info *info)
+{
+    const pw_tiling *t = &plan->tiling;
+    int threads = (int)t->h;
+    pw_status st = PW_OK;
+    pw_counter *progress = NULL, *ticket = NULL;
+    int *error = NULL, host_error = 0, sms = 0, per_sm = 0;
+    int64_t grid = 0;
+    float ms = 0;
+    cudaEvent_t start = NULL, stop = NULL;
+    pw_engine_args a;
+    PW_CUDA_TRY(st, cudaMalloc(&progress, sizeof(pw_counter) * (size_t)t->n_rows), done);
+    PW_CUDA_TRY(st, cudaMalloc(&ticket, sizeof(pw_counter)), done);
+    PW_CUDA_TRY(st, cudaMalloc(&error, sizeof(int)), done);
+    PW_CUDA_TRY(st, cudaMemset(progress, 0, sizeof(pw_counter) * (size_t)t->n_rows), done);
+    PW_CUDA_TRY(st, cudaMemset(ticket, 0, sizeof(pw_counter)), done);
+    PW_CUDA_TRY(st, cudaMemset(error, 0, sizeof(int)), done);
+    PW_CUDA_TRY(st, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device), done);
+    PW_CUDA_TRY(st, cudaEventCreate(&start), done);
+    PW_CUDA_TRY(st, cudaEventCreate(&stop), done);
+    a.t = *t;
+    a.progress = progress;
+    a.ticket = ticket;
+    a.error = error;
+    a.watchdog_ns = PW_CUDA_WATCHDOG_NS;
+
+    if (plan->strategy == PW_STRATEGY_PEER) {
+        PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pw_peer_kernel<Proc>, threads, smem), done);
+        grid = (int64_t)per_sm * sms;
+        if (grid > t->n_rows) grid = t->n_rows;
+        if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; } /* block does not fit on an SM */
+        PW_CUDA_TRY(st, cudaEventRecord(start), done);
+        pw_peer_kernel<Proc><<<(unsigned)grid, threads, smem>>>(proc, a);
+        PW_CUDA_TRY(st, cudaGetLastError(), done);
+    } else if (plan->strategy == PW_STRATEGY_GLOBAL_BARRIER) {
+        PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pw_barrier_kernel<Proc>, threads, smem), done);
+        grid = (int64_t)per_sm * sms; /* cooperative launch: at most co-resident capacity */
+        if (grid > t->n_rows) grid = t->n_rows;
+        if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; }
+        {
+            int64_t n_diag = pw_tiling_diagonal_count(t);
+            Proc p = proc;
+            void *args[] = {&p, &a, &n_diag};
+            PW_CUDA_TRY(st, cudaEventRecord(start), done);
+            PW_CUDA_TRY(st, cudaLaunchCooperativeKernel((const void *)pw_barrier_kernel<Proc>, dim3((unsigned)grid),
+                                                        dim3(threads), args, smem), done);
+        }
+    } else if (plan->strategy == PW_STRATEGY_LAUNCH) {
+        int64_t n_diag = pw_tiling_diagonal_count(t), max_end = 0;
+        for (int64_t r = t->n_rows > 2 ? t->n_rows - 2 : 0; r < t->n_rows; r++)
+            if (pw_tiling_end_tile(t, r) > max_end) max_end = pw_tiling_end_tile(t, r);
+        PW_CUDA_TRY(st, cudaEventRecord(start), done);
+        for (int64_t d = 0; d < n_diag; d++) {
+            int64_t blocks = pw_diagonal_candidates(t, d, max_end);
+            if (blocks > grid) grid = blocks;
+            pw_diagonal_kernel<Proc><<<(unsigned)blocks, threads, smem>>>(proc, a, d);
+        }
+        PW_CUDA_TRY(st, cudaGetLastError(), done);
+    } else {
+        st = PW_ERR_UNSUPPORTED;
+        goto done;
+    }
+    PW_CUDA_TRY(st, cudaEventRecord(stop), done);
+    PW_CUDA_TRY(st, cudaEventSynchronize(stop), done);
+    PW_CUDA_TRY(st, cudaGetLastError(), done);
+    PW_CUDA_TRY(st, cudaEventElapsedTime(&ms, start, stop), done);
+    PW_CUDA_TRY(st, cudaMemcpy(&host_error, error, sizeof(int), cudaMemcpyDeviceToHost), done);
+    if (host_error) st = PW_ERR_TIMEOUT;
+    if (info) {
+        info->backend = PW_BACKEND_CUDA;
+        info->strategy = plan->strategy;
+        info->shape = t->shape;
+        info->tile_h = (int)t->h;
+        info->tile_w = t->w;
+        info->threads = (int)grid;
+        info->skew = t->skew;
+        info->cells += t->rows * t->cols;
+        info->seconds += ms / 1e3;
+    }
+done:
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+    cudaFree(progress);
+    cudaFree(ticket);
+    cudaFree(error);
+    return st;
+}
+
+#endif

@@ -1,0 +1,183 @@
+/*
+ * full_apps.cu - SAT, INTHIST, HEAT and SOR on the CUDA engine (full storage, FullProc).  The
+ * cells are the shared definitions of apps/sat_cell.h and apps/stencil_cell.h.
+ */
+#include <stdint.h>
+
+#include "../../apps/sat_cell.h"
+#include "../../apps/stencil_cell.h"
+#include "../core/image.h"
+#include "device_buffer.cuh"
+#include "engine.cuh"
+#include "pw_cuda.h"
+#include "tile_processors.cuh"
+
+/* The shared C cells by output type. */
+__device__ __forceinline__ int32_t sat_step(int32_t x, int32_t u, int32_t l, int32_t d) { return pw_sat_step_i32(x, u, l, d); }
+__device__ __forceinline__ int64_t sat_step(int64_t x, int64_t u, int64_t l, int64_t d) { return pw_sat_step_i64(x, u, l, d); }
+__device__ __forceinline__ float sat_step(float x, float u, float l, float d) { return pw_sat_step_f32(x, u, l, d); }
+__device__ __forceinline__ double sat_step(double x, double u, double l, double d) { return pw_sat_step_f64(x, u, l, d); }
+
+/* ---- SAT ------------------------------------------------------------------------------------- */
+
+template <class In, class Out>
+struct SatApp {
+    const In *in;
+    int64_t in_stride;
+    Out *out;
+    int64_t out_stride;
+
+    __device__ void cell(int64_t i, int64_t j) const
+    {
+        Out *row = out + i * out_stride;
+        const Out *up = i > 0 ? row - out_stride : nullptr;
+        Out u = up ? pw_load_cg(up + j) : (Out)0;
+        Out l = j > 0 ? pw_load_cg(row + j - 1) : (Out)0;
+        Out d = (up && j > 0) ? pw_load_cg(up + j - 1) : (Out)0;
+        row[j] = sat_step((Out)in[i * in_stride + j], u, l, d);
+    }
+};
+
+/* Copy a host image to a dense device array (row by row if strided) and back. */
+static pw_status upload_image(const pw_image *img, pw_device_buffer<unsigned char> &buf)
+{
+    size_t es = pw_dtype_size(img->type), row = (size_t)img->cols * es;
+    pw_status st = buf.alloc((size_t)img->rows * row);
+    PW_THEN(st, pw_from_cuda(cudaMemcpy2D(buf.ptr, row, img->data, (size_t)pw_image_stride(img) * es, row,
+                                          (size_t)img->rows, cudaMemcpyHostToDevice)));
+    return st;
+}
+
+static pw_status download_image(const pw_device_buffer<unsigned char> &buf, pw_image *img)
+{
+    size_t es = pw_dtype_size(img->type), row = (size_t)img->cols * es;
+    return pw_from_cuda(cudaMemcpy2D(img->data, (size_t)pw_image_stride(img) * es, buf.ptr, row, row,
+                                     (size_t)img->rows, cudaMemcpyDeviceToHost));
+}
+
+template <class In, class Out>
+static pw_status sat_typed(const pw_plan *plan, const pw_image *in, pw_image *out, pw_run_info *info)
+{
+    pw_device_buffer<unsigned char> din, dout;
+    pw_status st = upload_image(in, din);
+    PW_THEN(st, dout.alloc((size_t)out->rows * (size_t)out->cols * sizeof(Out)));
+    if (st != PW_OK) return st;
+    FullProc<SatApp<In, Out>> proc;
+    proc.app = SatApp<In, Out>{(const In *)din.ptr, in->cols, (Out *)dout.ptr, out->cols};
+    st = pw_cuda_run(plan, proc, 0, info);
+    PW_THEN(st, download_image(dout, out));
+    return st;
+}
+
+template <class In>
+static pw_status sat_out(const pw_plan *plan, const pw_image *in, pw_image *out, pw_run_info *info)
+{
+    switch (out->type) {
+    case PW_I32: return sat_typed<In, int32_t>(plan, in, out, info);
+    case PW_I64: return sat_typed<In, int64_t>(plan, in, out, info);
+    case PW_F32: return sat_typed<In, float>(plan, in, out, info);
+    case PW_F64: return sat_typed<In, double>(plan, in, out, info);
+    default: return PW_ERR_UNSUPPORTED;
+    }
+}
+
+/* The type pairs were validated by pw_sat (float inputs only reach float outputs). */
+extern "C" pw_status pw_cuda_sat(const pw_plan *plan, const pw_image *in, pw_image *out, pw_run_info *info)
+{
+    pw_status st = pw_cuda_probe(plan->device);
+    if (st != PW_OK) return st;
+    switch (in->type) {
+    case PW_U8: return sat_out<uint8_t>(plan, in, out, info);
+    case PW_U16: return sat_out<uint16_t>(plan, in, out, info);
+    case PW_I32: return sat_out<int32_t>(plan, in, out, info);
+    case PW_F32: return sat_out<float>(plan, in, out, info);
+    case PW_F64: return sat_out<double>(plan, in, out, info);
+    default: return PW_ERR_UNSUPPORTED;
+    }
+}
+
+/* ---- INTHIST: every plane's SAT cell at once ------------------------------------------------- */
+
+struct InthistApp {
+    const int32_t *bin;
+    int32_t *out;
+    int64_t rows, cols;
+    int bins;
+
+    __device__ void cell(int64_t i, int64_t j) const
+    {
+        int32_t mine = bin[i * cols + j];
+        int64_t plane = rows * cols;
+        for (int b = 0; b < bins; b++) {
+            int32_t *row = out + b * plane + i * cols;
+            const int32_t *up = i > 0 ? row - cols : nullptr;
+            int32_t u = up ? __ldcg(up + j) : 0, l = j > 0 ? __ldcg(row + j - 1) : 0;
+            int32_t d = (up && j > 0) ? __ldcg(up + j - 1) : 0;
+            row[j] = pw_sat_step_i32(mine == b, u, l, d);
+        }
+    }
+};
+
+extern "C" pw_status pw_cuda_inthist(const pw_plan *plan, const int32_t *bin, int64_t rows, int64_t cols,
+                                     int bins, int32_t *out, pw_run_info *info)
+{
+    pw_device_buffer<int32_t> dbin, dout;
+    size_t cells = (size_t)(rows * cols);
+    pw_status st = pw_cuda_probe(plan->device);
+    PW_THEN(st, dbin.upload(bin, cells));
+    PW_THEN(st, dout.alloc(cells * (size_t)bins));
+    if (st != PW_OK) return st;
+    FullProc<InthistApp> proc;
+    proc.app = InthistApp{dbin.ptr, dout.ptr, rows, cols, bins};
+    st = pw_cuda_run(plan, proc, 0, info);
+    PW_THEN(st, dout.download(out, cells * (size_t)bins));
+    return st;
+}
+
+/* ---- HEAT and SOR ---------------------------------------------------------------------------- */
+
+template <class F>
+struct StencilApp {
+    F *grid;
+    int64_t stride;
+    int sor;
+    F keep, relax;
+
+    __device__ void cell(int64_t i, int64_t j) const; /* interior coordinates */
+};
+
+#define PW_STENCIL_CELL(F, SUFFIX)                                                                \
+    template <>                                                                                   \
+    __device__ void StencilApp<F>::cell(int64_t i, int64_t j) const                               \
+    {                                                                                             \
+        F *p = grid + (i + 1) * stride + (j + 1);                                                 \
+        F up = pw_load_cg(p - stride), left = pw_load_cg(p - 1), down = pw_load_cg(p + stride);   \
+        F right = pw_load_cg(p + 1);                                                              \
+        *p = sor ? pw_sor_step_##SUFFIX(pw_load_cg(p), up, left, down, right, keep, relax)        \
+                 : pw_heat_step_##SUFFIX(up, left, down, right);                                  \
+    }
+PW_STENCIL_CELL(float, f32)
+PW_STENCIL_CELL(double, f64)
+
+template <class F>
+static pw_status stencil_typed(const pw_plan *plan, pw_image *grid, int64_t sweeps, int sor, double omega,
+                               pw_run_info *info)
+{
+    pw_device_buffer<unsigned char> dgrid;
+    pw_status st = upload_image(grid, dgrid);
+    if (st != PW_OK) return st;
+    FullProc<StencilApp<F>> proc;
+    proc.app = StencilApp<F>{(F *)dgrid.ptr, grid->cols, sor, (F)(1 - omega), (F)(omega / 4)};
+    for (int64_t s = 0; s < sweeps && st == PW_OK; s++) st = pw_cuda_run(plan, proc, 0, info);
+    PW_THEN(st, download_image(dgrid, grid));
+    return st;
+}
+
+extern "C" pw_status pw_cuda_stencil(const pw_plan *plan, pw_image *grid, int64_t sweeps, int sor,
+                                     double omega, pw_run_info *info)
+{
+    pw_status st = pw_cuda_probe(plan->device);
+    if (st != PW_OK) return st;
+    if (grid->type == PW_F32) return stencil_typed<float>(plan, grid, sweeps, sor, omega, info);
+    return stencil_typed<double>(plan, grid, sweeps, sor, omega, info);
+}

@@ -1,0 +1,49 @@
+/*
+ * pw_cuda.h - the C interface between the apps and the CUDA runtime (built only with nvcc).
+ * Every function takes host pointers, copies to the device, runs the plan's strategy and
+ * copies results back; every CUDA failure becomes a pw_status (PW_ERR_CUDA, PW_ERR_NO_DEVICE,
+ * PW_ERR_OUT_OF_MEMORY, PW_ERR_TIMEOUT), never an exit.
+ */
+#ifndef PW_CUDA_H
+#define PW_CUDA_H
+
+#include <stdint.h>
+#include "../core/plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* PW_OK if `device` exists and can run kernels; PW_ERR_NO_DEVICE otherwise. */
+pw_status pw_cuda_probe(int device);
+
+/* Largest rows per tile (threads per block) the CUDA engine accepts. */
+#define PW_CUDA_MAX_TILE_H 1024
+
+pw_status pw_cuda_sw(const pw_plan *plan, const uint8_t *a, int64_t n,
+                     const uint8_t *b, int64_t m, const int32_t *scores, int alphabet,
+                     int32_t gap_open, int32_t gap_extend, int32_t *score, int64_t *end_a,
+                     int64_t *end_b, pw_run_info *info);
+
+pw_status pw_cuda_dtw_f32(const pw_plan *plan, const float *a, int64_t n,
+                          const float *b, int64_t m, int squared, double *distance,
+                          pw_run_info *info);
+pw_status pw_cuda_dtw_f64(const pw_plan *plan, const double *a, int64_t n,
+                          const double *b, int64_t m, int squared, double *distance,
+                          pw_run_info *info);
+
+pw_status pw_cuda_sat(const pw_plan *plan, const pw_image *in, pw_image *out,
+                      pw_run_info *info);
+
+/* bin: rows x cols bin indices (-1 = none); out: bins planes. */
+pw_status pw_cuda_inthist(const pw_plan *plan, const int32_t *bin, int64_t rows,
+                          int64_t cols, int bins, int32_t *out, pw_run_info *info);
+
+/* In place on grid (f32/f64), `sweeps` sweeps of heat (sor = 0) or SOR. */
+pw_status pw_cuda_stencil(const pw_plan *plan, pw_image *grid, int64_t sweeps,
+                          int sor, double omega, pw_run_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

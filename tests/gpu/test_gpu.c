@@ -1,0 +1,206 @@
+/*
+ * test_gpu.c - the CUDA backend against the CPU sequential reference: every app x every GPU
+ * strategy (peer, global barrier, launch) x hyper/square tiles on random awkward shapes, plus
+ * large shapes (PW_GPU_LARGE=1: SW 100000 x 100000 linear, SAT 16384 x 16384).  Exits 77
+ * (CTest SKIP) when there is no GPU.  PW_TEST_SHAPES sets the shapes per app (default 100).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "../test_util.h"
+
+static pw_options cpu_reference(void)
+{
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.strategy = PW_STRATEGY_SEQUENTIAL;
+    return o;
+}
+
+static pw_options gpu_options(int64_t rows, int64_t cols)
+{
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CUDA;
+    o.strategy = (pw_strategy[]){PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH}[test_rand() % 3];
+    o.shape = test_rand() % 3 ? PW_TILE_HYPER : PW_TILE_SQUARE;
+    static const int hs[] = {1, 2, 31, 32, 33, 64, 128, 256};
+    o.tile_h = test_rand() % 4 ? hs[test_rand() % 8] : 0;
+    o.tile_w = test_rand() % 4 ? test_range(1, 600) : 0;
+    /* keep launch counts sane for the per-diagonal baseline */
+    if (o.tile_w && o.tile_h && (cols / o.tile_w + 1) * (rows / o.tile_h + 1) > 40000) o.tile_w = 0;
+    (void)rows;
+    return o;
+}
+
+static const char *strategy_name(pw_strategy s)
+{
+    return s == PW_STRATEGY_PEER ? "peer" : s == PW_STRATEGY_GLOBAL_BARRIER ? "barrier" : "launch";
+}
+
+#define DESCRIBE(o) strategy_name((o).strategy), (o).shape == PW_TILE_HYPER ? "hyper" : "square", (o).tile_h, (o).tile_w
+
+static int n_shapes(void)
+{
+    const char *s = getenv("PW_TEST_SHAPES");
+    return s ? atoi(s) : 100;
+}
+
+static void sw_case(int64_t n, int64_t m, pw_options *gpu)
+{
+    char *a = malloc((size_t)n), *b = malloc((size_t)m);
+    for (int64_t k = 0; k < n; k++) a[k] = "ACGT"[test_rand() % 4];
+    for (int64_t k = 0; k < m; k++) b[k] = k < n && test_rand() % 4 ? a[k] : "ACGT"[test_rand() % 4];
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    p.gap_open = (int)test_range(1, 6);
+    p.gap_extend = (int)test_range(1, p.gap_open);
+    pw_options cpu = cpu_reference();
+    if (n * m > 100000000) cpu.strategy = PW_STRATEGY_PEER; /* large: the threaded CPU engine */
+    pw_sw_result r, g;
+    pw_status s1 = pw_sw(a, n, b, m, &p, &cpu, &r), s2 = pw_sw(a, n, b, m, &p, gpu, &g);
+    CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.end_a == g.end_a && r.end_b == g.end_b,
+          "sw %" PRId64 "x%" PRId64 " %s %s h=%d w=%" PRId64 ": cpu %d (%" PRId64 ",%" PRId64 ") gpu %d (%" PRId64
+          ",%" PRId64 ") status %d %d", n, m, DESCRIBE(*gpu), r.score, r.end_a, r.end_b, g.score, g.end_a,
+          g.end_b, s1, s2);
+    if (s2 == PW_OK && n * m > 100000000)
+        printf("large sw %" PRId64 "x%" PRId64 " %s: %.3f s kernel, %.1f GCUPS\n", n, m, strategy_name(gpu->strategy),
+               g.info.seconds, g.info.cells / g.info.seconds / 1e9);
+    free(a);
+    free(b);
+}
+
+static void dtw_case(int64_t n, int64_t m, pw_options *gpu)
+{
+    float *a = malloc(4 * (size_t)n), *b = malloc(4 * (size_t)m);
+    for (int64_t k = 0; k < n; k++) a[k] = (float)test_unit();
+    for (int64_t k = 0; k < m; k++) b[k] = (float)test_unit();
+    pw_options cpu = cpu_reference();
+    pw_dtw_result r, g;
+    pw_dtw_cost cost = test_rand() % 2 ? PW_DTW_SQUARED : PW_DTW_ABSOLUTE;
+    pw_status s1 = pw_dtw_f32(a, n, b, m, cost, &cpu, &r), s2 = pw_dtw_f32(a, n, b, m, cost, gpu, &g);
+    CHECK(s1 == PW_OK && s2 == PW_OK && r.distance == g.distance,
+          "dtw %" PRId64 "x%" PRId64 " %s %s h=%d w=%" PRId64 ": %.9g vs %.9g status %d %d", n, m, DESCRIBE(*gpu),
+          r.distance, g.distance, s1, s2);
+    free(a);
+    free(b);
+}
+
+static void sat_case(int64_t rows, int64_t cols, pw_options *gpu, pw_dtype in_t, pw_dtype out_t)
+{
+    size_t ie = pw_dtype_size(in_t), oe = pw_dtype_size(out_t), cells = (size_t)(rows * cols);
+    pw_image in = {in_t, rows, cols, 0, malloc(cells * ie)};
+    pw_image r = {out_t, rows, cols, 0, malloc(cells * oe)}, g = {out_t, rows, cols, 0, malloc(cells * oe)};
+    for (size_t k = 0; k < cells; k++) {
+        if (in_t == PW_U8) ((uint8_t *)in.data)[k] = (uint8_t)test_rand();
+        else ((float *)in.data)[k] = (float)test_unit();
+    }
+    memset(g.data, 0xA5, cells * oe); /* poison: every output must be written */
+    pw_options cpu = cpu_reference();
+    if (cells > 10000000) cpu.strategy = PW_STRATEGY_PEER;
+    pw_run_info gi;
+    pw_status s1 = pw_sat(&in, &r, &cpu, NULL), s2 = pw_sat(&in, &g, gpu, &gi);
+    CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(r.data, g.data, cells * oe),
+          "sat %s->%s %" PRId64 "x%" PRId64 " %s %s h=%d w=%" PRId64 ": status %d %d", pw_dtype_name(in_t),
+          pw_dtype_name(out_t), rows, cols, DESCRIBE(*gpu), s1, s2);
+    if (s2 == PW_OK && cells > 10000000)
+        printf("large sat %" PRId64 "x%" PRId64 " %s: %.3f s kernel, %.2f Gpix/s\n", rows, cols,
+               strategy_name(gpu->strategy), gi.seconds, gi.cells / gi.seconds / 1e9);
+    free(in.data);
+    free(r.data);
+    free(g.data);
+}
+
+static void inthist_case(int64_t rows, int64_t cols, pw_options *gpu)
+{
+    int bins = (int)test_range(1, 6);
+    size_t cells = (size_t)(rows * cols);
+    pw_image in = {PW_U8, rows, cols, 0, malloc(cells)};
+    for (size_t k = 0; k < cells; k++) ((uint8_t *)in.data)[k] = (uint8_t)test_rand();
+    int32_t *r = malloc(4 * cells * (size_t)bins), *g = malloc(4 * cells * (size_t)bins);
+    pw_options cpu = cpu_reference();
+    pw_status s1 = pw_inthist(&in, bins, 0, 256, r, &cpu, NULL), s2 = pw_inthist(&in, bins, 0, 256, g, gpu, NULL);
+    CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(r, g, 4 * cells * (size_t)bins),
+          "inthist %" PRId64 "x%" PRId64 " bins %d %s %s h=%d w=%" PRId64 ": status %d %d", rows, cols, bins,
+          DESCRIBE(*gpu), s1, s2);
+    free(in.data);
+    free(r);
+    free(g);
+}
+
+static void stencil_case(int64_t rows, int64_t cols, pw_options *gpu)
+{
+    rows += 2;
+    cols += 2;
+    size_t cells = (size_t)(rows * cols);
+    int sor = test_rand() % 2;
+    int64_t sweeps = test_range(1, 3);
+    pw_image r = {PW_F32, rows, cols, 0, malloc(4 * cells)}, g = r;
+    g.data = malloc(4 * cells);
+    for (size_t k = 0; k < cells; k++) ((float *)r.data)[k] = ((float *)g.data)[k] = (float)test_unit();
+    pw_options cpu = cpu_reference();
+    pw_status s1 = sor ? pw_sor(&r, sweeps, 1.7, &cpu, NULL, NULL) : pw_heat(&r, sweeps, &cpu, NULL, NULL);
+    pw_status s2 = sor ? pw_sor(&g, sweeps, 1.7, gpu, NULL, NULL) : pw_heat(&g, sweeps, gpu, NULL, NULL);
+    CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(r.data, g.data, 4 * cells),
+          "%s %" PRId64 "x%" PRId64 " sweeps %" PRId64 " %s %s h=%d w=%" PRId64 ": status %d %d", sor ? "sor" : "heat",
+          rows, cols, sweeps, DESCRIBE(*gpu), s1, s2);
+    free(r.data);
+    free(g.data);
+}
+
+int main(void)
+{
+    test_seed(90);
+    pw_options probe;
+    pw_options_init(&probe);
+    probe.backend = PW_BACKEND_CUDA;
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_sw_result res;
+    pw_status st = pw_sw("ACGT", 4, "ACGT", 4, &p, &probe, &res);
+    if (st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED) {
+        printf("SKIP: no CUDA device (%s)\n", pw_status_str(st));
+        return 77;
+    }
+    CHECK(st == PW_OK && res.info.backend == PW_BACKEND_CUDA && res.score == 8, "probe run: %s", pw_status_str(st));
+    for (int t = 0; t < n_shapes(); t++) {
+        int64_t rows, cols;
+        test_shape(2000, 1500000, &rows, &cols);
+        pw_options gpu = gpu_options(rows, cols);
+        switch (t % 5) {
+        case 0: sw_case(rows, cols, &gpu); break;
+        case 1: dtw_case(rows, cols, &gpu); break;
+        case 2: sat_case(rows, cols, &gpu, test_rand() % 2 ? PW_U8 : PW_F32, PW_F64); break;
+        case 3: inthist_case(rows, cols, &gpu); break;
+        default: stencil_case(rows > 700 ? 700 : rows, cols > 700 ? 700 : cols, &gpu); break;
+        }
+    }
+    /* Every strategy once more on each app with the automatic tiles, and u8 -> i32 SAT. */
+    for (int s = 0; s < 3; s++) {
+        pw_options gpu;
+        pw_options_init(&gpu);
+        gpu.backend = PW_BACKEND_CUDA;
+        gpu.strategy = (pw_strategy[]){PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH}[s];
+        sw_case(1999, 3001, &gpu);
+        dtw_case(2048, 1023, &gpu);
+        sat_case(1025, 2047, &gpu, PW_U8, PW_I32);
+        inthist_case(509, 700, &gpu);
+        stencil_case(513, 257, &gpu);
+    }
+    if (getenv("PW_GPU_LARGE")) {
+        static const pw_strategy all[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH};
+        for (int s = 0; s < 3; s++) {
+            pw_options gpu;
+            pw_options_init(&gpu);
+            gpu.backend = PW_BACKEND_CUDA;
+            gpu.strategy = all[s];
+            sat_case(16384, 16384, &gpu, PW_U8, PW_I32);
+        }
+        pw_options gpu;
+        pw_options_init(&gpu);
+        gpu.backend = PW_BACKEND_CUDA;
+        sw_case(100000, 100000, &gpu);
+    }
+    return test_finish();
+}
