@@ -11,9 +11,12 @@
 #define PW_CPU_AUTO_TILE_H 64
 #define PW_CPU_AUTO_TILE_W 512
 
-/* Automatic CUDA tiling until the model exists: 128 rows (4 warps) per block, sync every 4h steps. */
+/* Automatic CUDA tiling until the model exists: 128 rows (4 warps) per block, w = h (PW+HT).
+ * Measured on the H100 (docs/PERFORMANCE.md): w = 4h was 2.5-3x slower than w = h, because a
+ * hyper-tile-row waits for the row above to publish (c+1)w + h - 1 steps, i.e. two whole tiles,
+ * so the pipeline fill grows with w. */
 #define PW_CUDA_AUTO_TILE_H 128
-#define PW_CUDA_AUTO_TILE_W_PER_H 4
+#define PW_CUDA_AUTO_TILE_W_PER_H 1
 #ifndef PW_CUDA_MAX_TILE_H
 #define PW_CUDA_MAX_TILE_H 1024
 #endif

@@ -222,6 +222,7 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
         PW_CUDA_TRY(st, cudaEventRecord(start), done);
         for (int64_t d = 0; d < n_diag; d++) {
             int64_t blocks = pw_diagonal_candidates(t, d, max_end);
+            if (blocks < 1) continue; /* e.g. lag > 0 and one tile per row: some diagonals are empty */
             if (blocks > grid) grid = blocks;
             pw_diagonal_kernel<Proc><<<(unsigned)blocks, threads, smem>>>(proc, a, d);
         }
