@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # tests/gpu/run.sh - everything GPU in one device call: build, the full CTest suite (CPU + GPU),
 # large shapes, compute-sanitizer on small shapes, and the first strategy timing table.
-# Logs go to $OUT (or /tmp/pw-gpu); a short summary is printed last.
+# Logs go to $OUT (or /tmp/pw-gpu); a short summary is printed last.  The tree travels without
+# .git, so call it as: PW_COMMIT=$(git rev-parse --short HEAD) bash tests/gpu/run.sh
 set -u
 out=${OUT:-/tmp/pw-gpu}
 mkdir -p "$out"
 cd "$(dirname "$0")/../.."
 summary() { echo "$*" | tee -a "$out/summary.txt"; }
 : > "$out/summary.txt"
-summary "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown) on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+summary "commit ${PW_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 
 cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=ON > "$out/build.log" 2>&1 &&
   cmake --build build-gpu -j 16 >> "$out/build.log" 2>&1
