@@ -16,15 +16,6 @@ static int n_shapes(void)
     return s ? atoi(s) : 200;
 }
 
-static pw_options sequential(void)
-{
-    pw_options o;
-    pw_options_init(&o);
-    o.backend = PW_BACKEND_CPU;
-    o.strategy = PW_STRATEGY_SEQUENTIAL;
-    return o;
-}
-
 static void random_sequence(char *s, int64_t n, const char *alphabet)
 {
     size_t k = strlen(alphabet);
@@ -55,7 +46,7 @@ static void test_sw(void)
         }
         p.gap_extend = (int)test_range(0, 3);
         p.gap_open = p.gap_extend + (test_rand() % 2 ? (int)test_range(0, 10) : 0);
-        pw_options ref_opt = sequential(), opt;
+        pw_options ref_opt = test_sequential_options(), opt;
         test_random_options(&opt, n, m);
         pw_sw_result ref, got;
         pw_status s1 = pw_sw(a, n, b, m, &p, &ref_opt, &ref);
@@ -80,7 +71,7 @@ static void test_dtw(void)
         for (int64_t k = 0; k < n; k++) af[k] = (float)(a[k] = sin(k * 0.05) + test_unit());
         for (int64_t k = 0; k < m; k++) bf[k] = (float)(b[k] = cos(k * 0.03) + test_unit());
         pw_dtw_cost cost = test_rand() % 2 ? PW_DTW_SQUARED : PW_DTW_ABSOLUTE;
-        pw_options ref_opt = sequential(), opt;
+        pw_options ref_opt = test_sequential_options(), opt;
         test_random_options(&opt, n, m);
         pw_dtw_result r64, g64, r32, g32;
         int ok = pw_dtw_f64(a, n, b, m, cost, &ref_opt, &r64) == PW_OK &&
@@ -136,7 +127,7 @@ static void test_sat(void)
         pw_image in = make_image(in_t, rows, cols, test_rand() % 4 == 0);
         random_image(&in);
         pw_image ref = make_image(out_t, rows, cols, 0), got = make_image(out_t, rows, cols, test_rand() % 4 == 0);
-        pw_options ref_opt = sequential(), opt;
+        pw_options ref_opt = test_sequential_options(), opt;
         test_random_options(&opt, rows, cols);
         pw_status s1 = pw_sat(&in, &ref, &ref_opt, NULL), s2 = pw_sat(&in, &got, &opt, NULL);
         int same = s1 == PW_OK && s2 == PW_OK;
@@ -168,7 +159,7 @@ static void test_inthist(void)
         }
         size_t plane = (size_t)(rows * cols);
         int32_t *ref = calloc(plane * (size_t)bins, 4), *got = calloc(plane * (size_t)bins, 4);
-        pw_options ref_opt = sequential(), opt;
+        pw_options ref_opt = test_sequential_options(), opt;
         test_random_options(&opt, rows, cols);
         pw_status s1 = pw_inthist(&in, bins, lo, hi, ref, &ref_opt, NULL);
         pw_status s2 = pw_inthist(&in, bins, lo, hi, got, &opt, NULL);
@@ -198,7 +189,7 @@ static void test_stencils(void)
         int sor = test_rand() % 2;
         int64_t sweeps = test_range(1, 3);
         double omega = 0.2 + 1.7 * test_unit(), r1 = -1, r2 = -2;
-        pw_options ref_opt = sequential(), opt;
+        pw_options ref_opt = test_sequential_options(), opt;
         test_random_options(&opt, rows - 2, cols - 2);
         pw_status s1 = sor ? pw_sor(&ref, sweeps, omega, &ref_opt, &r1, NULL)
                            : pw_heat(&ref, sweeps, &ref_opt, &r1, NULL);

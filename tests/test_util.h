@@ -87,6 +87,16 @@ static inline void test_shape(int64_t max_dim, int64_t max_cells, int64_t *rows,
     } while (*rows * *cols > max_cells);
 }
 
+/* The CPU sequential reference engine. */
+static inline pw_options test_sequential_options(void)
+{
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.strategy = PW_STRATEGY_SEQUENTIAL;
+    return o;
+}
+
 /* Random engine options: a non-sequential strategy, shape, tile sizes and 1..8 threads. */
 static inline void test_random_options(pw_options *o, int64_t rows, int64_t cols)
 {

@@ -9,15 +9,6 @@
 
 #include "../test_util.h"
 
-static pw_options cpu_reference(void)
-{
-    pw_options o;
-    pw_options_init(&o);
-    o.backend = PW_BACKEND_CPU;
-    o.strategy = PW_STRATEGY_SEQUENTIAL;
-    return o;
-}
-
 static pw_options gpu_options(int64_t rows, int64_t cols)
 {
     pw_options o;
@@ -56,7 +47,7 @@ static void sw_case(int64_t n, int64_t m, pw_options *gpu)
     pw_sw_params_init(&p);
     p.gap_open = (int)test_range(1, 6);
     p.gap_extend = (int)test_range(1, p.gap_open);
-    pw_options cpu = cpu_reference();
+    pw_options cpu = test_sequential_options();
     if (n * m > 100000000) cpu.strategy = PW_STRATEGY_PEER; /* large: the threaded CPU engine */
     pw_sw_result r, g;
     pw_status s1 = pw_sw(a, n, b, m, &p, &cpu, &r), s2 = pw_sw(a, n, b, m, &p, gpu, &g);
@@ -76,7 +67,7 @@ static void dtw_case(int64_t n, int64_t m, pw_options *gpu)
     float *a = malloc(4 * (size_t)n), *b = malloc(4 * (size_t)m);
     for (int64_t k = 0; k < n; k++) a[k] = (float)test_unit();
     for (int64_t k = 0; k < m; k++) b[k] = (float)test_unit();
-    pw_options cpu = cpu_reference();
+    pw_options cpu = test_sequential_options();
     pw_dtw_result r, g;
     pw_dtw_cost cost = test_rand() % 2 ? PW_DTW_SQUARED : PW_DTW_ABSOLUTE;
     pw_status s1 = pw_dtw_f32(a, n, b, m, cost, &cpu, &r), s2 = pw_dtw_f32(a, n, b, m, cost, gpu, &g);
@@ -97,7 +88,7 @@ static void sat_case(int64_t rows, int64_t cols, pw_options *gpu, pw_dtype in_t,
         else ((float *)in.data)[k] = (float)test_unit();
     }
     memset(g.data, 0xA5, cells * oe); /* poison: every output must be written */
-    pw_options cpu = cpu_reference();
+    pw_options cpu = test_sequential_options();
     if (cells > 10000000) cpu.strategy = PW_STRATEGY_PEER;
     pw_run_info gi;
     pw_status s1 = pw_sat(&in, &r, &cpu, NULL), s2 = pw_sat(&in, &g, gpu, &gi);
@@ -119,7 +110,7 @@ static void inthist_case(int64_t rows, int64_t cols, pw_options *gpu)
     pw_image in = {PW_U8, rows, cols, 0, malloc(cells)};
     for (size_t k = 0; k < cells; k++) ((uint8_t *)in.data)[k] = (uint8_t)test_rand();
     int32_t *r = malloc(4 * cells * (size_t)bins), *g = malloc(4 * cells * (size_t)bins);
-    pw_options cpu = cpu_reference();
+    pw_options cpu = test_sequential_options();
     pw_status s1 = pw_inthist(&in, bins, 0, 256, r, &cpu, NULL), s2 = pw_inthist(&in, bins, 0, 256, g, gpu, NULL);
     CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(r, g, 4 * cells * (size_t)bins),
           "inthist %" PRId64 "x%" PRId64 " bins %d %s %s h=%d w=%" PRId64 ": status %d %d", rows, cols, bins,
@@ -139,7 +130,7 @@ static void stencil_case(int64_t rows, int64_t cols, pw_options *gpu)
     pw_image r = {PW_F32, rows, cols, 0, malloc(4 * cells)}, g = r;
     g.data = malloc(4 * cells);
     for (size_t k = 0; k < cells; k++) ((float *)r.data)[k] = ((float *)g.data)[k] = (float)test_unit();
-    pw_options cpu = cpu_reference();
+    pw_options cpu = test_sequential_options();
     pw_status s1 = sor ? pw_sor(&r, sweeps, 1.7, &cpu, NULL, NULL) : pw_heat(&r, sweeps, &cpu, NULL, NULL);
     pw_status s2 = sor ? pw_sor(&g, sweeps, 1.7, gpu, NULL, NULL) : pw_heat(&g, sweeps, gpu, NULL, NULL);
     CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(r.data, g.data, 4 * cells),
