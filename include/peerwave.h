@@ -100,6 +100,9 @@ typedef struct pw_options {
     int64_t tile_w;         /* tile width / sync interval in steps; 0 = automatic; else >= 1 */
     int threads;            /* CPU worker threads; 0 = one per online core; else 1 .. PW_MAX_THREADS */
     int device;             /* CUDA device index (>= 0) */
+    int max_blocks;         /* CUDA: cap on persistent blocks (0 = as many as fit); e.g. to leave
+                               SMs to other work.  Any value >= 1 is correct: tile-rows are
+                               claimed in order, so fewer blocks only means less parallelism. */
     pw_trace_fn trace;      /* NULL = no tracing (costs nothing); else receives every tile */
     void *trace_user;       /* passed to trace */
 } pw_options;

@@ -26,6 +26,7 @@ static void check_options(void)
     WITH(threads, -1, PW_ERR_INVALID_ARGUMENT)
     WITH(threads, PW_MAX_THREADS + 1, PW_ERR_INVALID_ARGUMENT)
     WITH(device, -1, PW_ERR_INVALID_ARGUMENT)
+    WITH(max_blocks, -1, PW_ERR_INVALID_ARGUMENT)
     WITH(tile_w, 0, PW_OK) /* 0 = automatic */
     WITH(tile_h, 0, PW_OK)
     /* LAUNCH is a GPU-only baseline: the CPU backend refuses it rather than pretending. */

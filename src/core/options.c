@@ -31,6 +31,7 @@ void pw_options_init(pw_options *options)
     options->tile_w = 0;
     options->threads = 0;
     options->device = 0;
+    options->max_blocks = 0;
     options->trace = NULL;
     options->trace_user = NULL;
 }
@@ -49,7 +50,7 @@ pw_status pw_options_check(const pw_options *o)
     if ((unsigned)o->shape > PW_TILE_SQUARE) return PW_ERR_INVALID_ARGUMENT;
     if (o->tile_h < 0 || o->tile_h > PW_MAX_TILE_H || o->tile_w < 0) return PW_ERR_INVALID_TILE;
     if (o->threads < 0 || o->threads > PW_MAX_THREADS) return PW_ERR_INVALID_ARGUMENT;
-    if (o->device < 0) return PW_ERR_INVALID_ARGUMENT;
+    if (o->device < 0 || o->max_blocks < 0) return PW_ERR_INVALID_ARGUMENT;
     return PW_OK;
 }
 
@@ -79,7 +80,7 @@ static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int 
     int64_t h = o->tile_h ? o->tile_h : PW_CUDA_AUTO_TILE_H;
     if (h > PW_CUDA_MAX_TILE_H) return PW_ERR_INVALID_TILE;
     int64_t w = o->tile_w ? o->tile_w : (o->shape == PW_TILE_SQUARE ? h : PW_CUDA_AUTO_TILE_W_PER_H * h);
-    plan->workers = 0;
+    plan->workers = o->max_blocks; /* 0 = occupancy decides; the engine reports the grid used */
     return pw_tiling_init(&plan->tiling, rows, cols, skew, o->shape, h, w);
 }
 

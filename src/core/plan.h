@@ -17,7 +17,7 @@ typedef struct pw_plan {
     pw_backend backend;   /* resolved: CPU or CUDA */
     pw_strategy strategy;
     pw_tiling tiling;
-    int workers;          /* CPU: threads the engine starts at most; CUDA: filled by the engine */
+    int workers;          /* CPU: threads the engine starts at most; CUDA: block cap (0 = none) */
     int device;           /* CUDA device index */
     pw_trace_fn trace;
     void *trace_user;

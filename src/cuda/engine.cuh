@@ -198,6 +198,7 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pw_peer_kernel<Proc>, threads, smem), done);
         grid = (int64_t)per_sm * sms;
         if (grid > t->n_rows) grid = t->n_rows;
+        if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; } /* block does not fit on an SM */
         PW_CUDA_TRY(st, cudaEventRecord(start), done);
         pw_peer_kernel<Proc><<<(unsigned)grid, threads, smem>>>(proc, a);
@@ -206,6 +207,7 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pw_barrier_kernel<Proc>, threads, smem), done);
         grid = (int64_t)per_sm * sms; /* cooperative launch: at most co-resident capacity */
         if (grid > t->n_rows) grid = t->n_rows;
+        if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; }
         {
             int64_t n_diag = pw_tiling_diagonal_count(t);

@@ -181,6 +181,18 @@ int main(void)
         inthist_case(509, 700, &gpu);
         stencil_case(513, 257, &gpu);
     }
+    /* Forward progress: far more tile-rows than blocks, grids smaller than the SM count. */
+    for (int k = 0; k < 4 && !getenv("PW_GPU_SMALL"); k++) {
+        static const int caps[] = {1, 2, 7, 131};
+        pw_options gpu;
+        pw_options_init(&gpu);
+        gpu.backend = PW_BACKEND_CUDA;
+        gpu.strategy = k % 2 ? PW_STRATEGY_GLOBAL_BARRIER : PW_STRATEGY_PEER;
+        gpu.tile_h = 32;
+        gpu.max_blocks = caps[k];
+        sw_case(3001, 2999, &gpu); /* 94 tile-rows */
+        sat_case(2049, 1537, &gpu, PW_F32, PW_F64);
+    }
     if (getenv("PW_GPU_LARGE")) {
         static const pw_strategy all[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH};
         for (int s = 0; s < 3; s++) {
