@@ -19,6 +19,8 @@ static double seconds_now(void)
 
 pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *info)
 {
+    /* CUDA plans go through the apps' pw_cuda_* glue; segment kernels are host code. */
+    if (plan->backend != PW_BACKEND_CPU) return PW_ERR_UNSUPPORTED;
     double start = seconds_now();
     pw_status st;
     switch (plan->strategy) {
