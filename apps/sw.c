@@ -73,11 +73,9 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     if (st != PW_OK) return st;
 
     sw_ctx ctx = {0};
-    pw_linear_buffers buf;
+    pw_linear_buffers buf = {0};
     uint8_t *ea = malloc((size_t)n), *eb = malloc((size_t)m);
-    ctx.best = malloc(sizeof *ctx.best * (size_t)plan.workers);
-    st = pw_linear_buffers_alloc(&buf, sizeof(pw_sw_cell), n, m);
-    if (st == PW_OK && (!ea || !eb || !ctx.best)) st = PW_ERR_OUT_OF_MEMORY;
+    if (!ea || !eb) st = PW_ERR_OUT_OF_MEMORY;
     if (st == PW_OK) st = pw_score_encode(&table, a, n, ea);
     if (st == PW_OK) st = pw_score_encode(&table, b, m, eb);
 #ifdef PW_HAVE_CUDA
@@ -86,13 +84,15 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
         st = pw_cuda_sw(&plan, ea, n, eb, m, table.scores, table.size, params->gap_open,
                         params->gap_extend, &result->score, &result->end_a, &result->end_b,
                         &result->info);
-        pw_linear_buffers_free(&buf);
         free(ea);
         free(eb);
-        free(ctx.best);
         return st;
     }
 #endif
+    /* CPU only from here: the row buffers and one best cell per worker thread. */
+    if (st == PW_OK) st = pw_linear_buffers_alloc(&buf, sizeof(pw_sw_cell), n, m);
+    if (st == PW_OK && !(ctx.best = malloc(sizeof *ctx.best * (size_t)plan.workers)))
+        st = PW_ERR_OUT_OF_MEMORY;
     if (st == PW_OK) {
         ctx.bus = buf.bus;
         ctx.left = buf.left;
