@@ -203,8 +203,13 @@ typedef struct pw_matrix {
     const int8_t *scores;  /* size x size, row-major */
 } pw_matrix;
 
-/* A built-in matrix by case-insensitive name ("BLOSUM62"), or NULL. */
+/* A built-in matrix by case-insensitive name, or NULL.  Built in, the tables EMBOSS and parasail
+ * use: BLOSUM45, BLOSUM50, BLOSUM62, BLOSUM80, BLOSUM90, PAM30, PAM70, PAM250 (alphabet
+ * ARNDCQEGHILKMFPSTWYVBZX*; other letters score as X). */
 const pw_matrix *pw_matrix_by_name(const char *name);
+
+/* The index-th built-in matrix (0, 1, ...), or NULL past the last: for listing them. */
+const pw_matrix *pw_matrix_at(int index);
 
 typedef struct pw_sw_params {
     pw_scoring scoring;       /* default PW_SCORING_DNA */

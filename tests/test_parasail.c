@@ -1,8 +1,10 @@
 /*
  * test_parasail.c - Smith-Waterman-Gotoh scores against parasail (Debian libparasail-dev), an
- * independent implementation, on random DNA and protein pairs with affine and linear gaps; and
- * our BLOSUM62 table against parasail's entry by entry.
+ * independent implementation, on random DNA and protein pairs with affine and linear gaps over
+ * every built-in matrix; and each built-in table (generated from EMBOSS's files) against
+ * parasail's copy entry by entry.
  */
+#include <ctype.h>
 #include <parasail.h>
 #include <string.h>
 
@@ -18,6 +20,16 @@ static void random_related(char *a, int64_t n, char *b, int64_t m, const char *a
     int64_t len = n < m ? n : m, from = test_range(0, n - 1), to = test_range(0, m - 1);
     for (int64_t x = 0; x < len / 2 && from + x < n && to + x < m; x++)
         if (test_rand() % 5) b[to + x] = a[from + x];
+}
+
+/* parasail's table of the same name (parasail names them in lower case). */
+static const parasail_matrix_t *parasail_copy_of(const pw_matrix *m)
+{
+    char lower[16];
+    size_t k = 0;
+    for (; m->name[k] && k < sizeof lower - 1; k++) lower[k] = (char)tolower((unsigned char)m->name[k]);
+    lower[k] = 0;
+    return parasail_matrix_lookup(lower);
 }
 
 /* `test_parasail A.fa B.fa`: the bundled example pair, DNA defaults and one affine setting. */
@@ -56,19 +68,23 @@ int main(int argc, char **argv)
 {
     if (argc == 3) return check_files(argv[1], argv[2]);
     test_seed(4242);
-    const pw_matrix *ours = pw_matrix_by_name("blosum62");
-    const parasail_matrix_t *theirs = parasail_matrix_lookup("blosum62");
-    CHECK(ours && theirs && theirs->size == ours->size, "BLOSUM62 present in both");
-    if (ours && theirs) {
+    const char *common = "ARNDCQEGHILKMFPSTWYVBZX*";
+    int n_matrices = 0;
+    for (const pw_matrix *ours; (ours = pw_matrix_at(n_matrices)); n_matrices++) {
+        const parasail_matrix_t *theirs = parasail_copy_of(ours);
+        CHECK(theirs != NULL, "parasail has no %s", ours->name);
+        if (!theirs) continue;
         int diff = 0;
-        for (int x = 0; x < ours->size; x++)
-            for (int y = 0; y < ours->size; y++) {
-                int px = theirs->mapper[(unsigned char)ours->alphabet[x]];
-                int py = theirs->mapper[(unsigned char)ours->alphabet[y]];
-                diff += theirs->matrix[px * theirs->size + py] != ours->scores[x * ours->size + y];
+        for (const char *x = common; *x; x++)
+            for (const char *y = common; *y; y++) {
+                int ox = (int)(strchr(ours->alphabet, *x) - ours->alphabet);
+                int oy = (int)(strchr(ours->alphabet, *y) - ours->alphabet);
+                int px = theirs->mapper[(unsigned char)*x], py = theirs->mapper[(unsigned char)*y];
+                diff += theirs->matrix[px * theirs->size + py] != ours->scores[ox * ours->size + oy];
             }
-        CHECK(diff == 0, "BLOSUM62 differs from parasail's in %d entries", diff);
+        CHECK(diff == 0, "%s differs from parasail's in %d entries", ours->name, diff);
     }
+    CHECK(n_matrices == 8, "%d built-in matrices, want 8", n_matrices);
     for (int t = 0; t < 300; t++) {
         int protein = t % 2;
         int64_t n = test_dim(1500), m = test_dim(1500);
@@ -80,8 +96,8 @@ int main(int argc, char **argv)
         const parasail_matrix_t *matrix;
         if (protein) {
             p.scoring = PW_SCORING_MATRIX;
-            p.matrix = ours;
-            matrix = theirs;
+            p.matrix = pw_matrix_at(t / 2 % n_matrices);
+            matrix = parasail_copy_of(p.matrix);
         } else {
             p.match = (int)test_range(1, 5);
             p.mismatch = -(int)test_range(1, 4);
