@@ -75,3 +75,9 @@ pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, p
     pw_kernel kernel = {segment, &ctx};
     return pw_execute(&plan, &kernel, info);
 }
+
+int pw_sat_fits(const pw_image *in, pw_dtype out)
+{
+    if (pw_image_check(in) != PW_OK || pw_dtype_size(out) == 0) return 0;
+    return pw_sum_abs_fits(in, out);
+}

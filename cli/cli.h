@@ -1,8 +1,11 @@
-/* cli.h - shared pieces of the peerwave command: exit codes, errors, common options. */
+/* cli.h - shared pieces of the peerwave command: exit codes, errors, option parsing, result
+ * reports (key: value or TSV), the progress indicator and --check. */
 #ifndef PW_CLI_H
 #define PW_CLI_H
 
+#include <getopt.h>
 #include <stdint.h>
+
 #include "peerwave.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
@@ -12,25 +15,24 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parse a whole decimal integer in [lo, hi]; 0 on success, -1 (with a message) otherwise. */
 int cli_parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out);
+/* Parse a finite number in [lo, hi] (open ends when open != 0). */
+int cli_parse_double(const char *opt, const char *text, double lo, double hi, int open, double *out);
+/* Parse "HxW" (both >= 1). */
+int cli_parse_size(const char *opt, const char *text, int64_t *rows, int64_t *cols);
+/* Parse a type name (u8 u16 i32 i64 f32 f64). */
+int cli_parse_dtype(const char *opt, const char *text, pw_dtype *out);
 
-/* The options every subcommand shares.  cli_common_option() handles one getopt_long result;
- * returns 1 if it was a common option, 0 if not, -1 on a bad value (message printed). */
+/* The options every subcommand shares. */
 typedef struct cli_common {
     pw_options options;
-    int quiet;
+    int quiet;     /* only the result lines */
+    int tsv;       /* a header line and a value line, tab-separated */
+    int check;     /* also run the sequential CPU reference and compare */
+    int progress;  /* progress on stderr even when it is not a terminal */
 } cli_common;
 
-#define CLI_COMMON_LONG_OPTIONS                                  \
-    {"backend", required_argument, 0, 1001},                     \
-    {"strategy", required_argument, 0, 1002},                    \
-    {"tile-shape", required_argument, 0, 1003},                  \
-    {"tile-h", required_argument, 0, 1004},                      \
-    {"tile-w", required_argument, 0, 1005},                      \
-    {"threads", required_argument, 0, 1006},                     \
-    {"device", required_argument, 0, 1007},                      \
-    {"quiet", no_argument, 0, 1008}
-
 #define CLI_COMMON_HELP                                                                    \
+    "Common options:\n"                                                                    \
     "  --backend auto|cpu|cuda     where to run (default auto: CUDA if available)\n"      \
     "  --strategy peer|sequential|barrier|launch   schedule (default peer)\n"            \
     "  --tile-shape hyper|square   tile shape (default hyper)\n"                          \
@@ -38,15 +40,62 @@ typedef struct cli_common {
     "  --tile-w N                  tile width in steps (default automatic)\n"             \
     "  --threads N                 CPU threads (default: all cores)\n"                    \
     "  --device N                  CUDA device index (default 0)\n"                       \
-    "  --quiet                     print only the result lines\n"
+    "  --check                     also run the sequential CPU reference and compare\n"   \
+    "  --tsv                       print a header line and a value line, tab-separated\n"  \
+    "  --quiet                     print only the result lines\n"                         \
+    "  --progress                  elapsed-time indicator on stderr even when it is not a\n" \
+    "                              terminal (on a terminal it shows after 2 s anyway)\n"   \
+    "  --help                      this text\n"
+
+/* One subcommand's options: cli_parse() merges them with the common ones, prints --help and
+ * reports unknown options, missing values and wrong argument counts. */
+typedef struct cli_command {
+    const char *name;
+    const char *usage;             /* the whole --help text */
+    const char *shortopts;         /* e.g. "o:" (besides -h) */
+    const struct option *options;  /* command options, terminated by {0, 0, 0, 0} */
+    /* one command option: 0 ok, -1 bad value (message printed) */
+    int (*option)(void *ctx, int opt, const char *arg);
+    int min_args, max_args;        /* positional arguments */
+    const char *args_hint;         /* e.g. "two FASTA files" */
+} cli_command;
+
+/* 0: parsed, positional arguments are argv[*first] .. argv[argc-1]; 1: --help printed (exit 0);
+ * -1: usage error printed (exit 2). */
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common, void *ctx, int *first);
 
 void cli_common_init(cli_common *c);
-int cli_common_option(cli_common *c, int opt, const char *arg);
-
 const char *cli_backend_name(pw_backend b);
 const char *cli_strategy_name(pw_strategy s);
 
-/* Print the run_info lines (backend, strategy, tiles, threads, cells, seconds). */
-void cli_print_info(const pw_run_info *info);
+/* The exit code for a failed library call: 2 for option/argument errors, else 1. */
+int cli_status_exit(pw_status st);
+
+/* Result lines.  Results print always; details (run info) not with --quiet. */
+#define CLI_REPORT_MAX 48
+typedef struct cli_report {
+    int n;
+    char key[CLI_REPORT_MAX][32];
+    char value[CLI_REPORT_MAX][160];
+    int detail[CLI_REPORT_MAX];
+} cli_report;
+
+void cli_result(cli_report *r, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void cli_detail(cli_report *r, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* backend, strategy, tile shape/h/w, threads, cells, seconds. */
+void cli_detail_info(cli_report *r, const pw_run_info *info);
+void cli_report_print(const cli_report *r, const cli_common *c);
+
+/* Write data as .npy to path and add an "output" detail; 0, or EXIT_DATA with a message. */
+int cli_write_output(cli_report *r, const char *path, pw_dtype type, int ndim, const int64_t *shape,
+                     const void *data);
+
+/* Run job(arg) on a helper thread while the calling thread shows elapsed time on stderr after
+ * about two seconds (on a terminal, or with --progress; never with --quiet). */
+typedef pw_status (*cli_job_fn)(void *arg);
+pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, void *arg);
+
+/* Options for the --check reference run: sequential strategy on the CPU. */
+pw_options cli_reference_options(void);
 
 #endif

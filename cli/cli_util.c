@@ -1,6 +1,7 @@
-/* cli_util.c - error printing, number parsing and the common options. */
+/* cli_util.c - error printing, number parsing, the common options and cli_parse(). */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,10 +32,53 @@ int cli_parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int
     return 0;
 }
 
+int cli_parse_double(const char *opt, const char *text, double lo, double hi, int open, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    int inside = open ? v > lo && v < hi : v >= lo && v <= hi;
+    if (end == text || *end != '\0' || !isfinite(v) || !inside) {
+        cli_error("%s: '%s' is not a number in %c%g, %g%c", opt, text, open ? '(' : '[', lo, hi, open ? ')' : ']');
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_parse_size(const char *opt, const char *text, int64_t *rows, int64_t *cols)
+{
+    char *x;
+    errno = 0;
+    long long h = strtoll(text, &x, 10);
+    if (x != text && (*x == 'x' || *x == 'X') && h >= 1 && !errno) {
+        char *end;
+        long long w = strtoll(x + 1, &end, 10);
+        if (end != x + 1 && *end == '\0' && w >= 1 && !errno) {
+            *rows = h;
+            *cols = w;
+            return 0;
+        }
+    }
+    cli_error("%s: '%s' is not a size ROWSxCOLS with both at least 1", opt, text);
+    return -1;
+}
+
+int cli_parse_dtype(const char *opt, const char *text, pw_dtype *out)
+{
+    for (int t = 0; t < PW_DTYPE_COUNT; t++)
+        if (!strcmp(text, pw_dtype_name((pw_dtype)t))) {
+            *out = (pw_dtype)t;
+            return 0;
+        }
+    cli_error("%s: unknown type '%s' (u8, u16, i32, i64, f32, f64)", opt, text);
+    return -1;
+}
+
 void cli_common_init(cli_common *c)
 {
+    memset(c, 0, sizeof *c);
     pw_options_init(&c->options);
-    c->quiet = 0;
 }
 
 static int pick(const char *opt, const char *arg, const char *const *names, int n, int *out)
@@ -55,55 +99,117 @@ static const char *const shape_names[] = {"hyper", "square"};
 const char *cli_backend_name(pw_backend b) { return (unsigned)b < 3 ? backend_names[b] : "?"; }
 const char *cli_strategy_name(pw_strategy s) { return (unsigned)s < 4 ? strategy_names[s] : "?"; }
 
-int cli_common_option(cli_common *c, int opt, const char *arg)
+enum { OPT_BACKEND = 1001, OPT_STRATEGY, OPT_SHAPE, OPT_TILE_H, OPT_TILE_W, OPT_THREADS,
+       OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS };
+
+static const struct option common_options[] = {
+    {"backend", required_argument, 0, OPT_BACKEND}, {"strategy", required_argument, 0, OPT_STRATEGY},
+    {"tile-shape", required_argument, 0, OPT_SHAPE}, {"tile-h", required_argument, 0, OPT_TILE_H},
+    {"tile-w", required_argument, 0, OPT_TILE_W},   {"threads", required_argument, 0, OPT_THREADS},
+    {"device", required_argument, 0, OPT_DEVICE},   {"quiet", no_argument, 0, OPT_QUIET},
+    {"tsv", no_argument, 0, OPT_TSV},               {"check", no_argument, 0, OPT_CHECK},
+    {"progress", no_argument, 0, OPT_PROGRESS},     {"help", no_argument, 0, 'h'}};
+#define N_COMMON (int)(sizeof common_options / sizeof common_options[0])
+
+/* 1 handled, 0 not a common option, -1 bad value. */
+static int common_option(cli_common *c, int opt, const char *arg)
 {
     pw_options *o = &c->options;
     int k;
     int64_t v;
     switch (opt) {
-    case 1001:
+    case OPT_BACKEND:
         if (pick("--backend", arg, backend_names, 3, &k)) return -1;
         o->backend = (pw_backend)k;
         return 1;
-    case 1002:
+    case OPT_STRATEGY:
         if (pick("--strategy", arg, strategy_names, 4, &k)) return -1;
         o->strategy = (pw_strategy)k;
         return 1;
-    case 1003:
+    case OPT_SHAPE:
         if (pick("--tile-shape", arg, shape_names, 2, &k)) return -1;
         o->shape = (pw_tile_shape)k;
         return 1;
-    case 1004:
+    case OPT_TILE_H:
         if (cli_parse_int("--tile-h", arg, 1, PW_MAX_TILE_H, &v)) return -1;
         o->tile_h = (int)v;
         return 1;
-    case 1005:
+    case OPT_TILE_W:
         if (cli_parse_int("--tile-w", arg, 1, INT64_MAX / 8, &v)) return -1;
         o->tile_w = v;
         return 1;
-    case 1006:
+    case OPT_THREADS:
         if (cli_parse_int("--threads", arg, 1, PW_MAX_THREADS, &v)) return -1;
         o->threads = (int)v;
         return 1;
-    case 1007:
+    case OPT_DEVICE:
         if (cli_parse_int("--device", arg, 0, 1024, &v)) return -1;
         o->device = (int)v;
         return 1;
-    case 1008:
-        c->quiet = 1;
-        return 1;
+    case OPT_QUIET: c->quiet = 1; return 1;
+    case OPT_TSV: c->tsv = 1; return 1;
+    case OPT_CHECK: c->check = 1; return 1;
+    case OPT_PROGRESS: c->progress = 1; return 1;
     }
     return 0;
 }
 
-void cli_print_info(const pw_run_info *info)
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common, void *ctx, int *first)
 {
-    printf("backend: %s\n", cli_backend_name(info->backend));
-    printf("strategy: %s\n", cli_strategy_name(info->strategy));
-    printf("tile_shape: %s\n", info->shape == PW_TILE_SQUARE ? "square" : "hyper");
-    printf("tile_h: %d\n", info->tile_h);
-    printf("tile_w: %" PRId64 "\n", info->tile_w);
-    printf("threads: %d\n", info->threads);
-    printf("cells: %" PRId64 "\n", info->cells);
-    printf("seconds: %.6f\n", info->seconds);
+    struct option all[64];
+    int n = 0;
+    for (const struct option *o = cmd->options; o && o->name && n < 64 - N_COMMON - 1; o++) all[n++] = *o;
+    for (int k = 0; k < N_COMMON; k++) all[n++] = common_options[k];
+    memset(&all[n], 0, sizeof all[n]);
+    char shortopts[32];
+    snprintf(shortopts, sizeof shortopts, ":h%s", cmd->shortopts ? cmd->shortopts : "");
+    cli_common_init(common);
+    optind = 1;
+    opterr = 0; /* our own one-line messages */
+    int opt;
+    while ((opt = getopt_long(argc, argv, shortopts, all, NULL)) != -1) {
+        if (opt == 'h') {
+            fputs(cmd->usage, stdout);
+            return 1;
+        }
+        if (opt == ':') {
+            cli_error("%s: option '%s' needs a value", cmd->name, argv[optind - 1]);
+            return -1;
+        }
+        if (opt == '?') {
+            cli_error("%s: unknown option '%s' (see peerwave %s --help)", cmd->name, argv[optind - 1], cmd->name);
+            return -1;
+        }
+        int r = common_option(common, opt, optarg);
+        if (r < 0) return -1;
+        if (r == 0 && cmd->option(ctx, opt, optarg)) return -1;
+    }
+    int args = argc - optind;
+    if (args < cmd->min_args || args > cmd->max_args) {
+        cli_error("%s needs %s (see peerwave %s --help)", cmd->name, cmd->args_hint, cmd->name);
+        return -1;
+    }
+    *first = optind;
+    return 0;
+}
+
+int cli_status_exit(pw_status st)
+{
+    switch (st) {
+    case PW_ERR_INVALID_ARGUMENT:
+    case PW_ERR_INVALID_TILE:
+    case PW_ERR_UNSUPPORTED:
+        return EXIT_USAGE;
+    default:
+        return EXIT_DATA;
+    }
+}
+
+pw_options cli_reference_options(void)
+{
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.strategy = PW_STRATEGY_SEQUENTIAL;
+    return o;
 }

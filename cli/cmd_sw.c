@@ -1,110 +1,146 @@
 /* cmd_sw.c - `peerwave sw A.fa B.fa`: local alignment score of two FASTA sequences. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "fasta.h"
 
 static const char usage[] =
     "usage: peerwave sw [options] A.fa B.fa\n"
-    "Smith-Waterman-Gotoh local alignment score of the first record of A against the first of B.\n"
+    "Smith-Waterman-Gotoh local alignment score of a record of A against a record of B\n"
+    "(FASTA or multi-FASTA; the first record of each unless named).\n"
     "Scoring (DNA by default: match 2, mismatch -1, linear gap 1):\n"
-    "  --match M --mismatch X      DNA scores (M >= 0, X <= 0); letters other than ACGTU mismatch\n"
-    "  --matrix NAME               substitution matrix instead (BLOSUM62)\n"
-    "  --gap-open O --gap-extend E penalties >= 0: a gap of length L costs O + (L-1)E;\n"
-    "                              O == E is a linear gap\n"
-    "Output: key: value lines; end_a and end_b are 1-based positions of the alignment end\n"
-    "(0 when the score is 0); ties go to the smallest end_a, then the smallest end_b.\n"
-    "Common options:\n" CLI_COMMON_HELP;
+    "  --match M --mismatch X      DNA scores (M >= 0, X <= 0); case-insensitive A C G T, U = T;\n"
+    "                              N and IUPAC codes (R Y K M S W B D H V) score as mismatches,\n"
+    "                              also against themselves\n"
+    "  --matrix NAME               protein substitution matrix: BLOSUM45 BLOSUM50 BLOSUM62\n"
+    "                              BLOSUM80 BLOSUM90 PAM30 PAM70 PAM250 (letters outside\n"
+    "                              ARNDCQEGHILKMFPSTWYVBZX* score as X; case-insensitive)\n"
+    "  --gap-open O --gap-extend E penalties >= 0: a gap of length L costs O + (L-1)E\n"
+    "                              (parasail's convention); O == E is a linear gap\n"
+    "  --name-a NAME --name-b NAME the record to take from A / B (the header's first word)\n"
+    "Input: '-' gap characters and white space are ignored; digits and other symbols are errors.\n"
+    "Output (key: value, or --tsv): score, end_a, end_b: 1-based positions of the last aligned\n"
+    "letters in A and B (0 when the score is 0); ties go to the smallest end_a, then end_b;\n"
+    "then names, lengths, run details and gcups (billions of cells per second).\n"
+    CLI_COMMON_HELP;
+
+typedef struct sw_args {
+    pw_sw_params params;
+    const char *name_a, *name_b;
+} sw_args;
+
+static int sw_option(void *ctx, int opt, const char *arg)
+{
+    sw_args *a = ctx;
+    int64_t v;
+    switch (opt) {
+    case 'm':
+        if (cli_parse_int("--match", arg, 0, PW_MAX_SCORE_MAGNITUDE, &v)) return -1;
+        a->params.match = (int)v;
+        return 0;
+    case 'x':
+        if (cli_parse_int("--mismatch", arg, -PW_MAX_SCORE_MAGNITUDE, 0, &v)) return -1;
+        a->params.mismatch = (int)v;
+        return 0;
+    case 'M':
+        a->params.matrix = pw_matrix_by_name(arg);
+        if (!a->params.matrix) {
+            cli_error("--matrix: unknown matrix '%s' (BLOSUM45 BLOSUM50 BLOSUM62 BLOSUM80 BLOSUM90 PAM30 PAM70 PAM250)", arg);
+            return -1;
+        }
+        a->params.scoring = PW_SCORING_MATRIX;
+        return 0;
+    case 'o':
+        if (cli_parse_int("--gap-open", arg, 0, PW_MAX_SCORE_MAGNITUDE, &v)) return -1;
+        a->params.gap_open = (int)v;
+        return 0;
+    case 'e':
+        if (cli_parse_int("--gap-extend", arg, 0, PW_MAX_SCORE_MAGNITUDE, &v)) return -1;
+        a->params.gap_extend = (int)v;
+        return 0;
+    case 'A': a->name_a = arg; return 0;
+    case 'B': a->name_b = arg; return 0;
+    }
+    return -1;
+}
+
+static const struct option sw_options[] = {
+    {"match", required_argument, 0, 'm'},      {"mismatch", required_argument, 0, 'x'},
+    {"matrix", required_argument, 0, 'M'},     {"gap-open", required_argument, 0, 'o'},
+    {"gap-extend", required_argument, 0, 'e'}, {"name-a", required_argument, 0, 'A'},
+    {"name-b", required_argument, 0, 'B'},     {0, 0, 0, 0}};
+
+static const cli_command sw_command = {"sw", usage, NULL, sw_options, sw_option, 2, 2, "two FASTA files"};
+
+typedef struct sw_job {
+    const fasta_record *a, *b;
+    const pw_sw_params *params;
+    pw_options options;
+    pw_sw_result result;
+} sw_job;
+
+static pw_status run_sw(void *p)
+{
+    sw_job *j = p;
+    return pw_sw(j->a->seq, j->a->length, j->b->seq, j->b->length, j->params, &j->options, &j->result);
+}
 
 int cmd_sw(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"match", required_argument, 0, 'm'},  {"mismatch", required_argument, 0, 'x'},
-        {"matrix", required_argument, 0, 'M'}, {"gap-open", required_argument, 0, 'o'},
-        {"gap-extend", required_argument, 0, 'e'}, {"help", no_argument, 0, 'h'},
-        CLI_COMMON_LONG_OPTIONS, {0, 0, 0, 0}};
+    sw_args args = {.name_a = NULL};
+    pw_sw_params_init(&args.params);
     cli_common common;
-    cli_common_init(&common);
-    pw_sw_params params;
-    pw_sw_params_init(&params);
-    int64_t v;
-    int opt, r;
-    optind = 1;
-    opterr = 0; /* our own one-line messages */
-    while ((opt = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-        switch (opt) {
-        case 'm':
-            if (cli_parse_int("--match", optarg, 0, PW_MAX_SCORE_MAGNITUDE, &v)) return EXIT_USAGE;
-            params.match = (int)v;
-            break;
-        case 'x':
-            if (cli_parse_int("--mismatch", optarg, -PW_MAX_SCORE_MAGNITUDE, 0, &v)) return EXIT_USAGE;
-            params.mismatch = (int)v;
-            break;
-        case 'M':
-            params.matrix = pw_matrix_by_name(optarg);
-            if (!params.matrix) {
-                cli_error("--matrix: unknown matrix '%s' (known: BLOSUM62)", optarg);
-                return EXIT_USAGE;
-            }
-            params.scoring = PW_SCORING_MATRIX;
-            break;
-        case 'o':
-            if (cli_parse_int("--gap-open", optarg, 0, PW_MAX_SCORE_MAGNITUDE, &v)) return EXIT_USAGE;
-            params.gap_open = (int)v;
-            break;
-        case 'e':
-            if (cli_parse_int("--gap-extend", optarg, 0, PW_MAX_SCORE_MAGNITUDE, &v)) return EXIT_USAGE;
-            params.gap_extend = (int)v;
-            break;
-        case 'h': fputs(usage, stdout); return 0;
-        case ':': cli_error("sw: option '%s' needs a value", argv[optind - 1]); return EXIT_USAGE;
-        case '?': cli_error("sw: unknown option '%s' (see peerwave sw --help)", argv[optind - 1]); return EXIT_USAGE;
-        default:
-            r = cli_common_option(&common, opt, optarg);
-            if (r == 1) break;
-            return EXIT_USAGE;
-        }
-    }
-    if (argc - optind != 2) {
-        cli_error("sw needs two FASTA files");
-        fputs(usage, stderr);
-        return EXIT_USAGE;
-    }
+    int first, r = cli_parse(&sw_command, argc, argv, &common, &args, &first);
+    if (r) return r > 0 ? 0 : EXIT_USAGE;
+    const char *path_a = argv[first], *path_b = argv[first + 1];
     char err[512];
     fasta_record a, b;
-    if (fasta_read(argv[optind], NULL, &a, err, sizeof err)) {
+    if (fasta_read(path_a, args.name_a, &a, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_DATA;
     }
-    if (fasta_read(argv[optind + 1], NULL, &b, err, sizeof err)) {
+    if (fasta_read(path_b, args.name_b, &b, err, sizeof err)) {
         cli_error("%s", err);
         fasta_free(&a);
         return EXIT_DATA;
     }
-    pw_sw_result res;
-    pw_status st = pw_sw(a.seq, a.length, b.seq, b.length, &params, &common.options, &res);
+    sw_job job = {&a, &b, &args.params, common.options};
+    pw_status st = cli_run_job(&common, "sw", run_sw, &job);
+    int code = 0;
     if (st != PW_OK) {
-        cli_error("sw %s vs %s: %s", argv[optind], argv[optind + 1], pw_status_str(st));
-        fasta_free(&a);
-        fasta_free(&b);
-        return st == PW_ERR_INVALID_ARGUMENT || st == PW_ERR_UNSUPPORTED ? EXIT_USAGE : EXIT_DATA;
+        cli_error("sw %s vs %s: %s", path_a, path_b, pw_status_str(st));
+        code = cli_status_exit(st);
+        goto out;
     }
-    printf("score: %" PRId32 "\n", res.score);
-    printf("end_a: %" PRId64 "\n", res.end_a + 1);
-    printf("end_b: %" PRId64 "\n", res.end_b + 1);
-    if (!common.quiet) {
-        printf("name_a: %s\n", a.name);
-        printf("name_b: %s\n", b.name);
-        printf("length_a: %" PRId64 "\n", a.length);
-        printf("length_b: %" PRId64 "\n", b.length);
-        cli_print_info(&res.info);
-        printf("gcups: %.3f\n", res.info.seconds > 0 ? res.info.cells / res.info.seconds / 1e9 : 0.0);
+    const pw_sw_result *res = &job.result;
+    cli_report rep = {0};
+    cli_result(&rep, "score", "%" PRId32, res->score);
+    cli_result(&rep, "end_a", "%" PRId64, res->end_a + 1);
+    cli_result(&rep, "end_b", "%" PRId64, res->end_b + 1);
+    if (common.check) {
+        sw_job ref = {&a, &b, &args.params, cli_reference_options()};
+        st = run_sw(&ref);
+        if (st != PW_OK || ref.result.score != res->score || ref.result.end_a != res->end_a ||
+            ref.result.end_b != res->end_b) {
+            cli_error("check FAILED: the sequential reference gives score %" PRId32 " at %" PRId64 ", %" PRId64 " (%s)",
+                      ref.result.score, ref.result.end_a + 1, ref.result.end_b + 1, pw_status_str(st));
+            code = EXIT_DATA;
+            goto out;
+        }
+        cli_result(&rep, "check", "ok");
     }
+    cli_detail(&rep, "name_a", "%s", a.name);
+    cli_detail(&rep, "name_b", "%s", b.name);
+    cli_detail(&rep, "length_a", "%" PRId64, a.length);
+    cli_detail(&rep, "length_b", "%" PRId64, b.length);
+    cli_detail_info(&rep, &res->info);
+    cli_detail(&rep, "gcups", "%.3f", res->info.seconds > 0 ? (double)res->info.cells / res->info.seconds / 1e9 : 0.0);
+    cli_report_print(&rep, &common);
+out:
     fasta_free(&a);
     fasta_free(&b);
-    return 0;
+    return code;
 }

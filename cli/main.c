@@ -5,13 +5,30 @@
 #include "cli.h"
 
 int cmd_sw(int argc, char **argv);
+int cmd_dtw(int argc, char **argv);
+int cmd_sat(int argc, char **argv);
+int cmd_inthist(int argc, char **argv);
+int cmd_heat(int argc, char **argv);
+int cmd_sor(int argc, char **argv);
+
+static const struct {
+    const char *name;
+    int (*run)(int, char **);
+} commands[] = {{"sw", cmd_sw},   {"dtw", cmd_dtw},   {"sat", cmd_sat},
+                {"inthist", cmd_inthist}, {"heat", cmd_heat}, {"sor", cmd_sor}};
 
 static const char usage[] =
     "usage: peerwave COMMAND [options] ...\n"
     "Wavefront computations with PeerWave peer synchronisation, on the GPU or CPU threads.\n"
     "Commands:\n"
-    "  sw A.fa B.fa     Smith-Waterman-Gotoh local alignment score\n"
-    "Run 'peerwave COMMAND --help' for a command's options; 'peerwave --version'.\n";
+    "  sw A.fa B.fa             Smith-Waterman-Gotoh local alignment score (DNA or protein)\n"
+    "  dtw A B                  dynamic time warping distance of two series (text, CSV, .npy)\n"
+    "  sat IMAGE -o OUT.npy     summed-area table of a PGM, PNG or .npy image\n"
+    "  inthist IMAGE --bins B -o OUT.npy   integral histogram\n"
+    "  heat --size RxC --sweeps T -o OUT.npy   Gauss-Seidel heat sweeps\n"
+    "  sor --size RxC --omega W -o OUT.npy     successive over-relaxation sweeps\n"
+    "Run 'peerwave COMMAND --help' for a command's options; 'peerwave --version'.\n"
+    "Exit status: 0 success, 1 bad data or a failed run, 2 bad usage.\n";
 
 int main(int argc, char **argv)
 {
@@ -28,8 +45,8 @@ int main(int argc, char **argv)
         printf("peerwave %s\n", pw_version());
         return 0;
     }
-    if (!strcmp(cmd, "sw")) return cmd_sw(argc - 1, argv + 1);
-    cli_error("unknown command '%s'", cmd);
-    fputs(usage, stderr);
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+        if (!strcmp(cmd, commands[k].name)) return commands[k].run(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (see peerwave --help)", cmd);
     return EXIT_USAGE;
 }

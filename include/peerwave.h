@@ -290,6 +290,10 @@ typedef struct pw_image {
  * their own type in a fixed order, identical on every engine. */
 pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info);
 
+/* 1 if pw_sat of `in` into an output of type `out` cannot overflow (always for float outputs),
+ * 0 if it would (or `in` is not a valid image): lets a caller pick the narrowest safe type. */
+int pw_sat_fits(const pw_image *in, pw_dtype out);
+
 /* Integral histogram with `bins` bins (1 .. PW_MAX_BINS): out is bins planes of rows x cols i32,
  * plane b at out + b * rows * cols, each the SAT of [bin(x) == b].  Bins split the half-open
  * range [lo, hi) into equal parts: bin(x) = floor((x - lo) * bins / (hi - lo)); values outside

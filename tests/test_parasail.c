@@ -8,7 +8,7 @@
 #include <parasail.h>
 #include <string.h>
 
-#include "../cli/fasta.h"
+#include "fasta.h"
 #include "test_util.h"
 
 static void random_related(char *a, int64_t n, char *b, int64_t m, const char *alphabet)

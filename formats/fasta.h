@@ -3,6 +3,7 @@
 #define PW_FASTA_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct fasta_record {
     char *name;     /* header text after '>' up to the first blank */
@@ -14,6 +15,10 @@ typedef struct fasta_record {
  * -1 with a one-line reason in err (size errlen): missing file, no '>' header, empty sequence,
  * bytes that are not letters or '*', record not found, out of memory. */
 int fasta_read(const char *path, const char *name, fasta_record *rec, char *err, int errlen);
+
+/* The same from an open stream; path only names it in messages (used by the fuzz target). */
+int fasta_read_stream(FILE *f, const char *path, const char *name, fasta_record *rec, char *err,
+                      int errlen);
 
 void fasta_free(fasta_record *rec);
 

@@ -34,9 +34,18 @@ int fasta_read(const char *path, const char *name, fasta_record *rec, char *err,
         snprintf(err, (size_t)errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
+    int r = fasta_read_stream(f, path, name, rec, err, errlen);
+    fclose(f);
+    return r;
+}
+
+int fasta_read_stream(FILE *f, const char *path, const char *name, fasta_record *rec, char *err,
+                      int errlen)
+{
+    memset(rec, 0, sizeof *rec);
     buffer header = {0}, seq = {0};
     int c, in_header = 0, seen_header = 0, taking = 0, done = 0, line = 1, failed = 0;
-    while (!done && (c = fgetc(f)) != EOF) {
+    while (!done && (c = getc_unlocked(f)) != EOF) {
         if (c == '\n') line++;
         if (in_header) {
             if (c == '\n') {
@@ -85,7 +94,6 @@ int fasta_read(const char *path, const char *name, fasta_record *rec, char *err,
         taking = !name || (header.data && strcmp(header.data, name) == 0);
     }
     int read_error = ferror(f);
-    fclose(f);
     if (failed == 1) snprintf(err, (size_t)errlen, "%s: out of memory", path);
     else if (!failed && read_error) snprintf(err, (size_t)errlen, "%s: read error", path), failed = 1;
     else if (!failed && !seen_header) snprintf(err, (size_t)errlen, "%s: empty file or no FASTA header", path), failed = 1;

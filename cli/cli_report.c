@@ -1,0 +1,73 @@
+/* cli_report.c - result output as "key: value" lines or, with --tsv, a header line and a value
+ * line, so scripts can read either with one line of awk/cut. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "npy.h"
+
+static void add(cli_report *r, int detail, const char *key, const char *fmt, va_list ap)
+{
+    if (r->n >= CLI_REPORT_MAX) return;
+    snprintf(r->key[r->n], sizeof r->key[r->n], "%s", key);
+    vsnprintf(r->value[r->n], sizeof r->value[r->n], fmt, ap);
+    r->detail[r->n++] = detail;
+}
+
+void cli_result(cli_report *r, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add(r, 0, key, fmt, ap);
+    va_end(ap);
+}
+
+void cli_detail(cli_report *r, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    add(r, 1, key, fmt, ap);
+    va_end(ap);
+}
+
+void cli_detail_info(cli_report *r, const pw_run_info *info)
+{
+    cli_detail(r, "backend", "%s", cli_backend_name(info->backend));
+    cli_detail(r, "strategy", "%s", cli_strategy_name(info->strategy));
+    cli_detail(r, "tile_shape", "%s", info->shape == PW_TILE_SQUARE ? "square" : "hyper");
+    cli_detail(r, "tile_h", "%d", info->tile_h);
+    cli_detail(r, "tile_w", "%" PRId64, info->tile_w);
+    cli_detail(r, "threads", "%d", info->threads);
+    cli_detail(r, "cells", "%" PRId64, info->cells);
+    cli_detail(r, "seconds", "%.6f", info->seconds);
+}
+
+void cli_report_print(const cli_report *r, const cli_common *c)
+{
+    if (c->tsv) {
+        for (int pass = 0; pass < 2; pass++) {
+            int col = 0;
+            for (int k = 0; k < r->n; k++) {
+                if (c->quiet && r->detail[k]) continue;
+                printf("%s%s", col++ ? "\t" : "", pass ? r->value[k] : r->key[k]);
+            }
+            putchar('\n');
+        }
+        return;
+    }
+    for (int k = 0; k < r->n; k++)
+        if (!(c->quiet && r->detail[k])) printf("%s: %s\n", r->key[k], r->value[k]);
+}
+
+int cli_write_output(cli_report *r, const char *path, pw_dtype type, int ndim, const int64_t *shape,
+                     const void *data)
+{
+    char err[512];
+    if (npy_write(path, type, ndim, shape, data, err, sizeof err)) {
+        cli_error("%s", err);
+        return EXIT_DATA;
+    }
+    cli_detail(r, "output", "%s", path);
+    return 0;
+}

@@ -1,0 +1,52 @@
+/* io_util.c - error text, memory limits and checked allocation for the file readers. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "io_util.h"
+
+int io_fail(char *err, int errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err && errlen > 0) vsnprintf(err, (size_t)errlen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+uint64_t io_physical_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return UINT64_MAX / 2;
+    return (uint64_t)pages * (uint64_t)page;
+}
+
+const char *io_bytes_text(uint64_t bytes, char *buf)
+{
+    static const char *const units[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "EB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1000 && u < 6) v /= 1000, u++;
+    snprintf(buf, 32, u ? "%.1f %s" : "%.0f %s", v, units[u]);
+    return buf;
+}
+
+void *io_alloc(uint64_t count, uint64_t size, const char *what, char *err, int errlen)
+{
+    char need[32], have[32];
+    if (size && count > UINT64_MAX / size) {
+        io_fail(err, errlen, "%s: size overflows 64 bits", what);
+        return NULL;
+    }
+    uint64_t bytes = count * size;
+    uint64_t mem = io_physical_memory();
+    if (bytes > mem || bytes > (uint64_t)SIZE_MAX) {
+        io_fail(err, errlen, "%s needs %s, more than this machine's %s of memory", what,
+                io_bytes_text(bytes, need), io_bytes_text(mem, have));
+        return NULL;
+    }
+    void *p = malloc(bytes ? (size_t)bytes : 1);
+    if (!p) io_fail(err, errlen, "%s: out of memory allocating %s", what, io_bytes_text(bytes, need));
+    return p;
+}

@@ -1,0 +1,23 @@
+/* io_util.h - small helpers every file reader and writer shares: one-line error messages and
+ * allocation that refuses sizes larger than this machine's memory before trying. */
+#ifndef PW_IO_UTIL_H
+#define PW_IO_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Write "fmt ..." into err (size errlen) and return -1, so readers can `return io_fail(...)`. */
+int io_fail(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Physical memory of this machine in bytes (a large value when it cannot be told). */
+uint64_t io_physical_memory(void);
+
+/* count * size bytes, or NULL with a message naming `what` when the product overflows, exceeds
+ * physical memory (so an impossible size fails at once instead of being swapped or killed), or
+ * malloc fails.  Zero bytes allocate one byte so NULL always means failure. */
+void *io_alloc(uint64_t count, uint64_t size, const char *what, char *err, int errlen);
+
+/* "12.3 GB" style text for a byte count, into buf (size 32). */
+const char *io_bytes_text(uint64_t bytes, char *buf);
+
+#endif

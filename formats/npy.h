@@ -1,0 +1,37 @@
+/* npy.h - NumPy .npy files: format versions 1.0, 2.0 and 3.0, little-endian, C order.
+ * Element types are the library's (u1 u2 i4 i8 f4 f8 = PW_U8 .. PW_F64). */
+#ifndef PW_NPY_H
+#define PW_NPY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "peerwave.h"
+
+#define NPY_MAX_DIMS 3
+
+typedef struct npy_array {
+    pw_dtype type;
+    int ndim;                     /* 1 .. NPY_MAX_DIMS */
+    int64_t shape[NPY_MAX_DIMS];
+    int64_t count;                /* product of the shape */
+    void *data;                   /* count elements, malloc'd, host byte order */
+} npy_array;
+
+/* Read path into *a.  Returns 0, or -1 with a one-line reason in err naming the file: not .npy,
+ * unsupported version, malformed header, big-endian or Fortran order, an element type we do not
+ * take (the message lists those we do), zero or more than 3 dimensions, data shorter or longer
+ * than the shape says, or more memory than this machine has. */
+int npy_read(const char *path, npy_array *a, char *err, int errlen);
+
+/* The same from an open stream positioned at the magic string; path only names it in messages. */
+int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errlen);
+
+/* Write ndim (1..3) dimensions of type `type` from data (C order) to path in format 1.0 (its
+ * header always fits for 3 dimensions).  Returns 0 or -1 with a reason. */
+int npy_write(const char *path, pw_dtype type, int ndim, const int64_t *shape, const void *data,
+              char *err, int errlen);
+
+void npy_free(npy_array *a);
+
+#endif
