@@ -68,7 +68,116 @@ expect 2 sw --backend cpu --strategy launch "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --no-such-option "$tmp/a.fa" "$tmp/b.fa"
 expect 2 frobnicate
 "$pw" --version | grep -q '^peerwave [0-9]' && ok || bad "--version"
-"$pw" sw --help | grep -q 'usage: peerwave sw' && ok || bad "sw --help"
+for c in sw dtw sat inthist heat sor; do
+  "$pw" $c --help | grep -q "usage: peerwave $c" && ok || bad "$c --help"
+done
+
+# ---- every subcommand: strategies agree with the sequential reference, and --check passes ----
+printf '>r1\nACGT\n>target\nTTACGTACGTTT\n' > "$tmp/multi.fa"
+got=$("$pw" sw --quiet --name-a target "$tmp/multi.fa" "$tmp/a.fa" | head -1)
+want=$("$pw" sw --quiet "$tmp/a.fa" "$tmp/a.fa" | head -1)
+[ "$got" = "score: 20" ] && [ "$want" = "score: 24" ] && ok || bad "--name-a: '$got', self '$want'"
+awk 'BEGIN { for (i = 0; i < 3000; i++) printf "%.6f\n", sin(i / 37.0) }' > "$tmp/s1.txt"
+awk 'BEGIN { print "t,v"; for (i = 0; i < 2500; i++) printf "%d,%.6f\n", i, cos(i / 23.0) }' > "$tmp/s2.csv"
+{ printf 'P5\n1500 1100\n255\n'; head -c $((1500 * 1100)) /dev/urandom; } > "$tmp/big.pgm"
+{ printf 'P5\n301 199\n65535\n'; head -c $((301 * 199 * 2)) /dev/urandom; } > "$tmp/wide.pgm"
+cases=(
+  "dtw $tmp/s1.txt $tmp/s2.csv --column-b v"
+  "dtw $tmp/s1.txt $tmp/s2.csv --column-b 2 --cost squared --type f32"
+  "sat $tmp/big.pgm"
+  "sat $tmp/wide.pgm --type f64"
+  "inthist $tmp/big.pgm --bins 13"
+  "heat --size 700x900 --sweeps 3"
+  "sor --size 301x257 --sweeps 2 --omega 1.8 --type f64"
+)
+for c in "${cases[@]}"; do
+  ref=$("$pw" $c --strategy sequential --quiet) || bad "$c sequential failed"
+  for args in "--strategy peer" "--strategy barrier --tile-shape square --tile-h 17 --tile-w 17" \
+              "--strategy peer --tile-h 5 --tile-w 3 --threads 3"; do
+    got=$("$pw" $c $args --quiet --check)
+    [ "$got" = "$ref"$'\n'"check: ok" ] && ok || bad "$c $args: '$got' vs '$ref'"
+  done
+done
+# Large generated inputs with --check (sequential reference inside the same run).
+head -c 9000 /dev/urandom | tr -dc 'ACGT' | head -c 8000 | fold -w 70 | sed '1i>big_a' > "$tmp/big_a.fa"
+awk 'BEGIN { srand(7); print ">big_b"; for (i = 0; i < 8000; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" }' > "$tmp/big_b.fa"
+"$pw" sw "$tmp/big_a.fa" "$tmp/big_b.fa" --gap-open 5 --gap-extend 2 --check | grep -q '^check: ok' && ok || bad "large sw --check"
+{ printf 'P5\n4000 3000\n255\n'; head -c 12000000 /dev/urandom; } > "$tmp/huge.pgm"
+"$pw" sat "$tmp/huge.pgm" --check -o "$tmp/huge_sat.npy" > "$tmp/out"
+grep -q '^check: ok' "$tmp/out" && ok || bad "large sat --check"
+# Random bytes sum to about 1.5e9 < 2^31: automatic i32; 128 bytes of .npy header.
+[ "$(field output_type < "$tmp/out")" = i32 ] && [ "$(stat -c %s "$tmp/huge_sat.npy")" = $((4000 * 3000 * 4 + 128)) ] \
+  && ok || bad "large sat output type/size"
+"$pw" heat --size 1500x1500 --sweeps 2 --check | grep -q '^check: ok' && ok || bad "large heat --check"
+
+# Hand-checkable values.
+printf '0\n0\n1\n' > "$tmp/d1.txt"; printf '0\n1\n' > "$tmp/d2.txt"
+[ "$("$pw" dtw --quiet "$tmp/d1.txt" "$tmp/d2.txt")" = "distance: 0" ] && ok || bad "dtw 0 0 1 vs 0 1"
+printf '5\n' > "$tmp/d3.txt"; printf '1\n2\n' > "$tmp/d4.txt"
+[ "$("$pw" dtw --quiet --cost squared "$tmp/d3.txt" "$tmp/d4.txt")" = "distance: 25" ] && ok || bad "dtw squared 16+9"
+printf 'P2\n3 2\n9\n1 2 3\n4 5 6\n' > "$tmp/tiny.pgm"
+[ "$("$pw" sat --quiet "$tmp/tiny.pgm")" = "total: 21" ] && ok || bad "sat total of 1..6"
+[ "$("$pw" inthist --quiet --bins 2 --range 1,7 "$tmp/tiny.pgm")" = "counted: 6" ] && ok || bad "inthist counted"
+[ "$("$pw" inthist --quiet --bins 2 --range 2,5 "$tmp/tiny.pgm")" = "counted: 3" ] && ok || bad "inthist [2,5) counts 2,3,4"
+
+# TSV: a header line and a value line with the same number of fields.
+"$pw" sat --tsv "$tmp/tiny.pgm" > "$tmp/tsv"
+[ "$(wc -l < "$tmp/tsv")" = 2 ] && [ "$(head -1 "$tmp/tsv" | awk -F'\t' '{print NF}')" = "$(tail -1 "$tmp/tsv" | awk -F'\t' '{print NF}')" ] \
+  && [ "$(head -1 "$tmp/tsv" | cut -f1)" = total ] && [ "$(tail -1 "$tmp/tsv" | cut -f1)" = 21 ] && ok || bad "tsv layout"
+
+# Progress indicator: forced with --progress (the delay shortened for the test); never with --quiet.
+PEERWAVE_PROGRESS_AFTER_MS=0 "$pw" heat --size 1200x1200 --sweeps 4 --progress > /dev/null 2> "$tmp/progress"
+grep -q '^peerwave: heat: running' "$tmp/progress" && grep -q 'done in' "$tmp/progress" && ok || bad "progress lines: $(cat "$tmp/progress")"
+PEERWAVE_PROGRESS_AFTER_MS=0 "$pw" heat --size 1200x1200 --sweeps 4 --progress --quiet > /dev/null 2> "$tmp/progress"
+[ ! -s "$tmp/progress" ] && ok || bad "progress printed with --quiet"
+
+# ---- errors of the new subcommands: one line, exit 1 (data) or 2 (usage) ----
+printf '1\nnan\n' > "$tmp/nan.txt"; printf '1\nabc\n' > "$tmp/word.txt"; : > "$tmp/empty.txt"
+printf '\x89PNG\r\n\x1a\n\0\0\0\rIHDRjunkjunkjunk' > "$tmp/corrupt.png"
+printf '\x93NUMPY\x01\x00\x46\x00{'"'"'descr'"'"': '"'"'<i8'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (1, 1), }        \n01234567' > "$tmp/i64.npy"
+printf '\x93NUMPY\x01\x00\x46\x00{'"'"'descr'"'"': '"'"'<f4'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (9, 9), }        \n0123' > "$tmp/short.npy"
+printf 'hello' > "$tmp/text.img"
+{ printf 'P5\n3000 3000\n255\n'; head -c 9000000 /dev/zero | tr '\0' '\377'; } > "$tmp/bright.pgm"
+expect 1 dtw "$tmp/nan.txt" "$tmp/d1.txt"
+expect 1 dtw "$tmp/word.txt" "$tmp/d1.txt"
+expect 1 dtw "$tmp/empty.txt" "$tmp/d1.txt"
+expect 1 dtw "$tmp/s2.csv" "$tmp/d1.txt"
+expect 1 dtw --column-a nope "$tmp/s2.csv" "$tmp/d1.txt"
+expect 1 dtw "$tmp/i64.npy" "$tmp/d1.txt"
+expect 1 dtw "$tmp/missing.txt" "$tmp/d1.txt"
+expect 2 dtw --cost cubic "$tmp/d1.txt" "$tmp/d2.txt"
+expect 2 dtw --type i32 "$tmp/d1.txt" "$tmp/d2.txt"
+expect 2 dtw "$tmp/d1.txt"
+expect 1 sat "$tmp/corrupt.png"
+expect 1 sat "$tmp/text.img"
+expect 1 sat "$tmp/empty.txt"
+expect 1 sat "$tmp/i64.npy"
+expect 1 sat "$tmp/short.npy"
+expect 1 sat "$tmp/missing.pgm"
+expect 1 sat "$tmp/tiny.pgm" -o /nonexistent-dir/out.npy
+expect 2 sat "$tmp/tiny.pgm" --type u8
+expect 2 sat "$tmp/wide.pgm" "$tmp/wide.pgm"
+expect 1 sat --type i32 "$tmp/bright.pgm"
+grep -q 'use --type i64' "$tmp/err" && ok || bad "overflow message names i64: $(cat "$tmp/err")"
+expect 2 inthist --bins 0 "$tmp/tiny.pgm"
+expect 2 inthist --bins 5000 "$tmp/tiny.pgm"
+expect 2 inthist --range 5,1 "$tmp/tiny.pgm"
+expect 2 inthist --range x "$tmp/tiny.pgm"
+expect 1 inthist "$tmp/i64.npy"
+expect 2 heat
+expect 2 heat --size 10x10 --init "$tmp/x.npy"
+expect 2 heat --size 2x2
+expect 2 heat --size 10
+expect 2 heat --size 10x10 --sweeps 0
+expect 2 heat --size 10x10 --omega 1.2
+expect 2 sor --size 10x10 --omega 2
+expect 2 sor --size 10x10 --omega nan
+expect 2 heat --size 10x10 stray-argument
+expect 1 heat --size 1000000x1000000
+grep -q 'more than this machine' "$tmp/err" && ok || bad "memory refusal message: $(cat "$tmp/err")"
+expect 1 heat --init "$tmp/i64.npy"
+expect 1 heat --init "$tmp/tiny.pgm"
+expect 1 sw --name-a nobody "$tmp/multi.fa" "$tmp/a.fa"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

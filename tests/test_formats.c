@@ -1,0 +1,369 @@
+/*
+ * test_formats.c - the file readers and writers: .npy round trips over every type and rank,
+ * hand-made v2/v3 headers, PGM P2/P5 at 8 and 16 bits, PNG (written here with libpng), text/CSV
+ * and .npy series, multi-FASTA by name; and for each a list of malformed inputs that must fail
+ * with a message, never crash.  (Compared with numpy itself in test_numpy.sh.)
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fasta.h"
+#include "image_file.h"
+#include "npy.h"
+#include "series.h"
+#include "test_util.h"
+
+#ifdef PEERWAVE_HAVE_PNG
+#include <png.h>
+#endif
+
+static char tmpdir[] = "/tmp/pw_formatsXXXXXX";
+
+static const char *tmp_path(const char *name)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    return path;
+}
+
+static void write_bytes(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fwrite(data, 1, n, f);
+        fclose(f);
+    }
+}
+
+/* ---- .npy ---------------------------------------------------------------------------------- */
+static void npy_round_trips(void)
+{
+    for (int t = 0; t < 60; t++) {
+        pw_dtype type = (pw_dtype)(t % PW_DTYPE_COUNT);
+        int ndim = 1 + t / PW_DTYPE_COUNT % 3;
+        int64_t shape[3], count = 1;
+        for (int d = 0; d < ndim; d++) count *= shape[d] = test_range(1, 40);
+        size_t bytes = (size_t)count * pw_dtype_size(type);
+        unsigned char *data = malloc(bytes);
+        for (size_t k = 0; k < bytes; k++) data[k] = (unsigned char)test_rand();
+        char err[256];
+        const char *path = tmp_path("rt.npy");
+        int w = npy_write(path, type, ndim, shape, data, err, sizeof err);
+        npy_array a;
+        int r = w ? -1 : npy_read(path, &a, err, sizeof err);
+        int same = r == 0 && a.type == type && a.ndim == ndim && a.count == count &&
+                   memcmp(a.shape, shape, (size_t)ndim * sizeof *shape) == 0 && memcmp(a.data, data, bytes) == 0;
+        CHECK(same, "npy round trip %s ndim %d: %s", pw_dtype_name(type), ndim, w || r ? err : "differs");
+        FILE *f = fopen(path, "rb");
+        fseek(f, 0, SEEK_END);
+        long size = ftell(f);
+        fclose(f);
+        CHECK((size_t)size >= bytes && (size - (long)bytes) % 64 == 0, "data not 64-byte aligned");
+        if (r == 0) npy_free(&a);
+        free(data);
+    }
+}
+
+/* A .npy file from a header dict and data bytes, with format version major (1, 2 or 3). */
+static size_t make_npy(unsigned char *buf, int major, const char *dict, const void *data, size_t n)
+{
+    size_t dl = strlen(dict), pre = major == 1 ? 10 : 12;
+    memcpy(buf, "\x93NUMPY", 6);
+    buf[6] = (unsigned char)major;
+    buf[7] = 0;
+    buf[8] = (unsigned char)dl;
+    buf[9] = (unsigned char)(dl >> 8);
+    if (major > 1) buf[10] = buf[11] = 0;
+    memcpy(buf + pre, dict, dl);
+    memcpy(buf + pre + dl, data, n);
+    return pre + dl + n;
+}
+
+static int npy_from_memory(const unsigned char *buf, size_t n, npy_array *a, char *err)
+{
+    FILE *f = fmemopen((void *)buf, n, "rb");
+    int r = npy_read_stream(f, "mem.npy", a, err, 256);
+    fclose(f);
+    return r;
+}
+
+static void npy_headers(void)
+{
+    unsigned char buf[1024];
+    float v[6] = {1, 2, 3, 4, 5, 6};
+    char err[256];
+    npy_array a;
+    for (int major = 1; major <= 3; major++) {
+        size_t n = make_npy(buf, major, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }\n", v, sizeof v);
+        int r = npy_from_memory(buf, n, &a, err);
+        CHECK(r == 0 && a.type == PW_F32 && a.ndim == 2 && a.shape[0] == 2 && a.shape[1] == 3 &&
+                  memcmp(a.data, v, sizeof v) == 0,
+              "version %d header: %s", major, r ? err : "wrong contents");
+        if (r == 0) npy_free(&a);
+    }
+    /* Spacing and key order as other writers produce them. */
+    size_t n = make_npy(buf, 1, "{\"shape\":(6,),\"fortran_order\":False,\"descr\":\"|u1\"}", "abcdef", 6);
+    CHECK(npy_from_memory(buf, n, &a, err) == 0 && a.ndim == 1 && a.count == 6, "compact header: %s", err);
+    npy_free(&a);
+
+    static const struct {
+        const char *dict;
+        size_t data;
+        const char *why;
+    } bad[] = {
+        {"{'descr': '>f4', 'fortran_order': False, 'shape': (6,), }", 24, "big-endian"},
+        {"{'descr': '<c8', 'fortran_order': False, 'shape': (3,), }", 24, "not supported"},
+        {"{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", 24, "Fortran"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (), }", 4, "scalar"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 1, 6), }", 24, "dimensions"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (0, 3), }", 0, "empty"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (-6,), }", 24, "shape"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999, 99999999999), }", 24, "shape"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (3000000000, 3000000000, 3000000000), }", 24, "overflow"},
+        {"{'descr': '<f4', 'fortran_order': False }", 24, "lacks"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (7,), }", 24, "truncated"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (5,), }", 24, "longer"},
+        {"{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (6,), }", 24, "structured"},
+        {"['descr', '<f4']", 24, "not a dict"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (6,), 'x': 1}", 24, "unexpected key"},
+        {"{'descr': '<f4', 'fortran_order': False, 'shape': (6,", 24, "malformed"},
+        {"{'descr': '<f4", 24, "descr"},
+    };
+    float data[6] = {0};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        n = make_npy(buf, 1, bad[k].dict, data, bad[k].data);
+        err[0] = 0;
+        int r = npy_from_memory(buf, n, &a, err);
+        CHECK(r == -1 && strstr(err, "mem.npy") && strstr(err, bad[k].why), "bad header %zu (%s): r=%d '%s'", k,
+              bad[k].why, r, err);
+        if (r == 0) npy_free(&a);
+    }
+    /* Wrong magic, unknown version, header length past the end. */
+    const char *junk[] = {"NUMPY\x01\x00", "\x93NUMPY\x07\x00\x10\x00", "\x93NUMPY\x01\x00\xff\x7f{'descr'"};
+    for (int k = 0; k < 3; k++) {
+        int r = npy_from_memory((const unsigned char *)junk[k], strlen(junk[k]) + (k == 1 ? 2 : 0), &a, err);
+        CHECK(r == -1 && strstr(err, "mem.npy"), "junk %d accepted", k);
+    }
+}
+
+/* ---- images ---------------------------------------------------------------------------------- */
+static int image_from_memory(const void *buf, size_t n, pw_image *img, char *err)
+{
+    FILE *f = fmemopen((void *)buf, n, "rb");
+    int r = image_read_stream(f, "mem.img", img, err, 256);
+    fclose(f);
+    return r;
+}
+
+static void pgm_cases(void)
+{
+    char err[256];
+    pw_image img;
+    const unsigned char p5[] = "P5\n# comment\n3 2\n255\n\x01\x02\x03\xfd\xfe\xff";
+    CHECK(image_from_memory(p5, sizeof p5 - 1, &img, err) == 0 && img.type == PW_U8 && img.rows == 2 &&
+              img.cols == 3 && ((uint8_t *)img.data)[5] == 255 && ((uint8_t *)img.data)[0] == 1,
+          "P5 8-bit: %s", err);
+    free(img.data);
+    const unsigned char p5w[] = "P5 2 1 65535\n\x01\x02\xff\xfe";
+    CHECK(image_from_memory(p5w, sizeof p5w - 1, &img, err) == 0 && img.type == PW_U16 &&
+              ((uint16_t *)img.data)[0] == 0x0102 && ((uint16_t *)img.data)[1] == 0xfffe,
+          "P5 16-bit big-endian: %s", err);
+    free(img.data);
+    const char p2[] = "P2\n2 2\n1000\n0 1000\n# mid-data comment\n7 999\n";
+    CHECK(image_from_memory(p2, sizeof p2 - 1, &img, err) == 0 && img.type == PW_U16 &&
+              ((uint16_t *)img.data)[1] == 1000 && ((uint16_t *)img.data)[3] == 999,
+          "P2: %s", err);
+    free(img.data);
+    const char *bad[] = {"P5\n3 2\n255\n\x01\x02", "P5\n0 2\n255\n", "P5\n2 2\n0\n\x01\x01\x01\x01",
+                         "P5\n2 2\n70000\n", "P2\n2 1\n10\n5 11\n", "P2\n2 1\n10\n5 x\n", "P6\n1 1\n255\nabc",
+                         "P5\n99999999999 99999999999\n255\n", "GIF89a"};
+    for (int k = 0; k < (int)(sizeof bad / sizeof bad[0]); k++) {
+        err[0] = 0;
+        int r = image_from_memory(bad[k], strlen(bad[k]), &img, err);
+        CHECK(r == -1 && strstr(err, "mem.img"), "bad image %d accepted or no message: '%s'", k, err);
+        if (r == 0) free(img.data);
+    }
+}
+
+#ifdef PEERWAVE_HAVE_PNG
+/* Write a PNG with libpng's writer: colour type and depth as given, pixel values from seed. */
+static void write_png(const char *path, int w, int h, int colour, int depth, unsigned char *pixels)
+{
+    FILE *f = fopen(path, "wb");
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png_create_info_struct(png);
+    png_init_io(png, f);
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depth, colour, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    int channels = colour == PNG_COLOR_TYPE_RGB ? 3 : colour == PNG_COLOR_TYPE_GRAY_ALPHA ? 2 : 1;
+    size_t row = (size_t)w * (size_t)channels * (size_t)(depth / 8);
+    for (int y = 0; y < h; y++) png_write_row(png, pixels + (size_t)y * row);
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    fclose(f);
+}
+
+static void png_cases(void)
+{
+    char err[256];
+    pw_image img;
+    int w = 37, h = 11;
+    unsigned char *px = malloc((size_t)w * h * 4);
+    for (int k = 0; k < w * h * 4; k++) px[k] = (unsigned char)test_rand();
+    const char *path = tmp_path("g8.png");
+    write_png(path, w, h, PNG_COLOR_TYPE_GRAY, 8, px);
+    CHECK(image_read(path, &img, err, sizeof err) == 0 && img.type == PW_U8 && img.rows == h && img.cols == w &&
+              memcmp(img.data, px, (size_t)w * h) == 0,
+          "8-bit grey PNG: %s", err);
+    free(img.data);
+    path = tmp_path("g16.png");
+    write_png(path, w, h, PNG_COLOR_TYPE_GRAY, 16, px); /* big-endian samples in the file */
+    int ok = image_read(path, &img, err, sizeof err) == 0 && img.type == PW_U16;
+    for (int k = 0; ok && k < w * h; k++) ok = ((uint16_t *)img.data)[k] == (px[2 * k] << 8 | px[2 * k + 1]);
+    CHECK(ok, "16-bit grey PNG: %s", err);
+    free(img.data);
+    path = tmp_path("ga.png");
+    write_png(path, w, h, PNG_COLOR_TYPE_GRAY_ALPHA, 8, px);
+    ok = image_read(path, &img, err, sizeof err) == 0 && img.type == PW_U8;
+    for (int k = 0; ok && k < w * h; k++) ok = ((uint8_t *)img.data)[k] == px[2 * k];
+    CHECK(ok, "grey+alpha PNG keeps the grey channel: %s", err);
+    free(img.data);
+    path = tmp_path("rgb.png");
+    write_png(path, w, h, PNG_COLOR_TYPE_RGB, 8, px);
+    CHECK(image_read(path, &img, err, sizeof err) == -1 && strstr(err, "colour"), "RGB PNG refused: '%s'", err);
+    /* Corrupt: cut the file short, and flip bytes inside the image data. */
+    path = tmp_path("g8.png");
+    FILE *f = fopen(path, "rb");
+    unsigned char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    CHECK(image_from_memory(buf, n / 2, &img, err) == -1 && strstr(err, "mem.img"), "truncated PNG accepted");
+    for (size_t k = 60; k < n - 20; k += 7) buf[k] ^= 0x5a;
+    int r = image_from_memory(buf, n, &img, err);
+    CHECK(r == -1 && strstr(err, "corrupt PNG"), "corrupted PNG accepted: '%s'", err);
+    if (r == 0) free(img.data);
+    free(px);
+}
+#endif
+
+/* ---- series and FASTA ---------------------------------------------------------------------- */
+static int series_from_text(const char *text, const char *column, series *s, char *err)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "rb");
+    int r = series_read_stream(f, "mem.txt", column, s, err, 256);
+    fclose(f);
+    return r;
+}
+
+static void series_cases(void)
+{
+    char err[256];
+    series s;
+    static const struct {
+        const char *text, *column;
+        int n;
+        double last;
+    } good[] = {
+        {"1\n2.5\n-3e2\n", NULL, 3, -300},
+        {"# comment\n\n  4 \r\n5\n", NULL, 2, 5},
+        {"t,value\n0,1.5\n1,2.5\n", "value", 2, 2.5},
+        {"t,value\n0,1.5\n1,2.5\n", "2", 2, 2.5},
+        {"0,1.5\n1,2.5\n", "1", 2, 1},
+        {"a\tb\n1\t2\n3\t4\n", "b", 2, 4},
+        {"7", NULL, 1, 7},
+    };
+    for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
+        int r = series_from_text(good[k].text, good[k].column, &s, err);
+        CHECK(r == 0 && s.type == PW_F64 && s.length == good[k].n && ((double *)s.data)[s.length - 1] == good[k].last,
+              "series %zu: %s", k, r ? err : "wrong values");
+        if (r == 0) series_free(&s);
+    }
+    static const struct {
+        const char *text, *column, *why;
+    } bad[] = {
+        {"1\nnan\n", NULL, "not finite"},  {"1\ninf\n", NULL, "not finite"},
+        {"1\nabc\n", NULL, "line 2"},      {"", NULL, "empty"},
+        {"# only\n\n", NULL, "no numbers"}, {"1,2\n", NULL, "--column"},
+        {"a,b\n1,2\n", "c", "no column"},  {"1,2\n3\n", "2", "line 2 has no field"},
+        {"1\n2x\n", NULL, "line 2"},       {"1\n\0\n", NULL, "line"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        err[0] = 0;
+        size_t len = k == 9 ? 4 : strlen(bad[k].text);
+        FILE *f = fmemopen((void *)bad[k].text, len ? len : 1, "rb");
+        if (!len) fgetc(f); /* fmemopen cannot open 0 bytes: read the one to reach EOF */
+        int r = series_read_stream(f, "mem.txt", bad[k].column, &s, err, sizeof err);
+        fclose(f);
+        CHECK(r == -1 && strstr(err, "mem.txt") && strstr(err, bad[k].why), "bad series %zu: '%s'", k, err);
+        if (r == 0) series_free(&s);
+    }
+    /* .npy series: float32 (n,), float64 (n, 1); an int array and a 2-D grid are refused. */
+    float f32[4] = {1, 2, 3, 4.5f};
+    int64_t shape[2] = {4, 1};
+    const char *path = tmp_path("s.npy");
+    npy_write(path, PW_F32, 1, shape, f32, err, sizeof err);
+    CHECK(series_read(path, NULL, &s, err, sizeof err) == 0 && s.type == PW_F32 && s.length == 4 &&
+              ((float *)s.data)[3] == 4.5f, "f32 npy series: %s", err);
+    series_free(&s);
+    double f64[4] = {1, 2, 3, -1};
+    npy_write(path, PW_F64, 2, shape, f64, err, sizeof err);
+    CHECK(series_read(path, NULL, &s, err, sizeof err) == 0 && s.type == PW_F64 && s.length == 4, "(n,1) f64 series: %s", err);
+    series_free(&s);
+    int32_t i32[4] = {1, 2, 3, 4};
+    npy_write(path, PW_I32, 1, shape, i32, err, sizeof err);
+    CHECK(series_read(path, NULL, &s, err, sizeof err) == -1 && strstr(err, "float"), "int npy series refused: %s", err);
+    int64_t grid[2] = {2, 2};
+    npy_write(path, PW_F32, 2, grid, f32, err, sizeof err);
+    CHECK(series_read(path, NULL, &s, err, sizeof err) == -1, "2x2 npy series refused");
+    f64[2] = 0.0 / 0.0;
+    npy_write(path, PW_F64, 1, shape, f64, err, sizeof err);
+    CHECK(series_read(path, NULL, &s, err, sizeof err) == -1 && strstr(err, "NaN"), "NaN in npy series: '%s'", err);
+}
+
+static void fasta_cases(void)
+{
+    char err[256];
+    fasta_record r;
+    const char *path = tmp_path("multi.fa");
+    const char text[] = ">one first\nACGT\nacgt\n>two\nNNRY-KM\n>three\nW*\n";
+    write_bytes(path, text, sizeof text - 1);
+    CHECK(fasta_read(path, NULL, &r, err, sizeof err) == 0 && !strcmp(r.name, "one") && !strcmp(r.seq, "ACGTacgt"),
+          "first record: %s", err);
+    fasta_free(&r);
+    CHECK(fasta_read(path, "two", &r, err, sizeof err) == 0 && !strcmp(r.seq, "NNRYKM"), "record by name: %s", err);
+    fasta_free(&r);
+    CHECK(fasta_read(path, "three", &r, err, sizeof err) == 0 && !strcmp(r.seq, "W*"), "last record: %s", err);
+    fasta_free(&r);
+    CHECK(fasta_read(path, "four", &r, err, sizeof err) == -1 && strstr(err, "no record named 'four'"), "missing name: %s", err);
+    const char *bad[] = {"", "ACGT\n", ">x\n", ">x\nAC GT\n>y\n", ">x\nAC\x01GT\n", ">x\nAC1\n"};
+    const char *name[] = {NULL, NULL, NULL, "y", NULL, NULL};
+    for (int k = 0; k < 6; k++) {
+        write_bytes(path, bad[k], strlen(bad[k]));
+        err[0] = 0;
+        int rc = fasta_read(path, name[k], &r, err, sizeof err);
+        CHECK(rc == -1 && strstr(err, path), "bad FASTA %d: '%s'", k, err);
+        if (rc == 0) fasta_free(&r);
+    }
+}
+
+int main(void)
+{
+    test_seed(777);
+    if (!mkdtemp(tmpdir)) return 1;
+    npy_round_trips();
+    npy_headers();
+    pgm_cases();
+#ifdef PEERWAVE_HAVE_PNG
+    png_cases();
+#else
+    printf("PNG cases skipped: built without libpng\n");
+#endif
+    series_cases();
+    fasta_cases();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    if (system(cmd)) fprintf(stderr, "could not remove %s\n", tmpdir);
+    return test_finish();
+}

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""test_numpy.py PEERWAVE - the CLI against numpy and plain Python loops, independent of our C code.
+
+numpy writes the inputs (.npy format versions 1.0, 2.0 and 3.0, every element type we take) and
+reads our outputs; the expected results come from numpy cumsum and from textbook loops written
+here (Gauss-Seidel, SOR, DTW, Smith-Waterman-Gotoh).  Exit 77 (CTest SKIP) without numpy.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    import numpy as np
+except ImportError:
+    print("SKIP: numpy is not installed")
+    sys.exit(77)
+
+PW = sys.argv[1]
+passed = failed = 0
+rng = np.random.default_rng(2026)
+tmp = tempfile.mkdtemp(prefix="pw_numpy")
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL:", what, file=sys.stderr)
+
+
+def run(*args):
+    r = subprocess.run([PW, *args, "--backend", os.environ.get("PW_BACKEND", "auto")],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("peerwave %s: exit %d: %s" % (" ".join(args), r.returncode, r.stderr.strip()))
+    return dict(line.split(": ", 1) for line in r.stdout.splitlines())
+
+
+def save(name, arr, version=None):
+    path = os.path.join(tmp, name)
+    with open(path, "wb") as f:
+        np.lib.format.write_array(f, arr, version=version, allow_pickle=False)
+    return path
+
+
+# --- summed-area tables: every input type, three format versions, output types ---------------
+cases = [(np.uint8, None, "i32"), (np.uint16, (2, 0), "i64"), (np.int32, (3, 0), "i64"),
+         (np.float32, None, "f32"), (np.float64, (2, 0), "f64")]
+for dtype, version, out_type in cases:
+    h, w = int(rng.integers(1, 90)), int(rng.integers(1, 90))
+    if np.issubdtype(dtype, np.integer):
+        lo = -1000 if dtype == np.int32 else 0
+        x = rng.integers(lo, np.iinfo(dtype).max if dtype != np.int32 else 1000, size=(h, w)).astype(dtype)
+    else:
+        x = rng.integers(-8, 8, size=(h, w)).astype(dtype) / 4  # exact in float: sums are exact too
+    src = save("in_%s.npy" % np.dtype(dtype).name, x, version)
+    out = os.path.join(tmp, "sat.npy")
+    res = run("sat", src, "-o", out, "--type", out_type)
+    got = np.load(out)
+    want = x.astype(np.float64 if out_type.startswith("f") else np.int64).cumsum(0).cumsum(1)
+    check(got.dtype == np.dtype(out_type.replace("i", "int").replace("f", "float").replace("32", "32").replace("64", "64")) and
+          got.shape == x.shape and (got == want).all(), "sat %s -> %s %dx%d" % (np.dtype(dtype).name, out_type, h, w))
+    check(float(res["total"]) == float(want[-1, -1]), "sat total line")
+
+# Automatic output type: i32 when it fits, i64 when it would not.
+big = np.full((300, 300), 65535, dtype=np.uint16)  # sum 5.9e9 > 2^31
+res = run("sat", save("big.npy", big), "-o", os.path.join(tmp, "big_sat.npy"))
+check(res.get("output_type") == "i64" and np.load(os.path.join(tmp, "big_sat.npy"))[-1, -1] == 65535 * 90000,
+      "automatic i64 for large sums")
+
+# --- integral histogram ------------------------------------------------------------------------
+x = rng.integers(0, 256, size=(57, 91)).astype(np.uint8)
+out = os.path.join(tmp, "ih.npy")
+run("inthist", save("ih_in.npy", x), "--bins", "10", "-o", out)
+got = np.load(out)
+bins = (x.astype(np.int64) * 10) // 256
+want = np.stack([(bins == b).astype(np.int64).cumsum(0).cumsum(1) for b in range(10)])
+check(got.shape == (10, 57, 91) and got.dtype == np.int32 and (got == want).all(), "inthist u8 10 bins")
+xf = rng.random((33, 20), dtype=np.float32)
+run("inthist", save("ihf.npy", xf), "--bins", "7", "--range", "0.25,0.75", "-o", out)
+got = np.load(out)
+b = np.floor((xf.astype(np.float64) - 0.25) * 7 / 0.5)
+want = np.stack([(b == k).astype(np.int64).cumsum(0).cumsum(1) for k in range(7)])
+check((got == want).all(), "inthist f32 with a range")
+
+
+# --- heat and SOR against textbook Gauss-Seidel loops -----------------------------------------
+def gauss_seidel(a, sweeps, omega):
+    a = a.copy()
+    one = a.dtype.type(1)
+    for _ in range(sweeps):
+        for i in range(1, a.shape[0] - 1):
+            for j in range(1, a.shape[1] - 1):
+                s = a[i - 1, j] + a[i, j - 1] + a[i + 1, j] + a[i, j + 1]
+                if omega is None:
+                    a[i, j] = s / a.dtype.type(4)
+                else:
+                    w = a.dtype.type(omega)
+                    a[i, j] = (one - w) * a[i, j] + w / a.dtype.type(4) * s
+    return a
+
+
+for dtype, omega in [(np.float64, None), (np.float32, None), (np.float64, 1.6)]:
+    g = rng.random((23, 17)).astype(dtype)
+    out = os.path.join(tmp, "g_out.npy")
+    args = ["sor", "--omega", str(omega)] if omega else ["heat"]
+    run(*args, "--init", save("g.npy", g), "--sweeps", "3", "-o", out)
+    got, want = np.load(out), gauss_seidel(g, 3, omega)
+    err = np.abs(got.astype(np.float64) - want).max()
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    check(got.dtype == dtype and err <= tol, "%s %s: max error %g" % (args[0], np.dtype(dtype).name, err))
+
+
+# --- DTW against the textbook recurrence ------------------------------------------------------
+def dtw(a, b, squared):
+    d = np.full((len(a) + 1, len(b) + 1), np.inf)
+    d[0, 0] = 0
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            c = (a[i - 1] - b[j - 1]) ** 2 if squared else abs(a[i - 1] - b[j - 1])
+            d[i, j] = c + min(d[i - 1, j], d[i, j - 1], d[i - 1, j - 1])
+    return d[-1, -1]
+
+
+a, b = rng.normal(size=40), rng.normal(size=29)
+pa, pb = save("a.npy", a), os.path.join(tmp, "b.csv")
+with open(pb, "w") as f:
+    f.write("time,signal\n" + "".join("%d,%r\n" % (k, v) for k, v in enumerate(b)))
+for cost in ["abs", "squared"]:
+    got = float(run("dtw", pa, pb, "--column-b", "signal", "--cost", cost)["distance"])
+    want = dtw(a, b, cost == "squared")
+    check(abs(got - want) <= 1e-9 * max(1, want), "dtw %s: %r vs %r" % (cost, got, want))
+
+
+# --- Smith-Waterman-Gotoh against the textbook three-matrix recurrence ------------------------
+def swg(x, y, match, mismatch, gap_open, gap_extend):
+    n, m = len(x), len(y)
+    neg = -10 ** 9
+    H = [[0] * (m + 1) for _ in range(n + 1)]
+    E = [[neg] * (m + 1) for _ in range(n + 1)]
+    F = [[neg] * (m + 1) for _ in range(n + 1)]
+    best = (0, 0, 0)
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            E[i][j] = max(E[i][j - 1] - gap_extend, H[i][j - 1] - gap_open)
+            F[i][j] = max(F[i - 1][j] - gap_extend, H[i - 1][j] - gap_open)
+            s = match if x[i - 1] == y[j - 1] and x[i - 1] in "ACGT" else mismatch
+            H[i][j] = max(0, H[i - 1][j - 1] + s, E[i][j], F[i][j])
+            if H[i][j] > best[0]:
+                best = (H[i][j], i, j)
+    return best
+
+
+for t in range(6):
+    x = "".join(rng.choice(list("ACGT"), size=int(rng.integers(1, 70))))
+    y = "".join(rng.choice(list("ACGTN"), size=int(rng.integers(1, 70))))
+    for name, s in (("x.fa", x), ("y.fa", y)):
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(">%s\n%s\n" % (name, s))
+    go, ge = [(1, 1), (5, 2), (3, 1)][t % 3]
+    res = run("sw", os.path.join(tmp, "x.fa"), os.path.join(tmp, "y.fa"), "--match", "3", "--mismatch", "-2",
+              "--gap-open", str(go), "--gap-extend", str(ge))
+    want = swg(x, y, 3, -2, go, ge)
+    got = (int(res["score"]), int(res["end_a"]), int(res["end_b"]))
+    check(got == want, "sw case %d: %s vs %s" % (t, got, want))
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
