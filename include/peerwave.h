@@ -103,6 +103,8 @@ typedef struct pw_options {
     int max_blocks;         /* CUDA: cap on persistent blocks (0 = as many as fit); e.g. to leave
                                SMs to other work.  Any value >= 1 is correct: tile-rows are
                                claimed in order, so fewer blocks only means less parallelism. */
+    int64_t watchdog_ms;    /* a peer wait that sees no progress for this long ends the run with
+                               PW_ERR_TIMEOUT; 0 = default (10 s on CUDA, 120 s on the CPU) */
     pw_trace_fn trace;      /* NULL = no tracing (costs nothing); else receives every tile */
     void *trace_user;       /* passed to trace */
 } pw_options;

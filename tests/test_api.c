@@ -1,8 +1,23 @@
 /* test_api.c - API misuse returns the documented status codes, and nothing runs. */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "test_util.h"
+
+static int64_t test_now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int64_t pw_test_sat_total(const uint8_t *x, int64_t n)
+{
+    int64_t s = 0;
+    for (int64_t k = 0; k < n; k++) s += x[k];
+    return s;
+}
 
 static void noop_row(void *u, int64_t i, int64_t jb, int64_t je) { (void)u, (void)i, (void)jb, (void)je; }
 
@@ -27,6 +42,8 @@ static void check_options(void)
     WITH(threads, PW_MAX_THREADS + 1, PW_ERR_INVALID_ARGUMENT)
     WITH(device, -1, PW_ERR_INVALID_ARGUMENT)
     WITH(max_blocks, -1, PW_ERR_INVALID_ARGUMENT)
+    WITH(watchdog_ms, -1, PW_ERR_INVALID_ARGUMENT)
+    WITH(watchdog_ms, INT64_MAX, PW_ERR_INVALID_ARGUMENT)
     WITH(tile_w, 0, PW_OK) /* 0 = automatic */
     WITH(tile_h, 0, PW_OK)
     /* LAUNCH is a GPU-only baseline: the CPU backend refuses it rather than pretending. */
@@ -194,6 +211,39 @@ static void check_strings(void)
     CHECK(pw_dtype_size(PW_F64) == 8 && pw_dtype_size((pw_dtype)99) == 0, "dtype sizes");
 }
 
+/* Fault injection: a tile-row that never publishes its progress.  The peer engine must end in
+ * PW_ERR_TIMEOUT within the watchdog bound (plus scheduling slack), never hang; a stuck last
+ * row (nobody waits on it) and the engines without counters still finish correctly. */
+static void check_fault_injection(void)
+{
+    int64_t rows = 257, cols = 301;
+    uint8_t *x = malloc((size_t)(rows * cols));
+    int64_t *out = malloc(sizeof *out * (size_t)(rows * cols));
+    for (int64_t k = 0; k < rows * cols; k++) x[k] = (uint8_t)(k * 7);
+    pw_image in = {PW_U8, rows, cols, 0, x}, img = {PW_I64, rows, cols, 0, out};
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.tile_h = 8; /* 33 tile-rows */
+    o.threads = 3;
+    o.watchdog_ms = 300;
+    setenv("PEERWAVE_DEBUG_STUCK_ROW", "5", 1);
+    int64_t t0 = test_now_ns();
+    pw_status st = pw_sat(&in, &img, &o, NULL);
+    double waited = (double)(test_now_ns() - t0) / 1e9;
+    CHECK(st == PW_ERR_TIMEOUT && waited < 0.3 + 5.0, "stuck row 5: %s after %.2f s", pw_status_str(st), waited);
+    setenv("PEERWAVE_DEBUG_STUCK_ROW", "32", 1);
+    CHECK(pw_sat(&in, &img, &o, NULL) == PW_OK && out[rows * cols - 1] == pw_test_sat_total(x, rows * cols),
+          "a stuck last row delays nobody");
+    setenv("PEERWAVE_DEBUG_STUCK_ROW", "5", 1);
+    o.strategy = PW_STRATEGY_GLOBAL_BARRIER;
+    CHECK(pw_sat(&in, &img, &o, NULL) == PW_OK && out[rows * cols - 1] == pw_test_sat_total(x, rows * cols),
+          "the barrier engine has no counters to starve");
+    unsetenv("PEERWAVE_DEBUG_STUCK_ROW");
+    free(x);
+    free(out);
+}
+
 int main(void)
 {
     check_options();
@@ -202,5 +252,6 @@ int main(void)
     check_images();
     check_generic();
     check_strings();
+    check_fault_injection();
     return test_finish();
 }

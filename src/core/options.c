@@ -1,4 +1,5 @@
 /* options.c - option defaults, validation and resolution into a pw_plan. */
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "plan.h"
@@ -32,6 +33,7 @@ void pw_options_init(pw_options *options)
     options->threads = 0;
     options->device = 0;
     options->max_blocks = 0;
+    options->watchdog_ms = 0;
     options->trace = NULL;
     options->trace_user = NULL;
 }
@@ -51,6 +53,7 @@ pw_status pw_options_check(const pw_options *o)
     if (o->tile_h < 0 || o->tile_h > PW_MAX_TILE_H || o->tile_w < 0) return PW_ERR_INVALID_TILE;
     if (o->threads < 0 || o->threads > PW_MAX_THREADS) return PW_ERR_INVALID_ARGUMENT;
     if (o->device < 0 || o->max_blocks < 0) return PW_ERR_INVALID_ARGUMENT;
+    if (o->watchdog_ms < 0 || o->watchdog_ms > INT64_MAX / 1000000) return PW_ERR_INVALID_ARGUMENT;
     return PW_OK;
 }
 
@@ -100,6 +103,11 @@ pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, in
     plan->device = options->device;
     plan->trace = options->trace;
     plan->trace_user = options->trace_user;
+    plan->watchdog_ns = options->watchdog_ms * 1000000;
+    /* Fault injection for the reliability tests (docs/RELIABILITY.md): the peer engines never
+     * publish this tile-row's progress, so the row below must end in PW_ERR_TIMEOUT. */
+    const char *stuck = getenv("PEERWAVE_DEBUG_STUCK_ROW");
+    plan->stuck_row = stuck ? strtoll(stuck, NULL, 10) : -1;
     st = choose_backend(options, &plan->backend);
     if (st != PW_OK) return st;
     if (plan->backend == PW_BACKEND_CUDA) return plan_cuda(options, rows, cols, skew, plan);

@@ -21,6 +21,8 @@ typedef struct pw_plan {
     int device;           /* CUDA device index */
     pw_trace_fn trace;
     void *trace_user;
+    int64_t watchdog_ns;  /* 0 = the engine's default */
+    int64_t stuck_row;    /* debug fault injection: a tile-row that never publishes; -1 = none */
 } pw_plan;
 
 /* Check *options (NULL = defaults) and resolve automatic choices for a rows x cols space with the

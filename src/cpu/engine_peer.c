@@ -25,6 +25,8 @@ typedef struct peer_state {
     atomic_llong next_row;
     atomic_llong *progress; /* per tile-row: steps finished */
     atomic_int failed;      /* a watchdog fired: everyone stops */
+    int64_t watchdog_ns;
+    int64_t stuck_row;      /* fault injection (plan.h) */
     pw_tile_trace trace;
 } peer_state;
 
@@ -43,7 +45,7 @@ static int wait_for_row(peer_state *s, int64_t r, int64_t need)
         if (now != seen) {
             seen = now;
             since = pw_now_ns();
-        } else if ((round & 63) == 0 && pw_now_ns() - since > PW_CPU_WATCHDOG_NS) {
+        } else if ((round & 63) == 0 && pw_now_ns() - since > s->watchdog_ns) {
             atomic_store(&s->failed, 1);
             return -1;
         }
@@ -65,7 +67,8 @@ static void peer_worker(void *arg, int worker, int team_size)
             if (r > 0 && wait_for_row(s, r - 1, pw_tiling_need(t, r, c)) != 0) return;
             int64_t start = tracing ? pw_now_ns() : 0;
             pw_cpu_run_tile(t, s->k, r, c, worker);
-            atomic_store_explicit(&s->progress[r], pw_tiling_done(t, r, c), memory_order_release);
+            if (r != s->stuck_row)
+                atomic_store_explicit(&s->progress[r], pw_tiling_done(t, r, c), memory_order_release);
             if (tracing) pw_tile_trace_add(&s->trace, worker, r, c, wait_start, start, pw_now_ns());
         }
     }
@@ -77,6 +80,8 @@ pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel)
     peer_state s;
     s.t = t;
     s.k = kernel;
+    s.watchdog_ns = plan->watchdog_ns ? plan->watchdog_ns : PW_CPU_WATCHDOG_NS;
+    s.stuck_row = plan->stuck_row;
     atomic_init(&s.next_row, 0);
     atomic_init(&s.failed, 0);
     s.progress = malloc(sizeof *s.progress * (size_t)t->n_rows);

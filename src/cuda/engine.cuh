@@ -40,6 +40,7 @@ struct pw_engine_args {
     pw_counter *ticket;         /* next tile-row to claim */
     int *error;                 /* 0, or PW_CUDA_ERROR_TIMEOUT */
     long long watchdog_ns;
+    long long stuck_row;        /* fault injection (plan.h): never published; -1 = none */
 };
 
 __device__ __forceinline__ long long pw_globaltimer()
@@ -102,7 +103,8 @@ __global__ void pw_peer_kernel(Proc proc, pw_engine_args a)
             if (abandon) return;
             proc.run_tile(t, r, c, pw_smem);
             __syncthreads();
-            if (threadIdx.x == 0) pw_publish_progress(a, r, (pw_counter)pw_tiling_done(&t, r, c));
+            if (threadIdx.x == 0 && r != a.stuck_row)
+                pw_publish_progress(a, r, (pw_counter)pw_tiling_done(&t, r, c));
         }
         __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
     }
@@ -192,7 +194,8 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
     a.progress = progress;
     a.ticket = ticket;
     a.error = error;
-    a.watchdog_ns = PW_CUDA_WATCHDOG_NS;
+    a.watchdog_ns = plan->watchdog_ns ? plan->watchdog_ns : PW_CUDA_WATCHDOG_NS;
+    a.stuck_row = plan->stuck_row;
 
     if (plan->strategy == PW_STRATEGY_PEER) {
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pw_peer_kernel<Proc>, threads, smem), done);

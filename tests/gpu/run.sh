@@ -21,13 +21,33 @@ grep -E "^[0-9]+ passed" -h "$out/ctest.log" | tail -3 >> "$out/summary.txt"
 
 PW_TEST_SHAPES=${PW_TEST_SHAPES:-150} PW_GPU_LARGE=1 timeout 200 ./build-gpu/tests/test_gpu > "$out/gpu_large.log" 2>&1
 summary "test_gpu (150 shapes + large): rc=$? $(tail -1 "$out/gpu_large.log")"
-grep -E "^large|FAIL" "$out/gpu_large.log" | head -12 >> "$out/summary.txt"
+grep -E "^large|^concurrent|^fault|FAIL" "$out/gpu_large.log" | head -16 >> "$out/summary.txt"
 
-for tool in memcheck racecheck synccheck; do
+for tool in memcheck racecheck synccheck initcheck; do
   PW_GPU_SMALL=1 PW_TEST_SHAPES=${PW_SANITIZER_SHAPES:-5} timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 ./build-gpu/tests/test_gpu \
     > "$out/sanitizer_$tool.log" 2>&1
   summary "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$out/sanitizer_$tool.log" | tail -2 | tr '\n' ' ')"
 done
+
+# The CLI on the CUDA backend, each subcommand on generated inputs with --check (bit-exact
+# against the sequential CPU reference inside the same run).
+pw=./build-gpu/peerwave
+t=$(mktemp -d)
+awk 'BEGIN { srand(3); print ">a"; for (i = 0; i < 30000; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" }' > "$t/a.fa"
+awk 'BEGIN { srand(4); print ">b"; for (i = 0; i < 20000; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" }' > "$t/b.fa"
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "%.6f\n", sin(i / 37.0) }' > "$t/s1.txt"
+awk 'BEGIN { for (i = 0; i < 15000; i++) printf "%.6f\n", cos(i / 23.0) }' > "$t/s2.txt"
+{ printf 'P5\n4096 4096\n255\n'; head -c $((4096 * 4096)) /dev/urandom; } > "$t/img.pgm"
+cli_ok=0; cli_bad=0
+for c in "sw $t/a.fa $t/b.fa --gap-open 5 --gap-extend 2" "dtw $t/s1.txt $t/s2.txt" "sat $t/img.pgm -o $t/sat.npy" \
+         "inthist $t/img.pgm --bins 16 -o $t/ih.npy" "heat --size 4096x4096 --sweeps 3" "sor --size 2048x2048 --sweeps 2 --omega 1.7"; do
+  if $pw $c --backend cuda --check > "$t/out" 2> "$t/err" && grep -q '^check: ok' "$t/out"; then
+    cli_ok=$((cli_ok + 1)); echo "$c: $(grep -E '^(score|distance|total|counted|residual|seconds|gcups|gpix_per_s):' "$t/out" | tr '\n' ' ')" >> "$out/cli_gpu.log"
+  else cli_bad=$((cli_bad + 1)); echo "FAIL $c: $(cat "$t/err")" >> "$out/cli_gpu.log"; fi
+done
+rm -rf "$t"
+summary "cli --backend cuda --check: $cli_ok passed, $cli_bad failed"
+cat "$out/cli_gpu.log" >> "$out/summary.txt"
 
 timeout 120 ./build-gpu/bench_gpu_strategies 3 > "$out/strategies.txt" 2>&1
 summary "strategies: rc=$?"

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "../test_util.h"
 
@@ -140,6 +141,66 @@ static void stencil_case(int64_t rows, int64_t cols, pw_options *gpu)
     free(g.data);
 }
 
+#ifdef PW_TEST_HAVE_HOG
+int pw_test_hog_start(int free_sms, int ms);
+int pw_test_hog_running(void);
+int pw_test_hog_finish(void);
+
+/* Forward progress while another kernel holds all but 8 SMs for 3 s: the peer run has a 1 s
+ * watchdog, so if any tile-row waited on a block that is not resident the run would end in
+ * PW_ERR_TIMEOUT; with rows claimed from the ticket only by running blocks it must finish
+ * correctly.  The cooperative barrier launch must wait for room and then finish too. */
+static void concurrent_kernel_cases(void)
+{
+    static const pw_strategy all[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH};
+    for (int s = 0; s < 3; s++) {
+        int taken = pw_test_hog_start(8, 3000);
+        CHECK(taken > 0, "hog kernel did not start");
+        if (taken <= 0) return;
+        pw_options gpu;
+        pw_options_init(&gpu);
+        gpu.backend = PW_BACKEND_CUDA;
+        gpu.strategy = all[s];
+        gpu.watchdog_ms = 1000;
+        gpu.tile_h = 32;
+        int running_before = pw_test_hog_running();
+        sat_case(4099, 3001, &gpu, PW_U8, PW_I64); /* 129 tile-rows */
+        printf("concurrent kernel on %d SMs: %s finished correctly (hog running at start: %d, after: %d)\n", taken,
+               strategy_name(all[s]), running_before, pw_test_hog_running());
+        CHECK(pw_test_hog_finish() == 0, "hog kernel failed");
+    }
+}
+#endif
+
+/* Fault injection: tile-row 3 never publishes; the run must end in PW_ERR_TIMEOUT within the
+ * watchdog bound (0.5 s) plus launch and copy slack. */
+static void fault_injection_case(void)
+{
+    int64_t rows = 2048, cols = 2048;
+    uint8_t *x = calloc((size_t)(rows * cols), 1);
+    int64_t *out = malloc(sizeof *out * (size_t)(rows * cols));
+    pw_image in = {PW_U8, rows, cols, 0, x}, img = {PW_I64, rows, cols, 0, out};
+    pw_options gpu;
+    pw_options_init(&gpu);
+    gpu.backend = PW_BACKEND_CUDA;
+    gpu.tile_h = 32;
+    gpu.watchdog_ms = 500;
+    setenv("PEERWAVE_DEBUG_STUCK_ROW", "3", 1);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pw_status st = pw_sat(&in, &img, &gpu, NULL);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    unsetenv("PEERWAVE_DEBUG_STUCK_ROW");
+    double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    CHECK(st == PW_ERR_TIMEOUT && s < 0.5 + 3.0, "stuck row on the GPU: %s after %.2f s", pw_status_str(st), s);
+    printf("fault injection: %s after %.3f s (watchdog 0.5 s)\n", pw_status_str(st), s);
+    /* The device is usable afterwards. */
+    gpu.watchdog_ms = 0;
+    CHECK(pw_sat(&in, &img, &gpu, NULL) == PW_OK && out[rows * cols - 1] == 0, "GPU run after a timeout");
+    free(x);
+    free(out);
+}
+
 int main(void)
 {
     test_seed(90);
@@ -192,6 +253,12 @@ int main(void)
         gpu.max_blocks = caps[k];
         sw_case(3001, 2999, &gpu); /* 94 tile-rows */
         sat_case(2049, 1537, &gpu, PW_F32, PW_F64);
+    }
+    if (!getenv("PW_GPU_SMALL")) {
+        fault_injection_case();
+#ifdef PW_TEST_HAVE_HOG
+        concurrent_kernel_cases();
+#endif
     }
     if (getenv("PW_GPU_LARGE")) {
         static const pw_strategy all[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH};
