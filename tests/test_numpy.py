@@ -128,7 +128,7 @@ def dtw(a, b, squared):
 a, b = rng.normal(size=40), rng.normal(size=29)
 pa, pb = save("a.npy", a), os.path.join(tmp, "b.csv")
 with open(pb, "w") as f:
-    f.write("time,signal\n" + "".join("%d,%r\n" % (k, v) for k, v in enumerate(b)))
+    f.write("time,signal\n" + "".join("%d,%.17g\n" % (k, v) for k, v in enumerate(b)))
 for cost in ["abs", "squared"]:
     got = float(run("dtw", pa, pb, "--column-b", "signal", "--cost", cost)["distance"])
     want = dtw(a, b, cost == "squared")
