@@ -1,6 +1,21 @@
 #!/usr/bin/env bash
-# demo.sh - set up, then align the two bundled FASTA files (auto backend: GPU if present).
+# demo.sh - set up, then run every application on the bundled examples (auto backend: the GPU
+# if present, else CPU threads).  The main job, first: align the two bundled FASTA files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build
-./build/peerwave sw examples/query.fa examples/target.fa
+pw=./build/peerwave
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+echo "== peerwave sw examples/query.fa examples/target.fa --gap-open 5 --gap-extend 2"
+$pw sw examples/query.fa examples/target.fa --gap-open 5 --gap-extend 2
+echo "== peerwave dtw examples/walk_a.txt examples/walk_b.csv --column-b value --quiet"
+$pw dtw examples/walk_a.txt examples/walk_b.csv --column-b value --quiet
+echo "== peerwave sat examples/rings.png -o sat.npy --quiet"
+$pw sat examples/rings.png -o "$out/sat.npy" --quiet
+echo "== peerwave inthist examples/rings.pgm --bins 16 -o hist.npy --quiet"
+$pw inthist examples/rings.pgm --bins 16 -o "$out/hist.npy" --quiet
+echo "== peerwave heat --size 1000x1000 --sweeps 20 -o plate.npy --quiet"
+$pw heat --size 1000x1000 --sweeps 20 -o "$out/plate.npy" --quiet
+echo "== peerwave sor --size 1000x1000 --sweeps 20 --omega 1.9 --quiet"
+$pw sor --size 1000x1000 --sweeps 20 --omega 1.9 --quiet

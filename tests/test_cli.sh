@@ -110,6 +110,11 @@ grep -q '^check: ok' "$tmp/out" && ok || bad "large sat --check"
   && ok || bad "large sat output type/size"
 "$pw" heat --size 1500x1500 --sweeps 2 --check | grep -q '^check: ok' && ok || bad "large heat --check"
 
+# The bundled examples of the README: the PNG and the PGM hold the same picture.
+[ "$("$pw" sat --quiet "$ex/rings.png")" = "$("$pw" sat --quiet "$ex/rings.pgm")" ] && ok || bad "rings.png vs rings.pgm"
+"$pw" inthist "$ex/rings.png" --bins 8 --check -o "$tmp/rings_ih.npy" | grep -q '^counted: 49152' && ok || bad "example inthist"
+"$pw" dtw "$ex/walk_a.txt" "$ex/walk_b.csv" --column-b value --check | grep -q '^check: ok' && ok || bad "example dtw"
+
 # Hand-checkable values.
 printf '0\n0\n1\n' > "$tmp/d1.txt"; printf '0\n1\n' > "$tmp/d2.txt"
 [ "$("$pw" dtw --quiet "$tmp/d1.txt" "$tmp/d2.txt")" = "distance: 0" ] && ok || bad "dtw 0 0 1 vs 0 1"
