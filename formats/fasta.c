@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fasta.h"
+#include "io_util.h"
 
 typedef struct buffer {
     char *data;
@@ -98,9 +99,12 @@ int fasta_read_stream(FILE *f, const char *path, const char *name, fasta_record 
     else if (!failed && read_error) snprintf(err, (size_t)errlen, "%s: read error", path), failed = 1;
     else if (!failed && !seen_header) snprintf(err, (size_t)errlen, "%s: empty file or no FASTA header", path), failed = 1;
     else if (!failed && !taking) snprintf(err, (size_t)errlen, "%s: no record named '%s'", path, name), failed = 1;
-    else if (!failed && seq.len == 0)
+    else if (!failed && seq.len == 0) {
+        char shown[48];
         snprintf(err, (size_t)errlen, "%s: record '%s' has an empty sequence", path,
-                 header.data ? header.data : ""), failed = 1;
+                 io_printable(header.data ? header.data : "", shown, sizeof shown));
+        failed = 1;
+    }
     if (failed) {
         free(header.data);
         free(seq.data);

@@ -15,6 +15,14 @@ int io_fail(char *err, int errlen, const char *fmt, ...)
     return -1;
 }
 
+const char *io_printable(const char *text, char *out, size_t n)
+{
+    size_t k = 0;
+    for (; text[k] && k < 40 && k + 1 < n; k++) out[k] = text[k] >= 0x20 && text[k] < 0x7f ? text[k] : '?';
+    out[k] = 0;
+    return out;
+}
+
 uint64_t io_physical_memory(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);

@@ -9,6 +9,10 @@
 /* Write "fmt ..." into err (size errlen) and return -1, so readers can `return io_fail(...)`. */
 int io_fail(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Copy text for an error message into out (size n): at most 40 characters, anything that is
+ * not printable ASCII shown as '?', so a message stays one line whatever a file holds. */
+const char *io_printable(const char *text, char *out, size_t n);
+
 /* Physical memory of this machine in bytes (a large value when it cannot be told). */
 uint64_t io_physical_memory(void);
 

@@ -110,7 +110,7 @@ static int parse_header(const char *text, size_t len, const char *path, npy_arra
 {
     cursor c = {text, text + len};
     int have_descr = 0, have_order = 0, have_shape = 0, fortran = 0;
-    char key[32], descr[32];
+    char key[32], descr[32], shown[48];
     if (!take_char(&c, '{')) return io_fail(err, errlen, "%s: .npy header is not a dict", path);
     while (!take_char(&c, '}')) {
         if (!take_string(&c, key, sizeof key) || !take_char(&c, ':'))
@@ -130,7 +130,8 @@ static int parse_header(const char *text, size_t len, const char *path, npy_arra
             if (r) return io_fail(err, errlen, "%s: malformed shape in .npy header", path);
             have_shape = 1;
         } else {
-            return io_fail(err, errlen, "%s: unexpected key '%s' in .npy header", path, key);
+            return io_fail(err, errlen, "%s: unexpected key '%s' in .npy header", path,
+                           io_printable(key, shown, sizeof shown));
         }
         if (!take_char(&c, ',')) {
             if (take_char(&c, '}')) break;
@@ -142,13 +143,13 @@ static int parse_header(const char *text, size_t len, const char *path, npy_arra
     if (fortran)
         return io_fail(err, errlen, "%s: Fortran-order array; save it in C order (np.ascontiguousarray)", path);
     if (descr[0] == '>')
-        return io_fail(err, errlen, "%s: big-endian data (%s); convert with arr.astype('<%s')", path,
-                       descr, descr + 1);
+        return io_fail(err, errlen, "%s: big-endian data; convert with arr.astype('<%s')", path,
+                       io_printable(descr + 1, shown, sizeof shown));
     size_t k = 0;
     while (k < N_DESCRS && strcmp(descr, descrs[k].descr)) k++;
     if (k == N_DESCRS)
         return io_fail(err, errlen, "%s: element type '%s' is not supported (use uint8, uint16, int32, int64, float32 or float64)",
-                       path, descr);
+                       path, io_printable(descr, shown, sizeof shown));
     a->type = descrs[k].type;
     if (a->ndim == 0) return io_fail(err, errlen, "%s: a 0-dimensional (scalar) array", path);
     a->count = 1;

@@ -91,7 +91,9 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
                 snprintf(copy, sizeof copy, "%s", line);
                 char *name = field(copy, sep, k);
                 if (!name) {
-                    failed = io_fail(err, errlen, "%s: no column named '%s' in the header line", path, column);
+                    char shown[48];
+                    failed = io_fail(err, errlen, "%s: no column named '%s' in the header line", path,
+                                     io_printable(column, shown, sizeof shown));
                     break;
                 }
                 name += strspn(name, " \t\"");
@@ -118,13 +120,16 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
         }
         first = 0;
         if (r == -1) {
-            failed = io_fail(err, errlen, "%s: line %lld: '%.40s' is not a number%s", path, (long long)lineno, text,
+            char shown[48];
+            failed = io_fail(err, errlen, "%s: line %lld: '%s' is not a number%s", path, (long long)lineno,
+                             io_printable(text, shown, sizeof shown),
                              !column && (strchr(text, ',') || strchr(text, '\t')) ? " (several fields: choose one with --column)" : "");
             break;
         }
         if (r == -2) {
-            failed = io_fail(err, errlen, "%s: line %lld: '%.40s' is not finite (NaN and infinities are not allowed)", path,
-                             (long long)lineno, text);
+            char shown[48];
+            failed = io_fail(err, errlen, "%s: line %lld: '%s' is not finite (NaN and infinities are not allowed)", path,
+                             (long long)lineno, io_printable(text, shown, sizeof shown));
             break;
         }
         if (n == alloc) {
