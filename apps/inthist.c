@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "../src/core/alloc.h"
 #include "../src/core/checked.h"
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
@@ -95,7 +96,7 @@ pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t
     pw_plan plan;
     st = pw_plan_make(options, in->rows, in->cols, 0, &plan);
     if (st != PW_OK) return st;
-    int32_t *bin = malloc(sizeof *bin * (size_t)cells);
+    int32_t *bin = pw_malloc(sizeof *bin * (size_t)cells);
     if (!bin) return PW_ERR_OUT_OF_MEMORY;
     compute_bins(in, bins, lo, hi, bin);
     pw_run_info local;

@@ -1,6 +1,7 @@
 /* sw.c - pw_sw(): Smith-Waterman-Gotoh in linear space on any engine. */
 #include <stdlib.h>
 
+#include "../src/core/alloc.h"
 #include "../src/core/exec.h"
 #include "../src/core/linear_buffers.h"
 #include "scoring.h"
@@ -74,7 +75,7 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
 
     sw_ctx ctx = {0};
     pw_linear_buffers buf = {0};
-    uint8_t *ea = malloc((size_t)n), *eb = malloc((size_t)m);
+    uint8_t *ea = pw_malloc((size_t)n), *eb = pw_malloc((size_t)m);
     if (!ea || !eb) st = PW_ERR_OUT_OF_MEMORY;
     if (st == PW_OK) st = pw_score_encode(&table, a, n, ea);
     if (st == PW_OK) st = pw_score_encode(&table, b, m, eb);
@@ -91,7 +92,7 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
 #endif
     /* CPU only from here: the row buffers and one best cell per worker thread. */
     if (st == PW_OK) st = pw_linear_buffers_alloc(&buf, sizeof(pw_sw_cell), n, m);
-    if (st == PW_OK && !(ctx.best = malloc(sizeof *ctx.best * (size_t)plan.workers)))
+    if (st == PW_OK && !(ctx.best = pw_malloc(sizeof *ctx.best * (size_t)plan.workers)))
         st = PW_ERR_OUT_OF_MEMORY;
     if (st == PW_OK) {
         ctx.bus = buf.bus;

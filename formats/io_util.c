@@ -23,6 +23,15 @@ const char *io_printable(const char *text, char *out, size_t n)
     return out;
 }
 
+int64_t io_remaining_bytes(FILE *f)
+{
+    long here = ftell(f);
+    if (here < 0 || fseek(f, 0, SEEK_END) != 0) return -1;
+    long end = ftell(f);
+    if (fseek(f, here, SEEK_SET) != 0 || end < here) return -1;
+    return (int64_t)(end - here);
+}
+
 uint64_t io_physical_memory(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Write "fmt ..." into err (size errlen) and return -1, so readers can `return io_fail(...)`. */
 int io_fail(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -12,6 +13,10 @@ int io_fail(char *err, int errlen, const char *fmt, ...) __attribute__((format(p
 /* Copy text for an error message into out (size n): at most 40 characters, anything that is
  * not printable ASCII shown as '?', so a message stays one line whatever a file holds. */
 const char *io_printable(const char *text, char *out, size_t n);
+
+/* Bytes left in f from its position (regular files and memory streams), or -1 if unknown (a
+ * pipe).  Readers compare it with what a header claims before allocating anything. */
+int64_t io_remaining_bytes(FILE *f);
 
 /* Physical memory of this machine in bytes (a large value when it cannot be told). */
 uint64_t io_physical_memory(void);

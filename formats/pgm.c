@@ -40,6 +40,11 @@ int pgm_read_stream(FILE *f, const char *path, pw_image *img, char *err, int err
     if (w <= 0 || h <= 0) return io_fail(err, errlen, "%s: bad PGM width or height", path);
     if (maxval < 1 || maxval > 65535) return io_fail(err, errlen, "%s: bad PGM maxval (1..65535)", path);
     int wide = maxval > 255;
+    /* Before allocating: the samples must be in the file (P5: 1 or 2 bytes each, P2: at least 2). */
+    int64_t left = io_remaining_bytes(f);
+    if (left >= 0 && (uint64_t)w * (uint64_t)h > (uint64_t)left / (binary ? (wide ? 2 : 1) : 2) + 1)
+        return io_fail(err, errlen, "%s: truncated PGM: %lldx%lld samples need more than the %lld bytes left",
+                       path, (long long)w, (long long)h, (long long)left);
     img->type = wide ? PW_U16 : PW_U8;
     img->rows = h;
     img->cols = img->stride = w;

@@ -61,6 +61,14 @@ int png_read_stream(FILE *f, const char *path, pw_image *img, char *err, int err
     png_set_interlace_handling(png);
     png_read_update_info(png, info);
     size_t esize = depth == 16 ? 2 : 1;
+    /* Deflate cannot compress by more than 1032:1, so a header claiming more pixels than that
+     * over the whole file is corrupt: refuse before allocating. */
+    int64_t file_bytes = io_remaining_bytes(f);
+    if (file_bytes >= 0 && (uint64_t)w * h * esize / 1032 > (uint64_t)file_bytes + 1024) {
+        io_fail(err, errlen, "%s: corrupt PNG (%lux%lu pixels cannot fit in %lld bytes)", path, (unsigned long)w,
+                (unsigned long)h, (long long)file_bytes);
+        png_longjmp(png, 1);
+    }
     data = io_alloc((uint64_t)w * h, esize, path, err, errlen);
     rows = data ? malloc(sizeof *rows * h) : NULL;
     if (!rows) {

@@ -253,5 +253,10 @@ int main(void)
     check_generic();
     check_strings();
     check_fault_injection();
+    pw_options cpu;
+    pw_options_init(&cpu);
+    cpu.backend = PW_BACKEND_CPU;
+    cpu.threads = 3;
+    test_alloc_failures(&cpu, NULL);
     return test_finish();
 }

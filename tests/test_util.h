@@ -126,4 +126,64 @@ static inline const char *test_describe(const pw_options *o)
     return buf;
 }
 
+/* ---- allocation fault injection (src/core/alloc.h) ---------------------------------------- */
+void pw_debug_alloc_reset(void);
+
+/* Run every app on a small problem with the options given while allocation k fails, for k = 1,
+ * 2, ... until a run needs fewer than k allocations.  Each run must return PW_OK (and then the
+ * right answer) or PW_ERR_OUT_OF_MEMORY; leaks are the sanitizer build's and the caller's
+ * business (after_run is called after every run, e.g. to compare free device memory). */
+static inline void test_alloc_failures(const pw_options *o, void (*after_run)(const char *app, int k))
+{
+    static const char *const apps[] = {"sw", "dtw", "sat", "inthist", "heat", "generic"};
+    int64_t rows = 67, cols = 93;
+    uint8_t img[67 * 93];
+    int32_t out32[8 * 67 * 93];
+    double grid[67 * 93], series[93];
+    for (int k = 0; k < rows * cols; k++) img[k] = (uint8_t)(k * 13), grid[k] = k % 7;
+    for (int k = 0; k < cols; k++) series[k] = k % 5;
+    char text[93];
+    for (int k = 0; k < cols; k++) text[k] = "ACGT"[k * 7 % 4];
+    for (int a = 0; a < 5; a++) {
+        int failures = 0;
+        for (int k = 1; k < 60; k++) {
+            char v[16];
+            snprintf(v, sizeof v, "%d", k);
+            setenv("PEERWAVE_DEBUG_FAIL_ALLOC", v, 1);
+            pw_debug_alloc_reset();
+            pw_status st;
+            int right = 1;
+            if (a == 0) {
+                pw_sw_params p;
+                pw_sw_params_init(&p);
+                pw_sw_result r;
+                st = pw_sw(text, 67, text, 93, &p, o, &r);
+                right = st != PW_OK || r.score == 134;
+            } else if (a == 1) {
+                pw_dtw_result r;
+                st = pw_dtw_f64(series, 67, series, 93, PW_DTW_ABSOLUTE, o, &r);
+            } else if (a == 2) {
+                pw_image in = {PW_U8, rows, cols, 0, img}, out = {PW_I32, rows, cols, 0, out32};
+                st = pw_sat(&in, &out, o, NULL);
+                int64_t total = 0;
+                for (int q = 0; q < rows * cols; q++) total += img[q];
+                right = st != PW_OK || out32[rows * cols - 1] == total;
+            } else if (a == 3) {
+                pw_image in = {PW_U8, rows, cols, 0, img};
+                st = pw_inthist(&in, 8, 0, 256, out32, o, NULL);
+            } else {
+                pw_image g = {PW_F64, rows, cols, 0, grid};
+                st = pw_heat(&g, 2, o, NULL, NULL);
+            }
+            unsetenv("PEERWAVE_DEBUG_FAIL_ALLOC");
+            if (after_run) after_run(apps[a], k);
+            CHECK(st == PW_OK || st == PW_ERR_OUT_OF_MEMORY, "%s with allocation %d failing: %s", apps[a], k, pw_status_str(st));
+            CHECK(right, "%s with allocation %d failing: wrong answer", apps[a], k);
+            if (st == PW_OK) break; /* fewer than k allocations: every one has been failed once */
+            failures++;
+        }
+        CHECK(failures > 0, "%s: no allocation failure was injected", apps[a]);
+    }
+}
+
 #endif

@@ -3,6 +3,7 @@
 
 #include "checked.h"
 #include "linear_buffers.h"
+#include "alloc.h"
 
 pw_status pw_linear_buffers_alloc(pw_linear_buffers *b, size_t cell_size, int64_t rows,
                                   int64_t cols)
@@ -12,9 +13,9 @@ pw_status pw_linear_buffers_alloc(pw_linear_buffers *b, size_t cell_size, int64_
     if (!pw_checked_bytes(cols, 1, cell_size, &bus_bytes) ||
         !pw_checked_bytes(rows, 1, cell_size, &col_bytes))
         return PW_ERR_SIZE_OVERFLOW;
-    b->bus = malloc(bus_bytes);
-    b->left = malloc(col_bytes);
-    b->diag = malloc(col_bytes);
+    b->bus = pw_malloc(bus_bytes);
+    b->left = pw_malloc(col_bytes);
+    b->diag = pw_malloc(col_bytes);
     if (!b->bus || !b->left || !b->diag) {
         pw_linear_buffers_free(b);
         return PW_ERR_OUT_OF_MEMORY;

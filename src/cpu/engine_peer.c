@@ -15,6 +15,7 @@
 #include "team.h"
 #include "tile_run.h"
 #include "tile_trace.h"
+#include "../core/alloc.h"
 
 /* A wait that sees no progress of the awaited row for this long is a bug, not slowness. */
 #define PW_CPU_WATCHDOG_NS (120LL * 1000000000LL)
@@ -84,7 +85,7 @@ pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel)
     s.stuck_row = plan->stuck_row;
     atomic_init(&s.next_row, 0);
     atomic_init(&s.failed, 0);
-    s.progress = malloc(sizeof *s.progress * (size_t)t->n_rows);
+    s.progress = pw_malloc(sizeof *s.progress * (size_t)t->n_rows);
     if (!s.progress) return PW_ERR_OUT_OF_MEMORY;
     for (int64_t r = 0; r < t->n_rows; r++) atomic_init(&s.progress[r], 0);
     pw_status st = pw_tile_trace_open(&s.trace, plan->workers, plan->trace);

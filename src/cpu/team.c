@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "team.h"
+#include "../core/alloc.h"
 
 typedef struct team {
     pw_team_fn fn;
@@ -41,8 +42,8 @@ void pw_team_run(int wanted, pw_team_fn fn, void *arg, int *team_size)
     member *members = NULL;
     int started = 0;
     if (wanted > 1) {
-        ids = malloc(sizeof *ids * (size_t)(wanted - 1));
-        members = malloc(sizeof *members * (size_t)(wanted - 1));
+        ids = pw_malloc(sizeof *ids * (size_t)(wanted - 1));
+        members = pw_malloc(sizeof *members * (size_t)(wanted - 1));
         if (!ids || !members) {
             free(ids);
             free(members);

@@ -3,6 +3,7 @@
 
 #include "team.h"
 #include "tile_trace.h"
+#include "../core/alloc.h"
 
 pw_status pw_tile_trace_open(pw_tile_trace *tr, int n_workers, pw_trace_fn sink)
 {
@@ -10,7 +11,7 @@ pw_status pw_tile_trace_open(pw_tile_trace *tr, int n_workers, pw_trace_fn sink)
     tr->n_workers = n_workers;
     tr->origin_ns = pw_now_ns();
     if (!sink) return PW_OK;
-    tr->workers = calloc((size_t)n_workers, sizeof *tr->workers);
+    tr->workers = pw_calloc((size_t)n_workers, sizeof *tr->workers);
     return tr->workers ? PW_OK : PW_ERR_OUT_OF_MEMORY;
 }
 

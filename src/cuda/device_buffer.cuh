@@ -4,7 +4,25 @@
 #define PW_DEVICE_BUFFER_CUH
 
 #include <cuda_runtime.h>
+#include "../core/alloc.h"
 #include "cuda_check.cuh"
+
+/* PW_ERR_OUT_OF_MEMORY, before anything is allocated, when `bytes` exceed the device's free
+ * memory: a run that cannot fit fails at once instead of half-way through its buffers. */
+static inline pw_status pw_cuda_reserve(double bytes)
+{
+    size_t free_bytes = 0, total = 0;
+    cudaError_t e = cudaMemGetInfo(&free_bytes, &total);
+    if (e != cudaSuccess) return pw_from_cuda(e);
+    return bytes > (double)free_bytes ? PW_ERR_OUT_OF_MEMORY : PW_OK;
+}
+
+/* cudaMalloc through the library's allocation fault injection (core/alloc.h). */
+static inline cudaError_t pw_cuda_malloc(void **ptr, size_t bytes)
+{
+    if (pw_debug_alloc_fails()) return cudaErrorMemoryAllocation;
+    return cudaMalloc(ptr, bytes);
+}
 
 template <class T>
 struct pw_device_buffer {
@@ -14,7 +32,7 @@ struct pw_device_buffer {
     pw_device_buffer &operator=(const pw_device_buffer &) = delete;
     ~pw_device_buffer() { cudaFree(ptr); }
 
-    pw_status alloc(size_t count) { return pw_from_cuda(cudaMalloc(&ptr, count * sizeof(T) + (count == 0))); }
+    pw_status alloc(size_t count) { return pw_from_cuda(pw_cuda_malloc((void **)&ptr, count * sizeof(T) + (count == 0))); }
     pw_status upload(const T *host, size_t count)
     {
         pw_status st = alloc(count);

@@ -28,6 +28,7 @@
 #include "../core/plan.h"
 #include "../core/tiling.h"
 #include "cuda_check.cuh"
+#include "device_buffer.cuh"
 
 #define PW_CUDA_WATCHDOG_NS (10LL * 1000000000LL)
 #define PW_CUDA_ERROR_TIMEOUT 1
@@ -181,9 +182,9 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
     float ms = 0;
     cudaEvent_t start = NULL, stop = NULL;
     pw_engine_args a;
-    PW_CUDA_TRY(st, cudaMalloc(&progress, sizeof(pw_counter) * (size_t)t->n_rows), done);
-    PW_CUDA_TRY(st, cudaMalloc(&ticket, sizeof(pw_counter)), done);
-    PW_CUDA_TRY(st, cudaMalloc(&error, sizeof(int)), done);
+    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&progress, sizeof(pw_counter) * (size_t)t->n_rows), done);
+    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&ticket, sizeof(pw_counter)), done);
+    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&error, sizeof(int)), done);
     PW_CUDA_TRY(st, cudaMemset(progress, 0, sizeof(pw_counter) * (size_t)t->n_rows), done);
     PW_CUDA_TRY(st, cudaMemset(ticket, 0, sizeof(pw_counter)), done);
     PW_CUDA_TRY(st, cudaMemset(error, 0, sizeof(int)), done);

@@ -85,6 +85,8 @@ static pw_status sat_out(const pw_plan *plan, const pw_image *in, pw_image *out,
 extern "C" pw_status pw_cuda_sat(const pw_plan *plan, const pw_image *in, pw_image *out, pw_run_info *info)
 {
     pw_status st = pw_cuda_probe(plan->device);
+    PW_THEN(st, pw_cuda_reserve((double)in->rows * (double)in->cols *
+                                (double)(pw_dtype_size(in->type) + pw_dtype_size(out->type))));
     if (st != PW_OK) return st;
     switch (in->type) {
     case PW_U8: return sat_out<uint8_t>(plan, in, out, info);
@@ -124,6 +126,7 @@ extern "C" pw_status pw_cuda_inthist(const pw_plan *plan, const int32_t *bin, in
     pw_device_buffer<int32_t> dbin, dout;
     size_t cells = (size_t)(rows * cols);
     pw_status st = pw_cuda_probe(plan->device);
+    PW_THEN(st, pw_cuda_reserve((double)cells * sizeof(int32_t) * (double)(bins + 1)));
     PW_THEN(st, dbin.upload(bin, cells));
     PW_THEN(st, dout.alloc(cells * (size_t)bins));
     if (st != PW_OK) return st;
@@ -177,6 +180,7 @@ extern "C" pw_status pw_cuda_stencil(const pw_plan *plan, pw_image *grid, int64_
                                      double omega, pw_run_info *info)
 {
     pw_status st = pw_cuda_probe(plan->device);
+    PW_THEN(st, pw_cuda_reserve((double)grid->rows * (double)grid->cols * (double)pw_dtype_size(grid->type)));
     if (st != PW_OK) return st;
     if (grid->type == PW_F32) return stencil_typed<float>(plan, grid, sweeps, sor, omega, info);
     return stencil_typed<double>(plan, grid, sweeps, sor, omega, info);

@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <new>
 #include <vector>
 
 #include "../../apps/dtw_cell.h"
@@ -59,10 +60,9 @@ struct SwApp {
     }
 };
 
-extern "C" pw_status pw_cuda_sw(const pw_plan *plan, const uint8_t *a, int64_t n, const uint8_t *b,
-                                int64_t m, const int32_t *scores, int alphabet, int32_t gap_open,
-                                int32_t gap_extend, int32_t *score, int64_t *end_a, int64_t *end_b,
-                                pw_run_info *info)
+static pw_status cuda_sw(const pw_plan *plan, const uint8_t *a, int64_t n, const uint8_t *b, int64_t m,
+                         const int32_t *scores, int alphabet, int32_t gap_open, int32_t gap_extend, int32_t *score,
+                         int64_t *end_a, int64_t *end_b, pw_run_info *info)
 {
     pw_device_buffer<pw_sw_cell> bus, left, diag;
     pw_device_buffer<uint8_t> da, db;
@@ -72,6 +72,7 @@ extern "C" pw_status pw_cuda_sw(const pw_plan *plan, const uint8_t *a, int64_t n
     std::vector<int32_t> row_score((size_t)n, 0);
     std::vector<int64_t> row_col((size_t)n, -1);
     pw_status st = pw_cuda_probe(plan->device);
+    PW_THEN(st, pw_cuda_reserve((double)m * sizeof(pw_sw_cell) + (double)n * (2 * sizeof(pw_sw_cell) + 13) + (double)m));
     PW_THEN(st, bus.upload(bus_init.data(), (size_t)m));
     PW_THEN(st, left.upload(col_init.data(), (size_t)n));
     PW_THEN(st, diag.upload(col_init.data(), (size_t)n));
@@ -98,6 +99,19 @@ extern "C" pw_status pw_cuda_sw(const pw_plan *plan, const uint8_t *a, int64_t n
             *end_b = row_col[(size_t)i];
         }
     return PW_OK;
+}
+
+/* The host staging vectors may throw std::bad_alloc: it must not cross into C. */
+extern "C" pw_status pw_cuda_sw(const pw_plan *plan, const uint8_t *a, int64_t n, const uint8_t *b,
+                                int64_t m, const int32_t *scores, int alphabet, int32_t gap_open,
+                                int32_t gap_extend, int32_t *score, int64_t *end_a, int64_t *end_b,
+                                pw_run_info *info)
+{
+    try {
+        return cuda_sw(plan, a, n, b, m, scores, alphabet, gap_open, gap_extend, score, end_a, end_b, info);
+    } catch (const std::bad_alloc &) {
+        return PW_ERR_OUT_OF_MEMORY;
+    }
 }
 
 /* ---- DTW ------------------------------------------------------------------------------------- */
@@ -129,13 +143,14 @@ __device__ double DtwApp<double>::cell(int64_t i, int64_t j, double up, double l
 }
 
 template <class F>
-static pw_status cuda_dtw(const pw_plan *plan, const F *a, int64_t n, const F *b, int64_t m, int squared,
-                          double *distance, pw_run_info *info)
+static pw_status cuda_dtw_staged(const pw_plan *plan, const F *a, int64_t n, const F *b, int64_t m, int squared,
+                                 double *distance, pw_run_info *info)
 {
     pw_device_buffer<F> bus, left, diag, da, db;
     std::vector<F> bus_init((size_t)m, (F)INFINITY), left_init((size_t)n, (F)INFINITY), diag_init((size_t)n, (F)INFINITY);
     diag_init[0] = 0; /* D(-1, -1) = 0 */
     pw_status st = pw_cuda_probe(plan->device);
+    PW_THEN(st, pw_cuda_reserve(3.0 * sizeof(F) * (double)(n + m)));
     PW_THEN(st, bus.upload(bus_init.data(), (size_t)m));
     PW_THEN(st, left.upload(left_init.data(), (size_t)n));
     PW_THEN(st, diag.upload(diag_init.data(), (size_t)n));
@@ -149,6 +164,17 @@ static pw_status cuda_dtw(const pw_plan *plan, const F *a, int64_t n, const F *b
     PW_THEN(st, pw_from_cuda(cudaMemcpy(&last, bus.ptr + m - 1, sizeof(F), cudaMemcpyDeviceToHost)));
     if (st == PW_OK) *distance = (double)last;
     return st;
+}
+
+template <class F>
+static pw_status cuda_dtw(const pw_plan *plan, const F *a, int64_t n, const F *b, int64_t m, int squared,
+                          double *distance, pw_run_info *info)
+{
+    try {
+        return cuda_dtw_staged(plan, a, n, b, m, squared, distance, info);
+    } catch (const std::bad_alloc &) {
+        return PW_ERR_OUT_OF_MEMORY;
+    }
 }
 
 extern "C" pw_status pw_cuda_dtw_f32(const pw_plan *plan, const float *a, int64_t n, const float *b,

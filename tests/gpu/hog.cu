@@ -32,6 +32,15 @@ extern "C" int pw_test_hog_start(int free_sms, int ms)
     return cudaGetLastError() == cudaSuccess ? take : -1;
 }
 
+/* Free device memory in bytes (to check that failed runs leave nothing allocated). */
+extern "C" long long pw_test_device_free(void)
+{
+    size_t free_bytes = 0, total = 0;
+    cudaDeviceSynchronize();
+    cudaMemGetInfo(&free_bytes, &total);
+    return (long long)free_bytes;
+}
+
 /* 1 if the hog kernel is still running. */
 extern "C" int pw_test_hog_running(void) { return cudaStreamQuery(hog_stream) == cudaErrorNotReady; }
 

@@ -201,6 +201,48 @@ static void fault_injection_case(void)
     free(out);
 }
 
+#ifdef PW_TEST_HAVE_HOG
+long long pw_test_device_free(void);
+static long long free_before;
+
+static void device_memory_unchanged(const char *app, int k)
+{
+    long long now = pw_test_device_free();
+    CHECK(now == free_before, "%s with allocation %d failing: device free memory %lld -> %lld", app, k, free_before, now);
+}
+
+/* Out of memory, injected at every device and host allocation of every app, returns
+ * PW_ERR_OUT_OF_MEMORY and frees everything; a problem larger than the device is refused
+ * before any allocation. */
+static void memory_cases(void)
+{
+    pw_options gpu;
+    pw_options_init(&gpu);
+    gpu.backend = PW_BACKEND_CUDA;
+    test_alloc_failures(&gpu, NULL); /* warm-up: load every kernel once (lazy module loading) */
+    free_before = pw_test_device_free();
+    test_alloc_failures(&gpu, device_memory_unchanged);
+    int64_t n = 100000; /* f32 -> f32: 40 GB in + 40 GB out, more than an 80 GB H100 holds */
+    float *in = calloc((size_t)(n * n), sizeof(float)), *out = calloc((size_t)(n * n), sizeof(float));
+    if (in && out) {
+        pw_image a = {PW_F32, n, n, 0, in}, b = {PW_F32, n, n, 0, out};
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        pw_status st = pw_sat(&a, &b, &gpu, NULL);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+        CHECK(st == PW_ERR_OUT_OF_MEMORY && s < 1.0, "80 GB SAT on the GPU: %s after %.2f s", pw_status_str(st), s);
+        printf("memory: 100000^2 f32 SAT refused: %s in %.3f s; injected allocation failures leave device memory unchanged\n",
+               pw_status_str(st), s);
+        device_memory_unchanged("after the 80 GB refusal", 0);
+    } else {
+        printf("memory: could not reserve 80 GB of host address space; large refusal case skipped\n");
+    }
+    free(in);
+    free(out);
+}
+#endif
+
 int main(void)
 {
     test_seed(90);
@@ -221,6 +263,10 @@ int main(void)
         if (getenv("PW_GPU_SMALL")) test_shape(200, 20000, &rows, &cols);
         else test_shape(2000, 1500000, &rows, &cols);
         pw_options gpu = gpu_options(rows, cols);
+        /* Small (sanitizer) runs: shape t covers app t % 5 with strategy t / 5 % 3, so 15 shapes
+         * cover every app x strategy pair. */
+        if (getenv("PW_GPU_SMALL"))
+            gpu.strategy = (pw_strategy[]){PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH}[t / 5 % 3];
         switch (t % 5) {
         case 0: sw_case(rows, cols, &gpu); break;
         case 1: dtw_case(rows, cols, &gpu); break;
@@ -258,6 +304,7 @@ int main(void)
         fault_injection_case();
 #ifdef PW_TEST_HAVE_HOG
         concurrent_kernel_cases();
+        memory_cases();
 #endif
     }
     if (getenv("PW_GPU_LARGE")) {

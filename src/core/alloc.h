@@ -1,0 +1,27 @@
+/* alloc.h - every library allocation (host and device) goes through here, so tests can make the
+ * N-th one fail and check that each error path returns PW_ERR_OUT_OF_MEMORY and frees the rest. */
+#ifndef PW_ALLOC_H
+#define PW_ALLOC_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 if the allocation about to be made must fail: PEERWAVE_DEBUG_FAIL_ALLOC=N in the environment
+ * fails the N-th allocation since pw_debug_alloc_reset() (host or device), and every later one while
+ * PEERWAVE_DEBUG_FAIL_ALLOC_ALL=1.  This counter is the library's only global state, and it is
+ * only touched while the variable is set (docs/RELIABILITY.md). */
+int pw_debug_alloc_fails(void);
+
+/* Start counting allocations again from zero (tests call it before each injected run). */
+void pw_debug_alloc_reset(void);
+
+void *pw_malloc(size_t bytes);
+void *pw_calloc(size_t count, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
