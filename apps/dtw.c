@@ -3,6 +3,7 @@
 
 #include "../src/core/exec.h"
 #include "../src/core/linear_buffers.h"
+#include "checks.h"
 #include "dtw_cell.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
@@ -15,3 +16,10 @@
 #define DTW_T double
 #define DTW_SUFFIX f64
 #include "dtw_impl.h"
+
+pw_status pw_dtw_check(const void *a, int64_t n, const void *b, int64_t m, pw_dtw_cost cost, const void *result)
+{
+    if (!a || !b || !result) return PW_ERR_NULL_ARGUMENT;
+    if (n < 1 || m < 1) return PW_ERR_INVALID_SIZE;
+    return cost != PW_DTW_ABSOLUTE && cost != PW_DTW_SQUARED ? PW_ERR_INVALID_ARGUMENT : PW_OK;
+}

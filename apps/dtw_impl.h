@@ -33,12 +33,11 @@ static int DTW_FN(all_finite_)(const DTW_T *x, int64_t n)
 pw_status DTW_FN(pw_dtw_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,
                           const pw_options *options, pw_dtw_result *result)
 {
-    if (!a || !b || !result) return PW_ERR_NULL_ARGUMENT;
-    if (n < 1 || m < 1) return PW_ERR_INVALID_SIZE;
-    if (cost != PW_DTW_ABSOLUTE && cost != PW_DTW_SQUARED) return PW_ERR_INVALID_ARGUMENT;
+    pw_status st = pw_dtw_check(a, n, b, m, cost, result);
+    if (st != PW_OK) return st;
     if (!DTW_FN(all_finite_)(a, n) || !DTW_FN(all_finite_)(b, m)) return PW_ERR_BAD_INPUT;
     pw_plan plan;
-    pw_status st = pw_plan_make(options, n, m, 0, &plan);
+    st = pw_plan_make(options, n, m, 0, &plan);
     if (st != PW_OK) return st;
 #ifdef PW_HAVE_CUDA
     if (plan.backend == PW_BACKEND_CUDA) {

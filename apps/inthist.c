@@ -10,6 +10,7 @@
 #include "../src/core/checked.h"
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
+#include "checks.h"
 #include "sat_cell.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
@@ -78,8 +79,7 @@ static void compute_bins(const pw_image *in, int bins, double lo, double hi, int
         }
 }
 
-pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t *out,
-                     const pw_options *options, pw_run_info *info)
+pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, const int32_t *out)
 {
     pw_status st = pw_image_check(in);
     if (st != PW_OK) return st;
@@ -93,6 +93,15 @@ pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t
         !pw_checked_bytes(cells, bins, sizeof(int32_t), &bytes))
         return PW_ERR_SIZE_OVERFLOW;
     if (cells > INT32_MAX) return PW_ERR_OVERFLOW; /* a count could pass the i32 output */
+    return PW_OK;
+}
+
+pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t *out,
+                     const pw_options *options, pw_run_info *info)
+{
+    pw_status st = pw_inthist_check(in, bins, lo, hi, out);
+    if (st != PW_OK) return st;
+    int64_t cells = in->rows * in->cols;
     pw_plan plan;
     st = pw_plan_make(options, in->rows, in->cols, 0, &plan);
     if (st != PW_OK) return st;

@@ -5,6 +5,7 @@
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
 #include "sat_cell.h"
+#include "checks.h"
 #include "sat_sum.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
@@ -53,14 +54,20 @@ static const pw_segment_fn sat_segments[PW_DTYPE_COUNT][PW_DTYPE_COUNT] = {
     [PW_F64] = {[PW_F32] = sat_seg_f64_f32, [PW_F64] = sat_seg_f64_f64},
 };
 
-pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info)
+pw_status pw_sat_check(const pw_image *in, const pw_image *out)
 {
     pw_status st = pw_image_check(in);
     if (st == PW_OK) st = pw_image_check(out);
     if (st != PW_OK) return st;
     if (in->rows != out->rows || in->cols != out->cols) return PW_ERR_INVALID_SIZE;
+    return sat_segments[in->type][out->type] ? PW_OK : PW_ERR_UNSUPPORTED;
+}
+
+pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info)
+{
+    pw_status st = pw_sat_check(in, out);
+    if (st != PW_OK) return st;
     pw_segment_fn segment = sat_segments[in->type][out->type];
-    if (!segment) return PW_ERR_UNSUPPORTED;
     if (!pw_sum_abs_fits(in, out->type)) return PW_ERR_OVERFLOW;
     pw_plan plan;
     st = pw_plan_make(options, in->rows, in->cols, 0, &plan);

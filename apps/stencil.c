@@ -3,6 +3,7 @@
 
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
+#include "checks.h"
 #include "stencil_cell.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
@@ -16,14 +17,20 @@
 #define ST_SUFFIX f64
 #include "stencil_impl.h"
 
-static pw_status stencil(pw_image *grid, int64_t sweeps, int sor, double omega,
-                         const pw_options *options, double *residual, pw_run_info *info)
+pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps)
 {
     pw_status st = pw_image_check(grid);
     if (st != PW_OK) return st;
     if (grid->type != PW_F32 && grid->type != PW_F64) return PW_ERR_UNSUPPORTED;
     if (grid->rows < 3 || grid->cols < 3) return PW_ERR_INVALID_SIZE;
-    if (sweeps < 0) return PW_ERR_INVALID_ARGUMENT;
+    return sweeps < 0 ? PW_ERR_INVALID_ARGUMENT : PW_OK;
+}
+
+static pw_status stencil(pw_image *grid, int64_t sweeps, int sor, double omega,
+                         const pw_options *options, double *residual, pw_run_info *info)
+{
+    pw_status st = pw_stencil_check(grid, sweeps);
+    if (st != PW_OK) return st;
     pw_plan plan;
     st = pw_plan_make(options, grid->rows - 2, grid->cols - 2, 0, &plan);
     if (st != PW_OK) return st;

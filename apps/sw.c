@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "../src/core/alloc.h"
+#include "checks.h"
 #include "../src/core/exec.h"
 #include "../src/core/linear_buffers.h"
 #include "scoring.h"
@@ -57,18 +58,26 @@ static inline pw_sw_cell sw_cell_at(const sw_ctx *ctx, int64_t i, int64_t j, pw_
 #define PW_SEG_ACC_FLUSH SW_ACC_FLUSH
 #include "../src/core/segment3.h"
 
-pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
-                const pw_options *options, pw_sw_result *result)
+pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                      const void *result, pw_score_table *table)
 {
     if (!a || !b || !params || !result) return PW_ERR_NULL_ARGUMENT;
     if (n < 1 || m < 1) return PW_ERR_INVALID_SIZE;
-    pw_score_table table;
-    pw_status st = pw_score_table_make(params, &table);
+    pw_status st = pw_score_table_make(params, table);
     if (st != PW_OK) return st;
     /* H <= min(n, m) * max score: refuse before any work if that could pass 32 bits. */
     int64_t shorter = n < m ? n : m;
-    if (table.max_score > 0 && shorter > (INT32_MAX - PW_MAX_SCORE_MAGNITUDE) / table.max_score)
+    if (table->max_score > 0 && shorter > (INT32_MAX - PW_MAX_SCORE_MAGNITUDE) / table->max_score)
         return PW_ERR_OVERFLOW;
+    return PW_OK;
+}
+
+pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                const pw_options *options, pw_sw_result *result)
+{
+    pw_score_table table;
+    pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
+    if (st != PW_OK) return st;
     pw_plan plan;
     st = pw_plan_make(options, n, m, 0, &plan);
     if (st != PW_OK) return st;

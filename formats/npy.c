@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "io_util.h"
 #include "npy.h"
@@ -191,10 +190,11 @@ int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errl
     if (r) return -1;
 
     uint64_t esize = pw_dtype_size(a->type);
-    struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
-        long pos = ftell(f);
-        uint64_t have = pos >= 0 && (uint64_t)st.st_size >= (uint64_t)pos ? (uint64_t)st.st_size - (uint64_t)pos : 0;
+    /* Before allocating: the file must hold exactly the data the shape claims (-1: a pipe,
+     * where a short read is caught below instead). */
+    int64_t left = io_remaining_bytes(f);
+    if (left >= 0) {
+        uint64_t have = (uint64_t)left;
         if ((uint64_t)a->count > UINT64_MAX / esize)
             return io_fail(err, errlen, "%s: shape needs more than 2^64 bytes", path);
         uint64_t need = (uint64_t)a->count * esize;

@@ -103,6 +103,8 @@ typedef struct pw_options {
     int max_blocks;         /* CUDA: cap on persistent blocks (0 = as many as fit); e.g. to leave
                                SMs to other work.  Any value >= 1 is correct: tile-rows are
                                claimed in order, so fewer blocks only means less parallelism. */
+    void *cuda_stream;      /* CUDA: a cudaStream_t to order the work on (NULL = the legacy default
+                               stream).  Every call still returns only when its work is done. */
     int64_t watchdog_ms;    /* a peer wait that sees no progress for this long ends the run with
                                PW_ERR_TIMEOUT; 0 = default (10 s on CUDA, 120 s on the CPU) */
     pw_trace_fn trace;      /* NULL = no tracing (costs nothing); else receives every tile */
@@ -316,6 +318,31 @@ pw_status pw_heat(pw_image *grid, int64_t sweeps, const pw_options *options, dou
  * A(i,j) = (1 - omega) A(i,j) + omega/4 (A(i-1,j) + A(i,j-1) + A(i+1,j) + A(i,j+1)). */
 pw_status pw_sor(pw_image *grid, int64_t sweeps, double omega, const pw_options *options,
                  double *residual, pw_run_info *info);
+
+/* ---------------------------------------------------------------------------------------------
+ * CUDA device memory
+ *
+ * The same computations on data already on the GPU: every pointer (sequences, series, image and
+ * grid data, inthist's out) is a device pointer on options->device; results structs and residual
+ * stay on the host.  Arguments are checked exactly as by the host functions; the checks that
+ * read the data (SAT overflow, NaN samples, sequence letters) run on the device.  Work is ordered
+ * on options->cuda_stream and finished when the call returns.  The residual of heat/sor is
+ * summed on the device, in a different order than on the CPU (it may differ in the last bits).
+ * PW_ERR_INVALID_ARGUMENT for PW_BACKEND_CPU; PW_ERR_UNSUPPORTED in builds without CUDA.
+ * ------------------------------------------------------------------------------------------- */
+pw_status pw_sw_device(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                       const pw_options *options, pw_sw_result *result);
+pw_status pw_dtw_f32_device(const float *a, int64_t n, const float *b, int64_t m, pw_dtw_cost cost,
+                            const pw_options *options, pw_dtw_result *result);
+pw_status pw_dtw_f64_device(const double *a, int64_t n, const double *b, int64_t m, pw_dtw_cost cost,
+                            const pw_options *options, pw_dtw_result *result);
+pw_status pw_sat_device(const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info);
+pw_status pw_inthist_device(const pw_image *in, int bins, double lo, double hi, int32_t *out,
+                            const pw_options *options, pw_run_info *info);
+pw_status pw_heat_device(pw_image *grid, int64_t sweeps, const pw_options *options, double *residual,
+                         pw_run_info *info);
+pw_status pw_sor_device(pw_image *grid, int64_t sweeps, double omega, const pw_options *options,
+                        double *residual, pw_run_info *info);
 
 #ifdef __cplusplus
 }

@@ -253,6 +253,16 @@ int main(void)
     check_generic();
     check_strings();
     check_fault_injection();
+    { /* the device-pointer API: argument checks as on the host; no GPU here (or no CUDA build) */
+        uint8_t x[4] = {1, 2, 3, 4};
+        int32_t y[4];
+        pw_image in = {PW_U8, 2, 2, 0, x}, out = {PW_I32, 2, 2, 0, y}, bad = {PW_U8, 2, 3, 0, y};
+        CHECK(pw_sat_device(NULL, &out, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "sat_device NULL");
+        CHECK(pw_sat_device(&in, &bad, NULL, NULL) == PW_ERR_INVALID_SIZE, "sat_device shape mismatch");
+        pw_status st = pw_sat_device(&in, &out, NULL, NULL);
+        CHECK(st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED || st == PW_OK, "sat_device without GPU: %s", pw_status_str(st));
+        CHECK(pw_sor_device(&out, 1, 2.5, NULL, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "sor_device omega");
+    }
     pw_options cpu;
     pw_options_init(&cpu);
     cpu.backend = PW_BACKEND_CPU;

@@ -34,6 +34,7 @@ void pw_options_init(pw_options *options)
     options->device = 0;
     options->max_blocks = 0;
     options->watchdog_ms = 0;
+    options->cuda_stream = NULL;
     options->trace = NULL;
     options->trace_user = NULL;
 }
@@ -104,6 +105,7 @@ pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, in
     plan->trace = options->trace;
     plan->trace_user = options->trace_user;
     plan->watchdog_ns = options->watchdog_ms * 1000000;
+    plan->stream = options->cuda_stream;
     /* Fault injection for the reliability tests (docs/RELIABILITY.md): the peer engines never
      * publish this tile-row's progress, so the row below must end in PW_ERR_TIMEOUT. */
     const char *stuck = getenv("PEERWAVE_DEBUG_STUCK_ROW");

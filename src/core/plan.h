@@ -22,6 +22,7 @@ typedef struct pw_plan {
     pw_trace_fn trace;
     void *trace_user;
     int64_t watchdog_ns;  /* 0 = the engine's default */
+    void *stream;         /* CUDA stream (cudaStream_t), NULL = legacy default stream */
     int64_t stuck_row;    /* debug fault injection: a tile-row that never publishes; -1 = none */
 } pw_plan;
 

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 #include "../core/alloc.h"
+#include "../core/plan.h"
 #include "cuda_check.cuh"
 
 /* PW_ERR_OUT_OF_MEMORY, before anything is allocated, when `bytes` exceed the device's free
@@ -17,32 +18,46 @@ static inline pw_status pw_cuda_reserve(double bytes)
     return bytes > (double)free_bytes ? PW_ERR_OUT_OF_MEMORY : PW_OK;
 }
 
-/* cudaMalloc through the library's allocation fault injection (core/alloc.h). */
-static inline cudaError_t pw_cuda_malloc(void **ptr, size_t bytes)
+/* Stream-ordered allocation (no device-wide synchronisation on free, so a run never stalls
+ * other streams' work), through the library's allocation fault injection (core/alloc.h). */
+static inline cudaError_t pw_cuda_malloc(void **ptr, size_t bytes, cudaStream_t stream)
 {
     if (pw_debug_alloc_fails()) return cudaErrorMemoryAllocation;
-    return cudaMalloc(ptr, bytes);
+    return cudaMallocAsync(ptr, bytes ? bytes : 1, stream);
 }
 
+static inline void pw_cuda_free(void *ptr, cudaStream_t stream)
+{
+    if (ptr) cudaFreeAsync(ptr, stream);
+}
+
+/* Everything on one stream: allocation, copies, kernels and the free. */
 template <class T>
 struct pw_device_buffer {
     T *ptr = nullptr;
-    pw_device_buffer() = default;
+    cudaStream_t stream;
+    explicit pw_device_buffer(cudaStream_t s) : stream(s) {}
     pw_device_buffer(const pw_device_buffer &) = delete;
     pw_device_buffer &operator=(const pw_device_buffer &) = delete;
-    ~pw_device_buffer() { cudaFree(ptr); }
+    ~pw_device_buffer() { pw_cuda_free(ptr, stream); }
 
-    pw_status alloc(size_t count) { return pw_from_cuda(pw_cuda_malloc((void **)&ptr, count * sizeof(T) + (count == 0))); }
+    pw_status alloc(size_t count) { return pw_from_cuda(pw_cuda_malloc((void **)&ptr, count * sizeof(T), stream)); }
     pw_status upload(const T *host, size_t count)
     {
         pw_status st = alloc(count);
-        return st == PW_OK ? pw_from_cuda(cudaMemcpy(ptr, host, count * sizeof(T), cudaMemcpyHostToDevice)) : st;
+        return st == PW_OK ? pw_from_cuda(cudaMemcpyAsync(ptr, host, count * sizeof(T), cudaMemcpyHostToDevice, stream)) : st;
     }
-    pw_status download(T *host, size_t count) const
+    /* Returns when the data is on the host. */
+    pw_status download(T *host, size_t count) const { return pw_download(host, ptr, count * sizeof(T), stream); }
+
+    static pw_status pw_download(void *host, const void *dev, size_t bytes, cudaStream_t s)
     {
-        return pw_from_cuda(cudaMemcpy(host, ptr, count * sizeof(T), cudaMemcpyDeviceToHost));
+        pw_status st = pw_from_cuda(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, s));
+        return st == PW_OK ? pw_from_cuda(cudaStreamSynchronize(s)) : st;
     }
 };
+
+static inline cudaStream_t pw_plan_stream(const pw_plan *plan) { return (cudaStream_t)plan->stream; }
 
 /* Chain statuses: run the next step only while everything before succeeded. */
 #define PW_THEN(st, expr) \

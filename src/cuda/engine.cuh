@@ -182,12 +182,13 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
     float ms = 0;
     cudaEvent_t start = NULL, stop = NULL;
     pw_engine_args a;
-    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&progress, sizeof(pw_counter) * (size_t)t->n_rows), done);
-    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&ticket, sizeof(pw_counter)), done);
-    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&error, sizeof(int)), done);
-    PW_CUDA_TRY(st, cudaMemset(progress, 0, sizeof(pw_counter) * (size_t)t->n_rows), done);
-    PW_CUDA_TRY(st, cudaMemset(ticket, 0, sizeof(pw_counter)), done);
-    PW_CUDA_TRY(st, cudaMemset(error, 0, sizeof(int)), done);
+    cudaStream_t stream = pw_plan_stream(plan);
+    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&progress, sizeof(pw_counter) * (size_t)t->n_rows, stream), done);
+    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&ticket, sizeof(pw_counter), stream), done);
+    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&error, sizeof(int), stream), done);
+    PW_CUDA_TRY(st, cudaMemsetAsync(progress, 0, sizeof(pw_counter) * (size_t)t->n_rows, stream), done);
+    PW_CUDA_TRY(st, cudaMemsetAsync(ticket, 0, sizeof(pw_counter), stream), done);
+    PW_CUDA_TRY(st, cudaMemsetAsync(error, 0, sizeof(int), stream), done);
     PW_CUDA_TRY(st, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device), done);
     PW_CUDA_TRY(st, cudaEventCreate(&start), done);
     PW_CUDA_TRY(st, cudaEventCreate(&stop), done);
@@ -204,8 +205,8 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
         if (grid > t->n_rows) grid = t->n_rows;
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; } /* block does not fit on an SM */
-        PW_CUDA_TRY(st, cudaEventRecord(start), done);
-        pw_peer_kernel<Proc><<<(unsigned)grid, threads, smem>>>(proc, a);
+        PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
+        pw_peer_kernel<Proc><<<(unsigned)grid, threads, smem, stream>>>(proc, a);
         PW_CUDA_TRY(st, cudaGetLastError(), done);
     } else if (plan->strategy == PW_STRATEGY_GLOBAL_BARRIER) {
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pw_barrier_kernel<Proc>, threads, smem), done);
@@ -217,31 +218,32 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
             int64_t n_diag = pw_tiling_diagonal_count(t);
             Proc p = proc;
             void *args[] = {&p, &a, &n_diag};
-            PW_CUDA_TRY(st, cudaEventRecord(start), done);
+            PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
             PW_CUDA_TRY(st, cudaLaunchCooperativeKernel((const void *)pw_barrier_kernel<Proc>, dim3((unsigned)grid),
-                                                        dim3(threads), args, smem), done);
+                                                        dim3(threads), args, smem, stream), done);
         }
     } else if (plan->strategy == PW_STRATEGY_LAUNCH) {
         int64_t n_diag = pw_tiling_diagonal_count(t), max_end = 0;
         for (int64_t r = t->n_rows > 2 ? t->n_rows - 2 : 0; r < t->n_rows; r++)
             if (pw_tiling_end_tile(t, r) > max_end) max_end = pw_tiling_end_tile(t, r);
-        PW_CUDA_TRY(st, cudaEventRecord(start), done);
+        PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
         for (int64_t d = 0; d < n_diag; d++) {
             int64_t blocks = pw_diagonal_candidates(t, d, max_end);
             if (blocks < 1) continue; /* e.g. lag > 0 and one tile per row: some diagonals are empty */
             if (blocks > grid) grid = blocks;
-            pw_diagonal_kernel<Proc><<<(unsigned)blocks, threads, smem>>>(proc, a, d);
+            pw_diagonal_kernel<Proc><<<(unsigned)blocks, threads, smem, stream>>>(proc, a, d);
         }
         PW_CUDA_TRY(st, cudaGetLastError(), done);
     } else {
         st = PW_ERR_UNSUPPORTED;
         goto done;
     }
-    PW_CUDA_TRY(st, cudaEventRecord(stop), done);
+    PW_CUDA_TRY(st, cudaEventRecord(stop, stream), done);
     PW_CUDA_TRY(st, cudaEventSynchronize(stop), done);
     PW_CUDA_TRY(st, cudaGetLastError(), done);
     PW_CUDA_TRY(st, cudaEventElapsedTime(&ms, start, stop), done);
-    PW_CUDA_TRY(st, cudaMemcpy(&host_error, error, sizeof(int), cudaMemcpyDeviceToHost), done);
+    PW_CUDA_TRY(st, cudaMemcpyAsync(&host_error, error, sizeof(int), cudaMemcpyDeviceToHost, stream), done);
+    PW_CUDA_TRY(st, cudaStreamSynchronize(stream), done);
     if (host_error) st = PW_ERR_TIMEOUT;
     if (info) {
         info->backend = PW_BACKEND_CUDA;
@@ -257,9 +259,9 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
 done:
     if (start) cudaEventDestroy(start);
     if (stop) cudaEventDestroy(stop);
-    cudaFree(progress);
-    cudaFree(ticket);
-    cudaFree(error);
+    pw_cuda_free(progress, stream);
+    pw_cuda_free(ticket, stream);
+    pw_cuda_free(error, stream);
     return st;
 }
 

@@ -8,6 +8,7 @@
 #include "../../apps/stencil_cell.h"
 #include "../core/image.h"
 #include "device_buffer.cuh"
+#include "device_prep.cuh"
 #include "engine.cuh"
 #include "pw_cuda.h"
 #include "tile_processors.cuh"
@@ -43,40 +44,63 @@ static pw_status upload_image(const pw_image *img, pw_device_buffer<unsigned cha
 {
     size_t es = pw_dtype_size(img->type), row = (size_t)img->cols * es;
     pw_status st = buf.alloc((size_t)img->rows * row);
-    PW_THEN(st, pw_from_cuda(cudaMemcpy2D(buf.ptr, row, img->data, (size_t)pw_image_stride(img) * es, row,
-                                          (size_t)img->rows, cudaMemcpyHostToDevice)));
+    PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(buf.ptr, row, img->data, (size_t)pw_image_stride(img) * es, row,
+                                               (size_t)img->rows, cudaMemcpyHostToDevice, buf.stream)));
     return st;
 }
 
 static pw_status download_image(const pw_device_buffer<unsigned char> &buf, pw_image *img)
 {
     size_t es = pw_dtype_size(img->type), row = (size_t)img->cols * es;
-    return pw_from_cuda(cudaMemcpy2D(img->data, (size_t)pw_image_stride(img) * es, buf.ptr, row, row,
-                                     (size_t)img->rows, cudaMemcpyDeviceToHost));
+    pw_status st = pw_from_cuda(cudaMemcpy2DAsync(img->data, (size_t)pw_image_stride(img) * es, buf.ptr, row, row,
+                                                  (size_t)img->rows, cudaMemcpyDeviceToHost, buf.stream));
+    PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(buf.stream)));
+    return st;
 }
 
+/* The SAT of device arrays (any strides). */
 template <class In, class Out>
-static pw_status sat_typed(const pw_plan *plan, const pw_image *in, pw_image *out, pw_run_info *info)
+static pw_status sat_core(const pw_plan *plan, const void *in, int64_t in_stride, void *out, int64_t out_stride,
+                          pw_run_info *info)
 {
-    pw_device_buffer<unsigned char> din, dout;
+    FullProc<SatApp<In, Out>> proc;
+    proc.app = SatApp<In, Out>{(const In *)in, in_stride, (Out *)out, out_stride};
+    return pw_cuda_run(plan, proc, 0, info);
+}
+
+/* device = 1: in and out hold device pointers; else host images staged through the device. */
+template <class In, class Out>
+static pw_status sat_typed(const pw_plan *plan, const pw_image *in, pw_image *out, int device, pw_run_info *info)
+{
+    if (device) return sat_core<In, Out>(plan, in->data, pw_image_stride(in), out->data, pw_image_stride(out), info);
+    pw_device_buffer<unsigned char> din(pw_plan_stream(plan)), dout(pw_plan_stream(plan));
     pw_status st = upload_image(in, din);
     PW_THEN(st, dout.alloc((size_t)out->rows * (size_t)out->cols * sizeof(Out)));
-    if (st != PW_OK) return st;
-    FullProc<SatApp<In, Out>> proc;
-    proc.app = SatApp<In, Out>{(const In *)din.ptr, in->cols, (Out *)dout.ptr, out->cols};
-    st = pw_cuda_run(plan, proc, 0, info);
+    PW_THEN(st, (sat_core<In, Out>(plan, din.ptr, in->cols, dout.ptr, out->cols, info)));
     PW_THEN(st, download_image(dout, out));
     return st;
 }
 
 template <class In>
-static pw_status sat_out(const pw_plan *plan, const pw_image *in, pw_image *out, pw_run_info *info)
+static pw_status sat_out(const pw_plan *plan, const pw_image *in, pw_image *out, int device, pw_run_info *info)
 {
     switch (out->type) {
-    case PW_I32: return sat_typed<In, int32_t>(plan, in, out, info);
-    case PW_I64: return sat_typed<In, int64_t>(plan, in, out, info);
-    case PW_F32: return sat_typed<In, float>(plan, in, out, info);
-    case PW_F64: return sat_typed<In, double>(plan, in, out, info);
+    case PW_I32: return sat_typed<In, int32_t>(plan, in, out, device, info);
+    case PW_I64: return sat_typed<In, int64_t>(plan, in, out, device, info);
+    case PW_F32: return sat_typed<In, float>(plan, in, out, device, info);
+    case PW_F64: return sat_typed<In, double>(plan, in, out, device, info);
+    default: return PW_ERR_UNSUPPORTED;
+    }
+}
+
+static pw_status sat_dispatch(const pw_plan *plan, const pw_image *in, pw_image *out, int device, pw_run_info *info)
+{
+    switch (in->type) {
+    case PW_U8: return sat_out<uint8_t>(plan, in, out, device, info);
+    case PW_U16: return sat_out<uint16_t>(plan, in, out, device, info);
+    case PW_I32: return sat_out<int32_t>(plan, in, out, device, info);
+    case PW_F32: return sat_out<float>(plan, in, out, device, info);
+    case PW_F64: return sat_out<double>(plan, in, out, device, info);
     default: return PW_ERR_UNSUPPORTED;
     }
 }
@@ -88,14 +112,50 @@ extern "C" pw_status pw_cuda_sat(const pw_plan *plan, const pw_image *in, pw_ima
     PW_THEN(st, pw_cuda_reserve((double)in->rows * (double)in->cols *
                                 (double)(pw_dtype_size(in->type) + pw_dtype_size(out->type))));
     if (st != PW_OK) return st;
-    switch (in->type) {
-    case PW_U8: return sat_out<uint8_t>(plan, in, out, info);
-    case PW_U16: return sat_out<uint16_t>(plan, in, out, info);
-    case PW_I32: return sat_out<int32_t>(plan, in, out, info);
-    case PW_F32: return sat_out<float>(plan, in, out, info);
-    case PW_F64: return sat_out<double>(plan, in, out, info);
-    default: return PW_ERR_UNSUPPORTED;
+    return sat_dispatch(plan, in, out, 0, info);
+}
+
+/* The integer-output overflow guard of apps/sat_sum.c, on the device. */
+template <class T>
+static pw_status sum_abs_fits(const pw_image *in, uint64_t limit, cudaStream_t s, int *fits)
+{
+    uint64_t cells = (uint64_t)in->rows * (uint64_t)in->cols;
+    *fits = 1;
+    if (cells <= limit / ((uint64_t)INT32_MAX + 1)) return PW_OK; /* cannot pass the limit */
+    if (cells > ((uint64_t)1 << 32)) {                           /* the u64 sum itself could wrap */
+        *fits = 0;
+        return PW_OK;
     }
+    pw_device_scalar<unsigned long long> sum(s);
+    pw_status st = sum.zero();
+    if (st != PW_OK) return st;
+    pw_sum_abs_kernel<T><<<pw_prep_blocks((int64_t)cells), PW_PREP_THREADS, 0, s>>>(
+        (const T *)in->data, in->rows, in->cols, pw_image_stride(in), sum.buf.ptr);
+    unsigned long long total = 0;
+    PW_THEN(st, pw_from_cuda(cudaGetLastError()));
+    PW_THEN(st, sum.read(&total));
+    *fits = total <= limit;
+    return st;
+}
+
+extern "C" pw_status pw_cuda_sat_device(const pw_plan *plan, const pw_image *in, pw_image *out, pw_run_info *info)
+{
+    pw_status st = pw_cuda_probe(plan->device);
+    if (st != PW_OK) return st;
+    if (out->type == PW_I32 || out->type == PW_I64) {
+        uint64_t limit = out->type == PW_I32 ? INT32_MAX : INT64_MAX;
+        int fits = 1;
+        cudaStream_t s = pw_plan_stream(plan);
+        switch (in->type) {
+        case PW_U8: st = sum_abs_fits<uint8_t>(in, limit, s, &fits); break;
+        case PW_U16: st = sum_abs_fits<uint16_t>(in, limit, s, &fits); break;
+        case PW_I32: st = sum_abs_fits<int32_t>(in, limit, s, &fits); break;
+        default: return PW_ERR_UNSUPPORTED;
+        }
+        if (st != PW_OK) return st;
+        if (!fits) return PW_ERR_OVERFLOW;
+    }
+    return sat_dispatch(plan, in, out, 1, info);
 }
 
 /* ---- INTHIST: every plane's SAT cell at once ------------------------------------------------- */
@@ -120,20 +180,48 @@ struct InthistApp {
     }
 };
 
+static pw_status inthist_core(const pw_plan *plan, const int32_t *dbin, int64_t rows, int64_t cols, int bins,
+                              int32_t *dout, pw_run_info *info)
+{
+    FullProc<InthistApp> proc;
+    proc.app = InthistApp{dbin, dout, rows, cols, bins};
+    return pw_cuda_run(plan, proc, 0, info);
+}
+
 extern "C" pw_status pw_cuda_inthist(const pw_plan *plan, const int32_t *bin, int64_t rows, int64_t cols,
                                      int bins, int32_t *out, pw_run_info *info)
 {
-    pw_device_buffer<int32_t> dbin, dout;
+    pw_device_buffer<int32_t> dbin(pw_plan_stream(plan)), dout(pw_plan_stream(plan));
     size_t cells = (size_t)(rows * cols);
     pw_status st = pw_cuda_probe(plan->device);
     PW_THEN(st, pw_cuda_reserve((double)cells * sizeof(int32_t) * (double)(bins + 1)));
     PW_THEN(st, dbin.upload(bin, cells));
     PW_THEN(st, dout.alloc(cells * (size_t)bins));
-    if (st != PW_OK) return st;
-    FullProc<InthistApp> proc;
-    proc.app = InthistApp{dbin.ptr, dout.ptr, rows, cols, bins};
-    st = pw_cuda_run(plan, proc, 0, info);
+    PW_THEN(st, inthist_core(plan, dbin.ptr, rows, cols, bins, dout.ptr, info));
     PW_THEN(st, dout.download(out, cells * (size_t)bins));
+    return st;
+}
+
+/* in and out are device pointers; the bin indices are computed on the device too. */
+extern "C" pw_status pw_cuda_inthist_device(const pw_plan *plan, const pw_image *in, int bins, double lo, double hi,
+                                            int32_t *out, pw_run_info *info)
+{
+    cudaStream_t s = pw_plan_stream(plan);
+    pw_device_buffer<int32_t> dbin(s);
+    int64_t cells = in->rows * in->cols;
+    pw_status st = pw_cuda_probe(plan->device);
+    PW_THEN(st, dbin.alloc((size_t)cells));
+    if (st != PW_OK) return st;
+    unsigned blocks = pw_prep_blocks(cells);
+    int64_t stride = pw_image_stride(in);
+    if (in->type == PW_U8)
+        pw_bins_kernel<<<blocks, PW_PREP_THREADS, 0, s>>>((const uint8_t *)in->data, in->rows, in->cols, stride, bins, lo, hi, dbin.ptr);
+    else if (in->type == PW_U16)
+        pw_bins_kernel<<<blocks, PW_PREP_THREADS, 0, s>>>((const uint16_t *)in->data, in->rows, in->cols, stride, bins, lo, hi, dbin.ptr);
+    else
+        pw_bins_kernel<<<blocks, PW_PREP_THREADS, 0, s>>>((const float *)in->data, in->rows, in->cols, stride, bins, lo, hi, dbin.ptr);
+    st = pw_from_cuda(cudaGetLastError());
+    PW_THEN(st, inthist_core(plan, dbin.ptr, in->rows, in->cols, bins, out, info));
     return st;
 }
 
@@ -163,15 +251,23 @@ PW_STENCIL_CELL(float, f32)
 PW_STENCIL_CELL(double, f64)
 
 template <class F>
+static pw_status stencil_core(const pw_plan *plan, F *grid, int64_t stride, int64_t sweeps, int sor, double omega,
+                              pw_run_info *info)
+{
+    FullProc<StencilApp<F>> proc;
+    proc.app = StencilApp<F>{grid, stride, sor, (F)(1 - omega), (F)(omega / 4)};
+    pw_status st = PW_OK;
+    for (int64_t s = 0; s < sweeps && st == PW_OK; s++) st = pw_cuda_run(plan, proc, 0, info);
+    return st;
+}
+
+template <class F>
 static pw_status stencil_typed(const pw_plan *plan, pw_image *grid, int64_t sweeps, int sor, double omega,
                                pw_run_info *info)
 {
-    pw_device_buffer<unsigned char> dgrid;
+    pw_device_buffer<unsigned char> dgrid(pw_plan_stream(plan));
     pw_status st = upload_image(grid, dgrid);
-    if (st != PW_OK) return st;
-    FullProc<StencilApp<F>> proc;
-    proc.app = StencilApp<F>{(F *)dgrid.ptr, grid->cols, sor, (F)(1 - omega), (F)(omega / 4)};
-    for (int64_t s = 0; s < sweeps && st == PW_OK; s++) st = pw_cuda_run(plan, proc, 0, info);
+    PW_THEN(st, stencil_core(plan, (F *)dgrid.ptr, grid->cols, sweeps, sor, omega, info));
     PW_THEN(st, download_image(dgrid, grid));
     return st;
 }
@@ -184,4 +280,33 @@ extern "C" pw_status pw_cuda_stencil(const pw_plan *plan, pw_image *grid, int64_
     if (st != PW_OK) return st;
     if (grid->type == PW_F32) return stencil_typed<float>(plan, grid, sweeps, sor, omega, info);
     return stencil_typed<double>(plan, grid, sweeps, sor, omega, info);
+}
+
+template <class F>
+static pw_status stencil_device(const pw_plan *plan, pw_image *grid, int64_t sweeps, int sor, double omega,
+                                double *residual, pw_run_info *info)
+{
+    cudaStream_t s = pw_plan_stream(plan);
+    pw_status st = stencil_core(plan, (F *)grid->data, pw_image_stride(grid), sweeps, sor, omega, info);
+    if (st != PW_OK || !residual) return st;
+    pw_device_scalar<double> sum(s);
+    st = sum.zero();
+    if (st != PW_OK) return st;
+    pw_residual_kernel<F><<<pw_prep_blocks((grid->rows - 2) * (grid->cols - 2)), PW_PREP_THREADS, 0, s>>>(
+        (const F *)grid->data, grid->rows, grid->cols, pw_image_stride(grid), sum.buf.ptr);
+    double total = 0;
+    st = pw_from_cuda(cudaGetLastError());
+    PW_THEN(st, sum.read(&total));
+    if (st == PW_OK) *residual = sqrt(total / ((double)(grid->rows - 2) * (double)(grid->cols - 2)));
+    return st;
+}
+
+/* grid->data is a device pointer; residual (if non-NULL) is reduced on the device. */
+extern "C" pw_status pw_cuda_stencil_device(const pw_plan *plan, pw_image *grid, int64_t sweeps, int sor,
+                                            double omega, double *residual, pw_run_info *info)
+{
+    pw_status st = pw_cuda_probe(plan->device);
+    if (st != PW_OK) return st;
+    if (grid->type == PW_F32) return stencil_device<float>(plan, grid, sweeps, sor, omega, residual, info);
+    return stencil_device<double>(plan, grid, sweeps, sor, omega, residual, info);
 }

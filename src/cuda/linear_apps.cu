@@ -10,6 +10,7 @@
 #include "../../apps/dtw_cell.h"
 #include "../../apps/sw_cell.h"
 #include "device_buffer.cuh"
+#include "device_prep.cuh"
 #include "engine.cuh"
 #include "pw_cuda.h"
 #include "tile_processors.cuh"
@@ -60,30 +61,27 @@ struct SwApp {
     }
 };
 
-static pw_status cuda_sw(const pw_plan *plan, const uint8_t *a, int64_t n, const uint8_t *b, int64_t m,
+/* The scan over device-resident encoded sequences da (n) and db (m). */
+static pw_status sw_core(const pw_plan *plan, const uint8_t *da, int64_t n, const uint8_t *db, int64_t m,
                          const int32_t *scores, int alphabet, int32_t gap_open, int32_t gap_extend, int32_t *score,
                          int64_t *end_a, int64_t *end_b, pw_run_info *info)
 {
-    pw_device_buffer<pw_sw_cell> bus, left, diag;
-    pw_device_buffer<uint8_t> da, db;
-    pw_device_buffer<int32_t> dscores, best_score;
-    pw_device_buffer<int64_t> best_col;
+    cudaStream_t s = pw_plan_stream(plan);
+    pw_device_buffer<pw_sw_cell> bus(s), left(s), diag(s);
+    pw_device_buffer<int32_t> dscores(s), best_score(s);
+    pw_device_buffer<int64_t> best_col(s);
     std::vector<pw_sw_cell> bus_init((size_t)m, pw_sw_boundary()), col_init((size_t)n, pw_sw_boundary());
     std::vector<int32_t> row_score((size_t)n, 0);
     std::vector<int64_t> row_col((size_t)n, -1);
-    pw_status st = pw_cuda_probe(plan->device);
-    PW_THEN(st, pw_cuda_reserve((double)m * sizeof(pw_sw_cell) + (double)n * (2 * sizeof(pw_sw_cell) + 13) + (double)m));
-    PW_THEN(st, bus.upload(bus_init.data(), (size_t)m));
+    pw_status st = bus.upload(bus_init.data(), (size_t)m);
     PW_THEN(st, left.upload(col_init.data(), (size_t)n));
     PW_THEN(st, diag.upload(col_init.data(), (size_t)n));
-    PW_THEN(st, da.upload(a, (size_t)n));
-    PW_THEN(st, db.upload(b, (size_t)m));
     PW_THEN(st, dscores.upload(scores, (size_t)(alphabet * alphabet)));
     PW_THEN(st, best_score.upload(row_score.data(), (size_t)n));
     PW_THEN(st, best_col.upload(row_col.data(), (size_t)n));
     if (st != PW_OK) return st;
     LinearProc<SwApp> proc;
-    proc.app = SwApp{bus.ptr, left.ptr, diag.ptr, da.ptr, db.ptr, dscores.ptr, alphabet, gap_open,
+    proc.app = SwApp{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet, gap_open,
                      gap_extend, best_score.ptr, best_col.ptr};
     st = pw_cuda_run(plan, proc, LinearProc<SwApp>::smem_bytes(plan->tiling.h), info);
     PW_THEN(st, best_score.download(row_score.data(), (size_t)n));
@@ -101,14 +99,57 @@ static pw_status cuda_sw(const pw_plan *plan, const uint8_t *a, int64_t n, const
     return PW_OK;
 }
 
-/* The host staging vectors may throw std::bad_alloc: it must not cross into C. */
+static double sw_bytes(int64_t n, int64_t m)
+{
+    return (double)m * (sizeof(pw_sw_cell) + 1) + (double)n * (2 * sizeof(pw_sw_cell) + 13);
+}
+
+/* a and b: encoded host sequences.  The host staging vectors may throw std::bad_alloc: it must
+ * not cross into C. */
 extern "C" pw_status pw_cuda_sw(const pw_plan *plan, const uint8_t *a, int64_t n, const uint8_t *b,
                                 int64_t m, const int32_t *scores, int alphabet, int32_t gap_open,
                                 int32_t gap_extend, int32_t *score, int64_t *end_a, int64_t *end_b,
                                 pw_run_info *info)
 {
     try {
-        return cuda_sw(plan, a, n, b, m, scores, alphabet, gap_open, gap_extend, score, end_a, end_b, info);
+        cudaStream_t s = pw_plan_stream(plan);
+        pw_device_buffer<uint8_t> da(s), db(s);
+        pw_status st = pw_cuda_probe(plan->device);
+        PW_THEN(st, pw_cuda_reserve(sw_bytes(n, m)));
+        PW_THEN(st, da.upload(a, (size_t)n));
+        PW_THEN(st, db.upload(b, (size_t)m));
+        PW_THEN(st, sw_core(plan, da.ptr, n, db.ptr, m, scores, alphabet, gap_open, gap_extend, score, end_a, end_b, info));
+        return st;
+    } catch (const std::bad_alloc &) {
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+}
+
+/* a and b: device letters, encoded here with code (256 entries, 255 = refused letter). */
+extern "C" pw_status pw_cuda_sw_device(const pw_plan *plan, const char *a, int64_t n, const char *b, int64_t m,
+                                       const uint8_t *code, const int32_t *scores, int alphabet, int32_t gap_open,
+                                       int32_t gap_extend, int32_t *score, int64_t *end_a, int64_t *end_b,
+                                       pw_run_info *info)
+{
+    try {
+        cudaStream_t s = pw_plan_stream(plan);
+        pw_device_buffer<uint8_t> da(s), db(s), dcode(s);
+        pw_device_scalar<int> bad(s);
+        pw_status st = pw_cuda_probe(plan->device);
+        PW_THEN(st, pw_cuda_reserve(sw_bytes(n, m)));
+        PW_THEN(st, da.alloc((size_t)n));
+        PW_THEN(st, db.alloc((size_t)m));
+        PW_THEN(st, dcode.upload(code, 256));
+        PW_THEN(st, bad.zero());
+        if (st != PW_OK) return st;
+        pw_encode_kernel<<<pw_prep_blocks(n), PW_PREP_THREADS, 0, s>>>(a, n, dcode.ptr, da.ptr, bad.buf.ptr);
+        pw_encode_kernel<<<pw_prep_blocks(m), PW_PREP_THREADS, 0, s>>>(b, m, dcode.ptr, db.ptr, bad.buf.ptr);
+        int refused = 0;
+        st = pw_from_cuda(cudaGetLastError());
+        PW_THEN(st, bad.read(&refused));
+        if (st == PW_OK && refused) st = PW_ERR_BAD_INPUT;
+        PW_THEN(st, sw_core(plan, da.ptr, n, db.ptr, m, scores, alphabet, gap_open, gap_extend, score, end_a, end_b, info));
+        return st;
     } catch (const std::bad_alloc &) {
         return PW_ERR_OUT_OF_MEMORY;
     }
@@ -142,36 +183,56 @@ __device__ double DtwApp<double>::cell(int64_t i, int64_t j, double up, double l
     return pw_dtw_step_f64(a[i], b[j], squared, up, l, d);
 }
 
+/* The scan over device-resident series da (n) and db (m). */
 template <class F>
-static pw_status cuda_dtw_staged(const pw_plan *plan, const F *a, int64_t n, const F *b, int64_t m, int squared,
-                                 double *distance, pw_run_info *info)
+static pw_status dtw_core(const pw_plan *plan, const F *da, int64_t n, const F *db, int64_t m, int squared,
+                          double *distance, pw_run_info *info)
 {
-    pw_device_buffer<F> bus, left, diag, da, db;
+    cudaStream_t s = pw_plan_stream(plan);
+    pw_device_buffer<F> bus(s), left(s), diag(s);
     std::vector<F> bus_init((size_t)m, (F)INFINITY), left_init((size_t)n, (F)INFINITY), diag_init((size_t)n, (F)INFINITY);
     diag_init[0] = 0; /* D(-1, -1) = 0 */
-    pw_status st = pw_cuda_probe(plan->device);
-    PW_THEN(st, pw_cuda_reserve(3.0 * sizeof(F) * (double)(n + m)));
-    PW_THEN(st, bus.upload(bus_init.data(), (size_t)m));
+    pw_status st = bus.upload(bus_init.data(), (size_t)m);
     PW_THEN(st, left.upload(left_init.data(), (size_t)n));
     PW_THEN(st, diag.upload(diag_init.data(), (size_t)n));
-    PW_THEN(st, da.upload(a, (size_t)n));
-    PW_THEN(st, db.upload(b, (size_t)m));
     if (st != PW_OK) return st;
     LinearProc<DtwApp<F>> proc;
-    proc.app = DtwApp<F>{bus.ptr, left.ptr, diag.ptr, da.ptr, db.ptr, squared};
+    proc.app = DtwApp<F>{bus.ptr, left.ptr, diag.ptr, da, db, squared};
     st = pw_cuda_run(plan, proc, LinearProc<DtwApp<F>>::smem_bytes(plan->tiling.h), info);
     F last = 0;
-    PW_THEN(st, pw_from_cuda(cudaMemcpy(&last, bus.ptr + m - 1, sizeof(F), cudaMemcpyDeviceToHost)));
+    PW_THEN(st, bus.pw_download(&last, bus.ptr + m - 1, sizeof(F), s));
     if (st == PW_OK) *distance = (double)last;
     return st;
 }
 
+/* device = 1: a and b are device pointers (checked for NaN/inf there); else host series. */
 template <class F>
-static pw_status cuda_dtw(const pw_plan *plan, const F *a, int64_t n, const F *b, int64_t m, int squared,
+static pw_status cuda_dtw(const pw_plan *plan, const F *a, int64_t n, const F *b, int64_t m, int squared, int device,
                           double *distance, pw_run_info *info)
 {
     try {
-        return cuda_dtw_staged(plan, a, n, b, m, squared, distance, info);
+        cudaStream_t s = pw_plan_stream(plan);
+        pw_device_buffer<F> da(s), db(s);
+        pw_status st = pw_cuda_probe(plan->device);
+        PW_THEN(st, pw_cuda_reserve(3.0 * sizeof(F) * (double)(n + m)));
+        if (st != PW_OK) return st;
+        if (device) {
+            pw_device_scalar<int> bad(s);
+            int refused = 0;
+            st = bad.zero();
+            if (st != PW_OK) return st;
+            pw_finite_kernel<F><<<pw_prep_blocks(n), PW_PREP_THREADS, 0, s>>>(a, n, bad.buf.ptr);
+            pw_finite_kernel<F><<<pw_prep_blocks(m), PW_PREP_THREADS, 0, s>>>(b, m, bad.buf.ptr);
+            st = pw_from_cuda(cudaGetLastError());
+            PW_THEN(st, bad.read(&refused));
+            if (st == PW_OK && refused) st = PW_ERR_BAD_INPUT;
+            PW_THEN(st, dtw_core(plan, a, n, b, m, squared, distance, info));
+            return st;
+        }
+        PW_THEN(st, da.upload(a, (size_t)n));
+        PW_THEN(st, db.upload(b, (size_t)m));
+        PW_THEN(st, dtw_core(plan, (const F *)da.ptr, n, (const F *)db.ptr, m, squared, distance, info));
+        return st;
     } catch (const std::bad_alloc &) {
         return PW_ERR_OUT_OF_MEMORY;
     }
@@ -180,11 +241,23 @@ static pw_status cuda_dtw(const pw_plan *plan, const F *a, int64_t n, const F *b
 extern "C" pw_status pw_cuda_dtw_f32(const pw_plan *plan, const float *a, int64_t n, const float *b,
                                      int64_t m, int squared, double *distance, pw_run_info *info)
 {
-    return cuda_dtw(plan, a, n, b, m, squared, distance, info);
+    return cuda_dtw(plan, a, n, b, m, squared, 0, distance, info);
 }
 
 extern "C" pw_status pw_cuda_dtw_f64(const pw_plan *plan, const double *a, int64_t n, const double *b,
                                      int64_t m, int squared, double *distance, pw_run_info *info)
 {
-    return cuda_dtw(plan, a, n, b, m, squared, distance, info);
+    return cuda_dtw(plan, a, n, b, m, squared, 0, distance, info);
+}
+
+extern "C" pw_status pw_cuda_dtw_f32_device(const pw_plan *plan, const float *a, int64_t n, const float *b,
+                                            int64_t m, int squared, double *distance, pw_run_info *info)
+{
+    return cuda_dtw(plan, a, n, b, m, squared, 1, distance, info);
+}
+
+extern "C" pw_status pw_cuda_dtw_f64_device(const pw_plan *plan, const double *a, int64_t n, const double *b,
+                                            int64_t m, int squared, double *distance, pw_run_info *info)
+{
+    return cuda_dtw(plan, a, n, b, m, squared, 1, distance, info);
 }

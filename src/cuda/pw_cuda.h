@@ -1,8 +1,10 @@
 /*
  * pw_cuda.h - the C interface between the apps and the CUDA runtime (built only with nvcc).
- * Every function takes host pointers, copies to the device, runs the plan's strategy and
- * copies results back; every CUDA failure becomes a pw_status (PW_ERR_CUDA, PW_ERR_NO_DEVICE,
- * PW_ERR_OUT_OF_MEMORY, PW_ERR_TIMEOUT), never an exit.
+ * The plain functions take host pointers, copy to the device, run the plan's strategy and copy
+ * results back; the _device ones take device pointers and check/prepare their input on the
+ * device.  All work is ordered on plan->stream and finished when they return; every CUDA failure
+ * becomes a pw_status (PW_ERR_CUDA, PW_ERR_NO_DEVICE, PW_ERR_OUT_OF_MEMORY, PW_ERR_TIMEOUT), never
+ * an exit.
  */
 #ifndef PW_CUDA_H
 #define PW_CUDA_H
@@ -42,6 +44,22 @@ pw_status pw_cuda_inthist(const pw_plan *plan, const int32_t *bin, int64_t rows,
 /* In place on grid (f32/f64), `sweeps` sweeps of heat (sor = 0) or SOR. */
 pw_status pw_cuda_stencil(const pw_plan *plan, pw_image *grid, int64_t sweeps,
                           int sor, double omega, pw_run_info *info);
+
+/* ---- device-pointer variants (arguments validated by apps/device_api.c) ---- */
+pw_status pw_cuda_sat_device(const pw_plan *plan, const pw_image *in, pw_image *out, pw_run_info *info);
+pw_status pw_cuda_inthist_device(const pw_plan *plan, const pw_image *in, int bins, double lo, double hi,
+                                 int32_t *out, pw_run_info *info);
+pw_status pw_cuda_stencil_device(const pw_plan *plan, pw_image *grid, int64_t sweeps, int sor, double omega,
+                                 double *residual, pw_run_info *info);
+/* code: letter -> score-table index (256 entries, 255 = refused), as pw_score_table.code. */
+pw_status pw_cuda_sw_device(const pw_plan *plan, const char *a, int64_t n, const char *b, int64_t m,
+                            const uint8_t *code, const int32_t *scores, int alphabet, int32_t gap_open,
+                            int32_t gap_extend, int32_t *score, int64_t *end_a, int64_t *end_b,
+                            pw_run_info *info);
+pw_status pw_cuda_dtw_f32_device(const pw_plan *plan, const float *a, int64_t n, const float *b, int64_t m,
+                                 int squared, double *distance, pw_run_info *info);
+pw_status pw_cuda_dtw_f64_device(const pw_plan *plan, const double *a, int64_t n, const double *b, int64_t m,
+                                 int squared, double *distance, pw_run_info *info);
 
 #ifdef __cplusplus
 }

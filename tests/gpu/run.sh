@@ -21,7 +21,7 @@ grep -E "^[0-9]+ passed" -h "$out/ctest.log" | tail -3 >> "$out/summary.txt"
 
 PW_TEST_SHAPES=${PW_TEST_SHAPES:-150} PW_GPU_LARGE=1 timeout 200 ./build-gpu/tests/test_gpu > "$out/gpu_large.log" 2>&1
 summary "test_gpu (150 shapes + large): rc=$? $(tail -1 "$out/gpu_large.log")"
-grep -E "^large|^concurrent|^fault|^memory|FAIL" "$out/gpu_large.log" | head -24 >> "$out/summary.txt"
+grep -E "^large|^concurrent|^fault|^memory|^device-pointer|FAIL" "$out/gpu_large.log" | head -24 >> "$out/summary.txt"
 
 for tool in memcheck racecheck synccheck initcheck; do
   PW_GPU_SMALL=1 PW_TEST_SHAPES=${PW_SANITIZER_SHAPES:-15} timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 ./build-gpu/tests/test_gpu \

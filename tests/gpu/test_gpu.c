@@ -252,6 +252,136 @@ static void memory_cases(void)
 }
 #endif
 
+#ifdef PW_TEST_HAVE_HOG
+void *pw_test_to_device(const void *host, size_t bytes);
+int pw_test_from_device(void *host, const void *dev, size_t bytes);
+void pw_test_device_release(void *dev);
+void *pw_test_stream_create(void);
+void pw_test_stream_destroy(void *s);
+
+/* The device-pointer entry points on a non-blocking stream against the host functions on the
+ * CPU reference: every app, random shapes and strategies, bit-exact (heat/sor residuals, summed
+ * in another order on the device, to 1e-12), and the data checks that run on the device. */
+static void device_api_cases(void)
+{
+    void *stream = pw_test_stream_create();
+    pw_options cpu = test_sequential_options();
+    for (int t = 0; t < 30; t++) {
+        int64_t rows, cols;
+        test_shape(700, 300000, &rows, &cols);
+        pw_options gpu = gpu_options(rows, cols);
+        gpu.cuda_stream = stream;
+        size_t cells = (size_t)(rows * cols);
+        int app = t % 5;
+        if (app == 0) { /* SW */
+            char *a = malloc((size_t)rows), *b = malloc((size_t)cols);
+            for (int64_t k = 0; k < rows; k++) a[k] = "ACGTacgtN"[test_rand() % 9];
+            for (int64_t k = 0; k < cols; k++) b[k] = k < rows && test_rand() % 3 ? a[k] : "ACGT"[test_rand() % 4];
+            pw_sw_params p;
+            pw_sw_params_init(&p);
+            p.gap_open = 3;
+            pw_sw_result r, g;
+            char *da = pw_test_to_device(a, (size_t)rows), *db = pw_test_to_device(b, (size_t)cols);
+            pw_status s1 = pw_sw(a, rows, b, cols, &p, &cpu, &r), s2 = pw_sw_device(da, rows, db, cols, &p, &gpu, &g);
+            CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.end_a == g.end_a && r.end_b == g.end_b,
+                  "sw_device %" PRId64 "x%" PRId64 " %s: %d vs %d (%s)", rows, cols, strategy_name(gpu.strategy), r.score,
+                  g.score, pw_status_str(s2));
+            a[rows / 2] = '#'; /* a letter the table refuses, found on the device */
+            pw_test_device_release(da);
+            da = pw_test_to_device(a, (size_t)rows);
+            CHECK(pw_sw_device(da, rows, db, cols, &p, &gpu, &g) == PW_ERR_BAD_INPUT, "sw_device bad letter");
+            pw_test_device_release(da);
+            pw_test_device_release(db);
+            free(a);
+            free(b);
+        } else if (app == 1) { /* DTW f32 and f64 */
+            double *a = malloc(sizeof(double) * (size_t)rows), *b = malloc(sizeof(double) * (size_t)cols);
+            float *af = malloc(sizeof(float) * (size_t)rows), *bf = malloc(sizeof(float) * (size_t)cols);
+            for (int64_t k = 0; k < rows; k++) af[k] = (float)(a[k] = test_unit() * 4 - 2);
+            for (int64_t k = 0; k < cols; k++) bf[k] = (float)(b[k] = test_unit() * 4 - 2);
+            double *da = pw_test_to_device(a, sizeof(double) * (size_t)rows), *db = pw_test_to_device(b, sizeof(double) * (size_t)cols);
+            float *daf = pw_test_to_device(af, sizeof(float) * (size_t)rows), *dbf = pw_test_to_device(bf, sizeof(float) * (size_t)cols);
+            pw_dtw_result r, g;
+            pw_status s1 = pw_dtw_f64(a, rows, b, cols, PW_DTW_SQUARED, &cpu, &r);
+            pw_status s2 = pw_dtw_f64_device(da, rows, db, cols, PW_DTW_SQUARED, &gpu, &g);
+            CHECK(s1 == PW_OK && s2 == PW_OK && r.distance == g.distance, "dtw_f64_device %" PRId64 "x%" PRId64 ": %.17g vs %.17g (%s)",
+                  rows, cols, r.distance, g.distance, pw_status_str(s2));
+            s1 = pw_dtw_f32(af, rows, bf, cols, PW_DTW_ABSOLUTE, &cpu, &r);
+            s2 = pw_dtw_f32_device(daf, rows, dbf, cols, PW_DTW_ABSOLUTE, &gpu, &g);
+            CHECK(s1 == PW_OK && s2 == PW_OK && r.distance == g.distance, "dtw_f32_device: %.9g vs %.9g", r.distance, g.distance);
+            bf[cols - 1] = 0.0f / 0.0f;
+            pw_test_device_release(dbf);
+            dbf = pw_test_to_device(bf, sizeof(float) * (size_t)cols);
+            CHECK(pw_dtw_f32_device(daf, rows, dbf, cols, PW_DTW_ABSOLUTE, &gpu, &g) == PW_ERR_BAD_INPUT, "dtw_device NaN");
+            pw_test_device_release(da), pw_test_device_release(db), pw_test_device_release(daf), pw_test_device_release(dbf);
+            free(a), free(b), free(af), free(bf);
+        } else if (app == 2 || app == 3) { /* SAT u16 -> i64 with a stride; INTHIST f32 */
+            int64_t stride = cols + (int64_t)(test_rand() % 5);
+            pw_dtype in_t = app == 2 ? PW_U16 : PW_F32;
+            size_t es = pw_dtype_size(in_t), in_bytes = (size_t)(rows * stride) * es;
+            unsigned char *x = malloc(in_bytes);
+            for (size_t k = 0; k < in_bytes / es; k++) {
+                if (in_t == PW_U16) ((uint16_t *)x)[k] = (uint16_t)test_rand();
+                else ((float *)x)[k] = (float)test_unit();
+            }
+            void *dx = pw_test_to_device(x, in_bytes);
+            pw_image in = {in_t, rows, cols, stride, x}, din = {in_t, rows, cols, stride, dx};
+            int bins = 5;
+            size_t out_bytes = app == 2 ? cells * 8 : cells * 4 * (size_t)bins;
+            void *r = malloc(out_bytes), *g = malloc(out_bytes), *dout = pw_test_to_device(g, out_bytes);
+            pw_status s1, s2;
+            if (app == 2) {
+                pw_image ro = {PW_I64, rows, cols, 0, r}, go = {PW_I64, rows, cols, 0, dout};
+                s1 = pw_sat(&in, &ro, &cpu, NULL);
+                s2 = pw_sat_device(&din, &go, &gpu, NULL);
+            } else {
+                s1 = pw_inthist(&in, bins, 0.1, 0.9, r, &cpu, NULL);
+                s2 = pw_inthist_device(&din, bins, 0.1, 0.9, dout, &gpu, NULL);
+            }
+            pw_test_from_device(g, dout, out_bytes);
+            CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(r, g, out_bytes), "%s_device %" PRId64 "x%" PRId64 " stride %" PRId64 " %s: %s",
+                  app == 2 ? "sat" : "inthist", rows, cols, stride, strategy_name(gpu.strategy), pw_status_str(s2));
+            if (app == 2) { /* u16 sums that pass i32 must be refused on the device too */
+                pw_image go = {PW_I32, rows, cols, 0, dout};
+                int big = cells * 65535 > (size_t)INT32_MAX;
+                pw_status want = pw_sat(&in, &(pw_image){PW_I32, rows, cols, 0, r}, &cpu, NULL);
+                CHECK(pw_sat_device(&din, &go, &gpu, NULL) == want && (want == PW_ERR_OVERFLOW) <= big,
+                      "sat_device overflow guard: %s", pw_status_str(want));
+            }
+            pw_test_device_release(dx);
+            pw_test_device_release(dout);
+            free(x), free(r), free(g);
+        } else { /* HEAT / SOR f64 */
+            int64_t h = rows < 3 ? 3 : rows > 400 ? 400 : rows, w = cols < 3 ? 3 : cols > 400 ? 400 : cols;
+            size_t bytes = sizeof(double) * (size_t)(h * w);
+            double *a = malloc(bytes), *b = malloc(bytes);
+            for (int64_t k = 0; k < h * w; k++) a[k] = test_unit();
+            double *dg = pw_test_to_device(a, bytes);
+            pw_image ga = {PW_F64, h, w, 0, a}, gd = {PW_F64, h, w, 0, dg};
+            double r1 = 0, r2 = 0;
+            int sor = t % 2;
+            pw_status s1 = sor ? pw_sor(&ga, 3, 1.3, &cpu, &r1, NULL) : pw_heat(&ga, 3, &cpu, &r1, NULL);
+            pw_status s2 = sor ? pw_sor_device(&gd, 3, 1.3, &gpu, &r2, NULL) : pw_heat_device(&gd, 3, &gpu, &r2, NULL);
+            pw_test_from_device(b, dg, bytes);
+            CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(a, b, bytes) && fabs(r1 - r2) <= 1e-12 * fabs(r1),
+                  "%s_device %" PRId64 "x%" PRId64 ": residual %.17g vs %.17g (%s)", sor ? "sor" : "heat", h, w, r1, r2,
+                  pw_status_str(s2));
+            pw_test_device_release(dg);
+            free(a), free(b);
+        }
+    }
+    pw_options on_cpu;
+    pw_options_init(&on_cpu);
+    on_cpu.backend = PW_BACKEND_CPU;
+    pw_dtw_result g;
+    float one = 1;
+    CHECK(pw_dtw_f32_device(&one, 1, &one, 1, PW_DTW_ABSOLUTE, &on_cpu, &g) == PW_ERR_INVALID_ARGUMENT,
+          "device API with the CPU backend");
+    pw_test_stream_destroy(stream);
+    printf("device-pointer API: 30 random cases on a non-blocking stream done\n");
+}
+#endif
+
 int main(void)
 {
     test_seed(90);
@@ -320,6 +450,7 @@ int main(void)
 #ifdef PW_TEST_HAVE_HOG
         concurrent_kernel_cases();
         memory_cases();
+        device_api_cases();
 #endif
     }
     if (getenv("PW_GPU_LARGE")) {

@@ -1,6 +1,7 @@
-/* hog.cu - a test helper: a kernel that occupies most SMs for a while on its own non-blocking
- * stream, so test_gpu can start a PeerWave run while the GPU is mostly taken (forward progress
- * must not depend on all of our blocks being resident). */
+/* gpu_helpers.cu - what test_gpu (plain C) needs from the CUDA runtime: device copies and a
+ * stream for the device-pointer API, free device memory, and a kernel that occupies most SMs for
+ * a while on its own non-blocking stream, so a PeerWave run can start while the GPU is mostly
+ * taken (forward progress must not depend on all of our blocks being resident). */
 #include <cuda_runtime.h>
 
 static cudaStream_t hog_stream;
@@ -50,3 +51,27 @@ extern "C" int pw_test_hog_finish(void)
     cudaStreamDestroy(hog_stream);
     return e == cudaSuccess ? 0 : -1;
 }
+
+extern "C" void *pw_test_to_device(const void *host, size_t bytes)
+{
+    void *d = NULL;
+    if (cudaMalloc(&d, bytes ? bytes : 1) != cudaSuccess) return NULL;
+    cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice);
+    return d;
+}
+
+extern "C" int pw_test_from_device(void *host, const void *dev, size_t bytes)
+{
+    return cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost) == cudaSuccess ? 0 : -1;
+}
+
+extern "C" void pw_test_device_release(void *dev) { cudaFree(dev); }
+
+extern "C" void *pw_test_stream_create(void)
+{
+    cudaStream_t s = NULL;
+    cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    return (void *)s;
+}
+
+extern "C" void pw_test_stream_destroy(void *s) { cudaStreamDestroy((cudaStream_t)s); }

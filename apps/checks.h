@@ -1,0 +1,17 @@
+/* checks.h - argument validation shared by the host and the device-pointer entry points, so both
+ * accept and refuse exactly the same calls. */
+#ifndef PW_CHECKS_H
+#define PW_CHECKS_H
+
+#include "peerwave.h"
+#include "scoring.h"
+
+pw_status pw_sat_check(const pw_image *in, const pw_image *out);
+pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, const int32_t *out);
+pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps);
+/* Also builds the score table. */
+pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                      const void *result, pw_score_table *table);
+pw_status pw_dtw_check(const void *a, int64_t n, const void *b, int64_t m, pw_dtw_cost cost, const void *result);
+
+#endif

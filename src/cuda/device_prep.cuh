@@ -1,0 +1,101 @@
+/* device_prep.cuh - the input checks and preparations of the device-pointer entry points, done
+ * where the data is: sum of |x| (SAT overflow guard), bin indices (INTHIST), letter codes (SW),
+ * finiteness (DTW) and the residual (HEAT/SOR).  Each mirrors its host counterpart in apps/. */
+#ifndef PW_DEVICE_PREP_CUH
+#define PW_DEVICE_PREP_CUH
+
+#include <math.h>
+#include <stdint.h>
+
+#include "device_buffer.cuh"
+
+#define PW_PREP_THREADS 256
+
+static inline unsigned pw_prep_blocks(int64_t n)
+{
+    int64_t b = (n + PW_PREP_THREADS - 1) / PW_PREP_THREADS;
+    return (unsigned)(b < 1 ? 1 : b > 4096 ? 4096 : b);
+}
+
+template <class T>
+__device__ __forceinline__ uint64_t pw_abs_u64(T v) { int64_t w = (int64_t)v; return w < 0 ? (uint64_t)(-w) : (uint64_t)w; }
+
+/* sum |x| over a strided image; every thread adds at most cells/threads values < 2^31 each. */
+template <class T>
+__global__ void pw_sum_abs_kernel(const T *x, int64_t rows, int64_t cols, int64_t stride, unsigned long long *sum)
+{
+    uint64_t s = 0;
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < rows * cols; k += (int64_t)gridDim.x * blockDim.x)
+        s += pw_abs_u64(x[(k / cols) * stride + k % cols]);
+    atomicAdd(sum, (unsigned long long)s);
+}
+
+/* bin(x) exactly as apps/inthist.c computes it (double arithmetic, no FMA: -fmad=false). */
+template <class T>
+__global__ void pw_bins_kernel(const T *x, int64_t rows, int64_t cols, int64_t stride, int bins, double lo,
+                               double hi, int32_t *bin)
+{
+    double scale = bins / (hi - lo);
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < rows * cols; k += (int64_t)gridDim.x * blockDim.x) {
+        double v = (double)x[(k / cols) * stride + k % cols];
+        int32_t b = -1;
+        if (v >= lo && v < hi) {
+            double f = floor((v - lo) * scale);
+            b = f >= bins ? bins - 1 : (int32_t)f;
+        }
+        bin[k] = b;
+    }
+}
+
+/* Letters to score-table indices; *bad = 1 at any byte the table does not accept (code 255). */
+static __global__ void pw_encode_kernel(const char *s, int64_t n, const uint8_t *code, uint8_t *out, int *bad)
+{
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x) {
+        uint8_t c = code[(unsigned char)s[k]];
+        if (c == 255) *bad = 1;
+        out[k] = c;
+    }
+}
+
+template <class F>
+__global__ void pw_finite_kernel(const F *x, int64_t n, int *bad)
+{
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x)
+        if (!isfinite(x[k])) *bad = 1;
+}
+
+/* sum over the interior of ((sum of 4 neighbours)/4 - A)^2, in double, block-reduced. */
+template <class F>
+__global__ void pw_residual_kernel(const F *g, int64_t rows, int64_t cols, int64_t stride, double *sum)
+{
+    __shared__ double part[PW_PREP_THREADS];
+    double s = 0;
+    int64_t ir = rows - 2, ic = cols - 2;
+    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < ir * ic; k += (int64_t)gridDim.x * blockDim.x) {
+        const F *p = g + (k / ic + 1) * stride + (k % ic + 1);
+        double r = ((double)p[-stride] + p[-1] + p[stride] + p[1]) / 4 - p[0];
+        s += r * r;
+    }
+    part[threadIdx.x] = s;
+    __syncthreads();
+    for (int w = PW_PREP_THREADS / 2; w > 0; w /= 2) {
+        if ((int)threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(sum, part[0]);
+}
+
+/* A device scalar: zeroed on the stream, read back (synchronously) after the kernels. */
+template <class T>
+struct pw_device_scalar {
+    pw_device_buffer<T> buf;
+    explicit pw_device_scalar(cudaStream_t s) : buf(s) {}
+    pw_status zero()
+    {
+        pw_status st = buf.alloc(1);
+        return st == PW_OK ? pw_from_cuda(cudaMemsetAsync(buf.ptr, 0, sizeof(T), buf.stream)) : st;
+    }
+    pw_status read(T *out) const { return buf.download(out, 1); }
+};
+
+#endif
