@@ -68,6 +68,9 @@ void cli_common_init(cli_common *c);
 const char *cli_backend_name(pw_backend b);
 const char *cli_strategy_name(pw_strategy s);
 
+/* pw_status_str(st), with pw_error_detail() in parentheses for CUDA failures. */
+const char *cli_status_text(pw_status st);
+
 /* The exit code for a failed library call: 2 for option/argument errors, else 1. */
 int cli_status_exit(pw_status st);
 

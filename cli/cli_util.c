@@ -193,6 +193,17 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
     return 0;
 }
 
+const char *cli_status_text(pw_status st)
+{
+    static char text[400];
+    const char *detail = pw_error_detail();
+    if ((st == PW_ERR_CUDA || st == PW_ERR_NO_DEVICE) && detail[0])
+        snprintf(text, sizeof text, "%s (%s)", pw_status_str(st), detail);
+    else
+        snprintf(text, sizeof text, "%s", pw_status_str(st));
+    return text;
+}
+
 int cli_status_exit(pw_status st)
 {
     switch (st) {

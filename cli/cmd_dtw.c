@@ -121,7 +121,7 @@ int cmd_dtw(int argc, char **argv)
     dtw_job job = {&a, &b, args.cost, common.options};
     pw_status st = cli_run_job(&common, "dtw", run_dtw, &job);
     if (st != PW_OK) {
-        cli_error("dtw %s vs %s: %s", argv[first], argv[first + 1], pw_status_str(st));
+        cli_error("dtw %s vs %s: %s", argv[first], argv[first + 1], cli_status_text(st));
         code = cli_status_exit(st);
         goto out;
     }

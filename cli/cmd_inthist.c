@@ -131,7 +131,7 @@ int cmd_inthist(int argc, char **argv)
     inthist_job job = {&in, &args, out, common.options};
     pw_status st = cli_run_job(&common, "inthist", run_inthist, &job);
     if (st != PW_OK) {
-        cli_error("inthist %s: %s", path, pw_status_str(st));
+        cli_error("inthist %s: %s", path, cli_status_text(st));
         code = cli_status_exit(st);
         goto out;
     }

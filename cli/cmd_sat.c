@@ -120,7 +120,7 @@ int cmd_sat(int argc, char **argv)
     sat_job job = {&in, &out, common.options};
     pw_status st = cli_run_job(&common, "sat", run_sat, &job);
     if (st != PW_OK) {
-        cli_error("sat %s: %s", path, pw_status_str(st));
+        cli_error("sat %s: %s", path, cli_status_text(st));
         code = cli_status_exit(st);
         goto out;
     }

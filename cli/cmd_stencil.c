@@ -149,7 +149,7 @@ static int cmd_stencil(int argc, char **argv, int sor)
     stencil_job job = {&grid, &args, common.options, 0};
     pw_status st = cli_run_job(&common, command.name, run_stencil, &job);
     if (st != PW_OK) {
-        cli_error("%s: %s", command.name, pw_status_str(st));
+        cli_error("%s: %s", command.name, cli_status_text(st));
         code = cli_status_exit(st);
         goto out;
     }

@@ -111,7 +111,7 @@ int cmd_sw(int argc, char **argv)
     pw_status st = cli_run_job(&common, "sw", run_sw, &job);
     int code = 0;
     if (st != PW_OK) {
-        cli_error("sw %s vs %s: %s", path_a, path_b, pw_status_str(st));
+        cli_error("sw %s vs %s: %s", path_a, path_b, cli_status_text(st));
         code = cli_status_exit(st);
         goto out;
     }

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-600}
 shift || true
 targets=${*:-"npy image series fasta options"}
-b=build-fuzz
+b=${FUZZ_BUILD:-build-fuzz}
 mkdir -p "$b/crashes"
 cc=${CC_FUZZ:-clang}
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -D_GNU_SOURCE -std=c11"

@@ -58,6 +58,11 @@ typedef enum pw_status {
 /* A constant English description of a status code (never NULL, also for unknown codes). */
 const char *pw_status_str(pw_status status);
 
+/* More about the most recent failure in the calling thread, like errno: for PW_ERR_CUDA and
+ * PW_ERR_NO_DEVICE the CUDA error's name and message (e.g. "cudaErrorIllegalAddress: an illegal
+ * memory access was encountered"); "" when there is none.  Successful calls leave it alone. */
+const char *pw_error_detail(void);
+
 /* ---------------------------------------------------------------------------------------------
  * Options
  * ------------------------------------------------------------------------------------------- */

@@ -183,6 +183,10 @@ grep -q 'more than this machine' "$tmp/err" && ok || bad "memory refusal message
 expect 1 heat --init "$tmp/i64.npy"
 expect 1 heat --init "$tmp/tiny.pgm"
 expect 1 sw --name-a nobody "$tmp/multi.fa" "$tmp/a.fa"
+# Asking for a GPU that is not there: one line, with the CUDA runtime's reason when it has one.
+"$pw" sw --backend cuda --device 1000 --quiet "$tmp/a.fa" "$tmp/b.fa" > /dev/null 2> "$tmp/err"
+rc=$?
+{ [ $rc = 1 ] || [ $rc = 2 ]; } && [ "$(wc -l < "$tmp/err")" = 1 ] && ok || bad "missing GPU: exit $rc, '$(cat "$tmp/err")'"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

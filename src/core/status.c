@@ -1,5 +1,22 @@
-/* status.c - status strings and the version string. */
+/* status.c - status strings, the per-thread failure detail and the version string. */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "peerwave.h"
+#include "status_detail.h"
+
+/* Per thread, like errno: the only state the library keeps between calls. */
+static _Thread_local char error_detail[256];
+
+const char *pw_error_detail(void) { return error_detail; }
+
+void pw_set_error_detail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(error_detail, sizeof error_detail, fmt, ap);
+    va_end(ap);
+}
 
 #define PW_STR2(x) #x
 #define PW_STR(x) PW_STR2(x)

@@ -3,10 +3,12 @@
 #define PW_CUDA_CHECK_CUH
 
 #include <cuda_runtime.h>
+#include "../core/status_detail.h"
 #include "peerwave.h"
 
 static inline pw_status pw_from_cuda(cudaError_t e)
 {
+    if (e != cudaSuccess) pw_set_error_detail("%s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
     switch (e) {
     case cudaSuccess: return PW_OK;
     case cudaErrorMemoryAllocation: return PW_ERR_OUT_OF_MEMORY;

@@ -18,8 +18,11 @@
 pw_status pw_cuda_probe(int device)
 {
     int count = 0;
-    if (cudaGetDeviceCount(&count) != cudaSuccess || device >= count) {
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess || device >= count) {
         cudaGetLastError(); /* clear the sticky "no driver" error */
+        if (e != cudaSuccess) pw_set_error_detail("%s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
+        else pw_set_error_detail("device %d asked for, %d present", device, count);
         return PW_ERR_NO_DEVICE;
     }
     return pw_from_cuda(cudaSetDevice(device));

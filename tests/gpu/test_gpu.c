@@ -397,6 +397,10 @@ int main(void)
         return 77;
     }
     CHECK(st == PW_OK && res.info.backend == PW_BACKEND_CUDA && res.score == 8, "probe run: %s", pw_status_str(st));
+    probe.device = 1000; /* CUDA failures say why, through pw_error_detail() */
+    st = pw_sw("ACGT", 4, "ACGT", 4, &p, &probe, &res);
+    CHECK(st == PW_ERR_NO_DEVICE && strstr(pw_error_detail(), "device 1000"), "missing device: %s '%s'",
+          pw_status_str(st), pw_error_detail());
 #ifdef PW_TEST_HAVE_HOG
     if (getenv("PW_GPU_ONLY_MEMORY")) {
         memory_cases();
