@@ -24,7 +24,7 @@ summary "test_gpu (150 shapes + large): rc=$? $(tail -1 "$out/gpu_large.log")"
 grep -E "^large|^concurrent|^fault|^memory|^device-pointer|FAIL" "$out/gpu_large.log" | head -24 >> "$out/summary.txt"
 
 for tool in memcheck racecheck synccheck initcheck; do
-  PW_GPU_SMALL=1 PW_TEST_SHAPES=${PW_SANITIZER_SHAPES:-15} timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 ./build-gpu/tests/test_gpu \
+  PW_GPU_SMALL=1 PW_TEST_SHAPES=${PW_SANITIZER_SHAPES:-30} timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 ./build-gpu/tests/test_gpu \
     > "$out/sanitizer_$tool.log" 2>&1
   summary "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$out/sanitizer_$tool.log" | tail -2 | tr '\n' ' ')"
 done
