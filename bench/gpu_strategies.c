@@ -120,6 +120,38 @@ static pw_status run_stencil(const pw_options *o, pw_run_info *info, double *che
     return st;
 }
 
+/* Rows per thread (LinearProc) for the linear apps: PW+HT with tile heights 64..512. */
+static void rows_sweep(const char *app, app_fn fn)
+{
+    static const int hs[] = {64, 128, 256, 512};
+    static const int rs[] = {1, 2, 4, 8};
+    for (int a = 0; a < 4; a++)
+        for (int b = 0; b < 4; b++) {
+            if (hs[a] / rs[b] < 32 || hs[a] / rs[b] > 1024) continue; /* at least a warp per block */
+            pw_options o;
+            pw_options_init(&o);
+            o.backend = PW_BACKEND_CUDA;
+            o.tile_h = hs[a];
+            o.tile_w = hs[a];
+            o.rows_per_thread = rs[b];
+            double t[16], check;
+            pw_run_info info;
+            pw_status st = PW_OK;
+            for (int r = 0; r <= runs && st == PW_OK; r++) {
+                st = fn(&o, &info, &check);
+                if (r > 0) t[r - 1] = info.seconds;
+            }
+            if (st != PW_OK) {
+                printf("%-8s rows/thread %d h %d failed: %s\n", app, rs[b], hs[a], pw_status_str(st));
+                continue;
+            }
+            qsort(t, (size_t)runs, sizeof t[0], cmp);
+            double med = t[runs / 2];
+            printf("%-8s PW+HT   tile %dx%-5d rows/thread %d  threads %3d  grid %5d  %9.3f ms  %8.2f GCUPS  check %.9g\n", app,
+                   hs[a], hs[a], rs[b], hs[a] / rs[b], info.threads, med * 1e3, info.cells / med / 1e9, check);
+        }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) runs = atoi(argv[1]);
@@ -140,6 +172,8 @@ int main(int argc, char **argv)
     series_b = malloc(4 * (size_t)dtw_n);
     for (int64_t k = 0; k < dtw_n; k++) series_a[k] = (float)(k % 97) * 0.1f, series_b[k] = (float)(k % 89) * 0.1f;
     bench("DTW", "GCUPS", run_dtw);
+    rows_sweep("SW", run_sw);
+    rows_sweep("DTW", run_dtw);
     int64_t n = 16384;
     img_in = (pw_image){PW_F32, n, n, 0, malloc(4 * (size_t)(n * n))};
     img_out = (pw_image){PW_F32, n, n, 0, malloc(4 * (size_t)(n * n))};

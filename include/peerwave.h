@@ -105,6 +105,9 @@ typedef struct pw_options {
     int64_t tile_w;         /* tile width / sync interval in steps; 0 = automatic; else >= 1 */
     int threads;            /* CPU worker threads; 0 = one per online core; else 1 .. PW_MAX_THREADS */
     int device;             /* CUDA device index (>= 0) */
+    int rows_per_thread;    /* CUDA, SW and DTW: tile rows each thread computes per step (1, 2, 4
+                               or 8; tile_h must be a multiple); 0 = automatic.  Other apps and
+                               the CPU ignore it. */
     int max_blocks;         /* CUDA: cap on persistent blocks (0 = as many as fit); e.g. to leave
                                SMs to other work.  Any value >= 1 is correct: tile-rows are
                                claimed in order, so fewer blocks only means less parallelism. */

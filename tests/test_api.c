@@ -43,6 +43,9 @@ static void check_options(void)
     WITH(device, -1, PW_ERR_INVALID_ARGUMENT)
     WITH(max_blocks, -1, PW_ERR_INVALID_ARGUMENT)
     WITH(watchdog_ms, -1, PW_ERR_INVALID_ARGUMENT)
+    WITH(rows_per_thread, 3, PW_ERR_INVALID_ARGUMENT)
+    WITH(rows_per_thread, -1, PW_ERR_INVALID_ARGUMENT)
+    WITH(rows_per_thread, 4, PW_OK) /* CPU: ignored */
     WITH(watchdog_ms, INT64_MAX, PW_ERR_INVALID_ARGUMENT)
     WITH(tile_w, 0, PW_OK) /* 0 = automatic */
     WITH(tile_h, 0, PW_OK)

@@ -18,6 +18,7 @@
  * so the pipeline fill grows with w. */
 #define PW_CUDA_AUTO_TILE_H 128
 #define PW_CUDA_AUTO_TILE_W_PER_H 1
+#define PW_CUDA_AUTO_ROWS_PER_THREAD 1
 #ifndef PW_CUDA_MAX_TILE_H
 #define PW_CUDA_MAX_TILE_H 1024
 #endif
@@ -33,6 +34,7 @@ void pw_options_init(pw_options *options)
     options->threads = 0;
     options->device = 0;
     options->max_blocks = 0;
+    options->rows_per_thread = 0;
     options->watchdog_ms = 0;
     options->cuda_stream = NULL;
     options->trace = NULL;
@@ -54,6 +56,9 @@ pw_status pw_options_check(const pw_options *o)
     if (o->tile_h < 0 || o->tile_h > PW_MAX_TILE_H || o->tile_w < 0) return PW_ERR_INVALID_TILE;
     if (o->threads < 0 || o->threads > PW_MAX_THREADS) return PW_ERR_INVALID_ARGUMENT;
     if (o->device < 0 || o->max_blocks < 0) return PW_ERR_INVALID_ARGUMENT;
+    if (o->rows_per_thread != 0 && o->rows_per_thread != 1 && o->rows_per_thread != 2 && o->rows_per_thread != 4 &&
+        o->rows_per_thread != 8)
+        return PW_ERR_INVALID_ARGUMENT;
     if (o->watchdog_ms < 0 || o->watchdog_ms > INT64_MAX / 1000000) return PW_ERR_INVALID_ARGUMENT;
     return PW_OK;
 }
@@ -85,6 +90,12 @@ static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int 
     if (h > PW_CUDA_MAX_TILE_H) return PW_ERR_INVALID_TILE;
     int64_t w = o->tile_w ? o->tile_w : (o->shape == PW_TILE_SQUARE ? h : PW_CUDA_AUTO_TILE_W_PER_H * h);
     plan->workers = o->max_blocks; /* 0 = occupancy decides; the engine reports the grid used */
+    plan->rows_per_thread = o->rows_per_thread ? o->rows_per_thread : PW_CUDA_AUTO_ROWS_PER_THREAD;
+    if (plan->rows_per_thread > h) plan->rows_per_thread = 1;
+    if (h % plan->rows_per_thread) {
+        if (o->rows_per_thread) return PW_ERR_INVALID_TILE; /* asked for, and it does not divide */
+        plan->rows_per_thread = 1;
+    }
     return pw_tiling_init(&plan->tiling, rows, cols, skew, o->shape, h, w);
 }
 
@@ -102,6 +113,7 @@ pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, in
 
     plan->strategy = options->strategy;
     plan->device = options->device;
+    plan->rows_per_thread = 1;
     plan->trace = options->trace;
     plan->trace_user = options->trace_user;
     plan->watchdog_ns = options->watchdog_ms * 1000000;

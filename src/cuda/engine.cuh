@@ -174,7 +174,7 @@ template <class Proc>
 static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem, pw_run_info *info)
 {
     const pw_tiling *t = &plan->tiling;
-    int threads = (int)t->h;
+    int threads = (int)(t->h / Proc::rows_per_thread); /* the glue checked divisibility */
     pw_status st = PW_OK;
     pw_counter *progress = NULL, *ticket = NULL;
     int *error = NULL, host_error = 0, sms = 0, per_sm = 0;

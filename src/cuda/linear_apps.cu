@@ -28,6 +28,19 @@ pw_status pw_cuda_probe(int device)
     return pw_from_cuda(cudaSetDevice(device));
 }
 
+/* Run app with plan->rows_per_thread rows per thread (validated by pw_plan_make). */
+template <class App>
+static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_info *info)
+{
+    int64_t h = plan->tiling.h;
+    switch (plan->rows_per_thread) {
+    case 2: { LinearProc<App, 2> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
+    case 4: { LinearProc<App, 4> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
+    case 8: { LinearProc<App, 8> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
+    default: { LinearProc<App, 1> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
+    }
+}
+
 /* ---- Smith-Waterman ----------------------------------------------------------------------- */
 
 struct SwApp {
@@ -83,10 +96,8 @@ static pw_status sw_core(const pw_plan *plan, const uint8_t *da, int64_t n, cons
     PW_THEN(st, best_score.upload(row_score.data(), (size_t)n));
     PW_THEN(st, best_col.upload(row_col.data(), (size_t)n));
     if (st != PW_OK) return st;
-    LinearProc<SwApp> proc;
-    proc.app = SwApp{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet, gap_open,
-                     gap_extend, best_score.ptr, best_col.ptr};
-    st = pw_cuda_run(plan, proc, LinearProc<SwApp>::smem_bytes(plan->tiling.h), info);
+    st = pw_cuda_run_linear(plan, SwApp{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet, gap_open,
+                                        gap_extend, best_score.ptr, best_col.ptr}, info);
     PW_THEN(st, best_score.download(row_score.data(), (size_t)n));
     PW_THEN(st, best_col.download(row_col.data(), (size_t)n));
     if (st != PW_OK) return st;
@@ -199,9 +210,7 @@ static pw_status dtw_core(const pw_plan *plan, const F *da, int64_t n, const F *
     PW_THEN(st, left.upload(left_init.data(), (size_t)n));
     PW_THEN(st, diag.upload(diag_init.data(), (size_t)n));
     if (st != PW_OK) return st;
-    LinearProc<DtwApp<F>> proc;
-    proc.app = DtwApp<F>{bus.ptr, left.ptr, diag.ptr, da, db, squared};
-    st = pw_cuda_run(plan, proc, LinearProc<DtwApp<F>>::smem_bytes(plan->tiling.h), info);
+    st = pw_cuda_run_linear(plan, DtwApp<F>{bus.ptr, left.ptr, diag.ptr, da, db, squared}, info);
     F last = 0;
     PW_THEN(st, bus.pw_download(&last, bus.ptr + m - 1, sizeof(F), s));
     if (st == PW_OK) *distance = (double)last;

@@ -66,47 +66,67 @@ __device__ __forceinline__ int64_t pw_lane_column(const pw_tiling &t, int64_t c,
 /* App (linear): typedef T, Acc; members T *bus, *left, *diag;
  *   __device__ T cell(int64_t i, int64_t j, T up, T left, T diag) const;
  *   __device__ Acc acc_load(int64_t i) const; void acc_add(Acc&, i, j, T) const;
- *   void acc_store(int64_t i, const Acc&) const.  Shared memory: 2 * h cells. */
-template <class App>
+ *   void acc_store(int64_t i, const Acc&) const.
+ *
+ * R rows (lanes) per thread: thread k owns lanes kR .. kR+R-1 and computes them in one step,
+ * last lane first, so that lane q's up value is lane q-1's value of the previous step, still in
+ * a register (prev[q-1]); only lane 0 of a thread reads across threads, from the slot of thread
+ * k-1's last lane.  One __syncthreads() per step then covers R cells per thread.  Shared memory:
+ * 2 slots per thread. */
+template <class App, int R>
 struct LinearProc {
     App app;
     typedef typename App::T T;
-    static size_t smem_bytes(int64_t h) { return 2 * (size_t)h * sizeof(T); }
+    static constexpr int rows_per_thread = R;
+    static size_t smem_bytes(int64_t h) { return 2 * (size_t)(h / R) * sizeof(T); }
 
     __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem) const
     {
-        T *slot = (T *)smem; /* slot[(s & 1) * h + k]: lane k's value at step s */
-        const int64_t h = t.h, k = threadIdx.x, lanes = pw_tiling_lanes(&t, r), i = r * h + k;
-        const bool lane = k < lanes, last = k == lanes - 1;
+        T *slot = (T *)smem; /* slot[(s & 1) * threads + k]: thread k's last lane at step s */
+        const int64_t h = t.h, threads = h / R, k = threadIdx.x, lanes = pw_tiling_lanes(&t, r);
         int64_t s0, s1;
         pw_tile_steps(t, r, c, lanes, &s0, &s1);
-        T left, diag;
-        typename App::Acc acc;
-        if (lane) {
-            left = pw_load_cg(app.left + i);
-            diag = pw_load_cg(app.diag + i);
-            acc = app.acc_load(i);
-            /* Hyper: lane k+1's first up value is this lane's value at step s0 - 1 = its left. */
-            if (t.shape == PW_TILE_HYPER) slot[((s0 - 1) & 1) * h + k] = left;
+        T left[R], diag[R], prev[R];
+        typename App::Acc acc[R];
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            const int64_t lane = k * R + q, i = r * h + lane;
+            if (lane < lanes) {
+                left[q] = pw_load_cg(app.left + i);
+                diag[q] = pw_load_cg(app.diag + i);
+                acc[q] = app.acc_load(i);
+                /* Hyper: a lane's value at step s0 - 1 is its left value. */
+                prev[q] = left[q];
+            }
         }
+        if (t.shape == PW_TILE_HYPER && k * R + R - 1 < lanes) slot[((s0 - 1) & 1) * threads + k] = left[R - 1];
         __syncthreads();
         for (int64_t s = s0; s < s1; s++) {
-            int64_t j = lane ? pw_lane_column(t, c, k, i, s) : -1;
-            if (j >= 0) {
-                T up = k == 0 ? pw_load_cg(app.bus + j) : slot[((s - 1) & 1) * h + k - 1];
-                T v = app.cell(i, j, up, left, diag);
-                diag = up;
-                left = v;
-                if (last) app.bus[j] = v;
-                app.acc_add(acc, i, j, v);
-                slot[(s & 1) * h + k] = v;
+#pragma unroll
+            for (int q = R - 1; q >= 0; q--) {
+                const int64_t lane = k * R + q, i = r * h + lane;
+                int64_t j = lane < lanes ? pw_lane_column(t, c, lane, i, s) : -1;
+                if (j >= 0) {
+                    T up = q > 0 ? prev[q - 1] : k == 0 ? pw_load_cg(app.bus + j) : slot[((s - 1) & 1) * threads + k - 1];
+                    T v = app.cell(i, j, up, left[q], diag[q]);
+                    diag[q] = up;
+                    left[q] = v;
+                    prev[q] = v;
+                    if (lane == lanes - 1) app.bus[j] = v;
+                    app.acc_add(acc[q], i, j, v);
+                    if (q == R - 1) slot[(s & 1) * threads + k] = v;
+                }
             }
             __syncthreads();
         }
-        if (lane) {
-            app.left[i] = left;
-            app.diag[i] = diag;
-            app.acc_store(i, acc);
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            const int64_t lane = k * R + q, i = r * h + lane;
+            if (lane < lanes) {
+                app.left[i] = left[q];
+                app.diag[i] = diag[q];
+                app.acc_store(i, acc[q]);
+            }
         }
     }
 };
@@ -115,6 +135,7 @@ struct LinearProc {
 template <class App>
 struct FullProc {
     App app;
+    static constexpr int rows_per_thread = 1;
     static size_t smem_bytes(int64_t) { return 0; }
 
     __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *) const

@@ -20,6 +20,10 @@ static pw_options gpu_options(int64_t rows, int64_t cols)
     static const int hs[] = {1, 2, 31, 32, 33, 64, 128, 256};
     o.tile_h = test_rand() % 4 ? hs[test_rand() % 8] : 0;
     o.tile_w = test_rand() % 4 ? test_range(1, 600) : 0;
+    /* several rows per thread (SW, DTW): any divisor of the tile height */
+    static const int rs[] = {0, 1, 2, 4, 8};
+    int R = rs[test_rand() % 5], h = o.tile_h ? o.tile_h : 128;
+    o.rows_per_thread = R && h % R ? 1 : R;
     /* keep launch counts sane for the per-diagonal baseline */
     if (o.tile_w && o.tile_h && (cols / o.tile_w + 1) * (rows / o.tile_h + 1) > 40000) o.tile_w = 0;
     (void)rows;
@@ -31,7 +35,8 @@ static const char *strategy_name(pw_strategy s)
     return s == PW_STRATEGY_PEER ? "peer" : s == PW_STRATEGY_GLOBAL_BARRIER ? "barrier" : "launch";
 }
 
-#define DESCRIBE(o) strategy_name((o).strategy), (o).shape == PW_TILE_HYPER ? "hyper" : "square", (o).tile_h, (o).tile_w
+#define DESCRIBE(o) strategy_name((o).strategy), (o).shape == PW_TILE_HYPER ? "hyper" : "square", (o).tile_h * 10 + (o).rows_per_thread, (o).tile_w
+/* (h is printed as tile_h * 10 + rows_per_thread: "1284" = h 128, 4 rows per thread) */
 
 static int force_sor = -1; /* small runs pick heat or SOR by shape index, else at random */
 
