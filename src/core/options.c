@@ -90,13 +90,14 @@ static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int 
     if (h > PW_CUDA_MAX_TILE_H) return PW_ERR_INVALID_TILE;
     int64_t w = o->tile_w ? o->tile_w : (o->shape == PW_TILE_SQUARE ? h : PW_CUDA_AUTO_TILE_W_PER_H * h);
     plan->workers = o->max_blocks; /* 0 = occupancy decides; the engine reports the grid used */
-    plan->rows_per_thread = o->rows_per_thread ? o->rows_per_thread : PW_CUDA_AUTO_ROWS_PER_THREAD;
-    if (plan->rows_per_thread > h) plan->rows_per_thread = 1;
-    if (h % plan->rows_per_thread) {
-        if (o->rows_per_thread) return PW_ERR_INVALID_TILE; /* asked for, and it does not divide */
-        plan->rows_per_thread = 1;
-    }
-    return pw_tiling_init(&plan->tiling, rows, cols, skew, o->shape, h, w);
+    int r = o->rows_per_thread ? o->rows_per_thread : PW_CUDA_AUTO_ROWS_PER_THREAD;
+    if (o->rows_per_thread && h % r) return PW_ERR_INVALID_TILE; /* asked for, and it does not divide */
+    pw_status st = pw_tiling_init(&plan->tiling, rows, cols, skew, o->shape, h, w);
+    /* The tiling lowers h for short spaces (rows < h): keep R a divisor of the h it kept, so
+     * threads * R still covers every lane (R is a power of two). */
+    while (r > 1 && plan->tiling.h % r) r /= 2;
+    plan->rows_per_thread = r;
+    return st;
 }
 
 pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, int skew,
