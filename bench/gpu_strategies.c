@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "peerwave.h"
 
@@ -152,6 +153,45 @@ static void rows_sweep(const char *app, app_fn fn)
         }
 }
 
+/* Row-major against hybrid row/diagonal layout for the full-storage apps: kernel time (events)
+ * and the wall time of the whole host call (copies and, for hybrid, the two conversions). */
+static void layout_sweep(const char *app, const char *unit, app_fn fn)
+{
+    static const char *const names[] = {"row-major", "hybrid"};
+    static const pw_layout layouts[] = {PW_LAYOUT_ROW_MAJOR, PW_LAYOUT_HYBRID};
+    static const int methods_used[] = {1, 3}; /* GS+HT and PW+HT */
+    for (int m = 0; m < 2; m++)
+        for (int l = 0; l < 2; l++) {
+            const method *me = &methods[methods_used[m]];
+            pw_options o;
+            pw_options_init(&o);
+            o.backend = PW_BACKEND_CUDA;
+            o.strategy = me->strategy;
+            o.shape = me->shape;
+            o.tile_h = 128;
+            o.tile_w = 128;
+            o.layout = layouts[l];
+            double t[16], wall[16], check = 0;
+            pw_run_info info;
+            pw_status st = PW_OK;
+            for (int r = 0; r <= runs && st == PW_OK; r++) {
+                struct timespec a, b;
+                clock_gettime(CLOCK_MONOTONIC, &a);
+                st = fn(&o, &info, &check);
+                clock_gettime(CLOCK_MONOTONIC, &b);
+                if (r > 0) t[r - 1] = info.seconds, wall[r - 1] = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+            }
+            if (st != PW_OK) {
+                printf("%-8s %-7s %-9s failed: %s\n", app, me->name, names[l], pw_status_str(st));
+                continue;
+            }
+            qsort(t, (size_t)runs, sizeof t[0], cmp);
+            qsort(wall, (size_t)runs, sizeof wall[0], cmp);
+            printf("%-8s %-7s %-9s kernel %9.3f ms  %8.2f %s   whole call %9.3f ms   check %.9g\n", app, me->name, names[l],
+                   t[runs / 2] * 1e3, info.cells / t[runs / 2] / 1e9, unit, wall[runs / 2] * 1e3, check);
+        }
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1) runs = atoi(argv[1]);
@@ -179,6 +219,7 @@ int main(int argc, char **argv)
     img_out = (pw_image){PW_F32, n, n, 0, malloc(4 * (size_t)(n * n))};
     for (int64_t k = 0; k < n * n; k++) ((float *)img_in.data)[k] = (float)(k % 7) * 0.25f;
     bench("SAT", "Gpix/s", run_sat);
+    layout_sweep("SAT", "Gpix/s", run_sat);
     int64_t hn = 4096;
     hist_in = (pw_image){PW_U8, hn, hn, 0, malloc((size_t)(hn * hn))};
     for (int64_t k = 0; k < hn * hn; k++) ((uint8_t *)hist_in.data)[k] = (uint8_t)(k * 2654435761u >> 24);
@@ -189,7 +230,9 @@ int main(int argc, char **argv)
     grid_init = malloc(4 * (size_t)(g * g));
     for (int64_t k = 0; k < g * g; k++) grid_init[k] = (float)(k % 13);
     bench("HEAT", "Gpix/s", run_stencil);
+    layout_sweep("HEAT", "Gpix/s", run_stencil);
     sor_mode = 1;
     bench("SOR", "Gpix/s", run_stencil);
+    layout_sweep("SOR", "Gpix/s", run_stencil);
     return 0;
 }

@@ -84,6 +84,12 @@ typedef enum pw_tile_shape {
     PW_TILE_SQUARE     /* axis-aligned h x w tiles (w = h unless given): 2n-1 steps per tile */
 } pw_tile_shape;
 
+typedef enum pw_layout {
+    PW_LAYOUT_AUTO = 0,  /* the layout measured faster (docs/PERFORMANCE.md) */
+    PW_LAYOUT_ROW_MAJOR, /* the caller's row-major matrix, addressed in place */
+    PW_LAYOUT_HYBRID     /* hybrid row/diagonal (seed paper 3.4): a step's cells consecutive */
+} pw_layout;
+
 /* One timed tile, delivered to a trace sink after the run (see pw_options.trace). */
 typedef struct pw_trace_record {
     int32_t worker;    /* CPU thread or GPU block that ran the tile */
@@ -108,6 +114,9 @@ typedef struct pw_options {
     int rows_per_thread;    /* CUDA, SW and DTW: tile rows each thread computes per step (1, 2, 4
                                or 8; tile_h must be a multiple); 0 = automatic.  Other apps and
                                the CPU ignore it. */
+    pw_layout layout;       /* CUDA, SAT/HEAT/SOR: device layout during the run (data in and out is
+                               row-major either way; HYBRID converts on the device before and
+                               after, outside the kernel time in pw_run_info) */
     int max_blocks;         /* CUDA: cap on persistent blocks (0 = as many as fit); e.g. to leave
                                SMs to other work.  Any value >= 1 is correct: tile-rows are
                                claimed in order, so fewer blocks only means less parallelism. */

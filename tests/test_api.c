@@ -46,6 +46,8 @@ static void check_options(void)
     WITH(rows_per_thread, 3, PW_ERR_INVALID_ARGUMENT)
     WITH(rows_per_thread, -1, PW_ERR_INVALID_ARGUMENT)
     WITH(rows_per_thread, 4, PW_OK) /* CPU: ignored */
+    WITH(layout, (pw_layout)3, PW_ERR_INVALID_ARGUMENT)
+    WITH(layout, PW_LAYOUT_HYBRID, PW_OK) /* CPU: ignored */
     WITH(watchdog_ms, INT64_MAX, PW_ERR_INVALID_ARGUMENT)
     WITH(tile_w, 0, PW_OK) /* 0 = automatic */
     WITH(tile_h, 0, PW_OK)

@@ -19,6 +19,7 @@
 #define PW_CUDA_AUTO_TILE_H 128
 #define PW_CUDA_AUTO_TILE_W_PER_H 1
 #define PW_CUDA_AUTO_ROWS_PER_THREAD 1
+#define PW_CUDA_AUTO_LAYOUT PW_LAYOUT_ROW_MAJOR
 #ifndef PW_CUDA_MAX_TILE_H
 #define PW_CUDA_MAX_TILE_H 1024
 #endif
@@ -35,6 +36,7 @@ void pw_options_init(pw_options *options)
     options->device = 0;
     options->max_blocks = 0;
     options->rows_per_thread = 0;
+    options->layout = PW_LAYOUT_AUTO;
     options->watchdog_ms = 0;
     options->cuda_stream = NULL;
     options->trace = NULL;
@@ -53,6 +55,7 @@ pw_status pw_options_check(const pw_options *o)
     if ((unsigned)o->backend > PW_BACKEND_CUDA) return PW_ERR_INVALID_ARGUMENT;
     if ((unsigned)o->strategy > PW_STRATEGY_LAUNCH) return PW_ERR_INVALID_ARGUMENT;
     if ((unsigned)o->shape > PW_TILE_SQUARE) return PW_ERR_INVALID_ARGUMENT;
+    if ((unsigned)o->layout > PW_LAYOUT_HYBRID) return PW_ERR_INVALID_ARGUMENT;
     if (o->tile_h < 0 || o->tile_h > PW_MAX_TILE_H || o->tile_w < 0) return PW_ERR_INVALID_TILE;
     if (o->threads < 0 || o->threads > PW_MAX_THREADS) return PW_ERR_INVALID_ARGUMENT;
     if (o->device < 0 || o->max_blocks < 0) return PW_ERR_INVALID_ARGUMENT;
@@ -97,6 +100,7 @@ static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int 
      * threads * R still covers every lane (R is a power of two). */
     while (r > 1 && plan->tiling.h % r) r /= 2;
     plan->rows_per_thread = r;
+    plan->layout = o->layout == PW_LAYOUT_AUTO ? PW_CUDA_AUTO_LAYOUT : o->layout;
     return st;
 }
 
@@ -115,6 +119,7 @@ pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, in
     plan->strategy = options->strategy;
     plan->device = options->device;
     plan->rows_per_thread = 1;
+    plan->layout = PW_LAYOUT_ROW_MAJOR;
     plan->trace = options->trace;
     plan->trace_user = options->trace_user;
     plan->watchdog_ns = options->watchdog_ms * 1000000;

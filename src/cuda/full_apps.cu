@@ -9,6 +9,7 @@
 #include "../core/image.h"
 #include "device_buffer.cuh"
 #include "device_prep.cuh"
+#include "layouts.cuh"
 #include "engine.cuh"
 #include "pw_cuda.h"
 #include "tile_processors.cuh"
@@ -21,21 +22,18 @@ __device__ __forceinline__ double sat_step(double x, double u, double l, double 
 
 /* ---- SAT ------------------------------------------------------------------------------------- */
 
-template <class In, class Out>
+template <class In, class Out, class L>
 struct SatApp {
     const In *in;
-    int64_t in_stride;
     Out *out;
-    int64_t out_stride;
+    L lin, lout; /* layouts.cuh */
 
     __device__ void cell(int64_t i, int64_t j) const
     {
-        Out *row = out + i * out_stride;
-        const Out *up = i > 0 ? row - out_stride : nullptr;
-        Out u = up ? pw_load_cg(up + j) : (Out)0;
-        Out l = j > 0 ? pw_load_cg(row + j - 1) : (Out)0;
-        Out d = (up && j > 0) ? pw_load_cg(up + j - 1) : (Out)0;
-        row[j] = sat_step((Out)in[i * in_stride + j], u, l, d);
+        Out u = i > 0 ? pw_load_cg(out + lout.at(i - 1, j)) : (Out)0;
+        Out l = j > 0 ? pw_load_cg(out + lout.at(i, j - 1)) : (Out)0;
+        Out d = (i > 0 && j > 0) ? pw_load_cg(out + lout.at(i - 1, j - 1)) : (Out)0;
+        out[lout.at(i, j)] = sat_step((Out)in[lin.at(i, j)], u, l, d);
     }
 };
 
@@ -58,14 +56,33 @@ static pw_status download_image(const pw_device_buffer<unsigned char> &buf, pw_i
     return st;
 }
 
-/* The SAT of device arrays (any strides). */
+/* The SAT of row-major device arrays (any strides), run in the plan's layout. */
 template <class In, class Out>
 static pw_status sat_core(const pw_plan *plan, const void *in, int64_t in_stride, void *out, int64_t out_stride,
                           pw_run_info *info)
 {
-    FullProc<SatApp<In, Out>> proc;
-    proc.app = SatApp<In, Out>{(const In *)in, in_stride, (Out *)out, out_stride};
-    return pw_cuda_run(plan, proc, 0, info);
+    if (plan->layout != PW_LAYOUT_HYBRID) {
+        FullProc<SatApp<In, Out, pw_row_major>> proc;
+        proc.app = SatApp<In, Out, pw_row_major>{(const In *)in, (Out *)out, {in_stride}, {out_stride}};
+        return pw_cuda_run(plan, proc, 0, info);
+    }
+    const int64_t rows = plan->tiling.rows, cols = plan->tiling.cols;
+    cudaStream_t s = pw_plan_stream(plan);
+    int64_t count;
+    pw_hybrid lay = pw_hybrid::make(plan->tiling.h, rows, cols, 0, &count);
+    pw_device_buffer<In> hin(s);
+    pw_device_buffer<Out> hout(s);
+    pw_status st = hin.alloc((size_t)count);
+    PW_THEN(st, hout.alloc((size_t)count));
+    if (st != PW_OK) return st;
+    pw_to_layout<<<pw_prep_blocks(rows * cols), PW_PREP_THREADS, 0, s>>>((const In *)in, in_stride, hin.ptr, lay, rows, cols);
+    FullProc<SatApp<In, Out, pw_hybrid>> proc;
+    proc.app = SatApp<In, Out, pw_hybrid>{hin.ptr, hout.ptr, lay, lay};
+    st = pw_from_cuda(cudaGetLastError());
+    PW_THEN(st, pw_cuda_run(plan, proc, 0, info));
+    if (st != PW_OK) return st;
+    pw_from_layout<<<pw_prep_blocks(rows * cols), PW_PREP_THREADS, 0, s>>>(hout.ptr, lay, (Out *)out, out_stride, rows, cols);
+    return pw_from_cuda(cudaGetLastError());
 }
 
 /* device = 1: in and out hold device pointers; else host images staged through the device. */
@@ -109,7 +126,7 @@ static pw_status sat_dispatch(const pw_plan *plan, const pw_image *in, pw_image 
 extern "C" pw_status pw_cuda_sat(const pw_plan *plan, const pw_image *in, pw_image *out, pw_run_info *info)
 {
     pw_status st = pw_cuda_probe(plan->device);
-    PW_THEN(st, pw_cuda_reserve((double)in->rows * (double)in->cols *
+    PW_THEN(st, pw_cuda_reserve((plan->layout == PW_LAYOUT_HYBRID ? 2.2 : 1.0) * (double)in->rows * (double)in->cols *
                                 (double)(pw_dtype_size(in->type) + pw_dtype_size(out->type))));
     if (st != PW_OK) return st;
     return sat_dispatch(plan, in, out, 0, info);
@@ -227,38 +244,66 @@ extern "C" pw_status pw_cuda_inthist_device(const pw_plan *plan, const pw_image 
 
 /* ---- HEAT and SOR ---------------------------------------------------------------------------- */
 
-template <class F>
+__device__ __forceinline__ float heat_step(float u, float l, float d, float r) { return pw_heat_step_f32(u, l, d, r); }
+__device__ __forceinline__ double heat_step(double u, double l, double d, double r) { return pw_heat_step_f64(u, l, d, r); }
+__device__ __forceinline__ float sor_step(float a, float u, float l, float d, float r, float k, float x)
+{
+    return pw_sor_step_f32(a, u, l, d, r, k, x);
+}
+__device__ __forceinline__ double sor_step(double a, double u, double l, double d, double r, double k, double x)
+{
+    return pw_sor_step_f64(a, u, l, d, r, k, x);
+}
+
+/* Interior cell (i, j) is grid cell (i + 1, j + 1). */
+template <class F, class L>
 struct StencilApp {
     F *grid;
-    int64_t stride;
+    L lay; /* layouts.cuh, in grid coordinates */
     int sor;
     F keep, relax;
 
-    __device__ void cell(int64_t i, int64_t j) const; /* interior coordinates */
+    __device__ void cell(int64_t i, int64_t j) const
+    {
+        F *p = grid + lay.at(i + 1, j + 1);
+        F up = pw_load_cg(grid + lay.at(i, j + 1)), left = pw_load_cg(grid + lay.at(i + 1, j));
+        F down = pw_load_cg(grid + lay.at(i + 2, j + 1)), right = pw_load_cg(grid + lay.at(i + 1, j + 2));
+        *p = sor ? sor_step(pw_load_cg(p), up, left, down, right, keep, relax) : heat_step(up, left, down, right);
+    }
 };
 
-#define PW_STENCIL_CELL(F, SUFFIX)                                                                \
-    template <>                                                                                   \
-    __device__ void StencilApp<F>::cell(int64_t i, int64_t j) const                               \
-    {                                                                                             \
-        F *p = grid + (i + 1) * stride + (j + 1);                                                 \
-        F up = pw_load_cg(p - stride), left = pw_load_cg(p - 1), down = pw_load_cg(p + stride);   \
-        F right = pw_load_cg(p + 1);                                                              \
-        *p = sor ? pw_sor_step_##SUFFIX(pw_load_cg(p), up, left, down, right, keep, relax)        \
-                 : pw_heat_step_##SUFFIX(up, left, down, right);                                  \
-    }
-PW_STENCIL_CELL(float, f32)
-PW_STENCIL_CELL(double, f64)
+template <class F, class L>
+static pw_status stencil_sweeps(const pw_plan *plan, F *grid, L lay, int64_t sweeps, int sor, double omega,
+                                pw_run_info *info)
+{
+    FullProc<StencilApp<F, L>> proc;
+    proc.app = StencilApp<F, L>{grid, lay, sor, (F)(1 - omega), (F)(omega / 4)};
+    pw_status st = PW_OK;
+    for (int64_t s = 0; s < sweeps && st == PW_OK; s++) st = pw_cuda_run(plan, proc, 0, info);
+    return st;
+}
 
+/* Sweeps over a row-major device grid (rows x cols with its border = the space + 2), run in
+ * the plan's layout. */
 template <class F>
 static pw_status stencil_core(const pw_plan *plan, F *grid, int64_t stride, int64_t sweeps, int sor, double omega,
                               pw_run_info *info)
 {
-    FullProc<StencilApp<F>> proc;
-    proc.app = StencilApp<F>{grid, stride, sor, (F)(1 - omega), (F)(omega / 4)};
-    pw_status st = PW_OK;
-    for (int64_t s = 0; s < sweeps && st == PW_OK; s++) st = pw_cuda_run(plan, proc, 0, info);
-    return st;
+    if (plan->layout != PW_LAYOUT_HYBRID) return stencil_sweeps(plan, grid, pw_row_major{stride}, sweeps, sor, omega, info);
+    const int64_t rows = plan->tiling.rows + 2, cols = plan->tiling.cols + 2;
+    cudaStream_t s = pw_plan_stream(plan);
+    int64_t count;
+    /* shift h - 1: interior row i (grid row i + 1) sits in lane i mod h, like its tile-row */
+    pw_hybrid lay = pw_hybrid::make(plan->tiling.h, rows, cols, plan->tiling.h - 1, &count);
+    pw_device_buffer<F> hgrid(s);
+    pw_status st = hgrid.alloc((size_t)count);
+    if (st != PW_OK) return st;
+    pw_to_layout<<<pw_prep_blocks(rows * cols), PW_PREP_THREADS, 0, s>>>((const F *)grid, stride, hgrid.ptr, lay, rows, cols);
+    st = pw_from_cuda(cudaGetLastError());
+    PW_THEN(st, stencil_sweeps(plan, hgrid.ptr, lay, sweeps, sor, omega, info));
+    if (st != PW_OK) return st;
+    pw_from_layout<<<pw_prep_blocks(rows * cols), PW_PREP_THREADS, 0, s>>>(hgrid.ptr, lay, grid, stride, rows, cols);
+    return pw_from_cuda(cudaGetLastError());
 }
 
 template <class F>
@@ -276,7 +321,8 @@ extern "C" pw_status pw_cuda_stencil(const pw_plan *plan, pw_image *grid, int64_
                                      double omega, pw_run_info *info)
 {
     pw_status st = pw_cuda_probe(plan->device);
-    PW_THEN(st, pw_cuda_reserve((double)grid->rows * (double)grid->cols * (double)pw_dtype_size(grid->type)));
+    PW_THEN(st, pw_cuda_reserve((plan->layout == PW_LAYOUT_HYBRID ? 3.2 : 1.0) * (double)grid->rows * (double)grid->cols *
+                                (double)pw_dtype_size(grid->type)));
     if (st != PW_OK) return st;
     if (grid->type == PW_F32) return stencil_typed<float>(plan, grid, sweeps, sor, omega, info);
     return stencil_typed<double>(plan, grid, sweeps, sor, omega, info);

@@ -24,6 +24,7 @@ static pw_options gpu_options(int64_t rows, int64_t cols)
     static const int rs[] = {0, 1, 2, 4, 8};
     int R = rs[test_rand() % 5], h = o.tile_h ? o.tile_h : 128;
     o.rows_per_thread = R && h % R ? 1 : R;
+    o.layout = (pw_layout)(test_rand() % 3); /* auto, row-major, hybrid (SAT, HEAT, SOR) */
     /* keep launch counts sane for the per-diagonal baseline */
     if (o.tile_w && o.tile_h && (cols / o.tile_w + 1) * (rows / o.tile_h + 1) > 40000) o.tile_w = 0;
     (void)rows;
