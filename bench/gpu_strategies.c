@@ -219,7 +219,11 @@ int main(int argc, char **argv)
     img_out = (pw_image){PW_F32, n, n, 0, malloc(4 * (size_t)(n * n))};
     for (int64_t k = 0; k < n * n; k++) ((float *)img_in.data)[k] = (float)(k % 7) * 0.25f;
     bench("SAT", "Gpix/s", run_sat);
-    layout_sweep("SAT", "Gpix/s", run_sat);
+    layout_sweep("SAT", "Gpix/s", run_sat); /* row-major rows: the default (diagonal-buffer) processor */
+    setenv("PEERWAVE_SAT_PROCESSOR", "global", 1);
+    printf("SAT with the global-neighbour processor (PEERWAVE_SAT_PROCESSOR=global):\n");
+    bench("SAT", "Gpix/s", run_sat);
+    unsetenv("PEERWAVE_SAT_PROCESSOR");
     int64_t hn = 4096;
     hist_in = (pw_image){PW_U8, hn, hn, 0, malloc((size_t)(hn * hn))};
     for (int64_t k = 0; k < hn * hn; k++) ((uint8_t *)hist_in.data)[k] = (uint8_t)(k * 2654435761u >> 24);

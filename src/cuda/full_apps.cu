@@ -3,6 +3,8 @@
  * cells are the shared definitions of apps/sat_cell.h and apps/stencil_cell.h.
  */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../../apps/sat_cell.h"
 #include "../../apps/stencil_cell.h"
@@ -56,11 +58,60 @@ static pw_status download_image(const pw_device_buffer<unsigned char> &buf, pw_i
     return st;
 }
 
+/* SAT on the linear tile processor: a lane's up value comes from the lane above through the
+ * shared-memory diagonal buffer (LinearProc's double-buffered slots), left and upper-left stay
+ * in registers, and the row above a tile-row arrives through the bus row; every value is also
+ * stored to out.  So a cell reads its input once and writes its output once, instead of three
+ * L2 loads of its neighbours (SatApp with FullProc). */
+template <class In, class Out>
+struct SatDiagApp {
+    typedef Out T;
+    typedef pw_no_acc Acc;
+    T *bus, *left, *diag;
+    const In *in;
+    int64_t in_stride;
+    Out *out;
+    int64_t out_stride;
+
+    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return sat_step((Out)in[i * in_stride + j], up, l, d); }
+    __device__ Acc acc_load(int64_t) const { return Acc{}; }
+    __device__ void acc_add(Acc &, int64_t i, int64_t j, const T &v) const { out[i * out_stride + j] = v; }
+    __device__ void acc_store(int64_t, const Acc &) const {}
+};
+
+/* PEERWAVE_SAT_PROCESSOR=global selects the FullProc form (for measurement; docs/RELIABILITY.md). */
+static bool sat_diag_buffers()
+{
+    const char *p = getenv("PEERWAVE_SAT_PROCESSOR");
+    return !(p && strcmp(p, "global") == 0);
+}
+
+template <class In, class Out>
+static pw_status sat_diag(const pw_plan *plan, const In *in, int64_t in_stride, Out *out, int64_t out_stride,
+                          pw_run_info *info)
+{
+    const int64_t rows = plan->tiling.rows, cols = plan->tiling.cols;
+    cudaStream_t s = pw_plan_stream(plan);
+    pw_device_buffer<Out> bus(s), left(s), diag(s); /* row -1 and column -1 are 0: zero bits */
+    pw_status st = bus.alloc((size_t)cols);
+    PW_THEN(st, left.alloc((size_t)rows));
+    PW_THEN(st, diag.alloc((size_t)rows));
+    PW_THEN(st, pw_from_cuda(cudaMemsetAsync(bus.ptr, 0, sizeof(Out) * (size_t)cols, s)));
+    PW_THEN(st, pw_from_cuda(cudaMemsetAsync(left.ptr, 0, sizeof(Out) * (size_t)rows, s)));
+    PW_THEN(st, pw_from_cuda(cudaMemsetAsync(diag.ptr, 0, sizeof(Out) * (size_t)rows, s)));
+    if (st != PW_OK) return st;
+    LinearProc<SatDiagApp<In, Out>, 1> proc;
+    proc.app = SatDiagApp<In, Out>{bus.ptr, left.ptr, diag.ptr, in, in_stride, out, out_stride};
+    return pw_cuda_run(plan, proc, proc.smem_bytes(plan->tiling.h), info);
+}
+
 /* The SAT of row-major device arrays (any strides), run in the plan's layout. */
 template <class In, class Out>
 static pw_status sat_core(const pw_plan *plan, const void *in, int64_t in_stride, void *out, int64_t out_stride,
                           pw_run_info *info)
 {
+    if (plan->layout != PW_LAYOUT_HYBRID && sat_diag_buffers() && plan->tiling.skew == 0)
+        return sat_diag<In, Out>(plan, (const In *)in, in_stride, (Out *)out, out_stride, info);
     if (plan->layout != PW_LAYOUT_HYBRID) {
         FullProc<SatApp<In, Out, pw_row_major>> proc;
         proc.app = SatApp<In, Out, pw_row_major>{(const In *)in, (Out *)out, {in_stride}, {out_stride}};

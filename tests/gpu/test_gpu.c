@@ -89,6 +89,8 @@ static void dtw_case(int64_t n, int64_t m, pw_options *gpu)
 
 static void sat_case(int64_t rows, int64_t cols, pw_options *gpu, pw_dtype in_t, pw_dtype out_t)
 {
+    /* the SAT tile processor: shared-memory diagonal buffers (default) or global neighbours */
+    setenv("PEERWAVE_SAT_PROCESSOR", test_rand() % 2 ? "diag" : "global", 1);
     size_t ie = pw_dtype_size(in_t), oe = pw_dtype_size(out_t), cells = (size_t)(rows * cols);
     pw_image in = {in_t, rows, cols, 0, malloc(cells * ie)};
     pw_image r = {out_t, rows, cols, 0, malloc(cells * oe)}, g = {out_t, rows, cols, 0, malloc(cells * oe)};
