@@ -1,0 +1,65 @@
+/* test_model.c - the tile-width model (src/core/model.h) against values worked out by hand, its
+ * clamps and edge cases, its closed forms against the numeric minimum of its own T, and the
+ * integer search against brute force. */
+#include <math.h>
+
+#include "../src/core/model.h"
+#include "test_util.h"
+
+static int near(double a, double b, double rel) { return fabs(a - b) <= rel * fabs(b); }
+
+int main(void)
+{
+    /* By hand: H = W = 1024, h = w = 64, P = 4, d = 1 ns, tau_s = 1 us: c = 1.064 us,
+     * (W + h)/w = 17, lag = 2, rounds = 4, fill = 16 * 2 c = 32c, tail = 15c;
+     * paper B = (17 - 4)c = 13c -> T = 32c + 3 * 13c + 15c = 86c;
+     * consistent B = (17 - 4 * 2)c = 9c -> T = 32c + 27c + 15c = 74c. */
+    pw_model_params p = {1024, 1024, 64, 4, 1e-9, 1e-6};
+    double c = 1.064e-6;
+    CHECK(near(pw_model_time(&p, PW_MODEL_PAPER, 64), 86 * c, 1e-12), "paper T = %.9g, want %.9g",
+          pw_model_time(&p, PW_MODEL_PAPER, 64), 86 * c);
+    CHECK(near(pw_model_time(&p, PW_MODEL_CONSISTENT, 64), 74 * c, 1e-12), "consistent T = %.9g, want %.9g",
+          pw_model_time(&p, PW_MODEL_CONSISTENT, 64), 74 * c);
+
+    /* B clamps at 0: P = 16 gives paper B = (17 - 16)c = c, consistent (17 - 32)c -> 0; with
+     * H/(hP) = 1 round there is no stall term at all.  P beyond the tile-rows counts as 16. */
+    pw_model_params q = {1024, 1024, 64, 16, 1e-9, 1e-6};
+    CHECK(near(pw_model_time(&q, PW_MODEL_CONSISTENT, 64), 32 * c + 15 * c, 1e-12), "B clamp");
+    pw_model_params r = q;
+    r.P = 1000;
+    CHECK(pw_model_time(&r, PW_MODEL_PAPER, 64) == pw_model_time(&q, PW_MODEL_PAPER, 64), "P clamp to tile-rows");
+
+    /* P = 1: no closed form, but T and the search work (one worker: fewer, wider tiles). */
+    pw_model_params one = {4096, 4096, 64, 1, 1e-9, 1e-6};
+    CHECK(pw_model_closed_form(&one, PW_MODEL_PAPER) < 0, "P = 1 has no closed form");
+    double t1 = pw_model_time(&one, PW_MODEL_CONSISTENT, 100);
+    CHECK(isfinite(t1) && t1 > 0, "P = 1 time %.9g", t1);
+    int64_t w1 = pw_model_best_width(&one, PW_MODEL_CONSISTENT, 5000);
+    CHECK(w1 >= 1 && w1 <= 5000, "P = 1 best width %" PRId64, w1);
+
+    /* Closed forms are the minima of their own unclamped T: compare with a fine scan, on cases
+     * where no clamp acts near the optimum (P below the tile-rows, several rounds, B > 0). */
+    pw_model_params cases[] = {{65536, 65536, 128, 32, 2e-9, 1e-7}, {20000, 20000, 64, 2, 5e-8, 2e-7},
+                               {262144, 262144, 256, 64, 1e-9, 5e-8}};
+    for (int k = 0; k < 3; k++)
+        for (int kind = 0; kind < 2; kind++) {
+            double wc = pw_model_closed_form(&cases[k], (pw_model_kind)kind), best = 0, best_t = INFINITY;
+            for (double w = 1; w < 200000; w *= 1.0005) {
+                double t = pw_model_time(&cases[k], (pw_model_kind)kind, w);
+                if (t < best_t) best_t = t, best = w;
+            }
+            CHECK(wc > 0 && near(wc, best, 0.01), "case %d kind %d: closed form %.2f, scan %.2f", k, kind, wc, best);
+        }
+
+    /* The integer search agrees with brute force over every width, and its pick is feasible. */
+    for (int k = 0; k < 3; k++) {
+        int64_t w = pw_model_best_width(&cases[k], PW_MODEL_CONSISTENT, 20000), brute = 1;
+        for (int64_t x = 2; x <= 20000; x++)
+            if (pw_model_time(&cases[k], PW_MODEL_CONSISTENT, (double)x) <
+                pw_model_time(&cases[k], PW_MODEL_CONSISTENT, (double)brute))
+                brute = x;
+        CHECK(w == brute, "case %d: search %" PRId64 " vs brute force %" PRId64, k, w, brute);
+        CHECK(pw_model_best_width(&cases[k], PW_MODEL_CONSISTENT, 7) <= 7, "w_max respected");
+    }
+    return test_finish();
+}
