@@ -23,8 +23,16 @@ int cli_parse_size(const char *opt, const char *text, int64_t *rows, int64_t *co
 int cli_parse_dtype(const char *opt, const char *text, pw_dtype *out);
 
 /* The options every subcommand shares. */
+typedef struct cli_trace {
+    pw_trace_record *records;
+    int64_t count, capacity;
+    int failed;
+} cli_trace;
+
 typedef struct cli_common {
     pw_options options;
+    const char *trace_path; /* --trace FILE.svg */
+    cli_trace trace;
     int quiet;     /* only the result lines */
     int tsv;       /* a header line and a value line, tab-separated */
     int check;     /* also run the sequential CPU reference and compare */
@@ -43,6 +51,8 @@ typedef struct cli_common {
     "  --check                     also run the sequential CPU reference and compare\n"   \
     "  --tsv                       print a header line and a value line, tab-separated\n"  \
     "  --quiet                     print only the result lines\n"                         \
+    "  --trace FILE.svg            draw every tile as a Gantt chart (one lane per CPU\n"    \
+    "                              thread) and print idle and wait figures\n"              \
     "  --progress                  elapsed-time indicator on stderr even when it is not a\n" \
     "                              terminal (on a terminal it shows after 2 s anyway)\n"   \
     "  --help                      this text\n"
@@ -92,6 +102,10 @@ void cli_report_print(const cli_report *r, const cli_common *c);
 /* Write data as .npy to path and add an "output" detail; 0, or EXIT_DATA with a message. */
 int cli_write_output(cli_report *r, const char *path, pw_dtype type, int ndim, const int64_t *shape,
                      const void *data);
+
+/* After a successful run: write the --trace picture (if asked) and print the report.  Returns
+ * the exit code. */
+int cli_finish(cli_common *c, cli_report *r, const char *command);
 
 /* Run job(arg) on a helper thread while the calling thread shows elapsed time on stderr after
  * about two seconds (on a terminal, or with --progress; never with --quiet). */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_trace.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -100,7 +101,7 @@ const char *cli_backend_name(pw_backend b) { return (unsigned)b < 3 ? backend_na
 const char *cli_strategy_name(pw_strategy s) { return (unsigned)s < 4 ? strategy_names[s] : "?"; }
 
 enum { OPT_BACKEND = 1001, OPT_STRATEGY, OPT_SHAPE, OPT_TILE_H, OPT_TILE_W, OPT_THREADS,
-       OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS };
+       OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS, OPT_TRACE };
 
 static const struct option common_options[] = {
     {"backend", required_argument, 0, OPT_BACKEND}, {"strategy", required_argument, 0, OPT_STRATEGY},
@@ -108,7 +109,8 @@ static const struct option common_options[] = {
     {"tile-w", required_argument, 0, OPT_TILE_W},   {"threads", required_argument, 0, OPT_THREADS},
     {"device", required_argument, 0, OPT_DEVICE},   {"quiet", no_argument, 0, OPT_QUIET},
     {"tsv", no_argument, 0, OPT_TSV},               {"check", no_argument, 0, OPT_CHECK},
-    {"progress", no_argument, 0, OPT_PROGRESS},     {"help", no_argument, 0, 'h'}};
+    {"progress", no_argument, 0, OPT_PROGRESS},     {"trace", required_argument, 0, OPT_TRACE},
+    {"help", no_argument, 0, 'h'}};
 #define N_COMMON (int)(sizeof common_options / sizeof common_options[0])
 
 /* 1 handled, 0 not a common option, -1 bad value. */
@@ -150,6 +152,11 @@ static int common_option(cli_common *c, int opt, const char *arg)
     case OPT_TSV: c->tsv = 1; return 1;
     case OPT_CHECK: c->check = 1; return 1;
     case OPT_PROGRESS: c->progress = 1; return 1;
+    case OPT_TRACE:
+        c->trace_path = arg;
+        c->options.trace = cli_trace_collect;
+        c->options.trace_user = &c->trace;
+        return 1;
     }
     return 0;
 }
@@ -223,4 +230,12 @@ pw_options cli_reference_options(void)
     o.backend = PW_BACKEND_CPU;
     o.strategy = PW_STRATEGY_SEQUENTIAL;
     return o;
+}
+
+int cli_finish(cli_common *c, cli_report *r, const char *command)
+{
+    int code = c->trace_path ? cli_trace_finish(&c->trace, c->trace_path, command, r) : 0;
+    cli_trace_free(&c->trace);
+    if (code == 0) cli_report_print(r, c);
+    return code;
 }

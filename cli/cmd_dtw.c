@@ -143,7 +143,7 @@ int cmd_dtw(int argc, char **argv)
     cli_detail(&rep, "cost", "%s", args.cost == PW_DTW_SQUARED ? "squared" : "abs");
     cli_detail_info(&rep, &job.result.info);
     cli_detail(&rep, "gcups", "%.3f", job.result.info.seconds > 0 ? (double)job.result.info.cells / job.result.info.seconds / 1e9 : 0.0);
-    cli_report_print(&rep, &common);
+    code = cli_finish(&common, &rep, "dtw");
 out:
     series_free(&a);
     series_free(&b);

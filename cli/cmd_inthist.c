@@ -158,7 +158,7 @@ int cmd_inthist(int argc, char **argv)
     cli_detail(&rep, "cols", "%" PRId64, in.cols);
     cli_detail_info(&rep, &job.info);
     cli_detail(&rep, "gpix_per_s", "%.3f", job.info.seconds > 0 ? (double)(in.rows * in.cols) / job.info.seconds / 1e9 : 0.0);
-    cli_report_print(&rep, &common);
+    code = cli_finish(&common, &rep, "inthist");
 out:
     free(in.data);
     free(out);

@@ -149,7 +149,7 @@ int cmd_sat(int argc, char **argv)
     cli_detail(&rep, "output_type", "%s", pw_dtype_name(type));
     cli_detail_info(&rep, &job.info);
     cli_detail(&rep, "gpix_per_s", "%.3f", job.info.seconds > 0 ? (double)job.info.cells / job.info.seconds / 1e9 : 0.0);
-    cli_report_print(&rep, &common);
+    code = cli_finish(&common, &rep, "sat");
 out:
     free(in.data);
     free(out.data);

@@ -174,7 +174,7 @@ static int cmd_stencil(int argc, char **argv, int sor)
     cli_detail(&rep, "type", "%s", pw_dtype_name(grid.type));
     cli_detail_info(&rep, &job.info);
     cli_detail(&rep, "gpix_per_s", "%.3f", job.info.seconds > 0 ? (double)job.info.cells / job.info.seconds / 1e9 : 0.0);
-    cli_report_print(&rep, &common);
+    code = cli_finish(&common, &rep, command.name);
 out:
     free(grid.data);
     free(ref.data);

@@ -138,7 +138,7 @@ int cmd_sw(int argc, char **argv)
     cli_detail(&rep, "length_b", "%" PRId64, b.length);
     cli_detail_info(&rep, &res->info);
     cli_detail(&rep, "gcups", "%.3f", res->info.seconds > 0 ? (double)res->info.cells / res->info.seconds / 1e9 : 0.0);
-    cli_report_print(&rep, &common);
+    code = cli_finish(&common, &rep, "sw");
 out:
     fasta_free(&a);
     fasta_free(&b);

@@ -136,6 +136,31 @@ grep -q '^peerwave: heat: running' "$tmp/progress" && grep -q 'done in' "$tmp/pr
 PEERWAVE_PROGRESS_AFTER_MS=0 "$pw" heat --size 1200x1200 --sweeps 4 --progress --quiet > /dev/null 2> "$tmp/progress"
 [ ! -s "$tmp/progress" ] && ok || bad "progress printed with --quiet"
 
+# --trace: an SVG a real XML parser accepts; per lane busy + idle = span, and the tiles drawn
+# are the tiles counted (checked with python3's xml.etree when python3 exists).
+"$pw" sw "$ex/query.fa" "$ex/target.fa" --threads 3 --tile-h 16 --trace "$tmp/trace.svg" > "$tmp/out"
+tiles=$(field trace_tiles < "$tmp/out")
+[ -s "$tmp/trace.svg" ] && [ "${tiles:-0}" -gt 0 ] && ok || bad "--trace wrote nothing"
+if command -v python3 > /dev/null; then
+  python3 - "$tmp/trace.svg" "$tiles" <<'PY' && ok || bad "trace SVG check"
+import sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+root = ET.parse(sys.argv[1]).getroot()
+lanes = root.findall("s:g", ns)
+assert len(lanes) == 3, len(lanes)
+total = 0
+for g in lanes:
+    span, busy, idle = (int(g.get(k)) for k in ("data-span-ns", "data-busy-ns", "data-idle-ns"))
+    assert busy + idle == span and busy > 0, (busy, idle, span)
+    tiles = g.findall("s:rect[@class='tile']", ns)
+    assert sum(int(r.get("data-end-ns")) - int(r.get("data-start-ns")) for r in tiles) == busy
+    assert int(g.get("data-corner-idle-ns")) <= idle
+    total += len(tiles)
+assert total == int(sys.argv[2]), (total, sys.argv[2])
+PY
+fi
+expect 2 sw "$ex/query.fa" "$ex/target.fa" --strategy sequential --trace "$tmp/none.svg"
+
 # ---- errors of the new subcommands: one line, exit 1 (data) or 2 (usage) ----
 printf '1\nnan\n' > "$tmp/nan.txt"; printf '1\nabc\n' > "$tmp/word.txt"; : > "$tmp/empty.txt"
 printf '\x89PNG\r\n\x1a\n\0\0\0\rIHDRjunkjunkjunk' > "$tmp/corrupt.png"
