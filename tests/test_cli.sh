@@ -161,6 +161,21 @@ PY
 fi
 expect 2 sw "$ex/query.fa" "$ex/target.fa" --strategy sequential --trace "$tmp/none.svg"
 
+# tune: table, CSV and SVG, both models' picks with their measured distance from the best.
+"$pw" tune sw --random 700 --widths 8,64,512 --runs 1 --csv "$tmp/tune.csv" --svg "$tmp/tune.svg" > "$tmp/out" \
+  && [ "$(wc -l < "$tmp/tune.csv")" = 4 ] && grep -q '^consistent_pick: [0-9]' "$tmp/out" && grep -q '^paper_pick_vs_best_pct: ' "$tmp/out" \
+  && ok || bad "tune sw: $(cat "$tmp/out")"
+if command -v python3 > /dev/null; then
+  python3 -c "import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); assert len(r.findall('{http://www.w3.org/2000/svg}polyline')) == 3" \
+    "$tmp/tune.svg" && ok || bad "tune SVG"
+fi
+"$pw" tune sat "$tmp/tiny.pgm" --widths 1,2 --runs 1 --quiet | grep -q '^measured_best_width: ' && ok || bad "tune sat"
+expect 2 tune
+expect 2 tune fft --random 10
+expect 2 tune sw --random 10 "$tmp/a.fa"
+expect 2 tune sw --random 10 --widths 0
+expect 1 tune sat "$tmp/missing.pgm"
+
 # ---- errors of the new subcommands: one line, exit 1 (data) or 2 (usage) ----
 printf '1\nnan\n' > "$tmp/nan.txt"; printf '1\nabc\n' > "$tmp/word.txt"; : > "$tmp/empty.txt"
 printf '\x89PNG\r\n\x1a\n\0\0\0\rIHDRjunkjunkjunk' > "$tmp/corrupt.png"

@@ -1,0 +1,337 @@
+/* cmd_tune.c - `peerwave tune sw|sat ...`: measure run time against tile width, next to the two
+ * tile-width models (src/core/model.h) fitted by a short training run on a corner of the input,
+ * and say how far the model's pick is from the measured best. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/core/model.h"
+#include "cli.h"
+#include "fasta.h"
+#include "image_file.h"
+#include "io_util.h"
+
+static const char usage[] =
+    "usage: peerwave tune sw (A.fa B.fa | --random N) [options]\n"
+    "       peerwave tune sat (IMAGE | --random N) [options]\n"
+    "Times the run at a range of tile widths and prints, for each, the measured seconds and the\n"
+    "two models' predictions (seed paper section 4 and the consistent-lag variant).  The models'\n"
+    "d (seconds per diagonal step of a tile) and tau_s (one counter hand-off) come from a\n"
+    "training run on the top-left corner of the input at widths 1 .. 2h.\n"
+    "  --random N         a random N x N problem instead of files (DNA; u8 image)\n"
+    "  --widths LIST      comma-separated widths (default 8, 16, ..., 4096 up to the row length)\n"
+    "  --runs K           timed runs per width, median taken (default 3)\n"
+    "  --train-ratio R    corner size as a fraction of rows and of columns (default 0.1)\n"
+    "  --csv FILE         the table as CSV\n"
+    "  --svg FILE         measured and predicted time against width (log scale)\n"
+    CLI_COMMON_HELP;
+
+#define MAX_WIDTHS 64
+
+typedef struct tune_args {
+    int64_t random_n, runs, widths[MAX_WIDTHS];
+    int n_widths;
+    double train_ratio;
+    const char *csv, *svg;
+} tune_args;
+
+static int tune_option(void *ctx, int opt, const char *arg)
+{
+    tune_args *a = ctx;
+    switch (opt) {
+    case 'n': return cli_parse_int("--random", arg, 1, 1 << 22, &a->random_n);
+    case 'k': return cli_parse_int("--runs", arg, 1, 99, &a->runs);
+    case 'r': return cli_parse_double("--train-ratio", arg, 0, 1, 1, &a->train_ratio);
+    case 'c': a->csv = arg; return 0;
+    case 's': a->svg = arg; return 0;
+    case 'w': {
+        a->n_widths = 0;
+        char copy[1024];
+        snprintf(copy, sizeof copy, "%s", arg);
+        for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+            if (a->n_widths == MAX_WIDTHS) {
+                cli_error("--widths: at most %d widths", MAX_WIDTHS);
+                return -1;
+            }
+            if (cli_parse_int("--widths", tok, 1, INT64_MAX / 8, &a->widths[a->n_widths])) return -1;
+            a->n_widths++;
+        }
+        return a->n_widths ? 0 : (cli_error("--widths: empty list"), -1);
+    }
+    }
+    return -1;
+}
+
+static const struct option tune_options[] = {
+    {"random", required_argument, 0, 'n'},      {"runs", required_argument, 0, 'k'},
+    {"train-ratio", required_argument, 0, 'r'}, {"csv", required_argument, 0, 'c'},
+    {"svg", required_argument, 0, 's'},         {"widths", required_argument, 0, 'w'},
+    {0, 0, 0, 0}};
+
+/* The problem being tuned: SW of a and b, or SAT of img (into out). */
+typedef struct problem {
+    int sat;
+    char *a, *b;
+    int64_t n, m;
+    pw_image img, out;
+} problem;
+
+/* One run of the rows x cols top-left corner; kernel seconds and the run's info. */
+static pw_status run_once(const problem *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
+{
+    if (!p->sat) {
+        pw_sw_params params;
+        pw_sw_params_init(&params);
+        pw_sw_result r;
+        pw_status st = pw_sw(p->a, rows, p->b, cols, &params, o, &r);
+        *info = r.info;
+        return st;
+    }
+    pw_image in = p->img, out = p->out;
+    in.rows = out.rows = rows;
+    in.cols = out.cols = cols;
+    in.stride = p->img.cols;
+    out.stride = p->img.cols;
+    return pw_sat(&in, &out, o, info);
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Median kernel seconds of `runs` runs after one warm-up. */
+static pw_status timed(const problem *p, int64_t rows, int64_t cols, pw_options o, int64_t w, int64_t runs,
+                       double *seconds, pw_run_info *info)
+{
+    double t[100];
+    o.tile_w = w;
+    pw_status st = run_once(p, rows, cols, &o, info);
+    for (int64_t k = 0; k < runs && st == PW_OK; k++) {
+        st = run_once(p, rows, cols, &o, info);
+        t[k] = info->seconds;
+    }
+    if (st != PW_OK) return st;
+    qsort(t, (size_t)runs, sizeof t[0], cmp_double);
+    *seconds = t[runs / 2];
+    return PW_OK;
+}
+
+static pw_model_params model_of(const pw_run_info *info, int64_t rows, int64_t cols, double d, double tau_s)
+{
+    pw_model_params m = {(double)rows, (double)cols, (double)info->tile_h, (double)info->threads, d, tau_s};
+    return m;
+}
+
+static int load(const tune_args *args, const char *app, char **argv, int first, int argc, problem *p)
+{
+    char err[512];
+    memset(p, 0, sizeof *p);
+    p->sat = !strcmp(app, "sat");
+    if (!p->sat && strcmp(app, "sw")) {
+        cli_error("tune: unknown application '%s' (sw or sat)", app);
+        return EXIT_USAGE;
+    }
+    int files = argc - first;
+    if ((args->random_n && files) || (!args->random_n && files != (p->sat ? 1 : 2))) {
+        cli_error("tune %s needs %s or --random N", app, p->sat ? "one image" : "two FASTA files");
+        return EXIT_USAGE;
+    }
+    uint64_t x = 12345;
+    if (!p->sat) {
+        if (args->random_n) {
+            p->n = p->m = args->random_n;
+            p->a = io_alloc((uint64_t)p->n, 1, "sequence A", err, sizeof err);
+            p->b = p->a ? io_alloc((uint64_t)p->m, 1, "sequence B", err, sizeof err) : NULL;
+            if (!p->b) return cli_error("%s", err), EXIT_DATA;
+            for (int64_t k = 0; k < p->n; k++) {
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                p->a[k] = "ACGT"[x >> 62];
+                p->b[k] = (x >> 40) % 5 ? p->a[k] : "ACGT"[(x >> 20) & 3];
+            }
+            return 0;
+        }
+        fasta_record ra, rb;
+        if (fasta_read(argv[first], NULL, &ra, err, sizeof err)) return cli_error("%s", err), EXIT_DATA;
+        if (fasta_read(argv[first + 1], NULL, &rb, err, sizeof err)) {
+            fasta_free(&ra);
+            return cli_error("%s", err), EXIT_DATA;
+        }
+        free(ra.name), free(rb.name);
+        p->a = ra.seq, p->n = ra.length, p->b = rb.seq, p->m = rb.length;
+        return 0;
+    }
+    if (args->random_n) {
+        int64_t n = args->random_n;
+        p->img = (pw_image){PW_U8, n, n, 0, io_alloc((uint64_t)(n * n), 1, "the image", err, sizeof err)};
+        if (!p->img.data) return cli_error("%s", err), EXIT_DATA;
+        for (int64_t k = 0; k < n * n; k++) ((uint8_t *)p->img.data)[k] = (uint8_t)(k * 2654435761u >> 24);
+    } else if (image_read(argv[first], &p->img, err, sizeof err)) {
+        return cli_error("%s", err), EXIT_DATA;
+    }
+    pw_dtype out = p->img.type == PW_F32 || p->img.type == PW_F64 ? p->img.type : PW_I64;
+    p->out = (pw_image){out, p->img.rows, p->img.cols, 0,
+                        io_alloc((uint64_t)(p->img.rows * p->img.cols), pw_dtype_size(out), "the table", err, sizeof err)};
+    if (!p->out.data) return cli_error("%s", err), EXIT_DATA;
+    p->n = p->img.rows, p->m = p->img.cols;
+    return 0;
+}
+
+static void write_svg(FILE *f, const char *app, int n, const int64_t *w, const double *meas, const double *paper,
+                      const double *cons)
+{
+    double lo = INFINITY, hi = 0;
+    for (int k = 0; k < n; k++) {
+        double v[3] = {meas[k], paper[k], cons[k]};
+        for (int q = 0; q < 3; q++)
+            if (v[q] > 0) lo = fmin(lo, v[q]), hi = fmax(hi, v[q]);
+    }
+    double x0 = log2((double)w[0]), x1 = log2((double)w[n - 1]);
+    if (x1 <= x0) x1 = x0 + 1;
+    if (hi <= lo) hi = lo * 2;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"460\" "
+               "font-family=\"sans-serif\" font-size=\"12\">\n<title>tune %s</title>\n"
+               "<text x=\"60\" y=\"24\" font-size=\"14\">%s: time against tile width (measured: black dots; paper model: "
+               "blue; consistent-lag model: orange)</text>\n<rect x=\"60\" y=\"40\" width=\"660\" height=\"360\" fill=\"none\" stroke=\"#999\"/>\n",
+            app, app);
+    const double *series[3] = {meas, paper, cons};
+    const char *colour[3] = {"black", "#1f77b4", "#ff7f0e"};
+    for (int s = 0; s < 3; s++) {
+        fprintf(f, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%d\" points=\"", s == 0 ? "measured" : s == 1 ? "paper" : "consistent",
+                colour[s], s == 0 ? 1 : 2);
+        for (int k = 0; k < n; k++)
+            fprintf(f, "%.1f,%.1f ", 60 + (log2((double)w[k]) - x0) / (x1 - x0) * 660,
+                    400 - (series[s][k] - lo) / (hi - lo) * 360);
+        fprintf(f, "\"/>\n");
+    }
+    for (int k = 0; k < n; k++) {
+        double x = 60 + (log2((double)w[k]) - x0) / (x1 - x0) * 660;
+        fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>\n<text x=\"%.1f\" y=\"416\" text-anchor=\"middle\">%" PRId64 "</text>\n", x,
+                400 - (meas[k] - lo) / (hi - lo) * 360, x, w[k]);
+    }
+    fprintf(f, "<text x=\"4\" y=\"48\">%.3g s</text>\n<text x=\"4\" y=\"400\">%.3g s</text>\n<text x=\"360\" y=\"440\">tile width w</text>\n</svg>\n", hi, lo);
+}
+
+int cmd_tune(int argc, char **argv)
+{
+    if (argc < 2 || argv[1][0] == '-') {
+        if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) return fputs(usage, stdout), 0;
+        cli_error("tune needs an application: sw or sat (see peerwave tune --help)");
+        return EXIT_USAGE;
+    }
+    const char *app = argv[1];
+    tune_args args = {0, 3, {0}, 0, 0.1, NULL, NULL};
+    const cli_command command = {"tune", usage, NULL, tune_options, tune_option, 0, 2, "its input files"};
+    cli_common common;
+    int first, r = cli_parse(&command, argc - 1, argv + 1, &common, &args, &first);
+    if (r) return r > 0 ? 0 : EXIT_USAGE;
+    problem p;
+    int code = load(&args, app, argv + 1, first, argc - 1, &p);
+    if (code) goto out;
+    pw_options o = common.options;
+
+    /* Training on the corner: T(w) = K(w) (w d + tau_s), K from the model's geometry, so
+     * y = T / K is linear in w; a least-squares line through widths 1 .. 2h gives d (slope) and
+     * tau_s (intercept).  The small widths make the per-tile cost visible: on a CPU it is tiny
+     * next to a tile's work and a fit over wide tiles alone lands it at or below zero. */
+    int64_t cr = (int64_t)((double)p.n * args.train_ratio), cc = (int64_t)((double)p.m * args.train_ratio);
+    if (cr < 1) cr = 1;
+    if (cc < 1) cc = 1;
+    pw_run_info info;
+    double t, train_s = 0;
+    pw_status st = timed(&p, cr, cc, o, 0, 1, &t, &info); /* learn h and workers at the default width */
+    int64_t h = info.tile_h;
+    int64_t train_w[6] = {1, 2, 4, 8, 32, 2 * h};
+    double sw = 0, sy = 0, sww = 0, swy = 0;
+    int used = 0;
+    for (int k = 0; k < 6 && st == PW_OK; k++) {
+        if (train_w[k] > cc + h && k > 1) continue; /* wider than the corner's rows */
+        st = timed(&p, cr, cc, o, train_w[k], 3, &t, &info);
+        pw_model_params unit = model_of(&info, cr, cc, 0, 1);
+        double y = t / pw_model_time(&unit, PW_MODEL_CONSISTENT, (double)train_w[k]), w = (double)train_w[k];
+        sw += w, sy += y, sww += w * w, swy += w * y, used++;
+        train_s += 4 * t; /* warm-up + 3 runs */
+    }
+    if (st != PW_OK) {
+        cli_error("tune %s: training run: %s", app, cli_status_text(st));
+        code = cli_status_exit(st);
+        goto out;
+    }
+    double den = used * sww - sw * sw;
+    double d = den > 0 ? (used * swy - sw * sy) / den : 0, tau_s = (sy - d * sw) / used;
+    if (d <= 0) d = 1e-12;
+    if (tau_s <= 0) tau_s = 1e-12;
+
+    if (args.n_widths == 0)
+        for (int64_t w = 8; w <= 4096 && w <= p.m + h; w *= 2) args.widths[args.n_widths++] = w;
+    double meas[MAX_WIDTHS], paper[MAX_WIDTHS], cons[MAX_WIDTHS];
+    FILE *csv = args.csv ? fopen(args.csv, "w") : NULL;
+    if (args.csv && !csv) {
+        cli_error("--csv %s: cannot write", args.csv);
+        code = EXIT_DATA;
+        goto out;
+    }
+    if (csv) fprintf(csv, "width,measured_s,paper_s,consistent_s\n");
+    printf("%8s %12s %12s %12s\n", "width", "measured_s", "paper_s", "consistent_s");
+    double best = INFINITY;
+    int64_t best_w = 0;
+    pw_model_params full = {0};
+    for (int k = 0; k < args.n_widths; k++) {
+        st = timed(&p, p.n, p.m, o, args.widths[k], args.runs, &meas[k], &info);
+        if (st != PW_OK) {
+            cli_error("tune %s at width %" PRId64 ": %s", app, args.widths[k], cli_status_text(st));
+            code = cli_status_exit(st);
+            if (csv) fclose(csv);
+            goto out;
+        }
+        full = model_of(&info, p.n, p.m, d, tau_s);
+        paper[k] = pw_model_time(&full, PW_MODEL_PAPER, (double)args.widths[k]);
+        cons[k] = pw_model_time(&full, PW_MODEL_CONSISTENT, (double)args.widths[k]);
+        printf("%8" PRId64 " %12.6f %12.6f %12.6f\n", args.widths[k], meas[k], paper[k], cons[k]);
+        if (csv) fprintf(csv, "%" PRId64 ",%.9g,%.9g,%.9g\n", args.widths[k], meas[k], paper[k], cons[k]);
+        if (meas[k] < best) best = meas[k], best_w = args.widths[k];
+    }
+    if (csv) fclose(csv);
+    cli_report rep = {0};
+    for (int kind = 0; kind < 2; kind++) {
+        int64_t pick = pw_model_best_width(&full, (pw_model_kind)kind, p.m + h);
+        double t;
+        st = timed(&p, p.n, p.m, o, pick, args.runs, &t, &info);
+        const char *name = kind ? "consistent" : "paper";
+        char key[48];
+        snprintf(key, sizeof key, "%s_pick", name);
+        cli_result(&rep, key, "%" PRId64, pick);
+        snprintf(key, sizeof key, "%s_pick_s", name);
+        cli_result(&rep, key, "%.6f", st == PW_OK ? t : NAN);
+        snprintf(key, sizeof key, "%s_pick_vs_best_pct", name);
+        cli_result(&rep, key, "%.1f", st == PW_OK ? 100 * (t - best) / best : NAN);
+    }
+    cli_result(&rep, "measured_best_width", "%" PRId64, best_w);
+    cli_result(&rep, "measured_best_s", "%.6f", best);
+    cli_detail(&rep, "d_s", "%.4g", d);
+    cli_detail(&rep, "tau_s_s", "%.4g", tau_s);
+    cli_detail(&rep, "training_corner", "%" PRId64 "x%" PRId64, cr, cc);
+    cli_detail(&rep, "training_s", "%.6f", train_s);
+    cli_detail(&rep, "tile_h", "%" PRId64, h);
+    cli_detail(&rep, "workers", "%d", info.threads);
+    cli_detail(&rep, "backend", "%s", cli_backend_name(info.backend));
+    cli_detail(&rep, "strategy", "%s", cli_strategy_name(info.strategy));
+    if (args.svg) {
+        FILE *f = fopen(args.svg, "w");
+        if (!f) {
+            cli_error("--svg %s: cannot write", args.svg);
+            code = EXIT_DATA;
+            goto out;
+        }
+        write_svg(f, app, args.n_widths, args.widths, meas, paper, cons);
+        fclose(f);
+        cli_detail(&rep, "svg", "%s", args.svg);
+    }
+    cli_report_print(&rep, &common);
+out:
+    free(p.a), free(p.b), free(p.img.data), free(p.out.data);
+    return code;
+}
