@@ -138,7 +138,7 @@ PEERWAVE_PROGRESS_AFTER_MS=0 "$pw" heat --size 1200x1200 --sweeps 4 --progress -
 
 # --trace: an SVG a real XML parser accepts; per lane busy + idle = span, and the tiles drawn
 # are the tiles counted (checked with python3's xml.etree when python3 exists).
-"$pw" sw "$ex/query.fa" "$ex/target.fa" --threads 3 --tile-h 16 --trace "$tmp/trace.svg" > "$tmp/out"
+"$pw" sw "$ex/query.fa" "$ex/target.fa" --backend cpu --threads 3 --tile-h 16 --trace "$tmp/trace.svg" > "$tmp/out"
 tiles=$(field trace_tiles < "$tmp/out")
 [ -s "$tmp/trace.svg" ] && [ "${tiles:-0}" -gt 0 ] && ok || bad "--trace wrote nothing"
 if command -v python3 > /dev/null; then
