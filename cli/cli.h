@@ -48,6 +48,11 @@ typedef struct cli_common {
     "  --tile-w N                  tile width in steps (default automatic)\n"             \
     "  --threads N                 CPU threads (default: all cores)\n"                    \
     "  --device N                  CUDA device index (default 0)\n"                       \
+    "  --max-blocks N              CUDA: at most N persistent blocks (leave SMs to others)\n" \
+    "  --rows-per-thread R         CUDA, sw/dtw: tile rows per thread, 1 2 4 8 (default 1)\n" \
+    "  --layout auto|row-major|hybrid   CUDA, sat/heat/sor: device layout (default auto)\n" \
+    "  --watchdog-ms N             a peer wait without progress for N ms fails the run\n"  \
+    "                              (default 10000 on the GPU, 120000 on the CPU)\n"         \
     "  --check                     also run the sequential CPU reference and compare\n"   \
     "  --tsv                       print a header line and a value line, tab-separated\n"  \
     "  --quiet                     print only the result lines\n"                         \

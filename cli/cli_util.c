@@ -96,12 +96,14 @@ static int pick(const char *opt, const char *arg, const char *const *names, int 
 static const char *const backend_names[] = {"auto", "cpu", "cuda"};
 static const char *const strategy_names[] = {"peer", "sequential", "barrier", "launch"};
 static const char *const shape_names[] = {"hyper", "square"};
+static const char *const layout_names[] = {"auto", "row-major", "hybrid"};
 
 const char *cli_backend_name(pw_backend b) { return (unsigned)b < 3 ? backend_names[b] : "?"; }
 const char *cli_strategy_name(pw_strategy s) { return (unsigned)s < 4 ? strategy_names[s] : "?"; }
 
 enum { OPT_BACKEND = 1001, OPT_STRATEGY, OPT_SHAPE, OPT_TILE_H, OPT_TILE_W, OPT_THREADS,
-       OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS, OPT_TRACE };
+       OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS, OPT_TRACE, OPT_WATCHDOG, OPT_MAX_BLOCKS,
+       OPT_ROWS_PER_THREAD, OPT_LAYOUT };
 
 static const struct option common_options[] = {
     {"backend", required_argument, 0, OPT_BACKEND}, {"strategy", required_argument, 0, OPT_STRATEGY},
@@ -110,6 +112,8 @@ static const struct option common_options[] = {
     {"device", required_argument, 0, OPT_DEVICE},   {"quiet", no_argument, 0, OPT_QUIET},
     {"tsv", no_argument, 0, OPT_TSV},               {"check", no_argument, 0, OPT_CHECK},
     {"progress", no_argument, 0, OPT_PROGRESS},     {"trace", required_argument, 0, OPT_TRACE},
+    {"watchdog-ms", required_argument, 0, OPT_WATCHDOG}, {"max-blocks", required_argument, 0, OPT_MAX_BLOCKS},
+    {"rows-per-thread", required_argument, 0, OPT_ROWS_PER_THREAD}, {"layout", required_argument, 0, OPT_LAYOUT},
     {"help", no_argument, 0, 'h'}};
 #define N_COMMON (int)(sizeof common_options / sizeof common_options[0])
 
@@ -152,6 +156,26 @@ static int common_option(cli_common *c, int opt, const char *arg)
     case OPT_TSV: c->tsv = 1; return 1;
     case OPT_CHECK: c->check = 1; return 1;
     case OPT_PROGRESS: c->progress = 1; return 1;
+    case OPT_WATCHDOG:
+        if (cli_parse_int("--watchdog-ms", arg, 1, INT64_MAX / 1000000, &v)) return -1;
+        o->watchdog_ms = v;
+        return 1;
+    case OPT_MAX_BLOCKS:
+        if (cli_parse_int("--max-blocks", arg, 1, 1 << 30, &v)) return -1;
+        o->max_blocks = (int)v;
+        return 1;
+    case OPT_ROWS_PER_THREAD:
+        if (cli_parse_int("--rows-per-thread", arg, 1, 8, &v)) return -1;
+        if (v & (v - 1)) {
+            cli_error("--rows-per-thread: %s is not 1, 2, 4 or 8", arg);
+            return -1;
+        }
+        o->rows_per_thread = (int)v;
+        return 1;
+    case OPT_LAYOUT:
+        if (pick("--layout", arg, layout_names, 3, &k)) return -1;
+        o->layout = (pw_layout)k;
+        return 1;
     case OPT_TRACE:
         c->trace_path = arg;
         c->options.trace = cli_trace_collect;

@@ -170,6 +170,12 @@ if command -v python3 > /dev/null; then
     "$tmp/tune.svg" && ok || bad "tune SVG"
 fi
 "$pw" tune sat "$tmp/tiny.pgm" --widths 1,2 --runs 1 --quiet | grep -q '^measured_best_width: ' && ok || bad "tune sat"
+expect 2 sw --rows-per-thread 3 "$tmp/a.fa" "$tmp/b.fa"
+expect 2 sw --layout diagonal "$tmp/a.fa" "$tmp/b.fa"
+expect 2 sw --watchdog-ms 0 "$tmp/a.fa" "$tmp/b.fa"
+expect 2 sw --max-blocks -2 "$tmp/a.fa" "$tmp/b.fa"
+got=$("$pw" sw --quiet --rows-per-thread 2 --layout hybrid --watchdog-ms 5000 --max-blocks 3 "$tmp/a.fa" "$tmp/b.fa" | head -1)
+[ "$got" = "score: 14" ] && ok || bad "engine knobs accepted: $got"
 expect 2 tune
 expect 2 tune fft --random 10
 expect 2 tune sw --random 10 "$tmp/a.fa"
