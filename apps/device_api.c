@@ -115,7 +115,8 @@ pw_status pw_sw_device(const char *a, int64_t n, const char *b, int64_t m, const
 #endif
 }
 
-pw_status pw_dtw_f32_device(const float *a, int64_t n, const float *b, int64_t m, pw_dtw_cost cost,
+/* Both DTW precisions: same checks, same plan; f64 picks the CUDA function. */
+static pw_status dtw_device(const void *a, int64_t n, const void *b, int64_t m, pw_dtw_cost cost, int f64,
                             const pw_options *options, pw_dtw_result *result)
 {
     pw_status st = pw_dtw_check(a, n, b, m, cost, result);
@@ -124,27 +125,24 @@ pw_status pw_dtw_f32_device(const float *a, int64_t n, const float *b, int64_t m
     pw_plan plan;
     PW_DEVICE_PLAN(options, n, m, &plan);
     pw_run_info_clear(&result->info);
-    st = pw_cuda_dtw_f32_device(&plan, a, n, b, m, cost == PW_DTW_SQUARED, &result->distance, &result->info);
+    int squared = cost == PW_DTW_SQUARED;
+    st = f64 ? pw_cuda_dtw_f64_device(&plan, a, n, b, m, squared, &result->distance, &result->info)
+             : pw_cuda_dtw_f32_device(&plan, a, n, b, m, squared, &result->distance, &result->info);
     return st == PW_OK && !isfinite(result->distance) ? PW_ERR_OVERFLOW : st;
 #else
-    (void)options;
+    (void)f64, (void)options;
     return PW_ERR_UNSUPPORTED;
 #endif
+}
+
+pw_status pw_dtw_f32_device(const float *a, int64_t n, const float *b, int64_t m, pw_dtw_cost cost,
+                            const pw_options *options, pw_dtw_result *result)
+{
+    return dtw_device(a, n, b, m, cost, 0, options, result);
 }
 
 pw_status pw_dtw_f64_device(const double *a, int64_t n, const double *b, int64_t m, pw_dtw_cost cost,
                             const pw_options *options, pw_dtw_result *result)
 {
-    pw_status st = pw_dtw_check(a, n, b, m, cost, result);
-    if (st != PW_OK) return st;
-#ifdef PW_HAVE_CUDA
-    pw_plan plan;
-    PW_DEVICE_PLAN(options, n, m, &plan);
-    pw_run_info_clear(&result->info);
-    st = pw_cuda_dtw_f64_device(&plan, a, n, b, m, cost == PW_DTW_SQUARED, &result->distance, &result->info);
-    return st == PW_OK && !isfinite(result->distance) ? PW_ERR_OVERFLOW : st;
-#else
-    (void)options;
-    return PW_ERR_UNSUPPORTED;
-#endif
+    return dtw_device(a, n, b, m, cost, 1, options, result);
 }

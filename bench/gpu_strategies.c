@@ -36,6 +36,28 @@ static int cmp(const void *a, const void *b)
 
 typedef pw_status (*app_fn)(const pw_options *o, pw_run_info *info, double *check);
 
+/* One warm-up and `runs` timed runs of fn: median kernel seconds (events, info.seconds) and
+ * median wall seconds of the whole call; info and check from the last run. */
+static pw_status measure(app_fn fn, const pw_options *o, pw_run_info *info, double *check, double *kernel,
+                         double *wall)
+{
+    double t[16], w[16];
+    pw_status st = PW_OK;
+    for (int r = 0; r <= runs && st == PW_OK; r++) {
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        st = fn(o, info, check);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        if (r > 0) t[r - 1] = info->seconds, w[r - 1] = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+    }
+    if (st != PW_OK) return st;
+    qsort(t, (size_t)runs, sizeof t[0], cmp);
+    qsort(w, (size_t)runs, sizeof w[0], cmp);
+    *kernel = t[runs / 2];
+    if (wall) *wall = w[runs / 2];
+    return PW_OK;
+}
+
 static void bench(const char *app, const char *unit, app_fn fn)
 {
     double base_check = 0;
@@ -47,20 +69,14 @@ static void bench(const char *app, const char *unit, app_fn fn)
         o.shape = methods[k].shape;
         o.tile_h = 128;
         o.tile_w = methods[k].w_per_h ? 128 * methods[k].w_per_h : 0;
-        double t[16], check = 0;
+        double check = 0, med;
         pw_run_info info;
-        pw_status st = PW_OK;
-        for (int r = 0; r <= runs && st == PW_OK; r++) {
-            st = fn(&o, &info, &check);
-            if (r > 0) t[r - 1] = info.seconds;
-        }
+        pw_status st = measure(fn, &o, &info, &check, &med, NULL);
         if (st != PW_OK) {
             printf("%-8s %-7s failed: %s\n", app, methods[k].name, pw_status_str(st));
             continue;
         }
-        qsort(t, (size_t)runs, sizeof t[0], cmp);
         if (k == 0) base_check = check;
-        double med = t[runs / 2];
         printf("%-8s %-7s tile %dx%-6lld grid %5d  %9.3f ms  %8.2f %s  %s\n", app, methods[k].name, info.tile_h,
                (long long)info.tile_w, info.threads, med * 1e3, info.cells / med / 1e9, unit,
                check == base_check ? "" : "RESULT DIFFERS");
@@ -135,19 +151,13 @@ static void rows_sweep(const char *app, app_fn fn)
             o.tile_h = hs[a];
             o.tile_w = hs[a];
             o.rows_per_thread = rs[b];
-            double t[16], check;
+            double check, med;
             pw_run_info info;
-            pw_status st = PW_OK;
-            for (int r = 0; r <= runs && st == PW_OK; r++) {
-                st = fn(&o, &info, &check);
-                if (r > 0) t[r - 1] = info.seconds;
-            }
+            pw_status st = measure(fn, &o, &info, &check, &med, NULL);
             if (st != PW_OK) {
                 printf("%-8s rows/thread %d h %d failed: %s\n", app, rs[b], hs[a], pw_status_str(st));
                 continue;
             }
-            qsort(t, (size_t)runs, sizeof t[0], cmp);
-            double med = t[runs / 2];
             printf("%-8s PW+HT   tile %dx%-5d rows/thread %d  threads %3d  grid %5d  %9.3f ms  %8.2f GCUPS  check %.9g\n", app,
                    hs[a], hs[a], rs[b], hs[a] / rs[b], info.threads, med * 1e3, info.cells / med / 1e9, check);
         }
@@ -171,24 +181,15 @@ static void layout_sweep(const char *app, const char *unit, app_fn fn)
             o.tile_h = 128;
             o.tile_w = 128;
             o.layout = layouts[l];
-            double t[16], wall[16], check = 0;
+            double check = 0, kernel, wall;
             pw_run_info info;
-            pw_status st = PW_OK;
-            for (int r = 0; r <= runs && st == PW_OK; r++) {
-                struct timespec a, b;
-                clock_gettime(CLOCK_MONOTONIC, &a);
-                st = fn(&o, &info, &check);
-                clock_gettime(CLOCK_MONOTONIC, &b);
-                if (r > 0) t[r - 1] = info.seconds, wall[r - 1] = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
-            }
+            pw_status st = measure(fn, &o, &info, &check, &kernel, &wall);
             if (st != PW_OK) {
                 printf("%-8s %-7s %-9s failed: %s\n", app, me->name, names[l], pw_status_str(st));
                 continue;
             }
-            qsort(t, (size_t)runs, sizeof t[0], cmp);
-            qsort(wall, (size_t)runs, sizeof wall[0], cmp);
             printf("%-8s %-7s %-9s kernel %9.3f ms  %8.2f %s   whole call %9.3f ms   check %.9g\n", app, me->name, names[l],
-                   t[runs / 2] * 1e3, info.cells / t[runs / 2] / 1e9, unit, wall[runs / 2] * 1e3, check);
+                   kernel * 1e3, info.cells / kernel / 1e9, unit, wall * 1e3, check);
         }
 }
 
