@@ -29,8 +29,12 @@ typedef struct cli_trace {
     int failed;
 } cli_trace;
 
+enum { CLI_TILE_W_AUTO = 0, CLI_TILE_W_MODEL, CLI_TILE_W_GIVEN };
+
 typedef struct cli_common {
     pw_options options;
+    int tile_w_mode;      /* --tile-w auto (default), model, or a number */
+    double train_ratio;   /* --train-ratio: the training corner's share of rows and of columns */
     const char *trace_path; /* --trace FILE.svg */
     cli_trace trace;
     int quiet;     /* only the result lines */
@@ -45,7 +49,10 @@ typedef struct cli_common {
     "  --strategy peer|sequential|barrier|launch   schedule (default peer)\n"            \
     "  --tile-shape hyper|square   tile shape (default hyper)\n"                          \
     "  --tile-h N                  rows per tile (default automatic)\n"                   \
-    "  --tile-w N                  tile width in steps (default automatic)\n"             \
+    "  --tile-w N|auto|model       tile width in steps; model: the tile-width model fitted\n" \
+    "                              by a training run on a corner of the input; auto (the\n" \
+    "                              default): model for peer runs of >= 2^26 cells, else fixed\n" \
+    "  --train-ratio R             training corner: R of the rows and of the columns (0.1)\n" \
     "  --threads N                 CPU threads (default: all cores)\n"                    \
     "  --device N                  CUDA device index (default 0)\n"                       \
     "  --max-blocks N              CUDA: at most N persistent blocks (leave SMs to others)\n" \
@@ -57,7 +64,7 @@ typedef struct cli_common {
     "  --tsv                       print a header line and a value line, tab-separated\n"  \
     "  --quiet                     print only the result lines\n"                         \
     "  --trace FILE.svg            draw every tile as a Gantt chart (one lane per CPU\n"    \
-    "                              thread) and print idle and wait figures\n"              \
+    "                              thread or GPU block) and print idle and wait figures\n" \
     "  --progress                  elapsed-time indicator on stderr even when it is not a\n" \
     "                              terminal (on a terminal it shows after 2 s anyway)\n"   \
     "  --help                      this text\n"

@@ -33,6 +33,40 @@ typedef struct lane_stats {
     int64_t first, last, busy, wait, tiles;
 } lane_stats;
 
+/* Records ordered by worker, then start time: each lane is one contiguous run of the array. */
+static int by_worker_then_start(const void *x, const void *y)
+{
+    const pw_trace_record *a = x, *b = y;
+    if (a->worker != b->worker) return a->worker < b->worker ? -1 : 1;
+    return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
+}
+
+/* One lane's tiles.  Consecutive tiles of the same tile-row whose gap is under a quarter pixel
+ * are drawn as one rectangle (data-tiles says how many, data-busy-ns their summed time): a
+ * large GPU run has hundreds of thousands of tiles and the picture stays the same. */
+static void write_lane_tiles(FILE *f, const pw_trace_record *rec, int64_t n, int64_t t0, double span, double left,
+                             double width, double y, double lane_h)
+{
+    const double merge_ns = span / width / 4;
+    for (int64_t k = 0; k < n;) {
+        int64_t end = k + 1, busy = rec[k].end_ns - rec[k].start_ns, waited = rec[k].start_ns - rec[k].wait_ns;
+        while (end < n && rec[end].tile_row == rec[k].tile_row && (double)(rec[end].start_ns - rec[end - 1].end_ns) < merge_ns) {
+            busy += rec[end].end_ns - rec[end].start_ns;
+            waited += rec[end].start_ns - rec[end].wait_ns;
+            end++;
+        }
+        const pw_trace_record *a = &rec[k], *b = &rec[end - 1];
+        double x0 = left + (double)(a->start_ns - t0) / span * width, x1 = left + (double)(b->end_ns - t0) / span * width;
+        int hue = (int)((a->tile_row * 137) % 360);
+        fprintf(f, "<rect class=\"tile\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"hsl(%d,60%%,55%%)\" "
+                   "data-tiles=\"%" PRId64 "\" data-busy-ns=\"%" PRId64 "\"><title>tile-row %" PRId64 ", tiles %" PRId64 "-%" PRId64
+                   ": %.1f us busy, %.1f us waiting</title></rect>\n",
+                x0, y, x1 - x0 > 0.05 ? x1 - x0 : 0.05, lane_h, hue, end - k, busy, a->tile_row, a->tile_col, b->tile_col,
+                (double)busy / 1e3, (double)waited / 1e3);
+        k = end;
+    }
+}
+
 int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_report *rep)
 {
     if (t->failed) {
@@ -40,19 +74,20 @@ int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_repo
         return EXIT_DATA;
     }
     if (t->count == 0) {
-        cli_error("--trace: this run recorded no tiles (tracing covers the CPU engines' peer and barrier strategies)");
+        cli_error("--trace: this run recorded no tiles (tracing covers the peer and barrier strategies)");
         return EXIT_USAGE;
     }
-    int workers = 0;
+    qsort(t->records, (size_t)t->count, sizeof *t->records, by_worker_then_start);
+    int workers = t->records[t->count - 1].worker + 1;
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
     for (int64_t k = 0; k < t->count; k++) {
-        const pw_trace_record *r = &t->records[k];
-        if (r->worker + 1 > workers) workers = r->worker + 1;
-        if (r->start_ns < t0) t0 = r->start_ns;
-        if (r->end_ns > t1) t1 = r->end_ns;
+        if (t->records[k].start_ns < t0) t0 = t->records[k].start_ns;
+        if (t->records[k].end_ns > t1) t1 = t->records[k].end_ns;
     }
     lane_stats *lanes = calloc((size_t)workers, sizeof *lanes);
-    if (!lanes) {
+    int64_t *lane_first = calloc((size_t)workers + 1, sizeof *lane_first);
+    if (!lanes || !lane_first) {
+        free(lanes), free(lane_first);
         cli_error("--trace: out of memory");
         return EXIT_DATA;
     }
@@ -66,15 +101,16 @@ int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_repo
         l->wait += r->start_ns - r->wait_ns;
         l->tiles++;
     }
+    for (int w = 0; w < workers; w++) lane_first[w + 1] = lane_first[w] + lanes[w].tiles;
     FILE *f = fopen(path, "w");
     if (!f) {
         cli_error("--trace %s: %s", path, strerror(errno));
-        free(lanes);
+        free(lanes), free(lane_first);
         return EXIT_DATA;
     }
-    const double width = 1200, lane_h = 16, left = 90, top = 40;
+    const double width = 1200, lane_h = workers > 64 ? 6 : 16, gap = workers > 64 ? 1 : 4, left = 90, top = 40;
     double span = (double)(t1 > t0 ? t1 - t0 : 1);
-    double height = top + workers * (lane_h + 4) + 40;
+    double height = top + workers * (lane_h + gap) + 40;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
             left + width + 20, height);
@@ -89,39 +125,31 @@ int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_repo
         inter += lane_idle - lane_corner;
         busy += l->busy;
         wait += l->wait;
-        double y = top + w * (lane_h + 4);
+        double y = top + w * (lane_h + gap);
         fprintf(f, "<g class=\"lane\" data-worker=\"%d\" data-span-ns=\"%" PRId64 "\" data-busy-ns=\"%" PRId64 "\" data-idle-ns=\"%" PRId64
-                   "\" data-corner-idle-ns=\"%" PRId64 "\" data-wait-ns=\"%" PRId64 "\">\n",
-                w, lane_span, l->busy, lane_idle, lane_corner, l->wait);
-        fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">worker %d</text>\n", left - 80, y + lane_h - 4, w);
+                   "\" data-corner-idle-ns=\"%" PRId64 "\" data-wait-ns=\"%" PRId64 "\" data-tiles=\"%" PRId64 "\">\n",
+                w, lane_span, l->busy, lane_idle, lane_corner, l->wait, l->tiles);
+        if (lane_h >= 10 || w % 8 == 0) fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">worker %d</text>\n", left - 80, y + lane_h - 1, w);
         fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"#eeeeee\"/>\n", left, y, width, lane_h);
-        for (int64_t k = 0; k < t->count; k++) {
-            const pw_trace_record *r = &t->records[k];
-            if (r->worker != w) continue;
-            double x0 = left + (double)(r->start_ns - t0) / span * width, x1 = left + (double)(r->end_ns - t0) / span * width;
-            int hue = (int)((r->tile_row * 137) % 360);
-            fprintf(f, "<rect class=\"tile\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" fill=\"hsl(%d,60%%,55%%)\" "
-                       "data-start-ns=\"%" PRId64 "\" data-end-ns=\"%" PRId64 "\"><title>tile-row %" PRId64 ", tile %" PRId64
-                       ": %.1f us, waited %.1f us</title></rect>\n",
-                    x0, y, x1 - x0 > 0.05 ? x1 - x0 : 0.05, lane_h, hue, r->start_ns - t0, r->end_ns - t0, r->tile_row,
-                    r->tile_col, (double)(r->end_ns - r->start_ns) / 1e3, (double)(r->start_ns - r->wait_ns) / 1e3);
-        }
+        write_lane_tiles(f, t->records + lane_first[w], l->tiles, t0, span, left, width, y, lane_h);
         fprintf(f, "</g>\n");
     }
     double total = (double)(t1 - t0) * workers;
     fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">grey: idle. corner idle %.1f%%, intermediate idle %.1f%%, counter waits %.1f%%, "
-               "mean tile %.1f us</text>\n</svg>\n",
+               "mean tile %.2f us</text>\n</svg>\n",
             left, height - 12, 100.0 * (double)corner / total, 100.0 * (double)inter / total, 100.0 * (double)wait / total,
             (double)busy / (double)t->count / 1e3);
     int bad = ferror(f);
     bad |= fclose(f) != 0;
-    free(lanes);
+    free(lanes), free(lane_first);
     if (bad) {
         cli_error("--trace %s: write failed", path);
         return EXIT_DATA;
     }
     cli_detail(rep, "trace", "%s", path);
     cli_detail(rep, "trace_tiles", "%" PRId64, t->count);
+    cli_detail(rep, "trace_workers", "%d", workers);
+    cli_detail(rep, "trace_span_ms", "%.3f", span / 1e6);
     cli_detail(rep, "trace_idle_corner_pct", "%.2f", 100.0 * (double)corner / total);
     cli_detail(rep, "trace_idle_intermediate_pct", "%.2f", 100.0 * (double)inter / total);
     cli_detail(rep, "trace_wait_pct", "%.2f", 100.0 * (double)wait / total);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/core/model.h"
+#include "../src/core/model_train.h"
 #include "cli.h"
 #include "fasta.h"
 #include "image_file.h"
@@ -23,7 +23,6 @@ static const char usage[] =
     "  --random N         a random N x N problem instead of files (DNA; u8 image)\n"
     "  --widths LIST      comma-separated widths (default 8, 16, ..., 4096 up to the row length)\n"
     "  --runs K           timed runs per width, median taken (default 3)\n"
-    "  --train-ratio R    corner size as a fraction of rows and of columns (default 0.1)\n"
     "  --csv FILE         the table as CSV\n"
     "  --svg FILE         measured and predicted time against width (log scale)\n"
     CLI_COMMON_HELP;
@@ -33,7 +32,6 @@ static const char usage[] =
 typedef struct tune_args {
     int64_t random_n, runs, widths[MAX_WIDTHS];
     int n_widths;
-    double train_ratio;
     const char *csv, *svg;
 } tune_args;
 
@@ -43,7 +41,6 @@ static int tune_option(void *ctx, int opt, const char *arg)
     switch (opt) {
     case 'n': return cli_parse_int("--random", arg, 1, 1 << 22, &a->random_n);
     case 'k': return cli_parse_int("--runs", arg, 1, 99, &a->runs);
-    case 'r': return cli_parse_double("--train-ratio", arg, 0, 1, 1, &a->train_ratio);
     case 'c': a->csv = arg; return 0;
     case 's': a->svg = arg; return 0;
     case 'w': {
@@ -66,7 +63,7 @@ static int tune_option(void *ctx, int opt, const char *arg)
 
 static const struct option tune_options[] = {
     {"random", required_argument, 0, 'n'},      {"runs", required_argument, 0, 'k'},
-    {"train-ratio", required_argument, 0, 'r'}, {"csv", required_argument, 0, 'c'},
+    {"csv", required_argument, 0, 'c'},
     {"svg", required_argument, 0, 's'},         {"widths", required_argument, 0, 'w'},
     {0, 0, 0, 0}};
 
@@ -79,8 +76,9 @@ typedef struct problem {
 } problem;
 
 /* One run of the rows x cols top-left corner; kernel seconds and the run's info. */
-static pw_status run_once(const problem *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
+static pw_status run_once(void *ctx, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
 {
+    const problem *p = ctx;
     if (!p->sat) {
         pw_sw_params params;
         pw_sw_params_init(&params);
@@ -104,7 +102,7 @@ static int cmp_double(const void *x, const void *y)
 }
 
 /* Median kernel seconds of `runs` runs after one warm-up. */
-static pw_status timed(const problem *p, int64_t rows, int64_t cols, pw_options o, int64_t w, int64_t runs,
+static pw_status timed(problem *p, int64_t rows, int64_t cols, pw_options o, int64_t w, int64_t runs,
                        double *seconds, pw_run_info *info)
 {
     double t[100];
@@ -223,7 +221,7 @@ int cmd_tune(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *app = argv[1];
-    tune_args args = {0, 3, {0}, 0, 0.1, NULL, NULL};
+    tune_args args = {0, 3, {0}, 0, NULL, NULL};
     const cli_command command = {"tune", usage, NULL, tune_options, tune_option, 0, 2, "its input files"};
     cli_common common;
     int first, r = cli_parse(&command, argc - 1, argv + 1, &common, &args, &first);
@@ -233,37 +231,16 @@ int cmd_tune(int argc, char **argv)
     if (code) goto out;
     pw_options o = common.options;
 
-    /* Training on the corner: T(w) = K(w) (w d + tau_s), K from the model's geometry, so
-     * y = T / K is linear in w; a least-squares line through widths 1 .. 2h gives d (slope) and
-     * tau_s (intercept).  The small widths make the per-tile cost visible: on a CPU it is tiny
-     * next to a tile's work and a fit over wide tiles alone lands it at or below zero. */
-    int64_t cr = (int64_t)((double)p.n * args.train_ratio), cc = (int64_t)((double)p.m * args.train_ratio);
-    if (cr < 1) cr = 1;
-    if (cc < 1) cc = 1;
-    pw_run_info info;
-    double t, train_s = 0;
-    pw_status st = timed(&p, cr, cc, o, 0, 1, &t, &info); /* learn h and workers at the default width */
-    int64_t h = info.tile_h;
-    int64_t train_w[6] = {1, 2, 4, 8, 32, 2 * h};
-    double sw = 0, sy = 0, sww = 0, swy = 0;
-    int used = 0;
-    for (int k = 0; k < 6 && st == PW_OK; k++) {
-        if (train_w[k] > cc + h && k > 1) continue; /* wider than the corner's rows */
-        st = timed(&p, cr, cc, o, train_w[k], 3, &t, &info);
-        pw_model_params unit = model_of(&info, cr, cc, 0, 1);
-        double y = t / pw_model_time(&unit, PW_MODEL_CONSISTENT, (double)train_w[k]), w = (double)train_w[k];
-        sw += w, sy += y, sww += w * w, swy += w * y, used++;
-        train_s += 4 * t; /* warm-up + 3 runs */
-    }
+    pw_model_fit fit;
+    pw_status st = pw_model_train(run_once, &p, p.n, p.m, 0, common.train_ratio, &o, 3, &fit);
     if (st != PW_OK) {
         cli_error("tune %s: training run: %s", app, cli_status_text(st));
         code = cli_status_exit(st);
         goto out;
     }
-    double den = used * sww - sw * sw;
-    double d = den > 0 ? (used * swy - sw * sy) / den : 0, tau_s = (sy - d * sw) / used;
-    if (d <= 0) d = 1e-12;
-    if (tau_s <= 0) tau_s = 1e-12;
+    const double d = fit.d, tau_s = fit.tau_s;
+    const int64_t h = fit.h;
+    pw_run_info info;
 
     if (args.n_widths == 0)
         for (int64_t w = 8; w <= 4096 && w <= p.m + h; w *= 2) args.widths[args.n_widths++] = w;
@@ -298,7 +275,7 @@ int cmd_tune(int argc, char **argv)
     cli_report rep = {0};
     for (int kind = 0; kind < 2; kind++) {
         int64_t pick = pw_model_best_width(&full, (pw_model_kind)kind, p.m + h);
-        double t;
+        double t = NAN;
         st = timed(&p, p.n, p.m, o, pick, args.runs, &t, &info);
         const char *name = kind ? "consistent" : "paper";
         char key[48];
@@ -313,8 +290,8 @@ int cmd_tune(int argc, char **argv)
     cli_result(&rep, "measured_best_s", "%.6f", best);
     cli_detail(&rep, "d_s", "%.4g", d);
     cli_detail(&rep, "tau_s_s", "%.4g", tau_s);
-    cli_detail(&rep, "training_corner", "%" PRId64 "x%" PRId64, cr, cc);
-    cli_detail(&rep, "training_s", "%.6f", train_s);
+    cli_detail(&rep, "training_corner", "%" PRId64 "x%" PRId64, fit.corner_rows, fit.corner_cols);
+    cli_detail(&rep, "training_s", "%.6f", fit.seconds);
     cli_detail(&rep, "tile_h", "%" PRId64, h);
     cli_detail(&rep, "workers", "%d", info.threads);
     cli_detail(&rep, "backend", "%s", cli_backend_name(info.backend));

@@ -142,6 +142,8 @@ typedef struct pw_run_info {
     int tile_h;           /* tile height used (for SEQUENTIAL: 1) */
     int64_t tile_w;       /* tile width used (for SEQUENTIAL: W) */
     int threads;          /* CPU threads or GPU blocks used */
+    int threads_available;/* threads or resident blocks the engine had before it kept at most one
+                             per tile-row (what a larger problem would use) */
     int skew;             /* f: lane k of a tile-row is shifted (f+1)k columns (hyper tiles) */
     int64_t cells;        /* cells computed (per sweep times sweeps for HEAT/SOR) */
     double seconds;       /* wall time of the computation, excluding argument checks */

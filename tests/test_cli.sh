@@ -152,14 +152,32 @@ total = 0
 for g in lanes:
     span, busy, idle = (int(g.get(k)) for k in ("data-span-ns", "data-busy-ns", "data-idle-ns"))
     assert busy + idle == span and busy > 0, (busy, idle, span)
-    tiles = g.findall("s:rect[@class='tile']", ns)
-    assert sum(int(r.get("data-end-ns")) - int(r.get("data-start-ns")) for r in tiles) == busy
+    runs = g.findall("s:rect[@class='tile']", ns)
+    assert runs and sum(int(r.get("data-busy-ns")) for r in runs) == busy
+    assert sum(int(r.get("data-tiles")) for r in runs) == int(g.get("data-tiles"))
     assert int(g.get("data-corner-idle-ns")) <= idle
-    total += len(tiles)
+    total += int(g.get("data-tiles"))
 assert total == int(sys.argv[2]), (total, sys.argv[2])
 PY
 fi
 expect 2 sw "$ex/query.fa" "$ex/target.fa" --strategy sequential --trace "$tmp/none.svg"
+
+# --tile-w model: trained on the corner, the answer unchanged; auto on a small problem and a
+# given width say so; the model is used for peer + hyper only.
+"$pw" sw "$ex/query.fa" "$ex/target.fa" --tile-w model --backend cpu --threads 3 > "$tmp/out"
+[ "$(field tile_w_source < "$tmp/out")" = model ] && [ -n "$(field training_s < "$tmp/out")" ] \
+  && [ "$(field score < "$tmp/out")" = "$("$pw" sw "$ex/query.fa" "$ex/target.fa" --quiet --strategy sequential | sed -n 's/^score: //p')" ] \
+  && ok || bad "--tile-w model: $(cat "$tmp/out")"
+[ "$("$pw" sw "$ex/query.fa" "$ex/target.fa" --backend cpu | sed -n 's/^tile_w_source: //p')" = default ] && ok || bad "auto on a small problem"
+[ "$("$pw" sw "$ex/query.fa" "$ex/target.fa" --tile-w 33 | sed -n 's/^tile_w_source: //p')" = given ] && ok || bad "given width"
+[ "$("$pw" sw "$ex/query.fa" "$ex/target.fa" --tile-w model --strategy barrier | sed -n 's/^tile_w_source: //p')" = default ] && ok || bad "model on barrier"
+for app in "sat $ex/rings.png" "inthist $ex/rings.png --bins 4" "heat --size 300x200 --sweeps 2" "sor --size 200x300" "dtw $ex/walk_a.txt $ex/walk_b.csv --column-b value"; do
+  "$pw" $app --tile-w model --backend cpu --check > "$tmp/out" && grep -q '^check: ok' "$tmp/out" \
+    && [ "$(field tile_w_source < "$tmp/out")" = model ] && ok || bad "--tile-w model on $app: $(cat "$tmp/out")"
+done
+expect 2 sw --tile-w wide "$ex/query.fa" "$ex/target.fa"
+expect 2 sw --train-ratio 0 "$ex/query.fa" "$ex/target.fa"
+expect 2 sw --train-ratio 1.5 "$ex/query.fa" "$ex/target.fa"
 
 # tune: table, CSV and SVG, both models' picks with their measured distance from the best.
 "$pw" tune sw --random 700 --widths 8,64,512 --runs 1 --csv "$tmp/tune.csv" --svg "$tmp/tune.svg" > "$tmp/out" \

@@ -37,6 +37,7 @@ pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *
         info->tile_h = (int)t->h;
         info->tile_w = t->w;
         info->threads = plan->workers;
+        info->threads_available = plan->workers_available;
         info->skew = t->skew;
         info->cells += t->rows * t->cols;
         info->seconds += seconds_now() - start;

@@ -93,6 +93,7 @@ static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int 
     if (h > PW_CUDA_MAX_TILE_H) return PW_ERR_INVALID_TILE;
     int64_t w = o->tile_w ? o->tile_w : (o->shape == PW_TILE_SQUARE ? h : PW_CUDA_AUTO_TILE_W_PER_H * h);
     plan->workers = o->max_blocks; /* 0 = occupancy decides; the engine reports the grid used */
+    plan->workers_available = 0;   /* the engine knows (occupancy) */
     int r = o->rows_per_thread ? o->rows_per_thread : PW_CUDA_AUTO_ROWS_PER_THREAD;
     if (o->rows_per_thread && h % r) return PW_ERR_INVALID_TILE; /* asked for, and it does not divide */
     pw_status st = pw_tiling_init(&plan->tiling, rows, cols, skew, o->shape, h, w);
@@ -149,5 +150,6 @@ pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, in
     st = pw_tiling_init(&plan->tiling, rows, cols, skew, options->shape, h, w);
     if (st != PW_OK) return st;
     plan->workers = (int)min64(threads, plan->tiling.n_rows);
+    plan->workers_available = threads;
     return PW_OK;
 }

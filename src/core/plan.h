@@ -18,6 +18,7 @@ typedef struct pw_plan {
     pw_strategy strategy;
     pw_tiling tiling;
     int workers;          /* CPU: threads the engine starts at most; CUDA: block cap (0 = none) */
+    int workers_available;/* CPU: threads before the cap at the tile-row count (run info) */
     pw_layout layout;     /* CUDA full-storage apps: resolved, never AUTO */
     int rows_per_thread;  /* CUDA linear apps: lanes per thread (1, 2, 4, 8; divides tile h) */
     int device;           /* CUDA device index */

@@ -29,6 +29,7 @@
 #include "../core/tiling.h"
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
+#include "gpu_trace.cuh"
 
 #define PW_CUDA_WATCHDOG_NS (10LL * 1000000000LL)
 #define PW_CUDA_ERROR_TIMEOUT 1
@@ -42,14 +43,8 @@ struct pw_engine_args {
     int *error;                 /* 0, or PW_CUDA_ERROR_TIMEOUT */
     long long watchdog_ns;
     long long stuck_row;        /* fault injection (plan.h): never published; -1 = none */
+    pw_gpu_trace trace;         /* trace.records == NULL: tracing off */
 };
-
-__device__ __forceinline__ long long pw_globaltimer()
-{
-    long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
 
 /* Thread 0 of a block: wait until progress[r] >= need.  false when the run is abandoned. */
 __device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_t r, pw_counter need)
@@ -98,12 +93,17 @@ __global__ void pw_peer_kernel(Proc proc, pw_engine_args a)
         if (r >= t.n_rows) return;
         int64_t end = pw_tiling_end_tile(&t, r);
         for (int64_t c = pw_tiling_first_tile(&t, r); c < end; c++) {
-            if (threadIdx.x == 0)
+            long long wait_ns = 0, start_ns = 0; /* thread 0's, when tracing */
+            if (threadIdx.x == 0) {
+                if (a.trace.records) wait_ns = pw_globaltimer();
                 abandon = r > 0 && !pw_wait_progress(a, r - 1, (pw_counter)pw_tiling_need(&t, r, c));
+                if (a.trace.records) start_ns = pw_globaltimer();
+            }
             __syncthreads();
             if (abandon) return;
             proc.run_tile(t, r, c, pw_smem);
             __syncthreads();
+            if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, r, c, wait_ns, start_ns);
             if (threadIdx.x == 0 && r != a.stuck_row)
                 pw_publish_progress(a, r, (pw_counter)pw_tiling_done(&t, r, c));
         }
@@ -133,14 +133,22 @@ __global__ void pw_barrier_kernel(Proc proc, pw_engine_args a, int64_t n_diagona
 {
     extern __shared__ unsigned char pw_smem[];
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+    /* Tracing: a tile's "wait" is everything since this block's previous tile ended (the
+     * barriers in between), so busy + wait covers the block's whole run. */
+    long long last_end = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
     for (int64_t d = 0; d < n_diagonals; d++) {
         for (int64_t k = blockIdx.x;; k += gridDim.x) {
             int64_t r, c;
             int what = pw_diagonal_tile(a.t, d, k, &r, &c);
             if (what < 0) break;
             if (what == 1) {
+                long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
                 proc.run_tile(a.t, r, c, pw_smem);
                 __syncthreads();
+                if (threadIdx.x == 0 && a.trace.records) {
+                    pw_trace_tile(a.trace, r, c, last_end, start_ns);
+                    last_end = pw_globaltimer();
+                }
             }
         }
         grid.sync();
@@ -178,11 +186,19 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
     pw_status st = PW_OK;
     pw_counter *progress = NULL, *ticket = NULL;
     int *error = NULL, host_error = 0, sms = 0, per_sm = 0;
-    int64_t grid = 0;
+    int64_t grid = 0, available = 0;
     float ms = 0;
     cudaEvent_t start = NULL, stop = NULL;
     pw_engine_args a;
     cudaStream_t stream = pw_plan_stream(plan);
+    /* The one-launch-per-diagonal baseline has no persistent blocks to draw lanes for. */
+    const bool traced = plan->trace && plan->strategy != PW_STRATEGY_LAUNCH;
+    a.trace.records = NULL;
+    a.trace.count = NULL;
+    if (traced) {
+        st = pw_trace_open(plan, &a.trace, stream);
+        if (st != PW_OK) goto done;
+    }
     PW_CUDA_TRY(st, pw_cuda_malloc((void **)&progress, sizeof(pw_counter) * (size_t)t->n_rows, stream), done);
     PW_CUDA_TRY(st, pw_cuda_malloc((void **)&ticket, sizeof(pw_counter), stream), done);
     PW_CUDA_TRY(st, pw_cuda_malloc((void **)&error, sizeof(int), stream), done);
@@ -201,18 +217,20 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
 
     if (plan->strategy == PW_STRATEGY_PEER) {
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pw_peer_kernel<Proc>, threads, smem), done);
-        grid = (int64_t)per_sm * sms;
+        grid = available = (int64_t)per_sm * sms;
         if (grid > t->n_rows) grid = t->n_rows;
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
+        if (plan->workers > 0 && available > plan->workers) available = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; } /* block does not fit on an SM */
         PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
         pw_peer_kernel<Proc><<<(unsigned)grid, threads, smem, stream>>>(proc, a);
         PW_CUDA_TRY(st, cudaGetLastError(), done);
     } else if (plan->strategy == PW_STRATEGY_GLOBAL_BARRIER) {
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pw_barrier_kernel<Proc>, threads, smem), done);
-        grid = (int64_t)per_sm * sms; /* cooperative launch: at most co-resident capacity */
+        grid = available = (int64_t)per_sm * sms; /* cooperative launch: at most co-resident capacity */
         if (grid > t->n_rows) grid = t->n_rows;
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
+        if (plan->workers > 0 && available > plan->workers) available = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; }
         {
             int64_t n_diag = pw_tiling_diagonal_count(t);
@@ -252,11 +270,16 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
         info->tile_h = (int)t->h;
         info->tile_w = t->w;
         info->threads = (int)grid;
+        info->threads_available = (int)(available ? available : grid);
         info->skew = t->skew;
         info->cells += t->rows * t->cols;
         info->seconds += ms / 1e3;
     }
 done:
+    if (traced) {
+        pw_status tst = pw_trace_close(plan, &a.trace, stream, st == PW_OK);
+        if (st == PW_OK) st = tst;
+    }
     if (start) cudaEventDestroy(start);
     if (stop) cudaEventDestroy(stop);
     pw_cuda_free(progress, stream);

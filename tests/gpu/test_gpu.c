@@ -213,6 +213,68 @@ static void fault_injection_case(void)
 
 #ifdef PW_TEST_HAVE_HOG
 long long pw_test_device_free(void);
+/* ---- tracing: every tile recorded once, in dependence order, lanes never overlapping ---- */
+typedef struct trace_log {
+    pw_trace_record rec[8192];
+    int n, overflow;
+} trace_log;
+
+static void trace_sink(void *user, const pw_trace_record *r)
+{
+    trace_log *log = user;
+    if (log->n == 8192) log->overflow = 1;
+    else log->rec[log->n++] = *r;
+}
+
+static int by_start(const void *x, const void *y)
+{
+    const pw_trace_record *a = x, *b = y;
+    if (a->worker != b->worker) return a->worker - b->worker;
+    return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
+}
+
+static void trace_cases(void)
+{
+    static trace_log log;
+    for (int s = 0; s < 2; s++) {
+        pw_options gpu;
+        pw_options_init(&gpu);
+        gpu.backend = PW_BACKEND_CUDA;
+        gpu.strategy = s ? PW_STRATEGY_GLOBAL_BARRIER : PW_STRATEGY_PEER;
+        gpu.shape = PW_TILE_SQUARE; /* square, skew 0: tile (r, c) needs exactly (r - 1, c) */
+        gpu.tile_h = 32;
+        gpu.tile_w = 50;
+        gpu.trace = trace_sink;
+        gpu.trace_user = &log;
+        log.n = log.overflow = 0;
+        sw_case(3001, 2999, &gpu); /* 94 tile-rows x 60 tiles; the result is checked there */
+        int n_rows = 94, n_cols = 60, bad_time = 0, bad_id = 0, overlap = 0, order = 0;
+        static int64_t end_of[94][60];
+        static int seen[94][60];
+        memset(seen, 0, sizeof seen);
+        for (int k = 0; k < log.n; k++) {
+            const pw_trace_record *r = &log.rec[k];
+            if (!(r->wait_ns >= 0 && r->wait_ns <= r->start_ns && r->start_ns <= r->end_ns)) bad_time++;
+            if (r->tile_row < 0 || r->tile_row >= n_rows || r->tile_col < 0 || r->tile_col >= n_cols ||
+                seen[r->tile_row][r->tile_col]++) {
+                bad_id++;
+                continue;
+            }
+            end_of[r->tile_row][r->tile_col] = r->end_ns;
+        }
+        for (int k = 0; k < log.n && !bad_id; k++) {
+            const pw_trace_record *r = &log.rec[k];
+            if (r->tile_row > 0 && r->start_ns < end_of[r->tile_row - 1][r->tile_col]) order++;
+        }
+        qsort(log.rec, (size_t)log.n, sizeof log.rec[0], by_start);
+        for (int k = 1; k < log.n; k++)
+            if (log.rec[k].worker == log.rec[k - 1].worker && log.rec[k].start_ns < log.rec[k - 1].end_ns) overlap++;
+        CHECK(!log.overflow && log.n == n_rows * n_cols && !bad_time && !bad_id && !order && !overlap,
+              "trace %s: %d records (want %d), %d bad times, %d bad ids, %d out of dependence order, %d overlaps",
+              strategy_name(gpu.strategy), log.n, n_rows * n_cols, bad_time, bad_id, order, overlap);
+    }
+}
+
 static long long free_before;
 
 static void device_memory_unchanged(const char *app, int k)
@@ -462,6 +524,7 @@ int main(void)
         sat_case(2049, 1537, &gpu, PW_F32, PW_F64);
     }
     if (!getenv("PW_GPU_SMALL")) {
+        trace_cases();
         fault_injection_case();
 #ifdef PW_TEST_HAVE_HOG
         concurrent_kernel_cases();

@@ -1,0 +1,55 @@
+/*
+ * model_train.h - fitting the tile-width model (model.h) to the machine with a short training
+ * run on a corner of the real input, and picking the width for the full run.
+ *
+ * The model's T(w) = K(w) (w d + tau_s), where K(w) depends only on the geometry (H, W, h, P),
+ * so T / K is linear in w: timed corner runs at a few widths give d (slope) and tau_s
+ * (intercept) by least squares.  Small widths are included because they make the per-tile
+ * cost visible: on a CPU it is tiny next to a tile's work and a fit over wide tiles alone
+ * lands it at or below zero.
+ *
+ * Knows nothing about applications: the caller passes a function that runs the rows x cols
+ * top-left corner of its problem with given options (the CLI and the benchmarks do this).
+ */
+#ifndef PW_MODEL_TRAIN_H
+#define PW_MODEL_TRAIN_H
+
+#include "model.h"
+#include "peerwave.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Run the rows x cols corner with options o; fill info (kernel seconds in info->seconds). */
+typedef pw_status (*pw_corner_fn)(void *ctx, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info);
+
+typedef struct pw_model_fit {
+    double d, tau_s;        /* fitted seconds per diagonal step and per hand-off */
+    int64_t h;              /* tile height of the full problem (the training used it too) */
+    int workers_available;  /* threads or resident blocks the engine can use */
+    int64_t corner_rows, corner_cols;
+    int widths_used;
+    double seconds;         /* wall time of all training runs, warm-up included */
+} pw_model_fit;
+
+/* Smallest problem (cells) for which the automatic width trains: below it the fixed default
+ * width is used, since the training would cost more than a better width can save. */
+#define PW_MODEL_TRAIN_MIN_CELLS (1LL << 26)
+
+/* Train on the corner of a rows x cols problem (skew as for pw_plan_make) of `ratio` of its rows
+ * and of its columns, timing `runs` runs per width (median) after one warm-up run.  Options o
+ * as for the full run (tile_w is ignored). */
+pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols, int skew, double ratio,
+                         const pw_options *o, int runs, pw_model_fit *fit);
+
+/* The model's parameters for the full rows x cols problem. */
+pw_model_params pw_model_fit_params(const pw_model_fit *fit, int64_t rows, int64_t cols);
+
+/* The width the model picks for the full problem (consistent-lag variant). */
+int64_t pw_model_fit_width(const pw_model_fit *fit, int64_t rows, int64_t cols, pw_model_kind kind);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,123 @@
+/*
+ * gpu_trace.cuh - per-tile timing on the GPU for pw_options.trace.
+ *
+ * Thread 0 of a block reads %globaltimer before its wait for the row above, after it, and after
+ * the tile's closing __syncthreads(), and appends one record through an atomic cursor.  The
+ * buffer is sized on the host from the tiling (every tile is recorded exactly once), copied back
+ * after the kernel and handed to the user's sink from the calling thread.  With no sink the
+ * kernels see trace == NULL and skip the clock reads: one predictable branch per tile.
+ *
+ * %globaltimer counts nanoseconds; on the H100 it advances in steps of about 1 us outside a
+ * profiler, so very short tiles show as 0 or 1 us (docs/PERFORMANCE.md, tracing).
+ */
+#ifndef PW_GPU_TRACE_CUH
+#define PW_GPU_TRACE_CUH
+
+#include <cuda_runtime.h>
+
+#include "../core/alloc.h"
+#include "../core/plan.h"
+#include "cuda_check.cuh"
+#include "device_buffer.cuh"
+
+struct pw_gpu_trace_record {
+    long long wait_ns, start_ns, end_ns; /* raw %globaltimer values */
+    long long tile_col;
+    int block, tile_row;
+};
+
+struct pw_gpu_trace {
+    pw_gpu_trace_record *records; /* NULL = tracing off */
+    unsigned long long *count;
+    long long capacity;
+};
+
+__device__ __forceinline__ long long pw_globaltimer()
+{
+    long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* Thread 0: append one tile. */
+__device__ __forceinline__ void pw_trace_tile(const pw_gpu_trace &tr, int64_t r, int64_t c, long long wait_ns,
+                                              long long start_ns)
+{
+    long long end_ns = pw_globaltimer();
+    unsigned long long k = atomicAdd(tr.count, 1ULL);
+    if ((long long)k >= tr.capacity) return; /* cannot happen: one record per tile; the host checks */
+    pw_gpu_trace_record rec = {wait_ns, start_ns, end_ns, c, (int)blockIdx.x, (int)r};
+    tr.records[k] = rec;
+}
+
+/* Host: the number of tiles in the tiling (one record each). */
+static inline long long pw_trace_tile_count(const pw_tiling *t)
+{
+    long long n = 0;
+    for (int64_t r = 0; r < t->n_rows; r++) n += pw_tiling_end_tile(t, r) - pw_tiling_first_tile(t, r);
+    return n;
+}
+
+/* Host: allocate the buffer when the plan has a sink (else leave tracing off). */
+static inline pw_status pw_trace_open(const pw_plan *plan, pw_gpu_trace *tr, cudaStream_t stream)
+{
+    tr->records = NULL;
+    tr->count = NULL;
+    tr->capacity = 0;
+    if (!plan->trace) return PW_OK;
+    tr->capacity = pw_trace_tile_count(&plan->tiling);
+    pw_status st = pw_cuda_reserve((double)tr->capacity * sizeof(pw_gpu_trace_record));
+    if (st != PW_OK) return st;
+    st = pw_from_cuda(pw_cuda_malloc((void **)&tr->count, sizeof *tr->count, stream));
+    if (st == PW_OK) st = pw_from_cuda(cudaMemsetAsync(tr->count, 0, sizeof *tr->count, stream));
+    if (st == PW_OK)
+        st = pw_from_cuda(pw_cuda_malloc((void **)&tr->records, sizeof(pw_gpu_trace_record) * (size_t)tr->capacity, stream));
+    return st;
+}
+
+/* Host, after the kernel: copy the records back and deliver them, times in ns since the first
+ * wait of the run; free the buffers either way.  deliver = 0 only frees (a failed run). */
+static inline pw_status pw_trace_close(const pw_plan *plan, pw_gpu_trace *tr, cudaStream_t stream, int deliver)
+{
+    pw_status st = PW_OK;
+    pw_gpu_trace_record *host = NULL;
+    unsigned long long n = 0;
+    if (tr->records && deliver) {
+        st = pw_from_cuda(cudaMemcpyAsync(&n, tr->count, sizeof n, cudaMemcpyDeviceToHost, stream));
+        if (st == PW_OK) st = pw_from_cuda(cudaStreamSynchronize(stream));
+        if (st == PW_OK && (long long)n != tr->capacity) { /* every tile is recorded exactly once */
+            pw_set_error_detail("trace: %llu of %lld tiles recorded", n, tr->capacity);
+            st = PW_ERR_CUDA;
+        }
+        if (st == PW_OK) {
+            host = (pw_gpu_trace_record *)pw_malloc(sizeof *host * (size_t)(n ? n : 1));
+            if (!host) st = PW_ERR_OUT_OF_MEMORY;
+        }
+        if (st == PW_OK)
+            st = pw_from_cuda(cudaMemcpyAsync(host, tr->records, sizeof *host * (size_t)n, cudaMemcpyDeviceToHost, stream));
+        if (st == PW_OK) st = pw_from_cuda(cudaStreamSynchronize(stream));
+        if (st == PW_OK) {
+            long long origin = n ? host[0].wait_ns : 0;
+            for (unsigned long long k = 0; k < n; k++)
+                if (host[k].wait_ns < origin) origin = host[k].wait_ns;
+            for (unsigned long long k = 0; k < n; k++) {
+                pw_trace_record rec;
+                rec.worker = host[k].block;
+                rec.tile_row = host[k].tile_row;
+                rec.tile_col = host[k].tile_col;
+                rec.wait_ns = host[k].wait_ns - origin;
+                rec.start_ns = host[k].start_ns - origin;
+                rec.end_ns = host[k].end_ns - origin;
+                plan->trace(plan->trace_user, &rec);
+            }
+        }
+    }
+    free(host);
+    pw_cuda_free(tr->records, stream);
+    pw_cuda_free(tr->count, stream);
+    tr->records = NULL;
+    tr->count = NULL;
+    return st;
+}
+
+#endif
