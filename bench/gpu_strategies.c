@@ -10,74 +10,36 @@
 #include <string.h>
 #include <time.h>
 
-#include "peerwave.h"
-
-typedef struct method {
-    const char *name;
-    pw_strategy strategy;
-    pw_tile_shape shape;
-    int w_per_h; /* 0 = tile_w automatic */
-} method;
-
-static const method methods[] = {
-    {"GS", PW_STRATEGY_GLOBAL_BARRIER, PW_TILE_SQUARE, 1}, {"GS+HT", PW_STRATEGY_GLOBAL_BARRIER, PW_TILE_HYPER, 1},
-    {"PW", PW_STRATEGY_PEER, PW_TILE_SQUARE, 1},           {"PW+HT", PW_STRATEGY_PEER, PW_TILE_HYPER, 1},
-    {"PW+FHT", PW_STRATEGY_PEER, PW_TILE_HYPER, 0},        {"LAUNCH", PW_STRATEGY_LAUNCH, PW_TILE_HYPER, 1},
-};
-#define N_METHODS (int)(sizeof methods / sizeof methods[0])
+#include "bench_common.h"
 
 static int runs = 3;
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-typedef pw_status (*app_fn)(const pw_options *o, pw_run_info *info, double *check);
-
-/* One warm-up and `runs` timed runs of fn: median kernel seconds (events, info.seconds) and
- * median wall seconds of the whole call; info and check from the last run. */
-static pw_status measure(app_fn fn, const pw_options *o, pw_run_info *info, double *check, double *kernel,
+static pw_status measure(bench_fn fn, const pw_options *o, pw_run_info *info, double *check, double *kernel,
                          double *wall)
 {
-    double t[16], w[16];
-    pw_status st = PW_OK;
-    for (int r = 0; r <= runs && st == PW_OK; r++) {
-        struct timespec a, b;
-        clock_gettime(CLOCK_MONOTONIC, &a);
-        st = fn(o, info, check);
-        clock_gettime(CLOCK_MONOTONIC, &b);
-        if (r > 0) t[r - 1] = info->seconds, w[r - 1] = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
-    }
-    if (st != PW_OK) return st;
-    qsort(t, (size_t)runs, sizeof t[0], cmp);
-    qsort(w, (size_t)runs, sizeof w[0], cmp);
-    *kernel = t[runs / 2];
-    if (wall) *wall = w[runs / 2];
-    return PW_OK;
+    return bench_measure(fn, o, runs, info, check, kernel, wall);
 }
 
-static void bench(const char *app, const char *unit, app_fn fn)
+static void bench(const char *app, const char *unit, bench_fn fn)
 {
     double base_check = 0;
-    for (int k = 0; k < N_METHODS; k++) {
+    for (int k = 0; k < bench_n_methods; k++) {
         pw_options o;
         pw_options_init(&o);
         o.backend = PW_BACKEND_CUDA;
-        o.strategy = methods[k].strategy;
-        o.shape = methods[k].shape;
+        o.strategy = bench_methods[k].strategy;
+        o.shape = bench_methods[k].shape;
         o.tile_h = 128;
-        o.tile_w = methods[k].w_per_h ? 128 * methods[k].w_per_h : 0;
+        o.tile_w = bench_methods[k].w_per_h ? 128 * bench_methods[k].w_per_h : 0;
         double check = 0, med;
         pw_run_info info;
         pw_status st = measure(fn, &o, &info, &check, &med, NULL);
         if (st != PW_OK) {
-            printf("%-8s %-7s failed: %s\n", app, methods[k].name, pw_status_str(st));
+            printf("%-8s %-7s failed: %s\n", app, bench_methods[k].name, pw_status_str(st));
             continue;
         }
         if (k == 0) base_check = check;
-        printf("%-8s %-7s tile %dx%-6lld grid %5d  %9.3f ms  %8.2f %s  %s\n", app, methods[k].name, info.tile_h,
+        printf("%-8s %-7s tile %dx%-6lld grid %5d  %9.3f ms  %8.2f %s  %s\n", app, bench_methods[k].name, info.tile_h,
                (long long)info.tile_w, info.threads, med * 1e3, info.cells / med / 1e9, unit,
                check == base_check ? "" : "RESULT DIFFERS");
     }
@@ -138,7 +100,7 @@ static pw_status run_stencil(const pw_options *o, pw_run_info *info, double *che
 }
 
 /* Rows per thread (LinearProc) for the linear apps: PW+HT with tile heights 64..512. */
-static void rows_sweep(const char *app, app_fn fn)
+static void rows_sweep(const char *app, bench_fn fn)
 {
     static const int hs[] = {64, 128, 256, 512};
     static const int rs[] = {1, 2, 4, 8};
@@ -165,14 +127,14 @@ static void rows_sweep(const char *app, app_fn fn)
 
 /* Row-major against hybrid row/diagonal layout for the full-storage apps: kernel time (events)
  * and the wall time of the whole host call (copies and, for hybrid, the two conversions). */
-static void layout_sweep(const char *app, const char *unit, app_fn fn)
+static void layout_sweep(const char *app, const char *unit, bench_fn fn)
 {
     static const char *const names[] = {"row-major", "hybrid"};
     static const pw_layout layouts[] = {PW_LAYOUT_ROW_MAJOR, PW_LAYOUT_HYBRID};
     static const int methods_used[] = {1, 3}; /* GS+HT and PW+HT */
     for (int m = 0; m < 2; m++)
         for (int l = 0; l < 2; l++) {
-            const method *me = &methods[methods_used[m]];
+            const bench_method *me = &bench_methods[methods_used[m]];
             pw_options o;
             pw_options_init(&o);
             o.backend = PW_BACKEND_CUDA;

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# bench/run.sh - the benchmark suite on the device, in one call: build, copy bandwidth, every app
+# at the issue's sizes with every method (bench_suite), the PyTorch and NPP comparators on the same
+# SAT sizes, the CSV and the SVG chart.  Logs and results go to $OUT (or /tmp/pw-bench).
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/run.sh [--small] [--only APP]
+set -u
+out=${OUT:-/tmp/pw-bench}
+mkdir -p "$out"
+cd "$(dirname "$0")/.."
+log() { echo "$*" | tee -a "$out/bench_summary.txt"; }
+: > "$out/bench_summary.txt"
+log "commit ${PW_COMMIT:-unknown} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(date -u +%Y-%m-%d)"
+if [ ! -x build-gpu/bench_suite ]; then
+  cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=ON > "$out/bench_build.log" 2>&1 &&
+    cmake --build build-gpu -j 16 >> "$out/bench_build.log" 2>&1 || { log "build FAILED"; tail -20 "$out/bench_build.log"; exit 1; }
+fi
+small=0
+for a in "$@"; do [ "$a" = --small ] && small=1; done
+timeout 540 ./build-gpu/bench_suite --runs 5 --csv "$out/suite.csv" "$@" > "$out/suite.txt" 2>&1
+log "bench_suite: rc=$?"
+cat "$out/suite.txt" >> "$out/bench_summary.txt"
+for n in 16384 32768; do
+  [ $small = 1 ] && n=$((n / 4))
+  if [ -x build-gpu/bench_npp_integral ]; then
+    log "$(./build-gpu/bench_npp_integral $n 7 2>&1 | tail -1)"
+  else
+    log "npp: not built (libnppist not found)"
+  fi
+  log "$(python3 bench/torch_sat.py $n 7 2>&1 | tail -2 | tr '\n' ';')"
+done
+python3 bench/chart.py "$out/suite.csv" "$out/suite.svg" && log "chart: $out/suite.svg"
+echo "================ bench summary"
+cat "$out/bench_summary.txt"

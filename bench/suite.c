@@ -1,0 +1,353 @@
+/*
+ * suite.c - the benchmark suite (issue 6): every app at sizes that fill the GPU, every method
+ * (GS, GS+HT, PW, PW+HT, PW+FHT, LAUNCH), data resident on the device (the device-pointer API,
+ * so copies over PCIe are not in any figure), CUDA-event kernel time, median of RUNS runs after
+ * one warm-up, every result checked against the CPU (bit-exact outputs for the full-storage
+ * apps; score/distance for SW and DTW from the threaded CPU engine).  The device's copy bandwidth
+ * is measured in the same run.  Prints a table and writes CSV rows:
+ *   app,type,rows,cols,method,tile_h,tile_w,blocks,ms,rate,unit,pct_copy_bw,vs_gs_ht,vs_launch,check
+ *
+ *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP]
+ * --small: a quarter of each side (a quick look); default: the issue's sizes.
+ */
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/core/model_train.h"
+#include "bench_common.h"
+
+#define CUDA_OK(call)                                                                       \
+    do {                                                                                    \
+        cudaError_t e_ = (call);                                                            \
+        if (e_ != cudaSuccess) {                                                            \
+            fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e_));    \
+            exit(1);                                                                        \
+        }                                                                                   \
+    } while (0)
+
+/* ---- the problem being measured (one at a time) ------------------------------------------ */
+typedef enum app_id { SW, DTW, SAT_F32, SAT_U8, INTHIST, HEAT, SOR } app_id;
+
+static struct problem {
+    app_id app;
+    int64_t rows, cols;
+    int bins;
+    void *d_in, *d_in2, *d_out, *d_init; /* device: inputs, output (or grid), saved grid */
+    size_t out_bytes;                     /* full-storage apps: bytes of the output */
+    void *h_ref;                          /* CPU reference output (full-storage apps) */
+    double ref_value;                     /* CPU reference score / distance (linear apps) */
+} P;
+
+static pw_image dimg(pw_dtype t, int64_t rows, int64_t cols, int64_t stride, void *data)
+{
+    pw_image m = {t, rows, cols, stride, data};
+    return m;
+}
+
+/* Run the top-left rows x cols of the problem (the whole of it, or a training corner). */
+static pw_status run_view(int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info, double *check)
+{
+    pw_status st;
+    *check = 0;
+    switch (P.app) {
+    case SW: {
+        pw_sw_params p;
+        pw_sw_params_init(&p);
+        p.gap_open = 3;
+        p.gap_extend = 1;
+        pw_sw_result r;
+        st = pw_sw_device(P.d_in, rows, P.d_in2, cols, &p, o, &r);
+        *info = r.info;
+        *check = r.score + 1e-12 * (double)(r.end_a * 1000003 + r.end_b);
+        return st;
+    }
+    case DTW: {
+        pw_dtw_result r;
+        st = pw_dtw_f32_device(P.d_in, rows, P.d_in2, cols, PW_DTW_ABSOLUTE, o, &r);
+        *info = r.info;
+        *check = r.distance;
+        return st;
+    }
+    case SAT_F32:
+    case SAT_U8: {
+        pw_image in = dimg(P.app == SAT_F32 ? PW_F32 : PW_U8, rows, cols, P.cols, P.d_in);
+        pw_image out = dimg(P.app == SAT_F32 ? PW_F32 : PW_I32, rows, cols, P.cols, P.d_out);
+        return pw_sat_device(&in, &out, o, info);
+    }
+    case INTHIST: {
+        pw_image in = dimg(PW_U8, rows, cols, P.cols, P.d_in);
+        return pw_inthist_device(&in, P.bins, 0, 256, P.d_out, o, info);
+    }
+    default: {
+        /* in place: start from the saved grid every time (not timed: kernel time only) */
+        CUDA_OK(cudaMemcpy(P.d_out, P.d_init, P.out_bytes, cudaMemcpyDeviceToDevice));
+        pw_image g = dimg(PW_F32, rows + 2, cols + 2, P.cols + 2, P.d_out);
+        double residual;
+        st = P.app == HEAT ? pw_heat_device(&g, 1, o, &residual, info) : pw_sor_device(&g, 1, 1.5, o, &residual, info);
+        *check = residual;
+        return st;
+    }
+    }
+}
+
+static pw_status run_full(const pw_options *o, pw_run_info *info, double *check)
+{
+    return run_view(P.rows, P.cols, o, info, check);
+}
+
+static pw_status run_corner(void *ctx, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
+{
+    double check;
+    (void)ctx;
+    return run_view(rows, cols, o, info, &check);
+}
+
+/* ---- inputs and CPU references ------------------------------------------------------------ */
+static uint64_t rng = 88172645463325252ULL;
+static uint64_t next(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+
+static void *to_device(const void *host, size_t bytes)
+{
+    void *d;
+    CUDA_OK(cudaMalloc(&d, bytes ? bytes : 1));
+    CUDA_OK(cudaMemcpy(d, host, bytes, cudaMemcpyHostToDevice));
+    return d;
+}
+
+static pw_options cpu_options(void)
+{
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    return o;
+}
+
+static void setup(app_id app, int64_t rows, int64_t cols)
+{
+    memset(&P, 0, sizeof P);
+    P.app = app, P.rows = rows, P.cols = cols, P.bins = rows > 16384 ? 4 : 8;
+    pw_options cpu = cpu_options();
+    pw_run_info info;
+    if (app == SW) {
+        char *a = malloc((size_t)rows), *b = malloc((size_t)cols);
+        for (int64_t k = 0; k < rows; k++) a[k] = "ACGT"[next() & 3];
+        for (int64_t k = 0; k < cols; k++) b[k] = k < rows && next() % 5 ? a[k] : "ACGT"[next() & 3];
+        P.d_in = to_device(a, (size_t)rows), P.d_in2 = to_device(b, (size_t)cols);
+        pw_sw_params p;
+        pw_sw_params_init(&p);
+        p.gap_open = 3;
+        p.gap_extend = 1;
+        pw_sw_result r;
+        if (pw_sw(a, rows, b, cols, &p, &cpu, &r) != PW_OK) exit(1);
+        P.ref_value = r.score + 1e-12 * (double)(r.end_a * 1000003 + r.end_b);
+        free(a), free(b);
+        return;
+    }
+    if (app == DTW) {
+        float *a = malloc(4 * (size_t)rows), *b = malloc(4 * (size_t)cols);
+        for (int64_t k = 0; k < rows; k++) a[k] = (float)(next() % 1000) * 0.01f;
+        for (int64_t k = 0; k < cols; k++) b[k] = (float)(next() % 1000) * 0.01f;
+        P.d_in = to_device(a, 4 * (size_t)rows), P.d_in2 = to_device(b, 4 * (size_t)cols);
+        pw_dtw_result r;
+        if (pw_dtw_f32(a, rows, b, cols, PW_DTW_ABSOLUTE, &cpu, &r) != PW_OK) exit(1);
+        P.ref_value = r.distance;
+        free(a), free(b);
+        return;
+    }
+    pw_options seq = cpu;
+    seq.strategy = PW_STRATEGY_SEQUENTIAL;
+    size_t cells = (size_t)(rows * cols);
+    if (app == SAT_F32 || app == SAT_U8) {
+        int f = app == SAT_F32;
+        pw_image in = {f ? PW_F32 : PW_U8, rows, cols, 0, malloc(cells * (f ? 4 : 1))};
+        for (size_t k = 0; k < cells; k++) {
+            if (f) ((float *)in.data)[k] = (float)(next() % 8) * 0.125f;
+            else ((uint8_t *)in.data)[k] = (uint8_t)(next() & 1); /* 0/1: u8 -> i32 sums fit at 32768^2 */
+        }
+        pw_image ref = {f ? PW_F32 : PW_I32, rows, cols, 0, malloc(cells * 4)};
+        if (pw_sat(&in, &ref, &seq, &info) != PW_OK) exit(1);
+        P.d_in = to_device(in.data, cells * (f ? 4 : 1));
+        P.out_bytes = cells * 4;
+        CUDA_OK(cudaMalloc(&P.d_out, P.out_bytes));
+        P.h_ref = ref.data;
+        free(in.data);
+        return;
+    }
+    if (app == INTHIST) {
+        pw_image in = {PW_U8, rows, cols, 0, malloc(cells)};
+        for (size_t k = 0; k < cells; k++) ((uint8_t *)in.data)[k] = (uint8_t)next();
+        P.out_bytes = cells * 4 * (size_t)P.bins;
+        int32_t *ref = malloc(P.out_bytes);
+        if (!ref || pw_inthist(&in, P.bins, 0, 256, ref, &seq, &info) != PW_OK) exit(1);
+        P.d_in = to_device(in.data, cells);
+        CUDA_OK(cudaMalloc(&P.d_out, P.out_bytes));
+        P.h_ref = ref;
+        free(in.data);
+        return;
+    }
+    /* HEAT / SOR: an (rows + 2) x (cols + 2) grid, hot top edge, noise inside */
+    size_t gcells = (size_t)((rows + 2) * (cols + 2));
+    pw_image g = {PW_F32, rows + 2, cols + 2, 0, malloc(gcells * 4)};
+    for (size_t k = 0; k < gcells; k++) ((float *)g.data)[k] = k < (size_t)(cols + 2) ? 1.0f : (float)(next() % 16) / 64.0f;
+    P.out_bytes = gcells * 4;
+    P.d_init = to_device(g.data, P.out_bytes);
+    CUDA_OK(cudaMalloc(&P.d_out, P.out_bytes));
+    double residual;
+    pw_status st = app == HEAT ? pw_heat(&g, 1, &seq, &residual, &info) : pw_sor(&g, 1, 1.5, &seq, &residual, &info);
+    if (st != PW_OK) exit(1);
+    P.h_ref = g.data;
+}
+
+static void teardown(void)
+{
+    cudaFree(P.d_in), cudaFree(P.d_in2), cudaFree(P.d_out), cudaFree(P.d_init);
+    free(P.h_ref);
+}
+
+/* The check of one method's result: bit-exact output, or the reference value. */
+static int result_ok(double check)
+{
+    if (!P.h_ref) return check == P.ref_value;
+    void *h = malloc(P.out_bytes);
+    if (!h) return 0;
+    CUDA_OK(cudaMemcpy(h, P.d_out, P.out_bytes, cudaMemcpyDeviceToHost));
+    int same = memcmp(h, P.h_ref, P.out_bytes) == 0;
+    free(h);
+    return same;
+}
+
+/* ---- copy bandwidth ------------------------------------------------------------------------ */
+static double copy_bandwidth(void)
+{
+    size_t bytes = (size_t)2 << 30;
+    void *a, *b;
+    CUDA_OK(cudaMalloc(&a, bytes));
+    CUDA_OK(cudaMalloc(&b, bytes));
+    CUDA_OK(cudaMemset(a, 1, bytes));
+    cudaEvent_t e0, e1;
+    cudaEventCreate(&e0), cudaEventCreate(&e1);
+    float best = 1e30f;
+    for (int r = 0; r < 8; r++) {
+        cudaEventRecord(e0, 0);
+        CUDA_OK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
+        cudaEventRecord(e1, 0);
+        cudaEventSynchronize(e1);
+        float ms;
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (r > 0 && ms < best) best = ms;
+    }
+    cudaFree(a), cudaFree(b);
+    return 2.0 * (double)bytes / (best * 1e-3); /* read + write */
+}
+
+/* ---- the table ------------------------------------------------------------------------------ */
+static const char *const app_names[] = {"SW", "DTW", "SAT", "SAT", "INTHIST", "HEAT", "SOR"};
+static const char *const type_names[] = {"i32 linear", "f32 linear", "f32", "u8->i32", "u8->i32", "f32", "f32"};
+
+/* Bytes a cell moves at least once (input read + output written) for % of copy bandwidth. */
+static double bytes_per_cell(app_id app, int bins)
+{
+    switch (app) {
+    case SAT_F32: return 8;
+    case SAT_U8: return 5;
+    case INTHIST: return 1 + 4.0 * bins;
+    case HEAT:
+    case SOR: return 8;
+    default: return 0;
+    }
+}
+
+static int runs = 5;
+static FILE *csv;
+
+static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
+{
+    setup(app, rows, cols);
+    double ms[8] = {0}, rate[8] = {0};
+    pw_run_info infos[8];
+    int ok[8] = {0};
+    const char *unit = app <= DTW ? "GCUPS" : "Gpix/s";
+    for (int k = 0; k < bench_n_methods; k++) {
+        const bench_method *m = &bench_methods[k];
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CUDA;
+        o.strategy = m->strategy;
+        o.shape = m->shape;
+        o.tile_h = 128;
+        o.tile_w = 128 * m->w_per_h;
+        if (!m->w_per_h) { /* PW+FHT: the model's width, trained on a corner of this input */
+            pw_model_fit fit;
+            if (pw_model_train(run_corner, NULL, rows, cols, 0, 0.1, &o, 1, &fit) == PW_OK)
+                o.tile_w = pw_model_fit_width(&fit, rows, cols, PW_MODEL_CONSISTENT);
+        }
+        double check = 0, kernel;
+        pw_status st = bench_measure(run_full, &o, runs, &infos[k], &check, &kernel, NULL);
+        if (st != PW_OK) {
+            printf("%-8s %-10s %6lldx%-6lld %-7s failed: %s (%s)\n", app_names[app], type_names[app], (long long)rows,
+                   (long long)cols, m->name, pw_status_str(st), pw_error_detail());
+            continue;
+        }
+        ok[k] = result_ok(check) ? 1 : -1;
+        ms[k] = kernel * 1e3;
+        rate[k] = (double)rows * (double)cols / kernel / 1e9;
+    }
+    for (int k = 0; k < bench_n_methods; k++) {
+        if (!ok[k]) continue;
+        double bpc = bytes_per_cell(app, P.bins), pct = bpc > 0 ? 100 * rate[k] * 1e9 * bpc / copy_bw : 0;
+        double vs_gsht = ms[1] > 0 ? ms[1] / ms[k] : 0, vs_launch = ms[5] > 0 ? ms[5] / ms[k] : 0;
+        printf("%-8s %-10s %6lldx%-6lld %-7s %4dx%-6lld %5d  %10.3f ms %9.2f %-6s %6.1f%%  x%-5.2f x%-5.2f %s\n", app_names[app],
+               type_names[app], (long long)rows, (long long)cols, bench_methods[k].name, infos[k].tile_h,
+               (long long)infos[k].tile_w, infos[k].threads, ms[k], rate[k], unit, pct, vs_gsht, vs_launch,
+               ok[k] > 0 ? "ok" : "WRONG");
+        if (csv)
+            fprintf(csv, "%s,%s,%lld,%lld,%s,%d,%lld,%d,%.4f,%.4f,%s,%.2f,%.3f,%.3f,%s\n", app_names[app], type_names[app],
+                    (long long)rows, (long long)cols, bench_methods[k].name, infos[k].tile_h, (long long)infos[k].tile_w,
+                    infos[k].threads, ms[k], rate[k], unit, pct, vs_gsht, vs_launch, ok[k] > 0 ? "ok" : "WRONG");
+    }
+    if (csv) fflush(csv);
+    fflush(stdout);
+    teardown();
+}
+
+int main(int argc, char **argv)
+{
+    int small = 0;
+    const char *only = NULL;
+    for (int k = 1; k < argc; k++) {
+        if (!strcmp(argv[k], "--small")) small = 1;
+        else if (!strcmp(argv[k], "--runs") && k + 1 < argc) runs = atoi(argv[++k]);
+        else if (!strcmp(argv[k], "--csv") && k + 1 < argc) csv = fopen(argv[++k], "w");
+        else if (!strcmp(argv[k], "--only") && k + 1 < argc) only = argv[++k];
+        else {
+            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP]\n");
+            return 2;
+        }
+    }
+    if (runs < 1 || runs > 64) runs = 5;
+    double bw = copy_bandwidth();
+    printf("device copy bandwidth (cudaMemcpy device to device, read + write): %.1f GB/s\n", bw / 1e9);
+    printf("app      type       size          method  tile        blocks  median        rate          %%copy  vs GS+HT vs LAUNCH check\n");
+    if (csv) fprintf(csv, "app,type,rows,cols,method,tile_h,tile_w,blocks,ms,rate,unit,pct_copy_bw,vs_gs_ht,vs_launch,check\n");
+    const int64_t d = small ? 4 : 1;
+    const int64_t grid_sizes[2] = {16384 / d, 32768 / d}, seq_sizes[2] = {65536 / d, 262144 / d};
+    for (int s = 0; s < 2; s++) {
+        if (!only || !strcmp(only, "SAT")) bench_app(SAT_F32, grid_sizes[s], grid_sizes[s], bw);
+        if (!only || !strcmp(only, "SAT")) bench_app(SAT_U8, grid_sizes[s], grid_sizes[s], bw);
+        if (!only || !strcmp(only, "INTHIST")) bench_app(INTHIST, grid_sizes[s], grid_sizes[s], bw);
+        if (!only || !strcmp(only, "HEAT")) bench_app(HEAT, grid_sizes[s], grid_sizes[s], bw);
+        if (!only || !strcmp(only, "SOR")) bench_app(SOR, grid_sizes[s], grid_sizes[s], bw);
+    }
+    for (int s = 0; s < 2; s++) {
+        if (!only || !strcmp(only, "SW")) bench_app(SW, seq_sizes[s], seq_sizes[s], bw);
+        if (!only || !strcmp(only, "DTW")) bench_app(DTW, seq_sizes[s], seq_sizes[s], bw);
+    }
+    if (csv) fclose(csv);
+    return 0;
+}
