@@ -285,7 +285,7 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
         if (!m->w_per_h) { /* PW+FHT: the model's width, trained on a corner of this input */
             pw_model_fit fit;
             if (pw_model_train(run_corner, NULL, rows, cols, 0, 0.1, &o, 1, &fit) == PW_OK)
-                o.tile_w = pw_model_fit_width(&fit, rows, cols, PW_MODEL_CONSISTENT);
+                o.tile_w = pw_model_fit_width(&fit, rows, cols, PW_MODEL_TILED);
         }
         double check = 0, kernel;
         pw_status st = bench_measure(run_full, &o, runs, &infos[k], &check, &kernel, NULL);

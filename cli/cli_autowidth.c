@@ -16,7 +16,7 @@ pw_status cli_auto_width(const cli_common *c, pw_options *o, pw_corner_fn fn, vo
     if (c->tile_w_mode == CLI_TILE_W_AUTO && (double)rows * (double)cols < (double)PW_MODEL_TRAIN_MIN_CELLS) return PW_OK;
     pw_status st = pw_model_train(fn, ctx, rows, cols, 0, c->train_ratio, o, 1, &aw->fit);
     if (st != PW_OK) return st;
-    o->tile_w = pw_model_fit_width(&aw->fit, rows, cols, PW_MODEL_CONSISTENT);
+    o->tile_w = pw_model_fit_width(&aw->fit, rows, cols, PW_MODEL_TILED);
     aw->source = "model";
     return PW_OK;
 }

@@ -41,8 +41,8 @@ static int by_worker_then_start(const void *x, const void *y)
     return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
 }
 
-/* One lane's tiles.  Consecutive tiles of the same tile-row whose gap is under a quarter pixel
- * are drawn as one rectangle (data-tiles says how many, data-busy-ns their summed time): a
+/* One lane's tiles.  Consecutive tiles of the same tile-row (or narrower than a pixel) whose
+ * gap is under a quarter pixel are drawn as one rectangle (data-tiles says how many, data-busy-ns their summed time): a
  * large GPU run has hundreds of thousands of tiles and the picture stays the same. */
 static void write_lane_tiles(FILE *f, const pw_trace_record *rec, int64_t n, int64_t t0, double span, double left,
                              double width, double y, double lane_h)
@@ -50,7 +50,9 @@ static void write_lane_tiles(FILE *f, const pw_trace_record *rec, int64_t n, int
     const double merge_ns = span / width / 4;
     for (int64_t k = 0; k < n;) {
         int64_t end = k + 1, busy = rec[k].end_ns - rec[k].start_ns, waited = rec[k].start_ns - rec[k].wait_ns;
-        while (end < n && rec[end].tile_row == rec[k].tile_row && (double)(rec[end].start_ns - rec[end - 1].end_ns) < merge_ns) {
+        /* same tile-row, or a tile narrower than a pixel (whose colour could not be seen) */
+        while (end < n && (double)(rec[end].start_ns - rec[end - 1].end_ns) < merge_ns &&
+               (rec[end].tile_row == rec[k].tile_row || (double)(rec[end].end_ns - rec[end].start_ns) < 4 * merge_ns)) {
             busy += rec[end].end_ns - rec[end].start_ns;
             waited += rec[end].start_ns - rec[end].wait_ns;
             end++;

@@ -17,7 +17,8 @@ static const char usage[] =
     "usage: peerwave tune sw (A.fa B.fa | --random N) [options]\n"
     "       peerwave tune sat (IMAGE | --random N) [options]\n"
     "Times the run at a range of tile widths and prints, for each, the measured seconds and the\n"
-    "two models' predictions (seed paper section 4 and the consistent-lag variant).  The models'\n"
+    "models' predictions (seed paper section 4, the consistent-lag variant, and that variant with\n"
+    "the tiling's integer lag, which --tile-w auto uses).  The models'\n"
     "d (seconds per diagonal step of a tile) and tau_s (one counter hand-off) come from a\n"
     "training run on the top-left corner of the input at widths 1 .. 2h.\n"
     "  --random N         a random N x N problem instead of files (DNA; u8 image)\n"
@@ -179,12 +180,12 @@ static int load(const tune_args *args, const char *app, char **argv, int first, 
 }
 
 static void write_svg(FILE *f, const char *app, int n, const int64_t *w, const double *meas, const double *paper,
-                      const double *cons)
+                      const double *cons, const double *tiled)
 {
     double lo = INFINITY, hi = 0;
     for (int k = 0; k < n; k++) {
-        double v[3] = {meas[k], paper[k], cons[k]};
-        for (int q = 0; q < 3; q++)
+        double v[4] = {meas[k], paper[k], cons[k], tiled[k]};
+        for (int q = 0; q < 4; q++)
             if (v[q] > 0) lo = fmin(lo, v[q]), hi = fmax(hi, v[q]);
     }
     double x0 = log2((double)w[0]), x1 = log2((double)w[n - 1]);
@@ -193,12 +194,12 @@ static void write_svg(FILE *f, const char *app, int n, const int64_t *w, const d
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"760\" height=\"460\" "
                "font-family=\"sans-serif\" font-size=\"12\">\n<title>tune %s</title>\n"
                "<text x=\"60\" y=\"24\" font-size=\"14\">%s: time against tile width (measured: black dots; paper model: "
-               "blue; consistent-lag model: orange)</text>\n<rect x=\"60\" y=\"40\" width=\"660\" height=\"360\" fill=\"none\" stroke=\"#999\"/>\n",
+               "blue; consistent-lag model: orange; with the integer lag: green)</text>\n<rect x=\"60\" y=\"40\" width=\"660\" height=\"360\" fill=\"none\" stroke=\"#999\"/>\n",
             app, app);
-    const double *series[3] = {meas, paper, cons};
-    const char *colour[3] = {"black", "#1f77b4", "#ff7f0e"};
-    for (int s = 0; s < 3; s++) {
-        fprintf(f, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%d\" points=\"", s == 0 ? "measured" : s == 1 ? "paper" : "consistent",
+    const double *series[4] = {meas, paper, cons, tiled};
+    const char *colour[4] = {"black", "#1f77b4", "#ff7f0e", "#2ca02c"}, *names[4] = {"measured", "paper", "consistent", "tiled"};
+    for (int s = 0; s < 4; s++) {
+        fprintf(f, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%d\" points=\"", names[s],
                 colour[s], s == 0 ? 1 : 2);
         for (int k = 0; k < n; k++)
             fprintf(f, "%.1f,%.1f ", 60 + (log2((double)w[k]) - x0) / (x1 - x0) * 660,
@@ -244,15 +245,15 @@ int cmd_tune(int argc, char **argv)
 
     if (args.n_widths == 0)
         for (int64_t w = 8; w <= 4096 && w <= p.m + h; w *= 2) args.widths[args.n_widths++] = w;
-    double meas[MAX_WIDTHS], paper[MAX_WIDTHS], cons[MAX_WIDTHS];
+    double meas[MAX_WIDTHS], paper[MAX_WIDTHS], cons[MAX_WIDTHS], tiled[MAX_WIDTHS];
     FILE *csv = args.csv ? fopen(args.csv, "w") : NULL;
     if (args.csv && !csv) {
         cli_error("--csv %s: cannot write", args.csv);
         code = EXIT_DATA;
         goto out;
     }
-    if (csv) fprintf(csv, "width,measured_s,paper_s,consistent_s\n");
-    printf("%8s %12s %12s %12s\n", "width", "measured_s", "paper_s", "consistent_s");
+    if (csv) fprintf(csv, "width,measured_s,paper_s,consistent_s,tiled_s\n");
+    printf("%8s %12s %12s %12s %12s\n", "width", "measured_s", "paper_s", "consistent_s", "tiled_s");
     double best = INFINITY;
     int64_t best_w = 0;
     pw_model_params full = {0};
@@ -267,17 +268,18 @@ int cmd_tune(int argc, char **argv)
         full = model_of(&info, p.n, p.m, d, tau_s);
         paper[k] = pw_model_time(&full, PW_MODEL_PAPER, (double)args.widths[k]);
         cons[k] = pw_model_time(&full, PW_MODEL_CONSISTENT, (double)args.widths[k]);
-        printf("%8" PRId64 " %12.6f %12.6f %12.6f\n", args.widths[k], meas[k], paper[k], cons[k]);
-        if (csv) fprintf(csv, "%" PRId64 ",%.9g,%.9g,%.9g\n", args.widths[k], meas[k], paper[k], cons[k]);
+        tiled[k] = pw_model_time(&full, PW_MODEL_TILED, (double)args.widths[k]);
+        printf("%8" PRId64 " %12.6f %12.6f %12.6f %12.6f\n", args.widths[k], meas[k], paper[k], cons[k], tiled[k]);
+        if (csv) fprintf(csv, "%" PRId64 ",%.9g,%.9g,%.9g,%.9g\n", args.widths[k], meas[k], paper[k], cons[k], tiled[k]);
         if (meas[k] < best) best = meas[k], best_w = args.widths[k];
     }
     if (csv) fclose(csv);
     cli_report rep = {0};
-    for (int kind = 0; kind < 2; kind++) {
+    for (int kind = 0; kind < 3; kind++) {
         int64_t pick = pw_model_best_width(&full, (pw_model_kind)kind, p.m + h);
         double t = NAN;
         st = timed(&p, p.n, p.m, o, pick, args.runs, &t, &info);
-        const char *name = kind ? "consistent" : "paper";
+        const char *name = kind == PW_MODEL_PAPER ? "paper" : kind == PW_MODEL_CONSISTENT ? "consistent" : "tiled";
         char key[48];
         snprintf(key, sizeof key, "%s_pick", name);
         cli_result(&rep, key, "%" PRId64, pick);
@@ -303,7 +305,7 @@ int cmd_tune(int argc, char **argv)
             code = EXIT_DATA;
             goto out;
         }
-        write_svg(f, app, args.n_widths, args.widths, meas, paper, cons);
+        write_svg(f, app, args.n_widths, args.widths, meas, paper, cons, tiled);
         fclose(f);
         cli_detail(&rep, "svg", "%s", args.svg);
     }

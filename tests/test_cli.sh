@@ -182,9 +182,10 @@ expect 2 sw --train-ratio 1.5 "$ex/query.fa" "$ex/target.fa"
 # tune: table, CSV and SVG, both models' picks with their measured distance from the best.
 "$pw" tune sw --random 700 --widths 8,64,512 --runs 1 --csv "$tmp/tune.csv" --svg "$tmp/tune.svg" > "$tmp/out" \
   && [ "$(wc -l < "$tmp/tune.csv")" = 4 ] && grep -q '^consistent_pick: [0-9]' "$tmp/out" && grep -q '^paper_pick_vs_best_pct: ' "$tmp/out" \
+  && grep -q '^tiled_pick: [0-9]' "$tmp/out" \
   && ok || bad "tune sw: $(cat "$tmp/out")"
 if command -v python3 > /dev/null; then
-  python3 -c "import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); assert len(r.findall('{http://www.w3.org/2000/svg}polyline')) == 3" \
+  python3 -c "import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); assert len(r.findall('{http://www.w3.org/2000/svg}polyline')) == 4" \
     "$tmp/tune.svg" && ok || bad "tune SVG"
 fi
 "$pw" tune sat "$tmp/tiny.pgm" --widths 1,2 --runs 1 --quiet | grep -q '^measured_best_width: ' && ok || bad "tune sat"

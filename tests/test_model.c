@@ -52,14 +52,25 @@ int main(void)
         }
 
     /* The integer search agrees with brute force over every width, and its pick is feasible. */
-    for (int k = 0; k < 3; k++) {
-        int64_t w = pw_model_best_width(&cases[k], PW_MODEL_CONSISTENT, 20000), brute = 1;
+    for (int k = 0; k < 6; k++) {
+        pw_model_kind kind = k < 3 ? PW_MODEL_CONSISTENT : PW_MODEL_TILED;
+        int64_t w = pw_model_best_width(&cases[k % 3], kind, 20000), brute = 1;
         for (int64_t x = 2; x <= 20000; x++)
-            if (pw_model_time(&cases[k], PW_MODEL_CONSISTENT, (double)x) <
-                pw_model_time(&cases[k], PW_MODEL_CONSISTENT, (double)brute))
+            if (pw_model_time(&cases[k % 3], kind, (double)x) < pw_model_time(&cases[k % 3], kind, (double)brute))
                 brute = x;
         CHECK(w == brute, "case %d: search %" PRId64 " vs brute force %" PRId64, k, w, brute);
-        CHECK(pw_model_best_width(&cases[k], PW_MODEL_CONSISTENT, 7) <= 7, "w_max respected");
+        CHECK(pw_model_best_width(&cases[k % 3], kind, 7) <= 7, "w_max respected");
     }
+
+    /* TILED: the engines' integer lag.  h = 128: w = 32 -> ceil(127/32) + 1 = 5 tiles of lag,
+     * w = 29 -> 6; so with the same d and tau_s T(29) > T(32) although 29 is below 32, and at
+     * divisors of h the fill equals the continuous model's (h/w + 1 = 5 at w = 32). */
+    pw_model_params g = {65536, 65536, 128, 512, 3e-9, 5e-7};
+    CHECK(pw_model_time(&g, PW_MODEL_TILED, 29) > pw_model_time(&g, PW_MODEL_TILED, 32), "tiled lag penalises w = 29");
+    pw_model_params one_round = {65536, 65536, 128, 512, 3e-9, 5e-7}; /* 512 tile-rows, P = 512: fill + tail only */
+    double fill32 = 512 * 5 * (32 * 3e-9 + 5e-7), tail32 = (65536.0 / 32 - 1) * (32 * 3e-9 + 5e-7);
+    CHECK(near(pw_model_time(&one_round, PW_MODEL_TILED, 32), fill32 + tail32, 1e-12), "tiled T(32) = %.9g, want %.9g",
+          pw_model_time(&one_round, PW_MODEL_TILED, 32), fill32 + tail32);
+    CHECK(pw_model_closed_form(&g, PW_MODEL_TILED) < 0, "tiled has no closed form");
     return test_finish();
 }

@@ -8,8 +8,12 @@ double pw_model_time(const pw_model_params *p, pw_model_kind kind, double w)
     double rows = p->H / p->h;                   /* tile-rows */
     double P = p->P < 1 ? 1 : p->P > rows ? (rows < 1 ? 1 : rows) : p->P;
     double c = w * p->d + p->tau_s;             /* one tile */
-    double lag = p->h / w + 1;                   /* tiles a row runs behind the row above */
-    double stall_lag = kind == PW_MODEL_CONSISTENT ? lag : 1;
+    /* Tiles a row runs behind the row above.  The paper writes h/w + 1; the engines' tiling
+     * has the integer lag ceil((h - 1) / w) plus the tile itself (tiling.c), which is why a
+     * width just above a divisor of h - 1 measures slower than the divisor (H100, SW 65536^2,
+     * h = 128: w = 29 60.2 ms, w = 32 54.5 ms).  PW_MODEL_TILED uses it. */
+    double lag = kind == PW_MODEL_TILED ? ceil((p->h - 1) / w) + 1 : p->h / w + 1;
+    double stall_lag = kind == PW_MODEL_PAPER ? 1 : lag;
     double B = ((p->W + p->h) / w - P * stall_lag) * c;
     if (B < 0) B = 0;
     double rounds = p->H / (p->h * P);
@@ -21,7 +25,7 @@ double pw_model_time(const pw_model_params *p, pw_model_kind kind, double w)
 double pw_model_closed_form(const pw_model_params *p, pw_model_kind kind)
 {
     double H = p->H, W = p->W, h = p->h, P = p->P;
-    if (P <= 1 || p->d <= 0 || p->tau_s <= 0) return -1;
+    if (P <= 1 || p->d <= 0 || p->tau_s <= 0 || kind == PW_MODEL_TILED) return -1;
     double num = kind == PW_MODEL_CONSISTENT ? H * W + H * h + P * (P - 1) * h * h
                                              : H * W + H * h + H * h * P - h * h * P;
     double q = p->tau_s * num / (p->d * h * P * (P - 1));

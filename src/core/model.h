@@ -27,13 +27,16 @@ typedef struct pw_model_params {
     double tau_s;   /* seconds per counter hand-off */
 } pw_model_params;
 
-typedef enum pw_model_kind { PW_MODEL_PAPER = 0, PW_MODEL_CONSISTENT } pw_model_kind;
+/* PAPER: as published; CONSISTENT: L' = L; TILED: CONSISTENT with the tiling's integer lag
+ * L = ceil((h - 1)/w) + 1 instead of h/w + 1 (a step function: no closed form). */
+typedef enum pw_model_kind { PW_MODEL_PAPER = 0, PW_MODEL_CONSISTENT, PW_MODEL_TILED } pw_model_kind;
 
 /* Predicted seconds for tile width w (> 0). */
 double pw_model_time(const pw_model_params *p, pw_model_kind kind, double w);
 
 /* The closed-form optimum of the unclamped T (paper: numerator HW + Hh + HhP - h^2 P;
- * consistent: HW + Hh + P(P-1) h^2), or -1 when it does not exist (P <= 1, d or tau_s <= 0). */
+ * consistent: HW + Hh + P(P-1) h^2), or -1 when it does not exist (P <= 1, d or tau_s <= 0,
+ * or the TILED kind). */
 double pw_model_closed_form(const pw_model_params *p, pw_model_kind kind);
 
 /* The feasible integer width in 1 .. w_max with the smallest predicted time (the first on a

@@ -72,7 +72,7 @@ pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols,
         qsort(t, (size_t)runs, sizeof t[0], cmp_double);
         pw_model_params unit = {(double)fit->corner_rows, (double)fit->corner_cols, (double)info.tile_h,
                                 (double)(info.threads > 0 ? info.threads : 1), 0, 1};
-        double w = (double)widths[k], y = t[runs / 2] / pw_model_time(&unit, PW_MODEL_CONSISTENT, w);
+        double w = (double)widths[k], y = t[runs / 2] / pw_model_time(&unit, PW_MODEL_TILED, w);
         sw += w, sy += y, sww += w * w, swy += w * y, used++;
     }
     if (st != PW_OK) return st;

@@ -46,7 +46,7 @@ pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols,
 /* The model's parameters for the full rows x cols problem. */
 pw_model_params pw_model_fit_params(const pw_model_fit *fit, int64_t rows, int64_t cols);
 
-/* The width the model picks for the full problem (consistent-lag variant). */
+/* The width the model of the given kind picks for the full problem (auto width: TILED). */
 int64_t pw_model_fit_width(const pw_model_fit *fit, int64_t rows, int64_t cols, pw_model_kind kind);
 
 #ifdef __cplusplus
