@@ -7,8 +7,9 @@
  * is measured in the same run.  Prints a table and writes CSV rows:
  *   app,type,rows,cols,method,tile_h,tile_w,blocks,ms,rate,unit,pct_copy_bw,vs_gs_ht,vs_launch,check
  *
- *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP]
- * --small: a quarter of each side (a quick look); default: the issue's sizes.
+ *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H]
+ * --small: a quarter of each side (a quick look); default: the issue's sizes.  --tile-h: the
+ * tile height (default 128).  PEERWAVE_LINEAR_PROCESSOR=block: SW/DTW on the block processor.
  */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -263,7 +264,7 @@ static double bytes_per_cell(app_id app, int bins)
     }
 }
 
-static int runs = 5;
+static int runs = 5, tile_h = 128;
 static FILE *csv;
 
 static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
@@ -280,8 +281,8 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
         o.backend = PW_BACKEND_CUDA;
         o.strategy = m->strategy;
         o.shape = m->shape;
-        o.tile_h = 128;
-        o.tile_w = 128 * m->w_per_h;
+        o.tile_h = tile_h;
+        o.tile_w = tile_h * m->w_per_h;
         if (!m->w_per_h) { /* PW+FHT: the model's width, trained on a corner of this input */
             pw_model_fit fit;
             if (pw_model_train(run_corner, NULL, rows, cols, 0, 0.1, &o, 1, &fit) == PW_OK)
@@ -325,8 +326,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--runs") && k + 1 < argc) runs = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--csv") && k + 1 < argc) csv = fopen(argv[++k], "w");
         else if (!strcmp(argv[k], "--only") && k + 1 < argc) only = argv[++k];
+        else if (!strcmp(argv[k], "--tile-h") && k + 1 < argc) tile_h = atoi(argv[++k]);
         else {
-            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP]\n");
+            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H]\n");
             return 2;
         }
     }

@@ -1,4 +1,5 @@
 /* options.c - option defaults, validation and resolution into a pw_plan. */
+#include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -101,6 +102,15 @@ static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int 
      * threads * R still covers every lane (R is a power of two). */
     while (r > 1 && plan->tiling.h % r) r /= 2;
     plan->rows_per_thread = r;
+    /* The warp processor (src/cuda/warp_processor.cuh) when the tiles suit it and the caller left
+     * rows per thread to us; PEERWAVE_LINEAR_PROCESSOR=block keeps the one-lane-per-thread one
+     * (for comparisons). */
+    const char *proc = getenv("PEERWAVE_LINEAR_PROCESSOR");
+    int64_t th = plan->tiling.h;
+    plan->warp_rows = 0;
+    if (st == PW_OK && !o->rows_per_thread && o->shape == PW_TILE_HYPER && th % 32 == 0 && th <= 256 && (th / 32 & (th / 32 - 1)) == 0 &&
+        !(proc && !strcmp(proc, "block")))
+        plan->warp_rows = (int)(th / 32);
     plan->layout = o->layout == PW_LAYOUT_AUTO ? PW_CUDA_AUTO_LAYOUT : o->layout;
     return st;
 }
@@ -120,6 +130,7 @@ pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, in
     plan->strategy = options->strategy;
     plan->device = options->device;
     plan->rows_per_thread = 1;
+    plan->warp_rows = 0;
     plan->layout = PW_LAYOUT_ROW_MAJOR;
     plan->trace = options->trace;
     plan->trace_user = options->trace_user;

@@ -14,6 +14,7 @@
 #include "engine.cuh"
 #include "pw_cuda.h"
 #include "tile_processors.cuh"
+#include "warp_processor.cuh"
 
 pw_status pw_cuda_probe(int device)
 {
@@ -33,6 +34,14 @@ template <class App>
 static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_info *info)
 {
     int64_t h = plan->tiling.h;
+    if (plan->warp_rows) { /* the register/shuffle processor: one warp per tile-row */
+        switch (plan->warp_rows) {
+        case 1: { WarpProc<App, 1> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
+        case 2: { WarpProc<App, 2> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
+        case 4: { WarpProc<App, 4> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
+        default: { WarpProc<App, 8> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
+        }
+    }
     switch (plan->rows_per_thread) {
     case 2: { LinearProc<App, 2> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
     case 4: { LinearProc<App, 4> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
@@ -49,6 +58,8 @@ struct SwApp {
         int32_t score;
         int64_t j;
     };
+    typedef int32_t Row; /* a[i] * alphabet: the row of the score table */
+    typedef int32_t Col; /* b[j] */
     T *bus, *left, *diag;
     const uint8_t *a, *b;
     const int32_t *scores;
@@ -61,6 +72,12 @@ struct SwApp {
     {
         int32_t s = __ldg(scores + a[i] * alphabet + b[j]);
         return pw_sw_step(s, gap_open, gap_extend, up, l, d);
+    }
+    __device__ Row row_load(int64_t i) const { return (int32_t)a[i] * alphabet; }
+    __device__ Col col_load(int64_t j) const { return b[j]; }
+    __device__ T cell_rc(Row row, Col col, T up, T l, T d) const
+    {
+        return pw_sw_step(__ldg(scores + row + col), gap_open, gap_extend, up, l, d);
     }
     __device__ Acc acc_load(int64_t i) const { return Acc{best_score[i], best_col[i]}; }
     __device__ void acc_add(Acc &acc, int64_t, int64_t j, const T &v) const
@@ -175,11 +192,16 @@ template <class F>
 struct DtwApp {
     typedef F T;
     typedef pw_no_acc Acc;
+    typedef F Row;
+    typedef F Col;
     T *bus, *left, *diag;
     const F *a, *b;
     int squared;
 
     __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const;
+    __device__ Row row_load(int64_t i) const { return a[i]; }
+    __device__ Col col_load(int64_t j) const { return b[j]; }
+    __device__ T cell_rc(Row x, Col y, T up, T l, T d) const;
     __device__ Acc acc_load(int64_t) const { return Acc{}; }
     __device__ void acc_add(Acc &, int64_t, int64_t, const T &) const {}
     __device__ void acc_store(int64_t, const Acc &) const {}
@@ -195,6 +217,18 @@ template <>
 __device__ double DtwApp<double>::cell(int64_t i, int64_t j, double up, double l, double d) const
 {
     return pw_dtw_step_f64(a[i], b[j], squared, up, l, d);
+}
+
+template <>
+__device__ float DtwApp<float>::cell_rc(float x, float y, float up, float l, float d) const
+{
+    return pw_dtw_step_f32(x, y, squared, up, l, d);
+}
+
+template <>
+__device__ double DtwApp<double>::cell_rc(double x, double y, double up, double l, double d) const
+{
+    return pw_dtw_step_f64(x, y, squared, up, l, d);
 }
 
 /* The scan over device-resident series da (n) and db (m). */
