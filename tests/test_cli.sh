@@ -5,6 +5,7 @@
 set -u
 pw=$1
 ex=$2
+src=$(cd "$(dirname "$0")/.." && pwd) # the source tree (scripts/)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
@@ -157,6 +158,19 @@ for g in lanes:
     assert sum(int(r.get("data-tiles")) for r in runs) == int(g.get("data-tiles"))
     assert int(g.get("data-corner-idle-ns")) <= idle
     total += int(g.get("data-tiles"))
+assert total == int(sys.argv[2]), (total, sys.argv[2])
+PY
+fi
+# scripts/thin_trace_svg.py (for pictures in docs/) keeps every lane's tile count and busy time.
+if command -v python3 > /dev/null; then
+  python3 "$src/scripts/thin_trace_svg.py" "$tmp/trace.svg" "$tmp/thin.svg" 3 && python3 - "$tmp/thin.svg" "$tiles" <<'PY' && ok || bad "thinned trace SVG"
+import sys, xml.etree.ElementTree as ET
+ns = {"s": "http://www.w3.org/2000/svg"}
+total = 0
+for g in ET.parse(sys.argv[1]).getroot().findall("s:g", ns):
+    runs = g.findall("s:rect[@class='tile']", ns)
+    assert sum(int(r.get("data-busy-ns")) for r in runs) == int(g.get("data-busy-ns"))
+    total += sum(int(r.get("data-tiles")) for r in runs)
 assert total == int(sys.argv[2]), (total, sys.argv[2])
 PY
 fi
