@@ -211,8 +211,6 @@ static void fault_injection_case(void)
     free(out);
 }
 
-#ifdef PW_TEST_HAVE_HOG
-long long pw_test_device_free(void);
 /* ---- tracing: every tile recorded once, in dependence order, lanes never overlapping ---- */
 typedef struct trace_log {
     pw_trace_record rec[8192];
@@ -275,6 +273,8 @@ static void trace_cases(void)
     }
 }
 
+#ifdef PW_TEST_HAVE_HOG
+long long pw_test_device_free(void);
 static long long free_before;
 
 static void device_memory_unchanged(const char *app, int k)
