@@ -145,7 +145,10 @@ static int common_option(cli_common *c, int opt, const char *arg)
         o->tile_w = 0;
         if (!strcmp(arg, "auto")) c->tile_w_mode = CLI_TILE_W_AUTO;
         else if (!strcmp(arg, "model")) c->tile_w_mode = CLI_TILE_W_MODEL;
-        else if (cli_parse_int("--tile-w", arg, 1, INT64_MAX / 8, &v)) return -1;
+        else if (strspn(arg, "0123456789") != strlen(arg) || !arg[0]) {
+            cli_error("--tile-w: '%s' is not a width in steps, auto or model", arg);
+            return -1;
+        } else if (cli_parse_int("--tile-w", arg, 1, INT64_MAX / 8, &v)) return -1;
         else c->tile_w_mode = CLI_TILE_W_GIVEN, o->tile_w = v;
         return 1;
     case OPT_TRAIN_RATIO: return cli_parse_double("--train-ratio", arg, 0, 1, 1, &c->train_ratio) ? -1 : 1;

@@ -106,11 +106,11 @@ static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int 
      * rows per thread to us; PEERWAVE_LINEAR_PROCESSOR=block keeps the one-lane-per-thread one
      * (for comparisons). */
     const char *proc = getenv("PEERWAVE_LINEAR_PROCESSOR");
-    int64_t th = plan->tiling.h;
-    plan->warp_rows = 0;
-    if (st == PW_OK && !o->rows_per_thread && o->shape == PW_TILE_HYPER && th % 32 == 0 && th <= 256 && (th / 32 & (th / 32 - 1)) == 0 &&
-        !(proc && !strcmp(proc, "block")))
-        plan->warp_rows = (int)(th / 32);
+    const int64_t warp_r = plan->tiling.h % 32 ? 0 : plan->tiling.h / 32; /* rows per thread of one warp */
+    const int warp_fits = warp_r == 1 || warp_r == 2 || warp_r == 4 || warp_r == 8;
+    const int block_asked = proc && !strcmp(proc, "block");
+    plan->warp_rows = st == PW_OK && warp_fits && !o->rows_per_thread && o->shape == PW_TILE_HYPER && !block_asked
+                          ? (int)warp_r : 0;
     plan->layout = o->layout == PW_LAYOUT_AUTO ? PW_CUDA_AUTO_LAYOUT : o->layout;
     return st;
 }
