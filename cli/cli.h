@@ -35,6 +35,7 @@ typedef struct cli_common {
     pw_options options;
     int tile_w_mode;      /* --tile-w auto (default), model, or a number */
     double train_ratio;   /* --train-ratio: the training corner's share of rows and of columns */
+    const char *wisdom_path; /* --wisdom FILE|none; NULL = the default (src/core/wisdom.h) */
     const char *trace_path; /* --trace FILE.svg */
     cli_trace trace;
     int quiet;     /* only the result lines */
@@ -53,6 +54,9 @@ typedef struct cli_common {
     "                              by a training run on a corner of the input; auto (the\n" \
     "                              default): model for peer runs of >= 2^26 cells, else fixed\n" \
     "  --train-ratio R             training corner: R of the rows and of the columns (0.1)\n" \
+    "  --wisdom FILE|none          where trained model fits are remembered, so a later run\n" \
+    "                              of the same kind skips the training (default\n"        \
+    "                              $PEERWAVE_WISDOM, else ~/.cache/peerwave/wisdom.tsv)\n" \
     "  --threads N                 CPU threads (default: all cores)\n"                    \
     "  --device N                  CUDA device index (default 0)\n"                       \
     "  --max-blocks N              CUDA: at most N persistent blocks (leave SMs to others)\n" \

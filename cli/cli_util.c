@@ -104,7 +104,7 @@ const char *cli_strategy_name(pw_strategy s) { return (unsigned)s < 4 ? strategy
 
 enum { OPT_BACKEND = 1001, OPT_STRATEGY, OPT_SHAPE, OPT_TILE_H, OPT_TILE_W, OPT_THREADS,
        OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS, OPT_TRACE, OPT_WATCHDOG, OPT_MAX_BLOCKS,
-       OPT_ROWS_PER_THREAD, OPT_LAYOUT, OPT_TRAIN_RATIO };
+       OPT_ROWS_PER_THREAD, OPT_LAYOUT, OPT_TRAIN_RATIO, OPT_WISDOM };
 
 static const struct option common_options[] = {
     {"backend", required_argument, 0, OPT_BACKEND}, {"strategy", required_argument, 0, OPT_STRATEGY},
@@ -115,7 +115,8 @@ static const struct option common_options[] = {
     {"progress", no_argument, 0, OPT_PROGRESS},     {"trace", required_argument, 0, OPT_TRACE},
     {"watchdog-ms", required_argument, 0, OPT_WATCHDOG}, {"max-blocks", required_argument, 0, OPT_MAX_BLOCKS},
     {"rows-per-thread", required_argument, 0, OPT_ROWS_PER_THREAD}, {"layout", required_argument, 0, OPT_LAYOUT},
-    {"train-ratio", required_argument, 0, OPT_TRAIN_RATIO}, {"help", no_argument, 0, 'h'}};
+    {"train-ratio", required_argument, 0, OPT_TRAIN_RATIO}, {"wisdom", required_argument, 0, OPT_WISDOM},
+    {"help", no_argument, 0, 'h'}};
 #define N_COMMON (int)(sizeof common_options / sizeof common_options[0])
 
 /* 1 handled, 0 not a common option, -1 bad value. */
@@ -150,6 +151,13 @@ static int common_option(cli_common *c, int opt, const char *arg)
             return -1;
         } else if (cli_parse_int("--tile-w", arg, 1, INT64_MAX / 8, &v)) return -1;
         else c->tile_w_mode = CLI_TILE_W_GIVEN, o->tile_w = v;
+        return 1;
+    case OPT_WISDOM:
+        if (!arg[0]) {
+            cli_error("--wisdom: give a file name, or none");
+            return -1;
+        }
+        c->wisdom_path = arg;
         return 1;
     case OPT_TRAIN_RATIO: return cli_parse_double("--train-ratio", arg, 0, 1, 1, &c->train_ratio) ? -1 : 1;
     case OPT_THREADS:

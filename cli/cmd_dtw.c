@@ -109,7 +109,7 @@ static pw_status dtw_corner(void *p, int64_t rows, int64_t cols, const pw_option
 static pw_status run_dtw(void *p)
 {
     dtw_job *j = p;
-    pw_status st = cli_auto_width(j->common, &j->options, dtw_corner, j, j->a->length, j->b->length, &j->width);
+    pw_status st = cli_auto_width(j->common, j->a->type == PW_F32 ? "dtw-f32" : "dtw-f64", &j->options, dtw_corner, j, j->a->length, j->b->length, &j->width);
     if (st != PW_OK) return st;
     return dtw_prefix(j, j->a->length, j->b->length, &j->options, &j->result);
 }

@@ -92,7 +92,9 @@ static pw_status inthist_corner(void *p, int64_t rows, int64_t cols, const pw_op
 static pw_status run_inthist(void *p)
 {
     inthist_job *j = p;
-    pw_status st = cli_auto_width(j->common, &j->options, inthist_corner, j, j->in->rows, j->in->cols, &j->width);
+    char app[64];
+    snprintf(app, sizeof app, "inthist-%s-%lldbins", pw_dtype_name(j->in->type), (long long)j->args->bins);
+    pw_status st = cli_auto_width(j->common, app, &j->options, inthist_corner, j, j->in->rows, j->in->cols, &j->width);
     if (st != PW_OK) return st;
     return pw_inthist(j->in, (int)j->args->bins, j->args->lo, j->args->hi, j->out, &j->options, &j->info);
 }

@@ -77,7 +77,9 @@ static pw_status sat_corner(void *p, int64_t rows, int64_t cols, const pw_option
 static pw_status run_sat(void *p)
 {
     sat_job *j = p;
-    pw_status st = cli_auto_width(j->common, &j->options, sat_corner, j, j->in->rows, j->in->cols, &j->width);
+    char app[64];
+    snprintf(app, sizeof app, "sat-%s-%s", pw_dtype_name(j->in->type), pw_dtype_name(j->out->type));
+    pw_status st = cli_auto_width(j->common, app, &j->options, sat_corner, j, j->in->rows, j->in->cols, &j->width);
     if (st != PW_OK) return st;
     return pw_sat(j->in, j->out, &j->options, &j->info);
 }

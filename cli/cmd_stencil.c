@@ -114,7 +114,9 @@ static pw_status stencil_corner(void *p, int64_t rows, int64_t cols, const pw_op
 static pw_status run_stencil(void *p)
 {
     stencil_job *j = p;
-    pw_status st = cli_auto_width(j->common, &j->options, stencil_corner, j, j->grid->rows - 2, j->grid->cols - 2, &j->width);
+    char app[64];
+    snprintf(app, sizeof app, "%s-%s", j->args->sor ? "sor" : "heat", pw_dtype_name(j->grid->type));
+    pw_status st = cli_auto_width(j->common, app, &j->options, stencil_corner, j, j->grid->rows - 2, j->grid->cols - 2, &j->width);
     if (st != PW_OK) return st;
     return sweep(j, j->grid, j->args->sweeps, &j->options, &j->residual, &j->info);
 }

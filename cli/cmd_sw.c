@@ -98,7 +98,7 @@ static pw_status sw_corner(void *p, int64_t rows, int64_t cols, const pw_options
 static pw_status run_sw(void *p)
 {
     sw_job *j = p;
-    pw_status st = cli_auto_width(j->common, &j->options, sw_corner, j, j->a->length, j->b->length, &j->width);
+    pw_status st = cli_auto_width(j->common, "sw", &j->options, sw_corner, j, j->a->length, j->b->length, &j->width);
     if (st != PW_OK) return st;
     return pw_sw(j->a->seq, j->a->length, j->b->seq, j->b->length, j->params, &j->options, &j->result);
 }

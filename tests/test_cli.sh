@@ -8,6 +8,8 @@ ex=$2
 src=$(cd "$(dirname "$0")/.." && pwd) # the source tree (scripts/)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Model fits are remembered between runs (src/core/wisdom.h): keep this script's to itself.
+export PEERWAVE_WISDOM="$tmp/wisdom.tsv"
 passed=0 failed=0
 ok() { passed=$((passed + 1)); }
 bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
@@ -190,6 +192,26 @@ for app in "sat $ex/rings.png" "inthist $ex/rings.png --bins 4" "heat --size 300
     && [ "$(field tile_w_source < "$tmp/out")" = model ] && ok || bad "--tile-w model on $app: $(cat "$tmp/out")"
 done
 expect 2 sw --tile-w wide "$ex/query.fa" "$ex/target.fa"
+
+# Wisdom: the first run trains and saves, the second finds the fit (no training, same width);
+# other keys, malformed lines and an unwritable file never break a run.
+w="$tmp/wis/w.tsv"
+run_w() { "$pw" sw "$ex/query.fa" "$ex/target.fa" --tile-w model --backend cpu --threads 3 "$@"; }
+run_w --wisdom "$w" > "$tmp/w1" && run_w --wisdom "$w" > "$tmp/w2" \
+  && [ "$(field wisdom < "$tmp/w1")" = saved ] && [ "$(field wisdom < "$tmp/w2")" = hit ] \
+  && [ "$(field training_s < "$tmp/w2")" = 0.000000 ] && [ "$(field tile_w < "$tmp/w1")" = "$(field tile_w < "$tmp/w2")" ] \
+  && [ "$(field score < "$tmp/w1")" = "$(field score < "$tmp/w2")" ] && [ "$(grep -c '^sw|cpu:3 threads|' "$w")" = 1 ] \
+  && ok || bad "wisdom saved then hit: $(cat "$tmp/w1" "$tmp/w2" "$w")"
+run_w --wisdom "$w" --threads 2 | grep -q '^wisdom: saved' && [ "$(grep -c '^sw|cpu:' "$w")" = 2 ] \
+  && ok || bad "a second key: $(cat "$w")"
+printf 'garbage\nsw|x\t1\t2\n\t\t\n%s\tnan\t1e-6\t3\n' "$(sed -n 's/\t.*//p' "$w" | head -1)" > "$tmp/bad.tsv"
+run_w --wisdom "$tmp/bad.tsv" | grep -q '^wisdom: saved' && [ "$(grep -c . "$tmp/bad.tsv")" = 2 ] \
+  && ok || bad "malformed wisdom lines: $(cat "$tmp/bad.tsv")"
+[ "$(run_w --wisdom none | field wisdom)" = off ] && ok || bad "--wisdom none"
+[ "$(PEERWAVE_WISDOM=none run_w | field wisdom)" = off ] && ok || bad "PEERWAVE_WISDOM=none"
+run_w --wisdom "$tmp/no/such/dir/w.tsv" > "$tmp/w3" && [ "$(field wisdom < "$tmp/w3")" = unsaved ] \
+  && [ "$(field score < "$tmp/w3")" = "$(field score < "$tmp/w1")" ] && ok || bad "unwritable wisdom: $(cat "$tmp/w3")"
+expect 2 sw --wisdom "" "$ex/query.fa" "$ex/target.fa"
 expect 2 sw --train-ratio 0 "$ex/query.fa" "$ex/target.fa"
 expect 2 sw --train-ratio 1.5 "$ex/query.fa" "$ex/target.fa"
 

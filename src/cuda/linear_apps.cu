@@ -3,6 +3,7 @@
  * the shared definitions of apps/sw_cell.h and apps/dtw_cell.h.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <new>
 #include <vector>
@@ -27,6 +28,14 @@ pw_status pw_cuda_probe(int device)
         return PW_ERR_NO_DEVICE;
     }
     return pw_from_cuda(cudaSetDevice(device));
+}
+
+extern "C" pw_status pw_cuda_describe(int device, char *buf, size_t size)
+{
+    cudaDeviceProp prop;
+    pw_status st = pw_from_cuda(cudaGetDeviceProperties(&prop, device));
+    if (st == PW_OK) snprintf(buf, size, "cuda:%s:%d SMs", prop.name, prop.multiProcessorCount);
+    return st;
 }
 
 /* Run app with plan->rows_per_thread rows per thread (validated by pw_plan_make). */

@@ -9,6 +9,7 @@
 #ifndef PW_CUDA_H
 #define PW_CUDA_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "../core/plan.h"
 
@@ -18,6 +19,9 @@ extern "C" {
 
 /* PW_OK if `device` exists and can run kernels; PW_ERR_NO_DEVICE otherwise. */
 pw_status pw_cuda_probe(int device);
+
+/* "cuda:<name>:<n> SMs" of `device` into buf (truncated to size), for wisdom keys. */
+pw_status pw_cuda_describe(int device, char *buf, size_t size);
 
 /* Largest rows per tile (threads per block) the CUDA engine accepts. */
 #define PW_CUDA_MAX_TILE_H 1024
