@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../apps/sat_accuracy.h"
 #include "test_util.h"
 
 #define NEG (INT64_MIN / 4)
@@ -324,12 +325,46 @@ static void check_user_linear(void)
     }
 }
 
+/* pw_sat_error_ratio: exact tables pass, a table summed by row prefixes then column sums (the
+ * GPU's order) in f32 passes, one cell off by 0.01 fails, and non-float tables are refused. */
+static void check_sat_accuracy(void)
+{
+    for (int t = 0; t < 40; t++) {
+        int64_t rows = test_dim(200), cols = test_dim(200), n = rows * cols;
+        pw_image in = {PW_F32, rows, cols, 0, malloc(4 * (size_t)n)};
+        float *x = in.data, *scan = malloc(4 * (size_t)n), *row_prefix = malloc(4 * (size_t)n);
+        double *exact = malloc(8 * (size_t)n);
+        for (int64_t k = 0; k < n; k++) x[k] = (float)(test_unit() - 0.3);
+        for (int64_t i = 0; i < rows; i++)
+            for (int64_t j = 0; j < cols; j++) {
+                int64_t k = i * cols + j;
+                row_prefix[k] = (j ? row_prefix[k - 1] : 0.0f) + x[k];
+                scan[k] = (i ? scan[k - cols] : 0.0f) + row_prefix[k];
+                exact[k] = (double)x[k] + (i ? exact[k - cols] : 0) + (j ? exact[k - 1] : 0) - (i && j ? exact[k - cols - 1] : 0);
+            }
+        pw_image f32 = {PW_F32, rows, cols, 0, scan}, f64 = {PW_F64, rows, cols, 0, exact};
+        double r_scan = pw_sat_error_ratio(&in, &f32), r_exact = pw_sat_error_ratio(&in, &f64);
+        /* A cell near the origin (bound below 0.002 there) off by 0.01, like a lost input. */
+        int64_t k = (int64_t)(test_rand() % (uint64_t)(rows < 20 ? rows : 20)) * cols +
+                    (int64_t)(test_rand() % (uint64_t)(cols < 20 ? cols : 20));
+        exact[k] += 0.01;
+        double r_off = pw_sat_error_ratio(&in, &f64);
+        CHECK(r_scan >= 0 && r_scan <= 1 && r_exact >= 0 && r_exact <= 1 && r_off > 1,
+              "sat accuracy %" PRId64 "x%" PRId64 ": scan %.3g exact %.3g one cell off %.3g", rows, cols, r_scan,
+              r_exact, r_off);
+        pw_image i32 = {PW_I32, rows, cols, 0, scan};
+        CHECK(pw_sat_error_ratio(&in, &i32) < 0, "an integer table is not judged by the float bound");
+        free(x), free(scan), free(row_prefix), free(exact);
+    }
+}
+
 int main(void)
 {
     test_seed(777);
     check_sw();
     check_dtw();
     check_sat();
+    check_sat_accuracy();
     check_inthist();
     check_stencils();
     check_user_full();

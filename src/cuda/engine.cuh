@@ -24,6 +24,7 @@
 #include <cooperative_groups.h>
 #include <cuda/atomic>
 #include <cuda_runtime.h>
+#include <type_traits>
 
 #include "../core/plan.h"
 #include "../core/tiling.h"
@@ -80,7 +81,7 @@ __device__ __forceinline__ void pw_publish_progress(const pw_engine_args &a, int
 /* ---- the three schedules -------------------------------------------------------------- */
 
 template <class Proc>
-__global__ void pw_peer_kernel(Proc proc, pw_engine_args a)
+__device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engine_args &a)
 {
     extern __shared__ unsigned char pw_smem[];
     __shared__ long long row;
@@ -129,7 +130,7 @@ __device__ __forceinline__ int pw_diagonal_tile(const pw_tiling &t, int64_t d, i
 }
 
 template <class Proc>
-__global__ void pw_barrier_kernel(Proc proc, pw_engine_args a, int64_t n_diagonals)
+__device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_engine_args &a, int64_t n_diagonals)
 {
     extern __shared__ unsigned char pw_smem[];
     cooperative_groups::grid_group grid = cooperative_groups::this_grid();
@@ -156,12 +157,55 @@ __global__ void pw_barrier_kernel(Proc proc, pw_engine_args a, int64_t n_diagona
 }
 
 template <class Proc>
-__global__ void pw_diagonal_kernel(Proc proc, pw_engine_args a, int64_t d)
+__device__ __forceinline__ void pw_diagonal_schedule(const Proc &proc, const pw_engine_args &a, int64_t d)
 {
     extern __shared__ unsigned char pw_smem[];
     int64_t r, c;
     if (pw_diagonal_tile(a.t, d, blockIdx.x, &r, &c) == 1) proc.run_tile(a.t, r, c, pw_smem);
 }
+
+/* The kernels.  A processor that declares bound_threads and bound_blocks (the most threads a
+ * block of it has, and blocks per SM to allow for) gets kernels compiled under that register
+ * budget (__launch_bounds__); the others are compiled unconstrained.  Both forms run the same
+ * schedules above. */
+template <class Proc>
+__global__ void pw_peer_kernel(Proc proc, pw_engine_args a) { pw_peer_schedule(proc, a); }
+template <class Proc>
+__global__ void pw_barrier_kernel(Proc proc, pw_engine_args a, int64_t n) { pw_barrier_schedule(proc, a, n); }
+template <class Proc>
+__global__ void pw_diagonal_kernel(Proc proc, pw_engine_args a, int64_t d) { pw_diagonal_schedule(proc, a, d); }
+
+template <class Proc>
+__global__ void __launch_bounds__(Proc::bound_threads, Proc::bound_blocks)
+pw_peer_kernel_bounded(Proc proc, pw_engine_args a) { pw_peer_schedule(proc, a); }
+template <class Proc>
+__global__ void __launch_bounds__(Proc::bound_threads, Proc::bound_blocks)
+pw_barrier_kernel_bounded(Proc proc, pw_engine_args a, int64_t n) { pw_barrier_schedule(proc, a, n); }
+template <class Proc>
+__global__ void __launch_bounds__(Proc::bound_threads, Proc::bound_blocks)
+pw_diagonal_kernel_bounded(Proc proc, pw_engine_args a, int64_t d) { pw_diagonal_schedule(proc, a, d); }
+
+template <class Proc, class = void>
+struct pw_is_bounded : std::false_type {};
+template <class Proc>
+struct pw_is_bounded<Proc, std::void_t<decltype(Proc::bound_threads)>> : std::true_type {};
+
+/* The three kernels for Proc. */
+template <class Proc>
+struct pw_kernels {
+    void (*peer)(Proc, pw_engine_args);
+    void (*barrier)(Proc, pw_engine_args, int64_t);
+    void (*diagonal)(Proc, pw_engine_args, int64_t);
+    pw_kernels()
+    {
+        if constexpr (pw_is_bounded<Proc>::value) {
+            peer = pw_peer_kernel_bounded<Proc>, barrier = pw_barrier_kernel_bounded<Proc>;
+            diagonal = pw_diagonal_kernel_bounded<Proc>;
+        } else {
+            peer = pw_peer_kernel<Proc>, barrier = pw_barrier_kernel<Proc>, diagonal = pw_diagonal_kernel<Proc>;
+        }
+    }
+};
 
 /* ---- host side ----------------------------------------------------------------------- */
 
@@ -182,7 +226,7 @@ template <class Proc>
 static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem, pw_run_info *info)
 {
     const pw_tiling *t = &plan->tiling;
-    int threads = (int)(t->h / Proc::rows_per_thread); /* the glue checked divisibility */
+    int threads = Proc::block_threads(t->h); /* the glue checked that h suits the processor */
     pw_status st = PW_OK;
     pw_counter *progress = NULL, *ticket = NULL;
     int *error = NULL, host_error = 0, sms = 0, per_sm = 0;
@@ -193,6 +237,7 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
     cudaStream_t stream = pw_plan_stream(plan);
     /* The one-launch-per-diagonal baseline has no persistent blocks to draw lanes for. */
     const bool traced = plan->trace && plan->strategy != PW_STRATEGY_LAUNCH;
+    const pw_kernels<Proc> k;
     a.trace.records = NULL;
     a.trace.count = NULL;
     if (traced) {
@@ -216,17 +261,17 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
     a.stuck_row = plan->stuck_row;
 
     if (plan->strategy == PW_STRATEGY_PEER) {
-        PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pw_peer_kernel<Proc>, threads, smem), done);
+        PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.peer, threads, smem), done);
         grid = available = (int64_t)per_sm * sms;
         if (grid > t->n_rows) grid = t->n_rows;
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
         if (plan->workers > 0 && available > plan->workers) available = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; } /* block does not fit on an SM */
         PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
-        pw_peer_kernel<Proc><<<(unsigned)grid, threads, smem, stream>>>(proc, a);
+        k.peer<<<(unsigned)grid, threads, smem, stream>>>(proc, a);
         PW_CUDA_TRY(st, cudaGetLastError(), done);
     } else if (plan->strategy == PW_STRATEGY_GLOBAL_BARRIER) {
-        PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pw_barrier_kernel<Proc>, threads, smem), done);
+        PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.barrier, threads, smem), done);
         grid = available = (int64_t)per_sm * sms; /* cooperative launch: at most co-resident capacity */
         if (grid > t->n_rows) grid = t->n_rows;
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
@@ -237,7 +282,7 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
             Proc p = proc;
             void *args[] = {&p, &a, &n_diag};
             PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
-            PW_CUDA_TRY(st, cudaLaunchCooperativeKernel((const void *)pw_barrier_kernel<Proc>, dim3((unsigned)grid),
+            PW_CUDA_TRY(st, cudaLaunchCooperativeKernel((const void *)k.barrier, dim3((unsigned)grid),
                                                         dim3(threads), args, smem, stream), done);
         }
     } else if (plan->strategy == PW_STRATEGY_LAUNCH) {
@@ -249,7 +294,7 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
             int64_t blocks = pw_diagonal_candidates(t, d, max_end);
             if (blocks < 1) continue; /* e.g. lag > 0 and one tile per row: some diagonals are empty */
             if (blocks > grid) grid = blocks;
-            pw_diagonal_kernel<Proc><<<(unsigned)blocks, threads, smem, stream>>>(proc, a, d);
+            k.diagonal<<<(unsigned)blocks, threads, smem, stream>>>(proc, a, d);
         }
         PW_CUDA_TRY(st, cudaGetLastError(), done);
     } else {

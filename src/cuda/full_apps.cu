@@ -14,6 +14,7 @@
 #include "layouts.cuh"
 #include "engine.cuh"
 #include "pw_cuda.h"
+#include "scan_processor.cuh"
 #include "tile_processors.cuh"
 
 /* The shared C cells by output type. */
@@ -79,11 +80,49 @@ struct SatDiagApp {
     __device__ void acc_store(int64_t, const Acc &) const {}
 };
 
-/* PEERWAVE_SAT_PROCESSOR=global selects the FullProc form (for measurement; docs/RELIABILITY.md). */
-static bool sat_diag_buffers()
+/* The SAT/INTHIST tile processor: scan (ScanProc, the default), diag (SatDiagApp on LinearProc:
+ * the sequential recurrence's sums, bit for bit) or global (FullProc); PEERWAVE_SAT_PROCESSOR
+ * picks one for measurements and tests (docs/RELIABILITY.md).  INTHIST has scan and global. */
+enum sat_processor { SAT_SCAN, SAT_DIAG, SAT_GLOBAL };
+
+static sat_processor sat_processor_asked()
 {
     const char *p = getenv("PEERWAVE_SAT_PROCESSOR");
-    return !(p && strcmp(p, "global") == 0);
+    if (p && !strcmp(p, "global")) return SAT_GLOBAL;
+    if (p && !strcmp(p, "diag")) return SAT_DIAG;
+    return SAT_SCAN;
+}
+
+/* The scan processor serves row-major, unskewed plans with tiles of at most PW_SCAN_MAX_TILE_H rows. */
+static bool scan_suits(const pw_plan *plan)
+{
+    return plan->layout != PW_LAYOUT_HYBRID && plan->tiling.skew == 0 && plan->tiling.h <= PW_SCAN_MAX_TILE_H;
+}
+
+/* 4-element accesses at p + i * stride + j (j a multiple of 4) are aligned. */
+static bool aligned4(const void *p, int64_t stride, size_t elem)
+{
+    size_t bytes = 4 * elem > 16 ? 16 : 4 * elem;
+    return (uintptr_t)p % bytes == 0 && stride % 4 == 0;
+}
+
+/* Run ScanProc over `planes` planes.  Its tiles are rectangles (a scan has no diagonal fill for
+ * hyper tiles to avoid) of the plan's height and whole 128-column chunks: the plan's width
+ * rounded up; pw_run_info reports the tiles used. */
+template <class Src, class Out>
+static pw_status scan_run(const pw_plan *plan, const Src &src, Out *out, int64_t stride, int64_t plane_stride,
+                          int planes, pw_run_info *info)
+{
+    pw_plan p = *plan;
+    const int64_t rows = plan->tiling.rows, cols = plan->tiling.cols;
+    const int64_t w = (plan->tiling.w + PW_SCAN_CHUNK - 1) / PW_SCAN_CHUNK * PW_SCAN_CHUNK;
+    pw_status st = pw_tiling_init(&p.tiling, rows, cols, 0, PW_TILE_SQUARE, plan->tiling.h, w);
+    pw_device_buffer<Out> carry(pw_plan_stream(plan));
+    PW_THEN(st, carry.alloc((size_t)(rows * planes)));
+    PW_THEN(st, pw_from_cuda(cudaMemsetAsync(carry.ptr, 0, sizeof(Out) * (size_t)(rows * planes), carry.stream)));
+    if (st != PW_OK) return st;
+    ScanProc<Src, Out> proc{src, out, stride, plane_stride, aligned4(out, stride, sizeof(Out)), planes, carry.ptr, rows};
+    return pw_cuda_run(&p, proc, proc.smem_bytes(p.tiling.h), info);
 }
 
 template <class In, class Out>
@@ -110,7 +149,12 @@ template <class In, class Out>
 static pw_status sat_core(const pw_plan *plan, const void *in, int64_t in_stride, void *out, int64_t out_stride,
                           pw_run_info *info)
 {
-    if (plan->layout != PW_LAYOUT_HYBRID && sat_diag_buffers() && plan->tiling.skew == 0)
+    const sat_processor asked = sat_processor_asked();
+    if (asked == SAT_SCAN && scan_suits(plan)) {
+        pw_sat_src<In, Out> src{(const In *)in, in_stride, aligned4(in, in_stride, sizeof(In))};
+        return scan_run(plan, src, (Out *)out, out_stride, 0, 1, info);
+    }
+    if (plan->layout != PW_LAYOUT_HYBRID && asked != SAT_GLOBAL && plan->tiling.skew == 0)
         return sat_diag<In, Out>(plan, (const In *)in, in_stride, (Out *)out, out_stride, info);
     if (plan->layout != PW_LAYOUT_HYBRID) {
         FullProc<SatApp<In, Out, pw_row_major>> proc;
@@ -251,6 +295,8 @@ struct InthistApp {
 static pw_status inthist_core(const pw_plan *plan, const int32_t *dbin, int64_t rows, int64_t cols, int bins,
                               int32_t *dout, pw_run_info *info)
 {
+    if (sat_processor_asked() != SAT_GLOBAL && scan_suits(plan))
+        return scan_run(plan, pw_bin_src{dbin, cols, aligned4(dbin, cols, 4)}, dout, cols, rows * cols, bins, info);
     FullProc<InthistApp> proc;
     proc.app = InthistApp{dbin, dout, rows, cols, bins};
     return pw_cuda_run(plan, proc, 0, info);

@@ -77,7 +77,7 @@ template <class App, int R>
 struct LinearProc {
     App app;
     typedef typename App::T T;
-    static constexpr int rows_per_thread = R;
+    static int block_threads(int64_t h) { return (int)(h / R); }
     static size_t smem_bytes(int64_t h) { return 2 * (size_t)(h / R) * sizeof(T); }
 
     __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem) const
@@ -137,7 +137,7 @@ template <class App>
 struct LinearProc<App, 1> {
     App app;
     typedef typename App::T T;
-    static constexpr int rows_per_thread = 1;
+    static int block_threads(int64_t h) { return (int)h; }
     static size_t smem_bytes(int64_t h) { return 2 * (size_t)h * sizeof(T); }
 
     __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem) const
@@ -182,7 +182,7 @@ struct LinearProc<App, 1> {
 template <class App>
 struct FullProc {
     App app;
-    static constexpr int rows_per_thread = 1;
+    static int block_threads(int64_t h) { return (int)h; }
     static size_t smem_bytes(int64_t) { return 0; }
 
     __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *) const

@@ -44,7 +44,7 @@ struct WarpProc {
     typedef typename App::T T;
     typedef typename App::Col Col;
     typedef typename App::Row Row;
-    static constexpr int rows_per_thread = R;
+    static int block_threads(int64_t) { return 32; }
     /* the staged bus chunk: 32 values and 32 column data */
     static size_t smem_bytes(int64_t) { return 32 * (sizeof(T) + sizeof(Col)); }
 

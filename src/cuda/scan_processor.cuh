@@ -1,0 +1,212 @@
+/*
+ * scan_processor.cuh - the summed-area-table tile processor: a tile is an h x w rectangle
+ * (square tiles, skew 0) computed with scans, not diagonal steps, so a cell reads its input once
+ * and writes its output once, both with full-width (up to 16-byte) accesses along rows.
+ *
+ * Within tile-row r (rows i0 .. i0 + h - 1), with R(i, j) the prefix of row i up to column j:
+ *     S(i, j) = S(i0 - 1, j) + sum over i0 <= i' <= i of R(i', j).
+ * The block works through its tile 128 columns (a chunk: 32 threads x 4) at a time.  Warp g owns
+ * rows i0 + 8g .. i0 + 8g + 7 and for each of them loads 4 consecutive inputs per thread, scans
+ * them (in-thread, then across the warp with shuffles) and adds the row's carry R(i, chunk start
+ * - 1); it keeps a running column sum over its 8 rows in registers.  One shared-memory pass then
+ * turns the warps' column totals into each warp's offset (S(i0 - 1, j), read from the output
+ * row above, plus the totals of the warps above), and every thread stores its 8 x 4 results.
+ * The row carries live in registers across chunks and in global memory (`carry`) between tiles,
+ * since the barrier and launch schedules may hand a tile-row's next tile to another block.
+ *
+ * Several planes (INTHIST: one per bin) are the same scan over a different input transform.
+ * Floats are summed in a different order than the sequential recurrence: the error bound is
+ * stated in apps/sat_accuracy.h and checked by the tests; integer results are exact.
+ *
+ * Src: __device__ void load(int64_t i, int64_t j, int n, int plane, Out v[4]) const: the n <= 4
+ * inputs of row i from column j on (as Out, 0 past n).
+ */
+#ifndef PW_SCAN_PROCESSOR_CUH
+#define PW_SCAN_PROCESSOR_CUH
+
+#include <stdint.h>
+#include <string.h>
+
+#include "../core/tiling.h"
+#include "tile_processors.cuh"
+
+#define PW_SCAN_ROWS_PER_WARP 8
+#define PW_SCAN_CHUNK 128 /* columns per pass: 32 threads x 4 */
+#define PW_SCAN_MAX_TILE_H 128 /* 16 warps: 512 threads */
+
+/* The raw type of 4 elements of T, for vector loads and stores of up to 16 bytes. */
+template <int Bytes> struct pw_raw4;
+template <> struct pw_raw4<4> { typedef unsigned type; };
+template <> struct pw_raw4<8> { typedef uint2 type; };
+template <> struct pw_raw4<16> { typedef uint4 type; };
+
+/* Load 4 elements of T at p, 4-element aligned.  Coherent: through L2 (data other blocks wrote
+ * during this kernel). */
+template <class T, bool Coherent>
+__device__ __forceinline__ void pw_load4(const T *p, T v[4])
+{
+    if constexpr (sizeof(T) * 4 <= 16) {
+        typedef typename pw_raw4<(int)sizeof(T) * 4>::type R;
+        R r = Coherent ? __ldcg((const R *)p) : *(const R *)p;
+        memcpy(v, &r, sizeof r);
+    } else { /* 8-byte elements: two 16-byte halves */
+        const uint4 *q = (const uint4 *)p;
+        uint4 r[2] = {Coherent ? __ldcg(q) : q[0], Coherent ? __ldcg(q + 1) : q[1]};
+        memcpy(v, r, sizeof r);
+    }
+}
+
+template <class T>
+__device__ __forceinline__ void pw_store4(T *p, const T v[4])
+{
+    if constexpr (sizeof(T) * 4 <= 16) {
+        typedef typename pw_raw4<(int)sizeof(T) * 4>::type R;
+        R r;
+        memcpy(&r, v, sizeof r);
+        *(R *)p = r;
+    } else {
+        uint4 r[2];
+        memcpy(r, v, sizeof r);
+        ((uint4 *)p)[0] = r[0];
+        ((uint4 *)p)[1] = r[1];
+    }
+}
+
+/* SAT input: row-major In at `in` with `stride`, converted to Out. vec: 4-element accesses are
+ * aligned (checked on the host: pointer, stride and tile width). */
+template <class In, class Out>
+struct pw_sat_src {
+    const In *in;
+    int64_t stride;
+    bool vec;
+    __device__ __forceinline__ void load(int64_t i, int64_t j, int n, int, Out v[4]) const
+    {
+        const In *p = in + i * stride + j;
+        if (vec && n == 4) {
+            In x[4];
+            pw_load4<In, false>(p, x);
+#pragma unroll
+            for (int e = 0; e < 4; e++) v[e] = (Out)x[e];
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; e++) v[e] = e < n ? (Out)p[e] : (Out)0;
+        }
+    }
+};
+
+/* INTHIST input: plane b is the indicator bin(i, j) == b of a dense rows x cols bin array. */
+struct pw_bin_src {
+    const int32_t *bin;
+    int64_t cols;
+    bool vec;
+    __device__ __forceinline__ void load(int64_t i, int64_t j, int n, int plane, int32_t v[4]) const
+    {
+        const int32_t *p = bin + i * cols + j;
+        int32_t x[4];
+        if (vec && n == 4) {
+            pw_load4<int32_t, false>(p, x);
+        } else {
+#pragma unroll
+            for (int e = 0; e < 4; e++) x[e] = e < n ? p[e] : -1;
+        }
+#pragma unroll
+        for (int e = 0; e < 4; e++) v[e] = x[e] == plane;
+    }
+};
+
+template <class Src, class Out>
+struct ScanProc {
+    Src src;
+    Out *out;          /* plane p, cell (i, j): out[p * plane_stride + i * stride + j] */
+    int64_t stride, plane_stride;
+    bool out_vec;      /* 4-element stores are aligned */
+    int planes;
+    Out *carry;        /* planes x rows, zeroed: R(i, last column of the tile to the left) */
+    int64_t rows;
+
+    static constexpr int RPW = PW_SCAN_ROWS_PER_WARP;
+    /* compiled for blocks of up to 512 threads (engine.cuh): at most 128 registers a thread */
+    static constexpr int bound_threads = 32 * PW_SCAN_MAX_TILE_H / PW_SCAN_ROWS_PER_WARP, bound_blocks = 1;
+    static int warps(int64_t h) { return (int)((h + RPW - 1) / RPW); }
+    static int block_threads(int64_t h) { return 32 * warps(h); }
+    /* two chunk buffers of column totals (a chunk's writes never meet the previous chunk's reads) */
+    static size_t smem_bytes(int64_t h) { return 2 * (size_t)warps(h) * PW_SCAN_CHUNK * sizeof(Out); }
+
+    __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem) const
+    {
+        const int lane = threadIdx.x & 31, g = threadIdx.x >> 5, warps = blockDim.x >> 5;
+        const int64_t lanes = pw_tiling_lanes(&t, r), first = r * t.h + (int64_t)g * RPW;
+        const int64_t j_begin = c * t.w, j_end = (c + 1) * t.w < t.cols ? (c + 1) * t.w : t.cols;
+        for (int p = 0; p < planes; p++) {
+            Out *plane = out + p * plane_stride, *row_carry = carry + p * rows;
+            Out carry_q[RPW];
+#pragma unroll
+            for (int q = 0; q < RPW; q++) carry_q[q] = g * RPW + q < lanes ? row_carry[first + q] : (Out)0;
+            int buffer = 0;
+            for (int64_t j0 = j_begin; j0 < j_end; j0 += PW_SCAN_CHUNK, buffer ^= 1) {
+                Out *tot = (Out *)smem + (size_t)buffer * warps * PW_SCAN_CHUNK;
+                const int64_t j = j0 + 4 * lane;
+                const int n = j_end - j >= 4 ? 4 : j_end - j > 0 ? (int)(j_end - j) : 0;
+                Out val[RPW][4];
+                /* All loads first: 8 independent accesses in flight per thread. */
+#pragma unroll
+                for (int q = 0; q < RPW; q++) {
+                    if (g * RPW + q < lanes && n > 0) src.load(first + q, j, n, p, val[q]);
+                    else val[q][0] = val[q][1] = val[q][2] = val[q][3] = (Out)0;
+                }
+                Out col[4] = {(Out)0, (Out)0, (Out)0, (Out)0};
+#pragma unroll
+                for (int q = 0; q < RPW; q++) {
+                    Out *v = val[q];
+                    v[1] += v[0], v[2] += v[1], v[3] += v[2];
+                    Out x = v[3]; /* inclusive warp scan of the threads' sums */
+#pragma unroll
+                    for (int d = 1; d < 32; d *= 2) {
+                        Out y = __shfl_up_sync(0xffffffffu, x, d);
+                        if (lane >= d) x += y;
+                    }
+                    Out before = __shfl_up_sync(0xffffffffu, x, 1); /* exclusive, without subtracting floats */
+                    Out base = lane ? carry_q[q] + before : carry_q[q];
+#pragma unroll
+                    for (int e = 0; e < 4; e++) v[e] = base + v[e]; /* R(i, j + e) */
+                    carry_q[q] = __shfl_sync(0xffffffffu, v[3], 31);  /* R at the chunk's last column */
+#pragma unroll
+                    for (int e = 0; e < 4; e++) col[e] += v[e], v[e] = col[e];
+                }
+#pragma unroll
+                for (int e = 0; e < 4; e++) tot[g * PW_SCAN_CHUNK + 4 * lane + e] = col[e];
+                __syncthreads();
+                if (threadIdx.x < PW_SCAN_CHUNK) { /* per column: S(i0 - 1, j), then the warps above */
+                    const int64_t jc = j0 + threadIdx.x;
+                    Out run = r > 0 && jc < j_end ? pw_load_cg(plane + (r * t.h - 1) * stride + jc) : (Out)0;
+                    for (int w = 0; w < warps; w++) {
+                        Out here = tot[w * PW_SCAN_CHUNK + threadIdx.x];
+                        tot[w * PW_SCAN_CHUNK + threadIdx.x] = run;
+                        run += here;
+                    }
+                }
+                __syncthreads();
+                Out above[4];
+#pragma unroll
+                for (int e = 0; e < 4; e++) above[e] = tot[g * PW_SCAN_CHUNK + 4 * lane + e];
+#pragma unroll
+                for (int q = 0; q < RPW; q++) {
+                    if (!(g * RPW + q < lanes && n > 0)) continue;
+                    Out s[4];
+#pragma unroll
+                    for (int e = 0; e < 4; e++) s[e] = above[e] + val[q][e];
+                    Out *dst = plane + (first + q) * stride + j;
+                    if (out_vec && n == 4) pw_store4(dst, s);
+                    else
+                        for (int e = 0; e < n; e++) dst[e] = s[e];
+                }
+            }
+            if (lane == 0)
+#pragma unroll
+                for (int q = 0; q < RPW; q++)
+                    if (g * RPW + q < lanes) row_carry[first + q] = carry_q[q];
+        }
+    }
+};
+
+#endif
