@@ -8,7 +8,7 @@
  * is measured in the same run.  Prints a table and writes CSV rows:
  *   app,type,rows,cols,method,tile_h,tile_w,blocks,ms,rate,unit,pct_copy_bw,vs_gs_ht,vs_launch,check
  *
- *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W]
+ *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--method M]
  * --small: a quarter of each side (a quick look); default: the issue's sizes.  --tile-h: the
  * tile height (default 128); --tile-w: one width for every method.  PEERWAVE_LINEAR_PROCESSOR=block: SW/DTW on the block processor.
  */
@@ -285,6 +285,7 @@ static double bytes_per_cell(app_id app, int bins)
 
 static int runs = 5, tile_h = 128;
 static int64_t tile_w = 0; /* --tile-w: every method's width (0: its own rule) */
+static const char *only_method; /* --method: just this one (e.g. PW+FHT) */
 static FILE *csv;
 
 static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
@@ -296,6 +297,7 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
     const char *unit = app <= DTW ? "GCUPS" : "Gpix/s";
     for (int k = 0; k < bench_n_methods; k++) {
         const bench_method *m = &bench_methods[k];
+        if (only_method && strcmp(only_method, m->name)) continue;
         pw_options o;
         pw_options_init(&o);
         o.backend = PW_BACKEND_CUDA;
@@ -348,8 +350,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--only") && k + 1 < argc) only = argv[++k];
         else if (!strcmp(argv[k], "--tile-h") && k + 1 < argc) tile_h = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--tile-w") && k + 1 < argc) tile_w = atoll(argv[++k]);
+        else if (!strcmp(argv[k], "--method") && k + 1 < argc) only_method = argv[++k];
         else {
-            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W]\n");
+            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--method M]\n");
             return 2;
         }
     }
