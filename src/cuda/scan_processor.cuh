@@ -176,12 +176,14 @@ struct ScanProc {
 #pragma unroll
                 for (int e = 0; e < 4; e++) tot[g * PW_SCAN_CHUNK + 4 * lane + e] = col[e];
                 __syncthreads();
-                if (threadIdx.x < PW_SCAN_CHUNK) { /* per column: S(i0 - 1, j), then the warps above */
-                    const int64_t jc = j0 + threadIdx.x;
+                /* Per column: S(i0 - 1, j), then the totals of the warps above (blocks of fewer than
+                 * 4 warps take several columns a thread). */
+                for (int x = threadIdx.x; x < PW_SCAN_CHUNK; x += blockDim.x) {
+                    const int64_t jc = j0 + x;
                     Out run = r > 0 && jc < j_end ? pw_load_cg(plane + (r * t.h - 1) * stride + jc) : (Out)0;
                     for (int w = 0; w < warps; w++) {
-                        Out here = tot[w * PW_SCAN_CHUNK + threadIdx.x];
-                        tot[w * PW_SCAN_CHUNK + threadIdx.x] = run;
+                        Out here = tot[w * PW_SCAN_CHUNK + x];
+                        tot[w * PW_SCAN_CHUNK + x] = run;
                         run += here;
                     }
                 }
