@@ -9,8 +9,11 @@
  *   app,type,rows,cols,method,tile_h,tile_w,blocks,ms,rate,unit,pct_copy_bw,vs_gs_ht,vs_launch,check
  *
  *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--method M]
+ *               [--sweeps T]
  * --small: a quarter of each side (a quick look); default: the issue's sizes.  --tile-h: the
- * tile height (default 128); --tile-w: one width for every method.  PEERWAVE_LINEAR_PROCESSOR=block: SW/DTW on the block processor.
+ * tile height (default 128); --tile-w: one width for every method; --sweeps: HEAT/SOR sweeps
+ * per run (rates are per sweep; PEERWAVE_PIPELINE_SWEEPS=0 runs them one launch each).
+ * PEERWAVE_LINEAR_PROCESSOR=block: SW/DTW on the block processor.
  */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -43,6 +46,8 @@ static struct problem {
     pw_image *h_in;                       /* float SAT: its host input (checked by bound) */
     double ref_value;                     /* CPU reference score / distance (linear apps) */
 } P;
+
+static int64_t sweeps = 1; /* --sweeps: HEAT/SOR sweeps per run (peer runs pipeline them) */
 
 static pw_image dimg(pw_dtype t, int64_t rows, int64_t cols, int64_t stride, void *data)
 {
@@ -89,7 +94,7 @@ static pw_status run_view(int64_t rows, int64_t cols, const pw_options *o, pw_ru
         CUDA_OK(cudaMemcpy(P.d_out, P.d_init, P.out_bytes, cudaMemcpyDeviceToDevice));
         pw_image g = dimg(PW_F32, rows + 2, cols + 2, P.cols + 2, P.d_out);
         double residual;
-        st = P.app == HEAT ? pw_heat_device(&g, 1, o, &residual, info) : pw_sor_device(&g, 1, 1.5, o, &residual, info);
+        st = P.app == HEAT ? pw_heat_device(&g, sweeps, o, &residual, info) : pw_sor_device(&g, sweeps, 1.5, o, &residual, info);
         *check = residual;
         return st;
     }
@@ -208,7 +213,7 @@ static void setup(app_id app, int64_t rows, int64_t cols)
     P.d_init = to_device(g.data, P.out_bytes);
     CUDA_OK(cudaMalloc(&P.d_out, P.out_bytes));
     double residual;
-    pw_status st = app == HEAT ? pw_heat(&g, 1, &seq, &residual, &info) : pw_sor(&g, 1, 1.5, &seq, &residual, &info);
+    pw_status st = app == HEAT ? pw_heat(&g, sweeps, &seq, &residual, &info) : pw_sor(&g, sweeps, 1.5, &seq, &residual, &info);
     if (st != PW_OK) exit(1);
     P.h_ref = g.data;
 }
@@ -319,7 +324,7 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
         }
         ok[k] = result_ok(check) ? 1 : -1;
         ms[k] = kernel * 1e3;
-        rate[k] = (double)rows * (double)cols / kernel / 1e9;
+        rate[k] = (double)rows * (double)cols * (app >= HEAT ? (double)sweeps : 1) / kernel / 1e9; /* per sweep */
     }
     for (int k = 0; k < bench_n_methods; k++) {
         if (!ok[k]) continue;
@@ -351,12 +356,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--tile-h") && k + 1 < argc) tile_h = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--tile-w") && k + 1 < argc) tile_w = atoll(argv[++k]);
         else if (!strcmp(argv[k], "--method") && k + 1 < argc) only_method = argv[++k];
+        else if (!strcmp(argv[k], "--sweeps") && k + 1 < argc) sweeps = atoll(argv[++k]);
         else {
-            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--method M]\n");
+            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--method M] [--sweeps T]\n");
             return 2;
         }
     }
     if (runs < 1 || runs > 64) runs = 5;
+    if (sweeps < 1) sweeps = 1;
     double bw = copy_bandwidth();
     printf("device copy bandwidth (cudaMemcpy device to device, read + write): %.1f GB/s\n", bw / 1e9);
     printf("app      type       size          method  tile        blocks  median        rate          %%copy  vs GS+HT vs LAUNCH check\n");

@@ -8,7 +8,9 @@
  *      tile-row R-1 has finished when its progress reaches need(R, c);
  *   3. barrier rule: every dependence lies in an earlier tile diagonal, or earlier in the same tile;
  *      and no two tiles of one diagonal write the same column range's bus entries out of order
- *      (checked as: no cell of a concurrent tile is a dependence).
+ *      (checked as: no cell of a concurrent tile is a dependence);
+ *   4. pipelined sweeps (skew 0): need_prev_same / need_prev_below cover the previous sweep's
+ *      right and lower neighbours of every cell, and are reachable.
  */
 #include <string.h>
 
@@ -87,6 +89,31 @@ int main(void)
                     int64_t md = pw_tiling_diagonal(&t, me->tile_row, me->tile);
                     bad_barrier += !(dd < md || earlier_in_tile(dep, me));
                 }
+            }
+        /* Pipelined in-place sweeps (skew 0): sweep t-1 has computed the right and lower
+         * neighbours of every cell of tile (R, c) once its rows R and R + 1 reach need_prev_same
+         * and need_prev_below, and those needs are reachable. */
+        for (int64_t i = 0; i < H && skew == 0; i++)
+            for (int64_t j = 0; j < W; j++) {
+                const cell_place *me = &place[i * W + j];
+                const cell_place *right = j + 1 < W ? &place[i * W + j + 1] : NULL;
+                const cell_place *below = i + 1 < H ? &place[(i + 1) * W + j] : NULL;
+                const cell_place *nbs[2] = {right, below};
+                for (int k = 0; k < 2; k++) {
+                    const cell_place *nb = nbs[k];
+                    if (!nb) continue;
+                    if (nb->tile_row == me->tile_row)
+                        bad_peer += !(nb->step < pw_tiling_need_prev_same(&t, me->tile_row, me->tile));
+                    else
+                        bad_peer += !(nb->tile_row == me->tile_row + 1 &&
+                                      nb->step < pw_tiling_need_prev_below(&t, me->tile_row, me->tile));
+                }
+            }
+        for (int64_t r = 0; r < t.n_rows && skew == 0; r++)
+            for (int64_t c = pw_tiling_first_tile(&t, r); c < pw_tiling_end_tile(&t, r); c++) {
+                bad_peer += pw_tiling_need_prev_same(&t, r, c) > pw_tiling_done(&t, r, pw_tiling_end_tile(&t, r) - 1);
+                if (r + 1 < t.n_rows)
+                    bad_peer += pw_tiling_need_prev_below(&t, r, c) > pw_tiling_done(&t, r + 1, pw_tiling_end_tile(&t, r + 1) - 1);
             }
         /* A row's progress must reach the end of its steps: need() is clamped there. */
         for (int64_t r = 1; r < t.n_rows; r++) {

@@ -97,6 +97,36 @@ PW_HD static inline int64_t pw_tiling_need(const pw_tiling *t, int64_t r, int64_
     return need < end ? need : end;
 }
 
+/* Several in-place sweeps in one run (HEAT, SOR: DESIGN.md section 5, end).  Sweep t's cell (i, j)
+ * reads sweep t-1's values of (i + 1, j) and (i, j + 1), and overwrites a value sweep t-1 still
+ * reads at (i + 1, j) and (i, j + 1); so before tile c of tile-row R runs in sweep t, sweep t-1
+ * must have computed, for every cell of the tile, its right and lower neighbours:
+ *   - in tile-row R itself: the step after the tile's last step e (lane k's right neighbour is at
+ *     step s + 1, and so is lane k+1's cell below it): progress >= e + 2;
+ *   - in tile-row R + 1 (below the tile's last lane): lane 0 at the same column, which hyper
+ *     tiles reach h - 1 steps earlier: progress >= e - h + 2 (square tiles: e + 1).
+ * Progress of square tiles moves a whole tile at a time, so ">=" waits for the tile holding the
+ * step.  Both are clamped to the row's end (and need_below may be <= 0: no wait).  Skew 0 only:
+ * the stencils' dependences (1, 0), (0, 1). */
+PW_HD static inline int64_t pw_tiling_last_step(const pw_tiling *t, int64_t r, int64_t c)
+{
+    int64_t e = (c + 1) * t->w, end = pw_tiling_end_step(t, r);
+    return (e < end ? e : end) - 1;
+}
+
+PW_HD static inline int64_t pw_tiling_need_prev_same(const pw_tiling *t, int64_t r, int64_t c)
+{
+    int64_t need = pw_tiling_last_step(t, r, c) + 2, end = pw_tiling_end_step(t, r);
+    return need < end ? need : end;
+}
+
+PW_HD static inline int64_t pw_tiling_need_prev_below(const pw_tiling *t, int64_t r, int64_t c)
+{
+    int64_t e = pw_tiling_last_step(t, r, c);
+    int64_t need = t->shape == PW_TILE_HYPER ? e - t->h + 2 : e + 1, end = pw_tiling_end_step(t, r + 1);
+    return need < end ? need : end;
+}
+
 /* Columns [*j_begin, *j_end) (original coordinates, clipped to [0, W)) that lane k of tile c of
  * tile-row R computes; empty when *j_begin >= *j_end. */
 PW_HD static inline void pw_tiling_segment(const pw_tiling *t, int64_t r, int64_t c, int64_t k,

@@ -44,6 +44,7 @@ struct pw_engine_args {
     int *error;                 /* 0, or PW_CUDA_ERROR_TIMEOUT */
     long long watchdog_ns;
     long long stuck_row;        /* fault injection (plan.h): never published; -1 = none */
+    int64_t sweeps;             /* peer: in-place sweeps pipelined in this launch (>= 1) */
     pw_gpu_trace trace;         /* trace.records == NULL: tracing off */
 };
 
@@ -71,6 +72,22 @@ __device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_
     }
 }
 
+/* Thread 0: wait until tile c of tile-row r may run in sweep `sweep` (counter q = sweep * n_rows
+ * + r): the row above in this sweep, and for a later sweep the previous sweep's rows r and r + 1
+ * far enough on (tiling.h, "several in-place sweeps").  false when the run is abandoned. */
+__device__ __forceinline__ bool pw_wait_tile(const pw_engine_args &a, int64_t q, int64_t sweep, int64_t r, int64_t c)
+{
+    const pw_tiling &t = a.t;
+    if (r > 0 && !pw_wait_progress(a, q - 1, (pw_counter)pw_tiling_need(&t, r, c))) return false;
+    if (sweep == 0) return true;
+    if (!pw_wait_progress(a, q - t.n_rows, (pw_counter)pw_tiling_need_prev_same(&t, r, c))) return false;
+    if (r + 1 < t.n_rows) {
+        int64_t below = pw_tiling_need_prev_below(&t, r, c);
+        if (below > 0 && !pw_wait_progress(a, q - t.n_rows + 1, (pw_counter)below)) return false;
+    }
+    return true;
+}
+
 __device__ __forceinline__ void pw_publish_progress(const pw_engine_args &a, int64_t r, pw_counter v)
 {
     __threadfence();
@@ -90,23 +107,23 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
     for (;;) {
         if (threadIdx.x == 0) row = (long long)atomicAdd(a.ticket, 1ULL);
         __syncthreads();
-        int64_t r = row;
-        if (r >= t.n_rows) return;
+        const int64_t q = row, sweep = q / t.n_rows, r = q - sweep * t.n_rows; /* q: counter index */
+        if (sweep >= a.sweeps) return;
         int64_t end = pw_tiling_end_tile(&t, r);
         for (int64_t c = pw_tiling_first_tile(&t, r); c < end; c++) {
             long long wait_ns = 0, start_ns = 0; /* thread 0's, when tracing */
             if (threadIdx.x == 0) {
                 if (a.trace.records) wait_ns = pw_globaltimer();
-                abandon = r > 0 && !pw_wait_progress(a, r - 1, (pw_counter)pw_tiling_need(&t, r, c));
+                abandon = !pw_wait_tile(a, q, sweep, r, c);
                 if (a.trace.records) start_ns = pw_globaltimer();
             }
             __syncthreads();
             if (abandon) return;
             proc.run_tile(t, r, c, pw_smem);
             __syncthreads();
-            if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, r, c, wait_ns, start_ns);
-            if (threadIdx.x == 0 && r != a.stuck_row)
-                pw_publish_progress(a, r, (pw_counter)pw_tiling_done(&t, r, c));
+            if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, wait_ns, start_ns);
+            if (threadIdx.x == 0 && q != a.stuck_row)
+                pw_publish_progress(a, q, (pw_counter)pw_tiling_done(&t, r, c));
         }
         __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
     }
@@ -220,10 +237,13 @@ static inline int64_t pw_diagonal_candidates(const pw_tiling *t, int64_t d, int6
     return r_hi - r_lo + 1;
 }
 
-/* Run one sweep of the plan with processor proc (smem bytes of dynamic shared memory per block).
- * Adds kernel time (CUDA events) to info->seconds and fills the other info fields. */
+/* Run `sweeps` sweeps of the plan with processor proc (smem bytes of dynamic shared memory per
+ * block): in one launch, pipelined, on the peer strategy (in-place stencils, skew 0: tiling.h);
+ * the other strategies take sweeps == 1.  Adds kernel time (CUDA events) to info->seconds and
+ * fills the other info fields. */
 template <class Proc>
-static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem, pw_run_info *info)
+static pw_status pw_cuda_run_sweeps(const pw_plan *plan, const Proc &proc, size_t smem, int64_t sweeps,
+                                    pw_run_info *info)
 {
     const pw_tiling *t = &plan->tiling;
     int threads = Proc::block_threads(t->h); /* the glue checked that h suits the processor */
@@ -238,16 +258,18 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
     /* The one-launch-per-diagonal baseline has no persistent blocks to draw lanes for. */
     const bool traced = plan->trace && plan->strategy != PW_STRATEGY_LAUNCH;
     const pw_kernels<Proc> k;
+    const int64_t counters = t->n_rows * sweeps;
+    if (sweeps < 1 || (sweeps > 1 && (plan->strategy != PW_STRATEGY_PEER || t->skew != 0))) return PW_ERR_UNSUPPORTED;
     a.trace.records = NULL;
     a.trace.count = NULL;
     if (traced) {
-        st = pw_trace_open(plan, &a.trace, stream);
+        st = pw_trace_open(plan, sweeps, &a.trace, stream);
         if (st != PW_OK) goto done;
     }
-    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&progress, sizeof(pw_counter) * (size_t)t->n_rows, stream), done);
+    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&progress, sizeof(pw_counter) * (size_t)counters, stream), done);
     PW_CUDA_TRY(st, pw_cuda_malloc((void **)&ticket, sizeof(pw_counter), stream), done);
     PW_CUDA_TRY(st, pw_cuda_malloc((void **)&error, sizeof(int), stream), done);
-    PW_CUDA_TRY(st, cudaMemsetAsync(progress, 0, sizeof(pw_counter) * (size_t)t->n_rows, stream), done);
+    PW_CUDA_TRY(st, cudaMemsetAsync(progress, 0, sizeof(pw_counter) * (size_t)counters, stream), done);
     PW_CUDA_TRY(st, cudaMemsetAsync(ticket, 0, sizeof(pw_counter), stream), done);
     PW_CUDA_TRY(st, cudaMemsetAsync(error, 0, sizeof(int), stream), done);
     PW_CUDA_TRY(st, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device), done);
@@ -259,11 +281,12 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
     a.error = error;
     a.watchdog_ns = plan->watchdog_ns ? plan->watchdog_ns : PW_CUDA_WATCHDOG_NS;
     a.stuck_row = plan->stuck_row;
+    a.sweeps = sweeps;
 
     if (plan->strategy == PW_STRATEGY_PEER) {
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.peer, threads, smem), done);
         grid = available = (int64_t)per_sm * sms;
-        if (grid > t->n_rows) grid = t->n_rows;
+        if (grid > counters) grid = counters;
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
         if (plan->workers > 0 && available > plan->workers) available = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; } /* block does not fit on an SM */
@@ -317,7 +340,7 @@ static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem,
         info->threads = (int)grid;
         info->threads_available = (int)(available ? available : grid);
         info->skew = t->skew;
-        info->cells += t->rows * t->cols;
+        info->cells += t->rows * t->cols * sweeps;
         info->seconds += ms / 1e3;
     }
 done:
@@ -331,6 +354,12 @@ done:
     pw_cuda_free(ticket, stream);
     pw_cuda_free(error, stream);
     return st;
+}
+
+template <class Proc>
+static pw_status pw_cuda_run(const pw_plan *plan, const Proc &proc, size_t smem, pw_run_info *info)
+{
+    return pw_cuda_run_sweeps(plan, proc, smem, 1, info);
 }
 
 #endif

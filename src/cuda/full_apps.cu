@@ -352,6 +352,17 @@ __device__ __forceinline__ double sor_step(double a, double u, double l, double 
     return pw_sor_step_f64(a, u, l, d, r, k, x);
 }
 
+/* Peer runs pipeline their sweeps unless PEERWAVE_PIPELINE_SWEEPS=0 (one launch per sweep, for
+ * measuring the gain; docs/PERFORMANCE.md). */
+static bool sweeps_pipelined()
+{
+    const char *p = getenv("PEERWAVE_PIPELINE_SWEEPS");
+    return !(p && !strcmp(p, "0"));
+}
+
+/* Progress counters of one pipelined launch at most (8 bytes each). */
+#define PW_SWEEP_COUNTERS (1 << 20)
+
 /* Interior cell (i, j) is grid cell (i + 1, j + 1). */
 template <class F, class L>
 struct StencilApp {
@@ -376,6 +387,14 @@ static pw_status stencil_sweeps(const pw_plan *plan, F *grid, L lay, int64_t swe
     FullProc<StencilApp<F, L>> proc;
     proc.app = StencilApp<F, L>{grid, lay, sor, (F)(1 - omega), (F)(omega / 4)};
     pw_status st = PW_OK;
+    if (plan->strategy == PW_STRATEGY_PEER && sweeps_pipelined()) {
+        /* Many sweeps in one launch (engine.cuh): sweep t + 1 of a tile-row follows sweep t of the
+         * row below it.  Batches bound the progress counters (one per tile-row and sweep). */
+        const int64_t batch = plan->tiling.n_rows >= PW_SWEEP_COUNTERS ? 1 : PW_SWEEP_COUNTERS / plan->tiling.n_rows;
+        for (int64_t done = 0; done < sweeps && st == PW_OK; done += batch)
+            st = pw_cuda_run_sweeps(plan, proc, 0, sweeps - done < batch ? sweeps - done : batch, info);
+        return st;
+    }
     for (int64_t s = 0; s < sweeps && st == PW_OK; s++) st = pw_cuda_run(plan, proc, 0, info);
     return st;
 }

@@ -58,14 +58,15 @@ static inline long long pw_trace_tile_count(const pw_tiling *t)
     return n;
 }
 
-/* Host: allocate the buffer when the plan has a sink (else leave tracing off). */
-static inline pw_status pw_trace_open(const pw_plan *plan, pw_gpu_trace *tr, cudaStream_t stream)
+/* Host: allocate the buffer when the plan has a sink (else leave tracing off): one record per tile
+ * and sweep (pipelined sweeps report tile_row = sweep * n_rows + r). */
+static inline pw_status pw_trace_open(const pw_plan *plan, int64_t sweeps, pw_gpu_trace *tr, cudaStream_t stream)
 {
     tr->records = NULL;
     tr->count = NULL;
     tr->capacity = 0;
     if (!plan->trace) return PW_OK;
-    tr->capacity = pw_trace_tile_count(&plan->tiling);
+    tr->capacity = pw_trace_tile_count(&plan->tiling) * sweeps;
     pw_status st = pw_cuda_reserve((double)tr->capacity * sizeof(pw_gpu_trace_record));
     if (st != PW_OK) return st;
     st = pw_from_cuda(pw_cuda_malloc((void **)&tr->count, sizeof *tr->count, stream));

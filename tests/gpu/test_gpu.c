@@ -146,7 +146,7 @@ static void stencil_case(int64_t rows, int64_t cols, pw_options *gpu)
     cols += 2;
     size_t cells = (size_t)(rows * cols);
     int sor = force_sor >= 0 ? force_sor : (int)(test_rand() % 2);
-    int64_t sweeps = test_range(1, 3);
+    int64_t sweeps = test_range(1, 12); /* peer runs pipeline them in one launch */
     pw_image r = {PW_F32, rows, cols, 0, malloc(4 * cells)}, g = r;
     g.data = malloc(4 * cells);
     for (size_t k = 0; k < cells; k++) ((float *)r.data)[k] = ((float *)g.data)[k] = (float)test_unit();
@@ -531,6 +531,7 @@ int main(void)
         gpu.max_blocks = caps[k];
         sw_case(3001, 2999, &gpu); /* 94 tile-rows */
         sat_case(2049, 1537, &gpu, PW_F32, PW_F64);
+        stencil_case(301, 203, &gpu); /* pipelined sweeps: 10 tile-rows x up to 12 sweeps */
     }
     if (!getenv("PW_GPU_SMALL")) {
         trace_cases();
