@@ -33,9 +33,17 @@ PW_HD static inline pw_sw_cell pw_sw_step(int32_t subst, int32_t gap_open, int32
                                           pw_sw_cell up, pw_sw_cell left, pw_sw_cell diag)
 {
     pw_sw_cell c;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    /* Hopper's DPX instructions: max(a + b, c) and max(a, b, c, 0) in one instruction each
+     * (the same integers as the plain form below; other GPUs and the CPU take that). */
+    c.e = __viaddmax_s32(left.e, -gap_extend, left.h - gap_open);
+    c.f = __viaddmax_s32(up.f, -gap_extend, up.h - gap_open);
+    c.h = __vimax3_s32_relu(diag.h + subst, c.e, c.f);
+#else
     c.e = pw_max32(left.e - gap_extend, left.h - gap_open);
     c.f = pw_max32(up.f - gap_extend, up.h - gap_open);
     c.h = pw_max32(pw_max32(0, diag.h + subst), pw_max32(c.e, c.f));
+#endif
     return c;
 }
 
