@@ -283,6 +283,11 @@ static pw_status pw_cuda_run_sweeps(const pw_plan *plan, const Proc &proc, size_
     a.stuck_row = plan->stuck_row;
     a.sweeps = sweeps;
 
+    if (smem > 48 * 1024) { /* dynamic shared memory past 48 KB is opt-in, per kernel */
+        PW_CUDA_TRY(st, cudaFuncSetAttribute((const void *)k.peer, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
+        PW_CUDA_TRY(st, cudaFuncSetAttribute((const void *)k.barrier, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
+        PW_CUDA_TRY(st, cudaFuncSetAttribute((const void *)k.diagonal, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
+    }
     if (plan->strategy == PW_STRATEGY_PEER) {
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.peer, threads, smem), done);
         grid = available = (int64_t)per_sm * sms;

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <type_traits>
 
 #include "../../apps/sat_cell.h"
 #include "../../apps/stencil_cell.h"
@@ -15,6 +16,7 @@
 #include "engine.cuh"
 #include "pw_cuda.h"
 #include "scan_processor.cuh"
+#include "stencil_processor.cuh"
 #include "tile_processors.cuh"
 
 /* The shared C cells by output type. */
@@ -380,23 +382,54 @@ struct StencilApp {
     }
 };
 
+/* `sweeps` sweeps of proc: peer runs pipeline them (batches bound the progress counters, one per
+ * tile-row and sweep), the other strategies launch once per sweep. */
+template <class Proc>
+static pw_status run_sweeps(const pw_plan *plan, const Proc &proc, size_t smem, int64_t sweeps, pw_run_info *info)
+{
+    pw_status st = PW_OK;
+    if (plan->strategy == PW_STRATEGY_PEER && sweeps_pipelined()) {
+        const int64_t batch = plan->tiling.n_rows >= PW_SWEEP_COUNTERS ? 1 : PW_SWEEP_COUNTERS / plan->tiling.n_rows;
+        for (int64_t done = 0; done < sweeps && st == PW_OK; done += batch)
+            st = pw_cuda_run_sweeps(plan, proc, smem, sweeps - done < batch ? sweeps - done : batch, info);
+        return st;
+    }
+    for (int64_t s = 0; s < sweeps && st == PW_OK; s++) st = pw_cuda_run(plan, proc, smem, info);
+    return st;
+}
+
+template <class F>
+struct StencilCell {
+    int sor;
+    F keep, relax;
+    __device__ F operator()(F self, F up, F left, F down, F right) const
+    {
+        return sor ? sor_step(self, up, left, down, right, keep, relax) : heat_step(up, left, down, right);
+    }
+};
+
+/* The window processor's shared memory at most (two blocks a SM fit). */
+#define PW_STENCIL_WINDOW_MAX (100 * 1024)
+
 template <class F, class L>
 static pw_status stencil_sweeps(const pw_plan *plan, F *grid, L lay, int64_t sweeps, int sor, double omega,
                                 pw_run_info *info)
 {
+    if constexpr (std::is_same<L, pw_row_major>::value) {
+        /* Hyper tiles on a row-major grid: the shared-memory window processor, unless
+         * PEERWAVE_STENCIL_PROCESSOR=global asks for FullProc (measurements, tests). */
+        typedef StencilWindowProc<F, StencilCell<F>> Window;
+        const char *asked = getenv("PEERWAVE_STENCIL_PROCESSOR");
+        const size_t bytes = Window::window_bytes(plan->tiling.h, plan->tiling.w);
+        if (plan->tiling.shape == PW_TILE_HYPER && plan->tiling.skew == 0 && bytes <= PW_STENCIL_WINDOW_MAX &&
+            !(asked && !strcmp(asked, "global"))) {
+            Window proc{grid, lay.stride, StencilCell<F>{sor, (F)(1 - omega), (F)(omega / 4)}};
+            return run_sweeps(plan, proc, bytes, sweeps, info);
+        }
+    }
     FullProc<StencilApp<F, L>> proc;
     proc.app = StencilApp<F, L>{grid, lay, sor, (F)(1 - omega), (F)(omega / 4)};
-    pw_status st = PW_OK;
-    if (plan->strategy == PW_STRATEGY_PEER && sweeps_pipelined()) {
-        /* Many sweeps in one launch (engine.cuh): sweep t + 1 of a tile-row follows sweep t of the
-         * row below it.  Batches bound the progress counters (one per tile-row and sweep). */
-        const int64_t batch = plan->tiling.n_rows >= PW_SWEEP_COUNTERS ? 1 : PW_SWEEP_COUNTERS / plan->tiling.n_rows;
-        for (int64_t done = 0; done < sweeps && st == PW_OK; done += batch)
-            st = pw_cuda_run_sweeps(plan, proc, 0, sweeps - done < batch ? sweeps - done : batch, info);
-        return st;
-    }
-    for (int64_t s = 0; s < sweeps && st == PW_OK; s++) st = pw_cuda_run(plan, proc, 0, info);
-    return st;
+    return run_sweeps(plan, proc, 0, sweeps, info);
 }
 
 /* Sweeps over a row-major device grid (rows x cols with its border = the space + 2), run in

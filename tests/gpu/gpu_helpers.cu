@@ -42,6 +42,13 @@ extern "C" long long pw_test_device_free(void)
     return (long long)free_bytes;
 }
 
+extern "C" long long pw_test_device_total(void)
+{
+    size_t free_bytes = 0, total = 0;
+    cudaMemGetInfo(&free_bytes, &total);
+    return (long long)total;
+}
+
 /* 1 if the hog kernel is still running. */
 extern "C" int pw_test_hog_running(void) { return cudaStreamQuery(hog_stream) == cudaErrorNotReady; }
 
