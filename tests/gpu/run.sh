@@ -40,11 +40,17 @@ awk 'BEGIN { for (i = 0; i < 15000; i++) printf "%.6f\n", cos(i / 23.0) }' > "$t
 { printf 'P5\n4096 4096\n255\n'; head -c $((4096 * 4096)) /dev/urandom; } > "$t/img.pgm"
 cli_ok=0; cli_bad=0
 for c in "sw $t/a.fa $t/b.fa --gap-open 5 --gap-extend 2" "dtw $t/s1.txt $t/s2.txt" "sat $t/img.pgm -o $t/sat.npy" \
+         "sat $t/img.pgm --type f32" "heat --size 3000x2000 --sweeps 7 --tile-h 32" \
          "inthist $t/img.pgm --bins 16 -o $t/ih.npy" "heat --size 4096x4096 --sweeps 3" "sor --size 2048x2048 --sweeps 2 --omega 1.7"; do
   if $pw $c --backend cuda --check > "$t/out" 2> "$t/err" && grep -q '^check: ok' "$t/out"; then
     cli_ok=$((cli_ok + 1)); echo "$c: $(grep -E '^(score|distance|total|counted|residual|seconds|gcups|gpix_per_s):' "$t/out" | tr '\n' ' ')" >> "$out/cli_gpu.log"
   else cli_bad=$((cli_bad + 1)); echo "FAIL $c: $(cat "$t/err")" >> "$out/cli_gpu.log"; fi
 done
+# Wisdom on the GPU: the first model run trains and saves, the second finds the fit.
+for k in 1 2; do
+  $pw sat $t/img.pgm --backend cuda --tile-w model --wisdom "$t/wisdom.tsv" > "$t/w$k" 2>&1
+done
+summary "wisdom: first $(sed -n 's/^wisdom: //p' "$t/w1") training_s $(sed -n 's/^training_s: //p' "$t/w1"), second $(sed -n 's/^wisdom: //p' "$t/w2") training_s $(sed -n 's/^training_s: //p' "$t/w2"); key $(cut -f1 "$t/wisdom.tsv" | tail -1)"
 rm -rf "$t"
 summary "cli --backend cuda --check: $cli_ok passed, $cli_bad failed"
 cat "$out/cli_gpu.log" >> "$out/summary.txt"
