@@ -416,13 +416,15 @@ static pw_status stencil_sweeps(const pw_plan *plan, F *grid, L lay, int64_t swe
                                 pw_run_info *info)
 {
     if constexpr (std::is_same<L, pw_row_major>::value) {
-        /* Hyper tiles on a row-major grid: the shared-memory window processor, unless
-         * PEERWAVE_STENCIL_PROCESSOR=global asks for FullProc (measurements, tests). */
+        /* PEERWAVE_STENCIL_PROCESSOR=window: hyper tiles on a row-major grid through the
+         * shared-memory window processor.  Not the default: on the H200 it measured no faster
+         * than FullProc (HEAT 16384^2 one sweep, h = 32: 37.6 vs 29.3 ms; 8 pipelined sweeps:
+         * 90.3 vs 87.3 ms; docs/PERFORMANCE.md), its window reloads h + 1 columns a tile. */
         typedef StencilWindowProc<F, StencilCell<F>> Window;
         const char *asked = getenv("PEERWAVE_STENCIL_PROCESSOR");
         const size_t bytes = Window::window_bytes(plan->tiling.h, plan->tiling.w);
         if (plan->tiling.shape == PW_TILE_HYPER && plan->tiling.skew == 0 && bytes <= PW_STENCIL_WINDOW_MAX &&
-            !(asked && !strcmp(asked, "global"))) {
+            asked && !strcmp(asked, "window")) {
             Window proc{grid, lay.stride, StencilCell<F>{sor, (F)(1 - omega), (F)(omega / 4)}};
             return run_sweeps(plan, proc, bytes, sweeps, info);
         }
