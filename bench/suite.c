@@ -9,10 +9,11 @@
  *   app,type,rows,cols,method,tile_h,tile_w,blocks,ms,rate,unit,pct_copy_bw,vs_gs_ht,vs_launch,check
  *
  *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--method M]
- *               [--sweeps T]
+ *               [--sweeps T] [--size N]
  * --small: a quarter of each side (a quick look); default: the issue's sizes.  --tile-h: the
  * tile height (default 128); --tile-w: one width for every method; --sweeps: HEAT/SOR sweeps
- * per run (rates are per sweep; PEERWAVE_PIPELINE_SWEEPS=0 runs them one launch each).
+ * per run (rates are per sweep; PEERWAVE_PIPELINE_SWEEPS=0 runs them one launch each); --size:
+ * only the runs of that side (16384, 32768 for the grids; 65536, 262144 for SW and DTW).
  * PEERWAVE_LINEAR_PROCESSOR=block: SW/DTW on the block processor.
  */
 #include <cuda_runtime_api.h>
@@ -347,6 +348,7 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
 int main(int argc, char **argv)
 {
     int small = 0;
+    int64_t only_size = 0; /* --size: just the runs of this side (grid side or sequence length) */
     const char *only = NULL;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--small")) small = 1;
@@ -357,8 +359,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--tile-w") && k + 1 < argc) tile_w = atoll(argv[++k]);
         else if (!strcmp(argv[k], "--method") && k + 1 < argc) only_method = argv[++k];
         else if (!strcmp(argv[k], "--sweeps") && k + 1 < argc) sweeps = atoll(argv[++k]);
+        else if (!strcmp(argv[k], "--size") && k + 1 < argc) only_size = atoll(argv[++k]);
         else {
-            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--method M] [--sweeps T]\n");
+            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--method M] [--sweeps T] [--size N]\n");
             return 2;
         }
     }
@@ -371,6 +374,7 @@ int main(int argc, char **argv)
     const int64_t d = small ? 4 : 1;
     const int64_t grid_sizes[2] = {16384 / d, 32768 / d}, seq_sizes[2] = {65536 / d, 262144 / d};
     for (int s = 0; s < 2; s++) {
+        if (only_size && grid_sizes[s] != only_size) continue;
         if (!only || !strcmp(only, "SAT")) bench_app(SAT_F32, grid_sizes[s], grid_sizes[s], bw);
         if (!only || !strcmp(only, "SAT")) bench_app(SAT_U8, grid_sizes[s], grid_sizes[s], bw);
         if (!only || !strcmp(only, "INTHIST")) bench_app(INTHIST, grid_sizes[s], grid_sizes[s], bw);
@@ -378,6 +382,7 @@ int main(int argc, char **argv)
         if (!only || !strcmp(only, "SOR")) bench_app(SOR, grid_sizes[s], grid_sizes[s], bw);
     }
     for (int s = 0; s < 2; s++) {
+        if (only_size && seq_sizes[s] != only_size) continue;
         if (!only || !strcmp(only, "SW")) bench_app(SW, seq_sizes[s], seq_sizes[s], bw);
         if (!only || !strcmp(only, "DTW")) bench_app(DTW, seq_sizes[s], seq_sizes[s], bw);
     }

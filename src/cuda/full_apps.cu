@@ -17,6 +17,7 @@
 #include "pw_cuda.h"
 #include "scan_processor.cuh"
 #include "stencil_processor.cuh"
+#include "stencil_warp_processor.cuh"
 #include "tile_processors.cuh"
 
 /* The shared C cells by output type. */
@@ -411,26 +412,49 @@ struct StencilCell {
 /* The window processor's shared memory at most (two blocks a SM fit). */
 #define PW_STENCIL_WINDOW_MAX (100 * 1024)
 
+/* The warp processor with R = ceil(h / 32) rows per thread (h <= 128). */
+template <class F>
+static pw_status stencil_warp(const pw_plan *plan, F *grid, int64_t stride, StencilCell<F> cell, int64_t sweeps,
+                              pw_run_info *info)
+{
+    const int64_t h = plan->tiling.h;
+    if (h <= 32) {
+        StencilWarpProc<F, StencilCell<F>, 1> proc{grid, stride, cell};
+        return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
+    }
+    if (h <= 64) {
+        StencilWarpProc<F, StencilCell<F>, 2> proc{grid, stride, cell};
+        return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
+    }
+    StencilWarpProc<F, StencilCell<F>, 4> proc{grid, stride, cell};
+    return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
+}
+
+/* The processor: on hyper tiles (skew 0) of a row-major grid the warp processor (default, h <=
+ * 128) or, asked for by PEERWAVE_STENCIL_PROCESSOR=window, the shared-memory window processor;
+ * otherwise, and for PEERWAVE_STENCIL_PROCESSOR=global, FullProc. */
 template <class F, class L>
 static pw_status stencil_sweeps(const pw_plan *plan, F *grid, L lay, int64_t sweeps, int sor, double omega,
                                 pw_run_info *info)
 {
+    const StencilCell<F> cell{sor, (F)(1 - omega), (F)(omega / 4)};
     if constexpr (std::is_same<L, pw_row_major>::value) {
-        /* PEERWAVE_STENCIL_PROCESSOR=window: hyper tiles on a row-major grid through the
-         * shared-memory window processor.  Not the default: on the H200 it measured no faster
-         * than FullProc (HEAT 16384^2 one sweep, h = 32: 37.6 vs 29.3 ms; 8 pipelined sweeps:
-         * 90.3 vs 87.3 ms; docs/PERFORMANCE.md), its window reloads h + 1 columns a tile. */
-        typedef StencilWindowProc<F, StencilCell<F>> Window;
         const char *asked = getenv("PEERWAVE_STENCIL_PROCESSOR");
+        const bool hyper = plan->tiling.shape == PW_TILE_HYPER && plan->tiling.skew == 0;
+        if (hyper && plan->tiling.h <= 128 && (!asked || !*asked || !strcmp(asked, "warp")))
+            return stencil_warp(plan, grid, lay.stride, cell, sweeps, info);
+        /* The window processor measured no faster than FullProc on the H200 (HEAT 16384^2 one
+         * sweep, h = 32: 37.6 vs 29.3 ms; docs/PERFORMANCE.md): its window reloads h + 1 columns
+         * a tile and every step is a block barrier. */
+        typedef StencilWindowProc<F, StencilCell<F>> Window;
         const size_t bytes = Window::window_bytes(plan->tiling.h, plan->tiling.w);
-        if (plan->tiling.shape == PW_TILE_HYPER && plan->tiling.skew == 0 && bytes <= PW_STENCIL_WINDOW_MAX &&
-            asked && !strcmp(asked, "window")) {
-            Window proc{grid, lay.stride, StencilCell<F>{sor, (F)(1 - omega), (F)(omega / 4)}};
+        if (hyper && bytes <= PW_STENCIL_WINDOW_MAX && asked && !strcmp(asked, "window")) {
+            Window proc{grid, lay.stride, cell};
             return run_sweeps(plan, proc, bytes, sweeps, info);
         }
     }
     FullProc<StencilApp<F, L>> proc;
-    proc.app = StencilApp<F, L>{grid, lay, sor, (F)(1 - omega), (F)(omega / 4)};
+    proc.app = StencilApp<F, L>{grid, lay, sor, cell.keep, cell.relax};
     return run_sweeps(plan, proc, 0, sweeps, info);
 }
 

@@ -147,8 +147,10 @@ static void stencil_case(int64_t rows, int64_t cols, pw_options *gpu)
     size_t cells = (size_t)(rows * cols);
     int sor = force_sor >= 0 ? force_sor : (int)(test_rand() % 2);
     int64_t sweeps = test_range(1, 12); /* peer runs pipeline them in one launch */
-    /* the shared-memory window processor (hyper tiles, row-major) or FullProc (the default) */
-    setenv("PEERWAVE_STENCIL_PROCESSOR", test_rand() % 3 ? "window" : "global", 1);
+    /* the warp processor (the default on hyper tiles, row-major, h <= 128), the shared-memory
+     * window processor, or FullProc; all bit-exact */
+    static const char *const procs[] = {"warp", "warp", "window", "global"};
+    setenv("PEERWAVE_STENCIL_PROCESSOR", procs[test_rand() % 4], 1);
     pw_image r = {PW_F32, rows, cols, 0, malloc(4 * cells)}, g = r;
     g.data = malloc(4 * cells);
     for (size_t k = 0; k < cells; k++) ((float *)r.data)[k] = ((float *)g.data)[k] = (float)test_unit();

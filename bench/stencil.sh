@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# bench/stencil.sh - HEAT/SOR processor work on the device in one call: incremental build, the
+# GPU tests (random shapes; every stencil case draws the warp, window or global processor),
+# compute-sanitizer on small shapes, then HEAT and SOR through bench_suite (CUDA events,
+# median of runs, every result checked bit-exact against the CPU) over tile heights and widths
+# and processors.  Logs under $OUT; a summary last.
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/stencil.sh [--no-tests] [--sizes "16384 32768"]
+set -u
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/pw-stencil}
+mkdir -p "$out"
+tests=1 sizes="16384"
+while [ $# -gt 0 ]; do
+  case $1 in
+    --no-tests) tests=0 ;;
+    --sizes) sizes=$2; shift ;;
+  esac
+  shift
+done
+summary() { echo "$*" | tee -a "$out/summary.txt"; }
+: > "$out/summary.txt"
+summary "commit ${PW_COMMIT:-unknown} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=ON > "$out/build.log" 2>&1 &&
+  cmake --build build-gpu -j 16 >> "$out/build.log" 2>&1
+summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
+
+if [ $tests = 1 ]; then
+  PW_TEST_SHAPES=${PW_TEST_SHAPES:-150} timeout 200 ./build-gpu/tests/test_gpu > "$out/test_gpu.log" 2>&1
+  summary "test_gpu: rc=$? $(tail -1 "$out/test_gpu.log")"
+  grep FAIL "$out/test_gpu.log" | head -10 >> "$out/summary.txt"
+  for tool in memcheck racecheck synccheck; do
+    PW_GPU_SMALL=1 PW_TEST_SHAPES=30 timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 ./build-gpu/tests/test_gpu \
+      > "$out/sanitizer_$tool.log" 2>&1
+    summary "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY' "$out/sanitizer_$tool.log" | tail -1)"
+  done
+fi
+
+suite=./build-gpu/bench/bench_suite
+run() { # label, env, args...
+  local label=$1 env=$2; shift 2
+  env $env $suite --runs 5 "$@" 2>&1 | grep -E "^(HEAT|SOR)" | sed "s/^/$label /" | tee -a "$out/stencil.txt" >> "$out/summary.txt"
+}
+for n in $sizes; do
+  grid=$n
+  for h in 32 64 128; do
+    for w in 128 256 512 1024; do
+      run "warp h=$h w=$w" "" --only HEAT --method PW+HT --tile-h $h --tile-w $w --size $grid
+    done
+  done
+  run "global h=128" "PEERWAVE_STENCIL_PROCESSOR=global" --only HEAT --method PW+HT --tile-h 128 --size $grid
+  run "warp SOR h=64 w=256" "" --only SOR --method PW+HT --tile-h 64 --tile-w 256 --size $grid
+  run "warp 8 sweeps h=64 w=256" "" --only HEAT --method PW+HT --tile-h 64 --tile-w 256 --sweeps 8 --size $grid
+  run "warp 8 sweeps one launch each h=64 w=256" "PEERWAVE_PIPELINE_SWEEPS=0" --only HEAT --method PW+HT --tile-h 64 --tile-w 256 --sweeps 8 --size $grid
+done
+echo "==== summary"; cat "$out/summary.txt"
