@@ -35,7 +35,7 @@ if [ $tests = 1 ]; then
   done
 fi
 
-suite=./build-gpu/bench/bench_suite
+suite=./build-gpu/bench_suite
 run() { # label, env, args...
   local label=$1 env=$2; shift 2
   env $env $suite --runs 5 "$@" 2>&1 | grep -E "^(HEAT|SOR)" | sed "s/^/$label /" | tee -a "$out/stencil.txt" >> "$out/summary.txt"
