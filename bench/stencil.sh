@@ -4,15 +4,19 @@
 # compute-sanitizer on small shapes, then HEAT and SOR through bench_suite (CUDA events,
 # median of runs, every result checked bit-exact against the CPU) over tile heights and widths
 # and processors.  Logs under $OUT; a summary last.
-#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/stencil.sh [--no-tests] [--sizes "16384 32768"]
+# --profile: an ncu profile of one warp-processor HEAT sweep (8192^2, h = 64) and the SASS
+# lines that make the runtime's wait an L1 invalidation (CCTL.IVALL after the acquire load).
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/stencil.sh [--no-tests] [--no-bench] [--profile] [--sizes "16384 32768"]
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/pw-stencil}
 mkdir -p "$out"
-tests=1 sizes="16384"
+tests=1 bench=1 profile=0 sizes="16384"
 while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) tests=0 ;;
+    --no-bench) bench=0 ;;
+    --profile) profile=1 ;;
     --sizes) sizes=$2; shift ;;
   esac
   shift
@@ -35,6 +39,15 @@ if [ $tests = 1 ]; then
   done
 fi
 
+if [ $profile = 1 ]; then
+  timeout 240 ncu --kernel-name regex:pw_peer_kernel --launch-count 1 --section SpeedOfLight --section Occupancy \
+    --section WarpStateStats --section SchedulerStats --section InstructionStats --section LaunchStats \
+    ./build-gpu/peerwave heat --size 8192x8192 --sweeps 1 --tile-h 64 --tile-w 256 --backend cuda > "$out/ncu_heat.txt" 2>&1
+  summary "ncu: rc=$? $(grep -E 'Duration|Issued Ipc Active|No Eligible|Warp Cycles Per Issued|Achieved Occupancy|Executed Instructions  ' "$out/ncu_heat.txt" | tr -s ' ' | tr '\n' ';')"
+  cuobjdump -sass build-gpu/libpeerwave.a 2>/dev/null > "$out/sass.txt" || cuobjdump -sass build-gpu/libpeerwave.so > "$out/sass.txt" 2>&1
+  summary "sass: $(grep -c 'CCTL.IVALL' "$out/sass.txt") CCTL.IVALL, $(grep -c 'LDGSTS' "$out/sass.txt") LDGSTS in the library's SASS"
+fi
+[ $bench = 1 ] || { echo "==== summary"; cat "$out/summary.txt"; exit 0; }
 suite=./build-gpu/bench_suite
 run() { # label, env, args...
   local label=$1 env=$2; shift 2
@@ -43,7 +56,7 @@ run() { # label, env, args...
 for n in $sizes; do
   grid=$n
   for h in 32 64 128; do
-    for w in 128 256 512 1024; do
+    for w in 64 128 256 512; do
       run "warp h=$h w=$w" "" --only HEAT --method PW+HT --tile-h $h --tile-w $w --size $grid
     done
   done

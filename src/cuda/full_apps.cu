@@ -399,13 +399,15 @@ static pw_status run_sweeps(const pw_plan *plan, const Proc &proc, size_t smem, 
     return st;
 }
 
-template <class F>
+/* The cell of the row-major processors; SOR or HEAT fixed at compile time (a per-cell choice
+ * costs instructions in the warp processor, whose steps are instruction-bound). */
+template <class F, bool Sor>
 struct StencilCell {
-    int sor;
     F keep, relax;
     __device__ F operator()(F self, F up, F left, F down, F right) const
     {
-        return sor ? sor_step(self, up, left, down, right, keep, relax) : heat_step(up, left, down, right);
+        if constexpr (Sor) return sor_step(self, up, left, down, right, keep, relax);
+        else return heat_step(up, left, down, right);
     }
 };
 
@@ -413,48 +415,64 @@ struct StencilCell {
 #define PW_STENCIL_WINDOW_MAX (100 * 1024)
 
 /* The warp processor with R = ceil(h / 32) rows per thread (h <= 128). */
-template <class F>
-static pw_status stencil_warp(const pw_plan *plan, F *grid, int64_t stride, StencilCell<F> cell, int64_t sweeps,
+template <class F, class Cell>
+static pw_status stencil_warp(const pw_plan *plan, F *grid, int64_t stride, Cell cell, int64_t sweeps,
                               pw_run_info *info)
 {
     const int64_t h = plan->tiling.h;
     if (h <= 32) {
-        StencilWarpProc<F, StencilCell<F>, 1> proc{grid, stride, cell};
+        StencilWarpProc<F, Cell, 1> proc{grid, stride, cell};
         return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
     }
     if (h <= 64) {
-        StencilWarpProc<F, StencilCell<F>, 2> proc{grid, stride, cell};
+        StencilWarpProc<F, Cell, 2> proc{grid, stride, cell};
         return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
     }
-    StencilWarpProc<F, StencilCell<F>, 4> proc{grid, stride, cell};
+    StencilWarpProc<F, Cell, 4> proc{grid, stride, cell};
     return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
 }
 
-/* The processor: on hyper tiles (skew 0) of a row-major grid the warp processor (default, h <=
- * 128) or, asked for by PEERWAVE_STENCIL_PROCESSOR=window, the shared-memory window processor;
- * otherwise, and for PEERWAVE_STENCIL_PROCESSOR=global, FullProc. */
+enum stencil_processor { STENCIL_FULL, STENCIL_WARP, STENCIL_WINDOW };
+
+/* Row-major hyper tiles (skew 0): the warp processor (default, h <= 128) or, asked for by
+ * PEERWAVE_STENCIL_PROCESSOR=window, the shared-memory window processor; otherwise, and for
+ * PEERWAVE_STENCIL_PROCESSOR=global, FullProc.  The window processor measured no faster than
+ * FullProc on the H200 (HEAT 16384^2 one sweep, h = 32: 37.6 vs 29.3 ms; docs/PERFORMANCE.md):
+ * its window reloads h + 1 columns a tile and every step is a block barrier. */
+template <class F>
+static stencil_processor stencil_choice(const pw_plan *plan)
+{
+    const char *asked = getenv("PEERWAVE_STENCIL_PROCESSOR");
+    const pw_tiling &t = plan->tiling;
+    if (t.shape != PW_TILE_HYPER || t.skew != 0) return STENCIL_FULL;
+    if (t.h <= 128 && (!asked || !*asked || !strcmp(asked, "warp"))) return STENCIL_WARP;
+    if (asked && !strcmp(asked, "window") && StencilWindowProc<F, StencilCell<F, false>>::window_bytes(t.h, t.w) <= PW_STENCIL_WINDOW_MAX)
+        return STENCIL_WINDOW;
+    return STENCIL_FULL;
+}
+
+template <class F, class Cell>
+static pw_status stencil_row_major(const pw_plan *plan, stencil_processor kind, F *grid, int64_t stride, Cell cell,
+                                   int64_t sweeps, pw_run_info *info)
+{
+    if (kind == STENCIL_WARP) return stencil_warp(plan, grid, stride, cell, sweeps, info);
+    StencilWindowProc<F, Cell> proc{grid, stride, cell};
+    return run_sweeps(plan, proc, proc.window_bytes(plan->tiling.h, plan->tiling.w), sweeps, info);
+}
+
 template <class F, class L>
 static pw_status stencil_sweeps(const pw_plan *plan, F *grid, L lay, int64_t sweeps, int sor, double omega,
                                 pw_run_info *info)
 {
-    const StencilCell<F> cell{sor, (F)(1 - omega), (F)(omega / 4)};
+    const F keep = (F)(1 - omega), relax = (F)(omega / 4);
     if constexpr (std::is_same<L, pw_row_major>::value) {
-        const char *asked = getenv("PEERWAVE_STENCIL_PROCESSOR");
-        const bool hyper = plan->tiling.shape == PW_TILE_HYPER && plan->tiling.skew == 0;
-        if (hyper && plan->tiling.h <= 128 && (!asked || !*asked || !strcmp(asked, "warp")))
-            return stencil_warp(plan, grid, lay.stride, cell, sweeps, info);
-        /* The window processor measured no faster than FullProc on the H200 (HEAT 16384^2 one
-         * sweep, h = 32: 37.6 vs 29.3 ms; docs/PERFORMANCE.md): its window reloads h + 1 columns
-         * a tile and every step is a block barrier. */
-        typedef StencilWindowProc<F, StencilCell<F>> Window;
-        const size_t bytes = Window::window_bytes(plan->tiling.h, plan->tiling.w);
-        if (hyper && bytes <= PW_STENCIL_WINDOW_MAX && asked && !strcmp(asked, "window")) {
-            Window proc{grid, lay.stride, cell};
-            return run_sweeps(plan, proc, bytes, sweeps, info);
-        }
+        const stencil_processor kind = stencil_choice<F>(plan);
+        if (kind != STENCIL_FULL)
+            return sor ? stencil_row_major(plan, kind, grid, lay.stride, StencilCell<F, true>{keep, relax}, sweeps, info)
+                       : stencil_row_major(plan, kind, grid, lay.stride, StencilCell<F, false>{keep, relax}, sweeps, info);
     }
     FullProc<StencilApp<F, L>> proc;
-    proc.app = StencilApp<F, L>{grid, lay, sor, cell.keep, cell.relax};
+    proc.app = StencilApp<F, L>{grid, lay, sor, keep, relax};
     return run_sweeps(plan, proc, 0, sweeps, info);
 }
 

@@ -84,6 +84,20 @@ struct StencilWarpProc {
     __device__ void load_chunk(F *buf, int64_t top, int64_t lanes, int64_t sn, int steps, int64_t gcols) const
     {
         const int k = threadIdx.x;
+        if (lanes == LANES && steps == CHUNK && sn - LANES + 2 >= 0 && sn + 2 + CHUNK - 1 < gcols) {
+            /* every copy inside the grid: walk the rows down-left by pointer (the steps are
+             * instruction-bound; the generic path costs about 20 instructions a row) */
+            const F *src = grid + (top + 1) * stride + sn + 2 + k;
+#pragma unroll 1
+            for (int g = 0; g < R; g++) {
+                F *dst = buf + row_base(32 * g) + k + 1;
+#pragma unroll
+                for (int j = 0; j < 32; j++, src += stride - 1) __pipeline_memcpy_async(dst + j * PITCH, src, sizeof(F));
+            }
+            __pipeline_memcpy_async(buf + row_base(BELOW) + k + 1, src, sizeof(F));
+            __pipeline_memcpy_async(buf + row_base(ABOVE) + k + 1, grid + top * stride + sn + 1 + k, sizeof(F));
+            return;
+        }
         if (k >= steps) return;
         for (int64_t L = 0; L <= lanes; L++) /* own rows and the row below (buffer row `lanes`) */
             copy_position(buf + row_base(L), top + L + 1, sn - L + 2, gcols, k);
@@ -94,8 +108,17 @@ struct StencilWarpProc {
     __device__ void store_chunk(const F *buf, int64_t top, int64_t lanes, int64_t sn, int steps, int64_t cols) const
     {
         const int k = threadIdx.x;
-        if (k >= steps) return;
         F *dst = grid + (top + 1) * stride + 1 + sn + k; /* row L: dst + L * (stride - 1) */
+        if (lanes == LANES && steps == CHUNK && sn - LANES + 1 >= 0 && sn + CHUNK - 1 < cols) {
+#pragma unroll 1
+            for (int g = 0; g < R; g++) {
+                const F *src = buf + row_base(32 * g) + k;
+#pragma unroll
+                for (int j = 0; j < 32; j++, dst += stride - 1) *dst = src[j * PITCH];
+            }
+            return;
+        }
+        if (k >= steps) return;
         for (int64_t L = 0; L < lanes; L++, dst += stride - 1) {
             const int64_t x = sn - L + k;
             if (x >= 0 && x < cols) *dst = buf[row_base(L) + k];
