@@ -56,13 +56,16 @@ run() { # label, env, args...
 for n in $sizes; do
   grid=$n
   for h in 32 64 128; do
-    for w in 64 128 256 512; do
+    for w in 64 256 1024; do
       run "warp h=$h w=$w" "" --only HEAT --method PW+HT --tile-h $h --tile-w $w --size $grid
     done
   done
+  for p in 0 2 4; do
+    run "warp publish every $p chunks h=64 w=1024" "PEERWAVE_STENCIL_PUBLISH_CHUNKS=$p" --only HEAT --method PW+HT --tile-h 64 --tile-w 1024 --size $grid
+  done
   run "global h=128" "PEERWAVE_STENCIL_PROCESSOR=global" --only HEAT --method PW+HT --tile-h 128 --size $grid
-  run "warp SOR h=64 w=256" "" --only SOR --method PW+HT --tile-h 64 --tile-w 256 --size $grid
-  run "warp 8 sweeps h=64 w=256" "" --only HEAT --method PW+HT --tile-h 64 --tile-w 256 --sweeps 8 --size $grid
-  run "warp 8 sweeps one launch each h=64 w=256" "PEERWAVE_PIPELINE_SWEEPS=0" --only HEAT --method PW+HT --tile-h 64 --tile-w 256 --sweeps 8 --size $grid
+  run "warp SOR h=64 w=1024" "" --only SOR --method PW+HT --tile-h 64 --tile-w 1024 --size $grid
+  run "warp 8 sweeps h=64 w=1024" "" --only HEAT --method PW+HT --tile-h 64 --tile-w 1024 --sweeps 8 --size $grid
+  run "warp 8 sweeps one launch each h=64 w=1024" "PEERWAVE_PIPELINE_SWEEPS=0" --only HEAT --method PW+HT --tile-h 64 --tile-w 1024 --sweeps 8 --size $grid
 done
 echo "==== summary"; cat "$out/summary.txt"

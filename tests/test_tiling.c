@@ -10,7 +10,9 @@
  *      and no two tiles of one diagonal write the same column range's bus entries out of order
  *      (checked as: no cell of a concurrent tile is a dependence);
  *   4. pipelined sweeps (skew 0): need_prev_same / need_prev_below cover the previous sweep's
- *      right and lower neighbours of every cell, and are reachable.
+ *      right and lower neighbours of every cell, and are reachable;
+ *   5. the step forms (hyper tiles, waits inside a tile): need_at / need_prev_same_at /
+ *      need_prev_below_at at a cell's own step cover its dependences, and grow with the step.
  */
 #include <string.h>
 
@@ -84,6 +86,9 @@ int main(void)
                               dep->step < pw_tiling_need(&t, me->tile_row, me->tile)) ||
                              dep->tile_row < me->tile_row - 1;
                     bad_peer += !ok;
+                    /* step form: R-1 at need_at(the cell's step) has done the dependence */
+                    if (shape == PW_TILE_HYPER && dep->tile_row == me->tile_row - 1)
+                        bad_peer += !(dep->step < pw_tiling_need_at(&t, me->tile_row, me->step));
                     /* barrier */
                     int64_t dd = pw_tiling_diagonal(&t, dep->tile_row, dep->tile);
                     int64_t md = pw_tiling_diagonal(&t, me->tile_row, me->tile);
@@ -102,11 +107,16 @@ int main(void)
                 for (int k = 0; k < 2; k++) {
                     const cell_place *nb = nbs[k];
                     if (!nb) continue;
-                    if (nb->tile_row == me->tile_row)
+                    if (nb->tile_row == me->tile_row) {
                         bad_peer += !(nb->step < pw_tiling_need_prev_same(&t, me->tile_row, me->tile));
-                    else
+                        if (shape == PW_TILE_HYPER)
+                            bad_peer += !(nb->step < pw_tiling_need_prev_same_at(&t, me->tile_row, me->step));
+                    } else {
                         bad_peer += !(nb->tile_row == me->tile_row + 1 &&
                                       nb->step < pw_tiling_need_prev_below(&t, me->tile_row, me->tile));
+                        if (shape == PW_TILE_HYPER && nb->tile_row == me->tile_row + 1)
+                            bad_peer += !(nb->step < pw_tiling_need_prev_below_at(&t, me->tile_row, me->step));
+                    }
                 }
             }
         for (int64_t r = 0; r < t.n_rows && skew == 0; r++)
@@ -114,6 +124,14 @@ int main(void)
                 bad_peer += pw_tiling_need_prev_same(&t, r, c) > pw_tiling_done(&t, r, pw_tiling_end_tile(&t, r) - 1);
                 if (r + 1 < t.n_rows)
                     bad_peer += pw_tiling_need_prev_below(&t, r, c) > pw_tiling_done(&t, r + 1, pw_tiling_end_tile(&t, r + 1) - 1);
+            }
+        /* The step forms never shrink as the step grows (a later wait covers an earlier one). */
+        for (int64_t r = 0; r < t.n_rows && shape == PW_TILE_HYPER; r++)
+            for (int64_t e = pw_tiling_first_step(&t, r); e + 1 < pw_tiling_end_step(&t, r); e++) {
+                if (r > 0) bad_peer += pw_tiling_need_at(&t, r, e + 1) < pw_tiling_need_at(&t, r, e);
+                bad_peer += pw_tiling_need_prev_same_at(&t, r, e + 1) < pw_tiling_need_prev_same_at(&t, r, e);
+                if (r + 1 < t.n_rows)
+                    bad_peer += pw_tiling_need_prev_below_at(&t, r, e + 1) < pw_tiling_need_prev_below_at(&t, r, e);
             }
         /* A row's progress must reach the end of its steps: need() is clamped there. */
         for (int64_t r = 1; r < t.n_rows; r++) {

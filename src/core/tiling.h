@@ -114,17 +114,38 @@ PW_HD static inline int64_t pw_tiling_last_step(const pw_tiling *t, int64_t r, i
     return (e < end ? e : end) - 1;
 }
 
+/* The same rules for the steps of tile-row R up to step e, for a processor that waits and
+ * publishes progress inside its tiles (hyper tiles, step by step: all lanes finish step s before
+ * step s + 1): before step e may run, tile-row R-1 must have published need_at (hyper tiles: its
+ * last lane reaches lane 0's column s at step s + h - 1), and, in a later sweep, rows R and R + 1
+ * of the previous sweep need_prev_same_at and need_prev_below_at.  The tile forms are these at the
+ * tile's last step. */
+PW_HD static inline int64_t pw_tiling_need_at(const pw_tiling *t, int64_t r, int64_t e)
+{
+    int64_t need = e + 1 + (t->shape == PW_TILE_HYPER ? t->h - 1 : 0), end = pw_tiling_end_step(t, r - 1);
+    return need < end ? need : end;
+}
+
+PW_HD static inline int64_t pw_tiling_need_prev_same_at(const pw_tiling *t, int64_t r, int64_t e)
+{
+    int64_t need = e + 2, end = pw_tiling_end_step(t, r);
+    return need < end ? need : end;
+}
+
+PW_HD static inline int64_t pw_tiling_need_prev_below_at(const pw_tiling *t, int64_t r, int64_t e)
+{
+    int64_t need = t->shape == PW_TILE_HYPER ? e - t->h + 2 : e + 1, end = pw_tiling_end_step(t, r + 1);
+    return need < end ? need : end;
+}
+
 PW_HD static inline int64_t pw_tiling_need_prev_same(const pw_tiling *t, int64_t r, int64_t c)
 {
-    int64_t need = pw_tiling_last_step(t, r, c) + 2, end = pw_tiling_end_step(t, r);
-    return need < end ? need : end;
+    return pw_tiling_need_prev_same_at(t, r, pw_tiling_last_step(t, r, c));
 }
 
 PW_HD static inline int64_t pw_tiling_need_prev_below(const pw_tiling *t, int64_t r, int64_t c)
 {
-    int64_t e = pw_tiling_last_step(t, r, c);
-    int64_t need = t->shape == PW_TILE_HYPER ? e - t->h + 2 : e + 1, end = pw_tiling_end_step(t, r + 1);
-    return need < end ? need : end;
+    return pw_tiling_need_prev_below_at(t, r, pw_tiling_last_step(t, r, c));
 }
 
 /* Columns [*j_begin, *j_end) (original coordinates, clipped to [0, W)) that lane k of tile c of

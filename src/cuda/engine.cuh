@@ -95,6 +95,53 @@ __device__ __forceinline__ void pw_publish_progress(const pw_engine_args &a, int
     p.store(v, cuda::memory_order_release);
 }
 
+/* ---- processors that wait and publish inside their tiles (peer schedule) -------------------
+ * A processor declaring `static constexpr bool waits_in_tile = true` gets run_tile(t, r, c, smem,
+ * sync) from the peer schedule with no wait before the tile and no publish after it: it calls
+ * pw_row_wait_steps before it reads what a step range needs and pw_row_publish as its steps are
+ * stored, so the tile-row below can follow a few steps behind instead of a whole tile (tiling.h,
+ * the step forms).  The barrier and launch schedules pass sync.a == NULL: nothing to wait for. */
+struct pw_row_sync {
+    const pw_engine_args *a; /* NULL: the schedule already ordered the tile */
+    int64_t q, sweep, r;     /* counter index, sweep, tile-row */
+};
+
+/* Thread 0: wait until steps up to `last` of the tile-row may run.  false: the run is abandoned. */
+__device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, int64_t last)
+{
+    if (!s.a) return true;
+    const pw_engine_args &a = *s.a;
+    const pw_tiling &t = a.t;
+    if (s.r > 0 && !pw_wait_progress(a, s.q - 1, (pw_counter)pw_tiling_need_at(&t, s.r, last))) return false;
+    if (s.sweep == 0) return true;
+    if (!pw_wait_progress(a, s.q - t.n_rows, (pw_counter)pw_tiling_need_prev_same_at(&t, s.r, last))) return false;
+    if (s.r + 1 < t.n_rows) {
+        int64_t below = pw_tiling_need_prev_below_at(&t, s.r, last);
+        if (below > 0 && !pw_wait_progress(a, s.q - t.n_rows + 1, (pw_counter)below)) return false;
+    }
+    return true;
+}
+
+/* Thread 0, after the block's stores of every step < done (and a barrier over them). */
+__device__ __forceinline__ void pw_row_publish(const pw_row_sync &s, int64_t done)
+{
+    if (s.a && s.q != s.a->stuck_row) pw_publish_progress(*s.a, s.q, (pw_counter)done);
+}
+
+template <class Proc, class = void>
+struct pw_waits_in_tile : std::false_type {};
+template <class Proc>
+struct pw_waits_in_tile<Proc, std::void_t<decltype(Proc::waits_in_tile)>> : std::bool_constant<Proc::waits_in_tile> {};
+
+/* Run tile (r, c) in the barrier or launch schedule (already ordered there). */
+template <class Proc>
+__device__ __forceinline__ void pw_run_ordered_tile(const Proc &proc, const pw_tiling &t, int64_t r, int64_t c,
+                                                    unsigned char *smem)
+{
+    if constexpr (pw_waits_in_tile<Proc>::value) proc.run_tile(t, r, c, smem, pw_row_sync{NULL, 0, 0, r});
+    else proc.run_tile(t, r, c, smem);
+}
+
 /* ---- the three schedules -------------------------------------------------------------- */
 
 template <class Proc>
@@ -111,19 +158,26 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
         if (sweep >= a.sweeps) return;
         int64_t end = pw_tiling_end_tile(&t, r);
         for (int64_t c = pw_tiling_first_tile(&t, r); c < end; c++) {
-            long long wait_ns = 0, start_ns = 0; /* thread 0's, when tracing */
-            if (threadIdx.x == 0) {
-                if (a.trace.records) wait_ns = pw_globaltimer();
-                abandon = !pw_wait_tile(a, q, sweep, r, c);
-                if (a.trace.records) start_ns = pw_globaltimer();
+            if constexpr (pw_waits_in_tile<Proc>::value) { /* waits are inside: a trace shows them as busy */
+                const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
+                if (!proc.run_tile(t, r, c, pw_smem, pw_row_sync{&a, q, sweep, r})) return;
+                __syncthreads();
+                if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, start_ns, start_ns);
+            } else {
+                long long wait_ns = 0, start_ns = 0; /* thread 0's, when tracing */
+                if (threadIdx.x == 0) {
+                    if (a.trace.records) wait_ns = pw_globaltimer();
+                    abandon = !pw_wait_tile(a, q, sweep, r, c);
+                    if (a.trace.records) start_ns = pw_globaltimer();
+                }
+                __syncthreads();
+                if (abandon) return;
+                proc.run_tile(t, r, c, pw_smem);
+                __syncthreads();
+                if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, wait_ns, start_ns);
+                if (threadIdx.x == 0 && q != a.stuck_row)
+                    pw_publish_progress(a, q, (pw_counter)pw_tiling_done(&t, r, c));
             }
-            __syncthreads();
-            if (abandon) return;
-            proc.run_tile(t, r, c, pw_smem);
-            __syncthreads();
-            if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, wait_ns, start_ns);
-            if (threadIdx.x == 0 && q != a.stuck_row)
-                pw_publish_progress(a, q, (pw_counter)pw_tiling_done(&t, r, c));
         }
         __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
     }
@@ -161,7 +215,7 @@ __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_e
             if (what < 0) break;
             if (what == 1) {
                 long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
-                proc.run_tile(a.t, r, c, pw_smem);
+                pw_run_ordered_tile(proc, a.t, r, c, pw_smem);
                 __syncthreads();
                 if (threadIdx.x == 0 && a.trace.records) {
                     pw_trace_tile(a.trace, r, c, last_end, start_ns);
@@ -178,7 +232,7 @@ __device__ __forceinline__ void pw_diagonal_schedule(const Proc &proc, const pw_
 {
     extern __shared__ unsigned char pw_smem[];
     int64_t r, c;
-    if (pw_diagonal_tile(a.t, d, blockIdx.x, &r, &c) == 1) proc.run_tile(a.t, r, c, pw_smem);
+    if (pw_diagonal_tile(a.t, d, blockIdx.x, &r, &c) == 1) pw_run_ordered_tile(proc, a.t, r, c, pw_smem);
 }
 
 /* The kernels.  A processor that declares bound_threads and bound_blocks (the most threads a

@@ -420,15 +420,17 @@ static pw_status stencil_warp(const pw_plan *plan, F *grid, int64_t stride, Cell
                               pw_run_info *info)
 {
     const int64_t h = plan->tiling.h;
+    const char *every = getenv("PEERWAVE_STENCIL_PUBLISH_CHUNKS"); /* measuring: chunks per progress publish */
+    const int publish = every && *every ? atoi(every) : 1;
     if (h <= 32) {
-        StencilWarpProc<F, Cell, 1> proc{grid, stride, cell};
+        StencilWarpProc<F, Cell, 1> proc{grid, stride, cell, publish};
         return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
     }
     if (h <= 64) {
-        StencilWarpProc<F, Cell, 2> proc{grid, stride, cell};
+        StencilWarpProc<F, Cell, 2> proc{grid, stride, cell, publish};
         return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
     }
-    StencilWarpProc<F, Cell, 4> proc{grid, stride, cell};
+    StencilWarpProc<F, Cell, 4> proc{grid, stride, cell, publish};
     return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
 }
 

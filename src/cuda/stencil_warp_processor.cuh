@@ -46,6 +46,7 @@
 #include <stdint.h>
 
 #include "../core/tiling.h"
+#include "engine.cuh"
 #include "tile_processors.cuh"
 
 /* Cell: __device__ F operator()(F self, F up, F left, F down, F right) const. */
@@ -54,6 +55,9 @@ struct StencilWarpProc {
     F *grid;        /* (rows + 2) x (cols + 2) with its fixed border; interior (i, j) at grid (i + 1, j + 1) */
     int64_t stride;
     Cell cell;
+    int publish_every; /* publish progress every this many chunks inside a tile (0: at its end only) */
+
+    static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish */
 
     enum { LANES = 32 * R, CHUNK = 32, BUFFERS = 3, PITCH = 33 };
     enum { BELOW = LANES, ABOVE = LANES + 1 }; /* buffer rows after the lanes' own (row `lanes` is below when lanes < LANES) */
@@ -125,13 +129,38 @@ struct StencilWarpProc {
         }
     }
 
-    __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem) const
+    /* Lane 0 waits until the steps of chunk m may run (pw_row_wait_steps); every lane learns
+     * the outcome.  false: the run is abandoned. */
+    __device__ bool wait_chunk(const pw_row_sync &sync, int64_t s0, int64_t s1, int64_t m) const
+    {
+        bool ok = true;
+        if (threadIdx.x == 0) ok = pw_row_wait_steps(sync, s0 + m * CHUNK + chunk_steps(s0, s1, m) - 1);
+        ok = __shfl_sync(0xffffffffu, ok, 0);
+        __syncwarp(); /* lane 0's acquire orders every lane's copies after it */
+        if (!ok) __pipeline_wait_prior(0);
+        return ok;
+    }
+
+    /* Steps < done are stored: lane 0 publishes (a gpu-scope fence and release store). */
+    __device__ void publish(const pw_row_sync &sync, int64_t done) const
+    {
+        __syncwarp();
+        if (threadIdx.x == 0) pw_row_publish(sync, done);
+    }
+
+    /* Tile c of tile-row r; sync: the peer schedule's counters (sync.a == NULL in the ordered
+     * schedules).  Chunk m's copies are issued after its wait, BUFFERS - 1 chunks ahead of its
+     * steps, and the progress of every chunk stored is published at once, so the tile-row below
+     * follows about h + 3 chunks of steps behind.  false: the run is abandoned. */
+    __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem, const pw_row_sync &sync) const
     {
         F *bufs = (F *)smem;
         const int k = threadIdx.x;
         const int64_t lanes = pw_tiling_lanes(&t, r), top = r * t.h, gcols = t.cols + 2;
         int64_t s0, s1;
         pw_tile_steps(t, r, c, lanes, &s0, &s1);
+        const int64_t chunks = (s1 - s0 + CHUNK - 1) / CHUNK;
+        if (!wait_chunk(sync, s0, s1, 0)) return false;
         F prev[R], self[R];
 #pragma unroll
         for (int q = 0; q < R; q++) {
@@ -139,9 +168,11 @@ struct StencilWarpProc {
             prev[q] = L < lanes ? grid_at(top + L + 1, x, gcols) : (F)0;     /* interior x - 1 */
             self[q] = L < lanes ? grid_at(top + L + 1, x + 1, gcols) : (F)0; /* interior x */
         }
-        const int64_t chunks = (s1 - s0 + CHUNK - 1) / CHUNK;
         for (int b = 0; b < BUFFERS - 1; b++) {
-            if (b < chunks) load_chunk(bufs + b * buffer_elems(), top, lanes, s0 + b * CHUNK, chunk_steps(s0, s1, b), gcols);
+            if (b < chunks) {
+                if (b > 0 && !wait_chunk(sync, s0, s1, b)) return false;
+                load_chunk(bufs + b * buffer_elems(), top, lanes, s0 + b * CHUNK, chunk_steps(s0, s1, b), gcols);
+            }
             __pipeline_commit();
         }
         for (int64_t n = 0; n < chunks; n++) {
@@ -150,12 +181,15 @@ struct StencilWarpProc {
             if (n > 0) {
                 __syncwarp();
                 store_chunk(bufs + ((n - 1) % BUFFERS) * buffer_elems(), top, lanes, sn - CHUNK, CHUNK, t.cols);
+                if (publish_every && n % publish_every == 0) publish(sync, sn);
             }
             __syncwarp(); /* the buffer just stored is free for chunk n + BUFFERS - 1 */
             const int64_t ahead = n + BUFFERS - 1;
-            if (ahead < chunks)
+            if (ahead < chunks) {
+                if (!wait_chunk(sync, s0, s1, ahead)) return false;
                 load_chunk(bufs + (ahead % BUFFERS) * buffer_elems(), top, lanes, s0 + ahead * CHUNK,
                            chunk_steps(s0, s1, ahead), gcols);
+            }
             __pipeline_commit();
             __pipeline_wait_prior(BUFFERS - 1); /* chunk n's copies (this thread's) are in */
             __syncwarp();                       /* and everyone's */
@@ -167,6 +201,8 @@ struct StencilWarpProc {
         __syncwarp();
         store_chunk(bufs + ((chunks - 1) % BUFFERS) * buffer_elems(), top, lanes, s0 + (chunks - 1) * CHUNK,
                     chunk_steps(s0, s1, chunks - 1), t.cols);
+        publish(sync, s1);
+        return true;
     }
 
     __device__ static int chunk_steps(int64_t s0, int64_t s1, int64_t n)
@@ -186,7 +222,7 @@ struct StencilWarpProc {
         F *row[R];
 #pragma unroll
         for (int q = 0; q < R; q++) row[q] = buf + row_base((int64_t)k * R + q);
-        const F *below_row = buf + row_base(BELOW), *above_row = buf + row_base(ABOVE);
+        const F *below_row = k == 31 ? buf + row_base(BELOW) : row[0], *above_row = k == 0 ? buf + row_base(ABOVE) : row[0];
         if constexpr (Fixed > 0) {
 #pragma unroll
             for (int o = 0; o < Fixed; o++) step<Checked>(row, below_row, above_row, o, sn, lanes, cols, prev, self);
@@ -205,10 +241,11 @@ struct StencilWarpProc {
         F right[R];
 #pragma unroll
         for (int q = 0; q < R; q++) right[q] = row[q][o + 1];
-        F below = __shfl_down_sync(0xffffffffu, right[0], 1);
-        if (k == 31) below = below_row[o + 1];
-        F in = __shfl_up_sync(0xffffffffu, prev[R - 1], 1);
-        if (k == 0) in = above_row[o + 1];
+        /* every lane loads (its own row where the staged row is not its neighbour's): a select,
+         * no branch, so the compiler can schedule consecutive steps together */
+        const F below_staged = below_row[o + 1], above_staged = above_row[o + 1];
+        const F below_lane = __shfl_down_sync(0xffffffffu, right[0], 1), in_lane = __shfl_up_sync(0xffffffffu, prev[R - 1], 1);
+        const F below = k == 31 ? below_staged : below_lane, in = k == 0 ? above_staged : in_lane;
 #pragma unroll
         for (int q = R - 1; q >= 0; q--) { /* last lane first: prev[q - 1] is still step s - 1's */
             const F up = q > 0 ? prev[q - 1] : in, down = q < R - 1 ? right[q + 1] : below;
