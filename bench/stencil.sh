@@ -42,8 +42,8 @@ fi
 if [ $profile = 1 ]; then
   timeout 240 ncu --kernel-name regex:pw_peer_kernel --launch-count 1 --section SpeedOfLight --section Occupancy \
     --section WarpStateStats --section SchedulerStats --section InstructionStats --section LaunchStats \
-    ./build-gpu/peerwave heat --size 8192x8192 --sweeps 1 --tile-h 64 --tile-w 256 --backend cuda > "$out/ncu_heat.txt" 2>&1
-  summary "ncu: rc=$? $(grep -E 'Duration|Issued Ipc Active|No Eligible|Warp Cycles Per Issued|Achieved Occupancy|Executed Instructions  ' "$out/ncu_heat.txt" | tr -s ' ' | tr '\n' ';')"
+    ./build-gpu/peerwave heat --size 8192x8192 --sweeps 1 --tile-h 64 --tile-w 1024 --backend cuda > "$out/ncu_heat.txt" 2>&1
+  summary "ncu: rc=$? $(grep -E 'Duration|Issued Ipc Active|No Eligible|Warp Cycles Per Issued|Achieved Occupancy|Executed Instructions  |stalled|spends' "$out/ncu_heat.txt" | tr -s ' ' | tr '\n' ';')"
   cuobjdump -sass build-gpu/libpeerwave.a 2>/dev/null > "$out/sass.txt" || cuobjdump -sass build-gpu/libpeerwave.so > "$out/sass.txt" 2>&1
   summary "sass: $(grep -c 'CCTL.IVALL' "$out/sass.txt") CCTL.IVALL, $(grep -c 'LDGSTS' "$out/sass.txt") LDGSTS in the library's SASS"
 fi
@@ -56,16 +56,13 @@ run() { # label, env, args...
 for n in $sizes; do
   grid=$n
   for h in 32 64 128; do
-    for w in 64 256 1024; do
-      run "warp h=$h w=$w" "" --only HEAT --method PW+HT --tile-h $h --tile-w $w --size $grid
-    done
-  done
-  for p in 0 2 4; do
-    run "warp publish every $p chunks h=64 w=1024" "PEERWAVE_STENCIL_PUBLISH_CHUNKS=$p" --only HEAT --method PW+HT --tile-h 64 --tile-w 1024 --size $grid
+    run "warp h=$h w=1024" "" --only HEAT --method PW+HT --tile-h $h --tile-w 1024 --size $grid
   done
   run "global h=128" "PEERWAVE_STENCIL_PROCESSOR=global" --only HEAT --method PW+HT --tile-h 128 --size $grid
-  run "warp SOR h=64 w=1024" "" --only SOR --method PW+HT --tile-h 64 --tile-w 1024 --size $grid
-  run "warp 8 sweeps h=64 w=1024" "" --only HEAT --method PW+HT --tile-h 64 --tile-w 1024 --sweeps 8 --size $grid
-  run "warp 8 sweeps one launch each h=64 w=1024" "PEERWAVE_PIPELINE_SWEEPS=0" --only HEAT --method PW+HT --tile-h 64 --tile-w 1024 --sweeps 8 --size $grid
+  run "warp SOR h=32 w=1024" "" --only SOR --method PW+HT --tile-h 32 --tile-w 1024 --size $grid
+  for h in 32 64; do
+    run "warp 8 sweeps h=$h w=1024" "" --only HEAT --method PW+HT --tile-h $h --tile-w 1024 --sweeps 8 --size $grid
+  done
+  run "warp 8 sweeps one launch each h=32 w=1024" "PEERWAVE_PIPELINE_SWEEPS=0" --only HEAT --method PW+HT --tile-h 32 --tile-w 1024 --sweeps 8 --size $grid
 done
 echo "==== summary"; cat "$out/summary.txt"

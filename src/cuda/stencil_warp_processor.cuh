@@ -211,9 +211,29 @@ struct StencilWarpProc {
         return (int)(left < CHUNK ? left : CHUNK);
     }
 
+    /* What a step reads from the chunk buffer: each lane's right value, and the staged rows
+     * (every lane loads; where the staged row is not its neighbour's it reads its own row, so
+     * the choice is a select, not a branch). */
+    struct Staged {
+        F right[R], below, above;
+    };
+    enum { AHEAD = 4 }; /* unrolled chunks load a step's operands this many steps early */
+
+    __device__ __forceinline__ static Staged stage(F *const (&row)[R], const F *below_row, const F *above_row, int o)
+    {
+        Staged st;
+#pragma unroll
+        for (int q = 0; q < R; q++) st.right[q] = row[q][o + 1];
+        st.below = below_row[o + 1];
+        st.above = above_row[o + 1];
+        return st;
+    }
+
     /* The steps of one chunk.  Checked: lanes past `lanes` and columns outside [0, cols) keep
      * their old value (a lane's value at column -1 is then the left border, its next left).
-     * Fixed > 0: exactly Fixed steps, fully unrolled (constant shared-memory offsets). */
+     * Fixed > 0: exactly Fixed steps, fully unrolled, each step's operands loaded AHEAD steps
+     * early: the compiler cannot prove the loads independent of the previous steps' stores (other
+     * rows of the same buffer), so without this every step waits out a shared-memory load. */
     template <bool Checked, int Fixed>
     __device__ __forceinline__ void chunk_steps_run(F *buf, int64_t sn, int steps, int64_t lanes, int64_t cols,
                                                     F (&prev)[R], F (&self)[R]) const
@@ -224,39 +244,41 @@ struct StencilWarpProc {
         for (int q = 0; q < R; q++) row[q] = buf + row_base((int64_t)k * R + q);
         const F *below_row = k == 31 ? buf + row_base(BELOW) : row[0], *above_row = k == 0 ? buf + row_base(ABOVE) : row[0];
         if constexpr (Fixed > 0) {
+            static_assert(Fixed > AHEAD, "a chunk longer than the look-ahead");
+            Staged ring[AHEAD];
 #pragma unroll
-            for (int o = 0; o < Fixed; o++) step<Checked>(row, below_row, above_row, o, sn, lanes, cols, prev, self);
+            for (int d = 0; d < AHEAD; d++) ring[d] = stage(row, below_row, above_row, d);
+#pragma unroll
+            for (int o = 0; o < Fixed; o++) {
+                const Staged now = ring[o % AHEAD];
+                if (o + AHEAD < Fixed) ring[o % AHEAD] = stage(row, below_row, above_row, o + AHEAD);
+                step<Checked>(now, row, o, sn, lanes, cols, prev, self);
+            }
         } else {
 #pragma unroll 1
-            for (int o = 0; o < steps; o++) step<Checked>(row, below_row, above_row, o, sn, lanes, cols, prev, self);
+            for (int o = 0; o < steps; o++) step<Checked>(stage(row, below_row, above_row, o), row, o, sn, lanes, cols, prev, self);
         }
     }
 
     /* Step sn + o of every lane of this thread. */
     template <bool Checked>
-    __device__ __forceinline__ void step(F *const (&row)[R], const F *below_row, const F *above_row, int o, int64_t sn,
-                                         int64_t lanes, int64_t cols, F (&prev)[R], F (&self)[R]) const
+    __device__ __forceinline__ void step(const Staged &st, F *const (&row)[R], int o, int64_t sn, int64_t lanes,
+                                         int64_t cols, F (&prev)[R], F (&self)[R]) const
     {
         const int k = threadIdx.x;
-        F right[R];
-#pragma unroll
-        for (int q = 0; q < R; q++) right[q] = row[q][o + 1];
-        /* every lane loads (its own row where the staged row is not its neighbour's): a select,
-         * no branch, so the compiler can schedule consecutive steps together */
-        const F below_staged = below_row[o + 1], above_staged = above_row[o + 1];
-        const F below_lane = __shfl_down_sync(0xffffffffu, right[0], 1), in_lane = __shfl_up_sync(0xffffffffu, prev[R - 1], 1);
-        const F below = k == 31 ? below_staged : below_lane, in = k == 0 ? above_staged : in_lane;
+        const F below_lane = __shfl_down_sync(0xffffffffu, st.right[0], 1), in_lane = __shfl_up_sync(0xffffffffu, prev[R - 1], 1);
+        const F below = k == 31 ? st.below : below_lane, in = k == 0 ? st.above : in_lane;
 #pragma unroll
         for (int q = R - 1; q >= 0; q--) { /* last lane first: prev[q - 1] is still step s - 1's */
-            const F up = q > 0 ? prev[q - 1] : in, down = q < R - 1 ? right[q + 1] : below;
-            F v = cell(self[q], up, prev[q], down, right[q]);
+            const F up = q > 0 ? prev[q - 1] : in, down = q < R - 1 ? st.right[q + 1] : below;
+            F v = cell(self[q], up, prev[q], down, st.right[q]);
             if (Checked) {
                 const int64_t L = (int64_t)k * R + q, x = sn + o - L;
                 if (!(L < lanes && x >= 0 && x < cols)) v = self[q];
             }
             row[q][o] = v;
             prev[q] = v;
-            self[q] = right[q];
+            self[q] = st.right[q];
         }
     }
 };
