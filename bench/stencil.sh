@@ -41,11 +41,12 @@ fi
 
 if [ $profile = 1 ]; then
   timeout 240 ncu --kernel-name regex:pw_peer_kernel --launch-count 1 --section SpeedOfLight --section Occupancy \
-    --section WarpStateStats --section SchedulerStats --section InstructionStats --section LaunchStats \
+    --section WarpStateStats --section SchedulerStats --section InstructionStats --section LaunchStats --section SourceCounters \
     ./build-gpu/peerwave heat --size 8192x8192 --sweeps 1 --tile-h 64 --tile-w 1024 --backend cuda > "$out/ncu_heat.txt" 2>&1
   summary "ncu: rc=$? $(grep -E 'Duration|Issued Ipc Active|No Eligible|Warp Cycles Per Issued|Achieved Occupancy|Executed Instructions  |stalled|spends' "$out/ncu_heat.txt" | tr -s ' ' | tr '\n' ';')"
   cuobjdump -sass build-gpu/libpeerwave.a 2>/dev/null > "$out/sass.txt" || cuobjdump -sass build-gpu/libpeerwave.so > "$out/sass.txt" 2>&1
   summary "sass: $(grep -c 'CCTL.IVALL' "$out/sass.txt") CCTL.IVALL, $(grep -c 'LDGSTS' "$out/sass.txt") LDGSTS in the library's SASS"
+  rm -f "$out/sass.txt"
 fi
 [ $bench = 1 ] || { echo "==== summary"; cat "$out/summary.txt"; exit 0; }
 suite=./build-gpu/bench_suite
