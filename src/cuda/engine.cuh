@@ -48,19 +48,27 @@ struct pw_engine_args {
     pw_gpu_trace trace;         /* trace.records == NULL: tracing off */
 };
 
-/* Thread 0 of a block: wait until progress[r] >= need.  false when the run is abandoned. */
-__device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_t r, pw_counter need)
+/* Thread 0 of a block: wait until progress[r] >= need.  false when the run is abandoned.
+ * *latest (if given) receives the value seen, which may pass `need`. */
+__device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_t r, pw_counter need,
+                                                 pw_counter *latest = NULL)
 {
     cuda::atomic_ref<pw_counter, cuda::thread_scope_device> p(a.progress[r]);
     pw_counter seen = p.load(cuda::memory_order_acquire);
-    if (seen >= need) return true;
+    if (seen >= need) {
+        if (latest) *latest = seen;
+        return true;
+    }
     long long since = pw_globaltimer();
     unsigned ns = 32;
     for (;;) {
         __nanosleep(ns);
         if (ns < 1024) ns *= 2;
         pw_counter now = p.load(cuda::memory_order_acquire);
-        if (now >= need) return true;
+        if (now >= need) {
+            if (latest) *latest = now;
+            return true;
+        }
         if (*(volatile int *)a.error) return false;
         if (now != seen) {
             seen = now;
@@ -106,26 +114,43 @@ struct pw_row_sync {
     int64_t q, sweep, r;     /* counter index, sweep, tile-row */
 };
 
+/* Thread 0's latest values of the counters it waits on (above; previous sweep same, below): a
+ * wait they already satisfy costs no load.  They were read with acquire, so what they promise
+ * is visible. */
+struct pw_row_seen {
+    pw_counter above = 0, same = 0, below = 0;
+};
+
+__device__ __forceinline__ bool pw_wait_cached(const pw_engine_args &a, int64_t r, pw_counter need, pw_counter *seen)
+{
+    return *seen >= need || pw_wait_progress(a, r, need, seen);
+}
+
 /* Thread 0: wait until steps up to `last` of the tile-row may run.  false: the run is abandoned. */
-__device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, int64_t last)
+__device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, pw_row_seen *seen, int64_t last)
 {
     if (!s.a) return true;
     const pw_engine_args &a = *s.a;
     const pw_tiling &t = a.t;
-    if (s.r > 0 && !pw_wait_progress(a, s.q - 1, (pw_counter)pw_tiling_need_at(&t, s.r, last))) return false;
+    if (s.r > 0 && !pw_wait_cached(a, s.q - 1, (pw_counter)pw_tiling_need_at(&t, s.r, last), &seen->above)) return false;
     if (s.sweep == 0) return true;
-    if (!pw_wait_progress(a, s.q - t.n_rows, (pw_counter)pw_tiling_need_prev_same_at(&t, s.r, last))) return false;
+    if (!pw_wait_cached(a, s.q - t.n_rows, (pw_counter)pw_tiling_need_prev_same_at(&t, s.r, last), &seen->same)) return false;
     if (s.r + 1 < t.n_rows) {
         int64_t below = pw_tiling_need_prev_below_at(&t, s.r, last);
-        if (below > 0 && !pw_wait_progress(a, s.q - t.n_rows + 1, (pw_counter)below)) return false;
+        if (below > 0 && !pw_wait_cached(a, s.q - t.n_rows + 1, (pw_counter)below, &seen->below)) return false;
     }
     return true;
 }
 
-/* Thread 0, after the block's stores of every step < done (and a barrier over them). */
+/* Thread 0, after the block's stores of every step < done and a barrier over them.  A release
+ * store alone (fence.acq_rel + store): it is cumulative over the writes the barrier ordered
+ * before it, which is all the consumer's acquire needs; pw_publish_progress's extra sequentially
+ * consistent fence would double the cost of a publish that runs every 32 steps here. */
 __device__ __forceinline__ void pw_row_publish(const pw_row_sync &s, int64_t done)
 {
-    if (s.a && s.q != s.a->stuck_row) pw_publish_progress(*s.a, s.q, (pw_counter)done);
+    if (!s.a || s.q == s.a->stuck_row) return;
+    cuda::atomic_ref<pw_counter, cuda::thread_scope_device> p(s.a->progress[s.q]);
+    p.store((pw_counter)done, cuda::memory_order_release);
 }
 
 template <class Proc, class = void>

@@ -24,25 +24,26 @@
  * engine: results are bit-identical.
  *
  * Memory: a tile's steps run in chunks of 32.  For chunk n every row (the tile-row's rows, the
- * row below, the row above) is copied global -> shared with cp.async, one warp-wide coalesced
- * 128-byte row per instruction (thread t takes column t), BUFFERS - 1 chunks ahead of the steps,
- * without registers.  The steps write their new values into the same chunk buffer, and when the
- * chunk is done the warp stores it back row by row, coalesced.  A chunk buffer row is 33 values
- * plus one per 32 rows (row_base), so the 32 threads of a step, reading the same position of
- * rows R apart, hit 32 different banks.
+ * row below, the row above) is loaded with ld.cg, one warp-wide coalesced 128-byte row per
+ * instruction (thread t takes column t), into registers while chunk n - 1's steps run, and
+ * stored to a shared-memory buffer (two buffers) when they are done.  The steps write their new
+ * values into the chunk's buffer, and when the chunk is done the warp stores it back row by
+ * row, coalesced.  A buffer row is 33 values plus one per 32 rows (row_base), so the 32 threads
+ * of a step, reading the same position of rows R apart, hit 32 different banks.
  *
- * Loads stay inside the tile's steps: what a tile may read is only known once the runtime has
- * waited for it (tiling.h: the row above this sweep, the previous sweep's rows), so the first
- * chunk of every tile waits for its copies.  The copies are cp.async.ca (4-byte copies have no
- * L2-only form); L1 holds no stale line of another block's data because the runtime's wait is a
- * gpu-scope acquire (ld.acquire.gpu, which invalidates the SM's L1) followed by a block barrier
- * before any copy is issued, the PTX memory model's guarantee that weak reads after an acquire
- * see what the releasing block wrote.
+ * Waits are per chunk, inside the tile (engine.cuh, pw_row_wait_steps; tiling.h, the step
+ * forms): a chunk's rows are loaded only after lane 0 has seen the counters allow its steps,
+ * and each chunk stored is published at once, so a tile-row follows the one above about h + 64
+ * steps behind whatever the tile width.  Lane 0 remembers the counter values it saw, so most
+ * waits cost no load.  The loads are L2-only (ld.cg), which is what makes that memory safe: an
+ * L1-cached copy (cp.async.ca, the only 4-byte asynchronous copy) could keep a line holding a
+ * neighbour's columns from before they were written, and without a fresh acquire per chunk
+ * nothing would drop it.  (First version: cp.async.ca copies two chunks ahead with an acquire
+ * load per chunk; measured no faster, and its safety leaned on the acquire invalidating L1.)
  */
 #ifndef PW_STENCIL_WARP_PROCESSOR_CUH
 #define PW_STENCIL_WARP_PROCESSOR_CUH
 
-#include <cuda_pipeline.h>
 #include <stdint.h>
 
 #include "../core/tiling.h"
@@ -59,13 +60,16 @@ struct StencilWarpProc {
 
     static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish */
 
-    enum { LANES = 32 * R, CHUNK = 32, BUFFERS = 3, PITCH = 33 };
+    enum { LANES = 32 * R, CHUNK = 32, PITCH = 33 };
     enum { BELOW = LANES, ABOVE = LANES + 1 }; /* buffer rows after the lanes' own (row `lanes` is below when lanes < LANES) */
+    /* A chunk's copies: buffer rows 0 .. LANES (own rows, the row below) and the row above, in
+     * PARTS parts of PART_ROWS values a thread, each held in registers across 32 / PARTS steps. */
+    enum { COPIES = LANES + 2, PARTS = R > 2 ? R / 2 : 1, PART_ROWS = (COPIES + PARTS - 1) / PARTS, PART_STEPS = CHUNK / PARTS };
 
     static int block_threads(int64_t) { return 32; }
     __host__ __device__ static int64_t row_base(int64_t row) { return row * PITCH + row / 32; }
     __host__ __device__ static int64_t buffer_elems() { return row_base(ABOVE + 1); }
-    static size_t smem_bytes() { return BUFFERS * (size_t)buffer_elems() * sizeof(F); }
+    static size_t smem_bytes() { return 2 * (size_t)buffer_elems() * sizeof(F); }
 
     /* Grid value (grid row gr, grid column gc), or 0 outside the grid's columns. */
     __device__ F grid_at(int64_t gr, int64_t gc, int64_t gcols) const
@@ -73,39 +77,60 @@ struct StencilWarpProc {
         return gc >= 0 && gc < gcols ? pw_load_cg(grid + gr * stride + gc) : (F)0;
     }
 
-    /* Thread k's part of one buffer row: position k + 1 <- grid (gr, gc1 + k), zero outside. */
-    __device__ void copy_position(F *dst_row, int64_t gr, int64_t gc1, int64_t gcols, int k) const
+    /* The copies of one chunk (steps [sn, sn + steps)).  Copy i <= LANES is buffer row i: grid
+     * row top + i + 1, position p = interior column sn - i + p; copy LANES + 1 is the row above
+     * (grid row top), position p = interior column sn + p - 1.  A chunk needs positions
+     * 1 .. steps (position 0 is the previous chunk's last, carried in registers); thread k
+     * takes position k + 1 of every row: coalesced rows.  Loads are ld.cg (L2): the data comes
+     * from other blocks, and no L1 line can be stale. */
+    struct Chunk {
+        int64_t sn;
+        int steps;
+        bool fast; /* every copy inside the grid, all lanes */
+    };
+
+    __device__ Chunk chunk_at(int64_t s0, int64_t s1, int64_t m, int64_t lanes, int64_t gcols) const
     {
-        const int64_t gc = gc1 + k;
-        const bool in = gc >= 0 && gc < gcols;
-        __pipeline_memcpy_async(dst_row + k + 1, in ? grid + gr * stride + gc : grid, sizeof(F), in ? 0 : sizeof(F));
+        Chunk ch;
+        ch.sn = s0 + m * CHUNK;
+        ch.steps = chunk_steps(s0, s1, m);
+        ch.fast = lanes == LANES && ch.steps == CHUNK && ch.sn - LANES + 2 >= 0 && ch.sn + 2 + CHUNK - 1 < gcols;
+        return ch;
     }
 
-    /* Issue the copies of chunk n (steps [sn, sn + steps)).  Row L's position p holds interior
-     * column sn - L + p; a chunk needs positions 1 .. steps (position 0 is the previous chunk's
-     * last, carried in registers).  The row above is lane -1's frame shifted: position p holds
-     * interior column sn + p - 1. */
-    __device__ void load_chunk(F *buf, int64_t top, int64_t lanes, int64_t sn, int steps, int64_t gcols) const
+    __device__ void load_part(F (&v)[PART_ROWS], const Chunk &ch, int part, int64_t top, int64_t lanes, int64_t gcols) const
     {
         const int k = threadIdx.x;
-        if (lanes == LANES && steps == CHUNK && sn - LANES + 2 >= 0 && sn + 2 + CHUNK - 1 < gcols) {
-            /* every copy inside the grid: walk the rows down-left by pointer (the steps are
-             * instruction-bound; the generic path costs about 20 instructions a row) */
-            const F *src = grid + (top + 1) * stride + sn + 2 + k;
-#pragma unroll 1
-            for (int g = 0; g < R; g++) {
-                F *dst = buf + row_base(32 * g) + k + 1;
+        const int first = part * PART_ROWS;
+        if (ch.fast) { /* walk the rows down-left by pointer */
+            const F *src = grid + (top + 1 + first) * stride + ch.sn + 2 + k - first;
 #pragma unroll
-                for (int j = 0; j < 32; j++, src += stride - 1) __pipeline_memcpy_async(dst + j * PITCH, src, sizeof(F));
+            for (int j = 0; j < PART_ROWS; j++, src += stride - 1) {
+                const int i = first + j;
+                if (i <= LANES) v[j] = pw_load_cg(src);
+                else if (i == ABOVE) v[j] = pw_load_cg(grid + top * stride + ch.sn + 1 + k);
             }
-            __pipeline_memcpy_async(buf + row_base(BELOW) + k + 1, src, sizeof(F));
-            __pipeline_memcpy_async(buf + row_base(ABOVE) + k + 1, grid + top * stride + sn + 1 + k, sizeof(F));
             return;
         }
-        if (k >= steps) return;
-        for (int64_t L = 0; L <= lanes; L++) /* own rows and the row below (buffer row `lanes`) */
-            copy_position(buf + row_base(L), top + L + 1, sn - L + 2, gcols, k);
-        copy_position(buf + row_base(ABOVE), top, sn + 1, gcols, k);
+#pragma unroll
+        for (int j = 0; j < PART_ROWS; j++) {
+            const int i = first + j;
+            v[j] = (F)0;
+            if (k >= ch.steps) continue;
+            if (i <= lanes) v[j] = grid_at(top + i + 1, ch.sn - i + 2 + k, gcols);
+            else if (i == ABOVE) v[j] = grid_at(top, ch.sn + 1 + k, gcols);
+        }
+    }
+
+    __device__ void store_part(const F (&v)[PART_ROWS], const Chunk &ch, int part, F *buf) const
+    {
+        const int k = threadIdx.x;
+        if (k >= ch.steps) return;
+#pragma unroll
+        for (int j = 0; j < PART_ROWS; j++) {
+            const int i = part * PART_ROWS + j;
+            if (i < COPIES) buf[row_base(i) + k + 1] = v[j];
+        }
     }
 
     /* Store chunk n's new values (positions 0 .. steps - 1 of the lanes' rows), coalesced. */
@@ -131,13 +156,12 @@ struct StencilWarpProc {
 
     /* Lane 0 waits until the steps of chunk m may run (pw_row_wait_steps); every lane learns
      * the outcome.  false: the run is abandoned. */
-    __device__ bool wait_chunk(const pw_row_sync &sync, int64_t s0, int64_t s1, int64_t m) const
+    __device__ bool wait_chunk(const pw_row_sync &sync, pw_row_seen *seen, int64_t s0, int64_t s1, int64_t m) const
     {
         bool ok = true;
-        if (threadIdx.x == 0) ok = pw_row_wait_steps(sync, s0 + m * CHUNK + chunk_steps(s0, s1, m) - 1);
+        if (threadIdx.x == 0) ok = pw_row_wait_steps(sync, seen, s0 + m * CHUNK + chunk_steps(s0, s1, m) - 1);
         ok = __shfl_sync(0xffffffffu, ok, 0);
-        __syncwarp(); /* lane 0's acquire orders every lane's copies after it */
-        if (!ok) __pipeline_wait_prior(0);
+        __syncwarp(); /* lane 0's acquire orders every lane's loads after it */
         return ok;
     }
 
@@ -149,9 +173,10 @@ struct StencilWarpProc {
     }
 
     /* Tile c of tile-row r; sync: the peer schedule's counters (sync.a == NULL in the ordered
-     * schedules).  Chunk m's copies are issued after its wait, BUFFERS - 1 chunks ahead of its
-     * steps, and the progress of every chunk stored is published at once, so the tile-row below
-     * follows about h + 3 chunks of steps behind.  false: the run is abandoned. */
+     * schedules).  Chunk n + 1's rows are loaded into registers while chunk n's steps run (in
+     * PARTS parts) after the wait for chunk n + 1, and the progress of every chunk stored is
+     * published at once, so the tile-row below follows about h + 2 chunks of steps behind.
+     * false: the run is abandoned. */
     __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem, const pw_row_sync &sync) const
     {
         F *bufs = (F *)smem;
@@ -160,46 +185,52 @@ struct StencilWarpProc {
         int64_t s0, s1;
         pw_tile_steps(t, r, c, lanes, &s0, &s1);
         const int64_t chunks = (s1 - s0 + CHUNK - 1) / CHUNK;
-        if (!wait_chunk(sync, s0, s1, 0)) return false;
-        F prev[R], self[R];
+        pw_row_seen seen; /* lane 0's */
+        if (!wait_chunk(sync, &seen, s0, s1, 0)) return false;
+        F prev[R], self[R], v[PART_ROWS];
 #pragma unroll
         for (int q = 0; q < R; q++) {
             const int64_t L = (int64_t)k * R + q, x = s0 - L; /* first column */
             prev[q] = L < lanes ? grid_at(top + L + 1, x, gcols) : (F)0;     /* interior x - 1 */
             self[q] = L < lanes ? grid_at(top + L + 1, x + 1, gcols) : (F)0; /* interior x */
         }
-        for (int b = 0; b < BUFFERS - 1; b++) {
-            if (b < chunks) {
-                if (b > 0 && !wait_chunk(sync, s0, s1, b)) return false;
-                load_chunk(bufs + b * buffer_elems(), top, lanes, s0 + b * CHUNK, chunk_steps(s0, s1, b), gcols);
+        {
+            const Chunk first = chunk_at(s0, s1, 0, lanes, gcols);
+            for (int part = 0; part < PARTS; part++) {
+                load_part(v, first, part, top, lanes, gcols);
+                store_part(v, first, part, bufs);
             }
-            __pipeline_commit();
         }
         for (int64_t n = 0; n < chunks; n++) {
-            const int64_t sn = s0 + n * CHUNK;
-            const int steps = chunk_steps(s0, s1, n);
+            const Chunk ch = chunk_at(s0, s1, n, lanes, gcols);
+            F *buf = bufs + (n & 1) * buffer_elems(), *next_buf = bufs + ((n + 1) & 1) * buffer_elems();
             if (n > 0) {
                 __syncwarp();
-                store_chunk(bufs + ((n - 1) % BUFFERS) * buffer_elems(), top, lanes, sn - CHUNK, CHUNK, t.cols);
-                if (publish_every && n % publish_every == 0) publish(sync, sn);
+                store_chunk(next_buf, top, lanes, ch.sn - CHUNK, CHUNK, t.cols); /* chunk n - 1 */
+                publish(sync, ch.sn);
             }
-            __syncwarp(); /* the buffer just stored is free for chunk n + BUFFERS - 1 */
-            const int64_t ahead = n + BUFFERS - 1;
-            if (ahead < chunks) {
-                if (!wait_chunk(sync, s0, s1, ahead)) return false;
-                load_chunk(bufs + (ahead % BUFFERS) * buffer_elems(), top, lanes, s0 + ahead * CHUNK,
-                           chunk_steps(s0, s1, ahead), gcols);
+            const bool more = n + 1 < chunks;
+            if (more && !wait_chunk(sync, &seen, s0, s1, n + 1)) return false;
+            __syncwarp(); /* chunk n's rows are in `buf`; `next_buf` is free */
+            const Chunk next = more ? chunk_at(s0, s1, n + 1, lanes, gcols) : ch;
+            const bool interior = lanes == LANES && ch.sn - (LANES - 1) >= 0 && ch.sn + ch.steps - 1 < t.cols;
+            if (interior && ch.steps == CHUNK) {
+#pragma unroll 1
+                for (int part = 0; part < PARTS; part++) { /* the next chunk's loads fly over these steps */
+                    if (more) load_part(v, next, part, top, lanes, gcols);
+                    chunk_steps_run<false, PART_STEPS>(buf, ch.sn, part * PART_STEPS, PART_STEPS, lanes, t.cols, prev, self);
+                    if (more) store_part(v, next, part, next_buf);
+                }
+            } else {
+                chunk_steps_run<true, 0>(buf, ch.sn, 0, ch.steps, lanes, t.cols, prev, self);
+                for (int part = 0; part < PARTS && more; part++) {
+                    load_part(v, next, part, top, lanes, gcols);
+                    store_part(v, next, part, next_buf);
+                }
             }
-            __pipeline_commit();
-            __pipeline_wait_prior(BUFFERS - 1); /* chunk n's copies (this thread's) are in */
-            __syncwarp();                       /* and everyone's */
-            F *buf = bufs + (n % BUFFERS) * buffer_elems();
-            const bool interior = lanes == LANES && sn - (LANES - 1) >= 0 && sn + steps - 1 < t.cols;
-            if (interior && steps == CHUNK) chunk_steps_run<false, CHUNK>(buf, sn, CHUNK, lanes, t.cols, prev, self);
-            else chunk_steps_run<true, 0>(buf, sn, steps, lanes, t.cols, prev, self);
         }
         __syncwarp();
-        store_chunk(bufs + ((chunks - 1) % BUFFERS) * buffer_elems(), top, lanes, s0 + (chunks - 1) * CHUNK,
+        store_chunk(bufs + ((chunks - 1) & 1) * buffer_elems(), top, lanes, s0 + (chunks - 1) * CHUNK,
                     chunk_steps(s0, s1, chunks - 1), t.cols);
         publish(sync, s1);
         return true;
@@ -235,7 +266,7 @@ struct StencilWarpProc {
      * early: the compiler cannot prove the loads independent of the previous steps' stores (other
      * rows of the same buffer), so without this every step waits out a shared-memory load. */
     template <bool Checked, int Fixed>
-    __device__ __forceinline__ void chunk_steps_run(F *buf, int64_t sn, int steps, int64_t lanes, int64_t cols,
+    __device__ __forceinline__ void chunk_steps_run(F *buf, int64_t sn, int o0, int steps, int64_t lanes, int64_t cols,
                                                     F (&prev)[R], F (&self)[R]) const
     {
         const int k = threadIdx.x;
@@ -244,19 +275,19 @@ struct StencilWarpProc {
         for (int q = 0; q < R; q++) row[q] = buf + row_base((int64_t)k * R + q);
         const F *below_row = k == 31 ? buf + row_base(BELOW) : row[0], *above_row = k == 0 ? buf + row_base(ABOVE) : row[0];
         if constexpr (Fixed > 0) {
-            static_assert(Fixed > AHEAD, "a chunk longer than the look-ahead");
+            static_assert(Fixed > AHEAD, "a run longer than the look-ahead");
             Staged ring[AHEAD];
 #pragma unroll
-            for (int d = 0; d < AHEAD; d++) ring[d] = stage(row, below_row, above_row, d);
+            for (int d = 0; d < AHEAD; d++) ring[d] = stage(row, below_row, above_row, o0 + d);
 #pragma unroll
             for (int o = 0; o < Fixed; o++) {
                 const Staged now = ring[o % AHEAD];
-                if (o + AHEAD < Fixed) ring[o % AHEAD] = stage(row, below_row, above_row, o + AHEAD);
-                step<Checked>(now, row, o, sn, lanes, cols, prev, self);
+                if (o + AHEAD < Fixed) ring[o % AHEAD] = stage(row, below_row, above_row, o0 + o + AHEAD);
+                step<Checked>(now, row, o0 + o, sn, lanes, cols, prev, self);
             }
         } else {
 #pragma unroll 1
-            for (int o = 0; o < steps; o++) step<Checked>(stage(row, below_row, above_row, o), row, o, sn, lanes, cols, prev, self);
+            for (int o = o0; o < o0 + steps; o++) step<Checked>(stage(row, below_row, above_row, o), row, o, sn, lanes, cols, prev, self);
         }
     }
 
