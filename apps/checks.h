@@ -9,6 +9,11 @@
 pw_status pw_sat_check(const pw_image *in, const pw_image *out);
 pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, const int32_t *out);
 pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps);
+
+/* HEAT/SOR on CUDA: the tile height when the caller leaves it to us.  The warp processor
+ * (src/cuda/stencil_warp_processor.cuh) measured best at 32-64 on the H200 (16384^2, one sweep:
+ * h = 32 / 64 / 128: 7.3 / 8.0 / 14.3 ms; 8 pipelined sweeps, h = 32 / 64: 16.1 / 15.0 ms). */
+#define PW_STENCIL_CUDA_TILE_H 64
 /* Also builds the score table. */
 pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                       const void *result, pw_score_table *table);

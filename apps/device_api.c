@@ -72,8 +72,12 @@ static pw_status stencil_device(pw_image *grid, int64_t sweeps, int sor, double 
     pw_status st = pw_stencil_check(grid, sweeps);
     if (st != PW_OK) return st;
 #ifdef PW_HAVE_CUDA
+    pw_options o; /* a tile height left to us: the stencils' own on CUDA */
+    if (options) o = *options;
+    else pw_options_init(&o);
+    if (!o.tile_h) o.tile_h = PW_STENCIL_CUDA_TILE_H;
     pw_plan plan;
-    PW_DEVICE_PLAN(options, grid->rows - 2, grid->cols - 2, &plan);
+    PW_DEVICE_PLAN(&o, grid->rows - 2, grid->cols - 2, &plan);
     pw_run_info local;
     if (!info) info = &local;
     pw_run_info_clear(info);
