@@ -7,12 +7,11 @@ set -u
 out=${OUT:-/tmp/pw-bench}
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
+. tests/gpu/device_lib.sh
 log() { echo "$*" | tee -a "$out/bench_summary.txt"; }
 : > "$out/bench_summary.txt"
-log "commit ${PW_COMMIT:-unknown} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1), $(date -u +%Y-%m-%d)"
-# Always (incrementally) built: a warm machine keeps build-gpu from an earlier tree.
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=ON > "$out/bench_build.log" 2>&1 &&
-  cmake --build build-gpu -j 16 >> "$out/bench_build.log" 2>&1 || { log "build FAILED"; tail -20 "$out/bench_build.log"; exit 1; }
+log "$(pw_device_header), $(date -u +%Y-%m-%d)"
+pw_build_gpu "$out/bench_build.log" || { log "build FAILED"; tail -20 "$out/bench_build.log"; exit 1; }
 small=0
 for a in "$@"; do [ "$a" = --small ] && small=1; done
 timeout 540 ./build-gpu/bench_suite --runs 5 --csv "$out/suite.csv" "$@" > "$out/suite.txt" 2>&1

@@ -21,22 +21,18 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
+. tests/gpu/device_lib.sh
 summary() { echo "$*" | tee -a "$out/summary.txt"; }
 : > "$out/summary.txt"
-summary "commit ${PW_COMMIT:-unknown} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=ON > "$out/build.log" 2>&1 &&
-  cmake --build build-gpu -j 16 >> "$out/build.log" 2>&1
+summary "$(pw_device_header)"
+pw_build_gpu "$out/build.log"
 summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
 
 if [ $tests = 1 ]; then
   PW_TEST_SHAPES=${PW_TEST_SHAPES:-150} timeout 200 ./build-gpu/tests/test_gpu > "$out/test_gpu.log" 2>&1
   summary "test_gpu: rc=$? $(tail -1 "$out/test_gpu.log")"
   grep FAIL "$out/test_gpu.log" | head -10 >> "$out/summary.txt"
-  for tool in memcheck racecheck synccheck; do
-    PW_GPU_SMALL=1 PW_TEST_SHAPES=30 timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 ./build-gpu/tests/test_gpu \
-      > "$out/sanitizer_$tool.log" 2>&1
-    summary "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY' "$out/sanitizer_$tool.log" | tail -1)"
-  done
+  pw_sanitize "$out" memcheck racecheck synccheck | tee -a "$out/summary.txt"
 fi
 
 if [ $profile = 1 ]; then

@@ -133,11 +133,15 @@ int main(void)
                 if (r + 1 < t.n_rows)
                     bad_peer += pw_tiling_need_prev_below_at(&t, r, e + 1) < pw_tiling_need_prev_below_at(&t, r, e);
             }
-        /* A row's progress must reach the end of its steps: need() is clamped there. */
+        /* A row's progress must reach the end of its steps: need() is clamped there.  And the
+         * tile rule is the step form at the tile's last step (the CUDA runtime's tile wait is
+         * written that way). */
         for (int64_t r = 1; r < t.n_rows; r++) {
             int64_t last = pw_tiling_end_tile(&t, r - 1) - 1;
-            for (int64_t c = pw_tiling_first_tile(&t, r); c < pw_tiling_end_tile(&t, r); c++)
+            for (int64_t c = pw_tiling_first_tile(&t, r); c < pw_tiling_end_tile(&t, r); c++) {
                 bad_peer += pw_tiling_need(&t, r, c) > pw_tiling_done(&t, r - 1, last);
+                bad_peer += pw_tiling_need(&t, r, c) != pw_tiling_need_at(&t, r, pw_tiling_last_step(&t, r, c));
+            }
         }
         CHECK(bad_cover == 0 && bad_peer == 0 && bad_barrier == 0,
               "H=%" PRId64 " W=%" PRId64 " skew=%d %s h=%" PRId64 " w=%" PRId64

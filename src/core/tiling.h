@@ -119,7 +119,7 @@ PW_HD static inline int64_t pw_tiling_last_step(const pw_tiling *t, int64_t r, i
  * step s + 1): before step e may run, tile-row R-1 must have published need_at (hyper tiles: its
  * last lane reaches lane 0's column s at step s + h - 1), and, in a later sweep, rows R and R + 1
  * of the previous sweep need_prev_same_at and need_prev_below_at.  The tile forms are these at the
- * tile's last step. */
+ * tile's last step (need() too: test_tiling checks it). */
 PW_HD static inline int64_t pw_tiling_need_at(const pw_tiling *t, int64_t r, int64_t e)
 {
     int64_t need = e + 1 + (t->shape == PW_TILE_HYPER ? t->h - 1 : 0), end = pw_tiling_end_step(t, r - 1);

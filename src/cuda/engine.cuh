@@ -80,29 +80,6 @@ __device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_
     }
 }
 
-/* Thread 0: wait until tile c of tile-row r may run in sweep `sweep` (counter q = sweep * n_rows
- * + r): the row above in this sweep, and for a later sweep the previous sweep's rows r and r + 1
- * far enough on (tiling.h, "several in-place sweeps").  false when the run is abandoned. */
-__device__ __forceinline__ bool pw_wait_tile(const pw_engine_args &a, int64_t q, int64_t sweep, int64_t r, int64_t c)
-{
-    const pw_tiling &t = a.t;
-    if (r > 0 && !pw_wait_progress(a, q - 1, (pw_counter)pw_tiling_need(&t, r, c))) return false;
-    if (sweep == 0) return true;
-    if (!pw_wait_progress(a, q - t.n_rows, (pw_counter)pw_tiling_need_prev_same(&t, r, c))) return false;
-    if (r + 1 < t.n_rows) {
-        int64_t below = pw_tiling_need_prev_below(&t, r, c);
-        if (below > 0 && !pw_wait_progress(a, q - t.n_rows + 1, (pw_counter)below)) return false;
-    }
-    return true;
-}
-
-__device__ __forceinline__ void pw_publish_progress(const pw_engine_args &a, int64_t r, pw_counter v)
-{
-    __threadfence();
-    cuda::atomic_ref<pw_counter, cuda::thread_scope_device> p(a.progress[r]);
-    p.store(v, cuda::memory_order_release);
-}
-
 /* ---- processors that wait and publish inside their tiles (peer schedule) -------------------
  * A processor declaring `static constexpr bool waits_in_tile = true` gets run_tile(t, r, c, smem,
  * sync) from the peer schedule with no wait before the tile and no publish after it: it calls
@@ -126,7 +103,9 @@ __device__ __forceinline__ bool pw_wait_cached(const pw_engine_args &a, int64_t 
     return *seen >= need || pw_wait_progress(a, r, need, seen);
 }
 
-/* Thread 0: wait until steps up to `last` of the tile-row may run.  false: the run is abandoned. */
+/* Thread 0: wait until steps up to `last` of the tile-row may run: the row above in this sweep,
+ * and for a later sweep the previous sweep's rows r and r + 1 far enough on (tiling.h, the step
+ * forms and "several in-place sweeps").  false: the run is abandoned. */
 __device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, pw_row_seen *seen, int64_t last)
 {
     if (!s.a) return true;
@@ -140,6 +119,22 @@ __device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, pw_row_s
         if (below > 0 && !pw_wait_cached(a, s.q - t.n_rows + 1, (pw_counter)below, &seen->below)) return false;
     }
     return true;
+}
+
+/* Thread 0: wait until tile c of tile-row r may run in sweep `sweep` (counter q = sweep * n_rows
+ * + r): the step-form wait at the tile's last step, which is the tile rule of tiling.h
+ * (test_tiling checks the two agree). */
+__device__ __forceinline__ bool pw_wait_tile(const pw_engine_args &a, int64_t q, int64_t sweep, int64_t r, int64_t c)
+{
+    pw_row_seen seen;
+    return pw_row_wait_steps(pw_row_sync{&a, q, sweep, r}, &seen, pw_tiling_last_step(&a.t, r, c));
+}
+
+__device__ __forceinline__ void pw_publish_progress(const pw_engine_args &a, int64_t r, pw_counter v)
+{
+    __threadfence();
+    cuda::atomic_ref<pw_counter, cuda::thread_scope_device> p(a.progress[r]);
+    p.store(v, cuda::memory_order_release);
 }
 
 /* Thread 0, after the block's stores of every step < done and a barrier over them.  A release

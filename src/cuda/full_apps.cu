@@ -414,24 +414,27 @@ struct StencilCell {
 /* The window processor's shared memory at most (two blocks a SM fit). */
 #define PW_STENCIL_WINDOW_MAX (100 * 1024)
 
-/* The warp processor with R = ceil(h / 32) rows per thread (h <= 128). */
+/* The warp processor with R rows per thread.  PEERWAVE_STENCIL_PUBLISH_CHUNKS=N (measuring):
+ * publish progress every N chunks of a tile (default 1; 0: at tile ends only). */
+template <int R, class F, class Cell>
+static pw_status stencil_warp_rows(const pw_plan *plan, F *grid, int64_t stride, Cell cell, int64_t sweeps,
+                                   pw_run_info *info)
+{
+    const char *every = getenv("PEERWAVE_STENCIL_PUBLISH_CHUNKS");
+    const int publish = every && *every && atoi(every) >= 0 ? atoi(every) : 1;
+    StencilWarpProc<F, Cell, R> proc{grid, stride, cell, publish};
+    return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
+}
+
+/* R = ceil(h / 32) (h <= 128). */
 template <class F, class Cell>
 static pw_status stencil_warp(const pw_plan *plan, F *grid, int64_t stride, Cell cell, int64_t sweeps,
                               pw_run_info *info)
 {
     const int64_t h = plan->tiling.h;
-    const char *every = getenv("PEERWAVE_STENCIL_PUBLISH_CHUNKS"); /* measuring: chunks per progress publish */
-    const int publish = every && *every ? atoi(every) : 1;
-    if (h <= 32) {
-        StencilWarpProc<F, Cell, 1> proc{grid, stride, cell, publish};
-        return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
-    }
-    if (h <= 64) {
-        StencilWarpProc<F, Cell, 2> proc{grid, stride, cell, publish};
-        return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
-    }
-    StencilWarpProc<F, Cell, 4> proc{grid, stride, cell, publish};
-    return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
+    if (h <= 32) return stencil_warp_rows<1>(plan, grid, stride, cell, sweeps, info);
+    if (h <= 64) return stencil_warp_rows<2>(plan, grid, stride, cell, sweeps, info);
+    return stencil_warp_rows<4>(plan, grid, stride, cell, sweeps, info);
 }
 
 enum stencil_processor { STENCIL_FULL, STENCIL_WARP, STENCIL_WINDOW };

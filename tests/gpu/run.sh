@@ -7,12 +7,12 @@ set -u
 out=${OUT:-/tmp/pw-gpu}
 mkdir -p "$out"
 cd "$(dirname "$0")/../.."
+. tests/gpu/device_lib.sh
 summary() { echo "$*" | tee -a "$out/summary.txt"; }
 : > "$out/summary.txt"
-summary "commit ${PW_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+summary "$(pw_device_header)"
 
-cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=ON > "$out/build.log" 2>&1 &&
-  cmake --build build-gpu -j 16 >> "$out/build.log" 2>&1
+pw_build_gpu "$out/build.log"
 summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
 
 (cd build-gpu && timeout 180 ctest --output-on-failure -j 8 > "$out/ctest.log" 2>&1)
@@ -23,11 +23,7 @@ PW_TEST_SHAPES=${PW_TEST_SHAPES:-150} PW_GPU_LARGE=1 timeout 200 ./build-gpu/tes
 summary "test_gpu (150 shapes + large): rc=$? $(tail -1 "$out/gpu_large.log")"
 grep -E "^large|^concurrent|^fault|^memory|^device-pointer|FAIL" "$out/gpu_large.log" | head -24 >> "$out/summary.txt"
 
-for tool in memcheck racecheck synccheck initcheck; do
-  PW_GPU_SMALL=1 PW_TEST_SHAPES=${PW_SANITIZER_SHAPES:-30} timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 ./build-gpu/tests/test_gpu \
-    > "$out/sanitizer_$tool.log" 2>&1
-  summary "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$out/sanitizer_$tool.log" | tail -2 | tr '\n' ' ')"
-done
+pw_sanitize "$out" memcheck racecheck synccheck initcheck | tee -a "$out/summary.txt"
 
 # The CLI on the CUDA backend, each subcommand on generated inputs with --check (bit-exact
 # against the sequential CPU reference inside the same run).

@@ -1,0 +1,25 @@
+# tests/gpu/device_lib.sh - what the device scripts (tests/gpu/run.sh, bench/run.sh,
+# bench/stencil.sh) share; sourced from the repository root.
+
+# "commit C on GPU-NAME": the tree travels without .git, so PW_COMMIT names the commit.
+pw_device_header() {
+  echo "commit ${PW_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+}
+
+# Configure and build build-gpu, always incrementally (a warm machine keeps an older build);
+# the log to $1.  Exit status: the build's.
+pw_build_gpu() {
+  cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=ON > "$1" 2>&1 &&
+    cmake --build build-gpu -j 16 >> "$1" 2>&1
+}
+
+# compute-sanitizer with each tool named after $1 (a log folder) over PW_TEST_SHAPES small
+# test_gpu shapes; one line a tool.
+pw_sanitize() {
+  local dir=$1 tool; shift
+  for tool in "$@"; do
+    PW_GPU_SMALL=1 PW_TEST_SHAPES=${PW_SANITIZER_SHAPES:-30} timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 \
+      ./build-gpu/tests/test_gpu > "$dir/sanitizer_$tool.log" 2>&1
+    echo "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$dir/sanitizer_$tool.log" | tail -2 | tr '\n' ' ')"
+  done
+}
