@@ -29,10 +29,7 @@ pw_build_gpu "$out/build.log"
 summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
 
 if [ $tests = 1 ]; then
-  PW_TEST_SHAPES=${PW_TEST_SHAPES:-150} timeout 200 ./build-gpu/tests/test_gpu > "$out/test_gpu.log" 2>&1
-  summary "test_gpu: rc=$? $(tail -1 "$out/test_gpu.log")"
-  grep FAIL "$out/test_gpu.log" | head -10 >> "$out/summary.txt"
-  pw_sanitize "$out" memcheck racecheck synccheck | tee -a "$out/summary.txt"
+  pw_quick_tests "$out" | tee -a "$out/summary.txt"
 fi
 
 if [ $profile = 1 ]; then

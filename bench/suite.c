@@ -11,7 +11,7 @@
  *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--method M]
  *               [--sweeps T] [--size N]
  * --small: a quarter of each side (a quick look); default: the issue's sizes.  --tile-h: the
- * tile height (default 128); --tile-w: one width for every method; --sweeps: HEAT/SOR sweeps
+ * tile height (default 128; HEAT/SOR 64, the library's CUDA default for them); --tile-w: one width for every method; --sweeps: HEAT/SOR sweeps
  * per run (rates are per sweep; PEERWAVE_PIPELINE_SWEEPS=0 runs them one launch each); --size:
  * only the runs of that side (16384, 32768 for the grids; 65536, 262144 for SW and DTW).
  * PEERWAVE_LINEAR_PROCESSOR=block: SW/DTW on the block processor.
@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../apps/checks.h"
 #include "../apps/sat_accuracy.h"
 #include "../src/core/model_train.h"
 #include "bench_common.h"
@@ -289,8 +290,16 @@ static double bytes_per_cell(app_id app, int bins)
     }
 }
 
-static int runs = 5, tile_h = 128;
+static int runs = 5, tile_h_asked = 0; /* --tile-h; 0: each app's default (tile_height_for) */
 static int64_t tile_w = 0; /* --tile-w: every method's width (0: its own rule) */
+/* The tile height of every method: --tile-h, else the library's CUDA default for HEAT/SOR (the
+ * stencil warp processor's best) and 128 for the others. */
+static int tile_height_for(app_id app)
+{
+    if (tile_h_asked) return tile_h_asked;
+    return app == HEAT || app == SOR ? PW_STENCIL_CUDA_TILE_H : 128;
+}
+
 static const char *only_method; /* --method: just this one (e.g. PW+FHT) */
 static FILE *csv;
 
@@ -309,6 +318,7 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
         o.backend = PW_BACKEND_CUDA;
         o.strategy = m->strategy;
         o.shape = m->shape;
+        const int tile_h = tile_height_for(app);
         o.tile_h = tile_h;
         o.tile_w = tile_w ? tile_w : tile_h * m->w_per_h;
         if (!m->w_per_h && !tile_w) { /* PW+FHT: the model's width, trained on a corner of this input */
@@ -355,7 +365,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--runs") && k + 1 < argc) runs = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--csv") && k + 1 < argc) csv = fopen(argv[++k], "w");
         else if (!strcmp(argv[k], "--only") && k + 1 < argc) only = argv[++k];
-        else if (!strcmp(argv[k], "--tile-h") && k + 1 < argc) tile_h = atoi(argv[++k]);
+        else if (!strcmp(argv[k], "--tile-h") && k + 1 < argc) tile_h_asked = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--tile-w") && k + 1 < argc) tile_w = atoll(argv[++k]);
         else if (!strcmp(argv[k], "--method") && k + 1 < argc) only_method = argv[++k];
         else if (!strcmp(argv[k], "--sweeps") && k + 1 < argc) sweeps = atoll(argv[++k]);

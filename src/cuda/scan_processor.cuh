@@ -18,8 +18,12 @@
  * Floats are summed in a different order than the sequential recurrence: the error bound is
  * stated in apps/sat_accuracy.h and checked by the tests; integer results are exact.
  *
- * Src: __device__ void load(int64_t i, int64_t j, int n, int plane, Out v[4]) const: the n <= 4
- * inputs of row i from column j on (as Out, 0 past n).
+ * The next chunk's inputs are loaded into registers while the current chunk scans and waits for
+ * the row above (the processor waits and publishes inside its tiles: engine.cuh, waits_in_tile).
+ *
+ * Src: struct raw (4 inputs as loaded); __device__ void fetch(int64_t i, int64_t j, int n, raw &r)
+ * const: the n (1..4) inputs of row i from column j on; __device__ void convert(const raw &r, int
+ * plane, Out v[4]) const: them as plane `plane`'s summands (inputs past n give 0).
  */
 #ifndef PW_SCAN_PROCESSOR_CUH
 #define PW_SCAN_PROCESSOR_CUH
@@ -79,18 +83,21 @@ struct pw_sat_src {
     const In *in;
     int64_t stride;
     bool vec;
-    __device__ __forceinline__ void load(int64_t i, int64_t j, int n, int, Out v[4]) const
+    struct raw { In x[4]; }; /* 4 inputs as loaded: held in registers while the chunk before runs */
+    __device__ __forceinline__ void fetch(int64_t i, int64_t j, int n, raw &r) const
     {
         const In *p = in + i * stride + j;
         if (vec && n == 4) {
-            In x[4];
-            pw_load4<In, false>(p, x);
-#pragma unroll
-            for (int e = 0; e < 4; e++) v[e] = (Out)x[e];
+            pw_load4<In, false>(p, r.x);
         } else {
 #pragma unroll
-            for (int e = 0; e < 4; e++) v[e] = e < n ? (Out)p[e] : (Out)0;
+            for (int e = 0; e < 4; e++) r.x[e] = e < n ? p[e] : (In)0;
         }
+    }
+    __device__ __forceinline__ void convert(const raw &r, int, Out v[4]) const
+    {
+#pragma unroll
+        for (int e = 0; e < 4; e++) v[e] = (Out)r.x[e];
     }
 };
 
@@ -99,18 +106,21 @@ struct pw_bin_src {
     const int32_t *bin;
     int64_t cols;
     bool vec;
-    __device__ __forceinline__ void load(int64_t i, int64_t j, int n, int plane, int32_t v[4]) const
+    struct raw { int32_t x[4]; };
+    __device__ __forceinline__ void fetch(int64_t i, int64_t j, int n, raw &r) const
     {
         const int32_t *p = bin + i * cols + j;
-        int32_t x[4];
         if (vec && n == 4) {
-            pw_load4<int32_t, false>(p, x);
+            pw_load4<int32_t, false>(p, r.x);
         } else {
 #pragma unroll
-            for (int e = 0; e < 4; e++) x[e] = e < n ? p[e] : -1;
+            for (int e = 0; e < 4; e++) r.x[e] = e < n ? p[e] : -1;
         }
+    }
+    __device__ __forceinline__ void convert(const raw &r, int plane, int32_t v[4]) const
+    {
 #pragma unroll
-        for (int e = 0; e < 4; e++) v[e] = x[e] == plane;
+        for (int e = 0; e < 4; e++) v[e] = r.x[e] == plane;
     }
 };
 
@@ -125,6 +135,7 @@ struct ScanProc {
     int64_t rows;
 
     static constexpr int RPW = PW_SCAN_ROWS_PER_WARP;
+    static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish */
     /* compiled for blocks of up to 512 threads (engine.cuh): at most 128 registers a thread */
     static constexpr int bound_threads = 32 * PW_SCAN_MAX_TILE_H / PW_SCAN_ROWS_PER_WARP, bound_blocks = 1;
     static int warps(int64_t h) { return (int)((h + RPW - 1) / RPW); }
@@ -132,28 +143,51 @@ struct ScanProc {
     /* two chunk buffers of column totals (a chunk's writes never meet the previous chunk's reads) */
     static size_t smem_bytes(int64_t h) { return 2 * (size_t)warps(h) * PW_SCAN_CHUNK * sizeof(Out); }
 
-    __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem) const
+    /* Each thread's inputs of the chunk at column j0: its warp's rows, 4 columns from j0 + 4 lane. */
+    __device__ __forceinline__ void fetch_chunk(int64_t first, int rows_here, int64_t j0, int64_t j_end,
+                                                typename Src::raw x[RPW]) const
     {
+        const int64_t j = j0 + 4 * (threadIdx.x & 31);
+        const int n = j_end - j >= 4 ? 4 : j_end - j > 0 ? (int)(j_end - j) : 0;
+#pragma unroll
+        for (int q = 0; q < RPW; q++)
+            if (q < rows_here && n > 0) src.fetch(first + q, j, n, x[q]);
+    }
+
+    /* Tile (r, c).  Progress counts columns (square tiles, skew 0: step = column).  With one plane
+     * a chunk waits for exactly the columns of the row above it reads and is published as soon as
+     * it is stored, so the tile-row below runs a chunk behind, whatever the tile width, and the
+     * next chunk's inputs load while this one waits.  With several planes (INTHIST) the counter
+     * cannot say "plane p up to column j", so the tile waits once and publishes at its end. */
+    __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem, const pw_row_sync &sync) const
+    {
+        __shared__ int abandon;
         const int lane = threadIdx.x & 31, g = threadIdx.x >> 5, warps = blockDim.x >> 5;
         const int64_t lanes = pw_tiling_lanes(&t, r), first = r * t.h + (int64_t)g * RPW;
+        const int rows_here = lanes - g * RPW < RPW ? (int)(lanes - g * RPW) : RPW; /* may be <= 0 */
         const int64_t j_begin = c * t.w, j_end = (c + 1) * t.w < t.cols ? (c + 1) * t.w : t.cols;
+        const bool per_chunk = planes == 1;
+        pw_row_seen seen; /* thread 0's */
         for (int p = 0; p < planes; p++) {
             Out *plane = out + p * plane_stride, *row_carry = carry + p * rows;
             Out carry_q[RPW];
 #pragma unroll
-            for (int q = 0; q < RPW; q++) carry_q[q] = g * RPW + q < lanes ? row_carry[first + q] : (Out)0;
+            for (int q = 0; q < RPW; q++) carry_q[q] = q < rows_here ? row_carry[first + q] : (Out)0;
+            typename Src::raw next[RPW];
+            fetch_chunk(first, rows_here, j_begin, j_end, next);
             int buffer = 0;
             for (int64_t j0 = j_begin; j0 < j_end; j0 += PW_SCAN_CHUNK, buffer ^= 1) {
                 Out *tot = (Out *)smem + (size_t)buffer * warps * PW_SCAN_CHUNK;
-                const int64_t j = j0 + 4 * lane;
+                const int64_t j = j0 + 4 * lane, chunk_end = j0 + PW_SCAN_CHUNK < j_end ? j0 + PW_SCAN_CHUNK : j_end;
                 const int n = j_end - j >= 4 ? 4 : j_end - j > 0 ? (int)(j_end - j) : 0;
                 Out val[RPW][4];
-                /* All loads first: 8 independent accesses in flight per thread. */
 #pragma unroll
                 for (int q = 0; q < RPW; q++) {
-                    if (g * RPW + q < lanes && n > 0) src.load(first + q, j, n, p, val[q]);
+                    if (q < rows_here && n > 0) src.convert(next[q], p, val[q]);
                     else val[q][0] = val[q][1] = val[q][2] = val[q][3] = (Out)0;
                 }
+                /* The next chunk's loads go out now and land while this chunk scans and waits. */
+                if (chunk_end < j_end) fetch_chunk(first, rows_here, chunk_end, j_end, next);
                 Out col[4] = {(Out)0, (Out)0, (Out)0, (Out)0};
 #pragma unroll
                 for (int q = 0; q < RPW; q++) {
@@ -175,7 +209,12 @@ struct ScanProc {
                 }
 #pragma unroll
                 for (int e = 0; e < 4; e++) tot[g * PW_SCAN_CHUNK + 4 * lane + e] = col[e];
+                /* Everything so far used this tile-row's own inputs; the row above comes next. */
+                const bool waits = per_chunk || (p == 0 && j0 == j_begin);
+                if (waits && threadIdx.x == 0)
+                    abandon = !pw_row_wait_steps(sync, &seen, (per_chunk ? chunk_end : j_end) - 1);
                 __syncthreads();
+                if (waits && abandon) return false;
                 /* Per column: S(i0 - 1, j), then the totals of the warps above (blocks of fewer than
                  * 4 warps take several columns a thread). */
                 for (int x = threadIdx.x; x < PW_SCAN_CHUNK; x += blockDim.x) {
@@ -193,7 +232,7 @@ struct ScanProc {
                 for (int e = 0; e < 4; e++) above[e] = tot[g * PW_SCAN_CHUNK + 4 * lane + e];
 #pragma unroll
                 for (int q = 0; q < RPW; q++) {
-                    if (!(g * RPW + q < lanes && n > 0)) continue;
+                    if (!(q < rows_here && n > 0)) continue;
                     Out s[4];
 #pragma unroll
                     for (int e = 0; e < 4; e++) s[e] = above[e] + val[q][e];
@@ -202,12 +241,21 @@ struct ScanProc {
                     else
                         for (int e = 0; e < n; e++) dst[e] = s[e];
                 }
+                if (per_chunk && sync.a) { /* the chunk's stores, then its progress */
+                    __syncthreads();
+                    if (threadIdx.x == 0) pw_row_publish(sync, chunk_end);
+                }
             }
             if (lane == 0)
 #pragma unroll
                 for (int q = 0; q < RPW; q++)
-                    if (g * RPW + q < lanes) row_carry[first + q] = carry_q[q];
+                    if (q < rows_here) row_carry[first + q] = carry_q[q];
         }
+        if (!per_chunk && sync.a) {
+            __syncthreads();
+            if (threadIdx.x == 0) pw_row_publish(sync, pw_tiling_done(&t, r, c));
+        }
+        return true;
     }
 };
 

@@ -23,3 +23,14 @@ pw_sanitize() {
     echo "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$dir/sanitizer_$tool.log" | tail -2 | tr '\n' ' ')"
   done
 }
+
+# The quick GPU check of a processor change: test_gpu over PW_TEST_SHAPES random shapes (every
+# engine against the CPU reference), then memcheck, racecheck and synccheck; lines to stdout,
+# logs to the folder $1.
+pw_quick_tests() {
+  local dir=$1
+  PW_TEST_SHAPES=${PW_TEST_SHAPES:-150} timeout 200 ./build-gpu/tests/test_gpu > "$dir/test_gpu.log" 2>&1
+  echo "test_gpu: rc=$? $(tail -1 "$dir/test_gpu.log")"
+  grep FAIL "$dir/test_gpu.log" | head -10
+  pw_sanitize "$dir" memcheck racecheck synccheck
+}
