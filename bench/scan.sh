@@ -25,10 +25,7 @@ pw_build_gpu "$out/build.log"
 summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
 [ $tests = 1 ] && pw_quick_tests "$out" | tee -a "$out/summary.txt"
 for n in $sizes; do
-  for w in $widths; do
-    ./build-gpu/bench_suite --runs 5 --only SAT --method PW+HT --tile-w $w --size $n 2>&1 | grep -E "^SAT" |
-      sed "s/^/w=$w /" | tee -a "$out/scan.txt" >> "$out/summary.txt"
-  done
+  OUT=$out bash bench/widths.sh SAT "$n" "$widths" >> "$out/summary.txt"
   ./build-gpu/bench_suite --runs 5 --only INTHIST --method PW+HT --size $n 2>&1 | grep -E "^INTHIST" | tee -a "$out/scan.txt" >> "$out/summary.txt"
   [ -x build-gpu/bench_npp_integral ] && summary "$(./build-gpu/bench_npp_integral $n 7 2>&1 | tail -1)"
 done

@@ -15,6 +15,12 @@
  * Interior tiles (every lane valid at every step) take the unchecked path; tiles at the ends of
  * a row and a short last tile-row take the checked one (pw_lane_column per lane).
  *
+ * In the peer schedule the processor waits and publishes inside its tiles (engine.cuh,
+ * waits_in_tile): before staging the bus for steps s .. s + 31, thread 0 waits for exactly the
+ * steps of the row above those columns need (tiling.h, pw_tiling_need_at), and once the steps of
+ * a chunk are done it publishes them, so the tile-row below follows about h + 32 steps behind
+ * whatever the tile width (a tile wait put it 2 tiles behind at w = h).
+ *
  * App (linear) adds to LinearProc's interface: typedef Row, Col;
  *   __device__ Row row_load(int64_t i) const;   per-row datum (SW: a[i]'s score-table row)
  *   __device__ Col col_load(int64_t j) const;   per-column datum (SW: b[j])
@@ -44,24 +50,26 @@ struct WarpProc {
     typedef typename App::T T;
     typedef typename App::Col Col;
     typedef typename App::Row Row;
+    static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish */
     static int block_threads(int64_t) { return 32; }
     /* the staged bus chunk: 32 values and 32 column data */
     static size_t smem_bytes(int64_t) { return 32 * (sizeof(T) + sizeof(Col)); }
 
-    __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem) const
+    __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem, const pw_row_sync &sync) const
     {
         const int64_t lanes = pw_tiling_lanes(&t, r);
         int64_t s0, s1;
         pw_tile_steps(t, r, c, lanes, &s0, &s1);
         const bool interior = lanes == t.h && s0 - (t.h - 1) >= 0 && s1 - 1 < t.cols;
-        if (interior) steps<false>(t, r, s0, s1, lanes, smem);
-        else steps<true>(t, r, s0, s1, lanes, smem);
+        if (interior) return steps<false>(t, r, s0, s1, lanes, smem, sync);
+        return steps<true>(t, r, s0, s1, lanes, smem, sync);
     }
 
     template <bool Checked>
-    __device__ __forceinline__ void steps(const pw_tiling &t, int64_t r, int64_t s0, int64_t s1, int64_t lanes,
-                                          unsigned char *smem) const
+    __device__ __forceinline__ bool steps(const pw_tiling &t, int64_t r, int64_t s0, int64_t s1, int64_t lanes,
+                                          unsigned char *smem, const pw_row_sync &sync) const
     {
+        pw_row_seen seen; /* thread 0's */
         T *chunk_val = (T *)smem;
         Col *chunk_col = (Col *)(chunk_val + 32);
         const int k = threadIdx.x;
@@ -87,7 +95,10 @@ struct WarpProc {
         for (int64_t s = s0; s < s1; s++) {
             const int64_t offset = (s - s0) & 31;
             if (offset == 0) { /* stage the next 32 bus values for thread 0 */
-                __syncwarp();
+                const int64_t chunk_last = s + 31 < s1 ? s + 31 : s1 - 1;
+                const bool ok = k == 0 ? pw_row_wait_steps(sync, &seen, chunk_last) : true;
+                if (!__all_sync(0xffffffffu, ok)) return false;
+                __syncwarp(); /* orders thread 0's acquire before the loads, the last chunk's reads before the stores */
                 const int64_t x = s + k;
                 if (x < s1 && x < t.cols && x >= 0) {
                     chunk_val[k] = pw_load_cg(app.bus + x);
@@ -116,6 +127,10 @@ struct WarpProc {
                 app.acc_add(acc[q], first + q, j, v);
                 if (k == last_thread && q == last_q) app.bus[j] = v;
             }
+            if (sync.a && (offset == 31 || s == s1 - 1)) { /* the chunk's bus values, then its progress */
+                __syncwarp();
+                if (k == 0) pw_row_publish(sync, s + 1);
+            }
         }
 #pragma unroll
         for (int q = 0; q < R; q++) {
@@ -126,6 +141,7 @@ struct WarpProc {
                 app.acc_store(i, acc[q]);
             }
         }
+        return true;
     }
 };
 
