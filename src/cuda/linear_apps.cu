@@ -44,11 +44,20 @@ static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_
 {
     int64_t h = plan->tiling.h;
     if (plan->warp_rows) { /* the register/shuffle processor: one warp per tile-row */
+        /* In the peer schedule it waits per 32-step chunk, so a narrow tile buys no earlier start,
+         * only more tile ends (lane state stored and reloaded): at least PW_WARP_PEER_MIN_W steps
+         * (SW 65536^2, h = 128, H200: w = 43 / 128 / 1024 / 4096: 58.3 / 50.7 / 51.2 / 51.5 ms). */
+        pw_plan wide = *plan;
+        const pw_tiling *t = &plan->tiling;
+        if (plan->strategy == PW_STRATEGY_PEER && t->w < PW_WARP_PEER_MIN_W) {
+            pw_status st = pw_tiling_init(&wide.tiling, t->rows, t->cols, t->skew, t->shape, t->h, PW_WARP_PEER_MIN_W);
+            if (st != PW_OK) return st;
+        }
         switch (plan->warp_rows) {
-        case 1: { WarpProc<App, 1> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
-        case 2: { WarpProc<App, 2> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
-        case 4: { WarpProc<App, 4> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
-        default: { WarpProc<App, 8> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
+        case 1: { WarpProc<App, 1> p{app}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
+        case 2: { WarpProc<App, 2> p{app}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
+        case 4: { WarpProc<App, 4> p{app}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
+        default: { WarpProc<App, 8> p{app}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
         }
     }
     switch (plan->rows_per_thread) {

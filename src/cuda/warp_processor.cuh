@@ -44,6 +44,9 @@ __device__ __forceinline__ V pw_shfl_up(const V &v)
     return out;
 }
 
+/* The narrowest tile the glue gives it in the peer schedule (linear_apps.cu). */
+#define PW_WARP_PEER_MIN_W 128
+
 template <class App, int R>
 struct WarpProc {
     App app;
