@@ -300,6 +300,16 @@ struct pw_kernels {
 
 /* ---- host side ----------------------------------------------------------------------- */
 
+/* *plan with its tiles re-cut to width w (same rows, skew, shape and height), for a processor
+ * that waits inside its tiles or works in whole chunks of steps, where the width is its own
+ * business; info then reports the width used. */
+static inline pw_status pw_plan_rewidth(const pw_plan *plan, int64_t w, pw_plan *out)
+{
+    const pw_tiling *t = &plan->tiling;
+    *out = *plan;
+    return pw_tiling_init(&out->tiling, t->rows, t->cols, t->skew, t->shape, t->h, w);
+}
+
 /* Candidate rows of diagonal d (an upper bound on the tiles it holds): rows r_hi down to the
  * first row whose c passes the widest row's last tile. */
 static inline int64_t pw_diagonal_candidates(const pw_tiling *t, int64_t d, int64_t max_end_tile)

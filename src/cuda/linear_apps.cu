@@ -48,9 +48,8 @@ static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_
          * only more tile ends (lane state stored and reloaded): at least PW_WARP_PEER_MIN_W steps
          * (SW 65536^2, h = 128, H200: w = 43 / 128 / 1024 / 4096: 58.3 / 50.7 / 51.2 / 51.5 ms). */
         pw_plan wide = *plan;
-        const pw_tiling *t = &plan->tiling;
-        if (plan->strategy == PW_STRATEGY_PEER && t->w < PW_WARP_PEER_MIN_W) {
-            pw_status st = pw_tiling_init(&wide.tiling, t->rows, t->cols, t->skew, t->shape, t->h, PW_WARP_PEER_MIN_W);
+        if (plan->strategy == PW_STRATEGY_PEER && plan->tiling.w < PW_WARP_PEER_MIN_W) {
+            pw_status st = pw_plan_rewidth(plan, PW_WARP_PEER_MIN_W, &wide);
             if (st != PW_OK) return st;
         }
         switch (plan->warp_rows) {

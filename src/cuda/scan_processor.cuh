@@ -18,8 +18,9 @@
  * Floats are summed in a different order than the sequential recurrence: the error bound is
  * stated in apps/sat_accuracy.h and checked by the tests; integer results are exact.
  *
- * The next chunk's inputs are loaded into registers while the current chunk scans and waits for
- * the row above (the processor waits and publishes inside its tiles: engine.cuh, waits_in_tile).
+ * The processor waits and publishes inside its tiles (engine.cuh, waits_in_tile); with Prefetch
+ * the next chunk's inputs are loaded into registers while the current chunk scans and waits for
+ * the row above.
  *
  * Src: struct raw (4 inputs as loaded); __device__ void fetch(int64_t i, int64_t j, int n, raw &r)
  * const: the n (1..4) inputs of row i from column j on; __device__ void convert(const raw &r, int
@@ -124,7 +125,11 @@ struct pw_bin_src {
     }
 };
 
-template <class Src, class Out>
+/* Prefetch: load the next chunk's inputs while this one runs (for tile-rows of many chunks, the
+ * peer schedule's whole rows); without it a chunk loads its own inputs first, which costs fewer
+ * registers (the f32 kernels spill 56 bytes with it, and the barrier and launch schedules, whose
+ * tiles are one chunk wide, ran 1.5x slower for that). */
+template <class Src, class Out, bool Prefetch>
 struct ScanProc {
     Src src;
     Out *out;          /* plane p, cell (i, j): out[p * plane_stride + i * stride + j] */
@@ -174,20 +179,21 @@ struct ScanProc {
 #pragma unroll
             for (int q = 0; q < RPW; q++) carry_q[q] = q < rows_here ? row_carry[first + q] : (Out)0;
             typename Src::raw next[RPW];
-            fetch_chunk(first, rows_here, j_begin, j_end, next);
+            if constexpr (Prefetch) fetch_chunk(first, rows_here, j_begin, j_end, next);
             int buffer = 0;
             for (int64_t j0 = j_begin; j0 < j_end; j0 += PW_SCAN_CHUNK, buffer ^= 1) {
                 Out *tot = (Out *)smem + (size_t)buffer * warps * PW_SCAN_CHUNK;
                 const int64_t j = j0 + 4 * lane, chunk_end = j0 + PW_SCAN_CHUNK < j_end ? j0 + PW_SCAN_CHUNK : j_end;
                 const int n = j_end - j >= 4 ? 4 : j_end - j > 0 ? (int)(j_end - j) : 0;
                 Out val[RPW][4];
+                if constexpr (!Prefetch) fetch_chunk(first, rows_here, j0, j_end, next);
 #pragma unroll
                 for (int q = 0; q < RPW; q++) {
                     if (q < rows_here && n > 0) src.convert(next[q], p, val[q]);
                     else val[q][0] = val[q][1] = val[q][2] = val[q][3] = (Out)0;
                 }
                 /* The next chunk's loads go out now and land while this chunk scans and waits. */
-                if (chunk_end < j_end) fetch_chunk(first, rows_here, chunk_end, j_end, next);
+                if (Prefetch && chunk_end < j_end) fetch_chunk(first, rows_here, chunk_end, j_end, next);
                 Out col[4] = {(Out)0, (Out)0, (Out)0, (Out)0};
 #pragma unroll
                 for (int q = 0; q < RPW; q++) {
