@@ -24,6 +24,7 @@
 #include <cooperative_groups.h>
 #include <cuda/atomic>
 #include <cuda_runtime.h>
+#include <stdlib.h>
 #include <type_traits>
 
 #include "../core/plan.h"
@@ -299,6 +300,14 @@ struct pw_kernels {
 };
 
 /* ---- host side ----------------------------------------------------------------------- */
+
+/* A measuring switch of the processors that publish inside their tiles: publish every N chunks
+ * (environment variable `name`; unset, empty, negative or garbage: 1; 0: at tile ends only). */
+static inline int pw_env_publish_chunks(const char *name)
+{
+    const char *every = getenv(name);
+    return every && *every && atoi(every) >= 0 ? atoi(every) : 1;
+}
 
 /* *plan with its tiles re-cut to width w (same rows, skew, shape and height), for a processor
  * that waits inside its tiles or works in whole chunks of steps, where the width is its own

@@ -429,9 +429,7 @@ template <int R, class F, class Cell>
 static pw_status stencil_warp_rows(const pw_plan *plan, F *grid, int64_t stride, Cell cell, int64_t sweeps,
                                    pw_run_info *info)
 {
-    const char *every = getenv("PEERWAVE_STENCIL_PUBLISH_CHUNKS");
-    const int publish = every && *every && atoi(every) >= 0 ? atoi(every) : 1;
-    StencilWarpProc<F, Cell, R> proc{grid, stride, cell, publish};
+    StencilWarpProc<F, Cell, R> proc{grid, stride, cell, pw_env_publish_chunks("PEERWAVE_STENCIL_PUBLISH_CHUNKS")};
     return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
 }
 

@@ -52,11 +52,12 @@ static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_
             pw_status st = pw_plan_rewidth(plan, PW_WARP_PEER_MIN_W, &wide);
             if (st != PW_OK) return st;
         }
+        const int every = pw_env_publish_chunks("PEERWAVE_LINEAR_PUBLISH_CHUNKS"); /* measuring */
         switch (plan->warp_rows) {
-        case 1: { WarpProc<App, 1> p{app}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
-        case 2: { WarpProc<App, 2> p{app}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
-        case 4: { WarpProc<App, 4> p{app}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
-        default: { WarpProc<App, 8> p{app}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
+        case 1: { WarpProc<App, 1> p{app, every}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
+        case 2: { WarpProc<App, 2> p{app, every}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
+        case 4: { WarpProc<App, 4> p{app, every}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
+        default: { WarpProc<App, 8> p{app, every}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
         }
     }
     switch (plan->rows_per_thread) {

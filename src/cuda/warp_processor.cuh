@@ -50,6 +50,7 @@ __device__ __forceinline__ V pw_shfl_up(const V &v)
 template <class App, int R>
 struct WarpProc {
     App app;
+    int publish_every; /* publish progress every this many chunks inside a tile (0: at its end only) */
     typedef typename App::T T;
     typedef typename App::Col Col;
     typedef typename App::Row Row;
@@ -130,7 +131,8 @@ struct WarpProc {
                 app.acc_add(acc[q], first + q, j, v);
                 if (k == last_thread && q == last_q) app.bus[j] = v;
             }
-            if (sync.a && (offset == 31 || s == s1 - 1)) { /* the chunk's bus values, then its progress */
+            const bool publish = s == s1 - 1 || (offset == 31 && publish_every && ((s - s0) / 32 + 1) % publish_every == 0);
+            if (sync.a && publish) { /* the chunk's bus values, then its progress */
                 __syncwarp();
                 if (k == 0) pw_row_publish(sync, s + 1);
             }
