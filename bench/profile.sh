@@ -8,6 +8,7 @@ set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/pw-profile}
 mkdir -p "$out"
+[ $# -eq 2 ] || { echo 'usage: bash bench/profile.sh NAME "bench_suite args"' >&2; exit 2; }
 . tests/gpu/device_lib.sh
 name=$1 args=$2
 [ -x build-gpu/bench_suite ] || pw_build_gpu "$out/build.log"

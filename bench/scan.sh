@@ -18,11 +18,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 . tests/gpu/device_lib.sh
-summary() { echo "$*" | tee -a "$out/summary.txt"; }
-: > "$out/summary.txt"
-summary "$(pw_device_header)"
-pw_build_gpu "$out/build.log"
-summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
+pw_begin
 [ $tests = 1 ] && pw_quick_tests "$out" | tee -a "$out/summary.txt"
 for n in $sizes; do
   OUT=$out bash bench/widths.sh SAT "$n" "$widths" >> "$out/summary.txt"

@@ -22,11 +22,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 . tests/gpu/device_lib.sh
-summary() { echo "$*" | tee -a "$out/summary.txt"; }
-: > "$out/summary.txt"
-summary "$(pw_device_header)"
-pw_build_gpu "$out/build.log"
-summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
+pw_begin
 
 if [ $tests = 1 ]; then
   pw_quick_tests "$out" | tee -a "$out/summary.txt"

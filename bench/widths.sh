@@ -8,6 +8,7 @@ set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/pw-widths}
 mkdir -p "$out"
+[ $# -ge 3 ] || { echo 'usage: bash bench/widths.sh APP "SIZES" "WIDTHS" [bench_suite args]' >&2; exit 2; }
 . tests/gpu/device_lib.sh
 app=$1 sizes=$2 widths=$3
 shift 3

@@ -6,6 +6,17 @@ pw_device_header() {
   echo "commit ${PW_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)} on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 }
 
+# The device scripts' summary: `summary LINE` prints LINE and appends it to $out/summary.txt ($out
+# is the calling script's log folder); pw_begin starts that file with the header, builds build-gpu
+# (log: $out/build.log) and says how the build went.
+summary() { echo "$*" | tee -a "$out/summary.txt"; }
+pw_begin() {
+  : > "$out/summary.txt"
+  summary "$(pw_device_header)"
+  pw_build_gpu "$out/build.log"
+  summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
+}
+
 # Configure and build build-gpu, always incrementally (a warm machine keeps an older build);
 # the log to $1.  Exit status: the build's.
 pw_build_gpu() {

@@ -8,12 +8,7 @@ out=${OUT:-/tmp/pw-gpu}
 mkdir -p "$out"
 cd "$(dirname "$0")/../.."
 . tests/gpu/device_lib.sh
-summary() { echo "$*" | tee -a "$out/summary.txt"; }
-: > "$out/summary.txt"
-summary "$(pw_device_header)"
-
-pw_build_gpu "$out/build.log"
-summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
+pw_begin
 
 (cd build-gpu && timeout 180 ctest --output-on-failure -j 8 > "$out/ctest.log" 2>&1)
 summary "ctest: $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1)"
