@@ -309,6 +309,13 @@ static inline int pw_env_publish_chunks(const char *name)
     return every && *every && atoi(every) >= 0 ? atoi(every) : 1;
 }
 
+/* A measuring switch: "0" turns it off, "1" on, unset or empty gives the default. */
+static inline bool pw_env_flag(const char *name, bool fallback)
+{
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) != 0 : fallback;
+}
+
 /* *plan with its tiles re-cut to width w (same rows, skew, shape and height), for a processor
  * that waits inside its tiles or works in whole chunks of steps, where the width is its own
  * business; info then reports the width used. */

@@ -48,16 +48,20 @@ static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_
          * only more tile ends (lane state stored and reloaded): at least PW_WARP_PEER_MIN_W steps
          * (SW 65536^2, h = 128, H200: w = 43 / 128 / 1024 / 4096: 58.3 / 50.7 / 51.2 / 51.5 ms). */
         pw_plan wide = *plan;
-        if (plan->strategy == PW_STRATEGY_PEER && plan->tiling.w < PW_WARP_PEER_MIN_W) {
-            pw_status st = pw_plan_rewidth(plan, PW_WARP_PEER_MIN_W, &wide);
+        int64_t w = plan->tiling.w;
+        if (plan->strategy == PW_STRATEGY_PEER && w < PW_WARP_PEER_MIN_W) w = PW_WARP_PEER_MIN_W;
+        if (w > PW_WARP_MAX_STEPS) w = PW_WARP_MAX_STEPS;
+        if (w != plan->tiling.w) {
+            pw_status st = pw_plan_rewidth(plan, w, &wide);
             if (st != PW_OK) return st;
         }
         const int every = pw_env_publish_chunks("PEERWAVE_LINEAR_PUBLISH_CHUNKS"); /* measuring */
+        const bool prefetch = pw_env_flag("PEERWAVE_LINEAR_PREFETCH", false); /* measuring */
         switch (plan->warp_rows) {
-        case 1: { WarpProc<App, 1> p{app, every}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
-        case 2: { WarpProc<App, 2> p{app, every}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
-        case 4: { WarpProc<App, 4> p{app, every}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
-        default: { WarpProc<App, 8> p{app, every}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
+        case 1: { WarpProc<App, 1> p{app, every, prefetch}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
+        case 2: { WarpProc<App, 2> p{app, every, prefetch}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
+        case 4: { WarpProc<App, 4> p{app, every, prefetch}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
+        default: { WarpProc<App, 8> p{app, every, prefetch}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
         }
     }
     switch (plan->rows_per_thread) {
@@ -76,8 +80,12 @@ struct SwApp {
         int32_t score;
         int64_t j;
     };
-    typedef int32_t Row; /* a[i] * alphabet: the row of the score table */
-    typedef int32_t Col; /* b[j] */
+    typedef const int32_t *Row; /* a[i]'s row of the score table */
+    typedef int32_t Col;        /* b[j] */
+    struct TileAcc {            /* WarpProc: the row's best H so far and the tile step it came at */
+        int32_t score;
+        int32_t step; /* -1: not in this tile */
+    };
     T *bus, *left, *diag;
     const uint8_t *a, *b;
     const int32_t *scores;
@@ -91,11 +99,24 @@ struct SwApp {
         int32_t s = __ldg(scores + a[i] * alphabet + b[j]);
         return pw_sw_step(s, gap_open, gap_extend, up, l, d);
     }
-    __device__ Row row_load(int64_t i) const { return (int32_t)a[i] * alphabet; }
+    __device__ Row row_load(int64_t i) const { return scores + (int32_t)a[i] * alphabet; }
     __device__ Col col_load(int64_t j) const { return b[j]; }
     __device__ T cell_rc(Row row, Col col, T up, T l, T d) const
     {
-        return pw_sw_step(__ldg(scores + row + col), gap_open, gap_extend, up, l, d);
+        return pw_sw_step(__ldg(row + col), gap_open, gap_extend, up, l, d);
+    }
+    __device__ TileAcc tile_acc_load(int64_t i) const { return TileAcc{best_score[i], -1}; }
+    __device__ void tile_acc_add(TileAcc &acc, const T &v, int32_t step) const
+    {
+        const bool keep = acc.score >= v.h; /* steps grow along a row: ties keep the smallest column */
+        acc.score = keep ? acc.score : v.h;
+        acc.step = keep ? acc.step : step;
+    }
+    __device__ void tile_acc_store(int64_t i, const TileAcc &acc, int64_t col_of_step0) const
+    {
+        if (acc.step < 0) return;
+        best_score[i] = acc.score;
+        best_col[i] = col_of_step0 + acc.step;
     }
     __device__ Acc acc_load(int64_t i) const { return Acc{best_score[i], best_col[i]}; }
     __device__ void acc_add(Acc &acc, int64_t, int64_t j, const T &v) const
@@ -210,6 +231,7 @@ template <class F>
 struct DtwApp {
     typedef F T;
     typedef pw_no_acc Acc;
+    typedef pw_no_acc TileAcc;
     typedef F Row;
     typedef F Col;
     T *bus, *left, *diag;
@@ -223,6 +245,9 @@ struct DtwApp {
     __device__ Acc acc_load(int64_t) const { return Acc{}; }
     __device__ void acc_add(Acc &, int64_t, int64_t, const T &) const {}
     __device__ void acc_store(int64_t, const Acc &) const {}
+    __device__ TileAcc tile_acc_load(int64_t) const { return TileAcc{}; }
+    __device__ void tile_acc_add(TileAcc &, const T &, int32_t) const {}
+    __device__ void tile_acc_store(int64_t, const TileAcc &, int64_t) const {}
 };
 
 template <>

@@ -4,27 +4,34 @@
  *
  * Lane L = 32-thread index k * R + q computes column x = s - L at step s (hyper tiles, skew 0).
  * Its up value and column datum (b[x]) are what lane L - 1 held after step s - 1: for q > 0 a
- * register of the same thread (prev[q - 1]), for q = 0 thread k - 1's last lane, moved by
- * __shfl_up_sync, and for thread 0 the row above's bus, staged 32 columns at a time in shared
- * memory.  The R cells of a thread in one step are independent (they use the previous step's
- * values), so a step is R-way instruction-level parallel; the warp never waits on the rest of
- * the block.  Compared with LinearProc (one lane per thread, a shared-memory slot and a block
- * barrier per step, three global loads per SW cell), each cell here costs one L1 load (the
- * substitution score) and register work.
+ * register of the same thread, for q = 0 thread k - 1's last lane, moved by __shfl_up_sync, and
+ * for thread 0 the row above's bus, staged 32 columns at a time in shared memory.  The R cells of
+ * a thread in one step are independent (they use the previous step's values), so a step is R-way
+ * instruction-level parallel; the warp never waits on the rest of the block.
  *
- * Interior tiles (every lane valid at every step) take the unchecked path; tiles at the ends of
- * a row and a short last tile-row take the checked one (pw_lane_column per lane).
+ * Steps run in chunks of 32.  A whole chunk of an interior tile (every lane valid at every step)
+ * is unrolled, so the staged value a step reads and the slot the last lane's output goes to are
+ * compile-time shared-memory offsets and no per-step condition is left; chunk ends write the 32
+ * outputs of the last lane to the bus in one coalesced store.  Tiles at the ends of a row, a
+ * short last tile-row and a short last chunk take the checked loop (pw_lane_column's test per
+ * lane).
  *
  * In the peer schedule the processor waits and publishes inside its tiles (engine.cuh,
- * waits_in_tile): before staging the bus for steps s .. s + 31, thread 0 waits for exactly the
- * steps of the row above those columns need (tiling.h, pw_tiling_need_at), and once the steps of
- * a chunk are done it publishes them, so the tile-row below follows about h + 32 steps behind
- * whatever the tile width (a tile wait put it 2 tiles behind at w = h).
+ * waits_in_tile): thread 0 waits for exactly the steps of the row above that a chunk's 32 bus
+ * values need (tiling.h, pw_tiling_need_at), and once a chunk's outputs are stored it publishes
+ * them, so the tile-row below follows about h + 32 steps behind whatever the tile width.  With
+ * `prefetch` the wait and loads for chunk n + 1 are issued before chunk n runs, so their latency
+ * hides behind its 32 steps, at the price of 32 more steps of lag a tile-row.
  *
- * App (linear) adds to LinearProc's interface: typedef Row, Col;
+ * App (linear) adds to LinearProc's interface: typedef Row, Col, TileAcc;
  *   __device__ Row row_load(int64_t i) const;   per-row datum (SW: a[i]'s score-table row)
  *   __device__ Col col_load(int64_t j) const;   per-column datum (SW: b[j])
  *   __device__ T cell_rc(Row, Col, T up, T left, T diag) const;
+ *   __device__ TileAcc tile_acc_load(int64_t i) const;             row i's accumulator in registers
+ *   __device__ void tile_acc_add(TileAcc &, const T &v, int32_t step) const;  v at a step of the tile
+ *   __device__ void tile_acc_store(int64_t i, const TileAcc &, int64_t col_of_step0) const;
+ * The tile accumulator counts steps from the tile's first (32-bit, see PW_WARP_MAX_STEPS); the
+ * store turns a step into the column col_of_step0 + step.
  */
 #ifndef PW_WARP_PROCESSOR_CUH
 #define PW_WARP_PROCESSOR_CUH
@@ -46,107 +53,175 @@ __device__ __forceinline__ V pw_shfl_up(const V &v)
 
 /* The narrowest tile the glue gives it in the peer schedule (linear_apps.cu). */
 #define PW_WARP_PEER_MIN_W 128
+/* Warps an SM is compiled for up to R = 4 (a measuring knob: -DPW_WARP_BOUND_BLOCKS=N). */
+#ifndef PW_WARP_BOUND_BLOCKS
+#define PW_WARP_BOUND_BLOCKS 16
+#endif
+/* The widest: tile steps are counted in 32 bits (the glue re-cuts wider tiles). */
+#define PW_WARP_MAX_STEPS ((int64_t)1 << 30)
 
 template <class App, int R>
 struct WarpProc {
     App app;
     int publish_every; /* publish progress every this many chunks inside a tile (0: at its end only) */
+    bool prefetch;     /* stage chunk n + 1 while chunk n runs */
     typedef typename App::T T;
     typedef typename App::Col Col;
     typedef typename App::Row Row;
+    typedef typename App::TileAcc TileAcc;
     static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish */
+    /* Register budget (engine.cuh, bounded kernels): 16 warps an SM up to R = 4 (at most 128
+     * registers), so that 262144 rows of h = 128 (2048 tile-rows) are all resident on 132 SMs
+     * instead of the last quarter waiting for the first rows to finish; 8 for R = 8. */
+    static constexpr int bound_threads = 32;
+    static constexpr int bound_blocks = R <= 4 ? PW_WARP_BOUND_BLOCKS : 8;
     static int block_threads(int64_t) { return 32; }
-    /* the staged bus chunk: 32 values and 32 column data */
-    static size_t smem_bytes(int64_t) { return 32 * (sizeof(T) + sizeof(Col)); }
+    /* Its shared memory is static (steps): constant addresses, where a pointer into the dynamic
+     * block came back as a generic-to-shared conversion at every use under register pressure. */
+    static size_t smem_bytes(int64_t) { return 0; }
 
-    __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem, const pw_row_sync &sync) const
+    /* One thread's R lanes. */
+    struct Lanes {
+        T left[R], diag[R]; /* left: the lane's latest value; diag: its latest up value */
+        Col col[R];         /* the column datum of the lane's latest step */
+        Row row[R];
+        TileAcc acc[R];
+    };
+
+    /* Where one tile runs. */
+    struct Span {
+        int64_t s0, s1, lanes, first; /* steps [s0, s1), valid lanes, row of this thread's lane 0 */
+        int last_thread, last_q;      /* the tile's last lane */
+    };
+
+    __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *, const pw_row_sync &sync) const
     {
-        const int64_t lanes = pw_tiling_lanes(&t, r);
-        int64_t s0, s1;
-        pw_tile_steps(t, r, c, lanes, &s0, &s1);
-        const bool interior = lanes == t.h && s0 - (t.h - 1) >= 0 && s1 - 1 < t.cols;
-        if (interior) return steps<false>(t, r, s0, s1, lanes, smem, sync);
-        return steps<true>(t, r, s0, s1, lanes, smem, sync);
+        Span sp;
+        sp.lanes = pw_tiling_lanes(&t, r);
+        pw_tile_steps(t, r, c, sp.lanes, &sp.s0, &sp.s1);
+        sp.first = r * t.h + (int64_t)threadIdx.x * R;
+        sp.last_thread = (int)((sp.lanes - 1) / R);
+        sp.last_q = (int)((sp.lanes - 1) % R);
+        const bool interior = sp.lanes == t.h && sp.s0 - (t.h - 1) >= 0 && sp.s1 - 1 < t.cols;
+        if (interior) return steps<false>(t, sp, sync);
+        return steps<true>(t, sp, sync);
+    }
+
+    /* Thread 0 waits until chunk [c, min(c + 32, s1)) may read the bus; then thread k loads column
+     * c + k's bus value and datum into *val, *col.  false: the run is abandoned. */
+    __device__ __forceinline__ bool fetch_chunk(const pw_tiling &t, const Span &sp, const pw_row_sync &sync,
+                                                pw_row_seen *seen, int64_t c, T *val, Col *col) const
+    {
+        const int64_t chunk_last = c + 31 < sp.s1 ? c + 31 : sp.s1 - 1;
+        const bool ok = threadIdx.x == 0 ? pw_row_wait_steps(sync, seen, chunk_last) : true;
+        if (!__all_sync(0xffffffffu, ok)) return false;
+        __syncwarp(); /* orders thread 0's acquire before the loads */
+        const int64_t x = c + threadIdx.x;
+        if (x < sp.s1 && x >= 0 && x < t.cols) {
+            *val = pw_load_cg(app.bus + x);
+            *col = app.col_load(x);
+        }
+        return true;
     }
 
     template <bool Checked>
-    __device__ __forceinline__ bool steps(const pw_tiling &t, int64_t r, int64_t s0, int64_t s1, int64_t lanes,
-                                          unsigned char *smem, const pw_row_sync &sync) const
+    __device__ __forceinline__ bool steps(const pw_tiling &t, const Span &sp, const pw_row_sync &sync) const
     {
-        pw_row_seen seen; /* thread 0's */
-        T *chunk_val = (T *)smem;
-        Col *chunk_col = (Col *)(chunk_val + 32);
+        /* the staged chunk (32 bus values, 32 column data) and the last lane's 32 outputs */
+        __shared__ T in_val[32], out_val[32];
+        __shared__ Col in_col[32];
         const int k = threadIdx.x;
-        const int64_t first = r * t.h + (int64_t)k * R; /* row of lane q = 0 */
-        const int last_thread = (int)((lanes - 1) / R), last_q = (int)((lanes - 1) % R);
-        T left[R], diag[R], prev[R];
-        Col prev_col[R];
-        Row row[R];
-        typename App::Acc acc[R];
+        pw_row_seen seen; /* thread 0's */
+        Lanes L;
+        load_lanes(t, sp, &L);
+        T next_val{};
+        Col next_col{};
+        if (!fetch_chunk(t, sp, sync, &seen, sp.s0, &next_val, &next_col)) return false;
+        for (int64_t c = sp.s0; c < sp.s1; c += 32) {
+            const int n = sp.s1 - c < 32 ? (int)(sp.s1 - c) : 32;
+            if (c > sp.s0 && !prefetch && !fetch_chunk(t, sp, sync, &seen, c, &next_val, &next_col)) return false;
+            in_val[k] = next_val;
+            in_col[k] = next_col;
+            __syncwarp(); /* the staged chunk before its reads; the last chunk's output reads before new writes */
+            if (prefetch && c + 32 < sp.s1 && !fetch_chunk(t, sp, sync, &seen, c + 32, &next_val, &next_col)) return false;
+            const int32_t rel = (int32_t)(c - sp.s0);
+            if (!Checked && n == 32) {
 #pragma unroll
-        for (int q = 0; q < R; q++) {
-            const int64_t lane = (int64_t)k * R + q, i = first + q;
-            if (!Checked || lane < lanes) {
-                left[q] = pw_load_cg(app.left + i);
-                diag[q] = pw_load_cg(app.diag + i);
-                acc[q] = app.acc_load(i);
-                row[q] = app.row_load(i);
-                prev[q] = left[q]; /* the lane's value at step s0 - 1 */
-                const int64_t x = s0 - 1 - lane; /* -1 for the last lane of an interior tile */
-                if (x >= 0 && x < t.cols) prev_col[q] = app.col_load(x);
+                for (int o = 0; o < 32; o++) step<false>(t, sp, &L, in_val, in_col, out_val, c, o, rel);
+            } else {
+                for (int o = 0; o < n; o++) step<true>(t, sp, &L, in_val, in_col, out_val, c, o, rel);
+            }
+            __syncwarp(); /* the last lane's outputs before they are stored */
+            const int64_t j = c + k - (sp.lanes - 1); /* the last lane's column at step c + k */
+            if (k < n && j >= 0 && j < t.cols) app.bus[j] = out_val[k];
+            const int64_t chunk = (c - sp.s0) / 32 + 1;
+            if (sync.a && (c + n == sp.s1 || (publish_every && chunk % publish_every == 0))) {
+                __syncwarp(); /* the chunk's bus stores, then its progress */
+                if (k == 0) pw_row_publish(sync, c + n);
             }
         }
-        for (int64_t s = s0; s < s1; s++) {
-            const int64_t offset = (s - s0) & 31;
-            if (offset == 0) { /* stage the next 32 bus values for thread 0 */
-                const int64_t chunk_last = s + 31 < s1 ? s + 31 : s1 - 1;
-                const bool ok = k == 0 ? pw_row_wait_steps(sync, &seen, chunk_last) : true;
-                if (!__all_sync(0xffffffffu, ok)) return false;
-                __syncwarp(); /* orders thread 0's acquire before the loads, the last chunk's reads before the stores */
-                const int64_t x = s + k;
-                if (x < s1 && x < t.cols && x >= 0) {
-                    chunk_val[k] = pw_load_cg(app.bus + x);
-                    chunk_col[k] = app.col_load(x);
-                }
-                __syncwarp();
-            }
-            T in_val = pw_shfl_up(prev[R - 1]);
-            Col in_col = pw_shfl_up(prev_col[R - 1]);
-            if (k == 0) {
-                in_val = chunk_val[offset];
-                in_col = chunk_col[offset];
-            }
-            /* Last lane first: lane q reads lane q - 1's previous-step value before it changes. */
-#pragma unroll
-            for (int q = R - 1; q >= 0; q--) {
-                const int64_t lane = (int64_t)k * R + q, j = s - lane;
-                if (Checked && !(lane < lanes && j >= 0 && j < t.cols)) continue;
-                const T up = q > 0 ? prev[q - 1] : in_val;
-                const Col col = q > 0 ? prev_col[q - 1] : in_col;
-                const T v = app.cell_rc(row[q], col, up, left[q], diag[q]);
-                diag[q] = up;
-                left[q] = v;
-                prev[q] = v;
-                prev_col[q] = col;
-                app.acc_add(acc[q], first + q, j, v);
-                if (k == last_thread && q == last_q) app.bus[j] = v;
-            }
-            const bool publish = s == s1 - 1 || (offset == 31 && publish_every && ((s - s0) / 32 + 1) % publish_every == 0);
-            if (sync.a && publish) { /* the chunk's bus values, then its progress */
-                __syncwarp();
-                if (k == 0) pw_row_publish(sync, s + 1);
-            }
-        }
-#pragma unroll
-        for (int q = 0; q < R; q++) {
-            const int64_t lane = (int64_t)k * R + q, i = first + q;
-            if (!Checked || lane < lanes) {
-                app.left[i] = left[q];
-                app.diag[i] = diag[q];
-                app.acc_store(i, acc[q]);
-            }
-        }
+        store_lanes(sp, L);
         return true;
+    }
+
+    /* Step c + o: every lane computes its cell from the previous step's values. */
+    template <bool Checked>
+    __device__ __forceinline__ void step(const pw_tiling &t, const Span &sp, Lanes *L, const T *in_val,
+                                         const Col *in_col, T *out_val, int64_t c, int o, int32_t rel) const
+    {
+        const int k = threadIdx.x;
+        T in_up = pw_shfl_up(L->left[R - 1]);
+        Col in_c = pw_shfl_up(L->col[R - 1]);
+        if (k == 0) {
+            in_up = in_val[o];
+            in_c = in_col[o];
+        }
+        /* Last lane first: lane q reads lane q - 1's previous-step value before it changes. */
+#pragma unroll
+        for (int q = R - 1; q >= 0; q--) {
+            if (Checked) {
+                const int64_t lane = (int64_t)k * R + q, j = c + o - lane;
+                if (!(lane < sp.lanes && j >= 0 && j < t.cols)) continue;
+            }
+            const T up = q > 0 ? L->left[q - 1] : in_up;
+            const Col col = q > 0 ? L->col[q - 1] : in_c;
+            const T v = app.cell_rc(L->row[q], col, up, L->left[q], L->diag[q]);
+            L->diag[q] = up;
+            L->left[q] = v;
+            L->col[q] = col;
+            app.tile_acc_add(L->acc[q], v, rel + o);
+            const bool last = Checked ? k == sp.last_thread && q == sp.last_q : k == 31 && q == R - 1;
+            if (last) out_val[o] = v;
+        }
+    }
+
+    __device__ __forceinline__ void load_lanes(const pw_tiling &t, const Span &sp, Lanes *L) const
+    {
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            const int64_t lane = (int64_t)threadIdx.x * R + q, i = sp.first + q;
+            if (lane < sp.lanes) {
+                L->left[q] = pw_load_cg(app.left + i); /* the lane's value at step s0 - 1 */
+                L->diag[q] = pw_load_cg(app.diag + i);
+                L->acc[q] = app.tile_acc_load(i);
+                L->row[q] = app.row_load(i);
+                const int64_t x = sp.s0 - 1 - lane; /* -1 for the last lane of an interior tile */
+                if (x >= 0 && x < t.cols) L->col[q] = app.col_load(x);
+            }
+        }
+    }
+
+    __device__ __forceinline__ void store_lanes(const Span &sp, const Lanes &L) const
+    {
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            const int64_t lane = (int64_t)threadIdx.x * R + q, i = sp.first + q;
+            if (lane < sp.lanes) {
+                app.left[i] = L.left[q];
+                app.diag[i] = L.diag[q];
+                app.tile_acc_store(i, L.acc[q], sp.s0 - lane);
+            }
+        }
     }
 };
 
