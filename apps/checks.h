@@ -14,6 +14,10 @@ pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps);
  * (src/cuda/stencil_warp_processor.cuh) measured best at 32-64 on the H200 (16384^2, one sweep:
  * h = 32 / 64 / 128: 7.3 / 8.0 / 14.3 ms; 8 pipelined sweeps, h = 32 / 64: 16.1 / 15.0 ms). */
 #define PW_STENCIL_CUDA_TILE_H 64
+/* SW and DTW on CUDA, likewise: the warp processor (src/cuda/warp_processor.cuh) at h = 64 / 128
+ * / 256 on the H200 (PW+HT, w = 128): SW 65536^2 33.0 / 45.4 / 67.7 ms, 262144^2 191 / 276 / 387;
+ * DTW 23.3 / 26.0 / 45.2 and 109 / 135 / 196 (d923e16). */
+#define PW_LINEAR_CUDA_TILE_H 64
 /* Also builds the score table. */
 pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                       const void *result, pw_score_table *table);

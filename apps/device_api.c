@@ -14,20 +14,21 @@
 #endif
 
 #ifdef PW_HAVE_CUDA
-/* A CUDA plan or the reason there is none: the CPU cannot read device pointers. */
-static pw_status device_plan(const pw_options *options, int64_t rows, int64_t cols, pw_plan *plan)
+/* A CUDA plan (cuda_tile_h as for pw_plan_make_app) or the reason there is none: the CPU cannot
+ * read device pointers. */
+static pw_status device_plan(const pw_options *options, int64_t rows, int64_t cols, int cuda_tile_h, pw_plan *plan)
 {
     pw_options o;
     if (options) o = *options;
     else pw_options_init(&o);
     if (o.backend == PW_BACKEND_CPU) return PW_ERR_INVALID_ARGUMENT;
     o.backend = PW_BACKEND_CUDA;
-    return pw_plan_make(&o, rows, cols, 0, plan);
+    return pw_plan_make_app(&o, rows, cols, 0, cuda_tile_h, plan);
 }
-#define PW_DEVICE_PLAN(options, rows, cols, plan)                          \
-    do {                                                                   \
-        pw_status plan_st_ = device_plan(options, rows, cols, plan);       \
-        if (plan_st_ != PW_OK) return plan_st_;                           \
+#define PW_DEVICE_PLAN(options, rows, cols, cuda_tile_h, plan)                    \
+    do {                                                                          \
+        pw_status plan_st_ = device_plan(options, rows, cols, cuda_tile_h, plan); \
+        if (plan_st_ != PW_OK) return plan_st_;                                  \
     } while (0)
 #endif
 
@@ -37,7 +38,7 @@ pw_status pw_sat_device(const pw_image *in, pw_image *out, const pw_options *opt
     if (st != PW_OK) return st;
 #ifdef PW_HAVE_CUDA
     pw_plan plan;
-    PW_DEVICE_PLAN(options, in->rows, in->cols, &plan);
+    PW_DEVICE_PLAN(options, in->rows, in->cols, 0, &plan);
     pw_run_info local;
     if (!info) info = &local;
     pw_run_info_clear(info);
@@ -55,7 +56,7 @@ pw_status pw_inthist_device(const pw_image *in, int bins, double lo, double hi, 
     if (st != PW_OK) return st;
 #ifdef PW_HAVE_CUDA
     pw_plan plan;
-    PW_DEVICE_PLAN(options, in->rows, in->cols, &plan);
+    PW_DEVICE_PLAN(options, in->rows, in->cols, 0, &plan);
     pw_run_info local;
     if (!info) info = &local;
     pw_run_info_clear(info);
@@ -72,12 +73,8 @@ static pw_status stencil_device(pw_image *grid, int64_t sweeps, int sor, double 
     pw_status st = pw_stencil_check(grid, sweeps);
     if (st != PW_OK) return st;
 #ifdef PW_HAVE_CUDA
-    pw_options o; /* a tile height left to us: the stencils' own on CUDA */
-    if (options) o = *options;
-    else pw_options_init(&o);
-    if (!o.tile_h) o.tile_h = PW_STENCIL_CUDA_TILE_H;
     pw_plan plan;
-    PW_DEVICE_PLAN(&o, grid->rows - 2, grid->cols - 2, &plan);
+    PW_DEVICE_PLAN(options, grid->rows - 2, grid->cols - 2, PW_STENCIL_CUDA_TILE_H, &plan);
     pw_run_info local;
     if (!info) info = &local;
     pw_run_info_clear(info);
@@ -109,7 +106,7 @@ pw_status pw_sw_device(const char *a, int64_t n, const char *b, int64_t m, const
     if (st != PW_OK) return st;
 #ifdef PW_HAVE_CUDA
     pw_plan plan;
-    PW_DEVICE_PLAN(options, n, m, &plan);
+    PW_DEVICE_PLAN(options, n, m, PW_LINEAR_CUDA_TILE_H, &plan);
     pw_run_info_clear(&result->info);
     return pw_cuda_sw_device(&plan, a, n, b, m, table.code, table.scores, table.size, params->gap_open,
                              params->gap_extend, &result->score, &result->end_a, &result->end_b, &result->info);
@@ -127,7 +124,7 @@ static pw_status dtw_device(const void *a, int64_t n, const void *b, int64_t m, 
     if (st != PW_OK) return st;
 #ifdef PW_HAVE_CUDA
     pw_plan plan;
-    PW_DEVICE_PLAN(options, n, m, &plan);
+    PW_DEVICE_PLAN(options, n, m, PW_LINEAR_CUDA_TILE_H, &plan);
     pw_run_info_clear(&result->info);
     int squared = cost == PW_DTW_SQUARED;
     st = f64 ? pw_cuda_dtw_f64_device(&plan, a, n, b, m, squared, &result->distance, &result->info)

@@ -37,7 +37,7 @@ pw_status DTW_FN(pw_dtw_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, 
     if (st != PW_OK) return st;
     if (!DTW_FN(all_finite_)(a, n) || !DTW_FN(all_finite_)(b, m)) return PW_ERR_BAD_INPUT;
     pw_plan plan;
-    st = pw_plan_make(options, n, m, 0, &plan);
+    st = pw_plan_make_app(options, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
     if (st != PW_OK) return st;
 #ifdef PW_HAVE_CUDA
     if (plan.backend == PW_BACKEND_CUDA) {

@@ -32,15 +32,7 @@ static pw_status stencil(pw_image *grid, int64_t sweeps, int sor, double omega,
     pw_status st = pw_stencil_check(grid, sweeps);
     if (st != PW_OK) return st;
     pw_plan plan;
-    st = pw_plan_make(options, grid->rows - 2, grid->cols - 2, 0, &plan);
-    if (st == PW_OK && plan.backend == PW_BACKEND_CUDA && !(options && options->tile_h)) {
-        pw_options o; /* the caller left the tile height to us: the stencils' own on CUDA */
-        if (options) o = *options;
-        else pw_options_init(&o);
-        o.backend = PW_BACKEND_CUDA;
-        o.tile_h = PW_STENCIL_CUDA_TILE_H;
-        st = pw_plan_make(&o, grid->rows - 2, grid->cols - 2, 0, &plan);
-    }
+    st = pw_plan_make_app(options, grid->rows - 2, grid->cols - 2, 0, PW_STENCIL_CUDA_TILE_H, &plan);
     if (st != PW_OK) return st;
     pw_run_info local;
     if (!info) info = &local;

@@ -79,7 +79,7 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
     if (st != PW_OK) return st;
     pw_plan plan;
-    st = pw_plan_make(options, n, m, 0, &plan);
+    st = pw_plan_make_app(options, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
     if (st != PW_OK) return st;
 
     sw_ctx ctx = {0};

@@ -292,12 +292,13 @@ static double bytes_per_cell(app_id app, int bins)
 
 static int runs = 5, tile_h_asked = 0; /* --tile-h; 0: each app's default (tile_height_for) */
 static int64_t tile_w = 0; /* --tile-w: every method's width (0: its own rule) */
-/* The tile height of every method: --tile-h, else the library's CUDA default for HEAT/SOR (the
- * stencil warp processor's best) and 128 for the others. */
+/* The tile height of every method: --tile-h, else the library's CUDA default for HEAT/SOR and
+ * SW/DTW (their warp processors' best) and 128 for the others. */
 static int tile_height_for(app_id app)
 {
     if (tile_h_asked) return tile_h_asked;
-    return app == HEAT || app == SOR ? PW_STENCIL_CUDA_TILE_H : 128;
+    if (app == HEAT || app == SOR) return PW_STENCIL_CUDA_TILE_H;
+    return app == SW || app == DTW ? PW_LINEAR_CUDA_TILE_H : 128;
 }
 
 static const char *only_method; /* --method: just this one (e.g. PW+FHT) */

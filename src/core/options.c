@@ -87,10 +87,10 @@ static pw_status choose_backend(const pw_options *o, pw_backend *backend)
 
 /* CUDA tiles: a tile-row is one thread block, one row per thread; the grid size comes from the
  * occupancy API in the engine. */
-static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int skew, pw_plan *plan)
+static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int skew, int auto_h, pw_plan *plan)
 {
     if (plan->strategy == PW_STRATEGY_SEQUENTIAL) return PW_ERR_UNSUPPORTED; /* CPU reference */
-    int64_t h = o->tile_h ? o->tile_h : PW_CUDA_AUTO_TILE_H;
+    int64_t h = o->tile_h ? o->tile_h : auto_h;
     if (h > PW_CUDA_MAX_TILE_H) return PW_ERR_INVALID_TILE;
     int64_t w = o->tile_w ? o->tile_w : (o->shape == PW_TILE_SQUARE ? h : PW_CUDA_AUTO_TILE_W_PER_H * h);
     plan->workers = o->max_blocks; /* 0 = occupancy decides; the engine reports the grid used */
@@ -118,6 +118,12 @@ static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int 
 pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, int skew,
                        pw_plan *plan)
 {
+    return pw_plan_make_app(options, rows, cols, skew, 0, plan);
+}
+
+pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols, int skew, int cuda_tile_h,
+                           pw_plan *plan)
+{
     pw_options defaults;
     if (!options) {
         pw_options_init(&defaults);
@@ -142,7 +148,8 @@ pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, in
     plan->stuck_row = stuck ? strtoll(stuck, NULL, 10) : -1;
     st = choose_backend(options, &plan->backend);
     if (st != PW_OK) return st;
-    if (plan->backend == PW_BACKEND_CUDA) return plan_cuda(options, rows, cols, skew, plan);
+    if (plan->backend == PW_BACKEND_CUDA)
+        return plan_cuda(options, rows, cols, skew, cuda_tile_h ? cuda_tile_h : PW_CUDA_AUTO_TILE_H, plan);
     if (plan->strategy == PW_STRATEGY_LAUNCH) return PW_ERR_UNSUPPORTED; /* a GPU-only baseline */
 
     int threads = options->threads ? options->threads : pw_cpu_count();

@@ -36,6 +36,11 @@ typedef struct pw_plan {
 pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, int skew,
                        pw_plan *plan);
 
+/* pw_plan_make for an app with its own CUDA tile height: a CUDA plan whose caller left tile_h
+ * to the library gets cuda_tile_h (0: the library's; the CPU keeps its own rule). */
+pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols, int skew, int cuda_tile_h,
+                           pw_plan *plan);
+
 /* Validate an options struct without a problem (used by pw_plan_make). */
 pw_status pw_options_check(const pw_options *options);
 

@@ -53,10 +53,6 @@ __device__ __forceinline__ V pw_shfl_up(const V &v)
 
 /* The narrowest tile the glue gives it in the peer schedule (linear_apps.cu). */
 #define PW_WARP_PEER_MIN_W 128
-/* Warps an SM is compiled for up to R = 4 (a measuring knob: -DPW_WARP_BOUND_BLOCKS=N). */
-#ifndef PW_WARP_BOUND_BLOCKS
-#define PW_WARP_BOUND_BLOCKS 16
-#endif
 /* The widest: tile steps are counted in 32 bits (the glue re-cuts wider tiles). */
 #define PW_WARP_MAX_STEPS ((int64_t)1 << 30)
 
@@ -70,11 +66,12 @@ struct WarpProc {
     typedef typename App::Row Row;
     typedef typename App::TileAcc TileAcc;
     static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish */
-    /* Register budget (engine.cuh, bounded kernels): 16 warps an SM up to R = 4 (at most 128
-     * registers), so that 262144 rows of h = 128 (2048 tile-rows) are all resident on 132 SMs
-     * instead of the last quarter waiting for the first rows to finish; 8 for R = 8. */
+    /* Register budget (engine.cuh, bounded kernels): 16 warps an SM (128 registers) up to R = 2,
+     * which fit it without spilling; R = 4 and 8 get 255.  R = 4 under 128 spilled and ran slower
+     * even where it made every tile-row resident (H200, d923e16, SW 262144^2 h = 128: 276 ms with
+     * 2048 blocks against 196 ms with 1056). */
     static constexpr int bound_threads = 32;
-    static constexpr int bound_blocks = R <= 4 ? PW_WARP_BOUND_BLOCKS : 8;
+    static constexpr int bound_blocks = R <= 2 ? 16 : 8;
     static int block_threads(int64_t) { return 32; }
     /* Its shared memory is static (steps): constant addresses, where a pointer into the dynamic
      * block came back as a generic-to-shared conversion at every use under register pressure. */
