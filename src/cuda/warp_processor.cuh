@@ -20,8 +20,9 @@
  * waits_in_tile): thread 0 waits for exactly the steps of the row above that a chunk's 32 bus
  * values need (tiling.h, pw_tiling_need_at), and once a chunk's outputs are stored it publishes
  * them, so the tile-row below follows about h + 32 steps behind whatever the tile width.  With
- * `prefetch` the wait and loads for chunk n + 1 are issued before chunk n runs, so their latency
- * hides behind its 32 steps, at the price of 32 more steps of lag a tile-row.
+ * `prefetch` (a measuring switch, off by default) the wait and loads for chunk n + 1 are issued
+ * before chunk n runs, so their latency hides behind its 32 steps, at the price of 32 more steps
+ * of lag a tile-row, which measured the dearer of the two (docs/PERFORMANCE.md).
  *
  * App (linear) adds to LinearProc's interface: typedef Row, Col, TileAcc;
  *   __device__ Row row_load(int64_t i) const;   per-row datum (SW: a[i]'s score-table row)
