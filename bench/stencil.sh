@@ -38,11 +38,7 @@ if [ $profile = 1 ]; then
   rm -f "$out/sass.txt"
 fi
 [ $bench = 1 ] || { echo "==== summary"; cat "$out/summary.txt"; exit 0; }
-suite=./build-gpu/bench_suite
-run() { # label, env, args...
-  local label=$1 env=$2; shift 2
-  env $env $suite --runs 5 "$@" 2>&1 | grep -E "^(HEAT|SOR)" | sed "s/^/$label /" | tee -a "$out/stencil.txt" >> "$out/summary.txt"
-}
+run() { pw_suite "$out/stencil.txt" "$@"; } # label, env, args...
 for n in $sizes; do
   grid=$n
   for h in 32 64 128; do

@@ -46,39 +46,58 @@ struct pw_engine_args {
     long long watchdog_ns;
     long long stuck_row;        /* fault injection (plan.h): never published; -1 = none */
     int64_t sweeps;             /* peer: in-place sweeps pipelined in this launch (>= 1) */
+    unsigned spin_polls;        /* pw_wait_progress: polls before it sleeps between them */
     pw_gpu_trace trace;         /* trace.records == NULL: tracing off */
 };
 
+/* Polls a wait makes back to back before it starts sleeping between them (the default of
+ * pw_engine_args::spin_polls; PEERWAVE_SPIN_POLLS sets it, for measuring). */
+#define PW_SPIN_POLLS 64
+
 /* Thread 0 of a block: wait until progress[r] >= need.  false when the run is abandoned.
- * *latest (if given) receives the value seen, which may pass `need`. */
+ * *latest (if given) receives the value seen, which may pass `need`.
+ *
+ * The polls are relaxed loads, and one acquire fence follows the load that satisfies the wait
+ * (the PTX memory model's acquire pattern: what the producer's release ordered is visible after
+ * it).  An acquire load instead would invalidate the SM's L1 on every poll (CCTL.IVALL; ~50 polls
+ * a wait were measured), taking every other warp's cached data with it.  A wait on the
+ * wavefront's critical path is usually short and each poll is already an L2 round trip, so the
+ * first spin_polls polls do not sleep; after them a __nanosleep back-off (up to ~1 us) keeps long
+ * waits, such as a tile-row's first one while the pipeline fills, off the memory system.  The
+ * abandon flag and the watchdog are looked at every 16th poll while spinning. */
 __device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_t r, pw_counter need,
                                                  pw_counter *latest = NULL)
 {
     cuda::atomic_ref<pw_counter, cuda::thread_scope_device> p(a.progress[r]);
-    pw_counter seen = p.load(cuda::memory_order_acquire);
-    if (seen >= need) {
-        if (latest) *latest = seen;
-        return true;
-    }
-    long long since = pw_globaltimer();
-    unsigned ns = 32;
-    for (;;) {
-        __nanosleep(ns);
-        if (ns < 1024) ns *= 2;
-        pw_counter now = p.load(cuda::memory_order_acquire);
-        if (now >= need) {
-            if (latest) *latest = now;
-            return true;
+    pw_counter seen = p.load(cuda::memory_order_relaxed);
+    if (seen < need) {
+        long long since = pw_globaltimer();
+        unsigned ns = 32;
+        for (unsigned polls = 1;; polls++) {
+            const bool sleeping = polls > a.spin_polls;
+            if (sleeping) {
+                __nanosleep(ns);
+                if (ns < 1024) ns *= 2;
+            }
+            const pw_counter now = p.load(cuda::memory_order_relaxed);
+            if (now >= need) {
+                seen = now;
+                break;
+            }
+            if (!sleeping && polls % 16 != 0) continue;
+            if (*(volatile int *)a.error) return false;
+            if (now != seen) {
+                seen = now;
+                since = pw_globaltimer();
+            } else if (pw_globaltimer() - since > a.watchdog_ns) {
+                atomicExch(a.error, PW_CUDA_ERROR_TIMEOUT);
+                return false;
+            }
         }
-        if (*(volatile int *)a.error) return false;
-        if (now != seen) {
-            seen = now;
-            since = pw_globaltimer();
-        } else if (pw_globaltimer() - since > a.watchdog_ns) {
-            atomicExch(a.error, PW_CUDA_ERROR_TIMEOUT);
-            return false;
-        }
     }
+    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
+    if (latest) *latest = seen;
+    return true;
 }
 
 /* ---- processors that wait and publish inside their tiles (peer schedule) -------------------
@@ -303,18 +322,15 @@ struct pw_kernels {
 
 /* A measuring switch of the processors that publish inside their tiles: publish every N chunks
  * (environment variable `name`; unset, empty, negative or garbage: 1; 0: at tile ends only). */
-static inline int pw_env_publish_chunks(const char *name)
+/* A measuring switch's count: unset, empty, negative or not a number gives the default. */
+static inline int pw_env_int(const char *name, int fallback)
 {
-    const char *every = getenv(name);
-    return every && *every && atoi(every) >= 0 ? atoi(every) : 1;
+    const char *v = getenv(name);
+    return v && *v && atoi(v) >= 0 ? atoi(v) : fallback;
 }
 
 /* A measuring switch: "0" turns it off, "1" on, unset or empty gives the default. */
-static inline bool pw_env_flag(const char *name, bool fallback)
-{
-    const char *v = getenv(name);
-    return v && *v ? atoi(v) != 0 : fallback;
-}
+static inline bool pw_env_flag(const char *name, bool fallback) { return pw_env_int(name, fallback) != 0; }
 
 /* *plan with its tiles re-cut to width w (same rows, skew, shape and height), for a processor
  * that waits inside its tiles or works in whole chunks of steps, where the width is its own
@@ -382,6 +398,7 @@ static pw_status pw_cuda_run_sweeps(const pw_plan *plan, const Proc &proc, size_
     a.watchdog_ns = plan->watchdog_ns ? plan->watchdog_ns : PW_CUDA_WATCHDOG_NS;
     a.stuck_row = plan->stuck_row;
     a.sweeps = sweeps;
+    a.spin_polls = (unsigned)pw_env_int("PEERWAVE_SPIN_POLLS", PW_SPIN_POLLS);
 
     if (smem > 48 * 1024) { /* dynamic shared memory past 48 KB is opt-in, per kernel */
         PW_CUDA_TRY(st, cudaFuncSetAttribute((const void *)k.peer, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);

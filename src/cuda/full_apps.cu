@@ -429,7 +429,7 @@ template <int R, class F, class Cell>
 static pw_status stencil_warp_rows(const pw_plan *plan, F *grid, int64_t stride, Cell cell, int64_t sweeps,
                                    pw_run_info *info)
 {
-    StencilWarpProc<F, Cell, R> proc{grid, stride, cell, pw_env_publish_chunks("PEERWAVE_STENCIL_PUBLISH_CHUNKS")};
+    StencilWarpProc<F, Cell, R> proc{grid, stride, cell, pw_env_int("PEERWAVE_STENCIL_PUBLISH_CHUNKS", 1)};
     return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info);
 }
 

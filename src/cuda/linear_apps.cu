@@ -55,7 +55,7 @@ static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_
             pw_status st = pw_plan_rewidth(plan, w, &wide);
             if (st != PW_OK) return st;
         }
-        const int every = pw_env_publish_chunks("PEERWAVE_LINEAR_PUBLISH_CHUNKS"); /* measuring */
+        const int every = pw_env_int("PEERWAVE_LINEAR_PUBLISH_CHUNKS", 1); /* measuring */
         const bool prefetch = pw_env_flag("PEERWAVE_LINEAR_PREFETCH", false); /* measuring */
         switch (plan->warp_rows) {
         case 1: { WarpProc<App, 1> p{app, every, prefetch}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
@@ -74,6 +74,14 @@ static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_
 
 /* ---- Smith-Waterman ----------------------------------------------------------------------- */
 
+/* WarpProc moves a lane's value one thread up the warp every step, where it is the next lane's up
+ * value: pw_sw_step reads h and f of it, never e, so e stays behind (one shuffle in four). */
+template <>
+__device__ __forceinline__ pw_sw_cell pw_shfl_up(const pw_sw_cell &v)
+{
+    return pw_sw_cell{__shfl_up_sync(0xffffffffu, v.h, 1), PW_SW_NEG_INF, __shfl_up_sync(0xffffffffu, v.f, 1)};
+}
+
 struct SwApp {
     typedef pw_sw_cell T;
     struct Acc {
@@ -82,6 +90,7 @@ struct SwApp {
     };
     typedef const int32_t *Row; /* a[i]'s row of the score table */
     typedef int32_t Col;        /* b[j] */
+    typedef int32_t Pre;        /* s(a[i], b[j]) */
     struct TileAcc {            /* WarpProc: the row's best H so far and the tile step it came at */
         int32_t score;
         int32_t step; /* -1: not in this tile */
@@ -94,17 +103,11 @@ struct SwApp {
     int32_t *best_score; /* per row: best H and its smallest column */
     int64_t *best_col;
 
-    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const
-    {
-        int32_t s = __ldg(scores + a[i] * alphabet + b[j]);
-        return pw_sw_step(s, gap_open, gap_extend, up, l, d);
-    }
+    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(row_load(i), col_load(j)), up, l, d); }
     __device__ Row row_load(int64_t i) const { return scores + (int32_t)a[i] * alphabet; }
     __device__ Col col_load(int64_t j) const { return b[j]; }
-    __device__ T cell_rc(Row row, Col col, T up, T l, T d) const
-    {
-        return pw_sw_step(__ldg(row + col), gap_open, gap_extend, up, l, d);
-    }
+    __device__ Pre pre(Row row, Col col) const { return __ldg(row + col); }
+    __device__ T cell_pre(Pre subst, T up, T l, T d) const { return pw_sw_step(subst, gap_open, gap_extend, up, l, d); }
     __device__ TileAcc tile_acc_load(int64_t i) const { return TileAcc{best_score[i], -1}; }
     __device__ void tile_acc_add(TileAcc &acc, const T &v, int32_t step) const
     {
@@ -227,6 +230,12 @@ extern "C" pw_status pw_cuda_sw_device(const pw_plan *plan, const char *a, int64
 
 /* ---- DTW ------------------------------------------------------------------------------------- */
 
+/* dtw_cell.h's two parts, by element type. */
+__device__ __forceinline__ float pw_dtw_cell_cost(float a, float b, int squared) { return pw_dtw_cost_f32(a, b, squared); }
+__device__ __forceinline__ double pw_dtw_cell_cost(double a, double b, int squared) { return pw_dtw_cost_f64(a, b, squared); }
+__device__ __forceinline__ float pw_dtw_cell_combine(float c, float up, float l, float d) { return pw_dtw_combine_f32(c, up, l, d); }
+__device__ __forceinline__ double pw_dtw_cell_combine(double c, double up, double l, double d) { return pw_dtw_combine_f64(c, up, l, d); }
+
 template <class F>
 struct DtwApp {
     typedef F T;
@@ -234,14 +243,16 @@ struct DtwApp {
     typedef pw_no_acc TileAcc;
     typedef F Row;
     typedef F Col;
+    typedef F Pre; /* the cell's cost */
     T *bus, *left, *diag;
     const F *a, *b;
     int squared;
 
-    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const;
+    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(a[i], b[j]), up, l, d); }
     __device__ Row row_load(int64_t i) const { return a[i]; }
     __device__ Col col_load(int64_t j) const { return b[j]; }
-    __device__ T cell_rc(Row x, Col y, T up, T l, T d) const;
+    __device__ Pre pre(Row x, Col y) const { return pw_dtw_cell_cost(x, y, squared); }
+    __device__ T cell_pre(Pre cost, T up, T l, T d) const { return pw_dtw_cell_combine(cost, up, l, d); }
     __device__ Acc acc_load(int64_t) const { return Acc{}; }
     __device__ void acc_add(Acc &, int64_t, int64_t, const T &) const {}
     __device__ void acc_store(int64_t, const Acc &) const {}
@@ -249,30 +260,6 @@ struct DtwApp {
     __device__ void tile_acc_add(TileAcc &, const T &, int32_t) const {}
     __device__ void tile_acc_store(int64_t, const TileAcc &, int64_t) const {}
 };
-
-template <>
-__device__ float DtwApp<float>::cell(int64_t i, int64_t j, float up, float l, float d) const
-{
-    return pw_dtw_step_f32(a[i], b[j], squared, up, l, d);
-}
-
-template <>
-__device__ double DtwApp<double>::cell(int64_t i, int64_t j, double up, double l, double d) const
-{
-    return pw_dtw_step_f64(a[i], b[j], squared, up, l, d);
-}
-
-template <>
-__device__ float DtwApp<float>::cell_rc(float x, float y, float up, float l, float d) const
-{
-    return pw_dtw_step_f32(x, y, squared, up, l, d);
-}
-
-template <>
-__device__ double DtwApp<double>::cell_rc(double x, double y, double up, double l, double d) const
-{
-    return pw_dtw_step_f64(x, y, squared, up, l, d);
-}
 
 /* The scan over device-resident series da (n) and db (m). */
 template <class F>

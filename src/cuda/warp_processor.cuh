@@ -9,6 +9,11 @@
  * a thread in one step are independent (they use the previous step's values), so a step is R-way
  * instruction-level parallel; the warp never waits on the rest of the block.
  *
+ * A step's latency is the critical path of the whole wavefront (every tile-row waits on the one
+ * above, step by step), so only what needs the up value stays on it: the cell's own input (SW's
+ * substitution score, DTW's distance) depends on the row and column data alone, and is made a
+ * step ahead (App::pre) from the column the lane will see next -- lane L - 1's current one.
+ *
  * Steps run in chunks of 32.  A whole chunk of an interior tile (every lane valid at every step)
  * is unrolled, so the staged value a step reads and the slot the last lane's output goes to are
  * compile-time shared-memory offsets and no per-step condition is left; chunk ends write the 32
@@ -24,10 +29,12 @@
  * before chunk n runs, so their latency hides behind its 32 steps, at the price of 32 more steps
  * of lag a tile-row, which measured the dearer of the two (docs/PERFORMANCE.md).
  *
- * App (linear) adds to LinearProc's interface: typedef Row, Col, TileAcc;
+ * App (linear) adds to LinearProc's interface: typedef Row, Col, Pre, TileAcc;
  *   __device__ Row row_load(int64_t i) const;   per-row datum (SW: a[i]'s score-table row)
- *   __device__ Col col_load(int64_t j) const;   per-column datum (SW: b[j])
- *   __device__ T cell_rc(Row, Col, T up, T left, T diag) const;
+ *   __device__ Col col_load(int64_t j) const;   per-column datum (SW: b[j]); Col{} must be a
+ *                                               harmless stand-in (pre() of it is computed, unused)
+ *   __device__ Pre pre(Row, Col) const;         the cell's input from its row and column data
+ *   __device__ T cell_pre(Pre, T up, T left, T diag) const;
  *   __device__ TileAcc tile_acc_load(int64_t i) const;             row i's accumulator in registers
  *   __device__ void tile_acc_add(TileAcc &, const T &v, int32_t step) const;  v at a step of the tile
  *   __device__ void tile_acc_store(int64_t i, const TileAcc &, int64_t col_of_step0) const;
@@ -65,6 +72,7 @@ struct WarpProc {
     typedef typename App::T T;
     typedef typename App::Col Col;
     typedef typename App::Row Row;
+    typedef typename App::Pre Pre;
     typedef typename App::TileAcc TileAcc;
     static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish */
     /* Register budget (engine.cuh, bounded kernels): 16 warps an SM (128 registers) up to R = 2,
@@ -81,7 +89,8 @@ struct WarpProc {
     /* One thread's R lanes. */
     struct Lanes {
         T left[R], diag[R]; /* left: the lane's latest value; diag: its latest up value */
-        Col col[R];         /* the column datum of the lane's latest step */
+        Col col[R];         /* the column datum of the lane's next step */
+        Pre pre[R];         /* and its cell input, pre(row, col) */
         Row row[R];
         TileAcc acc[R];
     };
@@ -106,7 +115,8 @@ struct WarpProc {
     }
 
     /* Thread 0 waits until chunk [c, min(c + 32, s1)) may read the bus; then thread k loads column
-     * c + k's bus value and datum into *val, *col.  false: the run is abandoned. */
+     * c + k's bus value into *val and the datum of column c + k + 1 (lane 0's column at the step
+     * after c + k) into *col.  false: the run is abandoned. */
     __device__ __forceinline__ bool fetch_chunk(const pw_tiling &t, const Span &sp, const pw_row_sync &sync,
                                                 pw_row_seen *seen, int64_t c, T *val, Col *col) const
     {
@@ -115,10 +125,8 @@ struct WarpProc {
         if (!__all_sync(0xffffffffu, ok)) return false;
         __syncwarp(); /* orders thread 0's acquire before the loads */
         const int64_t x = c + threadIdx.x;
-        if (x < sp.s1 && x >= 0 && x < t.cols) {
-            *val = pw_load_cg(app.bus + x);
-            *col = app.col_load(x);
-        }
+        if (x < sp.s1 && x >= 0 && x < t.cols) *val = pw_load_cg(app.bus + x);
+        if (x + 1 < sp.s1 && x + 1 >= 0 && x + 1 < t.cols) *col = app.col_load(x + 1);
         return true;
     }
 
@@ -169,11 +177,7 @@ struct WarpProc {
     {
         const int k = threadIdx.x;
         T in_up = pw_shfl_up(L->left[R - 1]);
-        Col in_c = pw_shfl_up(L->col[R - 1]);
-        if (k == 0) {
-            in_up = in_val[o];
-            in_c = in_col[o];
-        }
+        if (k == 0) in_up = in_val[o];
         /* Last lane first: lane q reads lane q - 1's previous-step value before it changes. */
 #pragma unroll
         for (int q = R - 1; q >= 0; q--) {
@@ -182,14 +186,21 @@ struct WarpProc {
                 if (!(lane < sp.lanes && j >= 0 && j < t.cols)) continue;
             }
             const T up = q > 0 ? L->left[q - 1] : in_up;
-            const Col col = q > 0 ? L->col[q - 1] : in_c;
-            const T v = app.cell_rc(L->row[q], col, up, L->left[q], L->diag[q]);
+            const T v = app.cell_pre(L->pre[q], up, L->left[q], L->diag[q]);
             L->diag[q] = up;
             L->left[q] = v;
-            L->col[q] = col;
             app.tile_acc_add(L->acc[q], v, rel + o);
             const bool last = Checked ? k == sp.last_thread && q == sp.last_q : k == 31 && q == R - 1;
             if (last) out_val[o] = v;
+        }
+        /* The next step's columns and cell inputs, off the up value's path: every lane (valid or
+         * not: its data are stand-ins then) takes lane q - 1's column. */
+        Col in_c = pw_shfl_up(L->col[R - 1]);
+        if (k == 0) in_c = in_col[o];
+#pragma unroll
+        for (int q = R - 1; q >= 0; q--) {
+            L->col[q] = q > 0 ? L->col[q - 1] : in_c;
+            L->pre[q] = app.pre(L->row[q], L->col[q]);
         }
     }
 
@@ -198,13 +209,16 @@ struct WarpProc {
 #pragma unroll
         for (int q = 0; q < R; q++) {
             const int64_t lane = (int64_t)threadIdx.x * R + q, i = sp.first + q;
+            const int64_t x = sp.s0 - lane; /* the lane's column at step s0 */
+            /* lanes past the tile's rows or the matrix's columns get stand-ins: pre() is made for
+             * every lane (unused where the cell is not), so its data must be safe to read */
+            L->row[q] = app.row_load(lane < sp.lanes ? i : sp.first - (int64_t)threadIdx.x * R);
+            L->col[q] = x >= 0 && x < t.cols ? app.col_load(x) : Col{};
+            L->pre[q] = app.pre(L->row[q], L->col[q]);
             if (lane < sp.lanes) {
                 L->left[q] = pw_load_cg(app.left + i); /* the lane's value at step s0 - 1 */
                 L->diag[q] = pw_load_cg(app.diag + i);
                 L->acc[q] = app.tile_acc_load(i);
-                L->row[q] = app.row_load(i);
-                const int64_t x = sp.s0 - 1 - lane; /* -1 for the last lane of an interior tile */
-                if (x >= 0 && x < t.cols) L->col[q] = app.col_load(x);
             }
         }
     }

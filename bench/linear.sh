@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# bench/linear.sh - SW/DTW processor work on the device in one call: incremental build, the GPU
+# tests (random shapes, every engine against the CPU reference) and compute-sanitizer, then SW
+# and DTW through bench_suite (CUDA events, median of 5, every result checked against the
+# threaded CPU engine): every strategy, and at 65536 the peer wait's spin count
+# (PEERWAVE_SPIN_POLLS).  --sass keeps the SASS of the R = 2 peer kernels (h = 64).
+# Logs under $OUT; a summary last.
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/linear.sh [--no-tests] [--no-bench] [--sass] [--sizes "65536 262144"]
+set -u
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/pw-linear}
+mkdir -p "$out"
+tests=1 bench=1 sass=0 sizes="65536 262144"
+while [ $# -gt 0 ]; do
+  case $1 in
+    --no-tests) tests=0 ;;
+    --no-bench) bench=0 ;;
+    --sass) sass=1 ;;
+    --sizes) sizes=$2; shift ;;
+    *) echo "bench/linear.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+. tests/gpu/device_lib.sh
+pw_begin
+
+if [ $tests = 1 ]; then
+  pw_quick_tests "$out" | tee -a "$out/summary.txt"
+fi
+if [ $sass = 1 ]; then
+  for k in '_Z22pw_peer_kernel_boundedI8WarpProcI5SwAppLi2EEEvT_14pw_engine_args' \
+           '_Z22pw_peer_kernel_boundedI8WarpProcI6DtwAppIfELi2EEEvT_14pw_engine_args'; do
+    cuobjdump -sass -fun "$k" build-gpu/libpeerwave.a > "$out/sass_${k:30:12}.txt" 2>&1
+    summary "sass ${k:30:12}: $(grep -cE '^ +/\*[0-9a-f]+\*/' "$out/sass_${k:30:12}.txt") instructions," \
+      "$(grep -c 'SHFL' "$out/sass_${k:30:12}.txt") SHFL, $(grep -c 'BRA.DIV' "$out/sass_${k:30:12}.txt") BRA.DIV," \
+      "$(grep -c 'CCTL.IVALL' "$out/sass_${k:30:12}.txt") CCTL.IVALL, $(grep -c 'MEMBAR' "$out/sass_${k:30:12}.txt") MEMBAR"
+  done
+fi
+[ $bench = 1 ] || { echo "==== summary"; cat "$out/summary.txt"; exit 0; }
+run() { pw_suite "$out/linear.txt" "$@"; } # label, env, args...
+for n in $sizes; do
+  for app in SW DTW; do run "default" "" --only $app --size $n; done
+done
+for app in SW DTW; do
+  for spins in 0 16 1000000; do run "spin=$spins" "PEERWAVE_SPIN_POLLS=$spins" --only $app --method PW+HT --size 65536; done
+done
+echo "==== summary"; cat "$out/summary.txt"
