@@ -3,19 +3,22 @@
 # tests (random shapes, every engine against the CPU reference) and compute-sanitizer, then SW
 # and DTW through bench_suite (CUDA events, median of 5, every result checked against the
 # threaded CPU engine): every strategy, and at 65536 the peer wait's spin count
-# (PEERWAVE_SPIN_POLLS).  --sass keeps the SASS of the R = 2 peer kernels (h = 64).
+# (PEERWAVE_SPIN_POLLS).  --sass keeps the SASS of the R = 2 peer kernels (h = 64).  --shapes
+# times SW (peer, hyper tiles 64 x 128) on tall, wide and square inputs, and summarises two
+# --trace CSVs of SW 65536^2 (scripts/trace_rows.py): where a wavefront's time goes.
 # Logs under $OUT; a summary last.
-#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/linear.sh [--no-tests] [--no-bench] [--sass] [--sizes "65536 262144"]
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/linear.sh [--no-tests] [--no-bench] [--sass] [--shapes] [--sizes "65536 262144"]
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/pw-linear}
 mkdir -p "$out"
-tests=1 bench=1 sass=0 sizes="65536 262144"
+tests=1 bench=1 sass=0 shapes=0 sizes="65536 262144"
 while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) tests=0 ;;
     --no-bench) bench=0 ;;
     --sass) sass=1 ;;
+    --shapes) shapes=1 ;;
     --sizes) sizes=$2; shift ;;
     *) echo "bench/linear.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -35,6 +38,22 @@ if [ $sass = 1 ]; then
       "$(grep -c 'SHFL' "$out/sass_${k:30:12}.txt") SHFL, $(grep -c 'BRA.DIV' "$out/sass_${k:30:12}.txt") BRA.DIV," \
       "$(grep -c 'CCTL.IVALL' "$out/sass_${k:30:12}.txt") CCTL.IVALL, $(grep -c 'MEMBAR' "$out/sass_${k:30:12}.txt") MEMBAR"
   done
+fi
+if [ $shapes = 1 ]; then
+  t=$(mktemp -d)
+  for n in 4096 16384 65536; do pw_seq_file $n 1 > "$t/a$n.fa"; pw_seq_file $n 2 > "$t/b$n.fa"; done
+  sw() { ./build-gpu/peerwave sw "$@" --backend cuda --tile-h 64; }
+  for shape in "65536 65536" "65536 16384" "16384 65536" "65536 4096" "4096 65536"; do
+    set -- $shape
+    secs=$(for r in 1 2 3; do sw "$t/a$1.fa" "$t/b$2.fa" --tile-w 128 | sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p)
+    summary "shape SW $1 x $2 PW+HT 64x128: median of 3 ${secs} s"
+  done
+  for w in 128 1024; do
+    sw "$t/a65536.fa" "$t/b65536.fa" --tile-w $w --trace "$t/trace.csv" > /dev/null
+    summary "trace SW 65536^2 PW+HT 64x$w:"
+    python3 scripts/trace_rows.py "$t/trace.csv" | sed 's/^/  /' | tee -a "$out/summary.txt"
+  done
+  rm -rf "$t"
 fi
 [ $bench = 1 ] || { echo "==== summary"; cat "$out/summary.txt"; exit 0; }
 run() { pw_suite "$out/linear.txt" "$@"; } # label, env, args...

@@ -11,9 +11,9 @@ pw=./build-gpu/peerwave
 log() { echo "$*" | tee -a "$out/trace_summary.txt"; }
 : > "$out/trace_summary.txt"
 t=$(mktemp -d)
-seq_file() { awk -v n="$1" -v s="$2" 'BEGIN { srand(s); print ">s" s; for (i = 0; i < n; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" }'; }
-seq_file 32768 1 > "$t/a32.fa"; seq_file 32768 2 > "$t/b32.fa"
-seq_file 65536 3 > "$t/a64.fa"; seq_file 65536 4 > "$t/b64.fa"
+. tests/gpu/device_lib.sh
+pw_seq_file 32768 1 > "$t/a32.fa"; pw_seq_file 32768 2 > "$t/b32.fa"
+pw_seq_file 65536 3 > "$t/a64.fa"; pw_seq_file 65536 4 > "$t/b64.fa"
 keys='^(score|seconds|tile_w|tile_h|threads|tile_w_source|training_s|trace_(tiles|workers|span_ms|idle_corner_pct|idle_intermediate_pct|wait_pct|mean_tile_us)):'
 summ() { grep -E "$keys" | tr '\n' ' '; }
 

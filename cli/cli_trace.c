@@ -69,6 +69,58 @@ static void write_lane_tiles(FILE *f, const pw_trace_record *rec, int64_t n, int
     }
 }
 
+/* The raw records, one line a tile, times in ns since the run began. */
+static void write_csv(FILE *f, const cli_trace *t)
+{
+    fprintf(f, "worker,tile_row,tile_col,wait_ns,start_ns,end_ns\n");
+    for (int64_t k = 0; k < t->count; k++) {
+        const pw_trace_record *r = &t->records[k];
+        fprintf(f, "%d,%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", r->worker, r->tile_row, r->tile_col,
+                r->wait_ns, r->start_ns, r->end_ns);
+    }
+}
+
+/* The Gantt chart: a lane a worker, its tiles coloured by tile-row, the section 7.3 summary. */
+static void write_svg(FILE *f, const cli_trace *t, const char *title, const lane_stats *lanes, const int64_t *lane_first,
+                      int workers, int64_t t0, int64_t t1)
+{
+    const double width = 1200, lane_h = workers > 64 ? 6 : 16, gap = workers > 64 ? 1 : 4, left = 90, top = 40;
+    double span = (double)(t1 > t0 ? t1 - t0 : 1);
+    double height = top + workers * (lane_h + gap) + 40;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
+            left + width + 20, height);
+    fprintf(f, "<title>%s</title>\n<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s: %" PRId64 " tiles on %d workers, %.3f ms</text>\n",
+            title, left, title, t->count, workers, span / 1e6);
+    int64_t corner = 0, busy = 0, wait = 0;
+    for (int w = 0; w < workers; w++) {
+        const lane_stats *l = &lanes[w];
+        int64_t lane_span = t1 - t0, lane_corner = l->tiles ? (l->first - t0) + (t1 - l->last) : lane_span;
+        corner += lane_corner;
+        busy += l->busy;
+        wait += l->wait;
+        double y = top + w * (lane_h + gap);
+        fprintf(f, "<g class=\"lane\" data-worker=\"%d\" data-span-ns=\"%" PRId64 "\" data-busy-ns=\"%" PRId64 "\" data-idle-ns=\"%" PRId64
+                   "\" data-corner-idle-ns=\"%" PRId64 "\" data-wait-ns=\"%" PRId64 "\" data-tiles=\"%" PRId64 "\">\n",
+                w, lane_span, l->busy, lane_span - l->busy, lane_corner, l->wait, l->tiles);
+        if (lane_h >= 10 || w % 8 == 0) fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">worker %d</text>\n", left - 80, y + lane_h - 1, w);
+        fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"#eeeeee\"/>\n", left, y, width, lane_h);
+        write_lane_tiles(f, t->records + lane_first[w], l->tiles, t0, span, left, width, y, lane_h);
+        fprintf(f, "</g>\n");
+    }
+    double total = (double)(t1 - t0) * workers;
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">grey: idle. corner idle %.1f%%, intermediate idle %.1f%%, counter waits %.1f%%, "
+               "mean tile %.2f us</text>\n</svg>\n",
+            left, height - 12, 100.0 * (double)corner / total, 100.0 * (double)(total - busy - corner) / total,
+            100.0 * (double)wait / total, (double)busy / (double)t->count / 1e3);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
 int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_report *rep)
 {
     if (t->failed) {
@@ -104,43 +156,20 @@ int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_repo
         l->tiles++;
     }
     for (int w = 0; w < workers; w++) lane_first[w + 1] = lane_first[w] + lanes[w].tiles;
+    int64_t corner = 0, busy = 0, wait = 0;
+    for (int w = 0; w < workers; w++) {
+        corner += lanes[w].tiles ? (lanes[w].first - t0) + (t1 - lanes[w].last) : t1 - t0;
+        busy += lanes[w].busy;
+        wait += lanes[w].wait;
+    }
     FILE *f = fopen(path, "w");
     if (!f) {
         cli_error("--trace %s: %s", path, strerror(errno));
         free(lanes), free(lane_first);
         return EXIT_DATA;
     }
-    const double width = 1200, lane_h = workers > 64 ? 6 : 16, gap = workers > 64 ? 1 : 4, left = 90, top = 40;
-    double span = (double)(t1 > t0 ? t1 - t0 : 1);
-    double height = top + workers * (lane_h + gap) + 40;
-    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
-            left + width + 20, height);
-    fprintf(f, "<title>%s</title>\n<text x=\"%.0f\" y=\"20\" font-size=\"14\">%s: %" PRId64 " tiles on %d workers, %.3f ms</text>\n",
-            title, left, title, t->count, workers, span / 1e6);
-    int64_t corner = 0, inter = 0, busy = 0, wait = 0;
-    for (int w = 0; w < workers; w++) {
-        const lane_stats *l = &lanes[w];
-        int64_t lane_span = t1 - t0, lane_corner = l->tiles ? (l->first - t0) + (t1 - l->last) : lane_span;
-        int64_t lane_idle = lane_span - l->busy;
-        corner += lane_corner;
-        inter += lane_idle - lane_corner;
-        busy += l->busy;
-        wait += l->wait;
-        double y = top + w * (lane_h + gap);
-        fprintf(f, "<g class=\"lane\" data-worker=\"%d\" data-span-ns=\"%" PRId64 "\" data-busy-ns=\"%" PRId64 "\" data-idle-ns=\"%" PRId64
-                   "\" data-corner-idle-ns=\"%" PRId64 "\" data-wait-ns=\"%" PRId64 "\" data-tiles=\"%" PRId64 "\">\n",
-                w, lane_span, l->busy, lane_idle, lane_corner, l->wait, l->tiles);
-        if (lane_h >= 10 || w % 8 == 0) fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">worker %d</text>\n", left - 80, y + lane_h - 1, w);
-        fprintf(f, "<rect x=\"%.0f\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" fill=\"#eeeeee\"/>\n", left, y, width, lane_h);
-        write_lane_tiles(f, t->records + lane_first[w], l->tiles, t0, span, left, width, y, lane_h);
-        fprintf(f, "</g>\n");
-    }
-    double total = (double)(t1 - t0) * workers;
-    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">grey: idle. corner idle %.1f%%, intermediate idle %.1f%%, counter waits %.1f%%, "
-               "mean tile %.2f us</text>\n</svg>\n",
-            left, height - 12, 100.0 * (double)corner / total, 100.0 * (double)inter / total, 100.0 * (double)wait / total,
-            (double)busy / (double)t->count / 1e3);
+    if (ends_with(path, ".csv")) write_csv(f, t);
+    else write_svg(f, t, title, lanes, lane_first, workers, t0, t1);
     int bad = ferror(f);
     bad |= fclose(f) != 0;
     free(lanes), free(lane_first);
@@ -148,12 +177,13 @@ int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_repo
         cli_error("--trace %s: write failed", path);
         return EXIT_DATA;
     }
+    double span = (double)(t1 > t0 ? t1 - t0 : 1), total = (double)(t1 - t0) * workers;
     cli_detail(rep, "trace", "%s", path);
     cli_detail(rep, "trace_tiles", "%" PRId64, t->count);
     cli_detail(rep, "trace_workers", "%d", workers);
     cli_detail(rep, "trace_span_ms", "%.3f", span / 1e6);
     cli_detail(rep, "trace_idle_corner_pct", "%.2f", 100.0 * (double)corner / total);
-    cli_detail(rep, "trace_idle_intermediate_pct", "%.2f", 100.0 * (double)inter / total);
+    cli_detail(rep, "trace_idle_intermediate_pct", "%.2f", 100.0 * (double)(total - busy - corner) / total);
     cli_detail(rep, "trace_wait_pct", "%.2f", 100.0 * (double)wait / total);
     cli_detail(rep, "trace_mean_tile_us", "%.3f", (double)busy / (double)t->count / 1e3);
     return 0;

@@ -163,6 +163,13 @@ for g in lanes:
 assert total == int(sys.argv[2]), (total, sys.argv[2])
 PY
 fi
+# --trace FILE.csv: the raw records, one line a tile: as many as the SVG run counted (same
+# input, same tiling), each tile of each tile-row once, times in order.
+"$pw" sw "$ex/query.fa" "$ex/target.fa" --backend cpu --threads 3 --tile-h 16 --trace "$tmp/trace.csv" > "$tmp/out"
+[ "$(field trace_tiles < "$tmp/out")" = "$tiles" ] && [ "$(head -1 "$tmp/trace.csv")" = "worker,tile_row,tile_col,wait_ns,start_ns,end_ns" ] &&
+  [ "$(tail -n +2 "$tmp/trace.csv" | wc -l)" -eq "$tiles" ] &&
+  [ "$(tail -n +2 "$tmp/trace.csv" | cut -d, -f2,3 | sort -u | wc -l)" -eq "$tiles" ] &&
+  awk -F, 'NR > 1 && !($1 >= 0 && $1 < 3 && $4 <= $5 && $5 <= $6) { bad = 1 } END { exit bad }' "$tmp/trace.csv" && ok || bad "--trace CSV"
 # scripts/thin_trace_svg.py (for pictures in docs/) keeps every lane's tile count and busy time.
 if command -v python3 > /dev/null; then
   python3 "$src/scripts/thin_trace_svg.py" "$tmp/trace.svg" "$tmp/thin.svg" 3 && python3 - "$tmp/thin.svg" "$tiles" <<'PY' && ok || bad "thinned trace SVG"

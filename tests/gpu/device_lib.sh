@@ -53,3 +53,8 @@ pw_suite() {
   env $env ./build-gpu/bench_suite --runs 5 "$@" 2>&1 | grep -E "^(SAT|INTHIST|HEAT|SOR|SW|DTW) " |
     sed "s/^/$label /" | tee -a "$file" >> "$out/summary.txt"
 }
+
+# A random DNA FASTA record of $1 letters (seed $2) to stdout.
+pw_seq_file() {
+  awk -v n="$1" -v s="$2" 'BEGIN { srand(s); print ">s" s; for (i = 0; i < n; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" }'
+}
