@@ -41,9 +41,10 @@ if [ $sass = 1 ]; then
 fi
 if [ $shapes = 1 ]; then
   t=$(mktemp -d)
-  for n in 4096 16384 65536; do pw_seq_file $n 1 > "$t/a$n.fa"; pw_seq_file $n 2 > "$t/b$n.fa"; done
+  for n in 64 4096 16384 65536; do pw_seq_file $n 1 > "$t/a$n.fa"; pw_seq_file $n 2 > "$t/b$n.fa"; done
   sw() { ./build-gpu/peerwave sw "$@" --backend cuda --tile-h 64; }
-  for shape in "65536 65536" "65536 16384" "16384 65536" "65536 4096" "4096 65536"; do
+  # one tile-row (64 x N: a step's latency), one column of tiles (N x 64: the hand-over), between
+  for shape in "64 65536" "65536 64" "65536 65536" "65536 16384" "16384 65536" "65536 4096" "4096 65536"; do
     set -- $shape
     secs=$(for r in 1 2 3; do sw "$t/a$1.fa" "$t/b$2.fa" --tile-w 128 | sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p)
     summary "shape SW $1 x $2 PW+HT 64x128: median of 3 ${secs} s"
