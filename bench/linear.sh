@@ -6,26 +6,33 @@
 # (PEERWAVE_SPIN_POLLS).  --sass keeps the SASS of the R = 2 peer kernels (h = 64).  --shapes
 # times SW (peer, hyper tiles 64 x 128) on tall, wide and square inputs, and summarises two
 # --trace CSVs of SW 65536^2 (scripts/trace_rows.py): where a wavefront's time goes.
+# --handoff runs bench/handoff.cu first (one hand-off's latency by protocol; before the build).
 # Logs under $OUT; a summary last.
-#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/linear.sh [--no-tests] [--no-bench] [--sass] [--shapes] [--sizes "65536 262144"]
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/linear.sh [--no-tests] [--no-bench] [--sass] [--shapes] [--handoff] [--sizes "65536 262144"]
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/pw-linear}
 mkdir -p "$out"
-tests=1 bench=1 sass=0 shapes=0 sizes="65536 262144"
+tests=1 bench=1 sass=0 shapes=0 handoff=0 sizes="65536 262144"
 while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) tests=0 ;;
     --no-bench) bench=0 ;;
     --sass) sass=1 ;;
     --shapes) shapes=1 ;;
+    --handoff) handoff=1 ;;
     --sizes) sizes=$2; shift ;;
     *) echo "bench/linear.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
 . tests/gpu/device_lib.sh
+if [ $handoff = 1 ]; then
+  nvcc -O3 -arch=sm_90 -std=c++17 -o /tmp/pw_handoff bench/handoff.cu && /tmp/pw_handoff 1024 > "$out/handoff.txt" 2>&1
+  cat "$out/handoff.txt"
+fi
 pw_begin
+[ $handoff = 1 ] && cat "$out/handoff.txt" >> "$out/summary.txt"
 
 if [ $tests = 1 ]; then
   pw_quick_tests "$out" | tee -a "$out/summary.txt"
@@ -48,6 +55,15 @@ if [ $shapes = 1 ]; then
     set -- $shape
     secs=$(for r in 1 2 3; do sw "$t/a$1.fa" "$t/b$2.fa" --tile-w 128 | sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p)
     summary "shape SW $1 x $2 PW+HT 64x128: median of 3 ${secs} s"
+  done
+  # one column of tiles under the measuring switches and other heights: what a hand-over costs
+  for v in "h=64" "h=64 PEERWAVE_LINEAR_PUBLISH_CHUNKS=0" "h=64 PEERWAVE_SPIN_POLLS=1000000" "h=32" "h=128" \
+           "h=64 PEERWAVE_LINEAR_PROCESSOR=block"; do
+    set -- $v
+    h=${1#h=}; shift
+    secs=$(for r in 1 2 3; do env "$@" ./build-gpu/peerwave sw "$t/a65536.fa" "$t/b64.fa" --backend cuda --tile-h $h --tile-w 128 |
+      sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p)
+    summary "column SW 65536 x 64 PW+HT h=$h $*: median of 3 ${secs} s"
   done
   for w in 128 1024; do
     sw "$t/a65536.fa" "$t/b65536.fa" --tile-w $w --trace "$t/trace.csv" > /dev/null
