@@ -14,12 +14,12 @@
  * substitution score, DTW's distance) depends on the row and column data alone, and is made a
  * step ahead (App::pre) from the column the lane will see next -- lane L - 1's current one.
  *
- * Steps run in chunks of 32.  A whole chunk of an interior tile (every lane valid at every step)
- * is unrolled, so the staged value a step reads and the slot the last lane's output goes to are
- * compile-time shared-memory offsets and no per-step condition is left; chunk ends write the 32
- * outputs of the last lane to the bus in one coalesced store.  Tiles at the ends of a row, a
- * short last tile-row and a short last chunk take the checked loop (pw_lane_column's test per
- * lane).
+ * Steps run in chunks of 32.  A whole chunk is unrolled, so the staged value a step reads and the
+ * slot the last lane's output goes to are compile-time shared-memory offsets; chunk ends write
+ * the 32 outputs of the last lane to the bus in one coalesced store.  An interior chunk (every
+ * lane's cell inside the matrix at every step) has no per-step condition left; a chunk at an end
+ * of the row or of a short last tile-row keeps each lane's state by selects where its cell is
+ * outside (step<true>); a short last chunk takes the same checked step in a loop.
  *
  * In the peer schedule the processor waits and publishes inside its tiles (engine.cuh,
  * waits_in_tile): thread 0 waits for exactly the steps of the row above that a chunk's 32 bus
@@ -93,6 +93,9 @@ struct WarpProc {
         Pre pre[R];         /* and its cell input, pre(row, col) */
         Row row[R];
         TileAcc acc[R];
+        /* checked tiles: the lane's cells are at tile steps [lo, lo + span) (span 0: none) */
+        int32_t lo[R];
+        uint32_t span[R];
     };
 
     /* Where one tile runs. */
@@ -109,9 +112,7 @@ struct WarpProc {
         sp.first = r * t.h + (int64_t)threadIdx.x * R;
         sp.last_thread = (int)((sp.lanes - 1) / R);
         sp.last_q = (int)((sp.lanes - 1) % R);
-        const bool interior = sp.lanes == t.h && sp.s0 - (t.h - 1) >= 0 && sp.s1 - 1 < t.cols;
-        if (interior) return steps<false>(t, sp, sync);
-        return steps<true>(t, sp, sync);
+        return steps(t, sp, sync);
     }
 
     /* Thread 0 waits until chunk [c, min(c + 32, s1)) may read the bus; then thread k loads column
@@ -130,7 +131,6 @@ struct WarpProc {
         return true;
     }
 
-    template <bool Checked>
     __device__ __forceinline__ bool steps(const pw_tiling &t, const Span &sp, const pw_row_sync &sync) const
     {
         /* the staged chunk (32 bus values, 32 column data) and the last lane's 32 outputs */
@@ -151,11 +151,16 @@ struct WarpProc {
             __syncwarp(); /* the staged chunk before its reads; the last chunk's output reads before new writes */
             if (prefetch && c + 32 < sp.s1 && !fetch_chunk(t, sp, sync, &seen, c + 32, &next_val, &next_col)) return false;
             const int32_t rel = (int32_t)(c - sp.s0);
-            if (!Checked && n == 32) {
+            /* every lane's cell inside the matrix at every step of the chunk */
+            const bool interior = sp.lanes == t.h && c - (t.h - 1) >= 0 && c + 31 < t.cols;
+            if (n == 32 && interior) {
 #pragma unroll
-                for (int o = 0; o < 32; o++) step<false>(t, sp, &L, in_val, in_col, out_val, c, o, rel);
+                for (int o = 0; o < 32; o++) step<false>(sp, &L, in_val, in_col, out_val, o, rel);
+            } else if (n == 32) {
+#pragma unroll
+                for (int o = 0; o < 32; o++) step<true>(sp, &L, in_val, in_col, out_val, o, rel);
             } else {
-                for (int o = 0; o < n; o++) step<true>(t, sp, &L, in_val, in_col, out_val, c, o, rel);
+                for (int o = 0; o < n; o++) step<true>(sp, &L, in_val, in_col, out_val, o, rel);
             }
             __syncwarp(); /* the last lane's outputs before they are stored */
             const int64_t j = c + k - (sp.lanes - 1); /* the last lane's column at step c + k */
@@ -170,10 +175,16 @@ struct WarpProc {
         return true;
     }
 
-    /* Step c + o: every lane computes its cell from the previous step's values. */
+    /* Step rel + o of the tile: every lane computes its cell from the previous step's values.  In a
+     * checked tile (an end of the row, a short tile-row, a short chunk) every lane computes too,
+     * and a lane whose cell is outside the matrix keeps its state by selects: a branch a lane
+     * would split the warp, and the tiles at a row's start are on the wavefront's critical path
+     * (each tile-row waits on the one above there).  What such a lane computes never reaches a
+     * valid cell: past the right end it feeds only lanes further past it, before the left end it
+     * is never kept. */
     template <bool Checked>
-    __device__ __forceinline__ void step(const pw_tiling &t, const Span &sp, Lanes *L, const T *in_val,
-                                         const Col *in_col, T *out_val, int64_t c, int o, int32_t rel) const
+    __device__ __forceinline__ void step(const Span &sp, Lanes *L, const T *in_val, const Col *in_col, T *out_val,
+                                         int o, int32_t rel) const
     {
         const int k = threadIdx.x;
         T in_up = pw_shfl_up(L->left[R - 1]);
@@ -181,15 +192,14 @@ struct WarpProc {
         /* Last lane first: lane q reads lane q - 1's previous-step value before it changes. */
 #pragma unroll
         for (int q = R - 1; q >= 0; q--) {
-            if (Checked) {
-                const int64_t lane = (int64_t)k * R + q, j = c + o - lane;
-                if (!(lane < sp.lanes && j >= 0 && j < t.cols)) continue;
-            }
             const T up = q > 0 ? L->left[q - 1] : in_up;
             const T v = app.cell_pre(L->pre[q], up, L->left[q], L->diag[q]);
-            L->diag[q] = up;
-            L->left[q] = v;
-            app.tile_acc_add(L->acc[q], v, rel + o);
+            TileAcc acc = L->acc[q];
+            app.tile_acc_add(acc, v, rel + o);
+            const bool keep = !Checked || (uint32_t)(rel + o - L->lo[q]) < L->span[q];
+            L->diag[q] = keep ? up : L->diag[q];
+            L->left[q] = keep ? v : L->left[q];
+            L->acc[q] = keep ? acc : L->acc[q];
             const bool last = Checked ? k == sp.last_thread && q == sp.last_q : k == 31 && q == R - 1;
             if (last) out_val[o] = v;
         }
@@ -215,6 +225,10 @@ struct WarpProc {
             L->row[q] = app.row_load(lane < sp.lanes ? i : sp.first - (int64_t)threadIdx.x * R);
             L->col[q] = x >= 0 && x < t.cols ? app.col_load(x) : Col{};
             L->pre[q] = app.pre(L->row[q], L->col[q]);
+            /* its column s0 + step - lane is in [0, cols) for steps [lane - s0, cols + lane - s0) */
+            const int64_t lo = lane - sp.s0 > 0 ? lane - sp.s0 : 0, end = t.cols + lane - sp.s0;
+            L->lo[q] = (int32_t)lo;
+            L->span[q] = lane < sp.lanes && end > lo ? (uint32_t)(end - lo < INT32_MAX ? end - lo : INT32_MAX) : 0;
             if (lane < sp.lanes) {
                 L->left[q] = pw_load_cg(app.left + i); /* the lane's value at step s0 - 1 */
                 L->diag[q] = pw_load_cg(app.diag + i);
