@@ -57,7 +57,7 @@ if [ $shapes = 1 ]; then
     summary "shape SW $1 x $2 PW+HT 64x128: median of 3 ${secs} s"
   done
   # one column of tiles under the measuring switches and other heights: what a hand-over costs
-  for v in "h=64" "h=64 PEERWAVE_LINEAR_PUBLISH_CHUNKS=0" "h=64 PEERWAVE_SPIN_POLLS=1000000" "h=32" "h=128" \
+  for v in "h=64" "h=64 PEERWAVE_SPIN_POLLS=0" "h=64 PEERWAVE_SPIN_POLLS=1000000" "h=32" "h=128" \
            "h=64 PEERWAVE_LINEAR_PROCESSOR=block"; do
     set -- $v
     h=${1#h=}; shift

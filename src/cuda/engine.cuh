@@ -54,50 +54,58 @@ struct pw_engine_args {
  * pw_engine_args::spin_polls; PEERWAVE_SPIN_POLLS sets it, for measuring). */
 #define PW_SPIN_POLLS 64
 
-/* Thread 0 of a block: wait until progress[r] >= need.  false when the run is abandoned.
- * *latest (if given) receives the value seen, which may pass `need`.
+/* Poll until poll(&seen) says ready; false when the run is abandoned (the abandon flag set, or
+ * what poll reports in `seen` unchanged for the watchdog interval: it then sets the flag).
+ * The first poll is made by the caller's poll before any timer is read.
  *
- * The polls are relaxed loads, and one acquire fence follows the load that satisfies the wait
- * (the PTX memory model's acquire pattern: what the producer's release ordered is visible after
- * it).  An acquire load instead would invalidate the SM's L1 on every poll (CCTL.IVALL; ~50 polls
- * a wait were measured), taking every other warp's cached data with it.  A wait on the
- * wavefront's critical path is usually short and each poll is already an L2 round trip, so the
- * first spin_polls polls do not sleep; after them a __nanosleep back-off (up to ~1 us) keeps long
+ * A wait on the wavefront's critical path is usually short and each poll is already an L2 round
+ * trip, so the first spin_polls polls do not sleep (a __nanosleep back-off from the first poll
+ * cost ~1 us a hand-off: bench/handoff.cu, H200); after them a back-off up to ~1 us keeps long
  * waits, such as a tile-row's first one while the pipeline fills, off the memory system.  The
  * abandon flag and the watchdog are looked at every 16th poll while spinning. */
+template <class Poll>
+__device__ __forceinline__ bool pw_poll(const pw_engine_args &a, Poll poll)
+{
+    pw_counter seen = 0;
+    if (poll(&seen)) return true;
+    pw_counter checked = seen; /* what the watchdog saw last */
+    long long since = pw_globaltimer();
+    unsigned ns = 32;
+    for (unsigned polls = 1;; polls++) {
+        const bool sleeping = polls > a.spin_polls;
+        if (sleeping) {
+            __nanosleep(ns);
+            if (ns < 1024) ns *= 2;
+        }
+        if (poll(&seen)) return true;
+        if (!sleeping && polls % 16 != 0) continue;
+        if (*(volatile int *)a.error) return false;
+        if (seen != checked) {
+            checked = seen;
+            since = pw_globaltimer();
+        } else if (pw_globaltimer() - since > a.watchdog_ns) {
+            atomicExch(a.error, PW_CUDA_ERROR_TIMEOUT);
+            return false;
+        }
+    }
+}
+
+/* Thread 0 of a block: wait until progress[r] >= need.  false when the run is abandoned.
+ * *latest (if given) receives the value seen, which may pass `need`.  The polls are acquire
+ * loads: relaxed polls with one acquire fence after the last were tried (an acquire load also
+ * invalidates the SM's L1, CCTL.IVALL, on every poll) and were no faster on SW/DTW, and one
+ * hand-off took 1.23 us against 0.97 (bench/handoff.cu, H200; the fence is a MEMBAR.ALL.GPU). */
 __device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_t r, pw_counter need,
                                                  pw_counter *latest = NULL)
 {
     cuda::atomic_ref<pw_counter, cuda::thread_scope_device> p(a.progress[r]);
-    pw_counter seen = p.load(cuda::memory_order_relaxed);
-    if (seen < need) {
-        long long since = pw_globaltimer();
-        unsigned ns = 32;
-        for (unsigned polls = 1;; polls++) {
-            const bool sleeping = polls > a.spin_polls;
-            if (sleeping) {
-                __nanosleep(ns);
-                if (ns < 1024) ns *= 2;
-            }
-            const pw_counter now = p.load(cuda::memory_order_relaxed);
-            if (now >= need) {
-                seen = now;
-                break;
-            }
-            if (!sleeping && polls % 16 != 0) continue;
-            if (*(volatile int *)a.error) return false;
-            if (now != seen) {
-                seen = now;
-                since = pw_globaltimer();
-            } else if (pw_globaltimer() - since > a.watchdog_ns) {
-                atomicExch(a.error, PW_CUDA_ERROR_TIMEOUT);
-                return false;
-            }
-        }
-    }
-    cuda::atomic_thread_fence(cuda::memory_order_acquire, cuda::thread_scope_device);
-    if (latest) *latest = seen;
-    return true;
+    pw_counter now = 0;
+    const bool ok = pw_poll(a, [&](pw_counter *seen) {
+        now = *seen = p.load(cuda::memory_order_acquire);
+        return now >= need;
+    });
+    if (ok && latest) *latest = now;
+    return ok;
 }
 
 /* ---- processors that wait and publish inside their tiles (peer schedule) -------------------
@@ -328,9 +336,6 @@ static inline int pw_env_int(const char *name, int fallback)
     const char *v = getenv(name);
     return v && *v && atoi(v) >= 0 ? atoi(v) : fallback;
 }
-
-/* A measuring switch: "0" turns it off, "1" on, unset or empty gives the default. */
-static inline bool pw_env_flag(const char *name, bool fallback) { return pw_env_int(name, fallback) != 0; }
 
 /* *plan with its tiles re-cut to width w (same rows, skew, shape and height), for a processor
  * that waits inside its tiles or works in whole chunks of steps, where the width is its own

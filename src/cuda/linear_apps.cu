@@ -55,14 +55,26 @@ static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_
             pw_status st = pw_plan_rewidth(plan, w, &wide);
             if (st != PW_OK) return st;
         }
-        const int every = pw_env_int("PEERWAVE_LINEAR_PUBLISH_CHUNKS", 1); /* measuring */
-        const bool prefetch = pw_env_flag("PEERWAVE_LINEAR_PREFETCH", false); /* measuring */
+        /* its own bus, filled from the app's before the run and copied back after (pw_ll) */
+        typedef typename App::T T;
+        const int64_t cols = plan->tiling.cols;
+        const unsigned fill_blocks = (unsigned)((cols + 255) / 256);
+        cudaStream_t s = pw_plan_stream(plan);
+        pw_device_buffer<pw_ll<T>> ll(s);
+        pw_status st = ll.alloc((size_t)cols);
+        if (st != PW_OK) return st;
+        if (cols > 0) pw_ll_fill<T><<<fill_blocks, 256, 0, s>>>(ll.ptr, app.bus, cols);
+        st = pw_from_cuda(cudaGetLastError());
+        if (st != PW_OK) return st;
         switch (plan->warp_rows) {
-        case 1: { WarpProc<App, 1> p{app, every, prefetch}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
-        case 2: { WarpProc<App, 2> p{app, every, prefetch}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
-        case 4: { WarpProc<App, 4> p{app, every, prefetch}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
-        default: { WarpProc<App, 8> p{app, every, prefetch}; return pw_cuda_run(&wide, p, p.smem_bytes(h), info); }
+        case 1: { WarpProc<App, 1> p{app, ll.ptr}; st = pw_cuda_run(&wide, p, p.smem_bytes(h), info); break; }
+        case 2: { WarpProc<App, 2> p{app, ll.ptr}; st = pw_cuda_run(&wide, p, p.smem_bytes(h), info); break; }
+        case 4: { WarpProc<App, 4> p{app, ll.ptr}; st = pw_cuda_run(&wide, p, p.smem_bytes(h), info); break; }
+        default: { WarpProc<App, 8> p{app, ll.ptr}; st = pw_cuda_run(&wide, p, p.smem_bytes(h), info); break; }
         }
+        if (st != PW_OK) return st;
+        if (cols > 0) pw_ll_drain<T><<<fill_blocks, 256, 0, s>>>(ll.ptr, app.bus, cols);
+        return pw_from_cuda(cudaGetLastError());
     }
     switch (plan->rows_per_thread) {
     case 2: { LinearProc<App, 2> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }

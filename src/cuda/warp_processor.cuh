@@ -21,13 +21,16 @@
  * of the row or of a short last tile-row keeps each lane's state by selects where its cell is
  * outside (step<true>); a short last chunk takes the same checked step in a loop.
  *
- * In the peer schedule the processor waits and publishes inside its tiles (engine.cuh,
- * waits_in_tile): thread 0 waits for exactly the steps of the row above that a chunk's 32 bus
- * values need (tiling.h, pw_tiling_need_at), and once a chunk's outputs are stored it publishes
- * them, so the tile-row below follows about h + 32 steps behind whatever the tile width.  With
- * `prefetch` (a measuring switch, off by default) the wait and loads for chunk n + 1 are issued
- * before chunk n runs, so their latency hides behind its 32 steps, at the price of 32 more steps
- * of lag a tile-row, which measured the dearer of the two (docs/PERFORMANCE.md).
+ * Tile-rows hand the bus over without progress counters: the processor keeps its own copy of the
+ * bus (pw_ll, NCCL's "LL" protocol), where every 32-bit word of a value travels with the index of
+ * the tile-row that wrote it in one 64-bit word, moved whole by a 64-bit access (single-copy
+ * atomic in the PTX memory model).  Thread k of tile-row r reads column c + k's words until they
+ * carry r - 1: no counter, no fence on either side (a release store is a MEMBAR.ALL.GPU on the
+ * writer's path each chunk, an acquire a second round trip before the data on the reader's), and
+ * the words for chunk n + 1 are loaded while chunk n runs, which costs no lag, as a word not yet
+ * written is just read again.  The tile-row below so follows about h + 32 steps behind whatever
+ * the tile width; the glue fills the copy from the app's bus (tag of row -1) before the run and
+ * copies it back after.  Counters measured 1.4-1.6x slower (docs/PERFORMANCE.md).
  *
  * App (linear) adds to LinearProc's interface: typedef Row, Col, Pre, TileAcc;
  *   __device__ Row row_load(int64_t i) const;   per-row datum (SW: a[i]'s score-table row)
@@ -59,6 +62,71 @@ __device__ __forceinline__ V pw_shfl_up(const V &v)
     return out;
 }
 
+/* The processor's bus: T's 32-bit words, each in a 64-bit word with the tag of its writer (the
+ * high half), stored and loaded as morally strong (relaxed, gpu scope) 64-bit accesses. */
+template <class T>
+struct pw_ll {
+    static_assert(sizeof(T) % 4 == 0, "whole 32-bit words");
+    static constexpr int words = (int)(sizeof(T) / 4);
+    unsigned long long w[words];
+};
+
+template <class T>
+__device__ __forceinline__ void pw_ll_store(pw_ll<T> *p, const T &v, uint32_t tag)
+{
+    const uint32_t *piece = (const uint32_t *)&v;
+#pragma unroll
+    for (int i = 0; i < pw_ll<T>::words; i++)
+        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(p->w[i])
+            .store((unsigned long long)tag << 32 | piece[i], cuda::memory_order_relaxed);
+}
+
+template <class T>
+__device__ __forceinline__ pw_ll<T> pw_ll_load(const pw_ll<T> *p)
+{
+    pw_ll<T> out;
+#pragma unroll
+    for (int i = 0; i < pw_ll<T>::words; i++)
+        out.w[i] = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(const_cast<pw_ll<T> *>(p)->w[i])
+                       .load(cuda::memory_order_relaxed);
+    return out;
+}
+
+template <class T>
+__device__ __forceinline__ bool pw_ll_ready(const pw_ll<T> &l, uint32_t tag)
+{
+    bool ready = true;
+#pragma unroll
+    for (int i = 0; i < pw_ll<T>::words; i++) ready &= (uint32_t)(l.w[i] >> 32) == tag;
+    return ready;
+}
+
+template <class T>
+__device__ __forceinline__ T pw_ll_value(const pw_ll<T> &l)
+{
+    T v;
+    uint32_t *piece = (uint32_t *)&v;
+#pragma unroll
+    for (int i = 0; i < pw_ll<T>::words; i++) piece[i] = (uint32_t)l.w[i];
+    return v;
+}
+
+/* The glue's copies between the app's bus and the processor's: before the run with the tag of
+ * tile-row -1 (what row 0 reads), after it back. */
+#define PW_LL_TAG_ABOVE_ROW0 0xffffffffu
+template <class T>
+__global__ void pw_ll_fill(pw_ll<T> *ll, const T *bus, int64_t n)
+{
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) pw_ll_store(ll + i, bus[i], PW_LL_TAG_ABOVE_ROW0);
+}
+template <class T>
+__global__ void pw_ll_drain(const pw_ll<T> *ll, T *bus, int64_t n)
+{
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) bus[i] = pw_ll_value(pw_ll_load(ll + i));
+}
+
 /* The narrowest tile the glue gives it in the peer schedule (linear_apps.cu). */
 #define PW_WARP_PEER_MIN_W 128
 /* The widest: tile steps are counted in 32 bits (the glue re-cuts wider tiles). */
@@ -66,15 +134,14 @@ __device__ __forceinline__ V pw_shfl_up(const V &v)
 
 template <class App, int R>
 struct WarpProc {
-    App app;
-    int publish_every; /* publish progress every this many chunks inside a tile (0: at its end only) */
-    bool prefetch;     /* stage chunk n + 1 while chunk n runs */
     typedef typename App::T T;
+    App app;
+    pw_ll<T> *ll; /* the processor's bus (cols values; the glue fills and drains it) */
     typedef typename App::Col Col;
     typedef typename App::Row Row;
     typedef typename App::Pre Pre;
     typedef typename App::TileAcc TileAcc;
-    static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish */
+    static constexpr bool waits_in_tile = true; /* its waits are on the bus words (pw_ll) */
     /* Register budget (engine.cuh, bounded kernels): 16 warps an SM (128 registers) up to R = 2,
      * which fit it without spilling; R = 4 and 8 get 255.  R = 4 under 128 spilled and ran slower
      * even where it made every tile-row resident (H200, d923e16, SW 262144^2 h = 128: 276 ms with
@@ -115,20 +182,39 @@ struct WarpProc {
         return steps(t, sp, sync);
     }
 
-    /* Thread 0 waits until chunk [c, min(c + 32, s1)) may read the bus; then thread k loads column
-     * c + k's bus value into *val and the datum of column c + k + 1 (lane 0's column at the step
-     * after c + k) into *col.  false: the run is abandoned. */
-    __device__ __forceinline__ bool fetch_chunk(const pw_tiling &t, const Span &sp, const pw_row_sync &sync,
-                                                pw_row_seen *seen, int64_t c, T *val, Col *col) const
+    /* What thread k brings to a chunk at c: column c + k's bus words, and the datum of column
+     * c + k + 1 (lane 0's column at the step after c + k). */
+    struct Incoming {
+        pw_ll<T> bus;
+        Col col;
+    };
+
+    /* Start thread k's loads for the chunk at c (a column outside the tile or matrix loads none). */
+    __device__ __forceinline__ void issue(const pw_tiling &t, const Span &sp, int64_t c, Incoming *in) const
     {
-        const int64_t chunk_last = c + 31 < sp.s1 ? c + 31 : sp.s1 - 1;
-        const bool ok = threadIdx.x == 0 ? pw_row_wait_steps(sync, seen, chunk_last) : true;
-        if (!__all_sync(0xffffffffu, ok)) return false;
-        __syncwarp(); /* orders thread 0's acquire before the loads */
         const int64_t x = c + threadIdx.x;
-        if (x < sp.s1 && x >= 0 && x < t.cols) *val = pw_load_cg(app.bus + x);
-        if (x + 1 < sp.s1 && x + 1 >= 0 && x + 1 < t.cols) *col = app.col_load(x + 1);
-        return true;
+        if (x < sp.s1 && x >= 0 && x < t.cols) in->bus = pw_ll_load(ll + x);
+        if (x + 1 < sp.s1 && x + 1 >= 0 && x + 1 < t.cols) in->col = app.col_load(x + 1);
+    }
+
+    /* Thread k's bus value for the chunk at c once the row above has written it (tag r - 1),
+     * loading the words again while it has not (pw_poll: spin, back-off, watchdog).  In the
+     * barrier and launch schedules (sync.a NULL) the schedule has ordered it already.  false:
+     * the run is abandoned. */
+    __device__ __forceinline__ bool settle(const pw_tiling &t, const Span &sp, const pw_row_sync &sync, int64_t c,
+                                           Incoming *in, T *val) const
+    {
+        const int64_t x = c + threadIdx.x;
+        const uint32_t above = (uint32_t)(sync.r - 1);
+        bool ok = true;
+        if (sync.a && x < sp.s1 && x >= 0 && x < t.cols && !pw_ll_ready(in->bus, above))
+            ok = pw_poll(*sync.a, [&](pw_counter *seen) {
+                in->bus = pw_ll_load(ll + x);
+                *seen = in->bus.w[0] >> 32;
+                return pw_ll_ready(in->bus, above);
+            });
+        *val = pw_ll_value(in->bus);
+        return __all_sync(0xffffffffu, ok);
     }
 
     __device__ __forceinline__ bool steps(const pw_tiling &t, const Span &sp, const pw_row_sync &sync) const
@@ -137,19 +223,20 @@ struct WarpProc {
         __shared__ T in_val[32], out_val[32];
         __shared__ Col in_col[32];
         const int k = threadIdx.x;
-        pw_row_seen seen; /* thread 0's */
+        /* fault injection (plan.h): a stuck tile-row never hands its bus over */
+        const bool stuck = sync.a && sync.q == sync.a->stuck_row;
         Lanes L;
         load_lanes(t, sp, &L);
-        T next_val{};
-        Col next_col{};
-        if (!fetch_chunk(t, sp, sync, &seen, sp.s0, &next_val, &next_col)) return false;
+        Incoming next{};
+        issue(t, sp, sp.s0, &next);
         for (int64_t c = sp.s0; c < sp.s1; c += 32) {
             const int n = sp.s1 - c < 32 ? (int)(sp.s1 - c) : 32;
-            if (c > sp.s0 && !prefetch && !fetch_chunk(t, sp, sync, &seen, c, &next_val, &next_col)) return false;
-            in_val[k] = next_val;
-            in_col[k] = next_col;
+            T val;
+            if (!settle(t, sp, sync, c, &next, &val)) return false;
+            in_val[k] = val;
+            in_col[k] = next.col;
             __syncwarp(); /* the staged chunk before its reads; the last chunk's output reads before new writes */
-            if (prefetch && c + 32 < sp.s1 && !fetch_chunk(t, sp, sync, &seen, c + 32, &next_val, &next_col)) return false;
+            if (c + 32 < sp.s1) issue(t, sp, c + 32, &next); /* in flight while this chunk runs */
             const int32_t rel = (int32_t)(c - sp.s0);
             /* every lane's cell inside the matrix at every step of the chunk */
             const bool interior = sp.lanes == t.h && c - (t.h - 1) >= 0 && c + 31 < t.cols;
@@ -164,12 +251,7 @@ struct WarpProc {
             }
             __syncwarp(); /* the last lane's outputs before they are stored */
             const int64_t j = c + k - (sp.lanes - 1); /* the last lane's column at step c + k */
-            if (k < n && j >= 0 && j < t.cols) app.bus[j] = out_val[k];
-            const int64_t chunk = (c - sp.s0) / 32 + 1;
-            if (sync.a && (c + n == sp.s1 || (publish_every && chunk % publish_every == 0))) {
-                __syncwarp(); /* the chunk's bus stores, then its progress */
-                if (k == 0) pw_row_publish(sync, c + n);
-            }
+            if (k < n && j >= 0 && j < t.cols && !stuck) pw_ll_store(ll + j, out_val[k], (uint32_t)sync.r);
         }
         store_lanes(sp, L);
         return true;

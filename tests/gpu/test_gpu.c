@@ -222,6 +222,29 @@ static void fault_injection_case(void)
     CHECK(pw_sat(&in, &img, &gpu, NULL) == PW_OK && out[rows * cols - 1] == 0, "GPU run after a timeout");
     free(x);
     free(out);
+
+    /* SW's warp processor waits on its bus words, not on the counters: a stuck tile-row there
+     * times out the same way. */
+    char *a = malloc(4096), *b = malloc(4096);
+    memset(a, 'A', 4096);
+    memset(b, 'A', 4096);
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_sw_result res;
+    gpu.tile_h = 64;
+    gpu.watchdog_ms = 500;
+    setenv("PEERWAVE_DEBUG_STUCK_ROW", "3", 1);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    st = pw_sw(a, 4096, b, 4096, &p, &gpu, &res);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    unsetenv("PEERWAVE_DEBUG_STUCK_ROW");
+    s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    CHECK(st == PW_ERR_TIMEOUT && s < 0.5 + 3.0, "stuck row in SW on the GPU: %s after %.2f s", pw_status_str(st), s);
+    printf("fault injection (sw): %s after %.3f s (watchdog 0.5 s)\n", pw_status_str(st), s);
+    gpu.watchdog_ms = 0;
+    CHECK(pw_sw(a, 4096, b, 4096, &p, &gpu, &res) == PW_OK && res.score == 4096 * p.match, "SW after a timeout");
+    free(a);
+    free(b);
 }
 
 /* ---- tracing: every tile recorded once, in dependence order, lanes never overlapping ---- */
