@@ -2,18 +2,18 @@
 # bench/linear.sh - SW/DTW processor work on the device in one call: incremental build, the GPU
 # tests (random shapes, every engine against the CPU reference) and compute-sanitizer, then SW
 # and DTW through bench_suite (CUDA events, median of 5, every result checked against the
-# threaded CPU engine): every strategy, and at 65536 the peer wait's spin count
-# (PEERWAVE_SPIN_POLLS).  --sass keeps the SASS of the R = 2 peer kernels (h = 64).  --shapes
+# threaded CPU engine): every strategy.  --spins "N ..." instead measures the polls a wait spins
+# before it sleeps (PEERWAVE_SPIN_POLLS) on SW, DTW (65536^2) and SAT (32768^2, f32 and u8).  --sass keeps the SASS of the R = 2 peer kernels (h = 64).  --shapes
 # times SW (peer, hyper tiles 64 x 128) on tall, wide and square inputs, and summarises two
 # --trace CSVs of SW 65536^2 (scripts/trace_rows.py): where a wavefront's time goes.
 # --handoff runs bench/handoff.cu first (one hand-off's latency by protocol; before the build).
 # Logs under $OUT; a summary last.
-#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/linear.sh [--no-tests] [--no-bench] [--sass] [--shapes] [--handoff] [--sizes "65536 262144"]
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/linear.sh [--no-tests] [--no-bench] [--sass] [--shapes] [--handoff] [--spins "0 64"] [--sizes "65536 262144"]
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/pw-linear}
 mkdir -p "$out"
-tests=1 bench=1 sass=0 shapes=0 handoff=0 sizes="65536 262144"
+tests=1 bench=1 sass=0 shapes=0 handoff=0 spins="" sizes="65536 262144"
 while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) tests=0 ;;
@@ -21,6 +21,7 @@ while [ $# -gt 0 ]; do
     --sass) sass=1 ;;
     --shapes) shapes=1 ;;
     --handoff) handoff=1 ;;
+    --spins) spins=$2; shift ;;
     --sizes) sizes=$2; shift ;;
     *) echo "bench/linear.sh: unknown option $1" >&2; exit 2 ;;
   esac
@@ -74,10 +75,14 @@ if [ $shapes = 1 ]; then
 fi
 [ $bench = 1 ] || { echo "==== summary"; cat "$out/summary.txt"; exit 0; }
 run() { pw_suite "$out/linear.txt" "$@"; } # label, env, args...
-for n in $sizes; do
-  for app in SW DTW; do run "default" "" --only $app --size $n; done
-done
-for app in SW DTW; do
-  for spins in 0 16 1000000; do run "spin=$spins" "PEERWAVE_SPIN_POLLS=$spins" --only $app --method PW+HT --size 65536; done
-done
+if [ -n "$spins" ]; then
+  for n in $spins; do
+    for app in SW DTW; do run "spin=$n" "PEERWAVE_SPIN_POLLS=$n" --only $app --method PW+HT --size 65536; done
+    run "spin=$n" "PEERWAVE_SPIN_POLLS=$n" --only SAT --method PW+HT --size 32768
+  done
+else
+  for n in $sizes; do
+    for app in SW DTW; do run "default" "" --only $app --size $n; done
+  done
+fi
 echo "==== summary"; cat "$out/summary.txt"
