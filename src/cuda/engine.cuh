@@ -12,8 +12,10 @@
  *   - progress[r] counts the steps row r has finished (monotonic; reset by the host with a
  *     memset before each launch, never in the kernel);
  *   - producer: __syncthreads(); thread 0: __threadfence(); release store (st.release.gpu);
- *   - consumer: thread 0 spins on acquire loads with __nanosleep back-off; __syncthreads();
- *     data written by other blocks is then read with ld.cg (L2), never a stale L1 line;
+ *   - consumer: thread 0 polls with acquire loads (spinning, then a __nanosleep back-off: pw_poll); __syncthreads();
+ *     data written by other blocks is then read with ld.cg (L2), never a stale L1 line
+ *     (the SW/DTW warp processor needs no counters: its bus words carry their writer's tile-row,
+ *     warp_processor.cuh);
  *   - every wait is bounded (%globaltimer): a wait that sees no progress for the watchdog
  *     interval sets *error and every block leaves; the host returns PW_ERR_TIMEOUT.
  * Internal C++ (templates over the tile processor) stays inside src/cuda; the API is C.
