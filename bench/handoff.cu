@@ -3,7 +3,8 @@
  * blocks, each waiting for the previous one's progress counter, reading its 32-value payload,
  * then writing its own payload and publishing its counter (the peer schedule's per-chunk
  * protocol with no computation).  Kernel time / N is the latency of one hand-off.  Several ways
- * to poll and publish are compared (the runtime uses "relaxed+fence"):
+ * to poll and publish are compared (the runtime's counter waits use "acquire"; the SW/DTW warp
+ * processor needs none of them, its bus words carry their writer's tile-row):
  *   acquire        ld.acquire.gpu polls, release store (fence.acq_rel + st.relaxed)
  *   relaxed+fence  ld.relaxed.gpu polls, one fence.acq_rel after the last, release store
  *   volatile       ld.volatile polls, __threadfence() + volatile store (the classic pattern)

@@ -3,8 +3,8 @@
 # tests (random shapes, every engine against the CPU reference) and compute-sanitizer, then SW
 # and DTW through bench_suite (CUDA events, median of 5, every result checked against the
 # threaded CPU engine): every strategy.  --spins "N ..." instead measures the polls a wait spins
-# before it sleeps (PEERWAVE_SPIN_POLLS) on SW, DTW (65536^2) and SAT (32768^2, f32 and u8).  --sass keeps the SASS of the R = 2 peer kernels (h = 64).  --shapes
-# times SW (peer, hyper tiles 64 x 128) on tall, wide and square inputs, and summarises two
+# before it sleeps (PEERWAVE_SPIN_POLLS) on SW, DTW (65536^2) and SAT (32768^2, f32 and u8).
+# --sass keeps the SASS of the R = 2 peer kernels (h = 64).  --shapes times SW (peer, hyper tiles 64 x 128) on tall, wide and square inputs, and summarises two
 # --trace CSVs of SW 65536^2 (scripts/trace_rows.py): where a wavefront's time goes.
 # --handoff runs bench/handoff.cu first (one hand-off's latency by protocol; before the build).
 # Logs under $OUT; a summary last.
