@@ -5,6 +5,11 @@
  * (i-1, j) and (i, j-1) are already updated in this sweep, (i+1, j) and (i, j+1) not yet: that is
  * Gauss-Seidel, and the wavefront order preserves it.  The sums have one fixed order and FMA
  * contraction is off in both compilers, so every engine gives bit-identical grids.
+ *
+ * The order is (((down + right) + left) + up): down and right are the old values, known before
+ * the step, so on the GPU's wavefront (where a step waits for the up and left values of the step
+ * before) only the last two additions and the scaling stand between a new up value and the next:
+ * (((up + left) + down) + right) put all three additions on that path.
  */
 #ifndef PW_STENCIL_CELL_H
 #define PW_STENCIL_CELL_H
@@ -14,13 +19,13 @@
 #define PW_STENCIL_DEFINE(T, SUFFIX)                                                          \
     PW_HD static inline T pw_heat_step_##SUFFIX(T up, T left, T down, T right)                \
     {                                                                                         \
-        return (((up + left) + down) + right) / (T)4;                                         \
+        return (((down + right) + left) + up) / (T)4;                                         \
     }                                                                                         \
     /* keep = 1 - w and relax = w / 4, rounded to T once per run. */                          \
     PW_HD static inline T pw_sor_step_##SUFFIX(T self, T up, T left, T down, T right, T keep, \
                                                T relax)                                       \
     {                                                                                         \
-        return keep * self + relax * (((up + left) + down) + right);                          \
+        return keep * self + relax * (((down + right) + left) + up);                          \
     }
 
 PW_STENCIL_DEFINE(float, f32)

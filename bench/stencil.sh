@@ -6,18 +6,23 @@
 # and processors.  Logs under $OUT; a summary last.
 # --profile: an ncu profile of one warp-processor HEAT sweep (8192^2, h = 64) and the SASS
 # lines that make the runtime's wait an L1 invalidation (CCTL.IVALL after the acquire load).
-#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/stencil.sh [--no-tests] [--no-bench] [--profile] [--sizes "16384 32768"]
+# --shapes: HEAT one sweep (peer, hyper tiles) on one tile-row (a step's cost), one column of
+# tiles (a tile-row's start lag) and the square, and a --trace of the square summarised by
+# scripts/trace_rows.py: where a sweep's time goes.
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/stencil.sh [--no-tests] [--no-bench] [--profile] [--shapes] [--sizes "16384 32768"]
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/pw-stencil}
 mkdir -p "$out"
-tests=1 bench=1 profile=0 sizes="16384"
+tests=1 bench=1 profile=0 shapes=0 sizes="16384"
 while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) tests=0 ;;
     --no-bench) bench=0 ;;
     --profile) profile=1 ;;
+    --shapes) shapes=1 ;;
     --sizes) sizes=$2; shift ;;
+    *) echo "bench/stencil.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
@@ -36,6 +41,19 @@ if [ $profile = 1 ]; then
   cuobjdump -sass build-gpu/libpeerwave.a 2>/dev/null > "$out/sass.txt" || cuobjdump -sass build-gpu/libpeerwave.so > "$out/sass.txt" 2>&1
   summary "sass: $(grep -c 'CCTL.IVALL' "$out/sass.txt") CCTL.IVALL, $(grep -c 'LDGSTS' "$out/sass.txt") LDGSTS in the library's SASS"
   rm -f "$out/sass.txt"
+fi
+if [ $shapes = 1 ]; then
+  heat() { ./build-gpu/peerwave heat --backend cuda --sweeps 1 "$@"; }
+  for h in 32 64; do
+    for shape in "$((h + 2))x16386" "16386x$((h + 2))" "16386x4098" "4098x16386" "16386x16386"; do
+      secs=$(for r in 1 2 3; do heat --size $shape --tile-h $h --tile-w 1024 | sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p)
+      summary "shape HEAT $shape PW+HT ${h}x1024: median of 3 ${secs} s"
+    done
+    heat --size 16386x16386 --tile-h $h --tile-w 1024 --trace "$out/trace_h$h.csv" > /dev/null
+    summary "trace HEAT 16384^2 PW+HT ${h}x1024:"
+    python3 scripts/trace_rows.py "$out/trace_h$h.csv" | sed 's/^/  /' | tee -a "$out/summary.txt"
+    rm -f "$out/trace_h$h.csv"
+  done
 fi
 [ $bench = 1 ] || { echo "==== summary"; cat "$out/summary.txt"; exit 0; }
 run() { pw_suite "$out/stencil.txt" "$@"; } # label, env, args...

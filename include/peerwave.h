@@ -327,7 +327,9 @@ pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t
                      const pw_options *options, pw_run_info *info);
 
 /* Gauss-Seidel heat sweeps, in place, boundary rows/columns fixed:
- * A(i,j) = (A(i-1,j) + A(i,j-1) + A(i+1,j) + A(i,j+1)) / 4 on the interior, `sweeps` times.
+ * A(i,j) = (A(i-1,j) + A(i,j-1) + A(i+1,j) + A(i,j+1)) / 4 on the interior, `sweeps` times,
+ * summed in the grid's type as (((A(i+1,j) + A(i,j+1)) + A(i,j-1)) + A(i-1,j)) on every engine
+ * (SOR too), so results are bit-identical across backends and schedules.
  * grid: f32 or f64, rows and cols >= 3.  residual (if non-NULL): the root mean square over the
  * interior of (sum of the 4 neighbours)/4 - A(i,j) after the last sweep. */
 pw_status pw_heat(pw_image *grid, int64_t sweeps, const pw_options *options, double *residual,

@@ -177,7 +177,7 @@ static void check_stencils(void)
             for (int64_t i = 1; i < rows - 1; i++)
                 for (int64_t j = 1; j < cols - 1; j++) {
                     double *p = &want[i * cols + j];
-                    double sum = ((p[-cols] + p[-1]) + p[cols]) + p[1];
+                    double sum = ((p[cols] + p[1]) + p[-1]) + p[-cols]; /* (((down + right) + left) + up) */
                     *p = omega ? (1 - omega) * *p + omega / 4 * sum : sum / 4;
                 }
         pw_image grid = {PW_F64, rows, cols, 0, g};

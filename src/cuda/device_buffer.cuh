@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 #include "../core/alloc.h"
+#include "../core/image.h"
 #include "../core/plan.h"
 #include "cuda_check.cuh"
 
@@ -62,5 +63,24 @@ static inline cudaStream_t pw_plan_stream(const pw_plan *plan) { return (cudaStr
 /* Chain statuses: run the next step only while everything before succeeded. */
 #define PW_THEN(st, expr) \
     if ((st) == PW_OK) (st) = (expr)
+
+/* Copy a host image to a dense device array (row by row if strided) and back. */
+static inline pw_status upload_image(const pw_image *img, pw_device_buffer<unsigned char> &buf)
+{
+    size_t es = pw_dtype_size(img->type), row = (size_t)img->cols * es;
+    pw_status st = buf.alloc((size_t)img->rows * row);
+    PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(buf.ptr, row, img->data, (size_t)pw_image_stride(img) * es, row,
+                                               (size_t)img->rows, cudaMemcpyHostToDevice, buf.stream)));
+    return st;
+}
+
+static inline pw_status download_image(const pw_device_buffer<unsigned char> &buf, pw_image *img)
+{
+    size_t es = pw_dtype_size(img->type), row = (size_t)img->cols * es;
+    pw_status st = pw_from_cuda(cudaMemcpy2DAsync(img->data, (size_t)pw_image_stride(img) * es, buf.ptr, row, row,
+                                                  (size_t)img->rows, cudaMemcpyDeviceToHost, buf.stream));
+    PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(buf.stream)));
+    return st;
+}
 
 #endif

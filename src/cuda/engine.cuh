@@ -133,15 +133,16 @@ __device__ __forceinline__ bool pw_wait_cached(const pw_engine_args &a, int64_t 
     return *seen >= need || pw_wait_progress(a, r, need, seen);
 }
 
-/* Thread 0: wait until steps up to `last` of the tile-row may run: the row above in this sweep,
- * and for a later sweep the previous sweep's rows r and r + 1 far enough on (tiling.h, the step
- * forms and "several in-place sweeps").  false: the run is abandoned. */
-__device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, pw_row_seen *seen, int64_t last)
+/* Thread 0: wait until steps up to `last` of the tile-row may run: the row above in this sweep
+ * (unless `above` is false: a processor that hands that row over by other means), and for a
+ * later sweep the previous sweep's rows r and r + 1 far enough on (tiling.h, the step forms and
+ * "several in-place sweeps").  false: the run is abandoned. */
+__device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, pw_row_seen *seen, int64_t last, bool above = true)
 {
     if (!s.a) return true;
     const pw_engine_args &a = *s.a;
     const pw_tiling &t = a.t;
-    if (s.r > 0 && !pw_wait_cached(a, s.q - 1, (pw_counter)pw_tiling_need_at(&t, s.r, last), &seen->above)) return false;
+    if (above && s.r > 0 && !pw_wait_cached(a, s.q - 1, (pw_counter)pw_tiling_need_at(&t, s.r, last), &seen->above)) return false;
     if (s.sweep == 0) return true;
     if (!pw_wait_cached(a, s.q - t.n_rows, (pw_counter)pw_tiling_need_prev_same_at(&t, s.r, last), &seen->same)) return false;
     if (s.r + 1 < t.n_rows) {

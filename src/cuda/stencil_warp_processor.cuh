@@ -31,15 +31,29 @@
  * row, coalesced.  A buffer row is 33 values plus one per 32 rows (row_base), so the 32 threads
  * of a step, reading the same position of rows R apart, hit 32 different banks.
  *
- * Waits are per chunk, inside the tile (engine.cuh, pw_row_wait_steps; tiling.h, the step
- * forms): a chunk's rows are loaded only after lane 0 has seen the counters allow its steps,
- * and each chunk stored is published at once, so a tile-row follows the one above about h + 64
- * steps behind whatever the tile width.  Lane 0 remembers the counter values it saw, so most
- * waits cost no load.  The loads are L2-only (ld.cg), which is what makes that memory safe: an
- * L1-cached copy (cp.async.ca, the only 4-byte asynchronous copy) could keep a line holding a
- * neighbour's columns from before they were written, and without a fresh acquire per chunk
- * nothing would drop it.  (First version: cp.async.ca copies two chunks ahead with an acquire
- * load per chunk; measured no faster, and its safety leaned on the acquire invalidating L1.)
+ * The row above (peer schedule): the tile-row above writes its last row, chunk by chunk as it is
+ * computed, to its edge words (ll_bus.cuh: each value in a 64-bit word with the writer's counter
+ * index q + 1), and thread k loads word sn + k for chunk n + 1 while chunk n runs and loads it
+ * again until it carries the tag it expects: no counter, no fence, so a tile-row follows the one
+ * above about h + 32 steps behind (a chunk's last column) whatever the tile width.  With counters
+ * (a release store after each chunk's grid stores, an acquire before the next chunk's loads, the
+ * rows loaded only after the wait) the lag was h + 96 steps plus a fence and a poll round trip:
+ * 23 us a tile-row at h = 64 on the H100 where 64 + 32 steps take ~8 us.  One sweep keeps one row
+ * of edge words (a tile-row overwrites a word only after it has read it); pipelined sweeps keep
+ * a row per tile-row, since tile-row r - 1 of sweep t + 1 waits for row r of sweep t, not for row
+ * r + 1, which may not have read one shared row yet.  (Row r of sweep t + 1 overwrites row r's
+ * own edge only after row r + 1 of sweep t got past that column: it waits for it.)  The waits on
+ * the previous sweep (rows r and r + 1, for the lanes' own rows and the row below) stay on the
+ * progress counters, published per chunk.  The ordered schedules read the row above from the
+ * grid.
+ *
+ * Why plain (weak) loads stay correct with no fence: the row below a tile-row holds old values
+ * that the next tile-row overwrites, and nothing orders that overwrite after our load but the
+ * dependence chain itself -- our load feeds the cell whose edge word the next tile-row waits for
+ * before it computes (and stores) that column.  A load reading a store that depends on the load's
+ * own value is the self-satisfying cycle the PTX memory model's "no thin air" axiom forbids (the
+ * SW bus relies on the same).  The grid loads are L2-only (ld.cg): the data comes from other
+ * blocks (the previous sweep), and no L1 line can be stale.
  */
 #ifndef PW_STENCIL_WARP_PROCESSOR_CUH
 #define PW_STENCIL_WARP_PROCESSOR_CUH
@@ -48,6 +62,7 @@
 
 #include "../core/tiling.h"
 #include "engine.cuh"
+#include "ll_bus.cuh"
 #include "tile_processors.cuh"
 
 /* Cell: __device__ F operator()(F self, F up, F left, F down, F right) const. */
@@ -56,15 +71,17 @@ struct StencilWarpProc {
     F *grid;        /* (rows + 2) x (cols + 2) with its fixed border; interior (i, j) at grid (i + 1, j + 1) */
     int64_t stride;
     Cell cell;
-    int publish_every; /* publish progress every this many chunks inside a tile (0: at its end only) */
+    pw_ll<F> *edge;     /* peer schedule: the tile-rows' last rows, edge_rows x cols words (NULL: not peer) */
+    int64_t edge_rows;  /* 1 (one sweep a launch) or n_rows (pipelined sweeps): see above */
 
-    static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish */
+    static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish; the edge words */
 
     enum { LANES = 32 * R, CHUNK = 32, PITCH = 33 };
     enum { BELOW = LANES, ABOVE = LANES + 1 }; /* buffer rows after the lanes' own (row `lanes` is below when lanes < LANES) */
-    /* A chunk's copies: buffer rows 0 .. LANES (own rows, the row below) and the row above, in
-     * PARTS parts of PART_ROWS values a thread, each held in registers across 32 / PARTS steps. */
-    enum { COPIES = LANES + 2, PARTS = R > 2 ? R / 2 : 1, PART_ROWS = (COPIES + PARTS - 1) / PARTS, PART_STEPS = CHUNK / PARTS };
+    /* A chunk's copies from the grid: buffer rows 0 .. LANES (own rows, the row below), in PARTS
+     * parts of PART_ROWS values a thread, each held in registers across 32 / PARTS steps.  The
+     * row above comes on its own (issue_above, settle_above). */
+    enum { COPIES = LANES + 1, PARTS = R > 2 ? R / 2 : 1, PART_ROWS = (COPIES + PARTS - 1) / PARTS, PART_STEPS = CHUNK / PARTS };
 
     static int block_threads(int64_t) { return 32; }
     __host__ __device__ static int64_t row_base(int64_t row) { return row * PITCH + row / 32; }
@@ -78,8 +95,8 @@ struct StencilWarpProc {
     }
 
     /* The copies of one chunk (steps [sn, sn + steps)).  Copy i <= LANES is buffer row i: grid
-     * row top + i + 1, position p = interior column sn - i + p; copy LANES + 1 is the row above
-     * (grid row top), position p = interior column sn + p - 1.  A chunk needs positions
+     * row top + i + 1, position p = interior column sn - i + p (the row above, buffer row ABOVE,
+     * has position p = interior column sn + p - 1).  A chunk needs positions
      * 1 .. steps (position 0 is the previous chunk's last, carried in registers); thread k
      * takes position k + 1 of every row: coalesced rows.  Loads are ld.cg (L2): the data comes
      * from other blocks, and no L1 line can be stale. */
@@ -105,11 +122,8 @@ struct StencilWarpProc {
         if (ch.fast) { /* walk the rows down-left by pointer */
             const F *src = grid + (top + 1 + first) * stride + ch.sn + 2 + k - first;
 #pragma unroll
-            for (int j = 0; j < PART_ROWS; j++, src += stride - 1) {
-                const int i = first + j;
-                if (i <= LANES) v[j] = pw_load_cg(src);
-                else if (i == ABOVE) v[j] = pw_load_cg(grid + top * stride + ch.sn + 1 + k);
-            }
+            for (int j = 0; j < PART_ROWS; j++, src += stride - 1)
+                if (first + j < COPIES) v[j] = pw_load_cg(src);
             return;
         }
 #pragma unroll
@@ -118,7 +132,6 @@ struct StencilWarpProc {
             v[j] = (F)0;
             if (k >= ch.steps) continue;
             if (i <= lanes) v[j] = grid_at(top + i + 1, ch.sn - i + 2 + k, gcols);
-            else if (i == ABOVE) v[j] = grid_at(top, ch.sn + 1 + k, gcols);
         }
     }
 
@@ -154,28 +167,78 @@ struct StencilWarpProc {
         }
     }
 
-    /* Lane 0 waits until the steps of chunk m may run (pw_row_wait_steps); every lane learns
-     * the outcome.  false: the run is abandoned. */
+    /* Thread k's value of the row above for a chunk (position k + 1, interior column sn + k):
+     * issue_above starts its load, settle_above waits until it carries the tag of the tile-row
+     * above (peer schedule, tile-rows after the first, interior columns: the edge words; the top
+     * border, the side borders and the ordered schedules read the grid, ready at once) and puts
+     * it in the chunk's buffer.  false: the run is abandoned. */
+    __device__ bool above_from_edge(const pw_tiling &t, const Chunk &ch, int64_t r, const pw_row_sync &sync) const
+    {
+        const int64_t x = ch.sn + threadIdx.x;
+        return sync.a && r > 0 && (int)threadIdx.x < ch.steps && x >= 0 && x < t.cols;
+    }
+    __device__ pw_ll<F> *edge_at(const pw_tiling &t, int64_t r, int64_t x) const
+    {
+        return edge + (edge_rows == 1 ? 0 : r) * t.cols + x;
+    }
+    __device__ pw_ll<F> issue_above(const pw_tiling &t, const Chunk &ch, int64_t r, const pw_row_sync &sync) const
+    {
+        const int64_t x = ch.sn + threadIdx.x;
+        if (above_from_edge(t, ch, r, sync)) return pw_ll_load(edge_at(t, r - 1, x));
+        return pw_ll_pack((int)threadIdx.x < ch.steps ? grid_at(r * t.h, x + 1, t.cols + 2) : (F)0, (uint32_t)sync.q);
+    }
+    __device__ bool settle_above(const pw_tiling &t, const Chunk &ch, int64_t r, const pw_row_sync &sync,
+                                 pw_ll<F> *word, F *buf) const
+    {
+        const int k = threadIdx.x;
+        const bool ok = !above_from_edge(t, ch, r, sync) || pw_ll_settle(*sync.a, edge_at(t, r - 1, ch.sn + k), word, (uint32_t)sync.q);
+        if (k < ch.steps) buf[row_base(ABOVE) + k + 1] = pw_ll_value(*word);
+        return __all_sync(0xffffffffu, ok);
+    }
+
+    /* The last row of the chunk stored in `buf` (steps [sn, sn + steps)) to the tile-row's edge
+     * words, tagged q + 1 (the row below reads them; the last tile-row has none below, and a
+     * stuck tile-row, plan.h's fault injection, never hands over). */
+    __device__ void store_edge(const F *buf, const pw_tiling &t, int64_t r, int64_t lanes, int64_t sn, int steps,
+                               const pw_row_sync &sync) const
+    {
+        if (!sync.a || r + 1 >= t.n_rows || sync.q == sync.a->stuck_row) return;
+        const int k = threadIdx.x;
+        const int64_t x = sn - (lanes - 1) + k;
+        if (k < steps && x >= 0 && x < t.cols) pw_ll_store(edge_at(t, r, x), buf[row_base(lanes - 1) + k], (uint32_t)sync.q + 1);
+    }
+
+    /* Chunk n - 1's new values (in `buf`) out: the edge first (the row below waits on it), then
+     * the grid, then its progress for the next sweep's waits (none after the last sweep of a
+     * launch: lane 0's release store would be a fence on every chunk for nobody). */
+    __device__ void store_done(const F *buf, const pw_tiling &t, int64_t r, int64_t lanes, int64_t sn, int steps,
+                               const pw_row_sync &sync) const
+    {
+        __syncwarp();
+        store_edge(buf, t, r, lanes, sn, steps, sync);
+        store_chunk(buf, r * t.h, lanes, sn, steps, t.cols);
+        if (sync.a && sync.sweep + 1 < sync.a->sweeps) {
+            __syncwarp();
+            if (threadIdx.x == 0) pw_row_publish(sync, sn + steps);
+        }
+    }
+
+    /* A later sweep: lane 0 waits until the previous sweep's rows let the steps of chunk m run
+     * (pw_row_wait_steps; the row above is the edge words' business); every lane learns the
+     * outcome.  false: the run is abandoned. */
     __device__ bool wait_chunk(const pw_row_sync &sync, pw_row_seen *seen, int64_t s0, int64_t s1, int64_t m) const
     {
+        if (!sync.a || sync.sweep == 0) return true;
         bool ok = true;
-        if (threadIdx.x == 0) ok = pw_row_wait_steps(sync, seen, s0 + m * CHUNK + chunk_steps(s0, s1, m) - 1);
+        if (threadIdx.x == 0) ok = pw_row_wait_steps(sync, seen, s0 + m * CHUNK + chunk_steps(s0, s1, m) - 1, false);
         ok = __shfl_sync(0xffffffffu, ok, 0);
         __syncwarp(); /* lane 0's acquire orders every lane's loads after it */
         return ok;
     }
 
-    /* Steps < done are stored: lane 0 publishes (a gpu-scope fence and release store). */
-    __device__ void publish(const pw_row_sync &sync, int64_t done) const
-    {
-        __syncwarp();
-        if (threadIdx.x == 0) pw_row_publish(sync, done);
-    }
-
-    /* Tile c of tile-row r; sync: the peer schedule's counters (sync.a == NULL in the ordered
-     * schedules).  Chunk n + 1's rows are loaded into registers while chunk n's steps run (in
-     * PARTS parts) after the wait for chunk n + 1, and the progress of every chunk stored is
-     * published at once, so the tile-row below follows about h + 2 chunks of steps behind.
+    /* Tile c of tile-row r; sync: the peer schedule's (sync.a == NULL in the ordered schedules).
+     * Chunk n + 1's rows (and its row above) are loaded into registers while chunk n's steps run
+     * (in PARTS parts), and chunk n goes out (edge, grid, progress) before chunk n + 1 runs.
      * false: the run is abandoned. */
     __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem, const pw_row_sync &sync) const
     {
@@ -196,23 +259,23 @@ struct StencilWarpProc {
         }
         {
             const Chunk first = chunk_at(s0, s1, 0, lanes, gcols);
+            pw_ll<F> above = issue_above(t, first, r, sync);
             for (int part = 0; part < PARTS; part++) {
                 load_part(v, first, part, top, lanes, gcols);
                 store_part(v, first, part, bufs);
             }
+            if (!settle_above(t, first, r, sync, &above, bufs)) return false;
         }
         for (int64_t n = 0; n < chunks; n++) {
             const Chunk ch = chunk_at(s0, s1, n, lanes, gcols);
             F *buf = bufs + (n & 1) * buffer_elems(), *next_buf = bufs + ((n + 1) & 1) * buffer_elems();
-            if (n > 0) {
-                __syncwarp();
-                store_chunk(next_buf, top, lanes, ch.sn - CHUNK, CHUNK, t.cols); /* chunk n - 1 */
-                publish(sync, ch.sn);
-            }
+            if (n > 0) store_done(next_buf, t, r, lanes, ch.sn - CHUNK, CHUNK, sync); /* chunk n - 1 */
             const bool more = n + 1 < chunks;
             if (more && !wait_chunk(sync, &seen, s0, s1, n + 1)) return false;
             __syncwarp(); /* chunk n's rows are in `buf`; `next_buf` is free */
             const Chunk next = more ? chunk_at(s0, s1, n + 1, lanes, gcols) : ch;
+            pw_ll<F> above;
+            if (more) above = issue_above(t, next, r, sync); /* in flight over chunk n's steps */
             const bool interior = lanes == LANES && ch.sn - (LANES - 1) >= 0 && ch.sn + ch.steps - 1 < t.cols;
             if (interior && ch.steps == CHUNK) {
 #pragma unroll 1
@@ -228,11 +291,10 @@ struct StencilWarpProc {
                     store_part(v, next, part, next_buf);
                 }
             }
+            if (more && !settle_above(t, next, r, sync, &above, next_buf)) return false;
         }
-        __syncwarp();
-        store_chunk(bufs + ((chunks - 1) & 1) * buffer_elems(), top, lanes, s0 + (chunks - 1) * CHUNK,
-                    chunk_steps(s0, s1, chunks - 1), t.cols);
-        publish(sync, s1);
+        store_done(bufs + ((chunks - 1) & 1) * buffer_elems(), t, r, lanes, s0 + (chunks - 1) * CHUNK,
+                   chunk_steps(s0, s1, chunks - 1), sync);
         return true;
     }
 

@@ -47,6 +47,7 @@
 #ifndef PW_WARP_PROCESSOR_CUH
 #define PW_WARP_PROCESSOR_CUH
 
+#include "ll_bus.cuh"
 #include "tile_processors.cuh"
 
 /* Shuffle a value of whole 32-bit words one thread up the warp. */
@@ -60,71 +61,6 @@ __device__ __forceinline__ V pw_shfl_up(const V &v)
 #pragma unroll
     for (int w = 0; w < (int)(sizeof(V) / 4); w++) dst[w] = __shfl_up_sync(0xffffffffu, src[w], 1);
     return out;
-}
-
-/* The processor's bus: T's 32-bit words, each in a 64-bit word with the tag of its writer (the
- * high half), stored and loaded as morally strong (relaxed, gpu scope) 64-bit accesses. */
-template <class T>
-struct pw_ll {
-    static_assert(sizeof(T) % 4 == 0, "whole 32-bit words");
-    static constexpr int words = (int)(sizeof(T) / 4);
-    unsigned long long w[words];
-};
-
-template <class T>
-__device__ __forceinline__ void pw_ll_store(pw_ll<T> *p, const T &v, uint32_t tag)
-{
-    const uint32_t *piece = (const uint32_t *)&v;
-#pragma unroll
-    for (int i = 0; i < pw_ll<T>::words; i++)
-        cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(p->w[i])
-            .store((unsigned long long)tag << 32 | piece[i], cuda::memory_order_relaxed);
-}
-
-template <class T>
-__device__ __forceinline__ pw_ll<T> pw_ll_load(const pw_ll<T> *p)
-{
-    pw_ll<T> out;
-#pragma unroll
-    for (int i = 0; i < pw_ll<T>::words; i++)
-        out.w[i] = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(const_cast<pw_ll<T> *>(p)->w[i])
-                       .load(cuda::memory_order_relaxed);
-    return out;
-}
-
-template <class T>
-__device__ __forceinline__ bool pw_ll_ready(const pw_ll<T> &l, uint32_t tag)
-{
-    bool ready = true;
-#pragma unroll
-    for (int i = 0; i < pw_ll<T>::words; i++) ready &= (uint32_t)(l.w[i] >> 32) == tag;
-    return ready;
-}
-
-template <class T>
-__device__ __forceinline__ T pw_ll_value(const pw_ll<T> &l)
-{
-    T v;
-    uint32_t *piece = (uint32_t *)&v;
-#pragma unroll
-    for (int i = 0; i < pw_ll<T>::words; i++) piece[i] = (uint32_t)l.w[i];
-    return v;
-}
-
-/* The glue's copies between the app's bus and the processor's: before the run with the tag of
- * tile-row -1 (what row 0 reads), after it back. */
-#define PW_LL_TAG_ABOVE_ROW0 0xffffffffu
-template <class T>
-__global__ void pw_ll_fill(pw_ll<T> *ll, const T *bus, int64_t n)
-{
-    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) pw_ll_store(ll + i, bus[i], PW_LL_TAG_ABOVE_ROW0);
-}
-template <class T>
-__global__ void pw_ll_drain(const pw_ll<T> *ll, T *bus, int64_t n)
-{
-    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) bus[i] = pw_ll_value(pw_ll_load(ll + i));
 }
 
 /* The narrowest tile the glue gives it in the peer schedule (linear_apps.cu). */
@@ -206,13 +142,7 @@ struct WarpProc {
     {
         const int64_t x = c + threadIdx.x;
         const uint32_t above = (uint32_t)(sync.r - 1);
-        bool ok = true;
-        if (sync.a && x < sp.s1 && x >= 0 && x < t.cols && !pw_ll_ready(in->bus, above))
-            ok = pw_poll(*sync.a, [&](pw_counter *seen) {
-                in->bus = pw_ll_load(ll + x);
-                *seen = in->bus.w[0] >> 32;
-                return pw_ll_ready(in->bus, above);
-            });
+        const bool ok = !sync.a || !(x < sp.s1 && x >= 0 && x < t.cols) || pw_ll_settle(*sync.a, ll + x, &in->bus, above);
         *val = pw_ll_value(in->bus);
         return __all_sync(0xffffffffu, ok);
     }

@@ -195,56 +195,80 @@ static void concurrent_kernel_cases(void)
 }
 #endif
 
-/* Fault injection: tile-row 3 never publishes; the run must end in PW_ERR_TIMEOUT within the
- * watchdog bound (0.5 s) plus launch and copy slack. */
-static void fault_injection_case(void)
+/* Fault injection: tile-row 3 never hands anything over (plan.h).  The run must end in
+ * PW_ERR_TIMEOUT within the watchdog bound (0.5 s) plus launch and copy slack, and the device
+ * must work afterwards.  The apps cover each way a tile-row waits: SAT on progress counters,
+ * SW on its bus words, HEAT on the edge words of the tile-row above. */
+typedef struct stuck_job {
+    pw_image in, out;   /* SAT */
+    char *a, *b;        /* SW: 4096 'A's each */
+    pw_sw_params p;
+    pw_sw_result res;
+    pw_image grid;      /* HEAT: f32, zero but the top border */
+} stuck_job;
+
+static pw_status run_sat(stuck_job *j, const pw_options *o) { return pw_sat(&j->in, &j->out, o, NULL); }
+static pw_status run_sw(stuck_job *j, const pw_options *o) { return pw_sw(j->a, 4096, j->b, 4096, &j->p, o, &j->res); }
+static pw_status run_heat(stuck_job *j, const pw_options *o) { return pw_heat(&j->grid, 1, o, NULL, NULL); }
+
+static void stuck_row_case(const char *app, pw_status (*run)(stuck_job *, const pw_options *), stuck_job *j,
+                           int tile_h)
 {
-    int64_t rows = 2048, cols = 2048;
-    uint8_t *x = calloc((size_t)(rows * cols), 1);
-    int64_t *out = malloc(sizeof *out * (size_t)(rows * cols));
-    pw_image in = {PW_U8, rows, cols, 0, x}, img = {PW_I64, rows, cols, 0, out};
     pw_options gpu;
     pw_options_init(&gpu);
     gpu.backend = PW_BACKEND_CUDA;
-    gpu.tile_h = 32;
+    gpu.tile_h = tile_h;
     gpu.watchdog_ms = 500;
-    setenv("PEERWAVE_DEBUG_STUCK_ROW", "3", 1);
     struct timespec t0, t1;
+    setenv("PEERWAVE_DEBUG_STUCK_ROW", "3", 1);
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    pw_status st = pw_sat(&in, &img, &gpu, NULL);
+    pw_status st = run(j, &gpu);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     unsetenv("PEERWAVE_DEBUG_STUCK_ROW");
     double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    CHECK(st == PW_ERR_TIMEOUT && s < 0.5 + 3.0, "stuck row on the GPU: %s after %.2f s", pw_status_str(st), s);
-    printf("fault injection: %s after %.3f s (watchdog 0.5 s)\n", pw_status_str(st), s);
-    /* The device is usable afterwards. */
+    CHECK(st == PW_ERR_TIMEOUT && s < 0.5 + 3.0, "stuck row in %s on the GPU: %s after %.2f s", app, pw_status_str(st), s);
+    printf("fault injection (%s): %s after %.3f s (watchdog 0.5 s)\n", app, pw_status_str(st), s);
     gpu.watchdog_ms = 0;
-    CHECK(pw_sat(&in, &img, &gpu, NULL) == PW_OK && out[rows * cols - 1] == 0, "GPU run after a timeout");
-    free(x);
-    free(out);
+    CHECK(run(j, &gpu) == PW_OK, "%s on the GPU after a timeout", app);
+}
 
-    /* SW's warp processor waits on its bus words, not on the counters: a stuck tile-row there
-     * times out the same way. */
-    char *a = malloc(4096), *b = malloc(4096);
-    memset(a, 'A', 4096);
-    memset(b, 'A', 4096);
-    pw_sw_params p;
-    pw_sw_params_init(&p);
-    pw_sw_result res;
+static void fault_injection_case(void)
+{
+    const int64_t n = 2048;
+    stuck_job j;
+    memset(&j, 0, sizeof j);
+    j.in = (pw_image){PW_U8, n, n, 0, calloc((size_t)(n * n), 1)};
+    j.out = (pw_image){PW_I64, n, n, 0, malloc(8 * (size_t)(n * n))};
+    stuck_row_case("sat", run_sat, &j, 32);
+    CHECK(((int64_t *)j.out.data)[n * n - 1] == 0, "SAT of zeros after a timeout");
+    j.a = malloc(4096);
+    j.b = malloc(4096);
+    memset(j.a, 'A', 4096);
+    memset(j.b, 'A', 4096);
+    pw_sw_params_init(&j.p);
+    stuck_row_case("sw", run_sw, &j, 64);
+    CHECK(j.res.score == 4096 * j.p.match, "SW score after a timeout: %d", j.res.score);
+    /* HEAT: the top border 1, the rest 0; after the timeout a fresh grid, checked against the CPU */
+    j.grid = (pw_image){PW_F32, n, n, 0, calloc((size_t)(n * n), 4)};
+    pw_image want = {PW_F32, n, n, 0, calloc((size_t)(n * n), 4)};
+    for (int64_t x = 0; x < n; x++) ((float *)j.grid.data)[x] = ((float *)want.data)[x] = 1;
+    pw_options cpu = test_sequential_options();
+    CHECK(pw_heat(&want, 1, &cpu, NULL, NULL) == PW_OK, "heat on the CPU");
+    stuck_row_case("heat", run_heat, &j, 64); /* its second run starts from the timed-out grid */
+    memset(j.grid.data, 0, 4 * (size_t)(n * n));
+    for (int64_t x = 0; x < n; x++) ((float *)j.grid.data)[x] = 1;
+    pw_options gpu;
+    pw_options_init(&gpu);
+    gpu.backend = PW_BACKEND_CUDA;
     gpu.tile_h = 64;
-    gpu.watchdog_ms = 500;
-    setenv("PEERWAVE_DEBUG_STUCK_ROW", "3", 1);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    st = pw_sw(a, 4096, b, 4096, &p, &gpu, &res);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    unsetenv("PEERWAVE_DEBUG_STUCK_ROW");
-    s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    CHECK(st == PW_ERR_TIMEOUT && s < 0.5 + 3.0, "stuck row in SW on the GPU: %s after %.2f s", pw_status_str(st), s);
-    printf("fault injection (sw): %s after %.3f s (watchdog 0.5 s)\n", pw_status_str(st), s);
-    gpu.watchdog_ms = 0;
-    CHECK(pw_sw(a, 4096, b, 4096, &p, &gpu, &res) == PW_OK && res.score == 4096 * p.match, "SW after a timeout");
-    free(a);
-    free(b);
+    CHECK(pw_heat(&j.grid, 1, &gpu, NULL, NULL) == PW_OK && !memcmp(j.grid.data, want.data, 4 * (size_t)(n * n)),
+          "HEAT after a timeout matches the CPU");
+    free(j.in.data);
+    free(j.out.data);
+    free(j.a);
+    free(j.b);
+    free(j.grid.data);
+    free(want.data);
 }
 
 /* ---- tracing: every tile recorded once, in dependence order, lanes never overlapping ---- */
