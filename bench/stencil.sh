@@ -49,6 +49,11 @@ if [ $shapes = 1 ]; then
       secs=$(for r in 1 2 3; do heat --size $shape --tile-h $h --tile-w 1024 | sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p)
       summary "shape HEAT $shape PW+HT ${h}x1024: median of 3 ${secs} s"
     done
+    for v in "PEERWAVE_SPIN_POLLS=0" "PEERWAVE_SPIN_POLLS=1000000"; do
+      secs=$(for r in 1 2 3; do env $v ./build-gpu/peerwave heat --backend cuda --size 16386x$((h + 2)) --tile-h $h --tile-w 1024 |
+        sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p)
+      summary "shape HEAT 16386x$((h + 2)) PW+HT ${h}x1024 $v: median of 3 ${secs} s"
+    done
     heat --size 16386x16386 --tile-h $h --tile-w 1024 --trace "$out/trace_h$h.csv" > /dev/null
     summary "trace HEAT 16384^2 PW+HT ${h}x1024:"
     python3 scripts/trace_rows.py "$out/trace_h$h.csv" | sed 's/^/  /' | tee -a "$out/summary.txt"

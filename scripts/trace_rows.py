@@ -32,6 +32,14 @@ def main(path):
           f"sum {sum(lags) / 1e6:.3f} ms")
     print(f"row span ms: median {q(spans, 0.5) / 1e3:.3f}, min {min(spans) / 1e6:.3f}, max {max(spans) / 1e6:.3f}")
     print(f"tile us: median {q(tiles, 0.5):.2f}, p90 {q(tiles, 0.9):.2f}; a row's first 3 tiles: median {q(early, 0.5):.2f}")
+    # lag along the row: does a tile-row fall further behind the one above as it goes?
+    ends = {r: {t[0]: t[2] for t in rows[r]} for r in order}
+    cols = sorted(set.intersection(*(set(ends[r]) for r in order))) if order else []
+    if len(order) > 1 and cols:
+        marks = sorted({cols[min(len(cols) - 1, int(f * len(cols)))] for f in (0.0, 0.25, 0.5, 0.75, 1.0)})
+        lag_at = [f"tile {c}: {statistics.median(ends[b][c] - ends[a][c] for a, b in zip(order, order[1:])) / 1e3:.2f}"
+                  for c in marks]
+        print("lag of a tile's end behind the row above's, median us: " + ", ".join(lag_at))
     for frac in (0.0, 0.25, 0.5, 0.75, 1.0):
         r = order[min(len(order) - 1, int(frac * len(order)))]
         print(f"row {r}: start {(first[r] - first[order[0]]) / 1e6:.3f} ms, end {(last[r] - first[order[0]]) / 1e6:.3f} ms")

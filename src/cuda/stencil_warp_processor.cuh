@@ -276,21 +276,16 @@ struct StencilWarpProc {
             const Chunk next = more ? chunk_at(s0, s1, n + 1, lanes, gcols) : ch;
             pw_ll<F> above;
             if (more) above = issue_above(t, next, r, sync); /* in flight over chunk n's steps */
+            /* Every lane's cell inside the grid at every step: no checks.  Otherwise (the row's
+             * ends, a short tile-row) the same unrolled steps keep a lane's old value by a select
+             * where its cell is outside: a tile-row waits on the first chunks of the row above,
+             * so they are on the sweep's critical path (as a loop: 20 us a tile-row at h = 64,
+             * H100).  Only a tile's last chunk can be short, and nothing is loaded after it. */
             const bool interior = lanes == LANES && ch.sn - (LANES - 1) >= 0 && ch.sn + ch.steps - 1 < t.cols;
-            if (interior && ch.steps == CHUNK) {
-#pragma unroll 1
-                for (int part = 0; part < PARTS; part++) { /* the next chunk's loads fly over these steps */
-                    if (more) load_part(v, next, part, top, lanes, gcols);
-                    chunk_steps_run<false, PART_STEPS>(buf, ch.sn, part * PART_STEPS, PART_STEPS, lanes, t.cols, prev, self);
-                    if (more) store_part(v, next, part, next_buf);
-                }
-            } else {
-                chunk_steps_run<true, 0>(buf, ch.sn, 0, ch.steps, lanes, t.cols, prev, self);
-                for (int part = 0; part < PARTS && more; part++) {
-                    load_part(v, next, part, top, lanes, gcols);
-                    store_part(v, next, part, next_buf);
-                }
-            }
+            const Keep keep = keep_window(ch.sn, lanes, t.cols);
+            if (ch.steps == CHUNK && interior) run_chunk<false>(t, ch, next, more, top, lanes, keep, v, buf, next_buf, prev, self);
+            else if (ch.steps == CHUNK) run_chunk<true>(t, ch, next, more, top, lanes, keep, v, buf, next_buf, prev, self);
+            else chunk_steps_run<true, 0>(buf, 0, ch.steps, keep, prev, self);
             if (more && !settle_above(t, next, r, sync, &above, next_buf)) return false;
         }
         store_done(bufs + ((chunks - 1) & 1) * buffer_elems(), t, r, lanes, s0 + (chunks - 1) * CHUNK,
@@ -322,14 +317,48 @@ struct StencilWarpProc {
         return st;
     }
 
-    /* The steps of one chunk.  Checked: lanes past `lanes` and columns outside [0, cols) keep
-     * their old value (a lane's value at column -1 is then the left border, its next left).
-     * Fixed > 0: exactly Fixed steps, fully unrolled, each step's operands loaded AHEAD steps
-     * early: the compiler cannot prove the loads independent of the previous steps' stores (other
-     * rows of the same buffer), so without this every step waits out a shared-memory load. */
+    /* Which steps of a chunk keep each of this thread's lanes' cells: steps o with the lane's
+     * column sn + o - L in [0, cols), o in [lo, lo + span) (span 0: a lane past the tile-row). */
+    struct Keep {
+        int32_t lo[R];
+        uint32_t span[R];
+    };
+    __device__ static Keep keep_window(int64_t sn, int64_t lanes, int64_t cols)
+    {
+        Keep kw;
+#pragma unroll
+        for (int q = 0; q < R; q++) {
+            const int64_t L = (int64_t)threadIdx.x * R + q, first = L - sn, end = first + cols; /* columns 0 and cols */
+            const int64_t lo = first < 0 ? 0 : first > CHUNK ? CHUNK : first, hi = end > CHUNK ? CHUNK : end;
+            kw.lo[q] = (int32_t)lo;
+            kw.span[q] = L < lanes && hi > lo ? (uint32_t)(hi - lo) : 0;
+        }
+        return kw;
+    }
+
+    /* A whole chunk's steps in PARTS parts, the next chunk's loads (if `more`) flying over each. */
+    template <bool Checked>
+    __device__ __forceinline__ void run_chunk(const pw_tiling &t, const Chunk &ch, const Chunk &next, bool more, int64_t top,
+                                              int64_t lanes, const Keep &keep, F (&v)[PART_ROWS], F *buf, F *next_buf,
+                                              F (&prev)[R], F (&self)[R]) const
+    {
+        const int64_t gcols = t.cols + 2;
+#pragma unroll 1
+        for (int part = 0; part < PARTS; part++) {
+            if (more) load_part(v, next, part, top, lanes, gcols);
+            chunk_steps_run<Checked, PART_STEPS>(buf, part * PART_STEPS, PART_STEPS, keep, prev, self);
+            if (more) store_part(v, next, part, next_buf);
+        }
+    }
+
+    /* Steps [o0, o0 + steps) of one chunk.  Checked: a lane keeps its old value outside its keep
+     * window (lanes past `lanes`, columns outside [0, cols); a lane's value at column -1 is then
+     * the left border, its next left).  Fixed > 0: exactly Fixed steps, fully unrolled, each
+     * step's operands loaded AHEAD steps early: the compiler cannot prove the loads independent
+     * of the previous steps' stores (other rows of the same buffer), so without this every step
+     * waits out a shared-memory load. */
     template <bool Checked, int Fixed>
-    __device__ __forceinline__ void chunk_steps_run(F *buf, int64_t sn, int o0, int steps, int64_t lanes, int64_t cols,
-                                                    F (&prev)[R], F (&self)[R]) const
+    __device__ __forceinline__ void chunk_steps_run(F *buf, int o0, int steps, const Keep &keep, F (&prev)[R], F (&self)[R]) const
     {
         const int k = threadIdx.x;
         F *row[R];
@@ -345,18 +374,18 @@ struct StencilWarpProc {
             for (int o = 0; o < Fixed; o++) {
                 const Staged now = ring[o % AHEAD];
                 if (o + AHEAD < Fixed) ring[o % AHEAD] = stage(row, below_row, above_row, o0 + o + AHEAD);
-                step<Checked>(now, row, o0 + o, sn, lanes, cols, prev, self);
+                step<Checked>(now, row, o0 + o, keep, prev, self);
             }
         } else {
 #pragma unroll 1
-            for (int o = o0; o < o0 + steps; o++) step<Checked>(stage(row, below_row, above_row, o), row, o, sn, lanes, cols, prev, self);
+            for (int o = o0; o < o0 + steps; o++) step<Checked>(stage(row, below_row, above_row, o), row, o, keep, prev, self);
         }
     }
 
-    /* Step sn + o of every lane of this thread. */
+    /* Step o of the chunk for every lane of this thread. */
     template <bool Checked>
-    __device__ __forceinline__ void step(const Staged &st, F *const (&row)[R], int o, int64_t sn, int64_t lanes,
-                                         int64_t cols, F (&prev)[R], F (&self)[R]) const
+    __device__ __forceinline__ void step(const Staged &st, F *const (&row)[R], int o, const Keep &keep, F (&prev)[R],
+                                         F (&self)[R]) const
     {
         const int k = threadIdx.x;
         const F below_lane = __shfl_down_sync(0xffffffffu, st.right[0], 1), in_lane = __shfl_up_sync(0xffffffffu, prev[R - 1], 1);
@@ -365,10 +394,7 @@ struct StencilWarpProc {
         for (int q = R - 1; q >= 0; q--) { /* last lane first: prev[q - 1] is still step s - 1's */
             const F up = q > 0 ? prev[q - 1] : in, down = q < R - 1 ? st.right[q + 1] : below;
             F v = cell(self[q], up, prev[q], down, st.right[q]);
-            if (Checked) {
-                const int64_t L = (int64_t)k * R + q, x = sn + o - L;
-                if (!(L < lanes && x >= 0 && x < cols)) v = self[q];
-            }
+            if (Checked && !((uint32_t)(o - keep.lo[q]) < keep.span[q])) v = self[q];
             row[q][o] = v;
             prev[q] = v;
             self[q] = st.right[q];
