@@ -38,9 +38,16 @@ if [ $profile = 1 ]; then
     --section WarpStateStats --section SchedulerStats --section InstructionStats --section LaunchStats --section SourceCounters \
     ./build-gpu/peerwave heat --size 8192x8192 --sweeps 1 --tile-h 64 --tile-w 1024 --backend cuda > "$out/ncu_heat.txt" 2>&1
   summary "ncu: rc=$? $(grep -E 'Duration|Issued Ipc Active|No Eligible|Warp Cycles Per Issued|Achieved Occupancy|Executed Instructions  |stalled|spends' "$out/ncu_heat.txt" | tr -s ' ' | tr '\n' ';')"
-  cuobjdump -sass build-gpu/libpeerwave.a 2>/dev/null > "$out/sass.txt" || cuobjdump -sass build-gpu/libpeerwave.so > "$out/sass.txt" 2>&1
-  summary "sass: $(grep -c 'CCTL.IVALL' "$out/sass.txt") CCTL.IVALL, $(grep -c 'LDGSTS' "$out/sass.txt") LDGSTS in the library's SASS"
-  rm -f "$out/sass.txt"
+  # where the warps of the R = 2 HEAT kernel stall, instruction by instruction (the report's
+  # source page with its SASS), and that kernel's SASS
+  timeout 240 ncu --kernel-name regex:pw_peer_kernel --launch-count 1 --section SourceCounters --section WarpStateStats \
+    -o "$out/heat" -f ./build-gpu/peerwave heat --size 8192x8192 --sweeps 1 --tile-h 64 --tile-w 1024 --backend cuda > /dev/null 2>&1 &&
+    ncu -i "$out/heat.ncu-rep" --page source --csv --print-source sass > "$out/source_heat.csv" 2> "$out/source_heat.err"
+  summary "ncu source page: rc=$? $(wc -l < "$out/source_heat.csv") lines"
+  rm -f "$out/heat.ncu-rep"
+  cuobjdump -sass -fun '_Z14pw_peer_kernelI15StencilWarpProcIf11StencilCellIfLb0EELi2EEEvT_14pw_engine_args' \
+    build-gpu/libpeerwave.a > "$out/sass_heat_r2.txt" 2>&1
+  summary "sass HEAT R=2: $(grep -cE '^ +/\*[0-9a-f]+\*/' "$out/sass_heat_r2.txt") instructions, $(grep -c 'LDG' "$out/sass_heat_r2.txt") LDG, $(grep -c 'STG' "$out/sass_heat_r2.txt") STG, $(grep -c 'MEMBAR' "$out/sass_heat_r2.txt") MEMBAR"
 fi
 if [ $shapes = 1 ]; then
   heat() { ./build-gpu/peerwave heat --backend cuda --sweeps 1 "$@"; }
@@ -64,6 +71,7 @@ fi
 run() { pw_suite "$out/stencil.txt" "$@"; } # label, env, args...
 for n in $sizes; do
   grid=$n
+  for app in HEAT SOR; do run "suite" "" --only $app --size $grid; done
   for h in 32 64 128; do
     run "warp h=$h w=1024" "" --only HEAT --method PW+HT --tile-h $h --tile-w 1024 --size $grid
   done
