@@ -115,24 +115,34 @@ struct StencilWarpProc {
         return ch;
     }
 
+    /* Rows j of [lo, hi] (clamped to the loop's [0, n)): the valid ones of a checked copy. */
+    struct Rows {
+        int lo, hi;
+    };
+    __device__ static Rows rows_between(int64_t lo, int64_t hi, int n)
+    {
+        return Rows{(int)(lo < 0 ? 0 : lo > n ? n : lo), (int)(hi < -1 ? -1 : hi >= n ? n - 1 : hi)};
+    }
+
+    /* Walk the rows down-left by pointer, one coalesced load a row; a checked chunk (an end of
+     * the row, a short tile-row) loads only copies inside the grid (0 elsewhere) -- the same
+     * walk, predicated, since the row's first chunks are on the critical path. */
     __device__ void load_part(F (&v)[PART_ROWS], const Chunk &ch, int part, int64_t top, int64_t lanes, int64_t gcols) const
     {
         const int k = threadIdx.x;
         const int first = part * PART_ROWS;
-        if (ch.fast) { /* walk the rows down-left by pointer */
-            const F *src = grid + (top + 1 + first) * stride + ch.sn + 2 + k - first;
+        const int64_t c0 = ch.sn + 2 + k - first; /* grid column of copy first + j: c0 - j */
+        const F *src = grid + (top + 1 + first) * stride + c0;
+        if (ch.fast) {
 #pragma unroll
             for (int j = 0; j < PART_ROWS; j++, src += stride - 1)
                 if (first + j < COPIES) v[j] = pw_load_cg(src);
             return;
         }
+        /* inside: column c0 - j in [0, gcols), copy first + j <= lanes, and a position to fill */
+        const Rows in = k < ch.steps ? rows_between(c0 - gcols + 1, c0 < lanes - first ? c0 : lanes - first, PART_ROWS) : Rows{0, -1};
 #pragma unroll
-        for (int j = 0; j < PART_ROWS; j++) {
-            const int i = first + j;
-            v[j] = (F)0;
-            if (k >= ch.steps) continue;
-            if (i <= lanes) v[j] = grid_at(top + i + 1, ch.sn - i + 2 + k, gcols);
-        }
+        for (int j = 0; j < PART_ROWS; j++, src += stride - 1) v[j] = j >= in.lo && j <= in.hi ? pw_load_cg(src) : (F)0;
     }
 
     __device__ void store_part(const F (&v)[PART_ROWS], const Chunk &ch, int part, F *buf) const
@@ -146,24 +156,22 @@ struct StencilWarpProc {
         }
     }
 
-    /* Store chunk n's new values (positions 0 .. steps - 1 of the lanes' rows), coalesced. */
+    /* Store a chunk's new values (positions 0 .. steps - 1 of the lanes' rows), row by row
+     * coalesced; a checked chunk stores only cells inside the grid (the same walk, predicated). */
     __device__ void store_chunk(const F *buf, int64_t top, int64_t lanes, int64_t sn, int steps, int64_t cols) const
     {
         const int k = threadIdx.x;
         F *dst = grid + (top + 1) * stride + 1 + sn + k; /* row L: dst + L * (stride - 1) */
-        if (lanes == LANES && steps == CHUNK && sn - LANES + 1 >= 0 && sn + CHUNK - 1 < cols) {
+        const bool whole = lanes == LANES && steps == CHUNK && sn - LANES + 1 >= 0 && sn + CHUNK - 1 < cols;
 #pragma unroll 1
-            for (int g = 0; g < R; g++) {
-                const F *src = buf + row_base(32 * g) + k;
+        for (int g = 0; g < R; g++) {
+            const F *src = buf + row_base(32 * g) + k;
+            /* row L = 32 g + j, column x0 - j in [0, cols), L < lanes, position k < steps */
+            const int64_t x0 = sn + k - 32 * g, last = lanes - 1 - 32 * g;
+            const Rows in = whole ? Rows{0, 31} : k < steps ? rows_between(x0 - cols + 1, x0 < last ? x0 : last, 32) : Rows{0, -1};
 #pragma unroll
-                for (int j = 0; j < 32; j++, dst += stride - 1) *dst = src[j * PITCH];
-            }
-            return;
-        }
-        if (k >= steps) return;
-        for (int64_t L = 0; L < lanes; L++, dst += stride - 1) {
-            const int64_t x = sn - L + k;
-            if (x >= 0 && x < cols) *dst = buf[row_base(L) + k];
+            for (int j = 0; j < 32; j++, dst += stride - 1)
+                if (whole || (j >= in.lo && j <= in.hi)) *dst = src[j * PITCH];
         }
     }
 
