@@ -131,14 +131,15 @@ struct StencilWarpProc {
     {
         const int k = threadIdx.x;
         const int first = part * PART_ROWS;
-        const int64_t c0 = ch.sn + 2 + k - first; /* grid column of copy first + j: c0 - j */
-        const F *src = grid + (top + 1 + first) * stride + c0;
         if (ch.fast) {
+            const F *src = grid + (top + 1 + first) * stride + ch.sn + 2 + k - first;
 #pragma unroll
             for (int j = 0; j < PART_ROWS; j++, src += stride - 1)
                 if (first + j < COPIES) v[j] = pw_load_cg(src);
             return;
         }
+        const int64_t c0 = ch.sn + 2 + k - first; /* grid column of copy first + j: c0 - j */
+        const F *src = grid + (top + 1 + first) * stride + c0;
         /* inside: column c0 - j in [0, gcols), copy first + j <= lanes, and a position to fill */
         const Rows in = k < ch.steps ? rows_between(c0 - gcols + 1, c0 < lanes - first ? c0 : lanes - first, PART_ROWS) : Rows{0, -1};
 #pragma unroll
@@ -162,16 +163,24 @@ struct StencilWarpProc {
     {
         const int k = threadIdx.x;
         F *dst = grid + (top + 1) * stride + 1 + sn + k; /* row L: dst + L * (stride - 1) */
-        const bool whole = lanes == LANES && steps == CHUNK && sn - LANES + 1 >= 0 && sn + CHUNK - 1 < cols;
+        if (lanes == LANES && steps == CHUNK && sn - LANES + 1 >= 0 && sn + CHUNK - 1 < cols) {
+#pragma unroll 1
+            for (int g = 0; g < R; g++) {
+                const F *src = buf + row_base(32 * g) + k;
+#pragma unroll
+                for (int j = 0; j < 32; j++, dst += stride - 1) *dst = src[j * PITCH];
+            }
+            return;
+        }
 #pragma unroll 1
         for (int g = 0; g < R; g++) {
             const F *src = buf + row_base(32 * g) + k;
             /* row L = 32 g + j, column x0 - j in [0, cols), L < lanes, position k < steps */
             const int64_t x0 = sn + k - 32 * g, last = lanes - 1 - 32 * g;
-            const Rows in = whole ? Rows{0, 31} : k < steps ? rows_between(x0 - cols + 1, x0 < last ? x0 : last, 32) : Rows{0, -1};
+            const Rows in = k < steps ? rows_between(x0 - cols + 1, x0 < last ? x0 : last, 32) : Rows{0, -1};
 #pragma unroll
             for (int j = 0; j < 32; j++, dst += stride - 1)
-                if (whole || (j >= in.lo && j <= in.hi)) *dst = src[j * PITCH];
+                if (j >= in.lo && j <= in.hi) *dst = src[j * PITCH];
         }
     }
 
