@@ -50,11 +50,11 @@ fi
 if [ $shapes = 1 ]; then
   t=$(mktemp -d)
   for n in 64 4096 16384 65536; do pw_seq_file $n 1 > "$t/a$n.fa"; pw_seq_file $n 2 > "$t/b$n.fa"; done
-  sw() { ./build-gpu/peerwave sw "$@" --backend cuda --tile-h 64; }
+  sw=(./build-gpu/peerwave sw --backend cuda --tile-h 64)
   # one tile-row (64 x N: a step's latency), one column of tiles (N x 64: the hand-over), between
   for shape in "64 65536" "65536 64" "65536 65536" "65536 16384" "16384 65536" "65536 4096" "4096 65536"; do
     set -- $shape
-    secs=$(for r in 1 2 3; do sw "$t/a$1.fa" "$t/b$2.fa" --tile-w 128 | sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p)
+    secs=$(pw_median_seconds "${sw[@]}" "$t/a$1.fa" "$t/b$2.fa" --tile-w 128)
     summary "shape SW $1 x $2 PW+HT 64x128: median of 3 ${secs} s"
   done
   # one column of tiles under the measuring switches and other heights: what a hand-over costs
@@ -62,12 +62,11 @@ if [ $shapes = 1 ]; then
            "h=64 PEERWAVE_LINEAR_PROCESSOR=block"; do
     set -- $v
     h=${1#h=}; shift
-    secs=$(for r in 1 2 3; do env "$@" ./build-gpu/peerwave sw "$t/a65536.fa" "$t/b64.fa" --backend cuda --tile-h $h --tile-w 128 |
-      sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p)
+    secs=$(pw_median_seconds "$@" ./build-gpu/peerwave sw "$t/a65536.fa" "$t/b64.fa" --backend cuda --tile-h $h --tile-w 128)
     summary "column SW 65536 x 64 PW+HT h=$h $*: median of 3 ${secs} s"
   done
   for w in 128 1024; do
-    sw "$t/a65536.fa" "$t/b65536.fa" --tile-w $w --trace "$t/trace.csv" > /dev/null
+    "${sw[@]}" "$t/a65536.fa" "$t/b65536.fa" --tile-w $w --trace "$t/trace.csv" > /dev/null
     summary "trace SW 65536^2 PW+HT 64x$w:"
     python3 scripts/trace_rows.py "$t/trace.csv" | sed 's/^/  /' | tee -a "$out/summary.txt"
   done

@@ -50,18 +50,16 @@ if [ $profile = 1 ]; then
   summary "sass HEAT R=2: $(grep -cE '^ +/\*[0-9a-f]+\*/' "$out/sass_heat_r2.txt") instructions, $(grep -c 'LDG' "$out/sass_heat_r2.txt") LDG, $(grep -c 'STG' "$out/sass_heat_r2.txt") STG, $(grep -c 'MEMBAR' "$out/sass_heat_r2.txt") MEMBAR"
 fi
 if [ $shapes = 1 ]; then
-  heat() { ./build-gpu/peerwave heat --backend cuda --sweeps 1 "$@"; }
   for h in 32 64; do
     for shape in "$((h + 2))x16386" "16386x$((h + 2))" "16386x4098" "4098x16386" "16386x16386"; do
-      secs=$(for r in 1 2 3; do heat --size $shape --tile-h $h --tile-w 1024 | sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p)
+      secs=$(pw_median_seconds ./build-gpu/peerwave heat --backend cuda --size $shape --tile-h $h --tile-w 1024)
       summary "shape HEAT $shape PW+HT ${h}x1024: median of 3 ${secs} s"
     done
     for v in "PEERWAVE_SPIN_POLLS=0" "PEERWAVE_SPIN_POLLS=1000000"; do
-      secs=$(for r in 1 2 3; do env $v ./build-gpu/peerwave heat --backend cuda --size 16386x$((h + 2)) --tile-h $h --tile-w 1024 |
-        sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p)
+      secs=$(pw_median_seconds $v ./build-gpu/peerwave heat --backend cuda --size 16386x$((h + 2)) --tile-h $h --tile-w 1024)
       summary "shape HEAT 16386x$((h + 2)) PW+HT ${h}x1024 $v: median of 3 ${secs} s"
     done
-    heat --size 16386x16386 --tile-h $h --tile-w 1024 --trace "$out/trace_h$h.csv" > /dev/null
+    ./build-gpu/peerwave heat --backend cuda --size 16386x16386 --tile-h $h --tile-w 1024 --trace "$out/trace_h$h.csv" > /dev/null
     summary "trace HEAT 16384^2 PW+HT ${h}x1024:"
     python3 scripts/trace_rows.py "$out/trace_h$h.csv" | sed 's/^/  /' | tee -a "$out/summary.txt"
     rm -f "$out/trace_h$h.csv"

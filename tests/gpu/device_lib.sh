@@ -59,3 +59,9 @@ pw_suite() {
 pw_seq_file() {
   awk -v n="$1" -v s="$2" 'BEGIN { srand(s); print ">s" s; for (i = 0; i < n; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" }'
 }
+
+# The median over 3 runs of the "seconds:" a peerwave command prints (kernel time):
+#   pw_median_seconds [ENV=... ...] ./build-gpu/peerwave APP ARGS...
+pw_median_seconds() {
+  for r in 1 2 3; do env "$@" | sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p
+}
