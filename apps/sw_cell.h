@@ -47,4 +47,20 @@ PW_HD static inline pw_sw_cell pw_sw_step(int32_t subst, int32_t gap_open, int32
     return c;
 }
 
+/* Linear gaps (gap_open == gap_extend == gap) need H alone: then
+ *   E(i,j) = max(E(i,j-1) - gap, H(i,j-1) - gap) = H(i,j-1) - gap,
+ * as H >= E everywhere (H is a max over E; at the boundary H = 0 > E = -inf), and F likewise, so
+ *   H(i,j) = max(0, H(i-1,j-1) + s, H(i,j-1) - gap, H(i-1,j) - gap),
+ * the H of pw_sw_step with go == ge, integer for integer.  The CUDA engine runs this for linear
+ * gaps (a third of the state to carry); the CPU engine runs pw_sw_step, the reference it is
+ * checked against.  up enters last: the GPU's warp processor has it last. */
+PW_HD static inline int32_t pw_sw_step_linear(int32_t subst, int32_t gap, int32_t up, int32_t left, int32_t diag)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    return __viaddmax_s32_relu(up, -gap, __viaddmax_s32(left, -gap, diag + subst)); /* max(up - gap, ., 0) */
+#else
+    return pw_max32(pw_max32(0, diag + subst), pw_max32(left - gap, up - gap));
+#endif
+}
+
 #endif

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # bench/linear.sh - SW/DTW processor work on the device in one call: incremental build, the GPU
 # tests (random shapes, every engine against the CPU reference) and compute-sanitizer, then SW
-# and DTW through bench_suite (CUDA events, median of 5, every result checked against the
+# (affine and linear gaps) and DTW through bench_suite (CUDA events, median of 5, every result checked against the
 # threaded CPU engine): every strategy.  --spins "N ..." instead measures the polls a wait spins
 # before it sleeps (PEERWAVE_SPIN_POLLS) on SW, DTW (65536^2) and SAT (32768^2, f32 and u8).
-# --sass keeps the SASS of the R = 2 peer kernels (h = 64).  --shapes times SW (peer, hyper tiles 64 x 128) on tall, wide and square inputs, and summarises two
+# --sass keeps the SASS of the R = 2 peer kernels (h = 64; SW affine and linear gaps, DTW f32).  --shapes times SW (peer, hyper tiles 64 x 128) on tall, wide and square inputs, and summarises two
 # --trace CSVs of SW 65536^2 (scripts/trace_rows.py): where a wavefront's time goes.
-# --handoff runs bench/handoff.cu first (one hand-off's latency by protocol; before the build).
+# --apps: which of SW (both gap models), SWL (linear gaps only), DTW; --tile-hs: PW+HT again at
+# these tile heights.  --handoff runs bench/handoff.cu first (one hand-off's latency by protocol; before the build).
 # Logs under $OUT; a summary last.
-#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/linear.sh [--no-tests] [--no-bench] [--sass] [--shapes] [--handoff] [--spins "0 64"] [--sizes "65536 262144"]
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/linear.sh [--no-tests] [--no-bench] [--sass] [--shapes] [--handoff] [--spins "0 64"] [--sizes "65536 262144"] [--apps "SW SWL DTW"] [--tile-hs "32 128"]
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/pw-linear}
 mkdir -p "$out"
-tests=1 bench=1 sass=0 shapes=0 handoff=0 spins="" sizes="65536 262144"
+tests=1 bench=1 sass=0 shapes=0 handoff=0 spins="" sizes="65536 262144" apps="SW DTW" heights=""
 while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) tests=0 ;;
@@ -23,6 +24,8 @@ while [ $# -gt 0 ]; do
     --handoff) handoff=1 ;;
     --spins) spins=$2; shift ;;
     --sizes) sizes=$2; shift ;;
+    --apps) apps=$2; shift ;;
+    --tile-hs) heights=$2; shift ;;
     *) echo "bench/linear.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
@@ -39,12 +42,13 @@ if [ $tests = 1 ]; then
   pw_quick_tests "$out" | tee -a "$out/summary.txt"
 fi
 if [ $sass = 1 ]; then
-  for k in '_Z22pw_peer_kernel_boundedI8WarpProcI5SwAppLi2EEEvT_14pw_engine_args' \
-           '_Z22pw_peer_kernel_boundedI8WarpProcI6DtwAppIfELi2EEEvT_14pw_engine_args'; do
-    cuobjdump -sass -fun "$k" build-gpu/libpeerwave.a > "$out/sass_${k:30:12}.txt" 2>&1
-    summary "sass ${k:30:12}: $(grep -cE '^ +/\*[0-9a-f]+\*/' "$out/sass_${k:30:12}.txt") instructions," \
-      "$(grep -c 'SHFL' "$out/sass_${k:30:12}.txt") SHFL, $(grep -c 'BRA.DIV' "$out/sass_${k:30:12}.txt") BRA.DIV," \
-      "$(grep -c 'CCTL.IVALL' "$out/sass_${k:30:12}.txt") CCTL.IVALL, $(grep -c 'MEMBAR' "$out/sass_${k:30:12}.txt") MEMBAR"
+  for pair in sw_affine:I5SwAppI12SwAffineGapsE sw_linear:I5SwAppI12SwLinearGapsE dtw_f32:I6DtwAppIfE; do
+    name=${pair%%:*} k="_Z22pw_peer_kernel_boundedI8WarpProc${pair#*:}Li2EEEvT_14pw_engine_args"
+    f="$out/sass_$name.txt"
+    cuobjdump -sass -fun "$k" build-gpu/libpeerwave.a > "$f" 2>&1
+    summary "sass $name: $(grep -cE '^ +/\*[0-9a-f]+\*/' "$f") instructions," \
+      "$(grep -c 'SHFL' "$f") SHFL, $(grep -c 'BRA.DIV' "$f") BRA.DIV," \
+      "$(grep -c 'CCTL.IVALL' "$f") CCTL.IVALL, $(grep -c 'MEMBAR' "$f") MEMBAR"
   done
 fi
 if [ $shapes = 1 ]; then
@@ -81,7 +85,10 @@ if [ -n "$spins" ]; then
   done
 else
   for n in $sizes; do
-    for app in SW DTW; do run "default" "" --only $app --size $n; done
+    for app in $apps; do
+      run "default" "" --only $app --size $n
+      for h in $heights; do run "h=$h" "" --only $app --size $n --tile-h $h --method PW+HT; done
+    done
   done
 fi
 echo "==== summary"; cat "$out/summary.txt"

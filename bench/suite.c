@@ -14,7 +14,8 @@
  * tile height (default 128; HEAT/SOR 64, the library's CUDA default for them); --tile-w: one width for every method; --sweeps: HEAT/SOR sweeps
  * per run (rates are per sweep; PEERWAVE_PIPELINE_SWEEPS=0 runs them one launch each); --size:
  * only the runs of that side (16384, 32768 for the grids; 65536, 262144 for SW and DTW).
- * PEERWAVE_LINEAR_PROCESSOR=block: SW/DTW on the block processor.
+ * SW runs twice: affine gaps (open 3, extend 1) and linear ones (1); --only SW runs both,
+ * --only SWL the linear one.  PEERWAVE_LINEAR_PROCESSOR=block: SW/DTW on the block processor.
  */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -36,7 +37,17 @@
     } while (0)
 
 /* ---- the problem being measured (one at a time) ------------------------------------------ */
-typedef enum app_id { SW, DTW, SAT_F32, SAT_U8, INTHIST, HEAT, SOR } app_id;
+typedef enum app_id { SW, SW_LINEAR_GAP, DTW, SAT_F32, SAT_U8, INTHIST, HEAT, SOR } app_id;
+
+/* SW's gaps: affine (open 3, extend 1), or linear (1 a letter: the CUDA engine's H-only cell). */
+static pw_sw_params sw_params(app_id app)
+{
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    p.gap_open = app == SW ? 3 : 1;
+    p.gap_extend = 1;
+    return p;
+}
 
 static struct problem {
     app_id app;
@@ -63,11 +74,9 @@ static pw_status run_view(int64_t rows, int64_t cols, const pw_options *o, pw_ru
     pw_status st;
     *check = 0;
     switch (P.app) {
-    case SW: {
-        pw_sw_params p;
-        pw_sw_params_init(&p);
-        p.gap_open = 3;
-        p.gap_extend = 1;
+    case SW:
+    case SW_LINEAR_GAP: {
+        pw_sw_params p = sw_params(P.app);
         pw_sw_result r;
         st = pw_sw_device(P.d_in, rows, P.d_in2, cols, &p, o, &r);
         *info = r.info;
@@ -145,15 +154,12 @@ static void setup(app_id app, int64_t rows, int64_t cols)
     P.app = app, P.rows = rows, P.cols = cols, P.bins = rows > 16384 ? 4 : 8;
     pw_options cpu = cpu_options();
     pw_run_info info;
-    if (app == SW) {
+    if (app == SW || app == SW_LINEAR_GAP) {
         char *a = malloc((size_t)rows), *b = malloc((size_t)cols);
         for (int64_t k = 0; k < rows; k++) a[k] = "ACGT"[next() & 3];
         for (int64_t k = 0; k < cols; k++) b[k] = k < rows && next() % 5 ? a[k] : "ACGT"[next() & 3];
         P.d_in = to_device(a, (size_t)rows), P.d_in2 = to_device(b, (size_t)cols);
-        pw_sw_params p;
-        pw_sw_params_init(&p);
-        p.gap_open = 3;
-        p.gap_extend = 1;
+        pw_sw_params p = sw_params(app);
         pw_sw_result r;
         if (pw_sw(a, rows, b, cols, &p, &cpu, &r) != PW_OK) exit(1);
         P.ref_value = r.score + 1e-12 * (double)(r.end_a * 1000003 + r.end_b);
@@ -274,8 +280,8 @@ static double copy_bandwidth(void)
 }
 
 /* ---- the table ------------------------------------------------------------------------------ */
-static const char *const app_names[] = {"SW", "DTW", "SAT", "SAT", "INTHIST", "HEAT", "SOR"};
-static const char *const type_names[] = {"i32 linear", "f32 linear", "f32", "u8->i32", "u8->i32", "f32", "f32"};
+static const char *const app_names[] = {"SW", "SW", "DTW", "SAT", "SAT", "INTHIST", "HEAT", "SOR"};
+static const char *const type_names[] = {"i32 affine", "i32 lin-gap", "f32", "f32", "u8->i32", "u8->i32", "f32", "f32"};
 
 /* Bytes a cell moves at least once (input read + output written) for % of copy bandwidth. */
 static double bytes_per_cell(app_id app, int bins)
@@ -298,7 +304,7 @@ static int tile_height_for(app_id app)
 {
     if (tile_h_asked) return tile_h_asked;
     if (app == HEAT || app == SOR) return PW_STENCIL_CUDA_TILE_H;
-    return app == SW || app == DTW ? PW_LINEAR_CUDA_TILE_H : 128;
+    return app <= DTW ? PW_LINEAR_CUDA_TILE_H : 128;
 }
 
 static const char *only_method; /* --method: just this one (e.g. PW+FHT) */
@@ -330,7 +336,7 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
         double check = 0, kernel;
         pw_status st = bench_measure(run_full, &o, runs, &infos[k], &check, &kernel, NULL);
         if (st != PW_OK) {
-            printf("%-8s %-10s %6lldx%-6lld %-7s failed: %s (%s)\n", app_names[app], type_names[app], (long long)rows,
+            printf("%-8s %-11s %6lldx%-6lld %-7s failed: %s (%s)\n", app_names[app], type_names[app], (long long)rows,
                    (long long)cols, m->name, pw_status_str(st), pw_error_detail());
             continue;
         }
@@ -342,7 +348,7 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
         if (!ok[k]) continue;
         double bpc = bytes_per_cell(app, P.bins), pct = bpc > 0 ? 100 * rate[k] * 1e9 * bpc / copy_bw : 0;
         double vs_gsht = ms[1] > 0 ? ms[1] / ms[k] : 0, vs_launch = ms[5] > 0 ? ms[5] / ms[k] : 0;
-        printf("%-8s %-10s %6lldx%-6lld %-7s %4dx%-6lld %5d  %10.3f ms %9.2f %-6s %6.1f%%  x%-5.2f x%-5.2f %s\n", app_names[app],
+        printf("%-8s %-11s %6lldx%-6lld %-7s %4dx%-6lld %5d  %10.3f ms %9.2f %-6s %6.1f%%  x%-5.2f x%-5.2f %s\n", app_names[app],
                type_names[app], (long long)rows, (long long)cols, bench_methods[k].name, infos[k].tile_h,
                (long long)infos[k].tile_w, infos[k].threads, ms[k], rate[k], unit, pct, vs_gsht, vs_launch,
                ok[k] > 0 ? "ok" : "WRONG");
@@ -395,6 +401,7 @@ int main(int argc, char **argv)
     for (int s = 0; s < 2; s++) {
         if (only_size && seq_sizes[s] != only_size) continue;
         if (!only || !strcmp(only, "SW")) bench_app(SW, seq_sizes[s], seq_sizes[s], bw);
+        if (!only || !strcmp(only, "SW") || !strcmp(only, "SWL")) bench_app(SW_LINEAR_GAP, seq_sizes[s], seq_sizes[s], bw);
         if (!only || !strcmp(only, "DTW")) bench_app(DTW, seq_sizes[s], seq_sizes[s], bw);
     }
     if (csv) fclose(csv);

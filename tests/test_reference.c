@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../apps/sat_accuracy.h"
+#include "../apps/sw_cell.h"
 #include "test_util.h"
 
 #define NEG (INT64_MIN / 4)
@@ -67,6 +68,32 @@ static void check_sw(void)
               score, ei, ej);
         free(a);
         free(b);
+    }
+}
+
+/* pw_sw_step_linear (the CUDA engine's cell for linear gaps; here its host form) over a whole
+ * matrix against the textbook SWG with gap_open == gap_extend. */
+static void check_sw_linear_cell(void)
+{
+    for (int t = 0; t < 100; t++) {
+        int64_t n = test_dim(200), m = test_dim(200);
+        char *a = malloc((size_t)n), *b = malloc((size_t)m);
+        for (int64_t k = 0; k < n; k++) a[k] = "ACGT"[test_rand() % 4];
+        for (int64_t k = 0; k < m; k++) b[k] = test_rand() % 3 && k < n ? a[k] : "ACGT"[test_rand() % 4];
+        int match = (int)test_range(1, 4), mismatch = -(int)test_range(0, 4), gap = (int)test_range(0, 5);
+        int32_t *H = calloc((size_t)((n + 1) * (m + 1)), sizeof *H), best = 0;
+        int64_t bi = -1, bj = -1, score, ei, ej;
+        for (int64_t i = 1; i <= n; i++)
+            for (int64_t j = 1; j <= m; j++) {
+                int64_t k = i * (m + 1) + j;
+                int32_t subst = a[i - 1] == b[j - 1] ? match : mismatch;
+                H[k] = pw_sw_step_linear(subst, gap, H[k - (m + 1)], H[k - 1], H[k - (m + 1) - 1]);
+                if (H[k] > best) best = H[k], bi = i - 1, bj = j - 1;
+            }
+        naive_sw(a, n, b, m, match, mismatch, gap, gap, &score, &ei, &ej);
+        CHECK(best == score && bi == ei && bj == ej, "linear-gap cell %" PRId64 "x%" PRId64 " gap %d: %d vs %" PRId64, n,
+              m, gap, best, score);
+        free(H), free(a), free(b);
     }
 }
 
@@ -362,6 +389,7 @@ int main(void)
 {
     test_seed(777);
     check_sw();
+    check_sw_linear_cell();
     check_dtw();
     check_sat();
     check_sat_accuracy();

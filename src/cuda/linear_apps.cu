@@ -94,8 +94,29 @@ __device__ __forceinline__ pw_sw_cell pw_shfl_up(const pw_sw_cell &v)
     return pw_sw_cell{__shfl_up_sync(0xffffffffu, v.h, 1), PW_SW_NEG_INF, __shfl_up_sync(0xffffffffu, v.f, 1)};
 }
 
-struct SwApp {
+/* The gap models: what a cell carries and how it is made.  Affine gaps carry H, E and F
+ * (pw_sw_cell); linear ones (gap_open == gap_extend) H alone (pw_sw_step_linear): a third of
+ * the bus and lane state, one shuffle a step instead of two, three DPX-or-add instructions a
+ * cell instead of six. */
+struct SwAffineGaps {
     typedef pw_sw_cell T;
+    int32_t open, extend;
+    static T boundary() { return pw_sw_boundary(); }
+    __device__ static int32_t h(const T &v) { return v.h; }
+    __device__ T step(int32_t subst, T up, T l, T d) const { return pw_sw_step(subst, open, extend, up, l, d); }
+};
+
+struct SwLinearGaps {
+    typedef int32_t T; /* H */
+    int32_t gap;
+    static T boundary() { return 0; }
+    __device__ static int32_t h(const T &v) { return v; }
+    __device__ T step(int32_t subst, T up, T l, T d) const { return pw_sw_step_linear(subst, gap, up, l, d); }
+};
+
+template <class Gaps>
+struct SwApp {
+    typedef typename Gaps::T T;
     struct Acc {
         int32_t score;
         int64_t j;
@@ -111,7 +132,7 @@ struct SwApp {
     const uint8_t *a, *b;
     const int32_t *scores;
     int alphabet;
-    int32_t gap_open, gap_extend;
+    Gaps gaps;
     int32_t *best_score; /* per row: best H and its smallest column */
     int64_t *best_col;
 
@@ -119,12 +140,13 @@ struct SwApp {
     __device__ Row row_load(int64_t i) const { return scores + (int32_t)a[i] * alphabet; }
     __device__ Col col_load(int64_t j) const { return b[j]; }
     __device__ Pre pre(Row row, Col col) const { return __ldg(row + col); }
-    __device__ T cell_pre(Pre subst, T up, T l, T d) const { return pw_sw_step(subst, gap_open, gap_extend, up, l, d); }
+    __device__ T cell_pre(Pre subst, T up, T l, T d) const { return gaps.step(subst, up, l, d); }
     __device__ TileAcc tile_acc_load(int64_t i) const { return TileAcc{best_score[i], -1}; }
     __device__ void tile_acc_add(TileAcc &acc, const T &v, int32_t step) const
     {
-        const bool keep = acc.score >= v.h; /* steps grow along a row: ties keep the smallest column */
-        acc.score = keep ? acc.score : v.h;
+        const int32_t h = Gaps::h(v);
+        const bool keep = acc.score >= h; /* steps grow along a row: ties keep the smallest column */
+        acc.score = keep ? acc.score : h;
         acc.step = keep ? acc.step : step;
     }
     __device__ void tile_acc_store(int64_t i, const TileAcc &acc, int64_t col_of_step0) const
@@ -136,8 +158,8 @@ struct SwApp {
     __device__ Acc acc_load(int64_t i) const { return Acc{best_score[i], best_col[i]}; }
     __device__ void acc_add(Acc &acc, int64_t, int64_t j, const T &v) const
     {
-        if (v.h > acc.score) { /* j grows along a row: strict > keeps the smallest j */
-            acc.score = v.h;
+        if (Gaps::h(v) > acc.score) { /* j grows along a row: strict > keeps the smallest j */
+            acc.score = Gaps::h(v);
             acc.j = j;
         }
     }
@@ -148,16 +170,18 @@ struct SwApp {
     }
 };
 
-/* The scan over device-resident encoded sequences da (n) and db (m). */
-static pw_status sw_core(const pw_plan *plan, const uint8_t *da, int64_t n, const uint8_t *db, int64_t m,
-                         const int32_t *scores, int alphabet, int32_t gap_open, int32_t gap_extend, int32_t *score,
-                         int64_t *end_a, int64_t *end_b, pw_run_info *info)
+/* The scan over device-resident encoded sequences da (n) and db (m), one gap model. */
+template <class Gaps>
+static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, const uint8_t *db, int64_t m,
+                         const int32_t *scores, int alphabet, Gaps gaps, int32_t *score, int64_t *end_a,
+                         int64_t *end_b, pw_run_info *info)
 {
+    typedef typename Gaps::T T;
     cudaStream_t s = pw_plan_stream(plan);
-    pw_device_buffer<pw_sw_cell> bus(s), left(s), diag(s);
+    pw_device_buffer<T> bus(s), left(s), diag(s);
     pw_device_buffer<int32_t> dscores(s), best_score(s);
     pw_device_buffer<int64_t> best_col(s);
-    std::vector<pw_sw_cell> bus_init((size_t)m, pw_sw_boundary()), col_init((size_t)n, pw_sw_boundary());
+    std::vector<T> bus_init((size_t)m, Gaps::boundary()), col_init((size_t)n, Gaps::boundary());
     std::vector<int32_t> row_score((size_t)n, 0);
     std::vector<int64_t> row_col((size_t)n, -1);
     pw_status st = bus.upload(bus_init.data(), (size_t)m);
@@ -167,8 +191,8 @@ static pw_status sw_core(const pw_plan *plan, const uint8_t *da, int64_t n, cons
     PW_THEN(st, best_score.upload(row_score.data(), (size_t)n));
     PW_THEN(st, best_col.upload(row_col.data(), (size_t)n));
     if (st != PW_OK) return st;
-    st = pw_cuda_run_linear(plan, SwApp{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet, gap_open,
-                                        gap_extend, best_score.ptr, best_col.ptr}, info);
+    st = pw_cuda_run_linear(plan, SwApp<Gaps>{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet, gaps,
+                                              best_score.ptr, best_col.ptr}, info);
     PW_THEN(st, best_score.download(row_score.data(), (size_t)n));
     PW_THEN(st, best_col.download(row_col.data(), (size_t)n));
     if (st != PW_OK) return st;
@@ -184,9 +208,21 @@ static pw_status sw_core(const pw_plan *plan, const uint8_t *da, int64_t n, cons
     return PW_OK;
 }
 
+static pw_status sw_core(const pw_plan *plan, const uint8_t *da, int64_t n, const uint8_t *db, int64_t m,
+                         const int32_t *scores, int alphabet, int32_t gap_open, int32_t gap_extend, int32_t *score,
+                         int64_t *end_a, int64_t *end_b, pw_run_info *info)
+{
+    if (gap_open == gap_extend)
+        return sw_scan(plan, da, n, db, m, scores, alphabet, SwLinearGaps{gap_open}, score, end_a, end_b, info);
+    return sw_scan(plan, da, n, db, m, scores, alphabet, SwAffineGaps{gap_open, gap_extend}, score, end_a, end_b,
+                   info);
+}
+
+/* Device bytes of a run, about (the affine cell, an upper bound for linear gaps): b and the bus,
+ * the warp processor's tagged copy of it, a and per row left, diag and the best cell. */
 static double sw_bytes(int64_t n, int64_t m)
 {
-    return (double)m * (sizeof(pw_sw_cell) + 1) + (double)n * (2 * sizeof(pw_sw_cell) + 13);
+    return (double)m * (3 * sizeof(pw_sw_cell) + 1) + (double)n * (2 * sizeof(pw_sw_cell) + 13);
 }
 
 /* a and b: encoded host sequences.  The host staging vectors may throw std::bad_alloc: it must
