@@ -184,6 +184,29 @@ struct pw_waits_in_tile : std::false_type {};
 template <class Proc>
 struct pw_waits_in_tile<Proc, std::void_t<decltype(Proc::waits_in_tile)>> : std::bool_constant<Proc::waits_in_tile> {};
 
+/* x.begin_block() where x has one, nothing where not.  A processor with one gets it called by
+ * every thread of a block before the block's first tile, then a barrier: what all its tiles
+ * read (SW's score table, in shared memory) is staged once a block, not once a tile. */
+template <class X, class = void>
+struct pw_has_begin_block : std::false_type {};
+template <class X>
+struct pw_has_begin_block<X, std::void_t<decltype(std::declval<const X &>().begin_block())>> : std::true_type {};
+
+template <class X>
+__device__ __forceinline__ void pw_begin_block(const X &x)
+{
+    if constexpr (pw_has_begin_block<X>::value) x.begin_block();
+}
+
+template <class Proc>
+__device__ __forceinline__ void pw_begin_proc_block(const Proc &proc)
+{
+    if constexpr (pw_has_begin_block<Proc>::value) {
+        proc.begin_block();
+        __syncthreads();
+    }
+}
+
 /* Run tile (r, c) in the barrier or launch schedule (already ordered there). */
 template <class Proc>
 __device__ __forceinline__ void pw_run_ordered_tile(const Proc &proc, const pw_tiling &t, int64_t r, int64_t c,
@@ -202,6 +225,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
     __shared__ long long row;
     __shared__ int abandon;
     const pw_tiling &t = a.t;
+    pw_begin_proc_block(proc);
     for (;;) {
         if (threadIdx.x == 0) row = (long long)atomicAdd(a.ticket, 1ULL);
         __syncthreads();
@@ -259,6 +283,7 @@ __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_e
     /* Tracing: a tile's "wait" is everything since this block's previous tile ended (the
      * barriers in between), so busy + wait covers the block's whole run. */
     long long last_end = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
+    pw_begin_proc_block(proc);
     for (int64_t d = 0; d < n_diagonals; d++) {
         for (int64_t k = blockIdx.x;; k += gridDim.x) {
             int64_t r, c;
@@ -283,7 +308,9 @@ __device__ __forceinline__ void pw_diagonal_schedule(const Proc &proc, const pw_
 {
     extern __shared__ unsigned char pw_smem[];
     int64_t r, c;
-    if (pw_diagonal_tile(a.t, d, blockIdx.x, &r, &c) == 1) pw_run_ordered_tile(proc, a.t, r, c, pw_smem);
+    if (pw_diagonal_tile(a.t, d, blockIdx.x, &r, &c) != 1) return; /* the whole block */
+    pw_begin_proc_block(proc);
+    pw_run_ordered_tile(proc, a.t, r, c, pw_smem);
 }
 
 /* The kernels.  A processor that declares bound_threads and bound_blocks (the most threads a

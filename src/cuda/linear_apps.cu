@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../../apps/dtw_cell.h"
+#include "../../apps/scoring.h"
 #include "../../apps/sw_cell.h"
 #include "device_buffer.cuh"
 #include "device_prep.cuh"
@@ -114,6 +115,11 @@ struct SwLinearGaps {
     __device__ T step(int32_t subst, T up, T l, T d) const { return pw_sw_step_linear(subst, gap, up, l, d); }
 };
 
+/* The score table in shared memory, staged once a block (begin_block): a lookup is one add and
+ * one shared load, by byte offsets (Row: a[i]'s row, Col: b[j], both times 4 bytes), where the
+ * global table took a 64-bit address (four instructions) and an L1 load, twice a step. */
+static __shared__ int32_t pw_sw_smem_scores[PW_SCORING_MAX_ALPHABET * PW_SCORING_MAX_ALPHABET];
+
 template <class Gaps>
 struct SwApp {
     typedef typename Gaps::T T;
@@ -121,9 +127,9 @@ struct SwApp {
         int32_t score;
         int64_t j;
     };
-    typedef const int32_t *Row; /* a[i]'s row of the score table */
-    typedef int32_t Col;        /* b[j] */
-    typedef int32_t Pre;        /* s(a[i], b[j]) */
+    typedef int32_t Row; /* byte offset of a[i]'s row in the staged score table */
+    typedef int32_t Col; /* 4 b[j]: byte offset of its entry in a row */
+    typedef int32_t Pre; /* s(a[i], b[j]) */
     struct TileAcc {            /* WarpProc: the row's best H so far and the tile step it came at */
         int32_t score;
         int32_t step; /* -1: not in this tile */
@@ -137,9 +143,13 @@ struct SwApp {
     int64_t *best_col;
 
     __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(row_load(i), col_load(j)), up, l, d); }
-    __device__ Row row_load(int64_t i) const { return scores + (int32_t)a[i] * alphabet; }
-    __device__ Col col_load(int64_t j) const { return b[j]; }
-    __device__ Pre pre(Row row, Col col) const { return __ldg(row + col); }
+    __device__ void begin_block() const
+    {
+        for (int k = threadIdx.x; k < alphabet * alphabet; k += blockDim.x) pw_sw_smem_scores[k] = scores[k];
+    }
+    __device__ Row row_load(int64_t i) const { return 4 * (int32_t)a[i] * alphabet; }
+    __device__ Col col_load(int64_t j) const { return 4 * (int32_t)b[j]; }
+    __device__ Pre pre(Row row, Col col) const { return *(const int32_t *)((const char *)pw_sw_smem_scores + (row + col)); }
     __device__ T cell_pre(Pre subst, T up, T l, T d) const { return gaps.step(subst, up, l, d); }
     __device__ TileAcc tile_acc_load(int64_t i) const { return TileAcc{best_score[i], -1}; }
     __device__ void tile_acc_add(TileAcc &acc, const T &v, int32_t step) const

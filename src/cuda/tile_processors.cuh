@@ -19,6 +19,7 @@
 #define PW_TILE_PROCESSORS_CUH
 
 #include "../core/tiling.h"
+#include "engine.cuh"
 
 /* Coherent (L2) load of data another block may have written. */
 template <class T>
@@ -64,6 +65,7 @@ __device__ __forceinline__ int64_t pw_lane_column(const pw_tiling &t, int64_t c,
 }
 
 /* App (linear): typedef T, Acc; members T *bus, *left, *diag;
+ *   __device__ void begin_block() const;   optional: stage what every tile reads (engine.cuh)
  *   __device__ T cell(int64_t i, int64_t j, T up, T left, T diag) const;
  *   __device__ Acc acc_load(int64_t i) const; void acc_add(Acc&, i, j, T) const;
  *   void acc_store(int64_t i, const Acc&) const.
@@ -79,6 +81,7 @@ struct LinearProc {
     typedef typename App::T T;
     static int block_threads(int64_t h) { return (int)(h / R); }
     static size_t smem_bytes(int64_t h) { return 2 * (size_t)(h / R) * sizeof(T); }
+    __device__ void begin_block() const { pw_begin_block(app); }
 
     __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem) const
     {
@@ -139,6 +142,7 @@ struct LinearProc<App, 1> {
     typedef typename App::T T;
     static int block_threads(int64_t h) { return (int)h; }
     static size_t smem_bytes(int64_t h) { return 2 * (size_t)h * sizeof(T); }
+    __device__ void begin_block() const { pw_begin_block(app); }
 
     __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem) const
     {

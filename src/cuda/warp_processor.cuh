@@ -88,6 +88,7 @@ struct WarpProc {
     /* Its shared memory is static (steps): constant addresses, where a pointer into the dynamic
      * block came back as a generic-to-shared conversion at every use under register pressure. */
     static size_t smem_bytes(int64_t) { return 0; }
+    __device__ void begin_block() const { pw_begin_block(app); }
 
     /* One thread's R lanes. */
     struct Lanes {
@@ -170,21 +171,48 @@ struct WarpProc {
             const int32_t rel = (int32_t)(c - sp.s0);
             /* every lane's cell inside the matrix at every step of the chunk */
             const bool interior = sp.lanes == t.h && c - (t.h - 1) >= 0 && c + 31 < t.cols;
-            if (n == 32 && interior) {
-#pragma unroll
-                for (int o = 0; o < 32; o++) step<false>(sp, &L, in_val, in_col, out_val, o, rel);
-            } else if (n == 32) {
-#pragma unroll
-                for (int o = 0; o < 32; o++) step<true>(sp, &L, in_val, in_col, out_val, o, rel);
-            } else {
-                for (int o = 0; o < n; o++) step<true>(sp, &L, in_val, in_col, out_val, o, rel);
-            }
+            if (n == 32 && interior) run_chunk<false, 32>(sp, &L, in_val, in_col, out_val, rel);
+            else if (n == 32) run_chunk<true, 32>(sp, &L, in_val, in_col, out_val, rel);
+            else run_chunk<true, 0>(sp, &L, in_val, in_col, out_val, rel, n);
             __syncwarp(); /* the last lane's outputs before they are stored */
             const int64_t j = c + k - (sp.lanes - 1); /* the last lane's column at step c + k */
             if (k < n && j >= 0 && j < t.cols && !stuck) pw_ll_store(ll + j, out_val[k], (uint32_t)sync.r);
         }
         store_lanes(sp, L);
         return true;
+    }
+
+    /* The n steps of a chunk (N: a compile-time 32, unrolled; 0: n of them in a loop).  Every
+     * thread reads the staged bus value and column datum of a step one step ahead, though only
+     * thread 0 uses them: read where it is used, thread 0's load came after the shuffle on the
+     * up value's path and, writing the same register, waited for it (shuffle + shared load
+     * latency a step). */
+    template <bool Checked, int N>
+    __device__ __forceinline__ void run_chunk(const Span &sp, Lanes *L, const T *in_val, const Col *in_col, T *out_val,
+                                              int32_t rel, int n = N) const
+    {
+        T up = in_val[0];
+        Col col = in_col[0];
+        if constexpr (N > 0) {
+#pragma unroll
+            for (int o = 0; o < N; o++) chunk_step<Checked>(sp, L, in_val, in_col, out_val, o, N, rel, &up, &col);
+        } else {
+            for (int o = 0; o < n; o++) chunk_step<Checked>(sp, L, in_val, in_col, out_val, o, n, rel, &up, &col);
+        }
+    }
+
+    /* Step o of n with its staged values in *up, *col; reads step o + 1's into them first. */
+    template <bool Checked>
+    __device__ __forceinline__ void chunk_step(const Span &sp, Lanes *L, const T *in_val, const Col *in_col, T *out_val,
+                                               int o, int n, int32_t rel, T *up, Col *col) const
+    {
+        const T staged_up = *up;
+        const Col staged_col = *col;
+        if (o + 1 < n) {
+            *up = in_val[o + 1];
+            *col = in_col[o + 1];
+        }
+        step<Checked>(sp, L, staged_up, staged_col, out_val, o, rel);
     }
 
     /* Step rel + o of the tile: every lane computes its cell from the previous step's values.  In a
@@ -195,12 +223,12 @@ struct WarpProc {
      * valid cell: past the right end it feeds only lanes further past it, before the left end it
      * is never kept. */
     template <bool Checked>
-    __device__ __forceinline__ void step(const Span &sp, Lanes *L, const T *in_val, const Col *in_col, T *out_val,
+    __device__ __forceinline__ void step(const Span &sp, Lanes *L, const T &staged_up, const Col &staged_col, T *out_val,
                                          int o, int32_t rel) const
     {
         const int k = threadIdx.x;
-        T in_up = pw_shfl_up(L->left[R - 1]);
-        if (k == 0) in_up = in_val[o];
+        const T shuffled_up = pw_shfl_up(L->left[R - 1]);
+        const T in_up = k == 0 ? staged_up : shuffled_up;
         /* Last lane first: lane q reads lane q - 1's previous-step value before it changes. */
 #pragma unroll
         for (int q = R - 1; q >= 0; q--) {
@@ -217,8 +245,8 @@ struct WarpProc {
         }
         /* The next step's columns and cell inputs, off the up value's path: every lane (valid or
          * not: its data are stand-ins then) takes lane q - 1's column. */
-        Col in_c = pw_shfl_up(L->col[R - 1]);
-        if (k == 0) in_c = in_col[o];
+        const Col shuffled_c = pw_shfl_up(L->col[R - 1]);
+        const Col in_c = k == 0 ? staged_col : shuffled_c;
 #pragma unroll
         for (int q = R - 1; q >= 0; q--) {
             L->col[q] = q > 0 ? L->col[q - 1] : in_c;
