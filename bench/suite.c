@@ -8,7 +8,7 @@
  * is measured in the same run.  Prints a table and writes CSV rows:
  *   app,type,rows,cols,method,tile_h,tile_w,blocks,ms,rate,unit,pct_copy_bw,vs_gs_ht,vs_launch,check
  *
- *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--method M]
+ *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--max-blocks B] [--method M]
  *               [--sweeps T] [--size N]
  * --small: a quarter of each side (a quick look); default: the issue's sizes.  --tile-h: the
  * tile height (default 128; HEAT/SOR 64, the library's CUDA default for them); --tile-w: one width for every method; --sweeps: HEAT/SOR sweeps
@@ -298,6 +298,7 @@ static double bytes_per_cell(app_id app, int bins)
 
 static int runs = 5, tile_h_asked = 0; /* --tile-h; 0: each app's default (tile_height_for) */
 static int64_t tile_w = 0; /* --tile-w: every method's width (0: its own rule) */
+static int max_blocks = 0; /* --max-blocks: a cap on every method's grid (0: occupancy decides) */
 /* The tile height of every method: --tile-h, else the library's CUDA default for HEAT/SOR and
  * SW/DTW (their warp processors' best) and 128 for the others. */
 static int tile_height_for(app_id app)
@@ -327,6 +328,7 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
         o.shape = m->shape;
         const int tile_h = tile_height_for(app);
         o.tile_h = tile_h;
+        o.max_blocks = max_blocks;
         o.tile_w = tile_w ? tile_w : tile_h * m->w_per_h;
         if (!m->w_per_h && !tile_w) { /* PW+FHT: the model's width, trained on a corner of this input */
             pw_model_fit fit;
@@ -374,11 +376,12 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--only") && k + 1 < argc) only = argv[++k];
         else if (!strcmp(argv[k], "--tile-h") && k + 1 < argc) tile_h_asked = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--tile-w") && k + 1 < argc) tile_w = atoll(argv[++k]);
+        else if (!strcmp(argv[k], "--max-blocks") && k + 1 < argc) max_blocks = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--method") && k + 1 < argc) only_method = argv[++k];
         else if (!strcmp(argv[k], "--sweeps") && k + 1 < argc) sweeps = atoll(argv[++k]);
         else if (!strcmp(argv[k], "--size") && k + 1 < argc) only_size = atoll(argv[++k]);
         else {
-            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--method M] [--sweeps T] [--size N]\n");
+            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--max-blocks B] [--method M] [--sweeps T] [--size N]\n");
             return 2;
         }
     }
