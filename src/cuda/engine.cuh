@@ -207,6 +207,27 @@ __device__ __forceinline__ void pw_begin_proc_block(const Proc &proc)
     }
 }
 
+/* The peer grid of a processor of one-warp blocks that declares `static constexpr int
+ * peer_warps_per_scheduler` (WarpProc): each SM's four warp schedulers get the same number of
+ * warps, at most that many.  A wavefront moves at its slowest row's pace, and a warp sharing
+ * its scheduler with one more warp than the others is that row; more warps a scheduler also
+ * slow every one of them (H100, bench/occupancy.sh, SW and DTW: with 2048 and 4096 tile-rows
+ * 1056 blocks, 2 a scheduler, ran 1.2-2.2x faster than 792, 1320 or the 2112 that fit; with
+ * 1024 tile-rows 528 ran 1.2-1.3x faster than all 1024). */
+template <class Proc, class = void>
+struct pw_peer_warps_per_scheduler : std::integral_constant<int, 0> {};
+template <class Proc>
+struct pw_peer_warps_per_scheduler<Proc, std::void_t<decltype(Proc::peer_warps_per_scheduler)>>
+    : std::integral_constant<int, Proc::peer_warps_per_scheduler> {};
+
+static inline int64_t pw_even_peer_grid(int64_t grid, int64_t sms, int warps_per_scheduler)
+{
+    if (warps_per_scheduler < 1) return grid;
+    const int64_t wave = 4 * sms; /* a warp on every scheduler */
+    if (grid > wave * warps_per_scheduler) grid = wave * warps_per_scheduler;
+    return grid >= wave ? grid - grid % wave : grid; /* fewer tile-rows than schedulers: all */
+}
+
 /* Run tile (r, c) in the barrier or launch schedule (already ordered there). */
 template <class Proc>
 __device__ __forceinline__ void pw_run_ordered_tile(const Proc &proc, const pw_tiling &t, int64_t r, int64_t c,
@@ -444,6 +465,7 @@ static pw_status pw_cuda_run_sweeps(const pw_plan *plan, const Proc &proc, size_
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.peer, threads, smem), done);
         grid = available = (int64_t)per_sm * sms;
         if (grid > counters) grid = counters;
+        grid = pw_even_peer_grid(grid, sms, pw_peer_warps_per_scheduler<Proc>::value);
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
         if (plan->workers > 0 && available > plan->workers) available = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; } /* block does not fit on an SM */

@@ -83,6 +83,7 @@ struct WarpProc {
      * even where it made every tile-row resident (H200, d923e16, SW 262144^2 h = 128: 276 ms with
      * 2048 blocks against 196 ms with 1056). */
     static constexpr int bound_threads = 32;
+    static constexpr int peer_warps_per_scheduler = 2; /* engine.cuh, pw_even_peer_grid */
     static constexpr int bound_blocks = R <= 2 ? 16 : 8;
     static int block_threads(int64_t) { return 32; }
     /* Its shared memory is static (steps): constant addresses, where a pointer into the dynamic
