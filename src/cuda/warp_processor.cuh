@@ -184,10 +184,10 @@ struct WarpProc {
     }
 
     /* The n steps of a chunk (N: a compile-time 32, unrolled; 0: n of them in a loop).  Every
-     * thread reads the staged bus value and column datum of a step one step ahead, though only
-     * thread 0 uses them: read where it is used, thread 0's load came after the shuffle on the
-     * up value's path and, writing the same register, waited for it (shuffle + shared load
-     * latency a step). */
+     * thread reads the staged bus value and column datum a step ahead, though only thread 0
+     * uses them.  Read at the step (`if (k == 0) up = in_val[o]`), thread 0's load was compiled
+     * into the shuffle's destination register and so waited for the shuffle: a shuffle and a
+     * shared load latency a step on the wavefront's path. */
     template <bool Checked, int N>
     __device__ __forceinline__ void run_chunk(const Span &sp, Lanes *L, const T *in_val, const Col *in_col, T *out_val,
                                               int32_t rel, int n = N) const
