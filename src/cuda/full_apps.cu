@@ -90,29 +90,36 @@ static bool aligned4(const void *p, int64_t stride, size_t elem)
 
 /* Run ScanProc over `planes` planes.  Its tiles are rectangles (a scan has no diagonal fill for
  * hyper tiles to avoid) of the plan's height and whole 128-column chunks: the plan's width
- * rounded up; pw_run_info reports the tiles used.  In the peer schedule with one plane a chunk
- * waits and publishes by itself, so the width only says where the next chunk's loads stop (at a
- * tile's end): one tile a row keeps them always in flight (SAT f32 32768^2, H200: w = 128 / 512 /
- * 2048 / whole row 4.90 / 4.34 / 4.19 / 4.19 ms). */
+ * rounded up; pw_run_info reports the tiles used.  In the peer schedule a chunk waits for the row
+ * above and hands on its own by itself (edge words), so the width only says where the next
+ * chunk's loads stop (at a tile's end): one tile a row keeps them always in flight (SAT f32
+ * 32768^2, H200: w = 128 / 512 / 2048 / whole row 4.90 / 4.34 / 4.19 / 4.19 ms). */
 template <class Src, class Out>
 static pw_status scan_run(const pw_plan *plan, const Src &src, Out *out, int64_t stride, int64_t plane_stride,
                           int planes, pw_run_info *info)
 {
     pw_plan p = *plan;
     const int64_t rows = plan->tiling.rows, cols = plan->tiling.cols;
-    const bool whole_rows = plan->strategy == PW_STRATEGY_PEER && planes == 1;
-    const int64_t w = ((whole_rows ? cols : plan->tiling.w) + PW_SCAN_CHUNK - 1) / PW_SCAN_CHUNK * PW_SCAN_CHUNK;
+    const bool peer = plan->strategy == PW_STRATEGY_PEER;
+    const int64_t chunks = (cols + PW_SCAN_CHUNK - 1) / PW_SCAN_CHUNK, edge_cols = chunks * PW_SCAN_CHUNK;
+    const int64_t w = peer ? edge_cols : (plan->tiling.w + PW_SCAN_CHUNK - 1) / PW_SCAN_CHUNK * PW_SCAN_CHUNK;
     pw_status st = pw_tiling_init(&p.tiling, rows, cols, 0, PW_TILE_SQUARE, plan->tiling.h, w);
-    pw_device_buffer<Out> carry(pw_plan_stream(plan));
+    cudaStream_t s = pw_plan_stream(plan);
+    pw_device_buffer<Out> carry(s);
+    pw_device_buffer<pw_ll<Out>> edge(s); /* tag 0: no tile-row's (a reader of tile-row r >= 1 wants r) */
     PW_THEN(st, carry.alloc((size_t)(rows * planes)));
-    PW_THEN(st, pw_from_cuda(cudaMemsetAsync(carry.ptr, 0, sizeof(Out) * (size_t)(rows * planes), carry.stream)));
+    PW_THEN(st, pw_from_cuda(cudaMemsetAsync(carry.ptr, 0, sizeof(Out) * (size_t)(rows * planes), s)));
+    if (peer) {
+        PW_THEN(st, edge.alloc((size_t)(edge_cols * planes)));
+        PW_THEN(st, pw_from_cuda(cudaMemsetAsync(edge.ptr, 0, sizeof(pw_ll<Out>) * (size_t)(edge_cols * planes), s)));
+    }
     if (st != PW_OK) return st;
     const bool vec = aligned4(out, stride, sizeof(Out));
-    if (plan->strategy == PW_STRATEGY_PEER) {
-        ScanProc<Src, Out, true> proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows};
+    if (peer) {
+        ScanProc<Src, Out, true> proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.ptr, edge_cols};
         return pw_cuda_run(&p, proc, proc.smem_bytes(p.tiling.h), info);
     }
-    ScanProc<Src, Out, false> proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows};
+    ScanProc<Src, Out, false> proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, NULL, edge_cols};
     return pw_cuda_run(&p, proc, proc.smem_bytes(p.tiling.h), info);
 }
 

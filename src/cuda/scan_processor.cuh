@@ -18,9 +18,12 @@
  * Floats are summed in a different order than the sequential recurrence: the error bound is
  * stated in apps/sat_accuracy.h and checked by the tests; integer results are exact.
  *
- * The processor waits and publishes inside its tiles (engine.cuh, waits_in_tile); with Prefetch
- * the next chunk's inputs are loaded into registers while the current chunk scans and waits for
- * the row above.
+ * In the peer schedule a tile-row hands its last row to the next through edge words (ll_bus.cuh:
+ * each value in a 64-bit word tagged with its writer), chunk by chunk, and waits for the row
+ * above the same way, inside its tiles (engine.cuh, waits_in_tile): no progress counter, no fence.
+ * The row below never reads the output, so the output's plain stores need no ordering.  With
+ * Prefetch the next chunk's inputs are loaded into registers while the current chunk scans and
+ * waits for the row above.
  *
  * Src: struct raw (4 inputs as loaded); __device__ void fetch(int64_t i, int64_t j, int n, raw &r)
  * const: the n (1..4) inputs of row i from column j on; __device__ void convert(const raw &r, int
@@ -33,6 +36,7 @@
 #include <string.h>
 
 #include "../core/tiling.h"
+#include "ll_bus.cuh"
 #include "tile_processors.cuh"
 
 #define PW_SCAN_ROWS_PER_WARP 8
@@ -138,15 +142,18 @@ struct ScanProc {
     int planes;
     Out *carry;        /* planes x rows, zeroed: R(i, last column of the tile to the left) */
     int64_t rows;
+    pw_ll<Out> *edge;  /* peer schedule: planes x edge_cols words, zeroed (NULL: ordered schedules) */
+    int64_t edge_cols; /* cols rounded up to whole chunks */
 
     static constexpr int RPW = PW_SCAN_ROWS_PER_WARP;
-    static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish */
+    static constexpr bool waits_in_tile = true; /* engine.cuh: the edge words are the waits */
     /* compiled for blocks of up to 512 threads (engine.cuh): at most 128 registers a thread */
     static constexpr int bound_threads = 32 * PW_SCAN_MAX_TILE_H / PW_SCAN_ROWS_PER_WARP, bound_blocks = 1;
     static int warps(int64_t h) { return (int)((h + RPW - 1) / RPW); }
     static int block_threads(int64_t h) { return 32 * warps(h); }
-    /* two chunk buffers of column totals (a chunk's writes never meet the previous chunk's reads) */
-    static size_t smem_bytes(int64_t h) { return 2 * (size_t)warps(h) * PW_SCAN_CHUNK * sizeof(Out); }
+    /* two chunk buffers, each the warps' column totals and the row above (a chunk's writes never
+     * meet the previous chunk's reads) */
+    static size_t smem_bytes(int64_t h) { return 2 * (size_t)(warps(h) + 1) * PW_SCAN_CHUNK * sizeof(Out); }
 
     /* Each thread's inputs of the chunk at column j0: its warp's rows, 4 columns from j0 + 4 lane. */
     __device__ __forceinline__ void fetch_chunk(int64_t first, int rows_here, int64_t j0, int64_t j_end,
@@ -159,20 +166,53 @@ struct ScanProc {
             if (q < rows_here && n > 0) src.fetch(first + q, j, n, x[q]);
     }
 
-    /* Tile (r, c).  Progress counts columns (square tiles, skew 0: step = column).  With one plane
-     * a chunk waits for exactly the columns of the row above it reads and is published as soon as
-     * it is stored, so the tile-row below runs a chunk behind, whatever the tile width, and the
-     * next chunk's inputs load while this one waits.  With several planes (INTHIST) the counter
-     * cannot say "plane p up to column j", so the tile waits once and publishes at its end. */
+    /* The edge word of plane p, column j0 + x (j0 a chunk's first column) of the tile-row that
+     * wrote it.  Within a chunk the words are stored by element: the writer's thread l puts its 4
+     * columns 4l + e at e * 32 + l, one coalesced 256-byte store an element; a reader of column x
+     * finds it at (x % 4) * 32 + x / 4. */
+    __device__ pw_ll<Out> *edge_word(int p, int64_t j0, int x) const
+    {
+        return edge + p * edge_cols + j0 + (x & 3) * 32 + (x >> 2);
+    }
+
+    /* S(i0 - 1, j0 + x) of plane p, the row above the tile-row at column j0 + x: the edge words in
+     * the peer schedule (*early: the word loaded earlier, perhaps too early; NULL: load it now;
+     * either way loaded again until it carries the tag of tile-row r - 1), the output in the
+     * ordered ones, 0 above the first row.  false: the run is abandoned. */
+    __device__ bool above_at(const pw_tiling &t, int64_t r, int p, int64_t j0, int x, const pw_row_sync &sync,
+                             const pw_ll<Out> *early, Out *above) const
+    {
+        if (r == 0) {
+            *above = (Out)0;
+            return true;
+        }
+        if (!sync.a) {
+            *above = pw_load_cg(out + p * plane_stride + (r * t.h - 1) * stride + j0 + x);
+            return true;
+        }
+        const pw_ll<Out> *at = edge_word(p, j0, x);
+        pw_ll<Out> word = early ? *early : pw_ll_load(at);
+        if (!pw_ll_settle(*sync.a, at, &word, (uint32_t)sync.q)) return false;
+        *above = pw_ll_value(word);
+        return true;
+    }
+
+    /* Tile (r, c).  Square tiles, skew 0: a step is a column.  A chunk's own inputs are scanned
+     * first; then, per column, the warps' exclusive offsets; only then the row above, and right
+     * after it the tile-row's last row goes out to the edge words, so the tile-row below follows
+     * about one chunk behind whatever the tile width, and the critical path from one tile-row to
+     * the next is a poll, a barrier and a store.  (With progress counters each chunk also waited
+     * for its 64 KB of stores to drain before its release store: a fence on every chunk.)  Several
+     * planes (INTHIST) are the same pass per plane, with a row of edge words each. */
     __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem, const pw_row_sync &sync) const
     {
-        __shared__ int abandon;
         const int lane = threadIdx.x & 31, g = threadIdx.x >> 5, warps = blockDim.x >> 5;
         const int64_t lanes = pw_tiling_lanes(&t, r), first = r * t.h + (int64_t)g * RPW;
         const int rows_here = lanes - g * RPW < RPW ? (int)(lanes - g * RPW) : RPW; /* may be <= 0 */
         const int64_t j_begin = c * t.w, j_end = (c + 1) * t.w < t.cols ? (c + 1) * t.w : t.cols;
-        const bool per_chunk = planes == 1;
-        pw_row_seen seen; /* thread 0's */
+        /* the thread that holds the tile-row's last row, and whether it hands it on */
+        const bool hands_edge = sync.a && r + 1 < t.n_rows && sync.q != sync.a->stuck_row && g == (lanes - 1) / RPW;
+        const int q_edge = (int)((lanes - 1) % RPW);
         for (int p = 0; p < planes; p++) {
             Out *plane = out + p * plane_stride, *row_carry = carry + p * rows;
             Out carry_q[RPW];
@@ -182,9 +222,13 @@ struct ScanProc {
             if constexpr (Prefetch) fetch_chunk(first, rows_here, j_begin, j_end, next);
             int buffer = 0;
             for (int64_t j0 = j_begin; j0 < j_end; j0 += PW_SCAN_CHUNK, buffer ^= 1) {
-                Out *tot = (Out *)smem + (size_t)buffer * warps * PW_SCAN_CHUNK;
+                Out *tot = (Out *)smem + (size_t)buffer * (warps + 1) * PW_SCAN_CHUNK, *above_row = tot + warps * PW_SCAN_CHUNK;
                 const int64_t j = j0 + 4 * lane, chunk_end = j0 + PW_SCAN_CHUNK < j_end ? j0 + PW_SCAN_CHUNK : j_end;
                 const int n = j_end - j >= 4 ? 4 : j_end - j > 0 ? (int)(j_end - j) : 0;
+                /* the row above's word goes out first and lands while the chunk scans */
+                const bool early = sync.a && r > 0 && j0 + threadIdx.x < chunk_end && threadIdx.x < PW_SCAN_CHUNK;
+                pw_ll<Out> word{};
+                if (early) word = pw_ll_load(edge_word(p, j0, threadIdx.x));
                 Out val[RPW][4];
                 if constexpr (!Prefetch) fetch_chunk(first, rows_here, j0, j_end, next);
 #pragma unroll
@@ -215,27 +259,31 @@ struct ScanProc {
                 }
 #pragma unroll
                 for (int e = 0; e < 4; e++) tot[g * PW_SCAN_CHUNK + 4 * lane + e] = col[e];
-                /* Everything so far used this tile-row's own inputs; the row above comes next. */
-                const bool waits = per_chunk || (p == 0 && j0 == j_begin);
-                if (waits && threadIdx.x == 0)
-                    abandon = !pw_row_wait_steps(sync, &seen, (per_chunk ? chunk_end : j_end) - 1);
                 __syncthreads();
-                if (waits && abandon) return false;
-                /* Per column: S(i0 - 1, j), then the totals of the warps above (blocks of fewer than
-                 * 4 warps take several columns a thread). */
+                /* Per column (blocks of fewer than 4 warps take several a thread): the totals of
+                 * the warps above each warp, then the row above. */
+                bool ok = true;
                 for (int x = threadIdx.x; x < PW_SCAN_CHUNK; x += blockDim.x) {
-                    const int64_t jc = j0 + x;
-                    Out run = r > 0 && jc < j_end ? pw_load_cg(plane + (r * t.h - 1) * stride + jc) : (Out)0;
+                    Out run = (Out)0;
                     for (int w = 0; w < warps; w++) {
                         Out here = tot[w * PW_SCAN_CHUNK + x];
                         tot[w * PW_SCAN_CHUNK + x] = run;
                         run += here;
                     }
+                    if (j0 + x < chunk_end)
+                        ok &= above_at(t, r, p, j0, x, sync, early && x == (int)threadIdx.x ? &word : NULL, &above_row[x]);
                 }
-                __syncthreads();
+                if (__syncthreads_or(!ok)) return false;
                 Out above[4];
 #pragma unroll
-                for (int e = 0; e < 4; e++) above[e] = tot[g * PW_SCAN_CHUNK + 4 * lane + e];
+                for (int e = 0; e < 4; e++) above[e] = above_row[4 * lane + e] + tot[g * PW_SCAN_CHUNK + 4 * lane + e];
+                if (hands_edge && n > 0)
+#pragma unroll
+                    for (int q = 0; q < RPW; q++)
+                        if (q == q_edge)
+#pragma unroll
+                            for (int e = 0; e < 4; e++)
+                                if (e < n) pw_ll_store(edge_word(p, j0, 4 * lane + e), above[e] + val[q][e], (uint32_t)sync.q + 1);
 #pragma unroll
                 for (int q = 0; q < RPW; q++) {
                     if (!(q < rows_here && n > 0)) continue;
@@ -247,19 +295,11 @@ struct ScanProc {
                     else
                         for (int e = 0; e < n; e++) dst[e] = s[e];
                 }
-                if (per_chunk && sync.a) { /* the chunk's stores, then its progress */
-                    __syncthreads();
-                    if (threadIdx.x == 0) pw_row_publish(sync, chunk_end);
-                }
             }
             if (lane == 0)
 #pragma unroll
                 for (int q = 0; q < RPW; q++)
                     if (q < rows_here) row_carry[first + q] = carry_q[q];
-        }
-        if (!per_chunk && sync.a) {
-            __syncthreads();
-            if (threadIdx.x == 0) pw_row_publish(sync, pw_tiling_done(&t, r, c));
         }
         return true;
     }
