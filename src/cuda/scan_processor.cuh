@@ -170,6 +170,22 @@ struct ScanProc {
             if (q < rows_here && n > 0) src.fetch(first + q, j, n, x[q]);
     }
 
+    /* The row carries of plane p's rows first .. first + rows_here - 1 (a warp's), from and to
+     * `carry`: between tiles, and for several planes between chunks too (every lane holds them;
+     * lane 0 stores). */
+    __device__ __forceinline__ void load_carries(Out carry_q[RPW], int p, int64_t first, int rows_here) const
+    {
+#pragma unroll
+        for (int q = 0; q < RPW; q++) carry_q[q] = q < rows_here ? carry[p * rows + first + q] : (Out)0;
+    }
+    __device__ __forceinline__ void store_carries(const Out carry_q[RPW], int p, int64_t first, int rows_here) const
+    {
+        if ((threadIdx.x & 31) == 0)
+#pragma unroll
+            for (int q = 0; q < RPW; q++)
+                if (q < rows_here) carry[p * rows + first + q] = carry_q[q];
+    }
+
     /* The edge word of plane p, column j0 + x (j0 a chunk's first column) of the tile-row that
      * wrote it.  Within a chunk the words are stored by element: the writer's thread l puts its 4
      * columns 4l + e at e * 32 + l, one coalesced 256-byte store an element; a reader of column x
@@ -219,9 +235,10 @@ struct ScanProc {
         /* the thread that holds the tile-row's last row, and whether it hands it on */
         const bool hands_edge = sync.a && r + 1 < t.n_rows && sync.q != sync.a->stuck_row && g == (lanes - 1) / RPW;
         const int q_edge = (int)((lanes - 1) % RPW);
+        Out carry_q[RPW]; /* R(i, the column before the chunk) of the plane at hand */
+        if constexpr (!Src::many_planes) load_carries(carry_q, 0, first, rows_here);
         typename Src::raw next[RPW];
         if constexpr (Prefetch) fetch_chunk(first, rows_here, j_begin, j_end, next);
-        Out carry_q[RPW]; /* R(i, the column before the chunk) of the plane at hand */
         int buffer = 0;
         for (int64_t j0 = j_begin; j0 < j_end; j0 += PW_SCAN_CHUNK) {
             const int64_t j = j0 + 4 * lane, chunk_end = j0 + PW_SCAN_CHUNK < j_end ? j0 + PW_SCAN_CHUNK : j_end;
@@ -231,11 +248,9 @@ struct ScanProc {
              * several planes pass theirs through `carry` from chunk to chunk. */
             const int planes_here = Src::many_planes ? planes : 1;
             for (int p = 0; p < planes_here; p++, buffer ^= 1) {
-                Out *plane = out + p * plane_stride, *row_carry = carry + p * rows;
+                Out *plane = out + p * plane_stride;
                 Out *tot = (Out *)smem + (size_t)buffer * (warps + 1) * PW_SCAN_CHUNK, *above_row = tot + warps * PW_SCAN_CHUNK;
-                if (Src::many_planes || j0 == j_begin)
-#pragma unroll
-                    for (int q = 0; q < RPW; q++) carry_q[q] = q < rows_here ? row_carry[first + q] : (Out)0;
+                if constexpr (Src::many_planes) load_carries(carry_q, p, first, rows_here);
                 /* the row above's word goes out first and lands while the chunk scans */
                 const bool early = sync.a && r > 0 && j0 + threadIdx.x < chunk_end && threadIdx.x < PW_SCAN_CHUNK;
                 pw_ll<Out> word{};
@@ -305,12 +320,10 @@ struct ScanProc {
                     else
                         for (int e = 0; e < n; e++) dst[e] = s[e];
                 }
-                if (lane == 0 && (Src::many_planes || chunk_end == j_end))
-#pragma unroll
-                    for (int q = 0; q < RPW; q++)
-                        if (q < rows_here) row_carry[first + q] = carry_q[q];
+                if constexpr (Src::many_planes) store_carries(carry_q, p, first, rows_here);
             }
         }
+        if constexpr (!Src::many_planes) store_carries(carry_q, 0, first, rows_here);
         return true;
     }
 };
