@@ -217,113 +217,143 @@ struct ScanProc {
         return true;
     }
 
-    /* Tile (r, c).  Square tiles, skew 0: a step is a column.  A chunk's own inputs are scanned
-     * first; then, per column, the warps' exclusive offsets; only then the row above, and right
-     * after it the tile-row's last row goes out to the edge words, so the tile-row below follows
-     * about one chunk behind whatever the tile width, and the critical path from one tile-row to
-     * the next is a poll, a barrier and a store.  (With progress counters each chunk also waited
-     * for its 64 KB of stores to drain before its release store: a fence on every chunk.)  Several
-     * planes (INTHIST) are the same pass per plane over each chunk's inputs, loaded once, with a
-     * row of edge words a plane.  (Plane after plane over a whole row read every input once a
-     * plane, from DRAM: INTHIST 32768^2, 4 planes, H100: 15.7 ms against 14.1 in 128-column tiles.) */
-    __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem, const pw_row_sync &sync) const
+    /* What every chunk of tile (r, c) needs to know about it and the thread. */
+    struct Tile {
+        int64_t r, first, j_end; /* first: the thread's warp's first row */
+        int rows_here, q_edge;   /* q_edge: the tile-row's last row's place in its warp */
+        bool hands_edge;         /* this warp holds that row and hands it to the tile-row below */
+    };
+
+    /* Plane p over the chunk at column j0, its inputs in `next`, the row carries in carry_q.
+     * The chunk's own inputs are scanned first; then, per column, the warps' exclusive offsets;
+     * only then the row above, and right after it the tile-row's last row goes out to the edge
+     * words, so the tile-row below follows about one chunk behind whatever the tile width, and
+     * the critical path from one tile-row to the next is a poll, a barrier and a store.  (With
+     * progress counters each chunk also waited for its 64 KB of stores to drain before its
+     * release store: a fence on every chunk.)  With Prefetch and `last` (the chunk's last plane)
+     * the next chunk's inputs are loaded into `next` while this one scans and waits.  false: the
+     * run is abandoned. */
+    __device__ __forceinline__ bool chunk_pass(const pw_tiling &t, const Tile &k, const pw_row_sync &sync, int p, int64_t j0,
+                                               bool last, typename Src::raw next[RPW], Out carry_q[RPW], Out *tot) const
     {
         const int lane = threadIdx.x & 31, g = threadIdx.x >> 5, warps = blockDim.x >> 5;
-        const int64_t lanes = pw_tiling_lanes(&t, r), first = r * t.h + (int64_t)g * RPW;
-        const int rows_here = lanes - g * RPW < RPW ? (int)(lanes - g * RPW) : RPW; /* may be <= 0 */
-        const int64_t j_begin = c * t.w, j_end = (c + 1) * t.w < t.cols ? (c + 1) * t.w : t.cols;
-        /* the thread that holds the tile-row's last row, and whether it hands it on */
-        const bool hands_edge = sync.a && r + 1 < t.n_rows && sync.q != sync.a->stuck_row && g == (lanes - 1) / RPW;
-        const int q_edge = (int)((lanes - 1) % RPW);
+        Out *plane = out + p * plane_stride, *above_row = tot + warps * PW_SCAN_CHUNK;
+        const int64_t j = j0 + 4 * lane, chunk_end = j0 + PW_SCAN_CHUNK < k.j_end ? j0 + PW_SCAN_CHUNK : k.j_end;
+        const int n = k.j_end - j >= 4 ? 4 : k.j_end - j > 0 ? (int)(k.j_end - j) : 0;
+        /* the row above's word goes out first and lands while the chunk scans */
+        const bool early = sync.a && k.r > 0 && j0 + threadIdx.x < chunk_end && threadIdx.x < PW_SCAN_CHUNK;
+        pw_ll<Out> word{};
+        if (early) word = pw_ll_load(edge_word(p, j0, threadIdx.x));
+        Out val[RPW][4];
+#pragma unroll
+        for (int q = 0; q < RPW; q++) {
+            if (q < k.rows_here && n > 0) src.convert(next[q], p, val[q]);
+            else val[q][0] = val[q][1] = val[q][2] = val[q][3] = (Out)0;
+        }
+        if (Prefetch && last && chunk_end < k.j_end) fetch_chunk(k.first, k.rows_here, chunk_end, k.j_end, next);
+        Out col[4] = {(Out)0, (Out)0, (Out)0, (Out)0};
+#pragma unroll
+        for (int q = 0; q < RPW; q++) {
+            Out *v = val[q];
+            v[1] += v[0], v[2] += v[1], v[3] += v[2];
+            Out x = v[3]; /* inclusive warp scan of the threads' sums */
+#pragma unroll
+            for (int d = 1; d < 32; d *= 2) {
+                Out y = __shfl_up_sync(0xffffffffu, x, d);
+                if (lane >= d) x += y;
+            }
+            Out before = __shfl_up_sync(0xffffffffu, x, 1); /* exclusive, without subtracting floats */
+            Out base = lane ? carry_q[q] + before : carry_q[q];
+#pragma unroll
+            for (int e = 0; e < 4; e++) v[e] = base + v[e]; /* R(i, j + e) */
+            carry_q[q] = __shfl_sync(0xffffffffu, v[3], 31);  /* R at the chunk's last column */
+#pragma unroll
+            for (int e = 0; e < 4; e++) col[e] += v[e], v[e] = col[e];
+        }
+#pragma unroll
+        for (int e = 0; e < 4; e++) tot[g * PW_SCAN_CHUNK + 4 * lane + e] = col[e];
+        __syncthreads();
+        /* Per column (blocks of fewer than 4 warps take several a thread): the totals of the
+         * warps above each warp, then the row above. */
+        bool ok = true;
+        for (int x = threadIdx.x; x < PW_SCAN_CHUNK; x += blockDim.x) {
+            Out run = (Out)0;
+            for (int w = 0; w < warps; w++) {
+                Out here = tot[w * PW_SCAN_CHUNK + x];
+                tot[w * PW_SCAN_CHUNK + x] = run;
+                run += here;
+            }
+            if (j0 + x < chunk_end)
+                ok &= above_at(t, k.r, p, j0, x, sync, early && x == (int)threadIdx.x ? &word : NULL, &above_row[x]);
+        }
+        if (__syncthreads_or(!ok)) return false;
+        Out above[4];
+#pragma unroll
+        for (int e = 0; e < 4; e++) above[e] = above_row[4 * lane + e] + tot[g * PW_SCAN_CHUNK + 4 * lane + e];
+        if (k.hands_edge && n > 0)
+#pragma unroll
+            for (int q = 0; q < RPW; q++)
+                if (q == k.q_edge)
+#pragma unroll
+                    for (int e = 0; e < 4; e++)
+                        if (e < n) pw_ll_store(edge_word(p, j0, 4 * lane + e), above[e] + val[q][e], (uint32_t)sync.q + 1);
+#pragma unroll
+        for (int q = 0; q < RPW; q++) {
+            if (!(q < k.rows_here && n > 0)) continue;
+            Out s[4];
+#pragma unroll
+            for (int e = 0; e < 4; e++) s[e] = above[e] + val[q][e];
+            Out *dst = plane + (k.first + q) * stride + j;
+            if (out_vec && n == 4) pw_store4(dst, s);
+            else
+                for (int e = 0; e < n; e++) dst[e] = s[e];
+        }
+        return true;
+    }
+
+    /* Tile (r, c): chunk after chunk of 128 columns, plane after plane.  One plane (SAT) keeps
+     * its row carries in registers through the tile.  Several (INTHIST) go plane after plane
+     * over each chunk's inputs, loaded once, with a row of edge words a plane, and pass their
+     * carries through `carry` from chunk to chunk.  (Plane after plane over a whole row read
+     * every input once a plane, from DRAM: INTHIST 32768^2, 4 planes, H100: 15.7 ms against 14.1
+     * ms in 128-column tiles; the same loop order for one plane made SAT f32 10% slower.) */
+    __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem, const pw_row_sync &sync) const
+    {
+        const int g = threadIdx.x >> 5, warps = blockDim.x >> 5;
+        const int64_t lanes = pw_tiling_lanes(&t, r);
+        Tile k;
+        k.r = r, k.first = r * t.h + (int64_t)g * RPW;
+        k.rows_here = lanes - g * RPW < RPW ? (int)(lanes - g * RPW) : RPW; /* may be <= 0 */
+        k.j_end = (c + 1) * t.w < t.cols ? (c + 1) * t.w : t.cols;
+        k.hands_edge = sync.a && r + 1 < t.n_rows && sync.q != sync.a->stuck_row && g == (lanes - 1) / RPW;
+        k.q_edge = (int)((lanes - 1) % RPW);
+        const int64_t j_begin = c * t.w;
+        const size_t buffer_elems = (size_t)(warps + 1) * PW_SCAN_CHUNK;
         Out carry_q[RPW]; /* R(i, the column before the chunk) of the plane at hand */
-        if constexpr (!Src::many_planes) load_carries(carry_q, 0, first, rows_here);
         typename Src::raw next[RPW];
-        if constexpr (Prefetch) fetch_chunk(first, rows_here, j_begin, j_end, next);
         int buffer = 0;
-        for (int64_t j0 = j_begin; j0 < j_end; j0 += PW_SCAN_CHUNK) {
-            const int64_t j = j0 + 4 * lane, chunk_end = j0 + PW_SCAN_CHUNK < j_end ? j0 + PW_SCAN_CHUNK : j_end;
-            const int n = j_end - j >= 4 ? 4 : j_end - j > 0 ? (int)(j_end - j) : 0;
-            if constexpr (!Prefetch) fetch_chunk(first, rows_here, j0, j_end, next);
-            /* The chunk's inputs serve every plane; one plane's row carries live in registers, so
-             * several planes pass theirs through `carry` from chunk to chunk. */
-            const int planes_here = Src::many_planes ? planes : 1;
-            for (int p = 0; p < planes_here; p++, buffer ^= 1) {
-                Out *plane = out + p * plane_stride;
-                Out *tot = (Out *)smem + (size_t)buffer * (warps + 1) * PW_SCAN_CHUNK, *above_row = tot + warps * PW_SCAN_CHUNK;
-                if constexpr (Src::many_planes) load_carries(carry_q, p, first, rows_here);
-                /* the row above's word goes out first and lands while the chunk scans */
-                const bool early = sync.a && r > 0 && j0 + threadIdx.x < chunk_end && threadIdx.x < PW_SCAN_CHUNK;
-                pw_ll<Out> word{};
-                if (early) word = pw_ll_load(edge_word(p, j0, threadIdx.x));
-                Out val[RPW][4];
-#pragma unroll
-                for (int q = 0; q < RPW; q++) {
-                    if (q < rows_here && n > 0) src.convert(next[q], p, val[q]);
-                    else val[q][0] = val[q][1] = val[q][2] = val[q][3] = (Out)0;
+        if constexpr (Src::many_planes) {
+            if constexpr (Prefetch) fetch_chunk(k.first, k.rows_here, j_begin, k.j_end, next);
+            for (int64_t j0 = j_begin; j0 < k.j_end; j0 += PW_SCAN_CHUNK) {
+                if constexpr (!Prefetch) fetch_chunk(k.first, k.rows_here, j0, k.j_end, next);
+                for (int p = 0; p < planes; p++, buffer ^= 1) {
+                    load_carries(carry_q, p, k.first, k.rows_here);
+                    if (!chunk_pass(t, k, sync, p, j0, p == planes - 1, next, carry_q, (Out *)smem + buffer * buffer_elems))
+                        return false;
+                    store_carries(carry_q, p, k.first, k.rows_here);
                 }
-                /* The next chunk's loads go out now and land while this chunk scans and waits. */
-                if (Prefetch && p == planes_here - 1 && chunk_end < j_end) fetch_chunk(first, rows_here, chunk_end, j_end, next);
-                Out col[4] = {(Out)0, (Out)0, (Out)0, (Out)0};
-#pragma unroll
-                for (int q = 0; q < RPW; q++) {
-                    Out *v = val[q];
-                    v[1] += v[0], v[2] += v[1], v[3] += v[2];
-                    Out x = v[3]; /* inclusive warp scan of the threads' sums */
-#pragma unroll
-                    for (int d = 1; d < 32; d *= 2) {
-                        Out y = __shfl_up_sync(0xffffffffu, x, d);
-                        if (lane >= d) x += y;
-                    }
-                    Out before = __shfl_up_sync(0xffffffffu, x, 1); /* exclusive, without subtracting floats */
-                    Out base = lane ? carry_q[q] + before : carry_q[q];
-#pragma unroll
-                    for (int e = 0; e < 4; e++) v[e] = base + v[e]; /* R(i, j + e) */
-                    carry_q[q] = __shfl_sync(0xffffffffu, v[3], 31);  /* R at the chunk's last column */
-#pragma unroll
-                    for (int e = 0; e < 4; e++) col[e] += v[e], v[e] = col[e];
+            }
+        } else {
+            for (int p = 0; p < planes; p++) {
+                load_carries(carry_q, p, k.first, k.rows_here);
+                if constexpr (Prefetch) fetch_chunk(k.first, k.rows_here, j_begin, k.j_end, next);
+                for (int64_t j0 = j_begin; j0 < k.j_end; j0 += PW_SCAN_CHUNK, buffer ^= 1) {
+                    if constexpr (!Prefetch) fetch_chunk(k.first, k.rows_here, j0, k.j_end, next);
+                    if (!chunk_pass(t, k, sync, p, j0, true, next, carry_q, (Out *)smem + buffer * buffer_elems)) return false;
                 }
-#pragma unroll
-                for (int e = 0; e < 4; e++) tot[g * PW_SCAN_CHUNK + 4 * lane + e] = col[e];
-                __syncthreads();
-                /* Per column (blocks of fewer than 4 warps take several a thread): the totals of
-                 * the warps above each warp, then the row above. */
-                bool ok = true;
-                for (int x = threadIdx.x; x < PW_SCAN_CHUNK; x += blockDim.x) {
-                    Out run = (Out)0;
-                    for (int w = 0; w < warps; w++) {
-                        Out here = tot[w * PW_SCAN_CHUNK + x];
-                        tot[w * PW_SCAN_CHUNK + x] = run;
-                        run += here;
-                    }
-                    if (j0 + x < chunk_end)
-                        ok &= above_at(t, r, p, j0, x, sync, early && x == (int)threadIdx.x ? &word : NULL, &above_row[x]);
-                }
-                if (__syncthreads_or(!ok)) return false;
-                Out above[4];
-#pragma unroll
-                for (int e = 0; e < 4; e++) above[e] = above_row[4 * lane + e] + tot[g * PW_SCAN_CHUNK + 4 * lane + e];
-                if (hands_edge && n > 0)
-#pragma unroll
-                    for (int q = 0; q < RPW; q++)
-                        if (q == q_edge)
-#pragma unroll
-                            for (int e = 0; e < 4; e++)
-                                if (e < n) pw_ll_store(edge_word(p, j0, 4 * lane + e), above[e] + val[q][e], (uint32_t)sync.q + 1);
-#pragma unroll
-                for (int q = 0; q < RPW; q++) {
-                    if (!(q < rows_here && n > 0)) continue;
-                    Out s[4];
-#pragma unroll
-                    for (int e = 0; e < 4; e++) s[e] = above[e] + val[q][e];
-                    Out *dst = plane + (first + q) * stride + j;
-                    if (out_vec && n == 4) pw_store4(dst, s);
-                    else
-                        for (int e = 0; e < n; e++) dst[e] = s[e];
-                }
-                if constexpr (Src::many_planes) store_carries(carry_q, p, first, rows_here);
+                store_carries(carry_q, p, k.first, k.rows_here);
             }
         }
-        if constexpr (!Src::many_planes) store_carries(carry_q, 0, first, rows_here);
         return true;
     }
 };
