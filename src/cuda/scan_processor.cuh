@@ -9,9 +9,9 @@
  * rows i0 + 8g .. i0 + 8g + 7 and for each of them loads 4 consecutive inputs per thread, scans
  * them (in-thread, then across the warp with shuffles) and adds the row's carry R(i, chunk start
  * - 1); it keeps a running column sum over its 8 rows in registers.  One shared-memory pass then
- * turns the warps' column totals into each warp's offset (S(i0 - 1, j), read from the output
- * row above, plus the totals of the warps above), and every thread stores its 8 x 4 results.
- * The row carries live in registers across chunks and in global memory (`carry`) between tiles,
+ * turns the warps' column totals into each warp's offset (the totals of the warps above), the
+ * row above S(i0 - 1, j) is added, and every thread stores its 8 x 4 results.  The row carries
+ * live in registers across chunks (for one plane) and in global memory (`carry`) between tiles,
  * since the barrier and launch schedules may hand a tile-row's next tile to another block.
  *
  * Several planes (INTHIST: one per bin) are the same scan over a different input transform.
