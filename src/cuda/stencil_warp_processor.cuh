@@ -23,19 +23,30 @@
  * The cells are the shared pw_heat_step / pw_sor_step with the same operands as the sequential
  * engine: results are bit-identical.
  *
- * Memory: a tile's steps run in chunks of 32.  For chunk n every row (the tile-row's rows, the
- * row below, the row above) is loaded with ld.cg, one warp-wide coalesced 128-byte row per
- * instruction (thread t takes column t), into registers while chunk n - 1's steps run, and
- * stored to a shared-memory buffer (two buffers) when they are done.  The steps write their new
- * values into the chunk's buffer, and when the chunk is done the warp stores it back row by
- * row, coalesced.  A buffer row is 33 values plus one per 32 rows (row_base), so the 32 threads
- * of a step, reading the same position of rows R apart, hit 32 different banks.
+ * Memory: a tile's steps run in chunks of 32, each in a shared-memory buffer that three warps
+ * pass round (BUFFERS of them, named barriers READY, DONE, FREE per buffer):
+ *   - the loads warp loads chunk m's rows (the tile-row's rows, the row below) with ld.cg, one
+ *     warp-wide coalesced 128-byte row per instruction (thread t takes column t), waits until
+ *     the stores warp has emptied the buffer (FREE), stores them in it, waits for the row above
+ *     (below) and says READY;
+ *   - the steps warp runs chunk n's steps (the values' new values go back into the buffer) and
+ *     says DONE: it issues no global memory instruction at all;
+ *   - the stores warp hands chunk n's last row to the row below (the edge words), stores the
+ *     chunk to the grid row by row, coalesced, publishes progress for the next sweep if there
+ *     is one, and says FREE.
+ * Why three warps: with one warp doing all of it (to 8215477), a chunk's 65 row loads, 65
+ * shared stores and 64 row stores took about as long as its 32 steps (ncu source counters), and
+ * a sweep's critical path is (rows / h) tile-row lags + one row, both made of chunk times.  The
+ * loads run up to two chunks ahead, and the stores warp's edge does not wait behind a
+ * chunk's loads or its wait for the row above.  A buffer row is 33 values plus one per 32 rows
+ * (row_base), so the 32 threads of a step, reading the same position of rows R apart, hit 32
+ * different banks.
  *
  * The row above (peer schedule): the tile-row above writes its last row, chunk by chunk as it is
  * computed, to its edge words (ll_bus.cuh: each value in a 64-bit word with the writer's counter
- * index q + 1), and thread k loads word sn + k for chunk n + 1 while chunk n runs and loads it
- * again until it carries the tag it expects: no counter, no fence, so a tile-row follows the one
- * above about h + 32 steps behind (a chunk's last column) whatever the tile width.  With counters
+ * index q + 1), and loads-warp thread k loads word sn + k of chunk m with the chunk's rows
+ * and loads it again until it carries the tag it expects: no counter, no fence, so a tile-row
+ * follows the one above about h + 32 steps behind (a chunk's last column) whatever the tile width.  With counters
  * (a release store after each chunk's grid stores, an acquire before the next chunk's loads, the
  * rows loaded only after the wait) the lag was h + 96 steps plus a fence and a poll round trip:
  * 23 us a tile-row at h = 64 on the H100 where 64 + 32 steps take ~8 us.  One sweep keeps one row
@@ -52,7 +63,8 @@
  * dependence chain itself -- our load feeds the cell whose edge word the next tile-row waits for
  * before it computes (and stores) that column.  A load reading a store that depends on the load's
  * own value is the self-satisfying cycle the PTX memory model's "no thin air" axiom forbids (the
- * SW bus relies on the same).  The grid loads are L2-only (ld.cg): the data comes from other
+ * SW bus relies on the same).  Here the chain runs from the loads warp through the buffer and
+ * the READY and DONE barriers to the stores warp's edge word: still our load's value.  The grid loads are L2-only (ld.cg): the data comes from other
  * blocks (the previous sweep), and no L1 line can be stale.
  */
 #ifndef PW_STENCIL_WARP_PROCESSOR_CUH
@@ -79,14 +91,28 @@ struct StencilWarpProc {
     enum { LANES = 32 * R, CHUNK = 32, PITCH = 33 };
     enum { BELOW = LANES, ABOVE = LANES + 1 }; /* buffer rows after the lanes' own (row `lanes` is below when lanes < LANES) */
     /* A chunk's copies from the grid: buffer rows 0 .. LANES (own rows, the row below), in PARTS
-     * parts of PART_ROWS values a thread, each held in registers across 32 / PARTS steps.  The
-     * row above comes on its own (issue_above, settle_above). */
+     * parts of PART_ROWS values a thread (registers between a part's loads and its shared-memory
+     * stores).  The row above comes on its own (issue_above, settle_above). */
     enum { COPIES = LANES + 1, PARTS = R > 2 ? R / 2 : 1, PART_ROWS = (COPIES + PARTS - 1) / PARTS, PART_STEPS = CHUNK / PARTS };
+    /* The block's three warps (see the header) and the chunk buffers they pass round: chunk n
+     * lives in buffer n % BUFFERS; named barriers READY + b (loads -> steps), DONE + b (steps ->
+     * stores) and FREE + b (stores -> loads), each between two warps (64 threads); 0 is
+     * __syncthreads'. */
+    enum { STEPS_WARP = 0, LOADS_WARP = 1, STORES_WARP = 2, BUFFERS = 3 };
+    enum { READY = 1, DONE = READY + BUFFERS, FREE = DONE + BUFFERS };
 
-    static int block_threads(int64_t) { return 32; }
+    static int block_threads(int64_t) { return 96; }
+    __device__ static int lane() { return (int)(threadIdx.x & 31); }
     __host__ __device__ static int64_t row_base(int64_t row) { return row * PITCH + row / 32; }
     __host__ __device__ static int64_t buffer_elems() { return row_base(ABOVE + 1); }
-    static size_t smem_bytes() { return 2 * (size_t)buffer_elems() * sizeof(F); }
+    /* The buffers, then the first column's values (prev and self of every lane), then a word a
+     * buffer saying whether its chunk was abandoned. */
+    __host__ __device__ static size_t seeds_offset() { return BUFFERS * (size_t)buffer_elems() * sizeof(F); }
+    __host__ __device__ static size_t status_offset() { return seeds_offset() + 2 * LANES * sizeof(F); }
+    static size_t smem_bytes() { return status_offset() + BUFFERS * sizeof(int); }
+
+    __device__ static void bar_sync(int id) { asm volatile("bar.sync %0, 64;" ::"r"(id) : "memory"); }
+    __device__ static void bar_arrive(int id) { asm volatile("bar.arrive %0, 64;" ::"r"(id) : "memory"); }
 
     /* Grid value (grid row gr, grid column gc), or 0 outside the grid's columns. */
     __device__ F grid_at(int64_t gr, int64_t gc, int64_t gcols) const
@@ -129,7 +155,7 @@ struct StencilWarpProc {
      * walk, predicated, since the row's first chunks are on the critical path. */
     __device__ void load_part(F (&v)[PART_ROWS], const Chunk &ch, int part, int64_t top, int64_t lanes, int64_t gcols) const
     {
-        const int k = threadIdx.x;
+        const int k = lane();
         const int first = part * PART_ROWS;
         if (ch.fast) {
             const F *src = grid + (top + 1 + first) * stride + ch.sn + 2 + k - first;
@@ -148,7 +174,7 @@ struct StencilWarpProc {
 
     __device__ void store_part(const F (&v)[PART_ROWS], const Chunk &ch, int part, F *buf) const
     {
-        const int k = threadIdx.x;
+        const int k = lane();
         if (k >= ch.steps) return;
 #pragma unroll
         for (int j = 0; j < PART_ROWS; j++) {
@@ -161,7 +187,7 @@ struct StencilWarpProc {
      * coalesced; a checked chunk stores only cells inside the grid (the same walk, predicated). */
     __device__ void store_chunk(const F *buf, int64_t top, int64_t lanes, int64_t sn, int steps, int64_t cols) const
     {
-        const int k = threadIdx.x;
+        const int k = lane();
         F *dst = grid + (top + 1) * stride + 1 + sn + k; /* row L: dst + L * (stride - 1) */
         if (lanes == LANES && steps == CHUNK && sn - LANES + 1 >= 0 && sn + CHUNK - 1 < cols) {
 #pragma unroll 1
@@ -191,8 +217,8 @@ struct StencilWarpProc {
      * it in the chunk's buffer.  false: the run is abandoned. */
     __device__ bool above_from_edge(const pw_tiling &t, const Chunk &ch, int64_t r, const pw_row_sync &sync) const
     {
-        const int64_t x = ch.sn + threadIdx.x;
-        return sync.a && r > 0 && (int)threadIdx.x < ch.steps && x >= 0 && x < t.cols;
+        const int64_t x = ch.sn + lane();
+        return sync.a && r > 0 && lane() < ch.steps && x >= 0 && x < t.cols;
     }
     __device__ pw_ll<F> *edge_at(const pw_tiling &t, int64_t r, int64_t x) const
     {
@@ -200,14 +226,14 @@ struct StencilWarpProc {
     }
     __device__ pw_ll<F> issue_above(const pw_tiling &t, const Chunk &ch, int64_t r, const pw_row_sync &sync) const
     {
-        const int64_t x = ch.sn + threadIdx.x;
+        const int64_t x = ch.sn + lane();
         if (above_from_edge(t, ch, r, sync)) return pw_ll_load(edge_at(t, r - 1, x));
-        return pw_ll_pack((int)threadIdx.x < ch.steps ? grid_at(r * t.h, x + 1, t.cols + 2) : (F)0, (uint32_t)sync.q);
+        return pw_ll_pack(lane() < ch.steps ? grid_at(r * t.h, x + 1, t.cols + 2) : (F)0, (uint32_t)sync.q);
     }
     __device__ bool settle_above(const pw_tiling &t, const Chunk &ch, int64_t r, const pw_row_sync &sync,
                                  pw_ll<F> *word, F *buf) const
     {
-        const int k = threadIdx.x;
+        const int k = lane();
         const bool ok = !above_from_edge(t, ch, r, sync) || pw_ll_settle(*sync.a, edge_at(t, r - 1, ch.sn + k), word, (uint32_t)sync.q);
         if (k < ch.steps) buf[row_base(ABOVE) + k + 1] = pw_ll_value(*word);
         return __all_sync(0xffffffffu, ok);
@@ -220,23 +246,22 @@ struct StencilWarpProc {
                                const pw_row_sync &sync) const
     {
         if (!sync.a || r + 1 >= t.n_rows || sync.q == sync.a->stuck_row) return;
-        const int k = threadIdx.x;
+        const int k = lane();
         const int64_t x = sn - (lanes - 1) + k;
         if (k < steps && x >= 0 && x < t.cols) pw_ll_store(edge_at(t, r, x), buf[row_base(lanes - 1) + k], (uint32_t)sync.q + 1);
     }
 
-    /* Chunk n - 1's new values (in `buf`) out: the edge first (the row below waits on it), then
-     * the grid, then its progress for the next sweep's waits (none after the last sweep of a
-     * launch: lane 0's release store would be a fence on every chunk for nobody). */
+    /* A chunk's new values (in `buf`) out: the edge first (the row below waits on it), then the
+     * grid, then its progress for the next sweep's waits (none after the last sweep of a launch:
+     * lane 0's release store would be a fence on every chunk for nobody). */
     __device__ void store_done(const F *buf, const pw_tiling &t, int64_t r, int64_t lanes, int64_t sn, int steps,
                                const pw_row_sync &sync) const
     {
-        __syncwarp();
         store_edge(buf, t, r, lanes, sn, steps, sync);
         store_chunk(buf, r * t.h, lanes, sn, steps, t.cols);
         if (sync.a && sync.sweep + 1 < sync.a->sweeps) {
             __syncwarp();
-            if (threadIdx.x == 0) pw_row_publish(sync, sn + steps);
+            if (lane() == 0) pw_row_publish(sync, sn + steps);
         }
     }
 
@@ -247,66 +272,118 @@ struct StencilWarpProc {
     {
         if (!sync.a || sync.sweep == 0) return true;
         bool ok = true;
-        if (threadIdx.x == 0) ok = pw_row_wait_steps(sync, seen, s0 + m * CHUNK + chunk_steps(s0, s1, m) - 1, false);
+        if (lane() == 0) ok = pw_row_wait_steps(sync, seen, s0 + m * CHUNK + chunk_steps(s0, s1, m) - 1, false);
         ok = __shfl_sync(0xffffffffu, ok, 0);
         __syncwarp(); /* lane 0's acquire orders every lane's loads after it */
         return ok;
     }
 
     /* Tile c of tile-row r; sync: the peer schedule's (sync.a == NULL in the ordered schedules).
-     * Chunk n + 1's rows (and its row above) are loaded into registers while chunk n's steps run
-     * (in PARTS parts), and chunk n goes out (edge, grid, progress) before chunk n + 1 runs.
-     * false: the run is abandoned. */
+     * Each warp runs its part of the chunk loop (see the header).  false: the run is abandoned,
+     * which every warp learns through the chunk's status word and leaves by. */
     __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem, const pw_row_sync &sync) const
     {
-        F *bufs = (F *)smem;
-        const int k = threadIdx.x;
-        const int64_t lanes = pw_tiling_lanes(&t, r), top = r * t.h, gcols = t.cols + 2;
+        const int64_t lanes = pw_tiling_lanes(&t, r);
         int64_t s0, s1;
         pw_tile_steps(t, r, c, lanes, &s0, &s1);
         const int64_t chunks = (s1 - s0 + CHUNK - 1) / CHUNK;
+        const int warp = (int)(threadIdx.x / 32);
+        if (warp == STEPS_WARP) return run_steps(t, r, smem, lanes, s0, s1, chunks);
+        if (warp == LOADS_WARP) return run_loads(t, r, smem, sync, lanes, s0, s1, chunks);
+        return run_stores(t, r, smem, sync, lanes, s0, s1, chunks);
+    }
+
+    __device__ static F *buffer_of(unsigned char *smem, int64_t n) { return (F *)smem + (n % BUFFERS) * buffer_elems(); }
+    __device__ static volatile int *status_of(unsigned char *smem, int64_t n) { return (volatile int *)(smem + status_offset()) + n % BUFFERS; }
+
+    /* The loads warp: chunk m's rows (and, for the first, every lane's first column) into buffer
+     * m % BUFFERS once the stores warp has emptied it, then the row above, then READY.  Loads are
+     * issued before the FREE wait; a failed wait still passes FREE and READY in order, so no
+     * barrier ever holds arrivals of two chunks. */
+    __device__ bool run_loads(const pw_tiling &t, int64_t r, unsigned char *smem, const pw_row_sync &sync, int64_t lanes,
+                              int64_t s0, int64_t s1, int64_t chunks) const
+    {
+        const int64_t top = r * t.h, gcols = t.cols + 2;
+        F v[PART_ROWS];
         pw_row_seen seen; /* lane 0's */
-        if (!wait_chunk(sync, &seen, s0, s1, 0)) return false;
-        F prev[R], self[R], v[PART_ROWS];
-#pragma unroll
-        for (int q = 0; q < R; q++) {
-            const int64_t L = (int64_t)k * R + q, x = s0 - L; /* first column */
-            prev[q] = L < lanes ? grid_at(top + L + 1, x, gcols) : (F)0;     /* interior x - 1 */
-            self[q] = L < lanes ? grid_at(top + L + 1, x + 1, gcols) : (F)0; /* interior x */
-        }
-        {
-            const Chunk first = chunk_at(s0, s1, 0, lanes, gcols);
-            pw_ll<F> above = issue_above(t, first, r, sync);
-            for (int part = 0; part < PARTS; part++) {
-                load_part(v, first, part, top, lanes, gcols);
-                store_part(v, first, part, bufs);
-            }
-            if (!settle_above(t, first, r, sync, &above, bufs)) return false;
-        }
-        for (int64_t n = 0; n < chunks; n++) {
-            const Chunk ch = chunk_at(s0, s1, n, lanes, gcols);
-            F *buf = bufs + (n & 1) * buffer_elems(), *next_buf = bufs + ((n + 1) & 1) * buffer_elems();
-            if (n > 0) store_done(next_buf, t, r, lanes, ch.sn - CHUNK, CHUNK, sync); /* chunk n - 1 */
-            const bool more = n + 1 < chunks;
-            if (more && !wait_chunk(sync, &seen, s0, s1, n + 1)) return false;
-            __syncwarp(); /* chunk n's rows are in `buf`; `next_buf` is free */
-            const Chunk next = more ? chunk_at(s0, s1, n + 1, lanes, gcols) : ch;
+        for (int64_t m = 0; m < chunks; m++) {
+            const Chunk ch = chunk_at(s0, s1, m, lanes, gcols);
+            F *buf = buffer_of(smem, m);
+            bool ok = wait_chunk(sync, &seen, s0, s1, m);
             pw_ll<F> above;
-            if (more) above = issue_above(t, next, r, sync); /* in flight over chunk n's steps */
+            if (ok) above = issue_above(t, ch, r, sync);
+            if (ok && m == 0) {
+                F *seeds = (F *)(smem + seeds_offset());
+#pragma unroll
+                for (int q = 0; q < R; q++) {
+                    const int64_t L = (int64_t)lane() * R + q, x = s0 - L; /* the lane's first column */
+                    seeds[L] = L < lanes ? grid_at(top + L + 1, x, gcols) : (F)0;             /* interior x - 1 */
+                    seeds[LANES + L] = L < lanes ? grid_at(top + L + 1, x + 1, gcols) : (F)0; /* interior x */
+                }
+            }
+            for (int part = 0; part < PARTS; part++) {
+                if (ok) load_part(v, ch, part, top, lanes, gcols);
+                if (part == 0 && m >= BUFFERS) bar_sync(FREE + (int)(m % BUFFERS));
+                if (ok) store_part(v, ch, part, buf);
+            }
+            ok = ok && settle_above(t, ch, r, sync, &above, buf);
+            if (lane() == 0) *status_of(smem, m) = !ok;
+            bar_arrive(READY + (int)(m % BUFFERS));
+            if (!ok) return false;
+        }
+        return true;
+    }
+
+    /* The steps warp: each chunk once READY, then DONE; no memory traffic but its buffer. */
+    __device__ bool run_steps(const pw_tiling &t, int64_t r, unsigned char *smem, int64_t lanes, int64_t s0, int64_t s1,
+                              int64_t chunks) const
+    {
+        const int64_t gcols = t.cols + 2;
+        F prev[R], self[R];
+        for (int64_t n = 0; n < chunks; n++) {
+            const int b = (int)(n % BUFFERS);
+            bar_sync(READY + b);
+            if (*status_of(smem, n)) {
+                bar_arrive(DONE + b); /* the stores warp learns it from the same word */
+                return false;
+            }
+            if (n == 0) {
+                const F *seeds = (const F *)(smem + seeds_offset());
+#pragma unroll
+                for (int q = 0; q < R; q++) {
+                    prev[q] = seeds[lane() * R + q];
+                    self[q] = seeds[LANES + lane() * R + q];
+                }
+            }
+            const Chunk ch = chunk_at(s0, s1, n, lanes, gcols);
+            F *buf = buffer_of(smem, n);
             /* Every lane's cell inside the grid at every step: no checks.  Otherwise (the row's
              * ends, a short tile-row) the same unrolled steps keep a lane's old value by a select
              * where its cell is outside: a tile-row waits on the first chunks of the row above,
              * so they are on the sweep's critical path (as a loop: 20 us a tile-row at h = 64,
-             * H100).  Only a tile's last chunk can be short, and nothing is loaded after it. */
+             * H100).  Only a tile's last chunk can be short. */
             const bool interior = lanes == LANES && ch.sn - (LANES - 1) >= 0 && ch.sn + ch.steps - 1 < t.cols;
             const Keep keep = keep_window(ch.sn, lanes, t.cols);
-            if (ch.steps == CHUNK && interior) run_chunk<false>(t, ch, next, more, top, lanes, keep, v, buf, next_buf, prev, self);
-            else if (ch.steps == CHUNK) run_chunk<true>(t, ch, next, more, top, lanes, keep, v, buf, next_buf, prev, self);
+            if (ch.steps == CHUNK && interior) run_chunk<false>(keep, buf, prev, self);
+            else if (ch.steps == CHUNK) run_chunk<true>(keep, buf, prev, self);
             else chunk_steps_run<true, 0>(buf, 0, ch.steps, keep, prev, self);
-            if (more && !settle_above(t, next, r, sync, &above, next_buf)) return false;
+            bar_arrive(DONE + b);
         }
-        store_done(bufs + ((chunks - 1) & 1) * buffer_elems(), t, r, lanes, s0 + (chunks - 1) * CHUNK,
-                   chunk_steps(s0, s1, chunks - 1), sync);
+        return true;
+    }
+
+    /* The stores warp: each chunk once DONE -- its edge first (the row below waits on it), then
+     * the grid, then its progress -- and FREE for the loads warp. */
+    __device__ bool run_stores(const pw_tiling &t, int64_t r, unsigned char *smem, const pw_row_sync &sync, int64_t lanes,
+                               int64_t s0, int64_t s1, int64_t chunks) const
+    {
+        for (int64_t n = 0; n < chunks; n++) {
+            const int b = (int)(n % BUFFERS);
+            bar_sync(DONE + b);
+            if (*status_of(smem, n)) return false;
+            store_done(buffer_of(smem, n), t, r, lanes, s0 + n * CHUNK, chunk_steps(s0, s1, n), sync);
+            if (n + BUFFERS < chunks) bar_arrive(FREE + b);
+        }
         return true;
     }
 
@@ -345,7 +422,7 @@ struct StencilWarpProc {
         Keep kw;
 #pragma unroll
         for (int q = 0; q < R; q++) {
-            const int64_t L = (int64_t)threadIdx.x * R + q, first = L - sn, end = first + cols; /* columns 0 and cols */
+            const int64_t L = (int64_t)lane() * R + q, first = L - sn, end = first + cols; /* columns 0 and cols */
             const int64_t lo = first < 0 ? 0 : first > CHUNK ? CHUNK : first, hi = end > CHUNK ? CHUNK : end;
             kw.lo[q] = (int32_t)lo;
             kw.span[q] = L < lanes && hi > lo ? (uint32_t)(hi - lo) : 0;
@@ -353,19 +430,12 @@ struct StencilWarpProc {
         return kw;
     }
 
-    /* A whole chunk's steps in PARTS parts, the next chunk's loads (if `more`) flying over each. */
+    /* A whole chunk's steps, PART_STEPS fully unrolled steps at a time. */
     template <bool Checked>
-    __device__ __forceinline__ void run_chunk(const pw_tiling &t, const Chunk &ch, const Chunk &next, bool more, int64_t top,
-                                              int64_t lanes, const Keep &keep, F (&v)[PART_ROWS], F *buf, F *next_buf,
-                                              F (&prev)[R], F (&self)[R]) const
+    __device__ __forceinline__ void run_chunk(const Keep &keep, F *buf, F (&prev)[R], F (&self)[R]) const
     {
-        const int64_t gcols = t.cols + 2;
 #pragma unroll 1
-        for (int part = 0; part < PARTS; part++) {
-            if (more) load_part(v, next, part, top, lanes, gcols);
-            chunk_steps_run<Checked, PART_STEPS>(buf, part * PART_STEPS, PART_STEPS, keep, prev, self);
-            if (more) store_part(v, next, part, next_buf);
-        }
+        for (int part = 0; part < PARTS; part++) chunk_steps_run<Checked, PART_STEPS>(buf, part * PART_STEPS, PART_STEPS, keep, prev, self);
     }
 
     /* Steps [o0, o0 + steps) of one chunk.  Checked: a lane keeps its old value outside its keep
@@ -377,7 +447,7 @@ struct StencilWarpProc {
     template <bool Checked, int Fixed>
     __device__ __forceinline__ void chunk_steps_run(F *buf, int o0, int steps, const Keep &keep, F (&prev)[R], F (&self)[R]) const
     {
-        const int k = threadIdx.x;
+        const int k = lane();
         F *row[R];
 #pragma unroll
         for (int q = 0; q < R; q++) row[q] = buf + row_base((int64_t)k * R + q);
@@ -404,7 +474,7 @@ struct StencilWarpProc {
     __device__ __forceinline__ void step(const Staged &st, F *const (&row)[R], int o, const Keep &keep, F (&prev)[R],
                                          F (&self)[R]) const
     {
-        const int k = threadIdx.x;
+        const int k = lane();
         const F below_lane = __shfl_down_sync(0xffffffffu, st.right[0], 1), in_lane = __shfl_up_sync(0xffffffffu, prev[R - 1], 1);
         const F below = k == 31 ? st.below : below_lane, in = k == 0 ? st.above : in_lane;
 #pragma unroll
