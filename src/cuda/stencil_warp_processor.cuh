@@ -77,6 +77,10 @@
 #include "ll_bus.cuh"
 #include "tile_processors.cuh"
 
+#ifndef PW_LOAD_PARTS
+#define PW_LOAD_PARTS 1
+#endif
+
 /* Cell: __device__ F operator()(F self, F up, F left, F down, F right) const. */
 template <class F, class Cell, int R>
 struct StencilWarpProc {
@@ -92,8 +96,11 @@ struct StencilWarpProc {
     enum { BELOW = LANES, ABOVE = LANES + 1 }; /* buffer rows after the lanes' own (row `lanes` is below when lanes < LANES) */
     /* A chunk's copies from the grid: buffer rows 0 .. LANES (own rows, the row below), in PARTS
      * parts of PART_ROWS values a thread (registers between a part's loads and its shared-memory
-     * stores).  The row above comes on its own (issue_above, settle_above). */
-    enum { COPIES = LANES + 1, PARTS = R > 2 ? R / 2 : 1, PART_ROWS = (COPIES + PARTS - 1) / PARTS, PART_STEPS = CHUNK / PARTS };
+     * stores).  The row above comes on its own (issue_above, settle_above).  The steps run
+     * STEP_PARTS times PART_STEPS steps, unrolled. */
+    enum { COPIES = LANES + 1, PARTS = PW_LOAD_PARTS, PART_ROWS = (COPIES + PARTS - 1) / PARTS };
+    enum { STEP_PARTS = R > 2 ? R / 2 : 1, PART_STEPS = CHUNK / STEP_PARTS };
+    enum { PREFETCH = 2 }; /* chunks ahead the loads warp brings into L2 (prefetch_chunk) */
     /* The block's three warps (see the header) and the chunk buffers they pass round: chunk n
      * lives in buffer n % BUFFERS; named barriers READY + b (loads -> steps), DONE + b (steps ->
      * stores) and FREE + b (stores -> loads), each between two warps (64 threads); 0 is
@@ -170,6 +177,19 @@ struct StencilWarpProc {
         const Rows in = k < ch.steps ? rows_between(c0 - gcols + 1, c0 < lanes - first ? c0 : lanes - first, PART_ROWS) : Rows{0, -1};
 #pragma unroll
         for (int j = 0; j < PART_ROWS; j++, src += stride - 1) v[j] = j >= in.lo && j <= in.hi ? pw_load_cg(src) : (F)0;
+    }
+
+    /* Bring a whole chunk's copies into L2 ahead of its loads (prefetch.global.L2: no register,
+     * no wait), so the loads warp's one round trip a chunk is an L2 hit, not DRAM's latency under
+     * a sweep's load (H100, 16384^2 h = 64: a tile-row's steps ran 1.9x slower in the full sweep
+     * than alone, the loads warp waiting out DRAM).  Checked chunks go without.  The lines may
+     * still change (a later sweep's data): L2 is where writes land, so nothing goes stale. */
+    __device__ void prefetch_chunk(const Chunk &ch, int64_t top) const
+    {
+        if (!ch.fast) return;
+        const F *src = grid + (top + 1) * stride + ch.sn + 2 + lane();
+#pragma unroll 8
+        for (int j = 0; j < COPIES; j++, src += stride - 1) asm volatile("prefetch.global.L2 [%0];" ::"l"(src));
     }
 
     __device__ void store_part(const F (&v)[PART_ROWS], const Chunk &ch, int part, F *buf) const
@@ -309,6 +329,8 @@ struct StencilWarpProc {
         for (int64_t m = 0; m < chunks; m++) {
             const Chunk ch = chunk_at(s0, s1, m, lanes, gcols);
             F *buf = buffer_of(smem, m);
+            for (int64_t ahead = m == 0 ? 1 : PREFETCH; ahead <= PREFETCH && m + ahead < chunks; ahead++)
+                prefetch_chunk(chunk_at(s0, s1, m + ahead, lanes, gcols), top);
             bool ok = wait_chunk(sync, &seen, s0, s1, m);
             pw_ll<F> above;
             if (ok) above = issue_above(t, ch, r, sync);
@@ -435,7 +457,7 @@ struct StencilWarpProc {
     __device__ __forceinline__ void run_chunk(const Keep &keep, F *buf, F (&prev)[R], F (&self)[R]) const
     {
 #pragma unroll 1
-        for (int part = 0; part < PARTS; part++) chunk_steps_run<Checked, PART_STEPS>(buf, part * PART_STEPS, PART_STEPS, keep, prev, self);
+        for (int part = 0; part < STEP_PARTS; part++) chunk_steps_run<Checked, PART_STEPS>(buf, part * PART_STEPS, PART_STEPS, keep, prev, self);
     }
 
     /* Steps [o0, o0 + steps) of one chunk.  Checked: a lane keeps its old value outside its keep
