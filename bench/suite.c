@@ -8,7 +8,7 @@
  * is measured in the same run.  Prints a table and writes CSV rows:
  *   app,type,rows,cols,method,tile_h,tile_w,blocks,ms,rate,unit,pct_copy_bw,vs_gs_ht,vs_launch,check
  *
- *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--max-blocks B] [--method M]
+ *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--max-blocks B] [--method M[,M...]]
  *               [--sweeps T] [--size N]
  * --small: a quarter of each side (a quick look); default: the issue's sizes.  --tile-h: the
  * tile height (default 128; HEAT/SOR 64, the library's CUDA default for them); --tile-w: one width for every method; --sweeps: HEAT/SOR sweeps
@@ -308,7 +308,16 @@ static int tile_height_for(app_id app)
     return app <= DTW ? PW_LINEAR_CUDA_TILE_H : 128;
 }
 
-static const char *only_method; /* --method: just this one (e.g. PW+FHT) */
+static const char *only_method; /* --method: just these, comma-separated (e.g. PW+FHT or GS+HT,PW+FHT) */
+
+/* Whether `name` is an item of the comma-separated `list`. */
+static int listed(const char *list, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *p = list; p; p = strchr(p, ','), p = p ? p + 1 : NULL)
+        if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0')) return 1;
+    return 0;
+}
 static FILE *csv;
 
 static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
@@ -320,7 +329,7 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
     const char *unit = app <= DTW ? "GCUPS" : "Gpix/s";
     for (int k = 0; k < bench_n_methods; k++) {
         const bench_method *m = &bench_methods[k];
-        if (only_method && strcmp(only_method, m->name)) continue;
+        if (only_method && !listed(only_method, m->name)) continue;
         pw_options o;
         pw_options_init(&o);
         o.backend = PW_BACKEND_CUDA;
@@ -381,7 +390,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--sweeps") && k + 1 < argc) sweeps = atoll(argv[++k]);
         else if (!strcmp(argv[k], "--size") && k + 1 < argc) only_size = atoll(argv[++k]);
         else {
-            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--max-blocks B] [--method M] [--sweeps T] [--size N]\n");
+            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--max-blocks B] [--method M[,M...]] [--sweeps T] [--size N]\n");
             return 2;
         }
     }

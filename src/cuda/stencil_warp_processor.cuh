@@ -77,10 +77,6 @@
 #include "ll_bus.cuh"
 #include "tile_processors.cuh"
 
-#ifndef PW_LOAD_PARTS
-#define PW_LOAD_PARTS 1
-#endif
-
 /* Cell: __device__ F operator()(F self, F up, F left, F down, F right) const. */
 template <class F, class Cell, int R>
 struct StencilWarpProc {
@@ -94,11 +90,11 @@ struct StencilWarpProc {
 
     enum { LANES = 32 * R, CHUNK = 32, PITCH = 33 };
     enum { BELOW = LANES, ABOVE = LANES + 1 }; /* buffer rows after the lanes' own (row `lanes` is below when lanes < LANES) */
-    /* A chunk's copies from the grid: buffer rows 0 .. LANES (own rows, the row below), in PARTS
-     * parts of PART_ROWS values a thread (registers between a part's loads and its shared-memory
-     * stores).  The row above comes on its own (issue_above, settle_above).  The steps run
-     * STEP_PARTS times PART_STEPS steps, unrolled. */
-    enum { COPIES = LANES + 1, PARTS = PW_LOAD_PARTS, PART_ROWS = (COPIES + PARTS - 1) / PARTS };
+    /* A chunk's copies from the grid: buffer rows 0 .. LANES (own rows, the row below), all in
+     * the loads warp's registers at once, so one round trip a chunk (in parts, the parts' round
+     * trips would add up).  The row above comes on its own (issue_above, settle_above).  The
+     * steps run STEP_PARTS times PART_STEPS steps, unrolled. */
+    enum { COPIES = LANES + 1 };
     enum { STEP_PARTS = R > 2 ? R / 2 : 1, PART_STEPS = CHUNK / STEP_PARTS };
     enum { PREFETCH = 2 }; /* chunks ahead the loads warp brings into L2 (prefetch_chunk) */
     /* The block's three warps (see the header) and the chunk buffers they pass round: chunk n
@@ -160,23 +156,20 @@ struct StencilWarpProc {
     /* Walk the rows down-left by pointer, one coalesced load a row; a checked chunk (an end of
      * the row, a short tile-row) loads only copies inside the grid (0 elsewhere) -- the same
      * walk, predicated, since the row's first chunks are on the critical path. */
-    __device__ void load_part(F (&v)[PART_ROWS], const Chunk &ch, int part, int64_t top, int64_t lanes, int64_t gcols) const
+    __device__ void load_copies(F (&v)[COPIES], const Chunk &ch, int64_t top, int64_t lanes, int64_t gcols) const
     {
         const int k = lane();
-        const int first = part * PART_ROWS;
+        const F *src = grid + (top + 1) * stride + ch.sn + 2 + k; /* copy j: src + j * (stride - 1) */
         if (ch.fast) {
-            const F *src = grid + (top + 1 + first) * stride + ch.sn + 2 + k - first;
 #pragma unroll
-            for (int j = 0; j < PART_ROWS; j++, src += stride - 1)
-                if (first + j < COPIES) v[j] = pw_load_cg(src);
+            for (int j = 0; j < COPIES; j++, src += stride - 1) v[j] = pw_load_cg(src);
             return;
         }
-        const int64_t c0 = ch.sn + 2 + k - first; /* grid column of copy first + j: c0 - j */
-        const F *src = grid + (top + 1 + first) * stride + c0;
-        /* inside: column c0 - j in [0, gcols), copy first + j <= lanes, and a position to fill */
-        const Rows in = k < ch.steps ? rows_between(c0 - gcols + 1, c0 < lanes - first ? c0 : lanes - first, PART_ROWS) : Rows{0, -1};
+        const int64_t c0 = ch.sn + 2 + k; /* grid column of copy j: c0 - j */
+        /* inside: column c0 - j in [0, gcols), copy j <= lanes, and a position to fill */
+        const Rows in = k < ch.steps ? rows_between(c0 - gcols + 1, c0 < lanes ? c0 : lanes, COPIES) : Rows{0, -1};
 #pragma unroll
-        for (int j = 0; j < PART_ROWS; j++, src += stride - 1) v[j] = j >= in.lo && j <= in.hi ? pw_load_cg(src) : (F)0;
+        for (int j = 0; j < COPIES; j++, src += stride - 1) v[j] = j >= in.lo && j <= in.hi ? pw_load_cg(src) : (F)0;
     }
 
     /* Bring a whole chunk's copies into L2 ahead of its loads (prefetch.global.L2: no register,
@@ -192,15 +185,12 @@ struct StencilWarpProc {
         for (int j = 0; j < COPIES; j++, src += stride - 1) asm volatile("prefetch.global.L2 [%0];" ::"l"(src));
     }
 
-    __device__ void store_part(const F (&v)[PART_ROWS], const Chunk &ch, int part, F *buf) const
+    __device__ void store_copies(const F (&v)[COPIES], const Chunk &ch, F *buf) const
     {
         const int k = lane();
         if (k >= ch.steps) return;
 #pragma unroll
-        for (int j = 0; j < PART_ROWS; j++) {
-            const int i = part * PART_ROWS + j;
-            if (i < COPIES) buf[row_base(i) + k + 1] = v[j];
-        }
+        for (int i = 0; i < COPIES; i++) buf[row_base(i) + k + 1] = v[i];
     }
 
     /* Store a chunk's new values (positions 0 .. steps - 1 of the lanes' rows), row by row
@@ -324,7 +314,7 @@ struct StencilWarpProc {
                               int64_t s0, int64_t s1, int64_t chunks) const
     {
         const int64_t top = r * t.h, gcols = t.cols + 2;
-        F v[PART_ROWS];
+        F v[COPIES];
         pw_row_seen seen; /* lane 0's */
         for (int64_t m = 0; m < chunks; m++) {
             const Chunk ch = chunk_at(s0, s1, m, lanes, gcols);
@@ -343,11 +333,9 @@ struct StencilWarpProc {
                     seeds[LANES + L] = L < lanes ? grid_at(top + L + 1, x + 1, gcols) : (F)0; /* interior x */
                 }
             }
-            for (int part = 0; part < PARTS; part++) {
-                if (ok) load_part(v, ch, part, top, lanes, gcols);
-                if (part == 0 && m >= BUFFERS) bar_sync(FREE + (int)(m % BUFFERS));
-                if (ok) store_part(v, ch, part, buf);
-            }
+            if (ok) load_copies(v, ch, top, lanes, gcols);
+            if (m >= BUFFERS) bar_sync(FREE + (int)(m % BUFFERS));
+            if (ok) store_copies(v, ch, buf);
             ok = ok && settle_above(t, ch, r, sync, &above, buf);
             if (lane() == 0) *status_of(smem, m) = !ok;
             bar_arrive(READY + (int)(m % BUFFERS));
