@@ -1,7 +1,7 @@
 /*
  * stencil_warp_processor.cuh - the register/shuffle tile processor for HEAT and SOR on hyper
- * tiles of a row-major grid (skew 0): one warp per tile-row, R = ceil(h / 32) rows (lanes) per
- * thread, no block barrier per step.
+ * tiles of a row-major grid (skew 0): a block of three warps per tile-row (below), whose steps
+ * warp holds R = ceil(h / 32) rows (lanes) per thread, no block barrier per step.
  *
  * Why: a Gauss-Seidel sweep is a wavefront of about rows + cols anti-diagonal steps, so a sweep
  * is as fast as one step is short.  FullProc and the window processor put a block barrier and
