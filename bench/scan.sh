@@ -6,18 +6,20 @@
 # at both sizes does not fit one 600 s call (the CPU checks of 32768^2 take ~170 s an app):
 # pick with --methods, e.g. "PW+FHT" in one call and "GS+HT" in the next.
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/scan.sh [--no-tests] [--sizes "16384 32768"]
-#       [--methods "PW+FHT GS+HT"] [--apps "SAT INTHIST"] [--no-comparators]
+#       [--methods "PW+FHT GS+HT"] [--apps "SAT INTHIST"] [--tile-hs "128 64"] [--no-comparators]
+# (one bench_suite run an app, size and tile height, all methods in it: one CPU reference)
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/pw-scan}
 mkdir -p "$out"
-tests=1 sizes="16384 32768" methods="PW+FHT GS+HT" apps="SAT INTHIST" comparators=1
+tests=1 sizes="16384 32768" methods="PW+FHT GS+HT" apps="SAT INTHIST" tile_hs=128 comparators=1
 while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) tests=0 ;;
     --sizes) sizes=$2; shift ;;
     --methods) methods=$2; shift ;;
     --apps) apps=$2; shift ;;
+    --tile-hs) tile_hs=$2; shift ;;
     --no-comparators) comparators=0 ;;
   esac
   shift
@@ -27,9 +29,8 @@ pw_begin
 [ $tests = 1 ] && pw_quick_tests "$out" | tee -a "$out/summary.txt"
 for n in $sizes; do
   for app in $apps; do
-    for m in $methods; do
-      timeout 200 ./build-gpu/bench_suite --runs 5 --only $app --size $n --method $m 2>&1 | grep -E "^$app " |
-        tee -a "$out/scan.txt" >> "$out/summary.txt"
+    for h in $tile_hs; do
+      pw_suite "$out/scan.txt" "h=$h" "" --only $app --size $n --tile-h $h --method "$(echo $methods | tr ' ' ,)"
     done
   done
   if [ $comparators = 1 ]; then

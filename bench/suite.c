@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "../apps/checks.h"
 #include "../apps/sat_accuracy.h"
@@ -320,9 +321,18 @@ static int listed(const char *list, const char *name)
 }
 static FILE *csv;
 
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
 {
+    const double t0 = seconds_now();
     setup(app, rows, cols);
+    const double t1 = seconds_now();
     double ms[8] = {0}, rate[8] = {0};
     pw_run_info infos[8];
     int ok[8] = {0};
@@ -369,6 +379,9 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
                     infos[k].threads, ms[k], rate[k], unit, pct, vs_gsht, vs_launch, ok[k] > 0 ? "ok" : "WRONG");
     }
     if (csv) fflush(csv);
+    /* where a suite's wall time goes (device calls have a time limit): on stderr, out of the table */
+    fprintf(stderr, "# %s %s %lldx%lld: inputs and CPU reference %.1f s, methods with their checks %.1f s\n", app_names[app],
+            type_names[app], (long long)rows, (long long)cols, t1 - t0, seconds_now() - t1);
     fflush(stdout);
     teardown();
 }

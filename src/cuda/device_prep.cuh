@@ -30,18 +30,24 @@ __global__ void pw_sum_abs_kernel(const T *x, int64_t rows, int64_t cols, int64_
     atomicAdd(sum, (unsigned long long)s);
 }
 
-/* bin(x) exactly as apps/inthist.c computes it (double arithmetic, no FMA: -fmad=false). */
-template <class T>
+/* The bin index of a value in no bin: all ones (-1 as int32_t, 255 as uint8_t, which holds the
+ * indices of up to 255 bins). */
+template <class B>
+__host__ __device__ constexpr B pw_no_bin() { return (B)~(B)0; }
+
+/* bin(x) exactly as apps/inthist.c computes it (double arithmetic, no FMA: -fmad=false), as a B
+ * (a bin array of uint8_t is a quarter of int32_t's traffic for the scans that read it). */
+template <class T, class B>
 __global__ void pw_bins_kernel(const T *x, int64_t rows, int64_t cols, int64_t stride, int bins, double lo,
-                               double hi, int32_t *bin)
+                               double hi, B *bin)
 {
     double scale = bins / (hi - lo);
     for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < rows * cols; k += (int64_t)gridDim.x * blockDim.x) {
         double v = (double)x[(k / cols) * stride + k % cols];
-        int32_t b = -1;
+        B b = pw_no_bin<B>();
         if (v >= lo && v < hi) {
             double f = floor((v - lo) * scale);
-            b = f >= bins ? bins - 1 : (int32_t)f;
+            b = (B)(f >= bins ? bins - 1 : (int32_t)f);
         }
         bin[k] = b;
     }

@@ -116,10 +116,12 @@ static pw_status scan_run(const pw_plan *plan, const Src &src, Out *out, int64_t
     if (st != PW_OK) return st;
     const bool vec = aligned4(out, stride, sizeof(Out));
     if (peer) {
-        ScanProc<Src, Out, true> proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.ptr, edge_cols};
+        typedef ScanProc<Src, Out, true> Proc;
+        Proc proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, Proc::carries_fit(p.tiling.h, planes), edge.ptr, edge_cols};
         return pw_cuda_run(&p, proc, proc.smem_bytes(p.tiling.h), info);
     }
-    ScanProc<Src, Out, false> proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, NULL, edge_cols};
+    typedef ScanProc<Src, Out, false> Proc;
+    Proc proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, Proc::carries_fit(p.tiling.h, planes), NULL, edge_cols};
     return pw_cuda_run(&p, proc, proc.smem_bytes(p.tiling.h), info);
 }
 
@@ -270,33 +272,35 @@ extern "C" pw_status pw_cuda_sat_device(const pw_plan *plan, const pw_image *in,
 
 /* ---- INTHIST: every plane's SAT cell at once ------------------------------------------------- */
 
+template <class B> /* the bin array's type (scan_processor.cuh, pw_bin_src) */
 struct InthistApp {
-    const int32_t *bin;
+    const B *bin;
     int32_t *out;
     int64_t rows, cols;
     int bins;
 
     __device__ void cell(int64_t i, int64_t j) const
     {
-        int32_t mine = bin[i * cols + j];
+        B mine = bin[i * cols + j];
         int64_t plane = rows * cols;
         for (int b = 0; b < bins; b++) {
             int32_t *row = out + b * plane + i * cols;
             const int32_t *up = i > 0 ? row - cols : nullptr;
             int32_t u = up ? __ldcg(up + j) : 0, l = j > 0 ? __ldcg(row + j - 1) : 0;
             int32_t d = (up && j > 0) ? __ldcg(up + j - 1) : 0;
-            row[j] = pw_sat_step_i32(mine == b, u, l, d);
+            row[j] = pw_sat_step_i32(mine == (B)b, u, l, d);
         }
     }
 };
 
-static pw_status inthist_core(const pw_plan *plan, const int32_t *dbin, int64_t rows, int64_t cols, int bins,
+template <class B>
+static pw_status inthist_core(const pw_plan *plan, const B *dbin, int64_t rows, int64_t cols, int bins,
                               int32_t *dout, pw_run_info *info)
 {
     if (sat_processor_asked() != SAT_GLOBAL && scan_suits(plan))
-        return scan_run(plan, pw_bin_src{dbin, cols, aligned4(dbin, cols, 4)}, dout, cols, rows * cols, bins, info);
-    FullProc<InthistApp> proc;
-    proc.app = InthistApp{dbin, dout, rows, cols, bins};
+        return scan_run(plan, pw_bin_src<B>{dbin, cols, aligned4(dbin, cols, sizeof(B))}, dout, cols, rows * cols, bins, info);
+    FullProc<InthistApp<B>> proc;
+    proc.app = InthistApp<B>{dbin, dout, rows, cols, bins};
     return pw_cuda_run(plan, proc, 0, info);
 }
 
@@ -314,15 +318,15 @@ extern "C" pw_status pw_cuda_inthist(const pw_plan *plan, const int32_t *bin, in
     return st;
 }
 
-/* in and out are device pointers; the bin indices are computed on the device too. */
-extern "C" pw_status pw_cuda_inthist_device(const pw_plan *plan, const pw_image *in, int bins, double lo, double hi,
-                                            int32_t *out, pw_run_info *info)
+/* Bin indices of a device image, computed on the device into B, then the planes. */
+template <class B>
+static pw_status inthist_binned(const pw_plan *plan, const pw_image *in, int bins, double lo, double hi, int32_t *out,
+                                pw_run_info *info)
 {
     cudaStream_t s = pw_plan_stream(plan);
-    pw_device_buffer<int32_t> dbin(s);
+    pw_device_buffer<B> dbin(s);
     int64_t cells = in->rows * in->cols;
-    pw_status st = pw_cuda_probe(plan->device);
-    PW_THEN(st, dbin.alloc((size_t)cells));
+    pw_status st = dbin.alloc((size_t)cells);
     if (st != PW_OK) return st;
     unsigned blocks = pw_prep_blocks(cells);
     int64_t stride = pw_image_stride(in);
@@ -335,4 +339,15 @@ extern "C" pw_status pw_cuda_inthist_device(const pw_plan *plan, const pw_image 
     st = pw_from_cuda(cudaGetLastError());
     PW_THEN(st, inthist_core(plan, dbin.ptr, in->rows, in->cols, bins, out, info));
     return st;
+}
+
+/* in and out are device pointers; the bin indices are computed on the device too, one byte each
+ * for up to 255 bins (255 is "no bin"). */
+extern "C" pw_status pw_cuda_inthist_device(const pw_plan *plan, const pw_image *in, int bins, double lo, double hi,
+                                            int32_t *out, pw_run_info *info)
+{
+    pw_status st = pw_cuda_probe(plan->device);
+    if (st != PW_OK) return st;
+    if (bins <= 255) return inthist_binned<uint8_t>(plan, in, bins, lo, hi, out, info);
+    return inthist_binned<int32_t>(plan, in, bins, lo, hi, out, info);
 }

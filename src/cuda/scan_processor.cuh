@@ -11,8 +11,9 @@
  * - 1); it keeps a running column sum over its 8 rows in registers.  One shared-memory pass then
  * turns the warps' column totals into each warp's offset (the totals of the warps above), the
  * row above S(i0 - 1, j) is added, and every thread stores its 8 x 4 results.  The row carries
- * live in registers across chunks (for one plane) and in global memory (`carry`) between tiles,
- * since the barrier and launch schedules may hand a tile-row's next tile to another block.
+ * live in registers across chunks for one plane, in shared memory for several (Carries), and in
+ * global memory (`carry`) between tiles, since the barrier and launch schedules may hand a
+ * tile-row's next tile to another block.
  *
  * Several planes (INTHIST: one per bin) are the same scan over a different input transform.
  * Floats are summed in a different order than the sequential recurrence: the error bound is
@@ -38,6 +39,7 @@
 #include <string.h>
 
 #include "../core/tiling.h"
+#include "device_prep.cuh" /* pw_no_bin */
 #include "ll_bus.cuh"
 #include "tile_processors.cuh"
 
@@ -109,27 +111,46 @@ struct pw_sat_src {
     }
 };
 
-/* INTHIST input: plane b is the indicator bin(i, j) == b of a dense rows x cols bin array. */
+/* INTHIST input: plane b is the indicator bin(i, j) == b of a dense rows x cols bin array of B
+ * (device_prep.cuh: uint8_t for up to 255 bins, else int32_t; pw_no_bin<B>() for no bin). */
+template <class B> struct pw_bin_raw { B x[4]; };
+/* byte bins stay packed in one register: a prefetched chunk's 8 rows are 8 registers, not 32, in
+ * kernels bound to 128 */
+template <> struct pw_bin_raw<uint8_t> { uint32_t word; };
+
+template <class B>
 struct pw_bin_src {
-    const int32_t *bin;
+    const B *bin;
     int64_t cols;
     bool vec;
     static constexpr bool many_planes = true;
-    struct raw { int32_t x[4]; };
+    static constexpr bool packed = sizeof(B) == 1;
+    typedef pw_bin_raw<B> raw; /* 4 inputs as loaded */
     __device__ __forceinline__ void fetch(int64_t i, int64_t j, int n, raw &r) const
     {
-        const int32_t *p = bin + i * cols + j;
-        if (vec && n == 4) {
-            pw_load4<int32_t, false>(p, r.x);
+        const B *p = bin + i * cols + j;
+        if constexpr (packed) {
+            if (vec && n == 4) {
+                r.word = *(const uint32_t *)p;
+            } else {
+                r.word = 0;
+#pragma unroll
+                for (int e = 0; e < 4; e++) r.word |= (uint32_t)(e < n ? p[e] : pw_no_bin<B>()) << 8 * e;
+            }
+        } else if (vec && n == 4) {
+            pw_load4<B, false>(p, r.x);
         } else {
 #pragma unroll
-            for (int e = 0; e < 4; e++) r.x[e] = e < n ? p[e] : -1;
+            for (int e = 0; e < 4; e++) r.x[e] = e < n ? p[e] : pw_no_bin<B>();
         }
     }
     __device__ __forceinline__ void convert(const raw &r, int plane, int32_t v[4]) const
     {
 #pragma unroll
-        for (int e = 0; e < 4; e++) v[e] = r.x[e] == plane;
+        for (int e = 0; e < 4; e++) {
+            if constexpr (packed) v[e] = (r.word >> 8 * e & 0xffu) == (uint32_t)plane;
+            else v[e] = r.x[e] == (B)plane;
+        }
     }
 };
 
@@ -146,6 +167,7 @@ struct ScanProc {
     int planes;
     Out *carry;        /* planes x rows, zeroed: R(i, last column of the tile to the left) */
     int64_t rows;
+    bool carry_smem;   /* several planes: the row carries live in shared memory within a tile (see Carries) */
     pw_ll<Out> *edge;  /* peer schedule: planes x edge_cols words, zeroed (NULL: ordered schedules) */
     int64_t edge_cols; /* cols rounded up to whole chunks */
 
@@ -153,11 +175,15 @@ struct ScanProc {
     static constexpr bool waits_in_tile = true; /* engine.cuh: the edge words are the waits */
     /* compiled for blocks of up to 512 threads (engine.cuh): at most 128 registers a thread */
     static constexpr int bound_threads = 32 * PW_SCAN_MAX_TILE_H / PW_SCAN_ROWS_PER_WARP, bound_blocks = 1;
-    static int warps(int64_t h) { return (int)((h + RPW - 1) / RPW); }
+    __host__ __device__ static int warps(int64_t h) { return (int)((h + RPW - 1) / RPW); }
     static int block_threads(int64_t h) { return 32 * warps(h); }
     /* two chunk buffers, each the warps' column totals and the row above (a chunk's writes never
-     * meet the previous chunk's reads) */
-    static size_t smem_bytes(int64_t h) { return 2 * (size_t)(warps(h) + 1) * PW_SCAN_CHUNK * sizeof(Out); }
+     * meet the previous chunk's reads), then with carry_smem every plane's row carries */
+    __host__ __device__ static size_t buffers_bytes(int64_t h) { return 2 * (size_t)(warps(h) + 1) * PW_SCAN_CHUNK * sizeof(Out); }
+    static size_t carries_bytes(int64_t h, int planes) { return (size_t)planes * warps(h) * RPW * sizeof(Out); }
+    /* carry_smem where every plane's carries take at most this much (INTHIST 32 KB: 64 bins at h = 128) */
+    static bool carries_fit(int64_t h, int planes) { return Src::many_planes && carries_bytes(h, planes) <= 32 * 1024; }
+    size_t smem_bytes(int64_t h) const { return buffers_bytes(h) + (carry_smem ? carries_bytes(h, planes) : 0); }
 
     /* Each thread's inputs of the chunk at column j0: its warp's rows, 4 columns from j0 + 4 lane. */
     __device__ __forceinline__ void fetch_chunk(int64_t first, int rows_here, int64_t j0, int64_t j_end,
@@ -168,22 +194,6 @@ struct ScanProc {
 #pragma unroll
         for (int q = 0; q < RPW; q++)
             if (q < rows_here && n > 0) src.fetch(first + q, j, n, x[q]);
-    }
-
-    /* The row carries of plane p's rows first .. first + rows_here - 1 (a warp's), from and to
-     * `carry`: between tiles, and for several planes between chunks too (every lane holds them;
-     * lane 0 stores). */
-    __device__ __forceinline__ void load_carries(Out carry_q[RPW], int p, int64_t first, int rows_here) const
-    {
-#pragma unroll
-        for (int q = 0; q < RPW; q++) carry_q[q] = q < rows_here ? carry[p * rows + first + q] : (Out)0;
-    }
-    __device__ __forceinline__ void store_carries(const Out carry_q[RPW], int p, int64_t first, int rows_here) const
-    {
-        if ((threadIdx.x & 31) == 0)
-#pragma unroll
-            for (int q = 0; q < RPW; q++)
-                if (q < rows_here) carry[p * rows + first + q] = carry_q[q];
     }
 
     /* The edge word of plane p, column j0 + x (j0 a chunk's first column) of the tile-row that
@@ -223,6 +233,56 @@ struct ScanProc {
         int rows_here, q_edge;   /* q_edge: the tile-row's last row's place in its warp */
         bool hands_edge;         /* this warp holds that row and hands it to the tile-row below */
     };
+
+    /* Where a warp's row carries R(i, the column before the chunk) live from chunk to chunk when
+     * there are several planes (one plane keeps them in registers): plane p's row q of the warp
+     * at at[p * step + q].  In shared memory (carry_smem) they cost a chunk's pass no memory
+     * round trip; between tiles (the ordered schedules hand a tile-row's next tile to any block)
+     * and where they do not fit, in `carry`, planes x rows. */
+    struct Carries {
+        Out *at;
+        int step;
+    };
+
+    /* A warp's carries for tile (r, c): in shared memory, from `carry` (or 0 in the first tile). */
+    __device__ Carries carries_begin(const pw_tiling &t, const Tile &k, int64_t c, unsigned char *smem) const
+    {
+        if (!carry_smem) return Carries{carry + k.first, (int)rows};
+        const int lane = threadIdx.x & 31, g = threadIdx.x >> 5;
+        Carries cr{(Out *)(smem + buffers_bytes(t.h)) + g * RPW, warps(t.h) * RPW};
+        for (int x = lane; x < planes * RPW; x += 32) {
+            const int p = x / RPW, q = x % RPW;
+            cr.at[(int64_t)p * cr.step + q] = c > 0 && q < k.rows_here ? carry[p * rows + k.first + q] : (Out)0;
+        }
+        __syncwarp();
+        return cr;
+    }
+
+    /* ... and back to `carry` after the tile, for a tile to its right. */
+    __device__ void carries_end(const Tile &k, int64_t c, int64_t tiles, const Carries &cr) const
+    {
+        if (!carry_smem || c + 1 >= tiles) return;
+        __syncwarp();
+        for (int x = threadIdx.x & 31; x < planes * RPW; x += 32) {
+            const int p = x / RPW, q = x % RPW;
+            if (q < k.rows_here) carry[p * rows + k.first + q] = cr.at[(int64_t)p * cr.step + q];
+        }
+    }
+
+    /* Plane p's carries of the warp's rows (every lane holds them; lane 0 stores). */
+    __device__ __forceinline__ void load_carries(Out carry_q[RPW], const Carries &cr, int p, int rows_here) const
+    {
+#pragma unroll
+        for (int q = 0; q < RPW; q++) carry_q[q] = q < rows_here ? cr.at[(int64_t)p * cr.step + q] : (Out)0;
+    }
+    __device__ __forceinline__ void store_carries(const Out carry_q[RPW], const Carries &cr, int p, int rows_here) const
+    {
+        if ((threadIdx.x & 31) == 0)
+#pragma unroll
+            for (int q = 0; q < RPW; q++)
+                if (q < rows_here) cr.at[(int64_t)p * cr.step + q] = carry_q[q];
+        __syncwarp(); /* before any lane loads them again */
+    }
 
     /* Plane p over the chunk at column j0, its inputs in `next`, the row carries in carry_q.
      * The chunk's own inputs are scanned first; then, per column, the warps' exclusive offsets;
@@ -313,8 +373,8 @@ struct ScanProc {
 
     /* Tile (r, c): chunk after chunk of 128 columns, plane after plane.  One plane (SAT) keeps
      * its row carries in registers through the tile.  Several (INTHIST) go plane after plane
-     * over each chunk's inputs, loaded once, with a row of edge words a plane, and pass their
-     * carries through `carry` from chunk to chunk.  (Plane after plane over a whole row read
+     * over each chunk's inputs, loaded once, with a row of edge words a plane, and keep their
+     * carries in shared memory from chunk to chunk (Carries).  (Plane after plane over a whole row read
      * every input once a plane, from DRAM: INTHIST 32768^2, 4 planes, H100: 15.7 ms against 14.1
      * ms in 128-column tiles; the same loop order for one plane made SAT f32 10% slower.) */
     __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem, const pw_row_sync &sync) const
@@ -333,25 +393,28 @@ struct ScanProc {
         typename Src::raw next[RPW];
         int buffer = 0;
         if constexpr (Src::many_planes) {
+            const Carries cr = carries_begin(t, k, c, smem);
             if constexpr (Prefetch) fetch_chunk(k.first, k.rows_here, j_begin, k.j_end, next);
             for (int64_t j0 = j_begin; j0 < k.j_end; j0 += PW_SCAN_CHUNK) {
                 if constexpr (!Prefetch) fetch_chunk(k.first, k.rows_here, j0, k.j_end, next);
                 for (int p = 0; p < planes; p++, buffer ^= 1) {
-                    load_carries(carry_q, p, k.first, k.rows_here);
+                    load_carries(carry_q, cr, p, k.rows_here);
                     if (!chunk_pass(t, k, sync, p, j0, p == planes - 1, next, carry_q, (Out *)smem + buffer * buffer_elems))
                         return false;
-                    store_carries(carry_q, p, k.first, k.rows_here);
+                    store_carries(carry_q, cr, p, k.rows_here);
                 }
             }
+            carries_end(k, c, pw_tiling_end_tile(&t, r), cr);
         } else {
+            const Carries cr{carry + k.first, (int)rows}; /* between tiles only */
             for (int p = 0; p < planes; p++) {
-                load_carries(carry_q, p, k.first, k.rows_here);
+                load_carries(carry_q, cr, p, k.rows_here);
                 if constexpr (Prefetch) fetch_chunk(k.first, k.rows_here, j_begin, k.j_end, next);
                 for (int64_t j0 = j_begin; j0 < k.j_end; j0 += PW_SCAN_CHUNK, buffer ^= 1) {
                     if constexpr (!Prefetch) fetch_chunk(k.first, k.rows_here, j0, k.j_end, next);
                     if (!chunk_pass(t, k, sync, p, j0, true, next, carry_q, (Out *)smem + buffer * buffer_elems)) return false;
                 }
-                store_carries(carry_q, p, k.first, k.rows_here);
+                store_carries(carry_q, cr, p, k.rows_here);
             }
         }
         return true;

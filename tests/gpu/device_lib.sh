@@ -51,10 +51,10 @@ pw_quick_tests() {
 }
 
 # One bench_suite measurement (CUDA events, median of 5, every result checked), its table rows
-# labelled and appended to the file $1 and the summary:  pw_suite FILE LABEL "ENV=..." ARGS...
+# (and its "# ..." lines: where the time went) labelled and appended to the file $1 and the summary:  pw_suite FILE LABEL "ENV=..." ARGS...
 pw_suite() {
   local file=$1 label=$2 env=$3; shift 3
-  env $env ./build-gpu/bench_suite --runs 5 "$@" 2>&1 | grep -E "^(SAT|INTHIST|HEAT|SOR|SW|DTW) " |
+  env $env ./build-gpu/bench_suite --runs 5 "$@" 2>&1 | grep -E "^(SAT|INTHIST|HEAT|SOR|SW|DTW|#) " |
     sed "s/^/$label /" | tee -a "$file" >> "$out/summary.txt"
 }
 

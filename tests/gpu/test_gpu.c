@@ -123,19 +123,54 @@ static void sat_case(int64_t rows, int64_t cols, pw_options *gpu, pw_dtype in_t,
     free(g.data);
 }
 
+#ifdef PW_TEST_HAVE_HOG
+/* gpu_helpers.cu: the CUDA runtime for the device-pointer cases */
+void *pw_test_to_device(const void *host, size_t bytes);
+int pw_test_from_device(void *host, const void *dev, size_t bytes);
+void pw_test_device_release(void *dev);
+void *pw_test_stream_create(void);
+void pw_test_stream_destroy(void *s);
+
+/* pw_inthist_device on copies of `in` and `out` (bins computed on the device). */
+static pw_status inthist_on_device(const pw_image *in, int bins, double lo, double hi, int32_t *out, const pw_options *gpu)
+{
+    size_t cells = (size_t)(in->rows * in->cols), out_bytes = 4 * cells * (size_t)bins;
+    void *din = pw_test_to_device(in->data, cells), *dout = pw_test_to_device(out, out_bytes);
+    pw_image d = *in;
+    d.data = din;
+    pw_status st = pw_inthist_device(&d, bins, lo, hi, dout, gpu, NULL);
+    pw_test_from_device(out, dout, out_bytes);
+    pw_test_device_release(din);
+    pw_test_device_release(dout);
+    return st;
+}
+#endif
+
+/* The host API hands the device int32 bin indices; the device API (half the cases where the
+ * test links the CUDA runtime) computes bytes for up to 255 bins and int32 past them, so small
+ * shapes also try 255 and 256 bins, and half the cases a range that leaves values in no bin. */
 static void inthist_case(int64_t rows, int64_t cols, pw_options *gpu)
 {
-    int bins = (int)test_range(1, 6);
     size_t cells = (size_t)(rows * cols);
+    int bins = cells <= 100000 && test_rand() % 4 == 0 ? (test_rand() % 2 ? 255 : 256) : (int)test_range(1, 6);
+    const double lo = test_rand() % 2 ? 0 : 10, hi = lo ? 250 : 256;
     setenv("PEERWAVE_SAT_PROCESSOR", test_rand() % 3 ? "scan" : "global", 1); /* both exact */
     pw_image in = {PW_U8, rows, cols, 0, malloc(cells)};
     for (size_t k = 0; k < cells; k++) ((uint8_t *)in.data)[k] = (uint8_t)test_rand();
     int32_t *r = malloc(4 * cells * (size_t)bins), *g = malloc(4 * cells * (size_t)bins);
+    memset(g, 0xff, 4 * cells * (size_t)bins);
     pw_options cpu = test_sequential_options();
-    pw_status s1 = pw_inthist(&in, bins, 0, 256, r, &cpu, NULL), s2 = pw_inthist(&in, bins, 0, 256, g, gpu, NULL);
+    int on_device = 0;
+    pw_status s1 = pw_inthist(&in, bins, lo, hi, r, &cpu, NULL), s2;
+#ifdef PW_TEST_HAVE_HOG
+    on_device = test_rand() % 2;
+    if (on_device) s2 = inthist_on_device(&in, bins, lo, hi, g, gpu);
+    else
+#endif
+        s2 = pw_inthist(&in, bins, lo, hi, g, gpu, NULL);
     CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(r, g, 4 * cells * (size_t)bins),
-          "inthist %" PRId64 "x%" PRId64 " bins %d %s %s h=%d w=%" PRId64 ": status %d %d", rows, cols, bins,
-          DESCRIBE(*gpu), s1, s2);
+          "inthist%s %" PRId64 "x%" PRId64 " bins %d [%g, %g) %s %s h=%d w=%" PRId64 ": status %d %d",
+          on_device ? "_device" : "", rows, cols, bins, lo, hi, DESCRIBE(*gpu), s1, s2);
     free(in.data);
     free(r);
     free(g);
@@ -394,11 +429,6 @@ static void memory_cases(void)
 #endif
 
 #ifdef PW_TEST_HAVE_HOG
-void *pw_test_to_device(const void *host, size_t bytes);
-int pw_test_from_device(void *host, const void *dev, size_t bytes);
-void pw_test_device_release(void *dev);
-void *pw_test_stream_create(void);
-void pw_test_stream_destroy(void *s);
 
 /* The device-pointer entry points on a non-blocking stream against the host functions on the
  * CPU reference: every app, random shapes and strategies, bit-exact (heat/sor residuals, summed
