@@ -12,7 +12,7 @@ mkdir -p "$out"
 . tests/gpu/device_lib.sh
 name=$1 args=$2
 [ -x build-gpu/bench_suite ] || pw_build_gpu "$out/build.log"
-timeout 400 ncu --kernel-name regex:pw_peer_kernel --launch-count 1 --section SpeedOfLight --section Occupancy \
+timeout 400 ncu --kernel-name regex:pw_peer_kernel --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy \
   --section WarpStateStats --section SchedulerStats --section InstructionStats --section LaunchStats \
   --section SourceCounters ./build-gpu/bench_suite --runs 1 $args > "$out/ncu_$name.txt" 2>&1
 echo "ncu $name: rc=$? $(grep -E 'Duration|Registers Per|Issued Ipc Active|No Eligible|Warp Cycles Per Issued|Achieved Occupancy|Executed Instructions  ' "$out/ncu_$name.txt" | tr -s ' ' | tr '\n' ';')"

@@ -146,6 +146,8 @@ static pw_status inthist_on_device(const pw_image *in, int bins, double lo, doub
 }
 #endif
 
+static int inthist_device_cases, inthist_wide_device_cases; /* printed at the end: what the random cases covered */
+
 /* The host API hands the device int32 bin indices; the device API (half the cases where the
  * test links the CUDA runtime) computes bytes for up to 255 bins and int32 past them, so small
  * shapes also try 255 and 256 bins, and half the cases a range that leaves values in no bin. */
@@ -164,6 +166,7 @@ static void inthist_case(int64_t rows, int64_t cols, pw_options *gpu)
     pw_status s1 = pw_inthist(&in, bins, lo, hi, r, &cpu, NULL), s2;
 #ifdef PW_TEST_HAVE_HOG
     on_device = test_rand() % 2;
+    inthist_device_cases += on_device, inthist_wide_device_cases += on_device && bins > 255;
     if (on_device) s2 = inthist_on_device(&in, bins, lo, hi, g, gpu);
     else
 #endif
@@ -646,5 +649,7 @@ int main(void)
         gpu.backend = PW_BACKEND_CUDA;
         sw_case(100000, 100000, &gpu);
     }
+    printf("inthist: %d cases through the device API, %d of them with int32 bins (> 255 bins)\n", inthist_device_cases,
+           inthist_wide_device_cases);
     return test_finish();
 }
