@@ -150,11 +150,12 @@ static int inthist_device_cases, inthist_wide_device_cases; /* printed at the en
 
 /* The host API hands the device int32 bin indices; the device API (half the cases where the
  * test links the CUDA runtime) computes bytes for up to 255 bins and int32 past them, so small
- * shapes also try 255 and 256 bins, and half the cases a range that leaves values in no bin. */
-static void inthist_case(int64_t rows, int64_t cols, pw_options *gpu)
+ * shapes also try 255 and 256 bins (bins 0: chosen at random), and half the cases a range that
+ * leaves values in no bin. */
+static void inthist_case(int64_t rows, int64_t cols, pw_options *gpu, int bins)
 {
     size_t cells = (size_t)(rows * cols);
-    int bins = cells <= 100000 && test_rand() % 4 == 0 ? (test_rand() % 2 ? 255 : 256) : (int)test_range(1, 6);
+    if (!bins) bins = cells <= 100000 && test_rand() % 4 == 0 ? (test_rand() % 2 ? 255 : 256) : (int)test_range(1, 6);
     const double lo = test_rand() % 2 ? 0 : 10, hi = lo ? 250 : 256;
     setenv("PEERWAVE_SAT_PROCESSOR", test_rand() % 3 ? "scan" : "global", 1); /* both exact */
     pw_image in = {PW_U8, rows, cols, 0, malloc(cells)};
@@ -165,7 +166,7 @@ static void inthist_case(int64_t rows, int64_t cols, pw_options *gpu)
     int on_device = 0;
     pw_status s1 = pw_inthist(&in, bins, lo, hi, r, &cpu, NULL), s2;
 #ifdef PW_TEST_HAVE_HOG
-    on_device = test_rand() % 2;
+    on_device = bins > 6 || test_rand() % 2; /* 255 and 256 bins: where the bin type is chosen */
     inthist_device_cases += on_device, inthist_wide_device_cases += on_device && bins > 255;
     if (on_device) s2 = inthist_on_device(&in, bins, lo, hi, g, gpu);
     else
@@ -596,7 +597,7 @@ int main(void)
         case 0: sw_case(rows, cols, &gpu); break;
         case 1: dtw_case(rows, cols, &gpu); break;
         case 2: sat_case(rows, cols, &gpu, test_rand() % 2 ? PW_U8 : PW_F32, PW_F64); break;
-        case 3: inthist_case(rows, cols, &gpu); break;
+        case 3: inthist_case(rows, cols, &gpu, 0); break;
         default: stencil_case(rows > 700 ? 700 : rows, cols > 700 ? 700 : cols, &gpu); break;
         }
     }
@@ -610,7 +611,8 @@ int main(void)
         sw_case(1999, 3001, &gpu);
         dtw_case(2048, 1023, &gpu);
         sat_case(1025, 2047, &gpu, PW_U8, PW_I32);
-        inthist_case(509, 700, &gpu);
+        inthist_case(509, 700, &gpu, 0);
+        for (int wide = 255; wide <= 256; wide++) inthist_case(97, 301, &gpu, wide); /* byte and int32 bins */
         stencil_case(513, 257, &gpu);
     }
     /* Forward progress: far more tile-rows than blocks, grids smaller than the SM count. */
