@@ -2,7 +2,10 @@
 # bench/run.sh - the benchmark suite on the device, in one call: build, copy bandwidth, every app
 # at the sizes with every method (bench_suite), the PyTorch and NPP comparators on the same
 # SAT sizes, the CSV and the SVG chart.  Logs and results go to $OUT (or /tmp/pw-bench).
-#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/run.sh [--small] [--only APP]
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/run.sh [--small] [--only APP] [--size N]
+# (bench_suite's options pass through.)  On the H100 the whole suite takes longer than one 600 s
+# device call; by side it fits: --size 16384, --size 32768, then --size 65536 and --size 262144
+# (the comparators run only for the grid sides asked for).
 set -u
 out=${OUT:-/tmp/pw-bench}
 mkdir -p "$out"
@@ -12,8 +15,13 @@ log() { echo "$*" | tee -a "$out/bench_summary.txt"; }
 : > "$out/bench_summary.txt"
 log "$(pw_device_header), $(date -u +%Y-%m-%d)"
 pw_build_gpu "$out/bench_build.log" || { log "build FAILED"; tail -20 "$out/bench_build.log"; exit 1; }
-small=0
-for a in "$@"; do [ "$a" = --small ] && small=1; done
+small=0 size=
+prev=
+for a in "$@"; do
+  [ "$a" = --small ] && small=1
+  [ "$prev" = --size ] && size=$a
+  prev=$a
+done
 timeout 540 ./build-gpu/bench_suite --runs 5 --csv "$out/suite.csv" "$@" > "$out/suite.txt" 2>&1
 rc=$?
 log "bench_suite: rc=$rc"
@@ -22,6 +30,7 @@ log "bench_suite: rc=$rc"
 cat "$out/suite.txt" >> "$out/bench_summary.txt"
 for n in 16384 32768; do
   [ $small = 1 ] && n=$((n / 4))
+  [ -n "$size" ] && [ "$size" != $n ] && continue
   if [ -x build-gpu/bench_npp_integral ]; then
     log "$(./build-gpu/bench_npp_integral $n 7 2>&1 | tail -1)"
   else
