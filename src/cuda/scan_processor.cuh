@@ -246,18 +246,18 @@ struct ScanProc {
      * and where they do not fit, in `carry`, planes x rows. */
     struct Carries {
         Out *at;
-        int step;
+        int64_t step; /* rows may pass 2^31 (a tall image, carries in `carry`) */
     };
 
     /* A warp's carries for tile (r, c): in shared memory, from `carry` (or 0 in the first tile). */
     __device__ Carries carries_begin(const pw_tiling &t, const Tile &k, int64_t c, unsigned char *smem) const
     {
-        if (!carry_smem) return Carries{carry + k.first, (int)rows};
+        if (!carry_smem) return Carries{carry + k.first, rows};
         const int lane = threadIdx.x & 31, g = threadIdx.x >> 5;
-        Carries cr{(Out *)(smem + buffers_bytes(t.h)) + g * RPW, warps(t.h) * RPW};
+        Carries cr{(Out *)(smem + buffers_bytes(t.h)) + g * RPW, (int64_t)warps(t.h) * RPW};
         for (int x = lane; x < planes * RPW; x += 32) {
             const int p = x / RPW, q = x % RPW;
-            cr.at[(int64_t)p * cr.step + q] = c > 0 && q < k.rows_here ? carry[p * rows + k.first + q] : (Out)0;
+            cr.at[p * cr.step + q] = c > 0 && q < k.rows_here ? carry[p * rows + k.first + q] : (Out)0;
         }
         __syncwarp();
         return cr;
@@ -270,7 +270,7 @@ struct ScanProc {
         __syncwarp();
         for (int x = threadIdx.x & 31; x < planes * RPW; x += 32) {
             const int p = x / RPW, q = x % RPW;
-            if (q < k.rows_here) carry[p * rows + k.first + q] = cr.at[(int64_t)p * cr.step + q];
+            if (q < k.rows_here) carry[p * rows + k.first + q] = cr.at[p * cr.step + q];
         }
     }
 
@@ -278,14 +278,14 @@ struct ScanProc {
     __device__ __forceinline__ void load_carries(Out carry_q[RPW], const Carries &cr, int p, int rows_here) const
     {
 #pragma unroll
-        for (int q = 0; q < RPW; q++) carry_q[q] = q < rows_here ? cr.at[(int64_t)p * cr.step + q] : (Out)0;
+        for (int q = 0; q < RPW; q++) carry_q[q] = q < rows_here ? cr.at[p * cr.step + q] : (Out)0;
     }
     __device__ __forceinline__ void store_carries(const Out carry_q[RPW], const Carries &cr, int p, int rows_here) const
     {
         if ((threadIdx.x & 31) == 0)
 #pragma unroll
             for (int q = 0; q < RPW; q++)
-                if (q < rows_here) cr.at[(int64_t)p * cr.step + q] = carry_q[q];
+                if (q < rows_here) cr.at[p * cr.step + q] = carry_q[q];
         __syncwarp(); /* before any lane loads them again */
     }
 
@@ -413,7 +413,7 @@ struct ScanProc {
             }
             carries_end(k, c, pw_tiling_end_tile(&t, r), cr);
         } else {
-            const Carries cr{carry + k.first, (int)rows}; /* between tiles only */
+            const Carries cr{carry + k.first, rows}; /* between tiles only */
             for (int p = 0; p < planes; p++) {
                 load_carries(carry_q, cr, p, k.rows_here);
                 if constexpr (Prefetch) fetch_chunk(k.first, k.rows_here, j_begin, k.j_end, next);
