@@ -17,6 +17,13 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+double bench_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 pw_status bench_measure(bench_fn fn, const pw_options *o, int runs, pw_run_info *info, double *check, double *kernel,
                         double *wall)
 {
@@ -25,11 +32,9 @@ pw_status bench_measure(bench_fn fn, const pw_options *o, int runs, pw_run_info 
     if (runs < 1) runs = 1;
     if (runs > 64) runs = 64;
     for (int r = 0; r <= runs && st == PW_OK; r++) {
-        struct timespec a, b;
-        clock_gettime(CLOCK_MONOTONIC, &a);
+        const double start = bench_now();
         st = fn(o, info, check);
-        clock_gettime(CLOCK_MONOTONIC, &b);
-        if (r > 0) t[r - 1] = info->seconds, w[r - 1] = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+        if (r > 0) t[r - 1] = info->seconds, w[r - 1] = bench_now() - start;
     }
     if (st != PW_OK) return st;
     qsort(t, (size_t)runs, sizeof t[0], cmp_double);

@@ -19,6 +19,9 @@ extern const int bench_n_methods;
 /* One run of the benchmarked call; *check gets a value that must agree across methods. */
 typedef pw_status (*bench_fn)(const pw_options *o, pw_run_info *info, double *check);
 
+/* Seconds on the monotonic clock (wall time). */
+double bench_now(void);
+
 /* One warm-up and `runs` (1..64) timed runs: median kernel seconds, and median wall seconds of
  * the whole call when wall != NULL; info and check from the last run. */
 pw_status bench_measure(bench_fn fn, const pw_options *o, int runs, pw_run_info *info, double *check, double *kernel,

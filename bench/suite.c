@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../apps/checks.h"
 #include "../apps/sat_accuracy.h"
@@ -321,18 +320,11 @@ static int listed(const char *list, const char *name)
 }
 static FILE *csv;
 
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
 {
-    const double t0 = seconds_now();
+    const double t0 = bench_now();
     setup(app, rows, cols);
-    const double t1 = seconds_now();
+    const double t1 = bench_now();
     double ms[8] = {0}, rate[8] = {0};
     pw_run_info infos[8];
     int ok[8] = {0};
@@ -381,7 +373,7 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
     if (csv) fflush(csv);
     /* where a suite's wall time goes (device calls have a time limit): on stderr, out of the table */
     fprintf(stderr, "# %s %s %lldx%lld: inputs and CPU reference %.1f s, methods with their checks %.1f s\n", app_names[app],
-            type_names[app], (long long)rows, (long long)cols, t1 - t0, seconds_now() - t1);
+            type_names[app], (long long)rows, (long long)cols, t1 - t0, bench_now() - t1);
     fflush(stdout);
     teardown();
 }

@@ -116,12 +116,10 @@ static pw_status scan_run(const pw_plan *plan, const Src &src, Out *out, int64_t
     if (st != PW_OK) return st;
     const bool vec = aligned4(out, stride, sizeof(Out));
     if (peer) {
-        typedef ScanProc<Src, Out, true> Proc;
-        Proc proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, Proc::carries_fit(p.tiling.h, planes), edge.ptr, edge_cols};
+        ScanProc<Src, Out, true> proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.ptr, edge_cols};
         return pw_cuda_run(&p, proc, proc.smem_bytes(p.tiling.h), info);
     }
-    typedef ScanProc<Src, Out, false> Proc;
-    Proc proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, Proc::carries_fit(p.tiling.h, planes), NULL, edge_cols};
+    ScanProc<Src, Out, false> proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, NULL, edge_cols};
     return pw_cuda_run(&p, proc, proc.smem_bytes(p.tiling.h), info);
 }
 

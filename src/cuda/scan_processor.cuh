@@ -172,7 +172,6 @@ struct ScanProc {
     int planes;
     Out *carry;        /* planes x rows, zeroed: R(i, last column of the tile to the left) */
     int64_t rows;
-    bool carry_smem;   /* several planes: the row carries live in shared memory within a tile (see Carries) */
     pw_ll<Out> *edge;  /* peer schedule: planes x edge_cols words, zeroed (NULL: ordered schedules) */
     int64_t edge_cols; /* cols rounded up to whole chunks */
 
@@ -183,12 +182,13 @@ struct ScanProc {
     __host__ __device__ static int warps(int64_t h) { return (int)((h + RPW - 1) / RPW); }
     static int block_threads(int64_t h) { return 32 * warps(h); }
     /* two chunk buffers, each the warps' column totals and the row above (a chunk's writes never
-     * meet the previous chunk's reads), then with carry_smem every plane's row carries */
+     * meet the previous chunk's reads), then, where they fit, every plane's row carries */
     __host__ __device__ static size_t buffers_bytes(int64_t h) { return 2 * (size_t)(warps(h) + 1) * PW_SCAN_CHUNK * sizeof(Out); }
-    static size_t carries_bytes(int64_t h, int planes) { return (size_t)planes * warps(h) * RPW * sizeof(Out); }
-    /* carry_smem where every plane's carries take at most this much (INTHIST 32 KB: 64 bins at h = 128) */
-    static bool carries_fit(int64_t h, int planes) { return Src::many_planes && carries_bytes(h, planes) <= 32 * 1024; }
-    size_t smem_bytes(int64_t h) const { return buffers_bytes(h) + (carry_smem ? carries_bytes(h, planes) : 0); }
+    __host__ __device__ static size_t carries_bytes(int64_t h, int planes) { return (size_t)planes * warps(h) * RPW * sizeof(Out); }
+    /* Several planes keep their carries in shared memory where they take at most 32 KB (INTHIST: 64
+     * bins at h = 128); the host sizes the block's memory and the kernel picks the place by the same rule. */
+    __host__ __device__ bool carries_in_smem(int64_t h) const { return Src::many_planes && carries_bytes(h, planes) <= 32 * 1024; }
+    size_t smem_bytes(int64_t h) const { return buffers_bytes(h) + (carries_in_smem(h) ? carries_bytes(h, planes) : 0); }
 
     /* Each thread's inputs of the chunk at column j0: its warp's rows, 4 columns from j0 + 4 lane. */
     __device__ __forceinline__ void fetch_chunk(int64_t first, int rows_here, int64_t j0, int64_t j_end,
@@ -241,7 +241,7 @@ struct ScanProc {
 
     /* Where a warp's row carries R(i, the column before the chunk) live from chunk to chunk when
      * there are several planes (one plane keeps them in registers): plane p's row q of the warp
-     * at at[p * step + q].  In shared memory (carry_smem) they cost a chunk's pass no memory
+     * at at[p * step + q].  In shared memory (carries_in_smem) they cost a chunk's pass no memory
      * round trip; between tiles (the ordered schedules hand a tile-row's next tile to any block)
      * and where they do not fit, in `carry`, planes x rows. */
     struct Carries {
@@ -252,7 +252,7 @@ struct ScanProc {
     /* A warp's carries for tile (r, c): in shared memory, from `carry` (or 0 in the first tile). */
     __device__ Carries carries_begin(const pw_tiling &t, const Tile &k, int64_t c, unsigned char *smem) const
     {
-        if (!carry_smem) return Carries{carry + k.first, rows};
+        if (!carries_in_smem(t.h)) return Carries{carry + k.first, rows};
         const int lane = threadIdx.x & 31, g = threadIdx.x >> 5;
         Carries cr{(Out *)(smem + buffers_bytes(t.h)) + g * RPW, (int64_t)warps(t.h) * RPW};
         for (int x = lane; x < planes * RPW; x += 32) {
@@ -264,9 +264,9 @@ struct ScanProc {
     }
 
     /* ... and back to `carry` after the tile, for a tile to its right. */
-    __device__ void carries_end(const Tile &k, int64_t c, int64_t tiles, const Carries &cr) const
+    __device__ void carries_end(const pw_tiling &t, const Tile &k, int64_t c, const Carries &cr) const
     {
-        if (!carry_smem || c + 1 >= tiles) return;
+        if (!carries_in_smem(t.h) || c + 1 >= pw_tiling_end_tile(&t, k.r)) return;
         __syncwarp();
         for (int x = threadIdx.x & 31; x < planes * RPW; x += 32) {
             const int p = x / RPW, q = x % RPW;
@@ -411,7 +411,7 @@ struct ScanProc {
                     store_carries(carry_q, cr, p, k.rows_here);
                 }
             }
-            carries_end(k, c, pw_tiling_end_tile(&t, r), cr);
+            carries_end(t, k, c, cr);
         } else {
             const Carries cr{carry + k.first, rows}; /* between tiles only */
             for (int p = 0; p < planes; p++) {
