@@ -25,10 +25,11 @@
  *
  * Memory: a tile's steps run in chunks of 32, each in a shared-memory buffer that three warps
  * pass round (BUFFERS of them, named barriers READY, DONE, FREE per buffer):
- *   - the loads warp loads chunk m's rows (the tile-row's rows, the row below) with ld.cg, one
- *     warp-wide coalesced 128-byte row per instruction (thread t takes column t), waits until
- *     the stores warp has emptied the buffer (FREE), stores them in it, waits for the row above
- *     (below) and says READY;
+ *   - the loads warp, once the stores warp has emptied chunk m's buffer (FREE), starts chunk
+ *     m's copies (the tile-row's rows, the row below) straight into it with cp.async, one
+ *     warp-wide coalesced 128-byte row per instruction (thread t takes column t); then it
+ *     finishes chunk m - LOOKAHEAD: waits for its copies, waits for its row above (below) and
+ *     says READY.  So LOOKAHEAD chunks' copies are in flight while it waits;
  *   - the steps warp runs chunk n's steps (the values' new values go back into the buffer) and
  *     says DONE: it issues no global memory instruction at all;
  *   - the stores warp hands chunk n's last row to the row below (the edge words), stores the
@@ -37,8 +38,11 @@
  * Why three warps: with one warp doing all of it (to 8215477), a chunk's 65 row loads, 65
  * shared stores and 64 row stores took about as long as its 32 steps (ncu source counters), and
  * a sweep's critical path is (rows / h) tile-row lags + one row, both made of chunk times.  The
- * loads run up to two chunks ahead, and the stores warp's edge does not wait behind a
- * chunk's loads or its wait for the row above.  A buffer row is 33 values plus one per 32 rows
+ * stores warp's edge does not wait behind a chunk's loads or its wait for the row above.
+ * Why cp.async: with loads into registers (to f967e93) the loads warp held a chunk's 65 values
+ * (168 registers a thread, so pipelined sweeps lost blocks) and could not start chunk m + 1's
+ * loads before chunk m's had landed: one memory round trip a chunk, which under a sweep's load
+ * made a tile-row 1.5x slower than alone (0.98 against 0.64 ms at 16384^2, h = 64, H100).  A buffer row is 33 values plus one per 32 rows
  * (row_base), so the 32 threads of a step, reading the same position of rows R apart, hit 32
  * different banks.
  *
@@ -64,8 +68,13 @@
  * before it computes (and stores) that column.  A load reading a store that depends on the load's
  * own value is the self-satisfying cycle the PTX memory model's "no thin air" axiom forbids (the
  * SW bus relies on the same).  Here the chain runs from the loads warp through the buffer and
- * the READY and DONE barriers to the stores warp's edge word: still our load's value.  The grid loads are L2-only (ld.cg): the data comes from other
- * blocks (the previous sweep), and no L1 line can be stale.
+ * the READY and DONE barriers to the stores warp's edge word: still our load's value.
+ *
+ * Why L1 cannot hand the copies stale values (cp.async of a 4- or 8-byte cell is .ca, it may
+ * keep lines in L1): within a sweep no block reads a cell that another block has changed since
+ * the launch (the row below is read ahead of the tile-row below, which alone writes it), so a
+ * line kept from an earlier chunk is stale only in cells nobody reads again; a later sweep's
+ * copies follow the acquire of its waits (wait_chunk), which empties L1.
  */
 #ifndef PW_STENCIL_WARP_PROCESSOR_CUH
 #define PW_STENCIL_WARP_PROCESSOR_CUH
@@ -85,23 +94,25 @@ struct StencilWarpProc {
     Cell cell;
     pw_ll<F> *edge;     /* peer schedule: the tile-rows' last rows, edge_rows x cols words (NULL: not peer) */
     int64_t edge_rows;  /* 1 (one sweep a launch) or n_rows (pipelined sweeps): see above */
+    bool l2_prefetch;   /* EXPERIMENT */
 
     static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish; the edge words */
 
     enum { LANES = 32 * R, CHUNK = 32, PITCH = 33 };
     enum { BELOW = LANES, ABOVE = LANES + 1 }; /* buffer rows after the lanes' own (row `lanes` is below when lanes < LANES) */
-    /* A chunk's copies from the grid: buffer rows 0 .. LANES (own rows, the row below), all in
-     * the loads warp's registers at once, so one round trip a chunk (in parts, the parts' round
-     * trips would add up).  The row above comes on its own (issue_above, settle_above).  The
-     * steps run STEP_PARTS times PART_STEPS steps, unrolled. */
+    /* A chunk's copies from the grid: buffer rows 0 .. LANES (own rows, the row below).  The row
+     * above comes on its own (issue_above, settle_above).  The steps run STEP_PARTS times
+     * PART_STEPS steps, unrolled. */
     enum { COPIES = LANES + 1 };
     enum { STEP_PARTS = R > 2 ? R / 2 : 1, PART_STEPS = CHUNK / STEP_PARTS };
-    enum { PREFETCH = 2 }; /* chunks ahead the loads warp brings into L2 (prefetch_chunk) */
+    /* The loads warp has chunks m - LOOKAHEAD + 1 .. m on their way while it finishes chunk
+     * m - LOOKAHEAD; with l2_prefetch it also brings chunk m + 1 into L2 (prefetch_chunk). */
+    enum { LOOKAHEAD = 2 };
     /* The block's three warps (see the header) and the chunk buffers they pass round: chunk n
-     * lives in buffer n % BUFFERS; named barriers READY + b (loads -> steps), DONE + b (steps ->
-     * stores) and FREE + b (stores -> loads), each between two warps (64 threads); 0 is
-     * __syncthreads'. */
-    enum { STEPS_WARP = 0, LOADS_WARP = 1, STORES_WARP = 2, BUFFERS = 3 };
+     * lives in buffer n % BUFFERS (the steps' chunk, the stores', and LOOKAHEAD in the loads
+     * warp's hands); named barriers READY + b (loads -> steps), DONE + b (steps -> stores) and
+     * FREE + b (stores -> loads), each between two warps (64 threads); 0 is __syncthreads'. */
+    enum { STEPS_WARP = 0, LOADS_WARP = 1, STORES_WARP = 2, BUFFERS = LOOKAHEAD + 2 };
     enum { READY = 1, DONE = READY + BUFFERS, FREE = DONE + BUFFERS };
 
     static int block_threads(int64_t) { return 96; }
@@ -153,44 +164,40 @@ struct StencilWarpProc {
         return Rows{(int)(lo < 0 ? 0 : lo > n ? n : lo), (int)(hi < -1 ? -1 : hi >= n ? n - 1 : hi)};
     }
 
-    /* Walk the rows down-left by pointer, one coalesced load a row; a checked chunk (an end of
-     * the row, a short tile-row) loads only copies inside the grid (0 elsewhere) -- the same
-     * walk, predicated, since the row's first chunks are on the critical path. */
-    __device__ void load_copies(F (&v)[COPIES], const Chunk &ch, int64_t top, int64_t lanes, int64_t gcols) const
+    /* Start a chunk's copies into its buffer: walk the rows down-left by pointer, one coalesced
+     * cp.async a row; a checked chunk (an end of the row, a short tile-row) copies only cells
+     * inside the grid (0 elsewhere) -- the same walk, predicated, since the row's first chunks
+     * are on the critical path.  Positions past the chunk's steps are left alone. */
+    __device__ void copy_chunk(const Chunk &ch, int64_t top, int64_t lanes, int64_t gcols, F *buf) const
     {
         const int k = lane();
+        if (k >= ch.steps) return;
         const F *src = grid + (top + 1) * stride + ch.sn + 2 + k; /* copy j: src + j * (stride - 1) */
+        F *dst = buf + k + 1;                                     /* copy j: dst + row_base(j) */
         if (ch.fast) {
 #pragma unroll
-            for (int j = 0; j < COPIES; j++, src += stride - 1) v[j] = pw_load_cg(src);
+            for (int j = 0; j < COPIES; j++, src += stride - 1) pw_copy_async(dst + row_base(j), src, true);
             return;
         }
         const int64_t c0 = ch.sn + 2 + k; /* grid column of copy j: c0 - j */
-        /* inside: column c0 - j in [0, gcols), copy j <= lanes, and a position to fill */
-        const Rows in = k < ch.steps ? rows_between(c0 - gcols + 1, c0 < lanes ? c0 : lanes, COPIES) : Rows{0, -1};
+        /* inside: column c0 - j in [0, gcols) and copy j <= lanes */
+        const Rows in = rows_between(c0 - gcols + 1, c0 < lanes ? c0 : lanes, COPIES);
 #pragma unroll
-        for (int j = 0; j < COPIES; j++, src += stride - 1) v[j] = j >= in.lo && j <= in.hi ? pw_load_cg(src) : (F)0;
+        for (int j = 0; j < COPIES; j++, src += stride - 1) {
+            const bool inside = j >= in.lo && j <= in.hi;
+            pw_copy_async(dst + row_base(j), inside ? src : grid, inside);
+        }
     }
 
-    /* Bring a whole chunk's copies into L2 ahead of its loads (prefetch.global.L2: no register,
-     * no wait), so the loads warp's one round trip a chunk is an L2 hit, not DRAM's latency under
-     * a sweep's load (H100, 16384^2 h = 64: a tile-row's steps ran 1.9x slower in the full sweep
-     * than alone, the loads warp waiting out DRAM).  Checked chunks go without.  The lines may
-     * still change (a later sweep's data): L2 is where writes land, so nothing goes stale. */
+    /* Bring a whole chunk's copies into L2 ahead of its copies (prefetch.global.L2: no register,
+     * no wait).  Checked chunks go without.  The lines may still change (a later sweep's data):
+     * L2 is where writes land, so nothing goes stale. */
     __device__ void prefetch_chunk(const Chunk &ch, int64_t top) const
     {
         if (!ch.fast) return;
         const F *src = grid + (top + 1) * stride + ch.sn + 2 + lane();
 #pragma unroll 8
         for (int j = 0; j < COPIES; j++, src += stride - 1) asm volatile("prefetch.global.L2 [%0];" ::"l"(src));
-    }
-
-    __device__ void store_copies(const F (&v)[COPIES], const Chunk &ch, F *buf) const
-    {
-        const int k = lane();
-        if (k >= ch.steps) return;
-#pragma unroll
-        for (int i = 0; i < COPIES; i++) buf[row_base(i) + k + 1] = v[i];
     }
 
     /* Store a chunk's new values (positions 0 .. steps - 1 of the lanes' rows), row by row
@@ -306,41 +313,58 @@ struct StencilWarpProc {
     __device__ static F *buffer_of(unsigned char *smem, int64_t n) { return (F *)smem + (n % BUFFERS) * buffer_elems(); }
     __device__ static volatile int *status_of(unsigned char *smem, int64_t n) { return (volatile int *)(smem + status_offset()) + n % BUFFERS; }
 
-    /* The loads warp: chunk m's rows (and, for the first, every lane's first column) into buffer
-     * m % BUFFERS once the stores warp has emptied it, then the row above, then READY.  Loads are
-     * issued before the FREE wait; a failed wait still passes FREE and READY in order, so no
-     * barrier ever holds arrivals of two chunks. */
+    /* The loads warp.  Round m starts chunk m's copies (issue_chunk) and finishes chunk
+     * m - LOOKAHEAD: waits for its copies (all but the LOOKAHEAD newest groups, one group a
+     * round, empty past the last chunk), for its row above, and says READY.  On a failed wait it
+     * says so in the oldest unfinished chunk's status word (the other warps stop there), lets its
+     * copies land (none may write the buffers after the block moves on) and leaves; every
+     * barrier arrival before that was matched in order. */
     __device__ bool run_loads(const pw_tiling &t, int64_t r, unsigned char *smem, const pw_row_sync &sync, int64_t lanes,
                               int64_t s0, int64_t s1, int64_t chunks) const
     {
-        const int64_t top = r * t.h, gcols = t.cols + 2;
-        F v[COPIES];
+        const int64_t gcols = t.cols + 2;
         pw_row_seen seen; /* lane 0's */
-        for (int64_t m = 0; m < chunks; m++) {
-            const Chunk ch = chunk_at(s0, s1, m, lanes, gcols);
-            F *buf = buffer_of(smem, m);
-            for (int64_t ahead = m == 0 ? 1 : PREFETCH; ahead <= PREFETCH && m + ahead < chunks; ahead++)
-                prefetch_chunk(chunk_at(s0, s1, m + ahead, lanes, gcols), top);
-            bool ok = wait_chunk(sync, &seen, s0, s1, m);
-            pw_ll<F> above;
-            if (ok) above = issue_above(t, ch, r, sync);
-            if (ok && m == 0) {
-                F *seeds = (F *)(smem + seeds_offset());
-#pragma unroll
-                for (int q = 0; q < R; q++) {
-                    const int64_t L = (int64_t)lane() * R + q, x = s0 - L; /* the lane's first column */
-                    seeds[L] = L < lanes ? grid_at(top + L + 1, x, gcols) : (F)0;             /* interior x - 1 */
-                    seeds[LANES + L] = L < lanes ? grid_at(top + L + 1, x + 1, gcols) : (F)0; /* interior x */
-                }
-            }
-            if (ok) load_copies(v, ch, top, lanes, gcols);
-            if (m >= BUFFERS) bar_sync(FREE + (int)(m % BUFFERS));
-            if (ok) store_copies(v, ch, buf);
+        bool ok = true;
+        pw_ll<F> above = issue_above(t, chunk_at(s0, s1, 0, lanes, gcols), r, sync); /* the next chunk to finish's */
+        for (int64_t m = 0; m < chunks + LOOKAHEAD; m++) {
+            if (ok && m < chunks) ok = issue_chunk(t, r, smem, sync, &seen, lanes, s0, s1, m, chunks);
+            pw_copy_async_commit();
+            const int64_t j = m - LOOKAHEAD;
+            if (j < 0) continue;
+            const Chunk ch = chunk_at(s0, s1, j, lanes, gcols);
+            F *buf = buffer_of(smem, j);
+            pw_copy_async_wait<LOOKAHEAD>();
             ok = ok && settle_above(t, ch, r, sync, &above, buf);
-            if (lane() == 0) *status_of(smem, m) = !ok;
-            bar_arrive(READY + (int)(m % BUFFERS));
-            if (!ok) return false;
+            if (lane() == 0) *status_of(smem, j) = !ok;
+            bar_arrive(READY + (int)(j % BUFFERS));
+            if (!ok) {
+                pw_copy_async_wait<0>();
+                return false;
+            }
+            if (j + 1 < chunks) above = issue_above(t, chunk_at(s0, s1, j + 1, lanes, gcols), r, sync);
         }
+        return true;
+    }
+
+    /* Chunk m's copies on their way into its buffer once the stores warp has emptied it (and,
+     * for the first, every lane's first column, loaded at once).  false: the run is abandoned. */
+    __device__ bool issue_chunk(const pw_tiling &t, int64_t r, unsigned char *smem, const pw_row_sync &sync,
+                                pw_row_seen *seen, int64_t lanes, int64_t s0, int64_t s1, int64_t m, int64_t chunks) const
+    {
+        const int64_t top = r * t.h, gcols = t.cols + 2;
+        if (l2_prefetch && m + 1 < chunks) prefetch_chunk(chunk_at(s0, s1, m + 1, lanes, gcols), top);
+        if (!wait_chunk(sync, seen, s0, s1, m)) return false;
+        if (m >= BUFFERS) bar_sync(FREE + (int)(m % BUFFERS));
+        if (m == 0) {
+            F *seeds = (F *)(smem + seeds_offset());
+#pragma unroll
+            for (int q = 0; q < R; q++) {
+                const int64_t L = (int64_t)lane() * R + q, x = s0 - L; /* the lane's first column */
+                seeds[L] = L < lanes ? grid_at(top + L + 1, x, gcols) : (F)0;             /* interior x - 1 */
+                seeds[LANES + L] = L < lanes ? grid_at(top + L + 1, x + 1, gcols) : (F)0; /* interior x */
+            }
+        }
+        copy_chunk(chunk_at(s0, s1, m, lanes, gcols), top, lanes, gcols, buffer_of(smem, m));
         return true;
     }
 

@@ -34,6 +34,25 @@ __device__ __forceinline__ T pw_load_cg(const T *p)
     return v;
 }
 
+/* Asynchronous copy of one cell from global to shared memory (cp.async, sm_80+): it lands while
+ * the issuing thread goes on, holding no register; pw_copy_async_wait<N> waits until at most the
+ * N newest groups (pw_copy_async_commit) are still on their way, after which the cells are the
+ * issuing thread's to publish (a barrier).  `inside` false writes zeros and reads nothing.
+ * .ca (the only form for 4- and 8-byte cells) may keep the line in L1: fine for data no other
+ * block changes while this one may read it again, or read after an acquire (which empties L1). */
+template <class T>
+__device__ __forceinline__ void pw_copy_async(T *dst, const T *src, bool inside)
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a 4- or 8-byte cell");
+    const unsigned to = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(to), "l"(src), "n"((int)sizeof(T)),
+                 "r"(inside ? (int)sizeof(T) : 0)
+                 : "memory");
+}
+__device__ __forceinline__ void pw_copy_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void pw_copy_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+
 /* Step range of tile c of row r (see the header comment). */
 __device__ __forceinline__ void pw_tile_steps(const pw_tiling &t, int64_t r, int64_t c, int64_t lanes,
                                               int64_t *s0, int64_t *s1)
