@@ -75,6 +75,8 @@ for n in $sizes; do
   grid=$n
   for e in $envs; do run "$e" "$e" --only HEAT --method PW+FHT --size $grid; done
   if [ $quick = 1 ]; then
+    summary "HEAT f32 peer kernels R = 1 2 4: $(cuobjdump --dump-resource-usage build-gpu/libpeerwave.a 2>/dev/null |
+      grep -A1 'pw_peer_kernelI15StencilWarpProcIf11StencilCellIfLb0EELi' | grep -o 'REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*' | tr '\n' ';')"
     for app in HEAT SOR; do run "suite" "" --only $app --method GS+HT,PW+HT,PW+FHT --size $grid; done
     for h in 32 128; do run "warp h=$h w=1024" "" --only HEAT --method PW+HT --tile-h $h --tile-w 1024 --size $grid; done
     run "warp 8 sweeps h=64 w=1024" "" --only HEAT --method PW+HT --tile-h 64 --tile-w 1024 --sweeps 8 --size $grid

@@ -184,6 +184,15 @@ struct pw_waits_in_tile : std::false_type {};
 template <class Proc>
 struct pw_waits_in_tile<Proc, std::void_t<decltype(Proc::waits_in_tile)>> : std::bool_constant<Proc::waits_in_tile> {};
 
+/* A processor that waits in its tiles and declares `static constexpr bool runs_rows = true` gets
+ * the peer schedule's tile-row whole: run_row(t, r, c_first, c_end, smem, sync) runs its tiles
+ * as one stream (a pipeline that each tile's end would drain: the HEAT/SOR warp processor keeps
+ * chunks in flight) and records each tile in the trace itself as it finishes. */
+template <class Proc, class = void>
+struct pw_runs_rows : std::false_type {};
+template <class Proc>
+struct pw_runs_rows<Proc, std::void_t<decltype(Proc::runs_rows)>> : std::bool_constant<Proc::runs_rows> {};
+
 /* x.begin_block() where x has one, nothing where not.  A processor with one gets it called by
  * every thread of a block before the block's first tile, then a barrier: what all its tiles
  * read (SW's score table, in shared memory) is staged once a block, not once a tile. */
@@ -252,8 +261,11 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
         __syncthreads();
         const int64_t q = row, sweep = q / t.n_rows, r = q - sweep * t.n_rows; /* q: counter index */
         if (sweep >= a.sweeps) return;
-        int64_t end = pw_tiling_end_tile(&t, r);
-        for (int64_t c = pw_tiling_first_tile(&t, r); c < end; c++) {
+        const int64_t first = pw_tiling_first_tile(&t, r), end = pw_tiling_end_tile(&t, r);
+        if constexpr (pw_runs_rows<Proc>::value) {
+            if (!proc.run_row(t, r, first, end, pw_smem, pw_row_sync{&a, q, sweep, r})) return;
+            __syncthreads();
+        } else for (int64_t c = first; c < end; c++) {
             if constexpr (pw_waits_in_tile<Proc>::value) { /* waits are inside: a trace shows them as busy */
                 const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
                 if (!proc.run_tile(t, r, c, pw_smem, pw_row_sync{&a, q, sweep, r})) return;

@@ -97,6 +97,7 @@ struct StencilWarpProc {
     bool l2_prefetch;   /* EXPERIMENT */
 
     static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish; the edge words */
+    static constexpr bool runs_rows = true;     /* the peer schedule's tile-row in one stream of chunks (run_row) */
 
     enum { LANES = 32 * R, CHUNK = 32, PITCH = 33 };
     enum { BELOW = LANES, ABOVE = LANES + 1 }; /* buffer rows after the lanes' own (row `lanes` is below when lanes < LANES) */
@@ -295,19 +296,29 @@ struct StencilWarpProc {
         return ok;
     }
 
-    /* Tile c of tile-row r; sync: the peer schedule's (sync.a == NULL in the ordered schedules).
-     * Each warp runs its part of the chunk loop (see the header).  false: the run is abandoned,
-     * which every warp learns through the chunk's status word and leaves by. */
+    /* Tile c of tile-row r (the ordered schedules: sync.a == NULL). */
     __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *smem, const pw_row_sync &sync) const
     {
+        return run_row(t, r, c, c + 1, smem, sync);
+    }
+
+    /* Tiles c0 .. c1 - 1 of tile-row r as one stream of chunks (the peer schedule: the whole
+     * tile-row, so the loads warp's chunks in flight never drain at a tile's end; the widths are
+     * whole chunks, so a chunk never spans two tiles).  Each warp runs its part of the chunk
+     * loop (see the header).  false: the run is abandoned, which every warp learns through the
+     * chunk's status word and leaves by. */
+    __device__ bool run_row(const pw_tiling &t, int64_t r, int64_t c0, int64_t c1, unsigned char *smem,
+                            const pw_row_sync &sync) const
+    {
         const int64_t lanes = pw_tiling_lanes(&t, r);
-        int64_t s0, s1;
-        pw_tile_steps(t, r, c, lanes, &s0, &s1);
-        const int64_t chunks = (s1 - s0 + CHUNK - 1) / CHUNK;
+        int64_t s0, s1, unused;
+        pw_tile_steps(t, r, c0, lanes, &s0, &unused);
+        pw_tile_steps(t, r, c1 - 1, lanes, &unused, &s1);
+        const int64_t chunks = s1 > s0 ? (s1 - s0 + CHUNK - 1) / CHUNK : 0;
         const int warp = (int)(threadIdx.x / 32);
         if (warp == STEPS_WARP) return run_steps(t, r, smem, lanes, s0, s1, chunks);
         if (warp == LOADS_WARP) return run_loads(t, r, smem, sync, lanes, s0, s1, chunks);
-        return run_stores(t, r, smem, sync, lanes, s0, s1, chunks);
+        return run_stores(t, r, c0, smem, sync, lanes, s0, s1, chunks);
     }
 
     __device__ static F *buffer_of(unsigned char *smem, int64_t n) { return (F *)smem + (n % BUFFERS) * buffer_elems(); }
@@ -407,16 +418,27 @@ struct StencilWarpProc {
     }
 
     /* The stores warp: each chunk once DONE -- its edge first (the row below waits on it), then
-     * the grid, then its progress -- and FREE for the loads warp. */
-    __device__ bool run_stores(const pw_tiling &t, int64_t r, unsigned char *smem, const pw_row_sync &sync, int64_t lanes,
-                               int64_t s0, int64_t s1, int64_t chunks) const
+     * the grid, then its progress -- and FREE for the loads warp.  In a traced peer run it
+     * records each tile (c0 on) as its last chunk is stored: from the previous tile's end (the
+     * waits are inside, so wait = start). */
+    __device__ bool run_stores(const pw_tiling &t, int64_t r, int64_t c0, unsigned char *smem, const pw_row_sync &sync,
+                               int64_t lanes, int64_t s0, int64_t s1, int64_t chunks) const
     {
+        const bool traced = sync.a && sync.a->trace.records && lane() == 0;
+        long long start_ns = traced ? pw_globaltimer() : 0;
+        int64_t c = c0;
         for (int64_t n = 0; n < chunks; n++) {
             const int b = (int)(n % BUFFERS);
+            const int64_t sn = s0 + n * CHUNK;
+            const int steps = chunk_steps(s0, s1, n);
             bar_sync(DONE + b);
             if (*status_of(smem, n)) return false;
-            store_done(buffer_of(smem, n), t, r, lanes, s0 + n * CHUNK, chunk_steps(s0, s1, n), sync);
+            store_done(buffer_of(smem, n), t, r, lanes, sn, steps, sync);
             if (n + BUFFERS < chunks) bar_arrive(FREE + b);
+            if (traced && sn + steps >= pw_tiling_done(&t, r, c)) {
+                pw_trace_tile(sync.a->trace, sync.q, c++, start_ns, start_ns);
+                start_ns = pw_globaltimer();
+            }
         }
         return true;
     }
