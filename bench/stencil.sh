@@ -10,7 +10,8 @@
 # tiles (a tile-row's start lag) and the square, and a --trace of the square summarised by
 # scripts/trace_rows.py: where a sweep's time goes.
 # --quick: only HEAT and SOR (GS+HT, PW+HT, PW+FHT), HEAT PW+HT at h = 32 and 128, and 8 HEAT
-# sweeps at h = 64 pipelined and one launch each; --env "A=1 B=2": HEAT PW+FHT again under each.
+# sweeps at h = 64 pipelined and one launch each; --env "A=1 B=2,C=3": HEAT PW+FHT again under
+# each (commas join variables).
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/stencil.sh [--no-tests] [--no-bench] [--profile] [--shapes] [--quick] [--env "A=1"] [--sizes "16384 32768"]
 set -u
 cd "$(dirname "$0")/.."
@@ -73,7 +74,7 @@ fi
 run() { pw_suite "$out/stencil.txt" "$@"; } # label, env, args...
 for n in $sizes; do
   grid=$n
-  for e in $envs; do run "$e" "$e" --only HEAT --method PW+FHT --size $grid; done
+  for e in $envs; do run "$e" "${e//,/ }" --only HEAT --method PW+FHT --size $grid; done
   if [ $quick = 1 ]; then
     summary "HEAT f32 peer kernels R = 1 2 4: $(cuobjdump --dump-resource-usage build-gpu/libpeerwave.a 2>/dev/null |
       grep -A1 'pw_peer_kernelI15StencilWarpProcIf11StencilCellIfLb0EELi' | grep -o 'REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*' | tr '\n' ';')"

@@ -95,6 +95,7 @@ struct StencilWarpProc {
     pw_ll<F> *edge;     /* peer schedule: the tile-rows' last rows, edge_rows x cols words (NULL: not peer) */
     int64_t edge_rows;  /* 1 (one sweep a launch) or n_rows (pipelined sweeps): see above */
     bool l2_prefetch;   /* EXPERIMENT */
+    bool edge_by_steps; /* EXPERIMENT */
 
     static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish; the edge words */
     static constexpr bool runs_rows = true;     /* the peer schedule's tile-row in one stream of chunks (run_row) */
@@ -275,7 +276,7 @@ struct StencilWarpProc {
     __device__ void store_done(const F *buf, const pw_tiling &t, int64_t r, int64_t lanes, int64_t sn, int steps,
                                const pw_row_sync &sync) const
     {
-        store_edge(buf, t, r, lanes, sn, steps, sync);
+        if (!edge_by_steps) store_edge(buf, t, r, lanes, sn, steps, sync);
         store_chunk(buf, r * t.h, lanes, sn, steps, t.cols);
         if (sync.a && sync.sweep + 1 < sync.a->sweeps) {
             __syncwarp();
@@ -316,7 +317,7 @@ struct StencilWarpProc {
         pw_tile_steps(t, r, c1 - 1, lanes, &unused, &s1);
         const int64_t chunks = s1 > s0 ? (s1 - s0 + CHUNK - 1) / CHUNK : 0;
         const int warp = (int)(threadIdx.x / 32);
-        if (warp == STEPS_WARP) return run_steps(t, r, smem, lanes, s0, s1, chunks);
+        if (warp == STEPS_WARP) return run_steps(t, r, smem, sync, lanes, s0, s1, chunks);
         if (warp == LOADS_WARP) return run_loads(t, r, smem, sync, lanes, s0, s1, chunks);
         return run_stores(t, r, c0, smem, sync, lanes, s0, s1, chunks);
     }
@@ -380,8 +381,8 @@ struct StencilWarpProc {
     }
 
     /* The steps warp: each chunk once READY, then DONE; no memory traffic but its buffer. */
-    __device__ bool run_steps(const pw_tiling &t, int64_t r, unsigned char *smem, int64_t lanes, int64_t s0, int64_t s1,
-                              int64_t chunks) const
+    __device__ bool run_steps(const pw_tiling &t, int64_t r, unsigned char *smem, const pw_row_sync &sync, int64_t lanes,
+                              int64_t s0, int64_t s1, int64_t chunks) const
     {
         const int64_t gcols = t.cols + 2;
         F prev[R], self[R];
@@ -412,6 +413,10 @@ struct StencilWarpProc {
             if (ch.steps == CHUNK && interior) run_chunk<false>(keep, buf, prev, self);
             else if (ch.steps == CHUNK) run_chunk<true>(keep, buf, prev, self);
             else chunk_steps_run<true, 0>(buf, 0, ch.steps, keep, prev, self);
+            if (edge_by_steps) {
+                __syncwarp(); /* the last row's lane wrote it */
+                store_edge(buf, t, r, lanes, ch.sn, ch.steps, sync);
+            }
             bar_arrive(DONE + b);
         }
         return true;
