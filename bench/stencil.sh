@@ -10,8 +10,8 @@
 # tiles (a tile-row's start lag) and the square, and a --trace of the square summarised by
 # scripts/trace_rows.py: where a sweep's time goes.
 # --quick: only HEAT and SOR (GS+HT, PW+HT, PW+FHT), HEAT PW+HT at h = 32 and 128, and 8 HEAT
-# sweeps at h = 64 pipelined and one launch each; --env "A=1 B=2,C=3": HEAT PW+FHT again under
-# each (commas join variables).
+# sweeps at h = 64 pipelined and one launch each; --env "A=1 B=2,C=3": HEAT PW+FHT (and with
+# --quick the 8 sweeps) again under each (commas join variables).
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/stencil.sh [--no-tests] [--no-bench] [--profile] [--shapes] [--quick] [--env "A=1"] [--sizes "16384 32768"]
 set -u
 cd "$(dirname "$0")/.."
@@ -81,6 +81,7 @@ for n in $sizes; do
     for app in HEAT SOR; do run "suite" "" --only $app --method GS+HT,PW+HT,PW+FHT --size $grid; done
     for h in 32 128; do run "warp h=$h w=1024" "" --only HEAT --method PW+HT --tile-h $h --tile-w 1024 --size $grid; done
     run "warp 8 sweeps h=64 w=1024" "" --only HEAT --method PW+HT --tile-h 64 --tile-w 1024 --sweeps 8 --size $grid
+    for e in $envs; do run "$e 8 sweeps h=64 w=1024" "${e//,/ }" --only HEAT --method PW+HT --tile-h 64 --tile-w 1024 --sweeps 8 --size $grid; done
     run "warp 8 sweeps one launch each h=64 w=1024" "PEERWAVE_PIPELINE_SWEEPS=0" --only HEAT --method PW+HT --tile-h 64 --tile-w 1024 --sweeps 8 --size $grid
     continue
   fi

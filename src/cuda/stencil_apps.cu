@@ -119,9 +119,7 @@ static pw_status stencil_warp_rows(const pw_plan *plan, F *grid, int64_t stride,
     pw_device_buffer<pw_ll<F>> edge(s);
     pw_status st = words ? edge.alloc(words) : PW_OK;
     if (st != PW_OK) return st;
-    const char *pf = getenv("PEERWAVE_STENCIL_PREFETCH"); /* EXPERIMENT */
-    const char *eg = getenv("PEERWAVE_STENCIL_EDGE"); /* EXPERIMENT */
-    StencilWarpProc<F, Cell, R> proc{grid, stride, cell, edge.ptr, edge_rows, !(pf && !strcmp(pf, "0")), !(eg && !strcmp(eg, "stores"))};
+    StencilWarpProc<F, Cell, R> proc{grid, stride, cell, edge.ptr, edge_rows};
     return run_sweeps(plan, proc, proc.smem_bytes(), sweeps, info, [&] {
         return words ? pw_from_cuda(cudaMemsetAsync(edge.ptr, 0, words * sizeof(pw_ll<F>), s)) : PW_OK;
     });

@@ -30,15 +30,16 @@
  *     warp-wide coalesced 128-byte row per instruction (thread t takes column t); then it
  *     finishes chunk m - LOOKAHEAD: waits for its copies, waits for its row above (below) and
  *     says READY.  So LOOKAHEAD chunks' copies are in flight while it waits;
- *   - the steps warp runs chunk n's steps (the values' new values go back into the buffer) and
- *     says DONE: it issues no global memory instruction at all;
- *   - the stores warp hands chunk n's last row to the row below (the edge words), stores the
- *     chunk to the grid row by row, coalesced, publishes progress for the next sweep if there
- *     is one, and says FREE.
+ *   - the steps warp runs chunk n's steps (the values' new values go back into the buffer),
+ *     hands the chunk's last row to the row below (the edge words, one store a lane) and says
+ *     DONE;
+ *   - the stores warp stores the chunk to the grid row by row, coalesced, publishes progress for
+ *     the next sweep if there is one, and says FREE.
  * Why three warps: with one warp doing all of it (to 8215477), a chunk's 65 row loads, 65
  * shared stores and 64 row stores took about as long as its 32 steps (ncu source counters), and
  * a sweep's critical path is (rows / h) tile-row lags + one row, both made of chunk times.  The
- * stores warp's edge does not wait behind a chunk's loads or its wait for the row above.
+ * edge goes out from the steps warp as soon as a chunk is done: from the stores warp it waited
+ * behind the previous chunk's 64 grid stores (HEAT 16384^2, h = 64, H100: 2.14 against 2.07 ms).
  * Why cp.async: with loads into registers (to f967e93) the loads warp held a chunk's 65 values
  * (168 registers a thread, so pipelined sweeps lost blocks) and could not start chunk m + 1's
  * loads before chunk m's had landed: one memory round trip a chunk, which under a sweep's load
@@ -67,8 +68,9 @@
  * dependence chain itself -- our load feeds the cell whose edge word the next tile-row waits for
  * before it computes (and stores) that column.  A load reading a store that depends on the load's
  * own value is the self-satisfying cycle the PTX memory model's "no thin air" axiom forbids (the
- * SW bus relies on the same).  Here the chain runs from the loads warp through the buffer and
- * the READY and DONE barriers to the stores warp's edge word: still our load's value.
+ * SW bus relies on the same).  Here the chain runs from the loads warp's copy (complete at its
+ * cp.async wait) through the buffer and the READY barrier to the steps warp's edge word: still
+ * our load's value.
  *
  * Why L1 cannot hand the copies stale values (cp.async of a 4- or 8-byte cell is .ca, it may
  * keep lines in L1): within a sweep no block reads a cell that another block has changed since
@@ -94,8 +96,6 @@ struct StencilWarpProc {
     Cell cell;
     pw_ll<F> *edge;     /* peer schedule: the tile-rows' last rows, edge_rows x cols words (NULL: not peer) */
     int64_t edge_rows;  /* 1 (one sweep a launch) or n_rows (pipelined sweeps): see above */
-    bool l2_prefetch;   /* EXPERIMENT */
-    bool edge_by_steps; /* EXPERIMENT */
 
     static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish; the edge words */
     static constexpr bool runs_rows = true;     /* the peer schedule's tile-row in one stream of chunks (run_row) */
@@ -108,7 +108,8 @@ struct StencilWarpProc {
     enum { COPIES = LANES + 1 };
     enum { STEP_PARTS = R > 2 ? R / 2 : 1, PART_STEPS = CHUNK / STEP_PARTS };
     /* The loads warp has chunks m - LOOKAHEAD + 1 .. m on their way while it finishes chunk
-     * m - LOOKAHEAD; with l2_prefetch it also brings chunk m + 1 into L2 (prefetch_chunk). */
+     * m - LOOKAHEAD.  (Bringing chunk m + 1 into L2 as well, prefetch.global.L2, made HEAT
+     * 16384^2 3% slower: 2.11 against 2.05 ms, H100, d0a6fc2.) */
     enum { LOOKAHEAD = 2 };
     /* The block's three warps (see the header) and the chunk buffers they pass round: chunk n
      * lives in buffer n % BUFFERS (the steps' chunk, the stores', and LOOKAHEAD in the loads
@@ -191,17 +192,6 @@ struct StencilWarpProc {
         }
     }
 
-    /* Bring a whole chunk's copies into L2 ahead of its copies (prefetch.global.L2: no register,
-     * no wait).  Checked chunks go without.  The lines may still change (a later sweep's data):
-     * L2 is where writes land, so nothing goes stale. */
-    __device__ void prefetch_chunk(const Chunk &ch, int64_t top) const
-    {
-        if (!ch.fast) return;
-        const F *src = grid + (top + 1) * stride + ch.sn + 2 + lane();
-#pragma unroll 8
-        for (int j = 0; j < COPIES; j++, src += stride - 1) asm volatile("prefetch.global.L2 [%0];" ::"l"(src));
-    }
-
     /* Store a chunk's new values (positions 0 .. steps - 1 of the lanes' rows), row by row
      * coalesced; a checked chunk stores only cells inside the grid (the same walk, predicated). */
     __device__ void store_chunk(const F *buf, int64_t top, int64_t lanes, int64_t sn, int steps, int64_t cols) const
@@ -270,13 +260,12 @@ struct StencilWarpProc {
         if (k < steps && x >= 0 && x < t.cols) pw_ll_store(edge_at(t, r, x), buf[row_base(lanes - 1) + k], (uint32_t)sync.q + 1);
     }
 
-    /* A chunk's new values (in `buf`) out: the edge first (the row below waits on it), then the
-     * grid, then its progress for the next sweep's waits (none after the last sweep of a launch:
-     * lane 0's release store would be a fence on every chunk for nobody). */
+    /* A chunk's new values (in `buf`) out (the steps warp sent its edge): the grid, then its
+     * progress for the next sweep's waits (none after the last sweep of a launch: lane 0's
+     * release store would be a fence on every chunk for nobody). */
     __device__ void store_done(const F *buf, const pw_tiling &t, int64_t r, int64_t lanes, int64_t sn, int steps,
                                const pw_row_sync &sync) const
     {
-        if (!edge_by_steps) store_edge(buf, t, r, lanes, sn, steps, sync);
         store_chunk(buf, r * t.h, lanes, sn, steps, t.cols);
         if (sync.a && sync.sweep + 1 < sync.a->sweeps) {
             __syncwarp();
@@ -339,7 +328,7 @@ struct StencilWarpProc {
         bool ok = true;
         pw_ll<F> above = issue_above(t, chunk_at(s0, s1, 0, lanes, gcols), r, sync); /* the next chunk to finish's */
         for (int64_t m = 0; m < chunks + LOOKAHEAD; m++) {
-            if (ok && m < chunks) ok = issue_chunk(t, r, smem, sync, &seen, lanes, s0, s1, m, chunks);
+            if (ok && m < chunks) ok = issue_chunk(t, r, smem, sync, &seen, lanes, s0, s1, m);
             pw_copy_async_commit();
             const int64_t j = m - LOOKAHEAD;
             if (j < 0) continue;
@@ -361,10 +350,9 @@ struct StencilWarpProc {
     /* Chunk m's copies on their way into its buffer once the stores warp has emptied it (and,
      * for the first, every lane's first column, loaded at once).  false: the run is abandoned. */
     __device__ bool issue_chunk(const pw_tiling &t, int64_t r, unsigned char *smem, const pw_row_sync &sync,
-                                pw_row_seen *seen, int64_t lanes, int64_t s0, int64_t s1, int64_t m, int64_t chunks) const
+                                pw_row_seen *seen, int64_t lanes, int64_t s0, int64_t s1, int64_t m) const
     {
         const int64_t top = r * t.h, gcols = t.cols + 2;
-        if (l2_prefetch && m + 1 < chunks) prefetch_chunk(chunk_at(s0, s1, m + 1, lanes, gcols), top);
         if (!wait_chunk(sync, seen, s0, s1, m)) return false;
         if (m >= BUFFERS) bar_sync(FREE + (int)(m % BUFFERS));
         if (m == 0) {
@@ -380,7 +368,8 @@ struct StencilWarpProc {
         return true;
     }
 
-    /* The steps warp: each chunk once READY, then DONE; no memory traffic but its buffer. */
+    /* The steps warp: each chunk once READY, its edge words, then DONE; no other memory traffic
+     * but its buffer. */
     __device__ bool run_steps(const pw_tiling &t, int64_t r, unsigned char *smem, const pw_row_sync &sync, int64_t lanes,
                               int64_t s0, int64_t s1, int64_t chunks) const
     {
@@ -413,17 +402,15 @@ struct StencilWarpProc {
             if (ch.steps == CHUNK && interior) run_chunk<false>(keep, buf, prev, self);
             else if (ch.steps == CHUNK) run_chunk<true>(keep, buf, prev, self);
             else chunk_steps_run<true, 0>(buf, 0, ch.steps, keep, prev, self);
-            if (edge_by_steps) {
-                __syncwarp(); /* the last row's lane wrote it */
-                store_edge(buf, t, r, lanes, ch.sn, ch.steps, sync);
-            }
+            __syncwarp(); /* the last row's lane wrote it */
+            store_edge(buf, t, r, lanes, ch.sn, ch.steps, sync);
             bar_arrive(DONE + b);
         }
         return true;
     }
 
-    /* The stores warp: each chunk once DONE -- its edge first (the row below waits on it), then
-     * the grid, then its progress -- and FREE for the loads warp.  In a traced peer run it
+    /* The stores warp: each chunk once DONE -- the grid, then its progress -- and FREE for the
+     * loads warp.  In a traced peer run it
      * records each tile (c0 on) as its last chunk is stored: from the previous tile's end (the
      * waits are inside, so wait = start). */
     __device__ bool run_stores(const pw_tiling &t, int64_t r, int64_t c0, unsigned char *smem, const pw_row_sync &sync,
