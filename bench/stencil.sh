@@ -9,15 +9,16 @@
 # --shapes: HEAT one sweep (peer, hyper tiles) on one tile-row (a step's cost), one column of
 # tiles (a tile-row's start lag) and the square, and a --trace of the square summarised by
 # scripts/trace_rows.py: where a sweep's time goes.
-# --quick: only HEAT and SOR (GS+HT, PW+HT, PW+FHT), HEAT PW+HT at h = 32 and 128, and 8 HEAT
+# --suite-only: only the suite's HEAT and SOR lines (every method).
+# --quick: only HEAT and SOR (every method), HEAT PW+HT at h = 32 and 128, and 8 HEAT
 # sweeps at h = 64 pipelined and one launch each; --env "A=1 B=2,C=3": HEAT PW+FHT (and with
 # --quick the 8 sweeps) again under each (commas join variables).
-#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/stencil.sh [--no-tests] [--no-bench] [--profile] [--shapes] [--quick] [--env "A=1"] [--sizes "16384 32768"]
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/stencil.sh [--no-tests] [--no-bench] [--profile] [--shapes] [--quick | --suite-only] [--env "A=1"] [--sizes "16384 32768"]
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/pw-stencil}
 mkdir -p "$out"
-tests=1 bench=1 profile=0 shapes=0 quick=0 envs="" sizes="16384"
+tests=1 bench=1 profile=0 shapes=0 quick=0 suite_only=0 envs="" sizes="16384"
 while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) tests=0 ;;
@@ -25,6 +26,7 @@ while [ $# -gt 0 ]; do
     --profile) profile=1 ;;
     --shapes) shapes=1 ;;
     --quick) quick=1 ;;
+    --suite-only) suite_only=1 ;;
     --env) envs=$2; shift ;;
     --sizes) sizes=$2; shift ;;
     *) echo "bench/stencil.sh: unknown option $1" >&2; exit 2 ;;
@@ -75,10 +77,14 @@ run() { pw_suite "$out/stencil.txt" "$@"; } # label, env, args...
 for n in $sizes; do
   grid=$n
   for e in $envs; do run "$e" "${e//,/ }" --only HEAT --method PW+FHT --size $grid; done
+  if [ $suite_only = 1 ]; then
+    for app in HEAT SOR; do run "suite" "" --only $app --size $grid; done
+    continue
+  fi
   if [ $quick = 1 ]; then
     summary "HEAT f32 peer kernels R = 1 2 4: $(cuobjdump --dump-resource-usage build-gpu/libpeerwave.a 2>/dev/null |
       grep -A1 'pw_peer_kernelI15StencilWarpProcIf11StencilCellIfLb0EELi' | grep -o 'REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*' | tr '\n' ';')"
-    for app in HEAT SOR; do run "suite" "" --only $app --method GS+HT,PW+HT,PW+FHT --size $grid; done
+    for app in HEAT SOR; do run "suite" "" --only $app --size $grid; done
     for h in 32 128; do run "warp h=$h w=1024" "" --only HEAT --method PW+HT --tile-h $h --tile-w 1024 --size $grid; done
     run "warp 8 sweeps h=64 w=1024" "" --only HEAT --method PW+HT --tile-h 64 --tile-w 1024 --sweeps 8 --size $grid
     for e in $envs; do run "$e 8 sweeps h=64 w=1024" "${e//,/ }" --only HEAT --method PW+HT --tile-h 64 --tile-w 1024 --sweeps 8 --size $grid; done
