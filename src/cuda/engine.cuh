@@ -474,8 +474,6 @@ static pw_status pw_cuda_run_sweeps(const pw_plan *plan, const Proc &proc, size_
         PW_CUDA_TRY(st, cudaFuncSetAttribute((const void *)k.diagonal, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
     }
     if (plan->strategy == PW_STRATEGY_PEER) {
-        if (getenv("PEERWAVE_CARVEOUT")) /* EXPERIMENT */
-            PW_CUDA_TRY(st, cudaFuncSetAttribute((const void *)k.peer, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared), done);
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k.peer, threads, smem), done);
         grid = available = (int64_t)per_sm * sms;
         if (grid > counters) grid = counters;
