@@ -100,7 +100,7 @@ struct StencilWarpProc {
     static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish; the edge words */
     static constexpr bool runs_rows = true;     /* the peer schedule's tile-row in one stream of chunks (run_row) */
 
-    enum { LANES = 32 * R, CHUNK = 16, PITCH = CHUNK + 1 };
+    enum { LANES = 32 * R, CHUNK = 32, PITCH = 33 };
     enum { BELOW = LANES, ABOVE = LANES + 1 }; /* buffer rows after the lanes' own (row `lanes` is below when lanes < LANES) */
     /* A chunk's copies from the grid: buffer rows 0 .. LANES (own rows, the row below).  The row
      * above comes on its own (issue_above, settle_above).  The steps run STEP_PARTS times
@@ -110,7 +110,7 @@ struct StencilWarpProc {
     /* The loads warp has chunks m - LOOKAHEAD + 1 .. m on their way while it finishes chunk
      * m - LOOKAHEAD.  (Bringing chunk m + 1 into L2 as well, prefetch.global.L2, made HEAT
      * 16384^2 3% slower: 2.11 against 2.05 ms, H100, d0a6fc2.) */
-    enum { LOOKAHEAD = 3 };
+    enum { LOOKAHEAD = 2 };
     /* The block's three warps (see the header) and the chunk buffers they pass round: chunk n
      * lives in buffer n % BUFFERS (the steps' chunk, the stores', and LOOKAHEAD in the loads
      * warp's hands); named barriers READY + b (loads -> steps), DONE + b (steps -> stores) and
@@ -197,7 +197,6 @@ struct StencilWarpProc {
     __device__ void store_chunk(const F *buf, int64_t top, int64_t lanes, int64_t sn, int steps, int64_t cols) const
     {
         const int k = lane();
-        if (k >= steps) return;
         F *dst = grid + (top + 1) * stride + 1 + sn + k; /* row L: dst + L * (stride - 1) */
         if (lanes == LANES && steps == CHUNK && sn - LANES + 1 >= 0 && sn + CHUNK - 1 < cols) {
 #pragma unroll 1
