@@ -100,6 +100,9 @@ struct StencilWarpProc {
     static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish; the edge words */
     static constexpr bool runs_rows = true;     /* the peer schedule's tile-row in one stream of chunks (run_row) */
 
+    /* 16-step chunks (a tile-row's lag h + 16 steps instead of h + 32) ran HEAT 16384^2 at 3.00
+     * against 2.02 ms (H100, 204bbcb): a chunk's fixed costs (three barriers, the staging ring's
+     * fill, the edge store) came twice as often and a lone tile-row took 0.82 against 0.61 ms. */
     enum { LANES = 32 * R, CHUNK = 32, PITCH = 33 };
     enum { BELOW = LANES, ABOVE = LANES + 1 }; /* buffer rows after the lanes' own (row `lanes` is below when lanes < LANES) */
     /* A chunk's copies from the grid: buffer rows 0 .. LANES (own rows, the row below).  The row
