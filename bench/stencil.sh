@@ -9,21 +9,24 @@
 # --shapes: HEAT one sweep (peer, hyper tiles) on one tile-row (a step's cost), one column of
 # tiles (a tile-row's start lag) and the square, and a --trace of the square summarised by
 # scripts/trace_rows.py: where a sweep's time goes.
+# --occupancy: ncu's launch and occupancy figures (what limits blocks an SM) of 8 pipelined HEAT
+# sweeps, 8192^2, h = 64.
 # --suite-only: only the suite's HEAT and SOR lines (every method).
 # --quick: only HEAT and SOR (every method), HEAT PW+HT at h = 32 and 128, and 8 HEAT
 # sweeps at h = 64 pipelined and one launch each; --env "A=1 B=2,C=3": HEAT PW+FHT (and with
 # --quick the 8 sweeps) again under each (commas join variables).
-#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/stencil.sh [--no-tests] [--no-bench] [--profile] [--shapes] [--quick | --suite-only] [--env "A=1"] [--sizes "16384 32768"]
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/stencil.sh [--no-tests] [--no-bench] [--profile] [--shapes] [--occupancy] [--quick | --suite-only] [--env "A=1"] [--sizes "16384 32768"]
 set -u
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/pw-stencil}
 mkdir -p "$out"
-tests=1 bench=1 profile=0 shapes=0 quick=0 suite_only=0 envs="" sizes="16384"
+tests=1 bench=1 profile=0 occupancy=0 shapes=0 quick=0 suite_only=0 envs="" sizes="16384"
 while [ $# -gt 0 ]; do
   case $1 in
     --no-tests) tests=0 ;;
     --no-bench) bench=0 ;;
     --profile) profile=1 ;;
+    --occupancy) occupancy=1 ;;
     --shapes) shapes=1 ;;
     --quick) quick=1 ;;
     --suite-only) suite_only=1 ;;
@@ -55,6 +58,11 @@ if [ $profile = 1 ]; then
   cuobjdump -sass -fun '_Z14pw_peer_kernelI15StencilWarpProcIf11StencilCellIfLb0EELi2EEEvT_14pw_engine_args' \
     build-gpu/libpeerwave.a > "$out/sass_heat_r2.txt" 2>&1
   summary "sass HEAT R=2: $(grep -cE '^ +/\*[0-9a-f]+\*/' "$out/sass_heat_r2.txt") instructions, $(grep -c 'LDG' "$out/sass_heat_r2.txt") LDG, $(grep -c 'STG' "$out/sass_heat_r2.txt") STG, $(grep -c 'MEMBAR' "$out/sass_heat_r2.txt") MEMBAR"
+fi
+if [ $occupancy = 1 ]; then
+  timeout 120 ncu --kernel-name regex:pw_peer_kernel --launch-count 1 --section LaunchStats --section Occupancy \
+    ./build-gpu/peerwave heat --size 8192x8192 --sweeps 8 --tile-h 64 --tile-w 1024 --backend cuda > "$out/ncu_occupancy.txt" 2>&1
+  summary "ncu occupancy, 8 sweeps: rc=$? $(grep -E 'Block Limit|Registers Per Thread|Shared Memory Configuration Size|Dynamic Shared|Static Shared|Grid Size|Theoretical Occupancy' "$out/ncu_occupancy.txt" | tr -s ' ' | tr '\n' ';')"
 fi
 if [ $shapes = 1 ]; then
   for h in 32 64; do
