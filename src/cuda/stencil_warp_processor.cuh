@@ -413,9 +413,8 @@ struct StencilWarpProc {
     }
 
     /* The stores warp: each chunk once DONE -- the grid, then its progress -- and FREE for the
-     * loads warp.  In a traced peer run it
-     * records each tile (c0 on) as its last chunk is stored: from the previous tile's end (the
-     * waits are inside, so wait = start). */
+     * loads warp.  In a traced peer run it records each tile (c0 on) as its last chunk is
+     * stored, from the previous tile's end (the waits are inside, so wait = start). */
     __device__ bool run_stores(const pw_tiling &t, int64_t r, int64_t c0, unsigned char *smem, const pw_row_sync &sync,
                                int64_t lanes, int64_t s0, int64_t s1, int64_t chunks) const
     {
