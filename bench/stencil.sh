@@ -4,8 +4,8 @@
 # compute-sanitizer on small shapes, then HEAT and SOR through bench_suite (CUDA events,
 # median of runs, every result checked bit-exact against the CPU) over tile heights and widths
 # and processors.  Logs under $OUT; a summary last.
-# --profile: an ncu profile of one warp-processor HEAT sweep (8192^2, h = 64) and the SASS
-# lines that make the runtime's wait an L1 invalidation (CCTL.IVALL after the acquire load).
+# --profile: an ncu profile of one warp-processor HEAT sweep (8192^2, h = 64), the source pages
+# (stall samples a SASS line) of one tile-row alone and of a 16384^2 sweep, and the SASS.
 # --shapes: HEAT one sweep (peer, hyper tiles) on one tile-row (a step's cost), one column of
 # tiles (a tile-row's start lag) and the square, and a --trace of the square summarised by
 # scripts/trace_rows.py: where a sweep's time goes.
@@ -49,12 +49,15 @@ if [ $profile = 1 ]; then
     ./build-gpu/peerwave heat --size 8192x8192 --sweeps 1 --tile-h 64 --tile-w 1024 --backend cuda > "$out/ncu_heat.txt" 2>&1
   summary "ncu: rc=$? $(grep -E 'Duration|Issued Ipc Active|No Eligible|Warp Cycles Per Issued|Achieved Occupancy|Executed Instructions  |stalled|spends' "$out/ncu_heat.txt" | tr -s ' ' | tr '\n' ';')"
   # where the warps of the R = 2 HEAT kernel stall, instruction by instruction (the report's
-  # source page with its SASS), and that kernel's SASS
-  timeout 240 ncu --kernel-name regex:pw_peer_kernel --launch-count 1 --section SourceCounters --section WarpStateStats \
-    -o "$out/heat" -f ./build-gpu/peerwave heat --size 8192x8192 --sweeps 1 --tile-h 64 --tile-w 1024 --backend cuda > /dev/null 2>&1 &&
-    ncu -i "$out/heat.ncu-rep" --page source --csv --print-source sass > "$out/source_heat.csv" 2> "$out/source_heat.err"
-  summary "ncu source page: rc=$? $(wc -l < "$out/source_heat.csv") lines"
-  rm -f "$out/heat.ncu-rep"
+  # source page with its SASS): one tile-row alone (a step's and a chunk's cost) and a square
+  # sweep (with the tile-rows' waits)
+  for shape in 66x16386 16386x16386; do
+    timeout 240 ncu --kernel-name regex:pw_peer_kernel --launch-count 1 --section SourceCounters --section WarpStateStats \
+      -o "$out/heat" -f ./build-gpu/peerwave heat --size $shape --sweeps 1 --tile-h 64 --tile-w 1024 --backend cuda > /dev/null 2>&1 &&
+      ncu -i "$out/heat.ncu-rep" --page source --csv --print-source sass > "$out/source_heat_$shape.csv" 2> "$out/source_heat.err"
+    summary "ncu source page $shape: rc=$? $(wc -l < "$out/source_heat_$shape.csv") lines"
+    rm -f "$out/heat.ncu-rep"
+  done
   cuobjdump -sass -fun '_Z14pw_peer_kernelI15StencilWarpProcIf11StencilCellIfLb0EELi2EEEvT_14pw_engine_args' \
     build-gpu/libpeerwave.a > "$out/sass_heat_r2.txt" 2>&1
   summary "sass HEAT R=2: $(grep -cE '^ +/\*[0-9a-f]+\*/' "$out/sass_heat_r2.txt") instructions, $(grep -c 'LDG' "$out/sass_heat_r2.txt") LDG, $(grep -c 'STG' "$out/sass_heat_r2.txt") STG, $(grep -c 'MEMBAR' "$out/sass_heat_r2.txt") MEMBAR"
