@@ -109,7 +109,12 @@ struct StencilWarpProc {
      * above comes on its own (issue_above, settle_above).  The steps run STEP_PARTS times
      * PART_STEPS steps, unrolled. */
     enum { COPIES = LANES + 1 };
-    enum { STEP_PARTS = R > 2 ? R / 2 : 1, PART_STEPS = CHUNK / STEP_PARTS };
+#ifndef PW_STENCIL_HANDOVER_PARTS
+#define PW_STENCIL_HANDOVER_PARTS 2
+#endif
+    enum { HANDOVER_PARTS = PW_STENCIL_HANDOVER_PARTS };
+    enum { STEP_PARTS = (R > 2 ? R / 2 : 1) > HANDOVER_PARTS ? (R > 2 ? R / 2 : 1) : HANDOVER_PARTS,
+           PART_STEPS = CHUNK / STEP_PARTS };
     /* The loads warp has chunks m - LOOKAHEAD + 1 .. m on their way while it finishes chunk
      * m - LOOKAHEAD.  (Bringing chunk m + 1 into L2 as well, prefetch.global.L2, made HEAT
      * 16384^2 3% slower: 2.11 against 2.05 ms, H100, d0a6fc2.) */
@@ -129,7 +134,8 @@ struct StencilWarpProc {
      * buffer saying whether its chunk was abandoned. */
     __host__ __device__ static size_t seeds_offset() { return BUFFERS * (size_t)buffer_elems() * sizeof(F); }
     __host__ __device__ static size_t status_offset() { return seeds_offset() + 2 * LANES * sizeof(F); }
-    static size_t smem_bytes() { return status_offset() + BUFFERS * sizeof(int); }
+    __host__ __device__ static size_t parts_offset() { return status_offset() + BUFFERS * sizeof(int); }
+    static size_t smem_bytes() { return parts_offset() + BUFFERS * sizeof(int); }
 
     __device__ static void bar_sync(int id) { asm volatile("bar.sync %0, 64;" ::"r"(id) : "memory"); }
     __device__ static void bar_arrive(int id) { asm volatile("bar.arrive %0, 64;" ::"r"(id) : "memory"); }
@@ -243,24 +249,27 @@ struct StencilWarpProc {
         return pw_ll_pack(lane() < ch.steps ? grid_at(r * t.h, x + 1, t.cols + 2) : (F)0, (uint32_t)sync.q);
     }
     __device__ bool settle_above(const pw_tiling &t, const Chunk &ch, int64_t r, const pw_row_sync &sync,
-                                 pw_ll<F> *word, F *buf) const
+                                 pw_ll<F> *word, F *buf, int part) const
     {
         const int k = lane();
-        const bool ok = !above_from_edge(t, ch, r, sync) || pw_ll_settle(*sync.a, edge_at(t, r - 1, ch.sn + k), word, (uint32_t)sync.q);
-        if (k < ch.steps) buf[row_base(ABOVE) + k + 1] = pw_ll_value(*word);
+        bool ok = true;
+        if (k / PART_STEPS == part) {
+            ok = !above_from_edge(t, ch, r, sync) || pw_ll_settle(*sync.a, edge_at(t, r - 1, ch.sn + k), word, (uint32_t)sync.q);
+            if (k < ch.steps) buf[row_base(ABOVE) + k + 1] = pw_ll_value(*word);
+        }
         return __all_sync(0xffffffffu, ok);
     }
 
     /* The last row of the chunk stored in `buf` (steps [sn, sn + steps)) to the tile-row's edge
      * words, tagged q + 1 (the row below reads them; the last tile-row has none below, and a
      * stuck tile-row, plan.h's fault injection, never hands over). */
-    __device__ void store_edge(const F *buf, const pw_tiling &t, int64_t r, int64_t lanes, int64_t sn, int steps,
+    __device__ void store_edge(const F *buf, const pw_tiling &t, int64_t r, int64_t lanes, int64_t sn, int lo, int hi,
                                const pw_row_sync &sync) const
     {
         if (!sync.a || r + 1 >= t.n_rows || sync.q == sync.a->stuck_row) return;
         const int k = lane();
         const int64_t x = sn - (lanes - 1) + k;
-        if (k < steps && x >= 0 && x < t.cols) pw_ll_store(edge_at(t, r, x), buf[row_base(lanes - 1) + k], (uint32_t)sync.q + 1);
+        if (k >= lo && k < hi && x >= 0 && x < t.cols) pw_ll_store(edge_at(t, r, x), buf[row_base(lanes - 1) + k], (uint32_t)sync.q + 1);
     }
 
     /* A chunk's new values (in `buf`) out (the steps warp sent its edge): the grid, then its
@@ -316,6 +325,31 @@ struct StencilWarpProc {
 
     __device__ static F *buffer_of(unsigned char *smem, int64_t n) { return (F *)smem + (n % BUFFERS) * buffer_elems(); }
     __device__ static volatile int *status_of(unsigned char *smem, int64_t n) { return (volatile int *)(smem + status_offset()) + n % BUFFERS; }
+    __device__ static volatile int *parts_of(unsigned char *smem, int64_t n) { return (volatile int *)(smem + parts_offset()) + n % BUFFERS; }
+
+    /* The loads warp: parts 0 .. part of chunk n's row above are in its buffer (ok), or the run
+     * is abandoned (!ok: the status word says so, and the count lets the steps warp go on to
+     * read it).  The fences order every lane's values (and the status) before the count. */
+    __device__ static void publish_part(unsigned char *smem, int64_t n, int part, bool ok)
+    {
+        __threadfence_block();
+        __syncwarp();
+        if (lane() == 0) {
+            if (!ok) *status_of(smem, n) = 1;
+            __threadfence_block();
+            *parts_of(smem, n) = ok ? part : STEP_PARTS;
+        }
+    }
+    /* The steps warp: wait until part `part` of chunk n's row above is in its buffer; false: the
+     * run is abandoned. */
+    __device__ static bool await_part(unsigned char *smem, int64_t n, int part)
+    {
+        while (*parts_of(smem, n) < part) {
+        }
+        __syncwarp();
+        __threadfence_block();
+        return !*status_of(smem, n);
+    }
 
     /* The loads warp.  Round m starts chunk m's copies (issue_chunk) and finishes chunk
      * m - LOOKAHEAD: waits for its copies (all but the LOOKAHEAD newest groups, one group a
@@ -338,9 +372,16 @@ struct StencilWarpProc {
             const Chunk ch = chunk_at(s0, s1, j, lanes, gcols);
             F *buf = buffer_of(smem, j);
             pw_copy_async_wait<LOOKAHEAD>();
-            ok = ok && settle_above(t, ch, r, sync, &above, buf);
-            if (lane() == 0) *status_of(smem, j) = !ok;
+            ok = ok && settle_above(t, ch, r, sync, &above, buf, 0);
+            if (lane() == 0) {
+                *status_of(smem, j) = !ok;
+                *parts_of(smem, j) = 0;
+            }
             bar_arrive(READY + (int)(j % BUFFERS));
+            for (int part = 1; ok && part < STEP_PARTS; part++) {
+                ok = settle_above(t, ch, r, sync, &above, buf, part);
+                publish_part(smem, j, part, ok);
+            }
             if (!ok) {
                 pw_copy_async_wait<0>();
                 return false;
@@ -402,12 +443,24 @@ struct StencilWarpProc {
              * H100).  Only a tile's last chunk can be short. */
             const bool interior = lanes == LANES && ch.sn - (LANES - 1) >= 0 && ch.sn + ch.steps - 1 < t.cols;
             const Keep keep = keep_window(ch.sn, lanes, t.cols);
-            if (ch.steps == CHUNK && interior) run_chunk<false>(keep, buf, prev, self);
-            else if (ch.steps == CHUNK) run_chunk<true>(keep, buf, prev, self);
-            else chunk_steps_run<true, 0>(buf, 0, ch.steps, keep, prev, self);
-            __syncwarp(); /* the last row's lane wrote it */
-            store_edge(buf, t, r, lanes, ch.sn, ch.steps, sync);
+            bool ok = true;
+            if (ch.steps == CHUNK) {
+#pragma unroll 1
+                for (int part = 0; ok && part < STEP_PARTS; part++) {
+                    if (part > 0 && !(ok = await_part(smem, n, part))) break;
+                    const int o0 = part * PART_STEPS;
+                    if (interior) chunk_steps_run<false, PART_STEPS>(buf, o0, PART_STEPS, keep, prev, self);
+                    else chunk_steps_run<true, PART_STEPS>(buf, o0, PART_STEPS, keep, prev, self);
+                    __syncwarp(); /* the last row's lane wrote it */
+                    store_edge(buf, t, r, lanes, ch.sn, o0, o0 + PART_STEPS, sync);
+                }
+            } else if ((ok = await_part(smem, n, STEP_PARTS - 1))) {
+                chunk_steps_run<true, 0>(buf, 0, ch.steps, keep, prev, self);
+                __syncwarp();
+                store_edge(buf, t, r, lanes, ch.sn, 0, ch.steps, sync);
+            }
             bar_arrive(DONE + b);
+            if (!ok) return false; /* the stores warp learns it from the status word */
         }
         return true;
     }
@@ -478,14 +531,6 @@ struct StencilWarpProc {
             kw.span[q] = L < lanes && hi > lo ? (uint32_t)(hi - lo) : 0;
         }
         return kw;
-    }
-
-    /* A whole chunk's steps, PART_STEPS fully unrolled steps at a time. */
-    template <bool Checked>
-    __device__ __forceinline__ void run_chunk(const Keep &keep, F *buf, F (&prev)[R], F (&self)[R]) const
-    {
-#pragma unroll 1
-        for (int part = 0; part < STEP_PARTS; part++) chunk_steps_run<Checked, PART_STEPS>(buf, part * PART_STEPS, PART_STEPS, keep, prev, self);
     }
 
     /* Steps [o0, o0 + steps) of one chunk.  Checked: a lane keeps its old value outside its keep
