@@ -102,19 +102,21 @@ struct StencilWarpProc {
 
     /* 16-step chunks (a tile-row's lag h + 16 steps instead of h + 32) ran HEAT 16384^2 at 3.00
      * against 2.02 ms (H100, 204bbcb): a chunk's fixed costs (three barriers, the staging ring's
-     * fill, the edge store) came twice as often and a lone tile-row took 0.82 against 0.61 ms. */
+     * fill, the edge store) came twice as often and a lone tile-row took 0.82 against 0.61 ms.
+     * Handing the row above over in parts of a chunk (the loads warp settling 16 or 8 of its 32
+     * words at a time, the steps warp waiting for each part and storing its edge per part: a
+     * lag of h + 16 or h + 8 steps) was slower too (H100, 4fe9b49 / 7c31e81, HEAT 16384^2
+     * 2.02 ms whole, 2.19 / 2.65 ms in 2 / 4 parts with a fenced count in shared memory, 2.39 /
+     * 2.99 with a barrier rendezvous a part; a lone tile-row 0.48 against 0.61-0.73 ms): a
+     * wait inside the chunk (the ring's refill, the extra edge store, the fence or barrier)
+     * costs every chunk, while the steps it saves come off the lag once a tile-row. */
     enum { LANES = 32 * R, CHUNK = 32, PITCH = 33 };
     enum { BELOW = LANES, ABOVE = LANES + 1 }; /* buffer rows after the lanes' own (row `lanes` is below when lanes < LANES) */
     /* A chunk's copies from the grid: buffer rows 0 .. LANES (own rows, the row below).  The row
      * above comes on its own (issue_above, settle_above).  The steps run STEP_PARTS times
      * PART_STEPS steps, unrolled. */
     enum { COPIES = LANES + 1 };
-#ifndef PW_STENCIL_HANDOVER_PARTS
-#define PW_STENCIL_HANDOVER_PARTS 2
-#endif
-    enum { HANDOVER_PARTS = PW_STENCIL_HANDOVER_PARTS };
-    enum { STEP_PARTS = (R > 2 ? R / 2 : 1) > HANDOVER_PARTS ? (R > 2 ? R / 2 : 1) : HANDOVER_PARTS,
-           PART_STEPS = CHUNK / STEP_PARTS };
+    enum { STEP_PARTS = R > 2 ? R / 2 : 1, PART_STEPS = CHUNK / STEP_PARTS };
     /* The loads warp has chunks m - LOOKAHEAD + 1 .. m on their way while it finishes chunk
      * m - LOOKAHEAD.  (Bringing chunk m + 1 into L2 as well, prefetch.global.L2, made HEAT
      * 16384^2 3% slower: 2.11 against 2.05 ms, H100, d0a6fc2.) */
@@ -124,7 +126,7 @@ struct StencilWarpProc {
      * warp's hands); named barriers READY + b (loads -> steps), DONE + b (steps -> stores) and
      * FREE + b (stores -> loads), each between two warps (64 threads); 0 is __syncthreads'. */
     enum { STEPS_WARP = 0, LOADS_WARP = 1, STORES_WARP = 2, BUFFERS = LOOKAHEAD + 2 };
-    enum { READY = 1, DONE = READY + BUFFERS, FREE = DONE + BUFFERS, PART = FREE + BUFFERS };
+    enum { READY = 1, DONE = READY + BUFFERS, FREE = DONE + BUFFERS };
 
     static int block_threads(int64_t) { return 96; }
     __device__ static int lane() { return (int)(threadIdx.x & 31); }
@@ -248,27 +250,24 @@ struct StencilWarpProc {
         return pw_ll_pack(lane() < ch.steps ? grid_at(r * t.h, x + 1, t.cols + 2) : (F)0, (uint32_t)sync.q);
     }
     __device__ bool settle_above(const pw_tiling &t, const Chunk &ch, int64_t r, const pw_row_sync &sync,
-                                 pw_ll<F> *word, F *buf, int part) const
+                                 pw_ll<F> *word, F *buf) const
     {
         const int k = lane();
-        bool ok = true;
-        if (k / PART_STEPS == part) {
-            ok = !above_from_edge(t, ch, r, sync) || pw_ll_settle(*sync.a, edge_at(t, r - 1, ch.sn + k), word, (uint32_t)sync.q);
-            if (k < ch.steps) buf[row_base(ABOVE) + k + 1] = pw_ll_value(*word);
-        }
+        const bool ok = !above_from_edge(t, ch, r, sync) || pw_ll_settle(*sync.a, edge_at(t, r - 1, ch.sn + k), word, (uint32_t)sync.q);
+        if (k < ch.steps) buf[row_base(ABOVE) + k + 1] = pw_ll_value(*word);
         return __all_sync(0xffffffffu, ok);
     }
 
     /* The last row of the chunk stored in `buf` (steps [sn, sn + steps)) to the tile-row's edge
      * words, tagged q + 1 (the row below reads them; the last tile-row has none below, and a
      * stuck tile-row, plan.h's fault injection, never hands over). */
-    __device__ void store_edge(const F *buf, const pw_tiling &t, int64_t r, int64_t lanes, int64_t sn, int lo, int hi,
+    __device__ void store_edge(const F *buf, const pw_tiling &t, int64_t r, int64_t lanes, int64_t sn, int steps,
                                const pw_row_sync &sync) const
     {
         if (!sync.a || r + 1 >= t.n_rows || sync.q == sync.a->stuck_row) return;
         const int k = lane();
         const int64_t x = sn - (lanes - 1) + k;
-        if (k >= lo && k < hi && x >= 0 && x < t.cols) pw_ll_store(edge_at(t, r, x), buf[row_base(lanes - 1) + k], (uint32_t)sync.q + 1);
+        if (k < steps && x >= 0 && x < t.cols) pw_ll_store(edge_at(t, r, x), buf[row_base(lanes - 1) + k], (uint32_t)sync.q + 1);
     }
 
     /* A chunk's new values (in `buf`) out (the steps warp sent its edge): the grid, then its
@@ -325,13 +324,6 @@ struct StencilWarpProc {
     __device__ static F *buffer_of(unsigned char *smem, int64_t n) { return (F *)smem + (n % BUFFERS) * buffer_elems(); }
     __device__ static volatile int *status_of(unsigned char *smem, int64_t n) { return (volatile int *)(smem + status_offset()) + n % BUFFERS; }
 
-    /* Part `part` (> 0) of chunk n's row above: the loads warp has put it in the buffer (or said
-     * in the status word that the run is abandoned) and meets the steps warp at barrier PART +
-     * part - 1, both waiting (bar.sync): a rendezvous a chunk, so one barrier serves every
-     * buffer.  (A count or flag in shared memory needs fences, and a fence behind the steps
-     * warp's edge stores waited for them: 0.61 against 0.46 ms a lone tile-row.) */
-    __device__ static void meet_part(int part) { bar_sync(PART + part - 1); }
-
     /* The loads warp.  Round m starts chunk m's copies (issue_chunk) and finishes chunk
      * m - LOOKAHEAD: waits for its copies (all but the LOOKAHEAD newest groups, one group a
      * round, empty past the last chunk), for its row above, and says READY.  On a failed wait it
@@ -353,14 +345,9 @@ struct StencilWarpProc {
             const Chunk ch = chunk_at(s0, s1, j, lanes, gcols);
             F *buf = buffer_of(smem, j);
             pw_copy_async_wait<LOOKAHEAD>();
-            ok = ok && settle_above(t, ch, r, sync, &above, buf, 0);
+            ok = ok && settle_above(t, ch, r, sync, &above, buf);
             if (lane() == 0) *status_of(smem, j) = !ok;
             bar_arrive(READY + (int)(j % BUFFERS));
-            for (int part = 1; ok && part < STEP_PARTS; part++) {
-                ok = settle_above(t, ch, r, sync, &above, buf, part);
-                if (lane() == 0 && !ok) *status_of(smem, j) = 1;
-                meet_part(part);
-            }
             if (!ok) {
                 pw_copy_async_wait<0>();
                 return false;
@@ -422,31 +409,12 @@ struct StencilWarpProc {
              * H100).  Only a tile's last chunk can be short. */
             const bool interior = lanes == LANES && ch.sn - (LANES - 1) >= 0 && ch.sn + ch.steps - 1 < t.cols;
             const Keep keep = keep_window(ch.sn, lanes, t.cols);
-            bool ok = true;
-            if (ch.steps == CHUNK) {
-#pragma unroll 1
-                for (int part = 0; ok && part < STEP_PARTS; part++) {
-                    if (part > 0) {
-                        meet_part(part);
-                        if (!(ok = !*status_of(smem, n))) break;
-                    }
-                    const int o0 = part * PART_STEPS;
-                    if (interior) chunk_steps_run<false, PART_STEPS>(buf, o0, PART_STEPS, keep, prev, self);
-                    else chunk_steps_run<true, PART_STEPS>(buf, o0, PART_STEPS, keep, prev, self);
-                    __syncwarp(); /* the last row's lane wrote it */
-                    store_edge(buf, t, r, lanes, ch.sn, o0, o0 + PART_STEPS, sync);
-                }
-            } else {
-                for (int part = 1; part < STEP_PARTS; part++) meet_part(part);
-                ok = !*status_of(smem, n);
-            }
-            if (ok && ch.steps < CHUNK) {
-                chunk_steps_run<true, 0>(buf, 0, ch.steps, keep, prev, self);
-                __syncwarp();
-                store_edge(buf, t, r, lanes, ch.sn, 0, ch.steps, sync);
-            }
+            if (ch.steps == CHUNK && interior) run_chunk<false>(keep, buf, prev, self);
+            else if (ch.steps == CHUNK) run_chunk<true>(keep, buf, prev, self);
+            else chunk_steps_run<true, 0>(buf, 0, ch.steps, keep, prev, self);
+            __syncwarp(); /* the last row's lane wrote it */
+            store_edge(buf, t, r, lanes, ch.sn, ch.steps, sync);
             bar_arrive(DONE + b);
-            if (!ok) return false; /* the stores warp learns it from the status word */
         }
         return true;
     }
@@ -517,6 +485,14 @@ struct StencilWarpProc {
             kw.span[q] = L < lanes && hi > lo ? (uint32_t)(hi - lo) : 0;
         }
         return kw;
+    }
+
+    /* A whole chunk's steps, PART_STEPS fully unrolled steps at a time. */
+    template <bool Checked>
+    __device__ __forceinline__ void run_chunk(const Keep &keep, F *buf, F (&prev)[R], F (&self)[R]) const
+    {
+#pragma unroll 1
+        for (int part = 0; part < STEP_PARTS; part++) chunk_steps_run<Checked, PART_STEPS>(buf, part * PART_STEPS, PART_STEPS, keep, prev, self);
     }
 
     /* Steps [o0, o0 + steps) of one chunk.  Checked: a lane keeps its old value outside its keep
