@@ -4,8 +4,9 @@
 # SAT sizes, the CSV and the SVG chart.  Logs and results go to $OUT (or /tmp/pw-bench).
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/run.sh [--small] [--only APP] [--size N]
 # (bench_suite's options pass through.)  On the H100 the whole suite takes longer than one 600 s
-# device call; by side it fits: --size 16384, --size 32768, then --size 65536 and --size 262144
-# (the comparators run only for the grid sides asked for).
+# device call; by side it fits: --size 16384, --size 32768 --only SAT,INTHIST, --size 32768
+# --only HEAT,SOR, then --size 65536 and --size 262144 (the comparators run only for the grid
+# sides asked for, and only where SAT is).
 set -u
 out=${OUT:-/tmp/pw-bench}
 mkdir -p "$out"
@@ -15,11 +16,12 @@ log() { echo "$*" | tee -a "$out/bench_summary.txt"; }
 : > "$out/bench_summary.txt"
 log "$(pw_device_header), $(date -u +%Y-%m-%d)"
 pw_build_gpu "$out/bench_build.log" || { log "build FAILED"; tail -20 "$out/bench_build.log"; exit 1; }
-small=0 size=
+small=0 size= only=SAT
 prev=
 for a in "$@"; do
   [ "$a" = --small ] && small=1
   [ "$prev" = --size ] && size=$a
+  [ "$prev" = --only ] && only=$a
   prev=$a
 done
 timeout 540 ./build-gpu/bench_suite --runs 5 --csv "$out/suite.csv" "$@" > "$out/suite.txt" 2>&1
@@ -31,6 +33,7 @@ cat "$out/suite.txt" >> "$out/bench_summary.txt"
 for n in 16384 32768; do
   [ $small = 1 ] && n=$((n / 4))
   [ -n "$size" ] && [ "$size" != $n ] && continue
+  case ",$only," in *,SAT,*) ;; *) continue ;; esac
   if [ -x build-gpu/bench_npp_integral ]; then
     log "$(./build-gpu/bench_npp_integral $n 7 2>&1 | tail -1)"
   else

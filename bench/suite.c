@@ -8,14 +8,14 @@
  * is measured in the same run.  Prints a table and writes CSV rows:
  *   app,type,rows,cols,method,tile_h,tile_w,blocks,ms,rate,unit,pct_copy_bw,vs_gs_ht,vs_launch,check
  *
- *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--max-blocks B] [--method M[,M...]]
+ *   bench_suite [--small] [--runs N] [--csv FILE] [--only APP[,APP...]] [--tile-h H] [--tile-w W] [--max-blocks B] [--method M[,M...]]
  *               [--sweeps T] [--size N]
  * --small: a quarter of each side (a quick look); default: the issue's sizes.  --tile-h: the
  * tile height (default 128; HEAT/SOR 64, the library's CUDA default for them); --tile-w: one width for every method; --sweeps: HEAT/SOR sweeps
  * per run (rates are per sweep; PEERWAVE_PIPELINE_SWEEPS=0 runs them one launch each); --size:
  * only the runs of that side (16384, 32768 for the grids; 65536, 262144 for SW and DTW).
  * SW runs twice: affine gaps (open 3, extend 1) and linear ones (1); --only SW runs both,
- * --only SWL the linear one.  PEERWAVE_LINEAR_PROCESSOR=block: SW/DTW on the block processor.
+ * --only SWL the linear one; --only takes a comma-separated list (SAT,INTHIST).  PEERWAVE_LINEAR_PROCESSOR=block: SW/DTW on the block processor.
  */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -395,7 +395,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--sweeps") && k + 1 < argc) sweeps = atoll(argv[++k]);
         else if (!strcmp(argv[k], "--size") && k + 1 < argc) only_size = atoll(argv[++k]);
         else {
-            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP] [--tile-h H] [--tile-w W] [--max-blocks B] [--method M[,M...]] [--sweeps T] [--size N]\n");
+            fprintf(stderr, "usage: bench_suite [--small] [--runs N] [--csv FILE] [--only APP[,APP...]] [--tile-h H] [--tile-w W] [--max-blocks B] [--method M[,M...]] [--sweeps T] [--size N]\n");
             return 2;
         }
     }
@@ -409,17 +409,17 @@ int main(int argc, char **argv)
     const int64_t grid_sizes[2] = {16384 / d, 32768 / d}, seq_sizes[2] = {65536 / d, 262144 / d};
     for (int s = 0; s < 2; s++) {
         if (only_size && grid_sizes[s] != only_size) continue;
-        if (!only || !strcmp(only, "SAT")) bench_app(SAT_F32, grid_sizes[s], grid_sizes[s], bw);
-        if (!only || !strcmp(only, "SAT")) bench_app(SAT_U8, grid_sizes[s], grid_sizes[s], bw);
-        if (!only || !strcmp(only, "INTHIST")) bench_app(INTHIST, grid_sizes[s], grid_sizes[s], bw);
-        if (!only || !strcmp(only, "HEAT")) bench_app(HEAT, grid_sizes[s], grid_sizes[s], bw);
-        if (!only || !strcmp(only, "SOR")) bench_app(SOR, grid_sizes[s], grid_sizes[s], bw);
+        if (!only || listed(only, "SAT")) bench_app(SAT_F32, grid_sizes[s], grid_sizes[s], bw);
+        if (!only || listed(only, "SAT")) bench_app(SAT_U8, grid_sizes[s], grid_sizes[s], bw);
+        if (!only || listed(only, "INTHIST")) bench_app(INTHIST, grid_sizes[s], grid_sizes[s], bw);
+        if (!only || listed(only, "HEAT")) bench_app(HEAT, grid_sizes[s], grid_sizes[s], bw);
+        if (!only || listed(only, "SOR")) bench_app(SOR, grid_sizes[s], grid_sizes[s], bw);
     }
     for (int s = 0; s < 2; s++) {
         if (only_size && seq_sizes[s] != only_size) continue;
-        if (!only || !strcmp(only, "SW")) bench_app(SW, seq_sizes[s], seq_sizes[s], bw);
-        if (!only || !strcmp(only, "SW") || !strcmp(only, "SWL")) bench_app(SW_LINEAR_GAP, seq_sizes[s], seq_sizes[s], bw);
-        if (!only || !strcmp(only, "DTW")) bench_app(DTW, seq_sizes[s], seq_sizes[s], bw);
+        if (!only || listed(only, "SW")) bench_app(SW, seq_sizes[s], seq_sizes[s], bw);
+        if (!only || listed(only, "SW") || listed(only, "SWL")) bench_app(SW_LINEAR_GAP, seq_sizes[s], seq_sizes[s], bw);
+        if (!only || listed(only, "DTW")) bench_app(DTW, seq_sizes[s], seq_sizes[s], bw);
     }
     if (csv) fclose(csv);
     return 0;
