@@ -151,8 +151,9 @@ struct StencilWarpProc {
      * row top + i + 1, position p = interior column sn - i + p (the row above, buffer row ABOVE,
      * has position p = interior column sn + p - 1).  A chunk needs positions
      * 1 .. steps (position 0 is the previous chunk's last, carried in registers); thread k
-     * takes position k + 1 of every row: coalesced rows.  Loads are ld.cg (L2): the data comes
-     * from other blocks, and no L1 line can be stale. */
+     * takes position k + 1 of every row: coalesced rows.  The copies are cp.async.ca (see the
+     * header for why no L1 line they read can be stale); the first column's seeds and the
+     * ordered schedules' row above are ld.cg (grid_at). */
     struct Chunk {
         int64_t sn;
         int steps;
