@@ -11,11 +11,11 @@ pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, c
 pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps);
 
 /* HEAT/SOR on CUDA: the tile height when the caller leaves it to us.  The warp processor
- * (src/cuda/stencil_warp_processor.cuh) measured best at 32-64 on the H100 (8215477, 16384^2,
+ * (src/cuda/device/stencil_warp_proc.cuh) measured best at 32-64 on the H100 (8215477, 16384^2,
  * w = 1024, one sweep: h = 32 / 64 / 128: 3.92 / 3.80 / 6.83 ms; 8 pipelined sweeps, h = 32 /
  * 64: 11.5 / 12.8 ms). */
 #define PW_STENCIL_CUDA_TILE_H 64
-/* SW and DTW on CUDA, likewise: the warp processor (src/cuda/warp_processor.cuh) at h = 64 / 128
+/* SW and DTW on CUDA, likewise: the warp processor (src/cuda/device/warp_proc.cuh) at h = 64 / 128
  * / 256 on the H200 (PW+HT, w = 128): SW 65536^2 33.0 / 45.4 / 67.7 ms, 262144^2 191 / 276 / 387;
  * DTW 23.3 / 26.0 / 45.2 and 109 / 135 / 196 (d923e16). */
 #define PW_LINEAR_CUDA_TILE_H 64

@@ -6,6 +6,7 @@
 #ifndef PW_DTW_CELL_H
 #define PW_DTW_CELL_H
 
+#include "../src/core/fixed_width.h"
 #include "../src/core/hd.h"
 
 /* The step in two parts: the cost depends on the series alone, the combination on the

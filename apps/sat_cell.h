@@ -8,7 +8,7 @@
 #ifndef PW_SAT_CELL_H
 #define PW_SAT_CELL_H
 
-#include <stdint.h>
+#include "../src/core/fixed_width.h"
 #include "../src/core/hd.h"
 
 #define PW_SAT_DEFINE(T, SUFFIX)                                                \

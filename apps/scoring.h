@@ -8,8 +8,7 @@
 
 #include <stdint.h>
 #include "peerwave.h"
-
-#define PW_SCORING_MAX_ALPHABET 32
+#include "sw_cell.h" /* PW_SCORING_MAX_ALPHABET */
 
 typedef struct pw_score_table {
     int size;                    /* alphabet size including the catch-all index */

@@ -14,6 +14,7 @@
 #ifndef PW_STENCIL_CELL_H
 #define PW_STENCIL_CELL_H
 
+#include "../src/core/fixed_width.h"
 #include "../src/core/hd.h"
 
 #define PW_STENCIL_DEFINE(T, SUFFIX)                                                          \

@@ -12,10 +12,13 @@
 #ifndef PW_SW_CELL_H
 #define PW_SW_CELL_H
 
-#include <stdint.h>
+#include "../src/core/fixed_width.h"
 #include "../src/core/hd.h"
 
 #define PW_SW_NEG_INF (INT32_MIN / 2)
+
+/* Letters of a score table at most (scoring.h; the GPU stages the table in shared memory). */
+#define PW_SCORING_MAX_ALPHABET 32
 
 typedef struct pw_sw_cell {
     int32_t h, e, f;

@@ -2,7 +2,7 @@
  * bench/racecheck_probe.cu - does compute-sanitizer racecheck follow a producer/consumer
  * hand-over through named barriers (bar.arrive on one side, bar.sync on the other), the pattern
  * of the HEAT/SOR warp processor?  Three buffers pass between two warps: FULL (producer arrives,
- * consumer waits) and EMPTY (consumer arrives, producer waits), as stencil_warp_processor.cuh
+ * consumer waits) and EMPTY (consumer arrives, producer waits), as src/cuda/device/stencil_warp_proc.cuh
  * passes its chunk buffers; an outer loop hands a __shared__ word round by __syncthreads as the
  * engine hands out tile-rows.  Every access below is ordered; a hazard racecheck reports here is
  * the tool's, not the code's.

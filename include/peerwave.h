@@ -52,6 +52,8 @@ typedef enum pw_status {
     PW_ERR_THREAD,            /* the operating system refused to create a thread */
     PW_ERR_TIMEOUT,           /* a synchronisation wait passed the watchdog bound */
     PW_ERR_CUDA,              /* a CUDA runtime call failed */
+    PW_ERR_COMPILE,           /* run-time compilation (NVRTC) of device code failed; pw_error_detail
+                                 has the start of the compiler's log */
     PW_STATUS_COUNT
 } pw_status;
 

@@ -19,7 +19,6 @@
  * so the pipeline fill grows with w. */
 #define PW_CUDA_AUTO_TILE_H 128
 #define PW_CUDA_AUTO_TILE_W_PER_H 1
-#define PW_CUDA_AUTO_ROWS_PER_THREAD 1
 #define PW_CUDA_AUTO_LAYOUT PW_LAYOUT_ROW_MAJOR
 #ifndef PW_CUDA_MAX_TILE_H
 #define PW_CUDA_MAX_TILE_H 1024
@@ -95,22 +94,13 @@ static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int 
     int64_t w = o->tile_w ? o->tile_w : (o->shape == PW_TILE_SQUARE ? h : PW_CUDA_AUTO_TILE_W_PER_H * h);
     plan->workers = o->max_blocks; /* 0 = occupancy decides; the engine reports the grid used */
     plan->workers_available = 0;   /* the engine knows (occupancy) */
-    int r = o->rows_per_thread ? o->rows_per_thread : PW_CUDA_AUTO_ROWS_PER_THREAD;
-    if (o->rows_per_thread && h % r) return PW_ERR_INVALID_TILE; /* asked for, and it does not divide */
+    int r = o->rows_per_thread; /* 0: the kernel selector's choice (src/cuda/kernel_desc.c) */
+    if (r && h % r) return PW_ERR_INVALID_TILE; /* asked for, and it does not divide */
     pw_status st = pw_tiling_init(&plan->tiling, rows, cols, skew, o->shape, h, w);
     /* The tiling lowers h for short spaces (rows < h): keep R a divisor of the h it kept, so
      * threads * R still covers every lane (R is a power of two). */
     while (r > 1 && plan->tiling.h % r) r /= 2;
     plan->rows_per_thread = r;
-    /* The warp processor (src/cuda/warp_processor.cuh) when the tiles suit it and the caller left
-     * rows per thread to us; PEERWAVE_LINEAR_PROCESSOR=block keeps the one-lane-per-thread one
-     * (for comparisons). */
-    const char *proc = getenv("PEERWAVE_LINEAR_PROCESSOR");
-    const int64_t warp_r = plan->tiling.h % 32 ? 0 : plan->tiling.h / 32; /* rows per thread of one warp */
-    const int warp_fits = warp_r == 1 || warp_r == 2 || warp_r == 4 || warp_r == 8;
-    const int block_asked = proc && !strcmp(proc, "block");
-    plan->warp_rows = st == PW_OK && warp_fits && !o->rows_per_thread && o->shape == PW_TILE_HYPER && !block_asked
-                          ? (int)warp_r : 0;
     plan->layout = o->layout == PW_LAYOUT_AUTO ? PW_CUDA_AUTO_LAYOUT : o->layout;
     return st;
 }
@@ -135,8 +125,7 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
 
     plan->strategy = options->strategy;
     plan->device = options->device;
-    plan->rows_per_thread = 1;
-    plan->warp_rows = 0;
+    plan->rows_per_thread = 0;
     plan->layout = PW_LAYOUT_ROW_MAJOR;
     plan->trace = options->trace;
     plan->trace_user = options->trace_user;

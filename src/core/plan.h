@@ -20,9 +20,8 @@ typedef struct pw_plan {
     int workers;          /* CPU: threads the engine starts at most; CUDA: block cap (0 = none) */
     int workers_available;/* CPU: threads before the cap at the tile-row count (run info) */
     pw_layout layout;     /* CUDA full-storage apps: resolved, never AUTO */
-    int rows_per_thread;  /* CUDA linear apps: lanes per thread (1, 2, 4, 8; divides tile h) */
-    int warp_rows;        /* CUDA linear apps: 0, or R = h / 32 for the warp processor (hyper
-                             tiles, h a multiple of 32 up to 256, rows_per_thread automatic) */
+    int rows_per_thread;  /* CUDA linear apps: lanes per thread asked for (1, 2, 4, 8; divides tile
+                             h), or 0: the kernel selector's choice (src/cuda/kernel_desc.h) */
     int device;           /* CUDA device index */
     pw_trace_fn trace;
     void *trace_user;

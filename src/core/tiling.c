@@ -1,6 +1,9 @@
 /* tiling.c - construction of the tile geometry; the per-tile queries are inline in tiling.h. */
 #include "tiling.h"
 
+_Static_assert(PW_TILING_HYPER == PW_TILE_HYPER && PW_TILING_SQUARE == PW_TILE_SQUARE,
+               "tiling_geometry.h mirrors pw_tile_shape");
+
 pw_status pw_tiling_init(pw_tiling *t, int64_t rows, int64_t cols, int skew, pw_tile_shape shape,
                          int64_t h, int64_t w)
 {

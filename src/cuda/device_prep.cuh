@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "device/scan_sources.cuh" /* pw_no_bin */
 #include "device_buffer.cuh"
 
 #define PW_PREP_THREADS 256
@@ -29,11 +30,6 @@ __global__ void pw_sum_abs_kernel(const T *x, int64_t rows, int64_t cols, int64_
         s += pw_abs_u64(x[(k / cols) * stride + k % cols]);
     atomicAdd(sum, (unsigned long long)s);
 }
-
-/* The bin index of a value in no bin: all ones (-1 as int32_t, 255 as uint8_t, which holds the
- * indices of up to 255 bins). */
-template <class B>
-__host__ __device__ constexpr B pw_no_bin() { return (B)~(B)0; }
 
 /* bin(x) exactly as apps/inthist.c computes it (double arithmetic, no FMA: -fmad=false), as a B
  * (a bin array of uint8_t is a quarter of int32_t's traffic for the scans that read it). */

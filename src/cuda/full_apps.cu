@@ -1,85 +1,27 @@
 /*
- * full_apps.cu - SAT and INTHIST on the CUDA engine (full storage: the scan processor, or
- * FullProc).  The cells are the shared definitions of apps/sat_cell.h.  HEAT and SOR:
- * stencil_apps.cu.
+ * full_apps.cu - SAT and INTHIST on the CUDA engine (full storage: the scan processor, the
+ * block processor or FullProc, as the kernel selector picks).  Their device forms are
+ * device/app_sat.cuh, app_inthist.cuh and scan_sources.cuh.  HEAT and SOR: stencil_apps.cu.
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <type_traits>
 
-#include "../../apps/sat_cell.h"
 #include "../core/image.h"
+#include "device/app_inthist.cuh"
+#include "device/app_sat.cuh"
+#include "device/full_proc.cuh"
+#include "device/layouts.cuh"
+#include "device/linear_proc.cuh"
+#include "device/scan_proc.cuh"
+#include "device/scan_sources.cuh"
 #include "device_buffer.cuh"
 #include "device_prep.cuh"
-#include "layouts.cuh"
-#include "engine.cuh"
+#include "edge_words.cuh"
+#include "kernel_desc.h"
+#include "launch.cuh"
 #include "pw_cuda.h"
-#include "scan_processor.cuh"
-#include "tile_processors.cuh"
-
-/* The shared C cells by output type. */
-__device__ __forceinline__ int32_t sat_step(int32_t x, int32_t u, int32_t l, int32_t d) { return pw_sat_step_i32(x, u, l, d); }
-__device__ __forceinline__ int64_t sat_step(int64_t x, int64_t u, int64_t l, int64_t d) { return pw_sat_step_i64(x, u, l, d); }
-__device__ __forceinline__ float sat_step(float x, float u, float l, float d) { return pw_sat_step_f32(x, u, l, d); }
-__device__ __forceinline__ double sat_step(double x, double u, double l, double d) { return pw_sat_step_f64(x, u, l, d); }
 
 /* ---- SAT ------------------------------------------------------------------------------------- */
-
-template <class In, class Out, class L>
-struct SatApp {
-    const In *in;
-    Out *out;
-    L lin, lout; /* layouts.cuh */
-
-    __device__ void cell(int64_t i, int64_t j) const
-    {
-        Out u = i > 0 ? pw_load_cg(out + lout.at(i - 1, j)) : (Out)0;
-        Out l = j > 0 ? pw_load_cg(out + lout.at(i, j - 1)) : (Out)0;
-        Out d = (i > 0 && j > 0) ? pw_load_cg(out + lout.at(i - 1, j - 1)) : (Out)0;
-        out[lout.at(i, j)] = sat_step((Out)in[lin.at(i, j)], u, l, d);
-    }
-};
-
-/* SAT on the linear tile processor: a lane's up value comes from the lane above through the
- * shared-memory diagonal buffer (LinearProc's double-buffered slots), left and upper-left stay
- * in registers, and the row above a tile-row arrives through the bus row; every value is also
- * stored to out.  So a cell reads its input once and writes its output once, instead of three
- * L2 loads of its neighbours (SatApp with FullProc). */
-template <class In, class Out>
-struct SatDiagApp {
-    typedef Out T;
-    typedef pw_no_acc Acc;
-    T *bus, *left, *diag;
-    const In *in;
-    int64_t in_stride;
-    Out *out;
-    int64_t out_stride;
-
-    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return sat_step((Out)in[i * in_stride + j], up, l, d); }
-    __device__ Acc acc_load(int64_t) const { return Acc{}; }
-    __device__ void acc_add(Acc &, int64_t i, int64_t j, const T &v) const { out[i * out_stride + j] = v; }
-    __device__ void acc_store(int64_t, const Acc &) const {}
-};
-
-/* The SAT/INTHIST tile processor: scan (ScanProc, the default), diag (SatDiagApp on LinearProc:
- * the sequential recurrence's sums, bit for bit) or global (FullProc); PEERWAVE_SAT_PROCESSOR
- * picks one for measurements and tests (docs/RELIABILITY.md).  INTHIST has scan and global. */
-enum sat_processor { SAT_SCAN, SAT_DIAG, SAT_GLOBAL };
-
-static sat_processor sat_processor_asked()
-{
-    const char *p = getenv("PEERWAVE_SAT_PROCESSOR");
-    if (p && !strcmp(p, "global")) return SAT_GLOBAL;
-    if (p && !strcmp(p, "diag")) return SAT_DIAG;
-    return SAT_SCAN;
-}
-
-/* The scan processor serves row-major, unskewed plans with tiles of at most PW_SCAN_MAX_TILE_H rows. */
-static bool scan_suits(const pw_plan *plan)
-{
-    return plan->layout != PW_LAYOUT_HYBRID && plan->tiling.skew == 0 && plan->tiling.h <= PW_SCAN_MAX_TILE_H;
-}
 
 /* 4-element accesses at p + i * stride + j (j a multiple of 4) are aligned. */
 static bool aligned4(const void *p, int64_t stride, size_t elem)
@@ -88,44 +30,32 @@ static bool aligned4(const void *p, int64_t stride, size_t elem)
     return (uintptr_t)p % bytes == 0 && stride % 4 == 0;
 }
 
-/* Run ScanProc over `planes` planes.  Its tiles are rectangles (a scan has no diagonal fill for
- * hyper tiles to avoid) of the plan's height and whole 128-column chunks: the plan's width
- * rounded up; pw_run_info reports the tiles used.  In the peer schedule a chunk waits for the row
- * above and hands on its own by itself (edge words), so the width only says where the next
- * chunk's loads stop (at a tile's end): one tile a row keeps them always in flight (SAT f32
- * 32768^2, H200: w = 128 / 512 / 2048 / whole row 4.90 / 4.34 / 4.19 / 4.19 ms). */
+/* Run ScanProc over `planes` planes on the descriptor's tiles (kernel_desc.c: rectangles of
+ * whole chunks; in the peer schedule one tile a row, the row above handed over by edge words and
+ * the next chunk's inputs prefetched). */
 template <class Src, class Out>
-static pw_status scan_run(const pw_plan *plan, const Src &src, Out *out, int64_t stride, int64_t plane_stride,
-                          int planes, pw_run_info *info)
+static pw_status scan_run(const pw_plan *plan, const pw_kernel_desc *desc, const Src &src, Out *out, int64_t stride,
+                          int64_t plane_stride, int planes, pw_run_info *info)
 {
-    pw_plan p = *plan;
-    const int64_t rows = plan->tiling.rows, cols = plan->tiling.cols;
-    const bool peer = plan->strategy == PW_STRATEGY_PEER;
-    const int64_t chunks = (cols + PW_SCAN_CHUNK - 1) / PW_SCAN_CHUNK, edge_cols = chunks * PW_SCAN_CHUNK;
-    const int64_t w = peer ? edge_cols : (plan->tiling.w + PW_SCAN_CHUNK - 1) / PW_SCAN_CHUNK * PW_SCAN_CHUNK;
-    pw_status st = pw_tiling_init(&p.tiling, rows, cols, 0, PW_TILE_SQUARE, plan->tiling.h, w);
+    const int64_t rows = desc->tiling.rows, cols = desc->tiling.cols;
+    const int64_t edge_cols = (cols + PW_SCAN_CHUNK - 1) / PW_SCAN_CHUNK * PW_SCAN_CHUNK;
     cudaStream_t s = pw_plan_stream(plan);
     pw_device_buffer<Out> carry(s);
-    pw_device_buffer<pw_ll<Out>> edge(s); /* tag 0: no tile-row's (a reader of tile-row r >= 1 wants r) */
-    PW_THEN(st, carry.alloc((size_t)(rows * planes)));
+    pw_edge_words<Out> edge(s);
+    pw_status st = carry.alloc((size_t)(rows * planes));
     PW_THEN(st, pw_from_cuda(cudaMemsetAsync(carry.ptr, 0, sizeof(Out) * (size_t)(rows * planes), s)));
-    if (peer) {
-        PW_THEN(st, edge.alloc((size_t)(edge_cols * planes)));
-        PW_THEN(st, pw_from_cuda(cudaMemsetAsync(edge.ptr, 0, sizeof(pw_ll<Out>) * (size_t)(edge_cols * planes), s)));
-    }
+    PW_THEN(st, edge.alloc(plan->strategy == PW_STRATEGY_PEER ? (size_t)(edge_cols * planes) : 0));
+    PW_THEN(st, edge.clear());
     if (st != PW_OK) return st;
     const bool vec = aligned4(out, stride, sizeof(Out));
-    if (peer) {
-        ScanProc<Src, Out, true> proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.ptr, edge_cols};
-        return pw_cuda_run(&p, proc, proc.smem_bytes(p.tiling.h), info);
-    }
-    ScanProc<Src, Out, false> proc{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, NULL, edge_cols};
-    return pw_cuda_run(&p, proc, proc.smem_bytes(p.tiling.h), info);
+    if (desc->prefetch)
+        return pw_cuda_run(plan, desc, ScanProc<Src, Out, true>{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.edge(), edge_cols}, info);
+    return pw_cuda_run(plan, desc, ScanProc<Src, Out, false>{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.edge(), edge_cols}, info);
 }
 
 template <class In, class Out>
-static pw_status sat_diag(const pw_plan *plan, const In *in, int64_t in_stride, Out *out, int64_t out_stride,
-                          pw_run_info *info)
+static pw_status sat_diag(const pw_plan *plan, const pw_kernel_desc *desc, const In *in, int64_t in_stride, Out *out,
+                          int64_t out_stride, pw_run_info *info)
 {
     const int64_t rows = plan->tiling.rows, cols = plan->tiling.cols;
     cudaStream_t s = pw_plan_stream(plan);
@@ -139,25 +69,30 @@ static pw_status sat_diag(const pw_plan *plan, const In *in, int64_t in_stride, 
     if (st != PW_OK) return st;
     LinearProc<SatDiagApp<In, Out>, 1> proc;
     proc.app = SatDiagApp<In, Out>{bus.ptr, left.ptr, diag.ptr, in, in_stride, out, out_stride};
-    return pw_cuda_run(plan, proc, proc.smem_bytes(plan->tiling.h), info);
+    return pw_cuda_run(plan, desc, proc, info);
 }
 
-/* The SAT of row-major device arrays (any strides), run in the plan's layout. */
+/* The SAT of row-major device arrays (any strides), run in the plan's layout: on the scan
+ * processor (the default), the block processor (SatDiagApp: the sequential recurrence's sums,
+ * bit for bit) or FullProc, as the selector picks (kernel_desc.h; PEERWAVE_SAT_PROCESSOR). */
 template <class In, class Out>
 static pw_status sat_core(const pw_plan *plan, const void *in, int64_t in_stride, void *out, int64_t out_stride,
                           pw_run_info *info)
 {
-    const sat_processor asked = sat_processor_asked();
-    if (asked == SAT_SCAN && scan_suits(plan)) {
+    const pw_cell_shape cell = {PW_FORM(PW_PROC_SCAN) | PW_FORM(PW_PROC_LINEAR) | PW_FORM(PW_PROC_FULL), (int)sizeof(Out), 1, 0};
+    pw_kernel_desc desc;
+    pw_status sel = pw_select_kernel(plan, &cell, NULL, &desc);
+    if (sel != PW_OK) return sel;
+    if (desc.processor == PW_PROC_SCAN) {
         pw_sat_src<In, Out> src{(const In *)in, in_stride, aligned4(in, in_stride, sizeof(In))};
-        return scan_run(plan, src, (Out *)out, out_stride, 0, 1, info);
+        return scan_run(plan, &desc, src, (Out *)out, out_stride, 0, 1, info);
     }
-    if (plan->layout != PW_LAYOUT_HYBRID && asked != SAT_GLOBAL && plan->tiling.skew == 0)
-        return sat_diag<In, Out>(plan, (const In *)in, in_stride, (Out *)out, out_stride, info);
+    if (desc.processor == PW_PROC_LINEAR)
+        return sat_diag<In, Out>(plan, &desc, (const In *)in, in_stride, (Out *)out, out_stride, info);
     if (plan->layout != PW_LAYOUT_HYBRID) {
         FullProc<SatApp<In, Out, pw_row_major>> proc;
         proc.app = SatApp<In, Out, pw_row_major>{(const In *)in, (Out *)out, {in_stride}, {out_stride}};
-        return pw_cuda_run(plan, proc, 0, info);
+        return pw_cuda_run(plan, &desc, proc, info);
     }
     const int64_t rows = plan->tiling.rows, cols = plan->tiling.cols;
     cudaStream_t s = pw_plan_stream(plan);
@@ -172,7 +107,7 @@ static pw_status sat_core(const pw_plan *plan, const void *in, int64_t in_stride
     FullProc<SatApp<In, Out, pw_hybrid>> proc;
     proc.app = SatApp<In, Out, pw_hybrid>{hin.ptr, hout.ptr, lay, lay};
     st = pw_from_cuda(cudaGetLastError());
-    PW_THEN(st, pw_cuda_run(plan, proc, 0, info));
+    PW_THEN(st, pw_cuda_run(plan, &desc, proc, info));
     if (st != PW_OK) return st;
     pw_from_layout<<<pw_prep_blocks(rows * cols), PW_PREP_THREADS, 0, s>>>(hout.ptr, lay, (Out *)out, out_stride, rows, cols);
     return pw_from_cuda(cudaGetLastError());
@@ -270,36 +205,20 @@ extern "C" pw_status pw_cuda_sat_device(const pw_plan *plan, const pw_image *in,
 
 /* ---- INTHIST: every plane's SAT cell at once ------------------------------------------------- */
 
-template <class B> /* the bin array's type (scan_processor.cuh, pw_bin_src) */
-struct InthistApp {
-    const B *bin;
-    int32_t *out;
-    int64_t rows, cols;
-    int bins;
-
-    __device__ void cell(int64_t i, int64_t j) const
-    {
-        B mine = bin[i * cols + j];
-        int64_t plane = rows * cols;
-        for (int b = 0; b < bins; b++) {
-            int32_t *row = out + b * plane + i * cols;
-            const int32_t *up = i > 0 ? row - cols : nullptr;
-            int32_t u = up ? __ldcg(up + j) : 0, l = j > 0 ? __ldcg(row + j - 1) : 0;
-            int32_t d = (up && j > 0) ? __ldcg(up + j - 1) : 0;
-            row[j] = pw_sat_step_i32(mine == (B)b, u, l, d);
-        }
-    }
-};
-
 template <class B>
 static pw_status inthist_core(const pw_plan *plan, const B *dbin, int64_t rows, int64_t cols, int bins,
                               int32_t *dout, pw_run_info *info)
 {
-    if (sat_processor_asked() != SAT_GLOBAL && scan_suits(plan))
-        return scan_run(plan, pw_bin_src<B>{dbin, cols, aligned4(dbin, cols, sizeof(B))}, dout, cols, rows * cols, bins, info);
+    const pw_cell_shape cell = {PW_FORM(PW_PROC_SCAN) | PW_FORM(PW_PROC_FULL), (int)sizeof(int32_t), bins, 1};
+    pw_kernel_desc desc;
+    pw_status st = pw_select_kernel(plan, &cell, NULL, &desc);
+    if (st != PW_OK) return st;
+    if (desc.processor == PW_PROC_SCAN)
+        return scan_run(plan, &desc, pw_bin_src<B>{dbin, cols, aligned4(dbin, cols, sizeof(B))}, dout, cols, rows * cols,
+                        bins, info);
     FullProc<InthistApp<B>> proc;
     proc.app = InthistApp<B>{dbin, dout, rows, cols, bins};
-    return pw_cuda_run(plan, proc, 0, info);
+    return pw_cuda_run(plan, &desc, proc, info);
 }
 
 extern "C" pw_status pw_cuda_inthist(const pw_plan *plan, const int32_t *bin, int64_t rows, int64_t cols,

@@ -1,5 +1,6 @@
 /*
- * gpu_trace.cuh - per-tile timing on the GPU for pw_options.trace.
+ * gpu_trace.cuh - per-tile timing on the GPU for pw_options.trace: the host half (the device half,
+ * the records and how a block writes them, is device/trace_device.cuh).
  *
  * Thread 0 of a block reads %globaltimer before its wait for the row above, after it, and after
  * the tile's closing __syncthreads(), and appends one record through an atomic cursor.  The
@@ -16,39 +17,10 @@
 #include <cuda_runtime.h>
 
 #include "../core/alloc.h"
+#include "device/trace_device.cuh"
 #include "../core/plan.h"
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
-
-struct pw_gpu_trace_record {
-    long long wait_ns, start_ns, end_ns; /* raw %globaltimer values */
-    long long tile_col;
-    int block, tile_row;
-};
-
-struct pw_gpu_trace {
-    pw_gpu_trace_record *records; /* NULL = tracing off */
-    unsigned long long *count;
-    long long capacity;
-};
-
-__device__ __forceinline__ long long pw_globaltimer()
-{
-    long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-/* Thread 0: append one tile. */
-__device__ __forceinline__ void pw_trace_tile(const pw_gpu_trace &tr, int64_t r, int64_t c, long long wait_ns,
-                                              long long start_ns)
-{
-    long long end_ns = pw_globaltimer();
-    unsigned long long k = atomicAdd(tr.count, 1ULL);
-    if ((long long)k >= tr.capacity) return; /* cannot happen: one record per tile; the host checks */
-    pw_gpu_trace_record rec = {wait_ns, start_ns, end_ns, c, (int)blockIdx.x, (int)r};
-    tr.records[k] = rec;
-}
 
 /* Host: the number of tiles in the tiling (one record each). */
 static inline long long pw_trace_tile_count(const pw_tiling *t)
@@ -60,13 +32,14 @@ static inline long long pw_trace_tile_count(const pw_tiling *t)
 
 /* Host: allocate the buffer when the plan has a sink (else leave tracing off): one record per tile
  * and sweep (pipelined sweeps report tile_row = sweep * n_rows + r). */
-static inline pw_status pw_trace_open(const pw_plan *plan, int64_t sweeps, pw_gpu_trace *tr, cudaStream_t stream)
+static inline pw_status pw_trace_open(const pw_plan *plan, const pw_tiling *tiling, int64_t sweeps, pw_gpu_trace *tr,
+                                      cudaStream_t stream)
 {
     tr->records = NULL;
     tr->count = NULL;
     tr->capacity = 0;
     if (!plan->trace) return PW_OK;
-    tr->capacity = pw_trace_tile_count(&plan->tiling) * sweeps;
+    tr->capacity = pw_trace_tile_count(tiling) * sweeps;
     pw_status st = pw_cuda_reserve((double)tr->capacity * sizeof(pw_gpu_trace_record));
     if (st != PW_OK) return st;
     st = pw_from_cuda(pw_cuda_malloc((void **)&tr->count, sizeof *tr->count, stream));

@@ -1,6 +1,7 @@
 /*
- * linear_apps.cu - SW and DTW on the CUDA engine (linear storage, LinearProc).  The cells are
- * the shared definitions of apps/sw_cell.h and apps/dtw_cell.h.
+ * linear_apps.cu - SW and DTW on the CUDA engine (linear storage: the warp or block processor,
+ * as the kernel selector picks).  The apps' device forms are device/app_sw.cuh and app_dtw.cuh;
+ * this file stages their data and reduces their results.
  */
 #include <math.h>
 #include <stdio.h>
@@ -8,15 +9,17 @@
 #include <new>
 #include <vector>
 
-#include "../../apps/dtw_cell.h"
 #include "../../apps/scoring.h"
-#include "../../apps/sw_cell.h"
+#include "device/app_dtw.cuh"
+#include "device/app_sw.cuh"
+#include "device/linear_proc.cuh"
+#include "device/warp_proc.cuh"
 #include "device_buffer.cuh"
 #include "device_prep.cuh"
-#include "engine.cuh"
+#include "edge_words.cuh"
+#include "kernel_desc.h"
+#include "launch.cuh"
 #include "pw_cuda.h"
-#include "tile_processors.cuh"
-#include "warp_processor.cuh"
 
 pw_status pw_cuda_probe(int device)
 {
@@ -39,146 +42,40 @@ extern "C" pw_status pw_cuda_describe(int device, char *buf, size_t size)
     return st;
 }
 
-/* Run app with plan->rows_per_thread rows per thread (validated by pw_plan_make). */
+/* Run app on the processor the selector picks for a linear cell (kernel_desc.h): the warp
+ * processor, with its own bus of edge words filled from the app's before the run and drained
+ * back after it, or the block processor with R rows a thread. */
 template <class App>
 static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_info *info)
 {
-    int64_t h = plan->tiling.h;
-    if (plan->warp_rows) { /* the register/shuffle processor: one warp per tile-row */
-        /* In the peer schedule it waits per 32-step chunk, so a narrow tile buys no earlier start,
-         * only more tile ends (lane state stored and reloaded): at least PW_WARP_PEER_MIN_W steps
-         * (SW 65536^2, h = 128, H200: w = 43 / 128 / 1024 / 4096: 58.3 / 50.7 / 51.2 / 51.5 ms). */
-        pw_plan wide = *plan;
-        int64_t w = plan->tiling.w;
-        if (plan->strategy == PW_STRATEGY_PEER && w < PW_WARP_PEER_MIN_W) w = PW_WARP_PEER_MIN_W;
-        if (w > PW_WARP_MAX_STEPS) w = PW_WARP_MAX_STEPS;
-        if (w != plan->tiling.w) {
-            pw_status st = pw_plan_rewidth(plan, w, &wide);
-            if (st != PW_OK) return st;
+    typedef typename App::T T;
+    const pw_cell_shape cell = {PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR), (int)sizeof(T), 1, 0};
+    pw_kernel_desc desc;
+    pw_status st = pw_select_kernel(plan, &cell, NULL, &desc);
+    if (st != PW_OK) return st;
+    if (desc.processor == PW_PROC_WARP) {
+        pw_edge_words<T> bus(pw_plan_stream(plan));
+        st = bus.alloc((size_t)desc.tiling.cols);
+        PW_THEN(st, bus.fill(app.bus));
+        if (st != PW_OK) return st;
+        switch (desc.rows_per_thread) {
+        case 1: st = pw_cuda_run(plan, &desc, WarpProc<App, 1>{app, bus.edge()}, info); break;
+        case 2: st = pw_cuda_run(plan, &desc, WarpProc<App, 2>{app, bus.edge()}, info); break;
+        case 4: st = pw_cuda_run(plan, &desc, WarpProc<App, 4>{app, bus.edge()}, info); break;
+        default: st = pw_cuda_run(plan, &desc, WarpProc<App, 8>{app, bus.edge()}, info); break;
         }
-        /* its own bus, filled from the app's before the run and copied back after (pw_ll) */
-        typedef typename App::T T;
-        const int64_t cols = plan->tiling.cols;
-        const unsigned fill_blocks = (unsigned)((cols + 255) / 256);
-        cudaStream_t s = pw_plan_stream(plan);
-        pw_device_buffer<pw_ll<T>> ll(s);
-        pw_status st = ll.alloc((size_t)cols);
-        if (st != PW_OK) return st;
-        if (cols > 0) pw_ll_fill<T><<<fill_blocks, 256, 0, s>>>(ll.ptr, app.bus, cols);
-        st = pw_from_cuda(cudaGetLastError());
-        if (st != PW_OK) return st;
-        switch (plan->warp_rows) {
-        case 1: { WarpProc<App, 1> p{app, ll.ptr}; st = pw_cuda_run(&wide, p, p.smem_bytes(h), info); break; }
-        case 2: { WarpProc<App, 2> p{app, ll.ptr}; st = pw_cuda_run(&wide, p, p.smem_bytes(h), info); break; }
-        case 4: { WarpProc<App, 4> p{app, ll.ptr}; st = pw_cuda_run(&wide, p, p.smem_bytes(h), info); break; }
-        default: { WarpProc<App, 8> p{app, ll.ptr}; st = pw_cuda_run(&wide, p, p.smem_bytes(h), info); break; }
-        }
-        if (st != PW_OK) return st;
-        if (cols > 0) pw_ll_drain<T><<<fill_blocks, 256, 0, s>>>(ll.ptr, app.bus, cols);
-        return pw_from_cuda(cudaGetLastError());
+        PW_THEN(st, bus.drain(app.bus));
+        return st;
     }
-    switch (plan->rows_per_thread) {
-    case 2: { LinearProc<App, 2> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
-    case 4: { LinearProc<App, 4> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
-    case 8: { LinearProc<App, 8> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
-    default: { LinearProc<App, 1> p{app}; return pw_cuda_run(plan, p, p.smem_bytes(h), info); }
+    switch (desc.rows_per_thread) {
+    case 2: return pw_cuda_run(plan, &desc, LinearProc<App, 2>{app}, info);
+    case 4: return pw_cuda_run(plan, &desc, LinearProc<App, 4>{app}, info);
+    case 8: return pw_cuda_run(plan, &desc, LinearProc<App, 8>{app}, info);
+    default: return pw_cuda_run(plan, &desc, LinearProc<App, 1>{app}, info);
     }
 }
 
 /* ---- Smith-Waterman ----------------------------------------------------------------------- */
-
-/* WarpProc moves a lane's value one thread up the warp every step, where it is the next lane's up
- * value: pw_sw_step reads h and f of it, never e, so e stays behind (one shuffle in four). */
-template <>
-__device__ __forceinline__ pw_sw_cell pw_shfl_up(const pw_sw_cell &v)
-{
-    return pw_sw_cell{__shfl_up_sync(0xffffffffu, v.h, 1), PW_SW_NEG_INF, __shfl_up_sync(0xffffffffu, v.f, 1)};
-}
-
-/* The gap models: what a cell carries and how it is made.  Affine gaps carry H, E and F
- * (pw_sw_cell); linear ones (gap_open == gap_extend) H alone (pw_sw_step_linear): a third of
- * the bus and lane state, one shuffle a step instead of two, three DPX-or-add instructions a
- * cell instead of six. */
-struct SwAffineGaps {
-    typedef pw_sw_cell T;
-    int32_t open, extend;
-    static T boundary() { return pw_sw_boundary(); }
-    __device__ static int32_t h(const T &v) { return v.h; }
-    __device__ T step(int32_t subst, T up, T l, T d) const { return pw_sw_step(subst, open, extend, up, l, d); }
-};
-
-struct SwLinearGaps {
-    typedef int32_t T; /* H */
-    int32_t gap;
-    static T boundary() { return 0; }
-    __device__ static int32_t h(const T &v) { return v; }
-    __device__ T step(int32_t subst, T up, T l, T d) const { return pw_sw_step_linear(subst, gap, up, l, d); }
-};
-
-/* The score table in shared memory, staged once a block (begin_block): a lookup is one add and
- * one shared load, by byte offsets (Row: a[i]'s row, Col: b[j], both times 4 bytes), where the
- * global table took a 64-bit address (four instructions) and an L1 load, twice a step. */
-static __shared__ int32_t pw_sw_smem_scores[PW_SCORING_MAX_ALPHABET * PW_SCORING_MAX_ALPHABET];
-
-template <class Gaps>
-struct SwApp {
-    typedef typename Gaps::T T;
-    struct Acc {
-        int32_t score;
-        int64_t j;
-    };
-    typedef int32_t Row; /* byte offset of a[i]'s row in the staged score table */
-    typedef int32_t Col; /* 4 b[j]: byte offset of its entry in a row */
-    typedef int32_t Pre; /* s(a[i], b[j]) */
-    struct TileAcc {            /* WarpProc: the row's best H so far and the tile step it came at */
-        int32_t score;
-        int32_t step; /* -1: not in this tile */
-    };
-    T *bus, *left, *diag;
-    const uint8_t *a, *b;
-    const int32_t *scores;
-    int alphabet;
-    Gaps gaps;
-    int32_t *best_score; /* per row: best H and its smallest column */
-    int64_t *best_col;
-
-    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(row_load(i), col_load(j)), up, l, d); }
-    __device__ void begin_block() const
-    {
-        for (int k = threadIdx.x; k < alphabet * alphabet; k += blockDim.x) pw_sw_smem_scores[k] = scores[k];
-    }
-    __device__ Row row_load(int64_t i) const { return 4 * (int32_t)a[i] * alphabet; }
-    __device__ Col col_load(int64_t j) const { return 4 * (int32_t)b[j]; }
-    __device__ Pre pre(Row row, Col col) const { return *(const int32_t *)((const char *)pw_sw_smem_scores + (row + col)); }
-    __device__ T cell_pre(Pre subst, T up, T l, T d) const { return gaps.step(subst, up, l, d); }
-    __device__ TileAcc tile_acc_load(int64_t i) const { return TileAcc{best_score[i], -1}; }
-    __device__ void tile_acc_add(TileAcc &acc, const T &v, int32_t step) const
-    {
-        const int32_t h = Gaps::h(v);
-        const bool keep = acc.score >= h; /* steps grow along a row: ties keep the smallest column */
-        acc.score = keep ? acc.score : h;
-        acc.step = keep ? acc.step : step;
-    }
-    __device__ void tile_acc_store(int64_t i, const TileAcc &acc, int64_t col_of_step0) const
-    {
-        if (acc.step < 0) return;
-        best_score[i] = acc.score;
-        best_col[i] = col_of_step0 + acc.step;
-    }
-    __device__ Acc acc_load(int64_t i) const { return Acc{best_score[i], best_col[i]}; }
-    __device__ void acc_add(Acc &acc, int64_t, int64_t j, const T &v) const
-    {
-        if (Gaps::h(v) > acc.score) { /* j grows along a row: strict > keeps the smallest j */
-            acc.score = Gaps::h(v);
-            acc.j = j;
-        }
-    }
-    __device__ void acc_store(int64_t i, const Acc &acc) const
-    {
-        best_score[i] = acc.score;
-        best_col[i] = acc.j;
-    }
-};
 
 /* The scan over device-resident encoded sequences da (n) and db (m), one gap model. */
 template <class Gaps>
@@ -287,37 +184,6 @@ extern "C" pw_status pw_cuda_sw_device(const pw_plan *plan, const char *a, int64
 }
 
 /* ---- DTW ------------------------------------------------------------------------------------- */
-
-/* dtw_cell.h's two parts, by element type. */
-__device__ __forceinline__ float pw_dtw_cell_cost(float a, float b, int squared) { return pw_dtw_cost_f32(a, b, squared); }
-__device__ __forceinline__ double pw_dtw_cell_cost(double a, double b, int squared) { return pw_dtw_cost_f64(a, b, squared); }
-__device__ __forceinline__ float pw_dtw_cell_combine(float c, float up, float l, float d) { return pw_dtw_combine_f32(c, up, l, d); }
-__device__ __forceinline__ double pw_dtw_cell_combine(double c, double up, double l, double d) { return pw_dtw_combine_f64(c, up, l, d); }
-
-template <class F>
-struct DtwApp {
-    typedef F T;
-    typedef pw_no_acc Acc;
-    typedef pw_no_acc TileAcc;
-    typedef F Row;
-    typedef F Col;
-    typedef F Pre; /* the cell's cost */
-    T *bus, *left, *diag;
-    const F *a, *b;
-    int squared;
-
-    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(a[i], b[j]), up, l, d); }
-    __device__ Row row_load(int64_t i) const { return a[i]; }
-    __device__ Col col_load(int64_t j) const { return b[j]; }
-    __device__ Pre pre(Row x, Col y) const { return pw_dtw_cell_cost(x, y, squared); }
-    __device__ T cell_pre(Pre cost, T up, T l, T d) const { return pw_dtw_cell_combine(cost, up, l, d); }
-    __device__ Acc acc_load(int64_t) const { return Acc{}; }
-    __device__ void acc_add(Acc &, int64_t, int64_t, const T &) const {}
-    __device__ void acc_store(int64_t, const Acc &) const {}
-    __device__ TileAcc tile_acc_load(int64_t) const { return TileAcc{}; }
-    __device__ void tile_acc_add(TileAcc &, const T &, int32_t) const {}
-    __device__ void tile_acc_store(int64_t, const TileAcc &, int64_t) const {}
-};
 
 /* The scan over device-resident series da (n) and db (m). */
 template <class F>

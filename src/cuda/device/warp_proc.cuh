@@ -1,5 +1,5 @@
 /*
- * warp_processor.cuh - the register/shuffle tile processor for the linear apps (SW, DTW) on
+ * warp_proc.cuh - the register/shuffle tile processor for the linear apps (SW, DTW) on
  * hyper tiles: one warp per tile-row, R = h / 32 rows (lanes) per thread, no __syncthreads().
  *
  * Lane L = 32-thread index k * R + q computes column x = s - L at step s (hyper tiles, skew 0).
@@ -22,35 +22,41 @@
  * outside (step<true>); a short last chunk takes the same checked step in a loop.
  *
  * Tile-rows hand the bus over without progress counters: the processor keeps its own copy of the
- * bus (pw_ll, NCCL's "LL" protocol), where every 32-bit word of a value travels with the index of
- * the tile-row that wrote it in one 64-bit word, moved whole by a 64-bit access (single-copy
- * atomic in the PTX memory model).  Thread k of tile-row r reads column c + k's words until they
- * carry r - 1: no counter, no fence on either side (a release store is a MEMBAR.ALL.GPU on the
+ * bus (edge words, handover.cuh: NCCL's "LL" protocol), where every 32-bit word of a value
+ * travels with the tag of the tile-row that wrote it in one 64-bit word, moved whole by a 64-bit
+ * access (single-copy atomic in the PTX memory model).  Thread k of a tile-row reads column
+ * c + k's words until they carry the row above's tag: no counter, no fence on either side (a release store is a MEMBAR.ALL.GPU on the
  * writer's path each chunk, an acquire a second round trip before the data on the reader's), and
  * the words for chunk n + 1 are loaded while chunk n runs, which costs no lag, as a word not yet
  * written is just read again.  The tile-row below so follows about h + 32 steps behind whatever
- * the tile width; the glue fills the copy from the app's bus (tag of row -1) before the run and
- * copies it back after.  Counters measured 1.4-1.6x slower (docs/PERFORMANCE.md).
+ * the tile width; the glue fills the copy from the app's bus (tag 0: what tile-row 0 awaits) before
+ * the run and copies it back after.  Counters measured 1.4-1.6x slower (docs/PERFORMANCE.md).
  *
  * App (linear) adds to LinearProc's interface: typedef Row, Col, Pre, TileAcc;
+ *   __device__ T shfl_up_value(const T &) const; the value one thread up the warp, as the next
+ *                                               lane reads it (pw_shfl_up, or only the fields
+ *                                               the cell reads of its up neighbour)
  *   __device__ Row row_load(int64_t i) const;   per-row datum (SW: a[i]'s score-table row)
  *   __device__ Col col_load(int64_t j) const;   per-column datum (SW: b[j]); Col{} must be a
- *                                               harmless stand-in (pre() of it is computed, unused)
+ *                                               harmless stand-in (pre() of it is computed, unused);
+ *                                               whole 32-bit words (it is shuffled up the warp)
  *   __device__ Pre pre(Row, Col) const;         the cell's input from its row and column data
  *   __device__ T cell_pre(Pre, T up, T left, T diag) const;
  *   __device__ TileAcc tile_acc_load(int64_t i) const;             row i's accumulator in registers
  *   __device__ void tile_acc_add(TileAcc &, const T &v, int32_t step) const;  v at a step of the tile
  *   __device__ void tile_acc_store(int64_t i, const TileAcc &, int64_t col_of_step0) const;
- * The tile accumulator counts steps from the tile's first (32-bit, see PW_WARP_MAX_STEPS); the
+ * The tile accumulator counts steps from the tile's first (32-bit: the host cuts tiles to at most 2^30 steps, kernel_desc.h); the
  * store turns a step into the column col_of_step0 + step.
  */
-#ifndef PW_WARP_PROCESSOR_CUH
-#define PW_WARP_PROCESSOR_CUH
+#ifndef PW_DEVICE_WARP_PROC_CUH
+#define PW_DEVICE_WARP_PROC_CUH
 
-#include "ll_bus.cuh"
-#include "tile_processors.cuh"
+#include "handover.cuh"
+#include "schedules.cuh"
+#include "tile_steps.cuh"
 
-/* Shuffle a value of whole 32-bit words one thread up the warp. */
+/* Shuffle a value of whole 32-bit words one thread up the warp (an app whose next lane needs
+ * only part of a value shuffles that part: App::shfl_up_value). */
 template <class V>
 __device__ __forceinline__ V pw_shfl_up(const V &v)
 {
@@ -63,33 +69,25 @@ __device__ __forceinline__ V pw_shfl_up(const V &v)
     return out;
 }
 
-/* The narrowest tile the glue gives it in the peer schedule (linear_apps.cu). */
-#define PW_WARP_PEER_MIN_W 128
-/* The widest: tile steps are counted in 32 bits (the glue re-cuts wider tiles). */
-#define PW_WARP_MAX_STEPS ((int64_t)1 << 30)
 
 template <class App, int R>
 struct WarpProc {
     typedef typename App::T T;
     App app;
-    pw_ll<T> *ll; /* the processor's bus (cols values; the glue fills and drains it) */
+    pw_edge<T> bus; /* the processor's bus: cols words, filled from the app's before the run and
+                       drained back after it (handover.cuh) */
     typedef typename App::Col Col;
     typedef typename App::Row Row;
     typedef typename App::Pre Pre;
     typedef typename App::TileAcc TileAcc;
-    static constexpr bool waits_in_tile = true; /* its waits are on the bus words (pw_ll) */
-    /* Register budget (engine.cuh, bounded kernels): 16 warps an SM (128 registers) up to R = 2,
-     * which fit it without spilling; R = 4 and 8 get 255.  R = 4 under 128 spilled and ran slower
-     * even where it made every tile-row resident (H200, d923e16, SW 262144^2 h = 128: 276 ms with
-     * 2048 blocks against 196 ms with 1056). */
-    static constexpr int bound_threads = 32;
-    static constexpr int peer_warps_per_scheduler = 2; /* engine.cuh, pw_even_peer_grid */
-    static constexpr int bound_blocks = R <= 2 ? 16 : 8;
-    static int block_threads(int64_t) { return 32; }
-    /* Its shared memory is static (steps): constant addresses, where a pointer into the dynamic
+    /* Its waits are on the bus words.  Register budget (bounded kernels): 16 warps an SM (128
+     * registers) up to R = 2, which fit it without spilling; R = 4 and 8 get 255.  R = 4 under
+     * 128 spilled and ran slower even where it made every tile-row resident (H200, d923e16, SW
+     * 262144^2 h = 128: 276 ms with 2048 blocks against 196 ms with 1056).  One warp a block;
+     * its shared memory is static (steps): constant addresses, where a pointer into the dynamic
      * block came back as a generic-to-shared conversion at every use under register pressure. */
-    static size_t smem_bytes(int64_t) { return 0; }
-    __device__ void begin_block() const { pw_begin_block(app); }
+    static constexpr pw_proc_policy policy = {true, false, App::stages_block, 32, R <= 2 ? 16 : 8};
+    __device__ void begin_block() const { app.begin_block(); }
 
     /* One thread's R lanes. */
     struct Lanes {
@@ -131,20 +129,18 @@ struct WarpProc {
     __device__ __forceinline__ void issue(const pw_tiling &t, const Span &sp, int64_t c, Incoming *in) const
     {
         const int64_t x = c + threadIdx.x;
-        if (x < sp.s1 && x >= 0 && x < t.cols) in->bus = pw_ll_load(ll + x);
+        if (x < sp.s1 && x >= 0 && x < t.cols) in->bus = bus.load(bus.words + x);
         if (x + 1 < sp.s1 && x + 1 >= 0 && x + 1 < t.cols) in->col = app.col_load(x + 1);
     }
 
-    /* Thread k's bus value for the chunk at c once the row above has written it (tag r - 1),
-     * loading the words again while it has not (pw_poll: spin, back-off, watchdog).  In the
-     * barrier and launch schedules (sync.a NULL) the schedule has ordered it already.  false:
-     * the run is abandoned. */
+    /* Thread k's bus value for the chunk at c once the row above has sent it, loading the words
+     * again while it has not (handover.cuh).  In the barrier and launch schedules (sync.a NULL)
+     * the schedule has ordered it already.  false: the run is abandoned. */
     __device__ __forceinline__ bool settle(const pw_tiling &t, const Span &sp, const pw_row_sync &sync, int64_t c,
                                            Incoming *in, T *val) const
     {
         const int64_t x = c + threadIdx.x;
-        const uint32_t above = (uint32_t)(sync.r - 1);
-        const bool ok = !sync.a || !(x < sp.s1 && x >= 0 && x < t.cols) || pw_ll_settle(*sync.a, ll + x, &in->bus, above);
+        const bool ok = !(x < sp.s1 && x >= 0 && x < t.cols) || bus.settle(sync, bus.words + x, &in->bus);
         *val = pw_ll_value(in->bus);
         return __all_sync(0xffffffffu, ok);
     }
@@ -155,8 +151,6 @@ struct WarpProc {
         __shared__ T in_val[32], out_val[32];
         __shared__ Col in_col[32];
         const int k = threadIdx.x;
-        /* fault injection (plan.h): a stuck tile-row never hands its bus over */
-        const bool stuck = sync.a && sync.q == sync.a->stuck_row;
         Lanes L;
         load_lanes(t, sp, &L);
         Incoming next{};
@@ -177,7 +171,7 @@ struct WarpProc {
             else run_chunk<true, 0>(sp, &L, in_val, in_col, out_val, rel, n);
             __syncwarp(); /* the last lane's outputs before they are stored */
             const int64_t j = c + k - (sp.lanes - 1); /* the last lane's column at step c + k */
-            if (k < n && j >= 0 && j < t.cols && !stuck) pw_ll_store(ll + j, out_val[k], (uint32_t)sync.r);
+            if (k < n && j >= 0 && j < t.cols) bus.send(sync, bus.words + j, out_val[k]);
         }
         store_lanes(sp, L);
         return true;
@@ -228,7 +222,7 @@ struct WarpProc {
                                          int o, int32_t rel) const
     {
         const int k = threadIdx.x;
-        const T shuffled_up = pw_shfl_up(L->left[R - 1]);
+        const T shuffled_up = app.shfl_up_value(L->left[R - 1]);
         const T in_up = k == 0 ? staged_up : shuffled_up;
         /* Last lane first: lane q reads lane q - 1's previous-step value before it changes. */
 #pragma unroll

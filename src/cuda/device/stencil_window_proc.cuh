@@ -1,5 +1,5 @@
 /*
- * stencil_processor.cuh - the HEAT/SOR tile processor for row-major grids: the tile's window of
+ * stencil_window_proc.cuh - the HEAT/SOR tile processor for row-major grids: the tile's window of
  * the grid is staged in shared memory with coalesced row loads, the diagonal steps run there,
  * and the tile's cells go back with coalesced row stores.  (FullProc reads the four neighbours
  * of every cell from L2, lanes a row apart: one transaction per lane and neighbour.)
@@ -8,20 +8,20 @@
  * columns s - k.  The window covers grid rows i0 .. i0 + h + 1 (the row above the tile-row, its
  * h rows, the row below) and interior columns s0 - h .. s1 (every lane's first column minus one
  * to lane 0's last plus one): (h + 2) x (w + h + 1) values.  Loaded at the start of the tile it
- * holds exactly what the cells read (DESIGN.md section 5 and tiling.h): the row above and the
+ * holds exactly what the cells read (DESIGN.md section 5 and tiling_geometry.h): the row above and the
  * left columns as this sweep left them (the runtime waited for them), the row below and the
  * right columns as the previous sweep left them (nobody writes them before this tile's cells
  * are done).  A step then reads and writes only the window; after the last step each lane's w
  * cells are stored.  The cells are the shared pw_heat_step / pw_sor_step, in the same operand
  * order: results are bit-identical to the sequential engine.
  */
-#ifndef PW_STENCIL_PROCESSOR_CUH
-#define PW_STENCIL_PROCESSOR_CUH
+#ifndef PW_DEVICE_STENCIL_WINDOW_PROC_CUH
+#define PW_DEVICE_STENCIL_WINDOW_PROC_CUH
 
-#include <stdint.h>
-
-#include "../core/tiling.h"
-#include "tile_processors.cuh"
+#include "memory.cuh"
+#include "proc_shapes.h"
+#include "schedules.cuh"
+#include "tile_steps.cuh"
 
 #define PW_WINDOW_BATCH 16
 
@@ -32,8 +32,8 @@ struct StencilWindowProc {
     int64_t stride;
     Cell cell;
 
-    static int block_threads(int64_t h) { return (int)h; }
-    static size_t window_bytes(int64_t h, int64_t w) { return (size_t)(h + 2) * (size_t)(w + h + 1) * sizeof(F); }
+    /* h threads; shared memory: the window (proc_shapes.h, pw_stencil_window_bytes) */
+    static constexpr pw_proc_policy policy = {false, false, false, 0, 0};
 
     __device__ void sync() const
     {

@@ -1,5 +1,5 @@
 /*
- * stencil_warp_processor.cuh - the register/shuffle tile processor for HEAT and SOR on hyper
+ * stencil_warp_proc.cuh - the register/shuffle tile processor for HEAT and SOR on hyper
  * tiles of a row-major grid (skew 0): a block of three warps per tile-row (below), whose steps
  * warp holds R = ceil(h / 32) rows (lanes) per thread, no block barrier per step.
  *
@@ -48,7 +48,7 @@
  * different banks.
  *
  * The row above (peer schedule): the tile-row above writes its last row, chunk by chunk as it is
- * computed, to its edge words (ll_bus.cuh: each value in a 64-bit word with the writer's counter
+ * computed, to its edge words (handover.cuh: each value in a 64-bit word with the writer's counter
  * index q + 1), and loads-warp thread k loads word sn + k of chunk m with the chunk's rows
  * and loads it again until it carries the tag it expects: no counter, no fence, so a tile-row
  * follows the one above about h + 32 steps behind (a chunk's last column) whatever the tile width.  With counters
@@ -78,15 +78,13 @@
  * line kept from an earlier chunk is stale only in cells nobody reads again; a later sweep's
  * copies follow the acquire of its waits (wait_chunk), which empties L1.
  */
-#ifndef PW_STENCIL_WARP_PROCESSOR_CUH
-#define PW_STENCIL_WARP_PROCESSOR_CUH
+#ifndef PW_DEVICE_STENCIL_WARP_PROC_CUH
+#define PW_DEVICE_STENCIL_WARP_PROC_CUH
 
-#include <stdint.h>
-
-#include "../core/tiling.h"
-#include "engine.cuh"
-#include "ll_bus.cuh"
-#include "tile_processors.cuh"
+#include "handover.cuh"
+#include "proc_shapes.h"
+#include "schedules.cuh"
+#include "tile_steps.cuh"
 
 /* Cell: __device__ F operator()(F self, F up, F left, F down, F right) const. */
 template <class F, class Cell, int R>
@@ -94,11 +92,13 @@ struct StencilWarpProc {
     F *grid;        /* (rows + 2) x (cols + 2) with its fixed border; interior (i, j) at grid (i + 1, j + 1) */
     int64_t stride;
     Cell cell;
-    pw_ll<F> *edge;     /* peer schedule: the tile-rows' last rows, edge_rows x cols words (NULL: not peer) */
+    pw_edge<F> edge;    /* peer schedule: the tile-rows' last rows, edge_rows x cols words (NULL: not peer) */
     int64_t edge_rows;  /* 1 (one sweep a launch) or n_rows (pipelined sweeps): see above */
 
-    static constexpr bool waits_in_tile = true; /* engine.cuh: pw_row_wait_steps, pw_row_publish; the edge words */
-    static constexpr bool runs_rows = true;     /* the peer schedule's tile-row in one stream of chunks (run_row) */
+    /* It syncs inside its tiles (pw_row_wait_steps, pw_row_publish; the edge words) and takes the
+     * peer schedule's tile-row whole, in one stream of chunks (run_row).  Launch needs
+     * (proc_shapes.h): three warps, the buffers. */
+    static constexpr pw_proc_policy policy = {true, true, false, 0, 0};
 
     /* 16-step chunks (a tile-row's lag h + 16 steps instead of h + 32) ran HEAT 16384^2 at 3.00
      * against 2.02 ms (H100, 204bbcb): a chunk's fixed costs (three barriers, the staging ring's
@@ -110,7 +110,7 @@ struct StencilWarpProc {
      * 2.99 with a barrier rendezvous a part; a lone tile-row 0.48 against 0.61-0.73 ms): a
      * wait inside the chunk (the ring's refill, the extra edge store, the fence or barrier)
      * costs every chunk, while the steps it saves come off the lag once a tile-row. */
-    enum { LANES = 32 * R, CHUNK = 32, PITCH = 33 };
+    enum { LANES = 32 * R, CHUNK = PW_STENCIL_WARP_CHUNK, PITCH = PW_STENCIL_WARP_PITCH };
     enum { BELOW = LANES, ABOVE = LANES + 1 }; /* buffer rows after the lanes' own (row `lanes` is below when lanes < LANES) */
     /* A chunk's copies from the grid: buffer rows 0 .. LANES (own rows, the row below).  The row
      * above comes on its own (issue_above, settle_above).  The steps run STEP_PARTS times
@@ -120,23 +120,21 @@ struct StencilWarpProc {
     /* The loads warp has chunks m - LOOKAHEAD + 1 .. m on their way while it finishes chunk
      * m - LOOKAHEAD.  (Bringing chunk m + 1 into L2 as well, prefetch.global.L2, made HEAT
      * 16384^2 3% slower: 2.11 against 2.05 ms, H100, d0a6fc2.) */
-    enum { LOOKAHEAD = 2 };
+    enum { LOOKAHEAD = PW_STENCIL_WARP_LOOKAHEAD };
     /* The block's three warps (see the header) and the chunk buffers they pass round: chunk n
      * lives in buffer n % BUFFERS (the steps' chunk, the stores', and LOOKAHEAD in the loads
      * warp's hands); named barriers READY + b (loads -> steps), DONE + b (steps -> stores) and
      * FREE + b (stores -> loads), each between two warps (64 threads); 0 is __syncthreads'. */
-    enum { STEPS_WARP = 0, LOADS_WARP = 1, STORES_WARP = 2, BUFFERS = LOOKAHEAD + 2 };
+    enum { STEPS_WARP = 0, LOADS_WARP = 1, STORES_WARP = 2, BUFFERS = PW_STENCIL_WARP_BUFFERS };
     enum { READY = 1, DONE = READY + BUFFERS, FREE = DONE + BUFFERS };
 
-    static int block_threads(int64_t) { return 96; }
     __device__ static int lane() { return (int)(threadIdx.x & 31); }
-    __host__ __device__ static int64_t row_base(int64_t row) { return row * PITCH + row / 32; }
-    __host__ __device__ static int64_t buffer_elems() { return row_base(ABOVE + 1); }
-    /* The buffers, then the first column's values (prev and self of every lane), then a word a
-     * buffer saying whether its chunk was abandoned. */
-    __host__ __device__ static size_t seeds_offset() { return BUFFERS * (size_t)buffer_elems() * sizeof(F); }
-    __host__ __device__ static size_t status_offset() { return seeds_offset() + 2 * LANES * sizeof(F); }
-    static size_t smem_bytes() { return status_offset() + BUFFERS * sizeof(int); }
+    /* Its shared memory (proc_shapes.h): the buffers, then the first column's values (prev and
+     * self of every lane), then a word a buffer saying whether its chunk was abandoned. */
+    __device__ static int64_t row_base(int64_t row) { return pw_stencil_warp_row_base(row); }
+    __device__ static int64_t buffer_elems() { return pw_stencil_warp_buffer_elems(R); }
+    __device__ static size_t seeds_offset() { return pw_stencil_warp_seeds_offset(R, (int)sizeof(F)); }
+    __device__ static size_t status_offset() { return pw_stencil_warp_status_offset(R, (int)sizeof(F)); }
 
     __device__ static void bar_sync(int id) { asm volatile("bar.sync %0, 64;" ::"r"(id) : "memory"); }
     __device__ static void bar_arrive(int id) { asm volatile("bar.arrive %0, 64;" ::"r"(id) : "memory"); }
@@ -242,19 +240,19 @@ struct StencilWarpProc {
     }
     __device__ pw_ll<F> *edge_at(const pw_tiling &t, int64_t r, int64_t x) const
     {
-        return edge + (edge_rows == 1 ? 0 : r) * t.cols + x;
+        return edge.words + (edge_rows == 1 ? 0 : r) * t.cols + x;
     }
     __device__ pw_ll<F> issue_above(const pw_tiling &t, const Chunk &ch, int64_t r, const pw_row_sync &sync) const
     {
         const int64_t x = ch.sn + lane();
-        if (above_from_edge(t, ch, r, sync)) return pw_ll_load(edge_at(t, r - 1, x));
-        return pw_ll_pack(lane() < ch.steps ? grid_at(r * t.h, x + 1, t.cols + 2) : (F)0, (uint32_t)sync.q);
+        if (above_from_edge(t, ch, r, sync)) return edge.load(edge_at(t, r - 1, x));
+        return pw_ll_pack(lane() < ch.steps ? grid_at(r * t.h, x + 1, t.cols + 2) : (F)0, pw_tag_awaited_by(sync.q));
     }
     __device__ bool settle_above(const pw_tiling &t, const Chunk &ch, int64_t r, const pw_row_sync &sync,
                                  pw_ll<F> *word, F *buf) const
     {
         const int k = lane();
-        const bool ok = !above_from_edge(t, ch, r, sync) || pw_ll_settle(*sync.a, edge_at(t, r - 1, ch.sn + k), word, (uint32_t)sync.q);
+        const bool ok = !above_from_edge(t, ch, r, sync) || edge.settle(sync, edge_at(t, r - 1, ch.sn + k), word);
         if (k < ch.steps) buf[row_base(ABOVE) + k + 1] = pw_ll_value(*word);
         return __all_sync(0xffffffffu, ok);
     }
@@ -265,10 +263,10 @@ struct StencilWarpProc {
     __device__ void store_edge(const F *buf, const pw_tiling &t, int64_t r, int64_t lanes, int64_t sn, int steps,
                                const pw_row_sync &sync) const
     {
-        if (!sync.a || r + 1 >= t.n_rows || sync.q == sync.a->stuck_row) return;
+        if (!sync.a || r + 1 >= t.n_rows) return;
         const int k = lane();
         const int64_t x = sn - (lanes - 1) + k;
-        if (k < steps && x >= 0 && x < t.cols) pw_ll_store(edge_at(t, r, x), buf[row_base(lanes - 1) + k], (uint32_t)sync.q + 1);
+        if (k < steps && x >= 0 && x < t.cols) edge.send(sync, edge_at(t, r, x), buf[row_base(lanes - 1) + k]);
     }
 
     /* A chunk's new values (in `buf`) out (the steps warp sent its edge): the grid, then its

@@ -11,17 +11,19 @@
  * h - 1 puts interior row i in lane i mod h of tile-row i / h + 1).  Nothing but the h(h-1)
  * corner slots per tile-row is padding.  The two-way transform is at() one way and the
  * conversion kernels the other. */
-#ifndef PW_LAYOUTS_CUH
-#define PW_LAYOUTS_CUH
+#ifndef PW_DEVICE_LAYOUTS_CUH
+#define PW_DEVICE_LAYOUTS_CUH
 
-#include <stdint.h>
+#include "../../core/fixed_width.h"
 
 struct pw_row_major {
+    static constexpr bool row_major = true;
     int64_t stride;
     __host__ __device__ int64_t at(int64_t i, int64_t j) const { return i * stride + j; }
 };
 
 struct pw_hybrid {
+    static constexpr bool row_major = false;
     int64_t h, row_len, shift;
     __host__ __device__ int64_t at(int64_t i, int64_t j) const
     {
@@ -29,7 +31,7 @@ struct pw_hybrid {
         return (r * row_len + j + k) * h + k;
     }
     /* Elements to allocate for rows x cols. */
-    static pw_hybrid make(int64_t h, int64_t rows, int64_t cols, int64_t shift, int64_t *count)
+    __host__ __device__ static pw_hybrid make(int64_t h, int64_t rows, int64_t cols, int64_t shift, int64_t *count)
     {
         pw_hybrid l{h, cols + h - 1, shift};
         *count = (rows + shift + h - 1) / h * l.row_len * h;

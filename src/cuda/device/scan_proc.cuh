@@ -1,5 +1,5 @@
 /*
- * scan_processor.cuh - the summed-area-table tile processor: a tile is an h x w rectangle
+ * scan_proc.cuh - the prefix-sum tile processor (SAT, INTHIST): a tile is an h x w rectangle
  * (square tiles, skew 0) computed with scans, not diagonal steps, so a cell reads its input once
  * and writes its output once, both with full-width (up to 16-byte) accesses along rows.
  *
@@ -15,149 +15,27 @@
  * global memory (`carry`) between tiles, since the barrier and launch schedules may hand a
  * tile-row's next tile to another block.
  *
- * Several planes (INTHIST: one per bin) are the same scan over a different input transform.
+ * The operation is addition: the processor is a prefix-sum processor, its Out any type with +
+ * and 0 (another associative operation would need its identity in place of the zeros; none is
+ * asked for yet).  Several planes (INTHIST: one per bin) are the same scan over a different input
+ * transform (Src: scan_sources.cuh).
  * Floats are summed in a different order than the sequential recurrence: the error bound is
  * stated in apps/sat_accuracy.h and checked by the tests; integer results are exact.
  *
- * In the peer schedule a tile-row hands its last row to the next through edge words (ll_bus.cuh:
+ * In the peer schedule a tile-row hands its last row to the next through edge words (handover.cuh:
  * each value in a 64-bit word tagged with its writer), chunk by chunk, and waits for the row
- * above the same way, inside its tiles (engine.cuh, waits_in_tile): no progress counter, no fence.
+ * above the same way, inside its tiles (schedules.cuh, syncs_in_tile): no progress counter, no fence.
  * The row below never reads the output, so the output's plain stores need no ordering.  With
  * Prefetch the next chunk's inputs are loaded into registers while the current chunk scans and
  * waits for the row above.
- *
- * Src: struct raw (4 inputs as loaded); __device__ void fetch(int64_t i, int64_t j, int n, raw &r)
- * const: the n (1..4) inputs of row i from column j on; __device__ void convert(const raw &r, int
- * plane, Out v[4]) const: them as plane `plane`'s summands (inputs past n give 0); static constexpr
- * bool many_planes: whether it has more than one plane (one plane keeps its row carries in
- * registers from chunk to chunk).
  */
-#ifndef PW_SCAN_PROCESSOR_CUH
-#define PW_SCAN_PROCESSOR_CUH
+#ifndef PW_DEVICE_SCAN_PROC_CUH
+#define PW_DEVICE_SCAN_PROC_CUH
 
-#include <stdint.h>
-#include <string.h>
-
-#include "../core/tiling.h"
-#include "device_prep.cuh" /* pw_no_bin */
-#include "ll_bus.cuh"
-#include "tile_processors.cuh"
-
-#define PW_SCAN_ROWS_PER_WARP 8
-#define PW_SCAN_CHUNK 128 /* columns per pass: 32 threads x 4 */
-#define PW_SCAN_MAX_TILE_H 128 /* 16 warps: 512 threads */
-
-/* The raw type of 4 elements of T, for vector loads and stores of up to 16 bytes. */
-template <int Bytes> struct pw_raw4;
-template <> struct pw_raw4<4> { typedef unsigned type; };
-template <> struct pw_raw4<8> { typedef uint2 type; };
-template <> struct pw_raw4<16> { typedef uint4 type; };
-
-/* Load 4 elements of T at p, 4-element aligned.  Coherent: through L2 (data other blocks wrote
- * during this kernel). */
-template <class T, bool Coherent>
-__device__ __forceinline__ void pw_load4(const T *p, T v[4])
-{
-    if constexpr (sizeof(T) * 4 <= 16) {
-        typedef typename pw_raw4<(int)sizeof(T) * 4>::type R;
-        R r = Coherent ? __ldcg((const R *)p) : *(const R *)p;
-        memcpy(v, &r, sizeof r);
-    } else { /* 8-byte elements: two 16-byte halves */
-        const uint4 *q = (const uint4 *)p;
-        uint4 r[2] = {Coherent ? __ldcg(q) : q[0], Coherent ? __ldcg(q + 1) : q[1]};
-        memcpy(v, r, sizeof r);
-    }
-}
-
-/* Store 4 elements of T (4 or 8 bytes) at p, 4-element aligned, as 16-byte stores, written in
- * PTX: the C++ form (a uint4 assembled by memcpy, stored through a uint4 pointer) came out of
- * the scan kernels as four 4-byte stores, so each warp's row touched 4x the L2 sectors it
- * filled (ncu, INTHIST 32768^2 at 1853629: 1.6 G excess sectors, L2 at 79% of its throughput
- * and DRAM at 44%). */
-template <class T>
-__device__ __forceinline__ void pw_store4(T *p, const T v[4])
-{
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "4- or 8-byte elements");
-    if constexpr (sizeof(T) == 4) {
-        uint32_t w[4];
-        memcpy(w, v, sizeof w);
-        asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]) : "memory");
-    } else {
-        unsigned long long w[4];
-        memcpy(w, v, sizeof w);
-        asm volatile("st.global.v2.b64 [%0], {%1, %2};" ::"l"(p), "l"(w[0]), "l"(w[1]) : "memory");
-        asm volatile("st.global.v2.b64 [%0], {%1, %2};" ::"l"(p + 2), "l"(w[2]), "l"(w[3]) : "memory");
-    }
-}
-
-/* SAT input: row-major In at `in` with `stride`, converted to Out. vec: 4-element accesses are
- * aligned (checked on the host: pointer, stride and tile width). */
-template <class In, class Out>
-struct pw_sat_src {
-    const In *in;
-    int64_t stride;
-    bool vec;
-    static constexpr bool many_planes = false;
-    struct raw { In x[4]; }; /* 4 inputs as loaded: held in registers while the chunk before runs */
-    __device__ __forceinline__ void fetch(int64_t i, int64_t j, int n, raw &r) const
-    {
-        const In *p = in + i * stride + j;
-        if (vec && n == 4) {
-            pw_load4<In, false>(p, r.x);
-        } else {
-#pragma unroll
-            for (int e = 0; e < 4; e++) r.x[e] = e < n ? p[e] : (In)0;
-        }
-    }
-    __device__ __forceinline__ void convert(const raw &r, int, Out v[4]) const
-    {
-#pragma unroll
-        for (int e = 0; e < 4; e++) v[e] = (Out)r.x[e];
-    }
-};
-
-/* INTHIST input: plane b is the indicator bin(i, j) == b of a dense rows x cols bin array of B
- * (device_prep.cuh: uint8_t for up to 255 bins, else int32_t; pw_no_bin<B>() for no bin). */
-template <class B> struct pw_bin_raw { B x[4]; };
-/* byte bins stay packed in one register: a prefetched chunk's 8 rows are 8 registers, not 32, in
- * kernels bound to 128 */
-template <> struct pw_bin_raw<uint8_t> { uint32_t word; };
-
-template <class B>
-struct pw_bin_src {
-    const B *bin;
-    int64_t cols;
-    bool vec;
-    static constexpr bool many_planes = true;
-    static constexpr bool packed = sizeof(B) == 1;
-    typedef pw_bin_raw<B> raw; /* 4 inputs as loaded */
-    __device__ __forceinline__ void fetch(int64_t i, int64_t j, int n, raw &r) const
-    {
-        const B *p = bin + i * cols + j;
-        if constexpr (packed) {
-            if (vec && n == 4) {
-                r.word = *(const uint32_t *)p;
-            } else {
-                r.word = 0;
-#pragma unroll
-                for (int e = 0; e < 4; e++) r.word |= (uint32_t)(e < n ? p[e] : pw_no_bin<B>()) << 8 * e;
-            }
-        } else if (vec && n == 4) {
-            pw_load4<B, false>(p, r.x);
-        } else {
-#pragma unroll
-            for (int e = 0; e < 4; e++) r.x[e] = e < n ? p[e] : pw_no_bin<B>();
-        }
-    }
-    __device__ __forceinline__ void convert(const raw &r, int plane, int32_t v[4]) const
-    {
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            if constexpr (packed) v[e] = (r.word >> 8 * e & 0xffu) == (uint32_t)plane;
-            else v[e] = r.x[e] == (B)plane;
-        }
-    }
-};
+#include "handover.cuh"
+#include "proc_shapes.h"
+#include "scan_memory.cuh"
+#include "schedules.cuh"
 
 /* Prefetch: load the next chunk's inputs while this one runs (for tile-rows of many chunks, the
  * peer schedule's whole rows); without it a chunk loads its own inputs first, which costs fewer
@@ -172,23 +50,17 @@ struct ScanProc {
     int planes;
     Out *carry;        /* planes x rows, zeroed: R(i, last column of the tile to the left) */
     int64_t rows;
-    pw_ll<Out> *edge;  /* peer schedule: planes x edge_cols words, zeroed (NULL: ordered schedules) */
+    pw_edge<Out> edge; /* peer schedule: planes x edge_cols words, zeroed (NULL: ordered schedules) */
     int64_t edge_cols; /* cols rounded up to whole chunks */
 
     static constexpr int RPW = PW_SCAN_ROWS_PER_WARP;
-    static constexpr bool waits_in_tile = true; /* engine.cuh: the edge words are the waits */
-    /* compiled for blocks of up to 512 threads (engine.cuh): at most 128 registers a thread */
-    static constexpr int bound_threads = 32 * PW_SCAN_MAX_TILE_H / PW_SCAN_ROWS_PER_WARP, bound_blocks = 1;
-    __host__ __device__ static int warps(int64_t h) { return (int)((h + RPW - 1) / RPW); }
-    static int block_threads(int64_t h) { return 32 * warps(h); }
-    /* two chunk buffers, each the warps' column totals and the row above (a chunk's writes never
-     * meet the previous chunk's reads), then, where they fit, every plane's row carries */
-    __host__ __device__ static size_t buffers_bytes(int64_t h) { return 2 * (size_t)(warps(h) + 1) * PW_SCAN_CHUNK * sizeof(Out); }
-    __host__ __device__ static size_t carries_bytes(int64_t h, int planes) { return (size_t)planes * warps(h) * RPW * sizeof(Out); }
-    /* Several planes keep their carries in shared memory where they take at most 32 KB (INTHIST: 64
-     * bins at h = 128); the host sizes the block's memory and the kernel picks the place by the same rule. */
-    __host__ __device__ bool carries_in_smem(int64_t h) const { return Src::many_planes && carries_bytes(h, planes) <= 32 * 1024; }
-    size_t smem_bytes(int64_t h) const { return buffers_bytes(h) + (carries_in_smem(h) ? carries_bytes(h, planes) : 0); }
+    /* The edge words are its waits; compiled for blocks of up to 512 threads: at most 128
+     * registers a thread.  Its shared memory (proc_shapes.h): two chunk buffers, then, where they
+     * fit, every plane's row carries; host and kernel place the carries by the same rule. */
+    static constexpr pw_proc_policy policy = {true, false, false, 32 * PW_SCAN_MAX_TILE_H / PW_SCAN_ROWS_PER_WARP, 1};
+    __device__ static int warps(int64_t h) { return pw_scan_warps(h); }
+    __device__ static size_t buffers_bytes(int64_t h) { return pw_scan_buffers_bytes(h, (int)sizeof(Out)); }
+    __device__ bool carries_in_smem(int64_t h) const { return pw_scan_carries_in_smem(h, planes, Src::many_planes, (int)sizeof(Out)); }
 
     /* Each thread's inputs of the chunk at column j0: its warp's rows, 4 columns from j0 + 4 lane. */
     __device__ __forceinline__ void fetch_chunk(int64_t first, int rows_here, int64_t j0, int64_t j_end,
@@ -207,7 +79,7 @@ struct ScanProc {
      * finds it at (x % 4) * 32 + x / 4. */
     __device__ pw_ll<Out> *edge_word(int p, int64_t j0, int x) const
     {
-        return edge + p * edge_cols + j0 + (x & 3) * 32 + (x >> 2);
+        return edge.words + p * edge_cols + j0 + (x & 3) * 32 + (x >> 2);
     }
 
     /* S(i0 - 1, j0 + x) of plane p, the row above the tile-row at column j0 + x: the edge words in
@@ -226,8 +98,8 @@ struct ScanProc {
             return true;
         }
         const pw_ll<Out> *at = edge_word(p, j0, x);
-        pw_ll<Out> word = early ? *early : pw_ll_load(at);
-        if (!pw_ll_settle(*sync.a, at, &word, (uint32_t)sync.q)) return false;
+        pw_ll<Out> word = early ? *early : edge.load(at);
+        if (!edge.settle(sync, at, &word)) return false;
         *above = pw_ll_value(word);
         return true;
     }
@@ -308,7 +180,7 @@ struct ScanProc {
         /* the row above's word goes out first and lands while the chunk scans */
         const bool early = sync.a && k.r > 0 && j0 + threadIdx.x < chunk_end && threadIdx.x < PW_SCAN_CHUNK;
         pw_ll<Out> word{};
-        if (early) word = pw_ll_load(edge_word(p, j0, threadIdx.x));
+        if (early) word = edge.load(edge_word(p, j0, threadIdx.x));
         Out val[RPW][4];
 #pragma unroll
         for (int q = 0; q < RPW; q++) {
@@ -361,7 +233,7 @@ struct ScanProc {
                 if (q == k.q_edge)
 #pragma unroll
                     for (int e = 0; e < 4; e++)
-                        if (e < n) pw_ll_store(edge_word(p, j0, 4 * lane + e), above[e] + val[q][e], (uint32_t)sync.q + 1);
+                        if (e < n) edge.send(sync, edge_word(p, j0, 4 * lane + e), above[e] + val[q][e]);
 #pragma unroll
         for (int q = 0; q < RPW; q++) {
             if (!(q < k.rows_here && n > 0)) continue;
@@ -392,7 +264,7 @@ struct ScanProc {
         k.r = r, k.first = r * t.h + (int64_t)g * RPW;
         k.rows_here = lanes - g * RPW < RPW ? (int)(lanes - g * RPW) : RPW; /* may be <= 0 */
         k.j_end = (c + 1) * t.w < t.cols ? (c + 1) * t.w : t.cols;
-        k.hands_edge = sync.a && r + 1 < t.n_rows && sync.q != sync.a->stuck_row && g == (lanes - 1) / RPW;
+        k.hands_edge = sync.a && r + 1 < t.n_rows && g == (lanes - 1) / RPW; /* edge.send skips a stuck row */
         k.q_edge = (int)((lanes - 1) % RPW);
         const int64_t j_begin = c * t.w;
         const size_t buffer_elems = (size_t)(warps + 1) * PW_SCAN_CHUNK;

@@ -1,0 +1,47 @@
+/*
+ * app_dtw.cuh - dynamic time warping in the forms the linear processors take (linear_proc.cuh,
+ * warp_proc.cuh): the cell of apps/dtw_cell.h in two parts (the cost from the series, made a step
+ * early by the warp processor, and the combination with the neighbours).  No reduction: the
+ * result is the bus's last value.
+ */
+#ifndef PW_DEVICE_APP_DTW_CUH
+#define PW_DEVICE_APP_DTW_CUH
+
+#include "../../../apps/dtw_cell.h"
+#include "tile_steps.cuh" /* pw_no_acc */
+
+/* dtw_cell.h's two parts, by element type. */
+__device__ __forceinline__ float pw_dtw_cell_cost(float a, float b, int squared) { return pw_dtw_cost_f32(a, b, squared); }
+__device__ __forceinline__ double pw_dtw_cell_cost(double a, double b, int squared) { return pw_dtw_cost_f64(a, b, squared); }
+__device__ __forceinline__ float pw_dtw_cell_combine(float c, float up, float l, float d) { return pw_dtw_combine_f32(c, up, l, d); }
+__device__ __forceinline__ double pw_dtw_cell_combine(double c, double up, double l, double d) { return pw_dtw_combine_f64(c, up, l, d); }
+
+template <class F>
+struct DtwApp {
+    typedef F T;
+    typedef pw_no_acc Acc;
+    typedef pw_no_acc TileAcc;
+    typedef F Row;
+    typedef F Col;
+    typedef F Pre; /* the cell's cost */
+    T *bus, *left, *diag;
+    const F *a, *b;
+    int squared;
+    static constexpr bool stages_block = false;
+    __device__ void begin_block() const {}
+    __device__ T shfl_up_value(const T &v) const { return __shfl_up_sync(0xffffffffu, v, 1); }
+
+    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(a[i], b[j]), up, l, d); }
+    __device__ Row row_load(int64_t i) const { return a[i]; }
+    __device__ Col col_load(int64_t j) const { return b[j]; }
+    __device__ Pre pre(Row x, Col y) const { return pw_dtw_cell_cost(x, y, squared); }
+    __device__ T cell_pre(Pre cost, T up, T l, T d) const { return pw_dtw_cell_combine(cost, up, l, d); }
+    __device__ Acc acc_load(int64_t) const { return Acc{}; }
+    __device__ void acc_add(Acc &, int64_t, int64_t, const T &) const {}
+    __device__ void acc_store(int64_t, const Acc &) const {}
+    __device__ TileAcc tile_acc_load(int64_t) const { return TileAcc{}; }
+    __device__ void tile_acc_add(TileAcc &, const T &, int32_t) const {}
+    __device__ void tile_acc_store(int64_t, const TileAcc &, int64_t) const {}
+};
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * app_sw.cuh - Smith-Waterman-Gotoh in the forms the linear processors take (linear_proc.cuh,
+ * warp_proc.cuh): the cell of apps/sw_cell.h, its gap model (affine: H, E, F; linear: H alone),
+ * the score table staged in shared memory once a block, and the per-row best cell with its tie
+ * rule (the smallest column; the host takes the smallest row).
+ */
+#ifndef PW_DEVICE_APP_SW_CUH
+#define PW_DEVICE_APP_SW_CUH
+
+#include "../../../apps/sw_cell.h"
+#include "../../core/fixed_width.h"
+
+/* The gap models: what a cell carries and how it is made.  Affine gaps carry H, E and F
+ * (pw_sw_cell); linear ones (gap_open == gap_extend) H alone (pw_sw_step_linear): a third of
+ * the bus and lane state, one shuffle a step instead of two, three DPX-or-add instructions a
+ * cell instead of six. */
+struct SwAffineGaps {
+    typedef pw_sw_cell T;
+    int32_t open, extend;
+    __host__ __device__ static T boundary() { return pw_sw_boundary(); }
+    __device__ static int32_t h(const T &v) { return v.h; }
+    /* WarpProc moves a lane's value one thread up the warp every step, where it is the next
+     * lane's up value: pw_sw_step reads h and f of it, never e, so e stays behind. */
+    __device__ static T shfl_up(const T &v)
+    {
+        return T{__shfl_up_sync(0xffffffffu, v.h, 1), PW_SW_NEG_INF, __shfl_up_sync(0xffffffffu, v.f, 1)};
+    }
+    __device__ T step(int32_t subst, T up, T l, T d) const { return pw_sw_step(subst, open, extend, up, l, d); }
+};
+
+struct SwLinearGaps {
+    typedef int32_t T; /* H */
+    int32_t gap;
+    __host__ __device__ static T boundary() { return 0; }
+    __device__ static int32_t h(const T &v) { return v; }
+    __device__ static T shfl_up(const T &v) { return __shfl_up_sync(0xffffffffu, v, 1); }
+    __device__ T step(int32_t subst, T up, T l, T d) const { return pw_sw_step_linear(subst, gap, up, l, d); }
+};
+
+/* The score table in shared memory, staged once a block (begin_block): a lookup is one add and
+ * one shared load, by byte offsets (Row: a[i]'s row, Col: b[j], both times 4 bytes), where the
+ * global table took a 64-bit address (four instructions) and an L1 load, twice a step. */
+static __shared__ int32_t pw_sw_smem_scores[PW_SCORING_MAX_ALPHABET * PW_SCORING_MAX_ALPHABET];
+
+template <class Gaps>
+struct SwApp {
+    typedef typename Gaps::T T;
+    struct Acc {
+        int32_t score;
+        int64_t j;
+    };
+    typedef int32_t Row; /* byte offset of a[i]'s row in the staged score table */
+    typedef int32_t Col; /* 4 b[j]: byte offset of its entry in a row */
+    typedef int32_t Pre; /* s(a[i], b[j]) */
+    struct TileAcc {            /* WarpProc: the row's best H so far and the tile step it came at */
+        int32_t score;
+        int32_t step; /* -1: not in this tile */
+    };
+    T *bus, *left, *diag;
+    const uint8_t *a, *b;
+    const int32_t *scores;
+    int alphabet;
+    Gaps gaps;
+    int32_t *best_score; /* per row: best H and its smallest column */
+    int64_t *best_col;
+
+    static constexpr bool stages_block = true; /* the score table */
+    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(row_load(i), col_load(j)), up, l, d); }
+    __device__ T shfl_up_value(const T &v) const { return Gaps::shfl_up(v); }
+    __device__ void begin_block() const
+    {
+        for (int k = threadIdx.x; k < alphabet * alphabet; k += blockDim.x) pw_sw_smem_scores[k] = scores[k];
+    }
+    __device__ Row row_load(int64_t i) const { return 4 * (int32_t)a[i] * alphabet; }
+    __device__ Col col_load(int64_t j) const { return 4 * (int32_t)b[j]; }
+    __device__ Pre pre(Row row, Col col) const { return *(const int32_t *)((const char *)pw_sw_smem_scores + (row + col)); }
+    __device__ T cell_pre(Pre subst, T up, T l, T d) const { return gaps.step(subst, up, l, d); }
+    __device__ TileAcc tile_acc_load(int64_t i) const { return TileAcc{best_score[i], -1}; }
+    __device__ void tile_acc_add(TileAcc &acc, const T &v, int32_t step) const
+    {
+        const int32_t h = Gaps::h(v);
+        const bool keep = acc.score >= h; /* steps grow along a row: ties keep the smallest column */
+        acc.score = keep ? acc.score : h;
+        acc.step = keep ? acc.step : step;
+    }
+    __device__ void tile_acc_store(int64_t i, const TileAcc &acc, int64_t col_of_step0) const
+    {
+        if (acc.step < 0) return;
+        best_score[i] = acc.score;
+        best_col[i] = col_of_step0 + acc.step;
+    }
+    __device__ Acc acc_load(int64_t i) const { return Acc{best_score[i], best_col[i]}; }
+    __device__ void acc_add(Acc &acc, int64_t, int64_t j, const T &v) const
+    {
+        if (Gaps::h(v) > acc.score) { /* j grows along a row: strict > keeps the smallest j */
+            acc.score = Gaps::h(v);
+            acc.j = j;
+        }
+    }
+    __device__ void acc_store(int64_t i, const Acc &acc) const
+    {
+        best_score[i] = acc.score;
+        best_col[i] = acc.j;
+    }
+};
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * memory.cuh - the memory operations the device code is built from, as PTX: acquire, release
+ * and relaxed accesses at gpu scope (the progress counters and the tagged words), coherent L2
+ * loads, asynchronous copies to shared memory and the global timer.
+ *
+ * Written as inline PTX rather than through <cuda/atomic> so that the device headers compile
+ * under NVRTC with no include path (kernels compiled at run time, src/jit/): the instructions are
+ * the ones libcu++'s cuda::atomic_ref<T, thread_scope_device> emits for the same orders.
+ */
+#ifndef PW_DEVICE_MEMORY_CUH
+#define PW_DEVICE_MEMORY_CUH
+
+#include "../../core/fixed_width.h"
+
+typedef unsigned long long pw_counter;
+
+/* ld.acquire.gpu: later loads of this thread see what the releasing writer wrote before. */
+__device__ __forceinline__ unsigned long long pw_load_acquire(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.acquire.gpu.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+/* st.release.gpu: the writes this thread (and, cumulatively, those a barrier ordered before it)
+ * made before are visible to an acquire that reads v. */
+__device__ __forceinline__ void pw_store_release(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.release.gpu.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+/* Morally strong 64-bit accesses with no order (single-copy atomic): the tagged words. */
+__device__ __forceinline__ unsigned long long pw_load_relaxed(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void pw_store_relaxed(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.relaxed.gpu.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+__device__ __forceinline__ unsigned pw_load_relaxed_u32(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.relaxed.gpu.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ long long pw_globaltimer()
+{
+    long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+/* Coherent (L2) load of data another block may have written. */
+template <class T>
+__device__ __forceinline__ T pw_load_cg(const T *p)
+{
+    T v;
+    static_assert(sizeof(T) % 4 == 0, "cells are whole 32-bit words");
+    const unsigned *src = (const unsigned *)p;
+    unsigned *dst = (unsigned *)&v;
+#pragma unroll
+    for (int k = 0; k < (int)(sizeof(T) / 4); k++) dst[k] = __ldcg(src + k);
+    return v;
+}
+
+/* Asynchronous copy of one cell from global to shared memory (cp.async, sm_80+): it lands while
+ * the issuing thread goes on, holding no register; pw_copy_async_wait<N> waits until at most the
+ * N newest groups (pw_copy_async_commit) are still on their way, after which the cells are the
+ * issuing thread's to publish (a barrier).  `inside` false writes zeros and reads nothing.
+ * .ca (the only form for 4- and 8-byte cells) may keep the line in L1: fine for data no other
+ * block changes while this one may read it again, or read after an acquire (which empties L1). */
+template <class T>
+__device__ __forceinline__ void pw_copy_async(T *dst, const T *src, bool inside)
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a 4- or 8-byte cell");
+    const unsigned to = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;" ::"r"(to), "l"(src), "n"((int)sizeof(T)),
+                 "r"(inside ? (int)sizeof(T) : 0)
+                 : "memory");
+}
+__device__ __forceinline__ void pw_copy_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void pw_copy_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+
+#endif

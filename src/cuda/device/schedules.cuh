@@ -1,0 +1,169 @@
+/*
+ * schedules.cuh - the three schedules and their kernels, all driving the same tile processor:
+ *   peer:     persistent blocks claim tile-rows from a ticket and sync through counters or edge
+ *             words (sync.cuh, handover.cuh);
+ *   barrier:  a cooperative launch, one tile diagonal at a time, a grid barrier between them;
+ *   diagonal: one launch per tile diagonal (the host loops).
+ *
+ * A tile processor computes tile c of tile-row r; the schedule owns which block runs it and
+ * when.  What a schedule needs to know about a processor is in its policy (no detection of
+ * members: a processor says what it is):
+ *   syncs_in_tile  its run_tile(t, r, c, smem, sync) waits and publishes inside the tile and
+ *                  returns false when the run is abandoned; otherwise run_tile(t, r, c, smem)
+ *                  runs a tile the schedule has already waited for, and the schedule publishes;
+ *   runs_rows      (with syncs_in_tile) run_row(t, r, c_first, c_end, smem, sync) takes the
+ *                  peer schedule's tile-row whole (a pipeline that each tile's end would drain)
+ *                  and records each tile in the trace itself;
+ *   stages_block   begin_block() stages what all its tiles read (SW's score table) once a block;
+ *   bound_threads, bound_blocks  compile its kernels under __launch_bounds__ (0: unbounded).
+ * How many threads and how much shared memory a block needs is host data (kernel_desc.h).
+ *
+ * This header and everything it includes compile under NVRTC (no include path, no C library),
+ * so a kernel compiled at run time is these very schedules.
+ */
+#ifndef PW_DEVICE_SCHEDULES_CUH
+#define PW_DEVICE_SCHEDULES_CUH
+
+#include "sync.cuh"
+#include "trace_device.cuh"
+
+struct pw_proc_policy {
+    bool syncs_in_tile, runs_rows, stages_block;
+    int bound_threads, bound_blocks; /* 0: no __launch_bounds__ */
+};
+
+template <class Proc>
+__device__ __forceinline__ void pw_begin_proc_block(const Proc &proc)
+{
+    if constexpr (Proc::policy.stages_block) {
+        proc.begin_block();
+        __syncthreads();
+    }
+}
+
+/* Run tile (r, c) in the barrier or launch schedule (already ordered there). */
+template <class Proc>
+__device__ __forceinline__ void pw_run_ordered_tile(const Proc &proc, const pw_tiling &t, int64_t r, int64_t c,
+                                                    unsigned char *smem)
+{
+    if constexpr (Proc::policy.syncs_in_tile) proc.run_tile(t, r, c, smem, pw_row_sync{NULL, 0, 0, r});
+    else proc.run_tile(t, r, c, smem);
+}
+
+template <class Proc>
+__device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engine_args &a)
+{
+    extern __shared__ unsigned char pw_smem[];
+    __shared__ long long row;
+    __shared__ int abandon;
+    const pw_tiling &t = a.t;
+    pw_begin_proc_block(proc);
+    for (;;) {
+        if (threadIdx.x == 0) row = (long long)atomicAdd(a.ticket, 1ULL);
+        __syncthreads();
+        const int64_t q = row, sweep = q / t.n_rows, r = q - sweep * t.n_rows; /* q: counter index */
+        if (sweep >= a.sweeps) return;
+        const pw_row_sync sync{&a, q, sweep, r};
+        const int64_t first = pw_tiling_first_tile(&t, r), end = pw_tiling_end_tile(&t, r);
+        if constexpr (Proc::policy.runs_rows) {
+            if (!proc.run_row(t, r, first, end, pw_smem, sync)) return;
+            __syncthreads();
+        } else for (int64_t c = first; c < end; c++) {
+            if constexpr (Proc::policy.syncs_in_tile) { /* waits are inside: a trace shows them as busy */
+                const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
+                if (!proc.run_tile(t, r, c, pw_smem, sync)) return;
+                __syncthreads();
+                if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, start_ns, start_ns);
+            } else {
+                long long wait_ns = 0, start_ns = 0; /* thread 0's, when tracing */
+                if (threadIdx.x == 0) {
+                    if (a.trace.records) wait_ns = pw_globaltimer();
+                    abandon = !pw_wait_tile(a, q, sweep, r, c);
+                    if (a.trace.records) start_ns = pw_globaltimer();
+                }
+                __syncthreads();
+                if (abandon) return;
+                proc.run_tile(t, r, c, pw_smem);
+                __syncthreads();
+                if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, wait_ns, start_ns);
+                if (threadIdx.x == 0) pw_tile_publish(sync, pw_tiling_done(&t, r, c));
+            }
+        }
+        __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
+    }
+}
+
+/* Tile (r, c) of diagonal d for candidate k: rows fall from the highest candidate.  Returns
+ * 1 = run it, 0 = skip, -1 = no further candidate can lie on the diagonal. */
+__device__ __forceinline__ int pw_diagonal_tile(const pw_tiling &t, int64_t d, int64_t k, int64_t *r_out,
+                                                int64_t *c_out)
+{
+    int64_t r_hi = d / (t.lag + 1);
+    if (r_hi > t.n_rows - 1) r_hi = t.n_rows - 1;
+    int64_t r = r_hi - k;
+    if (r < 0) return -1;
+    int64_t c = d - r * (t.lag + 1);
+    if (c < pw_tiling_first_tile(&t, r)) return 0;
+    if (c >= pw_tiling_end_tile(&t, r)) return r < t.n_rows - 1 ? -1 : 0;
+    *r_out = r;
+    *c_out = c;
+    return 1;
+}
+
+template <class Proc>
+__device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_engine_args &a, int64_t n_diagonals)
+{
+    extern __shared__ unsigned char pw_smem[];
+    /* Tracing: a tile's "wait" is everything since this block's previous tile ended (the
+     * barriers in between), so busy + wait covers the block's whole run. */
+    long long last_end = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
+    pw_begin_proc_block(proc);
+    for (int64_t d = 0; d < n_diagonals; d++) {
+        for (int64_t k = blockIdx.x;; k += gridDim.x) {
+            int64_t r, c;
+            int what = pw_diagonal_tile(a.t, d, k, &r, &c);
+            if (what < 0) break;
+            if (what == 1) {
+                long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
+                pw_run_ordered_tile(proc, a.t, r, c, pw_smem);
+                __syncthreads();
+                if (threadIdx.x == 0 && a.trace.records) {
+                    pw_trace_tile(a.trace, r, c, last_end, start_ns);
+                    last_end = pw_globaltimer();
+                }
+            }
+        }
+        if (!pw_grid_barrier(a)) return;
+    }
+}
+
+template <class Proc>
+__device__ __forceinline__ void pw_diagonal_schedule(const Proc &proc, const pw_engine_args &a, int64_t d)
+{
+    extern __shared__ unsigned char pw_smem[];
+    int64_t r, c;
+    if (pw_diagonal_tile(a.t, d, blockIdx.x, &r, &c) != 1) return; /* the whole block */
+    pw_begin_proc_block(proc);
+    pw_run_ordered_tile(proc, a.t, r, c, pw_smem);
+}
+
+/* The kernels, unbounded and under the processor's register budget (its policy picks one form:
+ * pw_kernels in launch.cuh, or the name a run-time compilation asks for). */
+template <class Proc>
+__global__ void pw_peer_kernel(Proc proc, pw_engine_args a) { pw_peer_schedule(proc, a); }
+template <class Proc>
+__global__ void pw_barrier_kernel(Proc proc, pw_engine_args a, int64_t n) { pw_barrier_schedule(proc, a, n); }
+template <class Proc>
+__global__ void pw_diagonal_kernel(Proc proc, pw_engine_args a, int64_t d) { pw_diagonal_schedule(proc, a, d); }
+
+template <class Proc>
+__global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
+pw_peer_kernel_bounded(Proc proc, pw_engine_args a) { pw_peer_schedule(proc, a); }
+template <class Proc>
+__global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
+pw_barrier_kernel_bounded(Proc proc, pw_engine_args a, int64_t n) { pw_barrier_schedule(proc, a, n); }
+template <class Proc>
+__global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
+pw_diagonal_kernel_bounded(Proc proc, pw_engine_args a, int64_t d) { pw_diagonal_schedule(proc, a, d); }
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * sync.cuh - how blocks wait for each other: the run's shared words (pw_engine_args), the bounded
+ * poll every wait goes through, progress counters, the per-step waits of a tile-row and the grid
+ * barrier of the global-barrier schedule.
+ *
+ * Peer protocol (DESIGN.md section 3):
+ *   - tile-rows are claimed in order from an atomic ticket, so a block only ever waits on a row
+ *     already claimed by a running block: forward progress without relying on block order;
+ *   - progress[q] counts the steps counter q (sweep * n_rows + tile-row) has finished (monotonic;
+ *     zeroed by the host before each launch, never in the kernel);
+ *   - producer: a barrier over the block's stores, then one thread's release store;
+ *   - consumer: one thread polls with acquire loads (pw_poll), then a barrier; data written by
+ *     other blocks is then read with ld.cg (L2), never a stale L1 line;
+ *   - every wait is bounded (%globaltimer): a wait that sees no progress for the watchdog interval
+ *     sets *error and every block leaves; the host returns PW_ERR_TIMEOUT.
+ * Tagged words (handover.cuh) wait through the same pw_poll.
+ */
+#ifndef PW_DEVICE_SYNC_CUH
+#define PW_DEVICE_SYNC_CUH
+
+#include "../../core/tiling_geometry.h"
+#include "memory.cuh"
+#include "trace_device.cuh"
+
+#define PW_CUDA_ERROR_TIMEOUT 1
+
+struct pw_engine_args {
+    pw_tiling t;
+    pw_counter *progress;       /* one counter per tile-row and sweep */
+    pw_counter *ticket;         /* next tile-row to claim */
+    unsigned *grid_barrier;     /* the global-barrier schedule's arrival word (zeroed) */
+    int *error;                 /* 0, or PW_CUDA_ERROR_TIMEOUT */
+    long long watchdog_ns;
+    long long stuck_row;        /* fault injection (plan.h): never hands over; -1 = none */
+    int64_t sweeps;             /* peer: in-place sweeps pipelined in this launch (>= 1) */
+    unsigned spin_polls;        /* pw_poll: polls before it sleeps between them */
+    pw_gpu_trace trace;         /* trace.records == NULL: tracing off */
+};
+
+/* Poll until poll(&seen) says ready; false when the run is abandoned (the abandon flag set, or
+ * what poll reports in `seen` unchanged for the watchdog interval: it then sets the flag).
+ * The first poll is made by the caller's poll before any timer is read.
+ *
+ * A wait on the wavefront's critical path is usually short and each poll is already an L2 round
+ * trip, so the first spin_polls polls do not sleep (a __nanosleep back-off from the first poll
+ * cost ~1 us a hand-off: bench/handoff.cu, H200); after them a back-off up to ~1 us keeps long
+ * waits, such as a tile-row's first one while the pipeline fills, off the memory system.  The
+ * abandon flag and the watchdog are looked at every 16th poll while spinning. */
+template <class Poll>
+__device__ __forceinline__ bool pw_poll(const pw_engine_args &a, Poll poll)
+{
+    pw_counter seen = 0;
+    if (poll(&seen)) return true;
+    pw_counter checked = seen; /* what the watchdog saw last */
+    long long since = pw_globaltimer();
+    unsigned ns = 32;
+    for (unsigned polls = 1;; polls++) {
+        const bool sleeping = polls > a.spin_polls;
+        if (sleeping) {
+            __nanosleep(ns);
+            if (ns < 1024) ns *= 2;
+        }
+        if (poll(&seen)) return true;
+        if (!sleeping && polls % 16 != 0) continue;
+        if (*(volatile int *)a.error) return false;
+        if (seen != checked) {
+            checked = seen;
+            since = pw_globaltimer();
+        } else if (pw_globaltimer() - since > a.watchdog_ns) {
+            atomicExch(a.error, PW_CUDA_ERROR_TIMEOUT);
+            return false;
+        }
+    }
+}
+
+/* Thread 0 of a block: wait until progress[q] >= need.  false when the run is abandoned.
+ * *latest (if given) receives the value seen, which may pass `need`.  The polls are acquire
+ * loads: relaxed polls with one acquire fence after the last were tried (an acquire load also
+ * invalidates the SM's L1, CCTL.IVALL, on every poll) and were no faster on SW/DTW, and one
+ * hand-off took 1.23 us against 0.97 (bench/handoff.cu, H200; the fence is a MEMBAR.ALL.GPU). */
+__device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_t q, pw_counter need,
+                                                 pw_counter *latest = NULL)
+{
+    const pw_counter *p = a.progress + q;
+    pw_counter now = 0;
+    const bool ok = pw_poll(a, [&](pw_counter *seen) {
+        now = *seen = pw_load_acquire(p);
+        return now >= need;
+    });
+    if (ok && latest) *latest = now;
+    return ok;
+}
+
+/* ---- waits and publishes by step, for processors that sync inside their tiles ----------------
+ * Such a processor gets run_tile(t, r, c, smem, sync) from the peer schedule with no wait before
+ * the tile and no publish after it: it calls pw_row_wait_steps before it reads what a step range
+ * needs and pw_row_publish as its steps are stored, so the tile-row below can follow a few steps
+ * behind instead of a whole tile (tiling_geometry.h, the step forms).  The barrier and launch
+ * schedules pass sync.a == NULL: nothing to wait for. */
+struct pw_row_sync {
+    const pw_engine_args *a; /* NULL: the schedule already ordered the tile */
+    int64_t q, sweep, r;     /* counter index, sweep, tile-row */
+};
+
+/* plan.h's fault injection: a stuck tile-row never publishes or sends anything, so the row
+ * below must end in PW_ERR_TIMEOUT. */
+__device__ __forceinline__ bool pw_row_stuck(const pw_row_sync &s) { return s.a && s.q == s.a->stuck_row; }
+
+/* Thread 0's latest values of the counters it waits on (above; previous sweep same, below): a
+ * wait they already satisfy costs no load.  They were read with acquire, so what they promise
+ * is visible. */
+struct pw_row_seen {
+    pw_counter above = 0, same = 0, below = 0;
+};
+
+__device__ __forceinline__ bool pw_wait_cached(const pw_engine_args &a, int64_t q, pw_counter need, pw_counter *seen)
+{
+    return *seen >= need || pw_wait_progress(a, q, need, seen);
+}
+
+/* Thread 0: wait until steps up to `last` of the tile-row may run: the row above in this sweep
+ * (unless `above` is false: a processor that hands that row over by other means), and for a
+ * later sweep the previous sweep's rows r and r + 1 far enough on (tiling_geometry.h, the step
+ * forms and "several in-place sweeps").  false: the run is abandoned. */
+__device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, pw_row_seen *seen, int64_t last, bool above = true)
+{
+    if (!s.a) return true;
+    const pw_engine_args &a = *s.a;
+    const pw_tiling &t = a.t;
+    if (above && s.r > 0 && !pw_wait_cached(a, s.q - 1, (pw_counter)pw_tiling_need_at(&t, s.r, last), &seen->above)) return false;
+    if (s.sweep == 0) return true;
+    if (!pw_wait_cached(a, s.q - t.n_rows, (pw_counter)pw_tiling_need_prev_same_at(&t, s.r, last), &seen->same)) return false;
+    if (s.r + 1 < t.n_rows) {
+        int64_t below = pw_tiling_need_prev_below_at(&t, s.r, last);
+        if (below > 0 && !pw_wait_cached(a, s.q - t.n_rows + 1, (pw_counter)below, &seen->below)) return false;
+    }
+    return true;
+}
+
+/* Thread 0: wait until tile c of tile-row r may run in sweep `sweep` (counter q = sweep * n_rows
+ * + r): the step-form wait at the tile's last step, which is the tile rule of tiling_geometry.h
+ * (test_tiling checks the two agree). */
+__device__ __forceinline__ bool pw_wait_tile(const pw_engine_args &a, int64_t q, int64_t sweep, int64_t r, int64_t c)
+{
+    pw_row_seen seen;
+    return pw_row_wait_steps(pw_row_sync{&a, q, sweep, r}, &seen, pw_tiling_last_step(&a.t, r, c));
+}
+
+/* Thread 0, after the block's stores of every step < done and a barrier over them: a release
+ * store (cumulative over the writes the barrier ordered before it, which is all the consumer's
+ * acquire needs). */
+__device__ __forceinline__ void pw_row_publish(const pw_row_sync &s, int64_t done)
+{
+    if (s.a && !pw_row_stuck(s)) pw_store_release(s.a->progress + s.q, (pw_counter)done);
+}
+
+/* The same after a whole tile of a processor that does not sync inside its tiles.  The fence
+ * first: a tile's stores are plain weak stores from every thread of the block. */
+__device__ __forceinline__ void pw_tile_publish(const pw_row_sync &s, int64_t done)
+{
+    if (!s.a || pw_row_stuck(s)) return;
+    __threadfence();
+    pw_store_release(s.a->progress + s.q, (pw_counter)done);
+}
+
+/* Every block of a cooperative launch (all co-resident): wait until all have arrived.  The
+ * algorithm of cooperative_groups' grid.sync() (block 0 adds 2^31 - (blocks - 1), the others 1,
+ * so the top bit flips when the last arrives), on a word of our own so that the device code
+ * needs no CUDA header; the wait is pw_poll's, bounded by the watchdog.  false: abandoned. */
+__device__ __forceinline__ bool pw_grid_barrier(const pw_engine_args &a)
+{
+    __shared__ int abandoned;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const unsigned add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
+        __threadfence();
+        const unsigned before = atomicAdd(a.grid_barrier, add);
+        abandoned = !pw_poll(a, [&](pw_counter *seen) {
+            const unsigned now = pw_load_relaxed_u32(a.grid_barrier);
+            *seen = now;
+            return ((before ^ now) & 0x80000000u) != 0;
+        });
+        __threadfence();
+    }
+    __syncthreads();
+    return !abandoned;
+}
+
+#endif

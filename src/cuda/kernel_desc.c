@@ -1,0 +1,159 @@
+/* kernel_desc.c - the CUDA backend's kernel selector and launch needs (kernel_desc.h).  Plain C:
+ * built with or without CUDA, so the choices are tested everywhere (tests/test_kernel_desc.c). */
+#include "kernel_desc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "device/proc_shapes.h"
+
+const char *pw_processor_name(pw_processor p)
+{
+    static const char *const names[PW_PROC_COUNT] = {"linear", "warp", "full", "scan", "stencil-warp", "stencil-window"};
+    return (unsigned)p < PW_PROC_COUNT ? names[p] : "?";
+}
+
+static int env_is(const char *name, const char *value)
+{
+    const char *v = getenv(name);
+    return v && !strcmp(v, value);
+}
+
+void pw_kernel_switches_read(pw_kernel_switches *out)
+{
+    const char *polls = getenv("PEERWAVE_SPIN_POLLS");
+    out->linear_block = env_is("PEERWAVE_LINEAR_PROCESSOR", "block");
+    out->sat_processor = env_is("PEERWAVE_SAT_PROCESSOR", "global") ? 2 : env_is("PEERWAVE_SAT_PROCESSOR", "diag") ? 1 : 0;
+    /* unset, empty or "warp": the warp processor */
+    out->stencil_processor = env_is("PEERWAVE_STENCIL_PROCESSOR", "window") ? 1
+                             : getenv("PEERWAVE_STENCIL_PROCESSOR") && *getenv("PEERWAVE_STENCIL_PROCESSOR") &&
+                                       !env_is("PEERWAVE_STENCIL_PROCESSOR", "warp") ? 2 : 0;
+    out->pipeline_sweeps = !env_is("PEERWAVE_PIPELINE_SWEEPS", "0");
+    /* unset, empty, negative or not a number: the default */
+    out->spin_polls = polls && *polls && atoi(polls) >= 0 ? (unsigned)atoi(polls) : PW_SPIN_POLLS;
+}
+
+int64_t pw_even_peer_grid(int64_t grid, int64_t sms, int warps_per_scheduler)
+{
+    if (warps_per_scheduler < 1) return grid;
+    const int64_t wave = 4 * sms; /* a warp on every scheduler */
+    if (grid > wave * warps_per_scheduler) grid = wave * warps_per_scheduler;
+    return grid >= wave ? grid - grid % wave : grid; /* fewer tile-rows than schedulers: all */
+}
+
+/* The warp processor's R = h / 32, or 0 where h does not suit it. */
+static int warp_rows(int64_t h)
+{
+    const int64_t r = h % 32 ? 0 : h / 32;
+    return r == 1 || r == 2 || r == 4 || r == 8 ? (int)r : 0;
+}
+
+/* Whether processor p may run the cell under the plan (the plan's geometry and the switches). */
+static int suits(pw_processor p, const pw_plan *plan, const pw_cell_shape *cell, const pw_kernel_switches *sw)
+{
+    const pw_tiling *t = &plan->tiling;
+    const int hyper = t->shape == PW_TILE_HYPER, row_major = plan->layout != PW_LAYOUT_HYBRID;
+    const int sums = (cell->forms & PW_FORM(PW_PROC_SCAN)) != 0; /* a summed-area cell (SAT, INTHIST) */
+    if (!(cell->forms & PW_FORM(p))) return 0;
+    switch (p) {
+    case PW_PROC_STENCIL_WARP:
+        return sw->stencil_processor == 0 && hyper && t->skew == 0 && row_major && t->h <= 128;
+    case PW_PROC_STENCIL_WINDOW:
+        return sw->stencil_processor == 1 && hyper && t->skew == 0 && row_major &&
+               pw_stencil_window_bytes(t->h, t->w, cell->value_bytes) <= PW_STENCIL_WINDOW_MAX;
+    case PW_PROC_WARP: /* rows per thread left to the library, hyper tiles of a suitable height */
+        return !sw->linear_block && plan->rows_per_thread == 0 && hyper && t->skew == 0 && warp_rows(t->h);
+    case PW_PROC_SCAN:
+        if (sw->sat_processor == 2 || (sw->sat_processor == 1 && suits(PW_PROC_LINEAR, plan, cell, sw))) return 0;
+        return row_major && t->skew == 0 && t->h <= PW_SCAN_MAX_TILE_H;
+    case PW_PROC_LINEAR: /* a full-storage cell (SAT's diag form) writes the plan's row-major matrix */
+        return t->skew == 0 && !(sums && (sw->sat_processor == 2 || !row_major));
+    case PW_PROC_FULL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The processors in the order they are preferred: the fastest that suits runs. */
+static const pw_processor preference[] = {PW_PROC_STENCIL_WARP, PW_PROC_STENCIL_WINDOW, PW_PROC_WARP,
+                                          PW_PROC_SCAN, PW_PROC_LINEAR, PW_PROC_FULL};
+
+static int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+
+pw_status pw_select_kernel(const pw_plan *plan, const pw_cell_shape *cell, const pw_kernel_switches *switches,
+                           pw_kernel_desc *out)
+{
+    pw_kernel_switches read;
+    if (!switches) {
+        pw_kernel_switches_read(&read);
+        switches = &read;
+    }
+    const pw_tiling *t = &plan->tiling;
+    const int peer = plan->strategy == PW_STRATEGY_PEER, vb = cell->value_bytes;
+    size_t k = 0;
+    while (k < sizeof preference / sizeof *preference && !suits(preference[k], plan, cell, switches)) k++;
+    if (k == sizeof preference / sizeof *preference) return PW_ERR_UNSUPPORTED;
+    memset(out, 0, sizeof *out);
+    out->processor = preference[k];
+    out->rows_per_thread = 1;
+    out->tiling = *t;
+    out->pipelined_sweeps = peer && switches->pipeline_sweeps;
+    out->spin_polls = switches->spin_polls;
+    int64_t w = t->w;
+    pw_tile_shape shape = (pw_tile_shape)t->shape;
+    switch (out->processor) {
+    case PW_PROC_LINEAR:
+        out->rows_per_thread = plan->rows_per_thread ? plan->rows_per_thread : 1;
+        out->needs.threads = (int)(t->h / out->rows_per_thread);
+        out->needs.smem = pw_linear_smem_bytes(t->h, out->rows_per_thread, vb);
+        break;
+    case PW_PROC_WARP:
+        /* In the peer schedule it waits per 32-step chunk, so a narrow tile buys no earlier start,
+         * only more tile ends (lane state stored and reloaded): at least PW_WARP_PEER_MIN_W steps
+         * (SW 65536^2, h = 128, H200: w = 43 / 128 / 1024 / 4096: 58.3 / 50.7 / 51.2 / 51.5 ms). */
+        out->rows_per_thread = warp_rows(t->h);
+        if (peer && w < PW_WARP_PEER_MIN_W) w = PW_WARP_PEER_MIN_W;
+        if (w > PW_WARP_MAX_STEPS) w = PW_WARP_MAX_STEPS;
+        out->needs.threads = 32;
+        /* Each SM's four schedulers the same number of warps, at most two: a wavefront moves at
+         * its slowest row's pace, and a warp sharing its scheduler with one more warp than the
+         * others is that row (H100, bench/occupancy.sh, SW and DTW: with 2048 and 4096 tile-rows
+         * 1056 blocks, 2 a scheduler, ran 1.2-2.2x faster than 792, 1320 or the 2112 that fit;
+         * with 1024 tile-rows 528 ran 1.2-1.3x faster than all 1024). */
+        out->needs.warps_per_scheduler = 2;
+        break;
+    case PW_PROC_FULL:
+        out->needs.threads = (int)t->h;
+        break;
+    case PW_PROC_SCAN:
+        /* Rectangles (a scan has no diagonal fill for hyper tiles to avoid) of whole 128-column
+         * chunks.  In the peer schedule a chunk waits for the row above and hands on its own by
+         * itself (edge words), so the width only says where the next chunk's loads stop: one tile
+         * a row keeps them always in flight (SAT f32 32768^2, H200: w = 128 / 512 / 2048 / whole
+         * row 4.90 / 4.34 / 4.19 / 4.19 ms). */
+        shape = PW_TILE_SQUARE;
+        w = peer ? round_up(t->cols, PW_SCAN_CHUNK) : round_up(t->w, PW_SCAN_CHUNK);
+        out->prefetch = peer;
+        out->needs.threads = 32 * pw_scan_warps(t->h);
+        out->needs.smem = pw_scan_smem_bytes(t->h, cell->planes, cell->several_planes, vb);
+        break;
+    case PW_PROC_STENCIL_WARP:
+        /* Whole 32-step chunks (the width rounded up): a partial chunk costs a whole one (HEAT
+         * 16384^2, h = 64, PW, H200: w = 63 11.3 ms, w = 64 8.1). */
+        out->rows_per_thread = t->h <= 32 ? 1 : t->h <= 64 ? 2 : 4;
+        w = round_up(t->w, PW_STENCIL_WARP_CHUNK);
+        out->needs.threads = PW_STENCIL_WARP_THREADS;
+        out->needs.smem = pw_stencil_warp_smem_bytes(out->rows_per_thread, vb);
+        break;
+    case PW_PROC_STENCIL_WINDOW:
+        out->needs.threads = (int)t->h;
+        out->needs.smem = pw_stencil_window_bytes(t->h, t->w, vb);
+        break;
+    default:
+        return PW_ERR_UNSUPPORTED;
+    }
+    if (w != t->w || shape != (pw_tile_shape)t->shape)
+        return pw_tiling_init(&out->tiling, t->rows, t->cols, t->skew, shape, t->h, w);
+    return PW_OK;
+}

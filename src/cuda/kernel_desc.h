@@ -1,0 +1,112 @@
+/*
+ * kernel_desc.h - which kernel runs a problem on the GPU, as data: the kernel descriptor and the
+ * one selector that fills it.  Plain C with no CUDA in it (so CI, which has no GPU, tests the
+ * choices), used by the app glue (*_apps.cu) to instantiate the processor it names and by the
+ * launcher (launch.cuh) for the block's threads and shared memory.  A kernel compiled at run time
+ * (src/jit/) is chosen by the same function, so user cells get the fast processors by the same
+ * rules as the built-in apps.
+ *
+ * The processors (src/cuda/device/):
+ *   LINEAR          one thread per R rows, a block barrier a step; bus, left, diag (linear_proc.cuh)
+ *   WARP            one warp per tile-row, R = h / 32 rows a thread, shuffles (warp_proc.cuh)
+ *   FULL            one thread a row, neighbours from global memory, any skew (full_proc.cuh)
+ *   SCAN            prefix sums of rows and columns, square tiles (scan_proc.cuh)
+ *   STENCIL_WARP    three warps, in-place five-point sweeps on hyper tiles (stencil_warp_proc.cuh)
+ *   STENCIL_WINDOW  the tile's window of the grid in shared memory (stencil_window_proc.cuh)
+ *
+ * Debugging and measuring switches (docs/RELIABILITY.md), read here and nowhere else:
+ *   PEERWAVE_LINEAR_PROCESSOR=block     LINEAR instead of WARP
+ *   PEERWAVE_SAT_PROCESSOR=scan|diag|global   SCAN (default), LINEAR before SCAN, FULL
+ *   PEERWAVE_STENCIL_PROCESSOR=warp|window|global   STENCIL_WARP (default), _WINDOW, FULL
+ *   PEERWAVE_PIPELINE_SWEEPS=0          one launch per sweep instead of pipelined sweeps
+ *   PEERWAVE_SPIN_POLLS=N               polls a wait makes before it sleeps between them
+ */
+#ifndef PW_KERNEL_DESC_H
+#define PW_KERNEL_DESC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum pw_processor {
+    PW_PROC_LINEAR = 0,
+    PW_PROC_WARP,
+    PW_PROC_FULL,
+    PW_PROC_SCAN,
+    PW_PROC_STENCIL_WARP,
+    PW_PROC_STENCIL_WINDOW,
+    PW_PROC_COUNT
+} pw_processor;
+
+/* The processor's name ("warp", ...), for reports and tests. */
+const char *pw_processor_name(pw_processor p);
+
+/* What an application offers the selector: the forms of its cell it has (a bit 1 << pw_processor
+ * for each processor it can be run on) and the shape of its values. */
+typedef struct pw_cell_shape {
+    unsigned forms;     /* bits 1 << PW_PROC_... */
+    int value_bytes;    /* the value a cell produces (T, Out, F) */
+    int planes;         /* output planes (INTHIST: bins), else 1 */
+    int several_planes; /* its scan source makes a plane per bin (INTHIST), however many are asked */
+} pw_cell_shape;
+
+#define PW_FORM(p) (1u << (p))
+
+/* The switches above, as read from the environment. */
+typedef struct pw_kernel_switches {
+    int linear_block;     /* PEERWAVE_LINEAR_PROCESSOR=block */
+    int sat_processor;    /* 0 scan, 1 diag, 2 global */
+    int stencil_processor;/* 0 warp, 1 window, 2 global */
+    int pipeline_sweeps;  /* 1 unless PEERWAVE_PIPELINE_SWEEPS=0 */
+    unsigned spin_polls;  /* PW_SPIN_POLLS unless PEERWAVE_SPIN_POLLS is a count >= 0 */
+} pw_kernel_switches;
+
+/* Polls a wait makes back to back before it starts sleeping between them (device/sync.cuh). */
+#define PW_SPIN_POLLS 64
+
+void pw_kernel_switches_read(pw_kernel_switches *out);
+
+/* How a block of the kernel is launched. */
+typedef struct pw_launch_needs {
+    int threads;               /* a block */
+    size_t smem;               /* dynamic shared memory a block, bytes */
+    int warps_per_scheduler;   /* peer grid: at most this many warps on each of an SM's four
+                                  schedulers, the same number on each (0: no such rule) */
+} pw_launch_needs;
+
+typedef struct pw_kernel_desc {
+    pw_processor processor;
+    int rows_per_thread;   /* LINEAR: lanes a thread; WARP: h / 32; STENCIL_WARP: ceil(h / 32); else 1 */
+    pw_tiling tiling;      /* the tiles the processor runs: the plan's, re-cut where the processor
+                              needs (whole chunks, a minimum width, SCAN's square tiles) */
+    int prefetch;          /* SCAN: the next chunk's inputs loaded while one runs (peer) */
+    int pipelined_sweeps;  /* in-place sweeps pipelined in one peer launch */
+    unsigned spin_polls;
+    pw_launch_needs needs;
+} pw_kernel_desc;
+
+/* The kernel for `cell` under `plan` (a CUDA plan) with the given switches (NULL: read them).
+ * PW_ERR_UNSUPPORTED when none of the cell's forms suits the plan; PW_ERR_INVALID_TILE when the
+ * re-cut tiling cannot be built. */
+pw_status pw_select_kernel(const pw_plan *plan, const pw_cell_shape *cell, const pw_kernel_switches *switches,
+                           pw_kernel_desc *out);
+
+/* The peer grid for a processor whose rule limits warps per scheduler (needs.warps_per_scheduler):
+ * each SM's four schedulers get the same number of warps, at most that many. */
+int64_t pw_even_peer_grid(int64_t grid, int64_t sms, int warps_per_scheduler);
+
+/* Limits of the processors' re-cut tiles. */
+#define PW_WARP_PEER_MIN_W 128                /* WARP in the peer schedule: the narrowest tile */
+#define PW_WARP_MAX_STEPS ((int64_t)1 << 30)  /* WARP: tile steps are counted in 32 bits */
+#define PW_STENCIL_WINDOW_MAX (100 * 1024)    /* STENCIL_WINDOW: shared memory at most */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

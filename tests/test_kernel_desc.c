@@ -1,0 +1,187 @@
+/*
+ * test_kernel_desc.c - the CUDA kernel selector (src/cuda/kernel_desc.c) over random plans: which
+ * processor runs each kind of cell, the tiles it runs and what its blocks need, against the rules
+ * written out plainly here (one condition per processor, as docs/RELIABILITY.md states them), and
+ * the switches read from the environment.  Plain C: runs in CI without a GPU.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../src/cuda/kernel_desc.h"
+#include "test_util.h"
+
+static const pw_kernel_switches defaults = {0, 0, 0, 1, PW_SPIN_POLLS};
+
+static pw_plan random_plan(void)
+{
+    pw_plan p;
+    memset(&p, 0, sizeof p);
+    p.backend = PW_BACKEND_CUDA;
+    p.strategy = test_range(0, 2) == 0 ? PW_STRATEGY_PEER : test_range(0, 1) ? PW_STRATEGY_GLOBAL_BARRIER : PW_STRATEGY_LAUNCH;
+    p.layout = test_range(0, 3) == 0 ? PW_LAYOUT_HYBRID : PW_LAYOUT_ROW_MAJOR;
+    const int64_t heights[] = {1, 7, 16, 32, 48, 64, 96, 128, 256, 512};
+    const int64_t h = heights[test_range(0, 9)];
+    const int skew = test_range(0, 4) == 0 ? 1 : 0;
+    const pw_tile_shape shape = test_range(0, 3) == 0 ? PW_TILE_SQUARE : PW_TILE_HYPER;
+    const int64_t rows = test_range(0, 3) == 0 ? test_range(1, 40) : test_range(1, 5000);
+    const int64_t cols = test_range(1, 5000), w = test_range(0, 1) ? h : test_range(1, 700);
+    if (pw_tiling_init(&p.tiling, rows, cols, skew, shape, h, w) != PW_OK) abort();
+    const int rs[] = {0, 0, 0, 1, 2, 4, 8};
+    int r = rs[test_range(0, 6)];
+    while (r > 1 && p.tiling.h % r) r /= 2;
+    p.rows_per_thread = r;
+    p.workers = 0;
+    p.stuck_row = -1;
+    return p;
+}
+
+static int64_t up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+
+static int warp_r(int64_t h)
+{
+    int64_t r = h % 32 ? 0 : h / 32;
+    return r == 1 || r == 2 || r == 4 || r == 8 ? (int)r : 0;
+}
+
+/* SW and DTW: the warp processor when the caller left R to the library and hyper tiles of 32 R
+ * rows (R = 1, 2, 4, 8) allow it, else the block processor with the R asked for (or 1). */
+static void check_linear(const pw_plan *p, int vb, int block)
+{
+    const pw_cell_shape cell = {PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR), vb, 1, 0};
+    pw_kernel_switches sw = defaults;
+    sw.linear_block = block;
+    pw_kernel_desc d;
+    const pw_tiling *t = &p->tiling;
+    if (t->skew != 0) { /* SW and DTW have no skew; the linear processors take none */
+        CHECK(pw_select_kernel(p, &cell, &sw, &d) == PW_ERR_UNSUPPORTED, "linear cell, skewed plan");
+        return;
+    }
+    CHECK(pw_select_kernel(p, &cell, &sw, &d) == PW_OK, "linear select");
+    const int warp = !block && p->rows_per_thread == 0 && t->shape == PW_TILE_HYPER && warp_r(t->h);
+    CHECK(d.processor == (warp ? PW_PROC_WARP : PW_PROC_LINEAR), "linear h %lld R %d shape %d: %s", (long long)t->h,
+          p->rows_per_thread, t->shape, pw_processor_name(d.processor));
+    if (warp) {
+        int64_t w = p->strategy == PW_STRATEGY_PEER && t->w < 128 ? 128 : t->w;
+        CHECK(d.rows_per_thread == t->h / 32 && d.tiling.w == w && d.tiling.h == t->h && d.needs.threads == 32 &&
+                  d.needs.smem == 0 && d.needs.warps_per_scheduler == 2,
+              "warp needs");
+    } else {
+        const int r = p->rows_per_thread ? p->rows_per_thread : 1;
+        CHECK(d.rows_per_thread == r && d.tiling.w == t->w && d.needs.threads == t->h / r &&
+                  d.needs.smem == (size_t)(2 * (t->h / r) * vb) && d.needs.warps_per_scheduler == 0,
+              "linear needs");
+    }
+}
+
+/* SAT (scan, diag = LINEAR, global = FULL) and INTHIST (scan or FULL): the scan processor on
+ * row-major unskewed tiles of at most 128 rows unless switched off; SAT's diag form on row-major
+ * unskewed plans unless "global"; FullProc otherwise.  "diag" puts SAT's diag form first. */
+static void check_sums(const pw_plan *p, int sat_switch, int inthist)
+{
+    const int vb = inthist ? 4 : (int)(4 << test_range(0, 1)), planes = inthist ? (int)test_range(1, 300) : 1;
+    const pw_cell_shape cell = {PW_FORM(PW_PROC_SCAN) | (inthist ? 0 : PW_FORM(PW_PROC_LINEAR)) | PW_FORM(PW_PROC_FULL), vb,
+                                planes, inthist};
+    pw_kernel_switches sw = defaults;
+    sw.sat_processor = sat_switch;
+    pw_kernel_desc d;
+    const pw_tiling *t = &p->tiling;
+    const int plain = p->layout != PW_LAYOUT_HYBRID && t->skew == 0;
+    const int diag = !inthist && plain && sat_switch != 2;
+    const int scan = plain && t->h <= 128 && sat_switch != 2 && !(sat_switch == 1 && diag);
+    CHECK(pw_select_kernel(p, &cell, &sw, &d) == PW_OK, "sums select");
+    const pw_processor want = scan ? PW_PROC_SCAN : diag ? PW_PROC_LINEAR : PW_PROC_FULL;
+    CHECK(d.processor == want, "%s switch %d layout %d skew %d h %lld: %s", inthist ? "inthist" : "sat", sat_switch,
+          p->layout, t->skew, (long long)t->h, pw_processor_name(d.processor));
+    if (d.processor == PW_PROC_SCAN) {
+        const int peer = p->strategy == PW_STRATEGY_PEER;
+        const int warps = (int)((t->h + 7) / 8);
+        size_t smem = 2 * (size_t)(warps + 1) * 128 * vb, carries = (size_t)planes * warps * 8 * vb;
+        if (inthist && carries <= 32 * 1024) smem += carries;
+        CHECK(d.tiling.shape == PW_TILE_SQUARE && d.tiling.w == (peer ? up(t->cols, 128) : up(t->w, 128)) &&
+                  d.prefetch == peer && d.needs.threads == 32 * warps && d.needs.smem == smem,
+              "scan tiles and needs (h %lld planes %d)", (long long)t->h, planes);
+    }
+    if (d.processor == PW_PROC_FULL) CHECK(d.needs.threads == t->h && d.needs.smem == 0, "full needs");
+}
+
+/* HEAT/SOR: on a row-major grid with hyper unskewed tiles, the warp processor (h <= 128) unless
+ * switched to window (which fits in 100 KB) or global; FullProc otherwise. */
+static void check_stencil(const pw_plan *p, int stencil_switch, int pipeline)
+{
+    const int vb = (int)(4 << test_range(0, 1));
+    const pw_cell_shape cell = {PW_FORM(PW_PROC_STENCIL_WARP) | PW_FORM(PW_PROC_STENCIL_WINDOW) | PW_FORM(PW_PROC_FULL), vb, 1, 0};
+    pw_kernel_switches sw = defaults;
+    sw.stencil_processor = stencil_switch;
+    sw.pipeline_sweeps = pipeline;
+    pw_kernel_desc d;
+    const pw_tiling *t = &p->tiling;
+    const int fits = p->layout != PW_LAYOUT_HYBRID && t->skew == 0 && t->shape == PW_TILE_HYPER;
+    const size_t window = (size_t)(t->h + 2) * (size_t)(t->w + t->h + 1) * vb;
+    const pw_processor want = fits && stencil_switch == 0 && t->h <= 128          ? PW_PROC_STENCIL_WARP
+                              : fits && stencil_switch == 1 && window <= 100 * 1024 ? PW_PROC_STENCIL_WINDOW
+                                                                                   : PW_PROC_FULL;
+    CHECK(pw_select_kernel(p, &cell, &sw, &d) == PW_OK, "stencil select");
+    CHECK(d.processor == want, "stencil switch %d h %lld: %s", stencil_switch, (long long)t->h, pw_processor_name(d.processor));
+    CHECK(d.pipelined_sweeps == (p->strategy == PW_STRATEGY_PEER && pipeline), "pipelined sweeps");
+    if (d.processor == PW_PROC_STENCIL_WARP) {
+        const int r = t->h <= 32 ? 1 : t->h <= 64 ? 2 : 4;
+        const int64_t elems = (32 * r + 2) * 33 + (32 * r + 2) / 32; /* a buffer: own rows, below, above */
+        const size_t smem = 4 * (size_t)elems * vb + 2 * 32 * (size_t)r * vb + 4 * sizeof(int);
+        CHECK(d.rows_per_thread == r && d.tiling.w == up(t->w, 32) && d.needs.threads == 96 && d.needs.smem == smem,
+              "stencil warp needs (h %lld)", (long long)t->h);
+    }
+    if (d.processor == PW_PROC_STENCIL_WINDOW) CHECK(d.needs.threads == t->h && d.needs.smem == window, "window needs");
+}
+
+static void check_switches_from_environment(void)
+{
+    pw_kernel_switches sw;
+    unsetenv("PEERWAVE_LINEAR_PROCESSOR");
+    unsetenv("PEERWAVE_SAT_PROCESSOR");
+    unsetenv("PEERWAVE_STENCIL_PROCESSOR");
+    unsetenv("PEERWAVE_PIPELINE_SWEEPS");
+    unsetenv("PEERWAVE_SPIN_POLLS");
+    pw_kernel_switches_read(&sw);
+    CHECK(!memcmp(&sw, &defaults, sizeof sw), "defaults");
+    setenv("PEERWAVE_LINEAR_PROCESSOR", "block", 1);
+    setenv("PEERWAVE_SAT_PROCESSOR", "diag", 1);
+    setenv("PEERWAVE_STENCIL_PROCESSOR", "window", 1);
+    setenv("PEERWAVE_PIPELINE_SWEEPS", "0", 1);
+    setenv("PEERWAVE_SPIN_POLLS", "7", 1);
+    pw_kernel_switches_read(&sw);
+    CHECK(sw.linear_block == 1 && sw.sat_processor == 1 && sw.stencil_processor == 1 && sw.pipeline_sweeps == 0 &&
+              sw.spin_polls == 7,
+          "all set");
+    setenv("PEERWAVE_SAT_PROCESSOR", "global", 1);
+    setenv("PEERWAVE_STENCIL_PROCESSOR", "global", 1);
+    setenv("PEERWAVE_SPIN_POLLS", "-3", 1);
+    pw_kernel_switches_read(&sw);
+    CHECK(sw.sat_processor == 2 && sw.stencil_processor == 2 && sw.spin_polls == PW_SPIN_POLLS, "global; bad count");
+    setenv("PEERWAVE_STENCIL_PROCESSOR", "", 1);
+    pw_kernel_switches_read(&sw);
+    CHECK(sw.stencil_processor == 0, "empty stencil switch: warp");
+}
+
+int main(void)
+{
+    test_seed(32);
+    int shapes = 3000;
+    for (int k = 0; k < shapes; k++) {
+        const pw_plan p = random_plan();
+        check_linear(&p, (int)(4 << test_range(0, 2)), test_range(0, 4) == 0);
+        check_sums(&p, (int)test_range(0, 2), (int)test_range(0, 1));
+        check_stencil(&p, (int)test_range(0, 2), (int)test_range(0, 1));
+    }
+    /* no form suits: an app that offers none */
+    pw_plan p = random_plan();
+    const pw_cell_shape none = {0, 4, 1, 0};
+    pw_kernel_desc d;
+    CHECK(pw_select_kernel(&p, &none, &defaults, &d) == PW_ERR_UNSUPPORTED, "no form");
+    /* the peer grid of one-warp blocks: the same number of warps on every scheduler, at most 2 */
+    CHECK(pw_even_peer_grid(5000, 132, 2) == 1056 && pw_even_peer_grid(1000, 132, 2) == 528 &&
+              pw_even_peer_grid(300, 132, 2) == 300 && pw_even_peer_grid(5000, 132, 0) == 5000,
+          "even peer grid");
+    CHECK(!strcmp(pw_processor_name(PW_PROC_SCAN), "scan") && !strcmp(pw_processor_name(PW_PROC_COUNT), "?"), "names");
+    check_switches_from_environment();
+    return test_finish();
+}
