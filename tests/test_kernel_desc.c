@@ -47,7 +47,7 @@ static int warp_r(int64_t h)
  * rows (R = 1, 2, 4, 8) allow it, else the block processor with the R asked for (or 1). */
 static void check_linear(const pw_plan *p, int vb, int block)
 {
-    const pw_cell_shape cell = {PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR), vb, 1, 0};
+    const pw_cell_shape cell = {PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR), vb, 1, 0, 0};
     pw_kernel_switches sw = defaults;
     sw.linear_block = block;
     pw_kernel_desc d;
@@ -80,7 +80,7 @@ static void check_sums(const pw_plan *p, int sat_switch, int inthist)
 {
     const int vb = inthist ? 4 : (int)(4 << test_range(0, 1)), planes = inthist ? (int)test_range(1, 300) : 1;
     const pw_cell_shape cell = {PW_FORM(PW_PROC_SCAN) | (inthist ? 0 : PW_FORM(PW_PROC_LINEAR)) | PW_FORM(PW_PROC_FULL), vb,
-                                planes, inthist};
+                                planes, inthist, inthist ? 0 : 1};
     pw_kernel_switches sw = defaults;
     sw.sat_processor = sat_switch;
     pw_kernel_desc d;
@@ -102,6 +102,9 @@ static void check_sums(const pw_plan *p, int sat_switch, int inthist)
               "scan tiles and needs (h %lld planes %d)", (long long)t->h, planes);
     }
     if (d.processor == PW_PROC_FULL) CHECK(d.needs.threads == t->h && d.needs.smem == 0, "full needs");
+    if (d.processor == PW_PROC_LINEAR) /* SAT's diag form is one row a thread, whatever was asked */
+        CHECK(d.rows_per_thread == 1 && d.needs.threads == t->h && d.needs.smem == (size_t)(2 * t->h * vb),
+              "sat diag needs (R asked %d)", p->rows_per_thread);
 }
 
 /* HEAT/SOR: on a row-major grid with hyper unskewed tiles, the warp processor (h <= 128) unless
@@ -109,7 +112,7 @@ static void check_sums(const pw_plan *p, int sat_switch, int inthist)
 static void check_stencil(const pw_plan *p, int stencil_switch, int pipeline)
 {
     const int vb = (int)(4 << test_range(0, 1));
-    const pw_cell_shape cell = {PW_FORM(PW_PROC_STENCIL_WARP) | PW_FORM(PW_PROC_STENCIL_WINDOW) | PW_FORM(PW_PROC_FULL), vb, 1, 0};
+    const pw_cell_shape cell = {PW_FORM(PW_PROC_STENCIL_WARP) | PW_FORM(PW_PROC_STENCIL_WINDOW) | PW_FORM(PW_PROC_FULL), vb, 1, 0, 0};
     pw_kernel_switches sw = defaults;
     sw.stencil_processor = stencil_switch;
     sw.pipeline_sweeps = pipeline;
@@ -174,7 +177,7 @@ int main(void)
     }
     /* no form suits: an app that offers none */
     pw_plan p = random_plan();
-    const pw_cell_shape none = {0, 4, 1, 0};
+    const pw_cell_shape none = {0, 4, 1, 0, 0};
     pw_kernel_desc d;
     CHECK(pw_select_kernel(&p, &none, &defaults, &d) == PW_ERR_UNSUPPORTED, "no form");
     /* the peer grid of one-warp blocks: the same number of warps on every scheduler, at most 2 */

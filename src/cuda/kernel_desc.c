@@ -104,7 +104,7 @@ pw_status pw_select_kernel(const pw_plan *plan, const pw_cell_shape *cell, const
     pw_tile_shape shape = (pw_tile_shape)t->shape;
     switch (out->processor) {
     case PW_PROC_LINEAR:
-        out->rows_per_thread = plan->rows_per_thread ? plan->rows_per_thread : 1;
+        out->rows_per_thread = cell->linear_rows ? cell->linear_rows : plan->rows_per_thread ? plan->rows_per_thread : 1;
         out->needs.threads = (int)(t->h / out->rows_per_thread);
         out->needs.smem = pw_linear_smem_bytes(t->h, out->rows_per_thread, vb);
         break;

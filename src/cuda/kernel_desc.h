@@ -53,6 +53,8 @@ typedef struct pw_cell_shape {
     int value_bytes;    /* the value a cell produces (T, Out, F) */
     int planes;         /* output planes (INTHIST: bins), else 1 */
     int several_planes; /* its scan source makes a plane per bin (INTHIST), however many are asked */
+    int linear_rows;    /* its LINEAR form is built for this many rows a thread only (SAT's diag
+                           form: 1); 0: any of 1, 2, 4, 8 (the rows_per_thread option) */
 } pw_cell_shape;
 
 #define PW_FORM(p) (1u << (p))
