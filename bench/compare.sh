@@ -32,11 +32,13 @@ for app in ${only//,/ }; do
     [ $side = base ] && bin=$base/build-gpu/bench_suite
     timeout 300 $bin --runs 5 --only "$app" "${args[@]}" 2>&1 | grep -E "^(SAT|INTHIST|HEAT|SOR|SW|DTW) " > "$out/$side.$app.txt"
   done
-  # app type size method ... median "ms" ... : join on the first four fields
-  awk 'FNR == NR { k = $1 " " $2 " " $3 " " $4; for (i = 5; i <= NF; i++) if ($i == "ms") { t[k] = $(i - 1); break }; next }
-       { k = $1 " " $2 " " $3 " " $4; for (i = 5; i <= NF; i++) if ($i == "ms") { n = $(i - 1); break }
-         check = $NF; if (k in t) printf "%-44s base %9.3f ms  new %9.3f ms  new/base %.3f  %s\n", k, t[k], n, n / t[k], check }' \
+  # app type size method ... median "ms" ...: the key runs up to the method (types may hold spaces)
+  awk 'function key(   i, k) { k = $1; for (i = 2; i <= NF; i++) { k = k " " $i; if ($i ~ /^(GS|GS\+HT|PW|PW\+HT|PW\+FHT|LAUNCH)$/) break }; return k }
+       function ms(   i) { for (i = 5; i <= NF; i++) if ($i == "ms") return $(i - 1) }
+       FNR == NR { t[key()] = ms(); next }
+       { k = key(); if (k in t) printf "%-44s base %9.3f ms  new %9.3f ms  new/base %.3f  %s\n", k, t[k], ms(), ms() / t[k], $NF }' \
     "$out/base.$app.txt" "$out/new.$app.txt" | tee -a "$out/compare_summary.txt"
 done
+rm -f "$out"/base.*.txt "$out"/new.*.txt # the joined table is the result (the device returns few files)
 echo "================ compare summary"
 cat "$out/compare_summary.txt"

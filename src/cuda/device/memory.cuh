@@ -41,10 +41,17 @@ __device__ __forceinline__ void pw_store_relaxed(unsigned long long *p, unsigned
     asm volatile("st.relaxed.gpu.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
-__device__ __forceinline__ unsigned pw_load_relaxed_u32(const unsigned *p)
+/* The grid barrier's word (sync.cuh): an arrival that releases, polls that acquire. */
+__device__ __forceinline__ unsigned pw_atomic_add_release_u32(unsigned *p, unsigned v)
+{
+    unsigned old;
+    asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    return old;
+}
+__device__ __forceinline__ unsigned pw_load_acquire_u32(const unsigned *p)
 {
     unsigned v;
-    asm volatile("ld.relaxed.gpu.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
 }
 
