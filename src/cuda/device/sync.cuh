@@ -171,17 +171,18 @@ __device__ __forceinline__ void pw_tile_publish(const pw_row_sync &s, int64_t do
  * is on the critical path of every tile diagonal, and a first version (pw_poll's back-off, then
  * __threadfence() around a relaxed atomic) made HEAT's barrier schedule 1.3x slower (16384^2,
  * square 64 x 64 tiles, H100: 49.3 against 37.5 ms).  The watchdog and the abandon flag are
- * looked at every 1024 polls.  false: the run is abandoned. */
+ * looked at every 1024 polls; the abandon flag reaches every thread by __syncthreads_or.  (Relaxed
+ * polls with one fence after them made GS+HT 7% slower; the word's place, its own 64 KB or next
+ * to the run's other words, made no difference: H100, HEAT 16384^2.)  false: abandoned. */
 __device__ __forceinline__ bool pw_grid_barrier(const pw_engine_args &a)
 {
-    __shared__ int abandoned;
+    int abandoned = 0; /* thread 0's; every thread learns it from the closing __syncthreads_or */
     __syncthreads();
     if (threadIdx.x == 0) {
         const unsigned add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
         const unsigned before = pw_atomic_add_release_u32(a.grid_barrier, add);
         unsigned seen = before, checked = before;
         long long since = 0;
-        abandoned = 0;
         for (unsigned polls = 1; ((before ^ (seen = pw_load_acquire_u32(a.grid_barrier))) & 0x80000000u) == 0; polls++) {
             if (polls % 1024) continue;
             if (*(volatile int *)a.error) {
@@ -199,8 +200,7 @@ __device__ __forceinline__ bool pw_grid_barrier(const pw_engine_args &a)
             }
         }
     }
-    __syncthreads();
-    return !abandoned;
+    return !__syncthreads_or(abandoned);
 }
 
 #endif
