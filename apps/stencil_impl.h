@@ -68,7 +68,7 @@ static pw_status ST_FN(stencil_run_)(pw_image *grid, int64_t sweeps, int sor, do
     if (plan->backend == PW_BACKEND_CUDA) st = pw_cuda_stencil(plan, grid, sweeps, sor, omega, info);
     else
 #endif
-        for (int64_t t = 0; t < sweeps && st == PW_OK; t++) st = pw_execute(plan, &kernel, info);
+        st = pw_execute_sweeps(plan, &kernel, sweeps, info);
     if (st == PW_OK && residual)
         *residual = ST_FN(stencil_residual_)(ctx.grid, grid->rows, grid->cols, ctx.stride);
     return st;

@@ -17,7 +17,12 @@ static double seconds_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *info)
+/* Progress counters of one pipelined run at most (8 bytes each), as on the GPU: more sweeps run
+ * in batches of runs. */
+#define PW_CPU_SWEEP_COUNTERS (1 << 20)
+
+/* `sweeps` sweeps (> 1 only on the peer engine, pipelined) of the plan's engine, timed. */
+static pw_status run_engine(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_run_info *info)
 {
     /* CUDA plans go through the apps' pw_cuda_* glue; segment kernels are host code. */
     if (plan->backend != PW_BACKEND_CPU) return PW_ERR_UNSUPPORTED;
@@ -25,7 +30,7 @@ pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *
     pw_status st;
     switch (plan->strategy) {
     case PW_STRATEGY_SEQUENTIAL: st = pw_cpu_sequential(plan, kernel); break;
-    case PW_STRATEGY_PEER: st = pw_cpu_peer(plan, kernel); break;
+    case PW_STRATEGY_PEER: st = pw_cpu_peer(plan, kernel, sweeps); break;
     case PW_STRATEGY_GLOBAL_BARRIER: st = pw_cpu_barrier(plan, kernel); break;
     default: st = PW_ERR_UNSUPPORTED; break;
     }
@@ -39,8 +44,26 @@ pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *
         info->threads = plan->workers;
         info->threads_available = plan->workers_available;
         info->skew = t->skew;
-        info->cells += t->rows * t->cols;
+        info->cells += t->rows * t->cols * sweeps;
         info->seconds += seconds_now() - start;
     }
+    return st;
+}
+
+pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *info)
+{
+    return run_engine(plan, kernel, 1, info);
+}
+
+pw_status pw_execute_sweeps(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_run_info *info)
+{
+    pw_status st = PW_OK;
+    if (plan->strategy == PW_STRATEGY_PEER && plan->tiling.skew == 0) {
+        const int64_t n_rows = plan->tiling.n_rows, batch = n_rows >= PW_CPU_SWEEP_COUNTERS ? 1 : PW_CPU_SWEEP_COUNTERS / n_rows;
+        for (int64_t done = 0; done < sweeps && st == PW_OK; done += batch)
+            st = run_engine(plan, kernel, sweeps - done < batch ? sweeps - done : batch, info);
+        return st;
+    }
+    for (int64_t t = 0; t < sweeps && st == PW_OK; t++) st = run_engine(plan, kernel, 1, info);
     return st;
 }

@@ -28,6 +28,11 @@ typedef struct pw_kernel {
  * sweep's cells and seconds to info->cells and info->seconds (so several sweeps accumulate). */
 pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *info);
 
+/* Run `sweeps` in-place sweeps of the plan (HEAT, SOR): the peer strategy pipelines them in one
+ * team of workers (a sweep's tile-row starts once the previous sweep is far enough on: core/work.h),
+ * the others run them one after another.  Adds like pw_execute. */
+pw_status pw_execute_sweeps(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_run_info *info);
+
 /* Zero an info struct before the first pw_execute. */
 void pw_run_info_clear(pw_run_info *info);
 

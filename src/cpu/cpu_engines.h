@@ -11,8 +11,9 @@
 pw_status pw_cpu_sequential(const pw_plan *plan, const pw_kernel *kernel);
 
 /* Peer engine: threads claim tile-rows in order from an atomic ticket and wait only on the
- * release/acquire progress counter of the tile-row above. */
-pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel);
+ * release/acquire progress counters of the tile-row above (and, for sweeps > 1, pipelined
+ * in-place sweeps of skew 0, of the previous sweep's rows: core/work.h). */
+pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps);
 
 /* Global-barrier engine: all threads run the tiles of one tile diagonal, then meet at a barrier. */
 pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel);

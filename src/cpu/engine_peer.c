@@ -7,6 +7,11 @@
  * finished, monotonic, so nothing is ever reset) with a release store; the thread on the row
  * below reads it with an acquire load, which makes every cell written before the release
  * visible to it.  The cross-row rule (how far ahead the row above must be) is pw_tiling_need().
+ *
+ * Several in-place sweeps (HEAT, SOR) run pipelined in one team, as on the GPU: tickets and
+ * counters follow the one work decomposition (core/work.h), and a tile of a later sweep also
+ * waits until the previous sweep has computed the cells it reads there (its own tile-row's and the
+ * row below's: pw_tiling_need_prev_same / _below), the rule the GPU's pw_row_wait_steps applies.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -16,6 +21,7 @@
 #include "tile_run.h"
 #include "tile_trace.h"
 #include "../core/alloc.h"
+#include "../core/work.h"
 
 /* A wait that sees no progress of the awaited row for this long is a bug, not slowness. */
 #define PW_CPU_WATCHDOG_NS (120LL * 1000000000LL)
@@ -23,8 +29,9 @@
 typedef struct peer_state {
     const pw_tiling *t;
     const pw_kernel *k;
-    atomic_llong next_row;
-    atomic_llong *progress; /* per tile-row: steps finished */
+    pw_work work;
+    atomic_llong next_ticket;
+    atomic_llong *progress; /* per ticket (tile-row and sweep): steps finished */
     atomic_int failed;      /* a watchdog fired: everyone stops */
     int64_t watchdog_ns;
     int64_t stuck_row;      /* fault injection (plan.h) */
@@ -53,41 +60,59 @@ static int wait_for_row(peer_state *s, int64_t r, int64_t need)
     }
 }
 
+/* Wait until tile c of the ticket's tile-row may run: the row above in this sweep, and in a
+ * later sweep the previous sweep's same row and the row below.  0, or -1: abandoned. */
+static int wait_for_tile(peer_state *s, int64_t q, const pw_ticket *k, int64_t c)
+{
+    const pw_tiling *t = s->t;
+    const int64_t r = k->row, per_sweep = s->work.bands * t->n_rows;
+    if (r > 0 && wait_for_row(s, q - 1, pw_tiling_need(t, r, c)) != 0) return -1;
+    if (k->sweep == 0) return 0;
+    if (wait_for_row(s, q - per_sweep, pw_tiling_need_prev_same(t, r, c)) != 0) return -1;
+    const int64_t below = r + 1 < t->n_rows ? pw_tiling_need_prev_below(t, r, c) : 0;
+    return below > 0 ? wait_for_row(s, q - per_sweep + 1, below) : 0;
+}
+
 static void peer_worker(void *arg, int worker, int team_size)
 {
     (void)team_size;
     peer_state *s = arg;
     const pw_tiling *t = s->t;
+    const int64_t tickets = pw_work_tickets(&s->work);
     int tracing = s->trace.workers != NULL;
     for (;;) {
-        int64_t r = atomic_fetch_add_explicit(&s->next_row, 1, memory_order_relaxed);
-        if (r >= t->n_rows) return;
-        int64_t end = pw_tiling_end_tile(t, r);
+        const int64_t q = atomic_fetch_add_explicit(&s->next_ticket, 1, memory_order_relaxed);
+        if (q >= tickets) return;
+        const pw_ticket k = pw_work_decode(&s->work, q);
+        const int64_t r = k.row, end = pw_tiling_end_tile(t, r);
         for (int64_t c = pw_tiling_first_tile(t, r); c < end; c++) {
             int64_t wait_start = tracing ? pw_now_ns() : 0;
-            if (r > 0 && wait_for_row(s, r - 1, pw_tiling_need(t, r, c)) != 0) return;
+            if (wait_for_tile(s, q, &k, c) != 0) return;
             int64_t start = tracing ? pw_now_ns() : 0;
             pw_cpu_run_tile(t, s->k, r, c, worker);
-            if (r != s->stuck_row)
-                atomic_store_explicit(&s->progress[r], pw_tiling_done(t, r, c), memory_order_release);
-            if (tracing) pw_tile_trace_add(&s->trace, worker, r, c, wait_start, start, pw_now_ns());
+            if (q != s->stuck_row)
+                atomic_store_explicit(&s->progress[q], pw_tiling_done(t, r, c), memory_order_release);
+            if (tracing) pw_tile_trace_add(&s->trace, worker, q, c, wait_start, start, pw_now_ns());
         }
     }
 }
 
-pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel)
+pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps)
 {
     const pw_tiling *t = &plan->tiling;
     peer_state s;
+    if (sweeps < 1 || (sweeps > 1 && t->skew != 0)) return PW_ERR_UNSUPPORTED; /* tiling_geometry.h */
     s.t = t;
     s.k = kernel;
+    s.work = pw_work_make(t->n_rows, sweeps);
     s.watchdog_ns = plan->watchdog_ns ? plan->watchdog_ns : PW_CPU_WATCHDOG_NS;
     s.stuck_row = plan->stuck_row;
-    atomic_init(&s.next_row, 0);
+    atomic_init(&s.next_ticket, 0);
     atomic_init(&s.failed, 0);
-    s.progress = pw_malloc(sizeof *s.progress * (size_t)t->n_rows);
+    const int64_t tickets = pw_work_tickets(&s.work);
+    s.progress = pw_malloc(sizeof *s.progress * (size_t)tickets);
     if (!s.progress) return PW_ERR_OUT_OF_MEMORY;
-    for (int64_t r = 0; r < t->n_rows; r++) atomic_init(&s.progress[r], 0);
+    for (int64_t q = 0; q < tickets; q++) atomic_init(&s.progress[q], 0);
     pw_status st = pw_tile_trace_open(&s.trace, plan->workers, plan->trace);
     if (st == PW_OK) {
         pw_team_run(plan->workers, peer_worker, &s, NULL);

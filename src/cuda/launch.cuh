@@ -72,7 +72,7 @@ static pw_status pw_cuda_run_sweeps(const pw_plan *plan, const pw_kernel_desc *d
     /* The one-launch-per-diagonal baseline has no persistent blocks to draw lanes for. */
     const bool traced = plan->trace && plan->strategy != PW_STRATEGY_LAUNCH;
     const pw_kernels<Proc> k;
-    const int64_t counters = t->n_rows * sweeps;
+    const int64_t counters = t->n_rows * sweeps; /* pw_work_tickets of a.work */
     if (sweeps < 1 || (sweeps > 1 && (plan->strategy != PW_STRATEGY_PEER || t->skew != 0))) return PW_ERR_UNSUPPORTED;
     a.trace.records = NULL;
     a.trace.count = NULL;
@@ -98,7 +98,7 @@ static pw_status pw_cuda_run_sweeps(const pw_plan *plan, const pw_kernel_desc *d
     a.error = error;
     a.watchdog_ns = plan->watchdog_ns ? plan->watchdog_ns : PW_CUDA_WATCHDOG_NS;
     a.stuck_row = plan->stuck_row;
-    a.sweeps = sweeps;
+    a.work = pw_work_make(t->n_rows, sweeps);
     a.spin_polls = desc->spin_polls;
 
     if (smem > 48 * 1024) { /* dynamic shared memory past 48 KB is opt-in, per kernel */

@@ -57,12 +57,15 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
     __shared__ long long row;
     __shared__ int abandon;
     const pw_tiling &t = a.t;
+    const int64_t tickets = pw_work_tickets(&a.work);
     pw_begin_proc_block(proc);
     for (;;) {
         if (threadIdx.x == 0) row = (long long)atomicAdd(a.ticket, 1ULL);
         __syncthreads();
-        const int64_t q = row, sweep = q / t.n_rows, r = q - sweep * t.n_rows; /* q: counter index */
-        if (sweep >= a.sweeps) return;
+        const int64_t q = row; /* the ticket, and its counter's index */
+        if (q >= tickets) return;
+        const pw_ticket k = pw_work_decode(&a.work, q);
+        const int64_t sweep = k.sweep, r = k.row;
         const pw_row_sync sync{&a, q, sweep, r};
         const int64_t first = pw_tiling_first_tile(&t, r), end = pw_tiling_end_tile(&t, r);
         if constexpr (Proc::policy.runs_rows) {

@@ -276,7 +276,7 @@ struct StencilWarpProc {
                                const pw_row_sync &sync) const
     {
         store_chunk(buf, r * t.h, lanes, sn, steps, t.cols);
-        if (sync.a && sync.sweep + 1 < sync.a->sweeps) {
+        if (sync.a && sync.sweep + 1 < sync.a->work.sweeps) {
             __syncwarp();
             if (lane() == 0) pw_row_publish(sync, sn + steps);
         }

@@ -19,6 +19,7 @@
 #define PW_DEVICE_SYNC_CUH
 
 #include "../../core/tiling_geometry.h"
+#include "../../core/work.h"
 #include "memory.cuh"
 #include "trace_device.cuh"
 
@@ -26,13 +27,13 @@
 
 struct pw_engine_args {
     pw_tiling t;
-    pw_counter *progress;       /* one counter per tile-row and sweep */
+    pw_counter *progress;       /* one counter per ticket (tile-row and sweep) */
     pw_counter *ticket;         /* next tile-row to claim */
     unsigned *grid_barrier;     /* the global-barrier schedule's arrival word (zeroed) */
     int *error;                 /* 0, or PW_CUDA_ERROR_TIMEOUT */
     long long watchdog_ns;
     long long stuck_row;        /* fault injection (plan.h): never hands over; -1 = none */
-    int64_t sweeps;             /* peer: in-place sweeps pipelined in this launch (>= 1) */
+    pw_work work;               /* peer: the tickets (tile-rows of pipelined sweeps: core/work.h) */
     unsigned spin_polls;        /* pw_poll: polls before it sleeps between them */
     pw_gpu_trace trace;         /* trace.records == NULL: tracing off */
 };
