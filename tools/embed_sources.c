@@ -43,9 +43,10 @@ static void die(const char *fmt, const char *a, const char *b)
     exit(1);
 }
 
-/* Normalise a/b/../c to a/c in place (paths stay inside ROOT). */
+/* Normalise a/b/../c to a/c in place (paths stay inside ROOT and fit PATH_MAX). */
 static void normalise(char *p)
 {
+    if (strlen(p) >= PATH_MAX) die("path too long: %.80s%s", p, "...");
     char out[PATH_MAX] = "";
     char *save = NULL, *part;
     char tmp[PATH_MAX];
@@ -69,6 +70,8 @@ static int add_file(char *path);
 
 static void add_name(const char *text, int file)
 {
+    /* names are written into C string literals and matched by NVRTC as written */
+    if (strpbrk(text, "\"\\\n")) die("a header name with a quote, backslash or newline: %s%s", text, "");
     for (int k = 0; k < n_names; k++)
         if (!strcmp(names[k].text, text)) {
             if (names[k].file != file) die("the include name \"%s\" means two files (%s and another)", text, files[file].path);
@@ -117,8 +120,7 @@ static int add_file(char *path)
     if (!in) die("cannot open %s: %s", full, strerror(errno));
     struct file *f = &files[n_files];
     snprintf(f->path, sizeof f->path, "%s", path);
-    fseek(in, 0, SEEK_END);
-    f->size = ftell(in);
+    if (fseek(in, 0, SEEK_END) != 0 || (f->size = ftell(in)) < 0) die("cannot size %s (not a regular file?)%s", full, "");
     rewind(in);
     f->text = malloc((size_t)f->size + 1);
     if (!f->text || fread(f->text, 1, (size_t)f->size, in) != (size_t)f->size) die("cannot read %s%s", full, "");

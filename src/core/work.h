@@ -45,6 +45,10 @@ PW_HD static inline int64_t pw_work_tickets(const pw_work *w)
     return w->problems * w->sweeps * w->bands * w->n_rows;
 }
 
+/* Tickets a sweep: ticket t's tile-row in the previous sweep is t - pw_work_sweep_stride (and the
+ * row below it the next ticket). */
+PW_HD static inline int64_t pw_work_sweep_stride(const pw_work *w) { return w->bands * w->n_rows; }
+
 /* What ticket t (0 <= t < pw_work_tickets) is: tile-rows fastest, then bands, sweeps, problems. */
 PW_HD static inline pw_ticket pw_work_decode(const pw_work *w, int64_t t)
 {

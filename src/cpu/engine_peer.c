@@ -65,7 +65,7 @@ static int wait_for_row(peer_state *s, int64_t r, int64_t need)
 static int wait_for_tile(peer_state *s, int64_t q, const pw_ticket *k, int64_t c)
 {
     const pw_tiling *t = s->t;
-    const int64_t r = k->row, per_sweep = s->work.bands * t->n_rows;
+    const int64_t r = k->row, per_sweep = pw_work_sweep_stride(&s->work);
     if (r > 0 && wait_for_row(s, q - 1, pw_tiling_need(t, r, c)) != 0) return -1;
     if (k->sweep == 0) return 0;
     if (wait_for_row(s, q - per_sweep, pw_tiling_need_prev_same(t, r, c)) != 0) return -1;

@@ -83,10 +83,11 @@ pw_status pw_rtc_compile(const char *source, const char *program_name, const cha
     memset(out, 0, sizeof *out);
     if (!source || !target || (n_names > 0 && !name_exprs)) return PW_ERR_NULL_ARGUMENT;
     if (n_names < 0 || (strncmp(target, "sm_", 3) && strncmp(target, "compute_", 8))) return PW_ERR_INVALID_ARGUMENT;
+    /* from here on every failure keeps a log, "" where the compiler said nothing */
     const int n = pw_device_source_count;
     const char **texts = malloc(sizeof *texts * (size_t)n), **names = malloc(sizeof *names * (size_t)n);
     char arch[64];
-    snprintf(arch, sizeof arch, "--gpu-architecture=%s", target);
+    if (snprintf(arch, sizeof arch, "--gpu-architecture=%s", target) >= (int)sizeof arch) return PW_ERR_INVALID_ARGUMENT;
     /* the options of the library's own kernels (src/cuda/CMakeLists.txt): C++17, and no fused
      * multiply-add, for floats bit-identical with the CPU engines */
     const char *options[] = {arch, "--std=c++17", "--fmad=false"};
@@ -102,7 +103,8 @@ pw_status pw_rtc_compile(const char *source, const char *program_name, const cha
         out->is_cubin = !strncmp(target, "sm_", 3);
         const nvrtcResult r = nvrtcCompileProgram(prog, (int)(sizeof options / sizeof *options), options);
         st = take_log(prog, out);
-        if (st == PW_OK && r != NVRTC_SUCCESS) {
+        if (st != PW_OK && r == NVRTC_ERROR_COMPILATION) st = PW_ERR_COMPILE; /* the log is lost, not the verdict */
+        else if (st == PW_OK && r != NVRTC_SUCCESS) {
             /* the log's first error line, for pw_error_detail; the whole log stays in out->log */
             const char *first = strstr(out->log, "error");
             const char *line = first ? first : out->log;
@@ -115,8 +117,8 @@ pw_status pw_rtc_compile(const char *source, const char *program_name, const cha
     if (prog) nvrtcDestroyProgram(&prog);
     free(texts);
     free(names);
-    if (st != PW_OK) { /* keep the log, drop the rest */
-        char *log = out->log;
+    if (st != PW_OK) { /* keep the log ("" when there is none), drop the rest */
+        char *log = out->log ? out->log : copy_text("");
         out->log = NULL;
         pw_rtc_image_free(out);
         out->log = log;

@@ -22,7 +22,8 @@ typedef struct pw_rtc_image {
     int is_cubin;
     char **lowered; /* the mangled name of each name expression asked for, in order */
     int n_lowered;
-    char *log;      /* the compiler's log: warnings on success, the errors on failure ("" if none) */
+    char *log;      /* the compiler's log: warnings on success, the errors on failure ("" if none;
+                       NULL only when the arguments were refused before compiling) */
 } pw_rtc_image;
 
 /* Compile `source` (CUDA C++ that includes device headers by their path in the source tree, e.g.

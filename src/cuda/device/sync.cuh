@@ -130,10 +130,11 @@ __device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, pw_row_s
     const pw_tiling &t = a.t;
     if (above && s.r > 0 && !pw_wait_cached(a, s.q - 1, (pw_counter)pw_tiling_need_at(&t, s.r, last), &seen->above)) return false;
     if (s.sweep == 0) return true;
-    if (!pw_wait_cached(a, s.q - t.n_rows, (pw_counter)pw_tiling_need_prev_same_at(&t, s.r, last), &seen->same)) return false;
+    const int64_t prev = s.q - pw_work_sweep_stride(&a.work); /* this tile-row in the previous sweep */
+    if (!pw_wait_cached(a, prev, (pw_counter)pw_tiling_need_prev_same_at(&t, s.r, last), &seen->same)) return false;
     if (s.r + 1 < t.n_rows) {
         int64_t below = pw_tiling_need_prev_below_at(&t, s.r, last);
-        if (below > 0 && !pw_wait_cached(a, s.q - t.n_rows + 1, (pw_counter)below, &seen->below)) return false;
+        if (below > 0 && !pw_wait_cached(a, prev + 1, (pw_counter)below, &seen->below)) return false;
     }
     return true;
 }
