@@ -2,7 +2,7 @@
  * sat_accuracy.h - how close a floating-point summed-area table must be to the exact one.
  *
  * The sequential recurrence S = x + S(up) + S(left) - S(diag) and the GPU's scans (row prefix,
- * then column sums: src/cuda/device/scan_proc.cuh) add the same numbers in different orders, so
+ * then column sums: src/cuda/device/prefix_sum_proc.cuh) add the same numbers in different orders, so
  * their float results differ in the last bits; neither is "the" answer.  What both meet is a
  * bound on the distance from the exact sum: every partial sum the scans form is a sum of at most
  * (i + 1)(j + 1) inputs along a chain of at most i + j + 64 additions, so

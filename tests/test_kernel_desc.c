@@ -73,13 +73,13 @@ static void check_linear(const pw_plan *p, int vb, int block)
     }
 }
 
-/* SAT (scan, diag = LINEAR, global = FULL) and INTHIST (scan or FULL): the scan processor on
+/* SAT (scan = PREFIX_SUM, diag = LINEAR, global = FULL) and INTHIST (PREFIX_SUM or FULL): PREFIX_SUM on
  * row-major unskewed tiles of at most 128 rows unless switched off; SAT's diag form on row-major
  * unskewed plans unless "global"; FullProc otherwise.  "diag" puts SAT's diag form first. */
 static void check_sums(const pw_plan *p, int sat_switch, int inthist)
 {
     const int vb = inthist ? 4 : (int)(4 << test_range(0, 1)), planes = inthist ? (int)test_range(1, 300) : 1;
-    const pw_cell_shape cell = {PW_FORM(PW_PROC_SCAN) | (inthist ? 0 : PW_FORM(PW_PROC_LINEAR)) | PW_FORM(PW_PROC_FULL), vb,
+    const pw_cell_shape cell = {PW_FORM(PW_PROC_PREFIX_SUM) | (inthist ? 0 : PW_FORM(PW_PROC_LINEAR)) | PW_FORM(PW_PROC_FULL), vb,
                                 planes, inthist, inthist ? 0 : 1};
     pw_kernel_switches sw = defaults;
     sw.sat_processor = sat_switch;
@@ -89,10 +89,10 @@ static void check_sums(const pw_plan *p, int sat_switch, int inthist)
     const int diag = !inthist && plain && sat_switch != 2;
     const int scan = plain && t->h <= 128 && sat_switch != 2 && !(sat_switch == 1 && diag);
     CHECK(pw_select_kernel(p, &cell, &sw, &d) == PW_OK, "sums select");
-    const pw_processor want = scan ? PW_PROC_SCAN : diag ? PW_PROC_LINEAR : PW_PROC_FULL;
+    const pw_processor want = scan ? PW_PROC_PREFIX_SUM : diag ? PW_PROC_LINEAR : PW_PROC_FULL;
     CHECK(d.processor == want, "%s switch %d layout %d skew %d h %lld: %s", inthist ? "inthist" : "sat", sat_switch,
           p->layout, t->skew, (long long)t->h, pw_processor_name(d.processor));
-    if (d.processor == PW_PROC_SCAN) {
+    if (d.processor == PW_PROC_PREFIX_SUM) {
         const int peer = p->strategy == PW_STRATEGY_PEER;
         const int warps = (int)((t->h + 7) / 8);
         size_t smem = 2 * (size_t)(warps + 1) * 128 * vb, carries = (size_t)planes * warps * 8 * vb;
@@ -184,7 +184,7 @@ int main(void)
     CHECK(pw_even_peer_grid(5000, 132, 2) == 1056 && pw_even_peer_grid(1000, 132, 2) == 528 &&
               pw_even_peer_grid(300, 132, 2) == 300 && pw_even_peer_grid(5000, 132, 0) == 5000,
           "even peer grid");
-    CHECK(!strcmp(pw_processor_name(PW_PROC_SCAN), "scan") && !strcmp(pw_processor_name(PW_PROC_COUNT), "?"), "names");
+    CHECK(!strcmp(pw_processor_name(PW_PROC_PREFIX_SUM), "prefix-sum") && !strcmp(pw_processor_name(PW_PROC_COUNT), "?"), "names");
     check_switches_from_environment();
     return test_finish();
 }

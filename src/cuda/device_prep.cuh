@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "device/scan_sources.cuh" /* pw_no_bin */
+#include "device/prefix_sum_sources.cuh" /* pw_no_bin */
 #include "device_buffer.cuh"
 
 #define PW_PREP_THREADS 256

@@ -1,7 +1,7 @@
 /*
- * full_apps.cu - SAT and INTHIST on the CUDA engine (full storage: the scan processor, the
+ * full_apps.cu - SAT and INTHIST on the CUDA engine (full storage: the prefix-sum processor, the
  * block processor or FullProc, as the kernel selector picks).  Their device forms are
- * device/app_sat.cuh, app_inthist.cuh and scan_sources.cuh.  HEAT and SOR: stencil_apps.cu.
+ * device/app_sat.cuh, app_inthist.cuh and prefix_sum_sources.cuh.  HEAT and SOR: stencil_apps.cu.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,8 +12,8 @@
 #include "device/full_proc.cuh"
 #include "device/layouts.cuh"
 #include "device/linear_proc.cuh"
-#include "device/scan_proc.cuh"
-#include "device/scan_sources.cuh"
+#include "device/prefix_sum_proc.cuh"
+#include "device/prefix_sum_sources.cuh"
 #include "device_buffer.cuh"
 #include "device_prep.cuh"
 #include "edge_words.cuh"
@@ -30,7 +30,7 @@ static bool aligned4(const void *p, int64_t stride, size_t elem)
     return (uintptr_t)p % bytes == 0 && stride % 4 == 0;
 }
 
-/* Run ScanProc over `planes` planes on the descriptor's tiles (kernel_desc.c: rectangles of
+/* Run PrefixSumProc over `planes` planes on the descriptor's tiles (kernel_desc.c: rectangles of
  * whole chunks; in the peer schedule one tile a row, the row above handed over by edge words and
  * the next chunk's inputs prefetched). */
 template <class Src, class Out>
@@ -49,8 +49,8 @@ static pw_status scan_run(const pw_plan *plan, const pw_kernel_desc *desc, const
     if (st != PW_OK) return st;
     const bool vec = aligned4(out, stride, sizeof(Out));
     if (desc->prefetch)
-        return pw_cuda_run(plan, desc, ScanProc<Src, Out, true>{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.edge(), edge_cols}, info);
-    return pw_cuda_run(plan, desc, ScanProc<Src, Out, false>{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.edge(), edge_cols}, info);
+        return pw_cuda_run(plan, desc, PrefixSumProc<Src, Out, true>{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.edge(), edge_cols}, info);
+    return pw_cuda_run(plan, desc, PrefixSumProc<Src, Out, false>{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.edge(), edge_cols}, info);
 }
 
 template <class In, class Out>
@@ -79,12 +79,12 @@ template <class In, class Out>
 static pw_status sat_core(const pw_plan *plan, const void *in, int64_t in_stride, void *out, int64_t out_stride,
                           pw_run_info *info)
 {
-    const pw_cell_shape cell = {PW_FORM(PW_PROC_SCAN) | PW_FORM(PW_PROC_LINEAR) | PW_FORM(PW_PROC_FULL), (int)sizeof(Out), 1, 0,
+    const pw_cell_shape cell = {PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_LINEAR) | PW_FORM(PW_PROC_FULL), (int)sizeof(Out), 1, 0,
                                1 /* SatDiagApp runs on LinearProc<., 1> */};
     pw_kernel_desc desc;
     pw_status sel = pw_select_kernel(plan, &cell, NULL, &desc);
     if (sel != PW_OK) return sel;
-    if (desc.processor == PW_PROC_SCAN) {
+    if (desc.processor == PW_PROC_PREFIX_SUM) {
         pw_sat_src<In, Out> src{(const In *)in, in_stride, aligned4(in, in_stride, sizeof(In))};
         return scan_run(plan, &desc, src, (Out *)out, out_stride, 0, 1, info);
     }
@@ -210,11 +210,11 @@ template <class B>
 static pw_status inthist_core(const pw_plan *plan, const B *dbin, int64_t rows, int64_t cols, int bins,
                               int32_t *dout, pw_run_info *info)
 {
-    const pw_cell_shape cell = {PW_FORM(PW_PROC_SCAN) | PW_FORM(PW_PROC_FULL), (int)sizeof(int32_t), bins, 1, 0};
+    const pw_cell_shape cell = {PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_FULL), (int)sizeof(int32_t), bins, 1, 0};
     pw_kernel_desc desc;
     pw_status st = pw_select_kernel(plan, &cell, NULL, &desc);
     if (st != PW_OK) return st;
-    if (desc.processor == PW_PROC_SCAN)
+    if (desc.processor == PW_PROC_PREFIX_SUM)
         return scan_run(plan, &desc, pw_bin_src<B>{dbin, cols, aligned4(dbin, cols, sizeof(B))}, dout, cols, rows * cols,
                         bins, info);
     FullProc<InthistApp<B>> proc;

@@ -9,7 +9,7 @@
 
 const char *pw_processor_name(pw_processor p)
 {
-    static const char *const names[PW_PROC_COUNT] = {"linear", "warp", "full", "scan", "stencil-warp", "stencil-window"};
+    static const char *const names[PW_PROC_COUNT] = {"linear", "warp", "full", "prefix-sum", "stencil-warp", "stencil-window"};
     return (unsigned)p < PW_PROC_COUNT ? names[p] : "?";
 }
 
@@ -53,7 +53,7 @@ static int suits(pw_processor p, const pw_plan *plan, const pw_cell_shape *cell,
 {
     const pw_tiling *t = &plan->tiling;
     const int hyper = t->shape == PW_TILE_HYPER, row_major = plan->layout != PW_LAYOUT_HYBRID;
-    const int sums = (cell->forms & PW_FORM(PW_PROC_SCAN)) != 0; /* a summed-area cell (SAT, INTHIST) */
+    const int sums = (cell->forms & PW_FORM(PW_PROC_PREFIX_SUM)) != 0; /* a summed-area cell (SAT, INTHIST) */
     if (!(cell->forms & PW_FORM(p))) return 0;
     switch (p) {
     case PW_PROC_STENCIL_WARP:
@@ -63,7 +63,7 @@ static int suits(pw_processor p, const pw_plan *plan, const pw_cell_shape *cell,
                pw_stencil_window_bytes(t->h, t->w, cell->value_bytes) <= PW_STENCIL_WINDOW_MAX;
     case PW_PROC_WARP: /* rows per thread left to the library, hyper tiles of a suitable height */
         return !sw->linear_block && plan->rows_per_thread == 0 && hyper && t->skew == 0 && warp_rows(t->h);
-    case PW_PROC_SCAN:
+    case PW_PROC_PREFIX_SUM:
         if (sw->sat_processor == 2 || (sw->sat_processor == 1 && suits(PW_PROC_LINEAR, plan, cell, sw))) return 0;
         return row_major && t->skew == 0 && t->h <= PW_SCAN_MAX_TILE_H;
     case PW_PROC_LINEAR: /* a full-storage cell (SAT's diag form) writes the plan's row-major matrix */
@@ -77,7 +77,7 @@ static int suits(pw_processor p, const pw_plan *plan, const pw_cell_shape *cell,
 
 /* The processors in the order they are preferred: the fastest that suits runs. */
 static const pw_processor preference[] = {PW_PROC_STENCIL_WARP, PW_PROC_STENCIL_WINDOW, PW_PROC_WARP,
-                                          PW_PROC_SCAN, PW_PROC_LINEAR, PW_PROC_FULL};
+                                          PW_PROC_PREFIX_SUM, PW_PROC_LINEAR, PW_PROC_FULL};
 
 static int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
@@ -126,7 +126,7 @@ pw_status pw_select_kernel(const pw_plan *plan, const pw_cell_shape *cell, const
     case PW_PROC_FULL:
         out->needs.threads = (int)t->h;
         break;
-    case PW_PROC_SCAN:
+    case PW_PROC_PREFIX_SUM:
         /* Rectangles (a scan has no diagonal fill for hyper tiles to avoid) of whole 128-column
          * chunks.  In the peer schedule a chunk waits for the row above and hands on its own by
          * itself (edge words), so the width only says where the next chunk's loads stop: one tile

@@ -10,13 +10,13 @@
  *   LINEAR          one thread per R rows, a block barrier a step; bus, left, diag (linear_proc.cuh)
  *   WARP            one warp per tile-row, R = h / 32 rows a thread, shuffles (warp_proc.cuh)
  *   FULL            one thread a row, neighbours from global memory, any skew (full_proc.cuh)
- *   SCAN            prefix sums of rows and columns, square tiles (scan_proc.cuh)
+ *   PREFIX_SUM      prefix sums of rows and columns, square tiles (prefix_sum_proc.cuh)
  *   STENCIL_WARP    three warps, in-place five-point sweeps on hyper tiles (stencil_warp_proc.cuh)
  *   STENCIL_WINDOW  the tile's window of the grid in shared memory (stencil_window_proc.cuh)
  *
  * Debugging and measuring switches (docs/RELIABILITY.md), read here and nowhere else:
  *   PEERWAVE_LINEAR_PROCESSOR=block     LINEAR instead of WARP
- *   PEERWAVE_SAT_PROCESSOR=scan|diag|global   SCAN (default), LINEAR before SCAN, FULL
+ *   PEERWAVE_SAT_PROCESSOR=scan|diag|global   PREFIX_SUM (default), LINEAR first, FULL
  *   PEERWAVE_STENCIL_PROCESSOR=warp|window|global   STENCIL_WARP (default), _WINDOW, FULL
  *   PEERWAVE_PIPELINE_SWEEPS=0          one launch per sweep instead of pipelined sweeps
  *   PEERWAVE_SPIN_POLLS=N               polls a wait makes before it sleeps between them
@@ -37,7 +37,7 @@ typedef enum pw_processor {
     PW_PROC_LINEAR = 0,
     PW_PROC_WARP,
     PW_PROC_FULL,
-    PW_PROC_SCAN,
+    PW_PROC_PREFIX_SUM,
     PW_PROC_STENCIL_WARP,
     PW_PROC_STENCIL_WINDOW,
     PW_PROC_COUNT
@@ -85,8 +85,8 @@ typedef struct pw_kernel_desc {
     pw_processor processor;
     int rows_per_thread;   /* LINEAR: lanes a thread; WARP: h / 32; STENCIL_WARP: ceil(h / 32); else 1 */
     pw_tiling tiling;      /* the tiles the processor runs: the plan's, re-cut where the processor
-                              needs (whole chunks, a minimum width, SCAN's square tiles) */
-    int prefetch;          /* SCAN: the next chunk's inputs loaded while one runs (peer) */
+                              needs (whole chunks, a minimum width, PREFIX_SUM's square tiles) */
+    int prefetch;          /* PREFIX_SUM: the next chunk's inputs loaded while one runs (peer) */
     int pipelined_sweeps;  /* in-place sweeps pipelined in one peer launch */
     unsigned spin_polls;
     pw_launch_needs needs;

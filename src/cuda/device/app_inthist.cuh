@@ -1,6 +1,6 @@
 /*
  * app_inthist.cuh - the integral histogram for FullProc: every bin's SAT cell at once, from a
- * dense array of bin indices (the scan processor takes it as a source instead: scan_sources.cuh).
+ * dense array of bin indices (the prefix-sum processor takes it as a source instead: prefix_sum_sources.cuh).
  */
 #ifndef PW_DEVICE_APP_INTHIST_CUH
 #define PW_DEVICE_APP_INTHIST_CUH
@@ -8,7 +8,7 @@
 #include "../../../apps/sat_cell.h"
 #include "../../core/fixed_width.h"
 
-template <class B> /* the bin array's type (scan_sources.cuh, pw_bin_src) */
+template <class B> /* the bin array's type (prefix_sum_sources.cuh, pw_bin_src) */
 struct InthistApp {
     const B *bin;
     int32_t *out;

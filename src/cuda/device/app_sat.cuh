@@ -1,8 +1,8 @@
 /*
  * app_sat.cuh - the summed-area table in the forms of the generic processors: SatApp for
  * FullProc (neighbours from global memory, any layout: layouts.cuh) and SatDiagApp for LinearProc
- * (neighbours in registers and the bus, every value stored to the output).  The scan processor
- * takes SAT as a source instead (scan_sources.cuh).  The cell is apps/sat_cell.h's.
+ * (neighbours in registers and the bus, every value stored to the output).  The prefix-sum processor
+ * takes SAT as a source instead (prefix_sum_sources.cuh).  The cell is apps/sat_cell.h's.
  */
 #ifndef PW_DEVICE_APP_SAT_CUH
 #define PW_DEVICE_APP_SAT_CUH

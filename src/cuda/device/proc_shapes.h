@@ -10,7 +10,7 @@
 #include "../../core/fixed_width.h"
 #include "../../core/hd.h"
 
-/* ---- ScanProc (scan_proc.cuh) ---- */
+/* ---- PrefixSumProc (prefix_sum_proc.cuh) ---- */
 #define PW_SCAN_ROWS_PER_WARP 8
 #define PW_SCAN_CHUNK 128      /* columns per pass: 32 threads x 4 */
 #define PW_SCAN_MAX_TILE_H 128 /* 16 warps: 512 threads */

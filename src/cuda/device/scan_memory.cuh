@@ -1,5 +1,5 @@
 /*
- * scan_memory.cuh - 4-element loads and stores of up to 16 bytes, for the scan processor and its
+ * scan_memory.cuh - 4-element loads and stores of up to 16 bytes, for the prefix-sum processor and its
  * input sources (one access of 4 consecutive elements a thread: full-width rows).
  */
 #ifndef PW_DEVICE_SCAN_MEMORY_CUH

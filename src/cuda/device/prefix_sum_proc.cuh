@@ -1,5 +1,5 @@
 /*
- * scan_proc.cuh - the prefix-sum tile processor (SAT, INTHIST): a tile is an h x w rectangle
+ * prefix_sum_proc.cuh - the prefix-sum tile processor (SAT, INTHIST): a tile is an h x w rectangle
  * (square tiles, skew 0) computed with scans, not diagonal steps, so a cell reads its input once
  * and writes its output once, both with full-width (up to 16-byte) accesses along rows.
  *
@@ -18,7 +18,7 @@
  * The operation is addition: the processor is a prefix-sum processor, its Out any type with +
  * and 0 (another associative operation would need its identity in place of the zeros; none is
  * asked for yet).  Several planes (INTHIST: one per bin) are the same scan over a different input
- * transform (Src: scan_sources.cuh).
+ * transform (Src: prefix_sum_sources.cuh).
  * Floats are summed in a different order than the sequential recurrence: the error bound is
  * stated in apps/sat_accuracy.h and checked by the tests; integer results are exact.
  *
@@ -29,8 +29,8 @@
  * Prefetch the next chunk's inputs are loaded into registers while the current chunk scans and
  * waits for the row above.
  */
-#ifndef PW_DEVICE_SCAN_PROC_CUH
-#define PW_DEVICE_SCAN_PROC_CUH
+#ifndef PW_DEVICE_PREFIX_SUM_PROC_CUH
+#define PW_DEVICE_PREFIX_SUM_PROC_CUH
 
 #include "handover.cuh"
 #include "proc_shapes.h"
@@ -42,7 +42,7 @@
  * registers (the f32 kernels spill 56 bytes with it, and the barrier and launch schedules, whose
  * tiles are one chunk wide, ran 1.5x slower for that). */
 template <class Src, class Out, bool Prefetch>
-struct ScanProc {
+struct PrefixSumProc {
     Src src;
     Out *out;          /* plane p, cell (i, j): out[p * plane_stride + i * stride + j] */
     int64_t stride, plane_stride;

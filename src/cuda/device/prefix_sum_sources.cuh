@@ -1,6 +1,6 @@
 /*
- * scan_sources.cuh - what the scan processor sums (scan_proc.cuh, Src): SAT's input converted to
- * the output type, and INTHIST's bin indicators, one plane a bin.
+ * prefix_sum_sources.cuh - what the prefix-sum processor sums (prefix_sum_proc.cuh, Src): SAT's
+ * input converted to the output type, and INTHIST's bin indicators, one plane a bin.
  *
  * Src: struct raw (4 inputs as loaded); __device__ void fetch(int64_t i, int64_t j, int n, raw &r)
  * const: the n (1..4) inputs of row i from column j on; __device__ void convert(const raw &r, int
@@ -8,8 +8,8 @@
  * bool many_planes: whether it has more than one plane (one plane keeps its row carries in
  * registers from chunk to chunk).
  */
-#ifndef PW_DEVICE_SCAN_SOURCES_CUH
-#define PW_DEVICE_SCAN_SOURCES_CUH
+#ifndef PW_DEVICE_PREFIX_SUM_SOURCES_CUH
+#define PW_DEVICE_PREFIX_SUM_SOURCES_CUH
 
 #include "../../core/fixed_width.h"
 #include "scan_memory.cuh"
