@@ -1,15 +1,8 @@
 /*
  * gpu_trace.cuh - per-tile timing on the GPU for pw_options.trace: the host half (the device half,
  * the records and how a block writes them, is device/trace_device.cuh).
- *
- * Thread 0 of a block reads %globaltimer before its wait for the row above, after it, and after
- * the tile's closing __syncthreads(), and appends one record through an atomic cursor.  The
- * buffer is sized on the host from the tiling (every tile is recorded exactly once), copied back
- * after the kernel and handed to the user's sink from the calling thread.  With no sink the
- * kernels see trace == NULL and skip the clock reads: one predictable branch per tile.
- *
- * %globaltimer counts nanoseconds; on the H100 it advances in steps of about 1 us outside a
- * profiler, so very short tiles show as 0 or 1 us (docs/PERFORMANCE.md, tracing).
+ * The buffer is sized here from the tiling (every tile is recorded exactly once), copied back
+ * after the kernel and handed to the user's sink from the calling thread.
  */
 #ifndef PW_GPU_TRACE_CUH
 #define PW_GPU_TRACE_CUH
