@@ -1,0 +1,85 @@
+/*
+ * peerwave_cell.h - the language of a user cell (docs/EXTENDING.md is the guide).
+ *
+ * A cell file is plain C: a few declaration lines, then the cell function.  The library compiles
+ * the same text twice: with the system C compiler for the CPU engines and with NVRTC for the GPU
+ * engines, in both cases after this header and after the types it generates from the declarations
+ * (pw_value, pw_ctx), so a cell file needs no #include.  Example (edit distance):
+ *
+ *     PW_FORM(linear)
+ *     PW_VALUE(int32_t)
+ *     PW_INPUT(uint8_t, a, i)
+ *     PW_INPUT(uint8_t, b, j)
+ *     PW_PARAM(int32_t, sub)
+ *
+ *     PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j)
+ *     {
+ *         return (pw_value)(i < 0 ? j + 1 : i + 1);
+ *     }
+ *     PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value up, pw_value left, pw_value diag)
+ *     {
+ *         pw_value d = diag + (c->a[i] == c->b[j] ? 0 : c->sub);
+ *         pw_value g = (up < left ? up : left) + 1;
+ *         return d < g ? d : g;
+ *     }
+ *
+ * Declarations (one a line, each line starting with its name; they expand to nothing here and
+ * are read by the library, pw_cell_create):
+ *   PW_FORM(linear)          cell (i, j) from up (i-1, j), left (i, j-1) and diag (i-1, j-1);
+ *                            linear space: the library keeps one row and one column.  Needs
+ *                            pw_boundary (row -1 and column -1) and pw_cell as above.
+ *   PW_FORM(grid)            in place over a grid the caller owns (full storage), any legal
+ *                            dependences (PW_DEP), several sweeps; pw_cell(c, i, j) returns the
+ *                            new value of (i, j) and reads any cell with pw_at(c, i', j').
+ *   PW_VALUE(T)              the element: T is int32_t, uint32_t, int64_t, float or double;
+ *   PW_FIELD(T, name)        or, repeated, a struct pw_value of such fields (SW's H, E, F).
+ *   PW_INPUT(T, name, axes)  a read-only array c->name: axes i (rows elements), j (cols) or ij
+ *                            (rows x cols, row-major: c->name[i * c->cols + j]); T any of the
+ *                            value types or int8_t, uint8_t, int16_t, uint16_t.
+ *   PW_PARAM(T, name)        a scalar c->name, given at run time.
+ *   PW_DEP(di, dj)           grid form: (i, j) reads (i - di, j - dj) as computed earlier in the
+ *                            same sweep; lexicographically positive (di > 0, or di == 0 and
+ *                            dj > 0), |di|, |dj| <= PW_CELL_MAX_DEP.  Reads of cells not yet
+ *                            updated in this sweep (Gauss-Seidel's (i+1, j)) are not dependences.
+ *   PW_HALO(n)               grid form: the grid has n extra cells on every side (fixed
+ *                            boundary values, never written): pw_at reads rows -n .. rows+n-1.
+ *   PW_REDUCE(max)           linear form: also report the largest value (of field name, for a
+ *   PW_REDUCE(max, name)     struct) and its cell: the smallest row, then the smallest column.
+ *
+ * The cell's code must be valid C and valid CUDA C++ (no C library calls except the maths that
+ * both have: use the PW_ helpers below; no static data; no recursion), deterministic, and must not
+ * write anywhere: it returns its value.  c->rows and c->cols are the space's size.  Floating-point
+ * results are bit-identical on both backends when the operations are (fused multiply-add is off
+ * in both compilers).
+ */
+#ifndef PEERWAVE_CELL_H
+#define PEERWAVE_CELL_H
+
+/* Declarations: read by the library, nothing for the compilers. */
+#define PW_FORM(form)
+#define PW_VALUE(type)
+#define PW_FIELD(type, name)
+#define PW_INPUT(type, name, axes)
+#define PW_PARAM(type, name)
+#define PW_DEP(di, dj)
+#define PW_HALO(n)
+#define PW_REDUCE(...)
+
+#define PW_CELL_MAX_DEP 64
+
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+/* NVRTC: the fixed-width types come from the library's embedded headers, included first. */
+#define PW_FN static __device__ __forceinline__
+#define PW_CELL_ON_GPU 1
+#else
+#include <stddef.h>
+#include <stdint.h>
+#define PW_FN static inline
+#define PW_CELL_ON_GPU 0
+#endif
+
+/* min and max (a < b ? a : b), the same instructions on both backends. */
+#define PW_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define PW_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+#endif

@@ -1,0 +1,185 @@
+/* cell.c - the runtime API (peerwave_runtime.h): parse a cell, check a run, pick the backend. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/checked.h"
+#include "../core/exec.h"
+#include "../core/status_detail.h"
+#include "cell_gpu.h"
+#include "cell_internal.h"
+
+static char *copy_text(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = malloc(n);
+    if (c) memcpy(c, s, n);
+    return c;
+}
+
+void pw_cell_keep_log(pw_cell *cell, char *log)
+{
+    free(cell->log);
+    cell->log = log;
+}
+
+pw_status pw_cell_create(const char *text, const char *name, pw_cell **out)
+{
+    if (!text || !out) return PW_ERR_NULL_ARGUMENT;
+    *out = NULL;
+    if (!name) name = "cell";
+    if (strpbrk(name, "\"\\\n")) {
+        pw_set_error_detail("a cell's name cannot hold quotes, backslashes or newlines");
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    pw_cell *c = calloc(1, sizeof *c);
+    if (!c) return PW_ERR_OUT_OF_MEMORY;
+    pw_status st = pw_cell_decl_parse(text, name, &c->decl);
+    if (st == PW_OK) {
+        c->text = copy_text(text);
+        c->name = copy_text(name);
+        c->types = pw_cell_decl_types(&c->decl);
+        if (!c->text || !c->name || !c->types) st = PW_ERR_OUT_OF_MEMORY;
+    }
+    if (st != PW_OK) {
+        pw_cell_free(c);
+        return st;
+    }
+    *out = c;
+    return PW_OK;
+}
+
+void pw_cell_free(pw_cell *cell)
+{
+    if (!cell) return;
+#if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
+    pw_cell_gpu_free(cell);
+#endif
+    pw_cell_host_close(&cell->host);
+    free(cell->text);
+    free(cell->name);
+    free(cell->types);
+    free(cell->log);
+    free(cell);
+}
+
+pw_cell_form pw_cell_get_form(const pw_cell *cell) { return cell->decl.form; }
+size_t pw_cell_value_size(const pw_cell *cell) { return cell->decl.value_size; }
+int pw_cell_halo(const pw_cell *cell) { return cell->decl.halo; }
+int pw_cell_has_reduction(const pw_cell *cell) { return cell->decl.reduce_field >= 0; }
+const char *pw_cell_compile_log(const pw_cell *cell) { return cell->log ? cell->log : ""; }
+
+/* The items of one kind as a plain array (pw_cell_item begins with its field). */
+static const pw_cell_field *items(const pw_cell_item *it, int n, int *count, pw_cell_field *scratch)
+{
+    for (int k = 0; k < n; k++) scratch[k] = it[k].f;
+    *count = n;
+    return scratch;
+}
+
+const pw_cell_field *pw_cell_fields(const pw_cell *cell, int *count)
+{
+    static _Thread_local pw_cell_field scratch[PW_CELL_MAX_FIELDS];
+    return items(cell->decl.fields, cell->decl.n_fields, count, scratch);
+}
+const pw_cell_field *pw_cell_inputs(const pw_cell *cell, int *count)
+{
+    static _Thread_local pw_cell_field scratch[PW_CELL_MAX_ITEMS];
+    return items(cell->decl.inputs, cell->decl.n_inputs, count, scratch);
+}
+const pw_cell_field *pw_cell_params(const pw_cell *cell, int *count)
+{
+    static _Thread_local pw_cell_field scratch[PW_CELL_MAX_ITEMS];
+    return items(cell->decl.params, cell->decl.n_params, count, scratch);
+}
+
+double pw_cell_field_as_double(const pw_cell *cell, const void *value, int field)
+{
+    if (!cell || !value || field < 0 || field >= cell->decl.n_fields) return 0;
+    return pw_cell_decl_field_value(&cell->decl, value, field);
+}
+
+/* Sizes that fit: every array the run touches must be addressable in bytes. */
+static pw_status check_args(const pw_cell_decl *d, const pw_cell_args *a)
+{
+    if (a->rows < 1 || a->cols < 1) return PW_ERR_INVALID_SIZE;
+    size_t bytes;
+    if (!pw_checked_bytes(a->rows, a->cols, d->value_size, &bytes)) return PW_ERR_SIZE_OVERFLOW;
+    for (int k = 0; k < d->n_inputs; k++)
+        if (!pw_checked_bytes(a->rows, d->inputs[k].f.axes == PW_AXES_IJ ? a->cols : 1,
+                              pw_cell_type_size(d->inputs[k].f.type), &bytes))
+            return PW_ERR_SIZE_OVERFLOW;
+    if (d->n_inputs && !a->inputs) {
+        pw_set_error_detail("the cell declares %d inputs and none were given", d->n_inputs);
+        return PW_ERR_NULL_ARGUMENT;
+    }
+    for (int k = 0; k < d->n_inputs; k++)
+        if (!a->inputs[k]) {
+            pw_set_error_detail("input %s is missing", d->inputs[k].name);
+            return PW_ERR_NULL_ARGUMENT;
+        }
+    if (d->n_params && !a->params) {
+        pw_set_error_detail("the cell declares %d parameters and none were given", d->n_params);
+        return PW_ERR_NULL_ARGUMENT;
+    }
+    if (d->form == PW_CELL_GRID) {
+        if (!a->grid) {
+            pw_set_error_detail("a grid-form cell runs in place over args.grid, which is NULL");
+            return PW_ERR_NULL_ARGUMENT;
+        }
+        if (a->rows > INT64_MAX / 2 - d->halo || a->cols > INT64_MAX / 2 - d->halo ||
+            !pw_checked_bytes(a->rows + 2 * d->halo, a->cols + 2 * d->halo, d->value_size, &bytes))
+            return PW_ERR_SIZE_OVERFLOW;
+        if (a->sweeps < 0) return PW_ERR_INVALID_ARGUMENT;
+    }
+    return PW_OK;
+}
+
+/* Sweeps may overlap (the HEAT/SOR pipelining, core/work.h) when a cell reads no further than
+ * its four neighbours: dependences (1, 0) and (0, 1) only, halo at most 1. */
+static int pipelinable(const pw_cell_decl *d)
+{
+    if (d->halo > 1) return 0;
+    for (int k = 0; k < d->n_deps; k++)
+        if (!((d->deps[k].di == 1 && d->deps[k].dj == 0) || (d->deps[k].di == 0 && d->deps[k].dj == 1))) return 0;
+    return 1;
+}
+
+pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result)
+{
+    if (!cell || !args) return PW_ERR_NULL_ARGUMENT;
+    pw_cell_result local;
+    if (!result) result = &local;
+    memset(result, 0, sizeof *result);
+    result->best_i = result->best_j = -1;
+    pw_status st = check_args(&cell->decl, args);
+    if (st != PW_OK) return st;
+    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0};
+    if (cell->decl.form == PW_CELL_GRID) {
+        st = pw_deps_skew(cell->decl.deps, cell->decl.n_deps, &job.skew);
+        if (st != PW_OK) return st;
+        job.pipelined = pipelinable(&cell->decl) && job.skew == 0;
+    }
+    pw_options opt;
+    if (options) opt = *options;
+    else pw_options_init(&opt);
+    pw_plan plan;
+    st = pw_plan_make(&opt, args->rows, args->cols, job.skew, &plan);
+    if (st != PW_OK) return st;
+    pw_run_info_clear(&result->info);
+    if (plan.backend == PW_BACKEND_CUDA) {
+#if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
+        return pw_cell_run_gpu(cell, &plan, &job, result);
+#else
+        if (opt.backend == PW_BACKEND_CUDA) {
+            pw_set_error_detail("this build has no run-time compiler (NVRTC) for GPU cells");
+            return PW_ERR_UNSUPPORTED;
+        }
+        snprintf(result->note, sizeof result->note, "GPU present, but this build has no NVRTC: ran on the CPU");
+        opt.backend = PW_BACKEND_CPU;
+        st = pw_plan_make(&opt, args->rows, args->cols, job.skew, &plan);
+        if (st != PW_OK) return st;
+#endif
+    }
+    return pw_cell_run_cpu(cell, &plan, &job, result);
+}

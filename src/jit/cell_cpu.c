@@ -1,0 +1,129 @@
+/* cell_cpu.c - user cells on the CPU engines: the compiled entry points (cell_host.h) as the
+ * linear cell callbacks of pw_run, or as the segment function of a full-storage run. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/exec.h"
+#include "cell_internal.h"
+
+/* What the linear callbacks see: the entry points, the pw_ctx image and the per-row reduction
+ * (row i's best value and its smallest column: a row's cells come left to right, one at a time). */
+typedef struct linear_run {
+    const pw_cell_host *host;
+    const unsigned char *ctx;
+    size_t vsize;
+    unsigned char *row_best; /* rows x vsize, NULL without PW_REDUCE */
+    int64_t *row_best_col;
+} linear_run;
+
+static void linear_cell(void *user, int64_t i, int64_t j, const void *up, const void *left, const void *diag, void *out)
+{
+    const linear_run *r = user;
+    r->host->cell(r->ctx, i, j, up, left, diag, out);
+    if (r->row_best) {
+        unsigned char *best = r->row_best + (size_t)i * r->vsize;
+        if (r->host->greater(out, best)) {
+            memcpy(best, out, r->vsize);
+            r->row_best_col[i] = j;
+        }
+    }
+}
+
+static void linear_boundary(void *user, int64_t i, int64_t j, void *out)
+{
+    const linear_run *r = user;
+    r->host->boundary(r->ctx, i, j, out);
+}
+
+static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, const unsigned char *ctx,
+                            pw_cell_result *res)
+{
+    const pw_cell_decl *d = &cell->decl;
+    const pw_cell_args *a = job->args;
+    const size_t vs = d->value_size;
+    linear_run r = {&cell->host, ctx, vs, NULL, NULL};
+    unsigned char *last_row = a->last_row ? a->last_row : malloc((size_t)a->cols * vs);
+    pw_status st = last_row ? PW_OK : PW_ERR_OUT_OF_MEMORY;
+    if (st == PW_OK && d->reduce_field >= 0) {
+        r.row_best = malloc((size_t)a->rows * vs);
+        r.row_best_col = malloc((size_t)a->rows * sizeof(int64_t));
+        if (!r.row_best || !r.row_best_col) st = PW_ERR_OUT_OF_MEMORY;
+        for (int64_t i = 0; st == PW_OK && i < a->rows; i++) {
+            cell->host.lowest(r.row_best + (size_t)i * vs);
+            r.row_best_col[i] = -1;
+        }
+    }
+    if (st == PW_OK) {
+        pw_problem p;
+        memset(&p, 0, sizeof p);
+        p.rows = a->rows;
+        p.cols = a->cols;
+        p.storage = PW_STORAGE_LINEAR;
+        p.cell_size = vs;
+        p.cell = linear_cell;
+        p.boundary = linear_boundary;
+        p.last_row = last_row;
+        p.last_col = a->last_col;
+        p.user = &r;
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CPU;
+        o.strategy = plan->strategy;
+        o.shape = (pw_tile_shape)plan->tiling.shape;
+        o.tile_h = (int)plan->tiling.h;
+        o.tile_w = plan->tiling.w;
+        o.threads = plan->workers_available;
+        o.trace = plan->trace;
+        o.trace_user = plan->trace_user;
+        o.watchdog_ms = plan->watchdog_ns / 1000000;
+        st = pw_run(&p, &o, &res->info);
+    }
+    if (st == PW_OK) memcpy(res->last, last_row + (size_t)(a->cols - 1) * vs, vs);
+    if (st == PW_OK && r.row_best) { /* rows in order, strict >: the smallest row wins ties */
+        cell->host.lowest(res->best);
+        for (int64_t i = 0; i < a->rows; i++)
+            if (r.row_best_col[i] >= 0 && cell->host.greater(r.row_best + (size_t)i * vs, res->best)) {
+                memcpy(res->best, r.row_best + (size_t)i * vs, vs);
+                res->best_i = i;
+                res->best_j = r.row_best_col[i];
+            }
+    }
+    if (last_row != a->last_row) free(last_row);
+    free(r.row_best);
+    free(r.row_best_col);
+    return st;
+}
+
+typedef struct grid_run {
+    const pw_cell_host *host;
+    const unsigned char *ctx;
+} grid_run;
+
+static void grid_segment(void *user, int64_t i, int64_t j0, int64_t j1, int worker)
+{
+    (void)worker;
+    const grid_run *g = user;
+    g->host->row(g->ctx, i, j0, j1);
+}
+
+pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res)
+{
+    const pw_cell_decl *d = &cell->decl;
+    const pw_cell_args *a = job->args;
+    if (!cell->host.handle) {
+        char *log = NULL;
+        pw_status st = pw_cell_host_build(d, cell->types, cell->text, cell->name, &cell->host, &log, &res->compiled);
+        pw_cell_keep_log(cell, log);
+        if (st != PW_OK) return st;
+    }
+    unsigned char ctx[sizeof(int64_t) * (4 + 2 * PW_CELL_MAX_ITEMS)];
+    const int64_t stride = a->cols + 2 * d->halo;
+    pw_status st = pw_cell_decl_ctx(d, a->rows, a->cols, a->grid, stride, a->inputs, a->params, ctx);
+    if (st != PW_OK) return st;
+    if (d->form == PW_CELL_LINEAR) return run_linear(cell, plan, job, ctx, res);
+    grid_run g = {&cell->host, ctx};
+    pw_kernel k = {grid_segment, &g};
+    if (job->pipelined) return pw_execute_sweeps(plan, &k, job->sweeps, &res->info);
+    for (int64_t s = 0; s < job->sweeps && st == PW_OK; s++) st = pw_execute(plan, &k, &res->info);
+    return st;
+}

@@ -1,0 +1,471 @@
+/* cell_decl.c - reading, checking and laying out a user cell's declarations (cell_decl.h). */
+#include "cell_decl.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/status_detail.h"
+#include "peerwave_cell.h" /* PW_CELL_MAX_DEP */
+
+#define PW_STR2(x) #x
+#define PW_STR(x) PW_STR2(x)
+
+static const struct {
+    const char *name;
+    size_t size;
+} cell_types[PW_CT_COUNT] = {
+    [PW_CT_I8] = {"int8_t", 1},   [PW_CT_U8] = {"uint8_t", 1},   [PW_CT_I16] = {"int16_t", 2},
+    [PW_CT_U16] = {"uint16_t", 2}, [PW_CT_I32] = {"int32_t", 4}, [PW_CT_U32] = {"uint32_t", 4},
+    [PW_CT_I64] = {"int64_t", 8},  [PW_CT_F32] = {"float", 4},    [PW_CT_F64] = {"double", 8},
+};
+
+size_t pw_cell_type_size(pw_cell_type type) { return (unsigned)type < PW_CT_COUNT ? cell_types[type].size : 0; }
+const char *pw_cell_type_name(pw_cell_type type) { return (unsigned)type < PW_CT_COUNT ? cell_types[type].name : NULL; }
+
+/* The C name of a parsed (so known) type. */
+static const char *tname(pw_cell_type t) { return (unsigned)t < PW_CT_COUNT ? cell_types[t].name : "?"; }
+
+static int type_of(const char *name, pw_cell_type *type)
+{
+    for (int k = 0; k < PW_CT_COUNT; k++)
+        if (!strcmp(name, cell_types[k].name)) {
+            *type = (pw_cell_type)k;
+            return 1;
+        }
+    return 0;
+}
+
+static int value_type_ok(pw_cell_type t)
+{
+    return t == PW_CT_I32 || t == PW_CT_U32 || t == PW_CT_I64 || t == PW_CT_F32 || t == PW_CT_F64;
+}
+
+/* The text with comments and string/char literals blanked (newlines kept, so lines still count). */
+static char *strip_comments(const char *text)
+{
+    size_t n = strlen(text);
+    char *s = malloc(n + 1);
+    if (!s) return NULL;
+    memcpy(s, text, n + 1);
+    for (size_t k = 0; k < n; k++) {
+        if (s[k] == '/' && s[k + 1] == '/') {
+            while (k < n && s[k] != '\n') s[k++] = ' ';
+        } else if (s[k] == '/' && s[k + 1] == '*') {
+            s[k] = s[k + 1] = ' ';
+            for (k += 2; k < n && !(s[k] == '*' && s[k + 1] == '/'); k++)
+                if (s[k] != '\n') s[k] = ' ';
+            if (k < n) s[k] = s[k + 1] = ' ', k++;
+        } else if (s[k] == '"' || s[k] == '\'') {
+            char q = s[k];
+            for (k++; k < n && s[k] != q && s[k] != '\n'; k++) {
+                if (s[k] == '\\' && k + 1 < n && s[k + 1] != '\n') s[k++] = ' ';
+                s[k] = ' ';
+            }
+        }
+    }
+    return s;
+}
+
+#define MAX_ARGS 3
+
+typedef struct decl_line {
+    const char *file;
+    int line;
+    char args[MAX_ARGS][64];
+    int n_args;
+} decl_line;
+
+static pw_status bad(const decl_line *l, const char *what)
+{
+    pw_set_error_detail("%s:%d: %s", l->file, l->line, what);
+    return PW_ERR_BAD_INPUT;
+}
+
+/* "(a, b, c)" then only blanks to the end of the line: the trimmed arguments. */
+static pw_status split_args(const char *p, const char *end, decl_line *l)
+{
+    while (p < end && isspace((unsigned char)*p)) p++;
+    if (p >= end || *p != '(') return bad(l, "expected '(' after the declaration's name");
+    p++;
+    const char *close = memchr(p, ')', (size_t)(end - p));
+    if (!close) return bad(l, "declaration without ')' on its line");
+    for (const char *q = close + 1; q < end; q++)
+        if (!isspace((unsigned char)*q) && *q != ';') return bad(l, "text after a declaration on its line");
+    l->n_args = 0;
+    while (p <= close) {
+        const char *comma = memchr(p, ',', (size_t)(close - p));
+        const char *stop = comma ? comma : close;
+        while (p < stop && isspace((unsigned char)*p)) p++;
+        const char *e = stop;
+        while (e > p && isspace((unsigned char)e[-1])) e--;
+        if (l->n_args == MAX_ARGS) return bad(l, "too many arguments");
+        if ((size_t)(e - p) >= sizeof l->args[0]) return bad(l, "argument too long");
+        memcpy(l->args[l->n_args], p, (size_t)(e - p));
+        l->args[l->n_args][e - p] = 0;
+        l->n_args++;
+        p = stop + 1;
+    }
+    if (l->n_args == 1 && !l->args[0][0]) l->n_args = 0;
+    return PW_OK;
+}
+
+static int is_identifier(const char *s)
+{
+    if (!(isalpha((unsigned char)s[0]) || s[0] == '_')) return 0;
+    for (const char *p = s; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '_')) return 0;
+    return strlen(s) < PW_CELL_NAME_MAX && strncmp(s, "pw_", 3) != 0 && strncmp(s, "PW_", 3) != 0;
+}
+
+static int parse_int(const char *s, int lo, int hi, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!s[0] || *end || v < lo || v > hi) return 0;
+    *out = (int)v;
+    return 1;
+}
+
+/* A named item (field, input, param): type, name [, axes]. */
+static pw_status add_item(const decl_line *l, pw_cell_item *items, int *n, int max, int with_axes, const char *kind)
+{
+    char msg[160];
+    if (l->n_args != (with_axes ? 3 : 2)) {
+        snprintf(msg, sizeof msg, "%s takes (type, name%s)", kind, with_axes ? ", axes" : "");
+        return bad(l, msg);
+    }
+    if (*n == max) {
+        snprintf(msg, sizeof msg, "more than %d %ss", max, kind);
+        return bad(l, msg);
+    }
+    pw_cell_item *it = &items[*n];
+    memset(it, 0, sizeof *it);
+    if (!type_of(l->args[0], &it->f.type)) {
+        snprintf(msg, sizeof msg, "unknown type '%s' (int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, float, double)",
+                 l->args[0]);
+        return bad(l, msg);
+    }
+    if (!is_identifier(l->args[1])) {
+        snprintf(msg, sizeof msg, "'%s' is not a usable name (a C identifier under %d characters, not starting with pw_)",
+                 l->args[1], PW_CELL_NAME_MAX);
+        return bad(l, msg);
+    }
+    strcpy(it->name, l->args[1]);
+    it->f.name = it->name;
+    if (with_axes) {
+        const char *a = l->args[2];
+        it->f.axes = !strcmp(a, "i") ? PW_AXES_I : !strcmp(a, "j") ? PW_AXES_J : !strcmp(a, "ij") ? PW_AXES_IJ : 0;
+        if (!it->f.axes) return bad(l, "axes are i, j or ij");
+    }
+    (*n)++;
+    return PW_OK;
+}
+
+static pw_status one_line(pw_cell_decl *d, const char *word, size_t wlen, const char *rest, const char *end,
+                          decl_line *l, int *seen_form, int *seen_value)
+{
+#define IS(w) (wlen == sizeof(w) - 1 && !memcmp(word, w, wlen))
+    if (!(IS("PW_FORM") || IS("PW_VALUE") || IS("PW_FIELD") || IS("PW_INPUT") || IS("PW_PARAM") || IS("PW_DEP") ||
+          IS("PW_HALO") || IS("PW_REDUCE")))
+        return PW_OK; /* other code (PW_FN, PW_MIN ...) */
+    pw_status st = split_args(rest, end, l);
+    if (st != PW_OK) return st;
+    if (IS("PW_FORM")) {
+        if (*seen_form) return bad(l, "PW_FORM given twice");
+        if (l->n_args != 1 || (strcmp(l->args[0], "linear") && strcmp(l->args[0], "grid")))
+            return bad(l, "PW_FORM(linear) or PW_FORM(grid)");
+        d->form = strcmp(l->args[0], "grid") ? PW_CELL_LINEAR : PW_CELL_GRID;
+        *seen_form = 1;
+    } else if (IS("PW_VALUE")) {
+        if (*seen_value) return bad(l, "PW_VALUE given twice, or with PW_FIELD");
+        decl_line v = *l;
+        v.n_args = 2;
+        strcpy(v.args[1], "value");
+        st = add_item(&v, d->fields, &d->n_fields, PW_CELL_MAX_FIELDS, 0, "PW_VALUE");
+        if (st != PW_OK) return st;
+        d->scalar = 1;
+        *seen_value = 1;
+    } else if (IS("PW_FIELD")) {
+        if (d->scalar) return bad(l, "PW_FIELD with PW_VALUE: a value is one or the other");
+        st = add_item(l, d->fields, &d->n_fields, PW_CELL_MAX_FIELDS, 0, "PW_FIELD");
+        if (st != PW_OK) return st;
+        *seen_value = 2;
+    } else if (IS("PW_INPUT")) {
+        return add_item(l, d->inputs, &d->n_inputs, PW_CELL_MAX_ITEMS, 1, "PW_INPUT");
+    } else if (IS("PW_PARAM")) {
+        return add_item(l, d->params, &d->n_params, PW_CELL_MAX_ITEMS, 0, "PW_PARAM");
+    } else if (IS("PW_DEP")) {
+        int di, dj;
+        if (l->n_args != 2 || !parse_int(l->args[0], -PW_CELL_MAX_DEP, PW_CELL_MAX_DEP, &di) ||
+            !parse_int(l->args[1], -PW_CELL_MAX_DEP, PW_CELL_MAX_DEP, &dj))
+            return bad(l, "PW_DEP(di, dj) with whole numbers of at most " PW_STR(PW_CELL_MAX_DEP) " in size");
+        if (!(di > 0 || (di == 0 && dj > 0))) {
+            pw_set_error_detail("%s:%d: PW_DEP(%d, %d) is not lexicographically positive (di > 0, or di == 0 and dj > 0): "
+                                "a cell cannot wait for itself or for a later one",
+                                l->file, l->line, di, dj);
+            return PW_ERR_ILLEGAL_DEPENDENCE;
+        }
+        if (d->n_deps == PW_CELL_MAX_DEPS) return bad(l, "more than " PW_STR(PW_CELL_MAX_DEPS) " dependences");
+        d->deps[d->n_deps++] = (pw_dep){di, dj};
+    } else if (IS("PW_HALO")) {
+        if (l->n_args != 1 || !parse_int(l->args[0], 0, PW_CELL_MAX_DEP, &d->halo))
+            return bad(l, "PW_HALO(n) with 0 <= n <= " PW_STR(PW_CELL_MAX_DEP));
+    } else { /* PW_REDUCE */
+        if (d->reduce_field != -1) return bad(l, "PW_REDUCE given twice");
+        if (l->n_args < 1 || l->n_args > 2 || strcmp(l->args[0], "max")) return bad(l, "PW_REDUCE(max) or PW_REDUCE(max, field)");
+        d->reduce_field = -2; /* resolved once the fields are known */
+        if (l->n_args == 2) memmove(l->args[0], l->args[1], sizeof l->args[0]); /* the field's name, for the caller */
+        else l->args[0][0] = 0;
+    }
+    return PW_OK;
+#undef IS
+}
+
+static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+static void lay_out(pw_cell_decl *d)
+{
+    size_t off = 0, align = 1;
+    for (int k = 0; k < d->n_fields; k++) {
+        size_t sz = pw_cell_type_size(d->fields[k].f.type);
+        off = align_up(off, sz);
+        d->fields[k].f.offset = off;
+        off += sz;
+        if (sz > align) align = sz;
+    }
+    d->value_align = align;
+    d->value_size = align_up(off, align);
+    off = 16; /* rows, cols */
+    if (d->form == PW_CELL_GRID) {
+        d->ctx_grid = off;
+        d->ctx_stride = off + 8;
+        off += 16;
+    }
+    for (int k = 0; k < d->n_inputs; k++, off += 8) d->ctx_inputs[k] = off;
+    for (int k = 0; k < d->n_params; k++) {
+        size_t sz = pw_cell_type_size(d->params[k].f.type);
+        off = align_up(off, sz);
+        d->ctx_params[k] = off;
+        off += sz;
+    }
+    d->ctx_size = align_up(off, 8);
+}
+
+static pw_status check_whole(pw_cell_decl *d, const char *name, const char *reduce_name)
+{
+    decl_line l = {name, 0, {{0}}, 0};
+    if (d->n_fields == 0) return bad(&l, "no value: declare PW_VALUE(type) or PW_FIELD(type, name) lines");
+    for (int k = 0; k < d->n_fields; k++) {
+        if (!value_type_ok(d->fields[k].f.type)) return bad(&l, "a value (or field) is int32_t, uint32_t, int64_t, float or double");
+        for (int q = 0; q < k; q++)
+            if (!strcmp(d->fields[q].name, d->fields[k].name)) return bad(&l, "two fields with one name");
+    }
+    for (int k = 0; k < d->n_inputs + d->n_params; k++) {
+        const char *a = k < d->n_inputs ? d->inputs[k].name : d->params[k - d->n_inputs].name;
+        if (!strcmp(a, "rows") || !strcmp(a, "cols") || !strcmp(a, "grid") || !strcmp(a, "stride")) {
+            pw_set_error_detail("%s: '%s' is taken (pw_ctx has rows, cols, grid and stride)", name, a);
+            return PW_ERR_BAD_INPUT;
+        }
+        for (int q = 0; q < k; q++) {
+            const char *b = q < d->n_inputs ? d->inputs[q].name : d->params[q - d->n_inputs].name;
+            if (!strcmp(a, b)) {
+                pw_set_error_detail("%s: two inputs or parameters named '%s'", name, a);
+                return PW_ERR_BAD_INPUT;
+            }
+        }
+    }
+    if (d->form == PW_CELL_LINEAR && (d->n_deps || d->halo))
+        return bad(&l, "PW_DEP and PW_HALO are for PW_FORM(grid): the linear form's dependences are up, left and diag");
+    if (d->form == PW_CELL_GRID && d->n_deps == 0)
+        return bad(&l, "PW_FORM(grid) needs its dependences: PW_DEP(di, dj) lines (e.g. PW_DEP(1, 0) and PW_DEP(0, 1))");
+    if (d->reduce_field == -2) {
+        if (d->form != PW_CELL_LINEAR) return bad(&l, "PW_REDUCE is for PW_FORM(linear)");
+        if (d->scalar && !reduce_name[0]) d->reduce_field = 0;
+        for (int k = 0; !d->scalar && k < d->n_fields; k++)
+            if (!strcmp(d->fields[k].name, reduce_name)) d->reduce_field = k;
+        if (d->reduce_field < 0) return bad(&l, d->scalar ? "PW_REDUCE(max) names no field for a PW_VALUE" : "PW_REDUCE(max, field): no such field");
+    }
+    lay_out(d);
+    if (d->value_size > PW_MAX_CELL_SIZE) return bad(&l, "the value is larger than " PW_STR(PW_MAX_CELL_SIZE) " bytes");
+    return PW_OK;
+}
+
+pw_status pw_cell_decl_parse(const char *text, const char *name, pw_cell_decl *d)
+{
+    if (!text || !d) return PW_ERR_NULL_ARGUMENT;
+    if (!name) name = "cell";
+    memset(d, 0, sizeof *d);
+    d->reduce_field = -1;
+    char *s = strip_comments(text);
+    if (!s) return PW_ERR_OUT_OF_MEMORY;
+    int seen_form = 0, seen_value = 0, line = 1;
+    char reduce_name[64] = "";
+    pw_status st = PW_OK;
+    for (char *p = s; *p && st == PW_OK; line++) {
+        char *end = strchr(p, '\n');
+        if (!end) end = p + strlen(p);
+        char *w = p;
+        while (w < end && (*w == ' ' || *w == '\t' || *w == '\r')) w++;
+        char *we = w;
+        while (we < end && (isalnum((unsigned char)*we) || *we == '_')) we++;
+        decl_line l = {name, line, {{0}}, 0};
+        int had_reduce = d->reduce_field != -1;
+        st = one_line(d, w, (size_t)(we - w), we, end, &l, &seen_form, &seen_value);
+        if (st == PW_OK && !had_reduce && d->reduce_field == -2) strcpy(reduce_name, l.args[0]);
+        p = *end ? end + 1 : end;
+    }
+    free(s);
+    if (st != PW_OK) return st;
+    if (!seen_form) {
+        pw_set_error_detail("%s: no PW_FORM line: declare PW_FORM(linear) or PW_FORM(grid)", name);
+        return PW_ERR_BAD_INPUT;
+    }
+    return check_whole(d, name, reduce_name);
+}
+
+/* ---- generated text ------------------------------------------------------------------------ */
+
+typedef struct text_buf {
+    char *s;
+    size_t n, cap;
+    int failed;
+} text_buf;
+
+static void put(text_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(text_buf *b, const char *fmt, ...)
+{
+    if (b->failed) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s ? b->s + b->n : NULL, b->s ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) { b->failed = 1; return; }
+        if (b->s && b->n + (size_t)n < b->cap) { b->n += (size_t)n; return; }
+        size_t cap = (b->cap + (size_t)n + 1) * 2;
+        char *t = realloc(b->s, cap);
+        if (!t) { b->failed = 1; return; }
+        b->s = t;
+        b->cap = cap;
+    }
+}
+
+char *pw_cell_decl_types(const pw_cell_decl *d)
+{
+    text_buf b = {0};
+    put(&b, "#if defined(__cplusplus)\n#define PW_CELL_ASSERT(c) static_assert(c, #c)\n#else\n"
+            "#define PW_CELL_ASSERT(c) _Static_assert(c, #c)\n#endif\n");
+    if (d->scalar) {
+        put(&b, "typedef %s pw_value;\n", tname(d->fields[0].f.type));
+    } else {
+        put(&b, "typedef struct pw_value {\n");
+        for (int k = 0; k < d->n_fields; k++) put(&b, "    %s %s;\n", tname(d->fields[k].f.type), d->fields[k].name);
+        put(&b, "} pw_value;\n");
+        for (int k = 0; k < d->n_fields; k++)
+            put(&b, "PW_CELL_ASSERT(__builtin_offsetof(pw_value, %s) == %zu);\n", d->fields[k].name, d->fields[k].f.offset);
+    }
+    put(&b, "PW_CELL_ASSERT(sizeof(pw_value) == %zu);\n", d->value_size);
+    put(&b, "typedef struct pw_ctx {\n    int64_t rows, cols;\n");
+    if (d->form == PW_CELL_GRID) put(&b, "    pw_value *grid;\n    int64_t stride;\n");
+    for (int k = 0; k < d->n_inputs; k++) put(&b, "    const %s *%s;\n", tname(d->inputs[k].f.type), d->inputs[k].name);
+    for (int k = 0; k < d->n_params; k++) put(&b, "    %s %s;\n", tname(d->params[k].f.type), d->params[k].name);
+    put(&b, "} pw_ctx;\n");
+    for (int k = 0; k < d->n_inputs; k++)
+        put(&b, "PW_CELL_ASSERT(__builtin_offsetof(pw_ctx, %s) == %zu);\n", d->inputs[k].name, d->ctx_inputs[k]);
+    for (int k = 0; k < d->n_params; k++)
+        put(&b, "PW_CELL_ASSERT(__builtin_offsetof(pw_ctx, %s) == %zu);\n", d->params[k].name, d->ctx_params[k]);
+    put(&b, "PW_CELL_ASSERT(sizeof(pw_ctx) == %zu);\n", d->ctx_size);
+    if (d->form == PW_CELL_GRID) {
+        /* On the GPU other blocks write the grid while this one runs: loads bypass L1 (ld.cg). */
+        put(&b, "PW_FN pw_value pw_at(const pw_ctx *c, int64_t i, int64_t j)\n{\n"
+                "    const pw_value *p = c->grid + (i + %d) * c->stride + (j + %d);\n"
+                "#if PW_CELL_ON_GPU\n    return pw_load_cg(p);\n#else\n    return *p;\n#endif\n}\n",
+            d->halo, d->halo);
+    }
+    if (b.failed) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
+/* ---- run-time values ------------------------------------------------------------------------ */
+
+static int param_fits(pw_cell_type t, double v)
+{
+    if (t == PW_CT_F32 || t == PW_CT_F64) return 1;
+    if (v != floor(v)) return 0;
+    switch (t) {
+    case PW_CT_I8: return v >= -128 && v <= 127;
+    case PW_CT_U8: return v >= 0 && v <= 255;
+    case PW_CT_I16: return v >= -32768 && v <= 32767;
+    case PW_CT_U16: return v >= 0 && v <= 65535;
+    case PW_CT_I32: return v >= -2147483648.0 && v <= 2147483647.0;
+    case PW_CT_U32: return v >= 0 && v <= 4294967295.0;
+    default: return v >= -9007199254740992.0 && v <= 9007199254740992.0; /* 2^53: exact in a double */
+    }
+}
+
+static void store_as(pw_cell_type t, double v, unsigned char *p)
+{
+    switch (t) {
+    case PW_CT_I8: { int8_t x = (int8_t)v; memcpy(p, &x, 1); break; }
+    case PW_CT_U8: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
+    case PW_CT_I16: { int16_t x = (int16_t)v; memcpy(p, &x, 2); break; }
+    case PW_CT_U16: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+    case PW_CT_I32: { int32_t x = (int32_t)v; memcpy(p, &x, 4); break; }
+    case PW_CT_U32: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+    case PW_CT_I64: { int64_t x = (int64_t)v; memcpy(p, &x, 8); break; }
+    case PW_CT_F32: { float x = (float)v; memcpy(p, &x, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+static double load_as(pw_cell_type t, const unsigned char *p)
+{
+    switch (t) {
+    case PW_CT_I32: { int32_t x; memcpy(&x, p, 4); return x; }
+    case PW_CT_U32: { uint32_t x; memcpy(&x, p, 4); return x; }
+    case PW_CT_I64: { int64_t x; memcpy(&x, p, 8); return (double)x; }
+    case PW_CT_F32: { float x; memcpy(&x, p, 4); return x; }
+    case PW_CT_F64: { double x; memcpy(&x, p, 8); return x; }
+    default: return 0;
+    }
+}
+
+pw_status pw_cell_decl_ctx(const pw_cell_decl *d, int64_t rows, int64_t cols, void *grid, int64_t stride,
+                           const void *const *inputs, const double *params, unsigned char *ctx)
+{
+    memset(ctx, 0, d->ctx_size);
+    memcpy(ctx, &rows, 8);
+    memcpy(ctx + 8, &cols, 8);
+    if (d->form == PW_CELL_GRID) {
+        memcpy(ctx + d->ctx_grid, &grid, sizeof grid);
+        memcpy(ctx + d->ctx_stride, &stride, 8);
+    }
+    for (int k = 0; k < d->n_inputs; k++) memcpy(ctx + d->ctx_inputs[k], &inputs[k], sizeof(void *));
+    for (int k = 0; k < d->n_params; k++) {
+        if (!param_fits(d->params[k].f.type, params[k])) {
+            pw_set_error_detail("parameter %s = %.17g does not fit %s exactly", d->params[k].name, params[k],
+                                tname(d->params[k].f.type));
+            return PW_ERR_INVALID_ARGUMENT;
+        }
+        store_as(d->params[k].f.type, params[k], ctx + d->ctx_params[k]);
+    }
+    return PW_OK;
+}
+
+int64_t pw_cell_decl_input_count(const pw_cell_decl *d, int k, int64_t rows, int64_t cols)
+{
+    pw_cell_axes a = d->inputs[k].f.axes;
+    return a == PW_AXES_I ? rows : a == PW_AXES_J ? cols : rows * cols;
+}
+
+double pw_cell_decl_field_value(const pw_cell_decl *d, const void *value, int k)
+{
+    return load_as(d->fields[k].f.type, (const unsigned char *)value + d->fields[k].f.offset);
+}

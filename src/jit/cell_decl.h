@@ -1,0 +1,62 @@
+/*
+ * cell_decl.h - a user cell's declarations (PW_FORM, PW_VALUE/PW_FIELD, PW_INPUT, PW_PARAM, PW_DEP,
+ * PW_HALO, PW_REDUCE: include/peerwave_cell.h), read from its text, checked, laid out, and
+ * turned into the C text of the types the cell is compiled with (pw_value, pw_ctx).  Both
+ * backends compile that same text, so the layout computed here is the one the compilers see;
+ * the generated text asserts every offset, so a disagreement fails the compile, never a run.
+ */
+#ifndef PW_CELL_DECL_H
+#define PW_CELL_DECL_H
+
+#include <stddef.h>
+
+#include "peerwave_runtime.h"
+
+#define PW_CELL_NAME_MAX 32
+
+typedef struct pw_cell_item {
+    pw_cell_field f;
+    char name[PW_CELL_NAME_MAX];
+} pw_cell_item;
+
+typedef struct pw_cell_decl {
+    pw_cell_form form;
+    int scalar;                                /* PW_VALUE (one field, named "value") */
+    pw_cell_item fields[PW_CELL_MAX_FIELDS];
+    int n_fields;
+    pw_cell_item inputs[PW_CELL_MAX_ITEMS];
+    int n_inputs;
+    pw_cell_item params[PW_CELL_MAX_ITEMS];
+    int n_params;
+    pw_dep deps[PW_CELL_MAX_DEPS];
+    int n_deps;
+    int halo;
+    int reduce_field;                          /* -1: no reduction */
+    size_t value_size, value_align;
+    /* pw_ctx: rows, cols, [grid, stride,] inputs, params */
+    size_t ctx_grid, ctx_stride;               /* offsets (grid form) */
+    size_t ctx_inputs[PW_CELL_MAX_ITEMS], ctx_params[PW_CELL_MAX_ITEMS];
+    size_t ctx_size;
+} pw_cell_decl;
+
+/* Read the declarations of text; PW_ERR_BAD_INPUT (PW_ERR_ILLEGAL_DEPENDENCE) with
+ * "name:line: what" in pw_error_detail(). */
+pw_status pw_cell_decl_parse(const char *text, const char *name, pw_cell_decl *out);
+
+/* The C text (valid C11 and CUDA C++) of pw_value, pw_ctx, their layout assertions and, for the
+ * grid form, pw_at; malloc'd, NULL when out of memory. */
+char *pw_cell_decl_types(const pw_cell_decl *d);
+
+/* Fill a pw_ctx image (d->ctx_size bytes, zeroed first) from the run's arguments; grid and
+ * inputs are the pointers of the backend that runs it.  PW_ERR_INVALID_ARGUMENT (with detail)
+ * for a parameter that its type cannot hold exactly. */
+pw_status pw_cell_decl_ctx(const pw_cell_decl *d, int64_t rows, int64_t cols, void *grid, int64_t stride,
+                           const void *const *inputs, const double *params, unsigned char *ctx);
+
+/* Elements of input k for a rows x cols space. */
+int64_t pw_cell_decl_input_count(const pw_cell_decl *d, int k, int64_t rows, int64_t cols);
+
+/* Field k of a value as a double. */
+double pw_cell_decl_field_value(const pw_cell_decl *d, const void *value, int k);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * cell_gpu.h - the GPU runner of user cells (src/cuda/user_cells.cu): the cell compiled by NVRTC
+ * into the built-in schedules and tile processors for the processor the kernel selector picks,
+ * cached on disk, loaded with cudaLibraryLoadData and launched by the engine's one launcher.
+ * Built with CUDA and NVRTC (PW_HAVE_CUDA and PW_HAVE_NVRTC).
+ */
+#ifndef PW_CELL_GPU_H
+#define PW_CELL_GPU_H
+
+#include "cell_internal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res);
+void pw_cell_gpu_free(pw_cell *cell);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

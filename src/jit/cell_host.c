@@ -1,0 +1,272 @@
+/* cell_host.c - a user cell compiled by the system C compiler and loaded (cell_host.h). */
+#include "cell_host.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../core/status_detail.h"
+#include "cell_cache.h"
+#include "device_sources.h"
+
+extern char **environ;
+
+/* Bump when the generated entry points change: old cache entries then stop matching. */
+#define HOST_GLUE_VERSION "host-glue-1"
+
+static const char *embedded(const char *name)
+{
+    for (int k = 0; k < pw_device_source_count; k++)
+        if (!strcmp(pw_device_sources[k].name, name)) return pw_device_sources[k].text;
+    return NULL;
+}
+
+static char *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    long n;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1))) {
+        if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+            free(buf);
+            buf = NULL;
+        } else {
+            buf[n] = 0;
+            if (size) *size = (size_t)n;
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+static int write_file(const char *path, const char *const *parts, int n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    int ok = 1;
+    for (int k = 0; k < n; k++) ok &= fputs(parts[k], f) >= 0;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+void pw_first_error_line(const char *log, char *buf, size_t size)
+{
+    const char *hit = log ? strstr(log, "error") : NULL;
+    if (!hit) {
+        snprintf(buf, size, "%s", log && log[0] ? log : "the compiler failed without a message");
+    } else {
+        const char *start = hit;
+        while (start > log && start[-1] != '\n') start--;
+        const char *end = strchr(hit, '\n');
+        snprintf(buf, size, "%.*s", (int)(end ? end - start : (long)strlen(start)), start);
+    }
+    char *nl = strchr(buf, '\n');
+    if (nl) *nl = 0;
+}
+
+/* The entry points, in C, after the cell (cell_host.h says what each does). */
+static char *glue(const pw_cell_decl *d)
+{
+    char *g = malloc(4096);
+    if (!g) return NULL;
+    int n = snprintf(g, 4096, "\n#line 1 \"<peerwave: host entry points>\"\n#include <string.h>\n");
+    if (d->form == PW_CELL_LINEAR) {
+        n += snprintf(g + n, 4096 - (size_t)n,
+                      "void pw_host_boundary(const void *c, int64_t i, int64_t j, void *out)\n"
+                      "{ pw_value v = pw_boundary((const pw_ctx *)c, i, j); memcpy(out, &v, sizeof v); }\n"
+                      "void pw_host_cell(const void *c, int64_t i, int64_t j, const void *up, const void *left, const void *diag, void *out)\n"
+                      "{ pw_value u, l, g; memcpy(&u, up, sizeof u); memcpy(&l, left, sizeof l); memcpy(&g, diag, sizeof g);\n"
+                      "  pw_value v = pw_cell((const pw_ctx *)c, i, j, u, l, g); memcpy(out, &v, sizeof v); }\n");
+        if (d->reduce_field >= 0) {
+            const char *f = d->scalar ? "" : d->fields[d->reduce_field].name;
+            const char *dot = d->scalar ? "" : ".";
+            const char *t = pw_cell_type_name(d->fields[d->reduce_field].f.type);
+            const char *low = !strcmp(t, "float") || !strcmp(t, "double") ? "-__builtin_inf()"
+                              : !strcmp(t, "int32_t")                    ? "INT32_MIN"
+                              : !strcmp(t, "int64_t")                    ? "INT64_MIN"
+                                                                         : "0";
+            n += snprintf(g + n, 4096 - (size_t)n,
+                          "int pw_host_greater(const void *a, const void *b)\n"
+                          "{ pw_value x, y; memcpy(&x, a, sizeof x); memcpy(&y, b, sizeof y); return x%s%s > y%s%s; }\n"
+                          "void pw_host_lowest(void *out)\n"
+                          "{ pw_value v; memset(&v, 0, sizeof v); v%s%s = (%s)%s; memcpy(out, &v, sizeof v); }\n",
+                          dot, f, dot, f, dot, f, t, low);
+        }
+    } else {
+        n += snprintf(g + n, 4096 - (size_t)n,
+                      "void pw_host_row(const void *vc, int64_t i, int64_t j0, int64_t j1)\n"
+                      "{ const pw_ctx *c = (const pw_ctx *)vc;\n"
+                      "  pw_value *row = c->grid + (i + %d) * c->stride + %d;\n"
+                      "  for (int64_t j = j0; j < j1; j++) row[j] = pw_cell(c, i, j); }\n",
+                      d->halo, d->halo);
+    }
+    if (n >= 4096) {
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+/* cc -shared ... -o so src, its output into log; 0 when it succeeded. */
+static int run_cc(const char *cc, const char *src, const char *so, const char *log)
+{
+    char *argv[] = {(char *)cc, "-std=c11", "-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-fast-math", "-w",
+                    "-o", (char *)so, (char *)src, NULL};
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    int rc = -1, status;
+    if (posix_spawn_file_actions_init(&fa) != 0) return -1;
+    if (posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0 &&
+        posix_spawn_file_actions_adddup2(&fa, 1, 2) == 0 && posix_spawnp(&pid, cc, &fa, NULL, argv, environ) == 0) {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    return rc;
+}
+
+/* Load an image as a shared object without a second path on disk: a memory file, kept open while
+ * the object is loaded (dlopen knows a library by its path: a reused descriptor number would
+ * hand back the library loaded before). */
+static void *load_image(const void *image, size_t size, int *fd_out)
+{
+    int fd = memfd_create("peerwave-cell", MFD_CLOEXEC);
+    *fd_out = fd;
+    if (fd < 0) return NULL;
+    void *h = NULL;
+    const char *p = image;
+    size_t left = size;
+    while (left) {
+        ssize_t w = write(fd, p, left);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) break;
+        p += w;
+        left -= (size_t)w;
+    }
+    if (!left) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+        h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (!h) pw_set_error_detail("loading the compiled cell: %s", dlerror());
+    }
+    if (!h) {
+        close(fd);
+        *fd_out = -1;
+    }
+    return h;
+}
+
+static pw_status resolve(const pw_cell_decl *d, pw_cell_host *out)
+{
+    void *h = out->handle;
+    *(void **)&out->boundary = dlsym(h, "pw_host_boundary");
+    *(void **)&out->cell = dlsym(h, "pw_host_cell");
+    *(void **)&out->greater = dlsym(h, "pw_host_greater");
+    *(void **)&out->lowest = dlsym(h, "pw_host_lowest");
+    *(void **)&out->row = dlsym(h, "pw_host_row");
+    int ok = d->form == PW_CELL_LINEAR ? out->boundary && out->cell && (d->reduce_field < 0 || (out->greater && out->lowest))
+                                       : out->row != NULL;
+    if (!ok) {
+        pw_set_error_detail("the compiled cell lacks its entry points");
+        return PW_ERR_COMPILE;
+    }
+    return PW_OK;
+}
+
+/* Compile in a private temporary directory; the image (malloc'd) in *image. */
+static pw_status compile(const char *cc, const char *const *parts, int n_parts, void **image, size_t *size, char **log)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096], src[4200], so[4200], logp[4200];
+    snprintf(dir, sizeof dir, "%s/peerwave-cc-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        pw_set_error_detail("cannot make a temporary directory for the C compiler: %s", strerror(errno));
+        return PW_ERR_COMPILE;
+    }
+    snprintf(src, sizeof src, "%s/cell.c", dir);
+    snprintf(so, sizeof so, "%s/cell.so", dir);
+    snprintf(logp, sizeof logp, "%s/cc.log", dir);
+    pw_status st = PW_OK;
+    if (write_file(src, parts, n_parts) != 0) {
+        pw_set_error_detail("cannot write the cell's source for the C compiler: %s", strerror(errno));
+        st = PW_ERR_COMPILE;
+    } else {
+        int rc = run_cc(cc, src, so, logp);
+        *log = read_file(logp, NULL);
+        if (rc != 0) {
+            char first[512];
+            if (rc < 0) snprintf(first, sizeof first, "cannot run the C compiler '%s' (set CC)", cc);
+            else pw_first_error_line(*log, first, sizeof first);
+            pw_set_error_detail("%s", first);
+            st = PW_ERR_COMPILE;
+        } else if (!(*image = read_file(so, size))) {
+            pw_set_error_detail("the C compiler wrote no shared object");
+            st = PW_ERR_COMPILE;
+        }
+    }
+    unlink(src);
+    unlink(so);
+    unlink(logp);
+    rmdir(dir);
+    return st;
+}
+
+pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const char *text, const char *name,
+                             pw_cell_host *out, char **log, int *compiled)
+{
+    memset(out, 0, sizeof *out);
+    *log = NULL;
+    *compiled = 0;
+    const char *prelude = embedded("include/peerwave_cell.h");
+    const char *cc = getenv("CC") && getenv("CC")[0] ? getenv("CC") : "cc";
+    char *entry = glue(d), line[4200];
+    if (!prelude || !entry) {
+        free(entry);
+        return prelude ? PW_ERR_OUT_OF_MEMORY : PW_ERR_UNSUPPORTED;
+    }
+    /* #line makes the compiler's messages point into the user's file. */
+    snprintf(line, sizeof line, "\n#line 1 \"%s\"\n", name);
+    const char *parts[] = {prelude, "\n", types, line, text, entry};
+    pw_hash h;
+    pw_hash_init(&h);
+    pw_hash_add_str(&h, HOST_GLUE_VERSION);
+    pw_hash_add_str(&h, cc);
+    for (int k = 0; k < 6; k++) pw_hash_add_str(&h, parts[k]);
+    char key[PW_CACHE_KEY_CHARS], dirbuf[4096];
+    pw_hash_hex(&h, key);
+    const char *why, *dir = pw_cache_dir(dirbuf, sizeof dirbuf, &why);
+    void *image = NULL;
+    size_t size = 0;
+    pw_status st = PW_OK;
+    if (!pw_cache_load(dir, key, "so", &image, &size)) {
+        st = compile(cc, parts, 6, &image, &size, log);
+        if (st == PW_OK) {
+            *compiled = 1;
+            if (dir) pw_cache_store(dir, key, "so", image, size); /* a failed store only costs a recompile */
+        }
+    }
+    free(entry);
+    if (st == PW_OK) {
+        out->handle = load_image(image, size, &out->fd);
+        if (!out->handle) st = PW_ERR_COMPILE;
+    }
+    free(image);
+    if (st == PW_OK) st = resolve(d, out);
+    if (st != PW_OK) pw_cell_host_close(out);
+    return st;
+}
+
+void pw_cell_host_close(pw_cell_host *h)
+{
+    if (h->handle) dlclose(h->handle);
+    if (h->handle && h->fd >= 0) close(h->fd);
+    memset(h, 0, sizeof *h);
+}

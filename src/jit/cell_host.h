@@ -1,0 +1,35 @@
+/*
+ * cell_host.h - a user cell built for the CPU engines: the cell text, after peerwave_cell.h and
+ * its generated types, compiled by the system C compiler ($CC, else cc) into a shared object
+ * with a few plain entry points, cached (cell_cache.h) and loaded.  No shell is involved: the
+ * compiler is started with posix_spawnp and a fixed argument list.
+ */
+#ifndef PW_CELL_HOST_H
+#define PW_CELL_HOST_H
+
+#include "cell_decl.h"
+
+typedef struct pw_cell_host {
+    void *handle; /* dlopen's */
+    int fd;       /* the memory file it was loaded from */
+    /* linear form */
+    void (*boundary)(const void *ctx, int64_t i, int64_t j, void *out);
+    void (*cell)(const void *ctx, int64_t i, int64_t j, const void *up, const void *left, const void *diag,
+                 void *out);
+    int (*greater)(const void *a, const void *b); /* PW_REDUCE: key(a) > key(b) */
+    void (*lowest)(void *out);                    /* a value whose key is the type's lowest */
+    /* grid form: cells (i, j0) .. (i, j1 - 1) in place, left to right */
+    void (*row)(const void *ctx, int64_t i, int64_t j0, int64_t j1);
+} pw_cell_host;
+
+/* Build (or find in the cache) and load the cell.  PW_ERR_COMPILE with the compiler's first
+ * error in pw_error_detail() and its whole output in *log (malloc'd, may be NULL). */
+pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const char *text, const char *name,
+                             pw_cell_host *out, char **log, int *compiled);
+
+void pw_cell_host_close(pw_cell_host *h);
+
+/* The first "error" line of a compiler log, trimmed, into buf. */
+void pw_first_error_line(const char *log, char *buf, size_t size);
+
+#endif

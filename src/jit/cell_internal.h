@@ -1,0 +1,35 @@
+/*
+ * cell_internal.h - what a pw_cell holds, shared by the API (cell.c) and the two runners: the CPU
+ * one (cell_cpu.c) and the GPU one (src/cuda/user_cells.cu, through cell_gpu.h).
+ */
+#ifndef PW_CELL_INTERNAL_H
+#define PW_CELL_INTERNAL_H
+
+#include "../core/plan.h"
+#include "cell_decl.h"
+#include "cell_host.h"
+
+struct pw_cell {
+    pw_cell_decl decl;
+    char *text;        /* the user's text */
+    char *name;        /* shown in compiler messages */
+    char *types;       /* pw_cell_decl_types(): the generated pw_value, pw_ctx */
+    char *log;         /* the last compiler log ("" if none) */
+    pw_cell_host host; /* CPU entry points, once built */
+    void *gpu;         /* the GPU runner's loaded kernels (cell_gpu.h) */
+};
+
+/* Take a compiler log into cell->log (NULL: empty). */
+void pw_cell_keep_log(pw_cell *cell, char *log);
+
+/* Checked arguments, as the runners take them. */
+typedef struct pw_cell_job {
+    const pw_cell_args *args;
+    int64_t sweeps;
+    int pipelined; /* grid form: sweeps may overlap (dependences within {(1,0), (0,1)}, halo <= 1) */
+    int skew;
+} pw_cell_job;
+
+pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res);
+
+#endif

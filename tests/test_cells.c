@@ -1,0 +1,360 @@
+/*
+ * test_cells.c - the runtime API on the example cells (examples/cells/), every engine against an
+ * independent textbook loop written here (not our engines), over random awkward shapes; and the
+ * API's refusals (bad declarations, illegal dependences, compile errors with their line,
+ * parameters that do not fit, missing inputs).
+ *
+ *   test_cells            the CPU engines (sequential, peer, barrier; random tiles and threads)
+ *   test_cells --gpu      the GPU engines (peer, barrier, per-diagonal launch), SKIP without one
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peerwave_runtime.h"
+#include "test_util.h"
+
+static int use_gpu;
+
+static char *slurp(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/cells/%s", PW_SOURCE_DIR, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(1);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (!s || fread(s, 1, (size_t)n, f) != (size_t)n) exit(1);
+    s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+static pw_cell *load(const char *name)
+{
+    char *text = slurp(name);
+    pw_cell *c = NULL;
+    pw_status st = pw_cell_create(text, name, &c);
+    free(text);
+    if (st != PW_OK) {
+        fprintf(stderr, "%s: %s: %s\n", name, pw_status_str(st), pw_error_detail());
+        exit(1);
+    }
+    return c;
+}
+
+/* An engine to run on: the GPU's three strategies, or a random CPU set-up. */
+static void engine(pw_options *o, int64_t rows, int64_t cols, int k)
+{
+    if (!use_gpu) {
+        if (k % 4 == 0) *o = test_sequential_options();
+        else test_random_options(o, rows, cols);
+        return;
+    }
+    pw_options_init(o);
+    o->backend = PW_BACKEND_CUDA;
+    o->strategy = k % 3 == 0 ? PW_STRATEGY_PEER : k % 3 == 1 ? PW_STRATEGY_GLOBAL_BARRIER : PW_STRATEGY_LAUNCH;
+    static const int h[] = {0, 32, 64, 128, 256};
+    o->tile_h = h[test_rand() % 5];
+    o->tile_w = test_rand() % 3 ? 0 : test_range(1, 300);
+}
+
+static void random_letters(uint8_t *s, int64_t n, int alphabet)
+{
+    for (int64_t k = 0; k < n; k++) s[k] = (uint8_t)('A' + test_rand() % (uint64_t)alphabet);
+}
+
+/* ---- textbook references ------------------------------------------------------------------- */
+
+static int32_t ref_levenshtein(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m)
+{
+    int32_t *prev = malloc(sizeof(int32_t) * (size_t)(m + 1)), *cur = malloc(sizeof(int32_t) * (size_t)(m + 1));
+    for (int64_t j = 0; j <= m; j++) prev[j] = (int32_t)j;
+    for (int64_t i = 1; i <= n; i++) {
+        cur[0] = (int32_t)i;
+        for (int64_t j = 1; j <= m; j++) {
+            int32_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best) best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
+            cur[j] = best;
+        }
+        int32_t *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    int32_t d = prev[m];
+    free(prev);
+    free(cur);
+    return d;
+}
+
+static int32_t ref_nw(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m, int32_t ma, int32_t mi, int32_t gap)
+{
+    int32_t *prev = malloc(sizeof(int32_t) * (size_t)(m + 1)), *cur = malloc(sizeof(int32_t) * (size_t)(m + 1));
+    for (int64_t j = 0; j <= m; j++) prev[j] = (int32_t)(-gap * j);
+    for (int64_t i = 1; i <= n; i++) {
+        cur[0] = (int32_t)(-gap * i);
+        for (int64_t j = 1; j <= m; j++) {
+            int32_t best = prev[j - 1] + (a[i - 1] == b[j - 1] ? ma : mi);
+            if (prev[j] - gap > best) best = prev[j] - gap;
+            if (cur[j - 1] - gap > best) best = cur[j - 1] - gap;
+            cur[j] = best;
+        }
+        int32_t *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    int32_t d = prev[m];
+    free(prev);
+    free(cur);
+    return d;
+}
+
+static int32_t ref_lcs(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m)
+{
+    int32_t *prev = calloc((size_t)(m + 1), sizeof(int32_t)), *cur = calloc((size_t)(m + 1), sizeof(int32_t));
+    for (int64_t i = 1; i <= n; i++) {
+        for (int64_t j = 1; j <= m; j++)
+            cur[j] = a[i - 1] == b[j - 1] ? prev[j - 1] + 1 : (prev[j] > cur[j - 1] ? prev[j] : cur[j - 1]);
+        int32_t *t = prev;
+        prev = cur;
+        cur = t;
+    }
+    int32_t d = prev[m];
+    free(prev);
+    free(cur);
+    return d;
+}
+
+/* Gotoh, full matrices, the best H at the smallest i, then j (a score of 0 is at (0, 0), where
+ * `peerwave sw` reports no alignment: the reduction is a plain maximum). */
+static void ref_gotoh(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m, int32_t ma, int32_t mi, int32_t go,
+                      int32_t ge, int32_t *score, int64_t *bi, int64_t *bj)
+{
+    const int32_t ninf = -1073741824;
+    size_t w = (size_t)m + 1;
+    int32_t *H = calloc(w * (size_t)(n + 1), 4), *E = malloc(4 * w * (size_t)(n + 1)), *F = malloc(4 * w * (size_t)(n + 1));
+    for (size_t k = 0; k < w * (size_t)(n + 1); k++) E[k] = F[k] = ninf;
+    *score = INT32_MIN; /* the largest H over every cell, as PW_REDUCE(max, h) defines it */
+    *bi = *bj = -1;
+    for (int64_t i = 1; i <= n; i++)
+        for (int64_t j = 1; j <= m; j++) {
+            size_t at = (size_t)i * w + (size_t)j;
+            int32_t e = E[at - 1] - ge, f = F[at - w] - ge;
+            if (H[at - 1] - go > e) e = H[at - 1] - go;
+            if (H[at - w] - go > f) f = H[at - w] - go;
+            int32_t h = H[at - w - 1] + (a[i - 1] == b[j - 1] ? ma : mi);
+            if (h < 0) h = 0;
+            if (e > h) h = e;
+            if (f > h) h = f;
+            E[at] = e, F[at] = f, H[at] = h;
+            if (h > *score) *score = h, *bi = i - 1, *bj = j - 1;
+        }
+    free(H);
+    free(E);
+    free(F);
+}
+
+/* Gauss-Seidel in row-major order, the additions in the cell's order. */
+static void ref_heat(float *g, int64_t rows, int64_t cols, int64_t sweeps)
+{
+    const int64_t s = cols + 2;
+    for (int64_t t = 0; t < sweeps; t++)
+        for (int64_t i = 1; i <= rows; i++)
+            for (int64_t j = 1; j <= cols; j++)
+                g[i * s + j] = (((g[(i + 1) * s + j] + g[i * s + j + 1]) + g[i * s + j - 1]) + g[(i - 1) * s + j]) / 4.0f;
+}
+
+/* ---- the example cells ----------------------------------------------------------------------- */
+
+static void test_linear_examples(int rounds)
+{
+    pw_cell *lev = load("levenshtein.c"), *nw = load("needleman_wunsch.c"), *lcs = load("lcs.c"), *sw = load("sw_gotoh.c");
+    for (int k = 0; k < rounds; k++) {
+        int64_t n, m;
+        test_shape(use_gpu ? 3000 : 700, use_gpu ? 4000000 : 120000, &n, &m);
+        uint8_t *a = malloc((size_t)n), *b = malloc((size_t)m);
+        int alphabet = (int)test_range(2, 20);
+        random_letters(a, n, alphabet);
+        random_letters(b, m, alphabet);
+        if (test_rand() % 3 == 0) memcpy(b, a, (size_t)(n < m ? n : m)); /* long matches too */
+        const void *inputs[] = {a, b};
+        pw_cell_args args = {.rows = n, .cols = m, .inputs = inputs};
+        pw_options o;
+        pw_cell_result r;
+        int32_t got;
+
+        engine(&o, n, m, k);
+        pw_status st = pw_cell_run(lev, &args, &o, &r);
+        memcpy(&got, r.last, 4);
+        CHECK(st == PW_OK && got == ref_levenshtein(a, n, b, m), "levenshtein %lldx%lld %s: %s %d vs %d", (long long)n,
+              (long long)m, test_describe(&o), pw_status_str(st), got, ref_levenshtein(a, n, b, m));
+
+        double nwp[] = {(double)test_range(1, 5), (double)-test_range(0, 5), (double)test_range(1, 6)};
+        args.params = nwp;
+        engine(&o, n, m, k + 1);
+        st = pw_cell_run(nw, &args, &o, &r);
+        memcpy(&got, r.last, 4);
+        int32_t want = ref_nw(a, n, b, m, (int32_t)nwp[0], (int32_t)nwp[1], (int32_t)nwp[2]);
+        CHECK(st == PW_OK && got == want, "nw %lldx%lld %s: %s %d vs %d", (long long)n, (long long)m, test_describe(&o),
+              pw_status_str(st), got, want);
+
+        args.params = NULL;
+        engine(&o, n, m, k + 2);
+        st = pw_cell_run(lcs, &args, &o, &r);
+        memcpy(&got, r.last, 4);
+        CHECK(st == PW_OK && got == ref_lcs(a, n, b, m), "lcs %lldx%lld %s: %s", (long long)n, (long long)m,
+              test_describe(&o), pw_status_str(st));
+
+        int32_t go = (int32_t)test_range(1, 8), ge = (int32_t)test_range(1, go);
+        double swp[] = {(double)test_range(1, 4), (double)-test_range(1, 5), go, ge};
+        int32_t score;
+        int64_t bi, bj;
+        ref_gotoh(a, n, b, m, (int32_t)swp[0], (int32_t)swp[1], go, ge, &score, &bi, &bj);
+        args.params = swp;
+        int32_t *last_row = malloc(sizeof(int32_t) * 3 * (size_t)m);
+        args.last_row = last_row;
+        engine(&o, n, m, k + 3);
+        st = pw_cell_run(sw, &args, &o, &r);
+        int32_t best_h;
+        memcpy(&best_h, r.best, 4);
+        CHECK(st == PW_OK && best_h == score && r.best_i == bi && r.best_j == bj,
+              "sw_gotoh %lldx%lld %s: %s score %d at (%lld,%lld) vs %d at (%lld,%lld)", (long long)n, (long long)m,
+              test_describe(&o), pw_status_str(st), best_h, (long long)r.best_i, (long long)r.best_j, score,
+              (long long)bi, (long long)bj);
+        CHECK(st != PW_OK || !memcmp(r.last, last_row + 3 * (m - 1), 12), "last cell = last_row's end");
+        free(last_row);
+        free(a);
+        free(b);
+    }
+    pw_cell_free(lev);
+    pw_cell_free(nw);
+    pw_cell_free(lcs);
+    pw_cell_free(sw);
+}
+
+static void test_heat_example(int rounds)
+{
+    pw_cell *heat = load("heat.c");
+    for (int k = 0; k < rounds; k++) {
+        int64_t n, m;
+        test_shape(use_gpu ? 1500 : 400, use_gpu ? 1000000 : 60000, &n, &m);
+        int64_t sweeps = test_range(1, 5);
+        size_t cells = (size_t)(n + 2) * (size_t)(m + 2);
+        float *g = malloc(4 * cells), *want = malloc(4 * cells);
+        for (size_t q = 0; q < cells; q++) g[q] = want[q] = (float)(test_unit() * 100);
+        ref_heat(want, n, m, sweeps);
+        pw_cell_args args = {.rows = n, .cols = m, .grid = g, .sweeps = sweeps};
+        pw_options o;
+        engine(&o, n, m, k);
+        pw_status st = pw_cell_run(heat, &args, &o, NULL);
+        CHECK(st == PW_OK && !memcmp(g, want, 4 * cells), "heat %lldx%lld x%lld %s: %s", (long long)n, (long long)m,
+              (long long)sweeps, test_describe(&o), pw_status_str(st));
+        free(g);
+        free(want);
+    }
+    pw_cell_free(heat);
+}
+
+/* ---- refusals -------------------------------------------------------------------------------- */
+
+static void expect_create(const char *text, pw_status want, const char *detail_has)
+{
+    pw_cell *c = NULL;
+    pw_status st = pw_cell_create(text, "bad.c", &c);
+    CHECK(st == want && !c && strstr(pw_error_detail(), detail_has), "create -> %s (%s), wanted %s with '%s'",
+          pw_status_str(st), pw_error_detail(), pw_status_str(want), detail_has);
+    pw_cell_free(c);
+}
+
+static void test_refusals(void)
+{
+    expect_create("PW_VALUE(int32_t)\n", PW_ERR_BAD_INPUT, "PW_FORM");
+    expect_create("PW_FORM(linear)\n", PW_ERR_BAD_INPUT, "no value");
+    expect_create("PW_FORM(linear)\nPW_VALUE(int16_t)\n", PW_ERR_BAD_INPUT, "int32_t, uint32_t");
+    expect_create("PW_FORM(linear)\nPW_VALUE(long double)\n", PW_ERR_BAD_INPUT, "bad.c:2: unknown type");
+    expect_create("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(0, -1)\n", PW_ERR_ILLEGAL_DEPENDENCE, "bad.c:3: PW_DEP(0, -1)");
+    expect_create("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(-1, 5)\n", PW_ERR_ILLEGAL_DEPENDENCE, "lexicographically");
+    expect_create("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(0, 0)\n", PW_ERR_ILLEGAL_DEPENDENCE, "PW_DEP(0, 0)");
+    expect_create("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(1, 99999)\n", PW_ERR_BAD_INPUT, "PW_DEP(di, dj)");
+    expect_create("PW_FORM(grid)\nPW_VALUE(float)\n", PW_ERR_BAD_INPUT, "PW_DEP(di, dj) lines");
+    expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, rows, i)\n", PW_ERR_BAD_INPUT, "taken");
+    expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, a, q)\n", PW_ERR_BAD_INPUT, "axes");
+    expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_PARAM(int32_t, x)\nPW_PARAM(float, x)\n", PW_ERR_BAD_INPUT, "two");
+    expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_REDUCE(max, h)\n", PW_ERR_BAD_INPUT, "names no field");
+    expect_create("PW_FORM(linear)\nPW_VALUE(int32_t) junk\n", PW_ERR_BAD_INPUT, "text after");
+    /* declarations in comments are comments */
+    pw_cell *c = NULL;
+    CHECK(pw_cell_create("/* PW_DEP(0, -1) */ PW_FORM(linear)\n// PW_VALUE(bad)\nPW_VALUE(double)\n", "c.c", &c) == PW_OK,
+          "comments: %s", pw_error_detail());
+    pw_cell_free(c);
+
+    /* a cell that does not compile: the first error, at its line in the cell's file */
+    const char *broken = "PW_FORM(linear)\nPW_VALUE(int32_t)\n"
+                         "PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { return 0; }\n"
+                         "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value up, pw_value left, pw_value diag)\n"
+                         "{\n    return up + undeclared_thing;\n}\n";
+    CHECK(pw_cell_create(broken, "broken.c", &c) == PW_OK, "broken parses");
+    pw_cell_args args = {.rows = 5, .cols = 5};
+    pw_options o = test_sequential_options();
+    if (use_gpu) o.backend = PW_BACKEND_CUDA;
+    pw_status st = pw_cell_run(c, &args, &o, NULL);
+    CHECK(st == PW_ERR_COMPILE && strstr(pw_error_detail(), "broken.c:6") && strstr(pw_error_detail(), "undeclared_thing") &&
+              strlen(pw_cell_compile_log(c)) > 0,
+          "compile error: %s: %s", pw_status_str(st), pw_error_detail());
+    pw_cell_free(c);
+
+    /* run-time arguments */
+    c = load("needleman_wunsch.c");
+    uint8_t s[4] = "ACGT";
+    const void *inputs[] = {s, s}, *missing[] = {s, NULL};
+    double fine[] = {1, -1, 2}, frac[] = {1.5, -1, 2}, huge[] = {1, -1, 1e12};
+    pw_cell_args a = {.rows = 4, .cols = 4, .inputs = inputs, .params = fine};
+    CHECK(pw_cell_run(c, &a, &o, NULL) == PW_OK, "nw fine: %s", pw_error_detail());
+    a.params = frac;
+    CHECK(pw_cell_run(c, &a, &o, NULL) == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), "match"), "fraction for int32");
+    a.params = huge;
+    CHECK(pw_cell_run(c, &a, &o, NULL) == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), "gap"), "1e12 for int32");
+    a.params = NULL;
+    CHECK(pw_cell_run(c, &a, &o, NULL) == PW_ERR_NULL_ARGUMENT, "no params");
+    a.params = fine;
+    a.inputs = missing;
+    CHECK(pw_cell_run(c, &a, &o, NULL) == PW_ERR_NULL_ARGUMENT && strstr(pw_error_detail(), "input b"), "missing b");
+    a.inputs = inputs;
+    a.rows = 0;
+    CHECK(pw_cell_run(c, &a, &o, NULL) == PW_ERR_INVALID_SIZE, "0 rows");
+    a.rows = INT64_MAX / 2;
+    a.cols = INT64_MAX / 2;
+    CHECK(pw_cell_run(c, &a, &o, NULL) == PW_ERR_SIZE_OVERFLOW, "huge");
+    pw_cell_free(c);
+}
+
+int main(int argc, char **argv)
+{
+    use_gpu = argc > 1 && !strcmp(argv[1], "--gpu");
+    test_seed(24);
+    if (use_gpu) {
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CUDA;
+        pw_cell *c = load("lcs.c");
+        uint8_t s[1] = {'A'};
+        const void *in[] = {s, s};
+        pw_cell_args a = {.rows = 1, .cols = 1, .inputs = in};
+        pw_status st = pw_cell_run(c, &a, &o, NULL);
+        pw_cell_free(c);
+        if (st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED) {
+            printf("SKIP: no GPU cells here (%s: %s)\n", pw_status_str(st), pw_error_detail());
+            return 77;
+        }
+    }
+    test_refusals();
+    test_linear_examples(use_gpu ? 40 : 60);
+    test_heat_example(use_gpu ? 40 : 40);
+    return test_finish();
+}
