@@ -11,13 +11,14 @@ int cmd_inthist(int argc, char **argv);
 int cmd_heat(int argc, char **argv);
 int cmd_sor(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 static const struct {
     const char *name;
     int (*run)(int, char **);
 } commands[] = {{"sw", cmd_sw},   {"dtw", cmd_dtw},   {"sat", cmd_sat},
                 {"inthist", cmd_inthist}, {"heat", cmd_heat}, {"sor", cmd_sor},
-                {"tune", cmd_tune}};
+                {"tune", cmd_tune}, {"run", cmd_run}};
 
 static const char usage[] =
     "usage: peerwave COMMAND [options] ...\n"
@@ -30,6 +31,7 @@ static const char usage[] =
     "  heat --size RxC --sweeps T -o OUT.npy   Gauss-Seidel heat sweeps\n"
     "  sor --size RxC --omega W -o OUT.npy     successive over-relaxation sweeps\n"
     "  tune sw|sat ...          tile-width sweep: measured time next to the width models\n"
+    "  run CELL.c ...           your own recurrence (docs/EXTENDING.md), on the GPU or CPU\n"
     "Run 'peerwave COMMAND --help' for a command's options; 'peerwave --version'.\n"
     "Exit status: 0 success, 1 bad data or a failed run, 2 bad usage.\n";
 

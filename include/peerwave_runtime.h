@@ -84,7 +84,8 @@ const pw_cell_field *pw_cell_fields(const pw_cell *cell, int *count);
 const pw_cell_field *pw_cell_inputs(const pw_cell *cell, int *count);
 const pw_cell_field *pw_cell_params(const pw_cell *cell, int *count);
 int pw_cell_halo(const pw_cell *cell);
-int pw_cell_has_reduction(const pw_cell *cell);
+/* The field PW_REDUCE reduces (index into pw_cell_fields), or -1 without a reduction. */
+int pw_cell_reduced_field(const pw_cell *cell);
 
 typedef struct pw_cell_args {
     int64_t rows, cols;         /* the space (grid form: without the halo), >= 1 each */
@@ -99,7 +100,8 @@ typedef struct pw_cell_args {
 
 typedef struct pw_cell_result {
     unsigned char last[PW_MAX_CELL_SIZE]; /* linear form: the value of (rows-1, cols-1) */
-    unsigned char best[PW_MAX_CELL_SIZE]; /* PW_REDUCE(max): the best cell's value */
+    unsigned char best[PW_MAX_CELL_SIZE]; /* PW_REDUCE(max): a value whose reduced field is the
+                                             maximum over all cells (other fields zero) */
     int64_t best_i, best_j;               /* and its cell (-1, -1 when no value is above the
                                              type's lowest, e.g. all NaN) */
     int compiled;                         /* 1 if this run compiled the cell, 0 if cached */

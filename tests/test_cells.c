@@ -6,6 +6,8 @@
  *
  *   test_cells            the CPU engines (sequential, peer, barrier; random tiles and threads)
  *   test_cells --gpu      the GPU engines (peer, barrier, per-diagonal launch), SKIP without one
+ *   test_cells --nvrtc    every example cell compiled by NVRTC for each processor it can take
+ *                         (sm_90, and compute_80 PTX): needs no GPU, so CI runs it
  */
 #include <math.h>
 #include <stdlib.h>
@@ -13,6 +15,10 @@
 
 #include "peerwave_runtime.h"
 #include "test_util.h"
+#if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
+#include "../src/cuda/kernel_desc.h"
+#include "../src/jit/cell_gpu.h"
+#endif
 
 static int use_gpu;
 
@@ -334,8 +340,50 @@ static void test_refusals(void)
     pw_cell_free(c);
 }
 
+/* Every example cell through NVRTC, on each processor the selector may give it. */
+static int nvrtc_examples(void)
+{
+#if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
+    static const char *linear[] = {"levenshtein.c", "needleman_wunsch.c", "lcs.c", "sw_gotoh.c"};
+    static const struct {
+        int proc, r;
+        const char *target;
+    } procs[] = {{PW_PROC_WARP, 4, "sm_90"}, {PW_PROC_LINEAR, 1, "sm_90"}, {PW_PROC_WARP, 1, "compute_80"}};
+    for (int k = 0; k < 4; k++) {
+        pw_cell *c = load(linear[k]);
+        for (int q = 0; q < 3; q++) {
+            if (q == 2 && k != 3) continue; /* the portable target once, on the largest cell */
+            pw_status st = pw_cell_gpu_compile_check(c, procs[q].target, procs[q].proc, procs[q].r);
+            CHECK(st == PW_OK, "%s on %d/%d for %s: %s: %s", linear[k], procs[q].proc, procs[q].r, procs[q].target,
+                  pw_status_str(st), pw_error_detail());
+        }
+        pw_cell_free(c);
+    }
+    pw_cell *heat = load("heat.c");
+    pw_status st = pw_cell_gpu_compile_check(heat, "sm_90", PW_PROC_FULL, 1);
+    CHECK(st == PW_OK, "heat.c: %s: %s", pw_status_str(st), pw_error_detail());
+    pw_cell_free(heat);
+    /* a compile error points into the cell's file */
+    pw_cell *c = NULL;
+    pw_cell_create("PW_FORM(linear)\nPW_VALUE(float)\n"
+                   "PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { return 0; }\n"
+                   "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value u, pw_value l, pw_value d)\n"
+                   "{ return u + nothing_here; }\n",
+                   "oops.c", &c);
+    st = pw_cell_gpu_compile_check(c, "sm_90", PW_PROC_WARP, 2);
+    CHECK(st == PW_ERR_COMPILE && strstr(pw_error_detail(), "oops.c(5)") && strstr(pw_error_detail(), "nothing_here"),
+          "nvrtc error: %s: %s", pw_status_str(st), pw_error_detail());
+    pw_cell_free(c);
+    return test_finish();
+#else
+    printf("SKIP: built without CUDA and NVRTC\n");
+    return 77;
+#endif
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--nvrtc")) return nvrtc_examples();
     use_gpu = argc > 1 && !strcmp(argv[1], "--gpu");
     test_seed(24);
     if (use_gpu) {

@@ -10,7 +10,7 @@ void pw_run_info_clear(pw_run_info *info)
     if (info) memset(info, 0, sizeof *info);
 }
 
-static double seconds_now(void)
+double pw_seconds_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -26,7 +26,7 @@ static pw_status run_engine(const pw_plan *plan, const pw_kernel *kernel, int64_
 {
     /* CUDA plans go through the apps' pw_cuda_* glue; segment kernels are host code. */
     if (plan->backend != PW_BACKEND_CPU) return PW_ERR_UNSUPPORTED;
-    double start = seconds_now();
+    double start = pw_seconds_now();
     pw_status st;
     switch (plan->strategy) {
     case PW_STRATEGY_SEQUENTIAL: st = pw_cpu_sequential(plan, kernel); break;
@@ -45,7 +45,7 @@ static pw_status run_engine(const pw_plan *plan, const pw_kernel *kernel, int64_
         info->threads_available = plan->workers_available;
         info->skew = t->skew;
         info->cells += t->rows * t->cols * sweeps;
-        info->seconds += seconds_now() - start;
+        info->seconds += pw_seconds_now() - start;
     }
     return st;
 }

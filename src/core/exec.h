@@ -33,6 +33,9 @@ pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *
  * the others run them one after another.  Adds like pw_execute. */
 pw_status pw_execute_sweeps(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_run_info *info);
 
+/* A monotonic clock in seconds (timings of host work: runs, training, compiling). */
+double pw_seconds_now(void);
+
 /* Zero an info struct before the first pw_execute. */
 void pw_run_info_clear(pw_run_info *info);
 

@@ -2,15 +2,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "exec.h"
 #include "model_train.h"
 #include "plan.h"
-
-static double wall_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int cmp_double(const void *x, const void *y)
 {
@@ -42,7 +36,7 @@ pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols,
     pw_plan full;
     pw_status st = pw_plan_make(o, rows, cols, skew, &full);
     if (st != PW_OK) return st;
-    double began = wall_now();
+    double began = pw_seconds_now();
     pw_options to = *o;
     to.tile_h = (int)full.tiling.h;
     to.trace = NULL;
@@ -84,6 +78,6 @@ pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols,
     if (fit->d <= 0) fit->d = 1e-12;
     if (fit->tau_s <= 0) fit->tau_s = 1e-12;
     fit->widths_used = used;
-    fit->seconds = wall_now() - began;
+    fit->seconds = pw_seconds_now() - began;
     return PW_OK;
 }

@@ -1,6 +1,7 @@
 /* status.c - status strings, the per-thread failure detail and the version string. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "peerwave.h"
 #include "status_detail.h"
@@ -16,6 +17,18 @@ void pw_set_error_detail(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(error_detail, sizeof error_detail, fmt, ap);
     va_end(ap);
+}
+
+void pw_set_error_from_log(const char *log, const char *fallback)
+{
+    const char *hit = log ? strstr(log, "error") : NULL;
+    const char *start = hit ? hit : log;
+    if (!start || !start[0]) {
+        pw_set_error_detail("%s", fallback);
+        return;
+    }
+    while (start > log && start[-1] != '\n') start--;
+    pw_set_error_detail("%.*s", (int)strcspn(start, "\n"), start);
 }
 
 #define PW_STR2(x) #x

@@ -8,6 +8,11 @@ extern "C" {
 
 void pw_set_error_detail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The detail from a compiler's log: its first line that says "error", whole (with the file and
+ * line it starts with: "cell.c:6:12: error: ..." or "cell.c(6): error: ..."), else its first
+ * line, else `fallback`. */
+void pw_set_error_from_log(const char *log, const char *fallback);
+
 #ifdef __cplusplus
 }
 #endif

@@ -22,36 +22,12 @@
 
 /* ---- HEAT and SOR ---------------------------------------------------------------------------- */
 
-/* Progress counters of one pipelined launch at most (8 bytes each). */
-#define PW_SWEEP_COUNTERS (1 << 20)
-
-/* `sweeps` sweeps of proc: peer runs pipeline them (desc->pipelined_sweeps; batches bound the
- * progress counters, one per tile-row and sweep), the other strategies launch once per sweep.
- * before() runs (on the plan's stream) before every launch. */
-template <class Proc, class Before>
-static pw_status run_sweeps(const pw_plan *plan, const pw_kernel_desc *desc, const Proc &proc, int64_t sweeps,
-                            pw_run_info *info, Before before)
-{
-    pw_status st = PW_OK;
-    if (desc->pipelined_sweeps) {
-        const int64_t n_rows = desc->tiling.n_rows, batch = n_rows >= PW_SWEEP_COUNTERS ? 1 : PW_SWEEP_COUNTERS / n_rows;
-        for (int64_t done = 0; done < sweeps && st == PW_OK; done += batch) {
-            st = before();
-            PW_THEN(st, pw_cuda_run_sweeps(plan, desc, proc, sweeps - done < batch ? sweeps - done : batch, info));
-        }
-        return st;
-    }
-    for (int64_t s = 0; s < sweeps && st == PW_OK; s++) {
-        st = before();
-        PW_THEN(st, pw_cuda_run(plan, desc, proc, info));
-    }
-    return st;
-}
+/* `sweeps` sweeps of proc (pipelined where desc->pipelined_sweeps says; launch.h). */
 template <class Proc>
 static pw_status run_sweeps(const pw_plan *plan, const pw_kernel_desc *desc, const Proc &proc, int64_t sweeps,
                             pw_run_info *info)
 {
-    return run_sweeps(plan, desc, proc, sweeps, info, [] { return PW_OK; });
+    return pw_cuda_run_sweeps_each(plan, desc, proc, sweeps, info, [] { return PW_OK; });
 }
 
 /* The warp processor with R rows per thread.  In the peer schedule its tile-rows hand their last
@@ -67,7 +43,7 @@ static pw_status stencil_warp(const pw_plan *plan, const pw_kernel_desc *desc, F
     pw_status st = edge.alloc(peer ? (size_t)(edge_rows * desc->tiling.cols) : 0);
     if (st != PW_OK) return st;
     StencilWarpProc<F, Cell, R> proc{grid, stride, cell, edge.edge(), edge_rows};
-    return run_sweeps(plan, desc, proc, sweeps, info, [&] { return edge.clear(); });
+    return pw_cuda_run_sweeps_each(plan, desc, proc, sweeps, info, [&] { return edge.clear(); });
 }
 
 /* HEAT or SOR with the cell fixed at compile time, on the processor the selector picked. */

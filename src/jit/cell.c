@@ -66,7 +66,7 @@ void pw_cell_free(pw_cell *cell)
 pw_cell_form pw_cell_get_form(const pw_cell *cell) { return cell->decl.form; }
 size_t pw_cell_value_size(const pw_cell *cell) { return cell->decl.value_size; }
 int pw_cell_halo(const pw_cell *cell) { return cell->decl.halo; }
-int pw_cell_has_reduction(const pw_cell *cell) { return cell->decl.reduce_field >= 0; }
+int pw_cell_reduced_field(const pw_cell *cell) { return cell->decl.reduce_field; }
 const char *pw_cell_compile_log(const pw_cell *cell) { return cell->log ? cell->log : ""; }
 
 /* The items of one kind as a plain array (pw_cell_item begins with its field). */

@@ -80,13 +80,16 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
     }
     if (st == PW_OK) memcpy(res->last, last_row + (size_t)(a->cols - 1) * vs, vs);
     if (st == PW_OK && r.row_best) { /* rows in order, strict >: the smallest row wins ties */
-        cell->host.lowest(res->best);
+        const unsigned char *best = NULL;
         for (int64_t i = 0; i < a->rows; i++)
-            if (r.row_best_col[i] >= 0 && cell->host.greater(r.row_best + (size_t)i * vs, res->best)) {
-                memcpy(res->best, r.row_best + (size_t)i * vs, vs);
+            if (r.row_best_col[i] >= 0 && (!best || cell->host.greater(r.row_best + (size_t)i * vs, best))) {
+                best = r.row_best + (size_t)i * vs;
                 res->best_i = i;
                 res->best_j = r.row_best_col[i];
             }
+        /* the reduced field alone, as the GPU keeps it (the others stay zero) */
+        const pw_cell_field *f = &d->fields[d->reduce_field].f;
+        if (best) memcpy(res->best + f->offset, best + f->offset, pw_cell_type_size(f->type));
     }
     if (last_row != a->last_row) free(last_row);
     free(r.row_best);
@@ -112,7 +115,9 @@ pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job 
     const pw_cell_args *a = job->args;
     if (!cell->host.handle) {
         char *log = NULL;
+        const double t0 = pw_seconds_now();
         pw_status st = pw_cell_host_build(d, cell->types, cell->text, cell->name, &cell->host, &log, &res->compiled);
+        res->compile_seconds = pw_seconds_now() - t0;
         pw_cell_keep_log(cell, log);
         if (st != PW_OK) return st;
     }

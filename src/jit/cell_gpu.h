@@ -16,6 +16,11 @@ extern "C" {
 pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res);
 void pw_cell_gpu_free(pw_cell *cell);
 
+/* Compile the cell's GPU program for `target` ("sm_90", "compute_80") and a processor
+ * (kernel_desc.h's pw_processor and rows a thread; the grid form takes FullProc whatever is
+ * asked), without a GPU, a cache or loading: CI's check that a cell compiles. */
+pw_status pw_cell_gpu_compile_check(pw_cell *cell, const char *target, int processor, int rows_per_thread);
+
 #ifdef __cplusplus
 }
 #endif

@@ -57,21 +57,6 @@ static int write_file(const char *path, const char *const *parts, int n)
     return fclose(f) == 0 && ok ? 0 : -1;
 }
 
-void pw_first_error_line(const char *log, char *buf, size_t size)
-{
-    const char *hit = log ? strstr(log, "error") : NULL;
-    if (!hit) {
-        snprintf(buf, size, "%s", log && log[0] ? log : "the compiler failed without a message");
-    } else {
-        const char *start = hit;
-        while (start > log && start[-1] != '\n') start--;
-        const char *end = strchr(hit, '\n');
-        snprintf(buf, size, "%.*s", (int)(end ? end - start : (long)strlen(start)), start);
-    }
-    char *nl = strchr(buf, '\n');
-    if (nl) *nl = 0;
-}
-
 /* The entry points, in C, after the cell (cell_host.h says what each does). */
 static char *glue(const pw_cell_decl *d)
 {
@@ -201,11 +186,11 @@ static pw_status compile(const char *cc, const char *const *parts, int n_parts, 
     } else {
         int rc = run_cc(cc, src, so, logp);
         *log = read_file(logp, NULL);
-        if (rc != 0) {
-            char first[512];
-            if (rc < 0) snprintf(first, sizeof first, "cannot run the C compiler '%s' (set CC)", cc);
-            else pw_first_error_line(*log, first, sizeof first);
-            pw_set_error_detail("%s", first);
+        if (rc < 0) {
+            pw_set_error_detail("cannot run the C compiler '%s' (install one, or set CC)", cc);
+            st = PW_ERR_COMPILE;
+        } else if (rc != 0) {
+            pw_set_error_from_log(*log, "the C compiler failed without a message");
             st = PW_ERR_COMPILE;
         } else if (!(*image = read_file(so, size))) {
             pw_set_error_detail("the C compiler wrote no shared object");

@@ -29,7 +29,4 @@ pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const cha
 
 void pw_cell_host_close(pw_cell_host *h);
 
-/* The first "error" line of a compiler log, trimmed, into buf. */
-void pw_first_error_line(const char *log, char *buf, size_t size);
-
 #endif

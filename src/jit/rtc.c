@@ -106,9 +106,7 @@ pw_status pw_rtc_compile(const char *source, const char *program_name, const cha
         if (st != PW_OK && r == NVRTC_ERROR_COMPILATION) st = PW_ERR_COMPILE; /* the log is lost, not the verdict */
         else if (st == PW_OK && r != NVRTC_SUCCESS) {
             /* the log's first error line, for pw_error_detail; the whole log stays in out->log */
-            const char *first = strstr(out->log, "error");
-            const char *line = first ? first : out->log;
-            pw_set_error_detail("%.*s", (int)strcspn(line, "\n"), line);
+            pw_set_error_from_log(out->log, "NVRTC failed without a message");
             st = r == NVRTC_ERROR_COMPILATION ? PW_ERR_COMPILE : from_nvrtc(r);
         }
     }

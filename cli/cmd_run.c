@@ -1,0 +1,403 @@
+/* cmd_run.c - `peerwave run CELL.c`: a user cell (include/peerwave_cell.h, docs/EXTENDING.md) on
+ * any backend and strategy, its inputs from files, its parameters from the command line. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fasta.h"
+#include "io_util.h"
+#include "npy.h"
+#include "peerwave_runtime.h"
+
+static const char run_usage[] =
+    "usage: peerwave run CELL.c [--input NAME=FILE]... [--param NAME=VALUE]... [options]\n"
+    "Run a user cell (docs/EXTENDING.md): compiled with the system C compiler for the CPU and\n"
+    "with NVRTC for the GPU, cached under ~/.cache/peerwave/cells ($PEERWAVE_CACHE).\n"
+    "  --input NAME=FILE   the cell's input NAME: a .npy of its type (1-D for axes i or j,\n"
+    "                      2-D rows x cols for ij); for uint8_t inputs also a FASTA file (the\n"
+    "                      first record's letters) or any other file (its bytes, line breaks\n"
+    "                      removed)\n"
+    "  --param NAME=VALUE  the cell's parameter NAME (every declared one is required)\n"
+    "  --size RxC          the space when no input fixes it (grid form: a zero grid)\n"
+    "  --grid GRID.npy     grid form: the starting grid, (rows + 2 halo) x (cols + 2 halo)\n"
+    "  --sweeps T          grid form: sweeps (default 1)\n"
+    "  -o, --output OUT    write the result as .npy: the grid (grid form) or the last row\n"
+    "                      (linear form with a PW_VALUE)\n"
+    "Output: last (the value of the last cell; one line a field), best, best_i, best_j with\n"
+    "PW_REDUCE, compiled (yes: this run compiled the cell; no: from the cache), compile_s,\n"
+    "then run details and gcups.\n" CLI_COMMON_HELP;
+
+#define MAX_KV 64
+
+typedef struct run_args {
+    const char *input_name[MAX_KV], *input_file[MAX_KV];
+    int n_inputs;
+    const char *param_name[MAX_KV];
+    double param_value[MAX_KV];
+    int n_params;
+    int64_t rows, cols, sweeps;
+    const char *grid, *output;
+} run_args;
+
+/* Split "NAME=REST" (in place: arg is argv's). */
+static int split_kv(const char *opt, const char *arg, const char **name, const char **rest)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg) {
+        cli_error("%s: expected NAME=VALUE, got '%s'", opt, arg);
+        return -1;
+    }
+    *(char *)eq = 0;
+    *name = arg;
+    *rest = eq + 1;
+    return 0;
+}
+
+static int run_option(void *ctx, int opt, const char *arg)
+{
+    run_args *a = ctx;
+    const char *name, *rest;
+    switch (opt) {
+    case 'I':
+        if (a->n_inputs == MAX_KV || split_kv("--input", arg, &name, &rest)) return -1;
+        a->input_name[a->n_inputs] = name;
+        a->input_file[a->n_inputs++] = rest;
+        return 0;
+    case 'P':
+        if (a->n_params == MAX_KV || split_kv("--param", arg, &name, &rest)) return -1;
+        a->param_name[a->n_params] = name;
+        return cli_parse_double("--param", rest, -1e308, 1e308, 0, &a->param_value[a->n_params++]);
+    case 's': return cli_parse_size("--size", arg, &a->rows, &a->cols);
+    case 'g': a->grid = arg; return 0;
+    case 'T': return cli_parse_int("--sweeps", arg, 1, INT64_MAX / 2, &a->sweeps);
+    case 'o': a->output = arg; return 0;
+    }
+    return -1;
+}
+
+static const struct option run_options[] = {
+    {"input", required_argument, 0, 'I'}, {"param", required_argument, 0, 'P'}, {"size", required_argument, 0, 's'},
+    {"grid", required_argument, 0, 'g'},  {"sweeps", required_argument, 0, 'T'}, {"output", required_argument, 0, 'o'},
+    {0, 0, 0, 0}};
+
+/* The .npy type of a cell type, or -1. */
+static int npy_type(pw_cell_type t)
+{
+    switch (t) {
+    case PW_CT_U8: return PW_U8;
+    case PW_CT_U16: return PW_U16;
+    case PW_CT_I32: return PW_I32;
+    case PW_CT_I64: return PW_I64;
+    case PW_CT_F32: return PW_F32;
+    case PW_CT_F64: return PW_F64;
+    default: return -1;
+    }
+}
+
+static char *read_text(const char *path, int64_t *n, char *err, int errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return io_fail(err, errlen, "%s: cannot open", path), NULL;
+    int64_t size = io_remaining_bytes(f);
+    char *buf = size >= 0 ? malloc((size_t)size + 1) : NULL;
+    int64_t k = 0;
+    for (int c; buf && (c = fgetc(f)) != EOF;)
+        if (c != '\n' && c != '\r') buf[k++] = (char)c;
+    fclose(f);
+    if (!buf) return io_fail(err, errlen, "%s: cannot read", path), NULL;
+    *n = k;
+    return buf;
+}
+
+/* One input: its data (malloc'd), element count, and the rows / columns it implies. */
+static int load_input(const pw_cell_field *f, const char *path, void **data, int64_t *rows, int64_t *cols, char *err,
+                      int errlen)
+{
+    size_t len = strlen(path);
+    int64_t n = 0;
+    if (len > 4 && !strcmp(path + len - 4, ".npy")) {
+        npy_array a;
+        if (npy_read(path, &a, err, errlen)) return -1;
+        if ((int)a.type != npy_type(f->type)) {
+            npy_free(&a);
+            return io_fail(err, errlen, "%s: holds %s, input %s is %s", path, pw_dtype_name(a.type), f->name,
+                           pw_cell_type_name(f->type));
+        }
+        if ((f->axes == PW_AXES_IJ) != (a.ndim == 2) || a.ndim > 2) {
+            npy_free(&a);
+            return io_fail(err, errlen, "%s: %d dimensions, input %s needs %d", path, a.ndim, f->name,
+                           f->axes == PW_AXES_IJ ? 2 : 1);
+        }
+        *data = a.data;
+        if (f->axes == PW_AXES_IJ) *rows = a.shape[0], *cols = a.shape[1];
+        else if (f->axes == PW_AXES_I) *rows = a.shape[0];
+        else *cols = a.shape[0];
+        return 0;
+    }
+    if (f->type != PW_CT_U8 || f->axes == PW_AXES_IJ)
+        return io_fail(err, errlen, "%s: input %s (%s, axes %s) is read from .npy only", path, f->name,
+                       pw_cell_type_name(f->type), f->axes == PW_AXES_IJ ? "ij" : f->axes == PW_AXES_I ? "i" : "j");
+    const char *dot = strrchr(path, '.');
+    if (dot && (!strcmp(dot, ".fa") || !strcmp(dot, ".fasta") || !strcmp(dot, ".fna"))) {
+        fasta_record r;
+        if (fasta_read(path, NULL, &r, err, errlen)) return -1;
+        *data = r.seq;
+        n = r.length;
+        free(r.name);
+    } else if (!(*data = read_text(path, &n, err, errlen))) {
+        return -1;
+    }
+    if (n < 1) return io_fail(err, errlen, "%s: empty", path);
+    if (f->axes == PW_AXES_I) *rows = n;
+    else *cols = n;
+    return 0;
+}
+
+/* Agree one dimension: 0 = unknown yet. */
+static int agree(int64_t *have, int64_t got, const char *what, const char *from, char *err, int errlen)
+{
+    if (!got) return 0;
+    if (*have && *have != got)
+        return io_fail(err, errlen, "%s: %" PRId64 " %s, but another input or --size says %" PRId64, from, got, what, *have);
+    *have = got;
+    return 0;
+}
+
+typedef struct run_job {
+    pw_cell *cell;
+    pw_cell_args args;
+    pw_options options;
+    pw_cell_result result;
+} run_job;
+
+static pw_status run_cell(void *p)
+{
+    run_job *j = p;
+    return pw_cell_run(j->cell, &j->args, &j->options, &j->result);
+}
+
+static void report_value(cli_report *rep, pw_cell *cell, const char *key, const void *value, int only_field)
+{
+    int n;
+    const pw_cell_field *f = pw_cell_fields(cell, &n);
+    for (int k = 0; k < n; k++) {
+        if (only_field >= 0 && k != only_field) continue;
+        char name[32];
+        if (n == 1) snprintf(name, sizeof name, "%s", key);
+        else snprintf(name, sizeof name, "%s_%s", key, f[k].name);
+        cli_result(rep, name, "%.17g", pw_cell_field_as_double(cell, value, k));
+    }
+}
+
+int cmd_run(int argc, char **argv)
+{
+    run_args a;
+    memset(&a, 0, sizeof a);
+    a.sweeps = 1;
+    const cli_command command = {"run", run_usage, "o:", run_options, run_option, 1, 1, "one cell file"};
+    cli_common common;
+    int first, r = cli_parse(&command, argc, argv, &common, &a, &first);
+    if (r) return r > 0 ? 0 : EXIT_USAGE;
+    const char *cell_path = argv[first];
+    char err[512];
+    int code = 0;
+    int64_t text_len;
+    pw_cell *cell = NULL;
+    void *inputs[PW_CELL_MAX_ITEMS] = {0};
+    double params[PW_CELL_MAX_ITEMS];
+    void *grid = NULL, *ref_grid = NULL, *out_row = NULL;
+    FILE *tf = fopen(cell_path, "rb");
+    char *text = NULL;
+    if (tf) {
+        int64_t size = io_remaining_bytes(tf);
+        text = size >= 0 && size < (1 << 24) ? calloc((size_t)size + 1, 1) : NULL;
+        text_len = text ? (int64_t)fread(text, 1, (size_t)size, tf) : 0;
+        fclose(tf);
+        if (text && text_len != size) {
+            free(text);
+            text = NULL;
+        }
+    }
+    if (!text) {
+        cli_error("%s: cannot read the cell file", cell_path);
+        return EXIT_DATA;
+    }
+    pw_status st = pw_cell_create(text, cell_path, &cell);
+    free(text);
+    if (st != PW_OK) {
+        cli_error("%s", pw_error_detail());
+        return EXIT_DATA;
+    }
+    int n_in, n_par, n_fields;
+    const pw_cell_field *fin = pw_cell_inputs(cell, &n_in);
+    pw_cell_field in_fields[PW_CELL_MAX_ITEMS], par_fields[PW_CELL_MAX_ITEMS];
+    memcpy(in_fields, fin, sizeof *fin * (size_t)n_in);
+    const pw_cell_field *fpar = pw_cell_params(cell, &n_par);
+    memcpy(par_fields, fpar, sizeof *fpar * (size_t)n_par);
+    const pw_cell_field *fields = pw_cell_fields(cell, &n_fields);
+    const pw_cell_type vtype = fields[0].type;
+    const int grid_form = pw_cell_get_form(cell) == PW_CELL_GRID, halo = pw_cell_halo(cell);
+    const size_t vsize = pw_cell_value_size(cell);
+
+    /* every --input and --param must name something the cell declares, and each once */
+    for (int k = 0; k < a.n_inputs; k++) {
+        int hit = -1;
+        for (int q = 0; q < n_in; q++)
+            if (!strcmp(in_fields[q].name, a.input_name[k])) hit = q;
+        if (hit < 0 || inputs[hit]) {
+            cli_error("--input %s: %s", a.input_name[k], hit < 0 ? "the cell declares no such input" : "given twice");
+            code = EXIT_USAGE;
+            goto out;
+        }
+        int64_t rr = 0, cc = 0;
+        if (load_input(&in_fields[hit], a.input_file[k], &inputs[hit], &rr, &cc, err, sizeof err) ||
+            agree(&a.rows, rr, "rows", a.input_file[k], err, sizeof err) || agree(&a.cols, cc, "columns", a.input_file[k], err, sizeof err)) {
+            cli_error("%s", err);
+            code = EXIT_DATA;
+            goto out;
+        }
+    }
+    for (int q = 0; q < n_in; q++)
+        if (!inputs[q]) {
+            cli_error("the cell needs --input %s=FILE", in_fields[q].name);
+            code = EXIT_USAGE;
+            goto out;
+        }
+    for (int q = 0; q < n_par; q++) {
+        int hit = -1;
+        for (int k = 0; k < a.n_params; k++)
+            if (!strcmp(a.param_name[k], par_fields[q].name)) hit = k;
+        if (hit < 0) {
+            cli_error("the cell needs --param %s=VALUE (%s)", par_fields[q].name, pw_cell_type_name(par_fields[q].type));
+            code = EXIT_USAGE;
+            goto out;
+        }
+        params[q] = a.param_value[hit];
+    }
+    for (int k = 0; k < a.n_params; k++) {
+        int hit = 0;
+        for (int q = 0; q < n_par; q++) hit += !strcmp(a.param_name[k], par_fields[q].name);
+        if (hit != 1) {
+            cli_error("--param %s: the cell declares no such parameter", a.param_name[k]);
+            code = EXIT_USAGE;
+            goto out;
+        }
+    }
+    if (grid_form && a.grid) {
+        npy_array g;
+        if (npy_read(a.grid, &g, err, sizeof err)) {
+            cli_error("%s", err);
+            code = EXIT_DATA;
+            goto out;
+        }
+        grid = g.data;
+        if (n_fields != 1 || (int)g.type != npy_type(vtype) || g.ndim != 2 || g.shape[0] <= 2 * halo || g.shape[1] <= 2 * halo) {
+            cli_error("%s: needs a 2-D %s grid larger than the halo (%d on every side)", a.grid, pw_cell_type_name(vtype), halo);
+            code = EXIT_DATA;
+            goto out;
+        }
+        if (agree(&a.rows, g.shape[0] - 2 * halo, "rows", a.grid, err, sizeof err) ||
+            agree(&a.cols, g.shape[1] - 2 * halo, "columns", a.grid, err, sizeof err)) {
+            cli_error("%s", err);
+            code = EXIT_DATA;
+            goto out;
+        }
+    } else if (a.grid) {
+        cli_error("--grid is for grid-form cells");
+        code = EXIT_USAGE;
+        goto out;
+    }
+    if (!a.rows || !a.cols) {
+        cli_error("the size is not known: give --size RxC%s", n_in ? " or inputs along both axes" : "");
+        code = EXIT_USAGE;
+        goto out;
+    }
+    size_t grid_bytes = 0;
+    if (grid_form) {
+        grid_bytes = (size_t)(a.rows + 2 * halo) * (size_t)(a.cols + 2 * halo) * vsize;
+        if (!grid && !(grid = io_alloc(grid_bytes, 1, "the grid", err, sizeof err))) {
+            cli_error("%s", err);
+            code = EXIT_DATA;
+            goto out;
+        }
+        if (!a.grid) memset(grid, 0, grid_bytes);
+        if (common.check && !(ref_grid = io_alloc(grid_bytes, 1, "the reference grid", err, sizeof err))) {
+            cli_error("%s", err);
+            code = EXIT_DATA;
+            goto out;
+        }
+        if (ref_grid) memcpy(ref_grid, grid, grid_bytes);
+    } else if (a.output && !(out_row = io_alloc((uint64_t)a.cols, vsize, "the last row", err, sizeof err))) {
+        cli_error("%s", err);
+        code = EXIT_DATA;
+        goto out;
+    }
+
+    run_job job;
+    memset(&job, 0, sizeof job);
+    job.cell = cell;
+    job.options = common.options;
+    job.args = (pw_cell_args){a.rows, a.cols, (const void *const *)inputs, params, grid, a.sweeps, out_row, NULL};
+    st = cli_run_job(&common, "run", run_cell, &job);
+    if (st != PW_OK) {
+        cli_error("%s", st == PW_ERR_COMPILE ? pw_error_detail() : cli_status_text(st));
+        code = cli_status_exit(st);
+        goto out;
+    }
+    cli_report rep = {0};
+    if (!grid_form) report_value(&rep, cell, "last", job.result.last, -1);
+    if (pw_cell_reduced_field(cell) >= 0) {
+        report_value(&rep, cell, "best", job.result.best, pw_cell_reduced_field(cell));
+        cli_result(&rep, "best_i", "%" PRId64, job.result.best_i);
+        cli_result(&rep, "best_j", "%" PRId64, job.result.best_j);
+    }
+    if (common.check) {
+        run_job ref;
+        memset(&ref, 0, sizeof ref);
+        ref.cell = cell;
+        ref.options = cli_reference_options();
+        ref.args = job.args;
+        ref.args.grid = ref_grid;
+        ref.args.last_row = NULL;
+        st = run_cell(&ref);
+        int same = st == PW_OK && !memcmp(ref.result.last, job.result.last, sizeof job.result.last) &&
+                   !memcmp(ref.result.best, job.result.best, sizeof job.result.best) &&
+                   ref.result.best_i == job.result.best_i && ref.result.best_j == job.result.best_j &&
+                   (!grid_form || !memcmp(ref_grid, grid, grid_bytes));
+        if (!same) {
+            cli_error("check FAILED: the sequential reference differs (%s)", pw_status_str(st));
+            code = EXIT_DATA;
+            goto out;
+        }
+        cli_result(&rep, "check", "ok");
+    }
+    if (a.output) {
+        int nt = npy_type(vtype);
+        if (n_fields != 1 || nt < 0) {
+            cli_error("-o: the value must be one PW_VALUE of a .npy type (not %s)", n_fields == 1 ? pw_cell_type_name(vtype) : "a struct");
+            code = EXIT_USAGE;
+            goto out;
+        }
+        int64_t shape[2] = {grid_form ? a.rows + 2 * halo : a.cols, a.cols + 2 * halo};
+        if ((code = cli_write_output(&rep, a.output, (pw_dtype)nt, grid_form ? 2 : 1, shape, grid_form ? grid : out_row)))
+            goto out;
+    }
+    cli_detail(&rep, "compiled", "%s", job.result.compiled ? "yes" : "no (cached)");
+    cli_detail(&rep, "compile_s", "%.3f", job.result.compile_seconds);
+    if (job.result.note[0]) cli_detail(&rep, "note", "%s", job.result.note);
+    cli_detail(&rep, "rows", "%" PRId64, a.rows);
+    cli_detail(&rep, "cols", "%" PRId64, a.cols);
+    if (grid_form) cli_detail(&rep, "sweeps", "%" PRId64, a.sweeps);
+    cli_detail_info(&rep, &job.result.info);
+    cli_detail(&rep, "gcups", "%.3f", job.result.info.seconds > 0 ? (double)job.result.info.cells / job.result.info.seconds / 1e9 : 0.0);
+    code = cli_finish(&common, &rep, "run");
+out:
+    for (int q = 0; q < PW_CELL_MAX_ITEMS; q++) free(inputs[q]);
+    free(grid);
+    free(ref_grid);
+    free(out_row);
+    pw_cell_free(cell);
+    return code;
+}

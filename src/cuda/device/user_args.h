@@ -1,0 +1,23 @@
+/*
+ * user_args.h - what the host passes to a user cell's kernels (plain C, read by the host and by
+ * the device code NVRTC compiles: user_cell.cuh).  The host does not know the cell's types, so
+ * the kernel builds its processor from these words itself: pointers to the run's arrays and the
+ * pw_ctx image laid out by src/jit/cell_decl.c (the generated text asserts that layout).
+ */
+#ifndef PW_DEVICE_USER_ARGS_H
+#define PW_DEVICE_USER_ARGS_H
+
+#include "../../core/fixed_width.h"
+
+/* pw_ctx at most: rows, cols, grid, stride, 32 inputs and 32 parameters of 8 bytes. */
+#define PW_USER_CTX_WORDS 68
+
+typedef struct pw_user_args {
+    void *bus, *left, *diag;  /* linear form: row -1 / the bus, column -1, the diagonal carries */
+    void *edge;               /* the warp processor's edge words (pw_ll of the value) */
+    void *best_key;           /* PW_REDUCE: per row, the best key and its smallest column */
+    int64_t *best_col;
+    int64_t ctx[PW_USER_CTX_WORDS]; /* the pw_ctx image */
+} pw_user_args;
+
+#endif

@@ -1,0 +1,209 @@
+/*
+ * user_cell.cuh - a user cell (include/peerwave_cell.h) in the forms of the built-in processors,
+ * and the kernels NVRTC instantiates for it.  The library generates, after the cell's text, a
+ * struct C with the cell's functions (src/cuda/user_cells.cu):
+ *   typedef T (pw_value), Ctx (pw_ctx), Key (the PW_REDUCE field's type, or int);
+ *   static constexpr bool reduces; static constexpr int halo;
+ *   static T boundary(const Ctx &, i, j); static T cell(const Ctx &, i, j, up, left, diag);
+ *   static Key key(const T &); static Key lowest();            (linear form)
+ *   static T grid_cell(const Ctx &, i, j);                     (grid form)
+ * and instantiates pw_user_*_kernel<Proc> for the processor the kernel selector chose: the same
+ * LinearProc, WarpProc and FullProc, under the same schedules, as SW, DTW and HEAT.
+ */
+#ifndef PW_DEVICE_USER_CELL_CUH
+#define PW_DEVICE_USER_CELL_CUH
+
+#include "full_proc.cuh"
+#include "handover.cuh"
+#include "linear_proc.cuh"
+#include "memory.cuh"
+#include "schedules.cuh"
+#include "tile_steps.cuh"
+#include "user_args.h"
+#include "warp_proc.cuh"
+
+/* The pw_ctx image as the cell's own type (it is 8-byte aligned, a whole number of words). */
+template <class Ctx>
+__device__ __forceinline__ Ctx pw_user_ctx(const pw_user_args &u)
+{
+    static_assert(sizeof(Ctx) % 8 == 0 && sizeof(Ctx) <= sizeof(u.ctx), "pw_ctx fits the argument words");
+    Ctx c;
+    int64_t *w = (int64_t *)&c;
+#pragma unroll
+    for (int k = 0; k < (int)(sizeof(Ctx) / 8); k++) w[k] = u.ctx[k];
+    return c;
+}
+
+/* Reduction state: the row's best key and its column (LinearProc), or the tile step it came at
+ * (WarpProc).  Strict > everywhere: the smallest column keeps a tie, and a NaN never wins. */
+template <class Key>
+struct pw_user_acc {
+    Key key;
+    int64_t j;
+};
+template <class Key>
+struct pw_user_tile_acc {
+    Key key;
+    int32_t step; /* -1: not in this tile */
+};
+
+/* The linear form (up, left, diag), as LinearProc and WarpProc take an app. */
+template <class C>
+struct UserLinearApp {
+    typedef typename C::T T;
+    typedef typename C::Key Key;
+    typedef pw_user_acc<Key> Acc;
+    typedef pw_user_tile_acc<Key> TileAcc;
+    typedef int64_t Row; /* i */
+    typedef int64_t Col; /* j */
+    struct Pre {
+        int64_t i, j;
+    };
+    T *bus, *left, *diag;
+    Key *best_key;
+    int64_t *best_col;
+    typename C::Ctx ctx;
+
+    static constexpr bool stages_block = false;
+    __device__ void begin_block() const {}
+    __device__ T shfl_up_value(const T &v) const { return pw_shfl_up(v); }
+    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return C::cell(ctx, i, j, up, l, d); }
+    __device__ Row row_load(int64_t i) const { return i; }
+    __device__ Col col_load(int64_t j) const { return j; }
+    /* The warp processor also steps lanes outside the matrix (and discards their values): the
+     * cell still reads its inputs there, so their coordinates are clamped inside. */
+    __device__ Pre pre(Row i, Col j) const
+    {
+        return Pre{i < 0 ? 0 : i >= ctx.rows ? ctx.rows - 1 : i, j < 0 ? 0 : j >= ctx.cols ? ctx.cols - 1 : j};
+    }
+    __device__ T cell_pre(Pre p, T up, T l, T d) const { return C::cell(ctx, p.i, p.j, up, l, d); }
+
+    __device__ Acc acc_load(int64_t i) const
+    {
+        if constexpr (C::reduces) return Acc{best_key[i], best_col[i]};
+        else return Acc{};
+    }
+    __device__ void acc_add(Acc &acc, int64_t, int64_t j, const T &v) const
+    {
+        if constexpr (C::reduces) {
+            const Key k = C::key(v);
+            if (k > acc.key) acc.key = k, acc.j = j;
+        }
+    }
+    __device__ void acc_store(int64_t i, const Acc &acc) const
+    {
+        if constexpr (C::reduces) best_key[i] = acc.key, best_col[i] = acc.j;
+    }
+    __device__ TileAcc tile_acc_load(int64_t i) const
+    {
+        if constexpr (C::reduces) return TileAcc{best_key[i], -1};
+        else return TileAcc{};
+    }
+    __device__ void tile_acc_add(TileAcc &acc, const T &v, int32_t step) const
+    {
+        if constexpr (C::reduces) {
+            const Key k = C::key(v);
+            const bool take = k > acc.key;
+            acc.key = take ? k : acc.key;
+            acc.step = take ? step : acc.step;
+        }
+    }
+    __device__ void tile_acc_store(int64_t i, const TileAcc &acc, int64_t col_of_step0) const
+    {
+        if constexpr (C::reduces) {
+            if (acc.step < 0) return;
+            best_key[i] = acc.key;
+            best_col[i] = col_of_step0 + acc.step;
+        }
+    }
+
+    __device__ static UserLinearApp make(const pw_user_args &u)
+    {
+        return UserLinearApp{(T *)u.bus, (T *)u.left, (T *)u.diag, (Key *)u.best_key, u.best_col,
+                             pw_user_ctx<typename C::Ctx>(u)};
+    }
+};
+
+/* The grid form (in place over the caller's grid, any legal dependences), as FullProc takes it. */
+template <class C>
+struct UserGridApp {
+    typename C::Ctx ctx;
+    __device__ void cell(int64_t i, int64_t j) const
+    {
+        ctx.grid[(i + C::halo) * ctx.stride + (j + C::halo)] = C::grid_cell(ctx, i, j);
+    }
+    __device__ static UserGridApp make(const pw_user_args &u) { return UserGridApp{pw_user_ctx<typename C::Ctx>(u)}; }
+};
+
+/* Each processor built from the arguments. */
+template <class Proc>
+struct pw_user_proc;
+template <class App, int R>
+struct pw_user_proc<LinearProc<App, R>> {
+    __device__ static LinearProc<App, R> make(const pw_user_args &u) { return LinearProc<App, R>{App::make(u)}; }
+};
+template <class App, int R>
+struct pw_user_proc<WarpProc<App, R>> {
+    __device__ static WarpProc<App, R> make(const pw_user_args &u)
+    {
+        return WarpProc<App, R>{App::make(u), pw_edge<typename App::T>{(pw_ll<typename App::T> *)u.edge}};
+    }
+};
+template <class App>
+struct pw_user_proc<FullProc<App>> {
+    __device__ static FullProc<App> make(const pw_user_args &u) { return FullProc<App>{App::make(u)}; }
+};
+
+/* The schedules' kernels with the processor built from pw_user_args (schedules.cuh has the
+ * library's, which take the processor itself), unbounded and, for a processor whose policy asks
+ * for it (WarpProc), under __launch_bounds__: the host names the form the policy wants. */
+template <class Proc>
+__global__ void pw_user_peer_kernel(const pw_user_args u, pw_engine_args a) { pw_peer_schedule(pw_user_proc<Proc>::make(u), a); }
+template <class Proc>
+__global__ void pw_user_barrier_kernel(const pw_user_args u, pw_engine_args a, int64_t n)
+{
+    pw_barrier_schedule(pw_user_proc<Proc>::make(u), a, n);
+}
+template <class Proc>
+__global__ void pw_user_diagonal_kernel(const pw_user_args u, pw_engine_args a, int64_t d)
+{
+    pw_diagonal_schedule(pw_user_proc<Proc>::make(u), a, d);
+}
+template <class Proc>
+__global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
+pw_user_peer_kernel_bounded(const pw_user_args u, pw_engine_args a) { pw_peer_schedule(pw_user_proc<Proc>::make(u), a); }
+template <class Proc>
+__global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
+pw_user_barrier_kernel_bounded(const pw_user_args u, pw_engine_args a, int64_t n)
+{
+    pw_barrier_schedule(pw_user_proc<Proc>::make(u), a, n);
+}
+template <class Proc>
+__global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
+pw_user_diagonal_kernel_bounded(const pw_user_args u, pw_engine_args a, int64_t d)
+{
+    pw_diagonal_schedule(pw_user_proc<Proc>::make(u), a, d);
+}
+
+/* Linear form: row -1 into the bus, column -1 into left, (i - 1, -1) into diag; and the
+ * reduction's start (the lowest key, no column). */
+template <class C>
+__global__ void pw_user_boundary_kernel(const pw_user_args u, int64_t rows, int64_t cols)
+{
+    const typename C::Ctx c = pw_user_ctx<typename C::Ctx>(u);
+    typename C::T *bus = (typename C::T *)u.bus, *left = (typename C::T *)u.left, *diag = (typename C::T *)u.diag;
+    const int64_t n = rows > cols ? rows : cols;
+    for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x) {
+        if (k < cols) bus[k] = C::boundary(c, -1, k);
+        if (k < rows) {
+            left[k] = C::boundary(c, k, -1);
+            diag[k] = C::boundary(c, k - 1, -1);
+            if constexpr (C::reduces) {
+                ((typename C::Key *)u.best_key)[k] = C::lowest();
+                u.best_col[k] = -1;
+            }
+        }
+    }
+}
+
+#endif

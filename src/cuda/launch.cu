@@ -1,0 +1,163 @@
+/* launch.cu - the one launcher of the CUDA engine (launch.h). */
+#include <cuda_runtime.h>
+
+#include "../core/tiling.h"
+#include "cuda_check.cuh"
+#include "device/schedules.cuh"
+#include "device_buffer.cuh"
+#include "gpu_trace.cuh"
+#include "launch.h"
+
+/* Candidate rows of diagonal d (an upper bound on the tiles it holds): rows r_hi down to the
+ * first row whose c passes the widest row's last tile. */
+static int64_t pw_diagonal_candidates(const pw_tiling *t, int64_t d, int64_t max_end_tile)
+{
+    int64_t r_hi = d / (t->lag + 1);
+    if (r_hi > t->n_rows - 1) r_hi = t->n_rows - 1;
+    int64_t r_lo = (d - max_end_tile + 1 + t->lag) / (t->lag + 1);
+    if (d - max_end_tile + 1 <= 0) r_lo = 0;
+    return r_hi - r_lo + 1;
+}
+
+pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const pw_kernel_set *k, void *first_arg,
+                         int64_t sweeps, pw_run_info *info)
+{
+    const pw_tiling *t = &desc->tiling;
+    const int threads = desc->needs.threads;
+    const size_t smem = desc->needs.smem;
+    pw_status st = PW_OK;
+    pw_counter *progress = NULL, *ticket = NULL;
+    unsigned *grid_barrier = NULL;
+    int *error = NULL, host_error = 0, sms = 0, per_sm = 0;
+    int64_t grid = 0, available = 0;
+    float ms = 0;
+    cudaEvent_t start = NULL, stop = NULL;
+    pw_engine_args a;
+    cudaStream_t stream = pw_plan_stream(plan);
+    /* The one-launch-per-diagonal baseline has no persistent blocks to draw lanes for. */
+    const bool traced = plan->trace && plan->strategy != PW_STRATEGY_LAUNCH;
+    const int64_t counters = t->n_rows * sweeps; /* pw_work_tickets of a.work */
+    if (sweeps < 1 || (sweeps > 1 && (plan->strategy != PW_STRATEGY_PEER || t->skew != 0))) return PW_ERR_UNSUPPORTED;
+    a.trace.records = NULL;
+    a.trace.count = NULL;
+    if (traced) {
+        st = pw_trace_open(plan, t, sweeps, &a.trace, stream);
+        if (st != PW_OK) goto done;
+    }
+    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&progress, sizeof(pw_counter) * (size_t)counters, stream), done);
+    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&ticket, sizeof(pw_counter), stream), done);
+    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&grid_barrier, sizeof(unsigned), stream), done);
+    PW_CUDA_TRY(st, pw_cuda_malloc((void **)&error, sizeof(int), stream), done);
+    PW_CUDA_TRY(st, cudaMemsetAsync(progress, 0, sizeof(pw_counter) * (size_t)counters, stream), done);
+    PW_CUDA_TRY(st, cudaMemsetAsync(ticket, 0, sizeof(pw_counter), stream), done);
+    PW_CUDA_TRY(st, cudaMemsetAsync(grid_barrier, 0, sizeof(unsigned), stream), done);
+    PW_CUDA_TRY(st, cudaMemsetAsync(error, 0, sizeof(int), stream), done);
+    PW_CUDA_TRY(st, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device), done);
+    PW_CUDA_TRY(st, cudaEventCreate(&start), done);
+    PW_CUDA_TRY(st, cudaEventCreate(&stop), done);
+    a.t = *t;
+    a.progress = progress;
+    a.ticket = ticket;
+    a.grid_barrier = grid_barrier;
+    a.error = error;
+    a.watchdog_ns = plan->watchdog_ns ? plan->watchdog_ns : PW_CUDA_WATCHDOG_NS;
+    a.stuck_row = plan->stuck_row;
+    a.work = pw_work_make(t->n_rows, sweeps);
+    a.spin_polls = desc->spin_polls;
+
+    if (smem > 48 * 1024) { /* dynamic shared memory past 48 KB is opt-in, per kernel */
+        PW_CUDA_TRY(st, cudaFuncSetAttribute(k->peer, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
+        PW_CUDA_TRY(st, cudaFuncSetAttribute(k->barrier, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
+        PW_CUDA_TRY(st, cudaFuncSetAttribute(k->diagonal, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
+    }
+    if (plan->strategy == PW_STRATEGY_PEER) {
+        PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->peer, threads, smem), done);
+        grid = available = (int64_t)per_sm * sms;
+        if (grid > counters) grid = counters;
+        grid = pw_even_peer_grid(grid, sms, desc->needs.warps_per_scheduler);
+        if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
+        if (plan->workers > 0 && available > plan->workers) available = plan->workers;
+        if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; } /* block does not fit on an SM */
+        void *args[] = {first_arg, &a};
+        PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
+        PW_CUDA_TRY(st, cudaLaunchKernel(k->peer, dim3((unsigned)grid), dim3(threads), args, smem, stream), done);
+    } else if (plan->strategy == PW_STRATEGY_GLOBAL_BARRIER) {
+        PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->barrier, threads, smem), done);
+        grid = available = (int64_t)per_sm * sms; /* cooperative launch: at most co-resident capacity */
+        if (grid > t->n_rows) grid = t->n_rows;
+        if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
+        if (plan->workers > 0 && available > plan->workers) available = plan->workers;
+        if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; }
+        {
+            int64_t n_diag = pw_tiling_diagonal_count(t);
+            void *args[] = {first_arg, &a, &n_diag};
+            PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
+            PW_CUDA_TRY(st, cudaLaunchCooperativeKernel(k->barrier, dim3((unsigned)grid),
+                                                        dim3(threads), args, smem, stream), done);
+        }
+    } else if (plan->strategy == PW_STRATEGY_LAUNCH) {
+        int64_t n_diag = pw_tiling_diagonal_count(t), max_end = 0;
+        for (int64_t r = t->n_rows > 2 ? t->n_rows - 2 : 0; r < t->n_rows; r++)
+            if (pw_tiling_end_tile(t, r) > max_end) max_end = pw_tiling_end_tile(t, r);
+        PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
+        for (int64_t d = 0; d < n_diag; d++) {
+            int64_t blocks = pw_diagonal_candidates(t, d, max_end);
+            if (blocks < 1) continue; /* e.g. lag > 0 and one tile per row: some diagonals are empty */
+            if (blocks > grid) grid = blocks;
+            void *args[] = {first_arg, &a, &d};
+            PW_CUDA_TRY(st, cudaLaunchKernel(k->diagonal, dim3((unsigned)blocks), dim3(threads), args, smem, stream), done);
+        }
+    } else {
+        st = PW_ERR_UNSUPPORTED;
+        goto done;
+    }
+    PW_CUDA_TRY(st, cudaEventRecord(stop, stream), done);
+    PW_CUDA_TRY(st, cudaEventSynchronize(stop), done);
+    PW_CUDA_TRY(st, cudaGetLastError(), done);
+    PW_CUDA_TRY(st, cudaEventElapsedTime(&ms, start, stop), done);
+    PW_CUDA_TRY(st, cudaMemcpyAsync(&host_error, error, sizeof(int), cudaMemcpyDeviceToHost, stream), done);
+    PW_CUDA_TRY(st, cudaStreamSynchronize(stream), done);
+    if (host_error) st = PW_ERR_TIMEOUT;
+    if (info) {
+        info->backend = PW_BACKEND_CUDA;
+        info->strategy = plan->strategy;
+        info->shape = (pw_tile_shape)t->shape;
+        info->tile_h = (int)t->h;
+        info->tile_w = t->w;
+        info->threads = (int)grid;
+        info->threads_available = (int)(available ? available : grid);
+        info->skew = t->skew;
+        info->cells += t->rows * t->cols * sweeps;
+        info->seconds += ms / 1e3;
+    }
+done:
+    if (traced) {
+        pw_status tst = pw_trace_close(plan, &a.trace, stream, st == PW_OK);
+        if (st == PW_OK) st = tst;
+    }
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+    pw_cuda_free(progress, stream);
+    pw_cuda_free(ticket, stream);
+    pw_cuda_free(grid_barrier, stream);
+    pw_cuda_free(error, stream);
+    return st;
+}
+
+
+/* Progress counters of one pipelined launch at most (8 bytes each). */
+#define PW_SWEEP_COUNTERS (1 << 20)
+
+pw_status pw_cuda_launch_sweeps(const pw_plan *plan, const pw_kernel_desc *desc, const pw_kernel_set *k,
+                                void *first_arg, int64_t sweeps, pw_run_info *info, pw_status (*before)(void *),
+                                void *before_ctx)
+{
+    pw_status st = PW_OK;
+    const int64_t n_rows = desc->tiling.n_rows;
+    const int64_t batch = !desc->pipelined_sweeps ? 1 : n_rows >= PW_SWEEP_COUNTERS ? 1 : PW_SWEEP_COUNTERS / n_rows;
+    for (int64_t done = 0; done < sweeps && st == PW_OK; done += batch) {
+        if (before) st = before(before_ctx);
+        PW_THEN(st, pw_cuda_launch(plan, desc, k, first_arg, sweeps - done < batch ? sweeps - done : batch, info));
+    }
+    return st;
+}

@@ -1,0 +1,41 @@
+/*
+ * launch.h - the host side of the CUDA engine, written once for every kernel: allocate the run's
+ * shared words (progress counters, ticket, grid barrier, error), size the grid from occupancy and
+ * the kernel descriptor's launch needs (kernel_desc.h), launch the peer, barrier or per-diagonal
+ * kernels, time them with CUDA events and turn a watchdog expiry into PW_ERR_TIMEOUT.
+ *
+ * Kernels are handles the runtime API launches: a __global__ function of the library
+ * (device/schedules.cuh, through launch.cuh's template) or a kernel compiled at run time and
+ * loaded with cudaLibraryLoadData (cudaKernel_t, user cells: user_cells.cu).  Every kernel takes
+ * (X, pw_engine_args[, int64_t]) where X is the processor (or what builds it): first_arg points
+ * to it.
+ */
+#ifndef PW_LAUNCH_H
+#define PW_LAUNCH_H
+
+#include "../core/plan.h"
+#include "kernel_desc.h"
+
+#define PW_CUDA_WATCHDOG_NS (10LL * 1000000000LL)
+
+struct pw_kernel_set {
+    const void *peer;     /* (X, pw_engine_args) */
+    const void *barrier;  /* (X, pw_engine_args, int64_t diagonals): a cooperative launch */
+    const void *diagonal; /* (X, pw_engine_args, int64_t d) */
+};
+
+/* Run `sweeps` sweeps of the kernels over the descriptor's tiles under the plan's strategy: in
+ * one launch, pipelined, on the peer strategy (in-place stencils, skew 0: tiling_geometry.h); the
+ * other strategies take sweeps == 1.  Adds kernel time (CUDA events) to info->seconds and fills
+ * the other info fields (the tiles reported are the descriptor's). */
+pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const pw_kernel_set *k, void *first_arg,
+                         int64_t sweeps, pw_run_info *info);
+
+/* `sweeps` sweeps in as few launches as the counters allow: pipelined (desc->pipelined_sweeps) in
+ * batches that bound the progress counters (one per tile-row and sweep), else one launch a
+ * sweep.  before(before_ctx), when given, runs (on the plan's stream) before every launch. */
+pw_status pw_cuda_launch_sweeps(const pw_plan *plan, const pw_kernel_desc *desc, const pw_kernel_set *k,
+                                void *first_arg, int64_t sweeps, pw_run_info *info, pw_status (*before)(void *),
+                                void *before_ctx);
+
+#endif

@@ -1,0 +1,408 @@
+/*
+ * user_cells.cu - user cells on the GPU (src/jit/cell_gpu.h).  The kernel selector picks the
+ * processor as it does for the built-in apps (linear form: the warp or block processor and its
+ * rows a thread; grid form: FullProc); the cell's text, after the generated types, is compiled by
+ * NVRTC together with device/user_cell.cuh for the GPU present, instantiating exactly that
+ * processor's three schedule kernels (and the boundary and edge-word kernels); the CUBIN is
+ * cached on disk (cell_cache.h) under the hash of everything that changes it, loaded with
+ * cudaLibraryLoadData, kept loaded in the cell, and launched by the engine's one launcher.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "../core/exec.h"
+#include "../core/status_detail.h"
+#include "../jit/cell_cache.h"
+#include "../jit/cell_gpu.h"
+#include "../jit/device_sources.h"
+#include "../jit/rtc.h"
+#include "device/user_args.h"
+#include "device_buffer.cuh"
+#include "kernel_desc.h"
+#include "launch.h"
+#include "pw_cuda.h"
+
+/* Bump when the generated entry points change: old cache entries then stop matching. */
+#define GPU_GLUE_VERSION "gpu-glue-1"
+
+enum { K_PEER, K_BARRIER, K_DIAGONAL, K_BOUNDARY, K_FILL, K_DRAIN, K_COUNT };
+
+struct gpu_module {
+    std::string key;
+    int device;
+    cudaLibrary_t lib;
+    cudaKernel_t k[K_COUNT];
+};
+
+struct gpu_modules {
+    std::vector<gpu_module> loaded;
+};
+
+/* What the selector chose, as the processor's C++ type and its kernels' form. */
+struct proc_choice {
+    std::string type;
+    bool bounded;
+};
+
+static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc)
+{
+    char buf[160];
+    if (d->form == PW_CELL_GRID) return {"FullProc<UserGridApp<pw_user_cell>>", false};
+    if (desc->processor == PW_PROC_WARP) {
+        snprintf(buf, sizeof buf, "WarpProc<UserLinearApp<pw_user_cell>, %d>", desc->rows_per_thread);
+        return {buf, true};
+    }
+    snprintf(buf, sizeof buf, "LinearProc<UserLinearApp<pw_user_cell>, %d>", desc->rows_per_thread);
+    return {buf, false};
+}
+
+/* The lowest key of a reduction, as C++ text. */
+static const char *lowest_text(pw_cell_type t)
+{
+    switch (t) {
+    case PW_CT_I32: return "INT32_MIN";
+    case PW_CT_I64: return "INT64_MIN";
+    case PW_CT_F32: return "-__int_as_float(0x7f800000)";
+    case PW_CT_F64: return "-__longlong_as_double(0x7ff0000000000000LL)";
+    default: return "0";
+    }
+}
+
+/* The program NVRTC compiles: the library's device code, the cell's types and text (its lines
+ * numbered as in its file), the struct user_cell.cuh reads, the processor chosen. */
+static std::string program(const pw_cell *cell, const proc_choice &p)
+{
+    const pw_cell_decl *d = &cell->decl;
+    std::string s = "#include \"src/cuda/device/user_cell.cuh\"\n#include \"include/peerwave_cell.h\"\n";
+    s += cell->types;
+    s += "\n#line 1 \"";
+    s += cell->name;
+    s += "\"\n";
+    s += cell->text;
+    s += "\n#line 1 \"<peerwave: GPU entry points>\"\nstruct pw_user_cell {\n    typedef pw_value T;\n    typedef pw_ctx Ctx;\n";
+    char buf[512];
+    const bool reduces = d->reduce_field >= 0;
+    const pw_cell_type kt = reduces ? d->fields[d->reduce_field].f.type : PW_CT_I32;
+    snprintf(buf, sizeof buf, "    typedef %s Key;\n    static constexpr bool reduces = %s;\n    static constexpr int halo = %d;\n",
+             pw_cell_type_name(kt), reduces ? "true" : "false", d->halo);
+    s += buf;
+    if (d->form == PW_CELL_LINEAR) {
+        s += "    __device__ static T boundary(const Ctx &c, int64_t i, int64_t j) { return pw_boundary(&c, i, j); }\n"
+             "    __device__ static T cell(const Ctx &c, int64_t i, int64_t j, T u, T l, T d) { return pw_cell(&c, i, j, u, l, d); }\n";
+        snprintf(buf, sizeof buf, "    __device__ static Key key(const T &v) { return %s; }\n    __device__ static Key lowest() { return %s; }\n",
+                 !reduces ? "0" : d->scalar ? "v" : (std::string("v.") + d->fields[d->reduce_field].name).c_str(),
+                 lowest_text(kt));
+        s += buf;
+    } else {
+        s += "    __device__ static T grid_cell(const Ctx &c, int64_t i, int64_t j) { return pw_cell(&c, i, j); }\n";
+    }
+    s += "};\ntypedef " + p.type + " pw_user_proc_t;\n";
+    return s;
+}
+
+static std::vector<std::string> kernel_names(const pw_cell_decl *d, const proc_choice &p)
+{
+    const std::string b = p.bounded ? "_bounded" : "";
+    std::vector<std::string> n = {"pw_user_peer_kernel" + b + "<pw_user_proc_t>", "pw_user_barrier_kernel" + b + "<pw_user_proc_t>",
+                                  "pw_user_diagonal_kernel" + b + "<pw_user_proc_t>"};
+    if (d->form == PW_CELL_LINEAR) {
+        n.push_back("pw_user_boundary_kernel<pw_user_cell>");
+        n.push_back("pw_edge_fill<pw_value>");
+        n.push_back("pw_edge_drain<pw_value>");
+    }
+    return n;
+}
+
+/* A cache entry: the lowered kernel names, each NUL-terminated, an empty name, then the CUBIN. */
+static std::string pack(const pw_rtc_image &img)
+{
+    std::string s;
+    for (int k = 0; k < img.n_lowered; k++) s.append(img.lowered[k], strlen(img.lowered[k]) + 1);
+    s.push_back('\0');
+    s.append(img.code, img.size);
+    return s;
+}
+
+static bool unpack(const char *data, size_t size, size_t n_names, std::vector<std::string> *names, const char **cubin,
+                   size_t *cubin_size)
+{
+    size_t at = 0;
+    for (size_t k = 0; k < n_names; k++) {
+        const char *end = (const char *)memchr(data + at, 0, size - at);
+        if (!end) return false;
+        names->push_back(std::string(data + at, end));
+        at = (size_t)(end - data) + 1;
+    }
+    if (at >= size || data[at] != 0) return false;
+    *cubin = data + at + 1;
+    *cubin_size = size - at - 1;
+    return *cubin_size > 0;
+}
+
+static void hash_library_sources(pw_hash *h)
+{
+    for (int k = 0; k < pw_device_source_count; k++) {
+        pw_hash_add_str(h, pw_device_sources[k].name);
+        pw_hash_add(h, pw_device_sources[k].text, pw_device_sources[k].size);
+    }
+}
+
+/* The module for this cell and processor on this device: loaded already, in the disk cache, or
+ * compiled now. */
+static pw_status module_for(pw_cell *cell, const proc_choice &p, int device, gpu_module **out, pw_cell_result *res)
+{
+    gpu_modules *mods = (gpu_modules *)cell->gpu;
+    if (!mods) cell->gpu = mods = new gpu_modules();
+    cudaDeviceProp prop;
+    pw_status st = pw_from_cuda(cudaGetDeviceProperties(&prop, device));
+    if (st != PW_OK) return st;
+    char target[32];
+    snprintf(target, sizeof target, "sm_%d%d", prop.major, prop.minor);
+    const std::string src = program(cell, p);
+    const std::vector<std::string> names = kernel_names(&cell->decl, p);
+    pw_hash h;
+    pw_hash_init(&h);
+    pw_hash_add_str(&h, GPU_GLUE_VERSION);
+    pw_hash_add_str(&h, target);
+    const int nvrtc = pw_rtc_version();
+    pw_hash_add(&h, &nvrtc, sizeof nvrtc);
+    hash_library_sources(&h);
+    pw_hash_add_str(&h, src.c_str());
+    char key[PW_CACHE_KEY_CHARS];
+    pw_hash_hex(&h, key);
+    for (gpu_module &m : mods->loaded)
+        if (m.key == key && m.device == device) {
+            *out = &m;
+            return PW_OK;
+        }
+
+    char dirbuf[4096];
+    const char *why, *dir = pw_cache_dir(dirbuf, sizeof dirbuf, &why);
+    void *data = NULL;
+    size_t size = 0;
+    std::string entry;
+    std::vector<std::string> lowered;
+    const char *cubin = NULL;
+    size_t cubin_size = 0;
+    if (pw_cache_load(dir, key, "cubin", &data, &size)) {
+        entry.assign((const char *)data, size);
+        if (!unpack(entry.data(), entry.size(), names.size(), &lowered, &cubin, &cubin_size)) cubin = NULL;
+    }
+    if (!cubin) { /* not cached (or damaged): compile */
+        lowered.clear();
+        std::vector<const char *> exprs;
+        for (const std::string &n : names) exprs.push_back(n.c_str());
+        pw_rtc_image img;
+        memset(&img, 0, sizeof img);
+        st = pw_rtc_compile(src.c_str(), cell->name, target, exprs.data(), (int)exprs.size(), &img);
+        pw_cell_keep_log(cell, img.log);
+        img.log = NULL;
+        if (st == PW_OK) {
+            entry = pack(img);
+            unpack(entry.data(), entry.size(), names.size(), &lowered, &cubin, &cubin_size);
+            if (dir) pw_cache_store(dir, key, "cubin", entry.data(), entry.size());
+            res->compiled = 1;
+        }
+        pw_rtc_image_free(&img);
+    }
+    free(data);
+    if (st != PW_OK) return st;
+
+    gpu_module m;
+    m.key = key;
+    m.device = device;
+    memset(m.k, 0, sizeof m.k);
+    st = pw_from_cuda(cudaLibraryLoadData(&m.lib, cubin, NULL, NULL, 0, NULL, NULL, 0));
+    for (size_t k = 0; st == PW_OK && k < lowered.size(); k++)
+        st = pw_from_cuda(cudaLibraryGetKernel(&m.k[k], m.lib, lowered[k].c_str()));
+    if (st != PW_OK) return st;
+    mods->loaded.push_back(m);
+    *out = &mods->loaded.back();
+    return PW_OK;
+}
+
+extern "C" pw_status pw_cell_gpu_compile_check(pw_cell *cell, const char *target, int processor, int rows_per_thread)
+{
+    try {
+        pw_kernel_desc desc;
+        memset(&desc, 0, sizeof desc);
+        desc.processor = (pw_processor)processor;
+        desc.rows_per_thread = rows_per_thread;
+        const proc_choice p = choose(&cell->decl, &desc);
+        const std::string src = program(cell, p);
+        const std::vector<std::string> names = kernel_names(&cell->decl, p);
+        std::vector<const char *> exprs;
+        for (const std::string &n : names) exprs.push_back(n.c_str());
+        pw_rtc_image img;
+        memset(&img, 0, sizeof img);
+        pw_status st = pw_rtc_compile(src.c_str(), cell->name, target, exprs.data(), (int)exprs.size(), &img);
+        pw_cell_keep_log(cell, img.log);
+        img.log = NULL;
+        pw_rtc_image_free(&img);
+        return st;
+    } catch (const std::bad_alloc &) {
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+}
+
+extern "C" void pw_cell_gpu_free(pw_cell *cell)
+{
+    gpu_modules *mods = (gpu_modules *)cell->gpu;
+    if (!mods) return;
+    for (gpu_module &m : mods->loaded) cudaLibraryUnload(m.lib);
+    delete mods;
+    cell->gpu = NULL;
+}
+
+/* A raw device array of bytes, freed with its scope. */
+typedef pw_device_buffer<unsigned char> bytes;
+
+static pw_status launch_aux(cudaKernel_t k, int64_t n, void **args, cudaStream_t s)
+{
+    int64_t blocks = (n + 255) / 256;
+    if (blocks < 1) blocks = 1;
+    if (blocks > 65535) blocks = 65535;
+    return pw_from_cuda(cudaLaunchKernel((const void *)k, dim3((unsigned)blocks), dim3(256), args, 0, s));
+}
+
+/* Host compare of two keys of type t (the reduction, across rows). */
+static bool key_greater(pw_cell_type t, const unsigned char *a, const unsigned char *b)
+{
+    switch (t) {
+    case PW_CT_I32: { int32_t x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return x > y; }
+    case PW_CT_U32: { uint32_t x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return x > y; }
+    case PW_CT_I64: { int64_t x, y; memcpy(&x, a, 8); memcpy(&y, b, 8); return x > y; }
+    case PW_CT_F32: { float x, y; memcpy(&x, a, 4); memcpy(&y, b, 4); return x > y; }
+    default: { double x, y; memcpy(&x, a, 8); memcpy(&y, b, 8); return x > y; }
+    }
+}
+
+static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_kernel_desc *desc, gpu_module *m,
+                            pw_user_args *u, const pw_cell_job *job, pw_cell_result *res)
+{
+    const pw_cell_decl *d = &cell->decl;
+    const pw_cell_args *a = job->args;
+    const size_t vs = d->value_size;
+    const bool reduces = d->reduce_field >= 0;
+    const pw_cell_type kt = reduces ? d->fields[d->reduce_field].f.type : PW_CT_I32;
+    const size_t ks = pw_cell_type_size(kt);
+    cudaStream_t s = pw_plan_stream(plan);
+    bytes bus(s), left(s), diag(s), edge(s), best_key(s);
+    pw_device_buffer<int64_t> best_col(s);
+    int64_t rows = a->rows, cols = a->cols;
+    pw_status st = bus.alloc((size_t)cols * vs);
+    PW_THEN(st, left.alloc((size_t)rows * vs));
+    PW_THEN(st, diag.alloc((size_t)rows * vs));
+    if (reduces) {
+        PW_THEN(st, best_key.alloc((size_t)rows * ks));
+        PW_THEN(st, best_col.alloc((size_t)rows));
+    }
+    if (st != PW_OK) return st;
+    u->bus = bus.ptr, u->left = left.ptr, u->diag = diag.ptr;
+    u->best_key = best_key.ptr, u->best_col = best_col.ptr;
+    void *bargs[] = {u, &rows, &cols};
+    st = launch_aux(m->k[K_BOUNDARY], rows > cols ? rows : cols, bargs, s);
+    const bool warp = desc->processor == PW_PROC_WARP;
+    int64_t n_edge = cols;
+    if (warp) {
+        PW_THEN(st, edge.alloc((size_t)cols * 2 * vs)); /* pw_ll: each 32-bit word with a tag */
+        u->edge = edge.ptr;
+        void *fargs[] = {&u->edge, &u->bus, &n_edge};
+        PW_THEN(st, launch_aux(m->k[K_FILL], cols, fargs, s));
+    }
+    const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL]};
+    PW_THEN(st, pw_cuda_launch(plan, desc, &set, u, 1, &res->info));
+    if (warp) {
+        void *dargs[] = {&u->edge, &u->bus, &n_edge};
+        PW_THEN(st, launch_aux(m->k[K_DRAIN], cols, dargs, s));
+    }
+    PW_THEN(st, bytes::pw_download(res->last, bus.ptr + (size_t)(cols - 1) * vs, vs, s));
+    if (a->last_row) PW_THEN(st, bytes::pw_download(a->last_row, bus.ptr, (size_t)cols * vs, s));
+    if (a->last_col) PW_THEN(st, bytes::pw_download(a->last_col, left.ptr, (size_t)rows * vs, s));
+    if (st != PW_OK || !reduces) return st;
+    std::vector<unsigned char> keys((size_t)rows * ks);
+    std::vector<int64_t> at((size_t)rows);
+    st = best_key.download(keys.data(), keys.size());
+    PW_THEN(st, best_col.download(at.data(), at.size()));
+    if (st != PW_OK) return st;
+    /* rows in order, strict >: the smallest row, then (per row) the smallest column */
+    const unsigned char *best = NULL;
+    for (int64_t i = 0; i < rows; i++)
+        if (at[(size_t)i] >= 0 && (!best || key_greater(kt, &keys[(size_t)i * ks], best))) {
+            best = &keys[(size_t)i * ks];
+            res->best_i = i;
+            res->best_j = at[(size_t)i];
+        }
+    if (best) memcpy(res->best + d->fields[d->reduce_field].f.offset, best, ks);
+    return PW_OK;
+}
+
+static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_desc *desc, gpu_module *m,
+                          pw_user_args *u, const pw_cell_job *job, pw_cell_result *res)
+{
+    const pw_cell_decl *d = &cell->decl;
+    const pw_cell_args *a = job->args;
+    cudaStream_t s = pw_plan_stream(plan);
+    const size_t n = (size_t)(a->rows + 2 * d->halo) * (size_t)(a->cols + 2 * d->halo) * d->value_size;
+    bytes grid(s);
+    pw_status st = grid.upload((const unsigned char *)a->grid, n);
+    if (st != PW_OK) return st;
+    memcpy((char *)u->ctx + d->ctx_grid, &grid.ptr, sizeof grid.ptr);
+    const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL]};
+    st = pw_cuda_launch_sweeps(plan, desc, &set, u, job->sweeps, &res->info, NULL, NULL);
+    PW_THEN(st, grid.download((unsigned char *)a->grid, n));
+    return st;
+}
+
+extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res)
+{
+    try {
+        const pw_cell_decl *d = &cell->decl;
+        const pw_cell_args *a = job->args;
+        cudaStream_t s = pw_plan_stream(plan);
+        pw_status st = pw_cuda_probe(plan->device);
+        if (st != PW_OK) return st;
+        const bool grid = d->form == PW_CELL_GRID;
+        const pw_cell_shape shape = {grid ? PW_FORM(PW_PROC_FULL) : PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR),
+                                     (int)d->value_size, 1, 0, 0};
+        pw_kernel_desc desc;
+        st = pw_select_kernel(plan, &shape, NULL, &desc);
+        if (st != PW_OK) return st;
+        if (grid) desc.pipelined_sweeps = desc.pipelined_sweeps && job->pipelined;
+        const proc_choice p = choose(d, &desc);
+        gpu_module *m = NULL;
+        const double t0 = pw_seconds_now();
+        st = module_for(cell, p, plan->device, &m, res);
+        res->compile_seconds = pw_seconds_now() - t0;
+        if (st != PW_OK) return st;
+
+        /* inputs on the device, and the pw_ctx image pointing at them */
+        std::vector<bytes *> inputs;
+        std::vector<const void *> dev_inputs;
+        struct cleanup {
+            std::vector<bytes *> &v;
+            ~cleanup() { for (bytes *b : v) delete b; }
+        } free_inputs{inputs};
+        for (int k = 0; k < d->n_inputs && st == PW_OK; k++) {
+            inputs.push_back(new bytes(s));
+            const size_t n = (size_t)pw_cell_decl_input_count(d, k, a->rows, a->cols) * pw_cell_type_size(d->inputs[k].f.type);
+            st = inputs.back()->upload((const unsigned char *)a->inputs[k], n);
+            dev_inputs.push_back(inputs.back()->ptr);
+        }
+        if (st != PW_OK) return st;
+        pw_user_args u;
+        memset(&u, 0, sizeof u);
+        if (d->ctx_size > sizeof u.ctx) return PW_ERR_UNSUPPORTED;
+        st = pw_cell_decl_ctx(d, a->rows, a->cols, NULL, a->cols + 2 * d->halo, dev_inputs.data(), a->params,
+                              (unsigned char *)u.ctx);
+        if (st != PW_OK) return st;
+        res->info.backend = PW_BACKEND_CUDA;
+        return grid ? run_grid(cell, plan, &desc, m, &u, job, res) : run_linear(cell, plan, &desc, m, &u, job, res);
+    } catch (const std::bad_alloc &) {
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+}
