@@ -14,6 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define PW_CACHE_KEY_CHARS 33 /* 32 hex digits and a NUL */
 
 /* A 128-bit hash of several byte strings, fed in order by pw_hash_add, as hex. */
@@ -34,5 +38,9 @@ int pw_cache_load(const char *dir, const char *key, const char *ext, void **data
 
 /* Store an image under key.ext (atomically); 0 on success, -1 (errno) otherwise. */
 int pw_cache_store(const char *dir, const char *key, const char *ext, const void *data, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

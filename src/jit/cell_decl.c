@@ -357,8 +357,13 @@ static void put(text_buf *b, const char *fmt, ...)
 char *pw_cell_decl_types(const pw_cell_decl *d)
 {
     text_buf b = {0};
-    put(&b, "#if defined(__cplusplus)\n#define PW_CELL_ASSERT(c) static_assert(c, #c)\n#else\n"
-            "#define PW_CELL_ASSERT(c) _Static_assert(c, #c)\n#endif\n");
+    /* NVRTC has no offsetof: there the sizes are checked (the same fields in the same order
+     * under the same alignment rules), the C compiler checks every offset too. */
+    put(&b, "#line 1 \"<peerwave: generated types>\"\n"
+            "#if defined(__cplusplus)\n#define PW_CELL_ASSERT(c) static_assert(c, #c)\n#else\n"
+            "#define PW_CELL_ASSERT(c) _Static_assert(c, #c)\n#endif\n"
+            "#ifdef __CUDACC_RTC__\n#define PW_CELL_ASSERT_OFFSET(t, m, o)\n#else\n"
+            "#define PW_CELL_ASSERT_OFFSET(t, m, o) PW_CELL_ASSERT(__builtin_offsetof(t, m) == o)\n#endif\n");
     if (d->scalar) {
         put(&b, "typedef %s pw_value;\n", tname(d->fields[0].f.type));
     } else {
@@ -366,7 +371,7 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
         for (int k = 0; k < d->n_fields; k++) put(&b, "    %s %s;\n", tname(d->fields[k].f.type), d->fields[k].name);
         put(&b, "} pw_value;\n");
         for (int k = 0; k < d->n_fields; k++)
-            put(&b, "PW_CELL_ASSERT(__builtin_offsetof(pw_value, %s) == %zu);\n", d->fields[k].name, d->fields[k].f.offset);
+            put(&b, "PW_CELL_ASSERT_OFFSET(pw_value, %s, %zu);\n", d->fields[k].name, d->fields[k].f.offset);
     }
     put(&b, "PW_CELL_ASSERT(sizeof(pw_value) == %zu);\n", d->value_size);
     put(&b, "typedef struct pw_ctx {\n    int64_t rows, cols;\n");
@@ -375,9 +380,9 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
     for (int k = 0; k < d->n_params; k++) put(&b, "    %s %s;\n", tname(d->params[k].f.type), d->params[k].name);
     put(&b, "} pw_ctx;\n");
     for (int k = 0; k < d->n_inputs; k++)
-        put(&b, "PW_CELL_ASSERT(__builtin_offsetof(pw_ctx, %s) == %zu);\n", d->inputs[k].name, d->ctx_inputs[k]);
+        put(&b, "PW_CELL_ASSERT_OFFSET(pw_ctx, %s, %zu);\n", d->inputs[k].name, d->ctx_inputs[k]);
     for (int k = 0; k < d->n_params; k++)
-        put(&b, "PW_CELL_ASSERT(__builtin_offsetof(pw_ctx, %s) == %zu);\n", d->params[k].name, d->ctx_params[k]);
+        put(&b, "PW_CELL_ASSERT_OFFSET(pw_ctx, %s, %zu);\n", d->params[k].name, d->ctx_params[k]);
     put(&b, "PW_CELL_ASSERT(sizeof(pw_ctx) == %zu);\n", d->ctx_size);
     if (d->form == PW_CELL_GRID) {
         /* On the GPU other blocks write the grid while this one runs: loads bypass L1 (ld.cg). */

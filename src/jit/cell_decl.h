@@ -12,6 +12,10 @@
 
 #include "peerwave_runtime.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define PW_CELL_NAME_MAX 32
 
 typedef struct pw_cell_item {
@@ -58,5 +62,9 @@ int64_t pw_cell_decl_input_count(const pw_cell_decl *d, int k, int64_t rows, int
 
 /* Field k of a value as a double. */
 double pw_cell_decl_field_value(const pw_cell_decl *d, const void *value, int k);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 
 #include "cell_decl.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pw_cell_host {
     void *handle; /* dlopen's */
     int fd;       /* the memory file it was loaded from */
@@ -28,5 +32,9 @@ pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const cha
                              pw_cell_host *out, char **log, int *compiled);
 
 void pw_cell_host_close(pw_cell_host *h);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -9,6 +9,10 @@
 #include "cell_decl.h"
 #include "cell_host.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct pw_cell {
     pw_cell_decl decl;
     char *text;        /* the user's text */
@@ -31,5 +35,9 @@ typedef struct pw_cell_job {
 } pw_cell_job;
 
 pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

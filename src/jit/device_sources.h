@@ -8,6 +8,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pw_source_file {
     const char *name; /* as an #include names it, or its path in the source tree */
     const char *text; /* NUL-terminated */
@@ -16,5 +20,9 @@ typedef struct pw_source_file {
 
 extern const pw_source_file pw_device_sources[];
 extern const int pw_device_source_count;
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
