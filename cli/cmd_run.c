@@ -238,7 +238,7 @@ int cmd_run(int argc, char **argv)
     memcpy(par_fields, fpar, sizeof *fpar * (size_t)n_par);
     const pw_cell_field *fields = pw_cell_fields(cell, &n_fields);
     const pw_cell_type vtype = fields[0].type;
-    const int grid_form = pw_cell_get_form(cell) == PW_CELL_GRID, halo = pw_cell_halo(cell);
+    const int grid_form = pw_cell_get_form(cell) != PW_CELL_LINEAR, halo = pw_cell_halo(cell);
     const size_t vsize = pw_cell_value_size(cell);
 
     /* every --input and --param must name something the cell declares, and each once */
@@ -305,7 +305,7 @@ int cmd_run(int argc, char **argv)
             goto out;
         }
     } else if (a.grid) {
-        cli_error("--grid is for grid-form cells");
+        cli_error("--grid is for grid- and stencil-form cells");
         code = EXIT_USAGE;
         goto out;
     }

@@ -31,6 +31,12 @@
  *   PW_FORM(grid)            in place over a grid the caller owns (full storage), any legal
  *                            dependences (PW_DEP), several sweeps; pw_cell(c, i, j) returns the
  *                            new value of (i, j) and reads any cell with pw_at(c, i', j').
+ *   PW_FORM(stencil)         in place over a grid with a border of one fixed cell on every side,
+ *                            several sweeps, Gauss-Seidel order: pw_cell(c, self, up, left, down,
+ *                            right) returns the new value of a cell from its own old value, the
+ *                            new up and left and the old down and right.  The GPU runs it on the
+ *                            row-major stencil processors of `peerwave heat`.  A PW_VALUE, and
+ *                            parameters only (the cell does not see its position).
  *   PW_VALUE(T)              the element: T is int32_t, uint32_t, int64_t, float or double;
  *   PW_FIELD(T, name)        or, repeated, a struct pw_value of such fields (SW's H, E, F).
  *   PW_INPUT(T, name, axes)  a read-only array c->name: axes i (rows elements), j (cols) or ij

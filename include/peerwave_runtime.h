@@ -31,7 +31,8 @@ typedef struct pw_cell pw_cell; /* a parsed cell; compiled for a backend on firs
 
 typedef enum pw_cell_form {
     PW_CELL_LINEAR = 0, /* up, left, diag; linear space */
-    PW_CELL_GRID        /* in place over the caller's grid, any legal dependences, sweeps */
+    PW_CELL_GRID,       /* in place over the caller's grid, any legal dependences, sweeps */
+    PW_CELL_STENCIL     /* in place, five points (self, up, left, down, right), sweeps */
 } pw_cell_form;
 
 typedef enum pw_cell_axes {
@@ -88,12 +89,12 @@ int pw_cell_halo(const pw_cell *cell);
 int pw_cell_reduced_field(const pw_cell *cell);
 
 typedef struct pw_cell_args {
-    int64_t rows, cols;         /* the space (grid form: without the halo), >= 1 each */
+    int64_t rows, cols;         /* the space (grid and stencil forms: without the halo), >= 1 */
     const void *const *inputs;  /* host arrays, one per PW_INPUT in declaration order */
     const double *params;       /* one per PW_PARAM in order; integers must be whole and fit */
-    void *grid;                 /* grid form: (rows + 2 halo) x (cols + 2 halo) values,
-                                   row-major, updated in place */
-    int64_t sweeps;             /* grid form: sweeps in one run (0 means 1) */
+    void *grid;                 /* grid and stencil forms: (rows + 2 halo) x (cols + 2 halo)
+                                   values, row-major, updated in place (stencil: halo 1) */
+    int64_t sweeps;             /* grid and stencil forms: sweeps in one run (0 means 1) */
     void *last_row;             /* linear form, optional: receives row rows-1 (cols values) */
     void *last_col;             /* linear form, optional: receives column cols-1 (rows values) */
 } pw_cell_args;

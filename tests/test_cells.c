@@ -244,9 +244,9 @@ static void test_linear_examples(int rounds)
     pw_cell_free(sw);
 }
 
-static void test_heat_example(int rounds)
+static void test_heat_example(const char *file, int rounds)
 {
-    pw_cell *heat = load("heat.c");
+    pw_cell *heat = load(file);
     for (int k = 0; k < rounds; k++) {
         int64_t n, m;
         test_shape(use_gpu ? 1500 : 400, use_gpu ? 1000000 : 60000, &n, &m);
@@ -259,7 +259,7 @@ static void test_heat_example(int rounds)
         pw_options o;
         engine(&o, n, m, k);
         pw_status st = pw_cell_run(heat, &args, &o, NULL);
-        CHECK(st == PW_OK && !memcmp(g, want, 4 * cells), "heat %lldx%lld x%lld %s: %s", (long long)n, (long long)m,
+        CHECK(st == PW_OK && !memcmp(g, want, 4 * cells), "%s %lldx%lld x%lld %s: %s", file, (long long)n, (long long)m,
               (long long)sweeps, test_describe(&o), pw_status_str(st));
         free(g);
         free(want);
@@ -294,6 +294,9 @@ static void test_refusals(void)
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_PARAM(int32_t, x)\nPW_PARAM(float, x)\n", PW_ERR_BAD_INPUT, "two");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_REDUCE(max, h)\n", PW_ERR_BAD_INPUT, "names no field");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t) junk\n", PW_ERR_BAD_INPUT, "text after");
+    expect_create("PW_FORM(stencil)\nPW_VALUE(float)\nPW_DEP(1, 0)\n", PW_ERR_BAD_INPUT, "no PW_DEP");
+    expect_create("PW_FORM(stencil)\nPW_FIELD(float, x)\n", PW_ERR_BAD_INPUT, "PW_VALUE, not fields");
+    expect_create("PW_FORM(stencil)\nPW_VALUE(float)\nPW_INPUT(float, a, i)\n", PW_ERR_BAD_INPUT, "no PW_INPUT");
     /* declarations in comments are comments */
     pw_cell *c = NULL;
     CHECK(pw_cell_create("/* PW_DEP(0, -1) */ PW_FORM(linear)\n// PW_VALUE(bad)\nPW_VALUE(double)\n", "c.c", &c) == PW_OK,
@@ -308,7 +311,7 @@ static void test_refusals(void)
     CHECK(pw_cell_create(broken, "broken.c", &c) == PW_OK, "broken parses");
     pw_cell_args args = {.rows = 5, .cols = 5};
     pw_options o = test_sequential_options();
-    if (use_gpu) o.backend = PW_BACKEND_CUDA;
+    if (use_gpu) o.backend = PW_BACKEND_CUDA, o.strategy = PW_STRATEGY_PEER;
     pw_status st = pw_cell_run(c, &args, &o, NULL);
     CHECK(st == PW_ERR_COMPILE && strstr(pw_error_detail(), "broken.c:6") && strstr(pw_error_detail(), "undeclared_thing") &&
               strlen(pw_cell_compile_log(c)) > 0,
@@ -359,9 +362,16 @@ static int nvrtc_examples(void)
         }
         pw_cell_free(c);
     }
-    pw_cell *heat = load("heat.c");
+    pw_cell *heat = load("heat_grid.c");
     pw_status st = pw_cell_gpu_compile_check(heat, "sm_90", PW_PROC_FULL, 1);
-    CHECK(st == PW_OK, "heat.c: %s: %s", pw_status_str(st), pw_error_detail());
+    CHECK(st == PW_OK, "heat_grid.c: %s: %s", pw_status_str(st), pw_error_detail());
+    pw_cell_free(heat);
+    heat = load("heat.c");
+    static const int stencil_procs[][2] = {{PW_PROC_STENCIL_WARP, 4}, {PW_PROC_STENCIL_WINDOW, 1}, {PW_PROC_FULL, 1}};
+    for (int k = 0; k < 3; k++) {
+        st = pw_cell_gpu_compile_check(heat, "sm_90", stencil_procs[k][0], stencil_procs[k][1]);
+        CHECK(st == PW_OK, "heat.c on %d: %s: %s", stencil_procs[k][0], pw_status_str(st), pw_error_detail());
+    }
     pw_cell_free(heat);
     /* a compile error points into the cell's file */
     pw_cell *c = NULL;
@@ -405,6 +415,7 @@ int main(int argc, char **argv)
     const int n = rounds ? atoi(rounds) : 40;
     test_refusals();
     test_linear_examples(n);
-    test_heat_example(n);
+    test_heat_example("heat.c", n);
+    test_heat_example("heat_grid.c", n);
     return test_finish();
 }

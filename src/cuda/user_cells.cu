@@ -51,12 +51,21 @@ struct proc_choice {
 static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc)
 {
     char buf[160];
+    const int r = desc->rows_per_thread;
     if (d->form == PW_CELL_GRID) return {"FullProc<UserGridApp<pw_user_cell>>", false};
+    if (d->form == PW_CELL_STENCIL) {
+        if (desc->processor == PW_PROC_STENCIL_WARP) {
+            snprintf(buf, sizeof buf, "StencilWarpProc<pw_value, UserStencilCell<pw_user_cell>, %d>", r);
+            return {buf, false};
+        }
+        if (desc->processor == PW_PROC_STENCIL_WINDOW) return {"StencilWindowProc<pw_value, UserStencilCell<pw_user_cell>>", false};
+        return {"FullProc<UserStencilApp<pw_user_cell>>", false};
+    }
     if (desc->processor == PW_PROC_WARP) {
-        snprintf(buf, sizeof buf, "WarpProc<UserLinearApp<pw_user_cell>, %d>", desc->rows_per_thread);
+        snprintf(buf, sizeof buf, "WarpProc<UserLinearApp<pw_user_cell>, %d>", r);
         return {buf, true};
     }
-    snprintf(buf, sizeof buf, "LinearProc<UserLinearApp<pw_user_cell>, %d>", desc->rows_per_thread);
+    snprintf(buf, sizeof buf, "LinearProc<UserLinearApp<pw_user_cell>, %d>", r);
     return {buf, false};
 }
 
@@ -91,16 +100,42 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
              pw_cell_type_name(kt), reduces ? "true" : "false", d->halo);
     s += buf;
     if (d->form == PW_CELL_LINEAR) {
-        s += "    __device__ static T boundary(const Ctx &c, int64_t i, int64_t j) { return pw_boundary(&c, i, j); }\n"
-             "    __device__ static T cell(const Ctx &c, int64_t i, int64_t j, T u, T l, T d) { return pw_cell(&c, i, j, u, l, d); }\n";
+        /* the row and column inputs at the cell, loaded by stage() (a step ahead in the warp
+         * processor), and the pw_ctx view that hands them to the cell (cell_decl.c) */
+        std::string fields, loads, view = "pw_ctx c; c.rows = m.rows; c.cols = m.cols;";
+        for (int k = 0; k < d->n_inputs; k++) {
+            const char *n = d->inputs[k].name, *t = pw_cell_type_name(d->inputs[k].f.type);
+            if (d->inputs[k].f.axes == PW_AXES_IJ) {
+                view += std::string(" c.") + n + " = m." + n + ";";
+                continue;
+            }
+            const char *at = d->inputs[k].f.axes == PW_AXES_I ? "i" : "j";
+            fields += std::string(" ") + t + " " + n + ";";
+            loads += std::string(" s.") + n + " = m." + n + "[" + at + "];";
+            view += std::string(" c.") + n + " = pw_staged<" + t + ">{m." + n + ", s." + n + ", s." + at + "};";
+        }
+        for (int k = 0; k < d->n_params; k++) view += std::string(" c.") + d->params[k].name + " = m." + d->params[k].name + ";";
+        s += "    typedef pw_ctx_image Image;\n    struct Staged { int64_t i, j;" + fields + " };\n";
+        s += "    __device__ static Staged stage(const Image &m, int64_t i, int64_t j) { Staged s; s.i = i; s.j = j;" + loads +
+             " return s; }\n";
+        s += "    __device__ static pw_ctx view(const Image &m, const Staged &s) { " + view + " return c; }\n";
+        s += "    __device__ static T cell(const Image &m, const Staged &s, T u, T l, T d)\n"
+             "    { const pw_ctx c = view(m, s); return pw_cell(&c, s.i, s.j, u, l, d); }\n"
+             "    __device__ static T boundary(const Image &m, int64_t i, int64_t j)\n"
+             "    { Staged s = Staged(); s.i = s.j = -1; const pw_ctx c = view(m, s); return pw_boundary(&c, i, j); }\n";
         snprintf(buf, sizeof buf, "    __device__ static Key key(const T &v) { return %s; }\n    __device__ static Key lowest() { return %s; }\n",
                  !reduces ? "0" : d->scalar ? "v" : (std::string("v.") + d->fields[d->reduce_field].name).c_str(),
                  lowest_text(kt));
         s += buf;
-    } else {
+    } else if (d->form == PW_CELL_GRID) {
         s += "    __device__ static T grid_cell(const Ctx &c, int64_t i, int64_t j) { return pw_cell(&c, i, j); }\n";
+    } else {
+        s += "    __device__ static T stencil(const Ctx &c, T self, T up, T left, T down, T right)\n"
+             "    { return pw_cell(&c, self, up, left, down, right); }\n";
     }
     s += "};\ntypedef " + p.type + " pw_user_proc_t;\n";
+    s += std::string("static_assert((pw_user_proc_t::policy.bound_threads > 0) == ") + (p.bounded ? "true" : "false") +
+         ", \"the kernels' form (under __launch_bounds__ or not) is the policy's\");\n";
     return s;
 }
 
@@ -341,6 +376,19 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_kernel_
     return PW_OK;
 }
 
+/* Before every launch of the stencil warp processor: its edge words cleared (tags restart). */
+struct clear_words {
+    void *words;
+    size_t bytes;
+    cudaStream_t s;
+};
+static pw_status clear_edge(void *p)
+{
+    const clear_words *c = (const clear_words *)p;
+    return c->bytes ? pw_from_cuda(cudaMemsetAsync(c->words, 0, c->bytes, c->s)) : PW_OK;
+}
+
+/* Grid and stencil forms: in place over the grid, sweeps pipelined where the descriptor allows. */
 static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_desc *desc, gpu_module *m,
                           pw_user_args *u, const pw_cell_job *job, pw_cell_result *res)
 {
@@ -348,12 +396,21 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     const pw_cell_args *a = job->args;
     cudaStream_t s = pw_plan_stream(plan);
     const size_t n = (size_t)(a->rows + 2 * d->halo) * (size_t)(a->cols + 2 * d->halo) * d->value_size;
-    bytes grid(s);
+    bytes grid(s), edge(s);
     pw_status st = grid.upload((const unsigned char *)a->grid, n);
     if (st != PW_OK) return st;
     memcpy((char *)u->ctx + d->ctx_grid, &grid.ptr, sizeof grid.ptr);
+    clear_words clear = {NULL, 0, s};
+    if (desc->processor == PW_PROC_STENCIL_WARP && plan->strategy == PW_STRATEGY_PEER) {
+        /* the tile-rows' last rows as edge words: one row for one sweep a launch, a row per
+         * tile-row for pipelined sweeps (stencil_apps.cu does the same for HEAT) */
+        u->edge_rows = job->sweeps > 1 && desc->pipelined_sweeps ? desc->tiling.n_rows : 1;
+        clear.bytes = (size_t)u->edge_rows * (size_t)desc->tiling.cols * 2 * d->value_size;
+        st = edge.alloc(clear.bytes);
+        u->edge = clear.words = edge.ptr;
+    }
     const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL]};
-    st = pw_cuda_launch_sweeps(plan, desc, &set, u, job->sweeps, &res->info, NULL, NULL);
+    PW_THEN(st, pw_cuda_launch_sweeps(plan, desc, &set, u, job->sweeps, &res->info, clear_edge, &clear));
     PW_THEN(st, grid.download((unsigned char *)a->grid, n));
     return st;
 }
@@ -366,9 +423,11 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         cudaStream_t s = pw_plan_stream(plan);
         pw_status st = pw_cuda_probe(plan->device);
         if (st != PW_OK) return st;
-        const bool grid = d->form == PW_CELL_GRID;
-        const pw_cell_shape shape = {grid ? PW_FORM(PW_PROC_FULL) : PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR),
-                                     (int)d->value_size, 1, 0, 0};
+        const bool grid = d->form != PW_CELL_LINEAR;
+        const unsigned forms = d->form == PW_CELL_LINEAR  ? PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR)
+                               : d->form == PW_CELL_GRID ? PW_FORM(PW_PROC_FULL)
+                                                         : PW_FORM(PW_PROC_STENCIL_WARP) | PW_FORM(PW_PROC_STENCIL_WINDOW) | PW_FORM(PW_PROC_FULL);
+        const pw_cell_shape shape = {forms, (int)d->value_size, 1, 0, 0};
         pw_kernel_desc desc;
         st = pw_select_kernel(plan, &shape, NULL, &desc);
         if (st != PW_OK) return st;

@@ -122,9 +122,9 @@ static pw_status check_args(const pw_cell_decl *d, const pw_cell_args *a)
         pw_set_error_detail("the cell declares %d parameters and none were given", d->n_params);
         return PW_ERR_NULL_ARGUMENT;
     }
-    if (d->form == PW_CELL_GRID) {
+    if (d->form != PW_CELL_LINEAR) {
         if (!a->grid) {
-            pw_set_error_detail("a grid-form cell runs in place over args.grid, which is NULL");
+            pw_set_error_detail("a grid- or stencil-form cell runs in place over args.grid, which is NULL");
             return PW_ERR_NULL_ARGUMENT;
         }
         if (a->rows > INT64_MAX / 2 - d->halo || a->cols > INT64_MAX / 2 - d->halo ||
@@ -155,7 +155,7 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
     pw_status st = check_args(&cell->decl, args);
     if (st != PW_OK) return st;
     pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0};
-    if (cell->decl.form == PW_CELL_GRID) {
+    if (cell->decl.form != PW_CELL_LINEAR) {
         st = pw_deps_skew(cell->decl.deps, cell->decl.n_deps, &job.skew);
         if (st != PW_OK) return st;
         job.pipelined = pipelinable(&cell->decl) && job.skew == 0;

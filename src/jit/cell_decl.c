@@ -176,9 +176,9 @@ static pw_status one_line(pw_cell_decl *d, const char *word, size_t wlen, const 
     if (st != PW_OK) return st;
     if (IS("PW_FORM")) {
         if (*seen_form) return bad(l, "PW_FORM given twice");
-        if (l->n_args != 1 || (strcmp(l->args[0], "linear") && strcmp(l->args[0], "grid")))
-            return bad(l, "PW_FORM(linear) or PW_FORM(grid)");
-        d->form = strcmp(l->args[0], "grid") ? PW_CELL_LINEAR : PW_CELL_GRID;
+        if (l->n_args != 1 || (strcmp(l->args[0], "linear") && strcmp(l->args[0], "grid") && strcmp(l->args[0], "stencil")))
+            return bad(l, "PW_FORM(linear), PW_FORM(grid) or PW_FORM(stencil)");
+        d->form = !strcmp(l->args[0], "grid") ? PW_CELL_GRID : !strcmp(l->args[0], "stencil") ? PW_CELL_STENCIL : PW_CELL_LINEAR;
         *seen_form = 1;
     } else if (IS("PW_VALUE")) {
         if (*seen_value) return bad(l, "PW_VALUE given twice, or with PW_FIELD");
@@ -240,7 +240,7 @@ static void lay_out(pw_cell_decl *d)
     d->value_align = align;
     d->value_size = align_up(off, align);
     off = 16; /* rows, cols */
-    if (d->form == PW_CELL_GRID) {
+    if (d->form != PW_CELL_LINEAR) {
         d->ctx_grid = off;
         d->ctx_stride = off + 8;
         off += 16;
@@ -280,6 +280,14 @@ static pw_status check_whole(pw_cell_decl *d, const char *name, const char *redu
     }
     if (d->form == PW_CELL_LINEAR && (d->n_deps || d->halo))
         return bad(&l, "PW_DEP and PW_HALO are for PW_FORM(grid): the linear form's dependences are up, left and diag");
+    if (d->form == PW_CELL_STENCIL) {
+        if (d->n_deps || d->halo) return bad(&l, "PW_FORM(stencil) has its dependences and border: no PW_DEP or PW_HALO");
+        if (!d->scalar) return bad(&l, "PW_FORM(stencil) takes a PW_VALUE, not fields");
+        if (d->n_inputs) return bad(&l, "PW_FORM(stencil) does not see its position: no PW_INPUT (use PW_FORM(grid))");
+        d->deps[d->n_deps++] = (pw_dep){1, 0};
+        d->deps[d->n_deps++] = (pw_dep){0, 1};
+        d->halo = 1;
+    }
     if (d->form == PW_CELL_GRID && d->n_deps == 0)
         return bad(&l, "PW_FORM(grid) needs its dependences: PW_DEP(di, dj) lines (e.g. PW_DEP(1, 0) and PW_DEP(0, 1))");
     if (d->reduce_field == -2) {
@@ -374,16 +382,35 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
             put(&b, "PW_CELL_ASSERT_OFFSET(pw_value, %s, %zu);\n", d->fields[k].name, d->fields[k].f.offset);
     }
     put(&b, "PW_CELL_ASSERT(sizeof(pw_value) == %zu);\n", d->value_size);
-    put(&b, "typedef struct pw_ctx {\n    int64_t rows, cols;\n");
-    if (d->form == PW_CELL_GRID) put(&b, "    pw_value *grid;\n    int64_t stride;\n");
+    /* The layout the host fills (pw_cell_decl_ctx): pw_ctx itself, except for a linear cell on
+     * the GPU, where it is pw_ctx_image and pw_ctx views it (below). */
+    const int staged = d->form == PW_CELL_LINEAR;
+    if (staged) put(&b, "#if PW_CELL_ON_GPU\n#define PW_CELL_IMAGE pw_ctx_image\n#else\n#define PW_CELL_IMAGE pw_ctx\n#endif\n");
+    else put(&b, "#define PW_CELL_IMAGE pw_ctx\n");
+    put(&b, "typedef struct PW_CELL_IMAGE {\n    int64_t rows, cols;\n");
+    if (d->form != PW_CELL_LINEAR) put(&b, "    pw_value *grid;\n    int64_t stride;\n");
     for (int k = 0; k < d->n_inputs; k++) put(&b, "    const %s *%s;\n", tname(d->inputs[k].f.type), d->inputs[k].name);
     for (int k = 0; k < d->n_params; k++) put(&b, "    %s %s;\n", tname(d->params[k].f.type), d->params[k].name);
-    put(&b, "} pw_ctx;\n");
+    put(&b, "} PW_CELL_IMAGE;\n");
     for (int k = 0; k < d->n_inputs; k++)
-        put(&b, "PW_CELL_ASSERT_OFFSET(pw_ctx, %s, %zu);\n", d->inputs[k].name, d->ctx_inputs[k]);
+        put(&b, "PW_CELL_ASSERT_OFFSET(PW_CELL_IMAGE, %s, %zu);\n", d->inputs[k].name, d->ctx_inputs[k]);
     for (int k = 0; k < d->n_params; k++)
-        put(&b, "PW_CELL_ASSERT_OFFSET(pw_ctx, %s, %zu);\n", d->params[k].name, d->ctx_params[k]);
-    put(&b, "PW_CELL_ASSERT(sizeof(pw_ctx) == %zu);\n", d->ctx_size);
+        put(&b, "PW_CELL_ASSERT_OFFSET(PW_CELL_IMAGE, %s, %zu);\n", d->params[k].name, d->ctx_params[k]);
+    put(&b, "PW_CELL_ASSERT(sizeof(PW_CELL_IMAGE) == %zu);\n", d->ctx_size);
+    if (staged) {
+        /* A linear cell on the GPU reads c->a[i] and c->b[j] from registers: the warp processor
+         * loads them a step ahead (pw_staged, device/user_cell.cuh), and any other index is an
+         * ordinary load, so a cell that reads a[i - 1] is still right. */
+        put(&b, "#if PW_CELL_ON_GPU\ntypedef struct pw_ctx {\n    int64_t rows, cols;\n");
+        for (int k = 0; k < d->n_inputs; k++) {
+            if (d->inputs[k].f.axes == PW_AXES_IJ)
+                put(&b, "    const %s *%s;\n", tname(d->inputs[k].f.type), d->inputs[k].name);
+            else
+                put(&b, "    pw_staged<%s> %s;\n", tname(d->inputs[k].f.type), d->inputs[k].name);
+        }
+        for (int k = 0; k < d->n_params; k++) put(&b, "    %s %s;\n", tname(d->params[k].f.type), d->params[k].name);
+        put(&b, "} pw_ctx;\n#endif\n");
+    }
     if (d->form == PW_CELL_GRID) {
         /* On the GPU other blocks write the grid while this one runs: loads bypass L1 (ld.cg). */
         put(&b, "PW_FN pw_value pw_at(const pw_ctx *c, int64_t i, int64_t j)\n{\n"
@@ -448,7 +475,7 @@ pw_status pw_cell_decl_ctx(const pw_cell_decl *d, int64_t rows, int64_t cols, vo
     memset(ctx, 0, d->ctx_size);
     memcpy(ctx, &rows, 8);
     memcpy(ctx + 8, &cols, 8);
-    if (d->form == PW_CELL_GRID) {
+    if (d->form != PW_CELL_LINEAR) {
         memcpy(ctx + d->ctx_grid, &grid, sizeof grid);
         memcpy(ctx + d->ctx_stride, &stride, 8);
     }

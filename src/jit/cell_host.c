@@ -85,6 +85,12 @@ static char *glue(const pw_cell_decl *d)
                           "{ pw_value v; memset(&v, 0, sizeof v); v%s%s = (%s)%s; memcpy(out, &v, sizeof v); }\n",
                           dot, f, dot, f, dot, f, t, low);
         }
+    } else if (d->form == PW_CELL_STENCIL) { /* the old value read before the write: Gauss-Seidel */
+        n += snprintf(g + n, 4096 - (size_t)n,
+                      "void pw_host_row(const void *vc, int64_t i, int64_t j0, int64_t j1)\n"
+                      "{ const pw_ctx *c = (const pw_ctx *)vc; const int64_t s = c->stride;\n"
+                      "  pw_value *row = c->grid + (i + 1) * s + 1;\n"
+                      "  for (int64_t j = j0; j < j1; j++) { pw_value *p = row + j; *p = pw_cell(c, *p, p[-s], p[-1], p[s], p[1]); } }\n");
     } else {
         n += snprintf(g + n, 4096 - (size_t)n,
                       "void pw_host_row(const void *vc, int64_t i, int64_t j0, int64_t j1)\n"

@@ -14,7 +14,8 @@
 
 typedef struct pw_user_args {
     void *bus, *left, *diag;  /* linear form: row -1 / the bus, column -1, the diagonal carries */
-    void *edge;               /* the warp processor's edge words (pw_ll of the value) */
+    void *edge;               /* the warp processors' edge words (pw_ll of the value) */
+    int64_t edge_rows;        /* the stencil warp processor's rows of them (1, or n_rows: pipelined) */
     void *best_key;           /* PW_REDUCE: per row, the best key and its smallest column */
     int64_t *best_col;
     int64_t ctx[PW_USER_CTX_WORDS]; /* the pw_ctx image */

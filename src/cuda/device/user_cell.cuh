@@ -4,11 +4,16 @@
  * struct C with the cell's functions (src/cuda/user_cells.cu):
  *   typedef T (pw_value), Ctx (pw_ctx), Key (the PW_REDUCE field's type, or int);
  *   static constexpr bool reduces; static constexpr int halo;
- *   static T boundary(const Ctx &, i, j); static T cell(const Ctx &, i, j, up, left, diag);
- *   static Key key(const T &); static Key lowest();            (linear form)
+ *   linear form: typedef Image (pw_ctx_image: the host's words), Staged (i, j and the cell's
+ *   row and column inputs, loaded a step ahead);
+ *   static Staged stage(const Image &, i, j); static T cell(const Image &, const Staged &, up,
+ *   left, diag); static T boundary(const Image &, i, j); static Key key(const T &);
+ *   static Key lowest();
  *   static T grid_cell(const Ctx &, i, j);                     (grid form)
+ *   static T stencil(const Ctx &, self, up, left, down, right); (stencil form)
  * and instantiates pw_user_*_kernel<Proc> for the processor the kernel selector chose: the same
- * LinearProc, WarpProc and FullProc, under the same schedules, as SW, DTW and HEAT.
+ * LinearProc, WarpProc, FullProc, StencilWarpProc and StencilWindowProc, under the same
+ * schedules, as SW, DTW and HEAT.
  */
 #ifndef PW_DEVICE_USER_CELL_CUH
 #define PW_DEVICE_USER_CELL_CUH
@@ -18,9 +23,21 @@
 #include "linear_proc.cuh"
 #include "memory.cuh"
 #include "schedules.cuh"
+#include "stencil_warp_proc.cuh"
+#include "stencil_window_proc.cuh"
 #include "tile_steps.cuh"
 #include "user_args.h"
 #include "warp_proc.cuh"
+
+/* A row or column input of a linear cell as the cell reads it on the GPU (c->a[i]): the value at
+ * its own cell, loaded a step ahead, and any other index from memory (generated pw_ctx). */
+template <class V>
+struct pw_staged {
+    const V *ptr;
+    V val;
+    int64_t at;
+    __device__ V operator[](int64_t k) const { return k == at ? val : ptr[k]; }
+};
 
 /* The pw_ctx image as the cell's own type (it is 8-byte aligned, a whole number of words). */
 template <class Ctx>
@@ -56,27 +73,25 @@ struct UserLinearApp {
     typedef pw_user_tile_acc<Key> TileAcc;
     typedef int64_t Row; /* i */
     typedef int64_t Col; /* j */
-    struct Pre {
-        int64_t i, j;
-    };
+    typedef typename C::Staged Pre; /* i, j and the inputs at them: made a step ahead */
     T *bus, *left, *diag;
     Key *best_key;
     int64_t *best_col;
-    typename C::Ctx ctx;
+    typename C::Image img;
 
     static constexpr bool stages_block = false;
     __device__ void begin_block() const {}
     __device__ T shfl_up_value(const T &v) const { return pw_shfl_up(v); }
-    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return C::cell(ctx, i, j, up, l, d); }
+    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return C::cell(img, C::stage(img, i, j), up, l, d); }
     __device__ Row row_load(int64_t i) const { return i; }
     __device__ Col col_load(int64_t j) const { return j; }
     /* The warp processor also steps lanes outside the matrix (and discards their values): the
-     * cell still reads its inputs there, so their coordinates are clamped inside. */
+     * inputs are still loaded there, so the coordinates are clamped inside. */
     __device__ Pre pre(Row i, Col j) const
     {
-        return Pre{i < 0 ? 0 : i >= ctx.rows ? ctx.rows - 1 : i, j < 0 ? 0 : j >= ctx.cols ? ctx.cols - 1 : j};
+        return C::stage(img, i < 0 ? 0 : i >= img.rows ? img.rows - 1 : i, j < 0 ? 0 : j >= img.cols ? img.cols - 1 : j);
     }
-    __device__ T cell_pre(Pre p, T up, T l, T d) const { return C::cell(ctx, p.i, p.j, up, l, d); }
+    __device__ T cell_pre(const Pre &p, T up, T l, T d) const { return C::cell(img, p, up, l, d); }
 
     __device__ Acc acc_load(int64_t i) const
     {
@@ -120,7 +135,7 @@ struct UserLinearApp {
     __device__ static UserLinearApp make(const pw_user_args &u)
     {
         return UserLinearApp{(T *)u.bus, (T *)u.left, (T *)u.diag, (Key *)u.best_key, u.best_col,
-                             pw_user_ctx<typename C::Ctx>(u)};
+                             pw_user_ctx<typename C::Image>(u)};
     }
 };
 
@@ -133,6 +148,30 @@ struct UserGridApp {
         ctx.grid[(i + C::halo) * ctx.stride + (j + C::halo)] = C::grid_cell(ctx, i, j);
     }
     __device__ static UserGridApp make(const pw_user_args &u) { return UserGridApp{pw_user_ctx<typename C::Ctx>(u)}; }
+};
+
+/* The stencil form: the five-point cell the row-major stencil processors call ... */
+template <class C>
+struct UserStencilCell {
+    typename C::Ctx ctx;
+    __device__ typename C::T operator()(typename C::T self, typename C::T up, typename C::T left, typename C::T down,
+                                        typename C::T right) const
+    {
+        return C::stencil(ctx, self, up, left, down, right);
+    }
+};
+
+/* ... and as FullProc takes it (other layouts' fallback: the neighbours through ld.cg). */
+template <class C>
+struct UserStencilApp {
+    UserStencilCell<C> cell_fn;
+    __device__ void cell(int64_t i, int64_t j) const
+    {
+        const int64_t s = cell_fn.ctx.stride;
+        typename C::T *p = cell_fn.ctx.grid + (i + 1) * s + (j + 1);
+        *p = cell_fn(pw_load_cg(p), pw_load_cg(p - s), pw_load_cg(p - 1), pw_load_cg(p + s), pw_load_cg(p + 1));
+    }
+    __device__ static UserStencilApp make(const pw_user_args &u) { return UserStencilApp{{pw_user_ctx<typename C::Ctx>(u)}}; }
 };
 
 /* Each processor built from the arguments. */
@@ -152,6 +191,24 @@ struct pw_user_proc<WarpProc<App, R>> {
 template <class App>
 struct pw_user_proc<FullProc<App>> {
     __device__ static FullProc<App> make(const pw_user_args &u) { return FullProc<App>{App::make(u)}; }
+};
+
+template <class F, class C, int R>
+struct pw_user_proc<StencilWarpProc<F, UserStencilCell<C>, R>> {
+    __device__ static StencilWarpProc<F, UserStencilCell<C>, R> make(const pw_user_args &u)
+    {
+        const UserStencilCell<C> cell{pw_user_ctx<typename C::Ctx>(u)};
+        return StencilWarpProc<F, UserStencilCell<C>, R>{cell.ctx.grid, cell.ctx.stride, cell, pw_edge<F>{(pw_ll<F> *)u.edge},
+                                                         u.edge_rows};
+    }
+};
+template <class F, class C>
+struct pw_user_proc<StencilWindowProc<F, UserStencilCell<C>>> {
+    __device__ static StencilWindowProc<F, UserStencilCell<C>> make(const pw_user_args &u)
+    {
+        const UserStencilCell<C> cell{pw_user_ctx<typename C::Ctx>(u)};
+        return StencilWindowProc<F, UserStencilCell<C>>{cell.ctx.grid, cell.ctx.stride, cell};
+    }
 };
 
 /* The schedules' kernels with the processor built from pw_user_args (schedules.cuh has the
@@ -190,7 +247,7 @@ pw_user_diagonal_kernel_bounded(const pw_user_args u, pw_engine_args a, int64_t 
 template <class C>
 __global__ void pw_user_boundary_kernel(const pw_user_args u, int64_t rows, int64_t cols)
 {
-    const typename C::Ctx c = pw_user_ctx<typename C::Ctx>(u);
+    const typename C::Image c = pw_user_ctx<typename C::Image>(u);
     typename C::T *bus = (typename C::T *)u.bus, *left = (typename C::T *)u.left, *diag = (typename C::T *)u.diag;
     const int64_t n = rows > cols ? rows : cols;
     for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x) {
