@@ -88,4 +88,20 @@
 #define PW_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define PW_MAX(a, b) ((a) > (b) ? (a) : (b))
 
+/* Integer maxima that Hopper GPUs (sm_90) do in one DPX instruction each, and the CPU and other
+ * GPUs in plain code: the same integers everywhere.  Alignment cells are made of them:
+ *   pw_addmax(a, b, c)     = max(a + b, c)
+ *   pw_max3(a, b, c)       = max(a, b, c)
+ *   pw_max3_relu(a, b, c)  = max(a, b, c, 0)
+ * (a + b must not overflow, as in plain C.) */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+PW_FN int32_t pw_addmax(int32_t a, int32_t b, int32_t c) { return __viaddmax_s32(a, b, c); }
+PW_FN int32_t pw_max3(int32_t a, int32_t b, int32_t c) { return __vimax3_s32(a, b, c); }
+PW_FN int32_t pw_max3_relu(int32_t a, int32_t b, int32_t c) { return __vimax3_s32_relu(a, b, c); }
+#else
+PW_FN int32_t pw_addmax(int32_t a, int32_t b, int32_t c) { return PW_MAX(a + b, c); }
+PW_FN int32_t pw_max3(int32_t a, int32_t b, int32_t c) { return PW_MAX(PW_MAX(a, b), c); }
+PW_FN int32_t pw_max3_relu(int32_t a, int32_t b, int32_t c) { return PW_MAX(PW_MAX(a, b), PW_MAX(c, 0)); }
+#endif
+
 #endif

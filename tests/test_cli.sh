@@ -291,6 +291,44 @@ grep -q 'more than this machine' "$tmp/err" && ok || bad "memory refusal message
 expect 1 heat --init "$tmp/i64.npy"
 expect 1 heat --init "$tmp/tiny.pgm"
 expect 1 sw --name-a nobody "$tmp/multi.fa" "$tmp/a.fa"
+
+# User cells (peerwave run): the textbook answers, every strategy against the reference, the
+# bad inputs.  Compiled cells are cached in this script's folder.
+export PEERWAVE_CACHE="$tmp/cells"
+cells="$src/examples/cells"
+printf 'kitten' > "$tmp/k.txt"
+printf 'sitting\n' > "$tmp/s.txt"
+got=$("$pw" run "$cells/levenshtein.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --backend cpu --quiet)
+[ "$got" = "last: 3" ] && ok || bad "run levenshtein kitten/sitting: '$got'"
+printf '>x\nACGTACGTTTGA\n' > "$tmp/x.fa"
+printf '>y\nTTA\nCGTACGAA\n' > "$tmp/y.fa" # (a cell compares bytes: letters keep their case)
+got=$("$pw" run "$cells/lcs.c" --input a="$tmp/x.fa" --input b="$tmp/y.fa" --backend cpu --quiet)
+[ "$got" = "last: 8" ] && ok || bad "run lcs: '$got'"
+for strat in peer barrier sequential; do
+  out=$("$pw" run "$cells/sw_gotoh.c" --input a="$ex/query.fa" --input b="$ex/target.fa" --param match=1 --param mismatch=-3 \
+        --param open=5 --param extend=2 --backend cpu --strategy $strat --check)
+  echo "$out" | grep -q '^check: ok' && ok || bad "run sw_gotoh --strategy $strat --check"
+done
+# the user SW agrees with the built-in one (best H and its cell; end_a / end_b are 1-based)
+sw=$("$pw" sw --backend cpu --quiet --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$ex/query.fa" "$ex/target.fa")
+[ "$(echo "$out" | field best_h)" = "$(echo "$sw" | field score)" ] &&
+  [ $(( $(echo "$out" | field best_i) + 1 )) = "$(echo "$sw" | field end_a)" ] &&
+  [ $(( $(echo "$out" | field best_j) + 1 )) = "$(echo "$sw" | field end_b)" ] && ok || bad "user SW vs built-in: $(echo $out) / $(echo $sw)"
+"$pw" run "$cells/heat.c" --size 40x30 --sweeps 3 --backend cpu --check -o "$tmp/heat.npy" --quiet > "$tmp/out" &&
+  grep -q '^check: ok' "$tmp/out" && [ -s "$tmp/heat.npy" ] && ok || bad "run heat.c: $(cat "$tmp/out")"
+expect 2 run "$cells/levenshtein.c" --input a="$tmp/k.txt"
+expect 2 run "$cells/levenshtein.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --input nope="$tmp/s.txt"
+expect 2 run "$cells/needleman_wunsch.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --param match=1
+expect 2 run "$cells/lcs.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --param x=1
+expect 2 run "$cells/needleman_wunsch.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --param match=1 --param mismatch=-1 --param gap=0.5
+expect 1 run "$tmp/does-not-exist.c"
+printf 'PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(0, -1)\n' > "$tmp/illegal.c"
+expect 1 run "$tmp/illegal.c" --size 3x3
+grep -q 'illegal.c:3: PW_DEP(0, -1) is not lexicographically positive' "$tmp/err" && ok || bad "illegal dependence message: $(cat "$tmp/err")"
+printf 'PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { return 0; }\nPW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value u, pw_value l, pw_value d) { return u + oops; }\n' > "$tmp/broken.c"
+expect 1 run "$tmp/broken.c" --size 4x4 --backend cpu
+grep -q 'broken.c:4:.*oops' "$tmp/err" && [ "$(wc -l < "$tmp/err")" = 1 ] && ok || bad "compile error message: $(cat "$tmp/err")"
+
 # Asking for a GPU that is not there: one line, with the CUDA runtime's reason when it has one.
 "$pw" sw --backend cuda --device 1000 --quiet "$tmp/a.fa" "$tmp/b.fa" > /dev/null 2> "$tmp/err"
 rc=$?
