@@ -20,8 +20,10 @@ static const char run_usage[] =
     "                      first record's letters) or any other file (its bytes, line breaks\n"
     "                      removed)\n"
     "  --param NAME=VALUE  the cell's parameter NAME (every declared one is required)\n"
-    "  --size RxC          the space when no input fixes it (grid form: a zero grid)\n"
-    "  --grid GRID.npy     grid form: the starting grid, (rows + 2 halo) x (cols + 2 halo)\n"
+    "  --size RxC[xP]      the space when no input fixes it (grid forms: a zero grid; P planes\n"
+    "                      for a grid3 cell)\n"
+    "  --grid GRID.npy     grid forms: the starting grid, (rows + 2 halo) x (cols + 2 halo)\n"
+    "                      (x (planes + 2 halo) for grid3)\n"
     "  --sweeps T          grid form: sweeps (default 1)\n"
     "  -o, --output OUT    write the result as .npy: the grid (grid form) or the last row\n"
     "                      (linear form with a PW_VALUE)\n"
@@ -37,7 +39,7 @@ typedef struct run_args {
     const char *param_name[MAX_KV];
     double param_value[MAX_KV];
     int n_params;
-    int64_t rows, cols, sweeps;
+    int64_t rows, cols, planes, sweeps;
     const char *grid, *output;
 } run_args;
 
@@ -69,7 +71,16 @@ static int run_option(void *ctx, int opt, const char *arg)
         if (a->n_params == MAX_KV || split_kv("--param", arg, &name, &rest)) return -1;
         a->param_name[a->n_params] = name;
         return cli_parse_double("--param", rest, -1e308, 1e308, 0, &a->param_value[a->n_params++]);
-    case 's': return cli_parse_size("--size", arg, &a->rows, &a->cols);
+    case 's': {
+        /* RxC, or RxCxP for a grid3 cell */
+        const char *x2 = strchr(arg, 'x') ? strchr(strchr(arg, 'x') + 1, 'x') : NULL;
+        if (!x2) return cli_parse_size("--size", arg, &a->rows, &a->cols);
+        char rc[64];
+        if ((size_t)(x2 - arg) >= sizeof rc) return cli_parse_size("--size", arg, &a->rows, &a->cols);
+        memcpy(rc, arg, (size_t)(x2 - arg));
+        rc[x2 - arg] = 0;
+        return cli_parse_size("--size", rc, &a->rows, &a->cols) || cli_parse_int("--size", x2 + 1, 1, INT64_MAX / 4, &a->planes);
+    }
     case 'g': a->grid = arg; return 0;
     case 'T': return cli_parse_int("--sweeps", arg, 1, INT64_MAX / 2, &a->sweeps);
     case 'o': a->output = arg; return 0;
@@ -239,6 +250,12 @@ int cmd_run(int argc, char **argv)
     const pw_cell_field *fields = pw_cell_fields(cell, &n_fields);
     const pw_cell_type vtype = fields[0].type;
     const int grid_form = pw_cell_get_form(cell) != PW_CELL_LINEAR, halo = pw_cell_halo(cell);
+    const int three_d = pw_cell_get_form(cell) == PW_CELL_GRID3;
+    if (a.planes && !three_d) {
+        cli_error("--size RxCxP: planes are for grid3 cells");
+        code = EXIT_USAGE;
+        goto out;
+    }
     const size_t vsize = pw_cell_value_size(cell);
 
     /* every --input and --param must name something the cell declares, and each once */
@@ -293,13 +310,17 @@ int cmd_run(int argc, char **argv)
             goto out;
         }
         grid = g.data;
-        if (n_fields != 1 || (int)g.type != npy_type(vtype) || g.ndim != 2 || g.shape[0] <= 2 * halo || g.shape[1] <= 2 * halo) {
-            cli_error("%s: needs a 2-D %s grid larger than the halo (%d on every side)", a.grid, pw_cell_type_name(vtype), halo);
+        const int dims = three_d ? 3 : 2;
+        if (n_fields != 1 || (int)g.type != npy_type(vtype) || g.ndim != dims || g.shape[0] <= 2 * halo ||
+            g.shape[1] <= 2 * halo || (three_d && g.shape[2] <= 2 * halo)) {
+            cli_error("%s: needs a %d-D %s grid larger than the halo (%d on every side)", a.grid, dims,
+                      pw_cell_type_name(vtype), halo);
             code = EXIT_DATA;
             goto out;
         }
         if (agree(&a.rows, g.shape[0] - 2 * halo, "rows", a.grid, err, sizeof err) ||
-            agree(&a.cols, g.shape[1] - 2 * halo, "columns", a.grid, err, sizeof err)) {
+            agree(&a.cols, g.shape[1] - 2 * halo, "columns", a.grid, err, sizeof err) ||
+            (three_d && agree(&a.planes, g.shape[2] - 2 * halo, "planes", a.grid, err, sizeof err))) {
             cli_error("%s", err);
             code = EXIT_DATA;
             goto out;
@@ -309,14 +330,14 @@ int cmd_run(int argc, char **argv)
         code = EXIT_USAGE;
         goto out;
     }
-    if (!a.rows || !a.cols) {
-        cli_error("the size is not known: give --size RxC%s", n_in ? " or inputs along both axes" : "");
+    if (!a.rows || !a.cols || (three_d && !a.planes)) {
+        cli_error("the size is not known: give --size %s%s", three_d ? "RxCxP" : "RxC", n_in ? " or inputs along every axis" : "");
         code = EXIT_USAGE;
         goto out;
     }
     size_t grid_bytes = 0;
     if (grid_form) {
-        grid_bytes = (size_t)(a.rows + 2 * halo) * (size_t)(a.cols + 2 * halo) * vsize;
+        grid_bytes = (size_t)(a.rows + 2 * halo) * (size_t)(a.cols + 2 * halo) * (size_t)(three_d ? a.planes + 2 * halo : 1) * vsize;
         if (!grid && !(grid = io_alloc(grid_bytes, 1, "the grid", err, sizeof err))) {
             cli_error("%s", err);
             code = EXIT_DATA;
@@ -339,7 +360,7 @@ int cmd_run(int argc, char **argv)
     memset(&job, 0, sizeof job);
     job.cell = cell;
     job.options = common.options;
-    job.args = (pw_cell_args){a.rows, a.cols, (const void *const *)inputs, params, grid, a.sweeps, out_row, NULL};
+    job.args = (pw_cell_args){a.rows, a.cols, (const void *const *)inputs, params, grid, a.sweeps, out_row, NULL, a.planes};
     st = cli_run_job(&common, "run", run_cell, &job);
     if (st != PW_OK) {
         cli_error("%s", st == PW_ERR_COMPILE ? pw_error_detail() : cli_status_text(st));
@@ -380,8 +401,8 @@ int cmd_run(int argc, char **argv)
             code = EXIT_USAGE;
             goto out;
         }
-        int64_t shape[2] = {grid_form ? a.rows + 2 * halo : a.cols, a.cols + 2 * halo};
-        if ((code = cli_write_output(&rep, a.output, (pw_dtype)nt, grid_form ? 2 : 1, shape, grid_form ? grid : out_row)))
+        int64_t shape[3] = {grid_form ? a.rows + 2 * halo : a.cols, a.cols + 2 * halo, a.planes + 2 * halo};
+        if ((code = cli_write_output(&rep, a.output, (pw_dtype)nt, !grid_form ? 1 : three_d ? 3 : 2, shape, grid_form ? grid : out_row)))
             goto out;
     }
     cli_detail(&rep, "compiled", "%s", job.result.compiled ? "yes" : "no (cached)");
@@ -389,6 +410,7 @@ int cmd_run(int argc, char **argv)
     if (job.result.note[0]) cli_detail(&rep, "note", "%s", job.result.note);
     cli_detail(&rep, "rows", "%" PRId64, a.rows);
     cli_detail(&rep, "cols", "%" PRId64, a.cols);
+    if (three_d) cli_detail(&rep, "planes", "%" PRId64, a.planes);
     if (grid_form) cli_detail(&rep, "sweeps", "%" PRId64, a.sweeps);
     cli_detail_info(&rep, &job.result.info);
     cli_detail(&rep, "gcups", "%.3f", job.result.info.seconds > 0 ? (double)job.result.info.cells / job.result.info.seconds / 1e9 : 0.0);

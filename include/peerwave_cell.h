@@ -37,24 +37,29 @@
  *                            new up and left and the old down and right.  The GPU runs it on the
  *                            row-major stencil processors of `peerwave heat`.  A PW_VALUE, and
  *                            parameters only (the cell does not see its position).
+ *   PW_FORM(grid3)           the grid form in 3-D: a rows x cols x planes grid (i, j, k; k
+ *                            fastest in memory), dependences PW_DEP3(di, dj, dk), pw_cell(c, i,
+ *                            j, k), pw_at3(c, i', j', k'); several sweeps.
  *   PW_VALUE(T)              the element: T is int32_t, uint32_t, int64_t, float or double;
  *   PW_FIELD(T, name)        or, repeated, a struct pw_value of such fields (SW's H, E, F).
  *   PW_INPUT(T, name, axes)  a read-only array c->name: axes i (rows elements), j (cols) or ij
- *                            (rows x cols, row-major: c->name[i * c->cols + j]); T any of the
- *                            value types or int8_t, uint8_t, int16_t, uint16_t.
+ *                            (rows x cols, row-major: c->name[i * c->cols + j]); in 3-D also k
+ *                            (planes) and ijk (c->name[(i * c->cols + j) * c->planes + k]); T any
+ *                            of the value types or int8_t, uint8_t, int16_t, uint16_t.
  *   PW_PARAM(T, name)        a scalar c->name, given at run time.
  *   PW_DEP(di, dj)           grid form: (i, j) reads (i - di, j - dj) as computed earlier in the
  *                            same sweep; lexicographically positive (di > 0, or di == 0 and
  *                            dj > 0), |di|, |dj| <= PW_CELL_MAX_DEP.  Reads of cells not yet
  *                            updated in this sweep (Gauss-Seidel's (i+1, j)) are not dependences.
- *   PW_HALO(n)               grid form: the grid has n extra cells on every side (fixed
+ *   PW_DEP3(di, dj, dk)      grid3 form: the same in 3-D (lexicographically positive).
+ *   PW_HALO(n)               grid forms: the grid has n extra cells on every side (fixed
  *                            boundary values, never written): pw_at reads rows -n .. rows+n-1.
  *   PW_REDUCE(max)           linear form: also report the largest value (of field name, for a
  *   PW_REDUCE(max, name)     struct) and its cell: the smallest row, then the smallest column.
  *
  * The cell's code must be valid C and valid CUDA C++ (no C library calls except the maths that
  * both have: use the PW_ helpers below; no static data; no recursion), deterministic, and must not
- * write anywhere: it returns its value.  c->rows and c->cols are the space's size.  Floating-point
+ * write anywhere: it returns its value.  c->rows, c->cols (and c->planes) are the space's size.  Floating-point
  * results are bit-identical on both backends when the operations are (fused multiply-add is off
  * in both compilers).
  */
@@ -68,6 +73,7 @@
 #define PW_INPUT(type, name, axes)
 #define PW_PARAM(type, name)
 #define PW_DEP(di, dj)
+#define PW_DEP3(di, dj, dk)
 #define PW_HALO(n)
 #define PW_REDUCE(...)
 
@@ -78,6 +84,7 @@
 #define PW_FN static __device__ __forceinline__
 #define PW_CELL_ON_GPU 1
 #else
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #define PW_FN static inline
@@ -87,6 +94,11 @@
 /* min and max (a < b ? a : b), the same instructions on both backends. */
 #define PW_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define PW_MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Floating-point remainder x - n y (n = trunc(x / y)): exact in IEEE arithmetic, so the same
+ * bits on both backends (seed 004's demonstrator cell is made of it). */
+PW_FN float pw_fmodf(float x, float y) { return fmodf(x, y); }
+PW_FN double pw_fmod(double x, double y) { return fmod(x, y); }
 
 /* Integer maxima that Hopper GPUs (sm_90) do in one DPX instruction each, and the CPU and other
  * GPUs in plain code: the same integers everywhere.  Alignment cells are made of them:

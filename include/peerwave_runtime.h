@@ -32,13 +32,16 @@ typedef struct pw_cell pw_cell; /* a parsed cell; compiled for a backend on firs
 typedef enum pw_cell_form {
     PW_CELL_LINEAR = 0, /* up, left, diag; linear space */
     PW_CELL_GRID,       /* in place over the caller's grid, any legal dependences, sweeps */
-    PW_CELL_STENCIL     /* in place, five points (self, up, left, down, right), sweeps */
+    PW_CELL_STENCIL,    /* in place, five points (self, up, left, down, right), sweeps */
+    PW_CELL_GRID3       /* the grid form in 3-D (rows x cols x planes) */
 } pw_cell_form;
 
 typedef enum pw_cell_axes {
     PW_AXES_I = 1,  /* one element per row */
     PW_AXES_J = 2,  /* one per column */
-    PW_AXES_IJ = 3  /* rows x cols, row-major */
+    PW_AXES_IJ = 3, /* rows x cols, row-major */
+    PW_AXES_K = 4,  /* one per plane (3-D) */
+    PW_AXES_IJK = 7 /* rows x cols x planes (3-D) */
 } pw_cell_axes;
 
 /* The types of the cell language (as written in a cell: int8_t ... double). */
@@ -93,10 +96,13 @@ typedef struct pw_cell_args {
     const void *const *inputs;  /* host arrays, one per PW_INPUT in declaration order */
     const double *params;       /* one per PW_PARAM in order; integers must be whole and fit */
     void *grid;                 /* grid and stencil forms: (rows + 2 halo) x (cols + 2 halo)
-                                   values, row-major, updated in place (stencil: halo 1) */
+                                   values, row-major, updated in place (stencil: halo 1);
+                                   grid3: (rows + 2 halo) x (cols + 2 halo) x (planes + 2 halo) */
     int64_t sweeps;             /* grid and stencil forms: sweeps in one run (0 means 1) */
     void *last_row;             /* linear form, optional: receives row rows-1 (cols values) */
     void *last_col;             /* linear form, optional: receives column cols-1 (rows values) */
+    int64_t planes;             /* grid3 form: the third extent (without the halo), >= 1;
+                                   0 for the 2-D forms */
 } pw_cell_args;
 
 typedef struct pw_cell_result {

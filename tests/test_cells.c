@@ -176,6 +176,33 @@ static void ref_heat(float *g, int64_t rows, int64_t cols, int64_t sweeps)
                 g[i * s + j] = (((g[(i + 1) * s + j] + g[i * s + j + 1]) + g[i * s + j - 1]) + g[(i - 1) * s + j]) / 4.0f;
 }
 
+/* Seed 004's demonstrator (lu = 0) or the LU-like sweep (Listing 2, p: iterations, modulus, tc,
+ * td, nc, nd, wc, wd, rc, rd) over a grid with a border of one, in lexicographic order. */
+static void ref_3d(float *g, int64_t I, int64_t J, int64_t K, int64_t sweeps, int lu, const double *p)
+{
+    const int64_t sk = K + 2, sj = (J + 2) * sk;
+#define AT(i, j, k) g[((i) + 1) * sj + ((j) + 1) * sk + (k) + 1]
+    for (int64_t t = 0; t < sweeps; t++)
+        for (int64_t i = 0; i < I; i++)
+            for (int64_t j = 0; j < J; j++)
+                for (int64_t k = 0; k < K; k++) {
+                    float result = AT(i, j, k), top = AT(i, j, k - 1), north = AT(i, j - 1, k), west = AT(i - 1, j, k);
+                    if (!lu) {
+                        AT(i, j, k) = fmodf(result + top + north + west, (float)p[0]);
+                        continue;
+                    }
+                    for (int n = 0; n < (int)p[0]; n++) {
+                        result = fmodf(result + top + north + west, (float)p[1]);
+                        top = (float)p[2] * top + (float)p[3];
+                        north = (float)p[4] * north + (float)p[5];
+                        west = (float)p[6] * west + (float)p[7];
+                        result = (float)p[8] * result + (float)p[9];
+                    }
+                    AT(i, j, k) = result;
+                }
+#undef AT
+}
+
 /* ---- the example cells ----------------------------------------------------------------------- */
 
 static void test_linear_examples(int rounds)
@@ -267,6 +294,32 @@ static void test_heat_example(const char *file, int rounds)
     pw_cell_free(heat);
 }
 
+static void test_3d_example(const char *file, int lu, int rounds)
+{
+    pw_cell *cell = load(file);
+    for (int k = 0; k < rounds; k++) {
+        const int64_t max = use_gpu ? 90 : 40;
+        int64_t I = test_range(1, max), J = test_range(1, max), K = test_range(1, max), sweeps = test_range(1, 3);
+        if (test_rand() % 4 == 0) J = 1; /* thin shapes */
+        if (test_rand() % 4 == 0) K = 1;
+        size_t cells = (size_t)(I + 2) * (size_t)(J + 2) * (size_t)(K + 2);
+        float *g = malloc(4 * cells), *want = malloc(4 * cells);
+        for (size_t q = 0; q < cells; q++) g[q] = want[q] = (float)(test_unit() * 10);
+        double demo[] = {7.5 + (double)test_range(0, 20)};
+        double lup[] = {(double)test_range(1, 10), 50, 0.5, 1, 0.25, 2, 0.75, 3, 0.5, 1};
+        ref_3d(want, I, J, K, sweeps, lu, lu ? lup : demo);
+        pw_cell_args args = {.rows = I, .cols = J, .planes = K, .grid = g, .sweeps = sweeps, .params = lu ? lup : demo};
+        pw_options o;
+        engine(&o, I, J * K, k);
+        pw_status st = pw_cell_run(cell, &args, &o, NULL);
+        CHECK(st == PW_OK && !memcmp(g, want, 4 * cells), "%s %lldx%lldx%lld x%lld %s: %s %s", file, (long long)I,
+              (long long)J, (long long)K, (long long)sweeps, test_describe(&o), pw_status_str(st), pw_error_detail());
+        free(g);
+        free(want);
+    }
+    pw_cell_free(cell);
+}
+
 /* ---- refusals -------------------------------------------------------------------------------- */
 
 static void expect_create(const char *text, pw_status want, const char *detail_has)
@@ -295,6 +348,10 @@ static void test_refusals(void)
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_REDUCE(max, h)\n", PW_ERR_BAD_INPUT, "names no field");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t) junk\n", PW_ERR_BAD_INPUT, "text after");
     expect_create("PW_FORM(stencil)\nPW_VALUE(float)\nPW_DEP(1, 0)\n", PW_ERR_BAD_INPUT, "no PW_DEP");
+    expect_create("PW_FORM(grid3)\nPW_VALUE(float)\nPW_DEP3(0, 0, -1)\n", PW_ERR_ILLEGAL_DEPENDENCE, "PW_DEP3(0, 0, -1)");
+    expect_create("PW_FORM(grid3)\nPW_VALUE(float)\nPW_DEP(1, 0)\n", PW_ERR_BAD_INPUT, "PW_DEP3");
+    expect_create("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP3(1, 0, 0)\n", PW_ERR_BAD_INPUT, "PW_DEP3 is for");
+    expect_create("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(1, 0)\nPW_INPUT(float, w, k)\n", PW_ERR_BAD_INPUT, "along k");
     expect_create("PW_FORM(stencil)\nPW_FIELD(float, x)\n", PW_ERR_BAD_INPUT, "PW_VALUE, not fields");
     expect_create("PW_FORM(stencil)\nPW_VALUE(float)\nPW_INPUT(float, a, i)\n", PW_ERR_BAD_INPUT, "no PW_INPUT");
     /* declarations in comments are comments */
@@ -364,6 +421,13 @@ static int nvrtc_examples(void)
         }
         pw_cell_free(c);
     }
+    static const char *grids[] = {"demonstrator3d.c", "lu_like.c"};
+    for (int k = 0; k < 2; k++) {
+        pw_cell *g3 = load(grids[k]);
+        pw_status st3 = pw_cell_gpu_compile_check(g3, "sm_90", PW_PROC_FULL, 1);
+        CHECK(st3 == PW_OK, "%s: %s: %s", grids[k], pw_status_str(st3), pw_error_detail());
+        pw_cell_free(g3);
+    }
     pw_cell *heat = load("heat_grid.c");
     pw_status st = pw_cell_gpu_compile_check(heat, "sm_90", PW_PROC_FULL, 1);
     CHECK(st == PW_OK, "heat_grid.c: %s: %s", pw_status_str(st), pw_error_detail());
@@ -419,5 +483,7 @@ int main(int argc, char **argv)
     test_linear_examples(n);
     test_heat_example("heat.c", n);
     test_heat_example("heat_grid.c", n);
+    test_3d_example("demonstrator3d.c", 0, n);
+    test_3d_example("lu_like.c", 1, n / 2);
     return test_finish();
 }

@@ -316,6 +316,15 @@ sw=$("$pw" sw --backend cpu --quiet --match 1 --mismatch -3 --gap-open 5 --gap-e
   [ $(( $(echo "$out" | field best_j) + 1 )) = "$(echo "$sw" | field end_b)" ] && ok || bad "user SW vs built-in: $(echo $out) / $(echo $sw)"
 "$pw" run "$cells/heat.c" --size 40x30 --sweeps 3 --backend cpu --check -o "$tmp/heat.npy" --quiet > "$tmp/out" &&
   grep -q '^check: ok' "$tmp/out" && [ -s "$tmp/heat.npy" ] && ok || bad "run heat.c: $(cat "$tmp/out")"
+# 3-D: the LU-like sweep from a zero grid (its cell makes values from nothing), then its grid
+# through seed 004's demonstrator; both against the sequential reference
+lu="--param iterations=3 --param modulus=50 --param tc=0.5 --param td=1 --param nc=0.25 --param nd=2 --param wc=0.75 --param wd=3 --param rc=0.5 --param rd=1"
+"$pw" run "$cells/lu_like.c" --size 12x9x7 $lu --backend cpu --check -o "$tmp/lu.npy" > "$tmp/out" &&
+  grep -q '^check: ok' "$tmp/out" && grep -q '^planes: 7' "$tmp/out" && ok || bad "run lu_like.c: $(cat "$tmp/out")"
+"$pw" run "$cells/demonstrator3d.c" --grid "$tmp/lu.npy" --param modulus=7 --sweeps 2 --backend cpu --check --quiet > "$tmp/out" &&
+  grep -q '^check: ok' "$tmp/out" && ok || bad "run demonstrator3d.c --grid: $(cat "$tmp/out")"
+expect 2 run "$cells/demonstrator3d.c" --size 4x4 --param modulus=7
+expect 2 run "$cells/heat.c" --size 4x4x4
 expect 2 run "$cells/levenshtein.c" --input a="$tmp/k.txt"
 expect 2 run "$cells/levenshtein.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --input nope="$tmp/s.txt"
 expect 2 run "$cells/needleman_wunsch.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --param match=1

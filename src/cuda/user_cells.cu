@@ -53,6 +53,7 @@ static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc)
     char buf[160];
     const int r = desc->rows_per_thread;
     if (d->form == PW_CELL_GRID) return {"FullProc<UserGridApp<pw_user_cell>>", false};
+    if (d->form == PW_CELL_GRID3) return {"FullProc<UserGrid3App<pw_user_cell>>", false};
     if (d->form == PW_CELL_STENCIL) {
         if (desc->processor == PW_PROC_STENCIL_WARP) {
             snprintf(buf, sizeof buf, "StencilWarpProc<pw_value, UserStencilCell<pw_user_cell>, %d>", r);
@@ -129,6 +130,8 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
         s += buf;
     } else if (d->form == PW_CELL_GRID) {
         s += "    __device__ static T grid_cell(const Ctx &c, int64_t i, int64_t j) { return pw_cell(&c, i, j); }\n";
+    } else if (d->form == PW_CELL_GRID3) {
+        s += "    __device__ static T grid3_cell(const Ctx &c, int64_t i, int64_t j, int64_t k) { return pw_cell(&c, i, j, k); }\n";
     } else {
         s += "    __device__ static T stencil(const Ctx &c, T self, T up, T left, T down, T right)\n"
              "    { return pw_cell(&c, self, up, left, down, right); }\n";
@@ -395,7 +398,7 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     const pw_cell_decl *d = &cell->decl;
     const pw_cell_args *a = job->args;
     cudaStream_t s = pw_plan_stream(plan);
-    const size_t n = (size_t)(a->rows + 2 * d->halo) * (size_t)(a->cols + 2 * d->halo) * d->value_size;
+    const size_t n = (size_t)(a->rows + 2 * d->halo) * (size_t)job->stride * d->value_size;
     bytes grid(s), edge(s);
     pw_status st = grid.upload((const unsigned char *)a->grid, n);
     if (st != PW_OK) return st;
@@ -424,8 +427,8 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         pw_status st = pw_cuda_probe(plan->device);
         if (st != PW_OK) return st;
         const bool grid = d->form != PW_CELL_LINEAR;
-        const unsigned forms = d->form == PW_CELL_LINEAR  ? PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR)
-                               : d->form == PW_CELL_GRID ? PW_FORM(PW_PROC_FULL)
+        const unsigned forms = d->form == PW_CELL_LINEAR                                  ? PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR)
+                               : d->form == PW_CELL_GRID || d->form == PW_CELL_GRID3 ? PW_FORM(PW_PROC_FULL)
                                                          : PW_FORM(PW_PROC_STENCIL_WARP) | PW_FORM(PW_PROC_STENCIL_WINDOW) | PW_FORM(PW_PROC_FULL);
         const pw_cell_shape shape = {forms, (int)d->value_size, 1, 0, 0};
         pw_kernel_desc desc;
@@ -448,7 +451,7 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         } free_inputs{inputs};
         for (int k = 0; k < d->n_inputs && st == PW_OK; k++) {
             inputs.push_back(new bytes(s));
-            const size_t n = (size_t)pw_cell_decl_input_count(d, k, a->rows, a->cols) * pw_cell_type_size(d->inputs[k].f.type);
+            const size_t n = (size_t)pw_cell_decl_input_count(d, k, a->rows, a->cols, job->planes) * pw_cell_type_size(d->inputs[k].f.type);
             st = inputs.back()->upload((const unsigned char *)a->inputs[k], n);
             dev_inputs.push_back(inputs.back()->ptr);
         }
@@ -456,7 +459,7 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         pw_user_args u;
         memset(&u, 0, sizeof u);
         if (d->ctx_size > sizeof u.ctx) return PW_ERR_UNSUPPORTED;
-        st = pw_cell_decl_ctx(d, a->rows, a->cols, NULL, a->cols + 2 * d->halo, dev_inputs.data(), a->params,
+        st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, NULL, job->stride, dev_inputs.data(), a->params,
                               (unsigned char *)u.ctx);
         if (st != PW_OK) return st;
         res->info.backend = PW_BACKEND_CUDA;

@@ -99,16 +99,28 @@ double pw_cell_field_as_double(const pw_cell *cell, const void *value, int field
     return pw_cell_decl_field_value(&cell->decl, value, field);
 }
 
-/* Sizes that fit: every array the run touches must be addressable in bytes. */
-static pw_status check_args(const pw_cell_decl *d, const pw_cell_args *a)
+/* a * b * c as a count of size-byte elements that fits in memory's address range; 0 if not. */
+static int fits(int64_t a, int64_t b, int64_t c, size_t size)
 {
-    if (a->rows < 1 || a->cols < 1) return PW_ERR_INVALID_SIZE;
-    size_t bytes;
-    if (!pw_checked_bytes(a->rows, a->cols, d->value_size, &bytes)) return PW_ERR_SIZE_OVERFLOW;
-    for (int k = 0; k < d->n_inputs; k++)
-        if (!pw_checked_bytes(a->rows, d->inputs[k].f.axes == PW_AXES_IJ ? a->cols : 1,
-                              pw_cell_type_size(d->inputs[k].f.type), &bytes))
+    size_t ab;
+    return pw_checked_bytes(a, b, 1, &ab) && ab <= (size_t)INT64_MAX && pw_checked_bytes((int64_t)ab, c, size, &ab);
+}
+
+/* Sizes that fit: every array the run touches must be addressable in bytes. */
+static pw_status check_args(const pw_cell_decl *d, const pw_cell_args *a, int64_t planes)
+{
+    if (a->rows < 1 || a->cols < 1 || planes < 1) return PW_ERR_INVALID_SIZE;
+    if (d->form != PW_CELL_GRID3 && a->planes > 1) {
+        pw_set_error_detail("planes is for PW_FORM(grid3) cells");
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    if (!fits(a->rows, a->cols, planes, d->value_size)) return PW_ERR_SIZE_OVERFLOW;
+    for (int k = 0; k < d->n_inputs; k++) {
+        const pw_cell_axes x = d->inputs[k].f.axes;
+        if (!fits(x & PW_AXES_I ? a->rows : 1, x & PW_AXES_J ? a->cols : 1, x & PW_AXES_K ? planes : 1,
+                  pw_cell_type_size(d->inputs[k].f.type)))
             return PW_ERR_SIZE_OVERFLOW;
+    }
     if (d->n_inputs && !a->inputs) {
         pw_set_error_detail("the cell declares %d inputs and none were given", d->n_inputs);
         return PW_ERR_NULL_ARGUMENT;
@@ -127,8 +139,9 @@ static pw_status check_args(const pw_cell_decl *d, const pw_cell_args *a)
             pw_set_error_detail("a grid- or stencil-form cell runs in place over args.grid, which is NULL");
             return PW_ERR_NULL_ARGUMENT;
         }
-        if (a->rows > INT64_MAX / 2 - d->halo || a->cols > INT64_MAX / 2 - d->halo ||
-            !pw_checked_bytes(a->rows + 2 * d->halo, a->cols + 2 * d->halo, d->value_size, &bytes))
+        const int64_t h2 = 2 * d->halo;
+        if (a->rows > INT64_MAX / 2 || a->cols > INT64_MAX / 2 || planes > INT64_MAX / 2 ||
+            !fits(a->rows + h2, a->cols + h2, d->form == PW_CELL_GRID3 ? planes + h2 : 1, d->value_size))
             return PW_ERR_SIZE_OVERFLOW;
         if (a->sweeps < 0) return PW_ERR_INVALID_ARGUMENT;
     }
@@ -152,19 +165,30 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
     if (!result) result = &local;
     memset(result, 0, sizeof *result);
     result->best_i = result->best_j = -1;
-    pw_status st = check_args(&cell->decl, args);
+    const pw_cell_decl *d = &cell->decl;
+    const int64_t planes = d->form == PW_CELL_GRID3 ? args->planes : 1;
+    pw_status st = check_args(d, args, planes);
     if (st != PW_OK) return st;
-    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0};
-    if (cell->decl.form != PW_CELL_LINEAR) {
-        st = pw_deps_skew(cell->decl.deps, cell->decl.n_deps, &job.skew);
+    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0, planes, args->cols, 0};
+    if (d->form == PW_CELL_GRID3) { /* (i, j, k) as (i, j * planes + k) on the 2-D engines */
+        pw_dep flat[PW_CELL_MAX_DEPS];
+        int n;
+        job.flat_cols = args->cols * planes;
+        job.stride = (args->cols + 2 * d->halo) * (planes + 2 * d->halo);
+        st = pw_cell_decl_flat_deps(d, planes, flat, &n);
+        if (st == PW_OK) st = pw_deps_skew(flat, n, &job.skew);
         if (st != PW_OK) return st;
-        job.pipelined = pipelinable(&cell->decl) && job.skew == 0;
+    } else if (d->form != PW_CELL_LINEAR) {
+        job.stride = args->cols + 2 * d->halo;
+        st = pw_deps_skew(d->deps, d->n_deps, &job.skew);
+        if (st != PW_OK) return st;
+        job.pipelined = pipelinable(d) && job.skew == 0;
     }
     pw_options opt;
     if (options) opt = *options;
     else pw_options_init(&opt);
     pw_plan plan;
-    st = pw_plan_make(&opt, args->rows, args->cols, job.skew, &plan);
+    st = pw_plan_make(&opt, args->rows, job.flat_cols, job.skew, &plan);
     if (st != PW_OK) return st;
     pw_run_info_clear(&result->info);
     if (plan.backend == PW_BACKEND_CUDA) {
@@ -177,7 +201,7 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
         }
         snprintf(result->note, sizeof result->note, "GPU present, but this build has no NVRTC: ran on the CPU");
         opt.backend = PW_BACKEND_CPU;
-        st = pw_plan_make(&opt, args->rows, args->cols, job.skew, &plan);
+        st = pw_plan_make(&opt, args->rows, job.flat_cols, job.skew, &plan);
         if (st != PW_OK) return st;
 #endif
     }

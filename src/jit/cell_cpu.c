@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../core/exec.h"
+#include "../cuda/device/user_args.h"
 #include "cell_internal.h"
 
 /* What the linear callbacks see: the entry points, the pw_ctx image and the per-row reduction
@@ -121,12 +122,11 @@ pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job 
         pw_cell_keep_log(cell, log);
         if (st != PW_OK) return st;
     }
-    unsigned char ctx[sizeof(int64_t) * (4 + 2 * PW_CELL_MAX_ITEMS)];
-    const int64_t stride = a->cols + 2 * d->halo;
-    pw_status st = pw_cell_decl_ctx(d, a->rows, a->cols, a->grid, stride, a->inputs, a->params, ctx);
+    int64_t ctx[PW_USER_CTX_WORDS]; /* the pw_ctx image, as the GPU gets it */
+    pw_status st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, a->grid, job->stride, a->inputs, a->params, (unsigned char *)ctx);
     if (st != PW_OK) return st;
-    if (d->form == PW_CELL_LINEAR) return run_linear(cell, plan, job, ctx, res);
-    grid_run g = {&cell->host, ctx};
+    if (d->form == PW_CELL_LINEAR) return run_linear(cell, plan, job, (const unsigned char *)ctx, res);
+    grid_run g = {&cell->host, (const unsigned char *)ctx};
     pw_kernel k = {grid_segment, &g};
     if (job->pipelined) return pw_execute_sweeps(plan, &k, job->sweeps, &res->info);
     for (int64_t s = 0; s < job->sweeps && st == PW_OK; s++) st = pw_execute(plan, &k, &res->info);

@@ -9,7 +9,11 @@
 #include <string.h>
 
 #include "../core/status_detail.h"
+#include "../cuda/device/user_args.h"
 #include "peerwave_cell.h" /* PW_CELL_MAX_DEP */
+
+/* the largest pw_ctx fits the kernels' argument words */
+_Static_assert(8 * (5 + 2 * PW_CELL_MAX_ITEMS) <= 8 * PW_USER_CTX_WORDS, "pw_ctx fits pw_user_args");
 
 #define PW_STR2(x) #x
 #define PW_STR(x) PW_STR2(x)
@@ -158,8 +162,13 @@ static pw_status add_item(const decl_line *l, pw_cell_item *items, int *n, int m
     it->f.name = it->name;
     if (with_axes) {
         const char *a = l->args[2];
-        it->f.axes = !strcmp(a, "i") ? PW_AXES_I : !strcmp(a, "j") ? PW_AXES_J : !strcmp(a, "ij") ? PW_AXES_IJ : 0;
-        if (!it->f.axes) return bad(l, "axes are i, j or ij");
+        it->f.axes = !strcmp(a, "i")    ? PW_AXES_I
+                     : !strcmp(a, "j")  ? PW_AXES_J
+                     : !strcmp(a, "ij") ? PW_AXES_IJ
+                     : !strcmp(a, "k")  ? PW_AXES_K
+                     : !strcmp(a, "ijk") ? PW_AXES_IJK
+                                         : 0;
+        if (!it->f.axes) return bad(l, "axes are i, j, ij (and k, ijk in 3-D)");
     }
     (*n)++;
     return PW_OK;
@@ -170,15 +179,18 @@ static pw_status one_line(pw_cell_decl *d, const char *word, size_t wlen, const 
 {
 #define IS(w) (wlen == sizeof(w) - 1 && !memcmp(word, w, wlen))
     if (!(IS("PW_FORM") || IS("PW_VALUE") || IS("PW_FIELD") || IS("PW_INPUT") || IS("PW_PARAM") || IS("PW_DEP") ||
-          IS("PW_HALO") || IS("PW_REDUCE")))
+          IS("PW_DEP3") || IS("PW_HALO") || IS("PW_REDUCE")))
         return PW_OK; /* other code (PW_FN, PW_MIN ...) */
     pw_status st = split_args(rest, end, l);
     if (st != PW_OK) return st;
     if (IS("PW_FORM")) {
         if (*seen_form) return bad(l, "PW_FORM given twice");
-        if (l->n_args != 1 || (strcmp(l->args[0], "linear") && strcmp(l->args[0], "grid") && strcmp(l->args[0], "stencil")))
-            return bad(l, "PW_FORM(linear), PW_FORM(grid) or PW_FORM(stencil)");
-        d->form = !strcmp(l->args[0], "grid") ? PW_CELL_GRID : !strcmp(l->args[0], "stencil") ? PW_CELL_STENCIL : PW_CELL_LINEAR;
+        static const char *forms[] = {"linear", "grid", "stencil", "grid3"};
+        int f = -1;
+        for (int k = 0; k < 4; k++)
+            if (l->n_args == 1 && !strcmp(l->args[0], forms[k])) f = k;
+        if (f < 0) return bad(l, "PW_FORM(linear), PW_FORM(grid), PW_FORM(stencil) or PW_FORM(grid3)");
+        d->form = f == 0 ? PW_CELL_LINEAR : f == 1 ? PW_CELL_GRID : f == 2 ? PW_CELL_STENCIL : PW_CELL_GRID3;
         *seen_form = 1;
     } else if (IS("PW_VALUE")) {
         if (*seen_value) return bad(l, "PW_VALUE given twice, or with PW_FIELD");
@@ -211,6 +223,20 @@ static pw_status one_line(pw_cell_decl *d, const char *word, size_t wlen, const 
         }
         if (d->n_deps == PW_CELL_MAX_DEPS) return bad(l, "more than " PW_STR(PW_CELL_MAX_DEPS) " dependences");
         d->deps[d->n_deps++] = (pw_dep){di, dj};
+    } else if (IS("PW_DEP3")) {
+        int v[3];
+        if (l->n_args != 3) return bad(l, "PW_DEP3(di, dj, dk)");
+        for (int k = 0; k < 3; k++)
+            if (!parse_int(l->args[k], -PW_CELL_MAX_DEP, PW_CELL_MAX_DEP, &v[k]))
+                return bad(l, "PW_DEP3(di, dj, dk) with whole numbers of at most " PW_STR(PW_CELL_MAX_DEP) " in size");
+        if (!(v[0] > 0 || (v[0] == 0 && (v[1] > 0 || (v[1] == 0 && v[2] > 0))))) {
+            pw_set_error_detail("%s:%d: PW_DEP3(%d, %d, %d) is not lexicographically positive (di > 0, or di == 0 and "
+                                "dj > 0, or di == dj == 0 and dk > 0): a cell cannot wait for itself or for a later one",
+                                l->file, l->line, v[0], v[1], v[2]);
+            return PW_ERR_ILLEGAL_DEPENDENCE;
+        }
+        if (d->n_deps3 == PW_CELL_MAX_DEPS) return bad(l, "more than " PW_STR(PW_CELL_MAX_DEPS) " dependences");
+        memcpy(d->deps3[d->n_deps3++], v, sizeof v);
     } else if (IS("PW_HALO")) {
         if (l->n_args != 1 || !parse_int(l->args[0], 0, PW_CELL_MAX_DEP, &d->halo))
             return bad(l, "PW_HALO(n) with 0 <= n <= " PW_STR(PW_CELL_MAX_DEP));
@@ -239,7 +265,7 @@ static void lay_out(pw_cell_decl *d)
     }
     d->value_align = align;
     d->value_size = align_up(off, align);
-    off = 16; /* rows, cols */
+    off = 24; /* rows, cols, planes */
     if (d->form != PW_CELL_LINEAR) {
         d->ctx_grid = off;
         d->ctx_stride = off + 8;
@@ -278,6 +304,12 @@ static pw_status check_whole(pw_cell_decl *d, const char *name, const char *redu
             }
         }
     }
+    for (int k = 0; k < d->n_inputs; k++)
+        if ((d->inputs[k].f.axes & PW_AXES_K) && d->form != PW_CELL_GRID3)
+            return bad(&l, "inputs along k are for PW_FORM(grid3)");
+    if ((d->form == PW_CELL_GRID3) != (d->n_deps3 > 0) || (d->form == PW_CELL_GRID3 && d->n_deps))
+        return bad(&l, d->form == PW_CELL_GRID3 ? "PW_FORM(grid3) needs its dependences as PW_DEP3(di, dj, dk) lines"
+                                                : "PW_DEP3 is for PW_FORM(grid3)");
     if (d->form == PW_CELL_LINEAR && (d->n_deps || d->halo))
         return bad(&l, "PW_DEP and PW_HALO are for PW_FORM(grid): the linear form's dependences are up, left and diag");
     if (d->form == PW_CELL_STENCIL) {
@@ -387,7 +419,7 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
     const int staged = d->form == PW_CELL_LINEAR;
     if (staged) put(&b, "#if PW_CELL_ON_GPU\n#define PW_CELL_IMAGE pw_ctx_image\n#else\n#define PW_CELL_IMAGE pw_ctx\n#endif\n");
     else put(&b, "#define PW_CELL_IMAGE pw_ctx\n");
-    put(&b, "typedef struct PW_CELL_IMAGE {\n    int64_t rows, cols;\n");
+    put(&b, "typedef struct PW_CELL_IMAGE {\n    int64_t rows, cols, planes;\n");
     if (d->form != PW_CELL_LINEAR) put(&b, "    pw_value *grid;\n    int64_t stride;\n");
     for (int k = 0; k < d->n_inputs; k++) put(&b, "    const %s *%s;\n", tname(d->inputs[k].f.type), d->inputs[k].name);
     for (int k = 0; k < d->n_params; k++) put(&b, "    %s %s;\n", tname(d->params[k].f.type), d->params[k].name);
@@ -401,7 +433,7 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
         /* A linear cell on the GPU reads c->a[i] and c->b[j] from registers: the warp processor
          * loads them a step ahead (pw_staged, device/user_cell.cuh), and any other index is an
          * ordinary load, so a cell that reads a[i - 1] is still right. */
-        put(&b, "#if PW_CELL_ON_GPU\ntypedef struct pw_ctx {\n    int64_t rows, cols;\n");
+        put(&b, "#if PW_CELL_ON_GPU\ntypedef struct pw_ctx {\n    int64_t rows, cols, planes;\n");
         for (int k = 0; k < d->n_inputs; k++) {
             if (d->inputs[k].f.axes == PW_AXES_IJ)
                 put(&b, "    const %s *%s;\n", tname(d->inputs[k].f.type), d->inputs[k].name);
@@ -410,6 +442,12 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
         }
         for (int k = 0; k < d->n_params; k++) put(&b, "    %s %s;\n", tname(d->params[k].f.type), d->params[k].name);
         put(&b, "} pw_ctx;\n#endif\n");
+    }
+    if (d->form == PW_CELL_GRID3) {
+        put(&b, "PW_FN pw_value pw_at3(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n{\n"
+                "    const pw_value *p = c->grid + (i + %d) * c->stride + (j + %d) * (c->planes + %d) + (k + %d);\n"
+                "#if PW_CELL_ON_GPU\n    return pw_load_cg(p);\n#else\n    return *p;\n#endif\n}\n",
+            d->halo, d->halo, 2 * d->halo, d->halo);
     }
     if (d->form == PW_CELL_GRID) {
         /* On the GPU other blocks write the grid while this one runs: loads bypass L1 (ld.cg). */
@@ -469,12 +507,13 @@ static double load_as(pw_cell_type t, const unsigned char *p)
     }
 }
 
-pw_status pw_cell_decl_ctx(const pw_cell_decl *d, int64_t rows, int64_t cols, void *grid, int64_t stride,
-                           const void *const *inputs, const double *params, unsigned char *ctx)
+pw_status pw_cell_decl_ctx(const pw_cell_decl *d, int64_t rows, int64_t cols, int64_t planes, void *grid,
+                           int64_t stride, const void *const *inputs, const double *params, unsigned char *ctx)
 {
     memset(ctx, 0, d->ctx_size);
     memcpy(ctx, &rows, 8);
     memcpy(ctx + 8, &cols, 8);
+    memcpy(ctx + 16, &planes, 8);
     if (d->form != PW_CELL_LINEAR) {
         memcpy(ctx + d->ctx_grid, &grid, sizeof grid);
         memcpy(ctx + d->ctx_stride, &stride, 8);
@@ -491,10 +530,29 @@ pw_status pw_cell_decl_ctx(const pw_cell_decl *d, int64_t rows, int64_t cols, vo
     return PW_OK;
 }
 
-int64_t pw_cell_decl_input_count(const pw_cell_decl *d, int k, int64_t rows, int64_t cols)
+int64_t pw_cell_decl_input_count(const pw_cell_decl *d, int k, int64_t rows, int64_t cols, int64_t planes)
 {
-    pw_cell_axes a = d->inputs[k].f.axes;
-    return a == PW_AXES_I ? rows : a == PW_AXES_J ? cols : rows * cols;
+    const pw_cell_axes a = d->inputs[k].f.axes;
+    return (a & PW_AXES_I ? rows : 1) * (a & PW_AXES_J ? cols : 1) * (a & PW_AXES_K ? planes : 1);
+}
+
+pw_status pw_cell_decl_flat_deps(const pw_cell_decl *d, int64_t planes, pw_dep *out, int *n)
+{
+    *n = 0;
+    for (int k = 0; k < d->n_deps3; k++) {
+        const int *v = d->deps3[k];
+        /* |dk| >= planes links no two cells of the space (one end is always in the halo) */
+        if (v[2] <= -planes || v[2] >= planes) continue;
+        const int64_t dc = (int64_t)v[1] * planes + v[2];
+        if (dc > PW_MAX_DEP_DISTANCE || dc < -PW_MAX_DEP_DISTANCE) {
+            pw_set_error_detail("PW_DEP3(%d, %d, %d) with %lld planes spans %lld flattened columns (at most %d)", v[0], v[1],
+                                v[2], (long long)planes, (long long)dc, PW_MAX_DEP_DISTANCE);
+            return PW_ERR_UNSUPPORTED;
+        }
+        out[(*n)++] = (pw_dep){v[0], (int)dc};
+    }
+    if (*n == 0) out[(*n)++] = (pw_dep){1, 0}; /* nothing to order: any legal vector will do */
+    return PW_OK;
 }
 
 double pw_cell_decl_field_value(const pw_cell_decl *d, const void *value, int k)

@@ -32,12 +32,14 @@ typedef struct pw_cell_decl {
     int n_inputs;
     pw_cell_item params[PW_CELL_MAX_ITEMS];
     int n_params;
-    pw_dep deps[PW_CELL_MAX_DEPS];
+    pw_dep deps[PW_CELL_MAX_DEPS]; /* 2-D forms */
     int n_deps;
+    int deps3[PW_CELL_MAX_DEPS][3];  /* grid3 form: (di, dj, dk) */
+    int n_deps3;
     int halo;
     int reduce_field;                          /* -1: no reduction */
     size_t value_size, value_align;
-    /* pw_ctx: rows, cols, [grid, stride,] inputs, params */
+    /* pw_ctx: rows, cols, planes, [grid, stride,] inputs, params */
     size_t ctx_grid, ctx_stride;               /* offsets (grid form) */
     size_t ctx_inputs[PW_CELL_MAX_ITEMS], ctx_params[PW_CELL_MAX_ITEMS];
     size_t ctx_size;
@@ -54,11 +56,18 @@ char *pw_cell_decl_types(const pw_cell_decl *d);
 /* Fill a pw_ctx image (d->ctx_size bytes, zeroed first) from the run's arguments; grid and
  * inputs are the pointers of the backend that runs it.  PW_ERR_INVALID_ARGUMENT (with detail)
  * for a parameter that its type cannot hold exactly. */
-pw_status pw_cell_decl_ctx(const pw_cell_decl *d, int64_t rows, int64_t cols, void *grid, int64_t stride,
-                           const void *const *inputs, const double *params, unsigned char *ctx);
+pw_status pw_cell_decl_ctx(const pw_cell_decl *d, int64_t rows, int64_t cols, int64_t planes, void *grid,
+                           int64_t stride, const void *const *inputs, const double *params, unsigned char *ctx);
 
-/* Elements of input k for a rows x cols space. */
-int64_t pw_cell_decl_input_count(const pw_cell_decl *d, int k, int64_t rows, int64_t cols);
+/* Elements of input k for a rows x cols (x planes) space. */
+int64_t pw_cell_decl_input_count(const pw_cell_decl *d, int k, int64_t rows, int64_t cols, int64_t planes);
+
+/* A grid3 cell's dependences on the 2-D engines: (i, j, k) is cell (i, j * planes + k) of a
+ * rows x (cols * planes) space, so (di, dj, dk) is (di, dj * planes + dk), lexicographically
+ * positive as (di, dj, dk) is when |dk| < planes (a vector with |dk| >= planes links no two cells
+ * of the space and is left out).  PW_ERR_UNSUPPORTED when a vector spans more than
+ * PW_MAX_DEP_DISTANCE flattened columns. */
+pw_status pw_cell_decl_flat_deps(const pw_cell_decl *d, int64_t planes, pw_dep *out, int *n);
 
 /* Field k of a value as a double. */
 double pw_cell_decl_field_value(const pw_cell_decl *d, const void *value, int k);

@@ -91,6 +91,16 @@ static char *glue(const pw_cell_decl *d)
                       "{ const pw_ctx *c = (const pw_ctx *)vc; const int64_t s = c->stride;\n"
                       "  pw_value *row = c->grid + (i + 1) * s + 1;\n"
                       "  for (int64_t j = j0; j < j1; j++) { pw_value *p = row + j; *p = pw_cell(c, *p, p[-s], p[-1], p[s], p[1]); } }\n");
+    } else if (d->form == PW_CELL_GRID3) { /* flattened columns: c = j * planes + k */
+        n += snprintf(g + n, 4096 - (size_t)n,
+                      "void pw_host_row(const void *vc, int64_t i, int64_t c0, int64_t c1)\n"
+                      "{ const pw_ctx *c = (const pw_ctx *)vc; const int64_t P = c->planes;\n"
+                      "  int64_t j = c0 / P, k = c0 - j * P;\n"
+                      "  pw_value *row = c->grid + (i + %d) * c->stride;\n"
+                      "  for (int64_t x = c0; x < c1; x++) {\n"
+                      "    row[(j + %d) * (P + %d) + k + %d] = pw_cell(c, i, j, k);\n"
+                      "    if (++k == P) k = 0, j++; } }\n",
+                      d->halo, d->halo, 2 * d->halo, d->halo);
     } else {
         n += snprintf(g + n, 4096 - (size_t)n,
                       "void pw_host_row(const void *vc, int64_t i, int64_t j0, int64_t j1)\n"

@@ -32,6 +32,9 @@ typedef struct pw_cell_job {
     int64_t sweeps;
     int pipelined; /* grid form: sweeps may overlap (dependences within {(1,0), (0,1)}, halo <= 1) */
     int skew;
+    int64_t planes;    /* 1 for the 2-D forms */
+    int64_t flat_cols; /* the 2-D engines' columns: cols, or cols x planes (grid3) */
+    int64_t stride;    /* grid forms: elements from one grid row (i) to the next */
 } pw_cell_job;
 
 pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res);

@@ -9,8 +9,9 @@
 
 #include "../../core/fixed_width.h"
 
-/* pw_ctx at most: rows, cols, grid, stride, 32 inputs and 32 parameters of 8 bytes. */
-#define PW_USER_CTX_WORDS 68
+/* pw_ctx at most: rows, cols, planes, grid, stride, 32 inputs and 32 parameters of 8 bytes
+ * (src/jit/cell_decl.c lays it out; PW_CELL_MAX_ITEMS). */
+#define PW_USER_CTX_WORDS 69
 
 typedef struct pw_user_args {
     void *bus, *left, *diag;  /* linear form: row -1 / the bus, column -1, the diagonal carries */

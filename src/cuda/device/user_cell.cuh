@@ -11,6 +11,7 @@
  *   static Key lowest();
  *   static T grid_cell(const Ctx &, i, j);                     (grid form)
  *   static T stencil(const Ctx &, self, up, left, down, right); (stencil form)
+ *   static T grid3_cell(const Ctx &, i, j, k);                 (grid3 form)
  * and instantiates pw_user_*_kernel<Proc> for the processor the kernel selector chose: the same
  * LinearProc, WarpProc, FullProc, StencilWarpProc and StencilWindowProc, under the same
  * schedules, as SW, DTW and HEAT.
@@ -148,6 +149,20 @@ struct UserGridApp {
         ctx.grid[(i + C::halo) * ctx.stride + (j + C::halo)] = C::grid_cell(ctx, i, j);
     }
     __device__ static UserGridApp make(const pw_user_args &u) { return UserGridApp{pw_user_ctx<typename C::Ctx>(u)}; }
+};
+
+/* The grid3 form on the 2-D engines: column c of the flattened space is (j, k) = (c / planes,
+ * c % planes) (src/jit/cell_decl.h). */
+template <class C>
+struct UserGrid3App {
+    typename C::Ctx ctx;
+    __device__ void cell(int64_t i, int64_t c) const
+    {
+        const int64_t j = c / ctx.planes, k = c - j * ctx.planes;
+        ctx.grid[(i + C::halo) * ctx.stride + (j + C::halo) * (ctx.planes + 2 * C::halo) + (k + C::halo)] =
+            C::grid3_cell(ctx, i, j, k);
+    }
+    __device__ static UserGrid3App make(const pw_user_args &u) { return UserGrid3App{pw_user_ctx<typename C::Ctx>(u)}; }
 };
 
 /* The stencil form: the five-point cell the row-major stencil processors call ... */
