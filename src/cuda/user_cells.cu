@@ -21,15 +21,16 @@
 #include "../jit/device_sources.h"
 #include "../jit/rtc.h"
 #include "device/user_args.h"
+#include "device/user_cell.cuh" /* pw_user_proc_image */
 #include "device_buffer.cuh"
 #include "kernel_desc.h"
 #include "launch.h"
 #include "pw_cuda.h"
 
 /* Bump when the generated entry points change: old cache entries then stop matching. */
-#define GPU_GLUE_VERSION "gpu-glue-1"
+#define GPU_GLUE_VERSION "gpu-glue-2"
 
-enum { K_PEER, K_BARRIER, K_DIAGONAL, K_BOUNDARY, K_FILL, K_DRAIN, K_COUNT };
+enum { K_PEER, K_BARRIER, K_DIAGONAL, K_MAKE, K_BOUNDARY, K_FILL, K_DRAIN, K_COUNT };
 
 struct gpu_module {
     std::string key;
@@ -145,8 +146,8 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
 static std::vector<std::string> kernel_names(const pw_cell_decl *d, const proc_choice &p)
 {
     const std::string b = p.bounded ? "_bounded" : "";
-    std::vector<std::string> n = {"pw_user_peer_kernel" + b + "<pw_user_proc_t>", "pw_user_barrier_kernel" + b + "<pw_user_proc_t>",
-                                  "pw_user_diagonal_kernel" + b + "<pw_user_proc_t>"};
+    std::vector<std::string> n = {"pw_peer_kernel" + b + "<pw_user_proc_t>", "pw_barrier_kernel" + b + "<pw_user_proc_t>",
+                                  "pw_diagonal_kernel" + b + "<pw_user_proc_t>", "pw_user_make_kernel<pw_user_proc_t>"};
     if (d->form == PW_CELL_LINEAR) {
         n.push_back("pw_user_boundary_kernel<pw_user_cell>");
         n.push_back("pw_edge_fill<pw_value>");
@@ -273,6 +274,15 @@ extern "C" pw_status pw_cell_gpu_compile_check(pw_cell *cell, const char *target
         const proc_choice p = choose(&cell->decl, &desc);
         const std::string src = program(cell, p);
         const std::vector<std::string> names = kernel_names(&cell->decl, p);
+        /* PEERWAVE_CELL_DUMP=FILE: the program, for a look with nvcc -Xptxas -v (debugging) */
+        const char *dump = getenv("PEERWAVE_CELL_DUMP");
+        if (dump && dump[0]) {
+            FILE *f = fopen(dump, "w");
+            if (f) {
+                fputs(src.c_str(), f);
+                fclose(f);
+            }
+        }
         std::vector<const char *> exprs;
         for (const std::string &n : names) exprs.push_back(n.c_str());
         pw_rtc_image img;
@@ -305,6 +315,21 @@ static pw_status launch_aux(cudaKernel_t k, int64_t n, void **args, cudaStream_t
     if (blocks < 1) blocks = 1;
     if (blocks > 65535) blocks = 65535;
     return pw_from_cuda(cudaLaunchKernel((const void *)k, dim3((unsigned)blocks), dim3(256), args, 0, s));
+}
+
+/* The processor's bytes for the schedule kernels, made on the device from u (user_cell.cuh). */
+static pw_status make_proc(const gpu_module *m, pw_user_args *u, cudaStream_t s, std::vector<unsigned char> *out)
+{
+    pw_device_buffer<pw_user_proc_image> img(s);
+    pw_user_proc_image *host = new pw_user_proc_image;
+    pw_status st = img.alloc(1);
+    void *args[] = {u, &img.ptr};
+    PW_THEN(st, pw_from_cuda(cudaLaunchKernel((const void *)m->k[K_MAKE], dim3(1), dim3(1), args, 0, s)));
+    PW_THEN(st, img.download(host, 1));
+    if (st == PW_OK && (host->size <= 0 || host->size > PW_USER_PROC_MAX)) st = PW_ERR_CUDA;
+    if (st == PW_OK) out->assign(host->bytes, host->bytes + host->size);
+    delete host;
+    return st;
 }
 
 /* Host compare of two keys of type t (the reduction, across rows). */
@@ -353,7 +378,9 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_kernel_
         PW_THEN(st, launch_aux(m->k[K_FILL], cols, fargs, s));
     }
     const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL]};
-    PW_THEN(st, pw_cuda_launch(plan, desc, &set, u, 1, &res->info));
+    std::vector<unsigned char> proc;
+    PW_THEN(st, make_proc(m, u, s, &proc));
+    PW_THEN(st, pw_cuda_launch(plan, desc, &set, proc.data(), 1, &res->info));
     if (warp) {
         void *dargs[] = {&u->edge, &u->bus, &n_edge};
         PW_THEN(st, launch_aux(m->k[K_DRAIN], cols, dargs, s));
@@ -413,7 +440,9 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
         u->edge = clear.words = edge.ptr;
     }
     const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL]};
-    PW_THEN(st, pw_cuda_launch_sweeps(plan, desc, &set, u, job->sweeps, &res->info, clear_edge, &clear));
+    std::vector<unsigned char> proc;
+    PW_THEN(st, make_proc(m, u, s, &proc));
+    PW_THEN(st, pw_cuda_launch_sweeps(plan, desc, &set, proc.data(), job->sweeps, &res->info, clear_edge, &clear));
     PW_THEN(st, grid.download((unsigned char *)a->grid, n));
     return st;
 }

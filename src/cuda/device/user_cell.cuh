@@ -12,7 +12,7 @@
  *   static T grid_cell(const Ctx &, i, j);                     (grid form)
  *   static T stencil(const Ctx &, self, up, left, down, right); (stencil form)
  *   static T grid3_cell(const Ctx &, i, j, k);                 (grid3 form)
- * and instantiates pw_user_*_kernel<Proc> for the processor the kernel selector chose: the same
+ * and instantiates the schedules' kernels for the processor the kernel selector chose: the same
  * LinearProc, WarpProc, FullProc, StencilWarpProc and StencilWindowProc, under the same
  * schedules, as SW, DTW and HEAT.
  */
@@ -226,35 +226,24 @@ struct pw_user_proc<StencilWindowProc<F, UserStencilCell<C>>> {
     }
 };
 
-/* The schedules' kernels with the processor built from pw_user_args (schedules.cuh has the
- * library's, which take the processor itself), unbounded and, for a processor whose policy asks
- * for it (WarpProc), under __launch_bounds__: the host names the form the policy wants. */
+/* The processor, built on the device from pw_user_args (the host does not know the cell's
+ * types) and copied out as bytes: the host passes them to the library's own schedule kernels
+ * (schedules.cuh: pw_peer_kernel<Proc> ...), so a user cell runs the very kernels a built-in
+ * app does, its processor in the parameter space (constant bank) where they keep theirs. */
+#define PW_USER_PROC_MAX 4096
+struct pw_user_proc_image {
+    int64_t size;
+    int64_t align_pad;
+    unsigned char bytes[PW_USER_PROC_MAX];
+};
 template <class Proc>
-__global__ void pw_user_peer_kernel(const pw_user_args u, pw_engine_args a) { pw_peer_schedule(pw_user_proc<Proc>::make(u), a); }
-template <class Proc>
-__global__ void pw_user_barrier_kernel(const pw_user_args u, pw_engine_args a, int64_t n)
+__global__ void pw_user_make_kernel(const pw_user_args u, pw_user_proc_image *out)
 {
-    pw_barrier_schedule(pw_user_proc<Proc>::make(u), a, n);
-}
-template <class Proc>
-__global__ void pw_user_diagonal_kernel(const pw_user_args u, pw_engine_args a, int64_t d)
-{
-    pw_diagonal_schedule(pw_user_proc<Proc>::make(u), a, d);
-}
-template <class Proc>
-__global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
-pw_user_peer_kernel_bounded(const pw_user_args u, pw_engine_args a) { pw_peer_schedule(pw_user_proc<Proc>::make(u), a); }
-template <class Proc>
-__global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
-pw_user_barrier_kernel_bounded(const pw_user_args u, pw_engine_args a, int64_t n)
-{
-    pw_barrier_schedule(pw_user_proc<Proc>::make(u), a, n);
-}
-template <class Proc>
-__global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
-pw_user_diagonal_kernel_bounded(const pw_user_args u, pw_engine_args a, int64_t d)
-{
-    pw_diagonal_schedule(pw_user_proc<Proc>::make(u), a, d);
+    static_assert(sizeof(Proc) <= PW_USER_PROC_MAX, "the processor fits its image");
+    const Proc p = pw_user_proc<Proc>::make(u);
+    const unsigned char *src = (const unsigned char *)&p;
+    for (int k = 0; k < (int)sizeof(Proc); k++) out->bytes[k] = src[k];
+    out->size = (int64_t)sizeof(Proc);
 }
 
 /* Linear form: row -1 into the bus, column -1 into left, (i - 1, -1) into diag; and the
