@@ -408,14 +408,14 @@ static int nvrtc_examples(void)
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
     static const char *linear[] = {"levenshtein.c", "needleman_wunsch.c", "lcs.c", "sw_gotoh.c"};
     static const struct {
-        int proc, r;
+        int proc, r, wide;
         const char *target;
-    } procs[] = {{PW_PROC_WARP, 4, "sm_90"}, {PW_PROC_LINEAR, 1, "sm_90"}, {PW_PROC_WARP, 1, "compute_80"}};
+    } procs[] = {{PW_PROC_WARP, 4, 0, "sm_90"}, {PW_PROC_LINEAR, 1, 0, "sm_90"}, {PW_PROC_WARP, 1, 1, "compute_80"}};
     for (int k = 0; k < 4; k++) {
         pw_cell *c = load(linear[k]);
         for (int q = 0; q < 3; q++) {
-            if (q == 2 && k != 3) continue; /* the portable target once, on the largest cell */
-            pw_status st = pw_cell_gpu_compile_check(c, procs[q].target, procs[q].proc, procs[q].r);
+            if (q == 2 && k != 3) continue; /* the portable target (and 64-bit indices) once, on the largest cell */
+            pw_status st = pw_cell_gpu_compile_check(c, procs[q].target, procs[q].proc, procs[q].r, procs[q].wide);
             CHECK(st == PW_OK, "%s on %d/%d for %s: %s: %s", linear[k], procs[q].proc, procs[q].r, procs[q].target,
                   pw_status_str(st), pw_error_detail());
         }
@@ -424,18 +424,18 @@ static int nvrtc_examples(void)
     static const char *grids[] = {"demonstrator3d.c", "lu_like.c"};
     for (int k = 0; k < 2; k++) {
         pw_cell *g3 = load(grids[k]);
-        pw_status st3 = pw_cell_gpu_compile_check(g3, "sm_90", PW_PROC_FULL, 1);
+        pw_status st3 = pw_cell_gpu_compile_check(g3, "sm_90", PW_PROC_FULL, 1, 0);
         CHECK(st3 == PW_OK, "%s: %s: %s", grids[k], pw_status_str(st3), pw_error_detail());
         pw_cell_free(g3);
     }
     pw_cell *heat = load("heat_grid.c");
-    pw_status st = pw_cell_gpu_compile_check(heat, "sm_90", PW_PROC_FULL, 1);
+    pw_status st = pw_cell_gpu_compile_check(heat, "sm_90", PW_PROC_FULL, 1, 0);
     CHECK(st == PW_OK, "heat_grid.c: %s: %s", pw_status_str(st), pw_error_detail());
     pw_cell_free(heat);
     heat = load("heat.c");
     static const int stencil_procs[][2] = {{PW_PROC_STENCIL_WARP, 4}, {PW_PROC_STENCIL_WINDOW, 1}, {PW_PROC_FULL, 1}};
     for (int k = 0; k < 3; k++) {
-        st = pw_cell_gpu_compile_check(heat, "sm_90", stencil_procs[k][0], stencil_procs[k][1]);
+        st = pw_cell_gpu_compile_check(heat, "sm_90", stencil_procs[k][0], stencil_procs[k][1], 0);
         CHECK(st == PW_OK, "heat.c on %d: %s: %s", stencil_procs[k][0], pw_status_str(st), pw_error_detail());
     }
     pw_cell_free(heat);
@@ -446,7 +446,7 @@ static int nvrtc_examples(void)
                    "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value u, pw_value l, pw_value d)\n"
                    "{ return u + nothing_here; }\n",
                    "oops.c", &c);
-    st = pw_cell_gpu_compile_check(c, "sm_90", PW_PROC_WARP, 2);
+    st = pw_cell_gpu_compile_check(c, "sm_90", PW_PROC_WARP, 2, 0);
     CHECK(st == PW_ERR_COMPILE && strstr(pw_error_detail(), "oops.c(5)") && strstr(pw_error_detail(), "nothing_here"),
           "nvrtc error: %s: %s", pw_status_str(st), pw_error_detail());
     pw_cell_free(c);

@@ -47,28 +47,30 @@ struct gpu_modules {
 struct proc_choice {
     std::string type;
     bool bounded;
+    bool wide; /* linear form: 64-bit row and column indices (a side past 2^31 - 64) */
 };
 
 static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc)
 {
     char buf[160];
     const int r = desc->rows_per_thread;
-    if (d->form == PW_CELL_GRID) return {"FullProc<UserGridApp<pw_user_cell>>", false};
-    if (d->form == PW_CELL_GRID3) return {"FullProc<UserGrid3App<pw_user_cell>>", false};
+    if (d->form == PW_CELL_GRID) return {"FullProc<UserGridApp<pw_user_cell>>", false, true};
+    if (d->form == PW_CELL_GRID3) return {"FullProc<UserGrid3App<pw_user_cell>>", false, true};
     if (d->form == PW_CELL_STENCIL) {
         if (desc->processor == PW_PROC_STENCIL_WARP) {
             snprintf(buf, sizeof buf, "StencilWarpProc<pw_value, UserStencilCell<pw_user_cell>, %d>", r);
-            return {buf, false};
+            return {buf, false, true};
         }
-        if (desc->processor == PW_PROC_STENCIL_WINDOW) return {"StencilWindowProc<pw_value, UserStencilCell<pw_user_cell>>", false};
-        return {"FullProc<UserStencilApp<pw_user_cell>>", false};
+        if (desc->processor == PW_PROC_STENCIL_WINDOW) return {"StencilWindowProc<pw_value, UserStencilCell<pw_user_cell>>", false, true};
+        return {"FullProc<UserStencilApp<pw_user_cell>>", false, true};
     }
+    const bool wide = desc->tiling.rows > INT32_MAX - 64 || desc->tiling.cols > INT32_MAX - 64;
     if (desc->processor == PW_PROC_WARP) {
         snprintf(buf, sizeof buf, "WarpProc<UserLinearApp<pw_user_cell>, %d>", r);
-        return {buf, true};
+        return {buf, true, wide};
     }
     snprintf(buf, sizeof buf, "LinearProc<UserLinearApp<pw_user_cell>, %d>", r);
-    return {buf, false};
+    return {buf, false, wide};
 }
 
 /* The lowest key of a reduction, as C++ text. */
@@ -117,8 +119,9 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
             view += std::string(" c.") + n + " = pw_staged<" + t + ">{m." + n + ", s." + n + ", s." + at + "};";
         }
         for (int k = 0; k < d->n_params; k++) view += std::string(" c.") + d->params[k].name + " = m." + d->params[k].name + ";";
-        s += "    typedef pw_ctx_image Image;\n    struct Staged { int64_t i, j;" + fields + " };\n";
-        s += "    __device__ static Staged stage(const Image &m, int64_t i, int64_t j) { Staged s; s.i = i; s.j = j;" + loads +
+        const std::string index = p.wide ? "int64_t" : "int32_t";
+        s += "    typedef pw_ctx_image Image;\n    typedef " + index + " Index;\n    struct Staged { Index i, j;" + fields + " };\n";
+        s += "    __device__ static Staged stage(const Image &m, Index i, Index j) { Staged s; s.i = i; s.j = j;" + loads +
              " return s; }\n";
         s += "    __device__ static pw_ctx view(const Image &m, const Staged &s) { " + view + " return c; }\n";
         s += "    __device__ static T cell(const Image &m, const Staged &s, T u, T l, T d)\n"
@@ -264,13 +267,15 @@ static pw_status module_for(pw_cell *cell, const proc_choice &p, int device, gpu
     return PW_OK;
 }
 
-extern "C" pw_status pw_cell_gpu_compile_check(pw_cell *cell, const char *target, int processor, int rows_per_thread)
+extern "C" pw_status pw_cell_gpu_compile_check(pw_cell *cell, const char *target, int processor, int rows_per_thread,
+                                               int wide)
 {
     try {
         pw_kernel_desc desc;
         memset(&desc, 0, sizeof desc);
         desc.processor = (pw_processor)processor;
         desc.rows_per_thread = rows_per_thread;
+        desc.tiling.rows = wide ? INT64_MAX / 4 : 1;
         const proc_choice p = choose(&cell->decl, &desc);
         const std::string src = program(cell, p);
         const std::vector<std::string> names = kernel_names(&cell->decl, p);

@@ -4,8 +4,9 @@
  * struct C with the cell's functions (src/cuda/user_cells.cu):
  *   typedef T (pw_value), Ctx (pw_ctx), Key (the PW_REDUCE field's type, or int);
  *   static constexpr bool reduces; static constexpr int halo;
- *   linear form: typedef Image (pw_ctx_image: the host's words), Staged (i, j and the cell's
- *   row and column inputs, loaded a step ahead);
+ *   linear form: typedef Image (pw_ctx_image: the host's words), Index (int32_t when rows and
+ *   cols fit, else int64_t), Staged (i, j and the cell's row and column inputs, loaded a step
+ *   ahead);
  *   static Staged stage(const Image &, i, j); static T cell(const Image &, const Staged &, up,
  *   left, diag); static T boundary(const Image &, i, j); static Key key(const T &);
  *   static Key lowest();
@@ -72,8 +73,8 @@ struct UserLinearApp {
     typedef typename C::Key Key;
     typedef pw_user_acc<Key> Acc;
     typedef pw_user_tile_acc<Key> TileAcc;
-    typedef int64_t Row; /* i */
-    typedef int64_t Col; /* j */
+    typedef typename C::Index Row; /* i: 32 bits when the space allows (registers, one shuffle) */
+    typedef typename C::Index Col; /* j */
     typedef typename C::Staged Pre; /* i, j and the inputs at them: made a step ahead */
     T *bus, *left, *diag;
     Key *best_key;
@@ -84,13 +85,15 @@ struct UserLinearApp {
     __device__ void begin_block() const {}
     __device__ T shfl_up_value(const T &v) const { return pw_shfl_up(v); }
     __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return C::cell(img, C::stage(img, i, j), up, l, d); }
-    __device__ Row row_load(int64_t i) const { return i; }
-    __device__ Col col_load(int64_t j) const { return j; }
+    __device__ Row row_load(int64_t i) const { return (Row)i; }
+    __device__ Col col_load(int64_t j) const { return (Col)j; }
     /* The warp processor also steps lanes outside the matrix (and discards their values): the
      * inputs are still loaded there, so the coordinates are clamped inside. */
     __device__ Pre pre(Row i, Col j) const
     {
-        return C::stage(img, i < 0 ? 0 : i >= img.rows ? img.rows - 1 : i, j < 0 ? 0 : j >= img.cols ? img.cols - 1 : j);
+        const Row last_i = (Row)(img.rows - 1);
+        const Col last_j = (Col)(img.cols - 1);
+        return C::stage(img, i < 0 ? 0 : i > last_i ? last_i : i, j < 0 ? 0 : j > last_j ? last_j : j);
     }
     __device__ T cell_pre(const Pre &p, T up, T l, T d) const { return C::cell(img, p, up, l, d); }
 
