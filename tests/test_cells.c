@@ -320,6 +320,37 @@ static void test_3d_example(const char *file, int lu, int rounds)
     pw_cell_free(cell);
 }
 
+/* A 3-D cell whose dependences a plane-by-plane run cannot honour ((i-1, j-1, k+1) is read):
+ * on the GPU it takes the flattened engines, on the CPU the same as every grid3 cell. */
+static void test_3d_skewed(int rounds)
+{
+    static const char text[] = "PW_FORM(grid3)\nPW_VALUE(int32_t)\nPW_DEP3(1, 1, -1)\nPW_DEP3(0, 0, 1)\nPW_HALO(1)\n"
+                               "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n"
+                               "{ return (pw_at3(c, i - 1, j - 1, k + 1) * 3 + pw_at3(c, i, j, k - 1) + 1) % 1000003; }\n";
+    pw_cell *cell = NULL;
+    CHECK(pw_cell_create(text, "skewed3.c", &cell) == PW_OK, "skewed3: %s", pw_error_detail());
+    for (int r = 0; r < rounds && cell; r++) {
+        const int64_t I = test_range(1, 30), J = test_range(1, 30), K = test_range(1, 30);
+        const int64_t sk = K + 2, sj = (J + 2) * sk;
+        const size_t cells = (size_t)(I + 2) * (size_t)sj;
+        int32_t *g = malloc(4 * cells), *want = malloc(4 * cells);
+        for (size_t q = 0; q < cells; q++) g[q] = want[q] = (int32_t)test_range(0, 1000);
+        for (int64_t i = 1; i <= I; i++)
+            for (int64_t j = 1; j <= J; j++)
+                for (int64_t k = 1; k <= K; k++)
+                    want[i * sj + j * sk + k] = (want[(i - 1) * sj + (j - 1) * sk + k + 1] * 3 + want[i * sj + j * sk + k - 1] + 1) % 1000003;
+        pw_cell_args args = {.rows = I, .cols = J, .planes = K, .grid = g};
+        pw_options o;
+        engine(&o, I, J * K, r);
+        pw_status st = pw_cell_run(cell, &args, &o, NULL);
+        CHECK(st == PW_OK && !memcmp(g, want, 4 * cells), "skewed3 %lldx%lldx%lld %s: %s %s", (long long)I, (long long)J,
+              (long long)K, test_describe(&o), pw_status_str(st), pw_error_detail());
+        free(g);
+        free(want);
+    }
+    pw_cell_free(cell);
+}
+
 /* ---- refusals -------------------------------------------------------------------------------- */
 
 static void expect_create(const char *text, pw_status want, const char *detail_has)
@@ -424,8 +455,10 @@ static int nvrtc_examples(void)
     static const char *grids[] = {"demonstrator3d.c", "lu_like.c"};
     for (int k = 0; k < 2; k++) {
         pw_cell *g3 = load(grids[k]);
-        pw_status st3 = pw_cell_gpu_compile_check(g3, "sm_90", PW_PROC_FULL, 1, 0);
-        CHECK(st3 == PW_OK, "%s: %s: %s", grids[k], pw_status_str(st3), pw_error_detail());
+        for (int plane = 0; plane < 2; plane++) {
+            pw_status st3 = pw_cell_gpu_compile_check(g3, "sm_90", PW_PROC_FULL, 1, plane ? -1 : 0);
+            CHECK(st3 == PW_OK, "%s (plane %d): %s: %s", grids[k], plane, pw_status_str(st3), pw_error_detail());
+        }
         pw_cell_free(g3);
     }
     pw_cell *heat = load("heat_grid.c");
@@ -485,5 +518,6 @@ int main(int argc, char **argv)
     test_heat_example("heat_grid.c", n);
     test_3d_example("demonstrator3d.c", 0, n);
     test_3d_example("lu_like.c", 1, n / 2);
+    test_3d_skewed(n / 2);
     return test_finish();
 }

@@ -20,7 +20,7 @@ static int64_t pw_diagonal_candidates(const pw_tiling *t, int64_t d, int64_t max
 }
 
 pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const pw_kernel_set *k, void *first_arg,
-                         int64_t sweeps, pw_run_info *info)
+                         int64_t sweep_base, int64_t sweeps, pw_run_info *info)
 {
     const pw_tiling *t = &desc->tiling;
     const int threads = desc->needs.threads;
@@ -63,6 +63,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     a.watchdog_ns = plan->watchdog_ns ? plan->watchdog_ns : PW_CUDA_WATCHDOG_NS;
     a.stuck_row = plan->stuck_row;
     a.work = pw_work_make(t->n_rows, sweeps);
+    a.sweep_base = sweep_base;
     a.spin_polls = desc->spin_polls;
 
     if (smem > 48 * 1024) { /* dynamic shared memory past 48 KB is opt-in, per kernel */
@@ -157,7 +158,7 @@ pw_status pw_cuda_launch_sweeps(const pw_plan *plan, const pw_kernel_desc *desc,
     const int64_t batch = !desc->pipelined_sweeps ? 1 : n_rows >= PW_SWEEP_COUNTERS ? 1 : PW_SWEEP_COUNTERS / n_rows;
     for (int64_t done = 0; done < sweeps && st == PW_OK; done += batch) {
         if (before) st = before(before_ctx);
-        PW_THEN(st, pw_cuda_launch(plan, desc, k, first_arg, sweeps - done < batch ? sweeps - done : batch, info));
+        PW_THEN(st, pw_cuda_launch(plan, desc, k, first_arg, done, sweeps - done < batch ? sweeps - done : batch, info));
     }
     return st;
 }

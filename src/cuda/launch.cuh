@@ -42,7 +42,7 @@ static pw_status pw_cuda_run_sweeps(const pw_plan *plan, const pw_kernel_desc *d
     const pw_kernels<Proc> k;
     const pw_kernel_set set = {(const void *)k.peer, (const void *)k.barrier, (const void *)k.diagonal};
     Proc p = proc;
-    return pw_cuda_launch(plan, desc, &set, &p, sweeps, info);
+    return pw_cuda_launch(plan, desc, &set, &p, 0, sweeps, info);
 }
 
 /* `sweeps` sweeps of proc in as few launches as the counters allow (launch.h:

@@ -26,10 +26,11 @@ struct pw_kernel_set {
 
 /* Run `sweeps` sweeps of the kernels over the descriptor's tiles under the plan's strategy: in
  * one launch, pipelined, on the peer strategy (in-place stencils, skew 0: tiling_geometry.h); the
- * other strategies take sweeps == 1.  Adds kernel time (CUDA events) to info->seconds and fills
+ * other strategies take sweeps == 1.  sweep_base: the run's sweep this launch starts at (what a
+ * per_sweep processor is told, schedules.cuh).  Adds kernel time (CUDA events) to info->seconds and fills
  * the other info fields (the tiles reported are the descriptor's). */
 pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const pw_kernel_set *k, void *first_arg,
-                         int64_t sweeps, pw_run_info *info);
+                         int64_t sweep_base, int64_t sweeps, pw_run_info *info);
 
 /* `sweeps` sweeps in as few launches as the counters allow: pipelined (desc->pipelined_sweeps) in
  * batches that bound the progress counters (one per tile-row and sweep), else one launch a

@@ -50,11 +50,12 @@ struct proc_choice {
     bool wide; /* linear form: 64-bit row and column indices (a side past 2^31 - 64) */
 };
 
-static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc)
+static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc, bool plane)
 {
     char buf[160];
     const int r = desc->rows_per_thread;
     if (d->form == PW_CELL_GRID) return {"FullProc<UserGridApp<pw_user_cell>>", false, true};
+    if (d->form == PW_CELL_GRID3 && plane) return {"PlaneProc<UserPlaneApp<pw_user_cell>>", false, true};
     if (d->form == PW_CELL_GRID3) return {"FullProc<UserGrid3App<pw_user_cell>>", false, true};
     if (d->form == PW_CELL_STENCIL) {
         if (desc->processor == PW_PROC_STENCIL_WARP) {
@@ -275,8 +276,8 @@ extern "C" pw_status pw_cell_gpu_compile_check(pw_cell *cell, const char *target
         memset(&desc, 0, sizeof desc);
         desc.processor = (pw_processor)processor;
         desc.rows_per_thread = rows_per_thread;
-        desc.tiling.rows = wide ? INT64_MAX / 4 : 1;
-        const proc_choice p = choose(&cell->decl, &desc);
+        desc.tiling.rows = wide > 0 ? INT64_MAX / 4 : 1;
+        const proc_choice p = choose(&cell->decl, &desc, wide < 0);
         const std::string src = program(cell, p);
         const std::vector<std::string> names = kernel_names(&cell->decl, p);
         /* PEERWAVE_CELL_DUMP=FILE: the program, for a look with nvcc -Xptxas -v (debugging) */
@@ -385,7 +386,7 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_kernel_
     const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL]};
     std::vector<unsigned char> proc;
     PW_THEN(st, make_proc(m, u, s, &proc));
-    PW_THEN(st, pw_cuda_launch(plan, desc, &set, proc.data(), 1, &res->info));
+    PW_THEN(st, pw_cuda_launch(plan, desc, &set, proc.data(), 0, 1, &res->info));
     if (warp) {
         void *dargs[] = {&u->edge, &u->bus, &n_edge};
         PW_THEN(st, launch_aux(m->k[K_DRAIN], cols, dargs, s));
@@ -447,7 +448,8 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL]};
     std::vector<unsigned char> proc;
     PW_THEN(st, make_proc(m, u, s, &proc));
-    PW_THEN(st, pw_cuda_launch_sweeps(plan, desc, &set, proc.data(), job->sweeps, &res->info, clear_edge, &clear));
+    const int64_t sweeps = job->plane ? job->sweeps * a->rows : job->sweeps; /* plane by plane: a sweep a plane */
+    PW_THEN(st, pw_cuda_launch_sweeps(plan, desc, &set, proc.data(), sweeps, &res->info, clear_edge, &clear));
     PW_THEN(st, grid.download((unsigned char *)a->grid, n));
     return st;
 }
@@ -469,7 +471,7 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         st = pw_select_kernel(plan, &shape, NULL, &desc);
         if (st != PW_OK) return st;
         if (grid) desc.pipelined_sweeps = desc.pipelined_sweeps && job->pipelined;
-        const proc_choice p = choose(d, &desc);
+        const proc_choice p = choose(d, &desc, job->plane != 0);
         gpu_module *m = NULL;
         const double t0 = pw_seconds_now();
         st = module_for(cell, p, plan->device, &m, res);

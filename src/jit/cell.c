@@ -158,6 +158,23 @@ static int pipelinable(const pw_cell_decl *d)
     return 1;
 }
 
+#if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
+/* A grid3 cell that can run plane by plane, planes pipelined like in-place sweeps (the GPU's
+ * PlaneProc): in-plane dependences need no skew, and what a cell reads of earlier planes is at
+ * or before it in both j and k, or its right or lower neighbour (what the sweep pipelining
+ * guarantees: core/tiling_geometry.h). */
+static int plane_ordered(const pw_cell_decl *d)
+{
+    for (int k = 0; k < d->n_deps3; k++) {
+        const int di = d->deps3[k][0], dj = d->deps3[k][1], dk = d->deps3[k][2];
+        const int ok = di == 0 ? (dj > 0 && dk >= 0) || (dj == 0 && dk > 0)
+                               : (dj >= 0 && dk >= 0) || (dj == 0 && dk == -1) || (dj == -1 && dk == 0);
+        if (!ok) return 0;
+    }
+    return 1;
+}
+#endif
+
 pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result)
 {
     if (!cell || !args) return PW_ERR_NULL_ARGUMENT;
@@ -169,7 +186,7 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
     const int64_t planes = d->form == PW_CELL_GRID3 ? args->planes : 1;
     pw_status st = check_args(d, args, planes);
     if (st != PW_OK) return st;
-    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0, planes, args->cols, 0};
+    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0, planes, args->cols, 0, 0};
     if (d->form == PW_CELL_GRID3) { /* (i, j, k) as (i, j * planes + k) on the 2-D engines */
         pw_dep flat[PW_CELL_MAX_DEPS];
         int n;
@@ -193,6 +210,12 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
     pw_run_info_clear(&result->info);
     if (plan.backend == PW_BACKEND_CUDA) {
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
+        if (d->form == PW_CELL_GRID3 && plane_ordered(d)) {
+            /* plane by plane: a 2-D plan over (j, k), rows x sweeps sweeps of it */
+            job.plane = 1;
+            st = pw_plan_make(&opt, args->cols, planes, 0, &plan);
+            if (st != PW_OK) return st;
+        }
         return pw_cell_run_gpu(cell, &plan, &job, result);
 #else
         if (opt.backend == PW_BACKEND_CUDA) {

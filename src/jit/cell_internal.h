@@ -35,6 +35,8 @@ typedef struct pw_cell_job {
     int64_t planes;    /* 1 for the 2-D forms */
     int64_t flat_cols; /* the 2-D engines' columns: cols, or cols x planes (grid3) */
     int64_t stride;    /* grid forms: elements from one grid row (i) to the next */
+    int plane;         /* grid3 on the GPU: plane by plane (the plan is over cols x planes, the
+                          run's sweeps are rows x sweeps: PlaneProc) */
 } pw_cell_job;
 
 pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res);

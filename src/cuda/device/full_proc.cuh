@@ -11,6 +11,22 @@
 #include "schedules.cuh"
 #include "tile_steps.cuh"
 
+/* One thread per row of the tile-row, a __syncthreads() after each diagonal step; cell(i, j) for
+ * every cell of tile (r, c), lane k on row r h + k. */
+template <class Cell>
+__device__ __forceinline__ void pw_full_tile(const pw_tiling &t, int64_t r, int64_t c, const Cell &cell)
+{
+    const int64_t k = threadIdx.x, lanes = pw_tiling_lanes(&t, r), i = r * t.h + k;
+    const bool lane = k < lanes;
+    int64_t s0, s1;
+    pw_tile_steps(t, r, c, lanes, &s0, &s1);
+    for (int64_t s = s0; s < s1; s++) {
+        int64_t j = lane ? pw_lane_column(t, c, k, i, s) : -1;
+        if (j >= 0) cell(i, j);
+        __syncthreads();
+    }
+}
+
 /* App (full): __device__ void cell(int64_t i, int64_t j) const. */
 template <class App>
 struct FullProc {
@@ -19,15 +35,21 @@ struct FullProc {
 
     __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *) const
     {
-        const int64_t k = threadIdx.x, lanes = pw_tiling_lanes(&t, r), i = r * t.h + k;
-        const bool lane = k < lanes;
-        int64_t s0, s1;
-        pw_tile_steps(t, r, c, lanes, &s0, &s1);
-        for (int64_t s = s0; s < s1; s++) {
-            int64_t j = lane ? pw_lane_column(t, c, k, i, s) : -1;
-            if (j >= 0) app.cell(i, j);
-            __syncthreads();
-        }
+        pw_full_tile(t, r, c, [&](int64_t i, int64_t j) { app.cell(i, j); });
+    }
+};
+
+/* FullProc for work whose sweeps differ: each sweep is a plane of a 3-D space (user_cell.cuh's
+ * UserPlaneApp), the tiles a 2-D wavefront over it, planes pipelined as in-place sweeps are.
+ * App: __device__ void cell(int64_t sweep, int64_t i, int64_t j) const.  Launch needs: FullProc's. */
+template <class App>
+struct PlaneProc {
+    App app;
+    static constexpr pw_proc_policy policy = {false, false, false, 0, 0, true};
+
+    __device__ void run_tile_sweep(const pw_tiling &t, int64_t r, int64_t c, unsigned char *, int64_t sweep) const
+    {
+        pw_full_tile(t, r, c, [&](int64_t i, int64_t j) { app.cell(sweep, i, j); });
     }
 };
 

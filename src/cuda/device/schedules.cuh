@@ -15,7 +15,9 @@
  *                  peer schedule's tile-row whole (a pipeline that each tile's end would drain)
  *                  and records each tile in the trace itself;
  *   stages_block   begin_block() stages what all its tiles read (SW's score table) once a block;
- *   bound_threads, bound_blocks  compile its kernels under __launch_bounds__ (0: unbounded).
+ *   bound_threads, bound_blocks  compile its kernels under __launch_bounds__ (0: unbounded);
+ *   per_sweep      (without syncs_in_tile) run_tile_sweep(t, r, c, smem, sweep) is told which
+ *                  sweep of the run the tile belongs to (a 3-D cell's plane: user_cell.cuh).
  * How many threads and how much shared memory a block needs is host data (kernel_desc.h).
  *
  * This header and everything it includes compile under NVRTC (no include path, no C library),
@@ -30,7 +32,17 @@
 struct pw_proc_policy {
     bool syncs_in_tile, runs_rows, stages_block;
     int bound_threads, bound_blocks; /* 0: no __launch_bounds__ */
+    bool per_sweep;                  /* last, so that the others' five-value policies stay as written */
 };
+
+/* A tile the schedule has waited for, of sweep `sweep` of the whole run (a.sweep_base onwards). */
+template <class Proc>
+__device__ __forceinline__ void pw_run_plain_tile(const Proc &proc, const pw_tiling &t, int64_t r, int64_t c,
+                                                  unsigned char *smem, int64_t sweep)
+{
+    if constexpr (Proc::policy.per_sweep) proc.run_tile_sweep(t, r, c, smem, sweep);
+    else proc.run_tile(t, r, c, smem);
+}
 
 template <class Proc>
 __device__ __forceinline__ void pw_begin_proc_block(const Proc &proc)
@@ -41,13 +53,13 @@ __device__ __forceinline__ void pw_begin_proc_block(const Proc &proc)
     }
 }
 
-/* Run tile (r, c) in the barrier or launch schedule (already ordered there). */
+/* Run tile (r, c) in the barrier or launch schedule (already ordered there; one sweep a launch). */
 template <class Proc>
-__device__ __forceinline__ void pw_run_ordered_tile(const Proc &proc, const pw_tiling &t, int64_t r, int64_t c,
+__device__ __forceinline__ void pw_run_ordered_tile(const Proc &proc, const pw_engine_args &a, int64_t r, int64_t c,
                                                     unsigned char *smem)
 {
-    if constexpr (Proc::policy.syncs_in_tile) proc.run_tile(t, r, c, smem, pw_row_sync{NULL, 0, 0, r});
-    else proc.run_tile(t, r, c, smem);
+    if constexpr (Proc::policy.syncs_in_tile) proc.run_tile(a.t, r, c, smem, pw_row_sync{NULL, 0, 0, r});
+    else pw_run_plain_tile(proc, a.t, r, c, smem, a.sweep_base);
 }
 
 template <class Proc>
@@ -86,7 +98,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
                 }
                 __syncthreads();
                 if (abandon) return;
-                proc.run_tile(t, r, c, pw_smem);
+                pw_run_plain_tile(proc, t, r, c, pw_smem, a.sweep_base + sweep);
                 __syncthreads();
                 if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, wait_ns, start_ns);
                 if (threadIdx.x == 0) pw_tile_publish(sync, pw_tiling_done(&t, r, c));
@@ -128,7 +140,7 @@ __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_e
             if (what < 0) break;
             if (what == 1) {
                 long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
-                pw_run_ordered_tile(proc, a.t, r, c, pw_smem);
+                pw_run_ordered_tile(proc, a, r, c, pw_smem);
                 __syncthreads();
                 if (threadIdx.x == 0 && a.trace.records) {
                     pw_trace_tile(a.trace, r, c, last_end, start_ns);
@@ -147,7 +159,7 @@ __device__ __forceinline__ void pw_diagonal_schedule(const Proc &proc, const pw_
     int64_t r, c;
     if (pw_diagonal_tile(a.t, d, blockIdx.x, &r, &c) != 1) return; /* the whole block */
     pw_begin_proc_block(proc);
-    pw_run_ordered_tile(proc, a.t, r, c, pw_smem);
+    pw_run_ordered_tile(proc, a, r, c, pw_smem);
 }
 
 /* The kernels, unbounded and under the processor's register budget (its policy picks one form:

@@ -34,6 +34,7 @@ struct pw_engine_args {
     long long watchdog_ns;
     long long stuck_row;        /* fault injection (plan.h): never hands over; -1 = none */
     pw_work work;               /* peer: the tickets (tile-rows of pipelined sweeps: core/work.h) */
+    int64_t sweep_base;         /* the run's sweep that this launch's first sweep is */
     unsigned spin_polls;        /* pw_poll: polls before it sleeps between them */
     pw_gpu_trace trace;         /* trace.records == NULL: tracing off */
 };

@@ -168,6 +168,21 @@ struct UserGrid3App {
     __device__ static UserGrid3App make(const pw_user_args &u) { return UserGrid3App{pw_user_ctx<typename C::Ctx>(u)}; }
 };
 
+/* The grid3 form plane by plane (PlaneProc): the run's sweep s is plane i = s mod rows of the
+ * 3-D sweep s / rows, its tiles a 2-D wavefront over (j, k); planes are pipelined as HEAT's
+ * sweeps are (src/jit/cell.c says when a cell's dependences allow it). */
+template <class C>
+struct UserPlaneApp {
+    typename C::Ctx ctx;
+    __device__ void cell(int64_t sweep, int64_t j, int64_t k) const
+    {
+        const int64_t i = sweep % ctx.rows;
+        ctx.grid[(i + C::halo) * ctx.stride + (j + C::halo) * (ctx.planes + 2 * C::halo) + (k + C::halo)] =
+            C::grid3_cell(ctx, i, j, k);
+    }
+    __device__ static UserPlaneApp make(const pw_user_args &u) { return UserPlaneApp{pw_user_ctx<typename C::Ctx>(u)}; }
+};
+
 /* The stencil form: the five-point cell the row-major stencil processors call ... */
 template <class C>
 struct UserStencilCell {
@@ -209,6 +224,10 @@ struct pw_user_proc<WarpProc<App, R>> {
 template <class App>
 struct pw_user_proc<FullProc<App>> {
     __device__ static FullProc<App> make(const pw_user_args &u) { return FullProc<App>{App::make(u)}; }
+};
+template <class App>
+struct pw_user_proc<PlaneProc<App>> {
+    __device__ static PlaneProc<App> make(const pw_user_args &u) { return PlaneProc<App>{App::make(u)}; }
 };
 
 template <class F, class C, int R>
