@@ -519,5 +519,12 @@ int main(int argc, char **argv)
     test_3d_example("demonstrator3d.c", 0, n);
     test_3d_example("lu_like.c", 1, n / 2);
     test_3d_skewed(n / 2);
+    if (use_gpu) { /* the 3-D cells plane by plane too (PlaneProc, kernel_desc.h's plane_3d) */
+        setenv("PEERWAVE_3D", "plane", 1);
+        test_3d_example("demonstrator3d.c", 0, n / 2);
+        test_3d_example("lu_like.c", 1, n / 4);
+        test_3d_skewed(n / 4); /* not plane-ordered: still flattened */
+        unsetenv("PEERWAVE_3D");
+    }
     return test_finish();
 }

@@ -10,7 +10,7 @@
 #include "../src/cuda/kernel_desc.h"
 #include "test_util.h"
 
-static const pw_kernel_switches defaults = {0, 0, 0, 1, PW_SPIN_POLLS};
+static const pw_kernel_switches defaults = {0, 0, 0, 1, PW_SPIN_POLLS, 0};
 
 static pw_plan random_plan(void)
 {
@@ -144,6 +144,7 @@ static void check_switches_from_environment(void)
     unsetenv("PEERWAVE_STENCIL_PROCESSOR");
     unsetenv("PEERWAVE_PIPELINE_SWEEPS");
     unsetenv("PEERWAVE_SPIN_POLLS");
+    unsetenv("PEERWAVE_3D");
     pw_kernel_switches_read(&sw);
     CHECK(!memcmp(&sw, &defaults, sizeof sw), "defaults");
     setenv("PEERWAVE_LINEAR_PROCESSOR", "block", 1);
@@ -151,10 +152,12 @@ static void check_switches_from_environment(void)
     setenv("PEERWAVE_STENCIL_PROCESSOR", "window", 1);
     setenv("PEERWAVE_PIPELINE_SWEEPS", "0", 1);
     setenv("PEERWAVE_SPIN_POLLS", "7", 1);
+    setenv("PEERWAVE_3D", "plane", 1);
     pw_kernel_switches_read(&sw);
     CHECK(sw.linear_block == 1 && sw.sat_processor == 1 && sw.stencil_processor == 1 && sw.pipeline_sweeps == 0 &&
-              sw.spin_polls == 7,
+              sw.spin_polls == 7 && sw.plane_3d == 1,
           "all set");
+    unsetenv("PEERWAVE_3D");
     setenv("PEERWAVE_SAT_PROCESSOR", "global", 1);
     setenv("PEERWAVE_STENCIL_PROCESSOR", "global", 1);
     setenv("PEERWAVE_SPIN_POLLS", "-3", 1);

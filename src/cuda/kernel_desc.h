@@ -66,6 +66,8 @@ typedef struct pw_kernel_switches {
     int stencil_processor;/* 0 warp, 1 window, 2 global */
     int pipeline_sweeps;  /* 1 unless PEERWAVE_PIPELINE_SWEEPS=0 */
     unsigned spin_polls;  /* PW_SPIN_POLLS unless PEERWAVE_SPIN_POLLS is a count >= 0 */
+    int plane_3d;         /* PEERWAVE_3D=plane: 3-D user cells plane by plane (PlaneProc), where
+                             their dependences allow; else over the flattened (j, k) space */
 } pw_kernel_switches;
 
 /* Polls a wait makes back to back before it starts sleeping between them (device/sync.cuh). */

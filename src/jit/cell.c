@@ -6,6 +6,7 @@
 #include "../core/checked.h"
 #include "../core/exec.h"
 #include "../core/status_detail.h"
+#include "../cuda/kernel_desc.h"
 #include "cell_gpu.h"
 #include "cell_internal.h"
 
@@ -210,7 +211,9 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
     pw_run_info_clear(&result->info);
     if (plan.backend == PW_BACKEND_CUDA) {
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
-        if (d->form == PW_CELL_GRID3 && plane_ordered(d)) {
+        pw_kernel_switches sw;
+        pw_kernel_switches_read(&sw);
+        if (d->form == PW_CELL_GRID3 && sw.plane_3d && plane_ordered(d)) {
             /* plane by plane: a 2-D plan over (j, k), rows x sweeps sweeps of it */
             job.plane = 1;
             st = pw_plan_make(&opt, args->cols, planes, 0, &plan);
