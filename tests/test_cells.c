@@ -351,6 +351,31 @@ static void test_3d_skewed(int rounds)
     pw_cell_free(cell);
 }
 
+/* pw_ctx's sizes reach the cell on every engine: D = max(up, left) + planes + (rows == R) gives
+ * (i + j + 1) * (1 + 1) at (i, j) when planes is 1 and rows is R. */
+static void test_ctx_sizes(void)
+{
+    static const char text[] = "PW_FORM(linear)\nPW_VALUE(int64_t)\nPW_PARAM(int64_t, r)\n"
+                               "PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { return 0; }\n"
+                               "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value u, pw_value l, pw_value d)\n"
+                               "{ return PW_MAX(u, l) + c->planes + (c->rows == c->r); }\n";
+    pw_cell *cell = NULL;
+    CHECK(pw_cell_create(text, "sizes.c", &cell) == PW_OK, "sizes.c: %s", pw_error_detail());
+    for (int k = 0; cell && k < 6; k++) {
+        int64_t n = test_range(1, 300), m = test_range(1, 300), got;
+        double r[] = {(double)n};
+        pw_cell_args args = {.rows = n, .cols = m, .params = r};
+        pw_options o;
+        pw_cell_result res;
+        engine(&o, n, m, k);
+        pw_status st = pw_cell_run(cell, &args, &o, &res);
+        memcpy(&got, res.last, 8);
+        CHECK(st == PW_OK && got == 2 * (n + m - 1), "sizes %lldx%lld %s: %s %lld", (long long)n, (long long)m,
+              test_describe(&o), pw_status_str(st), (long long)got);
+    }
+    pw_cell_free(cell);
+}
+
 /* ---- refusals -------------------------------------------------------------------------------- */
 
 static void expect_create(const char *text, pw_status want, const char *detail_has)
@@ -374,6 +399,9 @@ static void test_refusals(void)
     expect_create("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(1, 99999)\n", PW_ERR_BAD_INPUT, "PW_DEP(di, dj)");
     expect_create("PW_FORM(grid)\nPW_VALUE(float)\n", PW_ERR_BAD_INPUT, "PW_DEP(di, dj) lines");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, rows, i)\n", PW_ERR_BAD_INPUT, "taken");
+    expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_PARAM(int32_t, planes)\n", PW_ERR_BAD_INPUT, "taken");
+    expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, i, i)\n", PW_ERR_BAD_INPUT, "taken");
+    expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_PARAM(int32_t, new)\n", PW_ERR_BAD_INPUT, "keywords");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, a, q)\n", PW_ERR_BAD_INPUT, "axes");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_PARAM(int32_t, x)\nPW_PARAM(float, x)\n", PW_ERR_BAD_INPUT, "two");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_REDUCE(max, h)\n", PW_ERR_BAD_INPUT, "names no field");
@@ -513,6 +541,7 @@ int main(int argc, char **argv)
     const char *rounds = getenv("PW_TEST_ROUNDS"); /* fewer under compute-sanitizer */
     const int n = rounds ? atoi(rounds) : 40;
     test_refusals();
+    test_ctx_sizes();
     test_linear_examples(n);
     test_heat_example("heat.c", n);
     test_heat_example("heat_grid.c", n);

@@ -325,6 +325,9 @@ lu="--param iterations=3 --param modulus=50 --param tc=0.5 --param td=1 --param 
   grep -q '^check: ok' "$tmp/out" && ok || bad "run demonstrator3d.c --grid: $(cat "$tmp/out")"
 expect 2 run "$cells/demonstrator3d.c" --size 4x4 --param modulus=7
 expect 2 run "$cells/heat.c" --size 4x4x4
+# a file that says no size (/proc): read whole, not past its buffer
+"$pw" run "$cells/levenshtein.c" --input a=/proc/self/cmdline --input b="$tmp/s.txt" --backend cpu --quiet > "$tmp/out" &&
+  grep -q '^last: ' "$tmp/out" && ok || bad "run with a /proc input: $(cat "$tmp/out")"
 expect 2 run "$cells/levenshtein.c" --input a="$tmp/k.txt"
 expect 2 run "$cells/levenshtein.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --input nope="$tmp/s.txt"
 expect 2 run "$cells/needleman_wunsch.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --param match=1

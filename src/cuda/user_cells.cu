@@ -260,9 +260,13 @@ static pw_status module_for(pw_cell *cell, const proc_choice &p, int device, gpu
     m.device = device;
     memset(m.k, 0, sizeof m.k);
     st = pw_from_cuda(cudaLibraryLoadData(&m.lib, cubin, NULL, NULL, 0, NULL, NULL, 0));
+    if (st != PW_OK) return st;
     for (size_t k = 0; st == PW_OK && k < lowered.size(); k++)
         st = pw_from_cuda(cudaLibraryGetKernel(&m.k[k], m.lib, lowered[k].c_str()));
-    if (st != PW_OK) return st;
+    if (st != PW_OK) {
+        cudaLibraryUnload(m.lib);
+        return st;
+    }
     mods->loaded.push_back(m);
     *out = &mods->loaded.back();
     return PW_OK;
@@ -315,11 +319,13 @@ extern "C" void pw_cell_gpu_free(pw_cell *cell)
 /* A raw device array of bytes, freed with its scope. */
 typedef pw_device_buffer<unsigned char> bytes;
 
+/* One thread an element (the boundary kernel also strides; the edge-word kernels need the whole
+ * grid, as edge_words.cuh launches them). */
 static pw_status launch_aux(cudaKernel_t k, int64_t n, void **args, cudaStream_t s)
 {
     int64_t blocks = (n + 255) / 256;
     if (blocks < 1) blocks = 1;
-    if (blocks > 65535) blocks = 65535;
+    if (blocks > INT32_MAX) return PW_ERR_SIZE_OVERFLOW;
     return pw_from_cuda(cudaLaunchKernel((const void *)k, dim3((unsigned)blocks), dim3(256), args, 0, s));
 }
 
@@ -448,6 +454,7 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL]};
     std::vector<unsigned char> proc;
     PW_THEN(st, make_proc(m, u, s, &proc));
+    if (job->plane && job->sweeps > INT64_MAX / a->rows) return PW_ERR_SIZE_OVERFLOW;
     const int64_t sweeps = job->plane ? job->sweeps * a->rows : job->sweeps; /* plane by plane: a sweep a plane */
     PW_THEN(st, pw_cuda_launch_sweeps(plan, desc, &set, proc.data(), sweeps, &res->info, clear_edge, &clear));
     PW_THEN(st, grid.download((unsigned char *)a->grid, n));

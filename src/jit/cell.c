@@ -216,6 +216,7 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
         if (d->form == PW_CELL_GRID3 && sw.plane_3d && plane_ordered(d)) {
             /* plane by plane: a 2-D plan over (j, k), rows x sweeps sweeps of it */
             job.plane = 1;
+            job.pipelined = 1; /* planes overlap as in-place sweeps do (where the descriptor allows) */
             st = pw_plan_make(&opt, args->cols, planes, 0, &plan);
             if (st != PW_OK) return st;
         }

@@ -281,6 +281,21 @@ static void lay_out(pw_cell_decl *d)
     d->ctx_size = align_up(off, 8);
 }
 
+/* Names an input or parameter cannot take: pw_ctx's own members, the GPU glue's, and the C++
+ * keywords (the cell is C++ under NVRTC; a name that builds on the CPU must build there too). */
+static int reserved(const char *a)
+{
+    static const char *const taken[] = {
+        "rows", "cols", "planes", "grid", "stride", "i", "j", "k", "alignas", "alignof", "and", "asm", "bool",
+        "catch", "class", "concept", "const_cast", "constexpr", "decltype", "delete", "dynamic_cast", "explicit",
+        "export", "false", "friend", "mutable", "namespace", "new", "noexcept", "not", "nullptr", "operator", "or",
+        "private", "protected", "public", "reinterpret_cast", "requires", "static_assert", "static_cast", "template",
+        "this", "throw", "true", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor"};
+    for (size_t q = 0; q < sizeof taken / sizeof *taken; q++)
+        if (!strcmp(a, taken[q])) return 1;
+    return 0;
+}
+
 static pw_status check_whole(pw_cell_decl *d, const char *name, const char *reduce_name)
 {
     decl_line l = {name, 0, {{0}}, 0};
@@ -292,8 +307,9 @@ static pw_status check_whole(pw_cell_decl *d, const char *name, const char *redu
     }
     for (int k = 0; k < d->n_inputs + d->n_params; k++) {
         const char *a = k < d->n_inputs ? d->inputs[k].name : d->params[k - d->n_inputs].name;
-        if (!strcmp(a, "rows") || !strcmp(a, "cols") || !strcmp(a, "grid") || !strcmp(a, "stride")) {
-            pw_set_error_detail("%s: '%s' is taken (pw_ctx has rows, cols, grid and stride)", name, a);
+        if (reserved(a)) {
+            pw_set_error_detail("%s: '%s' is taken (pw_ctx has rows, cols, planes, grid and stride; i, j, k and "
+                                "C++ keywords cannot name an input or a parameter)", name, a);
             return PW_ERR_BAD_INPUT;
         }
         for (int q = 0; q < k; q++) {
@@ -543,6 +559,11 @@ pw_status pw_cell_decl_flat_deps(const pw_cell_decl *d, int64_t planes, pw_dep *
         const int *v = d->deps3[k];
         /* |dk| >= planes links no two cells of the space (one end is always in the halo) */
         if (v[2] <= -planes || v[2] >= planes) continue;
+        if (planes > PW_MAX_DEP_DISTANCE && v[1] != 0) {
+            pw_set_error_detail("PW_DEP3(%d, %d, %d) with %lld planes spans more than %d flattened columns", v[0], v[1], v[2],
+                                (long long)planes, PW_MAX_DEP_DISTANCE);
+            return PW_ERR_UNSUPPORTED;
+        }
         const int64_t dc = (int64_t)v[1] * planes + v[2];
         if (dc > PW_MAX_DEP_DISTANCE || dc < -PW_MAX_DEP_DISTANCE) {
             pw_set_error_detail("PW_DEP3(%d, %d, %d) with %lld planes spans %lld flattened columns (at most %d)", v[0], v[1],

@@ -125,10 +125,13 @@ static int run_cc(const char *cc, const char *src, const char *so, const char *l
     pid_t pid;
     int rc = -1, status;
     if (posix_spawn_file_actions_init(&fa) != 0) return -1;
-    if (posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0 &&
+    if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) == 0 &&
+        posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0 &&
         posix_spawn_file_actions_adddup2(&fa, 1, 2) == 0 && posix_spawnp(&pid, cc, &fa, NULL, argv, environ) == 0) {
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-        rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+        pid_t w;
+        while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {}
+        /* (a caller that ignores SIGCHLD reaps the child itself: ECHILD, and the .so decides) */
+        rc = w == pid ? (WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1) : 0;
     }
     posix_spawn_file_actions_destroy(&fa);
     return rc;
@@ -139,7 +142,12 @@ static int run_cc(const char *cc, const char *src, const char *so, const char *l
  * hand back the library loaded before). */
 static void *load_image(const void *image, size_t size, int *fd_out)
 {
+#ifdef MFD_EXEC /* Linux 6.3+ may make memory files non-executable unless asked */
+    int fd = memfd_create("peerwave-cell", MFD_CLOEXEC | MFD_EXEC);
+    if (fd < 0 && errno == EINVAL) fd = memfd_create("peerwave-cell", MFD_CLOEXEC);
+#else
     int fd = memfd_create("peerwave-cell", MFD_CLOEXEC);
+#endif
     *fd_out = fd;
     if (fd < 0) return NULL;
     void *h = NULL;
@@ -239,6 +247,11 @@ pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const cha
     pw_hash h;
     pw_hash_init(&h);
     pw_hash_add_str(&h, HOST_GLUE_VERSION);
+#if defined(__x86_64__)
+    pw_hash_add_str(&h, "x86_64"); /* a home directory shared between machines of two kinds */
+#elif defined(__aarch64__)
+    pw_hash_add_str(&h, "aarch64");
+#endif
     pw_hash_add_str(&h, cc);
     for (int k = 0; k < 6; k++) pw_hash_add_str(&h, parts[k]);
     char key[PW_CACHE_KEY_CHARS], dirbuf[4096];
@@ -247,18 +260,23 @@ pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const cha
     void *image = NULL;
     size_t size = 0;
     pw_status st = PW_OK;
-    if (!pw_cache_load(dir, key, "so", &image, &size)) {
+    if (pw_cache_load(dir, key, "so", &image, &size)) {
+        out->handle = load_image(image, size, &out->fd);
+        if (!out->handle) { /* intact but not loadable here (another machine's?): build it again */
+            free(image);
+            image = NULL;
+        }
+    }
+    if (!out->handle) {
         st = compile(cc, parts, 6, &image, &size, log);
         if (st == PW_OK) {
             *compiled = 1;
             if (dir) pw_cache_store(dir, key, "so", image, size); /* a failed store only costs a recompile */
+            out->handle = load_image(image, size, &out->fd);
+            if (!out->handle) st = PW_ERR_COMPILE;
         }
     }
     free(entry);
-    if (st == PW_OK) {
-        out->handle = load_image(image, size, &out->fd);
-        if (!out->handle) st = PW_ERR_COMPILE;
-    }
     free(image);
     if (st == PW_OK) st = resolve(d, out);
     if (st != PW_OK) pw_cell_host_close(out);
