@@ -107,7 +107,7 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
     if (d->form == PW_CELL_LINEAR) {
         /* the row and column inputs at the cell, loaded by stage() (a step ahead in the warp
          * processor), and the pw_ctx view that hands them to the cell (cell_decl.c) */
-        std::string fields, loads, view = "pw_ctx c; c.rows = m.rows; c.cols = m.cols;";
+        std::string fields, loads, view = "pw_ctx c; c.rows = m.rows; c.cols = m.cols; c.planes = m.planes;";
         for (int k = 0; k < d->n_inputs; k++) {
             const char *n = d->inputs[k].name, *t = pw_cell_type_name(d->inputs[k].f.type);
             if (d->inputs[k].f.axes == PW_AXES_IJ) {
