@@ -77,28 +77,6 @@ static void random_letters(uint8_t *s, int64_t n, int alphabet)
 
 /* ---- textbook references ------------------------------------------------------------------- */
 
-static int32_t ref_levenshtein(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m)
-{
-    int32_t *prev = malloc(sizeof(int32_t) * (size_t)(m + 1)), *cur = malloc(sizeof(int32_t) * (size_t)(m + 1));
-    for (int64_t j = 0; j <= m; j++) prev[j] = (int32_t)j;
-    for (int64_t i = 1; i <= n; i++) {
-        cur[0] = (int32_t)i;
-        for (int64_t j = 1; j <= m; j++) {
-            int32_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
-            if (prev[j] + 1 < best) best = prev[j] + 1;
-            if (cur[j - 1] + 1 < best) best = cur[j - 1] + 1;
-            cur[j] = best;
-        }
-        int32_t *t = prev;
-        prev = cur;
-        cur = t;
-    }
-    int32_t d = prev[m];
-    free(prev);
-    free(cur);
-    return d;
-}
-
 static int32_t ref_nw(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m, int32_t ma, int32_t mi, int32_t gap)
 {
     int32_t *prev = malloc(sizeof(int32_t) * (size_t)(m + 1)), *cur = malloc(sizeof(int32_t) * (size_t)(m + 1));
@@ -119,6 +97,12 @@ static int32_t ref_nw(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m, 
     free(prev);
     free(cur);
     return d;
+}
+
+/* The edit distance is the negated best global alignment with match 0, mismatch -1, gap 1. */
+static int32_t ref_levenshtein(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m)
+{
+    return -ref_nw(a, n, b, m, 0, -1, 1);
 }
 
 static int32_t ref_lcs(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m)
