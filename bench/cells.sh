@@ -15,7 +15,7 @@ rm -rf "$PEERWAVE_CACHE"
 timeout 300 ./build-gpu/tests/test_cells --gpu > "$out/test_cells_gpu.log" 2>&1
 summary "test_cells --gpu: rc=$? $(tail -1 "$out/test_cells_gpu.log")"
 grep FAIL "$out/test_cells_gpu.log" | head -8 >> "$out/summary.txt"
-for tool in memcheck synccheck; do
+for tool in memcheck synccheck racecheck; do
   PW_TEST_ROUNDS=3 timeout 200 compute-sanitizer --tool $tool --error-exitcode 9 ./build-gpu/tests/test_cells --gpu > "$out/san_$tool.log" 2>&1
   summary "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$out/san_$tool.log" | tail -2 | tr '\n' ' ')"
 done
@@ -52,18 +52,27 @@ summary "HEAT 16384^2 1 sweep: built-in $b s, user cell $u s, user/built-in spee
 b=$(for r in 1 2 3; do $pw heat --size 16386x16386 --sweeps 8 --backend cuda | secs; done | median3)
 u=$(for r in 1 2 3; do $pw run examples/cells/heat.c --size 16384x16384 --sweeps 8 --backend cuda | secs; done | median3)
 summary "HEAT 16384^2 8 sweeps: built-in $b s, user cell $u s, user/built-in speed $(awk -v b=$b -v u=$u 'BEGIN { printf "%.3f", b / u }')"
-# 3-D (seed 004's demonstrator, f32): on the 2-D engines with (j, k) flattened (docs/EXTENDING.md);
-# points a second and the share of copy bandwidth (8 bytes a point, about 1.5 TB/s here)
+# 3-D (seed 004's demonstrator, f32): the 3-D processor (Warp3Proc, the default), the flattened
+# space (PEERWAVE_3D=flat) and seed 004's one-launch-per-hyperplane baseline (bench/hyperplane3d.cu,
+# checked bit for bit against ours); points a second and the share of copy bandwidth (8 bytes a
+# point, about 3.0 TB/s here).
 lu="--param iterations=1 --param modulus=50 --param tc=0.5 --param td=1 --param nc=0.25 --param nd=2 --param wc=0.75 --param wd=3 --param rc=0.5 --param rd=1"
-for n in 256 512; do
-  timeout 120 $pw run examples/cells/lu_like.c --size ${n}x${n}x${n} $lu --backend cuda -o $t/g$n.npy > /dev/null 2>&1
-  for opts in "--strategy peer" "--strategy peer --tile-h 8" "--strategy barrier --tile-h 8" "--strategy launch --tile-h 8"; do
-    s3=$(for r in 1 2 3; do timeout 100 $pw run examples/cells/demonstrator3d.c --grid $t/g$n.npy --param modulus=7 --backend cuda $opts | secs; done | median3)
-    summary "demonstrator3d ${n}^3 $opts: $s3 s ($(awk -v s=$s3 -v n=$n 'BEGIN { if (s > 0) printf "%.2f", n * n * n / s / 1e9 }') Gpoints/s)"
-  done
-  s3=$(for r in 1 2 3; do timeout 100 $pw run examples/cells/lu_like.c --grid $t/g$n.npy ${lu/iterations=1/iterations=10} --backend cuda --tile-h 8 | secs; done | median3)
-  summary "lu_like (10 rounds) ${n}^3 --tile-h 8: $s3 s ($(awk -v s=$s3 -v n=$n 'BEGIN { if (s > 0) printf "%.2f", n * n * n / s / 1e9 }') Gpoints/s)"
-  rm -f $t/g$n.npy
+gpts() { awk -v s=$1 -v n=$2 'BEGIN { if (s > 0) printf "%.2f Gpoints/s", n * n * n / s / 1e9 }'; }
+for n in 512 1024; do
+  timeout 200 $pw run examples/cells/lu_like.c --size ${n}x${n}x${n} $lu --backend cuda -o $t/g$n.npy > /dev/null 2>&1
+  timeout 100 $pw run examples/cells/demonstrator3d.c --grid $t/g$n.npy --param modulus=7 --backend cuda -o $t/ours$n.npy > "$t/one" 2>&1
+  summary "demonstrator3d ${n}^3 report: $(grep -E '^(tile|threads|seconds)' "$t/one" | tr '\n' ' ')"
+  s3=$(for r in 1 2 3; do timeout 100 $pw run examples/cells/demonstrator3d.c --grid $t/g$n.npy --param modulus=7 --backend cuda | secs; done | median3)
+  summary "demonstrator3d ${n}^3 3-D tiles: $s3 s ($(gpts $s3 $n))"
+  if [ $n = 512 ]; then
+    s3=$(for r in 1 2 3; do PEERWAVE_3D=flat timeout 100 $pw run examples/cells/demonstrator3d.c --grid $t/g$n.npy --param modulus=7 --backend cuda --tile-h 8 | secs; done | median3)
+    summary "demonstrator3d ${n}^3 flattened (--tile-h 8): $s3 s ($(gpts $s3 $n))"
+  fi
+  timeout 200 ./build-gpu/bench_hyperplane3d $t/g$n.npy 7 3 --check $t/ours$n.npy > "$t/hp" 2>&1
+  summary "hyperplane baseline ${n}^3: $(tr '\n' ' ' < "$t/hp")"
+  s3=$(for r in 1 2 3; do timeout 100 $pw run examples/cells/lu_like.c --grid $t/g$n.npy ${lu/iterations=1/iterations=10} --backend cuda | secs; done | median3)
+  summary "lu_like (10 rounds) ${n}^3 3-D tiles: $s3 s ($(gpts $s3 $n))"
+  rm -f $t/g$n.npy $t/ours$n.npy
 done
 rm -rf "$t"
 echo "================ summary"

@@ -68,6 +68,7 @@ static void engine(pw_options *o, int64_t rows, int64_t cols, int k)
     static const int h[] = {0, 32, 64, 128, 256};
     o->tile_h = h[test_rand() % 5];
     o->tile_w = test_rand() % 3 ? 0 : test_range(1, 300);
+    if (o->strategy == PW_STRATEGY_PEER && test_rand() % 4 == 0) o->max_blocks = (int)test_range(1, 4); /* few blocks: tickets in order */
 }
 
 static void random_letters(uint8_t *s, int64_t n, int alphabet)
@@ -335,6 +336,43 @@ static void test_3d_skewed(int rounds)
     pw_cell_free(cell);
 }
 
+/* A 3-D cell of 8-byte integers with the three upwind dependences that also reads two cells not
+ * yet updated in the sweep ((i+1, j, k) and (i, j+1, k+1): their old values): the GPU's 3-D
+ * processor (Warp3Proc) on 8-byte values, and what a cell may read besides its dependences. */
+static void test_3d_int64(int rounds)
+{
+    static const char text[] = "PW_FORM(grid3)\nPW_VALUE(int64_t)\nPW_DEP3(1, 0, 0)\nPW_DEP3(0, 1, 0)\nPW_DEP3(0, 0, 1)\nPW_HALO(1)\n"
+                               "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n"
+                               "{ return (pw_at3(c, i - 1, j, k) * 3 + pw_at3(c, i, j - 1, k) * 5 + pw_at3(c, i, j, k - 1) * 7\n"
+                               "          + pw_at3(c, i, j, k) + pw_at3(c, i + 1, j, k) + pw_at3(c, i, j + 1, k + 1)) % 1000000007; }\n";
+    pw_cell *cell = NULL;
+    CHECK(pw_cell_create(text, "int64_3d.c", &cell) == PW_OK, "int64_3d: %s", pw_error_detail());
+    for (int r = 0; r < rounds && cell; r++) {
+        const int64_t max = use_gpu ? 80 : 30;
+        const int64_t I = test_range(1, max), J = test_range(1, max), K = test_range(1, max), sweeps = test_range(1, 2);
+        const int64_t sk = K + 2, sj = (J + 2) * sk;
+        const size_t cells = (size_t)(I + 2) * (size_t)sj;
+        int64_t *g = malloc(8 * cells), *want = malloc(8 * cells);
+        for (size_t q = 0; q < cells; q++) g[q] = want[q] = test_range(0, 1000000);
+        for (int64_t s = 0; s < sweeps; s++)
+            for (int64_t i = 1; i <= I; i++)
+                for (int64_t j = 1; j <= J; j++)
+                    for (int64_t k = 1; k <= K; k++) {
+                        int64_t *p = want + i * sj + j * sk + k;
+                        *p = (p[-sj] * 3 + p[-sk] * 5 + p[-1] * 7 + p[0] + p[sj] + p[sk + 1]) % 1000000007;
+                    }
+        pw_cell_args args = {.rows = I, .cols = J, .planes = K, .grid = g, .sweeps = sweeps};
+        pw_options o;
+        engine(&o, I, J * K, r);
+        pw_status st = pw_cell_run(cell, &args, &o, NULL);
+        CHECK(st == PW_OK && !memcmp(g, want, 8 * cells), "int64_3d %lldx%lldx%lld x%lld %s: %s %s", (long long)I,
+              (long long)J, (long long)K, (long long)sweeps, test_describe(&o), pw_status_str(st), pw_error_detail());
+        free(g);
+        free(want);
+    }
+    pw_cell_free(cell);
+}
+
 /* pw_ctx's sizes reach the cell on every engine: D = max(up, left) + planes + (rows == R) gives
  * (i + j + 1) * (1 + 1) at (i, j) when planes is 1 and rows is R. */
 static void test_ctx_sizes(void)
@@ -467,9 +505,9 @@ static int nvrtc_examples(void)
     static const char *grids[] = {"demonstrator3d.c", "lu_like.c"};
     for (int k = 0; k < 2; k++) {
         pw_cell *g3 = load(grids[k]);
-        for (int plane = 0; plane < 2; plane++) {
-            pw_status st3 = pw_cell_gpu_compile_check(g3, "sm_90", PW_PROC_FULL, 1, plane ? -1 : 0);
-            CHECK(st3 == PW_OK, "%s (plane %d): %s: %s", grids[k], plane, pw_status_str(st3), pw_error_detail());
+        for (int layout = 0; layout < 3; layout++) { /* flattened, plane by plane, 3-D tiles */
+            pw_status st3 = pw_cell_gpu_compile_check(g3, "sm_90", PW_PROC_FULL, 1, -layout);
+            CHECK(st3 == PW_OK, "%s (layout %d): %s: %s", grids[k], layout, pw_status_str(st3), pw_error_detail());
         }
         pw_cell_free(g3);
     }
@@ -532,11 +570,15 @@ int main(int argc, char **argv)
     test_3d_example("demonstrator3d.c", 0, n);
     test_3d_example("lu_like.c", 1, n / 2);
     test_3d_skewed(n / 2);
-    if (use_gpu) { /* the 3-D cells plane by plane too (PlaneProc, kernel_desc.h's plane_3d) */
-        setenv("PEERWAVE_3D", "plane", 1);
-        test_3d_example("demonstrator3d.c", 0, n / 2);
-        test_3d_example("lu_like.c", 1, n / 4);
-        test_3d_skewed(n / 4); /* not plane-ordered: still flattened */
+    test_3d_int64(n / 2);
+    if (use_gpu) { /* the 3-D cells on the other layouts too (kernel_desc.h's pw_layout_3d) */
+        static const char *layouts[] = {"plane", "flat"};
+        for (int k = 0; k < 2; k++) {
+            setenv("PEERWAVE_3D", layouts[k], 1);
+            test_3d_example("demonstrator3d.c", 0, n / 2);
+            test_3d_example("lu_like.c", 1, n / 4);
+            if (k == 0) test_3d_skewed(n / 4); /* not plane-ordered: still flattened */
+        }
         unsetenv("PEERWAVE_3D");
     }
     return test_finish();

@@ -155,8 +155,11 @@ static void check_switches_from_environment(void)
     setenv("PEERWAVE_3D", "plane", 1);
     pw_kernel_switches_read(&sw);
     CHECK(sw.linear_block == 1 && sw.sat_processor == 1 && sw.stencil_processor == 1 && sw.pipeline_sweeps == 0 &&
-              sw.spin_polls == 7 && sw.plane_3d == 1,
+              sw.spin_polls == 7 && sw.layout_3d == PW_3D_PLANE,
           "all set");
+    setenv("PEERWAVE_3D", "flat", 1);
+    pw_kernel_switches_read(&sw);
+    CHECK(sw.layout_3d == PW_3D_FLAT, "3-D flat");
     unsetenv("PEERWAVE_3D");
     setenv("PEERWAVE_SAT_PROCESSOR", "global", 1);
     setenv("PEERWAVE_STENCIL_PROCESSOR", "global", 1);

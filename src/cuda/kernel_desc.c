@@ -29,9 +29,8 @@ void pw_kernel_switches_read(pw_kernel_switches *out)
                              : getenv("PEERWAVE_STENCIL_PROCESSOR") && *getenv("PEERWAVE_STENCIL_PROCESSOR") &&
                                        !env_is("PEERWAVE_STENCIL_PROCESSOR", "warp") ? 2 : 0;
     out->pipeline_sweeps = !env_is("PEERWAVE_PIPELINE_SWEEPS", "0");
-    /* measured slower than the flattened space on the H100 at 256^3 and 512^3 (PERFORMANCE.md):
-     * FullProc's planes pipeline too shallowly; kept for the 3-D processor to come */
-    out->plane_3d = env_is("PEERWAVE_3D", "plane");
+    /* plane and flat: for measuring and as fallbacks (PERFORMANCE.md) */
+    out->layout_3d = env_is("PEERWAVE_3D", "plane") ? PW_3D_PLANE : env_is("PEERWAVE_3D", "flat") ? PW_3D_FLAT : PW_3D_TILES;
     /* unset, empty, negative or not a number: the default */
     out->spin_polls = polls && *polls && atoi(polls) >= 0 ? (unsigned)atoi(polls) : PW_SPIN_POLLS;
 }

@@ -20,6 +20,7 @@
  *   PEERWAVE_STENCIL_PROCESSOR=warp|window|global   STENCIL_WARP (default), _WINDOW, FULL
  *   PEERWAVE_PIPELINE_SWEEPS=0          one launch per sweep instead of pipelined sweeps
  *   PEERWAVE_SPIN_POLLS=N               polls a wait makes before it sleeps between them
+ *   PEERWAVE_3D=plane|flat              3-D user cells plane by plane, or over the flattened space
  */
 #ifndef PW_KERNEL_DESC_H
 #define PW_KERNEL_DESC_H
@@ -59,6 +60,12 @@ typedef struct pw_cell_shape {
 
 #define PW_FORM(p) (1u << (p))
 
+/* How 3-D user cells (PW_FORM(grid3)) run on the GPU: PW_3D_TILES, the 3-D processor
+ * (Warp3Proc) where the cell's dependences, halo and value allow and the strategy is peer, else
+ * the flattened space; PW_3D_PLANE (PEERWAVE_3D=plane) plane by plane (PlaneProc) where the
+ * dependences allow; PW_3D_FLAT (PEERWAVE_3D=flat) the 2-D engines over rows x (cols x planes). */
+typedef enum pw_layout_3d { PW_3D_TILES = 0, PW_3D_PLANE, PW_3D_FLAT } pw_layout_3d;
+
 /* The switches above, as read from the environment. */
 typedef struct pw_kernel_switches {
     int linear_block;     /* PEERWAVE_LINEAR_PROCESSOR=block */
@@ -66,8 +73,7 @@ typedef struct pw_kernel_switches {
     int stencil_processor;/* 0 warp, 1 window, 2 global */
     int pipeline_sweeps;  /* 1 unless PEERWAVE_PIPELINE_SWEEPS=0 */
     unsigned spin_polls;  /* PW_SPIN_POLLS unless PEERWAVE_SPIN_POLLS is a count >= 0 */
-    int plane_3d;         /* PEERWAVE_3D=plane: 3-D user cells plane by plane (PlaneProc), where
-                             their dependences allow; else over the flattened (j, k) space */
+    int layout_3d;        /* pw_layout_3d: PEERWAVE_3D=plane or flat (else tiles) */
 } pw_kernel_switches;
 
 /* Polls a wait makes back to back before it starts sleeping between them (device/sync.cuh). */

@@ -47,31 +47,37 @@ struct gpu_modules {
 struct proc_choice {
     std::string type;
     bool bounded;
-    bool wide; /* linear form: 64-bit row and column indices (a side past 2^31 - 64) */
+    bool wide;    /* linear form: 64-bit row and column indices (a side past 2^31 - 64) */
+    bool window3; /* grid3 on Warp3Proc: the cell's pw_at3 reads the processor's window */
 };
 
-static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc, bool plane)
+/* How a grid3 cell runs (cell_internal.h): over the flattened space, plane by plane, 3-D tiles. */
+enum layout3 { FLAT3, PLANE3, TILES3 };
+
+static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc, layout3 layout)
 {
     char buf[160];
     const int r = desc->rows_per_thread;
-    if (d->form == PW_CELL_GRID) return {"FullProc<UserGridApp<pw_user_cell>>", false, true};
-    if (d->form == PW_CELL_GRID3 && plane) return {"PlaneProc<UserPlaneApp<pw_user_cell>>", false, true};
-    if (d->form == PW_CELL_GRID3) return {"FullProc<UserGrid3App<pw_user_cell>>", false, true};
+    if (d->form == PW_CELL_GRID) return {"FullProc<UserGridApp<pw_user_cell>>", false, true, false};
+    if (d->form == PW_CELL_GRID3 && layout == TILES3) return {"Warp3Proc<pw_value, UserWarp3Cell<pw_user_cell>>", true, true, true};
+    if (d->form == PW_CELL_GRID3 && layout == PLANE3) return {"PlaneProc<UserPlaneApp<pw_user_cell>>", false, true, false};
+    if (d->form == PW_CELL_GRID3) return {"FullProc<UserGrid3App<pw_user_cell>>", false, true, false};
     if (d->form == PW_CELL_STENCIL) {
         if (desc->processor == PW_PROC_STENCIL_WARP) {
             snprintf(buf, sizeof buf, "StencilWarpProc<pw_value, UserStencilCell<pw_user_cell>, %d>", r);
-            return {buf, false, true};
+            return {buf, false, true, false};
         }
-        if (desc->processor == PW_PROC_STENCIL_WINDOW) return {"StencilWindowProc<pw_value, UserStencilCell<pw_user_cell>>", false, true};
-        return {"FullProc<UserStencilApp<pw_user_cell>>", false, true};
+        if (desc->processor == PW_PROC_STENCIL_WINDOW)
+            return {"StencilWindowProc<pw_value, UserStencilCell<pw_user_cell>>", false, true, false};
+        return {"FullProc<UserStencilApp<pw_user_cell>>", false, true, false};
     }
     const bool wide = desc->tiling.rows > INT32_MAX - 64 || desc->tiling.cols > INT32_MAX - 64;
     if (desc->processor == PW_PROC_WARP) {
         snprintf(buf, sizeof buf, "WarpProc<UserLinearApp<pw_user_cell>, %d>", r);
-        return {buf, true, wide};
+        return {buf, true, wide, false};
     }
     snprintf(buf, sizeof buf, "LinearProc<UserLinearApp<pw_user_cell>, %d>", r);
-    return {buf, false, wide};
+    return {buf, false, wide, false};
 }
 
 /* The lowest key of a reduction, as C++ text. */
@@ -91,7 +97,8 @@ static const char *lowest_text(pw_cell_type t)
 static std::string program(const pw_cell *cell, const proc_choice &p)
 {
     const pw_cell_decl *d = &cell->decl;
-    std::string s = "#include \"src/cuda/device/user_cell.cuh\"\n#include \"include/peerwave_cell.h\"\n";
+    std::string s = p.window3 ? "#define PW_WINDOW3 1\n" : "";
+    s += "#include \"src/cuda/device/user_cell.cuh\"\n#include \"include/peerwave_cell.h\"\n";
     s += cell->types;
     s += "\n#line 1 \"";
     s += cell->name;
@@ -137,6 +144,10 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
         s += "    __device__ static T grid_cell(const Ctx &c, int64_t i, int64_t j) { return pw_cell(&c, i, j); }\n";
     } else if (d->form == PW_CELL_GRID3) {
         s += "    __device__ static T grid3_cell(const Ctx &c, int64_t i, int64_t j, int64_t k) { return pw_cell(&c, i, j, k); }\n";
+        if (p.window3)
+            s += "    __device__ static T window3_cell(const Ctx &c, int64_t i, int64_t j, int64_t k, T self, T west, T north, T top)\n"
+                 "    { pw_window3 w; w.c = c; w.i = i; w.j = j; w.k = k; w.self = self; w.west = west; w.north = north;"
+                 " w.top = top; return pw_cell(&w.c, i, j, k); }\n";
     } else {
         s += "    __device__ static T stencil(const Ctx &c, T self, T up, T left, T down, T right)\n"
              "    { return pw_cell(&c, self, up, left, down, right); }\n";
@@ -281,7 +292,7 @@ extern "C" pw_status pw_cell_gpu_compile_check(pw_cell *cell, const char *target
         desc.processor = (pw_processor)processor;
         desc.rows_per_thread = rows_per_thread;
         desc.tiling.rows = wide > 0 ? INT64_MAX / 4 : 1;
-        const proc_choice p = choose(&cell->decl, &desc, wide < 0);
+        const proc_choice p = choose(&cell->decl, &desc, wide == -1 ? PLANE3 : wide == -2 ? TILES3 : FLAT3);
         const std::string src = program(cell, p);
         const std::vector<std::string> names = kernel_names(&cell->decl, p);
         /* PEERWAVE_CELL_DUMP=FILE: the program, for a look with nvcc -Xptxas -v (debugging) */
@@ -461,6 +472,22 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     return st;
 }
 
+/* Warp3Proc's launch (proc_shapes.h): a ticket a tile of the (cols, planes) face, NW warps and
+ * the slices' shared memory a block; one sweep a launch. */
+static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, pw_kernel_desc *desc)
+{
+    const int64_t tiles = pw_warp3_tiles_j(a->cols) * pw_warp3_tiles_k(a->planes);
+    pw_tiling *t = &desc->tiling;
+    memset(t, 0, sizeof *t);
+    t->rows = t->n_rows = tiles;
+    t->cols = t->h = t->w = 1;
+    t->shape = PW_TILING_SQUARE;
+    desc->pipelined_sweeps = 0;
+    desc->needs.threads = 32 * PW_WARP3_NW;
+    desc->needs.smem = pw_warp3_smem_bytes((int)d->value_size);
+    desc->needs.warps_per_scheduler = 0;
+}
+
 extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res)
 {
     try {
@@ -478,7 +505,8 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         st = pw_select_kernel(plan, &shape, NULL, &desc);
         if (st != PW_OK) return st;
         if (grid) desc.pipelined_sweeps = desc.pipelined_sweeps && job->pipelined;
-        const proc_choice p = choose(d, &desc, job->plane != 0);
+        if (job->tiles3) tiles3_desc(d, a, &desc);
+        const proc_choice p = choose(d, &desc, job->tiles3 ? TILES3 : job->plane ? PLANE3 : FLAT3);
         gpu_module *m = NULL;
         const double t0 = pw_seconds_now();
         st = module_for(cell, p, plan->device, &m, res);
@@ -506,7 +534,13 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
                               (unsigned char *)u.ctx);
         if (st != PW_OK) return st;
         res->info.backend = PW_BACKEND_CUDA;
-        return grid ? run_grid(cell, plan, &desc, m, &u, job, res) : run_linear(cell, plan, &desc, m, &u, job, res);
+        st = grid ? run_grid(cell, plan, &desc, m, &u, job, res) : run_linear(cell, plan, &desc, m, &u, job, res);
+        if (job->tiles3) { /* the launcher counted tickets: report points and the tile */
+            res->info.cells = a->rows * a->cols * a->planes * job->sweeps;
+            res->info.tile_h = 32;
+            res->info.tile_w = PW_WARP3_NW * PW_WARP3_KW;
+        }
+        return st;
     } catch (const std::bad_alloc &) {
         return PW_ERR_OUT_OF_MEMORY;
     }

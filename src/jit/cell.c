@@ -174,6 +174,18 @@ static int plane_ordered(const pw_cell_decl *d)
     }
     return 1;
 }
+
+/* A grid3 cell the 3-D processor takes (Warp3Proc, src/cuda/device/warp3_proc.cuh): dependences
+ * among the three upwind neighbours, a halo that holds them at the faces, a 4- or 8-byte value. */
+static int tiles3_fits(const pw_cell_decl *d)
+{
+    if (!d->scalar || (d->value_size != 4 && d->value_size != 8) || d->halo < 1) return 0;
+    for (int k = 0; k < d->n_deps3; k++) {
+        const int di = d->deps3[k][0], dj = d->deps3[k][1], dk = d->deps3[k][2];
+        if (di < 0 || dj < 0 || dk < 0 || di + dj + dk != 1) return 0;
+    }
+    return 1;
+}
 #endif
 
 pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result)
@@ -187,7 +199,7 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
     const int64_t planes = d->form == PW_CELL_GRID3 ? args->planes : 1;
     pw_status st = check_args(d, args, planes);
     if (st != PW_OK) return st;
-    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0, planes, args->cols, 0, 0};
+    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0, planes, args->cols, 0, 0, 0};
     if (d->form == PW_CELL_GRID3) { /* (i, j, k) as (i, j * planes + k) on the 2-D engines */
         pw_dep flat[PW_CELL_MAX_DEPS];
         int n;
@@ -213,7 +225,9 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
         pw_kernel_switches sw;
         pw_kernel_switches_read(&sw);
-        if (d->form == PW_CELL_GRID3 && sw.plane_3d && plane_ordered(d)) {
+        if (d->form == PW_CELL_GRID3 && sw.layout_3d == PW_3D_TILES && plan.strategy == PW_STRATEGY_PEER && tiles3_fits(d)) {
+            job.tiles3 = 1;
+        } else if (d->form == PW_CELL_GRID3 && sw.layout_3d == PW_3D_PLANE && plane_ordered(d)) {
             /* plane by plane: a 2-D plan over (j, k), rows x sweeps sweeps of it */
             job.plane = 1;
             job.pipelined = 1; /* planes overlap as in-place sweeps do (where the descriptor allows) */

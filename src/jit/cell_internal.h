@@ -37,6 +37,7 @@ typedef struct pw_cell_job {
     int64_t stride;    /* grid forms: elements from one grid row (i) to the next */
     int plane;         /* grid3 on the GPU: plane by plane (the plan is over cols x planes, the
                           run's sweeps are rows x sweeps: PlaneProc) */
+    int tiles3;        /* grid3 on the GPU: the 3-D processor (Warp3Proc), one sweep a launch */
 } pw_cell_job;
 
 pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res);

@@ -94,4 +94,18 @@ __device__ __forceinline__ void pw_copy_async_commit() { asm volatile("cp.async.
 template <int N>
 __device__ __forceinline__ void pw_copy_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 
+/* Shuffle a value of whole 32-bit words one thread up the warp (WarpProc, Warp3Proc; an app
+ * whose next lane needs only part of a value shuffles that part: App::shfl_up_value). */
+template <class V>
+__device__ __forceinline__ V pw_shfl_up(const V &v)
+{
+    static_assert(sizeof(V) % 4 == 0, "whole 32-bit words");
+    V out;
+    const int *src = (const int *)&v;
+    int *dst = (int *)&out;
+#pragma unroll
+    for (int w = 0; w < (int)(sizeof(V) / 4); w++) dst[w] = __shfl_up_sync(0xffffffffu, src[w], 1);
+    return out;
+}
+
 #endif

@@ -13,9 +13,10 @@
  *   static T grid_cell(const Ctx &, i, j);                     (grid form)
  *   static T stencil(const Ctx &, self, up, left, down, right); (stencil form)
  *   static T grid3_cell(const Ctx &, i, j, k);                 (grid3 form)
+ *   static T window3_cell(const Ctx &, i, j, k, self, west, north, top);   (grid3 on Warp3Proc)
  * and instantiates the schedules' kernels for the processor the kernel selector chose: the same
  * LinearProc, WarpProc, FullProc, StencilWarpProc and StencilWindowProc, under the same
- * schedules, as SW, DTW and HEAT.
+ * schedules, as SW, DTW and HEAT; 3-D cells also on Warp3Proc.
  */
 #ifndef PW_DEVICE_USER_CELL_CUH
 #define PW_DEVICE_USER_CELL_CUH
@@ -29,6 +30,7 @@
 #include "stencil_window_proc.cuh"
 #include "tile_steps.cuh"
 #include "user_args.h"
+#include "warp3_proc.cuh"
 #include "warp_proc.cuh"
 
 /* A row or column input of a linear cell as the cell reads it on the GPU (c->a[i]): the value at
@@ -183,6 +185,19 @@ struct UserPlaneApp {
     __device__ static UserPlaneApp make(const pw_user_args &u) { return UserPlaneApp{pw_user_ctx<typename C::Ctx>(u)}; }
 };
 
+/* The grid3 form on Warp3Proc: the point and its three upwind neighbours come from the
+ * processor's registers and slices; the cell's pw_at3 returns them for those four points
+ * (pw_window3, generated when the program defines PW_WINDOW3: src/jit/cell_decl.c). */
+template <class C>
+struct UserWarp3Cell {
+    typename C::Ctx ctx;
+    __device__ typename C::T operator()(int64_t i, int64_t j, int64_t k, typename C::T self, typename C::T west,
+                                        typename C::T north, typename C::T top) const
+    {
+        return C::window3_cell(ctx, i, j, k, self, west, north, top);
+    }
+};
+
 /* The stencil form: the five-point cell the row-major stencil processors call ... */
 template <class C>
 struct UserStencilCell {
@@ -228,6 +243,16 @@ struct pw_user_proc<FullProc<App>> {
 template <class App>
 struct pw_user_proc<PlaneProc<App>> {
     __device__ static PlaneProc<App> make(const pw_user_args &u) { return PlaneProc<App>{App::make(u)}; }
+};
+
+template <class T, class C>
+struct pw_user_proc<Warp3Proc<T, UserWarp3Cell<C>>> {
+    __device__ static Warp3Proc<T, UserWarp3Cell<C>> make(const pw_user_args &u)
+    {
+        const UserWarp3Cell<C> cell{pw_user_ctx<typename C::Ctx>(u)};
+        const typename C::Ctx &c = cell.ctx;
+        return Warp3Proc<T, UserWarp3Cell<C>>{c.grid, c.rows, c.cols, c.planes, c.stride, c.planes + 2 * C::halo, C::halo, cell};
+    }
 };
 
 template <class F, class C, int R>

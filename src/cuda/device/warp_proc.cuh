@@ -55,20 +55,6 @@
 #include "schedules.cuh"
 #include "tile_steps.cuh"
 
-/* Shuffle a value of whole 32-bit words one thread up the warp (an app whose next lane needs
- * only part of a value shuffles that part: App::shfl_up_value). */
-template <class V>
-__device__ __forceinline__ V pw_shfl_up(const V &v)
-{
-    static_assert(sizeof(V) % 4 == 0, "whole 32-bit words");
-    V out;
-    const int *src = (const int *)&v;
-    int *dst = (int *)&out;
-#pragma unroll
-    for (int w = 0; w < (int)(sizeof(V) / 4); w++) dst[w] = __shfl_up_sync(0xffffffffu, src[w], 1);
-    return out;
-}
-
 
 template <class App, int R>
 struct WarpProc {

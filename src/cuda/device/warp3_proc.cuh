@@ -1,0 +1,190 @@
+/*
+ * warp3_proc.cuh - the tile processor of 3-D wavefronts whose dependences are the three upwind
+ * neighbours (i-1, j, k), (i, j-1, k), (i, j, k-1) or some of them (seed 004's demonstrator, an
+ * LU-like sweep): KBA's decomposition, pipelined along i, with PeerWave's peer hand-over.
+ *
+ * The (j, k) face of the grid is cut into tiles of 32 rows (j) by NW * KW planes (k); a block of
+ * NW warps owns a tile and walks it down all rows i.  Lane L of warp w holds row j = j0 + L and
+ * the KW planes k = k0 + w KW .. + KW - 1, and at step s computes row i = s - L - w of them, k
+ * in order (the k chain inside the thread).  So at step s every operand is one step old:
+ *   west  (i-1, j, k)  its own values of step s - 1 (registers);
+ *   north (i, j-1, k)  lane L - 1's values of step s - 1 (__shfl_up_sync); lane 0 reads the
+ *                      tile before in j (or the halo) from its slice's row 0;
+ *   top   (i, j, k-1)  for the first of its planes, warp w - 1's last value of step s - 1 (in
+ *                      that warp's slice); warp 0 reads the tile before in k from column 0;
+ *   self  (i, j, k)    the old value, from its slice.
+ * Tiles wait for the tile before them in j and in k, and so form a 2-D wavefront of tiles (the
+ * ticket order is its anti-diagonals: proc_shapes.h), each tile-column pipelined down i.
+ *
+ *        k ->                      a tile's threads at step s, rows i = s - L - w:
+ *      +-----+-----+-----+
+ *   j  | 0,0 | 0,1 | 0,2 |          warp:   0      1      2      3        (KW planes each)
+ *   |  +-----+-----+-----+          lane 0  i=s    i=s-1  i=s-2  i=s-3
+ *   v  | 1,0 | 1,1 | ...           lane 1  i=s-1  i=s-2  ...
+ *      +-----+-----+               ...
+ *   tile (J, K) waits for (J-1, K) and (J, K-1); all pipelined along i (into the page).
+ *
+ * Why this shape: the three dependences leave no axis free, so a warp cannot load 32
+ * neighbouring k of one (i, j) in one step (they are a chain).  Each step a warp instead needs a
+ * diagonal slice: row j0 + L of row i = s - L - w, KW values each.  The warp copies that slice
+ * for step s + AHEAD with cp.async into shared memory (consecutive k on consecutive lanes: a
+ * few 128-byte lines an instruction), computes step s from its slice, writes the results back
+ * into it, and stores slice s - 1 to the grid the same way.  So global memory sees each value
+ * read once and written once, coalesced, while the dependence chains stay in registers.
+ *
+ * Hand-over (DESIGN.md section 3, as the 2-D peer rows): the block publishes in progress[q] how
+ * many of its slices are stored (every CHUNK steps: a barrier over the stores, then thread 0's
+ * release store); before copying slices up to x it waits (thread 0, acquire polls) for the tile
+ * before in j to have stored slice x + 31 (its lane 31 computes our row -1 then) and the tile
+ * before in k slice x + NW - 1 (its last warp computes our column -1 then).  The copies after the
+ * acquire may be cp.async.ca: the acquire emptied this SM's L1, and the lines they fill come
+ * from L2, which holds the released values (memory.cuh, pw_copy_async).
+ *
+ * Launch needs (proc_shapes.h): NW warps, pw_warp3_smem_bytes.  One sweep a launch.
+ */
+#ifndef PW_DEVICE_WARP3_PROC_CUH
+#define PW_DEVICE_WARP3_PROC_CUH
+
+#include "memory.cuh"
+#include "proc_shapes.h"
+#include "schedules.cuh"
+
+/* Cell: __device__ T operator()(int64_t i, int64_t j, int64_t k, T self, T west, T north, T top)
+ * const.  T: a 4- or 8-byte value.  The grid has a halo of at least one cell on every side. */
+template <class T, class Cell>
+struct Warp3Proc {
+    T *grid;
+    int64_t rows, cols, planes;
+    int64_t stride_i, stride_j; /* elements from one i to the next, one j to the next */
+    int64_t halo;
+    Cell cell;
+
+    /* It syncs inside its tiles and takes the peer schedule's ticket (a tile) whole; four blocks
+     * an SM at least (512^3 has 512 tiles: all of them on the H100's 132 SMs at once). */
+    static constexpr pw_proc_policy policy = {true, true, false, 32 * PW_WARP3_NW, 4};
+    enum { KW = PW_WARP3_KW, NW = PW_WARP3_NW, AHEAD = PW_WARP3_AHEAD, CHUNK = PW_WARP3_CHUNK };
+    enum { SLOTS = PW_WARP3_SLOTS, ROWS = PW_WARP3_ROWS, PITCH = PW_WARP3_PITCH, SLICE = ROWS * PITCH };
+
+    __device__ T *at(int64_t i, int64_t j, int64_t k) const
+    {
+        return grid + (i + halo) * stride_i + (j + halo) * stride_j + (k + halo);
+    }
+
+    /* The ordered schedules (not chosen for it: src/jit/cell.c) get tile (r, 0) with no waits. */
+    __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t, unsigned char *smem, const pw_row_sync &sync) const
+    {
+        return run_row(t, r, 0, 1, smem, sync);
+    }
+
+    /* Warp w's copy of slice x (the rows of step x: see the header) into `slot`: row 0 is row j0 - 1
+     * (for lane 0), column 0 plane k0 - 1 (warp 0 only; warp w > 0 takes it from warp w - 1). */
+    __device__ void copy_slice(T *slot, int64_t x, int64_t j0, int64_t k0, int w, int lane) const
+    {
+#pragma unroll
+        for (int m = 0; m < (SLICE + 31) / 32; m++) {
+            const int e = lane + 32 * m;
+            if (e >= SLICE) break;
+            const int rr = e / PITCH, cc = e % PITCH;
+            const int64_t i = x - (rr > 1 ? rr - 1 : 0) - w, j = j0 + rr - 1, k = k0 + cc - 1;
+            const bool inside = i >= 0 && i < rows && j < cols && k < planes && (cc > 0 || (w == 0 && rr > 0));
+            pw_copy_async(slot + e, inside ? at(i, j, k) : grid, inside);
+        }
+        pw_copy_async_commit();
+    }
+
+    /* Warp w's results of step x (its slice's rows 1 .. 32, columns 1 .. KW) to the grid. */
+    __device__ void store_slice(const T *slot, int64_t x, int64_t j0, int64_t k0, int w, int lane) const
+    {
+#pragma unroll
+        for (int m = 0; m < KW; m++) {
+            const int e = lane + 32 * m, row = e / KW, col = e % KW;
+            const int64_t i = x - row - w, j = j0 + row, k = k0 + col;
+            if (i >= 0 && i < rows && j < cols && k < planes) *at(i, j, k) = slot[(row + 1) * PITCH + col + 1];
+        }
+    }
+
+    __device__ bool run_row(const pw_tiling &, int64_t q, int64_t, int64_t, unsigned char *smem, const pw_row_sync &sync) const
+    {
+        const int64_t nj = pw_warp3_tiles_j(cols), nk = pw_warp3_tiles_k(planes), steps = pw_warp3_steps(rows);
+        int64_t tj, tk;
+        pw_warp3_tile(q, nj, nk, &tj, &tk);
+        /* the counters of the tiles before in j and in k (one sweep a launch: counter = ticket) */
+        const int64_t before_j = tj > 0 ? pw_warp3_ticket(tj - 1, tk, nj, nk) : -1;
+        const int64_t before_k = tk > 0 ? pw_warp3_ticket(tj, tk - 1, nj, nk) : -1;
+        const int lane = (int)(threadIdx.x & 31), w = (int)(threadIdx.x >> 5);
+        const int64_t j0 = tj * 32, k0 = tk * (NW * KW) + w * KW, j = j0 + lane;
+        T *mine = (T *)smem + w * (SLOTS * SLICE);
+        const T *prev_warp = mine - SLOTS * SLICE; /* warp w - 1's slices (w > 0) */
+        pw_counter seen_j = 0, seen_k = 0;         /* thread 0's latest counter values */
+
+        /* Thread 0: wait until slices up to x may be copied (clamped: a tile's last slice is steps - 1). */
+        auto wait_for = [&](int64_t x) -> bool {
+            if (!sync.a) return true;
+            const int64_t need_j = x + 32 < steps ? x + 32 : steps, need_k = x + NW < steps ? x + NW : steps;
+            return (before_j < 0 || pw_wait_cached(*sync.a, before_j, (pw_counter)need_j, &seen_j)) &&
+                   (before_k < 0 || pw_wait_cached(*sync.a, before_k, (pw_counter)need_k, &seen_k));
+        };
+        auto publish = [&](int64_t stored) {
+            if (sync.a && !pw_row_stuck(sync)) {
+                __threadfence();
+                pw_store_release(sync.a->progress + sync.q, (pw_counter)stored);
+            }
+        };
+
+        if (__syncthreads_or(threadIdx.x == 0 && !wait_for(AHEAD + CHUNK - 1))) return false;
+#pragma unroll
+        for (int x = 0; x < AHEAD; x++) copy_slice(mine + x * SLICE, x, j0, k0, w, lane);
+
+        T prev[KW]; /* this thread's values of the last step: row i - 1 of its planes */
+#pragma unroll
+        for (int e = 0; e < KW; e++) prev[e] = T();
+        int slot = 0; /* s % SLOTS */
+        for (int64_t s = 0; s <= steps; s++) {
+            pw_copy_async_wait<AHEAD - 1>(); /* slice s has landed (its copies: this thread's) */
+            if (s > 0 && s % CHUNK == 0) {
+                if (__syncthreads_or(threadIdx.x == 0 && !wait_for(s + AHEAD + CHUNK - 1))) {
+                    pw_copy_async_wait<0>(); /* no copy lands after the block has gone */
+                    return false;
+                }
+                if (threadIdx.x == 0) publish(s - 1); /* slices up to s - 2 are stored */
+            } else {
+                __syncthreads();
+            }
+            const int last = slot == 0 ? SLOTS - 1 : slot - 1, ahead = (slot + AHEAD) % SLOTS;
+            if (s > 0) store_slice(mine + last * SLICE, s - 1, j0, k0, w, lane);
+            copy_slice(mine + ahead * SLICE, s + AHEAD, j0, k0, w, lane);
+            if (s < steps) {
+                T *here = mine + slot * SLICE;
+                T north[KW];
+#pragma unroll
+                for (int e = 0; e < KW; e++) north[e] = pw_shfl_up(prev[e]);
+                if (lane == 0) {
+#pragma unroll
+                    for (int e = 0; e < KW; e++) north[e] = here[1 + e];
+                }
+                const int64_t i = s - lane - w;
+                if (i >= 0 && i < rows && j < cols) {
+                    T west[KW];
+#pragma unroll
+                    for (int e = 0; e < KW; e++) west[e] = i > 0 ? prev[e] : k0 + e < planes ? *at(-1, j, k0 + e) : T();
+                    T top = w == 0 ? here[(lane + 1) * PITCH] : prev_warp[last * SLICE + (lane + 1) * PITCH + KW];
+#pragma unroll
+                    for (int e = 0; e < KW; e++) {
+                        if (k0 + e >= planes) break;
+                        T *self = here + (lane + 1) * PITCH + 1 + e;
+                        const T v = cell(i, j, k0 + e, *self, west[e], north[e], top);
+                        *self = v;
+                        prev[e] = top = v;
+                    }
+                }
+            }
+            slot = slot + 1 == SLOTS ? 0 : slot + 1;
+        }
+        pw_copy_async_wait<0>(); /* the last (empty) slices' copies, before the next tile's */
+        __syncthreads();
+        if (threadIdx.x == 0) publish(steps);
+        return true;
+    }
+};
+
+#endif
