@@ -10,7 +10,7 @@
 #include "../src/cuda/kernel_desc.h"
 #include "test_util.h"
 
-static const pw_kernel_switches defaults = {0, 0, 0, 1, PW_SPIN_POLLS, 0};
+static const pw_kernel_switches defaults = {0, 0, 0, 1, PW_SPIN_POLLS, 0, 0, 0};
 
 static pw_plan random_plan(void)
 {
@@ -158,8 +158,16 @@ static void check_switches_from_environment(void)
               sw.spin_polls == 7 && sw.layout_3d == PW_3D_PLANE,
           "all set");
     setenv("PEERWAVE_3D", "flat", 1);
+    setenv("PEERWAVE_3D_TILE", "8x2", 1);
     pw_kernel_switches_read(&sw);
-    CHECK(sw.layout_3d == PW_3D_FLAT, "3-D flat");
+    CHECK(sw.layout_3d == PW_3D_FLAT && sw.tile3_kw == 8 && sw.tile3_nw == 2, "3-D flat, tile 8x2");
+    static const char *bad_tiles[] = {"3x4", "16x1", "4x0", "4", "x", "4x-2"};
+    for (int k = 0; k < 6; k++) {
+        setenv("PEERWAVE_3D_TILE", bad_tiles[k], 1);
+        pw_kernel_switches_read(&sw);
+        CHECK(sw.tile3_kw == 0 && sw.tile3_nw == 0, "3-D tile %s refused", bad_tiles[k]);
+    }
+    unsetenv("PEERWAVE_3D_TILE");
     unsetenv("PEERWAVE_3D");
     setenv("PEERWAVE_SAT_PROCESSOR", "global", 1);
     setenv("PEERWAVE_STENCIL_PROCESSOR", "global", 1);

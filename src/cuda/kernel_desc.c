@@ -2,6 +2,7 @@
  * built with or without CUDA, so the choices are tested everywhere (tests/test_kernel_desc.c). */
 #include "kernel_desc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,14 @@ void pw_kernel_switches_read(pw_kernel_switches *out)
     out->pipeline_sweeps = !env_is("PEERWAVE_PIPELINE_SWEEPS", "0");
     /* plane and flat: for measuring and as fallbacks (PERFORMANCE.md) */
     out->layout_3d = env_is("PEERWAVE_3D", "plane") ? PW_3D_PLANE : env_is("PEERWAVE_3D", "flat") ? PW_3D_FLAT : PW_3D_TILES;
+    const char *tile3 = getenv("PEERWAVE_3D_TILE");
+    int kw = 0, nw = 0;
+    out->tile3_kw = out->tile3_nw = 0;
+    if (tile3 && sscanf(tile3, "%dx%d", &kw, &nw) == 2 && kw > 0 && kw <= 8 && !(kw & (kw - 1)) && nw > 0 && nw <= 8 &&
+        !(nw & (nw - 1))) {
+        out->tile3_kw = kw;
+        out->tile3_nw = nw;
+    }
     /* unset, empty, negative or not a number: the default */
     out->spin_polls = polls && *polls && atoi(polls) >= 0 ? (unsigned)atoi(polls) : PW_SPIN_POLLS;
 }

@@ -54,12 +54,26 @@ struct proc_choice {
 /* How a grid3 cell runs (cell_internal.h): over the flattened space, plane by plane, 3-D tiles. */
 enum layout3 { FLAT3, PLANE3, TILES3 };
 
-static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc, layout3 layout)
+/* Warp3Proc's tile: planes a thread, warps a block (PEERWAVE_3D_TILE, else proc_shapes.h's). */
+struct tile3 {
+    int kw, nw;
+};
+static tile3 tile3_shape(void)
+{
+    pw_kernel_switches sw;
+    pw_kernel_switches_read(&sw);
+    return sw.tile3_kw ? tile3{sw.tile3_kw, sw.tile3_nw} : tile3{PW_WARP3_KW, PW_WARP3_NW};
+}
+
+static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc, layout3 layout, tile3 shape)
 {
     char buf[160];
     const int r = desc->rows_per_thread;
     if (d->form == PW_CELL_GRID) return {"FullProc<UserGridApp<pw_user_cell>>", false, true, false};
-    if (d->form == PW_CELL_GRID3 && layout == TILES3) return {"Warp3Proc<pw_value, UserWarp3Cell<pw_user_cell>>", true, true, true};
+    if (d->form == PW_CELL_GRID3 && layout == TILES3) {
+        snprintf(buf, sizeof buf, "Warp3Proc<pw_value, UserWarp3Cell<pw_user_cell>, %d, %d>", shape.kw, shape.nw);
+        return {buf, true, true, true};
+    }
     if (d->form == PW_CELL_GRID3 && layout == PLANE3) return {"PlaneProc<UserPlaneApp<pw_user_cell>>", false, true, false};
     if (d->form == PW_CELL_GRID3) return {"FullProc<UserGrid3App<pw_user_cell>>", false, true, false};
     if (d->form == PW_CELL_STENCIL) {
@@ -292,7 +306,7 @@ extern "C" pw_status pw_cell_gpu_compile_check(pw_cell *cell, const char *target
         desc.processor = (pw_processor)processor;
         desc.rows_per_thread = rows_per_thread;
         desc.tiling.rows = wide > 0 ? INT64_MAX / 4 : 1;
-        const proc_choice p = choose(&cell->decl, &desc, wide == -1 ? PLANE3 : wide == -2 ? TILES3 : FLAT3);
+        const proc_choice p = choose(&cell->decl, &desc, wide == -1 ? PLANE3 : wide == -2 ? TILES3 : FLAT3, tile3_shape());
         const std::string src = program(cell, p);
         const std::vector<std::string> names = kernel_names(&cell->decl, p);
         /* PEERWAVE_CELL_DUMP=FILE: the program, for a look with nvcc -Xptxas -v (debugging) */
@@ -474,17 +488,17 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
 
 /* Warp3Proc's launch (proc_shapes.h): a ticket a tile of the (cols, planes) face, NW warps and
  * the slices' shared memory a block; one sweep a launch. */
-static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, pw_kernel_desc *desc)
+static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, tile3 shape, pw_kernel_desc *desc)
 {
-    const int64_t tiles = pw_warp3_tiles_j(a->cols) * pw_warp3_tiles_k(a->planes);
+    const int64_t tiles = pw_warp3_tiles_j(a->cols) * pw_warp3_tiles_k(a->planes, shape.kw, shape.nw);
     pw_tiling *t = &desc->tiling;
     memset(t, 0, sizeof *t);
     t->rows = t->n_rows = tiles;
     t->cols = t->h = t->w = 1;
     t->shape = PW_TILING_SQUARE;
     desc->pipelined_sweeps = 0;
-    desc->needs.threads = 32 * PW_WARP3_NW;
-    desc->needs.smem = pw_warp3_smem_bytes((int)d->value_size);
+    desc->needs.threads = 32 * shape.nw;
+    desc->needs.smem = pw_warp3_smem_bytes(shape.kw, shape.nw, (int)d->value_size);
     desc->needs.warps_per_scheduler = 0;
 }
 
@@ -505,8 +519,9 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         st = pw_select_kernel(plan, &shape, NULL, &desc);
         if (st != PW_OK) return st;
         if (grid) desc.pipelined_sweeps = desc.pipelined_sweeps && job->pipelined;
-        if (job->tiles3) tiles3_desc(d, a, &desc);
-        const proc_choice p = choose(d, &desc, job->tiles3 ? TILES3 : job->plane ? PLANE3 : FLAT3);
+        const tile3 shape3 = tile3_shape();
+        if (job->tiles3) tiles3_desc(d, a, shape3, &desc);
+        const proc_choice p = choose(d, &desc, job->tiles3 ? TILES3 : job->plane ? PLANE3 : FLAT3, shape3);
         gpu_module *m = NULL;
         const double t0 = pw_seconds_now();
         st = module_for(cell, p, plan->device, &m, res);
@@ -538,7 +553,7 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         if (job->tiles3) { /* the launcher counted tickets: report points and the tile */
             res->info.cells = a->rows * a->cols * a->planes * job->sweeps;
             res->info.tile_h = 32;
-            res->info.tile_w = PW_WARP3_NW * PW_WARP3_KW;
+            res->info.tile_w = shape3.nw * shape3.kw;
         }
         return st;
     } catch (const std::bad_alloc &) {

@@ -40,7 +40,7 @@
  * acquire may be cp.async.ca: the acquire emptied this SM's L1, and the lines they fill come
  * from L2, which holds the released values (memory.cuh, pw_copy_async).
  *
- * Launch needs (proc_shapes.h): NW warps, pw_warp3_smem_bytes.  One sweep a launch.
+ * Launch needs (proc_shapes.h): NW warps, pw_warp3_smem_bytes(KW, NW).  One sweep a launch.
  */
 #ifndef PW_DEVICE_WARP3_PROC_CUH
 #define PW_DEVICE_WARP3_PROC_CUH
@@ -50,8 +50,9 @@
 #include "schedules.cuh"
 
 /* Cell: __device__ T operator()(int64_t i, int64_t j, int64_t k, T self, T west, T north, T top)
- * const.  T: a 4- or 8-byte value.  The grid has a halo of at least one cell on every side. */
-template <class T, class Cell>
+ * const.  T: a 4- or 8-byte value.  The grid has a halo of at least one cell on every side.
+ * KW planes a thread, NW warps a block (proc_shapes.h: the defaults, and the launch sizes). */
+template <class T, class Cell, int KW, int NW>
 struct Warp3Proc {
     T *grid;
     int64_t rows, cols, planes;
@@ -59,15 +60,21 @@ struct Warp3Proc {
     int64_t halo;
     Cell cell;
 
-    /* It syncs inside its tiles and takes the peer schedule's ticket (a tile) whole; four blocks
-     * an SM at least (512^3 has 512 tiles: all of them on the H100's 132 SMs at once). */
-    static constexpr pw_proc_policy policy = {true, true, false, 32 * PW_WARP3_NW, 4};
-    enum { KW = PW_WARP3_KW, NW = PW_WARP3_NW, AHEAD = PW_WARP3_AHEAD, CHUNK = PW_WARP3_CHUNK };
-    enum { SLOTS = PW_WARP3_SLOTS, ROWS = PW_WARP3_ROWS, PITCH = PW_WARP3_PITCH, SLICE = ROWS * PITCH };
+    /* It syncs inside its tiles and takes the peer schedule's ticket (a tile) whole; at most 128
+     * registers, so that four blocks of four warps fit an SM (512^3 has 512 tiles: all at once on
+     * the H100's 132 SMs). */
+    static constexpr pw_proc_policy policy = {true, true, false, 32 * NW, 512 / (32 * NW)};
+    enum { AHEAD = PW_WARP3_AHEAD, CHUNK = PW_WARP3_CHUNK, SLOTS = PW_WARP3_SLOTS, ROWS = PW_WARP3_ROWS };
+    enum { PITCH = KW + 1, SLICE = ROWS * PITCH, COPIES = (SLICE + 31) / 32, STORES = KW };
 
     __device__ T *at(int64_t i, int64_t j, int64_t k) const
     {
         return grid + (i + halo) * stride_i + (j + halo) * stride_j + (k + halo);
+    }
+    /* Element (i - x, j, k) from the grid's start: x slices later it is (i, j, k). */
+    __device__ int64_t offset(int64_t lag, int64_t j, int64_t k) const
+    {
+        return (halo - lag) * stride_i + (j + halo) * stride_j + (k + halo);
     }
 
     /* The ordered schedules (not chosen for it: src/jit/cell.c) get tile (r, 0) with no waits. */
@@ -76,36 +83,62 @@ struct Warp3Proc {
         return run_row(t, r, 0, 1, smem, sync);
     }
 
-    /* Warp w's copy of slice x (the rows of step x: see the header) into `slot`: row 0 is row j0 - 1
-     * (for lane 0), column 0 plane k0 - 1 (warp 0 only; warp w > 0 takes it from warp w - 1). */
-    __device__ void copy_slice(T *slot, int64_t x, int64_t j0, int64_t k0, int w, int lane) const
+    /* What a lane copies of every slice and stores of every result: per element its offset at
+     * slice 0 (rows i = -lag), its lag (the slice x holds its row x - lag) and whether its (j, k)
+     * is in the grid.  A slice: row 0 is row j0 - 1 (for lane 0), column 0 plane k0 - 1 (warp 0
+     * only; warp w > 0 takes it from warp w - 1). */
+    struct Lanes {
+        int64_t copy_off[COPIES], store_off[STORES];
+        int copy_lag[COPIES], store_lag[STORES];
+        bool copy_in[COPIES], store_in[STORES];
+    };
+    __device__ void lanes(Lanes &l, int64_t j0, int64_t k0, int w, int lane) const
     {
 #pragma unroll
-        for (int m = 0; m < (SLICE + 31) / 32; m++) {
-            const int e = lane + 32 * m;
-            if (e >= SLICE) break;
-            const int rr = e / PITCH, cc = e % PITCH;
-            const int64_t i = x - (rr > 1 ? rr - 1 : 0) - w, j = j0 + rr - 1, k = k0 + cc - 1;
-            const bool inside = i >= 0 && i < rows && j < cols && k < planes && (cc > 0 || (w == 0 && rr > 0));
-            pw_copy_async(slot + e, inside ? at(i, j, k) : grid, inside);
+        for (int m = 0; m < COPIES; m++) {
+            const int e = lane + 32 * m, rr = e / PITCH, cc = e % PITCH;
+            const int64_t j = j0 + rr - 1, k = k0 + cc - 1;
+            l.copy_lag[m] = (rr > 1 ? rr - 1 : 0) + w;
+            l.copy_in[m] = e < SLICE && j < cols && k < planes && (cc > 0 || (w == 0 && rr > 0));
+            l.copy_off[m] = offset(l.copy_lag[m], j, k);
+        }
+#pragma unroll
+        for (int m = 0; m < STORES; m++) {
+            const int e = lane + 32 * m, row = e / KW, col = e % KW;
+            l.store_lag[m] = row + w;
+            l.store_in[m] = j0 + row < cols && k0 + col < planes;
+            l.store_off[m] = offset(l.store_lag[m], j0 + row, k0 + col);
+        }
+    }
+
+    /* Copy slice x (its rows start x * stride_i further on) into `slot`. */
+    __device__ void copy_slice(const Lanes &l, T *slot, int64_t x, int lane) const
+    {
+        const int64_t shift = x * stride_i;
+#pragma unroll
+        for (int m = 0; m < COPIES; m++) {
+            const int64_t i = x - l.copy_lag[m];
+            const bool inside = l.copy_in[m] && i >= 0 && i < rows;
+            pw_copy_async(slot + lane + 32 * m, inside ? grid + l.copy_off[m] + shift : grid, inside);
         }
         pw_copy_async_commit();
     }
 
-    /* Warp w's results of step x (its slice's rows 1 .. 32, columns 1 .. KW) to the grid. */
-    __device__ void store_slice(const T *slot, int64_t x, int64_t j0, int64_t k0, int w, int lane) const
+    /* Store the results of step x (its slice's rows 1 .. 32, columns 1 .. KW) to the grid. */
+    __device__ void store_slice(const Lanes &l, const T *slot, int64_t x, int lane) const
     {
+        const int64_t shift = x * stride_i;
 #pragma unroll
-        for (int m = 0; m < KW; m++) {
-            const int e = lane + 32 * m, row = e / KW, col = e % KW;
-            const int64_t i = x - row - w, j = j0 + row, k = k0 + col;
-            if (i >= 0 && i < rows && j < cols && k < planes) *at(i, j, k) = slot[(row + 1) * PITCH + col + 1];
+        for (int m = 0; m < STORES; m++) {
+            const int64_t i = x - l.store_lag[m];
+            const int e = lane + 32 * m;
+            if (l.store_in[m] && i >= 0 && i < rows) grid[l.store_off[m] + shift] = slot[(e / KW + 1) * PITCH + e % KW + 1];
         }
     }
 
     __device__ bool run_row(const pw_tiling &, int64_t q, int64_t, int64_t, unsigned char *smem, const pw_row_sync &sync) const
     {
-        const int64_t nj = pw_warp3_tiles_j(cols), nk = pw_warp3_tiles_k(planes), steps = pw_warp3_steps(rows);
+        const int64_t nj = pw_warp3_tiles_j(cols), nk = pw_warp3_tiles_k(planes, KW, NW), steps = pw_warp3_steps(rows, NW);
         int64_t tj, tk;
         pw_warp3_tile(q, nj, nk, &tj, &tk);
         /* the counters of the tiles before in j and in k (one sweep a launch: counter = ticket) */
@@ -116,6 +149,8 @@ struct Warp3Proc {
         T *mine = (T *)smem + w * (SLOTS * SLICE);
         const T *prev_warp = mine - SLOTS * SLICE; /* warp w - 1's slices (w > 0) */
         pw_counter seen_j = 0, seen_k = 0;         /* thread 0's latest counter values */
+        Lanes l;
+        lanes(l, tj * 32, k0, w, lane);
 
         /* Thread 0: wait until slices up to x may be copied (clamped: a tile's last slice is steps - 1). */
         auto wait_for = [&](int64_t x) -> bool {
@@ -133,7 +168,7 @@ struct Warp3Proc {
 
         if (__syncthreads_or(threadIdx.x == 0 && !wait_for(AHEAD + CHUNK - 1))) return false;
 #pragma unroll
-        for (int x = 0; x < AHEAD; x++) copy_slice(mine + x * SLICE, x, j0, k0, w, lane);
+        for (int x = 0; x < AHEAD; x++) copy_slice(l, mine + x * SLICE, x, lane);
 
         T prev[KW]; /* this thread's values of the last step: row i - 1 of its planes */
 #pragma unroll
@@ -151,8 +186,8 @@ struct Warp3Proc {
                 __syncthreads();
             }
             const int last = slot == 0 ? SLOTS - 1 : slot - 1, ahead = (slot + AHEAD) % SLOTS;
-            if (s > 0) store_slice(mine + last * SLICE, s - 1, j0, k0, w, lane);
-            copy_slice(mine + ahead * SLICE, s + AHEAD, j0, k0, w, lane);
+            if (s > 0) store_slice(l, mine + last * SLICE, s - 1, lane);
+            copy_slice(l, mine + ahead * SLICE, s + AHEAD, lane);
             if (s < steps) {
                 T *here = mine + slot * SLICE;
                 T north[KW];
