@@ -117,6 +117,7 @@ struct Warp3Proc {
         const int64_t shift = x * stride_i;
 #pragma unroll
         for (int m = 0; m < COPIES; m++) {
+            if (m == COPIES - 1 && lane + 32 * m >= SLICE) break; /* the slice's end (zero-filling past it would not be ours) */
             const int64_t i = x - l.copy_lag[m];
             const bool inside = l.copy_in[m] && i >= 0 && i < rows;
             pw_copy_async(slot + lane + 32 * m, inside ? grid + l.copy_off[m] + shift : grid, inside);
