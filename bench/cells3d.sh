@@ -2,7 +2,7 @@
 # bench/cells3d.sh - the 3-D processor (Warp3Proc) in one device call: build; test_cells --gpu;
 # seed 004's demonstrator at 512^3 and 1024^3 for each tile shape in PW_TILES (PEERWAVE_3D_TILE,
 # planes a thread x warps a block; kernel seconds, median of 3) and the one-launch-per-hyperplane
-# baseline checked against ours bit for bit; the LU-like sweep; with PW_NCU=1 an Nsight Compute
+# baseline checked against ours bit for bit (after test_cells --gpu and its memcheck); the LU-like sweep; with PW_NCU=1 an Nsight Compute
 # look at the default tile at 512^3 (scheduler and warp-state sections).
 #   PW_COMMIT=$(git rev-parse --short HEAD) PW_TILES="4x4 2x8" bash bench/cells3d.sh
 set -u
@@ -15,6 +15,8 @@ export PEERWAVE_CACHE=/tmp/pw-cell-cache
 timeout 300 ./build-gpu/tests/test_cells --gpu > "$out/test_cells_gpu.log" 2>&1
 summary "test_cells --gpu: rc=$? $(tail -1 "$out/test_cells_gpu.log")"
 grep FAIL "$out/test_cells_gpu.log" | head -8 >> "$out/summary.txt"
+PW_TEST_ROUNDS=3 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 ./build-gpu/tests/test_cells --gpu > "$out/san_memcheck.log" 2>&1
+summary "compute-sanitizer memcheck: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$out/san_memcheck.log" | tail -2 | tr '\n' ' ')"
 pw=./build-gpu/peerwave
 t=$(mktemp -d)
 secs() { sed -n 's/^seconds: //p'; }
