@@ -80,7 +80,7 @@ PW_HD static inline size_t pw_linear_smem_bytes(int64_t h, int rows_per_thread, 
 
 /* ---- Warp3Proc (warp3_proc.cuh): 3-D tiles of 32 rows (j) x NW warps x KW planes (k) ---- */
 #define PW_WARP3_KW 4        /* planes (k) a thread computes a step, in order (the default) */
-#define PW_WARP3_NW 4        /* warps a block, one after another along k (the default) */
+#define PW_WARP3_NW 8        /* warps a block, one after another along k (the default) */
 #define PW_WARP3_AHEAD 4     /* slices whose copies are on their way while a step runs */
 #define PW_WARP3_CHUNK 4     /* steps between waits for (and publishes to) the neighbour tiles */
 #define PW_WARP3_SLOTS (PW_WARP3_AHEAD + 2)
