@@ -443,8 +443,7 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_kernel_
     return PW_OK;
 }
 
-/* Before every launch of the stencil warp processor: its edge words cleared (tags restart);
- * of Warp3Proc, its counters. */
+/* Before every launch of the stencil warp processor: its edge words cleared (tags restart). */
 struct clear_words {
     void *words;
     size_t bytes;
@@ -475,11 +474,6 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
         u->edge_rows = job->sweeps > 1 && desc->pipelined_sweeps ? desc->tiling.n_rows : 1;
         clear.bytes = (size_t)u->edge_rows * (size_t)desc->tiling.cols * 2 * d->value_size;
         st = edge.alloc(clear.bytes);
-        u->edge = clear.words = edge.ptr;
-    }
-    if (job->tiles3) { /* Warp3Proc's counters, one a warp of each tile (cleared before each launch) */
-        clear.bytes = pw_warp3_counter_bytes(desc->tiling.n_rows, desc->needs.threads / 32);
-        PW_THEN(st, edge.alloc(clear.bytes));
         u->edge = clear.words = edge.ptr;
     }
     const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL]};

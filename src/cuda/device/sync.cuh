@@ -75,15 +75,15 @@ __device__ __forceinline__ bool pw_poll(const pw_engine_args &a, Poll poll)
     }
 }
 
-/* One thread: wait until *p (a progress counter: a.progress + q, or a processor's own, such as
- * Warp3Proc's one a warp) >= need.  false when the run is abandoned.
+/* Thread 0 of a block: wait until progress[q] >= need.  false when the run is abandoned.
  * *latest (if given) receives the value seen, which may pass `need`.  The polls are acquire
  * loads: relaxed polls with one acquire fence after the last were tried (an acquire load also
  * invalidates the SM's L1, CCTL.IVALL, on every poll) and were no faster on SW/DTW, and one
  * hand-off took 1.23 us against 0.97 (bench/handoff.cu, H200; the fence is a MEMBAR.ALL.GPU). */
-__device__ __forceinline__ bool pw_wait_counter(const pw_engine_args &a, const pw_counter *p, pw_counter need,
-                                                pw_counter *latest = NULL)
+__device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_t q, pw_counter need,
+                                                 pw_counter *latest = NULL)
 {
+    const pw_counter *p = a.progress + q;
     pw_counter now = 0;
     const bool ok = pw_poll(a, [&](pw_counter *seen) {
         now = *seen = pw_load_acquire(p);
@@ -91,11 +91,6 @@ __device__ __forceinline__ bool pw_wait_counter(const pw_engine_args &a, const p
     });
     if (ok && latest) *latest = now;
     return ok;
-}
-__device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_t q, pw_counter need,
-                                                 pw_counter *latest = NULL)
-{
-    return pw_wait_counter(a, a.progress + q, need, latest);
 }
 
 /* ---- waits and publishes by step, for processors that sync inside their tiles ----------------

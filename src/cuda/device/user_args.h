@@ -15,8 +15,7 @@
 
 typedef struct pw_user_args {
     void *bus, *left, *diag;  /* linear form: row -1 / the bus, column -1, the diagonal carries */
-    void *edge;               /* the warp processors' edge words (pw_ll of the value); Warp3Proc's
-                                 counters, one a warp of each tile */
+    void *edge;               /* the warp processors' edge words (pw_ll of the value) */
     int64_t edge_rows;        /* the stencil warp processor's rows of them (1, or n_rows: pipelined) */
     void *best_key;           /* PW_REDUCE: per row, the best key and its smallest column */
     int64_t *best_col;

@@ -251,8 +251,8 @@ struct pw_user_proc<Warp3Proc<T, UserWarp3Cell<C>, KW, NW>> {
     {
         const UserWarp3Cell<C> cell{pw_user_ctx<typename C::Ctx>(u)};
         const typename C::Ctx &c = cell.ctx;
-        return Warp3Proc<T, UserWarp3Cell<C>, KW, NW>{c.grid, c.rows,  c.cols, c.planes, c.stride, c.planes + 2 * C::halo,
-                                                      C::halo, cell,   (pw_counter *)u.edge};
+        return Warp3Proc<T, UserWarp3Cell<C>, KW, NW>{c.grid,   c.rows,   c.cols, c.planes, c.stride, c.planes + 2 * C::halo,
+                                                      C::halo, cell};
     }
 };
 

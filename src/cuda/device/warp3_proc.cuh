@@ -32,24 +32,15 @@
  * into it, and stores slice s - 1 to the grid the same way.  So global memory sees each value
  * read once and written once, coalesced, while the dependence chains stay in registers.
  *
- * Hand-over between tiles (DESIGN.md section 3, as the 2-D peer rows, but a counter a warp):
- * every CHUNK steps each warp publishes how many of its slices are stored (a __syncwarp over its
- * lanes' stores, then lane 0's fence and release store); before copying slices up to x its lane
- * 0 waits (acquire polls) for warp w of the tile before in j to have stored slice x + 31 (its
- * lane 31 computes our row j0 - 1 then) and, for warp 0, for the last warp of the tile before in
- * k to have stored slice x + NW - 1 (it computes our plane k0 - 1 then).  The copies after the
+ * Hand-over (DESIGN.md section 3, as the 2-D peer rows): the block publishes in progress[q] how
+ * many of its slices are stored (every CHUNK steps: a barrier over the stores, then thread 0's
+ * release store); before copying slices up to x it waits (thread 0, acquire polls) for the tile
+ * before in j to have stored slice x + 31 (its lane 31 computes our row -1 then) and the tile
+ * before in k slice x + NW - 1 (its last warp computes our column -1 then).  The copies after the
  * acquire may be cp.async.ca: the acquire emptied this SM's L1, and the lines they fill come
  * from L2, which holds the released values (memory.cuh, pw_copy_async).
  *
- * Inside a block the warps do not meet at a barrier each step: with one (to b7a81b2) 46% of the
- * stalls were warps waiting there (Nsight Compute, 512^3), since a step's four fmodf's take data-
- * dependent time.  A warp says in shared memory how many steps it has finished (`done`, after a
- * __syncwarp and a CTA fence); warp w waits for warp w - 1 to have finished step s - 1 (its top)
- * and for warp w + 1 to be at most SLACK steps behind (the slot its copy refills was warp w + 1's
- * top then): SLOTS = AHEAD + 2 + SLACK slices a warp.
- *
- * Launch needs (proc_shapes.h): NW warps, pw_warp3_smem_bytes(KW, NW), pw_warp3_counter_bytes of
- * counters zeroed before each launch.  One sweep a launch.
+ * Launch needs (proc_shapes.h): NW warps, pw_warp3_smem_bytes(KW, NW).  One sweep a launch.
  */
 #ifndef PW_DEVICE_WARP3_PROC_CUH
 #define PW_DEVICE_WARP3_PROC_CUH
@@ -68,13 +59,12 @@ struct Warp3Proc {
     int64_t stride_i, stride_j; /* elements from one i to the next, one j to the next */
     int64_t halo;
     Cell cell;
-    pw_counter *warp_progress; /* a counter a warp of each tile: slices it has stored (zeroed a launch) */
 
     /* It syncs inside its tiles and takes the peer schedule's ticket (a tile) whole; at most 128
      * registers, so that four blocks of four warps fit an SM (512^3 has 512 tiles: all at once on
      * the H100's 132 SMs). */
     static constexpr pw_proc_policy policy = {true, true, false, 32 * NW, 512 / (32 * NW)};
-    enum { AHEAD = PW_WARP3_AHEAD, CHUNK = PW_WARP3_CHUNK, SLACK = PW_WARP3_SLACK, SLOTS = PW_WARP3_SLOTS, ROWS = PW_WARP3_ROWS };
+    enum { AHEAD = PW_WARP3_AHEAD, CHUNK = PW_WARP3_CHUNK, SLOTS = PW_WARP3_SLOTS, ROWS = PW_WARP3_ROWS };
     enum { PITCH = KW + 1, SLICE = ROWS * PITCH, COPIES = (SLICE + 31) / 32, STORES = KW };
 
     __device__ T *at(int64_t i, int64_t j, int64_t k) const
@@ -147,125 +137,89 @@ struct Warp3Proc {
         }
     }
 
-    /* Lane 0: wait until slices up to x may be copied: the tile before in j has stored slice
-     * x + 31 (warp w; its lane 31 computed our row j0 - 1 then) and, for warp 0, the tile before
-     * in k slice x + NW - 1 (its last warp computed our plane k0 - 1 then); clamped to a tile's
-     * last slice, steps - 1. */
-    __device__ bool wait_upstream(const pw_row_sync &sync, const pw_counter *north, const pw_counter *top,
-                                  int64_t x, int64_t steps, pw_counter *seen_north, pw_counter *seen_top) const
-    {
-        if (!sync.a) return true;
-        const pw_counter need_north = (pw_counter)(x + 32 < steps ? x + 32 : steps);
-        const pw_counter need_top = (pw_counter)(x + NW < steps ? x + NW : steps);
-        return (!north || *seen_north >= need_north || pw_wait_counter(*sync.a, north, need_north, seen_north)) &&
-               (!top || *seen_top >= need_top || pw_wait_counter(*sync.a, top, need_top, seen_top));
-    }
-
-    /* Lane 0: wait until warp w - 1 has finished step s - 1 (`top` of step s) and warp w + 1 step
-     * s - SLACK - 1 (the slot this step's copy fills was its `top` then); false if a warp of the
-     * block gave up. */
-    __device__ static bool wait_siblings(const volatile int *done, const volatile int *abandoned, int w, int64_t s)
-    {
-        for (;;) {
-            const bool ready = (w == 0 || done[w - 1] >= s) && (w == NW - 1 || done[w + 1] >= s - SLACK);
-            if (ready) break;
-            if (*abandoned) return false;
-        }
-        __threadfence_block();
-        return true;
-    }
-
     __device__ bool run_row(const pw_tiling &, int64_t q, int64_t, int64_t, unsigned char *smem, const pw_row_sync &sync) const
     {
-        __shared__ int done[NW]; /* steps each warp of the block has finished in this tile */
-        __shared__ int abandoned;
         const int64_t nj = pw_warp3_tiles_j(cols), nk = pw_warp3_tiles_k(planes, KW, NW), steps = pw_warp3_steps(rows, NW);
         int64_t tj, tk;
         pw_warp3_tile(q, nj, nk, &tj, &tk);
+        /* the counters of the tiles before in j and in k (one sweep a launch: counter = ticket) */
+        const int64_t before_j = tj > 0 ? pw_warp3_ticket(tj - 1, tk, nj, nk) : -1;
+        const int64_t before_k = tk > 0 ? pw_warp3_ticket(tj, tk - 1, nj, nk) : -1;
         const int lane = (int)(threadIdx.x & 31), w = (int)(threadIdx.x >> 5);
-        /* the counters: this warp's, and those it waits for (one sweep a launch) */
-        pw_counter *mine_done = warp_progress + q * NW + w;
-        const pw_counter *north = tj > 0 ? warp_progress + pw_warp3_ticket(tj - 1, tk, nj, nk) * NW + w : NULL;
-        const pw_counter *top = w == 0 && tk > 0 ? warp_progress + pw_warp3_ticket(tj, tk - 1, nj, nk) * NW + NW - 1 : NULL;
         const int64_t j0 = tj * 32, k0 = tk * (NW * KW) + w * KW, j = j0 + lane;
         T *mine = (T *)smem + w * (SLOTS * SLICE);
         const T *prev_warp = mine - SLOTS * SLICE; /* warp w - 1's slices (w > 0) */
-        pw_counter seen_north = 0, seen_top = 0;   /* lane 0's latest counter values */
+        pw_counter seen_j = 0, seen_k = 0;         /* thread 0's latest counter values */
         Lanes l;
-        lanes(l, j0, k0, w, lane);
-        if (threadIdx.x < NW) done[threadIdx.x] = 0;
-        if (threadIdx.x == 0) abandoned = 0;
-        __syncthreads();
-        auto publish = [&](int64_t stored) { /* lane 0, after a __syncwarp over the warp's stores */
+        lanes(l, tj * 32, k0, w, lane);
+
+        /* Thread 0: wait until slices up to x may be copied (clamped: a tile's last slice is steps - 1). */
+        auto wait_for = [&](int64_t x) -> bool {
+            if (!sync.a) return true;
+            const int64_t need_j = x + 32 < steps ? x + 32 : steps, need_k = x + NW < steps ? x + NW : steps;
+            return (before_j < 0 || pw_wait_cached(*sync.a, before_j, (pw_counter)need_j, &seen_j)) &&
+                   (before_k < 0 || pw_wait_cached(*sync.a, before_k, (pw_counter)need_k, &seen_k));
+        };
+        auto publish = [&](int64_t stored) {
             if (sync.a && !pw_row_stuck(sync)) {
                 __threadfence();
-                pw_store_release(mine_done, (pw_counter)stored);
+                pw_store_release(sync.a->progress + sync.q, (pw_counter)stored);
             }
         };
 
-        bool ok = lane != 0 || wait_upstream(sync, north, top, AHEAD + CHUNK - 1, steps, &seen_north, &seen_top);
-        ok = __shfl_sync(0xffffffffu, ok, 0);
-        if (ok) {
+        if (__syncthreads_or(threadIdx.x == 0 && !wait_for(AHEAD + CHUNK - 1))) return false;
 #pragma unroll
-            for (int x = 0; x < AHEAD; x++) copy_slice(l, mine + x * SLICE, x, lane);
-        }
+        for (int x = 0; x < AHEAD; x++) copy_slice(l, mine + x * SLICE, x, lane);
+
         T prev[KW]; /* this thread's values of the last step: row i - 1 of its planes */
 #pragma unroll
         for (int e = 0; e < KW; e++) prev[e] = T();
         int slot = 0; /* s % SLOTS */
-        for (int64_t s = 0; ok && s <= steps; s++) {
+        for (int64_t s = 0; s <= steps; s++) {
             pw_copy_async_wait<AHEAD - 1>(); /* slice s has landed (its copies: this thread's) */
-            __syncwarp();
-            if (lane == 0 && s > 0 && s % CHUNK == 0) {
-                publish(s - 1); /* slices up to s - 2 are stored */
-                ok = wait_upstream(sync, north, top, s + AHEAD + CHUNK - 1, steps, &seen_north, &seen_top);
+            if (s > 0 && s % CHUNK == 0) {
+                if (__syncthreads_or(threadIdx.x == 0 && !wait_for(s + AHEAD + CHUNK - 1))) {
+                    pw_copy_async_wait<0>(); /* no copy lands after the block has gone */
+                    return false;
+                }
+                if (threadIdx.x == 0) publish(s - 1); /* slices up to s - 2 are stored */
+            } else {
+                __syncthreads();
             }
-            if (lane == 0 && ok) ok = wait_siblings(done, &abandoned, w, s);
-            ok = __shfl_sync(0xffffffffu, ok, 0);
-            __syncwarp();
-            if (!ok) break;
             const int last = slot == 0 ? SLOTS - 1 : slot - 1, ahead = (slot + AHEAD) % SLOTS;
             if (s > 0) store_slice(l, mine + last * SLICE, s - 1, lane);
             copy_slice(l, mine + ahead * SLICE, s + AHEAD, lane);
             if (s < steps) {
                 T *here = mine + slot * SLICE;
-                T north_v[KW];
+                T north[KW];
 #pragma unroll
-                for (int e = 0; e < KW; e++) north_v[e] = pw_shfl_up(prev[e]);
+                for (int e = 0; e < KW; e++) north[e] = pw_shfl_up(prev[e]);
                 if (lane == 0) {
 #pragma unroll
-                    for (int e = 0; e < KW; e++) north_v[e] = here[1 + e];
+                    for (int e = 0; e < KW; e++) north[e] = here[1 + e];
                 }
                 const int64_t i = s - lane - w;
                 if (i >= 0 && i < rows && j < cols) {
                     T west[KW];
 #pragma unroll
                     for (int e = 0; e < KW; e++) west[e] = i > 0 ? prev[e] : k0 + e < planes ? *at(-1, j, k0 + e) : T();
-                    T top_v = w == 0 ? here[(lane + 1) * PITCH] : prev_warp[last * SLICE + (lane + 1) * PITCH + KW];
+                    T top = w == 0 ? here[(lane + 1) * PITCH] : prev_warp[last * SLICE + (lane + 1) * PITCH + KW];
 #pragma unroll
                     for (int e = 0; e < KW; e++) {
                         if (k0 + e >= planes) break;
                         T *self = here + (lane + 1) * PITCH + 1 + e;
-                        const T v = cell(i, j, k0 + e, *self, west[e], north_v[e], top_v);
+                        const T v = cell(i, j, k0 + e, *self, west[e], north[e], top);
                         *self = v;
-                        prev[e] = top_v = v;
+                        prev[e] = top = v;
                     }
-                }
-                __syncwarp();
-                if (lane == 0) { /* this step's results (top for warp w + 1) are in the slice */
-                    __threadfence_block();
-                    *(volatile int *)&done[w] = (int)(s + 1);
                 }
             }
             slot = slot + 1 == SLOTS ? 0 : slot + 1;
         }
-        pw_copy_async_wait<0>(); /* no copy lands after the tile (the next tile's, or the block's end) */
-        __syncwarp();
-        if (lane == 0) {
-            if (ok) publish(steps);
-            else *(volatile int *)&abandoned = 1;
-        }
-        return !__syncthreads_or(!ok);
+        pw_copy_async_wait<0>(); /* the last (empty) slices' copies, before the next tile's */
+        __syncthreads();
+        if (threadIdx.x == 0) publish(steps);
+        return true;
     }
 };
 
