@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 
-packages=(cmake make gcc libc6-dev libparasail-dev libpng-dev python3-numpy valgrind)
+packages=(cmake make gcc libc6-dev libparasail-dev libpng-dev python3-numpy valgrind pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
