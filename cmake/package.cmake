@@ -22,4 +22,6 @@ if(PNG_FOUND)
   endif()
 endif()
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${PEERWAVE_DEB_DEPENDS}")
+# the shared library enters the loader's cache when the package is installed
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/cmake/debian/triggers)
 include(CPack)
