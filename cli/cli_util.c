@@ -244,7 +244,8 @@ const char *cli_status_text(pw_status st)
 {
     static char text[400];
     const char *detail = pw_error_detail();
-    if ((st == PW_ERR_CUDA || st == PW_ERR_NO_DEVICE) && detail[0])
+    if ((st == PW_ERR_CUDA || st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED || st == PW_ERR_ILLEGAL_DEPENDENCE) &&
+        detail[0])
         snprintf(text, sizeof text, "%s (%s)", pw_status_str(st), detail);
     else
         snprintf(text, sizeof text, "%s", pw_status_str(st));

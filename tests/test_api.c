@@ -175,6 +175,9 @@ static void check_generic(void)
         p.n_deps = 1;
         CHECK(pw_run(&p, NULL, NULL) == PW_ERR_ILLEGAL_DEPENDENCE, "illegal dep %d (%d,%d)", k,
               illegal[k][0].di, illegal[k][0].dj);
+        /* the detail says which rule: the order (the first three) or the window (the last) */
+        const char *why = k < 3 ? "not lexicographically positive" : "outside the window";
+        CHECK(strstr(pw_error_detail(), why) != NULL, "illegal dep %d: detail '%s'", k, pw_error_detail());
     }
     p.deps = good;
     p.n_deps = 0;

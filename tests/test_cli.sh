@@ -68,6 +68,7 @@ expect 2 sw --threads 0 "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --tile-w 0 "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --strategy fastest "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --backend cpu --strategy launch "$tmp/a.fa" "$tmp/b.fa"
+grep -q "GPU only" "$tmp/err" && ok || bad "launch on the CPU: the message does not say it is GPU-only: $(cat "$tmp/err")"
 expect 2 sw --no-such-option "$tmp/a.fa" "$tmp/b.fa"
 expect 2 frobnicate
 "$pw" --version | grep -q '^peerwave [0-9]' && ok || bad "--version"

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "plan.h"
+#include "status_detail.h"
 #ifdef PW_HAVE_CUDA
 #include "../cuda/pw_cuda.h"
 #endif
@@ -139,7 +140,11 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     if (st != PW_OK) return st;
     if (plan->backend == PW_BACKEND_CUDA)
         return plan_cuda(options, rows, cols, skew, cuda_tile_h ? cuda_tile_h : PW_CUDA_AUTO_TILE_H, plan);
-    if (plan->strategy == PW_STRATEGY_LAUNCH) return PW_ERR_UNSUPPORTED; /* a GPU-only baseline */
+    if (plan->strategy == PW_STRATEGY_LAUNCH) { /* a GPU-only baseline */
+        pw_set_error_detail("the launch strategy (one kernel launch per tile diagonal) runs on the GPU only: use the "
+                            "CUDA backend, or the peer, barrier or sequential strategy on the CPU");
+        return PW_ERR_UNSUPPORTED;
+    }
 
     int threads = options->threads ? options->threads : pw_cpu_count();
     int64_t h = options->tile_h;
