@@ -47,7 +47,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "--version")) {
-        printf("peerwave %s\n", pw_version());
+        printf("peerwave %s\nbuild: %s\n", pw_version(), pw_build_info());
         return 0;
     }
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)

@@ -33,6 +33,12 @@ extern "C" {
 /* The library version as "MAJOR.MINOR.PATCH". */
 const char *pw_version(void);
 
+/* What this build of the library has, one line: the GPU backend (CUDA version and the GPU
+ * architectures compiled for) or not, the run-time compiler (NVRTC) for user cells on the GPU,
+ * and the multi-GPU transports (NCCL, MPI), e.g. "CUDA 13.0 (90-real, 80-virtual), NVRTC, no
+ * NCCL, no MPI". */
+const char *pw_build_info(void);
+
 /* ---------------------------------------------------------------------------------------------
  * Status codes
  * ------------------------------------------------------------------------------------------- */

@@ -72,6 +72,8 @@ grep -q "GPU only" "$tmp/err" && ok || bad "launch on the CPU: the message does 
 expect 2 sw --no-such-option "$tmp/a.fa" "$tmp/b.fa"
 expect 2 frobnicate
 "$pw" --version | grep -q '^peerwave [0-9]' && ok || bad "--version"
+"$pw" --version | grep -qE '^build: (CUDA [0-9]+\.[0-9]+ \(.+\)|no CUDA).*(NVRTC|no NVRTC), (NCCL|no NCCL), (MPI|no MPI)$' && ok ||
+  bad "--version lacks the build line: $("$pw" --version | tail -1)"
 for c in sw dtw sat inthist heat sor; do
   "$pw" $c --help | grep -q "usage: peerwave $c" && ok || bad "$c --help"
 done

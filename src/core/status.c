@@ -39,6 +39,33 @@ const char *pw_version(void)
     return PW_STR(PW_VERSION_MAJOR) "." PW_STR(PW_VERSION_MINOR) "." PW_STR(PW_VERSION_PATCH);
 }
 
+/* PW_BUILD_CUDA: "VERSION (ARCHITECTURES)", set by CMake for this file when the CUDA part is
+ * built; PW_HAVE_NVRTC, PW_HAVE_NCCL and PW_HAVE_MPI as the library was compiled. */
+const char *pw_build_info(void)
+{
+    return
+#ifdef PW_BUILD_CUDA
+        "CUDA " PW_BUILD_CUDA ", "
+#else
+        "no CUDA (CPU threads only), "
+#endif
+#ifdef PW_HAVE_NVRTC
+        "NVRTC, "
+#else
+        "no NVRTC, "
+#endif
+#ifdef PW_HAVE_NCCL
+        "NCCL, "
+#else
+        "no NCCL, "
+#endif
+#ifdef PW_HAVE_MPI
+        "MPI";
+#else
+        "no MPI";
+#endif
+}
+
 const char *pw_status_str(pw_status status)
 {
     switch (status) {
