@@ -58,9 +58,16 @@ case "$out" in "$want"*) echo "ok: the README's example: $out" ;; *) fail "the R
 deb=$(ls "$tmp"/peerwave_*.deb)
 dpkg-deb -f "$deb" Package Version Depends | sed 's/^/deb: /'
 dpkg-deb -x "$deb" "$tmp/root"
-for f in usr/bin/peerwave usr/include/peerwave.h usr/lib/x86_64-linux-gnu/pkgconfig/peerwave.pc; do
+for f in usr/bin/peerwave usr/include/peerwave.h usr/lib/x86_64-linux-gnu/pkgconfig/peerwave.pc usr/share/man/man1/peerwave.1; do
   [ -e "$tmp/root/$f" ] || [ -e "$tmp/root/${f/x86_64-linux-gnu\//}" ] || fail "the package lacks $f"
 done
+# the manual page: a section a subcommand, and it renders without warnings
+sections=$(grep -c '^\.SH "PEERWAVE ' "$tmp/root/usr/share/man/man1/peerwave.1")
+[ "$sections" -ge 8 ] || fail "peerwave.1 has $sections command sections"
+if command -v groff > /dev/null; then
+  warn=$(groff -man -Tascii -ww "$tmp/root/usr/share/man/man1/peerwave.1" 2>&1 > /dev/null | head -3)
+  [ -z "$warn" ] || fail "peerwave.1: $warn"
+fi
 ver=$("$tmp/root/usr/bin/peerwave" --version 2>&1 | head -1)
 echo "ok: $(basename "$deb") unpacked; its peerwave --version: $ver"
 echo "1 passed, 0 failed"
