@@ -13,7 +13,8 @@
 static const char usage[] =
     "usage: peerwave sat [options] IMAGE [-o OUT.npy]\n"
     "Summed-area table S(i,j) = sum of x over rows 0..i and columns 0..j.\n"
-    "IMAGE: PGM (P2/P5, 8 or 16 bit), PNG (8 or 16 bit grey) or .npy (2-D u8, u16, i32, f32, f64);\n"
+    "IMAGE: PGM (P2/P5, 8 or 16 bit), PNG (8 or 16 bit grey) or .npy (2-D u8, u16, i32, f32, f64,\n"
+    "and i64 whose values fit i32: numpy's default integers);\n"
     "the format is told from the file's first bytes.\n"
     "  -o, --output OUT.npy  write the table as .npy (rows, cols)\n"
     "  --type T              output type: i32, i64, f32 or f64.  Default: i32 for integer input\n"
@@ -87,6 +88,29 @@ static pw_status run_sat(void *p)
 
 static int is_float(pw_dtype t) { return t == PW_F32 || t == PW_F64; }
 
+/* An int64 image whose values all fit int32 (numpy's default integer type for small counts),
+ * converted in place to int32: the sums are the same.  Nonzero (image untouched) if one does not. */
+static int i64_as_i32(pw_image *img)
+{
+    unsigned char *bytes = (unsigned char *)img->data;
+    const int64_t n = img->rows * img->cols;
+    if (img->stride != 0 && img->stride != img->cols) return 1;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t v;
+        memcpy(&v, bytes + 8 * k, 8);
+        if (v < INT32_MIN || v > INT32_MAX) return 1;
+    }
+    for (int64_t k = 0; k < n; k++) { /* narrowing front to back never overwrites an unread value */
+        int64_t v;
+        memcpy(&v, bytes + 8 * k, 8);
+        const int32_t w = (int32_t)v;
+        memcpy(bytes + 4 * k, &w, 4);
+    }
+    img->type = PW_I32;
+    img->stride = img->cols;
+    return 0;
+}
+
 /* The entry at element index k of img, as text. */
 static void element_text(const pw_image *img, int64_t k, char *buf, size_t n)
 {
@@ -112,8 +136,11 @@ int cmd_sat(int argc, char **argv)
         return EXIT_DATA;
     }
     int code = 0;
-    if (in.type == PW_I64) {
-        cli_error("%s: int64 input is not supported (u8, u16, i32, f32, f64)", path);
+    const pw_dtype file_type = in.type;
+    if (in.type == PW_I64 && i64_as_i32(&in)) { /* numpy's default integers: fine while they fit */
+        cli_error("%s: int64 values beyond 32 bits are not supported (u8, u16, i32, f32, f64; or int64 within "
+                  "int32's range): convert to float64",
+                  path);
         code = EXIT_DATA;
         goto out;
     }
@@ -177,7 +204,7 @@ int cmd_sat(int argc, char **argv)
     if (args.output && (code = cli_write_output(&rep, args.output, type, 2, shape, out.data))) goto out;
     cli_detail(&rep, "rows", "%" PRId64, in.rows);
     cli_detail(&rep, "cols", "%" PRId64, in.cols);
-    cli_detail(&rep, "input_type", "%s", pw_dtype_name(in.type));
+    cli_detail(&rep, "input_type", "%s", pw_dtype_name(file_type));
     cli_detail(&rep, "output_type", "%s", pw_dtype_name(type));
     cli_detail_info(&rep, &job.info);
     cli_detail_autowidth(&rep, &job.width);

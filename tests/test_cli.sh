@@ -349,5 +349,24 @@ grep -q 'broken.c:4:.*oops' "$tmp/err" && [ "$(wc -l < "$tmp/err")" = 1 ] && ok 
 rc=$?
 { [ $rc = 1 ] || [ $rc = 2 ]; } && [ "$(wc -l < "$tmp/err")" = 1 ] && ok || bad "missing GPU: exit $rc, '$(cat "$tmp/err")'"
 
+# numpy's default integers (int64) as sat input: read as int32 when every value fits, else a
+# one-line refusal (the .npy files written here byte by byte, numpy or not)
+if command -v python3 > /dev/null; then
+  python3 - "$tmp" <<'PY'
+import struct, sys
+def npy(path, rows, cols, vals):
+    hdr = "{'descr': '<i8', 'fortran_order': False, 'shape': (%d, %d), }" % (rows, cols)
+    hdr += ' ' * ((64 - (10 + len(hdr) + 1) % 64) % 64) + '\n'
+    with open(path, 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(hdr)) + hdr.encode() + struct.pack('<%dq' % len(vals), *vals))
+npy(sys.argv[1] + '/i64.npy', 3, 4, list(range(-5, 7)))
+npy(sys.argv[1] + '/i64big.npy', 1, 2, [1, 1 << 40])
+PY
+  # -5 + -4 + ... + 6 = 6
+  "$pw" sat "$tmp/i64.npy" --check > "$tmp/out" && [ "$(field total < "$tmp/out")" = 6 ] && [ "$(field input_type < "$tmp/out")" = i64 ] \
+    && ok || bad "sat of int64 .npy: $(tr '\n' ' ' < "$tmp/out")"
+  expect 1 sat "$tmp/i64big.npy"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
