@@ -107,10 +107,17 @@ typedef struct cli_report {
     char key[CLI_REPORT_MAX][32];
     char value[CLI_REPORT_MAX][160];
     int detail[CLI_REPORT_MAX];
+    int absent[CLI_REPORT_MAX]; /* a column --tsv always has, "-" in this run; not a key: value line */
 } cli_report;
 
 void cli_result(cli_report *r, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void cli_detail(cli_report *r, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A result (detail 0) or detail (1) this run does not have (no --check, no -o, no trained width,
+ * no --trace): "-" under its --tsv column, so a command's columns are the same whatever its
+ * options; no key: value line. */
+void cli_absent(cli_report *r, int detail, const char *key);
+/* The check result ("ok"), or its absent column. */
+void cli_check_result(cli_report *r, int checked);
 /* backend, strategy, tile shape/h/w, threads, cells, seconds. */
 void cli_detail_info(cli_report *r, const pw_run_info *info);
 void cli_report_print(const cli_report *r, const cli_common *c);

@@ -50,10 +50,15 @@ pw_status cli_auto_width(const cli_common *c, const char *app, pw_options *o, pw
 void cli_detail_autowidth(cli_report *r, const cli_autowidth *aw)
 {
     cli_detail(r, "tile_w_source", "%s", aw->source ? aw->source : "default");
-    if (!aw->source || aw->source[0] != 'm') return;
+    if (!aw->source || aw->source[0] != 'm') { /* no model: the same --tsv columns, absent */
+        static const char *const keys[] = {"wisdom", "training_s", "training_corner", "model_d_s", "model_tau_s_s"};
+        for (int k = 0; k < 5; k++) cli_absent(r, 1, keys[k]);
+        return;
+    }
     cli_detail(r, "wisdom", "%s", aw->wisdom);
     cli_detail(r, "training_s", "%.6f", aw->fit.seconds);
     if (aw->fit.corner_rows) cli_detail(r, "training_corner", "%" PRId64 "x%" PRId64, aw->fit.corner_rows, aw->fit.corner_cols);
+    else cli_absent(r, 1, "training_corner");
     cli_detail(r, "model_d_s", "%.4g", aw->fit.d);
     cli_detail(r, "model_tau_s_s", "%.4g", aw->fit.tau_s);
 }

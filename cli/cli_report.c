@@ -12,7 +12,23 @@ static void add(cli_report *r, int detail, const char *key, const char *fmt, va_
     if (r->n >= CLI_REPORT_MAX) return;
     snprintf(r->key[r->n], sizeof r->key[r->n], "%s", key);
     vsnprintf(r->value[r->n], sizeof r->value[r->n], fmt, ap);
+    r->absent[r->n] = 0;
     r->detail[r->n++] = detail;
+}
+
+void cli_absent(cli_report *r, int detail, const char *key)
+{
+    if (r->n >= CLI_REPORT_MAX) return;
+    snprintf(r->key[r->n], sizeof r->key[r->n], "%s", key);
+    snprintf(r->value[r->n], sizeof r->value[r->n], "-");
+    r->absent[r->n] = 1;
+    r->detail[r->n++] = detail;
+}
+
+void cli_check_result(cli_report *r, int checked)
+{
+    if (checked) cli_result(r, "check", "ok");
+    else cli_absent(r, 0, "check");
 }
 
 void cli_result(cli_report *r, const char *key, const char *fmt, ...)
@@ -57,7 +73,7 @@ void cli_report_print(const cli_report *r, const cli_common *c)
         return;
     }
     for (int k = 0; k < r->n; k++)
-        if (!(c->quiet && r->detail[k])) printf("%s: %s\n", r->key[k], r->value[k]);
+        if (!(c->quiet && r->detail[k]) && !r->absent[k]) printf("%s: %s\n", r->key[k], r->value[k]);
 }
 
 int cli_write_output(cli_report *r, const char *path, pw_dtype type, int ndim, const int64_t *shape,

@@ -276,6 +276,11 @@ pw_options cli_reference_options(void)
 int cli_finish(cli_common *c, cli_report *r, const char *command)
 {
     int code = c->trace_path ? cli_trace_finish(&c->trace, c->trace_path, command, r) : 0;
+    if (!c->trace_path) { /* the same --tsv columns without --trace */
+        static const char *const keys[] = {"trace", "trace_tiles", "trace_workers", "trace_span_ms", "trace_idle_corner_pct",
+                                           "trace_idle_intermediate_pct", "trace_wait_pct", "trace_mean_tile_us"};
+        for (int k = 0; k < 8; k++) cli_absent(r, 1, keys[k]);
+    }
     cli_trace_free(&c->trace);
     if (code == 0) cli_report_print(r, c);
     return code;

@@ -154,6 +154,8 @@ int cmd_dtw(int argc, char **argv)
             goto out;
         }
         cli_result(&rep, "check", "ok");
+    } else {
+        cli_absent(&rep, 0, "check");
     }
     cli_detail(&rep, "length_a", "%" PRId64, a.length);
     cli_detail(&rep, "length_b", "%" PRId64, b.length);

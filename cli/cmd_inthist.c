@@ -168,9 +168,12 @@ int cmd_inthist(int argc, char **argv)
             goto out;
         }
         cli_result(&rep, "check", "ok");
+    } else {
+        cli_absent(&rep, 0, "check");
     }
     int64_t shape[3] = {args.bins, in.rows, in.cols};
     if (args.output && (code = cli_write_output(&rep, args.output, PW_I32, 3, shape, out))) goto out;
+    if (!args.output) cli_absent(&rep, 1, "output");
     cli_detail(&rep, "bins", "%" PRId64, args.bins);
     cli_detail(&rep, "range", "%.9g,%.9g", args.lo, args.hi);
     cli_detail(&rep, "rows", "%" PRId64, in.rows);

@@ -411,6 +411,8 @@ int cmd_run(int argc, char **argv)
             goto out;
         }
         cli_result(&rep, "check", "ok");
+    } else {
+        cli_absent(&rep, 0, "check");
     }
     if (a.output) {
         int nt = npy_type(vtype);
@@ -422,10 +424,13 @@ int cmd_run(int argc, char **argv)
         int64_t shape[3] = {grid_form ? a.rows + 2 * halo : a.cols, a.cols + 2 * halo, a.planes + 2 * halo};
         if ((code = cli_write_output(&rep, a.output, (pw_dtype)nt, !grid_form ? 1 : three_d ? 3 : 2, shape, grid_form ? grid : out_row)))
             goto out;
+    } else {
+        cli_absent(&rep, 1, "output");
     }
     cli_detail(&rep, "compiled", "%s", job.result.compiled ? "yes" : "no (cached)");
     cli_detail(&rep, "compile_s", "%.3f", job.result.compile_seconds);
     if (job.result.note[0]) cli_detail(&rep, "note", "%s", job.result.note);
+    else cli_absent(&rep, 1, "note");
     cli_detail(&rep, "rows", "%" PRId64, a.rows);
     cli_detail(&rep, "cols", "%" PRId64, a.cols);
     if (three_d) cli_detail(&rep, "planes", "%" PRId64, a.planes);

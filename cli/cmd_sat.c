@@ -199,9 +199,14 @@ int cmd_sat(int argc, char **argv)
             goto out;
         }
         cli_result(&rep, "check", "ok");
+        cli_absent(&rep, 1, "check_error_of_bound");
+    } else {
+        cli_absent(&rep, 0, "check");
+        cli_absent(&rep, 1, "check_error_of_bound");
     }
     int64_t shape[2] = {in.rows, in.cols};
     if (args.output && (code = cli_write_output(&rep, args.output, type, 2, shape, out.data))) goto out;
+    if (!args.output) cli_absent(&rep, 1, "output");
     cli_detail(&rep, "rows", "%" PRId64, in.rows);
     cli_detail(&rep, "cols", "%" PRId64, in.cols);
     cli_detail(&rep, "input_type", "%s", pw_dtype_name(file_type));

@@ -196,9 +196,12 @@ static int cmd_stencil(int argc, char **argv, int sor)
             goto out;
         }
         cli_result(&rep, "check", "ok");
+    } else {
+        cli_absent(&rep, 0, "check");
     }
     int64_t shape[2] = {grid.rows, grid.cols};
     if (args.output && (code = cli_write_output(&rep, args.output, grid.type, 2, shape, grid.data))) goto out;
+    if (!args.output) cli_absent(&rep, 1, "output");
     cli_detail(&rep, "sweeps", "%" PRId64, args.sweeps);
     if (sor) cli_detail(&rep, "omega", "%.17g", args.omega);
     cli_detail(&rep, "rows", "%" PRId64, grid.rows);

@@ -146,6 +146,8 @@ int cmd_sw(int argc, char **argv)
             goto out;
         }
         cli_result(&rep, "check", "ok");
+    } else {
+        cli_absent(&rep, 0, "check");
     }
     cli_detail(&rep, "name_a", "%s", a.name);
     cli_detail(&rep, "name_b", "%s", b.name);

@@ -135,6 +135,19 @@ printf 'P2\n3 2\n9\n1 2 3\n4 5 6\n' > "$tmp/tiny.pgm"
 "$pw" sat --tsv "$tmp/tiny.pgm" > "$tmp/tsv"
 [ "$(wc -l < "$tmp/tsv")" = 2 ] && [ "$(head -1 "$tmp/tsv" | awk -F'\t' '{print NF}')" = "$(tail -1 "$tmp/tsv" | awk -F'\t' '{print NF}')" ] \
   && [ "$(head -1 "$tmp/tsv" | cut -f1)" = total ] && [ "$(tail -1 "$tmp/tsv" | cut -f1)" = 21 ] && ok || bad "tsv layout"
+# One column set a command, whatever the options (issue 26: --check, -o, a trained width, --trace
+# added columns): a run without them has the same header, "-" where it has nothing.
+tsv_header() { "$pw" "$@" --tsv | head -1; }
+h0=$(tsv_header sat "$tmp/tiny.pgm")
+for opts in "--check" "-o $tmp/tsv_sat.npy" "--check --tile-w model --trace $tmp/tsv.svg" "--quiet"; do
+  h=$(tsv_header sat "$tmp/tiny.pgm" $opts)
+  if [ "$opts" = --quiet ]; then [ "$h" = "total	check" ] && ok || bad "sat --tsv --quiet columns: $h"
+  else [ "$h" = "$h0" ] && ok || bad "sat --tsv columns change with $opts: $h"; fi
+done
+h0=$(tsv_header sw "$tmp/a.fa" "$tmp/b.fa")
+[ "$(tsv_header sw "$tmp/a.fa" "$tmp/b.fa" --check --tile-w model)" = "$h0" ] && ok || bad "sw --tsv columns change"
+h0=$(tsv_header heat --size 20x20)
+[ "$(tsv_header heat --size 20x20 --check -o "$tmp/tsv_heat.npy")" = "$h0" ] && ok || bad "heat --tsv columns change"
 
 # Progress indicator: forced with --progress (the delay shortened for the test); never with --quiet.
 PEERWAVE_PROGRESS_AFTER_MS=0 "$pw" heat --size 1200x1200 --sweeps 4 --progress > /dev/null 2> "$tmp/progress"
