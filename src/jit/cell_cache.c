@@ -37,10 +37,26 @@ void pw_hash_hex(const pw_hash *h, char key[PW_CACHE_KEY_CHARS])
 /* mkdir -m 0700 (existing is fine). */
 static int make_dir(const char *path) { return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1; }
 
+/* A directory nobody else can replace: itself ours (not a link) and writable by us alone, and
+ * every directory above it (on its real path) ours or root's and writable by its owner alone,
+ * or sticky (as /tmp: others may not rename or remove what is ours there).  Else someone who
+ * can write a parent could swap the cache for theirs between our checks and our loads. */
 static int safe_dir(const char *path)
 {
     struct stat s;
-    return lstat(path, &s) == 0 && S_ISDIR(s.st_mode) && s.st_uid == geteuid() && (s.st_mode & 022) == 0;
+    if (lstat(path, &s) != 0 || !S_ISDIR(s.st_mode) || s.st_uid != geteuid() || (s.st_mode & 022) != 0) return 0;
+    char *real = realpath(path, NULL);
+    if (!real) return 0;
+    int ok = 1;
+    for (char *slash = strrchr(real, '/'); ok && slash; slash = strrchr(real, '/')) {
+        *slash = '\0'; /* the parent of what was left */
+        const char *parent = real[0] ? real : "/";
+        ok = stat(parent, &s) == 0 && (s.st_uid == geteuid() || s.st_uid == 0) &&
+             ((s.st_mode & 022) == 0 || (s.st_mode & S_ISVTX) != 0);
+        if (!real[0]) break;
+    }
+    free(real);
+    return ok;
 }
 
 const char *pw_cache_dir(char *buf, size_t size, const char **why)

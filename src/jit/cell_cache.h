@@ -3,7 +3,8 @@
  * GPU, shared objects for the CPU), each under the hash of everything that changes it.
  *
  * The cache holds code that will run, so (docs/RELIABILITY.md): the directory is created with
- * mode 0700 and refused unless the user owns it and nobody else can write it; an entry is written
+ * mode 0700 and refused unless the user owns it and nobody else can write it or any directory
+ * above it (root's and sticky ones, as /tmp, excepted); an entry is written
  * under a temporary name and renamed (two processes may compile the same cell at once); an
  * entry carries its size and hash and is checked before use (a torn or altered file is compiled
  * again, never run).
