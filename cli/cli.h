@@ -116,8 +116,6 @@ void cli_detail(cli_report *r, const char *key, const char *fmt, ...) __attribut
  * no --trace): "-" under its --tsv column, so a command's columns are the same whatever its
  * options; no key: value line. */
 void cli_absent(cli_report *r, int detail, const char *key);
-/* The check result ("ok"), or its absent column. */
-void cli_check_result(cli_report *r, int checked);
 /* backend, strategy, tile shape/h/w, threads, cells, seconds. */
 void cli_detail_info(cli_report *r, const pw_run_info *info);
 void cli_report_print(const cli_report *r, const cli_common *c);

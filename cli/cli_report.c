@@ -25,12 +25,6 @@ void cli_absent(cli_report *r, int detail, const char *key)
     r->detail[r->n++] = detail;
 }
 
-void cli_check_result(cli_report *r, int checked)
-{
-    if (checked) cli_result(r, "check", "ok");
-    else cli_absent(r, 0, "check");
-}
-
 void cli_result(cli_report *r, const char *key, const char *fmt, ...)
 {
     va_list ap;

@@ -41,10 +41,12 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=$cuda >/dev/nu
 : > "$build/build.log"
 cmake --build "$build" -j "$jobs" > "$build/build.log" 2>&1 < /dev/null &
 pid=$!
-tail -n +1 -f "$build/build.log" --pid=$pid 2>/dev/null | grep --line-buffered -E '^\[ *[0-9]+%\] (Building|Linking)' |
-  sed -u -E 's#^\[ *([0-9]+)%\] (Building [A-Za-z]+ object|Linking [A-Za-z ]+) (.*/)?([^/ ]+)$#setup: [\1%] \2 \4#'
+trap 'kill $pid 2>/dev/null' INT TERM # Ctrl-C stops the build too
+# (an up-to-date tree prints no such line: grep then finds nothing, which is no failure)
+{ tail -n +1 -f "$build/build.log" --pid=$pid 2>/dev/null | grep --line-buffered -E '^\[ *[0-9]+%\] (Building|Linking)' |
+  sed -u -E 's#^\[ *([0-9]+)%\] (Building [A-Za-z]+ object|Linking [A-Za-z ]+) (.*/)?([^/ ]+)$#setup: [\1%] \2 \4#'; } || true
 if ! wait $pid; then
-  grep -E -B2 -A8 'error|Error' "$build/build.log" | head -60 >&2
+  { grep -E -B2 -A8 'error|Error' "$build/build.log" || tail -30 "$build/build.log"; } | head -60 >&2
   echo "setup: the build failed (the whole log: $build/build.log)" >&2
   exit 1
 fi

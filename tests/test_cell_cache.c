@@ -88,6 +88,20 @@ static void test_directories(void)
     path_of(q, sizeof q, "made-link");
     CHECK(symlink(p, q) == 0, "symlink dir");
     CHECK(dir_for(q, buf, sizeof buf, &why) == NULL && why, "a linked cache directory is refused");
+    char slash[700];
+    snprintf(slash, sizeof slash, "%s/", q);
+    CHECK(dir_for(slash, buf, sizeof buf, &why) == NULL && why, "... also written with a trailing slash");
+    /* the path the cache uses is the real one: through a link above it, the link is gone */
+    path_of(p, sizeof p, "real-parent");
+    path_of(q, sizeof q, "linked-parent");
+    CHECK(mkdir(p, 0700) == 0 && symlink(p, q) == 0, "parent link");
+    char via[700], want[700];
+    snprintf(via, sizeof via, "%s/c", q);
+    snprintf(want, sizeof want, "%s/c", p);
+    char *real_want = NULL;
+    d = dir_for(via, buf, sizeof buf, &why);
+    CHECK(d && (real_want = realpath(want, NULL)) && !strcmp(d, real_want), "the cache path is the real one: %s", d ? d : why);
+    free(real_want);
     /* inside a directory others can write (not sticky): they could swap ours */
     path_of(p, sizeof p, "shared");
     CHECK(mkdir(p, 0700) == 0 && chmod(p, 0777) == 0, "mkdir shared");

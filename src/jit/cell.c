@@ -225,7 +225,9 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
         pw_kernel_switches sw;
         pw_kernel_switches_read(&sw);
-        if (d->form == PW_CELL_GRID3 && sw.layout_3d == PW_3D_TILES && plan.strategy == PW_STRATEGY_PEER && tiles3_fits(d)) {
+        /* (the 3-D processor does not record tiles: a traced run takes the flattened space) */
+        if (d->form == PW_CELL_GRID3 && sw.layout_3d == PW_3D_TILES && plan.strategy == PW_STRATEGY_PEER && !plan.trace &&
+            tiles3_fits(d)) {
             job.tiles3 = 1;
         } else if (d->form == PW_CELL_GRID3 && sw.layout_3d == PW_3D_PLANE && plane_ordered(d)) {
             /* plane by plane: a 2-D plan over (j, k), rows x sweeps sweeps of it */

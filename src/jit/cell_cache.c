@@ -37,25 +37,36 @@ void pw_hash_hex(const pw_hash *h, char key[PW_CACHE_KEY_CHARS])
 /* mkdir -m 0700 (existing is fine). */
 static int make_dir(const char *path) { return mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1; }
 
-/* A directory nobody else can replace: itself ours (not a link) and writable by us alone, and
- * every directory above it (on its real path) ours or root's and writable by its owner alone,
- * or sticky (as /tmp: others may not rename or remove what is ours there).  Else someone who
- * can write a parent could swap the cache for theirs between our checks and our loads. */
-static int safe_dir(const char *path)
+/* A directory nobody else can replace: not a link, ours and writable by us alone, and every
+ * directory above it ours or root's and writable by its owner alone, or sticky (as /tmp: others
+ * may not rename or remove what is ours there).  Else someone who can write a parent could swap
+ * the cache for theirs between our checks and our loads.  Checked on its real path, which is
+ * what the cache then uses (*real: malloc'd), so a link on the way cannot be re-pointed later. */
+static int safe_dir(const char *path, char **real_out)
 {
     struct stat s;
-    if (lstat(path, &s) != 0 || !S_ISDIR(s.st_mode) || s.st_uid != geteuid() || (s.st_mode & 022) != 0) return 0;
+    *real_out = NULL;
+    char *bare = strdup(path); /* without trailing slashes, so that lstat sees a link as a link */
+    if (!bare) return 0;
+    for (size_t n = strlen(bare); n > 1 && bare[n - 1] == '/'; n--) bare[n - 1] = '\0';
+    const int linked = lstat(bare, &s) != 0 || !S_ISDIR(s.st_mode);
+    free(bare);
+    if (linked) return 0;
     char *real = realpath(path, NULL);
     if (!real) return 0;
-    int ok = 1;
-    for (char *slash = strrchr(real, '/'); ok && slash; slash = strrchr(real, '/')) {
+    int ok = lstat(real, &s) == 0 && S_ISDIR(s.st_mode) && s.st_uid == geteuid() && (s.st_mode & 022) == 0;
+    char *up = strdup(real);
+    for (char *slash = up ? strrchr(up, '/') : NULL; ok && slash; slash = strrchr(up, '/')) {
         *slash = '\0'; /* the parent of what was left */
-        const char *parent = real[0] ? real : "/";
+        const char *parent = up[0] ? up : "/";
         ok = stat(parent, &s) == 0 && (s.st_uid == geteuid() || s.st_uid == 0) &&
              ((s.st_mode & 022) == 0 || (s.st_mode & S_ISVTX) != 0);
-        if (!real[0]) break;
+        if (!up[0]) break;
     }
-    free(real);
+    ok = ok && up;
+    free(up);
+    if (ok) *real_out = real;
+    else free(real);
     return ok;
 }
 
@@ -88,8 +99,16 @@ const char *pw_cache_dir(char *buf, size_t size, const char **why)
         *why = "the cache directory cannot be created";
         return NULL;
     }
-    if (!safe_dir(buf)) {
-        *why = "the cache directory is not a directory of this user's that only this user can write";
+    char *real = NULL;
+    if (!safe_dir(buf, &real)) {
+        *why = "the cache directory is not a directory of this user's that only this user can write (nor any "
+               "directory above it, unless sticky)";
+        return NULL;
+    }
+    n = snprintf(buf, size, "%s", real);
+    free(real);
+    if (n <= 0 || (size_t)n >= size) {
+        *why = "the cache directory's path is too long";
         return NULL;
     }
     return buf;

@@ -60,9 +60,10 @@ struct Warp3Proc {
     int64_t halo;
     Cell cell;
 
-    /* It syncs inside its tiles and takes the peer schedule's ticket (a tile) whole; at most 128
-     * registers, so that four blocks of four warps fit an SM (512^3 has 512 tiles: all at once on
-     * the H100's 132 SMs). */
+    /* It syncs inside its tiles and takes the peer schedule's ticket (a tile) whole (it records
+     * no trace: src/jit/cell.c does not choose it for a traced run); at most 128 registers, so
+     * that 512 threads fit an SM (two blocks of the default eight warps: 512^3's 256 tiles all
+     * at once on the H100's 132 SMs). */
     static constexpr pw_proc_policy policy = {true, true, false, 32 * NW, 512 / (32 * NW)};
     enum { AHEAD = PW_WARP3_AHEAD, CHUNK = PW_WARP3_CHUNK, SLOTS = PW_WARP3_SLOTS, ROWS = PW_WARP3_ROWS };
     enum { PITCH = KW + 1, SLICE = ROWS * PITCH, COPIES = (SLICE + 31) / 32, STORES = KW };
