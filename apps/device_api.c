@@ -75,6 +75,7 @@ static pw_status stencil_device(pw_image *grid, int64_t sweeps, int sor, double 
 #ifdef PW_HAVE_CUDA
     pw_plan plan;
     PW_DEVICE_PLAN(options, grid->rows - 2, grid->cols - 2, PW_STENCIL_CUDA_TILE_H, &plan);
+    plan.monitor.cells = pw_monitor_mul(plan.monitor.cells, sweeps);
     pw_run_info local;
     if (!info) info = &local;
     pw_run_info_clear(info);

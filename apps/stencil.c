@@ -34,6 +34,7 @@ static pw_status stencil(pw_image *grid, int64_t sweeps, int sor, double omega,
     pw_plan plan;
     st = pw_plan_make_app(options, grid->rows - 2, grid->cols - 2, 0, PW_STENCIL_CUDA_TILE_H, &plan);
     if (st != PW_OK) return st;
+    plan.monitor.cells = pw_monitor_mul(plan.monitor.cells, sweeps);
     pw_run_info local;
     if (!info) info = &local;
     pw_run_info_clear(info);

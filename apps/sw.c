@@ -1,4 +1,5 @@
 /* sw.c - pw_sw(): Smith-Waterman-Gotoh in linear space on any engine. */
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "../src/core/alloc.h"
@@ -31,7 +32,23 @@ typedef struct sw_ctx {
     int alphabet;
     int32_t gap_open, gap_extend;
     sw_best *best; /* one per worker */
+    atomic_int *best_seen; /* NULL, or one per worker: its best score for the progress hook */
+    int workers;
 } sw_ctx;
+
+/* The progress hook's best score so far (core/monitor.h): the workers' latest flushes. */
+static int sw_best_so_far(void *p, void *stream, int64_t *best)
+{
+    (void)stream;
+    const sw_ctx *ctx = p;
+    int32_t b = 0;
+    for (int w = 0; w < ctx->workers; w++) {
+        int32_t v = atomic_load_explicit(&ctx->best_seen[w], memory_order_relaxed);
+        if (v > b) b = v;
+    }
+    *best = b;
+    return 1;
+}
 
 static inline pw_sw_cell sw_cell_at(const sw_ctx *ctx, int64_t i, int64_t j, pw_sw_cell up,
                                     pw_sw_cell left, pw_sw_cell diag)
@@ -44,8 +61,12 @@ static inline pw_sw_cell sw_cell_at(const sw_ctx *ctx, int64_t i, int64_t j, pw_
 #define SW_ACC_INIT(ctx, acc) ((acc).score = 0, (acc).i = -1, (acc).j = -1)
 #define SW_ACC_ADD(acc, ii, jj, v) \
     if ((v).h > (acc).score) { (acc).score = (v).h; (acc).i = (ii); (acc).j = (jj); }
-#define SW_ACC_FLUSH(ctx, worker, acc) \
-    if ((acc).score > 0 && sw_better((acc), (ctx)->best[worker])) (ctx)->best[worker] = (acc);
+#define SW_ACC_FLUSH(ctx, worker, acc)                                                            \
+    if ((acc).score > 0 && sw_better((acc), (ctx)->best[worker])) {                                \
+        (ctx)->best[worker] = (acc);                                                               \
+        if ((ctx)->best_seen)                                                                      \
+            atomic_store_explicit(&(ctx)->best_seen[worker], (acc).score, memory_order_relaxed);   \
+    }
 
 #define PW_SEG_NAME sw_segment
 #define PW_SEG_CTX sw_ctx
@@ -103,6 +124,13 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     if (st == PW_OK) st = pw_linear_buffers_alloc(&buf, sizeof(pw_sw_cell), n, m);
     if (st == PW_OK && !(ctx.best = pw_malloc(sizeof *ctx.best * (size_t)plan.workers)))
         st = PW_ERR_OUT_OF_MEMORY;
+    if (st == PW_OK && plan.monitor.fn) {
+        if (!(ctx.best_seen = pw_malloc(sizeof *ctx.best_seen * (size_t)plan.workers))) st = PW_ERR_OUT_OF_MEMORY;
+        for (int w = 0; st == PW_OK && w < plan.workers; w++) atomic_init(&ctx.best_seen[w], 0);
+        ctx.workers = plan.workers;
+        plan.monitor.best = sw_best_so_far;
+        plan.monitor.best_ctx = &ctx;
+    }
     if (st == PW_OK) {
         ctx.bus = buf.bus;
         ctx.left = buf.left;
@@ -132,5 +160,6 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     free(ea);
     free(eb);
     free(ctx.best);
+    free(ctx.best_seen);
     return st;
 }

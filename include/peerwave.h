@@ -60,6 +60,8 @@ typedef enum pw_status {
     PW_ERR_CUDA,              /* a CUDA runtime call failed */
     PW_ERR_COMPILE,           /* run-time compilation (NVRTC) of device code failed; pw_error_detail
                                  has the start of the compiler's log */
+    PW_ERR_CANCELLED,         /* the progress hook or the cancel flag stopped the run (pw_options);
+                                 outputs are partial and must not be used */
     PW_STATUS_COUNT
 } pw_status;
 
@@ -111,6 +113,30 @@ typedef struct pw_trace_record {
 /* Called once per tile after the run returns, from the calling thread, in no defined order. */
 typedef void (*pw_trace_fn)(void *user, const pw_trace_record *record);
 
+/* Where a running computation stands, handed to a progress hook (see pw_options.progress). */
+typedef struct pw_progress {
+    double fraction;     /* of the run's work finished, 0 .. 1 (tiles finished over tiles, in
+                            cells: exact when the run ends, within a tile's cells before) */
+    int64_t cells_done;  /* fraction * cells */
+    int64_t cells;       /* cells of the whole run (sweeps, bins and planes included) */
+    double seconds;      /* since the run began (argument checks and copies included) */
+    double cells_per_second; /* cells_done / seconds */
+    double eta_seconds;  /* time left at that rate; -1 before anything is done */
+    int has_best;        /* 1 when best is known: pw_sw's best local score so far */
+    int64_t best;        /* a score some cell has reached: <= the final score, and equal to it
+                            at the end */
+    int final;           /* 1 on the last call, after the computation finished (fraction 1) */
+} pw_progress;
+
+/* Called every pw_options.progress_interval_ms while a run computes, and once more at its end
+ * (final = 1) when it succeeds, from one of the run's threads, one call at a time (on the CPU:
+ * whichever worker thread finishes a tile first once the interval has passed; on the GPU: the
+ * calling thread, while the kernel runs).  Return 0 to go on, nonzero
+ * to stop the run: it then returns PW_ERR_CANCELLED soon after (within a tile on the CPU;
+ * within a tile-row's wait or the next tile-row claimed on the GPU).  The hook must not call
+ * back into the library with the same options. */
+typedef int (*pw_progress_fn)(void *user, const pw_progress *progress);
+
 typedef struct pw_options {
     pw_backend backend;     /* default PW_BACKEND_AUTO */
     pw_strategy strategy;   /* default PW_STRATEGY_PEER */
@@ -134,6 +160,15 @@ typedef struct pw_options {
                                PW_ERR_TIMEOUT; 0 = default (10 s on CUDA, 120 s on the CPU) */
     pw_trace_fn trace;      /* NULL = no tracing (costs nothing); else receives every tile */
     void *trace_user;       /* passed to trace */
+    pw_progress_fn progress;/* NULL = no progress reports (costs nothing); see pw_progress_fn.
+                               CUDA: blocks write how many tiles they finished to mapped host
+                               memory at most every 100 us each (docs/PERFORMANCE.md: its cost) */
+    void *progress_user;    /* passed to progress */
+    int64_t progress_interval_ms; /* between calls of progress; 0 = 500 */
+    const volatile int *cancel; /* NULL, or a flag the caller may set to nonzero at any time (from
+                               another thread or a signal handler): the run stops with
+                               PW_ERR_CANCELLED as if the hook had asked.  Looked at every tile
+                               on the CPU and every 10 ms on the GPU. */
 } pw_options;
 
 #define PW_MAX_TILE_H 4096

@@ -4,6 +4,7 @@
 
 #include "exec.h"
 #include "../cpu/cpu_engines.h"
+#include "../cpu/cpu_monitor.h"
 
 void pw_run_info_clear(pw_run_info *info)
 {
@@ -28,12 +29,15 @@ static pw_status run_engine(const pw_plan *plan, const pw_kernel *kernel, int64_
     if (plan->backend != PW_BACKEND_CPU) return PW_ERR_UNSUPPORTED;
     double start = pw_seconds_now();
     pw_status st;
+    pw_cpu_monitor monitor; /* the hook's view of this execution: after the run's earlier ones */
+    pw_cpu_monitor_open(&monitor, &plan->monitor, &plan->tiling, sweeps, info ? info->cells : 0);
     switch (plan->strategy) {
-    case PW_STRATEGY_SEQUENTIAL: st = pw_cpu_sequential(plan, kernel); break;
-    case PW_STRATEGY_PEER: st = pw_cpu_peer(plan, kernel, sweeps); break;
-    case PW_STRATEGY_GLOBAL_BARRIER: st = pw_cpu_barrier(plan, kernel); break;
+    case PW_STRATEGY_SEQUENTIAL: st = pw_cpu_sequential(plan, kernel, &monitor); break;
+    case PW_STRATEGY_PEER: st = pw_cpu_peer(plan, kernel, sweeps, &monitor); break;
+    case PW_STRATEGY_GLOBAL_BARRIER: st = pw_cpu_barrier(plan, kernel, &monitor); break;
     default: st = PW_ERR_UNSUPPORTED; break;
     }
+    if (st == PW_OK && pw_cpu_monitor_stopped(&monitor)) st = PW_ERR_CANCELLED;
     if (info) {
         const pw_tiling *t = &plan->tiling;
         info->backend = plan->backend;
@@ -46,6 +50,7 @@ static pw_status run_engine(const pw_plan *plan, const pw_kernel *kernel, int64_
         info->skew = t->skew;
         info->cells += t->rows * t->cols * sweeps;
         info->seconds += pw_seconds_now() - start;
+        if (st == PW_OK && monitor.m) pw_monitor_finish(monitor.m, info->cells, NULL);
     }
     return st;
 }

@@ -42,6 +42,10 @@ void pw_options_init(pw_options *options)
     options->cuda_stream = NULL;
     options->trace = NULL;
     options->trace_user = NULL;
+    options->progress = NULL;
+    options->progress_user = NULL;
+    options->progress_interval_ms = 0;
+    options->cancel = NULL;
 }
 
 int pw_cpu_count(void)
@@ -64,6 +68,7 @@ pw_status pw_options_check(const pw_options *o)
         o->rows_per_thread != 8)
         return PW_ERR_INVALID_ARGUMENT;
     if (o->watchdog_ms < 0 || o->watchdog_ms > INT64_MAX / 1000000) return PW_ERR_INVALID_ARGUMENT;
+    if (o->progress_interval_ms < 0 || o->progress_interval_ms > INT64_MAX / 1000000) return PW_ERR_INVALID_ARGUMENT;
     return PW_OK;
 }
 
@@ -132,6 +137,7 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     plan->trace_user = options->trace_user;
     plan->watchdog_ns = options->watchdog_ms * 1000000;
     plan->stream = options->cuda_stream;
+    pw_monitor_init(&plan->monitor, options, pw_monitor_mul(rows, cols));
     /* Fault injection for the reliability tests (docs/RELIABILITY.md): the peer engines never
      * publish this tile-row's progress, so the row below must end in PW_ERR_TIMEOUT. */
     const char *stuck = getenv("PEERWAVE_DEBUG_STUCK_ROW");

@@ -7,6 +7,7 @@
 #define PW_PLAN_H
 
 #include "peerwave.h"
+#include "monitor.h"
 #include "tiling.h"
 
 #ifdef __cplusplus
@@ -28,6 +29,8 @@ typedef struct pw_plan {
     int64_t watchdog_ns;  /* 0 = the engine's default */
     void *stream;         /* CUDA stream (cudaStream_t), NULL = legacy default stream */
     int64_t stuck_row;    /* debug fault injection: a tile-row that never publishes; -1 = none */
+    pw_monitor monitor;   /* progress hook and cancel flag (monitor.h); an app whose run is more
+                             than rows x cols cells (sweeps, bins) sets monitor.cells */
 } pw_plan;
 
 /* Check *options (NULL = defaults) and resolve automatic choices for a rows x cols space with the

@@ -35,3 +35,10 @@ int64_t pw_tiling_diagonal_count(const pw_tiling *t)
     }
     return last + 1;
 }
+
+int64_t pw_tiling_tile_count(const pw_tiling *t, int64_t sweeps)
+{
+    int64_t n = 0;
+    for (int64_t r = 0; r < t->n_rows; r++) n += pw_tiling_end_tile(t, r) - pw_tiling_first_tile(t, r);
+    return n * sweeps;
+}

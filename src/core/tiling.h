@@ -21,6 +21,9 @@ pw_status pw_tiling_init(pw_tiling *t, int64_t rows, int64_t cols, int skew, pw_
 /* Global-barrier schedule: the number of tile diagonals (pw_tiling_diagonal). */
 int64_t pw_tiling_diagonal_count(const pw_tiling *t);
 
+/* Tiles in `sweeps` sweeps of the tiling (what the progress monitors count: core/monitor.h). */
+int64_t pw_tiling_tile_count(const pw_tiling *t, int64_t sweeps);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,16 +6,20 @@
 #define PW_CPU_ENGINES_H
 
 #include "../core/exec.h"
+#include "cpu_monitor.h"
+
+/* Every engine counts finished tiles into `monitor` (cpu_monitor.h) and stops early when it says
+ * so (the caller turns that into PW_ERR_CANCELLED). */
 
 /* The plain loop nest: rows in order, each whole, on the calling thread.  The reference. */
-pw_status pw_cpu_sequential(const pw_plan *plan, const pw_kernel *kernel);
+pw_status pw_cpu_sequential(const pw_plan *plan, const pw_kernel *kernel, pw_cpu_monitor *monitor);
 
 /* Peer engine: threads claim tile-rows in order from an atomic ticket and wait only on the
  * release/acquire progress counters of the tile-row above (and, for sweeps > 1, pipelined
  * in-place sweeps of skew 0, of the previous sweep's rows: core/work.h). */
-pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps);
+pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_cpu_monitor *monitor);
 
 /* Global-barrier engine: all threads run the tiles of one tile diagonal, then meet at a barrier. */
-pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel);
+pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel, pw_cpu_monitor *monitor);
 
 #endif

@@ -7,6 +7,7 @@
  * diagonal, then wait at a barrier for the next.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 
 #include "cpu_engines.h"
 #include "team.h"
@@ -21,6 +22,8 @@ typedef struct barrier_state {
     pthread_mutex_t init_lock;
     int barrier_ready;
     pw_tile_trace trace;
+    pw_cpu_monitor *monitor;
+    atomic_llong stop_diagonal; /* the first diagonal in which a worker was told to stop */
 } barrier_state;
 
 /* The team size is known only once the team runs; the first member to arrive sizes the barrier. */
@@ -57,14 +60,25 @@ static void barrier_worker(void *arg, int worker, int team_size)
             int64_t start = tracing ? pw_now_ns() : 0;
             pw_cpu_run_tile(t, s->k, r, c, worker);
             if (tracing) pw_tile_trace_add(&s->trace, worker, r, c, diag_start, start, pw_now_ns());
+            if (pw_cpu_monitor_tiles(s->monitor, 1)) {
+                long long first = atomic_load(&s->stop_diagonal);
+                while (d < first && !atomic_compare_exchange_weak(&s->stop_diagonal, &first, d)) {}
+                break;
+            }
         }
         pthread_barrier_wait(&s->barrier);
+        /* A stop asked for in diagonal d was asked before its barrier, so every worker sees it
+         * here and leaves after the same barrier (one asked for in d + 1 by a worker already
+         * past this barrier is > d: nobody leaves early). */
+        if (atomic_load(&s->stop_diagonal) <= d) return;
     }
 }
 
-pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel)
+pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel, pw_cpu_monitor *monitor)
 {
     barrier_state s;
+    s.monitor = monitor;
+    atomic_init(&s.stop_diagonal, INT64_MAX);
     s.t = &plan->tiling;
     s.k = kernel;
     s.n_diagonals = pw_tiling_diagonal_count(s.t);

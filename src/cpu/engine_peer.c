@@ -32,7 +32,8 @@ typedef struct peer_state {
     pw_work work;
     atomic_llong next_ticket;
     atomic_llong *progress; /* per ticket (tile-row and sweep): steps finished */
-    atomic_int failed;      /* a watchdog fired: everyone stops */
+    atomic_int failed;      /* a watchdog fired or the monitor said stop: everyone stops */
+    pw_cpu_monitor *monitor;
     int64_t watchdog_ns;
     int64_t stuck_row;      /* fault injection (plan.h) */
     pw_tile_trace trace;
@@ -82,7 +83,7 @@ static void peer_worker(void *arg, int worker, int team_size)
     int tracing = s->trace.workers != NULL;
     for (;;) {
         const int64_t q = atomic_fetch_add_explicit(&s->next_ticket, 1, memory_order_relaxed);
-        if (q >= tickets) return;
+        if (q >= tickets || atomic_load_explicit(&s->failed, memory_order_relaxed)) return;
         const pw_ticket k = pw_work_decode(&s->work, q);
         const int64_t r = k.row, end = pw_tiling_end_tile(t, r);
         for (int64_t c = pw_tiling_first_tile(t, r); c < end; c++) {
@@ -93,11 +94,15 @@ static void peer_worker(void *arg, int worker, int team_size)
             if (q != s->stuck_row)
                 atomic_store_explicit(&s->progress[q], pw_tiling_done(t, r, c), memory_order_release);
             if (tracing) pw_tile_trace_add(&s->trace, worker, q, c, wait_start, start, pw_now_ns());
+            if (pw_cpu_monitor_tiles(s->monitor, 1)) { /* cancelled: the waits below give up */
+                atomic_store(&s->failed, 1);
+                return;
+            }
         }
     }
 }
 
-pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps)
+pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_cpu_monitor *monitor)
 {
     const pw_tiling *t = &plan->tiling;
     peer_state s;
@@ -107,6 +112,7 @@ pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t swee
     s.work = pw_work_make(t->n_rows, sweeps);
     s.watchdog_ns = plan->watchdog_ns ? plan->watchdog_ns : PW_CPU_WATCHDOG_NS;
     s.stuck_row = plan->stuck_row;
+    s.monitor = monitor;
     atomic_init(&s.next_ticket, 0);
     atomic_init(&s.failed, 0);
     const int64_t tickets = pw_work_tickets(&s.work);
@@ -116,7 +122,7 @@ pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t swee
     pw_status st = pw_tile_trace_open(&s.trace, plan->workers, plan->trace);
     if (st == PW_OK) {
         pw_team_run(plan->workers, peer_worker, &s, NULL);
-        st = atomic_load(&s.failed) ? PW_ERR_TIMEOUT : PW_OK;
+        st = pw_cpu_monitor_stopped(monitor) ? PW_ERR_CANCELLED : atomic_load(&s.failed) ? PW_ERR_TIMEOUT : PW_OK;
         pw_status tst = pw_tile_trace_close(&s.trace, plan->trace, plan->trace_user);
         if (st == PW_OK) st = tst;
     }

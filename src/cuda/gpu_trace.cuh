@@ -12,16 +12,9 @@
 #include "../core/alloc.h"
 #include "device/trace_device.cuh"
 #include "../core/plan.h"
+#include "../core/tiling.h"
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
-
-/* Host: the number of tiles in the tiling (one record each). */
-static inline long long pw_trace_tile_count(const pw_tiling *t)
-{
-    long long n = 0;
-    for (int64_t r = 0; r < t->n_rows; r++) n += pw_tiling_end_tile(t, r) - pw_tiling_first_tile(t, r);
-    return n;
-}
 
 /* Host: allocate the buffer when the plan has a sink (else leave tracing off): one record per tile
  * and sweep (pipelined sweeps report tile_row = sweep * n_rows + r). */
@@ -32,7 +25,7 @@ static inline pw_status pw_trace_open(const pw_plan *plan, const pw_tiling *tili
     tr->count = NULL;
     tr->capacity = 0;
     if (!plan->trace) return PW_OK;
-    tr->capacity = pw_trace_tile_count(tiling) * sweeps;
+    tr->capacity = pw_tiling_tile_count(tiling, sweeps);
     pw_status st = pw_cuda_reserve((double)tr->capacity * sizeof(pw_gpu_trace_record));
     if (st != PW_OK) return st;
     st = pw_from_cuda(pw_cuda_malloc((void **)&tr->count, sizeof *tr->count, stream));

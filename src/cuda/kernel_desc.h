@@ -101,6 +101,8 @@ typedef struct pw_kernel_desc {
     int pipelined_sweeps;  /* in-place sweeps pipelined in one peer launch */
     unsigned spin_polls;
     pw_launch_needs needs;
+    int64_t cells_per_sweep; /* cells a sweep computes when the tiling's rows x cols is not that
+                                (the 3-D processor's tiling counts tiles); 0: rows x cols */
 } pw_kernel_desc;
 
 /* The kernel for `cell` under `plan` (a CUDA plan) with the given switches (NULL: read them).

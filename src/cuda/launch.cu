@@ -5,6 +5,7 @@
 #include "cuda_check.cuh"
 #include "device/schedules.cuh"
 #include "device_buffer.cuh"
+#include "gpu_monitor.cuh"
 #include "gpu_trace.cuh"
 #include "launch.h"
 
@@ -33,13 +34,17 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     float ms = 0;
     cudaEvent_t start = NULL, stop = NULL;
     pw_engine_args a;
+    pw_gpu_watch watch = {};
     cudaStream_t stream = pw_plan_stream(plan);
     /* The one-launch-per-diagonal baseline has no persistent blocks to draw lanes for. */
     const bool traced = plan->trace && plan->strategy != PW_STRATEGY_LAUNCH;
     const int64_t counters = t->n_rows * sweeps; /* pw_work_tickets of a.work */
+    const int64_t cells = (desc->cells_per_sweep ? desc->cells_per_sweep : t->rows * t->cols) * sweeps;
+    const int64_t cells_before = info ? info->cells : 0; /* the run's earlier launches */
     if (sweeps < 1 || (sweeps > 1 && (plan->strategy != PW_STRATEGY_PEER || t->skew != 0))) return PW_ERR_UNSUPPORTED;
     a.trace.records = NULL;
     a.trace.count = NULL;
+    a.monitor.words = NULL;
     if (traced) {
         st = pw_trace_open(plan, t, sweeps, &a.trace, stream);
         if (st != PW_OK) goto done;
@@ -79,6 +84,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
         if (plan->workers > 0 && available > plan->workers) available = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; } /* block does not fit on an SM */
+        if ((st = pw_gpu_watch_open(&watch, plan, t, sweeps, cells, grid, cells_before, &a.monitor)) != PW_OK) goto done;
         void *args[] = {first_arg, &a};
         PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
         PW_CUDA_TRY(st, cudaLaunchKernel(k->peer, dim3((unsigned)grid), dim3(threads), args, smem, stream), done);
@@ -89,6 +95,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
         if (plan->workers > 0 && available > plan->workers) available = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; }
+        if ((st = pw_gpu_watch_open(&watch, plan, t, sweeps, cells, grid, cells_before, &a.monitor)) != PW_OK) goto done;
         {
             int64_t n_diag = pw_tiling_diagonal_count(t);
             void *args[] = {first_arg, &a, &n_diag};
@@ -113,12 +120,13 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         goto done;
     }
     PW_CUDA_TRY(st, cudaEventRecord(stop, stream), done);
-    PW_CUDA_TRY(st, cudaEventSynchronize(stop), done);
+    /* (the launch strategy, a baseline with no persistent blocks, is not watched: the plain wait) */
+    if ((st = pw_gpu_watch_wait(&watch, stop, error)) != PW_OK) goto done;
     PW_CUDA_TRY(st, cudaGetLastError(), done);
     PW_CUDA_TRY(st, cudaEventElapsedTime(&ms, start, stop), done);
     PW_CUDA_TRY(st, cudaMemcpyAsync(&host_error, error, sizeof(int), cudaMemcpyDeviceToHost, stream), done);
     PW_CUDA_TRY(st, cudaStreamSynchronize(stream), done);
-    if (host_error) st = PW_ERR_TIMEOUT;
+    if (host_error) st = host_error == PW_CUDA_ERROR_CANCELLED ? PW_ERR_CANCELLED : PW_ERR_TIMEOUT;
     if (info) {
         info->backend = PW_BACKEND_CUDA;
         info->strategy = plan->strategy;
@@ -128,14 +136,16 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         info->threads = (int)grid;
         info->threads_available = (int)(available ? available : grid);
         info->skew = t->skew;
-        info->cells += t->rows * t->cols * sweeps;
+        info->cells += cells;
         info->seconds += ms / 1e3;
     }
+    if (st == PW_OK && info && pw_monitor_on(&plan->monitor)) pw_monitor_finish(&plan->monitor, info->cells, watch.side);
 done:
     if (traced) {
         pw_status tst = pw_trace_close(plan, &a.trace, stream, st == PW_OK);
         if (st == PW_OK) st = tst;
     }
+    pw_gpu_watch_close(&watch);
     if (start) cudaEventDestroy(start);
     if (stop) cudaEventDestroy(stop);
     pw_cuda_free(progress, stream);

@@ -77,6 +77,29 @@ static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_
 
 /* ---- Smith-Waterman ----------------------------------------------------------------------- */
 
+/* The progress hook's best score so far (core/monitor.h): the rows' best scores as the kernel
+ * left them, copied on the monitor's stream while it runs (a row's word is its best over the
+ * tiles finished, so every value is a score some cell reached). */
+struct sw_best_view {
+    const int32_t *row_best; /* device, n */
+    int64_t n;
+    std::vector<int32_t> host;
+};
+
+static int sw_best_so_far(void *p, void *stream, int64_t *best)
+{
+    sw_best_view *v = (sw_best_view *)p;
+    cudaStream_t s = (cudaStream_t)stream;
+    if (cudaMemcpyAsync(v->host.data(), v->row_best, sizeof(int32_t) * (size_t)v->n, cudaMemcpyDeviceToHost, s) !=
+            cudaSuccess ||
+        cudaStreamSynchronize(s) != cudaSuccess)
+        return 0;
+    int32_t b = 0;
+    for (int32_t x : v->host) b = x > b ? x : b;
+    *best = b;
+    return 1;
+}
+
 /* The scan over device-resident encoded sequences da (n) and db (m), one gap model. */
 template <class Gaps>
 static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, const uint8_t *db, int64_t m,
@@ -98,8 +121,15 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
     PW_THEN(st, best_score.upload(row_score.data(), (size_t)n));
     PW_THEN(st, best_col.upload(row_col.data(), (size_t)n));
     if (st != PW_OK) return st;
-    st = pw_cuda_run_linear(plan, SwApp<Gaps>{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet, gaps,
-                                              best_score.ptr, best_col.ptr}, info);
+    pw_plan watched = *plan;
+    sw_best_view view = {best_score.ptr, n, {}};
+    if (plan->monitor.fn) {
+        view.host.resize((size_t)n);
+        watched.monitor.best = sw_best_so_far;
+        watched.monitor.best_ctx = &view;
+    }
+    st = pw_cuda_run_linear(&watched, SwApp<Gaps>{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet, gaps,
+                                                  best_score.ptr, best_col.ptr}, info);
     PW_THEN(st, best_score.download(row_score.data(), (size_t)n));
     PW_THEN(st, best_col.download(row_col.data(), (size_t)n));
     if (st != PW_OK) return st;

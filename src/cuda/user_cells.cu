@@ -500,6 +500,7 @@ static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, tile3 shap
     desc->needs.threads = 32 * shape.nw;
     desc->needs.smem = pw_warp3_smem_bytes(shape.kw, shape.nw, (int)d->value_size);
     desc->needs.warps_per_scheduler = 0;
+    desc->cells_per_sweep = a->rows * a->cols * a->planes;
 }
 
 extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res)
@@ -550,8 +551,7 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         if (st != PW_OK) return st;
         res->info.backend = PW_BACKEND_CUDA;
         st = grid ? run_grid(cell, plan, &desc, m, &u, job, res) : run_linear(cell, plan, &desc, m, &u, job, res);
-        if (job->tiles3) { /* the launcher counted tickets: report points and the tile */
-            res->info.cells = a->rows * a->cols * a->planes * job->sweeps;
+        if (job->tiles3) { /* the tile, as a 2-D tiling cannot say it */
             res->info.tile_h = 32;
             res->info.tile_w = shape3.nw * shape3.kw;
         }

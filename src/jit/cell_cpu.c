@@ -77,6 +77,10 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
         o.trace = plan->trace;
         o.trace_user = plan->trace_user;
         o.watchdog_ms = plan->watchdog_ns / 1000000;
+        o.progress = plan->monitor.fn;
+        o.progress_user = plan->monitor.user;
+        o.progress_interval_ms = plan->monitor.interval_ns / 1000000;
+        o.cancel = plan->monitor.cancel;
         st = pw_run(&p, &o, &res->info);
     }
     if (st == PW_OK) memcpy(res->last, last_row + (size_t)(a->cols - 1) * vs, vs);

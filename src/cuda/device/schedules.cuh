@@ -70,12 +70,20 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
     __shared__ int abandon;
     const pw_tiling &t = a.t;
     const int64_t tickets = pw_work_tickets(&a.work);
+    pw_block_monitor mon; /* thread 0's */
     pw_begin_proc_block(proc);
     for (;;) {
-        if (threadIdx.x == 0) row = (long long)atomicAdd(a.ticket, 1ULL);
+        if (threadIdx.x == 0) {
+            row = (long long)atomicAdd(a.ticket, 1ULL);
+            /* watched runs can be cancelled: a block between tile-rows need not wait to learn it */
+            if (a.monitor.words && *(volatile int *)a.error) row = tickets;
+        }
         __syncthreads();
         const int64_t q = row; /* the ticket, and its counter's index */
-        if (q >= tickets) return;
+        if (q >= tickets) {
+            if (threadIdx.x == 0) pw_monitor_leave(a.monitor, mon);
+            return;
+        }
         const pw_ticket k = pw_work_decode(&a.work, q);
         const int64_t sweep = k.sweep, r = k.row;
         const pw_row_sync sync{&a, q, sweep, r};
@@ -83,12 +91,14 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
         if constexpr (Proc::policy.runs_rows) {
             if (!proc.run_row(t, r, first, end, pw_smem, sync)) return;
             __syncthreads();
+            if (threadIdx.x == 0) pw_monitor_tiles(a.monitor, mon, end - first);
         } else for (int64_t c = first; c < end; c++) {
             if constexpr (Proc::policy.syncs_in_tile) { /* waits are inside: a trace shows them as busy */
                 const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
                 if (!proc.run_tile(t, r, c, pw_smem, sync)) return;
                 __syncthreads();
                 if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, start_ns, start_ns);
+                if (threadIdx.x == 0) pw_monitor_tiles(a.monitor, mon, 1);
             } else {
                 long long wait_ns = 0, start_ns = 0; /* thread 0's, when tracing */
                 if (threadIdx.x == 0) {
@@ -101,7 +111,10 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
                 pw_run_plain_tile(proc, t, r, c, pw_smem, a.sweep_base + sweep);
                 __syncthreads();
                 if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, wait_ns, start_ns);
-                if (threadIdx.x == 0) pw_tile_publish(sync, pw_tiling_done(&t, r, c));
+                if (threadIdx.x == 0) {
+                    pw_tile_publish(sync, pw_tiling_done(&t, r, c));
+                    pw_monitor_tiles(a.monitor, mon, 1);
+                }
             }
         }
         __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
@@ -132,6 +145,7 @@ __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_e
     /* Tracing: a tile's "wait" is everything since this block's previous tile ended (the
      * barriers in between), so busy + wait covers the block's whole run. */
     long long last_end = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
+    pw_block_monitor mon; /* thread 0's */
     pw_begin_proc_block(proc);
     for (int64_t d = 0; d < n_diagonals; d++) {
         for (int64_t k = blockIdx.x;; k += gridDim.x) {
@@ -146,10 +160,12 @@ __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_e
                     pw_trace_tile(a.trace, r, c, last_end, start_ns);
                     last_end = pw_globaltimer();
                 }
+                if (threadIdx.x == 0) pw_monitor_tiles(a.monitor, mon, 1);
             }
         }
         if (!pw_grid_barrier(a)) return;
     }
+    if (threadIdx.x == 0) pw_monitor_leave(a.monitor, mon);
 }
 
 template <class Proc>

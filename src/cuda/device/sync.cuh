@@ -21,22 +21,25 @@
 #include "../../core/tiling_geometry.h"
 #include "../../core/work.h"
 #include "memory.cuh"
+#include "monitor_device.cuh"
 #include "trace_device.cuh"
 
 #define PW_CUDA_ERROR_TIMEOUT 1
+#define PW_CUDA_ERROR_CANCELLED 2 /* written by the host (gpu_monitor.cuh) */
 
 struct pw_engine_args {
     pw_tiling t;
     pw_counter *progress;       /* one counter per ticket (tile-row and sweep) */
     pw_counter *ticket;         /* next tile-row to claim */
     unsigned *grid_barrier;     /* the global-barrier schedule's arrival word (zeroed) */
-    int *error;                 /* 0, or PW_CUDA_ERROR_TIMEOUT */
+    int *error;                 /* 0, PW_CUDA_ERROR_TIMEOUT or _CANCELLED: every block leaves */
     long long watchdog_ns;
     long long stuck_row;        /* fault injection (plan.h): never hands over; -1 = none */
     pw_work work;               /* peer: the tickets (tile-rows of pipelined sweeps: core/work.h) */
     int64_t sweep_base;         /* the run's sweep that this launch's first sweep is */
     unsigned spin_polls;        /* pw_poll: polls before it sleeps between them */
     pw_gpu_trace trace;         /* trace.records == NULL: tracing off */
+    pw_gpu_monitor monitor;     /* monitor.words == NULL: no progress hook, no cancel flag */
 };
 
 /* Poll until poll(&seen) says ready; false when the run is abandoned (the abandon flag set, or
@@ -181,7 +184,10 @@ __device__ __forceinline__ bool pw_grid_barrier(const pw_engine_args &a)
 {
     int abandoned = 0; /* thread 0's; every thread learns it from the closing __syncthreads_or */
     __syncthreads();
-    if (threadIdx.x == 0) {
+    /* A watched run may have been cancelled: a block that leaves here leaves the others waiting
+     * at this barrier, where they look at the same word. */
+    if (threadIdx.x == 0 && a.monitor.words && *(volatile int *)a.error) abandoned = 1;
+    else if (threadIdx.x == 0) {
         const unsigned add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
         const unsigned before = pw_atomic_add_release_u32(a.grid_barrier, add);
         unsigned seen = before, checked = before;
