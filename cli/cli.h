@@ -69,8 +69,10 @@ typedef struct cli_common {
     "  --quiet                     print only the result lines\n"                         \
     "  --trace FILE.svg            draw every tile as a Gantt chart (one lane per CPU\n"    \
     "                              thread or GPU block) and print idle and wait figures\n" \
-    "  --progress                  elapsed-time indicator on stderr even when it is not a\n" \
-    "                              terminal (on a terminal it shows after 2 s anyway)\n"   \
+    "  --progress                  progress on stderr (percentage, rate, time left, sw's\n" \
+    "                              best score so far) a line a second, also when stderr\n" \
+    "                              is not a terminal (on a terminal it shows after 2 s)\n" \
+    "                              Ctrl-C stops a run cleanly (exit 130)\n"               \
     "  --help                      this text\n"
 
 /* One subcommand's options: cli_parse() merges them with the common ones, prints --help and
@@ -128,8 +130,13 @@ int cli_write_output(cli_report *r, const char *path, pw_dtype type, int ndim, c
  * the exit code. */
 int cli_finish(cli_common *c, cli_report *r, const char *command);
 
-/* Run job(arg) on a helper thread while the calling thread shows elapsed time on stderr after
- * about two seconds (on a terminal, or with --progress; never with --quiet). */
+/* Give c->options the progress hook and the cancel flag (Ctrl-C) when progress shows: on a
+ * terminal, or with --progress; never with --quiet.  cli_parse calls it. */
+void cli_progress_attach(cli_common *c);
+
+/* Run job(arg) on a helper thread while the calling thread shows the run's progress on stderr
+ * (percentage, rate, time left, SW's best score so far) after about two seconds on a terminal,
+ * a line a second with --progress; never with --quiet. */
 typedef pw_status (*cli_job_fn)(void *arg);
 pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, void *arg);
 

@@ -1,13 +1,56 @@
-/* cli_progress.c - run a library call on a helper thread so the main thread can show that a long
- * run is alive.  The library has no progress hook (its engines run on their own threads or on
- * the GPU), so this shows elapsed time, not a fraction. */
+/* cli_progress.c - what a long run shows on stderr: the library's progress hook
+ * (pw_options.progress) feeds the fraction done, the rate, the time left and SW's best score so
+ * far to the main thread, which prints them once a second while the run goes on on a helper
+ * thread; Ctrl-C sets the library's cancel flag, so the run stops cleanly (a second Ctrl-C kills
+ * the program as usual).  On a terminal the line is redrawn in place after two seconds; with
+ * --progress (e.g. into a log file) it prints a line a second; --quiet shows nothing. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+/* What the hook saw last; the hook runs on one of the library's threads. */
+static struct {
+    pthread_mutex_t lock;
+    pw_progress latest;
+    int have;
+} seen = {PTHREAD_MUTEX_INITIALIZER, {0}, 0};
+
+static volatile int cancel_flag; /* the library's cancel flag: set by SIGINT */
+
+static int progress_hook(void *user, const pw_progress *p)
+{
+    (void)user;
+    pthread_mutex_lock(&seen.lock);
+    seen.latest = *p;
+    seen.have = 1;
+    pthread_mutex_unlock(&seen.lock);
+    return 0;
+}
+
+static void on_interrupt(int sig)
+{
+    cancel_flag = 1;
+    signal(sig, SIG_DFL); /* a second Ctrl-C ends the program at once */
+}
+
+static int shows_progress(const cli_common *c) { return !c->quiet && (c->progress || isatty(STDERR_FILENO)); }
+
+void cli_progress_attach(cli_common *c)
+{
+    if (!shows_progress(c)) return;
+    c->options.progress = progress_hook;
+    c->options.progress_user = NULL;
+    const char *every_env = getenv("PEERWAVE_PROGRESS_EVERY_MS"); /* (see cli_run_job) */
+    const long every = every_env ? atol(every_env) : 0;
+    c->options.progress_interval_ms = every > 0 && every < 250 ? every : 250;
+    c->options.cancel = &cancel_flag;
+}
 
 typedef struct job_state {
     cli_job_fn job;
@@ -37,39 +80,101 @@ static double now_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* "1.23 Gcells/s" */
+static void format_rate(char *out, size_t size, double per_second)
+{
+    const char *unit = "";
+    if (per_second >= 1e12) per_second /= 1e12, unit = "T";
+    else if (per_second >= 1e9) per_second /= 1e9, unit = "G";
+    else if (per_second >= 1e6) per_second /= 1e6, unit = "M";
+    else if (per_second >= 1e3) per_second /= 1e3, unit = "k";
+    snprintf(out, size, "%.3g %scells/s", per_second, unit);
+}
+
+/* "1h02m", "3m05s", "42s" */
+static void format_duration(char *out, size_t size, double s)
+{
+    long t = (long)(s + 0.5);
+    if (t >= 3600) snprintf(out, size, "%ldh%02ldm", t / 3600, (t / 60) % 60);
+    else if (t >= 60) snprintf(out, size, "%ldm%02lds", t / 60, t % 60);
+    else snprintf(out, size, "%lds", t);
+}
+
+/* One status line: "running, 5 s" before the first report, then
+ * "42.0% 1.23 Tcells/s ETA 12s best 1234 (5 s)". */
+static void format_status(char *out, size_t size, double elapsed)
+{
+    pthread_mutex_lock(&seen.lock);
+    const pw_progress p = seen.latest;
+    const int have = seen.have;
+    pthread_mutex_unlock(&seen.lock);
+    if (!have || p.cells_done == 0) {
+        snprintf(out, size, "running, %.0f s", elapsed);
+        return;
+    }
+    char rate[32], eta[32] = "?", best[48] = "";
+    format_rate(rate, sizeof rate, p.cells_per_second);
+    if (p.eta_seconds >= 0) format_duration(eta, sizeof eta, p.eta_seconds);
+    if (p.has_best) snprintf(best, sizeof best, " best %lld", (long long)p.best);
+    snprintf(out, size, "%5.1f%% %s ETA %s%s (%.0f s)", 100.0 * p.fraction, rate, eta, best, elapsed);
+}
+
 pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, void *arg)
 {
-    int tty = isatty(STDERR_FILENO);
-    if (c->quiet || (!tty && !c->progress)) return job(arg);
+    if (!shows_progress(c)) return job(arg);
+    const int tty = isatty(STDERR_FILENO);
     /* PEERWAVE_PROGRESS_AFTER_MS: the delay before the first report (tests set it to 0). */
     const char *after_env = getenv("PEERWAVE_PROGRESS_AFTER_MS");
-    double after = after_env ? atof(after_env) / 1000.0 : 2.0;
+    double after = after_env ? atof(after_env) / 1000.0 : tty ? 2.0 : 1.0;
+    /* PEERWAVE_PROGRESS_EVERY_MS: between lines (1 s; tests shorten it) */
+    const char *every_env = getenv("PEERWAVE_PROGRESS_EVERY_MS");
+    const double every = every_env && atof(every_env) > 0 ? atof(every_env) / 1000.0 : 1.0;
     job_state s = {job, arg, PW_OK, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&s.cond, &attr);
+    pthread_mutex_lock(&seen.lock);
+    seen.have = 0;
+    pthread_mutex_unlock(&seen.lock);
+    cancel_flag = 0;
+    void (*old_handler)(int) = signal(SIGINT, on_interrupt);
     pthread_t thread;
-    if (pthread_create(&thread, NULL, job_thread, &s)) return job(arg);
+    const int threaded = pthread_create(&thread, NULL, job_thread, &s) == 0;
+    if (!threaded) { /* no helper thread: run it here, without a display */
+        s.status = job(arg);
+        s.done = 1;
+    }
     double start = now_seconds();
-    int shown = 0;
+    int shown = 0, width = 0;
+    char line[160];
     pthread_mutex_lock(&s.lock);
     while (!s.done) {
-        double next = now_seconds() + (shown ? 1.0 : after);
+        double next = now_seconds() + (shown ? every : after);
         struct timespec until = {(time_t)next, (long)((next - (double)(time_t)next) * 1e9)};
         pthread_cond_timedwait(&s.cond, &s.lock, &until);
         if (s.done) break;
         double t = now_seconds() - start;
         if (t + 1e-3 < after) continue;
-        if (tty) fprintf(stderr, "\rpeerwave: %s: running, %.0f s", label, t);
-        else fprintf(stderr, "peerwave: %s: running, %.0f s\n", label, t);
+        format_status(line, sizeof line, t);
+        if (tty) { /* redraw in place; blanks cover a longer previous line */
+            int n = (int)strlen(line);
+            fprintf(stderr, "\rpeerwave: %s: %s%*s", label, line, width > n ? width - n : 0, "");
+            width = n;
+        } else {
+            fprintf(stderr, "peerwave: %s: %s\n", label, line);
+        }
         fflush(stderr);
         shown = 1;
     }
     pthread_mutex_unlock(&s.lock);
-    pthread_join(thread, NULL);
-    if (shown) fprintf(stderr, tty ? "\rpeerwave: %s: done in %.1f s\n" : "peerwave: %s: done in %.1f s\n",
-                       label, now_seconds() - start);
+    if (threaded) pthread_join(thread, NULL);
+    signal(SIGINT, old_handler == SIG_ERR ? SIG_DFL : old_handler);
+    if (shown) {
+        const char *how = s.status == PW_ERR_CANCELLED ? "stopped" : s.status == PW_OK ? "done" : "failed";
+        fprintf(stderr, tty ? "\rpeerwave: %s: %s after %.1f s%*s\n" : "peerwave: %s: %s after %.1f s%*s\n", label, how,
+                now_seconds() - start, width > 24 ? width - 24 : 0, "");
+    }
     pthread_cond_destroy(&s.cond);
     pthread_condattr_destroy(&attr);
     return s.status;

@@ -237,6 +237,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         return -1;
     }
     *first = optind;
+    cli_progress_attach(common);
     return 0;
 }
 
@@ -259,6 +260,8 @@ int cli_status_exit(pw_status st)
     case PW_ERR_INVALID_TILE:
     case PW_ERR_UNSUPPORTED:
         return EXIT_USAGE;
+    case PW_ERR_CANCELLED:
+        return 130; /* as a shell reports a program ended by Ctrl-C */
     default:
         return EXIT_DATA;
     }

@@ -150,8 +150,20 @@ h0=$(tsv_header heat --size 20x20)
 [ "$(tsv_header heat --size 20x20 --check -o "$tmp/tsv_heat.npy")" = "$h0" ] && ok || bad "heat --tsv columns change"
 
 # Progress indicator: forced with --progress (the delay shortened for the test); never with --quiet.
-PEERWAVE_PROGRESS_AFTER_MS=0 "$pw" heat --size 1200x1200 --sweeps 4 --progress > /dev/null 2> "$tmp/progress"
-grep -q '^peerwave: heat: running' "$tmp/progress" && grep -q 'done in' "$tmp/progress" && ok || bad "progress lines: $(cat "$tmp/progress")"
+# Lines every 20 ms here: the library's hook gives the percentage, rate and time left.
+PEERWAVE_PROGRESS_AFTER_MS=0 PEERWAVE_PROGRESS_EVERY_MS=20 "$pw" heat --size 1200x1200 --sweeps 60 --progress > /dev/null 2> "$tmp/progress"
+grep -Eq '^peerwave: heat: +[0-9.]+% [0-9.]+ [kMGT]?cells/s ETA [0-9hms?]+ \([0-9]+ s\)$' "$tmp/progress" &&
+  grep -q '^peerwave: heat: done after' "$tmp/progress" && ok || bad "progress lines: $(cat "$tmp/progress")"
+# sw adds its best score so far
+awk 'BEGIN { srand(5); print ">p"; for (i = 0; i < 4000; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" }' > "$tmp/p.fa"
+PEERWAVE_PROGRESS_AFTER_MS=0 PEERWAVE_PROGRESS_EVERY_MS=10 "$pw" sw "$tmp/p.fa" "$tmp/p.fa" --backend cpu --strategy sequential --progress > "$tmp/sw_out" 2> "$tmp/progress"
+best=$(sed -n 's/.* best \([0-9]*\) .*/\1/p' "$tmp/progress" | tail -1); score=$(sed -n 's/^score: //p' "$tmp/sw_out")
+[ -n "$best" ] && [ "$best" -le "$score" ] && ok || bad "sw progress without a best score <= $score: $(cat "$tmp/progress")"
+# Ctrl-C stops a run cleanly: the library's cancel flag, exit 130, no result lines
+PEERWAVE_PROGRESS_AFTER_MS=0 timeout --preserve-status -s INT 1 "$pw" heat --size 2000x2000 --sweeps 100000 --backend cpu --progress > "$tmp/int_out" 2> "$tmp/progress"
+rc=$?
+[ "$rc" = 130 ] && grep -q 'stopped after' "$tmp/progress" && grep -q 'cancelled' "$tmp/progress" && [ ! -s "$tmp/int_out" ] && ok ||
+  bad "Ctrl-C: rc $rc, $(cat "$tmp/progress")"
 PEERWAVE_PROGRESS_AFTER_MS=0 "$pw" heat --size 1200x1200 --sweeps 4 --progress --quiet > /dev/null 2> "$tmp/progress"
 [ ! -s "$tmp/progress" ] && ok || bad "progress printed with --quiet"
 

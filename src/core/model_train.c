@@ -40,6 +40,7 @@ pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols,
     pw_options to = *o;
     to.tile_h = (int)full.tiling.h;
     to.trace = NULL;
+    to.progress = NULL; /* the corner runs are not the run the caller watches (the cancel flag still stops them) */
     int64_t cr = (int64_t)((double)rows * ratio), cc = (int64_t)((double)cols * ratio);
     fit->corner_rows = cr < 1 ? 1 : cr;
     fit->corner_cols = cc < 1 ? 1 : cc;
