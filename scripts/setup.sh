@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 mode=${2:-tests}
 
-packages=(cmake make gcc libc6-dev libparasail-dev libpng-dev python3-numpy valgrind pkg-config)
+packages=(cmake make gcc libc6-dev libparasail-dev libpng-dev python3-numpy python3-pytest python3-venv valgrind pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

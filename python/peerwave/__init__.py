@@ -1,0 +1,472 @@
+"""PeerWave from Python: wavefront computations on NVIDIA GPUs (peer-synchronised persistent
+blocks) and CPU threads, over numpy arrays, or in place over GPU arrays (PyTorch, CuPy, anything
+with __cuda_array_interface__ or DLPack).
+
+    import numpy as np, peerwave
+    r = peerwave.sw("GATTACA", "GCATGCT", match=2, mismatch=-1, gap_open=3, gap_extend=1)
+    r.score, r.end_a, r.end_b, r.info.backend
+    s = peerwave.sat(np.arange(12, dtype=np.uint8).reshape(3, 4))     # summed-area table
+    peerwave.heat(grid, sweeps=100)                                    # in place
+
+Every function takes the library's options as keyword arguments (see OPTIONS), raises
+PeerWaveError (or its subclass Cancelled) with the library's message, and returns results with a
+RunInfo of what the run used.  The manual: README.md, "Python"; the C API: include/peerwave.h.
+"""
+
+import ctypes
+from collections import namedtuple
+
+import numpy as np
+
+from . import _arrays, _native
+from ._native import lib
+
+__all__ = ["sw", "dtw", "sat", "inthist", "heat", "sor", "Cell", "PeerWaveError", "Cancelled", "RunInfo",
+           "Progress", "version", "build_info", "OPTIONS"]
+
+_STATUS = ["OK", "NULL_ARGUMENT", "INVALID_ARGUMENT", "INVALID_SIZE", "SIZE_OVERFLOW", "ILLEGAL_DEPENDENCE",
+           "INVALID_TILE", "UNSUPPORTED", "NO_DEVICE", "OUT_OF_MEMORY", "OVERFLOW", "BAD_INPUT", "THREAD", "TIMEOUT",
+           "CUDA", "COMPILE", "CANCELLED"]
+
+
+class PeerWaveError(RuntimeError):
+    """A library call failed: .status is the pw_status code, .name its name ("BAD_INPUT" ...), the
+    message is pw_status_str() with pw_error_detail() when there is one."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+        self.name = _STATUS[status] if 0 <= status < len(_STATUS) else str(status)
+
+
+class Cancelled(PeerWaveError):
+    """The progress callback asked the run to stop (or raised: that exception is the __cause__)."""
+
+
+def version():
+    return lib.pw_version().decode()
+
+
+def build_info():
+    return lib.pw_build_info().decode()
+
+
+RunInfo = namedtuple("RunInfo", "backend strategy shape tile_h tile_w threads threads_available skew cells seconds")
+Progress = namedtuple("Progress", "fraction cells_done cells seconds cells_per_second eta_seconds best final")
+
+_BACKENDS = ["auto", "cpu", "cuda"]
+_STRATEGIES = ["peer", "sequential", "barrier", "launch"]
+_SHAPES = ["hyper", "square"]
+_LAYOUTS = ["auto", "row-major", "hybrid"]
+
+OPTIONS = {
+    "backend": "'auto' (CUDA when there is a GPU), 'cpu' or 'cuda'",
+    "strategy": "'peer' (default), 'sequential', 'barrier' or 'launch' (GPU only)",
+    "shape": "tile shape, 'hyper' (default) or 'square'",
+    "tile_h": "rows per tile (0: automatic)",
+    "tile_w": "tile width in steps (0: automatic)",
+    "threads": "CPU threads (0: one per core)",
+    "device": "CUDA device index",
+    "rows_per_thread": "CUDA sw/dtw: tile rows a thread (0, 1, 2, 4, 8)",
+    "layout": "CUDA sat/heat/sor: 'auto', 'row-major' or 'hybrid'",
+    "max_blocks": "CUDA: at most this many persistent blocks (0: as many as fit)",
+    "stream": "CUDA: a stream (an int handle, or an object with .cuda_stream / .ptr) to order the work on",
+    "watchdog_ms": "a peer wait without progress for this long fails the run (0: default)",
+    "progress": "a callable(Progress) called while the run computes; return True to stop it",
+    "progress_interval_ms": "between progress calls (0: 500)",
+}
+
+
+def _info(i):
+    return RunInfo(_BACKENDS[i.backend], _STRATEGIES[i.strategy], _SHAPES[i.shape], i.tile_h, i.tile_w, i.threads,
+                   i.threads_available, i.skew, i.cells, i.seconds)
+
+
+def _pick(name, value, names):
+    if isinstance(value, int) and 0 <= value < len(names):
+        return value
+    try:
+        return names.index(value)
+    except ValueError:
+        raise ValueError(f"{name}={value!r}: one of {', '.join(names)}") from None
+
+
+def _stream_handle(s):
+    if s is None:
+        return None
+    for attr in ("cuda_stream", "ptr", "handle"):
+        if hasattr(s, attr):
+            return int(getattr(s, attr)) or None
+    return int(s) or None
+
+
+class _Call:
+    """Options for one call, with the progress callback kept alive and its exceptions kept."""
+
+    def __init__(self, kwargs, streams=()):
+        unknown = set(kwargs) - set(OPTIONS)
+        if unknown:
+            raise TypeError(f"unknown option(s) {', '.join(sorted(unknown))}; options: {', '.join(OPTIONS)}")
+        o = _native.Options()
+        lib.pw_options_init(ctypes.byref(o))
+        o.backend = _pick("backend", kwargs.get("backend", "auto"), _BACKENDS)
+        o.strategy = _pick("strategy", kwargs.get("strategy", "peer"), _STRATEGIES)
+        o.shape = _pick("shape", kwargs.get("shape", "hyper"), _SHAPES)
+        o.layout = _pick("layout", kwargs.get("layout", "auto"), _LAYOUTS)
+        for k in ("tile_h", "threads", "device", "rows_per_thread", "max_blocks"):
+            setattr(o, k, int(kwargs.get(k, 0)))
+        for k in ("tile_w", "watchdog_ms", "progress_interval_ms"):
+            setattr(o, k, int(kwargs.get(k, 0)))
+        stream = kwargs.get("stream")
+        if stream is None:  # the stream the device arrays' producer named (CUDA Array Interface v3)
+            stream = next((s for s in streams if s not in (None, 0)), None)
+        o.cuda_stream = _stream_handle(stream)
+        self.error = None
+        self._hook = None
+        if kwargs.get("progress") is not None:
+            user = kwargs["progress"]
+
+            def hook(_user, p):
+                if self.error is not None:
+                    return 1
+                q = p.contents
+                try:
+                    stop = user(Progress(q.fraction, q.cells_done, q.cells, q.seconds, q.cells_per_second,
+                                         q.eta_seconds, q.best if q.has_best else None, bool(q.final)))
+                    return 1 if stop else 0
+                except BaseException as e:  # KeyboardInterrupt too: stop the run, re-raise after it
+                    self.error = e
+                    return 1
+
+            self._hook = _native.PROGRESS_FN(hook)
+            o.progress = self._hook
+        self.options = o
+
+    def check(self, status):
+        if self.error is not None:
+            raise self.error
+        if status != 0:
+            detail = lib.pw_error_detail().decode(errors="replace")
+            msg = lib.pw_status_str(status).decode()
+            if detail:
+                msg += f" ({detail})"
+            raise (Cancelled if _STATUS[status] == "CANCELLED" else PeerWaveError)(status, msg)
+
+
+def _device_all(views, what):
+    """All device views, or none: one call cannot mix host and device memory."""
+    on = [v is not None for v in views]
+    if any(on) and not all(on):
+        raise TypeError(f"{what}: mix of host and device arrays (all on the GPU, or all on the host)")
+    return all(on) and len(views) > 0
+
+
+# ---- Smith-Waterman ------------------------------------------------------------------------------
+
+SwResult = namedtuple("SwResult", "score end_a end_b info")
+
+
+def _letters(x, what):
+    if isinstance(x, str):
+        x = x.encode("ascii")
+    if isinstance(x, (bytes, bytearray)):
+        return np.frombuffer(bytes(x), dtype=np.uint8)
+    a = np.asarray(x)
+    if a.dtype != np.uint8 and a.dtype.kind not in ("S",):
+        raise TypeError(f"{what}: a str, bytes or uint8 array of letters")
+    return np.ascontiguousarray(a.view(np.uint8).ravel())
+
+
+def sw(a, b, *, match=2, mismatch=-1, gap_open=1, gap_extend=1, matrix=None, **options):
+    """Best local alignment score (Smith-Waterman-Gotoh) of a against b: str, bytes or uint8 arrays of
+    letters (DNA with match/mismatch, or matrix="BLOSUM62" and the other built-in matrices), or
+    uint8 device arrays of letters.  A gap of length L costs gap_open + (L-1) gap_extend.
+    Returns SwResult(score, end_a, end_b, info): 0-based end positions, -1 when score is 0."""
+    p = _native.SwParams()
+    lib.pw_sw_params_init(ctypes.byref(p))
+    if matrix is not None:
+        m = lib.pw_matrix_by_name(matrix.encode())
+        if not m:
+            raise ValueError(f"matrix={matrix!r}: not a built-in matrix (BLOSUM45/50/62/80/90, PAM30/70/250)")
+        p.scoring, p.matrix = 1, m
+    p.match, p.mismatch, p.gap_open, p.gap_extend = match, mismatch, gap_open, gap_extend
+    da, db = _arrays.device_view(a, "a"), _arrays.device_view(b, "b")
+    device = _device_all([da, db], "sw")
+    if device:
+        for d, n in ((da, "a"), (db, "b")):
+            if d.dtype != np.uint8 or len(d.shape) != 1:
+                raise TypeError(f"{n}: a 1-D uint8 device array of letters")
+        ha, hb = da, db
+    else:
+        ha, hb = _letters(a, "a"), _letters(b, "b")
+    call = _Call(options, [da.stream, db.stream] if device else [])
+    r = _native.SwResult()
+    f = lib.pw_sw_device if device else lib.pw_sw
+    call.check(f(_arrays.pointer(ha), ha.size if device else len(ha), _arrays.pointer(hb),
+                 hb.size if device else len(hb), ctypes.byref(p), ctypes.byref(call.options), ctypes.byref(r)))
+    return SwResult(r.score, r.end_a, r.end_b, _info(r.info))
+
+
+# ---- DTW -----------------------------------------------------------------------------------------
+
+DtwResult = namedtuple("DtwResult", "distance info")
+
+
+def dtw(a, b, *, cost="absolute", **options):
+    """Dynamic time warping distance of two series (float32 or float64; both of one type, or float64
+    when either is): D(i,j) = c(a_i, b_j) + min(D(i-1,j), D(i,j-1), D(i-1,j-1)), cost 'absolute'
+    |a-b| or 'squared'.  Device arrays are used in place.  Returns DtwResult(distance, info)."""
+    c = _pick("cost", cost, ["absolute", "squared"])
+    da, db = _arrays.device_view(a, "a"), _arrays.device_view(b, "b")
+    device = _device_all([da, db], "dtw")
+    if device:
+        if da.dtype != db.dtype or da.dtype not in (np.float32, np.float64):
+            raise TypeError("dtw: two float32 or two float64 device arrays")
+        f32 = da.dtype == np.float32
+        ha, hb, n, m = da, db, da.size, db.size
+    else:
+        a, b = np.asarray(a), np.asarray(b)
+        f32 = a.dtype == np.float32 and b.dtype == np.float32
+        t = np.float32 if f32 else np.float64
+        ha, hb = np.ascontiguousarray(a.ravel(), t), np.ascontiguousarray(b.ravel(), t)
+        n, m = len(ha), len(hb)
+    call = _Call(options, [da.stream, db.stream] if device else [])
+    r = _native.DtwResult()
+    f = getattr(lib, "pw_dtw_" + ("f32" if f32 else "f64") + ("_device" if device else ""))
+    call.check(f(_arrays.pointer(ha), n, _arrays.pointer(hb), m, c, ctypes.byref(call.options), ctypes.byref(r)))
+    return DtwResult(r.distance, _info(r.info))
+
+
+# ---- images and grids ----------------------------------------------------------------------------
+
+def _image(x, shape, dtype):
+    code = _arrays.DTYPE_CODES.get(np.dtype(dtype))
+    if code is None:
+        raise TypeError(f"dtype {np.dtype(dtype)} is not one of u8 u16 i32 i64 f32 f64")
+    if len(shape) != 2:
+        raise ValueError(f"a 2-D array, not {len(shape)}-D")
+    return _native.Image(code, shape[0], shape[1], 0, _arrays.pointer(x))
+
+
+def _sat_out_dtype(dtype):
+    return np.dtype(dtype) if np.dtype(dtype).kind == "f" else np.dtype(np.int64)
+
+
+def sat(image, *, out=None, dtype=None, info=False, **options):
+    """Summed-area table of a 2-D image (u8, u16, i32, f32, f64): S(i,j) = sum of x over [0..i]x[0..j].
+    Output dtype: out's, else dtype, else int64 for integer images and the image's own float type.
+    Integer sums are exact (PeerWaveError OVERFLOW if one would not fit).  A device image gives a
+    device result (PyTorch and CuPy allocate it; else pass out=).  info=True: (table, RunInfo)."""
+    d = _arrays.device_view(image, "image")
+    if d is not None:
+        odt = np.dtype(dtype) if dtype is not None else _sat_out_dtype(d.dtype)
+        if out is None:
+            out = _arrays.empty_like_device(d, d.shape, odt)
+        do = _arrays.device_view(out, "out")
+        if do is None or do.shape != d.shape:
+            raise ValueError("out: a device array of the image's shape")
+        src, dst, shape, streams = d, do, d.shape, [d.stream, do.stream]
+        in_t, out_t = d.dtype, do.dtype
+    else:
+        x = _arrays.host_array(image, "image")
+        odt = np.dtype(dtype) if dtype is not None else _sat_out_dtype(x.dtype)
+        if out is None:
+            out = np.empty(x.shape, odt)
+        _arrays.host_array(out, "out", writable=True)
+        if out.shape != x.shape:
+            raise ValueError(f"out: shape {out.shape}, the image is {x.shape}")
+        src, dst, shape, streams, in_t, out_t = x, out, x.shape, [], x.dtype, out.dtype
+    call = _Call(options, streams)
+    i_in, i_out = _image(src, shape, in_t), _image(dst, shape, out_t)
+    ri = _native.RunInfo()
+    f = lib.pw_sat_device if d is not None else lib.pw_sat
+    call.check(f(ctypes.byref(i_in), ctypes.byref(i_out), ctypes.byref(call.options), ctypes.byref(ri)))
+    return (out, _info(ri)) if info else out
+
+
+def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
+    """Integral histogram: an int32 array (bins, rows, cols), plane b the summed-area table of
+    [bin(x) == b], bins splitting [lo, hi) evenly (default [0, 256) for u8, [0, 65536) for u16).
+    image: u8, u16 or f32 (host or device)."""
+    d = _arrays.device_view(image, "image")
+    dt = d.dtype if d is not None else np.asarray(image).dtype
+    if lo is None or hi is None:
+        if dt == np.uint8:
+            lo, hi = 0, 256
+        elif dt == np.uint16:
+            lo, hi = 0, 65536
+        else:
+            raise ValueError("inthist: lo and hi are needed for float images")
+    if d is not None:
+        shape = d.shape
+        if out is None:
+            out = _arrays.empty_like_device(d, (bins,) + tuple(shape), np.int32)
+        do = _arrays.device_view(out, "out")
+        if do is None or do.dtype != np.int32 or do.shape != (bins,) + tuple(shape):
+            raise ValueError("out: an int32 device array (bins, rows, cols)")
+        src, dst, streams = d, do, [d.stream, do.stream]
+    else:
+        src = _arrays.host_array(image, "image")
+        shape = src.shape
+        if out is None:
+            out = np.empty((bins,) + tuple(shape), np.int32)
+        _arrays.host_array(out, "out", np.int32, writable=True)
+        if out.shape != (bins,) + tuple(shape):
+            raise ValueError(f"out: shape {out.shape}, needs {(bins,) + tuple(shape)}")
+        dst, streams = out, []
+    call = _Call(options, streams)
+    i_in = _image(src, shape, src.dtype)
+    ri = _native.RunInfo()
+    f = lib.pw_inthist_device if d is not None else lib.pw_inthist
+    call.check(f(ctypes.byref(i_in), int(bins), float(lo), float(hi), _arrays.pointer(dst), ctypes.byref(call.options),
+                 ctypes.byref(ri)))
+    return (out, _info(ri)) if info else out
+
+
+StencilResult = namedtuple("StencilResult", "residual info")
+
+
+def _stencil(grid, sweeps, omega, options):
+    d = _arrays.device_view(grid, "grid")
+    if d is not None:
+        g, shape, dt, streams = d, d.shape, d.dtype, [d.stream]
+    else:
+        g = _arrays.host_array(grid, "grid", writable=True)
+        shape, dt, streams = g.shape, g.dtype, []
+    if dt not in (np.float32, np.float64):
+        raise TypeError(f"grid: float32 or float64, not {dt}")
+    call = _Call(options, streams)
+    img = _image(g, shape, dt)
+    res = ctypes.c_double()
+    ri = _native.RunInfo()
+    o = ctypes.byref(call.options)
+    if omega is None:
+        f = lib.pw_heat_device if d is not None else lib.pw_heat
+        st = f(ctypes.byref(img), int(sweeps), o, ctypes.byref(res), ctypes.byref(ri))
+    else:
+        f = lib.pw_sor_device if d is not None else lib.pw_sor
+        st = f(ctypes.byref(img), int(sweeps), float(omega), o, ctypes.byref(res), ctypes.byref(ri))
+    call.check(st)
+    return StencilResult(res.value, _info(ri))
+
+
+def heat(grid, sweeps=1, **options):
+    """Gauss-Seidel heat sweeps in place on a 2-D float32/float64 grid (numpy, or a device array:
+    updated where it is), boundary rows and columns fixed.  Returns StencilResult(residual, info)."""
+    return _stencil(grid, sweeps, None, options)
+
+
+def sor(grid, sweeps=1, omega=1.5, **options):
+    """Successive over-relaxation sweeps in place (0 < omega < 2), as heat()."""
+    return _stencil(grid, sweeps, omega, options)
+
+
+# ---- your own cells (the runtime API) ------------------------------------------------------------
+
+_CELL_TYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.float32, np.float64]
+_FORMS = ["linear", "grid", "stencil", "grid3"]
+_AXES = {1: "i", 2: "j", 3: "ij", 4: "k", 7: "ijk"}
+
+CellResult = namedtuple("CellResult", "last best best_i best_j last_row compiled compile_seconds note info")
+
+
+class Cell:
+    """A recurrence of your own, written once in the cell language (docs/EXTENDING.md), run on the
+    CPU (compiled by the system C compiler) or the GPU (compiled by NVRTC): Cell(text, name)."""
+
+    def __init__(self, text, name="cell.c"):
+        h = ctypes.c_void_p()
+        st = lib.pw_cell_create(text.encode(), name.encode(), ctypes.byref(h))
+        if st != 0:
+            raise PeerWaveError(st, lib.pw_status_str(st).decode() + ": " + lib.pw_error_detail().decode(errors="replace"))
+        self._h = h
+        self.form = _FORMS[lib.pw_cell_get_form(h)]
+        self.halo = lib.pw_cell_halo(h)
+        self.value_size = lib.pw_cell_value_size(h)
+        self.fields = self._list(lib.pw_cell_fields)
+        self.inputs = self._list(lib.pw_cell_inputs)
+        self.params = self._list(lib.pw_cell_params)
+        f = self.fields
+        self.dtype = np.dtype(f[0][1]) if len(f) == 1 and f[0][0] == "value" else np.dtype(
+            {"names": [n for n, _, _, _ in f], "formats": [t for _, t, _, _ in f],
+             "offsets": [o for _, _, _, o in f], "itemsize": self.value_size})
+
+    def _list(self, fn):
+        n = ctypes.c_int()
+        p = fn(self._h, ctypes.byref(n))
+        return [(p[k].name.decode(), np.dtype(_CELL_TYPES[p[k].type]), _AXES.get(p[k].axes, ""), p[k].offset)
+                for k in range(n.value)]
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            lib.pw_cell_free(self._h)
+            self._h = None
+
+    def _value(self, raw):
+        vals = {name: lib.pw_cell_field_as_double(self._h, raw, k) for k, (name, _, _, _) in enumerate(self.fields)}
+        return vals["value"] if list(vals) == ["value"] else vals
+
+    def run(self, *, rows=None, cols=None, planes=None, inputs=(), params=(), grid=None, sweeps=1, last_row=False,
+            **options):
+        """Run the cell.  inputs: arrays in declaration order, or a dict by name (shapes by their axes:
+        i (rows,), j (cols,), ij (rows, cols), k (planes,), ijk (rows, cols, planes)); params: numbers in
+        order or by name.  Linear form: rows and cols (taken from the inputs when they say them);
+        last_row=True also returns row rows-1.  Grid forms: grid, a C-contiguous numpy array of
+        self.dtype with the halo around, updated in place (sweeps times).  Returns CellResult: last
+        (linear: the value of (rows-1, cols-1)), best/best_i/best_j (PW_REDUCE), compiled, note, info."""
+        if isinstance(inputs, dict):
+            inputs = [inputs[n] for n, _, _, _ in self.inputs]
+        if isinstance(params, dict):
+            params = [params[n] for n, _, _, _ in self.params]
+        if len(inputs) != len(self.inputs) or len(params) != len(self.params):
+            raise TypeError(f"the cell declares {len(self.inputs)} inputs and {len(self.params)} params; "
+                            f"given {len(inputs)} and {len(params)}")
+        h = self.halo
+        if self.form != "linear":
+            g = _arrays.host_array(grid, "grid", writable=True)
+            if g.dtype.itemsize != self.value_size or (g.dtype.names is None) != (self.dtype.names is None) or (
+                    self.dtype.names is None and g.dtype != self.dtype):
+                raise TypeError(f"grid: dtype {g.dtype}, the cell's values are {self.dtype}")
+            want = 3 if self.form == "grid3" else 2
+            if g.ndim != want:
+                raise ValueError(f"grid: {want}-D with the halo of {h} around, not {g.ndim}-D")
+            rows, cols = g.shape[0] - 2 * h, g.shape[1] - 2 * h
+            planes = g.shape[2] - 2 * h if want == 3 else 0
+        arrays = []
+        for x, (name, dt, axes, _) in zip(inputs, self.inputs):
+            a = np.ascontiguousarray(x, dt)
+            for ax, n in zip(axes, a.shape):
+                if ax == "i" and rows is None:
+                    rows = n
+                elif ax == "j" and cols is None:
+                    cols = n
+                elif ax == "k" and planes is None:
+                    planes = n
+            arrays.append((name, axes, a))
+        if rows is None or cols is None:
+            raise TypeError("rows and cols: give them (no input says them)")
+        dims = {"i": rows, "j": cols, "k": planes or 0}
+        for name, axes, a in arrays:
+            want = tuple(dims[c] for c in axes)
+            if a.shape != want:
+                raise ValueError(f"input {name}: shape {a.shape}, needs {want} (axes {axes})")
+        ptrs = (ctypes.c_void_p * max(1, len(arrays)))(*[a.ctypes.data for _, _, a in arrays])
+        pvals = (ctypes.c_double * max(1, len(params)))(*[float(v) for v in params])
+        args = _native.CellArgs(rows, cols, ptrs, pvals, None, int(sweeps), None, None, planes or 0)
+        row = None
+        if self.form != "linear":
+            args.grid = g.ctypes.data
+        elif last_row:
+            row = np.empty(cols, self.dtype)
+            args.last_row = row.ctypes.data
+        call = _Call(options)
+        r = _native.CellResult()
+        call.check(lib.pw_cell_run(self._h, ctypes.byref(args), ctypes.byref(call.options), ctypes.byref(r)))
+        last = self._value(r.last) if self.form == "linear" else None
+        best = self._value(r.best) if lib.pw_cell_reduced_field(self._h) >= 0 else None
+        return CellResult(last, best, r.best_i, r.best_j, row, bool(r.compiled), r.compile_seconds,
+                          r.note.decode(errors="replace"), _info(r.info))
+
+    @property
+    def compile_log(self):
+        return lib.pw_cell_compile_log(self._h).decode(errors="replace")

@@ -1,0 +1,140 @@
+"""The C library through ctypes: loading libpeerwave.so.0 and the structs of include/peerwave.h
+and include/peerwave_runtime.h, field for field (same order, same C types: ctypes lays them out
+by the platform's C rules, as the compiler does).
+
+The library is looked for, in order: $PEERWAVE_LIBRARY (a path), the copy installed inside this
+package (pip install .), then the system's (the .deb, or cmake --install into a prefix the
+dynamic linker searches)."""
+
+import ctypes
+import ctypes.util
+import os
+
+c_int, c_int64, c_double, c_void_p, c_char_p, c_size_t = (
+    ctypes.c_int, ctypes.c_int64, ctypes.c_double, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t)
+
+
+class Progress(ctypes.Structure):
+    _fields_ = [("fraction", c_double), ("cells_done", c_int64), ("cells", c_int64), ("seconds", c_double),
+                ("cells_per_second", c_double), ("eta_seconds", c_double), ("has_best", c_int),
+                ("best", c_int64), ("final", c_int)]
+
+
+TRACE_FN = ctypes.CFUNCTYPE(None, c_void_p, c_void_p)
+PROGRESS_FN = ctypes.CFUNCTYPE(c_int, c_void_p, ctypes.POINTER(Progress))
+
+
+class Options(ctypes.Structure):
+    _fields_ = [("backend", c_int), ("strategy", c_int), ("shape", c_int), ("tile_h", c_int),
+                ("tile_w", c_int64), ("threads", c_int), ("device", c_int), ("rows_per_thread", c_int),
+                ("layout", c_int), ("max_blocks", c_int), ("cuda_stream", c_void_p), ("watchdog_ms", c_int64),
+                ("trace", TRACE_FN), ("trace_user", c_void_p), ("progress", PROGRESS_FN),
+                ("progress_user", c_void_p), ("progress_interval_ms", c_int64),
+                ("cancel", ctypes.POINTER(c_int))]
+
+
+class RunInfo(ctypes.Structure):
+    _fields_ = [("backend", c_int), ("strategy", c_int), ("shape", c_int), ("tile_h", c_int), ("tile_w", c_int64),
+                ("threads", c_int), ("threads_available", c_int), ("skew", c_int), ("cells", c_int64),
+                ("seconds", c_double)]
+
+
+class SwParams(ctypes.Structure):
+    _fields_ = [("scoring", c_int), ("match", c_int), ("mismatch", c_int), ("matrix", c_void_p),
+                ("gap_open", c_int), ("gap_extend", c_int)]
+
+
+class SwResult(ctypes.Structure):
+    _fields_ = [("score", ctypes.c_int32), ("end_a", c_int64), ("end_b", c_int64), ("info", RunInfo)]
+
+
+class DtwResult(ctypes.Structure):
+    _fields_ = [("distance", c_double), ("info", RunInfo)]
+
+
+class Image(ctypes.Structure):
+    _fields_ = [("type", c_int), ("rows", c_int64), ("cols", c_int64), ("stride", c_int64), ("data", c_void_p)]
+
+
+class CellField(ctypes.Structure):
+    _fields_ = [("name", c_char_p), ("type", c_int), ("axes", c_int), ("offset", c_size_t)]
+
+
+class CellArgs(ctypes.Structure):
+    _fields_ = [("rows", c_int64), ("cols", c_int64), ("inputs", ctypes.POINTER(c_void_p)),
+                ("params", ctypes.POINTER(c_double)), ("grid", c_void_p), ("sweeps", c_int64),
+                ("last_row", c_void_p), ("last_col", c_void_p), ("planes", c_int64)]
+
+
+MAX_CELL_SIZE = 64
+
+
+class CellResult(ctypes.Structure):
+    _fields_ = [("last", ctypes.c_ubyte * MAX_CELL_SIZE), ("best", ctypes.c_ubyte * MAX_CELL_SIZE),
+                ("best_i", c_int64), ("best_j", c_int64), ("compiled", c_int), ("compile_seconds", c_double),
+                ("note", ctypes.c_char * 160), ("info", RunInfo)]
+
+
+def _candidates():
+    env = os.environ.get("PEERWAVE_LIBRARY")
+    if env:
+        yield env
+    here = os.path.dirname(os.path.abspath(__file__))
+    yield os.path.join(here, "libpeerwave.so.0")
+    yield "libpeerwave.so.0"
+    found = ctypes.util.find_library("peerwave")
+    if found:
+        yield found
+
+
+def _load():
+    errors = []
+    for path in _candidates():
+        if os.sep in path and not os.path.exists(path):
+            continue
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as e:
+            errors.append(f"{path}: {e}")
+    raise ImportError("peerwave: libpeerwave.so.0 not found (install the package with pip install ., the .deb, "
+                      "or set PEERWAVE_LIBRARY); tried: " + "; ".join(errors or ["nothing"]))
+
+
+lib, library_path = _load()
+
+
+def _declare(name, restype, *argtypes):
+    f = getattr(lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+
+
+P = ctypes.POINTER
+_declare("pw_version", c_char_p)
+_declare("pw_build_info", c_char_p)
+_declare("pw_status_str", c_char_p, c_int)
+_declare("pw_error_detail", c_char_p)
+_declare("pw_options_init", None, P(Options))
+_declare("pw_sw_params_init", None, P(SwParams))
+_declare("pw_matrix_by_name", c_void_p, c_char_p)
+for _dev in ("", "_device"):
+    _declare("pw_sw" + _dev, c_int, c_void_p, c_int64, c_void_p, c_int64, P(SwParams), P(Options), P(SwResult))
+    _declare("pw_dtw_f64" + _dev, c_int, c_void_p, c_int64, c_void_p, c_int64, c_int, P(Options), P(DtwResult))
+    _declare("pw_dtw_f32" + _dev, c_int, c_void_p, c_int64, c_void_p, c_int64, c_int, P(Options), P(DtwResult))
+    _declare("pw_sat" + _dev, c_int, P(Image), P(Image), P(Options), P(RunInfo))
+    _declare("pw_inthist" + _dev, c_int, P(Image), c_int, c_double, c_double, c_void_p, P(Options), P(RunInfo))
+    _declare("pw_heat" + _dev, c_int, P(Image), c_int64, P(Options), P(c_double), P(RunInfo))
+    _declare("pw_sor" + _dev, c_int, P(Image), c_int64, c_double, P(Options), P(c_double), P(RunInfo))
+_declare("pw_sat_fits", c_int, P(Image), c_int)
+_declare("pw_cell_create", c_int, c_char_p, c_char_p, P(c_void_p))
+_declare("pw_cell_free", None, c_void_p)
+_declare("pw_cell_get_form", c_int, c_void_p)
+_declare("pw_cell_value_size", c_size_t, c_void_p)
+_declare("pw_cell_fields", P(CellField), c_void_p, P(c_int))
+_declare("pw_cell_inputs", P(CellField), c_void_p, P(c_int))
+_declare("pw_cell_params", P(CellField), c_void_p, P(c_int))
+_declare("pw_cell_halo", c_int, c_void_p)
+_declare("pw_cell_reduced_field", c_int, c_void_p)
+_declare("pw_cell_run", c_int, c_void_p, P(CellArgs), P(Options), P(CellResult))
+_declare("pw_cell_compile_log", c_char_p, c_void_p)
+_declare("pw_cell_field_as_double", c_double, c_void_p, c_void_p, c_int)

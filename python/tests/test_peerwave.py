@@ -1,0 +1,250 @@
+"""The Python module against numpy and textbook loops written here (independent of the C code):
+every application, the options as keyword arguments, errors as exceptions, progress and
+cancelling, user cells.  Runs on the CPU backend (CI has no GPU); test_gpu_tensors.py does the
+GPU and device arrays."""
+
+import os
+
+import numpy as np
+import pytest
+
+import peerwave as pw
+
+CPU = dict(backend="cpu")
+STRATEGIES = ["peer", "barrier", "sequential"]
+rng = np.random.default_rng(26)
+
+
+def sw_reference(a, b, match, mismatch, gap_open, gap_extend):
+    """Gotoh local alignment, textbook: the best score and its end cell (smallest i, then j)."""
+    n, m = len(a), len(b)
+    neg = -10 ** 9
+    H = np.zeros((n + 1, m + 1), np.int64)
+    E = np.full((n + 1, m + 1), neg, np.int64)
+    F = np.full((n + 1, m + 1), neg, np.int64)
+    best, bi, bj = 0, -1, -1
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            E[i, j] = max(E[i, j - 1] - gap_extend, H[i, j - 1] - gap_open)
+            F[i, j] = max(F[i - 1, j] - gap_extend, H[i - 1, j] - gap_open)
+            s = match if a[i - 1] == b[j - 1] and a[i - 1] in "ACGT" else mismatch
+            H[i, j] = max(0, H[i - 1, j - 1] + s, E[i, j], F[i, j])
+            if H[i, j] > best:
+                best, bi, bj = int(H[i, j]), i - 1, j - 1
+    return best, bi, bj
+
+
+def dna(n):
+    return "".join(rng.choice(list("ACGT"), n))
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@pytest.mark.parametrize("n,m", [(1, 1), (1, 37), (29, 1), (41, 53), (64, 63)])
+def test_sw_against_textbook(strategy, n, m):
+    a, b = dna(n), dna(m)
+    for go, ge in ((1, 1), (5, 2)):
+        r = pw.sw(a, b, match=2, mismatch=-3, gap_open=go, gap_extend=ge, strategy=strategy, threads=3, **CPU)
+        assert (r.score, r.end_a, r.end_b) == sw_reference(a, b, 2, -3, go, ge)
+        assert r.info.strategy == strategy and r.info.cells == n * m
+
+
+def test_sw_inputs_and_matrix():
+    a = dna(200)
+    assert pw.sw(a, a, **CPU).score == 2 * 200
+    assert pw.sw(a.encode(), np.frombuffer(a.encode(), np.uint8), **CPU).score == 400
+    p = pw.sw("HEAGAWGHEE", "PAWHEAE", matrix="BLOSUM62", gap_open=11, gap_extend=1, **CPU)
+    q = pw.sw("HEAGAWGHEE", "PAWHEAE", matrix="blosum62", gap_open=11, gap_extend=1, strategy="sequential", **CPU)
+    assert p.score == q.score > 0
+
+
+def dtw_reference(a, b, squared):
+    n, m = len(a), len(b)
+    D = np.full((n + 1, m + 1), np.inf)
+    D[0, 0] = 0
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            c = (a[i - 1] - b[j - 1]) ** 2 if squared else abs(a[i - 1] - b[j - 1])
+            D[i, j] = c + min(D[i - 1, j], D[i, j - 1], D[i - 1, j - 1])
+    return D[n, m]
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_dtw_against_textbook(strategy):
+    a, b = rng.normal(size=47), rng.normal(size=61)
+    for cost in ("absolute", "squared"):
+        r = pw.dtw(a, b, cost=cost, strategy=strategy, **CPU)
+        assert r.distance == pytest.approx(dtw_reference(a, b, cost == "squared"), rel=1e-12)
+    r32 = pw.dtw(a.astype(np.float32), b.astype(np.float32), **CPU)
+    assert r32.distance == pytest.approx(dtw_reference(a, b, False), rel=1e-4)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 300), (257, 1), (131, 97)])
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int32])
+def test_sat_against_cumsum(shape, dtype):
+    x = rng.integers(0, 200, size=shape).astype(dtype)
+    s = pw.sat(x, threads=2, **CPU)
+    assert s.dtype == np.int64
+    assert np.array_equal(s, np.cumsum(np.cumsum(x.astype(np.int64), 0), 1))
+    s32, info = pw.sat(x, dtype=np.int32, info=True, **CPU)
+    assert s32.dtype == np.int32 and np.array_equal(s32, s) and info.cells == x.size
+
+
+def test_sat_float_and_out():
+    x = rng.random((40, 30))
+    out = np.empty_like(x)
+    r = pw.sat(x, out=out, **CPU)
+    assert r is out
+    assert np.allclose(out, np.cumsum(np.cumsum(x, 0), 1), rtol=1e-12)
+
+
+def test_inthist_against_per_bin_cumsum():
+    x = rng.integers(0, 256, size=(53, 71)).astype(np.uint8)
+    bins = 7
+    h = pw.inthist(x, bins, **CPU)
+    b = (x.astype(np.int64) * bins) // 256
+    for k in range(bins):
+        assert np.array_equal(h[k], np.cumsum(np.cumsum((b == k).astype(np.int64), 0), 1))
+    f = rng.random((20, 30)).astype(np.float32)
+    hf = pw.inthist(f, 4, 0.0, 1.0, **CPU)
+    assert hf.shape == (4, 20, 30) and hf[:, -1, -1].sum() == f.size
+
+
+def stencil_reference(g, sweeps, omega):
+    g = g.copy()
+    for _ in range(sweeps):
+        for i in range(1, g.shape[0] - 1):
+            for j in range(1, g.shape[1] - 1):
+                s = ((g[i + 1, j] + g[i, j + 1]) + g[i, j - 1]) + g[i - 1, j]
+                g[i, j] = s / 4 if omega is None else (1 - omega) * g[i, j] + omega / 4 * s
+    return g
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_heat_and_sor_in_place(strategy):
+    g0 = rng.random((23, 19))
+    g = g0.copy()
+    r = pw.heat(g, sweeps=3, strategy=strategy, **CPU)
+    assert np.array_equal(g, stencil_reference(g0, 3, None))  # bit-exact: the same order of additions
+    assert r.info.cells == 3 * 21 * 17 and r.residual >= 0
+    g = g0.copy()
+    pw.sor(g, sweeps=2, omega=1.5, strategy=strategy, **CPU)
+    assert np.allclose(g, stencil_reference(g0, 2, 1.5), rtol=1e-14, atol=0)
+
+
+def test_in_place_needs_a_writable_contiguous_array():
+    g = rng.random((10, 10))
+    with pytest.raises(ValueError):
+        pw.heat(g[:, ::2], **CPU)
+    with pytest.raises(TypeError):
+        pw.heat(g.tolist(), **CPU)
+    with pytest.raises(TypeError):
+        pw.heat(g.astype(np.int32), **CPU)
+
+
+def test_options_as_keywords():
+    a, b = dna(300), dna(400)
+    r = pw.sw(a, b, threads=1, tile_h=8, tile_w=32, shape="square", **CPU)
+    assert (r.info.threads, r.info.tile_h, r.info.shape) == (1, 8, "square")
+    with pytest.raises(TypeError, match="unknown option"):
+        pw.sw(a, b, thread=2)
+    with pytest.raises(ValueError, match="strategy"):
+        pw.sw(a, b, strategy="fastest")
+
+
+def test_errors_are_exceptions_with_the_library_message():
+    with pytest.raises(pw.PeerWaveError) as e:
+        pw.sw("AC#T", "ACGT", **CPU)
+    assert e.value.name == "BAD_INPUT" and "malformed" in str(e.value)
+    with pytest.raises(pw.PeerWaveError) as e:
+        pw.sor(rng.random((5, 5)), omega=2.5, **CPU)
+    assert e.value.name == "INVALID_ARGUMENT"
+    with pytest.raises(pw.PeerWaveError) as e:
+        pw.sat(np.full((3000, 3000), 65535, np.uint16), dtype=np.int32, **CPU)
+    assert e.value.name == "OVERFLOW"
+    with pytest.raises(pw.PeerWaveError) as e:
+        pw.sw("A", "A", strategy="launch", **CPU)
+    assert "GPU only" in str(e.value)
+
+
+def test_progress_and_cancel():
+    a, b = dna(3000), dna(3000)
+    seen = []
+    r = pw.sw(a, b, progress=seen.append, progress_interval_ms=1, **CPU)
+    assert seen and seen[-1].final and seen[-1].cells_done == r.info.cells
+    assert all(p.best is not None and p.best <= r.score for p in seen) and seen[-1].best == r.score
+    assert [p.cells_done for p in seen] == sorted(p.cells_done for p in seen)
+    with pytest.raises(pw.Cancelled):
+        pw.sw(a, b, progress=lambda p: True, progress_interval_ms=1, **CPU)
+
+    class Stop(Exception):
+        pass
+
+    def boom(p):
+        raise Stop()
+
+    with pytest.raises(Stop):  # the callback's own exception, after the run stopped
+        pw.sw(a, b, progress=boom, progress_interval_ms=1, **CPU)
+
+
+def test_backend_cuda_without_a_gpu_is_an_error():
+    if "CUDA" in pw.build_info() and os.path.exists("/dev/nvidia0"):
+        pytest.skip("a GPU is here")
+    with pytest.raises(pw.PeerWaveError) as e:
+        pw.sw("A", "A", backend="cuda")
+    assert e.value.name in ("UNSUPPORTED", "NO_DEVICE")
+
+
+CELLS = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "cells")
+LEVENSHTEIN = open(os.path.join(CELLS, "levenshtein.c")).read()
+
+
+def levenshtein(a, b):
+    d = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        prev, d[0] = d[0], i
+        for j, y in enumerate(b, 1):
+            prev, d[j] = d[j], min(d[j] + 1, d[j - 1] + 1, prev + (x != y))
+    return d[-1]
+
+
+def test_user_cell_linear(tmp_path, monkeypatch):
+    monkeypatch.setenv("PEERWAVE_CACHE", str(tmp_path))
+    cell = pw.Cell(LEVENSHTEIN, "edit.c")
+    assert cell.form == "linear" and [n for n, *_ in cell.inputs] == ["a", "b"]
+    for a, b in (("kitten", "sitting"), (dna(57), dna(44)), ("a", "bcd")):
+        ua, ub = np.frombuffer(a.encode(), np.uint8), np.frombuffer(b.encode(), np.uint8)
+        r = cell.run(inputs={"a": ua, "b": ub}, last_row=True, **CPU)
+        assert r.last == levenshtein(a, b)
+        assert r.last_row[-1] == r.last and r.last_row.shape == (len(b),)
+    with pytest.raises(ValueError):
+        cell.run(inputs=[ua, ub], rows=3, **CPU)
+
+
+def test_user_cell_errors(tmp_path, monkeypatch):
+    monkeypatch.setenv("PEERWAVE_CACHE", str(tmp_path))
+    with pytest.raises(pw.PeerWaveError) as e:
+        pw.Cell("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_DEP(-1, 0)\n", "bad.c")
+    assert e.value.name in ("BAD_INPUT", "ILLEGAL_DEPENDENCE")
+    broken = LEVENSHTEIN.replace("PW_MIN(sub, gap)", "PW_MIN(sub, gap) +")
+    with pytest.raises(pw.PeerWaveError) as e:
+        pw.Cell(broken, "broken.c").run(inputs=[np.zeros(3, np.uint8), np.zeros(3, np.uint8)], **CPU)
+    assert e.value.name == "COMPILE" and "broken.c" in str(e.value)
+
+
+HEAT_CELL = open(os.path.join(CELLS, "heat.c")).read()
+
+
+def test_user_cell_stencil_is_heat(tmp_path, monkeypatch):
+    monkeypatch.setenv("PEERWAVE_CACHE", str(tmp_path))
+    cell = pw.Cell(HEAT_CELL, "heat.c")
+    g0 = rng.random((20, 26)).astype(np.float32)
+    g1, g2 = g0.copy(), g0.copy()
+    cell.run(grid=g1, sweeps=4, **CPU)
+    pw.heat(g2, sweeps=4, **CPU)
+    assert np.array_equal(g1, g2)
+    with pytest.raises(TypeError):
+        cell.run(grid=g0.astype(np.float64), **CPU)
+
+
+def test_version():
+    assert pw.version().count(".") == 2 and isinstance(pw.build_info(), str)
