@@ -3,7 +3,7 @@
 # hook and cancel flag on the GPU (test_progress --gpu), the Python module with PyTorch tensors
 # (tests/test_python.sh: pip install . offline, pytest incl. test_gpu_tensors.py), what the hook
 # costs (bench_progress_cost: SW 262144^2 and HEAT, kernel time, median of interleaved runs), the
-# tensors-in-place timing (python/bench_tensors.py) and the CLI's progress lines.  Logs to $OUT.
+# tensors-in-place timing (bench/python_tensors.py) and the CLI's progress lines.  Logs to $OUT.
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/issue26.sh
 set -u
 out=${OUT:-/tmp/pw-26}
@@ -25,7 +25,7 @@ timeout 200 ./build-gpu/bench_progress_cost 262144 7 > "$out/progress_cost.txt" 
 summary "bench_progress_cost: rc=$?"
 cat "$out/progress_cost.txt" >> "$out/summary.txt"
 
-PYTHONPATH=build-gpu/python-target timeout 120 python3 python/bench_tensors.py > "$out/tensors.txt" 2>&1
+PYTHONPATH=build-gpu/python-target timeout 120 python3 bench/python_tensors.py > "$out/tensors.txt" 2>&1
 summary "bench_tensors: rc=$?"
 cat "$out/tensors.txt" >> "$out/summary.txt"
 

@@ -124,7 +124,8 @@ static void test_sw(pw_strategy st, int64_t n, int64_t m, int affine)
     check_watch(what, &w, got.info.cells);
     /* the large run takes several intervals: reports came while it ran (else the checks above
      * only saw the final one) */
-    if (n * m > 1000000) CHECK(w.calls >= 2, "%s: %d reports in %.3f s", what, w.calls, got.info.seconds);
+    if (n * m > 1000000 && st != PW_STRATEGY_LAUNCH) /* (the launch baseline reports at its end only) */
+        CHECK(w.calls >= 2, "%s: %d reports in %.3f s", what, w.calls, got.info.seconds);
     CHECK(w.has_best && w.best_max <= got.score && w.final_best == got.score,
           "%s: best so far %d, max %" PRId64 ", final %" PRId64 " (score %d)", what, w.has_best, w.best_max,
           w.final_best, got.score);
@@ -149,7 +150,8 @@ static void test_dtw(pw_strategy st, int64_t n, int64_t m)
     CHECK(s1 == PW_OK && s2 == PW_OK && got.distance == ref.distance, "%s: %s %s %g %g", what, pw_status_str(s1),
           pw_status_str(s2), got.distance, ref.distance);
     check_watch(what, &w, got.info.cells);
-    if (n * m > 1000000) CHECK(w.calls >= 2, "%s: %d reports in %.3f s", what, w.calls, got.info.seconds);
+    if (n * m > 1000000 && st != PW_STRATEGY_LAUNCH)
+        CHECK(w.calls >= 2, "%s: %d reports in %.3f s", what, w.calls, got.info.seconds);
     CHECK(!w.has_best, "%s: a best score where there is none", what);
     free(a);
     free(b);

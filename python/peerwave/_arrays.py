@@ -18,8 +18,9 @@ class DeviceArray:
     """A view of a device array: pointer, shape, numpy dtype, C-contiguous, and the CUDA stream its
     producer asked us to order work on (None: the default stream)."""
 
-    def __init__(self, obj, ptr, shape, dtype, stream, keep=None):
+    def __init__(self, obj, ptr, shape, dtype, stream, keep=None, device_id=None):
         self.obj, self.ptr, self.shape, self.dtype, self.stream, self._keep = obj, ptr, tuple(shape), dtype, stream, keep
+        self.device_id = device_id
 
     @property
     def size(self):
@@ -86,7 +87,7 @@ def _from_dlpack(obj, what):
     shape = tuple(t.shape[k] for k in range(t.ndim))
     if t.strides:
         _check_contiguous(shape, tuple(t.strides[k] * dtype.itemsize for k in range(t.ndim)), dtype.itemsize, what)
-    return DeviceArray(obj, t.data + t.byte_offset, shape, dtype, None, keep=capsule)
+    return DeviceArray(obj, t.data + t.byte_offset, shape, dtype, None, keep=capsule, device_id=t.device.device_id)
 
 
 def device_view(obj, what):
@@ -108,6 +109,12 @@ def device_view(obj, what):
 def empty_like_device(d, shape, dtype):
     """A new device array on the same device and from the same library as d (PyTorch or CuPy)."""
     mod = type(d.obj).__module__.split(".")[0]
+    if mod not in ("torch", "cupy") and d.device_id is not None:  # DLPack from elsewhere: PyTorch's, if here
+        try:
+            import torch
+            return torch.empty(shape, dtype=getattr(torch, np.dtype(dtype).name), device=f"cuda:{d.device_id}")
+        except ImportError:
+            pass
     if mod == "torch":
         import torch
         tdt = {np.dtype(np.int32): torch.int32, np.dtype(np.int64): torch.int64, np.dtype(np.float32): torch.float32,
@@ -117,7 +124,7 @@ def empty_like_device(d, shape, dtype):
         import cupy
         with cupy.cuda.Device(d.obj.device.id):
             return cupy.empty(shape, dtype=dtype)
-    raise TypeError("pass out= for device arrays from " + mod + " (PyTorch and CuPy are allocated for you)")
+    raise TypeError("pass out= for device arrays from " + mod + " (PyTorch and CuPy arrays are allocated for you)")
 
 
 def host_array(x, what, dtype=None, writable=False):

@@ -1,7 +1,7 @@
 """Device arrays in place, measured (issue 26): the same heat run on a PyTorch tensor and on a
 numpy array (the library then copies the grid to the GPU and back), wall time median of runs,
 with the kernel time the library reports and the tensor's address before and after.
-    python3 python/bench_tensors.py [SIDE=8192] [SWEEPS=20] [RUNS=5]"""
+    python3 bench/python_tensors.py [SIDE=8192] [SWEEPS=20] [RUNS=5]"""
 import sys
 import time
 
