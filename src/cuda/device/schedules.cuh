@@ -70,7 +70,8 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
     __shared__ int abandon;
     const pw_tiling &t = a.t;
     const int64_t tickets = pw_work_tickets(&a.work);
-    pw_block_monitor mon; /* thread 0's */
+    __shared__ pw_block_monitor mon; /* thread 0's (monitor_device.cuh: why not registers) */
+    if (threadIdx.x == 0) mon = pw_block_monitor{0, 0};
     pw_begin_proc_block(proc);
     for (;;) {
         if (threadIdx.x == 0) {
@@ -145,7 +146,8 @@ __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_e
     /* Tracing: a tile's "wait" is everything since this block's previous tile ended (the
      * barriers in between), so busy + wait covers the block's whole run. */
     long long last_end = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
-    pw_block_monitor mon; /* thread 0's */
+    __shared__ pw_block_monitor mon; /* thread 0's */
+    if (threadIdx.x == 0) mon = pw_block_monitor{0, 0};
     pw_begin_proc_block(proc);
     for (int64_t d = 0; d < n_diagonals; d++) {
         for (int64_t k = blockIdx.x;; k += gridDim.x) {
