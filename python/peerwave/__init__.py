@@ -403,7 +403,9 @@ class Cell:
             self._h = None
 
     def _value(self, raw):
-        vals = {name: lib.pw_cell_field_as_double(self._h, raw, k) for k, (name, _, _, _) in enumerate(self.fields)}
+        """A value's fields as Python numbers of their own type (int64 exactly: not through double)."""
+        b = bytes(raw)
+        vals = {name: np.frombuffer(b, dt, 1, off).item() for name, dt, _, off in self.fields}
         return vals["value"] if list(vals) == ["value"] else vals
 
     def run(self, *, rows=None, cols=None, planes=None, inputs=(), params=(), grid=None, sweeps=1, last_row=False,
