@@ -138,7 +138,9 @@ pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, vo
     seen.have = 0;
     pthread_mutex_unlock(&seen.lock);
     cancel_flag = 0;
-    void (*old_handler)(int) = signal(SIGINT, on_interrupt);
+    /* (a program started with SIGINT ignored, e.g. in the background, keeps ignoring it) */
+    void (*old_handler)(int) = signal(SIGINT, SIG_IGN);
+    if (old_handler != SIG_IGN) signal(SIGINT, on_interrupt);
     pthread_t thread;
     const int threaded = pthread_create(&thread, NULL, job_thread, &s) == 0;
     if (!threaded) { /* no helper thread: run it here, without a display */

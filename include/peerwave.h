@@ -168,7 +168,8 @@ typedef struct pw_options {
     const volatile int *cancel; /* NULL, or a flag the caller may set to nonzero at any time (from
                                another thread or a signal handler): the run stops with
                                PW_ERR_CANCELLED as if the hook had asked.  Looked at every tile
-                               on the CPU and every 10 ms on the GPU. */
+                               on the CPU and at least every 10 ms on the GPU (not by the launch
+                               strategy, a baseline, which also reports only at its end). */
 } pw_options;
 
 #define PW_MAX_TILE_H 4096

@@ -160,7 +160,9 @@ PEERWAVE_PROGRESS_AFTER_MS=0 PEERWAVE_PROGRESS_EVERY_MS=10 "$pw" sw "$tmp/p.fa" 
 best=$(sed -n 's/.* best \([0-9]*\) .*/\1/p' "$tmp/progress" | tail -1); score=$(sed -n 's/^score: //p' "$tmp/sw_out")
 [ -n "$best" ] && [ "$best" -le "$score" ] && ok || bad "sw progress without a best score <= $score: $(cat "$tmp/progress")"
 # Ctrl-C stops a run cleanly: the library's cancel flag, exit 130, no result lines
-PEERWAVE_PROGRESS_AFTER_MS=0 timeout --preserve-status -s INT 1 "$pw" heat --size 2000x2000 --sweeps 100000 --backend cpu --progress > "$tmp/int_out" 2> "$tmp/progress"
+# (--foreground: timeout signals the command only; else it signals the whole group as well, a
+# second Ctrl-C, which ends the program at once)
+PEERWAVE_PROGRESS_AFTER_MS=0 timeout --foreground --preserve-status -s INT 1 "$pw" heat --size 2000x2000 --sweeps 100000 --backend cpu --progress > "$tmp/int_out" 2> "$tmp/progress"
 rc=$?
 [ "$rc" = 130 ] && grep -q 'stopped after' "$tmp/progress" && grep -q 'cancelled' "$tmp/progress" && [ ! -s "$tmp/int_out" ] && ok ||
   bad "Ctrl-C: rc $rc, $(cat "$tmp/progress")"

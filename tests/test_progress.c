@@ -14,7 +14,9 @@
  * whose kernels run long enough for reports while they run.
  */
 #include <math.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "peerwave_runtime.h"
 #include "test_util.h"
@@ -318,6 +320,63 @@ static void test_cells(pw_strategy st)
     free(text);
 }
 
+/* A run of many short executions (sweeps one at a time on the barrier and sequential engines)
+ * still reports every interval: the clock is the run's, not each execution's. */
+static void test_reports_across_executions(void)
+{
+    for (int k = 0; k < 2; k++) {
+        const pw_strategy st = k ? PW_STRATEGY_SEQUENTIAL : PW_STRATEGY_GLOBAL_BARRIER;
+        const int64_t side = 64, sweeps = 3000;
+        double *g = calloc((size_t)(side * side), sizeof *g);
+        g[0] = 1;
+        pw_image img = {PW_F64, side, side, 0, g};
+        watch w;
+        watch_init(&w);
+        pw_options o = watched(st, &w);
+        pw_run_info info;
+        pw_status s = pw_heat(&img, sweeps, &o, NULL, &info);
+        CHECK(s == PW_OK && w.finals == 1 && w.final_cells == info.cells, "heat %s x %" PRId64 ": %s", strategy_names[st],
+              sweeps, pw_status_str(s));
+        printf("heat %s x %" PRId64 ": %d reports in %.3f s\n", strategy_names[st], sweeps, w.calls, info.seconds);
+        if (info.seconds > 0.02)
+            CHECK(w.calls >= 3, "heat %s x %" PRId64 ": %d reports in %.3f s (sweep by sweep)", strategy_names[st], sweeps,
+                  w.calls, info.seconds);
+        free(g);
+    }
+}
+
+/* One hook call at a time, however slow the hook and however many threads (CPU). */
+static atomic_int inside, most_inside;
+static int slow_hook(void *user, const pw_progress *p)
+{
+    (void)user, (void)p;
+    int now = atomic_fetch_add(&inside, 1) + 1;
+    int seen = atomic_load(&most_inside);
+    while (now > seen && !atomic_compare_exchange_weak(&most_inside, &seen, now)) {}
+    struct timespec ts = {0, 3000000};
+    nanosleep(&ts, NULL);
+    atomic_fetch_sub(&inside, 1);
+    return 0;
+}
+
+static void test_one_call_at_a_time(void)
+{
+    char *a = random_dna(3000), *b = random_dna(3000);
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_options o = plain(PW_STRATEGY_PEER);
+    o.threads = 4;
+    o.progress = slow_hook;
+    o.progress_interval_ms = 1;
+    pw_sw_result r;
+    atomic_store(&most_inside, 0);
+    pw_status s = pw_sw(a, 3000, b, 3000, &p, &o, &r);
+    CHECK(s == PW_OK && atomic_load(&most_inside) == 1, "a slow hook ran %d at once (%s)", atomic_load(&most_inside),
+          pw_status_str(s));
+    free(a);
+    free(b);
+}
+
 /* Stop a run three ways; it must say PW_ERR_CANCELLED and give no final report. */
 static void test_cancel(pw_strategy st)
 {
@@ -399,6 +458,8 @@ int main(int argc, char **argv)
         test_stencil(st, 3, 7, 2, 1);
         test_cells(st);
     }
+    test_reports_across_executions();
+    if (!on_gpu) test_one_call_at_a_time();
     test_cancel(PW_STRATEGY_PEER);
     test_cancel(PW_STRATEGY_GLOBAL_BARRIER);
     return test_finish();

@@ -40,7 +40,8 @@ class PeerWaveError(RuntimeError):
 
 
 class Cancelled(PeerWaveError):
-    """The progress callback asked the run to stop (or raised: that exception is the __cause__)."""
+    """The progress callback asked the run to stop.  (When the callback raises, the run stops and
+    that exception itself is raised.)"""
 
 
 def version():
@@ -101,9 +102,10 @@ def _stream_handle(s):
 
 
 class _Call:
-    """Options for one call, with the progress callback kept alive and its exceptions kept."""
+    """Options for one call, with the progress callback kept alive and its exceptions kept.  views:
+    the call's device arrays (their stream and device are the defaults of stream= and device=)."""
 
-    def __init__(self, kwargs, streams=()):
+    def __init__(self, kwargs, streams=(), views=()):
         unknown = set(kwargs) - set(OPTIONS)
         if unknown:
             raise TypeError(f"unknown option(s) {', '.join(sorted(unknown))}; options: {', '.join(OPTIONS)}")
@@ -115,6 +117,13 @@ class _Call:
         o.layout = _pick("layout", kwargs.get("layout", "auto"), _LAYOUTS)
         for k in ("tile_h", "threads", "device", "rows_per_thread", "max_blocks"):
             setattr(o, k, int(kwargs.get(k, 0)))
+        devices = {v.device_id for v in views if v is not None and v.device_id is not None}
+        if len(devices) > 1:
+            raise ValueError(f"device arrays on different GPUs {sorted(devices)}: one call runs on one")
+        if devices and "device" not in kwargs:
+            o.device = devices.pop()
+        elif devices and int(kwargs["device"]) != devices.pop():
+            raise ValueError(f"device={kwargs['device']}, but the arrays are on another GPU")
         for k in ("tile_w", "watchdog_ms", "progress_interval_ms"):
             setattr(o, k, int(kwargs.get(k, 0)))
         stream = kwargs.get("stream")
@@ -199,7 +208,7 @@ def sw(a, b, *, match=2, mismatch=-1, gap_open=1, gap_extend=1, matrix=None, **o
         ha, hb = da, db
     else:
         ha, hb = _letters(a, "a"), _letters(b, "b")
-    call = _Call(options, [da.stream, db.stream] if device else [])
+    call = _Call(options, [da.stream, db.stream] if device else [], [da, db])
     r = _native.SwResult()
     f = lib.pw_sw_device if device else lib.pw_sw
     call.check(f(_arrays.pointer(ha), ha.size if device else len(ha), _arrays.pointer(hb),
@@ -230,7 +239,7 @@ def dtw(a, b, *, cost="absolute", **options):
         t = np.float32 if f32 else np.float64
         ha, hb = np.ascontiguousarray(a.ravel(), t), np.ascontiguousarray(b.ravel(), t)
         n, m = len(ha), len(hb)
-    call = _Call(options, [da.stream, db.stream] if device else [])
+    call = _Call(options, [da.stream, db.stream] if device else [], [da, db])
     r = _native.DtwResult()
     f = getattr(lib, "pw_dtw_" + ("f32" if f32 else "f64") + ("_device" if device else ""))
     call.check(f(_arrays.pointer(ha), n, _arrays.pointer(hb), m, c, ctypes.byref(call.options), ctypes.byref(r)))
@@ -276,7 +285,7 @@ def sat(image, *, out=None, dtype=None, info=False, **options):
         if out.shape != x.shape:
             raise ValueError(f"out: shape {out.shape}, the image is {x.shape}")
         src, dst, shape, streams, in_t, out_t = x, out, x.shape, [], x.dtype, out.dtype
-    call = _Call(options, streams)
+    call = _Call(options, streams, [d, _arrays.device_view(out, 'out') if d is not None else None])
     i_in, i_out = _image(src, shape, in_t), _image(dst, shape, out_t)
     ri = _native.RunInfo()
     f = lib.pw_sat_device if d is not None else lib.pw_sat
@@ -314,7 +323,7 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
         if out.shape != (bins,) + tuple(shape):
             raise ValueError(f"out: shape {out.shape}, needs {(bins,) + tuple(shape)}")
         dst, streams = out, []
-    call = _Call(options, streams)
+    call = _Call(options, streams, [d])
     i_in = _image(src, shape, src.dtype)
     ri = _native.RunInfo()
     f = lib.pw_inthist_device if d is not None else lib.pw_inthist
@@ -335,7 +344,7 @@ def _stencil(grid, sweeps, omega, options):
         shape, dt, streams = g.shape, g.dtype, []
     if dt not in (np.float32, np.float64):
         raise TypeError(f"grid: float32 or float64, not {dt}")
-    call = _Call(options, streams)
+    call = _Call(options, streams, [d])
     img = _image(g, shape, dt)
     res = ctypes.c_double()
     ri = _native.RunInfo()

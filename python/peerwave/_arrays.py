@@ -54,7 +54,11 @@ def _from_cai(obj, what):
     shape = tuple(cai["shape"])
     _check_contiguous(shape, cai.get("strides"), dtype.itemsize, what)
     stream = cai.get("stream")
-    return DeviceArray(obj, ptr, shape, dtype, stream)
+    dev = getattr(obj, "device", None)  # PyTorch: .index; CuPy: .id (the library must run there)
+    device_id = getattr(dev, "index", None)
+    if device_id is None:
+        device_id = getattr(dev, "id", None)
+    return DeviceArray(obj, ptr, shape, dtype, stream, device_id=device_id)
 
 
 class _DLDevice(ctypes.Structure):
@@ -87,7 +91,7 @@ def _from_dlpack(obj, what):
     shape = tuple(t.shape[k] for k in range(t.ndim))
     if t.strides:
         _check_contiguous(shape, tuple(t.strides[k] * dtype.itemsize for k in range(t.ndim)), dtype.itemsize, what)
-    return DeviceArray(obj, t.data + t.byte_offset, shape, dtype, None, keep=capsule, device_id=t.device.device_id)
+    return DeviceArray(obj, (t.data or 0) + t.byte_offset, shape, dtype, None, keep=capsule, device_id=t.device.device_id)
 
 
 def device_view(obj, what):

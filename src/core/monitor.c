@@ -10,7 +10,9 @@ int64_t pw_monitor_now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-void pw_monitor_init(pw_monitor *m, const pw_options *o, int64_t cells)
+static int64_t add_saturated(int64_t a, int64_t b) { return a > INT64_MAX - b ? INT64_MAX : a + b; }
+
+void pw_monitor_init(pw_monitor *m, pw_monitor_state *state, const pw_options *o, int64_t cells)
 {
     m->fn = o ? o->progress : NULL;
     m->user = o ? o->progress_user : NULL;
@@ -21,6 +23,14 @@ void pw_monitor_init(pw_monitor *m, const pw_options *o, int64_t cells)
     m->start_ns = pw_monitor_now_ns();
     m->best = NULL;
     m->best_ctx = NULL;
+    m->state = state;
+    state->next_ns = add_saturated(m->start_ns, m->interval_ns);
+    state->busy = 0;
+}
+
+int pw_monitor_due(const pw_monitor *m)
+{
+    return m->fn && pw_monitor_now_ns() >= __atomic_load_n(&m->state->next_ns, __ATOMIC_RELAXED);
 }
 
 int64_t pw_monitor_cells_done(int64_t base, int64_t cells, int64_t tiles, int64_t tiles_done)
@@ -45,10 +55,15 @@ static int call_hook(const pw_monitor *m, int64_t done, int final, void *stream)
     return m->fn(m->user, &p);
 }
 
-int pw_monitor_report(const pw_monitor *m, int64_t cells_done, int final, void *stream)
+int pw_monitor_tick(const pw_monitor *m, int64_t (*cells_done)(const void *ctx), const void *ctx, void *stream)
 {
     if (pw_monitor_cancel_set(m)) return 1;
-    return call_hook(m, cells_done, final, stream) != 0 || pw_monitor_cancel_set(m);
+    if (!pw_monitor_due(m) || __atomic_exchange_n(&m->state->busy, 1, __ATOMIC_ACQUIRE)) return 0;
+    const int stop = call_hook(m, cells_done(ctx), 0, stream) != 0;
+    /* the next is due an interval after this one ended: a slow hook is not called back to back */
+    __atomic_store_n(&m->state->next_ns, add_saturated(pw_monitor_now_ns(), m->interval_ns), __ATOMIC_RELAXED);
+    __atomic_store_n(&m->state->busy, 0, __ATOMIC_RELEASE);
+    return stop || pw_monitor_cancel_set(m);
 }
 
 void pw_monitor_finish(const pw_monitor *m, int64_t cells_done, void *stream)

@@ -23,6 +23,14 @@ extern "C" {
  * on the CPU.  Called from the thread that reports. */
 typedef int (*pw_best_fn)(void *ctx, void *stream, int64_t *best);
 
+/* What the reports of one run share, whatever executions and threads make them: when the next is
+ * due, and a flag held while the hook runs (one call at a time).  The plan holds it; the monitor
+ * points to it, so copies of a plan share it. */
+typedef struct pw_monitor_state {
+    int64_t next_ns; /* atomic (GCC builtins: this header is also C++) */
+    int busy;        /* atomic */
+} pw_monitor_state;
+
 typedef struct pw_monitor {
     pw_progress_fn fn;          /* NULL: no reports */
     void *user;
@@ -32,12 +40,13 @@ typedef struct pw_monitor {
     int64_t start_ns;           /* when the run began (the plan was made) */
     pw_best_fn best;            /* NULL: none */
     void *best_ctx;
+    pw_monitor_state *state;    /* the run's: when the next report is due */
 } pw_monitor;
 
 #define PW_MONITOR_DEFAULT_INTERVAL_MS 500
 
-/* From the options (NULL: none) for a run of `cells` cells. */
-void pw_monitor_init(pw_monitor *m, const pw_options *options, int64_t cells);
+/* From the options (NULL: none) for a run of `cells` cells, sharing `state` (the plan's). */
+void pw_monitor_init(pw_monitor *m, pw_monitor_state *state, const pw_options *options, int64_t cells);
 
 /* a * b for counts >= 0, INT64_MAX when it would not fit (a run's cells for the hook). */
 static inline int64_t pw_monitor_mul(int64_t a, int64_t b)
@@ -55,9 +64,13 @@ static inline int pw_monitor_cancel_set(const pw_monitor *m) { return m->cancel 
  * after `base` cells of earlier executions. */
 int64_t pw_monitor_cells_done(int64_t base, int64_t cells, int64_t tiles, int64_t tiles_done);
 
-/* Call the hook (if any) with cells_done; final when the run has finished.  stream: for the best
- * function (see pw_best_fn).  1 when the run must stop (the hook asked, or the cancel flag). */
-int pw_monitor_report(const pw_monitor *m, int64_t cells_done, int final, void *stream);
+/* Is a report due now (the run's interval has passed since the last one ended)? */
+int pw_monitor_due(const pw_monitor *m);
+
+/* Call the hook with cells_done (a function: it is only worked out when a report is due) if a
+ * report is due and no other thread is in the hook.  stream: for the best function (see
+ * pw_best_fn).  1 when the run must stop (the hook asked, or the cancel flag is set). */
+int pw_monitor_tick(const pw_monitor *m, int64_t (*cells_done)(const void *ctx), const void *ctx, void *stream);
 
 /* After a successful execution that brought the run to cells_done: the final report when that is
  * the whole run (what the hook returns then is ignored: the work is done). */

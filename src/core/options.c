@@ -137,7 +137,7 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     plan->trace_user = options->trace_user;
     plan->watchdog_ns = options->watchdog_ms * 1000000;
     plan->stream = options->cuda_stream;
-    pw_monitor_init(&plan->monitor, options, pw_monitor_mul(rows, cols));
+    pw_monitor_init(&plan->monitor, &plan->monitor_state, options, pw_monitor_mul(rows, cols));
     /* Fault injection for the reliability tests (docs/RELIABILITY.md): the peer engines never
      * publish this tile-row's progress, so the row below must end in PW_ERR_TIMEOUT. */
     const char *stuck = getenv("PEERWAVE_DEBUG_STUCK_ROW");

@@ -31,6 +31,7 @@ typedef struct pw_plan {
     int64_t stuck_row;    /* debug fault injection: a tile-row that never publishes; -1 = none */
     pw_monitor monitor;   /* progress hook and cancel flag (monitor.h); an app whose run is more
                              than rows x cols cells (sweeps, bins) sets monitor.cells */
+    pw_monitor_state monitor_state; /* the run's report clock (monitor.state points here) */
 } pw_plan;
 
 /* Check *options (NULL = defaults) and resolve automatic choices for a rows x cols space with the

@@ -1,7 +1,8 @@
 /*
  * cpu_monitor.h - one CPU execution's side of the progress hook and cancel flag (core/monitor.h):
  * every worker counts its finished tiles and looks at the cancel flag after each; the first worker
- * to finish a tile once the interval has passed calls the hook (one at a time).  With nothing watching
+ * to finish a tile once a report is due calls the hook (one at a time, on the run's clock:
+ * core/monitor.h).  With nothing watching
  * (pw_monitor_on false) a tile costs one predictable branch.
  */
 #ifndef PW_CPU_MONITOR_H
@@ -19,7 +20,6 @@ typedef struct pw_cpu_monitor {
     int64_t tiles;       /* tiles of this execution */
     atomic_llong tiles_done;
     atomic_int stop;     /* the hook or the flag said stop */
-    atomic_llong next_ns; /* when the next report is due */
 } pw_cpu_monitor;
 
 /* An execution of `sweeps` sweeps of the tiling, after `base` cells of the run. */

@@ -62,15 +62,22 @@ static inline int64_t pw_gpu_watch_tiles(const pw_gpu_watch *w)
     return (int64_t)n;
 }
 
+static inline int64_t pw_gpu_watch_cells(const void *p)
+{
+    const pw_gpu_watch *w = (const pw_gpu_watch *)p;
+    return pw_monitor_cells_done(w->base, w->cells, w->tiles, pw_gpu_watch_tiles(w));
+}
+
 /* Wait until `done` (an event after the launch) has happened, reporting and looking at the cancel
- * flag; on a stop, the cancel value goes into the device word `error`.  Without a watch: a plain
- * wait. */
+ * flag; on a stop, the cancel value goes into the device word `error`.  Naps start at 20 us and
+ * double up to 10 ms (or the hook's interval), so a short launch is not held up.  Without a
+ * watch: a plain wait. */
 static inline pw_status pw_gpu_watch_wait(pw_gpu_watch *w, cudaEvent_t done, int *error)
 {
     if (!w->m) return pw_from_cuda(cudaEventSynchronize(done));
     const pw_monitor *m = w->m;
-    const int64_t nap_ns = m->fn && m->interval_ns < PW_GPU_MONITOR_POLL_NS ? m->interval_ns : PW_GPU_MONITOR_POLL_NS;
-    int64_t next_report = pw_monitor_now_ns() + m->interval_ns;
+    const int64_t longest = m->fn && m->interval_ns < PW_GPU_MONITOR_POLL_NS ? m->interval_ns : PW_GPU_MONITOR_POLL_NS;
+    int64_t nap_ns = 20000;
     bool stopping = false;
     for (;;) {
         cudaError_t e = cudaEventQuery(done);
@@ -79,20 +86,20 @@ static inline pw_status pw_gpu_watch_wait(pw_gpu_watch *w, cudaEvent_t done, int
         if (e != cudaErrorNotReady) return pw_from_cuda(e);
         const struct timespec nap = {0, (long)nap_ns};
         nanosleep(&nap, NULL);
-        if (stopping) continue;
-        bool stop = pw_monitor_cancel_set(m);
-        const int64_t now = pw_monitor_now_ns();
-        if (!stop && m->fn && now >= next_report) {
-            next_report = now + m->interval_ns;
-            const int64_t done_cells = pw_monitor_cells_done(w->base, w->cells, w->tiles, pw_gpu_watch_tiles(w));
-            stop = pw_monitor_report(m, done_cells, 0, w->side);
-        }
-        if (stop) {
-            pw_status st = pw_from_cuda(cudaMemcpyAsync(error, w->cancel_value, sizeof(int), cudaMemcpyHostToDevice, w->side));
-            if (st != PW_OK) return st;
-            stopping = true;
-        }
+        nap_ns = nap_ns * 2 < longest ? nap_ns * 2 : longest;
+        if (stopping || !pw_monitor_tick(m, pw_gpu_watch_cells, w, w->side)) continue;
+        pw_status st = pw_from_cuda(cudaMemcpyAsync(error, w->cancel_value, sizeof(int), cudaMemcpyHostToDevice, w->side));
+        if (st != PW_OK) return st;
+        stopping = true;
     }
+}
+
+/* After the run's stream has recorded `start` (its set-up before the kernel: the error word
+ * cleared, buffers allocated): the monitor's stream waits for it, so a cancel or a best-score copy
+ * never lands before the set-up. */
+static inline pw_status pw_gpu_watch_after(pw_gpu_watch *w, cudaEvent_t start)
+{
+    return w->side ? pw_from_cuda(cudaStreamWaitEvent(w->side, start, 0)) : PW_OK;
 }
 
 static inline void pw_gpu_watch_close(pw_gpu_watch *w)

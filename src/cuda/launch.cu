@@ -87,6 +87,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         if ((st = pw_gpu_watch_open(&watch, plan, t, sweeps, cells, grid, cells_before, &a.monitor)) != PW_OK) goto done;
         void *args[] = {first_arg, &a};
         PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
+        if ((st = pw_gpu_watch_after(&watch, start)) != PW_OK) goto done;
         PW_CUDA_TRY(st, cudaLaunchKernel(k->peer, dim3((unsigned)grid), dim3(threads), args, smem, stream), done);
     } else if (plan->strategy == PW_STRATEGY_GLOBAL_BARRIER) {
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->barrier, threads, smem), done);
@@ -100,6 +101,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
             int64_t n_diag = pw_tiling_diagonal_count(t);
             void *args[] = {first_arg, &a, &n_diag};
             PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
+        if ((st = pw_gpu_watch_after(&watch, start)) != PW_OK) goto done;
             PW_CUDA_TRY(st, cudaLaunchCooperativeKernel(k->barrier, dim3((unsigned)grid),
                                                         dim3(threads), args, smem, stream), done);
         }
@@ -108,6 +110,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         for (int64_t r = t->n_rows > 2 ? t->n_rows - 2 : 0; r < t->n_rows; r++)
             if (pw_tiling_end_tile(t, r) > max_end) max_end = pw_tiling_end_tile(t, r);
         PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
+        if ((st = pw_gpu_watch_after(&watch, start)) != PW_OK) goto done;
         for (int64_t d = 0; d < n_diag; d++) {
             int64_t blocks = pw_diagonal_candidates(t, d, max_end);
             if (blocks < 1) continue; /* e.g. lag > 0 and one tile per row: some diagonals are empty */

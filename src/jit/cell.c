@@ -236,7 +236,7 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
             st = pw_plan_make(&opt, args->cols, planes, 0, &plan);
             if (st != PW_OK) return st;
         }
-        plan.monitor.cells = pw_monitor_mul(pw_monitor_mul(args->rows, job.flat_cols), job.sweeps);
+        plan.monitor.cells = pw_monitor_mul(pw_monitor_mul(args->rows, job.flat_cols), d->form == PW_CELL_LINEAR ? 1 : job.sweeps);
         return pw_cell_run_gpu(cell, &plan, &job, result);
 #else
         if (opt.backend == PW_BACKEND_CUDA) {
@@ -249,6 +249,6 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
         if (st != PW_OK) return st;
 #endif
     }
-    plan.monitor.cells = pw_monitor_mul(pw_monitor_mul(args->rows, job.flat_cols), job.sweeps);
+    plan.monitor.cells = pw_monitor_mul(pw_monitor_mul(args->rows, job.flat_cols), d->form == PW_CELL_LINEAR ? 1 : job.sweeps);
     return pw_cell_run_cpu(cell, &plan, &job, result);
 }
