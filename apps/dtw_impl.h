@@ -30,8 +30,9 @@ static int DTW_FN(all_finite_)(const DTW_T *x, int64_t n)
     return 1;
 }
 
-pw_status DTW_FN(pw_dtw_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,
-                          const pw_options *options, pw_dtw_result *result)
+/* pw_dtw_ with the options' width as it is (the whole run, or a training corner: auto_width.h). */
+static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,
+                                  const pw_options *options, pw_dtw_result *result)
 {
     pw_status st = pw_dtw_check(a, n, b, m, cost, result);
     if (st != PW_OK) return st;
@@ -62,6 +63,33 @@ pw_status DTW_FN(pw_dtw_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, 
     }
     pw_linear_buffers_free(&buf);
     return st;
+}
+
+typedef struct DTW_FN(dtw_part_) {
+    const DTW_T *a, *b;
+    pw_dtw_cost cost;
+    pw_dtw_result *result;
+} DTW_FN(dtw_part_);
+
+/* The first rows samples of a against the first cols of b (auto_width.h). */
+static pw_status DTW_FN(dtw_part_run_)(void *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
+{
+    DTW_FN(dtw_part_) *x = p;
+    pw_dtw_result r = {0};
+    pw_status st = DTW_FN(dtw_run_)(x->a, rows, x->b, cols, x->cost, o, &r);
+    *x->result = r; /* the whole run comes last */
+    if (info) *info = r.info;
+    return st;
+}
+
+pw_status DTW_FN(pw_dtw_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,
+                          const pw_options *options, pw_dtw_result *result)
+{
+    pw_status st = pw_dtw_check(a, n, b, m, cost, result);
+    if (st != PW_OK) return st;
+    DTW_FN(dtw_part_) x = {a, b, cost, result};
+    return pw_run_with_width(sizeof(DTW_T) == 4 ? "dtw-f32" : "dtw-f64", options, DTW_FN(dtw_part_run_), &x, n, m,
+                             &result->info);
 }
 
 #undef DTW_T

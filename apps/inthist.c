@@ -4,10 +4,12 @@
  * so INTHIST adds no recurrence code of its own, only the binning.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "../src/core/alloc.h"
 #include "../src/core/checked.h"
+#include "../src/core/auto_width.h"
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
 #include "checks.h"
@@ -96,8 +98,9 @@ pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, c
     return PW_OK;
 }
 
-pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t *out,
-                     const pw_options *options, pw_run_info *info)
+/* pw_inthist with the options' width as it is (the whole run, or a training corner). */
+static pw_status inthist_run(const pw_image *in, int bins, double lo, double hi, int32_t *out,
+                             const pw_options *options, pw_run_info *info)
 {
     pw_status st = pw_inthist_check(in, bins, lo, hi, out);
     if (st != PW_OK) return st;
@@ -123,4 +126,34 @@ pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t
     st = pw_execute(&plan, &kernel, info);
     free(bin);
     return st;
+}
+
+typedef struct inthist_part {
+    const pw_image *in;
+    int bins;
+    double lo, hi;
+    int32_t *out;
+} inthist_part;
+
+/* The top-left rows x cols of the image; its planes go to the front of out, which the whole run,
+ * coming last, overwrites (auto_width.h). */
+static pw_status inthist_part_run(void *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
+{
+    const inthist_part *x = p;
+    pw_image in = *x->in;
+    in.rows = rows;
+    in.cols = cols;
+    in.stride = pw_image_stride(x->in);
+    return inthist_run(&in, x->bins, x->lo, x->hi, x->out, o, info);
+}
+
+pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t *out,
+                     const pw_options *options, pw_run_info *info)
+{
+    pw_status st = pw_inthist_check(in, bins, lo, hi, out);
+    if (st != PW_OK) return st;
+    char app[64];
+    snprintf(app, sizeof app, "inthist-%s-%dbins", pw_dtype_name(in->type), bins);
+    inthist_part x = {in, bins, lo, hi, out};
+    return pw_run_with_width(app, options, inthist_part_run, &x, in->rows, in->cols, info);
 }

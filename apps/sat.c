@@ -1,7 +1,9 @@
 /* sat.c - pw_sat(): summed-area tables, every input/output type pair from one template. */
 #include <math.h>
+#include <stdio.h>
 #include <stddef.h>
 
+#include "../src/core/auto_width.h"
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
 #include "sat_cell.h"
@@ -63,7 +65,8 @@ pw_status pw_sat_check(const pw_image *in, const pw_image *out)
     return sat_segments[in->type][out->type] ? PW_OK : PW_ERR_UNSUPPORTED;
 }
 
-pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info)
+/* pw_sat with the options' width as it is (the whole run, or a training corner: auto_width.h). */
+static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info)
 {
     pw_status st = pw_sat_check(in, out);
     if (st != PW_OK) return st;
@@ -81,6 +84,34 @@ pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, p
     sat_ctx ctx = {in->data, pw_image_stride(in), out->data, pw_image_stride(out)};
     pw_kernel kernel = {segment, &ctx};
     return pw_execute(&plan, &kernel, info);
+}
+
+typedef struct sat_part {
+    const pw_image *in;
+    pw_image *out;
+} sat_part;
+
+/* The top-left rows x cols of the image into the same place of out (the whole run, which comes
+ * last, overwrites what a corner wrote). */
+static pw_status sat_part_run(void *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
+{
+    const sat_part *x = p;
+    pw_image in = *x->in, out = *x->out;
+    in.rows = out.rows = rows;
+    in.cols = out.cols = cols;
+    in.stride = pw_image_stride(x->in);
+    out.stride = pw_image_stride(x->out);
+    return sat_run(&in, &out, o, info);
+}
+
+pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info)
+{
+    pw_status st = pw_sat_check(in, out);
+    if (st != PW_OK) return st;
+    char app[64];
+    snprintf(app, sizeof app, "sat-%s-%s", pw_dtype_name(in->type), pw_dtype_name(out->type));
+    sat_part x = {in, out};
+    return pw_run_with_width(app, options, sat_part_run, &x, in->rows, in->cols, info);
 }
 
 int pw_sat_fits(const pw_image *in, pw_dtype out)

@@ -4,6 +4,7 @@
 
 #include "../src/core/alloc.h"
 #include "checks.h"
+#include "../src/core/auto_width.h"
 #include "../src/core/exec.h"
 #include "../src/core/linear_buffers.h"
 #include "scoring.h"
@@ -93,8 +94,9 @@ pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const 
     return PW_OK;
 }
 
-pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
-                const pw_options *options, pw_sw_result *result)
+/* pw_sw with the options' width as it is (the whole run, or a training corner: auto_width.h). */
+static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                        const pw_options *options, pw_sw_result *result)
 {
     pw_score_table table;
     pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
@@ -162,4 +164,31 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     free(ctx.best);
     free(ctx.best_seen);
     return st;
+}
+
+typedef struct sw_part {
+    const char *a, *b;
+    const pw_sw_params *params;
+    pw_sw_result *result;
+} sw_part;
+
+/* The first rows letters of a against the first cols of b (auto_width.h). */
+static pw_status sw_part_run(void *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
+{
+    sw_part *x = p;
+    pw_sw_result r = {0};
+    pw_status st = sw_run(x->a, rows, x->b, cols, x->params, o, &r);
+    *x->result = r; /* the whole run comes last */
+    if (info) *info = r.info;
+    return st;
+}
+
+pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                const pw_options *options, pw_sw_result *result)
+{
+    pw_score_table table;
+    pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
+    if (st != PW_OK) return st;
+    sw_part x = {a, b, params, result};
+    return pw_run_with_width("sw", options, sw_part_run, &x, n, m, &result->info);
 }

@@ -29,13 +29,10 @@ typedef struct cli_trace {
     int failed;
 } cli_trace;
 
-enum { CLI_TILE_W_AUTO = 0, CLI_TILE_W_MODEL, CLI_TILE_W_GIVEN };
 
 typedef struct cli_common {
     pw_options options;
-    int tile_w_mode;      /* --tile-w auto (default), model, or a number */
     double train_ratio;   /* --train-ratio: the training corner's share of rows and of columns */
-    const char *wisdom_path; /* --wisdom FILE|none; NULL = the default (src/core/wisdom.h) */
     const char *trace_path; /* --trace FILE.svg */
     cli_trace trace;
     int quiet;     /* only the result lines */

@@ -143,23 +143,26 @@ static int common_option(cli_common *c, int opt, const char *arg)
         o->tile_h = (int)v;
         return 1;
     case OPT_TILE_W:
-        o->tile_w = 0;
-        if (!strcmp(arg, "auto")) c->tile_w_mode = CLI_TILE_W_AUTO;
-        else if (!strcmp(arg, "model")) c->tile_w_mode = CLI_TILE_W_MODEL;
+        o->tile_w = 0; /* auto and model: the library's width_model (src/core/auto_width.h) */
+        if (!strcmp(arg, "auto")) o->width_model = 0;
+        else if (!strcmp(arg, "model")) o->width_model = 1;
         else if (strspn(arg, "0123456789") != strlen(arg) || !arg[0]) {
             cli_error("--tile-w: '%s' is not a width in steps, auto or model", arg);
             return -1;
         } else if (cli_parse_int("--tile-w", arg, 1, INT64_MAX / 8, &v)) return -1;
-        else c->tile_w_mode = CLI_TILE_W_GIVEN, o->tile_w = v;
+        else o->tile_w = v;
         return 1;
     case OPT_WISDOM:
         if (!arg[0]) {
             cli_error("--wisdom: give a file name, or none");
             return -1;
         }
-        c->wisdom_path = arg;
+        o->wisdom = arg;
         return 1;
-    case OPT_TRAIN_RATIO: return cli_parse_double("--train-ratio", arg, 0, 1, 1, &c->train_ratio) ? -1 : 1;
+    case OPT_TRAIN_RATIO:
+        if (cli_parse_double("--train-ratio", arg, 0, 1, 1, &c->train_ratio)) return -1;
+        o->train_ratio = c->train_ratio;
+        return 1;
     case OPT_THREADS:
         if (cli_parse_int("--threads", arg, 1, PW_MAX_THREADS, &v)) return -1;
         o->threads = (int)v;

@@ -86,31 +86,19 @@ typedef struct dtw_job {
     const series *a, *b;
     pw_dtw_cost cost;
     pw_options options;
-    const cli_common *common; /* NULL: no automatic width (the reference run) */
     pw_dtw_result result;
-    cli_autowidth width;
 } dtw_job;
 
-/* The first n and m samples (the whole series for the main run, prefixes for training). */
+/* The first n and m samples. */
 static pw_status dtw_prefix(const dtw_job *j, int64_t n, int64_t m, const pw_options *o, pw_dtw_result *r)
 {
     if (j->a->type == PW_F32) return pw_dtw_f32(j->a->data, n, j->b->data, m, j->cost, o, r);
     return pw_dtw_f64(j->a->data, n, j->b->data, m, j->cost, o, r);
 }
 
-static pw_status dtw_corner(void *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
-{
-    pw_dtw_result r;
-    pw_status st = dtw_prefix(p, rows, cols, o, &r);
-    *info = r.info;
-    return st;
-}
-
 static pw_status run_dtw(void *p)
 {
     dtw_job *j = p;
-    pw_status st = cli_auto_width(j->common, j->a->type == PW_F32 ? "dtw-f32" : "dtw-f64", &j->options, dtw_corner, j, j->a->length, j->b->length, &j->width);
-    if (st != PW_OK) return st;
     return dtw_prefix(j, j->a->length, j->b->length, &j->options, &j->result);
 }
 
@@ -136,7 +124,7 @@ int cmd_dtw(int argc, char **argv)
         code = EXIT_DATA;
         goto out;
     }
-    dtw_job job = {&a, &b, args.cost, common.options, &common};
+    dtw_job job = {&a, &b, args.cost, common.options};
     pw_status st = cli_run_job(&common, "dtw", run_dtw, &job);
     if (st != PW_OK) {
         cli_error("dtw %s vs %s: %s", argv[first], argv[first + 1], cli_status_text(st));
@@ -162,7 +150,7 @@ int cmd_dtw(int argc, char **argv)
     cli_detail(&rep, "type", "%s", pw_dtype_name(type));
     cli_detail(&rep, "cost", "%s", args.cost == PW_DTW_SQUARED ? "squared" : "abs");
     cli_detail_info(&rep, &job.result.info);
-    cli_detail_autowidth(&rep, &job.width);
+    cli_detail_autowidth(&rep, &job.result.info);
     cli_detail(&rep, "gcups", "%.3f", job.result.info.seconds > 0 ? (double)job.result.info.cells / job.result.info.seconds / 1e9 : 0.0);
     code = cli_finish(&common, &rep, "dtw");
 out:

@@ -72,30 +72,12 @@ typedef struct inthist_job {
     const inthist_args *args;
     int32_t *out;
     pw_options options;
-    const cli_common *common; /* NULL: no automatic width (the reference run) */
     pw_run_info info;
-    cli_autowidth width;
 } inthist_job;
-
-/* The training corner: a view of the input's top-left rows x cols; its planes go to the front
- * of the output buffer, which the full run then overwrites. */
-static pw_status inthist_corner(void *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
-{
-    const inthist_job *j = p;
-    pw_image in = *j->in;
-    in.rows = rows;
-    in.cols = cols;
-    in.stride = j->in->stride ? j->in->stride : j->in->cols;
-    return pw_inthist(&in, (int)j->args->bins, j->args->lo, j->args->hi, j->out, o, info);
-}
 
 static pw_status run_inthist(void *p)
 {
-    inthist_job *j = p;
-    char app[64];
-    snprintf(app, sizeof app, "inthist-%s-%lldbins", pw_dtype_name(j->in->type), (long long)j->args->bins);
-    pw_status st = cli_auto_width(j->common, app, &j->options, inthist_corner, j, j->in->rows, j->in->cols, &j->width);
-    if (st != PW_OK) return st;
+    inthist_job *j = p; /* tile_w 0: the library's width rule (--tile-w auto|model) */
     return pw_inthist(j->in, (int)j->args->bins, j->args->lo, j->args->hi, j->out, &j->options, &j->info);
 }
 
@@ -147,7 +129,7 @@ int cmd_inthist(int argc, char **argv)
         code = EXIT_DATA;
         goto out;
     }
-    inthist_job job = {&in, &args, out, common.options, &common};
+    inthist_job job = {&in, &args, out, common.options};
     pw_status st = cli_run_job(&common, "inthist", run_inthist, &job);
     if (st != PW_OK) {
         cli_error("inthist %s: %s", path, cli_status_text(st));
@@ -179,7 +161,7 @@ int cmd_inthist(int argc, char **argv)
     cli_detail(&rep, "rows", "%" PRId64, in.rows);
     cli_detail(&rep, "cols", "%" PRId64, in.cols);
     cli_detail_info(&rep, &job.info);
-    cli_detail_autowidth(&rep, &job.width);
+    cli_detail_autowidth(&rep, &job.info);
     cli_detail(&rep, "gpix_per_s", "%.3f", job.info.seconds > 0 ? (double)(in.rows * in.cols) / job.info.seconds / 1e9 : 0.0);
     code = cli_finish(&common, &rep, "inthist");
 out:

@@ -58,31 +58,12 @@ typedef struct sat_job {
     const pw_image *in;
     pw_image *out;
     pw_options options;
-    const cli_common *common; /* NULL: no automatic width (the reference run) */
     pw_run_info info;
-    cli_autowidth width;
 } sat_job;
-
-/* The training corner: views of the top-left rows x cols of input and output (the full run
- * overwrites what the corner runs wrote). */
-static pw_status sat_corner(void *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
-{
-    const sat_job *j = p;
-    pw_image in = *j->in, out = *j->out;
-    in.rows = out.rows = rows;
-    in.cols = out.cols = cols;
-    in.stride = j->in->stride ? j->in->stride : j->in->cols;
-    out.stride = j->out->stride ? j->out->stride : j->out->cols;
-    return pw_sat(&in, &out, o, info);
-}
 
 static pw_status run_sat(void *p)
 {
-    sat_job *j = p;
-    char app[64];
-    snprintf(app, sizeof app, "sat-%s-%s", pw_dtype_name(j->in->type), pw_dtype_name(j->out->type));
-    pw_status st = cli_auto_width(j->common, app, &j->options, sat_corner, j, j->in->rows, j->in->cols, &j->width);
-    if (st != PW_OK) return st;
+    sat_job *j = p; /* tile_w 0: the library's width rule (--tile-w auto|model) */
     return pw_sat(j->in, j->out, &j->options, &j->info);
 }
 
@@ -165,7 +146,7 @@ int cmd_sat(int argc, char **argv)
         code = EXIT_DATA;
         goto out;
     }
-    sat_job job = {&in, &out, common.options, &common};
+    sat_job job = {&in, &out, common.options};
     pw_status st = cli_run_job(&common, "sat", run_sat, &job);
     if (st != PW_OK) {
         cli_error("sat %s: %s", path, cli_status_text(st));
@@ -212,7 +193,7 @@ int cmd_sat(int argc, char **argv)
     cli_detail(&rep, "input_type", "%s", pw_dtype_name(file_type));
     cli_detail(&rep, "output_type", "%s", pw_dtype_name(type));
     cli_detail_info(&rep, &job.info);
-    cli_detail_autowidth(&rep, &job.width);
+    cli_detail_autowidth(&rep, &job.info);
     cli_detail(&rep, "gpix_per_s", "%.3f", job.info.seconds > 0 ? (double)job.info.cells / job.info.seconds / 1e9 : 0.0);
     code = cli_finish(&common, &rep, "sat");
 out:

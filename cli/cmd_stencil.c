@@ -80,9 +80,7 @@ typedef struct stencil_job {
     const stencil_args *args;
     pw_options options;
     double residual;
-    const cli_common *common; /* NULL: no automatic width (the reference run) */
     pw_run_info info;
-    cli_autowidth width;
 } stencil_job;
 
 static pw_status sweep(const stencil_job *j, pw_image *grid, int64_t sweeps, const pw_options *o, double *residual,
@@ -92,32 +90,9 @@ static pw_status sweep(const stencil_job *j, pw_image *grid, int64_t sweeps, con
     return pw_heat(grid, sweeps, o, residual, info);
 }
 
-/* The training corner: one sweep over a copy of the grid's top-left (rows + 2) x (cols + 2)
- * (the sweep works in place, and the real grid must stay untouched). */
-static pw_status stencil_corner(void *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
-{
-    const stencil_job *j = p;
-    const pw_image *g = j->grid;
-    size_t elem = pw_dtype_size(g->type);
-    int64_t stride = g->stride ? g->stride : g->cols;
-    pw_image corner = {g->type, rows + 2, cols + 2, 0, malloc((size_t)((rows + 2) * (cols + 2)) * elem)};
-    if (!corner.data) return PW_ERR_OUT_OF_MEMORY;
-    for (int64_t i = 0; i < rows + 2; i++)
-        memcpy((char *)corner.data + (size_t)(i * (cols + 2)) * elem, (const char *)g->data + (size_t)(i * stride) * elem,
-               (size_t)(cols + 2) * elem);
-    double residual;
-    pw_status st = sweep(j, &corner, 1, o, &residual, info);
-    free(corner.data);
-    return st;
-}
-
 static pw_status run_stencil(void *p)
 {
-    stencil_job *j = p;
-    char app[64];
-    snprintf(app, sizeof app, "%s-%s", j->args->sor ? "sor" : "heat", pw_dtype_name(j->grid->type));
-    pw_status st = cli_auto_width(j->common, app, &j->options, stencil_corner, j, j->grid->rows - 2, j->grid->cols - 2, &j->width);
-    if (st != PW_OK) return st;
+    stencil_job *j = p; /* tile_w 0: the library's width rule (--tile-w auto|model) */
     return sweep(j, j->grid, j->args->sweeps, &j->options, &j->residual, &j->info);
 }
 
@@ -178,7 +153,7 @@ static int cmd_stencil(int argc, char **argv, int sor)
         }
         memcpy(ref.data, grid.data, bytes);
     }
-    stencil_job job = {&grid, &args, common.options, 0, &common};
+    stencil_job job = {&grid, &args, common.options, 0};
     pw_status st = cli_run_job(&common, command.name, run_stencil, &job);
     if (st != PW_OK) {
         cli_error("%s: %s", command.name, cli_status_text(st));
@@ -208,7 +183,7 @@ static int cmd_stencil(int argc, char **argv, int sor)
     cli_detail(&rep, "cols", "%" PRId64, grid.cols);
     cli_detail(&rep, "type", "%s", pw_dtype_name(grid.type));
     cli_detail_info(&rep, &job.info);
-    cli_detail_autowidth(&rep, &job.width);
+    cli_detail_autowidth(&rep, &job.info);
     cli_detail(&rep, "gpix_per_s", "%.3f", job.info.seconds > 0 ? (double)job.info.cells / job.info.seconds / 1e9 : 0.0);
     code = cli_finish(&common, &rep, command.name);
 out:

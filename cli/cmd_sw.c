@@ -80,26 +80,12 @@ typedef struct sw_job {
     const fasta_record *a, *b;
     const pw_sw_params *params;
     pw_options options;
-    const cli_common *common; /* NULL: no automatic width (the reference run) */
     pw_sw_result result;
-    cli_autowidth width;
 } sw_job;
-
-/* The training corner: prefixes of both sequences. */
-static pw_status sw_corner(void *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
-{
-    const sw_job *j = p;
-    pw_sw_result r;
-    pw_status st = pw_sw(j->a->seq, rows, j->b->seq, cols, j->params, o, &r);
-    *info = r.info;
-    return st;
-}
 
 static pw_status run_sw(void *p)
 {
-    sw_job *j = p;
-    pw_status st = cli_auto_width(j->common, "sw", &j->options, sw_corner, j, j->a->length, j->b->length, &j->width);
-    if (st != PW_OK) return st;
+    sw_job *j = p; /* tile_w 0: the library's width rule (--tile-w auto|model) */
     return pw_sw(j->a->seq, j->a->length, j->b->seq, j->b->length, j->params, &j->options, &j->result);
 }
 
@@ -122,7 +108,7 @@ int cmd_sw(int argc, char **argv)
         fasta_free(&a);
         return EXIT_DATA;
     }
-    sw_job job = {&a, &b, &args.params, common.options, &common};
+    sw_job job = {&a, &b, &args.params, common.options};
     pw_status st = cli_run_job(&common, "sw", run_sw, &job);
     int code = 0;
     if (st != PW_OK) {
@@ -154,7 +140,7 @@ int cmd_sw(int argc, char **argv)
     cli_detail(&rep, "length_a", "%" PRId64, a.length);
     cli_detail(&rep, "length_b", "%" PRId64, b.length);
     cli_detail_info(&rep, &res->info);
-    cli_detail_autowidth(&rep, &job.width);
+    cli_detail_autowidth(&rep, &job.result.info);
     cli_detail(&rep, "gcups", "%.3f", res->info.seconds > 0 ? (double)res->info.cells / res->info.seconds / 1e9 : 0.0);
     code = cli_finish(&common, &rep, "sw");
 out:

@@ -142,7 +142,8 @@ typedef struct pw_options {
     pw_strategy strategy;   /* default PW_STRATEGY_PEER */
     pw_tile_shape shape;    /* default PW_TILE_HYPER */
     int tile_h;             /* rows per tile (lanes); 0 = automatic; else 1 .. PW_MAX_TILE_H */
-    int64_t tile_w;         /* tile width / sync interval in steps; 0 = automatic; else >= 1 */
+    int64_t tile_w;         /* tile width / sync interval in steps; 0 = automatic (width_model);
+                               else >= 1 */
     int threads;            /* CPU worker threads; 0 = one per online core; else 1 .. PW_MAX_THREADS */
     int device;             /* CUDA device index (>= 0) */
     int rows_per_thread;    /* CUDA, SW and DTW: tile rows each thread computes per step (1, 2, 4
@@ -170,6 +171,21 @@ typedef struct pw_options {
                                PW_ERR_CANCELLED as if the hook had asked.  Looked at every tile
                                on the CPU and at least every 10 ms on the GPU (not by the launch
                                strategy, a baseline, which also reports only at its end). */
+    int width_model;        /* with tile_w 0, the host functions of the six applications (not the
+                               _device ones, pw_run or user cells, which keep the fixed default):
+                               0 = the tile-width model's width for peer runs of hyper tiles of at
+                               least 2^26 cells, else the fixed default (the default; the CLI's
+                               --tile-w auto); 1 = the model's width whatever the size (--tile-w
+                               model); -1 = always the fixed default.  The model is fitted by
+                               timed runs on the top-left corner of the input (train_ratio of its
+                               rows and columns, a warm-up and six widths) unless the wisdom file
+                               already holds a fit for this kind of run on this machine */
+    double train_ratio;     /* the training corner's share of rows and of columns, in (0, 1];
+                               0 = 0.1 */
+    const char *wisdom;     /* the file where fits are remembered: NULL = $PEERWAVE_WISDOM, else
+                               $XDG_CACHE_HOME/peerwave/wisdom.tsv or ~/.cache/peerwave/wisdom.tsv;
+                               "none" = none (train every time).  A file that cannot be written
+                               never fails a run */
 } pw_options;
 
 #define PW_MAX_TILE_H 4096
@@ -177,6 +193,21 @@ typedef struct pw_options {
 
 /* Fill *options with the defaults named above. */
 void pw_options_init(pw_options *options);
+
+/* Where a run's tile width came from (pw_run_info.width_source). */
+typedef enum pw_width_source {
+    PW_WIDTH_DEFAULT = 0, /* the fixed default of the backend and application */
+    PW_WIDTH_GIVEN,       /* options.tile_w */
+    PW_WIDTH_MODEL        /* the tile-width model (options.width_model) */
+} pw_width_source;
+
+/* What the wisdom file did for a PW_WIDTH_MODEL run. */
+typedef enum pw_wisdom_use {
+    PW_WISDOM_OFF = 0, /* no file ("none", or no home directory) */
+    PW_WISDOM_HIT,     /* the fit was there: no training */
+    PW_WISDOM_SAVED,   /* trained, and remembered */
+    PW_WISDOM_UNSAVED  /* trained; the file could not be written */
+} pw_wisdom_use;
 
 /* What a run actually used, filled in every result struct. */
 typedef struct pw_run_info {
@@ -191,6 +222,11 @@ typedef struct pw_run_info {
     int skew;             /* f: lane k of a tile-row is shifted (f+1)k columns (hyper tiles) */
     int64_t cells;        /* cells computed (per sweep times sweeps for HEAT/SOR) */
     double seconds;       /* wall time of the computation, excluding argument checks */
+    pw_width_source width_source; /* where tile_w came from */
+    pw_wisdom_use wisdom; /* PW_WIDTH_MODEL: whether the fit came from the wisdom file */
+    double training_seconds;      /* PW_WIDTH_MODEL: the corner runs (0 on a wisdom hit) */
+    int64_t training_rows, training_cols; /* the corner trained on (0 on a wisdom hit) */
+    double model_d_s, model_tau_s; /* the fit: seconds a diagonal step, seconds a hand-off */
 } pw_run_info;
 
 /* ---------------------------------------------------------------------------------------------

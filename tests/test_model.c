@@ -1,12 +1,81 @@
 /* test_model.c - the tile-width model (src/core/model.h) against values worked out by hand, its
  * clamps and edge cases, its closed forms against the numeric minimum of its own T, and the
  * integer search against brute force. */
+#include <unistd.h>
 #include <math.h>
 
 #include "../src/core/model.h"
 #include "test_util.h"
 
 static int near(double a, double b, double rel) { return fabs(a - b) <= rel * fabs(b); }
+
+/* tile_w = 0 in the API: the library's width rule (auto_width.h), as the CLI's --tile-w. */
+static void test_api_width(void)
+{
+    char path[] = "/tmp/pw_test_wisdom_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0, "temporary wisdom file");
+    if (fd >= 0) close(fd);
+    remove(path); /* the library creates it */
+    enum { N = 700, M = 900 };
+    char *a = malloc(N), *b = malloc(M);
+    for (int k = 0; k < N; k++) a[k] = "ACGT"[test_rand() % 4];
+    for (int k = 0; k < M; k++) b[k] = "ACGT"[test_rand() % 4];
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.threads = 2;
+    o.wisdom = path;
+    pw_sw_result ref, r1, r2, r3, r4;
+    o.tile_w = 64;
+    CHECK(pw_sw(a, N, b, M, &p, &o, &ref) == PW_OK && ref.info.width_source == PW_WIDTH_GIVEN, "given width");
+    o.tile_w = 0; /* small: the fixed default */
+    CHECK(pw_sw(a, N, b, M, &p, &o, &r1) == PW_OK && r1.info.width_source == PW_WIDTH_DEFAULT, "default under 2^26 cells");
+    o.width_model = 1; /* whatever the size: trained on the corner, then remembered */
+    CHECK(pw_sw(a, N, b, M, &p, &o, &r2) == PW_OK && r2.info.width_source == PW_WIDTH_MODEL &&
+              r2.info.wisdom == PW_WISDOM_SAVED && r2.info.training_rows == N / 10 && r2.info.training_cols == M / 10 &&
+              r2.info.training_seconds > 0 && r2.info.tile_w >= 1,
+          "model: trained (%d, rows %" PRId64 ", %.6f s)", (int)r2.info.wisdom, r2.info.training_rows,
+          r2.info.training_seconds);
+    CHECK(pw_sw(a, N, b, M, &p, &o, &r3) == PW_OK && r3.info.wisdom == PW_WISDOM_HIT && r3.info.training_seconds == 0 &&
+              r3.info.tile_w == r2.info.tile_w,
+          "model: the second run finds the fit (%d)", (int)r3.info.wisdom);
+    CHECK(r1.score == ref.score && r2.score == ref.score && r3.score == ref.score && r2.end_a == ref.end_a &&
+              r2.end_b == ref.end_b,
+          "the same alignment whatever the width");
+    o.width_model = -1;
+    CHECK(pw_sw(a, N, b, M, &p, &o, &r4) == PW_OK && r4.info.width_source == PW_WIDTH_DEFAULT, "never the model");
+    o.width_model = 2;
+    CHECK(pw_sw(a, N, b, M, &p, &o, &r4) == PW_ERR_INVALID_ARGUMENT, "width_model 2 is refused");
+    o.width_model = 0;
+    o.train_ratio = 1.5;
+    CHECK(pw_sw(a, N, b, M, &p, &o, &r4) == PW_ERR_INVALID_ARGUMENT, "train_ratio 1.5 is refused");
+    o.train_ratio = 0;
+    o.width_model = 1;
+    o.wisdom = "none";
+    CHECK(pw_sw(a, N, b, M, &p, &o, &r4) == PW_OK && r4.info.wisdom == PW_WISDOM_OFF && r4.info.training_seconds > 0,
+          "wisdom none: trained every time");
+    /* the other host functions go the same way */
+    const int64_t rows = 300, cols = 200;
+    uint8_t *px = malloc(rows * cols);
+    int64_t *sat = malloc(sizeof *sat * rows * cols);
+    double *grid = calloc((size_t)((rows + 2) * (cols + 2)), sizeof *grid);
+    for (int64_t k = 0; k < rows * cols; k++) px[k] = (uint8_t)test_rand();
+    pw_image in = {PW_U8, rows, cols, 0, px}, out = {PW_I64, rows, cols, 0, sat}, g = {PW_F64, rows + 2, cols + 2, 0, grid};
+    pw_run_info info;
+    CHECK(pw_sat(&in, &out, &o, &info) == PW_OK && info.width_source == PW_WIDTH_MODEL && sat[rows * cols - 1] > 0,
+          "sat through the model");
+    int64_t total = 0;
+    for (int64_t k = 0; k < rows * cols; k++) total += px[k];
+    CHECK(sat[rows * cols - 1] == total, "sat's last sum after the corner runs: %" PRId64 " vs %" PRId64, sat[rows * cols - 1], total);
+    grid[0] = 1;
+    CHECK(pw_heat(&g, 3, &o, NULL, &info) == PW_OK && info.width_source == PW_WIDTH_MODEL && info.cells == 3 * rows * cols,
+          "heat through the model (the corners on a copy)");
+    remove(path);
+    free(a), free(b), free(px), free(sat), free(grid);
+}
 
 int main(void)
 {
@@ -72,5 +141,6 @@ int main(void)
     CHECK(near(pw_model_time(&one_round, PW_MODEL_TILED, 32), fill32 + tail32, 1e-12), "tiled T(32) = %.9g, want %.9g",
           pw_model_time(&one_round, PW_MODEL_TILED, 32), fill32 + tail32);
     CHECK(pw_model_closed_form(&g, PW_MODEL_TILED) < 0, "tiled has no closed form");
+    test_api_width();
     return test_finish();
 }

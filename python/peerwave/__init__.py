@@ -52,7 +52,8 @@ def build_info():
     return lib.pw_build_info().decode()
 
 
-RunInfo = namedtuple("RunInfo", "backend strategy shape tile_h tile_w threads threads_available skew cells seconds")
+RunInfo = namedtuple("RunInfo", "backend strategy shape tile_h tile_w threads threads_available skew cells seconds "
+                                "width_source wisdom training_seconds")
 Progress = namedtuple("Progress", "fraction cells_done cells seconds cells_per_second eta_seconds best final")
 
 _BACKENDS = ["auto", "cpu", "cuda"]
@@ -65,7 +66,10 @@ OPTIONS = {
     "strategy": "'peer' (default), 'sequential', 'barrier' or 'launch' (GPU only)",
     "shape": "tile shape, 'hyper' (default) or 'square'",
     "tile_h": "rows per tile (0: automatic)",
-    "tile_w": "tile width in steps (0: automatic)",
+    "tile_w": "tile width in steps (0: automatic, see width_model)",
+    "width_model": "with tile_w 0: 0 = the tile-width model for peer runs of >= 2^26 cells, 1 = always, -1 = never",
+    "train_ratio": "the model's training corner: this share of rows and columns (0: 0.1)",
+    "wisdom": "file remembering model fits (None: the default, 'none': no file)",
     "threads": "CPU threads (0: one per core)",
     "device": "CUDA device index",
     "rows_per_thread": "CUDA sw/dtw: tile rows a thread (0, 1, 2, 4, 8)",
@@ -78,9 +82,14 @@ OPTIONS = {
 }
 
 
+_WIDTH_SOURCES = ["default", "given", "model"]
+_WISDOM = ["off", "hit", "saved", "unsaved"]
+
+
 def _info(i):
     return RunInfo(_BACKENDS[i.backend], _STRATEGIES[i.strategy], _SHAPES[i.shape], i.tile_h, i.tile_w, i.threads,
-                   i.threads_available, i.skew, i.cells, i.seconds)
+                   i.threads_available, i.skew, i.cells, i.seconds, _WIDTH_SOURCES[i.width_source],
+                   _WISDOM[i.wisdom], i.training_seconds)
 
 
 def _pick(name, value, names):
@@ -124,8 +133,11 @@ class _Call:
             o.device = devices.pop()
         elif devices and int(kwargs["device"]) != devices.pop():
             raise ValueError(f"device={kwargs['device']}, but the arrays are on another GPU")
-        for k in ("tile_w", "watchdog_ms", "progress_interval_ms"):
+        for k in ("tile_w", "watchdog_ms", "progress_interval_ms", "width_model"):
             setattr(o, k, int(kwargs.get(k, 0)))
+        o.train_ratio = float(kwargs.get("train_ratio", 0))
+        self._wisdom = kwargs.get("wisdom")
+        o.wisdom = self._wisdom.encode() if self._wisdom is not None else None
         stream = kwargs.get("stream")
         if stream is None:  # the stream the device arrays' producer named (CUDA Array Interface v3)
             stream = next((s for s in streams if s not in (None, 0)), None)

@@ -30,13 +30,16 @@ class Options(ctypes.Structure):
                 ("layout", c_int), ("max_blocks", c_int), ("cuda_stream", c_void_p), ("watchdog_ms", c_int64),
                 ("trace", TRACE_FN), ("trace_user", c_void_p), ("progress", PROGRESS_FN),
                 ("progress_user", c_void_p), ("progress_interval_ms", c_int64),
-                ("cancel", ctypes.POINTER(c_int))]
+                ("cancel", ctypes.POINTER(c_int)), ("width_model", c_int), ("train_ratio", c_double),
+                ("wisdom", c_char_p)]
 
 
 class RunInfo(ctypes.Structure):
     _fields_ = [("backend", c_int), ("strategy", c_int), ("shape", c_int), ("tile_h", c_int), ("tile_w", c_int64),
                 ("threads", c_int), ("threads_available", c_int), ("skew", c_int), ("cells", c_int64),
-                ("seconds", c_double)]
+                ("seconds", c_double), ("width_source", c_int), ("wisdom", c_int), ("training_seconds", c_double),
+                ("training_rows", c_int64), ("training_cols", c_int64), ("model_d_s", c_double),
+                ("model_tau_s", c_double)]
 
 
 class SwParams(ctypes.Structure):

@@ -46,6 +46,9 @@ void pw_options_init(pw_options *options)
     options->progress_user = NULL;
     options->progress_interval_ms = 0;
     options->cancel = NULL;
+    options->width_model = 0;
+    options->train_ratio = 0;
+    options->wisdom = NULL;
 }
 
 int pw_cpu_count(void)
@@ -69,6 +72,8 @@ pw_status pw_options_check(const pw_options *o)
         return PW_ERR_INVALID_ARGUMENT;
     if (o->watchdog_ms < 0 || o->watchdog_ms > INT64_MAX / 1000000) return PW_ERR_INVALID_ARGUMENT;
     if (o->progress_interval_ms < 0 || o->progress_interval_ms > INT64_MAX / 1000000) return PW_ERR_INVALID_ARGUMENT;
+    if (o->width_model < -1 || o->width_model > 1 || !(o->train_ratio >= 0 && o->train_ratio <= 1))
+        return PW_ERR_INVALID_ARGUMENT;
     return PW_OK;
 }
 

@@ -1,0 +1,80 @@
+/* auto_width.c - see auto_width.h. */
+#include <string.h>
+
+#include "auto_width.h"
+#include "plan.h"
+#include "wisdom.h"
+
+#define PW_DEFAULT_TRAIN_RATIO 0.1
+
+/* Does this run take the model's width? */
+static int wants_model(const pw_options *o, int64_t rows, int64_t cols)
+{
+    if (o->tile_w != 0 || o->width_model < 0) return 0;
+    if (o->strategy != PW_STRATEGY_PEER || o->shape != PW_TILE_HYPER) return 0; /* what the model describes */
+    return o->width_model > 0 || (double)rows * (double)cols >= (double)PW_MODEL_TRAIN_MIN_CELLS;
+}
+
+/* Fill o->tile_w from the wisdom file or a training run, and info's width fields. */
+static pw_status choose(const char *app, pw_options *o, pw_corner_fn run, void *ctx, int64_t rows, int64_t cols,
+                        pw_run_info *w)
+{
+    pw_plan plan;
+    pw_status st = pw_plan_make(o, rows, cols, 0, &plan);
+    if (st != PW_OK) return st;
+    char buf[4096], key[PW_WISDOM_KEY_MAX];
+    const char *path = o->wisdom ? (strcmp(o->wisdom, "none") ? o->wisdom : NULL) : pw_wisdom_default_path(buf, sizeof buf);
+    if (path && pw_wisdom_key(app, &plan, key, sizeof key) != PW_OK) path = NULL;
+    pw_model_fit fit;
+    w->wisdom = PW_WISDOM_OFF;
+    if (path && pw_wisdom_find(path, key, &fit)) {
+        w->wisdom = PW_WISDOM_HIT;
+        fit.h = plan.tiling.h;
+    } else {
+        const double ratio = o->train_ratio > 0 ? o->train_ratio : PW_DEFAULT_TRAIN_RATIO;
+        pw_options to = *o;
+        to.width_model = -1; /* (run never chooses anyway; this keeps a nested call from it) */
+        st = pw_model_train(run, ctx, rows, cols, 0, ratio, &to, 1, &fit);
+        if (st != PW_OK) return st;
+        w->training_seconds = fit.seconds;
+        w->training_rows = fit.corner_rows;
+        w->training_cols = fit.corner_cols;
+        if (path) w->wisdom = pw_wisdom_save(path, key, &fit) == 0 ? PW_WISDOM_SAVED : PW_WISDOM_UNSAVED;
+    }
+    w->model_d_s = fit.d;
+    w->model_tau_s = fit.tau_s;
+    o->tile_w = pw_model_fit_width(&fit, rows, cols, PW_MODEL_TILED);
+    return PW_OK;
+}
+
+pw_status pw_run_with_width(const char *app, const pw_options *options, pw_corner_fn run, void *ctx, int64_t rows,
+                            int64_t cols, pw_run_info *info)
+{
+    pw_options o;
+    if (options) o = *options;
+    else pw_options_init(&o);
+    pw_status st = pw_options_check(&o);
+    if (st != PW_OK) return st;
+    pw_run_info w;
+    memset(&w, 0, sizeof w);
+    w.width_source = o.tile_w ? PW_WIDTH_GIVEN : PW_WIDTH_DEFAULT;
+    if (rows >= 1 && cols >= 1 && wants_model(&o, rows, cols)) {
+        pw_options chooser = o;
+        chooser.progress = NULL; /* the corner runs are not the run the caller watches */
+        st = choose(app, &chooser, run, ctx, rows, cols, &w);
+        if (st != PW_OK) return st;
+        o.tile_w = chooser.tile_w;
+        w.width_source = PW_WIDTH_MODEL;
+    }
+    pw_run_info local;
+    if (!info) info = &local;
+    st = run(ctx, rows, cols, &o, info);
+    info->width_source = w.width_source;
+    info->wisdom = w.wisdom;
+    info->training_seconds = w.training_seconds;
+    info->training_rows = w.training_rows;
+    info->training_cols = w.training_cols;
+    info->model_d_s = w.model_d_s;
+    info->model_tau_s = w.model_tau_s;
+    return st;
+}

@@ -1,0 +1,28 @@
+/*
+ * auto_width.h - tile_w = 0 means the tile-width model (pw_options.width_model): the six
+ * applications' host functions run through pw_run_with_width, which picks the width (from the
+ * wisdom file, or trained on the top-left corner of the input through the same run function)
+ * and then runs the whole problem.  One rule for library callers and the CLI (--tile-w).
+ */
+#ifndef PW_AUTO_WIDTH_H
+#define PW_AUTO_WIDTH_H
+
+#include "model_train.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Run `app`'s problem of rows x cols (cells the rule counts; skew 0) under `options`, the width
+ * chosen as width_model says when tile_w is 0.  run(ctx, r, c, o, info) computes the top-left
+ * r x c of the problem with options o as given (the corner runs, then the whole problem with
+ * r, c = rows, cols), never choosing a width itself.  app names the kind of run in the wisdom
+ * file ("sw", "sat-u8-i32" ...).  info: the whole run's, with the width's source and training. */
+pw_status pw_run_with_width(const char *app, const pw_options *options, pw_corner_fn run, void *ctx, int64_t rows,
+                            int64_t cols, pw_run_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
