@@ -151,6 +151,19 @@ def test_options_as_keywords():
         pw.sw(a, b, strategy="fastest")
 
 
+def test_tile_width_from_the_model(tmp_path):
+    a, b = dna(400), dna(500)
+    given = pw.sw(a, b, tile_w=64, **CPU)
+    assert given.info.width_source == "given"
+    wisdom = str(tmp_path / "wisdom.tsv")
+    first = pw.sw(a, b, width_model=1, wisdom=wisdom, **CPU)
+    again = pw.sw(a, b, width_model=1, wisdom=wisdom, **CPU)
+    assert (first.info.width_source, first.info.wisdom) == ("model", "saved") and first.info.training_seconds > 0
+    assert (again.info.wisdom, again.info.training_seconds, again.info.tile_w) == ("hit", 0, first.info.tile_w)
+    assert first.score == again.score == given.score
+    assert pw.sw(a, b, width_model=-1, **CPU).info.width_source == "default"
+
+
 def test_errors_are_exceptions_with_the_library_message():
     with pytest.raises(pw.PeerWaveError) as e:
         pw.sw("AC#T", "ACGT", **CPU)
