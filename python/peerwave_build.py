@@ -12,6 +12,7 @@ Environment:
 """
 
 import base64
+import io
 import hashlib
 import os
 import re
@@ -42,20 +43,33 @@ def _has_gpu():
 
 
 def _library():
+    """The bytes of libpeerwave.so.0: the one given, or one built here (in a temporary directory,
+    removed afterwards, unless PEERWAVE_BUILD_DIR names where to keep the build)."""
     pre = os.environ.get("PEERWAVE_PREBUILT_LIB")
     if pre:
         if not os.path.exists(pre):
             sys.exit(f"peerwave_build: PEERWAVE_PREBUILT_LIB={pre} does not exist")
-        return pre
+        with open(pre, "rb") as f:
+            return f.read()
+    keep = os.environ.get("PEERWAVE_BUILD_DIR")
+    build = keep or tempfile.mkdtemp(prefix="peerwave-build-")
+    try:
+        return _build(build)
+    finally:
+        if not keep:
+            shutil.rmtree(build, ignore_errors=True)
+
+
+def _build(build):
     cuda = os.environ.get("PEERWAVE_CUDA") or ("ON" if _has_gpu() else "OFF")
-    build = os.environ.get("PEERWAVE_BUILD_DIR") or tempfile.mkdtemp(prefix="peerwave-build-")
     print(f"peerwave_build: building libpeerwave with CMake in {build} (PEERWAVE_CUDA={cuda})", file=sys.stderr)
     subprocess.run(["cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release", f"-DPEERWAVE_CUDA={cuda}",
                     "-DPEERWAVE_TESTS=OFF"], check=True, stdout=sys.stderr)
     jobs = str(os.cpu_count() or 2)
     subprocess.run(["cmake", "--build", build, "-j", jobs, "--target", "peerwave_shared"], check=True,
                    stdout=sys.stderr)
-    return os.path.join(build, "libpeerwave.so.0")
+    with open(os.path.join(build, "libpeerwave.so.0"), "rb") as f:
+        return f.read()
 
 
 def _tag():
@@ -105,8 +119,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         if fn.endswith(".py"):
             with open(os.path.join(pkg, fn), "rb") as f:
                 files.append((f"{NAME}/{fn}", f.read()))
-    with open(lib, "rb") as f:
-        files.append((f"{NAME}/libpeerwave.so.0", f.read()))
+    files.append((f"{NAME}/libpeerwave.so.0", lib))
     di = _dist_info()
     files.append((f"{di}/METADATA", _metadata().encode()))
     files.append((f"{di}/WHEEL", f"Wheel-Version: 1.0\nGenerator: peerwave_build\nRoot-Is-Purelib: false\nTag: {tag}\n".encode()))
@@ -134,4 +147,8 @@ def build_sdist(sdist_directory, config_settings=None):
     with tarfile.open(out, "w:gz") as t:
         for n in names:
             t.add(os.path.join(ROOT, n), arcname=f"{base}/{n}")
+        meta = _metadata().encode()  # PKG-INFO: the core metadata, as PEP 517 asks of an sdist
+        info = tarfile.TarInfo(f"{base}/PKG-INFO")
+        info.size = len(meta)
+        t.addfile(info, io.BytesIO(meta))
     return os.path.basename(out)
