@@ -332,6 +332,11 @@ got=$("$pw" run "$cells/levenshtein.c" --input a="$tmp/k.txt" --input b="$tmp/s.
 [ "$got" = "last: 3" ] && ok || bad "run levenshtein kitten/sitting: '$got'"
 printf '>x\nACGTACGTTTGA\n' > "$tmp/x.fa"
 printf '>y\nTTA\nCGTACGAA\n' > "$tmp/y.fa" # (a cell compares bytes: letters keep their case)
+# A cache directory others can write is not used, and the report says so (note:)
+mkdir -p "$tmp/open-cache" && chmod 0777 "$tmp/open-cache"
+PEERWAVE_CACHE="$tmp/open-cache" "$pw" run "$cells/levenshtein.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --backend cpu > "$tmp/out" 2>&1
+grep -q '^note: compiled code not cached: the cache directory, or one above it, is another user.s or writable by others' "$tmp/out" &&
+  [ -z "$(ls -A "$tmp/open-cache")" ] && ok || bad "open cache: $(cat "$tmp/out")"
 got=$("$pw" run "$cells/lcs.c" --input a="$tmp/x.fa" --input b="$tmp/y.fa" --backend cpu --quiet)
 [ "$got" = "last: 8" ] && ok || bad "run lcs: '$got'"
 for strat in peer barrier sequential; do

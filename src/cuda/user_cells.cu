@@ -250,6 +250,7 @@ static pw_status module_for(pw_cell *cell, const proc_choice &p, int device, gpu
 
     char dirbuf[4096];
     const char *why, *dir = pw_cache_dir(dirbuf, sizeof dirbuf, &why);
+    pw_cache_note(why, res->note, sizeof res->note);
     void *data = NULL;
     size_t size = 0;
     std::string entry;

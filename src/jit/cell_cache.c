@@ -101,8 +101,7 @@ const char *pw_cache_dir(char *buf, size_t size, const char **why)
     }
     char *real = NULL;
     if (!safe_dir(buf, &real)) {
-        *why = "the cache directory is not a directory of this user's that only this user can write (nor any "
-               "directory above it, unless sticky)";
+        *why = "the cache directory, or one above it, is another user's or writable by others";
         return NULL;
     }
     n = snprintf(buf, size, "%s", real);
@@ -196,4 +195,9 @@ int pw_cache_store(const char *dir, const char *key, const char *ext, const void
         errno = e;
     }
     return rc;
+}
+
+void pw_cache_note(const char *why, char *note, size_t size)
+{
+    if (why && note && size && !note[0]) snprintf(note, size, "compiled code not cached: %s", why);
 }

@@ -34,6 +34,10 @@ void pw_hash_hex(const pw_hash *h, char key[PW_CACHE_KEY_CHARS]);
  * $HOME) or the directory is unsafe; *why then says which (NULL when simply off). */
 const char *pw_cache_dir(char *buf, size_t size, const char **why);
 
+/* "compiled code not cached: <why>" into note when why is set and note still empty (a run's
+ * pw_cell_result.note: the caller learns its cache is off, and why). */
+void pw_cache_note(const char *why, char *note, size_t size);
+
 /* The image stored under key.ext: 1 and a malloc'd copy when present and intact, else 0. */
 int pw_cache_load(const char *dir, const char *key, const char *ext, void **data, size_t *size);
 

@@ -121,7 +121,8 @@ pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job 
     if (!cell->host.handle) {
         char *log = NULL;
         const double t0 = pw_seconds_now();
-        pw_status st = pw_cell_host_build(d, cell->types, cell->text, cell->name, &cell->host, &log, &res->compiled);
+        pw_status st = pw_cell_host_build(d, cell->types, cell->text, cell->name, &cell->host, &log, &res->compiled, res->note,
+                                          sizeof res->note);
         res->compile_seconds = pw_seconds_now() - t0;
         pw_cell_keep_log(cell, log);
         if (st != PW_OK) return st;

@@ -229,7 +229,7 @@ static pw_status compile(const char *cc, const char *const *parts, int n_parts, 
 }
 
 pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const char *text, const char *name,
-                             pw_cell_host *out, char **log, int *compiled)
+                             pw_cell_host *out, char **log, int *compiled, char *note, size_t note_size)
 {
     memset(out, 0, sizeof *out);
     *log = NULL;
@@ -257,6 +257,7 @@ pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const cha
     char key[PW_CACHE_KEY_CHARS], dirbuf[4096];
     pw_hash_hex(&h, key);
     const char *why, *dir = pw_cache_dir(dirbuf, sizeof dirbuf, &why);
+    pw_cache_note(why, note, note_size);
     void *image = NULL;
     size_t size = 0;
     pw_status st = PW_OK;

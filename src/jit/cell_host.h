@@ -27,9 +27,10 @@ typedef struct pw_cell_host {
 } pw_cell_host;
 
 /* Build (or find in the cache) and load the cell.  PW_ERR_COMPILE with the compiler's first
- * error in pw_error_detail() and its whole output in *log (malloc'd, may be NULL). */
+ * error in pw_error_detail() and its whole output in *log (malloc'd, may be NULL).  note (if
+ * empty) receives why the compiled code could not be cached, when it could not. */
 pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const char *text, const char *name,
-                             pw_cell_host *out, char **log, int *compiled);
+                             pw_cell_host *out, char **log, int *compiled, char *note, size_t note_size);
 
 void pw_cell_host_close(pw_cell_host *h);
 
