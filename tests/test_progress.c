@@ -233,91 +233,80 @@ static char *read_cell(const char *name)
     return text;
 }
 
+/* An example cell, parsed (NULL, with a failed check, when it is not there or does not parse). */
+static pw_cell *load_cell(const char *name)
+{
+    char *text = read_cell(name);
+    pw_cell *cell = NULL;
+    CHECK(text && pw_cell_create(text, name, &cell) == PW_OK, "%s: %s", name, pw_error_detail());
+    free(text);
+    return cell;
+}
+
+/* Run the cell unwatched, then watched (into grid2 for the grid forms, else in place of the
+ * same args); the outputs compared are `a` and `b` (bytes each): they must be equal, the
+ * watched run's reports right.  r2: the watched run's result. */
+static void run_cell_twice(pw_cell *cell, pw_cell_args *args, void *grid2, const void *a, const void *b, size_t bytes,
+                           pw_strategy st, const char *what, pw_cell_result *r2)
+{
+    pw_cell_result r1;
+    watch w;
+    watch_init(&w);
+    pw_options o = plain(st);
+    pw_status s1 = pw_cell_run(cell, args, &o, &r1);
+    if (grid2) args->grid = grid2;
+    o = watched(st, &w);
+    pw_status s2 = pw_cell_run(cell, args, &o, r2);
+    if (!a) a = r1.last, b = r2->last; /* the linear form: its last value */
+    CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(a, b, bytes), "%s: %s %s, or different results", what,
+          pw_status_str(s1), pw_status_str(s2));
+    check_watch(what, &w, r2->info.cells);
+}
+
 /* The runtime API: a linear cell, a stencil cell over sweeps, a 3-D cell. */
 static void test_cells(pw_strategy st)
 {
-    char *text = read_cell("levenshtein.c");
-    pw_cell *cell = NULL;
-    CHECK(text && pw_cell_create(text, "levenshtein.c", &cell) == PW_OK, "levenshtein: %s", pw_error_detail());
+    char what[96];
+    pw_cell_result r;
+    pw_cell *cell = load_cell("levenshtein.c");
     if (cell) {
         const int64_t n = on_gpu ? 3000 : 700, m = on_gpu ? 2500 : 600;
         char *a = random_dna(n), *b = random_dna(m);
         const void *inputs[] = {a, b};
         pw_cell_args args = {.rows = n, .cols = m, .inputs = inputs};
-        pw_cell_result r1, r2;
-        watch w;
-        watch_init(&w);
-        pw_options o = plain(st);
-        pw_status s1 = pw_cell_run(cell, &args, &o, &r1);
-        o = watched(st, &w);
-        pw_status s2 = pw_cell_run(cell, &args, &o, &r2);
-        char what[96];
         snprintf(what, sizeof what, "cell levenshtein %s", strategy_names[st]);
-        CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(r1.last, r2.last, 4), "%s: %s %s", what, pw_status_str(s1),
-              pw_status_str(s2));
-        check_watch(what, &w, r2.info.cells);
+        run_cell_twice(cell, &args, NULL, NULL, NULL, 4, st, what, &r);
         free(a);
         free(b);
         pw_cell_free(cell);
     }
-    free(text);
 
-    text = read_cell("heat.c");
-    cell = NULL;
-    CHECK(text && pw_cell_create(text, "heat.c", &cell) == PW_OK, "heat cell: %s", pw_error_detail());
-    if (cell) {
+    if ((cell = load_cell("heat.c"))) {
         const int64_t rows = 123, cols = 97, sweeps = 6;
         const size_t cells = (size_t)((rows + 2) * (cols + 2));
         float *g1 = malloc(cells * 4), *g2 = malloc(cells * 4);
         for (size_t k = 0; k < cells; k++) g1[k] = g2[k] = (float)(test_rand() % 100);
         pw_cell_args args = {.rows = rows, .cols = cols, .grid = g1, .sweeps = sweeps};
-        pw_cell_result r1, r2;
-        watch w;
-        watch_init(&w);
-        pw_options o = plain(st);
-        pw_status s1 = pw_cell_run(cell, &args, &o, &r1);
-        args.grid = g2;
-        o = watched(st, &w);
-        pw_status s2 = pw_cell_run(cell, &args, &o, &r2);
-        char what[96];
         snprintf(what, sizeof what, "cell heat %s x %" PRId64, strategy_names[st], sweeps);
-        CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(g1, g2, cells * 4), "%s: %s %s", what, pw_status_str(s1),
-              pw_status_str(s2));
-        check_watch(what, &w, r2.info.cells);
+        run_cell_twice(cell, &args, g2, g1, g2, cells * 4, st, what, &r);
         free(g1);
         free(g2);
         pw_cell_free(cell);
     }
-    free(text);
 
-    text = read_cell("demonstrator3d.c");
-    cell = NULL;
-    CHECK(text && pw_cell_create(text, "demonstrator3d.c", &cell) == PW_OK, "3-D cell: %s", pw_error_detail());
-    if (cell) {
+    if ((cell = load_cell("demonstrator3d.c"))) {
         const int64_t n = on_gpu ? 96 : 29, cells = (n + 2) * (n + 2) * (n + 2);
         float *g1 = calloc((size_t)cells, 4), *g2 = calloc((size_t)cells, 4);
         for (int64_t k = 0; k < cells; k++) g1[k] = g2[k] = (float)(test_rand() % 7);
         const double params[] = {1000};
         pw_cell_args args = {.rows = n, .cols = n, .planes = n, .grid = g1, .params = params};
-        pw_cell_result r1, r2;
-        watch w;
-        watch_init(&w);
-        pw_options o = plain(st);
-        pw_status s1 = pw_cell_run(cell, &args, &o, &r1);
-        args.grid = g2;
-        o = watched(st, &w);
-        pw_status s2 = pw_cell_run(cell, &args, &o, &r2);
-        char what[96];
         snprintf(what, sizeof what, "cell 3-D %s %" PRId64 "^3", strategy_names[st], n);
-        CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(g1, g2, (size_t)cells * 4), "%s: %s %s", what, pw_status_str(s1),
-              pw_status_str(s2));
-        check_watch(what, &w, r2.info.cells);
-        CHECK(r2.info.cells == n * n * n, "%s: %" PRId64 " cells reported", what, r2.info.cells);
+        run_cell_twice(cell, &args, g2, g1, g2, (size_t)cells * 4, st, what, &r);
+        CHECK(r.info.cells == n * n * n, "%s: %" PRId64 " cells reported", what, r.info.cells);
         free(g1);
         free(g2);
         pw_cell_free(cell);
     }
-    free(text);
 }
 
 /* A run of many short executions (sweeps one at a time on the barrier and sequential engines)
