@@ -62,6 +62,8 @@ typedef enum pw_status {
                                  has the start of the compiler's log */
     PW_ERR_CANCELLED,         /* the progress hook or the cancel flag stopped the run (pw_options);
                                  outputs are partial and must not be used */
+    PW_ERR_INTERNAL,          /* a consistency check inside the library failed (a bug: please
+                                 report it with pw_error_detail's text) */
     PW_STATUS_COUNT
 } pw_status;
 

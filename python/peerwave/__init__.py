@@ -26,7 +26,7 @@ __all__ = ["sw", "dtw", "sat", "inthist", "heat", "sor", "Cell", "PeerWaveError"
 
 _STATUS = ["OK", "NULL_ARGUMENT", "INVALID_ARGUMENT", "INVALID_SIZE", "SIZE_OVERFLOW", "ILLEGAL_DEPENDENCE",
            "INVALID_TILE", "UNSUPPORTED", "NO_DEVICE", "OUT_OF_MEMORY", "OVERFLOW", "BAD_INPUT", "THREAD", "TIMEOUT",
-           "CUDA", "COMPILE", "CANCELLED"]
+           "CUDA", "COMPILE", "CANCELLED", "INTERNAL"]
 
 
 class PeerWaveError(RuntimeError):

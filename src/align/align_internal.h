@@ -1,0 +1,83 @@
+/*
+ * align_internal.h - the pieces of src/align/ (the alignment subsystem, include/peerwave_align.h).
+ *
+ *   sw_start.c       the start of a local alignment, from its end cell and score (one pass
+ *                    backwards, pruned to the cells that can still be on an optimal alignment)
+ *   myers_miller.c   the global alignment of a rectangle in linear space (Myers and Miller's
+ *                    divide and conquer for affine gaps), its passes on the CPU or, while large,
+ *                    on the GPU (gotoh_gpu.c)
+ *   sw_align.c       pw_sw_align: score pass, start, rectangle, CIGAR and counts; the rescoring
+ *   alignment_view.c the three-line view
+ *   dtw_path.c       Hirschberg's divide and conquer for DTW warping paths
+ *
+ * Costs inside Myers-Miller are what the paper uses: a gap of k letters costs g + h k (g = gap_open
+ * - gap_extend, h = gap_extend), a pair costs -score; everything else is in scores.
+ */
+#ifndef PW_ALIGN_INTERNAL_H
+#define PW_ALIGN_INTERNAL_H
+
+#include <stdint.h>
+
+#include "peerwave.h"
+
+/* An alignment as a string of operations, one a column. */
+enum {
+    PW_OP_PAIR = 'M',   /* a letter of a against a letter of b */
+    PW_OP_A_ONLY = 'I', /* a letter of a against a gap (CIGAR I: a is the query) */
+    PW_OP_B_ONLY = 'D'  /* a letter of b against a gap (CIGAR D) */
+};
+
+/* The scoring as the alignment passes need it: sequences encoded into table indices. */
+typedef struct pw_align_scoring {
+    const int32_t *scores; /* alphabet x alphabet */
+    int alphabet;
+    int32_t max_score;     /* largest entry */
+    int32_t gap_open, gap_extend;
+} pw_align_scoring;
+
+/* One pass of Myers-Miller over a rectangles rows x cols (a forward pass; a reverse pass is the
+ * same over reversed letters): for the last row's nodes j = 0 .. cols, cc[j] = the least cost of
+ * reaching node (rows, j) from (0, 0), dd[j] = the least cost among paths whose last column is a
+ * letter of a against a gap.  tb: the cost of opening a run of a-only columns at the very start
+ * (g, or 0 when it continues a run outside).  Returns PW_OK or an error of the GPU path. */
+typedef pw_status (*pw_mm_pass_fn)(void *ctx, const uint8_t *a, int64_t rows, const uint8_t *b, int64_t cols,
+                                   int32_t tb, int32_t *cc, int32_t *dd);
+
+typedef struct pw_mm_passes {
+    pw_mm_pass_fn big;        /* NULL, or a pass for rectangles of at least big_cells cells */
+    void *big_ctx;
+    int64_t big_cells;
+} pw_mm_passes;
+
+/* The global alignment of a[0..rows) against b[0..cols) (both already encoded; ra and rb the
+ * whole sequences reversed: ra[k] = a_whole[n_whole - 1 - k], with a at offset a_off of the
+ * whole) whose cost is least, as operations into ops (room for rows + cols; the count in
+ * *count).  threads: CPU threads to use (>= 1).  *cells counts the cells computed. */
+typedef struct pw_mm_job {
+    const uint8_t *a, *b;       /* the whole encoded sequences */
+    const uint8_t *ra, *rb;     /* the same reversed */
+    int64_t n, m;               /* their lengths */
+    pw_align_scoring scoring;
+    pw_mm_passes passes;
+    int threads;
+} pw_mm_job;
+
+pw_status pw_myers_miller(const pw_mm_job *job, int64_t a0, int64_t rows, int64_t b0, int64_t cols,
+                          char *ops, int64_t *count, int64_t *cells);
+
+/* The CPU pass (pw_mm_pass_fn with ctx = the scoring). */
+pw_status pw_mm_pass_cpu(void *scoring, const uint8_t *a, int64_t rows, const uint8_t *b, int64_t cols,
+                         int32_t tb, int32_t *cc, int32_t *dd);
+
+/* The start of an optimal local alignment of score `score` > 0 that ends with the pair (end_a,
+ * end_b): the nearest one (largest start_a, then largest start_b).  ra / rb as above (whole
+ * sequences reversed, lengths n and m).  PW_ERR_INTERNAL if there is none (a wrong end cell). */
+pw_status pw_sw_find_start(const pw_align_scoring *s, const uint8_t *ra, int64_t n, const uint8_t *rb,
+                           int64_t m, int64_t end_a, int64_t end_b, int32_t score, int64_t *start_a,
+                           int64_t *start_b, int64_t *cells);
+
+/* fn(first) and fn(second), the first on a new thread when `parallel` (and one can be made):
+ * the two passes of a split, and the two parts after it. */
+void pw_align_run_both(int parallel, void *(*fn)(void *), void *first, void *second);
+
+#endif

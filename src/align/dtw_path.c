@@ -1,0 +1,221 @@
+/*
+ * dtw_path.c - pw_dtw_path_f64 / _f32: an optimal warping path in linear space (Hirschberg).
+ *
+ * A part is a rectangle of rows [r0, r1] and columns [c0, c1] whose path runs from (r0, c0) to
+ * (r1, c1).  With two or more rows it is split at mid = r0 + (r1 - r0) / 2:
+ *   - forward pass over rows r0 .. mid: F[j], the least cost from (r0, c0) to (mid, j);
+ *   - reverse pass over rows r1 .. mid + 1 (the reversed series): R[j], the least cost from
+ *     (mid + 1, j) to (r1, c1);
+ *   - the path leaves row mid from (mid, j) to (mid + 1, j) or (mid + 1, j + 1): the least of
+ *     F[j] + R[j] and F[j] + R[j + 1] (ties: the smallest j, then straight down);
+ * and the two parts are solved the same way (on two threads while large).  Both ends' costs are
+ * inside F and R, so each cell is counted once.  All in double: f32 series give each cell the
+ * cost pw_dtw_f32 computes (in float), summed in double.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "peerwave_align.h"
+#include "../../apps/checks.h"
+#include "../../apps/dtw_cell.h"
+#include "align_internal.h"
+#include "../core/alloc.h"
+#include "../core/exec.h"
+
+#define PATH_PARALLEL_CELLS ((int64_t)1 << 22)
+
+typedef struct path_job {
+    const double *a, *b, *ra, *rb; /* the series in double, and reversed */
+    int64_t n, m;
+    int squared, f32;
+    int64_t *pi, *pj;             /* output cells; -1 where unused */
+} path_job;
+
+static inline double cell_cost(const path_job *job, double x, double y)
+{
+    if (job->f32) return (double)pw_dtw_cost_f32((float)x, (float)y, job->squared);
+    return pw_dtw_cost_f64(x, y, job->squared);
+}
+
+/* last[j], j < cols: the least cost from cell (0, 0) to cell (rows - 1, j) of a x b. */
+static void path_pass(const path_job *job, const double *a, int64_t rows, const double *b, int64_t cols, double *last)
+{
+    double acc = 0;
+    for (int64_t j = 0; j < cols; j++) last[j] = acc += cell_cost(job, a[0], b[j]);
+    for (int64_t i = 1; i < rows; i++) {
+        double diag = last[0];
+        last[0] += cell_cost(job, a[i], b[0]);
+        for (int64_t j = 1; j < cols; j++) {
+            double up = last[j];
+            last[j] = pw_dtw_combine_f64(cell_cost(job, a[i], b[j]), up, last[j - 1], diag);
+            diag = up;
+        }
+    }
+}
+
+typedef struct path_part {
+    const path_job *job;
+    int64_t r0, r1, c0, c1;
+    int64_t out; /* first output slot; room for (r1 - r0) + (c1 - c0) + 1 cells */
+    int threads;
+    int64_t cells;
+    int failed;
+} path_part;
+
+typedef struct path_pass_args {
+    const path_job *job;
+    const double *a, *b;
+    int64_t rows, cols;
+    double *last;
+} path_pass_args;
+
+static void *pass_thread(void *p)
+{
+    path_pass_args *x = p;
+    path_pass(x->job, x->a, x->rows, x->b, x->cols, x->last);
+    return NULL;
+}
+
+
+static void *part_thread(void *p);
+
+static void solve(path_part *x)
+{
+    const path_job *job = x->job;
+    if (x->r0 == x->r1 || x->c0 == x->c1) {
+        int64_t k = x->out;
+        for (int64_t i = x->r0; i <= x->r1; i++)
+            for (int64_t j = x->c0; j <= x->c1; j++) {
+                job->pi[k] = i;
+                job->pj[k++] = j;
+            }
+        return;
+    }
+    int64_t mid = x->r0 + (x->r1 - x->r0) / 2, cols = x->c1 - x->c0 + 1;
+    double *buf = pw_malloc(sizeof *buf * 2 * (size_t)cols);
+    if (!buf) {
+        x->failed = 1;
+        return;
+    }
+    double *fwd = buf, *rev = buf + cols; /* rev[k]: from (mid + 1, c1 - k) to the end */
+    path_pass_args f = {job, job->a + x->r0, job->b + x->c0, mid - x->r0 + 1, cols, fwd};
+    path_pass_args r = {job, job->ra + (job->n - 1 - x->r1), job->rb + (job->m - 1 - x->c1), x->r1 - mid, cols, rev};
+    pw_align_run_both(x->threads > 1 && (x->r1 - x->r0 + 1) * cols >= PATH_PARALLEL_CELLS, pass_thread, &f, &r);
+    x->cells += (x->r1 - x->r0 + 1) * cols;
+    double best = INFINITY;
+    int64_t bj = x->c0, bk = x->c0;
+    for (int64_t j = x->c0; j <= x->c1; j++) {
+        double down = fwd[j - x->c0] + rev[x->c1 - j];
+        if (down < best) {
+            best = down;
+            bj = bk = j;
+        }
+        if (j < x->c1) {
+            double diag = fwd[j - x->c0] + rev[x->c1 - j - 1];
+            if (diag < best) {
+                best = diag;
+                bj = j;
+                bk = j + 1;
+            }
+        }
+    }
+    free(buf);
+    path_part top = {job, x->r0, mid, x->c0, bj, x->out, 1, 0, 0};
+    path_part bottom = {job, mid + 1, x->r1, bk, x->c1, x->out + (mid - x->r0) + (bj - x->c0) + 1, 1, 0, 0};
+    int parallel = x->threads > 1 && (mid - x->r0 + 1) * (bj - x->c0 + 1) >= PATH_PARALLEL_CELLS &&
+                   (x->r1 - mid) * (x->c1 - bk + 1) >= PATH_PARALLEL_CELLS;
+    top.threads = parallel ? (x->threads + 1) / 2 : x->threads;
+    bottom.threads = parallel ? x->threads - top.threads : x->threads;
+    pw_align_run_both(parallel, part_thread, &top, &bottom);
+    x->cells += top.cells + bottom.cells;
+    x->failed = top.failed || bottom.failed;
+}
+
+static void *part_thread(void *p)
+{
+    solve(p);
+    return NULL;
+}
+
+void pw_warp_path_free(pw_warp_path *path)
+{
+    if (!path) return;
+    free(path->i);
+    free(path->j);
+    path->i = path->j = NULL;
+}
+
+
+/* The path of series already in double (f32: their values are floats). */
+static pw_status path_of(const double *a, int64_t n, const double *b, int64_t m, int squared, int f32,
+                         const pw_options *options, pw_warp_path *out)
+{
+    double t0 = pw_seconds_now();
+    int64_t room = n + m - 1;
+    double *rev = pw_malloc(sizeof *rev * (size_t)(n + m));
+    int64_t *pi = pw_malloc(sizeof *pi * (size_t)room), *pj = pw_malloc(sizeof *pj * (size_t)room);
+    if (!rev || !pi || !pj) {
+        free(rev);
+        free(pi);
+        free(pj);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+    for (int64_t k = 0; k < n; k++) rev[k] = a[n - 1 - k];
+    for (int64_t k = 0; k < m; k++) rev[n + k] = b[m - 1 - k];
+    for (int64_t k = 0; k < room; k++) pi[k] = -1;
+    path_job job = {a, b, rev, rev + n, n, m, squared, f32, pi, pj};
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = options && options->threads > 0 ? options->threads : (cores > 0 ? (int)cores : 1);
+    path_part whole = {&job, 0, n - 1, 0, m - 1, 0, threads, 0, 0};
+    solve(&whole);
+    free(rev);
+    if (whole.failed) {
+        free(pi);
+        free(pj);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+    int64_t len = 0;
+    double total = 0;
+    for (int64_t k = 0; k < room; k++)
+        if (pi[k] >= 0) {
+            pi[len] = pi[k];
+            pj[len] = pj[k];
+            total += cell_cost(&job, a[pi[len]], b[pj[len]]);
+            len++;
+        }
+    out->i = pi;
+    out->j = pj;
+    out->length = len;
+    out->distance = total;
+    out->cells = whole.cells;
+    out->seconds = pw_seconds_now() - t0;
+    return PW_OK;
+}
+
+/* Check as pw_dtw does (finite samples), convert to double, find the path. */
+#define DTW_PATH_DEFINE(T, SUFFIX)                                                                \
+    pw_status pw_dtw_path_##SUFFIX(const T *a, int64_t n, const T *b, int64_t m, pw_dtw_cost cost, \
+                                   const pw_options *options, pw_warp_path *out)                  \
+    {                                                                                             \
+        if (!out) return PW_ERR_NULL_ARGUMENT;                                                    \
+        memset(out, 0, sizeof *out);                                                              \
+        pw_status st = pw_dtw_check(a, n, b, m, cost, out);                                       \
+        if (st != PW_OK) return st;                                                               \
+        double *d = pw_malloc(sizeof *d * (size_t)(n + m));                                       \
+        if (!d) return PW_ERR_OUT_OF_MEMORY;                                                      \
+        for (int64_t k = 0; k < n + m; k++) {                                                     \
+            d[k] = (double)(k < n ? a[k] : b[k - n]);                                             \
+            if (!isfinite(d[k])) {                                                                \
+                free(d);                                                                          \
+                return PW_ERR_BAD_INPUT;                                                          \
+            }                                                                                     \
+        }                                                                                         \
+        st = path_of(d, n, d + n, m, cost == PW_DTW_SQUARED, sizeof(T) == sizeof(float), options, out); \
+        free(d);                                                                                  \
+        return st;                                                                                \
+    }
+
+DTW_PATH_DEFINE(double, f64)
+DTW_PATH_DEFINE(float, f32)

@@ -1,0 +1,518 @@
+/*
+ * test_align.c - full alignments (pw_sw_align) and warping paths (pw_dtw_path_*), against
+ * textbook full-matrix computations written here, over random pairs of awkward shapes:
+ *   - the score and end cell equal a full-matrix Smith-Waterman-Gotoh's (ties: smallest end_a,
+ *     then end_b); the start is the nearest one that an unpruned backwards pass finds;
+ *   - the alignment is rescored column by column here (not by the library) and gives the score;
+ *     CIGAR lengths add up to the positions, '=' and 'X' agree with the letters;
+ *   - when a counting DP here finds exactly one optimal alignment, ours is it (the full-matrix
+ *     traceback's);
+ *   - the same alignment on 1, 2 and 3 threads and on every CPU strategy of the score pass;
+ *   - DTW: the path is monotone from (0, 0) to (n-1, m-1), its cost is the full-matrix distance
+ *     (exactly for integer-valued series), and it equals the traceback of the full matrix when
+ *     that path is the only optimal one;
+ *   - bad arguments: clear statuses.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+#include "peerwave_align.h"
+#include "test_util.h"
+
+#define NEG (-(1 << 28))
+
+static int unique_sw, unique_dtw; /* cases compared with the only optimal alignment / path */
+
+static const char *const dna = "ACGT", *const dna_n = "ACGTNacgtu", *const protein = "ARNDCQEGHILKMFPSTWYV";
+
+static void random_related(char *a, int64_t n, char *b, int64_t m, const char *alphabet)
+{
+    size_t k = strlen(alphabet);
+    for (int64_t x = 0; x < n; x++) a[x] = alphabet[test_rand() % k];
+    for (int64_t x = 0; x < m; x++) b[x] = alphabet[test_rand() % k];
+    int64_t from = test_range(0, n - 1), to = test_range(0, m - 1), len = test_range(0, n < m ? n : m);
+    for (int64_t x = 0; x < len && from + x < n && to + x < m; x++)
+        if (test_rand() % 6) b[to + x] = a[from + x];
+}
+
+/* The library's score of a letter pair, by its own public matrix or the DNA rule (independent of
+ * the encoding inside the library). */
+static int pair_score(const pw_sw_params *p, char x, char y)
+{
+    int u = toupper((unsigned char)x), v = toupper((unsigned char)y);
+    if (p->scoring == PW_SCORING_DNA) {
+        if (u == 'U') u = 'T';
+        if (v == 'U') v = 'T';
+        int ok = strchr("ACGT", u) && strchr("ACGT", v);
+        return ok && u == v ? p->match : p->mismatch;
+    }
+    const pw_matrix *mx = p->matrix;
+    const char *pu = strchr(mx->alphabet, u), *pv = strchr(mx->alphabet, v);
+    int iu = pu ? (int)(pu - mx->alphabet) : (int)(strchr(mx->alphabet, mx->wildcard) - mx->alphabet);
+    int iv = pv ? (int)(pv - mx->alphabet) : (int)(strchr(mx->alphabet, mx->wildcard) - mx->alphabet);
+    return mx->scores[iu * mx->size + iv];
+}
+
+static int max3(int a, int b, int c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
+
+typedef struct full_sw {
+    int score;
+    int64_t end_a, end_b, start_a, start_b;
+    double optimal; /* number of optimal local alignments (gaps cost > 0 only) */
+    char *ops;      /* the traceback's operations when optimal == 1 */
+    int64_t nops;
+} full_sw;
+
+/* Full-matrix SW-Gotoh: score, end (smallest i, then j), the nearest start (an unpruned pass
+ * backwards), the number of optimal alignments and, when unique, the alignment (traceback). */
+static void full_matrix_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *p, full_sw *r)
+{
+    int go = p->gap_open, ge = p->gap_extend;
+    size_t cells = (size_t)(n + 1) * (size_t)(m + 1);
+    int *H = malloc(cells * sizeof *H), *E = malloc(cells * sizeof *E), *F = malloc(cells * sizeof *F);
+    int *D = malloc(cells * sizeof *D);
+    double *cH = calloc(cells, sizeof *cH), *cE = calloc(cells, sizeof *cE), *cF = calloc(cells, sizeof *cF),
+           *cD = calloc(cells, sizeof *cD);
+#define AT(i, j) ((size_t)(i) * (size_t)(m + 1) + (size_t)(j))
+    /* Hv: best over non-empty alignments ending at (i, j) (no clamp); D: ending with the pair. */
+    for (int64_t j = 0; j <= m; j++) H[AT(0, j)] = E[AT(0, j)] = F[AT(0, j)] = D[AT(0, j)] = NEG;
+    r->score = 0;
+    r->end_a = r->end_b = -1;
+    for (int64_t i = 1; i <= n; i++) {
+        H[AT(i, 0)] = E[AT(i, 0)] = F[AT(i, 0)] = D[AT(i, 0)] = NEG;
+        for (int64_t j = 1; j <= m; j++) {
+            int prev = H[AT(i - 1, j - 1)];
+            int s = pair_score(p, a[i - 1], b[j - 1]);
+            D[AT(i, j)] = s + (prev > 0 ? prev : 0);
+            cD[AT(i, j)] = prev > 0 ? cH[AT(i - 1, j - 1)] : prev == 0 ? cH[AT(i - 1, j - 1)] + 1 : 1;
+            int e1 = E[AT(i, j - 1)] - ge, e2 = H[AT(i, j - 1)] - go;
+            E[AT(i, j)] = e1 > e2 ? e1 : e2;
+            cE[AT(i, j)] = (e1 == E[AT(i, j)] ? cE[AT(i, j - 1)] : 0) + (e2 == E[AT(i, j)] ? cH[AT(i, j - 1)] : 0);
+            int f1 = F[AT(i - 1, j)] - ge, f2 = H[AT(i - 1, j)] - go;
+            F[AT(i, j)] = f1 > f2 ? f1 : f2;
+            cF[AT(i, j)] = (f1 == F[AT(i, j)] ? cF[AT(i - 1, j)] : 0) + (f2 == F[AT(i, j)] ? cH[AT(i - 1, j)] : 0);
+            int h = max3(D[AT(i, j)], E[AT(i, j)], F[AT(i, j)]);
+            if (h < NEG / 2) h = NEG;
+            H[AT(i, j)] = h;
+            cH[AT(i, j)] = (D[AT(i, j)] == h ? cD[AT(i, j)] : 0) + (E[AT(i, j)] == h ? cE[AT(i, j)] : 0) +
+                           (F[AT(i, j)] == h ? cF[AT(i, j)] : 0);
+            if (D[AT(i, j)] > r->score) {
+                r->score = D[AT(i, j)];
+                r->end_a = i - 1;
+                r->end_b = j - 1;
+            }
+        }
+    }
+    r->optimal = 0;
+    for (int64_t i = 1; i <= n; i++)
+        for (int64_t j = 1; j <= m; j++)
+            if (r->score > 0 && D[AT(i, j)] == r->score) r->optimal += cD[AT(i, j)];
+    /* The nearest start: backwards from the end, anchored there (no pruning), row by row. */
+    r->start_a = r->start_b = -1;
+    if (r->score > 0) {
+        int64_t rows = r->end_a + 1, cols = r->end_b + 1;
+        int *h = malloc(sizeof *h * (size_t)(cols + 1)), *f = malloc(sizeof *f * (size_t)(cols + 1));
+        h[0] = 0;
+        for (int64_t j = 1; j <= cols; j++) {
+            h[j] = -go - (int)(j - 1) * ge;
+            f[j] = NEG;
+        }
+        for (int64_t i = 1; i <= rows && r->start_a < 0; i++) {
+            int diag = h[0], e = NEG;
+            h[0] = -go - (int)(i - 1) * ge;
+            for (int64_t j = 1; j <= cols; j++) {
+                int s = pair_score(p, a[r->end_a - (i - 1)], b[r->end_b - (j - 1)]);
+                e = e - ge > h[j - 1] - go ? e - ge : h[j - 1] - go;
+                f[j] = f[j] - ge > h[j] - go ? f[j] - ge : h[j] - go;
+                int v = max3(diag + s, e, f[j]);
+                diag = h[j];
+                h[j] = v;
+                if (v == r->score && r->start_a < 0) {
+                    r->start_a = r->end_a - (i - 1);
+                    r->start_b = r->end_b - (j - 1);
+                }
+            }
+        }
+        free(h);
+        free(f);
+    }
+    /* The unique alignment by traceback (every step has exactly one optimal predecessor). */
+    r->ops = NULL;
+    r->nops = 0;
+    if (r->optimal == 1) {
+        r->ops = malloc((size_t)(n + m));
+        int64_t i = r->end_a + 1, j = r->end_b + 1, k = 0;
+        char state = 'H';
+        for (;;) {
+            if (state == 'H') {
+                int h = H[AT(i, j)];
+                if (D[AT(i, j)] == h) {
+                    r->ops[k++] = 'M';
+                    int prev = H[AT(i - 1, j - 1)];
+                    i--;
+                    j--;
+                    if (prev <= 0) break; /* starts here (prev == 0 would be a tie: not unique) */
+                } else if (E[AT(i, j)] == h) state = 'E';
+                else state = 'F';
+            } else if (state == 'E') {
+                r->ops[k++] = 'D';
+                state = E[AT(i, j)] == H[AT(i, j - 1)] - go ? 'H' : 'E';
+                j--;
+            } else {
+                r->ops[k++] = 'I';
+                state = F[AT(i, j)] == H[AT(i - 1, j)] - go ? 'H' : 'F';
+                i--;
+            }
+        }
+        for (int64_t x = 0; x < k / 2; x++) {
+            char t = r->ops[x];
+            r->ops[x] = r->ops[k - 1 - x];
+            r->ops[k - 1 - x] = t;
+        }
+        r->nops = k;
+    }
+#undef AT
+    free(H);
+    free(E);
+    free(F);
+    free(D);
+    free(cH);
+    free(cE);
+    free(cF);
+    free(cD);
+}
+
+/* Rescore and check the shape of an alignment here, independently of the library. */
+static void check_alignment(const char *what, const pw_alignment *al, const char *a, int64_t n, const char *b,
+                            int64_t m, const pw_sw_params *p, const full_sw *ref)
+{
+    CHECK(al->score == ref->score, "%s: score %d, full matrix %d", what, al->score, ref->score);
+    CHECK(al->end_a == ref->end_a && al->end_b == ref->end_b, "%s: end %lld,%lld, full matrix %lld,%lld", what,
+          (long long)al->end_a, (long long)al->end_b, (long long)ref->end_a, (long long)ref->end_b);
+    if (ref->score == 0) {
+        CHECK(al->cigar && !al->cigar[0] && al->columns == 0 && al->start_a == -1, "%s: empty alignment", what);
+        return;
+    }
+    CHECK(al->start_a == ref->start_a && al->start_b == ref->start_b, "%s: start %lld,%lld, nearest %lld,%lld",
+          what, (long long)al->start_a, (long long)al->start_b, (long long)ref->start_a, (long long)ref->start_b);
+    int64_t i = al->start_a, j = al->start_b, cols = 0, matches = 0, gaps = 0;
+    long score = 0;
+    char prev = 0, expanded[1 << 14];
+    int64_t ne = 0, ok = 1;
+    for (const char *c = al->cigar; *c && ok;) {
+        long run = strtol(c, (char **)&c, 10);
+        char op = *c++;
+        ok = run > 0 && strchr("=XID", op) && op != prev;
+        for (long k = 0; k < run && ok; k++, cols++) {
+            if (op == 'I' || op == 'D') {
+                score -= k == 0 ? p->gap_open : p->gap_extend;
+                if (k == 0) gaps++;
+                if (op == 'I') i++;
+                else j++;
+                if (ne < (int64_t)sizeof expanded) expanded[ne++] = op;
+                ok = i <= n && j <= m;
+                continue;
+            }
+            ok = i < n && j < m;
+            if (!ok) break;
+            int same = toupper((unsigned char)a[i]) == toupper((unsigned char)b[j]) ||
+                       (p->scoring == PW_SCORING_DNA && strchr("TtUu", a[i]) && strchr("TtUu", b[j]));
+            ok = (op == '=') == same;
+            matches += op == '=';
+            score += pair_score(p, a[i], b[j]);
+            i++;
+            j++;
+            if (ne < (int64_t)sizeof expanded) expanded[ne++] = 'M';
+        }
+        prev = op;
+    }
+    CHECK(ok, "%s: CIGAR %s does not fit the sequences or letters", what, al->cigar);
+    CHECK(score == al->score, "%s: CIGAR %s rescores to %ld, not %d", what, al->cigar, score, al->score);
+    CHECK(i - 1 == al->end_a && j - 1 == al->end_b, "%s: CIGAR ends at %lld,%lld", what, (long long)i - 1,
+          (long long)j - 1);
+    CHECK(cols == al->columns && matches == al->matches && gaps == al->gaps &&
+              fabs(al->identity - (double)matches / (double)cols) < 1e-12,
+          "%s: counts columns %lld/%lld matches %lld/%lld gaps %lld/%lld", what, (long long)al->columns,
+          (long long)cols, (long long)al->matches, (long long)matches, (long long)al->gaps, (long long)gaps);
+    int64_t lib = 0;
+    CHECK(pw_alignment_rescore(al, a, n, b, m, p, &lib) == PW_OK && lib == al->score, "%s: library rescore %lld",
+          what, (long long)lib);
+    if (ref->optimal == 1 && ne < (int64_t)sizeof expanded) unique_sw++;
+    if (ref->optimal == 1 && ne < (int64_t)sizeof expanded)
+        CHECK(ne == ref->nops && memcmp(expanded, ref->ops, (size_t)ne) == 0,
+              "%s: the only optimal alignment differs (CIGAR %s)", what, al->cigar);
+}
+
+static void make_params(pw_sw_params *p, int kind)
+{
+    pw_sw_params_init(p);
+    switch (kind % 6) {
+    case 0: break;                                                       /* 2/-1, linear 1 */
+    case 1: p->match = 1, p->mismatch = -3, p->gap_open = 5, p->gap_extend = 2; break;
+    case 2: p->match = 2, p->mismatch = -3, p->gap_open = 5, p->gap_extend = 2; break;
+    case 3: p->scoring = PW_SCORING_MATRIX, p->matrix = pw_matrix_by_name("BLOSUM62"), p->gap_open = 11,
+            p->gap_extend = 1; break;
+    case 4: p->scoring = PW_SCORING_MATRIX, p->matrix = pw_matrix_at((int)test_range(0, 7)),
+            p->gap_open = (int)test_range(1, 12), p->gap_extend = 1; break;
+    case 5: p->match = (int)test_range(0, 4), p->mismatch = -(int)test_range(0, 4);
+            p->gap_extend = (int)test_range(1, 3), p->gap_open = p->gap_extend + (int)test_range(0, 4); break;
+    }
+}
+
+static void test_random_sw(int count)
+{
+    for (int t = 0; t < count; t++) {
+        int kind = (int)test_range(0, 5);
+        pw_sw_params p;
+        make_params(&p, kind);
+        int64_t n, m;
+        switch (t % 5) {
+        case 0: n = 1, m = test_range(1, 90); break;
+        case 1: n = test_range(1, 90), m = 1; break;
+        default: n = test_range(2, 300), m = test_range(2, 300); break;
+        }
+        char *a = malloc((size_t)n + 1), *b = malloc((size_t)m + 1);
+        const char *alpha = p.scoring == PW_SCORING_MATRIX ? protein : (t % 3 ? dna : dna_n);
+        random_related(a, n, b, m, alpha);
+        full_sw ref;
+        full_matrix_sw(a, n, b, m, &p, &ref);
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CPU;
+        o.threads = 1 + t % 3;
+        o.strategy = (pw_strategy)(t % 3);
+        pw_alignment al;
+        pw_status st = pw_sw_align(a, n, b, m, &p, &o, &al);
+        char what[160];
+        snprintf(what, sizeof what, "case %d (%lldx%lld, params %d, %d threads, strategy %d)", t, (long long)n,
+                 (long long)m, kind, o.threads, (int)o.strategy);
+        CHECK(st == PW_OK, "%s: %s (%s)", what, pw_status_str(st), pw_error_detail());
+        if (st == PW_OK) check_alignment(what, &al, a, n, b, m, &p, &ref);
+        pw_alignment_free(&al);
+        free(ref.ops);
+        free(a);
+        free(b);
+    }
+}
+
+/* One large pair on 1, 2 and 3 threads (the parallel splits): the same alignment each time. */
+static void test_threads(void)
+{
+    int64_t n = 3100, m = 2700;
+    char *a = malloc((size_t)n), *b = malloc((size_t)m);
+    random_related(a, n, b, m, dna);
+    for (int64_t x = 0; x < m && x < n; x++)
+        if (test_rand() % 10) b[x] = a[x]; /* a long alignment: a large rectangle */
+    pw_sw_params p;
+    make_params(&p, 1);
+    pw_alignment first = {0};
+    for (int threads = 1; threads <= 3; threads++) {
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CPU;
+        o.threads = threads;
+        pw_alignment al;
+        pw_status st = pw_sw_align(a, n, b, m, &p, &o, &al);
+        CHECK(st == PW_OK, "threads %d: %s", threads, pw_status_str(st));
+        if (st != PW_OK) continue;
+        int64_t check = 0;
+        CHECK(pw_alignment_rescore(&al, a, n, b, m, &p, &check) == PW_OK && check == al.score,
+              "threads %d: rescored %lld, score %d", threads, (long long)check, al.score);
+        CHECK(al.columns > 2000 && al.cells_align >= al.columns, "threads %d: %lld columns, %lld cells", threads,
+              (long long)al.columns, (long long)al.cells_align);
+        if (threads == 1) first = al;
+        else {
+            CHECK(strcmp(first.cigar, al.cigar) == 0 && first.start_a == al.start_a && first.start_b == al.start_b,
+                  "threads %d: a different alignment", threads);
+            pw_alignment_free(&al);
+        }
+    }
+    pw_alignment_free(&first);
+    free(a);
+    free(b);
+}
+
+static void test_view(void)
+{
+    const char *a = "ACGTTACGTGGGCA", *b = "TTACGTAACGTGCA";
+    pw_sw_params p;
+    make_params(&p, 0);
+    pw_alignment al;
+    CHECK(pw_sw_align(a, 14, b, 14, &p, NULL, &al) == PW_OK, "view: align");
+    char *v = pw_alignment_view(&al, a, b, &p, "query", "target", 5);
+    CHECK(v != NULL, "view: NULL");
+    if (v) {
+        /* Every block: three lines, the a and b lines' letters re-read give the aligned letters. */
+        int lines = 0;
+        int64_t letters_a = 0;
+        for (const char *c = v; *c; c++) lines += *c == '\n';
+        char name[32], seg[64];
+        long from, to;
+        for (const char *c = v; c && *c; c = strchr(c, '\n') ? strchr(c, '\n') + 1 : NULL)
+            if (strncmp(c, "query ", 6) == 0 && sscanf(c, "%31s %ld %63s %ld", name, &from, seg, &to) == 4)
+                for (const char *s = seg; *s; s++) letters_a += *s != '-';
+        CHECK(letters_a == al.end_a - al.start_a + 1, "view: %lld letters of a shown, alignment has %lld",
+              (long long)letters_a, (long long)(al.end_a - al.start_a + 1));
+        CHECK(lines % 4 == 3 && lines >= 3, "view: %d lines", lines);
+        free(v);
+    }
+    pw_alignment_free(&al);
+}
+
+static void test_bad_input(void)
+{
+    pw_sw_params p;
+    make_params(&p, 0);
+    pw_alignment al;
+    CHECK(pw_sw_align(NULL, 3, "ACG", 3, &p, NULL, &al) == PW_ERR_NULL_ARGUMENT, "NULL a");
+    CHECK(pw_sw_align("ACG", 0, "ACG", 3, &p, NULL, &al) == PW_ERR_INVALID_SIZE, "empty a");
+    CHECK(pw_sw_align("AC1", 3, "ACG", 3, &p, NULL, &al) == PW_ERR_BAD_INPUT, "digit");
+    p.gap_open = 1;
+    p.gap_extend = 3;
+    CHECK(pw_sw_align("ACG", 3, "ACG", 3, &p, NULL, &al) == PW_ERR_UNSUPPORTED, "open < extend");
+    CHECK(strstr(pw_error_detail(), "gap_open") != NULL, "open < extend: detail '%s'", pw_error_detail());
+    CHECK(pw_sw_align("ACG", 3, "ACG", 3, NULL, NULL, &al) == PW_ERR_NULL_ARGUMENT, "NULL params");
+    pw_warp_path path;
+    double x[3] = {1, NAN, 2};
+    CHECK(pw_dtw_path_f64(x, 3, x, 1, PW_DTW_ABSOLUTE, NULL, &path) == PW_ERR_BAD_INPUT, "NaN series");
+    CHECK(pw_dtw_path_f64(x, 0, x, 1, PW_DTW_ABSOLUTE, NULL, &path) == PW_ERR_INVALID_SIZE, "empty series");
+    CHECK(pw_dtw_path_f64(x, 1, x, 1, (pw_dtw_cost)7, NULL, &path) == PW_ERR_INVALID_ARGUMENT, "bad cost");
+}
+
+/* ---- DTW ---------------------------------------------------------------------------------- */
+
+static double cost_of(double x, double y, int squared, int f32)
+{
+    if (f32) {
+        float d = (float)x - (float)y;
+        return squared ? (double)(d * d) : (double)fabsf(d);
+    }
+    double d = x - y;
+    return squared ? d * d : fabs(d);
+}
+
+/* Full matrix: distance (in double) and, if the optimal path is unique, that path. */
+static double full_dtw(const double *a, int64_t n, const double *b, int64_t m, int squared, int f32,
+                       int64_t *pi, int64_t *pj, int64_t *len, int *unique)
+{
+    double *D = malloc(sizeof *D * (size_t)(n * m));
+    double *N = malloc(sizeof *N * (size_t)(n * m)); /* number of optimal paths to the cell */
+    char *from = malloc((size_t)(n * m));             /* the best predecessor: 0 up, 1 left, 2 diag */
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < m; j++) {
+            double c = cost_of(a[i], b[j], squared, f32), best = INFINITY, ways = 0;
+            if (i == 0 && j == 0) best = 0, ways = 1;
+            double cand[3] = {i > 0 ? D[(i - 1) * m + j] : INFINITY, j > 0 ? D[i * m + j - 1] : INFINITY,
+                              i > 0 && j > 0 ? D[(i - 1) * m + j - 1] : INFINITY};
+            double cw[3] = {i > 0 ? N[(i - 1) * m + j] : 0, j > 0 ? N[i * m + j - 1] : 0,
+                            i > 0 && j > 0 ? N[(i - 1) * m + j - 1] : 0};
+            from[i * m + j] = 0;
+            for (int k = 0; k < 3; k++) {
+                if (cand[k] < best) best = cand[k], ways = cw[k], from[i * m + j] = (char)k;
+                else if (cand[k] == best && isfinite(best)) ways += cw[k];
+            }
+            D[i * m + j] = c + best;
+            N[i * m + j] = ways;
+        }
+    double dist = D[n * m - 1];
+    *unique = N[n * m - 1] == 1;
+    *len = 0;
+    if (*unique) {
+        int64_t i = n - 1, j = m - 1, k = 0;
+        for (;;) {
+            pi[k] = i;
+            pj[k++] = j;
+            if (i == 0 && j == 0) break;
+            char k2 = from[i * m + j];
+            i -= k2 != 1;
+            j -= k2 != 0;
+        }
+        for (int64_t x = 0; x < k / 2; x++) {
+            int64_t t = pi[x];
+            pi[x] = pi[k - 1 - x], pi[k - 1 - x] = t;
+            t = pj[x];
+            pj[x] = pj[k - 1 - x], pj[k - 1 - x] = t;
+        }
+        *len = k;
+    }
+    free(D);
+    free(N);
+    free(from);
+    return dist;
+}
+
+static void test_random_dtw(int count)
+{
+    for (int t = 0; t < count; t++) {
+        int64_t n, m;
+        switch (t % 4) {
+        case 0: n = 1, m = test_range(1, 60); break;
+        case 1: n = test_range(1, 60), m = 1; break;
+        default: n = test_range(2, 250), m = test_range(2, 250); break;
+        }
+        int integers = t % 2, squared = (t / 2) % 2, f32 = (t / 4) % 2;
+        double *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)m);
+        float *af = malloc(sizeof *af * (size_t)n), *bf = malloc(sizeof *bf * (size_t)m);
+        for (int64_t k = 0; k < n + m; k++) {
+            double v = integers ? (double)test_range(-9, 9) : (double)(test_rand() % 100000) / 997.0 - 50.0;
+            if (f32) v = (double)(float)v;
+            if (k < n) a[k] = v, af[k] = (float)v;
+            else b[k - n] = v, bf[k - n] = (float)v;
+        }
+        int64_t *pi = malloc(sizeof *pi * (size_t)(n + m)), *pj = malloc(sizeof *pj * (size_t)(n + m)), len;
+        int unique;
+        double dist = full_dtw(a, n, b, m, squared, f32, pi, pj, &len, &unique);
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CPU;
+        o.threads = 1 + t % 3;
+        pw_warp_path path;
+        pw_dtw_cost cost = squared ? PW_DTW_SQUARED : PW_DTW_ABSOLUTE;
+        pw_status st = f32 ? pw_dtw_path_f32(af, n, bf, m, cost, &o, &path) : pw_dtw_path_f64(a, n, b, m, cost, &o, &path);
+        CHECK(st == PW_OK, "dtw case %d: %s", t, pw_status_str(st));
+        if (st == PW_OK) {
+            int ok = path.length >= (n > m ? n : m) && path.length <= n + m - 1 && path.i[0] == 0 && path.j[0] == 0 &&
+                     path.i[path.length - 1] == n - 1 && path.j[path.length - 1] == m - 1;
+            double sum = 0;
+            for (int64_t k = 0; ok && k < path.length; k++) {
+                if (k > 0) {
+                    int64_t di = path.i[k] - path.i[k - 1], dj = path.j[k] - path.j[k - 1];
+                    ok = (di == 0 || di == 1) && (dj == 0 || dj == 1) && di + dj > 0;
+                }
+                sum += cost_of(a[path.i[k]], b[path.j[k]], squared, f32);
+            }
+            CHECK(ok, "dtw case %d (%lldx%lld): not a warping path", t, (long long)n, (long long)m);
+            double tol = integers ? 0 : 1e-9 * (1 + fabs(dist));
+            CHECK(fabs(sum - dist) <= tol && fabs(path.distance - sum) <= tol,
+                  "dtw case %d (%lldx%lld): path costs %.17g (reported %.17g), full matrix %.17g", t, (long long)n,
+                  (long long)m, sum, path.distance, dist);
+            if (unique && ok) {
+                unique_dtw++;
+                int same = path.length == len;
+                for (int64_t k = 0; same && k < len; k++) same = path.i[k] == pi[k] && path.j[k] == pj[k];
+                CHECK(same, "dtw case %d (%lldx%lld): not the only optimal path", t, (long long)n, (long long)m);
+            }
+            pw_warp_path_free(&path);
+        }
+        free(a);
+        free(b);
+        free(af);
+        free(bf);
+        free(pi);
+        free(pj);
+    }
+}
+
+int main(void)
+{
+    test_seed(20261124);
+    test_random_sw(400);
+    test_threads();
+    test_view();
+    test_bad_input();
+    test_random_dtw(300);
+    printf("compared with the only optimal alignment: %d SW cases, %d DTW cases\n", unique_sw, unique_dtw);
+    CHECK(unique_sw >= 50 && unique_dtw >= 50, "too few cases with a unique optimum to compare");
+    return test_finish();
+}
