@@ -5,7 +5,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_align.h"
 #include "cli_autowidth.h"
+#include "npy.h"
 #include "series.h"
 
 static const char usage[] =
@@ -19,13 +21,20 @@ static const char usage[] =
     "  --column-a C, --column-b C   the column of A or of B only\n"
     "  --cost abs|squared  |a - b| (default) or (a - b)^2\n"
     "  --type f32|f64      arithmetic (default f64; f32 when both inputs are float32 .npy)\n"
-    "Output: distance (%.17g), then lengths, run details and gcups.\n"
+    "  --path OUT          also an optimal warping path (linear space): OUT.npy gets an int64\n"
+    "                      array of shape (length, 2), any other name text lines \"i j\";\n"
+    "                      0-based cells from (0, 0) to (n-1, m-1).  Ties: the manual's\n"
+    "                      section on alignments\n"
+    "  --plot FILE.svg     draw the path over the two series (implies finding the path)\n"
+    "Output: distance (%.17g), then lengths, run details and gcups; with --path also\n"
+    "path_length and path_cost (the costs along the path, summed in double).\n"
     CLI_COMMON_HELP;
 
 typedef struct dtw_args {
     const char *column_a, *column_b;
     pw_dtw_cost cost;
     int type; /* 0 = automatic, else PW_F32 + 1 or PW_F64 + 1 */
+    const char *path_out, *plot_path;
 } dtw_args;
 
 static int dtw_option(void *ctx, int opt, const char *arg)
@@ -52,6 +61,8 @@ static int dtw_option(void *ctx, int opt, const char *arg)
         }
         a->type = (int)t + 1;
         return 0;
+    case 'p': a->path_out = arg; return 0;
+    case 'P': a->plot_path = arg; return 0;
     }
     return -1;
 }
@@ -61,6 +72,8 @@ static const struct option dtw_options[] = {{"column", required_argument, 0, 'c'
                                             {"column-b", required_argument, 0, 'b'},
                                             {"cost", required_argument, 0, 'C'},
                                             {"type", required_argument, 0, 't'},
+                                            {"path", required_argument, 0, 'p'},
+                                            {"plot", required_argument, 0, 'P'},
                                             {0, 0, 0, 0}};
 
 static const cli_command dtw_command = {"dtw", usage, NULL, dtw_options, dtw_option, 2, 2, "two series files"};
@@ -102,9 +115,64 @@ static pw_status run_dtw(void *p)
     return dtw_prefix(j, j->a->length, j->b->length, &j->options, &j->result);
 }
 
+/* The path as .npy (int64, (length, 2)) or text ("i j" lines). */
+static int write_path(const char *out, const pw_warp_path *p)
+{
+    size_t len = strlen(out);
+    if (len >= 4 && strcmp(out + len - 4, ".npy") == 0) {
+        int64_t *pairs = malloc(sizeof *pairs * 2 * (size_t)p->length);
+        if (!pairs) return -1;
+        for (int64_t k = 0; k < p->length; k++) {
+            pairs[2 * k] = p->i[k];
+            pairs[2 * k + 1] = p->j[k];
+        }
+        int64_t shape[2] = {p->length, 2};
+        char err[256];
+        int r = npy_write(out, PW_I64, 2, shape, pairs, err, sizeof err);
+        free(pairs);
+        if (r) cli_error("%s", err);
+        return r;
+    }
+    FILE *f = fopen(out, "w");
+    if (!f) return -1;
+    fprintf(f, "# i j: 0-based cells of an optimal warping path\n");
+    for (int64_t k = 0; k < p->length; k++) fprintf(f, "%" PRId64 " %" PRId64 "\n", p->i[k], p->j[k]);
+    return fclose(f);
+}
+
+/* --path and --plot: find the path (on the backend of the options), write and draw it. */
+static int dtw_path_outputs(const dtw_args *args, const dtw_job *job, pw_dtype type, cli_report *rep)
+{
+    pw_warp_path path;
+    const series *a = job->a, *b = job->b;
+    pw_status st = type == PW_F32 ? pw_dtw_path_f32(a->data, a->length, b->data, b->length, job->cost, &job->options, &path)
+                                  : pw_dtw_path_f64(a->data, a->length, b->data, b->length, job->cost, &job->options, &path);
+    if (st != PW_OK) {
+        cli_error("dtw --path: %s", cli_status_text(st));
+        return cli_status_exit(st);
+    }
+    int code = 0;
+    if (args->path_out && write_path(args->path_out, &path)) {
+        cli_error("--path %s: cannot write the file", args->path_out);
+        code = EXIT_DATA;
+    }
+    if (!code && args->plot_path)
+        code = cli_plot_warp_path(args->plot_path, &path, a->data, a->length, b->data, b->length, type == PW_F32);
+    if (!code) {
+        cli_result(rep, "path_length", "%" PRId64, path.length);
+        cli_result(rep, "path_cost", "%.17g", path.distance);
+        if (args->path_out) cli_detail(rep, "path", "%s", args->path_out);
+        if (args->plot_path) cli_detail(rep, "plot", "%s", args->plot_path);
+        cli_detail(rep, "seconds_path", "%.6f", path.seconds);
+        cli_detail(rep, "cells_path", "%" PRId64, path.cells);
+    }
+    pw_warp_path_free(&path);
+    return code;
+}
+
 int cmd_dtw(int argc, char **argv)
 {
-    dtw_args args = {NULL, NULL, PW_DTW_ABSOLUTE, 0};
+    dtw_args args = {NULL, NULL, PW_DTW_ABSOLUTE, 0, NULL, NULL};
     cli_common common;
     int first, r = cli_parse(&dtw_command, argc, argv, &common, &args, &first);
     if (r) return r > 0 ? 0 : EXIT_USAGE;
@@ -152,6 +220,10 @@ int cmd_dtw(int argc, char **argv)
     cli_detail_info(&rep, &job.result.info);
     cli_detail_autowidth(&rep, &job.result.info);
     cli_detail(&rep, "gcups", "%.3f", job.result.info.seconds > 0 ? (double)job.result.info.cells / job.result.info.seconds / 1e9 : 0.0);
+    if (args.path_out || args.plot_path) {
+        code = dtw_path_outputs(&args, &job, type, &rep);
+        if (code) goto out;
+    }
     code = cli_finish(&common, &rep, "dtw");
 out:
     series_free(&a);

@@ -1,10 +1,12 @@
-/* cmd_sw.c - `peerwave sw A.fa B.fa`: local alignment score of two FASTA sequences. */
+/* cmd_sw.c - `peerwave sw A.fa B.fa`: local alignment score of two FASTA sequences, and with
+ * --align the alignment itself (report, view, SAM, picture: cli_align.c, align_plot.c). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_align.h"
 #include "cli_autowidth.h"
 #include "fasta.h"
 
@@ -26,12 +28,30 @@ static const char usage[] =
     "Output (key: value, or --tsv): score, end_a, end_b: 1-based positions of the last aligned\n"
     "letters in A and B (0 when the score is 0); ties go to the smallest end_a, then end_b;\n"
     "then names, lengths, run details and gcups (billions of cells per second).\n"
+    "Alignment (linear space: the score pass, then passes over the aligned region):\n"
+    "  --align                     also the optimal alignment: start_a, start_b (1-based\n"
+    "                              first aligned letters), columns, matches, mismatches,\n"
+    "                              gap_columns, gaps, identity (matches / columns), a line\n"
+    "                              cigar: (=, X, I: a letter of A only, D: of B only) and the\n"
+    "                              three-line view (alignments of up to 10000 columns; not\n"
+    "                              with --quiet or --tsv, which also leaves out the cigar)\n"
+    "  --view FILE                 write the three-line view to FILE (any length)\n"
+    "  --format sam                print SAM instead of the report (A is the read, B the\n"
+    "                              reference; letters of A outside the alignment soft-clipped)\n"
+    "  --plot FILE.svg             draw the alignment over a dot plot of the two sequences\n"
+    "Ties: the end with the smallest end_a, then end_b; the start nearest to it; between them\n"
+    "the alignment that crosses the middle row of each split at the smallest column (the\n"
+    "manual's section on alignments).  Needs --gap-open >= --gap-extend.\n"
     CLI_COMMON_HELP;
 
 typedef struct sw_args {
     pw_sw_params params;
     const char *name_a, *name_b;
+    int align, sam;
+    const char *view_path, *plot_path;
 } sw_args;
+
+#define VIEW_MAX_COLUMNS 10000 /* a longer view goes to --view FILE only */
 
 static int sw_option(void *ctx, int opt, const char *arg)
 {
@@ -64,6 +84,16 @@ static int sw_option(void *ctx, int opt, const char *arg)
         return 0;
     case 'A': a->name_a = arg; return 0;
     case 'B': a->name_b = arg; return 0;
+    case 'L': a->align = 1; return 0;
+    case 'V': a->view_path = arg, a->align = 1; return 0;
+    case 'P': a->plot_path = arg, a->align = 1; return 0;
+    case 'F':
+        if (strcmp(arg, "sam") == 0) a->sam = a->align = 1;
+        else if (strcmp(arg, "report") != 0) {
+            cli_error("--format: unknown value '%s' (report or sam)", arg);
+            return -1;
+        }
+        return 0;
     }
     return -1;
 }
@@ -72,7 +102,9 @@ static const struct option sw_options[] = {
     {"match", required_argument, 0, 'm'},      {"mismatch", required_argument, 0, 'x'},
     {"matrix", required_argument, 0, 'M'},     {"gap-open", required_argument, 0, 'o'},
     {"gap-extend", required_argument, 0, 'e'}, {"name-a", required_argument, 0, 'A'},
-    {"name-b", required_argument, 0, 'B'},     {0, 0, 0, 0}};
+    {"name-b", required_argument, 0, 'B'},     {"align", no_argument, 0, 'L'},
+    {"view", required_argument, 0, 'V'},       {"plot", required_argument, 0, 'P'},
+    {"format", required_argument, 0, 'F'},     {0, 0, 0, 0}};
 
 static const cli_command sw_command = {"sw", usage, NULL, sw_options, sw_option, 2, 2, "two FASTA files"};
 
@@ -81,12 +113,66 @@ typedef struct sw_job {
     const pw_sw_params *params;
     pw_options options;
     pw_sw_result result;
+    int align;
+    pw_alignment alignment;
 } sw_job;
 
 static pw_status run_sw(void *p)
 {
     sw_job *j = p; /* tile_w 0: the library's width rule (--tile-w auto|model) */
-    return pw_sw(j->a->seq, j->a->length, j->b->seq, j->b->length, j->params, &j->options, &j->result);
+    if (!j->align)
+        return pw_sw(j->a->seq, j->a->length, j->b->seq, j->b->length, j->params, &j->options, &j->result);
+    pw_status st = pw_sw_align(j->a->seq, j->a->length, j->b->seq, j->b->length, j->params, &j->options,
+                               &j->alignment);
+    if (st != PW_OK) return st;
+    j->result.score = j->alignment.score;
+    j->result.end_a = j->alignment.end_a;
+    j->result.end_b = j->alignment.end_b;
+    j->result.info = j->alignment.info;
+    return PW_OK;
+}
+
+/* The command line, for SAM's @PG line. */
+static void command_line(int argc, char **argv, char *out, size_t len)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (int k = 0; k < argc && at + 1 < len; k++) {
+        int w = snprintf(out + at, len - at, "%s%s", k ? " " : "", argv[k]);
+        if (w < 0) break;
+        at += (size_t)w;
+    }
+}
+
+/* What --align adds after the score pass: SAM, or the report's lines, the view, the picture. */
+static int finish_alignment(const sw_args *args, sw_job *job, cli_report *rep,
+                            int argc, char **argv)
+{
+    const pw_alignment *al = &job->alignment;
+    if (args->view_path) {
+        FILE *f = fopen(args->view_path, "w");
+        if (!f || cli_print_view(f, al, job->a, job->b, job->params) || fclose(f)) {
+            cli_error("--view %s: cannot write the file", args->view_path);
+            return EXIT_DATA;
+        }
+        cli_detail(rep, "view", "%s", args->view_path);
+    }
+    if (args->plot_path) {
+        int code = cli_plot_alignment(args->plot_path, al, job->a, job->b);
+        if (code) return code;
+        cli_detail(rep, "plot", "%s", args->plot_path);
+    }
+    if (args->sam) {
+        char cl[1024];
+        command_line(argc, argv, cl, sizeof cl);
+        if (cli_write_sam(stdout, al, job->a, job->b, cl) || fflush(stdout)) {
+            cli_error("writing SAM failed");
+            return EXIT_DATA;
+        }
+        return 0;
+    }
+    cli_report_alignment(rep, al);
+    return 0;
 }
 
 int cmd_sw(int argc, char **argv)
@@ -109,6 +195,7 @@ int cmd_sw(int argc, char **argv)
         return EXIT_DATA;
     }
     sw_job job = {&a, &b, &args.params, common.options};
+    job.align = args.align;
     pw_status st = cli_run_job(&common, "sw", run_sw, &job);
     int code = 0;
     if (st != PW_OK) {
@@ -142,8 +229,20 @@ int cmd_sw(int argc, char **argv)
     cli_detail_info(&rep, &res->info);
     cli_detail_autowidth(&rep, &job.result.info);
     cli_detail(&rep, "gcups", "%.3f", res->info.seconds > 0 ? (double)res->info.cells / res->info.seconds / 1e9 : 0.0);
+    if (args.align) {
+        code = finish_alignment(&args, &job, &rep, argc, argv);
+        if (code || args.sam) goto out;
+    }
     code = cli_finish(&common, &rep, "sw");
+    if (code == 0 && args.align && !common.tsv) {
+        printf("cigar: %s\n", job.alignment.cigar);
+        if (!common.quiet && job.alignment.columns > 0 && job.alignment.columns <= VIEW_MAX_COLUMNS) {
+            printf("\n");
+            cli_print_view(stdout, &job.alignment, &a, &b, &args.params);
+        }
+    }
 out:
+    pw_alignment_free(&job.alignment);
     fasta_free(&a);
     fasta_free(&b);
     return code;

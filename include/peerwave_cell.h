@@ -44,8 +44,10 @@
  *   PW_FIELD(T, name)        or, repeated, a struct pw_value of such fields (SW's H, E, F).
  *   PW_INPUT(T, name, axes)  a read-only array c->name: axes i (rows elements), j (cols) or ij
  *                            (rows x cols, row-major: c->name[i * c->cols + j]); in 3-D also k
- *                            (planes) and ijk (c->name[(i * c->cols + j) * c->planes + k]); T any
- *                            of the value types or int8_t, uint8_t, int16_t, uint16_t.
+ *                            (planes) and ijk (c->name[(i * c->cols + j) * c->planes + k]); or a
+ *                            number N (1 .. 2^24): a table of N elements whatever the sizes (a
+ *                            substitution matrix, coefficients); T any of the value types or
+ *                            int8_t, uint8_t, int16_t, uint16_t.
  *   PW_PARAM(T, name)        a scalar c->name, given at run time.
  *   PW_DEP(di, dj)           grid form: (i, j) reads (i - di, j - dj) as computed earlier in the
  *                            same sweep; lexicographically positive (di > 0, or di == 0 and

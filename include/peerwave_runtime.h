@@ -41,7 +41,8 @@ typedef enum pw_cell_axes {
     PW_AXES_J = 2,  /* one per column */
     PW_AXES_IJ = 3, /* rows x cols, row-major */
     PW_AXES_K = 4,  /* one per plane (3-D) */
-    PW_AXES_IJK = 7 /* rows x cols x planes (3-D) */
+    PW_AXES_IJK = 7, /* rows x cols x planes (3-D) */
+    PW_AXES_TABLE = 8 /* a fixed number of elements (pw_cell_field.count), e.g. a score table */
 } pw_cell_axes;
 
 /* The types of the cell language (as written in a cell: int8_t ... double). */
@@ -67,6 +68,7 @@ typedef struct pw_cell_field {
     pw_cell_type type;
     pw_cell_axes axes; /* inputs only */
     size_t offset;     /* value fields: byte offset in pw_value */
+    int64_t count;     /* inputs of PW_AXES_TABLE: their elements */
 } pw_cell_field;
 
 #define PW_CELL_MAX_FIELDS 16

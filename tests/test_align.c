@@ -12,12 +12,22 @@
  *     (exactly for integer-valued series), and it equals the traceback of the full matrix when
  *     that path is the only optimal one;
  *   - bad arguments: clear statuses.
+ *   test_align --cells   the GPU passes' cells (src/align/cells/) run by the runtime on the CPU
+ *                        give the CPU passes' rows, integer for integer (needs a C compiler)
+ *   test_align --nvrtc   those cells compile with NVRTC (no GPU needed; SKIP without NVRTC)
+ *   test_align --gpu     on the GPU: its passes' rows equal the CPU's, and alignments and paths
+ *                        with every large pass on the GPU equal the CPU's (SKIP without one)
  */
 #include <ctype.h>
 #include <math.h>
 #include <string.h>
 
 #include "peerwave_align.h"
+#include "peerwave_runtime.h"
+#include "../src/align/align_internal.h"
+#include "../src/align/gpu_passes.h"
+#include "../src/jit/cell_gpu.h"
+#include "../src/cuda/kernel_desc.h"
 #include "test_util.h"
 
 #define NEG (-(1 << 28))
@@ -504,9 +514,179 @@ static void test_random_dtw(int count)
     }
 }
 
-int main(void)
+/* ---- the GPU passes ------------------------------------------------------------------------ */
+
+static pw_cell *load_cell(const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/src/align/cells/%s", PW_SOURCE_DIR, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    static char text[1 << 16];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    pw_cell *c = NULL;
+    pw_status st = pw_cell_create(text, name, &c);
+    CHECK(st == PW_OK, "%s: %s (%s)", name, pw_status_str(st), pw_error_detail());
+    return c;
+}
+
+/* Random rectangles: the pass of `backend` (the runtime running mm_pass.c, or the GPU passes)
+ * against pw_mm_pass_cpu; the same for dtw_pass.c against a textbook row. */
+static void compare_passes(pw_backend backend, int count)
+{
+    pw_cell *mm = load_cell("mm_pass.c"), *dtw = load_cell("dtw_pass.c");
+    if (!mm || !dtw) return;
+    for (int t = 0; t < count; t++) {
+        pw_sw_params p;
+        make_params(&p, t % 4 == 3 ? 3 : 1 + t % 2);
+        const pw_matrix *mx = pw_matrix_by_name("BLOSUM62");
+        int alpha = p.scoring == PW_SCORING_MATRIX ? mx->size : 5;
+        int32_t scores[32 * 32], w[1024] = {0};
+        for (int x = 0; x < alpha; x++)
+            for (int y = 0; y < alpha; y++) {
+                scores[x * alpha + y] = p.scoring == PW_SCORING_MATRIX ? mx->scores[x * alpha + y]
+                                                                        : (x == y && x < 4 ? p.match : p.mismatch);
+                w[x * alpha + y] = -scores[x * alpha + y];
+            }
+        int64_t rows = test_range(1, t % 5 ? 120 : 700), cols = test_range(1, t % 5 ? 120 : 900);
+        uint8_t *a = malloc((size_t)rows), *b = malloc((size_t)cols);
+        for (int64_t k = 0; k < rows; k++) a[k] = (uint8_t)test_range(0, alpha - 1);
+        for (int64_t k = 0; k < cols; k++) b[k] = (uint8_t)(k < rows && test_rand() % 3 ? a[k] : test_range(0, alpha - 1));
+        pw_align_scoring sc = {scores, alpha, 0, p.gap_open, p.gap_extend};
+        int32_t tb = t % 3 ? p.gap_open - p.gap_extend : 0;
+        int32_t *cc = malloc(sizeof *cc * (size_t)(cols + 1)), *dd = malloc(sizeof *dd * (size_t)(cols + 1));
+        int32_t *row = malloc(3 * sizeof *row * (size_t)cols);
+        pw_mm_pass_cpu(&sc, a, rows, b, cols, tb, cc, dd);
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = backend;
+        const void *inputs[] = {a, b, w};
+        double params[] = {alpha, p.gap_open - p.gap_extend, p.gap_extend, tb};
+        pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = params, .last_row = row};
+        pw_cell_result res;
+        pw_status st = pw_cell_run(mm, &args, &o, &res);
+        CHECK(st == PW_OK, "mm_pass %lldx%lld: %s (%s)", (long long)rows, (long long)cols, pw_status_str(st),
+              pw_error_detail());
+        int same = st == PW_OK;
+        for (int64_t j = 0; same && j < cols; j++) same = row[3 * j] == cc[j + 1] && row[3 * j + 1] == dd[j + 1];
+        CHECK(same, "mm_pass %lldx%lld (tb %d) on backend %d: its last row differs from pw_mm_pass_cpu's",
+              (long long)rows, (long long)cols, tb, (int)backend);
+        /* DTW: doubles, the last row against a textbook row */
+        double *da = malloc(sizeof *da * (size_t)rows), *db = malloc(sizeof *db * (size_t)cols);
+        double *last = malloc(sizeof *last * (size_t)cols), *ref = malloc(sizeof *ref * (size_t)cols);
+        for (int64_t k = 0; k < rows; k++) da[k] = (double)(test_rand() % 10000) / 77.0;
+        for (int64_t k = 0; k < cols; k++) db[k] = (double)(test_rand() % 10000) / 77.0;
+        int squared = t % 2, f32 = (t / 2) % 2;
+        double *prev = malloc(sizeof *prev * (size_t)cols);
+        for (int64_t i = 0; i < rows; i++) {
+            for (int64_t j = 0; j < cols; j++) prev[j] = ref[j];
+            for (int64_t j = 0; j < cols; j++) {
+                double up = i ? prev[j] : INFINITY, left = j ? ref[j - 1] : INFINITY;
+                double d = i && j ? prev[j - 1] : (i == 0 && j == 0 ? 0 : INFINITY);
+                double mn = left < d ? left : d;
+                mn = up < mn ? up : mn;
+                ref[j] = cost_of(da[i], db[j], squared, f32) + mn;
+            }
+        }
+        free(prev);
+        const void *dinputs[] = {da, db};
+        double dparams[] = {squared, f32};
+        pw_cell_args dargs = {.rows = rows, .cols = cols, .inputs = dinputs, .params = dparams, .last_row = last};
+        st = pw_cell_run(dtw, &dargs, &o, &res);
+        CHECK(st == PW_OK, "dtw_pass: %s (%s)", pw_status_str(st), pw_error_detail());
+        same = st == PW_OK;
+        for (int64_t j = 0; same && j < cols; j++) same = last[j] == ref[j];
+        CHECK(same, "dtw_pass %lldx%lld (squared %d, f32 %d): its last row differs from the textbook's",
+              (long long)rows, (long long)cols, squared, f32);
+        free(a), free(b), free(cc), free(dd), free(row), free(da), free(db), free(last), free(ref);
+    }
+    pw_cell_free(mm);
+    pw_cell_free(dtw);
+}
+
+static int nvrtc_cells(void)
+{
+#if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
+    const char *names[] = {"mm_pass.c", "dtw_pass.c"};
+    for (int k = 0; k < 2; k++) {
+        pw_cell *c = load_cell(names[k]);
+        if (!c) continue;
+        pw_status st = pw_cell_gpu_compile_check(c, "sm_90", PW_PROC_WARP, 1, 0);
+        CHECK(st == PW_OK, "%s for sm_90: %s (%s)", names[k], pw_status_str(st), pw_error_detail());
+        st = pw_cell_gpu_compile_check(c, "compute_80", PW_PROC_WARP, 1, 1);
+        CHECK(st == PW_OK, "%s for compute_80: %s (%s)", names[k], pw_status_str(st), pw_error_detail());
+        pw_cell_free(c);
+    }
+    return test_finish();
+#else
+    printf("SKIP: built without CUDA and NVRTC\n");
+    return 77;
+#endif
+}
+
+/* Alignments and paths with every pass of >= 1000 cells on the GPU, against the CPU's. */
+static int gpu_runs(void)
+{
+    pw_options gpu, cpu;
+    pw_options_init(&gpu);
+    pw_options_init(&cpu);
+    gpu.backend = PW_BACKEND_CUDA;
+    cpu.backend = PW_BACKEND_CPU;
+    int use = 0;
+    if (pw_align_gpu_wanted(&gpu, &use) != PW_OK || !use) {
+        printf("SKIP: no GPU passes here (%s)\n", pw_error_detail());
+        return 77;
+    }
+    setenv("PEERWAVE_ALIGN_GPU_CELLS", "1000", 1);
+    compare_passes(PW_BACKEND_CUDA, 60);
+    for (int t = 0; t < 40; t++) {
+        pw_sw_params p;
+        make_params(&p, t);
+        int64_t n = test_range(1, t % 4 ? 400 : 5000), m = test_range(1, t % 4 ? 400 : 5000);
+        char *a = malloc((size_t)n), *b = malloc((size_t)m);
+        random_related(a, n, b, m, p.scoring == PW_SCORING_MATRIX ? protein : dna);
+        pw_alignment ag, ac;
+        pw_status sg = pw_sw_align(a, n, b, m, &p, &gpu, &ag), sc2 = pw_sw_align(a, n, b, m, &p, &cpu, &ac);
+        CHECK(sg == PW_OK && sc2 == PW_OK, "align %lldx%lld: GPU %s, CPU %s (%s)", (long long)n, (long long)m,
+              pw_status_str(sg), pw_status_str(sc2), pw_error_detail());
+        if (sg == PW_OK && sc2 == PW_OK)
+            CHECK(ag.score == ac.score && ag.start_a == ac.start_a && ag.start_b == ac.start_b &&
+                      strcmp(ag.cigar, ac.cigar) == 0 && ag.info.backend == PW_BACKEND_CUDA,
+                  "align %lldx%lld: the GPU's alignment differs from the CPU's", (long long)n, (long long)m);
+        if (sg == PW_OK) pw_alignment_free(&ag);
+        if (sc2 == PW_OK) pw_alignment_free(&ac);
+        free(a);
+        free(b);
+        double *x = malloc(sizeof *x * (size_t)(n + m));
+        for (int64_t k = 0; k < n + m; k++) x[k] = (double)test_range(-50, 50) / 4;
+        pw_warp_path pg, pc;
+        sg = pw_dtw_path_f64(x, n, x + n, m, PW_DTW_SQUARED, &gpu, &pg);
+        sc2 = pw_dtw_path_f64(x, n, x + n, m, PW_DTW_SQUARED, &cpu, &pc);
+        CHECK(sg == PW_OK && sc2 == PW_OK, "path: GPU %s, CPU %s", pw_status_str(sg), pw_status_str(sc2));
+        if (sg == PW_OK && sc2 == PW_OK) {
+            int same = pg.length == pc.length && pg.distance == pc.distance;
+            for (int64_t k = 0; same && k < pg.length; k++) same = pg.i[k] == pc.i[k] && pg.j[k] == pc.j[k];
+            CHECK(same && (n * m < 4000 || pg.info.backend == PW_BACKEND_CUDA),
+                  "path %lldx%lld: the GPU's differs from the CPU's", (long long)n, (long long)m);
+        }
+        if (sg == PW_OK) pw_warp_path_free(&pg);
+        if (sc2 == PW_OK) pw_warp_path_free(&pc);
+        free(x);
+    }
+    return test_finish();
+}
+
+int main(int argc, char **argv)
 {
     test_seed(20261124);
+    if (argc > 1 && !strcmp(argv[1], "--nvrtc")) return nvrtc_cells();
+    if (argc > 1 && !strcmp(argv[1], "--gpu")) return gpu_runs();
+    if (argc > 1 && !strcmp(argv[1], "--cells")) {
+        compare_passes(PW_BACKEND_CPU, 40);
+        return test_finish();
+    }
     test_random_sw(400);
     test_threads();
     test_view();

@@ -386,7 +386,7 @@ def sor(grid, sweeps=1, omega=1.5, **options):
 
 _CELL_TYPES = [np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64, np.float32, np.float64]
 _FORMS = ["linear", "grid", "stencil", "grid3"]
-_AXES = {1: "i", 2: "j", 3: "ij", 4: "k", 7: "ijk"}
+_AXES = {1: "i", 2: "j", 3: "ij", 4: "k", 7: "ijk", 8: "n"}
 
 CellResult = namedtuple("CellResult", "last best best_i best_j last_row compiled compile_seconds note info")
 
@@ -415,8 +415,9 @@ class Cell:
     def _list(self, fn):
         n = ctypes.c_int()
         p = fn(self._h, ctypes.byref(n))
-        return [(p[k].name.decode(), np.dtype(_CELL_TYPES[p[k].type]), _AXES.get(p[k].axes, ""), p[k].offset)
-                for k in range(n.value)]
+        # (name, dtype, axes, offset); a table input (axes "n") has its element count in offset's place
+        return [(p[k].name.decode(), np.dtype(_CELL_TYPES[p[k].type]), _AXES.get(p[k].axes, ""),
+                 p[k].count if p[k].axes == 8 else p[k].offset) for k in range(n.value)]
 
     def __del__(self):
         if getattr(self, "_h", None):
@@ -456,8 +457,13 @@ class Cell:
             rows, cols = g.shape[0] - 2 * h, g.shape[1] - 2 * h
             planes = g.shape[2] - 2 * h if want == 3 else 0
         arrays = []
-        for x, (name, dt, axes, _) in zip(inputs, self.inputs):
+        for x, (name, dt, axes, count) in zip(inputs, self.inputs):
             a = np.ascontiguousarray(x, dt)
+            if axes == "n":  # a table: its own size
+                if a.shape != (count,):
+                    raise ValueError(f"input {name}: shape {a.shape}, needs ({count},) (a table)")
+                arrays.append((name, "n", a))
+                continue
             for ax, n in zip(axes, a.shape):
                 if ax == "i" and rows is None:
                     rows = n
@@ -470,6 +476,8 @@ class Cell:
             raise TypeError("rows and cols: give them (no input says them)")
         dims = {"i": rows, "j": cols, "k": planes or 0}
         for name, axes, a in arrays:
+            if axes == "n":
+                continue
             want = tuple(dims[c] for c in axes)
             if a.shape != want:
                 raise ValueError(f"input {name}: shape {a.shape}, needs {want} (axes {axes})")

@@ -60,7 +60,7 @@ class Image(ctypes.Structure):
 
 
 class CellField(ctypes.Structure):
-    _fields_ = [("name", c_char_p), ("type", c_int), ("axes", c_int), ("offset", c_size_t)]
+    _fields_ = [("name", c_char_p), ("type", c_int), ("axes", c_int), ("offset", c_size_t), ("count", c_int64)]
 
 
 class CellArgs(ctypes.Structure):

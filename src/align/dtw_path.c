@@ -21,6 +21,7 @@
 #include "../../apps/checks.h"
 #include "../../apps/dtw_cell.h"
 #include "align_internal.h"
+#include "gpu_passes.h"
 #include "../core/alloc.h"
 #include "../core/exec.h"
 
@@ -31,6 +32,8 @@ typedef struct path_job {
     int64_t n, m;
     int squared, f32;
     int64_t *pi, *pj;             /* output cells; -1 where unused */
+    pw_align_gpu *gpu;            /* NULL, or the GPU for passes of at least gpu_cells cells */
+    int64_t gpu_cells;
 } path_job;
 
 static inline double cell_cost(const path_job *job, double x, double y)
@@ -40,8 +43,10 @@ static inline double cell_cost(const path_job *job, double x, double y)
 }
 
 /* last[j], j < cols: the least cost from cell (0, 0) to cell (rows - 1, j) of a x b. */
-static void path_pass(const path_job *job, const double *a, int64_t rows, const double *b, int64_t cols, double *last)
+static pw_status path_pass(const path_job *job, const double *a, int64_t rows, const double *b, int64_t cols,
+                           double *last)
 {
+    if (job->gpu && rows * cols >= job->gpu_cells) return pw_align_gpu_dtw_pass(job->gpu, a, rows, b, cols, last);
     double acc = 0;
     for (int64_t j = 0; j < cols; j++) last[j] = acc += cell_cost(job, a[0], b[j]);
     for (int64_t i = 1; i < rows; i++) {
@@ -53,6 +58,7 @@ static void path_pass(const path_job *job, const double *a, int64_t rows, const 
             diag = up;
         }
     }
+    return PW_OK;
 }
 
 typedef struct path_part {
@@ -61,7 +67,7 @@ typedef struct path_part {
     int64_t out; /* first output slot; room for (r1 - r0) + (c1 - c0) + 1 cells */
     int threads;
     int64_t cells;
-    int failed;
+    pw_status status;
 } path_part;
 
 typedef struct path_pass_args {
@@ -69,12 +75,13 @@ typedef struct path_pass_args {
     const double *a, *b;
     int64_t rows, cols;
     double *last;
+    pw_status status;
 } path_pass_args;
 
 static void *pass_thread(void *p)
 {
     path_pass_args *x = p;
-    path_pass(x->job, x->a, x->rows, x->b, x->cols, x->last);
+    x->status = path_pass(x->job, x->a, x->rows, x->b, x->cols, x->last);
     return NULL;
 }
 
@@ -96,14 +103,19 @@ static void solve(path_part *x)
     int64_t mid = x->r0 + (x->r1 - x->r0) / 2, cols = x->c1 - x->c0 + 1;
     double *buf = pw_malloc(sizeof *buf * 2 * (size_t)cols);
     if (!buf) {
-        x->failed = 1;
+        x->status = PW_ERR_OUT_OF_MEMORY;
         return;
     }
     double *fwd = buf, *rev = buf + cols; /* rev[k]: from (mid + 1, c1 - k) to the end */
-    path_pass_args f = {job, job->a + x->r0, job->b + x->c0, mid - x->r0 + 1, cols, fwd};
-    path_pass_args r = {job, job->ra + (job->n - 1 - x->r1), job->rb + (job->m - 1 - x->c1), x->r1 - mid, cols, rev};
+    path_pass_args f = {job, job->a + x->r0, job->b + x->c0, mid - x->r0 + 1, cols, fwd, PW_OK};
+    path_pass_args r = {job, job->ra + (job->n - 1 - x->r1), job->rb + (job->m - 1 - x->c1), x->r1 - mid, cols, rev, PW_OK};
     pw_align_run_both(x->threads > 1 && (x->r1 - x->r0 + 1) * cols >= PATH_PARALLEL_CELLS, pass_thread, &f, &r);
     x->cells += (x->r1 - x->r0 + 1) * cols;
+    if (f.status != PW_OK || r.status != PW_OK) {
+        x->status = f.status != PW_OK ? f.status : r.status;
+        free(buf);
+        return;
+    }
     double best = INFINITY;
     int64_t bj = x->c0, bk = x->c0;
     for (int64_t j = x->c0; j <= x->c1; j++) {
@@ -122,15 +134,15 @@ static void solve(path_part *x)
         }
     }
     free(buf);
-    path_part top = {job, x->r0, mid, x->c0, bj, x->out, 1, 0, 0};
-    path_part bottom = {job, mid + 1, x->r1, bk, x->c1, x->out + (mid - x->r0) + (bj - x->c0) + 1, 1, 0, 0};
+    path_part top = {job, x->r0, mid, x->c0, bj, x->out, 1, 0, PW_OK};
+    path_part bottom = {job, mid + 1, x->r1, bk, x->c1, x->out + (mid - x->r0) + (bj - x->c0) + 1, 1, 0, PW_OK};
     int parallel = x->threads > 1 && (mid - x->r0 + 1) * (bj - x->c0 + 1) >= PATH_PARALLEL_CELLS &&
                    (x->r1 - mid) * (x->c1 - bk + 1) >= PATH_PARALLEL_CELLS;
     top.threads = parallel ? (x->threads + 1) / 2 : x->threads;
     bottom.threads = parallel ? x->threads - top.threads : x->threads;
     pw_align_run_both(parallel, part_thread, &top, &bottom);
     x->cells += top.cells + bottom.cells;
-    x->failed = top.failed || bottom.failed;
+    x->status = top.status != PW_OK ? top.status : bottom.status;
 }
 
 static void *part_thread(void *p)
@@ -165,16 +177,22 @@ static pw_status path_of(const double *a, int64_t n, const double *b, int64_t m,
     for (int64_t k = 0; k < n; k++) rev[k] = a[n - 1 - k];
     for (int64_t k = 0; k < m; k++) rev[n + k] = b[m - 1 - k];
     for (int64_t k = 0; k < room; k++) pi[k] = -1;
-    path_job job = {a, b, rev, rev + n, n, m, squared, f32, pi, pj};
+    path_job job = {a, b, rev, rev + n, n, m, squared, f32, pi, pj, NULL, 0};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int threads = options && options->threads > 0 ? options->threads : (cores > 0 ? (int)cores : 1);
-    path_part whole = {&job, 0, n - 1, 0, m - 1, 0, threads, 0, 0};
-    solve(&whole);
+    int use_gpu = 0;
+    pw_status st = pw_align_gpu_wanted(options, &use_gpu);
+    if (st == PW_OK && use_gpu) st = pw_align_gpu_open(PW_ALIGN_PASS_DTW, NULL, squared, f32, options, &job.gpu);
+    if (job.gpu) job.gpu_cells = pw_align_gpu_min_cells(job.gpu);
+    path_part whole = {&job, 0, n - 1, 0, m - 1, 0, threads, 0, st};
+    if (st == PW_OK) solve(&whole);
+    pw_align_gpu_info(job.gpu, &out->info);
+    pw_align_gpu_close(job.gpu);
     free(rev);
-    if (whole.failed) {
+    if (whole.status != PW_OK) {
         free(pi);
         free(pj);
-        return PW_ERR_OUT_OF_MEMORY;
+        return whole.status;
     }
     int64_t len = 0;
     double total = 0;

@@ -18,7 +18,7 @@
 #include "peerwave_align.h"
 #include "../../apps/checks.h"
 #include "align_internal.h"
-#include "gotoh_gpu.h"
+#include "gpu_passes.h"
 #include "../core/alloc.h"
 #include "../core/exec.h"
 #include "../core/status_detail.h"
@@ -208,14 +208,15 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
     st = pw_sw_find_start(&sc, ra, n, rb, m, res.end_a, res.end_b, res.score, &sa, &sb, &out->cells_align);
     int64_t rows = res.end_a - sa + 1, cols = res.end_b - sb + 1, count = 0;
     if (st == PW_OK && !(ops = pw_malloc((size_t)(rows + cols)))) st = PW_ERR_OUT_OF_MEMORY;
-    pw_gotoh_gpu *gpu = NULL;
-    if (st == PW_OK && res.info.backend == PW_BACKEND_CUDA) st = pw_gotoh_gpu_open(&sc, options, &gpu);
+    pw_align_gpu *gpu = NULL; /* the large passes on the GPU when the score pass ran there */
+    if (st == PW_OK && res.info.backend == PW_BACKEND_CUDA)
+        st = pw_align_gpu_open(PW_ALIGN_PASS_MM, &sc, 0, 0, options, &gpu);
     if (st == PW_OK) {
         pw_mm_job job = {ea, eb, ra, rb, n, m, sc, {NULL, NULL, 0}, threads_of(options)};
-        if (gpu) pw_gotoh_gpu_passes(gpu, &job.passes);
+        if (gpu) job.passes = (pw_mm_passes){pw_align_gpu_mm_pass, gpu, pw_align_gpu_min_cells(gpu)};
         st = pw_myers_miller(&job, sa, rows, sb, cols, ops, &count, &out->cells_align);
     }
-    pw_gotoh_gpu_close(gpu);
+    pw_align_gpu_close(gpu);
     if (st == PW_OK) {
         /* Gaps at the ends cost 0 (else the alignment would not be optimal): drop them. */
         int64_t first = 0, last = count;

@@ -131,7 +131,7 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
         std::string fields, loads, view = "pw_ctx c; c.rows = m.rows; c.cols = m.cols; c.planes = m.planes;";
         for (int k = 0; k < d->n_inputs; k++) {
             const char *n = d->inputs[k].name, *t = pw_cell_type_name(d->inputs[k].f.type);
-            if (d->inputs[k].f.axes == PW_AXES_IJ) {
+            if (d->inputs[k].f.axes == PW_AXES_IJ || d->inputs[k].f.axes == PW_AXES_TABLE) {
                 view += std::string(" c.") + n + " = m." + n + ";";
                 continue;
             }

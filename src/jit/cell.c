@@ -117,9 +117,7 @@ static pw_status check_args(const pw_cell_decl *d, const pw_cell_args *a, int64_
     }
     if (!fits(a->rows, a->cols, planes, d->value_size)) return PW_ERR_SIZE_OVERFLOW;
     for (int k = 0; k < d->n_inputs; k++) {
-        const pw_cell_axes x = d->inputs[k].f.axes;
-        if (!fits(x & PW_AXES_I ? a->rows : 1, x & PW_AXES_J ? a->cols : 1, x & PW_AXES_K ? planes : 1,
-                  pw_cell_type_size(d->inputs[k].f.type)))
+        if (!fits(pw_cell_decl_input_count(d, k, a->rows, a->cols, planes), 1, 1, pw_cell_type_size(d->inputs[k].f.type)))
             return PW_ERR_SIZE_OVERFLOW;
     }
     if (d->n_inputs && !a->inputs) {

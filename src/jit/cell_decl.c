@@ -168,7 +168,13 @@ static pw_status add_item(const decl_line *l, pw_cell_item *items, int *n, int m
                      : !strcmp(a, "k")  ? PW_AXES_K
                      : !strcmp(a, "ijk") ? PW_AXES_IJK
                                          : 0;
-        if (!it->f.axes) return bad(l, "axes are i, j, ij (and k, ijk in 3-D)");
+        char *end = NULL;
+        long long count = !it->f.axes && *a >= '1' && *a <= '9' ? strtoll(a, &end, 10) : 0;
+        if (count > 0 && *end == '\0' && count <= PW_CELL_MAX_TABLE) {
+            it->f.axes = PW_AXES_TABLE;
+            it->f.count = count;
+        }
+        if (!it->f.axes) return bad(l, "axes are i, j, ij (and k, ijk in 3-D), or a table's size 1 .. 16777216");
     }
     (*n)++;
     return PW_OK;
@@ -451,7 +457,7 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
          * ordinary load, so a cell that reads a[i - 1] is still right. */
         put(&b, "#if PW_CELL_ON_GPU\ntypedef struct pw_ctx {\n    int64_t rows, cols, planes;\n");
         for (int k = 0; k < d->n_inputs; k++) {
-            if (d->inputs[k].f.axes == PW_AXES_IJ)
+            if (d->inputs[k].f.axes == PW_AXES_IJ || d->inputs[k].f.axes == PW_AXES_TABLE)
                 put(&b, "    const %s *%s;\n", tname(d->inputs[k].f.type), d->inputs[k].name);
             else
                 put(&b, "    pw_staged<%s> %s;\n", tname(d->inputs[k].f.type), d->inputs[k].name);
@@ -563,6 +569,7 @@ pw_status pw_cell_decl_ctx(const pw_cell_decl *d, int64_t rows, int64_t cols, in
 int64_t pw_cell_decl_input_count(const pw_cell_decl *d, int k, int64_t rows, int64_t cols, int64_t planes)
 {
     const pw_cell_axes a = d->inputs[k].f.axes;
+    if (a == PW_AXES_TABLE) return d->inputs[k].f.count;
     return (a & PW_AXES_I ? rows : 1) * (a & PW_AXES_J ? cols : 1) * (a & PW_AXES_K ? planes : 1);
 }
 

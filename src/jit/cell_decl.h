@@ -17,6 +17,7 @@ extern "C" {
 #endif
 
 #define PW_CELL_NAME_MAX 32
+#define PW_CELL_MAX_TABLE (1 << 24) /* elements of a table input (PW_INPUT(T, name, N)) */
 
 typedef struct pw_cell_item {
     pw_cell_field f;

@@ -1,0 +1,187 @@
+/* gpu_passes.c - the alignment passes as runs of the runtime's cells (gpu_passes.h). */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_passes.h"
+#include "peerwave_runtime.h"
+#include "device_sources.h"
+#include "../core/alloc.h"
+
+#define TABLE 1024 /* the cell's w: PW_SCORING_MAX_ALPHABET squared */
+
+struct pw_align_gpu {
+    pw_cell *cell;
+    pw_options options;
+    int32_t table[TABLE];
+    int32_t alphabet, g, h;
+    int squared, f32;
+    int64_t min_cells;
+    pthread_mutex_t lock; /* one run of a pw_cell at a time (the two passes of a split) */
+    size_t value_size, off_cc, off_dd; /* mm_pass.c's value, as the runtime lays it out */
+    pw_run_info info;
+    int runs;
+};
+
+/* A cell file embedded with the device headers (CMakeLists.txt). */
+static const char *cell_text(const char *path)
+{
+    for (int k = 0; k < pw_device_source_count; k++)
+        if (strcmp(pw_device_sources[k].name, path) == 0) return pw_device_sources[k].text;
+    return NULL;
+}
+
+#ifdef PW_HAVE_CUDA
+#include "../cuda/pw_cuda.h"
+#endif
+
+pw_status pw_align_gpu_wanted(const pw_options *o, int *use)
+{
+    *use = 0;
+    if (o && (o->backend == PW_BACKEND_CPU || (o->backend == PW_BACKEND_AUTO && o->strategy == PW_STRATEGY_SEQUENTIAL)))
+        return PW_OK;
+    int cuda = o && o->backend == PW_BACKEND_CUDA;
+#if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
+    pw_status st = pw_cuda_probe(o ? o->device : 0);
+    *use = st == PW_OK;
+    return cuda ? st : PW_OK;
+#else
+    return cuda ? PW_ERR_UNSUPPORTED : PW_OK; /* no GPU passes in this build */
+#endif
+}
+
+#if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
+pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, int squared, int f32,
+                            const pw_options *options, pw_align_gpu **out)
+{
+    *out = NULL;
+    const char *path = kind == PW_ALIGN_PASS_MM ? "src/align/cells/mm_pass.c" : "src/align/cells/dtw_pass.c";
+    const char *text = cell_text(path);
+    if (!text) return PW_ERR_INTERNAL;
+    pw_align_gpu *gpu = calloc(1, sizeof *gpu);
+    if (!gpu) return PW_ERR_OUT_OF_MEMORY;
+    pw_status st = pw_cell_create(text, path, &gpu->cell);
+    if (st != PW_OK) {
+        free(gpu);
+        return st;
+    }
+    if (options) gpu->options = *options;
+    else pw_options_init(&gpu->options);
+    gpu->options.backend = PW_BACKEND_CUDA;
+    gpu->options.strategy = PW_STRATEGY_PEER;
+    gpu->options.tile_w = 0;
+    gpu->options.tile_h = 0;
+    gpu->options.progress = NULL;
+    gpu->options.trace = NULL;
+    if (s) {
+        gpu->alphabet = s->alphabet;
+        gpu->g = s->gap_open - s->gap_extend;
+        gpu->h = s->gap_extend;
+        for (int x = 0; x < s->alphabet * s->alphabet; x++) gpu->table[x] = -s->scores[x];
+    }
+    gpu->squared = squared;
+    gpu->f32 = f32;
+    int nf = 0;
+    const pw_cell_field *fields = pw_cell_fields(gpu->cell, &nf);
+    gpu->value_size = pw_cell_value_size(gpu->cell);
+    for (int k = 0; k < nf; k++) {
+        if (strcmp(fields[k].name, "cc") == 0) gpu->off_cc = fields[k].offset;
+        if (strcmp(fields[k].name, "dd") == 0) gpu->off_dd = fields[k].offset;
+    }
+    const char *env = getenv("PEERWAVE_ALIGN_GPU_CELLS");
+    gpu->min_cells = env && atoll(env) > 0 ? atoll(env) : PW_ALIGN_GPU_CELLS;
+    pthread_mutex_init(&gpu->lock, NULL);
+    *out = gpu;
+    return PW_OK;
+}
+
+static pw_status run_locked(pw_align_gpu *gpu, const pw_cell_args *args)
+{
+    pw_cell_result res;
+    pthread_mutex_lock(&gpu->lock);
+    pw_status st = pw_cell_run(gpu->cell, args, &gpu->options, &res);
+    if (st == PW_OK) {
+        if (gpu->runs++ == 0) gpu->info = res.info;
+        else {
+            gpu->info.cells += res.info.cells;
+            gpu->info.seconds += res.info.seconds;
+        }
+    }
+    pthread_mutex_unlock(&gpu->lock);
+    return st;
+}
+
+pw_status pw_align_gpu_mm_pass(void *p, const uint8_t *a, int64_t rows, const uint8_t *b, int64_t cols,
+                               int32_t tb, int32_t *cc, int32_t *dd)
+{
+    pw_align_gpu *gpu = p;
+    unsigned char *row = pw_malloc(gpu->value_size * (size_t)cols);
+    if (!row) return PW_ERR_OUT_OF_MEMORY;
+    const void *inputs[] = {a, b, gpu->table};
+    double params[] = {gpu->alphabet, gpu->g, gpu->h, tb};
+    pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = params, .last_row = row};
+    pw_status st = run_locked(gpu, &args);
+    if (st == PW_OK) {
+        cc[0] = dd[0] = tb + gpu->h * (int32_t)rows; /* node (rows, 0): a run down column 0 */
+        for (int64_t j = 0; j < cols; j++) {
+            memcpy(&cc[j + 1], row + (size_t)j * gpu->value_size + gpu->off_cc, sizeof *cc);
+            memcpy(&dd[j + 1], row + (size_t)j * gpu->value_size + gpu->off_dd, sizeof *dd);
+        }
+    }
+    free(row);
+    return st;
+}
+
+pw_status pw_align_gpu_dtw_pass(pw_align_gpu *gpu, const double *a, int64_t rows, const double *b, int64_t cols,
+                                double *last)
+{
+    const void *inputs[] = {a, b};
+    double params[] = {gpu->squared, gpu->f32};
+    pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = params, .last_row = last};
+    return run_locked(gpu, &args);
+}
+
+void pw_align_gpu_close(pw_align_gpu *gpu)
+{
+    if (!gpu) return;
+    pw_cell_free(gpu->cell);
+    pthread_mutex_destroy(&gpu->lock);
+    free(gpu);
+}
+
+void pw_align_gpu_info(const pw_align_gpu *gpu, pw_run_info *info)
+{
+    if (gpu && gpu->runs) *info = gpu->info;
+}
+
+int64_t pw_align_gpu_min_cells(const pw_align_gpu *gpu) { return gpu->min_cells; }
+
+#else /* no GPU passes in this build */
+
+pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, int squared, int f32,
+                            const pw_options *options, pw_align_gpu **out)
+{
+    (void)kind, (void)s, (void)squared, (void)f32, (void)options;
+    (void)cell_text;
+    *out = NULL;
+    return PW_OK;
+}
+
+pw_status pw_align_gpu_mm_pass(void *p, const uint8_t *a, int64_t rows, const uint8_t *b, int64_t cols,
+                               int32_t tb, int32_t *cc, int32_t *dd)
+{
+    (void)p, (void)a, (void)rows, (void)b, (void)cols, (void)tb, (void)cc, (void)dd;
+    return PW_ERR_UNSUPPORTED;
+}
+
+pw_status pw_align_gpu_dtw_pass(pw_align_gpu *gpu, const double *a, int64_t rows, const double *b, int64_t cols,
+                                double *last)
+{
+    (void)gpu, (void)a, (void)rows, (void)b, (void)cols, (void)last;
+    return PW_ERR_UNSUPPORTED;
+}
+
+void pw_align_gpu_close(pw_align_gpu *gpu) { (void)gpu; }
+void pw_align_gpu_info(const pw_align_gpu *gpu, pw_run_info *info) { (void)gpu, (void)info; }
+int64_t pw_align_gpu_min_cells(const pw_align_gpu *gpu) { (void)gpu; return INT64_MAX; }
+#endif
