@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# bench/align.sh - alignments and warping paths on the GPU in one device call (issue 25): build,
+# test_align (CPU, --cells, --nvrtc, --gpu), test_cells --gpu (table inputs), then timings of
+# `peerwave sw --align` and `peerwave dtw --path` against the score / distance pass alone on
+# generated inputs.  Logs to $OUT.
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/align.sh
+set -u
+out=${OUT:-/tmp/pw-align}
+mkdir -p "$out"
+cd "$(dirname "$0")/.."
+. tests/gpu/device_lib.sh
+pw_begin
+export PEERWAVE_CACHE=$out/cache
+
+for mode in "" --cells --nvrtc --gpu; do
+  timeout 400 ./build-gpu/tests/test_align $mode > "$out/test_align$mode.log" 2>&1
+  summary "test_align $mode: rc=$? $(tail -1 "$out/test_align$mode.log")"
+  grep FAIL "$out/test_align$mode.log" | head -5 >> "$out/summary.txt"
+done
+timeout 300 ./build-gpu/tests/test_cells --gpu > "$out/test_cells_gpu.log" 2>&1
+summary "test_cells --gpu: rc=$? $(tail -1 "$out/test_cells_gpu.log")"
+
+# Inputs: related DNA pairs (a copy with 5% substitutions and 1% indels) and random walks.
+python3 - "$out" <<'PY'
+import sys, numpy as np
+out = sys.argv[1]
+rng = np.random.default_rng(25)
+def mutate(s):
+    r = []
+    for ch in s:
+        x = rng.random()
+        if x < 0.05: r.append("ACGT"[rng.integers(4)])
+        elif x < 0.055: pass
+        elif x < 0.06: r.append(ch); r.append("ACGT"[rng.integers(4)])
+        else: r.append(ch)
+    return "".join(r)
+for n in (100_000, 1_000_000):
+    a = "".join(np.array(list("ACGT"))[rng.integers(0, 4, n)])
+    b = mutate(a)
+    for name, s in (("a", a), ("b", b)):
+        with open(f"{out}/{name}{n}.fa", "w") as f:
+            f.write(f">{name}{n}\n")
+            for k in range(0, len(s), 80): f.write(s[k:k + 80] + "\n")
+for n in (65536, 262144):
+    for name in "ab":
+        np.save(f"{out}/walk_{name}{n}.npy", np.cumsum(rng.standard_normal(n)).astype(np.float32))
+PY
+P=./build-gpu/peerwave
+for n in 100000 1000000; do
+  timeout 300 $P sw --backend cuda --align --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 \
+    --view "$out/view$n.txt" --plot "$out/align$n.svg" "$out/a$n.fa" "$out/b$n.fa" > "$out/sw_align$n.txt" 2>&1
+  summary "sw --align $n: rc=$? $(grep -E '^(score|start_a|end_a|columns|identity|seconds_score|seconds_align|cells_align):' "$out/sw_align$n.txt" | tr '\n' ' ')"
+  timeout 300 $P sw --backend cuda --align --format sam --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 \
+    "$out/a$n.fa" "$out/b$n.fa" > "$out/sw$n.sam" 2>&1
+  summary "  sam: rc=$? $(wc -c < "$out/sw$n.sam") bytes"
+done
+for n in 65536 262144; do
+  timeout 200 $P dtw --backend cuda "$out/walk_a$n.npy" "$out/walk_b$n.npy" > "$out/dtw$n.txt" 2>&1
+  summary "dtw $n (distance): rc=$? $(grep -E '^(distance|seconds|gcups):' "$out/dtw$n.txt" | tr '\n' ' ')"
+  /usr/bin/time -f "wall %e s" timeout 300 $P dtw --backend cuda --path "$out/path$n.npy" "$out/walk_a$n.npy" "$out/walk_b$n.npy" > "$out/dtw_path$n.txt" 2>&1
+  summary "dtw --path $n: rc=$? $(grep -E '^(distance|path_length|path_cost|seconds|seconds_path|cells_path|wall)' "$out/dtw_path$n.txt" | tr '\n' ' ')"
+done
+rm -rf "$out/cache" "$out"/*.fa "$out"/walk_*.npy "$out"/path*.npy
