@@ -12,13 +12,15 @@ cd "$(dirname "$0")/.."
 pw_begin
 export PEERWAVE_CACHE=$out/cache
 
-for mode in "" --cells --nvrtc --gpu; do
+for mode in ${PW_ALIGN_TESTS-"" --cells --nvrtc --gpu}; do
   timeout 400 ./build-gpu/tests/test_align $mode > "$out/test_align$mode.log" 2>&1
   summary "test_align $mode: rc=$? $(tail -1 "$out/test_align$mode.log")"
   grep FAIL "$out/test_align$mode.log" | head -5 >> "$out/summary.txt"
 done
-timeout 300 ./build-gpu/tests/test_cells --gpu > "$out/test_cells_gpu.log" 2>&1
-summary "test_cells --gpu: rc=$? $(tail -1 "$out/test_cells_gpu.log")"
+if [ -z "${PW_ALIGN_TESTS+x}" ]; then
+  timeout 300 ./build-gpu/tests/test_cells --gpu > "$out/test_cells_gpu.log" 2>&1
+  summary "test_cells --gpu: rc=$? $(tail -1 "$out/test_cells_gpu.log")"
+fi
 
 # Inputs: related DNA pairs (a copy with 5% substitutions and 1% indels) and random walks.
 python3 - "$out" <<'PY'
@@ -46,10 +48,10 @@ for n in (65536, 262144):
         np.save(f"{out}/walk_{name}{n}.npy", np.cumsum(rng.standard_normal(n)).astype(np.float32))
 PY
 P=./build-gpu/peerwave
-for n in 100000 1000000; do
+for n in 100000; do # (1000000: over 5 minutes at 51a2b0e, the passes' overheads: docs/PERFORMANCE.md)
   timeout 300 $P sw --backend cuda --align --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 \
     --view "$out/view$n.txt" --plot "$out/align$n.svg" "$out/a$n.fa" "$out/b$n.fa" > "$out/sw_align$n.txt" 2>&1
-  summary "sw --align $n: rc=$? $(grep -E '^(score|start_a|end_a|columns|identity|seconds_score|seconds_align|cells_align):' "$out/sw_align$n.txt" | tr '\n' ' ')"
+  summary "sw --align $n: rc=$? $(grep -E '^(score|start_a|end_a|columns|identity|seconds_score|seconds_align|cells_align|seconds_start|cells_start):' "$out/sw_align$n.txt" | tr '\n' ' ')"
   timeout 300 $P sw --backend cuda --align --format sam --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 \
     "$out/a$n.fa" "$out/b$n.fa" > "$out/sw$n.sam" 2>&1
   summary "  sam: rc=$? $(wc -c < "$out/sw$n.sam") bytes"

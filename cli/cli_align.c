@@ -18,6 +18,8 @@ void cli_report_alignment(cli_report *rep, const pw_alignment *al)
     cli_detail(rep, "seconds_score", "%.6f", al->seconds_score);
     cli_detail(rep, "seconds_align", "%.6f", al->seconds_align);
     cli_detail(rep, "cells_align", "%" PRId64, al->cells_align);
+    cli_detail(rep, "seconds_start", "%.6f", al->seconds_start);
+    cli_detail(rep, "cells_start", "%" PRId64, al->cells_start);
 }
 
 int cli_print_view(FILE *out, const pw_alignment *al, const fasta_record *a, const fasta_record *b,

@@ -47,6 +47,8 @@ typedef struct pw_alignment {
     double seconds_score;         /* the score pass */
     double seconds_align;         /* the start pass and the divide and conquer */
     int64_t cells_align;          /* cells computed after the score pass */
+    double seconds_start;         /* of seconds_align: the start pass (on the CPU) */
+    int64_t cells_start;          /* of cells_align: the start pass's */
     pw_run_info info;             /* the score pass's run */
 } pw_alignment;
 

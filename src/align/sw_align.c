@@ -205,7 +205,9 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
     reverse_copy(eb, m, rb);
     pw_align_scoring sc = {table.scores, table.size, table.max_score, params->gap_open, params->gap_extend};
     int64_t sa = 0, sb = 0;
-    st = pw_sw_find_start(&sc, ra, n, rb, m, res.end_a, res.end_b, res.score, &sa, &sb, &out->cells_align);
+    st = pw_sw_find_start(&sc, ra, n, rb, m, res.end_a, res.end_b, res.score, &sa, &sb, &out->cells_start);
+    out->cells_align = out->cells_start;
+    out->seconds_start = pw_seconds_now() - t1;
     int64_t rows = res.end_a - sa + 1, cols = res.end_b - sb + 1, count = 0;
     if (st == PW_OK && !(ops = pw_malloc((size_t)(rows + cols)))) st = PW_ERR_OUT_OF_MEMORY;
     pw_align_gpu *gpu = NULL; /* the large passes on the GPU when the score pass ran there */
