@@ -48,7 +48,7 @@ for n in (65536, 262144):
         np.save(f"{out}/walk_{name}{n}.npy", np.cumsum(rng.standard_normal(n)).astype(np.float32))
 PY
 P=./build-gpu/peerwave
-for n in 100000; do # (1000000: over 5 minutes at 51a2b0e, the passes' overheads: docs/PERFORMANCE.md)
+for n in 100000; do # (1000000: over 5 minutes at 30d2606, the passes' overheads: docs/PERFORMANCE.md)
   timeout 300 $P sw --backend cuda --align --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 \
     --view "$out/view$n.txt" --plot "$out/align$n.svg" "$out/a$n.fa" "$out/b$n.fa" > "$out/sw_align$n.txt" 2>&1
   summary "sw --align $n: rc=$? $(grep -E '^(score|start_a|end_a|columns|identity|seconds_score|seconds_align|cells_align|seconds_start|cells_start):' "$out/sw_align$n.txt" | tr '\n' ' ')"
