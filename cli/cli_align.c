@@ -20,6 +20,8 @@ void cli_report_alignment(cli_report *rep, const pw_alignment *al)
     cli_detail(rep, "cells_align", "%" PRId64, al->cells_align);
     cli_detail(rep, "seconds_start", "%.6f", al->seconds_start);
     cli_detail(rep, "cells_start", "%" PRId64, al->cells_start);
+    cli_detail(rep, "cells_gpu", "%" PRId64, al->cells_gpu);
+    cli_detail(rep, "seconds_gpu", "%.6f", al->seconds_gpu);
 }
 
 int cli_print_view(FILE *out, const pw_alignment *al, const fasta_record *a, const fasta_record *b,

@@ -165,6 +165,8 @@ static int dtw_path_outputs(const dtw_args *args, const dtw_job *job, pw_dtype t
         if (args->plot_path) cli_detail(rep, "plot", "%s", args->plot_path);
         cli_detail(rep, "seconds_path", "%.6f", path.seconds);
         cli_detail(rep, "cells_path", "%" PRId64, path.cells);
+        cli_detail(rep, "cells_path_gpu", "%" PRId64, path.info.cells);
+        cli_detail(rep, "seconds_path_gpu", "%.6f", path.info.seconds);
     }
     pw_warp_path_free(&path);
     return code;

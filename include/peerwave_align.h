@@ -49,6 +49,8 @@ typedef struct pw_alignment {
     int64_t cells_align;          /* cells computed after the score pass */
     double seconds_start;         /* of seconds_align: the start pass (on the CPU) */
     int64_t cells_start;          /* of cells_align: the start pass's */
+    int64_t cells_gpu;            /* of cells_align: the divide and conquer's passes on the GPU */
+    double seconds_gpu;           /* and their time (kernels, copies, launches) */
     pw_run_info info;             /* the score pass's run */
 } pw_alignment;
 

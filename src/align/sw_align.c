@@ -2,7 +2,8 @@
  * sw_align.c - pw_sw_align: the optimal local alignment itself, in linear space.
  *
  *   1. the score pass: pw_sw (any backend) gives the score and the end pair;
- *   2. the start: sw_start.c, one pruned pass backwards from the end pair;
+ *   2. the start: on the GPU, pw_sw over the reversed prefixes (start_by_reverse_pass); on the
+ *      CPU, sw_start.c's pass backwards from the end pair, pruned to a band;
  *   3. the rectangle between start and end aligned globally (myers_miller.c): its least cost is
  *      -score, as the local alignment is a global one of those letters and no global alignment
  *      of them can beat the best local score;
@@ -45,6 +46,52 @@ void pw_alignment_free(pw_alignment *al)
 static void reverse_copy(const uint8_t *in, int64_t n, uint8_t *out)
 {
     for (int64_t k = 0; k < n; k++) out[k] = in[n - 1 - k];
+}
+
+/* The score of ops aligning a and b (encoded) from their first letters. */
+static int64_t ops_score(const pw_align_scoring *s, const uint8_t *a, const uint8_t *b, const char *ops, int64_t count)
+{
+    int64_t total = 0;
+    for (int64_t k = 0; k < count; k++) {
+        if (ops[k] == PW_OP_PAIR) {
+            total += s->scores[*a++ * s->alphabet + *b++];
+            continue;
+        }
+        total -= k > 0 && ops[k - 1] == ops[k] ? s->gap_extend : s->gap_open;
+        if (ops[k] == PW_OP_A_ONLY) a++;
+        else b++;
+    }
+    return total;
+}
+
+/* A start for the end (res) by pw_sw over the reversed prefixes a[0..end_a] and b[0..end_b], on
+ * the score pass's backend and width: its best cell, read backwards, is the nearest start of an
+ * optimal local alignment ending at or before the end; *found = 0 when its score differs. */
+static pw_status start_by_reverse_pass(const char *a, const char *b, const pw_sw_result *res,
+                                       const pw_sw_params *params, const pw_options *options, int64_t *sa,
+                                       int64_t *sb, int *found)
+{
+    int64_t n = res->end_a + 1, m = res->end_b + 1;
+    char *rev = pw_malloc((size_t)(n + m));
+    if (!rev) return PW_ERR_OUT_OF_MEMORY;
+    for (int64_t k = 0; k < n; k++) rev[k] = a[n - 1 - k];
+    for (int64_t k = 0; k < m; k++) rev[n + k] = b[m - 1 - k];
+    pw_options o;
+    if (options) o = *options;
+    else pw_options_init(&o);
+    o.backend = res->info.backend;
+    o.tile_w = res->info.tile_w; /* no second training of the width */
+    o.progress = NULL;
+    o.trace = NULL;
+    pw_sw_result r;
+    pw_status st = pw_sw(rev, n, rev + n, m, params, &o, &r);
+    free(rev);
+    *found = st == PW_OK && r.score == res->score;
+    if (*found) {
+        *sa = res->end_a - r.end_a;
+        *sb = res->end_b - r.end_b;
+    }
+    return st;
 }
 
 static pw_status cigar_append(char **buf, size_t *len, size_t *cap, int64_t run, char op)
@@ -204,20 +251,40 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
     reverse_copy(ea, n, ra);
     reverse_copy(eb, m, rb);
     pw_align_scoring sc = {table.scores, table.size, table.max_score, params->gap_open, params->gap_extend};
-    int64_t sa = 0, sb = 0;
-    st = pw_sw_find_start(&sc, ra, n, rb, m, res.end_a, res.end_b, res.score, &sa, &sb, &out->cells_start);
-    out->cells_align = out->cells_start;
-    out->seconds_start = pw_seconds_now() - t1;
-    int64_t rows = res.end_a - sa + 1, cols = res.end_b - sb + 1, count = 0;
-    if (st == PW_OK && !(ops = pw_malloc((size_t)(rows + cols)))) st = PW_ERR_OUT_OF_MEMORY;
+    pw_mm_job job = {ea, eb, ra, rb, n, m, sc, {NULL, NULL, 0}, threads_of(options)};
+    int64_t sa = 0, sb = 0, count = 0;
+    int on_gpu = res.info.backend == PW_BACKEND_CUDA;
     pw_align_gpu *gpu = NULL; /* the large passes on the GPU when the score pass ran there */
-    if (st == PW_OK && res.info.backend == PW_BACKEND_CUDA)
-        st = pw_align_gpu_open(PW_ALIGN_PASS_MM, &sc, 0, 0, options, &gpu);
-    if (st == PW_OK) {
-        pw_mm_job job = {ea, eb, ra, rb, n, m, sc, {NULL, NULL, 0}, threads_of(options)};
-        if (gpu) job.passes = (pw_mm_passes){pw_align_gpu_mm_pass, gpu, pw_align_gpu_min_cells(gpu)};
-        st = pw_myers_miller(&job, sa, rows, sb, cols, ops, &count, &out->cells_align);
+    if (on_gpu) st = pw_align_gpu_open(PW_ALIGN_PASS_MM, &sc, 0, 0, options, &gpu);
+    if (gpu) job.passes = (pw_mm_passes){pw_align_gpu_mm_pass, gpu, pw_align_gpu_min_cells(gpu)};
+    if (st == PW_OK && !(ops = pw_malloc((size_t)(res.end_a + 1 + res.end_b + 1)))) st = PW_ERR_OUT_OF_MEMORY;
+    /* On the GPU: the start from a score pass over the reversed prefixes.  Every optimal local
+     * alignment inside a[0..end_a] x b[0..end_b] ends at the end pair (one ending elsewhere there
+     * would come first in the score pass's tie order), so that pass's best cell is the nearest
+     * start of one ending at the end: the rule of the CPU pass.  Checked all the same (the
+     * rectangle must score the best score), with the CPU pass as the fallback. */
+    int fast = 0;
+    if (st == PW_OK && on_gpu) {
+        st = start_by_reverse_pass(a, b, &res, params, options, &sa, &sb, &fast);
+        out->cells_start = fast ? (res.end_a + 1) * (res.end_b + 1) : 0;
     }
+    if (st == PW_OK && fast) {
+        st = pw_myers_miller(&job, sa, res.end_a - sa + 1, sb, res.end_b - sb + 1, ops, &count, &out->cells_align);
+        fast = st == PW_OK && ops_score(&sc, ea + sa, eb + sb, ops, count) == res.score;
+    }
+    out->seconds_start = pw_seconds_now() - t1;
+    if (st == PW_OK && !fast) {
+        double t2 = pw_seconds_now();
+        st = pw_sw_find_start(&sc, ra, n, rb, m, res.end_a, res.end_b, res.score, &sa, &sb, &out->cells_start);
+        out->seconds_start += pw_seconds_now() - t2;
+        if (st == PW_OK)
+            st = pw_myers_miller(&job, sa, res.end_a - sa + 1, sb, res.end_b - sb + 1, ops, &count, &out->cells_align);
+    }
+    out->cells_align += out->cells_start;
+    pw_run_info gi = {0};
+    pw_align_gpu_info(gpu, &gi);
+    out->cells_gpu = gi.cells;
+    out->seconds_gpu = gi.seconds;
     pw_align_gpu_close(gpu);
     if (st == PW_OK) {
         /* Gaps at the ends cost 0 (else the alignment would not be optimal): drop them. */
