@@ -400,5 +400,41 @@ PY
   expect 1 sat "$tmp/i64big.npy"
 fi
 
+# Alignments (--align, --format sam, --plot, --view) and warping paths (--path), on cases whose
+# answers are worked out by hand in the comments.
+# ACGTACG = a[1..7] = b[3..9], nothing else scores as much: 7=, identity 1.
+got=$("$pw" sw --align --quiet "$tmp/a.fa" "$tmp/b.fa" | grep -E '^(start_a|start_b|columns|identity|cigar):' | tr '\n' ' ')
+[ "$got" = "start_a: 1 start_b: 3 columns: 7 identity: 1.0000 cigar: 7= " ] && ok || bad "sw --align hand case: $got"
+# b is a without its GGGG: 20 matches x 2 - (5 + 3 x 2) = 29 with one gap of 4 letters of a (I);
+# no other place of the gap leaves b.
+printf '>g\nACGTACGTACGGGGTTGCATGCAA\n' > "$tmp/g.fa"
+printf '>h\nACGTACGTACTTGCATGCAA\n' > "$tmp/h.fa"
+"$pw" sw --align --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$tmp/g.fa" "$tmp/h.fa" > "$tmp/out"
+got=$(grep -E '^(score|start_a|start_b|end_a|end_b|gaps|gap_columns|cigar):' "$tmp/out" | tr '\n' ' ')
+[ "$got" = "score: 29 end_a: 24 end_b: 20 start_a: 1 start_b: 1 gap_columns: 4 gaps: 1 cigar: 10=4I10= " ] && ok \
+  || bad "sw --align with a gap: $got"
+grep -q '^g   *1 ACGTACGTACGGGGTTGCATGCAA 24$' "$tmp/out" && grep -q '^h   *1 ACGTACGTAC----TTGCATGCAA 20$' "$tmp/out" \
+  && ok || bad "the three-line view: $(tail -4 "$tmp/out" | tr '\n' '|')"
+# SAM: a is the read, soft-clipped outside the alignment (7= then 5S), placed at b's position 3.
+"$pw" sw --align --format sam "$tmp/a.fa" "$tmp/b.fa" > "$tmp/out.sam"
+got=$(grep -v '^@' "$tmp/out.sam" | cut -f 2-6,10,12- | tr '\t' ' ')
+[ "$got" = "0 b 3 255 7=5S ACGTACGTTTGA AS:i:14 NM:i:0" ] && ok || bad "SAM record: $got"
+grep -q '^@SQ	SN:b	LN:11$' "$tmp/out.sam" && ok || bad "SAM @SQ line"
+if command -v samtools > /dev/null; then
+  samtools view "$tmp/out.sam" > /dev/null 2>&1 && ok || bad "samtools cannot read our SAM"
+fi
+"$pw" sw --align --quiet --plot "$tmp/al.svg" --view "$tmp/view.txt" "$ex/query.fa" "$ex/target.fa" > /dev/null &&
+  head -c 4 "$tmp/al.svg" | grep -q '<svg' && grep -q '^query ' "$tmp/view.txt" && ok || bad "--plot / --view files"
+expect 2 sw --align --gap-open 1 --gap-extend 3 "$tmp/a.fa" "$tmp/b.fa"
+expect 2 sw --format bam "$tmp/a.fa" "$tmp/b.fa"
+# 0 0 1 against 0 1: the only path of cost 0 is (0,0) (1,0) (2,1).
+"$pw" dtw --quiet --path "$tmp/path.txt" "$tmp/d1.txt" "$tmp/d2.txt" > "$tmp/out"
+[ "$(grep -v '^#' "$tmp/path.txt" | tr '\n' ' ')" = "0 0 1 0 2 1 " ] && [ "$(field path_length < "$tmp/out")" = 3 ] \
+  && [ "$(field path_cost < "$tmp/out")" = 0 ] && ok || bad "dtw --path hand case: $(tr '\n' ' ' < "$tmp/path.txt")"
+"$pw" dtw --quiet --path "$tmp/path.npy" --plot "$tmp/path.svg" "$ex/walk_a.txt" "$ex/walk_b.csv" --column-b value > /dev/null &&
+  head -c 80 "$tmp/path.npy" | grep -q "'<i8'" && head -c 80 "$tmp/path.npy" | grep -q "(.*, 2)" && head -c 4 "$tmp/path.svg" | grep -q '<svg' \
+  && ok || bad "dtw --path .npy / --plot"
+expect 1 dtw --path "$tmp/no/such/dir/p.txt" "$tmp/d1.txt" "$tmp/d2.txt"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

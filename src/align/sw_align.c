@@ -268,11 +268,11 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
         st = start_by_reverse_pass(a, b, &res, params, options, &sa, &sb, &fast);
         out->cells_start = fast ? (res.end_a + 1) * (res.end_b + 1) : 0;
     }
+    out->seconds_start = pw_seconds_now() - t1;
     if (st == PW_OK && fast) {
         st = pw_myers_miller(&job, sa, res.end_a - sa + 1, sb, res.end_b - sb + 1, ops, &count, &out->cells_align);
         fast = st == PW_OK && ops_score(&sc, ea + sa, eb + sb, ops, count) == res.score;
     }
-    out->seconds_start = pw_seconds_now() - t1;
     if (st == PW_OK && !fast) {
         double t2 = pw_seconds_now();
         st = pw_sw_find_start(&sc, ra, n, rb, m, res.end_a, res.end_b, res.score, &sa, &sb, &out->cells_start);
