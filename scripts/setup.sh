@@ -12,6 +12,8 @@ build=${1:-build}
 mode=${2:-tests}
 
 packages=(cmake make gcc libc6-dev libparasail-dev libpng-dev python3-numpy python3-pytest python3-venv valgrind pkg-config)
+# the tests also read our SAM output with samtools (tests/test_cli.sh)
+[ "$mode" = tests ] && packages+=(samtools)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

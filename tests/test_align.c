@@ -388,6 +388,17 @@ static void test_bad_input(void)
     CHECK(pw_dtw_path_f64(x, 3, x, 1, PW_DTW_ABSOLUTE, NULL, &path) == PW_ERR_BAD_INPUT, "NaN series");
     CHECK(pw_dtw_path_f64(x, 0, x, 1, PW_DTW_ABSOLUTE, NULL, &path) == PW_ERR_INVALID_SIZE, "empty series");
     CHECK(pw_dtw_path_f64(x, 1, x, 1, (pw_dtw_cost)7, NULL, &path) == PW_ERR_INVALID_ARGUMENT, "bad cost");
+    /* A cancel flag set before the run: the score pass stops (SW), the splits stop (DTW). */
+    static volatile int stop = 1;
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.cancel = &stop;
+    make_params(&p, 0);
+    pw_status cs = pw_sw_align("ACGTACGT", 8, "ACGTACGT", 8, &p, &o, &al);
+    CHECK(cs == PW_ERR_CANCELLED, "align: cancel flag: %s", pw_status_str(cs));
+    double y[4] = {1, 2, 3, 4};
+    CHECK(pw_dtw_path_f64(y, 4, y, 4, PW_DTW_ABSOLUTE, &o, &path) == PW_ERR_CANCELLED, "path: cancel flag");
 }
 
 /* ---- DTW ---------------------------------------------------------------------------------- */

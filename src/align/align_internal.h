@@ -60,6 +60,7 @@ typedef struct pw_mm_job {
     pw_align_scoring scoring;
     pw_mm_passes passes;
     int threads;
+    const volatile int *cancel; /* pw_options.cancel: looked at before every split */
 } pw_mm_job;
 
 pw_status pw_myers_miller(const pw_mm_job *job, int64_t a0, int64_t rows, int64_t b0, int64_t cols,
@@ -74,7 +75,7 @@ pw_status pw_mm_pass_cpu(void *scoring, const uint8_t *a, int64_t rows, const ui
  * sequences reversed, lengths n and m).  PW_ERR_INTERNAL if there is none (a wrong end cell). */
 pw_status pw_sw_find_start(const pw_align_scoring *s, const uint8_t *ra, int64_t n, const uint8_t *rb,
                            int64_t m, int64_t end_a, int64_t end_b, int32_t score, int64_t *start_a,
-                           int64_t *start_b, int64_t *cells);
+                           int64_t *start_b, int64_t *cells, const volatile int *cancel);
 
 /* fn(first) and fn(second), the first on a new thread when `parallel` (and one can be made):
  * the two passes of a split, and the two parts after it. */

@@ -34,6 +34,7 @@ typedef struct path_job {
     int64_t *pi, *pj;             /* output cells; -1 where unused */
     pw_align_gpu *gpu;            /* NULL, or the GPU for passes of at least gpu_cells cells */
     int64_t gpu_cells;
+    const volatile int *cancel;   /* pw_options.cancel: looked at before every split */
 } path_job;
 
 static inline double cell_cost(const path_job *job, double x, double y)
@@ -91,6 +92,10 @@ static void *part_thread(void *p);
 static void solve(path_part *x)
 {
     const path_job *job = x->job;
+    if (job->cancel && *job->cancel) {
+        x->status = PW_ERR_CANCELLED;
+        return;
+    }
     if (x->r0 == x->r1 || x->c0 == x->c1) {
         int64_t k = x->out;
         for (int64_t i = x->r0; i <= x->r1; i++)
@@ -177,7 +182,7 @@ static pw_status path_of(const double *a, int64_t n, const double *b, int64_t m,
     for (int64_t k = 0; k < n; k++) rev[k] = a[n - 1 - k];
     for (int64_t k = 0; k < m; k++) rev[n + k] = b[m - 1 - k];
     for (int64_t k = 0; k < room; k++) pi[k] = -1;
-    path_job job = {a, b, rev, rev + n, n, m, squared, f32, pi, pj, NULL, 0};
+    path_job job = {a, b, rev, rev + n, n, m, squared, f32, pi, pj, NULL, 0, options ? options->cancel : NULL};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int threads = options && options->threads > 0 ? options->threads : (cores > 0 ? (int)cores : 1);
     int use_gpu = 0;

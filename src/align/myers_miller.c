@@ -166,6 +166,10 @@ static void solve(part *x)
     const mm_state *st = x->st;
     const pw_mm_job *job = st->job;
     int64_t at = 0;
+    if (job->cancel && *job->cancel) {
+        x->status = PW_ERR_CANCELLED;
+        return;
+    }
     if (x->cols == 0) {
         emit(x->ops, &at, PW_OP_A_ONLY, x->rows);
         return;

@@ -251,7 +251,7 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
     reverse_copy(ea, n, ra);
     reverse_copy(eb, m, rb);
     pw_align_scoring sc = {table.scores, table.size, table.max_score, params->gap_open, params->gap_extend};
-    pw_mm_job job = {ea, eb, ra, rb, n, m, sc, {NULL, NULL, 0}, threads_of(options)};
+    pw_mm_job job = {ea, eb, ra, rb, n, m, sc, {NULL, NULL, 0}, threads_of(options), options ? options->cancel : NULL};
     int64_t sa = 0, sb = 0, count = 0;
     int on_gpu = res.info.backend == PW_BACKEND_CUDA;
     pw_align_gpu *gpu = NULL; /* the large passes on the GPU when the score pass ran there */
@@ -275,7 +275,8 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
     }
     if (st == PW_OK && !fast) {
         double t2 = pw_seconds_now();
-        st = pw_sw_find_start(&sc, ra, n, rb, m, res.end_a, res.end_b, res.score, &sa, &sb, &out->cells_start);
+        st = pw_sw_find_start(&sc, ra, n, rb, m, res.end_a, res.end_b, res.score, &sa, &sb, &out->cells_start,
+                              job.cancel);
         out->seconds_start += pw_seconds_now() - t2;
         if (st == PW_OK)
             st = pw_myers_miller(&job, sa, res.end_a - sa + 1, sb, res.end_b - sb + 1, ops, &count, &out->cells_align);

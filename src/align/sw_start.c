@@ -50,7 +50,7 @@ static inline int32_t boundary_h(const pw_align_scoring *s, int64_t k)
 
 pw_status pw_sw_find_start(const pw_align_scoring *s, const uint8_t *ra, int64_t n, const uint8_t *rb,
                            int64_t m, int64_t end_a, int64_t end_b, int32_t score, int64_t *start_a,
-                           int64_t *start_b, int64_t *cells)
+                           int64_t *start_b, int64_t *cells, const volatile int *cancel)
 {
     start_pass p = {s, end_a + 1, end_b + 1, score};
     const uint8_t *a = ra + (n - 1 - end_a), *b = rb + (m - 1 - end_b); /* ra'_i = a[i] */
@@ -73,6 +73,10 @@ pw_status pw_sw_find_start(const pw_align_scoring *s, const uint8_t *ra, int64_t
     int64_t done = 0;
     pw_status st = PW_ERR_INTERNAL;
     for (int64_t i = 0; i < p.rows; i++) {
+        if (cancel && *cancel && (i & 255) == 0) {
+            st = PW_ERR_CANCELLED;
+            goto out;
+        }
         /* Column -1 of rows i - 1 and i: the only cells left of the band that can be alive. */
         int32_t h_left = prune(&p, i, -1, boundary_h(s, i + 1));
         int32_t diag = prune(&p, i - 1, -1, boundary_h(s, i));
