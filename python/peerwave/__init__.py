@@ -21,7 +21,7 @@ import numpy as np
 from . import _arrays, _native
 from ._native import lib
 
-__all__ = ["sw", "dtw", "sat", "inthist", "heat", "sor", "Cell", "PeerWaveError", "Cancelled", "RunInfo",
+__all__ = ["sw", "sw_align", "dtw", "dtw_path", "sat", "inthist", "heat", "sor", "Cell", "PeerWaveError", "Cancelled", "RunInfo",
            "Progress", "version", "build_info", "OPTIONS"]
 
 _STATUS = ["OK", "NULL_ARGUMENT", "INVALID_ARGUMENT", "INVALID_SIZE", "SIZE_OVERFLOW", "ILLEGAL_DEPENDENCE",
@@ -198,11 +198,7 @@ def _letters(x, what):
     return np.ascontiguousarray(a.view(np.uint8).ravel())
 
 
-def sw(a, b, *, match=2, mismatch=-1, gap_open=1, gap_extend=1, matrix=None, **options):
-    """Best local alignment score (Smith-Waterman-Gotoh) of a against b: str, bytes or uint8 arrays of
-    letters (DNA with match/mismatch, or matrix="BLOSUM62" and the other built-in matrices), or
-    uint8 device arrays of letters.  A gap of length L costs gap_open + (L-1) gap_extend.
-    Returns SwResult(score, end_a, end_b, info): 0-based end positions, -1 when score is 0."""
+def _sw_params(match, mismatch, gap_open, gap_extend, matrix):
     p = _native.SwParams()
     lib.pw_sw_params_init(ctypes.byref(p))
     if matrix is not None:
@@ -211,6 +207,41 @@ def sw(a, b, *, match=2, mismatch=-1, gap_open=1, gap_extend=1, matrix=None, **o
             raise ValueError(f"matrix={matrix!r}: not a built-in matrix (BLOSUM45/50/62/80/90, PAM30/70/250)")
         p.scoring, p.matrix = 1, m
     p.match, p.mismatch, p.gap_open, p.gap_extend = match, mismatch, gap_open, gap_extend
+    return p
+
+
+Alignment = namedtuple("Alignment", "score start_a end_a start_b end_b cigar columns matches mismatches "
+                                    "gap_columns gaps identity view seconds_score seconds_align info")
+
+
+def sw_align(a, b, *, match=2, mismatch=-1, gap_open=1, gap_extend=1, matrix=None, **options):
+    """The optimal local alignment itself (pw_sw_align, docs/ALIGN.md): a and b as for sw (host letters).
+    Returns Alignment(score, start_a, end_a, start_b, end_b (0-based, inclusive; -1 when score is 0),
+    cigar (=, X, I: a letter of a only, D: of b only), columns, matches, mismatches, gap_columns, gaps,
+    identity, view (the three-line view), seconds_score, seconds_align, info (the score pass))."""
+    p = _sw_params(match, mismatch, gap_open, gap_extend, matrix)
+    ha, hb = _letters(a, "a"), _letters(b, "b")
+    call = _Call(options, [], [])
+    r = _native.Alignment()
+    call.check(lib.pw_sw_align(ha.ctypes.data, len(ha), hb.ctypes.data, len(hb), ctypes.byref(p),
+                               ctypes.byref(call.options), ctypes.byref(r)))
+    try:
+        cigar = ctypes.string_at(r.cigar).decode() if r.cigar else ""
+        v = lib.pw_alignment_view(ctypes.byref(r), ha.ctypes.data, hb.ctypes.data, ctypes.byref(p), b"a", b"b", 60)
+        view = ctypes.string_at(v).decode() if v else ""
+        _native.libc.free(v)
+    finally:
+        lib.pw_alignment_free(ctypes.byref(r))
+    return Alignment(r.score, r.start_a, r.end_a, r.start_b, r.end_b, cigar, r.columns, r.matches, r.mismatches,
+                     r.gap_columns, r.gaps, r.identity, view, r.seconds_score, r.seconds_align, _info(r.info))
+
+
+def sw(a, b, *, match=2, mismatch=-1, gap_open=1, gap_extend=1, matrix=None, **options):
+    """Best local alignment score (Smith-Waterman-Gotoh) of a against b: str, bytes or uint8 arrays of
+    letters (DNA with match/mismatch, or matrix="BLOSUM62" and the other built-in matrices), or
+    uint8 device arrays of letters.  A gap of length L costs gap_open + (L-1) gap_extend.
+    Returns SwResult(score, end_a, end_b, info): 0-based end positions, -1 when score is 0."""
+    p = _sw_params(match, mismatch, gap_open, gap_extend, matrix)
     da, db = _arrays.device_view(a, "a"), _arrays.device_view(b, "b")
     device = _device_all([da, db], "sw")
     if device:
@@ -256,6 +287,33 @@ def dtw(a, b, *, cost="absolute", **options):
     f = getattr(lib, "pw_dtw_" + ("f32" if f32 else "f64") + ("_device" if device else ""))
     call.check(f(_arrays.pointer(ha), n, _arrays.pointer(hb), m, c, ctypes.byref(call.options), ctypes.byref(r)))
     return DtwResult(r.distance, _info(r.info))
+
+
+WarpPath = namedtuple("WarpPath", "path distance seconds info")
+
+
+def dtw_path(a, b, *, cost="absolute", **options):
+    """An optimal warping path of DTW (pw_dtw_path_*, docs/ALIGN.md), host series as for dtw.  Returns
+    WarpPath(path: int64 array (length, 2) of 0-based cells (i, j) from (0, 0) to (n-1, m-1), distance:
+    the costs along it summed in double, seconds, info: the GPU passes (empty on the CPU))."""
+    c = _pick("cost", cost, ["absolute", "squared"])
+    a, b = np.asarray(a), np.asarray(b)
+    f32 = a.dtype == np.float32 and b.dtype == np.float32
+    t = np.float32 if f32 else np.float64
+    ha, hb = np.ascontiguousarray(a.ravel(), t), np.ascontiguousarray(b.ravel(), t)
+    call = _Call(options, [], [])
+    r = _native.WarpPath()
+    f = lib.pw_dtw_path_f32 if f32 else lib.pw_dtw_path_f64
+    call.check(f(ha.ctypes.data, len(ha), hb.ctypes.data, len(hb), c, ctypes.byref(call.options), ctypes.byref(r)))
+    try:
+        n = r.length
+        path = np.empty((n, 2), np.int64)
+        if n:
+            path[:, 0] = np.ctypeslib.as_array(ctypes.cast(r.i, ctypes.POINTER(ctypes.c_int64)), (n,))
+            path[:, 1] = np.ctypeslib.as_array(ctypes.cast(r.j, ctypes.POINTER(ctypes.c_int64)), (n,))
+    finally:
+        lib.pw_warp_path_free(ctypes.byref(r))
+    return WarpPath(path, r.distance, r.seconds, _info(r.info))
 
 
 # ---- images and grids ----------------------------------------------------------------------------

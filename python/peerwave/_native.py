@@ -55,6 +55,20 @@ class DtwResult(ctypes.Structure):
     _fields_ = [("distance", c_double), ("info", RunInfo)]
 
 
+class Alignment(ctypes.Structure):  # pw_alignment (include/peerwave_align.h)
+    _fields_ = [("score", ctypes.c_int32), ("start_a", c_int64), ("end_a", c_int64), ("start_b", c_int64),
+                ("end_b", c_int64), ("cigar", c_void_p), ("columns", c_int64), ("matches", c_int64),
+                ("mismatches", c_int64), ("gap_columns", c_int64), ("gaps", c_int64), ("identity", c_double),
+                ("seconds_score", c_double), ("seconds_align", c_double), ("cells_align", c_int64),
+                ("seconds_start", c_double), ("cells_start", c_int64), ("cells_gpu", c_int64),
+                ("seconds_gpu", c_double), ("info", RunInfo)]
+
+
+class WarpPath(ctypes.Structure):  # pw_warp_path
+    _fields_ = [("length", c_int64), ("i", c_void_p), ("j", c_void_p), ("distance", c_double),
+                ("seconds", c_double), ("cells", c_int64), ("info", RunInfo)]
+
+
 class Image(ctypes.Structure):
     _fields_ = [("type", c_int), ("rows", c_int64), ("cols", c_int64), ("stride", c_int64), ("data", c_void_p)]
 
@@ -129,6 +143,15 @@ for _dev in ("", "_device"):
     _declare("pw_heat" + _dev, c_int, P(Image), c_int64, P(Options), P(c_double), P(RunInfo))
     _declare("pw_sor" + _dev, c_int, P(Image), c_int64, c_double, P(Options), P(c_double), P(RunInfo))
 _declare("pw_sat_fits", c_int, P(Image), c_int)
+_declare("pw_sw_align", c_int, c_void_p, c_int64, c_void_p, c_int64, P(SwParams), P(Options), P(Alignment))
+_declare("pw_alignment_free", None, P(Alignment))
+_declare("pw_alignment_view", c_void_p, P(Alignment), c_void_p, c_void_p, P(SwParams), c_char_p, c_char_p, c_int)
+_declare("pw_dtw_path_f64", c_int, c_void_p, c_int64, c_void_p, c_int64, c_int, P(Options), P(WarpPath))
+_declare("pw_dtw_path_f32", c_int, c_void_p, c_int64, c_void_p, c_int64, c_int, P(Options), P(WarpPath))
+_declare("pw_warp_path_free", None, P(WarpPath))
+libc = ctypes.CDLL(None)  # free() for the view string
+libc.free.argtypes = [c_void_p]
+libc.free.restype = None
 _declare("pw_cell_create", c_int, c_char_p, c_char_p, P(c_void_p))
 _declare("pw_cell_free", None, c_void_p)
 _declare("pw_cell_get_form", c_int, c_void_p)

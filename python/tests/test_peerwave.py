@@ -4,6 +4,7 @@ cancelling, user cells.  Runs on the CPU backend (CI has no GPU); test_gpu_tenso
 GPU and device arrays."""
 
 import os
+import re
 
 import numpy as np
 import pytest
@@ -66,6 +67,44 @@ def dtw_reference(a, b, squared):
             c = (a[i - 1] - b[j - 1]) ** 2 if squared else abs(a[i - 1] - b[j - 1])
             D[i, j] = c + min(D[i - 1, j], D[i, j - 1], D[i - 1, j - 1])
     return D[n, m]
+
+
+def test_sw_align_rescores_to_the_score():
+    """The alignment, rescored here column by column, gives the score of the textbook loop."""
+    for n, m in [(1, 1), (40, 55), (120, 90)]:
+        a = "".join(rng.choice(list("ACGT"), n))
+        b = "".join(rng.choice(list("ACGT"), m))
+        b = b[: m // 3] + a[: n // 2] + b[m // 3:]
+        al = pw.sw_align(a, b, match=2, mismatch=-3, gap_open=5, gap_extend=2, **CPU)
+        want, ei, ej = sw_reference(a, b, 2, -3, 5, 2)
+        assert (al.score, al.end_a, al.end_b) == (want, ei, ej)
+        if want == 0:
+            assert al.cigar == "" and al.start_a == -1
+            continue
+        i, j, score, prev = al.start_a, al.start_b, 0, None
+        for run, op in re.findall(r"(\d+)([=XID])", al.cigar):
+            for k in range(int(run)):
+                if op in "=X":
+                    assert (a[i] == b[j]) == (op == "=")
+                    score += 2 if a[i] == b[j] else -3
+                    i, j = i + 1, j + 1
+                else:
+                    score -= 5 if k == 0 and prev != op else 2
+                    i, j = (i + 1, j) if op == "I" else (i, j + 1)
+            prev = op
+        assert score == want and (i - 1, j - 1) == (ei, ej)
+        assert al.view.count("\n") >= 3 and 0 < al.identity <= 1
+
+
+def test_dtw_path_costs_the_distance():
+    a, b = rng.integers(-5, 6, 70).astype(np.float64), rng.integers(-5, 6, 50).astype(np.float64)
+    r = pw.dtw_path(a, b, **CPU)
+    p = r.path
+    assert p.shape[1] == 2 and tuple(p[0]) == (0, 0) and tuple(p[-1]) == (69, 49)
+    steps = np.diff(p, axis=0)
+    assert ((steps >= 0) & (steps <= 1)).all() and (steps.sum(axis=1) >= 1).all()
+    cost = np.abs(a[p[:, 0]] - b[p[:, 1]]).sum()
+    assert cost == r.distance == pw.dtw(a, b, **CPU).distance
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
