@@ -10,14 +10,25 @@
 
 #define TABLE 1024 /* the cell's w: PW_SCORING_MAX_ALPHABET squared */
 
-struct pw_align_gpu {
+/* One runner: a pw_cell (run from one thread at a time) with a stream of its own. */
+typedef struct gpu_slot {
     pw_cell *cell;
+    void *stream;
+    int busy;
+} gpu_slot;
+
+#define SLOTS 8 /* passes in flight at once: the small ones of the deep levels fill the GPU together */
+
+struct pw_align_gpu {
+    gpu_slot slot[SLOTS];
+    int slots;
     pw_options options;
     int32_t table[TABLE];
     int32_t alphabet, g, h;
     int squared, f32;
     int64_t min_cells;
-    pthread_mutex_t lock; /* one run of a pw_cell at a time (the two passes of a split) */
+    pthread_mutex_t lock; /* the slots and the summed info */
+    pthread_cond_t freed;
     size_t value_size, off_cc, off_dd; /* mm_pass.c's value, as the runtime lays it out */
     pw_run_info info;
     int runs;
@@ -51,6 +62,14 @@ pw_status pw_align_gpu_wanted(const pw_options *o, int *use)
 }
 
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
+static void close_slots(pw_align_gpu *gpu)
+{
+    for (int k = 0; k < gpu->slots; k++) {
+        pw_cell_free(gpu->slot[k].cell);
+        pw_cuda_stream_destroy(gpu->slot[k].stream);
+    }
+}
+
 pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, int squared, int f32,
                             const pw_options *options, pw_align_gpu **out)
 {
@@ -60,11 +79,6 @@ pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, 
     if (!text) return PW_ERR_INTERNAL;
     pw_align_gpu *gpu = calloc(1, sizeof *gpu);
     if (!gpu) return PW_ERR_OUT_OF_MEMORY;
-    pw_status st = pw_cell_create(text, path, &gpu->cell);
-    if (st != PW_OK) {
-        free(gpu);
-        return st;
-    }
     if (options) gpu->options = *options;
     else pw_options_init(&gpu->options);
     gpu->options.backend = PW_BACKEND_CUDA;
@@ -73,6 +87,18 @@ pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, 
     gpu->options.tile_h = 0;
     gpu->options.progress = NULL;
     gpu->options.trace = NULL;
+    /* Each slot compiles (first run) or loads (from the disk cache) the same cell. */
+    pw_status st = PW_OK;
+    for (; gpu->slots < SLOTS && st == PW_OK; gpu->slots++) {
+        gpu_slot *sl = &gpu->slot[gpu->slots];
+        st = pw_cell_create(text, path, &sl->cell);
+        if (st == PW_OK) st = pw_cuda_stream_create(gpu->options.device, &sl->stream);
+    }
+    if (st != PW_OK) {
+        close_slots(gpu);
+        free(gpu);
+        return st;
+    }
     if (s) {
         gpu->alphabet = s->alphabet;
         gpu->g = s->gap_open - s->gap_extend;
@@ -82,8 +108,8 @@ pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, 
     gpu->squared = squared;
     gpu->f32 = f32;
     int nf = 0;
-    const pw_cell_field *fields = pw_cell_fields(gpu->cell, &nf);
-    gpu->value_size = pw_cell_value_size(gpu->cell);
+    const pw_cell_field *fields = pw_cell_fields(gpu->slot[0].cell, &nf);
+    gpu->value_size = pw_cell_value_size(gpu->slot[0].cell);
     for (int k = 0; k < nf; k++) {
         if (strcmp(fields[k].name, "cc") == 0) gpu->off_cc = fields[k].offset;
         if (strcmp(fields[k].name, "dd") == 0) gpu->off_dd = fields[k].offset;
@@ -91,15 +117,30 @@ pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, 
     const char *env = getenv("PEERWAVE_ALIGN_GPU_CELLS");
     gpu->min_cells = env && atoll(env) > 0 ? atoll(env) : PW_ALIGN_GPU_CELLS;
     pthread_mutex_init(&gpu->lock, NULL);
+    pthread_cond_init(&gpu->freed, NULL);
     *out = gpu;
     return PW_OK;
 }
 
-static pw_status run_locked(pw_align_gpu *gpu, const pw_cell_args *args)
+/* Run on a free slot (waiting for one), its own stream: passes from several threads overlap. */
+static pw_status run_on_slot(pw_align_gpu *gpu, const pw_cell_args *args)
 {
-    pw_cell_result res;
     pthread_mutex_lock(&gpu->lock);
-    pw_status st = pw_cell_run(gpu->cell, args, &gpu->options, &res);
+    int k;
+    for (;;) {
+        for (k = 0; k < gpu->slots && gpu->slot[k].busy; k++) {
+        }
+        if (k < gpu->slots) break;
+        pthread_cond_wait(&gpu->freed, &gpu->lock);
+    }
+    gpu->slot[k].busy = 1;
+    pthread_mutex_unlock(&gpu->lock);
+    pw_options o = gpu->options;
+    o.cuda_stream = gpu->slot[k].stream;
+    pw_cell_result res;
+    pw_status st = pw_cell_run(gpu->slot[k].cell, args, &o, &res);
+    pthread_mutex_lock(&gpu->lock);
+    gpu->slot[k].busy = 0;
     if (st == PW_OK) {
         if (gpu->runs++ == 0) gpu->info = res.info;
         else {
@@ -107,6 +148,7 @@ static pw_status run_locked(pw_align_gpu *gpu, const pw_cell_args *args)
             gpu->info.seconds += res.info.seconds;
         }
     }
+    pthread_cond_signal(&gpu->freed);
     pthread_mutex_unlock(&gpu->lock);
     return st;
 }
@@ -120,7 +162,7 @@ pw_status pw_align_gpu_mm_pass(void *p, const uint8_t *a, int64_t rows, const ui
     const void *inputs[] = {a, b, gpu->table};
     double params[] = {gpu->alphabet, gpu->g, gpu->h, tb};
     pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = params, .last_row = row};
-    pw_status st = run_locked(gpu, &args);
+    pw_status st = run_on_slot(gpu, &args);
     if (st == PW_OK) {
         cc[0] = dd[0] = tb + gpu->h * (int32_t)rows; /* node (rows, 0): a run down column 0 */
         for (int64_t j = 0; j < cols; j++) {
@@ -138,14 +180,15 @@ pw_status pw_align_gpu_dtw_pass(pw_align_gpu *gpu, const double *a, int64_t rows
     const void *inputs[] = {a, b};
     double params[] = {gpu->squared, gpu->f32};
     pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = params, .last_row = last};
-    return run_locked(gpu, &args);
+    return run_on_slot(gpu, &args);
 }
 
 void pw_align_gpu_close(pw_align_gpu *gpu)
 {
     if (!gpu) return;
-    pw_cell_free(gpu->cell);
+    close_slots(gpu);
     pthread_mutex_destroy(&gpu->lock);
+    pthread_cond_destroy(&gpu->freed);
     free(gpu);
 }
 

@@ -34,6 +34,20 @@ pw_status pw_cuda_probe(int device)
     return pw_from_cuda(cudaSetDevice(device));
 }
 
+extern "C" pw_status pw_cuda_stream_create(int device, void **stream)
+{
+    cudaStream_t s = NULL;
+    pw_status st = pw_from_cuda(cudaSetDevice(device));
+    if (st == PW_OK) st = pw_from_cuda(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    *stream = st == PW_OK ? (void *)s : NULL;
+    return st;
+}
+
+extern "C" void pw_cuda_stream_destroy(void *stream)
+{
+    if (stream) cudaStreamDestroy((cudaStream_t)stream);
+}
+
 extern "C" pw_status pw_cuda_describe(int device, char *buf, size_t size)
 {
     cudaDeviceProp prop;

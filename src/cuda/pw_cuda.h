@@ -20,6 +20,11 @@ extern "C" {
 /* PW_OK if `device` exists and can run kernels; PW_ERR_NO_DEVICE otherwise. */
 pw_status pw_cuda_probe(int device);
 
+/* A stream of its own on `device` (non-blocking) for work that runs beside other work: the
+ * alignment passes (src/align/gpu_passes.c).  Destroying NULL does nothing. */
+pw_status pw_cuda_stream_create(int device, void **stream);
+void pw_cuda_stream_destroy(void *stream);
+
 /* "cuda:<name>:<n> SMs" of `device` into buf (truncated to size), for wisdom keys. */
 pw_status pw_cuda_describe(int device, char *buf, size_t size);
 
