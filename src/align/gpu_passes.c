@@ -25,7 +25,7 @@ struct pw_align_gpu {
     pw_options options;
     int32_t table[TABLE];
     int32_t alphabet, g, h;
-    int dna;                            /* mm_pass.c's dna form: match_cost / mismatch_cost */
+    int dna;                            /* mm_pass_dna.c: costs match_cost / mismatch_cost */
     int32_t match_cost, mismatch_cost;
     int squared, f32;
     int64_t min_cells;
@@ -91,7 +91,9 @@ pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, 
     pw_align_gpu *gpu = calloc(1, sizeof *gpu);
     if (!gpu) return PW_ERR_OUT_OF_MEMORY;
     gpu->dna = kind == PW_ALIGN_PASS_MM && is_dna(s, &gpu->match_cost, &gpu->mismatch_cost);
-    const char *path = kind == PW_ALIGN_PASS_DTW ? "src/align/cells/dtw_pass.c" : "src/align/cells/mm_pass.c";
+    const char *path = kind == PW_ALIGN_PASS_DTW ? "src/align/cells/dtw_pass.c"
+                       : gpu->dna                ? "src/align/cells/mm_pass_dna.c"
+                                                 : "src/align/cells/mm_pass.c";
     const char *text = cell_text(path);
     if (!text) {
         free(gpu);
@@ -178,8 +180,10 @@ pw_status pw_align_gpu_mm_pass(void *p, const uint8_t *a, int64_t rows, const ui
     unsigned char *row = pw_malloc(gpu->value_size * (size_t)cols);
     if (!row) return PW_ERR_OUT_OF_MEMORY;
     const void *inputs[] = {a, b, gpu->table};
-    double params[] = {gpu->alphabet, gpu->g, gpu->h, tb, gpu->dna, gpu->match_cost, gpu->mismatch_cost};
-    pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = params, .last_row = row};
+    double params[] = {gpu->alphabet, gpu->g, gpu->h, tb};
+    double dna_params[] = {gpu->match_cost, gpu->mismatch_cost, gpu->g, gpu->h, tb};
+    pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = gpu->dna ? dna_params : params,
+                         .last_row = row};
     pw_status st = run_on_slot(gpu, &args);
     if (st == PW_OK) {
         cc[0] = dd[0] = tb + gpu->h * (int32_t)rows; /* node (rows, 0): a run down column 0 */
