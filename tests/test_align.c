@@ -547,8 +547,8 @@ static pw_cell *load_cell(const char *name)
  * against pw_mm_pass_cpu; the same for dtw_pass.c against a textbook row. */
 static void compare_passes(pw_backend backend, int count)
 {
-    pw_cell *mm = load_cell("mm_pass.c"), *mm_dna = load_cell("mm_pass_dna.c"), *dtw = load_cell("dtw_pass.c");
-    if (!mm || !mm_dna || !dtw) return;
+    pw_cell *mm = load_cell("mm_pass.c"), *dtw = load_cell("dtw_pass.c");
+    if (!mm || !dtw) return;
     for (int t = 0; t < count; t++) {
         pw_sw_params p;
         make_params(&p, t % 4 == 3 ? 3 : 1 + t % 2);
@@ -584,16 +584,6 @@ static void compare_passes(pw_backend backend, int count)
         for (int64_t j = 0; same && j < cols; j++) same = row[3 * j] == cc[j + 1] && row[3 * j + 1] == dd[j + 1];
         CHECK(same, "mm_pass %lldx%lld (tb %d) on backend %d: its last row differs from pw_mm_pass_cpu's",
               (long long)rows, (long long)cols, tb, (int)backend);
-        if (p.scoring == PW_SCORING_DNA) { /* the DNA form: the same row from match and mismatch */
-            const void *dna_inputs[] = {a, b};
-            double dna_params[] = {-p.match, -p.mismatch, p.gap_open - p.gap_extend, p.gap_extend, tb};
-            pw_cell_args dargs0 = {.rows = rows, .cols = cols, .inputs = dna_inputs, .params = dna_params, .last_row = row};
-            st = pw_cell_run(mm_dna, &dargs0, &o, &res);
-            same = st == PW_OK;
-            for (int64_t j = 0; same && j < cols; j++) same = row[3 * j] == cc[j + 1] && row[3 * j + 1] == dd[j + 1];
-            CHECK(same, "mm_pass_dna %lldx%lld (tb %d) on backend %d: %s, or its last row differs", (long long)rows,
-                  (long long)cols, tb, (int)backend, pw_status_str(st));
-        }
         /* DTW: doubles, the last row against a textbook row */
         double *da = malloc(sizeof *da * (size_t)rows), *db = malloc(sizeof *db * (size_t)cols);
         double *last = malloc(sizeof *last * (size_t)cols), *ref = malloc(sizeof *ref * (size_t)cols);
@@ -624,15 +614,14 @@ static void compare_passes(pw_backend backend, int count)
         free(a), free(b), free(cc), free(dd), free(row), free(da), free(db), free(last), free(ref);
     }
     pw_cell_free(mm);
-    pw_cell_free(mm_dna);
     pw_cell_free(dtw);
 }
 
 static int nvrtc_cells(void)
 {
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
-    const char *names[] = {"mm_pass.c", "mm_pass_dna.c", "dtw_pass.c"};
-    for (int k = 0; k < 3; k++) {
+    const char *names[] = {"mm_pass.c", "dtw_pass.c"};
+    for (int k = 0; k < 2; k++) {
         pw_cell *c = load_cell(names[k]);
         if (!c) continue;
         pw_status st = pw_cell_gpu_compile_check(c, "sm_90", PW_PROC_WARP, 1, 0);
