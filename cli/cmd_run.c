@@ -15,10 +15,10 @@ static const char run_usage[] =
     "usage: peerwave run CELL.c [--input NAME=FILE]... [--param NAME=VALUE]... [options]\n"
     "Run a user cell (docs/EXTENDING.md): compiled with the system C compiler for the CPU and\n"
     "with NVRTC for the GPU, cached under ~/.cache/peerwave/cells ($PEERWAVE_CACHE).\n"
-    "  --input NAME=FILE   the cell's input NAME: a .npy of its type (1-D for axes i or j,\n"
-    "                      2-D rows x cols for ij); for uint8_t inputs also a FASTA file (the\n"
-    "                      first record's letters) or any other file (its bytes, line breaks\n"
-    "                      removed)\n"
+    "  --input NAME=FILE   the cell's input NAME: a .npy of its type (1-D for axes i or j, or\n"
+    "                      for a table of N elements; 2-D rows x cols for ij); for uint8_t\n"
+    "                      inputs also a FASTA file (the first record's letters) or any other\n"
+    "                      file (its bytes, line breaks removed)\n"
     "  --param NAME=VALUE  the cell's parameter NAME (every declared one is required)\n"
     "  --size RxC[xP]      the space when no input fixes it (grid forms: a zero grid; P planes\n"
     "                      for a grid3 cell)\n"
@@ -147,6 +147,15 @@ static int load_input(const pw_cell_field *f, const char *path, void **data, int
             npy_free(&a);
             return io_fail(err, errlen, "%s: holds %s, input %s is %s", path, pw_dtype_name(a.type), f->name,
                            pw_cell_type_name(f->type));
+        }
+        if (f->axes == PW_AXES_TABLE) { /* a table: exactly its declared size */
+            if (a.ndim != 1 || a.shape[0] != f->count) {
+                npy_free(&a);
+                return io_fail(err, errlen, "%s: input %s is a table of %" PRId64 " elements (a 1-D .npy)", path,
+                               f->name, f->count);
+            }
+            *data = a.data;
+            return 0;
         }
         const int dims = (f->axes & PW_AXES_I ? 1 : 0) + (f->axes & PW_AXES_J ? 1 : 0) + (f->axes & PW_AXES_K ? 1 : 0);
         if (a.ndim != dims) {

@@ -436,5 +436,25 @@ expect 2 sw --format bam "$tmp/a.fa" "$tmp/b.fa"
   && ok || bad "dtw --path .npy / --plot"
 expect 1 dtw --path "$tmp/no/such/dir/p.txt" "$tmp/d1.txt" "$tmp/d2.txt"
 
+# A table input (PW_INPUT(int32_t, w, 1024)) from .npy: the alignment pass cell with every pair
+# costing 0 (an all-zero table) over 300 x 200 letters: 200 pairs and one run of 100 letters of a
+# against gaps, 3 + 2 x 100 = 203.
+if command -v python3 > /dev/null; then
+  python3 -c "
+import struct
+h = \"{'descr': '<i4', 'fortran_order': False, 'shape': (%d,), }\"
+for name, n in (('table', 1024), ('short', 10)):
+    hdr = h % n
+    hdr += ' ' * ((64 - (10 + len(hdr) + 1) % 64) % 64) + '\\n'
+    open('$tmp/' + name + '.npy', 'wb').write(b'\\x93NUMPY\\x01\\x00' + struct.pack('<H', len(hdr)) + hdr.encode() + bytes(4 * n))
+"
+  head -c 300 /dev/zero | tr '\0' A > "$tmp/ta.txt"; head -c 200 /dev/zero | tr '\0' C > "$tmp/tb.txt"
+  got=$("$pw" run "$src/src/align/cells/mm_pass.c" --backend cpu --input a="$tmp/ta.txt" --input b="$tmp/tb.txt" \
+    --input w="$tmp/table.npy" --param alphabet=5 --param g=3 --param h=2 --param tb=3 2>&1 | field last_cc)
+  [ "$got" = 203 ] && ok || bad "run with a table input: last_cc '$got'"
+  expect 1 run "$src/src/align/cells/mm_pass.c" --backend cpu --input a="$tmp/ta.txt" --input b="$tmp/tb.txt" \
+    --input w="$tmp/short.npy" --param alphabet=5 --param g=3 --param h=2 --param tb=3
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
