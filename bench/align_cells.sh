@@ -38,7 +38,7 @@ for n in 16384 65536 262144; do
       summary "dtw_pass $n h=$h R=$r: rc=$? $(grep -E '^(seconds|gcups|tile_w):' "$out/dtw_${n}_${h}_${r}.txt" | tr '\n' ' ')"
       timeout 100 $P run src/align/cells/mm_pass.c --backend cuda --tile-h $h --rows-per-thread $r \
         --input a="$out/e_a$n.npy" --input b="$out/e_b$n.npy" --input w="$out/table.npy" \
-        --param alphabet=5 --param g=3 --param h=2 --param tb=3 --param match_cost=0 --param mismatch_cost=0 > "$out/mm_${n}_${h}_${r}.txt" 2>&1
+        --param alphabet=5 --param g=3 --param h=2 --param tb=3 > "$out/mm_${n}_${h}_${r}.txt" 2>&1
       summary "mm_pass  $n h=$h R=$r: rc=$? $(grep -E '^(seconds|gcups):' "$out/mm_${n}_${h}_${r}.txt" | tr '\n' ' ')"
     done
   done

@@ -527,33 +527,27 @@ static void test_random_dtw(int count)
 
 /* ---- the GPU passes ------------------------------------------------------------------------ */
 
-/* A cell of src/align/cells/, after `prefix` (a line of #defines, as gpu_passes.c puts). */
-static pw_cell *load_cell_with(const char *name, const char *prefix)
+static pw_cell *load_cell(const char *name)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/src/align/cells/%s", PW_SOURCE_DIR, name);
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     static char text[1 << 16];
-    size_t at = strlen(prefix);
-    memcpy(text, prefix, at);
-    size_t len = fread(text + at, 1, sizeof text - 1 - at, f);
+    size_t len = fread(text, 1, sizeof text - 1, f);
     fclose(f);
-    text[at + len] = 0;
+    text[len] = 0;
     pw_cell *c = NULL;
     pw_status st = pw_cell_create(text, name, &c);
     CHECK(st == PW_OK, "%s: %s (%s)", name, pw_status_str(st), pw_error_detail());
     return c;
 }
 
-static pw_cell *load_cell(const char *name) { return load_cell_with(name, ""); }
-static pw_cell *load_cell_dna(void) { return load_cell_with("mm_pass.c", "#define PW_MM_DNA 1\n"); }
-
 /* Random rectangles: the pass of `backend` (the runtime running mm_pass.c, or the GPU passes)
  * against pw_mm_pass_cpu; the same for dtw_pass.c against a textbook row. */
 static void compare_passes(pw_backend backend, int count)
 {
-    pw_cell *mm = load_cell("mm_pass.c"), *dtw = load_cell("dtw_pass.c"), *mm_dna = load_cell_dna();
+    pw_cell *mm = load_cell("mm_pass.c"), *dtw = load_cell("dtw_pass.c");
     if (!mm || !dtw) return;
     for (int t = 0; t < count; t++) {
         pw_sw_params p;
@@ -580,7 +574,7 @@ static void compare_passes(pw_backend backend, int count)
         pw_options_init(&o);
         o.backend = backend;
         const void *inputs[] = {a, b, w};
-        double params[] = {alpha, p.gap_open - p.gap_extend, p.gap_extend, tb, -p.match, -p.mismatch};
+        double params[] = {alpha, p.gap_open - p.gap_extend, p.gap_extend, tb};
         pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = params, .last_row = row};
         pw_cell_result res;
         pw_status st = pw_cell_run(mm, &args, &o, &res);
@@ -590,16 +584,6 @@ static void compare_passes(pw_backend backend, int count)
         for (int64_t j = 0; same && j < cols; j++) same = row[3 * j] == cc[j + 1] && row[3 * j + 1] == dd[j + 1];
         CHECK(same, "mm_pass %lldx%lld (tb %d) on backend %d: its last row differs from pw_mm_pass_cpu's",
               (long long)rows, (long long)cols, tb, (int)backend);
-        if (p.scoring == PW_SCORING_DNA && mm_dna) { /* compiled with PW_MM_DNA: the same row */
-            int32_t zeros[1024] = {0}; /* the DNA form must not read the table */
-            const void *dna_inputs[] = {a, b, zeros};
-            pw_cell_args dargs0 = {.rows = rows, .cols = cols, .inputs = dna_inputs, .params = params, .last_row = row};
-            st = pw_cell_run(mm_dna, &dargs0, &o, &res);
-            same = st == PW_OK;
-            for (int64_t j = 0; same && j < cols; j++) same = row[3 * j] == cc[j + 1] && row[3 * j + 1] == dd[j + 1];
-            CHECK(same, "mm_pass with PW_MM_DNA %lldx%lld (tb %d) on backend %d: %s, or its last row differs",
-                  (long long)rows, (long long)cols, tb, (int)backend, pw_status_str(st));
-        }
         /* DTW: doubles, the last row against a textbook row */
         double *da = malloc(sizeof *da * (size_t)rows), *db = malloc(sizeof *db * (size_t)cols);
         double *last = malloc(sizeof *last * (size_t)cols), *ref = malloc(sizeof *ref * (size_t)cols);
@@ -630,16 +614,15 @@ static void compare_passes(pw_backend backend, int count)
         free(a), free(b), free(cc), free(dd), free(row), free(da), free(db), free(last), free(ref);
     }
     pw_cell_free(mm);
-    pw_cell_free(mm_dna);
     pw_cell_free(dtw);
 }
 
 static int nvrtc_cells(void)
 {
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
-    const char *names[] = {"mm_pass.c", "dtw_pass.c", "mm_pass.c"};
-    for (int k = 0; k < 3; k++) {
-        pw_cell *c = k == 2 ? load_cell_dna() : load_cell(names[k]);
+    const char *names[] = {"mm_pass.c", "dtw_pass.c"};
+    for (int k = 0; k < 2; k++) {
+        pw_cell *c = load_cell(names[k]);
         if (!c) continue;
         pw_status st = pw_cell_gpu_compile_check(c, "sm_90", PW_PROC_WARP, 1, 0);
         CHECK(st == PW_OK, "%s for sm_90: %s (%s)", names[k], pw_status_str(st), pw_error_detail());

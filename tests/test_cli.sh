@@ -450,10 +450,10 @@ for name, n in (('table', 1024), ('short', 10)):
 "
   head -c 300 /dev/zero | tr '\0' A > "$tmp/ta.txt"; head -c 200 /dev/zero | tr '\0' C > "$tmp/tb.txt"
   got=$("$pw" run "$src/src/align/cells/mm_pass.c" --backend cpu --input a="$tmp/ta.txt" --input b="$tmp/tb.txt" \
-    --input w="$tmp/table.npy" --param alphabet=5 --param g=3 --param h=2 --param tb=3 --param match_cost=0 --param mismatch_cost=0 2>&1 | field last_cc)
+    --input w="$tmp/table.npy" --param alphabet=5 --param g=3 --param h=2 --param tb=3 2>&1 | field last_cc)
   [ "$got" = 203 ] && ok || bad "run with a table input: last_cc '$got'"
   expect 1 run "$src/src/align/cells/mm_pass.c" --backend cpu --input a="$tmp/ta.txt" --input b="$tmp/tb.txt" \
-    --input w="$tmp/short.npy" --param alphabet=5 --param g=3 --param h=2 --param tb=3 --param match_cost=0 --param mismatch_cost=0
+    --input w="$tmp/short.npy" --param alphabet=5 --param g=3 --param h=2 --param tb=3
 fi
 
 echo "$passed passed, $failed failed"

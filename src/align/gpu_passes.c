@@ -25,8 +25,6 @@ struct pw_align_gpu {
     pw_options options;
     int32_t table[TABLE];
     int32_t alphabet, g, h;
-    int dna;                            /* mm_pass.c compiled with PW_MM_DNA */
-    int32_t match_cost, mismatch_cost;
     int squared, f32;
     int64_t min_cells;
     pthread_mutex_t lock; /* the slots and the summed info */
@@ -64,18 +62,6 @@ pw_status pw_align_gpu_wanted(const pw_options *o, int *use)
 }
 
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
-/* Is the table DNA's (apps/scoring.c: codes 0 .. 3 the bases, 4 everything else)? */
-static int is_dna(const pw_align_scoring *s, int32_t *match_cost, int32_t *mismatch_cost)
-{
-    if (!s || s->alphabet != 5) return 0;
-    *match_cost = -s->scores[0];
-    *mismatch_cost = -s->scores[1];
-    for (int x = 0; x < 5; x++)
-        for (int y = 0; y < 5; y++)
-            if (-s->scores[x * 5 + y] != (x == y && x < 4 ? *match_cost : *mismatch_cost)) return 0;
-    return 1;
-}
-
 static void close_slots(pw_align_gpu *gpu)
 {
     for (int k = 0; k < gpu->slots; k++) {
@@ -89,19 +75,10 @@ pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, 
 {
     *out = NULL;
     const char *path = kind == PW_ALIGN_PASS_MM ? "src/align/cells/mm_pass.c" : "src/align/cells/dtw_pass.c";
-    const char *file = cell_text(path);
-    if (!file) return PW_ERR_INTERNAL;
+    const char *text = cell_text(path);
+    if (!text) return PW_ERR_INTERNAL;
     pw_align_gpu *gpu = calloc(1, sizeof *gpu);
     if (!gpu) return PW_ERR_OUT_OF_MEMORY;
-    gpu->dna = kind == PW_ALIGN_PASS_MM && is_dna(s, &gpu->match_cost, &gpu->mismatch_cost);
-    static const char dna_line[] = "#define PW_MM_DNA 1\n";
-    char *text = malloc(sizeof dna_line + strlen(file));
-    if (!text) {
-        free(gpu);
-        return PW_ERR_OUT_OF_MEMORY;
-    }
-    strcpy(text, gpu->dna ? dna_line : "");
-    strcat(text, file);
     if (options) gpu->options = *options;
     else pw_options_init(&gpu->options);
     gpu->options.backend = PW_BACKEND_CUDA;
@@ -117,7 +94,6 @@ pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, 
         st = pw_cell_create(text, path, &sl->cell);
         if (st == PW_OK) st = pw_cuda_stream_create(gpu->options.device, &sl->stream);
     }
-    free(text); /* the cells keep their own copies */
     if (st != PW_OK) {
         close_slots(gpu);
         free(gpu);
@@ -184,7 +160,7 @@ pw_status pw_align_gpu_mm_pass(void *p, const uint8_t *a, int64_t rows, const ui
     unsigned char *row = pw_malloc(gpu->value_size * (size_t)cols);
     if (!row) return PW_ERR_OUT_OF_MEMORY;
     const void *inputs[] = {a, b, gpu->table};
-    double params[] = {gpu->alphabet, gpu->g, gpu->h, tb, gpu->match_cost, gpu->mismatch_cost};
+    double params[] = {gpu->alphabet, gpu->g, gpu->h, tb};
     pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = params, .last_row = row};
     pw_status st = run_on_slot(gpu, &args);
     if (st == PW_OK) {

@@ -2,9 +2,6 @@
  * mm_pass.c - one pass of Myers-Miller (src/align/myers_miller.c) as a cell of the runtime, so the
  * GPU runs the large passes of an alignment on the same processors as any linear cell.  Costs:
  * a pair costs w[a_i * alphabet + b_j] (minus its score), a run of k letters against gaps g + h k.
- * Compiled with PW_MM_DNA defined (src/align/gpu_passes.c puts the line before the text for DNA
- * scoring), a pair costs match_cost for the same base (codes 0 .. 3: A C G T, as apps/scoring.c
- * encodes them), else mismatch_cost: no table read on the step's critical path.
  * Cell (i, j) is the node (i + 1, j + 1) of the pass:
  *   cc  the least cost of reaching the node,
  *   dd  the least among paths ending with a letter of a against a gap (down),
@@ -24,8 +21,6 @@ PW_PARAM(int32_t, alphabet)
 PW_PARAM(int32_t, g)
 PW_PARAM(int32_t, h)
 PW_PARAM(int32_t, tb)
-PW_PARAM(int32_t, match_cost)
-PW_PARAM(int32_t, mismatch_cost)
 
 #define MM_NONE (1 << 30) /* no such path; + h stays inside 32 bits */
 
@@ -45,12 +40,7 @@ PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value up, pw_va
     pw_value v;
     v.ee = PW_MIN(left.ee, left.cc + c->g) + c->h;
     v.dd = PW_MIN(up.dd, up.cc + c->g) + c->h;
-#ifdef PW_MM_DNA
-    const uint8_t x = c->a[i], y = c->b[j];
-    int32_t pair = diag.cc + (x == y && x < 4 ? c->match_cost : c->mismatch_cost);
-#else
     int32_t pair = diag.cc + c->w[c->a[i] * c->alphabet + c->b[j]];
-#endif
     v.cc = PW_MIN(pair, PW_MIN(v.ee, v.dd));
     return v;
 }
