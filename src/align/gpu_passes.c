@@ -135,14 +135,8 @@ static pw_status run_on_slot(pw_align_gpu *gpu, const pw_cell_args *args)
     }
     gpu->slot[k].busy = 1;
     pthread_mutex_unlock(&gpu->lock);
-    pw_options o = gpu->options;
+    pw_options o = gpu->options; /* tile_w 0: the runtime's width for linear cells (src/jit/cell.c) */
     o.cuda_stream = gpu->slot[k].stream;
-    /* Wider tiles than the runtime's default (128): on the H100 at 262144^2 the Myers-Miller cell
-     * ran at 666 / 762 / 799 / 819 GCUPS with w = 128 / 256 / 512 / 1024, the DTW cell at 274 /
-     * 294 / 298 / 299 (bench/align_cells.sh); narrow passes keep 16 tiles a row or more, so a
-     * tile-row can start before the one above has finished most of its row. */
-    int64_t w = args->cols / 16;
-    o.tile_w = w > 1024 ? 1024 : w < 128 ? 128 : w;
     pw_cell_result res;
     pw_status st = pw_cell_run(gpu->slot[k].cell, args, &o, &res);
     pthread_mutex_lock(&gpu->lock);

@@ -219,6 +219,17 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
     st = pw_plan_make(&opt, args->rows, job.flat_cols, job.skew, &plan);
     if (st != PW_OK) return st;
     pw_run_info_clear(&result->info);
+    if (plan.backend == PW_BACKEND_CUDA && d->form == PW_CELL_LINEAR && opt.tile_w == 0) {
+        /* Linear cells on the GPU: tiles wider than the engine's default (h).  On the H100 at
+         * 262144^2 the alignment passes' Myers-Miller cell ran at 666 / 762 / 799 / 819 GCUPS with
+         * w = 128 / 256 / 512 / 1024 and the DTW cell at 274 / 294 / 298 / 299
+         * (bench/align_cells.sh); narrow spaces keep 16 tiles a row or more, so a tile-row can
+         * start before the one above has finished most of its row. */
+        int64_t w = args->cols / 16;
+        opt.tile_w = w > 1024 ? 1024 : w < 128 ? 128 : w;
+        st = pw_plan_make(&opt, args->rows, job.flat_cols, job.skew, &plan);
+        if (st != PW_OK) return st;
+    }
     if (plan.backend == PW_BACKEND_CUDA) {
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
         pw_kernel_switches sw;
