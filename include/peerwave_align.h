@@ -9,8 +9,9 @@
  *     }
  *
  * How: the score pass (pw_sw, on the GPU when there is one) gives the score and the end cell; a
- * pass backwards from the end cell, pruned to the cells that can still be part of an optimal
- * alignment, gives the start; the rectangle between them is aligned globally by Myers and
+ * second score pass over the reversed prefixes (GPU), or a pass backwards from the end cell pruned
+ * to the cells that can still be part of an optimal alignment (CPU), gives the start; the
+ * rectangle between them is aligned globally by Myers and
  * Miller's divide and conquer (a forward and a reverse pass over its halves, then each part
  * alone), whose passes run on the GPU while they are large.  Memory: O(n + m) for the sequences
  * and the alignment, and two rows of the rectangle per pass; nothing is saved to disk.
@@ -47,7 +48,7 @@ typedef struct pw_alignment {
     double seconds_score;         /* the score pass */
     double seconds_align;         /* the start pass and the divide and conquer */
     int64_t cells_align;          /* cells computed after the score pass */
-    double seconds_start;         /* of seconds_align: the start pass (on the CPU) */
+    double seconds_start;         /* of seconds_align: the start pass */
     int64_t cells_start;          /* of cells_align: the start pass's */
     int64_t cells_gpu;            /* of cells_align: the divide and conquer's passes on the GPU */
     double seconds_gpu;           /* and their time (kernels, copies, launches) */
