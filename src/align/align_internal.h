@@ -77,6 +77,9 @@ pw_status pw_sw_find_start(const pw_align_scoring *s, const uint8_t *ra, int64_t
                            int64_t m, int64_t end_a, int64_t end_b, int32_t score, int64_t *start_a,
                            int64_t *start_b, int64_t *cells, const volatile int *cancel);
 
+/* CPU threads for the passes: options->threads, else one per online core. */
+int pw_align_threads(const pw_options *options);
+
 /* fn(first) and fn(second), the first on a new thread when `parallel` (and one can be made):
  * the two passes of a split, and the two parts after it. */
 void pw_align_run_both(int parallel, void *(*fn)(void *), void *first, void *second);

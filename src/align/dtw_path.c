@@ -15,7 +15,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "peerwave_align.h"
 #include "../../apps/checks.h"
@@ -183,8 +182,7 @@ static pw_status path_of(const double *a, int64_t n, const double *b, int64_t m,
     for (int64_t k = 0; k < m; k++) rev[n + k] = b[m - 1 - k];
     for (int64_t k = 0; k < room; k++) pi[k] = -1;
     path_job job = {a, b, rev, rev + n, n, m, squared, f32, pi, pj, NULL, 0, options ? options->cancel : NULL};
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = options && options->threads > 0 ? options->threads : (cores > 0 ? (int)cores : 1);
+    int threads = pw_align_threads(options);
     int use_gpu = 0;
     pw_status st = pw_align_gpu_wanted(options, &use_gpu);
     if (st == PW_OK && use_gpu) st = pw_align_gpu_open(PW_ALIGN_PASS_DTW, NULL, squared, f32, options, &job.gpu);

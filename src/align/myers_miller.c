@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "align_internal.h"
 #include "../core/alloc.h"
@@ -94,6 +95,13 @@ static void *pass_thread(void *p)
     pass_args *x = p;
     x->status = run_pass(x->st, x->a, x->rows, x->b, x->cols, x->tb, x->cc, x->dd);
     return NULL;
+}
+
+int pw_align_threads(const pw_options *o)
+{
+    if (o && o->threads > 0) return o->threads;
+    long k = sysconf(_SC_NPROCESSORS_ONLN);
+    return k > 0 ? (int)k : 1;
 }
 
 void pw_align_run_both(int parallel, void *(*fn)(void *), void *first, void *second)

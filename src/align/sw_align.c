@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "peerwave_align.h"
 #include "../../apps/checks.h"
@@ -205,13 +204,6 @@ static int costs_fit(const pw_sw_params *p, const pw_score_table *t, int64_t n, 
     return (n + m + 2) * (big + 1) < ((int64_t)1 << 29);
 }
 
-static int threads_of(const pw_options *o)
-{
-    if (o && o->threads > 0) return o->threads;
-    long k = sysconf(_SC_NPROCESSORS_ONLN);
-    return k > 0 ? (int)k : 1;
-}
-
 pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                       const pw_options *options, pw_alignment *out)
 {
@@ -251,7 +243,7 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
     reverse_copy(ea, n, ra);
     reverse_copy(eb, m, rb);
     pw_align_scoring sc = {table.scores, table.size, table.max_score, params->gap_open, params->gap_extend};
-    pw_mm_job job = {ea, eb, ra, rb, n, m, sc, {NULL, NULL, 0}, threads_of(options), options ? options->cancel : NULL};
+    pw_mm_job job = {ea, eb, ra, rb, n, m, sc, {NULL, NULL, 0}, pw_align_threads(options), options ? options->cancel : NULL};
     int64_t sa = 0, sb = 0, count = 0;
     int on_gpu = res.info.backend == PW_BACKEND_CUDA;
     pw_align_gpu *gpu = NULL; /* the large passes on the GPU when the score pass ran there */
