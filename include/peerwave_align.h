@@ -56,7 +56,8 @@ typedef struct pw_alignment {
 } pw_alignment;
 
 /* Align as above.  The same parameters and checks as pw_sw, and also PW_ERR_UNSUPPORTED when
- * gap_open < gap_extend (an alignment could then be scored two ways).  options as for pw_sw;
+ * gap_open < gap_extend (an alignment could then be scored two ways) and PW_ERR_OVERFLOW when
+ * (n + m) times the largest score or penalty reaches 2^29 (the passes' costs are 32-bit).  options as for pw_sw;
  * the passes after the score pass run on the backend it ran on.  On success *out owns memory:
  * release it with pw_alignment_free. */
 pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
