@@ -83,5 +83,8 @@ int pw_align_threads(const pw_options *options);
 /* fn(first) and fn(second), the first on a new thread when `parallel` (and one can be made):
  * the two passes of a split, and the two parts after it. */
 void pw_align_run_both(int parallel, void *(*fn)(void *), void *first, void *second);
+/* The threads of a part for its two halves: split between them when they run in parallel, else
+ * all for each (they run one after the other). */
+void pw_align_share_threads(int parallel, int threads, int *first, int *second);
 
 #endif

@@ -142,8 +142,7 @@ static void solve(path_part *x)
     path_part bottom = {job, mid + 1, x->r1, bk, x->c1, x->out + (mid - x->r0) + (bj - x->c0) + 1, 1, 0, PW_OK};
     int parallel = x->threads > 1 && (mid - x->r0 + 1) * (bj - x->c0 + 1) >= PATH_PARALLEL_CELLS &&
                    (x->r1 - mid) * (x->c1 - bk + 1) >= PATH_PARALLEL_CELLS;
-    top.threads = parallel ? (x->threads + 1) / 2 : x->threads;
-    bottom.threads = parallel ? x->threads - top.threads : x->threads;
+    pw_align_share_threads(parallel, x->threads, &top.threads, &bottom.threads);
     pw_align_run_both(parallel, part_thread, &top, &bottom);
     x->cells += top.cells + bottom.cells;
     x->status = top.status != PW_OK ? top.status : bottom.status;

@@ -104,6 +104,12 @@ int pw_align_threads(const pw_options *o)
     return k > 0 ? (int)k : 1;
 }
 
+void pw_align_share_threads(int parallel, int threads, int *first, int *second)
+{
+    *first = parallel ? (threads + 1) / 2 : threads;
+    *second = parallel ? threads - *first : threads;
+}
+
 void pw_align_run_both(int parallel, void *(*fn)(void *), void *first, void *second)
 {
     pthread_t t;
@@ -235,12 +241,7 @@ static void solve(part *x)
     if (type2) x->ops[top_room] = x->ops[top_room + 1] = PW_OP_A_ONLY;
     parallel = x->threads > 1 && top.rows * top.cols >= MM_PARALLEL_CELLS &&
                bottom.rows * bottom.cols >= MM_PARALLEL_CELLS;
-    if (parallel) {
-        top.threads = (x->threads + 1) / 2;
-        bottom.threads = x->threads - top.threads;
-    } else {
-        top.threads = bottom.threads = x->threads;
-    }
+    pw_align_share_threads(parallel, x->threads, &top.threads, &bottom.threads);
     pw_align_run_both(parallel, part_thread, &top, &bottom);
     x->cells += top.cells + bottom.cells;
     x->status = top.status != PW_OK ? top.status : bottom.status;
