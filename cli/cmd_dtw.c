@@ -115,29 +115,37 @@ static pw_status run_dtw(void *p)
     return dtw_prefix(j, j->a->length, j->b->length, &j->options, &j->result);
 }
 
-/* The path as .npy (int64, (length, 2)) or text ("i j" lines). */
-static int write_path(const char *out, const pw_warp_path *p)
+/* The path as .npy (int64, (length, 2)) or text ("i j" lines); -1 with the reason in err. */
+static int write_path(const char *out, const pw_warp_path *p, char *err, int errlen)
 {
     size_t len = strlen(out);
     if (len >= 4 && strcmp(out + len - 4, ".npy") == 0) {
         int64_t *pairs = malloc(sizeof *pairs * 2 * (size_t)p->length);
-        if (!pairs) return -1;
+        if (!pairs) {
+            snprintf(err, (size_t)errlen, "out of memory");
+            return -1;
+        }
         for (int64_t k = 0; k < p->length; k++) {
             pairs[2 * k] = p->i[k];
             pairs[2 * k + 1] = p->j[k];
         }
         int64_t shape[2] = {p->length, 2};
-        char err[256];
-        int r = npy_write(out, PW_I64, 2, shape, pairs, err, sizeof err);
+        int r = npy_write(out, PW_I64, 2, shape, pairs, err, errlen);
         free(pairs);
-        if (r) cli_error("%s", err);
         return r;
     }
     FILE *f = fopen(out, "w");
-    if (!f) return -1;
+    if (!f) {
+        snprintf(err, (size_t)errlen, "cannot create the file");
+        return -1;
+    }
     fprintf(f, "# i j: 0-based cells of an optimal warping path\n");
     for (int64_t k = 0; k < p->length; k++) fprintf(f, "%" PRId64 " %" PRId64 "\n", p->i[k], p->j[k]);
-    return fclose(f);
+    if (fclose(f) != 0) {
+        snprintf(err, (size_t)errlen, "write failed");
+        return -1;
+    }
+    return 0;
 }
 
 /* --path and --plot: find the path (on the backend of the options), write and draw it. */
@@ -152,8 +160,9 @@ static int dtw_path_outputs(const dtw_args *args, const dtw_job *job, pw_dtype t
         return cli_status_exit(st);
     }
     int code = 0;
-    if (args->path_out && write_path(args->path_out, &path)) {
-        cli_error("--path %s: cannot write the file", args->path_out);
+    char err[512];
+    if (args->path_out && write_path(args->path_out, &path, err, (int)sizeof err)) {
+        cli_error("--path %s: %s", args->path_out, err);
         code = EXIT_DATA;
     }
     if (!code && args->plot_path)

@@ -435,6 +435,9 @@ expect 2 sw --format bam "$tmp/a.fa" "$tmp/b.fa"
   head -c 80 "$tmp/path.npy" | grep -q "'<i8'" && head -c 80 "$tmp/path.npy" | grep -q "(.*, 2)" && head -c 4 "$tmp/path.svg" | grep -q '<svg' \
   && ok || bad "dtw --path .npy / --plot"
 expect 1 dtw --path "$tmp/no/such/dir/p.txt" "$tmp/d1.txt" "$tmp/d2.txt"
+expect 1 dtw --path "$tmp/no/such/dir/p.npy" "$tmp/d1.txt" "$tmp/d2.txt"
+[ "$(wc -l < "$tmp/err")" = 1 ] && ok || bad "dtw --path to a missing folder: $(wc -l < "$tmp/err") lines on stderr"
+expect 1 sw --align --plot "$tmp/no/such/dir/a.svg" "$tmp/a.fa" "$tmp/b.fa"
 
 # A table input (PW_INPUT(int32_t, w, 1024)) from .npy: the alignment pass cell with every pair
 # costing 0 (an all-zero table) over 300 x 200 letters: 200 pairs and one run of 100 letters of a
