@@ -28,6 +28,12 @@
 #include "../src/align/gpu_passes.h"
 #include "../src/jit/cell_gpu.h"
 #include "../src/cuda/kernel_desc.h"
+#include "../src/core/plan.h"
+#include "../apps/checks.h"
+#include "../apps/dtw_cell.h"
+#ifdef PW_HAVE_CUDA
+#include "../src/cuda/pw_cuda.h"
+#endif
 #include "test_util.h"
 
 #define NEG (-(1 << 28))
@@ -463,7 +469,8 @@ static double full_dtw(const double *a, int64_t n, const double *b, int64_t m, i
     return dist;
 }
 
-static void test_random_dtw(int count)
+/* shifted: b is a with a stretch cut out or repeated (the path runs far off the diagonal). */
+static void test_random_dtw(int count, int shifted)
 {
     for (int t = 0; t < count; t++) {
         int64_t n, m;
@@ -475,8 +482,13 @@ static void test_random_dtw(int count)
         int integers = t % 2, squared = (t / 2) % 2, f32 = (t / 4) % 2;
         double *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)m);
         float *af = malloc(sizeof *af * (size_t)n), *bf = malloc(sizeof *bf * (size_t)m);
+        int64_t cut = test_range(0, n - 1), skip = test_range(0, n + m);
         for (int64_t k = 0; k < n + m; k++) {
             double v = integers ? (double)test_range(-9, 9) : (double)(test_rand() % 100000) / 997.0 - 50.0;
+            if (shifted && k >= n) { /* b[x] = a at x below the cut, at x - skip (or a's end) above it */
+                int64_t x = k - n, from = x < cut ? x : x - skip;
+                v = a[from < 0 ? 0 : from >= n ? n - 1 : from] + (integers ? 0 : 0.25);
+            }
             if (f32) v = (double)(float)v;
             if (k < n) a[k] = v, af[k] = (float)v;
             else b[k - n] = v, bf[k - n] = (float)v;
@@ -589,7 +601,7 @@ static void compare_passes(pw_backend backend, int count)
         double *last = malloc(sizeof *last * (size_t)cols), *ref = malloc(sizeof *ref * (size_t)cols);
         for (int64_t k = 0; k < rows; k++) da[k] = (double)(test_rand() % 10000) / 77.0;
         for (int64_t k = 0; k < cols; k++) db[k] = (double)(test_rand() % 10000) / 77.0;
-        int squared = t % 2, f32 = (t / 2) % 2;
+        int squared = t % 2, f32 = (t / 2) % 2, free_last = (t / 4) % 2;
         double *prev = malloc(sizeof *prev * (size_t)cols);
         for (int64_t i = 0; i < rows; i++) {
             for (int64_t j = 0; j < cols; j++) prev[j] = ref[j];
@@ -598,19 +610,19 @@ static void compare_passes(pw_backend backend, int count)
                 double d = i && j ? prev[j - 1] : (i == 0 && j == 0 ? 0 : INFINITY);
                 double mn = left < d ? left : d;
                 mn = up < mn ? up : mn;
-                ref[j] = cost_of(da[i], db[j], squared, f32) + mn;
+                ref[j] = (free_last && j == cols - 1 ? 0.0 : cost_of(da[i], db[j], squared, f32)) + mn;
             }
         }
         free(prev);
         const void *dinputs[] = {da, db};
-        double dparams[] = {squared, f32};
+        double dparams[] = {squared, f32, free_last};
         pw_cell_args dargs = {.rows = rows, .cols = cols, .inputs = dinputs, .params = dparams, .last_row = last};
         st = pw_cell_run(dtw, &dargs, &o, &res);
         CHECK(st == PW_OK, "dtw_pass: %s (%s)", pw_status_str(st), pw_error_detail());
         same = st == PW_OK;
         for (int64_t j = 0; same && j < cols; j++) same = last[j] == ref[j];
-        CHECK(same, "dtw_pass %lldx%lld (squared %d, f32 %d): its last row differs from the textbook's",
-              (long long)rows, (long long)cols, squared, f32);
+        CHECK(same, "dtw_pass %lldx%lld (squared %d, f32 %d, free_last %d): its last row differs from the textbook's",
+              (long long)rows, (long long)cols, squared, f32, free_last);
         free(a), free(b), free(cc), free(dd), free(row), free(da), free(db), free(last), free(ref);
     }
     pw_cell_free(mm);
@@ -637,6 +649,59 @@ static int nvrtc_cells(void)
 #endif
 }
 
+#ifdef PW_HAVE_CUDA
+/* The GPU DTW pass that saves rows (the warping path's forward pass): every saved row and its
+ * least value, bit for bit against a plain loop, over strategies and tile heights. */
+static void gpu_saved_rows(int count)
+{
+    const pw_strategy strategies[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH};
+    for (int t = 0; t < count; t++) {
+        int64_t n = test_range(2, t % 3 ? 3000 : 600), m = test_range(1, t % 5 ? 3000 : 40);
+        int64_t every = (int64_t)256 << (t % 3);
+        int squared = t % 2, f32 = (t / 2) % 2;
+        double *x = malloc(sizeof *x * (size_t)(n + m)), *row = malloc(sizeof *row * (size_t)m);
+        double *got = malloc(sizeof *got * (size_t)m);
+        for (int64_t k = 0; k < n + m; k++) x[k] = (double)(test_rand() % 100000) / 997.0 - 50.0;
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CUDA;
+        o.strategy = strategies[t % 3];
+        o.rows_per_thread = (t / 3) % 2 ? 0 : 1 << (t % 4);
+        o.tile_h = o.rows_per_thread ? 32 * o.rows_per_thread : 0;
+        pw_plan plan;
+        pw_cuda_rows *rows = NULL;
+        double distance = 0;
+        pw_run_info info;
+        pw_status st = pw_plan_make_app(&o, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
+        if (st == PW_OK) st = pw_cuda_dtw_rows(&plan, x, n, x + n, m, squared, f32, every, &rows, &distance, &info);
+        CHECK(st == PW_OK, "saved rows %lldx%lld every %lld: %s (%s)", (long long)n, (long long)m, (long long)every,
+              pw_status_str(st), pw_error_detail());
+        int same = st == PW_OK;
+        for (int64_t i = 0; same && i < n; i++) {
+            double diag = i == 0 ? 0 : INFINITY; /* D(i - 1, j - 1) for j = 0 */
+            for (int64_t j = 0; j < m; j++) {
+                double c = cost_of(x[i], x[n + j], squared, f32);
+                double up = i ? row[j] : INFINITY, left = j ? row[j - 1] : INFINITY;
+                row[j] = pw_dtw_combine_f64(c, up, left, diag);
+                diag = up;
+            }
+            if ((i + 1) % every == 0 && i + 1 < n) {
+                int64_t k = (i + 1) / every - 1;
+                double low = INFINITY;
+                for (int64_t j = 0; j < m; j++) low = row[j] < low ? row[j] : low;
+                same = pw_cuda_rows_read(rows, k, 0, m, got) == PW_OK && pw_cuda_rows_min(rows)[k] == low;
+                for (int64_t j = 0; same && j < m; j++) same = got[j] == row[j];
+            }
+        }
+        if (same) same = distance == row[m - 1];
+        CHECK(same, "saved rows %lldx%lld every %lld (strategy %d, rows a thread %d, f32 %d): differ from a plain loop",
+              (long long)n, (long long)m, (long long)every, (int)o.strategy, o.rows_per_thread, f32);
+        pw_cuda_rows_free(rows);
+        free(x), free(row), free(got);
+    }
+}
+#endif
+
 /* Alignments and paths with every pass of >= 1000 cells on the GPU, against the CPU's. */
 static int gpu_runs(void)
 {
@@ -652,6 +717,9 @@ static int gpu_runs(void)
     }
     setenv("PEERWAVE_ALIGN_GPU_CELLS", "1000", 1);
     compare_passes(PW_BACKEND_CUDA, 60);
+#ifdef PW_HAVE_CUDA
+    gpu_saved_rows(40);
+#endif
     for (int t = 0; t < 40; t++) {
         pw_sw_params p;
         make_params(&p, t);
@@ -702,7 +770,15 @@ int main(int argc, char **argv)
     test_threads();
     test_view();
     test_bad_input();
-    test_random_dtw(300);
+    test_random_dtw(300, 0);
+    /* the same through saved rows (dtw_strips.c): strips of a few rows, windows that must grow */
+    const char *strip_rows[] = {"1", "3", "16", "61"};
+    for (int k = 0; k < 4; k++) {
+        setenv("PEERWAVE_PATH_ROWS", strip_rows[k], 1);
+        test_random_dtw(60, 0);
+        test_random_dtw(60, 1);
+    }
+    unsetenv("PEERWAVE_PATH_ROWS");
     printf("compared with the only optimal alignment: %d SW cases, %d DTW cases\n", unique_sw, unique_dtw);
     CHECK(unique_sw >= 50 && unique_dtw >= 50, "too few cases with a unique optimum to compare");
     return test_finish();

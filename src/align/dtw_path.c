@@ -1,5 +1,7 @@
 /*
  * dtw_path.c - pw_dtw_path_f64 / _f32: an optimal warping path in linear space (Hirschberg).
+ * Large searches first cut the path at saved rows of one forward pass (dtw_strips.c), then solve
+ * each strip's rectangle as below.
  *
  * A part is a rectangle of rows [r0, r1] and columns [c0, c1] whose path runs from (r0, c0) to
  * (r1, c1).  With two or more rows it is split at mid = r0 + (r1 - r0) / 2:
@@ -20,55 +22,32 @@
 #include "../../apps/checks.h"
 #include "../../apps/dtw_cell.h"
 #include "align_internal.h"
-#include "gpu_passes.h"
+#include "dtw_path.h"
 #include "../core/alloc.h"
 #include "../core/exec.h"
 
 #define PATH_PARALLEL_CELLS ((int64_t)1 << 22)
 
-typedef struct path_job {
-    const double *a, *b, *ra, *rb; /* the series in double, and reversed */
-    int64_t n, m;
-    int squared, f32;
-    int64_t *pi, *pj;             /* output cells; -1 where unused */
-    pw_align_gpu *gpu;            /* NULL, or the GPU for passes of at least gpu_cells cells */
-    int64_t gpu_cells;
-    const volatile int *cancel;   /* pw_options.cancel: looked at before every split */
-} path_job;
-
-static inline double cell_cost(const path_job *job, double x, double y)
+pw_status pw_path_pass(const path_job *job, const double *a, int64_t rows, const double *b, int64_t cols,
+                       int free_last, double *last)
 {
-    if (job->f32) return (double)pw_dtw_cost_f32((float)x, (float)y, job->squared);
-    return pw_dtw_cost_f64(x, y, job->squared);
-}
-
-/* last[j], j < cols: the least cost from cell (0, 0) to cell (rows - 1, j) of a x b. */
-static pw_status path_pass(const path_job *job, const double *a, int64_t rows, const double *b, int64_t cols,
-                           double *last)
-{
-    if (job->gpu && rows * cols >= job->gpu_cells) return pw_align_gpu_dtw_pass(job->gpu, a, rows, b, cols, last);
+    if (job->gpu && rows * cols >= job->gpu_cells)
+        return pw_align_gpu_dtw_pass(job->gpu, a, rows, b, cols, free_last, last);
+    const int64_t costed = free_last ? cols - 1 : cols; /* columns with their true cost */
     double acc = 0;
-    for (int64_t j = 0; j < cols; j++) last[j] = acc += cell_cost(job, a[0], b[j]);
+    for (int64_t j = 0; j < cols; j++) last[j] = acc += j < costed ? pw_path_cell_cost(job, a[0], b[j]) : 0.0;
     for (int64_t i = 1; i < rows; i++) {
         double diag = last[0];
-        last[0] += cell_cost(job, a[i], b[0]);
+        last[0] += costed > 0 ? pw_path_cell_cost(job, a[i], b[0]) : 0.0;
         for (int64_t j = 1; j < cols; j++) {
             double up = last[j];
-            last[j] = pw_dtw_combine_f64(cell_cost(job, a[i], b[j]), up, last[j - 1], diag);
+            double c = j < costed ? pw_path_cell_cost(job, a[i], b[j]) : 0.0;
+            last[j] = pw_dtw_combine_f64(c, up, last[j - 1], diag);
             diag = up;
         }
     }
     return PW_OK;
 }
-
-typedef struct path_part {
-    const path_job *job;
-    int64_t r0, r1, c0, c1;
-    int64_t out; /* first output slot; room for (r1 - r0) + (c1 - c0) + 1 cells */
-    int threads;
-    int64_t cells;
-    pw_status status;
-} path_part;
 
 typedef struct path_pass_args {
     const path_job *job;
@@ -81,14 +60,14 @@ typedef struct path_pass_args {
 static void *pass_thread(void *p)
 {
     path_pass_args *x = p;
-    x->status = path_pass(x->job, x->a, x->rows, x->b, x->cols, x->last);
+    x->status = pw_path_pass(x->job, x->a, x->rows, x->b, x->cols, 0, x->last);
     return NULL;
 }
 
 
 static void *part_thread(void *p);
 
-static void solve(path_part *x)
+void pw_path_solve(path_part *x)
 {
     const path_job *job = x->job;
     if (job->cancel && *job->cancel) {
@@ -150,7 +129,7 @@ static void solve(path_part *x)
 
 static void *part_thread(void *p)
 {
-    solve(p);
+    pw_path_solve(p);
     return NULL;
 }
 
@@ -187,8 +166,12 @@ static pw_status path_of(const double *a, int64_t n, const double *b, int64_t m,
     if (st == PW_OK && use_gpu) st = pw_align_gpu_open(PW_ALIGN_PASS_DTW, NULL, squared, f32, options, &job.gpu);
     if (job.gpu) job.gpu_cells = pw_align_gpu_min_cells(job.gpu);
     path_part whole = {&job, 0, n - 1, 0, m - 1, 0, threads, 0, st};
-    if (st == PW_OK) solve(&whole);
-    pw_align_gpu_info(job.gpu, &out->info);
+    if (st == PW_OK && (n - 1) / pw_path_strip_rows(n, m) >= 1)
+        whole.status = pw_path_by_strips(&job, options, threads, &whole.cells, &out->info);
+    else if (st == PW_OK) {
+        pw_path_solve(&whole);
+        pw_align_gpu_info(job.gpu, &out->info);
+    }
     pw_align_gpu_close(job.gpu);
     free(rev);
     if (whole.status != PW_OK) {
@@ -202,7 +185,7 @@ static pw_status path_of(const double *a, int64_t n, const double *b, int64_t m,
         if (pi[k] >= 0) {
             pi[len] = pi[k];
             pj[len] = pj[k];
-            total += cell_cost(&job, a[pi[len]], b[pj[len]]);
+            total += pw_path_cell_cost(&job, a[pi[len]], b[pj[len]]);
             len++;
         }
     out->i = pi;

@@ -175,10 +175,10 @@ pw_status pw_align_gpu_mm_pass(void *p, const uint8_t *a, int64_t rows, const ui
 }
 
 pw_status pw_align_gpu_dtw_pass(pw_align_gpu *gpu, const double *a, int64_t rows, const double *b, int64_t cols,
-                                double *last)
+                                int free_last, double *last)
 {
     const void *inputs[] = {a, b};
-    double params[] = {gpu->squared, gpu->f32};
+    double params[] = {gpu->squared, gpu->f32, free_last};
     pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = params, .last_row = last};
     return run_on_slot(gpu, &args);
 }
@@ -218,9 +218,9 @@ pw_status pw_align_gpu_mm_pass(void *p, const uint8_t *a, int64_t rows, const ui
 }
 
 pw_status pw_align_gpu_dtw_pass(pw_align_gpu *gpu, const double *a, int64_t rows, const double *b, int64_t cols,
-                                double *last)
+                                int free_last, double *last)
 {
-    (void)gpu, (void)a, (void)rows, (void)b, (void)cols, (void)last;
+    (void)gpu, (void)a, (void)rows, (void)b, (void)cols, (void)free_last, (void)last;
     return PW_ERR_UNSUPPORTED;
 }
 

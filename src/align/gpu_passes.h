@@ -35,9 +35,10 @@ int64_t pw_align_gpu_min_cells(const pw_align_gpu *gpu);
 /* A Myers-Miller pass (pw_mm_pass_fn; ctx = the pw_align_gpu). */
 pw_status pw_align_gpu_mm_pass(void *gpu, const uint8_t *a, int64_t rows, const uint8_t *b, int64_t cols,
                                int32_t tb, int32_t *cc, int32_t *dd);
-/* A DTW pass: last[j], the least cost from (0, 0) to (rows - 1, j). */
+/* A DTW pass: last[j], the least cost from (0, 0) to (rows - 1, j); free_last: the cells of
+ * column cols - 1 cost 0 (dtw_path.h). */
 pw_status pw_align_gpu_dtw_pass(pw_align_gpu *gpu, const double *a, int64_t rows, const double *b, int64_t cols,
-                                double *last);
+                                int free_last, double *last);
 /* The GPU passes' run information, summed (cells, seconds); backend CUDA when any ran. */
 void pw_align_gpu_info(const pw_align_gpu *gpu, pw_run_info *info);
 void pw_align_gpu_close(pw_align_gpu *gpu);

@@ -58,15 +58,20 @@ extern "C" pw_status pw_cuda_describe(int device, char *buf, size_t size)
 
 /* Run app on the processor the selector picks for a linear cell (kernel_desc.h): the warp
  * processor, with its own bus of edge words filled from the app's before the run and drained
- * back after it, or the block processor with R rows a thread. */
+ * back after it, or the block processor with R rows a thread.  row_every > 0: the app saves
+ * every row_every-th row (app_dtw.cuh), which must be a tile-row's last. */
 template <class App>
-static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_info *info)
+static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_info *info, int64_t row_every = 0)
 {
     typedef typename App::T T;
     const pw_cell_shape cell = {PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR), (int)sizeof(T), 1, 0, 0};
     pw_kernel_desc desc;
     pw_status st = pw_select_kernel(plan, &cell, NULL, &desc);
     if (st != PW_OK) return st;
+    if (row_every > 0 && row_every % desc.tiling.h != 0) {
+        pw_set_error_detail("rows saved every %lld, tiles of %lld rows", (long long)row_every, (long long)desc.tiling.h);
+        return PW_ERR_UNSUPPORTED;
+    }
     if (desc.processor == PW_PROC_WARP) {
         pw_edge_words<T> bus(pw_plan_stream(plan));
         st = bus.alloc((size_t)desc.tiling.cols);
@@ -304,4 +309,108 @@ extern "C" pw_status pw_cuda_dtw_f64_device(const pw_plan *plan, const double *a
                                             int64_t m, int squared, double *distance, pw_run_info *info)
 {
     return cuda_dtw(plan, a, n, b, m, squared, 1, distance, info);
+}
+
+/* ---- DTW with saved rows (the warping-path search, src/align/dtw_strips.c) ------------------ */
+
+struct pw_cuda_rows {
+    double *dev;       /* slots x cols, on the device */
+    double *row_min;   /* host, per slot */
+    int64_t slots, cols;
+};
+
+/* row_min[k] = the least value of saved row k: one block a row. */
+static __global__ void pw_rows_min_kernel(const double *rows, int64_t cols, double *row_min)
+{
+    __shared__ double part[256];
+    const double *row = rows + (int64_t)blockIdx.x * cols;
+    double v = INFINITY;
+    for (int64_t j = threadIdx.x; j < cols; j += blockDim.x) v = fmin(v, row[j]);
+    part[threadIdx.x] = v;
+    __syncthreads();
+    for (int w = 128; w > 0; w /= 2) {
+        if ((int)threadIdx.x < w) part[threadIdx.x] = fmin(part[threadIdx.x], part[threadIdx.x + w]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) row_min[blockIdx.x] = part[0];
+}
+
+extern "C" void pw_cuda_rows_free(pw_cuda_rows *rows)
+{
+    if (!rows) return;
+    cudaFree(rows->dev);
+    free(rows->row_min);
+    free(rows);
+}
+
+extern "C" pw_status pw_cuda_rows_read(const pw_cuda_rows *rows, int64_t k, int64_t j0, int64_t count, double *out)
+{
+    return pw_from_cuda(cudaMemcpy(out, rows->dev + k * rows->cols + j0, sizeof(double) * (size_t)count,
+                                   cudaMemcpyDeviceToHost));
+}
+
+extern "C" const double *pw_cuda_rows_min(const pw_cuda_rows *rows) { return rows->row_min; }
+
+template <bool F32Cost>
+static pw_status dtw_rows_run(const pw_plan *plan, const double *da, int64_t n, const double *db, int64_t m,
+                              int squared, int64_t every, pw_cuda_rows *rows, double *distance, pw_run_info *info)
+{
+    cudaStream_t s = pw_plan_stream(plan);
+    pw_device_buffer<double> bus(s), left(s), diag(s), mins(s);
+    std::vector<double> bus_init((size_t)m, INFINITY), col_init((size_t)n, INFINITY);
+    pw_status st = bus.upload(bus_init.data(), (size_t)m);
+    PW_THEN(st, left.upload(col_init.data(), (size_t)n));
+    col_init[0] = 0; /* D(-1, -1) = 0 */
+    PW_THEN(st, diag.upload(col_init.data(), (size_t)n));
+    PW_THEN(st, mins.alloc((size_t)(rows->slots > 0 ? rows->slots : 1)));
+    if (st != PW_OK) return st;
+    DtwApp<double, F32Cost> app{bus.ptr, left.ptr, diag.ptr, da, db, squared, rows->dev, every, rows->slots, m};
+    st = pw_cuda_run_linear(plan, app, info, every);
+    double last = 0;
+    PW_THEN(st, bus.pw_download(&last, bus.ptr + m - 1, sizeof last, s));
+    if (st == PW_OK && rows->slots > 0) {
+        pw_rows_min_kernel<<<(unsigned)rows->slots, 256, 0, s>>>(rows->dev, m, mins.ptr);
+        st = pw_from_cuda(cudaGetLastError());
+        PW_THEN(st, mins.download(rows->row_min, (size_t)rows->slots));
+    }
+    if (st == PW_OK) *distance = last;
+    return st;
+}
+
+/* The DTW of double series a (n) and b (m), in double, saving rows every - 1, 2 every - 1, ...
+ * below n - 1 on the device (*out, freed with pw_cuda_rows_free).  f32: float costs of the
+ * samples (as floats), summed in double. */
+extern "C" pw_status pw_cuda_dtw_rows(const pw_plan *plan, const double *a, int64_t n, const double *b, int64_t m,
+                                      int squared, int f32, int64_t every, pw_cuda_rows **out, double *distance,
+                                      pw_run_info *info)
+{
+    *out = NULL;
+    if (every < 1) return PW_ERR_INVALID_ARGUMENT;
+    pw_cuda_rows *rows = (pw_cuda_rows *)calloc(1, sizeof *rows);
+    if (!rows) return PW_ERR_OUT_OF_MEMORY;
+    rows->slots = (n - 1) / every;
+    rows->cols = m;
+    rows->row_min = (double *)malloc(sizeof(double) * (size_t)(rows->slots > 0 ? rows->slots : 1));
+    try {
+        cudaStream_t s = pw_plan_stream(plan);
+        pw_device_buffer<double> da(s), db(s);
+        pw_status st = rows->row_min ? pw_cuda_probe(plan->device) : PW_ERR_OUT_OF_MEMORY;
+        PW_THEN(st, pw_cuda_reserve(3.0 * sizeof(double) * (double)(n + m) + 8.0 * (double)rows->slots * (double)m));
+        if (st == PW_OK && rows->slots > 0)
+            st = pw_from_cuda(cudaMalloc((void **)&rows->dev, sizeof(double) * (size_t)(rows->slots * m)));
+        PW_THEN(st, da.upload(a, (size_t)n));
+        PW_THEN(st, db.upload(b, (size_t)m));
+        if (st == PW_OK)
+            st = f32 ? dtw_rows_run<true>(plan, da.ptr, n, db.ptr, m, squared, every, rows, distance, info)
+                     : dtw_rows_run<false>(plan, da.ptr, n, db.ptr, m, squared, every, rows, distance, info);
+        if (st != PW_OK) {
+            pw_cuda_rows_free(rows);
+            return st;
+        }
+        *out = rows;
+        return PW_OK;
+    } catch (const std::bad_alloc &) {
+        pw_cuda_rows_free(rows);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
 }

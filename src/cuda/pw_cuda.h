@@ -43,6 +43,19 @@ pw_status pw_cuda_dtw_f64(const pw_plan *plan, const double *a, int64_t n,
                           const double *b, int64_t m, int squared, double *distance,
                           pw_run_info *info);
 
+/* DTW in double saving rows every - 1, 2 every - 1, ... below n - 1 on the device, for the
+ * warping-path search (src/align/dtw_strips.c); f32: float costs of the samples, summed in
+ * double.  PW_ERR_UNSUPPORTED when `every` is not a multiple of the tile height chosen. */
+typedef struct pw_cuda_rows pw_cuda_rows;
+pw_status pw_cuda_dtw_rows(const pw_plan *plan, const double *a, int64_t n, const double *b, int64_t m,
+                           int squared, int f32, int64_t every, pw_cuda_rows **rows, double *distance,
+                           pw_run_info *info);
+/* out[0 .. count) = saved row k's values at columns j0 .. j0 + count. */
+pw_status pw_cuda_rows_read(const pw_cuda_rows *rows, int64_t k, int64_t j0, int64_t count, double *out);
+/* Per saved row, its least value (host memory, owned by rows). */
+const double *pw_cuda_rows_min(const pw_cuda_rows *rows);
+void pw_cuda_rows_free(pw_cuda_rows *rows);
+
 pw_status pw_cuda_sat(const pw_plan *plan, const pw_image *in, pw_image *out,
                       pw_run_info *info);
 

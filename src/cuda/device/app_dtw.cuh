@@ -3,6 +3,12 @@
  * warp_proc.cuh): the cell of apps/dtw_cell.h in two parts (the cost from the series, made a step
  * early by the warp processor, and the combination with the neighbours).  No reduction: the
  * result is the bus's last value.
+ *
+ * Saved rows (the warping-path search, src/align/dtw_strips.c): with `saved` set, rows
+ * every - 1, 2 every - 1, ... (the first `slots` of them) are copied there as they go to the bus,
+ * row k at saved + k cols; `every` is a multiple of the tile height, so each is a tile-row's last
+ * row.  F32Cost: the cost of float samples in float (pw_dtw_f32's), summed in F (the path search
+ * sums f32 costs in double).
  */
 #ifndef PW_DEVICE_APP_DTW_CUH
 #define PW_DEVICE_APP_DTW_CUH
@@ -16,7 +22,7 @@ __device__ __forceinline__ double pw_dtw_cell_cost(double a, double b, int squar
 __device__ __forceinline__ float pw_dtw_cell_combine(float c, float up, float l, float d) { return pw_dtw_combine_f32(c, up, l, d); }
 __device__ __forceinline__ double pw_dtw_cell_combine(double c, double up, double l, double d) { return pw_dtw_combine_f64(c, up, l, d); }
 
-template <class F>
+template <class F, bool F32Cost = false>
 struct DtwApp {
     typedef F T;
     typedef pw_no_acc Acc;
@@ -27,6 +33,8 @@ struct DtwApp {
     T *bus, *left, *diag;
     const F *a, *b;
     int squared;
+    F *saved;
+    int64_t every, slots, cols;
     static constexpr bool stages_block = false;
     __device__ void begin_block() const {}
     __device__ T shfl_up_value(const T &v) const { return __shfl_up_sync(0xffffffffu, v, 1); }
@@ -34,11 +42,21 @@ struct DtwApp {
     __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(a[i], b[j]), up, l, d); }
     __device__ Row row_load(int64_t i) const { return a[i]; }
     __device__ Col col_load(int64_t j) const { return b[j]; }
-    __device__ Pre pre(Row x, Col y) const { return pw_dtw_cell_cost(x, y, squared); }
+    __device__ Pre pre(Row x, Col y) const
+    {
+        if constexpr (F32Cost) return (F)pw_dtw_cell_cost((float)x, (float)y, squared);
+        else return pw_dtw_cell_cost(x, y, squared);
+    }
     __device__ T cell_pre(Pre cost, T up, T l, T d) const { return pw_dtw_cell_combine(cost, up, l, d); }
     __device__ Acc acc_load(int64_t) const { return Acc{}; }
     __device__ void acc_add(Acc &, int64_t, int64_t, const T &) const {}
     __device__ void acc_store(int64_t, const Acc &) const {}
+    __device__ void row_out(int64_t i, int64_t j, const T &v) const
+    {
+        if (!saved || (i + 1) % every != 0) return;
+        const int64_t k = (i + 1) / every - 1;
+        if (k < slots) saved[k * cols + j] = v;
+    }
     __device__ TileAcc tile_acc_load(int64_t) const { return TileAcc{}; }
     __device__ void tile_acc_add(TileAcc &, const T &, int32_t) const {}
     __device__ void tile_acc_store(int64_t, const TileAcc &, int64_t) const {}

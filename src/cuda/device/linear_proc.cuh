@@ -21,7 +21,9 @@
  *                                          tile reads, once a block (schedules.cuh)
  *   __device__ T cell(int64_t i, int64_t j, T up, T left, T diag) const;
  *   __device__ Acc acc_load(int64_t i) const; void acc_add(Acc&, i, j, T) const;
- *   void acc_store(int64_t i, const Acc&) const.
+ *   void acc_store(int64_t i, const Acc&) const;
+ *   __device__ void row_out(int64_t i, int64_t j, T v) const: cell (i, j) of a tile-row's last
+ *                                          row, as it goes to the bus (saved rows: app_dtw.cuh).
  *
  * R rows (lanes) per thread: thread k owns lanes kR .. kR+R-1 and computes them in one step,
  * last lane first, so that lane q's up value is lane q-1's value of the previous step, still in
@@ -67,7 +69,10 @@ struct LinearProc {
                     diag[q] = up;
                     left[q] = v;
                     prev[q] = v;
-                    if (lane == lanes - 1) app.bus[j] = v;
+                    if (lane == lanes - 1) {
+                        app.bus[j] = v;
+                        app.row_out(i, j, v);
+                    }
                     app.acc_add(acc[q], i, j, v);
                     if (q == R - 1) slot[(s & 1) * threads + k] = v;
                 }
@@ -119,7 +124,10 @@ struct LinearProc<App, 1> {
                 T v = app.cell(i, j, up, left, diag);
                 diag = up;
                 left = v;
-                if (last) app.bus[j] = v;
+                if (last) {
+                    app.bus[j] = v;
+                    app.row_out(i, j, v);
+                }
                 app.acc_add(acc, i, j, v);
                 slot[(s & 1) * h + k] = v;
             }

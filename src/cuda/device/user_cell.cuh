@@ -115,6 +115,7 @@ struct UserLinearApp {
     {
         if constexpr (C::reduces) best_key[i] = acc.key, best_col[i] = acc.j;
     }
+    __device__ void row_out(int64_t, int64_t, const T &) const {}
     __device__ TileAcc tile_acc_load(int64_t i) const
     {
         if constexpr (C::reduces) return TileAcc{best_key[i], -1};

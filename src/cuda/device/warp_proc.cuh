@@ -90,6 +90,7 @@ struct WarpProc {
     /* Where one tile runs. */
     struct Span {
         int64_t s0, s1, lanes, first; /* steps [s0, s1), valid lanes, row of this thread's lane 0 */
+        int64_t last_row;             /* the row of the tile's last lane */
         int last_thread, last_q;      /* the tile's last lane */
     };
 
@@ -99,6 +100,7 @@ struct WarpProc {
         sp.lanes = pw_tiling_lanes(&t, r);
         pw_tile_steps(t, r, c, sp.lanes, &sp.s0, &sp.s1);
         sp.first = r * t.h + (int64_t)threadIdx.x * R;
+        sp.last_row = r * t.h + sp.lanes - 1;
         sp.last_thread = (int)((sp.lanes - 1) / R);
         sp.last_q = (int)((sp.lanes - 1) % R);
         return steps(t, sp, sync);
@@ -157,7 +159,10 @@ struct WarpProc {
             else run_chunk<true, 0>(sp, &L, in_val, in_col, out_val, rel, n);
             __syncwarp(); /* the last lane's outputs before they are stored */
             const int64_t j = c + k - (sp.lanes - 1); /* the last lane's column at step c + k */
-            if (k < n && j >= 0 && j < t.cols) bus.send(sync, bus.words + j, out_val[k]);
+            if (k < n && j >= 0 && j < t.cols) {
+                bus.send(sync, bus.words + j, out_val[k]);
+                app.row_out(sp.last_row, j, out_val[k]);
+            }
         }
         store_lanes(sp, L);
         return true;

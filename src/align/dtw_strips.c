@@ -1,0 +1,326 @@
+/*
+ * dtw_strips.c - a warping path through saved rows (MASA-CUDAlign's special rows, for DTW).
+ *
+ * Hirschberg alone (dtw_path.c) computes about twice the matrix's cells, most of them in large
+ * passes one after the other.  Here one forward pass computes the matrix once, as the distance
+ * does, and keeps every K-th row (rows K - 1, 2K - 1, ...: the store, on the GPU when the pass
+ * ran there).  The path is then found from its end upwards, one strip of K rows at a time:
+ *
+ *   - anchor (ra, ca): a cell of the path, the path below it known.  The strip is rows
+ *     rho + 1 .. ra, rho the saved row above.  A reverse pass over the strip's rows and a
+ *     window of columns [clo, ca] gives R(rho + 1, j): the least cost from (rho + 1, j) to the
+ *     anchor.  The path leaves row rho at the j (clo <= j <= ca) minimising F(rho, j) +
+ *     R(rho + 1, j) (straight down) or F(rho, j) + R(rho + 1, j + 1) (diagonally), F the saved
+ *     row (ties: the smallest j, then straight down: Hirschberg's rule).
+ *   - The window is enough when that least total is below every total left of it.  A path that
+ *     leaves row rho left of clo enters column clo at some row i of the strip, and costs are
+ *     never negative, so it costs at least min F(rho, .) + min_i R(i, clo).  The second term is
+ *     one more column in the same pass: column clo - 1 with cells of cost 0 (free_last), whose
+ *     last-row value is exactly min_i R(i, clo).  Not enough: the window doubles (the work of a
+ *     strip is then at most twice its last window's).  clo = 0 is always enough.
+ *   - The crossing becomes the next anchor; the rectangle from the crossing's lower cell to the
+ *     old anchor is a part solved by Hirschberg later.
+ *
+ * The parts are independent and are solved in parallel.  Work: the forward pass (the matrix
+ * once), the strips (about rows x 2K for a path near the diagonal) and the parts (twice the sum
+ * of their areas, about rows x 2K again).  Memory: the store, (n - 1) / K rows of m doubles,
+ * which bounds K from below ($PEERWAVE_PATH_STORE_MB, 4096 by default).
+ *
+ * The forward pass sums in double on either backend (f32 series: float costs, as pw_dtw_f32
+ * gives each cell), cell for cell the same values, so the GPU and the CPU find the same path.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtw_path.h"
+#include "align_internal.h"
+#include "../core/alloc.h"
+#include "../core/exec.h"
+#include "../core/plan.h"
+#include "../../apps/checks.h"
+#ifdef PW_HAVE_CUDA
+#include "../cuda/pw_cuda.h"
+#endif
+
+#define STRIP_ROWS_MIN 1024          /* a multiple of every tile height the GPU pass takes */
+#define STRIPS_WANTED 128            /* strips of a large search, about */
+#define STORE_MB_DEFAULT 4096
+
+static int64_t env_int(const char *name, int64_t fallback)
+{
+    const char *v = getenv(name);
+    return v && atoll(v) > 0 ? atoll(v) : fallback;
+}
+
+int64_t pw_path_strip_rows(int64_t n, int64_t m)
+{
+    int64_t forced = env_int("PEERWAVE_PATH_ROWS", 0);
+    if (forced > 0) return forced;
+    int64_t k = (n / STRIPS_WANTED + STRIP_ROWS_MIN - 1) / STRIP_ROWS_MIN * STRIP_ROWS_MIN;
+    if (k < STRIP_ROWS_MIN) k = STRIP_ROWS_MIN;
+    /* the store's cap: (n / k) rows of m doubles */
+    double cap = (double)env_int("PEERWAVE_PATH_STORE_MB", STORE_MB_DEFAULT) * 1048576.0;
+    while ((double)(n / k) * (double)m * sizeof(double) > cap) k += STRIP_ROWS_MIN;
+    return k;
+}
+
+/* The saved rows: on the host, or on the GPU. */
+typedef struct row_store {
+    double *host;          /* slots x m, or NULL */
+    double *row_min;       /* host: per slot, its least value */
+#ifdef PW_HAVE_CUDA
+    pw_cuda_rows *gpu;
+#endif
+    int64_t every, slots, m;
+} row_store;
+
+static pw_status store_read(const row_store *s, int64_t k, int64_t j0, int64_t count, double *out)
+{
+#ifdef PW_HAVE_CUDA
+    if (s->gpu) return pw_cuda_rows_read(s->gpu, k, j0, count, out);
+#endif
+    memcpy(out, s->host + k * s->m + j0, sizeof *out * (size_t)count);
+    return PW_OK;
+}
+
+static double store_min(const row_store *s, int64_t k)
+{
+#ifdef PW_HAVE_CUDA
+    if (s->gpu) return pw_cuda_rows_min(s->gpu)[k];
+#endif
+    return s->row_min[k];
+}
+
+static void store_free(row_store *s)
+{
+#ifdef PW_HAVE_CUDA
+    pw_cuda_rows_free(s->gpu);
+#endif
+    free(s->host);
+    free(s->row_min);
+}
+
+/* The forward pass on the CPU, one row after the other, saving rows every - 1, 2 every - 1, ... */
+static pw_status forward_cpu(const path_job *job, row_store *s, int64_t *cells)
+{
+    const int64_t m = job->m;
+    s->host = pw_malloc(sizeof *s->host * (size_t)(s->slots * m));
+    s->row_min = pw_malloc(sizeof *s->row_min * (size_t)(s->slots > 0 ? s->slots : 1));
+    double *row = pw_malloc(sizeof *row * (size_t)m);
+    if (!s->host || !s->row_min || !row) {
+        free(row);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+    const int64_t rows = s->slots * s->every; /* the last saved row is rows - 1 */
+    double acc = 0;
+    for (int64_t j = 0; j < m; j++) row[j] = acc += pw_path_cell_cost(job, job->a[0], job->b[j]);
+    for (int64_t i = 0; i < rows; i++) {
+        if (i > 0) {
+            if (job->cancel && *job->cancel) {
+                free(row);
+                return PW_ERR_CANCELLED;
+            }
+            double diag = row[0];
+            row[0] += pw_path_cell_cost(job, job->a[i], job->b[0]);
+            for (int64_t j = 1; j < m; j++) {
+                double up = row[j];
+                row[j] = pw_dtw_combine_f64(pw_path_cell_cost(job, job->a[i], job->b[j]), up, row[j - 1], diag);
+                diag = up;
+            }
+        }
+        if ((i + 1) % s->every == 0) {
+            int64_t k = (i + 1) / s->every - 1;
+            double low = row[0];
+            for (int64_t j = 1; j < m; j++) low = row[j] < low ? row[j] : low;
+            memcpy(s->host + k * m, row, sizeof *row * (size_t)m);
+            s->row_min[k] = low;
+        }
+    }
+    *cells += rows * m;
+    free(row);
+    return PW_OK;
+}
+
+/* The forward pass on the GPU's DTW kernel; *done = 0 where it cannot run (the CPU's then). */
+static pw_status forward_gpu(const path_job *job, const pw_options *options, row_store *s, int64_t *cells,
+                             pw_run_info *info, int *done)
+{
+    *done = 0;
+#ifdef PW_HAVE_CUDA
+    pw_options o;
+    if (options) o = *options;
+    else pw_options_init(&o);
+    o.backend = PW_BACKEND_CUDA;
+    o.progress = NULL;
+    o.trace = NULL;
+    pw_plan plan;
+    pw_status st = pw_plan_make_app(&o, job->n, job->m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
+    double distance = 0;
+    if (st == PW_OK)
+        st = pw_cuda_dtw_rows(&plan, job->a, job->n, job->b, job->m, job->squared, job->f32, s->every, &s->gpu,
+                              &distance, info);
+    if (st == PW_ERR_UNSUPPORTED) return PW_OK; /* the tile height does not divide K */
+    if (st == PW_OK) {
+        *done = 1;
+        *cells += job->n * job->m;
+    }
+    return st;
+#else
+    (void)job, (void)options, (void)s, (void)cells, (void)info;
+    return PW_OK;
+#endif
+}
+
+typedef struct strip_walk {
+    const path_job *job;
+    const row_store *store;
+    path_part *parts;  /* filled from the bottom: parts[count - 1] is the top one */
+    int64_t count;
+    int64_t cells;
+} strip_walk;
+
+/* The crossing of saved row k (row rho) by the path to the anchor (ra, ca): *bj on row rho,
+ * *bk on row rho + 1 (bj or bj + 1). */
+static pw_status cross(strip_walk *w, int64_t k, int64_t ra, int64_t ca, int64_t *bj, int64_t *bk)
+{
+    const path_job *job = w->job;
+    const int64_t rho = (k + 1) * w->store->every - 1, rows = ra - rho;
+    int64_t width = 2 * rows > 32 ? 2 * rows : 32;
+    if (width > ca + 1) width = ca + 1;
+    double *buf = pw_malloc(sizeof *buf * 2 * (size_t)(ca + 2));
+    if (!buf) return PW_ERR_OUT_OF_MEMORY;
+    for (;;) {
+        const int64_t clo = ca - width + 1, sentinel = clo > 0, cols = width + sentinel;
+        double *rev = buf, *fwd = buf + (ca + 2); /* rev[x]: R(rho + 1, ca - x); fwd[j - clo]: F(rho, j) */
+        pw_status st = pw_path_pass(job, job->ra + (job->n - 1 - ra), rows, job->rb + (job->m - 1 - ca), cols,
+                                    (int)sentinel, rev);
+        if (st == PW_OK) st = store_read(w->store, k, clo, width, fwd);
+        w->cells += rows * cols;
+        if (st != PW_OK) {
+            free(buf);
+            return st;
+        }
+        double best = INFINITY;
+        *bj = *bk = clo;
+        for (int64_t j = clo; j <= ca; j++) {
+            double down = fwd[j - clo] + rev[ca - j];
+            if (down < best) {
+                best = down;
+                *bj = *bk = j;
+            }
+            if (j < ca) {
+                double diag = fwd[j - clo] + rev[ca - j - 1];
+                if (diag < best) {
+                    best = diag;
+                    *bj = j;
+                    *bk = j + 1;
+                }
+            }
+        }
+        /* Paths leaving row rho left of clo cost at least this (the file's comment). */
+        if (!sentinel || best < store_min(w->store, k) + rev[cols - 1]) break;
+        width = 2 * width < ca + 1 ? 2 * width : ca + 1;
+        if (job->cancel && *job->cancel) {
+            free(buf);
+            return PW_ERR_CANCELLED;
+        }
+    }
+    free(buf);
+    return PW_OK;
+}
+
+/* The parts, each Hirschberg's, on a pool of threads taking them in turn. */
+typedef struct part_pool {
+    path_part *parts;
+    int64_t count, next;
+    pthread_mutex_t lock;
+} part_pool;
+
+static void *pool_worker(void *p)
+{
+    part_pool *pool = p;
+    for (;;) {
+        pthread_mutex_lock(&pool->lock);
+        int64_t k = pool->next++;
+        pthread_mutex_unlock(&pool->lock);
+        if (k >= pool->count) return NULL;
+        pw_path_solve(&pool->parts[k]);
+    }
+}
+
+static void solve_parts(path_part *parts, int64_t count, int threads)
+{
+    part_pool pool = {parts, count, 0, PTHREAD_MUTEX_INITIALIZER};
+    int workers = threads < count ? threads : (int)count;
+    int inner = threads / (workers > 0 ? workers : 1);
+    for (int64_t k = 0; k < count; k++) parts[k].threads = inner > 0 ? inner : 1;
+    pthread_t *t = malloc(sizeof *t * (size_t)(workers > 1 ? workers - 1 : 1));
+    int started = 0;
+    for (int x = 1; t && x < workers; x++)
+        if (pthread_create(&t[started], NULL, pool_worker, &pool) == 0) started++;
+    pool_worker(&pool);
+    for (int x = 0; x < started; x++) pthread_join(t[x], NULL);
+    free(t);
+    pthread_mutex_destroy(&pool.lock);
+}
+
+pw_status pw_path_by_strips(const path_job *job, const pw_options *options, int threads, int64_t *cells,
+                            pw_run_info *info)
+{
+    row_store store = {0};
+    store.every = pw_path_strip_rows(job->n, job->m);
+    store.slots = (job->n - 1) / store.every;
+    store.m = job->m;
+    pw_run_info forward_info;
+    pw_run_info_clear(&forward_info);
+    int on_gpu = 0;
+    pw_status st = PW_OK;
+    if (job->gpu && job->n * job->m >= job->gpu_cells)
+        st = forward_gpu(job, options, &store, cells, &forward_info, &on_gpu);
+    if (st == PW_OK && !on_gpu) st = forward_cpu(job, &store, cells);
+    strip_walk w = {job, &store, NULL, 0, 0};
+    if (st == PW_OK && !(w.parts = pw_malloc(sizeof *w.parts * (size_t)(store.slots + 1)))) st = PW_ERR_OUT_OF_MEMORY;
+    int64_t ra = job->n - 1, ca = job->m - 1;
+    for (int64_t k = store.slots - 1; st == PW_OK && k >= 0; k--) {
+        int64_t bj = 0, bk = 0, rho = (k + 1) * store.every - 1;
+        st = cross(&w, k, ra, ca, &bj, &bk);
+        if (st != PW_OK) break;
+        w.parts[w.count++] = (path_part){job, rho + 1, ra, bk, ca, 0, 1, 0, PW_OK};
+        ra = rho;
+        ca = bj;
+    }
+    store_free(&store);
+    if (st == PW_OK) {
+        w.parts[w.count++] = (path_part){job, 0, ra, 0, ca, 0, 1, 0, PW_OK};
+        /* top to bottom, each part's cells after the one above's */
+        for (int64_t x = 0; x < w.count / 2; x++) {
+            path_part p = w.parts[x];
+            w.parts[x] = w.parts[w.count - 1 - x];
+            w.parts[w.count - 1 - x] = p;
+        }
+        int64_t out = 0;
+        for (int64_t x = 0; x < w.count; x++) {
+            w.parts[x].out = out;
+            out += (w.parts[x].r1 - w.parts[x].r0) + (w.parts[x].c1 - w.parts[x].c0) + 1;
+        }
+        solve_parts(w.parts, w.count, threads);
+        for (int64_t x = 0; x < w.count && st == PW_OK; x++) {
+            w.cells += w.parts[x].cells;
+            st = w.parts[x].status;
+        }
+    }
+    free(w.parts);
+    *cells += w.cells;
+    /* the run information: the forward pass's, with the GPU passes' cells and time added */
+    pw_run_info passes;
+    pw_run_info_clear(&passes);
+    pw_align_gpu_info(job->gpu, &passes);
+    *info = on_gpu ? forward_info : passes;
+    if (on_gpu) {
+        info->cells += passes.cells;
+        info->seconds += passes.seconds;
+    }
+    return st;
+}
