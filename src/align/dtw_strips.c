@@ -30,6 +30,7 @@
  * gives each cell), cell for cell the same values, so the GPU and the CPU find the same path.
  */
 #include <math.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +180,7 @@ typedef struct strip_walk {
     path_part *parts;  /* filled from the bottom: parts[count - 1] is the top one */
     int64_t count;
     int64_t cells;
+    int64_t widened; /* windows doubled */
 } strip_walk;
 
 /* The crossing of saved row k (row rho) by the path to the anchor (ra, ca): *bj on row rho,
@@ -222,6 +224,7 @@ static pw_status cross(strip_walk *w, int64_t k, int64_t ra, int64_t ca, int64_t
         /* Paths leaving row rho left of clo cost at least this (the file's comment). */
         if (!sentinel || best < store_min(w->store, k) + rev[cols - 1]) break;
         width = 2 * width < ca + 1 ? 2 * width : ca + 1;
+        w->widened++;
         if (job->cancel && *job->cancel) {
             free(buf);
             return PW_ERR_CANCELLED;
@@ -277,10 +280,12 @@ pw_status pw_path_by_strips(const path_job *job, const pw_options *options, int 
     pw_run_info_clear(&forward_info);
     int on_gpu = 0;
     pw_status st = PW_OK;
+    double t0 = pw_seconds_now();
     if (job->gpu && job->n * job->m >= job->gpu_cells)
         st = forward_gpu(job, options, &store, cells, &forward_info, &on_gpu);
     if (st == PW_OK && !on_gpu) st = forward_cpu(job, &store, cells);
-    strip_walk w = {job, &store, NULL, 0, 0};
+    double t1 = pw_seconds_now();
+    strip_walk w = {job, &store, NULL, 0, 0, 0};
     if (st == PW_OK && !(w.parts = pw_malloc(sizeof *w.parts * (size_t)(store.slots + 1)))) st = PW_ERR_OUT_OF_MEMORY;
     int64_t ra = job->n - 1, ca = job->m - 1;
     for (int64_t k = store.slots - 1; st == PW_OK && k >= 0; k--) {
@@ -292,6 +297,8 @@ pw_status pw_path_by_strips(const path_job *job, const pw_options *options, int 
         ca = bj;
     }
     store_free(&store);
+    double t2 = pw_seconds_now();
+    int64_t strip_cells = w.cells;
     if (st == PW_OK) {
         w.parts[w.count++] = (path_part){job, 0, ra, 0, ca, 0, 1, 0, PW_OK};
         /* top to bottom, each part's cells after the one above's */
@@ -313,6 +320,13 @@ pw_status pw_path_by_strips(const path_job *job, const pw_options *options, int 
     }
     free(w.parts);
     *cells += w.cells;
+    /* $PEERWAVE_PATH_TIMES: where the time went, a tuning aid (stderr) */
+    if (getenv("PEERWAVE_PATH_TIMES"))
+        fprintf(stderr, "path: rows every %lld; forward %.4f s (%s); %lld strips %.4f s (%lld cells, %lld windows "
+                        "doubled); %lld parts %.4f s (%lld cells)\n",
+                (long long)store.every, t1 - t0, on_gpu ? "GPU" : "CPU", (long long)store.slots, t2 - t1,
+                (long long)strip_cells, (long long)w.widened, (long long)w.count, pw_seconds_now() - t2,
+                (long long)(w.cells - strip_cells));
     /* the run information: the forward pass's, with the GPU passes' cells and time added */
     pw_run_info passes;
     pw_run_info_clear(&passes);

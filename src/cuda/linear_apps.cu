@@ -364,7 +364,7 @@ static pw_status dtw_rows_run(const pw_plan *plan, const double *da, int64_t n, 
     PW_THEN(st, diag.upload(col_init.data(), (size_t)n));
     PW_THEN(st, mins.alloc((size_t)(rows->slots > 0 ? rows->slots : 1)));
     if (st != PW_OK) return st;
-    DtwApp<double, F32Cost> app{bus.ptr, left.ptr, diag.ptr, da, db, squared, rows->dev, every, rows->slots, m};
+    DtwApp<double, F32Cost, true> app{bus.ptr, left.ptr, diag.ptr, da, db, squared, rows->dev, every, rows->slots, m};
     st = pw_cuda_run_linear(plan, app, info, every);
     double last = 0;
     PW_THEN(st, bus.pw_download(&last, bus.ptr + m - 1, sizeof last, s));

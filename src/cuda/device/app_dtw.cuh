@@ -4,7 +4,7 @@
  * early by the warp processor, and the combination with the neighbours).  No reduction: the
  * result is the bus's last value.
  *
- * Saved rows (the warping-path search, src/align/dtw_strips.c): with `saved` set, rows
+ * Saved rows (the warping-path search, src/align/dtw_strips.c): with SavesRows, rows
  * every - 1, 2 every - 1, ... (the first `slots` of them) are copied there as they go to the bus,
  * row k at saved + k cols; `every` is a multiple of the tile height, so each is a tile-row's last
  * row.  F32Cost: the cost of float samples in float (pw_dtw_f32's), summed in F (the path search
@@ -22,7 +22,7 @@ __device__ __forceinline__ double pw_dtw_cell_cost(double a, double b, int squar
 __device__ __forceinline__ float pw_dtw_cell_combine(float c, float up, float l, float d) { return pw_dtw_combine_f32(c, up, l, d); }
 __device__ __forceinline__ double pw_dtw_cell_combine(double c, double up, double l, double d) { return pw_dtw_combine_f64(c, up, l, d); }
 
-template <class F, bool F32Cost = false>
+template <class F, bool F32Cost = false, bool SavesRows = false>
 struct DtwApp {
     typedef F T;
     typedef pw_no_acc Acc;
@@ -53,7 +53,8 @@ struct DtwApp {
     __device__ void acc_store(int64_t, const Acc &) const {}
     __device__ void row_out(int64_t i, int64_t j, const T &v) const
     {
-        if (!saved || (i + 1) % every != 0) return;
+        if constexpr (!SavesRows) return; /* the distance's kernels: nothing more a row */
+        if ((i + 1) % every != 0) return;
         const int64_t k = (i + 1) / every - 1;
         if (k < slots) saved[k * cols + j] = v;
     }
