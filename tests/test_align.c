@@ -659,9 +659,11 @@ static void gpu_saved_rows(int count)
         int64_t n = test_range(2, t % 3 ? 3000 : 600), m = test_range(1, t % 5 ? 3000 : 40);
         int64_t every = (int64_t)256 << (t % 3);
         int squared = t % 2, f32 = (t / 2) % 2;
-        double *x = malloc(sizeof *x * (size_t)(n + m)), *row = malloc(sizeof *row * (size_t)m);
+        double *x = malloc(sizeof *x * (size_t)(2 * (n + m))), *row = malloc(sizeof *row * (size_t)m);
         double *got = malloc(sizeof *got * (size_t)m);
         for (int64_t k = 0; k < n + m; k++) x[k] = (double)(test_rand() % 100000) / 997.0 - 50.0;
+        for (int64_t k = 0; k < n; k++) x[n + m + k] = x[n - 1 - k]; /* a and b reversed after them */
+        for (int64_t k = 0; k < m; k++) x[2 * n + m + k] = x[n + m - 1 - k];
         pw_options o;
         pw_options_init(&o);
         o.backend = PW_BACKEND_CUDA;
@@ -673,7 +675,7 @@ static void gpu_saved_rows(int count)
         double distance = 0;
         pw_run_info info;
         pw_status st = pw_plan_make_app(&o, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
-        if (st == PW_OK) st = pw_cuda_dtw_rows(&plan, x, n, x + n, m, squared, f32, every, &rows, &distance, &info);
+        if (st == PW_OK) st = pw_cuda_dtw_rows(&plan, x, n, m, squared, f32, every, &rows, &distance, &info);
         CHECK(st == PW_OK, "saved rows %lldx%lld every %lld: %s (%s)", (long long)n, (long long)m, (long long)every,
               pw_status_str(st), pw_error_detail());
         int same = st == PW_OK;
@@ -696,6 +698,25 @@ static void gpu_saved_rows(int count)
         if (same) same = distance == row[m - 1];
         CHECK(same, "saved rows %lldx%lld every %lld (strategy %d, rows a thread %d, f32 %d): differ from a plain loop",
               (long long)n, (long long)m, (long long)every, (int)o.strategy, o.rows_per_thread, f32);
+        /* a pass over a rectangle of the reversed series, its last column free or not */
+        int64_t r0 = test_range(0, n - 1), c0 = test_range(0, m - 1), pr = test_range(1, n - r0), pc = test_range(1, m - c0);
+        int free_last = t % 2;
+        const double *ra = x + n + m + r0, *rb = x + 2 * n + m + c0;
+        st = pw_plan_make_app(&o, pr, pc, 0, PW_LINEAR_CUDA_TILE_H, &plan);
+        if (st == PW_OK && rows) st = pw_cuda_rows_pass(&plan, rows, 1, r0, pr, c0, pc, free_last, got);
+        same = st == PW_OK && rows;
+        for (int64_t i = 0; same && i < pr; i++) {
+            double diag = i == 0 ? 0 : INFINITY;
+            for (int64_t j = 0; j < pc; j++) {
+                double c = free_last && j == pc - 1 ? 0 : cost_of(ra[i], rb[j], squared, f32);
+                double up = i ? row[j] : INFINITY, left = j ? row[j - 1] : INFINITY;
+                row[j] = pw_dtw_combine_f64(c, up, left, diag);
+                diag = up;
+            }
+        }
+        for (int64_t j = 0; same && j < pc; j++) same = got[j] == row[j];
+        CHECK(same, "reverse pass %lldx%lld at %lld, %lld (free_last %d, f32 %d): differs from a plain loop (%s)",
+              (long long)pr, (long long)pc, (long long)r0, (long long)c0, free_last, f32, pw_status_str(st));
         pw_cuda_rows_free(rows);
         free(x), free(row), free(got);
     }
@@ -771,12 +792,18 @@ int main(int argc, char **argv)
     test_view();
     test_bad_input();
     test_random_dtw(300, 0);
+    setenv("PEERWAVE_PATH_FULL_CELLS", "1", 1); /* Hirschberg all the way down */
+    test_random_dtw(200, 0);
+    unsetenv("PEERWAVE_PATH_FULL_CELLS");
     /* the same through saved rows (dtw_strips.c): strips of a few rows, windows that must grow */
     const char *strip_rows[] = {"1", "3", "16", "61"};
     for (int k = 0; k < 4; k++) {
         setenv("PEERWAVE_PATH_ROWS", strip_rows[k], 1);
         test_random_dtw(60, 0);
         test_random_dtw(60, 1);
+        setenv("PEERWAVE_PATH_FULL_CELLS", "40", 1);
+        test_random_dtw(40, 1);
+        unsetenv("PEERWAVE_PATH_FULL_CELLS");
     }
     unsetenv("PEERWAVE_PATH_ROWS");
     printf("compared with the only optimal alignment: %d SW cases, %d DTW cases\n", unique_sw, unique_dtw);

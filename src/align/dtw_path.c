@@ -10,7 +10,8 @@
  *     (mid + 1, j) to (r1, c1);
  *   - the path leaves row mid from (mid, j) to (mid + 1, j) or (mid + 1, j + 1): the least of
  *     F[j] + R[j] and F[j] + R[j + 1] (ties: the smallest j, then straight down);
- * and the two parts are solved the same way (on two threads while large).  Both ends' costs are
+ * and the two parts are solved the same way (on two threads while large), down to parts of at
+ * most 2^23 cells ($PEERWAVE_PATH_FULL_CELLS), solved by a full matrix and a traceback.  Both ends' costs are
  * inside F and R, so each cell is counted once.  All in double: f32 series give each cell the
  * cost pw_dtw_f32 computes (in float), summed in double.
  */
@@ -27,6 +28,7 @@
 #include "../core/exec.h"
 
 #define PATH_PARALLEL_CELLS ((int64_t)1 << 22)
+#define PATH_FULL_CELLS ((int64_t)1 << 23) /* parts this small: a full matrix (1 byte a cell) */
 
 pw_status pw_path_pass(const path_job *job, const double *a, int64_t rows, const double *b, int64_t cols,
                        int free_last, double *last)
@@ -67,6 +69,59 @@ static void *pass_thread(void *p)
 
 static void *part_thread(void *p);
 
+/* A part of few cells: the whole matrix of the part with each cell's best predecessor, then
+ * the traceback from its end, preferring left, then diagonal, then up where they tie (so each
+ * row, from the bottom, is entered at its smallest column).  Half Hirschberg's work. */
+static pw_status solve_full(path_part *x)
+{
+    const path_job *job = x->job;
+    const int64_t rows = x->r1 - x->r0 + 1, cols = x->c1 - x->c0 + 1;
+    const double *a = job->a + x->r0, *b = job->b + x->c0;
+    unsigned char *from = pw_malloc((size_t)(rows * cols)); /* 0 up, 1 left, 2 diagonal */
+    double *row = pw_malloc(sizeof *row * (size_t)cols);
+    if (!from || !row) {
+        free(from);
+        free(row);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+    for (int64_t i = 0; i < rows; i++) {
+        double diag = i == 0 ? 0 : INFINITY; /* D(i - 1, j - 1); D(-1, -1) = 0 */
+        for (int64_t j = 0; j < cols; j++) {
+            double up = i ? row[j] : INFINITY, left = j ? row[j - 1] : INFINITY, best = left;
+            unsigned char f = 1;
+            if (diag < best) best = diag, f = 2;
+            if (up < best) best = up, f = 0;
+            from[i * cols + j] = f;
+            row[j] = pw_dtw_combine_f64(pw_path_cell_cost(job, a[i], b[j]), up, left, diag);
+            diag = up;
+        }
+    }
+    free(row);
+    int64_t i = rows - 1, j = cols - 1, len = 0;
+    for (;;) { /* the path backwards from the end, then turned around */
+        job->pi[x->out + len] = x->r0 + i;
+        job->pj[x->out + len++] = x->c0 + j;
+        if (i == 0 && j == 0) break;
+        unsigned char f = from[i * cols + j];
+        i -= f != 1;
+        j -= f != 0;
+    }
+    for (int64_t k = 0; k < len / 2; k++) {
+        int64_t *p = job->pi + x->out, *q = job->pj + x->out, t = p[k];
+        p[k] = p[len - 1 - k], p[len - 1 - k] = t;
+        t = q[k], q[k] = q[len - 1 - k], q[len - 1 - k] = t;
+    }
+    x->cells += rows * cols;
+    free(from);
+    return PW_OK;
+}
+
+static int64_t full_cells(void)
+{
+    const char *v = getenv("PEERWAVE_PATH_FULL_CELLS");
+    return v && atoll(v) > 0 ? atoll(v) : PATH_FULL_CELLS;
+}
+
 void pw_path_solve(path_part *x)
 {
     const path_job *job = x->job;
@@ -81,6 +136,10 @@ void pw_path_solve(path_part *x)
                 job->pi[k] = i;
                 job->pj[k++] = j;
             }
+        return;
+    }
+    if ((x->r1 - x->r0 + 1) * (x->c1 - x->c0 + 1) <= full_cells()) {
+        x->status = solve_full(x);
         return;
     }
     int64_t mid = x->r0 + (x->r1 - x->r0) / 2, cols = x->c1 - x->c0 + 1;

@@ -72,7 +72,8 @@ typedef struct row_store {
     double *host;          /* slots x m, or NULL */
     double *row_min;       /* host: per slot, its least value */
 #ifdef PW_HAVE_CUDA
-    pw_cuda_rows *gpu;
+    pw_cuda_rows *gpu;     /* the saved rows and the series on the GPU, or NULL */
+    pw_options options;    /* the GPU's passes' (each plans its own rectangle) */
 #endif
     int64_t every, slots, m;
 } row_store;
@@ -150,28 +151,54 @@ static pw_status forward_gpu(const path_job *job, const pw_options *options, row
 {
     *done = 0;
 #ifdef PW_HAVE_CUDA
+    const int64_t n = job->n, m = job->m;
     pw_options o;
     if (options) o = *options;
     else pw_options_init(&o);
     o.backend = PW_BACKEND_CUDA;
     o.progress = NULL;
     o.trace = NULL;
+    double *series = pw_malloc(sizeof *series * 2 * (size_t)(n + m)); /* a, b, a reversed, b reversed */
+    if (!series) return PW_ERR_OUT_OF_MEMORY;
+    memcpy(series, job->a, sizeof *series * (size_t)n);
+    memcpy(series + n, job->b, sizeof *series * (size_t)m);
+    memcpy(series + n + m, job->ra, sizeof *series * (size_t)n);
+    memcpy(series + 2 * n + m, job->rb, sizeof *series * (size_t)m);
+    s->options = o;
     pw_plan plan;
-    pw_status st = pw_plan_make_app(&o, job->n, job->m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
+    pw_status st = pw_plan_make_app(&o, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
     double distance = 0;
     if (st == PW_OK)
-        st = pw_cuda_dtw_rows(&plan, job->a, job->n, job->b, job->m, job->squared, job->f32, s->every, &s->gpu,
-                              &distance, info);
+        st = pw_cuda_dtw_rows(&plan, series, n, m, job->squared, job->f32, s->every, &s->gpu, &distance, info);
+    free(series);
     if (st == PW_ERR_UNSUPPORTED) return PW_OK; /* the tile height does not divide K */
     if (st == PW_OK) {
         *done = 1;
-        *cells += job->n * job->m;
+        *cells += n * m;
     }
     return st;
 #else
     (void)job, (void)options, (void)s, (void)cells, (void)info;
     return PW_OK;
 #endif
+}
+
+/* A strip's reverse pass (pw_path_pass over the reversed series from row n - 1 - ra, column
+ * m - 1 - ca): on the GPU's DTW kernel where the store is there and the pass is large. */
+static pw_status strip_pass(const path_job *job, const row_store *s, int64_t ra, int64_t rows, int64_t ca,
+                            int64_t cols, int free_last, double *rev)
+{
+#ifdef PW_HAVE_CUDA
+    if (s->gpu && rows * cols >= job->gpu_cells) {
+        pw_plan plan;
+        pw_status st = pw_plan_make_app(&s->options, rows, cols, 0, PW_LINEAR_CUDA_TILE_H, &plan);
+        if (st != PW_OK) return st;
+        return pw_cuda_rows_pass(&plan, s->gpu, 1, job->n - 1 - ra, rows, job->m - 1 - ca, cols, free_last, rev);
+    }
+#else
+    (void)s;
+#endif
+    return pw_path_pass(job, job->ra + (job->n - 1 - ra), rows, job->rb + (job->m - 1 - ca), cols, free_last, rev);
 }
 
 typedef struct strip_walk {
@@ -196,8 +223,7 @@ static pw_status cross(strip_walk *w, int64_t k, int64_t ra, int64_t ca, int64_t
     for (;;) {
         const int64_t clo = ca - width + 1, sentinel = clo > 0, cols = width + sentinel;
         double *rev = buf, *fwd = buf + (ca + 2); /* rev[x]: R(rho + 1, ca - x); fwd[j - clo]: F(rho, j) */
-        pw_status st = pw_path_pass(job, job->ra + (job->n - 1 - ra), rows, job->rb + (job->m - 1 - ca), cols,
-                                    (int)sentinel, rev);
+        pw_status st = strip_pass(job, w->store, ra, rows, ca, cols, (int)sentinel, rev);
         if (st == PW_OK) st = store_read(w->store, k, clo, width, fwd);
         w->cells += rows * cols;
         if (st != PW_OK) {

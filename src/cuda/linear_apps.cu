@@ -311,12 +311,15 @@ extern "C" pw_status pw_cuda_dtw_f64_device(const pw_plan *plan, const double *a
     return cuda_dtw(plan, a, n, b, m, squared, 1, distance, info);
 }
 
-/* ---- DTW with saved rows (the warping-path search, src/align/dtw_strips.c) ------------------ */
+/* ---- DTW for the warping-path search (src/align/dtw_strips.c) ------------------------------ */
 
 struct pw_cuda_rows {
-    double *dev;       /* slots x cols, on the device */
+    double *dev;       /* slots x cols saved rows, on the device */
     double *row_min;   /* host, per slot */
     int64_t slots, cols;
+    double *series;    /* device: a, b, a reversed, b reversed (n + m + n + m) */
+    int64_t n, m;
+    int squared, f32;
 };
 
 /* row_min[k] = the least value of saved row k: one block a row. */
@@ -339,6 +342,7 @@ extern "C" void pw_cuda_rows_free(pw_cuda_rows *rows)
 {
     if (!rows) return;
     cudaFree(rows->dev);
+    cudaFree(rows->series);
     free(rows->row_min);
     free(rows);
 }
@@ -351,38 +355,48 @@ extern "C" pw_status pw_cuda_rows_read(const pw_cuda_rows *rows, int64_t k, int6
 
 extern "C" const double *pw_cuda_rows_min(const pw_cuda_rows *rows) { return rows->row_min; }
 
+/* One run of the path's DTW kernel over device series da (n) x db (m), D(-1, -1) = 0: saving
+ * `slots` rows every `every` into saved (slots 0: none), column free_col costing 0 (-1: none);
+ * the last row to last_row (host, m values) when not NULL, D(n - 1, m - 1) to *distance. */
 template <bool F32Cost>
-static pw_status dtw_rows_run(const pw_plan *plan, const double *da, int64_t n, const double *db, int64_t m,
-                              int squared, int64_t every, pw_cuda_rows *rows, double *distance, pw_run_info *info)
+static pw_status dtw_path_run(const pw_plan *plan, const double *da, int64_t n, const double *db, int64_t m,
+                              int squared, double *saved, int64_t every, int64_t slots, int64_t free_col,
+                              double *last_row, double *distance, pw_run_info *info)
 {
     cudaStream_t s = pw_plan_stream(plan);
-    pw_device_buffer<double> bus(s), left(s), diag(s), mins(s);
+    pw_device_buffer<double> bus(s), left(s), diag(s);
     std::vector<double> bus_init((size_t)m, INFINITY), col_init((size_t)n, INFINITY);
     pw_status st = bus.upload(bus_init.data(), (size_t)m);
     PW_THEN(st, left.upload(col_init.data(), (size_t)n));
     col_init[0] = 0; /* D(-1, -1) = 0 */
     PW_THEN(st, diag.upload(col_init.data(), (size_t)n));
-    PW_THEN(st, mins.alloc((size_t)(rows->slots > 0 ? rows->slots : 1)));
     if (st != PW_OK) return st;
-    DtwApp<double, F32Cost, true> app{bus.ptr, left.ptr, diag.ptr, da, db, squared, rows->dev, every, rows->slots, m};
-    st = pw_cuda_run_linear(plan, app, info, every);
-    double last = 0;
-    PW_THEN(st, bus.pw_download(&last, bus.ptr + m - 1, sizeof last, s));
-    if (st == PW_OK && rows->slots > 0) {
-        pw_rows_min_kernel<<<(unsigned)rows->slots, 256, 0, s>>>(rows->dev, m, mins.ptr);
-        st = pw_from_cuda(cudaGetLastError());
-        PW_THEN(st, mins.download(rows->row_min, (size_t)rows->slots));
-    }
-    if (st == PW_OK) *distance = last;
+    DtwApp<double, F32Cost, true> app{bus.ptr, left.ptr, diag.ptr, da, db, squared, saved, every, slots, m, free_col};
+    st = pw_cuda_run_linear(plan, app, info, slots > 0 ? every : 0);
+    if (st == PW_OK && last_row) st = bus.pw_download(last_row, bus.ptr, sizeof(double) * (size_t)m, s);
+    if (st == PW_OK && distance) st = bus.pw_download(distance, bus.ptr + m - 1, sizeof(double), s);
     return st;
 }
 
-/* The DTW of double series a (n) and b (m), in double, saving rows every - 1, 2 every - 1, ...
- * below n - 1 on the device (*out, freed with pw_cuda_rows_free).  f32: float costs of the
- * samples (as floats), summed in double. */
-extern "C" pw_status pw_cuda_dtw_rows(const pw_plan *plan, const double *a, int64_t n, const double *b, int64_t m,
-                                      int squared, int f32, int64_t every, pw_cuda_rows **out, double *distance,
-                                      pw_run_info *info)
+extern "C" pw_status pw_cuda_rows_pass(const pw_plan *plan, const pw_cuda_rows *rows, int reversed, int64_t r0,
+                                       int64_t nrows, int64_t c0, int64_t ncols, int free_last, double *last)
+{
+    try {
+        const double *a = rows->series + (reversed ? rows->n + rows->m : 0);
+        const double *b = a + rows->n;
+        pw_run_info info;
+        int64_t free_col = free_last ? ncols - 1 : -1;
+        return rows->f32 ? dtw_path_run<true>(plan, a + r0, nrows, b + c0, ncols, rows->squared, NULL, 1, 0, free_col,
+                                              last, NULL, &info)
+                         : dtw_path_run<false>(plan, a + r0, nrows, b + c0, ncols, rows->squared, NULL, 1, 0, free_col,
+                                               last, NULL, &info);
+    } catch (const std::bad_alloc &) {
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+}
+
+extern "C" pw_status pw_cuda_dtw_rows(const pw_plan *plan, const double *series, int64_t n, int64_t m, int squared,
+                                      int f32, int64_t every, pw_cuda_rows **out, double *distance, pw_run_info *info)
 {
     *out = NULL;
     if (every < 1) return PW_ERR_INVALID_ARGUMENT;
@@ -390,19 +404,32 @@ extern "C" pw_status pw_cuda_dtw_rows(const pw_plan *plan, const double *a, int6
     if (!rows) return PW_ERR_OUT_OF_MEMORY;
     rows->slots = (n - 1) / every;
     rows->cols = m;
+    rows->n = n;
+    rows->m = m;
+    rows->squared = squared;
+    rows->f32 = f32;
     rows->row_min = (double *)malloc(sizeof(double) * (size_t)(rows->slots > 0 ? rows->slots : 1));
     try {
         cudaStream_t s = pw_plan_stream(plan);
-        pw_device_buffer<double> da(s), db(s);
+        pw_device_buffer<double> mins(s);
         pw_status st = rows->row_min ? pw_cuda_probe(plan->device) : PW_ERR_OUT_OF_MEMORY;
-        PW_THEN(st, pw_cuda_reserve(3.0 * sizeof(double) * (double)(n + m) + 8.0 * (double)rows->slots * (double)m));
+        PW_THEN(st, pw_cuda_reserve(7.0 * sizeof(double) * (double)(n + m) + 8.0 * (double)rows->slots * (double)m));
         if (st == PW_OK && rows->slots > 0)
             st = pw_from_cuda(cudaMalloc((void **)&rows->dev, sizeof(double) * (size_t)(rows->slots * m)));
-        PW_THEN(st, da.upload(a, (size_t)n));
-        PW_THEN(st, db.upload(b, (size_t)m));
+        PW_THEN(st, pw_from_cuda(cudaMalloc((void **)&rows->series, sizeof(double) * (size_t)(2 * (n + m)))));
+        PW_THEN(st, pw_from_cuda(cudaMemcpy(rows->series, series, sizeof(double) * (size_t)(2 * (n + m)),
+                                            cudaMemcpyHostToDevice)));
+        PW_THEN(st, mins.alloc((size_t)(rows->slots > 0 ? rows->slots : 1)));
         if (st == PW_OK)
-            st = f32 ? dtw_rows_run<true>(plan, da.ptr, n, db.ptr, m, squared, every, rows, distance, info)
-                     : dtw_rows_run<false>(plan, da.ptr, n, db.ptr, m, squared, every, rows, distance, info);
+            st = f32 ? dtw_path_run<true>(plan, rows->series, n, rows->series + n, m, squared, rows->dev, every,
+                                          rows->slots, -1, NULL, distance, info)
+                     : dtw_path_run<false>(plan, rows->series, n, rows->series + n, m, squared, rows->dev, every,
+                                           rows->slots, -1, NULL, distance, info);
+        if (st == PW_OK && rows->slots > 0) {
+            pw_rows_min_kernel<<<(unsigned)rows->slots, 256, 0, s>>>(rows->dev, m, mins.ptr);
+            st = pw_from_cuda(cudaGetLastError());
+            PW_THEN(st, mins.download(rows->row_min, (size_t)rows->slots));
+        }
         if (st != PW_OK) {
             pw_cuda_rows_free(rows);
             return st;

@@ -43,17 +43,22 @@ pw_status pw_cuda_dtw_f64(const pw_plan *plan, const double *a, int64_t n,
                           const double *b, int64_t m, int squared, double *distance,
                           pw_run_info *info);
 
-/* DTW in double saving rows every - 1, 2 every - 1, ... below n - 1 on the device, for the
- * warping-path search (src/align/dtw_strips.c); f32: float costs of the samples, summed in
- * double.  PW_ERR_UNSUPPORTED when `every` is not a multiple of the tile height chosen. */
+/* The warping-path search's DTW (src/align/dtw_strips.c), in double (f32: float costs of the
+ * samples, summed in double).  series: a, b, a reversed, b reversed (2 (n + m) values), kept on
+ * the device.  pw_cuda_dtw_rows computes D over a x b, saving rows every - 1, 2 every - 1, ...
+ * below n - 1 (PW_ERR_UNSUPPORTED when `every` is not a multiple of the tile height chosen). */
 typedef struct pw_cuda_rows pw_cuda_rows;
-pw_status pw_cuda_dtw_rows(const pw_plan *plan, const double *a, int64_t n, const double *b, int64_t m,
-                           int squared, int f32, int64_t every, pw_cuda_rows **rows, double *distance,
-                           pw_run_info *info);
+pw_status pw_cuda_dtw_rows(const pw_plan *plan, const double *series, int64_t n, int64_t m, int squared, int f32,
+                           int64_t every, pw_cuda_rows **rows, double *distance, pw_run_info *info);
 /* out[0 .. count) = saved row k's values at columns j0 .. j0 + count. */
 pw_status pw_cuda_rows_read(const pw_cuda_rows *rows, int64_t k, int64_t j0, int64_t count, double *out);
 /* Per saved row, its least value (host memory, owned by rows). */
 const double *pw_cuda_rows_min(const pw_cuda_rows *rows);
+/* A pass over rows [r0, r0 + nrows) x columns [c0, c0 + ncols) of the series (reversed ones
+ * when `reversed`), from D(-1, -1) = 0: its last row into last (host); free_last: the last
+ * column's cells cost 0 (dtw_path.h). */
+pw_status pw_cuda_rows_pass(const pw_plan *plan, const pw_cuda_rows *rows, int reversed, int64_t r0, int64_t nrows,
+                            int64_t c0, int64_t ncols, int free_last, double *last);
 void pw_cuda_rows_free(pw_cuda_rows *rows);
 
 pw_status pw_cuda_sat(const pw_plan *plan, const pw_image *in, pw_image *out,

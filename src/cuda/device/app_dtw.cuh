@@ -4,10 +4,11 @@
  * early by the warp processor, and the combination with the neighbours).  No reduction: the
  * result is the bus's last value.
  *
- * Saved rows (the warping-path search, src/align/dtw_strips.c): with SavesRows, rows
+ * The warping-path search (src/align/dtw_strips.c), ForPath: with `saved` set, rows
  * every - 1, 2 every - 1, ... (the first `slots` of them) are copied there as they go to the bus,
  * row k at saved + k cols; `every` is a multiple of the tile height, so each is a tile-row's last
- * row.  F32Cost: the cost of float samples in float (pw_dtw_f32's), summed in F (the path search
+ * row; a column free_col whose cells cost 0.  F32Cost: the cost of float samples in float
+ * (pw_dtw_f32's), summed in F (the path search
  * sums f32 costs in double).
  */
 #ifndef PW_DEVICE_APP_DTW_CUH
@@ -22,7 +23,7 @@ __device__ __forceinline__ double pw_dtw_cell_cost(double a, double b, int squar
 __device__ __forceinline__ float pw_dtw_cell_combine(float c, float up, float l, float d) { return pw_dtw_combine_f32(c, up, l, d); }
 __device__ __forceinline__ double pw_dtw_cell_combine(double c, double up, double l, double d) { return pw_dtw_combine_f64(c, up, l, d); }
 
-template <class F, bool F32Cost = false, bool SavesRows = false>
+template <class F, bool F32Cost = false, bool ForPath = false>
 struct DtwApp {
     typedef F T;
     typedef pw_no_acc Acc;
@@ -33,17 +34,25 @@ struct DtwApp {
     T *bus, *left, *diag;
     const F *a, *b;
     int squared;
-    F *saved;
+    F *saved;                 /* ForPath: saved rows (NULL: none) */
     int64_t every, slots, cols;
+    int64_t free_col;         /* ForPath: a column whose cells cost 0 (-1: none) */
     static constexpr bool stages_block = false;
     __device__ void begin_block() const {}
     __device__ T shfl_up_value(const T &v) const { return __shfl_up_sync(0xffffffffu, v, 1); }
 
-    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(a[i], b[j]), up, l, d); }
+    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(a[i], col_load(j)), up, l, d); }
     __device__ Row row_load(int64_t i) const { return a[i]; }
-    __device__ Col col_load(int64_t j) const { return b[j]; }
+    /* ForPath: the free column's datum is a NaN (finite samples only reach here), costing 0 */
+    __device__ Col col_load(int64_t j) const
+    {
+        if constexpr (ForPath) return j == free_col ? (F)NAN : b[j];
+        else return b[j];
+    }
     __device__ Pre pre(Row x, Col y) const
     {
+        if constexpr (ForPath)
+            if (y != y) return 0;
         if constexpr (F32Cost) return (F)pw_dtw_cell_cost((float)x, (float)y, squared);
         else return pw_dtw_cell_cost(x, y, squared);
     }
@@ -53,8 +62,8 @@ struct DtwApp {
     __device__ void acc_store(int64_t, const Acc &) const {}
     __device__ void row_out(int64_t i, int64_t j, const T &v) const
     {
-        if constexpr (!SavesRows) return; /* the distance's kernels: nothing more a row */
-        if ((i + 1) % every != 0) return;
+        if constexpr (!ForPath) return; /* the distance's kernels: nothing more a row */
+        if (!saved || (i + 1) % every != 0) return;
         const int64_t k = (i + 1) / every - 1;
         if (k < slots) saved[k * cols + j] = v;
     }
