@@ -737,6 +737,10 @@ static int gpu_runs(void)
         return 77;
     }
     setenv("PEERWAVE_ALIGN_GPU_CELLS", "1000", 1);
+    /* paths: strips of 512 rows (forward and strip passes on the GPU's kernel) and Hirschberg
+     * down to small parts (its passes on the GPU's cell), the same settings for the CPU's run */
+    setenv("PEERWAVE_PATH_ROWS", "512", 1);
+    setenv("PEERWAVE_PATH_FULL_CELLS", "1000", 1);
     compare_passes(PW_BACKEND_CUDA, 60);
 #ifdef PW_HAVE_CUDA
     gpu_saved_rows(40);
