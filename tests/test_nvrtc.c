@@ -44,6 +44,7 @@ static const char sample_cell[] =
     "    __device__ Acc acc_load(int64_t) const { return Acc{}; }\n"
     "    __device__ void acc_add(Acc &, int64_t, int64_t, const T &) const {}\n"
     "    __device__ void acc_store(int64_t, const Acc &) const {}\n"
+    "    __device__ void row_out(int64_t, int64_t, const T &) const {}\n"
     "    __device__ TileAcc tile_acc_load(int64_t) const { return TileAcc{}; }\n"
     "    __device__ void tile_acc_add(TileAcc &, const T &, int32_t) const {}\n"
     "    __device__ void tile_acc_store(int64_t, const TileAcc &, int64_t) const {}\n"

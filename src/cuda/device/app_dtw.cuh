@@ -46,7 +46,7 @@ struct DtwApp {
     /* ForPath: the free column's datum is a NaN (finite samples only reach here), costing 0 */
     __device__ Col col_load(int64_t j) const
     {
-        if constexpr (ForPath) return j == free_col ? (F)NAN : b[j];
+        if constexpr (ForPath) return j == free_col ? (F)__int_as_float(0x7fc00000) : b[j]; /* a quiet NaN */
         else return b[j];
     }
     __device__ Pre pre(Row x, Col y) const
