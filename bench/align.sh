@@ -22,27 +22,12 @@ if [ -z "${PW_ALIGN_TESTS+x}" ]; then
   summary "test_cells --gpu: rc=$? $(tail -1 "$out/test_cells_gpu.log")"
 fi
 
-# Inputs: related DNA pairs (a copy with 5% substitutions and 1% indels) and random walks.
+# Inputs: related DNA pairs (bench/related_pairs.py) and random walks.
+python3 bench/related_pairs.py "$out" 100000 1000000
 python3 - "$out" <<'PY'
 import sys, numpy as np
 out = sys.argv[1]
-rng = np.random.default_rng(25)
-def mutate(s):
-    r = []
-    for ch in s:
-        x = rng.random()
-        if x < 0.05: r.append("ACGT"[rng.integers(4)])
-        elif x < 0.055: pass
-        elif x < 0.06: r.append(ch); r.append("ACGT"[rng.integers(4)])
-        else: r.append(ch)
-    return "".join(r)
-for n in (100_000, 1_000_000):
-    a = "".join(np.array(list("ACGT"))[rng.integers(0, 4, n)])
-    b = mutate(a)
-    for name, s in (("a", a), ("b", b)):
-        with open(f"{out}/{name}{n}.fa", "w") as f:
-            f.write(f">{name}{n}\n")
-            for k in range(0, len(s), 80): f.write(s[k:k + 80] + "\n")
+rng = np.random.default_rng(26)
 for n in (65536, 262144):
     for name in "ab":
         np.save(f"{out}/walk_{name}{n}.npy", np.cumsum(rng.standard_normal(n)).astype(np.float32))

@@ -8,13 +8,15 @@
  *         pw_alignment_free(&al);
  *     }
  *
- * How: the score pass (pw_sw, on the GPU when there is one) gives the score and the end cell; a
- * second score pass over the reversed prefixes (GPU), or a pass backwards from the end cell pruned
- * to the cells that can still be part of an optimal alignment (CPU), gives the start; the
- * rectangle between them is aligned globally by Myers and
- * Miller's divide and conquer (a forward and a reverse pass over its halves, then each part
- * alone), whose passes run on the GPU while they are large.  Memory: O(n + m) for the sequences
- * and the alignment, and two rows of the rectangle per pass; nothing is saved to disk.
+ * How, on the GPU: the score pass (the SW kernel) also keeps every K-th row; the alignment is then
+ * traced from its end upwards one strip of K rows at a time (a pass backwards over the strip,
+ * only as wide as the alignment needs, gives where it crosses the saved row above), and the parts
+ * between crossings are aligned globally by Myers and Miller's divide and conquer, in parallel.
+ * On the CPU: the score pass (pw_sw, all threads); a pass backwards from the end cell pruned to
+ * the cells that can still be part of an optimal alignment gives the start; the rectangle between
+ * them is aligned by Myers and Miller.  Memory: O(n + m) for the sequences and the alignment, two
+ * rows per pass, and on the GPU the saved rows, capped at $PEERWAVE_PATH_STORE_MB (4096 MB; a
+ * lower cap only makes K larger); nothing is written to disk.  docs/ALIGN.md has the details.
  */
 #ifndef PEERWAVE_ALIGN_H
 #define PEERWAVE_ALIGN_H
@@ -28,10 +30,13 @@ extern "C" {
 /* One optimal local alignment of a (the query) against b.
  *
  * Ties, where several alignments score the best: the end cell is pw_sw's (the smallest end_a,
- * then the smallest end_b); the start is the one nearest the end (the largest start_a, then the
- * largest start_b); between them, the alignment that crosses the middle row of every split at
- * the smallest column of B (splits halve A's letters recursively: rows [0, M/2) and [M/2, M) of
- * an M-letter part), a crossing inside a gap in B taken only when strictly better. */
+ * then the smallest end_b).  On the CPU the start is the one nearest the end (the largest start_a,
+ * then the largest start_b).  Through saved rows (the GPU) the alignment crosses each saved row,
+ * from the end upwards, at the smallest column (outside a gap in B before inside one), and the
+ * start is the nearest in the first strip that holds one.  Inside a rectangle, the alignment
+ * crosses the middle row of every split at the smallest column of B (splits halve A's letters
+ * recursively: rows [0, M/2) and [M/2, M) of an M-letter part), a crossing inside a gap in B
+ * taken only when strictly better.  docs/ALIGN.md states the rules in full. */
 typedef struct pw_alignment {
     int32_t score;                /* the best local score (0: nothing aligns, everything below
                                      is empty and the positions are -1) */
@@ -46,10 +51,11 @@ typedef struct pw_alignment {
     int64_t gaps;                 /* runs of I or D (gap openings) */
     double identity;              /* matches / columns (0 when empty) */
     double seconds_score;         /* the score pass */
-    double seconds_align;         /* the start pass and the divide and conquer */
+    double seconds_align;         /* the start pass (or strips) and the divide and conquer */
     int64_t cells_align;          /* cells computed after the score pass */
-    double seconds_start;         /* of seconds_align: the start pass */
-    int64_t cells_start;          /* of cells_align: the start pass's */
+    double seconds_start;         /* of seconds_align: the start pass (through saved rows: the
+                                     strips' search) */
+    int64_t cells_start;          /* of cells_align: the start pass's (the strips' passes) */
     int64_t cells_gpu;            /* of cells_align: the divide and conquer's passes on the GPU */
     double seconds_gpu;           /* and their time (kernels, copies, launches) */
     pw_run_info info;             /* the score pass's run */

@@ -8,7 +8,10 @@
  *                    on the GPU (gotoh_gpu.c)
  *   sw_align.c       pw_sw_align: score pass, start, rectangle, CIGAR and counts; the rescoring
  *   alignment_view.c the three-line view
+ *   sw_strips.c      the alignment through rows saved by the score pass (the GPU's way)
+ *   align_pool.c     independent parts on a pool of threads
  *   dtw_path.c       Hirschberg's divide and conquer for DTW warping paths
+ *   dtw_strips.c     the warping path through saved rows
  *
  * Costs inside Myers-Miller are what the paper uses: a gap of k letters costs g + h k (g = gap_open
  * - gap_extend, h = gap_extend), a pair costs -score; everything else is in scores.
@@ -52,7 +55,10 @@ typedef struct pw_mm_passes {
 /* The global alignment of a[0..rows) against b[0..cols) (both already encoded; ra and rb the
  * whole sequences reversed: ra[k] = a_whole[n_whole - 1 - k], with a at offset a_off of the
  * whole) whose cost is least, as operations into ops (room for rows + cols; the count in
- * *count).  threads: CPU threads to use (>= 1).  *cells counts the cells computed. */
+ * *count).  threads: CPU threads to use (>= 1).  *cells counts the cells computed.
+ * open_top / open_bottom (pw_myers_miller): 1 when a run of a-letters against gaps at the very
+ * start / end opens there (pays g), 0 when it goes on a run outside the rectangle (the parts of
+ * sw_strips.c). */
 typedef struct pw_mm_job {
     const uint8_t *a, *b;       /* the whole encoded sequences */
     const uint8_t *ra, *rb;     /* the same reversed */
@@ -64,7 +70,7 @@ typedef struct pw_mm_job {
 } pw_mm_job;
 
 pw_status pw_myers_miller(const pw_mm_job *job, int64_t a0, int64_t rows, int64_t b0, int64_t cols,
-                          char *ops, int64_t *count, int64_t *cells);
+                          int open_top, int open_bottom, char *ops, int64_t *count, int64_t *cells);
 
 /* The CPU pass (pw_mm_pass_fn with ctx = the scoring). */
 pw_status pw_mm_pass_cpu(void *scoring, const uint8_t *a, int64_t rows, const uint8_t *b, int64_t cols,
@@ -77,12 +83,30 @@ pw_status pw_sw_find_start(const pw_align_scoring *s, const uint8_t *ra, int64_t
                            int64_t m, int64_t end_a, int64_t end_b, int32_t score, int64_t *start_a,
                            int64_t *start_b, int64_t *cells, const volatile int *cancel);
 
+/* The optimal local alignment through rows saved by the score pass (sw_strips.c): the score pass
+ * itself (on the GPU's SW kernel when use_gpu, else a loop on the CPU) into *res, the start node
+ * into *start_a / *start_b and the operations from there to the end into ops (room for n + m),
+ * their number in *count.  job->passes: the parts' large Myers-Miller passes (the GPU's, or
+ * none). */
+typedef struct pw_strips_stats {
+    double seconds_score, seconds_strips; /* the score pass; the strips' search */
+    int64_t cells_strips, cells_parts;    /* the strips' passes; the parts' Myers-Miller */
+} pw_strips_stats;
+pw_status pw_sw_by_strips(const pw_mm_job *job, const pw_options *options, int use_gpu, pw_sw_result *res,
+                          int64_t *start_a, int64_t *start_b, char *ops, int64_t *count, pw_strips_stats *stats);
+
 /* CPU threads for the passes: options->threads, else one per online core. */
 int pw_align_threads(const pw_options *options);
 
 /* fn(first) and fn(second), the first on a new thread when `parallel` (and one can be made):
  * the two passes of a split, and the two parts after it. */
 void pw_align_run_both(int parallel, void *(*fn)(void *), void *first, void *second);
+/* fn(item) for each of count items (size bytes apart), on up to `threads` threads taking them
+ * in turn; returns the number of workers (the threads each item may use: threads / that). */
+int pw_align_pool_run(void *items, size_t size, int64_t count, int threads, void (*fn)(void *item));
+/* Rows between saved rows of an n x m search whose store keeps 8 bytes a column
+ * ($PEERWAVE_PATH_ROWS when set, $PEERWAVE_PATH_STORE_MB its cap); >= n: none. */
+int64_t pw_align_strip_rows(int64_t n, int64_t m);
 /* The threads of a part for its two halves: split between them when they run in parallel, else
  * all for each (they run one after the other). */
 void pw_align_share_threads(int parallel, int threads, int *first, int *second);

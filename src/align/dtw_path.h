@@ -52,7 +52,4 @@ void pw_path_solve(path_part *part);
 pw_status pw_path_by_strips(const path_job *job, const pw_options *options, int threads, int64_t *cells,
                             pw_run_info *info);
 
-/* Rows between saved rows for an n x m search ($PEERWAVE_PATH_ROWS when set); >= n: none. */
-int64_t pw_path_strip_rows(int64_t n, int64_t m);
-
 #endif

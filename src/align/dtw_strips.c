@@ -31,7 +31,6 @@
  */
 #include <math.h>
 #include <stdio.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,7 +54,7 @@ static int64_t env_int(const char *name, int64_t fallback)
     return v && atoll(v) > 0 ? atoll(v) : fallback;
 }
 
-int64_t pw_path_strip_rows(int64_t n, int64_t m)
+int64_t pw_align_strip_rows(int64_t n, int64_t m)
 {
     int64_t forced = env_int("PEERWAVE_PATH_ROWS", 0);
     if (forced > 0) return forced;
@@ -260,46 +259,21 @@ static pw_status cross(strip_walk *w, int64_t k, int64_t ra, int64_t ca, int64_t
     return PW_OK;
 }
 
-/* The parts, each Hirschberg's, on a pool of threads taking them in turn. */
-typedef struct part_pool {
-    path_part *parts;
-    int64_t count, next;
-    pthread_mutex_t lock;
-} part_pool;
-
-static void *pool_worker(void *p)
-{
-    part_pool *pool = p;
-    for (;;) {
-        pthread_mutex_lock(&pool->lock);
-        int64_t k = pool->next++;
-        pthread_mutex_unlock(&pool->lock);
-        if (k >= pool->count) return NULL;
-        pw_path_solve(&pool->parts[k]);
-    }
-}
+static void solve_part(void *part) { pw_path_solve(part); }
 
 static void solve_parts(path_part *parts, int64_t count, int threads)
 {
-    part_pool pool = {parts, count, 0, PTHREAD_MUTEX_INITIALIZER};
     int workers = threads < count ? threads : (int)count;
     int inner = threads / (workers > 0 ? workers : 1);
     for (int64_t k = 0; k < count; k++) parts[k].threads = inner > 0 ? inner : 1;
-    pthread_t *t = malloc(sizeof *t * (size_t)(workers > 1 ? workers - 1 : 1));
-    int started = 0;
-    for (int x = 1; t && x < workers; x++)
-        if (pthread_create(&t[started], NULL, pool_worker, &pool) == 0) started++;
-    pool_worker(&pool);
-    for (int x = 0; x < started; x++) pthread_join(t[x], NULL);
-    free(t);
-    pthread_mutex_destroy(&pool.lock);
+    pw_align_pool_run(parts, sizeof *parts, count, threads, solve_part);
 }
 
 pw_status pw_path_by_strips(const path_job *job, const pw_options *options, int threads, int64_t *cells,
                             pw_run_info *info)
 {
     row_store store = {0};
-    store.every = pw_path_strip_rows(job->n, job->m);
+    store.every = pw_align_strip_rows(job->n, job->m);
     store.slots = (job->n - 1) / store.every;
     store.m = job->m;
     pw_run_info forward_info;

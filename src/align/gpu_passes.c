@@ -29,7 +29,8 @@ struct pw_align_gpu {
     int64_t min_cells;
     pthread_mutex_t lock; /* the slots and the summed info */
     pthread_cond_t freed;
-    size_t value_size, off_cc, off_dd; /* mm_pass.c's value, as the runtime lays it out */
+    size_t value_size, off_cc, off_dd; /* the value's first two fields (mm_pass.c: cc, dd;
+                                           sw_strip.c: h, f), as the runtime lays it out */
     pw_run_info info;
     int runs;
 };
@@ -74,7 +75,9 @@ pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, 
                             const pw_options *options, pw_align_gpu **out)
 {
     *out = NULL;
-    const char *path = kind == PW_ALIGN_PASS_MM ? "src/align/cells/mm_pass.c" : "src/align/cells/dtw_pass.c";
+    const char *path = kind == PW_ALIGN_PASS_MM    ? "src/align/cells/mm_pass.c"
+                       : kind == PW_ALIGN_PASS_DTW ? "src/align/cells/dtw_pass.c"
+                                                   : "src/align/cells/sw_strip.c";
     const char *text = cell_text(path);
     if (!text) return PW_ERR_INTERNAL;
     pw_align_gpu *gpu = calloc(1, sizeof *gpu);
@@ -111,8 +114,8 @@ pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, 
     const pw_cell_field *fields = pw_cell_fields(gpu->slot[0].cell, &nf);
     gpu->value_size = pw_cell_value_size(gpu->slot[0].cell);
     for (int k = 0; k < nf; k++) {
-        if (strcmp(fields[k].name, "cc") == 0) gpu->off_cc = fields[k].offset;
-        if (strcmp(fields[k].name, "dd") == 0) gpu->off_dd = fields[k].offset;
+        if (strcmp(fields[k].name, "cc") == 0 || strcmp(fields[k].name, "h") == 0) gpu->off_cc = fields[k].offset;
+        if (strcmp(fields[k].name, "dd") == 0 || strcmp(fields[k].name, "f") == 0) gpu->off_dd = fields[k].offset;
     }
     const char *env = getenv("PEERWAVE_ALIGN_GPU_CELLS");
     gpu->min_cells = env && atoll(env) > 0 ? atoll(env) : PW_ALIGN_GPU_CELLS;
@@ -123,7 +126,7 @@ pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, 
 }
 
 /* Run on a free slot (waiting for one), its own stream: passes from several threads overlap. */
-static pw_status run_on_slot(pw_align_gpu *gpu, const pw_cell_args *args)
+static pw_status run_on_slot(pw_align_gpu *gpu, const pw_cell_args *args, pw_cell_result *res)
 {
     pthread_mutex_lock(&gpu->lock);
     int k;
@@ -137,20 +140,25 @@ static pw_status run_on_slot(pw_align_gpu *gpu, const pw_cell_args *args)
     pthread_mutex_unlock(&gpu->lock);
     pw_options o = gpu->options; /* tile_w 0: the runtime's width for linear cells (src/jit/cell.c) */
     o.cuda_stream = gpu->slot[k].stream;
-    pw_cell_result res;
-    pw_status st = pw_cell_run(gpu->slot[k].cell, args, &o, &res);
+    pw_status st = pw_cell_run(gpu->slot[k].cell, args, &o, res);
     pthread_mutex_lock(&gpu->lock);
     gpu->slot[k].busy = 0;
     if (st == PW_OK) {
-        if (gpu->runs++ == 0) gpu->info = res.info;
+        if (gpu->runs++ == 0) gpu->info = res->info;
         else {
-            gpu->info.cells += res.info.cells;
-            gpu->info.seconds += res.info.seconds;
+            gpu->info.cells += res->info.cells;
+            gpu->info.seconds += res->info.seconds;
         }
     }
     pthread_cond_signal(&gpu->freed);
     pthread_mutex_unlock(&gpu->lock);
     return st;
+}
+
+/* field (at offset off) of values[k], k < count, into out */
+static void unpack(const unsigned char *values, size_t size, size_t off, int64_t count, int32_t *out)
+{
+    for (int64_t k = 0; k < count; k++) memcpy(&out[k], values + (size_t)k * size + off, sizeof *out);
 }
 
 pw_status pw_align_gpu_mm_pass(void *p, const uint8_t *a, int64_t rows, const uint8_t *b, int64_t cols,
@@ -162,13 +170,12 @@ pw_status pw_align_gpu_mm_pass(void *p, const uint8_t *a, int64_t rows, const ui
     const void *inputs[] = {a, b, gpu->table};
     double params[] = {gpu->alphabet, gpu->g, gpu->h, tb};
     pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = params, .last_row = row};
-    pw_status st = run_on_slot(gpu, &args);
+    pw_cell_result res;
+    pw_status st = run_on_slot(gpu, &args, &res);
     if (st == PW_OK) {
         cc[0] = dd[0] = tb + gpu->h * (int32_t)rows; /* node (rows, 0): a run down column 0 */
-        for (int64_t j = 0; j < cols; j++) {
-            memcpy(&cc[j + 1], row + (size_t)j * gpu->value_size + gpu->off_cc, sizeof *cc);
-            memcpy(&dd[j + 1], row + (size_t)j * gpu->value_size + gpu->off_dd, sizeof *dd);
-        }
+        unpack(row, gpu->value_size, gpu->off_cc, cols, cc + 1);
+        unpack(row, gpu->value_size, gpu->off_dd, cols, dd + 1);
     }
     free(row);
     return st;
@@ -180,7 +187,34 @@ pw_status pw_align_gpu_dtw_pass(pw_align_gpu *gpu, const double *a, int64_t rows
     const void *inputs[] = {a, b};
     double params[] = {gpu->squared, gpu->f32, free_last};
     pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = params, .last_row = last};
-    return run_on_slot(gpu, &args);
+    pw_cell_result res;
+    return run_on_slot(gpu, &args, &res);
+}
+
+pw_status pw_align_gpu_sw_strip_pass(pw_align_gpu *gpu, const uint8_t *a, int64_t rows, const uint8_t *b,
+                                     int64_t cols, int32_t tb, pw_strip_out *out)
+{
+    unsigned char *row = pw_malloc(gpu->value_size * (size_t)(cols + rows));
+    if (!row) return PW_ERR_OUT_OF_MEMORY;
+    unsigned char *col = row + gpu->value_size * (size_t)cols;
+    int32_t scores[TABLE];
+    for (int x = 0; x < gpu->alphabet * gpu->alphabet; x++) scores[x] = -gpu->table[x]; /* the table holds costs */
+    const void *inputs[] = {a, b, scores};
+    double params[] = {gpu->alphabet, gpu->g, gpu->h, tb};
+    pw_cell_args args = {.rows = rows, .cols = cols, .inputs = inputs, .params = params, .last_row = row,
+                         .last_col = col};
+    pw_cell_result res;
+    pw_status st = run_on_slot(gpu, &args, &res);
+    if (st == PW_OK) {
+        unpack(row, gpu->value_size, gpu->off_cc, cols, out->last_h);
+        unpack(row, gpu->value_size, gpu->off_dd, cols, out->last_f);
+        unpack(col, gpu->value_size, gpu->off_cc, rows, out->col_h);
+        memcpy(&out->best, res.best + gpu->off_cc, sizeof out->best);
+        out->best_i = res.best_i;
+        out->best_j = res.best_j;
+    }
+    free(row);
+    return st;
 }
 
 void pw_align_gpu_close(pw_align_gpu *gpu)
@@ -221,6 +255,13 @@ pw_status pw_align_gpu_dtw_pass(pw_align_gpu *gpu, const double *a, int64_t rows
                                 int free_last, double *last)
 {
     (void)gpu, (void)a, (void)rows, (void)b, (void)cols, (void)free_last, (void)last;
+    return PW_ERR_UNSUPPORTED;
+}
+
+pw_status pw_align_gpu_sw_strip_pass(pw_align_gpu *gpu, const uint8_t *a, int64_t rows, const uint8_t *b,
+                                     int64_t cols, int32_t tb, pw_strip_out *out)
+{
+    (void)gpu, (void)a, (void)rows, (void)b, (void)cols, (void)tb, (void)out;
     return PW_ERR_UNSUPPORTED;
 }
 

@@ -18,7 +18,8 @@ typedef struct pw_align_gpu pw_align_gpu;
 
 typedef enum pw_align_pass_kind {
     PW_ALIGN_PASS_MM,  /* Myers-Miller, scoring given */
-    PW_ALIGN_PASS_DTW  /* warping path: squared and f32 given */
+    PW_ALIGN_PASS_DTW,     /* warping path: squared and f32 given */
+    PW_ALIGN_PASS_SW_STRIP /* the alignment search's strips (sw_strips.c), scoring given */
 } pw_align_pass_kind;
 
 /* Whether a run under options uses the GPU passes (for searches with no score pass to follow):
@@ -39,6 +40,15 @@ pw_status pw_align_gpu_mm_pass(void *gpu, const uint8_t *a, int64_t rows, const 
  * column cols - 1 cost 0 (dtw_path.h). */
 pw_status pw_align_gpu_dtw_pass(pw_align_gpu *gpu, const double *a, int64_t rows, const double *b, int64_t cols,
                                 int free_last, double *last);
+/* A strip pass of the alignment search (cells/sw_strip.c, over letters already reversed): its
+ * last row's h and f (cols each), its last column's h (rows), the best h and its cell. */
+typedef struct pw_strip_out {
+    int32_t *last_h, *last_f, *col_h;
+    int32_t best;
+    int64_t best_i, best_j;
+} pw_strip_out;
+pw_status pw_align_gpu_sw_strip_pass(pw_align_gpu *gpu, const uint8_t *a, int64_t rows, const uint8_t *b,
+                                     int64_t cols, int32_t tb, pw_strip_out *out);
 /* The GPU passes' run information, summed (cells, seconds); backend CUDA when any ran. */
 void pw_align_gpu_info(const pw_align_gpu *gpu, pw_run_info *info);
 void pw_align_gpu_close(pw_align_gpu *gpu);

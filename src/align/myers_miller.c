@@ -254,11 +254,12 @@ static void *part_thread(void *p)
 }
 
 pw_status pw_myers_miller(const pw_mm_job *job, int64_t a0, int64_t rows, int64_t b0, int64_t cols,
-                          char *ops, int64_t *count, int64_t *cells)
+                          int open_top, int open_bottom, char *ops, int64_t *count, int64_t *cells)
 {
     mm_state st = {job, job->scoring.gap_open - job->scoring.gap_extend, job->scoring.gap_extend};
     memset(ops, 0, (size_t)(rows + cols));
-    part whole = {&st, a0, rows, b0, cols, st.g, st.g, ops, job->threads > 0 ? job->threads : 1, 0, PW_OK};
+    part whole = {&st, a0, rows, b0, cols, open_top ? st.g : 0, open_bottom ? st.g : 0, ops,
+                  job->threads > 0 ? job->threads : 1, 0, PW_OK};
     solve(&whole);
     *cells += whole.cells;
     if (whole.status != PW_OK) return whole.status;

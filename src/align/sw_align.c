@@ -1,14 +1,16 @@
 /*
  * sw_align.c - pw_sw_align: the optimal local alignment itself, in linear space.
  *
- *   1. the score pass: pw_sw (any backend) gives the score and the end pair;
- *   2. the start: on the GPU, pw_sw over the reversed prefixes (start_by_reverse_pass); on the
- *      CPU, sw_start.c's pass backwards from the end pair, pruned to a band;
+ * Where the score pass runs on the GPU (or $PEERWAVE_PATH_ROWS is set): sw_strips.c, through rows
+ * the score pass saves.  Else, on the CPU:
+ *   1. the score pass: pw_sw gives the score and the end pair;
+ *   2. the start: sw_start.c's pass backwards from the end pair, pruned to a band;
  *   3. the rectangle between start and end aligned globally (myers_miller.c): its least cost is
  *      -score, as the local alignment is a global one of those letters and no global alignment
- *      of them can beat the best local score;
- *   4. gaps at either end dropped (they cost 0 there, which only zero penalties allow), the
- *      CIGAR and counts, and the alignment rescored column by column: it must give the score.
+ *      of them can beat the best local score.
+ * Both end the same way: gaps at either end dropped (they cost 0 there, which only zero
+ * penalties allow), the CIGAR and counts, and the alignment rescored column by column: it must
+ * give the score.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -45,52 +47,6 @@ void pw_alignment_free(pw_alignment *al)
 static void reverse_copy(const uint8_t *in, int64_t n, uint8_t *out)
 {
     for (int64_t k = 0; k < n; k++) out[k] = in[n - 1 - k];
-}
-
-/* The score of ops aligning a and b (encoded) from their first letters. */
-static int64_t ops_score(const pw_align_scoring *s, const uint8_t *a, const uint8_t *b, const char *ops, int64_t count)
-{
-    int64_t total = 0;
-    for (int64_t k = 0; k < count; k++) {
-        if (ops[k] == PW_OP_PAIR) {
-            total += s->scores[*a++ * s->alphabet + *b++];
-            continue;
-        }
-        total -= k > 0 && ops[k - 1] == ops[k] ? s->gap_extend : s->gap_open;
-        if (ops[k] == PW_OP_A_ONLY) a++;
-        else b++;
-    }
-    return total;
-}
-
-/* A start for the end (res) by pw_sw over the reversed prefixes a[0..end_a] and b[0..end_b], on
- * the score pass's backend and width: its best cell, read backwards, is the nearest start of an
- * optimal local alignment ending at or before the end; *found = 0 when its score differs. */
-static pw_status start_by_reverse_pass(const char *a, const char *b, const pw_sw_result *res,
-                                       const pw_sw_params *params, const pw_options *options, int64_t *sa,
-                                       int64_t *sb, int *found)
-{
-    int64_t n = res->end_a + 1, m = res->end_b + 1;
-    char *rev = pw_malloc((size_t)(n + m));
-    if (!rev) return PW_ERR_OUT_OF_MEMORY;
-    for (int64_t k = 0; k < n; k++) rev[k] = a[n - 1 - k];
-    for (int64_t k = 0; k < m; k++) rev[n + k] = b[m - 1 - k];
-    pw_options o;
-    if (options) o = *options;
-    else pw_options_init(&o);
-    o.backend = res->info.backend;
-    o.tile_w = res->info.tile_w; /* no second training of the width */
-    o.progress = NULL;
-    o.trace = NULL;
-    pw_sw_result r;
-    pw_status st = pw_sw(rev, n, rev + n, m, params, &o, &r);
-    free(rev);
-    *found = st == PW_OK && r.score == res->score;
-    if (*found) {
-        *sa = res->end_a - r.end_a;
-        *sb = res->end_b - r.end_b;
-    }
-    return st;
 }
 
 static pw_status cigar_append(char **buf, size_t *len, size_t *cap, int64_t run, char op)
@@ -204,6 +160,90 @@ static int costs_fit(const pw_sw_params *p, const pw_score_table *t, int64_t n, 
     return (n + m + 2) * (big + 1) < ((int64_t)1 << 29);
 }
 
+/* The alignment from its operations ops[0, count) starting at (sa, sb): gaps at the ends dropped
+ * (they cost 0, else the alignment would not be optimal), the CIGAR and counts, and the check
+ * that it rescores to the score pass's score and ends at its end. */
+static pw_status finish(pw_alignment *out, const char *ops, int64_t count, int64_t sa, int64_t sb, const char *a,
+                        int64_t n, const char *b, int64_t m, const pw_sw_params *params, const pw_sw_result *res)
+{
+    int64_t first = 0, last = count;
+    while (first < last && ops[first] != PW_OP_PAIR) {
+        sa += ops[first] == PW_OP_A_ONLY;
+        sb += ops[first] == PW_OP_B_ONLY;
+        first++;
+    }
+    while (last > first && ops[last - 1] != PW_OP_PAIR) last--;
+    out->start_a = sa;
+    out->start_b = sb;
+    pw_status st = describe(out, ops + first, last - first, a, b, params);
+    if (st != PW_OK) return st;
+    int64_t check = 0;
+    pw_status r = pw_alignment_rescore(out, a, n, b, m, params, &check);
+    if (r != PW_OK || check != out->score || out->end_a != res->end_a || out->end_b != res->end_b) {
+        pw_set_error_detail("the alignment found rescores to %lld (%s), ends at %lld, %lld; the score "
+                            "pass gave %d at %lld, %lld",
+                            (long long)check, pw_status_str(r), (long long)out->end_a + 1,
+                            (long long)out->end_b + 1, (int)out->score, (long long)res->end_a + 1,
+                            (long long)res->end_b + 1);
+        return PW_ERR_INTERNAL;
+    }
+    return PW_OK;
+}
+
+/* The encoded sequences a, b and both reversed, in one block (enc + 0, n, n + m, 2 n + m). */
+static pw_status encode_all(const pw_score_table *t, const char *a, int64_t n, const char *b, int64_t m,
+                            uint8_t **out)
+{
+    uint8_t *enc = *out = pw_malloc(2 * (size_t)(n + m));
+    if (!enc) return PW_ERR_OUT_OF_MEMORY;
+    pw_status st = pw_score_encode(t, a, n, enc);
+    if (st == PW_OK) st = pw_score_encode(t, b, m, enc + n);
+    reverse_copy(enc, n, enc + n + m);
+    reverse_copy(enc + n, m, enc + 2 * n + m);
+    return st;
+}
+
+/* pw_sw_align through the score pass's saved rows (sw_strips.c). */
+static pw_status align_by_strips(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                                 const pw_options *options, const pw_score_table *table, int use_gpu,
+                                 pw_alignment *out)
+{
+    double t0 = pw_seconds_now();
+    uint8_t *enc = NULL;
+    char *ops = pw_malloc((size_t)(n + m + 1));
+    pw_status st = encode_all(table, a, n, b, m, &enc);
+    if (st == PW_OK && !ops) st = PW_ERR_OUT_OF_MEMORY;
+    pw_align_scoring sc = {table->scores, table->size, table->max_score, params->gap_open, params->gap_extend};
+    pw_mm_job job = {enc, enc + n, enc + n + m, enc + 2 * n + m, n, m, sc, {NULL, NULL, 0}, pw_align_threads(options),
+                     options ? options->cancel : NULL};
+    pw_align_gpu *gpu = NULL;
+    if (st == PW_OK && use_gpu) st = pw_align_gpu_open(PW_ALIGN_PASS_MM, &sc, 0, 0, options, &gpu);
+    if (gpu) job.passes = (pw_mm_passes){pw_align_gpu_mm_pass, gpu, pw_align_gpu_min_cells(gpu)};
+    pw_sw_result res;
+    memset(&res, 0, sizeof res);
+    int64_t sa = 0, sb = 0, count = 0;
+    pw_strips_stats stats = {0};
+    if (st == PW_OK) st = pw_sw_by_strips(&job, options, use_gpu, &res, &sa, &sb, ops, &count, &stats);
+    out->seconds_score = stats.seconds_score;
+    out->seconds_start = stats.seconds_strips;
+    out->cells_start = stats.cells_strips;
+    out->cells_align = stats.cells_strips + stats.cells_parts;
+    out->info = res.info;
+    out->score = res.score;
+    pw_run_info gi = {0};
+    pw_align_gpu_info(gpu, &gi);
+    out->cells_gpu = gi.cells;
+    out->seconds_gpu = gi.seconds;
+    pw_align_gpu_close(gpu);
+    if (st == PW_OK && res.score == 0 && !(out->cigar = calloc(1, 1))) st = PW_ERR_OUT_OF_MEMORY;
+    if (st == PW_OK && res.score > 0) st = finish(out, ops, count, sa, sb, a, n, b, m, params, &res);
+    free(ops);
+    free(enc);
+    out->seconds_align = pw_seconds_now() - t0 - out->seconds_score;
+    if (st != PW_OK) pw_alignment_free(out);
+    return st;
+}
+
 pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                       const pw_options *options, pw_alignment *out)
 {
@@ -222,6 +262,14 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
         pw_set_error_detail("the alignment's costs could pass 32 bits: shorter sequences or smaller scores");
         return PW_ERR_OVERFLOW;
     }
+    /* Through saved rows where the score pass runs on the GPU ($PEERWAVE_PATH_ROWS: also on the
+     * CPU, as the tests do); else, on the CPU, the score pass (all threads), the start
+     * (sw_start.c) and Myers-Miller over the rectangle between start and end. */
+    int use_gpu = 0;
+    st = pw_align_gpu_wanted(options, &use_gpu);
+    if (st != PW_OK) return st;
+    if (use_gpu || getenv("PEERWAVE_PATH_ROWS"))
+        return align_by_strips(a, n, b, m, params, options, &table, use_gpu, out);
     double t0 = pw_seconds_now();
     pw_sw_result res;
     st = pw_sw(a, n, b, m, params, options, &res);
@@ -234,78 +282,28 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
         out->cigar = calloc(1, 1);
         return out->cigar ? PW_OK : PW_ERR_OUT_OF_MEMORY;
     }
-    uint8_t *enc = pw_malloc(2 * (size_t)(n + m));
+    uint8_t *enc = NULL;
     char *ops = NULL;
-    if (!enc) return PW_ERR_OUT_OF_MEMORY;
+    st = encode_all(&table, a, n, b, m, &enc); /* pw_sw checked the letters */
+    if (st != PW_OK) {
+        free(enc);
+        return st;
+    }
     uint8_t *ea = enc, *eb = enc + n, *ra = enc + n + m, *rb = ra + n;
-    pw_score_encode(&table, a, n, ea); /* checked by pw_sw already */
-    pw_score_encode(&table, b, m, eb);
-    reverse_copy(ea, n, ra);
-    reverse_copy(eb, m, rb);
     pw_align_scoring sc = {table.scores, table.size, table.max_score, params->gap_open, params->gap_extend};
     pw_mm_job job = {ea, eb, ra, rb, n, m, sc, {NULL, NULL, 0}, pw_align_threads(options), options ? options->cancel : NULL};
     int64_t sa = 0, sb = 0, count = 0;
-    int on_gpu = res.info.backend == PW_BACKEND_CUDA;
-    pw_align_gpu *gpu = NULL; /* the large passes on the GPU when the score pass ran there */
-    if (on_gpu) st = pw_align_gpu_open(PW_ALIGN_PASS_MM, &sc, 0, 0, options, &gpu);
-    if (gpu) job.passes = (pw_mm_passes){pw_align_gpu_mm_pass, gpu, pw_align_gpu_min_cells(gpu)};
-    if (st == PW_OK && !(ops = pw_malloc((size_t)(res.end_a + 1 + res.end_b + 1)))) st = PW_ERR_OUT_OF_MEMORY;
-    /* On the GPU: the start from a score pass over the reversed prefixes.  Every optimal local
-     * alignment inside a[0..end_a] x b[0..end_b] ends at the end pair (one ending elsewhere there
-     * would come first in the score pass's tie order), so that pass's best cell is the nearest
-     * start of one ending at the end: the rule of the CPU pass.  Checked all the same (the
-     * rectangle must score the best score), with the CPU pass as the fallback. */
-    int fast = 0;
-    if (st == PW_OK && on_gpu) {
-        st = start_by_reverse_pass(a, b, &res, params, options, &sa, &sb, &fast);
-        out->cells_start = fast ? (res.end_a + 1) * (res.end_b + 1) : 0;
-    }
-    out->seconds_start = pw_seconds_now() - t1;
-    if (st == PW_OK && fast) {
-        st = pw_myers_miller(&job, sa, res.end_a - sa + 1, sb, res.end_b - sb + 1, ops, &count, &out->cells_align);
-        fast = st == PW_OK && ops_score(&sc, ea + sa, eb + sb, ops, count) == res.score;
-    }
-    if (st == PW_OK && !fast) {
-        double t2 = pw_seconds_now();
+    if (!(ops = pw_malloc((size_t)(res.end_a + 1 + res.end_b + 1)))) st = PW_ERR_OUT_OF_MEMORY;
+    if (st == PW_OK)
         st = pw_sw_find_start(&sc, ra, n, rb, m, res.end_a, res.end_b, res.score, &sa, &sb, &out->cells_start,
                               job.cancel);
-        out->seconds_start += pw_seconds_now() - t2;
-        if (st == PW_OK)
-            st = pw_myers_miller(&job, sa, res.end_a - sa + 1, sb, res.end_b - sb + 1, ops, &count, &out->cells_align);
-    }
+    out->seconds_start = pw_seconds_now() - t1;
+    if (st == PW_OK)
+        st = pw_myers_miller(&job, sa, res.end_a - sa + 1, sb, res.end_b - sb + 1, 1, 1, ops, &count, &out->cells_align);
     out->cells_align += out->cells_start;
-    pw_run_info gi = {0};
-    pw_align_gpu_info(gpu, &gi);
-    out->cells_gpu = gi.cells;
-    out->seconds_gpu = gi.seconds;
-    pw_align_gpu_close(gpu);
-    if (st == PW_OK) {
-        /* Gaps at the ends cost 0 (else the alignment would not be optimal): drop them. */
-        int64_t first = 0, last = count;
-        while (first < last && ops[first] != PW_OP_PAIR) {
-            sa += ops[first] == PW_OP_A_ONLY;
-            sb += ops[first] == PW_OP_B_ONLY;
-            first++;
-        }
-        while (last > first && ops[last - 1] != PW_OP_PAIR) last--;
-        out->start_a = sa;
-        out->start_b = sb;
-        st = describe(out, ops + first, last - first, a, b, params);
-    }
+    if (st == PW_OK) st = finish(out, ops, count, sa, sb, a, n, b, m, params, &res);
     free(ops);
     free(enc);
-    if (st == PW_OK) {
-        int64_t check = 0;
-        pw_status r = pw_alignment_rescore(out, a, n, b, m, params, &check);
-        if (r != PW_OK || check != out->score || out->end_a != res.end_a || out->end_b != res.end_b) {
-            pw_set_error_detail("the alignment found rescores to %lld (%s), ends at %lld, %lld; the score "
-                                "pass gave %d at %lld, %lld",
-                                (long long)check, pw_status_str(r), (long long)out->end_a + 1,
-                                (long long)out->end_b + 1, (int)out->score, (long long)res.end_a + 1,
-                                (long long)res.end_b + 1);
-            st = PW_ERR_INTERNAL;
-        }
-    }
     out->seconds_align = pw_seconds_now() - t1;
     if (st != PW_OK) pw_alignment_free(out);
     return st;

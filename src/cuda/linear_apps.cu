@@ -119,11 +119,18 @@ static int sw_best_so_far(void *p, void *stream, int64_t *best)
     return 1;
 }
 
+/* Rows an alignment search keeps (app_sw.cuh's ForPath): H and F of `slots` rows every `every`
+ * (device, slots x m each); none when h is NULL. */
+struct sw_saved_rows {
+    int32_t *h, *f;
+    int64_t every, slots;
+};
+
 /* The scan over device-resident encoded sequences da (n) and db (m), one gap model. */
 template <class Gaps>
 static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, const uint8_t *db, int64_t m,
                          const int32_t *scores, int alphabet, Gaps gaps, int32_t *score, int64_t *end_a,
-                         int64_t *end_b, pw_run_info *info)
+                         int64_t *end_b, pw_run_info *info, sw_saved_rows save = sw_saved_rows{NULL, NULL, 1, 0})
 {
     typedef typename Gaps::T T;
     cudaStream_t s = pw_plan_stream(plan);
@@ -147,8 +154,16 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
         watched.monitor.best = sw_best_so_far;
         watched.monitor.best_ctx = &view;
     }
-    st = pw_cuda_run_linear(&watched, SwApp<Gaps>{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet, gaps,
-                                                  best_score.ptr, best_col.ptr}, info);
+    if (save.h)
+        st = pw_cuda_run_linear(&watched,
+                                SwApp<Gaps, true>{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet, gaps,
+                                                  best_score.ptr, best_col.ptr, save.h, save.f, save.every,
+                                                  save.slots, m},
+                                info, save.slots > 0 ? save.every : 0);
+    else
+        st = pw_cuda_run_linear(&watched, SwApp<Gaps>{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet,
+                                                      gaps, best_score.ptr, best_col.ptr},
+                                info);
     PW_THEN(st, best_score.download(row_score.data(), (size_t)n));
     PW_THEN(st, best_col.download(row_col.data(), (size_t)n));
     if (st != PW_OK) return st;
@@ -166,12 +181,13 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
 
 static pw_status sw_core(const pw_plan *plan, const uint8_t *da, int64_t n, const uint8_t *db, int64_t m,
                          const int32_t *scores, int alphabet, int32_t gap_open, int32_t gap_extend, int32_t *score,
-                         int64_t *end_a, int64_t *end_b, pw_run_info *info)
+                         int64_t *end_a, int64_t *end_b, pw_run_info *info,
+                         sw_saved_rows save = sw_saved_rows{NULL, NULL, 1, 0})
 {
     if (gap_open == gap_extend)
-        return sw_scan(plan, da, n, db, m, scores, alphabet, SwLinearGaps{gap_open}, score, end_a, end_b, info);
+        return sw_scan(plan, da, n, db, m, scores, alphabet, SwLinearGaps{gap_open}, score, end_a, end_b, info, save);
     return sw_scan(plan, da, n, db, m, scores, alphabet, SwAffineGaps{gap_open, gap_extend}, score, end_a, end_b,
-                   info);
+                   info, save);
 }
 
 /* Device bytes of a run, about (the affine cell, an upper bound for linear gaps): b and the bus,
@@ -228,6 +244,108 @@ extern "C" pw_status pw_cuda_sw_device(const pw_plan *plan, const char *a, int64
         PW_THEN(st, sw_core(plan, da.ptr, n, db.ptr, m, scores, alphabet, gap_open, gap_extend, score, end_a, end_b, info));
         return st;
     } catch (const std::bad_alloc &) {
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+}
+
+/* ---- saved rows (the alignment and warping-path searches) ---------------------------------- */
+
+/* out[k spans + c] = op over saved row k's columns [c span, (c + 1) span): one block a span.  The
+ * SW store's largest H a chunk, the DTW store's least value a row. */
+struct pw_min_op {
+    template <class T> __device__ T operator()(T x, T y) const { return x < y ? x : y; }
+};
+struct pw_max_op {
+    template <class T> __device__ T operator()(T x, T y) const { return x > y ? x : y; }
+};
+template <class T, class Op>
+static __global__ void pw_span_reduce_kernel(const T *rows, int64_t cols, int64_t span, int64_t spans, T init, T *out)
+{
+    __shared__ T part[256];
+    const int64_t k = blockIdx.x / spans, c = blockIdx.x % spans;
+    const T *row = rows + k * cols;
+    T v = init;
+    for (int64_t j = c * span + threadIdx.x; j < cols && j < (c + 1) * span; j += blockDim.x) v = Op()(v, row[j]);
+    part[threadIdx.x] = v;
+    __syncthreads();
+    for (int w = 128; w > 0; w /= 2) {
+        if ((int)threadIdx.x < w) part[threadIdx.x] = Op()(part[threadIdx.x], part[threadIdx.x + w]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = part[0];
+}
+
+/* ---- SW for the alignment search (src/align/sw_strips.c) ---------------------------------- */
+
+struct pw_cuda_sw_store {
+    int32_t *h, *f;        /* device: slots x cols each */
+    int32_t *chunk_max;    /* host: per slot, the largest H of each PW_CUDA_SW_CHUNK columns */
+    int64_t slots, cols, chunks;
+};
+
+extern "C" void pw_cuda_sw_store_free(pw_cuda_sw_store *rows)
+{
+    if (!rows) return;
+    cudaFree(rows->h);
+    cudaFree(rows->f);
+    free(rows->chunk_max);
+    free(rows);
+}
+
+extern "C" pw_status pw_cuda_sw_store_read(const pw_cuda_sw_store *rows, int64_t k, int64_t j0, int64_t count,
+                                          int32_t *h, int32_t *f)
+{
+    const size_t at = (size_t)(k * rows->cols + j0), bytes = sizeof(int32_t) * (size_t)count;
+    pw_status st = pw_from_cuda(cudaMemcpy(h, rows->h + at, bytes, cudaMemcpyDeviceToHost));
+    if (st == PW_OK && f) st = pw_from_cuda(cudaMemcpy(f, rows->f + at, bytes, cudaMemcpyDeviceToHost));
+    return st;
+}
+
+extern "C" const int32_t *pw_cuda_sw_store_chunk_max(const pw_cuda_sw_store *rows) { return rows->chunk_max; }
+
+extern "C" pw_status pw_cuda_sw_rows(const pw_plan *plan, const uint8_t *a, int64_t n, const uint8_t *b, int64_t m,
+                                     const int32_t *scores, int alphabet, int32_t gap_open, int32_t gap_extend,
+                                     int64_t every, pw_cuda_sw_store **out, int32_t *score, int64_t *end_a,
+                                     int64_t *end_b, pw_run_info *info)
+{
+    *out = NULL;
+    if (every < 1) return PW_ERR_INVALID_ARGUMENT;
+    pw_cuda_sw_store *rows = (pw_cuda_sw_store *)calloc(1, sizeof *rows);
+    if (!rows) return PW_ERR_OUT_OF_MEMORY;
+    rows->slots = (n - 1) / every;
+    rows->cols = m;
+    rows->chunks = (m + PW_CUDA_SW_CHUNK - 1) / PW_CUDA_SW_CHUNK;
+    const size_t maxima = (size_t)(rows->slots * rows->chunks);
+    rows->chunk_max = (int32_t *)malloc(sizeof(int32_t) * (maxima > 0 ? maxima : 1));
+    try {
+        cudaStream_t s = pw_plan_stream(plan);
+        pw_device_buffer<uint8_t> da(s), db(s);
+        pw_device_buffer<int32_t> dmax(s);
+        pw_status st = rows->chunk_max ? pw_cuda_probe(plan->device) : PW_ERR_OUT_OF_MEMORY;
+        PW_THEN(st, pw_cuda_reserve(sw_bytes(n, m) + 8.0 * (double)rows->slots * (double)m));
+        if (st == PW_OK && rows->slots > 0) {
+            st = pw_from_cuda(cudaMalloc((void **)&rows->h, sizeof(int32_t) * (size_t)(rows->slots * m)));
+            PW_THEN(st, pw_from_cuda(cudaMalloc((void **)&rows->f, sizeof(int32_t) * (size_t)(rows->slots * m))));
+        }
+        PW_THEN(st, da.upload(a, (size_t)n));
+        PW_THEN(st, db.upload(b, (size_t)m));
+        PW_THEN(st, dmax.alloc(maxima > 0 ? maxima : 1));
+        PW_THEN(st, sw_core(plan, da.ptr, n, db.ptr, m, scores, alphabet, gap_open, gap_extend, score, end_a, end_b,
+                            info, sw_saved_rows{rows->h, rows->f, every, rows->slots}));
+        if (st == PW_OK && maxima > 0) {
+            pw_span_reduce_kernel<int32_t, pw_max_op><<<(unsigned)maxima, 256, 0, s>>>(
+                rows->h, m, PW_CUDA_SW_CHUNK, rows->chunks, PW_SW_NEG_INF, dmax.ptr);
+            st = pw_from_cuda(cudaGetLastError());
+            PW_THEN(st, dmax.download(rows->chunk_max, maxima));
+        }
+        if (st != PW_OK) {
+            pw_cuda_sw_store_free(rows);
+            return st;
+        }
+        *out = rows;
+        return PW_OK;
+    } catch (const std::bad_alloc &) {
+        pw_cuda_sw_store_free(rows);
         return PW_ERR_OUT_OF_MEMORY;
     }
 }
@@ -322,22 +440,6 @@ struct pw_cuda_rows {
     int squared, f32;
 };
 
-/* row_min[k] = the least value of saved row k: one block a row. */
-static __global__ void pw_rows_min_kernel(const double *rows, int64_t cols, double *row_min)
-{
-    __shared__ double part[256];
-    const double *row = rows + (int64_t)blockIdx.x * cols;
-    double v = INFINITY;
-    for (int64_t j = threadIdx.x; j < cols; j += blockDim.x) v = fmin(v, row[j]);
-    part[threadIdx.x] = v;
-    __syncthreads();
-    for (int w = 128; w > 0; w /= 2) {
-        if ((int)threadIdx.x < w) part[threadIdx.x] = fmin(part[threadIdx.x], part[threadIdx.x + w]);
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) row_min[blockIdx.x] = part[0];
-}
-
 extern "C" void pw_cuda_rows_free(pw_cuda_rows *rows)
 {
     if (!rows) return;
@@ -426,7 +528,8 @@ extern "C" pw_status pw_cuda_dtw_rows(const pw_plan *plan, const double *series,
                      : dtw_path_run<false>(plan, rows->series, n, rows->series + n, m, squared, rows->dev, every,
                                            rows->slots, -1, NULL, distance, info);
         if (st == PW_OK && rows->slots > 0) {
-            pw_rows_min_kernel<<<(unsigned)rows->slots, 256, 0, s>>>(rows->dev, m, mins.ptr);
+            pw_span_reduce_kernel<double, pw_min_op><<<(unsigned)rows->slots, 256, 0, s>>>(rows->dev, m, m, 1,
+                                                                                          INFINITY, mins.ptr);
             st = pw_from_cuda(cudaGetLastError());
             PW_THEN(st, mins.download(rows->row_min, (size_t)rows->slots));
         }

@@ -61,6 +61,23 @@ pw_status pw_cuda_rows_pass(const pw_plan *plan, const pw_cuda_rows *rows, int r
                             int64_t c0, int64_t ncols, int free_last, double *last);
 void pw_cuda_rows_free(pw_cuda_rows *rows);
 
+/* The alignment search's score pass (src/align/sw_strips.c): pw_cuda_sw's run over encoded a x b,
+ * also keeping H and F (the vertical-gap state) of rows every - 1, 2 every - 1, ... below n - 1 on
+ * the device (PW_ERR_UNSUPPORTED when `every` is not a multiple of the tile height chosen). */
+#define PW_CUDA_SW_CHUNK 1024
+typedef struct pw_cuda_sw_store pw_cuda_sw_store;
+pw_status pw_cuda_sw_rows(const pw_plan *plan, const uint8_t *a, int64_t n, const uint8_t *b, int64_t m,
+                          const int32_t *scores, int alphabet, int32_t gap_open, int32_t gap_extend, int64_t every,
+                          pw_cuda_sw_store **rows, int32_t *score, int64_t *end_a, int64_t *end_b,
+                          pw_run_info *info);
+/* h, f [0 .. count) = saved row k's H and F at columns j0 .. j0 + count (f may be NULL). */
+pw_status pw_cuda_sw_store_read(const pw_cuda_sw_store *rows, int64_t k, int64_t j0, int64_t count, int32_t *h,
+                               int32_t *f);
+/* Per saved row k, the largest H of each PW_CUDA_SW_CHUNK columns, at k ceil(m / CHUNK) + c (host
+ * memory, owned by rows). */
+const int32_t *pw_cuda_sw_store_chunk_max(const pw_cuda_sw_store *rows);
+void pw_cuda_sw_store_free(pw_cuda_sw_store *rows);
+
 pw_status pw_cuda_sat(const pw_plan *plan, const pw_image *in, pw_image *out,
                       pw_run_info *info);
 

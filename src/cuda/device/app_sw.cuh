@@ -19,6 +19,7 @@ struct SwAffineGaps {
     int32_t open, extend;
     __host__ __device__ static T boundary() { return pw_sw_boundary(); }
     __device__ static int32_t h(const T &v) { return v.h; }
+    __device__ static int32_t f(const T &v) { return v.f; }
     /* WarpProc moves a lane's value one thread up the warp every step, where it is the next
      * lane's up value: pw_sw_step reads h and f of it, never e, so e stays behind. */
     __device__ static T shfl_up(const T &v)
@@ -33,6 +34,9 @@ struct SwLinearGaps {
     int32_t gap;
     __host__ __device__ static T boundary() { return 0; }
     __device__ static int32_t h(const T &v) { return v; }
+    /* No vertical-gap state of its own: with open == extend a run's opening costs nothing
+     * extra, so the alignment search never needs one (src/align/sw_strips.c). */
+    __device__ static int32_t f(const T &) { return PW_SW_NEG_INF; }
     __device__ static T shfl_up(const T &v) { return __shfl_up_sync(0xffffffffu, v, 1); }
     __device__ T step(int32_t subst, T up, T l, T d) const { return pw_sw_step_linear(subst, gap, up, l, d); }
 };
@@ -42,7 +46,10 @@ struct SwLinearGaps {
  * global table took a 64-bit address (four instructions) and an L1 load, twice a step. */
 static __shared__ int32_t pw_sw_smem_scores[PW_SCORING_MAX_ALPHABET * PW_SCORING_MAX_ALPHABET];
 
-template <class Gaps>
+/* ForPath (the alignment search, src/align/sw_strips.c): with saved_h set, the H and F of rows
+ * every - 1, 2 every - 1, ... (the first `slots` of them) are copied there as they go to the bus,
+ * row k at k cols; `every` is a multiple of the tile height, so each is a tile-row's last row. */
+template <class Gaps, bool ForPath = false>
 struct SwApp {
     typedef typename Gaps::T T;
     struct Acc {
@@ -63,6 +70,8 @@ struct SwApp {
     Gaps gaps;
     int32_t *best_score; /* per row: best H and its smallest column */
     int64_t *best_col;
+    int32_t *saved_h, *saved_f; /* ForPath: slots x cols each (NULL: none) */
+    int64_t every, slots, cols;
 
     static constexpr bool stages_block = true; /* the score table */
     __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(row_load(i), col_load(j)), up, l, d); }
@@ -102,7 +111,16 @@ struct SwApp {
         best_score[i] = acc.score;
         best_col[i] = acc.j;
     }
-    __device__ void row_out(int64_t, int64_t, const T &) const {}
+    __device__ void row_out(int64_t i, int64_t j, const T &v) const
+    {
+        if constexpr (!ForPath) return; /* the score pass's kernels: nothing more a row */
+        if (!saved_h || (i + 1) % every != 0) return;
+        const int64_t k = (i + 1) / every - 1;
+        if (k < slots) {
+            saved_h[k * cols + j] = Gaps::h(v);
+            saved_f[k * cols + j] = Gaps::f(v);
+        }
+    }
 };
 
 #endif
