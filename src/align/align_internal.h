@@ -104,9 +104,14 @@ void pw_align_run_both(int parallel, void *(*fn)(void *), void *first, void *sec
 /* fn(item) for each of count items (size bytes apart), on up to `threads` threads taking them
  * in turn; returns the number of workers (the threads each item may use: threads / that). */
 int pw_align_pool_run(void *items, size_t size, int64_t count, int threads, void (*fn)(void *item));
-/* Rows between saved rows of an n x m search whose store keeps 8 bytes a column
- * ($PEERWAVE_PATH_ROWS when set, $PEERWAVE_PATH_STORE_MB its cap); >= n: none. */
-int64_t pw_align_strip_rows(int64_t n, int64_t m);
+/* Rows between saved rows of an n x m search whose store keeps 8 bytes a column: about n /
+ * strips, a multiple of 1024, raised until the store fits its cap ($PEERWAVE_PATH_STORE_MB);
+ * $PEERWAVE_PATH_ROWS when set.  >= n: none.  The strips wanted, measured on the H100
+ * (docs/ALIGN.md): DTW 128; SW 256 (retrieval of a 1 Mb pair: K 4096 1.36 s, 2048 1.49 s, 1024
+ * 2.90 s). */
+#define PW_DTW_STRIPS 128
+#define PW_SW_STRIPS 256
+int64_t pw_align_strip_rows(int64_t n, int64_t m, int64_t strips);
 /* The threads of a part for its two halves: split between them when they run in parallel, else
  * all for each (they run one after the other). */
 void pw_align_share_threads(int parallel, int threads, int *first, int *second);

@@ -225,7 +225,7 @@ static pw_status path_of(const double *a, int64_t n, const double *b, int64_t m,
     if (st == PW_OK && use_gpu) st = pw_align_gpu_open(PW_ALIGN_PASS_DTW, NULL, squared, f32, options, &job.gpu);
     if (job.gpu) job.gpu_cells = pw_align_gpu_min_cells(job.gpu);
     path_part whole = {&job, 0, n - 1, 0, m - 1, 0, threads, 0, st};
-    if (st == PW_OK && (n - 1) / pw_align_strip_rows(n, m) >= 1)
+    if (st == PW_OK && (n - 1) / pw_align_strip_rows(n, m, PW_DTW_STRIPS) >= 1)
         whole.status = pw_path_by_strips(&job, options, threads, &whole.cells, &out->info);
     else if (st == PW_OK) {
         pw_path_solve(&whole);

@@ -45,7 +45,6 @@
 #endif
 
 #define STRIP_ROWS_MIN 1024          /* a multiple of every tile height the GPU pass takes */
-#define STRIPS_WANTED 128            /* strips of a large search, about */
 #define STORE_MB_DEFAULT 4096
 
 static int64_t env_int(const char *name, int64_t fallback)
@@ -54,11 +53,11 @@ static int64_t env_int(const char *name, int64_t fallback)
     return v && atoll(v) > 0 ? atoll(v) : fallback;
 }
 
-int64_t pw_align_strip_rows(int64_t n, int64_t m)
+int64_t pw_align_strip_rows(int64_t n, int64_t m, int64_t strips)
 {
     int64_t forced = env_int("PEERWAVE_PATH_ROWS", 0);
     if (forced > 0) return forced;
-    int64_t k = (n / STRIPS_WANTED + STRIP_ROWS_MIN - 1) / STRIP_ROWS_MIN * STRIP_ROWS_MIN;
+    int64_t k = (n / strips + STRIP_ROWS_MIN - 1) / STRIP_ROWS_MIN * STRIP_ROWS_MIN;
     if (k < STRIP_ROWS_MIN) k = STRIP_ROWS_MIN;
     /* the store's cap: (n / k) rows of m doubles */
     double cap = (double)env_int("PEERWAVE_PATH_STORE_MB", STORE_MB_DEFAULT) * 1048576.0;
@@ -273,7 +272,7 @@ pw_status pw_path_by_strips(const path_job *job, const pw_options *options, int 
                             pw_run_info *info)
 {
     row_store store = {0};
-    store.every = pw_align_strip_rows(job->n, job->m);
+    store.every = pw_align_strip_rows(job->n, job->m, PW_DTW_STRIPS);
     store.slots = (job->n - 1) / store.every;
     store.m = job->m;
     pw_run_info forward_info;

@@ -276,7 +276,7 @@ static pw_status strip(sw_walk *w, anchor *x, int64_t *si, int64_t *sj, int *sta
     int64_t k = (x->i - 1) / every - 1; /* the saved row strictly above the anchor */
     if (k >= w->store->slots) k = w->store->slots - 1;
     const int64_t r = k >= 0 ? (k + 1) * every : 0, rows = x->i - r;
-    int64_t width = 2 * rows > 64 ? 2 * rows : 64;
+    int64_t width = rows + 64; /* the bound needs about rows / 2 beyond the path (gap extend >= 1) */
     if (width > x->j) width = x->j;
     /* the pass's outputs, its CPU work rows and the saved row's window, each up to ja + 1 long */
     const size_t len = (size_t)(x->j + 1);
@@ -363,7 +363,7 @@ pw_status pw_sw_by_strips(const pw_mm_job *job, const pw_options *options, int u
                           int64_t *start_a, int64_t *start_b, char *ops, int64_t *count, pw_strips_stats *stats)
 {
     sw_store store = {0};
-    store.every = pw_align_strip_rows(job->n, job->m);
+    store.every = pw_align_strip_rows(job->n, job->m, PW_SW_STRIPS);
     store.slots = (job->n - 1) / store.every;
     store.m = job->m;
     int on_gpu = 0;
