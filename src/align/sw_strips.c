@@ -380,7 +380,10 @@ pw_status pw_sw_by_strips(const pw_mm_job *job, const pw_options *options, int u
     double t1 = pw_seconds_now();
     sw_walk w = {job, &store, NULL, INT64_MAX, NULL, 0, 0, 0, 0, 0};
     if (st == PW_OK && on_gpu) st = pw_align_gpu_open(PW_ALIGN_PASS_SW_STRIP, &job->scoring, 0, 0, options, &w.gpu);
-    if (w.gpu) w.gpu_cells = pw_align_gpu_min_cells(w.gpu);
+    /* A strip's pass waits for nothing else (the search is one strip after another), so the GPU
+     * pays from smaller passes than the parts' (2^18 cells by default: a 1024-row strip's CPU
+     * pass took 4.4 ms on the H100's host) */
+    if (w.gpu) w.gpu_cells = (pw_align_gpu_min_cells(w.gpu) + 15) / 16;
     *count = 0;
     if (st == PW_OK && res->score > 0) {
         anchor x = {res->end_a + 1, res->end_b + 1, job->scoring.gap_open - job->scoring.gap_extend, res->score};
