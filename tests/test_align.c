@@ -29,6 +29,7 @@
 #include "../src/jit/cell_gpu.h"
 #include "../src/cuda/kernel_desc.h"
 #include "../src/core/plan.h"
+#include "../src/core/alloc.h"
 #include "../apps/checks.h"
 #include "../apps/dtw_cell.h"
 #include "../apps/sw_cell.h"
@@ -354,6 +355,52 @@ static void test_gapped_sw(int count)
         free(a);
         free(b);
     }
+}
+
+/* Through saved rows on the CPU, every allocation made to fail in turn: each run ends in PW_OK
+ * or PW_ERR_OUT_OF_MEMORY (AddressSanitizer runs of this test check nothing leaks), and the store's
+ * failure names the cap that makes it smaller. */
+static void test_store_alloc_failures(void)
+{
+    setenv("PEERWAVE_PATH_ROWS", "3", 1);
+    const int64_t n = 90, m = 70;
+    char a[90], b[70];
+    random_related(a, n, b, m, dna);
+    double x[160];
+    for (int k = 0; k < 160; k++) x[k] = (double)test_range(-50, 50) / 4;
+    pw_sw_params p;
+    make_params(&p, 1);
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.threads = 2;
+    for (int what = 0; what < 2; what++) {
+        int named = 0, ok = 0;
+        for (int fail = 1; fail < 400 && !ok; fail++) {
+            char v[16];
+            snprintf(v, sizeof v, "%d", fail);
+            setenv("PEERWAVE_DEBUG_FAIL_ALLOC", v, 1);
+            pw_debug_alloc_reset();
+            pw_status st;
+            if (what == 0) {
+                pw_alignment al;
+                st = pw_sw_align(a, n, b, m, &p, &o, &al);
+                if (st == PW_OK) pw_alignment_free(&al);
+            } else {
+                pw_warp_path path;
+                st = pw_dtw_path_f64(x, 90, x + 90, 70, PW_DTW_SQUARED, &o, &path);
+                if (st == PW_OK) pw_warp_path_free(&path);
+            }
+            unsetenv("PEERWAVE_DEBUG_FAIL_ALLOC");
+            CHECK(st == PW_OK || st == PW_ERR_OUT_OF_MEMORY, "%s, allocation %d failing: %s (%s)",
+                  what ? "path" : "alignment", fail, pw_status_str(st), pw_error_detail());
+            if (st == PW_ERR_OUT_OF_MEMORY && strstr(pw_error_detail(), "PEERWAVE_PATH_STORE_MB")) named = 1;
+            ok = st == PW_OK;
+        }
+        CHECK(ok && named, "%s: allocation failures: a run got through %d, the store's failure named its cap %d",
+              what ? "path" : "alignment", ok, named);
+    }
+    unsetenv("PEERWAVE_PATH_ROWS");
 }
 
 /* One large pair on 1, 2 and 3 threads (the parallel splits): the same alignment each time. */
@@ -974,6 +1021,7 @@ int main(int argc, char **argv)
     test_threads();
     test_view();
     test_bad_input();
+    test_store_alloc_failures();
     test_random_dtw(300, 0);
     setenv("PEERWAVE_PATH_FULL_CELLS", "1", 1); /* Hirschberg all the way down */
     test_random_dtw(200, 0);

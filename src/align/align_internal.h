@@ -112,6 +112,9 @@ int pw_align_pool_run(void *items, size_t size, int64_t count, int threads, void
 #define PW_DTW_STRIPS 128
 #define PW_SW_STRIPS 256
 int64_t pw_align_strip_rows(int64_t n, int64_t m, int64_t strips);
+/* PW_ERR_OUT_OF_MEMORY for a store of `slots` saved rows of m columns (8 bytes each) every `every`
+ * rows that could not be had (on the GPU when gpu), with a detail naming the cap that lowers it. */
+pw_status pw_align_store_failed(int64_t slots, int64_t m, int64_t every, int gpu);
 /* The threads of a part for its two halves: split between them when they run in parallel, else
  * all for each (they run one after the other). */
 void pw_align_share_threads(int parallel, int threads, int *first, int *second);

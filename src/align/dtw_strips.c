@@ -39,6 +39,7 @@
 #include "../core/alloc.h"
 #include "../core/exec.h"
 #include "../core/plan.h"
+#include "../core/status_detail.h"
 #include "../../apps/checks.h"
 #ifdef PW_HAVE_CUDA
 #include "../cuda/pw_cuda.h"
@@ -63,6 +64,15 @@ int64_t pw_align_strip_rows(int64_t n, int64_t m, int64_t strips)
     double cap = (double)env_int("PEERWAVE_PATH_STORE_MB", STORE_MB_DEFAULT) * 1048576.0;
     while ((double)(n / k) * (double)m * sizeof(double) > cap) k += STRIP_ROWS_MIN;
     return k;
+}
+
+pw_status pw_align_store_failed(int64_t slots, int64_t m, int64_t every, int gpu)
+{
+    pw_set_error_detail("no room for the saved rows (%.0f MB, one every %lld rows) in the %s's memory: set "
+                        "PEERWAVE_PATH_STORE_MB lower (now %lld) to save fewer",
+                        (double)slots * (double)m * 8.0 / 1048576.0, (long long)every, gpu ? "GPU" : "host",
+                        (long long)env_int("PEERWAVE_PATH_STORE_MB", STORE_MB_DEFAULT));
+    return PW_ERR_OUT_OF_MEMORY;
 }
 
 /* The saved rows: on the host, or on the GPU. */
@@ -111,7 +121,7 @@ static pw_status forward_cpu(const path_job *job, row_store *s, int64_t *cells)
     double *row = pw_malloc(sizeof *row * (size_t)m);
     if (!s->host || !s->row_min || !row) {
         free(row);
-        return PW_ERR_OUT_OF_MEMORY;
+        return s->host ? PW_ERR_OUT_OF_MEMORY : pw_align_store_failed(s->slots, m, s->every, 0);
     }
     const int64_t rows = s->slots * s->every; /* the last saved row is rows - 1 */
     double acc = 0;
@@ -170,6 +180,7 @@ static pw_status forward_gpu(const path_job *job, const pw_options *options, row
         st = pw_cuda_dtw_rows(&plan, series, n, m, job->squared, job->f32, s->every, &s->gpu, &distance, info);
     free(series);
     if (st == PW_ERR_UNSUPPORTED) return PW_OK; /* the tile height does not divide K */
+    if (st == PW_ERR_OUT_OF_MEMORY && s->slots > 0) return pw_align_store_failed(s->slots, m, s->every, 1);
     if (st == PW_OK) {
         *done = 1;
         *cells += n * m;

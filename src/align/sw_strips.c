@@ -117,7 +117,7 @@ static pw_status forward_cpu(const pw_mm_job *job, sw_store *s, pw_sw_result *re
     pw_sw_cell *row = pw_malloc(sizeof *row * (size_t)m);
     if (!s->h || !s->f || !row) {
         free(row);
-        return PW_ERR_OUT_OF_MEMORY;
+        return s->h && s->f ? PW_ERR_OUT_OF_MEMORY : pw_align_store_failed(s->slots, m, s->every, 0);
     }
     for (int64_t j = 0; j < m; j++) row[j] = pw_sw_boundary();
     res->score = 0;
@@ -171,6 +171,7 @@ static pw_status forward_gpu(const pw_mm_job *job, const pw_options *options, sw
                              job->scoring.gap_open, job->scoring.gap_extend, s->every, &s->gpu, &res->score,
                              &res->end_a, &res->end_b, &res->info);
     if (st == PW_ERR_UNSUPPORTED) return PW_OK; /* the tile height does not divide K */
+    if (st == PW_ERR_OUT_OF_MEMORY && s->slots > 0) return pw_align_store_failed(s->slots, job->m, s->every, 1);
     *done = st == PW_OK;
     return st;
 #else
