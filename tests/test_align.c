@@ -835,7 +835,7 @@ static void gpu_saved_rows(int count)
         double distance = 0;
         pw_run_info info;
         pw_status st = pw_plan_make_app(&o, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
-        if (st == PW_OK) st = pw_cuda_dtw_rows(&plan, x, n, m, squared, f32, every, &rows, &distance, &info);
+        if (st == PW_OK) st = pw_cuda_dtw_rows(&plan, x, n, m, squared, f32, every, &rows, &distance, &info, NULL);
         CHECK(st == PW_OK, "saved rows %lldx%lld every %lld: %s (%s)", (long long)n, (long long)m, (long long)every,
               pw_status_str(st), pw_error_detail());
         int same = st == PW_OK;
@@ -907,7 +907,7 @@ static void gpu_sw_saved_rows(int count)
         pw_status st = pw_plan_make_app(&o, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
         if (st == PW_OK)
             st = pw_cuda_sw_rows(&plan, a, n, b, m, scores, alpha, p.gap_open, p.gap_extend, every, &rows, &score,
-                                 &end_a, &end_b, &info);
+                                 &end_a, &end_b, &info, NULL);
         CHECK(st == PW_OK, "SW saved rows %lldx%lld every %lld: %s (%s)", (long long)n, (long long)m,
               (long long)every, pw_status_str(st), pw_error_detail());
         pw_sw_cell *row = malloc(sizeof *row * (size_t)m);

@@ -176,11 +176,13 @@ static pw_status forward_gpu(const path_job *job, const pw_options *options, row
     pw_plan plan;
     pw_status st = pw_plan_make_app(&o, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
     double distance = 0;
+    int store_failed = 0;
     if (st == PW_OK)
-        st = pw_cuda_dtw_rows(&plan, series, n, m, job->squared, job->f32, s->every, &s->gpu, &distance, info);
+        st = pw_cuda_dtw_rows(&plan, series, n, m, job->squared, job->f32, s->every, &s->gpu, &distance, info,
+                              &store_failed);
     free(series);
     if (st == PW_ERR_UNSUPPORTED) return PW_OK; /* the tile height does not divide K */
-    if (st == PW_ERR_OUT_OF_MEMORY && s->slots > 0) return pw_align_store_failed(s->slots, m, s->every, 1);
+    if (store_failed) return pw_align_store_failed(s->slots, m, s->every, 1);
     if (st == PW_OK) {
         *done = 1;
         *cells += n * m;

@@ -26,8 +26,8 @@
  *          (tb = 0) and T = F(R, c) + g + h.
  *      The window must hold every optimal path: one entering it from the left at node (i, c0)
  *      scores at most max(0, max H(R, c < c0)) + max(0, best pair score) (i - R + 1) (the rows
- *      it can have gained in since) + g (a run that goes on across) + Hrev(i, c0).  When that bound is
- *      not below T (or c0 > 0 and the bound is unknown) the window doubles; c0 = 0 always holds.
+ *      it can have gained in since) + g (a run that goes on across) + Hrev(i, c0).  When that
+ *      bound is not below T the window doubles; c0 = 0 always holds.
  *   3. The parts between consecutive crossings are global alignments, solved in parallel by
  *      Myers-Miller (myers_miller.c, its large passes on the GPU) with the run states at their
  *      ends.
@@ -166,12 +166,13 @@ static pw_status forward_gpu(const pw_mm_job *job, const pw_options *options, sw
     pw_plan plan;
     pw_status st = pw_plan_make_app(&o, job->n, job->m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
     pw_run_info_clear(&res->info);
+    int store_failed = 0;
     if (st == PW_OK)
         st = pw_cuda_sw_rows(&plan, job->a, job->n, job->b, job->m, job->scoring.scores, job->scoring.alphabet,
                              job->scoring.gap_open, job->scoring.gap_extend, s->every, &s->gpu, &res->score,
-                             &res->end_a, &res->end_b, &res->info);
+                             &res->end_a, &res->end_b, &res->info, &store_failed);
     if (st == PW_ERR_UNSUPPORTED) return PW_OK; /* the tile height does not divide K */
-    if (st == PW_ERR_OUT_OF_MEMORY && s->slots > 0) return pw_align_store_failed(s->slots, job->m, s->every, 1);
+    if (store_failed) return pw_align_store_failed(s->slots, job->m, s->every, 1);
     *done = st == PW_OK;
     return st;
 #else
@@ -390,12 +391,7 @@ pw_status pw_sw_by_strips(const pw_mm_job *job, const pw_options *options, int u
         anchor x = {res->end_a + 1, res->end_b + 1, job->scoring.gap_open - job->scoring.gap_extend, res->score};
         int started = 0;
         while (st == PW_OK && !started) {
-            if (x.t == 0) { /* nothing before the anchor: it is the start (zero penalties only) */
-                *start_a = x.i;
-                *start_b = x.j;
-                break;
-            }
-            st = strip(&w, &x, start_a, start_b, &started);
+            st = job->cancel && *job->cancel ? PW_ERR_CANCELLED : strip(&w, &x, start_a, start_b, &started);
             w.strips++;
         }
     }

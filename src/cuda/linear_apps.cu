@@ -306,7 +306,7 @@ extern "C" const int32_t *pw_cuda_sw_store_chunk_max(const pw_cuda_sw_store *row
 extern "C" pw_status pw_cuda_sw_rows(const pw_plan *plan, const uint8_t *a, int64_t n, const uint8_t *b, int64_t m,
                                      const int32_t *scores, int alphabet, int32_t gap_open, int32_t gap_extend,
                                      int64_t every, pw_cuda_sw_store **out, int32_t *score, int64_t *end_a,
-                                     int64_t *end_b, pw_run_info *info)
+                                     int64_t *end_b, pw_run_info *info, int *store_failed)
 {
     *out = NULL;
     if (every < 1) return PW_ERR_INVALID_ARGUMENT;
@@ -322,10 +322,12 @@ extern "C" pw_status pw_cuda_sw_rows(const pw_plan *plan, const uint8_t *a, int6
         pw_device_buffer<uint8_t> da(s), db(s);
         pw_device_buffer<int32_t> dmax(s);
         pw_status st = rows->chunk_max ? pw_cuda_probe(plan->device) : PW_ERR_OUT_OF_MEMORY;
-        PW_THEN(st, pw_cuda_reserve(sw_bytes(n, m) + 8.0 * (double)rows->slots * (double)m));
-        if (st == PW_OK && rows->slots > 0) {
-            st = pw_from_cuda(cudaMalloc((void **)&rows->h, sizeof(int32_t) * (size_t)(rows->slots * m)));
+        PW_THEN(st, pw_cuda_reserve(sw_bytes(n, m)));
+        if (st == PW_OK && rows->slots > 0) { /* the store: its own failure, for the caller to name */
+            st = pw_cuda_reserve(sw_bytes(n, m) + 8.0 * (double)rows->slots * (double)m);
+            PW_THEN(st, pw_from_cuda(cudaMalloc((void **)&rows->h, sizeof(int32_t) * (size_t)(rows->slots * m))));
             PW_THEN(st, pw_from_cuda(cudaMalloc((void **)&rows->f, sizeof(int32_t) * (size_t)(rows->slots * m))));
+            if (st != PW_OK && store_failed) *store_failed = 1;
         }
         PW_THEN(st, da.upload(a, (size_t)n));
         PW_THEN(st, db.upload(b, (size_t)m));
@@ -498,7 +500,8 @@ extern "C" pw_status pw_cuda_rows_pass(const pw_plan *plan, const pw_cuda_rows *
 }
 
 extern "C" pw_status pw_cuda_dtw_rows(const pw_plan *plan, const double *series, int64_t n, int64_t m, int squared,
-                                      int f32, int64_t every, pw_cuda_rows **out, double *distance, pw_run_info *info)
+                                      int f32, int64_t every, pw_cuda_rows **out, double *distance, pw_run_info *info,
+                                      int *store_failed)
 {
     *out = NULL;
     if (every < 1) return PW_ERR_INVALID_ARGUMENT;
@@ -515,9 +518,12 @@ extern "C" pw_status pw_cuda_dtw_rows(const pw_plan *plan, const double *series,
         cudaStream_t s = pw_plan_stream(plan);
         pw_device_buffer<double> mins(s);
         pw_status st = rows->row_min ? pw_cuda_probe(plan->device) : PW_ERR_OUT_OF_MEMORY;
-        PW_THEN(st, pw_cuda_reserve(7.0 * sizeof(double) * (double)(n + m) + 8.0 * (double)rows->slots * (double)m));
-        if (st == PW_OK && rows->slots > 0)
-            st = pw_from_cuda(cudaMalloc((void **)&rows->dev, sizeof(double) * (size_t)(rows->slots * m)));
+        PW_THEN(st, pw_cuda_reserve(7.0 * sizeof(double) * (double)(n + m)));
+        if (st == PW_OK && rows->slots > 0) { /* the store: its own failure, for the caller to name */
+            st = pw_cuda_reserve(7.0 * sizeof(double) * (double)(n + m) + 8.0 * (double)rows->slots * (double)m);
+            PW_THEN(st, pw_from_cuda(cudaMalloc((void **)&rows->dev, sizeof(double) * (size_t)(rows->slots * m))));
+            if (st != PW_OK && store_failed) *store_failed = 1;
+        }
         PW_THEN(st, pw_from_cuda(cudaMalloc((void **)&rows->series, sizeof(double) * (size_t)(2 * (n + m)))));
         PW_THEN(st, pw_from_cuda(cudaMemcpy(rows->series, series, sizeof(double) * (size_t)(2 * (n + m)),
                                             cudaMemcpyHostToDevice)));

@@ -46,10 +46,12 @@ pw_status pw_cuda_dtw_f64(const pw_plan *plan, const double *a, int64_t n,
 /* The warping-path search's DTW (src/align/dtw_strips.c), in double (f32: float costs of the
  * samples, summed in double).  series: a, b, a reversed, b reversed (2 (n + m) values), kept on
  * the device.  pw_cuda_dtw_rows computes D over a x b, saving rows every - 1, 2 every - 1, ...
- * below n - 1 (PW_ERR_UNSUPPORTED when `every` is not a multiple of the tile height chosen). */
+ * below n - 1 (PW_ERR_UNSUPPORTED when `every` is not a multiple of the tile height chosen).  These
+ * and pw_cuda_sw_rows set *store_failed (when not NULL) where the store itself did not fit. */
 typedef struct pw_cuda_rows pw_cuda_rows;
 pw_status pw_cuda_dtw_rows(const pw_plan *plan, const double *series, int64_t n, int64_t m, int squared, int f32,
-                           int64_t every, pw_cuda_rows **rows, double *distance, pw_run_info *info);
+                           int64_t every, pw_cuda_rows **rows, double *distance, pw_run_info *info,
+                           int *store_failed);
 /* out[0 .. count) = saved row k's values at columns j0 .. j0 + count. */
 pw_status pw_cuda_rows_read(const pw_cuda_rows *rows, int64_t k, int64_t j0, int64_t count, double *out);
 /* Per saved row, its least value (host memory, owned by rows). */
@@ -69,7 +71,7 @@ typedef struct pw_cuda_sw_store pw_cuda_sw_store;
 pw_status pw_cuda_sw_rows(const pw_plan *plan, const uint8_t *a, int64_t n, const uint8_t *b, int64_t m,
                           const int32_t *scores, int alphabet, int32_t gap_open, int32_t gap_extend, int64_t every,
                           pw_cuda_sw_store **rows, int32_t *score, int64_t *end_a, int64_t *end_b,
-                          pw_run_info *info);
+                          pw_run_info *info, int *store_failed);
 /* h, f [0 .. count) = saved row k's H and F at columns j0 .. j0 + count (f may be NULL). */
 pw_status pw_cuda_sw_store_read(const pw_cuda_sw_store *rows, int64_t k, int64_t j0, int64_t count, int32_t *h,
                                int32_t *f);
