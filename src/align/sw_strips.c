@@ -25,9 +25,10 @@
  *          against gaps and the next anchor is (R - 1, c), with that run going on below it
  *          (tb = 0) and T = F(R, c) + g + h.
  *      The window must hold every optimal path: one entering it from the left at node (i, c0)
- *      scores at most max(0, max H(R, c < c0)) + max(0, best pair score) (i - R + 1) (the rows
- *      it can have gained in since) + g (a run that goes on across) + Hrev(i, c0).  When that
- *      bound is not below T the window doubles; c0 = 0 always holds.
+ *      scores at most max(0, max_c H(R, c) - h max(0, c0 - 1 - c - (ia - R))) (it crossed row R
+ *      at c < c0, or started after it) + max(0, best pair score) (i - R + 1) (the rows it can have
+ *      gained in since) + g (a run that goes on across) + Hrev(i, c0).  When that bound is not
+ *      below T the window doubles; c0 = 0 always holds.
  *   3. The parts between consecutive crossings are global alignments, solved in parallel by
  *      Myers-Miller (myers_miller.c, its large passes on the GPU) with the run states at their
  *      ends.
@@ -45,6 +46,7 @@
 #include "../core/alloc.h"
 #include "../core/exec.h"
 #include "../core/plan.h"
+#include "../core/status_detail.h"
 #include "../../apps/checks.h"
 #include "../../apps/sw_cell.h"
 #ifdef PW_HAVE_CUDA
@@ -72,23 +74,34 @@ static pw_status store_read(const sw_store *s, int64_t k, int64_t j0, int64_t co
     return PW_OK;
 }
 
-/* The largest H of saved row k over node columns [1, c) (NONE when c <= 1). */
-static pw_status store_max_before(const sw_store *s, int64_t k, int64_t c, int64_t *out)
+/* A bound on the prefixes that reach column c0 - 1 from saved row k within `slack` rows: the
+ * largest H(R, c) - h max(0, (c0 - 1 - c) - slack) over node columns 1 <= c < c0 (NONE when
+ * c0 <= 1).  Such a prefix has c0 - 1 - c letters of b and at most slack of a, so all but slack of
+ * those b-letters go against gaps, h each at least.  Exact over the last slack + 1 columns; further
+ * left, on the GPU, by each 1024 columns' largest H less its nearest column's penalty. */
+static pw_status store_left_bound(const sw_store *s, int64_t k, int64_t c0, int64_t slack, int64_t h, int64_t *out)
 {
-    int64_t best = NONE, from = 0, to = c - 1; /* stored columns [0, to) */
+    /* stored index x = c - 1 in [0, c0 - 1); penalty h max(0, c0 - 2 - x - slack) */
+    const int64_t to = c0 - 1, near = c0 - 2 - slack > 0 ? c0 - 2 - slack : 0;
+    int64_t best = NONE, from = 0;
 #ifdef PW_HAVE_CUDA
     if (s->gpu) {
         const int64_t chunks = (s->m + PW_CUDA_SW_CHUNK - 1) / PW_CUDA_SW_CHUNK;
         const int32_t *cm = pw_cuda_sw_store_chunk_max(s->gpu) + k * chunks;
-        for (; from + PW_CUDA_SW_CHUNK <= to; from += PW_CUDA_SW_CHUNK)
-            best = cm[from / PW_CUDA_SW_CHUNK] > best ? cm[from / PW_CUDA_SW_CHUNK] : best;
+        for (; from + PW_CUDA_SW_CHUNK <= near; from += PW_CUDA_SW_CHUNK) {
+            const int64_t v = cm[from / PW_CUDA_SW_CHUNK] - h * (c0 - 2 - (from + PW_CUDA_SW_CHUNK - 1) - slack);
+            best = v > best ? v : best;
+        }
     }
 #endif
     if (to > from) {
         int32_t *part = pw_malloc(sizeof *part * (size_t)(to - from));
         if (!part) return PW_ERR_OUT_OF_MEMORY;
         pw_status st = store_read(s, k, from, to - from, part, NULL);
-        for (int64_t j = 0; st == PW_OK && j < to - from; j++) best = part[j] > best ? part[j] : best;
+        for (int64_t x = from; st == PW_OK && x < to; x++) {
+            const int64_t v = part[x - from] - (x < near ? h * (c0 - 2 - x - slack) : 0);
+            best = v > best ? v : best;
+        }
         free(part);
         if (st != PW_OK) return st;
     }
@@ -297,7 +310,7 @@ static pw_status strip(sw_walk *w, anchor *x, int64_t *si, int64_t *sj, int *sta
             /* entering at node (i, c0): gain (i - r + 1) + Hrev(i, c0); node (ia, c0) first */
             const int64_t gain = sc->max_score > 0 ? sc->max_score : 0;
             int64_t left = 0, edge = gain * (rows + 1) - (g + h * (x->j - c0));
-            if (k >= 0) st = store_max_before(w->store, k, c0, &left);
+            if (k >= 0) st = store_left_bound(w->store, k, c0, rows, h, &left);
             if (st != PW_OK) break;
             for (int64_t y = 0; y < rows; y++) {
                 const int64_t e = gain * (rows - y) + out.col_h[y]; /* node (ia - 1 - y, c0) */
@@ -321,8 +334,9 @@ static pw_status strip(sw_walk *w, anchor *x, int64_t *si, int64_t *sj, int *sta
             st = add_part(w, *si, x->i, *sj, x->j, 1, x->tb != 0);
             break;
         }
-        if (k < 0) {
-            st = PW_ERR_INTERNAL; /* row 0 holds only starts: the search went wrong */
+        if (k < 0) { /* row 0 holds only starts: the search went wrong */
+            pw_set_error_detail("the alignment's search found no start above row %lld", (long long)x->i);
+            st = PW_ERR_INTERNAL;
             break;
         }
         /* the saved row over the window's node columns c0 .. ja (node c is stored at c - 1) */
@@ -346,6 +360,7 @@ static pw_status strip(sw_walk *w, anchor *x, int64_t *si, int64_t *sj, int *sta
             if (st == PW_OK) st = add_part(w, r - 1, r + 1, c2, c2, 0, 0); /* a[r - 1], a[r] against gaps */
             *x = (anchor){r - 1, c2, 0, (int64_t)fwd_f[c2 - lo] + g + h};
         } else {
+            pw_set_error_detail("the alignment's search found no crossing of row %lld", (long long)r);
             st = PW_ERR_INTERNAL;
         }
         break;
