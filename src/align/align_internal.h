@@ -112,6 +112,12 @@ int pw_align_pool_run(void *items, size_t size, int64_t count, int threads, void
 #define PW_DTW_STRIPS 128
 #define PW_SW_STRIPS 256
 int64_t pw_align_strip_rows(int64_t n, int64_t m, int64_t strips);
+/* The tile height of the strips' passes (SW and DTW): $PEERWAVE_PATH_STRIP_H, else 32.  A strip is
+ * K rows, so its wavefront has K / height tile-rows: short tiles keep more of the GPU busy (H100,
+ * bench/strip_heights.sh: DTW f64 262144^2 strips 1.03 s at 32, 1.69 s at 64 (the linear apps'
+ * height), 2.51 s at 128; SW 1 Mb strips' GPU time 0.22 s at 32, 0.30 s at 64). */
+#define PW_STRIP_TILE_H 32
+int64_t pw_align_strip_tile_h(void);
 /* PW_ERR_OUT_OF_MEMORY for a store of `slots` saved rows of m columns (8 bytes each) every `every`
  * rows that could not be had (on the GPU when gpu), with a detail naming the cap that lowers it. */
 pw_status pw_align_store_failed(int64_t slots, int64_t m, int64_t every, int gpu);

@@ -67,6 +67,8 @@ int64_t pw_align_strip_rows(int64_t n, int64_t m, int64_t strips)
     return k;
 }
 
+int64_t pw_align_strip_tile_h(void) { return env_int("PEERWAVE_PATH_STRIP_H", PW_STRIP_TILE_H); }
+
 pw_status pw_align_store_failed(int64_t slots, int64_t m, int64_t every, int gpu)
 {
     pw_set_error_detail("no room for the saved rows (%.0f MB, one every %lld rows) in the %s's memory: set "
@@ -174,6 +176,7 @@ static pw_status forward_gpu(const path_job *job, const pw_options *options, row
     memcpy(series + n + m, job->ra, sizeof *series * (size_t)n);
     memcpy(series + 2 * n + m, job->rb, sizeof *series * (size_t)m);
     s->options = o;
+    s->options.tile_h = (int)pw_align_strip_tile_h();
     pw_plan plan;
     pw_status st = pw_plan_make_app(&o, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
     double distance = 0;

@@ -88,6 +88,7 @@ pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, 
     gpu->options.strategy = PW_STRATEGY_PEER;
     gpu->options.tile_w = 0;
     gpu->options.tile_h = 0;
+    if (kind == PW_ALIGN_PASS_SW_STRIP) gpu->options.tile_h = (int)pw_align_strip_tile_h();
     gpu->options.progress = NULL;
     gpu->options.trace = NULL;
     /* Each slot compiles (first run) or loads (from the disk cache) the same cell. */
