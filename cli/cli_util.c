@@ -248,7 +248,9 @@ const char *cli_status_text(pw_status st)
 {
     static char text[400];
     const char *detail = pw_error_detail();
-    if ((st == PW_ERR_CUDA || st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED || st == PW_ERR_ILLEGAL_DEPENDENCE) &&
+    /* out of memory: the detail names the setting that asks for less (an alignment's saved rows) */
+    if ((st == PW_ERR_CUDA || st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED || st == PW_ERR_ILLEGAL_DEPENDENCE ||
+         st == PW_ERR_OUT_OF_MEMORY || st == PW_ERR_INTERNAL) &&
         detail[0])
         snprintf(text, sizeof text, "%s (%s)", pw_status_str(st), detail);
     else
