@@ -54,7 +54,7 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
     if (st != PW_OK) return st;
     DTW_FN(dtw_ctx_) ctx = {buf.bus, buf.left, buf.diag, a, b, cost == PW_DTW_SQUARED};
     DTW_CAT(DTW_FN(dtw_segment_), _init)(&ctx, n, m);
-    pw_kernel kernel = {DTW_FN(dtw_segment_), &ctx};
+    pw_kernel kernel = {DTW_FN(dtw_segment_), &ctx, NULL};
     pw_run_info_clear(&result->info);
     st = pw_execute(&plan, &kernel, &result->info);
     if (st == PW_OK) {

@@ -122,7 +122,7 @@ static pw_status inthist_run(const pw_image *in, int bins, double lo, double hi,
     }
 #endif
     inthist_ctx ctx = {bin, out, in->rows, in->cols, bins};
-    pw_kernel kernel = {inthist_segment, &ctx};
+    pw_kernel kernel = {inthist_segment, &ctx, NULL};
     st = pw_execute(&plan, &kernel, info);
     free(bin);
     return st;

@@ -82,7 +82,7 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
     if (plan.backend == PW_BACKEND_CUDA) return pw_cuda_sat(&plan, in, out, info);
 #endif
     sat_ctx ctx = {in->data, pw_image_stride(in), out->data, pw_image_stride(out)};
-    pw_kernel kernel = {segment, &ctx};
+    pw_kernel kernel = {segment, &ctx, NULL};
     return pw_execute(&plan, &kernel, info);
 }
 

@@ -9,6 +9,8 @@
 #include "../src/core/linear_buffers.h"
 #include "scoring.h"
 #include "sw_cell.h"
+#include "sw_simd.h"
+#include "../src/cpu/simd/simd_isa.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
 #endif
@@ -69,6 +71,45 @@ static inline pw_sw_cell sw_cell_at(const sw_ctx *ctx, int64_t i, int64_t j, pw_
             atomic_store_explicit(&(ctx)->best_seen[worker], (acc).score, memory_order_relaxed);   \
     }
 
+/* A vector processor's best cell of one lane in one pass (sw_simd.h), kept like a segment's. */
+static void sw_offer(void *p, int worker, int32_t score, int64_t i, int64_t j)
+{
+    sw_ctx *ctx = p;
+    sw_best acc = {score, i, j};
+    SW_ACC_FLUSH(ctx, worker, acc);
+}
+
+static int32_t sw_threshold(void *p, int worker)
+{
+    const sw_ctx *ctx = p;
+    return ctx->best[worker].i < 0 ? 1 : ctx->best[worker].score; /* no cell yet: any score > 0 */
+}
+
+/* The vector processor when the plan allows it: a CPU plan of hyper tiles whose height is a
+ * multiple of the vectors' lanes (an automatic height is rounded up to one), widths rounded up to
+ * a multiple too, and scores small enough for 16-bit passes.  Else k->tile stays NULL (scalar). */
+static pw_status sw_simd_setup(pw_plan *plan, const pw_options *options, const uint8_t *ea, int64_t n,
+                               const uint8_t *eb, int64_t m, const pw_score_table *table,
+                               const pw_sw_params *params, sw_ctx *ctx, pw_sw_simd *k)
+{
+    k->tile = NULL;
+    const int lanes = pw_simd_lanes16(plan->simd);
+    pw_tiling *t = &plan->tiling;
+    if (plan->backend != PW_BACKEND_CPU || plan->strategy == PW_STRATEGY_SEQUENTIAL || lanes < 2 ||
+        t->shape != PW_TILE_HYPER || t->skew != 0 ||
+        !pw_sw_simd_pass_max(table->scores, table->size, params->gap_open, params->gap_extend, lanes))
+        return PW_OK;
+    int64_t h = t->h;
+    if (options && options->tile_h == 0) h = (h + lanes - 1) / lanes * lanes;
+    int64_t w = (t->w + lanes - 1) / lanes * lanes;
+    pw_status st = pw_tiling_init(t, n, m, 0, PW_TILE_HYPER, h, w);
+    if (st != PW_OK) return st;
+    plan->workers = (int)(plan->workers_available < t->n_rows ? plan->workers_available : t->n_rows);
+    if (t->h % lanes != 0 && t->n_rows > 1) return PW_OK; /* a given height that does not fit */
+    return pw_sw_simd_init(k, plan->simd, t, ea, n, eb, m, table->scores, table->size, params->gap_open,
+                           params->gap_extend, sw_offer, sw_threshold, ctx);
+}
+
 #define PW_SEG_NAME sw_segment
 #define PW_SEG_CTX sw_ctx
 #define PW_SEG_T pw_sw_cell
@@ -107,6 +148,7 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
 
     sw_ctx ctx = {0};
     pw_linear_buffers buf = {0};
+    pw_sw_simd vec = {0};
     uint8_t *ea = pw_malloc((size_t)n), *eb = pw_malloc((size_t)m);
     if (!ea || !eb) st = PW_ERR_OUT_OF_MEMORY;
     if (st == PW_OK) st = pw_score_encode(&table, a, n, ea);
@@ -145,9 +187,14 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
         ctx.gap_extend = params->gap_extend;
         for (int w = 0; w < plan.workers; w++) SW_ACC_INIT(ctx, ctx.best[w]);
         sw_segment_init(&ctx, n, m);
-        pw_kernel kernel = {sw_segment, &ctx};
+        pw_kernel kernel = {sw_segment, &ctx, NULL};
+        st = sw_simd_setup(&plan, options, ea, n, eb, m, &table, params, &ctx, &vec);
+        if (st == PW_OK && vec.tile) {
+            kernel.tile = pw_sw_simd_tile;
+            kernel.ctx = &vec;
+        }
         pw_run_info_clear(&result->info);
-        st = pw_execute(&plan, &kernel, &result->info);
+        if (st == PW_OK) st = pw_execute(&plan, &kernel, &result->info);
     }
     if (st == PW_OK) {
         sw_best best;
@@ -159,6 +206,7 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
         result->end_b = best.j;
     }
     pw_linear_buffers_free(&buf);
+    if (vec.tile) pw_sw_simd_free(&vec);
     free(ea);
     free(eb);
     free(ctx.best);

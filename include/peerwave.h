@@ -96,6 +96,20 @@ typedef enum pw_tile_shape {
     PW_TILE_SQUARE     /* axis-aligned h x w tiles (w = h unless given): 2n-1 steps per tile */
 } pw_tile_shape;
 
+/* The x86 vector instructions the CPU tile processors use (SW so far; docs/PERFORMANCE.md).  AUTO
+ * = $PEERWAVE_SIMD if set (scalar, sse41, avx2, avx512), else the widest the processor has.
+ * Asking for one the processor lacks is PW_ERR_UNSUPPORTED, never an illegal instruction. */
+typedef enum pw_simd {
+    PW_SIMD_AUTO = 0,
+    PW_SIMD_SCALAR, /* the portable cell-at-a-time code, the reference */
+    PW_SIMD_SSE41,  /* 8 lanes of 16 bits */
+    PW_SIMD_AVX2,   /* 16 lanes */
+    PW_SIMD_AVX512  /* 32 lanes (AVX-512BW) */
+} pw_simd;
+
+/* "scalar", "sse41", "avx2", "avx512" ("auto" for PW_SIMD_AUTO, NULL for other values). */
+const char *pw_simd_name(pw_simd simd);
+
 typedef enum pw_layout {
     PW_LAYOUT_AUTO = 0,  /* the layout measured faster (docs/PERFORMANCE.md) */
     PW_LAYOUT_ROW_MAJOR, /* the caller's row-major matrix, addressed in place */
@@ -188,6 +202,7 @@ typedef struct pw_options {
                                $XDG_CACHE_HOME/peerwave/wisdom.tsv or ~/.cache/peerwave/wisdom.tsv;
                                "none" = none (train every time).  A file that cannot be written
                                never fails a run */
+    pw_simd simd;           /* CPU: the vector instructions of the tile processors (pw_simd) */
 } pw_options;
 
 #define PW_MAX_TILE_H 4096
@@ -229,6 +244,8 @@ typedef struct pw_run_info {
     double training_seconds;      /* PW_WIDTH_MODEL: the corner runs (0 on a wisdom hit) */
     int64_t training_rows, training_cols; /* the corner trained on (0 on a wisdom hit) */
     double model_d_s, model_tau_s; /* the fit: seconds a diagonal step, seconds a hand-off */
+    pw_simd simd;         /* CPU: the vector instructions the tiles ran with (SCALAR where the
+                             app or the parameters have no vector processor); CUDA: AUTO */
 } pw_run_info;
 
 /* ---------------------------------------------------------------------------------------------

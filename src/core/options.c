@@ -5,6 +5,7 @@
 
 #include "plan.h"
 #include "status_detail.h"
+#include "../cpu/simd/simd_isa.h"
 #ifdef PW_HAVE_CUDA
 #include "../cuda/pw_cuda.h"
 #endif
@@ -49,6 +50,7 @@ void pw_options_init(pw_options *options)
     options->width_model = 0;
     options->train_ratio = 0;
     options->wisdom = NULL;
+    options->simd = PW_SIMD_AUTO;
 }
 
 int pw_cpu_count(void)
@@ -74,6 +76,7 @@ pw_status pw_options_check(const pw_options *o)
     if (o->progress_interval_ms < 0 || o->progress_interval_ms > INT64_MAX / 1000000) return PW_ERR_INVALID_ARGUMENT;
     if (o->width_model < -1 || o->width_model > 1 || !(o->train_ratio >= 0 && o->train_ratio <= 1))
         return PW_ERR_INVALID_ARGUMENT;
+    if ((unsigned)o->simd > PW_SIMD_AVX512) return PW_ERR_INVALID_ARGUMENT;
     return PW_OK;
 }
 
@@ -142,6 +145,7 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     plan->trace_user = options->trace_user;
     plan->watchdog_ns = options->watchdog_ms * 1000000;
     plan->stream = options->cuda_stream;
+    plan->simd = PW_SIMD_SCALAR;
     pw_monitor_init(&plan->monitor, &plan->monitor_state, options, pw_monitor_mul(rows, cols));
     /* Fault injection for the reliability tests (docs/RELIABILITY.md): the peer engines never
      * publish this tile-row's progress, so the row below must end in PW_ERR_TIMEOUT. */
@@ -157,6 +161,8 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
         return PW_ERR_UNSUPPORTED;
     }
 
+    st = pw_simd_resolve(options->simd, &plan->simd);
+    if (st != PW_OK) return st;
     int threads = options->threads ? options->threads : pw_cpu_count();
     int64_t h = options->tile_h;
     if (h == 0) {

@@ -20,6 +20,8 @@ typedef struct pw_plan {
     pw_tiling tiling;
     int workers;          /* CPU: threads the engine starts at most; CUDA: block cap (0 = none) */
     int workers_available;/* CPU: threads before the cap at the tile-row count (run info) */
+    pw_simd simd;         /* CPU: the vector set an app's tile processor may use (never AUTO);
+                             the app says in its run info what it did use */
     pw_layout layout;     /* CUDA full-storage apps: resolved, never AUTO */
     int rows_per_thread;  /* CUDA linear apps: lanes per thread asked for (1, 2, 4, 8; divides tile
                              h), or 0: the kernel selector's choice (src/cuda/kernel_desc.h) */

@@ -1,0 +1,225 @@
+/*
+ * test_simd.c - the CPU's vector tile processors against the sequential scalar reference.
+ *
+ * Every instruction set this processor has (SSE4.1, AVX2, AVX-512BW), forced one at a time
+ * through pw_options.simd, over random awkward shapes (1 x N, primes, heights that are not
+ * multiples of the lanes), DNA and every built-in matrix, affine and linear gaps, related and
+ * unrelated sequences, scores far beyond 16 bits (the relative lanes' bases) and penalties that
+ * force short passes or no vector processor at all; every engine and thread count.  Score and end
+ * cell must be identical (ties: the smallest end_a, then end_b).  Sets the processor lacks are
+ * reported and skipped; refusing them (and bad $PEERWAVE_SIMD values) is checked by pretending
+ * the processor lacks a set ($PEERWAVE_DEBUG_CPU_LACKS).
+ */
+#include <string.h>
+
+#include "test_util.h"
+
+static const pw_simd sets[] = {PW_SIMD_SSE41, PW_SIMD_AVX2, PW_SIMD_AVX512};
+static const int lanes_of[] = {8, 16, 32};
+
+static void random_dna(char *s, int64_t n, int with_n)
+{
+    for (int64_t k = 0; k < n; k++) s[k] = "ACGT"[test_rand() & 3];
+    if (with_n)
+        for (int64_t k = 0; k < n / 50; k++) s[test_range(0, n - 1)] = 'N';
+}
+
+static void random_protein(char *s, int64_t n)
+{
+    static const char letters[] = "ARNDCQEGHILKMFPSTWYVBZX";
+    for (int64_t k = 0; k < n; k++) s[k] = letters[test_rand() % (sizeof letters - 1)];
+}
+
+/* b: a copy of a with substitutions, insertions and deletions at rate 1/`every` each. */
+static int64_t mutate(const char *a, int64_t n, char *b, int64_t cap, int every, int protein)
+{
+    int64_t m = 0;
+    for (int64_t k = 0; k < n && m < cap; k++) {
+        int r = (int)test_range(0, 3 * every - 1);
+        if (r == 0) continue; /* deletion */
+        if (r == 1 && m < cap) b[m++] = protein ? "ACDEFGHIKLMNPQRSTVWY"[test_rand() % 20] : "ACGT"[test_rand() & 3];
+        if (m < cap) b[m++] = r == 2 ? (protein ? 'W' : "ACGT"[test_rand() & 3]) : a[k];
+    }
+    if (m == 0) b[m++] = a[0];
+    return m;
+}
+
+static int64_t awkward_length(void)
+{
+    static const int64_t special[] = {1, 2, 3, 7, 8, 9, 31, 32, 33, 61, 64, 97, 127, 128, 129, 257};
+    int kind = (int)test_range(0, 9);
+    if (kind < 4) return special[test_range(0, sizeof special / sizeof special[0] - 1)];
+    if (kind < 9) return test_range(1, 400);
+    return test_range(400, 2500);
+}
+
+typedef struct sw_case {
+    const char *a, *b;
+    int64_t n, m;
+    pw_sw_params p;
+} sw_case;
+
+static long vector_runs, runs;
+
+/* One case on one set with random engine options, against the sequential reference. */
+static void check_case(const sw_case *c, pw_simd simd, int lanes, const char *what)
+{
+    pw_options ref_o;
+    pw_options_init(&ref_o);
+    ref_o.backend = PW_BACKEND_CPU;
+    ref_o.strategy = PW_STRATEGY_SEQUENTIAL;
+    pw_sw_result ref, got;
+    pw_status st = pw_sw(c->a, c->n, c->b, c->m, &c->p, &ref_o, &ref);
+    CHECK(st == PW_OK, "%s: reference status %d", what, st);
+    if (st != PW_OK) return;
+
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.simd = simd;
+    o.width_model = -1;
+    o.strategy = test_range(0, 3) ? PW_STRATEGY_PEER : PW_STRATEGY_GLOBAL_BARRIER;
+    o.threads = (int)test_range(1, 3);
+    int kind = (int)test_range(0, 5);
+    if (kind == 1) o.tile_h = lanes * (int)test_range(1, 4);      /* given, a multiple */
+    if (kind == 2) o.tile_h = (int)test_range(1, 3 * lanes);      /* given, maybe not a multiple */
+    if (test_range(0, 1)) o.tile_w = test_range(1, 6 * lanes);     /* rounded up to a multiple */
+    st = pw_sw(c->a, c->n, c->b, c->m, &c->p, &o, &got);
+    CHECK(st == PW_OK, "%s %s: status %d (%s)", what, pw_simd_name(simd), st, pw_error_detail());
+    if (st != PW_OK) return;
+    runs++;
+    if (got.info.simd == simd) vector_runs++;
+    CHECK(got.info.simd == simd || got.info.simd == PW_SIMD_SCALAR, "%s: info.simd %d", what, got.info.simd);
+    CHECK(got.info.simd != simd || got.info.tile_w % lanes == 0, "%s: tile_w %lld", what, (long long)got.info.tile_w);
+    CHECK(got.score == ref.score && got.end_a == ref.end_a && got.end_b == ref.end_b,
+          "%s %s %lldx%lld go %d ge %d h %d w %lld threads %d strategy %d: (%d, %lld, %lld) != reference (%d, %lld, %lld)",
+          what, pw_simd_name(got.info.simd), (long long)c->n, (long long)c->m, c->p.gap_open, c->p.gap_extend,
+          got.info.tile_h, (long long)got.info.tile_w, got.info.threads, o.strategy, got.score, (long long)got.end_a,
+          (long long)got.end_b, ref.score, (long long)ref.end_a, (long long)ref.end_b);
+}
+
+static void random_cases(pw_simd simd, int lanes, int count)
+{
+    int64_t cap = 6000;
+    char *a = malloc((size_t)cap), *b = malloc((size_t)cap);
+    for (int k = 0; k < count; k++) {
+        sw_case c = {a, b, awkward_length(), 0, {0}};
+        pw_sw_params_init(&c.p);
+        int protein = test_range(0, 3) == 0;
+        if (protein) {
+            int count_m = 0;
+            while (pw_matrix_at(count_m)) count_m++;
+            c.p.scoring = PW_SCORING_MATRIX;
+            c.p.matrix = pw_matrix_at((int)test_range(0, count_m - 1));
+            random_protein(a, c.n);
+        } else {
+            c.p.match = (int)test_range(1, 5);
+            c.p.mismatch = -(int)test_range(0, 6);
+            random_dna(a, c.n, test_range(0, 3) == 0);
+        }
+        c.p.gap_open = (int)test_range(0, 12);
+        c.p.gap_extend = test_range(0, 2) ? (int)test_range(0, c.p.gap_open + 2) : c.p.gap_open; /* linear a third */
+        if (test_range(0, 1)) {
+            c.m = mutate(a, c.n, b, cap, (int)test_range(5, 40), protein);
+        } else {
+            c.m = awkward_length();
+            if (protein) random_protein(b, c.m);
+            else random_dna(b, c.m, 0);
+        }
+        check_case(&c, simd, lanes, "random");
+    }
+    free(a);
+    free(b);
+}
+
+/* Scores beyond 16 bits: long related pairs with large matches (bases far above 32767, many
+ * passes), and penalties so large that passes are one vector long or impossible. */
+static void large_scores(pw_simd simd, int lanes)
+{
+    const int64_t n = 5000;
+    char *a = malloc((size_t)n), *b = malloc((size_t)n + 10);
+    random_dna(a, n, 0);
+    sw_case c = {a, b, n, mutate(a, n, b, n + 10, 60, 0), {0}};
+    pw_sw_params_init(&c.p);
+    c.p.match = 9;
+    c.p.mismatch = -7;
+    c.p.gap_open = 11;
+    c.p.gap_extend = 3;
+    for (int k = 0; k < 3; k++) check_case(&c, simd, lanes, "large scores");
+    c.p.gap_extend = 11; /* linear */
+    check_case(&c, simd, lanes, "large scores, linear");
+    c.n = c.m = 700;
+    const int big[][3] = {{100, 150, 50}, {200, 250, 0}, {400, 900, 900}, {5000, 20000, 1}};
+    for (size_t k = 0; k < sizeof big / sizeof big[0]; k++) {
+        c.p.match = big[k][0];
+        c.p.mismatch = -big[k][0];
+        c.p.gap_open = big[k][1];
+        c.p.gap_extend = big[k][2];
+        check_case(&c, simd, lanes, "large penalties");
+    }
+    free(a);
+    free(b);
+}
+
+static void refusals(void)
+{
+    const char a[] = "ACGTTGCA", b[] = "ACGTAGCA";
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    pw_sw_result r;
+    setenv("PEERWAVE_DEBUG_CPU_LACKS", "avx512,avx2", 1);
+    o.simd = PW_SIMD_AVX512;
+    pw_status st = pw_sw(a, 8, b, 8, &p, &o, &r);
+    CHECK(st == PW_ERR_UNSUPPORTED && strstr(pw_error_detail(), "avx512"), "a missing set: %d %s", st, pw_error_detail());
+    o.simd = PW_SIMD_AUTO;
+    st = pw_sw(a, 8, b, 8, &p, &o, &r);
+    CHECK(st == PW_OK && r.info.simd != PW_SIMD_AVX512 && r.info.simd != PW_SIMD_AVX2, "auto without them: %d %d", st,
+          r.info.simd);
+    unsetenv("PEERWAVE_DEBUG_CPU_LACKS");
+    setenv("PEERWAVE_SIMD", "avx9000", 1);
+    st = pw_sw(a, 8, b, 8, &p, &o, &r);
+    CHECK(st == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), "PEERWAVE_SIMD"), "bad name: %d", st);
+    setenv("PEERWAVE_SIMD", "scalar", 1);
+    st = pw_sw(a, 8, b, 8, &p, &o, &r);
+    CHECK(st == PW_OK && r.info.simd == PW_SIMD_SCALAR, "PEERWAVE_SIMD=scalar: %d %d", st, r.info.simd);
+    unsetenv("PEERWAVE_SIMD");
+    o.simd = (pw_simd)17;
+    CHECK(pw_sw(a, 8, b, 8, &p, &o, &r) == PW_ERR_INVALID_ARGUMENT, "an unknown set");
+    CHECK(strcmp(pw_simd_name(PW_SIMD_AVX2), "avx2") == 0 && pw_simd_name((pw_simd)9) == NULL, "names");
+}
+
+int main(int argc, char **argv)
+{
+    test_seed(20261124);
+    int count = argc > 1 ? atoi(argv[1]) : 300;
+    unsetenv("PEERWAVE_SIMD");
+    unsetenv("PEERWAVE_DEBUG_CPU_LACKS");
+    int tested = 0;
+    for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CPU;
+        o.simd = sets[s];
+        pw_sw_params p;
+        pw_sw_params_init(&p);
+        pw_sw_result r;
+        if (pw_sw("ACGT", 4, "ACGT", 4, &p, &o, &r) == PW_ERR_UNSUPPORTED) {
+            printf("%s: this processor lacks it, skipped\n", pw_simd_name(sets[s]));
+            continue;
+        }
+        tested++;
+        long before_runs = runs, before_vector = vector_runs;
+        random_cases(sets[s], lanes_of[s], count);
+        large_scores(sets[s], lanes_of[s]);
+        long ran = runs - before_runs, vec = vector_runs - before_vector;
+        printf("%s: %ld runs, %ld of them on the vector processor\n", pw_simd_name(sets[s]), ran, vec);
+        /* most runs must really have used the vectors, or this test proves nothing */
+        CHECK(vec * 10 >= ran * 6, "%s: only %ld of %ld runs vectorised", pw_simd_name(sets[s]), vec, ran);
+    }
+    refusals();
+    printf("%d instruction sets tested\n", tested);
+    return test_finish();
+}
