@@ -100,7 +100,10 @@ static pw_status sw_simd_setup(pw_plan *plan, const pw_options *options, const u
         !pw_sw_simd_pass_max(table->scores, table->size, params->gap_open, params->gap_extend, lanes))
         return PW_OK;
     int64_t h = t->h;
-    if (options && options->tile_h == 0) h = (h + lanes - 1) / lanes * lanes;
+    if (!options || options->tile_h == 0) { /* automatic: a multiple of the rows it runs together */
+        const int rows = pw_sw_simd_rows(plan->simd);
+        h = (h + rows - 1) / rows * rows;
+    }
     int64_t w = (t->w + lanes - 1) / lanes * lanes;
     pw_status st = pw_tiling_init(t, n, m, 0, PW_TILE_HYPER, h, w);
     if (st != PW_OK) return st;

@@ -26,6 +26,17 @@ int64_t pw_sw_simd_pass_max(const int32_t *scores, int size, int32_t gap_open, i
     return steps >= lanes ? steps : 0;
 }
 
+int pw_sw_simd_rows(pw_simd simd)
+{
+    const int lanes = pw_simd_lanes16(simd);
+    switch (simd) {
+    case PW_SIMD_SSE41: return lanes * PW_SW_SIMD_GROUPS_SSE41;
+    case PW_SIMD_AVX2: return lanes * PW_SW_SIMD_GROUPS_AVX2;
+    case PW_SIMD_AVX512: return lanes * PW_SW_SIMD_GROUPS_AVX512;
+    default: return 1;
+    }
+}
+
 void pw_sw_simd_free(pw_sw_simd *k)
 {
     free(k->bus_h);

@@ -274,8 +274,18 @@ void SW_SIMD_TILE(const pw_sw_simd *k, int64_t r, int64_t c, int worker)
                     L.count[q]++;
                 }
             }
-            if (G == SW_GROUPS) sw_passes(k, &L, i0, g, valid, b0, b1, worker, SW_GROUPS);
-            else sw_passes(k, &L, i0, g, valid, b0, b1, worker, 1); /* SW_GROUPS is 1 or 2 */
+            switch (G) { /* G as a constant: the groups' loops unroll */
+            case 1: sw_passes(k, &L, i0, g, valid, b0, b1, worker, 1); break;
+#if SW_GROUPS >= 2
+            case 2: sw_passes(k, &L, i0, g, valid, b0, b1, worker, 2); break;
+#endif
+#if SW_GROUPS >= 3
+            case 3: sw_passes(k, &L, i0, g, valid, b0, b1, worker, 3); break;
+#endif
+#if SW_GROUPS >= 4
+            case 4: sw_passes(k, &L, i0, g, valid, b0, b1, worker, 4); break;
+#endif
+            }
         }
         g += (int64_t)G * V_LANES;
     }

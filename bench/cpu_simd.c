@@ -1,7 +1,7 @@
 /*
  * cpu_simd.c - the CPU's SW vector tile processors beside parasail, in the same run.
  *
- *   bench_cpu_simd LENGTH KIND [RUNS] [THREADS] [GAP_OPEN GAP_EXTEND MATCH MISMATCH]
+ *   bench_cpu_simd LENGTH KIND [RUNS] [THREADS] [GAP_OPEN GAP_EXTEND MATCH MISMATCH [TILE_H]]
  *
  * KIND: random (two independent DNA sequences) or related (b = a with 1% substitutions and 0.5%
  * insertions and deletions each).  Scores default to 2/-3 with gaps 5/2 (parasail's convention:
@@ -11,6 +11,10 @@
  * parasail SW routine without traceback (striped, scan, diag; 16 and 32 bits; SSE4.1 and AVX2).
  * Every score is checked against PeerWave's scalar run (too slow to repeat: run once); a parasail
  * 16-bit run that saturates is reported as such, not timed as a result.
+ * For pairs too large for that (1 Mb): PW_BENCH_REFERENCE=0 skips the scalar run and checks every
+ * score against the first vector run (and so against parasail's exact ones), PW_BENCH_SETS=avx512
+ * keeps the named sets only, and PW_BENCH_PARASAIL=striped_avx2_16,striped_avx2_32 the named
+ * routines only (names as printed, spaces as underscores).
  */
 #include <parasail.h>
 #include <stdio.h>
@@ -82,17 +86,25 @@ int main(int argc, char **argv)
     o.threads = 1;
     o.width_model = -1;
     o.simd = PW_SIMD_SCALAR;
+    o.tile_h = argc > 9 ? atoi(argv[9]) : 0; /* 0: the library's choice */
     pw_sw_result ref;
-    double t0 = now();
-    if (pw_sw(a, n, b, m, &p, &o, &ref) != PW_OK) return 1;
-    printf("%-34s %10.3f %9.3f %8d %s\n", "peerwave scalar, 1 thread", now() - t0, cells / (now() - t0) / 1e9,
-           ref.score, "reference (one run)");
+    const char *want_ref = getenv("PW_BENCH_REFERENCE"), *sets = getenv("PW_BENCH_SETS");
+    const char *routines = getenv("PW_BENCH_PARASAIL");
+    int have_ref = !(want_ref && strcmp(want_ref, "0") == 0);
+    if (have_ref) {
+        double t0 = now();
+        if (pw_sw(a, n, b, m, &p, &o, &ref) != PW_OK) return 1;
+        double sec = now() - t0;
+        printf("%-34s %10.3f %9.3f %8d %s\n", "peerwave scalar, 1 thread", sec, cells / sec / 1e9, ref.score,
+               "reference (one run)");
+    }
     int failed = 0;
     double best_one = 0;
     for (int s = PW_SIMD_SSE41; s <= PW_SIMD_AVX512 + 1; s++) {
         pw_options v = o;
         v.simd = s <= PW_SIMD_AVX512 ? (pw_simd)s : PW_SIMD_AUTO;
         v.threads = s <= PW_SIMD_AVX512 ? 1 : threads;
+        if (sets && s <= PW_SIMD_AVX512 && !strstr(sets, pw_simd_name((pw_simd)s))) continue;
         double t[64];
         pw_sw_result r;
         int ok = 1, k;
@@ -101,6 +113,10 @@ int main(int argc, char **argv)
             pw_status st = pw_sw(a, n, b, m, &p, &v, &r);
             t[k] = now() - start;
             if (st == PW_ERR_UNSUPPORTED) break;
+            if (st == PW_OK && !have_ref) {
+                ref = r;
+                have_ref = 1;
+            }
             if (st != PW_OK || r.score != ref.score || r.end_a != ref.end_a || r.end_b != ref.end_b) ok = 0;
         }
         if (k <= runs && k < 64) {
@@ -138,6 +154,11 @@ int main(int argc, char **argv)
     double best_parasail = 0;
     const char *best_name = "none";
     for (size_t q = 0; q < sizeof ps / sizeof ps[0]; q++) {
+        char key[64];
+        snprintf(key, sizeof key, "%s", ps[q].name + strlen("parasail "));
+        for (char *c = key; *c; c++)
+            if (*c == ' ') *c = '_';
+        if (routines && !strstr(routines, key)) continue;
         double t[64];
         int score = 0, saturated = 0;
         for (int k = 0; k <= runs && k < 64; k++) {
