@@ -109,8 +109,9 @@ static pw_status sw_simd_setup(pw_plan *plan, const pw_options *options, const u
     if (st != PW_OK) return st;
     plan->workers = (int)(plan->workers_available < t->n_rows ? plan->workers_available : t->n_rows);
     if (t->h % lanes != 0 && t->n_rows > 1) return PW_OK; /* a given height that does not fit */
-    return pw_sw_simd_init(k, plan->simd, t, ea, n, eb, m, table->scores, table->size, params->gap_open,
-                           params->gap_extend, sw_offer, sw_threshold, ctx);
+    st = pw_sw_simd_init(k, plan->simd, t, ea, n, eb, m, table->scores, table->size, params->gap_open,
+                         params->gap_extend, sw_offer, sw_threshold, ctx);
+    return st == PW_ERR_UNSUPPORTED ? PW_OK : st; /* sizes it cannot index: the scalar cells */
 }
 
 #define PW_SEG_NAME sw_segment

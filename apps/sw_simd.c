@@ -105,6 +105,8 @@ pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, const pw_tiling *t, const
 #endif
     const int64_t len = m + 2 * k->pad, rows = n + lanes;
     k->plen = len;
+    if (!k->eq && (int64_t)size * len >= (INT64_C(1) << 30)) /* gathers index it with 32-bit byte offsets */
+        return PW_ERR_UNSUPPORTED;
     k->bus_h = alloc_filled(len, 0); /* row -1: H = 0, F = -infinity */
     k->bus_f = alloc_filled(len, PW_SW_NEG_INF);
     k->carry_h = alloc_filled(rows, 0); /* column -1 */
@@ -113,8 +115,8 @@ pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, const pw_tiling *t, const
     k->carry_f = alloc_filled(rows, PW_SW_NEG_INF);
     if (k->eq)
         k->b_codes = pw_malloc(sizeof *k->b_codes * (size_t)len);
-    else
-        k->profile = pw_malloc(sizeof *k->profile * (size_t)(len * size));
+    else /* (+ 2: a gather reads 4 bytes for the last entry) */
+        k->profile = pw_malloc(sizeof *k->profile * (size_t)(len * size + 2));
     k->a_codes = pw_malloc(sizeof *k->a_codes * (size_t)rows);
     if (!k->bus_h || !k->bus_f || !k->carry_h || !k->carry_d || !k->carry_e || !k->carry_f ||
         !(k->profile || k->b_codes) || !k->a_codes) {
@@ -122,11 +124,12 @@ pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, const pw_tiling *t, const
         return PW_ERR_OUT_OF_MEMORY;
     }
     for (int64_t i = 0; i < rows; i++)
-        k->a_codes[i] = (int16_t)(i >= n ? -1 : k->eq && !real[a_codes[i]] ? -1 : a_codes[i]);
+        k->a_codes[i] = (int16_t)(i >= n ? (k->eq ? -1 : 0) : k->eq && !real[a_codes[i]] ? -1 : a_codes[i]);
     for (int64_t p = 0; k->eq && p < len; p++) {
         int64_t j = k->pad + m - 1 - p;
         k->b_codes[p] = (int16_t)(j < 0 || j >= m ? -3 : real[b_codes[j]] ? b_codes[j] : -2);
     }
+    if (k->profile) k->profile[len * size] = k->profile[len * size + 1] = 0;
     for (int x = 0; !k->eq && x < size; x++) {
         int16_t *row = k->profile + (int64_t)x * len;
         for (int64_t p = 0; p < len; p++) {

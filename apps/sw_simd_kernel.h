@@ -28,9 +28,13 @@
 typedef struct sw_letters {
     v16 a[SW_GROUPS];      /* equality scoring: the rows' codes (-1: matches nothing) */
     v16 match, mismatch;
-    int count[SW_GROUPS];  /* profile scoring */
+#ifdef V_HAS_GATHER
+    vgidx lane_row[SW_GROUPS]; /* profile scoring: lane l reads profile row a_l at l */
+#else
+    int count[SW_GROUPS];  /* profile scoring: one masked load per letter present */
     vmask mask[SW_GROUPS][PW_SCORING_MAX_ALPHABET];
     const int16_t *row[SW_GROUPS][PW_SCORING_MAX_ALPHABET];
+#endif
 } sw_letters;
 
 /* What a pass carries from step to step: lane values of the previous step, per group. */
@@ -63,8 +67,12 @@ SW_INLINE void sw_step(sw_state *s, const pw_sw_simd *k, const sw_letters *L, in
         if (eq) {
             sc = v_blend(v_eq(L->a[q], v_load16(k->b_codes + pos + q * V_LANES)), L->mismatch, L->match);
         } else {
+#ifdef V_HAS_GATHER
+            sc = v_gather16(k->profile + pos + q * V_LANES, L->lane_row[q]);
+#else
             sc = v_set1(0);
             for (int x = 0; x < L->count[q]; x++) sc = v_load_merge(sc, L->mask[q][x], L->row[q][x] + pos + q * V_LANES);
+#endif
         }
         v16 e, f;
         if (affine) {
@@ -265,6 +273,11 @@ void SW_SIMD_TILE(const pw_sw_simd *k, int64_t r, int64_t c, int worker)
                 int16_t letters[V_LANES];
                 for (int l = 0; l < V_LANES; l++) letters[l] = k->a_codes[i0 + q * V_LANES + l];
                 L.a[q] = v_load16(letters);
+#ifdef V_HAS_GATHER
+                int32_t idx[V_LANES];
+                for (int l = 0; l < V_LANES; l++) idx[l] = (int32_t)(letters[l] * k->plen + l);
+                L.lane_row[q] = v_gidx_load(idx);
+#else
                 L.count[q] = 0;
                 for (int x = 0; !k->eq && x < k->size; x++) {
                     vmask mx = v_eq(L.a[q], v_set1(x));
@@ -273,6 +286,7 @@ void SW_SIMD_TILE(const pw_sw_simd *k, int64_t r, int64_t c, int worker)
                     L.row[q][L.count[q]] = k->profile + (int64_t)x * k->plen;
                     L.count[q]++;
                 }
+#endif
             }
             switch (G) { /* G as a constant: the groups' loops unroll */
             case 1: sw_passes(k, &L, i0, g, valid, b0, b1, worker, 1); break;

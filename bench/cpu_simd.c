@@ -3,8 +3,9 @@
  *
  *   bench_cpu_simd LENGTH KIND [RUNS] [THREADS] [GAP_OPEN GAP_EXTEND MATCH MISMATCH [TILE_H]]
  *
- * KIND: random (two independent DNA sequences) or related (b = a with 1% substitutions and 0.5%
- * insertions and deletions each).  Scores default to 2/-3 with gaps 5/2 (parasail's convention:
+ * KIND: random (two independent DNA sequences), related (b = a with 1% substitutions and 0.5%
+ * insertions and deletions each) or protein (two random protein sequences, BLOSUM62, gaps 11/1
+ * unless given).  Scores default to 2/-3 with gaps 5/2 (parasail's convention:
  * a gap of length L costs open + (L-1) extend, the same as ours).  Each row is the median wall
  * time of RUNS runs after a warm-up: PeerWave on one thread per instruction set (scalar, SSE4.1,
  * AVX2, AVX-512BW), PeerWave on THREADS threads (default: all cores) with the best set, and every
@@ -53,20 +54,26 @@ int main(int argc, char **argv)
         return 2;
     }
     const int64_t n = atoll(argv[1]);
-    const int related = strcmp(argv[2], "related") == 0;
+    const int related = strcmp(argv[2], "related") == 0, protein = strcmp(argv[2], "protein") == 0;
+    const char *letters = protein ? "ARNDCQEGHILKMFPSTWYV" : "ACGT";
+    const int alphabet = protein ? 20 : 4;
     const int runs = argc > 3 ? atoi(argv[3]) : 3, threads = argc > 4 ? atoi(argv[4]) : 0;
     pw_sw_params p;
     pw_sw_params_init(&p);
-    p.gap_open = argc > 5 ? atoi(argv[5]) : 5;
-    p.gap_extend = argc > 6 ? atoi(argv[6]) : 2;
+    p.gap_open = argc > 5 ? atoi(argv[5]) : protein ? 11 : 5;
+    p.gap_extend = argc > 6 ? atoi(argv[6]) : protein ? 1 : 2;
+    if (protein) {
+        p.scoring = PW_SCORING_MATRIX;
+        p.matrix = pw_matrix_by_name("BLOSUM62");
+    }
     p.match = argc > 7 ? atoi(argv[7]) : 2;
     p.mismatch = argc > 8 ? atoi(argv[8]) : -3;
     char *a = malloc((size_t)n + 1), *b = malloc((size_t)n * 2 + 1);
-    for (int64_t k = 0; k < n; k++) a[k] = "ACGT"[next() & 3];
+    for (int64_t k = 0; k < n; k++) a[k] = letters[next() % (uint64_t)alphabet];
     int64_t m = 0;
     for (int64_t k = 0; k < n; k++) {
         if (!related) {
-            b[m++] = "ACGT"[next() & 3];
+            b[m++] = letters[next() % (uint64_t)alphabet];
             continue;
         }
         uint64_t r = next() % 1000;
@@ -76,8 +83,12 @@ int main(int argc, char **argv)
     }
     a[n] = b[m] = 0;
     const double cells = (double)n * (double)m;
-    printf("SW %s DNA %lld x %lld, match %d mismatch %d gaps %d/%d, median of %d runs\n", argv[2], (long long)n,
-           (long long)m, p.match, p.mismatch, p.gap_open, p.gap_extend, runs);
+    if (protein)
+        printf("SW protein %lld x %lld, BLOSUM62, gaps %d/%d, median of %d runs\n", (long long)n, (long long)m,
+               p.gap_open, p.gap_extend, runs);
+    else
+        printf("SW %s DNA %lld x %lld, match %d mismatch %d gaps %d/%d, median of %d runs\n", argv[2], (long long)n,
+               (long long)m, p.match, p.mismatch, p.gap_open, p.gap_extend, runs);
     printf("%-34s %10s %9s %8s %s\n", "routine", "seconds", "GCUPS", "score", "check");
 
     pw_options o;
@@ -133,7 +144,8 @@ int main(int argc, char **argv)
         failed |= !ok;
     }
 
-    parasail_matrix_t *matrix = parasail_matrix_create("ACGT", p.match, p.mismatch);
+    parasail_matrix_t *matrix =
+        protein ? parasail_matrix_copy(parasail_matrix_lookup("blosum62")) : parasail_matrix_create("ACGT", p.match, p.mismatch);
     struct {
         const char *name;
         parasail_fn fn;

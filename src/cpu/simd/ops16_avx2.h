@@ -54,3 +54,24 @@ static inline void v_store_abs(int32_t *p, v16 v, int32_t base, int32_t neg)
     _mm256_storeu_si256((__m256i *)p, lo);
     _mm256_storeu_si256((__m256i *)(p + 8), hi);
 }
+
+/* Gathers: lane l reads base[idx[l]] (16-bit entries; idx of 32 bits). */
+#define V_HAS_GATHER 1
+typedef struct vgidx {
+    __m256i lo, hi;
+} vgidx;
+
+static inline vgidx v_gidx_load(const int32_t *idx)
+{
+    vgidx g = {_mm256_loadu_si256((const __m256i *)idx), _mm256_loadu_si256((const __m256i *)(idx + 8))};
+    return g;
+}
+
+/* (each gather reads 4 bytes at base + 2 idx: one entry past the last must be readable) */
+static inline v16 v_gather16(const int16_t *base, vgidx g)
+{
+    const __m256i low16 = _mm256_set1_epi32(0xFFFF);
+    __m256i lo = _mm256_and_si256(_mm256_i32gather_epi32((const int *)base, g.lo, 2), low16);
+    __m256i hi = _mm256_and_si256(_mm256_i32gather_epi32((const int *)base, g.hi, 2), low16);
+    return _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8);
+}

@@ -59,3 +59,23 @@ static inline void v_store_abs(int32_t *p, v16 v, int32_t base, int32_t neg)
     _mm512_storeu_si512((void *)p, lo);
     _mm512_storeu_si512((void *)(p + 16), hi);
 }
+
+/* Gathers: lane l reads base[idx[l]] (16-bit entries; idx of 32 bits). */
+#define V_HAS_GATHER 1
+typedef struct vgidx {
+    __m512i lo, hi;
+} vgidx;
+
+static inline vgidx v_gidx_load(const int32_t *idx)
+{
+    vgidx g = {_mm512_loadu_si512((const void *)idx), _mm512_loadu_si512((const void *)(idx + 16))};
+    return g;
+}
+
+/* (each gather reads 4 bytes at base + 2 idx: one entry past the last must be readable) */
+static inline v16 v_gather16(const int16_t *base, vgidx g)
+{
+    __m512i lo = _mm512_i32gather_epi32(g.lo, (const void *)base, 2);
+    __m512i hi = _mm512_i32gather_epi32(g.hi, (const void *)base, 2);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(lo)), _mm512_cvtepi32_epi16(hi), 1);
+}
