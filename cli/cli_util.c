@@ -98,13 +98,14 @@ static const char *const backend_names[] = {"auto", "cpu", "cuda"};
 static const char *const strategy_names[] = {"peer", "sequential", "barrier", "launch"};
 static const char *const shape_names[] = {"hyper", "square"};
 static const char *const layout_names[] = {"auto", "row-major", "hybrid"};
+static const char *const simd_names[] = {"auto", "scalar", "sse41", "avx2", "avx512"}; /* pw_simd_name() */
 
 const char *cli_backend_name(pw_backend b) { return (unsigned)b < 3 ? backend_names[b] : "?"; }
 const char *cli_strategy_name(pw_strategy s) { return (unsigned)s < 4 ? strategy_names[s] : "?"; }
 
 enum { OPT_BACKEND = 1001, OPT_STRATEGY, OPT_SHAPE, OPT_TILE_H, OPT_TILE_W, OPT_THREADS,
        OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS, OPT_TRACE, OPT_WATCHDOG, OPT_MAX_BLOCKS,
-       OPT_ROWS_PER_THREAD, OPT_LAYOUT, OPT_TRAIN_RATIO, OPT_WISDOM };
+       OPT_ROWS_PER_THREAD, OPT_LAYOUT, OPT_TRAIN_RATIO, OPT_WISDOM, OPT_SIMD };
 
 static const struct option common_options[] = {
     {"backend", required_argument, 0, OPT_BACKEND}, {"strategy", required_argument, 0, OPT_STRATEGY},
@@ -116,7 +117,7 @@ static const struct option common_options[] = {
     {"watchdog-ms", required_argument, 0, OPT_WATCHDOG}, {"max-blocks", required_argument, 0, OPT_MAX_BLOCKS},
     {"rows-per-thread", required_argument, 0, OPT_ROWS_PER_THREAD}, {"layout", required_argument, 0, OPT_LAYOUT},
     {"train-ratio", required_argument, 0, OPT_TRAIN_RATIO}, {"wisdom", required_argument, 0, OPT_WISDOM},
-    {"help", no_argument, 0, 'h'}};
+    {"simd", required_argument, 0, OPT_SIMD},       {"help", no_argument, 0, 'h'}};
 #define N_COMMON (int)(sizeof common_options / sizeof common_options[0])
 
 /* 1 handled, 0 not a common option, -1 bad value. */
@@ -190,6 +191,10 @@ static int common_option(cli_common *c, int opt, const char *arg)
             return -1;
         }
         o->rows_per_thread = (int)v;
+        return 1;
+    case OPT_SIMD:
+        if (pick("--simd", arg, simd_names, 5, &k)) return -1;
+        o->simd = (pw_simd)k;
         return 1;
     case OPT_LAYOUT:
         if (pick("--layout", arg, layout_names, 3, &k)) return -1;

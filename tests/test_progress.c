@@ -73,6 +73,10 @@ static pw_options watched(pw_strategy strategy, watch *w)
     o.progress = hook;
     o.progress_user = w;
     o.progress_interval_ms = 1;
+    /* the scalar cells on the CPU: the reports-while-running checks need runs longer than a few
+     * intervals, and the vector processors do these sizes in a fraction of one (test_sw checks
+     * them too, for the final report) */
+    o.simd = PW_SIMD_SCALAR;
     return o;
 }
 
@@ -131,6 +135,16 @@ static void test_sw(pw_strategy st, int64_t n, int64_t m, int affine)
     CHECK(w.has_best && w.best_max <= got.score && w.final_best == got.score,
           "%s: best so far %d, max %" PRId64 ", final %" PRId64 " (score %d)", what, w.has_best, w.best_max,
           w.final_best, got.score);
+    if (!on_gpu && st != PW_STRATEGY_SEQUENTIAL) { /* the vector processor's runs report too */
+        watch_init(&w);
+        o = watched(st, &w);
+        o.simd = PW_SIMD_AUTO;
+        s2 = pw_sw(a, n, b, m, &p, &o, &got);
+        CHECK(s2 == PW_OK && got.score == ref.score && got.end_a == ref.end_a && got.end_b == ref.end_b,
+              "%s, vectors: %d, plain %d", what, got.score, ref.score);
+        check_watch(what, &w, got.info.cells);
+        CHECK(w.has_best && w.final_best == got.score, "%s, vectors: final best %" PRId64, what, w.final_best);
+    }
     free(a);
     free(b);
 }

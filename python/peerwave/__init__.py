@@ -53,13 +53,14 @@ def build_info():
 
 
 RunInfo = namedtuple("RunInfo", "backend strategy shape tile_h tile_w threads threads_available skew cells seconds "
-                                "width_source wisdom training_seconds")
+                                "width_source wisdom training_seconds simd")
 Progress = namedtuple("Progress", "fraction cells_done cells seconds cells_per_second eta_seconds best final")
 
 _BACKENDS = ["auto", "cpu", "cuda"]
 _STRATEGIES = ["peer", "sequential", "barrier", "launch"]
 _SHAPES = ["hyper", "square"]
 _LAYOUTS = ["auto", "row-major", "hybrid"]
+_SIMD = ["auto", "scalar", "sse41", "avx2", "avx512"]
 
 OPTIONS = {
     "backend": "'auto' (CUDA when there is a GPU), 'cpu' or 'cuda'",
@@ -71,6 +72,7 @@ OPTIONS = {
     "train_ratio": "the model's training corner: this share of rows and columns (0: 0.1)",
     "wisdom": "file remembering model fits (None: the default, 'none': no file)",
     "threads": "CPU threads (0: one per core)",
+    "simd": "CPU vector instructions (sw): 'auto' ($PEERWAVE_SIMD, else the widest), 'scalar', 'sse41', 'avx2', 'avx512'",
     "device": "CUDA device index",
     "rows_per_thread": "CUDA sw/dtw: tile rows a thread (0, 1, 2, 4, 8)",
     "layout": "CUDA sat/heat/sor: 'auto', 'row-major' or 'hybrid'",
@@ -89,7 +91,7 @@ _WISDOM = ["off", "hit", "saved", "unsaved"]
 def _info(i):
     return RunInfo(_BACKENDS[i.backend], _STRATEGIES[i.strategy], _SHAPES[i.shape], i.tile_h, i.tile_w, i.threads,
                    i.threads_available, i.skew, i.cells, i.seconds, _WIDTH_SOURCES[i.width_source],
-                   _WISDOM[i.wisdom], i.training_seconds)
+                   _WISDOM[i.wisdom], i.training_seconds, _SIMD[i.simd])
 
 
 def _pick(name, value, names):
@@ -124,6 +126,7 @@ class _Call:
         o.strategy = _pick("strategy", kwargs.get("strategy", "peer"), _STRATEGIES)
         o.shape = _pick("shape", kwargs.get("shape", "hyper"), _SHAPES)
         o.layout = _pick("layout", kwargs.get("layout", "auto"), _LAYOUTS)
+        o.simd = _pick("simd", kwargs.get("simd", "auto"), _SIMD)
         for k in ("tile_h", "threads", "device", "rows_per_thread", "max_blocks"):
             setattr(o, k, int(kwargs.get(k, 0)))
         devices = {v.device_id for v in views if v is not None and v.device_id is not None}
