@@ -6,6 +6,9 @@
 #include "../src/core/linear_buffers.h"
 #include "checks.h"
 #include "dtw_cell.h"
+#include "dtw_simd.h"
+#include "../src/cpu/simd/simd_isa.h"
+#include "../src/cpu/simd/simd_plan.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
 #endif

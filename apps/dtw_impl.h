@@ -49,19 +49,36 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
         return st;
     }
 #endif
-    pw_linear_buffers buf;
-    st = pw_linear_buffers_alloc(&buf, sizeof(DTW_T), n, m);
+    /* the vector processor when the plan allows it (dtw_simd.h), else the scalar cells */
+    pw_dtw_simd vec = {0};
+    double vec_distance = NAN;
+    const int lanes = pw_simd_lanes16(plan.simd) * 2 / (int)sizeof(DTW_T);
+    int use = 0;
+    if (lanes >= 2) st = pw_simd_fit_plan(&plan, options, lanes, pw_dtw_simd_rows(plan.simd, sizeof(DTW_T)), &use);
+    if (st == PW_OK && use)
+        st = pw_dtw_simd_init(&vec, plan.simd, sizeof(DTW_T), &plan.tiling, a, n, b, m, cost == PW_DTW_SQUARED,
+                              &vec_distance);
     if (st != PW_OK) return st;
-    DTW_FN(dtw_ctx_) ctx = {buf.bus, buf.left, buf.diag, a, b, cost == PW_DTW_SQUARED};
-    DTW_CAT(DTW_FN(dtw_segment_), _init)(&ctx, n, m);
+    pw_linear_buffers buf = {0};
+    DTW_FN(dtw_ctx_) ctx = {0};
     pw_kernel kernel = {DTW_FN(dtw_segment_), &ctx, NULL};
+    if (vec.tile) {
+        kernel.tile = pw_dtw_simd_tile;
+        kernel.ctx = &vec;
+    } else {
+        st = pw_linear_buffers_alloc(&buf, sizeof(DTW_T), n, m);
+        if (st != PW_OK) return st;
+        ctx = (DTW_FN(dtw_ctx_)){buf.bus, buf.left, buf.diag, a, b, cost == PW_DTW_SQUARED};
+        DTW_CAT(DTW_FN(dtw_segment_), _init)(&ctx, n, m);
+    }
     pw_run_info_clear(&result->info);
     st = pw_execute(&plan, &kernel, &result->info);
     if (st == PW_OK) {
-        result->distance = (double)ctx.bus[m - 1];
+        result->distance = vec.tile ? vec_distance : (double)ctx.bus[m - 1];
         if (!isfinite(result->distance)) st = PW_ERR_OVERFLOW;
     }
-    pw_linear_buffers_free(&buf);
+    if (vec.tile) pw_dtw_simd_free(&vec);
+    else pw_linear_buffers_free(&buf);
     return st;
 }
 

@@ -11,6 +11,7 @@
 #include "sw_cell.h"
 #include "sw_simd.h"
 #include "../src/cpu/simd/simd_isa.h"
+#include "../src/cpu/simd/simd_plan.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
 #endif
@@ -94,22 +95,12 @@ static pw_status sw_simd_setup(pw_plan *plan, const pw_options *options, const u
 {
     k->tile = NULL;
     const int lanes = pw_simd_lanes16(plan->simd);
-    pw_tiling *t = &plan->tiling;
-    if (plan->backend != PW_BACKEND_CPU || plan->strategy == PW_STRATEGY_SEQUENTIAL || lanes < 2 ||
-        t->shape != PW_TILE_HYPER || t->skew != 0 ||
-        !pw_sw_simd_pass_max(table->scores, table->size, params->gap_open, params->gap_extend, lanes))
+    if (lanes < 2 || !pw_sw_simd_pass_max(table->scores, table->size, params->gap_open, params->gap_extend, lanes))
         return PW_OK;
-    int64_t h = t->h;
-    if (!options || options->tile_h == 0) { /* automatic: a multiple of the rows it runs together */
-        const int rows = pw_sw_simd_rows(plan->simd);
-        h = (h + rows - 1) / rows * rows;
-    }
-    int64_t w = (t->w + lanes - 1) / lanes * lanes;
-    pw_status st = pw_tiling_init(t, n, m, 0, PW_TILE_HYPER, h, w);
-    if (st != PW_OK) return st;
-    plan->workers = (int)(plan->workers_available < t->n_rows ? plan->workers_available : t->n_rows);
-    if (t->h % lanes != 0 && t->n_rows > 1) return PW_OK; /* a given height that does not fit */
-    st = pw_sw_simd_init(k, plan->simd, t, ea, n, eb, m, table->scores, table->size, params->gap_open,
+    int use;
+    pw_status st = pw_simd_fit_plan(plan, options, lanes, pw_sw_simd_rows(plan->simd), &use);
+    if (st != PW_OK || !use) return st;
+    st = pw_sw_simd_init(k, plan->simd, &plan->tiling, ea, n, eb, m, table->scores, table->size, params->gap_open,
                          params->gap_extend, sw_offer, sw_threshold, ctx);
     return st == PW_ERR_UNSUPPORTED ? PW_OK : st; /* sizes it cannot index: the scalar cells */
 }

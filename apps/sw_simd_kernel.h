@@ -18,6 +18,7 @@
  */
 #include "sw_cell.h" /* PW_SW_NEG_INF */
 #include "sw_simd.h"
+#include "../src/cpu/simd/antidiag.h"
 
 #define SW_INLINE static inline __attribute__((always_inline))
 #define NEG16 (-32768)
@@ -111,7 +112,7 @@ SW_INLINE void sw_block(sw_state *s, const pw_sw_simd *k, const sw_letters *L, v
                         int16_t (*trace)[SW_GROUPS][V_LANES])
 {
     const int64_t pos = rev(k, j0);
-    const int edge = j0 - (G - 1) * V_LANES < V_LANES - 1 || j0 + V_LANES - 1 >= k->m || valid_rows[G - 1] < V_LANES;
+    const int edge = pw_ad_block_is_edge(j0, G, valid_rows[G - 1], V_LANES, k->m);
     v16 counted[SW_GROUPS];
     if (edge) {
         for (int t = 0; t < V_LANES; t++) {
@@ -248,59 +249,44 @@ SW_INLINE void sw_passes(const pw_sw_simd *k, const sw_letters *L, int64_t i0, i
 
 void SW_SIMD_TILE(const pw_sw_simd *k, int64_t r, int64_t c, int worker)
 {
-    const pw_tiling *t = k->t;
-    const int64_t lanes = pw_tiling_lanes(t, r), s_begin = c * t->w;
-    int64_t s_end = (c + 1) * t->w;
-    for (int64_t g = 0; g < lanes;) {
-        /* as many groups in lockstep as there are rows for (the last one may be partial) */
-        const int64_t groups_left = (lanes - g + V_LANES - 1) / V_LANES;
-        const int G = groups_left < SW_GROUPS ? (int)groups_left : SW_GROUPS;
-        const int64_t i0 = r * t->h + g;
-        int valid[SW_GROUPS];
+    pw_ad_set set;
+    int64_t g = 0;
+    while (pw_ad_next_set(k->t, r, c, k->m, V_LANES, SW_GROUPS, &g, &set)) {
+        if (set.b0 >= set.b1) continue;
+        const int G = set.groups;
+        sw_letters L;
+        L.match = v_set1(k->match);
+        L.mismatch = v_set1(k->mismatch);
         for (int q = 0; q < G; q++) {
-            int64_t left = lanes - g - q * V_LANES;
-            valid[q] = (int)(left < V_LANES ? left : V_LANES);
-        }
-        /* the set works from step g (lane 0 at column 0) until its last row reaches column m - 1 */
-        int64_t b0 = s_begin > g ? s_begin : g, last = k->m - 1 + g + (G - 1) * V_LANES + valid[G - 1] - 1;
-        int64_t b1 = s_end < last + 1 ? s_end : last + 1;
-        b1 = b0 + (b1 - b0 + V_LANES - 1) / V_LANES * V_LANES;
-        if (b0 < b1) {
-            sw_letters L;
-            L.match = v_set1(k->match);
-            L.mismatch = v_set1(k->mismatch);
-            for (int q = 0; q < G; q++) {
-                int16_t letters[V_LANES];
-                for (int l = 0; l < V_LANES; l++) letters[l] = k->a_codes[i0 + q * V_LANES + l];
-                L.a[q] = v_load16(letters);
+            int16_t letters[V_LANES];
+            for (int l = 0; l < V_LANES; l++) letters[l] = k->a_codes[set.i0 + q * V_LANES + l];
+            L.a[q] = v_load16(letters);
 #ifdef V_HAS_GATHER
-                int32_t idx[V_LANES];
-                for (int l = 0; l < V_LANES; l++) idx[l] = (int32_t)(letters[l] * k->plen + l);
-                L.lane_row[q] = v_gidx_load(idx);
+            int32_t idx[V_LANES];
+            for (int l = 0; l < V_LANES; l++) idx[l] = (int32_t)(letters[l] * k->plen + l);
+            L.lane_row[q] = v_gidx_load(idx);
 #else
-                L.count[q] = 0;
-                for (int x = 0; !k->eq && x < k->size; x++) {
-                    vmask mx = v_eq(L.a[q], v_set1(x));
-                    if (!v_any(mx)) continue;
-                    L.mask[q][L.count[q]] = mx;
-                    L.row[q][L.count[q]] = k->profile + (int64_t)x * k->plen;
-                    L.count[q]++;
-                }
-#endif
+            L.count[q] = 0;
+            for (int x = 0; !k->eq && x < k->size; x++) {
+                vmask mx = v_eq(L.a[q], v_set1(x));
+                if (!v_any(mx)) continue;
+                L.mask[q][L.count[q]] = mx;
+                L.row[q][L.count[q]] = k->profile + (int64_t)x * k->plen;
+                L.count[q]++;
             }
-            switch (G) { /* G as a constant: the groups' loops unroll */
-            case 1: sw_passes(k, &L, i0, g, valid, b0, b1, worker, 1); break;
+#endif
+        }
+        switch (G) { /* G as a constant: the groups' loops unroll */
+        case 1: sw_passes(k, &L, set.i0, set.g, set.valid, set.b0, set.b1, worker, 1); break;
 #if SW_GROUPS >= 2
-            case 2: sw_passes(k, &L, i0, g, valid, b0, b1, worker, 2); break;
+        case 2: sw_passes(k, &L, set.i0, set.g, set.valid, set.b0, set.b1, worker, 2); break;
 #endif
 #if SW_GROUPS >= 3
-            case 3: sw_passes(k, &L, i0, g, valid, b0, b1, worker, 3); break;
+        case 3: sw_passes(k, &L, set.i0, set.g, set.valid, set.b0, set.b1, worker, 3); break;
 #endif
 #if SW_GROUPS >= 4
-            case 4: sw_passes(k, &L, i0, g, valid, b0, b1, worker, 4); break;
+        case 4: sw_passes(k, &L, set.i0, set.g, set.valid, set.b0, set.b1, worker, 4); break;
 #endif
-            }
         }
-        g += (int64_t)G * V_LANES;
     }
 }

@@ -237,10 +237,13 @@ run_w() { "$pw" sw "$ex/query.fa" "$ex/target.fa" --tile-w model --backend cpu -
 run_w --wisdom "$w" > "$tmp/w1" && run_w --wisdom "$w" > "$tmp/w2" \
   && [ "$(field wisdom < "$tmp/w1")" = saved ] && [ "$(field wisdom < "$tmp/w2")" = hit ] \
   && [ "$(field training_s < "$tmp/w2")" = 0.000000 ] && [ "$(field tile_w < "$tmp/w1")" = "$(field tile_w < "$tmp/w2")" ] \
-  && [ "$(field score < "$tmp/w1")" = "$(field score < "$tmp/w2")" ] && [ "$(grep -c '^sw|cpu:3 threads|' "$w")" = 1 ] \
+  && [ "$(field score < "$tmp/w1")" = "$(field score < "$tmp/w2")" ] && [ "$(grep -c '^sw|cpu:3 threads:[a-z0-9]*|' "$w")" = 1 ] \
   && ok || bad "wisdom saved then hit: $(cat "$tmp/w1" "$tmp/w2" "$w")"
 run_w --wisdom "$w" --threads 2 | grep -q '^wisdom: saved' && [ "$(grep -c '^sw|cpu:' "$w")" = 2 ] \
   && ok || bad "a second key: $(cat "$w")"
+# a fit is for one vector set: the scalar cells train their own
+run_w --wisdom "$w" --simd scalar | grep -q '^wisdom: saved' && [ "$(grep -c '^sw|cpu:3 threads:scalar|' "$w")" = 1 ] \
+  && ok || bad "a key per vector set: $(cat "$w")"
 printf 'garbage\nsw|x\t1\t2\n\t\t\n%s\tnan\t1e-6\t3\n' "$(sed -n 's/\t.*//p' "$w" | head -1)" > "$tmp/bad.tsv"
 run_w --wisdom "$tmp/bad.tsv" | grep -q '^wisdom: saved' && [ "$(grep -c . "$tmp/bad.tsv")" = 2 ] \
   && ok || bad "malformed wisdom lines: $(cat "$tmp/bad.tsv")"

@@ -3,10 +3,11 @@
  *
  * Every instruction set this processor has (SSE4.1, AVX2, AVX-512BW), forced one at a time
  * through pw_options.simd, over random awkward shapes (1 x N, primes, heights that are not
- * multiples of the lanes), DNA and every built-in matrix, affine and linear gaps, related and
- * unrelated sequences, scores far beyond 16 bits (the relative lanes' bases) and penalties that
- * force short passes or no vector processor at all; every engine and thread count.  Score and end
- * cell must be identical (ties: the smallest end_a, then end_b).  Sets the processor lacks are
+ * multiples of the lanes), every engine and thread count.  SW: DNA and every built-in matrix,
+ * affine and linear gaps, related and unrelated sequences, scores far beyond 16 bits (the relative
+ * lanes' bases) and penalties that force short passes or no vector processor at all; score and
+ * end cell must be identical (ties: the smallest end_a, then end_b).  DTW: f32 and f64, absolute
+ * and squared costs, series of mixed scales; the distance must be the same bits.  Sets the processor lacks are
  * reported and skipped; refusing them (and bad $PEERWAVE_SIMD values) is checked by pretending
  * the processor lacks a set ($PEERWAVE_DEBUG_CPU_LACKS).
  */
@@ -161,6 +162,50 @@ static void large_scores(pw_simd simd, int lanes)
     free(b);
 }
 
+/* DTW: the distance's bits against the sequential reference, f32 and f64. */
+static void dtw_cases(pw_simd simd, int lanes16, int count)
+{
+    double *a = malloc(sizeof *a * 3000), *b = malloc(sizeof *b * 3000);
+    float *af = malloc(sizeof *af * 3000), *bf = malloc(sizeof *bf * 3000);
+    for (int k = 0; k < count; k++) {
+        int64_t n = awkward_length(), m = awkward_length();
+        double scale = test_range(0, 2) ? 1.0 : 1e6;
+        for (int64_t x = 0; x < n; x++) af[x] = (float)(a[x] = scale * ((double)test_range(-100000, 100000) / 7919.0));
+        for (int64_t x = 0; x < m; x++) bf[x] = (float)(b[x] = scale * ((double)test_range(-100000, 100000) / 7919.0));
+        if (test_range(0, 4) == 0) /* a flat stretch: many equal costs and ties in the minimum */
+            for (int64_t x = 0; x < n / 2; x++) af[x] = (float)(a[x] = 0.0);
+        pw_dtw_cost cost = test_range(0, 1) ? PW_DTW_SQUARED : PW_DTW_ABSOLUTE;
+        pw_options ref_o, o;
+        pw_options_init(&ref_o);
+        ref_o.backend = PW_BACKEND_CPU;
+        ref_o.strategy = PW_STRATEGY_SEQUENTIAL;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CPU;
+        o.simd = simd;
+        o.width_model = -1;
+        o.strategy = test_range(0, 3) ? PW_STRATEGY_PEER : PW_STRATEGY_GLOBAL_BARRIER;
+        o.threads = (int)test_range(1, 3);
+        int f64 = (int)test_range(0, 1), lanes = f64 ? lanes16 / 4 : lanes16 / 2;
+        if (test_range(0, 4) == 0) o.tile_h = lanes * (int)test_range(1, 8);
+        if (test_range(0, 1)) o.tile_w = test_range(1, 6 * lanes);
+        pw_dtw_result ref, got;
+        pw_status s1 = f64 ? pw_dtw_f64(a, n, b, m, cost, &ref_o, &ref) : pw_dtw_f32(af, n, bf, m, cost, &ref_o, &ref);
+        pw_status s2 = f64 ? pw_dtw_f64(a, n, b, m, cost, &o, &got) : pw_dtw_f32(af, n, bf, m, cost, &o, &got);
+        CHECK(s1 == s2, "dtw %s %lldx%lld: status %d, reference %d", pw_simd_name(simd), (long long)n, (long long)m, s2, s1);
+        if (s1 != PW_OK || s2 != PW_OK) continue;
+        runs++;
+        if (got.info.simd == simd) vector_runs++;
+        CHECK(memcmp(&got.distance, &ref.distance, sizeof ref.distance) == 0,
+              "dtw %s %s %s %lldx%lld h %d w %lld threads %d: %.17g != reference %.17g", pw_simd_name(got.info.simd),
+              f64 ? "f64" : "f32", cost == PW_DTW_SQUARED ? "squared" : "absolute", (long long)n, (long long)m,
+              got.info.tile_h, (long long)got.info.tile_w, got.info.threads, got.distance, ref.distance);
+    }
+    free(a);
+    free(b);
+    free(af);
+    free(bf);
+}
+
 static void refusals(void)
 {
     const char a[] = "ACGTTGCA", b[] = "ACGTAGCA";
@@ -214,6 +259,7 @@ int main(int argc, char **argv)
         long before_runs = runs, before_vector = vector_runs;
         random_cases(sets[s], lanes_of[s], count);
         large_scores(sets[s], lanes_of[s]);
+        dtw_cases(sets[s], lanes_of[s], count);
         long ran = runs - before_runs, vec = vector_runs - before_vector;
         printf("%s: %ld runs, %ld of them on the vector processor\n", pw_simd_name(sets[s]), ran, vec);
         /* most runs must really have used the vectors, or this test proves nothing */

@@ -25,7 +25,8 @@ pw_status pw_wisdom_key(const char *app, const pw_plan *plan, char *key, size_t 
         if (st != PW_OK) return st;
 #endif
     } else {
-        snprintf(machine, sizeof machine, "cpu:%d threads", plan->workers_available);
+        /* the vector set too: a fit made on the scalar cells says nothing of AVX-512 tiles */
+        snprintf(machine, sizeof machine, "cpu:%d threads:%s", plan->workers_available, pw_simd_name(plan->simd));
     }
     int n = snprintf(key, size, "%s|%s|%s|h=%lld|cap=%d", app, machine,
                      plan->tiling.shape == PW_TILE_HYPER ? "hyper" : "square", (long long)plan->tiling.h,
