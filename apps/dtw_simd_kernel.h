@@ -49,8 +49,23 @@ DS_INLINE void DS_F(ds_store_)(DS_T *p, DSV v) { memcpy(p, &v, sizeof v); }
 /* m ? b : a, lane by lane */
 DS_INLINE DSV DS_F(ds_select_)(DSI m, DSV a, DSV b) { return (DSV)(((DSI)b & m) | ((DSI)a & ~m)); }
 
-/* the scalar cell's min: a < b ? a : b (dtw_cell.h) */
-DS_INLINE DSV DS_F(ds_min_)(DSV a, DSV b) { return DS_F(ds_select_)(a < b, b, a); }
+/* the scalar cell's min: a < b ? a : b (dtw_cell.h), which is exactly what x86's MINPS/MINPD
+ * compute (the second operand unless the first is less); the compiler does not see that in a
+ * select, so the instruction is named */
+#include <immintrin.h>
+#if DS_LANES * 4 == VBYTES /* float */
+#define DS_MIN_OF(bits) _mm##bits##_min_ps
+#else
+#define DS_MIN_OF(bits) _mm##bits##_min_pd
+#endif
+#if VBYTES == 64
+#define DS_MIN DS_MIN_OF(512)
+#elif VBYTES == 32
+#define DS_MIN DS_MIN_OF(256)
+#else
+#define DS_MIN DS_MIN_OF()
+#endif
+DS_INLINE DSV DS_F(ds_min_)(DSV a, DSV b) { return (DSV)DS_MIN(a, b); }
 
 /* One step of G groups: lane l of group q computes column c0 - qV - l of row i0 + qV + l;
  * b_at: b's reversed array at lane 0 of group 0.  `edge`: lanes left of column 0 are set to
@@ -147,3 +162,5 @@ void DS_NAME(const pw_dtw_simd *k, int64_t r, int64_t c, int worker)
 #undef DS_INDEX
 #undef DSV
 #undef DSI
+#undef DS_MIN
+#undef DS_MIN_OF
