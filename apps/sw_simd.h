@@ -39,7 +39,7 @@ typedef int32_t (*pw_sw_threshold_fn)(void *ctx, int worker);
 /* The longest pass, in steps: bounds the per-block state a pass keeps (sw_simd_kernel.h). */
 #define PW_SW_SIMD_MAX_PASS 2048
 /* Groups of V rows each processor runs in lockstep (its SW_GROUPS), measured on an AMD EPYC
- * (Zen 4) with bench_cpu_simd: AVX-512 2 -> 4 groups 13.3 -> 16.5 GCUPS a core, AVX2 1 -> 4
+ * (Zen 5, family 26) with bench_cpu_simd: AVX-512 2 -> 4 groups 13.3 -> 16.5 GCUPS a core, AVX2 1 -> 4
  * 3.3 -> 6.7, SSE4.1 1 -> 2 2.5 -> 3.7 (16 registers: more spill). */
 #define PW_SW_SIMD_GROUPS_SSE41 2
 #define PW_SW_SIMD_GROUPS_AVX2 4
