@@ -159,8 +159,10 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
         return st;
     }
 #endif
-    /* CPU only from here: the row buffers and one best cell per worker thread. */
-    if (st == PW_OK) st = pw_linear_buffers_alloc(&buf, sizeof(pw_sw_cell), n, m);
+    /* CPU only from here: the vector processor when the plan allows it (it may re-cut the tiles),
+     * else the scalar cells' row buffers; one best cell per worker thread. */
+    if (st == PW_OK) st = sw_simd_setup(&plan, options, ea, n, eb, m, &table, params, &ctx, &vec);
+    if (st == PW_OK && !vec.tile) st = pw_linear_buffers_alloc(&buf, sizeof(pw_sw_cell), n, m);
     if (st == PW_OK && !(ctx.best = pw_malloc(sizeof *ctx.best * (size_t)plan.workers)))
         st = PW_ERR_OUT_OF_MEMORY;
     if (st == PW_OK && plan.monitor.fn) {
@@ -181,15 +183,15 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
         ctx.gap_open = params->gap_open;
         ctx.gap_extend = params->gap_extend;
         for (int w = 0; w < plan.workers; w++) SW_ACC_INIT(ctx, ctx.best[w]);
-        sw_segment_init(&ctx, n, m);
         pw_kernel kernel = {sw_segment, &ctx, NULL};
-        st = sw_simd_setup(&plan, options, ea, n, eb, m, &table, params, &ctx, &vec);
-        if (st == PW_OK && vec.tile) {
+        if (vec.tile) {
             kernel.tile = pw_sw_simd_tile;
             kernel.ctx = &vec;
+        } else {
+            sw_segment_init(&ctx, n, m);
         }
         pw_run_info_clear(&result->info);
-        if (st == PW_OK) st = pw_execute(&plan, &kernel, &result->info);
+        st = pw_execute(&plan, &kernel, &result->info);
     }
     if (st == PW_OK) {
         sw_best best;
