@@ -61,10 +61,11 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
     if (st != PW_OK) return st;
     pw_linear_buffers buf = {0};
     DTW_FN(dtw_ctx_) ctx = {0};
-    pw_kernel kernel = {DTW_FN(dtw_segment_), &ctx, NULL};
+    pw_kernel kernel = {.segment = DTW_FN(dtw_segment_), .ctx = &ctx};
     if (vec.tile) {
         kernel.tile = pw_dtw_simd_tile;
         kernel.ctx = &vec;
+        kernel.simd = plan.simd;
     } else {
         st = pw_linear_buffers_alloc(&buf, sizeof(DTW_T), n, m);
         if (st != PW_OK) return st;

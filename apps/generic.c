@@ -51,7 +51,7 @@ pw_status pw_run(const pw_problem *p, const pw_options *options, pw_run_info *in
     if (!info) info = &local;
     pw_run_info_clear(info);
     if (p->storage == PW_STORAGE_FULL) {
-        pw_kernel kernel = {full_segment, (void *)p, NULL};
+        pw_kernel kernel = {.segment = full_segment, .ctx = (void *)p};
         return pw_execute(&plan, &kernel, info);
     }
     if (p->cell_size <= 8) return gl_run_8(p, &plan, info);

@@ -48,7 +48,7 @@ static pw_status GL_CAT(gl_run_, GL_BYTES)(const pw_problem *p, const pw_plan *p
     if (st != PW_OK) return st;
     GL_CTX ctx = {buf.bus, buf.left, buf.diag, p};
     GL_CAT(GL_CAT(gl_segment_, GL_BYTES), _init)(&ctx, p->rows, p->cols);
-    pw_kernel kernel = {GL_CAT(gl_segment_, GL_BYTES), &ctx, NULL};
+    pw_kernel kernel = {.segment = GL_CAT(gl_segment_, GL_BYTES), .ctx = &ctx};
     st = pw_execute(plan, &kernel, info);
     if (st == PW_OK && p->last_row)
         for (int64_t j = 0; j < p->cols; j++)

@@ -122,7 +122,7 @@ static pw_status inthist_run(const pw_image *in, int bins, double lo, double hi,
     }
 #endif
     inthist_ctx ctx = {bin, out, in->rows, in->cols, bins};
-    pw_kernel kernel = {inthist_segment, &ctx, NULL};
+    pw_kernel kernel = {.segment = inthist_segment, .ctx = &ctx};
     st = pw_execute(&plan, &kernel, info);
     free(bin);
     return st;

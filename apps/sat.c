@@ -9,16 +9,11 @@
 #include "sat_cell.h"
 #include "checks.h"
 #include "sat_sum.h"
+#include "sat_simd.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
 #endif
 
-typedef struct sat_ctx {
-    const void *in;
-    int64_t in_stride;
-    void *out;
-    int64_t out_stride;
-} sat_ctx;
 
 #define SAT_CAT2(a, b) a##b
 #define SAT_CAT(a, b) SAT_CAT2(a, b)
@@ -82,7 +77,14 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
     if (plan.backend == PW_BACKEND_CUDA) return pw_cuda_sat(&plan, in, out, info);
 #endif
     sat_ctx ctx = {in->data, pw_image_stride(in), out->data, pw_image_stride(out)};
-    pw_kernel kernel = {segment, &ctx, NULL};
+    pw_kernel kernel = {.segment = segment, .ctx = &ctx};
+    /* integer outputs: the vector segment of the plan's set, where there is one (sat_simd.h) */
+    pw_segment_fn vec = plan.strategy != PW_STRATEGY_SEQUENTIAL ? pw_sat_simd_segment(plan.simd, in->type, out->type)
+                                                                  : NULL;
+    if (vec) {
+        kernel.segment = vec;
+        kernel.simd = plan.simd;
+    }
     return pw_execute(&plan, &kernel, info);
 }
 

@@ -1,7 +1,7 @@
 /*
  * sat_full.h - template: a full-storage SAT segment for one (input, output) type pair.
  * Define SAT_IN_T, SAT_OUT_T, SAT_OUT_SUFFIX (i32/i64/f32/f64) and SAT_NAME, then include.
- * The context is sat_ctx (sat.c); the output matrix doubles as the storage of the recurrence.
+ * The context is sat_ctx (sat_simd.h); the output matrix doubles as the storage of the recurrence.
  */
 #define SAT_CAT2(a, b) a##b
 #define SAT_CAT(a, b) SAT_CAT2(a, b)

@@ -62,7 +62,7 @@ static pw_status ST_FN(stencil_run_)(pw_image *grid, int64_t sweeps, int sor, do
 {
     ST_FN(stencil_ctx_) ctx = {(ST_T *)grid->data, pw_image_stride(grid), (ST_T)(1 - omega),
                                (ST_T)(omega / 4)};
-    pw_kernel kernel = {sor ? ST_FN(sor_segment_) : ST_FN(heat_segment_), &ctx, NULL};
+    pw_kernel kernel = {.segment = sor ? ST_FN(sor_segment_) : ST_FN(heat_segment_), .ctx = &ctx};
     pw_status st = PW_OK;
 #ifdef PW_HAVE_CUDA
     if (plan->backend == PW_BACKEND_CUDA) st = pw_cuda_stencil(plan, grid, sweeps, sor, omega, info);

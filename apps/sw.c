@@ -183,10 +183,11 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
         ctx.gap_open = params->gap_open;
         ctx.gap_extend = params->gap_extend;
         for (int w = 0; w < plan.workers; w++) SW_ACC_INIT(ctx, ctx.best[w]);
-        pw_kernel kernel = {sw_segment, &ctx, NULL};
+        pw_kernel kernel = {.segment = sw_segment, .ctx = &ctx};
         if (vec.tile) {
             kernel.tile = pw_sw_simd_tile;
             kernel.ctx = &vec;
+            kernel.simd = plan.simd;
         } else {
             sw_segment_init(&ctx, n, m);
         }

@@ -7,7 +7,8 @@
  * affine and linear gaps, related and unrelated sequences, scores far beyond 16 bits (the relative
  * lanes' bases) and penalties that force short passes or no vector processor at all; score and
  * end cell must be identical (ties: the smallest end_a, then end_b).  DTW: f32 and f64, absolute
- * and squared costs, series of mixed scales; the distance must be the same bits.  Sets the processor lacks are
+ * and squared costs, series of mixed scales; the distance must be the same bits.  SAT: u8, u16
+ * and i32 images (negative values too) into i32 and i64 tables, strided; every entry equal.  Sets the processor lacks are
  * reported and skipped; refusing them (and bad $PEERWAVE_SIMD values) is checked by pretending
  * the processor lacks a set ($PEERWAVE_DEBUG_CPU_LACKS).
  */
@@ -206,6 +207,51 @@ static void dtw_cases(pw_simd simd, int lanes16, int count)
     free(bf);
 }
 
+/* SAT of integers: every entry against the sequential reference. */
+static void sat_cases(pw_simd simd, int count)
+{
+    const pw_dtype ins[] = {PW_U8, PW_U16, PW_I32}, outs[] = {PW_I32, PW_I64};
+    for (int k = 0; k < count; k++) {
+        int64_t rows = awkward_length() % 700 + 1, cols = awkward_length() % 700 + 1, pad = test_range(0, 5);
+        pw_dtype it = ins[test_range(0, 2)], ot = outs[test_range(0, 1)];
+        size_t isz = it == PW_U8 ? 1 : it == PW_U16 ? 2 : 4, osz = ot == PW_I32 ? 4 : 8;
+        unsigned char *in = malloc(isz * (size_t)(rows * (cols + pad)));
+        for (int64_t x = 0; x < rows * (cols + pad); x++) {
+            uint64_t r = test_rand();
+            if (it == PW_U8) in[x] = (unsigned char)r;
+            else if (it == PW_U16) ((uint16_t *)in)[x] = (uint16_t)r;
+            else ((int32_t *)in)[x] = (int32_t)(r % 2000001) - 1000000;
+        }
+        void *want = calloc((size_t)(rows * cols), osz), *got = calloc((size_t)(rows * cols), osz);
+        pw_image im = {it, rows, cols, cols + pad, in}, wi = {ot, rows, cols, cols, want}, gi = {ot, rows, cols, cols, got};
+        pw_options ref_o, o;
+        pw_options_init(&ref_o);
+        ref_o.backend = PW_BACKEND_CPU;
+        ref_o.strategy = PW_STRATEGY_SEQUENTIAL;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CPU;
+        o.simd = simd;
+        o.width_model = -1;
+        o.strategy = test_range(0, 3) ? PW_STRATEGY_PEER : PW_STRATEGY_GLOBAL_BARRIER;
+        o.threads = (int)test_range(1, 3);
+        if (test_range(0, 1)) o.tile_h = (int)test_range(1, 70);
+        if (test_range(0, 1)) o.tile_w = test_range(1, 200);
+        pw_run_info ri, gi_info;
+        pw_status s1 = pw_sat(&im, &wi, &ref_o, &ri), s2 = pw_sat(&im, &gi, &o, &gi_info);
+        CHECK(s1 == s2, "sat %s: status %d, reference %d", pw_simd_name(simd), s2, s1);
+        if (s1 == PW_OK && s2 == PW_OK) {
+            runs++;
+            if (gi_info.simd == simd) vector_runs++;
+            CHECK(memcmp(want, got, osz * (size_t)(rows * cols)) == 0, "sat %s %s -> %s %lldx%lld stride %lld h %d w %lld",
+                  pw_simd_name(gi_info.simd), pw_dtype_name(it), pw_dtype_name(ot), (long long)rows, (long long)cols,
+                  (long long)(cols + pad), gi_info.tile_h, (long long)gi_info.tile_w);
+        }
+        free(in);
+        free(want);
+        free(got);
+    }
+}
+
 static void refusals(void)
 {
     const char a[] = "ACGTTGCA", b[] = "ACGTAGCA";
@@ -260,6 +306,7 @@ int main(int argc, char **argv)
         random_cases(sets[s], lanes_of[s], count);
         large_scores(sets[s], lanes_of[s]);
         dtw_cases(sets[s], lanes_of[s], count);
+        sat_cases(sets[s], count / 3);
         long ran = runs - before_runs, vec = vector_runs - before_vector;
         printf("%s: %ld runs, %ld of them on the vector processor\n", pw_simd_name(sets[s]), ran, vec);
         /* most runs must really have used the vectors, or this test proves nothing */

@@ -48,7 +48,8 @@ static pw_status run_engine(const pw_plan *plan, const pw_kernel *kernel, int64_
         info->threads = plan->workers;
         info->threads_available = plan->workers_available;
         info->skew = t->skew;
-        info->simd = kernel->tile && plan->strategy != PW_STRATEGY_SEQUENTIAL ? plan->simd : PW_SIMD_SCALAR;
+        info->simd = kernel->simd != PW_SIMD_AUTO && plan->strategy != PW_STRATEGY_SEQUENTIAL ? kernel->simd
+                                                                                              : PW_SIMD_SCALAR;
         info->cells += t->rows * t->cols * sweeps;
         info->seconds += pw_seconds_now() - start;
         if (st == PW_OK && monitor.m) pw_monitor_finish(monitor.m, info->cells, NULL);

@@ -20,15 +20,15 @@ extern "C" {
 typedef void (*pw_segment_fn)(void *ctx, int64_t i, int64_t j_begin, int64_t j_end, int worker);
 
 /* A whole tile (r, c) of the plan's tiling at once, for tile processors that work on several rows
- * together (the CPU's vector processors, which use the plan's instruction set pw_plan.simd:
- * src/cpu/simd/).  Optional: engines call it instead of the tile's segments when it is set; the
- * sequential reference always runs segments. */
+ * together (the CPU's vector processors: src/cpu/simd/).  Optional: engines call it instead of the
+ * tile's segments when it is set; the sequential reference always runs segments. */
 typedef void (*pw_tile_fn)(void *ctx, int64_t r, int64_t c, int worker);
 
 typedef struct pw_kernel {
     pw_segment_fn segment;
     void *ctx;
     pw_tile_fn tile; /* NULL: the tile's lanes as segments */
+    pw_simd simd;    /* the vector set segment or tile use (pw_run_info.simd); 0 (AUTO) = none */
 } pw_kernel;
 
 /* Run one sweep of the plan.  Fills info's backend, strategy, tile and worker fields and ADDS the

@@ -132,7 +132,7 @@ pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job 
     if (st != PW_OK) return st;
     if (d->form == PW_CELL_LINEAR) return run_linear(cell, plan, job, (const unsigned char *)ctx, res);
     grid_run g = {&cell->host, (const unsigned char *)ctx};
-    pw_kernel k = {grid_segment, &g, NULL};
+    pw_kernel k = {.segment = grid_segment, .ctx = &g};
     if (job->pipelined) return pw_execute_sweeps(plan, &k, job->sweeps, &res->info);
     for (int64_t s = 0; s < job->sweeps && st == PW_OK; s++) st = pw_execute(plan, &k, &res->info);
     return st;
