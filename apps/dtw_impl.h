@@ -55,17 +55,17 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
     const int lanes = pw_simd_lanes16(plan.simd) * 2 / (int)sizeof(DTW_T);
     int use = 0;
     if (lanes >= 2) st = pw_simd_fit_plan(&plan, options, lanes, pw_dtw_simd_rows(plan.simd, sizeof(DTW_T)), &use);
-    if (st == PW_OK && use)
+    if (st == PW_OK && use) { /* (its arrays cannot be had: the scalar cells, which need less) */
         st = pw_dtw_simd_init(&vec, plan.simd, sizeof(DTW_T), &plan.tiling, a, n, b, m, cost == PW_DTW_SQUARED,
                               &vec_distance);
+        if (st == PW_ERR_OUT_OF_MEMORY) st = PW_OK;
+    }
     if (st != PW_OK) return st;
     pw_linear_buffers buf = {0};
     DTW_FN(dtw_ctx_) ctx = {0};
     pw_kernel kernel = {.segment = DTW_FN(dtw_segment_), .ctx = &ctx};
-    if (vec.tile) {
-        kernel.tile = pw_dtw_simd_tile;
-        kernel.ctx = &vec;
-        kernel.simd = plan.simd;
+    if (vec.tile) { /* (no segment: only tiles may be handed the vector context) */
+        kernel = (pw_kernel){.tile = pw_dtw_simd_tile, .ctx = &vec, .simd = plan.simd};
     } else {
         st = pw_linear_buffers_alloc(&buf, sizeof(DTW_T), n, m);
         if (st != PW_OK) return st;

@@ -86,23 +86,27 @@ static int32_t sw_threshold(void *p, int worker)
     return ctx->best[worker].i < 0 ? 1 : ctx->best[worker].score; /* no cell yet: any score > 0 */
 }
 
-/* The vector processor when the plan allows it: a CPU plan of hyper tiles whose height is a
- * multiple of the vectors' lanes (an automatic height is rounded up to one), widths rounded up to
- * a multiple too, and scores small enough for 16-bit passes.  Else k->tile stays NULL (scalar). */
+/* The vector processor when the plan allows it: the widest set up to the plan's whose 16-bit
+ * passes hold these scores (sw_simd.h), on tiles fitted to it (simd_plan.h).  Else k->tile stays
+ * NULL: the scalar cells, also when the processor's own arrays cannot be had (they are larger). */
 static pw_status sw_simd_setup(pw_plan *plan, const pw_options *options, const uint8_t *ea, int64_t n,
                                const uint8_t *eb, int64_t m, const pw_score_table *table,
                                const pw_sw_params *params, sw_ctx *ctx, pw_sw_simd *k)
 {
     k->tile = NULL;
-    const int lanes = pw_simd_lanes16(plan->simd);
-    if (lanes < 2 || !pw_sw_simd_pass_max(table->scores, table->size, params->gap_open, params->gap_extend, lanes))
-        return PW_OK;
+    pw_simd simd = plan->simd;
+    while (simd > PW_SIMD_SCALAR &&
+           !pw_sw_simd_pass_max(table->scores, table->size, params->gap_open, params->gap_extend,
+                                pw_simd_lanes16(simd)))
+        simd = (pw_simd)(simd - 1); /* narrower vectors allow longer passes */
+    if (simd == PW_SIMD_SCALAR) return PW_OK;
     int use;
-    pw_status st = pw_simd_fit_plan(plan, options, lanes, pw_sw_simd_rows(plan->simd), &use);
+    pw_status st = pw_simd_fit_plan(plan, options, pw_simd_lanes16(simd), pw_sw_simd_rows(simd), &use);
     if (st != PW_OK || !use) return st;
-    st = pw_sw_simd_init(k, plan->simd, &plan->tiling, ea, n, eb, m, table->scores, table->size, params->gap_open,
+    st = pw_sw_simd_init(k, simd, &plan->tiling, ea, n, eb, m, table->scores, table->size, params->gap_open,
                          params->gap_extend, sw_offer, sw_threshold, ctx);
-    return st == PW_ERR_UNSUPPORTED ? PW_OK : st; /* sizes it cannot index: the scalar cells */
+    if (st == PW_OK) plan->simd = simd;
+    return st == PW_ERR_UNSUPPORTED || st == PW_ERR_OUT_OF_MEMORY ? PW_OK : st;
 }
 
 #define PW_SEG_NAME sw_segment
@@ -184,10 +188,8 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
         ctx.gap_extend = params->gap_extend;
         for (int w = 0; w < plan.workers; w++) SW_ACC_INIT(ctx, ctx.best[w]);
         pw_kernel kernel = {.segment = sw_segment, .ctx = &ctx};
-        if (vec.tile) {
-            kernel.tile = pw_sw_simd_tile;
-            kernel.ctx = &vec;
-            kernel.simd = plan.simd;
+        if (vec.tile) { /* (no segment: only tiles may be handed the vector context) */
+            kernel = (pw_kernel){.tile = pw_sw_simd_tile, .ctx = &vec, .simd = plan.simd};
         } else {
             sw_segment_init(&ctx, n, m);
         }

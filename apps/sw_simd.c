@@ -105,8 +105,10 @@ pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, const pw_tiling *t, const
 #endif
     const int64_t len = m + 2 * k->pad, rows = n + lanes;
     k->plen = len;
-    if (!k->eq && (int64_t)size * len >= (INT64_C(1) << 30)) /* gathers index it with 32-bit byte offsets */
+    if (!k->eq && simd != PW_SIMD_SSE41 && (int64_t)size * len >= (INT64_C(1) << 30)) {
+        k->tile = NULL; /* AVX2/AVX-512 gather the profile with 32-bit byte offsets */
         return PW_ERR_UNSUPPORTED;
+    }
     k->bus_h = alloc_filled(len, 0); /* row -1: H = 0, F = -infinity */
     k->bus_f = alloc_filled(len, PW_SW_NEG_INF);
     k->carry_h = alloc_filled(rows, 0); /* column -1 */

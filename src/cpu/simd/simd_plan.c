@@ -11,9 +11,12 @@ pw_status pw_simd_fit_plan(pw_plan *plan, const pw_options *options, int lanes, 
     int64_t h = t->h;
     if (!options || options->tile_h == 0) h = (h + rows - 1) / rows * rows; /* automatic */
     int64_t w = (t->w + lanes - 1) / lanes * lanes;
-    pw_status st = pw_tiling_init(t, t->rows, t->cols, 0, PW_TILE_HYPER, h, w);
+    pw_tiling fitted;
+    pw_status st = pw_tiling_init(&fitted, t->rows, t->cols, 0, PW_TILE_HYPER, h, w);
     if (st != PW_OK) return st;
+    if (fitted.h % lanes != 0 && fitted.n_rows > 1) return PW_OK; /* a given height that does not fit */
+    *t = fitted;
     plan->workers = (int)(plan->workers_available < t->n_rows ? plan->workers_available : t->n_rows);
-    *use = t->h % lanes == 0 || t->n_rows == 1; /* a given height that does not fit: the scalar cells */
+    *use = 1;
     return PW_OK;
 }
