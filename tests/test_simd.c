@@ -135,6 +135,18 @@ static void random_cases(pw_simd simd, int lanes, int count)
     free(b);
 }
 
+/* Asked for `simd`, the run uses `want` (the widest set whose passes hold the scores). */
+static void check_set_chosen(const sw_case *c, pw_simd simd, pw_simd want)
+{
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.simd = simd;
+    pw_sw_result r;
+    CHECK(pw_sw(c->a, c->n, c->b, c->m, &c->p, &o, &r) == PW_OK && r.info.simd == want, "go %d ge %d match %d: %s, not %s",
+          c->p.gap_open, c->p.gap_extend, c->p.match, pw_simd_name(r.info.simd), pw_simd_name(want));
+}
+
 /* Scores beyond 16 bits: long related pairs with large matches (bases far above 32767, many
  * passes), and penalties so large that passes are one vector long or impossible. */
 static void large_scores(pw_simd simd, int lanes)
@@ -162,24 +174,10 @@ static void large_scores(pw_simd simd, int lanes)
         c.p.gap_open = big[k][1];
         c.p.gap_extend = big[k][2];
         check_case(&c, simd, lanes, "large penalties");
-        if (k == 0 && simd == PW_SIMD_AVX512) { /* d = 100 keeps AVX-512, in passes of one block */
-            pw_options o;
-            pw_options_init(&o);
-            o.backend = PW_BACKEND_CPU;
-            o.simd = simd;
-            pw_sw_result r;
-            CHECK(pw_sw(c.a, c.n, c.b, c.m, &c.p, &o, &r) == PW_OK && r.info.simd == PW_SIMD_AVX512, "d = 100: %d",
-                  r.info.simd);
-        }
-        if (k == 2 && simd == PW_SIMD_AVX512) { /* d = 150: AVX2's passes hold it, AVX-512's do not */
-            pw_options o;
-            pw_options_init(&o);
-            o.backend = PW_BACKEND_CPU;
-            o.simd = simd;
-            pw_sw_result r;
-            CHECK(pw_sw(c.a, c.n, c.b, c.m, &c.p, &o, &r) == PW_OK && r.info.simd == PW_SIMD_AVX2, "d = 150: %d",
-                  r.info.simd);
-        }
+        if (simd == PW_SIMD_AVX512 && k == 0) /* d = 100 keeps AVX-512, in passes of one block */
+            check_set_chosen(&c, simd, PW_SIMD_AVX512);
+        if (simd == PW_SIMD_AVX512 && k == 2) /* d = 150: AVX2's passes hold it, AVX-512's do not */
+            check_set_chosen(&c, simd, PW_SIMD_AVX2);
     }
     free(a);
     free(b);

@@ -17,6 +17,8 @@ int pw_debug_alloc_fails(void)
     return k == target || (all && *all == '1' && k > target);
 }
 
+long pw_debug_alloc_count(void) { return atomic_load(&count); }
+
 void *pw_malloc(size_t bytes) { return pw_debug_alloc_fails() ? NULL : malloc(bytes ? bytes : 1); }
 
 void *pw_calloc(size_t count, size_t size) { return pw_debug_alloc_fails() ? NULL : calloc(count ? count : 1, size ? size : 1); }

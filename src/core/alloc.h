@@ -18,6 +18,11 @@ int pw_debug_alloc_fails(void);
 /* Start counting allocations again from zero (tests call it before each injected run). */
 void pw_debug_alloc_reset(void);
 
+/* Allocations counted since the reset (only while PEERWAVE_DEBUG_FAIL_ALLOC is set): a test that
+ * failed the N-th knows it happened when this is >= N, even if the run then succeeded (a vector
+ * processor whose arrays cannot be had falls back to the scalar cells). */
+long pw_debug_alloc_count(void);
+
 void *pw_malloc(size_t bytes);
 void *pw_calloc(size_t count, size_t size);
 
