@@ -84,7 +84,7 @@ static void check_case(const sw_case *c, pw_simd simd, int lanes, const char *wh
     o.threads = (int)test_range(1, 3);
     int kind = (int)test_range(0, 5);
     if (kind == 1) o.tile_h = lanes * (int)test_range(1, 4);      /* given, a multiple */
-    if (kind == 2) o.tile_h = (int)test_range(1, 3 * lanes);      /* given, maybe not a multiple */
+    if (kind == 2) o.tile_h = (int)test_range(1, 3 * lanes);      /* given, rounded up to whole vectors */
     if (test_range(0, 1)) o.tile_w = test_range(1, 6 * lanes);     /* rounded up to a multiple */
     st = pw_sw(c->a, c->n, c->b, c->m, &c->p, &o, &got);
     CHECK(st == PW_OK, "%s %s: status %d (%s)", what, pw_simd_name(simd), st, pw_error_detail());

@@ -55,9 +55,13 @@ pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols,
     const int64_t h = fit->h, widths[6] = {1, 2, 4, 8, 32, 2 * h};
     double sw = 0, sy = 0, sww = 0, swy = 0, t[64];
     int used = 0;
+    int64_t last_used = 0; /* the width the last measured runs really had */
     for (int k = 0; k < 6 && st == PW_OK; k++) {
         if (k > 1 && widths[k] > fit->corner_cols + h) continue; /* wider than the corner's rows */
         if (k > 0 && widths[k] <= widths[k - 1]) continue;       /* 2h can repeat a small width */
+        /* a processor that rounds widths (the CPU's vector ones: to their lanes) may run this one
+         * as the last: measure each real width once */
+        if (last_used && widths[k] <= last_used) continue;
         to.tile_w = widths[k];
         for (int r = 0; r < runs && st == PW_OK; r++) {
             st = fn(ctx, fit->corner_rows, fit->corner_cols, &to, &info);
@@ -67,7 +71,8 @@ pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols,
         qsort(t, (size_t)runs, sizeof t[0], cmp_double);
         pw_model_params unit = {(double)fit->corner_rows, (double)fit->corner_cols, (double)info.tile_h,
                                 (double)(info.threads > 0 ? info.threads : 1), 0, 1};
-        double w = (double)widths[k], y = t[runs / 2] / pw_model_time(&unit, PW_MODEL_TILED, w);
+        last_used = info.tile_w > 0 ? info.tile_w : widths[k];
+        double w = (double)last_used, y = t[runs / 2] / pw_model_time(&unit, PW_MODEL_TILED, w);
         sw += w, sy += y, sww += w * w, swy += w * y, used++;
     }
     if (st != PW_OK) return st;
