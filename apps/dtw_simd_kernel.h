@@ -9,6 +9,7 @@
 
 #include "dtw_simd.h"
 #include "../src/cpu/simd/antidiag.h"
+#include "../src/cpu/simd/lane_shift.h"
 
 #define DS_CAT2(a, b) a##b
 #define DS_CAT(a, b) DS_CAT2(a, b)
@@ -21,21 +22,8 @@ typedef DS_T DSV __attribute__((vector_size(VBYTES)));
 typedef DS_I DSI __attribute__((vector_size(VBYTES)));
 
 /* shift_in(a, b) = (b's last lane, a's lanes 0 .. V-2); the lanes' indices */
-#if DS_LANES == 2
-#define DS_SHIFT 3, 0
-#define DS_INDEX 0, 1
-#elif DS_LANES == 4
-#define DS_SHIFT 7, 0, 1, 2
-#define DS_INDEX 0, 1, 2, 3
-#elif DS_LANES == 8
-#define DS_SHIFT 15, 0, 1, 2, 3, 4, 5, 6
-#define DS_INDEX 0, 1, 2, 3, 4, 5, 6, 7
-#elif DS_LANES == 16
-#define DS_SHIFT 31, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14
-#define DS_INDEX 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-#else
-#error "DS_LANES: 2, 4, 8 or 16"
-#endif
+#define DS_SHIFT PW_LANE_SHIFT(DS_LANES)
+#define DS_INDEX PW_LANE_INDEX(DS_LANES)
 
 DS_INLINE DSV DS_F(ds_load_)(const DS_T *p)
 {

@@ -10,6 +10,8 @@
 #include "../src/core/image.h"
 #include "checks.h"
 #include "stencil_cell.h"
+#include "stencil_simd.h"
+#include "../src/cpu/simd/simd_plan.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
 #endif

@@ -68,7 +68,26 @@ static pw_status ST_FN(stencil_run_)(pw_image *grid, int64_t sweeps, int sor, do
     if (plan->backend == PW_BACKEND_CUDA) st = pw_cuda_stencil(plan, grid, sweeps, sor, omega, info);
     else
 #endif
-        st = pw_execute_sweeps(plan, &kernel, sweeps, info);
+    {
+        /* the vector processor when the plan allows it (stencil_simd.h), on tiles fitted to it */
+        pw_plan fitted = *plan;
+        pw_stencil_simd vec = {0};
+        const int lanes = pw_stencil_simd_lanes(plan->simd, sizeof(ST_T));
+        int use = 0;
+        if (lanes >= 2) st = pw_simd_fit_plan(&fitted, NULL, lanes, pw_stencil_simd_rows(plan->simd, sizeof(ST_T)), &use);
+        if (st == PW_OK && use && (vec.tile = pw_stencil_simd_kernel(plan->simd, sizeof(ST_T)))) {
+            vec.t = &fitted.tiling;
+            vec.grid = ctx.grid + ctx.stride + 1;
+            vec.stride = ctx.stride;
+            vec.rows = fitted.tiling.rows;
+            vec.cols = fitted.tiling.cols;
+            vec.sor = sor;
+            vec.keep = ctx.keep;
+            vec.relax = ctx.relax;
+            kernel = (pw_kernel){.tile = pw_stencil_simd_tile, .ctx = &vec, .simd = plan->simd};
+        }
+        if (st == PW_OK) st = pw_execute_sweeps(vec.tile ? &fitted : plan, &kernel, sweeps, info);
+    }
     if (st == PW_OK && residual)
         *residual = ST_FN(stencil_residual_)(ctx.grid, grid->rows, grid->cols, ctx.stride);
     return st;

@@ -8,7 +8,9 @@
  * lanes' bases) and penalties that force short passes or no vector processor at all; score and
  * end cell must be identical (ties: the smallest end_a, then end_b).  DTW: f32 and f64, absolute
  * and squared costs, series of mixed scales; the distance must be the same bits.  SAT: u8, u16
- * and i32 images (negative values too) into i32 and i64 tables, strided; every entry equal.  Sets the processor lacks are
+ * and i32 images (negative values too) into i32 and i64 tables, strided; every entry equal.
+ * HEAT and SOR: f32 and f64 grids, strided, 1-4 sweeps (pipelined on the peer engine); every
+ * value the same bits.  Sets the processor lacks are
  * reported and skipped; refusing them (and bad $PEERWAVE_SIMD values) is checked by pretending
  * the processor lacks a set ($PEERWAVE_DEBUG_CPU_LACKS).
  */
@@ -183,6 +185,20 @@ static void large_scores(pw_simd simd, int lanes)
     free(b);
 }
 
+/* The sequential reference's options, and a random engine's with `simd` forced. */
+static void engine_options(pw_options *ref_o, pw_options *o, pw_simd simd)
+{
+    pw_options_init(ref_o);
+    ref_o->backend = PW_BACKEND_CPU;
+    ref_o->strategy = PW_STRATEGY_SEQUENTIAL;
+    pw_options_init(o);
+    o->backend = PW_BACKEND_CPU;
+    o->simd = simd;
+    o->width_model = -1;
+    o->strategy = test_range(0, 3) ? PW_STRATEGY_PEER : PW_STRATEGY_GLOBAL_BARRIER;
+    o->threads = (int)test_range(1, 3);
+}
+
 /* DTW: the distance's bits against the sequential reference, f32 and f64. */
 static void dtw_cases(pw_simd simd, int lanes16, int count)
 {
@@ -197,15 +213,7 @@ static void dtw_cases(pw_simd simd, int lanes16, int count)
             for (int64_t x = 0; x < n / 2; x++) af[x] = (float)(a[x] = 0.0);
         pw_dtw_cost cost = test_range(0, 1) ? PW_DTW_SQUARED : PW_DTW_ABSOLUTE;
         pw_options ref_o, o;
-        pw_options_init(&ref_o);
-        ref_o.backend = PW_BACKEND_CPU;
-        ref_o.strategy = PW_STRATEGY_SEQUENTIAL;
-        pw_options_init(&o);
-        o.backend = PW_BACKEND_CPU;
-        o.simd = simd;
-        o.width_model = -1;
-        o.strategy = test_range(0, 3) ? PW_STRATEGY_PEER : PW_STRATEGY_GLOBAL_BARRIER;
-        o.threads = (int)test_range(1, 3);
+        engine_options(&ref_o, &o, simd);
         int f64 = (int)test_range(0, 1), lanes = f64 ? lanes16 / 4 : lanes16 / 2;
         if (test_range(0, 4) == 0) o.tile_h = lanes * (int)test_range(1, 8);
         if (test_range(0, 1)) o.tile_w = test_range(1, 6 * lanes);
@@ -245,15 +253,7 @@ static void sat_cases(pw_simd simd, int count)
         void *want = calloc((size_t)(rows * cols), osz), *got = calloc((size_t)(rows * cols), osz);
         pw_image im = {it, rows, cols, cols + pad, in}, wi = {ot, rows, cols, cols, want}, gi = {ot, rows, cols, cols, got};
         pw_options ref_o, o;
-        pw_options_init(&ref_o);
-        ref_o.backend = PW_BACKEND_CPU;
-        ref_o.strategy = PW_STRATEGY_SEQUENTIAL;
-        pw_options_init(&o);
-        o.backend = PW_BACKEND_CPU;
-        o.simd = simd;
-        o.width_model = -1;
-        o.strategy = test_range(0, 3) ? PW_STRATEGY_PEER : PW_STRATEGY_GLOBAL_BARRIER;
-        o.threads = (int)test_range(1, 3);
+        engine_options(&ref_o, &o, simd);
         if (test_range(0, 1)) o.tile_h = (int)test_range(1, 70);
         if (test_range(0, 1)) o.tile_w = test_range(1, 200);
         pw_run_info ri, gi_info;
@@ -267,6 +267,44 @@ static void sat_cases(pw_simd simd, int count)
                   (long long)(cols + pad), gi_info.tile_h, (long long)gi_info.tile_w);
         }
         free(in);
+        free(want);
+        free(got);
+    }
+}
+
+/* HEAT and SOR in place: the whole grid's bits against the sequential reference. */
+static void stencil_cases(pw_simd simd, int count)
+{
+    for (int k = 0; k < count; k++) {
+        int64_t rows = awkward_length() % 300 + 3, cols = awkward_length() % 300 + 3, pad = test_range(0, 3);
+        const int f64 = (int)test_range(0, 1), sor = (int)test_range(0, 1);
+        const int64_t sweeps = test_range(1, 4);
+        const double omega = 0.5 + (double)test_range(0, 1000) / 1000.0;
+        const size_t esz = f64 ? 8 : 4, bytes = esz * (size_t)(rows * (cols + pad));
+        unsigned char *want = malloc(bytes), *got = malloc(bytes);
+        for (int64_t x = 0; x < rows * (cols + pad); x++) {
+            double v = (double)test_range(-1000000, 1000000) / 997.0;
+            if (f64) ((double *)want)[x] = v;
+            else ((float *)want)[x] = (float)v;
+        }
+        memcpy(got, want, bytes);
+        pw_image wg = {f64 ? PW_F64 : PW_F32, rows, cols, cols + pad, want}, gg = wg;
+        gg.data = got;
+        pw_options ref_o, o;
+        engine_options(&ref_o, &o, simd);
+        if (test_range(0, 1)) o.tile_h = (int)test_range(1, 70);
+        if (test_range(0, 1)) o.tile_w = test_range(1, 200);
+        pw_run_info ri, gi;
+        pw_status s1 = sor ? pw_sor(&wg, sweeps, omega, &ref_o, NULL, &ri) : pw_heat(&wg, sweeps, &ref_o, NULL, &ri);
+        pw_status s2 = sor ? pw_sor(&gg, sweeps, omega, &o, NULL, &gi) : pw_heat(&gg, sweeps, &o, NULL, &gi);
+        CHECK(s1 == PW_OK && s2 == PW_OK, "%s %s: status %d, reference %d", sor ? "sor" : "heat", pw_simd_name(simd), s2, s1);
+        if (s1 == PW_OK && s2 == PW_OK) {
+            runs++;
+            if (gi.simd == simd) vector_runs++;
+            CHECK(memcmp(want, got, bytes) == 0, "%s %s %s %lldx%lld stride %lld sweeps %lld h %d w %lld threads %d strategy %d",
+                  sor ? "sor" : "heat", pw_simd_name(gi.simd), f64 ? "f64" : "f32", (long long)rows, (long long)cols,
+                  (long long)(cols + pad), (long long)sweeps, gi.tile_h, (long long)gi.tile_w, gi.threads, o.strategy);
+        }
         free(want);
         free(got);
     }
@@ -327,6 +365,7 @@ int main(int argc, char **argv)
         large_scores(sets[s], lanes_of[s]);
         dtw_cases(sets[s], lanes_of[s], count);
         sat_cases(sets[s], count / 3);
+        stencil_cases(sets[s], count / 3);
         long ran = runs - before_runs, vec = vector_runs - before_vector;
         printf("%s: %ld runs, %ld of them on the vector processor\n", pw_simd_name(sets[s]), ran, vec);
         /* most runs must really have used the vectors, or this test proves nothing */
