@@ -55,8 +55,9 @@ typedef struct cli_common {
     "                              of the same kind skips the training (default\n"        \
     "                              $PEERWAVE_WISDOM, else ~/.cache/peerwave/wisdom.tsv)\n" \
     "  --threads N                 CPU threads (default: all cores)\n"                    \
-    "  --simd auto|scalar|sse41|avx2|avx512  CPU vector instructions (sw, dtw; default auto:\n" \
-    "                              $PEERWAVE_SIMD, else the widest the processor has)\n"    \
+    "  --simd auto|scalar|sse41|avx2|avx512  CPU vector instructions (sw dtw sat heat sor;\n" \
+    "                              default auto: $PEERWAVE_SIMD, else the widest the\n"     \
+    "                              processor has)\n"                                        \
     "  --device N                  CUDA device index (default 0)\n"                       \
     "  --max-blocks N              CUDA: at most N persistent blocks (leave SMs to others)\n" \
     "  --rows-per-thread R         CUDA, sw/dtw: tile rows per thread, 1 2 4 8 (default 1)\n" \
