@@ -103,7 +103,7 @@ static pw_status sw_simd_setup(pw_plan *plan, const pw_options *options, const u
     int use;
     pw_status st = pw_simd_fit_plan(plan, options, pw_simd_lanes16(simd), pw_sw_simd_rows(simd), &use);
     if (st != PW_OK || !use) return st;
-    st = pw_sw_simd_init(k, simd, &plan->tiling, ea, n, eb, m, table->scores, table->size, params->gap_open,
+    st = pw_sw_simd_init(k, simd, plan->workers, &plan->tiling, ea, n, eb, m, table->scores, table->size, params->gap_open,
                          params->gap_extend, sw_offer, sw_threshold, ctx);
     if (st == PW_OK) plan->simd = simd;
     return st == PW_ERR_UNSUPPORTED || st == PW_ERR_OUT_OF_MEMORY ? PW_OK : st;

@@ -48,6 +48,7 @@ void pw_sw_simd_free(pw_sw_simd *k)
     free(k->profile);
     free(k->b_codes);
     free(k->a_codes);
+    free(k->scratch_block);
     *k = (pw_sw_simd){0};
 }
 
@@ -74,7 +75,7 @@ static int equality_table(const int32_t *s, int size, int16_t *match, int16_t *m
     return 1;
 }
 
-pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, const pw_tiling *t, const uint8_t *a_codes, int64_t n,
+pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, int workers, const pw_tiling *t, const uint8_t *a_codes, int64_t n,
                           const uint8_t *b_codes, int64_t m, const int32_t *scores, int size, int32_t gap_open,
                           int32_t gap_extend, pw_sw_offer_fn offer, pw_sw_threshold_fn threshold,
                           void *offer_ctx)
@@ -120,8 +121,11 @@ pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, const pw_tiling *t, const
     else /* (+ 2: a gather reads 4 bytes for the last entry) */
         k->profile = pw_malloc(sizeof *k->profile * (size_t)(len * size + 2));
     k->a_codes = pw_malloc(sizeof *k->a_codes * (size_t)rows);
+    k->scratch_block = pw_malloc((size_t)(workers > 0 ? workers : 1) * PW_SW_SIMD_SCRATCH + 64);
+    if (k->scratch_block) /* vectors are stored there: 64-byte alignment */
+        k->scratch = (unsigned char *)k->scratch_block + (64 - (uintptr_t)k->scratch_block % 64) % 64;
     if (!k->bus_h || !k->bus_f || !k->carry_h || !k->carry_d || !k->carry_e || !k->carry_f ||
-        !(k->profile || k->b_codes) || !k->a_codes) {
+        !(k->profile || k->b_codes) || !k->a_codes || !k->scratch_block) {
         pw_sw_simd_free(k);
         return PW_ERR_OUT_OF_MEMORY;
     }

@@ -38,8 +38,10 @@ typedef void (*pw_sw_offer_fn)(void *ctx, int worker, int32_t score, int64_t i, 
 /* The score of the worker's best cell so far (cells below it need no position). */
 typedef int32_t (*pw_sw_threshold_fn)(void *ctx, int worker);
 
-/* The longest pass, in steps: bounds the per-block state a pass keeps (sw_simd_kernel.h). */
+/* The longest pass, in steps: bounds the per-block state a pass keeps (sw_simd_kernel.h), which
+ * lives in a per-worker scratch of PW_SW_SIMD_SCRATCH bytes (not on the stack: it is 40-74 KB). */
 #define PW_SW_SIMD_MAX_PASS 2048
+#define PW_SW_SIMD_SCRATCH (80 * 1024)
 /* Groups of V rows each processor runs in lockstep (its SW_GROUPS), measured on an AMD EPYC
  * (Zen 5, family 26) with bench_cpu_simd: AVX-512 2 -> 4 groups 13.3 -> 16.5 GCUPS a core, AVX2 1 -> 4
  * 3.3 -> 6.7, SSE4.1 1 -> 2 2.5 -> 3.7 (16 registers: more spill). */
@@ -67,6 +69,8 @@ typedef struct pw_sw_simd {
     int size;                 /* alphabet */
     int16_t *a_codes;         /* n + V rows' codes (eq: -1 for letters that match nothing);
                                  padding rows are never counted */
+    unsigned char *scratch;   /* workers x PW_SW_SIMD_SCRATCH bytes, 64-byte aligned */
+    void *scratch_block;      /* its allocation */
     pw_sw_offer_fn offer;     /* a lane's best cell of a pass, when it may matter */
     pw_sw_threshold_fn threshold;
     void *offer_ctx;
@@ -81,8 +85,9 @@ int64_t pw_sw_simd_pass_max(const int32_t *scores, int size, int32_t gap_open, i
 int pw_sw_simd_rows(pw_simd simd);
 
 /* Set up k for a_codes (n) against b_codes (m) on tiling t with the vector set simd (not
- * SCALAR; t's h a multiple of its lanes, t hyper-tiled with skew 0).  PW_ERR_OUT_OF_MEMORY. */
-pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, const pw_tiling *t, const uint8_t *a_codes, int64_t n,
+ * SCALAR; t's h a multiple of its lanes, t hyper-tiled with skew 0), for workers 0 .. workers-1.
+ * PW_ERR_OUT_OF_MEMORY. */
+pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, int workers, const pw_tiling *t, const uint8_t *a_codes, int64_t n,
                           const uint8_t *b_codes, int64_t m, const int32_t *scores, int size, int32_t gap_open,
                           int32_t gap_extend, pw_sw_offer_fn offer, pw_sw_threshold_fn threshold,
                           void *offer_ctx);

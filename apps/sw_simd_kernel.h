@@ -182,7 +182,8 @@ SW_INLINE void sw_pass(const pw_sw_simd *k, const sw_letters *L0, int64_t i0, in
                        int64_t b0, int64_t b1, int worker, const int G, const int affine, const int eq)
 {
     sw_letters L = *L0;
-    sw_state s, snap[SW_MAX_BLOCKS];
+    _Static_assert(sizeof(sw_state) * SW_MAX_BLOCKS <= PW_SW_SIMD_SCRATCH, "the per-block states fit the scratch");
+    sw_state s, *snap = (sw_state *)(void *)(k->scratch + (size_t)worker * PW_SW_SIMD_SCRATCH);
     int32_t base = 0;
     if (b0 == g) { /* the set's first step: everything left of column 0 is the boundary */
         for (int q = 0; q < G; q++) {
