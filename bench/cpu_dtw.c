@@ -13,20 +13,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "peerwave.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static pw_status run(int f64, const double *a, const float *af, int64_t n, const pw_options *o, pw_dtw_result *r)
 {
@@ -59,9 +47,9 @@ int main(int argc, char **argv)
         o.width_model = -1;
         o.simd = PW_SIMD_SCALAR;
         pw_dtw_result ref;
-        double t0 = now();
+        double t0 = bench_now();
         if (run(f64, a, af, n, &o, &ref) != PW_OK) return 1;
-        const double scalar = now() - t0;
+        const double scalar = bench_now() - t0;
         printf("%-30s %10.3f %9.3f %s\n", "scalar, 1 thread", scalar, cells / scalar / 1e9, "reference (one run)");
         for (int s = PW_SIMD_SSE41; s <= PW_SIMD_AVX512 + 1; s++) {
             pw_options v = o;
@@ -71,15 +59,14 @@ int main(int argc, char **argv)
             pw_dtw_result r;
             int ok = 1, k;
             for (k = 0; k <= runs && k < 64; k++) {
-                double start = now();
+                double start = bench_now();
                 pw_status st = run(f64, a, af, n, &v, &r);
-                t[k] = now() - start;
+                t[k] = bench_now() - start;
                 if (st == PW_ERR_UNSUPPORTED) break;
                 if (st != PW_OK || memcmp(&r.distance, &ref.distance, sizeof r.distance) != 0) ok = 0;
             }
             if (k <= runs && k < 64) continue; /* the processor lacks it */
-            qsort(t + 1, (size_t)runs, sizeof t[0], cmp_double);
-            double med = t[1 + (runs - 1) / 2];
+            double med = bench_median(t + 1, runs);
             char name[64];
             snprintf(name, sizeof name, "%s, %d thread%s", pw_simd_name(r.info.simd), r.info.threads,
                      r.info.threads > 1 ? "s" : "");

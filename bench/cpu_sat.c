@@ -14,26 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "peerwave.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int runs)
-{
-    qsort(t, (size_t)runs, sizeof t[0], cmp_double);
-    return t[(runs - 1) / 2];
-}
 
 int main(int argc, char **argv)
 {
@@ -53,11 +35,11 @@ int main(int argc, char **argv)
     double t[64];
     memcpy(copy, want, cells * 4); /* touch both */
     for (int k = 0; k < runs; k++) {
-        double s = now();
+        double s = bench_now();
         memcpy(copy, got, cells * 4);
-        t[k] = now() - s;
+        t[k] = bench_now() - s;
     }
-    const double memcpy_gbs = 2.0 * (double)cells * 4 / median(t, runs) / 1e9;
+    const double memcpy_gbs = 2.0 * (double)cells * 4 / bench_median(t, runs) / 1e9;
     printf("SAT %lld x %lld; memcpy of %zu MB on one thread: %.1f GB/s (reads + writes)\n", (long long)n, (long long)n,
            cells * 4 >> 20, memcpy_gbs);
     printf("%-12s %-22s %10s %9s %12s %s\n", "types", "engine", "seconds", "GB/s", "of memcpy", "check");
@@ -83,12 +65,12 @@ int main(int argc, char **argv)
             int ok = 1;
             for (int k = 0; k <= runs; k++) {
                 memset(got, 0, cells * 4);
-                double start = now();
+                double start = bench_now();
                 if (pw_sat(&in, &out, &o, &info) != PW_OK) return 1;
-                if (k > 0) t[k - 1] = now() - start;
+                if (k > 0) t[k - 1] = bench_now() - start;
                 ok &= memcmp(want, got, cells * 4) == 0;
             }
-            double med = median(t, runs);
+            double med = bench_median(t, runs);
             char name[64];
             snprintf(name, sizeof name, "%s, %d thread%s", pw_simd_name(info.simd), info.threads, info.threads > 1 ? "s" : "");
             printf("%-12s %-22s %10.4f %9.1f %11.0f%% %s\n", f ? "f32->f32" : "u8->i32", name, med, bytes / med / 1e9,

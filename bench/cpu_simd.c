@@ -23,20 +23,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "peerwave.h"
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
 static uint64_t next(void)
@@ -104,9 +92,9 @@ int main(int argc, char **argv)
     const int first = warm && strcmp(warm, "0") == 0; /* the first timed run: 1 after a warm-up */
     int have_ref = !(want_ref && strcmp(want_ref, "0") == 0);
     if (have_ref) {
-        double t0 = now();
+        double t0 = bench_now();
         if (pw_sw(a, n, b, m, &p, &o, &ref) != PW_OK) return 1;
-        double sec = now() - t0;
+        double sec = bench_now() - t0;
         printf("%-34s %10.3f %9.3f %8d %s\n", "peerwave scalar, 1 thread", sec, cells / sec / 1e9, ref.score,
                "reference (one run)");
     }
@@ -121,9 +109,9 @@ int main(int argc, char **argv)
         pw_sw_result r;
         int ok = 1, k;
         for (k = first; k <= runs && k < 64; k++) {
-            double start = now();
+            double start = bench_now();
             pw_status st = pw_sw(a, n, b, m, &p, &v, &r);
-            t[k] = now() - start;
+            t[k] = bench_now() - start;
             if (st == PW_ERR_UNSUPPORTED) break;
             if (st == PW_OK && !have_ref) {
                 ref = r;
@@ -135,8 +123,7 @@ int main(int argc, char **argv)
             printf("peerwave %-25s %10s\n", pw_simd_name((pw_simd)s), "(this processor lacks it)");
             continue;
         }
-        qsort(t + 1, (size_t)runs, sizeof t[0], cmp_double); /* t[0] is the warm-up */
-        double med = t[1 + (runs - 1) / 2];
+        double med = bench_median(t + 1, runs); /* t[0] is the warm-up */
         char name[64];
         snprintf(name, sizeof name, "peerwave %s, %d thread%s", pw_simd_name(r.info.simd), r.info.threads,
                  r.info.threads > 1 ? "s" : "");
@@ -175,15 +162,14 @@ int main(int argc, char **argv)
         double t[64];
         int score = 0, saturated = 0;
         for (int k = first; k <= runs && k < 64; k++) {
-            double start = now();
+            double start = bench_now();
             parasail_result_t *r = ps[q].fn(a, (int)n, b, (int)m, p.gap_open, p.gap_extend, matrix);
-            t[k] = now() - start;
+            t[k] = bench_now() - start;
             score = parasail_result_get_score(r);
             saturated |= parasail_result_is_saturated(r);
             parasail_result_free(r);
         }
-        qsort(t + 1, (size_t)runs, sizeof t[0], cmp_double);
-        double med = t[1 + (runs - 1) / 2];
+        double med = bench_median(t + 1, runs);
         const char *check = saturated ? "saturated (not exact)" : score == ref.score ? "ok" : "WRONG";
         printf("%-34s %10.3f %9.3f %8d %s\n", ps[q].name, med, cells / med / 1e9, score, check);
         if (!saturated && score == ref.score && cells / med > best_parasail) {

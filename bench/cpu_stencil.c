@@ -12,13 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_clock.h"
 #include "peerwave.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 int main(int argc, char **argv)
 {
@@ -62,8 +57,7 @@ int main(int argc, char **argv)
                 ok &= memcmp(want, got, bytes) == 0;
             }
             if (k < runs) continue; /* the processor lacks it */
-            qsort(t, (size_t)runs, sizeof t[0], cmp_double);
-            double med = t[(runs - 1) / 2];
+            double med = bench_median(t, runs);
             if (s == PW_SIMD_SCALAR) scalar = med;
             char name[64];
             snprintf(name, sizeof name, "%s, %d thread%s", pw_simd_name(info.simd), info.threads, info.threads > 1 ? "s" : "");
