@@ -78,14 +78,25 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
 #endif
     sat_ctx ctx = {in->data, pw_image_stride(in), out->data, pw_image_stride(out)};
     pw_kernel kernel = {.segment = segment, .ctx = &ctx};
-    /* integer outputs: the vector segment of the plan's set, where there is one (sat_simd.h) */
-    pw_segment_fn vec = plan.strategy != PW_STRATEGY_SEQUENTIAL ? pw_sat_simd_segment(plan.simd, in->type, out->type)
-                                                                  : NULL;
-    if (vec) {
-        kernel.segment = vec;
+    /* integer outputs: the vector tile processor of the plan's set, where there is one (sat_simd.h) */
+    pw_sat_simd vec;
+    const int use = plan.strategy != PW_STRATEGY_SEQUENTIAL
+                        ? pw_sat_simd_setup(&vec, &plan.tiling, plan.workers, plan.simd, in->type, out->type, 0)
+                        : 0;
+    if (use > 0) { /* (< 0: no memory for its scratch: the scalar cells) */
+        vec.in = in->data;
+        vec.in_stride = ctx.in_stride;
+        vec.out = out->data;
+        vec.out_stride = ctx.out_stride;
+        vec.stream = pw_sat_simd_streams(out->data, (size_t)(out->rows * ctx.out_stride) * pw_dtype_size(out->type),
+                                         pw_dtype_size(out->type));
+        kernel.tile = pw_sat_simd_tile;
+        kernel.ctx = &vec;
         kernel.simd = plan.simd;
     }
-    return pw_execute(&plan, &kernel, info);
+    st = pw_execute(&plan, &kernel, info);
+    if (use > 0) pw_sat_simd_free(&vec);
+    return st;
 }
 
 typedef struct sat_part {

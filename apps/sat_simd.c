@@ -1,10 +1,18 @@
-/* sat_simd.c - choosing the integer SAT vector segment (sat_simd.h). */
-#include "sat_simd.h"
+/* sat_simd.c - choosing and setting up the integer SAT / INTHIST vector tile processor (sat_simd.h). */
+#include <stdlib.h>
+#include <string.h>
 
-pw_segment_fn pw_sat_simd_segment(pw_simd simd, pw_dtype in, pw_dtype out)
+#include "sat_simd.h"
+#include "../src/core/alloc.h"
+
+typedef void (*sat_simd_tile_fn)(const pw_sat_simd *, int64_t, int64_t, int);
+
+/* The processor of this set for the pair, or NULL; inthist: the bin planes (in and out i32). */
+static sat_simd_tile_fn sat_simd_pick(pw_simd simd, pw_dtype in, pw_dtype out, int inthist)
 {
 #ifdef PW_HAVE_X86_SIMD
-#define SAT_PICK(SET)                                                                                  \
+#define SAT_PICK(SET)                                                                                        \
+    if (inthist) return in == PW_I32 && out == PW_I32 ? pw_sat_simd_inthist_##SET : NULL;                    \
     if (in == PW_U8) return out == PW_I32 ? pw_sat_simd_u8_i32_##SET : out == PW_I64 ? pw_sat_simd_u8_i64_##SET : NULL; \
     if (in == PW_U16) return out == PW_I32 ? pw_sat_simd_u16_i32_##SET : out == PW_I64 ? pw_sat_simd_u16_i64_##SET : NULL; \
     if (in == PW_I32) return out == PW_I32 ? pw_sat_simd_i32_i32_##SET : out == PW_I64 ? pw_sat_simd_i32_i64_##SET : NULL; \
@@ -17,7 +25,53 @@ pw_segment_fn pw_sat_simd_segment(pw_simd simd, pw_dtype in, pw_dtype out)
     }
 #undef SAT_PICK
 #else
-    (void)simd, (void)in, (void)out;
+    (void)simd, (void)in, (void)out, (void)inthist;
     return NULL;
 #endif
+}
+
+int pw_sat_simd_setup(pw_sat_simd *k, const pw_tiling *t, int workers, pw_simd simd, pw_dtype in, pw_dtype out,
+                      int bins)
+{
+    sat_simd_tile_fn tile = sat_simd_pick(simd, in, out, bins > 0);
+    const int planes = bins > 0 ? bins : 1;
+    if (!tile || workers < 1) return 0;
+    const size_t size = pw_dtype_size(out), line = 64 / size;
+    /* the tile's column span (w + h - 1), whole cache lines */
+    const int64_t elems = (t->w + t->h - 1 + (int64_t)line - 1) / (int64_t)line * (int64_t)line;
+    const size_t cached = (3 * (size_t)planes * (size_t)t->h * size + 63) / 64 * 64;
+    const size_t per_worker = 64 + cached + (size_t)planes * (size_t)elems * size;
+    void *block = pw_malloc((size_t)workers * per_worker + 64);
+    if (!block) return -1;
+    memset(k, 0, sizeof *k);
+    k->t = t;
+    k->planes = planes;
+    k->tile = tile;
+    k->scratch_block = block;
+    k->scratch = (unsigned char *)block + (64 - (uintptr_t)block % 64) % 64;
+    k->scratch_bytes = per_worker;
+    k->buf_offset = 64 + cached;
+    k->scratch_elems = elems;
+    for (int w = 0; w < workers; w++) { /* no last tile yet */
+        int64_t *last_tile = (int64_t *)(void *)((unsigned char *)k->scratch + (size_t)w * per_worker);
+        last_tile[0] = last_tile[1] = -1;
+    }
+    return 1;
+}
+
+int pw_sat_simd_streams(const void *out, size_t table_bytes, size_t elem_size)
+{
+    return table_bytes >= PW_SAT_SIMD_STREAM_BYTES && (uintptr_t)out % elem_size == 0;
+}
+
+void pw_sat_simd_free(pw_sat_simd *k)
+{
+    free(k->scratch_block);
+    k->scratch_block = k->scratch = NULL;
+}
+
+void pw_sat_simd_tile(void *ctx, int64_t r, int64_t c, int worker)
+{
+    const pw_sat_simd *k = ctx;
+    k->tile(k, r, c, worker);
 }

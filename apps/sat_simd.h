@@ -1,20 +1,36 @@
 /*
- * sat_simd.h - vector segments for summed-area tables of integers on the CPU (SSE4.1, AVX2,
- * AVX-512): a row segment is a row prefix sum (in-register prefix over a vector's lanes, then the
- * running carry) plus the row above.  Integer sums are exact in any order, and every partial sum
- * is a sum over a sub-rectangle (a row prefix, or a whole SAT entry), so no value that the scalar
- * cell could hold without overflow overflows here.  Float outputs keep the scalar cells: their sums
- * depend on the order, and the scalar order along a row is a chain.
+ * sat_simd.h - the vector tile processor for summed-area tables of integers and for integral
+ * histograms on the CPU (SSE4.1, AVX2, AVX-512).
+ *
+ * A SAT row is a row prefix sum plus the row above: S(i, j) = P(i, j) + S(i-1, j), where P is the
+ * row's running sum.  The processor runs a tile's rows one after another, each as vectors: the
+ * in-register prefix over a vector's lanes, the running carry broadcast from the last lane, and the
+ * row above.  Integer sums are exact in any order, and every partial sum is a sum over a
+ * sub-rectangle (a row prefix, or a whole SAT entry), so no value that the scalar cell could hold
+ * without overflow overflows here.  (Float outputs keep the scalar cells: their sums depend on the
+ * order, and the scalar order along a row is a chain.)
+ *
+ * A SAT moves 5 to 16 bytes a pixel and computes one add, so its speed is the memory's.  Two things
+ * make it so (measured in docs/PERFORMANCE.md, 2026-11-25):
+ *   - the row above comes from a per-worker copy of the tile's previous row (L1/L2), not from the
+ *     table: only a tile's first row reads the table;
+ *   - a large table is written with non-temporal stores (whole aligned cache lines; the partial
+ *     lines at a segment's ends by plain stores), so the table's lines are not read before they
+ *     are written.  The tile ends with a store fence, so its cells are visible before the engine
+ *     publishes the tile (the engines' release stores do not order non-temporal stores).
+ * An integral histogram is a SAT per bin of the indicator [bin(x) == b]: the same rows, every
+ * bin's row after the other while the bin indices of the row are in L1.
  */
 #ifndef PW_SAT_SIMD_H
 #define PW_SAT_SIMD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "peerwave.h"
-#include "../src/core/exec.h"
+#include "../src/core/tiling.h"
 
-/* The context of every SAT segment, scalar or vector (sat.c). */
+/* The context of every scalar SAT segment (sat.c, sat_full.h). */
 typedef struct sat_ctx {
     const void *in;
     int64_t in_stride;
@@ -22,17 +38,56 @@ typedef struct sat_ctx {
     int64_t out_stride;
 } sat_ctx;
 
-/* The vector segment for this pair on this set, or NULL (no such segment: the scalar cells). */
-pw_segment_fn pw_sat_simd_segment(pw_simd simd, pw_dtype in, pw_dtype out);
+/* Tables of at least this many bytes are written with non-temporal stores (they do not fit the
+ * caches that plain stores would fill; smaller ones stay cached for the caller). */
+#define PW_SAT_SIMD_STREAM_BYTES ((size_t)16 << 20)
 
-/* One per set, input and output type (sat_simd_<set>.c); in: u8, u16, i32; out: i32, i64. */
-#define PW_SAT_SIMD_DECLARE(SET)                                                     \
-    void pw_sat_simd_u8_i32_##SET(void *, int64_t, int64_t, int64_t, int);          \
-    void pw_sat_simd_u8_i64_##SET(void *, int64_t, int64_t, int64_t, int);          \
-    void pw_sat_simd_u16_i32_##SET(void *, int64_t, int64_t, int64_t, int);         \
-    void pw_sat_simd_u16_i64_##SET(void *, int64_t, int64_t, int64_t, int);         \
-    void pw_sat_simd_i32_i32_##SET(void *, int64_t, int64_t, int64_t, int);         \
-    void pw_sat_simd_i32_i64_##SET(void *, int64_t, int64_t, int64_t, int);
+typedef struct pw_sat_simd {
+    const pw_tiling *t;
+    const void *in;        /* SAT: the image; INTHIST: int32 bin indices (-1: no bin) */
+    int64_t in_stride;
+    void *out;             /* plane 0's table */
+    int64_t out_stride;
+    int64_t plane_stride;  /* elements from one plane's table to the next (INTHIST) */
+    int planes;            /* 1 (SAT), or the bins (INTHIST: plane b counts bin b) */
+    int stream;            /* non-temporal stores */
+    void *scratch;         /* per worker, scratch_bytes each: the last tile's (r, c) (64 bytes), then
+                              its rows' prefix sums (planes x h) and last cells (planes x h, twice:
+                              by the tile's parity), then, from
+                              buf_offset, a row of cells a plane (scratch_elems each) */
+    size_t scratch_bytes, buf_offset;
+    int64_t scratch_elems; /* the tile's column span, rounded to a cache line */
+    void (*tile)(const struct pw_sat_simd *k, int64_t r, int64_t c, int worker);
+    void *scratch_block;   /* the allocation scratch points into */
+} pw_sat_simd;
+
+/* Set k up for the plan's tiling and workers: the tile function of the plan's set for this pair
+ * (bins 0: a SAT, in: u8, u16, i32; out: i32, i64; bins > 0: an integral histogram, in the i32
+ * bin indices, out i32, a plane a bin), and the per-worker scratch.  The caller fills in the
+ * data fields (in ... plane_stride, stream).  Returns 1 when set up; 0 when there is no vector processor for the
+ * pair and set (the scalar cells), and -1 when the scratch could not be allocated: k untouched. */
+int pw_sat_simd_setup(pw_sat_simd *k, const pw_tiling *t, int workers, pw_simd simd, pw_dtype in, pw_dtype out,
+                      int bins);
+void pw_sat_simd_free(pw_sat_simd *k);
+
+/* Should a table of table_bytes at out (all planes) be streamed (k->stream)?  Large ones, whose
+ * elements are aligned (a row's cache lines are then whole elements). */
+int pw_sat_simd_streams(const void *out, size_t table_bytes, size_t elem_size);
+
+/* The kernel's tile function (exec.h): ctx is the pw_sat_simd. */
+void pw_sat_simd_tile(void *ctx, int64_t r, int64_t c, int worker);
+
+/* One per set, input and output type (sat_simd_<set>.c); in: u8, u16, i32; out: i32, i64; and
+ * the integral histogram's planes. */
+#define PW_SAT_SIMD_DECLARE_ONE(NAME) void NAME(const pw_sat_simd *k, int64_t r, int64_t c, int worker);
+#define PW_SAT_SIMD_DECLARE(SET)                          \
+    PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_u8_i32_##SET)     \
+    PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_u8_i64_##SET)     \
+    PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_u16_i32_##SET)    \
+    PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_u16_i64_##SET)    \
+    PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_i32_i32_##SET)    \
+    PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_i32_i64_##SET)    \
+    PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_inthist_##SET)
 PW_SAT_SIMD_DECLARE(sse41)
 PW_SAT_SIMD_DECLARE(avx2)
 PW_SAT_SIMD_DECLARE(avx512)

@@ -1,41 +1,19 @@
-/* sat_simd_avx512.c - the integer SAT vector segments (sat_simd_kernel.h) for avx512 (this file alone
- * gets the instruction-set flags: CMakeLists.txt). */
-#include <stdint.h>
+/* sat_simd_avx512.c - the integer SAT and INTHIST vector tile processors (sat_simd_kernel.h) for
+ * avx512 (this file alone gets the instruction-set flags: CMakeLists.txt). */
+#include <immintrin.h>
 
+#define SS_SET avx512
 #define VBYTES 64
+#define SS_STREAM(p, v) _mm512_stream_si512((void *)(p), (__m512i)(v))
+#define SS_FENCE() _mm_sfence()
 
-#define SS_IN uint8_t
-#define SS_OUT int32_t
-#define SS_LANES 16
-#define SS_NAME pw_sat_simd_u8_i32_avx512
-#include "sat_simd_kernel.h"
+/* A vector's inputs widened to the output type (GCC 12 turns __builtin_convertvector's widening
+ * into one lane at a time) */
+#define SS_WIDEN_u8_i32(p) _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define SS_WIDEN_u8_i64(p) _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *)(const void *)(p)))
+#define SS_WIDEN_u16_i32(p) _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
+#define SS_WIDEN_u16_i64(p) _mm512_cvtepu16_epi64(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define SS_WIDEN_i32_i32(p) _mm512_loadu_si512((const void *)(p))
+#define SS_WIDEN_i32_i64(p) _mm512_cvtepi32_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
 
-#define SS_IN uint8_t
-#define SS_OUT int64_t
-#define SS_LANES 8
-#define SS_NAME pw_sat_simd_u8_i64_avx512
-#include "sat_simd_kernel.h"
-
-#define SS_IN uint16_t
-#define SS_OUT int32_t
-#define SS_LANES 16
-#define SS_NAME pw_sat_simd_u16_i32_avx512
-#include "sat_simd_kernel.h"
-
-#define SS_IN uint16_t
-#define SS_OUT int64_t
-#define SS_LANES 8
-#define SS_NAME pw_sat_simd_u16_i64_avx512
-#include "sat_simd_kernel.h"
-
-#define SS_IN int32_t
-#define SS_OUT int32_t
-#define SS_LANES 16
-#define SS_NAME pw_sat_simd_i32_i32_avx512
-#include "sat_simd_kernel.h"
-
-#define SS_IN int32_t
-#define SS_OUT int64_t
-#define SS_LANES 8
-#define SS_NAME pw_sat_simd_i32_i64_avx512
-#include "sat_simd_kernel.h"
+#include "sat_simd_set.h"

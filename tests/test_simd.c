@@ -8,7 +8,9 @@
  * lanes' bases) and penalties that force short passes or no vector processor at all; score and
  * end cell must be identical (ties: the smallest end_a, then end_b).  DTW: f32 and f64, absolute
  * and squared costs, series of mixed scales; the distance must be the same bits.  SAT: u8, u16
- * and i32 images (negative values too) into i32 and i64 tables, strided; every entry equal.
+ * and i32 images (negative values too) into i32 and i64 tables, strided, at any alignment, and
+ * tables large enough to be streamed; every entry equal.  INTHIST: u8, u16 and f32 images, 1-40
+ * bins, every plane's every entry.
  * HEAT and SOR: f32 and f64 grids, strided, 1-4 sweeps (pipelined on the peer engine); every
  * value the same bits.  Sets the processor lacks are
  * reported and skipped; refusing them (and bad $PEERWAVE_SIMD values) is checked by pretending
@@ -235,36 +237,98 @@ static void dtw_cases(pw_simd simd, int lanes16, int count)
     free(bf);
 }
 
-/* SAT of integers: every entry against the sequential reference. */
-static void sat_cases(pw_simd simd, int count)
+/* SAT of integers: every entry against the sequential reference.  `large`: tables past
+ * PW_SAT_SIMD_STREAM_BYTES (16 MB: apps/sat_simd.h), which the processor writes with non-temporal
+ * stores.  Outputs start anywhere (an element or a few after a cache line) with padded rows, so
+ * rows' streams begin at every offset in a line. */
+static void sat_cases(pw_simd simd, int count, int large)
 {
     const pw_dtype ins[] = {PW_U8, PW_U16, PW_I32}, outs[] = {PW_I32, PW_I64};
     for (int k = 0; k < count; k++) {
         int64_t rows = awkward_length() % 700 + 1, cols = awkward_length() % 700 + 1, pad = test_range(0, 5);
         pw_dtype it = ins[test_range(0, 2)], ot = outs[test_range(0, 1)];
+        if (large) {
+            rows = test_range(1100, 1500);
+            cols = test_range(1500, 2500);
+            it = ins[test_range(0, 1)]; /* u8, u16: sums that fit i32 */
+            ot = PW_I32;
+            if (rows * (cols + 16) * 4 < (int64_t)16 << 20) cols = ((int64_t)16 << 20) / (4 * rows) + 1;
+        }
         size_t isz = it == PW_U8 ? 1 : it == PW_U16 ? 2 : 4, osz = ot == PW_I32 ? 4 : 8;
+        const int64_t opad = test_range(0, 17), shift = test_range(0, 3), ostride = cols + opad;
+        const size_t ocells = (size_t)(rows * ostride + shift);
         unsigned char *in = malloc(isz * (size_t)(rows * (cols + pad)));
         for (int64_t x = 0; x < rows * (cols + pad); x++) {
             uint64_t r = test_rand();
-            if (it == PW_U8) in[x] = (unsigned char)r;
-            else if (it == PW_U16) ((uint16_t *)in)[x] = (uint16_t)r;
+            if (it == PW_U8) in[x] = (unsigned char)(large ? r & 31 : r);
+            else if (it == PW_U16) ((uint16_t *)in)[x] = (uint16_t)(large ? r & 255 : r);
             else ((int32_t *)in)[x] = (int32_t)(r % 2000001) - 1000000;
         }
-        void *want = calloc((size_t)(rows * cols), osz), *got = calloc((size_t)(rows * cols), osz);
-        pw_image im = {it, rows, cols, cols + pad, in}, wi = {ot, rows, cols, cols, want}, gi = {ot, rows, cols, cols, got};
+        unsigned char *want = calloc(ocells, osz), *got = calloc(ocells, osz);
+        pw_image im = {it, rows, cols, cols + pad, in}, wi = {ot, rows, cols, ostride, want + shift * osz},
+                 gi = {ot, rows, cols, ostride, got + shift * osz};
         pw_options ref_o, o;
         engine_options(&ref_o, &o, simd);
         if (test_range(0, 1)) o.tile_h = (int)test_range(1, 70);
-        if (test_range(0, 1)) o.tile_w = test_range(1, 200);
+        if (test_range(0, 1)) o.tile_w = large ? test_range(1, 3000) : test_range(1, 200);
         pw_run_info ri, gi_info;
         pw_status s1 = pw_sat(&im, &wi, &ref_o, &ri), s2 = pw_sat(&im, &gi, &o, &gi_info);
         CHECK(s1 == s2, "sat %s: status %d, reference %d", pw_simd_name(simd), s2, s1);
         if (s1 == PW_OK && s2 == PW_OK) {
             runs++;
             if (gi_info.simd == simd) vector_runs++;
-            CHECK(memcmp(want, got, osz * (size_t)(rows * cols)) == 0, "sat %s %s -> %s %lldx%lld stride %lld h %d w %lld",
+            CHECK(memcmp(want, got, osz * ocells) == 0,
+                  "sat %s %s -> %s %lldx%lld stride %lld, out stride %lld + %lld, h %d w %lld threads %d strategy %d",
                   pw_simd_name(gi_info.simd), pw_dtype_name(it), pw_dtype_name(ot), (long long)rows, (long long)cols,
-                  (long long)(cols + pad), gi_info.tile_h, (long long)gi_info.tile_w);
+                  (long long)(cols + pad), (long long)ostride, (long long)shift, gi_info.tile_h,
+                  (long long)gi_info.tile_w, gi_info.threads, o.strategy);
+        }
+        free(in);
+        free(want);
+        free(got);
+    }
+}
+
+/* Integral histograms: every plane's every entry against the sequential reference; `large`:
+ * planes past the streaming size together. */
+static void inthist_cases(pw_simd simd, int count, int large)
+{
+    const pw_dtype ins[] = {PW_U8, PW_U16, PW_F32};
+    for (int k = 0; k < count; k++) {
+        int64_t rows = awkward_length() % 300 + 1, cols = awkward_length() % 300 + 1, pad = test_range(0, 5);
+        int bins = (int)test_range(1, 40);
+        if (large) {
+            rows = test_range(700, 900);
+            cols = test_range(900, 1200);
+            bins = (int)test_range(5, 8);
+        }
+        const pw_dtype it = ins[test_range(0, 2)];
+        const size_t isz = it == PW_U8 ? 1 : it == PW_U16 ? 2 : 4, cells = (size_t)(rows * cols);
+        unsigned char *in = malloc(isz * (size_t)(rows * (cols + pad)));
+        for (int64_t x = 0; x < rows * (cols + pad); x++) {
+            uint64_t r = test_rand();
+            if (it == PW_U8) in[x] = (unsigned char)r;
+            else if (it == PW_U16) ((uint16_t *)in)[x] = (uint16_t)(r % 3000);
+            else ((float *)in)[x] = (float)((double)(r % 200000) / 997.0 - 20.0);
+        }
+        /* a range that leaves some values out on both sides */
+        const double lo = it == PW_F32 ? -3.5 : 7, hi = it == PW_U8 ? 250 : it == PW_U16 ? 2800 : 150.25;
+        int32_t *want = calloc(cells * (size_t)bins, 4), *got = calloc(cells * (size_t)bins, 4);
+        pw_image im = {it, rows, cols, cols + pad, in};
+        pw_options ref_o, o;
+        engine_options(&ref_o, &o, simd);
+        if (test_range(0, 1)) o.tile_h = (int)test_range(1, 70);
+        if (test_range(0, 1)) o.tile_w = test_range(1, 300);
+        pw_run_info ri, gi;
+        pw_status s1 = pw_inthist(&im, bins, lo, hi, want, &ref_o, &ri), s2 = pw_inthist(&im, bins, lo, hi, got, &o, &gi);
+        CHECK(s1 == PW_OK && s2 == PW_OK, "inthist %s: status %d, reference %d", pw_simd_name(simd), s2, s1);
+        if (s1 == PW_OK && s2 == PW_OK) {
+            runs++;
+            if (gi.simd == simd) vector_runs++;
+            CHECK(memcmp(want, got, 4 * cells * (size_t)bins) == 0,
+                  "inthist %s %s %lldx%lld stride %lld bins %d h %d w %lld threads %d strategy %d", pw_simd_name(gi.simd),
+                  pw_dtype_name(it), (long long)rows, (long long)cols, (long long)(cols + pad), bins, gi.tile_h,
+                  (long long)gi.tile_w, gi.threads, o.strategy);
         }
         free(in);
         free(want);
@@ -364,7 +428,10 @@ int main(int argc, char **argv)
         random_cases(sets[s], lanes_of[s], count);
         large_scores(sets[s], lanes_of[s]);
         dtw_cases(sets[s], lanes_of[s], count);
-        sat_cases(sets[s], count / 3);
+        sat_cases(sets[s], count / 3, 0);
+        sat_cases(sets[s], 3, 1);
+        inthist_cases(sets[s], count / 6, 0);
+        inthist_cases(sets[s], 2, 1);
         stencil_cases(sets[s], count / 3);
         long ran = runs - before_runs, vec = vector_runs - before_vector;
         printf("%s: %ld runs, %ld of them on the vector processor\n", pw_simd_name(sets[s]), ran, vec);
