@@ -10,6 +10,7 @@
 #include "checks.h"
 #include "sat_sum.h"
 #include "sat_simd.h"
+#include "../src/cpu/simd/simd_plan.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
 #endif
@@ -90,6 +91,19 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
         vec.out_stride = ctx.out_stride;
         vec.stream = pw_sat_simd_streams(out->data, (size_t)(out->rows * ctx.out_stride) * pw_dtype_size(out->type),
                                          pw_dtype_size(out->type));
+        kernel.tile = pw_sat_simd_tile;
+        kernel.ctx = &vec;
+        kernel.simd = plan.simd;
+    }
+    /* float tables of the input's type: the anti-diagonal vector processor, on tiles fitted to it */
+    int lanes = 0, rows = 0, fitted = 0;
+    void (*float_tile)(const pw_sat_simd *, int64_t, int64_t, int) =
+        use == 0 && in->type == out->type ? pw_sat_float_simd(plan.simd, out->type, &lanes, &rows) : NULL;
+    if (float_tile) st = pw_simd_fit_plan(&plan, options, lanes, rows, &fitted);
+    if (st != PW_OK) return st;
+    if (fitted) {
+        vec = (pw_sat_simd){.t = &plan.tiling, .in = in->data, .in_stride = ctx.in_stride, .out = out->data,
+                            .out_stride = ctx.out_stride, .tile = float_tile};
         kernel.tile = pw_sat_simd_tile;
         kernel.ctx = &vec;
         kernel.simd = plan.simd;

@@ -70,6 +70,33 @@ void pw_sat_simd_free(pw_sat_simd *k)
     k->scratch_block = k->scratch = NULL;
 }
 
+void (*pw_sat_float_simd(pw_simd simd, pw_dtype type, int *lanes, int *rows))(const pw_sat_simd *, int64_t, int64_t,
+                                                                               int)
+{
+    if (type != PW_F32 && type != PW_F64) return NULL;
+    const int f32 = type == PW_F32;
+#ifdef PW_HAVE_X86_SIMD
+    switch (simd) {
+    case PW_SIMD_SSE41:
+        *lanes = f32 ? 4 : 2;
+        *rows = *lanes * PW_SAT_FLOAT_SIMD_GROUPS_SSE41;
+        return f32 ? pw_sat_simd_f32_f32_sse41 : pw_sat_simd_f64_f64_sse41;
+    case PW_SIMD_AVX2:
+        *lanes = f32 ? 8 : 4;
+        *rows = *lanes * PW_SAT_FLOAT_SIMD_GROUPS_AVX2;
+        return f32 ? pw_sat_simd_f32_f32_avx2 : pw_sat_simd_f64_f64_avx2;
+    case PW_SIMD_AVX512:
+        *lanes = f32 ? 16 : 8;
+        *rows = *lanes * PW_SAT_FLOAT_SIMD_GROUPS_AVX512;
+        return f32 ? pw_sat_simd_f32_f32_avx512 : pw_sat_simd_f64_f64_avx512;
+    default: return NULL;
+    }
+#else
+    (void)simd, (void)f32, (void)lanes, (void)rows;
+    return NULL;
+#endif
+}
+
 void pw_sat_simd_tile(void *ctx, int64_t r, int64_t c, int worker)
 {
     const pw_sat_simd *k = ctx;

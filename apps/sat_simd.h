@@ -20,6 +20,17 @@
  *     publishes the tile (the engines' release stores do not order non-temporal stores).
  * An integral histogram is a SAT per bin of the indicator [bin(x) == b]: the same rows, every
  * bin's row after the other while the bin indices of the row are in L1.
+ *
+ * Float tables (f32 -> f32, f64 -> f64) must be the scalar cells' bits, (x + (up - diag)) + left
+ * in that order, so a row cannot be a vector prefix sum, and one row at a time is a chain of
+ * dependent adds.  Their processor is SW's, DTW's and HEAT's walk (src/cpu/simd/antidiag.h): lane
+ * l of a vector holds row i0 + l at column s - l, so at each step every lane does one cell, its
+ * up is the lane above's cell of the step before (a lane shift), its diag its up of the step
+ * before and its left its own cell of the step before.  A block of V steps reads each lane's V
+ * inputs as a row segment and turns them into one vector a step by a register transpose
+ * (src/cpu/simd/transpose.h); the V x V results go back the same way (sat_float_simd_kernel.h).
+ * (A scalar form with 8 rows in flight measured slower than one row at a time: each lane waits
+ * three adds for the lane above, and that skew outran the out-of-order window.)
  */
 #ifndef PW_SAT_SIMD_H
 #define PW_SAT_SIMD_H
@@ -61,6 +72,12 @@ typedef struct pw_sat_simd {
     void *scratch_block;   /* the allocation scratch points into */
 } pw_sat_simd;
 
+/* Groups of V rows the float processor runs in lockstep (its cells and the V x V tile of a group
+ * take V registers; two groups of 16 do not fit AVX-512's 32). */
+#define PW_SAT_FLOAT_SIMD_GROUPS_SSE41 2
+#define PW_SAT_FLOAT_SIMD_GROUPS_AVX2 2
+#define PW_SAT_FLOAT_SIMD_GROUPS_AVX512 1
+
 /* Set k up for the plan's tiling and workers: the tile function of the plan's set for this pair
  * (bins 0: a SAT, in: u8, u16, i32; out: i32, i64; bins > 0: an integral histogram, in the i32
  * bin indices, out i32, a plane a bin), and the per-worker scratch.  The caller fills in the
@@ -74,11 +91,16 @@ void pw_sat_simd_free(pw_sat_simd *k);
  * elements are aligned (a row's cache lines are then whole elements). */
 int pw_sat_simd_streams(const void *out, size_t table_bytes, size_t elem_size);
 
+/* The float processor for a table of `type` (f32, f64: the input's type too) on that set, and the
+ * lanes and rows (lanes x groups) it runs, for pw_simd_fit_plan; NULL if there is none. */
+void (*pw_sat_float_simd(pw_simd simd, pw_dtype type, int *lanes, int *rows))(const pw_sat_simd *, int64_t, int64_t,
+                                                                               int);
+
 /* The kernel's tile function (exec.h): ctx is the pw_sat_simd. */
 void pw_sat_simd_tile(void *ctx, int64_t r, int64_t c, int worker);
 
-/* One per set, input and output type (sat_simd_<set>.c); in: u8, u16, i32; out: i32, i64; and
- * the integral histogram's planes. */
+/* One per set, input and output type (sat_simd_<set>.c); in: u8, u16, i32; out: i32, i64; the
+ * integral histogram's planes; and the float tables. */
 #define PW_SAT_SIMD_DECLARE_ONE(NAME) void NAME(const pw_sat_simd *k, int64_t r, int64_t c, int worker);
 #define PW_SAT_SIMD_DECLARE(SET)                          \
     PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_u8_i32_##SET)     \
@@ -87,7 +109,9 @@ void pw_sat_simd_tile(void *ctx, int64_t r, int64_t c, int worker);
     PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_u16_i64_##SET)    \
     PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_i32_i32_##SET)    \
     PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_i32_i64_##SET)    \
-    PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_inthist_##SET)
+    PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_inthist_##SET)    \
+    PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_f32_f32_##SET)    \
+    PW_SAT_SIMD_DECLARE_ONE(pw_sat_simd_f64_f64_##SET)
 PW_SAT_SIMD_DECLARE(sse41)
 PW_SAT_SIMD_DECLARE(avx2)
 PW_SAT_SIMD_DECLARE(avx512)

@@ -2,10 +2,15 @@
  * avx2 (this file alone gets the instruction-set flags: CMakeLists.txt). */
 #include <immintrin.h>
 
+#include "sat_simd.h"
+
 #define SS_SET avx2
 #define VBYTES 32
+#define SF_LANES_F32 8 /* literals: the lane shift and transpose names are pasted from them */
+#define SF_LANES_F64 4
 #define SS_STREAM(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (__m256i)(v))
 #define SS_FENCE() _mm_sfence()
+#define SF_GROUPS_SET PW_SAT_FLOAT_SIMD_GROUPS_AVX2
 
 /* A vector's inputs widened to the output type (GCC 12 turns __builtin_convertvector's widening
  * into one lane at a time) */

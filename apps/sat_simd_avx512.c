@@ -2,10 +2,15 @@
  * avx512 (this file alone gets the instruction-set flags: CMakeLists.txt). */
 #include <immintrin.h>
 
+#include "sat_simd.h"
+
 #define SS_SET avx512
 #define VBYTES 64
+#define SF_LANES_F32 16 /* literals: the lane shift and transpose names are pasted from them */
+#define SF_LANES_F64 8
 #define SS_STREAM(p, v) _mm512_stream_si512((void *)(p), (__m512i)(v))
 #define SS_FENCE() _mm_sfence()
+#define SF_GROUPS_SET PW_SAT_FLOAT_SIMD_GROUPS_AVX512
 
 /* A vector's inputs widened to the output type (GCC 12 turns __builtin_convertvector's widening
  * into one lane at a time) */

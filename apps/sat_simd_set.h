@@ -1,7 +1,8 @@
 /*
  * sat_simd_set.h - every integer SAT / INTHIST vector tile processor of one instruction set
  * (sat_simd_kernel.h).  The set's file defines VBYTES, SS_SET (its name: sse41, avx2, avx512),
- * SS_STREAM(p, v), SS_FENCE() and SS_WIDEN_<in>_<out>(p) for the six pairs, then includes this.
+ * SS_STREAM(p, v), SS_FENCE(), SS_WIDEN_<in>_<out>(p) for the six pairs, and SF_GROUPS_SET (the
+ * float processor's groups), SF_LANES_F32 and SF_LANES_F64, then includes this.
  */
 #include <stdint.h>
 #include <string.h>
@@ -80,3 +81,17 @@ static inline int ss_load16_(const void *p)
 #define SS_INDICATOR 1
 #define SS_NAME SS_SET_NAME(inthist)
 #include "sat_simd_kernel.h"
+
+#define SF_T float
+#define SF_SUF f32
+#define SF_LANES SF_LANES_F32
+#define SF_GROUPS SF_GROUPS_SET
+#define SF_NAME SS_SET_NAME(f32_f32)
+#include "sat_float_simd_kernel.h"
+
+#define SF_T double
+#define SF_SUF f64
+#define SF_LANES SF_LANES_F64
+#define SF_GROUPS SF_GROUPS_SET
+#define SF_NAME SS_SET_NAME(f64_f64)
+#include "sat_float_simd_kernel.h"

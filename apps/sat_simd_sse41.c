@@ -2,10 +2,15 @@
  * sse41 (this file alone gets the instruction-set flags: CMakeLists.txt). */
 #include <smmintrin.h>
 
+#include "sat_simd.h"
+
 #define SS_SET sse41
 #define VBYTES 16
+#define SF_LANES_F32 4 /* literals: the lane shift and transpose names are pasted from them */
+#define SF_LANES_F64 2
 #define SS_STREAM(p, v) _mm_stream_si128((__m128i *)(void *)(p), (__m128i)(v))
 #define SS_FENCE() _mm_sfence()
+#define SF_GROUPS_SET PW_SAT_FLOAT_SIMD_GROUPS_SSE41
 
 /* A vector's inputs widened to the output type (GCC 12 turns __builtin_convertvector's widening
  * into one lane at a time) */

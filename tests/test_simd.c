@@ -9,7 +9,7 @@
  * end cell must be identical (ties: the smallest end_a, then end_b).  DTW: f32 and f64, absolute
  * and squared costs, series of mixed scales; the distance must be the same bits.  SAT: u8, u16
  * and i32 images (negative values too) into i32 and i64 tables, strided, at any alignment, and
- * tables large enough to be streamed; every entry equal.  INTHIST: u8, u16 and f32 images, 1-40
+ * tables large enough to be streamed; every entry equal; f32 and f64 tables, the same bits.  INTHIST: u8, u16 and f32 images, 1-40
  * bins, every plane's every entry.
  * HEAT and SOR: f32 and f64 grids, strided, 1-4 sweeps (pipelined on the peer engine); every
  * value the same bits.  Sets the processor lacks are
@@ -289,6 +289,46 @@ static void sat_cases(pw_simd simd, int count, int large)
     }
 }
 
+/* SAT of floats (f32 -> f32, f64 -> f64): the bits of every entry against the sequential
+ * reference, values of mixed signs and scales (so that the order of the adds shows). */
+static void sat_float_cases(pw_simd simd, int count)
+{
+    for (int k = 0; k < count; k++) {
+        const int64_t rows = awkward_length() % 500 + 1, cols = awkward_length() % 500 + 1, pad = test_range(0, 5);
+        const int f64 = (int)test_range(0, 1);
+        const size_t esz = f64 ? 8 : 4;
+        const int64_t opad = test_range(0, 9);
+        unsigned char *in = malloc(esz * (size_t)(rows * (cols + pad)));
+        unsigned char *want = calloc((size_t)(rows * (cols + opad)), esz), *got = calloc((size_t)(rows * (cols + opad)), esz);
+        for (int64_t x = 0; x < rows * (cols + pad); x++) {
+            const double v = (double)test_range(-1000000, 1000000) / (test_range(0, 3) ? 997.0 : 0.0137);
+            if (f64) ((double *)in)[x] = v;
+            else ((float *)in)[x] = (float)v;
+        }
+        const pw_dtype type = f64 ? PW_F64 : PW_F32;
+        pw_image im = {type, rows, cols, cols + pad, in}, wi = {type, rows, cols, cols + opad, want},
+                 gi = {type, rows, cols, cols + opad, got};
+        pw_options ref_o, o;
+        engine_options(&ref_o, &o, simd);
+        if (test_range(0, 1)) o.tile_h = (int)test_range(1, 70);
+        if (test_range(0, 1)) o.tile_w = test_range(1, 200);
+        pw_run_info ri, g_info;
+        pw_status s1 = pw_sat(&im, &wi, &ref_o, &ri), s2 = pw_sat(&im, &gi, &o, &g_info);
+        CHECK(s1 == PW_OK && s2 == PW_OK, "sat float %s: status %d, reference %d", pw_simd_name(simd), s2, s1);
+        if (s1 == PW_OK && s2 == PW_OK) {
+            runs++;
+            if (g_info.simd == simd) vector_runs++;
+            CHECK(memcmp(want, got, esz * (size_t)(rows * (cols + opad))) == 0,
+                  "sat %s %s %lldx%lld stride %lld, out stride %lld, h %d w %lld threads %d strategy %d",
+                  pw_simd_name(g_info.simd), f64 ? "f64" : "f32", (long long)rows, (long long)cols, (long long)(cols + pad),
+                  (long long)(cols + opad), g_info.tile_h, (long long)g_info.tile_w, g_info.threads, o.strategy);
+        }
+        free(in);
+        free(want);
+        free(got);
+    }
+}
+
 /* Integral histograms: every plane's every entry against the sequential reference; `large`:
  * planes past the streaming size together. */
 static void inthist_cases(pw_simd simd, int count, int large)
@@ -430,6 +470,7 @@ int main(int argc, char **argv)
         dtw_cases(sets[s], lanes_of[s], count);
         sat_cases(sets[s], count / 3, 0);
         sat_cases(sets[s], 3, 1);
+        sat_float_cases(sets[s], count / 3);
         inthist_cases(sets[s], count / 6, 0);
         inthist_cases(sets[s], 2, 1);
         stencil_cases(sets[s], count / 3);
