@@ -102,14 +102,17 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
     if (float_tile) st = pw_simd_fit_plan(&plan, options, lanes, rows, &fitted);
     if (st != PW_OK) return st;
     if (fitted) {
+        const size_t size = pw_dtype_size(out->type);
         vec = (pw_sat_simd){.t = &plan.tiling, .in = in->data, .in_stride = ctx.in_stride, .out = out->data,
                             .out_stride = ctx.out_stride, .tile = float_tile};
+        vec.stream = pw_sat_simd_streams(out->data, (size_t)(out->rows * ctx.out_stride) * size, size);
+        if (vec.stream) pw_sat_float_simd_stages(&vec, plan.workers, lanes, rows, size);
         kernel.tile = pw_sat_simd_tile;
         kernel.ctx = &vec;
         kernel.simd = plan.simd;
     }
     st = pw_execute(&plan, &kernel, info);
-    if (use > 0) pw_sat_simd_free(&vec);
+    if (use > 0 || fitted) pw_sat_simd_free(&vec);
     return st;
 }
 

@@ -45,26 +45,24 @@ static void SF_F(sf_block_cells_)(const pw_sat_simd *k, int64_t i0, int64_t j0, 
 
 /* A whole block of V steps of G groups in lockstep (every lane inside the table): each lane's V
  * inputs in as a row segment, turned into one vector a step by a register transpose; the steps;
- * the results transposed back and stored as row segments.  Lane l's up is lane l-1's cell of the
+ * the results transposed back and stored as row segments, lane L's at dst + L * dst_lane (the
+ * table: its row i0 + L at column j0 - L; or the stage).  Lane l's up is lane l-1's cell of the
  * step before (a lane shift, lane 0 from the row above the set), its diag its up of the step
- * before, its left its own cell of the step before. */
-SF_INLINE void SF_F(sf_block_)(const pw_sat_simd *k, int64_t i0, int64_t j0, const int G)
+ * before, its left its own cell of the step before: left and diag come in from the block before
+ * and go out to the next. */
+SF_INLINE void SF_F(sf_block_)(const pw_sat_simd *k, int64_t i0, int64_t j0, const int G, SFV *left, SFV *diag,
+                               SF_T *dst, int64_t dst_lane)
 {
-    const int64_t is = k->in_stride, os = k->out_stride;
-    SFV cell[SF_GROUPS][SF_LANES], left[SF_GROUPS], diag[SF_GROUPS];
+    const int64_t is = k->in_stride;
+    SFV cell[SF_GROUPS][SF_LANES];
     for (int q = 0; q < G; q++) {
-        SF_T first_left[SF_LANES], first_diag[SF_LANES];
         for (int l = 0; l < SF_LANES; l++) {
-            const int64_t L = (int64_t)q * SF_LANES + l, i = i0 + L, j = j0 - L; /* lane L's first column */
-            memcpy(&cell[q][l], (const SF_T *)k->in + i * is + j, sizeof cell[q][l]);
-            first_left[l] = SF_F(sf_at_)(k, i, j - 1);
-            first_diag[l] = SF_F(sf_at_)(k, i - 1, j - 1);
+            const int64_t L = (int64_t)q * SF_LANES + l;
+            memcpy(&cell[q][l], (const SF_T *)k->in + (i0 + L) * is + (j0 - L), sizeof cell[q][l]);
         }
-        memcpy(&left[q], first_left, sizeof left[q]);
-        memcpy(&diag[q], first_diag, sizeof diag[q]);
         SF_TRANSPOSE(cell[q]);
     }
-    const SF_T *above = i0 > 0 ? (const SF_T *)k->out + (i0 - 1) * os + j0 : NULL; /* the set's row above */
+    const SF_T *above = i0 > 0 ? (const SF_T *)k->out + (i0 - 1) * k->out_stride + j0 : NULL; /* the set's row above */
     for (int t = 0; t < SF_LANES; t++) {
         SFV up[SF_GROUPS];
         for (int q = 0; q < G; q++) /* group q's lane 0 takes group q-1's last lane of the step before */
@@ -80,39 +78,105 @@ SF_INLINE void SF_F(sf_block_)(const pw_sat_simd *k, int64_t i0, int64_t j0, con
         SF_TRANSPOSE(cell[q]);
         for (int l = 0; l < SF_LANES; l++) {
             const int64_t L = (int64_t)q * SF_LANES + l;
-            memcpy((SF_T *)k->out + (i0 + L) * os + (j0 - L), &cell[q][l], sizeof cell[q][l]);
+            memcpy(dst + L * dst_lane, &cell[q][l], sizeof cell[q][l]);
         }
     }
 }
 
-SF_INLINE void SF_F(sf_set_)(const pw_sat_simd *k, const pw_ad_set *set, const int G)
+/* left and diag of every lane before its cell at column j0 - L, from the table. */
+SF_INLINE void SF_F(sf_load_edges_)(const pw_sat_simd *k, int64_t i0, int64_t j0, const int G, SFV *left, SFV *diag)
 {
-    const int64_t cols = k->t->cols;
+    for (int q = 0; q < G; q++) {
+        SF_T first_left[SF_LANES], first_diag[SF_LANES];
+        for (int l = 0; l < SF_LANES; l++) {
+            const int64_t L = (int64_t)q * SF_LANES + l, i = i0 + L, j = j0 - L;
+            first_left[l] = SF_F(sf_at_)(k, i, j - 1);
+            first_diag[l] = SF_F(sf_at_)(k, i - 1, j - 1);
+        }
+        memcpy(&left[q], first_left, sizeof left[q]);
+        memcpy(&diag[q], first_diag, sizeof diag[q]);
+    }
+}
+
+/* Copy the stage's blocks (lane L's cells of columns j0 - L .. j0 - L + n - 1) into the table:
+ * whole aligned lines by non-temporal stores, a row's partial lines at both ends by plain ones. */
+static void SF_F(sf_flush_)(const pw_sat_simd *k, int64_t i0, int64_t j0, int64_t n, int lanes, const SF_T *stage,
+                            int64_t stage_lane)
+{
+    const int line = 64 / (int)sizeof(SF_T);
+    for (int L = 0; L < lanes; L++) {
+        SF_T *row = (SF_T *)k->out + (i0 + L) * k->out_stride + (j0 - L);
+        const SF_T *src = stage + L * stage_lane;
+        int64_t a = (int64_t)((64 - (uintptr_t)row % 64) % 64 / sizeof(SF_T));
+        if (a > n) a = n;
+        memcpy(row, src, (size_t)a * sizeof(SF_T));
+        int64_t j = a;
+        for (; j + line <= n; j += line)
+            for (int v = 0; v < line; v += SF_LANES) {
+                SFV x;
+                memcpy(&x, src + j + v, sizeof x);
+                SS_STREAM(row + j + v, x);
+            }
+        memcpy(row + j, src + j, (size_t)(n - j) * sizeof(SF_T));
+    }
+}
+
+/* Blocks a stage holds before it is flushed (its lanes' rows are PW_SAT_FLOAT_STAGE_BLOCKS x V
+ * cells long: sat_simd.c sizes the scratch the same way). */
+#define SF_STAGE_BLOCKS PW_SAT_FLOAT_STAGE_BLOCKS
+
+SF_INLINE void SF_F(sf_set_)(const pw_sat_simd *k, const pw_ad_set *set, const int G, SF_T *stage)
+{
+    const int64_t cols = k->t->cols, stage_lane = SF_STAGE_BLOCKS * SF_LANES;
     int lanes = 0;
     for (int q = 0; q < G; q++) lanes += set->valid[q];
+    SFV left[SF_GROUPS], diag[SF_GROUPS];
+    int64_t run = -1, staged = 0; /* run: j0 of the first block since the edges were loaded (-1: none) */
     for (int64_t blk = set->b0; blk < set->b1; blk += SF_LANES) {
         const int64_t j0 = blk - set->g; /* the first lane's column at the block's first step */
-        if (pw_ad_block_is_edge(j0, G, set->valid[G - 1], SF_LANES, cols))
+        if (pw_ad_block_is_edge(j0, G, set->valid[G - 1], SF_LANES, cols)) {
+            if (staged) SF_F(sf_flush_)(k, set->i0, j0 - staged * SF_LANES, staged * SF_LANES, lanes, stage, stage_lane);
+            staged = 0;
+            run = -1;
             SF_F(sf_block_cells_)(k, set->i0, j0, lanes, cols);
-        else
-            SF_F(sf_block_)(k, set->i0, j0, G);
+            continue;
+        }
+        if (run < 0) {
+            SF_F(sf_load_edges_)(k, set->i0, j0, G, left, diag);
+            run = j0;
+        }
+        if (!k->stream) {
+            SF_F(sf_block_)(k, set->i0, j0, G, left, diag, (SF_T *)k->out + set->i0 * k->out_stride + j0,
+                            k->out_stride - 1);
+            continue;
+        }
+        SF_F(sf_block_)(k, set->i0, j0, G, left, diag, stage + staged * SF_LANES, stage_lane);
+        if (++staged == SF_STAGE_BLOCKS) {
+            SF_F(sf_flush_)(k, set->i0, j0 - (staged - 1) * SF_LANES, staged * SF_LANES, lanes, stage, stage_lane);
+            staged = 0;
+        }
+    }
+    if (staged) {
+        const int64_t end = set->b1 - set->g; /* j0 after the last block */
+        SF_F(sf_flush_)(k, set->i0, end - staged * SF_LANES, staged * SF_LANES, lanes, stage, stage_lane);
     }
 }
 
 void SF_NAME(const pw_sat_simd *k, int64_t r, int64_t c, int worker)
 {
-    (void)worker;
+    SF_T *stage = k->stream ? (SF_T *)(void *)((unsigned char *)k->scratch + (size_t)worker * k->scratch_bytes) : NULL;
     pw_ad_set set;
     int64_t g = 0;
     while (pw_ad_next_set(k->t, r, c, k->t->cols, SF_LANES, SF_GROUPS, &g, &set)) {
 #if SF_GROUPS > 1
         if (set.groups == 2) {
-            SF_F(sf_set_)(k, &set, 2);
+            SF_F(sf_set_)(k, &set, 2, stage);
             continue;
         }
 #endif
-        SF_F(sf_set_)(k, &set, 1);
+        SF_F(sf_set_)(k, &set, 1, stage);
     }
+    if (k->stream) SS_FENCE(); /* the tile's streamed cells before the engine publishes it */
 }
 
 #undef SF_T
@@ -126,3 +190,4 @@ void SF_NAME(const pw_sat_simd *k, int64_t r, int64_t c, int worker)
 #undef SF_SHIFT
 #undef SF_CELL
 #undef SF_INLINE
+#undef SF_STAGE_BLOCKS

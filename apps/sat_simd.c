@@ -64,6 +64,20 @@ int pw_sat_simd_streams(const void *out, size_t table_bytes, size_t elem_size)
     return table_bytes >= PW_SAT_SIMD_STREAM_BYTES && (uintptr_t)out % elem_size == 0;
 }
 
+int pw_sat_float_simd_stages(pw_sat_simd *k, int workers, int lanes, int rows, size_t elem_size)
+{
+    const size_t per_worker = ((size_t)rows * PW_SAT_FLOAT_STAGE_BLOCKS * (size_t)lanes * elem_size + 63) / 64 * 64;
+    void *block = pw_malloc((size_t)workers * per_worker + 64);
+    if (!block) {
+        k->stream = 0;
+        return 0;
+    }
+    k->scratch_block = block;
+    k->scratch = (unsigned char *)block + (64 - (uintptr_t)block % 64) % 64;
+    k->scratch_bytes = per_worker;
+    return 1;
+}
+
 void pw_sat_simd_free(pw_sat_simd *k)
 {
     free(k->scratch_block);

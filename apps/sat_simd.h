@@ -28,7 +28,8 @@
  * up is the lane above's cell of the step before (a lane shift), its diag its up of the step
  * before and its left its own cell of the step before.  A block of V steps reads each lane's V
  * inputs as a row segment and turns them into one vector a step by a register transpose
- * (src/cpu/simd/transpose.h); the V x V results go back the same way (sat_float_simd_kernel.h).
+ * (src/cpu/simd/transpose.h); the V x V results go back the same way (sat_float_simd_kernel.h),
+ * into the table or, for a large one, into a stage streamed out by lines as the integers are.
  * (A scalar form with 8 rows in flight measured slower than one row at a time: each lane waits
  * three adds for the lane above, and that skew outran the out-of-order window.)
  */
@@ -77,6 +78,15 @@ typedef struct pw_sat_simd {
 #define PW_SAT_FLOAT_SIMD_GROUPS_SSE41 2
 #define PW_SAT_FLOAT_SIMD_GROUPS_AVX2 2
 #define PW_SAT_FLOAT_SIMD_GROUPS_AVX512 1
+
+/* A large float table is written through a per-worker stage: a set's blocks land there, and
+ * every PW_SAT_FLOAT_STAGE_BLOCKS blocks (and before an edge block) its lanes' row segments go to
+ * the table by non-temporal stores (whole lines; partial ones by plain stores). */
+#define PW_SAT_FLOAT_STAGE_BLOCKS 64
+
+/* The float processor's stages (k->stream set): rows x PW_SAT_FLOAT_STAGE_BLOCKS x lanes elements a
+ * worker.  Returns 0 (k->stream cleared: plain stores) when there is no memory for them. */
+int pw_sat_float_simd_stages(pw_sat_simd *k, int workers, int lanes, int rows, size_t elem_size);
 
 /* Set k up for the plan's tiling and workers: the tile function of the plan's set for this pair
  * (bins 0: a SAT, in: u8, u16, i32; out: i32, i64; bins > 0: an integral histogram, in the i32

@@ -290,12 +290,17 @@ static void sat_cases(pw_simd simd, int count, int large)
 }
 
 /* SAT of floats (f32 -> f32, f64 -> f64): the bits of every entry against the sequential
- * reference, values of mixed signs and scales (so that the order of the adds shows). */
-static void sat_float_cases(pw_simd simd, int count)
+ * reference, values of mixed signs and scales (so that the order of the adds shows); `large`:
+ * tables written through the stages (sat_simd.h). */
+static void sat_float_cases(pw_simd simd, int count, int large)
 {
     for (int k = 0; k < count; k++) {
-        const int64_t rows = awkward_length() % 500 + 1, cols = awkward_length() % 500 + 1, pad = test_range(0, 5);
+        int64_t rows = awkward_length() % 500 + 1, cols = awkward_length() % 500 + 1, pad = test_range(0, 5);
         const int f64 = (int)test_range(0, 1);
+        if (large) { /* past the streaming size (16 MB): through the stages */
+            rows = test_range(1000, 1300);
+            cols = (((int64_t)16 << 20) / (f64 ? 8 : 4)) / rows + test_range(1, 600);
+        }
         const size_t esz = f64 ? 8 : 4;
         const int64_t opad = test_range(0, 9);
         unsigned char *in = malloc(esz * (size_t)(rows * (cols + pad)));
@@ -311,7 +316,7 @@ static void sat_float_cases(pw_simd simd, int count)
         pw_options ref_o, o;
         engine_options(&ref_o, &o, simd);
         if (test_range(0, 1)) o.tile_h = (int)test_range(1, 70);
-        if (test_range(0, 1)) o.tile_w = test_range(1, 200);
+        if (test_range(0, 1)) o.tile_w = large ? test_range(1, 3000) : test_range(1, 200);
         pw_run_info ri, g_info;
         pw_status s1 = pw_sat(&im, &wi, &ref_o, &ri), s2 = pw_sat(&im, &gi, &o, &g_info);
         CHECK(s1 == PW_OK && s2 == PW_OK, "sat float %s: status %d, reference %d", pw_simd_name(simd), s2, s1);
@@ -470,7 +475,8 @@ int main(int argc, char **argv)
         dtw_cases(sets[s], lanes_of[s], count);
         sat_cases(sets[s], count / 3, 0);
         sat_cases(sets[s], 3, 1);
-        sat_float_cases(sets[s], count / 3);
+        sat_float_cases(sets[s], count / 3, 0);
+        sat_float_cases(sets[s], 3, 1);
         inthist_cases(sets[s], count / 6, 0);
         inthist_cases(sets[s], 2, 1);
         stencil_cases(sets[s], count / 3);
