@@ -55,7 +55,7 @@ typedef struct cli_common {
     "                              of the same kind skips the training (default\n"        \
     "                              $PEERWAVE_WISDOM, else ~/.cache/peerwave/wisdom.tsv)\n" \
     "  --threads N                 CPU threads (default: all cores)\n"                    \
-    "  --simd auto|scalar|sse41|avx2|avx512  CPU vector instructions (sw dtw sat heat sor;\n" \
+    "  --simd auto|scalar|sse41|avx2|avx512  CPU vector instructions (sw dtw sat inthist heat sor;\n" \
     "                              default auto: $PEERWAVE_SIMD, else the widest the\n"     \
     "                              processor has)\n"                                        \
     "  --device N                  CUDA device index (default 0)\n"                       \

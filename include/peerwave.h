@@ -96,7 +96,7 @@ typedef enum pw_tile_shape {
     PW_TILE_SQUARE     /* axis-aligned h x w tiles (w = h unless given): 2n-1 steps per tile */
 } pw_tile_shape;
 
-/* The x86 vector instructions the CPU tile processors use (SW, DTW, integer SAT, HEAT/SOR;
+/* The x86 vector instructions the CPU tile processors use (SW, DTW, SAT, INTHIST, HEAT/SOR;
  * docs/PERFORMANCE.md).  AUTO
  * = $PEERWAVE_SIMD if set (scalar, sse41, avx2, avx512), else the widest the processor has.
  * Asking for one the processor lacks is PW_ERR_UNSUPPORTED, never an illegal instruction. */

@@ -72,7 +72,7 @@ OPTIONS = {
     "train_ratio": "the model's training corner: this share of rows and columns (0: 0.1)",
     "wisdom": "file remembering model fits (None: the default, 'none': no file)",
     "threads": "CPU threads (0: one per core)",
-    "simd": "CPU vector instructions (sw, dtw, integer sat, heat, sor): 'auto' ($PEERWAVE_SIMD, else the widest), 'scalar', 'sse41', 'avx2', 'avx512'",
+    "simd": "CPU vector instructions (sw, dtw, sat, inthist, heat, sor): 'auto' ($PEERWAVE_SIMD, else the widest), 'scalar', 'sse41', 'avx2', 'avx512'",
     "device": "CUDA device index",
     "rows_per_thread": "CUDA sw/dtw: tile rows a thread (0, 1, 2, 4, 8)",
     "layout": "CUDA sat/heat/sor: 'auto', 'row-major' or 'hybrid'",
