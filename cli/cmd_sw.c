@@ -24,6 +24,9 @@ static const char usage[] =
     "  --gap-open O --gap-extend E penalties >= 0: a gap of length L costs O + (L-1)E\n"
     "                              (parasail's convention); O == E is a linear gap\n"
     "  --name-a NAME --name-b NAME the record to take from A / B (the header's first word)\n"
+    "  --prune                     GPU: skip the parts of the matrix that can no longer reach\n"
+    "                              the best score found so far (exact: the same score and end;\n"
+    "                              pruned_cells says how many; the CPU ignores it)\n"
     "Input: '-' gap characters and white space are ignored; digits and other symbols are errors.\n"
     "Output (key: value, or --tsv): score, end_a, end_b: 1-based positions of the last aligned\n"
     "letters in A and B (0 when the score is 0); ties go to the smallest end_a, then end_b;\n"
@@ -47,7 +50,7 @@ static const char usage[] =
 typedef struct sw_args {
     pw_sw_params params;
     const char *name_a, *name_b;
-    int align, sam;
+    int align, sam, prune;
     const char *view_path, *plot_path;
 } sw_args;
 
@@ -85,6 +88,7 @@ static int sw_option(void *ctx, int opt, const char *arg)
     case 'A': a->name_a = arg; return 0;
     case 'B': a->name_b = arg; return 0;
     case 'L': a->align = 1; return 0;
+    case 'R': a->prune = 1; return 0;
     case 'V': a->view_path = arg, a->align = 1; return 0;
     case 'P': a->plot_path = arg, a->align = 1; return 0;
     case 'F':
@@ -104,7 +108,8 @@ static const struct option sw_options[] = {
     {"gap-extend", required_argument, 0, 'e'}, {"name-a", required_argument, 0, 'A'},
     {"name-b", required_argument, 0, 'B'},     {"align", no_argument, 0, 'L'},
     {"view", required_argument, 0, 'V'},       {"plot", required_argument, 0, 'P'},
-    {"format", required_argument, 0, 'F'},     {0, 0, 0, 0}};
+    {"format", required_argument, 0, 'F'},     {"prune", no_argument, 0, 'R'},
+    {0, 0, 0, 0}};
 
 static const cli_command sw_command = {"sw", usage, NULL, sw_options, sw_option, 2, 2, "two FASTA files"};
 
@@ -195,6 +200,7 @@ int cmd_sw(int argc, char **argv)
         return EXIT_DATA;
     }
     sw_job job = {&a, &b, &args.params, common.options};
+    job.options.sw_prune = args.prune;
     job.align = args.align;
     pw_status st = cli_run_job(&common, "sw", run_sw, &job);
     int code = 0;
@@ -228,6 +234,7 @@ int cmd_sw(int argc, char **argv)
     cli_detail(&rep, "length_b", "%" PRId64, b.length);
     cli_detail_info(&rep, &res->info);
     cli_detail_autowidth(&rep, &job.result.info);
+    if (args.prune) cli_detail(&rep, "pruned_cells", "%" PRId64, res->info.pruned_cells);
     cli_detail(&rep, "gcups", "%.3f", res->info.seconds > 0 ? (double)res->info.cells / res->info.seconds / 1e9 : 0.0);
     if (args.align) {
         code = finish_alignment(&args, &job, &rep, argc, argv);

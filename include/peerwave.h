@@ -204,6 +204,12 @@ typedef struct pw_options {
                                "none" = none (train every time).  A file that cannot be written
                                never fails a run */
     pw_simd simd;           /* CPU: the vector instructions of the tile processors (pw_simd) */
+    int sw_prune;           /* SW on the GPU (its warp processor, any schedule): 1 = skip the parts
+                               of the matrix that can no longer reach the best score found so far
+                               (MASA-CUDAlign's block pruning), exact: the same score and end cell.
+                               0 (the default) = compute every cell.  The CPU engines and the
+                               alignment search's passes ignore it; pw_run_info.pruned_cells says
+                               how much was skipped */
 } pw_options;
 
 #define PW_MAX_TILE_H 4096
@@ -247,6 +253,8 @@ typedef struct pw_run_info {
     double model_d_s, model_tau_s; /* the fit: seconds a diagonal step, seconds a hand-off */
     pw_simd simd;         /* CPU: the vector instructions the tiles ran with (SCALAR where the
                              app or the parameters have no vector processor); CUDA: AUTO */
+    int64_t pruned_cells; /* SW with options.sw_prune on the GPU: cells skipped (counted in
+                             cells, and so in rates, all the same) */
 } pw_run_info;
 
 /* ---------------------------------------------------------------------------------------------

@@ -49,6 +49,9 @@ static void check_options(void)
     WITH(layout, (pw_layout)3, PW_ERR_INVALID_ARGUMENT)
     WITH(layout, PW_LAYOUT_HYBRID, PW_OK) /* CPU: ignored */
     WITH(watchdog_ms, INT64_MAX, PW_ERR_INVALID_ARGUMENT)
+    WITH(sw_prune, 2, PW_ERR_INVALID_ARGUMENT)
+    WITH(sw_prune, -1, PW_ERR_INVALID_ARGUMENT)
+    WITH(sw_prune, 1, PW_OK) /* CPU: ignored */
     WITH(tile_w, 0, PW_OK) /* 0 = automatic */
     WITH(tile_h, 0, PW_OK)
     /* LAUNCH is a GPU-only baseline: the CPU backend refuses it rather than pretending. */

@@ -53,7 +53,7 @@ def build_info():
 
 
 RunInfo = namedtuple("RunInfo", "backend strategy shape tile_h tile_w threads threads_available skew cells seconds "
-                                "width_source wisdom training_seconds simd")
+                                "width_source wisdom training_seconds simd pruned_cells")
 Progress = namedtuple("Progress", "fraction cells_done cells seconds cells_per_second eta_seconds best final")
 
 _BACKENDS = ["auto", "cpu", "cuda"]
@@ -74,6 +74,7 @@ OPTIONS = {
     "threads": "CPU threads (0: one per core)",
     "simd": "CPU vector instructions (sw, dtw, sat, inthist, heat, sor): 'auto' ($PEERWAVE_SIMD, else the widest), 'scalar', 'sse41', 'avx2', 'avx512'",
     "device": "CUDA device index",
+    "sw_prune": "CUDA sw: skip what can no longer reach the best score found so far (exact; RunInfo.pruned_cells)",
     "rows_per_thread": "CUDA sw/dtw: tile rows a thread (0, 1, 2, 4, 8)",
     "layout": "CUDA sat/heat/sor: 'auto', 'row-major' or 'hybrid'",
     "max_blocks": "CUDA: at most this many persistent blocks (0: as many as fit)",
@@ -91,7 +92,7 @@ _WISDOM = ["off", "hit", "saved", "unsaved"]
 def _info(i):
     return RunInfo(_BACKENDS[i.backend], _STRATEGIES[i.strategy], _SHAPES[i.shape], i.tile_h, i.tile_w, i.threads,
                    i.threads_available, i.skew, i.cells, i.seconds, _WIDTH_SOURCES[i.width_source],
-                   _WISDOM[i.wisdom], i.training_seconds, _SIMD[i.simd])
+                   _WISDOM[i.wisdom], i.training_seconds, _SIMD[i.simd], i.pruned_cells)
 
 
 def _pick(name, value, names):
@@ -127,7 +128,7 @@ class _Call:
         o.shape = _pick("shape", kwargs.get("shape", "hyper"), _SHAPES)
         o.layout = _pick("layout", kwargs.get("layout", "auto"), _LAYOUTS)
         o.simd = _pick("simd", kwargs.get("simd", "auto"), _SIMD)
-        for k in ("tile_h", "threads", "device", "rows_per_thread", "max_blocks"):
+        for k in ("tile_h", "threads", "device", "rows_per_thread", "max_blocks", "sw_prune"):
             setattr(o, k, int(kwargs.get(k, 0)))
         devices = {v.device_id for v in views if v is not None and v.device_id is not None}
         if len(devices) > 1:

@@ -31,7 +31,7 @@ class Options(ctypes.Structure):
                 ("trace", TRACE_FN), ("trace_user", c_void_p), ("progress", PROGRESS_FN),
                 ("progress_user", c_void_p), ("progress_interval_ms", c_int64),
                 ("cancel", ctypes.POINTER(c_int)), ("width_model", c_int), ("train_ratio", c_double),
-                ("wisdom", c_char_p), ("simd", c_int)]
+                ("wisdom", c_char_p), ("simd", c_int), ("sw_prune", c_int)]
 
 
 class RunInfo(ctypes.Structure):
@@ -39,7 +39,8 @@ class RunInfo(ctypes.Structure):
                 ("threads", c_int), ("threads_available", c_int), ("skew", c_int), ("cells", c_int64),
                 ("seconds", c_double), ("width_source", c_int), ("wisdom", c_int), ("training_seconds", c_double),
                 ("training_rows", c_int64), ("training_cols", c_int64), ("model_d_s", c_double),
-                ("model_tau_s", c_double), ("simd", c_int)]
+                ("model_tau_s", c_double), ("simd", c_int),
+                ("pruned_cells", c_int64)]
 
 
 class SwParams(ctypes.Structure):

@@ -51,6 +51,7 @@ void pw_options_init(pw_options *options)
     options->train_ratio = 0;
     options->wisdom = NULL;
     options->simd = PW_SIMD_AUTO;
+    options->sw_prune = 0;
 }
 
 int pw_cpu_count(void)
@@ -77,6 +78,7 @@ pw_status pw_options_check(const pw_options *o)
     if (o->width_model < -1 || o->width_model > 1 || !(o->train_ratio >= 0 && o->train_ratio <= 1))
         return PW_ERR_INVALID_ARGUMENT;
     if ((unsigned)o->simd > PW_SIMD_AVX512) return PW_ERR_INVALID_ARGUMENT;
+    if (o->sw_prune != 0 && o->sw_prune != 1) return PW_ERR_INVALID_ARGUMENT;
     return PW_OK;
 }
 
@@ -146,6 +148,7 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     plan->watchdog_ns = options->watchdog_ms * 1000000;
     plan->stream = options->cuda_stream;
     plan->simd = PW_SIMD_SCALAR;
+    plan->sw_prune = options->sw_prune;
     pw_monitor_init(&plan->monitor, &plan->monitor_state, options, pw_monitor_mul(rows, cols));
     /* Fault injection for the reliability tests (docs/RELIABILITY.md): the peer engines never
      * publish this tile-row's progress, so the row below must end in PW_ERR_TIMEOUT. */

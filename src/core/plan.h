@@ -26,6 +26,7 @@ typedef struct pw_plan {
     int rows_per_thread;  /* CUDA linear apps: lanes per thread asked for (1, 2, 4, 8; divides tile
                              h), or 0: the kernel selector's choice (src/cuda/kernel_desc.h) */
     int device;           /* CUDA device index */
+    int sw_prune;         /* CUDA SW: block pruning (pw_options.sw_prune) */
     pw_trace_fn trace;
     void *trace_user;
     int64_t watchdog_ns;  /* 0 = the engine's default */

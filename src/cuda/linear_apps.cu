@@ -160,10 +160,29 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
                                                   best_score.ptr, best_col.ptr, save.h, save.f, save.every,
                                                   save.slots, m},
                                 info, save.slots > 0 ? save.every : 0);
-    else
-        st = pw_cuda_run_linear(&watched, SwApp<Gaps>{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet,
-                                                      gaps, best_score.ptr, best_col.ptr},
-                                info);
+    else {
+        SwApp<Gaps> app{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet, gaps, best_score.ptr, best_col.ptr};
+        /* block pruning (app_sw.cuh, warp_proc.cuh): the best published score, the cells skipped */
+        pw_device_buffer<int32_t> prune_best(s);
+        pw_device_buffer<unsigned long long> pruned(s);
+        if (plan->sw_prune) {
+            const int32_t zero = 0;
+            const unsigned long long none = 0;
+            PW_THEN(st, prune_best.upload(&zero, 1));
+            PW_THEN(st, pruned.upload(&none, 1));
+            if (st != PW_OK) return st;
+            app.prune_best = prune_best.ptr;
+            app.pruned = pruned.ptr;
+            app.max_score = scores[0];
+            for (int k = 1; k < alphabet * alphabet; k++) app.max_score = scores[k] > app.max_score ? scores[k] : app.max_score;
+        }
+        st = pw_cuda_run_linear(&watched, app, info);
+        if (st == PW_OK && plan->sw_prune) {
+            unsigned long long skipped = 0;
+            st = pruned.download(&skipped, 1);
+            info->pruned_cells = (int64_t)skipped;
+        }
+    }
     PW_THEN(st, best_score.download(row_score.data(), (size_t)n));
     PW_THEN(st, best_col.download(row_col.data(), (size_t)n));
     if (st != PW_OK) return st;

@@ -38,6 +38,7 @@ struct DtwApp {
     int64_t every, slots, cols;
     int64_t free_col;         /* ForPath: a column whose cells cost 0 (-1: none) */
     static constexpr bool stages_block = false;
+    static constexpr bool prunes = false; /* block pruning is SW's (app_sw.cuh) */
     __device__ void begin_block() const {}
     __device__ T shfl_up_value(const T &v) const { return __shfl_up_sync(0xffffffffu, v, 1); }
 

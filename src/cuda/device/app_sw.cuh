@@ -27,6 +27,8 @@ struct SwAffineGaps {
         return T{__shfl_up_sync(0xffffffffu, v.h, 1), PW_SW_NEG_INF, __shfl_up_sync(0xffffffffu, v.f, 1)};
     }
     __device__ T step(int32_t subst, T up, T l, T d) const { return pw_sw_step(subst, open, extend, up, l, d); }
+    /* the least a cell can hold (block pruning puts it where cells are skipped) */
+    __device__ static T floor_value() { return T{0, PW_SW_NEG_INF, PW_SW_NEG_INF}; }
 };
 
 struct SwLinearGaps {
@@ -39,6 +41,7 @@ struct SwLinearGaps {
     __device__ static int32_t f(const T &) { return PW_SW_NEG_INF; }
     __device__ static T shfl_up(const T &v) { return __shfl_up_sync(0xffffffffu, v, 1); }
     __device__ T step(int32_t subst, T up, T l, T d) const { return pw_sw_step_linear(subst, gap, up, l, d); }
+    __device__ static T floor_value() { return 0; }
 };
 
 /* The score table in shared memory, staged once a block (begin_block): a lookup is one add and
@@ -72,6 +75,17 @@ struct SwApp {
     int64_t *best_col;
     int32_t *saved_h, *saved_f; /* ForPath: slots x cols each (NULL: none) */
     int64_t every, slots, cols;
+    /* Block pruning (WarpProc, pw_options.sw_prune; not for the alignment search, whose saved rows
+     * must be the real ones): the best score any warp has published, the cells skipped, and the
+     * largest substitution score.  prune_best NULL: off. */
+    int32_t *prune_best = nullptr;
+    unsigned long long *pruned = nullptr;
+    int32_t max_score = 0;
+
+    static constexpr bool prunes = !ForPath;
+    __device__ static int32_t h_value(const T &v) { return Gaps::h(v); }
+    __device__ static T floor_value() { return Gaps::floor_value(); }
+    __device__ static int32_t acc_score(const TileAcc &acc) { return acc.score; }
 
     static constexpr bool stages_block = true; /* the score table */
     __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(row_load(i), col_load(j)), up, l, d); }

@@ -84,6 +84,7 @@ struct UserLinearApp {
     typename C::Image img;
 
     static constexpr bool stages_block = false;
+    static constexpr bool prunes = false; /* block pruning is SW's (app_sw.cuh) */
     __device__ void begin_block() const {}
     __device__ T shfl_up_value(const T &v) const { return pw_shfl_up(v); }
     __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return C::cell(img, C::stage(img, i, j), up, l, d); }

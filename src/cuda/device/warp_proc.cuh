@@ -141,6 +141,7 @@ struct WarpProc {
         const int k = threadIdx.x;
         Lanes L;
         load_lanes(t, sp, &L);
+        Pruning P = prune_begin();
         Incoming next{};
         issue(t, sp, sp.s0, &next);
         for (int64_t c = sp.s0; c < sp.s1; c += 32) {
@@ -154,9 +155,14 @@ struct WarpProc {
             const int32_t rel = (int32_t)(c - sp.s0);
             /* every lane's cell inside the matrix at every step of the chunk */
             const bool interior = sp.lanes == t.h && c - (t.h - 1) >= 0 && c + 31 < t.cols;
-            if (n == 32 && interior) run_chunk<false, 32>(sp, &L, in_val, in_col, out_val, rel);
-            else if (n == 32) run_chunk<true, 32>(sp, &L, in_val, in_col, out_val, rel);
-            else run_chunk<true, 0>(sp, &L, in_val, in_col, out_val, rel, n);
+            if (n == 32 && interior && prune_chunk(t, sp, &L, val, c, out_val, &P)) {
+                /* skipped: the floor values went to the lanes and to the bus */
+            } else {
+                if (n == 32 && interior) run_chunk<false, 32>(sp, &L, in_val, in_col, out_val, rel);
+                else if (n == 32) run_chunk<true, 32>(sp, &L, in_val, in_col, out_val, rel);
+                else run_chunk<true, 0>(sp, &L, in_val, in_col, out_val, rel, n);
+                prune_publish(sp, L, &P);
+            }
             __syncwarp(); /* the last lane's outputs before they are stored */
             const int64_t j = c + k - (sp.lanes - 1); /* the last lane's column at step c + k */
             if (k < n && j >= 0 && j < t.cols) {
@@ -165,7 +171,110 @@ struct WarpProc {
             }
         }
         store_lanes(sp, L);
+        prune_end(P);
         return true;
+    }
+
+    /* ---- block pruning (App::prunes: SW, app_sw.cuh; pw_options.sw_prune) ----------------------
+     * A path through a chunk's cells enters them from its boundary (the lanes' left and diag at its
+     * first step, the row above's 32 values) or starts in them at 0, and gains at most the best
+     * substitution score per diagonal move, of which there are at most min(rows left, columns left)
+     * from the chunk's corner to the matrix's end.  When even that bound is below a score some
+     * cell reached (the best any warp published), no path that could still win goes through the
+     * chunk: its cells are skipped and take the floor values (H 0, E and F -infinity), which are
+     * at most the real ones, so every later cell computes at most its real value and exactly it
+     * where its best path avoids skipped chunks, which every cell that could win has (strict <:
+     * ties keep their end cell).  Every computed value is still the score of some alignment (one
+     * that starts after a skipped chunk), so a published best never exceeds the real one. */
+    struct Pruning {
+        int32_t best;               /* the best published score, as last read */
+        int32_t published;          /* the best this warp has published */
+        unsigned long long skipped; /* cells skipped (thread 0's count) */
+    };
+
+    __device__ __forceinline__ static int32_t warp_max(int32_t v)
+    {
+#pragma unroll
+        for (int d = 16; d > 0; d /= 2) {
+            const int32_t o = __shfl_xor_sync(0xffffffffu, v, d);
+            v = o > v ? o : v;
+        }
+        return v;
+    }
+
+    __device__ __forceinline__ Pruning prune_begin() const
+    {
+        Pruning P{0, 0, 0};
+        if constexpr (App::prunes)
+            if (app.prune_best) P.best = *(volatile const int32_t *)app.prune_best;
+        return P;
+    }
+
+    /* Skip the interior chunk at c if its bound is below the best published (val: this thread's
+     * bus value for it).  true: skipped, the lanes and out_val hold the floor values, the lanes'
+     * column data are those of step c + 32. */
+    __device__ __forceinline__ bool prune_chunk(const pw_tiling &t, const Span &sp, Lanes *L, const T &val, int64_t c,
+                                                T *out_val, Pruning *P) const
+    {
+        if constexpr (!App::prunes) {
+            return false;
+        } else {
+            if (!app.prune_best) return false;
+            /* each thread bounds the boundary values it holds, and one vote decides: a shuffle
+             * reduction here and at every publish cost 17% of an unrelated pair's run (it is on
+             * every chunk's path) */
+            int32_t m = App::h_value(val);
+#pragma unroll
+            for (int q = 0; q < R; q++) {
+                const int32_t l = App::h_value(L->left[q]), d = App::h_value(L->diag[q]);
+                m = l > m ? l : m;
+                m = d > m ? d : m;
+            }
+            const int64_t i0 = sp.last_row - (sp.lanes - 1), j0 = c - (sp.lanes - 1); /* the chunk's corner */
+            const int64_t rows_left = t.rows - i0, cols_left = t.cols - j0;
+            const int64_t bound =
+                (int64_t)(m > 0 ? m : 0) + (int64_t)app.max_score * (rows_left < cols_left ? rows_left : cols_left);
+            const int32_t best = P->best;
+            P->best = *(volatile const int32_t *)app.prune_best; /* for the next chunk: a stale one prunes less */
+            if (!__all_sync(0xffffffffu, bound < best)) return false;
+            const T floor = App::floor_value();
+#pragma unroll
+            for (int q = 0; q < R; q++) {
+                const int64_t lane = (int64_t)threadIdx.x * R + q, x = c + 32 - lane;
+                L->left[q] = floor;
+                L->diag[q] = floor;
+                L->col[q] = x >= 0 && x < t.cols ? app.col_load(x) : Col{};
+                L->pre[q] = app.pre(L->row[q], L->col[q]);
+            }
+            out_val[threadIdx.x] = floor;
+            if (threadIdx.x == 0) P->skipped += 32ull * (unsigned long long)sp.lanes;
+            return true;
+        }
+    }
+
+    /* After a computed chunk: publish the best of the tile-row's rows so far where it grew (a
+     * vote; the reduction and the atomic only then). */
+    __device__ __forceinline__ void prune_publish(const Span &sp, const Lanes &L, Pruning *P) const
+    {
+        if constexpr (App::prunes) {
+            if (!app.prune_best) return;
+            int32_t b = 0;
+#pragma unroll
+            for (int q = 0; q < R; q++) { /* only the tile-row's lanes hold accumulators */
+                const int32_t s = App::acc_score(L.acc[q]);
+                if ((int64_t)threadIdx.x * R + q < sp.lanes && s > b) b = s;
+            }
+            if (!__any_sync(0xffffffffu, b > P->published)) return;
+            b = warp_max(b);
+            if (threadIdx.x == 0) atomicMax(app.prune_best, b);
+            P->published = b;
+        }
+    }
+
+    __device__ __forceinline__ void prune_end(const Pruning &P) const
+    {
+        if constexpr (App::prunes)
+            if (app.pruned && threadIdx.x == 0 && P.skipped) atomicAdd(app.pruned, P.skipped);
     }
 
     /* The n steps of a chunk (N: a compile-time 32, unrolled; 0: n of them in a loop).  Every
