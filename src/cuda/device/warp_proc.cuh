@@ -161,7 +161,7 @@ struct WarpProc {
                 if (n == 32 && interior) run_chunk<false, 32>(sp, &L, in_val, in_col, out_val, rel);
                 else if (n == 32) run_chunk<true, 32>(sp, &L, in_val, in_col, out_val, rel);
                 else run_chunk<true, 0>(sp, &L, in_val, in_col, out_val, rel, n);
-                prune_publish(sp, L, &P);
+                prune_publish(sp, L, &P, c);
             }
             __syncwarp(); /* the last lane's outputs before they are stored */
             const int64_t j = c + k - (sp.lanes - 1); /* the last lane's column at step c + k */
@@ -220,6 +220,14 @@ struct WarpProc {
             return false;
         } else {
             if (!app.prune_best) return false;
+            const int64_t i0 = sp.last_row - (sp.lanes - 1), j0 = c - (sp.lanes - 1); /* the chunk's corner */
+            const int64_t rows_left = t.rows - i0, cols_left = t.cols - j0;
+            const int64_t gain = (int64_t)app.max_score * (rows_left < cols_left ? rows_left : cols_left);
+            const int32_t best = P->best;
+            P->best = *(volatile const int32_t *)app.prune_best; /* for the next chunk: a stale one prunes less */
+            /* Far from it (the moves left alone worth twice the best), the warp does not look at
+             * its values: on a pair with nothing to skip every chunk paid for that (8-11%). */
+            if (gain >= 2 * (int64_t)best) return false;
             /* each thread bounds the boundary values it holds, and one vote decides: a shuffle
              * reduction here and at every publish cost 17% of an unrelated pair's run (it is on
              * every chunk's path) */
@@ -230,12 +238,7 @@ struct WarpProc {
                 m = l > m ? l : m;
                 m = d > m ? d : m;
             }
-            const int64_t i0 = sp.last_row - (sp.lanes - 1), j0 = c - (sp.lanes - 1); /* the chunk's corner */
-            const int64_t rows_left = t.rows - i0, cols_left = t.cols - j0;
-            const int64_t bound =
-                (int64_t)(m > 0 ? m : 0) + (int64_t)app.max_score * (rows_left < cols_left ? rows_left : cols_left);
-            const int32_t best = P->best;
-            P->best = *(volatile const int32_t *)app.prune_best; /* for the next chunk: a stale one prunes less */
+            const int64_t bound = (int64_t)(m > 0 ? m : 0) + gain;
             if (!__all_sync(0xffffffffu, bound < best)) return false;
             const T floor = App::floor_value();
 #pragma unroll
@@ -252,12 +255,12 @@ struct WarpProc {
         }
     }
 
-    /* After a computed chunk: publish the best of the tile-row's rows so far where it grew (a
-     * vote; the reduction and the atomic only then). */
-    __device__ __forceinline__ void prune_publish(const Span &sp, const Lanes &L, Pruning *P) const
+    /* After every fourth computed chunk: publish the best of the tile-row's rows so far where it
+     * grew (a vote; the reduction and the atomic only then). */
+    __device__ __forceinline__ void prune_publish(const Span &sp, const Lanes &L, Pruning *P, int64_t c) const
     {
         if constexpr (App::prunes) {
-            if (!app.prune_best) return;
+            if (!app.prune_best || ((c - sp.s0) & 96) != 0) return; /* every fourth chunk */
             int32_t b = 0;
 #pragma unroll
             for (int q = 0; q < R; q++) { /* only the tile-row's lanes hold accumulators */
