@@ -19,7 +19,7 @@ field() { sed -n "s/^$1: //p"; }
 # Same score and end cell on every strategy and tile shape.
 ref=$("$pw" sw --strategy sequential --quiet "$ex/query.fa" "$ex/target.fa")
 for args in "--strategy peer" "--strategy barrier" "--strategy peer --tile-shape square --tile-h 7 --tile-w 7" \
-            "--strategy barrier --tile-h 33 --tile-w 5 --threads 3" "--threads 1"; do
+            "--strategy barrier --tile-h 33 --tile-w 5 --threads 3" "--threads 1" "--prune"; do
   got=$("$pw" sw $args --quiet "$ex/query.fa" "$ex/target.fa")
   [ "$got" = "$ref" ] && ok || bad "sw $args: '$got' vs '$ref'"
 done
