@@ -150,6 +150,35 @@ _declare("pw_alignment_view", c_void_p, P(Alignment), c_void_p, c_void_p, P(SwPa
 _declare("pw_dtw_path_f64", c_int, c_void_p, c_int64, c_void_p, c_int64, c_int, P(Options), P(WarpPath))
 _declare("pw_dtw_path_f32", c_int, c_void_p, c_int64, c_void_p, c_int64, c_int, P(Options), P(WarpPath))
 _declare("pw_warp_path_free", None, P(WarpPath))
+
+
+def _check_layouts():
+    """Structs the library writes must be no larger in C than here, or it would write past the
+    buffers this module hands it: a library from another version than this module is refused at
+    import instead (pw_options_init writes a pw_options; a one-letter pw_sw a pw_sw_result, whose
+    pw_run_info grows with new fields)."""
+    def tail_untouched(struct, fill):
+        pad = 256
+        buf = (ctypes.c_ubyte * (ctypes.sizeof(struct) + pad))(*([0xA5] * (ctypes.sizeof(struct) + pad)))
+        fill(ctypes.cast(buf, P(struct)))
+        return all(b == 0xA5 for b in bytes(buf)[ctypes.sizeof(struct):])
+
+    o = Options()
+    lib.pw_options_init(ctypes.byref(o))
+    o.backend, o.strategy, o.threads = 1, 1, 1  # CPU, sequential, one thread
+    p = SwParams()
+    lib.pw_sw_params_init(ctypes.byref(p))
+    for name, struct, fill in (
+            ("pw_options", Options, lambda ptr: lib.pw_options_init(ptr)),
+            ("pw_sw_result (pw_run_info)", SwResult,
+             lambda ptr: lib.pw_sw(b"A", 1, b"A", 1, ctypes.byref(p), ctypes.byref(o), ptr))):
+        if not tail_untouched(struct, fill):
+            raise ImportError(f"peerwave: {library_path} writes a larger struct {name} than this Python module "
+                              "knows: the library and the module come from different versions")
+
+
+_check_layouts()
+
 libc = ctypes.CDLL(None)  # free() for the view string
 libc.free.argtypes = [c_void_p]
 libc.free.restype = None
