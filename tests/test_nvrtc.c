@@ -34,6 +34,7 @@ static const char sample_cell[] =
     "    typedef int32_t Row; typedef int32_t Col; typedef int32_t Pre; /* Col is shuffled: 32-bit words */\n"
     "    T *bus, *left, *diag; const uint8_t *a, *b;\n"
     "    static constexpr bool stages_block = false;\n"
+    "    static constexpr bool prunes = false;\n"
     "    __device__ void begin_block() const {}\n"
     "    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return edit_cell(a[i] != b[j], up, l, d); }\n"
     "    __device__ Row row_load(int64_t i) const { return a[i]; }\n"

@@ -45,6 +45,8 @@
  *   __device__ TileAcc tile_acc_load(int64_t i) const;             row i's accumulator in registers
  *   __device__ void tile_acc_add(TileAcc &, const T &v, int32_t step) const;  v at a step of the tile
  *   __device__ void tile_acc_store(int64_t i, const TileAcc &, int64_t col_of_step0) const;
+ *   static constexpr bool prunes;               SW's block pruning (below; app_sw.cuh has the members it
+ *                                               uses); false for every other app
  * The tile accumulator counts steps from the tile's first (32-bit: the host cuts tiles to at most 2^30 steps, kernel_desc.h); the
  * store turns a step into the column col_of_step0 + step.
  */
