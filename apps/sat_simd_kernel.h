@@ -95,8 +95,9 @@ SS_INLINE SS_OUT SS_F(ss_part_)(const SS_IN *x, SS_OUT *row, SS_OUT *a, int64_t 
     return carry;
 }
 
-/* Cells [jb, je) of one row.  a[j] (j in [jb, je)) holds the row above at column j on entry and
- * this row's cell on exit; carry is the row's prefix sum before jb.  Returns it after je - 1. */
+/* Cells [jb, je) of one row (the caller passes x, row and a from the segment's first column,
+ * jb 0).  a[j] (j in [jb, je)) holds the row above at column j on entry and this row's cell on
+ * exit; carry is the row's prefix sum before jb.  Returns it after je - 1. */
 SS_INLINE SS_OUT SS_F(ss_row_)(const SS_IN *x, SS_OUT *row, SS_OUT *a, int64_t jb, int64_t je, SS_OUT carry,
                                SS_OUT b, int stream)
 {
@@ -179,18 +180,19 @@ void SS_NAME(const pw_sat_simd *k, int64_t r, int64_t c, int worker)
         for (int p = 0; p < k->planes; p++) {
             SS_OUT *row = (SS_OUT *)k->out + p * k->plane_stride + i * k->out_stride;
             const SS_OUT *up = i > 0 ? row - k->out_stride : NULL;
-            SS_OUT *a = bufs + p * k->scratch_elems - span_lo; /* a[j]: column j */
+            SS_OUT *buf = bufs + p * k->scratch_elems + (jb - span_lo); /* buf[j - jb]: column j */
             SS_OUT *carry_of = carries + p * h, *last_of = lasts + p * h;
             const SS_OUT *last_before = lasts_before + p * h;
             /* the row above's cells the previous row did not leave in the scratch */
             int64_t j = jb;
-            if (from_left && lane > 0 && valid_lo == jb + 1) a[j++] = last_before[lane - 1];
-            for (; j < je && j < valid_lo; j++) a[j] = up ? up[j] : 0;
-            for (j = jb > valid_hi ? jb : valid_hi; j < je; j++) a[j] = up ? up[j] : 0;
+            if (from_left && lane > 0 && valid_lo == jb + 1) buf[j++ - jb] = last_before[lane - 1];
+            for (; j < je && j < valid_lo; j++) buf[j - jb] = up ? up[j] : 0;
+            for (j = jb > valid_hi ? jb : valid_hi; j < je; j++) buf[j - jb] = up ? up[j] : 0;
             SS_OUT carry = 0;
             if (jb > 0) carry = from_left ? carry_of[lane] : row[jb - 1] - (up ? up[jb - 1] : 0);
-            carry_of[lane] = SS_F(ss_row_)(x, row, a, jb, je, carry, (SS_OUT)p, k->stream);
-            last_of[lane] = a[je - 1];
+            /* the row from column jb: the segment's own indices (no pointer before an array) */
+            carry_of[lane] = SS_F(ss_row_)(x + jb, row + jb, buf, 0, je - jb, carry, (SS_OUT)p, k->stream);
+            last_of[lane] = buf[je - 1 - jb];
         }
         valid_lo = jb;
         valid_hi = je;

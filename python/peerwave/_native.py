@@ -155,26 +155,31 @@ _declare("pw_warp_path_free", None, P(WarpPath))
 def _check_layouts():
     """Structs the library writes must be no larger in C than here, or it would write past the
     buffers this module hands it: a library from another version than this module is refused at
-    import instead (pw_options_init writes a pw_options; a one-letter pw_sw a pw_sw_result, whose
+    import instead.  Each is written first into a buffer with room to spare and a pattern past the
+    struct (pw_options_init, pw_sw_params_init, a one-letter pw_sw for pw_sw_result, whose
     pw_run_info grows with new fields)."""
-    def tail_untouched(struct, fill):
-        pad = 256
-        buf = (ctypes.c_ubyte * (ctypes.sizeof(struct) + pad))(*([0xA5] * (ctypes.sizeof(struct) + pad)))
-        fill(ctypes.cast(buf, P(struct)))
-        return all(b == 0xA5 for b in bytes(buf)[ctypes.sizeof(struct):])
+    pad = 256
 
-    o = Options()
-    lib.pw_options_init(ctypes.byref(o))
-    o.backend, o.strategy, o.threads = 1, 1, 1  # CPU, sequential, one thread
-    p = SwParams()
-    lib.pw_sw_params_init(ctypes.byref(p))
-    for name, struct, fill in (
-            ("pw_options", Options, lambda ptr: lib.pw_options_init(ptr)),
-            ("pw_sw_result (pw_run_info)", SwResult,
-             lambda ptr: lib.pw_sw(b"A", 1, b"A", 1, ctypes.byref(p), ctypes.byref(o), ptr))):
-        if not tail_untouched(struct, fill):
+    def padded(struct):
+        n = ctypes.sizeof(struct) + pad
+        buf = (ctypes.c_ubyte * n)(*([0xA5] * n))
+        return buf, struct.from_buffer(buf)
+
+    def check(name, struct, buf):
+        if any(b != 0xA5 for b in bytes(buf)[ctypes.sizeof(struct):]):
             raise ImportError(f"peerwave: {library_path} writes a larger struct {name} than this Python module "
                               "knows: the library and the module come from different versions")
+
+    obuf, o = padded(Options)
+    lib.pw_options_init(ctypes.byref(o))
+    check("pw_options", Options, obuf)
+    pbuf, p = padded(SwParams)
+    lib.pw_sw_params_init(ctypes.byref(p))
+    check("pw_sw_params", SwParams, pbuf)
+    o.backend, o.strategy, o.threads = 1, 1, 1  # CPU, sequential, one thread
+    rbuf, r = padded(SwResult)
+    lib.pw_sw(b"A", 1, b"A", 1, ctypes.byref(p), ctypes.byref(o), ctypes.byref(r))
+    check("pw_sw_result (pw_run_info)", SwResult, rbuf)
 
 
 _check_layouts()

@@ -173,8 +173,8 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
             if (st != PW_OK) return st;
             app.prune_best = prune_best.ptr;
             app.pruned = pruned.ptr;
-            app.max_score = scores[0];
-            for (int k = 1; k < alphabet * alphabet; k++) app.max_score = scores[k] > app.max_score ? scores[k] : app.max_score;
+            app.max_score = 0; /* no positive score: every H is 0, and so the bound's gain */
+            for (int k = 0; k < alphabet * alphabet; k++) app.max_score = scores[k] > app.max_score ? scores[k] : app.max_score;
         }
         st = pw_cuda_run_linear(&watched, app, info);
         if (st == PW_OK && plan->sw_prune) {

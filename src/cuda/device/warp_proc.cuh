@@ -225,7 +225,9 @@ struct WarpProc {
             const int64_t i0 = sp.last_row - (sp.lanes - 1), j0 = c - (sp.lanes - 1); /* the chunk's corner */
             const int64_t rows_left = t.rows - i0, cols_left = t.cols - j0;
             const int64_t gain = (int64_t)app.max_score * (rows_left < cols_left ? rows_left : cols_left);
-            const int32_t best = P->best;
+            /* one value for the whole warp (each thread loaded its own): the branches below and the
+             * vote must be taken by all 32 threads alike */
+            const int32_t best = __shfl_sync(0xffffffffu, P->best, 0);
             P->best = *(volatile const int32_t *)app.prune_best; /* for the next chunk: a stale one prunes less */
             /* Far from it (the moves left alone worth twice the best), the warp does not look at
              * its values: on a pair with nothing to skip every chunk paid for that (8-11%). */
