@@ -8,10 +8,12 @@
 #include "cli.h"
 #include "cli_align.h"
 #include "cli_autowidth.h"
+#include "cli_sw_batch.h"
 #include "fasta.h"
 
 static const char usage[] =
     "usage: peerwave sw [options] A.fa B.fa\n"
+    "       peerwave sw [options] --query Q.fa --db DB.fa [--top K | --pairs]\n"
     "Smith-Waterman-Gotoh local alignment score of a record of A against a record of B\n"
     "(FASTA or multi-FASTA; the first record of each unless named).\n"
     "Scoring (DNA by default: match 2, mismatch -1, linear gap 1):\n"
@@ -27,6 +29,15 @@ static const char usage[] =
     "  --prune                     GPU: skip the parts of the matrix that can no longer reach\n"
     "                              the best score found so far (exact: the same score and end;\n"
     "                              pruned_cells says how many; the CPU ignores it)\n"
+    "Batches (many pairs; TSV of the best hits, a header line first):\n"
+    "  --query Q.fa --db DB.fa     every record of Q against every record of DB: each\n"
+    "                              query's best --top hits (default 10), best first (score,\n"
+    "                              then the earlier record); columns query rank record score\n"
+    "                              end_query end_record query_length record_length\n"
+    "  --top K                     hits kept a query (1 .. 100000)\n"
+    "  --pairs                     record k of Q against record k of DB (equal counts)\n"
+    "  --skip-bad                  leave out malformed records (each named on stderr)\n"
+    "                              instead of refusing the file\n"
     "Input: '-' gap characters and white space are ignored; digits and other symbols are errors.\n"
     "Output (key: value, or --tsv): score, end_a, end_b: 1-based positions of the last aligned\n"
     "letters in A and B (0 when the score is 0); ties go to the smallest end_a, then end_b;\n"
@@ -52,6 +63,7 @@ typedef struct sw_args {
     const char *name_a, *name_b;
     int align, sam, prune;
     const char *view_path, *plot_path;
+    cli_sw_batch_args batch;
 } sw_args;
 
 #define VIEW_MAX_COLUMNS 10000 /* a longer view goes to --view FILE only */
@@ -89,6 +101,14 @@ static int sw_option(void *ctx, int opt, const char *arg)
     case 'B': a->name_b = arg; return 0;
     case 'L': a->align = 1; return 0;
     case 'R': a->prune = 1; return 0;
+    case 'q': a->batch.query_path = arg; return 0;
+    case 'd': a->batch.db_path = arg; return 0;
+    case 'p': a->batch.pairs = 1; return 0;
+    case 'k': a->batch.skip_bad = 1; return 0;
+    case 't':
+        if (cli_parse_int("--top", arg, 1, 100000, &v)) return -1;
+        a->batch.top = (int)v;
+        return 0;
     case 'V': a->view_path = arg, a->align = 1; return 0;
     case 'P': a->plot_path = arg, a->align = 1; return 0;
     case 'F':
@@ -109,9 +129,12 @@ static const struct option sw_options[] = {
     {"name-b", required_argument, 0, 'B'},     {"align", no_argument, 0, 'L'},
     {"view", required_argument, 0, 'V'},       {"plot", required_argument, 0, 'P'},
     {"format", required_argument, 0, 'F'},     {"prune", no_argument, 0, 'R'},
-    {0, 0, 0, 0}};
+    {"query", required_argument, 0, 'q'},      {"db", required_argument, 0, 'd'},
+    {"top", required_argument, 0, 't'},        {"pairs", no_argument, 0, 'p'},
+    {"skip-bad", no_argument, 0, 'k'},         {0, 0, 0, 0}};
 
-static const cli_command sw_command = {"sw", usage, NULL, sw_options, sw_option, 2, 2, "two FASTA files"};
+static const cli_command sw_command = {"sw", usage, NULL, sw_options, sw_option, 0, 2,
+                                      "two FASTA files (or --query and --db)"};
 
 typedef struct sw_job {
     const fasta_record *a, *b;
@@ -187,6 +210,31 @@ int cmd_sw(int argc, char **argv)
     cli_common common;
     int first, r = cli_parse(&sw_command, argc, argv, &common, &args, &first);
     if (r) return r > 0 ? 0 : EXIT_USAGE;
+    if (args.batch.query_path || args.batch.db_path) {
+        if (!args.batch.query_path || !args.batch.db_path || first != argc) {
+            cli_error("sw: --query and --db go together, without positional files (--help)");
+            return EXIT_USAGE;
+        }
+        if (args.align || args.prune || common.check || common.trace_path) {
+            cli_error("sw: --align, --prune, --check and --trace are for one pair, not --query/--db");
+            return EXIT_USAGE;
+        }
+        if (args.batch.pairs && args.batch.skip_bad) {
+            cli_error("sw: --skip-bad would pair the wrong records with --pairs");
+            return EXIT_USAGE;
+        }
+        if (args.batch.pairs && args.batch.top) {
+            cli_error("sw: --pairs reports one hit a pair: no --top");
+            return EXIT_USAGE;
+        }
+        args.batch.params = &args.params;
+        if (!args.batch.top) args.batch.top = 10;
+        return cmd_sw_batch(&args.batch, &common);
+    }
+    if (argc - first != 2 || args.batch.top || args.batch.pairs || args.batch.skip_bad) {
+        cli_error("sw: two FASTA files, or --query Q.fa --db DB.fa (--help)");
+        return EXIT_USAGE;
+    }
     const char *path_a = argv[first], *path_b = argv[first + 1];
     char err[512];
     fasta_record a, b;

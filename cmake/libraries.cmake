@@ -6,7 +6,8 @@
 # Debian package (CPack) is cmake/package.cmake.
 
 set(PEERWAVE_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/peerwave.h ${PROJECT_SOURCE_DIR}/include/peerwave_runtime.h
-    ${PROJECT_SOURCE_DIR}/include/peerwave_cell.h ${PROJECT_SOURCE_DIR}/include/peerwave_align.h)
+    ${PROJECT_SOURCE_DIR}/include/peerwave_cell.h ${PROJECT_SOURCE_DIR}/include/peerwave_align.h
+    ${PROJECT_SOURCE_DIR}/include/peerwave_batch.h)
 
 # What a program linking the library needs.  The CUDA objects need the CUDA runtime and, for the
 # run-time compiler's glue (C++), libstdc++; recorded here so that a C program links with `cc`
@@ -42,13 +43,13 @@ foreach(lib peerwave peerwave_shared)
   set_target_properties(${lib} PROPERTIES LINKER_LANGUAGE C)
 endforeach()
 
-# The shared library's exports: the functions declared in peerwave.h, peerwave_runtime.h and
-# peerwave_align.h (one
+# The shared library's exports: the functions declared in peerwave.h, peerwave_runtime.h,
+# peerwave_align.h and peerwave_batch.h (one
 # declaration starts a line: `type pw_name(`), everything else local (pw_malloc, the engines ...).
 # tests/test_install.sh checks `nm -D` against the same declarations.
 set(PEERWAVE_API_SYMBOLS "")
 foreach(header ${PROJECT_SOURCE_DIR}/include/peerwave.h ${PROJECT_SOURCE_DIR}/include/peerwave_runtime.h
-               ${PROJECT_SOURCE_DIR}/include/peerwave_align.h)
+               ${PROJECT_SOURCE_DIR}/include/peerwave_align.h ${PROJECT_SOURCE_DIR}/include/peerwave_batch.h)
   file(STRINGS ${header} declarations REGEX "^[a-z_][a-z0-9_ *]*[^a-z0-9_]pw_[a-z0-9_]+\\(")
   foreach(line IN LISTS declarations)
     string(REGEX MATCH "pw_[a-z0-9_]+\\(" name "${line}")

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fasta.h"
+#include "fasta_set.h"
 #include "image_file.h"
 #include "npy.h"
 #include "series.h"
@@ -348,6 +349,64 @@ static void fasta_cases(void)
     }
 }
 
+/* Every record at once (the database search's reader): names, sequences, a bad record named by
+ * its number, --skip-bad's list, and a file cut in the block reader's buffer boundaries. */
+static int64_t skipped_numbers[8], skipped_count;
+static void note_skip(void *user, int64_t record, const char *reason)
+{
+    (void)user;
+    (void)reason;
+    if (skipped_count < 8) skipped_numbers[skipped_count++] = record;
+}
+
+static void fasta_set_cases(void)
+{
+    char err[256];
+    fasta_set s;
+    const char *path = tmp_path("set.fa");
+    const char text[] = ">one first\r\nACGT\r\nacgt\n>two\nNNRY-KM\n>\nWW\n>four\n*";
+    write_bytes(path, text, sizeof text - 1);
+    int rc = fasta_set_read(path, &s, NULL, NULL, err, sizeof err);
+    CHECK(rc == 0 && s.count == 4 && !strcmp(fasta_set_name(&s, 0), "one") && !strcmp(fasta_set_seq(&s, 0), "ACGTacgt") &&
+              fasta_set_length(&s, 0) == 8 && !strcmp(fasta_set_seq(&s, 1), "NNRYKM") && !strcmp(fasta_set_name(&s, 2), "") &&
+              !strcmp(fasta_set_seq(&s, 3), "*") && fasta_set_length(&s, 3) == 1,
+          "records: %s", err);
+    if (rc == 0) fasta_set_free(&s);
+    /* record 3 of 4 is bad: named; skipped with a callback */
+    const char bad[] = ">a\nAC\n>b\nGT\n>c\nA#C\n>d\nTT\n>e\n\n>f\nG\n";
+    write_bytes(path, bad, sizeof bad - 1);
+    CHECK(fasta_set_read(path, &s, NULL, NULL, err, sizeof err) == -1 && strstr(err, "record 3 ('c')") && strstr(err, "line 6"),
+          "bad record named: '%s'", err);
+    skipped_count = 0;
+    rc = fasta_set_read(path, &s, note_skip, NULL, err, sizeof err);
+    CHECK(rc == 0 && s.count == 4 && s.skipped == 2 && skipped_count == 2 && skipped_numbers[0] == 3 &&
+              skipped_numbers[1] == 5 && !strcmp(fasta_set_name(&s, 2), "d") && !strcmp(fasta_set_seq(&s, 3), "G"),
+          "skip bad: rc %d count %lld skipped %lld (%s)", rc, (long long)s.count, (long long)s.skipped, err);
+    if (rc == 0) fasta_set_free(&s);
+    /* many records across the reader's 64 KB blocks */
+    FILE *f = fopen(path, "w");
+    for (int k = 0; k < 20000; k++) fprintf(f, ">r%d\n%.*s\n", k, 1 + k % 13, "ACGTACGTACGTACGT");
+    fclose(f);
+    rc = fasta_set_read(path, &s, NULL, NULL, err, sizeof err);
+    int ok = rc == 0 && s.count == 20000;
+    for (int k = 0; ok && k < 20000; k++) {
+        char name[16];
+        snprintf(name, sizeof name, "r%d", k);
+        ok = !strcmp(fasta_set_name(&s, k), name) && fasta_set_length(&s, k) == 1 + k % 13;
+    }
+    CHECK(ok, "20000 records: %s", err);
+    if (rc == 0) fasta_set_free(&s);
+    const char *wrong[] = {"", "ACGT\n", ">x\n", ">x\n\n>y\n"};
+    for (int k = 0; k < 4; k++) {
+        write_bytes(path, wrong[k], strlen(wrong[k]));
+        err[0] = 0;
+        rc = fasta_set_read(path, &s, k == 3 ? note_skip : NULL, NULL, err, sizeof err);
+        CHECK(rc == -1 && strstr(err, path), "bad FASTA set %d: '%s'", k, err);
+        if (rc == 0) fasta_set_free(&s);
+    }
+    CHECK(fasta_set_read(tmp_path("missing.fa"), &s, NULL, NULL, err, sizeof err) == -1, "missing file");
+}
+
 int main(void)
 {
     test_seed(777);
@@ -362,6 +421,7 @@ int main(void)
 #endif
     series_cases();
     fasta_cases();
+    fasta_set_cases();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd)) fprintf(stderr, "could not remove %s\n", tmpdir);

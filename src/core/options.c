@@ -86,7 +86,7 @@ static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 /* AUTO means CUDA when this build has it and the device answers, else CPU.  The sequential
  * reference is a CPU engine, so AUTO + SEQUENTIAL is CPU. */
-static pw_status choose_backend(const pw_options *o, pw_backend *backend)
+pw_status pw_backend_resolve(const pw_options *o, pw_backend *backend)
 {
     *backend = PW_BACKEND_CPU;
     if (o->backend == PW_BACKEND_CPU) return PW_OK;
@@ -154,7 +154,7 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
      * publish this tile-row's progress, so the row below must end in PW_ERR_TIMEOUT. */
     const char *stuck = getenv("PEERWAVE_DEBUG_STUCK_ROW");
     plan->stuck_row = stuck ? strtoll(stuck, NULL, 10) : -1;
-    st = choose_backend(options, &plan->backend);
+    st = pw_backend_resolve(options, &plan->backend);
     if (st != PW_OK) return st;
     if (plan->backend == PW_BACKEND_CUDA)
         return plan_cuda(options, rows, cols, skew, cuda_tile_h ? cuda_tile_h : PW_CUDA_AUTO_TILE_H, plan);

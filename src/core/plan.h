@@ -53,6 +53,11 @@ pw_status pw_options_check(const pw_options *options);
 /* Online CPU cores (>= 1). */
 int pw_cpu_count(void);
 
+/* The backend options->backend means here: AUTO is CUDA when this build has it and the device
+ * answers (not for the SEQUENTIAL strategy, a CPU engine), else CPU.  Asking for CUDA without it:
+ * PW_ERR_UNSUPPORTED (built without nvcc) or the probe's error. */
+pw_status pw_backend_resolve(const pw_options *options, pw_backend *backend);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# bench/batch.sh - the database search on the GPU in one device call: build, test_batch --gpu
+# (random batches against a textbook Gotoh, saturation and recomputation), compute-sanitizer
+# memcheck over it, then bench_batch_sw (simulated proteins, BLOSUM62 11/1, every result
+# checked) on a million records of length 256 and 512 and on a Swiss-Prot-like length mix, and
+# the CPU engine on the host's cores for comparison.
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/batch.sh
+# PW_RECORDS (default 1000000), PW_QUERIES (default 144,464,1000,2005,5478).
+set -u
+out=${OUT:-/tmp/pw-batch}
+mkdir -p "$out"
+cd "$(dirname "$0")/.."
+. tests/gpu/device_lib.sh
+pw_begin
+[ -x build-gpu/tests/test_batch ] || { tail -30 "$out/build.log"; exit 1; }
+
+timeout 120 ./build-gpu/tests/test_batch --gpu > "$out/test_batch_gpu.log" 2>&1
+summary "test_batch --gpu: rc=$? $(tail -1 "$out/test_batch_gpu.log")"
+grep FAIL "$out/test_batch_gpu.log" | head -8 | tee -a "$out/summary.txt"
+PW_TEST_SEED=5 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 9 ./build-gpu/tests/test_batch --gpu \
+  > "$out/sanitizer_memcheck.log" 2>&1
+summary "compute-sanitizer memcheck test_batch --gpu: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$out/sanitizer_memcheck.log" | tail -2 | tr '\n' ' ')"
+
+R=${PW_RECORDS:-1000000}
+Q=${PW_QUERIES:-144,464,1000,2005,5478}
+for shape in "--length 256" "--length 512" "--mix"; do
+  summary "== GPU: $R records $shape"
+  timeout 240 ./build-gpu/bench_batch_sw --backend cuda --records $R $shape --queries $Q --sample 1000 2>&1 |
+    tee "$out/gpu_$(echo $shape | tr -d ' -').log" | grep -E "^(query|summary)" >> "$out/summary.txt"
+done
+summary "== CPU ($(nproc) cores): 100000 records --mix"
+timeout 120 ./build-gpu/bench_batch_sw --backend cpu --records 100000 --mix --queries 144,464,1000 --sample 300 2>&1 |
+  tee "$out/cpu_mix.log" | grep -E "^(query|summary)" >> "$out/summary.txt"
+echo "---- summary"
+cat "$out/summary.txt"

@@ -1,0 +1,17 @@
+/* cli_sw_batch.h - the batch form of `peerwave sw` (--query/--db), cmd_sw_batch.c. */
+#ifndef PW_CLI_SW_BATCH_H
+#define PW_CLI_SW_BATCH_H
+
+#include "cli.h"
+
+typedef struct cli_sw_batch_args {
+    const pw_sw_params *params;
+    const char *query_path, *db_path;
+    int top;      /* best hits a query (--top) */
+    int pairs;    /* --pairs: record k against record k */
+    int skip_bad; /* --skip-bad: leave out malformed records, naming each */
+} cli_sw_batch_args;
+
+int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common);
+
+#endif

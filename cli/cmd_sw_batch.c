@@ -1,0 +1,111 @@
+/* cmd_sw_batch.c - `peerwave sw --query Q.fa --db DB.fa`: every query against every record of a
+ * database (or --pairs: record k of one file against record k of the other), the best hits of
+ * each query as TSV (peerwave_batch.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "cli_sw_batch.h"
+#include "fasta_set.h"
+#include "peerwave_batch.h"
+
+/* --skip-bad: each record left out, named on stderr. */
+static void report_skip(void *user, int64_t record, const char *reason)
+{
+    const char *path = user;
+    fprintf(stderr, "peerwave: %s: record %" PRId64 " skipped: %s\n", path, record, reason);
+}
+
+static int read_set(const char *path, int skip_bad, fasta_set *set, pw_seq_set *view)
+{
+    char err[512];
+    if (fasta_set_read(path, set, skip_bad ? report_skip : NULL, (void *)path, err, sizeof err)) {
+        cli_error("%s", err);
+        return EXIT_DATA;
+    }
+    const char **seq = malloc(sizeof *seq * (size_t)set->count);
+    int64_t *len = malloc(sizeof *len * (size_t)set->count);
+    if (!seq || !len) {
+        free(seq);
+        free(len);
+        fasta_set_free(set);
+        cli_error("%s: out of memory", path);
+        return EXIT_DATA;
+    }
+    for (int64_t k = 0; k < set->count; k++) {
+        seq[k] = fasta_set_seq(set, k);
+        len[k] = fasta_set_length(set, k);
+    }
+    *view = (pw_seq_set){set->count, seq, len};
+    return 0;
+}
+
+static void free_view(pw_seq_set *view)
+{
+    free((void *)view->seq);
+    free((void *)view->length);
+}
+
+typedef struct batch_job {
+    const cli_sw_batch_args *args;
+    const pw_seq_set *q, *db;
+    pw_options options;
+    pw_sw_hit *hits;
+    pw_batch_info info;
+} batch_job;
+
+static pw_status run_batch(void *p)
+{
+    batch_job *j = p;
+    if (j->args->pairs) return pw_sw_pairs(j->q, j->db, j->args->params, &j->options, j->hits, &j->info);
+    return pw_sw_search(j->q, j->db, j->args->params, &j->options, j->args->top, j->hits, &j->info);
+}
+
+int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common)
+{
+    fasta_set qs, dbs;
+    pw_seq_set q, db;
+    int code = read_set(args->query_path, args->skip_bad, &qs, &q);
+    if (code) return code;
+    if ((code = read_set(args->db_path, args->skip_bad, &dbs, &db))) {
+        free_view(&q);
+        fasta_set_free(&qs);
+        return code;
+    }
+    const int64_t slots = args->pairs ? q.count : q.count * args->top;
+    batch_job job = {args, &q, &db, common->options, calloc((size_t)slots, sizeof(pw_sw_hit)), {0}};
+    pw_status st = job.hits ? cli_run_job(common, "sw", run_batch, &job) : PW_ERR_OUT_OF_MEMORY;
+    if (st != PW_OK) {
+        cli_error("sw --query %s --db %s: %s", args->query_path, args->db_path, cli_status_text(st));
+        code = cli_status_exit(st);
+    } else {
+        /* 1-based end positions (0 when the score is 0), as the single-pair report */
+        printf("query\trank\trecord\tscore\tend_query\tend_record\tquery_length\trecord_length\n");
+        for (int64_t k = 0; k < slots; k++) {
+            const pw_sw_hit *h = &job.hits[k];
+            if (h->record < 0) continue; /* fewer records than --top */
+            printf("%s\t%" PRId64 "\t%s\t%" PRId32 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\n",
+                   fasta_set_name(&qs, h->query), args->pairs ? 1 : k % args->top + 1, fasta_set_name(&dbs, h->record),
+                   h->score, h->end_query + 1, h->end_record + 1, q.length[h->query], db.length[h->record]);
+        }
+        if (fflush(stdout)) {
+            cli_error("writing the hits failed");
+            code = EXIT_DATA;
+        }
+        const pw_batch_info *in = &job.info;
+        if (!common->quiet)
+            fprintf(stderr,
+                    "peerwave: %" PRId64 " pairs, %.3g cells in %.3f s (%.2f GCUPS; %.3f s in all); backend %s%s%s, "
+                    "%d-bit lanes, %" PRId64 " pairs recomputed wider\n",
+                    in->pairs, (double)in->cells, in->seconds, in->seconds > 0 ? (double)in->cells / in->seconds / 1e9 : 0.0,
+                    in->total_seconds, cli_backend_name(in->backend), in->backend == PW_BACKEND_CPU ? " " : "",
+                    in->backend == PW_BACKEND_CPU ? pw_simd_name(in->simd) : "", in->lane_bits, in->recomputed);
+    }
+    free(job.hits);
+    free_view(&q);
+    free_view(&db);
+    fasta_set_free(&qs);
+    fasta_set_free(&dbs);
+    return code;
+}

@@ -1,0 +1,560 @@
+/* hdss.c - HDSS: one loop's items shared by GPUs and CPU groups through one queue (hdss.h). */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hdss.h"
+#include "../core/status_detail.h"
+
+enum {
+    SCAN_ITEMS = 64,      /* items a new device looks through for ones that suit it */
+    END_GAME_SCAN = 1024, /* items the end-game looks through (the rest is small by then) */
+    HOLES = 64,           /* ranges the queue may be cut into by items left for other devices */
+    STABLE_SAMPLES = 3
+};
+static const double STABLE_CHANGE = 0.03;  /* the last two fits' rates this close: stable */
+static const double ADAPTIVE_SHARE = 0.2;  /* the chapter's cap on the adaptive phase's cells */
+static const double TRACK_DECAY = 0.8;     /* weight of the past in a stable device's rate */
+static const double LONG_ITEM = 4.0;       /* an item this many times a new device's block is
+                                              left to others (it could outlast their run) */
+
+typedef struct span { int64_t begin, end; } span; /* items still in the queue */
+
+typedef struct device {
+    char *name;
+    pw_hdss_kind kind;
+    double weight;
+    int failed, stopped, in_flight; /* stopped: its last fetch was empty (or its kind is out) */
+    int64_t begin, end, cells, last_cells; /* the block in flight, the last block's cells */
+    double fetched_at;
+    int samples, stable;
+    double n, sx, st, sxx, sxt; /* weighted least squares sums of (cells, seconds) until stable */
+    double alpha, rate, best_block;
+    double track_cells, track_time;  /* decayed sums: the rate once stable */
+    int64_t quota_left, quota_round; /* STATIC */
+    int64_t items, cells_done, blocks;
+    double busy, finish;
+} device;
+
+struct pw_hdss {
+    pthread_mutex_t lock;
+    pw_hdss_options opt;
+    int n_dev, n_spans, cap_spans, started;
+    device *dev;
+    char *planned; /* scratch of plan_finish, one flag a device */
+    int64_t n_items, total_cells, queued_cells, adaptive_cells, items_done, cells_done;
+    int64_t *prefix; /* prefix[i]: cells of the items before i; NULL when every item costs 1 */
+    span *spans;     /* the queue: ranges of items, sorted by begin */
+    double start;    /* the first fetch */
+};
+
+typedef struct pick { int span; int64_t begin, end; } pick;
+
+static double monotonic_seconds(void *ctx)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (void)ctx, (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static pw_status fail_with(pw_status s, const char *what)
+{
+    pw_set_error_detail("hdss: %s", what);
+    return s;
+}
+
+/* Doubles to cell counts without the undefined conversion of huge or NaN values. */
+static int64_t to_cells(double x) { return !(x > 0) ? 0 : x >= 4e18 ? (int64_t)4e18 : (int64_t)x; }
+
+static int64_t before(const pw_hdss *h, int64_t i) { return h->prefix ? h->prefix[i] : i; }
+static int64_t cells_of(const pw_hdss *h, int64_t b, int64_t e) { return before(h, e) - before(h, b); }
+
+/* The smallest k in (b, e] whose items [b, k) reach x cells; e when none does. */
+static int64_t first_reaching(const pw_hdss *h, int64_t b, int64_t e, int64_t x)
+{
+    int64_t lo = b + 1, hi = e, base = before(h, b);
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (before(h, mid) - base >= x) hi = mid; else lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Whole items from b closest to x cells (at least one): the weighted phase's cut. */
+static int64_t cut_nearest(const pw_hdss *h, int64_t b, int64_t e, int64_t x)
+{
+    int64_t k = first_reaching(h, b, e, x);
+    if (k > b + 1 && cells_of(h, b, k) - x > x - cells_of(h, b, k - 1)) k--;
+    return k;
+}
+
+/* Whole items from b within x cells (maybe none): the end-game's cut never passes the finish. */
+static int64_t cut_floor(const pw_hdss *h, int64_t b, int64_t e, int64_t x)
+{
+    int64_t k = first_reaching(h, b, e, x);
+    return cells_of(h, b, k) > x ? k - 1 : k;
+}
+
+/* Leaving a hole inside a range needs a free slot; failures always find theirs (one each). */
+static int may_split(const pw_hdss *h) { return h->n_spans < HOLES + 1; }
+
+/* Takes [b, e) out of range s: what is left before and after it replaces the range. */
+static void queue_take(pw_hdss *h, int s, int64_t b, int64_t e)
+{
+    span head = {h->spans[s].begin, b}, tail = {e, h->spans[s].end};
+    int n = (head.begin < head.end) + (tail.begin < tail.end);
+    memmove(&h->spans[s + n], &h->spans[s + 1], sizeof(span) * (size_t)(h->n_spans - s - 1));
+    if (head.begin < head.end) h->spans[s++] = head;
+    if (tail.begin < tail.end) h->spans[s] = tail;
+    h->n_spans += n - 1;
+    h->queued_cells -= cells_of(h, b, e);
+}
+
+/* A failed device's block back into the queue, in order, so it is redone first. */
+static void queue_return(pw_hdss *h, int64_t b, int64_t e)
+{
+    int s = 0;
+    while (s < h->n_spans && h->spans[s].begin < b) s++;
+    memmove(&h->spans[s + 1], &h->spans[s], sizeof(span) * (size_t)(h->n_spans - s));
+    h->spans[s] = (span){b, e};
+    h->n_spans++;
+    h->queued_cells += cells_of(h, b, e);
+}
+
+static int has_fit(const device *d) { return d->rate > 0; }
+static int is_live(const device *d) { return !d->failed && !d->stopped; }
+
+/* x*: the block whose fixed cost is the fraction p of its time, at least the minimum block. */
+static void update_best_block(const pw_hdss *h, device *d)
+{
+    double p = h->opt.tolerance;
+    d->best_block = fmax(d->alpha * d->rate * (1 - p) / p, (double)h->opt.min_block);
+}
+
+/* Least squares of t = alpha + x / R over the samples so far.  A negative intercept (noise) is
+ * read as no fixed cost, a slope that is not positive as a pure throughput. */
+static void refit(device *d)
+{
+    double den = d->n * d->sxx - d->sx * d->sx;
+    double b = den > 1e-12 * d->n * d->sxx ? (d->n * d->sxt - d->sx * d->st) / den : 0;
+    double a = (d->st - b * d->sx) / d->n;
+    if (!(b > 0)) d->alpha = 0, d->rate = d->st > 0 ? d->sx / d->st : 0;
+    else if (a < 0) d->alpha = 0, d->rate = d->sxt > 0 ? d->sxx / d->sxt : 0;
+    else d->alpha = a, d->rate = 1 / b;
+}
+
+/* From now on the fixed cost stays and the rate follows the blocks (rates move with the items:
+ * long records may run on another engine), starting from the fit as if from one block. */
+static void make_stable(const pw_hdss *h, device *d)
+{
+    d->stable = 1;
+    d->track_cells = (double)(d->last_cells > 0 ? d->last_cells : 1);
+    d->track_time = d->track_cells / d->rate;
+    update_best_block(h, d);
+}
+
+static void add_sample(const pw_hdss *h, device *d, double x, double t)
+{
+    if (x <= 0) return; /* zero-cost items say nothing about the rate */
+    if (t < 1e-12) t = 1e-12;
+    if (d->stable) {
+        double work = t - d->alpha > 0.01 * t ? t - d->alpha : 0.01 * t;
+        d->track_cells = TRACK_DECAY * d->track_cells + x;
+        d->track_time = TRACK_DECAY * d->track_time + work;
+        d->rate = d->track_cells / d->track_time;
+        update_best_block(h, d);
+        return;
+    }
+    double previous = d->rate, w = 1 / (t * t); /* a block's time varies in proportion to it */
+    d->samples++;
+    d->n += w, d->sx += w * x, d->st += w * t, d->sxx += w * x * x, d->sxt += w * x * t;
+    if (d->samples < 2) return;
+    refit(d);
+    if (d->samples >= STABLE_SAMPLES && fabs(d->rate - previous) < STABLE_CHANGE * d->rate) make_stable(h, d);
+}
+
+/* When device j can start on a new block's cells: now, or when its block in flight is predicted
+ * to end (a late one any moment), plus its fixed cost. */
+static double ready_at(const device *j, double now)
+{
+    double end = j->in_flight ? j->fetched_at + j->alpha + (double)j->cells / j->rate : now;
+    return (end > now ? end : now) + j->alpha;
+}
+
+/* When the queued cells would be done if the devices in h->planned (but `without`) shared them
+ * so that all end together, each from ready_at. */
+static double fluid_finish(const pw_hdss *h, int without, double now)
+{
+    double rate = 0, weighted = 0;
+    for (int j = 0; j < h->n_dev; j++)
+        if (h->planned[j] && j != without)
+            rate += h->dev[j].rate, weighted += h->dev[j].rate * ready_at(&h->dev[j], now);
+    return ((double)h->queued_cells + weighted) / rate;
+}
+
+/* The end-game's common finish time T, with the devices that take part in h->planned: the live
+ * ones with a rate, less those whose minimum block would end after T (the latest first, T solved
+ * again each time), so a slow device never delays the end.  A device stays, with its minimum
+ * block, when the others alone would end even later (a fast GPU busy until just before the end).
+ * *others counts the devices in besides d. */
+static double plan_finish(pw_hdss *h, int dv, double now, int *others)
+{
+    int in = 0;
+    for (int j = 0; j < h->n_dev; j++) {
+        device *q = &h->dev[j];
+        h->planned[j] = (char)((j == dv || is_live(q)) && has_fit(q));
+        in += h->planned[j];
+    }
+    double m = (double)(h->queued_cells < h->opt.min_block ? h->queued_cells : h->opt.min_block);
+    double T = fluid_finish(h, -1, now);
+    for (; in > 1; in--) {
+        int worst = -1;
+        double worst_end = T;
+        for (int j = 0; j < h->n_dev; j++) {
+            double end = h->planned[j] ? ready_at(&h->dev[j], now) + m / h->dev[j].rate : 0;
+            if (end > worst_end) worst = j, worst_end = end;
+        }
+        if (worst < 0) break;
+        double without = fluid_finish(h, worst, now);
+        if (without >= worst_end) {
+            T = worst_end;
+            break;
+        }
+        h->planned[worst] = 0;
+        T = without;
+    }
+    *others = in - h->planned[dv];
+    return T;
+}
+
+/* A device without a rate yet: the doubling block, from the front, past the items far longer
+ * than it (while another device can take those). */
+static int new_device_block(const pw_hdss *h, int dv, int64_t x, pick *p)
+{
+    const span *s = &h->spans[0];
+    int64_t k = s->begin, others = 0;
+    for (int j = 0; j < h->n_dev; j++) others += j != dv && is_live(&h->dev[j]);
+    if (others && may_split(h))
+        for (int64_t i = s->begin; i < s->end && i < s->begin + SCAN_ITEMS; i++)
+            if ((double)cells_of(h, i, i + 1) <= LONG_ITEM * (double)x) { k = i; break; }
+    *p = (pick){0, k, cut_nearest(h, k, s->end, x)};
+    return 1;
+}
+
+/* Whether d would finish item i before every other live device with a rate. */
+static int finishes_first(const pw_hdss *h, int dv, int64_t i, double now)
+{
+    double c = (double)cells_of(h, i, i + 1), mine = now + h->dev[dv].alpha + c / h->dev[dv].rate;
+    for (const device *q = h->dev; q < h->dev + h->n_dev; q++)
+        if (q != &h->dev[dv] && is_live(q) && has_fit(q) && ready_at(q, now) + c / q->rate < mine) return 0;
+    return 1;
+}
+
+/* End-game.  Items are whole, so the shares of plan_finish hold only if each long item goes to
+ * a device that can finish it by T.  d's block starts at the first item no other device can
+ * finish by T, if d can (or would finish it before anyone else); else at the first item that fits
+ * its share (those before it are left for others).  Then as many items as fit its share. */
+static int end_game_block(const pw_hdss *h, int dv, double now, double T, int64_t share, pick *p)
+{
+    double most = 0; /* the most another device can take by T */
+    for (int j = 0; j < h->n_dev; j++)
+        if (j != dv && h->planned[j]) most = fmax(most, h->dev[j].rate * (T - ready_at(&h->dev[j], now)));
+    int64_t others = to_cells(most);
+    int scanned = 0, fit_span = -1;
+    int64_t fit = 0;
+    for (int s = 0; s < h->n_spans && scanned < END_GAME_SCAN; s++) {
+        const span *q = &h->spans[s];
+        for (int64_t i = q->begin; i < q->end && scanned < END_GAME_SCAN; i++, scanned++) {
+            int64_t c = cells_of(h, i, i + 1);
+            if (i > q->begin && !may_split(h)) break; /* only range fronts can be taken */
+            if (c > others && (c <= share || finishes_first(h, dv, i, now))) {
+                *p = (pick){s, i, cut_floor(h, i, q->end, share > c ? share : c)};
+                return 1;
+            }
+            if (c <= share && fit_span < 0) fit_span = s, fit = i;
+        }
+    }
+    if (fit_span < 0) return 0;
+    *p = (pick){fit_span, fit, cut_floor(h, fit, h->spans[fit_span].end, share)};
+    return 1;
+}
+
+/* ADAPTIVE: the block for device d, or 0 for nothing more. */
+static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
+{
+    device *d = &h->dev[dv];
+    if (h->adaptive_cells > ADAPTIVE_SHARE * (double)h->total_cells) /* the chapter's cap */
+        for (device *q = h->dev; q < h->dev + h->n_dev; q++)
+            if (!q->stable && q->samples >= 2 && has_fit(q)) make_stable(h, q);
+    int64_t grow = d->last_cells > INT64_MAX / 4 ? INT64_MAX / 2 : 2 * d->last_cells;
+    int64_t x = grow > h->opt.min_block ? grow : h->opt.min_block;
+    if (!has_fit(d)) return new_device_block(h, dv, x, p);
+    if (d->stable) { /* weighted: R_d times the longest block time any stable device needs */
+        double block_time = 0;
+        for (const device *q = h->dev; q < h->dev + h->n_dev; q++)
+            if (q->stable && !q->failed) block_time = fmax(block_time, q->best_block / q->rate);
+        x = to_cells(fmax(d->rate * block_time, d->best_block));
+    }
+    int others;
+    double T = plan_finish(h, dv, now, &others);
+    const span *s = &h->spans[0];
+    if (!others) { /* alone: nothing to balance */
+        *p = (pick){0, s->begin, cut_nearest(h, s->begin, s->end, x)};
+        return 1;
+    }
+    if (!h->planned[dv]) return 0; /* its minimum block would end after the others are done */
+    int64_t share = to_cells(d->rate * (T - now - d->alpha));
+    if (x <= share / 2) { /* two blocks or more to go: the end-game plans the last ones */
+        int64_t k = cut_nearest(h, s->begin, s->end, x);
+        if (now + d->alpha + (double)cells_of(h, s->begin, k) / d->rate <= T) {
+            *p = (pick){0, s->begin, k};
+            return 1;
+        }
+    }
+    return end_game_block(h, dv, now, T, share, p);
+}
+
+/* STATIC: the device's share in static_rounds blocks; what rounding leaves over goes to
+ * whoever asks once no share is left anywhere. */
+static int static_block(pw_hdss *h, int dv, pick *p)
+{
+    device *d = &h->dev[dv];
+    int64_t x = d->quota_round < d->quota_left ? d->quota_round : d->quota_left;
+    for (int j = 0; d->quota_left == 0 && j < h->n_dev; j++)
+        if (j != dv && is_live(&h->dev[j]) && h->dev[j].quota_left > 0) return 0;
+    if (d->quota_left == 0) x = INT64_MAX; /* the leftovers */
+    const span *s = &h->spans[0];
+    *p = (pick){0, s->begin, cut_nearest(h, s->begin, s->end, x)};
+    int64_t got = cells_of(h, p->begin, p->end);
+    int last_round = x == d->quota_left; /* whatever whole items made of it, the share is used */
+    d->quota_left = !last_round && d->quota_left > got ? d->quota_left - got : 0;
+    return 1;
+}
+
+/* STATIC shares: cells by weight over the devices taking part; a failed device's share (rest
+ * plus the returned block) is spread the same way over the live ones. */
+static void share_out(pw_hdss *h, int64_t cells)
+{
+    double sum = 0;
+    for (int j = 0; j < h->n_dev; j++)
+        if (is_live(&h->dev[j])) sum += h->dev[j].weight;
+    if (!(sum > 0)) return; /* nobody: the leftover rule of static_block takes it */
+    int rounds = h->opt.static_rounds;
+    for (int j = 0; j < h->n_dev; j++) {
+        device *q = &h->dev[j];
+        if (!is_live(q) || q->weight <= 0) continue;
+        int64_t more = to_cells((double)cells * q->weight / sum);
+        q->quota_left += more;
+        int64_t round = more / rounds + (more % rounds != 0);
+        if (round > q->quota_round) q->quota_round = round;
+    }
+}
+
+void pw_hdss_options_init(pw_hdss_options *o)
+{
+    if (o) *o = (pw_hdss_options){.min_block = 65536, .tolerance = 0.03, .static_rounds = 1};
+}
+
+static pw_status check_options(pw_hdss_options *o, const pw_hdss_device *devices, int n)
+{
+    pw_hdss_options defaults;
+    pw_hdss_options_init(&defaults);
+    o->min_block = o->min_block ? o->min_block : defaults.min_block;
+    o->tolerance = o->tolerance != 0 ? o->tolerance : defaults.tolerance;
+    o->static_rounds = o->static_rounds ? o->static_rounds : defaults.static_rounds;
+    o->kinds = o->kinds ? o->kinds : PW_HDSS_GPU | PW_HDSS_CPU;
+    if (o->mode != PW_HDSS_ADAPTIVE && o->mode != PW_HDSS_STATIC)
+        return fail_with(PW_ERR_INVALID_ARGUMENT, "mode is neither ADAPTIVE nor STATIC");
+    if (o->min_block < 0) return fail_with(PW_ERR_INVALID_ARGUMENT, "min_block is negative");
+    if (!(o->tolerance > 0 && o->tolerance <= 0.5))
+        return fail_with(PW_ERR_INVALID_ARGUMENT, "tolerance is not in (0, 0.5]");
+    if (o->static_rounds < 0) return fail_with(PW_ERR_INVALID_ARGUMENT, "static_rounds is negative");
+    if (o->kinds & ~(unsigned)(PW_HDSS_GPU | PW_HDSS_CPU))
+        return fail_with(PW_ERR_INVALID_ARGUMENT, "kinds has bits other than GPU and CPU");
+    int taking_part = 0;
+    double weights = 0;
+    for (int j = 0; j < n; j++) {
+        if (devices[j].kind != PW_HDSS_GPU && devices[j].kind != PW_HDSS_CPU)
+            return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's kind is neither GPU nor CPU");
+        if (!(devices[j].weight >= 0) || isinf(devices[j].weight))
+            return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's weight is negative or not finite");
+        if (o->kinds & (unsigned)devices[j].kind) taking_part++, weights += devices[j].weight;
+    }
+    if (!taking_part) return fail_with(PW_ERR_INVALID_ARGUMENT, "no device of the kinds asked for");
+    if (o->mode == PW_HDSS_STATIC && !(weights > 0))
+        return fail_with(PW_ERR_INVALID_ARGUMENT, "STATIC needs a positive weight among the devices");
+    return PW_OK;
+}
+
+/* The costs as prefix sums (NULL when every item costs 1): whole-item cuts by binary search. */
+static pw_status make_prefix(pw_hdss *h, const int64_t *costs)
+{
+    h->total_cells = h->n_items;
+    if (!costs) return PW_OK;
+    if ((uint64_t)h->n_items + 1 > SIZE_MAX / sizeof(int64_t))
+        return fail_with(PW_ERR_SIZE_OVERFLOW, "too many items");
+    h->prefix = malloc(sizeof(int64_t) * (size_t)(h->n_items + 1));
+    if (!h->prefix) return fail_with(PW_ERR_OUT_OF_MEMORY, "no memory for the costs");
+    h->prefix[0] = 0;
+    for (int64_t i = 0; i < h->n_items; i++) {
+        if (costs[i] < 0) return fail_with(PW_ERR_INVALID_ARGUMENT, "an item's cost is negative");
+        if (__builtin_add_overflow(h->prefix[i], costs[i], &h->prefix[i + 1]))
+            return fail_with(PW_ERR_SIZE_OVERFLOW, "the items' cells pass INT64_MAX");
+    }
+    h->total_cells = h->prefix[h->n_items];
+    return PW_OK;
+}
+
+pw_status pw_hdss_create(const pw_hdss_device *devices, int n_devices, const int64_t *costs,
+                         int64_t n_items, const pw_hdss_options *options, pw_hdss **out)
+{
+    if (!out) return fail_with(PW_ERR_NULL_ARGUMENT, "out is NULL");
+    *out = NULL;
+    if (!devices) return fail_with(PW_ERR_NULL_ARGUMENT, "devices is NULL");
+    if (n_devices <= 0) return fail_with(PW_ERR_INVALID_SIZE, "n_devices <= 0");
+    if (n_items < 0) return fail_with(PW_ERR_INVALID_SIZE, "n_items < 0");
+    pw_hdss_options opt;
+    if (options) opt = *options; else pw_hdss_options_init(&opt);
+    pw_status st = check_options(&opt, devices, n_devices);
+    if (st != PW_OK) return st;
+    pw_hdss *h = calloc(1, sizeof *h);
+    if (!h) return fail_with(PW_ERR_OUT_OF_MEMORY, "no memory");
+    pthread_mutex_init(&h->lock, NULL);
+    h->opt = opt;
+    h->opt.clock = opt.clock ? opt.clock : monotonic_seconds;
+    h->n_dev = n_devices, h->n_items = n_items, h->cap_spans = HOLES + 1 + n_devices;
+    h->dev = calloc((size_t)n_devices, sizeof *h->dev);
+    h->planned = calloc((size_t)n_devices, 1);
+    h->spans = calloc((size_t)h->cap_spans, sizeof *h->spans);
+    st = h->dev && h->planned && h->spans ? make_prefix(h, costs)
+                                          : fail_with(PW_ERR_OUT_OF_MEMORY, "no memory");
+    for (int j = 0; st == PW_OK && j < n_devices; j++) {
+        device *d = &h->dev[j];
+        char fallback[32];
+        snprintf(fallback, sizeof fallback, "%s%d", devices[j].kind == PW_HDSS_GPU ? "gpu" : "cpu", j);
+        *d = (device){.name = strdup(devices[j].name ? devices[j].name : fallback), .kind = devices[j].kind,
+                      .weight = devices[j].weight, .stopped = !(opt.kinds & (unsigned)devices[j].kind)};
+        if (!d->name) st = fail_with(PW_ERR_OUT_OF_MEMORY, "no memory");
+    }
+    if (st != PW_OK) {
+        pw_hdss_destroy(h);
+        return st;
+    }
+    if (n_items > 0) h->spans[h->n_spans++] = (span){0, n_items};
+    h->queued_cells = h->total_cells;
+    if (opt.mode == PW_HDSS_STATIC) share_out(h, h->total_cells);
+    *out = h;
+    return PW_OK;
+}
+
+void pw_hdss_destroy(pw_hdss *h)
+{
+    if (!h) return;
+    for (int j = 0; h->dev && j < h->n_dev; j++) free(h->dev[j].name);
+    pthread_mutex_destroy(&h->lock);
+    free(h->dev), free(h->planned), free(h->spans), free(h->prefix), free(h);
+}
+
+static pw_status check_device(const pw_hdss *h, int dv)
+{
+    if (!h) return fail_with(PW_ERR_NULL_ARGUMENT, "the scheduler is NULL");
+    if (dv < 0 || dv >= h->n_dev) return fail_with(PW_ERR_INVALID_ARGUMENT, "no such device");
+    return PW_OK;
+}
+
+pw_status pw_hdss_fetch(pw_hdss *h, int dv, pw_hdss_block *block)
+{
+    pw_status st = check_device(h, dv);
+    if (st != PW_OK) return st;
+    if (!block) return fail_with(PW_ERR_NULL_ARGUMENT, "block is NULL");
+    *block = (pw_hdss_block){0, 0, 0};
+    pthread_mutex_lock(&h->lock);
+    device *d = &h->dev[dv];
+    double now = h->opt.clock(h->opt.clock_ctx);
+    if (!h->started) h->started = 1, h->start = now;
+    pick p = {0, 0, 0};
+    if (d->in_flight) {
+        st = fail_with(PW_ERR_INVALID_ARGUMENT, "the device's block in flight is not done yet");
+    } else if (!d->failed && (h->opt.kinds & (unsigned)d->kind)) {
+        d->stopped = 0; /* asking again, e.g. after another device failed */
+        int got = h->n_spans > 0 && (h->opt.mode == PW_HDSS_STATIC ? static_block(h, dv, &p)
+                                                                    : adaptive_block(h, dv, now, &p));
+        if (!got) p.end = p.begin;
+        d->stopped = p.end == p.begin;
+    }
+    if (p.end > p.begin) {
+        int64_t cells = cells_of(h, p.begin, p.end);
+        queue_take(h, p.span, p.begin, p.end);
+        if (!d->stable) h->adaptive_cells += cells;
+        d->in_flight = 1, d->begin = p.begin, d->end = p.end, d->cells = d->last_cells = cells;
+        d->fetched_at = now;
+        *block = (pw_hdss_block){p.begin, p.end, cells};
+    }
+    pthread_mutex_unlock(&h->lock);
+    return st;
+}
+
+pw_status pw_hdss_done(pw_hdss *h, int dv, double seconds)
+{
+    pw_status st = check_device(h, dv);
+    if (st != PW_OK) return st;
+    if (isnan(seconds)) return fail_with(PW_ERR_INVALID_ARGUMENT, "seconds is NaN");
+    pthread_mutex_lock(&h->lock);
+    device *d = &h->dev[dv];
+    if (!d->in_flight) {
+        st = fail_with(PW_ERR_INVALID_ARGUMENT, "the device has no block in flight");
+    } else {
+        double now = h->opt.clock(h->opt.clock_ctx);
+        double t = seconds >= 0 ? seconds : now - d->fetched_at;
+        d->in_flight = 0;
+        d->items += d->end - d->begin, d->cells_done += d->cells, d->blocks++;
+        d->busy += t, d->finish = now - h->start;
+        h->items_done += d->end - d->begin, h->cells_done += d->cells;
+        add_sample(h, d, (double)d->cells, t);
+    }
+    pthread_mutex_unlock(&h->lock);
+    return st;
+}
+
+pw_status pw_hdss_fail(pw_hdss *h, int dv)
+{
+    pw_status st = check_device(h, dv);
+    if (st != PW_OK) return st;
+    pthread_mutex_lock(&h->lock);
+    device *d = &h->dev[dv];
+    if (!d->failed) {
+        int64_t back = d->in_flight ? d->cells : 0;
+        if (d->in_flight) queue_return(h, d->begin, d->end);
+        d->in_flight = 0, d->failed = 1;
+        if (h->opt.mode == PW_HDSS_STATIC) share_out(h, d->quota_left + back);
+        d->quota_left = 0;
+    }
+    pthread_mutex_unlock(&h->lock);
+    return PW_OK;
+}
+
+pw_status pw_hdss_get_report(pw_hdss *h, pw_hdss_report *r, pw_hdss_device_report *out, int n_out)
+{
+    if (!h || !r) return fail_with(PW_ERR_NULL_ARGUMENT, "the scheduler or report is NULL");
+    if (n_out < 0 || (n_out > 0 && !out)) return fail_with(PW_ERR_INVALID_ARGUMENT, "bad device reports");
+    pthread_mutex_lock(&h->lock);
+    double end = 0, first = INFINITY, last = 0; /* the spread leaves failed devices out */
+    for (const device *d = h->dev; d < h->dev + h->n_dev; d++) {
+        if (d->items > 0) end = fmax(end, d->finish);
+        if (d->items > 0 && !d->failed) first = fmin(first, d->finish), last = fmax(last, d->finish);
+    }
+    *r = (pw_hdss_report){h->items_done, h->cells_done, h->n_items - h->items_done, end,
+                          end > 0 && last > 0 ? (last - first) / end : 0};
+    for (int j = 0; j < h->n_dev && j < n_out; j++) {
+        const device *d = &h->dev[j];
+        out[j] = (pw_hdss_device_report){
+            d->name, d->kind, d->failed, d->items, d->cells_done, d->blocks,
+            h->cells_done > 0 ? (double)d->cells_done / (double)h->cells_done : 0,
+            d->rate, d->alpha, d->stable ? to_cells(d->best_block) : 0, d->busy, d->finish};
+    }
+    pthread_mutex_unlock(&h->lock);
+    return PW_OK;
+}

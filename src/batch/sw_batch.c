@@ -1,0 +1,377 @@
+/* sw_batch.c - pw_sw_search and pw_sw_pairs: checks, encoding, the engines, the best hits of each
+ * query and their end cells (peerwave_batch.h). */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sw_batch.h"
+#include "sw_batch_lanes.h"
+#include "../core/alloc.h"
+#include "../core/plan.h"
+#include "../core/status_detail.h"
+#include "../cpu/simd/simd_isa.h"
+#include "../cpu/team.h"
+#ifdef PW_HAVE_CUDA
+#include "../cuda/batch_sw.h"
+#endif
+
+pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                      const void *result, pw_score_table *table); /* apps/sw.c */
+
+static int by_length_desc(const void *x, const void *y, void *len)
+{
+    const int64_t *l = len, a = *(const int64_t *)x, b = *(const int64_t *)y;
+    if (l[a] != l[b]) return l[a] > l[b] ? -1 : 1;
+    return a < b ? -1 : a > b; /* stable: equal lengths keep their order */
+}
+
+static pw_status check_set(const pw_seq_set *set, const char *what)
+{
+    if (!set || (set->count > 0 && (!set->seq || !set->length))) return PW_ERR_NULL_ARGUMENT;
+    if (set->count < 1) {
+        pw_set_error_detail("the %s set is empty", what);
+        return PW_ERR_INVALID_SIZE;
+    }
+    for (int64_t k = 0; k < set->count; k++) {
+        if (!set->seq[k]) return PW_ERR_NULL_ARGUMENT;
+        if (set->length[k] < 1) {
+            pw_set_error_detail("%s record %lld is empty", what, (long long)k);
+            return PW_ERR_INVALID_SIZE;
+        }
+    }
+    return PW_OK;
+}
+
+pw_status pw_sw_batch_db_make(const pw_seq_set *set, const pw_score_table *table, const char *what, sw_batch_db *db)
+{
+    memset(db, 0, sizeof *db);
+    const int64_t count = set->count;
+    db->count = count;
+    db->at = pw_malloc(sizeof *db->at * (size_t)(count + 1));
+    db->length = pw_malloc(sizeof *db->length * (size_t)count);
+    db->index = pw_malloc(sizeof *db->index * (size_t)count);
+    int64_t *unsorted_len = pw_malloc(sizeof *unsorted_len * (size_t)count);
+    if (!db->at || !db->length || !db->index || !unsorted_len) {
+        free(unsorted_len);
+        pw_sw_batch_db_free(db);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+    int64_t total = 0;
+    for (int64_t k = 0; k < count; k++) {
+        db->index[k] = k;
+        unsorted_len[k] = set->length[k];
+        if (set->length[k] > INT64_MAX - total) {
+            free(unsorted_len);
+            pw_sw_batch_db_free(db);
+            return PW_ERR_SIZE_OVERFLOW;
+        }
+        total += set->length[k];
+    }
+    qsort_r(db->index, (size_t)count, sizeof *db->index, by_length_desc, unsorted_len);
+    free(unsorted_len);
+    db->codes = pw_malloc((size_t)total + 1);
+    if (!db->codes) {
+        pw_sw_batch_db_free(db);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+    db->at[0] = 0;
+    for (int64_t s = 0; s < count; s++) {
+        const int64_t k = db->index[s];
+        db->length[s] = set->length[k];
+        db->at[s + 1] = db->at[s] + set->length[k];
+        if (pw_score_encode(table, set->seq[k], set->length[k], db->codes + db->at[s]) != PW_OK) {
+            int64_t j = 0;
+            while (table->code[(unsigned char)set->seq[k][j]] != 255) j++;
+            pw_set_error_detail("%s record %lld: byte 0x%02x at position %lld is not a letter", what, (long long)k,
+                                (unsigned char)set->seq[k][j], (long long)j);
+            pw_sw_batch_db_free(db);
+            return PW_ERR_BAD_INPUT;
+        }
+    }
+    db->cells_per_letter = total;
+    return PW_OK;
+}
+
+void pw_sw_batch_db_free(sw_batch_db *db)
+{
+    free(db->codes);
+    free(db->at);
+    free(db->length);
+    free(db->index);
+    memset(db, 0, sizeof *db);
+}
+
+int32_t pw_sw_batch_score32(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m, const pw_score_table *table,
+                            int32_t gap_open, int32_t gap_extend, int32_t *work)
+{
+    /* Column by column of b, rows of a down each (as the lanes kernel): h[i] = H(i, j-1), e[i] =
+     * E(i, j-1) before the column, H(i, j) and E(i, j) after. */
+    int32_t *h = work, *e = work + n, best = 0;
+    for (int64_t i = 0; i < n; i++) {
+        h[i] = 0;
+        e[i] = PW_SW_NEG_INF;
+    }
+    for (int64_t j = 0; j < m; j++) {
+        const int32_t *col = table->scores + b[j];
+        int32_t f = PW_SW_NEG_INF, diag = 0, up = 0;
+        for (int64_t i = 0; i < n; i++) {
+            const int32_t left = h[i];
+            int32_t ei = e[i] - gap_extend, from_left = left - gap_open;
+            ei = ei > from_left ? ei : from_left;
+            const int32_t fe = f - gap_extend, from_up = up - gap_open;
+            f = fe > from_up ? fe : from_up;
+            int32_t v = diag + col[a[i] * table->size];
+            v = v > 0 ? v : 0;
+            v = v > ei ? v : ei;
+            v = v > f ? v : f;
+            h[i] = v;
+            e[i] = ei;
+            best = v > best ? v : best;
+            diag = left;
+            up = v;
+        }
+    }
+    return best;
+}
+
+/* ---- the best hits of a query: a min-heap of `top` (worst at the root) ---------------------- */
+
+/* a is a better hit than b: higher score, then the smaller record index */
+static int hit_better(const pw_sw_hit *a, const pw_sw_hit *b)
+{
+    if (a->score != b->score) return a->score > b->score;
+    return a->record < b->record;
+}
+
+static void heap_sift_down(pw_sw_hit *heap, int size, int k)
+{
+    for (;;) {
+        int worst = k, l = 2 * k + 1, r = l + 1;
+        if (l < size && hit_better(&heap[worst], &heap[l])) worst = l;
+        if (r < size && hit_better(&heap[worst], &heap[r])) worst = r;
+        if (worst == k) return;
+        pw_sw_hit t = heap[k];
+        heap[k] = heap[worst];
+        heap[worst] = t;
+        k = worst;
+    }
+}
+
+static int hit_order(const void *x, const void *y)
+{
+    return hit_better(x, y) ? -1 : hit_better(y, x) ? 1 : 0;
+}
+
+/* hits[0 .. top): the query's best records by their scores (sorted order -> caller's index). */
+static void top_hits(int64_t query, const int32_t *scores, const sw_batch_db *db, int top, pw_sw_hit *hits)
+{
+    int size = 0;
+    for (int64_t s = 0; s < db->count; s++) {
+        pw_sw_hit h = {query, db->index[s], scores[s], -1, -1};
+        if (size < top) {
+            hits[size++] = h;
+            if (size == top)
+                for (int k = top / 2 - 1; k >= 0; k--) heap_sift_down(hits, top, k);
+        } else if (hit_better(&h, &hits[0])) {
+            hits[0] = h;
+            heap_sift_down(hits, top, 0);
+        }
+    }
+    qsort(hits, (size_t)size, sizeof *hits, hit_order);
+    for (int k = size; k < top; k++) hits[k] = (pw_sw_hit){query, -1, 0, -1, -1};
+}
+
+/* ---- end cells of the hits kept: pw_sw on the CPU, the same tie rule ------------------------- */
+
+typedef struct end_work {
+    const pw_seq_set *a, *b;
+    const pw_sw_params *params;
+    pw_options options; /* one thread a pair */
+    pw_sw_hit *hits;
+    int64_t count;
+    int by_query;       /* search: a = queries indexed by hit.query; pairs: a[k] against b[k] */
+    atomic_llong next;
+    atomic_int failed;
+} end_work;
+
+static void end_worker(void *arg, int worker, int team_size)
+{
+    (void)worker;
+    (void)team_size;
+    end_work *w = arg;
+    int64_t k;
+    while (!atomic_load(&w->failed) && (k = atomic_fetch_add(&w->next, 1)) < w->count) {
+        pw_sw_hit *h = &w->hits[k];
+        if (h->record < 0) continue;
+        const int64_t qa = h->query, rb = h->record;
+        pw_sw_result r;
+        pw_status st = pw_sw(w->a->seq[qa], w->a->length[qa], w->b->seq[rb], w->b->length[rb], w->params, &w->options, &r);
+        if (st == PW_OK && w->by_query && r.score != h->score) {
+            pw_set_error_detail("batch score %d and pw_sw score %d differ for query %lld, record %lld", h->score, r.score,
+                                (long long)qa, (long long)rb);
+            st = PW_ERR_INTERNAL; /* the two engines disagree: never report either */
+        }
+        if (st != PW_OK) {
+            atomic_store(&w->failed, st);
+            break;
+        }
+        h->score = r.score;
+        h->end_query = r.end_a;
+        h->end_record = r.end_b;
+    }
+}
+
+static pw_status end_cells(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params,
+                           const pw_options *options, int threads, int by_query, pw_sw_hit *hits, int64_t count)
+{
+    end_work *w = pw_malloc(sizeof *w);
+    if (!w) return PW_ERR_OUT_OF_MEMORY;
+    *w = (end_work){.a = a, .b = b, .params = params, .hits = hits, .count = count, .by_query = by_query};
+    pw_options_init(&w->options);
+    w->options.backend = PW_BACKEND_CPU;
+    w->options.threads = 1;
+    w->options.simd = options ? options->simd : PW_SIMD_AUTO;
+    w->options.wisdom = "none";
+    w->options.width_model = -1;
+    atomic_init(&w->next, 0);
+    atomic_init(&w->failed, 0);
+    int used;
+    pw_team_run(threads, end_worker, w, &used);
+    pw_status st = (pw_status)atomic_load(&w->failed);
+    free(w);
+    return st;
+}
+
+/* ---- the entry points ---------------------------------------------------------------------- */
+
+typedef struct batch_setup {
+    pw_options options;
+    pw_score_table table;
+    pw_backend backend;
+    pw_simd simd;
+    int threads;
+} batch_setup;
+
+static pw_status batch_setup_make(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params,
+                                  const pw_options *options, batch_setup *s)
+{
+    if (options) s->options = *options;
+    else pw_options_init(&s->options);
+    pw_status st = pw_options_check(&s->options);
+    if (st != PW_OK) return st;
+    if (!params) return PW_ERR_NULL_ARGUMENT;
+    if ((st = check_set(a, "query")) != PW_OK || (st = check_set(b, "database")) != PW_OK) return st;
+    int64_t longest_a = 0, longest_b = 0;
+    for (int64_t k = 0; k < a->count; k++) longest_a = a->length[k] > longest_a ? a->length[k] : longest_a;
+    for (int64_t k = 0; k < b->count; k++) longest_b = b->length[k] > longest_b ? b->length[k] : longest_b;
+    /* the table, and scores that could pass 32 bits refused before any work (as pw_sw) */
+    char probe = 'A';
+    pw_sw_result dummy;
+    st = pw_sw_check(&probe, longest_a, &probe, longest_b, params, &dummy, &s->table);
+    if (st != PW_OK) return st;
+    st = pw_backend_resolve(&s->options, &s->backend);
+    if (st != PW_OK) return st;
+    st = pw_simd_resolve(s->options.simd, &s->simd);
+    if (st != PW_OK) return st;
+    s->threads = s->options.threads ? s->options.threads : pw_cpu_count();
+    return PW_OK;
+}
+
+pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw_sw_params *params,
+                       const pw_options *options, int top, pw_sw_hit *hits, pw_batch_info *info)
+{
+    const int64_t t0 = pw_now_ns();
+    if (!hits || !info) return PW_ERR_NULL_ARGUMENT;
+    if (top < 1) return PW_ERR_INVALID_ARGUMENT;
+    batch_setup s;
+    pw_status st = batch_setup_make(queries, db, params, options, &s);
+    if (st != PW_OK) return st;
+    memset(info, 0, sizeof *info);
+    sw_batch_db sdb, sq;
+    if ((st = pw_sw_batch_db_make(db, &s.table, "database", &sdb)) != PW_OK) return st;
+    if ((st = pw_sw_batch_db_make(queries, &s.table, "query", &sq)) != PW_OK) {
+        pw_sw_batch_db_free(&sdb);
+        return st;
+    }
+    /* queries in chunks whose score rows fit in about 256 MB */
+    int64_t chunk = ((int64_t)1 << 26) / sdb.count;
+    chunk = chunk < 1 ? 1 : chunk > queries->count ? queries->count : chunk;
+    int32_t *scores = pw_malloc(sizeof *scores * (size_t)(chunk * sdb.count));
+    sw_batch_query *qs = pw_malloc(sizeof *qs * (size_t)chunk);
+    int64_t *sorted_at = pw_malloc(sizeof *sorted_at * (size_t)queries->count); /* query -> its sorted place */
+    if (!scores || !qs || !sorted_at) st = PW_ERR_OUT_OF_MEMORY;
+    for (int64_t k = 0; st == PW_OK && k < sq.count; k++) sorted_at[sq.index[k]] = k;
+    sw_batch_cpu_run run = {&sdb, &s.table, params->gap_open, params->gap_extend, s.threads, s.simd, s.options.cancel};
+    const pw_simd cpu_simd =
+        pw_sw_batch_fits16(&s.table, params->gap_open, params->gap_extend) && pw_sw_batch_lanes_kernel(s.simd) ? s.simd
+                                                                                                              : PW_SIMD_SCALAR;
+    info->backend = s.backend;
+    info->simd = s.backend == PW_BACKEND_CPU ? cpu_simd : PW_SIMD_AUTO;
+    info->lane_bits = cpu_simd != PW_SIMD_SCALAR ? 16 : 32;
+    const int64_t t1 = pw_now_ns();
+    for (int64_t q0 = 0; st == PW_OK && q0 < queries->count; q0 += chunk) {
+        const int64_t nq = queries->count - q0 < chunk ? queries->count - q0 : chunk;
+        for (int64_t k = 0; k < nq; k++) { /* in the caller's order: sq holds them sorted */
+            const int64_t at = sorted_at[q0 + k];
+            qs[k] = (sw_batch_query){sq.codes + sq.at[at], sq.length[at]};
+        }
+#ifdef PW_HAVE_CUDA
+        if (info->backend == PW_BACKEND_CUDA) {
+            st = pw_cuda_sw_batch(&s.options, &sdb, &s.table, params->gap_open, params->gap_extend, qs, nq, scores,
+                                  info);
+            if (st == PW_ERR_UNSUPPORTED && q0 == 0) { /* scores beyond the GPU profile's bytes */
+                info->backend = PW_BACKEND_CPU;
+                info->simd = cpu_simd;
+                info->lane_bits = cpu_simd != PW_SIMD_SCALAR ? 16 : 32;
+                st = PW_OK;
+            }
+        }
+#endif
+        if (st == PW_OK && info->backend == PW_BACKEND_CPU) st = pw_sw_batch_cpu_score(&run, qs, nq, scores, &info->recomputed);
+        for (int64_t k = 0; st == PW_OK && k < nq; k++) top_hits(q0 + k, scores + k * sdb.count, &sdb, top, hits + (q0 + k) * top);
+    }
+    const int64_t t2 = pw_now_ns();
+    if (st == PW_OK) {
+        info->pairs = queries->count * sdb.count;
+        info->cells = sq.cells_per_letter * sdb.cells_per_letter;
+        info->seconds = (double)(t2 - t1) * 1e-9;
+        st = end_cells(queries, db, params, &s.options, s.threads, 1, hits, queries->count * (int64_t)top);
+    }
+    free(scores);
+    free(qs);
+    free(sorted_at);
+    pw_sw_batch_db_free(&sdb);
+    pw_sw_batch_db_free(&sq);
+    info->total_seconds = (double)(pw_now_ns() - t0) * 1e-9;
+    return st;
+}
+
+pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params,
+                      const pw_options *options, pw_sw_hit *hits, pw_batch_info *info)
+{
+    const int64_t t0 = pw_now_ns();
+    if (!hits || !info || !a || !b) return PW_ERR_NULL_ARGUMENT;
+    if (a->count != b->count) {
+        pw_set_error_detail("pairs: %lld sequences against %lld", (long long)a->count, (long long)b->count);
+        return PW_ERR_INVALID_SIZE;
+    }
+    batch_setup s;
+    pw_status st = batch_setup_make(a, b, params, options, &s);
+    if (st != PW_OK) return st;
+    memset(info, 0, sizeof *info);
+    /* every pair through pw_sw on one CPU thread (its vector processor), the pairs over all cores:
+     * score and end cell at once (docs/BATCH.md: no GPU engine for distinct pairs yet) */
+    info->backend = PW_BACKEND_CPU;
+    info->simd = s.simd;
+    info->lane_bits = 16;
+    for (int64_t k = 0; k < a->count; k++) {
+        hits[k] = (pw_sw_hit){k, k, 0, -1, -1};
+        info->cells += a->length[k] * b->length[k];
+    }
+    const int64_t t1 = pw_now_ns();
+    st = end_cells(a, b, params, &s.options, s.threads, 0, hits, a->count);
+    info->pairs = a->count;
+    info->seconds = (double)(pw_now_ns() - t1) * 1e-9;
+    info->total_seconds = (double)(pw_now_ns() - t0) * 1e-9;
+    return st;
+}

@@ -1,0 +1,80 @@
+/*
+ * sw_batch.h - the database search's internal pieces: the encoded database sorted by length, the
+ * 32-bit score of one pair (the reference and the recompute path), and the engines that score
+ * one query against every record (CPU: sw_batch_cpu.c; CUDA: src/cuda/batch_sw.cu).
+ */
+#ifndef PW_SW_BATCH_H
+#define PW_SW_BATCH_H
+
+#include <stdint.h>
+
+#include "peerwave_batch.h"
+#include "../../apps/scoring.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The database (or a query set), encoded, in order of decreasing length. */
+typedef struct sw_batch_db {
+    int64_t count;
+    uint8_t *codes;   /* every record's codes back to back, in sorted order */
+    int64_t *at;      /* count + 1 offsets into codes (sorted order) */
+    int64_t *length;  /* sorted: length[k] = at[k+1] - at[k], decreasing */
+    int64_t *index;   /* sorted position -> the caller's record index */
+    int64_t cells_per_letter; /* sum of lengths */
+} sw_batch_db;
+
+/* Groups of `lanes` records of the list (sorted places, longest first), their columns
+ * interleaved: column j of group g is lanes bytes at cols + at[g] + j * lanes, one a record; a
+ * group has its first record's columns rounded up to a multiple of col_multiple, a shorter
+ * record's past its end are `pad`. */
+typedef struct lane_groups {
+    int64_t count;
+    int64_t *at;      /* count + 1 offsets into cols */
+    uint8_t *cols;
+} lane_groups;
+
+pw_status pw_sw_batch_groups_make(const sw_batch_db *db, const int64_t *records, int64_t count, int lanes,
+                                  int64_t col_multiple, uint8_t pad, lane_groups *g);
+void pw_sw_batch_groups_free(lane_groups *g);
+
+/* Encode and sort `set` (`what` names it in errors: "query", "database").  PW_ERR_BAD_INPUT
+ * names the record and the letter through pw_error_detail. */
+pw_status pw_sw_batch_db_make(const pw_seq_set *set, const pw_score_table *table, const char *what, sw_batch_db *db);
+void pw_sw_batch_db_free(sw_batch_db *db);
+
+/* The best local score of a (n codes) against b (m codes) with 32-bit cells in linear space;
+ * work: 2 n int32 scratch. */
+int32_t pw_sw_batch_score32(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m, const pw_score_table *table,
+                            int32_t gap_open, int32_t gap_extend, int32_t *work);
+
+/* What an engine scores: one query against every record of db, scores[k] for sorted record k. */
+typedef struct sw_batch_query {
+    const uint8_t *codes;
+    int64_t n;
+} sw_batch_query;
+
+/* The CPU engine (sw_batch_cpu.c): queries[0 .. nq) against every record, scores[q * db->count +
+ * k].  Threads and the vector set from the caller; counts pairs recomputed wider. */
+typedef struct sw_batch_cpu_run {
+    const sw_batch_db *db;
+    const pw_score_table *table;
+    int32_t gap_open, gap_extend;
+    int threads;
+    pw_simd simd;             /* resolved; SCALAR: 32-bit cells for every pair */
+    const volatile int *cancel;
+} sw_batch_cpu_run;
+
+pw_status pw_sw_batch_cpu_score(const sw_batch_cpu_run *run, const sw_batch_query *queries, int64_t nq,
+                                int32_t *scores, int64_t *recomputed);
+
+/* The parameters the 16-bit lanes hold exactly (saturation aside): every score and penalty
+ * within +-32767. */
+int pw_sw_batch_fits16(const pw_score_table *table, int32_t gap_open, int32_t gap_extend);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,204 @@
+/*
+ * batch_sw_proc.cuh - many small Smith-Waterman-Gotoh matrices at once (the database search,
+ * include/peerwave_batch.h): one warp scores one query against one record (32-bit lanes) or
+ * against two records at once (16-bit halves of a 32-bit word, Hopper's DPX s16x2 instructions).
+ *
+ * The query's rows go down the warp: thread k holds rows kR .. kR + R - 1 of a segment of 32R
+ * rows in registers (H and E of each), and the record streams through it: at step s thread k
+ * computes column s - k, taking H and F of the row above its first from thread k - 1 (a shuffle
+ * of what that thread made one step earlier) and running F down its own R rows.  A segment takes
+ * columns + 31 steps; a longer query takes several segments, the last row of one going to the
+ * next through a per-warp buffer in global memory (bottom).  No shared state between warps: the
+ * query's profile is read-only (staged once a block in shared memory where it fits).
+ *
+ * Scores come from the profile: for each letter c (the alphabet and a padding code) and each
+ * query row, the signed byte score(row, c), four rows a 32-bit word, laid out [letter][segment]
+ * [word of the thread's R rows][thread] so that a warp's 32 reads of a word are 32 banks.  One
+ * byte-permute (PRMT, with sign replication) turns a word into a row's score -- or, for two
+ * records, the row's scores against both letters, packed as two 16-bit halves.
+ *
+ * 16-bit halves wrap (DPX s16x2 arithmetic is modular), so they are used only where nothing else
+ * can: every value stays above -16384 - (gap open + gap extend + 128) (E and F fall from at least
+ * -gap_open), and a value passes 32767 only from a cell whose diagonal H exceeds 32767 - max
+ * score, which is then a best score above args.limit16: such a record is reported as -1 and
+ * scored again with 32-bit cells by the host.  The padding code scores -128 against every row:
+ * a padding cell's H is the max of 0, E and F, which only fall from cells before it.
+ */
+#ifndef PW_DEVICE_BATCH_SW_PROC_CUH
+#define PW_DEVICE_BATCH_SW_PROC_CUH
+
+#include "../../core/fixed_width.h"
+
+struct pw_batch_sw_args {
+    const uint32_t *profile; /* (letters) x segments x (R / 4) x 32 words of signed byte scores */
+    int64_t profile_words;
+    int stage;               /* 1: copy the profile into shared memory first (it fits) */
+    int segments;
+    int64_t letter_words;    /* words a letter: segments x R / 4 x 32 */
+    const uint8_t *cols;     /* every item's columns, `lanes` record codes a column */
+    const int64_t *col_at;   /* per item: the byte offset of its first column */
+    const int32_t *columns;  /* per item: its columns (the longer record's length) */
+    int64_t items;
+    int32_t gap_open, gap_extend;
+    uint32_t *bottom;        /* per warp of the grid: H then F of a segment's last row, 2 x stride */
+    int64_t bottom_stride;
+    int32_t *scores;         /* per item x lanes: the best score (16-bit: -1 where it may have wrapped) */
+    int32_t limit16;         /* 16-bit lanes: a best above this may have wrapped */
+};
+
+/* PRMT in its default mode, where a selector nibble's top bit replicates the chosen byte's sign
+ * over the target byte (PTX ISA, prmt): __byte_perm masks that bit off. */
+__device__ __forceinline__ uint32_t pw_prmt(uint32_t a, uint32_t b, uint32_t selector)
+{
+    uint32_t r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(selector));
+    return r;
+}
+
+/* One 32-bit value a cell: a warp an alignment. */
+struct pw_batch_lanes32 {
+    typedef int32_t V;
+    static constexpr int lanes = 1;
+    __device__ static V splat(int32_t x) { return x; }
+    __device__ static V neg_inf() { return -(1 << 29); }
+    __device__ static V add(V a, V b) { return a + b; }
+    __device__ static V sub(V a, V b) { return a - b; }
+    __device__ static V add_max(V a, V b, V c) { return __viaddmax_s32(a, b, c); }  /* max(a + b, c) */
+    __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s32_relu(a, b, c); } /* max(a, b, c, 0) */
+    __device__ static V max(V a, V b) { return a > b ? a : b; }
+    /* the letter codes of column j: one byte */
+    __device__ static uint32_t letters(const uint8_t *cols, int64_t j) { return cols[j]; }
+    __device__ static uint32_t letter(uint32_t l, int) { return l; }
+    /* row b's score (b = 0..3 in the word), sign-extended: PRMT with the sign-replicate bit */
+    __device__ static V score(uint32_t wa, uint32_t, int b)
+    {
+        const uint32_t s = (uint32_t)b | (uint32_t)(b | 8) << 4 | (uint32_t)(b | 8) << 8 | (uint32_t)(b | 8) << 12;
+        return (V)pw_prmt(wa, 0, s);
+    }
+    __device__ static V warp_max(V v)
+    {
+        for (int d = 16; d > 0; d /= 2) v = max(v, __shfl_xor_sync(0xffffffffu, v, d));
+        return v;
+    }
+    __device__ static int32_t lane_score(V v, int) { return v; }
+};
+
+/* Two 16-bit values a word: a warp two alignments (two records of about the same length). */
+struct pw_batch_lanes16x2 {
+    typedef uint32_t V;
+    static constexpr int lanes = 2;
+    __device__ static V splat(int32_t x) { return (uint32_t)(x & 0xffff) * 0x10001u; }
+    __device__ static V neg_inf() { return splat(-16384); }
+    __device__ static V add(V a, V b) { return __vadd2(a, b); }
+    __device__ static V sub(V a, V b) { return __vsub2(a, b); }
+    __device__ static V add_max(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
+    __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s16x2_relu(a, b, c); }
+    __device__ static V max(V a, V b) { return __vmaxs2(a, b); }
+    __device__ static uint32_t letters(const uint8_t *cols, int64_t j) { return *(const uint16_t *)(cols + 2 * j); }
+    __device__ static uint32_t letter(uint32_t l, int half) { return half ? l >> 8 : l & 0xff; }
+    /* [score(row b, a's letter), score(row b, b's letter)], each sign-extended to 16 bits */
+    __device__ static V score(uint32_t wa, uint32_t wb, int b)
+    {
+        const uint32_t s = (uint32_t)b | (uint32_t)(b | 8) << 4 | (uint32_t)(b + 4) << 8 | (uint32_t)((b + 4) | 8) << 12;
+        return pw_prmt(wa, wb, s);
+    }
+    __device__ static V warp_max(V v)
+    {
+        for (int d = 16; d > 0; d /= 2) v = max(v, __shfl_xor_sync(0xffffffffu, v, d));
+        return v;
+    }
+    __device__ static int32_t lane_score(V v, int half) { return (int32_t)(int16_t)(half ? v >> 16 : v & 0xffff); }
+};
+
+/* One item (a record, or two) against the whole query, by one warp. */
+template <class L, int R>
+__device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, const uint32_t *prof, int64_t item,
+                                                 uint32_t *bottom)
+{
+    typedef typename L::V V;
+    static_assert(R % 4 == 0, "four rows a profile word");
+    const int k = threadIdx.x & 31;
+    const int64_t ncol = a.columns[item];
+    const uint8_t *cols = a.cols + a.col_at[item];
+    const V go = L::splat(a.gap_open), minus_ge = L::splat(-a.gap_extend), zero = L::splat(0), neg = L::neg_inf();
+    V best = zero;
+    for (int g = 0; g < a.segments; g++) {
+        const uint32_t *seg = prof + (int64_t)g * (R / 4) * 32 + k;
+        V h[R], e[R];
+#pragma unroll
+        for (int t = 0; t < R; t++) {
+            h[t] = zero; /* H(row, -1) */
+            e[t] = neg;
+        }
+        V out_h = zero, out_f = neg; /* this thread's last row at its latest column */
+        V prev_up = zero;            /* H of the row above the first, one column back */
+        uint32_t next = k == 0 ? L::letters(cols, 0) : 0;
+        for (int64_t s = 0; s < ncol + 31; s++) {
+            const int64_t j = s - k;
+            /* the row above: thread k - 1's last row, made one step ago for this column */
+            V up = __shfl_up_sync(0xffffffffu, out_h, 1), f = __shfl_up_sync(0xffffffffu, out_f, 1);
+            /* the letters travel down the warp with the values: thread k's column now is thread
+             * k - 1's one step ago; thread 0 reads the next one ahead */
+            const uint32_t lt = next;
+            next = __shfl_up_sync(0xffffffffu, lt, 1);
+            if (k == 0) {
+                up = g == 0 || j >= ncol ? zero : (V)bottom[j];
+                f = g == 0 || j >= ncol ? neg : (V)bottom[a.bottom_stride + j];
+                next = j + 1 < ncol ? L::letters(cols, j + 1) : 0;
+            }
+            if (j >= 0 && j < ncol) {
+                const uint32_t *wa_at = seg + (int64_t)L::letter(lt, 0) * a.letter_words;
+                const uint32_t *wb_at = seg + (int64_t)L::letter(lt, 1) * a.letter_words;
+                V diag = prev_up;
+                prev_up = up;
+#pragma unroll
+                for (int w = 0; w < R / 4; w++) {
+                    const uint32_t wa = wa_at[w * 32], wb = L::lanes == 2 ? wb_at[w * 32] : 0;
+#pragma unroll
+                    for (int b = 0; b < 4; b++) {
+                        const int t = 4 * w + b;
+                        const V s_t = L::score(wa, wb, b);
+                        e[t] = L::add_max(e[t], minus_ge, L::sub(h[t], go));
+                        f = L::add_max(f, minus_ge, L::sub(up, go));
+                        const V hn = L::max3_relu(L::add(diag, s_t), e[t], f);
+                        diag = h[t];
+                        h[t] = hn;
+                        up = hn;
+                        best = L::max(best, hn);
+                    }
+                }
+                out_h = up;
+                out_f = f;
+                if (k == 31 && g + 1 < a.segments) {
+                    bottom[j] = (uint32_t)out_h;
+                    bottom[a.bottom_stride + j] = (uint32_t)out_f;
+                }
+            }
+        }
+        __syncwarp(); /* the segment's last row (bottom) before the next segment reads it */
+    }
+    best = L::warp_max(best);
+    if (k < L::lanes) {
+        const int32_t v = L::lane_score(best, k);
+        a.scores[item * L::lanes + k] = L::lanes == 2 && v > a.limit16 ? -1 : v;
+    }
+}
+
+/* Items are claimed by warps in order (longest first: the host sorts them), a grid-stride loop. */
+template <class L, int R>
+__global__ void pw_batch_sw_kernel(pw_batch_sw_args a)
+{
+    extern __shared__ uint32_t pw_batch_profile[];
+    const uint32_t *prof = a.profile;
+    if (a.stage) {
+        for (int64_t i = threadIdx.x; i < a.profile_words; i += blockDim.x) pw_batch_profile[i] = a.profile[i];
+        __syncthreads();
+        prof = pw_batch_profile;
+    }
+    const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const int64_t warps = (int64_t)gridDim.x * blockDim.x / 32;
+    uint32_t *bottom = a.bottom + warp * 2 * a.bottom_stride;
+    for (int64_t item = warp; item < a.items; item += warps) pw_batch_sw_item<L, R>(a, prof, item, bottom);
+}
+
+#endif

@@ -1,0 +1,338 @@
+/*
+ * test_batch.c - the database search (peerwave_batch.h) against a textbook full-matrix Gotoh
+ * written here, pair by pair: random batches (DNA and every built-in matrix, affine and linear
+ * gaps, awkward lengths), every vector set, 16-bit saturation and its recomputation, pairs, bad
+ * input.  --gpu: the same on the CUDA backend (exit 77 where there is no GPU).
+ */
+#include <string.h>
+
+#include "peerwave_batch.h"
+#include "test_util.h"
+
+static int on_gpu;
+
+/* Score and end cell of a against b: the full matrix, ties to the smallest i, then j. */
+static pw_sw_hit textbook(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *p)
+{
+    const pw_matrix *mx = p->scoring == PW_SCORING_MATRIX ? p->matrix : NULL;
+    int64_t w = m + 1;
+    int32_t *H = calloc((size_t)((n + 1) * w), 4), *E = calloc((size_t)((n + 1) * w), 4), *F = calloc((size_t)((n + 1) * w), 4);
+    const int32_t NEG = -(1 << 29);
+    pw_sw_hit best = {0, 0, 0, -1, -1};
+    for (int64_t j = 0; j <= m; j++) E[j] = F[j] = NEG;
+    for (int64_t i = 1; i <= n; i++) {
+        E[i * w] = F[i * w] = NEG;
+        for (int64_t j = 1; j <= m; j++) {
+            int s;
+            if (mx) {
+                const char *pa = strchr(mx->alphabet, a[i - 1] & ~32), *pb = strchr(mx->alphabet, b[j - 1] & ~32);
+                const char *wild = strchr(mx->alphabet, mx->wildcard);
+                int x = (int)((pa && a[i - 1] != '*' ? pa : a[i - 1] == '*' ? strchr(mx->alphabet, '*') : wild) - mx->alphabet);
+                int y = (int)((pb && b[j - 1] != '*' ? pb : b[j - 1] == '*' ? strchr(mx->alphabet, '*') : wild) - mx->alphabet);
+                s = mx->scores[x * mx->size + y];
+            } else {
+                int ca = a[i - 1] & ~32, cb = b[j - 1] & ~32;
+                s = ca == cb && strchr("ACGT", ca) ? p->match : p->mismatch;
+            }
+            int32_t e = E[i * w + j - 1] - p->gap_extend, eo = H[i * w + j - 1] - p->gap_open;
+            int32_t f = F[(i - 1) * w + j] - p->gap_extend, fo = H[(i - 1) * w + j] - p->gap_open;
+            E[i * w + j] = e > eo ? e : eo;
+            F[i * w + j] = f > fo ? f : fo;
+            int32_t h = H[(i - 1) * w + j - 1] + s;
+            if (h < 0) h = 0;
+            if (E[i * w + j] > h) h = E[i * w + j];
+            if (F[i * w + j] > h) h = F[i * w + j];
+            H[i * w + j] = h;
+            if (h > best.score) best = (pw_sw_hit){0, 0, h, i - 1, j - 1}; /* rows, then columns, grow: first max kept */
+        }
+    }
+    free(H);
+    free(E);
+    free(F);
+    return best;
+}
+
+typedef struct seqs {
+    int64_t count;
+    char **seq;
+    int64_t *len;
+    pw_seq_set set;
+} seqs;
+
+static void seqs_random(seqs *s, int64_t count, int64_t lo, int64_t hi, const char *alphabet)
+{
+    s->count = count;
+    s->seq = calloc((size_t)count, sizeof *s->seq);
+    s->len = calloc((size_t)count, sizeof *s->len);
+    const int64_t k = (int64_t)strlen(alphabet);
+    for (int64_t r = 0; r < count; r++) {
+        s->len[r] = test_range(lo, hi);
+        s->seq[r] = malloc((size_t)s->len[r] + 1);
+        for (int64_t j = 0; j < s->len[r]; j++) s->seq[r][j] = alphabet[test_range(0, k - 1)];
+        s->seq[r][s->len[r]] = 0;
+    }
+    /* related records now and then: a query's best hits are then clear winners */
+    s->set = (pw_seq_set){count, (const char *const *)s->seq, s->len};
+}
+
+static void seqs_free(seqs *s)
+{
+    for (int64_t r = 0; r < s->count; r++) free(s->seq[r]);
+    free(s->seq);
+    free(s->len);
+}
+
+/* Every query's top hits against the textbook's, in order. */
+static void check_search(const seqs *q, const seqs *db, const pw_sw_params *p, pw_simd simd, int threads, int top,
+                         const char *what)
+{
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+    o.simd = simd;
+    o.threads = threads;
+    pw_sw_hit *hits = calloc((size_t)(q->count * top), sizeof *hits);
+    pw_batch_info info;
+    pw_status st = pw_sw_search(&q->set, &db->set, p, &o, top, hits, &info);
+    CHECK(st == PW_OK, "%s: search: %s (%s)", what, pw_status_str(st), pw_error_detail());
+    if (st != PW_OK) {
+        free(hits);
+        return;
+    }
+    pw_sw_hit *ref = calloc((size_t)db->count, sizeof *ref);
+    for (int64_t k = 0; k < q->count; k++) {
+        for (int64_t r = 0; r < db->count; r++) {
+            ref[r] = textbook(q->seq[k], q->len[k], db->seq[r], db->len[r], p);
+            ref[r].record = r;
+        }
+        /* the expected order: score descending, record ascending (selection is enough here) */
+        for (int t = 0; t < top; t++) {
+            int64_t pick = -1;
+            for (int64_t r = 0; r < db->count; r++)
+                if (ref[r].query == 0 && (pick < 0 || ref[r].score > ref[pick].score)) pick = r;
+            const pw_sw_hit *h = &hits[k * top + t];
+            if (pick < 0) {
+                CHECK(h->record == -1 && h->score == 0, "%s: query %lld slot %d should be empty", what, (long long)k, t);
+                continue;
+            }
+            ref[pick].query = 1; /* taken */
+            CHECK(h->query == k && h->record == pick && h->score == ref[pick].score &&
+                      h->end_query == ref[pick].end_query && h->end_record == ref[pick].end_record,
+                  "%s: query %lld hit %d: got record %lld score %d end (%lld, %lld), want %lld %d (%lld, %lld)", what,
+                  (long long)k, t, (long long)h->record, h->score, (long long)h->end_query, (long long)h->end_record,
+                  (long long)pick, ref[pick].score, (long long)ref[pick].end_query, (long long)ref[pick].end_record);
+        }
+    }
+    CHECK(info.pairs == q->count * db->count, "%s: pairs %lld", what, (long long)info.pairs);
+    free(ref);
+    free(hits);
+}
+
+static void random_batches(void)
+{
+    static const pw_simd sets[] = {PW_SIMD_SCALAR, PW_SIMD_SSE41, PW_SIMD_AVX2, PW_SIMD_AVX512};
+    for (int round = 0; round < 24; round++) {
+        pw_sw_params p;
+        pw_sw_params_init(&p);
+        const char *alphabet = "ACGTACGTACGTN";
+        if (round % 3 == 1) {
+            p.scoring = PW_SCORING_MATRIX;
+            p.matrix = pw_matrix_at((int)test_range(0, 7));
+            alphabet = "ARNDCQEGHILKMFPSTWYVBZX*";
+            p.gap_open = (int)test_range(5, 12);
+            p.gap_extend = (int)test_range(1, 2);
+        } else {
+            p.match = (int)test_range(1, 5);
+            p.mismatch = -(int)test_range(1, 6);
+            p.gap_open = (int)test_range(0, 8);
+            p.gap_extend = round % 3 == 2 ? p.gap_open : (int)test_range(0, p.gap_open);
+        }
+        seqs q, db;
+        seqs_random(&q, test_range(1, 4), 1, round < 4 ? 3 : 180, alphabet);
+        seqs_random(&db, test_range(1, 75), 1, round < 4 ? 3 : 260, alphabet);
+        for (int64_t r = 0; r + 1 < db.count; r += 5) { /* some records contain a query: strong hits */
+            int64_t n = q.len[0] < db.len[r] ? q.len[0] : db.len[r];
+            memcpy(db.seq[r], q.seq[0], (size_t)n);
+        }
+        char what[96];
+        for (int s = 0; s < 4; s++) {
+            snprintf(what, sizeof what, "round %d %s gaps %d/%d %s", round, p.matrix ? p.matrix->name : "DNA",
+                     p.gap_open, p.gap_extend, pw_simd_name(sets[s]));
+            pw_options probe;
+            pw_options_init(&probe);
+            if (!on_gpu && s > 0) { /* a set this CPU lacks is refused: skip it */
+                pw_sw_hit h;
+                pw_batch_info info;
+                probe.simd = sets[s];
+                probe.backend = PW_BACKEND_CPU;
+                pw_seq_set first = {1, q.set.seq, q.set.length};
+                if (pw_sw_search(&first, &first, &p, &probe, 1, &h, &info) == PW_ERR_UNSUPPORTED) continue;
+            }
+            check_search(&q, &db, &p, sets[s], (int)test_range(1, 3), (int)test_range(1, (int)db.count + 2), what);
+            if (on_gpu) break; /* the set is the CPU's */
+        }
+        seqs_free(&q);
+        seqs_free(&db);
+    }
+}
+
+/* Scores past 16 bits: the lanes saturate, the pairs are scored again (and at exactly 32767). */
+static void saturation(void)
+{
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    p.match = 100;
+    p.mismatch = -100;
+    p.gap_open = 300;
+    p.gap_extend = 50;
+    seqs q, db;
+    seqs_random(&q, 2, 330, 420, "ACGT");
+    seqs_random(&db, 40, 100, 420, "ACGT");
+    for (int64_t r = 0; r < db.count; r += 3) { /* copies of the first query: scores up to 42000 */
+        int64_t n = q.len[0] < db.len[r] ? q.len[0] : db.len[r];
+        memcpy(db.seq[r], q.seq[0], (size_t)n);
+    }
+    check_search(&q, &db, &p, PW_SIMD_AUTO, 2, 12, "saturation");
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+    pw_sw_hit hits[24];
+    pw_batch_info info;
+    if (pw_sw_search(&q.set, &db.set, &p, &o, 12, hits, &info) == PW_OK && info.lane_bits == 16)
+        CHECK(info.recomputed > 0 && info.recomputed < info.pairs, "saturation: %lld of %lld pairs recomputed",
+              (long long)info.recomputed, (long long)info.pairs);
+    seqs_free(&q);
+    seqs_free(&db);
+    /* a score of exactly 32767 (the saturation value itself) and one of 32766 */
+    p.match = 32767;
+    p.mismatch = -1;
+    p.gap_open = p.gap_extend = 1;
+    seqs_random(&q, 1, 1, 1, "A");
+    seqs_random(&db, 3, 1, 1, "ACA");
+    db.seq[0][0] = 'A';
+    check_search(&q, &db, &p, PW_SIMD_AUTO, 1, 3, "score 32767");
+    p.match = 16383;
+    seqs_free(&db);
+    seqs_random(&db, 2, 2, 2, "A");
+    check_search(&q, &db, &p, PW_SIMD_AUTO, 1, 2, "score 16383");
+    /* penalties past 16 bits: 32-bit cells throughout */
+    p.match = 3;
+    p.gap_open = 40000;
+    p.gap_extend = 1;
+    seqs_free(&q);
+    seqs_free(&db);
+    seqs_random(&q, 2, 10, 60, "ACGT");
+    seqs_random(&db, 20, 10, 60, "ACGT");
+    check_search(&q, &db, &p, PW_SIMD_AUTO, 2, 5, "gap 40000");
+    seqs_free(&q);
+    seqs_free(&db);
+}
+
+/* Queries of several GPU segments (more than 512 rows: the last row of one goes through memory to
+ * the next) and a record too long for the batch kernels (the single-pair engine takes it). */
+static void long_ones(void)
+{
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    p.scoring = PW_SCORING_MATRIX;
+    p.matrix = pw_matrix_by_name("BLOSUM62");
+    p.gap_open = 11;
+    p.gap_extend = 1;
+    seqs q, db;
+    seqs_random(&q, 3, 513, 1300, "ARNDCQEGHILKMFPSTWYV");
+    seqs_random(&db, 12, 1, 700, "ARNDCQEGHILKMFPSTWYV");
+    free(db.seq[5]);
+    db.len[5] = 8200 + test_range(0, 300);
+    db.seq[5] = malloc((size_t)db.len[5] + 1);
+    for (int64_t j = 0; j < db.len[5]; j++) db.seq[5][j] = "ARNDCQEGHILKMFPSTWYV"[test_range(0, 19)];
+    db.seq[5][db.len[5]] = 0;
+    memcpy(db.seq[5] + 4000, q.seq[1], (size_t)q.len[1]); /* the long record holds a query */
+    memcpy(db.seq[2], q.seq[0], (size_t)(db.len[2] < q.len[0] ? db.len[2] : q.len[0]));
+    check_search(&q, &db, &p, PW_SIMD_AUTO, 2, 12, "long queries and records");
+    seqs_free(&q);
+    seqs_free(&db);
+}
+
+static void pairs(void)
+{
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    p.gap_open = 3;
+    p.gap_extend = 1;
+    seqs a, b;
+    seqs_random(&a, 33, 1, 200, "ACGTN");
+    seqs_random(&b, 33, 1, 200, "ACGTN");
+    pw_sw_hit hits[33];
+    pw_batch_info info;
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+    pw_status st = pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info);
+    CHECK(st == PW_OK, "pairs: %s", pw_status_str(st));
+    for (int64_t k = 0; st == PW_OK && k < a.count; k++) {
+        pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
+        CHECK(hits[k].query == k && hits[k].record == k && hits[k].score == r.score && hits[k].end_query == r.end_query &&
+                  hits[k].end_record == r.end_record,
+              "pair %lld: %d (%lld, %lld) want %d (%lld, %lld)", (long long)k, hits[k].score, (long long)hits[k].end_query,
+              (long long)hits[k].end_record, r.score, (long long)r.end_query, (long long)r.end_record);
+    }
+    b.set.count = 32;
+    CHECK(pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info) == PW_ERR_INVALID_SIZE, "pairs of unequal counts");
+    seqs_free(&a);
+    seqs_free(&b);
+}
+
+static void bad_input(void)
+{
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    const char *good[] = {"ACGT", "GATTACA"}, *bad[] = {"ACGT", "GAT#ACA"};
+    int64_t len[] = {4, 7}, zero[] = {4, 0};
+    pw_seq_set q = {1, good, len}, db = {2, good, len}, dbad = {2, bad, len}, dzero = {2, good, zero}, empty = {0, good, len};
+    pw_sw_hit hits[4];
+    pw_batch_info info;
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    pw_status st = pw_sw_search(&q, &dbad, &p, &o, 2, hits, &info);
+    CHECK(st == PW_ERR_BAD_INPUT && strstr(pw_error_detail(), "database record 1") && strstr(pw_error_detail(), "position 3"),
+          "bad letter: %s / %s", pw_status_str(st), pw_error_detail());
+    CHECK(pw_sw_search(&q, &dzero, &p, &o, 2, hits, &info) == PW_ERR_INVALID_SIZE, "empty record");
+    CHECK(pw_sw_search(&empty, &db, &p, &o, 2, hits, &info) == PW_ERR_INVALID_SIZE, "empty query set");
+    CHECK(pw_sw_search(&q, &empty, &p, &o, 2, hits, &info) == PW_ERR_INVALID_SIZE, "empty database");
+    CHECK(pw_sw_search(&q, &db, &p, &o, 0, hits, &info) == PW_ERR_INVALID_ARGUMENT, "top 0");
+    CHECK(pw_sw_search(&q, &db, &p, &o, 2, NULL, &info) == PW_ERR_NULL_ARGUMENT, "no hits");
+    CHECK(pw_sw_search(NULL, &db, &p, &o, 2, hits, &info) == PW_ERR_NULL_ARGUMENT, "no queries");
+    CHECK(pw_sw_search(&q, &db, NULL, &o, 2, hits, &info) == PW_ERR_NULL_ARGUMENT, "no params");
+    p.match = PW_MAX_SCORE_MAGNITUDE + 1;
+    CHECK(pw_sw_search(&q, &db, &p, &o, 2, hits, &info) == PW_ERR_INVALID_ARGUMENT, "match out of range");
+}
+
+int main(int argc, char **argv)
+{
+    on_gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
+    if (on_gpu) {
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CUDA;
+        const char *s[] = {"A"};
+        int64_t l[] = {1};
+        pw_seq_set one = {1, s, l};
+        pw_sw_hit h;
+        pw_batch_info info;
+        pw_sw_params p;
+        pw_sw_params_init(&p);
+        pw_status st = pw_sw_search(&one, &one, &p, &o, 1, &h, &info);
+        if (st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED) {
+            printf("no GPU: skipped\n");
+            return 77;
+        }
+    }
+    test_seed(30);
+    random_batches();
+    saturation();
+    long_ones();
+    pairs();
+    if (!on_gpu) bad_input();
+    return test_finish();
+}

@@ -1,0 +1,490 @@
+/*
+ * test_hdss.c - the HDSS scheduler (src/batch/hdss.h) on simulated devices in virtual time, and
+ * once on real threads.
+ *
+ * The simulation: each device has a fixed cost per block (alpha, e.g. a GPU launch) and a rate in
+ * cells/s (optionally a lower rate for items from a length on: they run on another engine).  The
+ * device that becomes free next (ties: the lowest index) reports its block done and fetches the
+ * next; a block takes alpha + sum(cost / rate) of virtual seconds, and the scheduler reads the
+ * same virtual clock.  Everything is deterministic for a seed (PW_TEST_SEED replays another).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "test_util.h"
+#include "../src/batch/hdss.h"
+
+enum { MAX_DEV = 8 };
+
+typedef struct sim_device {
+    const char *name;
+    pw_hdss_kind kind;
+    double alpha, rate;    /* seconds per block, cells/s */
+    int64_t long_item;     /* items of at least this many cells run at long_rate (0: none) */
+    double long_rate;
+    double fail_at;        /* virtual time it breaks; 0: never */
+    double hang_from;      /* blocks fetched from this time on never end (until it breaks); 0: never */
+} sim_device;
+
+typedef struct sim_run {
+    const sim_device *dev;
+    int n_dev;
+    const int64_t *costs;
+    int64_t n;
+    pw_hdss_options opt;
+    const double *weights; /* STATIC; NULL: none */
+    int pass_seconds;      /* the caller times the blocks instead of the scheduler */
+} sim_run;
+
+typedef struct sim_result {
+    int exact;             /* every item done exactly once */
+    int restarts;          /* times stopped devices were asked again after a failure */
+    int64_t redone;        /* items of failed blocks */
+    double last_fetch[MAX_DEV], stopped_at[MAX_DEV]; /* virtual times (stopped: the first time) */
+    pw_hdss_report report;
+    pw_hdss_device_report dev[MAX_DEV];
+} sim_result;
+
+static double virtual_now;
+static double virtual_clock(void *ctx) { (void)ctx; return virtual_now; }
+
+static double block_seconds(const sim_device *s, const int64_t *costs, int64_t b, int64_t e)
+{
+    double t = s->alpha;
+    for (int64_t i = b; i < e; i++) {
+        int slow = s->long_item > 0 && costs[i] >= s->long_item;
+        t += (double)costs[i] / (slow ? s->long_rate : s->rate);
+    }
+    return t;
+}
+
+/* Runs the work to its end in virtual time.  When every device has stopped and work is left (a
+ * failure after the others had stopped), the devices that have not failed are asked again, as
+ * hdss.h tells callers to. */
+static sim_result simulate(const sim_run *run)
+{
+    sim_result r;
+    memset(&r, 0, sizeof r);
+    pw_hdss_device devices[MAX_DEV];
+    for (int d = 0; d < run->n_dev; d++)
+        devices[d] = (pw_hdss_device){run->dev[d].name, run->dev[d].kind, run->weights ? run->weights[d] : 0};
+    pw_hdss_options opt = run->opt;
+    opt.clock = virtual_clock;
+    virtual_now = 0;
+    pw_hdss *h = NULL;
+    if (pw_hdss_create(devices, run->n_dev, run->costs, run->n, &opt, &h) != PW_OK) {
+        CHECK(0, "create: %s", pw_error_detail());
+        return r;
+    }
+    int *count = calloc((size_t)run->n + 1, sizeof *count);
+    double next[MAX_DEV] = {0}, took[MAX_DEV] = {0};
+    int active[MAX_DEV], busy[MAX_DEV] = {0}, failed[MAX_DEV] = {0};
+    pw_hdss_block block[MAX_DEV];
+    for (int d = 0; d < run->n_dev; d++) active[d] = 1;
+    for (;;) {
+        int d = -1, breaks = 0;
+        double at = INFINITY;
+        for (int j = 0; j < run->n_dev; j++) {
+            int fails = run->dev[j].fail_at > 0 && run->dev[j].fail_at < next[j];
+            double t = fails ? run->dev[j].fail_at : next[j];
+            if (active[j] && t < at) d = j, at = t, breaks = fails;
+        }
+        if (d < 0) {
+            pw_hdss_get_report(h, &r.report, NULL, 0);
+            if (r.report.items_left == 0 || r.restarts >= 3) break;
+            r.restarts++;
+            for (int j = 0; j < run->n_dev; j++) active[j] = !failed[j], next[j] = virtual_now;
+            continue;
+        }
+        if (at > virtual_now) virtual_now = at;
+        if (breaks) {
+            if (busy[d]) r.redone += block[d].end - block[d].begin;
+            CHECK(pw_hdss_fail(h, d) == PW_OK, "fail");
+            active[d] = 0, failed[d] = 1, busy[d] = 0;
+            continue;
+        }
+        if (busy[d]) {
+            CHECK(pw_hdss_done(h, d, run->pass_seconds ? took[d] : PW_HDSS_MEASURE) == PW_OK, "done");
+            for (int64_t i = block[d].begin; i < block[d].end; i++) count[i]++;
+            busy[d] = 0;
+        }
+        CHECK(pw_hdss_fetch(h, d, &block[d]) == PW_OK, "fetch: %s", pw_error_detail());
+        if (block[d].end <= block[d].begin) {
+            active[d] = 0;
+            if (r.stopped_at[d] == 0) r.stopped_at[d] = virtual_now; /* the first time */
+            continue;
+        }
+        r.last_fetch[d] = virtual_now;
+        busy[d] = 1;
+        took[d] = block_seconds(&run->dev[d], run->costs, block[d].begin, block[d].end);
+        if (run->dev[d].hang_from > 0 && virtual_now >= run->dev[d].hang_from) took[d] = INFINITY;
+        next[d] = virtual_now + took[d];
+    }
+    r.exact = 1;
+    for (int64_t i = 0; i < run->n; i++) r.exact &= count[i] == 1;
+    pw_hdss_get_report(h, &r.report, r.dev, MAX_DEV);
+    free(count);
+    pw_hdss_destroy(h);
+    return r;
+}
+
+/* The ideal combined time, as in issue 30: 1 / sum(1 / T_d) where T_d is device d alone on all
+ * the work, T_d = alpha_d + W / R_d.  Alone, a device's best block is the whole work (one fixed
+ * cost); this is stricter than blocks of its x* (T_d = W / (R_d (1 - p))), which HDSS aims at.
+ * Rates are per cell (no long_rate) wherever this bound is used. */
+static double ideal_time(const sim_device *dev, int n_dev, const int64_t *costs, int64_t n)
+{
+    double w = 0, inverse = 0;
+    for (int64_t i = 0; i < n; i++) w += (double)costs[i];
+    for (int d = 0; d < n_dev; d++) inverse += 1 / (dev[d].alpha + w / dev[d].rate);
+    return 1 / inverse;
+}
+
+/* ---- workloads ---- */
+
+static int64_t *uniform_costs(int64_t n, int64_t lo, int64_t hi)
+{
+    int64_t *c = malloc(sizeof *c * (size_t)n);
+    for (int64_t i = 0; i < n; i++) c[i] = test_range(lo, hi);
+    return c;
+}
+
+/* Lognormal lengths (sigma 1: the longest of 20000 ~ 50x the median), as record lengths are. */
+static int64_t *lognormal_costs(int64_t n, double median)
+{
+    int64_t *c = malloc(sizeof *c * (size_t)n);
+    for (int64_t i = 0; i < n; i++) {
+        double u = test_unit(), v = test_unit();
+        double z = sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
+        c[i] = (int64_t)(median * exp(z)) + 1;
+    }
+    return c;
+}
+
+/* Uniform items, and `count` items of 1% of the work each at random places. */
+static int64_t *few_long_costs(int64_t n, int count)
+{
+    int64_t *c = uniform_costs(n, 150000, 310000);
+    double w = 0;
+    for (int64_t i = 0; i < n; i++) w += (double)c[i];
+    for (int k = 0; k < count; k++) c[test_range(0, n - 1)] = (int64_t)(0.01 * w);
+    return c;
+}
+
+/* One GPU 20x a CPU group (1 ms launch per block), three CPU groups (one smaller). */
+static const sim_device machine[] = {
+    {"gpu", PW_HDSS_GPU, 1e-3, 2e9, 0, 0, 0, 0},
+    {"cpu-a", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0},
+    {"cpu-b", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0},
+    {"cpu-c", PW_HDSS_CPU, 5e-5, 0.8e8, 0, 0, 0, 0},
+};
+enum { MACHINE = 4 };
+
+/* HDSS on the machine: exactly once, within 10% of the ideal, devices ending together, and never
+ * slower than the GPU alone (the same scheduler told to use the GPU only). */
+static void check_balance(const char *what, const int64_t *costs, int64_t n, int pass_seconds)
+{
+    sim_result all = simulate(&(sim_run){machine, MACHINE, costs, n, {0}, NULL, pass_seconds});
+    sim_result gpu = simulate(&(sim_run){machine, MACHINE, costs, n, {.kinds = PW_HDSS_GPU}, NULL, 0});
+    double ideal = ideal_time(machine, MACHINE, costs, n);
+    printf("%-12s makespan %.4f s, ideal %.4f s (x%.3f), spread %.2f%%, GPU only %.4f s; blocks",
+           what, all.report.makespan, ideal, all.report.makespan / ideal, 100 * all.report.spread,
+           gpu.report.makespan);
+    for (int d = 0; d < MACHINE; d++) printf(" %s %" PRId64, machine[d].name, all.dev[d].blocks);
+    printf("\n");
+    CHECK(all.exact && all.report.items_left == 0 && all.restarts == 0, "%s: items not done exactly once", what);
+    CHECK(all.report.makespan <= 1.10 * ideal, "%s: makespan %.4f > 1.10 x ideal %.4f", what,
+          all.report.makespan, ideal);
+    CHECK(all.report.spread <= 0.02, "%s: finish spread %.2f%% > 2%%", what, 100 * all.report.spread);
+    CHECK(all.report.makespan <= gpu.report.makespan, "%s: slower (%.4f) than the GPU alone (%.4f)", what,
+          all.report.makespan, gpu.report.makespan);
+    CHECK(gpu.exact && gpu.dev[0].items == n, "%s: GPU only did not do everything on the GPU", what);
+    /* the fit found the simulated device */
+    CHECK(fabs(all.dev[0].rate / machine[0].rate - 1) < 0.02 && fabs(all.dev[0].fixed_cost - 1e-3) < 1e-4,
+          "%s: GPU fit %.4g cells/s, %.4g s", what, all.dev[0].rate, all.dev[0].fixed_cost);
+}
+
+static void test_balance(void)
+{
+    int64_t n = 20000;
+    int64_t *c = uniform_costs(n, 150000, 310000);
+    check_balance("uniform", c, n, 0);
+    check_balance("uniform/t", c, n, 1); /* the caller's own timings */
+    free(c);
+    c = lognormal_costs(n, 140000);
+    check_balance("lognormal", c, n, 0);
+    free(c);
+    c = few_long_costs(n, 5);
+    check_balance("few long", c, n, 0);
+    free(c);
+}
+
+/* A CPU group 2000x slower than the GPU (a minimum block takes it 65 ms): it must never delay the
+ * end, as the end-game gives it nothing once its minimum block would end after the GPU's. */
+static void test_slow_device(void)
+{
+    sim_device dev[2] = {machine[0], {"slow", PW_HDSS_CPU, 5e-5, 1e6, 0, 0, 0, 0}};
+    int64_t n = 20000;
+    int64_t *c = uniform_costs(n, 150000, 310000);
+    sim_result all = simulate(&(sim_run){dev, 2, c, n, {0}, NULL, 0});
+    sim_result gpu = simulate(&(sim_run){dev, 2, c, n, {.kinds = PW_HDSS_GPU}, NULL, 0});
+    double ideal = ideal_time(dev, 2, c, n);
+    printf("slow cpu     makespan %.4f s, ideal %.4f s, GPU only %.4f s; the slow one did %" PRId64 " items\n",
+           all.report.makespan, ideal, gpu.report.makespan, all.dev[1].items);
+    CHECK(all.exact && all.dev[1].items > 0, "slow device: not exact, or it did nothing");
+    CHECK(all.report.makespan <= gpu.report.makespan && all.report.makespan <= 1.10 * ideal,
+          "slow device: %.4f s, GPU alone %.4f s", all.report.makespan, gpu.report.makespan);
+    free(c);
+}
+
+/* CPU only: the GPU gets nothing; the CPU groups share the work evenly. */
+static void test_cpu_only(void)
+{
+    int64_t n = 4000;
+    int64_t *c = uniform_costs(n, 20000, 60000);
+    sim_result r = simulate(&(sim_run){machine, MACHINE, c, n, {.kinds = PW_HDSS_CPU}, NULL, 0});
+    double ideal = ideal_time(machine + 1, MACHINE - 1, c, n);
+    printf("cpu only     makespan %.4f s, ideal %.4f s, spread %.2f%%\n", r.report.makespan, ideal,
+           100 * r.report.spread);
+    CHECK(r.exact && r.dev[0].items == 0, "CPU only: not exact, or the GPU worked");
+    CHECK(r.report.makespan <= 1.10 * ideal && r.report.spread <= 0.02, "CPU only: unbalanced");
+    free(c);
+}
+
+/* Rates that depend on the items: the GPU runs items of 1M cells and more 5x slower per cell
+ * (another engine).  STATIC takes its weights from a training run on short items only (the
+ * rates HDSS reports there); on a batch where long items hold half the cells those weights give
+ * the GPU far too much, which HDSS measures and avoids. */
+static void test_rates_that_depend_on_length(void)
+{
+    sim_device dev[MACHINE];
+    memcpy(dev, machine, sizeof dev);
+    dev[0].long_item = 1000000, dev[0].long_rate = dev[0].rate / 5;
+    int64_t n = 20000;
+    int64_t *train = uniform_costs(n, 150000, 250000);
+    sim_result t = simulate(&(sim_run){dev, MACHINE, train, n, {0}, NULL, 0});
+    double weights[MACHINE];
+    for (int d = 0; d < MACHINE; d++) weights[d] = t.dev[d].rate;
+
+    int64_t *batch = uniform_costs(n, 150000, 250000);
+    for (int64_t i = 0; i < n; i++)
+        if (test_rand() % 10 == 0) batch[i] = test_range(1500000, 2500000);
+    sim_result hdss = simulate(&(sim_run){dev, MACHINE, batch, n, {0}, NULL, 0});
+    sim_result fixed = simulate(&(sim_run){dev, MACHINE, batch, n, {.mode = PW_HDSS_STATIC}, weights, 0});
+    sim_result rounds =
+        simulate(&(sim_run){dev, MACHINE, batch, n, {.mode = PW_HDSS_STATIC, .static_rounds = 4}, weights, 0});
+    double gain = fixed.report.makespan / hdss.report.makespan;
+    printf("length rates HDSS %.4f s (spread %.2f%%), STATIC %.4f s, STATIC x4 %.4f s: HDSS %.2fx faster\n",
+           hdss.report.makespan, 100 * hdss.report.spread, fixed.report.makespan, rounds.report.makespan, gain);
+    CHECK(hdss.exact && fixed.exact && rounds.exact, "length rates: items not done exactly once");
+    CHECK(gain >= 1.1, "HDSS only %.3fx faster than STATIC", gain);
+    CHECK(fixed.dev[0].blocks == 1 && rounds.dev[0].blocks >= 4, "STATIC blocks %" PRId64 ", %" PRId64,
+          fixed.dev[0].blocks, rounds.dev[0].blocks);
+    free(train);
+    free(batch);
+}
+
+/* A device breaks mid-block: its block is redone by the others, every item once. */
+static void check_failure(const char *what, int device, double when, pw_hdss_mode mode)
+{
+    int64_t n = 20000;
+    int64_t *c = lognormal_costs(n, 140000);
+    sim_device dev[MACHINE];
+    memcpy(dev, machine, sizeof dev);
+    double weights[MACHINE];
+    for (int d = 0; d < MACHINE; d++) weights[d] = machine[d].rate;
+    sim_result plain = simulate(&(sim_run){dev, MACHINE, c, n, {.mode = mode}, weights, 0});
+    dev[device].fail_at = when * plain.report.makespan;
+    sim_result r = simulate(&(sim_run){dev, MACHINE, c, n, {.mode = mode}, weights, 0});
+    printf("%-12s %s fails at %.4f s: makespan %.4f s (%.4f without), %" PRId64 " items redone, %d restarts\n",
+           what, dev[device].name, dev[device].fail_at, r.report.makespan, plain.report.makespan, r.redone,
+           r.restarts);
+    CHECK(r.exact && r.report.items_left == 0, "%s: items not done exactly once", what);
+    CHECK(r.dev[device].failed && r.dev[device].finish <= dev[device].fail_at, "%s: failure not reported", what);
+    CHECK(r.redone > 0, "%s: no block was in flight at the failure", what);
+    free(c);
+}
+
+/* The GPU hangs in its last block and is declared failed long after the CPU groups have stopped
+ * (the end-game left them nothing): nobody is left to take its block, the report says so, and
+ * asking the stopped devices again finishes the work (what hdss.h tells callers to do). */
+static void test_failure_after_others_stopped(void)
+{
+    int64_t n = 20000;
+    int64_t *c = uniform_costs(n, 150000, 310000);
+    sim_device dev[MACHINE];
+    memcpy(dev, machine, sizeof dev);
+    sim_result plain = simulate(&(sim_run){dev, MACHINE, c, n, {0}, NULL, 0});
+    dev[0].hang_from = plain.last_fetch[0];
+    dev[0].fail_at = plain.report.makespan + 1;
+    sim_result r = simulate(&(sim_run){dev, MACHINE, c, n, {0}, NULL, 0});
+    int stopped_before = 1;
+    for (int d = 1; d < MACHINE; d++) stopped_before &= r.stopped_at[d] < dev[0].fail_at;
+    printf("%-12s gpu hangs at %.4f s, fails at %.4f s: makespan %.4f s, %" PRId64 " items redone, %d restart\n",
+           "late fail", dev[0].hang_from, dev[0].fail_at, r.report.makespan, r.redone, r.restarts);
+    CHECK(r.exact && r.report.items_left == 0 && r.redone > 0, "late failure: items not done exactly once");
+    CHECK(stopped_before && r.restarts == 1, "late failure: the CPUs had not all stopped");
+    free(c);
+}
+
+static void test_failures(void)
+{
+    check_failure("gpu fails", 0, 0.4, PW_HDSS_ADAPTIVE);
+    check_failure("cpu fails", 2, 0.5, PW_HDSS_ADAPTIVE);
+    check_failure("static fail", 0, 0.5, PW_HDSS_STATIC);
+    test_failure_after_others_stopped();
+}
+
+/* ---- bad arguments: errors, never a crash ---- */
+
+static void test_bad_arguments(void)
+{
+    pw_hdss_device dev[2] = {{"g", PW_HDSS_GPU, 1}, {NULL, PW_HDSS_CPU, 1}};
+    int64_t costs[3] = {1, 2, 3};
+    pw_hdss *h = (pw_hdss *)1;
+    CHECK(pw_hdss_create(dev, 2, costs, 3, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "NULL out");
+    CHECK(pw_hdss_create(NULL, 2, costs, 3, NULL, &h) == PW_ERR_NULL_ARGUMENT && h == NULL, "NULL devices");
+    CHECK(pw_hdss_create(dev, 0, costs, 3, NULL, &h) == PW_ERR_INVALID_SIZE, "no devices");
+    CHECK(pw_hdss_create(dev, -1, costs, 3, NULL, &h) == PW_ERR_INVALID_SIZE, "D < 0");
+    CHECK(pw_hdss_create(dev, 2, costs, -1, NULL, &h) == PW_ERR_INVALID_SIZE, "N < 0");
+    int64_t negative[3] = {1, -2, 3}, huge[3] = {INT64_MAX / 2, INT64_MAX / 2, INT64_MAX / 2};
+    CHECK(pw_hdss_create(dev, 2, negative, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "negative cost");
+    CHECK(pw_hdss_create(dev, 2, huge, 3, NULL, &h) == PW_ERR_SIZE_OVERFLOW, "cost overflow");
+    CHECK(strstr(pw_error_detail(), "INT64_MAX") != NULL, "detail: %s", pw_error_detail());
+    pw_hdss_options o;
+    pw_hdss_options_init(&o);
+    o.tolerance = 0.9;
+    CHECK(pw_hdss_create(dev, 2, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "tolerance");
+    o.tolerance = NAN;
+    CHECK(pw_hdss_create(dev, 2, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "tolerance NaN");
+    pw_hdss_options_init(&o);
+    o.min_block = -5;
+    CHECK(pw_hdss_create(dev, 2, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "min_block");
+    pw_hdss_options_init(&o);
+    o.mode = (pw_hdss_mode)7;
+    CHECK(pw_hdss_create(dev, 2, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "mode");
+    pw_hdss_options_init(&o);
+    o.kinds = 8;
+    CHECK(pw_hdss_create(dev, 2, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "kinds");
+    pw_hdss_device gpus[1] = {{"g", PW_HDSS_GPU, 1}};
+    o.kinds = PW_HDSS_CPU;
+    CHECK(pw_hdss_create(gpus, 1, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "no device of the kind");
+    pw_hdss_device odd[1] = {{"x", (pw_hdss_kind)5, 1}}, nan_weight[1] = {{"x", PW_HDSS_CPU, NAN}};
+    CHECK(pw_hdss_create(odd, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "kind");
+    CHECK(pw_hdss_create(nan_weight, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "weight NaN");
+    pw_hdss_device unweighted[2] = {{"g", PW_HDSS_GPU, 0}, {"c", PW_HDSS_CPU, 0}};
+    pw_hdss_options_init(&o);
+    o.mode = PW_HDSS_STATIC;
+    CHECK(pw_hdss_create(unweighted, 2, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "STATIC without weights");
+
+    /* calls on a scheduler: out of order, out of range */
+    pw_hdss_block b;
+    pw_hdss_report r;
+    pw_hdss_device_report dr[2];
+    CHECK(pw_hdss_fetch(NULL, 0, &b) == PW_ERR_NULL_ARGUMENT, "fetch NULL");
+    CHECK(pw_hdss_done(NULL, 0, 1) == PW_ERR_NULL_ARGUMENT, "done NULL");
+    CHECK(pw_hdss_fail(NULL, 0) == PW_ERR_NULL_ARGUMENT, "fail NULL");
+    CHECK(pw_hdss_get_report(NULL, &r, NULL, 0) == PW_ERR_NULL_ARGUMENT, "report NULL");
+    pw_hdss_destroy(NULL);
+    CHECK(pw_hdss_create(dev, 2, costs, 3, NULL, &h) == PW_OK, "create");
+    CHECK(pw_hdss_fetch(h, 2, &b) == PW_ERR_INVALID_ARGUMENT, "device out of range");
+    CHECK(pw_hdss_fetch(h, -1, &b) == PW_ERR_INVALID_ARGUMENT, "device < 0");
+    CHECK(pw_hdss_fetch(h, 0, NULL) == PW_ERR_NULL_ARGUMENT, "NULL block");
+    CHECK(pw_hdss_done(h, 0, PW_HDSS_MEASURE) == PW_ERR_INVALID_ARGUMENT, "done before fetch");
+    CHECK(pw_hdss_fetch(h, 0, &b) == PW_OK && b.begin == 0 && b.end == 3 && b.cells == 6, "first block");
+    CHECK(pw_hdss_fetch(h, 0, &b) == PW_ERR_INVALID_ARGUMENT, "second fetch while in flight");
+    CHECK(pw_hdss_done(h, 0, NAN) == PW_ERR_INVALID_ARGUMENT, "NaN seconds");
+    CHECK(pw_hdss_get_report(h, &r, NULL, 3) == PW_ERR_INVALID_ARGUMENT, "reports without room");
+    CHECK(pw_hdss_done(h, 0, 0.5) == PW_OK, "done");
+    CHECK(pw_hdss_fetch(h, 1, &b) == PW_OK && b.begin == b.end, "empty queue");
+    CHECK(pw_hdss_fail(h, 1) == PW_OK && pw_hdss_fail(h, 1) == PW_OK, "fail twice");
+    CHECK(pw_hdss_get_report(h, &r, dr, 2) == PW_OK && r.items_done == 3 && r.items_left == 0 &&
+              strcmp(dr[1].name, "cpu1") == 0 && dr[1].failed && dr[0].busy == 0.5,
+          "report");
+    pw_hdss_destroy(h);
+    /* no items at all, and items that cost nothing */
+    CHECK(pw_hdss_create(dev, 2, NULL, 0, NULL, &h) == PW_OK, "create empty");
+    CHECK(pw_hdss_fetch(h, 0, &b) == PW_OK && b.begin == b.end, "empty work");
+    pw_hdss_destroy(h);
+    int64_t zeros[5] = {0, 0, 7, 0, 0};
+    CHECK(pw_hdss_create(dev, 2, zeros, 5, NULL, &h) == PW_OK, "create zeros");
+    CHECK(pw_hdss_fetch(h, 1, &b) == PW_OK && b.begin == 0 && b.end == 5 && b.cells == 7, "zeros in one block");
+    pw_hdss_destroy(h);
+}
+
+/* ---- real threads: fetch and done concurrently with the real clock ---- */
+
+typedef struct worker {
+    pw_hdss *h;
+    int device, fail_after; /* blocks; 0: never */
+    atomic_int *count;
+    const int64_t *costs;
+    volatile int64_t sink; /* keeps the work from being optimised away */
+} worker;
+
+static void *work(void *p)
+{
+    worker *w = p;
+    pw_hdss_block b;
+    for (int blocks = 0; pw_hdss_fetch(w->h, w->device, &b) == PW_OK && b.end > b.begin; blocks++) {
+        if (w->fail_after && blocks == w->fail_after) {
+            pw_hdss_fail(w->h, w->device);
+            return NULL;
+        }
+        int64_t spin = 0; /* the block's work: more per cell on the later devices */
+        for (int64_t i = b.begin; i < b.end; i++)
+            for (int64_t k = 0; k < w->costs[i] * (w->device + 1); k++) spin += k ^ i;
+        w->sink = spin;
+        for (int64_t i = b.begin; i < b.end; i++) atomic_fetch_add(&w->count[i], 1);
+        pw_hdss_done(w->h, w->device, PW_HDSS_MEASURE);
+    }
+    return NULL;
+}
+
+static void check_threads(int fail_after)
+{
+    enum { N = 4000, T = 3 };
+    int64_t *costs = uniform_costs(N, 1, 400);
+    static atomic_int count[N];
+    for (int i = 0; i < N; i++) atomic_init(&count[i], 0);
+    pw_hdss_device dev[T] = {{"gpu", PW_HDSS_GPU, 0}, {"cpu-a", PW_HDSS_CPU, 0}, {"cpu-b", PW_HDSS_CPU, 0}};
+    pw_hdss_options o;
+    pw_hdss_options_init(&o);
+    o.min_block = 64;
+    pw_hdss *h;
+    CHECK(pw_hdss_create(dev, T, costs, N, &o, &h) == PW_OK, "create");
+    worker w[T];
+    pthread_t t[T];
+    for (int d = 0; d < T; d++) {
+        w[d] = (worker){h, d, d == 2 ? fail_after : 0, count, costs, 0};
+        CHECK(pthread_create(&t[d], NULL, work, &w[d]) == 0, "thread");
+    }
+    for (int d = 0; d < T; d++) pthread_join(t[d], NULL);
+    pw_hdss_report r;
+    pw_hdss_get_report(h, &r, NULL, 0);
+    if (r.items_left > 0) work(&w[0]); /* the failure came after the others had stopped */
+    int exact = 1;
+    for (int i = 0; i < N; i++) exact &= atomic_load(&count[i]) == 1;
+    pw_hdss_get_report(h, &r, NULL, 0);
+    printf("threads      %d devices%s: %" PRId64 " items done, makespan %.4f s\n", T,
+           fail_after ? ", one fails" : "", r.items_done, r.makespan);
+    CHECK(exact && r.items_left == 0, "threads: items not done exactly once");
+    pw_hdss_destroy(h);
+    free(costs);
+}
+
+int main(void)
+{
+    test_seed(30002);
+    test_bad_arguments();
+    test_balance();
+    test_slow_device();
+    test_cpu_only();
+    test_rates_that_depend_on_length();
+    test_failures();
+    check_threads(0);
+    check_threads(3);
+    return test_finish();
+}
