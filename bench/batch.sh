@@ -3,7 +3,8 @@
 # (random batches against a textbook Gotoh, saturation and recomputation), compute-sanitizer
 # memcheck over it, then bench_batch_sw (simulated proteins, BLOSUM62 11/1, every result
 # checked) on a million records of length 256 and 512 and on a Swiss-Prot-like length mix, and
-# the CPU engine on the host's cores for comparison.
+# the CPU engine on the host's cores for comparison; on the mix also HDSS (GPU and CPU cores
+# together) against each alone and against a static split from a training run.
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/batch.sh
 # PW_RECORDS (default 1000000), PW_QUERIES (default 144,464,1000,2005,5478).
 set -u
@@ -25,11 +26,12 @@ R=${PW_RECORDS:-1000000}
 Q=${PW_QUERIES:-144,464,1000,2005,5478}
 for shape in "--length 256" "--length 512" "--mix"; do
   summary "== GPU: $R records $shape"
-  timeout 240 ./build-gpu/bench_batch_sw --backend cuda --records $R $shape --queries $Q --sample 1000 2>&1 |
-    tee "$out/gpu_$(echo $shape | tr -d ' -').log" | grep -E "^(query|summary)" >> "$out/summary.txt"
+  timeout 240 ./build-gpu/bench_batch_sw --backend cuda --records $R $shape --queries $Q --sample 1000 \
+    $([ "$shape" = --mix ] && echo --schedules) 2>&1 |
+    tee "$out/gpu_$(echo $shape | tr -d ' -').log" | grep -E "^(search|summary|schedules|  hdss|  static)" >> "$out/summary.txt"
 done
 summary "== CPU ($(nproc) cores): 100000 records --mix"
 timeout 120 ./build-gpu/bench_batch_sw --backend cpu --records 100000 --mix --queries 144,464,1000 --sample 300 2>&1 |
-  tee "$out/cpu_mix.log" | grep -E "^(query|summary)" >> "$out/summary.txt"
+  tee "$out/cpu_mix.log" | grep -E "^(search|summary)" >> "$out/summary.txt"
 echo "---- summary"
 cat "$out/summary.txt"

@@ -7,7 +7,12 @@
  *     time over the whole database on the same threads (the CPU comparator).
  *
  *   bench_batch_sw [--records N] [--length L | --mix] [--queries 144,464,...] [--backend cpu|cuda]
- *                  [--threads T] [--sample S] [--parasail]
+ *                  [--threads T] [--sample S] [--parasail] [--schedules]
+ *
+ * --schedules: the same search again on the CPU alone, under HDSS (the GPU and the CPU cores
+ * together) and under a static split whose weights come from a training run (HDSS on 20000
+ * records of length 256, the rates it reports); with the ideal combined time
+ * 1 / (1 / T_gpu + 1 / T_cpu) of the first two.  Every run's hits must equal the first run's.
  */
 #include <math.h>
 #include <stdatomic.h>
@@ -101,6 +106,16 @@ static int32_t score32(const char *a, int64_t n, const char *b, int64_t m, const
     return best;
 }
 
+/* the same hits, field by field (the struct has padding) */
+static int same_hits(const pw_sw_hit *a, const pw_sw_hit *b, int64_t n)
+{
+    for (int64_t k = 0; k < n; k++)
+        if (a[k].query != b[k].query || a[k].record != b[k].record || a[k].score != b[k].score ||
+            a[k].end_query != b[k].end_query || a[k].end_record != b[k].end_record)
+            return 0;
+    return 1;
+}
+
 #ifdef PW_BENCH_PARASAIL
 typedef struct ps_work {
     const char *q;
@@ -132,7 +147,7 @@ static void *ps_worker(void *p)
 int main(int argc, char **argv)
 {
     int64_t records = 100000, length = 0, sample = 1000;
-    int mix = 0, threads = 0, with_parasail = 0;
+    int mix = 0, threads = 0, with_parasail = 0, with_schedules = 0;
     const char *queries_arg = "144,464,1000,2005,5478", *backend = "auto";
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--records") && k + 1 < argc) records = atoll(argv[++k]);
@@ -143,6 +158,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--threads") && k + 1 < argc) threads = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--sample") && k + 1 < argc) sample = atoll(argv[++k]);
         else if (!strcmp(argv[k], "--parasail")) with_parasail = 1;
+        else if (!strcmp(argv[k], "--schedules")) with_schedules = 1;
         else {
             fprintf(stderr, "usage: %s [--records N] [--length L | --mix] [--queries L1,L2,...] [--backend cpu|cuda] "
                             "[--threads T] [--sample S] [--parasail]\n", argv[0]);
@@ -185,7 +201,7 @@ int main(int argc, char **argv)
     pw_seq_set qset = {nq, (const char *const *)qseq, qlen};
     pw_sw_hit *hits = malloc(sizeof *hits * (size_t)(nq * 10));
     pw_batch_info info;
-    pw_status st = pw_sw_search(&qset, &dbset, &p, &o, 10, hits, &info);
+    pw_status st = pw_sw_search(&qset, &dbset, &p, &o, NULL, 10, hits, &info);
     if (st != PW_OK) {
         fprintf(stderr, "search: %s (%s)\n", pw_status_str(st), pw_error_detail());
         return 1;
@@ -202,7 +218,7 @@ int main(int argc, char **argv)
     pw_seq_set sset = {ns, ss, sl};
     pw_sw_hit *all = malloc(sizeof *all * (size_t)(ns * nq));
     pw_batch_info sinfo;
-    if (pw_sw_search(&qset, &sset, &p, &o, (int)ns, all, &sinfo) != PW_OK) failures++;
+    if (pw_sw_search(&qset, &sset, &p, &o, NULL, (int)ns, all, &sinfo) != PW_OK) failures++;
     int64_t checked = 0;
     for (int64_t q = 0; q < nq; q++) {
         const pw_sw_hit *h = &hits[q * 10];
@@ -219,6 +235,43 @@ int main(int argc, char **argv)
            (double)info.cells / info.seconds / 1e9, info.backend == PW_BACKEND_CUDA ? "cuda" : pw_simd_name(info.simd),
            info.lane_bits, (long long)info.recomputed, (long long)info.long_pairs, failures ? "FAILED" : "ok",
            (long long)(checked + nq));
+    if (with_schedules) {
+        pw_sw_hit *again = malloc(sizeof *again * (size_t)(nq * 10));
+        pw_batch_info cpu, hdss, stat, train;
+        pw_options oc = o;
+        oc.backend = PW_BACKEND_CPU;
+        const pw_batch_options h = {PW_BATCH_HDSS, 0, 0};
+        int same = 1;
+        st = pw_sw_search(&qset, &dbset, &p, &oc, NULL, 10, again, &cpu);
+        same &= st == PW_OK && same_hits(again, hits, nq * 10);
+        st = pw_sw_search(&qset, &dbset, &p, &o, &h, 10, again, &hdss);
+        same &= st == PW_OK && same_hits(again, hits, nq * 10);
+        /* the training run: uniform records of length 256 */
+        const int64_t nt = records < 20000 ? records : 20000;
+        char **tdb = malloc(sizeof *tdb * (size_t)nt);
+        int64_t *tlen = malloc(sizeof *tlen * (size_t)nt);
+        for (int64_t k = 0; k < nt; k++) tlen[k] = 256, tdb[k] = random_protein(256);
+        pw_seq_set tset = {nt, (const char *const *)tdb, tlen};
+        st = pw_sw_search(&qset, &tset, &p, &o, &h, 10, again, &train);
+        const pw_batch_options sb = {PW_BATCH_STATIC, train.gpu_rate > 0 ? train.gpu_rate : 1, train.cpu_rate > 0 ? train.cpu_rate : 1};
+        st = pw_sw_search(&qset, &dbset, &p, &o, &sb, 10, again, &stat);
+        same &= st == PW_OK && same_hits(again, hits, nq * 10);
+        const double ideal = 1 / (1 / info.seconds + 1 / cpu.seconds);
+        printf("schedules: gpu alone %.3f s, cpu alone %.3f s (%.1f GCUPS), ideal together %.3f s\n", info.seconds,
+               cpu.seconds, (double)cpu.cells / cpu.seconds / 1e9, ideal);
+        printf("  hdss   %.3f s = %.3fx ideal, %.3fx gpu alone; gpu %.1f%% cpu %.1f%% of the cells, spread %.2f%%\n",
+               hdss.seconds, hdss.seconds / ideal, info.seconds / hdss.seconds, 100 * hdss.gpu_share,
+               100 * hdss.cpu_share, 100 * hdss.spread);
+        printf("  static %.3f s = %.3fx ideal (weights %.3g, %.3g from a training run on %lld records of length 256); "
+               "hdss %.2fx static; spread %.2f%%; hits %s\n",
+               stat.seconds, stat.seconds / ideal, sb.gpu_weight, sb.cpu_weight, (long long)nt, stat.seconds / hdss.seconds,
+               100 * stat.spread, same ? "the same in every run" : "DIFFER");
+        failures += !same;
+        for (int64_t k = 0; k < nt; k++) free(tdb[k]);
+        free(tdb);
+        free(tlen);
+        free(again);
+    }
 #ifdef PW_BENCH_PARASAIL
     if (with_parasail) {
         parasail_matrix_t *mx = parasail_matrix_copy(parasail_matrix_lookup("blosum62"));

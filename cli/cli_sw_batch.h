@@ -3,6 +3,7 @@
 #define PW_CLI_SW_BATCH_H
 
 #include "cli.h"
+#include "peerwave_batch.h"
 
 typedef struct cli_sw_batch_args {
     const pw_sw_params *params;
@@ -10,6 +11,7 @@ typedef struct cli_sw_batch_args {
     int top;      /* best hits a query (--top) */
     int pairs;    /* --pairs: record k against record k */
     int skip_bad; /* --skip-bad: leave out malformed records, naming each */
+    pw_batch_options schedule; /* --schedule, --weights */
 } cli_sw_batch_args;
 
 int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common);

@@ -38,6 +38,9 @@ static const char usage[] =
     "  --pairs                     record k of Q against record k of DB (equal counts)\n"
     "  --skip-bad                  leave out malformed records (each named on stderr)\n"
     "                              instead of refusing the file\n"
+    "  --schedule one|hdss|static  one: --backend alone (default); hdss: the GPU and the CPU\n"
+    "                              cores together, blocks of records sized by their measured\n"
+    "                              rates (HDSS); static: fixed shares from --weights G,C\n"
     "Input: '-' gap characters and white space are ignored; digits and other symbols are errors.\n"
     "Output (key: value, or --tsv): score, end_a, end_b: 1-based positions of the last aligned\n"
     "letters in A and B (0 when the score is 0); ties go to the smallest end_a, then end_b;\n"
@@ -105,6 +108,25 @@ static int sw_option(void *ctx, int opt, const char *arg)
     case 'd': a->batch.db_path = arg; return 0;
     case 'p': a->batch.pairs = 1; return 0;
     case 'k': a->batch.skip_bad = 1; return 0;
+    case 'S':
+        if (!strcmp(arg, "one")) a->batch.schedule.schedule = PW_BATCH_ONE;
+        else if (!strcmp(arg, "hdss")) a->batch.schedule.schedule = PW_BATCH_HDSS;
+        else if (!strcmp(arg, "static")) a->batch.schedule.schedule = PW_BATCH_STATIC;
+        else {
+            cli_error("--schedule: unknown value '%s' (one, hdss or static)", arg);
+            return -1;
+        }
+        return 0;
+    case 'W': {
+        char *end;
+        a->batch.schedule.gpu_weight = strtod(arg, &end);
+        if (*end == ',') a->batch.schedule.cpu_weight = strtod(end + 1, &end);
+        if (*end || !(a->batch.schedule.gpu_weight > 0) || !(a->batch.schedule.cpu_weight > 0)) {
+            cli_error("--weights: two positive numbers G,C expected, got '%s'", arg);
+            return -1;
+        }
+        return 0;
+    }
     case 't':
         if (cli_parse_int("--top", arg, 1, 100000, &v)) return -1;
         a->batch.top = (int)v;
@@ -131,7 +153,8 @@ static const struct option sw_options[] = {
     {"format", required_argument, 0, 'F'},     {"prune", no_argument, 0, 'R'},
     {"query", required_argument, 0, 'q'},      {"db", required_argument, 0, 'd'},
     {"top", required_argument, 0, 't'},        {"pairs", no_argument, 0, 'p'},
-    {"skip-bad", no_argument, 0, 'k'},         {0, 0, 0, 0}};
+    {"skip-bad", no_argument, 0, 'k'},         {"schedule", required_argument, 0, 'S'},
+    {"weights", required_argument, 0, 'W'},    {0, 0, 0, 0}};
 
 static const cli_command sw_command = {"sw", usage, NULL, sw_options, sw_option, 0, 2,
                                       "two FASTA files (or --query and --db)"};
@@ -221,6 +244,10 @@ int cmd_sw(int argc, char **argv)
         }
         if (args.batch.pairs && args.batch.skip_bad) {
             cli_error("sw: --skip-bad would pair the wrong records with --pairs");
+            return EXIT_USAGE;
+        }
+        if (args.batch.schedule.schedule == PW_BATCH_STATIC && !(args.batch.schedule.gpu_weight > 0)) {
+            cli_error("sw: --schedule static needs --weights G,C (e.g. the rates a --schedule hdss run reported)");
             return EXIT_USAGE;
         }
         if (args.batch.pairs && args.batch.top) {

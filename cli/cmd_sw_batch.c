@@ -59,7 +59,7 @@ static pw_status run_batch(void *p)
 {
     batch_job *j = p;
     if (j->args->pairs) return pw_sw_pairs(j->q, j->db, j->args->params, &j->options, j->hits, &j->info);
-    return pw_sw_search(j->q, j->db, j->args->params, &j->options, j->args->top, j->hits, &j->info);
+    return pw_sw_search(j->q, j->db, j->args->params, &j->options, &j->args->schedule, j->args->top, j->hits, &j->info);
 }
 
 int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common)
@@ -101,6 +101,14 @@ int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common)
                     in->pairs, (double)in->cells, in->seconds, in->seconds > 0 ? (double)in->cells / in->seconds / 1e9 : 0.0,
                     in->total_seconds, cli_backend_name(in->backend), in->backend == PW_BACKEND_CPU ? " " : "",
                     in->backend == PW_BACKEND_CPU ? pw_simd_name(in->simd) : "", in->lane_bits, in->recomputed);
+        if (!common->quiet && args->schedule.schedule != PW_BATCH_ONE)
+            fprintf(stderr,
+                    "peerwave: %s: %s %.1f%% of the cells at %.2f GCUPS, %s %.1f%% at %.2f GCUPS; finish spread %.2f%% "
+                    "(--weights %.4g,%.4g makes a static split like this)\n",
+                    args->schedule.schedule == PW_BATCH_HDSS ? "hdss" : "static",
+                    in->backend == PW_BACKEND_CUDA ? "gpu" : "cpu group 0", 100 * in->gpu_share, in->gpu_rate / 1e9,
+                    in->backend == PW_BACKEND_CUDA ? "cpu" : "cpu group 1", 100 * in->cpu_share, in->cpu_rate / 1e9,
+                    100 * in->spread, in->gpu_rate / 1e9, in->cpu_rate / 1e9);
     }
     free(job.hits);
     free_view(&q);

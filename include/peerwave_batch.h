@@ -35,6 +35,20 @@ typedef struct pw_sw_hit {
     int64_t end_record; /* score is 0 */
 } pw_sw_hit;
 
+/* Where a search runs (pw_batch_options.schedule). */
+typedef enum pw_batch_schedule {
+    PW_BATCH_ONE = 0, /* one backend: pw_options.backend (AUTO: the GPU when present, else the CPU) */
+    PW_BATCH_HDSS,    /* the GPU and the CPU cores together: blocks of records from one queue, sized
+                         by the rates HDSS measures (below); without a GPU, two CPU groups */
+    PW_BATCH_STATIC   /* the same devices, shares fixed by gpu_weight and cpu_weight (e.g. the rates
+                         a previous run reported): the baseline HDSS is compared with */
+} pw_batch_schedule;
+
+typedef struct pw_batch_options {
+    pw_batch_schedule schedule;
+    double gpu_weight, cpu_weight; /* STATIC: relative speeds (> 0) */
+} pw_batch_options;
+
 /* What a batch run did. */
 typedef struct pw_batch_info {
     pw_backend backend;  /* CPU or CUDA */
@@ -47,9 +61,12 @@ typedef struct pw_batch_info {
     double seconds;      /* scoring: wall time from the first pair to the last (no reading, no
                             encoding, no end cells of the hits) */
     double total_seconds;/* the whole call */
+    /* HDSS and STATIC: the devices' shares of the cells, their rates (cells/s) and the spread of
+       their finish times over the scoring time (0 for PW_BATCH_ONE) */
+    double gpu_share, cpu_share, gpu_rate, cpu_rate, spread;
 } pw_batch_info;
 
-/* Every query against every record of db.  For each query its `top` (>= 1) best hits, best
+/* Every query against every record of db (batch: NULL = PW_BATCH_ONE).  For each query its `top` (>= 1) best hits, best
  * first (score descending, then record index ascending), in hits[q * top + k] (queries->count x
  * top of them); slots past the number of records have record -1 and score 0.  Options: backend
  * (AUTO: the GPU when present), threads and simd for the CPU, device, progress and cancel (checked
@@ -57,11 +74,159 @@ typedef struct pw_batch_info {
  * (PW_ERR_BAD_INPUT, pw_error_detail names the set and the record), empty sets or sequences
  * (PW_ERR_INVALID_SIZE), scores that could pass 32 bits (PW_ERR_OVERFLOW). */
 pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw_sw_params *params,
-                       const pw_options *options, int top, pw_sw_hit *hits, pw_batch_info *info);
+                       const pw_options *options, const pw_batch_options *batch, int top, pw_sw_hit *hits,
+                       pw_batch_info *info);
 
 /* Record k of a against record k of b (the same count): hits[k], with query = record = k. */
 pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params,
                       const pw_options *options, pw_sw_hit *hits, pw_batch_info *info);
+
+/* ---------------------------------------------------------------------------------------------
+ * HDSS, the heterogeneous self-scheduler (seed 001 ch. 3, with DESIGN.md section 9's errata):
+ * one loop's items shared by GPUs and CPU worker groups that pull blocks from one queue (the
+ * implementation: src/batch/hdss.c).  pw_status results, the text of a failure in
+ * pw_error_detail().
+ *
+ * The work is N items (records) in order, each with a cost in cells.  A device asks for a block
+ * (pw_hdss_fetch), runs it, and says it is done (pw_hdss_done); a block is a range of whole items
+ * [begin, end) sized in cells.  Blocks are sized so that every device ends at the same time:
+ *
+ *   adaptive   each device starts with the minimum block and doubles it while its block times
+ *              are fitted by least squares to t = alpha + x / R (a fixed cost alpha per block, a
+ *              rate R in cells/s; weighted by 1 / t^2, as a block's time varies in proportion to
+ *              it); the rate is stable once it has 3 samples and the last two fits agree within
+ *              3% (or once the adaptive blocks hold 20% of the cells, the chapter's cap).  The
+ *              chapter's rule (a log fit's slope) never settles; this fit gives the block
+ *              x* = alpha R (1 - p) / p at which the fixed cost is the fraction p (the tolerance)
+ *              of a block's time.
+ *   weighted   blocks proportional to the rates: each device's block is R_d times one block time,
+ *              the longest of the devices' x* / R (so no device pays more than p in fixed costs).
+ *              Once stable, alpha stays and R follows the last blocks (rates move with the items).
+ *   end-game   when a device has less than two blocks left before the common predicted finish
+ *              time T (the queue shared by rate, blocks in flight counted), it gets what it can
+ *              finish by T; a device whose minimum block would end after T gets nothing, so a
+ *              slow CPU does not delay the end.  Items are whole: an item no other device can
+ *              finish by T goes to one that can (or that finishes it first), and a device passes
+ *              over the items too long for its share (the queue keeps them for the others).
+ *   static     (the baseline) blocks proportional to the caller's weights, no adaptation.
+ *
+ * Usage: one worker thread per device runs
+ *
+ *     pw_hdss_block b;
+ *     while (pw_hdss_fetch(h, d, &b) == PW_OK && b.end > b.begin) {
+ *         run items [b.begin, b.end) on device d;
+ *         pw_hdss_done(h, d, PW_HDSS_MEASURE);   (or pw_hdss_fail(h, d) if the device broke)
+ *     }
+ *
+ * An empty block means "nothing more for this device": stop its worker.  The other devices'
+ * blocks in flight finish the run.  If one of them then fails, its block goes back to the queue
+ * and the devices still working take it; if none is left (every other worker had stopped),
+ * pw_hdss_get_report's items_left is not 0 and the caller fetches again with any device that has
+ * not failed: the scheduler calls nobody back by itself.
+ *
+ * All functions are thread-safe (one mutex per scheduler); a device has at most one block in
+ * flight.
+ */
+/* The kinds are bits, so pw_hdss_options.kinds can name a subset. */
+typedef enum pw_hdss_kind {
+    PW_HDSS_GPU = 1,
+    PW_HDSS_CPU = 2  /* a group of CPU cores run by one worker */
+} pw_hdss_kind;
+
+typedef enum pw_hdss_mode {
+    PW_HDSS_ADAPTIVE = 0, /* HDSS: rates measured during the run */
+    PW_HDSS_STATIC        /* blocks proportional to pw_hdss_device.weight, no adaptation */
+} pw_hdss_mode;
+
+typedef struct pw_hdss_device {
+    const char *name;  /* for reports (copied); NULL: "gpu<d>" or "cpu<d>" */
+    pw_hdss_kind kind;
+    double weight;     /* STATIC: its relative speed, e.g. a training run's report rate (cells/s);
+                          >= 0, 0 = no share; ADAPTIVE ignores it */
+} pw_hdss_device;
+
+/* A clock in seconds; only differences matter.  Tests pass a virtual one.  It is called with the
+ * scheduler's lock held, so it must not call the scheduler. */
+typedef double (*pw_hdss_clock_fn)(void *ctx);
+
+typedef struct pw_hdss_options {
+    pw_hdss_mode mode;
+    unsigned kinds;         /* devices that take part, PW_HDSS_GPU | PW_HDSS_CPU bits; 0 = all.
+                               PW_HDSS_GPU alone is the "GPU only" run; the others get nothing */
+    int64_t min_block;      /* cells of the first block and the least any block asks for; 0 =
+                               65536 (every block is whole items, so it may hold more) */
+    double tolerance;       /* p: a block's fixed cost may be this fraction of its time, in
+                               (0, 0.5]; 0 = 0.03 */
+    int static_rounds;      /* STATIC: blocks per device (its share cut in this many); 0 = 1 */
+    pw_hdss_clock_fn clock; /* NULL: CLOCK_MONOTONIC */
+    void *clock_ctx;
+} pw_hdss_options;
+
+/* The defaults above (the same as a zeroed struct). */
+void pw_hdss_options_init(pw_hdss_options *options);
+
+typedef struct pw_hdss pw_hdss; /* opaque */
+
+/* A scheduler for n_items items over n_devices devices.  costs: n_items cells, each >= 0; NULL
+ * means every item costs 1 (it is not kept: the scheduler copies what it needs).  options: NULL
+ * for the defaults.  Errors: PW_ERR_NULL_ARGUMENT (devices, out), PW_ERR_INVALID_SIZE
+ * (n_devices <= 0, n_items < 0), PW_ERR_INVALID_ARGUMENT (a negative cost or weight, options out
+ * of range, no device of the kinds asked for, STATIC without a positive weight),
+ * PW_ERR_SIZE_OVERFLOW (the costs' sum passes INT64_MAX), PW_ERR_OUT_OF_MEMORY.  *out is NULL on
+ * failure. */
+pw_status pw_hdss_create(const pw_hdss_device *devices, int n_devices, const int64_t *costs,
+                         int64_t n_items, const pw_hdss_options *options, pw_hdss **out);
+
+/* Frees it (NULL is fine).  No call on it may be running. */
+void pw_hdss_destroy(pw_hdss *hdss);
+
+typedef struct pw_hdss_block {
+    int64_t begin, end; /* items [begin, end); begin == end: nothing more for this device */
+    int64_t cells;      /* their cost */
+} pw_hdss_block;
+
+/* The next block for device d.  PW_ERR_INVALID_ARGUMENT when d is out of range or already has a
+ * block in flight; a failed device, or one of a kind left out, gets empty blocks. */
+pw_status pw_hdss_fetch(pw_hdss *hdss, int device, pw_hdss_block *block);
+
+/* Pass as seconds to pw_hdss_done: the scheduler times the block itself, fetch to done. */
+#define PW_HDSS_MEASURE (-1.0)
+
+/* Device d finished its block.  seconds: how long the block took on the device (measured by the
+ * caller, e.g. with CUDA events), or PW_HDSS_MEASURE.  PW_ERR_INVALID_ARGUMENT when d has no
+ * block in flight or seconds is NaN. */
+pw_status pw_hdss_done(pw_hdss *hdss, int device, double seconds);
+
+/* Device d broke: its block in flight (if any) goes back to the queue for the others and it gets
+ * nothing more (calling it again is harmless). */
+pw_status pw_hdss_fail(pw_hdss *hdss, int device);
+
+typedef struct pw_hdss_device_report {
+    const char *name;   /* valid until pw_hdss_destroy */
+    pw_hdss_kind kind;
+    int failed;
+    int64_t items, cells, blocks; /* done (not a failed block) */
+    double share;       /* of all the cells done */
+    double rate;        /* cells/s: the scheduler's estimate (the fit, then tracked over the
+                           last blocks); 0 before its second block.  Good STATIC weights. */
+    double fixed_cost;  /* alpha, seconds per block */
+    int64_t best_block; /* x*, cells (0 before a stable fit) */
+    double busy;        /* seconds: the sum of its blocks' times */
+    double finish;      /* seconds after the first fetch when its last block was done */
+} pw_hdss_device_report;
+
+typedef struct pw_hdss_report {
+    int64_t items_done, cells_done;
+    int64_t items_left; /* not done yet: in the queue or in flight */
+    double makespan;    /* seconds from the first fetch to the last done */
+    double spread;      /* (latest - earliest finish) over the devices that did work and did not
+                           fail, / makespan */
+} pw_hdss_report;
+
+/* Where the run stands.  devices: NULL, or room for n_devices reports (the first
+ * min(n_devices, the scheduler's devices) are filled). */
+pw_status pw_hdss_get_report(pw_hdss *hdss, pw_hdss_report *report, pw_hdss_device_report *devices,
+                             int n_devices);
 
 #ifdef __cplusplus
 }

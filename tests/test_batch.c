@@ -83,6 +83,8 @@ static void seqs_free(seqs *s)
 }
 
 /* Every query's top hits against the textbook's, in order. */
+static const pw_batch_options *schedule; /* NULL: one backend; else HDSS or STATIC (random_batches) */
+
 static void check_search(const seqs *q, const seqs *db, const pw_sw_params *p, pw_simd simd, int threads, int top,
                          const char *what)
 {
@@ -93,7 +95,7 @@ static void check_search(const seqs *q, const seqs *db, const pw_sw_params *p, p
     o.threads = threads;
     pw_sw_hit *hits = calloc((size_t)(q->count * top), sizeof *hits);
     pw_batch_info info;
-    pw_status st = pw_sw_search(&q->set, &db->set, p, &o, top, hits, &info);
+    pw_status st = pw_sw_search(&q->set, &db->set, p, &o, schedule, top, hits, &info);
     CHECK(st == PW_OK, "%s: search: %s (%s)", what, pw_status_str(st), pw_error_detail());
     if (st != PW_OK) {
         free(hits);
@@ -166,10 +168,18 @@ static void random_batches(void)
                 probe.simd = sets[s];
                 probe.backend = PW_BACKEND_CPU;
                 pw_seq_set first = {1, q.set.seq, q.set.length};
-                if (pw_sw_search(&first, &first, &p, &probe, 1, &h, &info) == PW_ERR_UNSUPPORTED) continue;
+                if (pw_sw_search(&first, &first, &p, &probe, NULL, 1, &h, &info) == PW_ERR_UNSUPPORTED) continue;
             }
             check_search(&q, &db, &p, sets[s], (int)test_range(1, 3), (int)test_range(1, (int)db.count + 2), what);
             if (on_gpu) break; /* the set is the CPU's */
+        }
+        /* the same shared between devices: HDSS and a static split (on the CPU: two groups) */
+        static const pw_batch_options shared[] = {{PW_BATCH_HDSS, 0, 0}, {PW_BATCH_STATIC, 3, 1}};
+        for (int k = 0; k < 2; k++) {
+            schedule = &shared[k];
+            snprintf(what, sizeof what, "round %d %s", round, k ? "static" : "hdss");
+            check_search(&q, &db, &p, PW_SIMD_AUTO, (int)test_range(2, 4), (int)test_range(1, (int)db.count + 2), what);
+            schedule = NULL;
         }
         seqs_free(&q);
         seqs_free(&db);
@@ -198,7 +208,7 @@ static void saturation(void)
     o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
     pw_sw_hit hits[24];
     pw_batch_info info;
-    if (pw_sw_search(&q.set, &db.set, &p, &o, 12, hits, &info) == PW_OK && info.lane_bits == 16)
+    if (pw_sw_search(&q.set, &db.set, &p, &o, NULL, 12, hits, &info) == PW_OK && info.lane_bits == 16)
         CHECK(info.recomputed > 0 && info.recomputed < info.pairs, "saturation: %lld of %lld pairs recomputed",
               (long long)info.recomputed, (long long)info.pairs);
     seqs_free(&q);
@@ -294,18 +304,21 @@ static void bad_input(void)
     pw_options o;
     pw_options_init(&o);
     o.backend = PW_BACKEND_CPU;
-    pw_status st = pw_sw_search(&q, &dbad, &p, &o, 2, hits, &info);
+    pw_status st = pw_sw_search(&q, &dbad, &p, &o, NULL, 2, hits, &info);
     CHECK(st == PW_ERR_BAD_INPUT && strstr(pw_error_detail(), "database record 1") && strstr(pw_error_detail(), "position 3"),
           "bad letter: %s / %s", pw_status_str(st), pw_error_detail());
-    CHECK(pw_sw_search(&q, &dzero, &p, &o, 2, hits, &info) == PW_ERR_INVALID_SIZE, "empty record");
-    CHECK(pw_sw_search(&empty, &db, &p, &o, 2, hits, &info) == PW_ERR_INVALID_SIZE, "empty query set");
-    CHECK(pw_sw_search(&q, &empty, &p, &o, 2, hits, &info) == PW_ERR_INVALID_SIZE, "empty database");
-    CHECK(pw_sw_search(&q, &db, &p, &o, 0, hits, &info) == PW_ERR_INVALID_ARGUMENT, "top 0");
-    CHECK(pw_sw_search(&q, &db, &p, &o, 2, NULL, &info) == PW_ERR_NULL_ARGUMENT, "no hits");
-    CHECK(pw_sw_search(NULL, &db, &p, &o, 2, hits, &info) == PW_ERR_NULL_ARGUMENT, "no queries");
-    CHECK(pw_sw_search(&q, &db, NULL, &o, 2, hits, &info) == PW_ERR_NULL_ARGUMENT, "no params");
+    CHECK(pw_sw_search(&q, &dzero, &p, &o, NULL, 2, hits, &info) == PW_ERR_INVALID_SIZE, "empty record");
+    CHECK(pw_sw_search(&empty, &db, &p, &o, NULL, 2, hits, &info) == PW_ERR_INVALID_SIZE, "empty query set");
+    CHECK(pw_sw_search(&q, &empty, &p, &o, NULL, 2, hits, &info) == PW_ERR_INVALID_SIZE, "empty database");
+    CHECK(pw_sw_search(&q, &db, &p, &o, NULL, 0, hits, &info) == PW_ERR_INVALID_ARGUMENT, "top 0");
+    CHECK(pw_sw_search(&q, &db, &p, &o, NULL, 2, NULL, &info) == PW_ERR_NULL_ARGUMENT, "no hits");
+    CHECK(pw_sw_search(NULL, &db, &p, &o, NULL, 2, hits, &info) == PW_ERR_NULL_ARGUMENT, "no queries");
+    CHECK(pw_sw_search(&q, &db, NULL, &o, NULL, 2, hits, &info) == PW_ERR_NULL_ARGUMENT, "no params");
+    pw_batch_options bad_static = {PW_BATCH_STATIC, 1, 0}, bad_kind = {(pw_batch_schedule)7, 0, 0};
+    CHECK(pw_sw_search(&q, &db, &p, &o, &bad_static, 2, hits, &info) == PW_ERR_INVALID_ARGUMENT, "static without weights");
+    CHECK(pw_sw_search(&q, &db, &p, &o, &bad_kind, 2, hits, &info) == PW_ERR_INVALID_ARGUMENT, "unknown schedule");
     p.match = PW_MAX_SCORE_MAGNITUDE + 1;
-    CHECK(pw_sw_search(&q, &db, &p, &o, 2, hits, &info) == PW_ERR_INVALID_ARGUMENT, "match out of range");
+    CHECK(pw_sw_search(&q, &db, &p, &o, NULL, 2, hits, &info) == PW_ERR_INVALID_ARGUMENT, "match out of range");
 }
 
 int main(int argc, char **argv)
@@ -322,7 +335,7 @@ int main(int argc, char **argv)
         pw_batch_info info;
         pw_sw_params p;
         pw_sw_params_init(&p);
-        pw_status st = pw_sw_search(&one, &one, &p, &o, 1, &h, &info);
+        pw_status st = pw_sw_search(&one, &one, &p, &o, NULL, 1, &h, &info);
         if (st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED) {
             printf("no GPU: skipped\n");
             return 77;

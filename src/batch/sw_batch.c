@@ -11,9 +11,6 @@
 #include "../core/status_detail.h"
 #include "../cpu/simd/simd_isa.h"
 #include "../cpu/team.h"
-#ifdef PW_HAVE_CUDA
-#include "../cuda/batch_sw.h"
-#endif
 
 pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                       const void *result, pw_score_table *table); /* apps/sw.c */
@@ -278,11 +275,17 @@ static pw_status batch_setup_make(const pw_seq_set *a, const pw_seq_set *b, cons
 }
 
 pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw_sw_params *params,
-                       const pw_options *options, int top, pw_sw_hit *hits, pw_batch_info *info)
+                       const pw_options *options, const pw_batch_options *batch, int top, pw_sw_hit *hits,
+                       pw_batch_info *info)
 {
     const int64_t t0 = pw_now_ns();
     if (!hits || !info) return PW_ERR_NULL_ARGUMENT;
     if (top < 1) return PW_ERR_INVALID_ARGUMENT;
+    if (batch && ((unsigned)batch->schedule > PW_BATCH_STATIC ||
+                  (batch->schedule == PW_BATCH_STATIC && !(batch->gpu_weight > 0 && batch->cpu_weight > 0)))) {
+        pw_set_error_detail("batch options: schedule ONE, HDSS or STATIC (STATIC with both weights > 0)");
+        return PW_ERR_INVALID_ARGUMENT;
+    }
     batch_setup s;
     pw_status st = batch_setup_make(queries, db, params, options, &s);
     if (st != PW_OK) return st;
@@ -301,12 +304,13 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
     int64_t *sorted_at = pw_malloc(sizeof *sorted_at * (size_t)queries->count); /* query -> its sorted place */
     if (!scores || !qs || !sorted_at) st = PW_ERR_OUT_OF_MEMORY;
     for (int64_t k = 0; st == PW_OK && k < sq.count; k++) sorted_at[sq.index[k]] = k;
-    sw_batch_cpu_run run = {&sdb, &s.table, params->gap_open, params->gap_extend, s.threads, s.simd, s.options.cancel};
     const pw_simd cpu_simd =
         pw_sw_batch_fits16(&s.table, params->gap_open, params->gap_extend) && pw_sw_batch_lanes_kernel(s.simd) ? s.simd
                                                                                                               : PW_SIMD_SCALAR;
-    info->backend = s.backend;
-    info->simd = s.backend == PW_BACKEND_CPU ? cpu_simd : PW_SIMD_AUTO;
+    pw_batch_options one = {PW_BATCH_ONE, 0, 0};
+    if (!batch) batch = &one;
+    info->backend = batch->schedule == PW_BATCH_ONE ? s.backend : PW_BACKEND_CPU;
+    info->simd = cpu_simd;
     info->lane_bits = cpu_simd != PW_SIMD_SCALAR ? 16 : 32;
     const int64_t t1 = pw_now_ns();
     for (int64_t q0 = 0; st == PW_OK && q0 < queries->count; q0 += chunk) {
@@ -315,19 +319,9 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
             const int64_t at = sorted_at[q0 + k];
             qs[k] = (sw_batch_query){sq.codes + sq.at[at], sq.length[at]};
         }
-#ifdef PW_HAVE_CUDA
-        if (info->backend == PW_BACKEND_CUDA) {
-            st = pw_cuda_sw_batch(&s.options, &sdb, &s.table, params->gap_open, params->gap_extend, qs, nq, scores,
-                                  info);
-            if (st == PW_ERR_UNSUPPORTED && q0 == 0) { /* scores beyond the GPU profile's bytes */
-                info->backend = PW_BACKEND_CPU;
-                info->simd = cpu_simd;
-                info->lane_bits = cpu_simd != PW_SIMD_SCALAR ? 16 : 32;
-                st = PW_OK;
-            }
-        }
-#endif
-        if (st == PW_OK && info->backend == PW_BACKEND_CPU) st = pw_sw_batch_cpu_score(&run, qs, nq, scores, &info->recomputed);
+        sw_batch_score_job job = {&sdb, &s.table, params->gap_open, params->gap_extend, &s.options, batch, s.simd,
+                                  s.threads, qs, nq, scores};
+        st = pw_sw_batch_score(&job, info);
         for (int64_t k = 0; st == PW_OK && k < nq; k++) top_hits(q0 + k, scores + k * sdb.count, &sdb, top, hits + (q0 + k) * top);
     }
     const int64_t t2 = pw_now_ns();

@@ -10,6 +10,7 @@
 
 #include "peerwave_batch.h"
 #include "../../apps/scoring.h"
+#include "../core/plan.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,19 +56,43 @@ typedef struct sw_batch_query {
     int64_t n;
 } sw_batch_query;
 
-/* The CPU engine (sw_batch_cpu.c): queries[0 .. nq) against every record, scores[q * db->count +
- * k].  Threads and the vector set from the caller; counts pairs recomputed wider. */
+/* The CPU engine (sw_batch_cpu.c): a session over the queries and every record of db (the
+ * groups are made once), then ranges of sorted records scored against every query: scores[q *
+ * db->count + r].  A range starts at a multiple of pw_sw_batch_cpu_lanes (a group).  Counts pairs
+ * recomputed wider. */
 typedef struct sw_batch_cpu_run {
     const sw_batch_db *db;
     const pw_score_table *table;
     int32_t gap_open, gap_extend;
-    int threads;
     pw_simd simd;             /* resolved; SCALAR: 32-bit cells for every pair */
     const volatile int *cancel;
 } sw_batch_cpu_run;
 
-pw_status pw_sw_batch_cpu_score(const sw_batch_cpu_run *run, const sw_batch_query *queries, int64_t nq,
-                                int32_t *scores, int64_t *recomputed);
+typedef struct sw_batch_cpu sw_batch_cpu;
+pw_status pw_sw_batch_cpu_create(const sw_batch_cpu_run *run, const sw_batch_query *queries, int64_t nq,
+                                 sw_batch_cpu **out);
+int pw_sw_batch_cpu_lanes(const sw_batch_cpu *c);
+pw_status pw_sw_batch_cpu_score(sw_batch_cpu *c, int64_t r0, int64_t r1, int threads, int32_t *scores,
+                                int64_t *recomputed);
+void pw_sw_batch_cpu_destroy(sw_batch_cpu *c);
+
+/* One chunk of queries against every record on the devices job->batch names (sw_batch_drive.c);
+ * info: backend (CUDA where a GPU took part) and lane_bits are set by the caller and corrected
+ * here, recomputed, long_pairs and the shared run's figures added. */
+typedef struct sw_batch_score_job {
+    const sw_batch_db *db;
+    const pw_score_table *table;
+    int32_t gap_open, gap_extend;
+    const pw_options *options;
+    const pw_batch_options *batch;
+    pw_simd simd; /* resolved */
+    int threads;
+    const sw_batch_query *queries;
+    int64_t nq;
+    int32_t *scores; /* nq x db->count */
+} sw_batch_score_job;
+
+pw_status pw_sw_batch_score(const sw_batch_score_job *job, pw_batch_info *info);
 
 /* The parameters the 16-bit lanes hold exactly (saturation aside): every score and penalty
  * within +-32767. */

@@ -63,11 +63,11 @@ void pw_sw_batch_groups_free(lane_groups *g)
     free(g->cols);
 }
 
-typedef struct cpu_work {
-    const sw_batch_cpu_run *run;
+/* A search's CPU side: the groups made once, then any range of them scored (sw_batch.h). */
+struct sw_batch_cpu {
+    sw_batch_cpu_run run;
     const sw_batch_query *queries;
     int64_t nq;
-    int32_t *scores;
     lane_groups groups;
     int lanes;
     sw_batch_lanes_fn kernel;
@@ -76,38 +76,45 @@ typedef struct cpu_work {
     int use_table8;
     uint8_t pad; /* the padding code */
     int64_t max_n;
-    atomic_llong next;      /* the next (query, group) item */
+};
+
+/* One call's work: items (query, group) over the groups [g0, g1), claimed from a counter. */
+typedef struct cpu_work {
+    const sw_batch_cpu *c;
+    int32_t *scores;
+    int64_t g0, g1;
+    atomic_llong next;
     atomic_llong recomputed;
-    atomic_int failed;      /* out of memory in a worker, or cancelled */
+    atomic_int failed; /* out of memory in a worker, or cancelled */
 } cpu_work;
 
-/* Score item t: query t / groups against group t % groups, and every saturated lane again. */
-static void score_item(cpu_work *w, int64_t t, sw_batch_lanes *job, int32_t *work32, int64_t *recomputed)
+/* Score item t: a query against a group, and every saturated lane again with 32-bit cells. */
+static void score_item(const cpu_work *w, int64_t t, sw_batch_lanes *job, int32_t *work32, int64_t *recomputed)
 {
-    const sw_batch_cpu_run *run = w->run;
-    const sw_batch_db *db = run->db;
-    const int64_t q = t / w->groups.count, g = t % w->groups.count;
+    const sw_batch_cpu *c = w->c;
+    const sw_batch_db *db = c->run.db;
+    const int64_t span = w->g1 - w->g0, q = t / span, g = w->g0 + t % span;
     int32_t *out = w->scores + q * db->count;
-    const sw_batch_query *query = &w->queries[q];
+    const sw_batch_query *query = &c->queries[q];
     int16_t best[PW_BATCH_MAX_LANES];
-    if (w->kernel) {
+    if (c->kernel) {
         job->query = query->codes;
         job->n = query->n;
-        job->cols = w->groups.cols + w->groups.at[g];
-        job->columns = (w->groups.at[g + 1] - w->groups.at[g]) / w->lanes;
+        job->cols = c->groups.cols + c->groups.at[g];
+        job->columns = (c->groups.at[g + 1] - c->groups.at[g]) / c->lanes;
         job->best = best;
-        w->kernel(job);
+        c->kernel(job);
     }
-    for (int l = 0; l < w->lanes; l++) {
-        const int64_t r = g * w->lanes + l;
+    for (int l = 0; l < c->lanes; l++) {
+        const int64_t r = g * c->lanes + l;
         if (r >= db->count) break;
-        if (w->kernel && best[l] < PW_BATCH_SATURATED) {
+        if (c->kernel && best[l] < PW_BATCH_SATURATED) {
             out[r] = best[l];
             continue;
         }
-        if (w->kernel) (*recomputed)++;
-        out[r] = pw_sw_batch_score32(query->codes, query->n, db->codes + db->at[r], db->length[r], run->table,
-                                     run->gap_open, run->gap_extend, work32);
+        if (c->kernel) (*recomputed)++;
+        out[r] = pw_sw_batch_score32(query->codes, query->n, db->codes + db->at[r], db->length[r], c->run.table,
+                                     c->run.gap_open, c->run.gap_extend, work32);
     }
 }
 
@@ -116,27 +123,28 @@ static void cpu_worker(void *arg, int worker, int team_size)
     (void)worker;
     (void)team_size;
     cpu_work *w = arg;
-    const int64_t items = w->nq * w->groups.count;
+    const sw_batch_cpu *c = w->c;
+    const int64_t items = c->nq * (w->g1 - w->g0);
     int16_t *scratch =
-        pw_malloc(sizeof(int16_t) * (size_t)((2 * w->max_n + PW_BATCH_STRIP * PW_SCORING_MAX_ALPHABET) * w->lanes));
-    int32_t *work32 = pw_malloc(sizeof(int32_t) * 2 * (size_t)w->max_n);
+        pw_malloc(sizeof(int16_t) * (size_t)((2 * c->max_n + PW_BATCH_STRIP * PW_SCORING_MAX_ALPHABET) * c->lanes));
+    int32_t *work32 = pw_malloc(sizeof(int32_t) * 2 * (size_t)c->max_n);
     if (!scratch || !work32) {
         atomic_store(&w->failed, PW_ERR_OUT_OF_MEMORY);
         free(scratch);
         free(work32);
         return;
     }
-    sw_batch_lanes job = {.table = w->table16,
-                          .table8 = w->use_table8 ? w->table8 : NULL,
-                          .alphabet = w->run->table->size,
-                          .gap_open = (int16_t)w->run->gap_open,
-                          .gap_extend = (int16_t)w->run->gap_extend,
+    sw_batch_lanes job = {.table = c->table16,
+                          .table8 = c->use_table8 ? c->table8 : NULL,
+                          .alphabet = c->run.table->size,
+                          .gap_open = (int16_t)c->run.gap_open,
+                          .gap_extend = (int16_t)c->run.gap_extend,
                           .h = scratch,
-                          .e = scratch + w->max_n * w->lanes,
-                          .profile = scratch + 2 * w->max_n * w->lanes};
+                          .e = scratch + c->max_n * c->lanes,
+                          .profile = scratch + 2 * c->max_n * c->lanes};
     int64_t recomputed = 0, t;
     while (!atomic_load_explicit(&w->failed, memory_order_relaxed) && (t = atomic_fetch_add(&w->next, 1)) < items) {
-        if (w->run->cancel && *w->run->cancel) {
+        if (c->run.cancel && *c->run.cancel) {
             atomic_store(&w->failed, PW_ERR_CANCELLED);
             break;
         }
@@ -147,50 +155,68 @@ static void cpu_worker(void *arg, int worker, int team_size)
     free(work32);
 }
 
-pw_status pw_sw_batch_cpu_score(const sw_batch_cpu_run *run, const sw_batch_query *queries, int64_t nq,
-                                int32_t *scores, int64_t *recomputed)
+pw_status pw_sw_batch_cpu_create(const sw_batch_cpu_run *run, const sw_batch_query *queries, int64_t nq,
+                                 sw_batch_cpu **out)
 {
-    cpu_work *w = pw_malloc(sizeof *w);
-    if (!w) return PW_ERR_OUT_OF_MEMORY;
-    memset(w, 0, sizeof *w);
-    w->run = run;
-    w->queries = queries;
-    w->nq = nq;
-    w->scores = scores;
-    w->kernel = pw_sw_batch_fits16(run->table, run->gap_open, run->gap_extend) ? pw_sw_batch_lanes_kernel(run->simd)
+    *out = NULL;
+    sw_batch_cpu *c = pw_malloc(sizeof *c);
+    if (!c) return PW_ERR_OUT_OF_MEMORY;
+    memset(c, 0, sizeof *c);
+    c->run = *run;
+    c->queries = queries;
+    c->nq = nq;
+    c->kernel = pw_sw_batch_fits16(run->table, run->gap_open, run->gap_extend) ? pw_sw_batch_lanes_kernel(run->simd)
                                                                                 : NULL;
-    w->lanes = w->kernel ? pw_simd_lanes16(run->simd) : 1;
+    c->lanes = c->kernel ? pw_simd_lanes16(run->simd) : 1;
     for (int x = 0; x < run->table->size; x++)
-        for (int c = 0; c < PW_BATCH_TABLE_COLS; c++)
-            w->table16[x * PW_BATCH_TABLE_COLS + c] =
-                (int16_t)(c < run->table->size ? run->table->scores[x * run->table->size + c] : -32768);
+        for (int k = 0; k < PW_BATCH_TABLE_COLS; k++)
+            c->table16[x * PW_BATCH_TABLE_COLS + k] =
+                (int16_t)(k < run->table->size ? run->table->scores[x * run->table->size + k] : -32768);
     /* byte tables (the narrower sets' shuffles) where every score fits a byte and code 31 is free */
     const int A = run->table->size;
-    w->use_table8 = A < 32;
+    c->use_table8 = A < 32;
     for (int k = 0; k < A * A; k++)
-        if (run->table->scores[k] < -128 || run->table->scores[k] > 127) w->use_table8 = 0;
+        if (run->table->scores[k] < -128 || run->table->scores[k] > 127) c->use_table8 = 0;
     for (int x = 0; x < A; x++)
-        for (int c = 0; c < 32; c++) w->table8[x * 32 + c] = (int8_t)(c < A && w->use_table8 ? run->table->scores[x * A + c] : -128);
-    w->pad = w->use_table8 ? 31 : PW_BATCH_PAD_CODE;
+        for (int k = 0; k < 32; k++) c->table8[x * 32 + k] = (int8_t)(k < A && c->use_table8 ? run->table->scores[x * A + k] : -128);
+    c->pad = c->use_table8 ? 31 : PW_BATCH_PAD_CODE;
     for (int64_t q = 0; q < nq; q++)
-        if (queries[q].n > w->max_n) w->max_n = queries[q].n;
+        if (queries[q].n > c->max_n) c->max_n = queries[q].n;
     int64_t *all = pw_malloc(sizeof *all * (size_t)run->db->count);
     pw_status st = all ? PW_OK : PW_ERR_OUT_OF_MEMORY;
     for (int64_t r = 0; st == PW_OK && r < run->db->count; r++) all[r] = r;
     if (st == PW_OK)
-        st = pw_sw_batch_groups_make(run->db, all, run->db->count, w->lanes, w->kernel ? PW_BATCH_STRIP : 1, w->pad,
-                                     &w->groups);
+        st = pw_sw_batch_groups_make(run->db, all, run->db->count, c->lanes, c->kernel ? PW_BATCH_STRIP : 1, c->pad,
+                                     &c->groups);
     free(all);
-    if (st == PW_OK) {
-        atomic_init(&w->next, 0);
-        atomic_init(&w->recomputed, 0);
-        atomic_init(&w->failed, 0);
-        int used;
-        pw_team_run(run->threads, cpu_worker, w, &used);
-        st = (pw_status)atomic_load(&w->failed);
-        *recomputed += atomic_load(&w->recomputed);
+    if (st != PW_OK) {
+        pw_sw_batch_cpu_destroy(c);
+        return st;
     }
-    pw_sw_batch_groups_free(&w->groups);
-    free(w);
-    return st;
+    *out = c;
+    return PW_OK;
+}
+
+int pw_sw_batch_cpu_lanes(const sw_batch_cpu *c) { return c->lanes; }
+
+pw_status pw_sw_batch_cpu_score(sw_batch_cpu *c, int64_t r0, int64_t r1, int threads, int32_t *scores,
+                                int64_t *recomputed)
+{
+    if (r0 % c->lanes) return PW_ERR_INTERNAL; /* ranges start at a group */
+    cpu_work w = {.c = c, .scores = scores, .g0 = r0 / c->lanes, .g1 = (r1 + c->lanes - 1) / c->lanes};
+    if (w.g1 <= w.g0) return PW_OK;
+    atomic_init(&w.next, 0);
+    atomic_init(&w.recomputed, 0);
+    atomic_init(&w.failed, 0);
+    int used;
+    pw_team_run(threads, cpu_worker, &w, &used);
+    *recomputed += atomic_load(&w.recomputed);
+    return (pw_status)atomic_load(&w.failed);
+}
+
+void pw_sw_batch_cpu_destroy(sw_batch_cpu *c)
+{
+    if (!c) return;
+    pw_sw_batch_groups_free(&c->groups);
+    free(c);
 }

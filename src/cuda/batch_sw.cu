@@ -102,16 +102,17 @@ struct query_launch {
     cudaStream_t stream;
 };
 
-/* The items against the query: their scores into host[0 .. items.count * lanes). */
+/* Items [i0, i1) against the query: their scores into host[0 .. (i1 - i0) * lanes). */
 template <class L>
-static pw_status score_items(query_launch *ql, device_items *items, int32_t *host, int64_t bottom_warps)
+static pw_status score_items(query_launch *ql, device_items *items, int64_t i0, int64_t i1, int32_t *host,
+                             int64_t bottom_warps)
 {
     pw_batch_sw_args a = ql->args;
     a.cols = items->cols.ptr;
-    a.col_at = items->col_at.ptr;
-    a.columns = items->columns.ptr;
-    a.items = items->count;
-    a.scores = items->scores.ptr;
+    a.col_at = items->col_at.ptr + i0;
+    a.columns = items->columns.ptr + i0;
+    a.items = i1 - i0;
+    a.scores = items->scores.ptr + i0 * L::lanes;
     const void *kernel = kernel_by_rows<L>(ql->R);
     const size_t smem = a.stage ? ql->profile_bytes : 0;
     pw_status st = PW_OK;
@@ -121,13 +122,14 @@ static pw_status score_items(query_launch *ql, device_items *items, int32_t *hos
     PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, BATCH_THREADS, smem)));
     if (st != PW_OK) return st;
     if (per_sm < 1) return PW_ERR_UNSUPPORTED;
-    const int64_t blocks_needed = (items->count + BATCH_THREADS / 32 - 1) / (BATCH_THREADS / 32);
+    const int64_t blocks_needed = (a.items + BATCH_THREADS / 32 - 1) / (BATCH_THREADS / 32);
     int64_t grid = (int64_t)ql->sms * per_sm;
     if (grid > blocks_needed) grid = blocks_needed;
     if (grid * (BATCH_THREADS / 32) > bottom_warps) return PW_ERR_INTERNAL; /* a warp without its bottom row */
     void *params[] = {&a};
     PW_THEN(st, pw_from_cuda(cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3(BATCH_THREADS), params, smem, ql->stream)));
-    PW_THEN(st, items->scores.download(host, (size_t)(items->count * L::lanes)));
+    PW_THEN(st, pw_device_buffer<int32_t>::pw_download(host, a.scores, sizeof(int32_t) * (size_t)(a.items * L::lanes),
+                                                       ql->stream));
     return st;
 }
 
@@ -145,93 +147,149 @@ static pw_status single_pair(const pw_options *options, const sw_batch_query *q,
                       &ea, &eb, &info);
 }
 
-extern "C" pw_status pw_cuda_sw_batch(const pw_options *options, const sw_batch_db *db, const pw_score_table *t,
-                                      int32_t go, int32_t ge, const sw_batch_query *queries, int64_t nq,
-                                      int32_t *scores, pw_batch_info *info)
+/* A search's GPU side (batch_sw.h). */
+struct pw_cuda_batch {
+    pw_options options;
+    const sw_batch_db *db;
+    const pw_score_table *t;
+    int32_t go, ge;
+    const sw_batch_query *queries;
+    int64_t nq;
+    bool narrow;
+    int64_t first;            /* records before it: too long for the kernels */
+    int64_t *list, *flagged;  /* the kernels' records (first .. count), and a query's flagged ones */
+    int32_t *item_scores;
+    uint32_t *profile;
+    query_launch ql;
+    int64_t bottom_warps;
+    device_items *items;
+    pw_device_buffer<uint32_t> *d_profile, *d_bottom;
+};
+
+extern "C" void pw_cuda_batch_destroy(pw_cuda_batch *b)
 {
+    if (!b) return;
+    delete b->items;
+    delete b->d_profile;
+    delete b->d_bottom;
+    free(b->list);
+    free(b->flagged);
+    free(b->item_scores);
+    free(b->profile);
+    delete b;
+}
+
+extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_batch_db *db, const pw_score_table *t,
+                                          int32_t go, int32_t ge, const sw_batch_query *queries, int64_t nq,
+                                          pw_cuda_batch **out, int *lane_bits)
+{
+    *out = nullptr;
     for (int k = 0; k < t->size * t->size; k++)
         if (t->scores[k] < -127 || t->scores[k] > 127) return PW_ERR_UNSUPPORTED; /* the profile's bytes */
+    pw_cuda_batch *b = new pw_cuda_batch();
+    b->options = *options;
+    b->db = db;
+    b->t = t;
+    b->go = go;
+    b->ge = ge;
+    b->queries = queries;
+    b->nq = nq;
     /* 16-bit halves where every value stays in range (batch_sw_proc.cuh) */
-    const bool narrow = go + ge <= 8000;
-    info->lane_bits = narrow ? 16 : 32;
-    query_launch ql;
+    b->narrow = go + ge <= 8000;
+    *lane_bits = b->narrow ? 16 : 32;
+    query_launch &ql = b->ql;
     memset(&ql.args, 0, sizeof ql.args);
     ql.device = options->device;
     ql.stream = (cudaStream_t)options->cuda_stream;
     pw_status st = pw_from_cuda(cudaSetDevice(options->device));
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&ql.max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, ql.device)));
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&ql.sms, cudaDevAttrMultiProcessorCount, ql.device)));
-    if (st != PW_OK) return st;
-    /* the longest records (sorted first) go to the single-pair engine, the rest to the kernels */
-    int64_t first = 0;
-    while (first < db->count && db->length[first] > PW_BATCH_GPU_MAX_COLUMNS) first++;
-    const int64_t n_items = db->count - first;
-    int64_t *list = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n_items + 1));
-    int64_t *flagged = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n_items + 1));
-    int32_t *item_scores = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n_items + 2));
+    while (b->first < db->count && db->length[b->first] > PW_BATCH_GPU_MAX_COLUMNS) b->first++;
+    const int64_t n_items = db->count - b->first;
+    b->list = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n_items + 1));
+    b->flagged = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n_items + 1));
+    b->item_scores = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n_items + 2));
     int64_t longest_q = 1;
     for (int64_t q = 0; q < nq; q++) longest_q = queries[q].n > longest_q ? queries[q].n : longest_q;
     const int64_t max_profile_words = (int64_t)(t->size + 1) * ((longest_q + 127) / 128 * 128 + 512) / 4;
-    uint32_t *profile = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)max_profile_words);
-    if (!list || !flagged || !item_scores || !profile) st = PW_ERR_OUT_OF_MEMORY;
-    for (int64_t i = 0; st == PW_OK && i < n_items; i++) list[i] = first + i;
-    {
-        device_items items(narrow ? 2 : 1, ql.stream);
-        pw_device_buffer<uint32_t> d_profile(ql.stream), d_bottom(ql.stream);
-        /* the bottom rows (queries of several segments): one per warp an SM can hold (2048
-         * threads), each as long as the longest item */
-        const int64_t bottom_warps = (int64_t)ql.sms * (2048 / 32);
-        if (n_items > 0) {
-            PW_THEN(st, items.upload(db, list, n_items, (uint8_t)t->size));
-            PW_THEN(st, d_profile.alloc((size_t)max_profile_words));
-            const bool segmented = longest_q > 32 * 16;
-            PW_THEN(st, d_bottom.alloc(segmented ? (size_t)(bottom_warps * 2 * items.longest) : 1));
+    b->profile = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)max_profile_words);
+    if (st == PW_OK && (!b->list || !b->flagged || !b->item_scores || !b->profile)) st = PW_ERR_OUT_OF_MEMORY;
+    for (int64_t i = 0; st == PW_OK && i < n_items; i++) b->list[i] = b->first + i;
+    b->items = new device_items(b->narrow ? 2 : 1, ql.stream);
+    b->d_profile = new pw_device_buffer<uint32_t>(ql.stream);
+    b->d_bottom = new pw_device_buffer<uint32_t>(ql.stream);
+    /* the bottom rows (queries of several segments): one per warp an SM can hold (2048
+     * threads), each as long as the longest item */
+    b->bottom_warps = (int64_t)ql.sms * (2048 / 32);
+    if (n_items > 0) {
+        PW_THEN(st, b->items->upload(db, b->list, n_items, (uint8_t)t->size));
+        PW_THEN(st, b->d_profile->alloc((size_t)max_profile_words));
+        const bool segmented = longest_q > 32 * 16;
+        PW_THEN(st, b->d_bottom->alloc(segmented ? (size_t)(b->bottom_warps * 2 * b->items->longest) : 1));
+    }
+    if (st != PW_OK) {
+        pw_cuda_batch_destroy(b);
+        return st;
+    }
+    *out = b;
+    return PW_OK;
+}
+
+/* Sorted records [r0, r1) against every query: the kernels' items that hold them (a pair may
+ * hold one record outside: computed, not copied out), flagged ones again wider, long ones by the
+ * single-pair engine. */
+extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r1, int32_t *scores, int64_t *recomputed,
+                                         int64_t *long_pairs)
+{
+    const sw_batch_db *db = b->db;
+    const pw_score_table *t = b->t;
+    query_launch &ql = b->ql;
+    device_items &items = *b->items;
+    const int lanes = items.lanes;
+    /* the kernels' part: items [i0, i1) */
+    const int64_t k0 = (r0 > b->first ? r0 : b->first) - b->first, k1 = (r1 > b->first ? r1 : b->first) - b->first;
+    const int64_t i0 = k0 / lanes, i1 = (k1 + lanes - 1) / lanes;
+    pw_status st = pw_from_cuda(cudaSetDevice(ql.device));
+    for (int64_t q = 0; st == PW_OK && q < b->nq; q++) {
+        int32_t *out = scores + q * db->count;
+        if (i1 > i0) {
+            ql.R = choose_rows(b->queries[q].n);
+            pw_batch_sw_args &a = ql.args;
+            a.segments = (int)((b->queries[q].n + 32 * ql.R - 1) / (32 * ql.R));
+            a.letter_words = (int64_t)a.segments * (ql.R / 4) * 32;
+            a.profile_words = a.letter_words * (t->size + 1);
+            ql.profile_bytes = sizeof(uint32_t) * (size_t)a.profile_words;
+            a.stage = ql.profile_bytes <= (size_t)ql.max_smem / 2; /* room for two blocks an SM */
+            a.profile = b->d_profile->ptr;
+            a.gap_open = b->go;
+            a.gap_extend = b->ge;
+            a.bottom = b->d_bottom->ptr;
+            a.bottom_stride = items.longest;
+            a.limit16 = 32767 - (t->max_score > 0 ? t->max_score : 0);
+            make_profile(&b->queries[q], t, ql.R, a.segments, b->profile);
+            PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(b->d_profile->ptr, b->profile, ql.profile_bytes,
+                                                     cudaMemcpyHostToDevice, ql.stream)));
+            if (st == PW_OK)
+                st = b->narrow ? score_items<pw_batch_lanes16x2>(&ql, &items, i0, i1, b->item_scores, b->bottom_warps)
+                               : score_items<pw_batch_lanes32>(&ql, &items, i0, i1, b->item_scores, b->bottom_warps);
+            int64_t n_flagged = 0;
+            for (int64_t k = k0; st == PW_OK && k < k1; k++) {
+                const int32_t v = b->item_scores[k - i0 * lanes];
+                out[b->list[k]] = v;
+                if (v < 0) b->flagged[n_flagged++] = b->list[k]; /* 16 bits may have wrapped */
+            }
+            if (st == PW_OK && n_flagged > 0) { /* those again with 32-bit cells */
+                device_items wide(1, ql.stream);
+                PW_THEN(st, wide.upload(db, b->flagged, n_flagged, (uint8_t)t->size));
+                PW_THEN(st, score_items<pw_batch_lanes32>(&ql, &wide, 0, wide.count, b->item_scores, b->bottom_warps));
+                for (int64_t i = 0; st == PW_OK && i < n_flagged; i++) out[b->flagged[i]] = b->item_scores[i];
+                *recomputed += n_flagged;
+            }
         }
-        for (int64_t q = 0; st == PW_OK && q < nq; q++) {
-            int32_t *out = scores + q * db->count;
-            if (n_items > 0) {
-                ql.R = choose_rows(queries[q].n);
-                pw_batch_sw_args &a = ql.args;
-                a.segments = (int)((queries[q].n + 32 * ql.R - 1) / (32 * ql.R));
-                a.letter_words = (int64_t)a.segments * (ql.R / 4) * 32;
-                a.profile_words = a.letter_words * (t->size + 1);
-                ql.profile_bytes = sizeof(uint32_t) * (size_t)a.profile_words;
-                a.stage = ql.profile_bytes <= (size_t)ql.max_smem / 2; /* room for two blocks an SM */
-                a.profile = d_profile.ptr;
-                a.gap_open = go;
-                a.gap_extend = ge;
-                a.bottom = d_bottom.ptr;
-                a.bottom_stride = items.longest;
-                a.limit16 = 32767 - (t->max_score > 0 ? t->max_score : 0);
-                make_profile(&queries[q], t, ql.R, a.segments, profile);
-                PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(d_profile.ptr, profile, ql.profile_bytes, cudaMemcpyHostToDevice,
-                                                         ql.stream)));
-                if (st == PW_OK) {
-                    st = narrow ? score_items<pw_batch_lanes16x2>(&ql, &items, item_scores, bottom_warps)
-                                : score_items<pw_batch_lanes32>(&ql, &items, item_scores, bottom_warps);
-                }
-                int64_t n_flagged = 0;
-                for (int64_t i = 0; st == PW_OK && i < n_items; i++) { /* (past the last: a pair's empty half) */
-                    out[list[i]] = item_scores[i];
-                    if (item_scores[i] < 0) flagged[n_flagged++] = list[i]; /* 16 bits may have wrapped */
-                }
-                if (st == PW_OK && n_flagged > 0) { /* those again with 32-bit cells */
-                    device_items wide(1, ql.stream);
-                    PW_THEN(st, wide.upload(db, flagged, n_flagged, (uint8_t)t->size));
-                    PW_THEN(st, score_items<pw_batch_lanes32>(&ql, &wide, item_scores, bottom_warps));
-                    for (int64_t i = 0; st == PW_OK && i < n_flagged; i++) out[flagged[i]] = item_scores[i];
-                    info->recomputed += n_flagged;
-                }
-            }
-            for (int64_t r = 0; st == PW_OK && r < first; r++) {
-                st = single_pair(options, &queries[q], db, r, t, go, ge, &out[r]);
-                info->long_pairs++;
-            }
+        for (int64_t r = r0; st == PW_OK && r < r1 && r < b->first; r++) {
+            st = single_pair(&b->options, &b->queries[q], db, r, t, b->go, b->ge, &out[r]);
+            (*long_pairs)++;
         }
     }
-    free(list);
-    free(flagged);
-    free(item_scores);
-    free(profile);
     return st;
 }

@@ -12,12 +12,19 @@ extern "C" {
 /* Records longer than this go to the single-pair engine (a warp would take too long over them). */
 #define PW_BATCH_GPU_MAX_COLUMNS 8192
 
-/* queries[0 .. nq) against every record of db: scores[q * db->count + k] for sorted record k.
- * PW_ERR_UNSUPPORTED when a score does not fit a signed byte (the profile's): the caller runs
- * the CPU engine.  Adds to info's recomputed and long_pairs; sets lane_bits. */
-pw_status pw_cuda_sw_batch(const pw_options *options, const sw_batch_db *db, const pw_score_table *table,
-                           int32_t gap_open, int32_t gap_extend, const sw_batch_query *queries, int64_t nq,
-                           int32_t *scores, pw_batch_info *info);
+/* A search's GPU side: the records (all but those too long for a warp) uploaded once for the
+ * queries; PW_ERR_UNSUPPORTED when a score does not fit a signed byte (the profile's): the caller
+ * runs the CPU engine.  *lane_bits: 16 or 32. */
+typedef struct pw_cuda_batch pw_cuda_batch;
+pw_status pw_cuda_batch_create(const pw_options *options, const sw_batch_db *db, const pw_score_table *table,
+                               int32_t gap_open, int32_t gap_extend, const sw_batch_query *queries, int64_t nq,
+                               pw_cuda_batch **out, int *lane_bits);
+
+/* Sorted records [r0, r1) against every query: scores[q * db->count + r]; adds the pairs
+ * recomputed with 32-bit cells and those the single-pair engine took. */
+pw_status pw_cuda_batch_score(pw_cuda_batch *batch, int64_t r0, int64_t r1, int32_t *scores, int64_t *recomputed,
+                              int64_t *long_pairs);
+void pw_cuda_batch_destroy(pw_cuda_batch *batch);
 
 #ifdef __cplusplus
 }

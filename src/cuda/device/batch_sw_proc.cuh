@@ -66,6 +66,7 @@ struct pw_batch_lanes32 {
     __device__ static V add_max(V a, V b, V c) { return __viaddmax_s32(a, b, c); }  /* max(a + b, c) */
     __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s32_relu(a, b, c); } /* max(a, b, c, 0) */
     __device__ static V max(V a, V b) { return a > b ? a : b; }
+    __device__ static V max3(V a, V b, V c) { return __vimax3_s32(a, b, c); }
     /* the letter codes of column j: one byte */
     __device__ static uint32_t letters(const uint8_t *cols, int64_t j) { return cols[j]; }
     __device__ static uint32_t letter(uint32_t l, int) { return l; }
@@ -94,6 +95,7 @@ struct pw_batch_lanes16x2 {
     __device__ static V add_max(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
     __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s16x2_relu(a, b, c); }
     __device__ static V max(V a, V b) { return __vmaxs2(a, b); }
+    __device__ static V max3(V a, V b, V c) { return __vimax3_s16x2(a, b, c); }
     __device__ static uint32_t letters(const uint8_t *cols, int64_t j) { return *(const uint16_t *)(cols + 2 * j); }
     __device__ static uint32_t letter(uint32_t l, int half) { return half ? l >> 8 : l & 0xff; }
     /* [score(row b, a's letter), score(row b, b's letter)], each sign-extended to 16 bits */
@@ -164,7 +166,7 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
                         diag = h[t];
                         h[t] = hn;
                         up = hn;
-                        best = L::max(best, hn);
+                        if (b & 1) best = L::max3(best, h[t - 1], hn); /* two rows an instruction */
                     }
                 }
                 out_h = up;
