@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/batch_profile.sh - where the GPU database search's time goes, in one device call: build
-# bench_batch_sw, time each query length on its own (a million records of length 256), then an
+# bench_batch_sw, time each query length on its own (a million records of length 256; the short
+# and the long F chain of batch_sw_proc.cuh), then an
 # ncu profile of one kernel launch (query 1000 against 100000 records: warp states, scheduler,
 # instruction mix, occupancy, source counters).
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/batch_profile.sh
@@ -14,9 +15,11 @@ summary "$(pw_device_header)"
 { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=ON -DPEERWAVE_CUDA_ARCHITECTURES=90-real &&
   cmake --build build-gpu -j 16 --target bench_batch_sw; } > "$out/build.log" 2>&1
 summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
-for q in 144 464 1000 2005 5478; do
-  ./build-gpu/bench_batch_sw --backend cuda --records 1000000 --length 256 --queries $q --sample 100 2>&1 |
-    grep -E "^search" | sed "s/^/q$q /" >> "$out/summary.txt"
+for chain in 0 1; do # the short F chain (the default where gap_open >= gap_extend), then the long one
+  for q in 144 464 1000 2005 5478; do
+    PEERWAVE_BATCH_LONG_CHAIN=$chain ./build-gpu/bench_batch_sw --backend cuda --records 1000000 --length 256 \
+      --queries $q --sample 100 2>&1 | grep -E "^search" | sed "s/^/long_chain=$chain q$q /" >> "$out/summary.txt"
+  done
 done
 timeout 300 ncu --kernel-name regex:pw_batch_sw_kernel --launch-count 1 --section SpeedOfLight --section Occupancy \
   --section WarpStateStats --section SchedulerStats --section InstructionStats --section LaunchStats \

@@ -143,6 +143,8 @@ typedef struct pw_hdss_device {
     pw_hdss_kind kind;
     double weight;     /* STATIC: its relative speed, e.g. a training run's report rate (cells/s);
                           >= 0, 0 = no share; ADAPTIVE ignores it */
+    int64_t min_block; /* cells of its first block and the least it asks for (a GPU needs enough
+                          work to fill it); 0 = pw_hdss_options.min_block */
 } pw_hdss_device;
 
 /* A clock in seconds; only differences matter.  Tests pass a virtual one.  It is called with the

@@ -69,7 +69,7 @@ static sim_result simulate(const sim_run *run)
     memset(&r, 0, sizeof r);
     pw_hdss_device devices[MAX_DEV];
     for (int d = 0; d < run->n_dev; d++)
-        devices[d] = (pw_hdss_device){run->dev[d].name, run->dev[d].kind, run->weights ? run->weights[d] : 0};
+        devices[d] = (pw_hdss_device){run->dev[d].name, run->dev[d].kind, run->weights ? run->weights[d] : 0, 0};
     pw_hdss_options opt = run->opt;
     opt.clock = virtual_clock;
     virtual_now = 0;
@@ -341,7 +341,7 @@ static void test_failures(void)
 
 static void test_bad_arguments(void)
 {
-    pw_hdss_device dev[2] = {{"g", PW_HDSS_GPU, 1}, {NULL, PW_HDSS_CPU, 1}};
+    pw_hdss_device dev[2] = {{"g", PW_HDSS_GPU, 1, 0}, {NULL, PW_HDSS_CPU, 1, 0}};
     int64_t costs[3] = {1, 2, 3};
     pw_hdss *h = (pw_hdss *)1;
     CHECK(pw_hdss_create(dev, 2, costs, 3, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "NULL out");
@@ -368,13 +368,28 @@ static void test_bad_arguments(void)
     pw_hdss_options_init(&o);
     o.kinds = 8;
     CHECK(pw_hdss_create(dev, 2, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "kinds");
-    pw_hdss_device gpus[1] = {{"g", PW_HDSS_GPU, 1}};
+    pw_hdss_device gpus[1] = {{"g", PW_HDSS_GPU, 1, 0}};
     o.kinds = PW_HDSS_CPU;
     CHECK(pw_hdss_create(gpus, 1, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "no device of the kind");
-    pw_hdss_device odd[1] = {{"x", (pw_hdss_kind)5, 1}}, nan_weight[1] = {{"x", PW_HDSS_CPU, NAN}};
+    pw_hdss_device odd[1] = {{"x", (pw_hdss_kind)5, 1, 0}}, nan_weight[1] = {{"x", PW_HDSS_CPU, NAN, 0}};
     CHECK(pw_hdss_create(odd, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "kind");
     CHECK(pw_hdss_create(nan_weight, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "weight NaN");
-    pw_hdss_device unweighted[2] = {{"g", PW_HDSS_GPU, 0}, {"c", PW_HDSS_CPU, 0}};
+    pw_hdss_device negative_min[1] = {{"x", PW_HDSS_CPU, 1, -1}};
+    CHECK(pw_hdss_create(negative_min, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "device min_block negative");
+    /* a device's own minimum block: its first block holds at least that many cells */
+    pw_hdss_device own_min[2] = {{"g", PW_HDSS_GPU, 0, 5}, {"c", PW_HDSS_CPU, 0, 0}};
+    int64_t ones[100];
+    for (int i = 0; i < 100; i++) ones[i] = 1;
+    pw_hdss_options small;
+    pw_hdss_options_init(&small);
+    small.min_block = 1;
+    pw_hdss *hm = NULL;
+    pw_hdss_block gb, cb;
+    CHECK(pw_hdss_create(own_min, 2, ones, 100, &small, &hm) == PW_OK && pw_hdss_fetch(hm, 0, &gb) == PW_OK &&
+              pw_hdss_fetch(hm, 1, &cb) == PW_OK && gb.cells >= 5 && cb.cells >= 1 && cb.cells < 5,
+          "per-device min_block: gpu %lld cells, cpu %lld", (long long)gb.cells, (long long)cb.cells);
+    pw_hdss_destroy(hm);
+    pw_hdss_device unweighted[2] = {{"g", PW_HDSS_GPU, 0, 0}, {"c", PW_HDSS_CPU, 0, 0}};
     pw_hdss_options_init(&o);
     o.mode = PW_HDSS_STATIC;
     CHECK(pw_hdss_create(unweighted, 2, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "STATIC without weights");
@@ -449,7 +464,7 @@ static void check_threads(int fail_after)
     int64_t *costs = uniform_costs(N, 1, 400);
     static atomic_int count[N];
     for (int i = 0; i < N; i++) atomic_init(&count[i], 0);
-    pw_hdss_device dev[T] = {{"gpu", PW_HDSS_GPU, 0}, {"cpu-a", PW_HDSS_CPU, 0}, {"cpu-b", PW_HDSS_CPU, 0}};
+    pw_hdss_device dev[T] = {{"gpu", PW_HDSS_GPU, 0, 0}, {"cpu-a", PW_HDSS_CPU, 0, 0}, {"cpu-b", PW_HDSS_CPU, 0, 0}};
     pw_hdss_options o;
     pw_hdss_options_init(&o);
     o.min_block = 64;

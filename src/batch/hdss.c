@@ -33,6 +33,7 @@ typedef struct device {
     int samples, stable;
     double n, sx, st, sxx, sxt; /* weighted least squares sums of (cells, seconds) until stable */
     double alpha, rate, best_block;
+    int64_t min_block;               /* its own, or the options' */
     double track_cells, track_time;  /* decayed sums: the rate once stable */
     int64_t quota_left, quota_round; /* STATIC */
     int64_t items, cells_done, blocks;
@@ -131,7 +132,7 @@ static int is_live(const device *d) { return !d->failed && !d->stopped; }
 static void update_best_block(const pw_hdss *h, device *d)
 {
     double p = h->opt.tolerance;
-    d->best_block = fmax(d->alpha * d->rate * (1 - p) / p, (double)h->opt.min_block);
+    d->best_block = fmax(d->alpha * d->rate * (1 - p) / p, (double)d->min_block);
 }
 
 /* Least squares of t = alpha + x / R over the samples so far.  A negative intercept (noise) is
@@ -208,12 +209,12 @@ static double plan_finish(pw_hdss *h, int dv, double now, int *others)
         h->planned[j] = (char)((j == dv || is_live(q)) && has_fit(q));
         in += h->planned[j];
     }
-    double m = (double)(h->queued_cells < h->opt.min_block ? h->queued_cells : h->opt.min_block);
     double T = fluid_finish(h, -1, now);
     for (; in > 1; in--) {
         int worst = -1;
         double worst_end = T;
         for (int j = 0; j < h->n_dev; j++) {
+            const double m = (double)(h->queued_cells < h->dev[j].min_block ? h->queued_cells : h->dev[j].min_block);
             double end = h->planned[j] ? ready_at(&h->dev[j], now) + m / h->dev[j].rate : 0;
             if (end > worst_end) worst = j, worst_end = end;
         }
@@ -290,7 +291,7 @@ static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
         for (device *q = h->dev; q < h->dev + h->n_dev; q++)
             if (!q->stable && q->samples >= 2 && has_fit(q)) make_stable(h, q);
     int64_t grow = d->last_cells > INT64_MAX / 4 ? INT64_MAX / 2 : 2 * d->last_cells;
-    int64_t x = grow > h->opt.min_block ? grow : h->opt.min_block;
+    int64_t x = grow > d->min_block ? grow : d->min_block;
     if (!has_fit(d)) return new_device_block(h, dv, x, p);
     if (d->stable) { /* weighted: R_d times the longest block time any stable device needs */
         double block_time = 0;
@@ -379,6 +380,7 @@ static pw_status check_options(pw_hdss_options *o, const pw_hdss_device *devices
     for (int j = 0; j < n; j++) {
         if (devices[j].kind != PW_HDSS_GPU && devices[j].kind != PW_HDSS_CPU)
             return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's kind is neither GPU nor CPU");
+        if (devices[j].min_block < 0) return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's min_block is negative");
         if (!(devices[j].weight >= 0) || isinf(devices[j].weight))
             return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's weight is negative or not finite");
         if (o->kinds & (unsigned)devices[j].kind) taking_part++, weights += devices[j].weight;
@@ -436,7 +438,8 @@ pw_status pw_hdss_create(const pw_hdss_device *devices, int n_devices, const int
         char fallback[32];
         snprintf(fallback, sizeof fallback, "%s%d", devices[j].kind == PW_HDSS_GPU ? "gpu" : "cpu", j);
         *d = (device){.name = strdup(devices[j].name ? devices[j].name : fallback), .kind = devices[j].kind,
-                      .weight = devices[j].weight, .stopped = !(opt.kinds & (unsigned)devices[j].kind)};
+                      .weight = devices[j].weight, .stopped = !(opt.kinds & (unsigned)devices[j].kind),
+                      .min_block = devices[j].min_block > 0 ? devices[j].min_block : opt.min_block};
         if (!d->name) st = fail_with(PW_ERR_OUT_OF_MEMORY, "no memory");
     }
     if (st != PW_OK) {

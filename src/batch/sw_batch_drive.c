@@ -95,13 +95,13 @@ static pw_status shared_scoring(const sw_batch_score_job *job, engines *e, pw_ba
     if (has_gpu) {
         w[0].gpu = 1;
         w[1].threads = job->threads > 1 ? job->threads - 1 : 1; /* a core drives the GPU */
-        dev[0] = (pw_hdss_device){"gpu", PW_HDSS_GPU, job->batch->gpu_weight};
-        dev[1] = (pw_hdss_device){"cpu", PW_HDSS_CPU, job->batch->cpu_weight};
+        dev[0] = (pw_hdss_device){"gpu", PW_HDSS_GPU, job->batch->gpu_weight, 0};
+        dev[1] = (pw_hdss_device){"cpu", PW_HDSS_CPU, job->batch->cpu_weight, 0};
     } else {
         w[0].threads = job->threads / 2 > 0 ? job->threads / 2 : 1;
         w[1].threads = job->threads - w[0].threads > 0 ? job->threads - w[0].threads : 1;
-        dev[0] = (pw_hdss_device){"cpu0", PW_HDSS_CPU, job->batch->gpu_weight};
-        dev[1] = (pw_hdss_device){"cpu1", PW_HDSS_CPU, job->batch->cpu_weight};
+        dev[0] = (pw_hdss_device){"cpu0", PW_HDSS_CPU, job->batch->gpu_weight, 0};
+        dev[1] = (pw_hdss_device){"cpu1", PW_HDSS_CPU, job->batch->cpu_weight, 0};
     }
     /* items of HDSS_ITEM_RECORDS sorted records, costed in cells against every query */
     int64_t query_letters = 0;
@@ -112,6 +112,14 @@ static pw_status shared_scoring(const sw_batch_score_job *job, engines *e, pw_ba
     for (int64_t k = 0; k < n_items; k++) {
         const int64_t end = (k + 1) * HDSS_ITEM_RECORDS < db->count ? (k + 1) * HDSS_ITEM_RECORDS : db->count;
         costs[k] = (db->at[end] - db->at[k * HDSS_ITEM_RECORDS]) * query_letters;
+    }
+    /* a GPU block fills the GPU: at least 2048 items (65536 records, some waves of warps on a
+     * large GPU), at most an eighth of the work (a small search still gives the CPU its part) */
+    if (has_gpu) {
+        const int64_t k = n_items < 2048 ? n_items : 2048;
+        int64_t fill = 0, total = 0;
+        for (int64_t i = 0; i < n_items; i++) total += costs[i], fill += i < k ? costs[i] : 0;
+        dev[0].min_block = fill < total / 8 ? fill : total / 8;
     }
     pw_hdss_options ho;
     pw_hdss_options_init(&ho);

@@ -45,50 +45,65 @@ static void make_profile(const sw_batch_query *q, const pw_score_table *t, int R
 }
 
 template <class L, int R>
-static const void *kernel_for() { return (const void *)pw_batch_sw_kernel<L, R>; }
+static const void *kernel_for(bool short_chain)
+{
+    return short_chain ? (const void *)pw_batch_sw_kernel<L, R, true> : (const void *)pw_batch_sw_kernel<L, R, false>;
+}
 
 template <class L>
-static const void *kernel_by_rows(int R)
+static const void *kernel_by_rows(int R, bool short_chain)
 {
     switch (R) {
-    case 4: return kernel_for<L, 4>();
-    case 8: return kernel_for<L, 8>();
-    case 12: return kernel_for<L, 12>();
-    default: return kernel_for<L, 16>();
+    case 4: return kernel_for<L, 4>(short_chain);
+    case 8: return kernel_for<L, 8>(short_chain);
+    case 12: return kernel_for<L, 12>(short_chain);
+    default: return kernel_for<L, 16>(short_chain);
     }
 }
 
-/* A list of records on the device as the kernel's items (groups of `lanes`, longest first). */
+/* A list of records (sorted places, longest first) on the device: their codes back to back, an
+ * offset and a length each; the kernel's item i is records lanes i .. lanes i + lanes - 1.  No
+ * interleaving on the host: a contiguous list (the database's) is one copy of its codes. */
 struct device_items {
     int lanes;
-    int64_t count = 0;
+    int64_t count = 0; /* items */
+    int64_t records = 0;
     int32_t longest = 0;
-    const int64_t *records = nullptr; /* host: sorted places, lanes an item */
-    int64_t record_count = 0;
-    pw_device_buffer<uint8_t> cols;
-    pw_device_buffer<int64_t> col_at;
-    pw_device_buffer<int32_t> columns, scores;
-    device_items(int l, cudaStream_t s) : lanes(l), cols(s), col_at(s), columns(s), scores(s) {}
+    pw_device_buffer<uint8_t> codes;
+    pw_device_buffer<int64_t> rec_at;
+    pw_device_buffer<int32_t> rec_len, scores;
+    device_items(int l, cudaStream_t s) : lanes(l), codes(s), rec_at(s), rec_len(s), scores(s) {}
 
-    pw_status upload(const sw_batch_db *db, const int64_t *list, int64_t n, uint8_t pad)
+    pw_status upload(const sw_batch_db *db, const int64_t *list, int64_t n)
     {
-        records = list;
-        record_count = n;
-        lane_groups g = {0, NULL, NULL};
-        pw_status st = pw_sw_batch_groups_make(db, list, n, lanes, 1, pad, &g);
-        count = g.count;
-        int32_t *ncol = (int32_t *)malloc(sizeof(int32_t) * (size_t)(count + 1));
-        if (st == PW_OK && !ncol) st = PW_ERR_OUT_OF_MEMORY;
-        for (int64_t i = 0; st == PW_OK && i < count; i++) ncol[i] = (int32_t)((g.at[i + 1] - g.at[i]) / lanes);
-        if (st == PW_OK && count > 0) longest = ncol[0];
-        PW_THEN(st, cols.upload(g.cols, (size_t)g.at[count] + 1));
-        PW_THEN(st, col_at.upload(g.at, (size_t)count + 1));
-        PW_THEN(st, columns.upload(ncol, (size_t)count + 1));
+        records = n;
+        count = (n + lanes - 1) / lanes;
+        bool contiguous = true;
+        for (int64_t k = 1; k < n && contiguous; k++) contiguous = list[k] == list[0] + k;
+        const int64_t base = n > 0 ? db->at[list[0]] : 0;
+        int64_t bytes = 0;
+        for (int64_t k = 0; k < n; k++) bytes += db->length[list[k]];
+        int64_t *at = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n + 1));
+        int32_t *len = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n + 1));
+        uint8_t *gathered = contiguous ? nullptr : (uint8_t *)malloc((size_t)bytes + 1);
+        pw_status st = at && len && (contiguous || gathered) ? PW_OK : PW_ERR_OUT_OF_MEMORY;
+        for (int64_t k = 0, off = 0; st == PW_OK && k < n; k++) {
+            const int64_t r = list[k];
+            at[k] = contiguous ? db->at[r] - base : off;
+            len[k] = (int32_t)db->length[r];
+            if (!contiguous) memcpy(gathered + off, db->codes + db->at[r], (size_t)db->length[r]);
+            off += db->length[r];
+        }
+        if (st == PW_OK && n > 0) longest = len[0];
+        PW_THEN(st, codes.upload(contiguous ? db->codes + base : gathered, (size_t)bytes + 1));
+        PW_THEN(st, rec_at.upload(at, (size_t)n + 1));
+        PW_THEN(st, rec_len.upload(len, (size_t)n + 1));
         PW_THEN(st, scores.alloc((size_t)(count * lanes)));
         /* the uploads read host memory until they are done */
-        PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(cols.stream)));
-        pw_sw_batch_groups_free(&g);
-        free(ncol);
+        PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(codes.stream)));
+        free(at);
+        free(len);
+        free(gathered);
         return st;
     }
 };
@@ -97,6 +112,7 @@ struct device_items {
 struct query_launch {
     pw_batch_sw_args args;
     int R;
+    bool short_chain; /* gap_open >= gap_extend (batch_sw_proc.cuh) */
     size_t profile_bytes;
     int device, max_smem, sms;
     cudaStream_t stream;
@@ -108,12 +124,13 @@ static pw_status score_items(query_launch *ql, device_items *items, int64_t i0, 
                              int64_t bottom_warps)
 {
     pw_batch_sw_args a = ql->args;
-    a.cols = items->cols.ptr;
-    a.col_at = items->col_at.ptr + i0;
-    a.columns = items->columns.ptr + i0;
+    a.codes = items->codes.ptr;
+    a.rec_at = items->rec_at.ptr + i0 * L::lanes;
+    a.rec_len = items->rec_len.ptr + i0 * L::lanes;
+    a.records = (i1 * L::lanes < items->records ? i1 * L::lanes : items->records) - i0 * L::lanes;
     a.items = i1 - i0;
     a.scores = items->scores.ptr + i0 * L::lanes;
-    const void *kernel = kernel_by_rows<L>(ql->R);
+    const void *kernel = kernel_by_rows<L>(ql->R, ql->short_chain);
     const size_t smem = a.stage ? ql->profile_bytes : 0;
     pw_status st = PW_OK;
     int per_sm = 0;
@@ -199,6 +216,10 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     *lane_bits = b->narrow ? 16 : 32;
     query_launch &ql = b->ql;
     memset(&ql.args, 0, sizeof ql.args);
+    /* PEERWAVE_BATCH_LONG_CHAIN=1: the three-instruction F chain always (a debugging and
+     * measuring switch, read here only) */
+    const char *long_chain = getenv("PEERWAVE_BATCH_LONG_CHAIN");
+    ql.short_chain = go >= ge && !(long_chain && long_chain[0] == '1');
     ql.device = options->device;
     ql.stream = (cudaStream_t)options->cuda_stream;
     pw_status st = pw_from_cuda(cudaSetDevice(options->device));
@@ -222,7 +243,7 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
      * threads), each as long as the longest item */
     b->bottom_warps = (int64_t)ql.sms * (2048 / 32);
     if (n_items > 0) {
-        PW_THEN(st, b->items->upload(db, b->list, n_items, (uint8_t)t->size));
+        PW_THEN(st, b->items->upload(db, b->list, n_items));
         PW_THEN(st, b->d_profile->alloc((size_t)max_profile_words));
         const bool segmented = longest_q > 32 * 16;
         PW_THEN(st, b->d_bottom->alloc(segmented ? (size_t)(b->bottom_warps * 2 * b->items->longest) : 1));
@@ -266,6 +287,7 @@ extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r
             a.bottom = b->d_bottom->ptr;
             a.bottom_stride = items.longest;
             a.limit16 = 32767 - (t->max_score > 0 ? t->max_score : 0);
+            a.pad = (uint32_t)t->size;
             make_profile(&b->queries[q], t, ql.R, a.segments, b->profile);
             PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(b->d_profile->ptr, b->profile, ql.profile_bytes,
                                                      cudaMemcpyHostToDevice, ql.stream)));
@@ -280,7 +302,7 @@ extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r
             }
             if (st == PW_OK && n_flagged > 0) { /* those again with 32-bit cells */
                 device_items wide(1, ql.stream);
-                PW_THEN(st, wide.upload(db, b->flagged, n_flagged, (uint8_t)t->size));
+                PW_THEN(st, wide.upload(db, b->flagged, n_flagged));
                 PW_THEN(st, score_items<pw_batch_lanes32>(&ql, &wide, 0, wide.count, b->item_scores, b->bottom_warps));
                 for (int64_t i = 0; st == PW_OK && i < n_flagged; i++) out[b->flagged[i]] = b->item_scores[i];
                 *recomputed += n_flagged;

@@ -35,10 +35,12 @@ struct pw_batch_sw_args {
     int stage;               /* 1: copy the profile into shared memory first (it fits) */
     int segments;
     int64_t letter_words;    /* words a letter: segments x R / 4 x 32 */
-    const uint8_t *cols;     /* every item's columns, `lanes` record codes a column */
-    const int64_t *col_at;   /* per item: the byte offset of its first column */
-    const int32_t *columns;  /* per item: its columns (the longer record's length) */
-    int64_t items;
+    const uint8_t *codes;    /* the records' letter codes, back to back */
+    const int64_t *rec_at;   /* per record: its first code; item i holds records lanes i .. */
+    const int32_t *rec_len;  /* per record: its length (longest first: an item's first is its longest) */
+    int64_t records;
+    int64_t items;           /* records / lanes, rounded up */
+    uint32_t pad;            /* the padding code (a record shorter than its item's first) */
     int32_t gap_open, gap_extend;
     uint32_t *bottom;        /* per warp of the grid: H then F of a segment's last row, 2 x stride */
     int64_t bottom_stride;
@@ -65,10 +67,14 @@ struct pw_batch_lanes32 {
     __device__ static V sub(V a, V b) { return a - b; }
     __device__ static V add_max(V a, V b, V c) { return __viaddmax_s32(a, b, c); }  /* max(a + b, c) */
     __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s32_relu(a, b, c); } /* max(a, b, c, 0) */
+    __device__ static V max_relu(V a, V b) { return __vimax_s32_relu(a, b); }            /* max(a, b, 0) */
     __device__ static V max(V a, V b) { return a > b ? a : b; }
     __device__ static V max3(V a, V b, V c) { return __vimax3_s32(a, b, c); }
-    /* the letter codes of column j: one byte */
-    __device__ static uint32_t letters(const uint8_t *cols, int64_t j) { return cols[j]; }
+    /* the letter codes of column j: the record's */
+    __device__ static uint32_t letters(const uint8_t *ra, int64_t, const uint8_t *, int64_t, int64_t j, uint32_t)
+    {
+        return ra[j];
+    }
     __device__ static uint32_t letter(uint32_t l, int) { return l; }
     /* row b's score (b = 0..3 in the word), sign-extended: PRMT with the sign-replicate bit */
     __device__ static V score(uint32_t wa, uint32_t, int b)
@@ -94,9 +100,14 @@ struct pw_batch_lanes16x2 {
     __device__ static V sub(V a, V b) { return __vsub2(a, b); }
     __device__ static V add_max(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
     __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s16x2_relu(a, b, c); }
+    __device__ static V max_relu(V a, V b) { return __vimax_s16x2_relu(a, b); }
     __device__ static V max(V a, V b) { return __vmaxs2(a, b); }
     __device__ static V max3(V a, V b, V c) { return __vimax3_s16x2(a, b, c); }
-    __device__ static uint32_t letters(const uint8_t *cols, int64_t j) { return *(const uint16_t *)(cols + 2 * j); }
+    /* both records' letters of column j (the second: padding past its end), a byte each */
+    __device__ static uint32_t letters(const uint8_t *ra, int64_t, const uint8_t *rb, int64_t lb, int64_t j, uint32_t pad)
+    {
+        return (uint32_t)ra[j] | (j < lb ? (uint32_t)rb[j] : pad) << 8;
+    }
     __device__ static uint32_t letter(uint32_t l, int half) { return half ? l >> 8 : l & 0xff; }
     /* [score(row b, a's letter), score(row b, b's letter)], each sign-extended to 16 bits */
     __device__ static V score(uint32_t wa, uint32_t wb, int b)
@@ -112,16 +123,27 @@ struct pw_batch_lanes16x2 {
     __device__ static int32_t lane_score(V v, int half) { return (int32_t)(int16_t)(half ? v >> 16 : v & 0xffff); }
 };
 
-/* One item (a record, or two) against the whole query, by one warp. */
-template <class L, int R>
+/* One item (a record, or two) against the whole query, by one warp.
+ *
+ * ShortChain (gap_open >= gap_extend, the host's choice): a row's F comes from the row above's
+ * M = max(D, E, 0) (D = diagonal + score) instead of its H: F_t = max(F_{t-1} - ge, H_{t-1} - go)
+ * and H_{t-1} = max(M_{t-1}, F_{t-1}) give F_t = max(F_{t-1} - ge, M_{t-1} - go, F_{t-1} - go), and
+ * F_{t-1} - go <= F_{t-1} - ge.  M does not wait on F, so the chain down a thread's rows is one
+ * instruction a row (the F update) instead of three (F, H, H - go). */
+template <class L, int R, bool ShortChain>
 __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, const uint32_t *prof, int64_t item,
                                                  uint32_t *bottom)
 {
     typedef typename L::V V;
     static_assert(R % 4 == 0, "four rows a profile word");
     const int k = threadIdx.x & 31;
-    const int64_t ncol = a.columns[item];
-    const uint8_t *cols = a.cols + a.col_at[item];
+    /* the item's records: the first is the longest (its length is the item's columns) */
+    const int64_t r0 = item * L::lanes;
+    const int64_t ncol = a.rec_len[r0];
+    const uint8_t *ra = a.codes + a.rec_at[r0];
+    const bool second = L::lanes == 2 && r0 + 1 < a.records;
+    const uint8_t *rb = second ? a.codes + a.rec_at[r0 + 1] : ra;
+    const int64_t lb = second ? a.rec_len[r0 + 1] : 0;
     const V go = L::splat(a.gap_open), minus_ge = L::splat(-a.gap_extend), zero = L::splat(0), neg = L::neg_inf();
     V best = zero;
     for (int g = 0; g < a.segments; g++) {
@@ -134,7 +156,7 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
         }
         V out_h = zero, out_f = neg; /* this thread's last row at its latest column */
         V prev_up = zero;            /* H of the row above the first, one column back */
-        uint32_t next = k == 0 ? L::letters(cols, 0) : 0;
+        uint32_t next = k == 0 ? L::letters(ra, ncol, rb, lb, 0, a.pad) : 0;
         for (int64_t s = 0; s < ncol + 31; s++) {
             const int64_t j = s - k;
             /* the row above: thread k - 1's last row, made one step ago for this column */
@@ -146,12 +168,12 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
             if (k == 0) {
                 up = g == 0 || j >= ncol ? zero : (V)bottom[j];
                 f = g == 0 || j >= ncol ? neg : (V)bottom[a.bottom_stride + j];
-                next = j + 1 < ncol ? L::letters(cols, j + 1) : 0;
+                next = j + 1 < ncol ? L::letters(ra, ncol, rb, lb, j + 1, a.pad) : 0;
             }
             if (j >= 0 && j < ncol) {
                 const uint32_t *wa_at = seg + (int64_t)L::letter(lt, 0) * a.letter_words;
                 const uint32_t *wb_at = seg + (int64_t)L::letter(lt, 1) * a.letter_words;
-                V diag = prev_up;
+                V diag = prev_up, m_go = zero; /* m_go: the row above's M - gap_open (ShortChain) */
                 prev_up = up;
 #pragma unroll
                 for (int w = 0; w < R / 4; w++) {
@@ -161,8 +183,16 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
                         const int t = 4 * w + b;
                         const V s_t = L::score(wa, wb, b);
                         e[t] = L::add_max(e[t], minus_ge, L::sub(h[t], go));
-                        f = L::add_max(f, minus_ge, L::sub(up, go));
-                        const V hn = L::max3_relu(L::add(diag, s_t), e[t], f);
+                        V hn;
+                        if (ShortChain) {
+                            const V m = L::max_relu(L::add(diag, s_t), e[t]);
+                            f = L::add_max(f, minus_ge, t == 0 ? L::sub(up, go) : m_go);
+                            m_go = L::sub(m, go);
+                            hn = L::max(m, f);
+                        } else {
+                            f = L::add_max(f, minus_ge, L::sub(up, go));
+                            hn = L::max3_relu(L::add(diag, s_t), e[t], f);
+                        }
                         diag = h[t];
                         h[t] = hn;
                         up = hn;
@@ -187,7 +217,7 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
 }
 
 /* Items are claimed by warps in order (longest first: the host sorts them), a grid-stride loop. */
-template <class L, int R>
+template <class L, int R, bool ShortChain>
 __global__ void pw_batch_sw_kernel(pw_batch_sw_args a)
 {
     extern __shared__ uint32_t pw_batch_profile[];
@@ -200,7 +230,7 @@ __global__ void pw_batch_sw_kernel(pw_batch_sw_args a)
     const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     const int64_t warps = (int64_t)gridDim.x * blockDim.x / 32;
     uint32_t *bottom = a.bottom + warp * 2 * a.bottom_stride;
-    for (int64_t item = warp; item < a.items; item += warps) pw_batch_sw_item<L, R>(a, prof, item, bottom);
+    for (int64_t item = warp; item < a.items; item += warps) pw_batch_sw_item<L, R, ShortChain>(a, prof, item, bottom);
 }
 
 #endif
