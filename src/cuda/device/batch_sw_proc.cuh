@@ -217,8 +217,10 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
 }
 
 /* Items are claimed by warps in order (longest first: the host sorts them), a grid-stride loop. */
+/* 256 threads, three blocks an SM: at most 80 registers a thread (82 left two blocks, 16 warps,
+ * and the scheduler idle a third of the time: ncu, H100). */
 template <class L, int R, bool ShortChain>
-__global__ void pw_batch_sw_kernel(pw_batch_sw_args a)
+__global__ void __launch_bounds__(256, 3) pw_batch_sw_kernel(pw_batch_sw_args a)
 {
     extern __shared__ uint32_t pw_batch_profile[];
     const uint32_t *prof = a.profile;
