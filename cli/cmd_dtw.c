@@ -7,11 +7,13 @@
 #include "cli.h"
 #include "cli_align.h"
 #include "cli_autowidth.h"
+#include "cli_dtw_batch.h"
 #include "npy.h"
 #include "series.h"
 
 static const char usage[] =
     "usage: peerwave dtw [options] A B\n"
+    "       peerwave dtw [options] --query Q --db DB [--top K | --pairs]\n"
     "Dynamic time warping distance D(n, m) of series A (n samples) and B (m samples):\n"
     "D(i,j) = cost(a_i, b_j) + min(D(i-1,j), D(i,j-1), D(i-1,j-1)), full warping window.\n"
     "Inputs: text with one number per line (blank lines and '#' lines skipped), one column of a\n"
@@ -26,6 +28,13 @@ static const char usage[] =
     "                      0-based cells from (0, 0) to (n-1, m-1).  Ties: the manual's\n"
     "                      section on alignments\n"
     "  --plot FILE.svg     draw the path over the two series (implies finding the path)\n"
+    "Many series (CPU, every core; a series per .npy row or per text line of numbers\n"
+    "separated by blanks or commas; series numbered from 0):\n"
+    "  --query Q --db DB   every series of Q against every series of DB: each query's --top\n"
+    "                      nearest (default 10; distance, then the earlier series) as TSV:\n"
+    "                      query rank record distance query_length record_length\n"
+    "  --top K             series kept a query (1 .. 100000)\n"
+    "  --pairs             series k of Q against series k of DB (equal counts)\n"
     "Output: distance (%.17g), then lengths, run details and gcups; with --path also\n"
     "path_length and path_cost (the costs along the path, summed in double).\n"
     CLI_COMMON_HELP;
@@ -35,6 +44,7 @@ typedef struct dtw_args {
     pw_dtw_cost cost;
     int type; /* 0 = automatic, else PW_F32 + 1 or PW_F64 + 1 */
     const char *path_out, *plot_path;
+    cli_dtw_batch_args batch;
 } dtw_args;
 
 static int dtw_option(void *ctx, int opt, const char *arg)
@@ -63,6 +73,15 @@ static int dtw_option(void *ctx, int opt, const char *arg)
         return 0;
     case 'p': a->path_out = arg; return 0;
     case 'P': a->plot_path = arg; return 0;
+    case 'q': a->batch.query_path = arg; return 0;
+    case 'd': a->batch.db_path = arg; return 0;
+    case 'r': a->batch.pairs = 1; return 0;
+    case 'k': {
+        int64_t v;
+        if (cli_parse_int("--top", arg, 1, 100000, &v)) return -1;
+        a->batch.top = (int)v;
+        return 0;
+    }
     }
     return -1;
 }
@@ -74,9 +93,14 @@ static const struct option dtw_options[] = {{"column", required_argument, 0, 'c'
                                             {"type", required_argument, 0, 't'},
                                             {"path", required_argument, 0, 'p'},
                                             {"plot", required_argument, 0, 'P'},
+                                            {"query", required_argument, 0, 'q'},
+                                            {"db", required_argument, 0, 'd'},
+                                            {"top", required_argument, 0, 'k'},
+                                            {"pairs", no_argument, 0, 'r'},
                                             {0, 0, 0, 0}};
 
-static const cli_command dtw_command = {"dtw", usage, NULL, dtw_options, dtw_option, 2, 2, "two series files"};
+static const cli_command dtw_command = {"dtw", usage, NULL, dtw_options, dtw_option, 0, 2,
+                                       "two series files (or --query and --db)"};
 
 /* The series converted to the arithmetic type in place of the raw input. */
 static int convert(series *s, pw_dtype to)
@@ -183,10 +207,31 @@ static int dtw_path_outputs(const dtw_args *args, const dtw_job *job, pw_dtype t
 
 int cmd_dtw(int argc, char **argv)
 {
-    dtw_args args = {NULL, NULL, PW_DTW_ABSOLUTE, 0, NULL, NULL};
+    dtw_args args = {NULL, NULL, PW_DTW_ABSOLUTE, 0, NULL, NULL, {0}};
     cli_common common;
     int first, r = cli_parse(&dtw_command, argc, argv, &common, &args, &first);
     if (r) return r > 0 ? 0 : EXIT_USAGE;
+    if (args.batch.query_path || args.batch.db_path) {
+        if (!args.batch.query_path || !args.batch.db_path || first != argc) {
+            cli_error("dtw: --query and --db go together, without positional files (--help)");
+            return EXIT_USAGE;
+        }
+        if (args.path_out || args.plot_path || args.column_a || args.type || common.check || common.trace_path) {
+            cli_error("dtw: --path, --plot, --column, --type, --check and --trace are for one pair, not --query/--db");
+            return EXIT_USAGE;
+        }
+        if (args.batch.pairs && args.batch.top) {
+            cli_error("dtw: --pairs reports one distance a pair: no --top");
+            return EXIT_USAGE;
+        }
+        if (!args.batch.top) args.batch.top = 10;
+        args.batch.cost = args.cost;
+        return cmd_dtw_batch(&args.batch, &common);
+    }
+    if (argc - first != 2 || args.batch.top || args.batch.pairs) {
+        cli_error("dtw: two series files, or --query Q --db DB (--help)");
+        return EXIT_USAGE;
+    }
     char err[512];
     series a = {0}, b = {0};
     int code = 0;

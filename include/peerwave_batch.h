@@ -81,6 +81,34 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
 pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params,
                       const pw_options *options, pw_sw_hit *hits, pw_batch_info *info);
 
+/* ---- dynamic time warping over many series ---------------------------------------------- */
+
+/* count series: values[k] has length[k] samples (>= 1, finite). */
+typedef struct pw_series_set {
+    int64_t count;
+    const double *const *values;
+    const int64_t *length;
+} pw_series_set;
+
+typedef struct pw_dtw_hit {
+    int64_t query;   /* index in the query set (pw_dtw_pairs: the pair's index) */
+    int64_t record;  /* index in the database; -1: an empty slot (fewer records than top) */
+    double distance; /* as pw_dtw_f64 computes it, bit for bit */
+} pw_dtw_hit;
+
+/* Every query series against every series of db: each query's `top` nearest (distance
+ * ascending, then the smaller record index) in hits[q * top + k].  Each pair is pw_dtw_f64 on one
+ * CPU thread (its vector processor where options.simd allows), the pairs over all cores
+ * (options.threads); there is no GPU engine for DTW batches yet, so the CPU runs them whatever
+ * options.backend says.  Errors before any work: NaN or infinite samples (PW_ERR_BAD_INPUT,
+ * pw_error_detail names the set and the series), empty sets or series (PW_ERR_INVALID_SIZE). */
+pw_status pw_dtw_search(const pw_series_set *queries, const pw_series_set *db, pw_dtw_cost cost,
+                        const pw_options *options, int top, pw_dtw_hit *hits, pw_batch_info *info);
+
+/* Series k of a against series k of b (the same count): hits[k]. */
+pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_cost cost,
+                       const pw_options *options, pw_dtw_hit *hits, pw_batch_info *info);
+
 /* ---------------------------------------------------------------------------------------------
  * HDSS, the heterogeneous self-scheduler (seed 001 ch. 3, with DESIGN.md section 9's errata):
  * one loop's items shared by GPUs and CPU worker groups that pull blocks from one queue (the

@@ -4,6 +4,7 @@
  * gaps, awkward lengths), every vector set, 16-bit saturation and its recomputation, pairs, bad
  * input.  --gpu: the same on the CUDA backend (exit 77 where there is no GPU).
  */
+#include <math.h>
 #include <string.h>
 
 #include "peerwave_batch.h"
@@ -322,6 +323,117 @@ static void bad_input(void)
     CHECK(pw_sw_search(&q, &db, &p, &o, NULL, 2, hits, &info) == PW_ERR_INVALID_ARGUMENT, "match out of range");
 }
 
+/* ---- DTW over many series: against a textbook full matrix, ties to the smaller record -------- */
+
+static double textbook_dtw(const double *a, int64_t n, const double *b, int64_t m, pw_dtw_cost cost)
+{
+    double *D = malloc(sizeof *D * (size_t)(n * m));
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < m; j++) {
+            const double x = a[i] - b[j], c = cost == PW_DTW_SQUARED ? x * x : fabs(x);
+            double best = i == 0 && j == 0 ? 0 : INFINITY;
+            if (i > 0 && D[(i - 1) * m + j] < best) best = D[(i - 1) * m + j];
+            if (j > 0 && D[i * m + j - 1] < best) best = D[i * m + j - 1];
+            if (i > 0 && j > 0 && D[(i - 1) * m + j - 1] < best) best = D[(i - 1) * m + j - 1];
+            D[i * m + j] = c + best;
+        }
+    const double d = D[n * m - 1];
+    free(D);
+    return d;
+}
+
+typedef struct series_list {
+    int64_t count, *len;
+    double **v;
+    pw_series_set set;
+} series_list;
+
+static void series_random(series_list *s, int64_t count, int64_t lo, int64_t hi, int integers)
+{
+    s->count = count;
+    s->len = malloc(sizeof *s->len * (size_t)count);
+    s->v = malloc(sizeof *s->v * (size_t)count);
+    for (int64_t k = 0; k < count; k++) {
+        s->len[k] = test_range(lo, hi);
+        s->v[k] = malloc(sizeof(double) * (size_t)s->len[k]);
+        for (int64_t j = 0; j < s->len[k]; j++)
+            s->v[k][j] = integers ? (double)test_range(0, 3) : (double)test_range(-1000000, 1000000) / 7919.0;
+    }
+    s->set = (pw_series_set){count, (const double *const *)s->v, s->len};
+}
+
+static void series_free(series_list *s)
+{
+    for (int64_t k = 0; k < s->count; k++) free(s->v[k]);
+    free(s->v);
+    free(s->len);
+}
+
+static void dtw_batches(void)
+{
+    for (int round = 0; round < 12; round++) {
+        const pw_dtw_cost cost = round % 2 ? PW_DTW_SQUARED : PW_DTW_ABSOLUTE;
+        const int integers = round % 3 == 0; /* small integers: equal distances, the tie rule */
+        series_list q, db;
+        series_random(&q, test_range(1, 3), 1, 60, integers);
+        series_random(&db, test_range(1, 40), 1, 70, integers);
+        const int top = (int)test_range(1, (int)db.count + 2);
+        pw_dtw_hit *hits = calloc((size_t)(q.count * top), sizeof *hits);
+        pw_batch_info info;
+        pw_options o;
+        pw_options_init(&o);
+        o.threads = (int)test_range(1, 3);
+        pw_status st = pw_dtw_search(&q.set, &db.set, cost, &o, top, hits, &info);
+        CHECK(st == PW_OK, "dtw round %d: %s", round, pw_status_str(st));
+        double *ref = malloc(sizeof *ref * (size_t)db.count);
+        char *taken = malloc((size_t)db.count);
+        for (int64_t k = 0; st == PW_OK && k < q.count; k++) {
+            for (int64_t r = 0; r < db.count; r++) ref[r] = textbook_dtw(q.v[k], q.len[k], db.v[r], db.len[r], cost), taken[r] = 0;
+            for (int t = 0; t < top; t++) {
+                int64_t pick = -1;
+                for (int64_t r = 0; r < db.count; r++)
+                    if (!taken[r] && (pick < 0 || ref[r] < ref[pick])) pick = r;
+                const pw_dtw_hit *h = &hits[k * top + t];
+                if (pick < 0) {
+                    CHECK(h->record == -1, "dtw round %d query %lld slot %d should be empty", round, (long long)k, t);
+                    continue;
+                }
+                taken[pick] = 1;
+                CHECK(h->query == k && h->record == pick && h->distance == ref[pick],
+                      "dtw round %d query %lld hit %d: record %lld %.17g, want %lld %.17g", round, (long long)k, t,
+                      (long long)h->record, h->distance, (long long)pick, ref[pick]);
+            }
+        }
+        /* pairs: query k against record k */
+        if (q.count <= db.count) {
+            pw_series_set first = {q.count, db.set.values, db.set.length};
+            st = pw_dtw_pairs(&q.set, &first, cost, &o, hits, &info);
+            for (int64_t k = 0; st == PW_OK && k < q.count; k++)
+                CHECK(hits[k].distance == textbook_dtw(q.v[k], q.len[k], db.v[k], db.len[k], cost), "dtw pair %lld", (long long)k);
+            CHECK(st == PW_OK, "dtw pairs: %s", pw_status_str(st));
+        }
+        free(ref);
+        free(taken);
+        free(hits);
+        series_free(&q);
+        series_free(&db);
+    }
+    /* bad input */
+    double good[] = {1, 2, 3}, bad[] = {1, NAN, 3};
+    const double *gv[] = {good}, *bv[] = {bad};
+    int64_t len[] = {3}, zero[] = {0};
+    pw_series_set g = {1, gv, len}, b = {1, bv, len}, z = {1, gv, zero}, none = {0, gv, len};
+    pw_dtw_hit h[2];
+    pw_batch_info info;
+    pw_status st = pw_dtw_search(&g, &b, PW_DTW_ABSOLUTE, NULL, 1, h, &info);
+    CHECK(st == PW_ERR_BAD_INPUT && strstr(pw_error_detail(), "database series 0: sample 1"), "dtw NaN: %s",
+          pw_error_detail());
+    CHECK(pw_dtw_search(&g, &z, PW_DTW_ABSOLUTE, NULL, 1, h, &info) == PW_ERR_INVALID_SIZE, "dtw empty series");
+    CHECK(pw_dtw_search(&none, &g, PW_DTW_ABSOLUTE, NULL, 1, h, &info) == PW_ERR_INVALID_SIZE, "dtw empty set");
+    CHECK(pw_dtw_search(&g, &g, (pw_dtw_cost)5, NULL, 1, h, &info) == PW_ERR_INVALID_ARGUMENT, "dtw cost");
+    CHECK(pw_dtw_search(&g, &g, PW_DTW_ABSOLUTE, NULL, 0, h, &info) == PW_ERR_INVALID_ARGUMENT, "dtw top 0");
+}
+
 int main(int argc, char **argv)
 {
     on_gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
@@ -347,6 +459,9 @@ int main(int argc, char **argv)
     saturation();
     long_ones();
     pairs();
-    if (!on_gpu) bad_input();
+    if (!on_gpu) {
+        bad_input();
+        dtw_batches();
+    }
     return test_finish();
 }

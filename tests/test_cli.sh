@@ -462,5 +462,47 @@ for name, n in (('table', 1024), ('short', 10)):
     --input w="$tmp/short.npy" --param alphabet=5 --param g=3 --param h=2 --param tb=3
 fi
 
+# ---- batches: sw --query/--db and dtw --query/--db (docs/BATCH.md) ----
+printf '>q1\nACGTACGTTTGA\n>q2 second\nGATTACA\n' > "$tmp/q.fa"
+printf '>r1\nTTTTTTT\n>r2\ntta\ncgtacgaa\n>r3\nGATTACAGATTACA\n' > "$tmp/db.fa"
+"$pw" sw --query "$tmp/q.fa" --db "$tmp/db.fa" --top 2 > "$tmp/hits.tsv" 2> "$tmp/err"
+[ "$(head -1 "$tmp/hits.tsv")" = "$(printf 'query\trank\trecord\tscore\tend_query\tend_record\tquery_length\trecord_length')" ] && ok ||
+  bad "batch header: $(head -1 "$tmp/hits.tsv")"
+[ "$(wc -l < "$tmp/hits.tsv")" = 5 ] && ok || bad "batch rows: $(wc -l < "$tmp/hits.tsv")"
+# each hit as the single-pair command reports it (q1 against r2 is the hand case above: 14 at 7, 9)
+grep -q "^q1	1	r2	14	7	9	12	11$" "$tmp/hits.tsv" && ok || bad "batch hit q1/r2: $(sed -n 2p "$tmp/hits.tsv")"
+printf '>q2\nGATTACA\n' > "$tmp/q2.fa"; printf '>r3\nGATTACAGATTACA\n' > "$tmp/r3.fa"
+single=$("$pw" sw --quiet "$tmp/q2.fa" "$tmp/r3.fa" | tr '\n' ' ')
+row=$(awk -F'\t' '$1 == "q2" && $2 == 1 {print "score: " $4 " end_a: " $5 " end_b: " $6 " "}' "$tmp/hits.tsv")
+[ "$row" = "$single" ] && ok || bad "batch q2 best '$row' vs single '$single'"
+"$pw" sw --query "$tmp/q.fa" --db "$tmp/db.fa" --schedule hdss --quiet > "$tmp/hdss.tsv" 2>/dev/null
+"$pw" sw --query "$tmp/q.fa" --db "$tmp/db.fa" --quiet > "$tmp/one.tsv" 2>/dev/null
+cmp -s "$tmp/hdss.tsv" "$tmp/one.tsv" && ok || bad "--schedule hdss gives other hits"
+printf '>a\nACGT\n>b\nAC#GT\n>c\nGG\n' > "$tmp/baddb.fa"
+expect 1 sw --query "$tmp/q.fa" --db "$tmp/baddb.fa"
+grep -q "record 2 ('b')" "$tmp/err" && ok || bad "bad record not named: $(cat "$tmp/err")"
+"$pw" sw --query "$tmp/q.fa" --db "$tmp/baddb.fa" --skip-bad > "$tmp/out" 2> "$tmp/err" && grep -q "record 2 skipped" "$tmp/err" &&
+  ! grep -q "	b	" "$tmp/out" && ok || bad "--skip-bad: $(cat "$tmp/err")"
+expect 2 sw --query "$tmp/q.fa"
+expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" "$tmp/a.fa"
+expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --pairs --top 3
+expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --schedule static
+expect 1 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --pairs
+expect 1 sw --query "$tmp/empty.fa" --db "$tmp/db.fa"
+printf '1 2 3\n4 5 6 7\n' > "$tmp/sq.txt"
+printf '1 2 3 4\n# skipped\n\n2,3,4\n9 9 9\n' > "$tmp/sdb.txt"
+"$pw" dtw --query "$tmp/sq.txt" --db "$tmp/sdb.txt" --top 1 > "$tmp/d.tsv" 2>/dev/null
+# series 0 (1 2 3) nearest to db series 0 (1 2 3 4): |4 - 3| = 1, by hand
+[ "$(sed -n 2p "$tmp/d.tsv")" = "$(printf '0\t1\t0\t1\t3\t4')" ] && ok || bad "dtw batch: $(sed -n 2p "$tmp/d.tsv")"
+printf '1\n2\n3\n' > "$tmp/s1.txt"; printf '2\n3\n4\n' > "$tmp/s2.txt"
+single=$("$pw" dtw --quiet "$tmp/s1.txt" "$tmp/s2.txt" | sed -n 's/^distance: //p')
+printf '2 3 4\n' > "$tmp/s2line.txt"; printf '1 2 3\n' > "$tmp/s1line.txt"
+pair=$("$pw" dtw --query "$tmp/s1line.txt" --db "$tmp/s2line.txt" --pairs 2>/dev/null | awk -F'\t' 'NR == 2 {print $4}')
+[ "$pair" = "$single" ] && ok || bad "dtw --pairs '$pair' vs single '$single'"
+printf '1 x 3\n' > "$tmp/sbad.txt"
+expect 1 dtw --query "$tmp/sbad.txt" --db "$tmp/sdb.txt"
+expect 2 dtw --query "$tmp/sq.txt"
+expect 2 dtw --query "$tmp/sq.txt" --db "$tmp/sdb.txt" --path "$tmp/p.npy"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

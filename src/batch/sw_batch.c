@@ -6,6 +6,7 @@
 
 #include "sw_batch.h"
 #include "sw_batch_lanes.h"
+#include "top_k.h"
 #include "../core/alloc.h"
 #include "../core/plan.h"
 #include "../core/status_detail.h"
@@ -131,51 +132,29 @@ int32_t pw_sw_batch_score32(const uint8_t *a, int64_t n, const uint8_t *b, int64
     return best;
 }
 
-/* ---- the best hits of a query: a min-heap of `top` (worst at the root) ---------------------- */
+/* ---- the best hits of a query (top_k.h) ---------------------------------------------------- */
 
-/* a is a better hit than b: higher score, then the smaller record index */
-static int hit_better(const pw_sw_hit *a, const pw_sw_hit *b)
+typedef struct score_view {
+    const int32_t *scores; /* by sorted place */
+    const sw_batch_db *db;
+} score_view;
+
+/* sorted place a is a better hit than b: the higher score, then the smaller record index */
+static int score_better(int64_t a, int64_t b, const void *ctx)
 {
-    if (a->score != b->score) return a->score > b->score;
-    return a->record < b->record;
+    const score_view *v = ctx;
+    if (v->scores[a] != v->scores[b]) return v->scores[a] > v->scores[b];
+    return v->db->index[a] < v->db->index[b];
 }
 
-static void heap_sift_down(pw_sw_hit *heap, int size, int k)
+/* hits[0 .. top): the query's best records by their scores (sorted place -> caller's index);
+ * pick: scratch of top places. */
+static void top_hits(int64_t query, const int32_t *scores, const sw_batch_db *db, int top, pw_sw_hit *hits, int64_t *pick)
 {
-    for (;;) {
-        int worst = k, l = 2 * k + 1, r = l + 1;
-        if (l < size && hit_better(&heap[worst], &heap[l])) worst = l;
-        if (r < size && hit_better(&heap[worst], &heap[r])) worst = r;
-        if (worst == k) return;
-        pw_sw_hit t = heap[k];
-        heap[k] = heap[worst];
-        heap[worst] = t;
-        k = worst;
-    }
-}
-
-static int hit_order(const void *x, const void *y)
-{
-    return hit_better(x, y) ? -1 : hit_better(y, x) ? 1 : 0;
-}
-
-/* hits[0 .. top): the query's best records by their scores (sorted order -> caller's index). */
-static void top_hits(int64_t query, const int32_t *scores, const sw_batch_db *db, int top, pw_sw_hit *hits)
-{
-    int size = 0;
-    for (int64_t s = 0; s < db->count; s++) {
-        pw_sw_hit h = {query, db->index[s], scores[s], -1, -1};
-        if (size < top) {
-            hits[size++] = h;
-            if (size == top)
-                for (int k = top / 2 - 1; k >= 0; k--) heap_sift_down(hits, top, k);
-        } else if (hit_better(&h, &hits[0])) {
-            hits[0] = h;
-            heap_sift_down(hits, top, 0);
-        }
-    }
-    qsort(hits, (size_t)size, sizeof *hits, hit_order);
-    for (int k = size; k < top; k++) hits[k] = (pw_sw_hit){query, -1, 0, -1, -1};
+    const score_view v = {scores, db};
+    const int64_t got = pw_top_k(db->count, top, score_better, &v, pick);
+    for (int64_t k = 0; k < top; k++)
+        hits[k] = k < got ? (pw_sw_hit){query, db->index[pick[k]], scores[pick[k]], -1, -1} : (pw_sw_hit){query, -1, 0, -1, -1};
 }
 
 /* ---- end cells of the hits kept: pw_sw on the CPU, the same tie rule ------------------------- */
@@ -302,7 +281,8 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
     int32_t *scores = pw_malloc(sizeof *scores * (size_t)(chunk * sdb.count));
     sw_batch_query *qs = pw_malloc(sizeof *qs * (size_t)chunk);
     int64_t *sorted_at = pw_malloc(sizeof *sorted_at * (size_t)queries->count); /* query -> its sorted place */
-    if (!scores || !qs || !sorted_at) st = PW_ERR_OUT_OF_MEMORY;
+    int64_t *pick = pw_malloc(sizeof *pick * (size_t)top);
+    if (!scores || !qs || !sorted_at || !pick) st = PW_ERR_OUT_OF_MEMORY;
     for (int64_t k = 0; st == PW_OK && k < sq.count; k++) sorted_at[sq.index[k]] = k;
     const pw_simd cpu_simd =
         pw_sw_batch_fits16(&s.table, params->gap_open, params->gap_extend) && pw_sw_batch_lanes_kernel(s.simd) ? s.simd
@@ -322,7 +302,8 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
         sw_batch_score_job job = {&sdb, &s.table, params->gap_open, params->gap_extend, &s.options, batch, s.simd,
                                   s.threads, qs, nq, scores};
         st = pw_sw_batch_score(&job, info);
-        for (int64_t k = 0; st == PW_OK && k < nq; k++) top_hits(q0 + k, scores + k * sdb.count, &sdb, top, hits + (q0 + k) * top);
+        for (int64_t k = 0; st == PW_OK && k < nq; k++)
+            top_hits(q0 + k, scores + k * sdb.count, &sdb, top, hits + (q0 + k) * top, pick);
     }
     const int64_t t2 = pw_now_ns();
     if (st == PW_OK) {
@@ -334,6 +315,7 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
     free(scores);
     free(qs);
     free(sorted_at);
+    free(pick);
     pw_sw_batch_db_free(&sdb);
     pw_sw_batch_db_free(&sq);
     info->total_seconds = (double)(pw_now_ns() - t0) * 1e-9;

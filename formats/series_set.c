@@ -1,0 +1,120 @@
+/* series_set.c - many series from a 2-D .npy or from text, one series a line (series_set.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_util.h"
+#include "npy.h"
+#include "series_set.h"
+
+static int has_npy_suffix(const char *path)
+{
+    const size_t n = strlen(path);
+    return n >= 4 && !strcmp(path + n - 4, ".npy");
+}
+
+static int read_npy(const char *path, series_set *s, char *err, int errlen)
+{
+    npy_array a;
+    if (npy_read(path, &a, err, errlen)) return -1;
+    if (a.ndim != 2 || (a.type != PW_F32 && a.type != PW_F64) || a.shape[0] < 1 || a.shape[1] < 1) {
+        npy_free(&a);
+        return io_fail(err, errlen, "%s: expected a 2-D float32 or float64 array (one series a row)", path);
+    }
+    s->count = a.shape[0];
+    s->values = malloc(sizeof(double) * (size_t)a.count);
+    s->at = malloc(sizeof(int64_t) * (size_t)(s->count + 1));
+    if (!s->values || !s->at) {
+        npy_free(&a);
+        return io_fail(err, errlen, "%s: out of memory", path);
+    }
+    for (int64_t k = 0; k < a.count; k++) {
+        s->values[k] = a.type == PW_F32 ? (double)((const float *)a.data)[k] : ((const double *)a.data)[k];
+        if (!isfinite(s->values[k])) {
+            npy_free(&a);
+            return io_fail(err, errlen, "%s: row %lld, column %lld: NaN or infinite", path, (long long)(k / a.shape[1]),
+                           (long long)(k % a.shape[1]));
+        }
+    }
+    for (int64_t k = 0; k <= s->count; k++) s->at[k] = k * a.shape[1];
+    npy_free(&a);
+    return 0;
+}
+
+/* Append v to a growing array. */
+static int push(void **data, int64_t *len, int64_t *cap, size_t size, const void *v)
+{
+    if (*len == *cap) {
+        int64_t c = *cap ? 2 * *cap : 1024;
+        void *p = realloc(*data, (size_t)c * size);
+        if (!p) return -1;
+        *data = p;
+        *cap = c;
+    }
+    memcpy((char *)*data + (size_t)*len * size, v, size);
+    (*len)++;
+    return 0;
+}
+
+static int read_text(const char *path, series_set *s, char *err, int errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    int64_t nv = 0, cv = 0, na = 0, ca = 0, nl = 0, cl = 0, lineno = 0, zero = 0;
+    int failed = push((void **)&s->at, &na, &ca, sizeof(int64_t), &zero);
+    while (!failed && getline(&line, &cap, f) != -1) {
+        lineno++;
+        char *p = line;
+        while (*p == ' ' || *p == '\t' || *p == '\r') p++;
+        if (*p == '\n' || *p == '\0' || *p == '#') continue;
+        int64_t before = nv;
+        while (!failed) {
+            while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r') p++;
+            if (*p == '\n' || *p == '\0') break;
+            char *end;
+            errno = 0;
+            const double v = strtod(p, &end);
+            if (end == p || !isfinite(v)) {
+                failed = io_fail(err, errlen, "%s: line %lld: %s", path, (long long)lineno,
+                                 end == p ? "not a number" : "NaN or infinite");
+                break;
+            }
+            if (*end && *end != ' ' && *end != '\t' && *end != ',' && *end != '\r' && *end != '\n') {
+                failed = io_fail(err, errlen, "%s: line %lld: not a number", path, (long long)lineno);
+                break;
+            }
+            if (push((void **)&s->values, &nv, &cv, sizeof(double), &v))
+                failed = io_fail(err, errlen, "%s: out of memory", path);
+            p = end;
+        }
+        if (!failed && nv > before &&
+            (push((void **)&s->at, &na, &ca, sizeof(int64_t), &nv) || push((void **)&s->line, &nl, &cl, sizeof(int64_t), &lineno)))
+            failed = io_fail(err, errlen, "%s: out of memory", path);
+    }
+    free(line);
+    if (!failed && ferror(f)) failed = io_fail(err, errlen, "%s: read error", path);
+    fclose(f);
+    s->count = na - 1;
+    if (!failed && s->count < 1) failed = io_fail(err, errlen, "%s: no series (one a line expected)", path);
+    return failed ? -1 : 0;
+}
+
+int series_set_read(const char *path, series_set *s, char *err, int errlen)
+{
+    memset(s, 0, sizeof *s);
+    int rc = has_npy_suffix(path) ? read_npy(path, s, err, errlen) : read_text(path, s, err, errlen);
+    if (rc) series_set_free(s);
+    return rc;
+}
+
+void series_set_free(series_set *s)
+{
+    free(s->values);
+    free(s->at);
+    free(s->line);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,195 @@
+/* dtw_batch.c - pw_dtw_search and pw_dtw_pairs: many DTW distances, a pair a CPU thread at a time
+ * through pw_dtw_f64 (so every distance is the single-pair function's, bit for bit), the pairs
+ * over all cores, the nearest records of each query kept (peerwave_batch.h). */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "peerwave_batch.h"
+#include "top_k.h"
+#include "../core/alloc.h"
+#include "../core/plan.h"
+#include "../core/status_detail.h"
+#include "../cpu/team.h"
+
+static pw_status check_series(const pw_series_set *set, const char *what)
+{
+    if (!set || (set->count > 0 && (!set->values || !set->length))) return PW_ERR_NULL_ARGUMENT;
+    if (set->count < 1) {
+        pw_set_error_detail("the %s set is empty", what);
+        return PW_ERR_INVALID_SIZE;
+    }
+    for (int64_t k = 0; k < set->count; k++) {
+        if (!set->values[k]) return PW_ERR_NULL_ARGUMENT;
+        if (set->length[k] < 1) {
+            pw_set_error_detail("%s series %lld is empty", what, (long long)k);
+            return PW_ERR_INVALID_SIZE;
+        }
+        for (int64_t j = 0; j < set->length[k]; j++)
+            if (!isfinite(set->values[k][j])) {
+                pw_set_error_detail("%s series %lld: sample %lld is not finite", what, (long long)k, (long long)j);
+                return PW_ERR_BAD_INPUT;
+            }
+    }
+    return PW_OK;
+}
+
+/* The distances of pairs (a[first + t / nb], b[t % nb]) for t < count, or (a[t], b[t]) paired. */
+typedef struct dtw_work {
+    const pw_series_set *a, *b;
+    pw_dtw_cost cost;
+    pw_options options; /* one thread a pair */
+    int64_t first, count;
+    int paired;
+    double *out;
+    atomic_llong next;
+    atomic_int failed;
+} dtw_work;
+
+static void dtw_worker(void *arg, int worker, int team_size)
+{
+    (void)worker;
+    (void)team_size;
+    dtw_work *w = arg;
+    int64_t t;
+    while (!atomic_load_explicit(&w->failed, memory_order_relaxed) && (t = atomic_fetch_add(&w->next, 1)) < w->count) {
+        if (w->options.cancel && *w->options.cancel) {
+            atomic_store(&w->failed, PW_ERR_CANCELLED);
+            break;
+        }
+        const int64_t i = w->paired ? t : w->first + t / w->b->count, j = w->paired ? t : t % w->b->count;
+        pw_dtw_result r;
+        pw_status st = pw_dtw_f64(w->a->values[i], w->a->length[i], w->b->values[j], w->b->length[j], w->cost,
+                                  &w->options, &r);
+        if (st != PW_OK) {
+            atomic_store(&w->failed, st);
+            break;
+        }
+        w->out[t] = r.distance;
+    }
+}
+
+static pw_status setup(const pw_series_set *a, const pw_series_set *b, pw_dtw_cost cost, const pw_options *options,
+                       pw_batch_info *info, dtw_work *w, int *threads)
+{
+    if (!info) return PW_ERR_NULL_ARGUMENT;
+    if ((unsigned)cost > PW_DTW_SQUARED) return PW_ERR_INVALID_ARGUMENT;
+    pw_status st;
+    if ((st = check_series(a, "query")) != PW_OK || (st = check_series(b, "database")) != PW_OK) return st;
+    pw_options_init(&w->options);
+    if (options) {
+        if ((st = pw_options_check(options)) != PW_OK) return st;
+        w->options.simd = options->simd;
+        w->options.cancel = options->cancel;
+    }
+    w->options.backend = PW_BACKEND_CPU;
+    w->options.threads = 1;
+    w->options.wisdom = "none";
+    w->options.width_model = -1;
+    *threads = options && options->threads ? options->threads : pw_cpu_count();
+    w->a = a;
+    w->b = b;
+    w->cost = cost;
+    memset(info, 0, sizeof *info);
+    info->backend = PW_BACKEND_CPU;
+    info->simd = w->options.simd;
+    info->lane_bits = 64;
+    return PW_OK;
+}
+
+static pw_status run_pairs(dtw_work *w, int threads)
+{
+    atomic_init(&w->next, 0);
+    atomic_init(&w->failed, 0);
+    int used;
+    pw_team_run(threads, dtw_worker, w, &used);
+    return (pw_status)atomic_load(&w->failed);
+}
+
+typedef struct distance_view {
+    const double *d;
+} distance_view;
+
+/* record a is nearer than b: the smaller distance, then the smaller index */
+static int nearer(int64_t a, int64_t b, const void *ctx)
+{
+    const double *d = ((const distance_view *)ctx)->d;
+    if (d[a] != d[b]) return d[a] < d[b];
+    return a < b;
+}
+
+pw_status pw_dtw_search(const pw_series_set *queries, const pw_series_set *db, pw_dtw_cost cost,
+                        const pw_options *options, int top, pw_dtw_hit *hits, pw_batch_info *info)
+{
+    const int64_t t0 = pw_now_ns();
+    if (!hits) return PW_ERR_NULL_ARGUMENT;
+    if (top < 1) return PW_ERR_INVALID_ARGUMENT;
+    dtw_work w;
+    int threads;
+    pw_status st = setup(queries, db, cost, options, info, &w, &threads);
+    if (st != PW_OK) return st;
+    /* queries in chunks whose distances fit in about 256 MB */
+    int64_t chunk = ((int64_t)1 << 25) / db->count;
+    chunk = chunk < 1 ? 1 : chunk > queries->count ? queries->count : chunk;
+    double *d = pw_malloc(sizeof *d * (size_t)(chunk * db->count));
+    int64_t *pick = pw_malloc(sizeof *pick * (size_t)top);
+    if (!d || !pick) st = PW_ERR_OUT_OF_MEMORY;
+    int64_t db_samples = 0, q_samples = 0;
+    for (int64_t k = 0; k < db->count; k++) db_samples += db->length[k];
+    for (int64_t k = 0; k < queries->count; k++) q_samples += queries->length[k];
+    const int64_t t1 = pw_now_ns();
+    for (int64_t q0 = 0; st == PW_OK && q0 < queries->count; q0 += chunk) {
+        const int64_t nq = queries->count - q0 < chunk ? queries->count - q0 : chunk;
+        w.first = q0;
+        w.count = nq * db->count;
+        w.paired = 0;
+        w.out = d;
+        st = run_pairs(&w, threads);
+        for (int64_t k = 0; st == PW_OK && k < nq; k++) {
+            const distance_view v = {d + k * db->count};
+            const int64_t got = pw_top_k(db->count, top, nearer, &v, pick);
+            for (int64_t t = 0; t < top; t++)
+                hits[(q0 + k) * top + t] = t < got ? (pw_dtw_hit){q0 + k, pick[t], v.d[pick[t]]} : (pw_dtw_hit){q0 + k, -1, 0};
+        }
+    }
+    info->pairs = queries->count * db->count;
+    info->cells = q_samples * db_samples;
+    info->seconds = (double)(pw_now_ns() - t1) * 1e-9;
+    info->total_seconds = (double)(pw_now_ns() - t0) * 1e-9;
+    free(d);
+    free(pick);
+    return st;
+}
+
+pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_cost cost, const pw_options *options,
+                       pw_dtw_hit *hits, pw_batch_info *info)
+{
+    const int64_t t0 = pw_now_ns();
+    if (!hits || !a || !b) return PW_ERR_NULL_ARGUMENT;
+    if (a->count != b->count) {
+        pw_set_error_detail("pairs: %lld series against %lld", (long long)a->count, (long long)b->count);
+        return PW_ERR_INVALID_SIZE;
+    }
+    dtw_work w;
+    int threads;
+    pw_status st = setup(a, b, cost, options, info, &w, &threads);
+    if (st != PW_OK) return st;
+    double *d = pw_malloc(sizeof *d * (size_t)a->count);
+    if (!d) return PW_ERR_OUT_OF_MEMORY;
+    w.first = 0;
+    w.count = a->count;
+    w.paired = 1;
+    w.out = d;
+    const int64_t t1 = pw_now_ns();
+    st = run_pairs(&w, threads);
+    for (int64_t k = 0; k < a->count; k++) {
+        hits[k] = (pw_dtw_hit){k, k, st == PW_OK ? d[k] : 0};
+        info->cells += a->length[k] * b->length[k];
+    }
+    info->pairs = a->count;
+    info->seconds = (double)(pw_now_ns() - t1) * 1e-9;
+    info->total_seconds = (double)(pw_now_ns() - t0) * 1e-9;
+    free(d);
+    return st;
+}
