@@ -10,6 +10,7 @@
 
 #include "fasta.h"
 #include "fasta_set.h"
+#include "series_set.h"
 #include "image_file.h"
 #include "npy.h"
 #include "series.h"
@@ -407,6 +408,39 @@ static void fasta_set_cases(void)
     CHECK(fasta_set_read(tmp_path("missing.fa"), &s, NULL, NULL, err, sizeof err) == -1, "missing file");
 }
 
+/* Many series: text (a series a line) and 2-D .npy rows; malformed ones fail with a message. */
+static void series_set_cases(void)
+{
+    char err[256];
+    series_set s;
+    const char *path = tmp_path("set.txt");
+    const char text[] = "1 2 3\n# comment\n\n 4,5\t6 7\r\n-1e3\n";
+    write_bytes(path, text, sizeof text - 1);
+    int rc = series_set_read(path, &s, err, sizeof err);
+    CHECK(rc == 0 && s.count == 3 && s.at[1] == 3 && s.at[2] == 7 && s.at[3] == 8 && s.values[3] == 4 &&
+              s.values[6] == 7 && s.values[7] == -1000 && s.line[1] == 4,
+          "text series: %s", err);
+    if (rc == 0) series_set_free(&s);
+    const char *npy = tmp_path("set.npy");
+    float rows[6] = {1, 2, 3, 4, 5, 6};
+    int64_t shape[2] = {2, 3};
+    npy_write(npy, PW_F32, 2, shape, rows, err, sizeof err);
+    rc = series_set_read(npy, &s, err, sizeof err);
+    CHECK(rc == 0 && s.count == 2 && s.at[1] == 3 && s.values[5] == 6, "npy rows: %s", err);
+    if (rc == 0) series_set_free(&s);
+    int64_t flat[1] = {6};
+    npy_write(npy, PW_F32, 1, flat, rows, err, sizeof err);
+    CHECK(series_set_read(npy, &s, err, sizeof err) == -1 && strstr(err, "2-D"), "1-D npy refused: %s", err);
+    const char *wrong[] = {"", "# only\n\n", "1 2 x\n", "1 nan\n", "1 inf\n", "1 2\n3 4z\n"};
+    for (int k = 0; k < 6; k++) {
+        write_bytes(path, wrong[k], strlen(wrong[k]));
+        err[0] = 0;
+        rc = series_set_read(path, &s, err, sizeof err);
+        CHECK(rc == -1 && strstr(err, path), "bad series set %d: '%s'", k, err);
+        if (rc == 0) series_set_free(&s);
+    }
+}
+
 int main(void)
 {
     test_seed(777);
@@ -422,6 +456,7 @@ int main(void)
     series_cases();
     fasta_cases();
     fasta_set_cases();
+    series_set_cases();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd)) fprintf(stderr, "could not remove %s\n", tmpdir);
