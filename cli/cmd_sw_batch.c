@@ -101,6 +101,8 @@ int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common)
                     in->pairs, (double)in->cells, in->seconds, in->seconds > 0 ? (double)in->cells / in->seconds / 1e9 : 0.0,
                     in->total_seconds, cli_backend_name(in->backend), in->backend == PW_BACKEND_CPU ? " " : "",
                     in->backend == PW_BACKEND_CPU ? pw_simd_name(in->simd) : "", in->lane_bits, in->recomputed);
+        if (in->devices_failed) /* the search finished on the other device: say what broke */
+            fprintf(stderr, "peerwave: note: %s\n", pw_error_detail());
         if (!common->quiet && args->schedule.schedule != PW_BATCH_ONE)
             fprintf(stderr,
                     "peerwave: %s: %s %.1f%% of the cells at %.2f GCUPS, %s %.1f%% at %.2f GCUPS; finish spread %.2f%% "

@@ -39,7 +39,8 @@ typedef struct pw_sw_hit {
 typedef enum pw_batch_schedule {
     PW_BATCH_ONE = 0, /* one backend: pw_options.backend (AUTO: the GPU when present, else the CPU) */
     PW_BATCH_HDSS,    /* the GPU and the CPU cores together: blocks of records from one queue, sized
-                         by the rates HDSS measures (below); without a GPU, two CPU groups */
+                         by the rates HDSS measures (below); without a GPU, two CPU groups.  The GPU
+                         takes part whatever pw_options.backend says (AUTO is assumed) */
     PW_BATCH_STATIC   /* the same devices, shares fixed by gpu_weight and cpu_weight (e.g. the rates
                          a previous run reported): the baseline HDSS is compared with */
 } pw_batch_schedule;
@@ -64,9 +65,13 @@ typedef struct pw_batch_info {
     /* HDSS and STATIC: the devices' shares of the cells, their rates (cells/s) and the spread of
        their finish times over the scoring time (0 for PW_BATCH_ONE) */
     double gpu_share, cpu_share, gpu_rate, cpu_rate, spread;
+    int devices_failed;  /* HDSS, STATIC: devices that failed (or could not start: a database larger
+                            than the GPU's memory) while the others did the work; pw_error_detail
+                            says which and why */
 } pw_batch_info;
 
-/* Every query against every record of db (batch: NULL = PW_BATCH_ONE).  For each query its `top` (>= 1) best hits, best
+/* Every query against every record of db (batch: NULL = PW_BATCH_ONE).  The cancel flag is
+ * looked at between blocks, queries and hits; the progress hook is not called (yet).  For each query its `top` (>= 1) best hits, best
  * first (score descending, then record index ascending), in hits[q * top + k] (queries->count x
  * top of them); slots past the number of records have record -1 and score 0.  Options: backend
  * (AUTO: the GPU when present), threads and simd for the CPU, device, progress and cancel (checked

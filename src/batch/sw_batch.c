@@ -1,6 +1,7 @@
 /* sw_batch.c - pw_sw_search and pw_sw_pairs: checks, encoding, the engines, the best hits of each
  * query and their end cells (peerwave_batch.h). */
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +169,7 @@ typedef struct end_work {
     int by_query;       /* search: a = queries indexed by hit.query; pairs: a[k] against b[k] */
     atomic_llong next;
     atomic_int failed;
+    char detail[256]; /* the first failure's pw_error_detail (thread-local: set again by the caller) */
 } end_work;
 
 static void end_worker(void *arg, int worker, int team_size)
@@ -188,7 +190,9 @@ static void end_worker(void *arg, int worker, int team_size)
             st = PW_ERR_INTERNAL; /* the two engines disagree: never report either */
         }
         if (st != PW_OK) {
-            atomic_store(&w->failed, st);
+            int none = 0;
+            if (atomic_compare_exchange_strong(&w->failed, &none, (int)st))
+                snprintf(w->detail, sizeof w->detail, "%s", pw_error_detail());
             break;
         }
         h->score = r.score;
@@ -207,6 +211,7 @@ static pw_status end_cells(const pw_seq_set *a, const pw_seq_set *b, const pw_sw
     w->options.backend = PW_BACKEND_CPU;
     w->options.threads = 1;
     w->options.simd = options ? options->simd : PW_SIMD_AUTO;
+    w->options.cancel = options ? options->cancel : NULL; /* pw_sw looks at it every tile */
     w->options.wisdom = "none";
     w->options.width_model = -1;
     atomic_init(&w->next, 0);
@@ -214,6 +219,7 @@ static pw_status end_cells(const pw_seq_set *a, const pw_seq_set *b, const pw_sw
     int used;
     pw_team_run(threads, end_worker, w, &used);
     pw_status st = (pw_status)atomic_load(&w->failed);
+    if (st != PW_OK && w->detail[0]) pw_set_error_detail("%s", w->detail);
     free(w);
     return st;
 }
@@ -308,7 +314,7 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
     const int64_t t2 = pw_now_ns();
     if (st == PW_OK) {
         info->pairs = queries->count * sdb.count;
-        info->cells = sq.cells_per_letter * sdb.cells_per_letter;
+        if (__builtin_mul_overflow(sq.cells_per_letter, sdb.cells_per_letter, &info->cells)) info->cells = INT64_MAX;
         info->seconds = (double)(t2 - t1) * 1e-9;
         st = end_cells(queries, db, params, &s.options, s.threads, 1, hits, queries->count * (int64_t)top);
     }
@@ -339,7 +345,7 @@ pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_para
      * score and end cell at once (docs/BATCH.md: no GPU engine for distinct pairs yet) */
     info->backend = PW_BACKEND_CPU;
     info->simd = s.simd;
-    info->lane_bits = 16;
+    info->lane_bits = 32; /* pw_sw's vector processor: 16-bit lanes relative to a base, exact as 32 */
     for (int64_t k = 0; k < a->count; k++) {
         hits[k] = (pw_sw_hit){k, k, 0, -1, -1};
         info->cells += a->length[k] * b->length[k];

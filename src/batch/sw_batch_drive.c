@@ -3,6 +3,7 @@
  * each device pulling blocks of records from one queue (peerwave_batch.h). */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,9 +32,11 @@ typedef struct device_worker {
     int threads;
     pthread_t thread;
     pw_status status; /* its failure, if it failed */
+    char detail[256]; /* and its pw_error_detail */
 } device_worker;
 
 typedef struct shared_run {
+    char detail[256]; /* the first failure's pw_error_detail (thread-local: set again by the caller) */
     const sw_batch_score_job *job;
     const sw_batch_cpu_run *cpu_run;
     engines *e;
@@ -70,6 +73,7 @@ static void *device_loop(void *arg)
          * interleave the whole database */
         pw_status st = pw_sw_batch_cpu_create(run->cpu_run, run->job->queries, run->job->nq, &run->e->cpu);
         if (st != PW_OK) {
+            snprintf(w->detail, sizeof w->detail, "%s", pw_error_detail());
             w->status = st;
             pw_hdss_fail(run->hdss, w->index);
             return NULL;
@@ -82,8 +86,10 @@ static void *device_loop(void *arg)
             pw_hdss_done(run->hdss, w->index, PW_HDSS_MEASURE);
         } else if (st == PW_ERR_CANCELLED || (!w->gpu && st == PW_ERR_OUT_OF_MEMORY)) {
             int expected = 0; /* the whole run stops */
-            atomic_compare_exchange_strong(&run->abort_status, &expected, (int)st);
+            if (atomic_compare_exchange_strong(&run->abort_status, &expected, (int)st))
+                snprintf(run->detail, sizeof run->detail, "%s", pw_error_detail());
         } else {
+            snprintf(w->detail, sizeof w->detail, "%s", pw_error_detail());
             w->status = st; /* this device broke: its block goes to the others */
             pw_hdss_fail(run->hdss, w->index);
             break;
@@ -124,7 +130,8 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
     if (!costs) return PW_ERR_OUT_OF_MEMORY;
     for (int64_t k = 0; k < n_items; k++) {
         const int64_t end = (k + 1) * HDSS_ITEM_RECORDS < db->count ? (k + 1) * HDSS_ITEM_RECORDS : db->count;
-        costs[k] = (db->at[end] - db->at[k * HDSS_ITEM_RECORDS]) * query_letters;
+        if (__builtin_mul_overflow(db->at[end] - db->at[k * HDSS_ITEM_RECORDS], query_letters, &costs[k]))
+            costs[k] = INT64_MAX / n_items; /* beyond any real run; the scheduler checks the sum */
     }
     /* a GPU block fills the GPU: at least 2048 items (65536 records, some waves of warps on a
      * large GPU), at most an eighth of the work (a small search still gives the CPU its part) */
@@ -160,12 +167,16 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
         for (int d = 0; d < n_dev; d++)
             if (started & 1 << d) pthread_join(w[d].thread, NULL);
         if (!started) st = PW_ERR_THREAD;
-        if (atomic_load(&run.abort_status)) st = (pw_status)atomic_load(&run.abort_status);
+        if (atomic_load(&run.abort_status)) {
+            st = (pw_status)atomic_load(&run.abort_status);
+            if (run.detail[0]) pw_set_error_detail("%s", run.detail);
+        }
         if (st != PW_OK) break;
         pw_hdss_get_report(run.hdss, &rep, dr, n_dev);
         if (rep.items_left == 0) break;
         if (w[0].status != PW_OK && w[1].status != PW_OK) {
             st = w[0].status; /* every device failed */
+            pw_set_error_detail("%s", w[0].detail);
             break;
         }
         if (round > 4) st = PW_ERR_INTERNAL; /* work left that no live device takes */
@@ -178,8 +189,11 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
         info->gpu_rate = dr[0].rate;
         info->cpu_rate = dr[1].rate;
         info->spread = rep.spread;
-        if (w[0].status != PW_OK || w[1].status != PW_OK)
-            pw_set_error_detail("a device failed during the search; the others finished its work");
+        info->devices_failed = (w[0].status != PW_OK) + (w[1].status != PW_OK);
+        for (int d = 0; d < n_dev; d++) /* the search succeeded: say what broke, for the report */
+            if (w[d].status != PW_OK)
+                pw_set_error_detail("%s failed during the search (%s); the other device did its work", dev[d].name,
+                                    w[d].detail);
     }
     pw_hdss_destroy(run.hdss);
     return st;
@@ -198,10 +212,20 @@ pw_status pw_sw_batch_score(const sw_batch_score_job *job, pw_batch_info *info)
         if (pw_backend_resolve(&o, &b) == PW_OK && b == PW_BACKEND_CUDA) {
             st = pw_cuda_batch_create(&o, job->db, job->table, job->gap_open, job->gap_extend, job->queries, job->nq,
                                       &e.gpu, &e.gpu_lane_bits);
-            if (st == PW_ERR_UNSUPPORTED) st = PW_OK; /* scores beyond the profile's bytes: the CPU */
+            /* scores beyond the profile's bytes: the CPU; shared, any failure (a database larger than
+             * the GPU's memory) leaves the work to the CPU groups */
+            if (st == PW_ERR_UNSUPPORTED || (shared && st != PW_OK)) {
+                if (st != PW_ERR_UNSUPPORTED) {
+                    char why[256];
+                    snprintf(why, sizeof why, "%s", pw_error_detail());
+                    pw_set_error_detail("the GPU could not take part (%s: %s); the CPU did the work", pw_status_str(st), why);
+                    info->devices_failed++;
+                }
+                st = PW_OK;
+            }
         }
         info->backend = e.gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
-        if (e.gpu) info->lane_bits = e.gpu_lane_bits;
+        if (e.gpu && !shared) info->lane_bits = e.gpu_lane_bits; /* shared: the CPU's are reported */
     }
 #endif
     sw_batch_cpu_run run = {job->db, job->table, job->gap_open, job->gap_extend, job->simd, job->options->cancel};

@@ -8,9 +8,10 @@
  * query letter x, the vector of score(x, record letter) over the lanes.  Lanes are saturating
  * 16-bit values and only the score is kept, so a lane that reaches 32767 has saturated
  * (everything below it is exact) and its pair is scored again with 32-bit cells by the caller.
- * A record shorter than the group's longest is padded with a code that scores -32768 against
- * every letter: no padding cell can exceed a score the record reached (H there is the max of 0,
- * E and F, which only fall from cells before it).
+ * A record shorter than the group's longest is padded with a code that scores -32768 (or -128
+ * in the byte tables) against every letter: any score <= 0 would do, no padding cell can exceed
+ * a score the record reached (H there is the max of 0, E, F and a diagonal plus a non-positive
+ * score, which only fall from cells before it).
  */
 #ifndef PW_SW_BATCH_LANES_H
 #define PW_SW_BATCH_LANES_H

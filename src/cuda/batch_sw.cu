@@ -272,6 +272,7 @@ extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r
     const int64_t i0 = k0 / lanes, i1 = (k1 + lanes - 1) / lanes;
     pw_status st = pw_from_cuda(cudaSetDevice(ql.device));
     for (int64_t q = 0; st == PW_OK && q < b->nq; q++) {
+        if (b->options.cancel && *b->options.cancel) return PW_ERR_CANCELLED; /* between queries */
         int32_t *out = scores + q * db->count;
         if (i1 > i0) {
             ql.R = choose_rows(b->queries[q].n);
