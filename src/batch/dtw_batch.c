@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "peerwave_batch.h"
+#include "pair_options.h"
 #include "top_k.h"
 #include "../core/alloc.h"
 #include "../core/plan.h"
@@ -77,16 +78,8 @@ static pw_status setup(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
     if ((unsigned)cost > PW_DTW_SQUARED) return PW_ERR_INVALID_ARGUMENT;
     pw_status st;
     if ((st = check_series(a, "query")) != PW_OK || (st = check_series(b, "database")) != PW_OK) return st;
-    pw_options_init(&w->options);
-    if (options) {
-        if ((st = pw_options_check(options)) != PW_OK) return st;
-        w->options.simd = options->simd;
-        w->options.cancel = options->cancel;
-    }
-    w->options.backend = PW_BACKEND_CPU;
-    w->options.threads = 1;
-    w->options.wisdom = "none";
-    w->options.width_model = -1;
+    if (options && (st = pw_options_check(options)) != PW_OK) return st;
+    w->options = pw_pair_options(options);
     *threads = options && options->threads ? options->threads : pw_cpu_count();
     w->a = a;
     w->b = b;

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "sw_batch.h"
+#include "pair_options.h"
+#include "../../apps/checks.h" /* pw_sw_check */
 #include "sw_batch_lanes.h"
 #include "top_k.h"
 #include "../core/alloc.h"
@@ -14,8 +16,6 @@
 #include "../cpu/simd/simd_isa.h"
 #include "../cpu/team.h"
 
-pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
-                      const void *result, pw_score_table *table); /* apps/sw.c */
 
 static int by_length_desc(const void *x, const void *y, void *len)
 {
@@ -207,13 +207,7 @@ static pw_status end_cells(const pw_seq_set *a, const pw_seq_set *b, const pw_sw
     end_work *w = pw_malloc(sizeof *w);
     if (!w) return PW_ERR_OUT_OF_MEMORY;
     *w = (end_work){.a = a, .b = b, .params = params, .hits = hits, .count = count, .by_query = by_query};
-    pw_options_init(&w->options);
-    w->options.backend = PW_BACKEND_CPU;
-    w->options.threads = 1;
-    w->options.simd = options ? options->simd : PW_SIMD_AUTO;
-    w->options.cancel = options ? options->cancel : NULL; /* pw_sw looks at it every tile */
-    w->options.wisdom = "none";
-    w->options.width_model = -1;
+    w->options = pw_pair_options(options);
     atomic_init(&w->next, 0);
     atomic_init(&w->failed, 0);
     int used;
