@@ -263,6 +263,116 @@ typedef struct pw_hdss_report {
 pw_status pw_hdss_get_report(pw_hdss *hdss, pw_hdss_report *report, pw_hdss_device_report *devices,
                              int n_devices);
 
+/* ---------------------------------------------------------------------------------------------
+ * The job queue (CuMAS, seed 001 ch. 4; docs/BATCH.md).  Many independent jobs of the built-in
+ * applications, each with host buffers; on the GPU every job is three stages -- copy-in (host to
+ * device through a pinned staging pool), kernel, copy-out -- and the stages of different jobs
+ * overlap: one job's copies run while another job's kernel runs.  The queue picks the order in
+ * which jobs are issued (a window of waiting jobs ordered to shorten the three-stage makespan,
+ * from each stage's predicted time) and keeps one kernel on the GPU at a time (each job's kernel
+ * fills the GPU).  Without a GPU, jobs run one after another on the CPU engines.
+ * ------------------------------------------------------------------------------------------- */
+
+typedef enum pw_job_kind {
+    PW_JOB_SW = 0,  /* pw_sw */
+    PW_JOB_DTW,     /* pw_dtw_f32 / pw_dtw_f64 */
+    PW_JOB_SAT,     /* pw_sat */
+    PW_JOB_INTHIST, /* pw_inthist */
+    PW_JOB_HEAT,    /* pw_heat (in place) */
+    PW_JOB_SOR,     /* pw_sor (in place) */
+    PW_JOB_KIND_COUNT
+} pw_job_kind;
+
+/* One job: the arguments of the application's host function.  Buffers are the caller's: they
+ * are read and written in place (not copied at submit), so the caller must leave them alone
+ * until the job is done.  Results (sw/dtw result, residual, info) are written when it is. */
+typedef struct pw_job {
+    pw_job_kind kind;
+    union {
+        struct { const char *a; int64_t n; const char *b; int64_t m; pw_sw_params params;
+                 pw_sw_result *result; } sw;
+        struct { pw_dtype type; /* PW_F32 or PW_F64 */ const void *a; int64_t n; const void *b;
+                 int64_t m; pw_dtw_cost cost; pw_dtw_result *result; } dtw;
+        struct { const pw_image *in; pw_image *out; } sat;
+        struct { const pw_image *in; int bins; double lo, hi; int32_t *out; } inthist;
+        struct { pw_image *grid; int64_t sweeps; double omega; /* SOR only */
+                 double *residual; /* may be NULL */ } stencil;
+    } u;
+    pw_options options; /* as for the host function (backend CPU: the job runs on the CPU); the
+                           queue sets device and cuda_stream of GPU jobs */
+    pw_run_info *info;  /* may be NULL (sw and dtw: also in their result) */
+} pw_job;
+
+/* A job with its kind and default options (pw_options_init); fill u and info. */
+void pw_job_init(pw_job *job, pw_job_kind kind);
+
+/* Run one job now on the calling thread: the application's host function. */
+pw_status pw_job_run(const pw_job *job);
+
+/* The application's name ("sw", "dtw", "sat", "inthist", "heat", "sor"), or "?". */
+const char *pw_job_kind_name(pw_job_kind kind);
+
+typedef enum pw_queue_order {
+    PW_QUEUE_REORDER = 0, /* a window of waiting jobs ordered for the shortest makespan (the
+                             default): branch and bound up to 8 jobs, NEH above */
+    PW_QUEUE_FIFO,        /* arrival order, stages overlapped */
+    PW_QUEUE_SERIAL       /* arrival order, one job at a time, nothing overlapped (the baseline) */
+} pw_queue_order;
+
+typedef struct pw_queue_options {
+    pw_backend backend;      /* AUTO (the default): the GPU when present, else the CPU */
+    int device;              /* CUDA device (default 0) */
+    pw_queue_order order;
+    int window;              /* REORDER: jobs ordered together (default 8, 1 .. 64) */
+    double memory_fraction;  /* of the device's free memory that the jobs' buffers may hold at
+                                once (default 0.5); a job whose buffers alone exceed it runs on
+                                the CPU (its info says so) */
+    int64_t staging_bytes;   /* pinned staging: bytes of each of its buffers (default 8 MiB; two
+                                a direction) */
+} pw_queue_options;
+
+void pw_queue_options_init(pw_queue_options *options);
+
+typedef struct pw_queue pw_queue; /* opaque */
+
+/* Errors: PW_ERR_NULL_ARGUMENT, PW_ERR_INVALID_ARGUMENT (a bad option), PW_ERR_NO_DEVICE (CUDA
+ * asked for and absent), PW_ERR_UNSUPPORTED (CUDA asked for in a build without it),
+ * PW_ERR_OUT_OF_MEMORY, PW_ERR_CUDA. */
+pw_status pw_queue_create(const pw_queue_options *options, pw_queue **queue);
+
+/* Add a job (the struct is copied, its buffers are not).  Its arguments are checked here as the
+ * host function would check them (PW_ERR_* of that function; nothing queued).  The queue may
+ * hold it back until `window` jobs wait, to choose among them: pw_queue_wait and
+ * pw_queue_drain release every waiting job.  *id (may be NULL): the job's number, 0, 1, ... */
+pw_status pw_queue_submit(pw_queue *queue, const pw_job *job, int64_t *id);
+
+/* Wait until job `id` is done: its own status (PW_OK, or its failure). */
+pw_status pw_queue_wait(pw_queue *queue, int64_t id);
+
+/* Wait until every job submitted so far is done: PW_OK, or the status of the first (by id) that
+ * failed. */
+pw_status pw_queue_drain(pw_queue *queue);
+
+/* Where the queue stands (for progress displays and reports; safe at any time). */
+typedef struct pw_queue_stats {
+    pw_backend backend;     /* where GPU-able jobs run: CUDA or CPU */
+    int copy_engines;       /* the device's copy engines used (1 or 2; 0 on the CPU) */
+    int64_t submitted, done, failed;
+    int64_t on_cpu;         /* jobs that ran on the CPU although the queue has a GPU: backend
+                               CPU asked for, too large for its memory, or the GPU failed */
+    int device_failed;      /* the GPU failed mid-run: the rest went to the CPU */
+    double seconds;         /* from the first job's start to the last job's end so far */
+    double copy_in_seconds, kernel_seconds, copy_out_seconds; /* busy time of each stage */
+    double lower_bound;     /* no order of the GPU jobs done could take less (flow-shop bound of
+                               their measured stage times) */
+    double remaining_seconds; /* predicted time to finish the jobs not yet done (the ETA) */
+} pw_queue_stats;
+
+pw_status pw_queue_get_stats(pw_queue *queue, pw_queue_stats *stats);
+
+/* Drain, then free the queue (NULL: nothing). */
+void pw_queue_destroy(pw_queue *queue);
+
 #ifdef __cplusplus
 }
 #endif

@@ -338,6 +338,22 @@ pw_status pw_flow_best(const pw_flow_job *jobs, int n, const pw_flow_state *star
 
 /* ---- the online window --------------------------------------------------------------------- */
 
+/* pick: m entries of scratch. */
+static int rolling_pick(const pw_flow_job *win, int oldest_passed, int m, int window, const pw_flow_state *st,
+                        int *pick)
+{
+    /* The oldest job has been passed most (a later job passing a job passes all older ones). */
+    if (m <= 1 || oldest_passed >= PW_FLOW_PATIENCE * (window - 1)) return 0;
+    find_order(win, m, st, pick, m <= PW_FLOW_EXACT_AUTO);
+    return pick[0];
+}
+
+int pw_flow_rolling_pick(const pw_flow_job *win, int oldest_passed, int m, int window, const pw_flow_state *st)
+{
+    int pick[PW_FLOW_WINDOW_MAX];
+    return rolling_pick(win, oldest_passed, m < PW_FLOW_WINDOW_MAX ? m : PW_FLOW_WINDOW_MAX, window, st, pick);
+}
+
 pw_status pw_flow_window(const pw_flow_job *jobs, int n, int copy_engines, int window,
                          pw_flow_policy policy, int *order, double *makespan)
 {
@@ -357,13 +373,12 @@ pw_status pw_flow_window(const pw_flow_job *jobs, int n, int copy_engines, int w
     for (int issued = 0, left = n; left > 0 && e == PW_OK;) {
         const int m = left < w ? left : w;
         int take = m;
-        /* The oldest job has been passed most (a later job passing a job passes all older ones). */
-        if (policy == PW_FLOW_ROLLING && passed[pending[0]] >= PW_FLOW_PATIENCE * (w - 1)) {
-            pick[0] = 0, take = 1;
+        for (int k = 0; k < m; k++) win[k] = jobs[pending[k]];
+        if (policy == PW_FLOW_ROLLING) {
+            pick[0] = rolling_pick(win, passed[pending[0]], m, w, &st, pick);
+            take = 1;
         } else {
-            for (int k = 0; k < m; k++) win[k] = jobs[pending[k]];
             find_order(win, m, &st, pick, m <= PW_FLOW_EXACT_AUTO);
-            if (policy == PW_FLOW_ROLLING) take = 1;
         }
         for (int k = 0; k < take; k++) {
             order[issued++] = pending[pick[k]];

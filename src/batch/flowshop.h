@@ -109,6 +109,13 @@ pw_status pw_flow_best(const pw_flow_job *jobs, int n, const pw_flow_state *star
 typedef enum pw_flow_policy { PW_FLOW_ROLLING = 0, PW_FLOW_BLOCKS } pw_flow_policy;
 #define PW_FLOW_PATIENCE 3
 
+/* One ROLLING step, for a queue whose jobs arrive while it runs: of the m (1 .. window, at most
+ * PW_FLOW_WINDOW_MAX) oldest jobs not yet issued, win[0 .. m) in arrival order, the index of the
+ * one to issue next from the engines' state st; oldest_passed: how many later jobs were issued
+ * before win[0] (it goes first once that reaches PW_FLOW_PATIENCE * (window - 1)). */
+#define PW_FLOW_WINDOW_MAX 64
+int pw_flow_rolling_pick(const pw_flow_job *win, int oldest_passed, int m, int window, const pw_flow_state *st);
+
 /* The online order of n jobs in arrival order: repeatedly the next `window` jobs not yet issued,
  * ordered by pw_flow_best from the engines' state (the window's makespan), issued by policy.
  * order[k] is the index of the k-th job to issue; makespan may be NULL. */

@@ -1,0 +1,56 @@
+/*
+ * queue_device.h - what the job queue (job_queue.c) needs from a device: memory, the two copy
+ * directions and a kernel stage.  The CUDA one is src/cuda/queue_gpu.cu; tests/test_queue.c
+ * drives the same queue through a simulated device in host memory.  Internal.
+ *
+ * Each stage function is called by one queue thread at a time (the copy-in thread, the kernel
+ * thread, the copy-out thread) and returns when its work is finished, so the queue's threads
+ * are what overlaps the stages: every stage keeps its own stream.
+ */
+#ifndef PW_QUEUE_DEVICE_H
+#define PW_QUEUE_DEVICE_H
+
+#include "job.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct queue_device {
+    void *ctx;
+    int copy_engines;      /* 1: copy-ins and copy-outs share one engine; 2: one each */
+    int64_t memory_budget; /* bytes of job buffers the device may hold at once */
+    /* bytes of device memory for one buffer (on the copy-in thread); PW_ERR_OUT_OF_MEMORY */
+    pw_status (*alloc)(void *ctx, int64_t bytes, void **dev);
+    /* free it (on the copy-out thread, after the buffer's last use) */
+    void (*release)(void *ctx, void *dev);
+    /* the host buffer b to dev (packed), all of it */
+    pw_status (*copy_in)(void *ctx, const job_buffer *b, void *dev);
+    /* dev back to the host buffer b; *touched = 1 once any host byte was written (a failure
+     * after that leaves b partly overwritten) */
+    pw_status (*copy_out)(void *ctx, const void *dev, const job_buffer *b, int *touched);
+    /* run the job (its buffers on the device) */
+    pw_status (*run)(void *ctx, const pw_job *job);
+    void (*destroy)(void *ctx);
+} queue_device;
+
+/* The CUDA device (PW_ERR_NO_DEVICE, PW_ERR_CUDA, PW_ERR_OUT_OF_MEMORY). */
+pw_status queue_gpu_create(int device, double memory_fraction, int64_t staging_bytes, queue_device *out);
+
+/* The queue over a device of one's own (dev == NULL: the CPU alone); the queue owns dev's ctx
+ * from here on (destroyed with it, also on failure). */
+pw_status queue_create_on(const pw_queue_options *options, const queue_device *dev, pw_queue **queue);
+
+/* The queue's record of one job's stages, for tests: seconds from the queue's creation (-1:
+ * the stage did not happen on the device), on_cpu. */
+typedef struct queue_job_trace {
+    double in_start, in_end, kernel_start, kernel_end, out_start, out_end;
+    int64_t issue_rank; /* its place in the issue order (0, 1, ...) */
+    int on_cpu;
+} queue_job_trace;
+pw_status queue_job_get_trace(pw_queue *queue, int64_t id, queue_job_trace *trace);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,471 @@
+/*
+ * test_queue.c - the job queue (src/batch/job_queue.c): random sets of jobs of every application
+ * (awkward sizes, strided images, a job with bad data) through the queue, each result equal to
+ * the same job run directly on the CPU (pw_job_run).
+ *
+ * Without --gpu the queue drives a simulated device in host memory (its "kernel" is the CPU
+ * engine on the copies), which checks the pipeline's rules on every order and engine count: one
+ * kernel at a time, one copy a direction at a time (one engine: one copy at all), stages of a
+ * job in order, the memory budget never exceeded, jobs too large for it run on the CPU, a device
+ * that fails mid-run hands the rest to the CPU, issue order FIFO where asked, SERIAL overlapping
+ * nothing.  --gpu: the same sets through the CUDA device (exit 77 without one).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_util.h"
+#include "peerwave_batch.h"
+#include "../src/batch/queue_device.h"
+
+/* ---- job sets: each job twice, on its own buffers: [0] through the queue, [1] the reference ---- */
+
+typedef struct job_data {
+    pw_job job[2];
+    pw_image in[2], out[2];
+    pw_sw_result sw[2];
+    pw_dtw_result dtw[2];
+    double residual[2];
+    pw_run_info info[2];
+    void *mem[2][2];
+} job_data;
+
+static uint64_t next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int64_t pick(uint64_t *s, int64_t lo, int64_t hi) { return lo + (int64_t)(next(s) % (uint64_t)(hi - lo + 1)); }
+
+/* A random image (stride sometimes wider than cols) of type t, values from seed. */
+static pw_image make_image(uint64_t *s, pw_dtype t, int64_t rows, int64_t cols, int strided, void **mem)
+{
+    const int64_t stride = strided ? cols + pick(s, 1, 5) : cols;
+    const size_t e = pw_dtype_size(t);
+    unsigned char *p = calloc((size_t)(rows * stride), e);
+    *mem = p;
+    for (int64_t k = 0; k < rows * stride; k++) {
+        switch (t) {
+        case PW_U8: p[k] = (unsigned char)next(s); break;
+        case PW_U16: ((uint16_t *)p)[k] = (uint16_t)next(s); break;
+        case PW_I32: ((int32_t *)p)[k] = (int32_t)(next(s) % 2001) - 1000; break;
+        case PW_F32: ((float *)p)[k] = (float)(next(s) % 1000) / 7.0f; break;
+        default: ((double *)p)[k] = (double)(next(s) % 1000) / 7.0; break;
+        }
+    }
+    return (pw_image){t, rows, cols, strided ? stride : 0, p};
+}
+
+/* Job `index` of a set, for copy c; identical content for both copies (the same seed). */
+static void make_job(job_data *d, int c, uint64_t seed, int big, int bad)
+{
+    uint64_t s = seed;
+    const int kind = bad ? PW_JOB_SW : (int)(next(&s) % PW_JOB_KIND_COUNT); /* bad: a letter SW refuses */
+    const int64_t scale = big ? 8 : 1;
+    pw_job *j = &d->job[c];
+    pw_job_init(j, (pw_job_kind)kind);
+    j->options.backend = PW_BACKEND_CPU;
+    j->info = &d->info[c];
+    if (kind == PW_JOB_SW) {
+        const int64_t n = pick(&s, 1, 300 * scale), m = pick(&s, 1, 300 * scale);
+        char *a = malloc((size_t)n), *b = malloc((size_t)m);
+        for (int64_t k = 0; k < n; k++) a[k] = "ACGT"[next(&s) % 4];
+        for (int64_t k = 0; k < m; k++) b[k] = "ACGT"[next(&s) % 4];
+        if (bad) a[n / 2] = '#';
+        d->mem[c][0] = a, d->mem[c][1] = b;
+        j->u.sw.a = a, j->u.sw.n = n, j->u.sw.b = b, j->u.sw.m = m;
+        j->u.sw.params.gap_open = (int)pick(&s, 1, 5);
+        j->u.sw.params.gap_extend = (int)pick(&s, 1, j->u.sw.params.gap_open);
+        j->u.sw.result = &d->sw[c];
+    } else if (kind == PW_JOB_DTW) {
+        const int64_t n = pick(&s, 1, 300 * scale), m = pick(&s, 1, 300 * scale);
+        const pw_dtype t = next(&s) % 2 ? PW_F32 : PW_F64;
+        pw_image a = make_image(&s, t, 1, n, 0, &d->mem[c][0]), b = make_image(&s, t, 1, m, 0, &d->mem[c][1]);
+        j->u.dtw.type = t, j->u.dtw.a = a.data, j->u.dtw.n = n, j->u.dtw.b = b.data, j->u.dtw.m = m;
+        j->u.dtw.cost = next(&s) % 2 ? PW_DTW_SQUARED : PW_DTW_ABSOLUTE;
+        j->u.dtw.result = &d->dtw[c];
+    } else if (kind == PW_JOB_SAT) {
+        static const pw_dtype in_types[3] = {PW_U8, PW_U16, PW_I32};
+        const pw_dtype t = in_types[next(&s) % 3];
+        const int64_t rows = pick(&s, 1, 200 * scale), cols = pick(&s, 1, 200 * scale);
+        d->in[c] = make_image(&s, t, rows, cols, (int)(next(&s) % 2), &d->mem[c][0]);
+        const pw_dtype ot = next(&s) % 2 ? PW_I64 : PW_I32;
+        d->out[c] = make_image(&s, ot, rows, cols, (int)(next(&s) % 2), &d->mem[c][1]);
+        j->u.sat.in = &d->in[c], j->u.sat.out = &d->out[c];
+    } else if (kind == PW_JOB_INTHIST) {
+        const int64_t rows = pick(&s, 1, 100 * scale), cols = pick(&s, 1, 100 * scale);
+        d->in[c] = make_image(&s, PW_U8, rows, cols, (int)(next(&s) % 2), &d->mem[c][0]);
+        const int bins = (int)pick(&s, 1, 16);
+        j->u.inthist.in = &d->in[c], j->u.inthist.bins = bins, j->u.inthist.lo = 0, j->u.inthist.hi = 256;
+        j->u.inthist.out = calloc((size_t)(rows * cols * bins), sizeof(int32_t));
+        d->mem[c][1] = j->u.inthist.out;
+    } else { /* heat, sor */
+        const int64_t rows = pick(&s, 3, 64 * scale), cols = pick(&s, 3, 64 * scale);
+        const pw_dtype t = next(&s) % 2 ? PW_F32 : PW_F64;
+        d->in[c] = make_image(&s, t, rows, cols, (int)(next(&s) % 2), &d->mem[c][0]);
+        j->u.stencil.grid = &d->in[c], j->u.stencil.sweeps = pick(&s, 1, 4);
+        j->u.stencil.omega = 1.25, j->u.stencil.residual = &d->residual[c];
+    }
+}
+
+static void free_job(job_data *d)
+{
+    for (int c = 0; c < 2; c++) free(d->mem[c][0]), free(d->mem[c][1]);
+}
+
+static int image_equal(const pw_image *a, const pw_image *b)
+{
+    const size_t e = pw_dtype_size(a->type);
+    const int64_t sa = a->stride ? a->stride : a->cols, sb = b->stride ? b->stride : b->cols;
+    for (int64_t r = 0; r < a->rows; r++)
+        if (memcmp((char *)a->data + r * sa * e, (char *)b->data + r * sb * e, (size_t)a->cols * e)) return 0;
+    return 1;
+}
+
+/* The queue's result equals the reference's (float residuals summed in another order on a GPU). */
+static int same_result(const job_data *d, int gpu)
+{
+    const pw_job *q = &d->job[0], *r = &d->job[1];
+    switch (q->kind) {
+    case PW_JOB_SW:
+        return d->sw[0].score == d->sw[1].score && d->sw[0].end_a == d->sw[1].end_a && d->sw[0].end_b == d->sw[1].end_b;
+    case PW_JOB_DTW: return d->dtw[0].distance == d->dtw[1].distance;
+    case PW_JOB_SAT: return image_equal(q->u.sat.out, r->u.sat.out);
+    case PW_JOB_INTHIST: {
+        const size_t bytes = (size_t)(q->u.inthist.in->rows * q->u.inthist.in->cols * q->u.inthist.bins) * 4;
+        return !memcmp(q->u.inthist.out, r->u.inthist.out, bytes);
+    }
+    default: {
+        const double a = d->residual[0], b = d->residual[1];
+        const int close = gpu ? fabs(a - b) <= 1e-6 * fmax(1, fabs(b)) : a == b;
+        return image_equal(q->u.stencil.grid, r->u.stencil.grid) && close;
+    }
+    }
+}
+
+/* ---- the simulated device ---------------------------------------------------------------------- */
+
+typedef struct sim {
+    pthread_mutex_t lock;
+    int64_t resident, max_resident;
+    int ins, outs, kernels, max_ins, max_outs, max_kernels, max_copies;
+    int runs, fail_run; /* fail_run > 0: that kernel (1-based) and every later stage fail (CUDA) */
+    int broken;
+} sim;
+
+static void sim_enter(sim *s, int *count, int *max)
+{
+    pthread_mutex_lock(&s->lock);
+    (*count)++;
+    if (*count > *max) *max = *count;
+    if (s->ins + s->outs > s->max_copies) s->max_copies = s->ins + s->outs;
+    pthread_mutex_unlock(&s->lock);
+}
+
+static void sim_leave(sim *s, int *count)
+{
+    pthread_mutex_lock(&s->lock);
+    (*count)--;
+    pthread_mutex_unlock(&s->lock);
+}
+
+typedef struct sim_block {
+    int64_t bytes;
+    unsigned char data[];
+} sim_block;
+
+static pw_status sim_alloc(void *ctx, int64_t bytes, void **dev)
+{
+    sim *s = ctx;
+    sim_block *b = malloc(sizeof *b + (size_t)bytes);
+    if (!b) return PW_ERR_OUT_OF_MEMORY;
+    b->bytes = bytes;
+    pthread_mutex_lock(&s->lock);
+    s->resident += bytes;
+    if (s->resident > s->max_resident) s->max_resident = s->resident;
+    pthread_mutex_unlock(&s->lock);
+    *dev = b->data;
+    return PW_OK;
+}
+
+static void sim_release(void *ctx, void *dev)
+{
+    sim *s = ctx;
+    sim_block *b = (sim_block *)((unsigned char *)dev - offsetof(sim_block, data));
+    pthread_mutex_lock(&s->lock);
+    s->resident -= b->bytes;
+    pthread_mutex_unlock(&s->lock);
+    free(b);
+}
+
+/* Copies in odd-sized chunks, so the row-piece walk meets every offset. */
+enum { SIM_CHUNK = 777 };
+
+static pw_status sim_copy_in(void *ctx, const job_buffer *b, void *dev)
+{
+    sim *s = ctx;
+    if (s->broken) return PW_ERR_CUDA;
+    sim_enter(s, &s->ins, &s->max_ins);
+    const int64_t total = b->rows * b->row_bytes;
+    for (int64_t at = 0; at < total; at += SIM_CHUNK)
+        job_gather(b, at, total - at < SIM_CHUNK ? total - at : SIM_CHUNK, (unsigned char *)dev + at);
+    usleep(50); /* room for the other stages to run meanwhile */
+    sim_leave(s, &s->ins);
+    return PW_OK;
+}
+
+static pw_status sim_copy_out(void *ctx, const void *dev, const job_buffer *b, int *touched)
+{
+    sim *s = ctx;
+    if (s->broken) return PW_ERR_CUDA;
+    sim_enter(s, &s->outs, &s->max_outs);
+    const int64_t total = b->rows * b->row_bytes;
+    for (int64_t at = 0; at < total; at += SIM_CHUNK)
+        job_scatter(b, at, total - at < SIM_CHUNK ? total - at : SIM_CHUNK, (const unsigned char *)dev + at), *touched = 1;
+    usleep(50);
+    sim_leave(s, &s->outs);
+    return PW_OK;
+}
+
+static pw_status sim_run(void *ctx, const pw_job *job)
+{
+    sim *s = ctx;
+    pthread_mutex_lock(&s->lock);
+    const int call = ++s->runs;
+    if (s->fail_run > 0 && call >= s->fail_run) s->broken = 1;
+    pthread_mutex_unlock(&s->lock);
+    if (s->broken) return PW_ERR_CUDA;
+    sim_enter(s, &s->kernels, &s->max_kernels);
+    pw_job j = *job; /* the "device" is host memory: the CPU engine on the copies */
+    j.options.backend = PW_BACKEND_CPU;
+    pw_status st = job_call(&j, 0);
+    sim_leave(s, &s->kernels);
+    return st;
+}
+
+static void sim_destroy(void *ctx) { (void)ctx; }
+
+static queue_device sim_device(sim *s, int engines, int64_t budget)
+{
+    memset(s, 0, sizeof *s);
+    pthread_mutex_init(&s->lock, NULL);
+    return (queue_device){s, engines, budget, sim_alloc, sim_release, sim_copy_in, sim_copy_out, sim_run, sim_destroy};
+}
+
+/* ---- one set through one queue ------------------------------------------------------------------- */
+
+typedef struct set_run {
+    int n_jobs;
+    uint64_t seed;
+    int bad_job;       /* this job has bad data (-1: none) */
+    int big;           /* larger sizes (the GPU run: several staging chunks) */
+    pw_queue_order order;
+    int window;
+    int engines;       /* simulated device: copy engines (0: the CPU queue, no device) */
+    int64_t budget;    /* simulated device: memory budget (0: unlimited) */
+    int fail_run;      /* simulated device: the kernel that breaks it (0: none) */
+    int gpu;           /* the real CUDA queue */
+    int wait_each;     /* pw_queue_wait after every few submits (jobs released before the window fills) */
+} set_run;
+
+static const char *order_name(pw_queue_order o)
+{
+    return o == PW_QUEUE_REORDER ? "reorder" : o == PW_QUEUE_FIFO ? "fifo" : "serial";
+}
+
+static void run_set(const set_run *r)
+{
+    char what[160];
+    snprintf(what, sizeof what, "set seed %llu, %d jobs, %s w%d, %s%d engines, budget %lld, fail %d",
+             (unsigned long long)r->seed, r->n_jobs, order_name(r->order), r->window, r->gpu ? "gpu " : "",
+             r->engines, (long long)r->budget, r->fail_run);
+    job_data *d = calloc((size_t)r->n_jobs, sizeof *d);
+    int64_t largest = 0;
+    for (int k = 0; k < r->n_jobs; k++) {
+        for (int c = 0; c < 2; c++) make_job(&d[k], c, r->seed * 1000 + (uint64_t)k, r->big, k == r->bad_job);
+        job_layout l;
+        if (job_describe(&d[k].job[0], &l) == PW_OK && l.bytes_device > largest) largest = l.bytes_device;
+        if (!r->gpu && r->engines == 0) d[k].job[0].options.backend = PW_BACKEND_CPU;
+        else d[k].job[0].options.backend = PW_BACKEND_AUTO;
+    }
+    /* the references, each job run directly */
+    pw_status *ref = calloc((size_t)r->n_jobs, sizeof *ref);
+    for (int k = 0; k < r->n_jobs; k++) ref[k] = pw_job_run(&d[k].job[1]);
+    pw_queue_options opt;
+    pw_queue_options_init(&opt);
+    opt.order = r->order;
+    opt.window = r->window;
+    opt.staging_bytes = 64 << 10;
+    sim s;
+    pw_queue *q = NULL;
+    pw_status st;
+    if (r->gpu) {
+        opt.backend = PW_BACKEND_CUDA;
+        st = pw_queue_create(&opt, &q);
+    } else if (r->engines == 0) {
+        opt.backend = PW_BACKEND_CPU;
+        st = pw_queue_create(&opt, &q);
+    } else {
+        queue_device dev = sim_device(&s, r->engines, r->budget ? r->budget : INT64_MAX / 4);
+        s.fail_run = r->fail_run;
+        st = queue_create_on(&opt, &dev, &q);
+    }
+    CHECK(st == PW_OK, "%s: create: %s", what, pw_status_str(st));
+    if (st != PW_OK) {
+        for (int k = 0; k < r->n_jobs; k++) free_job(&d[k]);
+        free(ref);
+        free(d);
+        return;
+    }
+    int64_t id = -1;
+    for (int k = 0; k < r->n_jobs; k++) {
+        st = pw_queue_submit(q, &d[k].job[0], &id);
+        CHECK(st == PW_OK && id == k, "%s: submit %d: %s, id %lld", what, k, pw_status_str(st), (long long)id);
+        if (r->wait_each && k % 3 == 2) CHECK(pw_queue_wait(q, k) == ref[k], "%s: wait %d", what, k);
+    }
+    st = pw_queue_drain(q);
+    pw_status first_ref = PW_OK;
+    for (int k = 0; k < r->n_jobs; k++) {
+        pw_status got = pw_queue_wait(q, k);
+        if (first_ref == PW_OK) first_ref = ref[k];
+        CHECK(got == ref[k], "%s: job %d (%s): %s, the reference %s", what, k, pw_job_kind_name(d[k].job[0].kind),
+              pw_status_str(got), pw_status_str(ref[k]));
+        if (got == PW_OK && ref[k] == PW_OK)
+            CHECK(same_result(&d[k], r->gpu), "%s: job %d (%s): results differ", what, k,
+                  pw_job_kind_name(d[k].job[0].kind));
+    }
+    CHECK(st == first_ref, "%s: drain %s, the first failure %s", what, pw_status_str(st), pw_status_str(first_ref));
+    pw_queue_stats stats;
+    CHECK(pw_queue_get_stats(q, &stats) == PW_OK, "%s: stats", what);
+    CHECK(stats.submitted == r->n_jobs && stats.done == r->n_jobs && stats.remaining_seconds == 0,
+          "%s: stats %lld submitted %lld done, %g s left", what, (long long)stats.submitted, (long long)stats.done,
+          stats.remaining_seconds);
+    int64_t ref_failed = 0;
+    for (int k = 0; k < r->n_jobs; k++) ref_failed += ref[k] != PW_OK;
+    CHECK(stats.failed == ref_failed, "%s: %lld failed, the references %lld", what, (long long)stats.failed,
+          (long long)ref_failed);
+    CHECK(stats.lower_bound <= stats.seconds * (1 + 1e-9) + 1e-9, "%s: bound %g above the makespan %g", what,
+          stats.lower_bound, stats.seconds);
+    /* the pipeline's rules, from the queue's records */
+    queue_job_trace *t = calloc((size_t)r->n_jobs, sizeof *t);
+    int ordered = 1, fifo = 1, serial = 1, kernels_apart = 1;
+    for (int k = 0; k < r->n_jobs; k++) {
+        queue_job_get_trace(q, k, &t[k]);
+        if (t[k].kernel_start >= 0 && !(t[k].in_end <= t[k].kernel_start)) ordered = 0;
+        if (t[k].out_start >= 0 && !(t[k].kernel_end <= t[k].out_start)) ordered = 0;
+        if (t[k].issue_rank != k) fifo = 0;
+    }
+    for (int a = 0; a < r->n_jobs; a++)
+        for (int b = 0; b < r->n_jobs; b++) {
+            if (a == b || t[a].kernel_start < 0 || t[b].kernel_start < 0) continue;
+            if (t[a].kernel_start < t[b].kernel_start && t[a].kernel_end > t[b].kernel_start) kernels_apart = 0;
+            /* serial: all of a's stages before any of b's when a was issued first */
+            const double a_end = t[a].out_end >= 0 ? t[a].out_end : t[a].kernel_end;
+            if (t[a].issue_rank < t[b].issue_rank && a_end > t[b].in_start) serial = 0;
+        }
+    CHECK(ordered, "%s: a job's stages out of order", what);
+    CHECK(kernels_apart, "%s: two kernels overlapped", what);
+    if (r->order != PW_QUEUE_REORDER && (r->engines > 0 || r->gpu)) CHECK(fifo, "%s: not issued in arrival order", what);
+    if (r->order == PW_QUEUE_SERIAL && (r->engines > 0 || r->gpu)) CHECK(serial, "%s: serial stages overlapped", what);
+    if (!r->gpu && r->engines > 0) {
+        CHECK(s.max_kernels <= 1 && s.max_ins <= 1 && s.max_outs <= 1, "%s: stages at once: %d kernels %d ins %d outs",
+              what, s.max_kernels, s.max_ins, s.max_outs);
+        if (r->engines == 1) CHECK(s.max_copies <= 1, "%s: one engine ran %d copies at once", what, s.max_copies);
+        if (r->budget) CHECK(s.max_resident <= r->budget, "%s: %lld resident, budget %lld", what,
+                             (long long)s.max_resident, (long long)r->budget);
+        CHECK(s.resident == 0, "%s: %lld bytes left on the device", what, (long long)s.resident);
+        const int expect_cpu = r->fail_run > 0 || (r->budget && largest > r->budget);
+        CHECK(expect_cpu ? stats.on_cpu > 0 : stats.on_cpu == 0, "%s: %lld jobs on the CPU", what,
+              (long long)stats.on_cpu);
+        CHECK(stats.device_failed == (r->fail_run > 0 && r->fail_run <= s.runs), "%s: device_failed %d", what,
+              stats.device_failed);
+    }
+    free(t);
+    free(ref);
+    pw_queue_destroy(q);
+    for (int k = 0; k < r->n_jobs; k++) free_job(&d[k]);
+    free(d);
+}
+
+static void bad_arguments(void)
+{
+    pw_queue_options opt;
+    pw_queue_options_init(&opt);
+    pw_queue *q = NULL;
+    opt.window = 0;
+    CHECK(pw_queue_create(&opt, &q) == PW_ERR_INVALID_ARGUMENT, "window 0");
+    pw_queue_options_init(&opt);
+    opt.memory_fraction = 1.5;
+    CHECK(pw_queue_create(&opt, &q) == PW_ERR_INVALID_ARGUMENT, "memory fraction 1.5");
+    CHECK(pw_queue_create(NULL, &q) == PW_ERR_NULL_ARGUMENT, "no options");
+    pw_queue_options_init(&opt);
+    opt.backend = PW_BACKEND_CPU;
+    CHECK(pw_queue_create(&opt, &q) == PW_OK, "a CPU queue");
+    pw_job job;
+    pw_job_init(&job, PW_JOB_SW);
+    CHECK(pw_queue_submit(q, &job, NULL) == PW_ERR_NULL_ARGUMENT, "a job without sequences");
+    pw_sw_result res;
+    job.u.sw.a = "ACGT", job.u.sw.b = "ACGT", job.u.sw.n = 0, job.u.sw.m = 4, job.u.sw.result = &res;
+    CHECK(pw_queue_submit(q, &job, NULL) == PW_ERR_INVALID_SIZE, "an empty sequence");
+    job.kind = PW_JOB_KIND_COUNT;
+    CHECK(pw_queue_submit(q, &job, NULL) == PW_ERR_INVALID_ARGUMENT, "an unknown kind");
+    pw_job_init(&job, PW_JOB_DTW);
+    double x = 1;
+    job.u.dtw.a = &x, job.u.dtw.b = &x, job.u.dtw.n = 1, job.u.dtw.m = 1, job.u.dtw.type = PW_I32;
+    pw_dtw_result dr;
+    job.u.dtw.result = &dr;
+    CHECK(pw_queue_submit(q, &job, NULL) == PW_ERR_INVALID_ARGUMENT, "dtw of i32");
+    CHECK(pw_queue_wait(q, 0) == PW_ERR_INVALID_ARGUMENT, "waiting for a job never submitted");
+    pw_queue_stats stats;
+    CHECK(pw_queue_get_stats(q, &stats) == PW_OK && stats.submitted == 0 && stats.backend == PW_BACKEND_CPU,
+          "stats of an empty queue");
+    CHECK(pw_queue_drain(q) == PW_OK, "drain of an empty queue");
+    pw_queue_destroy(q);
+    pw_queue_destroy(NULL);
+    CHECK(strcmp(pw_job_kind_name(PW_JOB_INTHIST), "inthist") == 0 && strcmp(pw_job_kind_name(99), "?") == 0,
+          "kind names");
+}
+
+int main(int argc, char **argv)
+{
+    const int gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
+    test_seed(20261125);
+    const uint64_t base = test_rand() % 100000;
+    if (gpu) {
+        pw_queue_options opt;
+        pw_queue_options_init(&opt);
+        opt.backend = PW_BACKEND_CUDA;
+        pw_queue *q = NULL;
+        if (pw_queue_create(&opt, &q) != PW_OK) {
+            printf("no CUDA device: skipped\n");
+            return 77;
+        }
+        pw_queue_destroy(q);
+        for (int order = 0; order < 3; order++)
+            for (int k = 0; k < 4; k++)
+                run_set(&(set_run){30, base + (uint64_t)k, k == 1 ? 7 : -1, k >= 2, (pw_queue_order)order,
+                                   k == 3 ? 4 : 8, 0, 0, 0, 1, k == 0});
+        return test_finish();
+    }
+    bad_arguments();
+    for (int k = 0; k < 3; k++) /* the CPU queue */
+        run_set(&(set_run){20, base + (uint64_t)k, k == 1 ? 5 : -1, 0, PW_QUEUE_REORDER, 8, 0, 0, 0, 0, k == 2});
+    for (int engines = 1; engines <= 2; engines++)
+        for (int order = 0; order < 3; order++)
+            for (int k = 0; k < 4; k++)
+                run_set(&(set_run){24, base + 10 * (uint64_t)engines + (uint64_t)k, k == 1 ? 9 : -1, 0,
+                                   (pw_queue_order)order, k == 3 ? 3 : 8, engines, 0, 0, 0, k == 2});
+    /* a tight memory budget (some jobs larger than it: those run on the CPU) */
+    for (int engines = 1; engines <= 2; engines++)
+        for (int order = 0; order < 3; order++)
+            run_set(&(set_run){24, base + 50 + (uint64_t)engines, -1, 0, (pw_queue_order)order, 8, engines, 120000, 0, 0, 0});
+    /* the device breaks at its 5th kernel: the rest finish on the CPU */
+    for (int engines = 1; engines <= 2; engines++)
+        for (int order = 0; order < 3; order++)
+            run_set(&(set_run){20, base + 60 + (uint64_t)engines, 3, 0, (pw_queue_order)order, 8, engines, 0, 5, 0, 0});
+    return test_finish();
+}
