@@ -204,6 +204,7 @@ static int keep_or_compare(bench_job *b, int keep)
 
 int main(int argc, char **argv)
 {
+    setvbuf(stdout, NULL, _IOLBF, 0); /* lines reach a log even if the run is cut short */
     int orders = 25, cpu_check = 1;
     double copy_scale = 1, kernel_scale = 1;
     pw_backend backend = PW_BACKEND_CUDA;
@@ -246,7 +247,9 @@ int main(int argc, char **argv)
             }
             pw_job cpu = b->job;
             cpu.options.backend = PW_BACKEND_CPU;
+            const double t = now();
             pw_status st = pw_job_run(&cpu);
+            printf("  %-30s cpu %8.2f ms\n", b->label, 1e3 * (now() - t));
             const int ok = st == PW_OK && keep_or_compare(b, 0);
             if (!ok) printf("CPU CHECK FAILED: %s (%s)\n", b->label, pw_status_str(st));
             same += ok;
@@ -319,6 +322,7 @@ int main(int argc, char **argv)
                 }
                 continue;
             }
+            printf("  %s order %d: %.2f ms\n", mode_names[m], o, 1e3 * elapsed);
             seconds[m * orders + o - 1] = elapsed;
             bound[m * orders + o - 1] = lb;
         }
