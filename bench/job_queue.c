@@ -127,6 +127,7 @@ static void make_job(bench_job *b, const job_spec *sp, double copy_scale, double
     if (rows < 3) rows = 3;
     pw_job_init(j, sp->kind);
     j->options.backend = backend;
+    j->options.width_model = -1; /* the fixed widths: no training run inside a measured order */
     switch (sp->kind) {
     case PW_JOB_SAT:
         snprintf(b->label, sizeof b->label, "sat %s->%s %ldx%ld", pw_dtype_name(sp->in), pw_dtype_name(sp->out),

@@ -20,7 +20,7 @@ grep FAIL "$out/test_queue_gpu.log" | head -8 | tee -a "$out/summary.txt"
 timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 ./build-gpu/tests/test_queue --gpu \
   > "$out/sanitizer_memcheck.log" 2>&1
 summary "compute-sanitizer memcheck test_queue --gpu: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$out/sanitizer_memcheck.log" | tail -2 | tr '\n' ' ')"
-timeout 300 ./build-gpu/bench_job_queue --orders 25 ${PW_QUEUE_ARGS:-} > "$out/bench_job_queue.log" 2>&1
+timeout 330 ./build-gpu/bench_job_queue --orders 25 ${PW_QUEUE_ARGS:-} > "$out/bench_job_queue.log" 2>&1
 summary "bench_job_queue: rc=$?"
 grep -E "^(job set|  |cpu check|serial|fifo|reorder|summary|CHECK|CPU CHECK)" "$out/bench_job_queue.log" >> "$out/summary.txt"
 echo "---- summary"
