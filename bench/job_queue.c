@@ -16,7 +16,9 @@
  * The scales multiply the rows of the copy-heavy and the kernel-heavy jobs.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -171,6 +173,41 @@ static void make_job(bench_job *b, const job_spec *sp, double copy_scale, double
     }
 }
 
+/* A watch on the queue: an order that has not finished after 30 s has its state printed (a stall
+ * must be diagnosable from the log of a machine given back since). */
+typedef struct watch {
+    pthread_mutex_t lock;
+    pw_queue *q;
+    double since; /* the current order's start; 0: none running */
+    int stop;
+} watch;
+
+static void *watch_thread(void *p)
+{
+    watch *w = p;
+    for (;;) {
+        sleep(1);
+        pthread_mutex_lock(&w->lock);
+        if (w->stop) break;
+        if (w->q && w->since > 0 && now() - w->since > 30) {
+            printf("STALL: an order has run for 30 s\n");
+            queue_debug_dump(w->q, stdout);
+            fflush(stdout);
+            w->since = now(); /* again in 30 s */
+        }
+        pthread_mutex_unlock(&w->lock);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+static void watch_set(watch *w, pw_queue *q, double since)
+{
+    pthread_mutex_lock(&w->lock);
+    w->q = q, w->since = since;
+    pthread_mutex_unlock(&w->lock);
+}
+
 static void restore(bench_job *b)
 {
     if (b->pristine.data) memcpy(b->in.data, b->pristine.data, b->out_bytes);
@@ -272,6 +309,9 @@ int main(int argc, char **argv)
     static const char *const mode_names[3] = {"serial", "fifo", "reorder"};
     double *seconds = calloc((size_t)(3 * orders), sizeof(double)), *bound = calloc((size_t)(3 * orders), sizeof(double));
     int engines = 0;
+    watch w = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0};
+    pthread_t watcher;
+    pthread_create(&watcher, NULL, watch_thread, &w);
     for (int m = 0; m < 3; m++) {
         pw_queue_options opt;
         pw_queue_options_init(&opt);
@@ -287,9 +327,11 @@ int main(int argc, char **argv)
         for (int o = 0; o <= orders; o++) { /* order 0: the warm-up */
             for (int k = 0; k < n; k++) restore(&jobs[k]);
             const double t = now();
+            watch_set(&w, q, t);
             for (int k = 0; k < n; k++) pw_queue_submit(q, &jobs[perm[o][k]].job, NULL);
             st = pw_queue_drain(q);
             const double elapsed = now() - t;
+            watch_set(&w, NULL, 0);
             /* the bound of this order's measured stages */
             pw_flow_job stages[MAX_JOBS];
             for (int k = 0; k < n; k++) {
@@ -333,6 +375,10 @@ int main(int argc, char **argv)
                (long long)stats.on_cpu, stats.device_failed);
         pw_queue_destroy(q);
     }
+    pthread_mutex_lock(&w.lock);
+    w.stop = 1;
+    pthread_mutex_unlock(&w.lock);
+    pthread_join(watcher, NULL);
     printf("order  serial_ms  fifo_ms  reorder_ms  bound_ms  serial/reorder  fifo/reorder  reorder/bound\n");
     double sum_sr = 0, sum_fr = 0, worst_fifo = 0, fr_at_worst = 0, max_rb = 0, sum_rb = 0;
     for (int o = 0; o < orders; o++) {

@@ -661,6 +661,22 @@ pw_status queue_job_get_trace(pw_queue *q, int64_t id, queue_job_trace *trace)
     return st;
 }
 
+void queue_debug_dump(pw_queue *q, FILE *f)
+{
+    pthread_mutex_lock(&q->lock);
+    fprintf(f, "queue: %lld jobs, %lld done; pending %lld, issued %lld, kernel_next %lld, out_next %lld, cpu %lld/%lld; "
+               "resident %lld of %lld; released %lld; device_failed %d\n",
+            (long long)q->n_jobs, (long long)q->done, (long long)q->pending.n, (long long)q->issued.n,
+            (long long)q->kernel_next, (long long)q->out_next, (long long)q->cpu_next, (long long)q->cpu.n,
+            (long long)q->resident, (long long)q->dev.memory_budget, (long long)q->released, q->device_failed);
+    for (int64_t k = 0; k < q->n_jobs; k++)
+        if (q->jobs[k]->state != JOB_DONE)
+            fprintf(f, "  job %lld (%s): state %d, to_cpu %d, status %s\n", (long long)k,
+                    pw_job_kind_name(q->jobs[k]->job.kind), q->jobs[k]->state, q->jobs[k]->to_cpu,
+                    pw_status_str(q->jobs[k]->status));
+    pthread_mutex_unlock(&q->lock);
+}
+
 void pw_queue_destroy(pw_queue *q)
 {
     if (!q) return;

@@ -10,6 +10,8 @@
 #ifndef PW_QUEUE_DEVICE_H
 #define PW_QUEUE_DEVICE_H
 
+#include <stdio.h>
+
 #include "job.h"
 
 #ifdef __cplusplus
@@ -49,6 +51,9 @@ typedef struct queue_job_trace {
     int on_cpu;
 } queue_job_trace;
 pw_status queue_job_get_trace(pw_queue *queue, int64_t id, queue_job_trace *trace);
+
+/* The queue's state and every job not done, for diagnosing a stall (bench_job_queue). */
+void queue_debug_dump(pw_queue *queue, FILE *f);
 
 #ifdef __cplusplus
 }
