@@ -173,8 +173,8 @@ static void make_job(bench_job *b, const job_spec *sp, double copy_scale, double
     }
 }
 
-/* A watch on the queue: an order that has not finished after 30 s has its state printed (a stall
- * must be diagnosable from the log of a machine given back since). */
+/* A watch on the queue: an order that has not finished after 30 s has its state printed, once (a
+ * stall must be diagnosable from the log of a machine given back since). */
 typedef struct watch {
     pthread_mutex_t lock;
     pw_queue *q;
@@ -193,7 +193,7 @@ static void *watch_thread(void *p)
             printf("STALL: an order has run for 30 s\n");
             queue_debug_dump(w->q, stdout);
             fflush(stdout);
-            w->since = now(); /* again in 30 s */
+            w->since = 0; /* once: a log that stops growing is bench/queue_stall.sh's sign */
         }
         pthread_mutex_unlock(&w->lock);
     }

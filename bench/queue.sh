@@ -17,7 +17,7 @@ pw_begin
 timeout 120 ./build-gpu/tests/test_queue --gpu > "$out/test_queue_gpu.log" 2>&1
 summary "test_queue --gpu: rc=$? $(tail -1 "$out/test_queue_gpu.log")"
 grep FAIL "$out/test_queue_gpu.log" | head -8 | tee -a "$out/summary.txt"
-timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 ./build-gpu/tests/test_queue --gpu \
+PW_QUEUE_QUICK=1 timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 ./build-gpu/tests/test_queue --gpu \
   > "$out/sanitizer_memcheck.log" 2>&1
 summary "compute-sanitizer memcheck test_queue --gpu: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$out/sanitizer_memcheck.log" | tail -2 | tr '\n' ' ')"
 timeout 330 ./build-gpu/bench_job_queue --orders 25 ${PW_QUEUE_ARGS:-} > "$out/bench_job_queue.log" 2>&1

@@ -91,27 +91,23 @@ static double now(void)
 
 static double since(const pw_queue *q) { return now() - q->t0; }
 
-static int list_push(id_list *l, int64_t id)
+/* Room for `count` entries. */
+static int list_reserve(id_list *l, int64_t count)
 {
-    if (l->n == l->cap) {
-        const int64_t cap = l->cap ? 2 * l->cap : 64;
-        int64_t *p = realloc(l->at, sizeof *p * (size_t)cap);
-        if (!p) return -1;
-        l->at = p, l->cap = cap;
-    }
-    l->at[l->n++] = id;
+    if (count <= l->cap) return 0;
+    int64_t cap = l->cap ? l->cap : 64;
+    while (cap < count) cap *= 2;
+    int64_t *p = realloc(l->at, sizeof *p * (size_t)cap);
+    if (!p) return -1;
+    l->at = p, l->cap = cap;
     return 0;
 }
 
-/* Room for one more entry in every list a job can join, so no later push fails. */
-static int lists_reserve(pw_queue *q)
+/* Room in every list for every job submitted (a job is at most once in each), so the threads
+ * never grow them: submit does, under the lock. */
+static int lists_reserve(pw_queue *q, int64_t jobs)
 {
-    id_list *lists[3] = {&q->pending, &q->issued, &q->cpu};
-    for (int k = 0; k < 3; k++) {
-        if (list_push(lists[k], 0)) return -1;
-        lists[k]->n--;
-    }
-    return 0;
+    return list_reserve(&q->pending, jobs) || list_reserve(&q->issued, jobs) || list_reserve(&q->cpu, jobs);
 }
 
 void pw_queue_options_init(pw_queue_options *o)
@@ -554,7 +550,7 @@ pw_status pw_queue_submit(pw_queue *q, const pw_job *job, int64_t *id)
         qjob **p = realloc(q->jobs, sizeof *p * (size_t)cap);
         if (p) q->jobs = p, q->cap_jobs = cap;
     }
-    if (q->n_jobs == q->cap_jobs || lists_reserve(q)) {
+    if (q->n_jobs == q->cap_jobs || lists_reserve(q, q->n_jobs + 1)) {
         pthread_mutex_unlock(&q->lock);
         free(j);
         return PW_ERR_OUT_OF_MEMORY;
