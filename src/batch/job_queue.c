@@ -575,7 +575,8 @@ pw_status pw_queue_wait(pw_queue *q, int64_t id)
         pthread_mutex_unlock(&q->lock);
         return PW_ERR_INVALID_ARGUMENT;
     }
-    if (q->released < id + 1) q->released = id + 1;
+    q->released = q->n_jobs; /* every job waiting goes now (releasing only up to id would let the
+                                window issue one job per job finished) */
     pthread_cond_broadcast(&q->changed);
     qjob *j = q->jobs[id];
     while (j->state != JOB_DONE) pthread_cond_wait(&q->changed, &q->lock);
