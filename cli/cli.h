@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "peerwave.h"
+#include "peerwave_batch.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
@@ -139,6 +140,18 @@ void cli_progress_attach(cli_common *c);
  * a line a second with --progress; never with --quiet. */
 typedef pw_status (*cli_job_fn)(void *arg);
 pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, void *arg);
+
+/* Run one library job (pw_job) as cli_run_job does.  Inside `peerwave batch` (cmd_batch.c) the
+ * job goes to the batch's queue instead: the call returns when the queue has run it and the jobs
+ * of the lines before have printed their reports, so reports come out in the file's order.
+ * cli_run_job itself is refused there (PW_ERR_UNSUPPORTED): only pw_job runs are queue jobs. */
+pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job);
+
+/* Inside a job of `peerwave batch` (cmd_batch.c): 1, and the hooks it provides. */
+int cli_in_batch(void);
+int cli_batch_silenced(void);                 /* the batch was abandoned: this job says nothing */
+pw_status cli_batch_run_job(pw_job *job);     /* the queue's run of the job */
+pw_status cli_batch_refuse(const char *label); /* a run that is not a queue job */
 
 /* Options for the --check reference run: sequential strategy on the CPU. */
 pw_options cli_reference_options(void);

@@ -43,7 +43,7 @@ static int shows_progress(const cli_common *c) { return !c->quiet && (c->progres
 
 void cli_progress_attach(cli_common *c)
 {
-    if (!shows_progress(c)) return;
+    if (!shows_progress(c) || cli_in_batch()) return; /* a batch shows the queue's progress */
     c->options.progress = progress_hook;
     c->options.progress_user = NULL;
     const char *every_env = getenv("PEERWAVE_PROGRESS_EVERY_MS"); /* (see cli_run_job) */
@@ -119,8 +119,17 @@ static void format_status(char *out, size_t size, double elapsed)
     snprintf(out, size, "%5.1f%% %s ETA %s%s (%.0f s)", 100.0 * p.fraction, rate, eta, best, elapsed);
 }
 
+static pw_status run_library_job(void *job) { return pw_job_run(job); }
+
+pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job)
+{
+    if (cli_in_batch()) return cli_batch_run_job(job);
+    return cli_run_job(c, label, run_library_job, job);
+}
+
 pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, void *arg)
 {
+    if (cli_in_batch()) return cli_batch_refuse(label);
     if (!shows_progress(c)) return job(arg);
     const int tty = isatty(STDERR_FILENO);
     /* PEERWAVE_PROGRESS_AFTER_MS: the delay before the first report (tests set it to 0). */

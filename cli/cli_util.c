@@ -12,6 +12,7 @@
 
 void cli_error(const char *fmt, ...)
 {
+    if (cli_batch_silenced()) return;
     va_list ap;
     va_start(ap, fmt);
     fputs("peerwave: ", stderr);

@@ -249,7 +249,11 @@ int cmd_dtw(int argc, char **argv)
         goto out;
     }
     dtw_job job = {&a, &b, args.cost, common.options};
-    pw_status st = cli_run_job(&common, "dtw", run_dtw, &job);
+    pw_job run;
+    pw_job_init(&run, PW_JOB_DTW);
+    run.u.dtw.type = type, run.u.dtw.a = a.data, run.u.dtw.n = a.length, run.u.dtw.b = b.data, run.u.dtw.m = b.length;
+    run.u.dtw.cost = args.cost, run.u.dtw.result = &job.result, run.options = job.options;
+    pw_status st = cli_run_pw_job(&common, "dtw", &run);
     if (st != PW_OK) {
         cli_error("dtw %s vs %s: %s", argv[first], argv[first + 1], cli_status_text(st));
         code = cli_status_exit(st);

@@ -130,7 +130,11 @@ int cmd_inthist(int argc, char **argv)
         goto out;
     }
     inthist_job job = {&in, &args, out, common.options};
-    pw_status st = cli_run_job(&common, "inthist", run_inthist, &job);
+    pw_job run;
+    pw_job_init(&run, PW_JOB_INTHIST);
+    run.u.inthist.in = &in, run.u.inthist.bins = (int)args.bins, run.u.inthist.lo = args.lo, run.u.inthist.hi = args.hi;
+    run.u.inthist.out = out, run.options = job.options, run.info = &job.info;
+    pw_status st = cli_run_pw_job(&common, "inthist", &run);
     if (st != PW_OK) {
         cli_error("inthist %s: %s", path, cli_status_text(st));
         code = cli_status_exit(st);

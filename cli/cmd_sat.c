@@ -147,7 +147,10 @@ int cmd_sat(int argc, char **argv)
         goto out;
     }
     sat_job job = {&in, &out, common.options};
-    pw_status st = cli_run_job(&common, "sat", run_sat, &job);
+    pw_job run;
+    pw_job_init(&run, PW_JOB_SAT);
+    run.u.sat.in = &in, run.u.sat.out = &out, run.options = job.options, run.info = &job.info;
+    pw_status st = cli_run_pw_job(&common, "sat", &run);
     if (st != PW_OK) {
         cli_error("sat %s: %s", path, cli_status_text(st));
         code = cli_status_exit(st);

@@ -154,7 +154,11 @@ static int cmd_stencil(int argc, char **argv, int sor)
         memcpy(ref.data, grid.data, bytes);
     }
     stencil_job job = {&grid, &args, common.options, 0};
-    pw_status st = cli_run_job(&common, command.name, run_stencil, &job);
+    pw_job run;
+    pw_job_init(&run, args.sor ? PW_JOB_SOR : PW_JOB_HEAT);
+    run.u.stencil.grid = &grid, run.u.stencil.sweeps = args.sweeps, run.u.stencil.omega = args.omega;
+    run.u.stencil.residual = &job.residual, run.options = job.options, run.info = &job.info;
+    pw_status st = cli_run_pw_job(&common, command.name, &run);
     if (st != PW_OK) {
         cli_error("%s: %s", command.name, cli_status_text(st));
         code = cli_status_exit(st);

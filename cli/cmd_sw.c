@@ -277,7 +277,11 @@ int cmd_sw(int argc, char **argv)
     sw_job job = {&a, &b, &args.params, common.options};
     job.options.sw_prune = args.prune;
     job.align = args.align;
-    pw_status st = cli_run_job(&common, "sw", run_sw, &job);
+    pw_job run; /* the score alone is a library job (and a queue job in `peerwave batch`) */
+    pw_job_init(&run, PW_JOB_SW);
+    run.u.sw.a = a.seq, run.u.sw.n = a.length, run.u.sw.b = b.seq, run.u.sw.m = b.length;
+    run.u.sw.params = args.params, run.u.sw.result = &job.result, run.options = job.options;
+    pw_status st = job.align ? cli_run_job(&common, "sw --align", run_sw, &job) : cli_run_pw_job(&common, "sw", &run);
     int code = 0;
     if (st != PW_OK) {
         cli_error("sw %s vs %s: %s", path_a, path_b, cli_status_text(st));

@@ -3,22 +3,15 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 
-int cmd_sw(int argc, char **argv);
-int cmd_dtw(int argc, char **argv);
-int cmd_sat(int argc, char **argv);
-int cmd_inthist(int argc, char **argv);
-int cmd_heat(int argc, char **argv);
-int cmd_sor(int argc, char **argv);
-int cmd_tune(int argc, char **argv);
-int cmd_run(int argc, char **argv);
 
 static const struct {
     const char *name;
     int (*run)(int, char **);
 } commands[] = {{"sw", cmd_sw},   {"dtw", cmd_dtw},   {"sat", cmd_sat},
                 {"inthist", cmd_inthist}, {"heat", cmd_heat}, {"sor", cmd_sor},
-                {"tune", cmd_tune}, {"run", cmd_run}};
+                {"tune", cmd_tune}, {"run", cmd_run}, {"batch", cmd_batch}};
 
 static const char usage[] =
     "usage: peerwave COMMAND [options] ...\n"
@@ -32,6 +25,8 @@ static const char usage[] =
     "  sor --size RxC --omega W -o OUT.npy     successive over-relaxation sweeps\n"
     "  tune sw|sat ...          tile-width sweep: measured time next to the width models\n"
     "  run CELL.c ...           your own recurrence (docs/EXTENDING.md), on the GPU or CPU\n"
+    "  batch JOBS.tsv           a file of sw/dtw/sat/inthist/heat/sor command lines as one job\n"
+    "                           queue (GPU copies overlapped with other jobs' kernels)\n"
     "Run 'peerwave COMMAND --help' for a command's options; 'peerwave --version'.\n"
     "Exit status: 0 success, 1 bad data or a failed run, 2 bad usage.\n";
 

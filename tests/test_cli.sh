@@ -504,5 +504,54 @@ expect 1 dtw --query "$tmp/sbad.txt" --db "$tmp/sdb.txt"
 expect 2 dtw --query "$tmp/sq.txt"
 expect 2 dtw --query "$tmp/sq.txt" --db "$tmp/sdb.txt" --path "$tmp/p.npy"
 
+# ---- peerwave batch JOBS.tsv: the job queue (docs/BATCH.md) ----
+# Every job's report equals the same command run alone (minus the run details), in file order.
+"$pw" sat --quiet "$ex/rings.pgm" -o "$tmp/sat1.npy" > "$tmp/alone" 2>/dev/null
+"$pw" sw --quiet "$tmp/a.fa" "$tmp/b.fa" >> "$tmp/alone" 2>/dev/null
+"$pw" heat --quiet --size 40x30 --sweeps 4 -o "$tmp/heat1.npy" >> "$tmp/alone" 2>/dev/null
+"$pw" inthist --quiet "$ex/rings.png" --bins 5 -o "$tmp/ih1.npy" >> "$tmp/alone" 2>/dev/null
+sed "s|-o $tmp/\([a-z]*\)1.npy|-o $tmp/\12.npy|" "$tmp/alone" > "$tmp/alone2" # (the output paths differ)
+cat > "$tmp/jobs.tsv" <<JOBS
+# comments and blank lines are skipped
+
+sat --quiet '$ex/rings.pgm' -o $tmp/sat2.npy
+sw --quiet "$tmp/a.fa" $tmp/b.fa
+  heat --quiet --size 40x30 --sweeps 4 -o $tmp/heat2.npy
+inthist --quiet $ex/rings.png --bins 5 -o $tmp/ih2.npy
+JOBS
+for order in reorder fifo serial; do
+  "$pw" batch --quiet --order $order "$tmp/jobs.tsv" > "$tmp/got" 2> "$tmp/err"
+  cmp -s "$tmp/got" "$tmp/alone2" && ok || bad "batch --order $order: $(diff "$tmp/got" "$tmp/alone2" | head -5)"
+  for f in sat heat ih; do cmp -s "$tmp/${f}1.npy" "$tmp/${f}2.npy" && ok || bad "batch --order $order: $f output differs"; done
+  rm -f "$tmp"/sat2.npy "$tmp"/heat2.npy "$tmp"/ih2.npy
+done
+"$pw" batch --window 2 "$tmp/jobs.tsv" > "$tmp/got" 2>/dev/null
+[ "$(grep -c '^# job ' "$tmp/got")" = 4 ] && ok || bad "batch job headers: $(grep -c '^# job ' "$tmp/got")"
+grep -q "^# job 2 ($tmp/jobs.tsv:4): sw --quiet" "$tmp/got" && ok || bad "batch header names file and line"
+grep -q "^# batch: 4 jobs, 0 failed" "$tmp/got" && ok || bad "batch summary: $(tail -1 "$tmp/got")"
+"$pw" batch --progress "$tmp/jobs.tsv" > /dev/null 2> "$tmp/err"; [ $? = 0 ] && ok || bad "batch --progress"
+# A bad line: named with its line number, and nothing runs (no output file appears).
+printf 'sat %s -o %s\nsat %s/missing.pgm -o %s\n' "$ex/rings.pgm" "$tmp/never.npy" "$tmp" "$tmp/never2.npy" > "$tmp/badjobs.tsv"
+"$pw" batch "$tmp/badjobs.tsv" > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "badjobs.tsv:2: this job did not pass its checks" "$tmp/err" && [ ! -e "$tmp/never.npy" ] &&
+  [ ! -s "$tmp/out" ] && ok || bad "batch bad line: rc=$rc $(cat "$tmp/err") $(ls "$tmp"/never* 2>&1)"
+printf 'sat %s\nsw --align %s %s\n' "$ex/rings.pgm" "$tmp/a.fa" "$tmp/b.fa" > "$tmp/badjobs.tsv"
+expect 2 batch "$tmp/badjobs.tsv"
+grep -q "badjobs.tsv:2: 'sw --align' is not a job a batch can queue" "$tmp/err" && ok || bad "batch --align: $(cat "$tmp/err")"
+printf 'tune sw\n' > "$tmp/badjobs.tsv"; expect 2 batch "$tmp/badjobs.tsv"
+printf "sat 'unclosed\n" > "$tmp/badjobs.tsv"; expect 2 batch "$tmp/badjobs.tsv"
+grep -q "badjobs.tsv:1: a ' quote is not closed" "$tmp/err" && ok || bad "batch quote: $(cat "$tmp/err")"
+printf '# nothing\n' > "$tmp/badjobs.tsv"; expect 1 batch "$tmp/badjobs.tsv"
+expect 1 batch "$tmp/no-such-file.tsv"
+expect 2 batch
+expect 2 batch --order sideways "$tmp/jobs.tsv"
+expect 2 batch --window 0 "$tmp/jobs.tsv"
+# A job that fails when it runs (scores that could overflow 32 bits: the library refuses) fails
+# alone: the job after it reports, the exit status is the failed job's.
+printf 'sw --quiet --match 1000000 %s %s\nsw --quiet %s %s\n' "$ex/query.fa" "$ex/target.fa" "$tmp/a.fa" "$tmp/b.fa" > "$tmp/runfail.tsv"
+"$pw" batch --quiet "$tmp/runfail.tsv" > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q "^score: 14" "$tmp/out" && grep -q "overflow" "$tmp/err" && ok ||
+  bad "batch with a failing job: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

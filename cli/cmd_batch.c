@@ -1,0 +1,438 @@
+/*
+ * cmd_batch.c - `peerwave batch JOBS.tsv`: a file of peerwave command lines (sw, dtw, sat,
+ * inthist, heat, sor), run through one job queue (peerwave_batch.h: copies and kernels of
+ * different jobs overlapped on the GPU, in an order chosen for the shortest makespan).
+ *
+ * Each line is the command it names, unchanged: its own option parsing, input checks, --check
+ * and report.  The line runs on a thread of its own up to the point where the command would run
+ * its computation (cli_run_pw_job); the lines are prepared one after another (option parsing
+ * uses getopt's globals), and only when every line has passed its checks do the jobs go to the
+ * queue -- a bad line is named and nothing runs.  Each job's report is printed when its job is
+ * done and the lines before it have printed theirs, so the output keeps the file's order.
+ * Lines are split into words without a shell: blanks separate, '...' and "..." quote, a
+ * backslash escapes the next character (not inside '...'); a line starting with # is a comment.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+
+
+static const char usage[] =
+    "usage: peerwave batch [options] JOBS.tsv\n"
+    "Run a file of peerwave commands as one job queue: on the GPU the copies of some jobs run\n"
+    "while others compute, in an order chosen for the shortest total time (CuMAS).\n"
+    "JOBS.tsv: one command a line, as typed after 'peerwave' (sw, dtw, sat, inthist, heat or\n"
+    "sor, with their options; not sw --align, --query/--db searches); words split without a\n"
+    "shell: '...' and \"...\" quote, \\ escapes; lines starting with # are comments.  Every line\n"
+    "is checked (options, input files) before any job runs; a bad one is named, nothing runs.\n"
+    "Each job's report follows a line '# job K (FILE:LINE): COMMAND', in the file's order.\n"
+    "  --order reorder|fifo|serial   reorder (default): a window of waiting jobs ordered for the\n"
+    "                        shortest makespan; fifo: file order, stages overlapped; serial: one\n"
+    "                        job at a time, nothing overlapped\n"
+    "  --window N            jobs ordered together (1 .. 64, default 8)\n"
+    "  --queue-backend auto|cpu|cuda   where the queue runs its jobs (default auto: the GPU\n"
+    "                        when present); a line's own --backend cpu runs that job on the CPU\n"
+    "  --progress            jobs done, elapsed time and the time left, on stderr once a\n"
+    "                        second (on a terminal it shows after 2 s)\n"
+    "  --quiet               no job headers and no summary (a line's own --quiet keeps its\n"
+    "                        report to the result lines)\n"
+    "  --help                this text\n"
+    "At most " "1000" " jobs a file (every job's input is read before the first one runs).\n"
+    "Output: each job's report, then (not with --quiet) the queue's summary: jobs, failed,\n"
+    "backend, copy engines, seconds, the lower bound of the GPU jobs' measured stages, each\n"
+    "stage's busy time and the jobs run on the CPU.  Exit status: 0 when every job succeeded,\n"
+    "else the first failed job's (1 bad data or a failed run, 2 bad usage).\n";
+
+enum { MAX_JOBS = 1000, MAX_WORDS = 256 };
+
+static const struct {
+    const char *name;
+    int (*run)(int, char **);
+} job_commands[] = {{"sw", cmd_sw},           {"dtw", cmd_dtw},   {"sat", cmd_sat},
+                    {"inthist", cmd_inthist}, {"heat", cmd_heat}, {"sor", cmd_sor}};
+
+typedef struct batch_run batch_run;
+
+enum { SLOT_PREPARING, SLOT_PREPARED, SLOT_EXITED };
+
+typedef struct batch_slot {
+    batch_run *run;
+    int index, line;
+    char *text; /* the line, for the job's header */
+    int argc;
+    char **argv;
+    int (*command)(int, char **);
+    pthread_t thread;
+    int state;
+    int refused;   /* the command ran something that is not a queue job */
+    char refused_what[64];
+    pw_job job;
+    int64_t id;
+    pw_status submit_status;
+    int exit_code;
+} batch_slot;
+
+struct batch_run {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    const char *path;
+    int go, abandoned, quiet;
+    int reported; /* slots 0 .. reported - 1 have printed their reports */
+    int exited;   /* slot threads that have ended */
+    pw_queue *queue;
+};
+
+static _Thread_local batch_slot *current;
+
+int cli_in_batch(void) { return current != NULL; }
+
+int cli_batch_silenced(void) { return current && current->run->abandoned; }
+
+pw_status cli_batch_refuse(const char *label)
+{
+    batch_slot *s = current;
+    pthread_mutex_lock(&s->run->lock);
+    s->refused = 1;
+    snprintf(s->refused_what, sizeof s->refused_what, "%s", label);
+    pthread_mutex_unlock(&s->run->lock);
+    return PW_ERR_UNSUPPORTED;
+}
+
+pw_status cli_batch_run_job(pw_job *job)
+{
+    batch_slot *s = current;
+    batch_run *r = s->run;
+    pthread_mutex_lock(&r->lock);
+    s->job = *job;
+    s->state = SLOT_PREPARED;
+    pthread_cond_broadcast(&r->changed);
+    while (!r->go && !r->abandoned) pthread_cond_wait(&r->changed, &r->lock);
+    if (r->abandoned) {
+        pthread_mutex_unlock(&r->lock);
+        return PW_ERR_CANCELLED;
+    }
+    pthread_mutex_unlock(&r->lock);
+    pw_status st = s->submit_status != PW_OK ? s->submit_status : pw_queue_wait(r->queue, s->id);
+    pthread_mutex_lock(&r->lock); /* the reports keep the file's order */
+    while (r->reported < s->index) pthread_cond_wait(&r->changed, &r->lock);
+    pthread_mutex_unlock(&r->lock);
+    if (!r->quiet) printf("# job %d (%s:%d): %s\n", s->index + 1, r->path, s->line, s->text);
+    fflush(stdout);
+    return st;
+}
+
+static void *slot_thread(void *p)
+{
+    batch_slot *s = p;
+    current = s;
+    const int code = s->command(s->argc, s->argv);
+    fflush(stdout);
+    fflush(stderr);
+    pthread_mutex_lock(&s->run->lock);
+    s->exit_code = code;
+    s->state = SLOT_EXITED;
+    s->run->exited++;
+    if (s->run->go) s->run->reported = s->index + 1; /* (a job exits only after its turn) */
+    pthread_cond_broadcast(&s->run->changed);
+    pthread_mutex_unlock(&s->run->lock);
+    return NULL;
+}
+
+/* ---- the job file ------------------------------------------------------------------------------ */
+
+/* Split line into words (in place: the words point into the copy it makes); 0, or -1 with the
+ * reason in err. */
+static int split_words(const char *line, char **copy, int *argc, char **argv, char *err, size_t errlen)
+{
+    char *out = malloc(strlen(line) + 1);
+    if (!out) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    *copy = out;
+    int n = 0;
+    const char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r') p++;
+        if (!*p || *p == '\n') break;
+        if (n == MAX_WORDS) {
+            snprintf(err, errlen, "more than %d words", MAX_WORDS);
+            return -1;
+        }
+        argv[n++] = out;
+        char quote = 0;
+        for (; *p && *p != '\n'; p++) {
+            if (quote) {
+                if (*p == quote) quote = 0;
+                else if (*p == '\\' && quote == '"' && p[1] && p[1] != '\n') *out++ = *++p;
+                else *out++ = *p;
+            } else if (*p == '\'' || *p == '"') {
+                quote = *p;
+            } else if (*p == '\\' && p[1] && p[1] != '\n') {
+                *out++ = *++p;
+            } else if (*p == ' ' || *p == '\t' || *p == '\r') {
+                break;
+            } else {
+                *out++ = *p;
+            }
+        }
+        if (quote) {
+            snprintf(err, errlen, "a %c quote is not closed", quote);
+            return -1;
+        }
+        *out++ = '\0';
+    }
+    *argc = n;
+    argv[n] = NULL;
+    return 0;
+}
+
+/* Read the job file into slots; 0, or the exit code with a message. */
+static int read_jobs(const char *path, batch_run *run, batch_slot **slots, int *count)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        cli_error("%s: %s", path, strerror(errno));
+        return EXIT_DATA;
+    }
+    batch_slot *s = calloc(MAX_JOBS, sizeof *s);
+    char *line = NULL;
+    size_t cap = 0;
+    int n = 0, number = 0, code = 0;
+    ssize_t got;
+    while (!code && s && (got = getline(&line, &cap, f)) >= 0) {
+        number++;
+        const char *p = line + strspn(line, " \t\r\n");
+        if ((size_t)got != strlen(line) || n == MAX_JOBS) {
+            cli_error("%s:%d: %s", path, number, n == MAX_JOBS ? "more than 1000 jobs (split the file)" : "not text");
+            code = EXIT_USAGE;
+            break;
+        }
+        if (!*p || *p == '#') continue;
+        batch_slot *j = &s[n];
+        char err[128], *words[MAX_WORDS + 1], *copy = NULL;
+        int argc = 0;
+        if (split_words(p, &copy, &argc, words, err, sizeof err)) {
+            free(copy);
+            cli_error("%s:%d: %s", path, number, err);
+            code = EXIT_USAGE;
+            break;
+        }
+        for (size_t k = 0; k < sizeof job_commands / sizeof job_commands[0]; k++)
+            if (!strcmp(words[0], job_commands[k].name)) j->command = job_commands[k].run;
+        if (!j->command) {
+            cli_error("%s:%d: '%s' is not a batch job (sw, dtw, sat, inthist, heat or sor)", path, number, words[0]);
+            free(copy);
+            code = EXIT_USAGE;
+            break;
+        }
+        j->argv = malloc(sizeof *j->argv * (size_t)(argc + 2));
+        j->text = strdup(p);
+        if (!j->argv || !j->text) {
+            free(copy);
+            cli_error("out of memory");
+            code = EXIT_DATA;
+            break;
+        }
+        j->text[strcspn(j->text, "\r\n")] = '\0';
+        memcpy(j->argv, words, sizeof *words * (size_t)(argc + 1));
+        j->argv[argc + 1] = copy; /* (kept for freeing: words live in it) */
+        j->argc = argc, j->line = number, j->index = n, j->run = run;
+        n++;
+    }
+    if (!s) cli_error("out of memory"), code = EXIT_DATA;
+    if (!code && n == 0) cli_error("%s: no jobs", path), code = EXIT_DATA;
+    free(line);
+    fclose(f);
+    *slots = s, *count = n;
+    return code;
+}
+
+static void free_jobs(batch_slot *s, int n)
+{
+    for (int k = 0; k < n && s; k++) {
+        if (s[k].argv) free(s[k].argv[s[k].argc + 1]);
+        free(s[k].argv);
+        free(s[k].text);
+    }
+    free(s);
+}
+
+/* ---- running it ---------------------------------------------------------------------------------- */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Start slot k and wait until it is prepared (0) or has stopped on its checks (its code). */
+static int prepare(batch_run *r, batch_slot *s)
+{
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 4 << 20);
+    const int failed = pthread_create(&s->thread, &attr, slot_thread, s);
+    pthread_attr_destroy(&attr);
+    if (failed) {
+        cli_error("%s:%d: cannot start a thread for this job", r->path, s->line);
+        s->state = SLOT_EXITED;
+        return EXIT_DATA;
+    }
+    pthread_mutex_lock(&r->lock);
+    while (s->state == SLOT_PREPARING) pthread_cond_wait(&r->changed, &r->lock);
+    const int exited = s->state == SLOT_EXITED;
+    pthread_mutex_unlock(&r->lock);
+    if (!exited) return 0;
+    if (s->refused)
+        cli_error("%s:%d: '%s' is not a job a batch can queue (SW scores, DTW distances, sat, inthist, heat, sor)",
+                  r->path, s->line, s->refused_what);
+    else
+        cli_error("%s:%d: this job did not pass its checks%s; nothing ran", r->path, s->line,
+                  s->exit_code ? " (above)" : " (it asked for --help?)");
+    return s->exit_code ? s->exit_code : EXIT_USAGE;
+}
+
+typedef struct batch_args {
+    pw_queue_options queue;
+    int progress, quiet;
+} batch_args;
+
+static int parse_args(int argc, char **argv, batch_args *a, const char **path)
+{
+    pw_queue_options_init(&a->queue);
+    a->progress = a->quiet = 0;
+    *path = NULL;
+    for (int k = 1; k < argc; k++) {
+        const char *o = argv[k];
+        const char *v = k + 1 < argc ? argv[k + 1] : NULL;
+        int64_t w;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            fputs(usage, stdout);
+            return 1;
+        } else if (!strcmp(o, "--progress")) {
+            a->progress = 1;
+        } else if (!strcmp(o, "--quiet")) {
+            a->quiet = 1;
+        } else if (!strcmp(o, "--order") && v) {
+            k++;
+            if (!strcmp(v, "reorder")) a->queue.order = PW_QUEUE_REORDER;
+            else if (!strcmp(v, "fifo")) a->queue.order = PW_QUEUE_FIFO;
+            else if (!strcmp(v, "serial")) a->queue.order = PW_QUEUE_SERIAL;
+            else return cli_error("--order: reorder, fifo or serial, not '%s'", v), -1;
+        } else if (!strcmp(o, "--window") && v) {
+            k++;
+            if (cli_parse_int("--window", v, 1, 64, &w)) return -1;
+            a->queue.window = (int)w;
+        } else if (!strcmp(o, "--queue-backend") && v) {
+            k++;
+            if (!strcmp(v, "auto")) a->queue.backend = PW_BACKEND_AUTO;
+            else if (!strcmp(v, "cpu")) a->queue.backend = PW_BACKEND_CPU;
+            else if (!strcmp(v, "cuda")) a->queue.backend = PW_BACKEND_CUDA;
+            else return cli_error("--queue-backend: auto, cpu or cuda, not '%s'", v), -1;
+        } else if (o[0] == '-' && o[1]) {
+            cli_error("batch: unknown option or missing value: %s (see peerwave batch --help)", o);
+            return -1;
+        } else if (*path) {
+            cli_error("batch: one job file, not '%s' too", o);
+            return -1;
+        } else {
+            *path = o;
+        }
+    }
+    if (!*path) {
+        cli_error("batch: a job file is needed (see peerwave batch --help)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Jobs done, elapsed and the time left, on one stderr line. */
+static void show_progress(pw_queue *q, double start, int tty)
+{
+    pw_queue_stats st;
+    if (pw_queue_get_stats(q, &st) != PW_OK) return;
+    fprintf(stderr, "%sbatch: %lld of %lld jobs done, %.1f s, about %.1f s left%s", tty ? "\r" : "",
+            (long long)st.done, (long long)st.submitted, now() - start, st.remaining_seconds, tty ? "   " : "\n");
+    fflush(stderr);
+}
+
+static void print_summary(pw_queue *q, int n)
+{
+    pw_queue_stats st;
+    if (pw_queue_get_stats(q, &st) != PW_OK) return;
+    printf("# batch: %d jobs, %lld failed, backend %s, copy engines %d, %.3f s", n, (long long)st.failed,
+           st.backend == PW_BACKEND_CUDA ? "cuda" : "cpu", st.copy_engines, st.seconds);
+    if (st.copy_engines > 0)
+        printf(", lower bound %.3f s, busy: copy-in %.3f s, kernels %.3f s, copy-out %.3f s", st.lower_bound,
+               st.copy_in_seconds, st.kernel_seconds, st.copy_out_seconds);
+    printf(", on the CPU %lld%s\n", (long long)st.on_cpu, st.device_failed ? " (the GPU failed; the rest ran on the CPU)" : "");
+}
+
+int cmd_batch(int argc, char **argv)
+{
+    batch_args args;
+    const char *path;
+    int r = parse_args(argc, argv, &args, &path);
+    if (r) return r > 0 ? 0 : EXIT_USAGE;
+    batch_run run = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, path, 0, 0, args.quiet, 0, 0, NULL};
+    batch_slot *slots = NULL;
+    int n = 0, code = read_jobs(path, &run, &slots, &n);
+    if (code) {
+        free_jobs(slots, n);
+        return code;
+    }
+    pw_status st = pw_queue_create(&args.queue, &run.queue);
+    if (st != PW_OK) {
+        cli_error("batch: the job queue: %s", cli_status_text(st));
+        free_jobs(slots, n);
+        return cli_status_exit(st);
+    }
+    int started = 0;
+    for (; started < n && !code; started++) code = prepare(&run, &slots[started]);
+    pthread_mutex_lock(&run.lock);
+    if (code) {
+        run.abandoned = 1; /* the prepared jobs end quietly */
+    } else {
+        for (int k = 0; k < n; k++) slots[k].submit_status = pw_queue_submit(run.queue, &slots[k].job, &slots[k].id);
+        run.go = 1;
+    }
+    pthread_cond_broadcast(&run.changed);
+    /* progress once a second (on a terminal from 2 s on) until every job's thread has ended */
+    const double start = now();
+    const int tty = isatty(STDERR_FILENO);
+    const int shows = !args.quiet && !code && (args.progress || tty);
+    double last_shown = start + (tty ? 1.0 : 0.0) - 1.0;
+    int shown = 0;
+    while (run.exited < started) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 200000000L;
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&run.changed, &run.lock, &until);
+        if (shows && run.exited < started && now() - last_shown >= 1.0) {
+            pthread_mutex_unlock(&run.lock);
+            show_progress(run.queue, start, tty);
+            shown = 1, last_shown = now();
+            pthread_mutex_lock(&run.lock);
+        }
+    }
+    pthread_mutex_unlock(&run.lock);
+    if (shown && tty) fputc('\n', stderr);
+    for (int k = 0; k < started; k++) pthread_join(slots[k].thread, NULL);
+    if (!code) {
+        for (int k = 0; k < n && !code; k++) code = slots[k].exit_code;
+        if (!args.quiet) print_summary(run.queue, n);
+    }
+    pw_queue_destroy(run.queue);
+    free_jobs(slots, n);
+    return code;
+}
