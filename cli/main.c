@@ -5,7 +5,6 @@
 #include "cli.h"
 #include "commands.h"
 
-
 static const struct {
     const char *name;
     int (*run)(int, char **);
