@@ -70,12 +70,15 @@ typedef struct pw_batch_info {
                             says which and why */
 } pw_batch_info;
 
-/* Every query against every record of db (batch: NULL = PW_BATCH_ONE).  The cancel flag is
- * looked at between blocks, queries and hits; the progress hook is not called (yet).  For each query its `top` (>= 1) best hits, best
+/* Every query against every record of db (batch: NULL = PW_BATCH_ONE).  The progress hook sees
+ * the whole search (cells: every query's letters times every record's; pw_batch_info.cells),
+ * reported as groups of pairs finish (a CPU group against a query; on the GPU a query against a
+ * block of records), then once final after the hits' end cells; the cancel flag and a hook that
+ * says stop end it with PW_ERR_CANCELLED within such a group.  The same for pw_sw_pairs,
+ * pw_dtw_search and pw_dtw_pairs (a pair at a time).  For each query its `top` (>= 1) best hits, best
  * first (score descending, then record index ascending), in hits[q * top + k] (queries->count x
  * top of them); slots past the number of records have record -1 and score 0.  Options: backend
- * (AUTO: the GPU when present), threads and simd for the CPU, device, progress and cancel (checked
- * between groups of pairs).  Errors before any work: a letter the scoring does not accept
+ * (AUTO: the GPU when present), threads and simd for the CPU, device, progress and cancel.  Errors before any work: a letter the scoring does not accept
  * (PW_ERR_BAD_INPUT, pw_error_detail names the set and the record), empty sets or sequences
  * (PW_ERR_INVALID_SIZE), scores that could pass 32 bits (PW_ERR_OVERFLOW). */
 pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw_sw_params *params,

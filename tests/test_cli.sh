@@ -159,6 +159,12 @@ awk 'BEGIN { srand(5); print ">p"; for (i = 0; i < 4000; i++) printf "%s", subst
 PEERWAVE_PROGRESS_AFTER_MS=0 PEERWAVE_PROGRESS_EVERY_MS=10 "$pw" sw "$tmp/p.fa" "$tmp/p.fa" --backend cpu --strategy sequential --progress > "$tmp/sw_out" 2> "$tmp/progress"
 best=$(sed -n 's/.* best \([0-9]*\) .*/\1/p' "$tmp/progress" | tail -1); score=$(sed -n 's/^score: //p' "$tmp/sw_out")
 [ -n "$best" ] && [ "$best" -le "$score" ] && ok || bad "sw progress without a best score <= $score: $(cat "$tmp/progress")"
+# the database search reports over the whole search (every query against every record)
+awk 'BEGIN { srand(7); for (r = 0; r < 4000; r++) { printf ">r%d\n", r; for (i = 0; i < 200; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" } }' > "$tmp/pdb.fa"
+awk 'BEGIN { srand(8); for (r = 0; r < 2; r++) { printf ">q%d\n", r; for (i = 0; i < 500; i++) printf "%s", substr("ACGT", int(rand() * 4) + 1, 1); print "" } }' > "$tmp/pq.fa"
+PEERWAVE_PROGRESS_AFTER_MS=0 PEERWAVE_PROGRESS_EVERY_MS=5 "$pw" sw --query "$tmp/pq.fa" --db "$tmp/pdb.fa" --threads 1 --backend cpu --progress > /dev/null 2> "$tmp/progress"
+grep -Eq '^peerwave: sw: +[0-9.]+% [0-9.]+ [kMGT]?cells/s ETA' "$tmp/progress" && grep -q '^peerwave: sw: done after' "$tmp/progress" &&
+  ok || bad "search progress lines: $(cat "$tmp/progress")"
 # Ctrl-C stops a run cleanly: the library's cancel flag, exit 130, no result lines
 # (--foreground: timeout signals the command only; else it signals the whole group as well, a
 # second Ctrl-C, which ends the program at once)

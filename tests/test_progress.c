@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "peerwave_batch.h"
 #include "peerwave_runtime.h"
 #include "test_util.h"
 
@@ -423,6 +424,87 @@ static void test_cancel(pw_strategy st)
     free(b);
 }
 
+/* The batch runs (peerwave_batch.h): one report stream over the whole search, its final cells the
+ * run's (pw_batch_info.cells), results equal to the unwatched run's; a flag set before the run and
+ * a hook that says stop end it in PW_ERR_CANCELLED without a final report. */
+static void test_batches(void)
+{
+    enum { NQ = 3, NDB = 1500 };
+    char *seq[NQ + NDB];
+    int64_t len[NQ + NDB];
+    double *val[NQ + NDB];
+    for (int k = 0; k < NQ + NDB; k++) {
+        len[k] = k < NQ ? test_range(150, 400) : test_range(20, 300);
+        seq[k] = random_dna(len[k]);
+        val[k] = malloc(sizeof(double) * (size_t)len[k]);
+        for (int64_t j = 0; j < len[k]; j++) val[k][j] = (double)(test_rand() % 100);
+    }
+    const pw_seq_set q = {NQ, (const char *const *)seq, len}, db = {NDB, (const char *const *)seq + NQ, len + NQ};
+    const pw_seq_set pa = {NQ, (const char *const *)seq, len}, pb = {NQ, (const char *const *)seq + NQ, len + NQ};
+    const pw_series_set sq = {NQ, (const double *const *)val, len}, sdb = {NDB, (const double *const *)val + NQ, len + NQ};
+    const pw_series_set sa = {NQ, (const double *const *)val, len}, sb = {NQ, (const double *const *)val + NQ, len + NQ};
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    p.gap_open = 3;
+    enum { TOP = 4 };
+    for (int kind = 0; kind < 4; kind++) {
+        static const char *const names[] = {"sw search", "sw pairs", "dtw search", "dtw pairs"};
+        pw_sw_hit sh[2][NQ * TOP];
+        pw_dtw_hit dh[2][NQ * TOP];
+        pw_batch_info info[2];
+        pw_status st[2];
+        watch w;
+        watch_init(&w);
+        for (int watched_run = 0; watched_run < 2; watched_run++) {
+            pw_options o = watched_run ? watched(PW_STRATEGY_PEER, &w) : plain(PW_STRATEGY_PEER);
+            o.simd = PW_SIMD_AUTO;
+            switch (kind) {
+            case 0: st[watched_run] = pw_sw_search(&q, &db, &p, &o, NULL, TOP, sh[watched_run], &info[watched_run]); break;
+            case 1: st[watched_run] = pw_sw_pairs(&pa, &pb, &p, &o, sh[watched_run], &info[watched_run]); break;
+            case 2: st[watched_run] = pw_dtw_search(&sq, &sdb, PW_DTW_ABSOLUTE, &o, TOP, dh[watched_run], &info[watched_run]); break;
+            default: st[watched_run] = pw_dtw_pairs(&sa, &sb, PW_DTW_ABSOLUTE, &o, dh[watched_run], &info[watched_run]); break;
+            }
+        }
+        CHECK(st[0] == PW_OK && st[1] == PW_OK, "%s: %s / %s", names[kind], pw_status_str(st[0]), pw_status_str(st[1]));
+        const size_t n = kind == 1 || kind == 3 ? NQ : NQ * TOP;
+        int same = 1; /* field by field: the structs have padding */
+        for (size_t k = 0; k < n; k++) {
+            if (kind < 2)
+                same &= sh[0][k].query == sh[1][k].query && sh[0][k].record == sh[1][k].record &&
+                        sh[0][k].score == sh[1][k].score && sh[0][k].end_query == sh[1][k].end_query &&
+                        sh[0][k].end_record == sh[1][k].end_record;
+            else
+                same &= dh[0][k].query == dh[1][k].query && dh[0][k].record == dh[1][k].record &&
+                        dh[0][k].distance == dh[1][k].distance;
+        }
+        CHECK(same, "%s: the watched run's hits differ", names[kind]);
+        check_watch(names[kind], &w, info[1].cells);
+        /* a flag set before the run; a hook that stops at its first report */
+        for (int how = 0; how < 2; how++) {
+            volatile int flag = 1;
+            watch_init(&w);
+            w.stop_at = 1;
+            pw_options o = watched(PW_STRATEGY_PEER, &w);
+            o.simd = PW_SIMD_AUTO;
+            if (how == 0) o.cancel = &flag;
+            else o.progress_interval_ms = 1;
+            pw_status got;
+            switch (kind) {
+            case 0: got = pw_sw_search(&q, &db, &p, &o, NULL, TOP, sh[0], &info[0]); break;
+            case 1: got = pw_sw_pairs(&pa, &pb, &p, &o, sh[0], &info[0]); break;
+            case 2: got = pw_dtw_search(&sq, &sdb, PW_DTW_ABSOLUTE, &o, TOP, dh[0], &info[0]); break;
+            default: got = pw_dtw_pairs(&sa, &sb, PW_DTW_ABSOLUTE, &o, dh[0], &info[0]); break;
+            }
+            /* a run that ends before its first report is due finishes normally: then the hook
+             * had no chance to stop it (only the final report, whose answer is ignored) */
+            if (how == 0 || w.calls > w.finals)
+                CHECK(got == PW_ERR_CANCELLED && w.finals == 0, "%s: %s: %s, %d final reports", names[kind],
+                      how ? "the hook said stop" : "the flag was set", pw_status_str(got), w.finals);
+        }
+    }
+    for (int k = 0; k < NQ + NDB; k++) free(seq[k]), free(val[k]);
+}
+
 int main(int argc, char **argv)
 {
     on_gpu = argc > 1 && !strcmp(argv[1], "--gpu");
@@ -465,5 +547,6 @@ int main(int argc, char **argv)
     if (!on_gpu) test_one_call_at_a_time();
     test_cancel(PW_STRATEGY_PEER);
     test_cancel(PW_STRATEGY_GLOBAL_BARRIER);
+    test_batches();
     return test_finish();
 }

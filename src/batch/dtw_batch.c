@@ -8,6 +8,7 @@
 
 #include "peerwave_batch.h"
 #include "pair_options.h"
+#include "batch_progress.h"
 #include "top_k.h"
 #include "../core/alloc.h"
 #include "../core/plan.h"
@@ -44,6 +45,7 @@ typedef struct dtw_work {
     int64_t first, count;
     int paired;
     double *out;
+    pw_batch_progress progress; /* the caller's hook and cancel flag over the whole run */
     atomic_llong next;
     atomic_int failed;
 } dtw_work;
@@ -55,7 +57,7 @@ static void dtw_worker(void *arg, int worker, int team_size)
     dtw_work *w = arg;
     int64_t t;
     while (!atomic_load_explicit(&w->failed, memory_order_relaxed) && (t = atomic_fetch_add(&w->next, 1)) < w->count) {
-        if (w->options.cancel && *w->options.cancel) {
+        if (pw_batch_progress_stopped(&w->progress)) {
             atomic_store(&w->failed, PW_ERR_CANCELLED);
             break;
         }
@@ -68,6 +70,7 @@ static void dtw_worker(void *arg, int worker, int team_size)
             break;
         }
         w->out[t] = r.distance;
+        pw_batch_progress_add(&w->progress, w->a->length[i] * w->b->length[j]);
     }
 }
 
@@ -131,6 +134,7 @@ pw_status pw_dtw_search(const pw_series_set *queries, const pw_series_set *db, p
     int64_t db_samples = 0, q_samples = 0;
     for (int64_t k = 0; k < db->count; k++) db_samples += db->length[k];
     for (int64_t k = 0; k < queries->count; k++) q_samples += queries->length[k];
+    pw_batch_progress_init(&w.progress, options, q_samples * db_samples);
     const int64_t t1 = pw_now_ns();
     for (int64_t q0 = 0; st == PW_OK && q0 < queries->count; q0 += chunk) {
         const int64_t nq = queries->count - q0 < chunk ? queries->count - q0 : chunk;
@@ -146,6 +150,7 @@ pw_status pw_dtw_search(const pw_series_set *queries, const pw_series_set *db, p
                 hits[(q0 + k) * top + t] = t < got ? (pw_dtw_hit){q0 + k, pick[t], v.d[pick[t]]} : (pw_dtw_hit){q0 + k, -1, 0};
         }
     }
+    if (st == PW_OK) pw_batch_progress_finish(&w.progress);
     info->pairs = queries->count * db->count;
     info->cells = q_samples * db_samples;
     info->seconds = (double)(pw_now_ns() - t1) * 1e-9;
@@ -174,12 +179,12 @@ pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
     w.count = a->count;
     w.paired = 1;
     w.out = d;
+    for (int64_t k = 0; k < a->count; k++) info->cells += a->length[k] * b->length[k];
+    pw_batch_progress_init(&w.progress, options, info->cells);
     const int64_t t1 = pw_now_ns();
     st = run_pairs(&w, threads);
-    for (int64_t k = 0; k < a->count; k++) {
-        hits[k] = (pw_dtw_hit){k, k, st == PW_OK ? d[k] : 0};
-        info->cells += a->length[k] * b->length[k];
-    }
+    if (st == PW_OK) pw_batch_progress_finish(&w.progress);
+    for (int64_t k = 0; k < a->count; k++) hits[k] = (pw_dtw_hit){k, k, st == PW_OK ? d[k] : 0};
     info->pairs = a->count;
     info->seconds = (double)(pw_now_ns() - t1) * 1e-9;
     info->total_seconds = (double)(pw_now_ns() - t0) * 1e-9;

@@ -167,6 +167,7 @@ typedef struct end_work {
     pw_sw_hit *hits;
     int64_t count;
     int by_query;       /* search: a = queries indexed by hit.query; pairs: a[k] against b[k] */
+    pw_batch_progress *progress; /* pairs: the run's (the search's end cells are not its cells) */
     atomic_llong next;
     atomic_int failed;
     char detail[256]; /* the first failure's pw_error_detail (thread-local: set again by the caller) */
@@ -181,6 +182,10 @@ static void end_worker(void *arg, int worker, int team_size)
     while (!atomic_load(&w->failed) && (k = atomic_fetch_add(&w->next, 1)) < w->count) {
         pw_sw_hit *h = &w->hits[k];
         if (h->record < 0) continue;
+        if (pw_batch_progress_stopped(w->progress)) {
+            atomic_store(&w->failed, PW_ERR_CANCELLED);
+            break;
+        }
         const int64_t qa = h->query, rb = h->record;
         pw_sw_result r;
         pw_status st = pw_sw(w->a->seq[qa], w->a->length[qa], w->b->seq[rb], w->b->length[rb], w->params, &w->options, &r);
@@ -198,15 +203,18 @@ static void end_worker(void *arg, int worker, int team_size)
         h->score = r.score;
         h->end_query = r.end_a;
         h->end_record = r.end_b;
+        pw_batch_progress_add(w->progress, w->a->length[qa] * w->b->length[rb]);
     }
 }
 
 static pw_status end_cells(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params,
-                           const pw_options *options, int threads, int by_query, pw_sw_hit *hits, int64_t count)
+                           const pw_options *options, int threads, int by_query, pw_sw_hit *hits, int64_t count,
+                           pw_batch_progress *progress)
 {
     end_work *w = pw_malloc(sizeof *w);
     if (!w) return PW_ERR_OUT_OF_MEMORY;
-    *w = (end_work){.a = a, .b = b, .params = params, .hits = hits, .count = count, .by_query = by_query};
+    *w = (end_work){.a = a, .b = b, .params = params, .hits = hits, .count = count, .by_query = by_query,
+                    .progress = progress};
     w->options = pw_pair_options(options);
     atomic_init(&w->next, 0);
     atomic_init(&w->failed, 0);
@@ -292,6 +300,10 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
     info->backend = batch->schedule == PW_BATCH_ONE ? s.backend : PW_BACKEND_CPU;
     info->simd = cpu_simd;
     info->lane_bits = cpu_simd != PW_SIMD_SCALAR ? 16 : 32;
+    int64_t all_cells; /* every query's letters against every record's: the progress hook's run */
+    if (__builtin_mul_overflow(sq.cells_per_letter, sdb.cells_per_letter, &all_cells)) all_cells = INT64_MAX;
+    pw_batch_progress progress;
+    pw_batch_progress_init(&progress, &s.options, all_cells);
     const int64_t t1 = pw_now_ns();
     for (int64_t q0 = 0; st == PW_OK && q0 < queries->count; q0 += chunk) {
         const int64_t nq = queries->count - q0 < chunk ? queries->count - q0 : chunk;
@@ -300,7 +312,7 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
             qs[k] = (sw_batch_query){sq.codes + sq.at[at], sq.length[at]};
         }
         sw_batch_score_job job = {&sdb, &s.table, params->gap_open, params->gap_extend, &s.options, batch, s.simd,
-                                  s.threads, qs, nq, scores};
+                                  s.threads, qs, nq, scores, &progress};
         st = pw_sw_batch_score(&job, info);
         for (int64_t k = 0; st == PW_OK && k < nq; k++)
             top_hits(q0 + k, scores + k * sdb.count, &sdb, top, hits + (q0 + k) * top, pick);
@@ -308,9 +320,10 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
     const int64_t t2 = pw_now_ns();
     if (st == PW_OK) {
         info->pairs = queries->count * sdb.count;
-        if (__builtin_mul_overflow(sq.cells_per_letter, sdb.cells_per_letter, &info->cells)) info->cells = INT64_MAX;
+        info->cells = all_cells;
         info->seconds = (double)(t2 - t1) * 1e-9;
-        st = end_cells(queries, db, params, &s.options, s.threads, 1, hits, queries->count * (int64_t)top);
+        st = end_cells(queries, db, params, &s.options, s.threads, 1, hits, queries->count * (int64_t)top, NULL);
+        if (st == PW_OK) pw_batch_progress_finish(&progress);
     }
     free(scores);
     free(qs);
@@ -344,8 +357,11 @@ pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_para
         hits[k] = (pw_sw_hit){k, k, 0, -1, -1};
         info->cells += a->length[k] * b->length[k];
     }
+    pw_batch_progress progress;
+    pw_batch_progress_init(&progress, &s.options, info->cells);
     const int64_t t1 = pw_now_ns();
-    st = end_cells(a, b, params, &s.options, s.threads, 0, hits, a->count);
+    st = end_cells(a, b, params, &s.options, s.threads, 0, hits, a->count, &progress);
+    if (st == PW_OK) pw_batch_progress_finish(&progress);
     info->pairs = a->count;
     info->seconds = (double)(pw_now_ns() - t1) * 1e-9;
     info->total_seconds = (double)(pw_now_ns() - t0) * 1e-9;

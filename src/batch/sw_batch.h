@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "peerwave_batch.h"
+#include "batch_progress.h"
 #include "../../apps/scoring.h"
 #include "../core/plan.h"
 
@@ -65,7 +66,7 @@ typedef struct sw_batch_cpu_run {
     const pw_score_table *table;
     int32_t gap_open, gap_extend;
     pw_simd simd;             /* resolved; SCALAR: 32-bit cells for every pair */
-    const volatile int *cancel;
+    pw_batch_progress *progress; /* the run's progress and cancel flag (batch_progress.h) */
 } sw_batch_cpu_run;
 
 typedef struct sw_batch_cpu sw_batch_cpu;
@@ -90,6 +91,7 @@ typedef struct sw_batch_score_job {
     const sw_batch_query *queries;
     int64_t nq;
     int32_t *scores; /* nq x db->count */
+    pw_batch_progress *progress;
 } sw_batch_score_job;
 
 pw_status pw_sw_batch_score(const sw_batch_score_job *job, pw_batch_info *info);

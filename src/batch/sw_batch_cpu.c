@@ -167,11 +167,16 @@ static void cpu_worker(void *arg, int worker, int team_size)
                           .profile = scratch + 2 * c->max_n * c->lanes};
     int64_t recomputed = 0, t;
     while (!atomic_load_explicit(&w->failed, memory_order_relaxed) && (t = atomic_fetch_add(&w->next, 1)) < items) {
-        if (c->run.cancel && *c->run.cancel) {
+        if (pw_batch_progress_stopped(c->run.progress)) {
             atomic_store(&w->failed, PW_ERR_CANCELLED);
             break;
         }
         score_item(w, t, &job, work32, &recomputed);
+        const int64_t span = w->g1 - w->g0, q = t / span, g = w->g0 + t % span; /* the item's cells */
+        const sw_batch_db *db = c->run.db;
+        int64_t last = (g + 1) * c->lanes;
+        last = last < db->count ? last : db->count;
+        pw_batch_progress_add(c->run.progress, c->queries[q].n * (db->at[last] - db->at[g * c->lanes]));
     }
     atomic_fetch_add(&w->recomputed, recomputed);
     free(scratch);

@@ -53,7 +53,7 @@ static pw_status score_range(shared_run *run, const device_worker *w, int64_t r0
     pw_status st;
 #ifdef PW_HAVE_CUDA
     if (w->gpu)
-        st = pw_cuda_batch_score(run->e->gpu, r0, r1, run->job->scores, &recomputed, &long_pairs);
+        st = pw_cuda_batch_score(run->e->gpu, r0, r1, run->job->scores, &recomputed, &long_pairs, run->job->progress);
     else
 #endif
         st = pw_sw_batch_cpu_score(run->e->cpu, r0, r1, w->threads, run->job->scores, &recomputed);
@@ -228,7 +228,7 @@ pw_status pw_sw_batch_score(const sw_batch_score_job *job, pw_batch_info *info)
         if (e.gpu && !shared) info->lane_bits = e.gpu_lane_bits; /* shared: the CPU's are reported */
     }
 #endif
-    sw_batch_cpu_run run = {job->db, job->table, job->gap_open, job->gap_extend, job->simd, job->options->cancel};
+    sw_batch_cpu_run run = {job->db, job->table, job->gap_open, job->gap_extend, job->simd, job->progress};
     int gpu_session = 0;
 #ifdef PW_HAVE_CUDA
     gpu_session = e.gpu != NULL;
@@ -240,7 +240,9 @@ pw_status pw_sw_batch_score(const sw_batch_score_job *job, pw_batch_info *info)
         st = shared_scoring(job, &run, &e, info);
     } else if (st == PW_OK) {
 #ifdef PW_HAVE_CUDA
-        if (e.gpu) st = pw_cuda_batch_score(e.gpu, 0, job->db->count, job->scores, &info->recomputed, &info->long_pairs);
+        if (e.gpu)
+            st = pw_cuda_batch_score(e.gpu, 0, job->db->count, job->scores, &info->recomputed, &info->long_pairs,
+                                     job->progress);
         else
 #endif
             st = pw_sw_batch_cpu_score(e.cpu, 0, job->db->count, job->threads, job->scores, &info->recomputed);

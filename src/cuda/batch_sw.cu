@@ -260,7 +260,7 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
  * hold one record outside: computed, not copied out), flagged ones again wider, long ones by the
  * single-pair engine. */
 extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r1, int32_t *scores, int64_t *recomputed,
-                                         int64_t *long_pairs)
+                                         int64_t *long_pairs, pw_batch_progress *progress)
 {
     const sw_batch_db *db = b->db;
     const pw_score_table *t = b->t;
@@ -272,7 +272,7 @@ extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r
     const int64_t i0 = k0 / lanes, i1 = (k1 + lanes - 1) / lanes;
     pw_status st = pw_from_cuda(cudaSetDevice(ql.device));
     for (int64_t q = 0; st == PW_OK && q < b->nq; q++) {
-        if (b->options.cancel && *b->options.cancel) return PW_ERR_CANCELLED; /* between queries */
+        if (pw_batch_progress_stopped(progress)) return PW_ERR_CANCELLED; /* between queries */
         int32_t *out = scores + q * db->count;
         if (i1 > i0) {
             ql.R = choose_rows(b->queries[q].n);
@@ -313,6 +313,7 @@ extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r
             st = single_pair(&b->options, &b->queries[q], db, r, t, b->go, b->ge, &out[r]);
             (*long_pairs)++;
         }
+        if (st == PW_OK) pw_batch_progress_add(progress, b->queries[q].n * (db->at[r1] - db->at[r0]));
     }
     return st;
 }

@@ -23,7 +23,7 @@ pw_status pw_cuda_batch_create(const pw_options *options, const sw_batch_db *db,
 /* Sorted records [r0, r1) against every query: scores[q * db->count + r]; adds the pairs
  * recomputed with 32-bit cells and those the single-pair engine took. */
 pw_status pw_cuda_batch_score(pw_cuda_batch *batch, int64_t r0, int64_t r1, int32_t *scores, int64_t *recomputed,
-                              int64_t *long_pairs);
+                              int64_t *long_pairs, pw_batch_progress *progress);
 void pw_cuda_batch_destroy(pw_cuda_batch *batch);
 
 #ifdef __cplusplus
