@@ -96,13 +96,13 @@ static int pick(const char *opt, const char *arg, const char *const *names, int 
 }
 
 static const char *const backend_names[] = {"auto", "cpu", "cuda"};
-static const char *const strategy_names[] = {"peer", "sequential", "barrier", "launch"};
+static const char *const strategy_names[] = {"peer", "sequential", "barrier", "launch", "tasks"};
 static const char *const shape_names[] = {"hyper", "square"};
 static const char *const layout_names[] = {"auto", "row-major", "hybrid"};
 static const char *const simd_names[] = {"auto", "scalar", "sse41", "avx2", "avx512"}; /* pw_simd_name() */
 
 const char *cli_backend_name(pw_backend b) { return (unsigned)b < 3 ? backend_names[b] : "?"; }
-const char *cli_strategy_name(pw_strategy s) { return (unsigned)s < 4 ? strategy_names[s] : "?"; }
+const char *cli_strategy_name(pw_strategy s) { return (unsigned)s < 5 ? strategy_names[s] : "?"; }
 
 enum { OPT_BACKEND = 1001, OPT_STRATEGY, OPT_SHAPE, OPT_TILE_H, OPT_TILE_W, OPT_THREADS,
        OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS, OPT_TRACE, OPT_WATCHDOG, OPT_MAX_BLOCKS,
@@ -133,7 +133,7 @@ static int common_option(cli_common *c, int opt, const char *arg)
         o->backend = (pw_backend)k;
         return 1;
     case OPT_STRATEGY:
-        if (pick("--strategy", arg, strategy_names, 4, &k)) return -1;
+        if (pick("--strategy", arg, strategy_names, 5, &k)) return -1;
         o->strategy = (pw_strategy)k;
         return 1;
     case OPT_SHAPE:

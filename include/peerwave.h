@@ -88,7 +88,9 @@ typedef enum pw_strategy {
     PW_STRATEGY_PEER = 0,       /* persistent workers own tile-rows; peer progress counters (default) */
     PW_STRATEGY_SEQUENTIAL,     /* the plain loop nest on one thread: the reference */
     PW_STRATEGY_GLOBAL_BARRIER, /* every worker waits at a barrier after each tile diagonal */
-    PW_STRATEGY_LAUNCH          /* one kernel launch per tile diagonal (CUDA backend only) */
+    PW_STRATEGY_LAUNCH,         /* one kernel launch per tile diagonal (CUDA backend only) */
+    PW_STRATEGY_TASKS           /* a tile is a task with a dependency counter; any ready tile runs
+                                   on any free worker (seed 001 ch. 5; CPU backend so far) */
 } pw_strategy;
 
 typedef enum pw_tile_shape {

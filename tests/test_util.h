@@ -102,7 +102,8 @@ static inline void test_random_options(pw_options *o, int64_t rows, int64_t cols
 {
     pw_options_init(o);
     o->backend = PW_BACKEND_CPU;
-    o->strategy = test_rand() % 2 ? PW_STRATEGY_PEER : PW_STRATEGY_GLOBAL_BARRIER;
+    static const pw_strategy random_strategies[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_TASKS};
+    o->strategy = random_strategies[test_rand() % 3];
     o->shape = test_rand() % 3 ? PW_TILE_HYPER : PW_TILE_SQUARE;
     o->threads = (int)test_range(1, 8);
     int64_t maxh = rows < 96 ? rows : 96;
@@ -121,7 +122,10 @@ static inline const char *test_describe(const pw_options *o)
 {
     static char buf[160];
     snprintf(buf, sizeof buf, "%s %s h=%d w=%" PRId64 " threads=%d",
-             o->strategy == PW_STRATEGY_PEER ? "peer" : o->strategy == PW_STRATEGY_SEQUENTIAL ? "seq" : "barrier",
+             o->strategy == PW_STRATEGY_PEER         ? "peer"
+             : o->strategy == PW_STRATEGY_SEQUENTIAL ? "seq"
+             : o->strategy == PW_STRATEGY_TASKS      ? "tasks"
+                                                     : "barrier",
              o->shape == PW_TILE_HYPER ? "hyper" : "square", o->tile_h, o->tile_w, o->threads);
     return buf;
 }

@@ -57,7 +57,7 @@ RunInfo = namedtuple("RunInfo", "backend strategy shape tile_h tile_w threads th
 Progress = namedtuple("Progress", "fraction cells_done cells seconds cells_per_second eta_seconds best final")
 
 _BACKENDS = ["auto", "cpu", "cuda"]
-_STRATEGIES = ["peer", "sequential", "barrier", "launch"]
+_STRATEGIES = ["peer", "sequential", "barrier", "launch", "tasks"]
 _SHAPES = ["hyper", "square"]
 _LAYOUTS = ["auto", "row-major", "hybrid"]
 _SIMD = ["auto", "scalar", "sse41", "avx2", "avx512"]

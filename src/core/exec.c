@@ -35,6 +35,7 @@ static pw_status run_engine(const pw_plan *plan, const pw_kernel *kernel, int64_
     case PW_STRATEGY_SEQUENTIAL: st = pw_cpu_sequential(plan, kernel, &monitor); break;
     case PW_STRATEGY_PEER: st = pw_cpu_peer(plan, kernel, sweeps, &monitor); break;
     case PW_STRATEGY_GLOBAL_BARRIER: st = pw_cpu_barrier(plan, kernel, &monitor); break;
+    case PW_STRATEGY_TASKS: st = pw_cpu_tasks(plan, kernel, &monitor); break;
     default: st = PW_ERR_UNSUPPORTED; break;
     }
     if (st == PW_OK && pw_cpu_monitor_stopped(&monitor)) st = PW_ERR_CANCELLED;

@@ -64,7 +64,7 @@ int pw_cpu_count(void)
 pw_status pw_options_check(const pw_options *o)
 {
     if ((unsigned)o->backend > PW_BACKEND_CUDA) return PW_ERR_INVALID_ARGUMENT;
-    if ((unsigned)o->strategy > PW_STRATEGY_LAUNCH) return PW_ERR_INVALID_ARGUMENT;
+    if ((unsigned)o->strategy > PW_STRATEGY_TASKS) return PW_ERR_INVALID_ARGUMENT;
     if ((unsigned)o->shape > PW_TILE_SQUARE) return PW_ERR_INVALID_ARGUMENT;
     if ((unsigned)o->layout > PW_LAYOUT_HYBRID) return PW_ERR_INVALID_ARGUMENT;
     if (o->tile_h < 0 || o->tile_h > PW_MAX_TILE_H || o->tile_w < 0) return PW_ERR_INVALID_TILE;
@@ -156,6 +156,11 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     plan->stuck_row = stuck ? strtoll(stuck, NULL, 10) : -1;
     st = pw_backend_resolve(options, &plan->backend);
     if (st != PW_OK) return st;
+    if (plan->backend == PW_BACKEND_CUDA && plan->strategy == PW_STRATEGY_TASKS) {
+        pw_set_error_detail("the tasks strategy runs on the CPU backend so far (the GPU task engine is not "
+                            "written yet): use --backend cpu, or the peer, barrier or launch strategy on the GPU");
+        return PW_ERR_UNSUPPORTED;
+    }
     if (plan->backend == PW_BACKEND_CUDA)
         return plan_cuda(options, rows, cols, skew, cuda_tile_h ? cuda_tile_h : PW_CUDA_AUTO_TILE_H, plan);
     if (plan->strategy == PW_STRATEGY_LAUNCH) { /* a GPU-only baseline */

@@ -1,5 +1,5 @@
 /*
- * cpu_engines.h - the three CPU engines.  Each runs one sweep of a plan's tiling by calling the
+ * cpu_engines.h - the four CPU engines.  Each runs one sweep of a plan's tiling by calling the
  * kernel's segment function; none knows anything about the recurrence.
  */
 #ifndef PW_CPU_ENGINES_H
@@ -21,5 +21,9 @@ pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t swee
 
 /* Global-barrier engine: all threads run the tiles of one tile diagonal, then meet at a barrier. */
 pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel, pw_cpu_monitor *monitor);
+
+/* Task-graph engine: a tile is a task that waits for its left neighbour and for the tile of the
+ * row above that the peer rule names; ready tiles run on any free worker (engine_tasks.c). */
+pw_status pw_cpu_tasks(const pw_plan *plan, const pw_kernel *kernel, pw_cpu_monitor *monitor);
 
 #endif
