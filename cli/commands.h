@@ -12,5 +12,6 @@ int cmd_sor(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_batch(int argc, char **argv);
+int cmd_bfs(int argc, char **argv);
 
 #endif

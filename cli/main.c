@@ -10,7 +10,8 @@ static const struct {
     int (*run)(int, char **);
 } commands[] = {{"sw", cmd_sw},   {"dtw", cmd_dtw},   {"sat", cmd_sat},
                 {"inthist", cmd_inthist}, {"heat", cmd_heat}, {"sor", cmd_sor},
-                {"tune", cmd_tune}, {"run", cmd_run}, {"batch", cmd_batch}};
+                {"tune", cmd_tune}, {"run", cmd_run}, {"batch", cmd_batch},
+                {"bfs", cmd_bfs}};
 
 static const char usage[] =
     "usage: peerwave COMMAND [options] ...\n"
@@ -26,6 +27,7 @@ static const char usage[] =
     "  run CELL.c ...           your own recurrence (docs/EXTENDING.md), on the GPU or CPU\n"
     "  batch JOBS.tsv           a file of sw/dtw/sat/inthist/heat/sor command lines as one job\n"
     "                           queue (GPU copies overlapped with other jobs' kernels)\n"
+    "  bfs GRAPH --source S     breadth-first levels (.mtx, DIMACS, edge list) on the task engine\n"
     "Run 'peerwave COMMAND --help' for a command's options; 'peerwave --version'.\n"
     "Exit status: 0 success, 1 bad data or a failed run, 2 bad usage.\n";
 

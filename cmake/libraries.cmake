@@ -7,7 +7,7 @@
 
 set(PEERWAVE_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/peerwave.h ${PROJECT_SOURCE_DIR}/include/peerwave_runtime.h
     ${PROJECT_SOURCE_DIR}/include/peerwave_cell.h ${PROJECT_SOURCE_DIR}/include/peerwave_align.h
-    ${PROJECT_SOURCE_DIR}/include/peerwave_batch.h)
+    ${PROJECT_SOURCE_DIR}/include/peerwave_batch.h ${PROJECT_SOURCE_DIR}/include/peerwave_tasks.h)
 
 # What a program linking the library needs.  The CUDA objects need the CUDA runtime and, for the
 # run-time compiler's glue (C++), libstdc++; recorded here so that a C program links with `cc`
@@ -44,12 +44,13 @@ foreach(lib peerwave peerwave_shared)
 endforeach()
 
 # The shared library's exports: the functions declared in peerwave.h, peerwave_runtime.h,
-# peerwave_align.h and peerwave_batch.h (one
+# peerwave_align.h, peerwave_batch.h and peerwave_tasks.h (one
 # declaration starts a line: `type pw_name(`), everything else local (pw_malloc, the engines ...).
 # tests/test_install.sh checks `nm -D` against the same declarations.
 set(PEERWAVE_API_SYMBOLS "")
 foreach(header ${PROJECT_SOURCE_DIR}/include/peerwave.h ${PROJECT_SOURCE_DIR}/include/peerwave_runtime.h
-               ${PROJECT_SOURCE_DIR}/include/peerwave_align.h ${PROJECT_SOURCE_DIR}/include/peerwave_batch.h)
+               ${PROJECT_SOURCE_DIR}/include/peerwave_align.h ${PROJECT_SOURCE_DIR}/include/peerwave_batch.h
+               ${PROJECT_SOURCE_DIR}/include/peerwave_tasks.h)
   file(STRINGS ${header} declarations REGEX "^[a-z_][a-z0-9_ *]*[^a-z0-9_]pw_[a-z0-9_]+\\(")
   foreach(line IN LISTS declarations)
     string(REGEX MATCH "pw_[a-z0-9_]+\\(" name "${line}")

@@ -559,5 +559,36 @@ printf 'sw --quiet --match 1000000 %s %s\nsw --quiet %s %s\n' "$ex/query.fa" "$e
 [ $rc = 1 ] && grep -q "^score: 14" "$tmp/out" && grep -q "overflow" "$tmp/err" && ok ||
   bad "batch with a failing job: rc=$rc $(cat "$tmp/out" "$tmp/err")"
 
+# ---- peerwave bfs: breadth-first levels on the task engine (issue 31) ----
+printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n%% a path 1-2-3-4, vertex 5 alone\n5 5 3\n2 1\n3 2\n4 3\n' > "$tmp/g.mtx"
+for engine in tasks central sequential; do
+  out=$("$pw" bfs "$tmp/g.mtx" --source 1 --engine $engine --check -o "$tmp/lv.npy" 2>&1)
+  [ "$(echo "$out" | field reached)" = 4 ] && [ "$(echo "$out" | field depth)" = 3 ] && [ "$(echo "$out" | field check)" = ok ] &&
+    ok || bad "bfs --engine $engine: $out"
+done
+# the levels file: int32, -1 for the vertex no path reaches (checked by hand: 0 1 2 3 -1)
+od -An -t d4 -j 128 "$tmp/lv.npy" | tr -s ' \n' ' ' | grep -q '^ *0 1 2 3 -1 *$' && ok || bad "bfs levels: $(od -An -t d4 -j 128 "$tmp/lv.npy")"
+printf '0 1\n1 2\n2 0\n3 3\n' > "$tmp/g.txt"
+out=$("$pw" bfs "$tmp/g.txt" --source 2 --threads 3 --quiet)
+[ "$out" = "$(printf 'reached: 3\ndepth: 2\nedges: 3')" ] && ok || bad "bfs edge list: $out"
+printf 'c x\np sp 3 2\na 1 2 5\na 2 3 5\n' > "$tmp/g.gr"
+out=$("$pw" bfs "$tmp/g.gr" --source 3 --undirected --quiet | head -2 | tr '\n' ' ')
+[ "$out" = "reached: 3 depth: 2 " ] && ok || bad "bfs dimacs undirected: $out"
+expect 2 bfs "$tmp/g.mtx" --source 6
+expect 2 bfs "$tmp/g.mtx" --source 0
+expect 2 bfs "$tmp/g.mtx" --engine fast
+expect 2 bfs
+printf '%%%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 3\n' > "$tmp/bad.mtx"
+expect 1 bfs "$tmp/bad.mtx"
+grep -q "bad.mtx: line 3" "$tmp/err" && ok || bad "bfs bad line: $(cat "$tmp/err")"
+expect 1 bfs "$tmp/missing.mtx"
+expect 2 bfs "$tmp/g.mtx" --backend cuda
+# --strategy tasks: every app's wavefront as a tile graph, the same results
+ref=$("$pw" sw --strategy sequential --quiet "$ex/query.fa" "$ex/target.fa")
+got=$("$pw" sw --strategy tasks --tile-h 9 --tile-w 17 --quiet "$ex/query.fa" "$ex/target.fa")
+[ "$got" = "$ref" ] && ok || bad "sw --strategy tasks: '$got' vs '$ref'"
+PEERWAVE_TASK_QUEUES=central "$pw" heat --size 100x90 --sweeps 3 --strategy tasks --check --quiet > /dev/null 2>&1 && ok ||
+  bad "heat --strategy tasks (central queue) --check"
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

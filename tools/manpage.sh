@@ -5,7 +5,7 @@
 set -euo pipefail
 pw=$1
 out=$2
-commands="sw dtw sat inthist heat sor tune run batch"
+commands="sw dtw sat inthist heat sor tune run batch bfs"
 # verbatim text for roff: backslashes doubled, a line's leading dot or quote escaped
 roff() { sed -e 's/\\/\\e/g' -e "s/^\\([.']\\)/\\\\\\&\\1/"; }
 {

@@ -1,0 +1,252 @@
+/*
+ * test_bfs.c - breadth-first search (peerwave_tasks.h) and the graph readers (formats/graph_file.h).
+ *
+ * Levels of every engine (task engine on distributed and central queues, 1..8 threads; the
+ * textbook queue) equal a queue written here, on random graphs: sparse and dense random digraphs,
+ * grids (long diameters), stars, chains, graphs in pieces, self-loops and repeated edges; the info
+ * (reached, depth, edges looked at) derived independently.  Bad graphs and sources are refused
+ * before any work; the cancel flag stops a run.  The readers: each format read back as the edges
+ * written, and every kind of malformed file named with its line.
+ */
+#include <string.h>
+
+#include "graph_file.h"
+#include "peerwave_tasks.h"
+#include "test_util.h"
+
+typedef struct edges {
+    int64_t n, m;
+    int64_t *from, *to;
+} edges;
+
+static void add(edges *e, int64_t u, int64_t v)
+{
+    e->from = realloc(e->from, sizeof(int64_t) * (size_t)(e->m + 1));
+    e->to = realloc(e->to, sizeof(int64_t) * (size_t)(e->m + 1));
+    e->from[e->m] = u, e->to[e->m] = v, e->m++;
+}
+
+/* CSR of the edges (each vertex's edges in the order given). */
+static pw_graph csr(const edges *e)
+{
+    int64_t *off = calloc((size_t)e->n + 1, sizeof *off), *tg = malloc(sizeof *tg * (size_t)(e->m + 1));
+    for (int64_t k = 0; k < e->m; k++) off[e->from[k] + 1]++;
+    for (int64_t v = 0; v < e->n; v++) off[v + 1] += off[v];
+    int64_t *fill = malloc(sizeof *fill * (size_t)e->n);
+    memcpy(fill, off, sizeof *fill * (size_t)e->n);
+    for (int64_t k = 0; k < e->m; k++) tg[fill[e->from[k]]++] = e->to[k];
+    free(fill);
+    return (pw_graph){e->n, off, tg};
+}
+
+static void random_graph(edges *e, int shape)
+{
+    memset(e, 0, sizeof *e);
+    switch (shape) {
+    case 0: { /* sparse random digraph */
+        e->n = test_range(1, 3000);
+        const int64_t m = test_range(0, 3 * e->n);
+        for (int64_t k = 0; k < m; k++) add(e, test_range(0, e->n - 1), test_range(0, e->n - 1));
+        break;
+    }
+    case 1: { /* dense */
+        e->n = test_range(1, 200);
+        for (int64_t u = 0; u < e->n; u++)
+            for (int64_t v = 0; v < e->n; v++)
+                if (test_rand() % 4 == 0) add(e, u, v);
+        break;
+    }
+    case 2: { /* a grid, both ways: diameter rows + cols */
+        const int64_t r = test_range(1, 80), c = test_range(1, 80);
+        e->n = r * c;
+        for (int64_t i = 0; i < r; i++)
+            for (int64_t j = 0; j < c; j++) {
+                if (i + 1 < r) add(e, i * c + j, (i + 1) * c + j), add(e, (i + 1) * c + j, i * c + j);
+                if (j + 1 < c) add(e, i * c + j, i * c + j + 1), add(e, i * c + j + 1, i * c + j);
+            }
+        break;
+    }
+    case 3: /* a star out of 0, and self-loops, repeated edges */
+        e->n = test_range(1, 5000);
+        for (int64_t v = 1; v < e->n; v++) add(e, 0, v), add(e, v, v);
+        if (e->n > 1) add(e, 0, 1);
+        break;
+    case 4: /* a chain (depth n - 1) */
+        e->n = test_range(1, 4000);
+        for (int64_t v = 0; v + 1 < e->n; v++) add(e, v, v + 1);
+        break;
+    default: { /* pieces: two random halves with no edge between */
+        e->n = test_range(2, 2000);
+        const int64_t h = e->n / 2;
+        for (int64_t k = 0; k < 2 * e->n; k++) {
+            const int64_t side = test_rand() % 2;
+            const int64_t lo = side ? h : 0, hi = side ? e->n - 1 : h - 1;
+            if (hi >= lo) add(e, test_range(lo, hi), test_range(lo, hi));
+        }
+        break;
+    }
+    }
+}
+
+/* The reference: a queue, written here. */
+static void reference(const pw_graph *g, int64_t s, int32_t *level, pw_bfs_info *info)
+{
+    memset(info, 0, sizeof *info);
+    for (int64_t v = 0; v < g->vertices; v++) level[v] = -1;
+    int64_t *q = malloc(sizeof *q * (size_t)g->vertices), head = 0, tail = 0;
+    level[s] = 0, q[tail++] = s;
+    while (head < tail) {
+        const int64_t v = q[head++];
+        info->edges += g->offsets[v + 1] - g->offsets[v];
+        if (level[v] > info->depth) info->depth = level[v];
+        for (int64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
+            if (level[g->targets[e]] < 0) level[g->targets[e]] = level[v] + 1, q[tail++] = g->targets[e];
+    }
+    info->reached = tail;
+    free(q);
+}
+
+static void random_searches(void)
+{
+    for (int trial = 0; trial < 120; trial++) {
+        edges e;
+        random_graph(&e, trial % 6);
+        pw_graph g = csr(&e);
+        const int64_t s = test_range(0, g.vertices - 1);
+        int32_t *want = malloc(sizeof *want * (size_t)g.vertices), *got = malloc(sizeof *got * (size_t)g.vertices);
+        pw_bfs_info ref, info;
+        reference(&g, s, want, &ref);
+        for (int engine = 0; engine < 3; engine++) {
+            pw_options o;
+            pw_options_init(&o);
+            o.threads = (int)test_range(1, 8);
+            pw_status st = pw_bfs(&g, s, (pw_bfs_engine)engine, &o, got, &info);
+            CHECK(st == PW_OK && !memcmp(want, got, sizeof *got * (size_t)g.vertices),
+                  "shape %d, %lld vertices, %lld edges, source %lld, engine %d, %d threads: %s or levels differ",
+                  trial % 6, (long long)g.vertices, (long long)e.m, (long long)s, engine, o.threads, pw_status_str(st));
+            CHECK(info.reached == ref.reached && info.depth == ref.depth && info.edges == ref.edges,
+                  "shape %d engine %d: reached %lld/%lld depth %d/%d edges %lld/%lld", trial % 6, engine,
+                  (long long)info.reached, (long long)ref.reached, info.depth, ref.depth, (long long)info.edges,
+                  (long long)ref.edges);
+        }
+        free(want), free(got), free(e.from), free(e.to), free((void *)g.offsets), free((void *)g.targets);
+    }
+}
+
+static void bad_input(void)
+{
+    int64_t off[4] = {0, 1, 2, 2}, tg[2] = {1, 2};
+    pw_graph g = {3, off, tg};
+    int32_t lv[3];
+    CHECK(pw_bfs(&g, 3, PW_BFS_TASKS, NULL, lv, NULL) == PW_ERR_INVALID_ARGUMENT, "source past the end");
+    CHECK(pw_bfs(&g, -1, PW_BFS_TASKS, NULL, lv, NULL) == PW_ERR_INVALID_ARGUMENT, "negative source");
+    CHECK(pw_bfs(&g, 0, (pw_bfs_engine)9, NULL, lv, NULL) == PW_ERR_INVALID_ARGUMENT, "unknown engine");
+    CHECK(pw_bfs(NULL, 0, PW_BFS_TASKS, NULL, lv, NULL) == PW_ERR_NULL_ARGUMENT, "no graph");
+    CHECK(pw_bfs(&g, 0, PW_BFS_TASKS, NULL, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "no levels");
+    int64_t down[4] = {0, 2, 1, 2};
+    pw_graph gd = {3, down, tg};
+    CHECK(pw_bfs(&gd, 0, PW_BFS_TASKS, NULL, lv, NULL) == PW_ERR_BAD_INPUT, "offsets that go down");
+    int64_t far[2] = {1, 7};
+    pw_graph gf = {3, off, far};
+    CHECK(pw_bfs(&gf, 0, PW_BFS_SEQUENTIAL, NULL, lv, NULL) == PW_ERR_BAD_INPUT, "an edge outside the graph");
+    CHECK(strstr(pw_error_detail(), "7") != NULL, "the bad edge named: %s", pw_error_detail());
+    pw_graph g0 = {0, off, tg};
+    CHECK(pw_bfs(&g0, 0, PW_BFS_TASKS, NULL, lv, NULL) == PW_ERR_INVALID_SIZE, "no vertices");
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CUDA;
+    CHECK(pw_bfs(&g, 0, PW_BFS_TASKS, &o, lv, NULL) == PW_ERR_UNSUPPORTED, "the GPU engine is not there yet");
+    volatile int stop = 1;
+    pw_options_init(&o);
+    o.cancel = &stop;
+    edges e;
+    random_graph(&e, 2);
+    pw_graph big = csr(&e);
+    int32_t *l2 = malloc(sizeof *l2 * (size_t)big.vertices);
+    for (int engine = 0; engine < 3; engine++)
+        CHECK(big.vertices < 2 || pw_bfs(&big, 0, (pw_bfs_engine)engine, &o, l2, NULL) == PW_ERR_CANCELLED,
+              "the cancel flag (engine %d)", engine);
+    free(l2), free(e.from), free(e.to), free((void *)big.offsets), free((void *)big.targets);
+}
+
+/* ---- the readers ---- */
+
+static int read_text(const char *text, int undirected, int64_t max_vertices, graph_file *g, char *err)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    int r = graph_read_stream(f, "g", undirected, max_vertices, g, err, 256);
+    fclose(f);
+    return r;
+}
+
+/* Vertex v's edges as text "a b c". */
+static void edges_of(const pw_graph *g, int64_t v, char *out)
+{
+    out[0] = '\0';
+    for (int64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
+        sprintf(out + strlen(out), "%s%lld", e > g->offsets[v] ? " " : "", (long long)g->targets[e]);
+}
+
+static void readers(void)
+{
+    char err[256], s[128];
+    graph_file g;
+    CHECK(read_text("%%MatrixMarket matrix coordinate real general\n% c\n3 4 3\n1 2 0.5\n3 1 2\n2 4 1\n", 0,
+                    GRAPH_MAX_VERTICES, &g, err) == 0, "mtx general: %s", err);
+    CHECK(g.graph.vertices == 4 && !strcmp(g.format, "matrix-market"), "mtx: %lld vertices", (long long)g.graph.vertices);
+    edges_of(&g.graph, 0, s);
+    CHECK(!strcmp(s, "1"), "mtx: vertex 0 -> '%s'", s);
+    edges_of(&g.graph, 2, s);
+    CHECK(!strcmp(s, "0"), "mtx: vertex 2 -> '%s'", s);
+    graph_file_free(&g);
+    CHECK(read_text("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n2 1\n3 3\n", 0, GRAPH_MAX_VERTICES, &g,
+                    err) == 0, "mtx symmetric: %s", err);
+    edges_of(&g.graph, 0, s);
+    CHECK(!strcmp(s, "1") && g.graph.offsets[3] == 3, "mtx symmetric: 0 -> '%s', %lld edges", s,
+          (long long)g.graph.offsets[3]);
+    graph_file_free(&g);
+    CHECK(read_text("c road\np sp 3 2\nc arcs\na 1 2 7\na 2 3 1\n", 1, GRAPH_MAX_VERTICES, &g, err) == 0, "dimacs: %s", err);
+    edges_of(&g.graph, 1, s);
+    CHECK(!strcmp(g.format, "dimacs") && !strcmp(s, "0 2"), "dimacs undirected: 1 -> '%s'", s);
+    graph_file_free(&g);
+    CHECK(read_text("# edges\n0 5 1.5\n\n5 2\n", 0, GRAPH_MAX_VERTICES, &g, err) == 0, "edge list: %s", err);
+    CHECK(g.graph.vertices == 6 && !strcmp(g.format, "edge-list"), "edge list: %lld vertices", (long long)g.graph.vertices);
+    graph_file_free(&g);
+    static const struct {
+        const char *text, *says;
+    } bad[] = {{"%%MatrixMarket matrix array real general\n2 2\n", "coordinate"},
+               {"%%MatrixMarket matrix coordinate real sideways\n2 2 1\n1 1\n", "symmetry"},
+               {"%%MatrixMarket matrix coordinate real general\n2 2\n", "line 2"},
+               {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 3\n", "line 3"},
+               {"%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1\n", "2 declared"},
+               {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1\n2 2\n", "line 4"},
+               {"%%MatrixMarket matrix coordinate real general\n2 2 1\nx 1\n", "line 3"},
+               {"%%MatrixMarket matrix coordinate real general\n", "no size"},
+               {"p sp 2 1\na 1 3 1\n", "line 2"},
+               {"p sp 2 2\na 1 2 1\n", "2 declared"},
+               {"c only a comment\n", "no problem"},
+               {"p sp 2 1\nz 1 2\n", "line 2"},
+               {"0 1\n1 x\n", "line 2"},
+               {"0 -1\n", "line 1"},
+               {"0 99\n", "vertex numbers"},
+               {"\n# nothing\n", "no vertices"},
+               {"0 1\n\0001 2\n", "NUL"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        const size_t len = bad[k].text[0] == '0' && strstr(bad[k].says, "NUL") ? 9 : strlen(bad[k].text);
+        FILE *f = fmemopen((void *)bad[k].text, len, "r");
+        int r = graph_read_stream(f, "g", 0, 50, &g, err, sizeof err);
+        fclose(f);
+        CHECK(r == -1 && strstr(err, bad[k].says), "bad file %zu: %d, '%s' (want '%s')", k, r, err, bad[k].says);
+    }
+    CHECK(graph_read("/nonexistent/graph.mtx", 0, 10, &g, err, sizeof err) == -1 && strstr(err, "graph.mtx"),
+          "a missing file: %s", err);
+}
+
+int main(void)
+{
+    test_seed(5);
+    random_searches();
+    bad_input();
+    readers();
+    return test_finish();
+}
