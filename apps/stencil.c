@@ -33,6 +33,13 @@ pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps)
     return sweeps < 0 ? PW_ERR_INVALID_ARGUMENT : PW_OK;
 }
 
+double pw_stencil_residual(const pw_image *grid)
+{
+    const int64_t stride = pw_image_stride(grid);
+    return grid->type == PW_F32 ? stencil_residual_f32(grid->data, grid->rows, grid->cols, stride)
+                                : stencil_residual_f64(grid->data, grid->rows, grid->cols, stride);
+}
+
 /* The sweeps with the options' width as it is (the whole run, or a training corner). */
 static pw_status stencil_run(pw_image *grid, int64_t sweeps, int sor, double omega,
                              const pw_options *options, double *residual, pw_run_info *info)

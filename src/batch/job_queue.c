@@ -220,6 +220,7 @@ static void copy_out(pw_queue *q, int64_t id)
         st = q->dev.copy_out(q->dev.ctx, j->dev[k], b, &touched);
         if (st != PW_OK && b->copy_in && touched) in_place_touched = 1;
     }
+    if (copy && st == PW_OK) job_after_copy_out(&j->job);
     const double t_end = since(q);
     for (int k = 0; k < j->layout.count; k++)
         if (j->dev[k]) q->dev.release(q->dev.ctx, j->dev[k]), j->dev[k] = NULL;

@@ -91,7 +91,9 @@ pw_status pw_backend_resolve(const pw_options *o, pw_backend *backend)
     *backend = PW_BACKEND_CPU;
     if (o->backend == PW_BACKEND_CPU) return PW_OK;
 #ifdef PW_HAVE_CUDA
-    if (o->backend == PW_BACKEND_AUTO && o->strategy == PW_STRATEGY_SEQUENTIAL) return PW_OK;
+    /* the sequential reference, and the task engine (CPU threads so far), run on the CPU */
+    if (o->backend == PW_BACKEND_AUTO && (o->strategy == PW_STRATEGY_SEQUENTIAL || o->strategy == PW_STRATEGY_TASKS))
+        return PW_OK;
     pw_status st = pw_cuda_probe(o->device);
     if (st == PW_OK) *backend = PW_BACKEND_CUDA;
     return o->backend == PW_BACKEND_CUDA ? st : PW_OK;
