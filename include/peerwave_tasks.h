@@ -4,8 +4,9 @@
  *
  * The engine (docs/DESIGN-NOTES.md, "Task graphs"): tasks with dependency counters, worker
  * threads fed from distributed queues (one a worker, idle workers steal) or one central queue;
- * tasks may create tasks.  CPU threads so far; the GPU engine (persistent worker blocks) and a
- * C API for your own task graphs come next (issue 31).
+ * tasks may create tasks.  Your own graphs run on it with host functions as tasks
+ * (pw_tasks_run; examples/task_graph.c).  CPU threads so far; the GPU engine (persistent worker
+ * blocks) with tasks as cells compiled at run time comes next (issue 31).
  */
 #ifndef PEERWAVE_TASKS_H
 #define PEERWAVE_TASKS_H
@@ -51,6 +52,59 @@ typedef struct pw_bfs_info {
  * pw_error_detail naming the vertex), PW_ERR_OUT_OF_MEMORY. */
 pw_status pw_bfs(const pw_graph *graph, int64_t source, pw_bfs_engine engine, const pw_options *options,
                  int32_t *level, pw_bfs_info *info);
+
+/* ---- your own task graphs on the task engine ----------------------------------------------- */
+
+typedef enum pw_task_queues {
+    PW_TASKS_DISTRIBUTED = 0, /* a queue a worker; an idle worker steals from the others (DQ) */
+    PW_TASKS_CENTRAL          /* one queue for all (CQ) */
+} pw_task_queues;
+
+typedef struct pw_task_run pw_task_run; /* a graph being run: what a task may spawn into */
+
+/* The graph: static tasks 0 .. count - 1; successors in CSR form (the tasks that wait for t are
+ * succ[succ_at[t] .. succ_at[t + 1])); deps[t] = how many tasks t waits for (the number of times
+ * it appears in succ).  run(ctx, run, task, spawned, worker): a static task's index, or a spawned
+ * task's payload (spawned = 1).  Returning nonzero stops the run (PW_ERR_CANCELLED). */
+typedef struct pw_task_graph {
+    int64_t count;
+    const int32_t *deps;
+    const int64_t *succ_at;
+    const int64_t *succ;
+    int (*run)(void *ctx, pw_task_run *run, int64_t task, int spawned, int worker);
+    void *ctx;
+} pw_task_graph;
+
+typedef struct pw_task_options {
+    int workers;            /* threads; 0: one per online core */
+    pw_task_queues queues;
+    int64_t watchdog_ns;    /* 0: 120 s */
+    int check_acyclic;      /* refuse a graph with a cycle before running anything */
+} pw_task_options;
+
+typedef struct pw_task_stats {
+    int64_t executed;       /* tasks run, static and spawned */
+    int64_t spawned;
+    int64_t steals;         /* DQ: tasks an idle worker took from another's queue */
+    int workers;            /* the team that ran */
+} pw_task_stats;
+
+/* PW_OK; PW_ERR_INVALID_ARGUMENT for a cycle or counters that do not match the successors (with
+ * pw_error_detail naming a task), PW_ERR_OUT_OF_MEMORY. */
+pw_status pw_tasks_check(const pw_task_graph *g);
+
+/* Run the graph: each task once, after all of its predecessors (and seeing their writes: the
+ * counters are acquire-release), on `workers` threads, the calling thread included; returns when
+ * every task, spawned ones included, has finished.  PW_OK, PW_ERR_CANCELLED (a task returned
+ * nonzero: no new task starts), PW_ERR_TIMEOUT (no task finished for watchdog_ns while tasks
+ * remained: counters that never reach zero), PW_ERR_INVALID_ARGUMENT (check_acyclic and a
+ * cycle, named by pw_error_detail; a negative worker count), PW_ERR_OUT_OF_MEMORY.  stats may be
+ * NULL.  Tasks must not call pw_tasks_run themselves. */
+pw_status pw_tasks_run(const pw_task_graph *g, const pw_task_options *options, pw_task_stats *stats);
+
+/* From inside a task: a new task with this payload (>= 0), ready at once, run by some worker
+ * before pw_tasks_run returns.  PW_ERR_OUT_OF_MEMORY, PW_ERR_INVALID_ARGUMENT (payload < 0). */
+pw_status pw_tasks_spawn(pw_task_run *run, int worker, int64_t payload);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "test_util.h"
-#include "../src/tasks/task_engine.h"
+#include "peerwave_tasks.h"
 
 typedef struct dag {
     int64_t n;
@@ -135,9 +135,12 @@ static void bad_graphs(void)
     CHECK(pw_tasks_run(&never, &quick, NULL) == PW_ERR_TIMEOUT, "a counter that never reaches zero");
     o.check_acyclic = 0;
     CHECK(pw_tasks_run(NULL, &o, NULL) == PW_ERR_NULL_ARGUMENT, "no graph");
-    o.workers = 0;
+    o.workers = -1;
     pw_task_graph tg = graph_of(&g);
-    CHECK(pw_tasks_run(&tg, &o, NULL) == PW_ERR_INVALID_ARGUMENT, "no workers");
+    CHECK(pw_tasks_run(&tg, &o, NULL) == PW_ERR_INVALID_ARGUMENT, "a negative worker count");
+    o.workers = 0; /* every core */
+    pw_task_stats stats;
+    CHECK(pw_tasks_run(&tg, &o, &stats) == PW_OK && stats.workers >= 1, "workers 0: every core");
     free_dag(&g);
 }
 

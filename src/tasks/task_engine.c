@@ -6,6 +6,7 @@
 
 #include "task_engine.h"
 #include "../core/alloc.h"
+#include "../core/plan.h"
 #include "../core/status_detail.h"
 #include "../cpu/team.h"
 
@@ -203,7 +204,7 @@ pw_status pw_tasks_check(const pw_task_graph *g)
 pw_status pw_tasks_run(const pw_task_graph *g, const pw_task_options *options, pw_task_stats *stats)
 {
     if (!g || !options || !g->run) return PW_ERR_NULL_ARGUMENT;
-    if (options->workers < 1 || (unsigned)options->queues > PW_TASKS_CENTRAL) return PW_ERR_INVALID_ARGUMENT;
+    if (options->workers < 0 || (unsigned)options->queues > PW_TASKS_CENTRAL) return PW_ERR_INVALID_ARGUMENT;
     pw_status st = options->check_acyclic ? pw_tasks_check(g) : PW_OK;
     if (st != PW_OK) return st;
     pw_task_run r;
@@ -211,7 +212,8 @@ pw_status pw_tasks_run(const pw_task_graph *g, const pw_task_options *options, p
     r.g = g;
     r.opt = *options;
     if (!r.opt.watchdog_ns) r.opt.watchdog_ns = DEFAULT_WATCHDOG_NS;
-    r.n_queues = options->queues == PW_TASKS_CENTRAL ? 1 : options->workers;
+    if (!r.opt.workers) r.opt.workers = pw_cpu_count();
+    r.n_queues = options->queues == PW_TASKS_CENTRAL ? 1 : r.opt.workers;
     r.queues = pw_calloc((size_t)r.n_queues, sizeof *r.queues);
     r.counters = pw_malloc(sizeof *r.counters * (size_t)(g->count ? g->count : 1));
     if (!r.queues || !r.counters) {
@@ -230,7 +232,7 @@ pw_status pw_tasks_run(const pw_task_graph *g, const pw_task_options *options, p
         if (!g->deps || g->deps[t] == 0) make_ready(&r, (int)(dealt++ % r.n_queues), t);
     }
     int team = 0;
-    if (g->count > 0 && !atomic_load(&r.failed)) pw_team_run(options->workers, task_worker, &r, &team);
+    if (g->count > 0 && !atomic_load(&r.failed)) pw_team_run(r.opt.workers, task_worker, &r, &team);
     st = (pw_status)atomic_load(&r.failed);
     if (stats) {
         stats->executed = atomic_load(&r.executed);
