@@ -21,7 +21,7 @@ import numpy as np
 from . import _arrays, _native
 from ._native import lib
 
-__all__ = ["sw", "sw_align", "dtw", "dtw_path", "sat", "inthist", "heat", "sor", "Cell", "PeerWaveError", "Cancelled", "RunInfo",
+__all__ = ["sw", "sw_align", "dtw", "dtw_path", "sat", "inthist", "heat", "sor", "bfs", "Cell", "PeerWaveError", "Cancelled", "RunInfo",
            "Progress", "version", "build_info", "OPTIONS"]
 
 _STATUS = ["OK", "NULL_ARGUMENT", "INVALID_ARGUMENT", "INVALID_SIZE", "SIZE_OVERFLOW", "ILLEGAL_DEPENDENCE",
@@ -57,7 +57,7 @@ RunInfo = namedtuple("RunInfo", "backend strategy shape tile_h tile_w threads th
 Progress = namedtuple("Progress", "fraction cells_done cells seconds cells_per_second eta_seconds best final")
 
 _BACKENDS = ["auto", "cpu", "cuda"]
-_STRATEGIES = ["peer", "sequential", "barrier", "launch", "tasks"]
+_STRATEGIES = ["peer", "sequential", "barrier", "launch", "tasks"]  # (peerwave.h's order)
 _SHAPES = ["hyper", "square"]
 _LAYOUTS = ["auto", "row-major", "hybrid"]
 _SIMD = ["auto", "scalar", "sse41", "avx2", "avx512"]
@@ -442,6 +442,38 @@ def heat(grid, sweeps=1, **options):
 def sor(grid, sweeps=1, omega=1.5, **options):
     """Successive over-relaxation sweeps in place (0 < omega < 2), as heat()."""
     return _stencil(grid, sweeps, omega, options)
+
+
+# ---- breadth-first search on the task engine (include/peerwave_tasks.h) -------------------------
+
+BfsResult = namedtuple("BfsResult", "levels reached depth edges tasks steals threads seconds")
+_BFS_ENGINES = ["tasks", "central", "sequential"]
+
+
+def bfs(offsets, targets=None, source=0, *, engine="tasks", **options):
+    """Breadth-first levels from `source` of a directed graph in compressed sparse rows: the edges
+    of vertex v go to targets[offsets[v]:offsets[v + 1]] (a scipy.sparse CSR matrix may be given
+    instead of the two arrays: its indptr and indices).  engine: "tasks" (the task engine on a
+    queue a thread), "central" (one central queue) or "sequential" (the textbook queue).
+    Returns BfsResult(levels (int32, -1 where unreached), reached, depth, edges looked at, tasks,
+    steals, threads, seconds).  CPU only so far."""
+    if targets is None and hasattr(offsets, "indptr"):
+        offsets, targets = offsets.indptr, offsets.indices
+    if targets is None:
+        raise TypeError("bfs(offsets, targets, source): the targets are missing")
+    off = np.ascontiguousarray(offsets, dtype=np.int64)
+    tg = np.ascontiguousarray(targets, dtype=np.int64)
+    if off.ndim != 1 or tg.ndim != 1 or len(off) < 1:
+        raise ValueError("offsets and targets: 1-D arrays (offsets: vertices + 1 entries)")
+    if off[-1] > len(tg):
+        raise ValueError(f"offsets end at {off[-1]}, but there are {len(tg)} targets")
+    call = _Call(options)
+    g = _native.Graph(len(off) - 1, off.ctypes.data, tg.ctypes.data)
+    levels = np.empty(len(off) - 1, np.int32)
+    r = _native.BfsInfo()
+    call.check(lib.pw_bfs(ctypes.byref(g), int(source), _pick("engine", engine, _BFS_ENGINES),
+                          ctypes.byref(call.options), levels.ctypes.data if len(levels) else None, ctypes.byref(r)))
+    return BfsResult(levels, r.reached, r.depth, r.edges, r.tasks, r.steals, r.threads, r.seconds)
 
 
 # ---- your own cells (the runtime API) ------------------------------------------------------------

@@ -187,6 +187,18 @@ _check_layouts()
 libc = ctypes.CDLL(None)  # free() for the view string
 libc.free.argtypes = [c_void_p]
 libc.free.restype = None
+
+
+class Graph(ctypes.Structure):  # pw_graph (include/peerwave_tasks.h)
+    _fields_ = [("vertices", c_int64), ("offsets", c_void_p), ("targets", c_void_p)]
+
+
+class BfsInfo(ctypes.Structure):  # pw_bfs_info
+    _fields_ = [("reached", c_int64), ("depth", ctypes.c_int32), ("edges", c_int64), ("tasks", c_int64),
+                ("steals", c_int64), ("threads", c_int), ("seconds", c_double)]
+
+
+_declare("pw_bfs", c_int, P(Graph), c_int64, c_int, P(Options), c_void_p, P(BfsInfo))
 _declare("pw_cell_create", c_int, c_char_p, c_char_p, P(c_void_p))
 _declare("pw_cell_free", None, c_void_p)
 _declare("pw_cell_get_form", c_int, c_void_p)

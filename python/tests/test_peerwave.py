@@ -317,5 +317,57 @@ def test_user_cell_stencil_is_heat(tmp_path, monkeypatch):
         cell.run(grid=g0.astype(np.float64), **CPU)
 
 
+def bfs_reference(n, edges, s):
+    """Levels by a queue, written here."""
+    adj = [[] for _ in range(n)]
+    for u, v in edges:
+        adj[u].append(v)
+    level = [-1] * n
+    level[s] = 0
+    queue = [s]
+    for v in queue:
+        for w in adj[v]:
+            if level[w] < 0:
+                level[w] = level[v] + 1
+                queue.append(w)
+    return np.array(level, np.int32)
+
+
+@pytest.mark.parametrize("engine", ["tasks", "central", "sequential"])
+def test_bfs_against_a_queue(engine):
+    for n in (1, 7, 300):
+        edges = [(int(u), int(v)) for u, v in rng.integers(0, n, size=(2 * n, 2))]
+        edges.sort(key=lambda e: e[0])
+        offsets = np.zeros(n + 1, np.int64)
+        for u, _ in edges:
+            offsets[u + 1] += 1
+        offsets = np.cumsum(offsets)
+        targets = np.array([v for _, v in edges], np.int64)
+        s = int(rng.integers(0, n))
+        r = pw.bfs(offsets, targets, s, engine=engine, threads=3)
+        want = bfs_reference(n, edges, s)
+        assert np.array_equal(r.levels, want)
+        assert r.reached == int((want >= 0).sum()) and r.depth == int(want.max())
+
+
+def test_bfs_errors():
+    with pytest.raises(pw.PeerWaveError, match="source"):
+        pw.bfs([0, 1, 1], [1], 5)
+    with pytest.raises(pw.PeerWaveError, match="outside"):
+        pw.bfs([0, 1], [3], 0)
+    with pytest.raises(ValueError):
+        pw.bfs([0, 4], [0], 0)
+    with pytest.raises(ValueError, match="engine"):
+        pw.bfs([0, 0], [], 0, engine="fast")
+
+
+def test_tasks_strategy_is_the_sequential_result():
+    a = "".join(rng.choice(list("ACGT"), 300))
+    b = "".join(rng.choice(list("ACGT"), 200))
+    ref = pw.sw(a, b, strategy="sequential", backend="cpu")
+    got = pw.sw(a, b, strategy="tasks", backend="cpu", tile_h=5, tile_w=7)
+    assert (got.score, got.end_a, got.end_b) == (ref.score, ref.end_a, ref.end_b)
+
+
 def test_version():
     assert pw.version().count(".") == 2 and isinstance(pw.build_info(), str)
