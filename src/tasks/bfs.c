@@ -6,8 +6,9 @@
  * and for every edge v -> w whose w has no level yet, claims w with a compare-and-swap of its
  * level (-1 -> L + 1) -- exactly one task wins each vertex -- and appends it to the next frontier.
  * The level's tasks count down a counter; the task that brings it to zero (acquire-release: it
- * sees every append of the level) swaps the frontiers and spawns the next level's tasks.  So the
- * levels are the textbook ones exactly, and no worker ever waits at a barrier.
+ * sees every append of the level) swaps the frontiers and spawns the next level's tasks (a level
+ * of fewer than SMALL_FRONTIER vertices it expands itself first).  So the levels are the textbook
+ * ones exactly, and no worker ever waits at a barrier.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -97,16 +98,13 @@ static int64_t group_size(int64_t frontier, int workers)
     return g < 64 ? 64 : g > 4096 ? 4096 : g;
 }
 
-static int bfs_task(void *ctx, pw_task_run *run, int64_t task, int spawned, int worker)
+/* Expand frontier[cur][lo, hi): claim each unlevelled neighbour, append it to the next frontier. */
+static void expand(bfs_tasks *b, int64_t lo, int64_t hi)
 {
-    (void)spawned;
-    bfs_tasks *b = ctx;
-    if (b->cancel && *b->cancel) return 1;
     const pw_graph *g = b->g;
     const int64_t *cur = b->frontier[b->cur];
     int64_t *next = b->frontier[b->cur ^ 1];
     const int32_t next_level = b->depth + 1;
-    const int64_t lo = task * b->group, hi = lo + b->group < b->cur_count ? lo + b->group : b->cur_count;
     int64_t edges = 0;
     for (int64_t k = lo; k < hi; k++) {
         const int64_t v = cur[k];
@@ -120,17 +118,44 @@ static int bfs_task(void *ctx, pw_task_run *run, int64_t task, int spawned, int 
         edges += g->offsets[v + 1] - g->offsets[v];
     }
     atomic_fetch_add_explicit(&b->edges, edges, memory_order_relaxed);
-    if (atomic_fetch_sub_explicit(&b->tasks_left, 1, memory_order_acq_rel) != 1) return 0;
-    /* the level's last task: every append of the level is visible here; start the next level */
+}
+
+/* A level's last task moves on to the next level: 0, or (the frontier is empty) -1. */
+static int next_level(bfs_tasks *b)
+{
     const int64_t found = atomic_load_explicit(&b->next_count, memory_order_relaxed);
     atomic_fetch_add_explicit(&b->reached, found, memory_order_relaxed);
-    if (found == 0) return 0;
+    if (found == 0) return -1;
     b->cur ^= 1;
     b->cur_count = found;
-    b->depth = next_level;
-    b->group = group_size(found, b->workers);
+    b->depth++;
     atomic_store_explicit(&b->next_count, 0, memory_order_relaxed);
-    const int64_t tasks = (found + b->group - 1) / b->group;
+    return 0;
+}
+
+/* Below this many vertices a level is expanded by the task that finished the level before,
+ * without spawning: a road network's levels are a few thousand vertices for thousands of levels,
+ * and a level's tasks would cost more to hand out than to run. */
+#define SMALL_FRONTIER 2048
+
+static int bfs_task(void *ctx, pw_task_run *run, int64_t task, int spawned, int worker)
+{
+    (void)spawned;
+    bfs_tasks *b = ctx;
+    if (b->cancel && *b->cancel) return 1;
+    const int64_t lo = task * b->group;
+    expand(b, lo, lo + b->group < b->cur_count ? lo + b->group : b->cur_count);
+    if (atomic_fetch_sub_explicit(&b->tasks_left, 1, memory_order_acq_rel) != 1) return 0;
+    /* the level's last task: every append of the level is visible here; small levels it expands
+     * itself, then it spawns the first large level's tasks */
+    if (next_level(b)) return 0;
+    while (b->cur_count < SMALL_FRONTIER) {
+        if (b->cancel && *b->cancel) return 1;
+        expand(b, 0, b->cur_count);
+        if (next_level(b)) return 0;
+    }
+    b->group = group_size(b->cur_count, b->workers);
+    const int64_t tasks = (b->cur_count + b->group - 1) / b->group;
     atomic_store_explicit(&b->tasks_left, tasks, memory_order_relaxed);
     for (int64_t t = 0; t < tasks; t++)
         if (pw_tasks_spawn(run, worker, t) != PW_OK) return 1; /* (out of memory: the run fails) */
