@@ -7,8 +7,8 @@
  * cells are the run's (pw_run_info.cells, which the engines count independently); SW's best so
  * far never passes the final score and equals it at the end.  Then cancelling: a hook that says
  * stop, a flag set before the run, and a flag the hook sets (as another thread would) each end
- * the run in PW_ERR_CANCELLED with no final report, on the peer and the barrier engines (a
- * barrier run that stopped unevenly would hang: the CTest timeout catches it).
+ * the run in PW_ERR_CANCELLED with no final report, on the peer, barrier and (CPU) task-graph
+ * engines (a barrier run that stopped unevenly would hang: the CTest timeout catches it).
  *
  * Default: the CPU backend.  --gpu: the CUDA backend (exit 77 where there is none), with sizes
  * whose kernels run long enough for reports while they run.
@@ -99,9 +99,10 @@ static void check_watch(const char *what, const watch *w, int64_t info_cells)
     CHECK(w->monotonic && w->in_range, "%s: cells went down (%d) or out of range (%d)", what, !w->monotonic, !w->in_range);
 }
 
-static const pw_strategy strategies_cpu[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_SEQUENTIAL};
+static const pw_strategy strategies_cpu[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_SEQUENTIAL,
+                                             PW_STRATEGY_TASKS};
 static const pw_strategy strategies_gpu[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH};
-static const char *const strategy_names[] = {"peer", "sequential", "barrier", "launch"};
+static const char *const strategy_names[] = {"peer", "sequential", "barrier", "launch", "tasks"};
 
 static char *random_dna(int64_t n)
 {
@@ -532,7 +533,7 @@ int main(int argc, char **argv)
     }
     const pw_strategy *strategies = on_gpu ? strategies_gpu : strategies_cpu;
     const int64_t big = on_gpu ? 20000 : 1500;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < (on_gpu ? 3 : 4); k++) {
         const pw_strategy st = strategies[k];
         test_sw(st, big + 7, big - 3, 1);
         test_sw(st, 1, 257, 0);
@@ -547,6 +548,7 @@ int main(int argc, char **argv)
     if (!on_gpu) test_one_call_at_a_time();
     test_cancel(PW_STRATEGY_PEER);
     test_cancel(PW_STRATEGY_GLOBAL_BARRIER);
+    if (!on_gpu) test_cancel(PW_STRATEGY_TASKS);
     test_batches();
     return test_finish();
 }
