@@ -1,5 +1,5 @@
 /*
- * test_tasks.c - the task-graph engine on CPU threads (src/tasks/task_engine.h): random DAGs on
+ * test_tasks.c - the task-graph engine on CPU threads (src/cpu/task_engine.h): random DAGs on
  * distributed and central queues and 1..8 workers, each task checking inside itself that every
  * predecessor has finished (and seeing its writes), each run exactly once; tasks that spawn tasks
  * (a tree); cycles and counters that do not match refused before anything runs; a task that says

@@ -1,6 +1,6 @@
 /*
  * engine_tasks.c - a wavefront as a task graph on CPU threads (PW_STRATEGY_TASKS; issue 31): a
- * tile is a task, and any ready tile runs on any free worker (src/tasks/task_engine.h).
+ * tile is a task, and any ready tile runs on any free worker (src/cpu/task_engine.h).
  *
  * Tile (R, c) waits for (R, c - 1) -- a row's tiles run left to right, as on every engine -- and
  * for the tile of row R - 1 that brings that row's progress to pw_tiling_need(R, c): the first
@@ -17,7 +17,7 @@
 #include "tile_run.h"
 #include "tile_trace.h"
 #include "../core/alloc.h"
-#include "../tasks/task_engine.h"
+#include "task_engine.h"
 
 typedef struct tile_graph {
     const pw_tiling *t;

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "peerwave_tasks.h"
-#include "task_engine.h"
+#include "../cpu/task_engine.h"
 #include "../core/alloc.h"
 #include "../core/plan.h"
 #include "../core/status_detail.h"
