@@ -71,6 +71,7 @@ typedef struct batch_slot {
     int (*command)(int, char **);
     pthread_t thread;
     int state;
+    int joinable;  /* its thread was created */
     int refused;   /* the command ran something that is not a queue job */
     char refused_what[64];
     pw_job job;
@@ -210,12 +211,17 @@ static int read_jobs(const char *path, batch_run *run, batch_slot **slots, int *
     while (!code && s && (got = getline(&line, &cap, f)) >= 0) {
         number++;
         const char *p = line + strspn(line, " \t\r\n");
-        if ((size_t)got != strlen(line) || n == MAX_JOBS) {
-            cli_error("%s:%d: %s", path, number, n == MAX_JOBS ? "more than 1000 jobs (split the file)" : "not text");
+        if ((size_t)got != strlen(line)) {
+            cli_error("%s:%d: not text", path, number);
             code = EXIT_USAGE;
             break;
         }
         if (!*p || *p == '#') continue;
+        if (n == MAX_JOBS) {
+            cli_error("%s:%d: more than 1000 jobs (split the file)", path, number);
+            code = EXIT_USAGE;
+            break;
+        }
         batch_slot *j = &s[n];
         char err[128], *words[MAX_WORDS + 1], *copy = NULL;
         int argc = 0;
@@ -236,7 +242,8 @@ static int read_jobs(const char *path, batch_run *run, batch_slot **slots, int *
         j->argv = malloc(sizeof *j->argv * (size_t)(argc + 2));
         j->text = strdup(p);
         if (!j->argv || !j->text) {
-            free(copy);
+            free(copy), free(j->argv), free(j->text);
+            j->argv = NULL, j->text = NULL;
             cli_error("out of memory");
             code = EXIT_DATA;
             break;
@@ -284,9 +291,13 @@ static int prepare(batch_run *r, batch_slot *s)
     pthread_attr_destroy(&attr);
     if (failed) {
         cli_error("%s:%d: cannot start a thread for this job", r->path, s->line);
+        pthread_mutex_lock(&r->lock);
         s->state = SLOT_EXITED;
+        r->exited++; /* (as if it had run: the main thread counts exits) */
+        pthread_mutex_unlock(&r->lock);
         return EXIT_DATA;
     }
+    s->joinable = 1;
     pthread_mutex_lock(&r->lock);
     while (s->state == SLOT_PREPARING) pthread_cond_wait(&r->changed, &r->lock);
     const int exited = s->state == SLOT_EXITED;
@@ -427,7 +438,8 @@ int cmd_batch(int argc, char **argv)
     }
     pthread_mutex_unlock(&run.lock);
     if (shown && tty) fputc('\n', stderr);
-    for (int k = 0; k < started; k++) pthread_join(slots[k].thread, NULL);
+    for (int k = 0; k < started; k++)
+        if (slots[k].joinable) pthread_join(slots[k].thread, NULL);
     if (!code) {
         for (int k = 0; k < n && !code; k++) code = slots[k].exit_code;
         if (!args.quiet) print_summary(run.queue, n);

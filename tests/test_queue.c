@@ -388,6 +388,34 @@ static void run_set(const set_run *r)
     free(d);
 }
 
+/* The GPU stage's copy teams cut each staging chunk into slices (job_slice): they must cover it
+ * exactly, in order, 4 KiB aligned -- including lengths just past a multiple of 16 KiB, which
+ * an earlier rounding left 1-3 bytes short. */
+static void slices(void)
+{
+    static const int64_t fixed[] = {0, 1, 4095, 4096, 4097, 1048576, 1048577, 1638401, 8388608, 8388611};
+    int ok = 1;
+    for (int trial = 0; trial < 4000; trial++) {
+        const int64_t len = trial < 10 ? fixed[trial] : trial % 3 ? test_range(0, 1 << 24) : 16384 * test_range(1, 1024) + test_range(1, 3);
+        for (int parts = 1; parts <= 8; parts++) {
+            int64_t at = 0;
+            for (int k = 0; k < parts; k++) {
+                int64_t lo, hi;
+                job_slice(len, k, parts, &lo, &hi);
+                if (hi < lo) hi = lo;
+                if (lo != at || (lo % 4096 && lo != len)) ok = 0;
+                at = hi;
+            }
+            if (at != len) ok = 0;
+            if (!ok) {
+                CHECK(0, "slices of %lld bytes in %d parts do not cover it", (long long)len, parts);
+                return;
+            }
+        }
+    }
+    CHECK(ok, "slices");
+}
+
 static void bad_arguments(void)
 {
     pw_queue_options opt;
@@ -450,6 +478,7 @@ int main(int argc, char **argv)
         return test_finish();
     }
     bad_arguments();
+    slices();
     for (int k = 0; k < 3; k++) /* the CPU queue */
         run_set(&(set_run){20, base + (uint64_t)k, k == 1 ? 5 : -1, 0, PW_QUEUE_REORDER, 8, 0, 0, 0, 0, k == 2});
     for (int engines = 1; engines <= 2; engines++)

@@ -8,6 +8,7 @@
  */
 #include <stdatomic.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_util.h"
 #include "peerwave_tasks.h"
@@ -144,6 +145,23 @@ static void bad_graphs(void)
     free_dag(&g);
 }
 
+/* A task that runs longer than the watchdog is progress, not a hang. */
+static int slow_task(void *ctx, pw_task_run *run, int64_t t, int spawned, int worker)
+{
+    (void)ctx, (void)run, (void)spawned, (void)worker;
+    if (t == 1) usleep(150 * 1000);
+    return 0;
+}
+
+static void long_task(void)
+{
+    int32_t deps[3] = {0, 0, 1};
+    int64_t succ_at[4] = {0, 0, 1, 1}, succ[1] = {2};
+    pw_task_graph g = {3, deps, succ_at, succ, slow_task, NULL};
+    pw_task_options o = {3, PW_TASKS_DISTRIBUTED, 30 * 1000000LL, 1};
+    CHECK(pw_tasks_run(&g, &o, NULL) == PW_OK, "a task longer than the watchdog ended the run: %s", pw_error_detail());
+}
+
 /* A task that says stop ends the run (the rest need not run), on both queue kinds. */
 static void stopping(void)
 {
@@ -205,6 +223,7 @@ int main(void)
     random_dags();
     bad_graphs();
     stopping();
+    long_task();
     spawning();
     return test_finish();
 }

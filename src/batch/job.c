@@ -205,6 +205,14 @@ pw_status pw_job_run(const pw_job *job)
     return st == PW_OK ? job_call(job, 0) : st;
 }
 
+void job_slice(int64_t len, int k, int parts, int64_t *lo, int64_t *hi)
+{
+    /* the ceiling of len / parts, rounded up to 4 KiB: parts * step >= len */
+    const int64_t step = ((len + parts - 1) / parts + 4095) & ~(int64_t)4095;
+    *lo = k * step < len ? k * step : len;
+    *hi = (k + 1) * step < len ? (k + 1) * step : len;
+}
+
 /* Bytes [offset, offset + len) of the packed buffer between the host and mem, a row piece at a
  * time (one copy when the host rows are contiguous). */
 static void copy_packed(const job_buffer *b, int64_t offset, int64_t len, unsigned char *mem, int to_host)

@@ -55,6 +55,10 @@ void job_after_copy_out(const pw_job *job);
  * options.cuda_stream.  Copies the sw/dtw result's info to job->info. */
 pw_status job_call(const pw_job *job, int on_device);
 
+/* Slice k of `parts` of [0, len), 4 KiB aligned: [*lo, *hi) (empty when *hi <= *lo); the slices
+ * cover [0, len) exactly once (test_queue checks it). */
+void job_slice(int64_t len, int k, int parts, int64_t *lo, int64_t *hi);
+
 /* Bytes [offset, offset + len) of the packed buffer: gather from the host into dst, scatter
  * from src to the host. */
 void job_gather(const job_buffer *b, int64_t offset, int64_t len, void *dst);

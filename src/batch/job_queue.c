@@ -184,19 +184,21 @@ static void route_cpu(pw_queue *q, int64_t id)
     pthread_cond_broadcast(&q->changed);
 }
 
-/* Unlocked: allocate and copy in j's buffers.  PW_OK, or the failure (buffers freed). */
+/* Unlocked: allocate and copy in j's buffers.  PW_OK, or the failure (buffers freed).  Every
+ * buffer is allocated before the first copy: the copy-in's end (its stream synchronised) then
+ * orders the output buffers' allocations before the kernel too. */
 static pw_status copy_in(pw_queue *q, qjob *j)
 {
     pw_status st = PW_OK;
-    int k;
-    for (k = 0; k < j->layout.count && st == PW_OK; k++) {
+    for (int k = 0; k < j->layout.count && st == PW_OK; k++) {
         const job_buffer *b = &j->layout.buffer[k];
         st = q->dev.alloc(q->dev.ctx, b->rows * b->row_bytes, &j->dev[k]);
-        if (st == PW_OK && b->copy_in) st = q->dev.copy_in(q->dev.ctx, b, j->dev[k]);
     }
+    for (int k = 0; k < j->layout.count && st == PW_OK; k++)
+        if (j->layout.buffer[k].copy_in) st = q->dev.copy_in(q->dev.ctx, &j->layout.buffer[k], j->dev[k]);
     if (st != PW_OK) {
-        for (int i = 0; i < k; i++)
-            if (j->dev[i]) q->dev.release(q->dev.ctx, j->dev[i]), j->dev[i] = NULL;
+        for (int k = 0; k < j->layout.count; k++)
+            if (j->dev[k]) q->dev.release(q->dev.ctx, j->dev[k]), j->dev[k] = NULL;
     }
     return st;
 }
@@ -220,8 +222,8 @@ static void copy_out(pw_queue *q, int64_t id)
         st = q->dev.copy_out(q->dev.ctx, j->dev[k], b, &touched);
         if (st != PW_OK && b->copy_in && touched) in_place_touched = 1;
     }
+    const double t_end = since(q); /* (the host's residual below is not copy time) */
     if (copy && st == PW_OK) job_after_copy_out(&j->job);
-    const double t_end = since(q);
     for (int k = 0; k < j->layout.count; k++)
         if (j->dev[k]) q->dev.release(q->dev.ctx, j->dev[k]), j->dev[k] = NULL;
     pthread_mutex_lock(&q->lock);

@@ -66,6 +66,7 @@ struct pw_task_run {
     atomic_llong remaining; /* tasks queued or running or waiting: the run ends at 0 */
     atomic_llong executed, spawned, steals;
     atomic_llong last_finish_ns;
+    atomic_int running;   /* tasks being run now: a long task is no hang */
     atomic_int failed;    /* a pw_status: the first failure stops everyone */
 };
 
@@ -132,18 +133,25 @@ static void task_worker(void *arg, int worker, int team_size)
     while (!atomic_load_explicit(&r->failed, memory_order_relaxed)) {
         int64_t item;
         if (next_item(r, worker, &item) == 0) {
+            atomic_fetch_add_explicit(&r->running, 1, memory_order_relaxed);
             round = 0;
             const int spawned = item < 0;
-            if (r->g->run(r->g->ctx, r, spawned ? ~item : item, spawned, worker)) {
+            const int stop = r->g->run(r->g->ctx, r, spawned ? ~item : item, spawned, worker);
+            if (!stop) finish(r, worker, item);
+            atomic_fetch_sub_explicit(&r->running, 1, memory_order_relaxed);
+            if (stop) {
                 fail(r, PW_ERR_CANCELLED);
                 return;
             }
-            finish(r, worker, item);
             continue;
         }
         if (atomic_load_explicit(&r->remaining, memory_order_acquire) == 0) return;
         pw_backoff(&round);
-        if ((round & 63) == 0 &&
+        /* the watchdog: nothing finished for its time, and nothing is running (a task that runs
+         * long -- BFS's inline levels -- is progress).  A task popped but not yet counted was
+         * readied by a task that just finished (or is its spawner, still running), so the last
+         * finish is recent then: no false alarm. */
+        if ((round & 63) == 0 && atomic_load_explicit(&r->running, memory_order_relaxed) == 0 &&
             pw_now_ns() - atomic_load_explicit(&r->last_finish_ns, memory_order_relaxed) > r->opt.watchdog_ns) {
             pw_set_error_detail("no task finished for %lld ms while %lld remain (a dependency that is never met)",
                                 (long long)(r->opt.watchdog_ns / 1000000), (long long)atomic_load(&r->remaining));
@@ -224,6 +232,7 @@ pw_status pw_tasks_run(const pw_task_graph *g, const pw_task_options *options, p
     atomic_init(&r.remaining, g->count);
     atomic_init(&r.executed, 0), atomic_init(&r.spawned, 0), atomic_init(&r.steals, 0);
     atomic_init(&r.last_finish_ns, pw_now_ns());
+    atomic_init(&r.running, 0);
     atomic_init(&r.failed, 0);
     /* the tasks that wait for nothing, dealt out over the queues */
     int64_t dealt = 0;

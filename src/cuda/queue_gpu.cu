@@ -55,11 +55,11 @@ struct gpu_queue {
     int teams; /* started */
 };
 
-/* Slice k of `parts` of [at, at + len), 4 KiB aligned. */
+/* Slice k of `parts` of [at, at + len) (job_slice). */
 void copy_slice(const copy_team *t, int k, int parts)
 {
-    const int64_t step = ((t->len / parts) + 4095) & ~(int64_t)4095;
-    const int64_t lo = k * step < t->len ? k * step : t->len, hi = (k + 1) * step < t->len ? (k + 1) * step : t->len;
+    int64_t lo, hi;
+    job_slice(t->len, k, parts, &lo, &hi);
     if (hi <= lo) return;
     if (t->to_host)
         job_scatter(t->b, t->at + lo, hi - lo, t->mem + lo);

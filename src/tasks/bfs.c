@@ -204,7 +204,7 @@ pw_status pw_bfs(const pw_graph *graph, int64_t source, pw_bfs_engine engine, co
             pw_task_graph tg = {1, deps, succ_at, succ, bfs_task, &b};
             pw_task_options to = {workers, engine == PW_BFS_TASKS_CENTRAL ? PW_TASKS_CENTRAL : PW_TASKS_DISTRIBUTED,
                                   o.watchdog_ms * 1000000, 0};
-            pw_task_stats ts;
+            pw_task_stats ts = {0};
             st = pw_tasks_run(&tg, &to, &ts);
             info->tasks = ts.executed, info->steals = ts.steals, info->threads = ts.workers;
             info->reached = atomic_load(&b.reached);
