@@ -242,11 +242,44 @@ static void readers(void)
           "a missing file: %s", err);
 }
 
+/* The k-th allocation failing: PW_ERR_OUT_OF_MEMORY (or the right levels when it comes after the
+ * last allocation), never a hang; nothing leaked (the sanitizer build). */
+void pw_debug_alloc_reset(void);
+long pw_debug_alloc_count(void);
+
+static void failing_allocations(void)
+{
+    edges e;
+    random_graph(&e, 3); /* a star: its large level spawns tasks */
+    pw_graph g = csr(&e);
+    int32_t *want = malloc(sizeof *want * (size_t)g.vertices), *got = malloc(sizeof *got * (size_t)g.vertices);
+    pw_bfs_info ref;
+    reference(&g, 0, want, &ref);
+    for (int k = 1; k <= 10; k++) {
+        char env[8];
+        snprintf(env, sizeof env, "%d", k);
+        setenv("PEERWAVE_DEBUG_FAIL_ALLOC", env, 1);
+        pw_debug_alloc_reset();
+        pw_options o;
+        pw_options_init(&o);
+        o.threads = 3;
+        const pw_status st = pw_bfs(&g, 0, k % 2 ? PW_BFS_TASKS : PW_BFS_TASKS_CENTRAL, &o, got, NULL);
+        const long made = pw_debug_alloc_count();
+        unsetenv("PEERWAVE_DEBUG_FAIL_ALLOC");
+        const int right = st == PW_OK && !memcmp(want, got, sizeof *got * (size_t)g.vertices);
+        /* (a thread of the team may fail to start: the run goes on, on fewer threads) */
+        CHECK(k <= made ? st == PW_ERR_OUT_OF_MEMORY || right : right, "allocation %d of %ld failing: %s", k, made,
+              pw_status_str(st));
+    }
+    free(want), free(got), free(e.from), free(e.to), free((void *)g.offsets), free((void *)g.targets);
+}
+
 int main(void)
 {
     test_seed(5);
     random_searches();
     bad_input();
+    failing_allocations();
     readers();
     return test_finish();
 }

@@ -416,6 +416,58 @@ static void slices(void)
     CHECK(ok, "slices");
 }
 
+/* The k-th allocation failing (PEERWAVE_DEBUG_FAIL_ALLOC), wherever it is -- the queue, a submit,
+ * a stage, an engine inside a job: every call returns, each job's status is success with the
+ * right result or PW_ERR_OUT_OF_MEMORY, the drain ends; nothing leaked (the sanitizer build). */
+void pw_debug_alloc_reset(void);
+
+static void failing_allocations(uint64_t seed)
+{
+    enum { N = 6 };
+    for (int k = 1; k <= 24; k++) {
+        job_data d[N];
+        memset(d, 0, sizeof d);
+        pw_status ref[N];
+        for (int j = 0; j < N; j++) {
+            for (int c = 0; c < 2; c++) make_job(&d[j], c, seed * 100 + (uint64_t)j, 0, 0);
+            d[j].job[0].options.backend = PW_BACKEND_AUTO;
+            ref[j] = pw_job_run(&d[j].job[1]);
+        }
+        char env[8];
+        snprintf(env, sizeof env, "%d", k);
+        setenv("PEERWAVE_DEBUG_FAIL_ALLOC", env, 1);
+        pw_debug_alloc_reset();
+        sim s;
+        queue_device dev = sim_device(&s, 1 + k % 2, INT64_MAX / 4);
+        pw_queue_options opt;
+        pw_queue_options_init(&opt);
+        opt.order = (pw_queue_order)(k % 3);
+        pw_queue *q = NULL;
+        pw_status st = queue_create_on(&opt, &dev, &q);
+        int queued[N] = {0};
+        for (int j = 0; st == PW_OK && j < N; j++) {
+            pw_status sub = pw_queue_submit(q, &d[j].job[0], NULL);
+            CHECK(sub == PW_OK || sub == PW_ERR_OUT_OF_MEMORY, "allocation %d failing: submit %s", k, pw_status_str(sub));
+            queued[j] = sub == PW_OK;
+            if (!queued[j]) break; /* (ids follow the submits that took) */
+        }
+        if (st == PW_OK) {
+            pw_queue_drain(q);
+            for (int j = 0, id = 0; j < N; j++) {
+                if (!queued[j]) continue;
+                pw_status got = pw_queue_wait(q, id++);
+                CHECK(got == PW_ERR_OUT_OF_MEMORY || (got == ref[j] && (got != PW_OK || same_result(&d[j]))),
+                      "allocation %d failing: job %d (%s): %s", k, j, pw_job_kind_name(d[j].job[0].kind), pw_status_str(got));
+            }
+            pw_queue_destroy(q);
+        } else {
+            CHECK(st == PW_ERR_OUT_OF_MEMORY, "allocation %d failing: create %s", k, pw_status_str(st));
+        }
+        unsetenv("PEERWAVE_DEBUG_FAIL_ALLOC");
+        for (int j = 0; j < N; j++) free_job(&d[j]);
+    }
+}
+
 static void bad_arguments(void)
 {
     pw_queue_options opt;
@@ -479,6 +531,7 @@ int main(int argc, char **argv)
     }
     bad_arguments();
     slices();
+    failing_allocations(base + 90);
     for (int k = 0; k < 3; k++) /* the CPU queue */
         run_set(&(set_run){20, base + (uint64_t)k, k == 1 ? 5 : -1, 0, PW_QUEUE_REORDER, 8, 0, 0, 0, 0, k == 2});
     for (int engines = 1; engines <= 2; engines++)
