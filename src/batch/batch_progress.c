@@ -29,7 +29,11 @@ int pw_batch_progress_stopped(pw_batch_progress *p)
     return __atomic_load_n(&p->stop, __ATOMIC_RELAXED);
 }
 
-void pw_batch_progress_finish(pw_batch_progress *p)
+pw_status pw_batch_progress_finish(pw_batch_progress *p, pw_status st)
 {
-    if (p && p->monitor.fn) pw_monitor_finish(&p->monitor, p->monitor.cells, NULL);
+    if (st != PW_OK || !p) return st;
+    /* a stop asked for while the last group ran: the caller said stop, the run says cancelled */
+    if (pw_batch_progress_stopped(p)) return PW_ERR_CANCELLED;
+    if (p->monitor.fn) pw_monitor_finish(&p->monitor, p->monitor.cells, NULL);
+    return PW_OK;
 }

@@ -32,8 +32,10 @@ int pw_batch_progress_add(pw_batch_progress *p, int64_t cells);
 /* Must the run stop (the hook asked, or the cancel flag is set)?  Engines look between items. */
 int pw_batch_progress_stopped(pw_batch_progress *p);
 
-/* The run succeeded: the final report. */
-void pw_batch_progress_finish(pw_batch_progress *p);
+/* The end of the run, whose status is st: PW_OK (and the final report) when it succeeded and no
+ * stop was asked for; PW_ERR_CANCELLED when one was (even during the last group, after which
+ * nobody looked); else st. */
+pw_status pw_batch_progress_finish(pw_batch_progress *p, pw_status st);
 
 #ifdef __cplusplus
 }

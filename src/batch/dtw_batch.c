@@ -150,7 +150,7 @@ pw_status pw_dtw_search(const pw_series_set *queries, const pw_series_set *db, p
                 hits[(q0 + k) * top + t] = t < got ? (pw_dtw_hit){q0 + k, pick[t], v.d[pick[t]]} : (pw_dtw_hit){q0 + k, -1, 0};
         }
     }
-    if (st == PW_OK) pw_batch_progress_finish(&w.progress);
+    st = pw_batch_progress_finish(&w.progress, st);
     info->pairs = queries->count * db->count;
     info->cells = q_samples * db_samples;
     info->seconds = (double)(pw_now_ns() - t1) * 1e-9;
@@ -183,7 +183,7 @@ pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
     pw_batch_progress_init(&w.progress, options, info->cells);
     const int64_t t1 = pw_now_ns();
     st = run_pairs(&w, threads);
-    if (st == PW_OK) pw_batch_progress_finish(&w.progress);
+    st = pw_batch_progress_finish(&w.progress, st);
     for (int64_t k = 0; k < a->count; k++) hits[k] = (pw_dtw_hit){k, k, st == PW_OK ? d[k] : 0};
     info->pairs = a->count;
     info->seconds = (double)(pw_now_ns() - t1) * 1e-9;

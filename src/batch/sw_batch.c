@@ -323,7 +323,7 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
         info->cells = all_cells;
         info->seconds = (double)(t2 - t1) * 1e-9;
         st = end_cells(queries, db, params, &s.options, s.threads, 1, hits, queries->count * (int64_t)top, NULL);
-        if (st == PW_OK) pw_batch_progress_finish(&progress);
+        st = pw_batch_progress_finish(&progress, st);
     }
     free(scores);
     free(qs);
@@ -361,7 +361,7 @@ pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_para
     pw_batch_progress_init(&progress, &s.options, info->cells);
     const int64_t t1 = pw_now_ns();
     st = end_cells(a, b, params, &s.options, s.threads, 0, hits, a->count, &progress);
-    if (st == PW_OK) pw_batch_progress_finish(&progress);
+    st = pw_batch_progress_finish(&progress, st);
     info->pairs = a->count;
     info->seconds = (double)(pw_now_ns() - t1) * 1e-9;
     info->total_seconds = (double)(pw_now_ns() - t0) * 1e-9;
