@@ -192,9 +192,14 @@ pw_status job_call(const pw_job *j, int on_device)
     }
 }
 
+int job_has_host_step(const pw_job *job)
+{
+    return (job->kind == PW_JOB_HEAT || job->kind == PW_JOB_SOR) && job->u.stencil.residual;
+}
+
 void job_after_copy_out(const pw_job *job)
 {
-    if ((job->kind == PW_JOB_HEAT || job->kind == PW_JOB_SOR) && job->u.stencil.residual)
+    if (job_has_host_step(job))
         *job->u.stencil.residual = pw_stencil_residual(job->u.stencil.grid);
 }
 
