@@ -4,6 +4,7 @@
 #include "../src/core/auto_width.h"
 #include "../src/core/exec.h"
 #include "../src/core/linear_buffers.h"
+#include "band_apps.h"
 #include "checks.h"
 #include "dtw_cell.h"
 #include "dtw_simd.h"

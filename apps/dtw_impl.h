@@ -10,11 +10,12 @@ typedef struct DTW_FN(dtw_ctx_) {
     DTW_T *bus, *left, *diag;
     const DTW_T *a, *b;
     int squared;
+    int64_t col0; /* a band of a distributed run: its first column in the whole matrix */
 } DTW_FN(dtw_ctx_);
 
 #define DTW_CELL(ctx, i, j, up, left, diag) \
     DTW_FN(pw_dtw_step_)((ctx)->a[i], (ctx)->b[j], (ctx)->squared, up, left, diag)
-#define DTW_BOUNDARY(ctx, i, j) ((i) < 0 && (j) < 0 ? (DTW_T)0 : (DTW_T)INFINITY)
+#define DTW_BOUNDARY(ctx, i, j) ((i) < 0 && (j) + (ctx)->col0 < 0 ? (DTW_T)0 : (DTW_T)INFINITY)
 
 #define PW_SEG_NAME DTW_FN(dtw_segment_)
 #define PW_SEG_CTX DTW_FN(dtw_ctx_)
@@ -30,9 +31,10 @@ static int DTW_FN(all_finite_)(const DTW_T *x, int64_t n)
     return 1;
 }
 
-/* pw_dtw_ with the options' width as it is (the whole run, or a training corner: auto_width.h). */
+/* pw_dtw_ with the options' width as it is (the whole run, or a training corner: auto_width.h); or
+ * (band not NULL) one band of columns of a distributed run, b being the band's samples. */
 static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,
-                                  const pw_options *options, pw_dtw_result *result)
+                                  const pw_options *options, const pw_band *band, pw_dtw_result *result)
 {
     pw_status st = pw_dtw_check(a, n, b, m, cost, result);
     if (st != PW_OK) return st;
@@ -41,6 +43,7 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
     st = pw_plan_make_app(options, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
     if (st != PW_OK) return st;
 #ifdef PW_HAVE_CUDA
+    if (plan.backend == PW_BACKEND_CUDA && band) return PW_ERR_UNSUPPORTED; /* (GPU bands: issue 29) */
     if (plan.backend == PW_BACKEND_CUDA) {
         pw_run_info_clear(&result->info);
         st = DTW_FN(pw_cuda_dtw_)(&plan, a, n, b, m, cost == PW_DTW_SQUARED, &result->distance,
@@ -54,7 +57,7 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
     double vec_distance = NAN;
     const int lanes = pw_simd_lanes16(plan.simd) * 2 / (int)sizeof(DTW_T);
     int use = 0;
-    if (lanes >= 2) st = pw_simd_fit_plan(&plan, options, lanes, pw_dtw_simd_rows(plan.simd, sizeof(DTW_T)), &use);
+    if (lanes >= 2 && !band) st = pw_simd_fit_plan(&plan, options, lanes, pw_dtw_simd_rows(plan.simd, sizeof(DTW_T)), &use);
     if (st == PW_OK && use) { /* (its arrays cannot be had: the scalar cells, which need less) */
         st = pw_dtw_simd_init(&vec, plan.simd, sizeof(DTW_T), &plan.tiling, a, n, b, m, cost == PW_DTW_SQUARED,
                               &vec_distance);
@@ -69,12 +72,22 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
     } else {
         st = pw_linear_buffers_alloc(&buf, sizeof(DTW_T), n, m);
         if (st != PW_OK) return st;
-        ctx = (DTW_FN(dtw_ctx_)){buf.bus, buf.left, buf.diag, a, b, cost == PW_DTW_SQUARED};
+        ctx = (DTW_FN(dtw_ctx_)){buf.bus, buf.left, buf.diag, a, b, cost == PW_DTW_SQUARED, band ? band->col0 : 0};
         DTW_CAT(DTW_FN(dtw_segment_), _init)(&ctx, n, m);
     }
+    pw_band_io io;
+    pw_band_edges edges;
+    if (band) { /* (scalar cells: the vector processor has no band edges yet) */
+        pw_linear_band_io(&buf, &io);
+        st = band->attach(band->ctx, &io, &edges);
+        plan.edges = &edges;
+    }
     pw_run_info_clear(&result->info);
-    st = pw_execute(&plan, &kernel, &result->info);
-    if (st == PW_OK) {
+    if (st == PW_OK) st = pw_execute(&plan, &kernel, &result->info);
+    if (band) band->detach(band->ctx, st);
+    if (st == PW_OK && band && band->col0 + m < band->total_cols) {
+        result->distance = INFINITY; /* (not the last band: the distance is the last band's) */
+    } else if (st == PW_OK) {
         result->distance = vec.tile ? vec_distance : (double)ctx.bus[m - 1];
         if (!isfinite(result->distance)) st = PW_ERR_OVERFLOW;
     }
@@ -94,7 +107,7 @@ static pw_status DTW_FN(dtw_part_run_)(void *p, int64_t rows, int64_t cols, cons
 {
     DTW_FN(dtw_part_) *x = p;
     pw_dtw_result r = {0};
-    pw_status st = DTW_FN(dtw_run_)(x->a, rows, x->b, cols, x->cost, o, &r);
+    pw_status st = DTW_FN(dtw_run_)(x->a, rows, x->b, cols, x->cost, o, NULL, &r);
     *x->result = r; /* the whole run comes last */
     if (info) *info = r.info;
     return st;
@@ -108,6 +121,12 @@ pw_status DTW_FN(pw_dtw_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, 
     DTW_FN(dtw_part_) x = {a, b, cost, result};
     return pw_run_with_width(sizeof(DTW_T) == 4 ? "dtw-f32" : "dtw-f64", options, DTW_FN(dtw_part_run_), &x, n, m,
                              &result->info);
+}
+
+pw_status DTW_FN(pw_dtw_band_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,
+                               const pw_options *options, const pw_band *band, pw_dtw_result *result)
+{
+    return DTW_FN(dtw_run_)(a, n, b, m, cost, options, band, result);
 }
 
 #undef DTW_T

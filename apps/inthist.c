@@ -12,6 +12,7 @@
 #include "../src/core/auto_width.h"
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
+#include "band_apps.h"
 #include "checks.h"
 #include "sat_cell.h"
 #include "sat_simd.h"
@@ -24,6 +25,7 @@ typedef struct plane_ctx {
     int32_t *plane;     /* output plane, rows x cols */
     int64_t cols;
     int32_t b;
+    const int32_t *left; /* NULL, or a band of a distributed run: the plane's column -1 */
 } plane_ctx;
 
 #define PW_SEG_NAME plane_segment
@@ -33,10 +35,11 @@ typedef struct plane_ctx {
 #define PW_SEG_ROW(ctx, i)                                     \
     const int32_t *bin_ = (ctx)->bin + (i) * (ctx)->cols;      \
     int32_t *row_ = (ctx)->plane + (i) * (ctx)->cols;          \
-    const int32_t *up_ = (i) > 0 ? row_ - (ctx)->cols : NULL;
+    const int32_t *up_ = (i) > 0 ? row_ - (ctx)->cols : NULL;  \
+    const int32_t *left_ = (ctx)->left;
 #define PW_SEG_UP(ctx, i, j) (up_ ? up_[j] : 0)
-#define PW_SEG_LEFT0(ctx, i, j) ((j) > 0 ? row_[(j) - 1] : 0)
-#define PW_SEG_DIAG0(ctx, i, j) ((j) > 0 && up_ ? up_[(j) - 1] : 0)
+#define PW_SEG_LEFT0(ctx, i, j) ((j) > 0 ? row_[(j) - 1] : left_ ? left_[i] : 0)
+#define PW_SEG_DIAG0(ctx, i, j) ((j) > 0 && up_ ? up_[(j) - 1] : (j) == 0 && up_ && left_ ? left_[(i) - 1] : 0)
 #define PW_SEG_STORE(ctx, i, j, v) row_[j] = (v)
 #include "../src/core/segment3.h"
 
@@ -45,6 +48,7 @@ typedef struct inthist_ctx {
     int32_t *out;
     int64_t rows, cols;
     int bins;
+    int32_t *left; /* NULL, or a band of a distributed run: column -1 of every plane (bins x rows) */
 } inthist_ctx;
 
 /* One segment of every plane: the planes are independent recurrences on the same schedule. */
@@ -52,9 +56,29 @@ static void inthist_segment(void *vctx, int64_t i, int64_t j_begin, int64_t j_en
 {
     const inthist_ctx *ctx = vctx;
     for (int b = 0; b < ctx->bins; b++) {
-        plane_ctx p = {ctx->bin, ctx->out + (int64_t)b * ctx->rows * ctx->cols, ctx->cols, b};
+        plane_ctx p = {ctx->bin, ctx->out + (int64_t)b * ctx->rows * ctx->cols, ctx->cols, b,
+                       ctx->left ? ctx->left + (int64_t)b * ctx->rows : NULL};
         plane_segment(&p, i, j_begin, j_end, worker);
     }
+}
+
+/* A band of a distributed run: a row of the column is every plane's value there. */
+static void inthist_put_left(void *app, int64_t sweep, int64_t i0, int64_t i1, const void *src)
+{
+    (void)sweep;
+    const inthist_ctx *ctx = app;
+    const int32_t *v = src;
+    for (int64_t i = i0; i < i1; i++)
+        for (int b = 0; b < ctx->bins; b++) ctx->left[(int64_t)b * ctx->rows + i] = *v++;
+}
+
+static void inthist_get_last(void *app, int64_t sweep, int64_t i0, int64_t i1, void *dst)
+{
+    (void)sweep;
+    const inthist_ctx *ctx = app;
+    int32_t *v = dst;
+    for (int64_t i = i0; i < i1; i++)
+        for (int b = 0; b < ctx->bins; b++) *v++ = ctx->out[((int64_t)b * ctx->rows + i) * ctx->cols + ctx->cols - 1];
 }
 
 static double pixel(const pw_image *img, int64_t i, int64_t j)
@@ -120,9 +144,10 @@ pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, c
     return PW_OK;
 }
 
-/* pw_inthist with the options' width as it is (the whole run, or a training corner). */
+/* pw_inthist with the options' width as it is (the whole run, or a training corner); or (band not
+ * NULL) one band of columns of a distributed run. */
 static pw_status inthist_run(const pw_image *in, int bins, double lo, double hi, int32_t *out,
-                             const pw_options *options, pw_run_info *info)
+                             const pw_options *options, const pw_band *band, pw_run_info *info)
 {
     pw_status st = pw_inthist_check(in, bins, lo, hi, out);
     if (st != PW_OK) return st;
@@ -141,14 +166,33 @@ static pw_status inthist_run(const pw_image *in, int bins, double lo, double hi,
     if (!info) info = &local;
     pw_run_info_clear(info);
 #ifdef PW_HAVE_CUDA
+    if (plan.backend == PW_BACKEND_CUDA && band) {
+        free(bin);
+        return PW_ERR_UNSUPPORTED; /* (GPU bands: issue 29) */
+    }
     if (plan.backend == PW_BACKEND_CUDA) {
         st = pw_cuda_inthist(&plan, bin, in->rows, in->cols, bins, out, info);
         free(bin);
         return st;
     }
 #endif
-    inthist_ctx ctx = {bin, out, in->rows, in->cols, bins};
+    inthist_ctx ctx = {bin, out, in->rows, in->cols, bins, NULL};
     pw_kernel kernel = {.segment = inthist_segment, .ctx = &ctx};
+    if (band) { /* (scalar cells: the vector processor has no band edges yet) */
+        int32_t *left = pw_malloc(sizeof *left * (size_t)bins * (size_t)in->rows);
+        st = left ? PW_OK : PW_ERR_OUT_OF_MEMORY;
+        ctx.left = band->col0 > 0 ? left : NULL;
+        pw_band_io io = {.app = &ctx, .bytes_per_row = sizeof(int32_t) * (size_t)bins, .put_left = inthist_put_left,
+                         .get_last = inthist_get_last};
+        pw_band_edges edges;
+        if (st == PW_OK) st = band->attach(band->ctx, &io, &edges);
+        plan.edges = &edges;
+        if (st == PW_OK) st = pw_execute(&plan, &kernel, info);
+        band->detach(band->ctx, st);
+        free(left);
+        free(bin);
+        return st;
+    }
     /* the vector tile processor of the plan's set (sat_simd.h): every plane's row while the row's
      * bin indices are in L1 */
     pw_sat_simd vec;
@@ -172,6 +216,12 @@ static pw_status inthist_run(const pw_image *in, int bins, double lo, double hi,
     return st;
 }
 
+pw_status pw_inthist_band(const pw_image *in, int bins, double lo, double hi, int32_t *out,
+                          const pw_options *options, const pw_band *band, pw_run_info *info)
+{
+    return inthist_run(in, bins, lo, hi, out, options, band, info);
+}
+
 typedef struct inthist_part {
     const pw_image *in;
     int bins;
@@ -188,7 +238,7 @@ static pw_status inthist_part_run(void *p, int64_t rows, int64_t cols, const pw_
     in.rows = rows;
     in.cols = cols;
     in.stride = pw_image_stride(x->in);
-    return inthist_run(&in, x->bins, x->lo, x->hi, x->out, o, info);
+    return inthist_run(&in, x->bins, x->lo, x->hi, x->out, o, NULL, info);
 }
 
 pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t *out,

@@ -2,11 +2,15 @@
 #include <math.h>
 #include <stdio.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../src/core/auto_width.h"
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
+#include "band_apps.h"
 #include "sat_cell.h"
+#include "../src/core/alloc.h"
 #include "checks.h"
 #include "sat_sum.h"
 #include "sat_simd.h"
@@ -61,13 +65,57 @@ pw_status pw_sat_check(const pw_image *in, const pw_image *out)
     return sat_segments[in->type][out->type] ? PW_OK : PW_ERR_UNSUPPORTED;
 }
 
-/* pw_sat with the options' width as it is (the whole run, or a training corner: auto_width.h). */
-static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info)
+typedef struct sat_band_app {
+    const pw_image *out;
+    void *left;
+} sat_band_app;
+
+/* A band of a distributed run: column -1 arrives into sat_ctx.left; the last column is out's. */
+static void sat_put_left(void *app, int64_t sweep, int64_t i0, int64_t i1, const void *src)
+{
+    (void)sweep;
+    const pw_image *out = ((const sat_band_app *)app)->out;
+    const size_t size = pw_dtype_size(out->type);
+    memcpy((char *)((const sat_band_app *)app)->left + (size_t)i0 * size, src, (size_t)(i1 - i0) * size);
+}
+
+static void sat_get_last(void *app, int64_t sweep, int64_t i0, int64_t i1, void *dst)
+{
+    (void)sweep;
+    const pw_image *out = ((const sat_band_app *)app)->out;
+    const size_t size = pw_dtype_size(out->type);
+    const int64_t stride = pw_image_stride(out);
+    for (int64_t i = i0; i < i1; i++)
+        memcpy((char *)dst + (size_t)(i - i0) * size, (const char *)out->data + (size_t)(i * stride + out->cols - 1) * size, size);
+}
+
+static pw_status sat_band_run(pw_plan *plan, const pw_kernel *kernel, sat_ctx *ctx, const pw_image *out,
+                              const pw_band *band, pw_run_info *info)
+{
+    sat_band_app app = {out, pw_malloc((size_t)out->rows * pw_dtype_size(out->type) + 1)};
+    if (!app.left) return PW_ERR_OUT_OF_MEMORY;
+    ctx->left = band->col0 > 0 ? app.left : NULL;
+    pw_band_io io = {.app = &app, .bytes_per_row = pw_dtype_size(out->type), .put_left = sat_put_left,
+                     .get_last = sat_get_last};
+    pw_band_edges edges;
+    pw_status st = band->attach(band->ctx, &io, &edges);
+    plan->edges = &edges;
+    if (st == PW_OK) st = pw_execute(plan, kernel, info);
+    band->detach(band->ctx, st);
+    free(app.left);
+    return st;
+}
+
+/* pw_sat with the options' width as it is (the whole run, or a training corner: auto_width.h); or
+ * (band not NULL) one band of columns of a distributed run, whose overflow guard the caller ran
+ * over the whole input. */
+static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *options, const pw_band *band,
+                         pw_run_info *info)
 {
     pw_status st = pw_sat_check(in, out);
     if (st != PW_OK) return st;
     pw_segment_fn segment = sat_segments[in->type][out->type];
-    if (!pw_sum_abs_fits(in, out->type)) return PW_ERR_OVERFLOW;
+    if (!band && !pw_sum_abs_fits(in, out->type)) return PW_ERR_OVERFLOW;
     pw_plan plan;
     st = pw_plan_make(options, in->rows, in->cols, 0, &plan);
     if (st != PW_OK) return st;
@@ -75,10 +123,13 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
     if (!info) info = &local;
     pw_run_info_clear(info);
 #ifdef PW_HAVE_CUDA
+    if (plan.backend == PW_BACKEND_CUDA && band) return PW_ERR_UNSUPPORTED; /* (GPU bands: issue 29) */
     if (plan.backend == PW_BACKEND_CUDA) return pw_cuda_sat(&plan, in, out, info);
 #endif
-    sat_ctx ctx = {in->data, pw_image_stride(in), out->data, pw_image_stride(out)};
+    sat_ctx ctx = {in->data, pw_image_stride(in), out->data, pw_image_stride(out), NULL};
     pw_kernel kernel = {.segment = segment, .ctx = &ctx};
+    if (band) /* (scalar cells: the vector processors have no band edges yet) */
+        return sat_band_run(&plan, &kernel, &ctx, out, band, info);
     /* integer outputs: the vector tile processor of the plan's set, where there is one (sat_simd.h) */
     pw_sat_simd vec;
     const int use = plan.strategy != PW_STRATEGY_SEQUENTIAL
@@ -116,6 +167,12 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
     return st;
 }
 
+pw_status pw_sat_band(const pw_image *in, pw_image *out, const pw_options *options, const pw_band *band,
+                      pw_run_info *info)
+{
+    return sat_run(in, out, options, band, info);
+}
+
 typedef struct sat_part {
     const pw_image *in;
     pw_image *out;
@@ -131,7 +188,7 @@ static pw_status sat_part_run(void *p, int64_t rows, int64_t cols, const pw_opti
     in.cols = out.cols = cols;
     in.stride = pw_image_stride(x->in);
     out.stride = pw_image_stride(x->out);
-    return sat_run(&in, &out, o, info);
+    return sat_run(&in, &out, o, NULL, info);
 }
 
 pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info)

@@ -14,10 +14,11 @@
 #define PW_SEG_ROW(ctx, i)                                                            \
     const SAT_IN_T *x_ = (const SAT_IN_T *)(ctx)->in + (i) * (ctx)->in_stride;        \
     SAT_OUT_T *row_ = (SAT_OUT_T *)(ctx)->out + (i) * (ctx)->out_stride;              \
-    const SAT_OUT_T *up_ = (i) > 0 ? row_ - (ctx)->out_stride : NULL;
+    const SAT_OUT_T *up_ = (i) > 0 ? row_ - (ctx)->out_stride : NULL;                  \
+    const SAT_OUT_T *left_ = (const SAT_OUT_T *)(ctx)->left;
 #define PW_SEG_UP(ctx, i, j) (up_ ? up_[j] : (SAT_OUT_T)0)
-#define PW_SEG_LEFT0(ctx, i, j) ((j) > 0 ? row_[(j) - 1] : (SAT_OUT_T)0)
-#define PW_SEG_DIAG0(ctx, i, j) ((j) > 0 && up_ ? up_[(j) - 1] : (SAT_OUT_T)0)
+#define PW_SEG_LEFT0(ctx, i, j) ((j) > 0 ? row_[(j) - 1] : left_ ? left_[i] : (SAT_OUT_T)0)
+#define PW_SEG_DIAG0(ctx, i, j) ((j) > 0 && up_ ? up_[(j) - 1] : (j) == 0 && up_ && left_ ? left_[(i) - 1] : (SAT_OUT_T)0)
 #define PW_SEG_STORE(ctx, i, j, v) row_[j] = (v)
 #include "../src/core/segment3.h"
 

@@ -48,6 +48,7 @@ typedef struct sat_ctx {
     int64_t in_stride;
     void *out;
     int64_t out_stride;
+    const void *left; /* NULL, or a band of a distributed run: column -1 (rows values of out's type) */
 } sat_ctx;
 
 /* Tables of at least this many bytes are written with non-temporal stores (they do not fit the

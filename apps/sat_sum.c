@@ -54,16 +54,8 @@ static uint64_t sum_u8_row(const uint8_t *row, int64_t n)
     return sum;
 }
 
-int pw_sum_abs_fits(const pw_image *img, pw_dtype out)
+int pw_sum_abs_upto(const pw_image *img, uint64_t limit, uint64_t *total)
 {
-    uint64_t limit;
-    if (out == PW_I32) limit = INT32_MAX;
-    else if (out == PW_I64) limit = INT64_MAX;
-    else return 1;
-    uint64_t cells, bound;
-    if (!__builtin_mul_overflow((uint64_t)img->rows, (uint64_t)img->cols, &cells) &&
-        !__builtin_mul_overflow(cells, type_max_abs(img->type), &bound) && bound <= limit)
-        return 1;
     if (img->cols >= ((int64_t)1 << 32)) return 0; /* row sums could wrap: refuse */
     uint64_t sum = 0;
     switch (img->type) {
@@ -77,5 +69,26 @@ int pw_sum_abs_fits(const pw_image *img, pw_dtype out)
     case PW_I32: SUM_ABS_ROWS(int32_t, uint64_t, INT64_MAX, ABS_I32) break;
     default: return 0;
     }
+    *total = sum;
     return 1;
+}
+
+uint64_t pw_sum_abs_limit(pw_dtype out)
+{
+    return out == PW_I32 ? INT32_MAX : out == PW_I64 ? INT64_MAX : 0;
+}
+
+int pw_sum_abs_cheap(int64_t rows, int64_t cols, pw_dtype in, pw_dtype out)
+{
+    const uint64_t limit = pw_sum_abs_limit(out);
+    uint64_t cells, bound;
+    return limit == 0 || (!__builtin_mul_overflow((uint64_t)rows, (uint64_t)cols, &cells) &&
+                          !__builtin_mul_overflow(cells, type_max_abs(in), &bound) && bound <= limit);
+}
+
+int pw_sum_abs_fits(const pw_image *img, pw_dtype out)
+{
+    if (pw_sum_abs_cheap(img->rows, img->cols, img->type, out)) return 1;
+    uint64_t sum;
+    return pw_sum_abs_upto(img, pw_sum_abs_limit(out), &sum);
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "../src/core/alloc.h"
+#include "band_apps.h"
 #include "checks.h"
 #include "../src/core/auto_width.h"
 #include "../src/core/exec.h"
@@ -134,9 +135,10 @@ pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const 
     return PW_OK;
 }
 
-/* pw_sw with the options' width as it is (the whole run, or a training corner: auto_width.h). */
+/* pw_sw with the options' width as it is (the whole run, or a training corner: auto_width.h); or
+ * (band not NULL) one band of columns of a distributed run, b being the band's letters. */
 static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
-                        const pw_options *options, pw_sw_result *result)
+                        const pw_options *options, const pw_band *band, pw_sw_result *result)
 {
     pw_score_table table;
     pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
@@ -153,6 +155,7 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
     if (st == PW_OK) st = pw_score_encode(&table, a, n, ea);
     if (st == PW_OK) st = pw_score_encode(&table, b, m, eb);
 #ifdef PW_HAVE_CUDA
+    if (st == PW_OK && plan.backend == PW_BACKEND_CUDA && band) st = PW_ERR_UNSUPPORTED; /* (GPU bands: issue 29) */
     if (st == PW_OK && plan.backend == PW_BACKEND_CUDA) {
         pw_run_info_clear(&result->info);
         st = pw_cuda_sw(&plan, ea, n, eb, m, table.scores, table.size, params->gap_open,
@@ -165,7 +168,7 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
 #endif
     /* CPU only from here: the vector processor when the plan allows it (it may re-cut the tiles),
      * else the scalar cells' row buffers; one best cell per worker thread. */
-    if (st == PW_OK) st = sw_simd_setup(&plan, options, ea, n, eb, m, &table, params, &ctx, &vec);
+    if (st == PW_OK && !band) st = sw_simd_setup(&plan, options, ea, n, eb, m, &table, params, &ctx, &vec);
     if (st == PW_OK && !vec.tile) st = pw_linear_buffers_alloc(&buf, sizeof(pw_sw_cell), n, m);
     if (st == PW_OK && !(ctx.best = pw_malloc(sizeof *ctx.best * (size_t)plan.workers)))
         st = PW_ERR_OUT_OF_MEMORY;
@@ -193,8 +196,16 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
         } else {
             sw_segment_init(&ctx, n, m);
         }
+        pw_band_io io;
+        pw_band_edges edges;
+        if (band) { /* (scalar cells: the vector processor's bus has no band edges yet) */
+            pw_linear_band_io(&buf, &io);
+            st = band->attach(band->ctx, &io, &edges);
+            plan.edges = &edges;
+        }
         pw_run_info_clear(&result->info);
-        st = pw_execute(&plan, &kernel, &result->info);
+        if (st == PW_OK) st = pw_execute(&plan, &kernel, &result->info);
+        if (band) band->detach(band->ctx, st);
     }
     if (st == PW_OK) {
         sw_best best;
@@ -225,7 +236,7 @@ static pw_status sw_part_run(void *p, int64_t rows, int64_t cols, const pw_optio
 {
     sw_part *x = p;
     pw_sw_result r = {0};
-    pw_status st = sw_run(x->a, rows, x->b, cols, x->params, o, &r);
+    pw_status st = sw_run(x->a, rows, x->b, cols, x->params, o, NULL, &r);
     *x->result = r; /* the whole run comes last */
     if (info) *info = r.info;
     return st;
@@ -239,4 +250,10 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     if (st != PW_OK) return st;
     sw_part x = {a, b, params, result};
     return pw_run_with_width("sw", options, sw_part_run, &x, n, m, &result->info);
+}
+
+pw_status pw_sw_band(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                     const pw_options *options, const pw_band *band, pw_sw_result *result)
+{
+    return sw_run(a, n, b, m, params, options, band, result);
 }

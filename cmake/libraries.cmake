@@ -7,7 +7,8 @@
 
 set(PEERWAVE_PUBLIC_HEADERS ${PROJECT_SOURCE_DIR}/include/peerwave.h ${PROJECT_SOURCE_DIR}/include/peerwave_runtime.h
     ${PROJECT_SOURCE_DIR}/include/peerwave_cell.h ${PROJECT_SOURCE_DIR}/include/peerwave_align.h
-    ${PROJECT_SOURCE_DIR}/include/peerwave_batch.h ${PROJECT_SOURCE_DIR}/include/peerwave_tasks.h)
+    ${PROJECT_SOURCE_DIR}/include/peerwave_batch.h ${PROJECT_SOURCE_DIR}/include/peerwave_tasks.h
+    ${PROJECT_SOURCE_DIR}/include/peerwave_dist.h)
 
 # What a program linking the library needs.  The CUDA objects need the CUDA runtime and, for the
 # run-time compiler's glue (C++), libstdc++; recorded here so that a C program links with `cc`
@@ -29,6 +30,13 @@ if(PEERWAVE_HAVE_NVRTC)
   string(APPEND PEERWAVE_PC_LIBS " -lnvrtc")
 endif()
 
+if(MPI_C_FOUND)
+  list(APPEND PEERWAVE_LINK_DEPS MPI::MPI_C)
+  foreach(mpi_lib ${MPI_C_LIBRARIES})
+    string(APPEND PEERWAVE_PC_LIBS " ${mpi_lib}")
+  endforeach()
+endif()
+
 add_library(peerwave STATIC $<TARGET_OBJECTS:peerwave_objects>)
 add_library(peerwave_shared SHARED $<TARGET_OBJECTS:peerwave_objects>)
 set_target_properties(peerwave_shared PROPERTIES OUTPUT_NAME peerwave VERSION ${PROJECT_VERSION}
@@ -44,13 +52,13 @@ foreach(lib peerwave peerwave_shared)
 endforeach()
 
 # The shared library's exports: the functions declared in peerwave.h, peerwave_runtime.h,
-# peerwave_align.h, peerwave_batch.h and peerwave_tasks.h (one
+# peerwave_align.h, peerwave_batch.h, peerwave_tasks.h and peerwave_dist.h (one
 # declaration starts a line: `type pw_name(`), everything else local (pw_malloc, the engines ...).
 # tests/test_install.sh checks `nm -D` against the same declarations.
 set(PEERWAVE_API_SYMBOLS "")
 foreach(header ${PROJECT_SOURCE_DIR}/include/peerwave.h ${PROJECT_SOURCE_DIR}/include/peerwave_runtime.h
                ${PROJECT_SOURCE_DIR}/include/peerwave_align.h ${PROJECT_SOURCE_DIR}/include/peerwave_batch.h
-               ${PROJECT_SOURCE_DIR}/include/peerwave_tasks.h)
+               ${PROJECT_SOURCE_DIR}/include/peerwave_tasks.h ${PROJECT_SOURCE_DIR}/include/peerwave_dist.h)
   file(STRINGS ${header} declarations REGEX "^[a-z_][a-z0-9_ *]*[^a-z0-9_]pw_[a-z0-9_]+\\(")
   foreach(line IN LISTS declarations)
     string(REGEX MATCH "pw_[a-z0-9_]+\\(" name "${line}")
@@ -86,6 +94,10 @@ if(NOT PEERWAVE_PACKAGE_CUDA)
 endif()
 if(NOT PEERWAVE_PACKAGE_NVRTC)
   set(PEERWAVE_PACKAGE_NVRTC OFF)
+endif()
+set(PEERWAVE_PACKAGE_MPI OFF)
+if(MPI_C_FOUND)
+  set(PEERWAVE_PACKAGE_MPI ON)
 endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/PeerWaveConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/PeerWaveConfig.cmake INSTALL_DESTINATION ${PEERWAVE_CMAKE_DIR})

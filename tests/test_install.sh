@@ -22,7 +22,7 @@ libdir=$(dirname "$lib")
 soname=$(readelf -d "$lib" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ "$soname" = libpeerwave.so.0 ] || fail "soname '$soname'"
 # exports: the declarations `type pw_name(` at the start of a line of the public headers
-grep -ohE '^[a-z_][a-z0-9_ *]*[^a-z0-9_]pw_[a-z0-9_]+\(' "$src/include/peerwave.h" "$src/include/peerwave_runtime.h" "$src/include/peerwave_align.h" "$src/include/peerwave_batch.h" "$src/include/peerwave_tasks.h" |
+grep -ohE '^[a-z_][a-z0-9_ *]*[^a-z0-9_]pw_[a-z0-9_]+\(' "$src/include/peerwave.h" "$src/include/peerwave_runtime.h" "$src/include/peerwave_align.h" "$src/include/peerwave_batch.h" "$src/include/peerwave_tasks.h" "$src/include/peerwave_dist.h" |
   grep -oE 'pw_[a-z0-9_]+\($' | tr -d '(' | sort -u > "$tmp/api"
 nm -D --defined-only "$lib" | awk '{print $3}' | sed 's/@.*//' | grep -v '^PEERWAVE_' | sort -u > "$tmp/exported"
 diff "$tmp/api" "$tmp/exported" > "$tmp/diff" || fail "exports differ from the headers' API: $(head -5 "$tmp/diff" | tr '\n' ' ')"

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "exec.h"
+#include "status_detail.h"
 #include "../cpu/cpu_engines.h"
 #include "../cpu/cpu_monitor.h"
 
@@ -31,6 +32,11 @@ static pw_status run_engine(const pw_plan *plan, const pw_kernel *kernel, int64_
     pw_status st;
     pw_cpu_monitor monitor; /* the hook's view of this execution: after the run's earlier ones */
     pw_cpu_monitor_open(&monitor, &plan->monitor, &plan->tiling, sweeps, info ? info->cells : 0);
+    if (plan->edges && (plan->strategy != PW_STRATEGY_PEER || plan->tiling.skew != 0)) {
+        /* (the band link speaks to the peer engine; a skewed cell would read the right band's rows) */
+        pw_set_error_detail("a band of a distributed run runs on the peer strategy, without skew");
+        return PW_ERR_UNSUPPORTED;
+    }
     switch (plan->strategy) {
     case PW_STRATEGY_SEQUENTIAL: st = pw_cpu_sequential(plan, kernel, &monitor); break;
     case PW_STRATEGY_PEER: st = pw_cpu_peer(plan, kernel, sweeps, &monitor); break;
@@ -68,10 +74,17 @@ pw_status pw_execute_sweeps(const pw_plan *plan, const pw_kernel *kernel, int64_
     pw_status st = PW_OK;
     if (plan->strategy == PW_STRATEGY_PEER && plan->tiling.skew == 0) {
         const int64_t n_rows = plan->tiling.n_rows, batch = n_rows >= PW_CPU_SWEEP_COUNTERS ? 1 : PW_CPU_SWEEP_COUNTERS / n_rows;
-        for (int64_t done = 0; done < sweeps && st == PW_OK; done += batch)
-            st = run_engine(plan, kernel, sweeps - done < batch ? sweeps - done : batch, info);
+        pw_plan part = *plan; /* (edge_sweep0: the band link counts sweeps over the whole run) */
+        for (int64_t done = 0; done < sweeps && st == PW_OK; done += batch) {
+            part.edge_sweep0 = plan->edge_sweep0 + done;
+            st = run_engine(&part, kernel, sweeps - done < batch ? sweeps - done : batch, info);
+        }
         return st;
     }
-    for (int64_t t = 0; t < sweeps && st == PW_OK; t++) st = run_engine(plan, kernel, 1, info);
+    pw_plan part = *plan;
+    for (int64_t t = 0; t < sweeps && st == PW_OK; t++) {
+        part.edge_sweep0 = plan->edge_sweep0 + t;
+        st = run_engine(&part, kernel, 1, info);
+    }
     return st;
 }

@@ -19,10 +19,19 @@ typedef struct pw_linear_buffers {
     void *bus;  /* cols cells */
     void *left; /* rows cells */
     void *diag; /* rows cells */
+    size_t cell_size;
+    int64_t rows;
 } pw_linear_buffers;
 
 pw_status pw_linear_buffers_alloc(pw_linear_buffers *b, size_t cell_size, int64_t rows,
                                   int64_t cols);
 void pw_linear_buffers_free(pw_linear_buffers *b);
+
+/* A band of columns of a larger run (core/band.h): the left neighbour's last column is row i's
+ * left value (i, -1) and row i+1's diagonal; the band's own last column is what left[] holds once
+ * a row is done.  Fills io's app, bytes_per_row, put_left and get_last for b (after the segment's
+ * _init filled the buffers: the chunks overwrite its boundary values). */
+#include "band.h"
+void pw_linear_band_io(pw_linear_buffers *b, pw_band_io *io);
 
 #endif

@@ -7,6 +7,7 @@
 #define PW_PLAN_H
 
 #include "peerwave.h"
+#include "band.h"
 #include "monitor.h"
 #include "tiling.h"
 
@@ -35,6 +36,9 @@ typedef struct pw_plan {
     pw_monitor monitor;   /* progress hook and cancel flag (monitor.h); an app whose run is more
                              than rows x cols cells (sweeps, bins) sets monitor.cells */
     pw_monitor_state monitor_state; /* the run's report clock (monitor.state points here) */
+    const pw_band_edges *edges; /* NULL, or this run is one band of a larger one (band.h): the CPU
+                                   peer engine waits for and reports its edge rows */
+    int64_t edge_sweep0;  /* the whole run's sweep number of this execution's first sweep */
 } pw_plan;
 
 /* Check *options (NULL = defaults) and resolve automatic choices for a rows x cols space with the

@@ -36,8 +36,16 @@ typedef struct peer_state {
     pw_cpu_monitor *monitor;
     int64_t watchdog_ns;
     int64_t stuck_row;      /* fault injection (plan.h) */
+    const pw_band_edges *edges; /* NULL, or the band's neighbours (core/band.h) */
+    int64_t edge_sweep0;
     pw_tile_trace trace;
 } peer_state;
+
+/* Abandon the run: every wait gives up, and a band's link tells the other bands (its waits too). */
+static void peer_fail(peer_state *s)
+{
+    if (atomic_exchange(&s->failed, 1) == 0 && s->edges && s->edges->abandon) s->edges->abandon(s->edges->ctx);
+}
 
 /* Wait until progress[r] >= need.  Returns 0 on success, -1 if the run was abandoned. */
 static int wait_for_row(peer_state *s, int64_t r, int64_t need)
@@ -55,7 +63,7 @@ static int wait_for_row(peer_state *s, int64_t r, int64_t need)
             seen = now;
             since = pw_now_ns();
         } else if ((round & 63) == 0 && pw_now_ns() - since > s->watchdog_ns) {
-            atomic_store(&s->failed, 1);
+            peer_fail(s);
             return -1;
         }
     }
@@ -74,6 +82,48 @@ static int wait_for_tile(peer_state *s, int64_t q, const pw_ticket *k, int64_t c
     return below > 0 ? wait_for_row(s, q - per_sweep + 1, below) : 0;
 }
 
+/* A band of a larger run (core/band.h): the neighbours' columns that tile c of the ticket's
+ * tile-row reads, and how far down the band's own edge columns are final after it.  Rows of the
+ * tile-row: [r*h, r*h + lanes); the step at which lane k reaches column j is j + k for hyper tiles,
+ * j for square ones (tiling_geometry.h). */
+static int64_t lane_step(const pw_tiling *t, int64_t lane, int64_t j)
+{
+    return t->shape == PW_TILING_HYPER ? j + lane : j;
+}
+
+/* Before tile c: the left neighbour's column (read at column 0, by every lane and by the row
+ * below the tile-row's last one as its diagonal: the first tile waits for the whole tile-row's
+ * rows), and, from the tile where lane 0 reaches the last column, the right neighbour's.
+ * 0, or -1: abandoned. */
+static int wait_for_edges(peer_state *s, const pw_ticket *k, int64_t c)
+{ /* (skew 0: run_engine refuses bands of skewed tilings) */
+    const pw_band_edges *e = s->edges;
+    const pw_tiling *t = s->t;
+    const int64_t r = k->row, sweep = s->edge_sweep0 + k->sweep;
+    const int64_t rows_end = r * t->h + pw_tiling_lanes(t, r);
+    if (c == pw_tiling_first_tile(t, r) && e->wait_left && e->wait_left(e->ctx, sweep, rows_end) != 0) return -1;
+    if (e->wait_right) {
+        const int64_t reach = lane_step(t, 0, t->cols - 1); /* lane 0's step at the last column */
+        if (c == reach / t->w && e->wait_right(e->ctx, sweep, rows_end) != 0) return -1;
+    }
+    return 0;
+}
+
+/* After tile c: the first column is final once the last lane has passed column 0, the last
+ * column once the tile-row is done. */
+static void report_edges(peer_state *s, const pw_ticket *k, int64_t c)
+{
+    const pw_band_edges *e = s->edges;
+    const pw_tiling *t = s->t;
+    const int64_t r = k->row, sweep = s->edge_sweep0 + k->sweep, lanes = pw_tiling_lanes(t, r);
+    const int64_t rows_end = r * t->h + lanes;
+    if (e->first_done) {
+        const int64_t reach = lane_step(t, lanes - 1, 0); /* the last lane's step at column 0 */
+        if (c == reach / t->w) e->first_done(e->ctx, sweep, rows_end);
+    }
+    if (e->last_done && c == pw_tiling_end_tile(t, r) - 1) e->last_done(e->ctx, sweep, rows_end);
+}
+
 static void peer_worker(void *arg, int worker, int team_size)
 {
     (void)team_size;
@@ -88,14 +138,19 @@ static void peer_worker(void *arg, int worker, int team_size)
         const int64_t r = k.row, end = pw_tiling_end_tile(t, r);
         for (int64_t c = pw_tiling_first_tile(t, r); c < end; c++) {
             int64_t wait_start = tracing ? pw_now_ns() : 0;
-            if (wait_for_tile(s, q, &k, c) != 0) return;
+            if (wait_for_tile(s, q, &k, c) != 0 || (s->edges && wait_for_edges(s, &k, c) != 0)) {
+                peer_fail(s);
+                return;
+            }
             int64_t start = tracing ? pw_now_ns() : 0;
             pw_cpu_run_tile(t, s->k, r, c, worker);
-            if (q != s->stuck_row)
+            if (q != s->stuck_row) {
                 atomic_store_explicit(&s->progress[q], pw_tiling_done(t, r, c), memory_order_release);
+                if (s->edges) report_edges(s, &k, c);
+            }
             if (tracing) pw_tile_trace_add(&s->trace, worker, q, c, wait_start, start, pw_now_ns());
             if (pw_cpu_monitor_tiles(s->monitor, 1)) { /* cancelled: the waits below give up */
-                atomic_store(&s->failed, 1);
+                peer_fail(s);
                 return;
             }
         }
@@ -112,6 +167,8 @@ pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t swee
     s.work = pw_work_make(t->n_rows, sweeps);
     s.watchdog_ns = plan->watchdog_ns ? plan->watchdog_ns : PW_CPU_WATCHDOG_NS;
     s.stuck_row = plan->stuck_row;
+    s.edges = plan->edges;
+    s.edge_sweep0 = plan->edge_sweep0;
     s.monitor = monitor;
     atomic_init(&s.next_ticket, 0);
     atomic_init(&s.failed, 0);

@@ -1,0 +1,24 @@
+/*
+ * band_apps.h - the applications run on one band of columns of a distributed run (src/dist/,
+ * core/band.h): the same cells and engines, with the band's first column fed by the link and its
+ * last column handed on.  The arguments are the band's share (b's letters or series, the image's
+ * columns); results are band-local (the caller adds the band's first column).
+ */
+#ifndef PW_BAND_APPS_H
+#define PW_BAND_APPS_H
+
+#include "peerwave.h"
+#include "../src/core/band.h"
+
+pw_status pw_sw_band(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                     const pw_options *options, const pw_band *band, pw_sw_result *result);
+pw_status pw_dtw_band_f32(const float *a, int64_t n, const float *b, int64_t m, pw_dtw_cost cost,
+                          const pw_options *options, const pw_band *band, pw_dtw_result *result);
+pw_status pw_dtw_band_f64(const double *a, int64_t n, const double *b, int64_t m, pw_dtw_cost cost,
+                          const pw_options *options, const pw_band *band, pw_dtw_result *result);
+pw_status pw_sat_band(const pw_image *in, pw_image *out, const pw_options *options, const pw_band *band,
+                      pw_run_info *info);
+pw_status pw_inthist_band(const pw_image *in, int bins, double lo, double hi, int32_t *out,
+                          const pw_options *options, const pw_band *band, pw_run_info *info);
+
+#endif

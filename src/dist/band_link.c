@@ -1,0 +1,378 @@
+/*
+ * band_link.c - the thread that moves a band's edge columns (band_link.h).
+ *
+ * Counters, as in the engines: an incoming channel publishes sweep * rows + rows unpacked with a
+ * release store after put_left / put_right wrote the values; the engine's wait reads it with an
+ * acquire load.  An outgoing channel reads the engine's per-sweep "rows final" (a release max)
+ * with an acquire load before get_last / get_first packs them.  Per sweep, because in-place
+ * sweeps overlap: a later sweep's tile-row may report before an earlier sweep's last rows.
+ *
+ * Why packing before the next sweep overwrites a column is safe, and why an incoming chunk never
+ * lands on values still to be read: docs/DISTRIBUTED.md, "Halo columns in place".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "band_link.h"
+#include "../core/alloc.h"
+#include "../core/status_detail.h"
+#include "../cpu/team.h"
+
+#define DEPTH 4 /* messages in flight a channel */
+enum { TAG_RIGHTWARD, TAG_LEFTWARD, TAG_CONTROL, TAG_KINDS };
+enum { WORD_END = 1, WORD_ABORT = 2 };
+
+typedef struct channel {
+    int peer;               /* -1: no such channel */
+    int tag, incoming;
+    void (*put)(void *app, int64_t sweep, int64_t i0, int64_t i1, const void *src); /* incoming */
+    void (*get)(void *app, int64_t sweep, int64_t i0, int64_t i1, void *dst);       /* outgoing */
+    int64_t total;          /* chunks over the run */
+    int64_t posted, done;   /* chunks handed to the transport / completed */
+    void *request[DEPTH];
+    unsigned char *buf[DEPTH];
+    atomic_llong ready;     /* incoming: sweep * rows + rows unpacked */
+    atomic_llong *final;    /* outgoing: per sweep, rows the engine reports final */
+} channel;
+
+struct pw_band_link {
+    pw_comm *comm;
+    int64_t rows, sweeps, chunk, chunks; /* chunk rows; chunks a sweep */
+    int64_t watchdog_ns;
+    pw_band_io io;
+    atomic_int attached;    /* io and the channels' buffers are set */
+    atomic_int detached;    /* the data phase is over: the app's storage is not touched again */
+    channel ch[4]; /* left in, last out, right in, first out */
+    int ctl_peer[2];
+    int ctl_word[2];
+    void *ctl_request[2];
+    atomic_int abandon;     /* the app or the engine gave up */
+    atomic_int failed;      /* the link gave up: waits return -1 */
+    pw_status status;       /* the link's failure (first one) */
+    int remote;             /* it was a neighbour's */
+    char detail[256];
+    pthread_mutex_t lock;
+    pthread_t thread;
+    int running;
+};
+
+static void link_fail(pw_band_link *l, pw_status st, int remote, const char *fmt, ...)
+{
+    pthread_mutex_lock(&l->lock);
+    if (l->status == PW_OK) {
+        l->status = st;
+        l->remote = remote;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(l->detail, sizeof l->detail, fmt, ap);
+        va_end(ap);
+    }
+    pthread_mutex_unlock(&l->lock);
+    atomic_store(&l->failed, 1);
+}
+
+static int tag_of(const pw_band_link *l, int kind) { return (int)(l->comm->run % 4096) * TAG_KINDS + kind; }
+
+/* Rows [i0, i1) and the sweep of chunk k. */
+static void chunk_rows(const pw_band_link *l, int64_t k, int64_t *sweep, int64_t *i0, int64_t *i1)
+{
+    *sweep = k / l->chunks;
+    *i0 = (k % l->chunks) * l->chunk;
+    *i1 = *i0 + l->chunk < l->rows ? *i0 + l->chunk : l->rows;
+}
+
+/* ---- the engine's callbacks ------------------------------------------------------------------ */
+
+static int wait_ready(pw_band_link *l, channel *c, long long need, const char *what)
+{
+    long long seen = atomic_load_explicit(&c->ready, memory_order_acquire);
+    if (seen >= need) return 0;
+    unsigned round = 0;
+    int64_t since = pw_now_ns();
+    for (;;) {
+        pw_backoff(&round);
+        long long now = atomic_load_explicit(&c->ready, memory_order_acquire);
+        if (now >= need) return 0;
+        if (atomic_load_explicit(&l->failed, memory_order_relaxed)) return -1;
+        if (now != seen) {
+            seen = now;
+            since = pw_now_ns();
+        } else if ((round & 63) == 0 && pw_now_ns() - since > l->watchdog_ns) {
+            link_fail(l, PW_ERR_TIMEOUT, 0, "rank %d: no %s column from rank %d for %.1f s", l->comm->rank, what,
+                      c->peer, (double)l->watchdog_ns * 1e-9);
+            return -1;
+        }
+    }
+}
+
+static int edge_wait_left(void *ctx, int64_t sweep, int64_t rows)
+{
+    pw_band_link *l = ctx;
+    return wait_ready(l, &l->ch[0], (long long)(sweep * l->rows + rows), "left neighbour's");
+}
+
+static int edge_wait_right(void *ctx, int64_t sweep, int64_t rows)
+{
+    pw_band_link *l = ctx;
+    if (sweep == 0) return 0; /* the initial values: the app read them with its band */
+    return wait_ready(l, &l->ch[2], (long long)((sweep - 1) * l->rows + rows), "right neighbour's");
+}
+
+static void report(channel *c, int64_t sweep, int64_t rows)
+{
+    atomic_llong *f = &c->final[sweep];
+    long long old = atomic_load_explicit(f, memory_order_relaxed);
+    while (old < rows && !atomic_compare_exchange_weak_explicit(f, &old, rows, memory_order_release, memory_order_relaxed)) {
+    }
+}
+
+static void edge_last_done(void *ctx, int64_t sweep, int64_t rows) { report(&((pw_band_link *)ctx)->ch[1], sweep, rows); }
+static void edge_first_done(void *ctx, int64_t sweep, int64_t rows) { report(&((pw_band_link *)ctx)->ch[3], sweep, rows); }
+
+static void edge_abandon(void *ctx)
+{
+    pw_band_link *l = ctx;
+    atomic_store(&l->abandon, 1);
+}
+
+/* ---- the link's thread ----------------------------------------------------------------------- */
+
+/* Move what can move on channel c now.  1 if anything did, 0 if not, -1 on a transport error. */
+static int channel_step(pw_band_link *l, channel *c)
+{
+    const pw_transport_ops *ops = l->comm->ops;
+    void *tctx = l->comm->ctx;
+    int moved = 0;
+    while (c->done < c->posted) { /* complete in order (a transport delivers one tag in order) */
+        const int slot = (int)(c->done % DEPTH);
+        pw_status st;
+        if (!ops->test(tctx, c->request[slot], &st)) break;
+        c->request[slot] = NULL;
+        if (st != PW_OK) return -1;
+        if (c->incoming) {
+            int64_t sweep, i0, i1;
+            chunk_rows(l, c->done, &sweep, &i0, &i1);
+            c->put(l->io.app, sweep, i0, i1, c->buf[slot]);
+            atomic_store_explicit(&c->ready, (long long)(sweep * l->rows + i1), memory_order_release);
+        }
+        c->done++;
+        moved = 1;
+    }
+    while (c->posted < c->total && c->posted - c->done < DEPTH) {
+        const int slot = (int)(c->posted % DEPTH);
+        int64_t sweep, i0, i1;
+        chunk_rows(l, c->posted, &sweep, &i0, &i1);
+        const size_t bytes = (size_t)(i1 - i0) * l->io.bytes_per_row;
+        pw_status st;
+        if (c->incoming) {
+            st = ops->irecv(tctx, c->peer, c->tag, c->buf[slot], bytes, &c->request[slot]);
+        } else {
+            if (atomic_load_explicit(&c->final[sweep], memory_order_acquire) < i1) break;
+            c->get(l->io.app, sweep, i0, i1, c->buf[slot]);
+            st = ops->isend(tctx, c->peer, c->tag, c->buf[slot], bytes, &c->request[slot]);
+        }
+        if (st != PW_OK) return -1;
+        c->posted++;
+        moved = 1;
+    }
+    return moved;
+}
+
+/* Give up the channel's requests in flight (a failed run).  A send's buffer may still be read
+ * by the transport: it is left allocated (leaked) rather than freed under it. */
+static void channel_cancel(pw_band_link *l, channel *c)
+{
+    for (int64_t k = c->done; k < c->posted; k++) {
+        const int slot = (int)(k % DEPTH);
+        l->comm->ops->cancel(l->comm->ctx, c->request[slot]);
+        c->request[slot] = NULL;
+        if (!c->incoming) c->buf[slot] = NULL;
+    }
+    c->posted = c->done;
+}
+
+static void send_word(pw_band_link *l, int word)
+{
+    for (int side = 0; side < 2; side++) {
+        if (l->ctl_peer[side] < 0) continue;
+        void *request;
+        static const int words[3] = {0, WORD_END, WORD_ABORT};
+        if (l->comm->ops->isend(l->comm->ctx, l->ctl_peer[side], tag_of(l, TAG_CONTROL), &words[word], sizeof(int),
+                                &request) != PW_OK)
+            continue; /* (the neighbour's wait times out instead) */
+        pw_status st;
+        unsigned round = 0;
+        while (!l->comm->ops->test(l->comm->ctx, request, &st)) pw_backoff(&round);
+    }
+}
+
+/* A neighbour's word arrived: 1 if it was ABORT. */
+static int poll_words(pw_band_link *l, int *pending)
+{
+    int abort = 0;
+    *pending = 0;
+    for (int side = 0; side < 2; side++) {
+        if (!l->ctl_request[side]) continue;
+        pw_status st;
+        if (l->comm->ops->test(l->comm->ctx, l->ctl_request[side], &st)) {
+            l->ctl_request[side] = NULL;
+            if (st != PW_OK || l->ctl_word[side] == WORD_ABORT) {
+                abort = 1;
+                link_fail(l, PW_ERR_INTERNAL, 1, "rank %d gave up", l->ctl_peer[side]);
+            }
+        } else {
+            (*pending)++;
+        }
+    }
+    return abort;
+}
+
+static void *link_main(void *arg)
+{
+    pw_band_link *l = arg;
+    unsigned round = 0;
+    int pending;
+    /* the data: until every chunk moved, or someone gave up */
+    for (;;) {
+        if (atomic_load(&l->abandon) || atomic_load(&l->failed)) break;
+        if (poll_words(l, &pending)) break; /* (END cannot come before our data is all there) */
+        int moved = 0, open = 0;
+        if (atomic_load_explicit(&l->attached, memory_order_acquire)) {
+            for (int k = 0; k < 4; k++) {
+                channel *c = &l->ch[k];
+                if (c->peer < 0) continue;
+                const int r = channel_step(l, c);
+                if (r < 0) {
+                    link_fail(l, PW_ERR_INTERNAL, 0, "rank %d: the transport failed: %s", l->comm->rank, pw_error_detail());
+                    break;
+                }
+                moved |= r;
+                open |= c->done < c->total;
+            }
+            if (!open && !atomic_load(&l->failed)) break;
+        }
+        if (moved) round = 0;
+        else pw_backoff(&round);
+    }
+    const int ok = !atomic_load(&l->abandon) && !atomic_load(&l->failed);
+    if (!ok) {
+        atomic_store(&l->failed, 1); /* the engine's waits give up */
+        for (int k = 0; k < 4; k++)
+            if (l->ch[k].peer >= 0) channel_cancel(l, &l->ch[k]);
+    }
+    atomic_store_explicit(&l->detached, 1, memory_order_release);
+    send_word(l, ok ? WORD_END : WORD_ABORT);
+    /* the neighbours' words: each sends exactly one, when it is done or gives up */
+    round = 0;
+    for (;;) {
+        poll_words(l, &pending);
+        if (!pending) break;
+        pw_backoff(&round);
+    }
+    return NULL;
+}
+
+static pw_status link_attach(void *ctx, const pw_band_io *io, pw_band_edges *edges)
+{
+    pw_band_link *l = ctx;
+    l->io = *io;
+    l->ch[0].put = io->put_left;
+    l->ch[1].get = io->get_last;
+    l->ch[2].put = io->put_right;
+    l->ch[3].get = io->get_first;
+    for (int k = 0; k < 4; k++) {
+        channel *c = &l->ch[k];
+        if (!c->put && !c->get) c->peer = -1; /* the app has no such edge (no in-place sweeps) */
+        if (c->peer < 0) continue;
+        for (int s = 0; s < DEPTH; s++)
+            if (!(c->buf[s] = pw_malloc((size_t)l->chunk * io->bytes_per_row + 1))) return PW_ERR_OUT_OF_MEMORY;
+        if (!c->incoming) {
+            if (!(c->final = pw_malloc(sizeof *c->final * (size_t)l->sweeps))) return PW_ERR_OUT_OF_MEMORY;
+            for (int64_t s = 0; s < l->sweeps; s++) atomic_init(&c->final[s], 0);
+        }
+    }
+    *edges = (pw_band_edges){l, l->ch[0].peer >= 0 ? edge_wait_left : NULL, l->ch[2].peer >= 0 ? edge_wait_right : NULL,
+                             l->ch[1].peer >= 0 ? edge_last_done : NULL, l->ch[3].peer >= 0 ? edge_first_done : NULL,
+                             edge_abandon};
+    atomic_store_explicit(&l->attached, 1, memory_order_release);
+    return PW_OK;
+}
+
+static void link_detach(void *ctx, pw_status status)
+{
+    pw_band_link *l = ctx;
+    if (status != PW_OK) atomic_store(&l->abandon, 1);
+    unsigned round = 0;
+    while (!atomic_load_explicit(&l->detached, memory_order_acquire)) pw_backoff(&round);
+}
+
+pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_t watchdog_ns, int64_t col0,
+                             int64_t cols, int64_t total_cols, pw_band *band, pw_band_link **link)
+{
+    pw_band_link *l = pw_malloc(sizeof *l);
+    if (!l) return PW_ERR_OUT_OF_MEMORY;
+    memset(l, 0, sizeof *l);
+    l->comm = comm;
+    l->rows = rows;
+    l->sweeps = sweeps;
+    l->watchdog_ns = watchdog_ns;
+    const int64_t asked = comm->chunk;
+    l->chunk = asked > 0 ? asked : (rows + 255) / 256 > 64 ? (rows + 255) / 256 : 64;
+    if (l->chunk > rows) l->chunk = rows;
+    l->chunks = (rows + l->chunk - 1) / l->chunk;
+    const int left = comm->rank > 0 ? comm->rank - 1 : -1, right = comm->rank + 1 < comm->size ? comm->rank + 1 : -1;
+    const int peers[4] = {left, right, right, left}, tags[4] = {TAG_RIGHTWARD, TAG_RIGHTWARD, TAG_LEFTWARD, TAG_LEFTWARD};
+    for (int k = 0; k < 4; k++) {
+        channel *c = &l->ch[k];
+        c->peer = peers[k];
+        c->tag = tag_of(l, tags[k]);
+        c->incoming = k % 2 == 0;
+        c->total = sweeps * l->chunks;
+        atomic_init(&c->ready, 0);
+    }
+    atomic_init(&l->attached, 0);
+    atomic_init(&l->detached, 0);
+    atomic_init(&l->abandon, 0);
+    atomic_init(&l->failed, 0);
+    pthread_mutex_init(&l->lock, NULL);
+    l->ctl_peer[0] = left;
+    l->ctl_peer[1] = right;
+    pw_status st = PW_OK;
+    for (int side = 0; side < 2 && st == PW_OK; side++)
+        if (l->ctl_peer[side] >= 0)
+            st = comm->ops->irecv(comm->ctx, l->ctl_peer[side], tag_of(l, TAG_CONTROL), &l->ctl_word[side], sizeof(int),
+                                  &l->ctl_request[side]);
+    if (st == PW_OK && pthread_create(&l->thread, NULL, link_main, l) != 0) st = PW_ERR_THREAD;
+    if (st != PW_OK) {
+        for (int side = 0; side < 2; side++)
+            if (l->ctl_request[side]) comm->ops->cancel(comm->ctx, l->ctl_request[side]);
+        pthread_mutex_destroy(&l->lock);
+        free(l);
+        return st;
+    }
+    l->running = 1;
+    *band = (pw_band){col0, cols, total_cols, link_attach, link_detach, l};
+    *link = l;
+    return PW_OK;
+}
+
+pw_status pw_band_link_finish(pw_band_link *l, pw_status app_status, int *remote)
+{
+    if (app_status != PW_OK) atomic_store(&l->abandon, 1);
+    pthread_join(l->thread, NULL);
+    pw_status st = l->status;
+    *remote = l->remote;
+    if (st != PW_OK) pw_set_error_detail("%s", l->detail);
+    for (int k = 0; k < 4; k++) {
+        for (int s = 0; s < DEPTH; s++) free(l->ch[k].buf[s]);
+        free(l->ch[k].final);
+    }
+    pthread_mutex_destroy(&l->lock);
+    free(l);
+    return st;
+}

@@ -1,0 +1,274 @@
+/*
+ * dist_apps.c - pw_dist_sw, pw_dist_dtw_*, pw_dist_sat, pw_dist_inthist (peerwave_dist.h): each
+ * is its arguments' checks and signature, its band run (apps/band_apps.h) and how its ranks'
+ * results combine; the steps themselves are dist_run.c's.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist_run.h"
+#include "../core/alloc.h"
+#include "../core/image.h"
+#include "../core/status_detail.h"
+#include "../../apps/band_apps.h"
+#include "../../apps/checks.h"
+#include "../../apps/sat_sum.h"
+
+/* One band's run: args are the app's, result the bytes this rank contributes. */
+typedef pw_status (*band_run_fn)(void *args, const pw_options *options, const pw_band *band, void *result);
+
+/* Agree, run this rank's band of columns [col0, col0 + cols) with its link, conclude: every rank's
+ * `bytes` result bytes in all. */
+static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *sig, const pw_options *options,
+                          int64_t rows, int64_t col0, int64_t cols, int64_t total_cols, band_run_fn fn, void *args,
+                          void *mine, void *all, size_t bytes)
+{
+    pw_options o;
+    int64_t watchdog_ns = 0;
+    if (local == PW_OK) local = dist_band_options(options, &o, &watchdog_ns);
+    pw_status st = dist_agree(comm, local, sig);
+    if (st != PW_OK) return st;
+    pw_band band;
+    pw_band_link *link;
+    int remote = 0;
+    st = pw_band_link_start(comm, rows, 1, watchdog_ns, col0, cols, total_cols, &band, &link);
+    if (st == PW_OK) {
+        const pw_status app = fn(args, &o, &band, mine);
+        char detail[256];
+        snprintf(detail, sizeof detail, "%s", pw_error_detail()); /* (finish may write its own) */
+        const pw_status link_st = pw_band_link_finish(link, app, &remote);
+        /* an engine whose link gave up ends in PW_ERR_TIMEOUT: then the link's reason is the
+         * rank's; any other failure of the app is its own */
+        if (link_st != PW_OK && (app == PW_OK || app == PW_ERR_TIMEOUT)) {
+            st = link_st;
+        } else {
+            st = app;
+            remote = 0;
+            pw_set_error_detail("%s", detail);
+        }
+    }
+    return dist_conclude(comm, st, remote, mine, all, bytes);
+}
+
+static pw_status check_comm(const pw_comm *comm) { return comm ? PW_OK : PW_ERR_NULL_ARGUMENT; }
+
+/* ---- SW ---------------------------------------------------------------------------------------- */
+
+typedef struct sw_args {
+    const char *a, *b;
+    int64_t n, col0, cols;
+    const pw_sw_params *params;
+    pw_run_info info;
+} sw_args;
+
+typedef struct sw_share {
+    int64_t score, end_a, end_b; /* end_b in the whole matrix */
+} sw_share;
+
+static pw_status sw_band_run(void *p, const pw_options *o, const pw_band *band, void *result)
+{
+    sw_args *x = p;
+    pw_sw_result r = {0};
+    pw_status st = pw_sw_band(x->a, x->n, x->b + x->col0, x->cols, x->params, o, band, &r);
+    *(sw_share *)result = (sw_share){r.score, r.end_a, r.end_b < 0 ? -1 : r.end_b + x->col0};
+    x->info = r.info;
+    return st;
+}
+
+/* The best of the bands' best cells by pw_sw's tie rule: the smallest end_a, then end_b. */
+static int sw_share_better(const sw_share *a, const sw_share *b)
+{
+    if (a->score != b->score) return a->score > b->score;
+    if (a->end_a != b->end_a) return a->end_a < b->end_a;
+    return a->end_b < b->end_b;
+}
+
+pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                     const pw_options *options, pw_sw_result *result)
+{
+    pw_status st = check_comm(comm);
+    if (st != PW_OK) return st;
+    pw_score_table table;
+    pw_status local = pw_sw_check(a, n, b, m, params, result, &table);
+    sw_args x = {a, b, n, 0, 0, params, {0}};
+    if (local == PW_OK) local = pw_dist_split(comm, comm->rank, m, &x.col0, &x.cols);
+    dist_signature sig = {{1, n, m}};
+    if (local == PW_OK) {
+        /* (the scores as pw_sw_check resolved them: a matrix pointer differs between processes) */
+        sig.word[3] = (int64_t)dist_hash(table.scores, sizeof table.scores[0] * (size_t)table.size * (size_t)table.size,
+                                         (uint64_t)table.size);
+        sig.word[6] = params->gap_open;
+        sig.word[7] = params->gap_extend;
+        sig.word[4] = (int64_t)dist_hash(a, (size_t)n, 1);
+        sig.word[5] = (int64_t)dist_hash(b, (size_t)m, 2);
+    }
+    sw_share mine = {0, -1, -1};
+    sw_share *all = pw_malloc(sizeof *all * (size_t)comm->size);
+    if (!all) local = PW_ERR_OUT_OF_MEMORY;
+    sw_share spare[1];
+    st = run_band(comm, local, &sig, options, n, x.col0, x.cols, m, sw_band_run, &x, &mine, all ? all : spare,
+                  all ? sizeof mine : 0);
+    if (st == PW_OK) {
+        sw_share best = {0, -1, -1};
+        for (int k = 0; k < comm->size; k++)
+            if (all[k].score > 0 && (best.end_a < 0 || sw_share_better(&all[k], &best))) best = all[k];
+        result->score = (int32_t)best.score;
+        result->end_a = best.end_a;
+        result->end_b = best.end_b;
+        result->info = x.info;
+    }
+    free(all);
+    return st;
+}
+
+/* ---- DTW --------------------------------------------------------------------------------------- */
+
+typedef struct dtw_args {
+    const void *a, *b;
+    int64_t n, col0, cols;
+    pw_dtw_cost cost;
+    int f64;
+    pw_run_info info;
+} dtw_args;
+
+static pw_status dtw_band_run(void *p, const pw_options *o, const pw_band *band, void *result)
+{
+    dtw_args *x = p;
+    pw_dtw_result r = {0};
+    pw_status st = x->f64 ? pw_dtw_band_f64(x->a, x->n, (const double *)x->b + x->col0, x->cols, x->cost, o, band, &r)
+                          : pw_dtw_band_f32(x->a, x->n, (const float *)x->b + x->col0, x->cols, x->cost, o, band, &r);
+    *(double *)result = r.distance;
+    x->info = r.info;
+    return st;
+}
+
+static pw_status dist_dtw(pw_comm *comm, const void *a, int64_t n, const void *b, int64_t m, pw_dtw_cost cost,
+                          int f64, const pw_options *options, pw_dtw_result *result)
+{
+    pw_status st = check_comm(comm);
+    if (st != PW_OK) return st;
+    pw_status local = pw_dtw_check(a, n, b, m, cost, result);
+    dtw_args x = {a, b, n, 0, 0, cost, f64, {0}};
+    if (local == PW_OK) local = pw_dist_split(comm, comm->rank, m, &x.col0, &x.cols);
+    const size_t size = f64 ? sizeof(double) : sizeof(float);
+    dist_signature sig = {{2, n, m, cost, f64}};
+    if (local == PW_OK) {
+        sig.word[5] = (int64_t)dist_hash(a, (size_t)n * size, 1);
+        sig.word[6] = (int64_t)dist_hash(b, (size_t)m * size, 2);
+    }
+    double mine = INFINITY, *all = pw_malloc(sizeof *all * (size_t)comm->size), spare;
+    if (!all) local = PW_ERR_OUT_OF_MEMORY;
+    st = run_band(comm, local, &sig, options, n, x.col0, x.cols, m, dtw_band_run, &x, &mine, all ? all : &spare,
+                  all ? sizeof mine : 0);
+    if (st == PW_OK) {
+        result->distance = all[comm->size - 1]; /* (the last band holds the last cell) */
+        result->info = x.info;
+    }
+    free(all);
+    return st;
+}
+
+pw_status pw_dist_dtw_f32(pw_comm *comm, const float *a, int64_t n, const float *b, int64_t m, pw_dtw_cost cost,
+                          const pw_options *options, pw_dtw_result *result)
+{
+    return dist_dtw(comm, a, n, b, m, cost, 0, options, result);
+}
+
+pw_status pw_dist_dtw_f64(pw_comm *comm, const double *a, int64_t n, const double *b, int64_t m, pw_dtw_cost cost,
+                          const pw_options *options, pw_dtw_result *result)
+{
+    return dist_dtw(comm, a, n, b, m, cost, 1, options, result);
+}
+
+/* ---- SAT and INTHIST: bands the caller cut --------------------------------------------------- */
+
+/* Where this rank's band starts, and the whole width: from every rank's band width (gathered
+ * before anything else, so that every rank takes part whatever its own checks said). */
+typedef struct band_place {
+    int64_t cols, sum; /* this rank's width; its integer input's sum of |x| (SAT), -1: past the limit */
+} band_place;
+
+static pw_status place_band(pw_comm *comm, band_place mine, int64_t *col0, int64_t *total, int64_t *sum)
+{
+    band_place *all = pw_malloc(sizeof *all * (size_t)comm->size);
+    if (!all) return PW_ERR_OUT_OF_MEMORY; /* (the others' next collective waits: see dist_run.h) */
+    pw_status st = comm->ops->allgather(comm->ctx, &mine, all, sizeof mine);
+    *col0 = *total = *sum = 0;
+    for (int k = 0; st == PW_OK && k < comm->size; k++) {
+        if (k < comm->rank) *col0 += all[k].cols;
+        *total += all[k].cols;
+        *sum = all[k].sum < 0 || *sum < 0 ? -1 : *sum + all[k].sum;
+    }
+    free(all);
+    return st;
+}
+
+typedef struct image_args {
+    const pw_image *in;
+    pw_image *out;
+    int32_t *hist;
+    int bins;
+    double lo, hi;
+    pw_run_info *info;
+} image_args;
+
+static pw_status sat_band_run(void *p, const pw_options *o, const pw_band *band, void *result)
+{
+    (void)result;
+    image_args *x = p;
+    return pw_sat_band(x->in, x->out, o, band, x->info);
+}
+
+pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info)
+{
+    pw_status st = check_comm(comm);
+    if (st != PW_OK) return st;
+    pw_status local = pw_sat_check(in, out);
+    /* the overflow guard over the whole input: its sum of |x| fits or not (pw_sum_abs_fits) */
+    const uint64_t limit = local == PW_OK ? pw_sum_abs_limit(out->type) : 0;
+    band_place mine = {local == PW_OK ? in->cols : 0, 0};
+    uint64_t sum = 0;
+    if (limit && !pw_sum_abs_upto(in, limit, &sum)) mine.sum = -1;
+    else mine.sum = (int64_t)sum;
+    int64_t col0, total, total_sum;
+    st = place_band(comm, mine, &col0, &total, &total_sum);
+    if (st != PW_OK) return st;
+    if (local == PW_OK && limit && (total_sum < 0 || (uint64_t)total_sum > limit)) local = PW_ERR_OVERFLOW;
+    dist_signature sig = {{3, local == PW_OK ? in->rows : 0, local == PW_OK ? in->type : 0, local == PW_OK ? out->type : 0}};
+    pw_run_info local_info;
+    image_args x = {in, out, NULL, 0, 0, 0, info ? info : &local_info};
+    char none;
+    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, col0, mine.cols, total, sat_band_run, &x,
+                    &none, &none, 0);
+}
+
+static pw_status inthist_band_run(void *p, const pw_options *o, const pw_band *band, void *result)
+{
+    (void)result;
+    image_args *x = p;
+    return pw_inthist_band(x->in, x->bins, x->lo, x->hi, x->hist, o, band, x->info);
+}
+
+pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo, double hi, int32_t *out,
+                          const pw_options *options, pw_run_info *info)
+{
+    pw_status st = check_comm(comm);
+    if (st != PW_OK) return st;
+    pw_status local = pw_inthist_check(in, bins, lo, hi, out);
+    band_place mine = {local == PW_OK ? in->cols : 0, 0};
+    int64_t col0, total, sum;
+    st = place_band(comm, mine, &col0, &total, &sum);
+    if (st != PW_OK) return st;
+    /* (a count of the whole table must fit the i32 planes, as pw_inthist requires) */
+    if (local == PW_OK && (total > INT32_MAX / in->rows)) local = PW_ERR_OVERFLOW;
+    dist_signature sig = {{4, local == PW_OK ? in->rows : 0, local == PW_OK ? in->type : 0, bins}};
+    memcpy(&sig.word[4], &lo, sizeof lo);
+    memcpy(&sig.word[5], &hi, sizeof hi);
+    pw_run_info local_info;
+    image_args x = {in, NULL, out, bins, lo, hi, info ? info : &local_info};
+    char none;
+    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, col0, mine.cols, total, inthist_band_run,
+                    &x, &none, &none, 0);
+}

@@ -1,0 +1,150 @@
+/* dist_run.c - comms, the band split and the steps of every distributed call (dist_run.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dist_run.h"
+#include "../core/alloc.h"
+#include "../core/status_detail.h"
+
+int pw_comm_rank(const pw_comm *comm) { return comm ? comm->rank : -1; }
+int pw_comm_size(const pw_comm *comm) { return comm ? comm->size : 0; }
+
+void pw_comm_set_chunk(pw_comm *comm, int64_t columns)
+{
+    if (comm) comm->chunk = columns > 0 ? columns : 0;
+}
+
+void pw_comm_free(pw_comm *comm)
+{
+    if (!comm) return;
+    comm->ops->destroy(comm->ctx);
+    free(comm);
+}
+
+pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first, int64_t *count)
+{
+    if (!comm || !first || !count) return PW_ERR_NULL_ARGUMENT;
+    if (rank < 0 || rank >= comm->size) return PW_ERR_INVALID_ARGUMENT;
+    if (n < comm->size) {
+        pw_set_error_detail("%lld columns cannot be split into %d bands of at least one", (long long)n, comm->size);
+        return PW_ERR_INVALID_SIZE;
+    }
+    const int64_t base = n / comm->size, extra = n % comm->size; /* the first `extra` bands get one more */
+    *first = rank * base + (rank < extra ? rank : extra);
+    *count = base + (rank < extra);
+    return PW_OK;
+}
+
+uint64_t dist_hash(const void *data, size_t bytes, uint64_t seed)
+{
+    uint64_t h = 14695981039346656037ULL ^ seed;
+    const unsigned char *p = data;
+    for (size_t k = 0; k < bytes; k++) h = (h ^ p[k]) * 1099511628211ULL;
+    return h;
+}
+
+typedef struct dist_report {
+    int32_t status, remote;
+    char detail[192];
+} dist_report;
+
+static dist_report report_of(pw_status st, int remote)
+{
+    dist_report r = {(int32_t)st, remote, {0}};
+    if (st != PW_OK) snprintf(r.detail, sizeof r.detail, "%s", pw_error_detail());
+    return r;
+}
+
+/* The first rank that failed by itself, else the first that failed; -1: none. */
+static int deciding_rank(const dist_report *all, int size)
+{
+    int first = -1;
+    for (int k = 0; k < size; k++) {
+        if (all[k].status == PW_OK) continue;
+        if (!all[k].remote) return k;
+        if (first < 0) first = k;
+    }
+    return first;
+}
+
+static pw_status decide(const pw_comm *comm, const dist_report *all)
+{
+    const int k = deciding_rank(all, comm->size);
+    if (k < 0) return PW_OK;
+    if (k == comm->rank) pw_set_error_detail("%s", all[k].detail); /* (its own words, as a single process would) */
+    else pw_set_error_detail("rank %d: %s: %s", k, pw_status_str((pw_status)all[k].status), all[k].detail);
+    return (pw_status)all[k].status;
+}
+
+pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig)
+{
+    typedef struct entry {
+        dist_report report;
+        dist_signature sig;
+    } entry;
+    entry mine = {report_of(local, 0), *sig};
+    mine.sig.word[DIST_SIGNATURE_WORDS - 1] = comm->run; /* (the ranks' calls must come in the same order too) */
+    entry *all = pw_malloc(sizeof *all * (size_t)comm->size);
+    if (!all) return PW_ERR_OUT_OF_MEMORY; /* (the others then wait: as for any failure of the transport) */
+    pw_status st = comm->ops->allgather(comm->ctx, &mine, all, sizeof mine);
+    dist_report *reports = st == PW_OK ? pw_malloc(sizeof *reports * (size_t)comm->size) : NULL;
+    if (st == PW_OK && !reports) st = PW_ERR_OUT_OF_MEMORY;
+    if (st == PW_OK) {
+        for (int k = 0; k < comm->size; k++) reports[k] = all[k].report;
+        st = decide(comm, reports);
+    }
+    free(reports);
+    for (int k = 1; st == PW_OK && k < comm->size; k++)
+        if (memcmp(&all[k].sig, &all[0].sig, sizeof all[0].sig) != 0) {
+            pw_set_error_detail("rank %d was called with other arguments (sizes, parameters or inputs) than rank 0", k);
+            st = PW_ERR_INVALID_ARGUMENT;
+        }
+    free(all);
+    comm->run++;
+    return st;
+}
+
+pw_status dist_band_options(const pw_options *options, pw_options *band, int64_t *watchdog_ns)
+{
+    if (options) *band = *options;
+    else pw_options_init(band);
+    if (band->backend == PW_BACKEND_CUDA) {
+        pw_set_error_detail("distributed runs use the CPU engines so far (GPU bands over NCCL are not written yet): "
+                            "use the CPU backend");
+        return PW_ERR_UNSUPPORTED;
+    }
+    band->backend = PW_BACKEND_CPU;
+    if (band->strategy != PW_STRATEGY_PEER) {
+        pw_set_error_detail("a distributed run uses the peer strategy on every rank");
+        return PW_ERR_UNSUPPORTED;
+    }
+    band->width_model = -1; /* (no training runs: a corner of a band would wait on the link) */
+    *watchdog_ns = (band->watchdog_ms ? band->watchdog_ms : 120000) * 1000000;
+    return PW_OK;
+}
+
+pw_status dist_conclude(pw_comm *comm, pw_status status, int remote, const void *mine, void *all, size_t bytes)
+{
+    const size_t entry_bytes = sizeof(dist_report) + bytes;
+    unsigned char *out = pw_malloc(entry_bytes * (size_t)comm->size), *in = pw_malloc(entry_bytes);
+    dist_report *reports = pw_malloc(sizeof *reports * (size_t)comm->size);
+    pw_status st = out && in && reports ? PW_OK : PW_ERR_OUT_OF_MEMORY;
+    if (st == PW_OK) {
+        const dist_report r = report_of(status, remote);
+        memcpy(in, &r, sizeof r);
+        memcpy(in + sizeof r, mine, bytes);
+        st = comm->ops->allgather(comm->ctx, in, out, entry_bytes);
+    }
+    if (st == PW_OK) {
+        for (int k = 0; k < comm->size; k++) {
+            memcpy(&reports[k], out + (size_t)k * entry_bytes, sizeof reports[k]);
+            memcpy((unsigned char *)all + (size_t)k * bytes, out + (size_t)k * entry_bytes + sizeof(dist_report), bytes);
+        }
+        st = decide(comm, reports);
+    }
+    free(out);
+    free(in);
+    free(reports);
+    return st;
+}

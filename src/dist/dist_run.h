@@ -1,0 +1,40 @@
+/*
+ * dist_run.h - the steps every distributed call takes (dist_run.c), so that each application's
+ * pw_dist_* (dist_apps.c) is only its own arguments and its own result:
+ *
+ *   1. dist_agree: every rank's checks and a signature of the arguments that must be equal
+ *      (sizes, types, parameters, a hash of inputs every rank holds whole) are gathered; any
+ *      failure or difference fails every rank, before any work;
+ *   2. dist_band_begin / the app's band run / dist_band_end: the band link around the run;
+ *   3. dist_conclude: every rank's status and result bytes are gathered; the first rank that
+ *      failed by itself (not because a neighbour gave up) decides every rank's status.
+ */
+#ifndef PW_DIST_RUN_H
+#define PW_DIST_RUN_H
+
+#include <stdint.h>
+
+#include "transport.h"
+#include "band_link.h"
+
+#define DIST_SIGNATURE_WORDS 16
+
+typedef struct dist_signature {
+    int64_t word[DIST_SIGNATURE_WORDS];
+} dist_signature;
+
+/* FNV-1a over bytes, to put inputs every rank holds whole into the signature. */
+uint64_t dist_hash(const void *data, size_t bytes, uint64_t seed);
+
+/* Step 1.  local: this rank's checks.  PW_OK on every rank, or the same failure on every rank. */
+pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig);
+
+/* The options a band runs with: the CPU backend (AUTO resolves to it; CUDA is refused until the
+ * GPU bands exist), the peer strategy.  PW_ERR_UNSUPPORTED with a detail otherwise. */
+pw_status dist_band_options(const pw_options *options, pw_options *band_options, int64_t *watchdog_ns);
+
+/* Step 3.  status: this rank's; remote: it only failed because a neighbour gave up; mine and all:
+ * `bytes` bytes of result, gathered into all (size x bytes) in rank order. */
+pw_status dist_conclude(pw_comm *comm, pw_status status, int remote, const void *mine, void *all, size_t bytes);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * transport.h - how the ranks of a distributed run talk: point-to-point messages that complete in
+ * the background, and one collective (allgather).  Two transports implement it: MPI
+ * (transport_mpi.c, one rank per process, started by mpirun) and threads of one process
+ * (transport_local.c: the tests, and one process driving several devices).  The band link and
+ * the distributed apps are written once against this interface.
+ *
+ * Threading: during a run only the band link's thread calls isend / irecv / test / cancel; the
+ * calling thread uses allgather only when no link runs (MPI_THREAD_SERIALIZED is enough).
+ */
+#ifndef PW_DIST_TRANSPORT_H
+#define PW_DIST_TRANSPORT_H
+
+#include <stddef.h>
+
+#include "peerwave_dist.h"
+
+typedef struct pw_transport_ops {
+    /* Start sending / receiving `bytes` bytes to / from rank `peer` with `tag` (0 .. 32767);
+     * *request for test.  Messages between two ranks with one tag arrive in the order sent. */
+    pw_status (*isend)(void *ctx, int peer, int tag, const void *buf, size_t bytes, void **request);
+    pw_status (*irecv)(void *ctx, int peer, int tag, void *buf, size_t bytes, void **request);
+    /* 1: complete (the request is gone; *status says how it went), 0: not yet. */
+    int (*test)(void *ctx, void *request, pw_status *status);
+    /* Give up a request that may never complete (a failed run): a receive is cancelled; a send's
+     * request is released (its buffer must then stay allocated: the caller leaks it). */
+    void (*cancel)(void *ctx, void *request);
+    /* Every rank's `bytes` bytes at mine into all (size x bytes, in rank order); collective. */
+    pw_status (*allgather)(void *ctx, const void *mine, void *all, size_t bytes);
+    void (*destroy)(void *ctx);
+} pw_transport_ops;
+
+struct pw_comm {
+    const pw_transport_ops *ops;
+    void *ctx;
+    int rank, size;
+    unsigned run;  /* distributed calls made so far: tags of different calls never meet */
+    int64_t chunk; /* pw_comm_set_chunk: rows a hand-over chunk carries, 0 = automatic */
+};
+
+#endif

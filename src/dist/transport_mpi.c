@@ -1,0 +1,158 @@
+/*
+ * transport_mpi.c - ranks that are MPI processes (transport.h): Debian's OpenMPI starts them
+ * (mpirun), places them, and carries the messages (shared memory on one host, the network
+ * between hosts).  Messages are bytes on MPI_COMM_WORLD's duplicate, so our tags never meet the
+ * program's own messages.  Built without MPI, pw_comm_mpi says so.
+ */
+#include <stdlib.h>
+
+#include "transport.h"
+#include "../core/alloc.h"
+#include "../core/status_detail.h"
+
+#ifdef PW_HAVE_MPI
+#include <limits.h>
+#include <mpi.h>
+
+static int we_initialised; /* pw_comm_finalize finalises only what pw_comm_mpi started */
+
+typedef struct mpi_ctx {
+    MPI_Comm comm;
+} mpi_ctx;
+
+static pw_status mpi_status(int rc, const char *what)
+{
+    if (rc == MPI_SUCCESS) return PW_OK;
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, text, &len);
+    pw_set_error_detail("%s: %.*s", what, len, text);
+    return PW_ERR_INTERNAL;
+}
+
+static pw_status mpi_isend(void *ctx, int peer, int tag, const void *buf, size_t bytes, void **request)
+{
+    if (bytes > INT_MAX) return PW_ERR_SIZE_OVERFLOW;
+    MPI_Request *r = pw_malloc(sizeof *r);
+    if (!r) return PW_ERR_OUT_OF_MEMORY;
+    pw_status st = mpi_status(MPI_Isend(buf, (int)bytes, MPI_BYTE, peer, tag, ((mpi_ctx *)ctx)->comm, r), "MPI_Isend");
+    if (st != PW_OK) free(r);
+    else *request = r;
+    return st;
+}
+
+static pw_status mpi_irecv(void *ctx, int peer, int tag, void *buf, size_t bytes, void **request)
+{
+    if (bytes > INT_MAX) return PW_ERR_SIZE_OVERFLOW;
+    MPI_Request *r = pw_malloc(sizeof *r);
+    if (!r) return PW_ERR_OUT_OF_MEMORY;
+    pw_status st = mpi_status(MPI_Irecv(buf, (int)bytes, MPI_BYTE, peer, tag, ((mpi_ctx *)ctx)->comm, r), "MPI_Irecv");
+    if (st != PW_OK) free(r);
+    else *request = r;
+    return st;
+}
+
+static int mpi_test(void *ctx, void *request, pw_status *status)
+{
+    (void)ctx;
+    MPI_Request *r = request;
+    int done = 0;
+    MPI_Status s;
+    *status = mpi_status(MPI_Test(r, &done, &s), "MPI_Test");
+    if (*status != PW_OK) done = 1;
+    if (done) free(r);
+    return done;
+}
+
+static void mpi_cancel(void *ctx, void *request)
+{
+    (void)ctx;
+    MPI_Request *r = request;
+    int done = 0;
+    MPI_Test(r, &done, MPI_STATUS_IGNORE);
+    if (!done) {
+        MPI_Cancel(r); /* a receive: cancelled; a send: let go (its buffer is leaked by the caller) */
+        MPI_Request_free(r);
+    }
+    free(r);
+}
+
+static pw_status mpi_allgather(void *ctx, const void *mine, void *all, size_t bytes)
+{
+    if (bytes > INT_MAX) return PW_ERR_SIZE_OVERFLOW;
+    return mpi_status(MPI_Allgather(mine, (int)bytes, MPI_BYTE, all, (int)bytes, MPI_BYTE, ((mpi_ctx *)ctx)->comm),
+                      "MPI_Allgather");
+}
+
+static void mpi_destroy(void *ctx)
+{
+    mpi_ctx *c = ctx;
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Comm_free(&c->comm);
+    free(c);
+}
+
+static const pw_transport_ops mpi_ops = {mpi_isend, mpi_irecv, mpi_test, mpi_cancel, mpi_allgather, mpi_destroy};
+
+pw_status pw_comm_mpi(pw_comm **comm)
+{
+    if (!comm) return PW_ERR_NULL_ARGUMENT;
+    int initialized = 0, level = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized) {
+        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &level) != MPI_SUCCESS) {
+            pw_set_error_detail("MPI_Init_thread failed");
+            return PW_ERR_INTERNAL;
+        }
+        we_initialised = 1;
+    } else {
+        MPI_Query_thread(&level);
+    }
+    if (level < MPI_THREAD_SERIALIZED) {
+        pw_set_error_detail("MPI gives thread level %d: the band link's thread needs MPI_THREAD_SERIALIZED", level);
+        return PW_ERR_UNSUPPORTED;
+    }
+    mpi_ctx *c = pw_malloc(sizeof *c);
+    pw_comm *p = pw_malloc(sizeof *p);
+    if (!c || !p) {
+        free(c);
+        free(p);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+    int rank = 0, size = 1;
+    pw_status st = mpi_status(MPI_Comm_dup(MPI_COMM_WORLD, &c->comm), "MPI_Comm_dup");
+    if (st == PW_OK) {
+        MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN); /* errors become statuses, not exits */
+        MPI_Comm_rank(c->comm, &rank);
+        MPI_Comm_size(c->comm, &size);
+    } else {
+        free(c);
+        free(p);
+        return st;
+    }
+    *p = (pw_comm){&mpi_ops, c, rank, size, 0, 0};
+    *comm = p;
+    return PW_OK;
+}
+
+void pw_comm_finalize(void)
+{
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (we_initialised && !finalized) MPI_Finalize();
+    we_initialised = 0;
+}
+
+#else /* built without MPI */
+
+pw_status pw_comm_mpi(pw_comm **comm)
+{
+    if (!comm) return PW_ERR_NULL_ARGUMENT;
+    pw_set_error_detail("this build has no MPI (install Debian's libopenmpi-dev and build again)");
+    return PW_ERR_UNSUPPORTED;
+}
+
+void pw_comm_finalize(void) {}
+
+#endif

@@ -1,0 +1,320 @@
+/*
+ * test_dist.c - one wavefront over several ranks (peerwave_dist.h) against the same run in one
+ * process, bit for bit: SW, DTW (f32, f64), SAT (integer and float tables) and INTHIST on random
+ * shapes (down to one column a rank), random chunk sizes, tiles and threads.  Then the failures:
+ * a rank with other arguments, a rank with bad input, too few columns, a rank that is cancelled
+ * (every rank must return an error, none may hang), the CUDA backend (not yet).
+ *
+ *   test_dist              ranks are threads of this process (pw_comm_local), 1 .. 4 of them
+ *   mpirun -np N test_dist --mpi    ranks are MPI processes (pw_comm_mpi); CTest runs N = 2, 3
+ *
+ * Every rank draws the same cases from the same seed; each compares its own results (SW's and
+ * DTW's whole answer, its band of the SAT and INTHIST tables) with the single-process run.
+ */
+#include <math.h>
+#include <stdatomic.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "test_util.h"
+#include "peerwave_dist.h"
+
+typedef struct rng {
+    uint64_t s;
+} rng;
+
+static uint64_t next(rng *r)
+{
+    uint64_t z = (r->s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static int64_t range(rng *r, int64_t lo, int64_t hi) { return lo + (int64_t)(next(r) % (uint64_t)(hi - lo + 1)); }
+
+/* What one rank saw: failures counted and the first one described, for the main thread to check
+ * (the CHECK counters are not shared between threads). */
+typedef struct rank_log {
+    int failures, checks;
+    char first[256];
+} rank_log;
+
+#define EXPECT(log, cond, ...)                                                      \
+    do {                                                                            \
+        (log)->checks++;                                                            \
+        if (!(cond)) {                                                              \
+            if (!(log)->failures++) snprintf((log)->first, sizeof (log)->first, __VA_ARGS__); \
+        }                                                                           \
+    } while (0)
+
+/* Options every rank of a case shares (drawn from the case's generator); the single-process run
+ * uses the CPU engines too. */
+static pw_options case_options(rng *r)
+{
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.threads = (int)range(r, 1, 2);
+    if (range(r, 0, 1)) {
+        o.tile_h = (int)range(r, 1, 8);
+        o.tile_w = range(r, 1, 12);
+    }
+    o.width_model = -1;
+    o.watchdog_ms = 20000;
+    return o;
+}
+
+static void random_dna(rng *r, char *s, int64_t n)
+{
+    for (int64_t k = 0; k < n; k++) s[k] = "ACGT"[range(r, 0, 3)];
+}
+
+static void case_sw(pw_comm *c, rng *r, rank_log *log)
+{
+    const int ranks = pw_comm_size(c);
+    const int64_t n = range(r, 1, 120), m = range(r, ranks, 150);
+    char *a = malloc((size_t)n), *b = malloc((size_t)m);
+    random_dna(r, a, n);
+    random_dna(r, b, m);
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    p.match = (int)range(r, 1, 5);
+    p.mismatch = -(int)range(r, 0, 5);
+    p.gap_extend = (int)range(r, 0, 3);
+    p.gap_open = p.gap_extend + (int)range(r, 0, 4);
+    pw_options o = case_options(r);
+    pw_sw_result whole, dist;
+    pw_status s1 = pw_sw(a, n, b, m, &p, &o, &whole);
+    pw_status s2 = pw_dist_sw(c, a, n, b, m, &p, &o, &dist);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK, "sw %lldx%lld: %s / %s (%s)", (long long)n, (long long)m, pw_status_str(s1),
+           pw_status_str(s2), pw_error_detail());
+    EXPECT(log, s2 != PW_OK || (dist.score == whole.score && dist.end_a == whole.end_a && dist.end_b == whole.end_b),
+           "sw %lldx%lld on %d ranks: score %d (%lld, %lld), one process %d (%lld, %lld)", (long long)n, (long long)m, ranks,
+           dist.score, (long long)dist.end_a, (long long)dist.end_b, whole.score, (long long)whole.end_a,
+           (long long)whole.end_b);
+    free(a);
+    free(b);
+}
+
+static void case_dtw(pw_comm *c, rng *r, rank_log *log)
+{
+    const int ranks = pw_comm_size(c);
+    const int64_t n = range(r, 1, 100), m = range(r, ranks, 130);
+    const int f64 = (int)range(r, 0, 1);
+    const pw_dtw_cost cost = range(r, 0, 1) ? PW_DTW_SQUARED : PW_DTW_ABSOLUTE;
+    double *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)m);
+    float *af = malloc(sizeof *af * (size_t)n), *bf = malloc(sizeof *bf * (size_t)m);
+    for (int64_t k = 0; k < n; k++) af[k] = (float)(a[k] = (double)range(r, -1000, 1000) / 37.0);
+    for (int64_t k = 0; k < m; k++) bf[k] = (float)(b[k] = (double)range(r, -1000, 1000) / 37.0);
+    pw_options o = case_options(r);
+    pw_dtw_result whole, dist;
+    pw_status s1 = f64 ? pw_dtw_f64(a, n, b, m, cost, &o, &whole) : pw_dtw_f32(af, n, bf, m, cost, &o, &whole);
+    pw_status s2 = f64 ? pw_dist_dtw_f64(c, a, n, b, m, cost, &o, &dist) : pw_dist_dtw_f32(c, af, n, bf, m, cost, &o, &dist);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK, "dtw %lldx%lld: %s / %s (%s)", (long long)n, (long long)m, pw_status_str(s1),
+           pw_status_str(s2), pw_error_detail());
+    EXPECT(log, s2 != PW_OK || memcmp(&dist.distance, &whole.distance, sizeof whole.distance) == 0,
+           "dtw f%d %lldx%lld on %d ranks: %.17g, one process %.17g", f64 ? 64 : 32, (long long)n, (long long)m, ranks,
+           dist.distance, whole.distance);
+    free(a);
+    free(b);
+    free(af);
+    free(bf);
+}
+
+/* Band widths of a case (>= 1 each) and this rank's first column. */
+static int64_t band_widths(rng *r, int ranks, int rank, int64_t *cols, int64_t *col0)
+{
+    int64_t total = 0;
+    for (int k = 0; k < ranks; k++) {
+        const int64_t w = range(r, 1, 30);
+        if (k == rank) *cols = w, *col0 = total;
+        total += w;
+    }
+    return total;
+}
+
+static void case_sat(pw_comm *c, rng *r, rank_log *log)
+{
+    static const pw_dtype pairs[][2] = {{PW_U8, PW_I32}, {PW_U8, PW_I64}, {PW_U16, PW_I64}, {PW_I32, PW_I64},
+                                        {PW_F32, PW_F32}, {PW_F64, PW_F64}, {PW_U8, PW_F32}, {PW_I32, PW_F64}};
+    const int pick = (int)range(r, 0, 7);
+    const pw_dtype tin = pairs[pick][0], tout = pairs[pick][1];
+    const int64_t rows = range(r, 1, 60);
+    int64_t cols = 0, col0 = 0;
+    const int64_t total = band_widths(r, pw_comm_size(c), pw_comm_rank(c), &cols, &col0);
+    const size_t si = pw_dtype_size(tin), so = pw_dtype_size(tout);
+    unsigned char *in = malloc((size_t)(rows * total) * si), *out = malloc((size_t)(rows * total) * so);
+    unsigned char *band = malloc((size_t)(rows * cols) * so);
+    for (int64_t k = 0; k < rows * total; k++) {
+        const int64_t v = range(r, -200, 200);
+        switch (tin) {
+        case PW_U8: in[k] = (uint8_t)(v & 255); break;
+        case PW_U16: ((uint16_t *)in)[k] = (uint16_t)(v * 100 & 0xffff); break;
+        case PW_I32: ((int32_t *)in)[k] = (int32_t)(v * 1000); break;
+        case PW_F32: ((float *)in)[k] = (float)v / 7.0f; break;
+        default: ((double *)in)[k] = (double)v / 7.0; break;
+        }
+    }
+    pw_options o = case_options(r);
+    pw_image whole_in = {tin, rows, total, 0, in}, whole_out = {tout, rows, total, 0, out};
+    pw_image band_in = {tin, rows, cols, total, in + (size_t)col0 * si}, band_out = {tout, rows, cols, 0, band};
+    pw_status s1 = pw_sat(&whole_in, &whole_out, &o, NULL);
+    pw_status s2 = pw_dist_sat(c, &band_in, &band_out, &o, NULL);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK, "sat %lldx%lld: %s / %s (%s)", (long long)rows, (long long)total,
+           pw_status_str(s1), pw_status_str(s2), pw_error_detail());
+    int same = 1;
+    for (int64_t i = 0; s2 == PW_OK && i < rows; i++)
+        same &= memcmp(band + (size_t)(i * cols) * so, out + (size_t)(i * total + col0) * so, (size_t)cols * so) == 0;
+    EXPECT(log, same, "sat %s->%s %lldx%lld: rank %d's band (columns %lld..) differs from one process",
+           pw_dtype_name(tin), pw_dtype_name(tout), (long long)rows, (long long)total, pw_comm_rank(c), (long long)col0);
+    free(in);
+    free(out);
+    free(band);
+}
+
+static void case_inthist(pw_comm *c, rng *r, rank_log *log)
+{
+    const int64_t rows = range(r, 1, 40);
+    int64_t cols = 0, col0 = 0;
+    const int64_t total = band_widths(r, pw_comm_size(c), pw_comm_rank(c), &cols, &col0);
+    const int bins = (int)range(r, 1, 6);
+    uint8_t *in = malloc((size_t)(rows * total));
+    for (int64_t k = 0; k < rows * total; k++) in[k] = (uint8_t)range(r, 0, 255);
+    int32_t *out = malloc(sizeof *out * (size_t)(rows * total * bins)), *band = malloc(sizeof *band * (size_t)(rows * cols * bins));
+    pw_options o = case_options(r);
+    pw_image whole_in = {PW_U8, rows, total, 0, in}, band_in = {PW_U8, rows, cols, total, in + col0};
+    pw_status s1 = pw_inthist(&whole_in, bins, 0, 256, out, &o, NULL);
+    pw_status s2 = pw_dist_inthist(c, &band_in, bins, 0, 256, band, &o, NULL);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK, "inthist: %s / %s (%s)", pw_status_str(s1), pw_status_str(s2), pw_error_detail());
+    int same = 1;
+    for (int b = 0; s2 == PW_OK && b < bins; b++)
+        for (int64_t i = 0; i < rows; i++)
+            same &= memcmp(band + (b * rows + i) * cols, out + (b * rows + i) * total + col0, sizeof *out * (size_t)cols) == 0;
+    EXPECT(log, same, "inthist %d bins %lldx%lld: rank %d's band differs", bins, (long long)rows, (long long)total,
+           pw_comm_rank(c));
+    free(in);
+    free(out);
+    free(band);
+}
+
+/* Every rank must return `want` (with the reason in pw_error_detail), none may hang. */
+static void case_failures(pw_comm *c, rank_log *log)
+{
+    const int rank = pw_comm_rank(c), ranks = pw_comm_size(c);
+    const char *a = "ACGTACGTAC", *b = "ACGGTACGTTACAG";
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.watchdog_ms = 20000;
+    pw_sw_result res;
+    pw_status st;
+    if (ranks > 1) { /* the last rank with a shorter a */
+        st = pw_dist_sw(c, a, rank == ranks - 1 ? 9 : 10, b, 14, &p, &o, &res);
+        EXPECT(log, st == PW_ERR_INVALID_ARGUMENT, "other arguments on a rank: %s", pw_status_str(st));
+        st = pw_dist_sw(c, rank == ranks - 1 ? "ACGTAC!TAC" : a, 10, b, 14, &p, &o, &res);
+        EXPECT(log, st == PW_ERR_INVALID_ARGUMENT, "other input on one rank: %s (%s)", pw_status_str(st), pw_error_detail());
+        /* a rank cancelled before its first tile: the others' waits end (the link's ABORT) */
+        volatile int stop = 1;
+        pw_options cancelled = o;
+        if (rank == ranks / 2) cancelled.cancel = &stop;
+        char *long_a = malloc(4000), *long_b = malloc(400);
+        memset(long_a, 'A', 4000);
+        memset(long_b, 'C', 400);
+        st = pw_dist_sw(c, long_a, 4000, long_b, 400, &p, &cancelled, &res);
+        EXPECT(log, st == PW_ERR_CANCELLED, "a cancelled rank: %s on rank %d (%s)", pw_status_str(st), rank, pw_error_detail());
+        free(long_a);
+        free(long_b);
+    }
+    st = pw_dist_sw(c, "ACGTAC!TAC", 10, b, 14, &p, &o, &res); /* (found inside every rank's band run) */
+    EXPECT(log, st == PW_ERR_BAD_INPUT, "bad input: %s (%s)", pw_status_str(st), pw_error_detail());
+    st = pw_dist_sw(c, a, 10, b, ranks - 1 > 0 ? ranks - 1 : 0, &p, &o, &res);
+    EXPECT(log, st == PW_ERR_INVALID_SIZE, "fewer columns than ranks: %s", pw_status_str(st));
+    pw_options cuda = o;
+    cuda.backend = PW_BACKEND_CUDA;
+    st = pw_dist_sw(c, a, 10, b, 14, &p, &cuda, &res);
+    EXPECT(log, st == PW_ERR_UNSUPPORTED, "the CUDA backend: %s", pw_status_str(st));
+    /* and the comm still works after all that */
+    pw_sw_result whole;
+    st = pw_dist_sw(c, a, 10, b, 14, &p, &o, &res);
+    pw_status s1 = pw_sw(a, 10, b, 14, &p, &o, &whole);
+    EXPECT(log, st == PW_OK && s1 == PW_OK && res.score == whole.score, "a run after the failures: %s", pw_status_str(st));
+}
+
+static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
+{
+    rng r = {seed};
+    for (int k = 0; k < cases; k++) {
+        pw_comm_set_chunk(c, range(&r, 0, 3) ? range(&r, 1, 40) : 0);
+        switch (range(&r, 0, 3)) {
+        case 0: case_sw(c, &r, log); break;
+        case 1: case_dtw(c, &r, log); break;
+        case 2: case_sat(c, &r, log); break;
+        default: case_inthist(c, &r, log); break;
+        }
+    }
+    case_failures(c, log);
+}
+
+typedef struct thread_arg {
+    pw_comm *comm;
+    uint64_t seed;
+    int cases;
+    rank_log log;
+} thread_arg;
+
+static void *rank_thread(void *p)
+{
+    thread_arg *t = p;
+    rank_main(t->comm, t->seed, t->cases, &t->log);
+    return NULL;
+}
+
+static void report(const rank_log *log, int rank, int ranks)
+{
+    CHECK(log->failures == 0, "%d ranks, rank %d: %d of %d checks failed; first: %s", ranks, rank, log->failures,
+          log->checks, log->first);
+    CHECK(log->checks > 0, "rank %d checked nothing", rank);
+}
+
+int main(int argc, char **argv)
+{
+    test_seed(20261125);
+    const uint64_t seed = test_rand();
+    if (argc > 1 && strcmp(argv[1], "--mpi") == 0) {
+        pw_comm *c;
+        pw_status st = pw_comm_mpi(&c);
+        if (st == PW_ERR_UNSUPPORTED) {
+            printf("SKIP: %s\n", pw_error_detail());
+            return 77;
+        }
+        CHECK(st == PW_OK, "pw_comm_mpi: %s", pw_status_str(st));
+        if (st != PW_OK) return test_finish();
+        rank_log log = {0};
+        rank_main(c, seed, 60, &log);
+        report(&log, pw_comm_rank(c), pw_comm_size(c));
+        const int rank = pw_comm_rank(c);
+        pw_comm_free(c);
+        pw_comm_finalize();
+        if (rank != 0 && test_failed == 0) return 0; /* (rank 0 prints the summary) */
+        return test_finish();
+    }
+    for (int ranks = 1; ranks <= 4; ranks++) {
+        pw_comm *comms[4];
+        CHECK(pw_comm_local(ranks, comms) == PW_OK, "pw_comm_local(%d)", ranks);
+        thread_arg args[4];
+        pthread_t ids[4];
+        for (int k = 0; k < ranks; k++) {
+            args[k] = (thread_arg){comms[k], seed + (uint64_t)ranks, 40, {0}};
+            pthread_create(&ids[k], NULL, rank_thread, &args[k]);
+        }
+        for (int k = 0; k < ranks; k++) pthread_join(ids[k], NULL);
+        for (int k = 0; k < ranks; k++) {
+            report(&args[k].log, k, ranks);
+            pw_comm_free(comms[k]);
+        }
+    }
+    return test_finish();
+}
