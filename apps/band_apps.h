@@ -20,5 +20,9 @@ pw_status pw_sat_band(const pw_image *in, pw_image *out, const pw_options *optio
                       pw_run_info *info);
 pw_status pw_inthist_band(const pw_image *in, int bins, double lo, double hi, int32_t *out,
                           const pw_options *options, const pw_band *band, pw_run_info *info);
+/* HEAT (sor 0) and SOR: grid is the band's columns with a halo column each side; no residual
+ * (the distributed caller sums it across the bands). */
+pw_status pw_stencil_band(pw_image *grid, int64_t sweeps, int sor, double omega, const pw_options *options,
+                          const pw_band *band, pw_run_info *info);
 
 #endif

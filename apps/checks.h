@@ -10,10 +10,11 @@ pw_status pw_sat_check(const pw_image *in, const pw_image *out);
 pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, const int32_t *out);
 pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps);
 
-/* The residual pw_heat and pw_sor report, of a grid in host memory, summed in their order: the job
- * queue sums a GPU job's here after its copy-out, so a queued job reports what pw_heat does (the
- * _device functions sum on the device, in another order). */
+/* The residual pw_heat and pw_sor report, of a grid in host memory, in the one order every engine
+ * and device keeps (stencil_cell.h), the rows on several threads. */
 double pw_stencil_residual(const pw_image *grid);
+/* Its parts (stencil_cell.h): sums[i] (interior row i) continued over the interior columns. */
+void pw_stencil_residual_sums(const pw_image *grid, double *sums);
 
 /* HEAT/SOR on CUDA: the tile height when the caller leaves it to us.  The warp processor
  * (src/cuda/device/stencil_warp_proc.cuh) measured best at 32-64 on the H100 (8215477, 16384^2,

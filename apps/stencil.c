@@ -8,10 +8,12 @@
 #include "../src/core/auto_width.h"
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
+#include "band_apps.h"
 #include "checks.h"
 #include "stencil_cell.h"
 #include "stencil_simd.h"
 #include "../src/cpu/simd/simd_plan.h"
+#include "../src/cpu/team.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
 #endif
@@ -33,16 +35,64 @@ pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps)
     return sweeps < 0 ? PW_ERR_INVALID_ARGUMENT : PW_OK;
 }
 
-double pw_stencil_residual(const pw_image *grid)
+typedef struct residual_job {
+    const pw_image *grid;
+    double *sums;
+    int64_t rows; /* interior rows */
+} residual_job;
+
+/* Worker w of n: its share of the interior rows, each continued from sums[i] (stencil_cell.h). */
+static void residual_share(void *p, int worker, int workers)
 {
-    const int64_t stride = pw_image_stride(grid);
-    return grid->type == PW_F32 ? stencil_residual_f32(grid->data, grid->rows, grid->cols, stride)
-                                : stencil_residual_f64(grid->data, grid->rows, grid->cols, stride);
+    const residual_job *x = p;
+    const pw_image *g = x->grid;
+    const int64_t stride = pw_image_stride(g), n = g->cols - 2;
+    const int64_t i0 = x->rows * worker / workers, i1 = x->rows * (worker + 1) / workers;
+    for (int64_t i = i0; i < i1; i++) {
+        if (g->type == PW_F32)
+            x->sums[i] = pw_residual_cells_f32((const float *)g->data + (i + 1) * stride + 1, stride, n, x->sums[i]);
+        else
+            x->sums[i] = pw_residual_cells_f64((const double *)g->data + (i + 1) * stride + 1, stride, n, x->sums[i]);
+    }
 }
 
-/* The sweeps with the options' width as it is (the whole run, or a training corner). */
-static pw_status stencil_run(pw_image *grid, int64_t sweeps, int sor, double omega,
-                             const pw_options *options, double *residual, pw_run_info *info)
+void pw_stencil_residual_sums(const pw_image *grid, double *sums)
+{
+    residual_job x = {grid, sums, grid->rows - 2};
+    const int64_t cells = x.rows * (grid->cols - 2), per_thread = 1 << 18; /* (a thread costs ~20 us) */
+    int64_t workers = cells / per_thread + 1;
+    if (workers > pw_cpu_count()) workers = pw_cpu_count();
+    if (workers > x.rows) workers = x.rows;
+    pw_team_run((int)workers, residual_share, &x, NULL); /* (rows are independent: any split, one result) */
+}
+
+double pw_stencil_residual(const pw_image *grid)
+{
+    const int64_t rows = grid->rows - 2;
+    double *sums = pw_malloc(sizeof *sums * (size_t)rows), total = 0;
+    if (sums) {
+        for (int64_t i = 0; i < rows; i++) sums[i] = 0;
+        pw_stencil_residual_sums(grid, sums);
+        for (int64_t i = 0; i < rows; i++) total += sums[i];
+        free(sums);
+    } else { /* (no memory for the rows' sums: the same order, one row at a time) */
+        for (int64_t i = 0; i < rows; i++) {
+            double row = 0;
+            pw_image one = *grid;
+            one.data = (char *)grid->data + (size_t)(i * pw_image_stride(grid)) * pw_dtype_size(grid->type);
+            one.rows = 3;
+            one.stride = pw_image_stride(grid);
+            pw_stencil_residual_sums(&one, &row);
+            total += row;
+        }
+    }
+    return sqrt(total / ((double)rows * (double)(grid->cols - 2)));
+}
+
+/* The sweeps with the options' width as it is (the whole run, or a training corner); or (band not
+ * NULL) one band of columns of a distributed run. */
+static pw_status stencil_run(pw_image *grid, int64_t sweeps, int sor, double omega, const pw_options *options,
+                             const pw_band *band, double *residual, pw_run_info *info)
 {
     pw_status st = pw_stencil_check(grid, sweeps);
     if (st != PW_OK) return st;
@@ -53,8 +103,8 @@ static pw_status stencil_run(pw_image *grid, int64_t sweeps, int sor, double ome
     pw_run_info local;
     if (!info) info = &local;
     pw_run_info_clear(info);
-    if (grid->type == PW_F32) return stencil_run_f32(grid, sweeps, sor, omega, &plan, residual, info);
-    return stencil_run_f64(grid, sweeps, sor, omega, &plan, residual, info);
+    if (grid->type == PW_F32) return stencil_run_f32(grid, sweeps, sor, omega, &plan, band, residual, info);
+    return stencil_run_f64(grid, sweeps, sor, omega, &plan, band, residual, info);
 }
 
 typedef struct stencil_part {
@@ -71,7 +121,7 @@ static pw_status stencil_part_run(void *p, int64_t rows, int64_t cols, const pw_
 {
     const stencil_part *x = p;
     const pw_image *g = x->grid;
-    if (rows == g->rows - 2 && cols == g->cols - 2) return stencil_run(x->grid, x->sweeps, x->sor, x->omega, o, x->residual, info);
+    if (rows == g->rows - 2 && cols == g->cols - 2) return stencil_run(x->grid, x->sweeps, x->sor, x->omega, o, NULL, x->residual, info);
     const size_t elem = pw_dtype_size(g->type);
     const int64_t stride = pw_image_stride(g);
     pw_image corner = {g->type, rows + 2, cols + 2, 0, pw_malloc((size_t)((rows + 2) * (cols + 2)) * elem)};
@@ -80,7 +130,7 @@ static pw_status stencil_part_run(void *p, int64_t rows, int64_t cols, const pw_
         memcpy((char *)corner.data + (size_t)(i * (cols + 2)) * elem, (const char *)g->data + (size_t)(i * stride) * elem,
                (size_t)(cols + 2) * elem);
     double residual;
-    pw_status st = stencil_run(&corner, 1, x->sor, x->omega, o, &residual, info);
+    pw_status st = stencil_run(&corner, 1, x->sor, x->omega, o, NULL, &residual, info);
     free(corner.data);
     return st;
 }
@@ -107,4 +157,11 @@ pw_status pw_sor(pw_image *grid, int64_t sweeps, double omega, const pw_options 
 {
     if (!(omega > 0 && omega < 2)) return PW_ERR_INVALID_ARGUMENT;
     return stencil(grid, sweeps, 1, omega, options, residual, info);
+}
+
+pw_status pw_stencil_band(pw_image *grid, int64_t sweeps, int sor, double omega, const pw_options *options,
+                          const pw_band *band, pw_run_info *info)
+{
+    if (sor && !(omega > 0 && omega < 2)) return PW_ERR_INVALID_ARGUMENT;
+    return stencil_run(grid, sweeps, sor, omega, options, band, NULL, info);
 }

@@ -32,4 +32,33 @@
 PW_STENCIL_DEFINE(float, f32)
 PW_STENCIL_DEFINE(double, f64)
 
+/* The residual of a grid: sqrt(sum of r^2 over the interior / interior cells), r = (up + left +
+ * down + right) / 4 - A(i,j), in double.  Its one order, on every engine, device and split of the
+ * grid: each row summed from 0, left to right; the rows' sums added in row order.  Rows are then
+ * independent work (CPU threads, a GPU thread a row), and a band of columns continues the row
+ * sums of the band on its left (src/dist/), so all of them give the same bits.  r * r + sum is
+ * rounded twice on purpose: no fused multiply-add on either compiler. */
+PW_HD static inline double pw_residual_add(double sum, double r)
+{
+#ifdef __CUDA_ARCH__
+    return __dadd_rn(sum, __dmul_rn(r, r));
+#else
+    return sum + r * r;
+#endif
+}
+
+/* sum + the terms of n cells from p (a pointer into the grid; stride: elements between rows). */
+#define PW_RESIDUAL_DEFINE(T, SUFFIX)                                                             \
+    PW_HD static inline double pw_residual_cells_##SUFFIX(const T *p, int64_t stride, int64_t n, double sum) \
+    {                                                                                             \
+        for (int64_t j = 0; j < n; j++, p++) {                                                    \
+            const double r = ((double)p[-stride] + p[-1] + p[stride] + p[1]) / 4 - p[0];         \
+            sum = pw_residual_add(sum, r);                                                        \
+        }                                                                                         \
+        return sum;                                                                               \
+    }
+
+PW_RESIDUAL_DEFINE(float, f32)
+PW_RESIDUAL_DEFINE(double, f64)
+
 #endif

@@ -44,31 +44,72 @@ static void ST_FN(sor_segment_)(void *vctx, int64_t i, int64_t j_begin, int64_t 
     }
 }
 
-/* Root mean square over the interior of (sum of the 4 neighbours)/4 - A(i,j). */
-static double ST_FN(stencil_residual_)(const ST_T *g, int64_t rows, int64_t cols, int64_t stride)
+/* A band of columns of a distributed run (core/band.h): the grid's first and last columns are the
+ * halo columns, its interior columns the band's (interior row i is grid row i + 1). */
+typedef struct ST_FN(band_app_) {
+    ST_T *grid;
+    int64_t stride, cols; /* cols: the band's interior columns */
+} ST_FN(band_app_);
+
+static void ST_FN(band_put_)(const ST_FN(band_app_) *b, int64_t column, int64_t i0, int64_t i1, const void *src)
 {
-    double sum = 0;
-    for (int64_t i = 1; i < rows - 1; i++)
-        for (int64_t j = 1; j < cols - 1; j++) {
-            const ST_T *p = g + i * stride + j;
-            double r = ((double)p[-stride] + p[-1] + p[stride] + p[1]) / 4 - p[0];
-            sum += r * r;
-        }
-    return sqrt(sum / ((double)(rows - 2) * (double)(cols - 2)));
+    for (int64_t i = i0; i < i1; i++) b->grid[(i + 1) * b->stride + column] = ((const ST_T *)src)[i - i0];
 }
 
+static void ST_FN(band_get_)(const ST_FN(band_app_) *b, int64_t column, int64_t i0, int64_t i1, void *dst)
+{
+    for (int64_t i = i0; i < i1; i++) ((ST_T *)dst)[i - i0] = b->grid[(i + 1) * b->stride + column];
+}
+
+static void ST_FN(put_left_)(void *app, int64_t sweep, int64_t i0, int64_t i1, const void *src)
+{
+    (void)sweep;
+    ST_FN(band_put_)(app, 0, i0, i1, src);
+}
+
+static void ST_FN(put_right_)(void *app, int64_t sweep, int64_t i0, int64_t i1, const void *src)
+{
+    (void)sweep;
+    ST_FN(band_put_)(app, ((ST_FN(band_app_) *)app)->cols + 1, i0, i1, src);
+}
+
+static void ST_FN(get_first_)(void *app, int64_t sweep, int64_t i0, int64_t i1, void *dst)
+{
+    (void)sweep;
+    ST_FN(band_get_)(app, 1, i0, i1, dst);
+}
+
+static void ST_FN(get_last_)(void *app, int64_t sweep, int64_t i0, int64_t i1, void *dst)
+{
+    (void)sweep;
+    ST_FN(band_get_)(app, ((ST_FN(band_app_) *)app)->cols, i0, i1, dst);
+}
+
+/* The sweeps (and the residual, when asked), or (band not NULL) the sweeps of one band. */
 static pw_status ST_FN(stencil_run_)(pw_image *grid, int64_t sweeps, int sor, double omega,
-                                     const pw_plan *plan, double *residual, pw_run_info *info)
+                                     const pw_plan *plan, const pw_band *band, double *residual, pw_run_info *info)
 {
     ST_FN(stencil_ctx_) ctx = {(ST_T *)grid->data, pw_image_stride(grid), (ST_T)(1 - omega),
                                (ST_T)(omega / 4)};
     pw_kernel kernel = {.segment = sor ? ST_FN(sor_segment_) : ST_FN(heat_segment_), .ctx = &ctx};
     pw_status st = PW_OK;
 #ifdef PW_HAVE_CUDA
+    if (plan->backend == PW_BACKEND_CUDA && band) return PW_ERR_UNSUPPORTED; /* (GPU bands: issue 29) */
     if (plan->backend == PW_BACKEND_CUDA) st = pw_cuda_stencil(plan, grid, sweeps, sor, omega, info);
     else
 #endif
     {
+        /* a band: the link's callbacks in the plan (the vector processors work in the grid, halo
+         * columns included, so they run bands as they are) */
+        pw_plan base = *plan;
+        ST_FN(band_app_) app = {ctx.grid, ctx.stride, grid->cols - 2};
+        const pw_band_io io = {&app, sizeof(ST_T), ST_FN(put_left_), ST_FN(get_last_), ST_FN(put_right_), ST_FN(get_first_)};
+        pw_band_edges edges;
+        if (band) {
+            st = band->attach(band->ctx, &io, &edges);
+            base.edges = &edges;
+            plan = &base;
+        }
         /* the vector processor when the plan allows it (stencil_simd.h), on tiles fitted to it */
         pw_plan fitted = *plan;
         pw_stencil_simd vec = {0};
@@ -87,9 +128,9 @@ static pw_status ST_FN(stencil_run_)(pw_image *grid, int64_t sweeps, int sor, do
             kernel = (pw_kernel){.tile = pw_stencil_simd_tile, .ctx = &vec, .simd = plan->simd};
         }
         if (st == PW_OK) st = pw_execute_sweeps(vec.tile ? &fitted : plan, &kernel, sweeps, info);
+        if (band) band->detach(band->ctx, st);
     }
-    if (st == PW_OK && residual)
-        *residual = ST_FN(stencil_residual_)(ctx.grid, grid->rows, grid->cols, ctx.stride);
+    if (st == PW_OK && residual) *residual = pw_stencil_residual(grid);
     return st;
 }
 

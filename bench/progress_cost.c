@@ -49,7 +49,7 @@ static pw_status run(const job *j, int app, const pw_options *o, double *seconds
     double res = 0;
     pw_status st = pw_heat(&g, 20, o, &res, &info);
     *seconds = info.seconds;
-    uint64_t h = 0; /* the grid's bits (the residual is summed on the device in no fixed order) */
+    uint64_t h = 0; /* the grid's bits (the grid itself, not only the residual) */
     for (int64_t k = 0; k < j->side * j->side; k++) {
         uint32_t w;
         memcpy(&w, &j->work[k], 4);

@@ -1,7 +1,8 @@
 /*
  * test_dist.c - one wavefront over several ranks (peerwave_dist.h) against the same run in one
- * process, bit for bit: SW, DTW (f32, f64), SAT (integer and float tables) and INTHIST on random
- * shapes (down to one column a rank), random chunk sizes, tiles and threads.  Then the failures:
+ * process, bit for bit: SW, DTW (f32, f64), SAT (integer and float tables), INTHIST, and HEAT and
+ * SOR (pipelined sweeps, the residual too) on random shapes (down to one column a rank), random
+ * chunk sizes, tiles and threads.  Then the failures:
  * a rank with other arguments, a rank with bad input, too few columns, a rank that is cancelled
  * (every rank must return an error, none may hang), the CUDA backend (not yet).
  *
@@ -9,7 +10,8 @@
  *   mpirun -np N test_dist --mpi    ranks are MPI processes (pw_comm_mpi); CTest runs N = 2, 3
  *
  * Every rank draws the same cases from the same seed; each compares its own results (SW's and
- * DTW's whole answer, its band of the SAT and INTHIST tables) with the single-process run.
+ * DTW's whole answer, its band of the SAT and INTHIST tables and of the swept grid) with the
+ * single-process run.
  */
 #include <math.h>
 #include <stdatomic.h>
@@ -198,6 +200,42 @@ static void case_inthist(pw_comm *c, rng *r, rank_log *log)
     free(band);
 }
 
+static void case_stencil(pw_comm *c, rng *r, rank_log *log)
+{
+    const int64_t rows = range(r, 3, 50);
+    int64_t cols = 0, col0 = 0;
+    const int64_t total = band_widths(r, pw_comm_size(c), pw_comm_rank(c), &cols, &col0) + 2;
+    const int f64 = (int)range(r, 0, 1), sor = (int)range(r, 0, 1);
+    const int64_t sweeps = range(r, 0, 6);
+    const double omega = 0.5 + (double)range(r, 0, 100) / 80.0;
+    const size_t size = f64 ? sizeof(double) : sizeof(float), bytes = size * (size_t)(rows * total);
+    unsigned char *whole = malloc(bytes), *mine = malloc(bytes);
+    for (int64_t k = 0; k < rows * total; k++) {
+        const double v = (double)range(r, -1000, 1000) / 13.0;
+        if (f64) ((double *)whole)[k] = v;
+        else ((float *)whole)[k] = (float)v;
+    }
+    memcpy(mine, whole, bytes); /* (each rank its own copy: the link writes its halo columns) */
+    pw_options o = case_options(r);
+    pw_image g = {f64 ? PW_F64 : PW_F32, rows, total, 0, whole};
+    pw_image band = {g.type, rows, cols + 2, total, mine + (size_t)col0 * size};
+    double r1 = -1, r2 = -2;
+    pw_status s1 = sor ? pw_sor(&g, sweeps, omega, &o, &r1, NULL) : pw_heat(&g, sweeps, &o, &r1, NULL);
+    pw_status s2 = sor ? pw_dist_sor(c, &band, sweeps, omega, &o, &r2, NULL) : pw_dist_heat(c, &band, sweeps, &o, &r2, NULL);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK, "%s %lldx%lld: %s / %s (%s)", sor ? "sor" : "heat", (long long)rows,
+           (long long)total, pw_status_str(s1), pw_status_str(s2), pw_error_detail());
+    int same = 1;
+    for (int64_t i = 0; s2 == PW_OK && i < rows; i++) /* the band's own columns */
+        same &= memcmp(mine + (size_t)(i * total + col0 + 1) * size, whole + (size_t)(i * total + col0 + 1) * size,
+                       (size_t)cols * size) == 0;
+    EXPECT(log, same && (s2 != PW_OK || memcmp(&r1, &r2, sizeof r1) == 0),
+           "%s f%d %lldx%lld x %lld sweeps on %d ranks: rank %d's band %s, residual %.17g, one process %.17g",
+           sor ? "sor" : "heat", f64 ? 64 : 32, (long long)rows, (long long)total, (long long)sweeps, pw_comm_size(c),
+           pw_comm_rank(c), same ? "equal" : "differs", r2, r1);
+    free(whole);
+    free(mine);
+}
+
 /* Every rank must return `want` (with the reason in pw_error_detail), none may hang. */
 static void case_failures(pw_comm *c, rank_log *log)
 {
@@ -248,11 +286,12 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
     rng r = {seed};
     for (int k = 0; k < cases; k++) {
         pw_comm_set_chunk(c, range(&r, 0, 3) ? range(&r, 1, 40) : 0);
-        switch (range(&r, 0, 3)) {
+        switch (range(&r, 0, 4)) {
         case 0: case_sw(c, &r, log); break;
         case 1: case_dtw(c, &r, log); break;
         case 2: case_sat(c, &r, log); break;
-        default: case_inthist(c, &r, log); break;
+        case 3: case_inthist(c, &r, log); break;
+        default: case_stencil(c, &r, log); break;
         }
     }
     case_failures(c, log);

@@ -2,7 +2,6 @@
 #include <string.h>
 
 #include "job.h"
-#include "../../apps/checks.h"
 #include "../core/plan.h"
 
 static const char *const kind_names[PW_JOB_KIND_COUNT] = {"sw", "dtw", "sat", "inthist", "heat", "sor"};
@@ -153,7 +152,6 @@ void job_on_device(const pw_job *job, const job_layout *l, void *const *dev, dev
     default: /* heat, sor */
         dj->image[0] = packed(job->u.stencil.grid, dev[0]);
         d->u.stencil.grid = &dj->image[0];
-        d->u.stencil.residual = NULL; /* summed on the host after the copy-out: job_after_copy_out */
         break;
     }
 }
@@ -190,17 +188,6 @@ pw_status job_call(const pw_job *j, int on_device)
                                                     j->u.stencil.residual, j->info);
     default: return PW_ERR_INVALID_ARGUMENT;
     }
-}
-
-int job_has_host_step(const pw_job *job)
-{
-    return (job->kind == PW_JOB_HEAT || job->kind == PW_JOB_SOR) && job->u.stencil.residual;
-}
-
-void job_after_copy_out(const pw_job *job)
-{
-    if (job_has_host_step(job))
-        *job->u.stencil.residual = pw_stencil_residual(job->u.stencil.grid);
 }
 
 pw_status pw_job_run(const pw_job *job)

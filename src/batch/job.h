@@ -47,11 +47,6 @@ typedef struct device_job {
 /* dj = job with buffer k of layout at dev[k] (packed). */
 void job_on_device(const pw_job *job, const job_layout *layout, void *const *dev, device_job *dj);
 
-/* After a device run's copy-out: what the host function computes on the host (HEAT/SOR's residual,
- * in pw_heat's order: job_on_device leaves it out of the device run). */
-void job_after_copy_out(const pw_job *job);
-/* Does job_after_copy_out have work for this job? */
-int job_has_host_step(const pw_job *job);
 
 /* Run the job: the host function, or (on_device) the _device one on options.device and
  * options.cuda_stream.  Copies the sw/dtw result's info to job->info. */

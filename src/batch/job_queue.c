@@ -41,7 +41,6 @@ typedef struct qjob {
     int state;
     int to_cpu;       /* runs (or runs again) on the CPU: set once, never cleared */
     int on_device;    /* holds device buffers (resident bytes counted) */
-    int host_finish;  /* copied out; the CPU thread does its host step (job_after_copy_out) */
     pw_status status;
     char detail[256]; /* pw_error_detail of its failure */
     void *dev[JOB_MAX_BUFFERS];
@@ -239,14 +238,7 @@ static void copy_out(pw_queue *q, int64_t id)
         if (in_place_touched) set_failure(j, st); /* its input is partly overwritten: no rerun */
         else route_cpu(q, id);
     }
-    if (!j->to_cpu && copy && st == PW_OK && job_has_host_step(&j->job)) {
-        /* the host's step (a residual over the whole grid) would hold up the copy engine: the CPU
-         * thread does it (the job is on the CPU list at most once: to_cpu stays clear) */
-        j->host_finish = 1;
-        q->cpu.at[q->cpu.n++] = id;
-    } else if (!j->to_cpu) {
-        job_done(q, j);
-    }
+    if (!j->to_cpu) job_done(q, j);
     pthread_cond_broadcast(&q->changed);
     pthread_mutex_unlock(&q->lock);
 }
@@ -433,13 +425,6 @@ static void *cpu_thread(void *arg)
             continue;
         }
         qjob *j = q->jobs[q->cpu.at[q->cpu_next++]];
-        if (j->host_finish) {
-            pthread_mutex_unlock(&q->lock);
-            job_after_copy_out(&j->job);
-            pthread_mutex_lock(&q->lock);
-            job_done(q, j);
-            continue;
-        }
         if (q->first_start < 0) q->first_start = since(q);
         pthread_mutex_unlock(&q->lock);
         pw_job job = j->job;

@@ -9,6 +9,7 @@
 
 #include "device/prefix_sum_sources.cuh" /* pw_no_bin */
 #include "device_buffer.cuh"
+#include "../../apps/stencil_cell.h"
 
 #define PW_PREP_THREADS 256
 
@@ -66,25 +67,22 @@ __global__ void pw_finite_kernel(const F *x, int64_t n, int *bad)
         if (!isfinite(x[k])) *bad = 1;
 }
 
-/* sum over the interior of ((sum of 4 neighbours)/4 - A)^2, in double, block-reduced. */
-template <class F>
-__global__ void pw_residual_kernel(const F *g, int64_t rows, int64_t cols, int64_t stride, double *sum)
+/* The residual's row sums (apps/stencil_cell.h): a thread an interior row, in the host's order,
+ * so the host adds them in row order to the same bits as the CPU engines. */
+__device__ inline double pw_residual_cells(const float *p, int64_t stride, int64_t n, double sum)
 {
-    __shared__ double part[PW_PREP_THREADS];
-    double s = 0;
-    int64_t ir = rows - 2, ic = cols - 2;
-    for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < ir * ic; k += (int64_t)gridDim.x * blockDim.x) {
-        const F *p = g + (k / ic + 1) * stride + (k % ic + 1);
-        double r = ((double)p[-stride] + p[-1] + p[stride] + p[1]) / 4 - p[0];
-        s += r * r;
-    }
-    part[threadIdx.x] = s;
-    __syncthreads();
-    for (int w = PW_PREP_THREADS / 2; w > 0; w /= 2) {
-        if ((int)threadIdx.x < w) part[threadIdx.x] += part[threadIdx.x + w];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) atomicAdd(sum, part[0]);
+    return pw_residual_cells_f32(p, stride, n, sum);
+}
+__device__ inline double pw_residual_cells(const double *p, int64_t stride, int64_t n, double sum)
+{
+    return pw_residual_cells_f64(p, stride, n, sum);
+}
+
+template <class F>
+__global__ void pw_residual_rows_kernel(const F *g, int64_t rows, int64_t cols, int64_t stride, double *sums)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < rows - 2; i += (int64_t)gridDim.x * blockDim.x)
+        sums[i] = pw_residual_cells(g + (i + 1) * stride + 1, stride, cols - 2, 0.0);
 }
 
 /* A device scalar: zeroed on the stream, read back (synchronously) after the kernels. */

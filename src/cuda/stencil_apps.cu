@@ -4,6 +4,7 @@
  * the shared-memory window processor, or FullProc, as the kernel selector picks.  Their device
  * forms are device/app_stencil.cuh.
  */
+#include <stdlib.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -136,19 +137,24 @@ static pw_status stencil_device(const pw_plan *plan, pw_image *grid, int64_t swe
     cudaStream_t s = pw_plan_stream(plan);
     pw_status st = stencil_core(plan, (F *)grid->data, pw_image_stride(grid), sweeps, sor, omega, info);
     if (st != PW_OK || !residual) return st;
-    pw_device_scalar<double> sum(s);
-    st = sum.zero();
+    const int64_t rows = grid->rows - 2;
+    pw_device_buffer<double> sums(s);
+    st = sums.alloc((size_t)rows);
     if (st != PW_OK) return st;
-    pw_residual_kernel<F><<<pw_prep_blocks((grid->rows - 2) * (grid->cols - 2)), PW_PREP_THREADS, 0, s>>>(
-        (const F *)grid->data, grid->rows, grid->cols, pw_image_stride(grid), sum.buf.ptr);
-    double total = 0;
+    pw_residual_rows_kernel<F><<<(unsigned)((rows + 127) / 128), 128, 0, s>>>((const F *)grid->data, grid->rows,
+                                                                               grid->cols, pw_image_stride(grid), sums.ptr);
     st = pw_from_cuda(cudaGetLastError());
-    PW_THEN(st, sum.read(&total));
-    if (st == PW_OK) *residual = sqrt(total / ((double)(grid->rows - 2) * (double)(grid->cols - 2)));
+    double *host = st == PW_OK ? (double *)malloc(sizeof(double) * (size_t)rows) : NULL;
+    if (st == PW_OK && !host) st = PW_ERR_OUT_OF_MEMORY;
+    PW_THEN(st, sums.download(host, (size_t)rows));
+    double total = 0; /* (the rows in order, as the host adds them: apps/stencil_cell.h) */
+    for (int64_t i = 0; st == PW_OK && i < rows; i++) total += host[i];
+    free(host);
+    if (st == PW_OK) *residual = sqrt(total / ((double)rows * (double)(grid->cols - 2)));
     return st;
 }
 
-/* grid->data is a device pointer; residual (if non-NULL) is reduced on the device. */
+/* grid->data is a device pointer; residual (if non-NULL): the rows summed on the device, added on the host. */
 extern "C" pw_status pw_cuda_stencil_device(const pw_plan *plan, pw_image *grid, int64_t sweeps, int sor,
                                             double omega, double *residual, pw_run_info *info)
 {

@@ -24,7 +24,6 @@
 #include "../cpu/team.h"
 
 #define DEPTH 4 /* messages in flight a channel */
-enum { TAG_RIGHTWARD, TAG_LEFTWARD, TAG_CONTROL, TAG_KINDS };
 enum { WORD_END = 1, WORD_ABORT = 2 };
 
 typedef struct channel {
@@ -75,8 +74,6 @@ static void link_fail(pw_band_link *l, pw_status st, int remote, const char *fmt
     pthread_mutex_unlock(&l->lock);
     atomic_store(&l->failed, 1);
 }
-
-static int tag_of(const pw_band_link *l, int kind) { return (int)(l->comm->run % 4096) * TAG_KINDS + kind; }
 
 /* Rows [i0, i1) and the sweep of chunk k. */
 static void chunk_rows(const pw_band_link *l, int64_t k, int64_t *sweep, int64_t *i0, int64_t *i1)
@@ -202,7 +199,7 @@ static void send_word(pw_band_link *l, int word)
         if (l->ctl_peer[side] < 0) continue;
         void *request;
         static const int words[3] = {0, WORD_END, WORD_ABORT};
-        if (l->comm->ops->isend(l->comm->ctx, l->ctl_peer[side], tag_of(l, TAG_CONTROL), &words[word], sizeof(int),
+        if (l->comm->ops->isend(l->comm->ctx, l->ctl_peer[side], pw_comm_tag(l->comm, PW_TAG_CONTROL), &words[word], sizeof(int),
                                 &request) != PW_OK)
             continue; /* (the neighbour's wait times out instead) */
         pw_status st;
@@ -292,7 +289,8 @@ static pw_status link_attach(void *ctx, const pw_band_io *io, pw_band_edges *edg
         for (int s = 0; s < DEPTH; s++)
             if (!(c->buf[s] = pw_malloc((size_t)l->chunk * io->bytes_per_row + 1))) return PW_ERR_OUT_OF_MEMORY;
         if (!c->incoming) {
-            if (!(c->final = pw_malloc(sizeof *c->final * (size_t)l->sweeps))) return PW_ERR_OUT_OF_MEMORY;
+            if (!(c->final = pw_malloc(sizeof *c->final * (size_t)(l->sweeps > 0 ? l->sweeps : 1))))
+                return PW_ERR_OUT_OF_MEMORY;
             for (int64_t s = 0; s < l->sweeps; s++) atomic_init(&c->final[s], 0);
         }
     }
@@ -326,11 +324,11 @@ pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_
     if (l->chunk > rows) l->chunk = rows;
     l->chunks = (rows + l->chunk - 1) / l->chunk;
     const int left = comm->rank > 0 ? comm->rank - 1 : -1, right = comm->rank + 1 < comm->size ? comm->rank + 1 : -1;
-    const int peers[4] = {left, right, right, left}, tags[4] = {TAG_RIGHTWARD, TAG_RIGHTWARD, TAG_LEFTWARD, TAG_LEFTWARD};
+    const int peers[4] = {left, right, right, left}, tags[4] = {PW_TAG_RIGHTWARD, PW_TAG_RIGHTWARD, PW_TAG_LEFTWARD, PW_TAG_LEFTWARD};
     for (int k = 0; k < 4; k++) {
         channel *c = &l->ch[k];
         c->peer = peers[k];
-        c->tag = tag_of(l, tags[k]);
+        c->tag = pw_comm_tag(comm, tags[k]);
         c->incoming = k % 2 == 0;
         c->total = sweeps * l->chunks;
         atomic_init(&c->ready, 0);
@@ -345,7 +343,7 @@ pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_
     pw_status st = PW_OK;
     for (int side = 0; side < 2 && st == PW_OK; side++)
         if (l->ctl_peer[side] >= 0)
-            st = comm->ops->irecv(comm->ctx, l->ctl_peer[side], tag_of(l, TAG_CONTROL), &l->ctl_word[side], sizeof(int),
+            st = comm->ops->irecv(comm->ctx, l->ctl_peer[side], pw_comm_tag(l->comm, PW_TAG_CONTROL), &l->ctl_word[side], sizeof(int),
                                   &l->ctl_request[side]);
     if (st == PW_OK && pthread_create(&l->thread, NULL, link_main, l) != 0) st = PW_ERR_THREAD;
     if (st != PW_OK) {

@@ -15,6 +15,7 @@
 #include "../../apps/band_apps.h"
 #include "../../apps/checks.h"
 #include "../../apps/sat_sum.h"
+#include "../cpu/team.h"
 
 /* One band's run: args are the app's, result the bytes this rank contributes. */
 typedef pw_status (*band_run_fn)(void *args, const pw_options *options, const pw_band *band, void *result);
@@ -22,8 +23,8 @@ typedef pw_status (*band_run_fn)(void *args, const pw_options *options, const pw
 /* Agree, run this rank's band of columns [col0, col0 + cols) with its link, conclude: every rank's
  * `bytes` result bytes in all. */
 static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *sig, const pw_options *options,
-                          int64_t rows, int64_t col0, int64_t cols, int64_t total_cols, band_run_fn fn, void *args,
-                          void *mine, void *all, size_t bytes)
+                          int64_t rows, int64_t sweeps, int64_t col0, int64_t cols, int64_t total_cols, band_run_fn fn,
+                          void *args, void *mine, void *all, size_t bytes)
 {
     pw_options o;
     int64_t watchdog_ns = 0;
@@ -33,7 +34,7 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     pw_band band;
     pw_band_link *link;
     int remote = 0;
-    st = pw_band_link_start(comm, rows, 1, watchdog_ns, col0, cols, total_cols, &band, &link);
+    st = pw_band_link_start(comm, rows, sweeps, watchdog_ns, col0, cols, total_cols, &band, &link);
     if (st == PW_OK) {
         const pw_status app = fn(args, &o, &band, mine);
         char detail[256];
@@ -108,7 +109,7 @@ pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int
     sw_share *all = pw_malloc(sizeof *all * (size_t)comm->size);
     if (!all) local = PW_ERR_OUT_OF_MEMORY;
     sw_share spare[1];
-    st = run_band(comm, local, &sig, options, n, x.col0, x.cols, m, sw_band_run, &x, &mine, all ? all : spare,
+    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, sw_band_run, &x, &mine, all ? all : spare,
                   all ? sizeof mine : 0);
     if (st == PW_OK) {
         sw_share best = {0, -1, -1};
@@ -160,7 +161,7 @@ static pw_status dist_dtw(pw_comm *comm, const void *a, int64_t n, const void *b
     }
     double mine = INFINITY, *all = pw_malloc(sizeof *all * (size_t)comm->size), spare;
     if (!all) local = PW_ERR_OUT_OF_MEMORY;
-    st = run_band(comm, local, &sig, options, n, x.col0, x.cols, m, dtw_band_run, &x, &mine, all ? all : &spare,
+    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, dtw_band_run, &x, &mine, all ? all : &spare,
                   all ? sizeof mine : 0);
     if (st == PW_OK) {
         result->distance = all[comm->size - 1]; /* (the last band holds the last cell) */
@@ -240,7 +241,7 @@ pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw
     pw_run_info local_info;
     image_args x = {in, out, NULL, 0, 0, 0, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, col0, mine.cols, total, sat_band_run, &x,
+    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, sat_band_run, &x,
                     &none, &none, 0);
 }
 
@@ -269,6 +270,106 @@ pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo
     pw_run_info local_info;
     image_args x = {in, NULL, out, bins, lo, hi, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, col0, mine.cols, total, inthist_band_run,
+    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, inthist_band_run,
                     &x, &none, &none, 0);
+}
+
+/* ---- HEAT and SOR: bands of interior columns with a halo column each side --------------------- */
+
+typedef struct stencil_args {
+    pw_image *grid;
+    int64_t sweeps;
+    int sor;
+    double omega;
+    pw_run_info *info;
+} stencil_args;
+
+static pw_status stencil_band_run(void *p, const pw_options *o, const pw_band *band, void *result)
+{
+    (void)result;
+    stencil_args *x = p;
+    return pw_stencil_band(x->grid, x->sweeps, x->sor, x->omega, o, band, x->info);
+}
+
+/* A blocking message of the residual's chain (every rank is in it: the run succeeded everywhere). */
+static pw_status chain_message(pw_comm *c, int send, int peer, void *buf, size_t bytes)
+{
+    void *request;
+    pw_status st = send ? c->ops->isend(c->ctx, peer, pw_comm_tag(c, PW_TAG_CHAIN), buf, bytes, &request)
+                        : c->ops->irecv(c->ctx, peer, pw_comm_tag(c, PW_TAG_CHAIN), buf, bytes, &request);
+    if (st != PW_OK) return st;
+    unsigned round = 0;
+    while (!c->ops->test(c->ctx, request, &st)) pw_backoff(&round);
+    return st;
+}
+
+#define CHAIN_ROWS 1024 /* rows a message of the chain: the ranks sum at once, a chunk apart */
+
+/* The whole grid's residual in pw_heat's order (stencil_cell.h): each rank continues its left
+ * neighbour's row sums over its own columns; the last one adds the rows in order. */
+static pw_status chain_residual(pw_comm *c, const pw_image *grid, int64_t total_cols, double *residual)
+{
+    const int64_t rows = grid->rows - 2;
+    double *sums = pw_malloc(sizeof *sums * (size_t)rows), total = 0;
+    if (!sums) return PW_ERR_OUT_OF_MEMORY; /* (the neighbours then wait: see dist_run.h) */
+    pw_status st = PW_OK;
+    const size_t size = pw_dtype_size(grid->type);
+    for (int64_t i0 = 0; i0 < rows && st == PW_OK; i0 += CHAIN_ROWS) {
+        const int64_t i1 = i0 + CHAIN_ROWS < rows ? i0 + CHAIN_ROWS : rows;
+        const size_t bytes = sizeof *sums * (size_t)(i1 - i0);
+        if (c->rank > 0) st = chain_message(c, 0, c->rank - 1, sums + i0, bytes);
+        else for (int64_t i = i0; i < i1; i++) sums[i] = 0;
+        if (st != PW_OK) break;
+        pw_image part = *grid; /* interior rows i0 .. i1 - 1 and the rows around them */
+        part.data = (char *)grid->data + (size_t)(i0 * pw_image_stride(grid)) * size;
+        part.rows = i1 - i0 + 2;
+        part.stride = pw_image_stride(grid);
+        pw_stencil_residual_sums(&part, sums + i0);
+        if (c->rank + 1 < c->size) st = chain_message(c, 1, c->rank + 1, sums + i0, bytes);
+        else for (int64_t i = i0; i < i1; i++) total += sums[i];
+    }
+    free(sums);
+    *residual = sqrt(total / ((double)rows * (double)total_cols));
+    return st;
+}
+
+static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int sor, double omega,
+                              const pw_options *options, double *residual, pw_run_info *info)
+{
+    pw_status st = check_comm(comm);
+    if (st != PW_OK) return st;
+    pw_status local = pw_stencil_check(grid, sweeps);
+    if (local == PW_OK && sor && !(omega > 0 && omega < 2)) local = PW_ERR_INVALID_ARGUMENT;
+    band_place mine = {local == PW_OK ? grid->cols - 2 : 0, 0};
+    int64_t col0, total, sum;
+    st = place_band(comm, mine, &col0, &total, &sum);
+    if (st != PW_OK) return st;
+    dist_signature sig = {{5, local == PW_OK ? grid->rows : 0, local == PW_OK ? grid->type : 0, sweeps, sor}};
+    memcpy(&sig.word[5], &omega, sizeof omega);
+    sig.word[6] = residual != NULL;
+    pw_run_info local_info;
+    stencil_args x = {grid, sweeps, sor, omega, info ? info : &local_info};
+    char none;
+    st = run_band(comm, local, &sig, options, local == PW_OK ? grid->rows - 2 : 0, sweeps, col0, mine.cols, total,
+                  stencil_band_run, &x, &none, &none, 0);
+    if (st != PW_OK || !residual) return st;
+    /* every rank is here (the run succeeded everywhere): the chain, then the last rank's sum for all */
+    double r = 0, *all = pw_malloc(sizeof *all * (size_t)comm->size), spare;
+    pw_status chain = all ? chain_residual(comm, grid, total, &r) : PW_ERR_OUT_OF_MEMORY;
+    st = dist_conclude(comm, chain, 0, &r, all ? all : &spare, all ? sizeof r : 0);
+    if (st == PW_OK) *residual = all[comm->size - 1];
+    free(all);
+    return st;
+}
+
+pw_status pw_dist_heat(pw_comm *comm, pw_image *band, int64_t sweeps, const pw_options *options, double *residual,
+                       pw_run_info *info)
+{
+    return dist_stencil(comm, band, sweeps, 0, 1.0, options, residual, info);
+}
+
+pw_status pw_dist_sor(pw_comm *comm, pw_image *band, int64_t sweeps, double omega, const pw_options *options,
+                      double *residual, pw_run_info *info)
+{
+    return dist_stencil(comm, band, sweeps, 1, omega, options, residual, info);
 }
