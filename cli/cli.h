@@ -8,6 +8,7 @@
 
 #include "peerwave.h"
 #include "peerwave_batch.h"
+#include "peerwave_dist.h"
 
 enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
@@ -40,6 +41,7 @@ typedef struct cli_common {
     int tsv;       /* a header line and a value line, tab-separated */
     int check;     /* also run the sequential CPU reference and compare */
     int progress;  /* progress on stderr even when it is not a terminal */
+    int mpi;       /* --mpi: one rank of mpirun's processes */
 } cli_common;
 
 #define CLI_COMMON_HELP                                                                    \
@@ -75,6 +77,9 @@ typedef struct cli_common {
     "                              best score so far) a line a second, also when stderr\n" \
     "                              is not a terminal (on a terminal it shows after 2 s)\n" \
     "                              Ctrl-C stops a run cleanly (exit 130)\n"               \
+    "  --mpi                       one rank of mpirun's processes: the run is split into\n" \
+    "                              bands of columns over the ranks (CPU engines), rank 0\n" \
+    "                              prints (sw dtw sat inthist heat sor: docs/DISTRIBUTED.md)\n" \
     "  --help                      this text\n"
 
 /* One subcommand's options: cli_parse() merges them with the common ones, prints --help and
@@ -93,6 +98,10 @@ typedef struct cli_command {
 /* 0: parsed, positional arguments are argv[*first] .. argv[argc-1]; 1: --help printed (exit 0);
  * -1: usage error printed (exit 2). */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common, void *ctx, int *first);
+
+/* --mpi (cli_parse starts it): the rank's comm, or NULL when not given. */
+int cli_mpi_start(void);
+pw_comm *cli_mpi_comm(void);
 
 void cli_common_init(cli_common *c);
 const char *cli_backend_name(pw_backend b);

@@ -121,9 +121,16 @@ static void format_status(char *out, size_t size, double elapsed)
 
 static pw_status run_library_job(void *job) { return pw_job_run(job); }
 
+static pw_comm *dist_comm;
+static pw_status run_dist_job(void *job) { return pw_dist_job_run(dist_comm, job); }
+
 pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job)
 {
     if (cli_in_batch()) return cli_batch_run_job(job);
+    if ((dist_comm = cli_mpi_comm())) {
+        if (job->options.backend == PW_BACKEND_AUTO) job->options.backend = PW_BACKEND_CPU; /* (bands: CPU so far) */
+        return cli_run_job(c, label, run_dist_job, job);
+    }
     return cli_run_job(c, label, run_library_job, job);
 }
 

@@ -104,9 +104,11 @@ static const char *const simd_names[] = {"auto", "scalar", "sse41", "avx2", "avx
 const char *cli_backend_name(pw_backend b) { return (unsigned)b < 3 ? backend_names[b] : "?"; }
 const char *cli_strategy_name(pw_strategy s) { return (unsigned)s < 5 ? strategy_names[s] : "?"; }
 
+static pw_comm *mpi_comm; /* --mpi (cli_mpi_start) */
+
 enum { OPT_BACKEND = 1001, OPT_STRATEGY, OPT_SHAPE, OPT_TILE_H, OPT_TILE_W, OPT_THREADS,
        OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS, OPT_TRACE, OPT_WATCHDOG, OPT_MAX_BLOCKS,
-       OPT_ROWS_PER_THREAD, OPT_LAYOUT, OPT_TRAIN_RATIO, OPT_WISDOM, OPT_SIMD };
+       OPT_ROWS_PER_THREAD, OPT_LAYOUT, OPT_TRAIN_RATIO, OPT_WISDOM, OPT_SIMD, OPT_MPI };
 
 static const struct option common_options[] = {
     {"backend", required_argument, 0, OPT_BACKEND}, {"strategy", required_argument, 0, OPT_STRATEGY},
@@ -118,7 +120,8 @@ static const struct option common_options[] = {
     {"watchdog-ms", required_argument, 0, OPT_WATCHDOG}, {"max-blocks", required_argument, 0, OPT_MAX_BLOCKS},
     {"rows-per-thread", required_argument, 0, OPT_ROWS_PER_THREAD}, {"layout", required_argument, 0, OPT_LAYOUT},
     {"train-ratio", required_argument, 0, OPT_TRAIN_RATIO}, {"wisdom", required_argument, 0, OPT_WISDOM},
-    {"simd", required_argument, 0, OPT_SIMD},       {"help", no_argument, 0, 'h'}};
+    {"simd", required_argument, 0, OPT_SIMD},       {"mpi", no_argument, 0, OPT_MPI},
+    {"help", no_argument, 0, 'h'}};
 #define N_COMMON (int)(sizeof common_options / sizeof common_options[0])
 
 /* 1 handled, 0 not a common option, -1 bad value. */
@@ -174,6 +177,7 @@ static int common_option(cli_common *c, int opt, const char *arg)
         o->device = (int)v;
         return 1;
     case OPT_QUIET: c->quiet = 1; return 1;
+    case OPT_MPI: c->mpi = 1; return 1;
     case OPT_TSV: c->tsv = 1; return 1;
     case OPT_CHECK: c->check = 1; return 1;
     case OPT_PROGRESS: c->progress = 1; return 1;
@@ -246,17 +250,47 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         return -1;
     }
     *first = optind;
+    if (common->mpi && cli_mpi_start()) return -1;
     cli_progress_attach(common);
     return 0;
 }
+
+/* --mpi: this process is one rank of mpirun's; the job runs as bands of columns over them
+ * (pw_dist_job_run) and only rank 0 prints (the others' standard output goes to /dev/null). */
+
+static void mpi_end(void)
+{
+    pw_comm_free(mpi_comm);
+    mpi_comm = NULL;
+    pw_comm_finalize();
+}
+
+int cli_mpi_start(void)
+{
+    if (mpi_comm) return 0;
+    pw_status st = pw_comm_mpi(&mpi_comm);
+    if (st != PW_OK) {
+        cli_error("--mpi: %s", cli_status_text(st));
+        return -1;
+    }
+    atexit(mpi_end);
+    if (pw_comm_rank(mpi_comm) != 0 && !freopen("/dev/null", "w", stdout)) {
+        cli_error("--mpi: rank %d cannot quiet its output", pw_comm_rank(mpi_comm));
+        return -1;
+    }
+    return 0;
+}
+
+pw_comm *cli_mpi_comm(void) { return mpi_comm; }
 
 const char *cli_status_text(pw_status st)
 {
     static char text[400];
     const char *detail = pw_error_detail();
     /* out of memory: the detail names the setting that asks for less (an alignment's saved rows) */
+    /* (--mpi: every failure of a distributed run names its rank and reason there) */
     if ((st == PW_ERR_CUDA || st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED || st == PW_ERR_ILLEGAL_DEPENDENCE ||
-         st == PW_ERR_OUT_OF_MEMORY || st == PW_ERR_INTERNAL) &&
+         st == PW_ERR_OUT_OF_MEMORY || st == PW_ERR_INTERNAL || mpi_comm) &&
         detail[0])
         snprintf(text, sizeof text, "%s (%s)", pw_status_str(st), detail);
     else

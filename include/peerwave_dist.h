@@ -22,6 +22,7 @@
 #define PEERWAVE_DIST_H
 
 #include "peerwave.h"
+#include "peerwave_batch.h" /* pw_job */
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,6 +86,13 @@ pw_status pw_dist_heat(pw_comm *comm, pw_image *band, int64_t sweeps, const pw_o
                        pw_run_info *info);
 pw_status pw_dist_sor(pw_comm *comm, pw_image *band, int64_t sweeps, double omega, const pw_options *options,
                       double *residual, pw_run_info *info);
+
+/* Any application's job (peerwave_batch.h) held whole by every rank -- the same job on each, as
+ * `peerwave ... --mpi` has it after reading its files: the columns are split by pw_dist_split
+ * (HEAT/SOR: the interior ones) and each rank runs its band; then every rank holds exactly what
+ * pw_job_run would have written (results, residual, and the SAT and INTHIST tables and swept
+ * grids, each rank's band sent to every other: outputs and grids must be packed, stride = cols). */
+pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job);
 
 #ifdef __cplusplus
 }

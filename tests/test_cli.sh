@@ -590,5 +590,26 @@ got=$("$pw" sw --strategy tasks --tile-h 9 --tile-w 17 --quiet "$ex/query.fa" "$
 PEERWAVE_TASK_QUEUES=central "$pw" heat --size 100x90 --sweeps 3 --strategy tasks --check --quiet > /dev/null 2>&1 && ok ||
   bad "heat --strategy tasks (central queue) --check"
 
+# --mpi: the same run as bands of columns over mpirun's ranks, every result equal to one process's
+# (when this build has MPI and mpirun is there; else --mpi is a clear error)
+if "$pw" --version 2>/dev/null | grep -q "no MPI" || ! command -v mpirun > /dev/null; then
+  expect 2 sw --mpi "$ex/query.fa" "$ex/target.fa"
+else
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+  ref=$("$pw" sw --quiet "$ex/query.fa" "$ex/target.fa")
+  got=$(mpirun -np 2 "$pw" sw --mpi --quiet "$ex/query.fa" "$ex/target.fa" 2> "$tmp/err")
+  [ "$got" = "$ref" ] && ok || bad "sw --mpi -np 2: '$got' vs '$ref' ($(cat "$tmp/err"))"
+  { printf 'P5\n97 61\n255\n'; head -c $((97 * 61)) /dev/urandom; } > "$tmp/mpi.pgm"
+  "$pw" sat "$tmp/mpi.pgm" -o "$tmp/sat1.npy" --quiet > /dev/null
+  mpirun -np 3 "$pw" sat "$tmp/mpi.pgm" -o "$tmp/sat3.npy" --mpi --quiet > /dev/null 2>&1 && cmp -s "$tmp/sat1.npy" "$tmp/sat3.npy" &&
+    ok || bad "sat --mpi -np 3 -o: not the single-process table"
+  mpirun -np 3 "$pw" heat --size 40x53 --sweeps 4 --mpi --check --quiet > /dev/null 2>&1 && ok || bad "heat --mpi --check"
+  # ranks started with different arguments: every rank says so, none hangs
+  timeout 60 mpirun -np 1 "$pw" sw --mpi --quiet "$ex/query.fa" "$ex/target.fa" : \
+    -np 1 "$pw" sw --mpi --quiet "$ex/target.fa" "$ex/query.fa" > /dev/null 2> "$tmp/err"
+  rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "other arguments" "$tmp/err" && ok || bad "--mpi with other arguments: $(head -3 "$tmp/err")"
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

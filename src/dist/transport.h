@@ -39,7 +39,7 @@ struct pw_comm {
 };
 
 /* Tags: a run's own (comm->run, as the ranks' calls come in the same order), a kind each. */
-enum { PW_TAG_RIGHTWARD, PW_TAG_LEFTWARD, PW_TAG_CONTROL, PW_TAG_CHAIN, PW_TAG_KINDS };
+enum { PW_TAG_RIGHTWARD, PW_TAG_LEFTWARD, PW_TAG_CONTROL, PW_TAG_CHAIN, PW_TAG_GATHER, PW_TAG_KINDS };
 static inline int pw_comm_tag(const pw_comm *comm, int kind) { return (int)(comm->run % 4096) * PW_TAG_KINDS + kind; }
 
 #endif
