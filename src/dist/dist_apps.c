@@ -15,7 +15,6 @@
 #include "../../apps/band_apps.h"
 #include "../../apps/checks.h"
 #include "../../apps/sat_sum.h"
-#include "../cpu/team.h"
 
 /* One band's run: args are the app's, result the bytes this rank contributes. */
 typedef pw_status (*band_run_fn)(void *args, const pw_options *options, const pw_band *band, void *result);
@@ -291,18 +290,6 @@ static pw_status stencil_band_run(void *p, const pw_options *o, const pw_band *b
     return pw_stencil_band(x->grid, x->sweeps, x->sor, x->omega, o, band, x->info);
 }
 
-/* A blocking message of the residual's chain (every rank is in it: the run succeeded everywhere). */
-static pw_status chain_message(pw_comm *c, int send, int peer, void *buf, size_t bytes)
-{
-    void *request;
-    pw_status st = send ? c->ops->isend(c->ctx, peer, pw_comm_tag(c, PW_TAG_CHAIN), buf, bytes, &request)
-                        : c->ops->irecv(c->ctx, peer, pw_comm_tag(c, PW_TAG_CHAIN), buf, bytes, &request);
-    if (st != PW_OK) return st;
-    unsigned round = 0;
-    while (!c->ops->test(c->ctx, request, &st)) pw_backoff(&round);
-    return st;
-}
-
 #define CHAIN_ROWS 1024 /* rows a message of the chain: the ranks sum at once, a chunk apart */
 
 /* The whole grid's residual in pw_heat's order (stencil_cell.h): each rank continues its left
@@ -317,7 +304,7 @@ static pw_status chain_residual(pw_comm *c, const pw_image *grid, int64_t total_
     for (int64_t i0 = 0; i0 < rows && st == PW_OK; i0 += CHAIN_ROWS) {
         const int64_t i1 = i0 + CHAIN_ROWS < rows ? i0 + CHAIN_ROWS : rows;
         const size_t bytes = sizeof *sums * (size_t)(i1 - i0);
-        if (c->rank > 0) st = chain_message(c, 0, c->rank - 1, sums + i0, bytes);
+        if (c->rank > 0) st = dist_message(c, 0, c->rank - 1, PW_TAG_CHAIN, sums + i0, bytes);
         else for (int64_t i = i0; i < i1; i++) sums[i] = 0;
         if (st != PW_OK) break;
         pw_image part = *grid; /* interior rows i0 .. i1 - 1 and the rows around them */
@@ -325,7 +312,7 @@ static pw_status chain_residual(pw_comm *c, const pw_image *grid, int64_t total_
         part.rows = i1 - i0 + 2;
         part.stride = pw_image_stride(grid);
         pw_stencil_residual_sums(&part, sums + i0);
-        if (c->rank + 1 < c->size) st = chain_message(c, 1, c->rank + 1, sums + i0, bytes);
+        if (c->rank + 1 < c->size) st = dist_message(c, 1, c->rank + 1, PW_TAG_CHAIN, sums + i0, bytes);
         else for (int64_t i = i0; i < i1; i++) total += sums[i];
     }
     free(sums);

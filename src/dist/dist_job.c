@@ -14,21 +14,8 @@
 #include "../core/alloc.h"
 #include "../core/image.h"
 #include "../core/status_detail.h"
-#include "../cpu/team.h"
 
 #define GATHER_BYTES ((size_t)32 << 20) /* a message of the gather at most */
-
-/* A blocking message between two ranks (both are in the gather: the run succeeded everywhere). */
-static pw_status message(pw_comm *c, int send, int peer, void *buf, size_t bytes)
-{
-    void *request;
-    pw_status st = send ? c->ops->isend(c->ctx, peer, pw_comm_tag(c, PW_TAG_GATHER), buf, bytes, &request)
-                        : c->ops->irecv(c->ctx, peer, pw_comm_tag(c, PW_TAG_GATHER), buf, bytes, &request);
-    if (st != PW_OK) return st;
-    unsigned round = 0;
-    while (!c->ops->test(c->ctx, request, &st)) pw_backoff(&round);
-    return st;
-}
 
 /* Every rank's columns [first, first + count) of `planes` planes of rows x cols elements at data
  * (row stride cols, plane stride rows * cols) to every other rank, a few rows a message; pairs in
@@ -55,9 +42,9 @@ static pw_status gather_columns(pw_comm *c, void *data, size_t elem, int64_t row
                     if (c->rank == k) {
                         for (int64_t i = i0; i < i1; i++)
                             memcpy(buf + (size_t)(i - i0) * row_bytes, at + (size_t)((i - i0) * cols) * elem, row_bytes);
-                        st = message(c, 1, d, buf, row_bytes * (size_t)(i1 - i0));
+                        st = dist_message(c, 1, d, PW_TAG_GATHER, buf, row_bytes * (size_t)(i1 - i0));
                     } else {
-                        st = message(c, 0, k, buf, row_bytes * (size_t)(i1 - i0));
+                        st = dist_message(c, 0, k, PW_TAG_GATHER, buf, row_bytes * (size_t)(i1 - i0));
                         for (int64_t i = i0; st == PW_OK && i < i1; i++)
                             memcpy(at + (size_t)((i - i0) * cols) * elem, buf + (size_t)(i - i0) * row_bytes, row_bytes);
                     }

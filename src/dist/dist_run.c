@@ -6,6 +6,7 @@
 #include "dist_run.h"
 #include "../core/alloc.h"
 #include "../core/status_detail.h"
+#include "../cpu/team.h"
 
 int pw_comm_rank(const pw_comm *comm) { return comm ? comm->rank : -1; }
 int pw_comm_size(const pw_comm *comm) { return comm ? comm->size : 0; }
@@ -146,5 +147,16 @@ pw_status dist_conclude(pw_comm *comm, pw_status status, int remote, const void 
     free(out);
     free(in);
     free(reports);
+    return st;
+}
+
+pw_status dist_message(pw_comm *c, int send, int peer, int kind, void *buf, size_t bytes)
+{
+    void *request;
+    pw_status st = send ? c->ops->isend(c->ctx, peer, pw_comm_tag(c, kind), buf, bytes, &request)
+                        : c->ops->irecv(c->ctx, peer, pw_comm_tag(c, kind), buf, bytes, &request);
+    if (st != PW_OK) return st;
+    unsigned round = 0;
+    while (!c->ops->test(c->ctx, request, &st)) pw_backoff(&round);
     return st;
 }

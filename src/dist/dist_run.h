@@ -37,4 +37,9 @@ pw_status dist_band_options(const pw_options *options, pw_options *band_options,
  * `bytes` bytes of result, gathered into all (size x bytes) in rank order. */
 pw_status dist_conclude(pw_comm *comm, pw_status status, int remote, const void *mine, void *all, size_t bytes);
 
+/* A blocking message to or from rank peer (send: 1 / 0) with a tag kind of transport.h, for the
+ * steps after a run that succeeded on every rank (the residual's chain, gathers): every rank
+ * reaches its side, so it waits without a watchdog. */
+pw_status dist_message(pw_comm *comm, int send, int peer, int kind, void *buf, size_t bytes);
+
 #endif
