@@ -1,0 +1,199 @@
+/*
+ * dist.c - one wavefront over several ranks on the CPU (issue 29): R ranks of T threads each (the
+ * ranks are threads of this process: pw_comm_local) against one process of R x T threads, same
+ * engines.  SW (DNA, affine), HEAT f32 (8 pipelined sweeps) and SAT u8 -> i64; each the median
+ * of 3 runs, every distributed result checked against the single process's (SW's best cell,
+ * HEAT's residual, SAT's whole table) bit for bit.
+ *
+ *   bench_dist [--ranks R] [--threads T] [--sw N] [--grid N]
+ *
+ * What it shows: the cost of the bands themselves (the hand-over, one chunk of rows of fill per
+ * rank) and, for SW and SAT, that the bands run the scalar cells while one process runs the
+ * vector processors (docs/DISTRIBUTED.md, "Not done yet").
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "peerwave_dist.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+enum { APP_SW, APP_HEAT, APP_SAT };
+static const char *const app_names[] = {"sw", "heat", "sat"};
+
+typedef struct problem {
+    int app;
+    char *a, *b;
+    int64_t n;       /* SW: letters of each; HEAT/SAT: the grid's side */
+    float *grid0;    /* HEAT: the initial grid */
+    uint8_t *image;  /* SAT */
+    int threads;
+} problem;
+
+typedef struct rank_run {
+    pw_comm *comm;
+    const problem *p;
+    pw_status st;
+    int64_t result[3]; /* SW: score, end_a, end_b; HEAT: the residual's bits */
+    float *grid;       /* HEAT: this rank's copy */
+    int64_t *out;      /* SAT: the whole table; each rank fills its band */
+} rank_run;
+
+static pw_options options_for(const problem *p, int threads)
+{
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.threads = threads;
+    o.width_model = -1;
+    (void)p;
+    return o;
+}
+
+static void sw_params(pw_sw_params *params)
+{
+    pw_sw_params_init(params);
+    params->gap_open = 5, params->gap_extend = 2;
+}
+
+/* One rank's part (comm NULL: the single process). */
+static void *rank_main(void *arg)
+{
+    rank_run *r = arg;
+    const problem *p = r->p;
+    pw_options o = options_for(p, p->threads);
+    const int rank = r->comm ? pw_comm_rank(r->comm) : 0;
+    int64_t first = 0, count = 0;
+    if (p->app == APP_SW) {
+        pw_sw_params params;
+        sw_params(&params);
+        pw_sw_result sw = {0};
+        r->st = r->comm ? pw_dist_sw(r->comm, p->a, p->n, p->b, p->n, &params, &o, &sw)
+                        : pw_sw(p->a, p->n, p->b, p->n, &params, &o, &sw);
+        r->result[0] = sw.score, r->result[1] = sw.end_a, r->result[2] = sw.end_b;
+    } else if (p->app == APP_HEAT) {
+        double residual = 0;
+        if (r->comm) {
+            pw_dist_split(r->comm, rank, p->n - 2, &first, &count);
+            pw_image band = {PW_F32, p->n, count + 2, p->n, r->grid + first};
+            r->st = pw_dist_heat(r->comm, &band, 8, &o, &residual, NULL);
+        } else {
+            pw_image g = {PW_F32, p->n, p->n, 0, r->grid};
+            r->st = pw_heat(&g, 8, &o, &residual, NULL);
+        }
+        memcpy(&r->result[0], &residual, sizeof residual);
+    } else if (r->comm) {
+        pw_dist_split(r->comm, rank, p->n, &first, &count);
+        pw_image in = {PW_U8, p->n, count, p->n, p->image + first};
+        int64_t *band = malloc(sizeof *band * (size_t)(p->n * count));
+        pw_image out = {PW_I64, p->n, count, 0, band};
+        r->st = band ? pw_dist_sat(r->comm, &in, &out, &o, NULL) : PW_ERR_OUT_OF_MEMORY;
+        for (int64_t i = 0; band && i < p->n; i++) memcpy(r->out + i * p->n + first, band + i * count, sizeof *band * (size_t)count);
+        free(band);
+    } else {
+        pw_image in = {PW_U8, p->n, p->n, 0, p->image}, out = {PW_I64, p->n, p->n, 0, r->out};
+        r->st = pw_sat(&in, &out, &o, NULL);
+    }
+    return NULL;
+}
+
+/* One run on `ranks` ranks (1: the single process): seconds; *result its answer (SAT: a hash of
+ * the table, HEAT: the residual, SW: the best cell). */
+static double run(const problem *p, int ranks, int64_t result[3])
+{
+    const size_t cells = (size_t)(p->n * p->n);
+    float *grids = p->app == APP_HEAT ? malloc(sizeof(float) * cells * (size_t)ranks) : NULL;
+    int64_t *out = p->app == APP_SAT ? malloc(sizeof(int64_t) * cells) : NULL;
+    for (int k = 0; grids && k < ranks; k++) memcpy(grids + cells * (size_t)k, p->grid0, sizeof(float) * cells);
+    pw_comm *comms[64] = {0};
+    if (ranks > 1) pw_comm_local(ranks, comms);
+    rank_run runs[64];
+    pthread_t ids[64];
+    const double t0 = now();
+    for (int k = 0; k < ranks; k++) {
+        runs[k] = (rank_run){comms[k], p, PW_OK, {0}, grids ? grids + cells * (size_t)k : NULL, out};
+        if (ranks == 1) rank_main(&runs[k]);
+        else pthread_create(&ids[k], NULL, rank_main, &runs[k]);
+    }
+    for (int k = 0; ranks > 1 && k < ranks; k++) pthread_join(ids[k], NULL);
+    const double t = now() - t0;
+    for (int k = 0; k < ranks; k++) {
+        if (runs[k].st != PW_OK) fprintf(stderr, "rank %d: %s (%s)\n", k, pw_status_str(runs[k].st), pw_error_detail());
+        pw_comm_free(comms[k]);
+    }
+    memcpy(result, runs[0].result, sizeof runs[0].result);
+    if (out) { /* FNV-1a of the table */
+        uint64_t h = 14695981039346656037ULL;
+        for (size_t k = 0; k < cells; k++) h = (h ^ (uint64_t)out[k]) * 1099511628211ULL;
+        result[0] = (int64_t)h;
+    }
+    free(grids);
+    free(out);
+    return t;
+}
+
+int main(int argc, char **argv)
+{
+    int ranks = 4, threads = 4;
+    int64_t sw_n = 40000, grid_n = 8192;
+    for (int k = 1; k + 1 < argc; k += 2) {
+        if (!strcmp(argv[k], "--ranks")) ranks = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--threads")) threads = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--sw")) sw_n = atoll(argv[k + 1]);
+        else if (!strcmp(argv[k], "--grid")) grid_n = atoll(argv[k + 1]);
+    }
+    if (ranks < 2 || ranks > 64 || threads < 1) {
+        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N]\n");
+        return 2;
+    }
+    printf("ranks %d x %d threads against one process of %d threads (CPU engines)\n", ranks, threads, ranks * threads);
+    printf("%-6s %10s %12s %12s %8s  %s\n", "app", "size", "one_s", "ranks_s", "ratio", "check");
+    uint64_t s = 12345;
+    for (int app = 0; app < 3; app++) {
+        problem p = {app, NULL, NULL, app == APP_SW ? sw_n : grid_n, NULL, NULL, ranks * threads};
+        const size_t cells = (size_t)(p.n * p.n);
+        if (app == APP_SW) {
+            p.a = malloc((size_t)p.n), p.b = malloc((size_t)p.n);
+            for (int64_t k = 0; k < p.n; k++) {
+                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+                p.a[k] = "ACGT"[s & 3], p.b[k] = "ACGT"[(s >> 8) & 3];
+            }
+        } else if (app == APP_HEAT) {
+            p.grid0 = malloc(sizeof(float) * cells);
+            for (size_t k = 0; k < cells; k++) p.grid0[k] = (float)(k % 97) / 97.0f;
+        } else {
+            p.image = malloc(cells);
+            for (size_t k = 0; k < cells; k++) p.image[k] = (uint8_t)(k * 2654435761u >> 24);
+        }
+        int64_t ref[3], got[3];
+        double one[3], many[3];
+        int ok = 1;
+        for (int k = 0; k < 3; k++) {
+            p.threads = ranks * threads;
+            one[k] = run(&p, 1, ref);
+            p.threads = threads;
+            many[k] = run(&p, ranks, got);
+            ok &= memcmp(ref, got, sizeof ref) == 0;
+        }
+        qsort(one, 3, sizeof one[0], cmp_double);
+        qsort(many, 3, sizeof many[0], cmp_double);
+        printf("%-6s %10lld %12.3f %12.3f %8.3f  %s\n", app_names[app], (long long)p.n, one[1], many[1], one[1] / many[1],
+               ok ? "equal" : "DIFFERENT");
+        free(p.a), free(p.b), free(p.grid0), free(p.image);
+    }
+    return 0;
+}
