@@ -47,14 +47,18 @@ PW_HD static inline double pw_residual_add(double sum, double r)
 #endif
 }
 
+/* One cell's r (the neighbours in double: the conversions are exact). */
+PW_HD static inline double pw_residual_term(double up, double left, double down, double right, double self)
+{
+    return (((up + left) + down) + right) / 4 - self;
+}
+
 /* sum + the terms of n cells from p (a pointer into the grid; stride: elements between rows). */
 #define PW_RESIDUAL_DEFINE(T, SUFFIX)                                                             \
     PW_HD static inline double pw_residual_cells_##SUFFIX(const T *p, int64_t stride, int64_t n, double sum) \
     {                                                                                             \
-        for (int64_t j = 0; j < n; j++, p++) {                                                    \
-            const double r = ((double)p[-stride] + p[-1] + p[stride] + p[1]) / 4 - p[0];         \
-            sum = pw_residual_add(sum, r);                                                        \
-        }                                                                                         \
+        for (int64_t j = 0; j < n; j++, p++)                                                      \
+            sum = pw_residual_add(sum, pw_residual_term(p[-stride], p[-1], p[stride], p[1], p[0])); \
         return sum;                                                                               \
     }
 

@@ -67,22 +67,35 @@ __global__ void pw_finite_kernel(const F *x, int64_t n, int *bad)
         if (!isfinite(x[k])) *bad = 1;
 }
 
-/* The residual's row sums (apps/stencil_cell.h): a thread an interior row, in the host's order,
- * so the host adds them in row order to the same bits as the CPU engines. */
-__device__ inline double pw_residual_cells(const float *p, int64_t stride, int64_t n, double sum)
-{
-    return pw_residual_cells_f32(p, stride, n, sum);
-}
-__device__ inline double pw_residual_cells(const double *p, int64_t stride, int64_t n, double sum)
-{
-    return pw_residual_cells_f64(p, stride, n, sum);
-}
-
+/* The residual's row sums (apps/stencil_cell.h), in the host's order: a warp takes 32 rows and
+ * walks their columns 32 at a time, the 34 x 34 neighbourhood loaded together (coalesced) into
+ * shared memory, each lane then adding its row's 32 terms in order.  One block (a warp) per 32
+ * interior rows. */
 template <class F>
 __global__ void pw_residual_rows_kernel(const F *g, int64_t rows, int64_t cols, int64_t stride, double *sums)
 {
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < rows - 2; i += (int64_t)gridDim.x * blockDim.x)
-        sums[i] = pw_residual_cells(g + (i + 1) * stride + 1, stride, cols - 2, 0.0);
+    __shared__ F tile[34][35]; /* grid rows i0 .. i0 + 33, columns j0 .. j0 + 33 */
+    const int lane = (int)threadIdx.x;
+    const int64_t i0 = (int64_t)blockIdx.x * 32, n = cols - 2, mine = i0 + lane; /* interior row mine */
+    double sum = 0;
+    for (int64_t j0 = 0; j0 < n; j0 += 32) {
+        for (int r = 0; r < 34; r++) {
+            const int64_t gi = i0 + r;
+            for (int c = lane; c < 34; c += 32) {
+                const int64_t gj = j0 + c;
+                tile[r][c] = gi < rows && gj < cols ? g[gi * stride + gj] : (F)0;
+            }
+        }
+        __syncwarp();
+        if (mine < rows - 2) {
+            const int end = n - j0 < 32 ? (int)(n - j0) : 32;
+            for (int c = 1; c <= end; c++)
+                sum = pw_residual_add(sum, pw_residual_term(tile[lane][c], tile[lane + 1][c - 1], tile[lane + 2][c],
+                                                            tile[lane + 1][c + 1], tile[lane + 1][c]));
+        }
+        __syncwarp();
+    }
+    if (mine < rows - 2) sums[mine] = sum;
 }
 
 /* A device scalar: zeroed on the stream, read back (synchronously) after the kernels. */
