@@ -180,15 +180,14 @@ static int channel_step(pw_band_link *l, channel *c)
     return moved;
 }
 
-/* Give up the channel's requests in flight (a failed run).  A send's buffer may still be read
- * by the transport: it is left allocated (leaked) rather than freed under it. */
+/* Give up the channel's requests in flight (a failed run).  A buffer the transport may still read
+ * (an MPI send let go) is left allocated -- leaked -- rather than freed under it. */
 static void channel_cancel(pw_band_link *l, channel *c)
 {
     for (int64_t k = c->done; k < c->posted; k++) {
         const int slot = (int)(k % DEPTH);
-        l->comm->ops->cancel(l->comm->ctx, c->request[slot]);
+        if (!l->comm->ops->cancel(l->comm->ctx, c->request[slot])) c->buf[slot] = NULL; /* (left to the transport) */
         c->request[slot] = NULL;
-        if (!c->incoming) c->buf[slot] = NULL;
     }
     c->posted = c->done;
 }
@@ -348,7 +347,7 @@ pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_
     if (st == PW_OK && pthread_create(&l->thread, NULL, link_main, l) != 0) st = PW_ERR_THREAD;
     if (st != PW_OK) {
         for (int side = 0; side < 2; side++)
-            if (l->ctl_request[side]) comm->ops->cancel(comm->ctx, l->ctl_request[side]);
+            if (l->ctl_request[side]) (void)comm->ops->cancel(comm->ctx, l->ctl_request[side]);
         pthread_mutex_destroy(&l->lock);
         free(l);
         return st;

@@ -22,9 +22,9 @@ typedef struct pw_transport_ops {
     pw_status (*irecv)(void *ctx, int peer, int tag, void *buf, size_t bytes, void **request);
     /* 1: complete (the request is gone; *status says how it went), 0: not yet. */
     int (*test)(void *ctx, void *request, pw_status *status);
-    /* Give up a request that may never complete (a failed run): a receive is cancelled; a send's
-     * request is released (its buffer must then stay allocated: the caller leaks it). */
-    void (*cancel)(void *ctx, void *request);
+    /* Give up a request that may never complete (a failed run).  1: its buffer is free again; 0:
+     * the transport may still read it (an MPI send let go), so the caller must not free it. */
+    int (*cancel)(void *ctx, void *request);
     /* Every rank's `bytes` bytes at mine into all (size x bytes, in rank order); collective. */
     pw_status (*allgather)(void *ctx, const void *mine, void *all, size_t bytes);
     void (*destroy)(void *ctx);

@@ -30,12 +30,18 @@ static pw_status mpi_status(int rc, const char *what)
     return PW_ERR_INTERNAL;
 }
 
+typedef struct mpi_request {
+    MPI_Request r; /* first: the request is used where an MPI_Request * is */
+    int is_send;
+} mpi_request;
+
 static pw_status mpi_isend(void *ctx, int peer, int tag, const void *buf, size_t bytes, void **request)
 {
     if (bytes > INT_MAX) return PW_ERR_SIZE_OVERFLOW;
-    MPI_Request *r = pw_malloc(sizeof *r);
+    mpi_request *r = pw_malloc(sizeof *r);
     if (!r) return PW_ERR_OUT_OF_MEMORY;
-    pw_status st = mpi_status(MPI_Isend(buf, (int)bytes, MPI_BYTE, peer, tag, ((mpi_ctx *)ctx)->comm, r), "MPI_Isend");
+    r->is_send = 1;
+    pw_status st = mpi_status(MPI_Isend(buf, (int)bytes, MPI_BYTE, peer, tag, ((mpi_ctx *)ctx)->comm, &r->r), "MPI_Isend");
     if (st != PW_OK) free(r);
     else *request = r;
     return st;
@@ -44,9 +50,10 @@ static pw_status mpi_isend(void *ctx, int peer, int tag, const void *buf, size_t
 static pw_status mpi_irecv(void *ctx, int peer, int tag, void *buf, size_t bytes, void **request)
 {
     if (bytes > INT_MAX) return PW_ERR_SIZE_OVERFLOW;
-    MPI_Request *r = pw_malloc(sizeof *r);
+    mpi_request *r = pw_malloc(sizeof *r);
     if (!r) return PW_ERR_OUT_OF_MEMORY;
-    pw_status st = mpi_status(MPI_Irecv(buf, (int)bytes, MPI_BYTE, peer, tag, ((mpi_ctx *)ctx)->comm, r), "MPI_Irecv");
+    r->is_send = 0;
+    pw_status st = mpi_status(MPI_Irecv(buf, (int)bytes, MPI_BYTE, peer, tag, ((mpi_ctx *)ctx)->comm, &r->r), "MPI_Irecv");
     if (st != PW_OK) free(r);
     else *request = r;
     return st;
@@ -55,26 +62,30 @@ static pw_status mpi_irecv(void *ctx, int peer, int tag, void *buf, size_t bytes
 static int mpi_test(void *ctx, void *request, pw_status *status)
 {
     (void)ctx;
-    MPI_Request *r = request;
+    mpi_request *r = request;
     int done = 0;
     MPI_Status s;
-    *status = mpi_status(MPI_Test(r, &done, &s), "MPI_Test");
+    *status = mpi_status(MPI_Test(&r->r, &done, &s), "MPI_Test");
     if (*status != PW_OK) done = 1;
     if (done) free(r);
     return done;
 }
 
-static void mpi_cancel(void *ctx, void *request)
+static int mpi_cancel(void *ctx, void *request)
 {
     (void)ctx;
-    MPI_Request *r = request;
-    int done = 0;
-    MPI_Test(r, &done, MPI_STATUS_IGNORE);
-    if (!done) {
-        MPI_Cancel(r); /* a receive: cancelled; a send: let go (its buffer is leaked by the caller) */
-        MPI_Request_free(r);
+    mpi_request *r = request;
+    int done = 0, freed = 1;
+    MPI_Test(&r->r, &done, MPI_STATUS_IGNORE);
+    if (!done && !r->is_send) { /* a receive: cancelled, and complete once MPI says so */
+        MPI_Cancel(&r->r);
+        MPI_Wait(&r->r, MPI_STATUS_IGNORE);
+    } else if (!done) { /* a send: let go; MPI may still read the buffer (cancelling sends can hang) */
+        MPI_Request_free(&r->r);
+        freed = 0;
     }
     free(r);
+    return freed;
 }
 
 static pw_status mpi_allgather(void *ctx, const void *mine, void *all, size_t bytes)
