@@ -103,6 +103,12 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
 int cli_mpi_start(void);
 pw_comm *cli_mpi_comm(void);
 
+/* --mpi with .npy in and out: each rank reads and writes only its band of columns (cli_bands.c).
+ * Exit codes.  asked_type: 0 = automatic, else a pw_dtype + 1. */
+int cli_is_npy(const char *path);
+int cli_sat_bands(cli_common *common, const char *path, const char *out_path, int asked_type);
+int cli_stencil_bands(cli_common *common, const char *init, const char *out_path, int sor, int64_t sweeps, double omega);
+
 void cli_common_init(cli_common *c);
 const char *cli_backend_name(pw_backend b);
 const char *cli_strategy_name(pw_strategy s);

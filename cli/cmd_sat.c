@@ -110,6 +110,8 @@ int cmd_sat(int argc, char **argv)
     int first, r = cli_parse(&sat_command, argc, argv, &common, &args, &first);
     if (r) return r > 0 ? 0 : EXIT_USAGE;
     const char *path = argv[first];
+    if (common.mpi && args.output && !common.check && cli_is_npy(path))
+        return cli_sat_bands(&common, path, args.output, args.type); /* (each rank its band of the files) */
     char err[512];
     pw_image in, out = {0}, ref = {0};
     if (image_read(path, &in, err, sizeof err)) {

@@ -134,6 +134,8 @@ static int cmd_stencil(int argc, char **argv, int sor)
         cli_error("%s needs exactly one of --size and --init", command.name);
         return EXIT_USAGE;
     }
+    if (common.mpi && args.init && args.output && !common.check && cli_is_npy(args.init))
+        return cli_stencil_bands(&common, args.init, args.output, sor, args.sweeps, args.omega); /* (bands of the files) */
     char err[512];
     pw_image grid = {0}, ref = {0};
     int code = 0;

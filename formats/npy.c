@@ -160,7 +160,7 @@ static int parse_header(const char *text, size_t len, const char *path, npy_arra
     return 0;
 }
 
-int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errlen)
+int npy_read_header(FILE *f, const char *path, npy_array *a, char *err, int errlen)
 {
     memset(a, 0, sizeof *a);
     unsigned char pre[12];
@@ -187,8 +187,12 @@ int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errl
     header[hlen] = 0;
     int r = parse_header(header, (size_t)hlen, path, a, err, errlen);
     free(header);
-    if (r) return -1;
+    return r ? -1 : 0;
+}
 
+int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errlen)
+{
+    if (npy_read_header(f, path, a, err, errlen)) return -1;
     uint64_t esize = pw_dtype_size(a->type);
     /* Before allocating: the file must hold exactly the data the shape claims (-1: a pipe,
      * where a short read is caught below instead). */
@@ -229,18 +233,14 @@ int npy_read(const char *path, npy_array *a, char *err, int errlen)
     return r;
 }
 
-int npy_write(const char *path, pw_dtype type, int ndim, const int64_t *shape, const void *data,
-              char *err, int errlen)
+int npy_write_header(FILE *f, const char *path, pw_dtype type, int ndim, const int64_t *shape, char *err, int errlen)
 {
     const char *descr = descr_of(type);
     if (!descr || ndim < 1 || ndim > NPY_MAX_DIMS) return io_fail(err, errlen, "%s: cannot write this array type", path);
     char dict[256];
     int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
-    uint64_t count = 1;
-    for (int d = 0; d < ndim; d++) {
+    for (int d = 0; d < ndim; d++)
         n += snprintf(dict + n, sizeof dict - (size_t)n, d ? ", %lld" : "%lld", (long long)shape[d]);
-        count *= (uint64_t)shape[d];
-    }
     n += snprintf(dict + n, sizeof dict - (size_t)n, ndim == 1 ? ",), }" : "), }");
     /* Pad with spaces and a final newline so the data starts on a 64-byte boundary. */
     int major = 1, pre = 10;
@@ -250,14 +250,27 @@ int npy_write(const char *path, pw_dtype type, int ndim, const int64_t *shape, c
     memcpy(header, dict, (size_t)n);
     memset(header + n, ' ', (size_t)(hlen - n - 1));
     header[hlen - 1] = '\n';
-
-    FILE *f = fopen(path, "wb");
-    if (!f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
     unsigned char start[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', (unsigned char)major, 0,
                                (unsigned char)(hlen & 0xff), (unsigned char)(hlen >> 8)};
+    if (fwrite(start, 1, 10, f) != 10 || fwrite(header, 1, (size_t)hlen, f) != (size_t)hlen)
+        return io_fail(err, errlen, "%s: write failed (%s)", path, strerror(errno));
+    return 0;
+}
+
+int npy_write(const char *path, pw_dtype type, int ndim, const int64_t *shape, const void *data,
+              char *err, int errlen)
+{
+    if (!descr_of(type) || ndim < 1 || ndim > NPY_MAX_DIMS) return io_fail(err, errlen, "%s: cannot write this array type", path);
+    uint64_t count = 1;
+    for (int d = 0; d < ndim; d++) count *= (uint64_t)shape[d];
+    FILE *f = fopen(path, "wb");
+    if (!f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
     size_t bytes = (size_t)(count * pw_dtype_size(type));
-    int ok = fwrite(start, 1, 10, f) == 10 && fwrite(header, 1, (size_t)hlen, f) == (size_t)hlen &&
-             fwrite(data, 1, bytes, f) == bytes;
+    if (npy_write_header(f, path, type, ndim, shape, err, errlen)) {
+        fclose(f);
+        return -1;
+    }
+    int ok = fwrite(data, 1, bytes, f) == bytes;
     ok = (fclose(f) == 0) && ok;
     if (!ok) return io_fail(err, errlen, "%s: write failed (%s)", path, strerror(errno));
     return 0;

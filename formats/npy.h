@@ -24,6 +24,9 @@ typedef struct npy_array {
  * than the shape says, or more memory than this machine has. */
 int npy_read(const char *path, npy_array *a, char *err, int errlen);
 
+/* The header only: *a's type, ndim, shape and count (data NULL), the stream left at the data. */
+int npy_read_header(FILE *f, const char *path, npy_array *a, char *err, int errlen);
+
 /* The same from an open stream positioned at the magic string; path only names it in messages. */
 int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errlen);
 
@@ -32,6 +35,21 @@ int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errl
 int npy_write(const char *path, pw_dtype type, int ndim, const int64_t *shape, const void *data,
               char *err, int errlen);
 
+/* The header of such an array, at the stream's position (the data then follows). */
+int npy_write_header(FILE *f, const char *path, pw_dtype type, int ndim, const int64_t *shape, char *err, int errlen);
+
 void npy_free(npy_array *a);
+
+/* Bands of columns of a 2-D .npy (one run over several ranks: docs/DISTRIBUTED.md), each rank
+ * touching only its own part of the file.  npy_read_columns reads columns [first, first + count)
+ * of every row into a rows x count array (a->shape is that; *file_cols the file's columns).
+ * npy_create writes a rows x cols array's header and sets the file to its full size (zero data);
+ * npy_write_columns writes a rows x count block (row stride `stride` elements, of the file's type)
+ * into columns [first, first + count) of such a file.  0, or -1 with a reason. */
+int npy_read_columns(const char *path, int64_t first, int64_t count, npy_array *a, int64_t *file_cols, char *err,
+                     int errlen);
+int npy_create(const char *path, pw_dtype type, int64_t rows, int64_t cols, char *err, int errlen);
+int npy_write_columns(const char *path, int64_t first, int64_t count, int64_t stride, pw_dtype type, const void *data,
+                      char *err, int errlen);
 
 #endif

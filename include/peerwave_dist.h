@@ -50,6 +50,10 @@ void pw_comm_set_chunk(pw_comm *comm, int64_t rows);
 /* Each rank frees its own handle (a local group goes with its last handle). */
 void pw_comm_free(pw_comm *comm);
 
+/* Every rank's `bytes` bytes at mine into all (size x bytes, in rank order): for a program's own
+ * agreements and results around the distributed calls (the CLI's band files use it).  Collective. */
+pw_status pw_comm_allgather(pw_comm *comm, const void *mine, void *all, size_t bytes);
+
 /* MPI_Finalize, if pw_comm_mpi initialised MPI; call once, at the end, after pw_comm_free. */
 void pw_comm_finalize(void);
 

@@ -604,6 +604,16 @@ else
   mpirun -np 3 "$pw" sat "$tmp/mpi.pgm" -o "$tmp/sat3.npy" --mpi --quiet > /dev/null 2>&1 && cmp -s "$tmp/sat1.npy" "$tmp/sat3.npy" &&
     ok || bad "sat --mpi -np 3 -o: not the single-process table"
   mpirun -np 3 "$pw" heat --size 40x53 --sweeps 4 --mpi --check --quiet > /dev/null 2>&1 && ok || bad "heat --mpi --check"
+  # .npy in and out: each rank reads and writes only its band of columns (cli/cli_bands.c)
+  "$pw" heat --size 40x53 --sweeps 1 -o "$tmp/g0.npy" --quiet > /dev/null
+  "$pw" heat --init "$tmp/g0.npy" --sweeps 4 -o "$tmp/g1.npy" --quiet > /dev/null
+  mpirun -np 3 "$pw" heat --init "$tmp/g0.npy" --sweeps 4 -o "$tmp/g3.npy" --mpi --quiet > /dev/null 2>&1 &&
+    cmp -s "$tmp/g1.npy" "$tmp/g3.npy" && ok || bad "heat --mpi with band files: not the single-process grid"
+  "$pw" sat "$tmp/sat1.npy" -o "$tmp/ss1.npy" --quiet > /dev/null
+  mpirun -np 2 "$pw" sat "$tmp/sat1.npy" -o "$tmp/ss2.npy" --mpi --quiet > /dev/null 2>&1 &&
+    cmp -s "$tmp/ss1.npy" "$tmp/ss2.npy" && ok || bad "sat --mpi with band files: not the single-process table"
+  mpirun -np 2 "$pw" sat "$tmp/missing.npy" -o "$tmp/x.npy" --mpi --quiet > /dev/null 2>&1
+  [ $? -ne 0 ] && ok || bad "sat --mpi of a missing file succeeded"
   # ranks started with different arguments: every rank says so, none hangs
   timeout 60 mpirun -np 1 "$pw" sw --mpi --quiet "$ex/query.fa" "$ex/target.fa" : \
     -np 1 "$pw" sw --mpi --quiet "$ex/target.fa" "$ex/query.fa" > /dev/null 2> "$tmp/err"

@@ -67,18 +67,21 @@ __global__ void pw_finite_kernel(const F *x, int64_t n, int *bad)
         if (!isfinite(x[k])) *bad = 1;
 }
 
-/* The residual's row sums (apps/stencil_cell.h), in the host's order: a warp takes 32 rows and
- * walks their columns 32 at a time, the 34 x 34 neighbourhood loaded together (coalesced) into
- * shared memory, each lane then adding its row's 32 terms in order.  One block (a warp) per 32
- * interior rows. */
+/* The residual's row sums (apps/stencil_cell.h), in the host's order.  A warp takes 32 rows and
+ * walks their columns 32 at a time: the 34 x 34 neighbourhood is loaded together (coalesced) into
+ * shared memory, the 32 x 32 terms are made in parallel (a lane a column), and then each lane
+ * adds its own row's 32 squares in order -- only those additions are serial.  One block (a warp)
+ * per 32 interior rows. */
 template <class F>
 __global__ void pw_residual_rows_kernel(const F *g, int64_t rows, int64_t cols, int64_t stride, double *sums)
 {
-    __shared__ F tile[34][35]; /* grid rows i0 .. i0 + 33, columns j0 .. j0 + 33 */
+    __shared__ F tile[34][35];       /* grid rows i0 .. i0 + 33, columns j0 .. j0 + 33 */
+    __shared__ double term[32][33];  /* [row][column] of the 32 x 32 interior cells */
     const int lane = (int)threadIdx.x;
     const int64_t i0 = (int64_t)blockIdx.x * 32, n = cols - 2, mine = i0 + lane; /* interior row mine */
     double sum = 0;
     for (int64_t j0 = 0; j0 < n; j0 += 32) {
+#pragma unroll
         for (int r = 0; r < 34; r++) {
             const int64_t gi = i0 + r;
             for (int c = lane; c < 34; c += 32) {
@@ -87,12 +90,14 @@ __global__ void pw_residual_rows_kernel(const F *g, int64_t rows, int64_t cols, 
             }
         }
         __syncwarp();
-        if (mine < rows - 2) {
-            const int end = n - j0 < 32 ? (int)(n - j0) : 32;
-            for (int c = 1; c <= end; c++)
-                sum = pw_residual_add(sum, pw_residual_term(tile[lane][c], tile[lane + 1][c - 1], tile[lane + 2][c],
-                                                            tile[lane + 1][c + 1], tile[lane + 1][c]));
-        }
+        const int end = n - j0 < 32 ? (int)(n - j0) : 32;
+#pragma unroll 4
+        for (int r = 0; r < 32; r++) /* lane: column j0 + lane, row i0 + r */
+            term[r][lane] = pw_residual_term(tile[r][lane + 1], tile[r + 1][lane], tile[r + 2][lane + 1],
+                                             tile[r + 1][lane + 2], tile[r + 1][lane + 1]);
+        __syncwarp();
+        if (mine < rows - 2)
+            for (int c = 0; c < end; c++) sum = pw_residual_add(sum, term[lane][c]);
         __syncwarp();
     }
     if (mine < rows - 2) sums[mine] = sum;

@@ -23,6 +23,12 @@ void pw_comm_free(pw_comm *comm)
     free(comm);
 }
 
+pw_status pw_comm_allgather(pw_comm *comm, const void *mine, void *all, size_t bytes)
+{
+    if (!comm || (bytes && (!mine || !all))) return PW_ERR_NULL_ARGUMENT;
+    return comm->ops->allgather(comm->ctx, mine, all, bytes);
+}
+
 pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first, int64_t *count)
 {
     if (!comm || !first || !count) return PW_ERR_NULL_ARGUMENT;

@@ -1,0 +1,203 @@
+/*
+ * cli_bands.c - `--mpi` with .npy files in and out (sat; heat and sor with --init): each rank reads
+ * only its band of columns of the input and writes only its band into the output, so an input
+ * larger than one machine's memory runs (docs/DISTRIBUTED.md).  Every step that can fail on one
+ * rank is agreed on by all (a rank that went on alone would wait for the others forever).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "io_util.h"
+#include "npy.h"
+
+int cli_is_npy(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char magic[6] = {0};
+    const int ok = f && fread(magic, 1, 6, f) == 6 && !memcmp(magic, "\x93NUMPY", 6);
+    if (f) fclose(f);
+    return ok;
+}
+
+/* 1 if every rank says ok; else 0, and a rank that was fine says which rank was not (that rank
+ * has printed its own reason). */
+static int all_ok(pw_comm *c, int ok)
+{
+    int *all = malloc(sizeof *all * (size_t)pw_comm_size(c));
+    int every = all && pw_comm_allgather(c, &ok, all, sizeof ok) == PW_OK;
+    for (int k = 0; every && k < pw_comm_size(c); k++)
+        if (!all[k]) {
+            if (ok) cli_error("rank %d failed (its message says why)", k);
+            every = 0;
+        }
+    free(all);
+    return every;
+}
+
+/* The band's columns of path: [first, first + count) of its cols (halo: that many more each side). */
+static int read_band(pw_comm *c, const char *path, int64_t halo, pw_image *band, int64_t *first, int64_t *count,
+                     int64_t *cols)
+{
+    char err[512] = "";
+    npy_array a = {0};
+    FILE *f = fopen(path, "rb");
+    int ok = f && !npy_read_header(f, path, &a, err, sizeof err);
+    if (f) fclose(f);
+    if (ok && a.ndim != 2) snprintf(err, sizeof err, "%s: a band of columns needs a 2-D array", path), ok = 0;
+    if (!ok) cli_error("%s", f ? err : "cannot open the input");
+    *cols = ok ? a.shape[1] : 0;
+    pw_status st = ok ? pw_dist_split(c, pw_comm_rank(c), *cols - 2 * halo, first, count) : PW_OK;
+    if (ok && st != PW_OK) {
+        cli_error("%s: %s", path, cli_status_text(st));
+        ok = 0;
+    }
+    if (ok && npy_read_columns(path, *first, *count + 2 * halo, &a, cols, err, sizeof err)) {
+        cli_error("%s", err);
+        ok = 0;
+    }
+    if (!all_ok(c, ok)) {
+        if (ok) npy_free(&a);
+        return EXIT_DATA;
+    }
+    *band = (pw_image){a.type, a.shape[0], a.shape[1], 0, a.data};
+    return 0;
+}
+
+/* out_path: rank 0 creates it (rows x cols of type), then every rank writes its columns. */
+static int write_band(pw_comm *c, const char *out_path, const pw_image *band, int64_t cols, int64_t first)
+{
+    char err[512];
+    int ok = 1;
+    if (pw_comm_rank(c) == 0 && npy_create(out_path, band->type, band->rows, cols, err, sizeof err)) {
+        cli_error("%s", err);
+        ok = 0;
+    }
+    if (!all_ok(c, ok)) return EXIT_DATA;
+    if (npy_write_columns(out_path, first, band->cols, band->stride ? band->stride : band->cols, band->type, band->data, err, sizeof err)) {
+        cli_error("%s", err);
+        ok = 0;
+    }
+    return all_ok(c, ok) ? 0 : EXIT_DATA;
+}
+
+int cli_sat_bands(cli_common *common, const char *path, const char *out_path, int asked_type)
+{
+    pw_comm *c = cli_mpi_comm();
+    pw_image in = {0}, out = {0};
+    int64_t first, count, cols;
+    int code = read_band(c, path, 0, &in, &first, &count, &cols);
+    if (code) return code;
+    const pw_dtype file_type = in.type;
+    int ok = in.type == PW_U8 || in.type == PW_U16 || in.type == PW_I32 || in.type == PW_F32 || in.type == PW_F64;
+    if (!ok) cli_error("%s: %s input is not supported by sat with band files (u8, u16, i32, f32, f64)", path,
+                       pw_dtype_name(in.type));
+    const int is_float = in.type == PW_F32 || in.type == PW_F64;
+    pw_dtype type = asked_type ? (pw_dtype)(asked_type - 1) : is_float ? in.type : PW_I32;
+    if (ok && is_float != (type == PW_F32 || type == PW_F64) && is_float) {
+        cli_error("%s: %s input needs a float output type (--type f32 or f64)", path, pw_dtype_name(in.type));
+        ok = 0;
+    }
+    pw_status st = PW_OK;
+    pw_run_info info = {0};
+    pw_options o = common->options;
+    if (o.backend == PW_BACKEND_AUTO) o.backend = PW_BACKEND_CPU; /* (bands: CPU so far) */
+    int agreed = all_ok(c, ok);
+    for (int attempt = 0; agreed && attempt < 2; attempt++) {
+        out = (pw_image){type, in.rows, in.cols, 0, malloc((size_t)(in.rows * in.cols) * pw_dtype_size(type) + 1)};
+        if (!out.data) cli_error("sat: out of memory for the band's table");
+        if (!(agreed = all_ok(c, out.data != NULL))) break;
+        st = pw_dist_sat(c, &in, &out, &o, &info); /* (its status is every rank's) */
+        if (st == PW_ERR_OVERFLOW && !asked_type && type == PW_I32) { /* the automatic type: i32 when it fits */
+            free(out.data);
+            out.data = NULL;
+            type = PW_I64;
+            continue;
+        }
+        break;
+    }
+    if (!agreed || st != PW_OK) {
+        if (agreed) cli_error("sat %s: %s", path, cli_status_text(st));
+        free(in.data);
+        free(out.data);
+        return agreed ? cli_status_exit(st) : EXIT_DATA;
+    }
+    code = write_band(c, out_path, &out, cols, first);
+    /* the whole table's last entry is the last rank's */
+    char text[64] = "", *all = malloc(64 * (size_t)pw_comm_size(c));
+    const int64_t k = in.rows * in.cols - 1;
+    if (type == PW_I32) snprintf(text, sizeof text, "%" PRId32, ((int32_t *)out.data)[k]);
+    else if (type == PW_I64) snprintf(text, sizeof text, "%" PRId64, ((int64_t *)out.data)[k]);
+    else if (type == PW_F32) snprintf(text, sizeof text, "%.9g", ((float *)out.data)[k]);
+    else snprintf(text, sizeof text, "%.17g", ((double *)out.data)[k]);
+    if (!all || pw_comm_allgather(c, text, all, sizeof text) != PW_OK) code = code ? code : EXIT_DATA;
+    if (!code) {
+        cli_report rep = {0};
+        cli_result(&rep, "total", "%s", all + 64 * (size_t)(pw_comm_size(c) - 1));
+        cli_absent(&rep, 0, "check");
+        cli_absent(&rep, 1, "check_error_of_bound");
+        cli_detail(&rep, "output", "%s", out_path);
+        cli_detail(&rep, "rows", "%" PRId64, in.rows);
+        cli_detail(&rep, "cols", "%" PRId64, cols);
+        cli_detail(&rep, "input_type", "%s", pw_dtype_name(file_type));
+        cli_detail(&rep, "output_type", "%s", pw_dtype_name(type));
+        cli_detail(&rep, "ranks", "%d (bands of columns read and written by each)", pw_comm_size(c));
+        cli_detail_info(&rep, &info);
+        code = cli_finish(common, &rep, "sat");
+    }
+    free(all);
+    free(in.data);
+    free(out.data);
+    return code;
+}
+
+int cli_stencil_bands(cli_common *common, const char *init, const char *out_path, int sor, int64_t sweeps, double omega)
+{
+    pw_comm *c = cli_mpi_comm();
+    const char *name = sor ? "sor" : "heat";
+    pw_image band = {0};
+    int64_t first, count, cols;
+    int code = read_band(c, init, 1, &band, &first, &count, &cols);
+    if (code) return code;
+    int ok = (band.type == PW_F32 || band.type == PW_F64) && band.rows >= 3;
+    if (!ok) cli_error("%s: a grid must be f32 or f64 and at least 3x3", init);
+    pw_options o = common->options;
+    if (o.backend == PW_BACKEND_AUTO) o.backend = PW_BACKEND_CPU;
+    pw_run_info info = {0};
+    double residual = 0;
+    pw_status st = PW_OK;
+    const int agreed = all_ok(c, ok);
+    if (agreed) {
+        st = sor ? pw_dist_sor(c, &band, sweeps, omega, &o, &residual, &info) : pw_dist_heat(c, &band, sweeps, &o, &residual, &info);
+        if (st != PW_OK) cli_error("%s: %s", name, cli_status_text(st));
+    }
+    if (!agreed || st != PW_OK) {
+        free(band.data);
+        return agreed ? cli_status_exit(st) : EXIT_DATA;
+    }
+    /* the band's own columns; the first and last ranks also the grid's border columns */
+    const int last = pw_comm_rank(c) == pw_comm_size(c) - 1, lead = pw_comm_rank(c) == 0;
+    pw_image own = band;
+    own.stride = band.cols;
+    own.cols = count + lead + last;
+    own.data = (char *)band.data + (size_t)(lead ? 0 : 1) * pw_dtype_size(band.type);
+    code = write_band(c, out_path, &own, cols, lead ? 0 : first + 1);
+    if (!code) {
+        cli_report rep = {0};
+        cli_result(&rep, "residual", "%.17g", residual);
+        cli_absent(&rep, 0, "check");
+        cli_detail(&rep, "output", "%s", out_path);
+        cli_detail(&rep, "sweeps", "%" PRId64, sweeps);
+        if (sor) cli_detail(&rep, "omega", "%.17g", omega);
+        cli_detail(&rep, "rows", "%" PRId64, band.rows);
+        cli_detail(&rep, "cols", "%" PRId64, cols);
+        cli_detail(&rep, "type", "%s", pw_dtype_name(band.type));
+        cli_detail(&rep, "ranks", "%d (bands of columns read and written by each)", pw_comm_size(c));
+        cli_detail_info(&rep, &info);
+        code = cli_finish(common, &rep, name);
+    }
+    free(band.data);
+    return code;
+}
