@@ -43,12 +43,13 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
     st = pw_plan_make_app(options, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
     if (st != PW_OK) return st;
 #ifdef PW_HAVE_CUDA
-    if (plan.backend == PW_BACKEND_CUDA && band) return PW_ERR_UNSUPPORTED; /* (GPU bands: issue 29) */
     if (plan.backend == PW_BACKEND_CUDA) {
         pw_run_info_clear(&result->info);
+        plan.band = band; /* (a band: the glue attaches to it, cuda/linear_apps.cu) */
         st = DTW_FN(pw_cuda_dtw_)(&plan, a, n, b, m, cost == PW_DTW_SQUARED, &result->distance,
                                   &result->info);
-        if (st == PW_OK && !isfinite(result->distance)) st = PW_ERR_OVERFLOW;
+        if (st == PW_OK && band && band->col0 + m < band->total_cols) result->distance = INFINITY; /* (the last band's) */
+        else if (st == PW_OK && !isfinite(result->distance)) st = PW_ERR_OVERFLOW;
         return st;
     }
 #endif

@@ -155,8 +155,8 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
     if (st == PW_OK) st = pw_score_encode(&table, a, n, ea);
     if (st == PW_OK) st = pw_score_encode(&table, b, m, eb);
 #ifdef PW_HAVE_CUDA
-    if (st == PW_OK && plan.backend == PW_BACKEND_CUDA && band) st = PW_ERR_UNSUPPORTED; /* (GPU bands: issue 29) */
     if (st == PW_OK && plan.backend == PW_BACKEND_CUDA) {
+        plan.band = band; /* (a band: the glue attaches to it, cuda/linear_apps.cu) */
         pw_run_info_clear(&result->info);
         st = pw_cuda_sw(&plan, ea, n, eb, m, table.scores, table.size, params->gap_open,
                         params->gap_extend, &result->score, &result->end_a, &result->end_b,

@@ -8,6 +8,7 @@
  *
  *   test_dist              ranks are threads of this process (pw_comm_local), 1 .. 4 of them
  *   mpirun -np N test_dist --mpi    ranks are MPI processes (pw_comm_mpi); CTest runs N = 2, 3
+ *   test_dist --gpu        SW and DTW bands on the GPU, 2 and 3 ranks as threads sharing it
  *
  * Every rank draws the same cases from the same seed; each compares its own results (SW's and
  * DTW's whole answer, its band of the SAT and INTHIST tables and of the swept grid) with the
@@ -270,10 +271,13 @@ static void case_failures(pw_comm *c, rank_log *log)
     EXPECT(log, st == PW_ERR_BAD_INPUT, "bad input: %s (%s)", pw_status_str(st), pw_error_detail());
     st = pw_dist_sw(c, a, 10, b, ranks - 1 > 0 ? ranks - 1 : 0, &p, &o, &res);
     EXPECT(log, st == PW_ERR_INVALID_SIZE, "fewer columns than ranks: %s", pw_status_str(st));
-    pw_options cuda = o;
+    pw_options cuda = o; /* (GPU bands exist for SW and DTW only) */
     cuda.backend = PW_BACKEND_CUDA;
-    st = pw_dist_sw(c, a, 10, b, 14, &p, &cuda, &res);
-    EXPECT(log, st == PW_ERR_UNSUPPORTED, "the CUDA backend: %s", pw_status_str(st));
+    uint8_t pixels[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    int32_t sums[12];
+    pw_image in = {PW_U8, 3, 1, 4, pixels + rank % 4}, out = {PW_I32, 3, 1, 0, sums};
+    st = pw_dist_sat(c, &in, &out, &cuda, NULL);
+    EXPECT(log, st == PW_ERR_UNSUPPORTED, "SAT on the CUDA backend: %s", pw_status_str(st));
     /* and the comm still works after all that */
     pw_sw_result whole;
     st = pw_dist_sw(c, a, 10, b, 14, &p, &o, &res);
@@ -297,16 +301,83 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
     case_failures(c, log);
 }
 
+#ifdef PW_HAVE_CUDA
+/* --gpu: the GPU bands (SW and DTW) with ranks as threads sharing this machine's GPU, each on its
+ * own stream and a share of the SMs (two persistent kernels must not starve each other), against
+ * the CPU engines in one process, bit for bit. */
+pw_status pw_cuda_stream_create(int device, void **stream); /* (src/cuda/pw_cuda.h) */
+void pw_cuda_stream_destroy(void *stream);
+
+static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
+{
+    rng r = {seed};
+    void *stream = NULL;
+    pw_status st = pw_cuda_stream_create(0, &stream);
+    EXPECT(log, st == PW_OK, "stream: %s", pw_status_str(st));
+    for (int k = 0; st == PW_OK && k < cases; k++) {
+        const int ranks = pw_comm_size(c), dtw = (int)range(&r, 0, 1);
+        const int64_t n = range(&r, 1, k < cases / 2 ? 400 : 20000), m = range(&r, ranks, k < cases / 2 ? 500 : 20000);
+        pw_comm_set_chunk(c, range(&r, 0, 2) ? range(&r, 1, 300) : 0);
+        pw_options cpu, gpu;
+        pw_options_init(&cpu);
+        cpu.backend = PW_BACKEND_CPU;
+        gpu = cpu;
+        gpu.backend = PW_BACKEND_CUDA;
+        gpu.cuda_stream = stream;
+        gpu.max_blocks = 132 / ranks / 2; /* (each rank's kernel a share of the SMs) */
+        gpu.watchdog_ms = 20000;
+        if (!dtw) {
+            char *a = malloc((size_t)n), *b = malloc((size_t)m);
+            random_dna(&r, a, n);
+            random_dna(&r, b, m);
+            pw_sw_params p;
+            pw_sw_params_init(&p);
+            p.gap_extend = (int)range(&r, 1, 2);
+            p.gap_open = p.gap_extend + (int)range(&r, 0, 3);
+            pw_sw_result whole, dist;
+            pw_status s1 = pw_sw(a, n, b, m, &p, &cpu, &whole), s2 = pw_dist_sw(c, a, n, b, m, &p, &gpu, &dist);
+            EXPECT(log, s1 == PW_OK && s2 == PW_OK && dist.score == whole.score && dist.end_a == whole.end_a &&
+                            dist.end_b == whole.end_b && dist.info.backend == PW_BACKEND_CUDA,
+                   "gpu sw %lldx%lld on %d ranks: %s (%s): %d (%lld, %lld), CPU %d (%lld, %lld)", (long long)n, (long long)m,
+                   ranks, pw_status_str(s2), pw_error_detail(), dist.score, (long long)dist.end_a, (long long)dist.end_b,
+                   whole.score, (long long)whole.end_a, (long long)whole.end_b);
+            free(a);
+            free(b);
+        } else {
+            float *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)m);
+            for (int64_t i = 0; i < n; i++) a[i] = (float)range(&r, -500, 500) / 17.0f;
+            for (int64_t j = 0; j < m; j++) b[j] = (float)range(&r, -500, 500) / 17.0f;
+            pw_dtw_result whole, dist;
+            pw_status s1 = pw_dtw_f32(a, n, b, m, PW_DTW_ABSOLUTE, &cpu, &whole);
+            pw_status s2 = pw_dist_dtw_f32(c, a, n, b, m, PW_DTW_ABSOLUTE, &gpu, &dist);
+            EXPECT(log, s1 == PW_OK && s2 == PW_OK && memcmp(&dist.distance, &whole.distance, sizeof whole.distance) == 0,
+                   "gpu dtw %lldx%lld on %d ranks: %s (%s): %.9g, CPU %.9g", (long long)n, (long long)m, ranks,
+                   pw_status_str(s2), pw_error_detail(), dist.distance, whole.distance);
+            free(a);
+            free(b);
+        }
+    }
+    pw_cuda_stream_destroy(stream);
+}
+#endif
+
 typedef struct thread_arg {
     pw_comm *comm;
     uint64_t seed;
     int cases;
     rank_log log;
+    int gpu;
 } thread_arg;
 
 static void *rank_thread(void *p)
 {
     thread_arg *t = p;
+#ifdef PW_HAVE_CUDA
+    if (t->gpu) {
+        gpu_cases(t->comm, t->seed, t->cases, &t->log);
+        return NULL;
+    }
+#endif
     rank_main(t->comm, t->seed, t->cases, &t->log);
     return NULL;
 }
@@ -340,13 +411,27 @@ int main(int argc, char **argv)
         if (rank != 0 && test_failed == 0) return 0; /* (rank 0 prints the summary) */
         return test_finish();
     }
-    for (int ranks = 1; ranks <= 4; ranks++) {
+    const int gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
+    if (gpu) {
+#ifdef PW_HAVE_CUDA
+        void *s = NULL;
+        if (pw_cuda_stream_create(0, &s) != PW_OK) {
+            printf("SKIP: no GPU\n");
+            return 77;
+        }
+        pw_cuda_stream_destroy(s);
+#else
+        printf("SKIP: built without CUDA\n");
+        return 77;
+#endif
+    }
+    for (int ranks = gpu ? 2 : 1; ranks <= (gpu ? 3 : 4); ranks++) {
         pw_comm *comms[4];
         CHECK(pw_comm_local(ranks, comms) == PW_OK, "pw_comm_local(%d)", ranks);
         thread_arg args[4];
         pthread_t ids[4];
         for (int k = 0; k < ranks; k++) {
-            args[k] = (thread_arg){comms[k], seed + (uint64_t)ranks, 40, {0}};
+            args[k] = (thread_arg){comms[k], seed + (uint64_t)ranks, gpu ? 24 : 40, {0}, gpu};
             pthread_create(&ids[k], NULL, rank_thread, &args[k]);
         }
         for (int k = 0; k < ranks; k++) pthread_join(ids[k], NULL);

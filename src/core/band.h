@@ -63,6 +63,9 @@ typedef struct pw_band_edges {
     void (*first_done)(void *ctx, int64_t sweep, int64_t rows);
     /* The engine gives up (cancelled, watchdog): the link tells the other bands. */
     void (*abandon)(void *ctx);
+    /* Has the link given up (a neighbour failed, a wait timed out)?  For engines that do not wait
+     * through the callbacks above (the GPU's kernel waits on device words: cuda/gpu_band.cuh). */
+    int (*broken)(void *ctx);
 } pw_band_edges;
 
 /* What an app is handed to run one band. */

@@ -153,6 +153,8 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     plan->sw_prune = options->sw_prune;
     plan->edges = NULL;
     plan->edge_sweep0 = 0;
+    plan->cuda_band = NULL;
+    plan->band = NULL;
     pw_monitor_init(&plan->monitor, &plan->monitor_state, options, pw_monitor_mul(rows, cols));
     /* Fault injection for the reliability tests (docs/RELIABILITY.md): the peer engines never
      * publish this tile-row's progress, so the row below must end in PW_ERR_TIMEOUT. */

@@ -39,6 +39,9 @@ typedef struct pw_plan {
     const pw_band_edges *edges; /* NULL, or this run is one band of a larger one (band.h): the CPU
                                    peer engine waits for and reports its edge rows */
     int64_t edge_sweep0;  /* the whole run's sweep number of this execution's first sweep */
+    const void *band;     /* CUDA apps: NULL, or the pw_band (core/band.h) this run is; the app's
+                             glue attaches to it (SW and DTW so far: cuda/linear_apps.cu) */
+    void *cuda_band;      /* CUDA: NULL, or the band's device words and polling (cuda/gpu_band.cuh) */
 } pw_plan;
 
 /* Check *options (NULL = defaults) and resolve automatic choices for a rows x cols space with the

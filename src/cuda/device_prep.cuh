@@ -67,40 +67,33 @@ __global__ void pw_finite_kernel(const F *x, int64_t n, int *bad)
         if (!isfinite(x[k])) *bad = 1;
 }
 
-/* The residual's row sums (apps/stencil_cell.h), in the host's order.  A warp takes 32 rows and
- * walks their columns 32 at a time: the 34 x 34 neighbourhood is loaded together (coalesced) into
- * shared memory, the 32 x 32 terms are made in parallel (a lane a column), and then each lane
- * adds its own row's 32 squares in order -- only those additions are serial.  One block (a warp)
- * per 32 interior rows. */
+/* The residual's row sums (apps/stencil_cell.h), in the host's order: a warp a row.  The lanes
+ * make 32 consecutive columns' terms at once (coalesced loads), and lane 0 adds them in order --
+ * only those additions are serial, and every row runs at once (a thread a row, or a warp 32 rows
+ * with the loads through shared memory, left most of the GPU idle: 1.4 and 4 ms a 4096^2 grid).
+ * Blocks of 8 warps. */
+#define PW_RESIDUAL_ROWS_PER_BLOCK 8
 template <class F>
 __global__ void pw_residual_rows_kernel(const F *g, int64_t rows, int64_t cols, int64_t stride, double *sums)
 {
-    __shared__ F tile[34][35];       /* grid rows i0 .. i0 + 33, columns j0 .. j0 + 33 */
-    __shared__ double term[32][33];  /* [row][column] of the 32 x 32 interior cells */
-    const int lane = (int)threadIdx.x;
-    const int64_t i0 = (int64_t)blockIdx.x * 32, n = cols - 2, mine = i0 + lane; /* interior row mine */
+    __shared__ double term[PW_RESIDUAL_ROWS_PER_BLOCK][32];
+    const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32;
+    const int64_t i = (int64_t)blockIdx.x * PW_RESIDUAL_ROWS_PER_BLOCK + warp; /* interior row i */
+    if (i >= rows - 2) return; /* (the whole warp: only warp-level syncs below) */
+    const F *p = g + (i + 1) * stride + 1;
+    const int64_t n = cols - 2;
     double sum = 0;
     for (int64_t j0 = 0; j0 < n; j0 += 32) {
-#pragma unroll
-        for (int r = 0; r < 34; r++) {
-            const int64_t gi = i0 + r;
-            for (int c = lane; c < 34; c += 32) {
-                const int64_t gj = j0 + c;
-                tile[r][c] = gi < rows && gj < cols ? g[gi * stride + gj] : (F)0;
-            }
+        const int64_t j = j0 + lane;
+        if (j < n) term[warp][lane] = pw_residual_term(p[j - stride], p[j - 1], p[j + stride], p[j + 1], p[j]);
+        __syncwarp();
+        if (lane == 0) {
+            const int end = n - j0 < 32 ? (int)(n - j0) : 32;
+            for (int c = 0; c < end; c++) sum = pw_residual_add(sum, term[warp][c]);
         }
         __syncwarp();
-        const int end = n - j0 < 32 ? (int)(n - j0) : 32;
-#pragma unroll 4
-        for (int r = 0; r < 32; r++) /* lane: column j0 + lane, row i0 + r */
-            term[r][lane] = pw_residual_term(tile[r][lane + 1], tile[r + 1][lane], tile[r + 2][lane + 1],
-                                             tile[r + 1][lane + 2], tile[r + 1][lane + 1]);
-        __syncwarp();
-        if (mine < rows - 2)
-            for (int c = 0; c < end; c++) sum = pw_residual_add(sum, term[lane][c]);
-        __syncwarp();
     }
-    if (mine < rows - 2) sums[mine] = sum;
+    if (lane == 0) sums[i] = sum;
 }
 
 /* A device scalar: zeroed on the stream, read back (synchronously) after the kernels. */

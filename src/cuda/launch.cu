@@ -5,6 +5,7 @@
 #include "cuda_check.cuh"
 #include "device/schedules.cuh"
 #include "device_buffer.cuh"
+#include "gpu_band.cuh"
 #include "gpu_monitor.cuh"
 #include "gpu_trace.cuh"
 #include "launch.h"
@@ -70,6 +71,11 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     a.work = pw_work_make(t->n_rows, sweeps);
     a.sweep_base = sweep_base;
     a.spin_polls = desc->spin_polls;
+    a.band = pw_device_band{NULL, NULL, 0};
+    if (plan->cuda_band) { /* a band of a larger run: the peer schedule only (its waits are per tile-row) */
+        if (plan->strategy != PW_STRATEGY_PEER) { st = PW_ERR_UNSUPPORTED; goto done; }
+        a.band = ((const pw_gpu_band *)plan->cuda_band)->dev;
+    }
 
     if (smem > 48 * 1024) { /* dynamic shared memory past 48 KB is opt-in, per kernel */
         PW_CUDA_TRY(st, cudaFuncSetAttribute(k->peer, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
@@ -124,7 +130,9 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     }
     PW_CUDA_TRY(st, cudaEventRecord(stop, stream), done);
     /* (the launch strategy, a baseline with no persistent blocks, is not watched: the plain wait) */
-    if ((st = pw_gpu_watch_wait(&watch, stop, error)) != PW_OK) goto done;
+    if (plan->cuda_band) st = pw_gpu_band_wait((pw_gpu_band *)plan->cuda_band, stop, error);
+    else st = pw_gpu_watch_wait(&watch, stop, error);
+    if (st != PW_OK) goto done;
     PW_CUDA_TRY(st, cudaGetLastError(), done);
     PW_CUDA_TRY(st, cudaEventElapsedTime(&ms, start, stop), done);
     PW_CUDA_TRY(st, cudaMemcpyAsync(&host_error, error, sizeof(int), cudaMemcpyDeviceToHost, stream), done);

@@ -17,6 +17,7 @@
 #include "device_buffer.cuh"
 #include "device_prep.cuh"
 #include "edge_words.cuh"
+#include "gpu_band.cuh"
 #include "kernel_desc.h"
 #include "launch.cuh"
 #include "pw_cuda.h"
@@ -92,6 +93,69 @@ static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_
     case 8: return pw_cuda_run(plan, &desc, LinearProc<App, 8>{app}, info);
     default: return pw_cuda_run(plan, &desc, LinearProc<App, 1>{app}, info);
     }
+}
+
+/* ---- a band of columns of a larger run (core/band.h, gpu_band.cuh) ------------------------- */
+
+/* The band's edge column in the linear apps' storage, as on the CPU (core/linear_buffers.h): the
+ * left neighbour's last column is row i's left value and row i + 1's diagonal; the band's own last
+ * column is left[] once a tile-row is done.  The link thread calls put and get; copies go on the
+ * band's stream, the chunk before the word that says it is there. */
+template <class T>
+struct gpu_linear_band {
+    pw_gpu_band gb;
+    T *left, *diag; /* device, n each */
+    int64_t n;
+    int device;
+    pw_counter ready; /* the source of the left_ready copy (synchronised before it changes) */
+    pw_band_edges edges;
+
+    static void put_left(void *p, int64_t sweep, int64_t i0, int64_t i1, const void *src)
+    {
+        gpu_linear_band *b = (gpu_linear_band *)p;
+        cudaSetDevice(b->device);
+        const size_t cell = sizeof(T);
+        cudaMemcpyAsync(b->left + i0, src, cell * (size_t)(i1 - i0), cudaMemcpyHostToDevice, b->gb.stream);
+        const int64_t end = i1 < b->n - 1 ? i1 : b->n - 1; /* diag[i + 1] for rows i0 .. end - 1 */
+        if (end > i0) cudaMemcpyAsync(b->diag + i0 + 1, src, cell * (size_t)(end - i0), cudaMemcpyHostToDevice, b->gb.stream);
+        b->ready = (pw_counter)(sweep * b->n + i1);
+        cudaMemcpyAsync((void *)b->gb.dev.left_ready, &b->ready, sizeof b->ready, cudaMemcpyHostToDevice, b->gb.stream);
+        cudaStreamSynchronize(b->gb.stream); /* (a failed copy leaves the word behind: the kernel's watchdog) */
+    }
+
+    static void get_last(void *p, int64_t sweep, int64_t i0, int64_t i1, void *dst)
+    {
+        (void)sweep;
+        gpu_linear_band *b = (gpu_linear_band *)p;
+        cudaSetDevice(b->device);
+        cudaMemcpyAsync(dst, b->left + i0, sizeof(T) * (size_t)(i1 - i0), cudaMemcpyDeviceToHost, b->gb.stream);
+        cudaStreamSynchronize(b->gb.stream);
+    }
+};
+
+/* Run app (its left and diag words uploaded on the plan's stream) as plan->band's band, or as the
+ * whole problem when there is none. */
+template <class T, class Run>
+static pw_status pw_cuda_run_band(const pw_plan *plan, T *left, T *diag, int64_t n, Run run)
+{
+    const pw_band *band = (const pw_band *)plan->band;
+    if (!band) return run(plan);
+    gpu_linear_band<T> b{};
+    b.left = left, b.diag = diag, b.n = n, b.device = plan->device;
+    /* the uploads land before the link may copy a chunk in */
+    pw_status st = pw_from_cuda(cudaStreamSynchronize(pw_plan_stream(plan)));
+    PW_THEN(st, pw_gpu_band_open(&b.gb, plan->device, n, 1, band->col0 > 0, band->col0 + band->cols < band->total_cols));
+    pw_band_io io = {&b, sizeof(T), gpu_linear_band<T>::put_left, gpu_linear_band<T>::get_last, NULL, NULL};
+    if (st == PW_OK) {
+        st = band->attach(band->ctx, &io, &b.edges);
+        b.gb.edges = &b.edges;
+        pw_plan banded = *plan;
+        banded.cuda_band = &b.gb;
+        if (st == PW_OK) st = run(&banded);
+        band->detach(band->ctx, st);
+    }
+    pw_gpu_band_close(&b.gb);
+    return st;
 }
 
 /* ---- Smith-Waterman ----------------------------------------------------------------------- */
@@ -176,7 +240,8 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
             app.max_score = 0; /* no positive score: every H is 0, and so the bound's gain */
             for (int k = 0; k < alphabet * alphabet; k++) app.max_score = scores[k] > app.max_score ? scores[k] : app.max_score;
         }
-        st = pw_cuda_run_linear(&watched, app, info);
+        st = pw_cuda_run_band(&watched, left.ptr, diag.ptr, n,
+                              [&](const pw_plan *p) { return pw_cuda_run_linear(p, app, info); });
         if (st == PW_OK && plan->sw_prune) {
             unsigned long long skipped = 0;
             st = pruned.download(&skipped, 1);
@@ -381,12 +446,14 @@ static pw_status dtw_core(const pw_plan *plan, const F *da, int64_t n, const F *
     cudaStream_t s = pw_plan_stream(plan);
     pw_device_buffer<F> bus(s), left(s), diag(s);
     std::vector<F> bus_init((size_t)m, (F)INFINITY), left_init((size_t)n, (F)INFINITY), diag_init((size_t)n, (F)INFINITY);
-    diag_init[0] = 0; /* D(-1, -1) = 0 */
+    const pw_band *band = (const pw_band *)plan->band;
+    diag_init[0] = band && band->col0 > 0 ? (F)INFINITY : (F)0; /* D(-1, -1) = 0; a later band's (-1, col0 - 1) */
     pw_status st = bus.upload(bus_init.data(), (size_t)m);
     PW_THEN(st, left.upload(left_init.data(), (size_t)n));
     PW_THEN(st, diag.upload(diag_init.data(), (size_t)n));
     if (st != PW_OK) return st;
-    st = pw_cuda_run_linear(plan, DtwApp<F>{bus.ptr, left.ptr, diag.ptr, da, db, squared}, info);
+    const DtwApp<F> app{bus.ptr, left.ptr, diag.ptr, da, db, squared};
+    st = pw_cuda_run_band(plan, left.ptr, diag.ptr, n, [&](const pw_plan *p) { return pw_cuda_run_linear(p, app, info); });
     F last = 0;
     PW_THEN(st, bus.pw_download(&last, bus.ptr + m - 1, sizeof(F), s));
     if (st == PW_OK) *distance = (double)last;

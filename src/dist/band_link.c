@@ -137,6 +137,8 @@ static void edge_abandon(void *ctx)
     atomic_store(&l->abandon, 1);
 }
 
+static int edge_broken(void *ctx) { return atomic_load(&((pw_band_link *)ctx)->failed); }
+
 /* ---- the link's thread ----------------------------------------------------------------------- */
 
 /* Move what can move on channel c now.  1 if anything did, 0 if not, -1 on a transport error. */
@@ -295,7 +297,7 @@ static pw_status link_attach(void *ctx, const pw_band_io *io, pw_band_edges *edg
     }
     *edges = (pw_band_edges){l, l->ch[0].peer >= 0 ? edge_wait_left : NULL, l->ch[2].peer >= 0 ? edge_wait_right : NULL,
                              l->ch[1].peer >= 0 ? edge_last_done : NULL, l->ch[3].peer >= 0 ? edge_first_done : NULL,
-                             edge_abandon};
+                             edge_abandon, edge_broken};
     atomic_store_explicit(&l->attached, 1, memory_order_release);
     return PW_OK;
 }

@@ -21,13 +21,13 @@ typedef pw_status (*band_run_fn)(void *args, const pw_options *options, const pw
 
 /* Agree, run this rank's band of columns [col0, col0 + cols) with its link, conclude: every rank's
  * `bytes` result bytes in all. */
-static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *sig, const pw_options *options,
+static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *sig, const pw_options *options, int gpu,
                           int64_t rows, int64_t sweeps, int64_t col0, int64_t cols, int64_t total_cols, band_run_fn fn,
                           void *args, void *mine, void *all, size_t bytes)
 {
     pw_options o;
     int64_t watchdog_ns = 0;
-    if (local == PW_OK) local = dist_band_options(options, &o, &watchdog_ns);
+    if (local == PW_OK) local = dist_band_options(options, gpu, &o, &watchdog_ns);
     pw_status st = dist_agree(comm, local, sig);
     if (st != PW_OK) return st;
     pw_band band;
@@ -108,7 +108,7 @@ pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int
     sw_share *all = pw_malloc(sizeof *all * (size_t)comm->size);
     if (!all) local = PW_ERR_OUT_OF_MEMORY;
     sw_share spare[1];
-    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, sw_band_run, &x, &mine, all ? all : spare,
+    st = run_band(comm, local, &sig, options, 1, n, 1, x.col0, x.cols, m, sw_band_run, &x, &mine, all ? all : spare,
                   all ? sizeof mine : 0);
     if (st == PW_OK) {
         sw_share best = {0, -1, -1};
@@ -160,7 +160,7 @@ static pw_status dist_dtw(pw_comm *comm, const void *a, int64_t n, const void *b
     }
     double mine = INFINITY, *all = pw_malloc(sizeof *all * (size_t)comm->size), spare;
     if (!all) local = PW_ERR_OUT_OF_MEMORY;
-    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, dtw_band_run, &x, &mine, all ? all : &spare,
+    st = run_band(comm, local, &sig, options, 1, n, 1, x.col0, x.cols, m, dtw_band_run, &x, &mine, all ? all : &spare,
                   all ? sizeof mine : 0);
     if (st == PW_OK) {
         result->distance = all[comm->size - 1]; /* (the last band holds the last cell) */
@@ -240,7 +240,7 @@ pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw
     pw_run_info local_info;
     image_args x = {in, out, NULL, 0, 0, 0, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, sat_band_run, &x,
+    return run_band(comm, local, &sig, options, 0, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, sat_band_run, &x,
                     &none, &none, 0);
 }
 
@@ -269,7 +269,7 @@ pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo
     pw_run_info local_info;
     image_args x = {in, NULL, out, bins, lo, hi, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, inthist_band_run,
+    return run_band(comm, local, &sig, options, 0, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, inthist_band_run,
                     &x, &none, &none, 0);
 }
 
@@ -337,7 +337,7 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     pw_run_info local_info;
     stencil_args x = {grid, sweeps, sor, omega, info ? info : &local_info};
     char none;
-    st = run_band(comm, local, &sig, options, local == PW_OK ? grid->rows - 2 : 0, sweeps, col0, mine.cols, total,
+    st = run_band(comm, local, &sig, options, 0, local == PW_OK ? grid->rows - 2 : 0, sweeps, col0, mine.cols, total,
                   stencil_band_run, &x, &none, &none, 0);
     if (st != PW_OK || !residual) return st;
     /* every rank is here (the run succeeded everywhere): the chain, then the last rank's sum for all */

@@ -5,6 +5,7 @@
 
 #include "dist_run.h"
 #include "../core/alloc.h"
+#include "../core/plan.h"
 #include "../core/status_detail.h"
 #include "../cpu/team.h"
 
@@ -112,22 +113,24 @@ pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig)
     return st;
 }
 
-pw_status dist_band_options(const pw_options *options, pw_options *band, int64_t *watchdog_ns)
+pw_status dist_band_options(const pw_options *options, int gpu, pw_options *band, int64_t *watchdog_ns)
 {
     if (options) *band = *options;
     else pw_options_init(band);
-    if (band->backend == PW_BACKEND_CUDA) {
-        pw_set_error_detail("distributed runs use the CPU engines so far (GPU bands over NCCL are not written yet): "
-                            "use the CPU backend");
+    if (band->backend == PW_BACKEND_CUDA && !gpu) {
+        pw_set_error_detail("distributed runs of this application use the CPU engines so far (GPU bands exist for "
+                            "sw and dtw): use the CPU backend");
         return PW_ERR_UNSUPPORTED;
     }
-    band->backend = PW_BACKEND_CPU;
+    if (!gpu) band->backend = PW_BACKEND_CPU;
     if (band->strategy != PW_STRATEGY_PEER) {
         pw_set_error_detail("a distributed run uses the peer strategy on every rank");
         return PW_ERR_UNSUPPORTED;
     }
     band->width_model = -1; /* (no training runs: a corner of a band would wait on the link) */
-    *watchdog_ns = (band->watchdog_ms ? band->watchdog_ms : 120000) * 1000000;
+    pw_backend resolved = PW_BACKEND_CPU;
+    if (pw_backend_resolve(band, &resolved) != PW_OK) resolved = PW_BACKEND_CPU; /* (the run says why) */
+    *watchdog_ns = (band->watchdog_ms ? band->watchdog_ms : resolved == PW_BACKEND_CUDA ? 10000 : 120000) * 1000000;
     return PW_OK;
 }
 

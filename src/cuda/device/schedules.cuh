@@ -62,6 +62,21 @@ __device__ __forceinline__ void pw_run_ordered_tile(const Proc &proc, const pw_e
     else pw_run_plain_tile(proc, a.t, r, c, smem, a.sweep_base);
 }
 
+/* A band of a larger run (sync.cuh, pw_device_band): thread 0 waits until the left neighbour's
+ * column holds the tile-row's rows of its sweep.  false: abandoned. */
+__device__ __forceinline__ bool pw_band_wait_left(const pw_engine_args &a, int64_t sweep, int64_t rows_end)
+{
+    const pw_counter need = (pw_counter)((a.sweep_base + sweep) * a.band.rows + rows_end);
+    return pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire(a.band.left_ready)) >= need; });
+}
+
+/* After a tile-row (its stores behind a __syncthreads): its rows of the last column are final. */
+__device__ __forceinline__ void pw_band_report_last(const pw_engine_args &a, int64_t sweep, int64_t rows_end)
+{
+    __threadfence(); /* the block's stores (ordered by the barrier) before the word the host reads */
+    atomicMax(a.band.last_done + a.sweep_base + sweep, (pw_counter)rows_end);
+}
+
 template <class Proc>
 __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engine_args &a)
 {
@@ -89,6 +104,12 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
         const int64_t sweep = k.sweep, r = k.row;
         const pw_row_sync sync{&a, q, sweep, r};
         const int64_t first = pw_tiling_first_tile(&t, r), end = pw_tiling_end_tile(&t, r);
+        const int64_t rows_end = r * t.h + pw_tiling_lanes(&t, r);
+        if (a.band.left_ready) { /* a band: the left neighbour's column first (the tile-row reads it at column 0) */
+            if (threadIdx.x == 0) abandon = !pw_band_wait_left(a, sweep, rows_end);
+            __syncthreads();
+            if (abandon) return;
+        }
         if constexpr (Proc::policy.runs_rows) {
             if (!proc.run_row(t, r, first, end, pw_smem, sync)) return;
             __syncthreads();
@@ -119,6 +140,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
             }
         }
         __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
+        if (a.band.last_done && threadIdx.x == 0) pw_band_report_last(a, sweep, rows_end);
     }
 }
 

@@ -27,6 +27,17 @@
 #define PW_CUDA_ERROR_TIMEOUT 1
 #define PW_CUDA_ERROR_CANCELLED 2 /* written by the host (gpu_monitor.cuh) */
 
+/* A band of columns of a larger run (core/band.h), as the kernel sees it: device words the host
+ * side (the band's link, through the app's glue) writes and reads with copies on its own stream.
+ * left_ready: sweep * rows + rows of the left neighbour's column in place (NULL: no left
+ * neighbour); last_done: a word a sweep, rows of the band's last column final (NULL: no right
+ * neighbour). */
+struct pw_device_band {
+    const pw_counter *left_ready;
+    pw_counter *last_done;
+    int64_t rows;
+};
+
 struct pw_engine_args {
     pw_tiling t;
     pw_counter *progress;       /* one counter per ticket (tile-row and sweep) */
@@ -40,6 +51,7 @@ struct pw_engine_args {
     unsigned spin_polls;        /* pw_poll: polls before it sleeps between them */
     pw_gpu_trace trace;         /* trace.records == NULL: tracing off */
     pw_gpu_monitor monitor;     /* monitor.words == NULL: no progress hook, no cancel flag */
+    pw_device_band band;        /* band.left_ready and band.last_done NULL: the whole problem */
 };
 
 /* Poll until poll(&seen) says ready; false when the run is abandoned (the abandon flag set, or
