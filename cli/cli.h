@@ -42,6 +42,7 @@ typedef struct cli_common {
     int check;     /* also run the sequential CPU reference and compare */
     int progress;  /* progress on stderr even when it is not a terminal */
     int mpi;       /* --mpi: one rank of mpirun's processes */
+    int devices[16], n_devices; /* --devices 0,1,... / --gpus N: sw and dtw over these GPUs (2 .. 16) */
 } cli_common;
 
 #define CLI_COMMON_HELP                                                                    \
@@ -77,6 +78,8 @@ typedef struct cli_common {
     "                              best score so far) a line a second, also when stderr\n" \
     "                              is not a terminal (on a terminal it shows after 2 s)\n" \
     "                              Ctrl-C stops a run cleanly (exit 130)\n"               \
+    "  --gpus N, --devices 0,1,..  sw and dtw: one run over these GPUs of this machine\n"   \
+    "                              (bands of columns, a thread a GPU: docs/DISTRIBUTED.md)\n" \
     "  --mpi                       one rank of mpirun's processes: the run is split into\n" \
     "                              bands of columns over the ranks (CPU engines), rank 0\n" \
     "                              prints (sw dtw sat inthist heat sor: docs/DISTRIBUTED.md)\n" \

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../src/core/status_detail.h"
 
 /* What the hook saw last; the hook runs on one of the library's threads. */
 static struct {
@@ -124,9 +125,70 @@ static pw_status run_library_job(void *job) { return pw_job_run(job); }
 static pw_comm *dist_comm;
 static pw_status run_dist_job(void *job) { return pw_dist_job_run(dist_comm, job); }
 
+/* --gpus / --devices: the job as bands of columns over these GPUs, a rank a thread of this process
+ * (pw_comm_local); rank 0 runs here and writes the caller's results, the others into their own. */
+typedef struct device_rank {
+    pw_comm *comm;
+    pw_job job;
+    pw_sw_result sw;
+    pw_dtw_result dtw;
+    pw_run_info info;
+    pw_status st;
+} device_rank;
+
+static void *device_rank_main(void *p)
+{
+    device_rank *r = p;
+    r->st = pw_dist_job_run(r->comm, &r->job);
+    return NULL;
+}
+
+static const cli_common *devices_of;
+static pw_status run_on_devices(void *arg)
+{
+    pw_job *job = arg;
+    const cli_common *c = devices_of;
+    const int n = c->n_devices;
+    pw_comm *comms[16];
+    device_rank ranks[16];
+    pthread_t ids[16];
+    int started[16] = {0};
+    pw_status st = pw_comm_local(n, comms);
+    if (st != PW_OK) return st;
+    for (int k = 0; k < n; k++) {
+        device_rank *r = &ranks[k];
+        *r = (device_rank){comms[k], *job, {0}, {0}, {0}, PW_OK};
+        r->job.options.device = c->devices[k];
+        r->job.options.backend = PW_BACKEND_CUDA;
+        if (k > 0) { /* (its own results: rank 0's are the caller's) */
+            if (job->kind == PW_JOB_SW) r->job.u.sw.result = &r->sw;
+            else r->job.u.dtw.result = &r->dtw;
+            r->job.info = &r->info;
+            started[k] = pthread_create(&ids[k], NULL, device_rank_main, r) == 0;
+            if (!started[k]) r->st = PW_ERR_THREAD;
+        }
+    }
+    for (int k = 1; k < n && st == PW_OK; k++) /* (a rank that could not start would leave the others waiting) */
+        if (!started[k]) st = PW_ERR_THREAD;
+    if (st == PW_OK) device_rank_main(&ranks[0]);
+    for (int k = 1; k < n; k++)
+        if (started[k]) pthread_join(ids[k], NULL);
+    for (int k = 0; k < n; k++) pw_comm_free(comms[k]);
+    return st == PW_OK ? ranks[0].st : st;
+}
+
 pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job)
 {
     if (cli_in_batch()) return cli_batch_run_job(job);
+    if (c->n_devices > 1) {
+        if (job->kind != PW_JOB_SW && job->kind != PW_JOB_DTW) {
+            pw_set_error_detail("--gpus and --devices take sw and dtw (the GPU bands of the other apps are not written yet)");
+            return PW_ERR_UNSUPPORTED;
+        }
+        devices_of = c;
+        return cli_run_job(c, label, run_on_devices, job);
+    }
+    if (c->n_devices == 1) job->options.device = c->devices[0];
     if ((dist_comm = cli_mpi_comm())) {
         if (job->options.backend == PW_BACKEND_AUTO) job->options.backend = PW_BACKEND_CPU; /* (bands: CPU so far) */
         return cli_run_job(c, label, run_dist_job, job);

@@ -108,7 +108,7 @@ static pw_comm *mpi_comm; /* --mpi (cli_mpi_start) */
 
 enum { OPT_BACKEND = 1001, OPT_STRATEGY, OPT_SHAPE, OPT_TILE_H, OPT_TILE_W, OPT_THREADS,
        OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS, OPT_TRACE, OPT_WATCHDOG, OPT_MAX_BLOCKS,
-       OPT_ROWS_PER_THREAD, OPT_LAYOUT, OPT_TRAIN_RATIO, OPT_WISDOM, OPT_SIMD, OPT_MPI };
+       OPT_ROWS_PER_THREAD, OPT_LAYOUT, OPT_TRAIN_RATIO, OPT_WISDOM, OPT_SIMD, OPT_MPI, OPT_GPUS, OPT_DEVICES };
 
 static const struct option common_options[] = {
     {"backend", required_argument, 0, OPT_BACKEND}, {"strategy", required_argument, 0, OPT_STRATEGY},
@@ -121,6 +121,7 @@ static const struct option common_options[] = {
     {"rows-per-thread", required_argument, 0, OPT_ROWS_PER_THREAD}, {"layout", required_argument, 0, OPT_LAYOUT},
     {"train-ratio", required_argument, 0, OPT_TRAIN_RATIO}, {"wisdom", required_argument, 0, OPT_WISDOM},
     {"simd", required_argument, 0, OPT_SIMD},       {"mpi", no_argument, 0, OPT_MPI},
+    {"gpus", required_argument, 0, OPT_GPUS},       {"devices", required_argument, 0, OPT_DEVICES},
     {"help", no_argument, 0, 'h'}};
 #define N_COMMON (int)(sizeof common_options / sizeof common_options[0])
 
@@ -178,6 +179,25 @@ static int common_option(cli_common *c, int opt, const char *arg)
         return 1;
     case OPT_QUIET: c->quiet = 1; return 1;
     case OPT_MPI: c->mpi = 1; return 1;
+    case OPT_GPUS:
+        if (cli_parse_int("--gpus", arg, 1, 16, &v)) return -1;
+        c->n_devices = (int)v;
+        for (int d = 0; d < c->n_devices; d++) c->devices[d] = d;
+        return 1;
+    case OPT_DEVICES: {
+        c->n_devices = 0;
+        for (const char *at = arg; *at;) {
+            char *end;
+            const long d = strtol(at, &end, 10);
+            if (end == at || d < 0 || d > 1024 || c->n_devices == 16 || (*end && *end != ',')) {
+                cli_error("--devices: '%s' is not a list of up to 16 device numbers like 0,1,2", arg);
+                return -1;
+            }
+            c->devices[c->n_devices++] = (int)d;
+            at = *end ? end + 1 : end;
+        }
+        return 1;
+    }
     case OPT_TSV: c->tsv = 1; return 1;
     case OPT_CHECK: c->check = 1; return 1;
     case OPT_PROGRESS: c->progress = 1; return 1;
@@ -250,6 +270,20 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         return -1;
     }
     *first = optind;
+    for (int a = 0; a < common->n_devices; a++)
+        for (int b = 0; b < a; b++)
+            if (common->devices[a] == common->devices[b]) {
+                cli_error("--devices: device %d twice (a GPU takes one band)", common->devices[a]);
+                return -1;
+            }
+    if (common->n_devices > 0 && strstr(pw_build_info(), "no CUDA")) {
+        cli_error("--gpus/--devices: this build has no CUDA (%s)", pw_build_info());
+        return -1;
+    }
+    if (common->n_devices > 1 && common->mpi) {
+        cli_error("--gpus/--devices and --mpi: one or the other (under mpirun each rank takes one GPU: --device)");
+        return -1;
+    }
     if (common->mpi && cli_mpi_start()) return -1;
     cli_progress_attach(common);
     return 0;

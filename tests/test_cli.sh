@@ -590,6 +590,13 @@ got=$("$pw" sw --strategy tasks --tile-h 9 --tile-w 17 --quiet "$ex/query.fa" "$
 PEERWAVE_TASK_QUEUES=central "$pw" heat --size 100x90 --sweeps 3 --strategy tasks --check --quiet > /dev/null 2>&1 && ok ||
   bad "heat --strategy tasks (central queue) --check"
 
+# --gpus / --devices: more GPUs than any machine here has (or a build without CUDA) is a clear
+# error, never a hang; a device twice is a usage error
+"$pw" sw --gpus 16 --quiet "$ex/query.fa" "$ex/target.fa" > /dev/null 2> "$tmp/err"
+[ $? -ne 0 ] && [ "$(wc -l < "$tmp/err")" = 1 ] && ok || bad "sw --gpus 16: $(head -2 "$tmp/err")"
+expect 2 sw --devices 0,0 "$ex/query.fa" "$ex/target.fa"
+expect 2 sw --devices 0,x "$ex/query.fa" "$ex/target.fa"
+
 # --mpi: the same run as bands of columns over mpirun's ranks, every result equal to one process's
 # (when this build has MPI and mpirun is there; else --mpi is a clear error)
 if "$pw" --version 2>/dev/null | grep -q "no MPI" || ! command -v mpirun > /dev/null; then
