@@ -325,7 +325,7 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
         gpu.backend = PW_BACKEND_CUDA;
         gpu.cuda_stream = stream;
         gpu.max_blocks = 132 / ranks / 2; /* (each rank's kernel a share of the SMs) */
-        gpu.watchdog_ms = 20000;
+        gpu.watchdog_ms = 5000; /* (a hand-over that never comes fails in seconds, not minutes) */
         if (!dtw) {
             char *a = malloc((size_t)n), *b = malloc((size_t)m);
             random_dna(&r, a, n);

@@ -67,33 +67,25 @@ __global__ void pw_finite_kernel(const F *x, int64_t n, int *bad)
         if (!isfinite(x[k])) *bad = 1;
 }
 
-/* The residual's row sums (apps/stencil_cell.h), in the host's order: a warp a row.  The lanes
- * make 32 consecutive columns' terms at once (coalesced loads), and lane 0 adds them in order --
- * only those additions are serial, and every row runs at once (a thread a row, or a warp 32 rows
- * with the loads through shared memory, left most of the GPU idle: 1.4 and 4 ms a 4096^2 grid).
- * Blocks of 8 warps. */
-#define PW_RESIDUAL_ROWS_PER_BLOCK 8
+__device__ inline double pw_residual_cells(const float *p, int64_t stride, int64_t n, double sum)
+{
+    return pw_residual_cells_f32(p, stride, n, sum);
+}
+__device__ inline double pw_residual_cells(const double *p, int64_t stride, int64_t n, double sum)
+{
+    return pw_residual_cells_f64(p, stride, n, sum);
+}
+
+/* The residual's row sums (apps/stencil_cell.h), in the host's order: a thread an interior row.
+ * Measured on the H100 (bench/queue.sh, 4096^2 f64): 1.4 ms.  Two versions with coalesced loads
+ * were slower there and are left out: a warp a 32-row strip through shared memory (4 ms), the
+ * same with the terms made in parallel (4.3 ms).  Not measured yet: a warp a row, the lanes
+ * making 32 columns' terms and lane 0 adding them in order (every row at once). */
 template <class F>
 __global__ void pw_residual_rows_kernel(const F *g, int64_t rows, int64_t cols, int64_t stride, double *sums)
 {
-    __shared__ double term[PW_RESIDUAL_ROWS_PER_BLOCK][32];
-    const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32;
-    const int64_t i = (int64_t)blockIdx.x * PW_RESIDUAL_ROWS_PER_BLOCK + warp; /* interior row i */
-    if (i >= rows - 2) return; /* (the whole warp: only warp-level syncs below) */
-    const F *p = g + (i + 1) * stride + 1;
-    const int64_t n = cols - 2;
-    double sum = 0;
-    for (int64_t j0 = 0; j0 < n; j0 += 32) {
-        const int64_t j = j0 + lane;
-        if (j < n) term[warp][lane] = pw_residual_term(p[j - stride], p[j - 1], p[j + stride], p[j + 1], p[j]);
-        __syncwarp();
-        if (lane == 0) {
-            const int end = n - j0 < 32 ? (int)(n - j0) : 32;
-            for (int c = 0; c < end; c++) sum = pw_residual_add(sum, term[warp][c]);
-        }
-        __syncwarp();
-    }
-    if (lane == 0) sums[i] = sum;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < rows - 2; i += (int64_t)gridDim.x * blockDim.x)
+        sums[i] = pw_residual_cells(g + (i + 1) * stride + 1, stride, cols - 2, 0.0);
 }
 
 /* A device scalar: zeroed on the stream, read back (synchronously) after the kernels. */

@@ -16,6 +16,7 @@
 #ifndef PW_CUDA_GPU_BAND_CUH
 #define PW_CUDA_GPU_BAND_CUH
 
+#include <stdlib.h>
 #include <time.h>
 
 #include "../core/band.h"
@@ -27,9 +28,9 @@ struct pw_gpu_band {
     const pw_band_edges *edges; /* the link's callbacks */
     int64_t sweeps;
     pw_counter *words;          /* device: left_ready, then last_done[sweeps] */
-    pw_counter *host_done;      /* pinned: the polled copy of last_done */
-    pw_counter *reported;       /* pinned: the rows handed to the link, per sweep */
-    int *cancel_value;          /* pinned: PW_CUDA_ERROR_CANCELLED */
+    pw_counter *host_done;      /* host: the polled copy of last_done */
+    pw_counter *reported;       /* host: the rows handed to the link, per sweep */
+    int *cancel_value;          /* host: PW_CUDA_ERROR_CANCELLED, the source of the cancel copy */
     cudaStream_t stream;        /* non-blocking: the link's copies and the polls */
 };
 
@@ -37,14 +38,18 @@ struct pw_gpu_band {
  * copies in early is overwritten) and the stream.  rows: the band's rows; the words on `device`. */
 static inline pw_status pw_gpu_band_open(pw_gpu_band *b, int device, int64_t rows, int64_t sweeps, bool left, bool right)
 {
+    /* Stream-ordered device words and plain host memory: cudaMalloc, cudaFree and pinned host
+     * allocations may synchronise the whole device, which here would wait for a neighbour's
+     * kernel that waits for this band (two ranks sharing a GPU). */
     *b = pw_gpu_band{};
     b->sweeps = sweeps;
     pw_status st = pw_from_cuda(cudaSetDevice(device));
     PW_THEN(st, pw_from_cuda(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking)));
-    PW_THEN(st, pw_from_cuda(cudaMalloc((void **)&b->words, sizeof(pw_counter) * (size_t)(1 + sweeps))));
-    PW_THEN(st, pw_from_cuda(cudaMallocHost((void **)&b->host_done, sizeof(pw_counter) * (size_t)sweeps)));
-    PW_THEN(st, pw_from_cuda(cudaMallocHost((void **)&b->reported, sizeof(pw_counter) * (size_t)sweeps)));
-    PW_THEN(st, pw_from_cuda(cudaMallocHost((void **)&b->cancel_value, sizeof(int))));
+    PW_THEN(st, pw_from_cuda(pw_cuda_malloc((void **)&b->words, sizeof(pw_counter) * (size_t)(1 + sweeps), b->stream)));
+    b->host_done = st == PW_OK ? (pw_counter *)pw_malloc(sizeof(pw_counter) * (size_t)sweeps) : NULL;
+    b->reported = st == PW_OK ? (pw_counter *)pw_malloc(sizeof(pw_counter) * (size_t)sweeps) : NULL;
+    b->cancel_value = st == PW_OK ? (int *)pw_malloc(sizeof(int)) : NULL;
+    if (st == PW_OK && (!b->host_done || !b->reported || !b->cancel_value)) st = PW_ERR_OUT_OF_MEMORY;
     PW_THEN(st, pw_from_cuda(cudaMemsetAsync(b->words, 0, sizeof(pw_counter) * (size_t)(1 + sweeps), b->stream)));
     PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(b->stream)));
     if (st != PW_OK) return st;
@@ -58,12 +63,14 @@ static inline pw_status pw_gpu_band_open(pw_gpu_band *b, int device, int64_t row
 
 static inline void pw_gpu_band_close(pw_gpu_band *b)
 {
-    if (b->stream) cudaStreamSynchronize(b->stream);
-    if (b->stream) cudaStreamDestroy(b->stream);
-    cudaFree(b->words);
-    cudaFreeHost(b->host_done);
-    cudaFreeHost(b->reported);
-    cudaFreeHost(b->cancel_value);
+    if (b->stream) {
+        pw_cuda_free(b->words, b->stream);
+        cudaStreamSynchronize(b->stream);
+        cudaStreamDestroy(b->stream);
+    }
+    free(b->host_done);
+    free(b->reported);
+    free(b->cancel_value);
     *b = pw_gpu_band{};
 }
 

@@ -141,9 +141,8 @@ static pw_status stencil_device(const pw_plan *plan, pw_image *grid, int64_t swe
     pw_device_buffer<double> sums(s);
     st = sums.alloc((size_t)rows);
     if (st != PW_OK) return st;
-    pw_residual_rows_kernel<F><<<(unsigned)((rows + PW_RESIDUAL_ROWS_PER_BLOCK - 1) / PW_RESIDUAL_ROWS_PER_BLOCK),
-                                 32 * PW_RESIDUAL_ROWS_PER_BLOCK, 0, s>>>((const F *)grid->data, grid->rows, grid->cols,
-                                                                          pw_image_stride(grid), sums.ptr);
+    pw_residual_rows_kernel<F><<<(unsigned)((rows + 127) / 128), 128, 0, s>>>((const F *)grid->data, grid->rows,
+                                                                               grid->cols, pw_image_stride(grid), sums.ptr);
     st = pw_from_cuda(cudaGetLastError());
     double *host = st == PW_OK ? (double *)malloc(sizeof(double) * (size_t)rows) : NULL;
     if (st == PW_OK && !host) st = PW_ERR_OUT_OF_MEMORY;
