@@ -43,6 +43,7 @@ typedef struct cli_common {
     int progress;  /* progress on stderr even when it is not a terminal */
     int mpi;       /* --mpi: one rank of mpirun's processes */
     int devices[16], n_devices; /* --devices 0,1,... / --gpus N: sw and dtw over these GPUs (2 .. 16) */
+    int balance;   /* --balance: band widths by each rank's measured speed (pw_comm_measure_weight) */
 } cli_common;
 
 #define CLI_COMMON_HELP                                                                    \
@@ -80,6 +81,8 @@ typedef struct cli_common {
     "                              Ctrl-C stops a run cleanly (exit 130)\n"               \
     "  --gpus N, --devices 0,1,..  sw and dtw: one run over these GPUs of this machine\n"   \
     "                              (bands of columns, a thread a GPU: docs/DISTRIBUTED.md)\n" \
+    "  --balance                   with --mpi, --gpus or --devices: band widths by each rank's\n" \
+    "                              speed, measured by a short run first (same results)\n" \
     "  --mpi                       one rank of mpirun's processes: the run is split into\n" \
     "                              bands of columns over the ranks (CPU engines), rank 0\n" \
     "                              prints (sw dtw sat inthist heat sor: docs/DISTRIBUTED.md)\n" \

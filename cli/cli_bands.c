@@ -88,6 +88,10 @@ int cli_sat_bands(cli_common *common, const char *path, const char *out_path, in
     pw_comm *c = cli_mpi_comm();
     pw_image in = {0}, out = {0};
     int64_t first, count, cols;
+    if (common->balance && pw_comm_measure_weight(c, &common->options, NULL) != PW_OK) {
+        cli_error("--balance: %s", cli_status_text(PW_ERR_INVALID_ARGUMENT));
+        return EXIT_DATA;
+    }
     int code = read_band(c, path, 0, &in, &first, &count, &cols);
     if (code) return code;
     const pw_dtype file_type = in.type;
@@ -159,6 +163,10 @@ int cli_stencil_bands(cli_common *common, const char *init, const char *out_path
     const char *name = sor ? "sor" : "heat";
     pw_image band = {0};
     int64_t first, count, cols;
+    if (common->balance && pw_comm_measure_weight(c, &common->options, NULL) != PW_OK) {
+        cli_error("--balance: %s", cli_status_text(PW_ERR_INVALID_ARGUMENT));
+        return EXIT_DATA;
+    }
     int code = read_band(c, init, 1, &band, &first, &count, &cols);
     if (code) return code;
     int ok = (band.type == PW_F32 || band.type == PW_F64) && band.rows >= 3;

@@ -123,7 +123,12 @@ static void format_status(char *out, size_t size, double elapsed)
 static pw_status run_library_job(void *job) { return pw_job_run(job); }
 
 static pw_comm *dist_comm;
-static pw_status run_dist_job(void *job) { return pw_dist_job_run(dist_comm, job); }
+static int dist_balance; /* --balance: measure each rank's weight first */
+static pw_status run_dist_job(void *job)
+{
+    pw_status st = dist_balance ? pw_comm_measure_weight(dist_comm, &((pw_job *)job)->options, NULL) : PW_OK;
+    return st == PW_OK ? pw_dist_job_run(dist_comm, job) : st;
+}
 
 /* --gpus / --devices: the job as bands of columns over these GPUs, a rank a thread of this process
  * (pw_comm_local); rank 0 runs here and writes the caller's results, the others into their own. */
@@ -139,7 +144,8 @@ typedef struct device_rank {
 static void *device_rank_main(void *p)
 {
     device_rank *r = p;
-    r->st = pw_dist_job_run(r->comm, &r->job);
+    r->st = dist_balance ? pw_comm_measure_weight(r->comm, &r->job.options, NULL) : PW_OK;
+    if (r->st == PW_OK) r->st = pw_dist_job_run(r->comm, &r->job);
     return NULL;
 }
 
@@ -180,6 +186,7 @@ static pw_status run_on_devices(void *arg)
 pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job)
 {
     if (cli_in_batch()) return cli_batch_run_job(job);
+    dist_balance = c->balance;
     if (c->n_devices > 1) {
         if (job->kind != PW_JOB_SW && job->kind != PW_JOB_DTW) {
             pw_set_error_detail("--gpus and --devices take sw and dtw (the GPU bands of the other apps are not written yet)");

@@ -47,6 +47,15 @@ int pw_comm_size(const pw_comm *comm);
  * Set it alike on every rank. */
 void pw_comm_set_chunk(pw_comm *comm, int64_t rows);
 
+/* Band widths by speed: each rank gives its weight (its relative speed, > 0) and pw_dist_split
+ * then cuts the columns in proportion (at least one a band).  Collective; every rank's weight must
+ * be positive (else PW_ERR_INVALID_ARGUMENT on all).  Results never depend on the widths. */
+pw_status pw_comm_share_weight(pw_comm *comm, double weight);
+
+/* The same with the weight measured: a short SW run on this rank's engine as options say (a
+ * GPU's, or the CPU's threads); *weight (may be NULL) receives its cells a second.  Collective. */
+pw_status pw_comm_measure_weight(pw_comm *comm, const pw_options *options, double *weight);
+
 /* Each rank frees its own handle (a local group goes with its last handle). */
 void pw_comm_free(pw_comm *comm);
 
@@ -57,8 +66,9 @@ pw_status pw_comm_allgather(pw_comm *comm, const void *mine, void *all, size_t b
 /* MPI_Finalize, if pw_comm_mpi initialised MPI; call once, at the end, after pw_comm_free. */
 void pw_comm_finalize(void);
 
-/* Rank `rank`'s share of n columns split into the comm's bands as evenly as possible: columns
- * [*first, *first + *count).  PW_ERR_INVALID_SIZE if there are fewer columns than ranks. */
+/* Rank `rank`'s share of n columns split into the comm's bands as evenly as possible (or by the
+ * shared weights): columns [*first, *first + *count).  PW_ERR_INVALID_SIZE if there are fewer
+ * columns than ranks. */
 pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first, int64_t *count);
 
 /* SW and DTW: every rank passes the whole sequences (the same on every rank: checked); the

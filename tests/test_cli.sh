@@ -606,6 +606,8 @@ else
   ref=$("$pw" sw --quiet "$ex/query.fa" "$ex/target.fa")
   got=$(mpirun -np 2 "$pw" sw --mpi --quiet "$ex/query.fa" "$ex/target.fa" 2> "$tmp/err")
   [ "$got" = "$ref" ] && ok || bad "sw --mpi -np 2: '$got' vs '$ref' ($(cat "$tmp/err"))"
+  got=$(mpirun -np 3 "$pw" sw --mpi --balance --quiet "$ex/query.fa" "$ex/target.fa" 2> "$tmp/err")
+  [ "$got" = "$ref" ] && ok || bad "sw --mpi --balance -np 3: '$got' vs '$ref' ($(cat "$tmp/err"))"
   { printf 'P5\n97 61\n255\n'; head -c $((97 * 61)) /dev/urandom; } > "$tmp/mpi.pgm"
   "$pw" sat "$tmp/mpi.pgm" -o "$tmp/sat1.npy" --quiet > /dev/null
   mpirun -np 3 "$pw" sat "$tmp/mpi.pgm" -o "$tmp/sat3.npy" --mpi --quiet > /dev/null 2>&1 && cmp -s "$tmp/sat1.npy" "$tmp/sat3.npy" &&

@@ -278,6 +278,12 @@ static void case_failures(pw_comm *c, rank_log *log)
     pw_image in = {PW_U8, 3, 1, 4, pixels + rank % 4}, out = {PW_I32, 3, 1, 0, sums};
     st = pw_dist_sat(c, &in, &out, &cuda, NULL);
     EXPECT(log, st == PW_ERR_UNSUPPORTED, "SAT on the CUDA backend: %s", pw_status_str(st));
+    /* a measured weight: every rank gets a positive one, and a bad one fails every rank */
+    double measured = 0;
+    st = pw_comm_measure_weight(c, &o, &measured);
+    EXPECT(log, st == PW_OK && measured > 0, "pw_comm_measure_weight: %s, %g", pw_status_str(st), measured);
+    st = pw_comm_share_weight(c, rank == ranks - 1 ? -1.0 : 1.0);
+    EXPECT(log, st == PW_ERR_INVALID_ARGUMENT, "a negative weight on one rank: %s", pw_status_str(st));
     /* and the comm still works after all that */
     pw_sw_result whole;
     st = pw_dist_sw(c, a, 10, b, 14, &p, &o, &res);
@@ -290,6 +296,22 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
     rng r = {seed};
     for (int k = 0; k < cases; k++) {
         pw_comm_set_chunk(c, range(&r, 0, 3) ? range(&r, 1, 40) : 0);
+        if (k % 10 == 5) { /* band widths by weight (a rank's own, from the shared draw): results stay the same */
+            double w = 1;
+            for (int q = 0; q <= pw_comm_rank(c); q++) w = (double)range(&r, 1, 8);
+            for (int q = pw_comm_rank(c) + 1; q < pw_comm_size(c); q++) (void)range(&r, 1, 8);
+            pw_status st = pw_comm_share_weight(c, w);
+            EXPECT(log, st == PW_OK, "pw_comm_share_weight: %s", pw_status_str(st));
+            int64_t total = 0, first, count, expect_first = 0;
+            for (int q = 0; q < pw_comm_size(c); q++) { /* the split covers every column once, none empty */
+                st = pw_dist_split(c, q, 97, &first, &count);
+                EXPECT(log, st == PW_OK && first == expect_first && count >= 1, "weighted split of 97: rank %d [%lld, +%lld)",
+                       q, (long long)first, (long long)count);
+                expect_first = first + count;
+                total += count;
+            }
+            EXPECT(log, total == 97, "weighted split covers %lld of 97 columns", (long long)total);
+        }
         switch (range(&r, 0, 4)) {
         case 0: case_sw(c, &r, log); break;
         case 1: case_dtw(c, &r, log); break;

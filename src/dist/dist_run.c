@@ -5,6 +5,7 @@
 
 #include "dist_run.h"
 #include "../core/alloc.h"
+#include "../core/exec.h"
 #include "../core/plan.h"
 #include "../core/status_detail.h"
 #include "../cpu/team.h"
@@ -21,7 +22,68 @@ void pw_comm_free(pw_comm *comm)
 {
     if (!comm) return;
     comm->ops->destroy(comm->ctx);
+    free(comm->weights);
     free(comm);
+}
+
+pw_status pw_comm_share_weight(pw_comm *comm, double weight)
+{
+    if (!comm) return PW_ERR_NULL_ARGUMENT;
+    double *all = pw_malloc(sizeof *all * (size_t)comm->size);
+    const double mine = weight > 0 && weight < 1e300 ? weight : 0; /* (checked on every rank below) */
+    pw_status st = all ? comm->ops->allgather(comm->ctx, &mine, all, sizeof mine) : PW_ERR_OUT_OF_MEMORY;
+    for (int k = 0; st == PW_OK && k < comm->size; k++)
+        if (!(all[k] > 0)) {
+            pw_set_error_detail("rank %d's weight is not a positive number", k);
+            st = PW_ERR_INVALID_ARGUMENT;
+        }
+    if (st != PW_OK) {
+        free(all);
+        return st;
+    }
+    free(comm->weights);
+    comm->weights = all;
+    return PW_OK;
+}
+
+pw_status pw_comm_measure_weight(pw_comm *comm, const pw_options *options, double *weight)
+{
+    if (!comm) return PW_ERR_NULL_ARGUMENT;
+    /* a short SW run on this rank's engine: its rate is the rank's weight (every app's bands cost
+     * about the same per cell relative to the others') */
+    pw_options o;
+    if (options) o = *options;
+    else pw_options_init(&o);
+    pw_backend backend = PW_BACKEND_CPU;
+    pw_status st = pw_backend_resolve(&o, &backend);
+    const int64_t n = backend == PW_BACKEND_CUDA ? 16384 : 2048;
+    char *a = pw_malloc((size_t)n), *b = pw_malloc((size_t)n);
+    double rate = 0;
+    if (st == PW_OK && (!a || !b)) st = PW_ERR_OUT_OF_MEMORY;
+    if (st == PW_OK) {
+        uint64_t s = 88172645463325252ull;
+        for (int64_t k = 0; k < n; k++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            a[k] = "ACGT"[s & 3], b[k] = "ACGT"[(s >> 9) & 3];
+        }
+        o.width_model = -1;
+        o.progress = NULL, o.trace = NULL;
+        pw_sw_result r;
+        pw_sw_params params;
+        pw_sw_params_init(&params);
+        for (int k = 0; k < 2 && st == PW_OK; k++) { /* (the first run warms up) */
+            const double t0 = pw_seconds_now();
+            st = pw_sw(a, n, b, n, &params, &o, &r);
+            rate = (double)n * (double)n / (pw_seconds_now() - t0 + 1e-9);
+        }
+    }
+    free(a);
+    free(b);
+    /* every rank shares, also one whose run failed (its 0 makes every rank fail alike) */
+    pw_status shared = pw_comm_share_weight(comm, st == PW_OK ? rate : 0);
+    if (st == PW_OK) st = shared;
+    if (st == PW_OK && weight) *weight = rate;
+    return st;
 }
 
 pw_status pw_comm_allgather(pw_comm *comm, const void *mine, void *all, size_t bytes)
@@ -38,9 +100,26 @@ pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first
         pw_set_error_detail("%lld columns cannot be split into %d bands of at least one", (long long)n, comm->size);
         return PW_ERR_INVALID_SIZE;
     }
-    const int64_t base = n / comm->size, extra = n % comm->size; /* the first `extra` bands get one more */
-    *first = rank * base + (rank < extra ? rank : extra);
-    *count = base + (rank < extra);
+    if (!comm->weights) {
+        const int64_t base = n / comm->size, extra = n % comm->size; /* the first `extra` bands get one more */
+        *first = rank * base + (rank < extra ? rank : extra);
+        *count = base + (rank < extra);
+        return PW_OK;
+    }
+    /* shares by weight: band k ends at n x (weights up to k) / (all weights), rounded, each band
+     * keeping at least one column */
+    double total = 0, before = 0;
+    for (int k = 0; k < comm->size; k++) total += comm->weights[k];
+    int64_t start = 0, end = 0;
+    for (int k = 0; k <= rank; k++) {
+        start = end;
+        before += comm->weights[k];
+        end = k == comm->size - 1 ? n : (int64_t)((double)n * before / total + 0.5);
+        if (end < start + 1) end = start + 1;
+        if (end > n - (comm->size - 1 - k)) end = n - (comm->size - 1 - k);
+    }
+    *first = start;
+    *count = end - start;
     return PW_OK;
 }
 

@@ -36,6 +36,7 @@ struct pw_comm {
     int rank, size;
     unsigned run;  /* distributed calls made so far: tags of different calls never meet */
     int64_t chunk; /* pw_comm_set_chunk: rows a hand-over chunk carries, 0 = automatic */
+    double *weights; /* pw_comm_share_weight: every rank's, in rank order; NULL = equal bands */
 };
 
 /* Tags: a run's own (comm->run, as the ranks' calls come in the same order), a kind each. */

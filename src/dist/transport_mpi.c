@@ -142,7 +142,7 @@ pw_status pw_comm_mpi(pw_comm **comm)
         free(p);
         return st;
     }
-    *p = (pw_comm){&mpi_ops, c, rank, size, 0, 0};
+    *p = (pw_comm){&mpi_ops, c, rank, size, 0, 0, NULL};
     *comm = p;
     return PW_OK;
 }
