@@ -115,7 +115,7 @@ static pw_status ST_FN(stencil_run_)(pw_image *grid, int64_t sweeps, int sor, do
         pw_stencil_simd vec = {0};
         const int lanes = pw_stencil_simd_lanes(plan->simd, sizeof(ST_T));
         int use = 0;
-        if (lanes >= 2) st = pw_simd_fit_plan(&fitted, NULL, lanes, pw_stencil_simd_rows(plan->simd, sizeof(ST_T)), &use);
+        if (st == PW_OK && lanes >= 2) st = pw_simd_fit_plan(&fitted, NULL, lanes, pw_stencil_simd_rows(plan->simd, sizeof(ST_T)), &use);
         if (st == PW_OK && use && (vec.tile = pw_stencil_simd_kernel(plan->simd, sizeof(ST_T)))) {
             vec.t = &fitted.tiling;
             vec.grid = ctx.grid + ctx.stride + 1;

@@ -43,6 +43,7 @@ typedef struct cli_common {
     int progress;  /* progress on stderr even when it is not a terminal */
     int mpi;       /* --mpi: one rank of mpirun's processes */
     int devices[16], n_devices; /* --devices 0,1,... / --gpus N: sw and dtw over these GPUs (2 .. 16) */
+    int device_given; /* --device was given (else --mpi takes the rank's local index) */
     int balance;   /* --balance: band widths by each rank's measured speed (pw_comm_measure_weight) */
 } cli_common;
 

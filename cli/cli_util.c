@@ -177,6 +177,7 @@ static int common_option(cli_common *c, int opt, const char *arg)
     case OPT_DEVICE:
         if (cli_parse_int("--device", arg, 0, 1024, &v)) return -1;
         o->device = (int)v;
+        c->device_given = 1;
         return 1;
     case OPT_QUIET: c->quiet = 1; return 1;
     case OPT_MPI: c->mpi = 1; return 1;
@@ -282,11 +283,18 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         cli_error("--gpus/--devices: this build has no CUDA (%s)", pw_build_info());
         return -1;
     }
+    if (common->n_devices > 1) /* (before CUDA starts: a lazy kernel load may synchronise a device a band waits on) */
+        setenv("CUDA_MODULE_LOADING", "EAGER", 0);
     if (common->n_devices > 1 && common->mpi) {
         cli_error("--gpus/--devices and --mpi: one or the other (under mpirun each rank takes one GPU: --device)");
         return -1;
     }
     if (common->mpi && cli_mpi_start()) return -1;
+    if (common->mpi && !common->device_given) { /* under mpirun each rank takes its own GPU of its host */
+        const char *local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+        if (!local) local = getenv("MPI_LOCALRANKID");
+        if (local) common->options.device = atoi(local);
+    }
     cli_progress_attach(common);
     return 0;
 }

@@ -14,6 +14,7 @@
  * DTW's whole answer, its band of the SAT and INTHIST tables and of the swept grid) with the
  * single-process run.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdatomic.h>
 #include <pthread.h>
@@ -383,6 +384,85 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
 }
 #endif
 
+/* The k-th allocation failing (PEERWAVE_DEBUG_FAIL_ALLOC), wherever it is -- a rank's engine,
+ * its link, a collective, the residual's chain: every rank returns (no hang), all with the same
+ * status, and a run that succeeds is right. */
+void pw_debug_alloc_reset(void);
+
+typedef struct failing_rank {
+    pw_comm *comm;
+    pw_status sw_st, heat_st;
+    pw_sw_result sw;
+    double residual;
+    float grid[12 * 17];
+} failing_rank;
+
+static void *failing_main(void *p)
+{
+    failing_rank *f = p;
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.threads = 2;
+    o.watchdog_ms = 20000;
+    pw_sw_params prm;
+    pw_sw_params_init(&prm);
+    f->sw_st = pw_dist_sw(f->comm, "ACGTTGCAACGTAGGT", 16, "ACGGTTGCAACTAGGTCA", 18, &prm, &o, &f->sw);
+    int64_t first, count;
+    pw_dist_split(f->comm, pw_comm_rank(f->comm), 15, &first, &count);
+    pw_image band = {PW_F32, 12, count + 2, 17, f->grid + first};
+    f->heat_st = pw_dist_heat(f->comm, &band, 3, &o, &f->residual, NULL);
+    return NULL;
+}
+
+static void failing_allocations(void)
+{
+    pw_sw_params prm;
+    pw_sw_params_init(&prm);
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    pw_sw_result ref;
+    pw_sw("ACGTTGCAACGTAGGT", 16, "ACGGTTGCAACTAGGTCA", 18, &prm, &o, &ref);
+    float g0[12 * 17];
+    for (int k = 0; k < 12 * 17; k++) g0[k] = (float)(k % 13) / 13.0f;
+    float gref[12 * 17];
+    memcpy(gref, g0, sizeof g0);
+    pw_image gi = {PW_F32, 12, 17, 0, gref};
+    double rref;
+    pw_heat(&gi, 3, &o, &rref, NULL);
+    for (int ranks = 2; ranks <= 3; ranks++)
+        for (int k = 1; k <= 60; k++) {
+            pw_comm *comms[3];
+            if (pw_comm_local(ranks, comms) != PW_OK) continue;
+            failing_rank f[3];
+            pthread_t ids[3];
+            char env[8];
+            snprintf(env, sizeof env, "%d", k);
+            setenv("PEERWAVE_DEBUG_FAIL_ALLOC", env, 1);
+            pw_debug_alloc_reset();
+            for (int q = 0; q < ranks; q++) {
+                f[q].comm = comms[q];
+                memcpy(f[q].grid, g0, sizeof g0);
+                pthread_create(&ids[q], NULL, failing_main, &f[q]);
+            }
+            for (int q = 0; q < ranks; q++) pthread_join(ids[q], NULL);
+            unsetenv("PEERWAVE_DEBUG_FAIL_ALLOC");
+            for (int q = 0; q < ranks; q++) {
+                CHECK(f[q].sw_st == f[0].sw_st && f[q].heat_st == f[0].heat_st,
+                      "allocation %d failing, %d ranks: rank %d %s/%s, rank 0 %s/%s", k, ranks, q, pw_status_str(f[q].sw_st),
+                      pw_status_str(f[q].heat_st), pw_status_str(f[0].sw_st), pw_status_str(f[0].heat_st));
+                CHECK(f[q].sw_st == PW_ERR_OUT_OF_MEMORY || (f[q].sw_st == PW_OK && f[q].sw.score == ref.score &&
+                                                             f[q].sw.end_a == ref.end_a && f[q].sw.end_b == ref.end_b),
+                      "allocation %d failing: sw %s", k, pw_status_str(f[q].sw_st));
+                CHECK(f[q].heat_st == PW_ERR_OUT_OF_MEMORY ||
+                          (f[q].heat_st == PW_OK && memcmp(&f[q].residual, &rref, sizeof rref) == 0),
+                      "allocation %d failing: heat %s", k, pw_status_str(f[q].heat_st));
+                pw_comm_free(comms[q]);
+            }
+        }
+}
+
 typedef struct thread_arg {
     pw_comm *comm;
     uint64_t seed;
@@ -436,6 +516,9 @@ int main(int argc, char **argv)
     const int gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
     if (gpu) {
 #ifdef PW_HAVE_CUDA
+        /* kernels loaded at start: a lazy load may synchronise the device while another rank's
+         * kernel waits for this one (docs/DISTRIBUTED.md) */
+        setenv("CUDA_MODULE_LOADING", "EAGER", 0);
         void *s = NULL;
         if (pw_cuda_stream_create(0, &s) != PW_OK) {
             printf("SKIP: no GPU\n");
@@ -447,6 +530,7 @@ int main(int argc, char **argv)
         return 77;
 #endif
     }
+    if (!gpu) failing_allocations();
     for (int ranks = gpu ? 2 : 1; ranks <= (gpu ? 3 : 4); ranks++) {
         pw_comm *comms[4];
         CHECK(pw_comm_local(ranks, comms) == PW_OK, "pw_comm_local(%d)", ranks);

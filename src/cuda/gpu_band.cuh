@@ -32,6 +32,8 @@ struct pw_gpu_band {
     pw_counter *reported;       /* host: the rows handed to the link, per sweep */
     int *cancel_value;          /* host: PW_CUDA_ERROR_CANCELLED, the source of the cancel copy */
     cudaStream_t stream;        /* non-blocking: the link's copies and the polls */
+    cudaStream_t run_stream;    /* non-blocking: the run's, when the caller gave none (the legacy
+                                   default stream would serialise bands sharing a device) */
 };
 
 /* Before the app attaches to its band: the words zeroed (synchronously, so that no chunk the link
@@ -45,6 +47,7 @@ static inline pw_status pw_gpu_band_open(pw_gpu_band *b, int device, int64_t row
     b->sweeps = sweeps;
     pw_status st = pw_from_cuda(cudaSetDevice(device));
     PW_THEN(st, pw_from_cuda(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking)));
+    PW_THEN(st, pw_from_cuda(cudaStreamCreateWithFlags(&b->run_stream, cudaStreamNonBlocking)));
     PW_THEN(st, pw_from_cuda(pw_cuda_malloc((void **)&b->words, sizeof(pw_counter) * (size_t)(1 + sweeps), b->stream)));
     b->host_done = st == PW_OK ? (pw_counter *)pw_malloc(sizeof(pw_counter) * (size_t)sweeps) : NULL;
     b->reported = st == PW_OK ? (pw_counter *)pw_malloc(sizeof(pw_counter) * (size_t)sweeps) : NULL;
@@ -63,6 +66,10 @@ static inline pw_status pw_gpu_band_open(pw_gpu_band *b, int device, int64_t row
 
 static inline void pw_gpu_band_close(pw_gpu_band *b)
 {
+    if (b->run_stream) {
+        cudaStreamSynchronize(b->run_stream);
+        cudaStreamDestroy(b->run_stream);
+    }
     if (b->stream) {
         pw_cuda_free(b->words, b->stream);
         cudaStreamSynchronize(b->stream);
@@ -89,9 +96,9 @@ static inline pw_status pw_gpu_band_poll(pw_gpu_band *b)
     return st;
 }
 
-/* launch.cu's wait for a band's kernel (`done` recorded after it): polls until it ends; a link
- * that gave up cancels it (the result is then PW_ERR_TIMEOUT, the link's reason). */
-static inline pw_status pw_gpu_band_wait(pw_gpu_band *b, cudaEvent_t done, int *error)
+/* launch.cu's wait for a band's kernel (`start` recorded before it, `done` after it): polls until
+ * it ends; a link that gave up cancels it (the result is then PW_ERR_TIMEOUT, the link's reason). */
+static inline pw_status pw_gpu_band_wait(pw_gpu_band *b, cudaEvent_t start, cudaEvent_t done, int *error)
 {
     bool stopping = false;
     for (;;) {
@@ -99,9 +106,14 @@ static inline pw_status pw_gpu_band_wait(pw_gpu_band *b, cudaEvent_t done, int *
         if (e != cudaSuccess && e != cudaErrorNotReady) return pw_from_cuda(e);
         pw_status st = pw_gpu_band_poll(b); /* (once more after the end: the last rows) */
         if (st != PW_OK) return st;
-        if (e == cudaSuccess) return stopping ? PW_ERR_TIMEOUT : PW_OK;
+        if (e == cudaSuccess) { /* (a cancel copy lands before the error word is freed) */
+            if (stopping) st = pw_from_cuda(cudaStreamSynchronize(b->stream));
+            return stopping ? PW_ERR_TIMEOUT : st;
+        }
         if (!stopping && b->edges && b->edges->broken && b->edges->broken(b->edges->ctx)) {
-            st = pw_from_cuda(cudaMemcpyAsync(error, b->cancel_value, sizeof(int), cudaMemcpyHostToDevice, b->stream));
+            /* after the run's set-up (the error word's clearing) on its stream */
+            st = pw_from_cuda(cudaStreamWaitEvent(b->stream, start, 0));
+            PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(error, b->cancel_value, sizeof(int), cudaMemcpyHostToDevice, b->stream)));
             if (st != PW_OK) return st;
             stopping = true;
         }

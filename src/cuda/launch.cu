@@ -90,7 +90,10 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
         if (plan->workers > 0 && available > plan->workers) available = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; } /* block does not fit on an SM */
-        if ((st = pw_gpu_watch_open(&watch, plan, t, sweeps, cells, grid, cells_before, &a.monitor)) != PW_OK) goto done;
+        /* (a band's wait is its own: the watch's pinned allocation could synchronise the device
+         * while a neighbour's kernel waits on this one -- no progress hook in band runs) */
+        if (!plan->cuda_band && (st = pw_gpu_watch_open(&watch, plan, t, sweeps, cells, grid, cells_before, &a.monitor)) != PW_OK)
+            goto done;
         void *args[] = {first_arg, &a};
         PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
         if ((st = pw_gpu_watch_after(&watch, start)) != PW_OK) goto done;
@@ -130,7 +133,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     }
     PW_CUDA_TRY(st, cudaEventRecord(stop, stream), done);
     /* (the launch strategy, a baseline with no persistent blocks, is not watched: the plain wait) */
-    if (plan->cuda_band) st = pw_gpu_band_wait((pw_gpu_band *)plan->cuda_band, stop, error);
+    if (plan->cuda_band) st = pw_gpu_band_wait((pw_gpu_band *)plan->cuda_band, start, stop, error);
     else st = pw_gpu_watch_wait(&watch, stop, error);
     if (st != PW_OK) goto done;
     PW_CUDA_TRY(st, cudaGetLastError(), done);

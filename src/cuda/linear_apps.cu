@@ -151,6 +151,7 @@ static pw_status pw_cuda_run_band(const pw_plan *plan, T *left, T *diag, int64_t
         b.gb.edges = &b.edges;
         pw_plan banded = *plan;
         banded.cuda_band = &b.gb;
+        if (!banded.stream) banded.stream = b.gb.run_stream; /* (never the legacy default stream) */
         if (st == PW_OK) st = run(&banded);
         band->detach(band->ctx, st);
     }

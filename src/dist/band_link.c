@@ -46,6 +46,7 @@ struct pw_band_link {
     pw_band_io io;
     atomic_int attached;    /* io and the channels' buffers are set */
     atomic_int detached;    /* the data phase is over: the app's storage is not touched again */
+    int leaving;            /* (under lock) the thread left the data phase: attach comes too late */
     channel ch[4]; /* left in, last out, right in, first out */
     int ctl_peer[2];
     int ctl_word[2];
@@ -202,7 +203,7 @@ static void send_word(pw_band_link *l, int word)
         static const int words[3] = {0, WORD_END, WORD_ABORT};
         if (l->comm->ops->isend(l->comm->ctx, l->ctl_peer[side], pw_comm_tag(l->comm, PW_TAG_CONTROL), &words[word], sizeof(int),
                                 &request) != PW_OK)
-            continue; /* (the neighbour's wait times out instead) */
+            continue; /* (a transport that cannot send is broken: the neighbour's data waits time out) */
         pw_status st;
         unsigned round = 0;
         while (!l->comm->ops->test(l->comm->ctx, request, &st)) pw_backoff(&round);
@@ -221,7 +222,8 @@ static int poll_words(pw_band_link *l, int *pending)
             l->ctl_request[side] = NULL;
             if (st != PW_OK || l->ctl_word[side] == WORD_ABORT) {
                 abort = 1;
-                link_fail(l, PW_ERR_INTERNAL, 1, "rank %d gave up", l->ctl_peer[side]);
+                /* (after this rank gave up by itself, a neighbour's ABORT is only the echo) */
+                if (!atomic_load(&l->abandon)) link_fail(l, PW_ERR_INTERNAL, 1, "rank %d gave up", l->ctl_peer[side]);
             }
         } else {
             (*pending)++;
@@ -257,6 +259,9 @@ static void *link_main(void *arg)
         if (moved) round = 0;
         else pw_backoff(&round);
     }
+    pthread_mutex_lock(&l->lock); /* (an attach after this point is refused: the channels stay as they are) */
+    l->leaving = 1;
+    pthread_mutex_unlock(&l->lock);
     const int ok = !atomic_load(&l->abandon) && !atomic_load(&l->failed);
     if (!ok) {
         atomic_store(&l->failed, 1); /* the engine's waits give up */
@@ -275,9 +280,19 @@ static void *link_main(void *arg)
     return NULL;
 }
 
+static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_edges *edges);
+
 static pw_status link_attach(void *ctx, const pw_band_io *io, pw_band_edges *edges)
 {
     pw_band_link *l = ctx;
+    pthread_mutex_lock(&l->lock);
+    pw_status st = l->leaving ? PW_ERR_TIMEOUT : attach_locked(l, io, edges); /* (too late: the link gave up) */
+    pthread_mutex_unlock(&l->lock);
+    return st;
+}
+
+static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_edges *edges)
+{
     l->io = *io;
     l->ch[0].put = io->put_left;
     l->ch[1].get = io->get_last;
@@ -310,11 +325,33 @@ static void link_detach(void *ctx, pw_status status)
     while (!atomic_load_explicit(&l->detached, memory_order_acquire)) pw_backoff(&round);
 }
 
+/* A link that could not even be set up (out of memory): its neighbours still get one word each
+ * (ABORT) and give theirs, as every rank sends and takes exactly one word a neighbour per run. */
+static void link_abort_alone(pw_comm *comm)
+{
+    static const int abort_word = WORD_ABORT;
+    int words[2];
+    for (int side = 0; side < 2; side++) {
+        const int peer = side ? comm->rank + 1 : comm->rank - 1;
+        if (peer < 0 || peer >= comm->size) continue;
+        void *send = NULL, *recv = NULL;
+        pw_status st;
+        unsigned round = 0;
+        if (comm->ops->isend(comm->ctx, peer, pw_comm_tag(comm, PW_TAG_CONTROL), &abort_word, sizeof(int), &send) == PW_OK)
+            while (!comm->ops->test(comm->ctx, send, &st)) pw_backoff(&round);
+        if (comm->ops->irecv(comm->ctx, peer, pw_comm_tag(comm, PW_TAG_CONTROL), &words[side], sizeof(int), &recv) == PW_OK)
+            while (!comm->ops->test(comm->ctx, recv, &st)) pw_backoff(&round);
+    }
+}
+
 pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_t watchdog_ns, int64_t col0,
                              int64_t cols, int64_t total_cols, pw_band *band, pw_band_link **link)
 {
     pw_band_link *l = pw_malloc(sizeof *l);
-    if (!l) return PW_ERR_OUT_OF_MEMORY;
+    if (!l) {
+        link_abort_alone(comm);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
     memset(l, 0, sizeof *l);
     l->comm = comm;
     l->rows = rows;
@@ -346,12 +383,18 @@ pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_
         if (l->ctl_peer[side] >= 0)
             st = comm->ops->irecv(comm->ctx, l->ctl_peer[side], pw_comm_tag(l->comm, PW_TAG_CONTROL), &l->ctl_word[side], sizeof(int),
                                   &l->ctl_request[side]);
-    if (st == PW_OK && pthread_create(&l->thread, NULL, link_main, l) != 0) st = PW_ERR_THREAD;
+    if (st == PW_OK && pthread_create(&l->thread, NULL, link_main, l) != 0) {
+        /* no thread: the link's last words on this one, so the neighbours end too (ABORT) */
+        atomic_store(&l->abandon, 1);
+        link_main(l);
+        st = PW_ERR_THREAD;
+    }
     if (st != PW_OK) {
         for (int side = 0; side < 2; side++)
             if (l->ctl_request[side]) (void)comm->ops->cancel(comm->ctx, l->ctl_request[side]);
         pthread_mutex_destroy(&l->lock);
         free(l);
+        if (st != PW_ERR_THREAD) link_abort_alone(comm);
         return st;
     }
     l->running = 1;

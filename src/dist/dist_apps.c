@@ -11,6 +11,7 @@
 #include "dist_run.h"
 #include "../core/alloc.h"
 #include "../core/image.h"
+#include "../core/plan.h"
 #include "../core/status_detail.h"
 #include "../../apps/band_apps.h"
 #include "../../apps/checks.h"
@@ -28,7 +29,11 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     pw_options o;
     int64_t watchdog_ns = 0;
     if (local == PW_OK) local = dist_band_options(options, gpu, &o, &watchdog_ns);
-    pw_status st = dist_agree(comm, local, sig);
+    /* every rank's engine the same (a CPU and a GPU band keep their edge columns in other forms) */
+    dist_signature agreed = *sig;
+    pw_backend backend = PW_BACKEND_CPU;
+    if (local == PW_OK && pw_backend_resolve(&o, &backend) == PW_OK) agreed.word[DIST_SIGNATURE_WORDS - 2] = backend + 1;
+    pw_status st = dist_agree(comm, local, &agreed);
     if (st != PW_OK) return st;
     pw_band band;
     pw_band_link *link;
@@ -105,11 +110,8 @@ pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int
         sig.word[5] = (int64_t)dist_hash(b, (size_t)m, 2);
     }
     sw_share mine = {0, -1, -1};
-    sw_share *all = pw_malloc(sizeof *all * (size_t)comm->size);
-    if (!all) local = PW_ERR_OUT_OF_MEMORY;
-    sw_share spare[1];
-    st = run_band(comm, local, &sig, options, 1, n, 1, x.col0, x.cols, m, sw_band_run, &x, &mine, all ? all : spare,
-                  all ? sizeof mine : 0);
+    sw_share *all = pw_comm_results(comm); /* (the comm's scratch: no allocation to fail on one rank) */
+    st = run_band(comm, local, &sig, options, 1, n, 1, x.col0, x.cols, m, sw_band_run, &x, &mine, all, sizeof mine);
     if (st == PW_OK) {
         sw_share best = {0, -1, -1};
         for (int k = 0; k < comm->size; k++)
@@ -119,7 +121,6 @@ pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int
         result->end_b = best.end_b;
         result->info = x.info;
     }
-    free(all);
     return st;
 }
 
@@ -158,15 +159,12 @@ static pw_status dist_dtw(pw_comm *comm, const void *a, int64_t n, const void *b
         sig.word[5] = (int64_t)dist_hash(a, (size_t)n * size, 1);
         sig.word[6] = (int64_t)dist_hash(b, (size_t)m * size, 2);
     }
-    double mine = INFINITY, *all = pw_malloc(sizeof *all * (size_t)comm->size), spare;
-    if (!all) local = PW_ERR_OUT_OF_MEMORY;
-    st = run_band(comm, local, &sig, options, 1, n, 1, x.col0, x.cols, m, dtw_band_run, &x, &mine, all ? all : &spare,
-                  all ? sizeof mine : 0);
+    double mine = INFINITY, *all = pw_comm_results(comm);
+    st = run_band(comm, local, &sig, options, 1, n, 1, x.col0, x.cols, m, dtw_band_run, &x, &mine, all, sizeof mine);
     if (st == PW_OK) {
         result->distance = all[comm->size - 1]; /* (the last band holds the last cell) */
         result->info = x.info;
     }
-    free(all);
     return st;
 }
 
@@ -192,16 +190,15 @@ typedef struct band_place {
 
 static pw_status place_band(pw_comm *comm, band_place mine, int64_t *col0, int64_t *total, int64_t *sum)
 {
-    band_place *all = pw_malloc(sizeof *all * (size_t)comm->size);
-    if (!all) return PW_ERR_OUT_OF_MEMORY; /* (the others' next collective waits: see dist_run.h) */
+    band_place *all = pw_comm_results(comm); /* (no allocation: every rank takes part) */
     pw_status st = comm->ops->allgather(comm->ctx, &mine, all, sizeof mine);
     *col0 = *total = *sum = 0;
     for (int k = 0; st == PW_OK && k < comm->size; k++) {
         if (k < comm->rank) *col0 += all[k].cols;
         *total += all[k].cols;
-        *sum = all[k].sum < 0 || *sum < 0 ? -1 : *sum + all[k].sum;
+        int64_t next;
+        *sum = all[k].sum < 0 || *sum < 0 || __builtin_add_overflow(*sum, all[k].sum, &next) ? -1 : next;
     }
-    free(all);
     return st;
 }
 
@@ -294,11 +291,10 @@ static pw_status stencil_band_run(void *p, const pw_options *o, const pw_band *b
 
 /* The whole grid's residual in pw_heat's order (stencil_cell.h): each rank continues its left
  * neighbour's row sums over its own columns; the last one adds the rows in order. */
-static pw_status chain_residual(pw_comm *c, const pw_image *grid, int64_t total_cols, double *residual)
+static pw_status chain_residual(pw_comm *c, const pw_image *grid, int64_t total_cols, double *sums, double *residual)
 {
     const int64_t rows = grid->rows - 2;
-    double *sums = pw_malloc(sizeof *sums * (size_t)rows), total = 0;
-    if (!sums) return PW_ERR_OUT_OF_MEMORY; /* (the neighbours then wait: see dist_run.h) */
+    double total = 0;
     pw_status st = PW_OK;
     const size_t size = pw_dtype_size(grid->type);
     for (int64_t i0 = 0; i0 < rows && st == PW_OK; i0 += CHAIN_ROWS) {
@@ -315,7 +311,6 @@ static pw_status chain_residual(pw_comm *c, const pw_image *grid, int64_t total_
         if (c->rank + 1 < c->size) st = dist_message(c, 1, c->rank + 1, PW_TAG_CHAIN, sums + i0, bytes);
         else for (int64_t i = i0; i < i1; i++) total += sums[i];
     }
-    free(sums);
     *residual = sqrt(total / ((double)rows * (double)total_cols));
     return st;
 }
@@ -334,18 +329,24 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     dist_signature sig = {{5, local == PW_OK ? grid->rows : 0, local == PW_OK ? grid->type : 0, sweeps, sor}};
     memcpy(&sig.word[5], &omega, sizeof omega);
     sig.word[6] = residual != NULL;
+    /* the residual's row sums, allocated before the agreement: a rank without them must not miss the chain */
+    double *sums = local == PW_OK && residual ? pw_malloc(sizeof *sums * (size_t)(grid->rows - 2)) : NULL;
+    if (local == PW_OK && residual && !sums) local = PW_ERR_OUT_OF_MEMORY;
     pw_run_info local_info;
     stencil_args x = {grid, sweeps, sor, omega, info ? info : &local_info};
     char none;
     st = run_band(comm, local, &sig, options, 0, local == PW_OK ? grid->rows - 2 : 0, sweeps, col0, mine.cols, total,
                   stencil_band_run, &x, &none, &none, 0);
-    if (st != PW_OK || !residual) return st;
+    if (st != PW_OK || !residual) {
+        free(sums);
+        return st;
+    }
     /* every rank is here (the run succeeded everywhere): the chain, then the last rank's sum for all */
-    double r = 0, *all = pw_malloc(sizeof *all * (size_t)comm->size), spare;
-    pw_status chain = all ? chain_residual(comm, grid, total, &r) : PW_ERR_OUT_OF_MEMORY;
-    st = dist_conclude(comm, chain, 0, &r, all ? all : &spare, all ? sizeof r : 0);
+    double r = 0, *all = pw_comm_results(comm);
+    pw_status chain = chain_residual(comm, grid, total, sums, &r);
+    free(sums);
+    st = dist_conclude(comm, chain, 0, &r, all, sizeof r);
     if (st == PW_OK) *residual = all[comm->size - 1];
-    free(all);
     return st;
 }
 

@@ -23,15 +23,23 @@
 static pw_status gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows, int64_t cols, int planes,
                                 int64_t col_offset, int64_t interior_cols)
 {
-    pw_status st = PW_OK;
+    /* one buffer for the largest band, agreed on by every rank before any message (a rank without
+     * it must not leave the others waiting) */
+    int64_t widest = 0, first, count;
+    for (int k = 0; k < c->size; k++)
+        if (pw_dist_split(c, k, interior_cols, &first, &count) == PW_OK && count > widest) widest = count;
+    const size_t widest_bytes = (size_t)widest * elem;
+    int64_t per = (int64_t)(GATHER_BYTES / (widest_bytes ? widest_bytes : 1));
+    if (per < 1) per = 1;
+    if (per > rows) per = rows;
+    unsigned char *buf = pw_malloc(widest_bytes * (size_t)per + 1);
+    int ok = buf != NULL, *oks = pw_comm_results(c);
+    pw_status st = pw_comm_allgather(c, &ok, oks, sizeof ok);
+    for (int k = 0; st == PW_OK && k < c->size; k++)
+        if (!oks[k]) st = PW_ERR_OUT_OF_MEMORY;
     for (int k = 0; k < c->size && st == PW_OK; k++) {
-        int64_t first, count;
         st = pw_dist_split(c, k, interior_cols, &first, &count);
         const size_t row_bytes = (size_t)count * elem;
-        int64_t per = (int64_t)(GATHER_BYTES / (row_bytes ? row_bytes : 1));
-        if (per < 1) per = 1;
-        unsigned char *buf = st == PW_OK ? pw_malloc(row_bytes * (size_t)per + 1) : NULL;
-        if (st == PW_OK && !buf) st = PW_ERR_OUT_OF_MEMORY;
         for (int d = 0; d < c->size && st == PW_OK; d++) {
             if (d == k || (c->rank != k && c->rank != d)) continue;
             for (int p = 0; p < planes && st == PW_OK; p++)
@@ -50,8 +58,8 @@ static pw_status gather_columns(pw_comm *c, void *data, size_t elem, int64_t row
                     }
                 }
         }
-        free(buf);
     }
+    free(buf);
     return st;
 }
 
@@ -102,8 +110,9 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
         const int bins = job->u.inthist.bins;
         /* the band's planes in their own array (rows x count each), then into the whole's */
         int32_t *band = pw_malloc(sizeof *band * (size_t)(in->rows * (count ? count : 1)) * (size_t)(bins > 0 ? bins : 1));
-        st = band ? pw_dist_inthist(comm, &vin, bins, job->u.inthist.lo, job->u.inthist.hi, band, o, job->info)
-                  : PW_ERR_OUT_OF_MEMORY; /* (the others then wait: see dist_run.h) */
+        /* (without memory for the band, NULL out: its check fails, and so does every rank's run) */
+        st = pw_dist_inthist(comm, &vin, bins, job->u.inthist.lo, job->u.inthist.hi, band, o, job->info);
+        if (!band && st == PW_ERR_NULL_ARGUMENT) st = PW_ERR_OUT_OF_MEMORY;
         for (int p = 0; st == PW_OK && p < bins; p++)
             for (int64_t i = 0; i < in->rows; i++)
                 memcpy(job->u.inthist.out + ((int64_t)p * in->rows + i) * in->cols + first,

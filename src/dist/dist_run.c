@@ -23,6 +23,7 @@ void pw_comm_free(pw_comm *comm)
     if (!comm) return;
     comm->ops->destroy(comm->ctx);
     free(comm->weights);
+    free(comm->scratch);
     free(comm);
 }
 
@@ -30,8 +31,13 @@ pw_status pw_comm_share_weight(pw_comm *comm, double weight)
 {
     if (!comm) return PW_ERR_NULL_ARGUMENT;
     double *all = pw_malloc(sizeof *all * (size_t)comm->size);
-    const double mine = weight > 0 && weight < 1e300 ? weight : 0; /* (checked on every rank below) */
-    pw_status st = all ? comm->ops->allgather(comm->ctx, &mine, all, sizeof mine) : PW_ERR_OUT_OF_MEMORY;
+    /* (a rank without memory for the weights still takes part, and says 0: every rank fails) */
+    const double mine = all && weight > 0 && weight < 1e300 ? weight : 0; /* (checked on every rank below) */
+    pw_status st = comm->ops->allgather(comm->ctx, &mine, all ? (void *)all : pw_comm_results(comm), sizeof mine);
+    if (!all) {
+        pw_set_error_detail("no memory for the ranks' weights");
+        return PW_ERR_OUT_OF_MEMORY;
+    }
     for (int k = 0; st == PW_OK && k < comm->size; k++)
         if (!(all[k] > 0)) {
             pw_set_error_detail("rank %d's weight is not a positive number", k);
@@ -172,22 +178,19 @@ pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig)
     } entry;
     entry mine = {report_of(local, 0), *sig};
     mine.sig.word[DIST_SIGNATURE_WORDS - 1] = comm->run; /* (the ranks' calls must come in the same order too) */
-    entry *all = pw_malloc(sizeof *all * (size_t)comm->size);
-    if (!all) return PW_ERR_OUT_OF_MEMORY; /* (the others then wait: as for any failure of the transport) */
+    _Static_assert(sizeof(entry) <= PW_COMM_ENTRY && sizeof(dist_report) <= PW_COMM_ENTRY, "entries fit the scratch");
+    entry *all = (entry *)(void *)pw_comm_gathered(comm); /* (no allocation: every rank takes part) */
     pw_status st = comm->ops->allgather(comm->ctx, &mine, all, sizeof mine);
-    dist_report *reports = st == PW_OK ? pw_malloc(sizeof *reports * (size_t)comm->size) : NULL;
-    if (st == PW_OK && !reports) st = PW_ERR_OUT_OF_MEMORY;
+    dist_report *reports = (dist_report *)(void *)pw_comm_reports(comm);
     if (st == PW_OK) {
         for (int k = 0; k < comm->size; k++) reports[k] = all[k].report;
         st = decide(comm, reports);
     }
-    free(reports);
     for (int k = 1; st == PW_OK && k < comm->size; k++)
         if (memcmp(&all[k].sig, &all[0].sig, sizeof all[0].sig) != 0) {
             pw_set_error_detail("rank %d was called with other arguments (sizes, parameters or inputs) than rank 0", k);
             st = PW_ERR_INVALID_ARGUMENT;
         }
-    free(all);
     comm->run++;
     return st;
 }
@@ -216,15 +219,13 @@ pw_status dist_band_options(const pw_options *options, int gpu, pw_options *band
 pw_status dist_conclude(pw_comm *comm, pw_status status, int remote, const void *mine, void *all, size_t bytes)
 {
     const size_t entry_bytes = sizeof(dist_report) + bytes;
-    unsigned char *out = pw_malloc(entry_bytes * (size_t)comm->size), *in = pw_malloc(entry_bytes);
-    dist_report *reports = pw_malloc(sizeof *reports * (size_t)comm->size);
-    pw_status st = out && in && reports ? PW_OK : PW_ERR_OUT_OF_MEMORY;
-    if (st == PW_OK) {
-        const dist_report r = report_of(status, remote);
-        memcpy(in, &r, sizeof r);
-        memcpy(in + sizeof r, mine, bytes);
-        st = comm->ops->allgather(comm->ctx, in, out, entry_bytes);
-    }
+    if (entry_bytes > PW_COMM_ENTRY) return PW_ERR_INTERNAL; /* (results are a few words: dist_apps.c) */
+    unsigned char *out = pw_comm_gathered(comm), *in = pw_comm_own(comm); /* (no allocation, as in dist_agree) */
+    dist_report *reports = (dist_report *)(void *)pw_comm_reports(comm);
+    const dist_report r = report_of(status, remote);
+    memcpy(in, &r, sizeof r);
+    memcpy(in + sizeof r, mine, bytes);
+    pw_status st = comm->ops->allgather(comm->ctx, in, out, entry_bytes);
     if (st == PW_OK) {
         for (int k = 0; k < comm->size; k++) {
             memcpy(&reports[k], out + (size_t)k * entry_bytes, sizeof reports[k]);
@@ -232,9 +233,6 @@ pw_status dist_conclude(pw_comm *comm, pw_status status, int remote, const void 
         }
         st = decide(comm, reports);
     }
-    free(out);
-    free(in);
-    free(reports);
     return st;
 }
 

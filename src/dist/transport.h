@@ -37,7 +37,20 @@ struct pw_comm {
     unsigned run;  /* distributed calls made so far: tags of different calls never meet */
     int64_t chunk; /* pw_comm_set_chunk: rows a hand-over chunk carries, 0 = automatic */
     double *weights; /* pw_comm_share_weight: every rank's, in rank order; NULL = equal bands */
+    unsigned char *scratch; /* the collectives' buffers, allocated with the comm (dist_run.h: a
+                               collective that could not allocate would leave the others waiting) */
 };
+
+/* The scratch's parts: per rank PW_COMM_ENTRY bytes for what a collective gathers, as much again
+ * for its reports, and PW_COMM_RESULT bytes for the callers' gathered results. */
+#define PW_COMM_ENTRY 512
+#define PW_COMM_RESULT 64
+static inline size_t pw_comm_scratch_bytes(int size) { return (size_t)size * (2 * PW_COMM_ENTRY + PW_COMM_RESULT) + PW_COMM_ENTRY; }
+/* The gathered entries, the reports, this rank's own entry, the results. */
+static inline unsigned char *pw_comm_gathered(const pw_comm *c) { return c->scratch; }
+static inline unsigned char *pw_comm_reports(const pw_comm *c) { return c->scratch + (size_t)c->size * PW_COMM_ENTRY; }
+static inline unsigned char *pw_comm_own(const pw_comm *c) { return c->scratch + (size_t)c->size * 2 * PW_COMM_ENTRY; }
+static inline void *pw_comm_results(const pw_comm *c) { return c->scratch + (size_t)c->size * 2 * PW_COMM_ENTRY + PW_COMM_ENTRY; }
 
 /* Tags: a run's own (comm->run, as the ranks' calls come in the same order), a kind each. */
 enum { PW_TAG_RIGHTWARD, PW_TAG_LEFTWARD, PW_TAG_CONTROL, PW_TAG_CHAIN, PW_TAG_GATHER, PW_TAG_KINDS };

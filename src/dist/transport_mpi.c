@@ -33,6 +33,7 @@ static pw_status mpi_status(int rc, const char *what)
 typedef struct mpi_request {
     MPI_Request r; /* first: the request is used where an MPI_Request * is */
     int is_send;
+    size_t bytes; /* a receive: what must arrive (MPI takes a shorter message without a word) */
 } mpi_request;
 
 static pw_status mpi_isend(void *ctx, int peer, int tag, const void *buf, size_t bytes, void **request)
@@ -53,6 +54,7 @@ static pw_status mpi_irecv(void *ctx, int peer, int tag, void *buf, size_t bytes
     mpi_request *r = pw_malloc(sizeof *r);
     if (!r) return PW_ERR_OUT_OF_MEMORY;
     r->is_send = 0;
+    r->bytes = bytes;
     pw_status st = mpi_status(MPI_Irecv(buf, (int)bytes, MPI_BYTE, peer, tag, ((mpi_ctx *)ctx)->comm, &r->r), "MPI_Irecv");
     if (st != PW_OK) free(r);
     else *request = r;
@@ -67,6 +69,11 @@ static int mpi_test(void *ctx, void *request, pw_status *status)
     MPI_Status s;
     *status = mpi_status(MPI_Test(&r->r, &done, &s), "MPI_Test");
     if (*status != PW_OK) done = 1;
+    int count = 0;
+    if (*status == PW_OK && done && !r->is_send && (MPI_Get_count(&s, MPI_BYTE, &count) != MPI_SUCCESS || (size_t)count != r->bytes)) {
+        pw_set_error_detail("rank %d sent %d bytes where %zu were expected (tag %d)", s.MPI_SOURCE, count, r->bytes, s.MPI_TAG);
+        *status = PW_ERR_INTERNAL;
+    }
     if (done) free(r);
     return done;
 }
@@ -142,7 +149,14 @@ pw_status pw_comm_mpi(pw_comm **comm)
         free(p);
         return st;
     }
-    *p = (pw_comm){&mpi_ops, c, rank, size, 0, 0, NULL};
+    unsigned char *scratch = pw_malloc(pw_comm_scratch_bytes(size));
+    if (!scratch) {
+        MPI_Comm_free(&c->comm);
+        free(c);
+        free(p);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+    *p = (pw_comm){&mpi_ops, c, rank, size, 0, 0, NULL, scratch};
     *comm = p;
     return PW_OK;
 }
