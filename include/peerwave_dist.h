@@ -15,8 +15,9 @@
  * pw_error_detail naming the rank); a rank that stops answering is caught by the watchdog
  * (options->watchdog_ms) on its neighbours.  Results are bit for bit those of one process.
  *
- * So far the bands run on the CPU engines (PW_BACKEND_CPU or AUTO, the peer strategy); the GPU
- * bands (NCCL between GPUs) are issue 29's next step: PW_BACKEND_CUDA is PW_ERR_UNSUPPORTED.
+ * The bands run on the CPU engines (PW_BACKEND_CPU or AUTO; the peer strategy).  SW and DTW also
+ * run GPU bands when PW_BACKEND_CUDA is asked for (a rank a GPU: options->device) -- written, not
+ * yet verified on a device (docs/DISTRIBUTED.md); the other apps refuse it (PW_ERR_UNSUPPORTED).
  */
 #ifndef PEERWAVE_DIST_H
 #define PEERWAVE_DIST_H

@@ -204,7 +204,9 @@ pw_status dist_band_options(const pw_options *options, int gpu, pw_options *band
                             "sw and dtw): use the CPU backend");
         return PW_ERR_UNSUPPORTED;
     }
-    if (!gpu) band->backend = PW_BACKEND_CPU;
+    /* AUTO is the CPU: GPU bands run when asked for (PW_BACKEND_CUDA), until they have been
+     * verified on a device (docs/DISTRIBUTED.md) */
+    if (!gpu || band->backend == PW_BACKEND_AUTO) band->backend = PW_BACKEND_CPU;
     if (band->strategy != PW_STRATEGY_PEER) {
         pw_set_error_detail("a distributed run uses the peer strategy on every rank");
         return PW_ERR_UNSUPPORTED;
