@@ -37,10 +37,15 @@ static int all_ok(pw_comm *c, int ok)
     return every;
 }
 
-/* The band's columns of path: [first, first + count) of its cols (halo: that many more each side). */
-static int read_band(pw_comm *c, const char *path, int64_t halo, pw_image *band, int64_t *first, int64_t *count,
-                     int64_t *cols)
+/* The band's columns of path: [first, first + count) of its cols (halo: that many more each side),
+ * the widths first measured by speed under --balance. */
+static int read_band(const cli_common *common, pw_comm *c, const char *path, int64_t halo, pw_image *band,
+                     int64_t *first, int64_t *count, int64_t *cols)
 {
+    if (common->balance && pw_comm_measure_weight(c, &common->options, NULL) != PW_OK) {
+        cli_error("--balance: %s", cli_status_text(PW_ERR_INVALID_ARGUMENT));
+        return EXIT_DATA;
+    }
     char err[512] = "";
     npy_array a = {0};
     FILE *f = fopen(path, "rb");
@@ -88,11 +93,7 @@ int cli_sat_bands(cli_common *common, const char *path, const char *out_path, in
     pw_comm *c = cli_mpi_comm();
     pw_image in = {0}, out = {0};
     int64_t first, count, cols;
-    if (common->balance && pw_comm_measure_weight(c, &common->options, NULL) != PW_OK) {
-        cli_error("--balance: %s", cli_status_text(PW_ERR_INVALID_ARGUMENT));
-        return EXIT_DATA;
-    }
-    int code = read_band(c, path, 0, &in, &first, &count, &cols);
+    int code = read_band(common, c, path, 0, &in, &first, &count, &cols);
     if (code) return code;
     const pw_dtype file_type = in.type;
     int ok = in.type == PW_U8 || in.type == PW_U16 || in.type == PW_I32 || in.type == PW_F32 || in.type == PW_F64;
@@ -163,11 +164,7 @@ int cli_stencil_bands(cli_common *common, const char *init, const char *out_path
     const char *name = sor ? "sor" : "heat";
     pw_image band = {0};
     int64_t first, count, cols;
-    if (common->balance && pw_comm_measure_weight(c, &common->options, NULL) != PW_OK) {
-        cli_error("--balance: %s", cli_status_text(PW_ERR_INVALID_ARGUMENT));
-        return EXIT_DATA;
-    }
-    int code = read_band(c, init, 1, &band, &first, &count, &cols);
+    int code = read_band(common, c, init, 1, &band, &first, &count, &cols);
     if (code) return code;
     int ok = (band.type == PW_F32 || band.type == PW_F64) && band.rows >= 3;
     if (!ok) cli_error("%s: a grid must be f32 or f64 and at least 3x3", init);
