@@ -166,11 +166,8 @@ static pw_status inthist_run(const pw_image *in, int bins, double lo, double hi,
     if (!info) info = &local;
     pw_run_info_clear(info);
 #ifdef PW_HAVE_CUDA
-    if (plan.backend == PW_BACKEND_CUDA && band) {
-        free(bin);
-        return PW_ERR_UNSUPPORTED; /* (GPU bands: issue 29) */
-    }
     if (plan.backend == PW_BACKEND_CUDA) {
+        plan.band = band; /* (a band: the glue attaches to it, cuda/full_apps.cu) */
         st = pw_cuda_inthist(&plan, bin, in->rows, in->cols, bins, out, info);
         free(bin);
         return st;

@@ -123,8 +123,10 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
     if (!info) info = &local;
     pw_run_info_clear(info);
 #ifdef PW_HAVE_CUDA
-    if (plan.backend == PW_BACKEND_CUDA && band) return PW_ERR_UNSUPPORTED; /* (GPU bands: issue 29) */
-    if (plan.backend == PW_BACKEND_CUDA) return pw_cuda_sat(&plan, in, out, info);
+    if (plan.backend == PW_BACKEND_CUDA) {
+        plan.band = band; /* (a band: the glue attaches to it, cuda/full_apps.cu) */
+        return pw_cuda_sat(&plan, in, out, info);
+    }
 #endif
     sat_ctx ctx = {in->data, pw_image_stride(in), out->data, pw_image_stride(out), NULL};
     pw_kernel kernel = {.segment = segment, .ctx = &ctx};

@@ -94,9 +94,11 @@ static pw_status ST_FN(stencil_run_)(pw_image *grid, int64_t sweeps, int sor, do
     pw_kernel kernel = {.segment = sor ? ST_FN(sor_segment_) : ST_FN(heat_segment_), .ctx = &ctx};
     pw_status st = PW_OK;
 #ifdef PW_HAVE_CUDA
-    if (plan->backend == PW_BACKEND_CUDA && band) return PW_ERR_UNSUPPORTED; /* (GPU bands: issue 29) */
-    if (plan->backend == PW_BACKEND_CUDA) st = pw_cuda_stencil(plan, grid, sweeps, sor, omega, info);
-    else
+    if (plan->backend == PW_BACKEND_CUDA) {
+        pw_plan banded = *plan;
+        banded.band = band; /* (a band: the glue attaches to it, cuda/stencil_apps.cu) */
+        st = pw_cuda_stencil(&banded, grid, sweeps, sor, omega, info);
+    } else
 #endif
     {
         /* a band: the link's callbacks in the plan (the vector processors work in the grid, halo

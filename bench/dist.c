@@ -5,7 +5,12 @@
  * of 3 runs, every distributed result checked against the single process's (SW's best cell,
  * HEAT's residual, SAT's whole table) bit for bit.
  *
- *   bench_dist [--ranks R] [--threads T] [--sw N] [--grid N]
+ *   bench_dist [--ranks R] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B]]
+ *
+ * --gpus G: the ranks on the GPUs instead (rank k on device k mod G, the CUDA engines) against one
+ * GPU; --blocks B caps each rank's persistent blocks (ranks sharing a GPU need disjoint SM shares:
+ * HEAT's bands wait on each other both ways).  Besides the wall clock (inputs up and results down
+ * included) it reports the kernels' time: one GPU's, and the longest rank's (CUDA events).
  *
  * What it shows: the cost of the bands themselves (the hand-over, one chunk of rows of fill per
  * rank) and, for SW and SAT, that the bands run the scalar cells while one process runs the
@@ -44,22 +49,26 @@ typedef struct problem {
     int threads;
 } problem;
 
+static int gpus, blocks; /* --gpus, --blocks */
+
 typedef struct rank_run {
     pw_comm *comm;
     const problem *p;
     pw_status st;
+    double kernel_s;   /* the engine's own time (pw_run_info.seconds) */
     int64_t result[3]; /* SW: score, end_a, end_b; HEAT: the residual's bits */
     float *grid;       /* HEAT: this rank's copy */
     int64_t *out;      /* SAT: the whole table; each rank fills its band */
 } rank_run;
 
-static pw_options options_for(const problem *p, int threads)
+static pw_options options_for(const problem *p, int threads, int rank)
 {
     pw_options o;
     pw_options_init(&o);
-    o.backend = PW_BACKEND_CPU;
+    o.backend = gpus ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
     o.threads = threads;
     o.width_model = -1;
+    if (gpus) o.device = rank % gpus, o.max_blocks = blocks;
     (void)p;
     return o;
 }
@@ -75,8 +84,10 @@ static void *rank_main(void *arg)
 {
     rank_run *r = arg;
     const problem *p = r->p;
-    pw_options o = options_for(p, p->threads);
     const int rank = r->comm ? pw_comm_rank(r->comm) : 0;
+    pw_options o = options_for(p, p->threads, rank);
+    if (!r->comm) o.max_blocks = 0; /* (one GPU: all of it) */
+    pw_run_info info = {0};
     int64_t first = 0, count = 0;
     if (p->app == APP_SW) {
         pw_sw_params params;
@@ -85,15 +96,16 @@ static void *rank_main(void *arg)
         r->st = r->comm ? pw_dist_sw(r->comm, p->a, p->n, p->b, p->n, &params, &o, &sw)
                         : pw_sw(p->a, p->n, p->b, p->n, &params, &o, &sw);
         r->result[0] = sw.score, r->result[1] = sw.end_a, r->result[2] = sw.end_b;
+        info = sw.info;
     } else if (p->app == APP_HEAT) {
         double residual = 0;
         if (r->comm) {
             pw_dist_split(r->comm, rank, p->n - 2, &first, &count);
             pw_image band = {PW_F32, p->n, count + 2, p->n, r->grid + first};
-            r->st = pw_dist_heat(r->comm, &band, 8, &o, &residual, NULL);
+            r->st = pw_dist_heat(r->comm, &band, 8, &o, &residual, &info);
         } else {
             pw_image g = {PW_F32, p->n, p->n, 0, r->grid};
-            r->st = pw_heat(&g, 8, &o, &residual, NULL);
+            r->st = pw_heat(&g, 8, &o, &residual, &info);
         }
         memcpy(&r->result[0], &residual, sizeof residual);
     } else if (r->comm) {
@@ -101,19 +113,20 @@ static void *rank_main(void *arg)
         pw_image in = {PW_U8, p->n, count, p->n, p->image + first};
         int64_t *band = malloc(sizeof *band * (size_t)(p->n * count));
         pw_image out = {PW_I64, p->n, count, 0, band};
-        r->st = band ? pw_dist_sat(r->comm, &in, &out, &o, NULL) : PW_ERR_OUT_OF_MEMORY;
+        r->st = band ? pw_dist_sat(r->comm, &in, &out, &o, &info) : PW_ERR_OUT_OF_MEMORY;
         for (int64_t i = 0; band && i < p->n; i++) memcpy(r->out + i * p->n + first, band + i * count, sizeof *band * (size_t)count);
         free(band);
     } else {
         pw_image in = {PW_U8, p->n, p->n, 0, p->image}, out = {PW_I64, p->n, p->n, 0, r->out};
-        r->st = pw_sat(&in, &out, &o, NULL);
+        r->st = pw_sat(&in, &out, &o, &info);
     }
+    r->kernel_s = info.seconds;
     return NULL;
 }
 
 /* One run on `ranks` ranks (1: the single process): seconds; *result its answer (SAT: a hash of
  * the table, HEAT: the residual, SW: the best cell). */
-static double run(const problem *p, int ranks, int64_t result[3])
+static double run(const problem *p, int ranks, int64_t result[3], double *kernel_s)
 {
     const size_t cells = (size_t)(p->n * p->n);
     float *grids = p->app == APP_HEAT ? malloc(sizeof(float) * cells * (size_t)ranks) : NULL;
@@ -125,7 +138,7 @@ static double run(const problem *p, int ranks, int64_t result[3])
     pthread_t ids[64];
     const double t0 = now();
     for (int k = 0; k < ranks; k++) {
-        runs[k] = (rank_run){comms[k], p, PW_OK, {0}, grids ? grids + cells * (size_t)k : NULL, out};
+        runs[k] = (rank_run){comms[k], p, PW_OK, 0, {0}, grids ? grids + cells * (size_t)k : NULL, out};
         if (ranks == 1) rank_main(&runs[k]);
         else pthread_create(&ids[k], NULL, rank_main, &runs[k]);
     }
@@ -136,6 +149,9 @@ static double run(const problem *p, int ranks, int64_t result[3])
         pw_comm_free(comms[k]);
     }
     memcpy(result, runs[0].result, sizeof runs[0].result);
+    *kernel_s = 0; /* the longest rank's */
+    for (int k = 0; k < ranks; k++)
+        if (runs[k].kernel_s > *kernel_s) *kernel_s = runs[k].kernel_s;
     if (out) { /* FNV-1a of the table */
         uint64_t h = 14695981039346656037ULL;
         for (size_t k = 0; k < cells; k++) h = (h ^ (uint64_t)out[k]) * 1099511628211ULL;
@@ -155,13 +171,20 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--threads")) threads = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--sw")) sw_n = atoll(argv[k + 1]);
         else if (!strcmp(argv[k], "--grid")) grid_n = atoll(argv[k + 1]);
+        else if (!strcmp(argv[k], "--gpus")) gpus = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--blocks")) blocks = atoi(argv[k + 1]);
     }
-    if (ranks < 2 || ranks > 64 || threads < 1) {
-        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N]\n");
+    if (ranks < 2 || ranks > 64 || threads < 1 || gpus < 0 || blocks < 0) {
+        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B]]\n");
         return 2;
     }
-    printf("ranks %d x %d threads against one process of %d threads (CPU engines)\n", ranks, threads, ranks * threads);
-    printf("%-6s %10s %12s %12s %8s  %s\n", "app", "size", "one_s", "ranks_s", "ratio", "check");
+    if (gpus)
+        printf("ranks %d on %d GPU(s)%s against one GPU (CUDA engines)\n", ranks, gpus,
+               blocks ? ", each rank's blocks capped" : "");
+    else
+        printf("ranks %d x %d threads against one process of %d threads (CPU engines)\n", ranks, threads, ranks * threads);
+    printf("%-6s %10s %12s %12s %8s %12s %12s %8s  %s\n", "app", "size", "one_s", "ranks_s", "ratio", "one_kern_s",
+           "ranks_kern_s", "ratio", "check");
     uint64_t s = 12345;
     for (int app = 0; app < 3; app++) {
         problem p = {app, NULL, NULL, app == APP_SW ? sw_n : grid_n, NULL, NULL, ranks * threads};
@@ -180,19 +203,21 @@ int main(int argc, char **argv)
             for (size_t k = 0; k < cells; k++) p.image[k] = (uint8_t)(k * 2654435761u >> 24);
         }
         int64_t ref[3], got[3];
-        double one[3], many[3];
+        double one[3], many[3], one_k[3], many_k[3];
         int ok = 1;
         for (int k = 0; k < 3; k++) {
             p.threads = ranks * threads;
-            one[k] = run(&p, 1, ref);
+            one[k] = run(&p, 1, ref, &one_k[k]);
             p.threads = threads;
-            many[k] = run(&p, ranks, got);
+            many[k] = run(&p, ranks, got, &many_k[k]);
             ok &= memcmp(ref, got, sizeof ref) == 0;
         }
         qsort(one, 3, sizeof one[0], cmp_double);
         qsort(many, 3, sizeof many[0], cmp_double);
-        printf("%-6s %10lld %12.3f %12.3f %8.3f  %s\n", app_names[app], (long long)p.n, one[1], many[1], one[1] / many[1],
-               ok ? "equal" : "DIFFERENT");
+        qsort(one_k, 3, sizeof one_k[0], cmp_double);
+        qsort(many_k, 3, sizeof many_k[0], cmp_double);
+        printf("%-6s %10lld %12.3f %12.3f %8.3f %12.4f %12.4f %8.3f  %s\n", app_names[app], (long long)p.n, one[1], many[1],
+               one[1] / many[1], one_k[1], many_k[1], many_k[1] > 0 ? one_k[1] / many_k[1] : 0.0, ok ? "equal" : "DIFFERENT");
         free(p.a), free(p.b), free(p.grid0), free(p.image);
     }
     return 0;

@@ -137,9 +137,47 @@ typedef struct device_rank {
     pw_job job;
     pw_sw_result sw;
     pw_dtw_result dtw;
+    pw_image table;     /* SAT: its own output (every rank ends with the whole table: pw_dist_job_run);
+                           HEAT, SOR: its own copy of the grid (swept in place) */
+    int32_t *hist;      /* INTHIST: its own planes */
+    double residual;
     pw_run_info info;
     pw_status st;
 } device_rank;
+
+/* A rank other than 0 writes its own results, not the caller's (the ranks are threads of this
+ * process, and each gathers the whole table). */
+static pw_status rank_results(device_rank *r)
+{
+    pw_job *j = &r->job;
+    j->info = &r->info;
+    if (j->kind == PW_JOB_SW) j->u.sw.result = &r->sw;
+    if (j->kind == PW_JOB_DTW) j->u.dtw.result = &r->dtw;
+    if (j->kind == PW_JOB_SAT) {
+        r->table = (pw_image){j->u.sat.out->type, j->u.sat.out->rows, j->u.sat.out->cols, 0, NULL};
+        r->table.data = malloc((size_t)(r->table.rows * r->table.cols) * pw_dtype_size(r->table.type) + 1);
+        j->u.sat.out = &r->table;
+        if (!r->table.data) return PW_ERR_OUT_OF_MEMORY;
+    }
+    if (j->kind == PW_JOB_HEAT || j->kind == PW_JOB_SOR) {
+        const pw_image *g = j->u.stencil.grid;
+        const size_t elem = pw_dtype_size(g->type), row = (size_t)g->cols * elem;
+        const int64_t stride = g->stride ? g->stride : g->cols;
+        r->table = (pw_image){g->type, g->rows, g->cols, 0, malloc((size_t)g->rows * row + 1)};
+        if (!r->table.data) return PW_ERR_OUT_OF_MEMORY;
+        for (int64_t i = 0; i < g->rows; i++)
+            memcpy((char *)r->table.data + (size_t)i * row, (const char *)g->data + (size_t)(i * stride) * elem, row);
+        j->u.stencil.grid = &r->table;
+        if (j->u.stencil.residual) j->u.stencil.residual = &r->residual;
+    }
+    if (j->kind == PW_JOB_INTHIST) {
+        const int64_t in_cells = j->u.inthist.in->rows * j->u.inthist.in->cols;
+        r->hist = malloc(sizeof *r->hist * (size_t)in_cells * (size_t)j->u.inthist.bins + 1);
+        j->u.inthist.out = r->hist;
+        if (!r->hist) return PW_ERR_OUT_OF_MEMORY;
+    }
+    return PW_OK;
+}
 
 static void *device_rank_main(void *p)
 {
@@ -163,23 +201,24 @@ static pw_status run_on_devices(void *arg)
     if (st != PW_OK) return st;
     for (int k = 0; k < n; k++) {
         device_rank *r = &ranks[k];
-        *r = (device_rank){comms[k], *job, {0}, {0}, {0}, PW_OK};
+        *r = (device_rank){.comm = comms[k], .job = *job};
         r->job.options.device = c->devices[k];
         r->job.options.backend = PW_BACKEND_CUDA;
         if (k > 0) { /* (its own results: rank 0's are the caller's) */
-            if (job->kind == PW_JOB_SW) r->job.u.sw.result = &r->sw;
-            else r->job.u.dtw.result = &r->dtw;
-            r->job.info = &r->info;
-            started[k] = pthread_create(&ids[k], NULL, device_rank_main, r) == 0;
-            if (!started[k]) r->st = PW_ERR_THREAD;
+            r->st = rank_results(r);
+            started[k] = r->st == PW_OK && pthread_create(&ids[k], NULL, device_rank_main, r) == 0;
+            if (!started[k] && r->st == PW_OK) r->st = PW_ERR_THREAD;
         }
     }
     for (int k = 1; k < n && st == PW_OK; k++) /* (a rank that could not start would leave the others waiting) */
-        if (!started[k]) st = PW_ERR_THREAD;
+        if (!started[k]) st = ranks[k].st;
     if (st == PW_OK) device_rank_main(&ranks[0]);
     for (int k = 1; k < n; k++)
         if (started[k]) pthread_join(ids[k], NULL);
-    for (int k = 0; k < n; k++) pw_comm_free(comms[k]);
+    for (int k = 0; k < n; k++) {
+        pw_comm_free(comms[k]);
+        if (k > 0) free(ranks[k].table.data), free(ranks[k].hist);
+    }
     return st == PW_OK ? ranks[0].st : st;
 }
 
@@ -188,10 +227,6 @@ pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job)
     if (cli_in_batch()) return cli_batch_run_job(job);
     dist_balance = c->balance;
     if (c->n_devices > 1) {
-        if (job->kind != PW_JOB_SW && job->kind != PW_JOB_DTW) {
-            pw_set_error_detail("--gpus and --devices take sw and dtw (the GPU bands of the other apps are not written yet)");
-            return PW_ERR_UNSUPPORTED;
-        }
         devices_of = c;
         return cli_run_job(c, label, run_on_devices, job);
     }

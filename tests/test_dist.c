@@ -4,11 +4,12 @@
  * SOR (pipelined sweeps, the residual too) on random shapes (down to one column a rank), random
  * chunk sizes, tiles and threads.  Then the failures:
  * a rank with other arguments, a rank with bad input, too few columns, a rank that is cancelled
- * (every rank must return an error, none may hang), the CUDA backend (not yet).
+ * (every rank must return an error, none may hang), ranks on different backends.
  *
  *   test_dist              ranks are threads of this process (pw_comm_local), 1 .. 4 of them
  *   mpirun -np N test_dist --mpi    ranks are MPI processes (pw_comm_mpi); CTest runs N = 2, 3
- *   test_dist --gpu        SW and DTW bands on the GPU, 2 and 3 ranks as threads sharing it
+ *   test_dist --gpu        every app's bands on the GPU, 2 and 3 ranks as threads sharing it
+ *                          (PW_TEST_SERIAL_KERNELS=1: at most one sweep, for compute-sanitizer)
  *
  * Every rank draws the same cases from the same seed; each compares its own results (SW's and
  * DTW's whole answer, its band of the SAT and INTHIST tables and of the swept grid) with the
@@ -22,6 +23,7 @@
 
 #include "test_util.h"
 #include "peerwave_dist.h"
+#include "../apps/sat_accuracy.h"
 
 typedef struct rng {
     uint64_t s;
@@ -202,6 +204,16 @@ static void case_inthist(pw_comm *c, rng *r, rank_log *log)
     free(band);
 }
 
+/* n random values of a HEAT/SOR grid, f64 or f32 */
+static void random_grid(rng *r, int f64, void *grid, int64_t n)
+{
+    for (int64_t k = 0; k < n; k++) {
+        const double v = (double)range(r, -1000, 1000) / 13.0;
+        if (f64) ((double *)grid)[k] = v;
+        else ((float *)grid)[k] = (float)v;
+    }
+}
+
 static void case_stencil(pw_comm *c, rng *r, rank_log *log)
 {
     const int64_t rows = range(r, 3, 50);
@@ -212,11 +224,7 @@ static void case_stencil(pw_comm *c, rng *r, rank_log *log)
     const double omega = 0.5 + (double)range(r, 0, 100) / 80.0;
     const size_t size = f64 ? sizeof(double) : sizeof(float), bytes = size * (size_t)(rows * total);
     unsigned char *whole = malloc(bytes), *mine = malloc(bytes);
-    for (int64_t k = 0; k < rows * total; k++) {
-        const double v = (double)range(r, -1000, 1000) / 13.0;
-        if (f64) ((double *)whole)[k] = v;
-        else ((float *)whole)[k] = (float)v;
-    }
+    random_grid(r, f64, whole, rows * total);
     memcpy(mine, whole, bytes); /* (each rank its own copy: the link writes its halo columns) */
     pw_options o = case_options(r);
     pw_image g = {f64 ? PW_F64 : PW_F32, rows, total, 0, whole};
@@ -272,13 +280,15 @@ static void case_failures(pw_comm *c, rank_log *log)
     EXPECT(log, st == PW_ERR_BAD_INPUT, "bad input: %s (%s)", pw_status_str(st), pw_error_detail());
     st = pw_dist_sw(c, a, 10, b, ranks - 1 > 0 ? ranks - 1 : 0, &p, &o, &res);
     EXPECT(log, st == PW_ERR_INVALID_SIZE, "fewer columns than ranks: %s", pw_status_str(st));
-    pw_options cuda = o; /* (GPU bands exist for SW and DTW only) */
-    cuda.backend = PW_BACKEND_CUDA;
-    uint8_t pixels[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-    int32_t sums[12];
-    pw_image in = {PW_U8, 3, 1, 4, pixels + rank % 4}, out = {PW_I32, 3, 1, 0, sums};
-    st = pw_dist_sat(c, &in, &out, &cuda, NULL);
-    EXPECT(log, st == PW_ERR_UNSUPPORTED, "SAT on the CUDA backend: %s", pw_status_str(st));
+    if (ranks > 1) { /* one rank on the GPU, the others on the CPU: their edges differ, every rank refuses */
+        pw_options mixed = o;
+        mixed.backend = rank == 0 ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+        float cells[5 * 8] = {0};
+        pw_image grid = {PW_F32, 5, 3, 8, cells + rank % 6};
+        st = pw_dist_heat(c, &grid, 2, &mixed, NULL, NULL);
+        EXPECT(log, st == PW_ERR_INVALID_ARGUMENT, "rank 0 on the CUDA backend, the others on the CPU: %s",
+               pw_status_str(st));
+    }
     /* a measured weight: every rank gets a positive one, and a bad one fails every rank */
     double measured = 0;
     st = pw_comm_measure_weight(c, &o, &measured);
@@ -325,11 +335,106 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
 }
 
 #ifdef PW_HAVE_CUDA
-/* --gpu: the GPU bands (SW and DTW) with ranks as threads sharing this machine's GPU, each on its
+/* --gpu: the GPU bands of every app with ranks as threads sharing this machine's GPU, each on its
  * own stream and a share of the SMs (two persistent kernels must not starve each other), against
  * the CPU engines in one process, bit for bit. */
 pw_status pw_cuda_stream_create(int device, void **stream); /* (src/cuda/pw_cuda.h) */
 void pw_cuda_stream_destroy(void *stream);
+
+/* SAT and INTHIST bands on the GPU (the prefix-sum processor, row carries across the edges)
+ * against pw_sat / pw_inthist on the CPU: integer tables bit for bit, float ones within
+ * sat_accuracy.h's bound (the scans add in another order than the recurrence). */
+static void gpu_table_cases(pw_comm *c, rng *r, const pw_options *gpu, rank_log *log)
+{
+    const int ranks = pw_comm_size(c), rank = pw_comm_rank(c), f32 = (int)range(r, 0, 2) == 0;
+    const int64_t rows = range(r, 1, range(r, 0, 1) ? 300 : 3000);
+    const int64_t total = range(r, ranks, range(r, 0, 1) ? 700 : 5000);
+    int64_t col0 = 0, cols = 0;
+    pw_comm_set_chunk(c, range(r, 0, 1) ? range(r, 1, 300) : 0);
+    EXPECT(log, pw_dist_split(c, rank, total, &col0, &cols) == PW_OK, "split %lld columns", (long long)total);
+    const int bins = (int)range(r, 1, 9);
+    uint8_t *px = malloc((size_t)(rows * total));
+    float *fx = malloc(sizeof *fx * (size_t)(rows * total));
+    for (int64_t k = 0; k < rows * total; k++) px[k] = (uint8_t)range(r, 0, 255), fx[k] = (float)range(r, -500, 500) / 7.0f;
+    pw_options cpu;
+    pw_options_init(&cpu);
+    cpu.backend = PW_BACKEND_CPU;
+    /* SAT: u8 -> i32 exact, or f32 -> f32 within the bound */
+    const pw_dtype tin = f32 ? PW_F32 : PW_U8, tout = f32 ? PW_F32 : PW_I32;
+    void *in = f32 ? (void *)fx : (void *)px;
+    const size_t si = pw_dtype_size(tin);
+    unsigned char *whole = malloc(4 * (size_t)(rows * total)), *band = malloc(4 * (size_t)(rows * cols) + 1);
+    pw_image whole_in = {tin, rows, total, 0, in}, whole_out = {tout, rows, total, 0, whole};
+    pw_image band_in = {tin, rows, cols, total, (unsigned char *)in + (size_t)col0 * si}, band_out = {tout, rows, cols, 0, band};
+    pw_status s1 = pw_sat(&whole_in, &whole_out, &cpu, NULL), s2 = pw_dist_sat(c, &band_in, &band_out, gpu, NULL);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK, "gpu sat %s %lldx%lld on %d ranks: %s (%s)", pw_dtype_name(tin), (long long)rows,
+           (long long)total, ranks, pw_status_str(s2), pw_error_detail());
+    if (s2 == PW_OK && !f32) {
+        int same = 1;
+        for (int64_t i = 0; i < rows; i++) same &= memcmp(band + (size_t)(i * cols) * 4, whole + (size_t)(i * total + col0) * 4, (size_t)cols * 4) == 0;
+        EXPECT(log, same, "gpu sat u8 %lldx%lld: rank %d's band differs from the CPU", (long long)rows, (long long)total, rank);
+    } else if (s2 == PW_OK) { /* the band's columns into the whole table, then the bound over it */
+        for (int64_t i = 0; i < rows; i++) memcpy(whole + (size_t)(i * total + col0) * 4, band + (size_t)(i * cols) * 4, (size_t)cols * 4);
+        const double ratio = pw_sat_error_ratio(&whole_in, &whole_out);
+        EXPECT(log, ratio >= 0 && ratio <= 1, "gpu sat f32 %lldx%lld: error %.3g of the bound (rank %d)", (long long)rows,
+               (long long)total, ratio, rank);
+    }
+    free(whole);
+    free(band);
+    /* INTHIST: exact */
+    int32_t *hist = malloc(sizeof *hist * (size_t)(rows * total * bins)), *mine = malloc(sizeof *mine * (size_t)(rows * cols * bins));
+    pw_image pin = {PW_U8, rows, total, 0, px}, pband = {PW_U8, rows, cols, total, px + col0};
+    s1 = pw_inthist(&pin, bins, 0, 256, hist, &cpu, NULL);
+    s2 = pw_dist_inthist(c, &pband, bins, 0, 256, mine, gpu, NULL);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK, "gpu inthist %d bins %lldx%lld on %d ranks: %s (%s)", bins, (long long)rows,
+           (long long)total, ranks, pw_status_str(s2), pw_error_detail());
+    int same = 1;
+    for (int b = 0; s2 == PW_OK && b < bins; b++)
+        for (int64_t i = 0; i < rows; i++)
+            same &= memcmp(mine + (b * rows + i) * cols, hist + (b * rows + i) * total + col0, sizeof *hist * (size_t)cols) == 0;
+    EXPECT(log, same, "gpu inthist %d bins %lldx%lld: rank %d's band differs from the CPU", bins, (long long)rows,
+           (long long)total, rank);
+    free(hist);
+    free(mine);
+    free(px);
+    free(fx);
+}
+
+/* HEAT and SOR bands on the GPU (halo columns both ways, pipelined sweeps) against pw_heat /
+ * pw_sor on the CPU: the band's columns and the residual bit for bit.  serial: a tool runs the
+ * kernels one at a time (compute-sanitizer), so at most one sweep -- with two, each band waits for
+ * the other's previous sweep and neither could finish while the other waits to start. */
+static void gpu_stencil_case(pw_comm *c, rng *r, const pw_options *gpu, int serial, rank_log *log)
+{
+    const int ranks = pw_comm_size(c), rank = pw_comm_rank(c), f64 = (int)range(r, 0, 1), sor = (int)range(r, 0, 1);
+    const int64_t rows = range(r, 3, range(r, 0, 1) ? 300 : 3000), interior = range(r, ranks, range(r, 0, 1) ? 500 : 4000);
+    const int64_t total = interior + 2, sweeps = serial ? range(r, 0, 1) : range(r, 0, 10);
+    const double omega = 0.5 + (double)range(r, 0, 100) / 80.0;
+    int64_t col0 = 0, cols = 0;
+    EXPECT(log, pw_dist_split(c, rank, interior, &col0, &cols) == PW_OK, "split %lld columns", (long long)interior);
+    const size_t size = f64 ? sizeof(double) : sizeof(float), bytes = size * (size_t)(rows * total);
+    unsigned char *whole = malloc(bytes), *mine = malloc(bytes);
+    random_grid(r, f64, whole, rows * total);
+    memcpy(mine, whole, bytes);
+    pw_options cpu;
+    pw_options_init(&cpu);
+    cpu.backend = PW_BACKEND_CPU;
+    pw_image g = {f64 ? PW_F64 : PW_F32, rows, total, 0, whole};
+    pw_image band = {g.type, rows, cols + 2, total, mine + (size_t)col0 * size};
+    double r1 = -1, r2 = -2;
+    pw_status s1 = sor ? pw_sor(&g, sweeps, omega, &cpu, &r1, NULL) : pw_heat(&g, sweeps, &cpu, &r1, NULL);
+    pw_status s2 = sor ? pw_dist_sor(c, &band, sweeps, omega, gpu, &r2, NULL) : pw_dist_heat(c, &band, sweeps, gpu, &r2, NULL);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK, "gpu %s %lldx%lld, %lld sweeps on %d ranks: %s (%s)", sor ? "sor" : "heat",
+           (long long)rows, (long long)total, (long long)sweeps, ranks, pw_status_str(s2), pw_error_detail());
+    int same = 1;
+    for (int64_t i = 0; s2 == PW_OK && i < rows; i++) /* the band's own columns */
+        same &= memcmp(mine + (size_t)(i * total + col0 + 1) * size, whole + (size_t)(i * total + col0 + 1) * size, (size_t)cols * size) == 0;
+    EXPECT(log, same && (s2 != PW_OK || memcmp(&r1, &r2, sizeof r1) == 0),
+           "gpu %s %s %lldx%lld, %lld sweeps: rank %d's band %s, residual %.17g against the CPU's %.17g", sor ? "sor" : "heat",
+           f64 ? "f64" : "f32", (long long)rows, (long long)total, (long long)sweeps, rank, same ? "equal" : "differs", r2, r1);
+    free(whole);
+    free(mine);
+}
 
 static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
 {
@@ -379,6 +484,8 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
             free(a);
             free(b);
         }
+        gpu_table_cases(c, &r, &gpu, log);
+        gpu_stencil_case(c, &r, &gpu, getenv("PW_TEST_SERIAL_KERNELS") != NULL, log);
     }
     pw_cuda_stream_destroy(stream);
 }
@@ -513,7 +620,7 @@ int main(int argc, char **argv)
         if (rank != 0 && test_failed == 0) return 0; /* (rank 0 prints the summary) */
         return test_finish();
     }
-    const int gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
+    const int gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0, serial = getenv("PW_TEST_SERIAL_KERNELS") != NULL;
     if (gpu) {
 #ifdef PW_HAVE_CUDA
         /* kernels loaded at start: a lazy load may synchronise the device while another rank's
@@ -537,7 +644,7 @@ int main(int argc, char **argv)
         thread_arg args[4];
         pthread_t ids[4];
         for (int k = 0; k < ranks; k++) {
-            args[k] = (thread_arg){comms[k], seed + (uint64_t)ranks, gpu ? 24 : 40, {0}, gpu};
+            args[k] = (thread_arg){comms[k], seed + (uint64_t)ranks, gpu ? (serial ? 6 : 24) : 40, {0}, gpu};
             pthread_create(&ids[k], NULL, rank_thread, &args[k]);
         }
         for (int k = 0; k < ranks; k++) pthread_join(ids[k], NULL);

@@ -17,6 +17,7 @@
 #include "device_buffer.cuh"
 #include "device_prep.cuh"
 #include "edge_words.cuh"
+#include "gpu_band.cuh"
 #include "kernel_desc.h"
 #include "launch.cuh"
 #include "pw_cuda.h"
@@ -29,6 +30,44 @@ static bool aligned4(const void *p, int64_t stride, size_t elem)
     size_t bytes = 4 * elem > 16 ? 16 : 4 * elem;
     return (uintptr_t)p % bytes == 0 && stride % 4 == 0;
 }
+
+/* A band of columns of a larger run (core/band.h, gpu_band.cuh) on the prefix-sum processor.
+ * Within a band S(i, j) = S(i - 1, j) + R(i, j), R the row's prefix sum of the inputs, and row -1
+ * is 0 in every band: what crosses a band's edge is each row's carry R(i, last column), a value a
+ * plane, not the table's column.  The band's first tile starts from the left neighbour's carries
+ * as if they were its own from a tile to the left, so the sums are the one-GPU run's (no
+ * subtraction of the neighbour's S: floats stay within sat_accuracy.h's bound, integers exact).
+ * On the wire a chunk of rows is plane after plane. */
+template <class Out>
+struct gpu_carry_band {
+    pw_gpu_band gb;
+    Out *carry; /* device: planes x rows */
+    int64_t rows;
+    int planes;
+
+    static void copy(gpu_carry_band *b, int64_t i0, int64_t i1, void *host, cudaMemcpyKind kind)
+    {
+        const size_t chunk = sizeof(Out) * (size_t)(i1 - i0), pitch = sizeof(Out) * (size_t)b->rows;
+        cudaSetDevice(b->gb.device);
+        if (kind == cudaMemcpyHostToDevice)
+            cudaMemcpy2DAsync(b->carry + i0, pitch, host, chunk, chunk, (size_t)b->planes, kind, b->gb.stream);
+        else
+            cudaMemcpy2DAsync(host, chunk, b->carry + i0, pitch, chunk, (size_t)b->planes, kind, b->gb.stream);
+    }
+    static void put_left(void *p, int64_t sweep, int64_t i0, int64_t i1, const void *src)
+    {
+        gpu_carry_band *b = (gpu_carry_band *)p;
+        copy(b, i0, i1, (void *)src, cudaMemcpyHostToDevice);
+        pw_gpu_band_ready(&b->gb, 0, sweep, i1);
+    }
+    static void get_last(void *p, int64_t sweep, int64_t i0, int64_t i1, void *dst)
+    {
+        (void)sweep;
+        gpu_carry_band *b = (gpu_carry_band *)p;
+        copy(b, i0, i1, dst, cudaMemcpyDeviceToHost);
+        cudaStreamSynchronize(b->gb.stream);
+    }
+};
 
 /* Run PrefixSumProc over `planes` planes on the descriptor's tiles (kernel_desc.c: rectangles of
  * whole chunks; in the peer schedule one tile a row, the row above handed over by edge words and
@@ -47,10 +86,34 @@ static pw_status scan_run(const pw_plan *plan, const pw_kernel_desc *desc, const
     PW_THEN(st, edge.alloc(plan->strategy == PW_STRATEGY_PEER ? (size_t)(edge_cols * planes) : 0));
     PW_THEN(st, edge.clear());
     if (st != PW_OK) return st;
-    const bool vec = aligned4(out, stride, sizeof(Out));
-    if (desc->prefetch)
-        return pw_cuda_run(plan, desc, PrefixSumProc<Src, Out, true>{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.edge(), edge_cols}, info);
-    return pw_cuda_run(plan, desc, PrefixSumProc<Src, Out, false>{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.edge(), edge_cols}, info);
+    const bool vec = aligned4(out, stride, sizeof(Out)), band = plan->band != NULL;
+    auto run = [&](const pw_plan *p) {
+        if (desc->prefetch)
+            return pw_cuda_run(p, desc, PrefixSumProc<Src, Out, true>{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.edge(), edge_cols, band}, info);
+        return pw_cuda_run(p, desc, PrefixSumProc<Src, Out, false>{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.edge(), edge_cols, band}, info);
+    };
+    if (!band) return run(plan);
+    gpu_carry_band<Out> b{};
+    b.carry = carry.ptr, b.rows = rows, b.planes = planes;
+    const pw_band_io io = {&b, sizeof(Out) * (size_t)planes, gpu_carry_band<Out>::put_left, gpu_carry_band<Out>::get_last,
+                           NULL, NULL};
+    return pw_gpu_band_run(plan, &b.gb, &io, rows, 1, run);
+}
+
+/* A band (plan->band) runs on the prefix-sum processor alone: its edge is the row carries. */
+static void band_forms(const pw_plan *plan, unsigned *forms)
+{
+    if (plan->band) *forms = PW_FORM(PW_PROC_PREFIX_SUM);
+}
+
+/* The selector's answer for a band that the prefix-sum processor cannot run. */
+static pw_status band_selected(const pw_plan *plan, pw_status st)
+{
+    if (st == PW_ERR_UNSUPPORTED && plan->band)
+        pw_set_error_detail("a GPU band of sat or inthist runs on the prefix-sum processor, which needs a row-major "
+                            "layout, skew 0 and tiles at most %d rows high",
+                            PW_SCAN_MAX_TILE_H);
+    return st;
 }
 
 template <class In, class Out>
@@ -79,10 +142,11 @@ template <class In, class Out>
 static pw_status sat_core(const pw_plan *plan, const void *in, int64_t in_stride, void *out, int64_t out_stride,
                           pw_run_info *info)
 {
-    const pw_cell_shape cell = {PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_LINEAR) | PW_FORM(PW_PROC_FULL), (int)sizeof(Out), 1, 0,
-                               1 /* SatDiagApp runs on LinearProc<., 1> */};
+    pw_cell_shape cell = {PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_LINEAR) | PW_FORM(PW_PROC_FULL), (int)sizeof(Out), 1, 0,
+                          1 /* SatDiagApp runs on LinearProc<., 1> */};
+    band_forms(plan, &cell.forms);
     pw_kernel_desc desc;
-    pw_status sel = pw_select_kernel(plan, &cell, NULL, &desc);
+    pw_status sel = band_selected(plan, pw_select_kernel(plan, &cell, NULL, &desc));
     if (sel != PW_OK) return sel;
     if (desc.processor == PW_PROC_PREFIX_SUM) {
         pw_sat_src<In, Out> src{(const In *)in, in_stride, aligned4(in, in_stride, sizeof(In))};
@@ -210,9 +274,10 @@ template <class B>
 static pw_status inthist_core(const pw_plan *plan, const B *dbin, int64_t rows, int64_t cols, int bins,
                               int32_t *dout, pw_run_info *info)
 {
-    const pw_cell_shape cell = {PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_FULL), (int)sizeof(int32_t), bins, 1, 0};
+    pw_cell_shape cell = {PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_FULL), (int)sizeof(int32_t), bins, 1, 0};
+    band_forms(plan, &cell.forms);
     pw_kernel_desc desc;
-    pw_status st = pw_select_kernel(plan, &cell, NULL, &desc);
+    pw_status st = band_selected(plan, pw_select_kernel(plan, &cell, NULL, &desc));
     if (st != PW_OK) return st;
     if (desc.processor == PW_PROC_PREFIX_SUM)
         return scan_run(plan, &desc, pw_bin_src<B>{dbin, cols, aligned4(dbin, cols, sizeof(B))}, dout, cols, rows * cols,

@@ -3,12 +3,14 @@
  *
  * The kernel waits for and reports the band's edge column through device words (sync.cuh,
  * pw_device_band); the band's link (src/dist/band_link.c) moves the chunks.  Between them:
- *   - incoming: the app's put (gpu_linear_band in linear_apps.cu) copies a chunk into the rows'
- *     left/diag words, then the new "rows ready" into dev.left_ready, on the band's own
- *     non-blocking stream: copies on one stream land in order, so the kernel that sees the word
- *     sees the chunk;
- *   - outgoing: while the kernel runs, launch.cu's wait polls dev.last_done (a copy on that
- *     stream every 20 us) and hands each increase to the link (edges->last_done), whose get then
+ *   - incoming: the app's put copies a chunk where the band's first (last) column reads it, then
+ *     the new "rows ready" into dev.left_ready (right_ready), on the band's own non-blocking
+ *     stream: copies on one stream land in order, so the kernel that sees the word sees the
+ *     chunk.  The apps' glue: gpu_linear_band (SW, DTW: the rows' left/diag words,
+ *     linear_apps.cu), gpu_carry_band (SAT, INTHIST: the rows' carries, full_apps.cu),
+ *     gpu_halo_band (HEAT, SOR: the grid's halo columns, stencil_apps.cu);
+ *   - outgoing: while the kernel runs, launch.cu's wait polls dev.last_done and first_done (a
+ *     copy on that stream every 20 us) and hands each increase to the link, whose get then
  *     copies the rows out;
  *   - a link that gives up (a neighbour failed) makes the wait cancel the kernel, which then
  *     ends as a timeout would (the link's reason is the rank's).
@@ -17,6 +19,7 @@
 #define PW_CUDA_GPU_BAND_CUH
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "../core/band.h"
@@ -27,9 +30,12 @@ struct pw_gpu_band {
     pw_device_band dev;         /* what the kernel gets */
     const pw_band_edges *edges; /* the link's callbacks */
     int64_t sweeps;
-    pw_counter *words;          /* device: left_ready, then last_done[sweeps] */
-    pw_counter *host_done;      /* host: the polled copy of last_done */
-    pw_counter *reported;       /* host: the rows handed to the link, per sweep */
+    int device;
+    pw_counter ready[2];        /* the sources of the left_ready / right_ready copies (each
+                                   synchronised before it changes) */
+    pw_counter *words;          /* device: left_ready, right_ready, last_done[sweeps], first_done[sweeps] */
+    pw_counter *host_done;      /* host: the polled copy of last_done and first_done */
+    pw_counter *reported;       /* host: the rows handed to the link, per sweep, last then first */
     int *cancel_value;          /* host: PW_CUDA_ERROR_CANCELLED, the source of the cancel copy */
     cudaStream_t stream;        /* non-blocking: the link's copies and the polls */
     cudaStream_t run_stream;    /* non-blocking: the run's, when the caller gave none (the legacy
@@ -37,29 +43,35 @@ struct pw_gpu_band {
 };
 
 /* Before the app attaches to its band: the words zeroed (synchronously, so that no chunk the link
- * copies in early is overwritten) and the stream.  rows: the band's rows; the words on `device`. */
-static inline pw_status pw_gpu_band_open(pw_gpu_band *b, int device, int64_t rows, int64_t sweeps, bool left, bool right)
+ * copies in early is overwritten) and the stream.  rows: the band's rows; the words on `device`;
+ * left / right: the band has such a neighbour; in_place: halo columns both ways (HEAT, SOR). */
+static inline pw_status pw_gpu_band_open(pw_gpu_band *b, int device, int64_t rows, int64_t sweeps, bool left, bool right,
+                                         bool in_place)
 {
     /* Stream-ordered device words and plain host memory: cudaMalloc, cudaFree and pinned host
      * allocations may synchronise the whole device, which here would wait for a neighbour's
      * kernel that waits for this band (two ranks sharing a GPU). */
     *b = pw_gpu_band{};
     b->sweeps = sweeps;
+    b->device = device;
+    const size_t words = (size_t)(2 + 2 * sweeps), done_bytes = sizeof(pw_counter) * (size_t)(2 * sweeps);
     pw_status st = pw_from_cuda(cudaSetDevice(device));
     PW_THEN(st, pw_from_cuda(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking)));
     PW_THEN(st, pw_from_cuda(cudaStreamCreateWithFlags(&b->run_stream, cudaStreamNonBlocking)));
-    PW_THEN(st, pw_from_cuda(pw_cuda_malloc((void **)&b->words, sizeof(pw_counter) * (size_t)(1 + sweeps), b->stream)));
-    b->host_done = st == PW_OK ? (pw_counter *)pw_malloc(sizeof(pw_counter) * (size_t)sweeps) : NULL;
-    b->reported = st == PW_OK ? (pw_counter *)pw_malloc(sizeof(pw_counter) * (size_t)sweeps) : NULL;
+    PW_THEN(st, pw_from_cuda(pw_cuda_malloc((void **)&b->words, sizeof(pw_counter) * words, b->stream)));
+    b->host_done = st == PW_OK ? (pw_counter *)pw_malloc(done_bytes) : NULL;
+    b->reported = st == PW_OK ? (pw_counter *)pw_malloc(done_bytes) : NULL;
     b->cancel_value = st == PW_OK ? (int *)pw_malloc(sizeof(int)) : NULL;
     if (st == PW_OK && (!b->host_done || !b->reported || !b->cancel_value)) st = PW_ERR_OUT_OF_MEMORY;
-    PW_THEN(st, pw_from_cuda(cudaMemsetAsync(b->words, 0, sizeof(pw_counter) * (size_t)(1 + sweeps), b->stream)));
+    PW_THEN(st, pw_from_cuda(cudaMemsetAsync(b->words, 0, sizeof(pw_counter) * words, b->stream)));
     PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(b->stream)));
     if (st != PW_OK) return st;
-    for (int64_t s = 0; s < sweeps; s++) b->reported[s] = 0;
+    memset(b->reported, 0, done_bytes);
     *b->cancel_value = PW_CUDA_ERROR_CANCELLED;
     b->dev.left_ready = left ? b->words : NULL;
-    b->dev.last_done = right ? b->words + 1 : NULL;
+    b->dev.right_ready = right && in_place ? b->words + 1 : NULL;
+    b->dev.last_done = right ? b->words + 2 : NULL;
+    b->dev.first_done = left && in_place ? b->words + 2 + sweeps : NULL;
     b->dev.rows = rows;
     return PW_OK;
 }
@@ -81,18 +93,34 @@ static inline void pw_gpu_band_close(pw_gpu_band *b)
     *b = pw_gpu_band{};
 }
 
-/* The kernel's "rows final" so far to the link.  PW_OK or the copy's error. */
+/* An app's put, after its copies of a chunk on b->stream: the word that says rows [0, i1) of
+ * `sweep` of the left (right = 0) or right (1) neighbour's column are there, behind them on the
+ * same stream.  Waits for both (a failed copy leaves the word behind: the kernel's watchdog says
+ * so). */
+static inline void pw_gpu_band_ready(pw_gpu_band *b, int right, int64_t sweep, int64_t i1)
+{
+    b->ready[right] = (pw_counter)(sweep * b->dev.rows + i1);
+    const pw_counter *word = right ? b->dev.right_ready : b->dev.left_ready;
+    cudaMemcpyAsync((void *)word, &b->ready[right], sizeof(pw_counter), cudaMemcpyHostToDevice, b->stream);
+    cudaStreamSynchronize(b->stream);
+}
+
+/* The kernel's "rows final" so far (last column, then first) to the link.  PW_OK or the copy's
+ * error. */
 static inline pw_status pw_gpu_band_poll(pw_gpu_band *b)
 {
-    if (!b->dev.last_done || !b->edges || !b->edges->last_done) return PW_OK;
-    pw_status st = pw_from_cuda(cudaMemcpyAsync(b->host_done, b->dev.last_done, sizeof(pw_counter) * (size_t)b->sweeps,
+    if (!b->edges || (!b->dev.last_done && !b->dev.first_done)) return PW_OK;
+    /* (last_done and first_done are adjacent: one copy) */
+    pw_status st = pw_from_cuda(cudaMemcpyAsync(b->host_done, b->words + 2, sizeof(pw_counter) * (size_t)(2 * b->sweeps),
                                                 cudaMemcpyDeviceToHost, b->stream));
     PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(b->stream)));
-    for (int64_t s = 0; st == PW_OK && s < b->sweeps; s++)
-        if (b->host_done[s] > b->reported[s]) {
-            b->reported[s] = b->host_done[s];
-            b->edges->last_done(b->edges->ctx, s, (int64_t)b->host_done[s]);
-        }
+    for (int64_t k = 0; st == PW_OK && k < 2 * b->sweeps; k++) {
+        const bool last = k < b->sweeps;
+        void (*report)(void *, int64_t, int64_t) = last ? b->edges->last_done : b->edges->first_done;
+        if (!report || !(last ? b->dev.last_done : b->dev.first_done) || b->host_done[k] <= b->reported[k]) continue;
+        b->reported[k] = b->host_done[k];
+        report(b->edges->ctx, last ? k : k - b->sweeps, (int64_t)b->host_done[k]);
+    }
     return st;
 }
 
@@ -120,6 +148,39 @@ static inline pw_status pw_gpu_band_wait(pw_gpu_band *b, cudaEvent_t start, cuda
         const struct timespec nap = {0, 20000};
         nanosleep(&nap, NULL);
     }
+}
+
+/* Run `run` (a function of a plan) as plan->band's band of `rows` rows and `sweeps` sweeps: the band's
+ * words opened, the app's io (whose puts and gets use b, on b->stream) attached to the link, the
+ * kernel launched once the left column's first row is here, the link detached.  The app's device
+ * storage must be set up on the plan's stream before (it is synchronised first: the link may copy
+ * a chunk in as soon as io is attached). */
+template <class Run>
+static pw_status pw_gpu_band_run(const pw_plan *plan, pw_gpu_band *b, const pw_band_io *io, int64_t rows, int64_t sweeps,
+                                 Run run)
+{
+    const pw_band *band = (const pw_band *)plan->band;
+    pw_status st = pw_from_cuda(cudaStreamSynchronize(pw_plan_stream(plan)));
+    PW_THEN(st, pw_gpu_band_open(b, plan->device, rows, sweeps, band->col0 > 0, band->col0 + band->cols < band->total_cols,
+                                 io->put_right != NULL));
+    if (st == PW_OK) {
+        pw_band_edges edges;
+        st = band->attach(band->ctx, io, &edges);
+        b->edges = &edges;
+        pw_plan banded = *plan;
+        banded.cuda_band = b;
+        if (!banded.stream) banded.stream = b->run_stream; /* (never the legacy default stream) */
+        /* Launch once the left column's first row is here: until then the kernel could only spin
+         * on its SMs, and a tool that runs kernels one at a time (compute-sanitizer) could not
+         * run a band whose left neighbour's kernel shares the GPU.  Costs a launch a rank on the
+         * pipeline's fill. */
+        if (st == PW_OK && edges.wait_left && edges.wait_left(edges.ctx, 0, 1) != 0) st = PW_ERR_TIMEOUT;
+        if (st == PW_OK) st = run(&banded);
+        band->detach(band->ctx, st);
+        b->edges = NULL;
+    }
+    pw_gpu_band_close(b);
+    return st;
 }
 
 #endif

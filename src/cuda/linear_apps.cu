@@ -106,28 +106,23 @@ struct gpu_linear_band {
     pw_gpu_band gb;
     T *left, *diag; /* device, n each */
     int64_t n;
-    int device;
-    pw_counter ready; /* the source of the left_ready copy (synchronised before it changes) */
-    pw_band_edges edges;
 
     static void put_left(void *p, int64_t sweep, int64_t i0, int64_t i1, const void *src)
     {
         gpu_linear_band *b = (gpu_linear_band *)p;
-        cudaSetDevice(b->device);
+        cudaSetDevice(b->gb.device);
         const size_t cell = sizeof(T);
         cudaMemcpyAsync(b->left + i0, src, cell * (size_t)(i1 - i0), cudaMemcpyHostToDevice, b->gb.stream);
         const int64_t end = i1 < b->n - 1 ? i1 : b->n - 1; /* diag[i + 1] for rows i0 .. end - 1 */
         if (end > i0) cudaMemcpyAsync(b->diag + i0 + 1, src, cell * (size_t)(end - i0), cudaMemcpyHostToDevice, b->gb.stream);
-        b->ready = (pw_counter)(sweep * b->n + i1);
-        cudaMemcpyAsync((void *)b->gb.dev.left_ready, &b->ready, sizeof b->ready, cudaMemcpyHostToDevice, b->gb.stream);
-        cudaStreamSynchronize(b->gb.stream); /* (a failed copy leaves the word behind: the kernel's watchdog) */
+        pw_gpu_band_ready(&b->gb, 0, sweep, i1);
     }
 
     static void get_last(void *p, int64_t sweep, int64_t i0, int64_t i1, void *dst)
     {
         (void)sweep;
         gpu_linear_band *b = (gpu_linear_band *)p;
-        cudaSetDevice(b->device);
+        cudaSetDevice(b->gb.device);
         cudaMemcpyAsync(dst, b->left + i0, sizeof(T) * (size_t)(i1 - i0), cudaMemcpyDeviceToHost, b->gb.stream);
         cudaStreamSynchronize(b->gb.stream);
     }
@@ -138,25 +133,11 @@ struct gpu_linear_band {
 template <class T, class Run>
 static pw_status pw_cuda_run_band(const pw_plan *plan, T *left, T *diag, int64_t n, Run run)
 {
-    const pw_band *band = (const pw_band *)plan->band;
-    if (!band) return run(plan);
+    if (!plan->band) return run(plan);
     gpu_linear_band<T> b{};
-    b.left = left, b.diag = diag, b.n = n, b.device = plan->device;
-    /* the uploads land before the link may copy a chunk in */
-    pw_status st = pw_from_cuda(cudaStreamSynchronize(pw_plan_stream(plan)));
-    PW_THEN(st, pw_gpu_band_open(&b.gb, plan->device, n, 1, band->col0 > 0, band->col0 + band->cols < band->total_cols));
-    pw_band_io io = {&b, sizeof(T), gpu_linear_band<T>::put_left, gpu_linear_band<T>::get_last, NULL, NULL};
-    if (st == PW_OK) {
-        st = band->attach(band->ctx, &io, &b.edges);
-        b.gb.edges = &b.edges;
-        pw_plan banded = *plan;
-        banded.cuda_band = &b.gb;
-        if (!banded.stream) banded.stream = b.gb.run_stream; /* (never the legacy default stream) */
-        if (st == PW_OK) st = run(&banded);
-        band->detach(band->ctx, st);
-    }
-    pw_gpu_band_close(&b.gb);
-    return st;
+    b.left = left, b.diag = diag, b.n = n;
+    const pw_band_io io = {&b, sizeof(T), gpu_linear_band<T>::put_left, gpu_linear_band<T>::get_last, NULL, NULL};
+    return pw_gpu_band_run(plan, &b.gb, &io, n, 1, run);
 }
 
 /* ---- Smith-Waterman ----------------------------------------------------------------------- */

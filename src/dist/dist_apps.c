@@ -22,13 +22,13 @@ typedef pw_status (*band_run_fn)(void *args, const pw_options *options, const pw
 
 /* Agree, run this rank's band of columns [col0, col0 + cols) with its link, conclude: every rank's
  * `bytes` result bytes in all. */
-static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *sig, const pw_options *options, int gpu,
+static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *sig, const pw_options *options,
                           int64_t rows, int64_t sweeps, int64_t col0, int64_t cols, int64_t total_cols, band_run_fn fn,
                           void *args, void *mine, void *all, size_t bytes)
 {
     pw_options o;
     int64_t watchdog_ns = 0;
-    if (local == PW_OK) local = dist_band_options(options, gpu, &o, &watchdog_ns);
+    if (local == PW_OK) local = dist_band_options(options, &o, &watchdog_ns);
     /* every rank's engine the same (a CPU and a GPU band keep their edge columns in other forms) */
     dist_signature agreed = *sig;
     pw_backend backend = PW_BACKEND_CPU;
@@ -111,7 +111,7 @@ pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int
     }
     sw_share mine = {0, -1, -1};
     sw_share *all = pw_comm_results(comm); /* (the comm's scratch: no allocation to fail on one rank) */
-    st = run_band(comm, local, &sig, options, 1, n, 1, x.col0, x.cols, m, sw_band_run, &x, &mine, all, sizeof mine);
+    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, sw_band_run, &x, &mine, all, sizeof mine);
     if (st == PW_OK) {
         sw_share best = {0, -1, -1};
         for (int k = 0; k < comm->size; k++)
@@ -160,7 +160,7 @@ static pw_status dist_dtw(pw_comm *comm, const void *a, int64_t n, const void *b
         sig.word[6] = (int64_t)dist_hash(b, (size_t)m * size, 2);
     }
     double mine = INFINITY, *all = pw_comm_results(comm);
-    st = run_band(comm, local, &sig, options, 1, n, 1, x.col0, x.cols, m, dtw_band_run, &x, &mine, all, sizeof mine);
+    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, dtw_band_run, &x, &mine, all, sizeof mine);
     if (st == PW_OK) {
         result->distance = all[comm->size - 1]; /* (the last band holds the last cell) */
         result->info = x.info;
@@ -237,7 +237,7 @@ pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw
     pw_run_info local_info;
     image_args x = {in, out, NULL, 0, 0, 0, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, 0, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, sat_band_run, &x,
+    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, sat_band_run, &x,
                     &none, &none, 0);
 }
 
@@ -266,7 +266,7 @@ pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo
     pw_run_info local_info;
     image_args x = {in, NULL, out, bins, lo, hi, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, 0, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, inthist_band_run,
+    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, inthist_band_run,
                     &x, &none, &none, 0);
 }
 
@@ -335,7 +335,7 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     pw_run_info local_info;
     stencil_args x = {grid, sweeps, sor, omega, info ? info : &local_info};
     char none;
-    st = run_band(comm, local, &sig, options, 0, local == PW_OK ? grid->rows - 2 : 0, sweeps, col0, mine.cols, total,
+    st = run_band(comm, local, &sig, options, local == PW_OK ? grid->rows - 2 : 0, sweeps, col0, mine.cols, total,
                   stencil_band_run, &x, &none, &none, 0);
     if (st != PW_OK || !residual) {
         free(sums);

@@ -195,18 +195,13 @@ pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig)
     return st;
 }
 
-pw_status dist_band_options(const pw_options *options, int gpu, pw_options *band, int64_t *watchdog_ns)
+pw_status dist_band_options(const pw_options *options, pw_options *band, int64_t *watchdog_ns)
 {
     if (options) *band = *options;
     else pw_options_init(band);
-    if (band->backend == PW_BACKEND_CUDA && !gpu) {
-        pw_set_error_detail("distributed runs of this application use the CPU engines so far (GPU bands exist for "
-                            "sw and dtw): use the CPU backend");
-        return PW_ERR_UNSUPPORTED;
-    }
     /* AUTO is the CPU: GPU bands run when asked for (PW_BACKEND_CUDA), until they have been
-     * verified on a device (docs/DISTRIBUTED.md) */
-    if (!gpu || band->backend == PW_BACKEND_AUTO) band->backend = PW_BACKEND_CPU;
+     * measured on several GPUs (docs/DISTRIBUTED.md) */
+    if (band->backend == PW_BACKEND_AUTO) band->backend = PW_BACKEND_CPU;
     if (band->strategy != PW_STRATEGY_PEER) {
         pw_set_error_detail("a distributed run uses the peer strategy on every rank");
         return PW_ERR_UNSUPPORTED;

@@ -29,10 +29,10 @@ uint64_t dist_hash(const void *data, size_t bytes, uint64_t seed);
 /* Step 1.  local: this rank's checks.  PW_OK on every rank, or the same failure on every rank. */
 pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig);
 
-/* The options a band runs with: the peer strategy; the CUDA backend when asked for and the app
- * has GPU bands (gpu: SW and DTW so far), else the CPU (AUTO resolves to it; CUDA is refused for
- * the other apps).  PW_ERR_UNSUPPORTED with a detail otherwise. */
-pw_status dist_band_options(const pw_options *options, int gpu, pw_options *band_options, int64_t *watchdog_ns);
+/* The options a band runs with: the peer strategy; the CUDA backend when asked for, else the
+ * CPU (AUTO resolves to it, until GPU bands are verified on several GPUs).  PW_ERR_UNSUPPORTED
+ * with a detail otherwise. */
+pw_status dist_band_options(const pw_options *options, pw_options *band_options, int64_t *watchdog_ns);
 
 /* Step 3.  status: this rank's; remote: it only failed because a neighbour gave up; mine and all:
  * `bytes` bytes of result, gathered into all (size x bytes) in rank order. */

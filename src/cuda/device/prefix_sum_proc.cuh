@@ -52,6 +52,10 @@ struct PrefixSumProc {
     int64_t rows;
     pw_edge<Out> edge; /* peer schedule: planes x edge_cols words, zeroed (NULL: ordered schedules) */
     int64_t edge_cols; /* cols rounded up to whole chunks */
+    /* A band of columns of a larger run (cuda/full_apps.cu, gpu_carry_band): `carry` also holds
+     * R(i, the column left of the band) for the first tile, put there by the band's link, and
+     * gets R(i, the band's last column) after the last tile, for the band to the right. */
+    bool band_carries;
 
     static constexpr int RPW = PW_SCAN_ROWS_PER_WARP;
     /* The edge words are its waits; compiled for blocks of up to 512 threads: at most 128
@@ -129,7 +133,7 @@ struct PrefixSumProc {
         Carries cr{(Out *)(smem + buffers_bytes(t.h)) + g * RPW, (int64_t)warps(t.h) * RPW};
         for (int x = lane; x < planes * RPW; x += 32) {
             const int p = x / RPW, q = x % RPW;
-            cr.at[p * cr.step + q] = c > 0 && q < k.rows_here ? carry[p * rows + k.first + q] : (Out)0;
+            cr.at[p * cr.step + q] = (c > 0 || band_carries) && q < k.rows_here ? carry[p * rows + k.first + q] : (Out)0;
         }
         __syncwarp();
         return cr;
@@ -138,7 +142,7 @@ struct PrefixSumProc {
     /* ... and back to `carry` after the tile, for a tile to its right. */
     __device__ void carries_end(const pw_tiling &t, const Tile &k, int64_t c, const Carries &cr) const
     {
-        if (!carries_in_smem(t.h) || c + 1 >= pw_tiling_end_tile(&t, k.r)) return;
+        if (!carries_in_smem(t.h) || (c + 1 >= pw_tiling_end_tile(&t, k.r) && !band_carries)) return;
         __syncwarp();
         for (int x = threadIdx.x & 31; x < planes * RPW; x += 32) {
             const int p = x / RPW, q = x % RPW;

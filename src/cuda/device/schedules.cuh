@@ -70,11 +70,22 @@ __device__ __forceinline__ bool pw_band_wait_left(const pw_engine_args &a, int64
     return pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire(a.band.left_ready)) >= need; });
 }
 
-/* After a tile-row (its stores behind a __syncthreads): its rows of the last column are final. */
-__device__ __forceinline__ void pw_band_report_last(const pw_engine_args &a, int64_t sweep, int64_t rows_end)
+/* ... and until the right neighbour's column holds what the sweep reads there: the sweep
+ * before's values (sweep 0 reads the initial ones, there from the start). */
+__device__ __forceinline__ bool pw_band_wait_right(const pw_engine_args &a, int64_t sweep, int64_t rows_end)
 {
-    __threadfence(); /* the block's stores (ordered by the barrier) before the word the host reads */
-    atomicMax(a.band.last_done + a.sweep_base + sweep, (pw_counter)rows_end);
+    if (a.sweep_base + sweep == 0) return true;
+    const pw_counter need = (pw_counter)((a.sweep_base + sweep - 1) * a.band.rows + rows_end);
+    return pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire(a.band.right_ready)) >= need; });
+}
+
+/* After a tile-row (its stores behind a __syncthreads): its rows of the last (and first) column
+ * are final. */
+__device__ __forceinline__ void pw_band_report(const pw_engine_args &a, int64_t sweep, int64_t rows_end)
+{
+    __threadfence(); /* the block's stores (ordered by the barrier) before the words the host reads */
+    if (a.band.last_done) atomicMax(a.band.last_done + a.sweep_base + sweep, (pw_counter)rows_end);
+    if (a.band.first_done) atomicMax(a.band.first_done + a.sweep_base + sweep, (pw_counter)rows_end);
 }
 
 template <class Proc>
@@ -105,8 +116,10 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
         const pw_row_sync sync{&a, q, sweep, r};
         const int64_t first = pw_tiling_first_tile(&t, r), end = pw_tiling_end_tile(&t, r);
         const int64_t rows_end = r * t.h + pw_tiling_lanes(&t, r);
-        if (a.band.left_ready) { /* a band: the left neighbour's column first (the tile-row reads it at column 0) */
-            if (threadIdx.x == 0) abandon = !pw_band_wait_left(a, sweep, rows_end);
+        if (a.band.left_ready || a.band.right_ready) { /* a band: the neighbours' columns first (the tile-row reads them) */
+            if (threadIdx.x == 0)
+                abandon = (a.band.left_ready && !pw_band_wait_left(a, sweep, rows_end)) ||
+                          (a.band.right_ready && !pw_band_wait_right(a, sweep, rows_end));
             __syncthreads();
             if (abandon) return;
         }
@@ -140,7 +153,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
             }
         }
         __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
-        if (a.band.last_done && threadIdx.x == 0) pw_band_report_last(a, sweep, rows_end);
+        if ((a.band.last_done || a.band.first_done) && threadIdx.x == 0) pw_band_report(a, sweep, rows_end);
     }
 }
 

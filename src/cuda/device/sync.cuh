@@ -31,10 +31,14 @@
  * side (the band's link, through the app's glue) writes and reads with copies on its own stream.
  * left_ready: sweep * rows + rows of the left neighbour's column in place (NULL: no left
  * neighbour); last_done: a word a sweep, rows of the band's last column final (NULL: no right
- * neighbour). */
+ * neighbour).  In-place sweeps (HEAT, SOR) also read the right neighbour's first column as the
+ * sweep before left it and hand their first column back: right_ready and first_done, the same
+ * way (NULL: no such neighbour, or a band of a one-way wavefront). */
 struct pw_device_band {
     const pw_counter *left_ready;
     pw_counter *last_done;
+    const pw_counter *right_ready;
+    pw_counter *first_done;
     int64_t rows;
 };
 
