@@ -105,7 +105,8 @@ static pw_status ST_FN(stencil_run_)(pw_image *grid, int64_t sweeps, int sor, do
          * columns included, so they run bands as they are) */
         pw_plan base = *plan;
         ST_FN(band_app_) app = {ctx.grid, ctx.stride, grid->cols - 2};
-        const pw_band_io io = {&app, sizeof(ST_T), ST_FN(put_left_), ST_FN(get_last_), ST_FN(put_right_), ST_FN(get_first_)};
+        const pw_band_io io = {.app = &app, .bytes_per_row = sizeof(ST_T), .put_left = ST_FN(put_left_), .get_last = ST_FN(get_last_),
+                               .put_right = ST_FN(put_right_), .get_first = ST_FN(get_first_)};
         pw_band_edges edges;
         if (band) {
             st = band->attach(band->ctx, &io, &edges);

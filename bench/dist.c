@@ -5,11 +5,12 @@
  * of 3 runs, every distributed result checked against the single process's (SW's best cell,
  * HEAT's residual, SAT's whole table) bit for bit.
  *
- *   bench_dist [--ranks R] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B]]
+ *   bench_dist [--ranks R] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--direct 0|1]]
  *
  * --gpus G: the ranks on the GPUs instead (rank k on device k mod G, the CUDA engines) against one
  * GPU; --blocks B caps each rank's persistent blocks (ranks sharing a GPU need disjoint SM shares:
- * HEAT's bands wait on each other both ways).  Besides the wall clock (inputs up and results down
+ * HEAT's bands wait on each other both ways); --direct 0 hands the columns over through the host
+ * (pw_comm_set_direct).  Besides the wall clock (inputs up and results down
  * included) it reports the kernels' time: one GPU's, and the longest rank's (CUDA events).
  *
  * What it shows: the cost of the bands themselves (the hand-over, one chunk of rows of fill per
@@ -49,7 +50,7 @@ typedef struct problem {
     int threads;
 } problem;
 
-static int gpus, blocks; /* --gpus, --blocks */
+static int gpus, blocks, direct = 1; /* --gpus, --blocks, --direct */
 
 typedef struct rank_run {
     pw_comm *comm;
@@ -134,6 +135,7 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
     for (int k = 0; grids && k < ranks; k++) memcpy(grids + cells * (size_t)k, p->grid0, sizeof(float) * cells);
     pw_comm *comms[64] = {0};
     if (ranks > 1) pw_comm_local(ranks, comms);
+    for (int k = 0; ranks > 1 && k < ranks; k++) pw_comm_set_direct(comms[k], direct);
     rank_run runs[64];
     pthread_t ids[64];
     const double t0 = now();
@@ -173,14 +175,15 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--grid")) grid_n = atoll(argv[k + 1]);
         else if (!strcmp(argv[k], "--gpus")) gpus = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--blocks")) blocks = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--direct")) direct = atoi(argv[k + 1]);
     }
     if (ranks < 2 || ranks > 64 || threads < 1 || gpus < 0 || blocks < 0) {
-        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B]]\n");
+        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--direct 0|1]]\n");
         return 2;
     }
     if (gpus)
-        printf("ranks %d on %d GPU(s)%s against one GPU (CUDA engines)\n", ranks, gpus,
-               blocks ? ", each rank's blocks capped" : "");
+        printf("ranks %d on %d GPU(s)%s, hand-over %s, against one GPU (CUDA engines)\n", ranks, gpus,
+               blocks ? ", each rank's blocks capped" : "", direct ? "direct (where possible)" : "through the host");
     else
         printf("ranks %d x %d threads against one process of %d threads (CPU engines)\n", ranks, threads, ranks * threads);
     printf("%-6s %10s %12s %12s %8s %12s %12s %8s  %s\n", "app", "size", "one_s", "ranks_s", "ratio", "one_kern_s",

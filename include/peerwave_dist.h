@@ -48,6 +48,14 @@ int pw_comm_size(const pw_comm *comm);
  * Set it alike on every rank. */
 void pw_comm_set_chunk(pw_comm *comm, int64_t rows);
 
+/* GPU bands whose ranks are threads of one process (pw_comm_local: `--gpus`) hand their edge
+ * columns over directly: each band's kernel writes its last column into the next band's device
+ * memory and bumps its counters after every tile-row, as tile-rows do inside one GPU (across GPUs
+ * with peer access; the host is not involved).  1 (the default): where the comm allows it (not
+ * over MPI) and the GPUs can reach each other; 0: always through the link and the host, in chunks.
+ * Set it alike on every rank. */
+void pw_comm_set_direct(pw_comm *comm, int direct);
+
 /* Band widths by speed: each rank gives its weight (its relative speed, > 0) and pw_dist_split
  * then cuts the columns in proportion (at least one a band).  Collective; every rank's weight must
  * be positive (else PW_ERR_INVALID_ARGUMENT on all).  Results never depend on the widths. */

@@ -44,15 +44,19 @@ static int64_t range(rng *r, int64_t lo, int64_t hi) { return lo + (int64_t)(nex
 typedef struct rank_log {
     int failures, checks;
     char first[256];
+    const char *context, *first_context; /* what the cases at hand have in common (NULL: nothing) */
 } rank_log;
 
 #define EXPECT(log, cond, ...)                                                      \
     do {                                                                            \
         (log)->checks++;                                                            \
-        if (!(cond)) {                                                              \
-            if (!(log)->failures++) snprintf((log)->first, sizeof (log)->first, __VA_ARGS__); \
+        if (!(cond) && !(log)->failures++) {                                        \
+            snprintf((log)->first, sizeof (log)->first, __VA_ARGS__);               \
+            (log)->first_context = (log)->context;                                  \
         }                                                                           \
     } while (0)
+
+static inline void set_context(rank_log *log, const char *context) { log->context = context; }
 
 /* Options every rank of a case shares (drawn from the case's generator); the single-process run
  * uses the CPU engines too. */
@@ -446,6 +450,11 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
         const int ranks = pw_comm_size(c), dtw = (int)range(&r, 0, 1);
         const int64_t n = range(&r, 1, k < cases / 2 ? 400 : 20000), m = range(&r, ranks, k < cases / 2 ? 500 : 20000);
         pw_comm_set_chunk(c, range(&r, 0, 2) ? range(&r, 1, 300) : 0);
+        /* the hand-over: direct (the kernels write into each other's memory) or through the
+         * link and the host */
+        const int direct = range(&r, 0, 2) != 0;
+        pw_comm_set_direct(c, direct);
+        set_context(log, direct ? "direct hand-over" : "hand-over through the host");
         pw_options cpu, gpu;
         pw_options_init(&cpu);
         cpu.backend = PW_BACKEND_CPU;
@@ -453,7 +462,9 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
         gpu.backend = PW_BACKEND_CUDA;
         gpu.cuda_stream = stream;
         gpu.max_blocks = 132 / ranks / 2; /* (each rank's kernel a share of the SMs) */
-        gpu.watchdog_ms = 5000; /* (a hand-over that never comes fails in seconds, not minutes) */
+        /* (a hand-over that never comes fails in seconds, not minutes; under compute-sanitizer a
+         * neighbour's kernel may take that long) */
+        gpu.watchdog_ms = getenv("PW_TEST_SERIAL_KERNELS") ? 60000 : 5000;
         if (!dtw) {
             char *a = malloc((size_t)n), *b = malloc((size_t)m);
             random_dna(&r, a, n);
@@ -593,8 +604,8 @@ static void *rank_thread(void *p)
 
 static void report(const rank_log *log, int rank, int ranks)
 {
-    CHECK(log->failures == 0, "%d ranks, rank %d: %d of %d checks failed; first: %s", ranks, rank, log->failures,
-          log->checks, log->first);
+    CHECK(log->failures == 0, "%d ranks, rank %d: %d of %d checks failed; first: %s%s%s", ranks, rank, log->failures,
+          log->checks, log->first, log->first_context ? "; " : "", log->first_context ? log->first_context : "");
     CHECK(log->checks > 0, "rank %d checked nothing", rank);
 }
 

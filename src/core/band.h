@@ -47,7 +47,19 @@ typedef struct pw_band_io {
      * band's first column. */
     void (*put_right)(void *app, int64_t sweep, int64_t i0, int64_t i1, const void *src);
     void (*get_first)(void *app, int64_t sweep, int64_t i0, int64_t i1, void *dst);
+    /* Direct hand-over (optional; NULL: none).  An engine that can write its edge columns
+     * straight into a neighbour's storage (GPU bands of one process: cuda/gpu_band.cuh) offers
+     * `direct`, direct_bytes (<= PW_BAND_DIRECT_MAX) describing where its neighbours may write
+     * and which words to bump; the link swaps offers with the neighbours when the ranks share an
+     * address space, and a side where direct_ok(app, the neighbour's offer) holds on both ranks
+     * (it must be symmetric: the same answer on either side) moves no chunks through the link:
+     * the engines push them themselves (edges->peer_direct says which). */
+    const void *direct;
+    size_t direct_bytes;
+    int (*direct_ok)(void *app, const void *peer);
 } pw_band_io;
+
+#define PW_BAND_DIRECT_MAX 256
 
 /* The engine's side.  A NULL function: no neighbour there. */
 typedef struct pw_band_edges {
@@ -66,6 +78,10 @@ typedef struct pw_band_edges {
     /* Has the link given up (a neighbour failed, a wait timed out)?  For engines that do not wait
      * through the callbacks above (the GPU's kernel waits on device words: cuda/gpu_band.cuh). */
     int (*broken)(void *ctx);
+    /* Block until the offers are swapped (pw_band_io.direct); then 1 and the neighbour's offer
+     * in *peer when the edges on `side` (0 left, 1 right) are direct, 0 when they go through the
+     * link (or there is no neighbour), -1 when the run is abandoned. */
+    int (*peer_direct)(void *ctx, int side, const void **peer);
 } pw_band_edges;
 
 /* What an app is handed to run one band. */

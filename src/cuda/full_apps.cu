@@ -95,9 +95,14 @@ static pw_status scan_run(const pw_plan *plan, const pw_kernel_desc *desc, const
     if (!band) return run(plan);
     gpu_carry_band<Out> b{};
     b.carry = carry.ptr, b.rows = rows, b.planes = planes;
-    const pw_band_io io = {&b, sizeof(Out) * (size_t)planes, gpu_carry_band<Out>::put_left, gpu_carry_band<Out>::get_last,
-                           NULL, NULL};
-    return pw_gpu_band_run(plan, &b.gb, &io, rows, 1, run);
+    pw_band_io io{};
+    io.app = &b, io.bytes_per_row = sizeof(Out) * (size_t)planes;
+    io.put_left = gpu_carry_band<Out>::put_left, io.get_last = gpu_carry_band<Out>::get_last;
+    const pw_band_column carries = {{(char *)carry.ptr, NULL}, {0, 0}, sizeof(Out), (int64_t)sizeof(Out) * rows};
+    pw_gpu_band_columns columns{};
+    columns.left_in = columns.last = carries; /* (the left neighbour's carries are this band's first) */
+    columns.planes = planes, columns.elem_bytes = (int)sizeof(Out);
+    return pw_gpu_band_run(plan, &b.gb, &io, &columns, rows, 1, run);
 }
 
 /* A band (plan->band) runs on the prefix-sum processor alone: its edge is the row carries. */

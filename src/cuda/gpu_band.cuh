@@ -26,6 +26,25 @@
 #include "device_buffer.cuh" /* PW_THEN */
 #include "device/sync.cuh"
 
+/* Where a band's edge columns are in its device storage (the app's glue says): left_in /
+ * right_in, where the left / right neighbour's column goes (at[0] NULL: the app has none);
+ * last / first, the band's own edge columns (target 0). */
+struct pw_gpu_band_columns {
+    pw_band_column left_in, right_in, last, first;
+    int planes, elem_bytes;
+};
+
+/* A band's offer of a direct hand-over (core/band.h, pw_band_io.direct): its device, its edge
+ * columns' shape, and where a neighbour writes and which words it raises. */
+struct pw_gpu_band_offer {
+    int device, planes, elem_bytes;
+    int64_t rows;
+    pw_counter *left_ready, *right_ready;
+    pw_band_column left_in, right_in;
+};
+
+/* The glue's struct begins with its pw_gpu_band (the direct hand-over's check finds the offer
+ * from the app pointer the link is given). */
 struct pw_gpu_band {
     pw_device_band dev;         /* what the kernel gets */
     const pw_band_edges *edges; /* the link's callbacks */
@@ -33,7 +52,9 @@ struct pw_gpu_band {
     int device;
     pw_counter ready[2];        /* the sources of the left_ready / right_ready copies (each
                                    synchronised before it changes) */
-    pw_counter *words;          /* device: left_ready, right_ready, last_done[sweeps], first_done[sweeps] */
+    pw_counter *words;          /* device, a word a sweep each: left_ready, right_ready, last_done,
+                                   first_done, and the direct hand-over's rows pushed (last, first) */
+    pw_gpu_band_offer offer;    /* the direct hand-over's offer: where the neighbours may write */
     pw_counter *host_done;      /* host: the polled copy of last_done and first_done */
     pw_counter *reported;       /* host: the rows handed to the link, per sweep, last then first */
     int *cancel_value;          /* host: PW_CUDA_ERROR_CANCELLED, the source of the cancel copy */
@@ -54,11 +75,11 @@ static inline pw_status pw_gpu_band_open(pw_gpu_band *b, int device, int64_t row
     *b = pw_gpu_band{};
     b->sweeps = sweeps;
     b->device = device;
-    const size_t words = (size_t)(2 + 2 * sweeps), done_bytes = sizeof(pw_counter) * (size_t)(2 * sweeps);
+    const size_t words = (size_t)(6 * sweeps), done_bytes = sizeof(pw_counter) * (size_t)(2 * sweeps);
     pw_status st = pw_from_cuda(cudaSetDevice(device));
     PW_THEN(st, pw_from_cuda(cudaStreamCreateWithFlags(&b->stream, cudaStreamNonBlocking)));
     PW_THEN(st, pw_from_cuda(cudaStreamCreateWithFlags(&b->run_stream, cudaStreamNonBlocking)));
-    PW_THEN(st, pw_from_cuda(pw_cuda_malloc((void **)&b->words, sizeof(pw_counter) * words, b->stream)));
+    PW_THEN(st, pw_from_cuda(pw_cuda_malloc((void **)&b->words, sizeof(pw_counter) * (words ? words : 1), b->stream)));
     b->host_done = st == PW_OK ? (pw_counter *)pw_malloc(done_bytes) : NULL;
     b->reported = st == PW_OK ? (pw_counter *)pw_malloc(done_bytes) : NULL;
     b->cancel_value = st == PW_OK ? (int *)pw_malloc(sizeof(int)) : NULL;
@@ -69,9 +90,9 @@ static inline pw_status pw_gpu_band_open(pw_gpu_band *b, int device, int64_t row
     memset(b->reported, 0, done_bytes);
     *b->cancel_value = PW_CUDA_ERROR_CANCELLED;
     b->dev.left_ready = left ? b->words : NULL;
-    b->dev.right_ready = right && in_place ? b->words + 1 : NULL;
-    b->dev.last_done = right ? b->words + 2 : NULL;
-    b->dev.first_done = left && in_place ? b->words + 2 + sweeps : NULL;
+    b->dev.right_ready = right && in_place ? b->words + sweeps : NULL;
+    b->dev.last_done = right ? b->words + 2 * sweeps : NULL;
+    b->dev.first_done = left && in_place ? b->words + 3 * sweeps : NULL;
     b->dev.rows = rows;
     return PW_OK;
 }
@@ -99,8 +120,8 @@ static inline void pw_gpu_band_close(pw_gpu_band *b)
  * so). */
 static inline void pw_gpu_band_ready(pw_gpu_band *b, int right, int64_t sweep, int64_t i1)
 {
-    b->ready[right] = (pw_counter)(sweep * b->dev.rows + i1);
-    const pw_counter *word = right ? b->dev.right_ready : b->dev.left_ready;
+    b->ready[right] = (pw_counter)i1;
+    const pw_counter *word = (right ? b->dev.right_ready : b->dev.left_ready) + sweep;
     cudaMemcpyAsync((void *)word, &b->ready[right], sizeof(pw_counter), cudaMemcpyHostToDevice, b->stream);
     cudaStreamSynchronize(b->stream);
 }
@@ -111,7 +132,7 @@ static inline pw_status pw_gpu_band_poll(pw_gpu_band *b)
 {
     if (!b->edges || (!b->dev.last_done && !b->dev.first_done)) return PW_OK;
     /* (last_done and first_done are adjacent: one copy) */
-    pw_status st = pw_from_cuda(cudaMemcpyAsync(b->host_done, b->words + 2, sizeof(pw_counter) * (size_t)(2 * b->sweeps),
+    pw_status st = pw_from_cuda(cudaMemcpyAsync(b->host_done, b->words + 2 * b->sweeps, sizeof(pw_counter) * (size_t)(2 * b->sweeps),
                                                 cudaMemcpyDeviceToHost, b->stream));
     PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(b->stream)));
     for (int64_t k = 0; st == PW_OK && k < 2 * b->sweeps; k++) {
@@ -150,23 +171,98 @@ static inline pw_status pw_gpu_band_wait(pw_gpu_band *b, cudaEvent_t start, cuda
     }
 }
 
-/* Run `run` (a function of a plan) as plan->band's band of `rows` rows and `sweeps` sweeps: the band's
- * words opened, the app's io (whose puts and gets use b, on b->stream) attached to the link, the
- * kernel launched once the left column's first row is here, the link detached.  The app's device
- * storage must be set up on the plan's stream before (it is synchronised first: the link may copy
- * a chunk in as soon as io is attached). */
+/* The direct hand-over's check (pw_band_io.direct_ok), alike on both sides: the same shape of
+ * edge columns, and the two GPUs the same or able to reach each other's memory. */
+static inline int pw_gpu_band_direct_ok(void *app, const void *peer_offer)
+{
+    const pw_gpu_band_offer *mine = &((const pw_gpu_band *)app)->offer, *peer = (const pw_gpu_band_offer *)peer_offer;
+    if (mine->rows != peer->rows || mine->planes != peer->planes || mine->elem_bytes != peer->elem_bytes) return 0;
+    if (mine->device == peer->device) return 1;
+    int there = 0, back = 0;
+    return cudaDeviceCanAccessPeer(&there, mine->device, peer->device) == cudaSuccess &&
+           cudaDeviceCanAccessPeer(&back, peer->device, mine->device) == cudaSuccess && there && back;
+}
+
+/* The sides agreed on (edges->peer_direct): this band's kernel pushes its last column into the
+ * right neighbour and (in-place sweeps) its first column into the left one; *left_direct: the
+ * left neighbour pushes into this band.  PW_ERR_TIMEOUT: the run was abandoned meanwhile. */
+static inline pw_status pw_gpu_band_direct(pw_gpu_band *b, const pw_band_edges *edges, const pw_gpu_band_columns *cols,
+                                           bool *left_direct)
+{
+    *left_direct = false;
+    if (!edges->peer_direct) return PW_OK;
+    for (int side = 0; side < 2; side++) {
+        const void *peer_offer = NULL;
+        const int r = edges->peer_direct(edges->ctx, side, &peer_offer);
+        if (r < 0) return PW_ERR_TIMEOUT;
+        if (r == 0) continue;
+        const pw_gpu_band_offer *peer = (const pw_gpu_band_offer *)peer_offer;
+        if (peer->device != b->device) { /* (this GPU writes into the peer's memory) */
+            const cudaError_t e = cudaDeviceEnablePeerAccess(peer->device, 0);
+            if (e == cudaErrorPeerAccessAlreadyEnabled) (void)cudaGetLastError();
+            else if (e != cudaSuccess) return pw_from_cuda(e);
+        }
+        if (side == 1) b->dev.push_last = pw_band_push{cols->last, peer->left_in, peer->left_ready, b->words + 4 * b->sweeps};
+        if (side == 0) {
+            *left_direct = true;
+            if (b->dev.first_done)
+                b->dev.push_first = pw_band_push{cols->first, peer->right_in, peer->right_ready, b->words + 5 * b->sweeps};
+        }
+    }
+    return PW_OK;
+}
+
+/* Until the left neighbour's column has its first row (the left neighbour's kernel writes the
+ * word directly): polled like the kernel's reports.  PW_ERR_TIMEOUT when the link gives up or
+ * nothing comes for watchdog_ns. */
+static inline int64_t pw_gpu_band_now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static inline pw_status pw_gpu_band_wait_first_row(pw_gpu_band *b, int64_t watchdog_ns)
+{
+    const int64_t since = pw_gpu_band_now_ns();
+    for (;;) {
+        pw_counter seen = 0;
+        pw_status st = pw_from_cuda(cudaMemcpyAsync(&seen, b->dev.left_ready, sizeof seen, cudaMemcpyDeviceToHost, b->stream));
+        PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(b->stream)));
+        if (st != PW_OK || seen >= 1) return st;
+        if ((b->edges->broken && b->edges->broken(b->edges->ctx)) || pw_gpu_band_now_ns() - since > watchdog_ns)
+            return PW_ERR_TIMEOUT;
+        const struct timespec nap = {0, 20000};
+        nanosleep(&nap, NULL);
+    }
+}
+
+/* Run `run` (a function of a plan) as plan->band's band of `rows` rows and `sweeps` sweeps: the
+ * band's words opened, the app's io (whose puts and gets use b, on b->stream; its app pointer is
+ * the glue's struct, which begins with b) attached to the link with the offer of a direct
+ * hand-over made from `cols`, the sides agreed on, the kernel launched once the left column's
+ * first row is here, the link detached.  The app's device storage must be set up on the plan's
+ * stream before (it is synchronised first: the link may copy a chunk in as soon as io is
+ * attached). */
 template <class Run>
-static pw_status pw_gpu_band_run(const pw_plan *plan, pw_gpu_band *b, const pw_band_io *io, int64_t rows, int64_t sweeps,
-                                 Run run)
+static pw_status pw_gpu_band_run(const pw_plan *plan, pw_gpu_band *b, const pw_band_io *app_io,
+                                 const pw_gpu_band_columns *cols, int64_t rows, int64_t sweeps, Run run)
 {
     const pw_band *band = (const pw_band *)plan->band;
     pw_status st = pw_from_cuda(cudaStreamSynchronize(pw_plan_stream(plan)));
     PW_THEN(st, pw_gpu_band_open(b, plan->device, rows, sweeps, band->col0 > 0, band->col0 + band->cols < band->total_cols,
-                                 io->put_right != NULL));
+                                 app_io->put_right != NULL));
     if (st == PW_OK) {
+        b->dev.planes = cols->planes, b->dev.elem_bytes = cols->elem_bytes;
+        b->offer = pw_gpu_band_offer{b->device, cols->planes, cols->elem_bytes, rows, (pw_counter *)b->dev.left_ready,
+                                     (pw_counter *)b->dev.right_ready, cols->left_in, cols->right_in};
+        pw_band_io io = *app_io;
+        io.direct = &b->offer, io.direct_bytes = sizeof b->offer, io.direct_ok = pw_gpu_band_direct_ok;
         pw_band_edges edges;
-        st = band->attach(band->ctx, io, &edges);
+        st = band->attach(band->ctx, &io, &edges);
         b->edges = &edges;
+        bool left_direct = false;
+        if (st == PW_OK) st = pw_gpu_band_direct(b, &edges, cols, &left_direct);
         pw_plan banded = *plan;
         banded.cuda_band = b;
         if (!banded.stream) banded.stream = b->run_stream; /* (never the legacy default stream) */
@@ -174,7 +270,10 @@ static pw_status pw_gpu_band_run(const pw_plan *plan, pw_gpu_band *b, const pw_b
          * on its SMs, and a tool that runs kernels one at a time (compute-sanitizer) could not
          * run a band whose left neighbour's kernel shares the GPU.  Costs a launch a rank on the
          * pipeline's fill. */
-        if (st == PW_OK && edges.wait_left && edges.wait_left(edges.ctx, 0, 1) != 0) st = PW_ERR_TIMEOUT;
+        if (st == PW_OK && sweeps > 0 && rows > 0 && b->dev.left_ready) {
+            if (left_direct) st = pw_gpu_band_wait_first_row(b, plan->watchdog_ns > 0 ? plan->watchdog_ns : 10000000000LL);
+            else if (edges.wait_left(edges.ctx, 0, 1) != 0) st = PW_ERR_TIMEOUT;
+        }
         if (st == PW_OK) st = run(&banded);
         band->detach(band->ctx, st);
         b->edges = NULL;

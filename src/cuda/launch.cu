@@ -71,7 +71,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     a.work = pw_work_make(t->n_rows, sweeps);
     a.sweep_base = sweep_base;
     a.spin_polls = desc->spin_polls;
-    a.band = pw_device_band{NULL, NULL, NULL, NULL, 0};
+    a.band = pw_device_band{};
     if (plan->cuda_band) { /* a band of a larger run: the peer schedule only (its waits are per tile-row) */
         if (plan->strategy != PW_STRATEGY_PEER) { st = PW_ERR_UNSUPPORTED; goto done; }
         a.band = ((const pw_gpu_band *)plan->cuda_band)->dev;

@@ -136,8 +136,13 @@ static pw_status pw_cuda_run_band(const pw_plan *plan, T *left, T *diag, int64_t
     if (!plan->band) return run(plan);
     gpu_linear_band<T> b{};
     b.left = left, b.diag = diag, b.n = n;
-    const pw_band_io io = {&b, sizeof(T), gpu_linear_band<T>::put_left, gpu_linear_band<T>::get_last, NULL, NULL};
-    return pw_gpu_band_run(plan, &b.gb, &io, n, 1, run);
+    pw_band_io io{};
+    io.app = &b, io.bytes_per_row = sizeof(T), io.put_left = gpu_linear_band<T>::put_left, io.get_last = gpu_linear_band<T>::get_last;
+    pw_gpu_band_columns cols{};
+    cols.left_in = pw_band_column{{(char *)left, (char *)diag}, {0, 1}, sizeof(T), 0}; /* row i's left, row i + 1's diagonal */
+    cols.last = pw_band_column{{(char *)left, NULL}, {0, 0}, sizeof(T), 0};
+    cols.planes = 1, cols.elem_bytes = (int)sizeof(T);
+    return pw_gpu_band_run(plan, &b.gb, &io, &cols, n, 1, run);
 }
 
 /* ---- Smith-Waterman ----------------------------------------------------------------------- */

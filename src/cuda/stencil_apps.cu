@@ -138,9 +138,20 @@ static pw_status stencil_core(const pw_plan *plan, F *grid, int64_t stride, int6
         }
         gpu_halo_band<F> b{};
         b.grid = grid, b.stride = stride, b.cols = plan->tiling.cols;
-        const pw_band_io io = {&b, sizeof(F), gpu_halo_band<F>::put_left, gpu_halo_band<F>::get_last,
-                               gpu_halo_band<F>::put_right, gpu_halo_band<F>::get_first};
-        return pw_gpu_band_run(plan, &b.gb, &io, plan->tiling.rows, sweeps, [&](const pw_plan *p) {
+        pw_band_io io{};
+        io.app = &b, io.bytes_per_row = sizeof(F);
+        io.put_left = gpu_halo_band<F>::put_left, io.get_last = gpu_halo_band<F>::get_last;
+        io.put_right = gpu_halo_band<F>::put_right, io.get_first = gpu_halo_band<F>::get_first;
+        const int64_t row_bytes = (int64_t)sizeof(F) * stride;
+        char *row1 = (char *)(grid + stride); /* interior row 0 */
+        const int64_t cols = plan->tiling.cols;
+        pw_gpu_band_columns edge{};
+        edge.left_in = pw_band_column{{row1, NULL}, {0, 0}, row_bytes, 0};
+        edge.right_in = pw_band_column{{row1 + sizeof(F) * (size_t)(cols + 1), NULL}, {0, 0}, row_bytes, 0};
+        edge.last = pw_band_column{{row1 + sizeof(F) * (size_t)cols, NULL}, {0, 0}, row_bytes, 0};
+        edge.first = pw_band_column{{row1 + sizeof(F), NULL}, {0, 0}, row_bytes, 0};
+        edge.planes = 1, edge.elem_bytes = (int)sizeof(F);
+        return pw_gpu_band_run(plan, &b.gb, &io, &edge, plan->tiling.rows, sweeps, [&](const pw_plan *p) {
             return stencil_sweeps(p, grid, pw_row_major{stride}, sweeps, sor, omega, info);
         });
     }

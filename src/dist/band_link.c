@@ -26,6 +26,11 @@
 #define DEPTH 4 /* messages in flight a channel */
 enum { WORD_END = 1, WORD_ABORT = 2 };
 
+typedef struct direct_offer {
+    uint32_t bytes;
+    unsigned char data[PW_BAND_DIRECT_MAX];
+} direct_offer;
+
 typedef struct channel {
     int peer;               /* -1: no such channel */
     int tag, incoming;
@@ -46,11 +51,20 @@ struct pw_band_link {
     pw_band_io io;
     atomic_int attached;    /* io and the channels' buffers are set */
     atomic_int detached;    /* the data phase is over: the app's storage is not touched again */
+    atomic_int app_gone;    /* the app detached (its engine has stopped) */
+    atomic_int closed;      /* the neighbours' last words are in */
     int leaving;            /* (under lock) the thread left the data phase: attach comes too late */
     channel ch[4]; /* left in, last out, right in, first out */
     int ctl_peer[2];
     int ctl_word[2];
     void *ctl_request[2];
+    /* The direct hand-over (core/band.h): in a shared address space each rank sends each
+     * neighbour one offer once attached (bytes 0: none) and takes theirs, before any chunk. */
+    direct_offer offer_out, offer_in[2];
+    void *offer_request[4]; /* sends to the left and right neighbour, then receives */
+    int offers;             /* (the link thread's) 0: not posted, 1: in flight, 2: swapped */
+    atomic_int swapped;
+    int direct[2];          /* (written before swapped) the left / right side is direct */
     atomic_int abandon;     /* the app or the engine gave up */
     atomic_int failed;      /* the link gave up: waits return -1 */
     pw_status status;       /* the link's failure (first one) */
@@ -86,23 +100,33 @@ static void chunk_rows(const pw_band_link *l, int64_t k, int64_t *sweep, int64_t
 
 /* ---- the engine's callbacks ------------------------------------------------------------------ */
 
+/* c NULL: the offers' swap (need 1). */
+static long long ready_now(pw_band_link *l, channel *c)
+{
+    return c ? atomic_load_explicit(&c->ready, memory_order_acquire) : atomic_load_explicit(&l->swapped, memory_order_acquire);
+}
+
 static int wait_ready(pw_band_link *l, channel *c, long long need, const char *what)
 {
-    long long seen = atomic_load_explicit(&c->ready, memory_order_acquire);
+    long long seen = ready_now(l, c);
     if (seen >= need) return 0;
     unsigned round = 0;
     int64_t since = pw_now_ns();
     for (;;) {
         pw_backoff(&round);
-        long long now = atomic_load_explicit(&c->ready, memory_order_acquire);
+        long long now = ready_now(l, c);
         if (now >= need) return 0;
         if (atomic_load_explicit(&l->failed, memory_order_relaxed)) return -1;
         if (now != seen) {
             seen = now;
             since = pw_now_ns();
         } else if ((round & 63) == 0 && pw_now_ns() - since > l->watchdog_ns) {
-            link_fail(l, PW_ERR_TIMEOUT, 0, "rank %d: no %s column from rank %d for %.1f s", l->comm->rank, what,
-                      c->peer, (double)l->watchdog_ns * 1e-9);
+            if (c)
+                link_fail(l, PW_ERR_TIMEOUT, 0, "rank %d: no %s column from rank %d for %.1f s", l->comm->rank, what,
+                          c->peer, (double)l->watchdog_ns * 1e-9);
+            else
+                link_fail(l, PW_ERR_TIMEOUT, 0, "rank %d: no %s from its neighbours for %.1f s", l->comm->rank, what,
+                          (double)l->watchdog_ns * 1e-9);
             return -1;
         }
     }
@@ -139,6 +163,17 @@ static void edge_abandon(void *ctx)
 }
 
 static int edge_broken(void *ctx) { return atomic_load(&((pw_band_link *)ctx)->failed); }
+
+static int edge_peer_direct(void *ctx, int side, const void **peer)
+{
+    pw_band_link *l = ctx;
+    *peer = NULL;
+    if (!l->comm->shared || l->ctl_peer[side] < 0) return 0; /* (no offers are swapped) */
+    if (wait_ready(l, NULL, 1, "offer of a direct hand-over") != 0) return -1;
+    if (!l->direct[side]) return 0;
+    *peer = l->offer_in[side].data;
+    return 1;
+}
 
 /* ---- the link's thread ----------------------------------------------------------------------- */
 
@@ -232,6 +267,57 @@ static int poll_words(pw_band_link *l, int *pending)
     return abort;
 }
 
+/* The offers of a direct hand-over, on the link's thread once attached: 1 when swapped (or there
+ * is nothing to swap), 0 while in flight, -1 on a transport error.  A side is direct when both
+ * ranks offered and the app accepts the neighbour's offer (symmetric: both sides decide alike);
+ * its channels then carry no chunks. */
+static int swap_offers(pw_band_link *l)
+{
+    if (l->offers == 2) return 1;
+    const pw_transport_ops *ops = l->comm->ops;
+    void *tctx = l->comm->ctx;
+    const int tag = pw_comm_tag(l->comm, PW_TAG_DIRECT);
+    if (!l->comm->shared) {
+        l->offers = 2;
+        atomic_store_explicit(&l->swapped, 1, memory_order_release);
+        return 1;
+    }
+    if (l->offers == 0) {
+        const int offer = !l->comm->direct_off && l->io.direct && l->io.direct_bytes && l->io.direct_bytes <= PW_BAND_DIRECT_MAX;
+        l->offer_out.bytes = offer ? (uint32_t)l->io.direct_bytes : 0;
+        if (offer) memcpy(l->offer_out.data, l->io.direct, l->io.direct_bytes);
+        for (int side = 0; side < 2; side++) {
+            if (l->ctl_peer[side] < 0) continue;
+            if (ops->isend(tctx, l->ctl_peer[side], tag, &l->offer_out, sizeof l->offer_out, &l->offer_request[side]) != PW_OK ||
+                ops->irecv(tctx, l->ctl_peer[side], tag, &l->offer_in[side], sizeof l->offer_in[side], &l->offer_request[2 + side]) != PW_OK)
+                return -1;
+        }
+        l->offers = 1;
+    }
+    int pending = 0;
+    for (int k = 0; k < 4; k++) {
+        pw_status st;
+        if (!l->offer_request[k]) continue;
+        if (!ops->test(tctx, l->offer_request[k], &st)) {
+            pending = 1;
+            continue;
+        }
+        l->offer_request[k] = NULL;
+        if (st != PW_OK) return -1;
+    }
+    if (pending) return 0;
+    for (int side = 0; side < 2; side++) {
+        const direct_offer *in = &l->offer_in[side];
+        l->direct[side] = l->ctl_peer[side] >= 0 && l->offer_out.bytes && in->bytes == l->offer_out.bytes &&
+                          l->io.direct_ok && l->io.direct_ok(l->io.app, in->data);
+    }
+    if (l->direct[0]) l->ch[0].total = l->ch[3].total = 0; /* (the left side's chunks: none through the link) */
+    if (l->direct[1]) l->ch[1].total = l->ch[2].total = 0;
+    l->offers = 2;
+    atomic_store_explicit(&l->swapped, 1, memory_order_release);
+    return 1;
+}
+
 static void *link_main(void *arg)
 {
     pw_band_link *l = arg;
@@ -242,7 +328,12 @@ static void *link_main(void *arg)
         if (atomic_load(&l->abandon) || atomic_load(&l->failed)) break;
         if (poll_words(l, &pending)) break; /* (END cannot come before our data is all there) */
         int moved = 0, open = 0;
-        if (atomic_load_explicit(&l->attached, memory_order_acquire)) {
+        const int swap = atomic_load_explicit(&l->attached, memory_order_acquire) ? swap_offers(l) : 0;
+        if (swap < 0) {
+            link_fail(l, PW_ERR_INTERNAL, 0, "rank %d: the transport failed: %s", l->comm->rank, pw_error_detail());
+            break;
+        }
+        if (swap > 0) {
             for (int k = 0; k < 4; k++) {
                 channel *c = &l->ch[k];
                 if (c->peer < 0) continue;
@@ -267,9 +358,23 @@ static void *link_main(void *arg)
         atomic_store(&l->failed, 1); /* the engine's waits give up */
         for (int k = 0; k < 4; k++)
             if (l->ch[k].peer >= 0) channel_cancel(l, &l->ch[k]);
+        for (int k = 0; k < 4; k++) /* (offers are only swapped between threads: their buffers are free again) */
+            if (l->offer_request[k]) (void)l->comm->ops->cancel(l->comm->ctx, l->offer_request[k]);
     }
     atomic_store_explicit(&l->detached, 1, memory_order_release);
-    send_word(l, ok ? WORD_END : WORD_ABORT);
+    if (l->direct[0] || l->direct[1]) {
+        /* A direct hand-over: the neighbours' engines write into this band's storage and this
+         * one's into theirs, so the last word waits until this band's engine has stopped (the
+         * app detached), and the app's detach until the neighbours' words are in -- no storage
+         * goes while a neighbour's kernel may still write into it.  Meanwhile a neighbour's ABORT
+         * still fails the link (the engine's wait then cancels the kernel). */
+        round = 0;
+        while (!atomic_load_explicit(&l->app_gone, memory_order_acquire)) {
+            if (poll_words(l, &pending)) atomic_store(&l->failed, 1);
+            pw_backoff(&round);
+        }
+    }
+    send_word(l, ok && !atomic_load(&l->abandon) && !atomic_load(&l->failed) ? WORD_END : WORD_ABORT);
     /* the neighbours' words: each sends exactly one, when it is done or gives up */
     round = 0;
     for (;;) {
@@ -277,6 +382,7 @@ static void *link_main(void *arg)
         if (!pending) break;
         pw_backoff(&round);
     }
+    atomic_store_explicit(&l->closed, 1, memory_order_release);
     return NULL;
 }
 
@@ -312,7 +418,7 @@ static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_ed
     }
     *edges = (pw_band_edges){l, l->ch[0].peer >= 0 ? edge_wait_left : NULL, l->ch[2].peer >= 0 ? edge_wait_right : NULL,
                              l->ch[1].peer >= 0 ? edge_last_done : NULL, l->ch[3].peer >= 0 ? edge_first_done : NULL,
-                             edge_abandon, edge_broken};
+                             edge_abandon, edge_broken, edge_peer_direct};
     atomic_store_explicit(&l->attached, 1, memory_order_release);
     return PW_OK;
 }
@@ -321,8 +427,12 @@ static void link_detach(void *ctx, pw_status status)
 {
     pw_band_link *l = ctx;
     if (status != PW_OK) atomic_store(&l->abandon, 1);
+    atomic_store_explicit(&l->app_gone, 1, memory_order_release);
     unsigned round = 0;
     while (!atomic_load_explicit(&l->detached, memory_order_acquire)) pw_backoff(&round);
+    /* (a direct hand-over: until the neighbours' engines have stopped too) */
+    if (l->direct[0] || l->direct[1])
+        while (!atomic_load_explicit(&l->closed, memory_order_acquire)) pw_backoff(&round);
 }
 
 /* A link that could not even be set up (out of memory): its neighbours still get one word each
@@ -372,7 +482,10 @@ pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_
         atomic_init(&c->ready, 0);
     }
     atomic_init(&l->attached, 0);
+    atomic_init(&l->swapped, 0);
     atomic_init(&l->detached, 0);
+    atomic_init(&l->app_gone, 0);
+    atomic_init(&l->closed, 0);
     atomic_init(&l->abandon, 0);
     atomic_init(&l->failed, 0);
     pthread_mutex_init(&l->lock, NULL);

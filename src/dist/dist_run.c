@@ -18,6 +18,11 @@ void pw_comm_set_chunk(pw_comm *comm, int64_t columns)
     if (comm) comm->chunk = columns > 0 ? columns : 0;
 }
 
+void pw_comm_set_direct(pw_comm *comm, int direct)
+{
+    if (comm) comm->direct_off = !direct;
+}
+
 void pw_comm_free(pw_comm *comm)
 {
     if (!comm) return;

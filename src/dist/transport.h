@@ -36,6 +36,9 @@ struct pw_comm {
     int rank, size;
     unsigned run;  /* distributed calls made so far: tags of different calls never meet */
     int64_t chunk; /* pw_comm_set_chunk: rows a hand-over chunk carries, 0 = automatic */
+    int shared;    /* the ranks share one address space (threads of one process): engines may
+                      write into each other's memory (core/band.h, direct hand-over) */
+    int direct_off; /* pw_comm_set_direct(comm, 0) */
     double *weights; /* pw_comm_share_weight: every rank's, in rank order; NULL = equal bands */
     unsigned char *scratch; /* the collectives' buffers, allocated with the comm (dist_run.h: a
                                collective that could not allocate would leave the others waiting) */
@@ -53,7 +56,7 @@ static inline unsigned char *pw_comm_own(const pw_comm *c) { return c->scratch +
 static inline void *pw_comm_results(const pw_comm *c) { return c->scratch + (size_t)c->size * 2 * PW_COMM_ENTRY + PW_COMM_ENTRY; }
 
 /* Tags: a run's own (comm->run, as the ranks' calls come in the same order), a kind each. */
-enum { PW_TAG_RIGHTWARD, PW_TAG_LEFTWARD, PW_TAG_CONTROL, PW_TAG_CHAIN, PW_TAG_GATHER, PW_TAG_KINDS };
+enum { PW_TAG_RIGHTWARD, PW_TAG_LEFTWARD, PW_TAG_CONTROL, PW_TAG_CHAIN, PW_TAG_GATHER, PW_TAG_DIRECT, PW_TAG_KINDS };
 static inline int pw_comm_tag(const pw_comm *comm, int kind) { return (int)(comm->run % 4096) * PW_TAG_KINDS + kind; }
 
 #endif

@@ -198,7 +198,7 @@ pw_status pw_comm_local(int ranks, pw_comm **comms)
         }
         *r = (local_rank){g, k};
         g->handles++;
-        *c = (pw_comm){&local_ops, r, k, ranks, 0, 0, NULL, scratch};
+        *c = (pw_comm){&local_ops, r, k, ranks, 0, 0, 1, 0, NULL, scratch};
         comms[k] = c;
     }
     return PW_OK;

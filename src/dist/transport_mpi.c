@@ -156,7 +156,7 @@ pw_status pw_comm_mpi(pw_comm **comm)
         free(p);
         return PW_ERR_OUT_OF_MEMORY;
     }
-    *p = (pw_comm){&mpi_ops, c, rank, size, 0, 0, NULL, scratch};
+    *p = (pw_comm){&mpi_ops, c, rank, size, 0, 0, 0, 0, NULL, scratch};
     *comm = p;
     return PW_OK;
 }

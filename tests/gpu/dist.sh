@@ -11,15 +11,19 @@ cd "$(dirname "$0")/../.."
 . tests/gpu/device_lib.sh
 pw_begin
 [ -x build-gpu/tests/test_dist ] || { tail -30 "$out/build.log"; exit 1; }
-timeout 200 stdbuf -oL ./build-gpu/tests/test_dist --gpu > "$out/test_dist_gpu.log" 2>&1
+timeout 170 stdbuf -oL ./build-gpu/tests/test_dist --gpu > "$out/test_dist_gpu.log" 2>&1
 summary "test_dist --gpu: rc=$? $(tail -1 "$out/test_dist_gpu.log")"
 grep FAIL "$out/test_dist_gpu.log" | head -6 | tee -a "$out/summary.txt"
 # (compute-sanitizer runs kernels one at a time: each band launches once its left column's first
 # rows are there, and the test keeps to one sweep for HEAT/SOR, whose bands wait on each other)
-PW_TEST_SERIAL_KERNELS=1 PW_TEST_SEED=7 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 ./build-gpu/tests/test_dist --gpu \
+PW_TEST_SERIAL_KERNELS=1 PW_TEST_SEED=7 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 ./build-gpu/tests/test_dist --gpu \
   > "$out/sanitizer_dist.log" 2>&1
 summary "compute-sanitizer memcheck test_dist --gpu: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$out/sanitizer_dist.log" | tail -2 | tr '\n' ' ')"
 # the bands' cost on one GPU: 2 ranks sharing it (half the SMs each) against the whole GPU
-timeout 100 ./build-gpu/bench_dist --gpus 1 --ranks 2 --blocks 66 --sw 131072 --grid 16384 > "$out/bench_dist_gpu.log" 2>&1
-summary "bench_dist --gpus 1 --ranks 2: rc=$?"
-tail -4 "$out/bench_dist_gpu.log" | tee -a "$out/summary.txt"
+# (direct: the kernels write into each other's memory; 0: through the link and the host)
+for direct in 1 0; do
+  timeout 60 ./build-gpu/bench_dist --gpus 1 --ranks 2 --blocks 66 --direct $direct --sw 131072 --grid 16384 \
+    > "$out/bench_dist_gpu_$direct.log" 2>&1
+  summary "bench_dist --gpus 1 --ranks 2 --direct $direct: rc=$?"
+  tail -4 "$out/bench_dist_gpu_$direct.log" | tee -a "$out/summary.txt"
+done

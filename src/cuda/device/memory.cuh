@@ -48,6 +48,14 @@ __device__ __forceinline__ unsigned pw_atomic_add_release_u32(unsigned *p, unsig
     asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
     return old;
 }
+/* ... at system scope: a word another GPU (or the host) writes (a band's counters: sync.cuh). */
+__device__ __forceinline__ unsigned long long pw_load_acquire_sys(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.acquire.sys.b64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
 __device__ __forceinline__ unsigned pw_load_acquire_u32(const unsigned *p)
 {
     unsigned v;

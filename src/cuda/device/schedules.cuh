@@ -63,11 +63,12 @@ __device__ __forceinline__ void pw_run_ordered_tile(const Proc &proc, const pw_e
 }
 
 /* A band of a larger run (sync.cuh, pw_device_band): thread 0 waits until the left neighbour's
- * column holds the tile-row's rows of its sweep.  false: abandoned. */
+ * column holds the tile-row's rows of its sweep (system scope: the neighbour may be another GPU).
+ * false: abandoned. */
 __device__ __forceinline__ bool pw_band_wait_left(const pw_engine_args &a, int64_t sweep, int64_t rows_end)
 {
-    const pw_counter need = (pw_counter)((a.sweep_base + sweep) * a.band.rows + rows_end);
-    return pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire(a.band.left_ready)) >= need; });
+    const pw_counter *word = a.band.left_ready + a.sweep_base + sweep;
+    return pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire_sys(word)) >= (pw_counter)rows_end; });
 }
 
 /* ... and until the right neighbour's column holds what the sweep reads there: the sweep
@@ -75,17 +76,55 @@ __device__ __forceinline__ bool pw_band_wait_left(const pw_engine_args &a, int64
 __device__ __forceinline__ bool pw_band_wait_right(const pw_engine_args &a, int64_t sweep, int64_t rows_end)
 {
     if (a.sweep_base + sweep == 0) return true;
-    const pw_counter need = (pw_counter)((a.sweep_base + sweep - 1) * a.band.rows + rows_end);
-    return pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire(a.band.right_ready)) >= need; });
+    const pw_counter *word = a.band.right_ready + a.sweep_base + sweep - 1;
+    return pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire_sys(word)) >= (pw_counter)rows_end; });
+}
+
+/* Every thread of the block, after a tile-row: rows [i0, i1) of the band's edge column into the
+ * neighbour's storage, then (thread 0, behind a system-wide fence: the stores before the word,
+ * on whichever GPU they land) the neighbour's word for the sweep. */
+__device__ __forceinline__ void pw_band_push_rows(const pw_engine_args &a, const pw_band_push &p, int64_t sweep,
+                                                  int64_t i0, int64_t i1)
+{
+    const pw_device_band &b = a.band;
+    __shared__ int abandoned;
+    if (threadIdx.x == 0) /* the tile-rows above pushed first (their words must not claim rows not there) */
+        abandoned = !pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire(p.pushed + sweep)) >= (pw_counter)i0; });
+    __syncthreads();
+    if (abandoned) return; /* (the run is given up: nothing waits for the rows any more) */
+    const int64_t n = i1 - i0, total = n * b.planes;
+    for (int64_t k = threadIdx.x; k < total; k += blockDim.x) {
+        const int64_t i = i0 + k % n, plane = k / n;
+        const char *src = p.src.at[0] + i * p.src.row_bytes + plane * p.src.plane_bytes;
+        const unsigned long long v8 = b.elem_bytes == 8 ? *(const unsigned long long *)src : 0;
+        const unsigned v4 = b.elem_bytes == 8 ? 0u : *(const unsigned *)src;
+        for (int t = 0; t < 2; t++) {
+            const int64_t row = i + p.dst.shift[t];
+            if (!p.dst.at[t] || row >= b.rows) continue;
+            char *dst = p.dst.at[t] + row * p.dst.row_bytes + plane * p.dst.plane_bytes;
+            if (b.elem_bytes == 8) *(unsigned long long *)dst = v8;
+            else *(unsigned *)dst = v4;
+        }
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence_system();
+        atomicMax_system(p.ready + sweep, (pw_counter)i1);
+        pw_store_release(p.pushed + sweep, (pw_counter)i1);
+    }
 }
 
 /* After a tile-row (its stores behind a __syncthreads): its rows of the last (and first) column
- * are final. */
-__device__ __forceinline__ void pw_band_report(const pw_engine_args &a, int64_t sweep, int64_t rows_end)
+ * are final -- pushed to the neighbours where the hand-over is direct, and said to the host. */
+__device__ __forceinline__ void pw_band_report(const pw_engine_args &a, int64_t sweep, int64_t i0, int64_t rows_end)
 {
+    const int64_t s = a.sweep_base + sweep;
+    if (a.band.push_last.ready) pw_band_push_rows(a, a.band.push_last, s, i0, rows_end);
+    if (a.band.push_first.ready) pw_band_push_rows(a, a.band.push_first, s, i0, rows_end);
+    if (threadIdx.x != 0 || (!a.band.last_done && !a.band.first_done)) return;
     __threadfence(); /* the block's stores (ordered by the barrier) before the words the host reads */
-    if (a.band.last_done) atomicMax(a.band.last_done + a.sweep_base + sweep, (pw_counter)rows_end);
-    if (a.band.first_done) atomicMax(a.band.first_done + a.sweep_base + sweep, (pw_counter)rows_end);
+    if (a.band.last_done) atomicMax(a.band.last_done + s, (pw_counter)rows_end);
+    if (a.band.first_done) atomicMax(a.band.first_done + s, (pw_counter)rows_end);
 }
 
 template <class Proc>
@@ -153,7 +192,8 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
             }
         }
         __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
-        if ((a.band.last_done || a.band.first_done) && threadIdx.x == 0) pw_band_report(a, sweep, rows_end);
+        if (a.band.last_done || a.band.first_done || a.band.push_last.ready || a.band.push_first.ready)
+            pw_band_report(a, sweep, r * t.h, rows_end); /* (every thread: a direct hand-over copies) */
     }
 }
 

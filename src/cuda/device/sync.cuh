@@ -27,19 +27,43 @@
 #define PW_CUDA_ERROR_TIMEOUT 1
 #define PW_CUDA_ERROR_CANCELLED 2 /* written by the host (gpu_monitor.cuh) */
 
-/* A band of columns of a larger run (core/band.h), as the kernel sees it: device words the host
- * side (the band's link, through the app's glue) writes and reads with copies on its own stream.
- * left_ready: sweep * rows + rows of the left neighbour's column in place (NULL: no left
- * neighbour); last_done: a word a sweep, rows of the band's last column final (NULL: no right
- * neighbour).  In-place sweeps (HEAT, SOR) also read the right neighbour's first column as the
- * sweep before left it and hand their first column back: right_ready and first_done, the same
- * way (NULL: no such neighbour, or a band of a one-way wavefront). */
+/* A column of a band's storage (a band's edge column, or where a neighbour's goes): row i of
+ * plane p at at[t] + (i + shift[t]) * row_bytes + p * plane_bytes for each target t with at[t]
+ * (SW and DTW keep the left neighbour's column twice: a row's left value and the next row's
+ * diagonal). */
+struct pw_band_column {
+    char *at[2];
+    int64_t shift[2];
+    int64_t row_bytes, plane_bytes;
+};
+
+/* A direct hand-over (gpu_band.cuh): after each tile-row the block copies its rows of the band's
+ * edge column (src, laid out as a pw_band_column's target 0) into the neighbour's storage (dst,
+ * on this GPU or a peer) and raises the neighbour's per-sweep word.  ready NULL: none.  The
+ * tile-rows push in order (`pushed`): the next tile-row may finish while this one still copies,
+ * and its word must not claim this one's rows. */
+struct pw_band_push {
+    pw_band_column src, dst;
+    pw_counter *ready;
+    pw_counter *pushed; /* this band's, a word a sweep: rows pushed so far (pushes go in row order) */
+};
+
+/* A band of columns of a larger run (core/band.h), as the kernel sees it.  Words, one a sweep:
+ * left_ready[s] rows of the left neighbour's column in place for sweep s (NULL: no left
+ * neighbour); last_done[s] rows of the band's last column final (NULL: no right neighbour).
+ * In-place sweeps (HEAT, SOR) also read the right neighbour's first column as the sweep before
+ * left it and hand their first column back: right_ready and first_done, the same way (NULL: no
+ * such neighbour, or a one-way wavefront).  The ready words are written by the link's copies
+ * (host) or by the neighbour's kernel (push_last / push_first of the neighbour: a direct
+ * hand-over); the done words are read by the host. */
 struct pw_device_band {
     const pw_counter *left_ready;
     pw_counter *last_done;
     const pw_counter *right_ready;
     pw_counter *first_done;
+    pw_band_push push_last, push_first;
     int64_t rows;
+    int planes, elem_bytes; /* of the edge columns */
 };
 
 struct pw_engine_args {
