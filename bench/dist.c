@@ -5,11 +5,12 @@
  * of 3 runs, every distributed result checked against the single process's (SW's best cell,
  * HEAT's residual, SAT's whole table) bit for bit.
  *
- *   bench_dist [--ranks R] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--direct 0|1]]
+ *   bench_dist [--ranks R] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]]
  *
  * --gpus G: the ranks on the GPUs instead (rank k on device k mod G, the CUDA engines) against one
- * GPU; --blocks B caps each rank's persistent blocks (ranks sharing a GPU need disjoint SM shares:
- * HEAT's bands wait on each other both ways); --direct 0 hands the columns over through the host
+ * GPU; --blocks B caps each rank's persistent blocks of HEAT and SAT, --sw-blocks B of SW (a warp
+ * a block: 1056 fill an H100), for ranks sharing a GPU (they need disjoint SM shares: HEAT's
+ * bands wait on each other both ways); --direct 0 hands the columns over through the host
  * (pw_comm_set_direct).  Besides the wall clock (inputs up and results down
  * included) it reports the kernels' time: one GPU's, and the longest rank's (CUDA events).
  *
@@ -50,7 +51,7 @@ typedef struct problem {
     int threads;
 } problem;
 
-static int gpus, blocks, direct = 1; /* --gpus, --blocks, --direct */
+static int gpus, blocks, sw_blocks, direct = 1; /* --gpus, --blocks, --sw-blocks, --direct */
 
 typedef struct rank_run {
     pw_comm *comm;
@@ -69,8 +70,7 @@ static pw_options options_for(const problem *p, int threads, int rank)
     o.backend = gpus ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
     o.threads = threads;
     o.width_model = -1;
-    if (gpus) o.device = rank % gpus, o.max_blocks = blocks;
-    (void)p;
+    if (gpus) o.device = rank % gpus, o.max_blocks = p->app == APP_SW ? sw_blocks : blocks;
     return o;
 }
 
@@ -176,9 +176,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--gpus")) gpus = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--blocks")) blocks = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--direct")) direct = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--sw-blocks")) sw_blocks = atoi(argv[k + 1]);
     }
     if (ranks < 2 || ranks > 64 || threads < 1 || gpus < 0 || blocks < 0) {
-        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--direct 0|1]]\n");
+        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]]\n");
         return 2;
     }
     if (gpus)

@@ -15,9 +15,11 @@
  * pw_error_detail naming the rank); a rank that stops answering is caught by the watchdog
  * (options->watchdog_ms) on its neighbours.  Results are bit for bit those of one process.
  *
- * The bands run on the CPU engines (PW_BACKEND_CPU or AUTO; the peer strategy).  SW and DTW also
- * run GPU bands when PW_BACKEND_CUDA is asked for (a rank a GPU: options->device) -- written, not
- * yet verified on a device (docs/DISTRIBUTED.md); the other apps refuse it (PW_ERR_UNSUPPORTED).
+ * The bands run on the CPU engines (PW_BACKEND_CPU or AUTO; the peer strategy), or on the GPU
+ * when PW_BACKEND_CUDA is asked for (every app; a rank a GPU: options->device; every rank on the
+ * same backend).  GPU bands of ranks that are threads of one process hand their edge columns
+ * over directly, kernel to kernel (pw_comm_set_direct); otherwise through the host and the
+ * transport (docs/DISTRIBUTED.md).
  */
 #ifndef PEERWAVE_DIST_H
 #define PEERWAVE_DIST_H
@@ -43,7 +45,8 @@ pw_status pw_comm_local(int ranks, pw_comm **comms);
 int pw_comm_rank(const pw_comm *comm);
 int pw_comm_size(const pw_comm *comm);
 
-/* Rows a hand-over chunk carries: 0 (the default) = a 256th of the rows, at least 64.  Any value
+/* Rows a hand-over chunk carries: 0 (the default) = a 256th of the rows, at least 64 (GPU bands:
+ * a 32nd, at least 256; direct hand-overs go a tile-row at a time and ignore it).  Any value
  * >= 1 gives the same results; smaller chunks start the next rank sooner and cost more messages.
  * Set it alike on every rank. */
 void pw_comm_set_chunk(pw_comm *comm, int64_t rows);

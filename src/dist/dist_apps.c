@@ -38,7 +38,7 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     pw_band band;
     pw_band_link *link;
     int remote = 0;
-    st = pw_band_link_start(comm, rows, sweeps, watchdog_ns, col0, cols, total_cols, &band, &link);
+    st = pw_band_link_start(comm, rows, sweeps, watchdog_ns, backend == PW_BACKEND_CUDA, col0, cols, total_cols, &band, &link);
     if (st == PW_OK) {
         const pw_status app = fn(args, &o, &band, mine);
         char detail[256];

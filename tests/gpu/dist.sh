@@ -22,7 +22,7 @@ summary "compute-sanitizer memcheck test_dist --gpu: rc=$? $(grep -E 'ERROR SUMM
 # the bands' cost on one GPU: 2 ranks sharing it (half the SMs each) against the whole GPU
 # (direct: the kernels write into each other's memory; 0: through the link and the host)
 for direct in 1 0; do
-  timeout 60 ./build-gpu/bench_dist --gpus 1 --ranks 2 --blocks 66 --direct $direct --sw 131072 --grid 16384 \
+  timeout 60 ./build-gpu/bench_dist --gpus 1 --ranks 2 --blocks 66 --sw-blocks 528 --direct $direct --sw 131072 --grid 16384 \
     > "$out/bench_dist_gpu_$direct.log" 2>&1
   summary "bench_dist --gpus 1 --ranks 2 --direct $direct: rc=$?"
   tail -4 "$out/bench_dist_gpu_$direct.log" | tee -a "$out/summary.txt"
