@@ -290,8 +290,9 @@ static void case_failures(pw_comm *c, rank_log *log)
         float cells[5 * 8] = {0};
         pw_image grid = {PW_F32, 5, 3, 8, cells + rank % 6};
         st = pw_dist_heat(c, &grid, 2, &mixed, NULL, NULL);
-        EXPECT(log, st == PW_ERR_INVALID_ARGUMENT, "rank 0 on the CUDA backend, the others on the CPU: %s",
-               pw_status_str(st));
+        /* (with a GPU: the backends differ; without one, or without CUDA: rank 0 cannot run) */
+        EXPECT(log, st == PW_ERR_INVALID_ARGUMENT || st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED,
+               "rank 0 on the CUDA backend, the others on the CPU: %s", pw_status_str(st));
     }
     /* a measured weight: every rank gets a positive one, and a bad one fails every rank */
     double measured = 0;

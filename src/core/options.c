@@ -98,7 +98,9 @@ pw_status pw_backend_resolve(const pw_options *o, pw_backend *backend)
     if (st == PW_OK) *backend = PW_BACKEND_CUDA;
     return o->backend == PW_BACKEND_CUDA ? st : PW_OK;
 #else
-    return o->backend == PW_BACKEND_CUDA ? PW_ERR_UNSUPPORTED : PW_OK; /* built without nvcc */
+    if (o->backend != PW_BACKEND_CUDA) return PW_OK;
+    pw_set_error_detail("the CUDA backend was asked for, and this build has no CUDA (built without nvcc)");
+    return PW_ERR_UNSUPPORTED;
 #endif
 }
 

@@ -32,7 +32,8 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     /* every rank's engine the same (a CPU and a GPU band keep their edge columns in other forms) */
     dist_signature agreed = *sig;
     pw_backend backend = PW_BACKEND_CPU;
-    if (local == PW_OK && pw_backend_resolve(&o, &backend) == PW_OK) agreed.word[DIST_SIGNATURE_WORDS - 2] = backend + 1;
+    if (local == PW_OK) local = pw_backend_resolve(&o, &backend); /* (a rank without its GPU says so) */
+    if (local == PW_OK) agreed.word[DIST_SIGNATURE_WORDS - 2] = backend + 1;
     pw_status st = dist_agree(comm, local, &agreed);
     if (st != PW_OK) return st;
     pw_band band;
