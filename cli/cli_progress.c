@@ -187,6 +187,31 @@ static void *device_rank_main(void *p)
     return NULL;
 }
 
+/* The ranks' threads start their run only once every one of them exists (a rank missing from
+ * the first collective would leave the others waiting for ever): 1 go, -1 give up. */
+static struct {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int state;
+} start_gate = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0};
+
+static void open_gate(int state)
+{
+    pthread_mutex_lock(&start_gate.lock);
+    start_gate.state = state;
+    pthread_cond_broadcast(&start_gate.changed);
+    pthread_mutex_unlock(&start_gate.lock);
+}
+
+static void *device_rank_thread(void *p)
+{
+    pthread_mutex_lock(&start_gate.lock);
+    while (start_gate.state == 0) pthread_cond_wait(&start_gate.changed, &start_gate.lock);
+    const int go = start_gate.state > 0;
+    pthread_mutex_unlock(&start_gate.lock);
+    return go ? device_rank_main(p) : NULL;
+}
+
 static const cli_common *devices_of;
 static pw_status run_on_devices(void *arg)
 {
@@ -204,14 +229,12 @@ static pw_status run_on_devices(void *arg)
         *r = (device_rank){.comm = comms[k], .job = *job};
         r->job.options.device = c->devices[k];
         r->job.options.backend = PW_BACKEND_CUDA;
-        if (k > 0) { /* (its own results: rank 0's are the caller's) */
-            r->st = rank_results(r);
-            started[k] = r->st == PW_OK && pthread_create(&ids[k], NULL, device_rank_main, r) == 0;
-            if (!started[k] && r->st == PW_OK) r->st = PW_ERR_THREAD;
-        }
+        if (k > 0 && st == PW_OK) st = rank_results(r); /* (its own results: rank 0's are the caller's) */
     }
-    for (int k = 1; k < n && st == PW_OK; k++) /* (a rank that could not start would leave the others waiting) */
-        if (!started[k]) st = ranks[k].st;
+    start_gate.state = 0;
+    for (int k = 1; k < n && st == PW_OK; k++)
+        if (!(started[k] = pthread_create(&ids[k], NULL, device_rank_thread, &ranks[k]) == 0)) st = PW_ERR_THREAD;
+    open_gate(st == PW_OK ? 1 : -1);
     if (st == PW_OK) device_rank_main(&ranks[0]);
     for (int k = 1; k < n; k++)
         if (started[k]) pthread_join(ids[k], NULL);

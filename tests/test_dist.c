@@ -441,6 +441,20 @@ static void gpu_stencil_case(pw_comm *c, rng *r, const pw_options *gpu, int seri
     free(mine);
 }
 
+/* b (m letters) made of a's letters with a run of other letters inserted across rank 0's band
+ * edge: the best alignment then carries a long gap (E, the horizontal one) from one band into the
+ * next, so a hand-over that loses E makes it cost a second gap opening. */
+static void b_with_gap_at_edge(pw_comm *c, rng *r, const char *a, int64_t n, char *b, int64_t m)
+{
+    int64_t first, edge;
+    if (pw_dist_split(c, 0, m, &first, &edge) != PW_OK) return;
+    const int64_t gap = range(r, 4, m / 2 < 40 ? m / 2 : 40), at = edge - gap / 2 > 0 ? edge - gap / 2 : 0;
+    for (int64_t j = 0, from = 0; j < m; j++) {
+        if (j >= at && j < at + gap) continue; /* (the inserted run keeps its random letters) */
+        b[j] = from < n ? a[from++] : b[j];
+    }
+}
+
 static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
 {
     rng r = {seed};
@@ -472,6 +486,7 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
             char *a = malloc((size_t)n), *b = malloc((size_t)m);
             random_dna(&r, a, n);
             random_dna(&r, b, m);
+            if (range(&r, 0, 1) && m > 8) b_with_gap_at_edge(c, &r, a, n, b, m);
             pw_sw_params p;
             pw_sw_params_init(&p);
             p.gap_extend = (int)range(&r, 1, 2);

@@ -130,7 +130,8 @@ static inline void pw_gpu_band_ready(pw_gpu_band *b, int right, int64_t sweep, i
  * error. */
 static inline pw_status pw_gpu_band_poll(pw_gpu_band *b)
 {
-    if (!b->edges || (!b->dev.last_done && !b->dev.first_done)) return PW_OK;
+    const bool last_linked = b->dev.last_done && !b->dev.push_last.ready, first_linked = b->dev.first_done && !b->dev.push_first.ready;
+    if (!b->edges || (!last_linked && !first_linked)) return PW_OK; /* (direct sides: nothing to tell the link) */
     /* (last_done and first_done are adjacent: one copy) */
     pw_status st = pw_from_cuda(cudaMemcpyAsync(b->host_done, b->words + 2 * b->sweeps, sizeof(pw_counter) * (size_t)(2 * b->sweeps),
                                                 cudaMemcpyDeviceToHost, b->stream));
@@ -138,7 +139,8 @@ static inline pw_status pw_gpu_band_poll(pw_gpu_band *b)
     for (int64_t k = 0; st == PW_OK && k < 2 * b->sweeps; k++) {
         const bool last = k < b->sweeps;
         void (*report)(void *, int64_t, int64_t) = last ? b->edges->last_done : b->edges->first_done;
-        if (!report || !(last ? b->dev.last_done : b->dev.first_done) || b->host_done[k] <= b->reported[k]) continue;
+        const bool pushed = (last ? b->dev.push_last.ready : b->dev.push_first.ready) != NULL; /* (no link there) */
+        if (!report || pushed || !(last ? b->dev.last_done : b->dev.first_done) || b->host_done[k] <= b->reported[k]) continue;
         b->reported[k] = b->host_done[k];
         report(b->edges->ctx, last ? k : k - b->sweeps, (int64_t)b->host_done[k]);
     }
@@ -177,10 +179,28 @@ static inline int pw_gpu_band_direct_ok(void *app, const void *peer_offer)
 {
     const pw_gpu_band_offer *mine = &((const pw_gpu_band *)app)->offer, *peer = (const pw_gpu_band_offer *)peer_offer;
     if (mine->rows != peer->rows || mine->planes != peer->planes || mine->elem_bytes != peer->elem_bytes) return 0;
+    if (mine->elem_bytes % 4 != 0) return 0; /* (the kernel copies 4-byte words) */
     if (mine->device == peer->device) return 1;
     int there = 0, back = 0;
     return cudaDeviceCanAccessPeer(&there, mine->device, peer->device) == cudaSuccess &&
            cudaDeviceCanAccessPeer(&back, peer->device, mine->device) == cudaSuccess && there && back;
+}
+
+/* Let GPU `from` write into `to`'s memory: peer access, and the stream-ordered pool's allocations
+ * (cudaMallocAsync, where the bands' storage comes from) do not follow peer access but their
+ * pool's own access list. */
+static inline pw_status pw_gpu_band_reach(int from, int to)
+{
+    cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
+    if (e == cudaErrorPeerAccessAlreadyEnabled) e = cudaSuccess, (void)cudaGetLastError();
+    cudaMemPool_t pool;
+    if (e == cudaSuccess) e = cudaDeviceGetMemPool(&pool, to);
+    cudaMemAccessDesc access = {};
+    access.location.type = cudaMemLocationTypeDevice;
+    access.location.id = from;
+    access.flags = cudaMemAccessFlagsProtReadWrite;
+    if (e == cudaSuccess) e = cudaMemPoolSetAccess(pool, &access, 1);
+    return pw_from_cuda(e);
 }
 
 /* The sides agreed on (edges->peer_direct): this band's kernel pushes its last column into the
@@ -197,17 +217,13 @@ static inline pw_status pw_gpu_band_direct(pw_gpu_band *b, const pw_band_edges *
         if (r < 0) return PW_ERR_TIMEOUT;
         if (r == 0) continue;
         const pw_gpu_band_offer *peer = (const pw_gpu_band_offer *)peer_offer;
-        if (peer->device != b->device) { /* (this GPU writes into the peer's memory) */
-            const cudaError_t e = cudaDeviceEnablePeerAccess(peer->device, 0);
-            if (e == cudaErrorPeerAccessAlreadyEnabled) (void)cudaGetLastError();
-            else if (e != cudaSuccess) return pw_from_cuda(e);
-        }
+        const bool pushes = side == 1 || b->dev.first_done; /* (this band writes into that neighbour) */
+        if (side == 0) *left_direct = true;
+        if (!pushes) continue;
+        pw_status st = peer->device != b->device ? pw_gpu_band_reach(b->device, peer->device) : PW_OK;
+        if (st != PW_OK) return st;
         if (side == 1) b->dev.push_last = pw_band_push{cols->last, peer->left_in, peer->left_ready, b->words + 4 * b->sweeps};
-        if (side == 0) {
-            *left_direct = true;
-            if (b->dev.first_done)
-                b->dev.push_first = pw_band_push{cols->first, peer->right_in, peer->right_ready, b->words + 5 * b->sweeps};
-        }
+        else b->dev.push_first = pw_band_push{cols->first, peer->right_in, peer->right_ready, b->words + 5 * b->sweeps};
     }
     return PW_OK;
 }
@@ -275,6 +291,9 @@ static pw_status pw_gpu_band_run(const pw_plan *plan, pw_gpu_band *b, const pw_b
             else if (edges.wait_left(edges.ctx, 0, 1) != 0) st = PW_ERR_TIMEOUT;
         }
         if (st == PW_OK) st = run(&banded);
+        /* (a run that failed while its kernel ran -- a copy's error in the wait -- has not waited
+         * for it: the neighbours must not hear that this engine stopped before it has) */
+        if (st != PW_OK) cudaStreamSynchronize(pw_plan_stream(&banded));
         band->detach(band->ctx, st);
         b->edges = NULL;
     }

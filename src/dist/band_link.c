@@ -65,6 +65,8 @@ struct pw_band_link {
     int offers;             /* (the link thread's) 0: not posted, 1: in flight, 2: swapped */
     atomic_int swapped;
     int direct[2];          /* (written before swapped) the left / right side is direct */
+    int offered;            /* (written before the data phase ends) this rank offered: a
+                               neighbour may have taken it, whatever this side decided */
     atomic_int abandon;     /* the app or the engine gave up */
     atomic_int failed;      /* the link gave up: waits return -1 */
     pw_status status;       /* the link's failure (first one) */
@@ -285,6 +287,7 @@ static int swap_offers(pw_band_link *l)
     if (l->offers == 0) {
         const int offer = !l->comm->direct_off && l->io.direct && l->io.direct_bytes && l->io.direct_bytes <= PW_BAND_DIRECT_MAX;
         l->offer_out.bytes = offer ? (uint32_t)l->io.direct_bytes : 0;
+        l->offered = offer;
         if (offer) memcpy(l->offer_out.data, l->io.direct, l->io.direct_bytes);
         for (int side = 0; side < 2; side++) {
             if (l->ctl_peer[side] < 0) continue;
@@ -362,12 +365,13 @@ static void *link_main(void *arg)
             if (l->offer_request[k]) (void)l->comm->ops->cancel(l->comm->ctx, l->offer_request[k]);
     }
     atomic_store_explicit(&l->detached, 1, memory_order_release);
-    if (l->direct[0] || l->direct[1]) {
-        /* A direct hand-over: the neighbours' engines write into this band's storage and this
-         * one's into theirs, so the last word waits until this band's engine has stopped (the
-         * app detached), and the app's detach until the neighbours' words are in -- no storage
-         * goes while a neighbour's kernel may still write into it.  Meanwhile a neighbour's ABORT
-         * still fails the link (the engine's wait then cancels the kernel). */
+    if (l->offered) {
+        /* A direct hand-over (offered: a neighbour may have taken the offer even where this side
+         * did not get as far as deciding): the neighbours' engines may write into this band's
+         * storage and this one's into theirs, so the last word waits until this band's engine
+         * has stopped (the app detached), and the app's detach until the neighbours' words are
+         * in -- no storage goes while a neighbour's kernel may still write into it.  Meanwhile a
+         * neighbour's ABORT still fails the link (the engine's wait then cancels the kernel). */
         round = 0;
         while (!atomic_load_explicit(&l->app_gone, memory_order_acquire)) {
             if (poll_words(l, &pending)) atomic_store(&l->failed, 1);
@@ -430,8 +434,8 @@ static void link_detach(void *ctx, pw_status status)
     atomic_store_explicit(&l->app_gone, 1, memory_order_release);
     unsigned round = 0;
     while (!atomic_load_explicit(&l->detached, memory_order_acquire)) pw_backoff(&round);
-    /* (a direct hand-over: until the neighbours' engines have stopped too) */
-    if (l->direct[0] || l->direct[1])
+    /* (a direct hand-over offered: until the neighbours' engines have stopped too) */
+    if (l->offered)
         while (!atomic_load_explicit(&l->closed, memory_order_acquire)) pw_backoff(&round);
 }
 

@@ -48,6 +48,12 @@ __device__ __forceinline__ unsigned pw_atomic_add_release_u32(unsigned *p, unsig
     asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
     return old;
 }
+/* A release store at system scope: a word another GPU waits on (a band's counters: sync.cuh). */
+__device__ __forceinline__ void pw_store_release_sys(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.release.sys.b64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
 /* ... at system scope: a word another GPU (or the host) writes (a band's counters: sync.cuh). */
 __device__ __forceinline__ unsigned long long pw_load_acquire_sys(const unsigned long long *p)
 {

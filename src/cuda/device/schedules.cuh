@@ -91,25 +91,27 @@ __device__ __forceinline__ void pw_band_push_rows(const pw_engine_args &a, const
     if (threadIdx.x == 0) /* the tile-rows above pushed first (their words must not claim rows not there) */
         abandoned = !pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire(p.pushed + sweep)) >= (pw_counter)i0; });
     __syncthreads();
-    if (abandoned) return; /* (the run is given up: nothing waits for the rows any more) */
-    const int64_t n = i1 - i0, total = n * b.planes;
+    const int gave_up = abandoned;
+    __syncthreads(); /* (everyone has read it before a second push's thread 0 writes it again) */
+    if (gave_up) return; /* (the run is given up: nothing waits for the rows any more) */
+    /* an element is elem_bytes / 4 words of 4 bytes (SW's affine cell is 12 bytes: H, E, F) */
+    const int words = b.elem_bytes / 4;
+    const int64_t n = i1 - i0, total = n * b.planes * words;
     for (int64_t k = threadIdx.x; k < total; k += blockDim.x) {
-        const int64_t i = i0 + k % n, plane = k / n;
-        const char *src = p.src.at[0] + i * p.src.row_bytes + plane * p.src.plane_bytes;
-        const unsigned long long v8 = b.elem_bytes == 8 ? *(const unsigned long long *)src : 0;
-        const unsigned v4 = b.elem_bytes == 8 ? 0u : *(const unsigned *)src;
+        const int64_t w = k % words, i = i0 + (k / words) % n, plane = k / words / n;
+        const unsigned v = ((const unsigned *)(p.src.at[0] + i * p.src.row_bytes + plane * p.src.plane_bytes))[w];
         for (int t = 0; t < 2; t++) {
             const int64_t row = i + p.dst.shift[t];
             if (!p.dst.at[t] || row >= b.rows) continue;
-            char *dst = p.dst.at[t] + row * p.dst.row_bytes + plane * p.dst.plane_bytes;
-            if (b.elem_bytes == 8) *(unsigned long long *)dst = v8;
-            else *(unsigned *)dst = v4;
+            ((unsigned *)(p.dst.at[t] + row * p.dst.row_bytes + plane * p.dst.plane_bytes))[w] = v;
         }
     }
     __syncthreads();
     if (threadIdx.x == 0) {
+        /* one writer at a time (the pushes are in order), so a release store, not an atomic:
+         * peers over PCIe may have no native atomics */
         __threadfence_system();
-        atomicMax_system(p.ready + sweep, (pw_counter)i1);
+        pw_store_release_sys(p.ready + sweep, (pw_counter)i1);
         pw_store_release(p.pushed + sweep, (pw_counter)i1);
     }
 }
