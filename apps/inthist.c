@@ -175,21 +175,6 @@ static pw_status inthist_run(const pw_image *in, int bins, double lo, double hi,
 #endif
     inthist_ctx ctx = {bin, out, in->rows, in->cols, bins, NULL};
     pw_kernel kernel = {.segment = inthist_segment, .ctx = &ctx};
-    if (band) { /* (scalar cells: the vector processor has no band edges yet) */
-        int32_t *left = pw_malloc(sizeof *left * (size_t)bins * (size_t)in->rows);
-        st = left ? PW_OK : PW_ERR_OUT_OF_MEMORY;
-        ctx.left = band->col0 > 0 ? left : NULL;
-        pw_band_io io = {.app = &ctx, .bytes_per_row = sizeof(int32_t) * (size_t)bins, .put_left = inthist_put_left,
-                         .get_last = inthist_get_last};
-        pw_band_edges edges;
-        if (st == PW_OK) st = band->attach(band->ctx, &io, &edges);
-        plan.edges = &edges;
-        if (st == PW_OK) st = pw_execute(&plan, &kernel, info);
-        band->detach(band->ctx, st);
-        free(left);
-        free(bin);
-        return st;
-    }
     /* the vector tile processor of the plan's set (sat_simd.h): every plane's row while the row's
      * bin indices are in L1 */
     pw_sat_simd vec;
@@ -207,7 +192,22 @@ static pw_status inthist_run(const pw_image *in, int bins, double lo, double hi,
         kernel.ctx = &vec;
         kernel.simd = plan.simd;
     }
-    st = pw_execute(&plan, &kernel, info);
+    if (band) { /* the left neighbour's column into ctx.left (and the vector processor's) */
+        int32_t *left = pw_malloc(sizeof *left * (size_t)bins * (size_t)in->rows);
+        st = left ? PW_OK : PW_ERR_OUT_OF_MEMORY;
+        ctx.left = band->col0 > 0 ? left : NULL;
+        if (use > 0) vec.left = ctx.left, vec.left_rows = in->rows;
+        pw_band_io io = {.app = &ctx, .bytes_per_row = sizeof(int32_t) * (size_t)bins, .put_left = inthist_put_left,
+                         .get_last = inthist_get_last};
+        pw_band_edges edges;
+        if (st == PW_OK) st = band->attach(band->ctx, &io, &edges);
+        plan.edges = &edges;
+        if (st == PW_OK) st = pw_execute(&plan, &kernel, info);
+        band->detach(band->ctx, st);
+        free(left);
+    } else {
+        st = pw_execute(&plan, &kernel, info);
+    }
     if (use > 0) pw_sat_simd_free(&vec);
     free(bin);
     return st;

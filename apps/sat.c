@@ -89,12 +89,14 @@ static void sat_get_last(void *app, int64_t sweep, int64_t i0, int64_t i1, void 
         memcpy((char *)dst + (size_t)(i - i0) * size, (const char *)out->data + (size_t)(i * stride + out->cols - 1) * size, size);
 }
 
-static pw_status sat_band_run(pw_plan *plan, const pw_kernel *kernel, sat_ctx *ctx, const pw_image *out,
-                              const pw_band *band, pw_run_info *info)
+/* vec: NULL, or the integer vector processor the kernel runs (it reads column -1 too). */
+static pw_status sat_band_run(pw_plan *plan, const pw_kernel *kernel, sat_ctx *ctx, pw_sat_simd *vec,
+                              const pw_image *out, const pw_band *band, pw_run_info *info)
 {
     sat_band_app app = {out, pw_malloc((size_t)out->rows * pw_dtype_size(out->type) + 1)};
     if (!app.left) return PW_ERR_OUT_OF_MEMORY;
     ctx->left = band->col0 > 0 ? app.left : NULL;
+    if (vec) vec->left = ctx->left, vec->left_rows = out->rows;
     pw_band_io io = {.app = &app, .bytes_per_row = pw_dtype_size(out->type), .put_left = sat_put_left,
                      .get_last = sat_get_last};
     pw_band_edges edges;
@@ -130,8 +132,6 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
 #endif
     sat_ctx ctx = {in->data, pw_image_stride(in), out->data, pw_image_stride(out), NULL};
     pw_kernel kernel = {.segment = segment, .ctx = &ctx};
-    if (band) /* (scalar cells: the vector processors have no band edges yet) */
-        return sat_band_run(&plan, &kernel, &ctx, out, band, info);
     /* integer outputs: the vector tile processor of the plan's set, where there is one (sat_simd.h) */
     pw_sat_simd vec;
     const int use = plan.strategy != PW_STRATEGY_SEQUENTIAL
@@ -147,6 +147,11 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
         kernel.tile = pw_sat_simd_tile;
         kernel.ctx = &vec;
         kernel.simd = plan.simd;
+    }
+    if (band) { /* (float tables: the scalar cells; their vector processor has no band edge yet) */
+        st = sat_band_run(&plan, &kernel, &ctx, use > 0 ? &vec : NULL, out, band, info);
+        if (use > 0) pw_sat_simd_free(&vec);
+        return st;
     }
     /* float tables of the input's type: the anti-diagonal vector processor, on tiles fitted to it */
     int lanes = 0, rows = 0, fitted = 0;

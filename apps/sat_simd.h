@@ -64,6 +64,9 @@ typedef struct pw_sat_simd {
     int64_t plane_stride;  /* elements from one plane's table to the next (INTHIST) */
     int planes;            /* 1 (SAT), or the bins (INTHIST: plane b counts bin b) */
     int stream;            /* non-temporal stores */
+    const void *left;      /* NULL, or a band of a distributed run: column -1 of each plane, the
+                              left neighbour's last column (plane p's row i at p * left_rows + i) */
+    int64_t left_rows;
     void *scratch;         /* per worker, scratch_bytes each: the last tile's (r, c) (64 bytes), then
                               its rows' prefix sums (planes x h) and last cells (planes x h, twice:
                               by the tile's parity), then, from

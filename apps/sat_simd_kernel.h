@@ -189,7 +189,12 @@ void SS_NAME(const pw_sat_simd *k, int64_t r, int64_t c, int worker)
             for (; j < je && j < valid_lo; j++) buf[j - jb] = up ? up[j] : 0;
             for (j = jb > valid_hi ? jb : valid_hi; j < je; j++) buf[j - jb] = up ? up[j] : 0;
             SS_OUT carry = 0;
-            if (jb > 0) carry = from_left ? carry_of[lane] : row[jb - 1] - (up ? up[jb - 1] : 0);
+            if (jb > 0) {
+                carry = from_left ? carry_of[lane] : row[jb - 1] - (up ? up[jb - 1] : 0);
+            } else if (k->left) { /* a band: the row's prefix up to column -1, from the column there */
+                const SS_OUT *left = (const SS_OUT *)k->left + p * k->left_rows;
+                carry = left[i] - (i > 0 ? left[i - 1] : 0);
+            }
             /* the row from column jb: the segment's own indices (no pointer before an array) */
             carry_of[lane] = SS_F(ss_row_)(x + jb, row + jb, buf, 0, je - jb, carry, (SS_OUT)p, k->stream);
             last_of[lane] = buf[je - 1 - jb];

@@ -70,6 +70,7 @@ static pw_options case_options(rng *r)
         o.tile_h = (int)range(r, 1, 8);
         o.tile_w = range(r, 1, 12);
     }
+    o.simd = range(r, 0, 1) ? PW_SIMD_AUTO : PW_SIMD_SCALAR; /* (bands run the vector processors too) */
     o.width_model = -1;
     o.watchdog_ms = 20000;
     return o;
