@@ -148,11 +148,6 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
         kernel.ctx = &vec;
         kernel.simd = plan.simd;
     }
-    if (band) { /* (float tables: the scalar cells; their vector processor has no band edge yet) */
-        st = sat_band_run(&plan, &kernel, &ctx, use > 0 ? &vec : NULL, out, band, info);
-        if (use > 0) pw_sat_simd_free(&vec);
-        return st;
-    }
     /* float tables of the input's type: the anti-diagonal vector processor, on tiles fitted to it */
     int lanes = 0, rows = 0, fitted = 0;
     void (*float_tile)(const pw_sat_simd *, int64_t, int64_t, int) =
@@ -169,7 +164,8 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
         kernel.ctx = &vec;
         kernel.simd = plan.simd;
     }
-    st = pw_execute(&plan, &kernel, info);
+    if (band) st = sat_band_run(&plan, &kernel, &ctx, use > 0 || fitted ? &vec : NULL, out, band, info);
+    else st = pw_execute(&plan, &kernel, info);
     if (use > 0 || fitted) pw_sat_simd_free(&vec);
     return st;
 }

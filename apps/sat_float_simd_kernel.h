@@ -23,10 +23,11 @@
 
 typedef SF_T SFV __attribute__((vector_size(VBYTES)));
 
-/* S(i, j), 0 outside the table (row -1, column -1) */
+/* S(i, j), 0 outside the table (row -1, column -1); a band's column -1 is its left neighbour's */
 SF_INLINE SF_T SF_F(sf_at_)(const pw_sat_simd *k, int64_t i, int64_t j)
 {
-    return i >= 0 && j >= 0 ? ((const SF_T *)k->out)[i * k->out_stride + j] : (SF_T)0;
+    if (i >= 0 && j >= 0) return ((const SF_T *)k->out)[i * k->out_stride + j];
+    return i >= 0 && j == -1 && k->left ? ((const SF_T *)k->left)[i] : (SF_T)0;
 }
 
 /* The block's cells one by one, in the vector's order (steps, then the set's lanes): edges and
