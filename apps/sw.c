@@ -110,6 +110,56 @@ static pw_status sw_simd_setup(pw_plan *plan, const pw_options *options, const u
     return st == PW_ERR_UNSUPPORTED || st == PW_ERR_OUT_OF_MEMORY ? PW_OK : st;
 }
 
+/* A band of a distributed run on the vector processor (core/band.h): the left neighbour's last
+ * column as H and E (row -1's 0 before it, the padding rows' boundary after it), this band's own
+ * last column as the kernel records it (sw_simd.h).  On the wire a row is a pw_sw_cell, as the
+ * scalar cells' linear buffers send it (F is not read across an edge). */
+typedef struct sw_simd_band {
+    int32_t *left, *last; /* h then e, each rows + 1 + padding (left) or rows (last) */
+    int64_t rows;
+} sw_simd_band;
+
+static void sw_simd_put_left(void *app, int64_t sweep, int64_t i0, int64_t i1, const void *src)
+{
+    (void)sweep;
+    const sw_simd_band *b = app;
+    const pw_sw_cell *cell = src;
+    const int64_t stride = b->rows + 1 + PW_SW_SIMD_LEFT_PAD;
+    for (int64_t i = i0; i < i1; i++) b->left[1 + i] = cell[i - i0].h, b->left[stride + 1 + i] = cell[i - i0].e;
+}
+
+static void sw_simd_get_last(void *app, int64_t sweep, int64_t i0, int64_t i1, void *dst)
+{
+    (void)sweep;
+    const sw_simd_band *b = app;
+    pw_sw_cell *cell = dst;
+    for (int64_t i = i0; i < i1; i++) cell[i - i0] = (pw_sw_cell){b->last[i], b->last[b->rows + i], PW_SW_NEG_INF};
+}
+
+/* The vector processor k as a band: its left and last columns and the link's io. */
+static pw_status sw_simd_band_open(sw_simd_band *b, pw_sw_simd *k, const pw_band *band, int64_t n, pw_band_io *io)
+{
+    const int64_t stride = n + 1 + PW_SW_SIMD_LEFT_PAD;
+    b->rows = n;
+    b->left = band->col0 > 0 ? pw_malloc(sizeof *b->left * 2 * (size_t)stride) : NULL;
+    b->last = band->col0 + band->cols < band->total_cols ? pw_malloc(sizeof *b->last * 2 * (size_t)n) : NULL;
+    if ((band->col0 > 0 && !b->left) || (band->col0 + band->cols < band->total_cols && !b->last)) return PW_ERR_OUT_OF_MEMORY;
+    for (int64_t i = 0; b->left && i < stride; i++) b->left[i] = 0, b->left[stride + i] = PW_SW_NEG_INF; /* (row -1, padding) */
+    k->left_h = b->left ? b->left + 1 : NULL;
+    k->left_e = b->left ? b->left + stride + 1 : NULL;
+    k->last_h = b->last;
+    k->last_e = b->last ? b->last + n : NULL;
+    *io = (pw_band_io){.app = b, .bytes_per_row = sizeof(pw_sw_cell), .put_left = sw_simd_put_left,
+                       .get_last = sw_simd_get_last};
+    return PW_OK;
+}
+
+static void sw_simd_band_free(sw_simd_band *b)
+{
+    free(b->left);
+    free(b->last);
+}
+
 #define PW_SEG_NAME sw_segment
 #define PW_SEG_CTX sw_ctx
 #define PW_SEG_T pw_sw_cell
@@ -150,6 +200,7 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
     sw_ctx ctx = {0};
     pw_linear_buffers buf = {0};
     pw_sw_simd vec = {0};
+    sw_simd_band simd_band = {0};
     uint8_t *ea = pw_malloc((size_t)n), *eb = pw_malloc((size_t)m);
     if (!ea || !eb) st = PW_ERR_OUT_OF_MEMORY;
     if (st == PW_OK) st = pw_score_encode(&table, a, n, ea);
@@ -168,7 +219,7 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
 #endif
     /* CPU only from here: the vector processor when the plan allows it (it may re-cut the tiles),
      * else the scalar cells' row buffers; one best cell per worker thread. */
-    if (st == PW_OK && !band) st = sw_simd_setup(&plan, options, ea, n, eb, m, &table, params, &ctx, &vec);
+    if (st == PW_OK) st = sw_simd_setup(&plan, options, ea, n, eb, m, &table, params, &ctx, &vec);
     if (st == PW_OK && !vec.tile) st = pw_linear_buffers_alloc(&buf, sizeof(pw_sw_cell), n, m);
     if (st == PW_OK && !(ctx.best = pw_malloc(sizeof *ctx.best * (size_t)plan.workers)))
         st = PW_ERR_OUT_OF_MEMORY;
@@ -198,8 +249,9 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
         }
         pw_band_io io;
         pw_band_edges edges;
-        if (band) { /* (scalar cells: the vector processor's bus has no band edges yet) */
-            pw_linear_band_io(&buf, &io);
+        if (band && vec.tile) st = sw_simd_band_open(&simd_band, &vec, band, n, &io);
+        else if (band) pw_linear_band_io(&buf, &io);
+        if (band && st == PW_OK) {
             st = band->attach(band->ctx, &io, &edges);
             plan.edges = &edges;
         }
@@ -207,6 +259,7 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
         if (st == PW_OK) st = pw_execute(&plan, &kernel, &result->info);
         if (band) band->detach(band->ctx, st);
     }
+    sw_simd_band_free(&simd_band);
     if (st == PW_OK) {
         sw_best best;
         SW_ACC_INIT(ctx, best);

@@ -49,6 +49,8 @@ typedef int32_t (*pw_sw_threshold_fn)(void *ctx, int worker);
 #define PW_SW_SIMD_GROUPS_AVX2 4
 #define PW_SW_SIMD_GROUPS_AVX512 4
 #define PW_SW_SIMD_MAX_GROUPS 4
+/* Rows a set may run past the last row (its lanes of padding): the band's left column has them. */
+#define PW_SW_SIMD_LEFT_PAD (32 * PW_SW_SIMD_MAX_GROUPS)
 
 typedef struct pw_sw_simd {
     const pw_tiling *t;
@@ -69,6 +71,12 @@ typedef struct pw_sw_simd {
     int size;                 /* alphabet */
     int16_t *a_codes;         /* n + V rows' codes (eq: -1 for letters that match nothing);
                                  padding rows are never counted */
+    /* A band of a distributed run (NULL otherwise): left_h / left_e, H and E of the left
+     * neighbour's last column, row i at [i] for i = -1 .. n + lanes x groups (row -1 and the
+     * padding rows: 0 and -infinity); last_h / last_e, H and E of this band's last column, row i
+     * at [i], written as lanes pass it. */
+    const int32_t *left_h, *left_e; /* (PW_SW_SIMD_LEFT_PAD padding rows after the n) */
+    int32_t *last_h, *last_e;
     unsigned char *scratch;   /* workers x PW_SW_SIMD_SCRATCH bytes, 64-byte aligned */
     void *scratch_block;      /* its allocation */
     pw_sw_offer_fn offer;     /* a lane's best cell of a pass, when it may matter */

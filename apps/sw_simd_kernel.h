@@ -45,6 +45,26 @@ typedef struct sw_state {
     v16 bh, bf;       /* the FIFO: the first group's next rows-above, the last group's finished cells */
 } sw_state;
 
+/* What lanes left of column 0 hold, per group, in the pass's terms: the boundary's H = 0 and
+ * E = -infinity, or in a band of a distributed run the left neighbour's last column (k->left_h,
+ * left_e: H and E of the row at column -1). */
+typedef struct sw_boundary {
+    v16 h[SW_GROUPS], e[SW_GROUPS];
+} sw_boundary;
+
+SW_INLINE void sw_boundary_load(sw_boundary *bd, const pw_sw_simd *k, int64_t i0, int32_t base, v16 zero, const int G)
+{
+    for (int q = 0; q < G; q++) {
+        if (k->left_h) {
+            bd->h[q] = v_load_rel(k->left_h + i0 + q * V_LANES, base);
+            bd->e[q] = v_load_rel(k->left_e + i0 + q * V_LANES, base);
+        } else {
+            bd->h[q] = zero;
+            bd->e[q] = v_set1(NEG16);
+        }
+    }
+}
+
 /* reversed arrays: column j at index pad + m - 1 - j */
 SW_INLINE int64_t rev(const pw_sw_simd *k, int64_t j) { return k->pad + k->m - 1 - j; }
 
@@ -56,7 +76,7 @@ SW_INLINE int16_t clamp16(int64_t x, int64_t lo, int64_t hi) { return (int16_t)(
  * nobody reads).  counted[q]: the H to count, with -32768 for those lanes. */
 SW_INLINE void sw_step(sw_state *s, const pw_sw_simd *k, const sw_letters *L, int64_t pos, v16 zero, v16 go,
                        v16 ge, const int G, const int affine, const int eq, const int edge, int64_t c0,
-                       const int *valid_rows, v16 *counted)
+                       const int *valid_rows, const sw_boundary *bd, v16 *counted)
 {
     v16 up_h[SW_GROUPS], up_f[SW_GROUPS];
     for (int q = 0; q < G; q++) {
@@ -91,8 +111,8 @@ SW_INLINE void sw_step(sw_state *s, const pw_sw_simd *k, const sw_letters *L, in
             const vmask left_of_0 = v_gt(lane, v_set1(clamp16(cq, -1, V_LANES)));
             const vmask in_cols = v_gt(lane, v_set1(clamp16(cq - k->m, -1, V_LANES)));
             const vmask in_rows = v_gt(v_set1(valid_rows[q]), lane);
-            h = v_blend(left_of_0, h, zero);
-            e = v_blend(left_of_0, e, v_set1(NEG16));
+            h = v_blend(left_of_0, h, bd->h[q]);
+            e = v_blend(left_of_0, e, bd->e[q]);
             f = v_blend(left_of_0, f, v_set1(NEG16));
             counted[q] = v_blend(v_andnot(v_and(in_cols, in_rows), left_of_0), v_set1(NEG16), h);
         }
@@ -107,16 +127,37 @@ SW_INLINE void sw_step(sw_state *s, const pw_sw_simd *k, const sw_letters *L, in
 
 /* The steps of one block (the first group's lane 0 at column j0 first), with or without the edge
  * masks; trace (when not NULL) gets every step's counted H. */
+/* A band with a right neighbour: the H and E of the lanes that just computed column m - 1, as
+ * absolute values into k->last_h / last_e (their rows' last column, which the lanes' carries do
+ * not keep: lanes run on past it).  i0: the set's first row. */
+SW_INLINE void sw_record_last(const sw_state *s, const pw_sw_simd *k, int64_t i0, int32_t base, int64_t c0,
+                              const int *valid_rows, const int G)
+{
+    for (int q = 0; q < G; q++) {
+        const int64_t l = c0 - q * V_LANES - (k->m - 1); /* the lane at column m - 1 */
+        if (l < 0 || l >= valid_rows[q]) continue;
+        int16_t h[V_LANES], e[V_LANES];
+        v_store16(h, s->h[q]);
+        v_store16(e, s->e[q]);
+        const int64_t i = i0 + q * V_LANES + l;
+        k->last_h[i] = h[l] == NEG16 ? PW_SW_NEG_INF : base + h[l];
+        k->last_e[i] = e[l] == NEG16 ? PW_SW_NEG_INF : base + e[l];
+    }
+}
+
 SW_INLINE void sw_block(sw_state *s, const pw_sw_simd *k, const sw_letters *L, v16 *best, v16 zero, v16 go, v16 ge,
                         const int G, const int affine, const int eq, int64_t j0, const int *valid_rows,
+                        const sw_boundary *bd, int64_t i0, int32_t base, int record,
                         int16_t (*trace)[SW_GROUPS][V_LANES])
 {
     const int64_t pos = rev(k, j0);
-    const int edge = pw_ad_block_is_edge(j0, G, valid_rows[G - 1], V_LANES, k->m);
+    /* (recording: also the block whose last step brings lane 0 to column m - 1) */
+    const int edge = pw_ad_block_is_edge(j0, G, valid_rows[G - 1], V_LANES, record ? k->m - 1 : k->m);
     v16 counted[SW_GROUPS];
     if (edge) {
         for (int t = 0; t < V_LANES; t++) {
-            sw_step(s, k, L, pos - t, zero, go, ge, G, affine, eq, 1, j0 + t, valid_rows, counted);
+            sw_step(s, k, L, pos - t, zero, go, ge, G, affine, eq, 1, j0 + t, valid_rows, bd, counted);
+            if (record) sw_record_last(s, k, i0, base, j0 + t, valid_rows, G);
             for (int q = 0; q < G; q++) {
                 best[q] = v_max(best[q], counted[q]);
                 if (trace) v_store16(trace[t][q], counted[q]);
@@ -124,7 +165,7 @@ SW_INLINE void sw_block(sw_state *s, const pw_sw_simd *k, const sw_letters *L, v
         }
     } else {
         for (int t = 0; t < V_LANES; t++) {
-            sw_step(s, k, L, pos - t, zero, go, ge, G, affine, eq, 0, j0 + t, valid_rows, counted);
+            sw_step(s, k, L, pos - t, zero, go, ge, G, affine, eq, 0, j0 + t, valid_rows, bd, counted);
             for (int q = 0; q < G; q++) {
                 best[q] = v_max(best[q], counted[q]);
                 if (trace) v_store16(trace[t][q], counted[q]);
@@ -137,7 +178,7 @@ SW_INLINE void sw_block(sw_state *s, const pw_sw_simd *k, const sw_letters *L, v
  * running the block where it was first reached again from that block's saved state. */
 static void sw_offer_bests(const pw_sw_simd *k, const sw_letters *L, const sw_state *snap, const v16 *best,
                            const v16 *grew_in, int32_t base, v16 zero, int G, int affine, int eq, int64_t i0,
-                           int64_t g, const int *valid_rows, int64_t b0, int worker)
+                           int64_t g, const int *valid_rows, int64_t b0, const sw_boundary *bd, int worker)
 {
     int16_t lane_best[SW_GROUPS][V_LANES], lane_block[SW_GROUPS][V_LANES], trace[V_LANES][SW_GROUPS][V_LANES];
     for (int q = 0; q < G; q++) {
@@ -158,10 +199,10 @@ static void sw_offer_bests(const pw_sw_simd *k, const sw_letters *L, const sw_st
                 sw_state again = snap[b];
                 v16 none[SW_GROUPS];
                 for (int p = 0; p < G; p++) none[p] = v_set1(NEG16);
-                if (affine && eq) sw_block(&again, k, L, none, zero, go, ge, G, 1, 1, j0, valid_rows, trace);
-                else if (affine) sw_block(&again, k, L, none, zero, go, ge, G, 1, 0, j0, valid_rows, trace);
-                else if (eq) sw_block(&again, k, L, none, zero, go, ge, G, 0, 1, j0, valid_rows, trace);
-                else sw_block(&again, k, L, none, zero, go, ge, G, 0, 0, j0, valid_rows, trace);
+                if (affine && eq) sw_block(&again, k, L, none, zero, go, ge, G, 1, 1, j0, valid_rows, bd, i0, base, 0, trace);
+                else if (affine) sw_block(&again, k, L, none, zero, go, ge, G, 1, 0, j0, valid_rows, bd, i0, base, 0, trace);
+                else if (eq) sw_block(&again, k, L, none, zero, go, ge, G, 0, 1, j0, valid_rows, bd, i0, base, 0, trace);
+                else sw_block(&again, k, L, none, zero, go, ge, G, 0, 0, j0, valid_rows, bd, i0, base, 0, trace);
                 traced = b;
             }
             for (int t = 0; t < V_LANES; t++) {
@@ -185,7 +226,19 @@ SW_INLINE void sw_pass(const pw_sw_simd *k, const sw_letters *L0, int64_t i0, in
     _Static_assert(sizeof(sw_state) * SW_MAX_BLOCKS <= PW_SW_SIMD_SCRATCH, "the per-block states fit the scratch");
     sw_state s, *snap = (sw_state *)(void *)(k->scratch + (size_t)worker * PW_SW_SIMD_SCRATCH);
     int32_t base = 0;
-    if (b0 == g) { /* the set's first step: everything left of column 0 is the boundary */
+    if (b0 == g && k->left_h) {
+        /* a band's set's first step: left of column 0 is the left neighbour's last column (its
+         * first row the base: the column's neighbouring values are within d of each other); a
+         * lane's diagonal is the row above's (left_h[-1] is row -1's 0) */
+        base = k->left_h[i0];
+        for (int q = 0; q < G; q++) {
+            const int64_t i = i0 + q * V_LANES;
+            s.h[q] = v_load_rel(k->left_h + i, base);
+            s.e[q] = v_load_rel(k->left_e + i, base);
+            s.d[q] = v_load_rel(k->left_h + i - 1, base);
+            s.f[q] = v_set1(NEG16);
+        }
+    } else if (b0 == g) { /* the set's first step: everything left of column 0 is the boundary */
         for (int q = 0; q < G; q++) {
             s.h[q] = s.d[q] = v_set1(0);
             s.e[q] = s.f[q] = v_set1(NEG16);
@@ -205,6 +258,9 @@ SW_INLINE void sw_pass(const pw_sw_simd *k, const sw_letters *L0, int64_t i0, in
     }
     const v16 zero = v_set1(base > 32767 ? NEG16 : -base); /* H's floor, 0, in this pass's terms */
     const v16 go = v_set1(k->gap_open), ge = v_set1(k->gap_extend);
+    sw_boundary bd;
+    sw_boundary_load(&bd, k, i0, base, zero, G);
+    const int record = k->last_h != NULL;
     v16 best[SW_GROUPS], grew_in[SW_GROUPS];
     for (int q = 0; q < G; q++) {
         best[q] = v_set1(NEG16);
@@ -219,7 +275,7 @@ SW_INLINE void sw_pass(const pw_sw_simd *k, const sw_letters *L0, int64_t i0, in
         snap[blocks] = s;
         v16 before[SW_GROUPS];
         for (int q = 0; q < G; q++) before[q] = best[q];
-        sw_block(&s, k, &L, best, zero, go, ge, G, affine, eq, j0, valid_rows, NULL);
+        sw_block(&s, k, &L, best, zero, go, ge, G, affine, eq, j0, valid_rows, &bd, i0, base, record, NULL);
         for (int q = 0; q < G; q++) grew_in[q] = v_blend(v_gt(best[q], before[q]), grew_in[q], v_set1(blocks));
         /* the last group's finished cells, columns j0 - (G-1)V - V + 1 .. j0 - (G-1)V */
         v_store_abs(k->bus_h + rev(k, j0 - (G - 1) * V_LANES), s.bh, base, PW_SW_NEG_INF);
@@ -232,7 +288,7 @@ SW_INLINE void sw_pass(const pw_sw_simd *k, const sw_letters *L0, int64_t i0, in
         v_store_abs(k->carry_f + i, s.f[q], base, PW_SW_NEG_INF);
         v_store_abs(k->carry_d + i, s.d[q], base, PW_SW_NEG_INF);
     }
-    sw_offer_bests(k, &L, snap, best, grew_in, base, zero, G, affine, eq, i0, g, valid_rows, b0, worker);
+    sw_offer_bests(k, &L, snap, best, grew_in, base, zero, G, affine, eq, i0, g, valid_rows, b0, &bd, worker);
 }
 
 /* A set's passes, with the scoring and gap forms as constants. */
