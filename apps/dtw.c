@@ -1,6 +1,9 @@
 /* dtw.c - pw_dtw_f32() and pw_dtw_f64(): one template (dtw_impl.h), two element types. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "../src/core/alloc.h"
 #include "../src/core/auto_width.h"
 #include "../src/core/exec.h"
 #include "../src/core/linear_buffers.h"

@@ -24,6 +24,41 @@ typedef struct DTW_FN(dtw_ctx_) {
 #define PW_SEG_BOUNDARY DTW_BOUNDARY
 #include "../src/core/segment3.h"
 
+/* A band of a distributed run on the vector processor (core/band.h): the left neighbour's last
+ * column (row -1 and the padding rows +inf around it), this band's own as the kernel records it
+ * (dtw_simd.h).  On the wire a row is one value, as the scalar cells' linear buffers send it. */
+typedef struct DTW_FN(dtw_simd_band_) {
+    DTW_T *left, *last;
+} DTW_FN(dtw_simd_band_);
+
+static void DTW_FN(dtw_simd_put_left_)(void *app, int64_t sweep, int64_t i0, int64_t i1, const void *src)
+{
+    (void)sweep;
+    memcpy(((DTW_FN(dtw_simd_band_) *)app)->left + 1 + i0, src, sizeof(DTW_T) * (size_t)(i1 - i0));
+}
+
+static void DTW_FN(dtw_simd_get_last_)(void *app, int64_t sweep, int64_t i0, int64_t i1, void *dst)
+{
+    (void)sweep;
+    memcpy(dst, ((DTW_FN(dtw_simd_band_) *)app)->last + i0, sizeof(DTW_T) * (size_t)(i1 - i0));
+}
+
+static pw_status DTW_FN(dtw_simd_band_open_)(DTW_FN(dtw_simd_band_) *b, pw_dtw_simd *k, const pw_band *band, int64_t n,
+                                             pw_band_io *io)
+{
+    const int64_t rows = n + 1 + PW_DTW_SIMD_LEFT_PAD;
+    const int left = band->col0 > 0, right = band->col0 + band->cols < band->total_cols;
+    b->left = left ? pw_malloc(sizeof *b->left * (size_t)rows) : NULL;
+    b->last = right ? pw_malloc(sizeof *b->last * (size_t)n) : NULL;
+    if ((left && !b->left) || (right && !b->last)) return PW_ERR_OUT_OF_MEMORY;
+    for (int64_t i = 0; left && i < rows; i++) b->left[i] = (DTW_T)INFINITY; /* (row -1: D(-1, col0 - 1) too) */
+    k->left = left ? b->left + 1 : NULL;
+    k->last = b->last;
+    *io = (pw_band_io){.app = b, .bytes_per_row = sizeof(DTW_T), .put_left = DTW_FN(dtw_simd_put_left_),
+                       .get_last = DTW_FN(dtw_simd_get_last_)};
+    return PW_OK;
+}
+
 static int DTW_FN(all_finite_)(const DTW_T *x, int64_t n)
 {
     for (int64_t k = 0; k < n; k++)
@@ -58,7 +93,7 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
     double vec_distance = NAN;
     const int lanes = pw_simd_lanes16(plan.simd) * 2 / (int)sizeof(DTW_T);
     int use = 0;
-    if (lanes >= 2 && !band) st = pw_simd_fit_plan(&plan, options, lanes, pw_dtw_simd_rows(plan.simd, sizeof(DTW_T)), &use);
+    if (lanes >= 2) st = pw_simd_fit_plan(&plan, options, lanes, pw_dtw_simd_rows(plan.simd, sizeof(DTW_T)), &use);
     if (st == PW_OK && use) { /* (its arrays cannot be had: the scalar cells, which need less) */
         st = pw_dtw_simd_init(&vec, plan.simd, sizeof(DTW_T), &plan.tiling, a, n, b, m, cost == PW_DTW_SQUARED,
                               &vec_distance);
@@ -78,14 +113,18 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
     }
     pw_band_io io;
     pw_band_edges edges;
-    if (band) { /* (scalar cells: the vector processor has no band edges yet) */
-        pw_linear_band_io(&buf, &io);
+    DTW_FN(dtw_simd_band_) vec_band = {0};
+    if (band && vec.tile) st = DTW_FN(dtw_simd_band_open_)(&vec_band, &vec, band, n, &io);
+    else if (band) pw_linear_band_io(&buf, &io);
+    if (band && st == PW_OK) {
         st = band->attach(band->ctx, &io, &edges);
         plan.edges = &edges;
     }
     pw_run_info_clear(&result->info);
     if (st == PW_OK) st = pw_execute(&plan, &kernel, &result->info);
     if (band) band->detach(band->ctx, st);
+    free(vec_band.left);
+    free(vec_band.last);
     if (st == PW_OK && band && band->col0 + m < band->total_cols) {
         result->distance = INFINITY; /* (not the last band: the distance is the last band's) */
     } else if (st == PW_OK) {

@@ -32,8 +32,16 @@ typedef struct pw_dtw_simd {
     void *a;                 /* n + V rows (0 past the end) */
     void *carry_h, *carry_d; /* per row: the last cell's D and the D above it */
     double *distance;        /* D(n-1, m-1), written by the tile that computes it */
+    /* A band of a distributed run (NULL otherwise): left, the left neighbour's last column, row i
+     * at [i] for i = -1 .. n + PW_DTW_SIMD_LEFT_PAD (row -1 and the padding rows: +inf); last,
+     * this band's last column, row i at [i] (n rows), written as lanes pass it. */
+    const void *left;
+    void *last;
     void (*tile)(const struct pw_dtw_simd *k, int64_t r, int64_t c, int worker);
 } pw_dtw_simd;
+
+/* Rows a set may run past the last row: the band's left column has them. */
+#define PW_DTW_SIMD_LEFT_PAD 256
 
 /* Rows a processor of that set runs together for elements of `size` bytes (lanes x groups): the
  * automatic tile height. */

@@ -59,9 +59,8 @@ DS_INLINE DSV DS_F(ds_min_)(DSV a, DSV b) { return (DSV)DS_MIN(a, b); }
  * b_at: b's reversed array at lane 0 of group 0.  `edge`: lanes left of column 0 are set to
  * the boundary (+inf), and the distance is taken when its cell is in this step. */
 DS_INLINE void DS_F(ds_step_)(const pw_dtw_simd *k, DSV *h, DSV *d, DSV *bh, const DSV *a, const DS_T *b_at,
-                              const int G, const int squared, const int edge, int64_t c0, int64_t i0)
+                              const int G, const int squared, const int edge, int64_t c0, int64_t i0, const DSV *left)
 {
-    const DSV inf = (DSV){0} + (DS_T)INFINITY;
     DSV up[PW_AD_MAX_GROUPS];
     for (int q = 0; q < G; q++) up[q] = __builtin_shufflevector(h[q], q == 0 ? *bh : h[q - 1], DS_SHIFT);
     for (int q = 0; q < G; q++) {
@@ -71,9 +70,11 @@ DS_INLINE void DS_F(ds_step_)(const pw_dtw_simd *k, DSV *h, DSV *d, DSV *bh, con
         if (edge) {
             const DSI lane = {DS_INDEX};
             const int64_t cq = c0 - (int64_t)q * DS_LANES;
-            v = DS_F(ds_select_)(lane > (DS_I)(cq < -1 ? -1 : cq > DS_LANES ? DS_LANES : cq), v, inf);
+            v = DS_F(ds_select_)(lane > (DS_I)(cq < -1 ? -1 : cq > DS_LANES ? DS_LANES : cq), v, left[q]);
             const int64_t lf = k->n - 1 - (i0 + (int64_t)q * DS_LANES); /* the last row's lane */
             if (lf >= 0 && lf < DS_LANES && cq - lf == k->m - 1) *k->distance = (double)v[lf];
+            const int64_t ll = cq - (k->m - 1), row = i0 + (int64_t)q * DS_LANES + ll; /* the lane at column m - 1 */
+            if (k->last && ll >= 0 && ll < DS_LANES && row < k->n) ((DS_T *)k->last)[row] = v[ll];
         }
         d[q] = up[q];
         h[q] = v;
@@ -89,11 +90,17 @@ DS_INLINE void DS_F(ds_set_)(const pw_dtw_simd *k, const pw_ad_set *s, const int
 {
     DS_T *bus = k->bus, *carry_h = k->carry_h, *carry_d = k->carry_d;
     const DS_T *b = k->b, *a_rows = k->a;
-    DSV h[PW_AD_MAX_GROUPS], d[PW_AD_MAX_GROUPS], a[PW_AD_MAX_GROUPS], bh;
+    DSV h[PW_AD_MAX_GROUPS], d[PW_AD_MAX_GROUPS], a[PW_AD_MAX_GROUPS], left[PW_AD_MAX_GROUPS], bh;
+    const DS_T *band_left = (const DS_T *)k->left;
     for (int q = 0; q < G; q++) {
         const int64_t i = s->i0 + (int64_t)q * DS_LANES;
         a[q] = DS_F(ds_load_)(a_rows + i);
-        if (s->b0 == s->g) { /* the set's first step: left of column 0 is the boundary */
+        /* left of column 0: the boundary, or a band's left neighbour's column */
+        left[q] = band_left ? DS_F(ds_load_)(band_left + i) : (DSV){0} + (DS_T)INFINITY;
+        if (s->b0 == s->g && band_left) { /* a band's set's first step: the row's and the row above's */
+            h[q] = left[q];
+            d[q] = DS_F(ds_load_)(band_left + i - 1);
+        } else if (s->b0 == s->g) { /* the set's first step: left of column 0 is the boundary */
             h[q] = d[q] = (DSV){0} + (DS_T)INFINITY;
             if (q == 0 && s->i0 == 0) d[0][0] = 0; /* D(-1, -1), the diagonal of (0, 0) */
         } else {
@@ -105,10 +112,12 @@ DS_INLINE void DS_F(ds_set_)(const pw_dtw_simd *k, const pw_ad_set *s, const int
         const int64_t j0 = blk - s->g; /* the first group's lane 0 column at the block's first step */
         bh = DS_F(ds_load_)(bus + DS_F(ds_rev_)(k, j0 + DS_LANES - 1));
         const DS_T *b_at = b + DS_F(ds_rev_)(k, j0);
-        if (pw_ad_block_is_edge(j0, G, s->valid[G - 1], DS_LANES, k->m)) {
-            for (int t = 0; t < DS_LANES; t++) DS_F(ds_step_)(k, h, d, &bh, a, b_at - t, G, squared, 1, j0 + t, s->i0);
+        /* (a band's last column is recorded on the edge path: also the block whose last step
+         * brings lane 0 to column m - 1) */
+        if (pw_ad_block_is_edge(j0, G, s->valid[G - 1], DS_LANES, k->last ? k->m - 1 : k->m)) {
+            for (int t = 0; t < DS_LANES; t++) DS_F(ds_step_)(k, h, d, &bh, a, b_at - t, G, squared, 1, j0 + t, s->i0, left);
         } else {
-            for (int t = 0; t < DS_LANES; t++) DS_F(ds_step_)(k, h, d, &bh, a, b_at - t, G, squared, 0, j0 + t, s->i0);
+            for (int t = 0; t < DS_LANES; t++) DS_F(ds_step_)(k, h, d, &bh, a, b_at - t, G, squared, 0, j0 + t, s->i0, left);
         }
         DS_F(ds_store_)(bus + DS_F(ds_rev_)(k, j0 - (int64_t)(G - 1) * DS_LANES), bh);
     }
