@@ -2,9 +2,11 @@
  * bfs.c - breadth-first search on the task engine against the textbook queue (issue 31), CPU:
  *   - a road-network-like grid (rows x cols, 4 neighbours, both ways: a diameter of rows + cols);
  *   - an R-MAT (Kronecker) graph, scale S, 16 edges a vertex, both ways (a low diameter).
- * Each engine: median of 3 runs, the levels checked against the textbook search's.
+ * Each engine: median of 3 runs, the levels checked against the textbook search's.  --gpu: the
+ * GPU's engines (task engine on per-SM queues and on one queue, and the one-launch-per-level
+ * baseline; kernel time, not the graph's copy) against the same CPU textbook search.
  *
- *   bench_bfs [--grid RxC] [--rmat SCALE] [--threads T]
+ *   bench_bfs [--grid RxC] [--rmat SCALE] [--threads T] [--gpu]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,19 +57,20 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static int measure(const char *name, const pw_graph *g, int threads)
+static int measure(const char *name, const pw_graph *g, int threads, int gpu)
 {
     int32_t *ref = malloc(sizeof *ref * (size_t)g->vertices), *got = malloc(sizeof *got * (size_t)g->vertices);
-    static const pw_bfs_engine engines[3] = {PW_BFS_SEQUENTIAL, PW_BFS_TASKS, PW_BFS_TASKS_CENTRAL};
-    static const char *const names[3] = {"textbook", "tasks-DQ", "tasks-CQ"};
+    static const pw_bfs_engine engines[4] = {PW_BFS_SEQUENTIAL, PW_BFS_TASKS, PW_BFS_TASKS_CENTRAL, PW_BFS_LEVELS};
+    static const char *const names[4] = {"textbook", "tasks-DQ", "tasks-CQ", "levels"};
     double base = 0;
     int bad = 0;
     pw_options o;
     pw_options_init(&o);
     o.threads = threads;
-    for (int e = 0; e < 3; e++) {
+    for (int e = 0; e < (gpu ? 4 : 3); e++) {
         double t[3];
         pw_bfs_info info = {0};
+        o.backend = gpu && e > 0 ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
         for (int r = 0; r < 3; r++) {
             if (pw_bfs(g, 0, engines[e], &o, e == 0 ? ref : got, &info) != PW_OK) {
                 printf("%s %s: %s\n", name, names[e], pw_error_detail());
@@ -79,9 +82,9 @@ static int measure(const char *name, const pw_graph *g, int threads)
         const int same = e == 0 || !memcmp(ref, got, sizeof *ref * (size_t)g->vertices);
         bad += !same;
         if (e == 0) base = t[1];
-        printf("%-6s %-9s %9.1f ms  %8.1f MTEPS  %5.2fx textbook  depth %d  reached %lld  tasks %lld  steals %lld  "
+        printf("%-6s %-4s %-9s %9.2f ms  %8.1f MTEPS  %6.2fx textbook  depth %d  reached %lld  tasks %lld  steals %lld  "
                "threads %d  %s\n",
-               name, names[e], 1e3 * t[1], (double)info.edges / t[1] / 1e6, base / t[1], info.depth,
+               name, o.backend == PW_BACKEND_CUDA ? "gpu" : "cpu", names[e], 1e3 * t[1], (double)info.edges / t[1] / 1e6, base / t[1], info.depth,
                (long long)info.reached, (long long)info.tasks, (long long)info.steals, info.threads,
                same ? "levels checked" : "LEVELS DIFFER");
     }
@@ -92,13 +95,14 @@ static int measure(const char *name, const pw_graph *g, int threads)
 int main(int argc, char **argv)
 {
     int64_t rows = 2048, cols = 2048, scale = 20;
-    int threads = 0;
+    int threads = 0, gpu = 0;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--grid") && k + 1 < argc) sscanf(argv[++k], "%ldx%ld", &rows, &cols);
         else if (!strcmp(argv[k], "--rmat") && k + 1 < argc) scale = atol(argv[++k]);
         else if (!strcmp(argv[k], "--threads") && k + 1 < argc) threads = atoi(argv[++k]);
+        else if (!strcmp(argv[k], "--gpu")) gpu = 1;
         else {
-            fprintf(stderr, "usage: bench_bfs [--grid RxC] [--rmat SCALE] [--threads T]\n");
+            fprintf(stderr, "usage: bench_bfs [--grid RxC] [--rmat SCALE] [--threads T] [--gpu]\n");
             return 2;
         }
     }
@@ -112,7 +116,7 @@ int main(int argc, char **argv)
         }
     pw_graph grid = csr(rows * cols, &e);
     printf("grid %ldx%ld: %lld vertices, %lld edges\n", (long)rows, (long)cols, (long long)grid.vertices, (long long)e.n);
-    bad += measure("grid", &grid, threads);
+    bad += measure("grid", &grid, threads, gpu);
     free((void *)grid.offsets), free((void *)grid.targets);
     e.n = 0;
     const int64_t n = (int64_t)1 << scale;
@@ -127,7 +131,7 @@ int main(int argc, char **argv)
     }
     pw_graph rmat = csr(n, &e);
     printf("rmat scale %ld: %lld vertices, %lld edges\n", (long)scale, (long long)n, (long long)e.n);
-    bad += measure("rmat", &rmat, threads);
+    bad += measure("rmat", &rmat, threads, gpu);
     free((void *)rmat.offsets), free((void *)rmat.targets), free(e.from), free(e.to);
     return bad ? 1 : 0;
 }

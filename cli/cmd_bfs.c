@@ -12,20 +12,23 @@
 static const char usage[] =
     "usage: peerwave bfs [options] GRAPH [--source S] [-o LEVELS.npy]\n"
     "Breadth-first levels from a source vertex: the fewest edges to each vertex, on the task\n"
-    "engine (tasks created as the search goes, any ready task on any free thread).\n"
+    "engine (tasks created as the search goes, any ready task on any free worker: CPU threads, or\n"
+    "persistent GPU blocks fed from per-SM queues).\n"
     "GRAPH: Matrix Market coordinate (.mtx: entry i j is the edge i -> j; symmetric matrices both\n"
     "ways), DIMACS shortest-path (.gr: 'p sp N M', 'a u v w'), or an edge list ('u v' a line,\n"
     "0-based, '#' comments); told from the first line.  At most 2^28 vertices.\n"
     "  --source S            the start vertex in the file's own numbering (1-based for .mtx and\n"
     "                        DIMACS, 0-based for edge lists; default: the first vertex)\n"
-    "  --engine tasks|central|sequential   task engine on distributed queues (default), on one\n"
-    "                        central queue, or the textbook queue on one thread\n"
+    "  --engine tasks|central|sequential|levels   task engine on distributed queues (default),\n"
+    "                        on one central queue, the textbook queue on one thread (CPU), or one\n"
+    "                        kernel launch a level (the GPU baseline)\n"
     "  --undirected          every edge also the other way\n"
     "  -o, --output OUT.npy  the levels as int32 .npy, a vertex an entry (0-based), -1: unreached\n"
     "Output: reached, depth, edges, then format, vertices, engine, tasks, steals, threads, seconds\n"
     "and mteps (million edges looked at a second).  --check also runs the textbook search and\n"
-    "compares every level.  Only --threads, --check, --quiet, --tsv and --backend of the common\n"
-    "options apply (the GPU engine is not written yet: --backend cuda is refused).\n"
+    "compares every level.  Only --threads, --check, --quiet, --tsv, --backend and --device of the\n"
+    "common options apply; --backend auto runs tasks, central and levels on the GPU where there is\n"
+    "one (seconds: kernel time, not the graph's copy; threads: worker blocks).\n"
     CLI_COMMON_HELP;
 
 typedef struct bfs_args {
@@ -45,8 +48,9 @@ static int bfs_option(void *ctx, int opt, const char *arg)
         if (!strcmp(arg, "tasks")) a->engine = PW_BFS_TASKS;
         else if (!strcmp(arg, "central")) a->engine = PW_BFS_TASKS_CENTRAL;
         else if (!strcmp(arg, "sequential")) a->engine = PW_BFS_SEQUENTIAL;
+        else if (!strcmp(arg, "levels")) a->engine = PW_BFS_LEVELS;
         else {
-            cli_error("--engine: tasks, central or sequential, not '%s'", arg);
+            cli_error("--engine: tasks, central, sequential or levels, not '%s'", arg);
             return -1;
         }
         return 0;
@@ -64,7 +68,7 @@ static const cli_command bfs_command = {"bfs", usage, "o:", bfs_options, bfs_opt
 
 static const char *engine_name(pw_bfs_engine e)
 {
-    return e == PW_BFS_TASKS ? "tasks" : e == PW_BFS_TASKS_CENTRAL ? "central" : "sequential";
+    return e == PW_BFS_TASKS ? "tasks" : e == PW_BFS_TASKS_CENTRAL ? "central" : e == PW_BFS_LEVELS ? "levels" : "sequential";
 }
 
 int cmd_bfs(int argc, char **argv)

@@ -90,7 +90,8 @@ typedef enum pw_strategy {
     PW_STRATEGY_GLOBAL_BARRIER, /* every worker waits at a barrier after each tile diagonal */
     PW_STRATEGY_LAUNCH,         /* one kernel launch per tile diagonal (CUDA backend only) */
     PW_STRATEGY_TASKS           /* a tile is a task with a dependency counter; any ready tile runs
-                                   on any free worker (seed 001 ch. 5; CPU backend so far) */
+                                   on any free worker: CPU threads, or persistent GPU blocks fed
+                                   from per-SM queues (seed 001 ch. 5) */
 } pw_strategy;
 
 typedef enum pw_tile_shape {

@@ -5,8 +5,9 @@
  * The engine (docs/DESIGN-NOTES.md, "Task graphs"): tasks with dependency counters, worker
  * threads fed from distributed queues (one a worker, idle workers steal) or one central queue;
  * tasks may create tasks.  Your own graphs run on it with host functions as tasks
- * (pw_tasks_run; examples/task_graph.c).  CPU threads so far; the GPU engine (persistent worker
- * blocks) with tasks as cells compiled at run time comes next (issue 31).
+ * (pw_tasks_run; examples/task_graph.c).  On the GPU (persistent worker blocks, per-SM queues or
+ * one queue: src/cuda/device/task_queue.cuh) run breadth-first search and every app's wavefront
+ * (PW_STRATEGY_TASKS); your own GPU task functions (cells compiled at run time) are not there yet.
  */
 #ifndef PEERWAVE_TASKS_H
 #define PEERWAVE_TASKS_H
@@ -30,23 +31,26 @@ typedef enum pw_bfs_engine {
                              groups of vertices, a task a group; the last task of a level creates
                              the next level's tasks (no barrier) */
     PW_BFS_TASKS_CENTRAL, /* the same on one central queue (CQ) */
-    PW_BFS_SEQUENTIAL     /* the textbook queue on one thread: the reference */
+    PW_BFS_SEQUENTIAL,    /* the textbook queue on one thread: the reference */
+    PW_BFS_LEVELS         /* one kernel launch a level, the host reading each level's size back:
+                             the GPU baseline (CUDA backend only) */
 } pw_bfs_engine;
 
 typedef struct pw_bfs_info {
     int64_t reached;       /* vertices with a level (the source included) */
     int32_t depth;         /* the largest level */
     int64_t edges;         /* edges looked at (from every reached vertex) */
-    int64_t tasks;         /* tasks run (task engines) */
+    int64_t tasks;         /* tasks run (task engines); launches (PW_BFS_LEVELS) */
     int64_t steals;        /* DQ: tasks an idle worker took from another's queue */
-    int threads;
-    double seconds;        /* the search, not the checks */
+    int threads;           /* CPU: threads; GPU: worker blocks (task engine) or threads a block (levels) */
+    double seconds;        /* the search, not the checks (GPU: kernel time, not the graph's copy) */
 } pw_bfs_info;
 
 /* Levels from `source`: level[v] = the fewest edges from source to v, -1 where v cannot be
  * reached (level: `vertices` entries).  Every engine gives the same levels.  Options: threads
- * (0: every core), cancel (looked at between tasks: PW_ERR_CANCELLED), backend (CPU; CUDA is
- * PW_ERR_UNSUPPORTED so far).  Errors before any work: PW_ERR_NULL_ARGUMENT, PW_ERR_INVALID_SIZE
+ * (0: every core), cancel (looked at between tasks on the CPU: PW_ERR_CANCELLED; the GPU search
+ * does not look at it), backend (AUTO: the GPU where there is one, except PW_BFS_SEQUENTIAL;
+ * PW_BFS_LEVELS needs the GPU: PW_ERR_UNSUPPORTED on the CPU), device, watchdog_ms.  Errors before any work: PW_ERR_NULL_ARGUMENT, PW_ERR_INVALID_SIZE
  * (no vertices), PW_ERR_INVALID_ARGUMENT (source outside 0 .. vertices - 1, an unknown engine),
  * PW_ERR_BAD_INPUT (offsets not non-decreasing from 0, or a target outside the vertices; with
  * pw_error_detail naming the vertex), PW_ERR_OUT_OF_MEMORY. */

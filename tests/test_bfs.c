@@ -7,12 +7,18 @@
  * (reached, depth, edges looked at) derived independently.  Bad graphs and sources are refused
  * before any work; the cancel flag stops a run.  The readers: each format read back as the edges
  * written, and every kind of malformed file named with its line.
+ *
+ * --gpu: the same searches on the CUDA backend (task engine on per-SM queues and on one queue,
+ * and one launch a level), plus larger graphs whose levels outgrow a block (spawned tasks) and
+ * long grids (thousands of levels); exit 77 where there is no GPU.
  */
 #include <string.h>
 
 #include "graph_file.h"
 #include "peerwave_tasks.h"
 #include "test_util.h"
+
+static int on_gpu;
 
 typedef struct edges {
     int64_t n, m;
@@ -120,6 +126,9 @@ static void random_searches(void)
             pw_options o;
             pw_options_init(&o);
             o.threads = (int)test_range(1, 8);
+            o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+            /* the GPU's engines: the task engine on both kinds of queue, and a launch a level */
+            if (on_gpu && engine == PW_BFS_SEQUENTIAL) engine = PW_BFS_LEVELS;
             pw_status st = pw_bfs(&g, s, (pw_bfs_engine)engine, &o, got, &info);
             CHECK(st == PW_OK && !memcmp(want, got, sizeof *got * (size_t)g.vertices),
                   "shape %d, %lld vertices, %lld edges, source %lld, engine %d, %d threads: %s or levels differ",
@@ -154,10 +163,15 @@ static void bad_input(void)
     CHECK(pw_bfs(&g0, 0, PW_BFS_TASKS, NULL, lv, NULL) == PW_ERR_INVALID_SIZE, "no vertices");
     pw_options o;
     pw_options_init(&o);
-    o.backend = PW_BACKEND_CUDA;
-    CHECK(pw_bfs(&g, 0, PW_BFS_TASKS, &o, lv, NULL) == PW_ERR_UNSUPPORTED, "the GPU engine is not there yet");
+    o.backend = PW_BACKEND_CPU;
+    CHECK(pw_bfs(&g, 0, PW_BFS_LEVELS, &o, lv, NULL) == PW_ERR_UNSUPPORTED, "a launch a level on the CPU");
+    o.backend = PW_BACKEND_CUDA; /* the reference on the GPU; or (no GPU) the backend itself */
+    const pw_status cuda_seq = pw_bfs(&g, 0, PW_BFS_SEQUENTIAL, &o, lv, NULL);
+    CHECK(cuda_seq == PW_ERR_UNSUPPORTED || cuda_seq == PW_ERR_NO_DEVICE, "the textbook queue on the GPU: %s",
+          pw_status_str(cuda_seq));
     volatile int stop = 1;
     pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
     o.cancel = &stop;
     edges e;
     random_graph(&e, 2);
@@ -263,6 +277,7 @@ static void failing_allocations(void)
         pw_options o;
         pw_options_init(&o);
         o.threads = 3;
+        o.backend = PW_BACKEND_CPU;
         const pw_status st = pw_bfs(&g, 0, k % 2 ? PW_BFS_TASKS : PW_BFS_TASKS_CENTRAL, &o, got, NULL);
         const long made = pw_debug_alloc_count();
         unsetenv("PEERWAVE_DEBUG_FAIL_ALLOC");
@@ -274,12 +289,78 @@ static void failing_allocations(void)
     free(want), free(got), free(e.from), free(e.to), free((void *)g.offsets), free((void *)g.targets);
 }
 
-int main(void)
+/* GPU: graphs whose levels outgrow a block (a star, an R-MAT-like skew: tasks spawned over the
+ * queues) and long grids (a few thousand levels, each small), on every GPU engine. */
+static void large_gpu_searches(void)
 {
+    for (int trial = 0; trial < 6; trial++) {
+        edges e;
+        memset(&e, 0, sizeof e);
+        if (trial % 3 == 0) { /* a long grid, both ways */
+            const int64_t r = test_range(500, 1500), c = test_range(2, 40);
+            e.n = r * c;
+            for (int64_t i = 0; i < r; i++)
+                for (int64_t j = 0; j < c; j++) {
+                    if (i + 1 < r) add(&e, i * c + j, (i + 1) * c + j), add(&e, (i + 1) * c + j, i * c + j);
+                    if (j + 1 < c) add(&e, i * c + j, i * c + j + 1), add(&e, i * c + j + 1, i * c + j);
+                }
+        } else if (trial % 3 == 1) { /* a two-level star: wide levels */
+            e.n = test_range(20000, 60000);
+            for (int64_t v = 1; v < e.n; v++) add(&e, v < 100 ? 0 : test_range(0, 99), v);
+        } else { /* skewed random: a few hubs */
+            e.n = test_range(20000, 80000);
+            const int64_t m = 6 * e.n;
+            for (int64_t k = 0; k < m; k++) {
+                const int64_t u = test_rand() % 4 ? test_range(0, 63) : test_range(0, e.n - 1);
+                add(&e, u, test_range(0, e.n - 1)), add(&e, test_range(0, e.n - 1), u);
+            }
+        }
+        pw_graph g = csr(&e);
+        int32_t *want = malloc(sizeof *want * (size_t)g.vertices), *got = malloc(sizeof *got * (size_t)g.vertices);
+        pw_bfs_info ref, info;
+        reference(&g, 0, want, &ref);
+        static const pw_bfs_engine engines[] = {PW_BFS_TASKS, PW_BFS_TASKS_CENTRAL, PW_BFS_LEVELS};
+        for (int k = 0; k < 3; k++) {
+            pw_options o;
+            pw_options_init(&o);
+            o.backend = PW_BACKEND_CUDA;
+            const pw_status st = pw_bfs(&g, 0, engines[k], &o, got, &info);
+            CHECK(st == PW_OK && !memcmp(want, got, sizeof *got * (size_t)g.vertices) && info.reached == ref.reached &&
+                      info.depth == ref.depth && info.edges == ref.edges,
+                  "large %d (%lld vertices, %lld edges) engine %d: %s, reached %lld/%lld depth %d/%d", trial,
+                  (long long)g.vertices, (long long)e.m, (int)engines[k], pw_status_str(st), (long long)info.reached,
+                  (long long)ref.reached, info.depth, ref.depth);
+            if (k < 2) printf("large %d engine %d: %lld tasks, %lld steals, depth %d\n", trial, (int)engines[k],
+                              (long long)info.tasks, (long long)info.steals, info.depth);
+        }
+        free(want), free(got), free(e.from), free(e.to), free((void *)g.offsets), free((void *)g.targets);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    on_gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
+    if (on_gpu) {
+        int64_t off[2] = {0, 0};
+        pw_graph one = {1, off, off};
+        int32_t lv[1];
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CUDA;
+        const pw_status st = pw_bfs(&one, 0, PW_BFS_TASKS, &o, lv, NULL);
+        if (st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED) {
+            printf("no GPU: skipped\n");
+            return 77;
+        }
+    }
     test_seed(5);
     random_searches();
     bad_input();
-    failing_allocations();
-    readers();
+    if (on_gpu) {
+        large_gpu_searches();
+    } else {
+        failing_allocations();
+        readers();
+    }
     return test_finish();
 }

@@ -54,7 +54,7 @@ static pw_cell *load(const char *name)
     return c;
 }
 
-/* An engine to run on: the GPU's three strategies, or a random CPU set-up. */
+/* An engine to run on: the GPU's four strategies, or a random CPU set-up. */
 static void engine(pw_options *o, int64_t rows, int64_t cols, int k)
 {
     if (!use_gpu) {
@@ -64,7 +64,8 @@ static void engine(pw_options *o, int64_t rows, int64_t cols, int k)
     }
     pw_options_init(o);
     o->backend = PW_BACKEND_CUDA;
-    o->strategy = k % 3 == 0 ? PW_STRATEGY_PEER : k % 3 == 1 ? PW_STRATEGY_GLOBAL_BARRIER : PW_STRATEGY_LAUNCH;
+    static const pw_strategy all[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH, PW_STRATEGY_TASKS};
+    o->strategy = all[k % 4];
     static const int h[] = {0, 32, 64, 128, 256};
     o->tile_h = h[test_rand() % 5];
     o->tile_w = test_rand() % 3 ? 0 : test_range(1, 300);

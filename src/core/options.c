@@ -91,9 +91,8 @@ pw_status pw_backend_resolve(const pw_options *o, pw_backend *backend)
     *backend = PW_BACKEND_CPU;
     if (o->backend == PW_BACKEND_CPU) return PW_OK;
 #ifdef PW_HAVE_CUDA
-    /* the sequential reference, and the task engine (CPU threads so far), run on the CPU */
-    if (o->backend == PW_BACKEND_AUTO && (o->strategy == PW_STRATEGY_SEQUENTIAL || o->strategy == PW_STRATEGY_TASKS))
-        return PW_OK;
+    /* the sequential reference runs on the CPU */
+    if (o->backend == PW_BACKEND_AUTO && o->strategy == PW_STRATEGY_SEQUENTIAL) return PW_OK;
     pw_status st = pw_cuda_probe(o->device);
     if (st == PW_OK) *backend = PW_BACKEND_CUDA;
     return o->backend == PW_BACKEND_CUDA ? st : PW_OK;
@@ -164,11 +163,6 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     plan->stuck_row = stuck ? strtoll(stuck, NULL, 10) : -1;
     st = pw_backend_resolve(options, &plan->backend);
     if (st != PW_OK) return st;
-    if (plan->backend == PW_BACKEND_CUDA && plan->strategy == PW_STRATEGY_TASKS) {
-        pw_set_error_detail("the tasks strategy runs on the CPU backend so far (the GPU task engine is not "
-                            "written yet): use --backend cpu, or the peer, barrier or launch strategy on the GPU");
-        return PW_ERR_UNSUPPORTED;
-    }
     if (plan->backend == PW_BACKEND_CUDA)
         return plan_cuda(options, rows, cols, skew, cuda_tile_h ? cuda_tile_h : PW_CUDA_AUTO_TILE_H, plan);
     if (plan->strategy == PW_STRATEGY_LAUNCH) { /* a GPU-only baseline */

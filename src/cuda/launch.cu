@@ -1,6 +1,7 @@
 /* launch.cu - the one launcher of the CUDA engine (launch.h). */
 #include <cuda_runtime.h>
 
+#include "../core/tile_graph.h"
 #include "../core/tiling.h"
 #include "cuda_check.cuh"
 #include "device/schedules.cuh"
@@ -9,6 +10,7 @@
 #include "gpu_monitor.cuh"
 #include "gpu_trace.cuh"
 #include "launch.h"
+#include "task_host.h"
 
 /* Candidate rows of diagonal d (an upper bound on the tiles it holds): rows r_hi down to the
  * first row whose c passes the widest row's last tile. */
@@ -36,6 +38,9 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     cudaEvent_t start = NULL, stop = NULL;
     pw_engine_args a;
     pw_gpu_watch watch = {};
+    pw_gpu_tasks tasks = {};  /* the tasks strategy: its queues, */
+    pw_tile_graph graph = {}; /* the tiles' graph (host) */
+    long long *graph_dev = NULL; /* and each task's tile (device: pw_tile_tasks) */
     cudaStream_t stream = pw_plan_stream(plan);
     /* The one-launch-per-diagonal baseline has no persistent blocks to draw lanes for. */
     const bool traced = plan->trace && plan->strategy != PW_STRATEGY_LAUNCH;
@@ -81,6 +86,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         PW_CUDA_TRY(st, cudaFuncSetAttribute(k->peer, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
         PW_CUDA_TRY(st, cudaFuncSetAttribute(k->barrier, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
         PW_CUDA_TRY(st, cudaFuncSetAttribute(k->diagonal, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
+        PW_CUDA_TRY(st, cudaFuncSetAttribute(k->tasks, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
     }
     if (plan->strategy == PW_STRATEGY_PEER) {
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->peer, threads, smem), done);
@@ -127,6 +133,28 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
             void *args[] = {first_arg, &a, &d};
             PW_CUDA_TRY(st, cudaLaunchKernel(k->diagonal, dim3((unsigned)blocks), dim3(threads), args, smem, stream), done);
         }
+    } else if (plan->strategy == PW_STRATEGY_TASKS) {
+        /* persistent blocks, as many as fit (none waits for another: no co-residency needed) */
+        PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->tasks, threads, smem), done);
+        grid = available = (int64_t)per_sm * sms;
+        if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
+        if (plan->workers > 0 && available > plan->workers) available = plan->workers;
+        if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; }
+        if ((st = pw_tile_graph_build(t, &graph)) != PW_OK) goto done;
+        const size_t rows1 = (size_t)t->n_rows + 1, n = (size_t)graph.count;
+        PW_CUDA_TRY(st, pw_cuda_malloc((void **)&graph_dev, sizeof(long long) * (n + rows1), stream), done);
+        PW_CUDA_TRY(st, cudaMemcpyAsync(graph_dev, graph.tile_row, sizeof(long long) * n, cudaMemcpyHostToDevice, stream), done);
+        PW_CUDA_TRY(st, cudaMemcpyAsync(graph_dev + n, graph.row_at, sizeof(long long) * rows1, cudaMemcpyHostToDevice, stream), done);
+        const pw_gpu_task_graph g = {graph.count, graph.deps, graph.succ_at, graph.succ};
+        if ((st = pw_gpu_tasks_open(&tasks, plan->device, pw_gpu_tasks_central_from_env(), graph.count, &g, 0, error,
+                                    a.watchdog_ns, stream)) != PW_OK) /* (synchronises: the graph's copies are done) */
+            goto done;
+        if ((st = pw_gpu_watch_open(&watch, plan, t, sweeps, cells, grid, cells_before, &a.monitor)) != PW_OK) goto done;
+        pw_tile_tasks tiles = {graph_dev, graph_dev + n};
+        void *args[] = {first_arg, &a, &tasks.s, &tiles};
+        PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
+        if ((st = pw_gpu_watch_after(&watch, start)) != PW_OK) goto done;
+        PW_CUDA_TRY(st, cudaLaunchKernel(k->tasks, dim3((unsigned)grid), dim3(threads), args, smem, stream), done);
     } else {
         st = PW_ERR_UNSUPPORTED;
         goto done;
@@ -140,7 +168,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     PW_CUDA_TRY(st, cudaEventElapsedTime(&ms, start, stop), done);
     PW_CUDA_TRY(st, cudaMemcpyAsync(&host_error, error, sizeof(int), cudaMemcpyDeviceToHost, stream), done);
     PW_CUDA_TRY(st, cudaStreamSynchronize(stream), done);
-    if (host_error) st = host_error == PW_CUDA_ERROR_CANCELLED ? PW_ERR_CANCELLED : PW_ERR_TIMEOUT;
+    if (host_error) st = pw_gpu_tasks_status(host_error); /* (timeout, cancelled, task queues full) */
     if (info) {
         info->backend = PW_BACKEND_CUDA;
         info->strategy = plan->strategy;
@@ -160,6 +188,9 @@ done:
         if (st == PW_OK) st = tst;
     }
     pw_gpu_watch_close(&watch);
+    pw_gpu_tasks_close(&tasks);
+    pw_cuda_free(graph_dev, stream);
+    pw_tile_graph_free(&graph);
     if (start) cudaEventDestroy(start);
     if (stop) cudaEventDestroy(stop);
     pw_cuda_free(progress, stream);

@@ -17,20 +17,26 @@
 #include "kernel_desc.h"
 #include "launch.h"
 
-/* The three kernels for Proc, in the form its policy asks for (under __launch_bounds__ or not). */
+/* The four kernels for Proc, in the form its policy asks for (under __launch_bounds__ or not). */
 template <class Proc>
 struct pw_kernels {
     void (*peer)(Proc, pw_engine_args);
     void (*barrier)(Proc, pw_engine_args, int64_t);
     void (*diagonal)(Proc, pw_engine_args, int64_t);
+    void (*tasks)(Proc, pw_engine_args, pw_task_state, pw_tile_tasks);
     pw_kernels()
     {
         if constexpr (Proc::policy.bound_threads > 0) {
             peer = pw_peer_kernel_bounded<Proc>, barrier = pw_barrier_kernel_bounded<Proc>;
-            diagonal = pw_diagonal_kernel_bounded<Proc>;
+            diagonal = pw_diagonal_kernel_bounded<Proc>, tasks = pw_tasks_kernel_bounded<Proc>;
         } else {
             peer = pw_peer_kernel<Proc>, barrier = pw_barrier_kernel<Proc>, diagonal = pw_diagonal_kernel<Proc>;
+            tasks = pw_tasks_kernel<Proc>;
         }
+    }
+    pw_kernel_set set() const
+    {
+        return pw_kernel_set{(const void *)peer, (const void *)barrier, (const void *)diagonal, (const void *)tasks};
     }
 };
 
@@ -39,8 +45,7 @@ template <class Proc>
 static pw_status pw_cuda_run_sweeps(const pw_plan *plan, const pw_kernel_desc *desc, const Proc &proc, int64_t sweeps,
                                     pw_run_info *info)
 {
-    const pw_kernels<Proc> k;
-    const pw_kernel_set set = {(const void *)k.peer, (const void *)k.barrier, (const void *)k.diagonal};
+    const pw_kernel_set set = pw_kernels<Proc>().set();
     Proc p = proc;
     return pw_cuda_launch(plan, desc, &set, &p, 0, sweeps, info);
 }
@@ -51,8 +56,7 @@ template <class Proc, class Before>
 static pw_status pw_cuda_run_sweeps_each(const pw_plan *plan, const pw_kernel_desc *desc, const Proc &proc,
                                          int64_t sweeps, pw_run_info *info, Before before)
 {
-    const pw_kernels<Proc> k;
-    const pw_kernel_set set = {(const void *)k.peer, (const void *)k.barrier, (const void *)k.diagonal};
+    const pw_kernel_set set = pw_kernels<Proc>().set();
     Proc p = proc;
     pw_status (*call)(void *) = [](void *b) { return (*(Before *)b)(); };
     return pw_cuda_launch_sweeps(plan, desc, &set, &p, sweeps, info, call, &before);

@@ -1,7 +1,7 @@
 /*
  * launch.h - the host side of the CUDA engine, written once for every kernel: allocate the run's
  * shared words (progress counters, ticket, grid barrier, error), size the grid from occupancy and
- * the kernel descriptor's launch needs (kernel_desc.h), launch the peer, barrier or per-diagonal
+ * the kernel descriptor's launch needs (kernel_desc.h), launch the peer, barrier, per-diagonal or tasks
  * kernels, time them with CUDA events and turn a watchdog expiry into PW_ERR_TIMEOUT.
  *
  * Kernels are handles the runtime API launches: a __global__ function of the library
@@ -22,6 +22,7 @@ struct pw_kernel_set {
     const void *peer;     /* (X, pw_engine_args) */
     const void *barrier;  /* (X, pw_engine_args, int64_t diagonals): a cooperative launch */
     const void *diagonal; /* (X, pw_engine_args, int64_t d) */
+    const void *tasks;    /* (X, pw_engine_args, pw_task_state, pw_tile_tasks) */
 };
 
 /* Run `sweeps` sweeps of the kernels over the descriptor's tiles under the plan's strategy: in

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "../core/plan.h"
+#include "peerwave_tasks.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,6 +28,11 @@ void pw_cuda_stream_destroy(void *stream);
 
 /* "cuda:<name>:<n> SMs" of `device` into buf (truncated to size), for wisdom keys. */
 pw_status pw_cuda_describe(int device, char *buf, size_t size);
+
+/* Breadth-first levels on `device` (pw_bfs's CUDA backend; the graph already checked):
+ * PW_BFS_TASKS / PW_BFS_TASKS_CENTRAL on the task engine, PW_BFS_LEVELS a launch a level. */
+pw_status pw_cuda_bfs(const pw_graph *g, int64_t source, pw_bfs_engine engine, int device, long long watchdog_ns,
+                      int32_t *level, pw_bfs_info *info);
 
 /* Largest rows per tile (threads per block) the CUDA engine accepts. */
 #define PW_CUDA_MAX_TILE_H 1024

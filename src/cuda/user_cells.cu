@@ -28,9 +28,9 @@
 #include "pw_cuda.h"
 
 /* Bump when the generated entry points change: old cache entries then stop matching. */
-#define GPU_GLUE_VERSION "gpu-glue-2"
+#define GPU_GLUE_VERSION "gpu-glue-3"
 
-enum { K_PEER, K_BARRIER, K_DIAGONAL, K_MAKE, K_BOUNDARY, K_FILL, K_DRAIN, K_COUNT };
+enum { K_PEER, K_BARRIER, K_DIAGONAL, K_TASKS, K_MAKE, K_BOUNDARY, K_FILL, K_DRAIN, K_COUNT };
 
 struct gpu_module {
     std::string key;
@@ -176,7 +176,8 @@ static std::vector<std::string> kernel_names(const pw_cell_decl *d, const proc_c
 {
     const std::string b = p.bounded ? "_bounded" : "";
     std::vector<std::string> n = {"pw_peer_kernel" + b + "<pw_user_proc_t>", "pw_barrier_kernel" + b + "<pw_user_proc_t>",
-                                  "pw_diagonal_kernel" + b + "<pw_user_proc_t>", "pw_user_make_kernel<pw_user_proc_t>"};
+                                  "pw_diagonal_kernel" + b + "<pw_user_proc_t>", "pw_tasks_kernel" + b + "<pw_user_proc_t>",
+                                  "pw_user_make_kernel<pw_user_proc_t>"};
     if (d->form == PW_CELL_LINEAR) {
         n.push_back("pw_user_boundary_kernel<pw_user_cell>");
         n.push_back("pw_edge_fill<pw_value>");
@@ -415,7 +416,8 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_kernel_
         void *fargs[] = {&u->edge, &u->bus, &n_edge};
         PW_THEN(st, launch_aux(m->k[K_FILL], cols, fargs, s));
     }
-    const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL]};
+    const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL],
+                               (const void *)m->k[K_TASKS]};
     std::vector<unsigned char> proc;
     PW_THEN(st, make_proc(m, u, s, &proc));
     PW_THEN(st, pw_cuda_launch(plan, desc, &set, proc.data(), 0, 1, &res->info));
@@ -477,7 +479,8 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
         st = edge.alloc(clear.bytes);
         u->edge = clear.words = edge.ptr;
     }
-    const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL]};
+    const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL],
+                               (const void *)m->k[K_TASKS]};
     std::vector<unsigned char> proc;
     PW_THEN(st, make_proc(m, u, s, &proc));
     if (job->plane && job->sweeps > INT64_MAX / a->rows) return PW_ERR_SIZE_OVERFLOW;

@@ -20,6 +20,9 @@
 #include "../core/plan.h"
 #include "../core/status_detail.h"
 #include "../cpu/team.h"
+#ifdef PW_HAVE_CUDA
+#include "../cuda/pw_cuda.h"
+#endif
 
 static pw_status check_graph(const pw_graph *g, int64_t source, int32_t *level)
 {
@@ -167,18 +170,32 @@ pw_status pw_bfs(const pw_graph *graph, int64_t source, pw_bfs_engine engine, co
 {
     pw_status st = check_graph(graph, source, level);
     if (st != PW_OK) return st;
-    if ((unsigned)engine > PW_BFS_SEQUENTIAL) return PW_ERR_INVALID_ARGUMENT;
+    if ((unsigned)engine > PW_BFS_LEVELS) return PW_ERR_INVALID_ARGUMENT;
     pw_options o;
     if (options) o = *options;
     else pw_options_init(&o);
     if ((st = pw_options_check(&o)) != PW_OK) return st;
-    if (o.backend == PW_BACKEND_CUDA) {
-        pw_set_error_detail("breadth-first search runs on the CPU so far (the GPU task engine is not written yet)");
-        return PW_ERR_UNSUPPORTED;
-    }
     pw_bfs_info local;
     if (!info) info = &local;
     memset(info, 0, sizeof *info);
+    /* the textbook queue is the CPU reference; the others run on the GPU where there is one */
+    pw_options resolve = o;
+    if (engine == PW_BFS_SEQUENTIAL) resolve.strategy = PW_STRATEGY_SEQUENTIAL;
+    pw_backend backend;
+    if ((st = pw_backend_resolve(&resolve, &backend)) != PW_OK) return st;
+    if (backend == PW_BACKEND_CUDA && engine == PW_BFS_SEQUENTIAL) {
+        pw_set_error_detail("the sequential search is the CPU reference: use --backend cpu or auto");
+        return PW_ERR_UNSUPPORTED;
+    }
+    if (backend == PW_BACKEND_CPU && engine == PW_BFS_LEVELS) {
+        pw_set_error_detail("the levels engine (one kernel launch a level) is the GPU baseline: it needs the CUDA backend");
+        return PW_ERR_UNSUPPORTED;
+    }
+#ifdef PW_HAVE_CUDA
+    if (backend == PW_BACKEND_CUDA)
+        return pw_cuda_bfs(graph, source, engine, o.device, o.watchdog_ms > 0 ? o.watchdog_ms * 1000000 : 10000000000LL,
+                           level, info);
+#endif
     for (int64_t v = 0; v < graph->vertices; v++) level[v] = -1;
     const int workers = engine == PW_BFS_SEQUENTIAL ? 1 : o.threads ? o.threads : pw_cpu_count();
     info->threads = workers;

@@ -33,7 +33,7 @@ pw_sanitize() {
     # racecheck does not follow bar.arrive hand-overs (bench/racecheck_probe.cu): PW_TEST_RACECHECK
     # keeps the HEAT/SOR warp processor, whose warps use them, out of its run
     PW_TEST_RACECHECK=$([ $tool = racecheck ] && echo 1) \
-    PW_GPU_SMALL=1 PW_TEST_SHAPES=${PW_SANITIZER_SHAPES:-30} timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 \
+    PW_GPU_SMALL=1 PW_TEST_SHAPES=${PW_SANITIZER_SHAPES:-40} timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 \
       ./build-gpu/tests/test_gpu > "$dir/sanitizer_$tool.log" 2>&1
     echo "compute-sanitizer $tool: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$dir/sanitizer_$tool.log" | tail -2 | tr '\n' ' ')"
   done

@@ -1,6 +1,6 @@
 /*
  * test_gpu.c - the CUDA backend against the CPU sequential reference: every app x every GPU
- * strategy (peer, global barrier, launch) x hyper/square tiles on random awkward shapes, plus
+ * strategy (peer, global barrier, launch, tasks) x hyper/square tiles on random awkward shapes, plus
  * large shapes (PW_GPU_LARGE=1: SW 100000 x 100000 linear, SAT 16384 x 16384).  Exits 77
  * (CTest SKIP) when there is no GPU.  PW_TEST_SHAPES sets the shapes per app (default 100).
  */
@@ -11,12 +11,17 @@
 #include "../../apps/sat_accuracy.h"
 #include "../test_util.h"
 
+/* Every strategy the GPU runs. */
+static const pw_strategy gpu_strategies[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH,
+                                             PW_STRATEGY_TASKS};
+#define GPU_STRATEGIES 4
+
 static pw_options gpu_options(int64_t rows, int64_t cols)
 {
     pw_options o;
     pw_options_init(&o);
     o.backend = PW_BACKEND_CUDA;
-    o.strategy = (pw_strategy[]){PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH}[test_rand() % 3];
+    o.strategy = gpu_strategies[test_rand() % GPU_STRATEGIES];
     o.shape = test_rand() % 3 ? PW_TILE_HYPER : PW_TILE_SQUARE;
     static const int hs[] = {1, 2, 31, 32, 33, 64, 128, 256};
     o.tile_h = test_rand() % 4 ? hs[test_rand() % 8] : 0;
@@ -34,7 +39,7 @@ static pw_options gpu_options(int64_t rows, int64_t cols)
 
 static const char *strategy_name(pw_strategy s)
 {
-    return s == PW_STRATEGY_PEER ? "peer" : s == PW_STRATEGY_GLOBAL_BARRIER ? "barrier" : "launch";
+    return s == PW_STRATEGY_PEER ? "peer" : s == PW_STRATEGY_GLOBAL_BARRIER ? "barrier" : s == PW_STRATEGY_TASKS ? "tasks" : "launch";
 }
 
 #define DESCRIBE(o) strategy_name((o).strategy), (o).shape == PW_TILE_HYPER ? "hyper" : "square", (o).tile_h * 10 + (o).rows_per_thread, (o).tile_w
@@ -82,7 +87,7 @@ static void sw_case(int64_t n, int64_t m, pw_options *gpu_given)
  * cell as the CPU, and cells skipped where they must be. */
 static void prune_cases(void)
 {
-    static const pw_strategy strategies[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH};
+    const pw_strategy *strategies = gpu_strategies;
     static const char *const kinds[] = {"close", "close at the end", "unrelated", "protein, close",
                                         "close, 12000 x 8000, linear gaps", "close, 8000 x 12000"};
     char *a = malloc(12000), *b = malloc(12000);
@@ -110,7 +115,7 @@ static void prune_cases(void)
         cpu.backend = PW_BACKEND_CPU;
         pw_sw_result r;
         pw_status s1 = pw_sw(a, n, b, m, &p, &cpu, &r);
-        for (int s = 0; s < 3; s++) {
+        for (int s = 0; s < GPU_STRATEGIES; s++) {
             pw_options gpu;
             pw_options_init(&gpu);
             gpu.backend = PW_BACKEND_CUDA;
@@ -281,8 +286,8 @@ int pw_test_hog_finish(void);
  * correctly.  The cooperative barrier launch must wait for room and then finish too. */
 static void concurrent_kernel_cases(void)
 {
-    static const pw_strategy all[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH};
-    for (int s = 0; s < 3; s++) {
+    const pw_strategy *all = gpu_strategies;
+    for (int s = 0; s < GPU_STRATEGIES; s++) {
         int taken = pw_test_hog_start(8, 3000);
         CHECK(taken > 0, "hog kernel did not start");
         if (taken <= 0) return;
@@ -651,11 +656,11 @@ int main(void)
         if (getenv("PW_GPU_SMALL")) test_shape(200, 20000, &rows, &cols);
         else test_shape(2000, 1500000, &rows, &cols);
         pw_options gpu = gpu_options(rows, cols);
-        /* Small (sanitizer) runs: shape t covers app t % 5 with strategy t / 5 % 3, heat or SOR by
-         * t / 15 % 2, so 30 shapes cover every app x strategy pair. */
+        /* Small (sanitizer) runs: shape t covers app t % 5 with strategy t / 5 % 4, heat or SOR by
+         * t / 20 % 2, so 40 shapes cover every app x strategy pair. */
         if (getenv("PW_GPU_SMALL")) {
-            gpu.strategy = (pw_strategy[]){PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH}[t / 5 % 3];
-            force_sor = t / 15 % 2;
+            gpu.strategy = gpu_strategies[t / 5 % GPU_STRATEGIES];
+            force_sor = t / 20 % 2;
         }
         switch (t % 5) {
         case 0: sw_case(rows, cols, &gpu); break;
@@ -667,11 +672,11 @@ int main(void)
     }
     /* Every strategy once more on each app with the automatic tiles, and u8 -> i32 SAT
      * (skipped with PW_GPU_SMALL, for the sanitizers). */
-    for (int s = 0; s < 3 && !getenv("PW_GPU_SMALL"); s++) {
+    for (int s = 0; s < GPU_STRATEGIES && !getenv("PW_GPU_SMALL"); s++) {
         pw_options gpu;
         pw_options_init(&gpu);
         gpu.backend = PW_BACKEND_CUDA;
-        gpu.strategy = (pw_strategy[]){PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH}[s];
+        gpu.strategy = gpu_strategies[s];
         sw_case(1999, 3001, &gpu);
         dtw_case(2048, 1023, &gpu);
         sat_case(1025, 2047, &gpu, PW_U8, PW_I32);
@@ -680,12 +685,12 @@ int main(void)
         stencil_case(513, 257, &gpu);
     }
     /* Forward progress: far more tile-rows than blocks, grids smaller than the SM count. */
-    for (int k = 0; k < 4 && !getenv("PW_GPU_SMALL"); k++) {
-        static const int caps[] = {1, 2, 7, 131};
+    for (int k = 0; k < 5 && !getenv("PW_GPU_SMALL"); k++) {
+        static const int caps[] = {1, 2, 7, 131, 1};
         pw_options gpu;
         pw_options_init(&gpu);
         gpu.backend = PW_BACKEND_CUDA;
-        gpu.strategy = k % 2 ? PW_STRATEGY_GLOBAL_BARRIER : PW_STRATEGY_PEER;
+        gpu.strategy = k % 2 ? PW_STRATEGY_GLOBAL_BARRIER : k ? PW_STRATEGY_TASKS : PW_STRATEGY_PEER; /* tasks: 7 and 1 */
         gpu.tile_h = 32;
         gpu.max_blocks = caps[k];
         sw_case(3001, 2999, &gpu); /* 94 tile-rows */
@@ -703,8 +708,8 @@ int main(void)
 #endif
     }
     if (getenv("PW_GPU_LARGE")) {
-        static const pw_strategy all[] = {PW_STRATEGY_PEER, PW_STRATEGY_GLOBAL_BARRIER, PW_STRATEGY_LAUNCH};
-        for (int s = 0; s < 3; s++) {
+        const pw_strategy *all = gpu_strategies;
+        for (int s = 0; s < GPU_STRATEGIES; s++) {
             pw_options gpu;
             pw_options_init(&gpu);
             gpu.backend = PW_BACKEND_CUDA;

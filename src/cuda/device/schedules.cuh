@@ -1,9 +1,11 @@
 /*
- * schedules.cuh - the three schedules and their kernels, all driving the same tile processor:
+ * schedules.cuh - the four schedules and their kernels, all driving the same tile processor:
  *   peer:     persistent blocks claim tile-rows from a ticket and sync through counters or edge
  *             words (sync.cuh, handover.cuh);
  *   barrier:  a cooperative launch, one tile diagonal at a time, a grid barrier between them;
- *   diagonal: one launch per tile diagonal (the host loops).
+ *   diagonal: one launch per tile diagonal (the host loops);
+ *   tasks:    a tile is a task of the GPU task engine (task_queue.cuh): persistent blocks take
+ *             any ready tile from per-SM queues (or one queue), the graph is core/tile_graph.h.
  *
  * A tile processor computes tile c of tile-row r; the schedule owns which block runs it and
  * when.  What a schedule needs to know about a processor is in its policy (no detection of
@@ -27,6 +29,7 @@
 #define PW_DEVICE_SCHEDULES_CUH
 
 #include "sync.cuh"
+#include "task_queue.cuh"
 #include "trace_device.cuh"
 
 struct pw_proc_policy {
@@ -257,6 +260,48 @@ __device__ __forceinline__ void pw_diagonal_schedule(const Proc &proc, const pw_
     pw_run_ordered_tile(proc, a, r, c, pw_smem);
 }
 
+/* The tasks schedule's tiles (core/tile_graph.h, in device memory): task k is tile (tile_row[k],
+ * first tile of that row + k - row_at[tile_row[k]]). */
+struct pw_tile_tasks {
+    const long long *tile_row, *row_at;
+};
+
+/* A tile as a task: run in the ordered form (the graph has waited for it), traced and counted. */
+template <class Proc>
+struct pw_tile_task_body {
+    const Proc &proc;
+    const pw_engine_args &a;
+    const pw_tile_tasks &g;
+    pw_block_monitor &mon; /* shared */
+    long long *last_end;   /* thread 0's, when tracing: the block's previous tile's end */
+    __device__ __forceinline__ bool run(const pw_task_state &, int, long long task, bool, unsigned char *smem) const
+    {
+        const int64_t r = g.tile_row[task], c = pw_tiling_first_tile(&a.t, r) + task - g.row_at[r];
+        const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
+        pw_run_ordered_tile(proc, a, r, c, smem);
+        __syncthreads();
+        if (threadIdx.x == 0 && a.trace.records) { /* "wait": since the block's previous tile */
+            pw_trace_tile(a.trace, r, c, *last_end, start_ns);
+            *last_end = pw_globaltimer();
+        }
+        if (threadIdx.x == 0) pw_monitor_tiles(a.monitor, mon, 1);
+        return true;
+    }
+};
+
+template <class Proc>
+__device__ __forceinline__ void pw_tasks_schedule(const Proc &proc, const pw_engine_args &a, const pw_task_state &s,
+                                                  const pw_tile_tasks &g)
+{
+    extern __shared__ unsigned char pw_smem[];
+    __shared__ pw_block_monitor mon; /* thread 0's */
+    long long last_end = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
+    if (threadIdx.x == 0) mon = pw_block_monitor{0, 0};
+    pw_begin_proc_block(proc);
+    pw_task_worker(pw_tile_task_body<Proc>{proc, a, g, mon, &last_end}, s, pw_smem);
+    if (threadIdx.x == 0) pw_monitor_leave(a.monitor, mon);
+}
+
 /* The kernels, unbounded and under the processor's register budget (its policy picks one form:
  * pw_kernels in launch.cuh, or the name a run-time compilation asks for). */
 template <class Proc>
@@ -267,6 +312,12 @@ template <class Proc>
 __global__ void pw_diagonal_kernel(Proc proc, pw_engine_args a, int64_t d) { pw_diagonal_schedule(proc, a, d); }
 
 template <class Proc>
+__global__ void pw_tasks_kernel(Proc proc, pw_engine_args a, pw_task_state s, pw_tile_tasks g)
+{
+    pw_tasks_schedule(proc, a, s, g);
+}
+
+template <class Proc>
 __global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
 pw_peer_kernel_bounded(Proc proc, pw_engine_args a) { pw_peer_schedule(proc, a); }
 template <class Proc>
@@ -275,5 +326,8 @@ pw_barrier_kernel_bounded(Proc proc, pw_engine_args a, int64_t n) { pw_barrier_s
 template <class Proc>
 __global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
 pw_diagonal_kernel_bounded(Proc proc, pw_engine_args a, int64_t d) { pw_diagonal_schedule(proc, a, d); }
+template <class Proc>
+__global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
+pw_tasks_kernel_bounded(Proc proc, pw_engine_args a, pw_task_state s, pw_tile_tasks g) { pw_tasks_schedule(proc, a, s, g); }
 
 #endif

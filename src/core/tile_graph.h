@@ -1,0 +1,48 @@
+/*
+ * tile_graph.h - a wavefront's tiles as a task graph (the tasks strategy, issue 31), one
+ * construction for the CPU task engine (src/cpu/engine_tasks.c) and the GPU one (launch.cu).
+ *
+ * Task k is tile (tile_row[k], pw_tiling_first_tile(tile_row[k]) + k - row_at[tile_row[k]]):
+ * tiles numbered row by row.  Tile (R, c) waits for (R, c - 1) -- a row's tiles run left to right,
+ * as on every engine -- and for the tile of row R - 1 that brings that row's progress to
+ * pw_tiling_need(R, c): the first tile c' with pw_tiling_done(R - 1, c') >= need, the rule the
+ * peer engines wait on with counters (a later tile of row R needs a later c', so one edge a tile
+ * is enough).  So every order the graph allows, the peer schedule allows too.
+ */
+#ifndef PW_TILE_GRAPH_H
+#define PW_TILE_GRAPH_H
+
+#include <stdint.h>
+
+#include "peerwave.h"
+#include "tiling.h"
+
+typedef struct pw_tile_graph {
+    int64_t count;     /* tiles */
+    int64_t *row_at;   /* n_rows + 1: the task index of row R's first tile */
+    int64_t *tile_row; /* count: the tile-row of task k */
+    int32_t *deps;     /* count: how many tasks k waits for (0, 1 or 2) */
+    int64_t *succ_at;  /* count + 1: k's successors are succ[succ_at[k] .. succ_at[k + 1]) */
+    int64_t *succ;
+} pw_tile_graph;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* PW_OK or PW_ERR_OUT_OF_MEMORY (g then holds nothing to free). */
+pw_status pw_tile_graph_build(const pw_tiling *t, pw_tile_graph *g);
+void pw_tile_graph_free(pw_tile_graph *g);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* The tile of task k. */
+static inline void pw_tile_graph_tile(const pw_tiling *t, const pw_tile_graph *g, int64_t k, int64_t *r, int64_t *c)
+{
+    *r = g->tile_row[k];
+    *c = pw_tiling_first_tile(t, *r) + k - g->row_at[*r];
+}
+
+#endif
