@@ -7,6 +7,8 @@
 # against one launch a level) and HEAT / SW as tile graphs against PW+FHT and GS+HT (kernel time,
 # median of 3, each result checked against the CPU at a smaller size first).
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash tests/gpu/tasks.sh
+# PW_TASKS_STAGES picks stages (default all: "bfs gpu sanitize cells bench"): one device call has
+# 600 s, and the build takes about five minutes of it on a fresh machine.
 set -u
 out=${OUT:-/tmp/pw-tasks-gpu}
 mkdir -p "$out"
@@ -14,20 +16,32 @@ cd "$(dirname "$0")/../.."
 . tests/gpu/device_lib.sh
 pw_begin
 [ -x build-gpu/tests/test_bfs ] || { tail -30 "$out/build.log"; exit 1; }
+stages=" ${PW_TASKS_STAGES:-bfs gpu sanitize cells bench} "
+stage() { [[ "$stages" == *" $1 "* ]]; }
+if stage bfs; then
 timeout 120 ./build-gpu/tests/test_bfs --gpu > "$out/test_bfs_gpu.log" 2>&1
 summary "test_bfs --gpu: rc=$? $(tail -1 "$out/test_bfs_gpu.log")"
 grep -E "FAIL|^large" "$out/test_bfs_gpu.log" | head -12 | tee -a "$out/summary.txt"
+fi
+if stage bfs && stage sanitize; then
 timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 ./build-gpu/tests/test_bfs --gpu > "$out/sanitizer_bfs.log" 2>&1
 summary "compute-sanitizer memcheck test_bfs --gpu: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$out/sanitizer_bfs.log" | tail -2 | tr '\n' ' ')"
+fi
+if stage gpu; then
 PW_TEST_SHAPES=${PW_TEST_SHAPES:-120} timeout 200 ./build-gpu/tests/test_gpu > "$out/test_gpu.log" 2>&1
 summary "test_gpu (${PW_TEST_SHAPES:-120} shapes, 4 strategies): rc=$? $(tail -1 "$out/test_gpu.log")"
 grep -E "FAIL|^concurrent" "$out/test_gpu.log" | head -12 | tee -a "$out/summary.txt"
-pw_sanitize "$out" memcheck racecheck | tee -a "$out/summary.txt"
+fi
+stage sanitize && pw_sanitize "$out" memcheck racecheck | tee -a "$out/summary.txt"
+if stage cells; then
 timeout 150 ./build-gpu/tests/test_cells --gpu > "$out/test_cells_gpu.log" 2>&1
 summary "test_cells --gpu: rc=$? $(tail -1 "$out/test_cells_gpu.log")"
 grep FAIL "$out/test_cells_gpu.log" | head -6 | tee -a "$out/summary.txt"
 
+fi
+
 # ---- benchmarks ----
+stage bench || { echo "================ summary"; cat "$out/summary.txt"; exit 0; }
 timeout 150 ./build-gpu/bench_bfs --gpu --grid ${PW_BFS_GRID:-1600x1600} --rmat ${PW_BFS_RMAT:-20} > "$out/bench_bfs.log" 2>&1
 summary "bench_bfs --gpu: rc=$?"
 grep -E "^(grid|rmat)" "$out/bench_bfs.log" | tee -a "$out/summary.txt"
