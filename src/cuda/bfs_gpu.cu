@@ -248,8 +248,9 @@ pw_status pw_cuda_bfs(const pw_graph *g, int64_t source, pw_bfs_engine engine, i
         st = pw_from_cuda(cudaGetLastError());
     }
     memset(info, 0, sizeof *info);
-    if (engine == PW_BFS_LEVELS) PW_THEN(st, run_levels(b, s, start, stop, info));
-    else PW_THEN(st, run_tasks(b, engine == PW_BFS_TASKS_CENTRAL, device, n, watchdog_ns, error, s, start, stop, info));
+    if (st == PW_OK)
+        st = engine == PW_BFS_LEVELS ? run_levels(b, s, start, stop, info)
+                                     : run_tasks(b, engine == PW_BFS_TASKS_CENTRAL, device, n, watchdog_ns, error, s, start, stop, info);
     unsigned long long words[W_WORDS];
     PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(words, b.words, sizeof words, cudaMemcpyDeviceToHost, s)));
     PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(&host_error, error, sizeof host_error, cudaMemcpyDeviceToHost, s)));

@@ -13,7 +13,8 @@
  *
  * Readiness.  A static task t has deps[t] predecessors; each finished predecessor decrements it
  * (behind a barrier and a fence over the block's stores); the block that brings it to zero puts t
- * on a queue.  Tasks may spawn tasks (ready at once).  `remaining` counts the tasks not yet
+ * on a queue -- or, for the task's first successor (a tile's right neighbour), keeps it and runs
+ * it next without a queue.  Tasks may spawn tasks (ready at once).  `remaining` counts the tasks not yet
  * finished, spawned ones included (counted before they are put on a queue): a block leaves when
  * it is zero.
  *
@@ -98,6 +99,7 @@ __device__ __forceinline__ bool pw_task_ring_pop(const pw_task_rings &q, int k, 
 {
     unsigned long long *head = pw_task_head(q, k), *seqs = q.seq + (long long)k * (q.mask + 1);
     unsigned long long pos = pw_load_relaxed(head);
+    if (pw_load_relaxed(pw_task_tail(q, k)) == pos) return false; /* empty, seen without an acquire */
     for (;;) {
         unsigned long long *seq = seqs + (pos & q.mask);
         const long long dif = (long long)(pw_load_acquire(seq) - (pos + 1));
@@ -115,6 +117,27 @@ __device__ __forceinline__ bool pw_task_ring_pop(const pw_task_rings &q, int k, 
             pos = pw_load_relaxed(head);
         }
     }
+}
+
+/* The first of the next PW_TASK_PROBE queues after `from` (not `home`) that looks non-empty, or -1:
+ * their ends loaded together (relaxed), so a probe of many queues costs about one round trip. */
+#define PW_TASK_PROBE 8
+__device__ __forceinline__ int pw_task_probe(const pw_task_rings &q, int home, int from)
+{
+    unsigned long long h[PW_TASK_PROBE], t[PW_TASK_PROBE];
+    int at[PW_TASK_PROBE];
+#pragma unroll
+    for (int k = 0; k < PW_TASK_PROBE; k++) {
+        int a = from + k;
+        while (a >= q.count) a -= q.count;
+        at[k] = a;
+        h[k] = pw_load_relaxed(pw_task_head(q, a));
+        t[k] = pw_load_relaxed(pw_task_tail(q, a));
+    }
+#pragma unroll
+    for (int k = 0; k < PW_TASK_PROBE; k++)
+        if (at[k] != home && t[k] != h[k]) return at[k];
+    return -1;
 }
 
 /* Put a ready item on queue `home`, or the next one with room; false (and the error word set)
@@ -152,55 +175,60 @@ __device__ __forceinline__ void pw_task_spawn_block(const pw_task_state &s, int 
     }
 }
 
-/* Thread 0: the next task for this block, from its own queue or another's; -1: leave (none
- * remain, or the run is abandoned). */
+/* Thread 0: the next task for this block, from its own queue or (a steal) another's; -1: leave
+ * (none remain, or the run is abandoned).  Idle blocks probe the other queues a few at a time,
+ * round the ring of them, with relaxed loads only until one looks non-empty. */
 __device__ __forceinline__ long long pw_task_next(const pw_task_state &s, int home)
 {
     long long item;
     unsigned long long seen = 0, checked = pw_load_relaxed(s.finished);
     long long since = pw_globaltimer();
     unsigned ns = 32;
+    int victim = home + 1 < s.q.count ? home + 1 : 0;
     for (unsigned polls = 0;; polls++) {
         if (pw_task_ring_pop(s.q, home, &item)) return item;
-        for (int k = 1; k < s.q.count; k++) {
-            int at = home + k;
-            if (at >= s.q.count) at -= s.q.count;
-            if (pw_task_ring_pop(s.q, at, &item)) {
+        if (s.q.count > 1) {
+            const int v = pw_task_probe(s.q, home, victim);
+            if (v >= 0 && pw_task_ring_pop(s.q, v, &item)) {
                 atomicAdd(s.steals, 1ULL);
                 return item;
             }
+            victim += PW_TASK_PROBE;
+            while (victim >= s.q.count) victim -= s.q.count;
         }
+        if (polls % 4 != 3) continue;
         if (pw_load_acquire(s.remaining) == 0) return -1;
-        if (polls % 16 == 15) {
-            if (*(volatile int *)s.error) return -1;
-            seen = pw_load_relaxed(s.finished);
-            if (seen != checked) {
-                checked = seen;
-                since = pw_globaltimer();
-            } else if (pw_globaltimer() - since > s.watchdog_ns) {
-                atomicExch(s.error, PW_CUDA_ERROR_TIMEOUT);
-                return -1;
-            }
+        if (*(volatile int *)s.error) return -1;
+        seen = pw_load_relaxed(s.finished);
+        if (seen != checked) {
+            checked = seen;
+            since = pw_globaltimer();
+        } else if (pw_globaltimer() - since > s.watchdog_ns) {
+            atomicExch(s.error, PW_CUDA_ERROR_TIMEOUT);
+            return -1;
         }
         if (polls >= 64) { /* a short spin first: a hand-over between blocks is on the critical path */
             __nanosleep(ns);
-            if (ns < 512) ns *= 2;
+            if (ns < 256) ns *= 2;
         }
     }
 }
 
 /* Every thread: after a static task ran (its stores behind a barrier), count its successors
- * down; a thread that brings one to zero puts it on the queue. */
-__device__ __forceinline__ void pw_task_release(const pw_task_state &s, int home, long long t)
+ * down; a thread that brings one to zero puts it on the queue -- except the first successor,
+ * which the block keeps (*kept, shared) and runs next without a queue: a tile's right neighbour
+ * stays on the block, as in the peer schedule, and costs no hand-over. */
+__device__ __forceinline__ void pw_task_release(const pw_task_state &s, int home, long long t, long long *kept)
 {
     if (!s.deps || t >= s.static_count) return;
-    const long long end = s.succ_at[t + 1];
-    for (long long e = s.succ_at[t] + threadIdx.x; e < end; e += blockDim.x) {
+    const long long first = s.succ_at[t], end = s.succ_at[t + 1];
+    for (long long e = first + threadIdx.x; e < end; e += blockDim.x) {
         const long long u = s.succ[e];
         __threadfence(); /* the block's stores (ordered by the barrier) before the count */
         if (atomicSub(s.deps + u, 1) == 1) {
-            __threadfence(); /* every predecessor's stores before u's push */
-            if (!pw_task_push(s, home, u)) return;
+            __threadfence(); /* every predecessor's stores before u runs */
+            if (e == first) *kept = u;
+            else if (!pw_task_push(s, home, u)) return;
         }
     }
 }
@@ -211,12 +239,15 @@ __device__ __forceinline__ void pw_task_release(const pw_task_state &s, int home
 template <class Body>
 __device__ __forceinline__ void pw_task_worker(const Body &body, const pw_task_state &s, unsigned char *smem)
 {
-    __shared__ long long next;
+    __shared__ long long next, kept;
     __shared__ int home;
-    if (threadIdx.x == 0) home = pw_task_home(s.q);
+    if (threadIdx.x == 0) home = pw_task_home(s.q), kept = -1;
     __syncthreads();
     for (;;) {
-        if (threadIdx.x == 0) next = pw_task_next(s, home);
+        if (threadIdx.x == 0) {
+            if (kept >= 0) next = kept, kept = -1;
+            else next = pw_task_next(s, home);
+        }
         __syncthreads();
         const long long item = next;
         __syncthreads(); /* everyone has read `next` before thread 0 writes it again */
@@ -225,12 +256,12 @@ __device__ __forceinline__ void pw_task_worker(const Body &body, const pw_task_s
         const long long task = item & ~PW_TASK_SPAWNED;
         if (!body.run(s, home, task, spawned, smem)) return;
         __syncthreads();
-        if (!spawned) pw_task_release(s, home, task);
+        if (!spawned) pw_task_release(s, home, task, &kept);
         __syncthreads();
         if (threadIdx.x == 0) {
             __threadfence();
             atomicAdd(s.finished, 1ULL);
-            atomicAdd(s.remaining, ~0ULL); /* (minus one) last: its successors are counted or queued by now */
+            atomicAdd(s.remaining, ~0ULL); /* (minus one) last: its successors are counted, kept or queued */
         }
     }
 }
