@@ -3,16 +3,17 @@
  * issue 31): on the task engine (device/task_queue.cuh; seed 001 §5.4, tasks created at run time)
  * and, as the baseline, one kernel launch a level.
  *
- * Both expand a level the same way -- a thread a frontier vertex, each edge v -> w whose w has no
- * level yet claimed with a compare-and-swap of level[w] (-1 -> L + 1: one thread wins each
+ * Both expand a level the same way -- a thread a frontier vertex (a warp for a vertex of 32 edges
+ * or more), each edge v -> w whose w has no level yet claimed with a compare-and-swap of level[w] (-1 -> L + 1: one thread wins each
  * vertex) and appended to the next frontier -- so their levels are the textbook ones exactly.
  *
  * Task engine: a task expands a group of the level's frontier and counts the level's task
  * counter down; the task that brings it to zero (its acquire sees every append of the level)
  * moves on to the next level: levels of at most a block's threads it expands itself, at once, in
  * the same block (a road network has thousands of such levels, each cheaper than handing tasks
- * out), and the first larger one it cuts into groups and spawns as tasks over the queues.  No
- * block waits at a barrier or returns to the host between levels.
+ * out), and the first larger one it cuts into groups: it runs the first group itself and spawns
+ * the others as tasks over the queues.  No block waits at a barrier or returns to the host
+ * between levels.
  *
  * Baseline: the host launches a kernel over the level's frontier, reads the next frontier's size
  * back, and launches again (what a GPU BFS without a device-side scheduler does).
@@ -50,19 +51,38 @@ struct bfs_graph {
     bfs_level *at; /* the current level (task engine) */
 };
 
-/* Every thread of a block: expand frontier vertices cur[lo, hi) into level `next_level`. */
+/* Claim w for level next_level; the one thread that does appends it. */
+__device__ __forceinline__ void bfs_visit(const bfs_graph &b, long long w, int next_level, long long *next,
+                                          unsigned long long *next_count)
+{
+    if (*(volatile int *)(b.level + w) == -1 && atomicCAS(b.level + w, -1, next_level) == -1)
+        next[atomicAdd(next_count, 1ULL)] = w;
+}
+
+/* Every thread of a block: expand frontier vertices cur[lo, hi) into level `next_level`.  A lane a
+ * vertex; a vertex of 32 edges or more the whole warp expands together (lanes over its edges),
+ * so a hub of a skewed graph is not one thread's long loop. */
 __device__ __forceinline__ void bfs_expand(const bfs_graph &b, const long long *cur, long long lo, long long hi,
                                            int next_level, long long *next, unsigned long long *next_count)
 {
+    const int lane = threadIdx.x & 31;
     unsigned long long edges = 0;
-    for (long long k = lo + threadIdx.x; k < hi; k += blockDim.x) {
-        const long long v = __ldcg(cur + k), e1 = __ldg(b.offsets + v + 1);
-        for (long long e = __ldg(b.offsets + v); e < e1; e++) {
-            const long long w = __ldg(b.targets + e);
-            if (*(volatile int *)(b.level + w) == -1 && atomicCAS(b.level + w, -1, next_level) == -1)
-                next[atomicAdd(next_count, 1ULL)] = w;
+    for (long long base = lo + (threadIdx.x & ~31); base < hi; base += blockDim.x) { /* (warp-uniform) */
+        const long long k = base + lane;
+        long long e0 = 0, e1 = 0;
+        if (k < hi) {
+            const long long v = __ldcg(cur + k);
+            e0 = __ldg(b.offsets + v), e1 = __ldg(b.offsets + v + 1);
+            edges += (unsigned long long)(e1 - e0);
         }
-        edges += (unsigned long long)(e1 - __ldg(b.offsets + v));
+        const bool wide = e1 - e0 >= 32;
+        for (unsigned wides = __ballot_sync(0xffffffffu, wide); wides; wides &= wides - 1) {
+            const int src = __ffs(wides) - 1;
+            const long long s0 = __shfl_sync(0xffffffffu, e0, src), s1 = __shfl_sync(0xffffffffu, e1, src);
+            for (long long e = s0 + lane; e < s1; e += 32) bfs_visit(b, __ldg(b.targets + e), next_level, next, next_count);
+        }
+        if (!wide)
+            for (long long e = e0; e < e1; e++) bfs_visit(b, __ldg(b.targets + e), next_level, next, next_count);
     }
     if (edges) atomicAdd(b.words + W_EDGES, edges);
 }
@@ -82,51 +102,57 @@ struct bfs_body {
     {
         __shared__ bfs_level L;
         __shared__ int last;
-        if (threadIdx.x == 0) {
-            const volatile bfs_level *at = b.at;
-            L.count = at->count, L.group = at->group, L.depth = at->depth, L.cur = at->cur;
-        }
-        __syncthreads();
-        const long long lo = task * L.group, hi = lo + L.group < L.count ? lo + L.group : L.count;
-        bfs_expand(b, b.frontier[L.cur], lo, hi, L.depth + 1, b.frontier[L.cur ^ 1], b.words + W_COUNT0 + (L.cur ^ 1));
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            __threadfence(); /* the block's appends before the count */
-            last = atomicAdd(b.words + W_TASKS_LEFT, ~0ULL) == 1; /* (minus one) */
-            if (last) __threadfence(); /* every task's appends before what follows */
-        }
-        __syncthreads();
-        if (!last) return true;
-        /* The level's last task: move on.  Levels no larger than the block it expands here. */
-        for (;;) {
+        for (;;) { /* (a level's group 0 runs on the block that spawned the others: see below) */
             if (threadIdx.x == 0) {
-                const long long found = (long long)bfs_count(b, L.cur ^ 1);
-                atomicAdd(b.words + W_REACHED, (unsigned long long)found);
-                if (found > 0) {
-                    atomicExch(b.words + W_COUNT0 + L.cur, 0ULL); /* the level after next appends there */
-                    L.cur ^= 1, L.depth++, L.count = found;
-                } else {
-                    L.count = 0;
-                }
+                const volatile bfs_level *at = b.at;
+                L.count = at->count, L.group = at->group, L.depth = at->depth, L.cur = at->cur;
             }
             __syncthreads();
-            if (L.count == 0) return true; /* the search is over */
-            if (L.count > (long long)blockDim.x) break;
-            bfs_expand(b, b.frontier[L.cur], 0, L.count, L.depth + 1, b.frontier[L.cur ^ 1], b.words + W_COUNT0 + (L.cur ^ 1));
+            const long long lo = task * L.group, hi = lo + L.group < L.count ? lo + L.group : L.count;
+            bfs_expand(b, b.frontier[L.cur], lo, hi, L.depth + 1, b.frontier[L.cur ^ 1], b.words + W_COUNT0 + (L.cur ^ 1));
             __syncthreads();
+            if (threadIdx.x == 0) {
+                __threadfence(); /* the block's appends before the count */
+                last = atomicAdd(b.words + W_TASKS_LEFT, ~0ULL) == 1; /* (minus one) */
+                if (last) __threadfence(); /* every task's appends before what follows */
+            }
+            __syncthreads();
+            if (!last) return true;
+            /* The level's last task: move on.  Levels no larger than the block it expands here. */
+            for (;;) {
+                if (threadIdx.x == 0) {
+                    const long long found = (long long)bfs_count(b, L.cur ^ 1);
+                    atomicAdd(b.words + W_REACHED, (unsigned long long)found);
+                    if (found > 0) {
+                        atomicExch(b.words + W_COUNT0 + L.cur, 0ULL); /* the level after next appends there */
+                        L.cur ^= 1, L.depth++, L.count = found;
+                    } else {
+                        L.count = 0;
+                    }
+                }
+                __syncthreads();
+                if (L.count == 0) return true; /* the search is over */
+                if (L.count > (long long)blockDim.x) break;
+                bfs_expand(b, b.frontier[L.cur], 0, L.count, L.depth + 1, b.frontier[L.cur ^ 1], b.words + W_COUNT0 + (L.cur ^ 1));
+                __syncthreads();
+            }
+            /* A larger level: groups of whole multiples of the block, about four a worker block;
+             * groups 1 .. n - 1 go on the queues, group 0 this block runs at once (one hand-over
+             * less on the search's critical path). */
+            if (threadIdx.x == 0) {
+                long long g = (L.count + 4 * blocks - 1) / (4 * blocks);
+                g = (g + blockDim.x - 1) / blockDim.x * blockDim.x;
+                L.group = g;
+                bfs_level *at = b.at;
+                at->count = L.count, at->group = g, at->depth = L.depth, at->cur = L.cur;
+                atomicExch(b.words + W_TASKS_LEFT, (unsigned long long)((L.count + g - 1) / g));
+            }
+            __syncthreads();
+            const long long groups = (L.count + L.group - 1) / L.group;
+            if (groups > 1) pw_task_spawn_block(s, home, 1, groups - 1);
+            task = 0;
+            __syncthreads(); /* (everyone has read L before thread 0 reads it again) */
         }
-        /* A larger level: groups of whole multiples of the block, about four a worker block. */
-        if (threadIdx.x == 0) {
-            long long g = (L.count + 4 * blocks - 1) / (4 * blocks);
-            g = (g + blockDim.x - 1) / blockDim.x * blockDim.x;
-            L.group = g;
-            bfs_level *at = b.at;
-            at->count = L.count, at->group = g, at->depth = L.depth, at->cur = L.cur;
-            atomicExch(b.words + W_TASKS_LEFT, (unsigned long long)((L.count + g - 1) / g));
-        }
-        __syncthreads();
-        pw_task_spawn_block(s, home, 0, (L.count + L.group - 1) / L.group);
-        return true;
     }
 };
 

@@ -134,13 +134,21 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
             PW_CUDA_TRY(st, cudaLaunchKernel(k->diagonal, dim3((unsigned)blocks), dim3(threads), args, smem, stream), done);
         }
     } else if (plan->strategy == PW_STRATEGY_TASKS) {
-        /* persistent blocks, as many as fit (none waits for another: no co-residency needed) */
+        /* Persistent blocks (none waits for another: no co-residency needed), spread over the SMs'
+         * schedulers as the peer grid is, and no more than tiles can run at once (the tile-rows,
+         * or a row's tiles): the rest would only poll the queues. */
+        if ((st = pw_tile_graph_build(t, &graph)) != PW_OK) goto done;
+        int64_t widest = 0;
+        for (int64_t r = 0; r < t->n_rows; r++)
+            if (graph.row_at[r + 1] - graph.row_at[r] > widest) widest = graph.row_at[r + 1] - graph.row_at[r];
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->tasks, threads, smem), done);
         grid = available = (int64_t)per_sm * sms;
+        grid = pw_even_peer_grid(grid, sms, desc->needs.warps_per_scheduler);
+        if (grid > t->n_rows) grid = t->n_rows;
+        if (grid > widest) grid = widest;
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
         if (plan->workers > 0 && available > plan->workers) available = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; }
-        if ((st = pw_tile_graph_build(t, &graph)) != PW_OK) goto done;
         const size_t rows1 = (size_t)t->n_rows + 1, n = (size_t)graph.count;
         PW_CUDA_TRY(st, pw_cuda_malloc((void **)&graph_dev, sizeof(long long) * (n + rows1), stream), done);
         PW_CUDA_TRY(st, cudaMemcpyAsync(graph_dev, graph.tile_row, sizeof(long long) * n, cudaMemcpyHostToDevice, stream), done);
