@@ -51,7 +51,7 @@ typedef struct cli_common {
     "Common options:\n"                                                                    \
     "  --backend auto|cpu|cuda     where to run (default auto: CUDA if available)\n"      \
     "  --strategy peer|sequential|barrier|launch|tasks   schedule (default peer; tasks: any\n" \
-    "                              ready tile on any free worker, CPU only so far)\n"      \
+    "                              ready tile on any free worker, CPU threads or GPU blocks)\n" \
     "  --tile-shape hyper|square   tile shape (default hyper)\n"                          \
     "  --tile-h N                  rows per tile (default automatic)\n"                   \
     "  --tile-w N|auto|model       tile width in steps; model: the tile-width model fitted\n" \

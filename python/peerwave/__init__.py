@@ -447,16 +447,17 @@ def sor(grid, sweeps=1, omega=1.5, **options):
 # ---- breadth-first search on the task engine (include/peerwave_tasks.h) -------------------------
 
 BfsResult = namedtuple("BfsResult", "levels reached depth edges tasks steals threads seconds")
-_BFS_ENGINES = ["tasks", "central", "sequential"]
+_BFS_ENGINES = ["tasks", "central", "sequential", "levels"]
 
 
 def bfs(offsets, targets=None, source=0, *, engine="tasks", **options):
     """Breadth-first levels from `source` of a directed graph in compressed sparse rows: the edges
     of vertex v go to targets[offsets[v]:offsets[v + 1]] (a scipy.sparse CSR matrix may be given
     instead of the two arrays: its indptr and indices).  engine: "tasks" (the task engine on a
-    queue a thread), "central" (one central queue) or "sequential" (the textbook queue).
-    Returns BfsResult(levels (int32, -1 where unreached), reached, depth, edges looked at, tasks,
-    steals, threads, seconds).  CPU only so far."""
+    queue a thread or an SM), "central" (one central queue), "sequential" (the textbook queue, on
+    the CPU) or "levels" (one kernel launch a level: the GPU baseline).  backend="auto" runs
+    tasks, central and levels on the GPU where there is one.  Returns BfsResult(levels (int32, -1
+    where unreached), reached, depth, edges looked at, tasks, steals, threads, seconds)."""
     if targets is None and hasattr(offsets, "indptr"):
         offsets, targets = offsets.indptr, offsets.indices
     if targets is None:
