@@ -582,7 +582,17 @@ printf '%%%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 3\n' > "$tm
 expect 1 bfs "$tmp/bad.mtx"
 grep -q "bad.mtx: line 3" "$tmp/err" && ok || bad "bfs bad line: $(cat "$tmp/err")"
 expect 1 bfs "$tmp/missing.mtx"
-expect 2 bfs "$tmp/g.mtx" --backend cuda
+# the GPU's engines: on a GPU the same levels; without one (or without CUDA) a one-line error
+for engine in tasks central levels; do
+  "$pw" bfs "$tmp/g.mtx" --source 1 --engine $engine --backend cuda --check > "$tmp/out" 2> "$tmp/err"; rc=$?
+  if [ $rc = 0 ]; then
+    [ "$(field reached < "$tmp/out")" = 4 ] && [ "$(field check < "$tmp/out")" = ok ] && ok || bad "bfs --engine $engine on the GPU: $(cat "$tmp/out")"
+  else
+    { [ $rc = 1 ] || [ $rc = 2 ]; } && [ "$(wc -l < "$tmp/err")" = 1 ] && ok || bad "bfs --backend cuda without a GPU: exit $rc, '$(cat "$tmp/err")'"
+  fi
+done
+expect 2 bfs "$tmp/g.mtx" --engine levels --backend cpu
+grep -q "GPU baseline" "$tmp/err" && ok || bad "bfs --engine levels on the CPU: $(cat "$tmp/err")"
 # --strategy tasks: every app's wavefront as a tile graph, the same results
 ref=$("$pw" sw --strategy sequential --quiet "$ex/query.fa" "$ex/target.fa")
 got=$("$pw" sw --strategy tasks --tile-h 9 --tile-w 17 --quiet "$ex/query.fa" "$ex/target.fa")
