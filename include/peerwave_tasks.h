@@ -5,9 +5,10 @@
  * The engine (docs/DESIGN-NOTES.md, "Task graphs"): tasks with dependency counters, worker
  * threads fed from distributed queues (one a worker, idle workers steal) or one central queue;
  * tasks may create tasks.  Your own graphs run on it with host functions as tasks
- * (pw_tasks_run; examples/task_graph.c).  On the GPU (persistent worker blocks, per-SM queues or
- * one queue: src/cuda/device/task_queue.cuh) run breadth-first search and every app's wavefront
- * (PW_STRATEGY_TASKS); your own GPU task functions (cells compiled at run time) are not there yet.
+ * (pw_tasks_run; examples/task_graph.c), or on the CPU and the GPU with a task function compiled at
+ * run time (pw_tasks_run_fn; examples/task_fn.c; include/peerwave_task_cell.h).  On the GPU
+ * (persistent worker blocks, per-SM queues or one queue: src/cuda/device/task_queue.cuh) run
+ * breadth-first search, every app's wavefront (PW_STRATEGY_TASKS) and task functions.
  */
 #ifndef PEERWAVE_TASKS_H
 #define PEERWAVE_TASKS_H
@@ -109,6 +110,47 @@ pw_status pw_tasks_run(const pw_task_graph *g, const pw_task_options *options, p
 /* From inside a task: a new task with this payload (>= 0), ready at once, run by some worker
  * before pw_tasks_run returns.  PW_ERR_OUT_OF_MEMORY, PW_ERR_INVALID_ARGUMENT (payload < 0). */
 pw_status pw_tasks_spawn(pw_task_run *run, int worker, int64_t payload);
+
+/* ---- task functions compiled at run time: your own graphs on the CPU and the GPU ------------- */
+
+/* A task function: C text in the language of peerwave_task_cell.h (docs/EXTENDING.md, "Task
+ * functions"), compiled by the system C compiler for the CPU task engine and by NVRTC for the GPU
+ * one, each when first needed, both cached on disk as user cells are. */
+typedef struct pw_task_fn pw_task_fn;
+
+/* Keep the text (name: shown in compiler messages, e.g. the file's path).  Nothing is compiled
+ * yet.  PW_ERR_NULL_ARGUMENT, PW_ERR_BAD_INPUT (no pw_task function in the text),
+ * PW_ERR_OUT_OF_MEMORY. */
+pw_status pw_task_fn_create(const char *text, const char *name, pw_task_fn **out);
+void pw_task_fn_free(pw_task_fn *fn);
+/* The last compiler output ("" if none), e.g. after PW_ERR_COMPILE. */
+const char *pw_task_fn_log(const pw_task_fn *fn);
+
+/* What the tasks see.  Buffers are host memory (the GPU run copies each to the device and back,
+ * whole); ints and reals are the parameters.  spawn_bound: at most how many spawned tasks are
+ * ready at once (the GPU's queues are sized from it and the static graph: 0 means 65536); more
+ * fails the GPU run with PW_ERR_OUT_OF_MEMORY. */
+typedef struct pw_task_data {
+    void *const *buffers;
+    const size_t *bytes; /* each buffer's size */
+    int n_buffers;
+    const int64_t *ints;
+    int n_ints;
+    const double *reals;
+    int n_reals;
+    int64_t spawn_bound;
+} pw_task_data;
+
+/* Run the graph (g's count, deps, succ_at, succ: its run and ctx are not used) with fn as every
+ * task, on options->backend (AUTO: the GPU where there is one), on distributed or central queues
+ * (CPU: options->threads workers; GPU: blocks of 256 threads, as many as fit).  PW_OK;
+ * PW_ERR_COMPILE (pw_error_detail: the first error with its line; pw_task_fn_log: all of it);
+ * PW_ERR_INVALID_ARGUMENT (counters that do not match the successors, a cycle: named);
+ * PW_ERR_TIMEOUT (no task finished for the watchdog's time while tasks remained);
+ * PW_ERR_OUT_OF_MEMORY; PW_ERR_NO_DEVICE / PW_ERR_UNSUPPORTED (--backend cuda without a GPU or
+ * NVRTC).  stats may be NULL (GPU: executed and steals; spawned is not counted there). */
+pw_status pw_tasks_run_fn(const pw_task_graph *g, pw_task_fn *fn, const pw_task_data *data, pw_task_queues queues,
+                          const pw_options *options, pw_task_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -26,18 +26,14 @@
 #include "kernel_desc.h"
 #include "launch.h"
 #include "pw_cuda.h"
+#include "rtc_module.h"
 
 /* Bump when the generated entry points change: old cache entries then stop matching. */
 #define GPU_GLUE_VERSION "gpu-glue-3"
 
 enum { K_PEER, K_BARRIER, K_DIAGONAL, K_TASKS, K_MAKE, K_BOUNDARY, K_FILL, K_DRAIN, K_COUNT };
 
-struct gpu_module {
-    std::string key;
-    int device;
-    cudaLibrary_t lib;
-    cudaKernel_t k[K_COUNT];
-};
+typedef pw_rtc_module gpu_module; /* kernels[K_*] */
 
 struct gpu_modules {
     std::vector<gpu_module> loaded;
@@ -186,114 +182,30 @@ static std::vector<std::string> kernel_names(const pw_cell_decl *d, const proc_c
     return n;
 }
 
-/* A cache entry: the lowered kernel names, each NUL-terminated, an empty name, then the CUBIN. */
-static std::string pack(const pw_rtc_image &img)
-{
-    std::string s;
-    for (int k = 0; k < img.n_lowered; k++) s.append(img.lowered[k], strlen(img.lowered[k]) + 1);
-    s.push_back('\0');
-    s.append(img.code, img.size);
-    return s;
-}
-
-static bool unpack(const char *data, size_t size, size_t n_names, std::vector<std::string> *names, const char **cubin,
-                   size_t *cubin_size)
-{
-    size_t at = 0;
-    for (size_t k = 0; k < n_names; k++) {
-        const char *end = (const char *)memchr(data + at, 0, size - at);
-        if (!end) return false;
-        names->push_back(std::string(data + at, end));
-        at = (size_t)(end - data) + 1;
-    }
-    if (at >= size || data[at] != 0) return false;
-    *cubin = data + at + 1;
-    *cubin_size = size - at - 1;
-    return *cubin_size > 0;
-}
-
-static void hash_library_sources(pw_hash *h)
-{
-    for (int k = 0; k < pw_device_source_count; k++) {
-        pw_hash_add_str(h, pw_device_sources[k].name);
-        pw_hash_add(h, pw_device_sources[k].text, pw_device_sources[k].size);
-    }
-}
-
 /* The module for this cell and processor on this device: loaded already, in the disk cache, or
  * compiled now. */
 static pw_status module_for(pw_cell *cell, const proc_choice &p, int device, gpu_module **out, pw_cell_result *res)
 {
     gpu_modules *mods = (gpu_modules *)cell->gpu;
     if (!mods) cell->gpu = mods = new gpu_modules();
-    cudaDeviceProp prop;
-    pw_status st = pw_from_cuda(cudaGetDeviceProperties(&prop, device));
-    if (st != PW_OK) return st;
-    char target[32];
-    snprintf(target, sizeof target, "sm_%d%d", prop.major, prop.minor);
     const std::string src = program(cell, p);
     const std::vector<std::string> names = kernel_names(&cell->decl, p);
-    pw_hash h;
-    pw_hash_init(&h);
-    pw_hash_add_str(&h, GPU_GLUE_VERSION);
-    pw_hash_add_str(&h, target);
-    const int nvrtc = pw_rtc_version();
-    pw_hash_add(&h, &nvrtc, sizeof nvrtc);
-    hash_library_sources(&h);
-    pw_hash_add_str(&h, src.c_str());
-    char key[PW_CACHE_KEY_CHARS];
-    pw_hash_hex(&h, key);
+    std::string key;
+    char target[32];
+    pw_status st = pw_rtc_module_key(src, GPU_GLUE_VERSION, device, &key, target);
+    if (st != PW_OK) return st;
     for (gpu_module &m : mods->loaded)
         if (m.key == key && m.device == device) {
             *out = &m;
             return PW_OK;
         }
-
-    char dirbuf[4096];
-    const char *why, *dir = pw_cache_dir(dirbuf, sizeof dirbuf, &why);
-    pw_cache_note(why, res->note, sizeof res->note);
-    void *data = NULL;
-    size_t size = 0;
-    std::string entry;
-    std::vector<std::string> lowered;
-    const char *cubin = NULL;
-    size_t cubin_size = 0;
-    if (pw_cache_load(dir, key, "cubin", &data, &size)) {
-        entry.assign((const char *)data, size);
-        if (!unpack(entry.data(), entry.size(), names.size(), &lowered, &cubin, &cubin_size)) cubin = NULL;
-    }
-    if (!cubin) { /* not cached (or damaged): compile */
-        lowered.clear();
-        std::vector<const char *> exprs;
-        for (const std::string &n : names) exprs.push_back(n.c_str());
-        pw_rtc_image img;
-        memset(&img, 0, sizeof img);
-        st = pw_rtc_compile(src.c_str(), cell->name, target, exprs.data(), (int)exprs.size(), &img);
-        pw_cell_keep_log(cell, img.log);
-        img.log = NULL;
-        if (st == PW_OK) {
-            entry = pack(img);
-            unpack(entry.data(), entry.size(), names.size(), &lowered, &cubin, &cubin_size);
-            if (dir) pw_cache_store(dir, key, "cubin", entry.data(), entry.size());
-            res->compiled = 1;
-        }
-        pw_rtc_image_free(&img);
-    }
-    free(data);
-    if (st != PW_OK) return st;
-
     gpu_module m;
     m.key = key;
     m.device = device;
-    memset(m.k, 0, sizeof m.k);
-    st = pw_from_cuda(cudaLibraryLoadData(&m.lib, cubin, NULL, NULL, 0, NULL, NULL, 0));
+    char *log = NULL;
+    st = pw_rtc_module_load(src, cell->name, target, names, &m, &log, &res->compiled, res->note, sizeof res->note);
+    if (log) pw_cell_keep_log(cell, log);
     if (st != PW_OK) return st;
-    for (size_t k = 0; st == PW_OK && k < lowered.size(); k++)
-        st = pw_from_cuda(cudaLibraryGetKernel(&m.k[k], m.lib, lowered[k].c_str()));
-    if (st != PW_OK) {
-        cudaLibraryUnload(m.lib);
-        return st;
-    }
     mods->loaded.push_back(m);
     *out = &mods->loaded.back();
     return PW_OK;
@@ -338,7 +250,7 @@ extern "C" void pw_cell_gpu_free(pw_cell *cell)
 {
     gpu_modules *mods = (gpu_modules *)cell->gpu;
     if (!mods) return;
-    for (gpu_module &m : mods->loaded) cudaLibraryUnload(m.lib);
+    for (gpu_module &m : mods->loaded) pw_rtc_module_unload(&m);
     delete mods;
     cell->gpu = NULL;
 }
@@ -363,7 +275,7 @@ static pw_status make_proc(const gpu_module *m, pw_user_args *u, cudaStream_t s,
     pw_user_proc_image *host = new pw_user_proc_image;
     pw_status st = img.alloc(1);
     void *args[] = {u, &img.ptr};
-    PW_THEN(st, pw_from_cuda(cudaLaunchKernel((const void *)m->k[K_MAKE], dim3(1), dim3(1), args, 0, s)));
+    PW_THEN(st, pw_from_cuda(cudaLaunchKernel((const void *)m->kernels[K_MAKE], dim3(1), dim3(1), args, 0, s)));
     PW_THEN(st, img.download(host, 1));
     if (st == PW_OK && (host->size <= 0 || host->size > PW_USER_PROC_MAX)) st = PW_ERR_CUDA;
     if (st == PW_OK) out->assign(host->bytes, host->bytes + host->size);
@@ -407,23 +319,23 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_kernel_
     u->bus = bus.ptr, u->left = left.ptr, u->diag = diag.ptr;
     u->best_key = best_key.ptr, u->best_col = best_col.ptr;
     void *bargs[] = {u, &rows, &cols};
-    st = launch_aux(m->k[K_BOUNDARY], rows > cols ? rows : cols, bargs, s);
+    st = launch_aux(m->kernels[K_BOUNDARY], rows > cols ? rows : cols, bargs, s);
     const bool warp = desc->processor == PW_PROC_WARP;
     int64_t n_edge = cols;
     if (warp) {
         PW_THEN(st, edge.alloc((size_t)cols * 2 * vs)); /* pw_ll: each 32-bit word with a tag */
         u->edge = edge.ptr;
         void *fargs[] = {&u->edge, &u->bus, &n_edge};
-        PW_THEN(st, launch_aux(m->k[K_FILL], cols, fargs, s));
+        PW_THEN(st, launch_aux(m->kernels[K_FILL], cols, fargs, s));
     }
-    const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL],
-                               (const void *)m->k[K_TASKS]};
+    const pw_kernel_set set = {(const void *)m->kernels[K_PEER], (const void *)m->kernels[K_BARRIER], (const void *)m->kernels[K_DIAGONAL],
+                               (const void *)m->kernels[K_TASKS]};
     std::vector<unsigned char> proc;
     PW_THEN(st, make_proc(m, u, s, &proc));
     PW_THEN(st, pw_cuda_launch(plan, desc, &set, proc.data(), 0, 1, &res->info));
     if (warp) {
         void *dargs[] = {&u->edge, &u->bus, &n_edge};
-        PW_THEN(st, launch_aux(m->k[K_DRAIN], cols, dargs, s));
+        PW_THEN(st, launch_aux(m->kernels[K_DRAIN], cols, dargs, s));
     }
     PW_THEN(st, bytes::pw_download(res->last, bus.ptr + (size_t)(cols - 1) * vs, vs, s));
     if (a->last_row) PW_THEN(st, bytes::pw_download(a->last_row, bus.ptr, (size_t)cols * vs, s));
@@ -479,8 +391,8 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
         st = edge.alloc(clear.bytes);
         u->edge = clear.words = edge.ptr;
     }
-    const pw_kernel_set set = {(const void *)m->k[K_PEER], (const void *)m->k[K_BARRIER], (const void *)m->k[K_DIAGONAL],
-                               (const void *)m->k[K_TASKS]};
+    const pw_kernel_set set = {(const void *)m->kernels[K_PEER], (const void *)m->kernels[K_BARRIER], (const void *)m->kernels[K_DIAGONAL],
+                               (const void *)m->kernels[K_TASKS]};
     std::vector<unsigned char> proc;
     PW_THEN(st, make_proc(m, u, s, &proc));
     if (job->plane && job->sweeps > INT64_MAX / a->rows) return PW_ERR_SIZE_OVERFLOW;

@@ -228,32 +228,24 @@ static pw_status compile(const char *cc, const char *const *parts, int n_parts, 
     return st;
 }
 
-pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const char *text, const char *name,
-                             pw_cell_host *out, char **log, int *compiled, char *note, size_t note_size)
+pw_status pw_host_object_build(const char *const *parts, int n_parts, const char *version, void **handle, int *fd,
+                               char **log, int *compiled, char *note, size_t note_size)
 {
-    memset(out, 0, sizeof *out);
+    *handle = NULL;
+    *fd = -1;
     *log = NULL;
     *compiled = 0;
-    const char *prelude = embedded("include/peerwave_cell.h");
     const char *cc = getenv("CC") && getenv("CC")[0] ? getenv("CC") : "cc";
-    char *entry = glue(d), line[4200];
-    if (!prelude || !entry) {
-        free(entry);
-        return prelude ? PW_ERR_OUT_OF_MEMORY : PW_ERR_UNSUPPORTED;
-    }
-    /* #line makes the compiler's messages point into the user's file. */
-    snprintf(line, sizeof line, "\n#line 1 \"%s\"\n", name);
-    const char *parts[] = {prelude, "\n", types, line, text, entry};
     pw_hash h;
     pw_hash_init(&h);
-    pw_hash_add_str(&h, HOST_GLUE_VERSION);
+    pw_hash_add_str(&h, version);
 #if defined(__x86_64__)
     pw_hash_add_str(&h, "x86_64"); /* a home directory shared between machines of two kinds */
 #elif defined(__aarch64__)
     pw_hash_add_str(&h, "aarch64");
 #endif
     pw_hash_add_str(&h, cc);
-    for (int k = 0; k < 6; k++) pw_hash_add_str(&h, parts[k]);
+    for (int k = 0; k < n_parts; k++) pw_hash_add_str(&h, parts[k]);
     char key[PW_CACHE_KEY_CHARS], dirbuf[4096];
     pw_hash_hex(&h, key);
     const char *why, *dir = pw_cache_dir(dirbuf, sizeof dirbuf, &why);
@@ -262,23 +254,51 @@ pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const cha
     size_t size = 0;
     pw_status st = PW_OK;
     if (pw_cache_load(dir, key, "so", &image, &size)) {
-        out->handle = load_image(image, size, &out->fd);
-        if (!out->handle) { /* intact but not loadable here (another machine's?): build it again */
+        *handle = load_image(image, size, fd);
+        if (!*handle) { /* intact but not loadable here (another machine's?): build it again */
             free(image);
             image = NULL;
         }
     }
-    if (!out->handle) {
-        st = compile(cc, parts, 6, &image, &size, log);
+    if (!*handle) {
+        st = compile(cc, parts, n_parts, &image, &size, log);
         if (st == PW_OK) {
             *compiled = 1;
             if (dir) pw_cache_store(dir, key, "so", image, size); /* a failed store only costs a recompile */
-            out->handle = load_image(image, size, &out->fd);
-            if (!out->handle) st = PW_ERR_COMPILE;
+            *handle = load_image(image, size, fd);
+            if (!*handle) st = PW_ERR_COMPILE;
         }
     }
-    free(entry);
     free(image);
+    return st;
+}
+
+void pw_host_object_close(void *handle, int fd)
+{
+    if (handle) dlclose(handle);
+    if (handle && fd >= 0) close(fd);
+}
+
+const char *pw_host_embedded(const char *name) { return embedded(name); }
+void *pw_host_object_symbol(void *handle, const char *name) { return dlsym(handle, name); }
+
+pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const char *text, const char *name,
+                             pw_cell_host *out, char **log, int *compiled, char *note, size_t note_size)
+{
+    memset(out, 0, sizeof *out);
+    *log = NULL;
+    *compiled = 0;
+    const char *prelude = embedded("include/peerwave_cell.h");
+    char *entry = glue(d), line[4200];
+    if (!prelude || !entry) {
+        free(entry);
+        return prelude ? PW_ERR_OUT_OF_MEMORY : PW_ERR_UNSUPPORTED;
+    }
+    /* #line makes the compiler's messages point into the user's file. */
+    snprintf(line, sizeof line, "\n#line 1 \"%s\"\n", name);
+    const char *parts[] = {prelude, "\n", types, line, text, entry};
+    pw_status st = pw_host_object_build(parts, 6, HOST_GLUE_VERSION, &out->handle, &out->fd, log, compiled, note, note_size);
+    free(entry);
     if (st == PW_OK) st = resolve(d, out);
     if (st != PW_OK) pw_cell_host_close(out);
     return st;
@@ -286,7 +306,6 @@ pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const cha
 
 void pw_cell_host_close(pw_cell_host *h)
 {
-    if (h->handle) dlclose(h->handle);
-    if (h->handle && h->fd >= 0) close(h->fd);
+    pw_host_object_close(h->handle, h->fd);
     memset(h, 0, sizeof *h);
 }

@@ -34,6 +34,17 @@ pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const cha
 
 void pw_cell_host_close(pw_cell_host *h);
 
+/* What pw_cell_host_build is made of, for other C text compiled at run time (task functions,
+ * src/tasks/task_fn.c): the parts concatenated, compiled into a shared object by $CC (else cc),
+ * cached under a hash of the parts, `version`, the compiler and the machine, and loaded: *handle
+ * (dlopen's) and *fd (the memory file it came from) for pw_host_object_close.  The embedded text
+ * of a library header by its path in the source tree (NULL: not embedded) is pw_host_embedded. */
+pw_status pw_host_object_build(const char *const *parts, int n_parts, const char *version, void **handle, int *fd,
+                               char **log, int *compiled, char *note, size_t note_size);
+void pw_host_object_close(void *handle, int fd);
+void *pw_host_object_symbol(void *handle, const char *name); /* dlsym */
+const char *pw_host_embedded(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,6 +14,11 @@
 
 typedef unsigned long long pw_counter;
 
+/* What a run's error word says (0: nothing wrong); every block leaves when it is set. */
+#define PW_CUDA_ERROR_TIMEOUT 1
+#define PW_CUDA_ERROR_CANCELLED 2  /* written by the host (gpu_monitor.cuh) */
+#define PW_CUDA_ERROR_QUEUE_FULL 3 /* the task engine's queues all full (task_queue.cuh) */
+
 /* ld.acquire.gpu: later loads of this thread see what the releasing writer wrote before. */
 __device__ __forceinline__ unsigned long long pw_load_acquire(const unsigned long long *p)
 {
@@ -48,6 +53,17 @@ __device__ __forceinline__ unsigned pw_atomic_add_release_u32(unsigned *p, unsig
     asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
     return old;
 }
+/* A dependency counter's decrement (task_queue.cuh): it releases what this thread (and, through a
+ * barrier before it, its block) wrote, and acquires what the counter's earlier decrements released
+ * -- so the thread that brings it to zero, and its block after a barrier, read every predecessor's
+ * data with plain loads. */
+__device__ __forceinline__ int pw_atomic_add_acq_rel_s32(int *p, int v)
+{
+    int old;
+    asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    return old;
+}
+
 /* A release store at system scope: a word another GPU waits on (a band's counters: sync.cuh). */
 __device__ __forceinline__ void pw_store_release_sys(unsigned long long *p, unsigned long long v)
 {

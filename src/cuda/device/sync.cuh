@@ -24,8 +24,6 @@
 #include "monitor_device.cuh"
 #include "trace_device.cuh"
 
-#define PW_CUDA_ERROR_TIMEOUT 1
-#define PW_CUDA_ERROR_CANCELLED 2 /* written by the host (gpu_monitor.cuh) */
 
 /* A column of a band's storage (a band's edge column, or where a neighbour's goes): row i of
  * plane p at at[t] + (i + shift[t]) * row_bytes + p * plane_bytes for each target t with at[t]

@@ -31,7 +31,6 @@
 
 #include "memory.cuh"
 
-#define PW_CUDA_ERROR_QUEUE_FULL 3 /* every queue full: more ready tasks than the queues hold */
 
 /* Items: a static task's index, or a spawned task's payload with this bit. */
 #define PW_TASK_SPAWNED (1LL << 62)
@@ -224,9 +223,9 @@ __device__ __forceinline__ void pw_task_release(const pw_task_state &s, int home
     const long long first = s.succ_at[t], end = s.succ_at[t + 1];
     for (long long e = first + threadIdx.x; e < end; e += blockDim.x) {
         const long long u = s.succ[e];
-        __threadfence(); /* the block's stores (ordered by the barrier) before the count */
-        if (atomicSub(s.deps + u, 1) == 1) {
-            __threadfence(); /* every predecessor's stores before u runs */
+        /* releases the block's stores (ordered by the barrier before), acquires the other
+         * predecessors': the block that runs u (this one, or a queue's acquire away) sees them */
+        if (pw_atomic_add_acq_rel_s32(s.deps + u, -1) == 1) {
             if (e == first) *kept = u;
             else if (!pw_task_push(s, home, u)) return;
         }
