@@ -7,7 +7,7 @@
 # against one launch a level) and HEAT / SW as tile graphs against PW+FHT and GS+HT (kernel time,
 # median of 3, each result checked against the CPU at a smaller size first).
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash tests/gpu/tasks.sh
-# PW_TASKS_STAGES picks stages (default all: "bfs gpu sanitize cells bench"): one device call has
+# PW_TASKS_STAGES picks stages (default all: "bfs gpu sanitize cells fn bench"): one device call has
 # 600 s, and the build takes about five minutes of it on a fresh machine.
 set -u
 out=${OUT:-/tmp/pw-tasks-gpu}
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 . tests/gpu/device_lib.sh
 pw_begin
 [ -x build-gpu/tests/test_bfs ] || { tail -30 "$out/build.log"; exit 1; }
-stages=" ${PW_TASKS_STAGES:-bfs gpu sanitize cells bench} "
+stages=" ${PW_TASKS_STAGES:-bfs gpu sanitize cells fn bench} "
 stage() { [[ "$stages" == *" $1 "* ]]; }
 if stage bfs; then
 timeout 120 ./build-gpu/tests/test_bfs --gpu > "$out/test_bfs_gpu.log" 2>&1
@@ -38,6 +38,14 @@ timeout 150 ./build-gpu/tests/test_cells --gpu > "$out/test_cells_gpu.log" 2>&1
 summary "test_cells --gpu: rc=$? $(tail -1 "$out/test_cells_gpu.log")"
 grep FAIL "$out/test_cells_gpu.log" | head -6 | tee -a "$out/summary.txt"
 
+fi
+if stage fn; then # task functions compiled at run time (NVRTC), and the example
+timeout 120 ./build-gpu/tests/test_task_fn --gpu > "$out/test_task_fn_gpu.log" 2>&1
+summary "test_task_fn --gpu: rc=$? $(tail -1 "$out/test_task_fn_gpu.log")"
+grep FAIL "$out/test_task_fn_gpu.log" | head -6 | tee -a "$out/summary.txt"
+summary "example_task_fn: $(timeout 60 ./build-gpu/tests/example_task_fn 2>&1 | tail -1)"
+timeout 150 compute-sanitizer --tool memcheck --error-exitcode 9 ./build-gpu/tests/test_task_fn --gpu > "$out/sanitizer_task_fn.log" 2>&1
+summary "compute-sanitizer memcheck test_task_fn --gpu: rc=$? $(grep -E 'ERROR SUMMARY|passed' "$out/sanitizer_task_fn.log" | tail -2 | tr '\n' ' ')"
 fi
 
 # ---- benchmarks ----
