@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "../core/status_detail.h"
+#include "../jit/rtc.h"
 #include "../tasks/task_fn.h"
 #include "cuda_check.cuh"
 #include "device_buffer.cuh"
