@@ -46,11 +46,13 @@ typedef struct pw_task_ctx {
 PW_TASK_FN int pw_task_thread(const pw_task_ctx *t) { (void)t; return (int)threadIdx.x; }
 PW_TASK_FN int pw_task_threads(const pw_task_ctx *t) { (void)t; return (int)blockDim.x; }
 PW_TASK_FN void pw_task_sync(const pw_task_ctx *t) { (void)t; __syncthreads(); }
-/* A new task with this payload (>= 0), ready at once; 0, or -1 when the queues are full (the run
- * then fails).  Any thread may call it; each call is one task. */
+/* A new task with this payload (0 <= payload < 2^62), ready at once; 0, or -1 for a payload out
+ * of range or queues that are full (the run then fails).  Any thread may call it; each call is
+ * one task.  It orders only the calling thread's writes before the task: call pw_task_sync
+ * first when the task reads what other threads of the block wrote. */
 PW_TASK_FN int pw_task_spawn(pw_task_ctx *t, int64_t payload)
 {
-    if (payload < 0) return -1;
+    if (payload < 0 || payload >= PW_TASK_PAYLOAD_LIMIT) return -1;
     atomicAdd(t->state->remaining, 1ULL); /* before it can finish */
     __threadfence();                      /* this thread's writes before the task's push */
     return pw_task_push(*t->state, t->home, (long long)payload | PW_TASK_SPAWNED) ? 0 : -1;
@@ -78,7 +80,10 @@ typedef struct pw_task_ctx {
 PW_TASK_FN int pw_task_thread(const pw_task_ctx *t) { (void)t; return 0; }
 PW_TASK_FN int pw_task_threads(const pw_task_ctx *t) { (void)t; return 1; }
 PW_TASK_FN void pw_task_sync(const pw_task_ctx *t) { (void)t; }
-PW_TASK_FN int pw_task_spawn(pw_task_ctx *t, int64_t payload) { return t->spawn(t->engine, payload); }
+PW_TASK_FN int pw_task_spawn(pw_task_ctx *t, int64_t payload)
+{
+    return payload < 0 || payload >= ((int64_t)1 << 62) ? -1 : t->spawn(t->engine, payload); /* the GPU's limit too */
+}
 PW_TASK_FN int64_t pw_task_atomic_add(int64_t *p, int64_t v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
 #endif
 

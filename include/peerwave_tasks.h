@@ -115,7 +115,8 @@ pw_status pw_tasks_spawn(pw_task_run *run, int worker, int64_t payload);
 
 /* A task function: C text in the language of peerwave_task_cell.h (docs/EXTENDING.md, "Task
  * functions"), compiled by the system C compiler for the CPU task engine and by NVRTC for the GPU
- * one, each when first needed, both cached on disk as user cells are. */
+ * one, each when first needed, both cached on disk as user cells are.  It keeps what it compiled:
+ * run one pw_task_fn from one thread at a time (separate pw_task_fn objects may run at once). */
 typedef struct pw_task_fn pw_task_fn;
 
 /* Keep the text (name: shown in compiler messages, e.g. the file's path).  Nothing is compiled
@@ -146,7 +147,8 @@ typedef struct pw_task_data {
  * (CPU: options->threads workers; GPU: blocks of 256 threads, as many as fit).  PW_OK;
  * PW_ERR_COMPILE (pw_error_detail: the first error with its line; pw_task_fn_log: all of it);
  * PW_ERR_INVALID_ARGUMENT (counters that do not match the successors, a cycle: named);
- * PW_ERR_TIMEOUT (no task finished for the watchdog's time while tasks remained);
+ * PW_ERR_TIMEOUT (no task finished for options->watchdog_ms while tasks remained; 0: 120 s on the
+ * CPU, 10 s on the GPU as for its other engines);
  * PW_ERR_OUT_OF_MEMORY; PW_ERR_NO_DEVICE / PW_ERR_UNSUPPORTED (--backend cuda without a GPU or
  * NVRTC).  stats may be NULL (GPU: executed and steals; spawned is not counted there). */
 pw_status pw_tasks_run_fn(const pw_task_graph *g, pw_task_fn *fn, const pw_task_data *data, pw_task_queues queues,

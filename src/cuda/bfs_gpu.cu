@@ -133,6 +133,11 @@ struct bfs_body {
                 __syncthreads();
                 if (L.count == 0) return true; /* the search is over */
                 if (L.count > (long long)blockDim.x) break;
+                /* levels expanded here are tasks to the watchdog (it sees them finish), and a
+                 * timeout or cancel set meanwhile ends the search */
+                if (threadIdx.x == 0) last = *(volatile int *)s.error == 0, atomicAdd(s.finished, 1ULL);
+                __syncthreads();
+                if (!last) return false;
                 bfs_expand(b, b.frontier[L.cur], 0, L.count, L.depth + 1, b.frontier[L.cur ^ 1], b.words + W_COUNT0 + (L.cur ^ 1));
                 __syncthreads();
             }

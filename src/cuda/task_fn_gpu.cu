@@ -6,6 +6,7 @@
  * onto the queues (task_host.h), the kernel runs, the buffers come back.
  */
 #include <string.h>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,7 @@ static std::string program(const pw_task_fn *fn)
 }
 
 static pw_status module_for(pw_task_fn *fn, int device, pw_rtc_module **out)
-{
+try {
     task_modules *mods = (task_modules *)fn->gpu;
     if (!mods) fn->gpu = mods = new task_modules();
     const std::string src = program(fn);
@@ -79,10 +80,12 @@ static pw_status module_for(pw_task_fn *fn, int device, pw_rtc_module **out)
     mods->loaded.push_back(m);
     *out = &mods->loaded.back();
     return PW_OK;
+} catch (const std::bad_alloc &) {
+    return PW_ERR_OUT_OF_MEMORY;
 }
 
 pw_status pw_task_fn_compile_gpu(pw_task_fn *fn, const char *target)
-{
+try {
     const std::string src = program(fn);
     const char *names[] = {"pw_user_task_kernel"};
     pw_rtc_image img;
@@ -93,6 +96,8 @@ pw_status pw_task_fn_compile_gpu(pw_task_fn *fn, const char *target)
     if (st == PW_OK && (img.size == 0 || img.n_lowered != 1)) st = PW_ERR_COMPILE;
     pw_rtc_image_free(&img);
     return st;
+} catch (const std::bad_alloc &) {
+    return PW_ERR_OUT_OF_MEMORY;
 }
 
 void pw_task_fn_gpu_free(pw_task_fn *fn)
@@ -112,7 +117,12 @@ pw_status pw_task_fn_run_gpu(const pw_task_graph *g, pw_task_fn *fn, const pw_ta
     PW_THEN(st, module_for(fn, o->device, &m));
     if (st != PW_OK) return st;
     cudaStream_t s = NULL;
-    std::vector<void *> dev(d->n_buffers, nullptr);
+    std::vector<void *> dev;
+    try {
+        dev.assign((size_t)d->n_buffers, nullptr);
+    } catch (const std::bad_alloc &) {
+        return PW_ERR_OUT_OF_MEMORY;
+    }
     char *params = NULL; /* the buffers' device pointers, the ints, the reals */
     int *error = NULL, host_error = 0;
     pw_gpu_tasks tasks = {};
@@ -133,7 +143,8 @@ pw_status pw_task_fn_run_gpu(const pw_task_graph *g, pw_task_fn *fn, const pw_ta
         PW_THEN(st, pw_from_cuda(cudaMemsetAsync(error, 0, sizeof(int), s)));
     }
     const pw_gpu_task_graph graph = {g->count, g->deps, g->succ_at, g->succ};
-    const long long ready = g->count + (d->spawn_bound ? d->spawn_bound : 65536);
+    const long long bound = d->spawn_bound ? d->spawn_bound : 65536;
+    const long long ready = bound > ((long long)1 << 40) - g->count ? (long long)1 << 40 : g->count + bound; /* (task_host refuses it) */
     const long long watchdog_ns = o->watchdog_ms > 0 ? o->watchdog_ms * 1000000LL : 10000000000LL;
     PW_THEN(st, pw_gpu_tasks_open(&tasks, o->device, queues == PW_TASKS_CENTRAL, ready, &graph, 0, error, watchdog_ns, s));
     int sms = 0, per_sm = 0;

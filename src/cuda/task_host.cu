@@ -1,6 +1,7 @@
 /* task_host.cu - the host side of the GPU task engine (task_host.h). */
 #include <stdlib.h>
 #include <string.h>
+#include <new>
 #include <vector>
 
 #include "../core/status_detail.h"
@@ -21,7 +22,7 @@ __global__ void pw_task_queues_init(pw_task_rings q, const long long *ready, lon
         q.item[i] = item < n_ready ? ready[item] : 0;
         if (pos == 0) {
             q.ends[(long long)k * PW_TASK_ENDS_STRIDE] = 0;
-            q.ends[(long long)k * PW_TASK_ENDS_STRIDE + 8] =
+            q.ends[(long long)k * PW_TASK_ENDS_STRIDE + PW_TASK_TAIL] =
                 (unsigned long long)(n_ready > k ? (n_ready - k + q.count - 1) / q.count : 0);
         }
     }
@@ -48,10 +49,18 @@ pw_status pw_gpu_tasks_open(pw_gpu_tasks *t, int device, int central, long long 
     const long long n = g ? g->count : 0;
     /* the ready tasks (host): the graph's roots, then the spawned ones */
     std::vector<long long> ready;
-    for (long long k = 0; k < n; k++)
-        if (g->deps[k] == 0) ready.push_back(k);
-    for (long long p = 0; p < spawned_roots; p++) ready.push_back(p | PW_TASK_SPAWNED);
+    try {
+        for (long long k = 0; k < n; k++)
+            if (g->deps[k] == 0) ready.push_back(k);
+        for (long long p = 0; p < spawned_roots; p++) ready.push_back(p | PW_TASK_SPAWNED);
+    } catch (const std::bad_alloc &) {
+        return PW_ERR_OUT_OF_MEMORY;
+    }
     if (max_ready < (long long)ready.size()) max_ready = (long long)ready.size();
+    if (max_ready > ((long long)1 << 36)) { /* 16 bytes a slot: a terabyte of queues */
+        pw_set_error_detail("%lld tasks ready at once: more than the GPU task queues can hold", max_ready);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
     unsigned long long slots = 64;
     while ((long long)slots * queues < max_ready) slots *= 2;
     const long long edges = n ? g->succ_at[n] : 0;

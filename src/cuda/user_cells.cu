@@ -204,7 +204,7 @@ static pw_status module_for(pw_cell *cell, const proc_choice &p, int device, gpu
     m.device = device;
     char *log = NULL;
     st = pw_rtc_module_load(src, cell->name, target, names, &m, &log, &res->compiled, res->note, sizeof res->note);
-    if (log) pw_cell_keep_log(cell, log);
+    if (log || res->compiled) pw_cell_keep_log(cell, log);
     if (st != PW_OK) return st;
     mods->loaded.push_back(m);
     *out = &mods->loaded.back();

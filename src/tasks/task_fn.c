@@ -35,7 +35,7 @@ pw_status pw_task_fn_create(const char *text, const char *name, pw_task_fn **out
 {
     if (!text || !out) return PW_ERR_NULL_ARGUMENT;
     *out = NULL;
-    if (!strstr(text, "pw_task")) {
+    if (!strstr(text, "pw_task")) { /* (the compilers say the rest) */
         pw_set_error_detail("%s: no pw_task function (PW_TASK_FN void pw_task(pw_task_ctx *t, int64_t task, int spawned))",
                             name ? name : "task");
         return PW_ERR_BAD_INPUT;
@@ -45,6 +45,9 @@ pw_status pw_task_fn_create(const char *text, const char *name, pw_task_fn **out
     fn->fd = -1;
     fn->text = copy_text(text);
     fn->name = copy_text(name ? name : "task.c");
+    /* the name goes into #line "...": no quote, backslash or line break there */
+    for (char *c = fn->name; c && *c; c++)
+        if (*c == '"' || *c == '\\' || *c == '\n' || *c == '\r') *c = '_';
     fn->log = copy_text("");
     if (!fn->text || !fn->name || !fn->log) {
         pw_task_fn_free(fn);

@@ -60,7 +60,7 @@ __device__ __forceinline__ unsigned pw_atomic_add_release_u32(unsigned *p, unsig
 __device__ __forceinline__ int pw_atomic_add_acq_rel_s32(int *p, int v)
 {
     int old;
-    asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
+    asm volatile("atom.acq_rel.gpu.add.s32 %0, [%1], %2;" : "=r"(old) : "l"(p), "r"(v) : "memory");
     return old;
 }
 

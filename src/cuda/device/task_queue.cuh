@@ -35,8 +35,13 @@
 /* Items: a static task's index, or a spawned task's payload with this bit. */
 #define PW_TASK_SPAWNED (1LL << 62)
 
-/* Head and tail of queue q sit in ends[q * PW_TASK_ENDS_STRIDE] and [.. + 8]: a 128-byte line each. */
+/* Head and tail of queue q sit in ends[q * PW_TASK_ENDS_STRIDE] and [.. + PW_TASK_TAIL]: a
+ * 128-byte line each. */
 #define PW_TASK_ENDS_STRIDE 32
+#define PW_TASK_TAIL 16
+
+/* Payloads of spawned tasks are below this (the bit marks an item as spawned). */
+#define PW_TASK_PAYLOAD_LIMIT PW_TASK_SPAWNED
 
 struct pw_task_rings {
     unsigned long long *seq; /* count * (mask + 1) sequence words, queue q's at q * (mask + 1) */
@@ -66,7 +71,7 @@ __device__ __forceinline__ unsigned long long *pw_task_head(const pw_task_rings 
 }
 __device__ __forceinline__ unsigned long long *pw_task_tail(const pw_task_rings &q, int k)
 {
-    return q.ends + (long long)k * PW_TASK_ENDS_STRIDE + 8;
+    return q.ends + (long long)k * PW_TASK_ENDS_STRIDE + PW_TASK_TAIL;
 }
 
 /* Put item on queue k: false when it is full. */
@@ -148,7 +153,7 @@ __device__ __forceinline__ bool pw_task_push(const pw_task_state &s, int home, l
         if (at >= s.q.count) at -= s.q.count;
         if (pw_task_ring_push(s.q, at, item)) return true;
     }
-    atomicExch(s.error, PW_CUDA_ERROR_QUEUE_FULL);
+    atomicCAS(s.error, 0, PW_CUDA_ERROR_QUEUE_FULL); /* (the first reason stays) */
     return false;
 }
 
@@ -203,7 +208,7 @@ __device__ __forceinline__ long long pw_task_next(const pw_task_state &s, int ho
             checked = seen;
             since = pw_globaltimer();
         } else if (pw_globaltimer() - since > s.watchdog_ns) {
-            atomicExch(s.error, PW_CUDA_ERROR_TIMEOUT);
+            atomicCAS(s.error, 0, PW_CUDA_ERROR_TIMEOUT);
             return -1;
         }
         if (polls >= 64) { /* a short spin first: a hand-over between blocks is on the critical path */
