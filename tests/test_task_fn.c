@@ -214,6 +214,8 @@ int main(int argc, char **argv)
         const pw_status st = pw_tasks_run_fn(&tg, tree_fn, &data, PW_TASKS_DISTRIBUTED, &o, NULL);
         if (st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED) {
             printf("no GPU or no NVRTC: skipped (%s)\n", pw_error_detail());
+            pw_task_fn_free(dag_fn);
+            pw_task_fn_free(tree_fn);
             return 77;
         }
     }

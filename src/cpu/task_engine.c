@@ -146,6 +146,11 @@ static void task_worker(void *arg, int worker, int team_size)
             continue;
         }
         if (atomic_load_explicit(&r->remaining, memory_order_acquire) == 0) return;
+        /* While a task runs, what it readies or spawns may come any moment (BFS's next level, the
+         * tile-row below): stay in the backoff's spinning and yielding phase, never its sleeps of up
+         * to 128 us -- they made each of a road grid's thousands of levels wait for a sleeper. */
+        if (round >= PW_SPIN_ROUNDS + 64 && atomic_load_explicit(&r->running, memory_order_relaxed) > 0)
+            round = PW_SPIN_ROUNDS;
         pw_backoff(&round);
         /* the watchdog: nothing finished for its time, and nothing is running (a task that runs
          * long -- BFS's inline levels -- is progress).  A task popped but not yet counted was

@@ -89,9 +89,6 @@ static inline void cpu_relax(void)
 /* Spin first (a vector tile takes tens of microseconds, and a sleep costs the timer's slack, about
  * 50 us on Linux, at every hand-over: bench_cpu_* on 16 cores), then yield (threads beyond the
  * cores: CI runs 8 on 2), then sleep. */
-#ifndef PW_SPIN_ROUNDS
-#define PW_SPIN_ROUNDS 2048
-#endif
 void pw_backoff(unsigned *round)
 {
     unsigned r = (*round)++;

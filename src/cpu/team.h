@@ -24,5 +24,9 @@ int64_t pw_now_ns(void);
 /* Back-off for spin waits: a few pause-spins, then yields, then short sleeps, so that waiting
  * threads give the core to the thread they wait for when threads outnumber cores. */
 void pw_backoff(unsigned *round);
+/* pw_backoff's rounds: PW_SPIN_ROUNDS spins, then 64 yields, then sleeps of 1 .. 128 us. */
+#ifndef PW_SPIN_ROUNDS
+#define PW_SPIN_ROUNDS 2048
+#endif
 
 #endif
