@@ -89,8 +89,12 @@ pw_status pw_rtc_module_load(const std::string &src, const char *program_name, c
         img.log = NULL;
         if (st == PW_OK) {
             entry = pack(img);
-            unpack(entry.data(), entry.size(), names.size(), &lowered, &cubin, &cubin_size);
-            if (dir) pw_cache_store(dir, m->key.c_str(), "cubin", entry.data(), entry.size());
+            if (!unpack(entry.data(), entry.size(), names.size(), &lowered, &cubin, &cubin_size)) {
+                pw_set_error_detail("NVRTC's image lacks some of the %zu kernels asked for", names.size());
+                st = PW_ERR_COMPILE;
+            } else if (dir) {
+                pw_cache_store(dir, m->key.c_str(), "cubin", entry.data(), entry.size());
+            }
             *compiled = 1;
         }
         pw_rtc_image_free(&img);

@@ -42,6 +42,9 @@ struct pw_comm {
     double *weights; /* pw_comm_share_weight: every rank's, in rank order; NULL = equal bands */
     unsigned char *scratch; /* the collectives' buffers, allocated with the comm (dist_run.h: a
                                collective that could not allocate would leave the others waiting) */
+    unsigned tag_runs; /* runs before the tags repeat: what the transport's largest tag allows
+                          (MPI_TAG_UB, at least 4096 runs); 0: 4096.  A message a failed run left
+                          unreceived can only meet a run this many runs later. */
 };
 
 /* The scratch's parts: per rank PW_COMM_ENTRY bytes for what a collective gathers, as much again
@@ -57,6 +60,9 @@ static inline void *pw_comm_results(const pw_comm *c) { return c->scratch + (siz
 
 /* Tags: a run's own (comm->run, as the ranks' calls come in the same order), a kind each. */
 enum { PW_TAG_RIGHTWARD, PW_TAG_LEFTWARD, PW_TAG_CONTROL, PW_TAG_CHAIN, PW_TAG_GATHER, PW_TAG_DIRECT, PW_TAG_KINDS };
-static inline int pw_comm_tag(const pw_comm *comm, int kind) { return (int)(comm->run % 4096) * PW_TAG_KINDS + kind; }
+static inline int pw_comm_tag(const pw_comm *comm, int kind)
+{
+    return (int)(comm->run % (comm->tag_runs ? comm->tag_runs : 4096u)) * PW_TAG_KINDS + kind;
+}
 
 #endif

@@ -7,6 +7,7 @@
  * messages are row chunks of kilobytes, a few per tile, so the lock is not where time goes.
  */
 #include <pthread.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,7 +199,7 @@ pw_status pw_comm_local(int ranks, pw_comm **comms)
         }
         *r = (local_rank){g, k};
         g->handles++;
-        *c = (pw_comm){&local_ops, r, k, ranks, 0, 0, 1, 0, NULL, scratch};
+        *c = (pw_comm){&local_ops, r, k, ranks, 0, 0, 1, 0, NULL, scratch, INT_MAX / PW_TAG_KINDS}; /* (tags: plain ints) */
         comms[k] = c;
     }
     return PW_OK;
