@@ -314,6 +314,7 @@ int cmd_sw(int argc, char **argv)
     cli_detail_info(&rep, &res->info);
     cli_detail_autowidth(&rep, &job.result.info);
     if (args.prune) cli_detail(&rep, "pruned_cells", "%" PRId64, res->info.pruned_cells);
+    if (res->info.lane_bits) cli_detail(&rep, "lane_bits", "%d", res->info.lane_bits);
     cli_detail(&rep, "gcups", "%.3f", res->info.seconds > 0 ? (double)res->info.cells / res->info.seconds / 1e9 : 0.0);
     if (args.align) {
         code = finish_alignment(&args, &job, &rep, argc, argv);

@@ -258,6 +258,9 @@ typedef struct pw_run_info {
                              app or the parameters have no vector processor); CUDA: AUTO */
     int64_t pruned_cells; /* SW with options.sw_prune on the GPU: cells skipped (counted in
                              cells, and so in rates, all the same) */
+    int lane_bits;        /* SW and DTW on the GPU: bits a cell's value took, 16 where two cells
+                             shared a register (SW: halves relative to a moving base, any score),
+                             else 32; 0 for other runs */
 } pw_run_info;
 
 /* ---------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@
 #include "../src/cuda/kernel_desc.h"
 #include "test_util.h"
 
-static const pw_kernel_switches defaults = {0, 0, 0, 1, PW_SPIN_POLLS, 0, 0, 0};
+static const pw_kernel_switches defaults = {0, 0, 0, 1, PW_SPIN_POLLS, 0, 0, 0, 0};
 
 static pw_plan random_plan(void)
 {

@@ -12,15 +12,12 @@
 #include "../../apps/scoring.h"
 #include "device/app_dtw.cuh"
 #include "device/app_sw.cuh"
-#include "device/linear_proc.cuh"
-#include "device/warp_proc.cuh"
 #include "device_buffer.cuh"
 #include "device_prep.cuh"
-#include "edge_words.cuh"
 #include "gpu_band.cuh"
-#include "kernel_desc.h"
-#include "launch.cuh"
+#include "linear_run.cuh"
 #include "pw_cuda.h"
+#include "sw_packed_run.h"
 
 pw_status pw_cuda_probe(int device)
 {
@@ -55,44 +52,6 @@ extern "C" pw_status pw_cuda_describe(int device, char *buf, size_t size)
     pw_status st = pw_from_cuda(cudaGetDeviceProperties(&prop, device));
     if (st == PW_OK) snprintf(buf, size, "cuda:%s:%d SMs", prop.name, prop.multiProcessorCount);
     return st;
-}
-
-/* Run app on the processor the selector picks for a linear cell (kernel_desc.h): the warp
- * processor, with its own bus of edge words filled from the app's before the run and drained
- * back after it, or the block processor with R rows a thread.  row_every > 0: the app saves
- * every row_every-th row (app_dtw.cuh), which must be a tile-row's last. */
-template <class App>
-static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_info *info, int64_t row_every = 0)
-{
-    typedef typename App::T T;
-    const pw_cell_shape cell = {PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR), (int)sizeof(T), 1, 0, 0};
-    pw_kernel_desc desc;
-    pw_status st = pw_select_kernel(plan, &cell, NULL, &desc);
-    if (st != PW_OK) return st;
-    if (row_every > 0 && row_every % desc.tiling.h != 0) {
-        pw_set_error_detail("rows saved every %lld, tiles of %lld rows", (long long)row_every, (long long)desc.tiling.h);
-        return PW_ERR_UNSUPPORTED;
-    }
-    if (desc.processor == PW_PROC_WARP) {
-        pw_edge_words<T> bus(pw_plan_stream(plan));
-        st = bus.alloc((size_t)desc.tiling.cols);
-        PW_THEN(st, bus.fill(app.bus));
-        if (st != PW_OK) return st;
-        switch (desc.rows_per_thread) {
-        case 1: st = pw_cuda_run(plan, &desc, WarpProc<App, 1>{app, bus.edge()}, info); break;
-        case 2: st = pw_cuda_run(plan, &desc, WarpProc<App, 2>{app, bus.edge()}, info); break;
-        case 4: st = pw_cuda_run(plan, &desc, WarpProc<App, 4>{app, bus.edge()}, info); break;
-        default: st = pw_cuda_run(plan, &desc, WarpProc<App, 8>{app, bus.edge()}, info); break;
-        }
-        PW_THEN(st, bus.drain(app.bus));
-        return st;
-    }
-    switch (desc.rows_per_thread) {
-    case 2: return pw_cuda_run(plan, &desc, LinearProc<App, 2>{app}, info);
-    case 4: return pw_cuda_run(plan, &desc, LinearProc<App, 4>{app}, info);
-    case 8: return pw_cuda_run(plan, &desc, LinearProc<App, 8>{app}, info);
-    default: return pw_cuda_run(plan, &desc, LinearProc<App, 1>{app}, info);
-    }
 }
 
 /* ---- a band of columns of a larger run (core/band.h, gpu_band.cuh) ------------------------- */
@@ -177,6 +136,11 @@ struct sw_saved_rows {
     int64_t every, slots;
 };
 
+static int32_t gaps_open(const SwAffineGaps &g) { return g.open; }
+static int32_t gaps_extend(const SwAffineGaps &g) { return g.extend; }
+static int32_t gaps_open(const SwLinearGaps &g) { return g.gap; }
+static int32_t gaps_extend(const SwLinearGaps &g) { return g.gap; }
+
 /* The scan over device-resident encoded sequences da (n) and db (m), one gap model. */
 template <class Gaps>
 static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, const uint8_t *db, int64_t m,
@@ -227,8 +191,10 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
             app.max_score = 0; /* no positive score: every H is 0, and so the bound's gain */
             for (int k = 0; k < alphabet * alphabet; k++) app.max_score = scores[k] > app.max_score ? scores[k] : app.max_score;
         }
-        st = pw_cuda_run_band(&watched, left.ptr, diag.ptr, n,
-                              [&](const pw_plan *p) { return pw_cuda_run_linear(p, app, info); });
+        const int lanes = pw_cuda_sw_lanes_kind(plan, scores, alphabet, gaps_open(gaps), gaps_extend(gaps));
+        st = pw_cuda_run_band(&watched, left.ptr, diag.ptr, n, [&](const pw_plan *p) {
+            return lanes ? pw_cuda_run_sw_packed(p, app, lanes == 2, info) : pw_cuda_run_linear(p, app, info);
+        });
         if (st == PW_OK && plan->sw_prune) {
             unsigned long long skipped = 0;
             st = pruned.download(&skipped, 1);

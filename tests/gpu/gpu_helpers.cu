@@ -82,3 +82,10 @@ extern "C" void *pw_test_stream_create(void)
 }
 
 extern "C" void pw_test_stream_destroy(void *s) { cudaStreamDestroy((cudaStream_t)s); }
+
+/* The device's compute capability major (9: Hopper, with DPX in hardware), or -1. */
+extern "C" int pw_test_compute_major(void)
+{
+    int major = 0;
+    return cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0) == cudaSuccess ? major : -1;
+}

@@ -80,6 +80,139 @@ static void sw_case(int64_t n, int64_t m, pw_options *gpu_given)
     free(b);
 }
 
+/* SW's 16-bit lanes (sw_packed_lanes.cuh: two cells a register, values relative to a base the
+ * warp moves) where 16 bits cannot hold the scores, against the threaded CPU engine:
+ *   kind 0: identical sequences (the score passes 65535: the base only rises),
+ *   kind 1: a related pair (5% substitutions, short indels) then unrelated tails (the base rises,
+ *           then falls back to 0 where the scores decay),
+ *   kind 2: protein (BLOSUM62: two loads a pair instead of the pair table), related,
+ *   kind 3: ties (a motif planted many times in random DNA: the smallest row, then column).
+ * On the heights that pair lanes (64, 128, 256) and every strategy; lane_bits must say 16 on a
+ * GPU with DPX (sm_90), where the library picks the pairs. */
+static char *related_copy(const char *a, int64_t n, const char *letters, int nl, int64_t *m_out)
+{
+    char *b = malloc((size_t)(n + n / 8 + 16));
+    int64_t m = 0;
+    for (int64_t k = 0; k < n; k++) {
+        const int r = (int)(test_rand() % 1000);
+        if (r < 50) b[m++] = letters[test_rand() % (uint64_t)nl]; /* substitution */
+        else if (r < 55) continue;                                /* deletion */
+        else if (r < 60) {                                        /* insertion */
+            b[m++] = letters[test_rand() % (uint64_t)nl];
+            b[m++] = a[k];
+        } else b[m++] = a[k];
+    }
+    *m_out = m;
+    return b;
+}
+
+#ifdef PW_TEST_HAVE_HOG
+int pw_test_compute_major(void);
+#endif
+
+static void packed_cases(int has_dpx /* 1, 0, -1: not known */)
+{
+    static const char dna[] = "ACGT", protein[] = "ARNDCQEGHILKMFPSTWYV";
+    static const int heights[] = {64, 128, 256};
+    for (int kind = 0; kind < 4; kind++)
+        for (int hk = 0; hk < 3; hk++)
+            for (int affine = 0; affine < 2; affine++) {
+                const char *letters = kind == 2 ? protein : dna;
+                const int nl = kind == 2 ? 20 : 4;
+                int64_t n = kind == 0 ? 36000 : kind == 1 ? 40000 : kind == 2 ? 9000 : 3000, m = n;
+                char *a = malloc((size_t)n + 1);
+                for (int64_t k = 0; k < n; k++) a[k] = letters[test_rand() % (uint64_t)nl];
+                char *b;
+                if (kind == 0) {
+                    b = malloc((size_t)n);
+                    memcpy(b, a, (size_t)n);
+                } else if (kind == 3) {
+                    b = malloc((size_t)m);
+                    for (int64_t k = 0; k < m; k++) b[k] = dna[test_rand() % 4];
+                    static const char motif[] = "GATTACACATTAGGCCATGA"; /* 20 letters */
+                    for (int c = 0; c < 6; c++) {
+                        memcpy(a + test_range(0, n - 21), motif, 20);
+                        memcpy(b + test_range(0, m - 21), motif, 20);
+                    }
+                } else {
+                    b = related_copy(a, n, letters, nl, &m);
+                    if (kind == 1) { /* unrelated tails after the related part */
+                        const int64_t tail = 8000;
+                        a = realloc(a, (size_t)(n + tail));
+                        b = realloc(b, (size_t)(m + tail));
+                        for (int64_t k = 0; k < tail; k++) {
+                            a[n + k] = dna[test_rand() % 4];
+                            b[m + k] = dna[test_rand() % 4];
+                        }
+                        n += tail;
+                        m += tail;
+                    }
+                }
+                pw_sw_params p;
+                pw_sw_params_init(&p);
+                if (kind == 2) {
+                    p.scoring = PW_SCORING_MATRIX;
+                    p.matrix = pw_matrix_by_name("BLOSUM62");
+                    p.gap_open = 11;
+                    p.gap_extend = affine ? 1 : 11;
+                } else {
+                    p.match = kind == 3 ? 2 : 2 + hk % 2; /* scores up to 3 x 36000 */
+                    p.mismatch = -3;
+                    p.gap_open = 5;
+                    p.gap_extend = affine ? 2 : 5;
+                }
+                pw_options cpu;
+                pw_options_init(&cpu);
+                cpu.backend = PW_BACKEND_CPU;
+                pw_options gpu;
+                pw_options_init(&gpu);
+                gpu.backend = PW_BACKEND_CUDA;
+                gpu.strategy = gpu_strategies[(kind + hk + affine) % GPU_STRATEGIES];
+                gpu.tile_h = heights[hk];
+                pw_sw_result r, g;
+                pw_status s1 = pw_sw(a, n, b, m, &p, &cpu, &r), s2 = pw_sw(a, n, b, m, &p, &gpu, &g);
+                CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.end_a == g.end_a && r.end_b == g.end_b,
+                      "packed kind %d h=%d %s %s: cpu %d (%" PRId64 ",%" PRId64 ") gpu %d (%" PRId64 ",%" PRId64
+                      ") status %d %d",
+                      kind, heights[hk], affine ? "affine" : "linear", strategy_name(gpu.strategy), r.score, r.end_a,
+                      r.end_b, g.score, g.end_a, g.end_b, s1, s2);
+                CHECK(s2 != PW_OK || has_dpx < 0 || g.info.lane_bits == (has_dpx ? 16 : 32), "packed kind %d h=%d: lane_bits %d",
+                      kind, heights[hk], g.info.lane_bits);
+                if (kind < 2) CHECK(r.score > 65535, "packed kind %d: score %d fits 16 bits", kind, r.score);
+                if (hk == 0 && affine)
+                    printf("packed kind %d: score %d at (%" PRId64 ",%" PRId64 "), %d-bit lanes\n", kind, g.score,
+                           g.end_a, g.end_b, g.info.lane_bits);
+                free(a);
+                free(b);
+            }
+    /* the 32-bit lanes on request (PEERWAVE_SW_LANES=scalar), same answer */
+    setenv("PEERWAVE_SW_LANES", "scalar", 1);
+    {
+        const int64_t n = 20000;
+        char *a = malloc((size_t)n);
+        for (int64_t k = 0; k < n; k++) a[k] = dna[test_rand() % 4];
+        int64_t m;
+        char *b = related_copy(a, n, dna, 4, &m);
+        pw_sw_params p;
+        pw_sw_params_init(&p);
+        p.gap_open = 5;
+        p.gap_extend = 2;
+        pw_options cpu, gpu;
+        pw_options_init(&cpu);
+        cpu.backend = PW_BACKEND_CPU;
+        pw_options_init(&gpu);
+        gpu.backend = PW_BACKEND_CUDA;
+        pw_sw_result r, g;
+        pw_status s1 = pw_sw(a, n, b, m, &p, &cpu, &r), s2 = pw_sw(a, n, b, m, &p, &gpu, &g);
+        CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.end_a == g.end_a && r.end_b == g.end_b &&
+                  g.info.lane_bits == 32,
+              "PEERWAVE_SW_LANES=scalar: cpu %d gpu %d, lane_bits %d", r.score, g.score, g.info.lane_bits);
+        free(a);
+        free(b);
+    }
+    unsetenv("PEERWAVE_SW_LANES");
+}
+
 /* Block pruning (pw_options.sw_prune) on pairs built for it: a close pair (whose best alignment
  * runs along the diagonal, so the corners fall below the bound: most of the matrix is skipped),
  * the same with the pair's best match near its end, an unrelated pair, proteins, and close pairs
@@ -698,6 +831,11 @@ int main(void)
         stencil_case(301, 203, &gpu); /* pipelined sweeps: 10 tile-rows x up to 12 sweeps */
     }
     if (!getenv("PW_GPU_SMALL")) {
+#ifdef PW_TEST_HAVE_HOG
+        packed_cases(pw_test_compute_major() >= 9);
+#else
+        packed_cases(-1);
+#endif
         prune_cases();
         trace_cases();
         fault_injection_case();

@@ -16,6 +16,7 @@
  * cell instead of six. */
 struct SwAffineGaps {
     typedef pw_sw_cell T;
+    static constexpr bool affine = true;
     int32_t open, extend;
     __host__ __device__ static T boundary() { return pw_sw_boundary(); }
     __device__ static int32_t h(const T &v) { return v.h; }
@@ -33,6 +34,7 @@ struct SwAffineGaps {
 
 struct SwLinearGaps {
     typedef int32_t T; /* H */
+    static constexpr bool affine = false;
     int32_t gap;
     __host__ __device__ static T boundary() { return 0; }
     __device__ static int32_t h(const T &v) { return v; }
@@ -55,6 +57,7 @@ static __shared__ int32_t pw_sw_smem_scores[PW_SCORING_MAX_ALPHABET * PW_SCORING
 template <class Gaps, bool ForPath = false>
 struct SwApp {
     typedef typename Gaps::T T;
+    typedef Gaps GapModel;
     struct Acc {
         int32_t score;
         int64_t j;

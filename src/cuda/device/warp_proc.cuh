@@ -49,6 +49,11 @@
  *                                               uses); false for every other app
  * The tile accumulator counts steps from the tile's first (32-bit: the host cuts tiles to at most 2^30 steps, kernel_desc.h); the
  * store turns a step into the column col_of_step0 + step.
+ *
+ * What a thread holds of its rows and how it steps them is the Lanes parameter (warp_lanes.cuh):
+ * ScalarLanes runs the app's cell on each row's value; SW's packed lanes (sw_packed_lanes.cuh)
+ * run two rows an instruction in 16-bit halves.  The chunk loop, the hand-over and the pruning
+ * decisions here are the same for both.
  */
 #ifndef PW_DEVICE_WARP_PROC_CUH
 #define PW_DEVICE_WARP_PROC_CUH
@@ -56,18 +61,17 @@
 #include "handover.cuh"
 #include "schedules.cuh"
 #include "tile_steps.cuh"
+#include "warp_lanes.cuh"
 
 
-template <class App, int R>
+template <class App, int R, class Lanes = ScalarLanes<App, R>>
 struct WarpProc {
     typedef typename App::T T;
     App app;
     pw_edge<T> bus; /* the processor's bus: cols words, filled from the app's before the run and
                        drained back after it (handover.cuh) */
     typedef typename App::Col Col;
-    typedef typename App::Row Row;
-    typedef typename App::Pre Pre;
-    typedef typename App::TileAcc TileAcc;
+    typedef typename Lanes::Staged Staged;
     /* Its waits are on the bus words.  Register budget (bounded kernels): 16 warps an SM (128
      * registers) up to R = 2, which fit it without spilling; R = 4 and 8 get 255.  R = 4 under
      * 128 spilled and ran slower even where it made every tile-row resident (H200, d923e16, SW
@@ -75,30 +79,15 @@ struct WarpProc {
      * its shared memory is static (steps): constant addresses, where a pointer into the dynamic
      * block came back as a generic-to-shared conversion at every use under register pressure. */
     static constexpr pw_proc_policy policy = {true, false, App::stages_block, 32, R <= 2 ? 16 : 8};
-    __device__ void begin_block() const { app.begin_block(); }
-
-    /* One thread's R lanes. */
-    struct Lanes {
-        T left[R], diag[R]; /* left: the lane's latest value; diag: its latest up value */
-        Col col[R];         /* the column datum of the lane's next step */
-        Pre pre[R];         /* and its cell input, pre(row, col) */
-        Row row[R];
-        TileAcc acc[R];
-        /* checked tiles: the lane's cells are at tile steps [lo, lo + span) (span 0: none) */
-        int32_t lo[R];
-        uint32_t span[R];
-    };
-
-    /* Where one tile runs. */
-    struct Span {
-        int64_t s0, s1, lanes, first; /* steps [s0, s1), valid lanes, row of this thread's lane 0 */
-        int64_t last_row;             /* the row of the tile's last lane */
-        int last_thread, last_q;      /* the tile's last lane */
-    };
+    __device__ void begin_block() const
+    {
+        app.begin_block();
+        Lanes::begin_block(app);
+    }
 
     __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *, const pw_row_sync &sync) const
     {
-        Span sp;
+        pw_warp_span sp;
         sp.lanes = pw_tiling_lanes(&t, r);
         pw_tile_steps(t, r, c, sp.lanes, &sp.s0, &sp.s1);
         sp.first = r * t.h + (int64_t)threadIdx.x * R;
@@ -116,7 +105,7 @@ struct WarpProc {
     };
 
     /* Start thread k's loads for the chunk at c (a column outside the tile or matrix loads none). */
-    __device__ __forceinline__ void issue(const pw_tiling &t, const Span &sp, int64_t c, Incoming *in) const
+    __device__ __forceinline__ void issue(const pw_tiling &t, const pw_warp_span &sp, int64_t c, Incoming *in) const
     {
         const int64_t x = c + threadIdx.x;
         if (x < sp.s1 && x >= 0 && x < t.cols) in->bus = bus.load(bus.words + x);
@@ -126,8 +115,8 @@ struct WarpProc {
     /* Thread k's bus value for the chunk at c once the row above has sent it, loading the words
      * again while it has not (handover.cuh).  In the barrier and launch schedules (sync.a NULL)
      * the schedule has ordered it already.  false: the run is abandoned. */
-    __device__ __forceinline__ bool settle(const pw_tiling &t, const Span &sp, const pw_row_sync &sync, int64_t c,
-                                           Incoming *in, T *val) const
+    __device__ __forceinline__ bool settle(const pw_tiling &t, const pw_warp_span &sp, const pw_row_sync &sync,
+                                           int64_t c, Incoming *in, T *val) const
     {
         const int64_t x = c + threadIdx.x;
         const bool ok = !(x < sp.s1 && x >= 0 && x < t.cols) || bus.settle(sync, bus.words + x, &in->bus);
@@ -135,14 +124,14 @@ struct WarpProc {
         return __all_sync(0xffffffffu, ok);
     }
 
-    __device__ __forceinline__ bool steps(const pw_tiling &t, const Span &sp, const pw_row_sync &sync) const
+    __device__ __forceinline__ bool steps(const pw_tiling &t, const pw_warp_span &sp, const pw_row_sync &sync) const
     {
         /* the staged chunk (32 bus values, 32 column data) and the last lane's 32 outputs */
-        __shared__ T in_val[32], out_val[32];
+        __shared__ Staged in_val[32], out_val[32];
         __shared__ Col in_col[32];
         const int k = threadIdx.x;
         Lanes L;
-        load_lanes(t, sp, &L);
+        L.load(app, t, sp);
         Pruning P = prune_begin();
         Incoming next{};
         issue(t, sp, sp.s0, &next);
@@ -150,7 +139,8 @@ struct WarpProc {
             const int n = sp.s1 - c < 32 ? (int)(sp.s1 - c) : 32;
             T val;
             if (!settle(t, sp, sync, c, &next, &val)) return false;
-            in_val[k] = val;
+            L.chunk_begin(app);
+            in_val[k] = L.stage(app, val);
             in_col[k] = next.col;
             __syncwarp(); /* the staged chunk before its reads; the last chunk's output reads before new writes */
             if (c + 32 < sp.s1) issue(t, sp, c + 32, &next); /* in flight while this chunk runs */
@@ -168,16 +158,17 @@ struct WarpProc {
             __syncwarp(); /* the last lane's outputs before they are stored */
             const int64_t j = c + k - (sp.lanes - 1); /* the last lane's column at step c + k */
             if (k < n && j >= 0 && j < t.cols) {
-                bus.send(sync, bus.words + j, out_val[k]);
-                app.row_out(sp.last_row, j, out_val[k]);
+                const T v = L.unstage(app, out_val[k]);
+                bus.send(sync, bus.words + j, v);
+                app.row_out(sp.last_row, j, v);
             }
         }
-        store_lanes(sp, L);
+        L.store(app, sp);
         prune_end(P);
         return true;
     }
 
-    /* ---- block pruning (App::prunes: SW, app_sw.cuh; pw_options.sw_prune) ----------------------
+    /* ---- block pruning (Lanes::prunes: SW, app_sw.cuh; pw_options.sw_prune) ----------------------
      * A path through a chunk's cells enters them from its boundary (the lanes' left and diag at its
      * first step, the row above's 32 values) or starts in them at 0, and gains at most the best
      * substitution score per diagonal move, of which there are at most min(rows left, columns left)
@@ -207,7 +198,7 @@ struct WarpProc {
     __device__ __forceinline__ Pruning prune_begin() const
     {
         Pruning P{0, 0, 0};
-        if constexpr (App::prunes)
+        if constexpr (Lanes::prunes)
             if (app.prune_best) P.best = *(volatile const int32_t *)app.prune_best;
         return P;
     }
@@ -215,10 +206,10 @@ struct WarpProc {
     /* Skip the interior chunk at c if its bound is below the best published (val: this thread's
      * bus value for it).  true: skipped, the lanes and out_val hold the floor values, the lanes'
      * column data are those of step c + 32. */
-    __device__ __forceinline__ bool prune_chunk(const pw_tiling &t, const Span &sp, Lanes *L, const T &val, int64_t c,
-                                                T *out_val, Pruning *P) const
+    __device__ __forceinline__ bool prune_chunk(const pw_tiling &t, const pw_warp_span &sp, Lanes *L, const T &val,
+                                                int64_t c, Staged *out_val, Pruning *P) const
     {
-        if constexpr (!App::prunes) {
+        if constexpr (!Lanes::prunes) {
             return false;
         } else {
             if (!app.prune_best) return false;
@@ -235,25 +226,11 @@ struct WarpProc {
             /* each thread bounds the boundary values it holds, and one vote decides: a shuffle
              * reduction here and at every publish cost 17% of an unrelated pair's run (it is on
              * every chunk's path) */
-            int32_t m = App::h_value(val);
-#pragma unroll
-            for (int q = 0; q < R; q++) {
-                const int32_t l = App::h_value(L->left[q]), d = App::h_value(L->diag[q]);
-                m = l > m ? l : m;
-                m = d > m ? d : m;
-            }
+            const int32_t m = L->held_max_h(val);
             const int64_t bound = (int64_t)(m > 0 ? m : 0) + gain;
             if (!__all_sync(0xffffffffu, bound < best)) return false;
-            const T floor = App::floor_value();
-#pragma unroll
-            for (int q = 0; q < R; q++) {
-                const int64_t lane = (int64_t)threadIdx.x * R + q, x = c + 32 - lane;
-                L->left[q] = floor;
-                L->diag[q] = floor;
-                L->col[q] = x >= 0 && x < t.cols ? app.col_load(x) : Col{};
-                L->pre[q] = app.pre(L->row[q], L->col[q]);
-            }
-            out_val[threadIdx.x] = floor;
+            L->to_floor(app, t, c);
+            out_val[threadIdx.x] = App::floor_value();
             if (threadIdx.x == 0) P->skipped += 32ull * (unsigned long long)sp.lanes;
             return true;
         }
@@ -261,16 +238,11 @@ struct WarpProc {
 
     /* After every fourth computed chunk: publish the best of the tile-row's rows so far where it
      * grew (a vote; the reduction and the atomic only then). */
-    __device__ __forceinline__ void prune_publish(const Span &sp, const Lanes &L, Pruning *P, int64_t c) const
+    __device__ __forceinline__ void prune_publish(const pw_warp_span &sp, const Lanes &L, Pruning *P, int64_t c) const
     {
-        if constexpr (App::prunes) {
+        if constexpr (Lanes::prunes) {
             if (!app.prune_best || ((c - sp.s0) & 96) != 0) return; /* every fourth chunk */
-            int32_t b = 0;
-#pragma unroll
-            for (int q = 0; q < R; q++) { /* only the tile-row's lanes hold accumulators */
-                const int32_t s = App::acc_score(L.acc[q]);
-                if ((int64_t)threadIdx.x * R + q < sp.lanes && s > b) b = s;
-            }
+            int32_t b = L.best_so_far(sp);
             if (!__any_sync(0xffffffffu, b > P->published)) return;
             b = warp_max(b);
             if (threadIdx.x == 0) atomicMax(app.prune_best, b);
@@ -280,7 +252,7 @@ struct WarpProc {
 
     __device__ __forceinline__ void prune_end(const Pruning &P) const
     {
-        if constexpr (App::prunes)
+        if constexpr (Lanes::prunes)
             if (app.pruned && threadIdx.x == 0 && P.skipped) atomicAdd(app.pruned, P.skipped);
     }
 
@@ -290,10 +262,10 @@ struct WarpProc {
      * into the shuffle's destination register and so waited for the shuffle: a shuffle and a
      * shared load latency a step on the wavefront's path. */
     template <bool Checked, int N>
-    __device__ __forceinline__ void run_chunk(const Span &sp, Lanes *L, const T *in_val, const Col *in_col, T *out_val,
-                                              int32_t rel, int n = N) const
+    __device__ __forceinline__ void run_chunk(const pw_warp_span &sp, Lanes *L, const Staged *in_val, const Col *in_col,
+                                              Staged *out_val, int32_t rel, int n = N) const
     {
-        T up = in_val[0];
+        Staged up = in_val[0];
         Col col = in_col[0];
         if constexpr (N > 0) {
 #pragma unroll
@@ -305,91 +277,17 @@ struct WarpProc {
 
     /* Step o of n with its staged values in *up, *col; reads step o + 1's into them first. */
     template <bool Checked>
-    __device__ __forceinline__ void chunk_step(const Span &sp, Lanes *L, const T *in_val, const Col *in_col, T *out_val,
-                                               int o, int n, int32_t rel, T *up, Col *col) const
+    __device__ __forceinline__ void chunk_step(const pw_warp_span &sp, Lanes *L, const Staged *in_val,
+                                               const Col *in_col, Staged *out_val, int o, int n, int32_t rel,
+                                               Staged *up, Col *col) const
     {
-        const T staged_up = *up;
+        const Staged staged_up = *up;
         const Col staged_col = *col;
         if (o + 1 < n) {
             *up = in_val[o + 1];
             *col = in_col[o + 1];
         }
-        step<Checked>(sp, L, staged_up, staged_col, out_val, o, rel);
-    }
-
-    /* Step rel + o of the tile: every lane computes its cell from the previous step's values.  In a
-     * checked tile (an end of the row, a short tile-row, a short chunk) every lane computes too,
-     * and a lane whose cell is outside the matrix keeps its state by selects: a branch a lane
-     * would split the warp, and the tiles at a row's start are on the wavefront's critical path
-     * (each tile-row waits on the one above there).  What such a lane computes never reaches a
-     * valid cell: past the right end it feeds only lanes further past it, before the left end it
-     * is never kept. */
-    template <bool Checked>
-    __device__ __forceinline__ void step(const Span &sp, Lanes *L, const T &staged_up, const Col &staged_col, T *out_val,
-                                         int o, int32_t rel) const
-    {
-        const int k = threadIdx.x;
-        const T shuffled_up = app.shfl_up_value(L->left[R - 1]);
-        const T in_up = k == 0 ? staged_up : shuffled_up;
-        /* Last lane first: lane q reads lane q - 1's previous-step value before it changes. */
-#pragma unroll
-        for (int q = R - 1; q >= 0; q--) {
-            const T up = q > 0 ? L->left[q - 1] : in_up;
-            const T v = app.cell_pre(L->pre[q], up, L->left[q], L->diag[q]);
-            TileAcc acc = L->acc[q];
-            app.tile_acc_add(acc, v, rel + o);
-            const bool keep = !Checked || (uint32_t)(rel + o - L->lo[q]) < L->span[q];
-            L->diag[q] = keep ? up : L->diag[q];
-            L->left[q] = keep ? v : L->left[q];
-            L->acc[q] = keep ? acc : L->acc[q];
-            const bool last = Checked ? k == sp.last_thread && q == sp.last_q : k == 31 && q == R - 1;
-            if (last) out_val[o] = v;
-        }
-        /* The next step's columns and cell inputs, off the up value's path: every lane (valid or
-         * not: its data are stand-ins then) takes lane q - 1's column. */
-        const Col shuffled_c = pw_shfl_up(L->col[R - 1]);
-        const Col in_c = k == 0 ? staged_col : shuffled_c;
-#pragma unroll
-        for (int q = R - 1; q >= 0; q--) {
-            L->col[q] = q > 0 ? L->col[q - 1] : in_c;
-            L->pre[q] = app.pre(L->row[q], L->col[q]);
-        }
-    }
-
-    __device__ __forceinline__ void load_lanes(const pw_tiling &t, const Span &sp, Lanes *L) const
-    {
-#pragma unroll
-        for (int q = 0; q < R; q++) {
-            const int64_t lane = (int64_t)threadIdx.x * R + q, i = sp.first + q;
-            const int64_t x = sp.s0 - lane; /* the lane's column at step s0 */
-            /* lanes past the tile's rows or the matrix's columns get stand-ins: pre() is made for
-             * every lane (unused where the cell is not), so its data must be safe to read */
-            L->row[q] = app.row_load(lane < sp.lanes ? i : sp.first - (int64_t)threadIdx.x * R);
-            L->col[q] = x >= 0 && x < t.cols ? app.col_load(x) : Col{};
-            L->pre[q] = app.pre(L->row[q], L->col[q]);
-            /* its column s0 + step - lane is in [0, cols) for steps [lane - s0, cols + lane - s0) */
-            const int64_t lo = lane - sp.s0 > 0 ? lane - sp.s0 : 0, end = t.cols + lane - sp.s0;
-            L->lo[q] = (int32_t)lo;
-            L->span[q] = lane < sp.lanes && end > lo ? (uint32_t)(end - lo < INT32_MAX ? end - lo : INT32_MAX) : 0;
-            if (lane < sp.lanes) {
-                L->left[q] = pw_load_cg(app.left + i); /* the lane's value at step s0 - 1 */
-                L->diag[q] = pw_load_cg(app.diag + i);
-                L->acc[q] = app.tile_acc_load(i);
-            }
-        }
-    }
-
-    __device__ __forceinline__ void store_lanes(const Span &sp, const Lanes &L) const
-    {
-#pragma unroll
-        for (int q = 0; q < R; q++) {
-            const int64_t lane = (int64_t)threadIdx.x * R + q, i = sp.first + q;
-            if (lane < sp.lanes) {
-                app.left[i] = L.left[q];
-                app.diag[i] = L.diag[q];
-                app.tile_acc_store(i, L.acc[q], sp.s0 - lane);
-            }
-        }
+        L->template step<Checked>(app, sp, staged_up, staged_col, out_val, o, rel);
     }
 };
 

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# bench/sw_lanes.sh - SW's 16-bit pairs of lanes (src/cuda/device/sw_packed_lanes.cuh, issue 28)
+# against the 32-bit lanes (PEERWAVE_SW_LANES=scalar) in one device call, in stages
+# (PW_STAGES, default "tests sanitize bench genomes"):
+#   tests     test_gpu: random shapes on every strategy (the pairs wherever h = 64, 128, 256 and
+#             no pruning) and its packed cases (scores past 16 bits, protein, ties)
+#   sanitize  memcheck and racecheck on small shapes
+#   bench     bench_suite --only SW (DNA affine 3/1, linear, BLOSUM62 11/1; CUDA events, median of
+#             5, each result checked against the threaded CPU engine), PW+HT, at PW_SIZES
+#             (default 65536 262144) and tile heights PW_TILE_HS (default 64 128), both lanes
+#   genomes   whole M. leprae vs M. tuberculosis (carry .bench-data: kmer-examples' test data)
+#             with 1/-3/5/2 and 2/-3/5/2, both lanes: score, end cells and kernel time
+# Logs under $OUT; a summary last.
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/sw_lanes.sh
+set -u
+cd "$(dirname "$0")/.."
+out=${OUT:-/tmp/pw-sw-lanes}
+mkdir -p "$out"
+. tests/gpu/device_lib.sh
+stage() { [[ " ${PW_STAGES:-tests sanitize bench genomes} " == *" $1 "* ]]; }
+pw_begin
+
+if stage tests; then
+  PW_TEST_SHAPES=${PW_TEST_SHAPES:-100} timeout 400 ./build-gpu/tests/test_gpu > "$out/test_gpu.log" 2>&1
+  summary "test_gpu: rc=$? $(tail -1 "$out/test_gpu.log")"
+  grep -E "^packed|FAIL" "$out/test_gpu.log" | head -30 | tee -a "$out/summary.txt"
+fi
+if stage sanitize; then
+  pw_sanitize "$out" memcheck racecheck | tee -a "$out/summary.txt"
+fi
+if stage bench; then
+  for n in ${PW_SIZES:-65536 262144}; do
+    for h in ${PW_TILE_HS:-64 128}; do
+      pw_suite "$out/sw.txt" "pairs h=$h" "" --only SW --size $n --tile-h $h --method PW+HT
+      pw_suite "$out/sw.txt" "scalar h=$h" "PEERWAVE_SW_LANES=scalar" --only SW --size $n --tile-h $h --method PW+HT
+    done
+  done
+fi
+if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
+  tar xzf .bench-data/kmer_test_data.tar.gz -C "$out" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
+  g1=$out/GCF_000195855.1_ASM19585v1_genomic.fna g2=$out/GCF_000195955.2_ASM19595v2_genomic.fna
+  for scores in "1 -3 5 2" "2 -3 5 2"; do
+    set -- $scores
+    for lanes in pairs scalar; do
+      f="$out/genomes_${1}_${2}_$lanes.txt"
+      env $([ $lanes = scalar ] && echo PEERWAVE_SW_LANES=scalar) timeout 120 ./build-gpu/peerwave sw --backend cuda \
+        --match $1 --mismatch $2 --gap-open $3 --gap-extend $4 ${PW_GENOME_ARGS:-} "$g1" "$g2" > "$f" 2>&1
+      summary "genomes $scores $lanes: rc=$? $(grep -E '^(score|end_a|end_b|seconds|gcups|tile_h|lane_bits):' "$f" | tr '\n' ' ')"
+    done
+  done
+fi
+echo "==== summary"
+cat "$out/summary.txt"
