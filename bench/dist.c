@@ -6,6 +6,7 @@
  * HEAT's residual, SAT's whole table) bit for bit.
  *
  *   bench_dist [--ranks R] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]]
+ *              [--sat-f32 1] [--only sw|heat|sat]
  *
  * --gpus G: the ranks on the GPUs instead (rank k on device k mod G, the CUDA engines) against one
  * GPU; --blocks B caps each rank's persistent blocks of HEAT and SAT, --sw-blocks B of SW (a warp
@@ -47,11 +48,14 @@ typedef struct problem {
     char *a, *b;
     int64_t n;       /* SW: letters of each; HEAT/SAT: the grid's side */
     float *grid0;    /* HEAT: the initial grid */
-    uint8_t *image;  /* SAT */
+    uint8_t *image;  /* SAT u8 -> i64 */
+    float *fimage;   /* SAT f32 -> f32 (--sat-f32) */
     int threads;
 } problem;
 
 static int gpus, blocks, sw_blocks, direct = 1; /* --gpus, --blocks, --sw-blocks, --direct */
+static int sat_f32;                               /* --sat-f32: SAT f32 -> f32 instead of u8 -> i64 */
+static const char *only;                          /* --only sw|heat|sat */
 
 typedef struct rank_run {
     pw_comm *comm;
@@ -60,7 +64,7 @@ typedef struct rank_run {
     double kernel_s;   /* the engine's own time (pw_run_info.seconds) */
     int64_t result[3]; /* SW: score, end_a, end_b; HEAT: the residual's bits */
     float *grid;       /* HEAT: this rank's copy */
-    int64_t *out;      /* SAT: the whole table; each rank fills its band */
+    void *out;         /* SAT: the whole table (i64, or f32 with --sat-f32); each rank fills its band */
 } rank_run;
 
 static pw_options options_for(const problem *p, int threads, int rank)
@@ -111,14 +115,18 @@ static void *rank_main(void *arg)
         memcpy(&r->result[0], &residual, sizeof residual);
     } else if (r->comm) {
         pw_dist_split(r->comm, rank, p->n, &first, &count);
-        pw_image in = {PW_U8, p->n, count, p->n, p->image + first};
-        int64_t *band = malloc(sizeof *band * (size_t)(p->n * count));
-        pw_image out = {PW_I64, p->n, count, 0, band};
+        const size_t elem = sat_f32 ? sizeof(float) : sizeof(int64_t);
+        pw_image in = sat_f32 ? (pw_image){PW_F32, p->n, count, p->n, p->fimage + first}
+                              : (pw_image){PW_U8, p->n, count, p->n, p->image + first};
+        char *band = malloc(elem * (size_t)(p->n * count));
+        pw_image out = {sat_f32 ? PW_F32 : PW_I64, p->n, count, 0, band};
         r->st = band ? pw_dist_sat(r->comm, &in, &out, &o, &info) : PW_ERR_OUT_OF_MEMORY;
-        for (int64_t i = 0; band && i < p->n; i++) memcpy(r->out + i * p->n + first, band + i * count, sizeof *band * (size_t)count);
+        for (int64_t i = 0; band && i < p->n; i++)
+            memcpy((char *)r->out + elem * (size_t)(i * p->n + first), band + elem * (size_t)(i * count), elem * (size_t)count);
         free(band);
     } else {
-        pw_image in = {PW_U8, p->n, p->n, 0, p->image}, out = {PW_I64, p->n, p->n, 0, r->out};
+        pw_image in = sat_f32 ? (pw_image){PW_F32, p->n, p->n, 0, p->fimage} : (pw_image){PW_U8, p->n, p->n, 0, p->image};
+        pw_image out = {sat_f32 ? PW_F32 : PW_I64, p->n, p->n, 0, r->out};
         r->st = pw_sat(&in, &out, &o, &info);
     }
     r->kernel_s = info.seconds;
@@ -131,7 +139,7 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
 {
     const size_t cells = (size_t)(p->n * p->n);
     float *grids = p->app == APP_HEAT ? malloc(sizeof(float) * cells * (size_t)ranks) : NULL;
-    int64_t *out = p->app == APP_SAT ? malloc(sizeof(int64_t) * cells) : NULL;
+    void *out = p->app == APP_SAT ? malloc((sat_f32 ? sizeof(float) : sizeof(int64_t)) * cells) : NULL;
     for (int k = 0; grids && k < ranks; k++) memcpy(grids + cells * (size_t)k, p->grid0, sizeof(float) * cells);
     pw_comm *comms[64] = {0};
     if (ranks > 1) pw_comm_local(ranks, comms);
@@ -154,9 +162,14 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
     *kernel_s = 0; /* the longest rank's */
     for (int k = 0; k < ranks; k++)
         if (runs[k].kernel_s > *kernel_s) *kernel_s = runs[k].kernel_s;
-    if (out) { /* FNV-1a of the table */
+    if (out) { /* FNV-1a of the table's bits (floats too: the bands keep one GPU's summation order) */
         uint64_t h = 14695981039346656037ULL;
-        for (size_t k = 0; k < cells; k++) h = (h ^ (uint64_t)out[k]) * 1099511628211ULL;
+        for (size_t k = 0; k < cells; k++) {
+            uint64_t v = 0;
+            if (sat_f32) memcpy(&v, (const float *)out + k, sizeof(float));
+            else v = (uint64_t)((const int64_t *)out)[k];
+            h = (h ^ v) * 1099511628211ULL;
+        }
         result[0] = (int64_t)h;
     }
     free(grids);
@@ -177,9 +190,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--blocks")) blocks = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--direct")) direct = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--sw-blocks")) sw_blocks = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--sat-f32")) sat_f32 = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--only")) only = argv[k + 1];
     }
     if (ranks < 2 || ranks > 64 || threads < 1 || gpus < 0 || blocks < 0) {
-        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]]\n");
+        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]] [--sat-f32 0|1] [--only sw|heat|sat]\n");
         return 2;
     }
     if (gpus)
@@ -191,7 +206,8 @@ int main(int argc, char **argv)
            "ranks_kern_s", "ratio", "check");
     uint64_t s = 12345;
     for (int app = 0; app < 3; app++) {
-        problem p = {app, NULL, NULL, app == APP_SW ? sw_n : grid_n, NULL, NULL, ranks * threads};
+        if (only && strcmp(only, app_names[app]) != 0) continue;
+        problem p = {app, NULL, NULL, app == APP_SW ? sw_n : grid_n, NULL, NULL, NULL, ranks * threads};
         const size_t cells = (size_t)(p.n * p.n);
         if (app == APP_SW) {
             p.a = malloc((size_t)p.n), p.b = malloc((size_t)p.n);
@@ -202,6 +218,9 @@ int main(int argc, char **argv)
         } else if (app == APP_HEAT) {
             p.grid0 = malloc(sizeof(float) * cells);
             for (size_t k = 0; k < cells; k++) p.grid0[k] = (float)(k % 97) / 97.0f;
+        } else if (sat_f32) {
+            p.fimage = malloc(sizeof(float) * cells);
+            for (size_t k = 0; k < cells; k++) p.fimage[k] = (float)(k * 2654435761u >> 24) / 255.0f;
         } else {
             p.image = malloc(cells);
             for (size_t k = 0; k < cells; k++) p.image[k] = (uint8_t)(k * 2654435761u >> 24);
@@ -220,9 +239,9 @@ int main(int argc, char **argv)
         qsort(many, 3, sizeof many[0], cmp_double);
         qsort(one_k, 3, sizeof one_k[0], cmp_double);
         qsort(many_k, 3, sizeof many_k[0], cmp_double);
-        printf("%-6s %10lld %12.3f %12.3f %8.3f %12.4f %12.4f %8.3f  %s\n", app_names[app], (long long)p.n, one[1], many[1],
+        printf("%-6s %10lld %12.3f %12.3f %8.3f %12.4f %12.4f %8.3f  %s\n", app == APP_SAT && sat_f32 ? "satf32" : app_names[app], (long long)p.n, one[1], many[1],
                one[1] / many[1], one_k[1], many_k[1], many_k[1] > 0 ? one_k[1] / many_k[1] : 0.0, ok ? "equal" : "DIFFERENT");
-        free(p.a), free(p.b), free(p.grid0), free(p.image);
+        free(p.a), free(p.b), free(p.grid0), free(p.image), free(p.fimage);
     }
     return 0;
 }

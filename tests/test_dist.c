@@ -9,6 +9,7 @@
  *   test_dist              ranks are threads of this process (pw_comm_local), 1 .. 4 of them
  *   mpirun -np N test_dist --mpi    ranks are MPI processes (pw_comm_mpi); CTest runs N = 2, 3
  *   test_dist --gpu        every app's bands on the GPU, 2 and 3 ranks as threads sharing it
+ *   PW_TEST_GPUS=G test_dist --gpu   the same with rank k on device k mod G (up to 4 ranks when G >= 4)
  *                          (PW_TEST_SERIAL_KERNELS=1: at most one sweep, for compute-sanitizer)
  *
  * Every rank draws the same cases from the same seed; each compares its own results (SW's and
@@ -456,11 +457,21 @@ static void b_with_gap_at_edge(pw_comm *c, rng *r, const char *a, int64_t n, cha
     }
 }
 
+/* PW_TEST_GPUS=G: rank k on device k mod G (the hand-over between GPUs: peer memory or the host);
+ * unset, every rank on device 0 */
+static int test_gpus(void)
+{
+    const char *v = getenv("PW_TEST_GPUS");
+    const int g = v ? atoi(v) : 1;
+    return g >= 1 ? g : 1;
+}
+
 static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
 {
     rng r = {seed};
     void *stream = NULL;
-    pw_status st = pw_cuda_stream_create(0, &stream);
+    const int gpus = test_gpus(), device = pw_comm_rank(c) % gpus, sharing = (pw_comm_size(c) + gpus - 1) / gpus;
+    pw_status st = pw_cuda_stream_create(device, &stream);
     EXPECT(log, st == PW_OK, "stream: %s", pw_status_str(st));
     for (int k = 0; st == PW_OK && k < cases; k++) {
         const int ranks = pw_comm_size(c), dtw = (int)range(&r, 0, 1);
@@ -479,7 +490,9 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
         gpu = cpu;
         gpu.backend = PW_BACKEND_CUDA;
         gpu.cuda_stream = stream;
-        gpu.max_blocks = 132 / ranks / 2; /* (each rank's kernel a share of the SMs) */
+        gpu.device = device;
+        /* (ranks sharing a GPU: each kernel a share of its SMs; a GPU to itself: all of them) */
+        gpu.max_blocks = sharing > 1 ? 132 / sharing / 2 : 0;
         /* (a hand-over that never comes fails in seconds, not minutes; under compute-sanitizer a
          * neighbour's kernel may take that long) */
         gpu.watchdog_ms = getenv("PW_TEST_SERIAL_KERNELS") ? 60000 : 5000;
@@ -668,7 +681,9 @@ int main(int argc, char **argv)
 #endif
     }
     if (!gpu) failing_allocations();
-    for (int ranks = gpu ? 2 : 1; ranks <= (gpu ? 3 : 4); ranks++) {
+    /* (GPU: 2 and 3 ranks, and up to 4 where PW_TEST_GPUS gives that many devices) */
+    const int most_ranks = gpu ? (test_gpus() >= 4 ? 4 : 3) : 4;
+    for (int ranks = gpu ? 2 : 1; ranks <= most_ranks; ranks++) {
         pw_comm *comms[4];
         CHECK(pw_comm_local(ranks, comms) == PW_OK, "pw_comm_local(%d)", ranks);
         thread_arg args[4];

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# tests/gpu/multi.sh - one wavefront over several GPUs of one host (issue 29), in stages
+# (PW_STAGES, default "tests bench genomes"); needs a machine with 2 or more GPUs (nvidia-h100-x2,
+# -x4, nvidia-h200-x2, -x4).  Logs under $OUT, a summary last.
+#   tests    bench/peer_hop.cu (one hand-over's latency between GPU 0 and 1 over NVLink, and bulk
+#            peer copies), then test_dist --gpu with rank k on GPU k mod G (PW_TEST_GPUS): every
+#            app's bands handed over between GPUs (direct peer stores and through the host) against
+#            the CPU engines, for G = 2 and for all the GPUs; while those run, the single-GPU
+#            checks of PW_ONE_GPU_STAGES (bench/sw_lanes.sh's stages, default "tests") on the last GPU
+#   bench    bench_dist --gpus G (rank k on GPU k) against one GPU, G = 2 and all: SW at
+#            PW_DIST_SW (default 262144), HEAT f32 (8 pipelined sweeps) and SAT u8 -> i64 at
+#            PW_DIST_GRID (default 32768), SAT f32 at PW_DIST_BIG (default 65536); kernel times,
+#            median of 3, every result checked against the one-GPU run
+#   genomes  whole M. leprae vs M. tuberculosis (carry .bench-data), 1/-3/5/2, on 1, 2 and all
+#            GPUs with `peerwave sw --gpus G`: score, end cell and time
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash tests/gpu/multi.sh
+set -u
+cd "$(dirname "$0")/../.."
+out=${OUT:-/tmp/pw-multi}
+mkdir -p "$out"
+. tests/gpu/device_lib.sh
+stage() { [[ " ${PW_STAGES:-tests bench genomes} " == *" $1 "* ]]; }
+gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+pw_begin
+summary "$gpus GPUs: $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | tr -s ' ' | tr '\n' ' ')"
+nvidia-smi topo -m > "$out/topo.txt" 2>&1
+
+# test_dist --gpu with rank k on GPU k mod $1 (GPUs 0 .. $1 - 1)
+dist_tests() {
+  CUDA_VISIBLE_DEVICES=$(seq -s, 0 $(($1 - 1))) PW_TEST_GPUS=$1 timeout 200 stdbuf -oL ./build-gpu/tests/test_dist --gpu \
+    > "$out/test_dist_gpus$1.log" 2>&1
+  summary "test_dist --gpu, ranks on $1 GPUs: rc=$? $(tail -1 "$out/test_dist_gpus$1.log")"
+  grep FAIL "$out/test_dist_gpus$1.log" | head -6 | tee -a "$out/summary.txt"
+}
+# bench/sw_lanes.sh's stages PW_ONE_GPU_STAGES on the last GPU
+one_gpu_checks() {
+  CUDA_VISIBLE_DEVICES=$((gpus - 1)) OUT="$out/one_gpu" PW_STAGES="${PW_ONE_GPU_STAGES:-tests}" PW_TEST_SHAPES=${PW_TEST_SHAPES:-40} \
+    bash bench/sw_lanes.sh > "$out/one_gpu.log" 2>&1
+  summary "one GPU (GPU $((gpus - 1))): $(sed -n '/==== summary/,$p' "$out/one_gpu.log" | tail -n +3 | tr '\n' '|')"
+}
+
+if stage tests; then
+  # (with 3 or more GPUs the single-GPU checks run beside the 2-GPU tests, on a GPU of their own)
+  [ -n "${PW_ONE_GPU_STAGES-tests}" ] && [ $gpus -ge 3 ] && { one_gpu_checks & one_gpu=$!; }
+  nvcc -O3 -arch=sm_90 -std=c++17 -o build-gpu/peer_hop bench/peer_hop.cu > "$out/peer_hop.log" 2>&1 &&
+    CUDA_VISIBLE_DEVICES=0,1 timeout 60 ./build-gpu/peer_hop 20000 >> "$out/peer_hop.log" 2>&1
+  summary "peer_hop: rc=$?"
+  tail -11 "$out/peer_hop.log" | tee -a "$out/summary.txt"
+  dist_tests 2
+  [ -n "${one_gpu:-}" ] && wait $one_gpu
+  [ -n "${PW_ONE_GPU_STAGES-tests}" ] && [ $gpus -lt 3 ] && one_gpu_checks
+  [ $gpus -gt 2 ] && dist_tests $gpus
+fi
+
+if stage bench; then
+  for g in 2 $gpus; do
+    timeout 280 ./build-gpu/bench_dist --gpus $g --ranks $g --sw ${PW_DIST_SW:-262144} --grid ${PW_DIST_GRID:-32768} \
+      > "$out/bench_dist_gpus$g.log" 2>&1
+    summary "bench_dist --gpus $g: rc=$?"
+    tail -3 "$out/bench_dist_gpus$g.log" | tee -a "$out/summary.txt"
+    timeout 280 ./build-gpu/bench_dist --gpus $g --ranks $g --grid ${PW_DIST_BIG:-65536} --sat-f32 1 --only sat \
+      > "$out/bench_dist_satf32_gpus$g.log" 2>&1
+    summary "bench_dist --gpus $g SAT f32: rc=$? $(tail -1 "$out/bench_dist_satf32_gpus$g.log")"
+    [ $g = $gpus ] && break
+  done
+fi
+
+if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
+  tar xzf .bench-data/kmer_test_data.tar.gz -C "$out" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
+  g1=$out/GCF_000195855.1_ASM19585v1_genomic.fna g2=$out/GCF_000195955.2_ASM19595v2_genomic.fna
+  for g in 1 2 $gpus; do
+    f="$out/genomes_gpus$g.txt"
+    t0=$(date +%s%N)
+    timeout 120 ./build-gpu/peerwave sw --backend cuda $([ $g -gt 1 ] && echo --gpus $g) \
+      --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
+    rc=$?
+    summary "genomes on $g GPU(s): rc=$rc wall $(awk -v a=$t0 -v b=$(date +%s%N) 'BEGIN { printf "%.2f", (b - a) / 1e9 }')s $(grep -E '^(score|end_a|end_b|seconds|gcups|lane_bits):' "$f" | tr '\n' ' ')"
+    [ $g = $gpus ] && break
+  done
+  rm -f "$g1" "$g2"
+fi
+echo "==== summary"
+cat "$out/summary.txt"
