@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # tests/gpu/multi.sh - one wavefront over several GPUs of one host (issue 29), in stages
-# (PW_STAGES, default "tests bench genomes"); needs a machine with 2 or more GPUs (nvidia-h100-x2,
+# (PW_STAGES, default "tests tests-all bench genomes"); needs a machine with 2 or more GPUs (nvidia-h100-x2,
 # -x4, nvidia-h200-x2, -x4).  Logs under $OUT, a summary last.
 #   tests    bench/peer_hop.cu (one hand-over's latency between GPU 0 and 1 over NVLink, and bulk
 #            peer copies), then test_dist --gpu with rank k on GPU k mod G (PW_TEST_GPUS): every
 #            app's bands handed over between GPUs (direct peer stores and through the host) against
-#            the CPU engines, for G = 2 and for all the GPUs; while those run, the single-GPU
-#            checks of PW_ONE_GPU_STAGES (bench/sw_lanes.sh's stages, default "tests") on the last GPU
+#            the CPU engines, for G = 2; while those run, the single-GPU checks of
+#            PW_ONE_GPU_STAGES (bench/sw_lanes.sh's stages, default "tests") on the last GPU
+#   tests-all  test_dist --gpu with the ranks on all the GPUs (where there are more than 2)
 #   bench    bench_dist --gpus G (rank k on GPU k) against one GPU, G = 2 and all: SW at
 #            PW_DIST_SW (default 262144), HEAT f32 (8 pipelined sweeps) and SAT u8 -> i64 at
 #            PW_DIST_GRID (default 32768), SAT f32 at PW_DIST_BIG (default 65536); kernel times,
@@ -19,7 +20,7 @@ cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/pw-multi}
 mkdir -p "$out"
 . tests/gpu/device_lib.sh
-stage() { [[ " ${PW_STAGES:-tests bench genomes} " == *" $1 "* ]]; }
+stage() { [[ " ${PW_STAGES:-tests tests-all bench genomes} " == *" $1 "* ]]; }
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 pw_begin
 summary "$gpus GPUs: $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | tr -s ' ' | tr '\n' ' ')"
@@ -49,8 +50,8 @@ if stage tests; then
   dist_tests 2
   [ -n "${one_gpu:-}" ] && wait $one_gpu
   [ -n "${PW_ONE_GPU_STAGES-tests}" ] && [ $gpus -lt 3 ] && one_gpu_checks
-  [ $gpus -gt 2 ] && dist_tests $gpus
 fi
+stage tests-all && [ $gpus -gt 2 ] && dist_tests $gpus
 
 if stage bench; then
   for g in 2 $gpus; do
