@@ -6,7 +6,11 @@
  * HEAT's residual, SAT's whole table) bit for bit.
  *
  *   bench_dist [--ranks R] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]]
- *              [--sat-f32 1] [--only sw|heat|sat]
+ *              [--sat-f32 1] [--only sw|heat|sat] [--no-reference 1]
+ *
+ * --no-reference 1 (with --only sat, u8 -> i64): the bands only, one run, no one-GPU reference (a
+ * grid larger than one GPU's memory); the table is checked exactly on its own (each row's
+ * differences from the row above are its input's running sums).
  *
  * --gpus G: the ranks on the GPUs instead (rank k on device k mod G, the CUDA engines) against one
  * GPU; --blocks B caps each rank's persistent blocks of HEAT and SAT, --sw-blocks B of SW (a warp
@@ -115,15 +119,12 @@ static void *rank_main(void *arg)
         memcpy(&r->result[0], &residual, sizeof residual);
     } else if (r->comm) {
         pw_dist_split(r->comm, rank, p->n, &first, &count);
+        /* (the band's columns of the whole table, a view with its stride: no copy of the band) */
         const size_t elem = sat_f32 ? sizeof(float) : sizeof(int64_t);
         pw_image in = sat_f32 ? (pw_image){PW_F32, p->n, count, p->n, p->fimage + first}
                               : (pw_image){PW_U8, p->n, count, p->n, p->image + first};
-        char *band = malloc(elem * (size_t)(p->n * count));
-        pw_image out = {sat_f32 ? PW_F32 : PW_I64, p->n, count, 0, band};
-        r->st = band ? pw_dist_sat(r->comm, &in, &out, &o, &info) : PW_ERR_OUT_OF_MEMORY;
-        for (int64_t i = 0; band && i < p->n; i++)
-            memcpy((char *)r->out + elem * (size_t)(i * p->n + first), band + elem * (size_t)(i * count), elem * (size_t)count);
-        free(band);
+        pw_image out = {sat_f32 ? PW_F32 : PW_I64, p->n, count, p->n, (char *)r->out + elem * (size_t)first};
+        r->st = pw_dist_sat(r->comm, &in, &out, &o, &info);
     } else {
         pw_image in = sat_f32 ? (pw_image){PW_F32, p->n, p->n, 0, p->fimage} : (pw_image){PW_U8, p->n, p->n, 0, p->image};
         pw_image out = {sat_f32 ? PW_F32 : PW_I64, p->n, p->n, 0, r->out};
@@ -132,6 +133,48 @@ static void *rank_main(void *arg)
     r->kernel_s = info.seconds;
     return NULL;
 }
+
+/* --no-reference: the table of a SAT u8 -> i64 checked without a one-GPU run (a grid larger than
+ * one GPU): every row's differences from the row above must be the running sums of its input
+ * row, exactly.  Rows split over threads. */
+typedef struct sat_check {
+    const uint8_t *in;
+    const int64_t *out;
+    int64_t n, row0, row1, bad;
+} sat_check;
+
+static void *sat_check_rows(void *arg)
+{
+    sat_check *c = arg;
+    for (int64_t i = c->row0; i < c->row1 && !c->bad; i++) {
+        int64_t sum = 0;
+        for (int64_t j = 0; j < c->n; j++) {
+            sum += c->in[i * c->n + j];
+            const int64_t above = i ? c->out[(i - 1) * c->n + j] : 0;
+            if (c->out[i * c->n + j] - above != sum) c->bad = 1;
+        }
+    }
+    return NULL;
+}
+
+static int sat_table_right(const uint8_t *in, const int64_t *out, int64_t n)
+{
+    enum { CHECKERS = 16 };
+    sat_check c[CHECKERS];
+    pthread_t ids[CHECKERS];
+    for (int t = 0; t < CHECKERS; t++) {
+        c[t] = (sat_check){in, out, n, n * t / CHECKERS, n * (t + 1) / CHECKERS, 0};
+        pthread_create(&ids[t], NULL, sat_check_rows, &c[t]);
+    }
+    int right = 1;
+    for (int t = 0; t < CHECKERS; t++) {
+        pthread_join(ids[t], NULL);
+        right &= !c[t].bad;
+    }
+    return right;
+}
+
+static int no_reference; /* --no-reference 1 */
 
 /* One run on `ranks` ranks (1: the single process): seconds; *result its answer (SAT: a hash of
  * the table, HEAT: the residual, SW: the best cell). */
@@ -162,7 +205,8 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
     *kernel_s = 0; /* the longest rank's */
     for (int k = 0; k < ranks; k++)
         if (runs[k].kernel_s > *kernel_s) *kernel_s = runs[k].kernel_s;
-    if (out) { /* FNV-1a of the table's bits (floats too: the bands keep one GPU's summation order) */
+    if (out && no_reference) result[0] = sat_table_right(p->image, out, p->n);
+    else if (out) { /* FNV-1a of the table's bits (floats too: the bands keep one GPU's summation order) */
         uint64_t h = 14695981039346656037ULL;
         for (size_t k = 0; k < cells; k++) {
             uint64_t v = 0;
@@ -192,9 +236,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--sw-blocks")) sw_blocks = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--sat-f32")) sat_f32 = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--only")) only = argv[k + 1];
+        else if (!strcmp(argv[k], "--no-reference")) no_reference = atoi(argv[k + 1]);
+    }
+    if (no_reference && (sat_f32 || !only || strcmp(only, "sat") != 0)) {
+        fprintf(stderr, "bench_dist: --no-reference checks SAT u8 -> i64 only (--only sat)\n");
+        return 2;
     }
     if (ranks < 2 || ranks > 64 || threads < 1 || gpus < 0 || blocks < 0) {
-        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]] [--sat-f32 0|1] [--only sw|heat|sat]\n");
+        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]] [--sat-f32 0|1] [--only sw|heat|sat] [--no-reference 1]\n");
         return 2;
     }
     if (gpus)
@@ -226,10 +275,17 @@ int main(int argc, char **argv)
             for (size_t k = 0; k < cells; k++) p.image[k] = (uint8_t)(k * 2654435761u >> 24);
         }
         int64_t ref[3], got[3];
-        double one[3], many[3], one_k[3], many_k[3];
+        double one[3] = {0}, many[3] = {0}, one_k[3] = {0}, many_k[3] = {0};
         int ok = 1;
         for (int k = 0; k < 3; k++) {
             p.threads = ranks * threads;
+            if (no_reference) { /* (a grid larger than one GPU: the bands alone, once, checked on their own) */
+                p.threads = threads;
+                many[0] = many[1] = many[2] = run(&p, ranks, got, &many_k[0]);
+                many_k[1] = many_k[2] = many_k[0];
+                ok = got[0] == 1;
+                break;
+            }
             one[k] = run(&p, 1, ref, &one_k[k]);
             p.threads = threads;
             many[k] = run(&p, ranks, got, &many_k[k]);
@@ -240,7 +296,8 @@ int main(int argc, char **argv)
         qsort(one_k, 3, sizeof one_k[0], cmp_double);
         qsort(many_k, 3, sizeof many_k[0], cmp_double);
         printf("%-6s %10lld %12.3f %12.3f %8.3f %12.4f %12.4f %8.3f  %s\n", app == APP_SAT && sat_f32 ? "satf32" : app_names[app], (long long)p.n, one[1], many[1],
-               one[1] / many[1], one_k[1], many_k[1], many_k[1] > 0 ? one_k[1] / many_k[1] : 0.0, ok ? "equal" : "DIFFERENT");
+               one[1] / many[1], one_k[1], many_k[1], many_k[1] > 0 ? one_k[1] / many_k[1] : 0.0,
+               no_reference ? (ok ? "right" : "WRONG") : ok ? "equal" : "DIFFERENT");
         free(p.a), free(p.b), free(p.grid0), free(p.image), free(p.fimage);
     }
     return 0;

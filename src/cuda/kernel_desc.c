@@ -30,7 +30,7 @@ void pw_kernel_switches_read(pw_kernel_switches *out)
                              : getenv("PEERWAVE_STENCIL_PROCESSOR") && *getenv("PEERWAVE_STENCIL_PROCESSOR") &&
                                        !env_is("PEERWAVE_STENCIL_PROCESSOR", "warp") ? 2 : 0;
     out->pipeline_sweeps = !env_is("PEERWAVE_PIPELINE_SWEEPS", "0");
-    out->sw_scalar_lanes = env_is("PEERWAVE_SW_LANES", "scalar");
+    out->sw_packed_lanes = env_is("PEERWAVE_SW_LANES", "pairs");
     /* plane and flat: for measuring and as fallbacks (PERFORMANCE.md) */
     out->layout_3d = env_is("PEERWAVE_3D", "plane") ? PW_3D_PLANE : env_is("PEERWAVE_3D", "flat") ? PW_3D_FLAT : PW_3D_TILES;
     const char *tile3 = getenv("PEERWAVE_3D_TILE");

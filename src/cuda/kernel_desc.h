@@ -22,7 +22,9 @@
  *   PEERWAVE_SPIN_POLLS=N               polls a wait makes before it sleeps between them
  *   PEERWAVE_3D=plane|flat              3-D user cells plane by plane, or over the flattened space
  *   PEERWAVE_3D_TILE=KWxNW              the 3-D processor's tile (planes a thread x warps)
- *   PEERWAVE_SW_LANES=scalar            SW on the warp processor's 32-bit lanes, not 16-bit pairs
+ *   PEERWAVE_SW_LANES=pairs             SW on 16-bit pairs of lanes (EXPERIMENTAL: hung on its first
+ *                                       GPU run, 2026-11-28; fixed since but not yet run again; the
+ *                                       32-bit lanes are the default)
  */
 #ifndef PW_KERNEL_DESC_H
 #define PW_KERNEL_DESC_H
@@ -78,7 +80,7 @@ typedef struct pw_kernel_switches {
     int layout_3d;        /* pw_layout_3d: PEERWAVE_3D=plane or flat (else tiles) */
     int tile3_kw, tile3_nw; /* PEERWAVE_3D_TILE=KWxNW (each 1, 2, 4 or 8): the 3-D processor's
                                planes a thread and warps a block; 0: the defaults (proc_shapes.h) */
-    int sw_scalar_lanes;  /* PEERWAVE_SW_LANES=scalar */
+    int sw_packed_lanes;  /* PEERWAVE_SW_LANES=pairs */
 } pw_kernel_switches;
 
 /* Polls a wait makes back to back before it starts sleeping between them (device/sync.cuh). */

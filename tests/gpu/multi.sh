@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # tests/gpu/multi.sh - one wavefront over several GPUs of one host (issue 29), in stages
-# (PW_STAGES, default "tests tests-all bench genomes"); needs a machine with 2 or more GPUs (nvidia-h100-x2,
+# (PW_STAGES, default "tests tests-all bench huge genomes"); needs a machine with 2 or more GPUs (nvidia-h100-x2,
 # -x4, nvidia-h200-x2, -x4).  Logs under $OUT, a summary last.
 #   tests    bench/peer_hop.cu (one hand-over's latency between GPU 0 and 1 over NVLink, and bulk
 #            peer copies), then test_dist --gpu with rank k on GPU k mod G (PW_TEST_GPUS): every
 #            app's bands handed over between GPUs (direct peer stores and through the host) against
 #            the CPU engines, for G = 2; while those run, the single-GPU checks of
-#            PW_ONE_GPU_STAGES (bench/sw_lanes.sh's stages, default "tests") on the last GPU
+#            PW_ONE_GPU_STAGES (bench/sw_lanes.sh's stages, e.g. "tests"; default none) on the last GPU
 #   tests-all  test_dist --gpu with the ranks on all the GPUs (where there are more than 2)
 #   bench    bench_dist --gpus G (rank k on GPU k) against one GPU, G = 2 and all: SW at
 #            PW_DIST_SW (default 262144), HEAT f32 (8 pipelined sweeps) and SAT u8 -> i64 at
 #            PW_DIST_GRID (default 32768), SAT f32 at PW_DIST_BIG (default 65536); kernel times,
 #            median of 3, every result checked against the one-GPU run
+#   huge     SAT u8 -> i64 on a grid 10% larger than one GPU's memory (9 bytes a pixel; PW_DIST_HUGE
+#            sets the side) in bands over all the GPUs, checked exactly on its own (no one-GPU run)
 #   genomes  whole M. leprae vs M. tuberculosis (carry .bench-data), 1/-3/5/2, on 1, 2 and all
 #            GPUs with `peerwave sw --gpus G`: score, end cell and time
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash tests/gpu/multi.sh
@@ -20,7 +22,7 @@ cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/pw-multi}
 mkdir -p "$out"
 . tests/gpu/device_lib.sh
-stage() { [[ " ${PW_STAGES:-tests tests-all bench genomes} " == *" $1 "* ]]; }
+stage() { [[ " ${PW_STAGES:-tests tests-all bench huge genomes} " == *" $1 "* ]]; }
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 pw_begin
 summary "$gpus GPUs: $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | tr -s ' ' | tr '\n' ' ')"
@@ -35,21 +37,21 @@ dist_tests() {
 }
 # bench/sw_lanes.sh's stages PW_ONE_GPU_STAGES on the last GPU
 one_gpu_checks() {
-  CUDA_VISIBLE_DEVICES=$((gpus - 1)) OUT="$out/one_gpu" PW_STAGES="${PW_ONE_GPU_STAGES:-tests}" PW_TEST_SHAPES=${PW_TEST_SHAPES:-40} \
+  CUDA_VISIBLE_DEVICES=$((gpus - 1)) OUT="$out/one_gpu" PW_STAGES="${PW_ONE_GPU_STAGES}" PW_TEST_SHAPES=${PW_TEST_SHAPES:-40} \
     bash bench/sw_lanes.sh > "$out/one_gpu.log" 2>&1
   summary "one GPU (GPU $((gpus - 1))): $(sed -n '/==== summary/,$p' "$out/one_gpu.log" | tail -n +3 | tr '\n' '|')"
 }
 
 if stage tests; then
   # (with 3 or more GPUs the single-GPU checks run beside the 2-GPU tests, on a GPU of their own)
-  [ -n "${PW_ONE_GPU_STAGES-tests}" ] && [ $gpus -ge 3 ] && { one_gpu_checks & one_gpu=$!; }
+  [ -n "${PW_ONE_GPU_STAGES:-}" ] && [ $gpus -ge 3 ] && { one_gpu_checks & one_gpu=$!; }
   nvcc -O3 -arch=sm_90 -std=c++17 -o build-gpu/peer_hop bench/peer_hop.cu > "$out/peer_hop.log" 2>&1 &&
     CUDA_VISIBLE_DEVICES=0,1 timeout 60 ./build-gpu/peer_hop 20000 >> "$out/peer_hop.log" 2>&1
   summary "peer_hop: rc=$?"
   tail -11 "$out/peer_hop.log" | tee -a "$out/summary.txt"
   dist_tests 2
   [ -n "${one_gpu:-}" ] && wait $one_gpu
-  [ -n "${PW_ONE_GPU_STAGES-tests}" ] && [ $gpus -lt 3 ] && one_gpu_checks
+  [ -n "${PW_ONE_GPU_STAGES:-}" ] && [ $gpus -lt 3 ] && one_gpu_checks
 fi
 stage tests-all && [ $gpus -gt 2 ] && dist_tests $gpus
 
@@ -64,6 +66,14 @@ if stage bench; then
     summary "bench_dist --gpus $g SAT f32: rc=$? $(tail -1 "$out/bench_dist_satf32_gpus$g.log")"
     [ $g = $gpus ] && break
   done
+fi
+
+if stage huge; then
+  mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+  side=${PW_DIST_HUGE:-$(awk -v m="$mib" 'BEGIN { printf "%d", sqrt(1.1 * m * 1048576 / 9) / 1024 * 1024 }')}
+  timeout 400 ./build-gpu/bench_dist --gpus $gpus --ranks $gpus --grid $side --only sat --no-reference 1 \
+    > "$out/bench_dist_huge.log" 2>&1
+  summary "SAT u8 -> i64 ${side}^2 ($(awk -v n=$side 'BEGIN { printf "%.0f", 9 * n * n / 1e9 }') GB; one GPU has $mib MiB) on $gpus GPUs: rc=$? $(tail -1 "$out/bench_dist_huge.log")"
 fi
 
 if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then

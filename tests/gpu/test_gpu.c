@@ -88,7 +88,9 @@ static void sw_case(int64_t n, int64_t m, pw_options *gpu_given)
  *   kind 2: protein (BLOSUM62: two loads a pair instead of the pair table), related,
  *   kind 3: ties (a motif planted many times in random DNA: the smallest row, then column).
  * On the heights that pair lanes (64, 128, 256) and every strategy; lane_bits must say 16 on a
- * GPU with DPX (sm_90), where the library picks the pairs. */
+ * GPU with DPX (sm_90), where the library picks the pairs.  The pairs are EXPERIMENTAL (opt-in by
+ * PEERWAVE_SW_LANES=pairs: they hung on the first device run, 2026-11-28), so these cases run
+ * only with PW_TEST_SW_PAIRS=1; the last case checks the default lanes. */
 static char *related_copy(const char *a, int64_t n, const char *letters, int nl, int64_t *m_out)
 {
     char *b = malloc((size_t)(n + n / 8 + 16));
@@ -114,6 +116,7 @@ static void packed_cases(int has_dpx /* 1, 0, -1: not known */)
 {
     static const char dna[] = "ACGT", protein[] = "ARNDCQEGHILKMFPSTWYV";
     static const int heights[] = {64, 128, 256};
+    setenv("PEERWAVE_SW_LANES", "pairs", 1);
     for (int kind = 0; kind < 4; kind++)
         for (int hk = 0; hk < 3; hk++)
             for (int affine = 0; affine < 2; affine++) {
@@ -185,8 +188,8 @@ static void packed_cases(int has_dpx /* 1, 0, -1: not known */)
                 free(a);
                 free(b);
             }
-    /* the 32-bit lanes on request (PEERWAVE_SW_LANES=scalar), same answer */
-    setenv("PEERWAVE_SW_LANES", "scalar", 1);
+    /* the default lanes (32-bit), same answer */
+    unsetenv("PEERWAVE_SW_LANES");
     {
         const int64_t n = 20000;
         char *a = malloc((size_t)n);
@@ -206,7 +209,7 @@ static void packed_cases(int has_dpx /* 1, 0, -1: not known */)
         pw_status s1 = pw_sw(a, n, b, m, &p, &cpu, &r), s2 = pw_sw(a, n, b, m, &p, &gpu, &g);
         CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.end_a == g.end_a && r.end_b == g.end_b &&
                   g.info.lane_bits == 32,
-              "PEERWAVE_SW_LANES=scalar: cpu %d gpu %d, lane_bits %d", r.score, g.score, g.info.lane_bits);
+              "default lanes: cpu %d gpu %d, lane_bits %d", r.score, g.score, g.info.lane_bits);
         free(a);
         free(b);
     }
@@ -817,6 +820,18 @@ int main(void)
         for (int wide = 255; wide <= 256; wide++) inthist_case(97, 301, &gpu, wide); /* byte and int32 bins */
         stencil_case(513, 257, &gpu);
     }
+    /* SW's 16-bit pairs (experimental, PW_TEST_SW_PAIRS) on small shapes too, so that the
+     * sanitizer runs (PW_GPU_SMALL) see them: h = 64 pairs lanes, on every strategy */
+    for (int k = 0; k < GPU_STRATEGIES && getenv("PW_TEST_SW_PAIRS"); k++) {
+        pw_options gpu;
+        pw_options_init(&gpu);
+        gpu.backend = PW_BACKEND_CUDA;
+        gpu.strategy = gpu_strategies[k];
+        gpu.tile_h = 64;
+        setenv("PEERWAVE_SW_LANES", "pairs", 1);
+        sw_case(test_range(1, 700), test_range(1, 900), &gpu);
+        unsetenv("PEERWAVE_SW_LANES");
+    }
     /* Forward progress: far more tile-rows than blocks, grids smaller than the SM count. */
     for (int k = 0; k < 5 && !getenv("PW_GPU_SMALL"); k++) {
         static const int caps[] = {1, 2, 7, 131, 1};
@@ -831,11 +846,13 @@ int main(void)
         stencil_case(301, 203, &gpu); /* pipelined sweeps: 10 tile-rows x up to 12 sweeps */
     }
     if (!getenv("PW_GPU_SMALL")) {
+        if (getenv("PW_TEST_SW_PAIRS")) {
 #ifdef PW_TEST_HAVE_HOG
-        packed_cases(pw_test_compute_major() >= 9);
+            packed_cases(pw_test_compute_major() >= 9);
 #else
-        packed_cases(-1);
+            packed_cases(-1);
 #endif
+        }
         prune_cases();
         trace_cases();
         fault_injection_case();

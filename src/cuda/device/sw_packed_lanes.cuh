@@ -181,13 +181,21 @@ struct SwPackedLanes {
         const int k = threadIdx.x;
         const int32_t s = rel + o;
         /* pair 0's up: the thread above's last lane (the high half of its pair P - 1, or the
-         * staged bus value for thread 0, H also in the high half) and lane P - 1 (low half) */
-        const uint32_t in_h = k == 0 ? staged_up : __shfl_up_sync(0xffffffffu, H[P - 1], 1);
+         * staged bus value for thread 0, H also in the high half) and lane P - 1 (low half).
+         * Every shuffle here is made by all 32 threads and only then selected, as ScalarLanes
+         * does: written inside `k == 0 ? staged : __shfl_up_sync(...)` it is a branch around the
+         * shuffle for thread 0 (the PTX has `@p bra` over each shfl.sync.up), so thread 0 never
+         * executes a shuffle that names it in its mask: threads 1-31 wait in it for thread 0,
+         * which waits for them at the chunk's __syncwarp, and the warp hangs in its first chunk
+         * (a hardware wait: the watchdog never sees it).  Thread 1 also needs thread 0's value. */
+        const uint32_t shuffled_h = __shfl_up_sync(0xffffffffu, H[P - 1], 1);
+        const uint32_t in_h = k == 0 ? staged_up : shuffled_h;
         const uint32_t up_h0 = __byte_perm(in_h, H[P - 1], 0x5432);
         const uint32_t up_ho0 = pw_add16x2(up_h0, open2);
         uint32_t up_f0 = 0;
         if constexpr (affine) {
-            const uint32_t in_f = k == 0 ? staged_up << 16 : __shfl_up_sync(0xffffffffu, F[P - 1], 1);
+            const uint32_t shuffled_f = __shfl_up_sync(0xffffffffu, F[P - 1], 1); /* every thread */
+            const uint32_t in_f = k == 0 ? staged_up << 16 : shuffled_f;
             up_f0 = __byte_perm(in_f, F[P - 1], 0x5432);
         }
         /* Last pair first: pair p reads pair p - 1's previous-step values before they change. */
@@ -234,7 +242,8 @@ struct SwPackedLanes {
         for (int p = 1; p < P; p++) m = __vmaxs2(m, H[p]);
         if (__vmaxs2(m, thr2) != thr2) look_at_best<Checked>(sp, s);
         /* the next step's columns and scores, off the up value's path */
-        const int32_t in_c = k == 0 ? staged_col : __shfl_up_sync(0xffffffffu, ch[R - 1], 1);
+        const int32_t shuffled_c = __shfl_up_sync(0xffffffffu, ch[R - 1], 1); /* every thread (above) */
+        const int32_t in_c = k == 0 ? staged_col : shuffled_c;
 #pragma unroll
         for (int q = R - 1; q > 0; q--) ch[q] = ch[q - 1];
         ch[0] = in_c;
