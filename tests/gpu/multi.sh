@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/gpu/multi.sh - one wavefront over several GPUs of one host (issue 29), in stages
-# (PW_STAGES, default "tests tests-all bench huge genomes"); needs a machine with 2 or more GPUs (nvidia-h100-x2,
+# (PW_STAGES, default "tests tests-all bench huge genomes mpi"; mpi runs with genomes); needs a machine with 2 or more GPUs (nvidia-h100-x2,
 # -x4, nvidia-h200-x2, -x4).  Logs under $OUT, a summary last.
 #   tests    bench/peer_hop.cu (one hand-over's latency between GPU 0 and 1 over NVLink, and bulk
 #            peer copies), then test_dist --gpu with rank k on GPU k mod G (PW_TEST_GPUS): every
@@ -16,13 +16,15 @@
 #            sets the side) in bands over all the GPUs, checked exactly on its own (no one-GPU run)
 #   genomes  whole M. leprae vs M. tuberculosis (carry .bench-data), 1/-3/5/2, on 1, 2 and all
 #            GPUs with `peerwave sw --gpus G`: score, end cell and time
+#   mpi      the same pair with `mpirun -np G peerwave sw --backend cuda --mpi` (a process a GPU,
+#            bands handed over through the host), G = 2 and all
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash tests/gpu/multi.sh
 set -u
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/pw-multi}
 mkdir -p "$out"
 . tests/gpu/device_lib.sh
-stage() { [[ " ${PW_STAGES:-tests tests-all bench huge genomes} " == *" $1 "* ]]; }
+stage() { [[ " ${PW_STAGES:-tests tests-all bench huge genomes mpi} " == *" $1 "* ]]; }
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 pw_begin
 summary "$gpus GPUs: $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | tr -s ' ' | tr '\n' ' ')"
@@ -77,8 +79,9 @@ if stage huge; then
 fi
 
 if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
-  tar xzf .bench-data/kmer_test_data.tar.gz -C "$out" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
-  g1=$out/GCF_000195855.1_ASM19585v1_genomic.fna g2=$out/GCF_000195955.2_ASM19595v2_genomic.fna
+  genomes=$(mktemp -d)
+  tar xzf .bench-data/kmer_test_data.tar.gz -C "$genomes" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
+  g1=$genomes/GCF_000195855.1_ASM19585v1_genomic.fna g2=$genomes/GCF_000195955.2_ASM19595v2_genomic.fna
   for g in 1 2 $gpus; do
     f="$out/genomes_gpus$g.txt"
     t0=$(date +%s%N)
@@ -88,7 +91,20 @@ if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
     summary "genomes on $g GPU(s): rc=$rc wall $(awk -v a=$t0 -v b=$(date +%s%N) 'BEGIN { printf "%.2f", (b - a) / 1e9 }')s $(grep -E '^(score|end_a|end_b|seconds|gcups|lane_bits):' "$f" | tr '\n' ' ')"
     [ $g = $gpus ] && break
   done
-  rm -f "$g1" "$g2"
+  if stage mpi && command -v mpirun > /dev/null; then
+    for g in 2 $gpus; do
+      f="$out/genomes_mpi$g.txt"
+      t0=$(date +%s%N)
+      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 150 mpirun -np $g ./build-gpu/peerwave sw --backend cuda --mpi \
+        --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
+      rc=$?
+      summary "genomes, mpirun -np $g --mpi: rc=$rc wall $(awk -v a=$t0 -v b=$(date +%s%N) 'BEGIN { printf "%.2f", (b - a) / 1e9 }')s $(grep -E '^(score|end_a|end_b|seconds):' "$f" | tr '\n' ' ')"
+      [ $g = $gpus ] && break
+    done
+  fi
+  rm -rf "$genomes"
 fi
+# (the device tool brings back a few files: the logs as one archive, the summary beside it)
+(cd "$out" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt . && find . -mindepth 1 ! -name logs.tgz ! -name summary.txt -delete)
 echo "==== summary"
 cat "$out/summary.txt"
