@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/gpu/multi.sh - one wavefront over several GPUs of one host (issue 29), in stages
-# (PW_STAGES, default "tests tests-all bench huge genomes mpi"; mpi runs with genomes); needs a machine with 2 or more GPUs (nvidia-h100-x2,
-# -x4, nvidia-h200-x2, -x4).  Logs under $OUT, a summary last.
+# (PW_STAGES, default "tests tests-all bench huge genomes mpi"; mpi runs with genomes); needs a
+# machine with 2 or more GPUs (nvidia-h100-x2, -x4, nvidia-h200-x2, -x4).  Logs under $OUT as one
+# archive, a summary last.  The whole list takes longer than one device call (600 s): split it,
+# e.g. "tests", then "tests-all bench", then "huge genomes mpi" on the same warm machine.
 #   tests    bench/peer_hop.cu (one hand-over's latency between GPU 0 and 1 over NVLink, and bulk
 #            peer copies), then test_dist --gpu with rank k on GPU k mod G (PW_TEST_GPUS): every
 #            app's bands handed over between GPUs (direct peer stores and through the host) against
@@ -75,7 +77,8 @@ if stage huge; then
   side=${PW_DIST_HUGE:-$(awk -v m="$mib" 'BEGIN { printf "%d", sqrt(1.1 * m * 1048576 / 9) / 1024 * 1024 }')}
   timeout 400 ./build-gpu/bench_dist --gpus $gpus --ranks $gpus --grid $side --only sat --no-reference 1 \
     > "$out/bench_dist_huge.log" 2>&1
-  summary "SAT u8 -> i64 ${side}^2 ($(awk -v n=$side 'BEGIN { printf "%.0f", 9 * n * n / 1e9 }') GB; one GPU has $mib MiB) on $gpus GPUs: rc=$? $(tail -1 "$out/bench_dist_huge.log")"
+  rc=$?
+  summary "SAT u8 -> i64 ${side}^2 ($(awk -v n=$side 'BEGIN { printf "%.0f", 9 * n * n / 1e9 }') GB; one GPU has $mib MiB) on $gpus GPUs: rc=$rc $(tail -1 "$out/bench_dist_huge.log")"
 fi
 
 if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
