@@ -12,6 +12,11 @@
 #             (default 65536 262144) and tile heights PW_TILE_HS (default 64 128), both lanes
 #   genomes   whole M. leprae vs M. tuberculosis (carry .bench-data: kmer-examples' test data)
 #             with 1/-3/5/2 and 2/-3/5/2, both lanes: score, end cells and kernel time
+#   reference (not in the default list) the genome pair again by bench/sw_reference.cu (one launch
+#             per anti-diagonal, plain Gotoh: an independent check; minutes on the whole pair)
+#             with PW_REF_SCORES (default "1 -3 5 2"), against the pairs' and the 32-bit lanes'
+#             score and end cells (from the genomes stage: run both in one call, e.g.
+#             PW_STAGES="genomes reference")
 # Logs under $OUT; a summary last.
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/sw_lanes.sh
 set -u
@@ -50,6 +55,24 @@ if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
       summary "genomes $scores $lanes: rc=$? $(grep -E '^(score|end_a|end_b|seconds|gcups|tile_h|lane_bits):' "$f" | tr '\n' ' ')"
     done
   done
+fi
+if stage reference && [ -f .bench-data/kmer_test_data.tar.gz ]; then
+  nvcc -O3 -arch=sm_90 -o build-gpu/sw_reference bench/sw_reference.cu > "$out/sw_reference_build.log" 2>&1
+  genomes=$(mktemp -d)
+  tar xzf .bench-data/kmer_test_data.tar.gz -C "$genomes" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
+  g1=$genomes/GCF_000195855.1_ASM19585v1_genomic.fna g2=$genomes/GCF_000195955.2_ASM19595v2_genomic.fna
+  set -- ${PW_REF_SCORES:-1 -3 5 2}
+  args="--match $1 --mismatch $2 --gap-open $3 --gap-extend $4"
+  timeout 500 ./build-gpu/sw_reference $args "$g1" "$g2" > "$out/reference.txt" 2>&1
+  summary "reference (one launch a diagonal) $*: rc=$? $(grep -E '^(score|end_a|end_b|seconds):' "$out/reference.txt" | tr '\n' ' ')"
+  ref=$(grep -E '^(score|end_a|end_b):' "$out/reference.txt" | tr '\n' ' ')
+  for lanes in pairs scalar; do
+    f="$out/genomes_${1}_${2}_$lanes.txt"
+    [ -f "$f" ] || continue
+    got=$(grep -E '^(score|end_a|end_b):' "$f" | tr '\n' ' ')
+    summary "  $lanes lanes: $([ "$got" = "$ref" ] && echo "equal to the reference" || echo "DIFFERENT: $got")"
+  done
+  rm -rf "$genomes"
 fi
 echo "==== summary"
 cat "$out/summary.txt"
