@@ -17,7 +17,8 @@
 #   huge     SAT u8 -> i64 on a grid 10% larger than one GPU's memory (9 bytes a pixel; PW_DIST_HUGE
 #            sets the side) in bands over all the GPUs, checked exactly on its own (no one-GPU run)
 #   genomes  whole M. leprae vs M. tuberculosis (carry .bench-data), 1/-3/5/2, on 1, 2 and all
-#            GPUs with `peerwave sw --gpus G`: score, end cell and time
+#            GPUs with `peerwave sw --gpus G`: score, end cell and time; and one GPU at the bands'
+#            tile width (128) beside the model's
 #   mpi      the same pair with `mpirun -np G peerwave sw --backend cuda --mpi` (a process a GPU,
 #            bands handed over through the host), G = 2 and all
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash tests/gpu/multi.sh
@@ -94,6 +95,11 @@ if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
     summary "genomes on $g GPU(s): rc=$rc wall $(awk -v a=$t0 -v b=$(date +%s%N) 'BEGIN { printf "%.2f", (b - a) / 1e9 }')s $(grep -E '^(score|end_a|end_b|seconds|gcups|lane_bits):' "$f" | tr '\n' ' ')"
     [ $g = $gpus ] && break
   done
+  # one GPU at the bands' fixed width (dist_band_options turns the width model off): is the gap
+  # between 2 bands and 2x one GPU the width?
+  f="$out/genomes_gpus1_w128.txt"
+  timeout 120 ./build-gpu/peerwave sw --backend cuda --tile-w 128 --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
+  summary "genomes on 1 GPU, --tile-w 128: rc=$? $(grep -E '^(score|end_a|end_b|seconds|tile_w):' "$f" | tr '\n' ' ')"
   if stage mpi && command -v mpirun > /dev/null; then
     for g in 2 $gpus; do
       f="$out/genomes_mpi$g.txt"
