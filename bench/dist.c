@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "peerwave_dist.h"
+#include "../apps/sat_accuracy.h"
 
 static double now(void)
 {
@@ -175,6 +176,12 @@ static int sat_table_right(const uint8_t *in, const int64_t *out, int64_t n)
 }
 
 static int no_reference; /* --no-reference 1 */
+/* SAT f32: the bands' table is bit for bit one GPU's when every band starts on a multiple of the
+ * scan's 128-column chunk; else only within sat_accuracy.h's bound.  run() measures the bands'
+ * error ratio to that bound when want_bound is set (once: it is a pass over the table in double). */
+static int want_bound;
+static int run_failed; /* a rank's status was not PW_OK in some run */
+static double bound_ratio = -1;
 
 /* One run on `ranks` ranks (1: the single process): seconds; *result its answer (SAT: a hash of
  * the table, HEAT: the residual, SW: the best cell). */
@@ -198,13 +205,20 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
     for (int k = 0; ranks > 1 && k < ranks; k++) pthread_join(ids[k], NULL);
     const double t = now() - t0;
     for (int k = 0; k < ranks; k++) {
-        if (runs[k].st != PW_OK) fprintf(stderr, "rank %d: %s (%s)\n", k, pw_status_str(runs[k].st), pw_error_detail());
+        if (runs[k].st != PW_OK) {
+            fprintf(stderr, "rank %d: %s (%s)\n", k, pw_status_str(runs[k].st), pw_error_detail());
+            run_failed = 1;
+        }
         pw_comm_free(comms[k]);
     }
     memcpy(result, runs[0].result, sizeof runs[0].result);
     *kernel_s = 0; /* the longest rank's */
     for (int k = 0; k < ranks; k++)
         if (runs[k].kernel_s > *kernel_s) *kernel_s = runs[k].kernel_s;
+    if (out && sat_f32 && ranks > 1 && want_bound) {
+        const pw_image in = {PW_F32, p->n, p->n, 0, p->fimage}, table = {PW_F32, p->n, p->n, 0, out};
+        bound_ratio = pw_sat_error_ratio(&in, &table);
+    }
     if (out && no_reference) result[0] = sat_table_right(p->image, out, p->n);
     else if (out) { /* FNV-1a of the table's bits (floats too: the bands keep one GPU's summation order) */
         uint64_t h = 14695981039346656037ULL;
@@ -238,6 +252,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--only")) only = argv[k + 1];
         else if (!strcmp(argv[k], "--no-reference")) no_reference = atoi(argv[k + 1]);
     }
+    if (only && strcmp(only, "sw") && strcmp(only, "heat") && strcmp(only, "sat")) {
+        fprintf(stderr, "bench_dist: --only sw, heat or sat\n");
+        return 2;
+    }
     if (no_reference && (sat_f32 || !only || strcmp(only, "sat") != 0)) {
         fprintf(stderr, "bench_dist: --no-reference checks SAT u8 -> i64 only (--only sat)\n");
         return 2;
@@ -254,6 +272,7 @@ int main(int argc, char **argv)
     printf("%-6s %10s %12s %12s %8s %12s %12s %8s  %s\n", "app", "size", "one_s", "ranks_s", "ratio", "one_kern_s",
            "ranks_kern_s", "ratio", "check");
     uint64_t s = 12345;
+    int failures = 0;
     for (int app = 0; app < 3; app++) {
         if (only && strcmp(only, app_names[app]) != 0) continue;
         problem p = {app, NULL, NULL, app == APP_SW ? sw_n : grid_n, NULL, NULL, NULL, ranks * threads};
@@ -269,14 +288,14 @@ int main(int argc, char **argv)
             for (size_t k = 0; k < cells; k++) p.grid0[k] = (float)(k % 97) / 97.0f;
         } else if (sat_f32) {
             p.fimage = malloc(sizeof(float) * cells);
-            for (size_t k = 0; k < cells; k++) p.fimage[k] = (float)(k * 2654435761u >> 24) / 255.0f;
+            for (size_t k = 0; k < cells; k++) p.fimage[k] = (float)((uint32_t)(k * 2654435761u) >> 24) / 255.0f;
         } else {
             p.image = malloc(cells);
             for (size_t k = 0; k < cells; k++) p.image[k] = (uint8_t)(k * 2654435761u >> 24);
         }
         int64_t ref[3], got[3];
         double one[3] = {0}, many[3] = {0}, one_k[3] = {0}, many_k[3] = {0};
-        int ok = 1;
+        int ok = 1, same = 1;
         for (int k = 0; k < 3; k++) {
             p.threads = ranks * threads;
             if (no_reference) { /* (a grid larger than one GPU: the bands alone, once, checked on their own) */
@@ -288,17 +307,24 @@ int main(int argc, char **argv)
             }
             one[k] = run(&p, 1, ref, &one_k[k]);
             p.threads = threads;
+            want_bound = app == APP_SAT && sat_f32 && k == 0;
             many[k] = run(&p, ranks, got, &many_k[k]);
-            ok &= memcmp(ref, got, sizeof ref) == 0;
+            same &= memcmp(ref, got, sizeof ref) == 0;
         }
+        if (!no_reference) /* (float SAT: equal bits, or the bands within the stated bound) */
+            ok = same || (app == APP_SAT && sat_f32 && bound_ratio >= 0 && bound_ratio <= 1);
+        const int failed = run_failed;
+        ok &= !failed;
+        failures += !ok;
+        run_failed = 0;
         qsort(one, 3, sizeof one[0], cmp_double);
         qsort(many, 3, sizeof many[0], cmp_double);
         qsort(one_k, 3, sizeof one_k[0], cmp_double);
         qsort(many_k, 3, sizeof many_k[0], cmp_double);
         printf("%-6s %10lld %12.3f %12.3f %8.3f %12.4f %12.4f %8.3f  %s\n", app == APP_SAT && sat_f32 ? "satf32" : app_names[app], (long long)p.n, one[1], many[1],
                one[1] / many[1], one_k[1], many_k[1], many_k[1] > 0 ? one_k[1] / many_k[1] : 0.0,
-               no_reference ? (ok ? "right" : "WRONG") : ok ? "equal" : "DIFFERENT");
+               failed ? "FAILED" : no_reference ? (ok ? "right" : "WRONG") : same ? "equal" : ok ? "within the bound" : "DIFFERENT");
         free(p.a), free(p.b), free(p.grid0), free(p.image), free(p.fimage);
     }
-    return 0;
+    return failures ? 1 : 0;
 }

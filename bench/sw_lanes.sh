@@ -33,7 +33,7 @@ if stage tests; then
   grep -E "^packed|FAIL" "$out/test_gpu.log" | head -30 | tee -a "$out/summary.txt"
 fi
 if stage sanitize; then
-  (export PEERWAVE_SW_LANES=pairs; pw_sanitize "$out" memcheck racecheck) | tee -a "$out/summary.txt"
+  (export PEERWAVE_SW_LANES=pairs PW_TEST_SW_PAIRS=1; pw_sanitize "$out" memcheck racecheck) | tee -a "$out/summary.txt"
 fi
 if stage bench; then
   for n in ${PW_SIZES:-65536 262144}; do

@@ -341,6 +341,15 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
     case_failures(c, log);
 }
 
+/* PW_TEST_GPUS=G: rank k on device k mod G (the hand-over between GPUs: peer memory or the host);
+ * unset, every rank on device 0 */
+static int test_gpus(void)
+{
+    const char *v = getenv("PW_TEST_GPUS");
+    const int g = v ? atoi(v) : 1;
+    return g >= 1 ? g : 1;
+}
+
 #ifdef PW_HAVE_CUDA
 /* --gpu: the GPU bands of every app with ranks as threads sharing this machine's GPU, each on its
  * own stream and a share of the SMs (two persistent kernels must not starve each other), against
@@ -455,15 +464,6 @@ static void b_with_gap_at_edge(pw_comm *c, rng *r, const char *a, int64_t n, cha
         if (j >= at && j < at + gap) continue; /* (the inserted run keeps its random letters) */
         b[j] = from < n ? a[from++] : b[j];
     }
-}
-
-/* PW_TEST_GPUS=G: rank k on device k mod G (the hand-over between GPUs: peer memory or the host);
- * unset, every rank on device 0 */
-static int test_gpus(void)
-{
-    const char *v = getenv("PW_TEST_GPUS");
-    const int g = v ? atoi(v) : 1;
-    return g >= 1 ? g : 1;
 }
 
 static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)

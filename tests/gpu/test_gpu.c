@@ -112,11 +112,29 @@ static char *related_copy(const char *a, int64_t n, const char *letters, int nl,
 int pw_test_compute_major(void);
 #endif
 
+/* PEERWAVE_SW_LANES for a few cases, then back to what the caller set (bench/sw_lanes.sh runs the
+ * whole test with the pairs requested: later cases must keep them) */
+static char lanes_before[32];
+static int lanes_were_set;
+static void lanes_set(const char *value)
+{
+    const char *v = getenv("PEERWAVE_SW_LANES");
+    lanes_were_set = v != NULL;
+    if (v) snprintf(lanes_before, sizeof lanes_before, "%s", v);
+    if (value) setenv("PEERWAVE_SW_LANES", value, 1);
+    else unsetenv("PEERWAVE_SW_LANES");
+}
+static void lanes_restore(void)
+{
+    if (lanes_were_set) setenv("PEERWAVE_SW_LANES", lanes_before, 1);
+    else unsetenv("PEERWAVE_SW_LANES");
+}
+
 static void packed_cases(int has_dpx /* 1, 0, -1: not known */)
 {
     static const char dna[] = "ACGT", protein[] = "ARNDCQEGHILKMFPSTWYV";
     static const int heights[] = {64, 128, 256};
-    setenv("PEERWAVE_SW_LANES", "pairs", 1);
+    lanes_set("pairs");
     for (int kind = 0; kind < 4; kind++)
         for (int hk = 0; hk < 3; hk++)
             for (int affine = 0; affine < 2; affine++) {
@@ -213,7 +231,7 @@ static void packed_cases(int has_dpx /* 1, 0, -1: not known */)
         free(a);
         free(b);
     }
-    unsetenv("PEERWAVE_SW_LANES");
+    lanes_restore();
 }
 
 /* Block pruning (pw_options.sw_prune) on pairs built for it: a close pair (whose best alignment
@@ -828,9 +846,9 @@ int main(void)
         gpu.backend = PW_BACKEND_CUDA;
         gpu.strategy = gpu_strategies[k];
         gpu.tile_h = 64;
-        setenv("PEERWAVE_SW_LANES", "pairs", 1);
+        lanes_set("pairs");
         sw_case(test_range(1, 700), test_range(1, 900), &gpu);
-        unsetenv("PEERWAVE_SW_LANES");
+        lanes_restore();
     }
     /* Forward progress: far more tile-rows than blocks, grids smaller than the SM count. */
     for (int k = 0; k < 5 && !getenv("PW_GPU_SMALL"); k++) {
