@@ -61,11 +61,12 @@ if stage reference && [ -f .bench-data/kmer_test_data.tar.gz ]; then
   genomes=$(mktemp -d)
   tar xzf .bench-data/kmer_test_data.tar.gz -C "$genomes" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
   g1=$genomes/GCF_000195855.1_ASM19585v1_genomic.fna g2=$genomes/GCF_000195955.2_ASM19595v2_genomic.fna
-  set -- ${PW_REF_SCORES:-1 -3 5 2}
+  set -- ${PW_REF_SCORES:-1 -3 5 2} 0 0 0 0 # (missing scores read as 0)
   args="--match $1 --mismatch $2 --gap-open $3 --gap-extend $4"
   timeout 500 ./build-gpu/sw_reference $args "$g1" "$g2" > "$out/reference.txt" 2>&1
-  summary "reference (one launch a diagonal) $*: rc=$? $(grep -E '^(score|end_a|end_b|seconds):' "$out/reference.txt" | tr '\n' ' ')"
+  summary "reference (one launch a diagonal) $1 $2 $3 $4: rc=$? $(grep -E '^(score|end_a|end_b|seconds):' "$out/reference.txt" | tr '\n' ' ')"
   ref=$(grep -E '^(score|end_a|end_b):' "$out/reference.txt" | tr '\n' ' ')
+  [ -n "$ref" ] || ref="(no reference result)"
   for lanes in pairs scalar; do
     f="$out/genomes_${1}_${2}_$lanes.txt"
     [ -f "$f" ] || continue

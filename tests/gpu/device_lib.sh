@@ -13,6 +13,8 @@ summary() { echo "$*" | tee -a "$out/summary.txt"; }
 pw_begin() {
   : > "$out/summary.txt"
   summary "$(pw_device_header)"
+  # (PW_NO_BUILD=1: a caller that built build-gpu already and runs its programs meanwhile)
+  if [ -n "${PW_NO_BUILD:-}" ]; then summary "build: (the caller's)"; return; fi
   pw_build_gpu "$out/build.log"
   summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
 }

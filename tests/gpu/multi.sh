@@ -42,7 +42,7 @@ dist_tests() {
 }
 # bench/sw_lanes.sh's stages PW_ONE_GPU_STAGES on the last GPU
 one_gpu_checks() {
-  CUDA_VISIBLE_DEVICES=$((gpus - 1)) OUT="$out/one_gpu" PW_STAGES="${PW_ONE_GPU_STAGES}" PW_TEST_SHAPES=${PW_TEST_SHAPES:-40} \
+  PW_NO_BUILD=1 CUDA_VISIBLE_DEVICES=$((gpus - 1)) OUT="$out/one_gpu" PW_STAGES="${PW_ONE_GPU_STAGES}" PW_TEST_SHAPES=${PW_TEST_SHAPES:-40} \
     bash bench/sw_lanes.sh > "$out/one_gpu.log" 2>&1
   summary "one GPU (GPU $((gpus - 1))): $(sed -n '/==== summary/,$p' "$out/one_gpu.log" | tail -n +3 | tr '\n' '|')"
 }
@@ -75,7 +75,7 @@ fi
 
 if stage huge; then
   mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
-  side=${PW_DIST_HUGE:-$(awk -v m="$mib" 'BEGIN { printf "%d", sqrt(1.1 * m * 1048576 / 9) / 1024 * 1024 }')}
+  side=${PW_DIST_HUGE:-$(awk -v m="$mib" 'BEGIN { printf "%d", int(sqrt(1.1 * m * 1048576 / 9) / 1024) * 1024 }')}
   timeout 400 ./build-gpu/bench_dist --gpus $gpus --ranks $gpus --grid $side --only sat --no-reference 1 \
     > "$out/bench_dist_huge.log" 2>&1
   rc=$?
@@ -114,6 +114,6 @@ if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
   rm -rf "$genomes"
 fi
 # (the device tool brings back a few files: the logs as one archive, the summary beside it)
-(cd "$out" && tar czf logs.tgz --exclude=logs.tgz --exclude=summary.txt . && find . -mindepth 1 ! -name logs.tgz ! -name summary.txt -delete)
+(cd "$out" && tar czf logs.tgz --exclude=./logs.tgz --exclude=./summary.txt . && find . -mindepth 1 ! -path ./logs.tgz ! -path ./summary.txt -delete)
 echo "==== summary"
 cat "$out/summary.txt"
