@@ -220,7 +220,7 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
         bound_ratio = pw_sat_error_ratio(&in, &table);
     }
     if (out && no_reference) result[0] = sat_table_right(p->image, out, p->n);
-    else if (out) { /* FNV-1a of the table's bits (floats too: the bands keep one GPU's summation order) */
+    else if (out) { /* FNV-1a of the table's bits (floats too: see want_bound) */
         uint64_t h = 14695981039346656037ULL;
         for (size_t k = 0; k < cells; k++) {
             uint64_t v = 0;

@@ -15,16 +15,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "cuda_check.h"
 #include <string.h>
 
-#define CHECK_CUDA(x)                                                                              \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "bench_hyperplane3d: %s: %s\n", #x, cudaGetErrorString(e_));          \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#define CHECK_CUDA(x) CUDA_CHECK("bench_hyperplane3d", x)
 
 /* A float32 3-D .npy (version 1 or 2 header), its shape in dims. */
 static float *read_npy3(const char *path, long long dims[3])

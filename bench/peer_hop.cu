@@ -13,16 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cuda_check.h"
+
 typedef unsigned long long u64;
 
-#define CHECK(x)                                                                                    \
-    do {                                                                                            \
-        cudaError_t e_ = (x);                                                                       \
-        if (e_ != cudaSuccess) {                                                                    \
-            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));  \
-            exit(1);                                                                                \
-        }                                                                                           \
-    } while (0)
+#define CHECK(x) CUDA_CHECK("peer_hop", x)
 
 /* One side: `serve` 0 starts (pings), 1 answers.  mine: this GPU's flag and payload (written by
  * the other side); theirs: the other GPU's.  Payload words carry the round so a stale payload

@@ -24,6 +24,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "cuda_check.h"
 #include <string.h>
 #include <time.h>
 
@@ -102,14 +104,7 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "sw_reference: %s: %s\n", #x, cudaGetErrorString(e_));              \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#define CHECK(x) CUDA_CHECK("sw_reference", x)
 
 int main(int argc, char **argv)
 {
