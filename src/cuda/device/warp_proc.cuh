@@ -268,10 +268,24 @@ struct WarpProc {
         Staged up = in_val[0];
         Col col = in_col[0];
         if constexpr (N > 0) {
-#pragma unroll
-            for (int o = 0; o < N; o++) chunk_step<Checked>(sp, L, in_val, in_col, out_val, o, N, rel, &up, &col);
+            unrolled_steps<Checked, 0, N>(sp, L, in_val, in_col, out_val, rel, &up, &col);
         } else {
             for (int o = 0; o < n; o++) chunk_step<Checked>(sp, L, in_val, in_col, out_val, o, n, rel, &up, &col);
+        }
+    }
+
+    /* Steps O..N-1, one copy each.  Not `#pragma unroll`: NVVM honoured it for some lanes and,
+     * for SwPackedLanes at R = 2, unrolled the 32 steps only by two, so that the lanes' register
+     * arrays rotated through moves and every shared slot took an address computation (PTX,
+     * 2026-11-28). */
+    template <bool Checked, int O, int N>
+    __device__ __forceinline__ void unrolled_steps(const pw_warp_span &sp, Lanes *L, const Staged *in_val,
+                                                   const Col *in_col, Staged *out_val, int32_t rel, Staged *up,
+                                                   Col *col) const
+    {
+        if constexpr (O < N) {
+            chunk_step<Checked>(sp, L, in_val, in_col, out_val, O, N, rel, up, col);
+            unrolled_steps<Checked, O + 1, N>(sp, L, in_val, in_col, out_val, rel, up, col);
         }
     }
 
