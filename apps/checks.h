@@ -25,6 +25,14 @@ void pw_stencil_residual_sums(const pw_image *grid, double *sums);
  * / 256 on the H200 (PW+HT, w = 128): SW 65536^2 33.0 / 45.4 / 67.7 ms, 262144^2 191 / 276 / 387;
  * DTW 23.3 / 26.0 / 45.2 and 109 / 135 / 196 (d923e16). */
 #define PW_LINEAR_CUDA_TILE_H 64
+/* SW with many rows, at the model's (wide) tiles, is faster at h = 128 (R = 4 rows a thread: more
+ * cells a step between hand-overs) once there are enough tile-rows for every worker; at 65536 rows
+ * there are not.  H200, 2026-11-28 (kernel seconds, h = 64 -> 128, model widths): M. leprae x M.
+ * tuberculosis 1/-3/5/2 16.27 -> 12.33 s (11.70 at w = 4096), random DNA 262144^2 linear gap
+ * 85.8 -> 79.2 ms (73.2 at w = 1024), 65536^2 13.2 -> 15.7 ms.  DTW stays at 64 (262144^2 51.5
+ * against 70-79 ms). */
+#define PW_SW_TALL_CUDA_TILE_H 128
+#define PW_SW_TALL_ROWS 262144
 /* Also builds the score table. */
 pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                       const void *result, pw_score_table *table);

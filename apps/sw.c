@@ -185,16 +185,28 @@ pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const 
     return PW_OK;
 }
 
+/* The CUDA tile height when the caller leaves it to us: 128 for many rows at the model's width,
+ * the case measured (apps/checks.h); the model's training corners run at 128 already (they take
+ * the library's default CUDA h, model_train.c), so there the model fits the tiles that run. */
+static int sw_cuda_tile_h(const pw_options *options, int64_t rows, int64_t cols)
+{
+    pw_options o;
+    if (options) o = *options;
+    else pw_options_init(&o);
+    return rows >= PW_SW_TALL_ROWS && pw_width_from_model(&o, rows, cols) ? PW_SW_TALL_CUDA_TILE_H
+                                                                           : PW_LINEAR_CUDA_TILE_H;
+}
+
 /* pw_sw with the options' width as it is (the whole run, or a training corner: auto_width.h); or
  * (band not NULL) one band of columns of a distributed run, b being the band's letters. */
 static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
-                        const pw_options *options, const pw_band *band, pw_sw_result *result)
+                        const pw_options *options, int cuda_tile_h, const pw_band *band, pw_sw_result *result)
 {
     pw_score_table table;
     pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
     if (st != PW_OK) return st;
     pw_plan plan;
-    st = pw_plan_make_app(options, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
+    st = pw_plan_make_app(options, n, m, 0, cuda_tile_h, &plan);
     if (st != PW_OK) return st;
 
     sw_ctx ctx = {0};
@@ -281,6 +293,7 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
 typedef struct sw_part {
     const char *a, *b;
     const pw_sw_params *params;
+    int cuda_tile_h;
     pw_sw_result *result;
 } sw_part;
 
@@ -289,7 +302,7 @@ static pw_status sw_part_run(void *p, int64_t rows, int64_t cols, const pw_optio
 {
     sw_part *x = p;
     pw_sw_result r = {0};
-    pw_status st = sw_run(x->a, rows, x->b, cols, x->params, o, NULL, &r);
+    pw_status st = sw_run(x->a, rows, x->b, cols, x->params, o, x->cuda_tile_h, NULL, &r);
     *x->result = r; /* the whole run comes last */
     if (info) *info = r.info;
     return st;
@@ -301,12 +314,13 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     pw_score_table table;
     pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
     if (st != PW_OK) return st;
-    sw_part x = {a, b, params, result};
+    sw_part x = {a, b, params, sw_cuda_tile_h(options, n, m), result};
     return pw_run_with_width("sw", options, sw_part_run, &x, n, m, &result->info);
 }
 
 pw_status pw_sw_band(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                      const pw_options *options, const pw_band *band, pw_sw_result *result)
 {
-    return sw_run(a, n, b, m, params, options, band, result);
+    /* (bands keep h = 64: their widths are fixed, and the tall rule was measured on one GPU) */
+    return sw_run(a, n, b, m, params, options, PW_LINEAR_CUDA_TILE_H, band, result);
 }

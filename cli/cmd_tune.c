@@ -231,9 +231,21 @@ int cmd_tune(int argc, char **argv)
     int code = load(&args, app, argv + 1, first, argc - 1, &p);
     if (code) goto out;
     pw_options o = common.options;
+    pw_status st = PW_OK;
+    if (o.tile_h == 0) {
+        /* The tile height the library takes for the whole problem at a given width (SW on CUDA:
+         * 64, apps/checks.h), fixed for the training corners too: left to themselves they take
+         * the library's default CUDA height (model_train.c), and the model would be fitted to
+         * other tiles than the runs it predicts.  One run of the whole problem finds it. */
+        pw_options whole = o;
+        whole.tile_w = 1024;
+        pw_run_info probe;
+        st = run_once(&p, p.n, p.m, &whole, &probe);
+        if (st == PW_OK) o.tile_h = probe.tile_h;
+    }
 
     pw_model_fit fit;
-    pw_status st = pw_model_train(run_once, &p, p.n, p.m, 0, common.train_ratio, &o, 3, &fit);
+    if (st == PW_OK) st = pw_model_train(run_once, &p, p.n, p.m, 0, common.train_ratio, &o, 3, &fit);
     if (st != PW_OK) {
         cli_error("tune %s: training run: %s", app, cli_status_text(st));
         code = cli_status_exit(st);

@@ -7,9 +7,9 @@
 
 #define PW_DEFAULT_TRAIN_RATIO 0.1
 
-/* Does this run take the model's width? */
-static int wants_model(const pw_options *o, int64_t rows, int64_t cols)
+int pw_width_from_model(const pw_options *o, int64_t rows, int64_t cols)
 {
+    if (rows < 1 || cols < 1) return 0;
     if (o->tile_w != 0 || o->width_model < 0) return 0;
     if (o->strategy != PW_STRATEGY_PEER || o->shape != PW_TILE_HYPER) return 0; /* what the model describes */
     return o->width_model > 0 || (double)rows * (double)cols >= (double)PW_MODEL_TRAIN_MIN_CELLS;
@@ -58,7 +58,7 @@ pw_status pw_run_with_width(const char *app, const pw_options *options, pw_corne
     pw_run_info w;
     memset(&w, 0, sizeof w);
     w.width_source = o.tile_w ? PW_WIDTH_GIVEN : PW_WIDTH_DEFAULT;
-    if (rows >= 1 && cols >= 1 && wants_model(&o, rows, cols)) {
+    if (pw_width_from_model(&o, rows, cols)) {
         pw_options chooser = o;
         chooser.progress = NULL; /* the corner runs are not the run the caller watches */
         st = choose(app, &chooser, run, ctx, rows, cols, &w);

@@ -21,6 +21,9 @@ extern "C" {
 pw_status pw_run_with_width(const char *app, const pw_options *options, pw_corner_fn run, void *ctx, int64_t rows,
                             int64_t cols, pw_run_info *info);
 
+/* Will pw_run_with_width take the model's width for this problem?  (options already checked.) */
+int pw_width_from_model(const pw_options *options, int64_t rows, int64_t cols);
+
 #ifdef __cplusplus
 }
 #endif
