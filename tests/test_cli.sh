@@ -641,6 +641,16 @@ else
     -np 1 "$pw" sw --mpi --quiet "$ex/target.fa" "$ex/query.fa" > /dev/null 2> "$tmp/err"
   rc=$?
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "other arguments" "$tmp/err" && ok || bad "--mpi with other arguments: $(head -3 "$tmp/err")"
+  # ranks on devices of two models (PEERWAVE_DEBUG_DEVICE_MODEL stands in for the GPUs): with equal
+  # bands every rank says so and none hangs; bands cut by measured speed (--balance) run
+  timeout 60 mpirun -np 1 env PEERWAVE_DEBUG_DEVICE_MODEL=gpu-a "$pw" sw --mpi --quiet "$ex/query.fa" "$ex/target.fa" : \
+    -np 1 env PEERWAVE_DEBUG_DEVICE_MODEL=gpu-b "$pw" sw --mpi --quiet "$ex/query.fa" "$ex/target.fa" > /dev/null 2> "$tmp/err"
+  rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$(grep -c "rank 1 runs on gpu-b, rank 0 on gpu-a" "$tmp/err")" = 2 ] && ok ||
+    bad "--mpi on mixed device models: rc $rc, $(head -3 "$tmp/err")"
+  got=$(timeout 60 mpirun -np 1 env PEERWAVE_DEBUG_DEVICE_MODEL=gpu-a "$pw" sw --mpi --balance --quiet "$ex/query.fa" "$ex/target.fa" : \
+    -np 1 env PEERWAVE_DEBUG_DEVICE_MODEL=gpu-b "$pw" sw --mpi --balance --quiet "$ex/query.fa" "$ex/target.fa" 2> "$tmp/err")
+  [ "$got" = "$ref" ] && ok || bad "--mpi --balance on mixed device models: '$got' vs '$ref' ($(head -3 "$tmp/err"))"
 fi
 
 echo "$passed passed, $failed failed"

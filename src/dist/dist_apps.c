@@ -16,9 +16,30 @@
 #include "../../apps/band_apps.h"
 #include "../../apps/checks.h"
 #include "../../apps/sat_sum.h"
+#ifdef PW_HAVE_CUDA
+#include "../cuda/pw_cuda.h"
+#endif
 
 /* One band's run: args are the app's, result the bytes this rank contributes. */
 typedef pw_status (*band_run_fn)(void *args, const pw_options *options, const pw_band *band, void *result);
+
+/* What this rank runs on, for dist_agree: "" for the CPU, else the GPU's model and SM count.
+ * PEERWAVE_DEBUG_DEVICE_MODEL stands in for it on any backend (docs/RELIABILITY.md: the check of
+ * mixed models, tested under mpirun without GPUs). */
+static void rank_device(pw_backend backend, int device, char *buf, size_t size)
+{
+    const char *fake = getenv("PEERWAVE_DEBUG_DEVICE_MODEL");
+    buf[0] = 0;
+    if (fake) {
+        snprintf(buf, size, "%s", fake);
+        return;
+    }
+#ifdef PW_HAVE_CUDA
+    if (backend == PW_BACKEND_CUDA && pw_cuda_describe(device, buf, size) != PW_OK) buf[0] = 0;
+#else
+    (void)backend, (void)device;
+#endif
+}
 
 /* Agree, run this rank's band of columns [col0, col0 + cols) with its link, conclude: every rank's
  * `bytes` result bytes in all. */
@@ -34,7 +55,9 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     pw_backend backend = PW_BACKEND_CPU;
     if (local == PW_OK) local = pw_backend_resolve(&o, &backend); /* (a rank without its GPU says so) */
     if (local == PW_OK) agreed.word[DIST_SIGNATURE_WORDS - 2] = backend + 1;
-    pw_status st = dist_agree(comm, local, &agreed);
+    char device[DIST_DEVICE_BYTES];
+    rank_device(local == PW_OK ? backend : PW_BACKEND_CPU, local == PW_OK ? o.device : 0, device, sizeof device);
+    pw_status st = dist_agree(comm, local, &agreed, device);
     if (st != PW_OK) return st;
     pw_band band;
     pw_band_link *link;

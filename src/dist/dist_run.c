@@ -175,13 +175,15 @@ static pw_status decide(const pw_comm *comm, const dist_report *all)
     return (pw_status)all[k].status;
 }
 
-pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig)
+pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, const char *device)
 {
     typedef struct entry {
         dist_report report;
         dist_signature sig;
+        char device[DIST_DEVICE_BYTES];
     } entry;
-    entry mine = {report_of(local, 0), *sig};
+    entry mine = {report_of(local, 0), *sig, {0}};
+    snprintf(mine.device, sizeof mine.device, "%s", device ? device : "");
     mine.sig.word[DIST_SIGNATURE_WORDS - 1] = comm->run; /* (the ranks' calls must come in the same order too) */
     _Static_assert(sizeof(entry) <= PW_COMM_ENTRY && sizeof(dist_report) <= PW_COMM_ENTRY, "entries fit the scratch");
     entry *all = (entry *)(void *)pw_comm_gathered(comm); /* (no allocation: every rank takes part) */
@@ -194,6 +196,14 @@ pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig)
     for (int k = 1; st == PW_OK && k < comm->size; k++)
         if (memcmp(&all[k].sig, &all[0].sig, sizeof all[0].sig) != 0) {
             pw_set_error_detail("rank %d was called with other arguments (sizes, parameters or inputs) than rank 0", k);
+            st = PW_ERR_INVALID_ARGUMENT;
+        }
+    for (int k = 1; st == PW_OK && !comm->weights && k < comm->size; k++)
+        if (strcmp(all[k].device, all[0].device) != 0) {
+            pw_set_error_detail("rank %d runs on %s, rank 0 on %s: bands of equal width would keep the faster waiting "
+                                "for the slower; cut the bands by measured speed (--balance; pw_comm_measure_weight "
+                                "or pw_comm_share_weight) or use devices of one model",
+                                k, all[k].device[0] ? all[k].device : "the CPU", all[0].device[0] ? all[0].device : "the CPU");
             st = PW_ERR_INVALID_ARGUMENT;
         }
     comm->run++;

@@ -26,8 +26,12 @@ typedef struct dist_signature {
 /* FNV-1a over bytes, to put inputs every rank holds whole into the signature. */
 uint64_t dist_hash(const void *data, size_t bytes, uint64_t seed);
 
-/* Step 1.  local: this rank's checks.  PW_OK on every rank, or the same failure on every rank. */
-pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig);
+/* Step 1.  local: this rank's checks.  PW_OK on every rank, or the same failure on every rank.
+ * device: what this rank runs on ("" for the CPU; a GPU's model and SM count): ranks of equal
+ * bands must all run on the same (else the faster wait for the slowest); bands cut by weights
+ * (pw_comm_share_weight) may differ. */
+#define DIST_DEVICE_BYTES 64
+pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, const char *device);
 
 /* The options a band runs with: the peer strategy; the CUDA backend when asked for, else the
  * CPU (AUTO resolves to it, until GPU bands are verified on several GPUs).  PW_ERR_UNSUPPORTED
