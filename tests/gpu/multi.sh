@@ -5,7 +5,7 @@
 # archive, a summary last.  The whole list takes longer than one device call (600 s): split it,
 # e.g. "tests", then "tests-all bench", then "huge genomes mpi" on the same warm machine.
 #   tests    bench/peer_hop.cu (one hand-over's latency between GPU 0 and 1 over NVLink, and bulk
-#            peer copies), then test_dist --gpu with rank k on GPU k mod G (PW_TEST_GPUS): every
+#            peer copies) and bench/nccl_hop.cu (NCCL's), then test_dist --gpu with rank k on GPU k mod G (PW_TEST_GPUS): every
 #            app's bands handed over between GPUs (direct peer stores and through the host) against
 #            the CPU engines, for G = 2; while those run, the single-GPU checks of
 #            PW_ONE_GPU_STAGES (bench/sw_lanes.sh's stages, e.g. "tests"; default none) on the last GPU
@@ -54,6 +54,11 @@ if stage tests; then
     CUDA_VISIBLE_DEVICES=0,1 timeout 60 ./build-gpu/peer_hop 20000 >> "$out/peer_hop.log" 2>&1
   summary "peer_hop: rc=$?"
   tail -11 "$out/peer_hop.log" | tee -a "$out/summary.txt"
+  # NCCL's send/recv hop beside it, and whether NCCL progresses beside a kernel holding the SMs
+  # (bench/nccl_hop.cu: the CMake target where NCCL was found)
+  [ -x build-gpu/nccl_hop ] && CUDA_VISIBLE_DEVICES=0,1 timeout 120 ./build-gpu/nccl_hop 2000 > "$out/nccl_hop.log" 2>&1
+  summary "nccl_hop: rc=$?"
+  tail -13 "$out/nccl_hop.log" | tee -a "$out/summary.txt"
   dist_tests 2
   [ -n "${one_gpu:-}" ] && wait $one_gpu
   [ -n "${PW_ONE_GPU_STAGES:-}" ] && [ $gpus -lt 3 ] && one_gpu_checks
