@@ -18,7 +18,8 @@ static const char usage[] =
     "       peerwave tune sat (IMAGE | --random N) [options]\n"
     "Times the run at a range of tile widths and prints, for each, the measured seconds and the\n"
     "models' predictions (seed paper section 4, the consistent-lag variant, and that variant with\n"
-    "the tiling's integer lag, which --tile-w auto uses).  The models'\n"
+    "the tiling's integer lag, which --tile-w auto uses), and the chunked variant (a tile-row\n"
+    "waits 32 steps at a time inside tiles, as the GPU processors do; its own fit).  The models'\n"
     "d (seconds per diagonal step of a tile) and tau_s (one counter hand-off) come from a\n"
     "training run on the top-left corner of the input at widths 1 .. 2h.\n"
     "  --random N         a random N x N problem instead of files (DNA; u8 image)\n"
@@ -121,7 +122,7 @@ static pw_status timed(problem *p, int64_t rows, int64_t cols, pw_options o, int
 
 static pw_model_params model_of(const pw_run_info *info, int64_t rows, int64_t cols, double d, double tau_s)
 {
-    pw_model_params m = {(double)rows, (double)cols, (double)info->tile_h, (double)info->threads, d, tau_s};
+    pw_model_params m = {(double)rows, (double)cols, (double)info->tile_h, (double)info->threads, d, tau_s, 0};
     return m;
 }
 
@@ -252,23 +253,27 @@ int cmd_tune(int argc, char **argv)
         goto out;
     }
     const double d = fit.d, tau_s = fit.tau_s;
+    /* the chunked kind's own d and tau_s from the same timed runs (the GPU processors' chunk) */
+    const double chunk = 32;
+    double d_chunked, tau_chunked;
+    pw_model_fit_kind(&fit, PW_MODEL_CHUNKED, chunk, &d_chunked, &tau_chunked);
     const int64_t h = fit.h;
     pw_run_info info;
 
     if (args.n_widths == 0)
         for (int64_t w = 8; w <= 4096 && w <= p.m + h; w *= 2) args.widths[args.n_widths++] = w;
-    double meas[MAX_WIDTHS], paper[MAX_WIDTHS], cons[MAX_WIDTHS], tiled[MAX_WIDTHS];
+    double meas[MAX_WIDTHS], paper[MAX_WIDTHS], cons[MAX_WIDTHS], tiled[MAX_WIDTHS], chunked[MAX_WIDTHS];
     FILE *csv = args.csv ? fopen(args.csv, "w") : NULL;
     if (args.csv && !csv) {
         cli_error("--csv %s: cannot write", args.csv);
         code = EXIT_DATA;
         goto out;
     }
-    if (csv) fprintf(csv, "width,measured_s,paper_s,consistent_s,tiled_s\n");
-    printf("%8s %12s %12s %12s %12s\n", "width", "measured_s", "paper_s", "consistent_s", "tiled_s");
+    if (csv) fprintf(csv, "width,measured_s,paper_s,consistent_s,tiled_s,chunked_s\n");
+    printf("%8s %12s %12s %12s %12s %12s\n", "width", "measured_s", "paper_s", "consistent_s", "tiled_s", "chunked_s");
     double best = INFINITY;
     int64_t best_w = 0;
-    pw_model_params full = {0};
+    pw_model_params full = {0}, full_chunked = {0};
     for (int k = 0; k < args.n_widths; k++) {
         st = timed(&p, p.n, p.m, o, args.widths[k], args.runs, &meas[k], &info);
         if (st != PW_OK) {
@@ -281,17 +286,27 @@ int cmd_tune(int argc, char **argv)
         paper[k] = pw_model_time(&full, PW_MODEL_PAPER, (double)args.widths[k]);
         cons[k] = pw_model_time(&full, PW_MODEL_CONSISTENT, (double)args.widths[k]);
         tiled[k] = pw_model_time(&full, PW_MODEL_TILED, (double)args.widths[k]);
-        printf("%8" PRId64 " %12.6f %12.6f %12.6f %12.6f\n", args.widths[k], meas[k], paper[k], cons[k], tiled[k]);
-        if (csv) fprintf(csv, "%" PRId64 ",%.9g,%.9g,%.9g,%.9g\n", args.widths[k], meas[k], paper[k], cons[k], tiled[k]);
+        full_chunked = model_of(&info, p.n, p.m, d_chunked, tau_chunked);
+        full_chunked.chunk = chunk;
+        chunked[k] = pw_model_time(&full_chunked, PW_MODEL_CHUNKED, (double)args.widths[k]);
+        printf("%8" PRId64 " %12.6f %12.6f %12.6f %12.6f %12.6f\n", args.widths[k], meas[k], paper[k], cons[k], tiled[k],
+               chunked[k]);
+        if (csv)
+            fprintf(csv, "%" PRId64 ",%.9g,%.9g,%.9g,%.9g,%.9g\n", args.widths[k], meas[k], paper[k], cons[k], tiled[k],
+                    chunked[k]);
         if (meas[k] < best) best = meas[k], best_w = args.widths[k];
     }
     if (csv) fclose(csv);
     cli_report rep = {0};
-    for (int kind = 0; kind < 3; kind++) {
-        int64_t pick = pw_model_best_width(&full, (pw_model_kind)kind, p.m + h);
+    for (int kind = 0; kind < PW_MODEL_KINDS; kind++) {
+        const pw_model_params *m = kind == PW_MODEL_CHUNKED ? &full_chunked : &full;
+        int64_t pick = pw_model_best_width(m, (pw_model_kind)kind, p.m + h);
         double t = NAN;
         st = timed(&p, p.n, p.m, o, pick, args.runs, &t, &info);
-        const char *name = kind == PW_MODEL_PAPER ? "paper" : kind == PW_MODEL_CONSISTENT ? "consistent" : "tiled";
+        const char *name = kind == PW_MODEL_PAPER        ? "paper"
+                           : kind == PW_MODEL_CONSISTENT ? "consistent"
+                           : kind == PW_MODEL_TILED      ? "tiled"
+                                                         : "chunked";
         char key[48];
         snprintf(key, sizeof key, "%s_pick", name);
         cli_result(&rep, key, "%" PRId64, pick);

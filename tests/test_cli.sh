@@ -267,7 +267,8 @@ expect 2 sw --train-ratio 1.5 "$ex/query.fa" "$ex/target.fa"
 # tune: table, CSV and SVG, both models' picks with their measured distance from the best.
 "$pw" tune sw --random 700 --widths 8,64,512 --runs 1 --csv "$tmp/tune.csv" --svg "$tmp/tune.svg" > "$tmp/out" \
   && [ "$(wc -l < "$tmp/tune.csv")" = 4 ] && grep -q '^consistent_pick: [0-9]' "$tmp/out" && grep -q '^paper_pick_vs_best_pct: ' "$tmp/out" \
-  && grep -q '^tiled_pick: [0-9]' "$tmp/out" \
+  && grep -q '^tiled_pick: [0-9]' "$tmp/out" && grep -q '^chunked_pick: [0-9]' "$tmp/out" \
+  && [ "$(head -1 "$tmp/tune.csv")" = "width,measured_s,paper_s,consistent_s,tiled_s,chunked_s" ] \
   && ok || bad "tune sw: $(cat "$tmp/out")"
 if command -v python3 > /dev/null; then
   python3 -c "import sys, xml.etree.ElementTree as ET; r = ET.parse(sys.argv[1]).getroot(); assert len(r.findall('{http://www.w3.org/2000/svg}polyline')) == 4" \

@@ -3,8 +3,10 @@
  * integer search against brute force. */
 #include <unistd.h>
 #include <math.h>
+#include <string.h>
 
 #include "../src/core/model.h"
+#include "../src/core/model_train.h"
 #include "test_util.h"
 
 static int near(double a, double b, double rel) { return fabs(a - b) <= rel * fabs(b); }
@@ -77,13 +79,41 @@ static void test_api_width(void)
     free(a), free(b), free(px), free(sat), free(grid);
 }
 
+/* pw_model_fit_kind recovers d and tau_s from timings made by a model of that kind (each kind
+ * from its own samples, and a kind refitted from another's samples differs). */
+static void test_fit_kind(void)
+{
+    const pw_model_kind kinds[] = {PW_MODEL_TILED, PW_MODEL_CHUNKED};
+    const double widths[PW_MODEL_SAMPLES] = {1, 2, 4, 8, 32, 256}, d0 = 2.5e-9, tau0 = 7e-7;
+    for (int k = 0; k < 2; k++) {
+        pw_model_fit fit;
+        memset(&fit, 0, sizeof fit);
+        fit.widths_used = PW_MODEL_SAMPLES;
+        for (int s = 0; s < PW_MODEL_SAMPLES; s++) {
+            const pw_model_params unit = {26214, 26214, 128, 205, 0, 1, 0};
+            pw_model_params truth = unit;
+            truth.d = d0, truth.tau_s = tau0, truth.chunk = 32;
+            fit.sample_unit[s] = unit;
+            fit.sample_w[s] = widths[s];
+            fit.sample_t[s] = pw_model_time(&truth, kinds[k], widths[s]);
+        }
+        double d, tau;
+        pw_model_fit_kind(&fit, kinds[k], 32, &d, &tau);
+        CHECK(near(d, d0, 1e-9) && near(tau, tau0, 1e-9), "kind %d: fit d %.6g tau %.6g, want %.6g %.6g", (int)kinds[k], d,
+              tau, d0, tau0);
+        pw_model_fit_kind(&fit, kinds[1 - k], 32, &d, &tau);
+        CHECK(!(near(d, d0, 1e-6) && near(tau, tau0, 1e-6)), "kind %d's samples fitted as kind %d give the same d, tau",
+              (int)kinds[k], (int)kinds[1 - k]);
+    }
+}
+
 int main(void)
 {
     /* By hand: H = W = 1024, h = w = 64, P = 4, d = 1 ns, tau_s = 1 us: c = 1.064 us,
      * (W + h)/w = 17, lag = 2, rounds = 4, fill = 16 * 2 c = 32c, tail = 15c;
      * paper B = (17 - 4)c = 13c -> T = 32c + 3 * 13c + 15c = 86c;
      * consistent B = (17 - 4 * 2)c = 9c -> T = 32c + 27c + 15c = 74c. */
-    pw_model_params p = {1024, 1024, 64, 4, 1e-9, 1e-6};
+    pw_model_params p = {1024, 1024, 64, 4, 1e-9, 1e-6, 0};
     double c = 1.064e-6;
     CHECK(near(pw_model_time(&p, PW_MODEL_PAPER, 64), 86 * c, 1e-12), "paper T = %.9g, want %.9g",
           pw_model_time(&p, PW_MODEL_PAPER, 64), 86 * c);
@@ -92,14 +122,14 @@ int main(void)
 
     /* B clamps at 0: P = 16 gives paper B = (17 - 16)c = c, consistent (17 - 32)c -> 0; with
      * H/(hP) = 1 round there is no stall term at all.  P beyond the tile-rows counts as 16. */
-    pw_model_params q = {1024, 1024, 64, 16, 1e-9, 1e-6};
+    pw_model_params q = {1024, 1024, 64, 16, 1e-9, 1e-6, 0};
     CHECK(near(pw_model_time(&q, PW_MODEL_CONSISTENT, 64), 32 * c + 15 * c, 1e-12), "B clamp");
     pw_model_params r = q;
     r.P = 1000;
     CHECK(pw_model_time(&r, PW_MODEL_PAPER, 64) == pw_model_time(&q, PW_MODEL_PAPER, 64), "P clamp to tile-rows");
 
     /* P = 1: no closed form, but T and the search work (one worker: fewer, wider tiles). */
-    pw_model_params one = {4096, 4096, 64, 1, 1e-9, 1e-6};
+    pw_model_params one = {4096, 4096, 64, 1, 1e-9, 1e-6, 0};
     CHECK(pw_model_closed_form(&one, PW_MODEL_PAPER) < 0, "P = 1 has no closed form");
     double t1 = pw_model_time(&one, PW_MODEL_CONSISTENT, 100);
     CHECK(isfinite(t1) && t1 > 0, "P = 1 time %.9g", t1);
@@ -108,8 +138,8 @@ int main(void)
 
     /* Closed forms are the minima of their own unclamped T: compare with a fine scan, on cases
      * where no clamp acts near the optimum (P below the tile-rows, several rounds, B > 0). */
-    pw_model_params cases[] = {{65536, 65536, 128, 32, 2e-9, 1e-7}, {20000, 20000, 64, 2, 5e-8, 2e-7},
-                               {262144, 262144, 256, 64, 1e-9, 5e-8}};
+    pw_model_params cases[] = {{65536, 65536, 128, 32, 2e-9, 1e-7, 0}, {20000, 20000, 64, 2, 5e-8, 2e-7, 0},
+                               {262144, 262144, 256, 64, 1e-9, 5e-8, 0}};
     for (int k = 0; k < 3; k++)
         for (int kind = 0; kind < 2; kind++) {
             double wc = pw_model_closed_form(&cases[k], (pw_model_kind)kind), best = 0, best_t = INFINITY;
@@ -134,13 +164,30 @@ int main(void)
     /* TILED: the engines' integer lag.  h = 128: w = 32 -> ceil(127/32) + 1 = 5 tiles of lag,
      * w = 29 -> 6; so with the same d and tau_s T(29) > T(32) although 29 is below 32, and at
      * divisors of h the fill equals the continuous model's (h/w + 1 = 5 at w = 32). */
-    pw_model_params g = {65536, 65536, 128, 512, 3e-9, 5e-7};
+    pw_model_params g = {65536, 65536, 128, 512, 3e-9, 5e-7, 0};
     CHECK(pw_model_time(&g, PW_MODEL_TILED, 29) > pw_model_time(&g, PW_MODEL_TILED, 32), "tiled lag penalises w = 29");
-    pw_model_params one_round = {65536, 65536, 128, 512, 3e-9, 5e-7}; /* 512 tile-rows, P = 512: fill + tail only */
+    pw_model_params one_round = {65536, 65536, 128, 512, 3e-9, 5e-7, 0}; /* 512 tile-rows, P = 512: fill + tail only */
     double fill32 = 512 * 5 * (32 * 3e-9 + 5e-7), tail32 = (65536.0 / 32 - 1) * (32 * 3e-9 + 5e-7);
     CHECK(near(pw_model_time(&one_round, PW_MODEL_TILED, 32), fill32 + tail32, 1e-12), "tiled T(32) = %.9g, want %.9g",
           pw_model_time(&one_round, PW_MODEL_TILED, 32), fill32 + tail32);
     CHECK(pw_model_closed_form(&g, PW_MODEL_TILED) < 0, "tiled has no closed form");
+
+    /* CHUNKED: a lag of (h - 1 + chunk) steps whatever w is.  By hand, the one-round case above
+     * with chunk 32 at w = 32: L = (127 + 32)/32 = 4.96875 tiles, fill 512 L c, tail as before; at
+     * w = 4096, L c = 159 (d + tau_s/4096): the fill shrinks as tiles widen, where TILED's grows. */
+    pw_model_params gc = one_round;
+    gc.chunk = 32;
+    const double c32 = 32 * 3e-9 + 5e-7, fillc32 = 512 * (159.0 / 32) * c32;
+    CHECK(near(pw_model_time(&gc, PW_MODEL_CHUNKED, 32), fillc32 + tail32, 1e-12), "chunked T(32) = %.9g, want %.9g",
+          pw_model_time(&gc, PW_MODEL_CHUNKED, 32), fillc32 + tail32);
+    const double c4096 = 4096 * 3e-9 + 5e-7, fillc4096 = 512 * 159 * (3e-9 + 5e-7 / 4096), tail4096 = (65536.0 / 4096 - 1) * c4096;
+    CHECK(near(pw_model_time(&gc, PW_MODEL_CHUNKED, 4096), fillc4096 + tail4096, 1e-12), "chunked T(4096) = %.9g, want %.9g",
+          pw_model_time(&gc, PW_MODEL_CHUNKED, 4096), fillc4096 + tail4096);
+    CHECK(pw_model_best_width(&gc, PW_MODEL_CHUNKED, 65536 + 128) > pw_model_best_width(&gc, PW_MODEL_TILED, 65536 + 128),
+          "chunked picks wider tiles than tiled (%" PRId64 " vs %" PRId64 ")",
+          pw_model_best_width(&gc, PW_MODEL_CHUNKED, 65536 + 128), pw_model_best_width(&gc, PW_MODEL_TILED, 65536 + 128));
+    CHECK(pw_model_closed_form(&gc, PW_MODEL_CHUNKED) < 0, "chunked has no closed form");
+    test_fit_kind();
     test_api_width();
     return test_finish();
 }

@@ -12,7 +12,9 @@ double pw_model_time(const pw_model_params *p, pw_model_kind kind, double w)
      * has the integer lag ceil((h - 1) / w) plus the tile itself (tiling.c), which is why a
      * width just above a divisor of h - 1 measures slower than the divisor (H100, SW 65536^2,
      * h = 128: w = 29 60.2 ms, w = 32 54.5 ms).  PW_MODEL_TILED uses it. */
-    double lag = kind == PW_MODEL_TILED ? ceil((p->h - 1) / w) + 1 : p->h / w + 1;
+    double lag = kind == PW_MODEL_TILED     ? ceil((p->h - 1) / w) + 1
+                 : kind == PW_MODEL_CHUNKED ? (p->h - 1 + p->chunk) / w
+                                            : p->h / w + 1;
     double stall_lag = kind == PW_MODEL_PAPER ? 1 : lag;
     double B = ((p->W + p->h) / w - P * stall_lag) * c;
     if (B < 0) B = 0;
@@ -25,7 +27,7 @@ double pw_model_time(const pw_model_params *p, pw_model_kind kind, double w)
 double pw_model_closed_form(const pw_model_params *p, pw_model_kind kind)
 {
     double H = p->H, W = p->W, h = p->h, P = p->P;
-    if (P <= 1 || p->d <= 0 || p->tau_s <= 0 || kind == PW_MODEL_TILED) return -1;
+    if (P <= 1 || p->d <= 0 || p->tau_s <= 0 || kind == PW_MODEL_TILED || kind == PW_MODEL_CHUNKED) return -1;
     double num = kind == PW_MODEL_CONSISTENT ? H * W + H * h + P * (P - 1) * h * h
                                              : H * W + H * h + H * h * P - h * h * P;
     double q = p->tau_s * num / (p->d * h * P * (P - 1));

@@ -25,18 +25,24 @@ typedef struct pw_model_params {
     double P;       /* workers (CPU threads or resident GPU blocks) */
     double d;       /* seconds per diagonal step of one tile */
     double tau_s;   /* seconds per counter hand-off */
+    double chunk;   /* CHUNKED: steps a tile-row waits for at a time inside a tile (0 elsewhere) */
 } pw_model_params;
 
 /* PAPER: as published; CONSISTENT: L' = L; TILED: CONSISTENT with the tiling's integer lag
- * L = ceil((h - 1)/w) + 1 instead of h/w + 1 (a step function: no closed form). */
-typedef enum pw_model_kind { PW_MODEL_PAPER = 0, PW_MODEL_CONSISTENT, PW_MODEL_TILED } pw_model_kind;
+ * L = ceil((h - 1)/w) + 1 instead of h/w + 1 (a step function: no closed form).  CHUNKED:
+ * CONSISTENT for processors that wait inside their tiles, `chunk` steps at a time (the GPU
+ * processors: 32): a tile-row follows the row above h - 1 + chunk steps behind whatever w is,
+ * L = (h - 1 + chunk)/w tiles (no closed form here).  Not yet the automatic width's (its default
+ * widths await a measurement: docs/PERFORMANCE.md); `peerwave tune` shows it beside the others. */
+typedef enum pw_model_kind { PW_MODEL_PAPER = 0, PW_MODEL_CONSISTENT, PW_MODEL_TILED, PW_MODEL_CHUNKED } pw_model_kind;
+#define PW_MODEL_KINDS 4
 
 /* Predicted seconds for tile width w (> 0). */
 double pw_model_time(const pw_model_params *p, pw_model_kind kind, double w);
 
 /* The closed-form optimum of the unclamped T (paper: numerator HW + Hh + HhP - h^2 P;
  * consistent: HW + Hh + P(P-1) h^2), or -1 when it does not exist (P <= 1, d or tau_s <= 0,
- * or the TILED kind). */
+ * or the TILED and CHUNKED kinds). */
 double pw_model_closed_form(const pw_model_params *p, pw_model_kind kind);
 
 /* The feasible integer width in 1 .. w_max with the smallest predicted time (the first on a

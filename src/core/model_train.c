@@ -16,7 +16,7 @@ pw_model_params pw_model_fit_params(const pw_model_fit *fit, int64_t rows, int64
 {
     int64_t tile_rows = (rows + fit->h - 1) / fit->h;
     double P = fit->workers_available < tile_rows ? fit->workers_available : (double)tile_rows;
-    pw_model_params m = {(double)rows, (double)cols, (double)fit->h, P < 1 ? 1 : P, fit->d, fit->tau_s};
+    pw_model_params m = {(double)rows, (double)cols, (double)fit->h, P < 1 ? 1 : P, fit->d, fit->tau_s, 0};
     return m;
 }
 
@@ -24,6 +24,25 @@ int64_t pw_model_fit_width(const pw_model_fit *fit, int64_t rows, int64_t cols, 
 {
     pw_model_params m = pw_model_fit_params(fit, rows, cols);
     return pw_model_best_width(&m, kind, cols + fit->h);
+}
+
+void pw_model_fit_kind(const pw_model_fit *fit, pw_model_kind kind, double chunk, double *d, double *tau_s)
+{
+    double sw = 0, sy = 0, sww = 0, swy = 0;
+    const int used = fit->widths_used;
+    for (int k = 0; k < used; k++) {
+        pw_model_params unit = fit->sample_unit[k]; /* (d = 0, tau_s = 1: T is K(w)) */
+        unit.chunk = chunk;
+        const double w = fit->sample_w[k], y = fit->sample_t[k] / pw_model_time(&unit, kind, w);
+        sw += w, sy += y, sww += w * w, swy += w * y;
+    }
+    const double den = used * sww - sw * sw;
+    *d = den > 0 ? (used * swy - sw * sy) / den : 0;
+    *tau_s = used ? (sy - *d * sw) / used : 0;
+    /* A fit that lands at or below zero (noise, or a per-tile cost too small to see) keeps the
+     * model defined; it then prefers the widest or the narrowest tiles, as measured. */
+    if (*d <= 0) *d = 1e-12;
+    if (*tau_s <= 0) *tau_s = 1e-12;
 }
 
 pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols, int skew, double ratio,
@@ -52,11 +71,11 @@ pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols,
     if (st != PW_OK) return st;
     fit->workers_available = info.threads_available > 0 ? info.threads_available : info.threads;
 
-    const int64_t h = fit->h, widths[6] = {1, 2, 4, 8, 32, 2 * h};
-    double sw = 0, sy = 0, sww = 0, swy = 0, t[64];
+    const int64_t h = fit->h, widths[PW_MODEL_SAMPLES] = {1, 2, 4, 8, 32, 2 * h};
+    double t[64];
     int used = 0;
     int64_t last_used = 0; /* the width the last measured runs really had */
-    for (int k = 0; k < 6 && st == PW_OK; k++) {
+    for (int k = 0; k < PW_MODEL_SAMPLES && st == PW_OK; k++) {
         if (k > 1 && widths[k] > fit->corner_cols + h) continue; /* wider than the corner's rows */
         if (k > 0 && widths[k] <= widths[k - 1]) continue;       /* 2h can repeat a small width */
         /* a processor that rounds widths (the CPU's vector ones: to their lanes) may run this one
@@ -70,20 +89,16 @@ pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols,
         if (st != PW_OK) break;
         qsort(t, (size_t)runs, sizeof t[0], cmp_double);
         pw_model_params unit = {(double)fit->corner_rows, (double)fit->corner_cols, (double)info.tile_h,
-                                (double)(info.threads > 0 ? info.threads : 1), 0, 1};
+                                (double)(info.threads > 0 ? info.threads : 1), 0, 1, 0};
         last_used = info.tile_w > 0 ? info.tile_w : widths[k];
-        double w = (double)last_used, y = t[runs / 2] / pw_model_time(&unit, PW_MODEL_TILED, w);
-        sw += w, sy += y, sww += w * w, swy += w * y, used++;
+        fit->sample_unit[used] = unit;
+        fit->sample_w[used] = (double)last_used;
+        fit->sample_t[used] = t[runs / 2];
+        used++;
     }
     if (st != PW_OK) return st;
-    double den = used * sww - sw * sw;
-    fit->d = den > 0 ? (used * swy - sw * sy) / den : 0;
-    fit->tau_s = used ? (sy - fit->d * sw) / used : 0;
-    /* A fit that lands at or below zero (noise, or a per-tile cost too small to see) keeps the
-     * model defined; it then prefers the widest or the narrowest tiles, as measured. */
-    if (fit->d <= 0) fit->d = 1e-12;
-    if (fit->tau_s <= 0) fit->tau_s = 1e-12;
     fit->widths_used = used;
+    pw_model_fit_kind(fit, PW_MODEL_TILED, 0, &fit->d, &fit->tau_s);
     fit->seconds = pw_seconds_now() - began;
     return PW_OK;
 }

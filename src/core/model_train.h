@@ -24,13 +24,19 @@ extern "C" {
 /* Run the rows x cols corner with options o; fill info (kernel seconds in info->seconds). */
 typedef pw_status (*pw_corner_fn)(void *ctx, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info);
 
+#define PW_MODEL_SAMPLES 6 /* widths a training times at most */
+
 typedef struct pw_model_fit {
-    double d, tau_s;        /* fitted seconds per diagonal step and per hand-off */
+    double d, tau_s;        /* fitted seconds per diagonal step and per hand-off (TILED's) */
     int64_t h;              /* tile height of the full problem (the training used it too) */
     int workers_available;  /* threads or resident blocks the engine can use */
     int64_t corner_rows, corner_cols;
     int widths_used;
     double seconds;         /* wall time of all training runs, warm-up included */
+    /* the timed runs, for fitting another kind (pw_model_fit_kind): the corner's geometry as
+     * each run had it (d and tau_s unused), its width and its median seconds */
+    pw_model_params sample_unit[PW_MODEL_SAMPLES];
+    double sample_w[PW_MODEL_SAMPLES], sample_t[PW_MODEL_SAMPLES];
 } pw_model_fit;
 
 /* Smallest problem (cells) for which the automatic width trains: below it the fixed default
@@ -42,6 +48,11 @@ typedef struct pw_model_fit {
  * as for the full run (tile_w is ignored). */
 pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols, int skew, double ratio,
                          const pw_options *o, int runs, pw_model_fit *fit);
+
+/* d and tau_s of the model of `kind` (chunk: CHUNKED's, else 0) by least squares over the
+ * training's samples: T = K(w) (w d + tau_s) with K the kind's, so T / K is linear in w.  A fit
+ * at or below zero is kept just above it (the model stays defined). */
+void pw_model_fit_kind(const pw_model_fit *fit, pw_model_kind kind, double chunk, double *d, double *tau_s);
 
 /* The model's parameters for the full rows x cols problem. */
 pw_model_params pw_model_fit_params(const pw_model_fit *fit, int64_t rows, int64_t cols);
