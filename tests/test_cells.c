@@ -10,6 +10,7 @@
  *                         (sm_90, and compute_80 PTX): needs no GPU, so CI runs it
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +188,74 @@ static void ref_3d(float *g, int64_t I, int64_t J, int64_t K, int64_t sweeps, in
                     AT(i, j, k) = result;
                 }
 #undef AT
+}
+
+/* ---- one cell, several threads ------------------------------------------------------------------ */
+
+/* pw_cell_run locks its cell: threads sharing one fresh cell (its first runs compile and load it)
+ * all get the textbook answers.  Inputs made and answers checked on this thread.  Without the
+ * lock the answers still come out right on the CPU, but ThreadSanitizer reports the races on the
+ * cell's lazily built state (three on 2026-11-28; none with it): build with -fsanitize=thread to
+ * see them. */
+typedef struct shared_run {
+    pw_cell *cell;
+    int use_gpu;
+    uint8_t *a[3], *b[3];
+    int64_t n[3], m[3];
+    int32_t got[3];
+    pw_status st[3];
+} shared_run;
+
+static void *run_shared(void *p)
+{
+    shared_run *r = p;
+    for (int k = 0; k < 3; k++) {
+        const void *inputs[] = {r->a[k], r->b[k]};
+        pw_cell_args args = {.rows = r->n[k], .cols = r->m[k], .inputs = inputs};
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = r->use_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+        o.threads = 2;
+        pw_cell_result res;
+        r->st[k] = pw_cell_run(r->cell, &args, &o, &res);
+        memcpy(&r->got[k], res.last, 4);
+    }
+    return NULL;
+}
+
+static void test_shared_cell(void)
+{
+    enum { THREADS = 4 };
+    pw_cell *lev = load("levenshtein.c");
+    shared_run runs[THREADS];
+    pthread_t tid[THREADS];
+    for (int t = 0; t < THREADS; t++) {
+        runs[t].cell = lev;
+        runs[t].use_gpu = use_gpu;
+        for (int k = 0; k < 3; k++) {
+            runs[t].n[k] = test_range(1, 400);
+            runs[t].m[k] = test_range(1, 400);
+            runs[t].a[k] = malloc((size_t)runs[t].n[k]);
+            runs[t].b[k] = malloc((size_t)runs[t].m[k]);
+            random_letters(runs[t].a[k], runs[t].n[k], 4);
+            random_letters(runs[t].b[k], runs[t].m[k], 4);
+        }
+    }
+    int started = 0;
+    for (; started < THREADS; started++)
+        if (pthread_create(&tid[started], NULL, run_shared, &runs[started]) != 0) break;
+    CHECK(started == THREADS, "started %d of %d threads", started, THREADS);
+    for (int t = 0; t < started; t++) pthread_join(tid[t], NULL);
+    for (int t = 0; t < started; t++)
+        for (int k = 0; k < 3; k++) {
+            const int32_t want = ref_levenshtein(runs[t].a[k], runs[t].n[k], runs[t].b[k], runs[t].m[k]);
+            CHECK(runs[t].st[k] == PW_OK && runs[t].got[k] == want, "shared cell, thread %d run %d (%lldx%lld): %s %d vs %d",
+                  t, k, (long long)runs[t].n[k], (long long)runs[t].m[k], pw_status_str(runs[t].st[k]), runs[t].got[k],
+                  want);
+        }
+    for (int t = 0; t < THREADS; t++)
+        for (int k = 0; k < 3; k++) free(runs[t].a[k]), free(runs[t].b[k]);
+    pw_cell_free(lev);
 }
 
 /* ---- the example cells ----------------------------------------------------------------------- */
@@ -565,6 +634,7 @@ int main(int argc, char **argv)
     const int n = rounds ? atoi(rounds) : 40;
     test_refusals();
     test_ctx_sizes();
+    test_shared_cell();
     test_linear_examples(n);
     test_heat_example("heat.c", n);
     test_heat_example("heat_grid.c", n);

@@ -35,6 +35,10 @@ pw_status pw_cell_create(const char *text, const char *name, pw_cell **out)
     }
     pw_cell *c = calloc(1, sizeof *c);
     if (!c) return PW_ERR_OUT_OF_MEMORY;
+    if (pthread_mutex_init(&c->lock, NULL) != 0) {
+        free(c);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
     pw_status st = pw_cell_decl_parse(text, name, &c->decl);
     if (st == PW_OK) {
         c->text = copy_text(text);
@@ -61,6 +65,7 @@ void pw_cell_free(pw_cell *cell)
     free(cell->name);
     free(cell->types);
     free(cell->log);
+    pthread_mutex_destroy(&cell->lock);
     free(cell);
 }
 
@@ -186,9 +191,19 @@ static int tiles3_fits(const pw_cell_decl *d)
 }
 #endif
 
+static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result);
+
 pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result)
 {
     if (!cell || !args) return PW_ERR_NULL_ARGUMENT;
+    pthread_mutex_lock(&cell->lock);
+    const pw_status st = cell_run(cell, args, options, result);
+    pthread_mutex_unlock(&cell->lock);
+    return st;
+}
+
+static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result)
+{
     pw_cell_result local;
     if (!result) result = &local;
     memset(result, 0, sizeof *result);

@@ -5,6 +5,7 @@
 #ifndef PW_CELL_INTERNAL_H
 #define PW_CELL_INTERNAL_H
 
+#include <pthread.h>
 #include "../core/plan.h"
 #include "cell_decl.h"
 #include "cell_host.h"
@@ -14,6 +15,8 @@ extern "C" {
 #endif
 
 struct pw_cell {
+    pthread_mutex_t lock; /* pw_cell_run: one run of this cell at a time (it compiles, loads and
+                             keeps its log lazily, on its first runs) */
     pw_cell_decl decl;
     char *text;        /* the user's text */
     char *name;        /* shown in compiler messages */
