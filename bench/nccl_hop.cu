@@ -35,7 +35,8 @@
         }                                                                                          \
     } while (0)
 
-/* Blocks that hold their SMs until *stop (host memory, mapped) becomes nonzero. */
+/* Blocks that hold their SMs until *stop (host memory, mapped) becomes nonzero.  Launched with
+ * as much shared memory as one block may have, so that each takes a whole SM. */
 __global__ void hog(volatile int *stop)
 {
     if (threadIdx.x == 0)
@@ -71,6 +72,7 @@ static double hop_seconds(side *s, size_t bytes, int rounds, double timeout_s)
     const size_t words = bytes / sizeof(unsigned);
     for (int d = 0; d < 2; d++) {
         CHECK(cudaSetDevice(s[d].device));
+        CHECK(cudaMemsetAsync(s[d].recv, 0, bytes, s[d].stream)); /* (no earlier chain's words count) */
         fill<<<64, 256, 0, s[d].stream>>>(s[d].send, words, (unsigned)rounds, (unsigned)d);
         CHECK(cudaMemsetAsync(s[d].wrong, 0, sizeof(int), s[d].stream));
     }
@@ -94,7 +96,11 @@ static double hop_seconds(side *s, size_t bytes, int rounds, double timeout_s)
     cudaError_t e;
     while ((e = cudaEventQuery(t1)) == cudaErrorNotReady) {
         clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((double)(now.tv_sec - began.tv_sec) + 1e-9 * (double)(now.tv_nsec - began.tv_nsec) > timeout_s) return -1;
+        if ((double)(now.tv_sec - began.tv_sec) + 1e-9 * (double)(now.tv_nsec - began.tv_nsec) > timeout_s) {
+            CHECK(cudaEventDestroy(t0)); /* (the chain completes later, once the caller frees the SMs) */
+            CHECK(cudaEventDestroy(t1));
+            return -1;
+        }
         nanosleep(&nap, NULL);
     }
     CHECK(e);
@@ -156,7 +162,7 @@ int main(int argc, char **argv)
         const double warm = hop_seconds(s, sizes[k], r < 10 ? r : 10, 30); /* (the first makes NCCL's connections) */
         const double t = warm < 0 ? warm : hop_seconds(s, sizes[k], r, 60);
         if (t < 0) {
-            printf("%9zuB did not finish in 60 s\n", sizes[k]);
+            printf("%9zuB did not finish (%s)\n", sizes[k], warm < 0 ? "warm-up, 30 s" : "60 s");
             return 1;
         }
         printf("%9zuB %12.2f %14.2f\n", sizes[k], t * 1e6, (double)sizes[k] / t * 1e-9);
@@ -173,14 +179,17 @@ int main(int argc, char **argv)
         *stop = 0;
         for (int d = 0; d < 2; d++) {
             CHECK(cudaSetDevice(d));
-            int sms = 0, per_sm = 0;
+            int sms = 0, smem = 0;
             CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d));
-            CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, hog, 1024, 0));
-            const int blocks = (sms - frees[k]) * per_sm;
-            if (blocks > 0) hog<<<blocks, 1024>>>((volatile int *)stop_dev); /* (the legacy stream: not NCCL's) */
+            CHECK(cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, d));
+            CHECK(cudaFuncSetAttribute(hog, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+            /* a block an SM (the shared memory of a whole SM each): `free` SMs stay empty */
+            const int blocks = sms - frees[k];
+            if (blocks > 0) hog<<<blocks, 1024, (size_t)smem>>>((volatile int *)stop_dev); /* (the legacy stream: not NCCL's) */
             CHECK(cudaGetLastError());
         }
-        const double t = hop_seconds(s, 256, rounds / 10 > 10 ? rounds / 10 : 10, 5);
+        /* few rounds: the queued NCCL calls must not fill the launch queue while they cannot run */
+        const double t = hop_seconds(s, 256, 50, 5);
         *stop = 1;
         for (int d = 0; d < 2; d++) {
             CHECK(cudaSetDevice(d));

@@ -125,8 +125,10 @@ typedef struct pw_cell_result {
  * compile: the compiler's first error (file:line: message) in pw_error_detail(), the whole log in
  * pw_cell_compile_log(). */
 pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result);
-/* (A pw_cell keeps what it compiled and loaded, and locks itself: calls on one cell from several
- * threads are safe and run one at a time; separate pw_cell objects run concurrently.) */
+/* (A pw_cell keeps what it compiled and loaded, and locks itself: runs of one cell from several
+ * threads are safe and take turns; separate pw_cell objects run concurrently.  Not from inside a
+ * run of the same cell (its progress hook): that waits for itself.  pw_cell_compile_log's string
+ * changes with the next compile: read it while no other thread runs the cell.) */
 
 /* The last compiler log of this cell ("" if none). */
 const char *pw_cell_compile_log(const pw_cell *cell);

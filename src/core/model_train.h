@@ -54,7 +54,9 @@ pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols,
  * at or below zero is kept just above it (the model stays defined). */
 void pw_model_fit_kind(const pw_model_fit *fit, pw_model_kind kind, double chunk, double *d, double *tau_s);
 
-/* The model's parameters for the full rows x cols problem. */
+/* The model's parameters for the full rows x cols problem, with the fit's d and tau_s (TILED's)
+ * and chunk 0: a CHUNKED model takes pw_model_fit_kind's d and tau_s and sets chunk itself
+ * (as peerwave tune does), and pw_model_fit_width is for the other kinds. */
 pw_model_params pw_model_fit_params(const pw_model_fit *fit, int64_t rows, int64_t cols);
 
 /* The width the model of the given kind picks for the full problem (auto width: TILED). */

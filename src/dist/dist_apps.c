@@ -35,7 +35,7 @@ static void rank_device(pw_backend backend, int device, char *buf, size_t size)
         return;
     }
 #ifdef PW_HAVE_CUDA
-    if (backend == PW_BACKEND_CUDA && pw_cuda_describe(device, buf, size) != PW_OK) buf[0] = 0;
+    if (backend == PW_BACKEND_CUDA && pw_cuda_describe(device, buf, size) != PW_OK) snprintf(buf, size, "cuda:device %d", device);
 #else
     (void)backend, (void)device;
 #endif

@@ -56,9 +56,13 @@ if stage tests; then
   tail -11 "$out/peer_hop.log" | tee -a "$out/summary.txt"
   # NCCL's send/recv hop beside it, and whether NCCL progresses beside a kernel holding the SMs
   # (bench/nccl_hop.cu: the CMake target where NCCL was found)
-  [ -x build-gpu/nccl_hop ] && CUDA_VISIBLE_DEVICES=0,1 timeout 120 ./build-gpu/nccl_hop 2000 > "$out/nccl_hop.log" 2>&1
-  summary "nccl_hop: rc=$?"
-  tail -13 "$out/nccl_hop.log" | tee -a "$out/summary.txt"
+  if [ -x build-gpu/nccl_hop ]; then
+    CUDA_VISIBLE_DEVICES=0,1 timeout 120 ./build-gpu/nccl_hop 2000 > "$out/nccl_hop.log" 2>&1
+    summary "nccl_hop: rc=$?"
+    tail -13 "$out/nccl_hop.log" | tee -a "$out/summary.txt"
+  else
+    summary "nccl_hop: not built (CMake found no NCCL)"
+  fi
   dist_tests 2
   [ -n "${one_gpu:-}" ] && wait $one_gpu
   [ -n "${PW_ONE_GPU_STAGES:-}" ] && [ $gpus -lt 3 ] && one_gpu_checks
