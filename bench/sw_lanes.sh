@@ -10,8 +10,12 @@
 #   bench     bench_suite --only SW (DNA affine 3/1, linear, BLOSUM62 11/1; CUDA events, median of
 #             5, each result checked against the threaded CPU engine), PW+HT, at PW_SIZES
 #             (default 65536 262144) and tile heights PW_TILE_HS (default 64 128), both lanes
+#   quick     (not in the default list) `peerwave sw` on random DNA at PW_SIZES and tile heights
+#             PW_TILE_HS, both lanes: kernel seconds and scores, one run each (a first look; with
+#             PW_NO_BUILD=1 and PW_BIN=build/peerwave, a binary built elsewhere and carried)
 #   genomes   whole M. leprae vs M. tuberculosis (carry .bench-data: kmer-examples' test data)
 #             with 1/-3/5/2 and 2/-3/5/2, both lanes: score, end cells and kernel time
+#             (PW_GENOME_ARGS, e.g. "--tile-h 128", adds to each run)
 #   reference (not in the default list) the genome pair again by bench/sw_reference.cu (one launch
 #             per anti-diagonal, plain Gotoh: an independent check; minutes on the whole pair)
 #             with PW_REF_SCORES (default "1 -3 5 2"), against the pairs' and the 32-bit lanes'
@@ -25,6 +29,8 @@ out=${OUT:-/tmp/pw-sw-lanes}
 mkdir -p "$out"
 . tests/gpu/device_lib.sh
 stage() { [[ " ${PW_STAGES:-tests sanitize bench genomes} " == *" $1 "* ]]; }
+bin=${PW_BIN:-./build-gpu/peerwave}
+lanes_env() { [ "$1" = pairs ] && echo PEERWAVE_SW_LANES=pairs || echo PW_LANES=32; }
 pw_begin
 
 if stage tests; then
@@ -43,6 +49,19 @@ if stage bench; then
     done
   done
 fi
+if stage quick; then
+  for n in ${PW_SIZES:-65536 262144}; do
+    pw_seq_file $n 1 > "$out/a$n.fa"
+    pw_seq_file $n 2 > "$out/b$n.fa"
+    for h in ${PW_TILE_HS:-64 128 256}; do
+      for lanes in pairs scalar; do
+        env $(lanes_env $lanes) timeout 120 "$bin" sw --backend cuda --tile-h $h "$out/a$n.fa" "$out/b$n.fa" > "$out/quick.txt" 2>&1
+        summary "quick n=$n h=$h $lanes: rc=$? $(grep -E '^(score|end_a|end_b|seconds|tile_w|lane_bits):' "$out/quick.txt" | tr '\n' ' ')"
+      done
+    done
+    rm -f "$out/a$n.fa" "$out/b$n.fa"
+  done
+fi
 if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
   tar xzf .bench-data/kmer_test_data.tar.gz -C "$out" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
   g1=$out/GCF_000195855.1_ASM19585v1_genomic.fna g2=$out/GCF_000195955.2_ASM19595v2_genomic.fna
@@ -50,7 +69,7 @@ if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
     set -- $scores
     for lanes in pairs scalar; do
       f="$out/genomes_${1}_${2}_$lanes.txt"
-      env $([ $lanes = pairs ] && echo PEERWAVE_SW_LANES=pairs) timeout 120 ./build-gpu/peerwave sw --backend cuda \
+      env $(lanes_env $lanes) timeout 120 "$bin" sw --backend cuda \
         --match $1 --mismatch $2 --gap-open $3 --gap-extend $4 ${PW_GENOME_ARGS:-} "$g1" "$g2" > "$f" 2>&1
       summary "genomes $scores $lanes: rc=$? $(grep -E '^(score|end_a|end_b|seconds|gcups|tile_h|lane_bits):' "$f" | tr '\n' ' ')"
     done
