@@ -24,7 +24,7 @@ pw_begin() {
 # the log to $1.  Exit status: the build's.
 pw_build_gpu() {
   cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=ON -DPEERWAVE_CUDA_ARCHITECTURES=90-real > "$1" 2>&1 &&
-    cmake --build build-gpu -j 16 >> "$1" 2>&1
+    cmake --build build-gpu -j "$(nproc)" >> "$1" 2>&1
 }
 
 # compute-sanitizer with each tool named after $1 (a log folder) over PW_TEST_SHAPES small
