@@ -16,6 +16,17 @@ pw_status pw_dtw_band_f32(const float *a, int64_t n, const float *b, int64_t m, 
                           const pw_options *options, const pw_band *band, pw_dtw_result *result);
 pw_status pw_dtw_band_f64(const double *a, int64_t n, const double *b, int64_t m, pw_dtw_cost cost,
                           const pw_options *options, const pw_band *band, pw_dtw_result *result);
+/* The tiles of an SW or DTW band when the caller leaves them to us (tile_w 0), chosen before the
+ * band's link starts (the neighbours would wait on a band that trains): options->tile_w from the
+ * width model, whose training corners are plain runs of the band's own inputs on this rank's device
+ * (or the wisdom file), and for SW on CUDA options->tile_h as pw_sw would take it (0 before);
+ * width: the width fields for the band's result (pw_width_info_copy). */
+pw_status pw_sw_band_tiles(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                           pw_backend backend, pw_options *options, pw_run_info *width);
+pw_status pw_dtw_band_tiles_f32(const float *a, int64_t n, const float *b, int64_t m, pw_dtw_cost cost,
+                                pw_options *options, pw_run_info *width);
+pw_status pw_dtw_band_tiles_f64(const double *a, int64_t n, const double *b, int64_t m, pw_dtw_cost cost,
+                                pw_options *options, pw_run_info *width);
 pw_status pw_sat_band(const pw_image *in, pw_image *out, const pw_options *options, const pw_band *band,
                       pw_run_info *info);
 pw_status pw_inthist_band(const pw_image *in, int bins, double lo, double hi, int32_t *out,

@@ -163,6 +163,16 @@ pw_status DTW_FN(pw_dtw_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, 
                              &result->info);
 }
 
+pw_status DTW_FN(pw_dtw_band_tiles_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,
+                                     pw_options *options, pw_run_info *width)
+{
+    pw_dtw_result scratch = {0};
+    pw_status st = pw_dtw_check(a, n, b, m, cost, &scratch);
+    if (st != PW_OK) return st;
+    DTW_FN(dtw_part_) x = {a, b, cost, &scratch};
+    return pw_choose_width(sizeof(DTW_T) == 4 ? "dtw-f32" : "dtw-f64", options, DTW_FN(dtw_part_run_), &x, n, m, width);
+}
+
 pw_status DTW_FN(pw_dtw_band_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,
                                const pw_options *options, const pw_band *band, pw_dtw_result *result)
 {

@@ -318,9 +318,20 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     return pw_run_with_width("sw", options, sw_part_run, &x, n, m, &result->info);
 }
 
+pw_status pw_sw_band_tiles(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                           pw_backend backend, pw_options *options, pw_run_info *width)
+{
+    pw_score_table table;
+    pw_sw_result scratch = {0};
+    pw_status st = pw_sw_check(a, n, b, m, params, &scratch, &table);
+    if (st != PW_OK) return st;
+    if (backend == PW_BACKEND_CUDA && options->tile_h == 0) options->tile_h = sw_cuda_tile_h(options, n, m);
+    sw_part x = {a, b, params, (int)options->tile_h, &scratch};
+    return pw_choose_width("sw", options, sw_part_run, &x, n, m, width);
+}
+
 pw_status pw_sw_band(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                      const pw_options *options, const pw_band *band, pw_sw_result *result)
 {
-    /* (bands keep h = 64: their widths are fixed, and the tall rule was measured on one GPU) */
     return sw_run(a, n, b, m, params, options, PW_LINEAR_CUDA_TILE_H, band, result);
 }

@@ -85,7 +85,10 @@ pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first
 
 /* SW and DTW: every rank passes the whole sequences (the same on every rank: checked); the
  * columns (b) are split by pw_dist_split; the result arrives on every rank (info: this rank's
- * band's run). */
+ * band's run, but cells counts the whole matrix and seconds is the longest band's, so that their
+ * ratio is the run's rate).  With tile_w 0, GPU bands take the width model's width for their own
+ * band (trained on its corners, or from the wisdom file) and SW's tall tiles as pw_sw would; CPU
+ * bands keep the fixed tiles. */
 pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                      const pw_options *options, pw_sw_result *result);
 pw_status pw_dist_dtw_f32(pw_comm *comm, const float *a, int64_t n, const float *b, int64_t m, pw_dtw_cost cost,

@@ -25,6 +25,7 @@
 #include "test_util.h"
 #include "peerwave_dist.h"
 #include "../apps/sat_accuracy.h"
+#include "../src/core/auto_width.h"
 
 typedef struct rng {
     uint64_t s;
@@ -105,6 +106,8 @@ static void case_sw(pw_comm *c, rng *r, rank_log *log)
            "sw %lldx%lld on %d ranks: score %d (%lld, %lld), one process %d (%lld, %lld)", (long long)n, (long long)m, ranks,
            dist.score, (long long)dist.end_a, (long long)dist.end_b, whole.score, (long long)whole.end_a,
            (long long)whole.end_b);
+    EXPECT(log, s2 != PW_OK || dist.info.cells == n * m, "sw %lldx%lld on %d ranks: the result counts %lld cells",
+           (long long)n, (long long)m, ranks, (long long)dist.info.cells);
     free(a);
     free(b);
 }
@@ -128,6 +131,8 @@ static void case_dtw(pw_comm *c, rng *r, rank_log *log)
     EXPECT(log, s2 != PW_OK || memcmp(&dist.distance, &whole.distance, sizeof whole.distance) == 0,
            "dtw f%d %lldx%lld on %d ranks: %.17g, one process %.17g", f64 ? 64 : 32, (long long)n, (long long)m, ranks,
            dist.distance, whole.distance);
+    EXPECT(log, s2 != PW_OK || dist.info.cells == n * m, "dtw %lldx%lld on %d ranks: the result counts %lld cells",
+           (long long)n, (long long)m, ranks, (long long)dist.info.cells);
     free(a);
     free(b);
     free(af);
@@ -512,6 +517,14 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
                    "gpu sw %lldx%lld on %d ranks: %s (%s): %d (%lld, %lld), CPU %d (%lld, %lld)", (long long)n, (long long)m,
                    ranks, pw_status_str(s2), pw_error_detail(), dist.score, (long long)dist.end_a, (long long)dist.end_b,
                    whole.score, (long long)whole.end_a, (long long)whole.end_b);
+            /* a band of many cells takes the width model's width for its own share (trained on
+             * its corners before the ranks start: dist_apps.c) */
+            int64_t col0 = 0, cols = 0;
+            pw_dist_split(c, pw_comm_rank(c), m, &col0, &cols);
+            const int model = pw_width_from_model(&gpu, n, cols);
+            EXPECT(log, s2 != PW_OK || dist.info.width_source == (model ? PW_WIDTH_MODEL : PW_WIDTH_DEFAULT),
+                   "gpu sw %lldx%lld on %d ranks: width source %d, expected %s", (long long)n, (long long)m, ranks,
+                   (int)dist.info.width_source, model ? "the model" : "the default");
             free(a);
             free(b);
         } else {

@@ -47,34 +47,46 @@ static pw_status choose(const char *app, pw_options *o, pw_corner_fn run, void *
     return PW_OK;
 }
 
+pw_status pw_choose_width(const char *app, pw_options *options, pw_corner_fn run, void *ctx, int64_t rows, int64_t cols,
+                          pw_run_info *info)
+{
+    pw_status st = pw_options_check(options);
+    if (st != PW_OK) return st;
+    memset(info, 0, sizeof *info);
+    info->width_source = options->tile_w ? PW_WIDTH_GIVEN : PW_WIDTH_DEFAULT;
+    if (!pw_width_from_model(options, rows, cols)) return PW_OK;
+    pw_options chooser = *options;
+    chooser.progress = NULL; /* the corner runs are not the run the caller watches */
+    st = choose(app, &chooser, run, ctx, rows, cols, info);
+    if (st != PW_OK) return st;
+    options->tile_w = chooser.tile_w;
+    info->width_source = PW_WIDTH_MODEL;
+    return PW_OK;
+}
+
+void pw_width_info_copy(const pw_run_info *from, pw_run_info *to)
+{
+    to->width_source = from->width_source;
+    to->wisdom = from->wisdom;
+    to->training_seconds = from->training_seconds;
+    to->training_rows = from->training_rows;
+    to->training_cols = from->training_cols;
+    to->model_d_s = from->model_d_s;
+    to->model_tau_s = from->model_tau_s;
+}
+
 pw_status pw_run_with_width(const char *app, const pw_options *options, pw_corner_fn run, void *ctx, int64_t rows,
                             int64_t cols, pw_run_info *info)
 {
     pw_options o;
     if (options) o = *options;
     else pw_options_init(&o);
-    pw_status st = pw_options_check(&o);
-    if (st != PW_OK) return st;
     pw_run_info w;
-    memset(&w, 0, sizeof w);
-    w.width_source = o.tile_w ? PW_WIDTH_GIVEN : PW_WIDTH_DEFAULT;
-    if (pw_width_from_model(&o, rows, cols)) {
-        pw_options chooser = o;
-        chooser.progress = NULL; /* the corner runs are not the run the caller watches */
-        st = choose(app, &chooser, run, ctx, rows, cols, &w);
-        if (st != PW_OK) return st;
-        o.tile_w = chooser.tile_w;
-        w.width_source = PW_WIDTH_MODEL;
-    }
+    pw_status st = pw_choose_width(app, &o, run, ctx, rows, cols, &w);
+    if (st != PW_OK) return st;
     pw_run_info local;
     if (!info) info = &local;
     st = run(ctx, rows, cols, &o, info);
-    info->width_source = w.width_source;
-    info->wisdom = w.wisdom;
-    info->training_seconds = w.training_seconds;
-    info->training_rows = w.training_rows;
-    info->training_cols = w.training_cols;
-    info->model_d_s = w.model_d_s;
-    info->model_tau_s = w.model_tau_s;
+    pw_width_info_copy(&w, info);
     return st;
 }

@@ -21,6 +21,16 @@ extern "C" {
 pw_status pw_run_with_width(const char *app, const pw_options *options, pw_corner_fn run, void *ctx, int64_t rows,
                             int64_t cols, pw_run_info *info);
 
+/* pw_run_with_width's choice without the whole run: options->tile_w becomes the model's width
+ * where the model applies (else it stays), info gets the width fields (pw_width_info_copy).  For a
+ * caller that runs the problem itself later, e.g. one band of a distributed run: its corners run
+ * here as plain problems, before the band's link starts (src/dist/dist_apps.c). */
+pw_status pw_choose_width(const char *app, pw_options *options, pw_corner_fn run, void *ctx, int64_t rows, int64_t cols,
+                          pw_run_info *info);
+
+/* The width fields of a pw_run_info (source, wisdom, training, model) from one to another. */
+void pw_width_info_copy(const pw_run_info *from, pw_run_info *to);
+
 /* Will pw_run_with_width take the model's width for this problem?  (options already checked.) */
 int pw_width_from_model(const pw_options *options, int64_t rows, int64_t cols);
 

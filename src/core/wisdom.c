@@ -1,5 +1,6 @@
 /* wisdom.c - see wisdom.h. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,8 +120,12 @@ int pw_wisdom_save(const char *path, const char *key, const pw_model_fit *fit)
         return -1;
     }
     make_parent(path);
+    /* A file of its own per writer, threads of one process too (the ranks of a run over several
+     * GPUs each train their band: dist_apps.c); the last rename wins, and a key another writer
+     * added meanwhile may be lost: the file is a cache, that key is trained again. */
+    static atomic_uint writes;
     char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof tmp) {
+    if (snprintf(tmp, sizeof tmp, "%s.%ld.%u.tmp", path, (long)getpid(), atomic_fetch_add(&writes, 1)) >= (int)sizeof tmp) {
         errno = ENAMETOOLONG;
         return -1;
     }

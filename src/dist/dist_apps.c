@@ -10,6 +10,7 @@
 
 #include "dist_run.h"
 #include "../core/alloc.h"
+#include "../core/auto_width.h"
 #include "../core/image.h"
 #include "../core/plan.h"
 #include "../core/status_detail.h"
@@ -22,6 +23,10 @@
 
 /* One band's run: args are the app's, result the bytes this rank contributes. */
 typedef pw_status (*band_run_fn)(void *args, const pw_options *options, const pw_band *band, void *result);
+/* The band's tiles where the caller left them to us (band_apps.h's *_band_tiles), before the
+ * ranks agree to start: a rank that trains the width model keeps none of its neighbours waiting on
+ * the link (and their watchdogs).  NULL: the apps' fixed tiles. */
+typedef pw_status (*band_tiles_fn)(void *args, pw_backend backend, pw_options *options);
 
 /* What this rank runs on, for dist_agree: "" for the CPU, else the GPU's model and SM count.
  * PEERWAVE_DEBUG_DEVICE_MODEL stands in for it on any backend (docs/RELIABILITY.md: the check of
@@ -44,8 +49,8 @@ static void rank_device(pw_backend backend, int device, char *buf, size_t size)
 /* Agree, run this rank's band of columns [col0, col0 + cols) with its link, conclude: every rank's
  * `bytes` result bytes in all. */
 static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *sig, const pw_options *options,
-                          int64_t rows, int64_t sweeps, int64_t col0, int64_t cols, int64_t total_cols, band_run_fn fn,
-                          void *args, void *mine, void *all, size_t bytes)
+                          int64_t rows, int64_t sweeps, int64_t col0, int64_t cols, int64_t total_cols, band_tiles_fn tiles,
+                          band_run_fn fn, void *args, void *mine, void *all, size_t bytes)
 {
     pw_options o;
     int64_t watchdog_ns = 0;
@@ -55,6 +60,11 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     pw_backend backend = PW_BACKEND_CPU;
     if (local == PW_OK) local = pw_backend_resolve(&o, &backend); /* (a rank without its GPU says so) */
     if (local == PW_OK) agreed.word[DIST_SIGNATURE_WORDS - 2] = backend + 1;
+    /* The width model on GPU bands only: CPU ranks of one host share its cores, so corners
+     * trained at once would time each other (and the CPU's bands run on the vector processors'
+     * own tiles). */
+    if (local == PW_OK && tiles && backend == PW_BACKEND_CUDA) local = tiles(args, backend, &o);
+    else o.width_model = -1;
     char device[DIST_DEVICE_BYTES];
     rank_device(local == PW_OK ? backend : PW_BACKEND_CPU, local == PW_OK ? o.device : 0, device, sizeof device);
     pw_status st = dist_agree(comm, local, &agreed, device);
@@ -83,26 +93,42 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
 
 static pw_status check_comm(const pw_comm *comm) { return comm ? PW_OK : PW_ERR_NULL_ARGUMENT; }
 
+/* An SW or DTW result's info is this rank's run but for the whole run's cells and the longest
+ * band's seconds, so that cells / seconds is the run's rate (peerwave_dist.h). */
+static void whole_run_info(pw_run_info *info, int64_t rows, int64_t cols, double longest_seconds)
+{
+    info->cells = rows * cols;
+    info->seconds = longest_seconds;
+}
+
 /* ---- SW ---------------------------------------------------------------------------------------- */
 
 typedef struct sw_args {
     const char *a, *b;
     int64_t n, col0, cols;
     const pw_sw_params *params;
-    pw_run_info info;
+    pw_run_info info, width; /* width: the band's tile-width choice (sw_band_tiles) */
 } sw_args;
 
 typedef struct sw_share {
     int64_t score, end_a, end_b; /* end_b in the whole matrix */
+    double seconds;              /* the band's kernel time */
 } sw_share;
+
+static pw_status sw_band_tiles(void *p, pw_backend backend, pw_options *o)
+{
+    sw_args *x = p;
+    return pw_sw_band_tiles(x->a, x->n, x->b + x->col0, x->cols, x->params, backend, o, &x->width);
+}
 
 static pw_status sw_band_run(void *p, const pw_options *o, const pw_band *band, void *result)
 {
     sw_args *x = p;
     pw_sw_result r = {0};
     pw_status st = pw_sw_band(x->a, x->n, x->b + x->col0, x->cols, x->params, o, band, &r);
-    *(sw_share *)result = (sw_share){r.score, r.end_a, r.end_b < 0 ? -1 : r.end_b + x->col0};
+    *(sw_share *)result = (sw_share){r.score, r.end_a, r.end_b < 0 ? -1 : r.end_b + x->col0, r.info.seconds};
     x->info = r.info;
+    pw_width_info_copy(&x->width, &x->info);
     return st;
 }
 
@@ -121,7 +147,7 @@ pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int
     if (st != PW_OK) return st;
     pw_score_table table;
     pw_status local = pw_sw_check(a, n, b, m, params, result, &table);
-    sw_args x = {a, b, n, 0, 0, params, {0}};
+    sw_args x = {a, b, n, 0, 0, params, {0}, {0}};
     if (local == PW_OK) local = pw_dist_split(comm, comm->rank, m, &x.col0, &x.cols);
     dist_signature sig = {{1, n, m}};
     if (local == PW_OK) {
@@ -133,17 +159,22 @@ pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int
         sig.word[4] = (int64_t)dist_hash(a, (size_t)n, 1);
         sig.word[5] = (int64_t)dist_hash(b, (size_t)m, 2);
     }
-    sw_share mine = {0, -1, -1};
+    sw_share mine = {0, -1, -1, 0};
     sw_share *all = pw_comm_results(comm); /* (the comm's scratch: no allocation to fail on one rank) */
-    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, sw_band_run, &x, &mine, all, sizeof mine);
+    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, sw_band_tiles, sw_band_run, &x, &mine, all,
+                  sizeof mine);
     if (st == PW_OK) {
-        sw_share best = {0, -1, -1};
-        for (int k = 0; k < comm->size; k++)
+        sw_share best = {0, -1, -1, 0};
+        double longest = 0;
+        for (int k = 0; k < comm->size; k++) {
             if (all[k].score > 0 && (best.end_a < 0 || sw_share_better(&all[k], &best))) best = all[k];
+            if (all[k].seconds > longest) longest = all[k].seconds;
+        }
         result->score = (int32_t)best.score;
         result->end_a = best.end_a;
         result->end_b = best.end_b;
         result->info = x.info;
+        whole_run_info(&result->info, n, m, longest);
     }
     return st;
 }
@@ -155,8 +186,21 @@ typedef struct dtw_args {
     int64_t n, col0, cols;
     pw_dtw_cost cost;
     int f64;
-    pw_run_info info;
+    pw_run_info info, width; /* width: the band's tile-width choice (dtw_band_tiles) */
 } dtw_args;
+
+typedef struct dtw_share {
+    double distance; /* the band's last cell */
+    double seconds;  /* the band's kernel time */
+} dtw_share;
+
+static pw_status dtw_band_tiles(void *p, pw_backend backend, pw_options *o)
+{
+    dtw_args *x = p;
+    (void)backend;
+    return x->f64 ? pw_dtw_band_tiles_f64(x->a, x->n, (const double *)x->b + x->col0, x->cols, x->cost, o, &x->width)
+                  : pw_dtw_band_tiles_f32(x->a, x->n, (const float *)x->b + x->col0, x->cols, x->cost, o, &x->width);
+}
 
 static pw_status dtw_band_run(void *p, const pw_options *o, const pw_band *band, void *result)
 {
@@ -164,8 +208,9 @@ static pw_status dtw_band_run(void *p, const pw_options *o, const pw_band *band,
     pw_dtw_result r = {0};
     pw_status st = x->f64 ? pw_dtw_band_f64(x->a, x->n, (const double *)x->b + x->col0, x->cols, x->cost, o, band, &r)
                           : pw_dtw_band_f32(x->a, x->n, (const float *)x->b + x->col0, x->cols, x->cost, o, band, &r);
-    *(double *)result = r.distance;
+    *(dtw_share *)result = (dtw_share){r.distance, r.info.seconds};
     x->info = r.info;
+    pw_width_info_copy(&x->width, &x->info);
     return st;
 }
 
@@ -175,7 +220,7 @@ static pw_status dist_dtw(pw_comm *comm, const void *a, int64_t n, const void *b
     pw_status st = check_comm(comm);
     if (st != PW_OK) return st;
     pw_status local = pw_dtw_check(a, n, b, m, cost, result);
-    dtw_args x = {a, b, n, 0, 0, cost, f64, {0}};
+    dtw_args x = {a, b, n, 0, 0, cost, f64, {0}, {0}};
     if (local == PW_OK) local = pw_dist_split(comm, comm->rank, m, &x.col0, &x.cols);
     const size_t size = f64 ? sizeof(double) : sizeof(float);
     dist_signature sig = {{2, n, m, cost, f64}};
@@ -183,11 +228,16 @@ static pw_status dist_dtw(pw_comm *comm, const void *a, int64_t n, const void *b
         sig.word[5] = (int64_t)dist_hash(a, (size_t)n * size, 1);
         sig.word[6] = (int64_t)dist_hash(b, (size_t)m * size, 2);
     }
-    double mine = INFINITY, *all = pw_comm_results(comm);
-    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, dtw_band_run, &x, &mine, all, sizeof mine);
+    dtw_share mine = {INFINITY, 0}, *all = pw_comm_results(comm);
+    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, dtw_band_tiles, dtw_band_run, &x, &mine, all,
+                  sizeof mine);
     if (st == PW_OK) {
-        result->distance = all[comm->size - 1]; /* (the last band holds the last cell) */
+        double longest = 0;
+        for (int k = 0; k < comm->size; k++)
+            if (all[k].seconds > longest) longest = all[k].seconds;
+        result->distance = all[comm->size - 1].distance; /* (the last band holds the last cell) */
         result->info = x.info;
+        whole_run_info(&result->info, n, m, longest);
     }
     return st;
 }
@@ -261,7 +311,7 @@ pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw
     pw_run_info local_info;
     image_args x = {in, out, NULL, 0, 0, 0, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, sat_band_run, &x,
+    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, NULL, sat_band_run, &x,
                     &none, &none, 0);
 }
 
@@ -290,7 +340,7 @@ pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo
     pw_run_info local_info;
     image_args x = {in, NULL, out, bins, lo, hi, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, inthist_band_run,
+    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, NULL, inthist_band_run,
                     &x, &none, &none, 0);
 }
 
@@ -360,7 +410,7 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     stencil_args x = {grid, sweeps, sor, omega, info ? info : &local_info};
     char none;
     st = run_band(comm, local, &sig, options, local == PW_OK ? grid->rows - 2 : 0, sweeps, col0, mine.cols, total,
-                  stencil_band_run, &x, &none, &none, 0);
+                  NULL, stencil_band_run, &x, &none, &none, 0);
     if (st != PW_OK || !residual) {
         free(sums);
         return st;

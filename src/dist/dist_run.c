@@ -221,7 +221,6 @@ pw_status dist_band_options(const pw_options *options, pw_options *band, int64_t
         pw_set_error_detail("a distributed run uses the peer strategy on every rank");
         return PW_ERR_UNSUPPORTED;
     }
-    band->width_model = -1; /* (no training runs: a corner of a band would wait on the link) */
     pw_backend resolved = PW_BACKEND_CPU;
     if (pw_backend_resolve(band, &resolved) != PW_OK) resolved = PW_BACKEND_CPU; /* (the run says why) */
     *watchdog_ns = (band->watchdog_ms ? band->watchdog_ms : resolved == PW_BACKEND_CUDA ? 10000 : 120000) * 1000000;
