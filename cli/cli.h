@@ -45,6 +45,7 @@ typedef struct cli_common {
     int devices[16], n_devices; /* --devices 0,1,... / --gpus N: sw and dtw over these GPUs (2 .. 16) */
     int device_given; /* --device was given (else --mpi takes the rank's local index) */
     int balance;   /* --balance: band widths by each rank's measured speed (pw_comm_measure_weight) */
+    int nccl;      /* --nccl: with --mpi, GPU bands' chunks over NCCL (pw_comm_use_nccl) */
 } cli_common;
 
 #define CLI_COMMON_HELP                                                                    \
@@ -87,6 +88,8 @@ typedef struct cli_common {
     "  --mpi                       one rank of mpirun's processes: the run is split into\n" \
     "                              bands of columns over the ranks (CPU engines), rank 0\n" \
     "                              prints (sw dtw sat inthist heat sor: docs/DISTRIBUTED.md)\n" \
+    "  --nccl                      with --mpi and --backend cuda: chunks between the ranks'\n" \
+    "                              GPUs go over NCCL, not through the hosts\n" \
     "  --help                      this text\n"
 
 /* One subcommand's options: cli_parse() merges them with the common ones, prints --help and

@@ -108,7 +108,8 @@ static pw_comm *mpi_comm; /* --mpi (cli_mpi_start) */
 
 enum { OPT_BACKEND = 1001, OPT_STRATEGY, OPT_SHAPE, OPT_TILE_H, OPT_TILE_W, OPT_THREADS,
        OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS, OPT_TRACE, OPT_WATCHDOG, OPT_MAX_BLOCKS,
-       OPT_ROWS_PER_THREAD, OPT_LAYOUT, OPT_TRAIN_RATIO, OPT_WISDOM, OPT_SIMD, OPT_MPI, OPT_GPUS, OPT_DEVICES, OPT_BALANCE };
+       OPT_ROWS_PER_THREAD, OPT_LAYOUT, OPT_TRAIN_RATIO, OPT_WISDOM, OPT_SIMD, OPT_MPI, OPT_GPUS, OPT_DEVICES, OPT_BALANCE,
+       OPT_NCCL };
 
 static const struct option common_options[] = {
     {"backend", required_argument, 0, OPT_BACKEND}, {"strategy", required_argument, 0, OPT_STRATEGY},
@@ -122,7 +123,7 @@ static const struct option common_options[] = {
     {"train-ratio", required_argument, 0, OPT_TRAIN_RATIO}, {"wisdom", required_argument, 0, OPT_WISDOM},
     {"simd", required_argument, 0, OPT_SIMD},       {"mpi", no_argument, 0, OPT_MPI},
     {"gpus", required_argument, 0, OPT_GPUS},       {"devices", required_argument, 0, OPT_DEVICES},
-    {"balance", no_argument, 0, OPT_BALANCE},
+    {"balance", no_argument, 0, OPT_BALANCE},       {"nccl", no_argument, 0, OPT_NCCL},
     {"help", no_argument, 0, 'h'}};
 #define N_COMMON (int)(sizeof common_options / sizeof common_options[0])
 
@@ -182,6 +183,7 @@ static int common_option(cli_common *c, int opt, const char *arg)
     case OPT_QUIET: c->quiet = 1; return 1;
     case OPT_MPI: c->mpi = 1; return 1;
     case OPT_BALANCE: c->balance = 1; return 1;
+    case OPT_NCCL: c->nccl = 1; return 1;
     case OPT_GPUS:
         if (cli_parse_int("--gpus", arg, 1, 16, &v)) return -1;
         c->n_devices = (int)v;
@@ -289,7 +291,18 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         cli_error("--gpus/--devices and --mpi: one or the other (under mpirun each rank takes one GPU: --device)");
         return -1;
     }
+    if (common->nccl && !common->mpi) {
+        cli_error("--nccl goes with --mpi (GPU bands of mpirun's processes; --gpus hands over directly)");
+        return -1;
+    }
     if (common->mpi && cli_mpi_start()) return -1;
+    if (common->nccl) {
+        const pw_status st = pw_comm_use_nccl(mpi_comm);
+        if (st != PW_OK) {
+            cli_error("--nccl: %s", cli_status_text(st));
+            return -1;
+        }
+    }
     if (common->mpi && !common->device_given) { /* under mpirun each rank takes its own GPU of its host */
         const char *local = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
         if (!local) local = getenv("MPI_LOCALRANKID");

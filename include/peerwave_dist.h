@@ -59,6 +59,14 @@ void pw_comm_set_chunk(pw_comm *comm, int64_t rows);
  * Set it alike on every rank. */
 void pw_comm_set_direct(pw_comm *comm, int direct);
 
+/* GPU bands of MPI ranks (pw_comm_mpi, a GPU a process) move their chunks with NCCL: ncclSend /
+ * ncclRecv between device buffers (NVLink inside a host, the network between hosts) instead of
+ * copies through host memory and MPI messages; MPI still starts the ranks and carries everything
+ * else.  The bands' kernels then leave 2 SMs free, which NCCL's kernels need to make progress.
+ * Call it on every rank.  PW_ERR_UNSUPPORTED in builds without NCCL (pw_build_info says) and for
+ * ranks that are threads of one process (they hand over directly).  CPU bands are not affected. */
+pw_status pw_comm_use_nccl(pw_comm *comm);
+
 /* Band widths by speed: each rank gives its weight (its relative speed, > 0) and pw_dist_split
  * then cuts the columns in proportion (at least one a band).  Collective; every rank's weight must
  * be positive (else PW_ERR_INVALID_ARGUMENT on all).  Results never depend on the widths. */

@@ -8,6 +8,9 @@
  *
  *   test_dist              ranks are threads of this process (pw_comm_local), 1 .. 4 of them
  *   mpirun -np N test_dist --mpi    ranks are MPI processes (pw_comm_mpi); CTest runs N = 2, 3
+ *   mpirun -np N test_dist --mpi --gpu [--nccl]   the GPU cases below with ranks as MPI processes,
+ *                          rank k on device k mod PW_TEST_GPUS, chunks through the hosts or (--nccl:
+ *                          pw_comm_use_nccl, a GPU a rank) over NCCL (tests/gpu/multi.sh)
  *   test_dist --gpu        every app's bands on the GPU, 2 and 3 ranks as threads sharing it
  *   PW_TEST_GPUS=G test_dist --gpu   the same with rank k on device k mod G (up to 4 ranks when G >= 4)
  *                          (PW_TEST_SERIAL_KERNELS=1: at most one sweep, for compute-sanitizer)
@@ -667,8 +670,32 @@ int main(int argc, char **argv)
         }
         CHECK(st == PW_OK, "pw_comm_mpi: %s", pw_status_str(st));
         if (st != PW_OK) return test_finish();
+        const int on_gpu = argc > 2 && strcmp(argv[2], "--gpu") == 0, nccl = argc > 3 && strcmp(argv[3], "--nccl") == 0;
+        int skip = 0;
+        if (nccl && (st = pw_comm_use_nccl(c)) != PW_OK) {
+            printf("SKIP: %s\n", pw_error_detail());
+            skip = 1;
+        }
+#ifndef PW_HAVE_CUDA
+        if (on_gpu) printf("SKIP: built without CUDA\n"), skip = 1;
+#else
+        void *probe = NULL;
+        if (on_gpu && !skip && pw_cuda_stream_create(0, &probe) != PW_OK) printf("SKIP: no GPU\n"), skip = 1;
+        if (probe) pw_cuda_stream_destroy(probe);
+#endif
+        if (skip) {
+            pw_comm_free(c);
+            pw_comm_finalize();
+            return 77;
+        }
         rank_log log = {0};
-        rank_main(c, seed, 60, &log);
+#ifdef PW_HAVE_CUDA
+        if (on_gpu) {
+            setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+            gpu_cases(c, seed, 24, &log);
+        } else
+#endif
+            rank_main(c, seed, 60, &log);
         report(&log, pw_comm_rank(c), pw_comm_size(c));
         const int rank = pw_comm_rank(c);
         pw_comm_free(c);

@@ -82,6 +82,9 @@ typedef struct pw_band_edges {
      * in *peer when the edges on `side` (0 left, 1 right) are direct, 0 when they go through the
      * link (or there is no neighbour), -1 when the run is abandoned. */
     int (*peer_direct)(void *ctx, int side, const void **peer);
+    /* SMs the engine must leave free on its GPU: the link's data path runs kernels of its own
+     * there (NCCL's), which a persistent kernel holding every SM would starve (0: none). */
+    int free_sms;
 } pw_band_edges;
 
 /* What an app is handed to run one band. */

@@ -79,7 +79,10 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     a.band = pw_device_band{};
     if (plan->cuda_band) { /* a band of a larger run: the peer schedule only (its waits are per tile-row) */
         if (plan->strategy != PW_STRATEGY_PEER) { st = PW_ERR_UNSUPPORTED; goto done; }
-        a.band = ((const pw_gpu_band *)plan->cuda_band)->dev;
+        const pw_gpu_band *band = (const pw_gpu_band *)plan->cuda_band;
+        a.band = band->dev;
+        /* SMs left to the link's data path (NCCL's kernels: core/band.h, free_sms) */
+        if (band->edges && band->edges->free_sms > 0 && sms > band->edges->free_sms) sms -= band->edges->free_sms;
     }
 
     if (smem > 48 * 1024) { /* dynamic shared memory past 48 KB is opt-in, per kernel */

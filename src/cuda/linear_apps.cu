@@ -71,9 +71,9 @@ struct gpu_linear_band {
         gpu_linear_band *b = (gpu_linear_band *)p;
         cudaSetDevice(b->gb.device);
         const size_t cell = sizeof(T);
-        cudaMemcpyAsync(b->left + i0, src, cell * (size_t)(i1 - i0), cudaMemcpyHostToDevice, b->gb.stream);
+        cudaMemcpyAsync(b->left + i0, src, cell * (size_t)(i1 - i0), cudaMemcpyDefault, b->gb.stream);
         const int64_t end = i1 < b->n - 1 ? i1 : b->n - 1; /* diag[i + 1] for rows i0 .. end - 1 */
-        if (end > i0) cudaMemcpyAsync(b->diag + i0 + 1, src, cell * (size_t)(end - i0), cudaMemcpyHostToDevice, b->gb.stream);
+        if (end > i0) cudaMemcpyAsync(b->diag + i0 + 1, src, cell * (size_t)(end - i0), cudaMemcpyDefault, b->gb.stream);
         pw_gpu_band_ready(&b->gb, 0, sweep, i1);
     }
 
@@ -82,7 +82,7 @@ struct gpu_linear_band {
         (void)sweep;
         gpu_linear_band *b = (gpu_linear_band *)p;
         cudaSetDevice(b->gb.device);
-        cudaMemcpyAsync(dst, b->left + i0, sizeof(T) * (size_t)(i1 - i0), cudaMemcpyDeviceToHost, b->gb.stream);
+        cudaMemcpyAsync(dst, b->left + i0, sizeof(T) * (size_t)(i1 - i0), cudaMemcpyDefault, b->gb.stream);
         cudaStreamSynchronize(b->gb.stream);
     }
 };

@@ -103,9 +103,9 @@ struct gpu_halo_band {
         F *at = b->grid + (i0 + 1) * b->stride + col;
         cudaSetDevice(b->gb.device);
         if (kind == cudaMemcpyHostToDevice)
-            cudaMemcpy2DAsync(at, pitch, host, sizeof(F), sizeof(F), (size_t)(i1 - i0), kind, b->gb.stream);
+            cudaMemcpy2DAsync(at, pitch, host, sizeof(F), sizeof(F), (size_t)(i1 - i0), cudaMemcpyDefault, b->gb.stream);
         else
-            cudaMemcpy2DAsync(host, sizeof(F), at, pitch, sizeof(F), (size_t)(i1 - i0), kind, b->gb.stream);
+            cudaMemcpy2DAsync(host, sizeof(F), at, pitch, sizeof(F), (size_t)(i1 - i0), cudaMemcpyDefault, b->gb.stream);
     }
     static void put(void *p, int right, int64_t sweep, int64_t i0, int64_t i1, const void *src)
     {

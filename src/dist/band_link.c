@@ -46,6 +46,8 @@ typedef struct channel {
 
 struct pw_band_link {
     pw_comm *comm;
+    const pw_data_path_ops *data; /* NULL: chunks go over the transport in host buffers; else
+                                     this data path's device buffers (GPU bands over NCCL) */
     int64_t rows, sweeps, chunk, chunks; /* chunk rows; chunks a sweep */
     int64_t watchdog_ns;
     pw_band_io io;
@@ -179,16 +181,38 @@ static int edge_peer_direct(void *ctx, int side, const void **peer)
 
 /* ---- the link's thread ----------------------------------------------------------------------- */
 
+/* A chunk's message, its completion and its cancellation: over the data path where the link has
+ * one, else over the transport with the channel's tag. */
+static pw_status chunk_post(pw_band_link *l, channel *c, void *buf, size_t bytes, void **request)
+{
+    if (l->data)
+        return c->incoming ? l->data->irecv(l->comm->data_ctx, c->peer, buf, bytes, request)
+                           : l->data->isend(l->comm->data_ctx, c->peer, buf, bytes, request);
+    return c->incoming ? l->comm->ops->irecv(l->comm->ctx, c->peer, c->tag, buf, bytes, request)
+                       : l->comm->ops->isend(l->comm->ctx, c->peer, c->tag, buf, bytes, request);
+}
+
+static int chunk_test(pw_band_link *l, void *request, pw_status *st)
+{
+    return l->data ? l->data->test(l->comm->data_ctx, request, st) : l->comm->ops->test(l->comm->ctx, request, st);
+}
+
+/* 1: the buffer is free again; 0: the transport may still read it. */
+static int chunk_cancel(pw_band_link *l, void *request)
+{
+    if (!l->data) return l->comm->ops->cancel(l->comm->ctx, request);
+    l->data->cancel(l->comm->data_ctx, request);
+    return 1;
+}
+
 /* Move what can move on channel c now.  1 if anything did, 0 if not, -1 on a transport error. */
 static int channel_step(pw_band_link *l, channel *c)
 {
-    const pw_transport_ops *ops = l->comm->ops;
-    void *tctx = l->comm->ctx;
     int moved = 0;
     while (c->done < c->posted) { /* complete in order (a transport delivers one tag in order) */
         const int slot = (int)(c->done % DEPTH);
         pw_status st;
-        if (!ops->test(tctx, c->request[slot], &st)) break;
+        if (!chunk_test(l, c->request[slot], &st)) break;
         c->request[slot] = NULL;
         if (st != PW_OK) return -1;
         if (c->incoming) {
@@ -206,13 +230,11 @@ static int channel_step(pw_band_link *l, channel *c)
         chunk_rows(l, c->posted, &sweep, &i0, &i1);
         const size_t bytes = (size_t)(i1 - i0) * l->io.bytes_per_row;
         pw_status st;
-        if (c->incoming) {
-            st = ops->irecv(tctx, c->peer, c->tag, c->buf[slot], bytes, &c->request[slot]);
-        } else {
+        if (!c->incoming) {
             if (atomic_load_explicit(&c->final[sweep], memory_order_acquire) < i1) break;
             c->get(l->io.app, sweep, i0, i1, c->buf[slot]);
-            st = ops->isend(tctx, c->peer, c->tag, c->buf[slot], bytes, &c->request[slot]);
         }
+        st = chunk_post(l, c, c->buf[slot], bytes, &c->request[slot]);
         if (st != PW_OK) return -1;
         c->posted++;
         moved = 1;
@@ -226,7 +248,7 @@ static void channel_cancel(pw_band_link *l, channel *c)
 {
     for (int64_t k = c->done; k < c->posted; k++) {
         const int slot = (int)(k % DEPTH);
-        if (!l->comm->ops->cancel(l->comm->ctx, c->request[slot])) c->buf[slot] = NULL; /* (left to the transport) */
+        if (!chunk_cancel(l, c->request[slot])) c->buf[slot] = NULL; /* (left to the transport) */
         c->request[slot] = NULL;
     }
     c->posted = c->done;
@@ -412,8 +434,15 @@ static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_ed
         channel *c = &l->ch[k];
         if (!c->put && !c->get) c->peer = -1; /* the app has no such edge (no in-place sweeps) */
         if (c->peer < 0) continue;
-        for (int s = 0; s < DEPTH; s++)
-            if (!(c->buf[s] = pw_malloc((size_t)l->chunk * io->bytes_per_row + 1))) return PW_ERR_OUT_OF_MEMORY;
+        const size_t bytes = (size_t)l->chunk * io->bytes_per_row + 1;
+        for (int s = 0; s < DEPTH; s++) {
+            if (l->data) {
+                const pw_status st = l->data->alloc(l->comm->data_ctx, bytes, (void **)&c->buf[s]);
+                if (st != PW_OK) return st;
+            } else if (!(c->buf[s] = pw_malloc(bytes))) {
+                return PW_ERR_OUT_OF_MEMORY;
+            }
+        }
         if (!c->incoming) {
             if (!(c->final = pw_malloc(sizeof *c->final * (size_t)(l->sweeps > 0 ? l->sweeps : 1))))
                 return PW_ERR_OUT_OF_MEMORY;
@@ -422,7 +451,7 @@ static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_ed
     }
     *edges = (pw_band_edges){l, l->ch[0].peer >= 0 ? edge_wait_left : NULL, l->ch[2].peer >= 0 ? edge_wait_right : NULL,
                              l->ch[1].peer >= 0 ? edge_last_done : NULL, l->ch[3].peer >= 0 ? edge_first_done : NULL,
-                             edge_abandon, edge_broken, edge_peer_direct};
+                             edge_abandon, edge_broken, edge_peer_direct, l->data ? l->data->free_sms : 0};
     atomic_store_explicit(&l->attached, 1, memory_order_release);
     return PW_OK;
 }
@@ -468,6 +497,7 @@ pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_
     }
     memset(l, 0, sizeof *l);
     l->comm = comm;
+    l->data = gpu ? comm->data_ops : NULL;
     l->rows = rows;
     l->sweeps = sweeps;
     l->watchdog_ns = watchdog_ns;
@@ -532,7 +562,10 @@ pw_status pw_band_link_finish(pw_band_link *l, pw_status app_status, int *remote
     *remote = l->remote;
     if (st != PW_OK) pw_set_error_detail("%s", l->detail);
     for (int k = 0; k < 4; k++) {
-        for (int s = 0; s < DEPTH; s++) free(l->ch[k].buf[s]);
+        for (int s = 0; s < DEPTH; s++) {
+            if (l->data) l->data->free(l->comm->data_ctx, l->ch[k].buf[s]);
+            else free(l->ch[k].buf[s]);
+        }
         free(l->ch[k].final);
     }
     pthread_mutex_destroy(&l->lock);

@@ -69,6 +69,10 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     rank_device(local == PW_OK ? backend : PW_BACKEND_CPU, local == PW_OK ? o.device : 0, device, sizeof device);
     pw_status st = dist_agree(comm, local, &agreed, device);
     if (st != PW_OK) return st;
+    /* GPU bands' chunks over NCCL (pw_comm_use_nccl): its communicators on this rank's GPU, made
+     * by every rank at once (collective: every rank agreed on the backend; one status on all) */
+    if (backend == PW_BACKEND_CUDA && comm->data_ops && (st = comm->data_ops->open(comm->data_ctx, comm, o.device)) != PW_OK)
+        return st;
     pw_band band;
     pw_band_link *link;
     int remote = 0;

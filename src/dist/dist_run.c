@@ -23,9 +23,19 @@ void pw_comm_set_direct(pw_comm *comm, int direct)
     if (comm) comm->direct_off = !direct;
 }
 
+#ifndef PW_HAVE_NCCL
+pw_status pw_comm_use_nccl(pw_comm *comm)
+{
+    if (!comm) return PW_ERR_NULL_ARGUMENT;
+    pw_set_error_detail("this build has no NCCL (it comes with the CUDA toolkit: build with CUDA and MPI where libnccl is)");
+    return PW_ERR_UNSUPPORTED;
+}
+#endif
+
 void pw_comm_free(pw_comm *comm)
 {
     if (!comm) return;
+    if (comm->data_ops) comm->data_ops->destroy(comm->data_ctx);
     comm->ops->destroy(comm->ctx);
     free(comm->weights);
     free(comm->scratch);

@@ -30,6 +30,27 @@ typedef struct pw_transport_ops {
     void (*destroy)(void *ctx);
 } pw_transport_ops;
 
+/* A data path for GPU bands' chunks between device buffers, beside the transport that carries
+ * everything else (control words, offers, collectives): NCCL (nccl_path.c, pw_comm_use_nccl).
+ * Only the band link uses it, and only for GPU bands (band_link.c); messages between two ranks in
+ * one direction arrive in the order sent (no tags: each direction of each neighbour pair is a
+ * path of its own). */
+typedef struct pw_data_path_ops {
+    /* Collective over the comm's ranks, before each GPU band run (dist_apps.c): the path on this
+     * rank's `device`, (re)made where any rank needs it; the same status on every rank. */
+    pw_status (*open)(void *ctx, pw_comm *comm, int device);
+    pw_status (*alloc)(void *ctx, size_t bytes, void **buf); /* a chunk buffer on the device */
+    void (*free)(void *ctx, void *buf);
+    pw_status (*isend)(void *ctx, int peer, const void *buf, size_t bytes, void **request);
+    pw_status (*irecv)(void *ctx, int peer, void *buf, size_t bytes, void **request);
+    int (*test)(void *ctx, void *request, pw_status *status); /* as pw_transport_ops.test */
+    /* A failed run's request: the path is torn down (the next open makes it again); its buffer is
+     * free again. */
+    void (*cancel)(void *ctx, void *request);
+    void (*destroy)(void *ctx);
+    int free_sms; /* SMs a band's kernel must leave free on its GPU, for the path's own kernels */
+} pw_data_path_ops;
+
 struct pw_comm {
     const pw_transport_ops *ops;
     void *ctx;
@@ -42,6 +63,8 @@ struct pw_comm {
     double *weights; /* pw_comm_share_weight: every rank's, in rank order; NULL = equal bands */
     unsigned char *scratch; /* the collectives' buffers, allocated with the comm (dist_run.h: a
                                collective that could not allocate would leave the others waiting) */
+    const pw_data_path_ops *data_ops; /* NULL, or GPU bands' chunks go this way (pw_comm_use_nccl) */
+    void *data_ctx;
     unsigned tag_runs; /* runs before the tags repeat: what the transport's largest tag allows
                           (MPI_TAG_UB, at least 4096 runs); 0: 4096.  A message a failed run left
                           unreceived can only meet a run this many runs later. */

@@ -20,14 +20,17 @@
 #            GPUs with `peerwave sw --gpus G`: score, end cell and time; and one GPU at the bands'
 #            tile width (128) beside the model's
 #   mpi      the same pair with `mpirun -np G peerwave sw --backend cuda --mpi` (a process a GPU,
-#            bands handed over through the host), G = 2 and all
+#            bands handed over through the host), G = 2 and all, and with --nccl (chunks over NCCL)
+#   nccl     test_dist --mpi --gpu under mpirun -np 2, a GPU a process: every app's bands against
+#            the CPU engines with the chunks through the hosts, then over NCCL (--nccl)
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash tests/gpu/multi.sh
 set -u
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/pw-multi}
 mkdir -p "$out"
 . tests/gpu/device_lib.sh
-stage() { [[ " ${PW_STAGES:-tests tests-all bench huge genomes mpi} " == *" $1 "* ]]; }
+stage() { [[ " ${PW_STAGES:-tests tests-all bench huge genomes mpi nccl} " == *" $1 "* ]]; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 pw_begin
 summary "$gpus GPUs: $(nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | tr -s ' ' | tr '\n' ' ')"
@@ -47,9 +50,19 @@ one_gpu_checks() {
   summary "one GPU (GPU $((gpus - 1))): $(sed -n '/==== summary/,$p' "$out/one_gpu.log" | tail -n +3 | tr '\n' '|')"
 }
 
+if stage nccl; then
+  for mode in "" --nccl; do
+    f="$out/test_dist_mpi_gpu${mode:+_nccl}.log"
+    CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 timeout 240 mpirun -np 2 ./build-gpu/tests/test_dist --mpi --gpu $mode > "$f" 2>&1
+    summary "mpirun -np 2 test_dist --mpi --gpu $mode: rc=$? $(grep -E 'passed|SKIP' "$f" | tail -1)"
+    grep -E "FAIL|NCCL WARN" "$f" | head -6 | tee -a "$out/summary.txt"
+  done
+fi
+
 if stage tests; then
   # (with 3 or more GPUs the single-GPU checks run beside the 2-GPU tests, on a GPU of their own)
   [ -n "${PW_ONE_GPU_STAGES:-}" ] && [ $gpus -ge 3 ] && { one_gpu_checks & one_gpu=$!; }
+  if [ -z "${PW_SKIP_HOPS:-}" ]; then # (PW_SKIP_HOPS=1: measured already, the tests only)
   nvcc -O3 -arch=sm_90 -std=c++17 -o build-gpu/peer_hop bench/peer_hop.cu > "$out/peer_hop.log" 2>&1 &&
     CUDA_VISIBLE_DEVICES=0,1 timeout 60 ./build-gpu/peer_hop 20000 >> "$out/peer_hop.log" 2>&1
   summary "peer_hop: rc=$?"
@@ -62,6 +75,7 @@ if stage tests; then
     tail -13 "$out/nccl_hop.log" | tee -a "$out/summary.txt"
   else
     summary "nccl_hop: not built (CMake found no NCCL)"
+  fi
   fi
   dist_tests 2
   [ -n "${one_gpu:-}" ] && wait $one_gpu
@@ -101,22 +115,25 @@ if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
     timeout 120 ./build-gpu/peerwave sw --backend cuda $([ $g -gt 1 ] && echo --gpus $g) \
       --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
     rc=$?
-    summary "genomes on $g GPU(s): rc=$rc wall $(awk -v a=$t0 -v b=$(date +%s%N) 'BEGIN { printf "%.2f", (b - a) / 1e9 }')s $(grep -E '^(score|end_a|end_b|seconds|gcups|lane_bits):' "$f" | tr '\n' ' ')"
+    summary "genomes on $g GPU(s): rc=$rc wall $(awk -v a=$t0 -v b=$(date +%s%N) 'BEGIN { printf "%.2f", (b - a) / 1e9 }')s $(grep -E '^(score|end_a|end_b|seconds|gcups|lane_bits|tile_w|tile_h|tile_w_source):' "$f" | tr '\n' ' ')"
     [ $g = $gpus ] && break
   done
-  # one GPU at the bands' fixed width (dist_band_options turns the width model off): is the gap
-  # between 2 bands and 2x one GPU the width?
-  f="$out/genomes_gpus1_w128.txt"
-  timeout 120 ./build-gpu/peerwave sw --backend cuda --tile-w 128 --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
-  summary "genomes on 1 GPU, --tile-w 128: rc=$? $(grep -E '^(score|end_a|end_b|seconds|tile_w):' "$f" | tr '\n' ' ')"
+  # one GPU at a fixed width (PW_GENOMES_W128=1; before 2e4c7eb the bands ran at w = 128, h = 64)
+  if [ -n "${PW_GENOMES_W128:-}" ]; then
+    f="$out/genomes_gpus1_w128.txt"
+    timeout 120 ./build-gpu/peerwave sw --backend cuda --tile-w 128 --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
+    summary "genomes on 1 GPU, --tile-w 128: rc=$? $(grep -E '^(score|end_a|end_b|seconds|tile_w):' "$f" | tr '\n' ' ')"
+  fi
   if stage mpi && command -v mpirun > /dev/null; then
     for g in 2 $gpus; do
-      f="$out/genomes_mpi$g.txt"
-      t0=$(date +%s%N)
-      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 150 mpirun -np $g ./build-gpu/peerwave sw --backend cuda --mpi \
-        --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
-      rc=$?
-      summary "genomes, mpirun -np $g --mpi: rc=$rc wall $(awk -v a=$t0 -v b=$(date +%s%N) 'BEGIN { printf "%.2f", (b - a) / 1e9 }')s $(grep -E '^(score|end_a|end_b|seconds):' "$f" | tr '\n' ' ')"
+      for mode in "" --nccl; do
+        f="$out/genomes_mpi$g${mode:+_nccl}.txt"
+        t0=$(date +%s%N)
+        timeout 150 mpirun -np $g ./build-gpu/peerwave sw --backend cuda --mpi $mode \
+          --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
+        rc=$?
+        summary "genomes, mpirun -np $g --mpi $mode: rc=$rc wall $(awk -v a=$t0 -v b=$(date +%s%N) 'BEGIN { printf "%.2f", (b - a) / 1e9 }')s $(grep -E '^(score|end_a|end_b|seconds|tile_w|tile_h|gcups):' "$f" | tr '\n' ' ')"
+      done
       [ $g = $gpus ] && break
     done
   fi

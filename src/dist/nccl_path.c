@@ -1,0 +1,283 @@
+/*
+ * nccl_path.c - GPU bands' chunks over NCCL between MPI ranks (transport.h's data path,
+ * pw_comm_use_nccl): point-to-point ncclSend / ncclRecv from and into device buffers, NVLink
+ * inside a host and the network between hosts, with no copy through host memory.  MPI still
+ * starts the ranks and carries the control words, the offers and the collectives.
+ *
+ * One NCCL communicator of two ranks for each direction of each neighbour pair, each with a
+ * stream of its own: a path carries messages one way only, so the sender's ncclSends and the
+ * receiver's ncclRecvs pair up in the order issued, and a receive waiting on the left neighbour
+ * never holds up a send to the right one (one communicator for everything would put all of a
+ * rank's operations in one order, which both neighbours would have to follow).  Rank r makes the
+ * ids of the pair (r, r + 1); the ranks swap them with the comm's allgather and make their
+ * communicators in one NCCL group.
+ *
+ * NCCL moves data with kernels of its own, which need room on an SM: beside a persistent kernel
+ * holding every SM they make no progress at all (bench/nccl_hop.cu, 2 H200s: blocked with no SM
+ * free; 135-150 us a hop with 1-8 free, 20 us on idle GPUs).  A band whose chunks go this way
+ * leaves free_sms SMs to them (launch.cu).
+ *
+ * A failed run cannot take back an ncclSend or ncclRecv: the communicators are aborted (their
+ * kernels end), and the next open makes them again on every rank (open is collective and asks
+ * every rank whether it needs to).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include "transport.h"
+#include "../core/alloc.h"
+#include "../core/status_detail.h"
+
+enum { LEFT, RIGHT };
+
+typedef struct nccl_link {
+    ncclComm_t comm; /* NULL: none (no neighbour on that side) */
+    cudaStream_t stream;
+    int peer; /* the neighbour's rank in the two-rank communicator */
+} nccl_link;
+
+typedef struct nccl_path {
+    int made, device, rank, size;
+    nccl_link send[2], recv[2]; /* to / from the LEFT and RIGHT neighbour */
+} nccl_path;
+
+typedef struct nccl_request {
+    cudaEvent_t done; /* recorded on the link's stream after the operation */
+    nccl_link *link;
+} nccl_request;
+
+/* What the ranks gather at open: whether each needs the communicators (re)made, then the ids of
+ * the pair it leads (rank r: to r + 1 and back) and whether getting them worked. */
+typedef struct nccl_entry {
+    int need, ok, device;
+    ncclUniqueId rightward, leftward;
+} nccl_entry;
+
+static pw_status cuda_status(cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess) return PW_OK;
+    pw_set_error_detail("%s: %s", what, cudaGetErrorString(e));
+    return e == cudaErrorMemoryAllocation ? PW_ERR_OUT_OF_MEMORY : PW_ERR_CUDA;
+}
+
+static pw_status nccl_status(ncclResult_t r, const char *what)
+{
+    if (r == ncclSuccess || r == ncclInProgress) return PW_OK;
+    pw_set_error_detail("%s: %s", what, ncclGetErrorString(r));
+    return PW_ERR_INTERNAL;
+}
+
+/* Tear the communicators down: destroyed after a good run, aborted after a failed one (an
+ * operation may still wait for a neighbour that is gone). */
+static void unmake(nccl_path *p, int abort)
+{
+    nccl_link *links[4] = {&p->send[LEFT], &p->send[RIGHT], &p->recv[LEFT], &p->recv[RIGHT]};
+    if (p->made || abort) cudaSetDevice(p->device);
+    for (int k = 0; k < 4; k++) {
+        nccl_link *l = links[k];
+        if (l->comm) (void)(abort ? ncclCommAbort(l->comm) : ncclCommDestroy(l->comm));
+        if (l->stream) cudaStreamDestroy(l->stream);
+        *l = (nccl_link){NULL, NULL, 0};
+    }
+    p->made = 0;
+}
+
+/* Make this rank's four communicators (fewer at the ends) from the gathered ids. */
+static pw_status make(nccl_path *p, const nccl_entry *all)
+{
+    pw_status st = cuda_status(cudaSetDevice(p->device), "cudaSetDevice");
+    /* (the left pair's ids are rank r - 1's, where this rank is the communicator's rank 1; the
+     * right pair's are this rank's own, where it is rank 0) */
+    struct {
+        nccl_link *link;
+        const ncclUniqueId *id;
+        int me;
+    } plan[4] = {{&p->recv[LEFT], p->rank > 0 ? &all[p->rank - 1].rightward : NULL, 1},
+                 {&p->send[LEFT], p->rank > 0 ? &all[p->rank - 1].leftward : NULL, 1},
+                 {&p->send[RIGHT], p->rank + 1 < p->size ? &all[p->rank].rightward : NULL, 0},
+                 {&p->recv[RIGHT], p->rank + 1 < p->size ? &all[p->rank].leftward : NULL, 0}};
+    for (int k = 0; st == PW_OK && k < 4; k++)
+        if (plan[k].id) st = cuda_status(cudaStreamCreateWithFlags(&plan[k].link->stream, cudaStreamNonBlocking), "cudaStreamCreate");
+    if (st != PW_OK) return st;
+    /* (in one group: NCCL makes them together, so no order of pairs can deadlock) */
+    st = nccl_status(ncclGroupStart(), "ncclGroupStart");
+    for (int k = 0; st == PW_OK && k < 4; k++) {
+        if (!plan[k].id) continue;
+        plan[k].link->peer = 1 - plan[k].me;
+        st = nccl_status(ncclCommInitRank(&plan[k].link->comm, 2, *plan[k].id, plan[k].me), "ncclCommInitRank");
+    }
+    const pw_status end = nccl_status(ncclGroupEnd(), "ncclCommInitRank (the group)");
+    return st != PW_OK ? st : end;
+}
+
+static pw_status path_open(void *ctx, pw_comm *comm, int device)
+{
+    nccl_path *p = ctx;
+    nccl_entry *mine = (nccl_entry *)(void *)pw_comm_own(comm), *all = (nccl_entry *)(void *)pw_comm_gathered(comm);
+    /* (the comm's scratch: sizeof(nccl_entry) is checked against PW_COMM_ENTRY at pw_comm_use_nccl) */
+    memset(mine, 0, sizeof *mine);
+    mine->need = !p->made || p->device != device;
+    pw_status st = comm->ops->allgather(comm->ctx, mine, all, sizeof *mine);
+    if (st != PW_OK) return st;
+    int need = 0;
+    for (int k = 0; k < comm->size; k++) need |= all[k].need;
+    if (!need) return PW_OK;
+    unmake(p, 0);
+    p->device = device;
+    p->rank = comm->rank;
+    p->size = comm->size;
+    memset(mine, 0, sizeof *mine);
+    mine->ok = 1;
+    mine->device = device;
+    if (comm->rank + 1 < comm->size) {
+        st = nccl_status(ncclGetUniqueId(&mine->rightward), "ncclGetUniqueId");
+        if (st == PW_OK) st = nccl_status(ncclGetUniqueId(&mine->leftward), "ncclGetUniqueId");
+        mine->ok = st == PW_OK;
+    }
+    pw_status gathered = comm->ops->allgather(comm->ctx, mine, all, sizeof *mine);
+    if (gathered != PW_OK) return gathered;
+    for (int k = 0; k < comm->size; k++)
+        if (!all[k].ok) {
+            if (st == PW_OK) pw_set_error_detail("rank %d could not get NCCL's ids", k);
+            return st == PW_OK ? PW_ERR_INTERNAL : st;
+        }
+    st = make(p, all);
+    /* every rank's outcome, so that all fail together */
+    int ok = st == PW_OK, *oks = pw_comm_results(comm);
+    gathered = comm->ops->allgather(comm->ctx, &ok, oks, sizeof ok);
+    if (st == PW_OK && gathered == PW_OK)
+        for (int k = 0; k < comm->size; k++)
+            if (!oks[k]) {
+                pw_set_error_detail("rank %d could not make its NCCL communicators", k);
+                st = PW_ERR_INTERNAL;
+                break;
+            }
+    if (st == PW_OK) st = gathered;
+    if (st != PW_OK) {
+        unmake(p, 1);
+        return st;
+    }
+    p->made = 1;
+    return PW_OK;
+}
+
+static pw_status path_alloc(void *ctx, size_t bytes, void **buf)
+{
+    nccl_path *p = ctx;
+    pw_status st = cuda_status(cudaSetDevice(p->device), "cudaSetDevice");
+    if (st == PW_OK) st = cuda_status(cudaMalloc(buf, bytes ? bytes : 1), "cudaMalloc (a chunk buffer)");
+    return st;
+}
+
+static void path_free(void *ctx, void *buf)
+{
+    nccl_path *p = ctx;
+    if (!buf) return;
+    cudaSetDevice(p->device);
+    cudaFree(buf);
+}
+
+/* The link to or from `peer` (a neighbour). */
+static nccl_link *link_to(nccl_path *p, nccl_link pair[2], int peer)
+{
+    nccl_link *l = peer == p->rank - 1 ? &pair[LEFT] : peer == p->rank + 1 ? &pair[RIGHT] : NULL;
+    return l && l->comm ? l : NULL;
+}
+
+static pw_status post(nccl_path *p, nccl_link *l, int send, void *buf, size_t bytes, void **request)
+{
+    if (!l) {
+        pw_set_error_detail("NCCL: no communicator to that rank (not a neighbour, or not made)");
+        return PW_ERR_INTERNAL;
+    }
+    nccl_request *r = pw_malloc(sizeof *r);
+    if (!r) return PW_ERR_OUT_OF_MEMORY;
+    r->link = l;
+    pw_status st = cuda_status(cudaSetDevice(p->device), "cudaSetDevice");
+    if (st == PW_OK) st = cuda_status(cudaEventCreateWithFlags(&r->done, cudaEventDisableTiming), "cudaEventCreate");
+    if (st != PW_OK) {
+        free(r);
+        return st;
+    }
+    st = send ? nccl_status(ncclSend(buf, bytes, ncclUint8, l->peer, l->comm, l->stream), "ncclSend")
+              : nccl_status(ncclRecv(buf, bytes, ncclUint8, l->peer, l->comm, l->stream), "ncclRecv");
+    if (st == PW_OK) st = cuda_status(cudaEventRecord(r->done, l->stream), "cudaEventRecord");
+    if (st != PW_OK) {
+        cudaEventDestroy(r->done);
+        free(r);
+        return st;
+    }
+    *request = r;
+    return PW_OK;
+}
+
+static pw_status path_isend(void *ctx, int peer, const void *buf, size_t bytes, void **request)
+{
+    nccl_path *p = ctx;
+    return post(p, link_to(p, p->send, peer), 1, (void *)buf, bytes, request);
+}
+
+static pw_status path_irecv(void *ctx, int peer, void *buf, size_t bytes, void **request)
+{
+    nccl_path *p = ctx;
+    return post(p, link_to(p, p->recv, peer), 0, buf, bytes, request);
+}
+
+static int path_test(void *ctx, void *request, pw_status *status)
+{
+    (void)ctx;
+    nccl_request *r = request;
+    const cudaError_t e = cudaEventQuery(r->done);
+    *status = PW_OK;
+    if (e == cudaErrorNotReady) {
+        ncclResult_t async = ncclSuccess;
+        if (ncclCommGetAsyncError(r->link->comm, &async) == ncclSuccess && async == ncclSuccess) return 0;
+        *status = nccl_status(async == ncclSuccess ? ncclInternalError : async, "NCCL (a chunk in flight)");
+    } else if (e != cudaSuccess) {
+        *status = cuda_status(e, "NCCL chunk (its event)");
+    }
+    cudaEventDestroy(r->done);
+    free(r);
+    return 1;
+}
+
+static void path_cancel(void *ctx, void *request)
+{
+    nccl_path *p = ctx;
+    nccl_request *r = request;
+    unmake(p, 1); /* (the operation's kernel ends with its communicator; the buffer is free) */
+    cudaEventDestroy(r->done);
+    free(r);
+}
+
+static void path_destroy(void *ctx)
+{
+    nccl_path *p = ctx;
+    unmake(p, 0);
+    free(p);
+}
+
+static const pw_data_path_ops nccl_ops = {path_open, path_alloc, path_free, path_isend, path_irecv,
+                                          path_test, path_cancel, path_destroy, 2};
+
+pw_status pw_comm_use_nccl(pw_comm *comm)
+{
+    if (!comm) return PW_ERR_NULL_ARGUMENT;
+    if (comm->shared) {
+        pw_set_error_detail("NCCL carries chunks between processes (pw_comm_mpi); ranks that are threads of one process "
+                            "hand over directly");
+        return PW_ERR_UNSUPPORTED;
+    }
+    _Static_assert(sizeof(nccl_entry) <= PW_COMM_ENTRY, "the NCCL ids fit a collective's entry");
+    if (comm->data_ops) return PW_OK;
+    nccl_path *p = pw_malloc(sizeof *p);
+    if (!p) return PW_ERR_OUT_OF_MEMORY;
+    memset(p, 0, sizeof *p);
+    comm->data_ops = &nccl_ops;
+    comm->data_ctx = p;
+    return PW_OK;
+}
