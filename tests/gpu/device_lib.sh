@@ -21,10 +21,11 @@ pw_begin() {
 
 # Configure and build build-gpu for sm_90 only (the device machines are H100/H200; the portable
 # PTX target costs build time there), always incrementally (a warm machine keeps an older build);
-# the log to $1.  Exit status: the build's.
+# the log to $1; PW_BUILD_TARGETS (e.g. "peerwave_cli test_dist") builds only those.  Exit status:
+# the build's.
 pw_build_gpu() {
   cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=ON -DPEERWAVE_CUDA_ARCHITECTURES=90-real > "$1" 2>&1 &&
-    cmake --build build-gpu -j "$(nproc)" >> "$1" 2>&1
+    cmake --build build-gpu -j "$(nproc)" ${PW_BUILD_TARGETS:+--target $PW_BUILD_TARGETS} >> "$1" 2>&1
 }
 
 # compute-sanitizer with each tool named after $1 (a log folder) over PW_TEST_SHAPES small
