@@ -34,6 +34,15 @@
 
 enum { LEFT, RIGHT };
 
+/* PEERWAVE_DEBUG_NCCL=1: a line on stderr for each step (open, make, each message posted and done) */
+static int debug_on(void)
+{
+    static int on = -1;
+    if (on < 0) on = getenv("PEERWAVE_DEBUG_NCCL") != NULL;
+    return on;
+}
+#define DEBUG(...) (debug_on() ? (void)fprintf(stderr, "peerwave nccl: " __VA_ARGS__) : (void)0)
+
 typedef struct nccl_link {
     ncclComm_t comm; /* NULL: none (no neighbour on that side) */
     cudaStream_t stream;
@@ -125,6 +134,7 @@ static pw_status path_open(void *ctx, pw_comm *comm, int device)
     if (st != PW_OK) return st;
     int need = 0;
     for (int k = 0; k < comm->size; k++) need |= all[k].need;
+    DEBUG("rank %d: open on device %d, %s\n", comm->rank, device, need ? "making the communicators" : "as made");
     if (!need) return PW_OK;
     unmake(p, 0);
     p->device = device;
@@ -146,6 +156,7 @@ static pw_status path_open(void *ctx, pw_comm *comm, int device)
             return st == PW_OK ? PW_ERR_INTERNAL : st;
         }
     st = make(p, all);
+    DEBUG("rank %d: made: %s\n", comm->rank, pw_status_str(st));
     /* every rank's outcome, so that all fail together */
     int ok = st == PW_OK, *oks = pw_comm_results(comm);
     gathered = comm->ops->allgather(comm->ctx, &ok, oks, sizeof ok);
@@ -211,6 +222,8 @@ static pw_status post(nccl_path *p, nccl_link *l, int send, void *buf, size_t by
         free(r);
         return st;
     }
+    DEBUG("rank %d: %s %zu bytes %s rank %d posted\n", p->rank, send ? "send" : "receive", bytes, send ? "to" : "from",
+          l == &p->send[LEFT] || l == &p->recv[LEFT] ? p->rank - 1 : p->rank + 1);
     *request = r;
     return PW_OK;
 }
@@ -240,6 +253,7 @@ static int path_test(void *ctx, void *request, pw_status *status)
     } else if (e != cudaSuccess) {
         *status = cuda_status(e, "NCCL chunk (its event)");
     }
+    DEBUG("a message done: %s\n", pw_status_str(*status));
     cudaEventDestroy(r->done);
     free(r);
     return 1;
