@@ -680,7 +680,9 @@ int main(int argc, char **argv)
         if (on_gpu) printf("SKIP: built without CUDA\n"), skip = 1;
 #else
         void *probe = NULL;
-        if (on_gpu && !skip && pw_cuda_stream_create(0, &probe) != PW_OK) printf("SKIP: no GPU\n"), skip = 1;
+        /* (on the rank's own GPU: a context on another would share that GPU with its rank) */
+        if (on_gpu && !skip && pw_cuda_stream_create(pw_comm_rank(c) % test_gpus(), &probe) != PW_OK)
+            printf("SKIP: no GPU\n"), skip = 1;
         if (probe) pw_cuda_stream_destroy(probe);
 #endif
         if (skip) {

@@ -49,9 +49,22 @@ typedef struct nccl_link {
     int peer; /* the neighbour's rank in the two-rank communicator */
 } nccl_link;
 
+/* The links' chunk buffers are kept from run to run (a link asks for 4 channels x 4 in flight): a
+ * cudaFree synchronises the whole device, and NCCL may keep what it learnt of a buffer's address
+ * (its registration of user buffers), which a new allocation at the same address would not match. */
+#define POOL_BUFFERS 16
+
+typedef struct pooled_buffer {
+    void *at;
+    size_t bytes;
+    int used;
+} pooled_buffer;
+
 typedef struct nccl_path {
     int made, device, rank, size;
     nccl_link send[2], recv[2]; /* to / from the LEFT and RIGHT neighbour */
+    pooled_buffer pool[POOL_BUFFERS]; /* on pool_device */
+    int pool_device;
 } nccl_path;
 
 typedef struct nccl_request {
@@ -176,20 +189,56 @@ static pw_status path_open(void *ctx, pw_comm *comm, int device)
     return PW_OK;
 }
 
+static void pool_release(nccl_path *p)
+{
+    for (int k = 0; k < POOL_BUFFERS; k++) {
+        if (p->pool[k].at) {
+            cudaSetDevice(p->pool_device);
+            cudaFree(p->pool[k].at);
+        }
+        p->pool[k] = (pooled_buffer){NULL, 0, 0};
+    }
+}
+
+/* A free pooled buffer of at least `bytes` (the smallest such), else a free slot's buffer grown,
+ * else a new one. */
 static pw_status path_alloc(void *ctx, size_t bytes, void **buf)
 {
     nccl_path *p = ctx;
-    pw_status st = cuda_status(cudaSetDevice(p->device), "cudaSetDevice");
-    if (st == PW_OK) st = cuda_status(cudaMalloc(buf, bytes ? bytes : 1), "cudaMalloc (a chunk buffer)");
-    return st;
+    if (p->pool_device != p->device) pool_release(p);
+    p->pool_device = p->device;
+    int best = -1, spare = -1;
+    for (int k = 0; k < POOL_BUFFERS; k++) {
+        const pooled_buffer *b = &p->pool[k];
+        if (b->used) continue;
+        if (b->at && b->bytes >= bytes && (best < 0 || b->bytes < p->pool[best].bytes)) best = k;
+        if (spare < 0 || !b->at) spare = k;
+    }
+    if (best < 0 && spare < 0) {
+        pw_set_error_detail("NCCL: more than %d chunk buffers asked for", POOL_BUFFERS);
+        return PW_ERR_INTERNAL;
+    }
+    if (best < 0) {
+        pooled_buffer *b = &p->pool[spare];
+        pw_status st = cuda_status(cudaSetDevice(p->device), "cudaSetDevice");
+        if (st == PW_OK && b->at) cudaFree(b->at);
+        *b = (pooled_buffer){NULL, 0, 0};
+        if (st == PW_OK) st = cuda_status(cudaMalloc(&b->at, bytes ? bytes : 1), "cudaMalloc (a chunk buffer)");
+        if (st != PW_OK) return st;
+        b->bytes = bytes;
+        best = spare;
+    }
+    p->pool[best].used = 1;
+    *buf = p->pool[best].at;
+    DEBUG("rank %d: chunk buffer %d of %zu bytes for a link\n", p->rank, best, bytes);
+    return PW_OK;
 }
 
 static void path_free(void *ctx, void *buf)
 {
     nccl_path *p = ctx;
-    if (!buf) return;
-    cudaSetDevice(p->device);
-    cudaFree(buf);
+    for (int k = 0; buf && k < POOL_BUFFERS; k++)
+        if (p->pool[k].at == buf) p->pool[k].used = 0;
 }
 
 /* The link to or from `peer` (a neighbour). */
@@ -272,6 +321,7 @@ static void path_destroy(void *ctx)
 {
     nccl_path *p = ctx;
     unmake(p, 0);
+    pool_release(p);
     free(p);
 }
 
