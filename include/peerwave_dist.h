@@ -63,8 +63,10 @@ void pw_comm_set_direct(pw_comm *comm, int direct);
  * ncclRecv between device buffers (NVLink inside a host, the network between hosts) instead of
  * copies through host memory and MPI messages; MPI still starts the ranks and carries everything
  * else.  The bands' kernels then leave 2 SMs free, which NCCL's kernels need to make progress.
- * Call it on every rank.  PW_ERR_UNSUPPORTED in builds without NCCL (pw_build_info says) and for
- * ranks that are threads of one process (they hand over directly).  CPU bands are not affected. */
+ * Call it on every rank, and go on only if it succeeded on every rank (pw_comm_allgather), since
+ * the GPU runs then make NCCL communicators together.  PW_ERR_UNSUPPORTED in builds without NCCL
+ * (pw_build_info says) and for ranks that are threads of one process (they hand over directly).
+ * CPU bands are not affected. */
 pw_status pw_comm_use_nccl(pw_comm *comm);
 
 /* Band widths by speed: each rank gives its weight (its relative speed, > 0) and pw_dist_split

@@ -685,6 +685,10 @@ int main(int argc, char **argv)
             printf("SKIP: no GPU\n"), skip = 1;
         if (probe) pw_cuda_stream_destroy(probe);
 #endif
+        /* (every rank skips, or none: a rank that went on alone would wait in the first collective) */
+        int skips[64] = {0};
+        if (pw_comm_size(c) <= 64 && pw_comm_allgather(c, &skip, skips, sizeof skip) == PW_OK)
+            for (int k = 0; k < pw_comm_size(c); k++) skip |= skips[k];
         if (skip) {
             pw_comm_free(c);
             pw_comm_finalize();

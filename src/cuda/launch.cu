@@ -81,7 +81,10 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         if (plan->strategy != PW_STRATEGY_PEER) { st = PW_ERR_UNSUPPORTED; goto done; }
         const pw_gpu_band *band = (const pw_gpu_band *)plan->cuda_band;
         a.band = band->dev;
-        /* SMs left to the link's data path (NCCL's kernels: core/band.h, free_sms) */
+        /* SMs left to the link's data path (NCCL's kernels: core/band.h, free_sms).  Only the
+         * grid shrinks: with several blocks an SM the hardware may still spread them over every
+         * SM and leave holes instead of whole SMs (a green context of sms - free_sms SMs would
+         * guarantee them; not done) */
         if (band->edges && band->edges->free_sms > 0 && sms > band->edges->free_sms) sms -= band->edges->free_sms;
     }
 

@@ -451,7 +451,7 @@ static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_ed
     }
     *edges = (pw_band_edges){l, l->ch[0].peer >= 0 ? edge_wait_left : NULL, l->ch[2].peer >= 0 ? edge_wait_right : NULL,
                              l->ch[1].peer >= 0 ? edge_last_done : NULL, l->ch[3].peer >= 0 ? edge_first_done : NULL,
-                             edge_abandon, edge_broken, edge_peer_direct, l->data ? l->data->free_sms : 0};
+                             edge_abandon, edge_broken, edge_peer_direct, l->data ? l->data->free_sms(l->comm->data_ctx) : 0};
     atomic_store_explicit(&l->attached, 1, memory_order_release);
     return PW_OK;
 }

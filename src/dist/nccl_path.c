@@ -14,8 +14,15 @@
  *
  * NCCL moves data with kernels of its own, which need room on an SM: beside a persistent kernel
  * holding every SM they make no progress at all (bench/nccl_hop.cu, 2 H200s: blocked with no SM
- * free; 135-150 us a hop with 1-8 free, 20 us on idle GPUs).  A band whose chunks go this way
- * leaves free_sms SMs to them (launch.cu).
+ * free; 135-150 us a hop with 1-8 free, 20 us on idle GPUs).  Each communicator's kernels take one
+ * CTA (maxCTAs), and a band whose chunks go this way leaves an SM's worth of blocks a
+ * communicator to them (free_sms, launch.cu).
+ *
+ * NCCL connects the two ranks of a communicator lazily, inside the first ncclSend / ncclRecv, and
+ * that call blocks on the host until the peer makes its own: on the link's thread it would stop
+ * every other channel (the first test hung so: rank 0's first receive from rank 1 waited for a
+ * send rank 1 could only make once rank 0's chunks had arrived).  So open connects every
+ * communicator with a one-byte exchange in one group, all ranks at once.
  *
  * A failed run cannot take back an ncclSend or ncclRecv: the communicators are aborted (their
  * kernels end), and the next open makes them again on every rank (open is collective and asks
@@ -62,6 +69,8 @@ typedef struct pooled_buffer {
 
 typedef struct nccl_path {
     int made, device, rank, size;
+    int failed;       /* a run was given up (cancel): the next open makes the communicators again */
+    unsigned char *warm; /* device bytes for the connecting exchange: one sent, one a receive */
     nccl_link send[2], recv[2]; /* to / from the LEFT and RIGHT neighbour */
     pooled_buffer pool[POOL_BUFFERS]; /* on pool_device */
     int pool_device;
@@ -88,7 +97,9 @@ static pw_status cuda_status(cudaError_t e, const char *what)
 
 static pw_status nccl_status(ncclResult_t r, const char *what)
 {
-    if (r == ncclSuccess || r == ncclInProgress) return PW_OK;
+    /* (ncclInProgress too is a failure: the communicators are blocking ones, and an operation
+     * not yet enqueued when its event is recorded would let the buffer go early) */
+    if (r == ncclSuccess) return PW_OK;
     pw_set_error_detail("%s: %s", what, ncclGetErrorString(r));
     return PW_ERR_INTERNAL;
 }
@@ -106,6 +117,30 @@ static void unmake(nccl_path *p, int abort)
         *l = (nccl_link){NULL, NULL, 0};
     }
     p->made = 0;
+}
+
+/* Connect every communicator now (NCCL would on its first operation, blocking the caller until
+ * the peer's): a byte each way in one group, on every rank at once (open is collective). */
+static pw_status connect_all(nccl_path *p)
+{
+    pw_status st = p->warm ? PW_OK : cuda_status(cudaMalloc((void **)&p->warm, 4), "cudaMalloc");
+    if (st != PW_OK) return st;
+    st = nccl_status(ncclGroupStart(), "ncclGroupStart");
+    for (int side = LEFT; st == PW_OK && side <= RIGHT; side++) {
+        if (p->send[side].comm)
+            st = nccl_status(ncclSend(p->warm, 1, ncclUint8, p->send[side].peer, p->send[side].comm, p->send[side].stream),
+                             "ncclSend (connecting)");
+        if (st == PW_OK && p->recv[side].comm)
+            st = nccl_status(ncclRecv(p->warm + 1 + side, 1, ncclUint8, p->recv[side].peer, p->recv[side].comm,
+                                      p->recv[side].stream),
+                             "ncclRecv (connecting)");
+    }
+    const pw_status end = nccl_status(ncclGroupEnd(), "connecting the communicators");
+    if (st == PW_OK) st = end;
+    nccl_link *links[4] = {&p->send[LEFT], &p->send[RIGHT], &p->recv[LEFT], &p->recv[RIGHT]};
+    for (int k = 0; st == PW_OK && k < 4; k++)
+        if (links[k]->comm) st = cuda_status(cudaStreamSynchronize(links[k]->stream), "connecting the communicators");
+    return st;
 }
 
 /* Make this rank's four communicators (fewer at the ends) from the gathered ids. */
@@ -130,10 +165,15 @@ static pw_status make(nccl_path *p, const nccl_entry *all)
     for (int k = 0; st == PW_OK && k < 4; k++) {
         if (!plan[k].id) continue;
         plan[k].link->peer = 1 - plan[k].me;
-        st = nccl_status(ncclCommInitRank(&plan[k].link->comm, 2, *plan[k].id, plan[k].me), "ncclCommInitRank");
+        ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+        config.blocking = 1;
+        config.maxCTAs = 1; /* (a chunk is small: one CTA moves it, and takes the least room beside the band) */
+        st = nccl_status(ncclCommInitRankConfig(&plan[k].link->comm, 2, *plan[k].id, plan[k].me, &config),
+                         "ncclCommInitRankConfig");
     }
-    const pw_status end = nccl_status(ncclGroupEnd(), "ncclCommInitRank (the group)");
-    return st != PW_OK ? st : end;
+    const pw_status end = nccl_status(ncclGroupEnd(), "ncclCommInitRankConfig (the group)");
+    if (st == PW_OK) st = end;
+    return st == PW_OK ? connect_all(p) : st;
 }
 
 static pw_status path_open(void *ctx, pw_comm *comm, int device)
@@ -142,14 +182,17 @@ static pw_status path_open(void *ctx, pw_comm *comm, int device)
     nccl_entry *mine = (nccl_entry *)(void *)pw_comm_own(comm), *all = (nccl_entry *)(void *)pw_comm_gathered(comm);
     /* (the comm's scratch: sizeof(nccl_entry) is checked against PW_COMM_ENTRY at pw_comm_use_nccl) */
     memset(mine, 0, sizeof *mine);
-    mine->need = !p->made || p->device != device;
+    mine->need = !p->made || p->device != device || p->failed;
     pw_status st = comm->ops->allgather(comm->ctx, mine, all, sizeof *mine);
     if (st != PW_OK) return st;
     int need = 0;
     for (int k = 0; k < comm->size; k++) need |= all[k].need;
     DEBUG("rank %d: open on device %d, %s\n", comm->rank, device, need ? "making the communicators" : "as made");
     if (!need) return PW_OK;
-    unmake(p, 0);
+    /* (aborted, not destroyed: a neighbour's run may have failed with an operation of ours still
+     * waiting on it, which ncclCommDestroy would wait for) */
+    unmake(p, 1);
+    p->failed = 0;
     p->device = device;
     p->rank = comm->rank;
     p->size = comm->size;
@@ -313,6 +356,7 @@ static void path_cancel(void *ctx, void *request)
     nccl_path *p = ctx;
     nccl_request *r = request;
     unmake(p, 1); /* (the operation's kernel ends with its communicator; the buffer is free) */
+    p->failed = 1;
     cudaEventDestroy(r->done);
     free(r);
 }
@@ -320,13 +364,26 @@ static void path_cancel(void *ctx, void *request)
 static void path_destroy(void *ctx)
 {
     nccl_path *p = ctx;
-    unmake(p, 0);
+    unmake(p, p->failed);
     pool_release(p);
+    if (p->warm) {
+        cudaSetDevice(p->device);
+        cudaFree(p->warm);
+    }
     free(p);
 }
 
+/* An SM a communicator this rank has (2 at the ends of the row, 4 between, 1 for one-way bands
+ * at the ends would do, but the links do not say which way their app goes). */
+static int path_free_sms(void *ctx)
+{
+    const nccl_path *p = ctx;
+    return (p->send[LEFT].comm != NULL) + (p->send[RIGHT].comm != NULL) + (p->recv[LEFT].comm != NULL) +
+           (p->recv[RIGHT].comm != NULL);
+}
+
 static const pw_data_path_ops nccl_ops = {path_open, path_alloc, path_free, path_isend, path_irecv,
-                                          path_test, path_cancel, path_destroy, 2};
+                                          path_test, path_cancel, path_destroy, path_free_sms};
 
 pw_status pw_comm_use_nccl(pw_comm *comm)
 {

@@ -48,7 +48,8 @@ typedef struct pw_data_path_ops {
      * free again. */
     void (*cancel)(void *ctx, void *request);
     void (*destroy)(void *ctx);
-    int free_sms; /* SMs a band's kernel must leave free on its GPU, for the path's own kernels */
+    int (*free_sms)(void *ctx); /* SMs a band's kernel must leave free on its GPU, for the path's
+                                   own kernels (once open) */
 } pw_data_path_ops;
 
 struct pw_comm {
