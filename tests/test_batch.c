@@ -2,7 +2,8 @@
  * test_batch.c - the database search (peerwave_batch.h) against a textbook full-matrix Gotoh
  * written here, pair by pair: random batches (DNA and every built-in matrix, affine and linear
  * gaps, awkward lengths), every vector set, 16-bit saturation and its recomputation, pairs, bad
- * input.  --gpu: the same on the CUDA backend (exit 77 where there is no GPU).
+ * input.  --gpu: the same on the CUDA backend (exit 77 where there is no GPU), DTW's with queries of
+ * several warp segments.
  */
 #include <math.h>
 #include <string.h>
@@ -375,16 +376,19 @@ static void dtw_batches(void)
         const pw_dtw_cost cost = round % 2 ? PW_DTW_SQUARED : PW_DTW_ABSOLUTE;
         const int integers = round % 3 == 0; /* small integers: equal distances, the tie rule */
         series_list q, db;
-        series_random(&q, test_range(1, 3), 1, 60, integers);
-        series_random(&db, test_range(1, 40), 1, 70, integers);
+        /* (on the GPU queries past a warp's 128 rows too: several segments, bottom rows) */
+        series_random(&q, test_range(1, 3), 1, on_gpu ? 400 : 60, integers);
+        series_random(&db, test_range(1, 40), 1, on_gpu ? 300 : 70, integers);
         const int top = (int)test_range(1, (int)db.count + 2);
         pw_dtw_hit *hits = calloc((size_t)(q.count * top), sizeof *hits);
         pw_batch_info info;
         pw_options o;
         pw_options_init(&o);
         o.threads = (int)test_range(1, 3);
+        o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
         pw_status st = pw_dtw_search(&q.set, &db.set, cost, &o, top, hits, &info);
         CHECK(st == PW_OK, "dtw round %d: %s", round, pw_status_str(st));
+        CHECK(st != PW_OK || info.backend == o.backend, "dtw round %d ran on backend %d", round, (int)info.backend);
         double *ref = malloc(sizeof *ref * (size_t)db.count);
         char *taken = malloc((size_t)db.count);
         for (int64_t k = 0; st == PW_OK && k < q.count; k++) {
@@ -459,9 +463,7 @@ int main(int argc, char **argv)
     saturation();
     long_ones();
     pairs();
-    if (!on_gpu) {
-        bad_input();
-        dtw_batches();
-    }
+    if (!on_gpu) bad_input();
+    dtw_batches();
     return test_finish();
 }

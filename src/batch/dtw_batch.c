@@ -1,6 +1,7 @@
 /* dtw_batch.c - pw_dtw_search and pw_dtw_pairs: many DTW distances, a pair a CPU thread at a time
  * through pw_dtw_f64 (so every distance is the single-pair function's, bit for bit), the pairs
- * over all cores, the nearest records of each query kept (peerwave_batch.h). */
+ * over all cores, or on the GPU a pair a warp (src/cuda/batch_dtw.cu: the same cells, the same
+ * bits); the nearest records of each query kept (peerwave_batch.h). */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -14,6 +15,9 @@
 #include "../core/plan.h"
 #include "../core/status_detail.h"
 #include "../cpu/team.h"
+#ifdef PW_HAVE_CUDA
+#include "../cuda/batch_dtw.h"
+#endif
 
 static pw_status check_series(const pw_series_set *set, const char *what)
 {
@@ -48,6 +52,7 @@ typedef struct dtw_work {
     pw_batch_progress progress; /* the caller's hook and cancel flag over the whole run */
     atomic_llong next;
     atomic_int failed;
+    void *gpu;                  /* the GPU engine (pw_cuda_dtw_batch), or NULL: the CPU threads */
 } dtw_work;
 
 static void dtw_worker(void *arg, int worker, int team_size)
@@ -91,11 +96,36 @@ static pw_status setup(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
     info->backend = PW_BACKEND_CPU;
     info->simd = w->options.simd;
     info->lane_bits = 64;
+    w->gpu = NULL;
+    /* the GPU when asked for, or (AUTO) when there is one: both sets uploaded once */
+    pw_options caller;
+    if (options) caller = *options;
+    else pw_options_init(&caller);
+    pw_backend backend = PW_BACKEND_CPU;
+    if ((st = pw_backend_resolve(&caller, &backend)) != PW_OK) return st;
+#ifdef PW_HAVE_CUDA
+    if (backend == PW_BACKEND_CUDA) {
+        st = pw_cuda_dtw_batch_create(&caller, a, b, (pw_cuda_dtw_batch **)&w->gpu);
+        if (st != PW_OK) return st;
+        info->backend = PW_BACKEND_CUDA;
+    }
+#endif
     return PW_OK;
+}
+
+static void teardown(dtw_work *w)
+{
+#ifdef PW_HAVE_CUDA
+    pw_cuda_dtw_batch_destroy(w->gpu);
+#endif
+    w->gpu = NULL;
 }
 
 static pw_status run_pairs(dtw_work *w, int threads)
 {
+#ifdef PW_HAVE_CUDA
+    if (w->gpu) return pw_cuda_dtw_batch_run(w->gpu, w->cost, w->first, w->count, w->paired, w->out, &w->progress);
+#endif
     atomic_init(&w->next, 0);
     atomic_init(&w->failed, 0);
     int used;
@@ -155,6 +185,7 @@ pw_status pw_dtw_search(const pw_series_set *queries, const pw_series_set *db, p
     info->cells = q_samples * db_samples;
     info->seconds = (double)(pw_now_ns() - t1) * 1e-9;
     info->total_seconds = (double)(pw_now_ns() - t0) * 1e-9;
+    teardown(&w);
     free(d);
     free(pick);
     return st;
@@ -174,7 +205,10 @@ pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
     pw_status st = setup(a, b, cost, options, info, &w, &threads);
     if (st != PW_OK) return st;
     double *d = pw_malloc(sizeof *d * (size_t)a->count);
-    if (!d) return PW_ERR_OUT_OF_MEMORY;
+    if (!d) {
+        teardown(&w);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
     w.first = 0;
     w.count = a->count;
     w.paired = 1;
@@ -188,6 +222,7 @@ pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
     info->pairs = a->count;
     info->seconds = (double)(pw_now_ns() - t1) * 1e-9;
     info->total_seconds = (double)(pw_now_ns() - t0) * 1e-9;
+    teardown(&w);
     free(d);
     return st;
 }
