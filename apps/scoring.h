@@ -10,6 +10,10 @@
 #include "peerwave.h"
 #include "sw_cell.h" /* PW_SCORING_MAX_ALPHABET */
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct pw_score_table {
     int size;                    /* alphabet size including the catch-all index */
     int32_t scores[PW_SCORING_MAX_ALPHABET * PW_SCORING_MAX_ALPHABET];
@@ -22,5 +26,9 @@ pw_status pw_score_table_make(const pw_sw_params *params, pw_score_table *table)
 
 /* Encode n letters of seq into out; PW_ERR_BAD_INPUT at the first byte that is not accepted. */
 pw_status pw_score_encode(const pw_score_table *table, const char *seq, int64_t n, uint8_t *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -266,33 +266,52 @@ static void long_ones(void)
     seqs_free(&db);
 }
 
+/* Record k against record k: DNA, and protein (BLOSUM62) with queries of several GPU segments
+ * (past 256 rows) and one pair too long for the GPU's pair kernel (the CPU takes it). */
 static void pairs(void)
 {
-    pw_sw_params p;
-    pw_sw_params_init(&p);
-    p.gap_open = 3;
-    p.gap_extend = 1;
-    seqs a, b;
-    seqs_random(&a, 33, 1, 200, "ACGTN");
-    seqs_random(&b, 33, 1, 200, "ACGTN");
-    pw_sw_hit hits[33];
-    pw_batch_info info;
-    pw_options o;
-    pw_options_init(&o);
-    o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
-    pw_status st = pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info);
-    CHECK(st == PW_OK, "pairs: %s", pw_status_str(st));
-    for (int64_t k = 0; st == PW_OK && k < a.count; k++) {
-        pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
-        CHECK(hits[k].query == k && hits[k].record == k && hits[k].score == r.score && hits[k].end_query == r.end_query &&
-                  hits[k].end_record == r.end_record,
-              "pair %lld: %d (%lld, %lld) want %d (%lld, %lld)", (long long)k, hits[k].score, (long long)hits[k].end_query,
-              (long long)hits[k].end_record, r.score, (long long)r.end_query, (long long)r.end_record);
+    for (int round = 0; round < 2; round++) {
+        const int protein = round == 1;
+        const char *letters = protein ? "ARNDCQEGHILKMFPSTWYV" : "ACGTN";
+        pw_sw_params p;
+        pw_sw_params_init(&p);
+        p.gap_open = protein ? 11 : 3;
+        p.gap_extend = 1;
+        if (protein) {
+            p.scoring = PW_SCORING_MATRIX;
+            p.matrix = pw_matrix_by_name("BLOSUM62");
+        }
+        seqs a, b;
+        seqs_random(&a, 33, 1, protein ? 700 : 200, letters);
+        seqs_random(&b, 33, 1, protein ? 600 : 200, letters);
+        if (protein) { /* pair 7: a query longer than the pair kernel takes, holding its record */
+            free(a.seq[7]);
+            a.len[7] = 8200 + test_range(0, 100);
+            a.seq[7] = malloc((size_t)a.len[7] + 1);
+            for (int64_t j = 0; j < a.len[7]; j++) a.seq[7][j] = letters[test_range(0, 19)];
+            a.seq[7][a.len[7]] = 0;
+            memcpy(a.seq[7] + 3000, b.seq[7], (size_t)b.len[7]);
+        }
+        pw_sw_hit hits[33];
+        pw_batch_info info;
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+        pw_status st = pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info);
+        CHECK(st == PW_OK && info.backend == o.backend, "pairs: %s on backend %d", pw_status_str(st), (int)info.backend);
+        for (int64_t k = 0; st == PW_OK && k < a.count; k++) {
+            pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
+            CHECK(hits[k].query == k && hits[k].record == k && hits[k].score == r.score && hits[k].end_query == r.end_query &&
+                      hits[k].end_record == r.end_record,
+                  "%s pair %lld: %d (%lld, %lld) want %d (%lld, %lld)", protein ? "protein" : "DNA", (long long)k,
+                  hits[k].score, (long long)hits[k].end_query, (long long)hits[k].end_record, r.score,
+                  (long long)r.end_query, (long long)r.end_record);
+        }
+        b.set.count = 32;
+        CHECK(pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info) == PW_ERR_INVALID_SIZE, "pairs of unequal counts");
+        seqs_free(&a);
+        seqs_free(&b);
     }
-    b.set.count = 32;
-    CHECK(pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info) == PW_ERR_INVALID_SIZE, "pairs of unequal counts");
-    seqs_free(&a);
-    seqs_free(&b);
 }
 
 static void bad_input(void)

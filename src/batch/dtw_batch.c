@@ -106,6 +106,8 @@ static pw_status setup(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
 #ifdef PW_HAVE_CUDA
     if (backend == PW_BACKEND_CUDA) {
         st = pw_cuda_dtw_batch_create(&caller, a, b, (pw_cuda_dtw_batch **)&w->gpu);
+        /* AUTO: the CPU threads when the GPU cannot hold the sets (or its kernel cannot run) */
+        if (caller.backend == PW_BACKEND_AUTO && (st == PW_ERR_OUT_OF_MEMORY || st == PW_ERR_UNSUPPORTED)) return PW_OK;
         if (st != PW_OK) return st;
         info->backend = PW_BACKEND_CUDA;
     }

@@ -15,6 +15,9 @@
 #include "../core/status_detail.h"
 #include "../cpu/simd/simd_isa.h"
 #include "../cpu/team.h"
+#ifdef PW_HAVE_CUDA
+#include "../cuda/pairs_sw.h"
+#endif
 
 
 static int by_length_desc(const void *x, const void *y, void *len)
@@ -226,6 +229,7 @@ static pw_status end_cells(const pw_seq_set *a, const pw_seq_set *b, const pw_sw
     return st;
 }
 
+
 /* ---- the entry points ---------------------------------------------------------------------- */
 
 typedef struct batch_setup {
@@ -260,6 +264,40 @@ static pw_status batch_setup_make(const pw_seq_set *a, const pw_seq_set *b, cons
     s->threads = s->options.threads ? s->options.threads : pw_cpu_count();
     return PW_OK;
 }
+
+#ifdef PW_HAVE_CUDA
+/* pw_sw_pairs on the GPU: the pairs short enough for a warp there (pairs_sw.h), the others (and
+ * all of them when the alphabet is too large for the kernel's table) by pw_sw on the CPU threads. */
+static pw_status pairs_on_gpu(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params, const batch_setup *s,
+                              pw_sw_hit *hits, pw_batch_progress *progress)
+{
+    const int64_t count = a->count;
+    int64_t *list = pw_malloc(sizeof *list * (size_t)count), *rest = pw_malloc(sizeof *rest * (size_t)count);
+    pw_sw_hit *rest_hits = pw_malloc(sizeof *rest_hits * (size_t)count);
+    pw_status st = list && rest && rest_hits ? PW_OK : PW_ERR_OUT_OF_MEMORY;
+    int64_t n_list = 0, n_rest = 0;
+    for (int64_t k = 0; st == PW_OK && k < count; k++) {
+        if (a->length[k] <= PW_PAIRS_GPU_MAX_LENGTH && b->length[k] <= PW_PAIRS_GPU_MAX_LENGTH) list[n_list++] = k;
+        else rest[n_rest++] = k;
+    }
+    if (st == PW_OK) {
+        st = pw_cuda_pairs_sw(&s->options, a, b, &s->table, params->gap_open, params->gap_extend, list, n_list, hits,
+                              progress);
+        if (st == PW_ERR_UNSUPPORTED) { /* (an alphabet past the kernel's table: all on the CPU) */
+            n_rest = count;
+            for (int64_t k = 0; k < count; k++) rest[k] = k;
+            st = PW_OK;
+        }
+    }
+    for (int64_t i = 0; st == PW_OK && i < n_rest; i++) rest_hits[i] = hits[rest[i]];
+    if (st == PW_OK && n_rest > 0) st = end_cells(a, b, params, &s->options, s->threads, 0, rest_hits, n_rest, progress);
+    for (int64_t i = 0; st == PW_OK && i < n_rest; i++) hits[rest[i]] = rest_hits[i];
+    free(list);
+    free(rest);
+    free(rest_hits);
+    return st;
+}
+#endif
 
 pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw_sw_params *params,
                        const pw_options *options, const pw_batch_options *batch, int top, pw_sw_hit *hits,
@@ -349,8 +387,8 @@ pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_para
     if (st != PW_OK) return st;
     memset(info, 0, sizeof *info);
     /* every pair through pw_sw on one CPU thread (its vector processor), the pairs over all cores:
-     * score and end cell at once (docs/BATCH.md: no GPU engine for distinct pairs yet) */
-    info->backend = PW_BACKEND_CPU;
+     * score and end cell at once; or on the GPU a warp a pair (pairs_on_gpu) */
+    info->backend = s.backend;
     info->simd = s.simd;
     info->lane_bits = 32; /* pw_sw's vector processor: 16-bit lanes relative to a base, exact as 32 */
     for (int64_t k = 0; k < a->count; k++) {
@@ -360,7 +398,11 @@ pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_para
     pw_batch_progress progress;
     pw_batch_progress_init(&progress, &s.options, info->cells);
     const int64_t t1 = pw_now_ns();
-    st = end_cells(a, b, params, &s.options, s.threads, 0, hits, a->count, &progress);
+#ifdef PW_HAVE_CUDA
+    if (s.backend == PW_BACKEND_CUDA) st = pairs_on_gpu(a, b, params, &s, hits, &progress);
+    else
+#endif
+        st = end_cells(a, b, params, &s.options, s.threads, 0, hits, a->count, &progress);
     st = pw_batch_progress_finish(&progress, st);
     info->pairs = a->count;
     info->seconds = (double)(pw_now_ns() - t1) * 1e-9;

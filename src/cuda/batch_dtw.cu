@@ -90,8 +90,11 @@ extern "C" pw_status pw_cuda_dtw_batch_create(const pw_options *options, const p
     PW_THEN(st, upload_set(a, d->a, d->a_at, &d->longest_a));
     PW_THEN(st, upload_set(b, d->b, d->b_at, &d->longest_b));
     /* a segment's last row per warp, as long as the longest record: only for queries of several
-     * segments; warps as many as the SMs hold (2048 threads each), fewer if that is too much */
-    int64_t warps = (int64_t)d->sms * (2048 / 32);
+     * segments; warps as many as the SMs hold of the kernel's blocks, fewer if that is too much */
+    int per_sm = 0;
+    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)pw_batch_dtw_kernel<DTW_BATCH_R>,
+                                                                          DTW_BATCH_THREADS, 0)));
+    int64_t warps = (int64_t)d->sms * (per_sm > 0 ? per_sm : 1) * (DTW_BATCH_THREADS / 32);
     const bool segmented = d->longest_a > 32 * DTW_BATCH_R;
     while (segmented && warps > d->sms && (double)warps * (double)d->longest_b * 8.0 > (double)(1 << 30)) warps /= 2;
     d->bottom_warps = warps;
@@ -122,6 +125,7 @@ extern "C" pw_status pw_cuda_dtw_batch_run(pw_cuda_dtw_batch *d, pw_dtw_cost cos
     const int64_t per_launch = paired ? DTW_BATCH_PAIRS
                                       : (DTW_BATCH_PAIRS / d->b_count > 1 ? DTW_BATCH_PAIRS / d->b_count : 1) * d->b_count;
     for (int64_t t0 = 0; st == PW_OK && t0 < count; t0 += per_launch) {
+        if (pw_batch_progress_stopped(progress)) return PW_ERR_CANCELLED; /* (before every launch) */
         const int64_t n = count - t0 < per_launch ? count - t0 : per_launch;
         pw_batch_dtw_args args;
         memset(&args, 0, sizeof args);
@@ -150,7 +154,6 @@ extern "C" pw_status pw_cuda_dtw_batch_run(pw_cuda_dtw_batch *d, pw_dtw_cost cos
         else
             for (int64_t q = args.first; q < args.first + n / d->b_count; q++) cells += d->sa->length[q] * b_samples;
         pw_batch_progress_add(progress, cells);
-        if (st == PW_OK && t0 + n < count && pw_batch_progress_stopped(progress)) st = PW_ERR_CANCELLED;
     }
     return st;
 }

@@ -126,12 +126,15 @@ typedef struct sw_share {
 } sw_share;
 
 /* The lag of a band whose tiles the width model chose: its first tile-row (h rows of the model's
- * fit) crosses the band at 1 / W of the device's rate (W workers), so the next band starts h W /
- * rows of this band's time late. */
+ * fit) crosses the band at 1 / W of the device's rate (W workers: the fit's, the resident blocks,
+ * which for SW's warp kernel, a warp a block, are its peer grid: 1056 on an H100 or H200; never
+ * more than the tile-rows), so the next band starts h W / rows of this band's time late. */
 static double model_lag(const pw_run_info *width, int64_t rows)
 {
     if (width->width_source != PW_WIDTH_MODEL || width->tile_h < 1 || width->threads_available < 1 || rows < 1) return 0;
-    return (double)width->tile_h * (double)width->threads_available / (double)rows;
+    const int64_t tile_rows = (rows + width->tile_h - 1) / width->tile_h;
+    const double workers = width->threads_available < tile_rows ? (double)width->threads_available : (double)tile_rows;
+    return (double)width->tile_h * workers / (double)rows;
 }
 
 static pw_status sw_band_tiles(void *p, pw_backend backend, pw_options *o, double *lag)
@@ -219,10 +222,12 @@ static pw_status dtw_band_tiles(void *p, pw_backend backend, pw_options *o, doub
 {
     dtw_args *x = p;
     (void)backend;
-    pw_status st = x->f64 ? pw_dtw_band_tiles_f64(x->a, x->n, (const double *)x->b + x->col0, x->cols, x->cost, o, &x->width)
-                          : pw_dtw_band_tiles_f32(x->a, x->n, (const float *)x->b + x->col0, x->cols, x->cost, o, &x->width);
-    *lag = st == PW_OK ? model_lag(&x->width, x->n) : 0;
-    return st;
+    /* (no lag for DTW: its bands train at the library's CUDA h, 128, and run at 64, and its kernels
+     * may hold more blocks an SM than the peer grid takes -- the fit's h and W would not be the
+     * run's; the same mismatch as pw_dtw's width model, docs/DISTRIBUTED.md) */
+    *lag = 0;
+    return x->f64 ? pw_dtw_band_tiles_f64(x->a, x->n, (const double *)x->b + x->col0, x->cols, x->cost, o, &x->width)
+                  : pw_dtw_band_tiles_f32(x->a, x->n, (const float *)x->b + x->col0, x->cols, x->cost, o, &x->width);
 }
 
 static pw_status dtw_band_run(void *p, const pw_options *o, const pw_band *band, void *result)

@@ -1,0 +1,137 @@
+/* pairs_sw.cu - the host side of many SW pairs on the GPU (pairs_sw.h): the pairs' letters
+ * encoded and uploaded once, then one launch a block of pairs (device/pairs_sw_proc.cuh: a warp
+ * a pair), scores and end cells back into the caller's hits. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pairs_sw.h"
+#include "device/pairs_sw_proc.cuh"
+#include "device_buffer.cuh"
+#include "pw_cuda.h"
+#include "../core/status_detail.h"
+
+#define PAIRS_THREADS 128        /* 4 warps a block */
+#define PAIRS_R 8                /* query rows a thread: segments of 256 rows */
+#define PAIRS_A_LAUNCH (1 << 20) /* pairs a launch */
+
+/* One side's letters of the listed pairs, back to back, and where each starts (count + 1). */
+static pw_status encode_side(const pw_seq_set *set, const char *what, const pw_score_table *t, const int64_t *list,
+                             int64_t count, uint8_t **codes, int64_t **at, int64_t *longest)
+{
+    int64_t total = 0;
+    *longest = 1;
+    for (int64_t i = 0; i < count; i++) {
+        total += set->length[list[i]];
+        if (set->length[list[i]] > *longest) *longest = set->length[list[i]];
+    }
+    *codes = (uint8_t *)pw_malloc((size_t)total + 1); /* (+1: uploaded with one spare byte) */
+    *at = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)(count + 1));
+    if (!*codes || !*at) return PW_ERR_OUT_OF_MEMORY;
+    int64_t now = 0;
+    for (int64_t i = 0; i < count; i++) {
+        const int64_t k = list[i];
+        (*at)[i] = now;
+        if (pw_score_encode(t, set->seq[k], set->length[k], *codes + now) != PW_OK) {
+            int64_t j = 0;
+            while (t->code[(unsigned char)set->seq[k][j]] != 255) j++;
+            pw_set_error_detail("%s sequence %lld: byte 0x%02x at position %lld is not a letter", what, (long long)k,
+                                (unsigned char)set->seq[k][j], (long long)j);
+            return PW_ERR_BAD_INPUT;
+        }
+        now += set->length[k];
+    }
+    (*at)[count] = now;
+    return PW_OK;
+}
+
+extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_set *a, const pw_seq_set *b,
+                                      const pw_score_table *t, int32_t gap_open, int32_t gap_extend, const int64_t *list,
+                                      int64_t count, pw_sw_hit *hits, pw_batch_progress *progress)
+{
+    if (t->size > PW_PAIRS_SW_MAX_ALPHABET) return PW_ERR_UNSUPPORTED;
+    if (count < 1) return PW_OK;
+    const cudaStream_t stream = (cudaStream_t)options->cuda_stream;
+    uint8_t *ca = NULL, *cb = NULL;
+    int64_t *at_a = NULL, *at_b = NULL, longest_a = 1, longest_b = 1;
+    int32_t *score = (int32_t *)pw_malloc(sizeof(int32_t) * (size_t)PAIRS_A_LAUNCH);
+    int64_t *end_a = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)PAIRS_A_LAUNCH);
+    int64_t *end_b = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)PAIRS_A_LAUNCH);
+    pw_status st = score && end_a && end_b ? PW_OK : PW_ERR_OUT_OF_MEMORY;
+    PW_THEN(st, encode_side(a, "query", t, list, count, &ca, &at_a, &longest_a));
+    PW_THEN(st, encode_side(b, "database", t, list, count, &cb, &at_b, &longest_b));
+    PW_THEN(st, pw_cuda_probe(options->device));
+    PW_THEN(st, pw_from_cuda(cudaSetDevice(options->device)));
+    int sms = 0, per_sm = 0;
+    const void *kernel = (const void *)pw_pairs_sw_kernel<PAIRS_R>;
+    PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, options->device)));
+    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, PAIRS_THREADS, 0)));
+    if (st == PW_OK && per_sm < 1) st = PW_ERR_UNSUPPORTED;
+    {
+        pw_device_buffer<uint8_t> d_a(stream), d_b(stream);
+        pw_device_buffer<int64_t> d_at_a(stream), d_at_b(stream), d_end_a(stream), d_end_b(stream);
+        pw_device_buffer<int32_t> d_table(stream), d_bottom(stream), d_score(stream);
+        PW_THEN(st, d_a.upload(ca, (size_t)(at_a ? at_a[count] : 0) + 1));
+        PW_THEN(st, d_b.upload(cb, (size_t)(at_b ? at_b[count] : 0) + 1));
+        PW_THEN(st, d_at_a.upload(at_a, (size_t)(count + 1)));
+        PW_THEN(st, d_at_b.upload(at_b, (size_t)(count + 1)));
+        PW_THEN(st, d_table.upload(t->scores, (size_t)(t->size * t->size)));
+        /* the bottom rows (queries of several segments): a warp's is 2 x the longest b; as many
+         * warps as the SMs hold, fewer where that would pass 1 GiB */
+        int64_t warps = (int64_t)sms * per_sm * (PAIRS_THREADS / 32);
+        const bool segmented = longest_a > 32 * PAIRS_R;
+        while (segmented && warps > sms && (double)warps * (double)longest_b * 8.0 > (double)(1 << 30)) warps /= 2;
+        PW_THEN(st, d_bottom.alloc(segmented ? (size_t)(warps * 2 * longest_b) : 1));
+        PW_THEN(st, d_score.alloc(PAIRS_A_LAUNCH));
+        PW_THEN(st, d_end_a.alloc(PAIRS_A_LAUNCH));
+        PW_THEN(st, d_end_b.alloc(PAIRS_A_LAUNCH));
+        for (int64_t t0 = 0; st == PW_OK && t0 < count; t0 += PAIRS_A_LAUNCH) {
+            if (pw_batch_progress_stopped(progress)) {
+                st = PW_ERR_CANCELLED; /* (before every launch) */
+                break;
+            }
+            const int64_t n = count - t0 < PAIRS_A_LAUNCH ? count - t0 : PAIRS_A_LAUNCH;
+            pw_pairs_sw_args args;
+            memset(&args, 0, sizeof args);
+            args.a = d_a.ptr;
+            args.b = d_b.ptr;
+            args.a_at = d_at_a.ptr + t0; /* (the launch's pair t is listed pair t0 + t) */
+            args.b_at = d_at_b.ptr + t0;
+            args.count = n;
+            args.table = d_table.ptr;
+            args.size = t->size;
+            args.gap_open = gap_open;
+            args.gap_extend = gap_extend;
+            args.bottom = d_bottom.ptr;
+            args.bottom_stride = longest_b;
+            args.score = d_score.ptr;
+            args.end_a = d_end_a.ptr;
+            args.end_b = d_end_b.ptr;
+            int64_t grid = (n + PAIRS_THREADS / 32 - 1) / (PAIRS_THREADS / 32);
+            if (grid > (int64_t)sms * per_sm) grid = (int64_t)sms * per_sm;
+            if (segmented && grid * (PAIRS_THREADS / 32) > warps) grid = warps / (PAIRS_THREADS / 32); /* (a warp a bottom row) */
+            void *params[] = {&args};
+            PW_THEN(st, pw_from_cuda(cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3(PAIRS_THREADS), params, 0, stream)));
+            PW_THEN(st, pw_device_buffer<int32_t>::pw_download(score, d_score.ptr, sizeof(int32_t) * (size_t)n, stream));
+            PW_THEN(st, pw_device_buffer<int64_t>::pw_download(end_a, d_end_a.ptr, sizeof(int64_t) * (size_t)n, stream));
+            PW_THEN(st, pw_device_buffer<int64_t>::pw_download(end_b, d_end_b.ptr, sizeof(int64_t) * (size_t)n, stream));
+            int64_t cells = 0;
+            for (int64_t i = 0; st == PW_OK && i < n; i++) {
+                const int64_t k = list[t0 + i];
+                hits[k].score = score[i];
+                hits[k].end_query = end_a[i];
+                hits[k].end_record = end_b[i];
+                cells += a->length[k] * b->length[k];
+            }
+            pw_batch_progress_add(progress, cells);
+        }
+        if (stream) cudaStreamSynchronize(stream); /* (the buffers go on the stream before the host's) */
+    }
+    free(ca);
+    free(cb);
+    free(at_a);
+    free(at_b);
+    free(score);
+    free(end_a);
+    free(end_b);
+    return st;
+}
