@@ -269,7 +269,7 @@ static pw_status batch_setup_make(const pw_seq_set *a, const pw_seq_set *b, cons
 /* pw_sw_pairs on the GPU: the pairs short enough for a warp there (pairs_sw.h), the others (and
  * all of them when the alphabet is too large for the kernel's table) by pw_sw on the CPU threads. */
 static pw_status pairs_on_gpu(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params, const batch_setup *s,
-                              pw_sw_hit *hits, pw_batch_progress *progress)
+                              pw_sw_hit *hits, pw_batch_progress *progress, pw_batch_info *info)
 {
     const int64_t count = a->count;
     int64_t *list = pw_malloc(sizeof *list * (size_t)count), *rest = pw_malloc(sizeof *rest * (size_t)count);
@@ -283,12 +283,16 @@ static pw_status pairs_on_gpu(const pw_seq_set *a, const pw_seq_set *b, const pw
     if (st == PW_OK) {
         st = pw_cuda_pairs_sw(&s->options, a, b, &s->table, params->gap_open, params->gap_extend, list, n_list, hits,
                               progress);
-        if (st == PW_ERR_UNSUPPORTED) { /* (an alphabet past the kernel's table: all on the CPU) */
+        /* all on the CPU: a kernel that cannot run here, or under AUTO a GPU that cannot hold them
+         * (every pair again: a launch may have written some hits) */
+        if (st == PW_ERR_UNSUPPORTED || (s->options.backend == PW_BACKEND_AUTO && st == PW_ERR_OUT_OF_MEMORY)) {
             n_rest = count;
-            for (int64_t k = 0; k < count; k++) rest[k] = k;
+            for (int64_t k = 0; k < count; k++) rest[k] = k, hits[k] = (pw_sw_hit){k, k, 0, -1, -1};
+            n_list = 0;
             st = PW_OK;
         }
     }
+    if (n_list == 0) info->backend = PW_BACKEND_CPU; /* (every pair ran on the CPU threads) */
     for (int64_t i = 0; st == PW_OK && i < n_rest; i++) rest_hits[i] = hits[rest[i]];
     if (st == PW_OK && n_rest > 0) st = end_cells(a, b, params, &s->options, s->threads, 0, rest_hits, n_rest, progress);
     for (int64_t i = 0; st == PW_OK && i < n_rest; i++) hits[rest[i]] = rest_hits[i];
@@ -399,7 +403,7 @@ pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_para
     pw_batch_progress_init(&progress, &s.options, info->cells);
     const int64_t t1 = pw_now_ns();
 #ifdef PW_HAVE_CUDA
-    if (s.backend == PW_BACKEND_CUDA) st = pairs_on_gpu(a, b, params, &s, hits, &progress);
+    if (s.backend == PW_BACKEND_CUDA) st = pairs_on_gpu(a, b, params, &s, hits, &progress, info);
     else
 #endif
         st = end_cells(a, b, params, &s.options, s.threads, 0, hits, a->count, &progress);

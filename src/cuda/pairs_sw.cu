@@ -41,6 +41,7 @@ static pw_status encode_side(const pw_seq_set *set, const char *what, const pw_s
         now += set->length[k];
     }
     (*at)[count] = now;
+    (*codes)[now] = 0; /* (the spare byte) */
     return PW_OK;
 }
 
@@ -53,9 +54,10 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
     const cudaStream_t stream = (cudaStream_t)options->cuda_stream;
     uint8_t *ca = NULL, *cb = NULL;
     int64_t *at_a = NULL, *at_b = NULL, longest_a = 1, longest_b = 1;
-    int32_t *score = (int32_t *)pw_malloc(sizeof(int32_t) * (size_t)PAIRS_A_LAUNCH);
-    int64_t *end_a = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)PAIRS_A_LAUNCH);
-    int64_t *end_b = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)PAIRS_A_LAUNCH);
+    const int64_t per_launch = count < PAIRS_A_LAUNCH ? count : PAIRS_A_LAUNCH;
+    int32_t *score = (int32_t *)pw_malloc(sizeof(int32_t) * (size_t)per_launch);
+    int64_t *end_a = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)per_launch);
+    int64_t *end_b = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)per_launch);
     pw_status st = score && end_a && end_b ? PW_OK : PW_ERR_OUT_OF_MEMORY;
     PW_THEN(st, encode_side(a, "query", t, list, count, &ca, &at_a, &longest_a));
     PW_THEN(st, encode_side(b, "database", t, list, count, &cb, &at_b, &longest_b));
@@ -81,15 +83,15 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
         const bool segmented = longest_a > 32 * PAIRS_R;
         while (segmented && warps > sms && (double)warps * (double)longest_b * 8.0 > (double)(1 << 30)) warps /= 2;
         PW_THEN(st, d_bottom.alloc(segmented ? (size_t)(warps * 2 * longest_b) : 1));
-        PW_THEN(st, d_score.alloc(PAIRS_A_LAUNCH));
-        PW_THEN(st, d_end_a.alloc(PAIRS_A_LAUNCH));
-        PW_THEN(st, d_end_b.alloc(PAIRS_A_LAUNCH));
-        for (int64_t t0 = 0; st == PW_OK && t0 < count; t0 += PAIRS_A_LAUNCH) {
+        PW_THEN(st, d_score.alloc((size_t)per_launch));
+        PW_THEN(st, d_end_a.alloc((size_t)per_launch));
+        PW_THEN(st, d_end_b.alloc((size_t)per_launch));
+        for (int64_t t0 = 0; st == PW_OK && t0 < count; t0 += per_launch) {
             if (pw_batch_progress_stopped(progress)) {
                 st = PW_ERR_CANCELLED; /* (before every launch) */
                 break;
             }
-            const int64_t n = count - t0 < PAIRS_A_LAUNCH ? count - t0 : PAIRS_A_LAUNCH;
+            const int64_t n = count - t0 < per_launch ? count - t0 : per_launch;
             pw_pairs_sw_args args;
             memset(&args, 0, sizeof args);
             args.a = d_a.ptr;
