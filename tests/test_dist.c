@@ -359,6 +359,8 @@ static int test_gpus(void)
     return g >= 1 ? g : 1;
 }
 
+static int mpi_processes; /* --mpi: the ranks are processes (GPUs they share are time-sliced) */
+
 #ifdef PW_HAVE_CUDA
 /* --gpu: the GPU bands of every app with ranks as threads sharing this machine's GPU, each on its
  * own stream and a share of the SMs (two persistent kernels must not starve each other), against
@@ -504,7 +506,9 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
         gpu.max_blocks = sharing > 1 ? 132 / sharing / 2 : 0;
         /* (a hand-over that never comes fails in seconds, not minutes; under compute-sanitizer a
          * neighbour's kernel may take that long) */
-        gpu.watchdog_ms = getenv("PW_TEST_SERIAL_KERNELS") ? 60000 : 5000;
+        /* (ranks that are processes sharing a GPU time-slice it, kernel against kernel: a band may
+         * wait out its neighbour's slices) */
+        gpu.watchdog_ms = getenv("PW_TEST_SERIAL_KERNELS") || (mpi_processes && sharing > 1) ? 60000 : 5000;
         if (!dtw) {
             char *a = malloc((size_t)n), *b = malloc((size_t)m);
             random_dna(&r, a, n);
@@ -713,6 +717,7 @@ int main(int argc, char **argv)
         CHECK(st == PW_OK, "pw_comm_mpi: %s", pw_status_str(st));
         if (st != PW_OK) return test_finish();
         const int on_gpu = argc > 2 && strcmp(argv[2], "--gpu") == 0, nccl = argc > 3 && strcmp(argv[3], "--nccl") == 0;
+        mpi_processes = 1;
         int skip = 0;
         if (nccl && (st = pw_comm_use_nccl(c)) != PW_OK) {
             printf("SKIP: %s\n", pw_error_detail());
