@@ -75,6 +75,11 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     pw_status st = dist_agree(comm, local, &agreed, device, lag, lags);
     if (st != PW_OK) return st;
     if (tiles && (st = dist_split_lagged(comm, comm->rank, total_cols, lags, col0, cols)) != PW_OK) return st;
+    /* PEERWAVE_DEBUG_BANDS=1: each rank's band and tiles on stderr (the cut's check on a device run) */
+    if (getenv("PEERWAVE_DEBUG_BANDS"))
+        fprintf(stderr, "peerwave band: rank %d of %d: columns %lld +%lld of %lld, lag %.4f, tile_w %lld, tile_h %lld\n",
+                comm->rank, comm->size, (long long)*col0, (long long)*cols, (long long)total_cols, lag,
+                (long long)o.tile_w, (long long)o.tile_h);
     /* GPU bands' chunks over NCCL (pw_comm_use_nccl): its communicators on this rank's GPU, made
      * by every rank at once (collective: every rank agreed on the backend; one status on all) */
     if (backend == PW_BACKEND_CUDA && comm->data_ops && (st = comm->data_ops->open(comm->data_ctx, comm, o.device)) != PW_OK)

@@ -128,9 +128,10 @@ if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
   for g in 1 2 $gpus; do
     f="$out/genomes_gpus$g.txt"
     t0=$(date +%s%N)
-    timeout 120 ./build-gpu/peerwave sw --backend cuda $([ $g -gt 1 ] && echo --gpus $g) \
+    PEERWAVE_DEBUG_BANDS=1 timeout 120 ./build-gpu/peerwave sw --backend cuda $([ $g -gt 1 ] && echo --gpus $g) \
       --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
     rc=$?
+    grep "peerwave band" "$f" | tee -a "$out/summary.txt"
     summary "genomes on $g GPU(s): rc=$rc wall $(awk -v a=$t0 -v b=$(date +%s%N) 'BEGIN { printf "%.2f", (b - a) / 1e9 }')s $(grep -E '^(score|end_a|end_b|seconds|gcups|lane_bits|tile_w|tile_h|tile_w_source):' "$f" | tr '\n' ' ')"
     [ $g = $gpus ] && break
   done
