@@ -132,7 +132,11 @@ int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_repo
         return EXIT_USAGE;
     }
     qsort(t->records, (size_t)t->count, sizeof *t->records, by_worker_then_start);
+    /* a lane for every worker of the run (the report's threads: a worker may have taken no tile
+     * at all, e.g. 3 threads on a loaded 2-core machine), and for any a record names */
     int workers = t->records[t->count - 1].worker + 1;
+    for (int k = 0; k < rep->n; k++)
+        if (!strcmp(rep->key[k], "threads") && atoi(rep->value[k]) > workers) workers = atoi(rep->value[k]);
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
     for (int64_t k = 0; k < t->count; k++) {
         if (t->records[k].start_ns < t0) t0 = t->records[k].start_ns;
