@@ -81,17 +81,23 @@ pw_status pw_sw_batch_db_make(const pw_seq_set *set, const pw_score_table *table
         const int64_t k = db->index[s];
         db->length[s] = set->length[k];
         db->at[s + 1] = db->at[s] + set->length[k];
-        if (pw_score_encode(table, set->seq[k], set->length[k], db->codes + db->at[s]) != PW_OK) {
-            int64_t j = 0;
-            while (table->code[(unsigned char)set->seq[k][j]] != 255) j++;
-            pw_set_error_detail("%s record %lld: byte 0x%02x at position %lld is not a letter", what, (long long)k,
-                                (unsigned char)set->seq[k][j], (long long)j);
+        if (pw_sw_batch_encode(set, k, table, what, db->codes + db->at[s]) != PW_OK) {
             pw_sw_batch_db_free(db);
             return PW_ERR_BAD_INPUT;
         }
     }
     db->cells_per_letter = total;
     return PW_OK;
+}
+
+pw_status pw_sw_batch_encode(const pw_seq_set *set, int64_t k, const pw_score_table *table, const char *what, uint8_t *out)
+{
+    if (pw_score_encode(table, set->seq[k], set->length[k], out) == PW_OK) return PW_OK;
+    int64_t j = 0;
+    while (table->code[(unsigned char)set->seq[k][j]] != 255) j++;
+    pw_set_error_detail("%s record %lld: byte 0x%02x at position %lld is not a letter", what, (long long)k,
+                        (unsigned char)set->seq[k][j], (long long)j);
+    return PW_ERR_BAD_INPUT;
 }
 
 void pw_sw_batch_db_free(sw_batch_db *db)

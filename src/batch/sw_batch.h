@@ -46,6 +46,10 @@ void pw_sw_batch_groups_free(lane_groups *g);
 pw_status pw_sw_batch_db_make(const pw_seq_set *set, const pw_score_table *table, const char *what, sw_batch_db *db);
 void pw_sw_batch_db_free(sw_batch_db *db);
 
+/* Record k of `set` encoded into out; PW_ERR_BAD_INPUT names the set (`what`), the record and the
+ * byte through pw_error_detail. */
+pw_status pw_sw_batch_encode(const pw_seq_set *set, int64_t k, const pw_score_table *table, const char *what, uint8_t *out);
+
 /* The best local score of a (n codes) against b (m codes) with 32-bit cells in linear space;
  * work: 2 n int32 scratch. */
 int32_t pw_sw_batch_score32(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m, const pw_score_table *table,

@@ -94,9 +94,9 @@ extern "C" pw_status pw_cuda_dtw_batch_create(const pw_options *options, const p
     int per_sm = 0;
     PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)pw_batch_dtw_kernel<DTW_BATCH_R>,
                                                                           DTW_BATCH_THREADS, 0)));
-    int64_t warps = (int64_t)d->sms * (per_sm > 0 ? per_sm : 1) * (DTW_BATCH_THREADS / 32);
     const bool segmented = d->longest_a > 32 * DTW_BATCH_R;
-    while (segmented && warps > d->sms && (double)warps * (double)d->longest_b * 8.0 > (double)(1 << 30)) warps /= 2;
+    const int64_t warps = pw_bottom_warps((int64_t)d->sms * (per_sm > 0 ? per_sm : 1) * (DTW_BATCH_THREADS / 32), d->sms,
+                                          segmented ? 8.0 * (double)d->longest_b : 0);
     d->bottom_warps = warps;
     PW_THEN(st, d->bottom->alloc(segmented ? (size_t)(warps * d->longest_b) : 1));
     PW_THEN(st, d->out->alloc((size_t)(b->count > DTW_BATCH_PAIRS ? b->count : DTW_BATCH_PAIRS)));

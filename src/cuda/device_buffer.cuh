@@ -60,6 +60,16 @@ struct pw_device_buffer {
 
 static inline cudaStream_t pw_plan_stream(const pw_plan *plan) { return (cudaStream_t)plan->stream; }
 
+/* The warps a batch kernel (a warp a pair) gets a row of `bottom` for, `row_bytes` each (0: no
+ * rows needed): as many as the GPU holds, halved while the rows would pass 1 GiB, never fewer
+ * than an SM a warp (the batch engines: batch_dtw.cu, pairs_sw.cu). */
+static inline int64_t pw_bottom_warps(int64_t resident, int sms, double row_bytes)
+{
+    int64_t warps = resident;
+    while (row_bytes > 0 && warps > sms && (double)warps * row_bytes > (double)(1 << 30)) warps /= 2;
+    return warps;
+}
+
 /* Chain statuses: run the next step only while everything before succeeded. */
 #define PW_THEN(st, expr) \
     if ((st) == PW_OK) (st) = (expr)

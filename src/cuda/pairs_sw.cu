@@ -8,7 +8,6 @@
 #include "device/pairs_sw_proc.cuh"
 #include "device_buffer.cuh"
 #include "pw_cuda.h"
-#include "../core/status_detail.h"
 
 #define PAIRS_THREADS 128        /* 4 warps a block */
 #define PAIRS_R 8                /* query rows a thread: segments of 256 rows */
@@ -31,13 +30,8 @@ static pw_status encode_side(const pw_seq_set *set, const char *what, const pw_s
     for (int64_t i = 0; i < count; i++) {
         const int64_t k = list[i];
         (*at)[i] = now;
-        if (pw_score_encode(t, set->seq[k], set->length[k], *codes + now) != PW_OK) {
-            int64_t j = 0;
-            while (t->code[(unsigned char)set->seq[k][j]] != 255) j++;
-            pw_set_error_detail("%s sequence %lld: byte 0x%02x at position %lld is not a letter", what, (long long)k,
-                                (unsigned char)set->seq[k][j], (long long)j);
-            return PW_ERR_BAD_INPUT;
-        }
+        const pw_status st = pw_sw_batch_encode(set, k, t, what, *codes + now);
+        if (st != PW_OK) return st;
         now += set->length[k];
     }
     (*at)[count] = now;
@@ -79,9 +73,8 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
         PW_THEN(st, d_table.upload(t->scores, (size_t)(t->size * t->size)));
         /* the bottom rows (queries of several segments): a warp's is 2 x the longest b; as many
          * warps as the SMs hold, fewer where that would pass 1 GiB */
-        int64_t warps = (int64_t)sms * per_sm * (PAIRS_THREADS / 32);
         const bool segmented = longest_a > 32 * PAIRS_R;
-        while (segmented && warps > sms && (double)warps * (double)longest_b * 8.0 > (double)(1 << 30)) warps /= 2;
+        const int64_t warps = pw_bottom_warps((int64_t)sms * per_sm * (PAIRS_THREADS / 32), sms, segmented ? 8.0 * (double)longest_b : 0);
         PW_THEN(st, d_bottom.alloc(segmented ? (size_t)(warps * 2 * longest_b) : 1));
         PW_THEN(st, d_score.alloc((size_t)per_launch));
         PW_THEN(st, d_end_a.alloc((size_t)per_launch));
