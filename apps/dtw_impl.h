@@ -159,8 +159,8 @@ pw_status DTW_FN(pw_dtw_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, 
     pw_status st = pw_dtw_check(a, n, b, m, cost, result);
     if (st != PW_OK) return st;
     DTW_FN(dtw_part_) x = {a, b, cost, result};
-    return pw_run_with_width(sizeof(DTW_T) == 4 ? "dtw-f32" : "dtw-f64", options, DTW_FN(dtw_part_run_), &x, n, m,
-                             &result->info);
+    return pw_run_with_width(sizeof(DTW_T) == 4 ? "dtw-f32" : "dtw-f64", options, PW_LINEAR_CUDA_TILE_H,
+                             DTW_FN(dtw_part_run_), &x, n, m, &result->info);
 }
 
 pw_status DTW_FN(pw_dtw_band_tiles_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,
@@ -170,7 +170,8 @@ pw_status DTW_FN(pw_dtw_band_tiles_)(const DTW_T *a, int64_t n, const DTW_T *b, 
     pw_status st = pw_dtw_check(a, n, b, m, cost, &scratch);
     if (st != PW_OK) return st;
     DTW_FN(dtw_part_) x = {a, b, cost, &scratch};
-    return pw_choose_width(sizeof(DTW_T) == 4 ? "dtw-f32" : "dtw-f64", options, DTW_FN(dtw_part_run_), &x, n, m, width);
+    return pw_choose_width(sizeof(DTW_T) == 4 ? "dtw-f32" : "dtw-f64", options, PW_LINEAR_CUDA_TILE_H,
+                           DTW_FN(dtw_part_run_), &x, n, m, width);
 }
 
 pw_status DTW_FN(pw_dtw_band_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,

@@ -246,5 +246,5 @@ pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t
     char app[64];
     snprintf(app, sizeof app, "inthist-%s-%dbins", pw_dtype_name(in->type), bins);
     inthist_part x = {in, bins, lo, hi, out};
-    return pw_run_with_width(app, options, inthist_part_run, &x, in->rows, in->cols, info);
+    return pw_run_with_width(app, options, 0, inthist_part_run, &x, in->rows, in->cols, info);
 }

@@ -201,7 +201,7 @@ pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, p
     char app[64];
     snprintf(app, sizeof app, "sat-%s-%s", pw_dtype_name(in->type), pw_dtype_name(out->type));
     sat_part x = {in, out};
-    return pw_run_with_width(app, options, sat_part_run, &x, in->rows, in->cols, info);
+    return pw_run_with_width(app, options, 0, sat_part_run, &x, in->rows, in->cols, info);
 }
 
 int pw_sat_fits(const pw_image *in, pw_dtype out)

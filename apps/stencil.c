@@ -143,7 +143,8 @@ static pw_status stencil(pw_image *grid, int64_t sweeps, int sor, double omega, 
     char app[64];
     snprintf(app, sizeof app, "%s-%s", sor ? "sor" : "heat", pw_dtype_name(grid->type));
     stencil_part x = {grid, sweeps, sor, omega, residual};
-    return pw_run_with_width(app, options, stencil_part_run, &x, grid->rows - 2, grid->cols - 2, info);
+    return pw_run_with_width(app, options, PW_STENCIL_CUDA_TILE_H, stencil_part_run, &x, grid->rows - 2, grid->cols - 2,
+                             info);
 }
 
 pw_status pw_heat(pw_image *grid, int64_t sweeps, const pw_options *options, double *residual,

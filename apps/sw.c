@@ -186,8 +186,8 @@ pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const 
 }
 
 /* The CUDA tile height when the caller leaves it to us: 128 for many rows at the model's width,
- * the case measured (apps/checks.h); the model's training corners run at 128 already (they take
- * the library's default CUDA h, model_train.c), so there the model fits the tiles that run. */
+ * the case measured (apps/checks.h), else 64; the model's training corners run at it too
+ * (pw_run_with_width's cuda_tile_h), so the model fits the tiles that run. */
 static int sw_cuda_tile_h(const pw_options *options, int64_t rows, int64_t cols)
 {
     pw_options o;
@@ -315,7 +315,7 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
     if (st != PW_OK) return st;
     sw_part x = {a, b, params, sw_cuda_tile_h(options, n, m), result};
-    return pw_run_with_width("sw", options, sw_part_run, &x, n, m, &result->info);
+    return pw_run_with_width("sw", options, x.cuda_tile_h, sw_part_run, &x, n, m, &result->info);
 }
 
 pw_status pw_sw_band_tiles(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
@@ -327,7 +327,7 @@ pw_status pw_sw_band_tiles(const char *a, int64_t n, const char *b, int64_t m, c
     if (st != PW_OK) return st;
     if (backend == PW_BACKEND_CUDA && options->tile_h == 0) options->tile_h = sw_cuda_tile_h(options, n, m);
     sw_part x = {a, b, params, (int)options->tile_h, &scratch};
-    return pw_choose_width("sw", options, sw_part_run, &x, n, m, width);
+    return pw_choose_width("sw", options, x.cuda_tile_h, sw_part_run, &x, n, m, width);
 }
 
 pw_status pw_sw_band(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,

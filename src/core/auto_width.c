@@ -16,12 +16,16 @@ int pw_width_from_model(const pw_options *o, int64_t rows, int64_t cols)
 }
 
 /* Fill o->tile_w from the wisdom file or a training run, and info's width fields. */
-static pw_status choose(const char *app, pw_options *o, pw_corner_fn run, void *ctx, int64_t rows, int64_t cols,
-                        pw_run_info *w)
+static pw_status choose(const char *app, pw_options *o, int cuda_tile_h, pw_corner_fn run, void *ctx, int64_t rows,
+                        int64_t cols, pw_run_info *w)
 {
     pw_plan plan;
-    pw_status st = pw_plan_make(o, rows, cols, 0, &plan);
+    pw_status st = pw_plan_make_app(o, rows, cols, 0, cuda_tile_h, &plan);
     if (st != PW_OK) return st;
+    /* The corners run at the h the whole run will have (the app's CUDA h, or the CPU plan's for
+     * the full row count): with h pinned in the options, the fit describes the tiles that run,
+     * and the wisdom key (which names h) finds it again. */
+    o->tile_h = (int)plan.tiling.h;
     char buf[4096], key[PW_WISDOM_KEY_MAX];
     const char *path = o->wisdom ? (strcmp(o->wisdom, "none") ? o->wisdom : NULL) : pw_wisdom_default_path(buf, sizeof buf);
     if (path && pw_wisdom_key(app, &plan, key, sizeof key) != PW_OK) path = NULL;
@@ -49,8 +53,8 @@ static pw_status choose(const char *app, pw_options *o, pw_corner_fn run, void *
     return PW_OK;
 }
 
-pw_status pw_choose_width(const char *app, pw_options *options, pw_corner_fn run, void *ctx, int64_t rows, int64_t cols,
-                          pw_run_info *info)
+pw_status pw_choose_width(const char *app, pw_options *options, int cuda_tile_h, pw_corner_fn run, void *ctx,
+                          int64_t rows, int64_t cols, pw_run_info *info)
 {
     pw_status st = pw_options_check(options);
     if (st != PW_OK) return st;
@@ -59,7 +63,7 @@ pw_status pw_choose_width(const char *app, pw_options *options, pw_corner_fn run
     if (!pw_width_from_model(options, rows, cols)) return PW_OK;
     pw_options chooser = *options;
     chooser.progress = NULL; /* the corner runs are not the run the caller watches */
-    st = choose(app, &chooser, run, ctx, rows, cols, info);
+    st = choose(app, &chooser, cuda_tile_h, run, ctx, rows, cols, info);
     if (st != PW_OK) return st;
     options->tile_w = chooser.tile_w;
     info->width_source = PW_WIDTH_MODEL;
@@ -77,14 +81,14 @@ void pw_width_info_copy(const pw_run_info *from, pw_run_info *to)
     to->model_tau_s = from->model_tau_s;
 }
 
-pw_status pw_run_with_width(const char *app, const pw_options *options, pw_corner_fn run, void *ctx, int64_t rows,
-                            int64_t cols, pw_run_info *info)
+pw_status pw_run_with_width(const char *app, const pw_options *options, int cuda_tile_h, pw_corner_fn run, void *ctx,
+                            int64_t rows, int64_t cols, pw_run_info *info)
 {
     pw_options o;
     if (options) o = *options;
     else pw_options_init(&o);
     pw_run_info w;
-    pw_status st = pw_choose_width(app, &o, run, ctx, rows, cols, &w);
+    pw_status st = pw_choose_width(app, &o, cuda_tile_h, run, ctx, rows, cols, &w);
     if (st != PW_OK) return st;
     pw_run_info local;
     if (!info) info = &local;

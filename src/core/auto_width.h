@@ -17,17 +17,19 @@ extern "C" {
  * chosen as width_model says when tile_w is 0.  run(ctx, r, c, o, info) computes the top-left
  * r x c of the problem with options o as given (the corner runs, then the whole problem with
  * r, c = rows, cols), never choosing a width itself.  app names the kind of run in the wisdom
- * file ("sw", "sat-u8-i32" ...).  info: the whole run's, with the width's source and training. */
-pw_status pw_run_with_width(const char *app, const pw_options *options, pw_corner_fn run, void *ctx, int64_t rows,
-                            int64_t cols, pw_run_info *info);
+ * file ("sw", "sat-u8-i32" ...).  cuda_tile_h: the app's CUDA tile height when options leave h
+ * to it (as for pw_plan_make_app; 0: the library's), so that the corners run at the whole run's
+ * h.  info: the whole run's, with the width's source and training. */
+pw_status pw_run_with_width(const char *app, const pw_options *options, int cuda_tile_h, pw_corner_fn run, void *ctx,
+                            int64_t rows, int64_t cols, pw_run_info *info);
 
 /* pw_run_with_width's choice without the whole run: options->tile_w becomes the model's width
  * where the model applies (else it stays), info gets the width fields (pw_width_info_copy) and,
  * from the model, the tile height and the workers it was fitted with (tile_h, threads_available).  For a
  * caller that runs the problem itself later, e.g. one band of a distributed run: its corners run
  * here as plain problems, before the band's link starts (src/dist/dist_apps.c). */
-pw_status pw_choose_width(const char *app, pw_options *options, pw_corner_fn run, void *ctx, int64_t rows, int64_t cols,
-                          pw_run_info *info);
+pw_status pw_choose_width(const char *app, pw_options *options, int cuda_tile_h, pw_corner_fn run, void *ctx,
+                          int64_t rows, int64_t cols, pw_run_info *info);
 
 /* The width fields of a pw_run_info (source, wisdom, training, model) from one to another. */
 void pw_width_info_copy(const pw_run_info *from, pw_run_info *to);

@@ -227,9 +227,8 @@ static pw_status dtw_band_tiles(void *p, pw_backend backend, pw_options *o, doub
 {
     dtw_args *x = p;
     (void)backend;
-    /* (no lag for DTW: its bands train at the library's CUDA h, 128, and run at 64, and its kernels
-     * may hold more blocks an SM than the peer grid takes -- the fit's h and W would not be the
-     * run's; the same mismatch as pw_dtw's width model, docs/DISTRIBUTED.md) */
+    /* (no lag for DTW: its kernels may hold more blocks an SM than the peer grid takes, so the
+     * fit's W, the resident blocks, would not be the run's workers; docs/DISTRIBUTED.md) */
     *lag = 0;
     return x->f64 ? pw_dtw_band_tiles_f64(x->a, x->n, (const double *)x->b + x->col0, x->cols, x->cost, o, &x->width)
                   : pw_dtw_band_tiles_f32(x->a, x->n, (const float *)x->b + x->col0, x->cols, x->cost, o, &x->width);
