@@ -56,7 +56,7 @@ one_gpu_checks() {
 if stage nccl; then
   for mode in "" --nccl; do
     f="$out/test_dist_mpi_gpu${mode:+_nccl}.log"
-    CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 timeout 240 mpirun -np 2 ./build-gpu/tests/test_dist --mpi --gpu $mode > "$f" 2>&1
+    CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 timeout ${PW_NCCL_LIMIT:-240} mpirun -np 2 ./build-gpu/tests/test_dist --mpi --gpu $mode > "$f" 2>&1
     summary "mpirun -np 2 test_dist --mpi --gpu $mode: rc=$? $(grep -E 'passed|SKIP' "$f" | tail -1)"
     grep -E "FAIL|NCCL WARN" "$f" | head -6 | tee -a "$out/summary.txt"
   done
