@@ -29,7 +29,6 @@
 #include "peerwave_dist.h"
 #include "../apps/sat_accuracy.h"
 #include "../src/core/auto_width.h"
-#include "../src/dist/dist_run.h" /* dist_split_lagged */
 
 typedef struct rng {
     uint64_t s;
@@ -586,47 +585,6 @@ static void *failing_main(void *p)
     return NULL;
 }
 
-/* The bands cut for start lags (dist_split_lagged): band k's share is its weight times
- * (1 - lag_j) for every band j before it, the lags capped at DIST_LAG_MAX; against shares worked
- * out here, for 1 to 5 ranks, random lags and weights. */
-static void lagged_splits(void)
-{
-    for (int ranks = 1; ranks <= 5; ranks++) {
-        pw_comm *comms[5];
-        CHECK(pw_comm_local(ranks, comms) == PW_OK, "pw_comm_local(%d)", ranks);
-        for (int round = 0; round < 50; round++) {
-            double lags[5], share[5], total = 0;
-            const int64_t n = test_range(ranks, 100000);
-            for (int k = 0; k < ranks; k++) lags[k] = round == 0 ? 0 : (double)test_range(0, 400) / 1000.0;
-            for (int k = 0; k < ranks; k++) {
-                share[k] = 1.0;
-                for (int j = 0; j < k; j++) share[k] *= 1.0 - (lags[j] > DIST_LAG_MAX ? DIST_LAG_MAX : lags[j]);
-                total += share[k];
-            }
-            int64_t expect_end = 0, next = 0;
-            double before = 0;
-            for (int k = 0; k < ranks; k++) {
-                int64_t first = -1, count = -1, plain_first, plain_count;
-                CHECK(dist_split_lagged(comms[0], k, n, lags, &first, &count) == PW_OK, "lagged split");
-                before += share[k];
-                const int64_t start = expect_end;
-                expect_end = k == ranks - 1 ? n : (int64_t)((double)n * before / total + 0.5);
-                if (expect_end < start + 1) expect_end = start + 1;
-                if (expect_end > n - (ranks - 1 - k)) expect_end = n - (ranks - 1 - k);
-                pw_dist_split(comms[0], k, n, &plain_first, &plain_count);
-                if (round == 0) expect_end = plain_first + plain_count; /* no lags: the plain split's rounding */
-                CHECK(first == next && count >= 1 && first + count == expect_end,
-                      "%d ranks, n %lld, band %d: [%lld, +%lld), expected to end at %lld", ranks, (long long)n, k,
-                      (long long)first, (long long)count, (long long)expect_end);
-                next = first + count;
-                expect_end = first + count; /* (the next band starts where this one ends) */
-            }
-            CHECK(next == n, "%d ranks: the bands cover %lld of %lld columns", ranks, (long long)next, (long long)n);
-        }
-        for (int k = 0; k < ranks; k++) pw_comm_free(comms[k]);
-    }
-}
-
 static void failing_allocations(void)
 {
     pw_sw_params prm;
@@ -773,7 +731,7 @@ int main(int argc, char **argv)
         return 77;
 #endif
     }
-    if (!gpu) failing_allocations(), lagged_splits();
+    if (!gpu) failing_allocations();
     /* (GPU: 2 and 3 ranks, and up to 4 where PW_TEST_GPUS gives that many devices) */
     const int most_ranks = gpu ? (test_gpus() >= 4 ? 4 : 3) : 4;
     for (int ranks = gpu ? 2 : 1; ranks <= most_ranks; ranks++) {

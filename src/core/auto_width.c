@@ -47,8 +47,6 @@ static pw_status choose(const char *app, pw_options *o, int cuda_tile_h, pw_corn
     }
     w->model_d_s = fit.d;
     w->model_tau_s = fit.tau_s;
-    w->tile_h = (int)fit.h; /* (the fit's geometry, for pw_choose_width's callers: dist_apps.c) */
-    w->threads_available = fit.workers_available;
     o->tile_w = pw_model_fit_width(&fit, rows, cols, PW_MODEL_TILED);
     return PW_OK;
 }

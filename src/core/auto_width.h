@@ -24,8 +24,7 @@ pw_status pw_run_with_width(const char *app, const pw_options *options, int cuda
                             int64_t rows, int64_t cols, pw_run_info *info);
 
 /* pw_run_with_width's choice without the whole run: options->tile_w becomes the model's width
- * where the model applies (else it stays), info gets the width fields (pw_width_info_copy) and,
- * from the model, the tile height and the workers it was fitted with (tile_h, threads_available).  For a
+ * where the model applies (else it stays), info gets the width fields (pw_width_info_copy).  For a
  * caller that runs the problem itself later, e.g. one band of a distributed run: its corners run
  * here as plain problems, before the band's link starts (src/dist/dist_apps.c). */
 pw_status pw_choose_width(const char *app, pw_options *options, int cuda_tile_h, pw_corner_fn run, void *ctx,

@@ -25,9 +25,8 @@
 typedef pw_status (*band_run_fn)(void *args, const pw_options *options, const pw_band *band, void *result);
 /* The band's tiles where the caller left them to us (band_apps.h's *_band_tiles), before the
  * ranks agree to start: a rank that trains the width model keeps none of its neighbours waiting on
- * the link (and their watchdogs).  *lag: the band's start lag for the next band, as a fraction of
- * its time (dist_split_lagged; 0: unknown).  NULL: the apps' fixed tiles. */
-typedef pw_status (*band_tiles_fn)(void *args, pw_backend backend, pw_options *options, double *lag);
+ * the link (and their watchdogs).  NULL: the apps' fixed tiles. */
+typedef pw_status (*band_tiles_fn)(void *args, pw_backend backend, pw_options *options);
 
 /* What this rank runs on, for dist_agree: "" for the CPU, else the GPU's model and SM count.
  * PEERWAVE_DEBUG_DEVICE_MODEL stands in for it on any backend (docs/RELIABILITY.md: the check of
@@ -47,12 +46,10 @@ static void rank_device(pw_backend backend, int device, char *buf, size_t size)
 #endif
 }
 
-/* Agree, run this rank's band of columns [*col0, *col0 + *cols) with its link, conclude: every
- * rank's `bytes` result bytes in all.  Where the tiles say how late each band starts behind the
- * one before (SW, DTW on GPUs with the width model), the bands are cut again so that all end
- * together (*col0 and *cols change; the app's args must read them through these). */
+/* Agree, run this rank's band of columns [col0, col0 + cols) with its link, conclude: every rank's
+ * `bytes` result bytes in all. */
 static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *sig, const pw_options *options,
-                          int64_t rows, int64_t sweeps, int64_t *col0, int64_t *cols, int64_t total_cols, band_tiles_fn tiles,
+                          int64_t rows, int64_t sweeps, int64_t col0, int64_t cols, int64_t total_cols, band_tiles_fn tiles,
                           band_run_fn fn, void *args, void *mine, void *all, size_t bytes)
 {
     pw_options o;
@@ -66,20 +63,17 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     /* The width model on GPU bands only: CPU ranks of one host share its cores, so corners
      * trained at once would time each other (and the CPU's bands run on the vector processors'
      * own tiles). */
-    double lag = 0;
-    if (local == PW_OK && tiles && backend == PW_BACKEND_CUDA) local = tiles(args, backend, &o, &lag);
+    if (local == PW_OK && tiles && backend == PW_BACKEND_CUDA) local = tiles(args, backend, &o);
     else o.width_model = -1;
     char device[DIST_DEVICE_BYTES];
     rank_device(local == PW_OK ? backend : PW_BACKEND_CPU, local == PW_OK ? o.device : 0, device, sizeof device);
-    double *lags = pw_comm_results(comm); /* (the scratch: comm->size doubles fit its results) */
-    pw_status st = dist_agree(comm, local, &agreed, device, lag, lags);
+    pw_status st = dist_agree(comm, local, &agreed, device);
     if (st != PW_OK) return st;
-    if (tiles && (st = dist_split_lagged(comm, comm->rank, total_cols, lags, col0, cols)) != PW_OK) return st;
-    /* PEERWAVE_DEBUG_BANDS=1: each rank's band and tiles on stderr (the cut's check on a device run) */
+    /* PEERWAVE_DEBUG_BANDS=1: each rank's band and tiles on stderr (a device run's check) */
     if (getenv("PEERWAVE_DEBUG_BANDS"))
-        fprintf(stderr, "peerwave band: rank %d of %d: columns %lld +%lld of %lld, lag %.4f, tile_w %lld, tile_h %lld\n",
-                comm->rank, comm->size, (long long)*col0, (long long)*cols, (long long)total_cols, lag,
-                (long long)o.tile_w, (long long)o.tile_h);
+        fprintf(stderr, "peerwave band: rank %d of %d: columns %lld +%lld of %lld, tile_w %lld, tile_h %lld\n",
+                comm->rank, comm->size, (long long)col0, (long long)cols, (long long)total_cols, (long long)o.tile_w,
+                (long long)o.tile_h);
     /* GPU bands' chunks over NCCL (pw_comm_use_nccl): its communicators on this rank's GPU, made
      * by every rank at once (collective: every rank agreed on the backend; one status on all) */
     if (backend == PW_BACKEND_CUDA && comm->data_ops && (st = comm->data_ops->open(comm->data_ctx, comm, o.device)) != PW_OK)
@@ -87,7 +81,7 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     pw_band band;
     pw_band_link *link;
     int remote = 0;
-    st = pw_band_link_start(comm, rows, sweeps, watchdog_ns, backend == PW_BACKEND_CUDA, *col0, *cols, total_cols, &band, &link);
+    st = pw_band_link_start(comm, rows, sweeps, watchdog_ns, backend == PW_BACKEND_CUDA, col0, cols, total_cols, &band, &link);
     if (st == PW_OK) {
         const pw_status app = fn(args, &o, &band, mine);
         char detail[256];
@@ -130,24 +124,10 @@ typedef struct sw_share {
     double seconds;              /* the band's kernel time */
 } sw_share;
 
-/* The lag of a band whose tiles the width model chose: its first tile-row (h rows of the model's
- * fit) crosses the band at 1 / W of the device's rate (W workers: the fit's, the resident blocks,
- * which for SW's warp kernel, a warp a block, are its peer grid: 1056 on an H100 or H200; never
- * more than the tile-rows), so the next band starts h W / rows of this band's time late. */
-static double model_lag(const pw_run_info *width, int64_t rows)
-{
-    if (width->width_source != PW_WIDTH_MODEL || width->tile_h < 1 || width->threads_available < 1 || rows < 1) return 0;
-    const int64_t tile_rows = (rows + width->tile_h - 1) / width->tile_h;
-    const double workers = width->threads_available < tile_rows ? (double)width->threads_available : (double)tile_rows;
-    return (double)width->tile_h * workers / (double)rows;
-}
-
-static pw_status sw_band_tiles(void *p, pw_backend backend, pw_options *o, double *lag)
+static pw_status sw_band_tiles(void *p, pw_backend backend, pw_options *o)
 {
     sw_args *x = p;
-    pw_status st = pw_sw_band_tiles(x->a, x->n, x->b + x->col0, x->cols, x->params, backend, o, &x->width);
-    *lag = st == PW_OK ? model_lag(&x->width, x->n) : 0;
-    return st;
+    return pw_sw_band_tiles(x->a, x->n, x->b + x->col0, x->cols, x->params, backend, o, &x->width);
 }
 
 static pw_status sw_band_run(void *p, const pw_options *o, const pw_band *band, void *result)
@@ -190,7 +170,7 @@ pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int
     }
     sw_share mine = {0, -1, -1, 0};
     sw_share *all = pw_comm_results(comm); /* (the comm's scratch: no allocation to fail on one rank) */
-    st = run_band(comm, local, &sig, options, n, 1, &x.col0, &x.cols, m, sw_band_tiles, sw_band_run, &x, &mine, all,
+    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, sw_band_tiles, sw_band_run, &x, &mine, all,
                   sizeof mine);
     if (st == PW_OK) {
         sw_share best = {0, -1, -1, 0};
@@ -223,13 +203,10 @@ typedef struct dtw_share {
     double seconds;  /* the band's kernel time */
 } dtw_share;
 
-static pw_status dtw_band_tiles(void *p, pw_backend backend, pw_options *o, double *lag)
+static pw_status dtw_band_tiles(void *p, pw_backend backend, pw_options *o)
 {
     dtw_args *x = p;
     (void)backend;
-    /* (no lag for DTW: its kernels may hold more blocks an SM than the peer grid takes, so the
-     * fit's W, the resident blocks, would not be the run's workers; docs/DISTRIBUTED.md) */
-    *lag = 0;
     return x->f64 ? pw_dtw_band_tiles_f64(x->a, x->n, (const double *)x->b + x->col0, x->cols, x->cost, o, &x->width)
                   : pw_dtw_band_tiles_f32(x->a, x->n, (const float *)x->b + x->col0, x->cols, x->cost, o, &x->width);
 }
@@ -261,7 +238,7 @@ static pw_status dist_dtw(pw_comm *comm, const void *a, int64_t n, const void *b
         sig.word[6] = (int64_t)dist_hash(b, (size_t)m * size, 2);
     }
     dtw_share mine = {INFINITY, 0}, *all = pw_comm_results(comm);
-    st = run_band(comm, local, &sig, options, n, 1, &x.col0, &x.cols, m, dtw_band_tiles, dtw_band_run, &x, &mine, all,
+    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, dtw_band_tiles, dtw_band_run, &x, &mine, all,
                   sizeof mine);
     if (st == PW_OK) {
         double longest = 0;
@@ -343,7 +320,7 @@ pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw
     pw_run_info local_info;
     image_args x = {in, out, NULL, 0, 0, 0, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, &col0, &mine.cols, total, NULL, sat_band_run, &x,
+    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, NULL, sat_band_run, &x,
                     &none, &none, 0);
 }
 
@@ -372,7 +349,7 @@ pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo
     pw_run_info local_info;
     image_args x = {in, NULL, out, bins, lo, hi, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, &col0, &mine.cols, total, NULL, inthist_band_run,
+    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, NULL, inthist_band_run,
                     &x, &none, &none, 0);
 }
 
@@ -441,7 +418,7 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     pw_run_info local_info;
     stencil_args x = {grid, sweeps, sor, omega, info ? info : &local_info};
     char none;
-    st = run_band(comm, local, &sig, options, local == PW_OK ? grid->rows - 2 : 0, sweeps, &col0, &mine.cols, total,
+    st = run_band(comm, local, &sig, options, local == PW_OK ? grid->rows - 2 : 0, sweeps, col0, mine.cols, total,
                   NULL, stencil_band_run, &x, &none, &none, 0);
     if (st != PW_OK || !residual) {
         free(sums);

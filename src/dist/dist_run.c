@@ -113,9 +113,7 @@ pw_status pw_comm_allgather(pw_comm *comm, const void *mine, void *all, size_t b
     return comm->ops->allgather(comm->ctx, mine, all, bytes);
 }
 
-/* Rank `rank`'s band of n columns with weight(k) for band k (NULL: equal bands). */
-static pw_status split_by(const pw_comm *comm, int rank, int64_t n, double (*weight)(const pw_comm *, const double *, int),
-                          const double *lags, int64_t *first, int64_t *count)
+pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first, int64_t *count)
 {
     if (!comm || !first || !count) return PW_ERR_NULL_ARGUMENT;
     if (rank < 0 || rank >= comm->size) return PW_ERR_INVALID_ARGUMENT;
@@ -123,7 +121,7 @@ static pw_status split_by(const pw_comm *comm, int rank, int64_t n, double (*wei
         pw_set_error_detail("%lld columns cannot be split into %d bands of at least one", (long long)n, comm->size);
         return PW_ERR_INVALID_SIZE;
     }
-    if (!weight) {
+    if (!comm->weights) {
         const int64_t base = n / comm->size, extra = n % comm->size; /* the first `extra` bands get one more */
         *first = rank * base + (rank < extra ? rank : extra);
         *count = base + (rank < extra);
@@ -132,11 +130,11 @@ static pw_status split_by(const pw_comm *comm, int rank, int64_t n, double (*wei
     /* shares by weight: band k ends at n x (weights up to k) / (all weights), rounded, each band
      * keeping at least one column */
     double total = 0, before = 0;
-    for (int k = 0; k < comm->size; k++) total += weight(comm, lags, k);
+    for (int k = 0; k < comm->size; k++) total += comm->weights[k];
     int64_t start = 0, end = 0;
     for (int k = 0; k <= rank; k++) {
         start = end;
-        before += weight(comm, lags, k);
+        before += comm->weights[k];
         end = k == comm->size - 1 ? n : (int64_t)((double)n * before / total + 0.5);
         if (end < start + 1) end = start + 1;
         if (end > n - (comm->size - 1 - k)) end = n - (comm->size - 1 - k);
@@ -144,36 +142,6 @@ static pw_status split_by(const pw_comm *comm, int rank, int64_t n, double (*wei
     *first = start;
     *count = end - start;
     return PW_OK;
-}
-
-static double shared_weight(const pw_comm *comm, const double *lags, int k)
-{
-    (void)lags;
-    return comm->weights[k];
-}
-
-/* the shared weight (or 1) times (1 - lag_j) for every band j before k */
-static double lagged_weight(const pw_comm *comm, const double *lags, int k)
-{
-    double w = comm->weights ? comm->weights[k] : 1.0;
-    for (int j = 0; j < k; j++) {
-        const double lag = lags[j] < 0 ? 0 : lags[j] > DIST_LAG_MAX ? DIST_LAG_MAX : lags[j];
-        w *= 1.0 - lag;
-    }
-    return w;
-}
-
-pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first, int64_t *count)
-{
-    return split_by(comm, rank, n, comm && comm->weights ? shared_weight : NULL, NULL, first, count);
-}
-
-pw_status dist_split_lagged(const pw_comm *comm, int rank, int64_t n, const double *lags, int64_t *first, int64_t *count)
-{
-    int any = 0;
-    for (int k = 0; lags && comm && k < comm->size; k++) any |= lags[k] > 0;
-    if (!any) return pw_dist_split(comm, rank, n, first, count);
-    return split_by(comm, rank, n, lagged_weight, lags, first, count);
 }
 
 uint64_t dist_hash(const void *data, size_t bytes, uint64_t seed)
@@ -217,16 +185,14 @@ static pw_status decide(const pw_comm *comm, const dist_report *all)
     return (pw_status)all[k].status;
 }
 
-pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, const char *device, double lag,
-                     double *lags)
+pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, const char *device)
 {
     typedef struct entry {
         dist_report report;
         dist_signature sig;
         char device[DIST_DEVICE_BYTES];
-        double lag;
     } entry;
-    entry mine = {report_of(local, 0), *sig, {0}, lag};
+    entry mine = {report_of(local, 0), *sig, {0}};
     snprintf(mine.device, sizeof mine.device, "%s", device ? device : "");
     mine.sig.word[DIST_SIGNATURE_WORDS - 1] = comm->run; /* (the ranks' calls must come in the same order too) */
     _Static_assert(sizeof(entry) <= PW_COMM_ENTRY && sizeof(dist_report) <= PW_COMM_ENTRY, "entries fit the scratch");
@@ -250,7 +216,6 @@ pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, 
                                 k, all[k].device[0] ? all[k].device : "the CPU", all[0].device[0] ? all[0].device : "the CPU");
             st = PW_ERR_INVALID_ARGUMENT;
         }
-    for (int k = 0; lags && k < comm->size; k++) lags[k] = st == PW_OK ? all[k].lag : 0;
     comm->run++;
     return st;
 }

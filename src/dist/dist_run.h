@@ -29,19 +29,9 @@ uint64_t dist_hash(const void *data, size_t bytes, uint64_t seed);
 /* Step 1.  local: this rank's checks.  PW_OK on every rank, or the same failure on every rank.
  * device: what this rank runs on ("" for the CPU; a GPU's model and SM count): ranks of equal
  * bands must all run on the same (else the faster wait for the slowest); bands cut by weights
- * (pw_comm_share_weight) may differ.  lag: this rank's band start lag (dist_split_lagged), every
- * rank's into lags (may be NULL). */
+ * (pw_comm_share_weight) may differ. */
 #define DIST_DEVICE_BYTES 64
-pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, const char *device, double lag,
-                     double *lags);
-
-/* The start lag of bands that hand a one-way edge on: band k + 1 starts when band k's first
- * tile-row has crossed band k, a fraction lag_k = h W / rows of band k's time (W tile-rows in
- * flight, each at 1 / W of the device's rate).  All bands end together when band k's width is its
- * weight times (1 - lag_0) ... (1 - lag_(k-1)) (docs/DISTRIBUTED.md).  lags: every rank's (NULL or
- * all 0: the plain split, pw_dist_split). */
-pw_status dist_split_lagged(const pw_comm *comm, int rank, int64_t n, const double *lags, int64_t *first, int64_t *count);
-#define DIST_LAG_MAX 0.3 /* (beyond it the problem is too short for its bands: the estimate is off) */
+pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, const char *device);
 
 /* The options a band runs with: the peer strategy; the CUDA backend when asked for, else the
  * CPU (AUTO resolves to it, until GPU bands are verified on several GPUs).  PW_ERR_UNSUPPORTED
