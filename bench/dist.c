@@ -70,6 +70,7 @@ typedef struct rank_run {
     int64_t result[3]; /* SW: score, end_a, end_b; HEAT: the residual's bits */
     float *grid;       /* HEAT: this rank's copy */
     void *out;         /* SAT: the whole table (i64, or f32 with --sat-f32); each rank fills its band */
+    char detail[256];  /* pw_error_detail() of a failed run, taken on the rank's own thread (it is per thread) */
 } rank_run;
 
 static pw_options options_for(const problem *p, int threads, int rank)
@@ -132,6 +133,7 @@ static void *rank_main(void *arg)
         r->st = pw_sat(&in, &out, &o, &info);
     }
     r->kernel_s = info.seconds;
+    if (r->st != PW_OK) snprintf(r->detail, sizeof r->detail, "%s", pw_error_detail());
     return NULL;
 }
 
@@ -198,7 +200,7 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
     pthread_t ids[64];
     const double t0 = now();
     for (int k = 0; k < ranks; k++) {
-        runs[k] = (rank_run){comms[k], p, PW_OK, 0, {0}, grids ? grids + cells * (size_t)k : NULL, out};
+        runs[k] = (rank_run){comms[k], p, PW_OK, 0, {0}, grids ? grids + cells * (size_t)k : NULL, out, ""};
         if (ranks == 1) rank_main(&runs[k]);
         else pthread_create(&ids[k], NULL, rank_main, &runs[k]);
     }
@@ -206,7 +208,7 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
     const double t = now() - t0;
     for (int k = 0; k < ranks; k++) {
         if (runs[k].st != PW_OK) {
-            fprintf(stderr, "rank %d: %s (%s)\n", k, pw_status_str(runs[k].st), pw_error_detail());
+            fprintf(stderr, "rank %d: %s (%s)\n", k, pw_status_str(runs[k].st), runs[k].detail);
             run_failed = 1;
         }
         pw_comm_free(comms[k]);

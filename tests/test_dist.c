@@ -29,6 +29,8 @@
 #include "peerwave_dist.h"
 #include "../apps/sat_accuracy.h"
 #include "../src/core/auto_width.h"
+#include "../src/cpu/team.h" /* pw_now_ns */
+#include "../src/dist/transport.h" /* pw_comm_debug_mute */
 
 typedef struct rng {
     uint64_t s;
@@ -289,6 +291,25 @@ static void case_failures(pw_comm *c, rank_log *log)
         EXPECT(log, st == PW_ERR_CANCELLED, "a cancelled rank: %s on rank %d (%s)", pw_status_str(st), rank, pw_error_detail());
         free(long_a);
         free(long_b);
+        /* rank 1 never sends the last sweep's leftward chunks (debug_mute), which no engine
+         * reads: every engine ends well, and only the links' trailing watchdog can end the run
+         * -- a clear timeout on every rank, not a wait without end */
+        enum { ROWS = 40, TOTAL = 64 };
+        int64_t col0 = 0, cols = 0;
+        pw_dist_split(c, rank, TOTAL - 2, &col0, &cols);
+        float *grid = calloc(ROWS * TOTAL, sizeof *grid);
+        for (int k = 0; k < ROWS * TOTAL; k++) grid[k] = (float)(k % 17);
+        pw_image band = {PW_F32, ROWS, cols + 2, TOTAL, grid + col0};
+        pw_options quick = o;
+        quick.watchdog_ms = 1000;
+        pw_comm_debug_mute(c, rank == 1);
+        const int64_t began = pw_now_ns();
+        st = pw_dist_heat(c, &band, 3, &quick, NULL, NULL);
+        const double waited = (double)(pw_now_ns() - began) * 1e-9;
+        pw_comm_debug_mute(c, 0);
+        EXPECT(log, st == PW_ERR_TIMEOUT && waited < 30, "a rank that stops sending after the engines: %s after %.1f s on rank %d (%s)",
+               pw_status_str(st), waited, rank, pw_error_detail());
+        free(grid);
     }
     st = pw_dist_sw(c, "ACGTAC!TAC", 10, b, 14, &p, &o, &res); /* (found inside every rank's band run) */
     EXPECT(log, st == PW_ERR_BAD_INPUT, "bad input: %s (%s)", pw_status_str(st), pw_error_detail());

@@ -16,7 +16,10 @@ static inline pw_status pw_cuda_reserve(double bytes)
     size_t free_bytes = 0, total = 0;
     cudaError_t e = cudaMemGetInfo(&free_bytes, &total);
     if (e != cudaSuccess) return pw_from_cuda(e);
-    return bytes > (double)free_bytes ? PW_ERR_OUT_OF_MEMORY : PW_OK;
+    if (bytes <= (double)free_bytes) return PW_OK;
+    pw_set_error_detail("the run needs %.2f GB on the GPU, which has %.2f GB free of %.2f GB", bytes / 1e9,
+                        (double)free_bytes / 1e9, (double)total / 1e9);
+    return PW_ERR_OUT_OF_MEMORY;
 }
 
 /* Stream-ordered allocation (no device-wide synchronisation on free, so a run never stalls

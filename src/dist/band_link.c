@@ -231,6 +231,7 @@ static int channel_step(pw_band_link *l, channel *c)
         const size_t bytes = (size_t)(i1 - i0) * l->io.bytes_per_row;
         pw_status st;
         if (!c->incoming) {
+            if (l->comm->debug_mute && c == &l->ch[3] && sweep == l->sweeps - 1) break; /* (fault injection) */
             if (atomic_load_explicit(&c->final[sweep], memory_order_acquire) < i1) break;
             c->get(l->io.app, sweep, i0, i1, c->buf[slot]);
         }
@@ -343,11 +344,33 @@ static int swap_offers(pw_band_link *l)
     return 1;
 }
 
+/* The trailing watchdog's failure: which channels still wait, and for what. */
+static void link_stalled(pw_band_link *l)
+{
+    static const char *names[4] = {"from the left", "to the right", "from the right", "to the left"};
+    char what[160] = "";
+    size_t at = 0;
+    for (int k = 0; k < 4 && at < sizeof what; k++) {
+        const channel *c = &l->ch[k];
+        if (c->peer < 0 || c->done >= c->total) continue;
+        int n = snprintf(what + at, sizeof what - at, "%s%s (rank %d): %lld of %lld chunks", at ? ", " : "", names[k], c->peer,
+                         (long long)c->done, (long long)c->total);
+        if (n > 0) at += (size_t)n;
+    }
+    link_fail(l, PW_ERR_TIMEOUT, 0, "rank %d: its engine is done, and no chunk moved for %.1f s; still to move %s",
+              l->comm->rank, (double)l->watchdog_ns * 1e-9, what);
+}
+
 static void *link_main(void *arg)
 {
     pw_band_link *l = arg;
     unsigned round = 0;
     int pending;
+    /* Once this band's engine has stopped, its waits (and their watchdog) are over: the chunks
+     * still to move (the last sweep's, which the neighbour's engine may not even read, or sends
+     * the neighbour never takes) get the same bound here, so a neighbour that stops sending or
+     * taking ends this rank with a clear reason instead of a wait without end. */
+    int64_t still_since = 0;
     /* the data: until every chunk moved, or someone gave up */
     for (;;) {
         if (atomic_load(&l->abandon) || atomic_load(&l->failed)) break;
@@ -371,6 +394,14 @@ static void *link_main(void *arg)
                 open |= c->done < c->total;
             }
             if (!open && !atomic_load(&l->failed)) break;
+        }
+        if (moved || !atomic_load_explicit(&l->app_gone, memory_order_acquire)) {
+            still_since = 0;
+        } else if (!still_since) {
+            still_since = pw_now_ns();
+        } else if (l->watchdog_ns > 0 && pw_now_ns() - still_since > l->watchdog_ns) {
+            link_stalled(l);
+            break;
         }
         if (moved) round = 0;
         else pw_backoff(&round);

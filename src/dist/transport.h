@@ -66,10 +66,16 @@ struct pw_comm {
                                collective that could not allocate would leave the others waiting) */
     const pw_data_path_ops *data_ops; /* NULL, or GPU bands' chunks go this way (pw_comm_use_nccl) */
     void *data_ctx;
+    int debug_mute; /* fault injection (tests): this rank's link never sends the last sweep's
+                       leftward chunks, which the left neighbour's engine does not read -- only
+                       the links' trailing watchdog can end that run (band_link.c) */
     unsigned tag_runs; /* runs before the tags repeat: what the transport's largest tag allows
                           (MPI_TAG_UB, at least 4096 runs); 0: 4096.  A message a failed run left
                           unreceived can only meet a run this many runs later. */
 };
+
+/* Fault injection for the tests (pw_comm.debug_mute). */
+static inline void pw_comm_debug_mute(pw_comm *c, int mute) { c->debug_mute = mute; }
 
 /* The scratch's parts: per rank PW_COMM_ENTRY bytes for what a collective gathers, as much again
  * for its reports, and PW_COMM_RESULT bytes for the callers' gathered results. */
