@@ -49,10 +49,8 @@ struct gpu_carry_band {
     {
         const size_t chunk = sizeof(Out) * (size_t)(i1 - i0), pitch = sizeof(Out) * (size_t)b->rows;
         cudaSetDevice(b->gb.device);
-        if (kind == cudaMemcpyHostToDevice)
-            cudaMemcpy2DAsync(b->carry + i0, pitch, host, chunk, chunk, (size_t)b->planes, cudaMemcpyDefault, b->gb.stream);
-        else
-            cudaMemcpy2DAsync(host, chunk, b->carry + i0, pitch, chunk, (size_t)b->planes, cudaMemcpyDefault, b->gb.stream);
+        if (kind == cudaMemcpyHostToDevice) pw_gpu_band_copy(&b->gb, b->carry + i0, pitch, host, chunk, chunk, (size_t)b->planes);
+        else pw_gpu_band_copy(&b->gb, host, chunk, b->carry + i0, pitch, chunk, (size_t)b->planes);
     }
     static void put_left(void *p, int64_t sweep, int64_t i0, int64_t i1, const void *src)
     {

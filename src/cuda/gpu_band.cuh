@@ -114,6 +114,36 @@ static inline void pw_gpu_band_close(pw_gpu_band *b)
     *b = pw_gpu_band{};
 }
 
+/* The glue's copies of a chunk, on the band's stream: `height` rows of `width` bytes, `spitch` /
+ * `dpitch` apart.  A chunk that came over NCCL is in device memory, and a copy between two device
+ * buffers may be done by a kernel of the runtime's own, which finds no room beside the band's
+ * persistent kernel and NCCL's (a suspect in the HEAT/SOR run over NCCL that stopped,
+ * docs/DISTRIBUTED.md); such copies ask for the copy engines (cudaMemcpyFlagPreferOverlapWithCompute,
+ * a hint, CUDA 12.8+), the others are plain 2-D copies (host memory: the copy engines anyway). */
+static inline cudaError_t pw_gpu_band_copy(pw_gpu_band *b, void *dst, size_t dpitch, const void *src, size_t spitch,
+                                           size_t width, size_t height)
+{
+#if CUDART_VERSION >= 12080
+    cudaPointerAttributes da, sa;
+    if (cudaPointerGetAttributes(&da, dst) == cudaSuccess && cudaPointerGetAttributes(&sa, src) == cudaSuccess &&
+        da.type == cudaMemoryTypeDevice && sa.type == cudaMemoryTypeDevice) {
+        cudaMemcpy3DBatchOp op{};
+        op.src.type = cudaMemcpyOperandTypePointer;
+        op.src.op.ptr.ptr = (void *)src;
+        op.src.op.ptr.rowLength = spitch; /* (elements of a pointer-to-pointer copy are bytes) */
+        op.dst.type = cudaMemcpyOperandTypePointer;
+        op.dst.op.ptr.ptr = dst;
+        op.dst.op.ptr.rowLength = dpitch;
+        op.extent = make_cudaExtent(width, height, 1);
+        op.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
+        op.flags = cudaMemcpyFlagPreferOverlapWithCompute;
+        if (cudaMemcpy3DBatchAsync(1, &op, 0, b->stream) == cudaSuccess) return cudaSuccess;
+        (void)cudaGetLastError(); /* (refused: the plain copy below) */
+    }
+#endif
+    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault, b->stream);
+}
+
 /* An app's put, after its copies of a chunk on b->stream: the word that says rows [0, i1) of
  * `sweep` of the left (right = 0) or right (1) neighbour's column are there, behind them on the
  * same stream.  Waits for both (a failed copy leaves the word behind: the kernel's watchdog says

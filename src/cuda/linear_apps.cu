@@ -71,9 +71,11 @@ struct gpu_linear_band {
         gpu_linear_band *b = (gpu_linear_band *)p;
         cudaSetDevice(b->gb.device);
         const size_t cell = sizeof(T);
-        cudaMemcpyAsync(b->left + i0, src, cell * (size_t)(i1 - i0), cudaMemcpyDefault, b->gb.stream);
+        const size_t bytes = cell * (size_t)(i1 - i0);
+        pw_gpu_band_copy(&b->gb, b->left + i0, bytes, src, bytes, bytes, 1);
         const int64_t end = i1 < b->n - 1 ? i1 : b->n - 1; /* diag[i + 1] for rows i0 .. end - 1 */
-        if (end > i0) cudaMemcpyAsync(b->diag + i0 + 1, src, cell * (size_t)(end - i0), cudaMemcpyDefault, b->gb.stream);
+        const size_t diag_bytes = cell * (size_t)(end - i0);
+        if (end > i0) pw_gpu_band_copy(&b->gb, b->diag + i0 + 1, diag_bytes, src, diag_bytes, diag_bytes, 1);
         pw_gpu_band_ready(&b->gb, 0, sweep, i1);
     }
 
@@ -82,7 +84,8 @@ struct gpu_linear_band {
         (void)sweep;
         gpu_linear_band *b = (gpu_linear_band *)p;
         cudaSetDevice(b->gb.device);
-        cudaMemcpyAsync(dst, b->left + i0, sizeof(T) * (size_t)(i1 - i0), cudaMemcpyDefault, b->gb.stream);
+        const size_t bytes = sizeof(T) * (size_t)(i1 - i0);
+        pw_gpu_band_copy(&b->gb, dst, bytes, b->left + i0, bytes, bytes, 1);
         cudaStreamSynchronize(b->gb.stream);
     }
 };

@@ -102,10 +102,8 @@ struct gpu_halo_band {
         const size_t pitch = sizeof(F) * (size_t)b->stride;
         F *at = b->grid + (i0 + 1) * b->stride + col;
         cudaSetDevice(b->gb.device);
-        if (kind == cudaMemcpyHostToDevice)
-            cudaMemcpy2DAsync(at, pitch, host, sizeof(F), sizeof(F), (size_t)(i1 - i0), cudaMemcpyDefault, b->gb.stream);
-        else
-            cudaMemcpy2DAsync(host, sizeof(F), at, pitch, sizeof(F), (size_t)(i1 - i0), cudaMemcpyDefault, b->gb.stream);
+        if (kind == cudaMemcpyHostToDevice) pw_gpu_band_copy(&b->gb, at, pitch, host, sizeof(F), sizeof(F), (size_t)(i1 - i0));
+        else pw_gpu_band_copy(&b->gb, host, sizeof(F), at, pitch, sizeof(F), (size_t)(i1 - i0));
     }
     static void put(void *p, int right, int64_t sweep, int64_t i0, int64_t i1, const void *src)
     {

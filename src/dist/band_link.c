@@ -181,6 +181,19 @@ static int edge_peer_direct(void *ctx, int side, const void **peer)
 
 /* ---- the link's thread ----------------------------------------------------------------------- */
 
+/* PEERWAVE_DEBUG_LINK=1: a line on stderr for each chunk a channel packs, posts, completes and
+ * unpacks (where a run over a new data path stops: tests/gpu/nccl_debug.sh) */
+static int debug_link(void)
+{
+    static int on = -1;
+    if (on < 0) on = getenv("PEERWAVE_DEBUG_LINK") != NULL;
+    return on;
+}
+#define LINK_DEBUG(l, c, what, k)                                                                                  \
+    (debug_link() ? (void)fprintf(stderr, "peerwave link: rank %d: channel %d (rank %d) chunk %lld %s\n",           \
+                                  (l)->comm->rank, (int)((c) - (l)->ch), (c)->peer, (long long)(k), what)          \
+                  : (void)0)
+
 /* A chunk's message, its completion and its cancellation: over the data path where the link has
  * one, else over the transport with the channel's tag. */
 static pw_status chunk_post(pw_band_link *l, channel *c, void *buf, size_t bytes, void **request)
@@ -215,11 +228,13 @@ static int channel_step(pw_band_link *l, channel *c)
         if (!chunk_test(l, c->request[slot], &st)) break;
         c->request[slot] = NULL;
         if (st != PW_OK) return -1;
+        LINK_DEBUG(l, c, "completed", c->done);
         if (c->incoming) {
             int64_t sweep, i0, i1;
             chunk_rows(l, c->done, &sweep, &i0, &i1);
             c->put(l->io.app, sweep, i0, i1, c->buf[slot]);
             atomic_store_explicit(&c->ready, (long long)(sweep * l->rows + i1), memory_order_release);
+            LINK_DEBUG(l, c, "unpacked", c->done);
         }
         c->done++;
         moved = 1;
@@ -233,10 +248,12 @@ static int channel_step(pw_band_link *l, channel *c)
         if (!c->incoming) {
             if (l->comm->debug_mute && c == &l->ch[3] && sweep == l->sweeps - 1) break; /* (fault injection) */
             if (atomic_load_explicit(&c->final[sweep], memory_order_acquire) < i1) break;
+            LINK_DEBUG(l, c, "packing", c->posted);
             c->get(l->io.app, sweep, i0, i1, c->buf[slot]);
         }
         st = chunk_post(l, c, c->buf[slot], bytes, &c->request[slot]);
         if (st != PW_OK) return -1;
+        LINK_DEBUG(l, c, "posted", c->posted);
         c->posted++;
         moved = 1;
     }

@@ -7,7 +7,7 @@ set -u
 out=${OUT:-/tmp/pw-nccl-debug}
 mkdir -p "$out"
 bin=${TEST_DIST:-build/tests/test_dist}
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_DEBUG=${NCCL_DEBUG:-INFO} PEERWAVE_DEBUG_NCCL=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 NCCL_DEBUG=${NCCL_DEBUG:-INFO} PEERWAVE_DEBUG_NCCL=1 PEERWAVE_DEBUG_LINK=1
 CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 timeout ${PW_LIMIT:-90} mpirun -np 2 "$bin" --mpi --gpu --nccl > "$out/run.log" 2>&1 &
 job=$!
 sleep ${PW_WAIT:-30}
@@ -21,4 +21,4 @@ sleep ${PW_WAIT:-30}
 } > "$out/stacks.txt" 2>&1
 wait $job
 echo "rc=$?" >> "$out/run.log"
-grep -E "peerwave nccl|passed|FAIL|WARN|rc=" "$out/run.log" | tail -40
+grep -E "peerwave (nccl|link)|passed|FAIL|WARN|rc=" "$out/run.log" | tail -60
