@@ -1,6 +1,6 @@
 /*
  * cmd_batch.c - `peerwave batch JOBS.tsv`: a file of peerwave command lines (sw, dtw, sat,
- * inthist, heat, sor), run through one job queue (peerwave_batch.h: copies and kernels of
+ * inthist, heat, sor, run), run through one job queue (peerwave_batch.h: copies and kernels of
  * different jobs overlapped on the GPU, in an order chosen for the shortest makespan).
  *
  * Each line is the command it names, unchanged: its own option parsing, input checks, --check
@@ -28,8 +28,9 @@ static const char usage[] =
     "usage: peerwave batch [options] JOBS.tsv\n"
     "Run a file of peerwave commands as one job queue: on the GPU the copies of some jobs run\n"
     "while others compute, in an order chosen for the shortest total time (CuMAS).\n"
-    "JOBS.tsv: one command a line, as typed after 'peerwave' (sw, dtw, sat, inthist, heat or\n"
-    "sor, with their options; not sw --align, --query/--db searches); words split without a\n"
+    "JOBS.tsv: one command a line, as typed after 'peerwave' (sw, dtw, sat, inthist, heat, sor\n"
+    "or run CELL_FILE, with their options; not sw --align, --query/--db searches; a user cell's\n"
+    "job copies its own buffers, so they do not overlap other jobs); words split without a\n"
     "shell: '...' and \"...\" quote, \\ escapes; lines starting with # are comments.  Every line\n"
     "is checked (options, input files) before any job runs; a bad one is named, nothing runs.\n"
     "Each job's report follows a line '# job K (FILE:LINE): COMMAND', in the file's order.\n"
@@ -56,7 +57,7 @@ static const struct {
     const char *name;
     int (*run)(int, char **);
 } job_commands[] = {{"sw", cmd_sw},           {"dtw", cmd_dtw},   {"sat", cmd_sat},
-                    {"inthist", cmd_inthist}, {"heat", cmd_heat}, {"sor", cmd_sor}};
+                    {"inthist", cmd_inthist}, {"heat", cmd_heat}, {"sor", cmd_sor}, {"run", cmd_run}};
 
 typedef struct batch_run batch_run;
 

@@ -384,7 +384,15 @@ int cmd_run(int argc, char **argv)
     job.cell = cell;
     job.options = common.options;
     job.args = (pw_cell_args){a.rows, a.cols, (const void *const *)inputs, params, grid, a.sweeps, out_row, NULL, a.planes};
-    st = cli_run_job(&common, "run", run_cell, &job);
+    if (cli_in_batch()) { /* (a line of `peerwave batch`: a job of its queue) */
+        pw_job queued;
+        pw_job_init(&queued, PW_JOB_CELL);
+        queued.u.cell.cell = cell, queued.u.cell.args = job.args, queued.u.cell.result = &job.result;
+        queued.options = job.options;
+        st = cli_batch_run_job(&queued);
+    } else {
+        st = cli_run_job(&common, "run", run_cell, &job);
+    }
     if (st != PW_OK) {
         cli_error("%s", st == PW_ERR_COMPILE ? pw_error_detail() : cli_status_text(st));
         code = cli_status_exit(st);

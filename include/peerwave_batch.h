@@ -14,6 +14,7 @@
 #define PEERWAVE_BATCH_H
 
 #include "peerwave.h"
+#include "peerwave_runtime.h" /* pw_cell: user cells as queue jobs */
 
 #ifdef __cplusplus
 extern "C" {
@@ -283,6 +284,9 @@ typedef enum pw_job_kind {
     PW_JOB_INTHIST, /* pw_inthist */
     PW_JOB_HEAT,    /* pw_heat (in place) */
     PW_JOB_SOR,     /* pw_sor (in place) */
+    PW_JOB_CELL,    /* pw_cell_run: a user cell (peerwave_runtime.h).  The runtime moves its own
+                       buffers, so on the GPU its copies are part of its kernel stage and do not
+                       overlap other jobs' kernels */
     PW_JOB_KIND_COUNT
 } pw_job_kind;
 
@@ -300,6 +304,8 @@ typedef struct pw_job {
         struct { const pw_image *in; int bins; double lo, hi; int32_t *out; } inthist;
         struct { pw_image *grid; int64_t sweeps; double omega; /* SOR only */
                  double *residual; /* may be NULL */ } stencil;
+        struct { pw_cell *cell; pw_cell_args args; /* (copied: its arrays are the caller's) */
+                 pw_cell_result *result; } cell;
     } u;
     pw_options options; /* as for the host function (backend CPU: the job runs on the CPU); the
                            queue sets device and cuda_stream of GPU jobs */
@@ -312,7 +318,7 @@ void pw_job_init(pw_job *job, pw_job_kind kind);
 /* Run one job now on the calling thread: the application's host function. */
 pw_status pw_job_run(const pw_job *job);
 
-/* The application's name ("sw", "dtw", "sat", "inthist", "heat", "sor"), or "?". */
+/* The application's name ("sw", "dtw", "sat", "inthist", "heat", "sor", "cell"), or "?". */
 const char *pw_job_kind_name(pw_job_kind kind);
 
 typedef enum pw_queue_order {

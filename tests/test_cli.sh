@@ -520,6 +520,8 @@ expect 2 dtw --query "$tmp/sq.txt" --db "$tmp/sdb.txt" --path "$tmp/p.npy"
 "$pw" sw --quiet "$tmp/a.fa" "$tmp/b.fa" >> "$tmp/alone" 2>/dev/null
 "$pw" heat --quiet --size 40x30 --sweeps 4 -o "$tmp/heat1.npy" >> "$tmp/alone" 2>/dev/null
 "$pw" inthist --quiet "$ex/rings.png" --bins 5 -o "$tmp/ih1.npy" >> "$tmp/alone" 2>/dev/null
+printf 'kitten\n' > "$tmp/kitten.txt"; printf 'sitting\n' > "$tmp/sitting.txt"
+"$pw" run --quiet "$ex/cells/levenshtein.c" --input a="$tmp/kitten.txt" --input b="$tmp/sitting.txt" >> "$tmp/alone" 2>/dev/null
 sed "s|-o $tmp/\([a-z]*\)1.npy|-o $tmp/\12.npy|" "$tmp/alone" > "$tmp/alone2" # (the output paths differ)
 cat > "$tmp/jobs.tsv" <<JOBS
 # comments and blank lines are skipped
@@ -528,6 +530,7 @@ sat --quiet '$ex/rings.pgm' -o $tmp/sat2.npy
 sw --quiet "$tmp/a.fa" $tmp/b.fa
   heat --quiet --size 40x30 --sweeps 4 -o $tmp/heat2.npy
 inthist --quiet $ex/rings.png --bins 5 -o $tmp/ih2.npy
+run --quiet $ex/cells/levenshtein.c --input a=$tmp/kitten.txt --input b=$tmp/sitting.txt
 JOBS
 for order in reorder fifo serial; do
   "$pw" batch --quiet --order $order "$tmp/jobs.tsv" > "$tmp/got" 2> "$tmp/err"
@@ -536,9 +539,10 @@ for order in reorder fifo serial; do
   rm -f "$tmp"/sat2.npy "$tmp"/heat2.npy "$tmp"/ih2.npy
 done
 "$pw" batch --window 2 "$tmp/jobs.tsv" > "$tmp/got" 2>/dev/null
-[ "$(grep -c '^# job ' "$tmp/got")" = 4 ] && ok || bad "batch job headers: $(grep -c '^# job ' "$tmp/got")"
+[ "$(grep -c '^# job ' "$tmp/got")" = 5 ] && ok || bad "batch job headers: $(grep -c '^# job ' "$tmp/got")"
 grep -q "^# job 2 ($tmp/jobs.tsv:4): sw --quiet" "$tmp/got" && ok || bad "batch header names file and line"
-grep -q "^# batch: 4 jobs, 0 failed" "$tmp/got" && ok || bad "batch summary: $(tail -1 "$tmp/got")"
+grep -q "^# batch: 5 jobs, 0 failed" "$tmp/got" && ok || bad "batch summary: $(tail -1 "$tmp/got")"
+grep -q "^last: 3$" "$tmp/got" && ok || bad "batch: the user cell's job (edit distance 3): $(grep '^last' "$tmp/got")"
 "$pw" batch --progress "$tmp/jobs.tsv" > /dev/null 2> "$tmp/err"; [ $? = 0 ] && ok || bad "batch --progress"
 # A bad line: named with its line number, and nothing runs (no output file appears).
 printf 'sat %s -o %s\nsat %s/missing.pgm -o %s\n' "$ex/rings.pgm" "$tmp/never.npy" "$tmp" "$tmp/never2.npy" > "$tmp/badjobs.tsv"

@@ -1,6 +1,6 @@
 /*
  * test_queue.c - the job queue (src/batch/job_queue.c): random sets of jobs of every application
- * (awkward sizes, strided images, a job with bad data) through the queue, each result equal to
+ * (awkward sizes, strided images, a job with bad data; user cells too) through the queue, each result equal to
  * the same job run directly on the CPU (pw_job_run).
  *
  * Without --gpu the queue drives a simulated device in host memory (its "kernel" is the CPU
@@ -29,7 +29,30 @@ typedef struct job_data {
     double residual[2];
     pw_run_info info[2];
     void *mem[2][2];
+    const void *cell_inputs[2][2]; /* a cell job's arrays and parameter */
+    double cell_param[2];
+    pw_cell_result cell[2];
 } job_data;
+
+/* The cell of the cell jobs (edit distance with a substitution cost), compiled on first use and
+ * shared by every job: a pw_cell runs one job at a time (it locks itself). */
+static pw_cell *edit_cell(void)
+{
+    static pw_cell *cell;
+    static const char text[] = "PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, a, i)\nPW_INPUT(uint8_t, b, j)\n"
+                               "PW_PARAM(int32_t, sub)\n"
+                               "PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j)\n"
+                               "{ return (pw_value)(i < 0 ? j + 1 : i + 1); }\n"
+                               "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value up, pw_value left, "
+                               "pw_value diag)\n"
+                               "{ pw_value d = diag + (c->a[i] == c->b[j] ? 0 : c->sub); pw_value g = (up < left ? up : "
+                               "left) + 1; return d < g ? d : g; }\n";
+    if (!cell && pw_cell_create(text, "edit_distance", &cell) != PW_OK) {
+        fprintf(stderr, "FAIL the test's cell: %s\n", pw_error_detail());
+        exit(1);
+    }
+    return cell;
+}
 
 static uint64_t next(uint64_t *s)
 {
@@ -103,6 +126,17 @@ static void make_job(job_data *d, int c, uint64_t seed, int big, int bad)
         j->u.inthist.in = &d->in[c], j->u.inthist.bins = bins, j->u.inthist.lo = 0, j->u.inthist.hi = 256;
         j->u.inthist.out = calloc((size_t)(rows * cols * bins), sizeof(int32_t));
         d->mem[c][1] = j->u.inthist.out;
+    } else if (kind == PW_JOB_CELL) {
+        const int64_t n = pick(&s, 1, 300 * scale), m = pick(&s, 1, 300 * scale);
+        unsigned char *a = malloc((size_t)n), *b = malloc((size_t)m);
+        for (int64_t k = 0; k < n; k++) a[k] = (unsigned char)"ACGT"[next(&s) % 4];
+        for (int64_t k = 0; k < m; k++) b[k] = (unsigned char)"ACGT"[next(&s) % 4];
+        d->mem[c][0] = a, d->mem[c][1] = b;
+        d->cell_inputs[c][0] = a, d->cell_inputs[c][1] = b;
+        d->cell_param[c] = (double)pick(&s, 1, 3);
+        j->u.cell.cell = edit_cell();
+        j->u.cell.args = (pw_cell_args){.rows = n, .cols = m, .inputs = d->cell_inputs[c], .params = &d->cell_param[c]};
+        j->u.cell.result = &d->cell[c];
     } else { /* heat, sor */
         const int64_t rows = pick(&s, 3, 64 * scale), cols = pick(&s, 3, 64 * scale);
         const pw_dtype t = next(&s) % 2 ? PW_F32 : PW_F64;
@@ -126,6 +160,28 @@ static int image_equal(const pw_image *a, const pw_image *b)
     return 1;
 }
 
+/* The edit distance of a cell job's arrays, by the textbook recurrence (the cell's meaning). */
+static int32_t edit_distance(const pw_cell_args *args)
+{
+    const unsigned char *a = args->inputs[0], *b = args->inputs[1];
+    const int64_t n = args->rows, m = args->cols;
+    const int32_t sub = (int32_t)args->params[0];
+    int32_t *row = malloc(sizeof *row * (size_t)(m + 1));
+    for (int64_t j = 0; j <= m; j++) row[j] = (int32_t)j;
+    for (int64_t i = 1; i <= n; i++) {
+        int32_t diag = row[0];
+        row[0] = (int32_t)i;
+        for (int64_t j = 1; j <= m; j++) {
+            const int32_t up = row[j], d = diag + (a[i - 1] == b[j - 1] ? 0 : sub), g = (up < row[j - 1] ? up : row[j - 1]) + 1;
+            diag = up;
+            row[j] = d < g ? d : g;
+        }
+    }
+    const int32_t v = row[m];
+    free(row);
+    return v;
+}
+
 /* The queue's result equals the reference's, bit for bit. */
 static int same_result(const job_data *d)
 {
@@ -138,6 +194,11 @@ static int same_result(const job_data *d)
     case PW_JOB_INTHIST: {
         const size_t bytes = (size_t)(q->u.inthist.in->rows * q->u.inthist.in->cols * q->u.inthist.bins) * 4;
         return !memcmp(q->u.inthist.out, r->u.inthist.out, bytes);
+    }
+    case PW_JOB_CELL: {
+        int32_t got;
+        memcpy(&got, d->cell[0].last, sizeof got);
+        return !memcmp(d->cell[0].last, d->cell[1].last, sizeof got) && got == edit_distance(&q->u.cell.args);
     }
     default: /* the residual too, bit for bit: the queue sums it on the host, as pw_heat does */
         return image_equal(q->u.stencil.grid, r->u.stencil.grid) && d->residual[0] == d->residual[1];

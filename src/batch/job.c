@@ -4,7 +4,7 @@
 #include "job.h"
 #include "../core/plan.h"
 
-static const char *const kind_names[PW_JOB_KIND_COUNT] = {"sw", "dtw", "sat", "inthist", "heat", "sor"};
+static const char *const kind_names[PW_JOB_KIND_COUNT] = {"sw", "dtw", "sat", "inthist", "heat", "sor", "cell"};
 
 const char *pw_job_kind_name(pw_job_kind kind)
 {
@@ -114,6 +114,16 @@ pw_status job_describe(const pw_job *job, job_layout *l)
         l->cells = (double)grid->rows * (double)grid->cols * (double)job->u.stencil.sweeps;
         break;
     }
+    case PW_JOB_CELL: {
+        /* (no buffers for the queue to move: the runtime copies its own; pw_cell_run checks the
+         * arguments against the cell's declarations when the job runs) */
+        const pw_cell_args *a = &job->u.cell.args;
+        if (!job->u.cell.cell || !job->u.cell.result) return PW_ERR_NULL_ARGUMENT;
+        if (a->rows < 1 || a->cols < 1 || a->planes < 0 || a->sweeps < 0) return PW_ERR_INVALID_SIZE;
+        l->cells = (double)a->rows * (double)a->cols * (double)(a->planes ? a->planes : 1) *
+                   (double)(a->sweeps ? a->sweeps : 1);
+        break;
+    }
     default:
         return PW_ERR_INVALID_ARGUMENT;
     }
@@ -149,6 +159,7 @@ void job_on_device(const pw_job *job, const job_layout *l, void *const *dev, dev
         dj->image[0] = packed(job->u.inthist.in, dev[0]);
         d->u.inthist.in = &dj->image[0], d->u.inthist.out = dev[1];
         break;
+    case PW_JOB_CELL: break; /* (host arrays: the runtime copies them) */
     default: /* heat, sor */
         dj->image[0] = packed(job->u.stencil.grid, dev[0]);
         d->u.stencil.grid = &dj->image[0];
@@ -186,6 +197,10 @@ pw_status job_call(const pw_job *j, int on_device)
     case PW_JOB_SOR:
         return (on_device ? pw_sor_device : pw_sor)(j->u.stencil.grid, j->u.stencil.sweeps, j->u.stencil.omega, o,
                                                     j->u.stencil.residual, j->info);
+    case PW_JOB_CELL: /* (on the device too from host arrays, on options.device and its stream) */
+        st = pw_cell_run(j->u.cell.cell, &j->u.cell.args, o, j->u.cell.result);
+        if (st == PW_OK && j->info) *j->info = j->u.cell.result->info;
+        return st;
     default: return PW_ERR_INVALID_ARGUMENT;
     }
 }

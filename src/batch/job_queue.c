@@ -144,8 +144,8 @@ static void learn(double *value, int *seen, double measured)
 static void start_guesses(pw_queue *q)
 {
     /* rough single-H100 figures; replaced by the first measurement of each */
-    static const double device_cells_per_s[PW_JOB_KIND_COUNT] = {5e11, 5e11, 5e10, 1e11, 1e11, 1e11};
-    static const double cpu_cells_per_s[PW_JOB_KIND_COUNT] = {2e10, 5e9, 1e9, 1e9, 1e9, 1e9};
+    static const double device_cells_per_s[PW_JOB_KIND_COUNT] = {5e11, 5e11, 5e10, 1e11, 1e11, 1e11, 1e11};
+    static const double cpu_cells_per_s[PW_JOB_KIND_COUNT] = {2e10, 5e9, 1e9, 1e9, 1e9, 1e9, 1e9};
     for (int k = 0; k < PW_JOB_KIND_COUNT; k++) {
         q->spc[k] = 1.0 / device_cells_per_s[k];
         q->cpu_spc[k] = 1.0 / cpu_cells_per_s[k];

@@ -122,6 +122,10 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
             st = gather_columns(comm, job->u.inthist.out, sizeof(int32_t), in->rows, in->cols, bins, 0, in->cols);
         return st;
     }
+    case PW_JOB_CELL:
+        pw_set_error_detail("a user cell runs on one device or the CPU's cores; bands of a cell over several ranks "
+                            "are not built yet");
+        return PW_ERR_UNSUPPORTED;
     default: { /* heat, sor: bands of the interior columns with their halo columns */
         pw_image *grid = job->u.stencil.grid;
         if (!grid) return PW_ERR_NULL_ARGUMENT;
