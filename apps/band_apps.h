@@ -35,5 +35,8 @@ pw_status pw_inthist_band(const pw_image *in, int bins, double lo, double hi, in
  * (the distributed caller sums it across the bands). */
 pw_status pw_stencil_band(pw_image *grid, int64_t sweeps, int sor, double omega, const pw_options *options,
                           const pw_band *band, pw_run_info *info);
+/* A user recurrence (pw_run, linear storage only, on the CPU): p's cols are the band's, and its
+ * callbacks get the whole problem's column j (band->col0 added); band NULL: pw_run. */
+pw_status pw_run_band(const pw_problem *p, const pw_options *options, const pw_band *band, pw_run_info *info);
 
 #endif

@@ -1,8 +1,11 @@
-/* generic.c - pw_run(): user recurrences given as callbacks, on the CPU engines. */
+/* generic.c - pw_run(): user recurrences given as callbacks, on the CPU engines; and one band of
+ * columns of a distributed run of one (pw_run_band, band_apps.h). */
 #include <string.h>
 
+#include "band_apps.h"
 #include "../src/core/exec.h"
 #include "../src/core/linear_buffers.h"
+#include "../src/core/status_detail.h"
 
 /* Full storage: the user's row callback is the segment. */
 static void full_segment(void *vctx, int64_t i, int64_t j_begin, int64_t j_end, int worker)
@@ -22,6 +25,11 @@ static void full_segment(void *vctx, int64_t i, int64_t j_begin, int64_t j_end, 
 #include "generic_linear.h"
 
 pw_status pw_run(const pw_problem *p, const pw_options *options, pw_run_info *info)
+{
+    return pw_run_band(p, options, NULL, info);
+}
+
+pw_status pw_run_band(const pw_problem *p, const pw_options *options, const pw_band *band, pw_run_info *info)
 {
     if (!p) return PW_ERR_NULL_ARGUMENT;
     if (p->rows < 1 || p->cols < 1) return PW_ERR_INVALID_SIZE;
@@ -51,11 +59,16 @@ pw_status pw_run(const pw_problem *p, const pw_options *options, pw_run_info *in
     if (!info) info = &local;
     pw_run_info_clear(info);
     if (p->storage == PW_STORAGE_FULL) {
+        if (band) {
+            pw_set_error_detail("a distributed run of a user recurrence needs linear storage (the band's edge is "
+                                "its last column of cells)");
+            return PW_ERR_UNSUPPORTED;
+        }
         pw_kernel kernel = {.segment = full_segment, .ctx = (void *)p};
         return pw_execute(&plan, &kernel, info);
     }
-    if (p->cell_size <= 8) return gl_run_8(p, &plan, info);
-    if (p->cell_size <= 16) return gl_run_16(p, &plan, info);
-    if (p->cell_size <= 32) return gl_run_32(p, &plan, info);
-    return gl_run_64(p, &plan, info);
+    if (p->cell_size <= 8) return gl_run_8(p, &plan, band, info);
+    if (p->cell_size <= 16) return gl_run_16(p, &plan, band, info);
+    if (p->cell_size <= 32) return gl_run_32(p, &plan, band, info);
+    return gl_run_64(p, &plan, band, info);
 }

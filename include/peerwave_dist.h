@@ -126,6 +126,14 @@ pw_status pw_dist_heat(pw_comm *comm, pw_image *band, int64_t sweeps, const pw_o
 pw_status pw_dist_sor(pw_comm *comm, pw_image *band, int64_t sweeps, double omega, const pw_options *options,
                       double *residual, pw_run_info *info);
 
+/* A user recurrence (pw_run) of linear storage, its callbacks on every rank (the same problem:
+ * rows, cols and cell_size are checked): the columns are split by pw_dist_split, the callbacks of
+ * rank k get the whole problem's (i, j) for its band's cells (and the boundary's), and the left
+ * neighbour's last column arrives in chunks; the bands run on the CPU engines (PW_ERR_UNSUPPORTED
+ * for CUDA, and for full storage).  last_row and last_col (optional) are the whole's on every rank,
+ * as pw_run writes them; info as for pw_dist_sw. */
+pw_status pw_dist_run(pw_comm *comm, const pw_problem *problem, const pw_options *options, pw_run_info *info);
+
 /* Any application's job (peerwave_batch.h) held whole by every rank -- the same job on each, as
  * `peerwave ... --mpi` has it after reading its files: the columns are split by pw_dist_split
  * (HEAT/SOR: the interior ones) and each rank runs its band; then every rank holds exactly what

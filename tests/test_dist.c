@@ -144,6 +144,64 @@ static void case_dtw(pw_comm *c, rng *r, rank_log *log)
     free(bf);
 }
 
+/* A user recurrence of two 8-byte fields: an edit distance (its boundary depends on the column)
+ * and a hash of the cell's position and its neighbours', which no cell with a wrong (i, j) or a
+ * wrong neighbour can reproduce. */
+typedef struct gen_cell {
+    int64_t d;
+    uint64_t h;
+} gen_cell;
+
+typedef struct gen_user {
+    const char *a, *b;
+} gen_user;
+
+static void gen_compute(void *user, int64_t i, int64_t j, const void *up, const void *left, const void *diag, void *out)
+{
+    const gen_user *u = user;
+    const gen_cell *pu = up, *pl = left, *pd = diag;
+    gen_cell v;
+    const int64_t sub = pd->d + (u->a[i] == u->b[j] ? 0 : 1), gap = (pu->d < pl->d ? pu->d : pl->d) + 1;
+    v.d = sub < gap ? sub : gap;
+    v.h = (pu->h * 31u + pl->h * 17u + pd->h * 7u + (uint64_t)i * 1000003u + (uint64_t)j) ^ (v.h = 0x9E3779B97F4A7C15ull);
+    memcpy(out, &v, sizeof v);
+}
+
+static void gen_boundary(void *user, int64_t i, int64_t j, void *out)
+{
+    (void)user;
+    gen_cell v = {i < 0 ? j + 1 : i + 1, (uint64_t)(i * 131 + j * 7 + 5)};
+    memcpy(out, &v, sizeof v);
+}
+
+static void case_generic(pw_comm *c, rng *r, rank_log *log)
+{
+    const int ranks = pw_comm_size(c);
+    const int64_t n = range(r, 1, 90), m = range(r, ranks, 150);
+    char *a = malloc((size_t)n), *b = malloc((size_t)m);
+    random_dna(r, a, n);
+    random_dna(r, b, m);
+    gen_user u = {a, b};
+    gen_cell *row1 = malloc(sizeof *row1 * (size_t)m), *row2 = malloc(sizeof *row2 * (size_t)m);
+    gen_cell *col1 = malloc(sizeof *col1 * (size_t)n), *col2 = malloc(sizeof *col2 * (size_t)n);
+    pw_problem p;
+    memset(&p, 0, sizeof p);
+    p.rows = n, p.cols = m, p.storage = PW_STORAGE_LINEAR, p.cell_size = sizeof(gen_cell);
+    p.cell = gen_compute, p.boundary = gen_boundary, p.user = &u;
+    pw_options o = case_options(r);
+    p.last_row = row1, p.last_col = col1;
+    pw_status s1 = pw_run(&p, &o, NULL);
+    p.last_row = row2, p.last_col = col2;
+    pw_run_info info;
+    pw_status s2 = pw_dist_run(c, &p, &o, &info);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK && !memcmp(row1, row2, sizeof *row1 * (size_t)m) &&
+                    !memcmp(col1, col2, sizeof *col1 * (size_t)n) && info.cells == n * m,
+           "pw_dist_run %lldx%lld on %d ranks: %s / %s (%s); last row %s, last column %s", (long long)n, (long long)m, ranks,
+           pw_status_str(s1), pw_status_str(s2), pw_error_detail(), memcmp(row1, row2, sizeof *row1 * (size_t)m) ? "differs" : "equal",
+           memcmp(col1, col2, sizeof *col1 * (size_t)n) ? "differs" : "equal");
+    free(a), free(b), free(row1), free(row2), free(col1), free(col2);
+}
+
 /* Band widths of a case (>= 1 each) and this rank's first column. */
 static int64_t band_widths(rng *r, int ranks, int rank, int64_t *cols, int64_t *col0)
 {
@@ -359,7 +417,8 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
             }
             EXPECT(log, total == 97, "weighted split covers %lld of 97 columns", (long long)total);
         }
-        switch (range(&r, 0, 4)) {
+        switch (range(&r, 0, 5)) {
+        case 5: case_generic(c, &r, log); break;
         case 0: case_sw(c, &r, log); break;
         case 1: case_dtw(c, &r, log); break;
         case 2: case_sat(c, &r, log); break;

@@ -1,5 +1,5 @@
 /*
- * dist_apps.c - pw_dist_sw, pw_dist_dtw_*, pw_dist_sat, pw_dist_inthist (peerwave_dist.h): each
+ * dist_apps.c - pw_dist_sw, pw_dist_dtw_*, pw_dist_sat, pw_dist_inthist, pw_dist_run (peerwave_dist.h): each
  * is its arguments' checks and signature, its band run (apps/band_apps.h) and how its ranks'
  * results combine; the steps themselves are dist_run.c's.
  */
@@ -261,6 +261,70 @@ pw_status pw_dist_dtw_f64(pw_comm *comm, const double *a, int64_t n, const doubl
                           const pw_options *options, pw_dtw_result *result)
 {
     return dist_dtw(comm, a, n, b, m, cost, 1, options, result);
+}
+
+/* ---- user recurrences (pw_run, linear storage) -------------------------------------------------- */
+
+typedef struct run_args {
+    const pw_problem *p;
+    int64_t col0, cols;
+    pw_run_info info;
+} run_args;
+
+static pw_status generic_band_run(void *x, const pw_options *o, const pw_band *band, void *result)
+{
+    run_args *r = x;
+    pw_problem p = *r->p;
+    p.cols = r->cols;
+    p.last_row = r->p->last_row ? (char *)r->p->last_row + (size_t)r->col0 * r->p->cell_size : NULL;
+    p.last_col = band->col0 + band->cols == band->total_cols ? r->p->last_col : NULL; /* (the last band's) */
+    const pw_status st = pw_run_band(&p, o, band, &r->info);
+    *(double *)result = r->info.seconds;
+    return st;
+}
+
+pw_status pw_dist_run(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info)
+{
+    pw_status st = check_comm(comm);
+    if (st != PW_OK) return st;
+    pw_status local = PW_OK;
+    if (!p) local = PW_ERR_NULL_ARGUMENT;
+    else if (p->rows < 1 || p->cols < 1) local = PW_ERR_INVALID_SIZE;
+    else if (p->storage != PW_STORAGE_LINEAR) {
+        pw_set_error_detail("a distributed run of a user recurrence needs linear storage (the band's edge is its last "
+                            "column of cells)");
+        local = PW_ERR_UNSUPPORTED;
+    } else if (!p->cell || !p->boundary) local = PW_ERR_NULL_ARGUMENT;
+    else if (p->cell_size < 1 || p->cell_size > PW_MAX_CELL_SIZE) local = PW_ERR_INVALID_ARGUMENT;
+    else if (options && options->backend == PW_BACKEND_CUDA) {
+        pw_set_error_detail("a user recurrence's callbacks are host code: its bands run on the CPU");
+        local = PW_ERR_UNSUPPORTED;
+    }
+    pw_options cpu;
+    if (options) cpu = *options;
+    else pw_options_init(&cpu);
+    cpu.backend = PW_BACKEND_CPU;
+    run_args x = {p, 0, 0, {0}};
+    if (local == PW_OK) local = pw_dist_split(comm, comm->rank, p->cols, &x.col0, &x.cols);
+    dist_signature sig = {{3}};
+    if (p) { /* (the callbacks differ between processes: the shape is what must agree) */
+        sig.word[1] = p->rows, sig.word[2] = p->cols, sig.word[3] = (int64_t)p->cell_size, sig.word[4] = p->storage;
+        sig.word[5] = p->last_row != NULL, sig.word[6] = p->last_col != NULL;
+    }
+    double mine = 0, *all = pw_comm_results(comm);
+    st = run_band(comm, local, &sig, &cpu, p && local == PW_OK ? p->rows : 1, 1, x.col0, x.cols, p ? p->cols : 1, NULL,
+                  generic_band_run, &x, &mine, all, sizeof mine);
+    /* every rank ends with the whole last row and column, as pw_run writes them */
+    if (st == PW_OK && p->last_row) st = dist_gather_columns(comm, p->last_row, p->cell_size, 1, p->cols, 1, 0, p->cols);
+    if (st == PW_OK && p->last_col) st = dist_from_last_rank(comm, p->last_col, (size_t)p->rows * p->cell_size);
+    if (st == PW_OK && info) {
+        double longest = 0;
+        for (int k = 0; k < comm->size; k++)
+            if (all[k] > longest) longest = all[k];
+        *info = x.info;
+        whole_run_info(info, p->rows, p->cols, longest);
+    }
+    return st;
 }
 
 /* ---- SAT and INTHIST: bands the caller cut --------------------------------------------------- */

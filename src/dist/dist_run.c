@@ -267,3 +267,63 @@ pw_status dist_message(pw_comm *c, int send, int peer, int kind, void *buf, size
     while (!c->ops->test(c->ctx, request, &st)) pw_backoff(&round);
     return st;
 }
+
+#define GATHER_BYTES ((size_t)32 << 20) /* a message of the gather at most */
+
+/* (dist_run.h) */
+pw_status dist_gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows, int64_t cols, int planes,
+                                int64_t col_offset, int64_t interior_cols)
+{
+    /* one buffer for the largest band, agreed on by every rank before any message (a rank without
+     * it must not leave the others waiting) */
+    int64_t widest = 0, first, count;
+    for (int k = 0; k < c->size; k++)
+        if (pw_dist_split(c, k, interior_cols, &first, &count) == PW_OK && count > widest) widest = count;
+    const size_t widest_bytes = (size_t)widest * elem;
+    int64_t per = (int64_t)(GATHER_BYTES / (widest_bytes ? widest_bytes : 1));
+    if (per < 1) per = 1;
+    if (per > rows) per = rows;
+    unsigned char *buf = pw_malloc(widest_bytes * (size_t)per + 1);
+    int ok = buf != NULL, *oks = pw_comm_results(c);
+    pw_status st = pw_comm_allgather(c, &ok, oks, sizeof ok);
+    for (int k = 0; st == PW_OK && k < c->size; k++)
+        if (!oks[k]) st = PW_ERR_OUT_OF_MEMORY;
+    for (int k = 0; k < c->size && st == PW_OK; k++) {
+        st = pw_dist_split(c, k, interior_cols, &first, &count);
+        const size_t row_bytes = (size_t)count * elem;
+        for (int d = 0; d < c->size && st == PW_OK; d++) {
+            if (d == k || (c->rank != k && c->rank != d)) continue;
+            for (int p = 0; p < planes && st == PW_OK; p++)
+                for (int64_t i0 = 0; i0 < rows && st == PW_OK; i0 += per) {
+                    const int64_t i1 = i0 + per < rows ? i0 + per : rows;
+                    unsigned char *at = (unsigned char *)data + ((size_t)p * (size_t)(rows * cols) +
+                                                                (size_t)(i0 * cols + col_offset + first)) * elem;
+                    if (c->rank == k) {
+                        for (int64_t i = i0; i < i1; i++)
+                            memcpy(buf + (size_t)(i - i0) * row_bytes, at + (size_t)((i - i0) * cols) * elem, row_bytes);
+                        st = dist_message(c, 1, d, PW_TAG_GATHER, buf, row_bytes * (size_t)(i1 - i0));
+                    } else {
+                        st = dist_message(c, 0, k, PW_TAG_GATHER, buf, row_bytes * (size_t)(i1 - i0));
+                        for (int64_t i = i0; st == PW_OK && i < i1; i++)
+                            memcpy(at + (size_t)((i - i0) * cols) * elem, buf + (size_t)(i - i0) * row_bytes, row_bytes);
+                    }
+                }
+        }
+    }
+    free(buf);
+    return st;
+}
+
+pw_status dist_from_last_rank(pw_comm *c, void *buf, size_t bytes)
+{
+    const int last = c->size - 1;
+    pw_status st = PW_OK;
+    for (int d = 0; d < last && st == PW_OK; d++) {
+        if (c->rank != last && c->rank != d) continue;
+        for (size_t at = 0; at < bytes && st == PW_OK; at += GATHER_BYTES) {
+            const size_t n = bytes - at < GATHER_BYTES ? bytes - at : GATHER_BYTES;
+            st = dist_message(c, c->rank == last, c->rank == last ? d : last, PW_TAG_GATHER, (unsigned char *)buf + at, n);
+        }
+    }
+    return st;
+}

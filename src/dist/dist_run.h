@@ -47,4 +47,14 @@ pw_status dist_conclude(pw_comm *comm, pw_status status, int remote, const void 
  * reaches its side, so it waits without a watchdog. */
 pw_status dist_message(pw_comm *comm, int send, int peer, int kind, void *buf, size_t bytes);
 
+/* Every rank's columns [first, first + count) (pw_dist_split of interior_cols, offset by
+ * col_offset) of `planes` planes of rows x cols elements at data (row stride cols, plane stride
+ * rows * cols) to every other rank, a few rows a message; pairs in one fixed order on every rank,
+ * so the blocking messages cannot wait on each other. */
+pw_status dist_gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows, int64_t cols, int planes,
+                              int64_t col_offset, int64_t interior_cols);
+
+/* The last rank's `bytes` at buf to every other rank's buf (collective). */
+pw_status dist_from_last_rank(pw_comm *c, void *buf, size_t bytes);
+
 #endif
