@@ -250,6 +250,11 @@ pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job)
     if (cli_in_batch()) return cli_batch_run_job(job);
     dist_balance = c->balance;
     if (c->n_devices > 1) {
+        if (job->kind == PW_JOB_CELL) {
+            pw_set_error_detail("a user cell over several GPUs (--gpus/--devices) is not built yet; --mpi runs a linear "
+                                "cell's bands on the CPU");
+            return PW_ERR_UNSUPPORTED;
+        }
         devices_of = c;
         return cli_run_job(c, label, run_on_devices, job);
     }

@@ -384,15 +384,12 @@ int cmd_run(int argc, char **argv)
     job.cell = cell;
     job.options = common.options;
     job.args = (pw_cell_args){a.rows, a.cols, (const void *const *)inputs, params, grid, a.sweeps, out_row, NULL, a.planes};
-    if (cli_in_batch()) { /* (a line of `peerwave batch`: a job of its queue) */
-        pw_job queued;
-        pw_job_init(&queued, PW_JOB_CELL);
-        queued.u.cell.cell = cell, queued.u.cell.args = job.args, queued.u.cell.result = &job.result;
-        queued.options = job.options;
-        st = cli_batch_run_job(&queued);
-    } else {
-        st = cli_run_job(&common, "run", run_cell, &job);
-    }
+    /* as a pw_job: a line of `peerwave batch` queues it, --mpi runs it as bands over the ranks */
+    pw_job as_job;
+    pw_job_init(&as_job, PW_JOB_CELL);
+    as_job.u.cell.cell = cell, as_job.u.cell.args = job.args, as_job.u.cell.result = &job.result;
+    as_job.options = job.options;
+    st = cli_run_pw_job(&common, "run", &as_job);
     if (st != PW_OK) {
         cli_error("%s", st == PW_ERR_COMPILE ? pw_error_detail() : cli_status_text(st));
         code = cli_status_exit(st);

@@ -134,6 +134,13 @@ pw_status pw_dist_sor(pw_comm *comm, pw_image *band, int64_t sweeps, double omeg
  * as pw_run writes them; info as for pw_dist_sw. */
 pw_status pw_dist_run(pw_comm *comm, const pw_problem *problem, const pw_options *options, pw_run_info *info);
 
+/* A user cell (peerwave_runtime.h) of the linear form, the same cell and arguments on every rank,
+ * as pw_dist_run runs a pw_problem: bands of columns on the CPU engines; the result (last, the
+ * PW_REDUCE best with its cell, last_row and last_col) is the whole run's on every rank, as
+ * pw_cell_run gives it.  PW_ERR_UNSUPPORTED for the grid forms and for CUDA. */
+pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *args, const pw_options *options,
+                           pw_cell_result *result);
+
 /* Any application's job (peerwave_batch.h) held whole by every rank -- the same job on each, as
  * `peerwave ... --mpi` has it after reading its files: the columns are split by pw_dist_split
  * (HEAT/SOR: the interior ones) and each rank runs its band; then every rank holds exactly what

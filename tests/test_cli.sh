@@ -631,6 +631,12 @@ else
   mpirun -np 3 "$pw" sat "$tmp/mpi.pgm" -o "$tmp/sat3.npy" --mpi --quiet > /dev/null 2>&1 && cmp -s "$tmp/sat1.npy" "$tmp/sat3.npy" &&
     ok || bad "sat --mpi -np 3 -o: not the single-process table"
   mpirun -np 3 "$pw" heat --size 40x53 --sweeps 4 --mpi --check --quiet > /dev/null 2>&1 && ok || bad "heat --mpi --check"
+  # a user cell (linear form) as bands over the ranks (pw_dist_cell_run); a grid cell: a clear refusal
+  cell_ref=$("$pw" run --quiet "$ex/cells/levenshtein.c" --input a="$ex/query.fa" --input b="$ex/target.fa" 2>&1)
+  cell_got=$(mpirun -np 3 "$pw" run --mpi --quiet --check "$ex/cells/levenshtein.c" --input a="$ex/query.fa" --input b="$ex/target.fa" 2> "$tmp/err")
+  [ "$cell_got" = "$(printf '%s\ncheck: ok' "$cell_ref")" ] && ok || bad "run --mpi -np 3: '$cell_got' vs '$cell_ref' ($(cat "$tmp/err"))"
+  timeout 60 mpirun -np 2 "$pw" run --mpi "$ex/cells/heat.c" --size 20x30 --sweeps 2 > /dev/null 2> "$tmp/err"
+  rc=$?; [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "linear form" "$tmp/err" && ok || bad "run --mpi of a grid cell: rc=$rc $(head -2 "$tmp/err")"
   # .npy in and out: each rank reads and writes only its band of columns (cli/cli_bands.c)
   "$pw" heat --size 40x53 --sweeps 1 -o "$tmp/g0.npy" --quiet > /dev/null
   "$pw" heat --init "$tmp/g0.npy" --sweeps 4 -o "$tmp/g1.npy" --quiet > /dev/null

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "test_util.h"
-#include "peerwave_dist.h"
+#include "peerwave_dist.h" /* (and peerwave_runtime.h through peerwave_batch.h) */
 #include "../apps/sat_accuracy.h"
 #include "../src/core/auto_width.h"
 #include "../src/cpu/team.h" /* pw_now_ns */
@@ -199,6 +199,51 @@ static void case_generic(pw_comm *c, rng *r, rank_log *log)
            "pw_dist_run %lldx%lld on %d ranks: %s / %s (%s); last row %s, last column %s", (long long)n, (long long)m, ranks,
            pw_status_str(s1), pw_status_str(s2), pw_error_detail(), memcmp(row1, row2, sizeof *row1 * (size_t)m) ? "differs" : "equal",
            memcmp(col1, col2, sizeof *col1 * (size_t)n) ? "differs" : "equal");
+    free(a), free(b), free(row1), free(row2), free(col1), free(col2);
+}
+
+/* A user cell over the ranks (pw_dist_cell_run) against pw_cell_run: a local-alignment-like cell
+ * with PW_REDUCE(max) whose boundary depends on the column, one pw_cell shared by the ranks of
+ * this process (the distributed run holds its lock only to compile). */
+static pw_cell *shared_cell;
+static void make_shared_cell(void)
+{
+    static const char text[] = "PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, a, i)\nPW_INPUT(uint8_t, b, j)\n"
+                               "PW_PARAM(int32_t, gap)\nPW_REDUCE(max)\n"
+                               "PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j)\n"
+                               "{ return (pw_value)((i < 0 ? j + 7 : i + 3) % 5); }\n"
+                               "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value up, pw_value left, "
+                               "pw_value diag)\n{ pw_value v = diag + (c->a[i] == c->b[j] ? 2 : -1);\n"
+                               "  if (up - c->gap > v) v = up - c->gap;\n  if (left - c->gap > v) v = left - c->gap;\n"
+                               "  return v > 0 ? v : 0; }\n";
+    if (pw_cell_create(text, "dist_cell", &shared_cell) != PW_OK) shared_cell = NULL;
+}
+
+static void case_cell(pw_comm *c, rng *r, rank_log *log)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_shared_cell);
+    const int ranks = pw_comm_size(c);
+    const int64_t n = range(r, 1, 80), m = range(r, ranks, 140);
+    unsigned char *a = malloc((size_t)n), *b = malloc((size_t)m);
+    random_dna(r, (char *)a, n);
+    random_dna(r, (char *)b, m);
+    const void *inputs[2] = {a, b};
+    const double gap = (double)range(r, 1, 3);
+    int32_t *row1 = malloc(sizeof *row1 * (size_t)m), *row2 = malloc(sizeof *row2 * (size_t)m);
+    int32_t *col1 = malloc(sizeof *col1 * (size_t)n), *col2 = malloc(sizeof *col2 * (size_t)n);
+    pw_cell_args args = {.rows = n, .cols = m, .inputs = inputs, .params = &gap, .last_row = row1, .last_col = col1};
+    pw_options o = case_options(r);
+    pw_cell_result one, dist;
+    pw_status s1 = shared_cell ? pw_cell_run(shared_cell, &args, &o, &one) : PW_ERR_COMPILE;
+    args.last_row = row2, args.last_col = col2;
+    pw_status s2 = pw_dist_cell_run(c, shared_cell, &args, &o, &dist);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK && !memcmp(one.last, dist.last, 4) && !memcmp(one.best, dist.best, 4) &&
+                    one.best_i == dist.best_i && one.best_j == dist.best_j && !memcmp(row1, row2, 4 * (size_t)m) &&
+                    !memcmp(col1, col2, 4 * (size_t)n),
+           "pw_dist_cell_run %lldx%lld on %d ranks: %s / %s (%s); best %d at (%lld, %lld), one process %d at (%lld, %lld)",
+           (long long)n, (long long)m, ranks, pw_status_str(s1), pw_status_str(s2), pw_error_detail(), *(int32_t *)dist.best,
+           (long long)dist.best_i, (long long)dist.best_j, *(int32_t *)one.best, (long long)one.best_i, (long long)one.best_j);
     free(a), free(b), free(row1), free(row2), free(col1), free(col2);
 }
 
@@ -417,7 +462,8 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
             }
             EXPECT(log, total == 97, "weighted split covers %lld of 97 columns", (long long)total);
         }
-        switch (range(&r, 0, 5)) {
+        switch (range(&r, 0, 6)) {
+        case 6: case_cell(c, &r, log); break;
         case 5: case_generic(c, &r, log); break;
         case 0: case_sw(c, &r, log); break;
         case 1: case_dtw(c, &r, log); break;

@@ -283,12 +283,16 @@ static pw_status generic_band_run(void *x, const pw_options *o, const pw_band *b
     return st;
 }
 
-pw_status pw_dist_run(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info)
+/* pw_dist_run, or (failed not PW_OK) this rank's part in it after its caller failed: every rank
+ * then ends with that status (dist_agree reports it). */
+static pw_status dist_run(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info,
+                          pw_status failed)
 {
     pw_status st = check_comm(comm);
     if (st != PW_OK) return st;
-    pw_status local = PW_OK;
-    if (!p) local = PW_ERR_NULL_ARGUMENT;
+    pw_status local = failed;
+    if (local != PW_OK) p = NULL;
+    else if (!p) local = PW_ERR_NULL_ARGUMENT;
     else if (p->rows < 1 || p->cols < 1) local = PW_ERR_INVALID_SIZE;
     else if (p->storage != PW_STORAGE_LINEAR) {
         pw_set_error_detail("a distributed run of a user recurrence needs linear storage (the band's edge is its last "
@@ -325,6 +329,16 @@ pw_status pw_dist_run(pw_comm *comm, const pw_problem *p, const pw_options *opti
         whole_run_info(info, p->rows, p->cols, longest);
     }
     return st;
+}
+
+pw_status pw_dist_run(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info)
+{
+    return dist_run(comm, p, options, info, PW_OK);
+}
+
+pw_status dist_run_failed(pw_comm *comm, pw_status failed)
+{
+    return dist_run(comm, NULL, NULL, NULL, failed);
 }
 
 /* ---- SAT and INTHIST: bands the caller cut --------------------------------------------------- */

@@ -75,9 +75,9 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
         return st;
     }
     case PW_JOB_CELL:
-        pw_set_error_detail("a user cell runs on one device or the CPU's cores; bands of a cell over several ranks "
-                            "are not built yet");
-        return PW_ERR_UNSUPPORTED;
+        st = pw_dist_cell_run(comm, job->u.cell.cell, &job->u.cell.args, o, job->u.cell.result);
+        if (st == PW_OK && job->info) *job->info = job->u.cell.result->info;
+        return st;
     default: { /* heat, sor: bands of the interior columns with their halo columns */
         pw_image *grid = job->u.stencil.grid;
         if (!grid) return PW_ERR_NULL_ARGUMENT;

@@ -54,6 +54,10 @@ pw_status dist_message(pw_comm *comm, int send, int peer, int kind, void *buf, s
 pw_status dist_gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows, int64_t cols, int planes,
                               int64_t col_offset, int64_t interior_cols);
 
+/* A rank whose caller failed before its part of pw_dist_run (a user cell's arguments, its
+ * compile) takes part with that status, so that every rank ends with it (dist_apps.c). */
+pw_status dist_run_failed(pw_comm *comm, pw_status failed);
+
 /* The last rank's `bytes` at buf to every other rank's buf (collective). */
 pw_status dist_from_last_rank(pw_comm *c, void *buf, size_t bytes);
 

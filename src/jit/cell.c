@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "peerwave_dist.h" /* pw_dist_cell_run */
+#include "../dist/dist_run.h" /* dist_run_failed */
 #include "../core/checked.h"
 #include "../core/exec.h"
 #include "../core/status_detail.h"
@@ -191,18 +193,47 @@ static int tiles3_fits(const pw_cell_decl *d)
 }
 #endif
 
-static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result);
+static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result,
+                          pw_comm *comm, int *joined);
 
 pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result)
 {
     if (!cell || !args) return PW_ERR_NULL_ARGUMENT;
     pthread_mutex_lock(&cell->lock);
-    const pw_status st = cell_run(cell, args, options, result);
+    const pw_status st = cell_run(cell, args, options, result, NULL, NULL);
     pthread_mutex_unlock(&cell->lock);
     return st;
 }
 
-static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result)
+pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *args, const pw_options *options,
+                           pw_cell_result *result)
+{
+    if (!comm) return PW_ERR_NULL_ARGUMENT;
+    int joined = 0;
+    pw_status st = PW_ERR_NULL_ARGUMENT;
+    pw_cell_result local;
+    if (!result) result = &local;
+    if (cell && args) {
+        /* The lock covers the compile only: ranks that are threads of one process may share the
+         * cell, and each waits in the run for the others (a lock held through the run would
+         * keep them out).  The run itself only reads the compiled cell. */
+        pw_cell_result built;
+        memset(&built, 0, sizeof built);
+        pthread_mutex_lock(&cell->lock);
+        st = pw_cell_cpu_ready(cell, &built);
+        pthread_mutex_unlock(&cell->lock);
+        if (st == PW_OK) st = cell_run(cell, args, options, result, comm, &joined);
+        result->compiled = built.compiled, result->compile_seconds = built.compile_seconds;
+        if (built.note[0]) snprintf(result->note, sizeof result->note, "%s", built.note);
+    }
+    /* a rank that failed before the ranks' run (its arguments, the compile) still takes part, so
+     * that every rank ends with a failure instead of waiting for it */
+    if (!joined) (void)dist_run_failed(comm, st);
+    return st;
+}
+
+static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result,
+                          pw_comm *comm, int *joined)
 {
     pw_cell_result local;
     if (!result) result = &local;
@@ -212,7 +243,7 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
     const int64_t planes = d->form == PW_CELL_GRID3 ? args->planes : 1;
     pw_status st = check_args(d, args, planes);
     if (st != PW_OK) return st;
-    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0, planes, args->cols, 0, 0, 0};
+    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0, planes, args->cols, 0, 0, 0, comm, joined};
     if (d->form == PW_CELL_GRID3) { /* (i, j, k) as (i, j * planes + k) on the 2-D engines */
         pw_dep flat[PW_CELL_MAX_DEPS];
         int n;
@@ -230,6 +261,14 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
     pw_options opt;
     if (options) opt = *options;
     else pw_options_init(&opt);
+    if (comm) { /* a band of a distributed run: the linear form on the CPU engines (pw_dist_run) */
+        if (d->form != PW_CELL_LINEAR || opt.backend == PW_BACKEND_CUDA) {
+            pw_set_error_detail("a user cell over several ranks runs the linear form on the CPU engines (bands of "
+                                "grid cells and GPU bands of cells are not built yet)");
+            return PW_ERR_UNSUPPORTED;
+        }
+        opt.backend = PW_BACKEND_CPU;
+    }
     pw_plan plan;
     st = pw_plan_make(&opt, args->rows, job.flat_cols, job.skew, &plan);
     if (st != PW_OK) return st;

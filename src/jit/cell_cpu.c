@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "peerwave_dist.h"
 #include "../core/exec.h"
 #include "../cuda/device/user_args.h"
 #include "cell_internal.h"
@@ -34,6 +35,48 @@ static void linear_boundary(void *user, int64_t i, int64_t j, void *out)
 {
     const linear_run *r = user;
     r->host->boundary(r->ctx, i, j, out);
+}
+
+/* A distributed run's best cell: each rank's best of its band (columns are the whole's), the
+ * best of those by the same rule -- the largest reduced field, then the smallest row, then the
+ * smallest column -- on every rank. */
+typedef struct rank_best {
+    int64_t found, i, j;
+    unsigned char key[8]; /* the reduced field (a value type: at most 8 bytes) */
+} rank_best;
+
+static pw_status best_of_ranks(pw_cell *cell, pw_comm *comm, pw_cell_result *res)
+{
+    const pw_cell_decl *d = &cell->decl;
+    const pw_cell_field *f = &d->fields[d->reduce_field].f;
+    const size_t key_bytes = pw_cell_type_size(f->type);
+    rank_best mine = {res->best_i >= 0, res->best_i, res->best_j, {0}};
+    memcpy(mine.key, res->best + f->offset, key_bytes);
+    rank_best all[64];
+    const int ranks = pw_comm_size(comm);
+    if (ranks > 64) return PW_ERR_INVALID_ARGUMENT; /* (never: test and CLI runs use up to 64 ranks) */
+    pw_status st = pw_comm_allgather(comm, &mine, all, sizeof mine);
+    if (st != PW_OK) return st;
+    unsigned char a[PW_MAX_CELL_SIZE], b[PW_MAX_CELL_SIZE];
+    const rank_best *best = NULL;
+    for (int k = 0; k < ranks; k++) {
+        if (!all[k].found) continue;
+        if (best) {
+            memset(a, 0, sizeof a), memset(b, 0, sizeof b);
+            memcpy(a + f->offset, all[k].key, key_bytes);
+            memcpy(b + f->offset, best->key, key_bytes);
+            const int more = cell->host.greater(a, b), same = !more && !cell->host.greater(b, a);
+            if (!more && !(same && (all[k].i < best->i || (all[k].i == best->i && all[k].j < best->j)))) continue;
+        }
+        best = &all[k];
+    }
+    memset(res->best, 0, sizeof res->best);
+    res->best_i = res->best_j = -1;
+    if (best) {
+        memcpy(res->best + f->offset, best->key, key_bytes);
+        res->best_i = best->i, res->best_j = best->j;
+    }
+    return PW_OK;
 }
 
 static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, const unsigned char *ctx,
@@ -81,7 +124,8 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
         o.progress_user = plan->monitor.user;
         o.progress_interval_ms = plan->monitor.interval_ns / 1000000;
         o.cancel = plan->monitor.cancel;
-        st = pw_run(&p, &o, &res->info);
+        if (job->comm) *job->joined = 1;
+        st = job->comm ? pw_dist_run(job->comm, &p, &o, &res->info) : pw_run(&p, &o, &res->info);
     }
     if (st == PW_OK) memcpy(res->last, last_row + (size_t)(a->cols - 1) * vs, vs);
     if (st == PW_OK && r.row_best) { /* rows in order, strict >: the smallest row wins ties */
@@ -95,6 +139,7 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
         /* the reduced field alone, as the GPU keeps it (the others stay zero) */
         const pw_cell_field *f = &d->fields[d->reduce_field].f;
         if (best) memcpy(res->best + f->offset, best + f->offset, pw_cell_type_size(f->type));
+        if (job->comm) st = best_of_ranks(cell, job->comm, res);
     }
     if (last_row != a->last_row) free(last_row);
     free(r.row_best);
@@ -114,21 +159,26 @@ static void grid_segment(void *user, int64_t i, int64_t j0, int64_t j1, int work
     g->host->row(g->ctx, i, j0, j1);
 }
 
+pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res)
+{
+    if (cell->host.handle) return PW_OK;
+    char *log = NULL;
+    const double t0 = pw_seconds_now();
+    pw_status st = pw_cell_host_build(&cell->decl, cell->types, cell->text, cell->name, &cell->host, &log, &res->compiled,
+                                      res->note, sizeof res->note);
+    res->compile_seconds = pw_seconds_now() - t0;
+    pw_cell_keep_log(cell, log);
+    return st;
+}
+
 pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res)
 {
     const pw_cell_decl *d = &cell->decl;
     const pw_cell_args *a = job->args;
-    if (!cell->host.handle) {
-        char *log = NULL;
-        const double t0 = pw_seconds_now();
-        pw_status st = pw_cell_host_build(d, cell->types, cell->text, cell->name, &cell->host, &log, &res->compiled, res->note,
-                                          sizeof res->note);
-        res->compile_seconds = pw_seconds_now() - t0;
-        pw_cell_keep_log(cell, log);
-        if (st != PW_OK) return st;
-    }
+    pw_status st = pw_cell_cpu_ready(cell, res);
+    if (st != PW_OK) return st;
     int64_t ctx[PW_USER_CTX_WORDS]; /* the pw_ctx image, as the GPU gets it */
-    pw_status st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, a->grid, job->stride, a->inputs, a->params, (unsigned char *)ctx);
+    st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, a->grid, job->stride, a->inputs, a->params, (unsigned char *)ctx);
     if (st != PW_OK) return st;
     if (d->form == PW_CELL_LINEAR) return run_linear(cell, plan, job, (const unsigned char *)ctx, res);
     grid_run g = {&cell->host, (const unsigned char *)ctx};

@@ -41,9 +41,14 @@ typedef struct pw_cell_job {
     int plane;         /* grid3 on the GPU: plane by plane (the plan is over cols x planes, the
                           run's sweeps are rows x sweeps: PlaneProc) */
     int tiles3;        /* grid3 on the GPU: the 3-D processor (Warp3Proc), one sweep a launch */
+    struct pw_comm *comm; /* linear form on the CPU: NULL, or this rank's band of a distributed
+                             run (pw_dist_cell_run) */
+    int *joined;          /* (comm) set once this rank has entered the ranks' run */
 } pw_cell_job;
 
 pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res);
+/* The cell compiled for the CPU (once; res's compiled, compile_seconds and note say how). */
+pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res);
 
 #ifdef __cplusplus
 }
