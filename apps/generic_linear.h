@@ -51,7 +51,13 @@ static pw_status GL_CAT(gl_run_, GL_BYTES)(const pw_problem *p, const pw_plan *p
     pw_status st = pw_linear_buffers_alloc(&buf, sizeof(GL_BLOB), p->rows, p->cols);
     if (st != PW_OK) return st;
     GL_CTX ctx = {buf.bus, buf.left, buf.diag, p, band ? band->col0 : 0};
-    GL_CAT(GL_CAT(gl_segment_, GL_BYTES), _init)(&ctx, p->rows, p->cols);
+    GL_CAT(GL_CAT(gl_segment_, GL_BYTES), _init)(&ctx, band && band->col0 > 0 ? 0 : p->rows, p->cols);
+    if (band && band->col0 > 0) { /* column -1 is the left neighbour's: the link writes it (the user's
+                                     boundary is only asked for what lies outside the space) */
+        memset(buf.left, 0, sizeof(GL_BLOB) * (size_t)p->rows);
+        memset(buf.diag, 0, sizeof(GL_BLOB) * (size_t)p->rows);
+        ctx.diag[0] = GL_CAT(gl_boundary_, GL_BYTES)(&ctx, -1, -1);
+    }
     pw_kernel kernel = {.segment = GL_CAT(gl_segment_, GL_BYTES), .ctx = &ctx};
     pw_plan run = *plan;
     pw_band_io io;

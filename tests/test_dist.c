@@ -206,6 +206,7 @@ static void case_generic(pw_comm *c, rng *r, rank_log *log)
  * with PW_REDUCE(max) whose boundary depends on the column, one pw_cell shared by the ranks of
  * this process (the distributed run holds its lock only to compile). */
 static pw_cell *shared_cell;
+static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
 static void make_shared_cell(void)
 {
     static const char text[] = "PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, a, i)\nPW_INPUT(uint8_t, b, j)\n"
@@ -221,8 +222,7 @@ static void make_shared_cell(void)
 
 static void case_cell(pw_comm *c, rng *r, rank_log *log)
 {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, make_shared_cell);
+    pthread_once(&shared_once, make_shared_cell);
     const int ranks = pw_comm_size(c);
     const int64_t n = range(r, 1, 80), m = range(r, ranks, 140);
     unsigned char *a = malloc((size_t)n), *b = malloc((size_t)m);
@@ -413,6 +413,16 @@ static void case_failures(pw_comm *c, rank_log *log)
         EXPECT(log, st == PW_ERR_TIMEOUT && waited < 30, "a rank that stops sending after the engines: %s after %.1f s on rank %d (%s)",
                pw_status_str(st), waited, rank, pw_error_detail());
         free(grid);
+        /* a user cell with another parameter on one rank: refused by every rank (the signature) */
+        pthread_once(&shared_once, make_shared_cell);
+        const unsigned char sa[5] = "ACGTA", sb[7] = "CGTACGA";
+        const void *inputs[2] = {sa, sb};
+        const double gap = rank == ranks - 1 ? 2 : 1;
+        pw_cell_args args = {.rows = 5, .cols = 7, .inputs = inputs, .params = &gap};
+        pw_cell_result res_cell;
+        st = pw_dist_cell_run(c, shared_cell, &args, &o, &res_cell);
+        EXPECT(log, st == PW_ERR_INVALID_ARGUMENT, "a cell with another parameter on one rank: %s (%s)", pw_status_str(st),
+               pw_error_detail());
     }
     st = pw_dist_sw(c, "ACGTAC!TAC", 10, b, 14, &p, &o, &res); /* (found inside every rank's band run) */
     EXPECT(log, st == PW_ERR_BAD_INPUT, "bad input: %s (%s)", pw_status_str(st), pw_error_detail());

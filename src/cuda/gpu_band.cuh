@@ -119,11 +119,11 @@ static inline void pw_gpu_band_close(pw_gpu_band *b)
  * buffers may be done by a kernel of the runtime's own, which finds no room beside the band's
  * persistent kernel and NCCL's (a suspect in the HEAT/SOR run over NCCL that stopped,
  * docs/DISTRIBUTED.md); such copies ask for the copy engines (cudaMemcpyFlagPreferOverlapWithCompute,
- * a hint, CUDA 12.8+), the others are plain 2-D copies (host memory: the copy engines anyway). */
+ * a hint; CUDA 13's form of the call), the others are plain 2-D copies (host memory: the copy engines anyway). */
 static inline cudaError_t pw_gpu_band_copy(pw_gpu_band *b, void *dst, size_t dpitch, const void *src, size_t spitch,
                                            size_t width, size_t height)
 {
-#if CUDART_VERSION >= 12080
+#if CUDART_VERSION >= 13000 /* (12.8 and 12.9 have it with a failIdx argument more) */
     cudaPointerAttributes da, sa;
     if (cudaPointerGetAttributes(&da, dst) == cudaSuccess && cudaPointerGetAttributes(&sa, src) == cudaSuccess &&
         da.type == cudaMemoryTypeDevice && sa.type == cudaMemoryTypeDevice) {

@@ -605,6 +605,8 @@ pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_
 pw_status pw_band_link_finish(pw_band_link *l, pw_status app_status, int *remote)
 {
     if (app_status != PW_OK) atomic_store(&l->abandon, 1);
+    /* (an app that never detached has stopped too: the trailing watchdog applies) */
+    atomic_store_explicit(&l->app_gone, 1, memory_order_release);
     pthread_join(l->thread, NULL);
     pw_status st = l->status;
     *remote = l->remote;

@@ -286,7 +286,7 @@ static pw_status generic_band_run(void *x, const pw_options *o, const pw_band *b
 /* pw_dist_run, or (failed not PW_OK) this rank's part in it after its caller failed: every rank
  * then ends with that status (dist_agree reports it). */
 static pw_status dist_run(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info,
-                          pw_status failed)
+                          pw_status failed, int64_t extra)
 {
     pw_status st = check_comm(comm);
     if (st != PW_OK) return st;
@@ -310,10 +310,10 @@ static pw_status dist_run(pw_comm *comm, const pw_problem *p, const pw_options *
     cpu.backend = PW_BACKEND_CPU;
     run_args x = {p, 0, 0, {0}};
     if (local == PW_OK) local = pw_dist_split(comm, comm->rank, p->cols, &x.col0, &x.cols);
-    dist_signature sig = {{3}};
-    if (p) { /* (the callbacks differ between processes: the shape is what must agree) */
+    dist_signature sig = {{7}};
+    if (p) { /* (the callbacks differ between processes: the shape is what must agree, and the caller's word) */
         sig.word[1] = p->rows, sig.word[2] = p->cols, sig.word[3] = (int64_t)p->cell_size, sig.word[4] = p->storage;
-        sig.word[5] = p->last_row != NULL, sig.word[6] = p->last_col != NULL;
+        sig.word[5] = p->last_row != NULL, sig.word[6] = p->last_col != NULL, sig.word[7] = extra;
     }
     double mine = 0, *all = pw_comm_results(comm);
     st = run_band(comm, local, &sig, &cpu, p && local == PW_OK ? p->rows : 1, 1, x.col0, x.cols, p ? p->cols : 1, NULL,
@@ -333,12 +333,17 @@ static pw_status dist_run(pw_comm *comm, const pw_problem *p, const pw_options *
 
 pw_status pw_dist_run(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info)
 {
-    return dist_run(comm, p, options, info, PW_OK);
+    return dist_run(comm, p, options, info, PW_OK, 0);
+}
+
+pw_status dist_run_signed(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info, int64_t word)
+{
+    return dist_run(comm, p, options, info, PW_OK, word);
 }
 
 pw_status dist_run_failed(pw_comm *comm, pw_status failed)
 {
-    return dist_run(comm, NULL, NULL, NULL, failed);
+    return dist_run(comm, NULL, NULL, NULL, failed, 0);
 }
 
 /* ---- SAT and INTHIST: bands the caller cut --------------------------------------------------- */

@@ -76,7 +76,7 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
     }
     case PW_JOB_CELL:
         st = pw_dist_cell_run(comm, job->u.cell.cell, &job->u.cell.args, o, job->u.cell.result);
-        if (st == PW_OK && job->info) *job->info = job->u.cell.result->info;
+        if (st == PW_OK && job->info && job->u.cell.result) *job->info = job->u.cell.result->info;
         return st;
     default: { /* heat, sor: bands of the interior columns with their halo columns */
         pw_image *grid = job->u.stencil.grid;

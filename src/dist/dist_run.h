@@ -57,6 +57,9 @@ pw_status dist_gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows,
 /* A rank whose caller failed before its part of pw_dist_run (a user cell's arguments, its
  * compile) takes part with that status, so that every rank ends with it (dist_apps.c). */
 pw_status dist_run_failed(pw_comm *comm, pw_status failed);
+/* pw_dist_run with one more word every rank must agree on (a user cell: a hash of its text, its
+ * inputs and parameters). */
+pw_status dist_run_signed(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info, int64_t word);
 
 /* The last rank's `bytes` at buf to every other rank's buf (collective). */
 pw_status dist_from_last_rank(pw_comm *c, void *buf, size_t bytes);

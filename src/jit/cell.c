@@ -196,6 +196,20 @@ static int tiles3_fits(const pw_cell_decl *d)
 static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result,
                           pw_comm *comm, int *joined);
 
+/* What the ranks of a distributed run must agree on beyond the space's shape: a hash of the
+ * cell's text, its inputs' contents and its parameters (arguments already checked). */
+static uint64_t cell_signature(const pw_cell *cell, const pw_cell_args *args, int64_t planes)
+{
+    const pw_cell_decl *d = &cell->decl;
+    uint64_t h = dist_hash(cell->text, strlen(cell->text), 11);
+    for (int k = 0; k < d->n_inputs; k++) {
+        const int64_t n = pw_cell_decl_input_count(d, k, args->rows, args->cols, planes);
+        h ^= dist_hash(args->inputs[k], (size_t)n * pw_cell_type_size(d->inputs[k].f.type), 13 + (uint64_t)k);
+    }
+    if (d->n_params) h ^= dist_hash(args->params, sizeof *args->params * (size_t)d->n_params, 17);
+    return h;
+}
+
 pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result)
 {
     if (!cell || !args) return PW_ERR_NULL_ARGUMENT;
@@ -243,7 +257,8 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
     const int64_t planes = d->form == PW_CELL_GRID3 ? args->planes : 1;
     pw_status st = check_args(d, args, planes);
     if (st != PW_OK) return st;
-    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0, planes, args->cols, 0, 0, 0, comm, joined};
+    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0, planes, args->cols, 0, 0, 0, comm, joined, 0};
+    if (comm) job.signature = (int64_t)cell_signature(cell, args, planes);
     if (d->form == PW_CELL_GRID3) { /* (i, j, k) as (i, j * planes + k) on the 2-D engines */
         pw_dep flat[PW_CELL_MAX_DEPS];
         int n;

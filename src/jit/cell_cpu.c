@@ -5,6 +5,7 @@
 
 #include "peerwave_dist.h"
 #include "../core/exec.h"
+#include "../dist/dist_run.h" /* dist_run_signed */
 #include "../cuda/device/user_args.h"
 #include "cell_internal.h"
 
@@ -52,9 +53,9 @@ static pw_status best_of_ranks(pw_cell *cell, pw_comm *comm, pw_cell_result *res
     const size_t key_bytes = pw_cell_type_size(f->type);
     rank_best mine = {res->best_i >= 0, res->best_i, res->best_j, {0}};
     memcpy(mine.key, res->best + f->offset, key_bytes);
-    rank_best all[64];
+    _Static_assert(sizeof(rank_best) <= PW_COMM_RESULT, "a rank's best fits the comm's result scratch");
+    rank_best *all = pw_comm_results(comm); /* (no allocation: every rank takes part) */
     const int ranks = pw_comm_size(comm);
-    if (ranks > 64) return PW_ERR_INVALID_ARGUMENT; /* (never: test and CLI runs use up to 64 ranks) */
     pw_status st = pw_comm_allgather(comm, &mine, all, sizeof mine);
     if (st != PW_OK) return st;
     unsigned char a[PW_MAX_CELL_SIZE], b[PW_MAX_CELL_SIZE];
@@ -125,7 +126,7 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
         o.progress_interval_ms = plan->monitor.interval_ns / 1000000;
         o.cancel = plan->monitor.cancel;
         if (job->comm) *job->joined = 1;
-        st = job->comm ? pw_dist_run(job->comm, &p, &o, &res->info) : pw_run(&p, &o, &res->info);
+        st = job->comm ? dist_run_signed(job->comm, &p, &o, &res->info, job->signature) : pw_run(&p, &o, &res->info);
     }
     if (st == PW_OK) memcpy(res->last, last_row + (size_t)(a->cols - 1) * vs, vs);
     if (st == PW_OK && r.row_best) { /* rows in order, strict >: the smallest row wins ties */

@@ -44,6 +44,7 @@ typedef struct pw_cell_job {
     struct pw_comm *comm; /* linear form on the CPU: NULL, or this rank's band of a distributed
                              run (pw_dist_cell_run) */
     int *joined;          /* (comm) set once this rank has entered the ranks' run */
+    int64_t signature;    /* (comm) what every rank must agree on: the cell, its inputs, parameters */
 } pw_cell_job;
 
 pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res);
