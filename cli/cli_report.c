@@ -75,6 +75,13 @@ int cli_write_output(cli_report *r, const char *path, pw_dtype type, int ndim, c
                      const void *data)
 {
     char err[512];
+    /* (--mpi: every rank holds the whole result here -- band files go through cli_bands.c -- so
+     * rank 0 writes it, and no two processes write one file) */
+    pw_comm *mpi = cli_mpi_comm();
+    if (mpi && pw_comm_rank(mpi) != 0) {
+        cli_detail(r, "output", "%s", path);
+        return 0;
+    }
     if (npy_write(path, type, ndim, shape, data, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_DATA;

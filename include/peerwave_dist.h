@@ -134,10 +134,13 @@ pw_status pw_dist_sor(pw_comm *comm, pw_image *band, int64_t sweeps, double omeg
  * as pw_run writes them; info as for pw_dist_sw. */
 pw_status pw_dist_run(pw_comm *comm, const pw_problem *problem, const pw_options *options, pw_run_info *info);
 
-/* A user cell (peerwave_runtime.h) of the linear form, the same cell and arguments on every rank,
- * as pw_dist_run runs a pw_problem: bands of columns on the CPU engines; the result (last, the
- * PW_REDUCE best with its cell, last_row and last_col) is the whole run's on every rank, as
- * pw_cell_run gives it.  PW_ERR_UNSUPPORTED for the grid forms and for CUDA. */
+/* A user cell (peerwave_runtime.h), the same cell and arguments on every rank (checked: a hash of
+ * the cell's text, inputs and parameters): bands of columns on the CPU engines.  Linear form as
+ * pw_dist_run runs a pw_problem; the result (last, the PW_REDUCE best with its cell, last_row and
+ * last_col) is the whole run's on every rank.  Stencil form: every rank holds the whole grid; the
+ * bands sweep their columns in place with halo columns both ways, sweeps pipelined as pw_dist_heat's,
+ * and every rank ends with the whole swept grid, bit for bit pw_cell_run's.  PW_ERR_UNSUPPORTED for
+ * the grid and grid3 forms and for CUDA. */
 pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *args, const pw_options *options,
                            pw_cell_result *result);
 

@@ -635,8 +635,11 @@ else
   cell_ref=$("$pw" run --quiet "$ex/cells/levenshtein.c" --input a="$ex/query.fa" --input b="$ex/target.fa" 2>&1)
   cell_got=$(mpirun -np 3 "$pw" run --mpi --quiet --check "$ex/cells/levenshtein.c" --input a="$ex/query.fa" --input b="$ex/target.fa" 2> "$tmp/err")
   [ "$cell_got" = "$(printf '%s\ncheck: ok' "$cell_ref")" ] && ok || bad "run --mpi -np 3: '$cell_got' vs '$cell_ref' ($(cat "$tmp/err"))"
-  timeout 60 mpirun -np 2 "$pw" run --mpi "$ex/cells/heat.c" --size 20x30 --sweeps 2 > /dev/null 2> "$tmp/err"
-  rc=$?; [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "linear form" "$tmp/err" && ok || bad "run --mpi of a grid cell: rc=$rc $(head -2 "$tmp/err")"
+  "$pw" run --quiet "$ex/cells/heat.c" --size 20x30 --sweeps 3 -o "$tmp/cg1.npy" > /dev/null 2>&1
+  mpirun -np 3 "$pw" run --mpi --quiet "$ex/cells/heat.c" --size 20x30 --sweeps 3 -o "$tmp/cg3.npy" > /dev/null 2> "$tmp/err" &&
+    cmp -s "$tmp/cg1.npy" "$tmp/cg3.npy" && ok || bad "run --mpi of a stencil cell: not the single-process grid ($(head -2 "$tmp/err"))"
+  timeout 60 mpirun -np 2 "$pw" run --mpi "$ex/cells/heat_grid.c" --size 20x30 --sweeps 2 > /dev/null 2> "$tmp/err"
+  rc=$?; [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "linear and stencil forms" "$tmp/err" && ok || bad "run --mpi of a grid cell: rc=$rc $(head -2 "$tmp/err")"
   # .npy in and out: each rank reads and writes only its band of columns (cli/cli_bands.c)
   "$pw" heat --size 40x53 --sweeps 1 -o "$tmp/g0.npy" --quiet > /dev/null
   "$pw" heat --init "$tmp/g0.npy" --sweeps 4 -o "$tmp/g1.npy" --quiet > /dev/null

@@ -247,6 +247,41 @@ static void case_cell(pw_comm *c, rng *r, rank_log *log)
     free(a), free(b), free(row1), free(row2), free(col1), free(col2);
 }
 
+/* A stencil cell (in-place sweeps, halo columns both ways) over the ranks against pw_cell_run:
+ * the whole grid on every rank afterwards, bit for bit. */
+static pw_cell *stencil_cell;
+static pthread_once_t stencil_once = PTHREAD_ONCE_INIT;
+static void make_stencil_cell(void)
+{
+    static const char text[] = "PW_FORM(stencil)\nPW_VALUE(double)\nPW_PARAM(double, w)\n"
+                               "PW_FN pw_value pw_cell(const pw_ctx *c, pw_value self, pw_value up, pw_value left, "
+                               "pw_value down, pw_value right)\n"
+                               "{ return self + c->w * (up + 2.0 * left + down + 0.5 * right - 4.5 * self); }\n";
+    if (pw_cell_create(text, "dist_stencil", &stencil_cell) != PW_OK) stencil_cell = NULL;
+}
+
+static void case_stencil_cell(pw_comm *c, rng *r, rank_log *log)
+{
+    pthread_once(&stencil_once, make_stencil_cell);
+    const int ranks = pw_comm_size(c);
+    const int64_t rows = range(r, 1, 40), cols = range(r, ranks, 60), sweeps = range(r, 1, 5);
+    const size_t cells = (size_t)((rows + 2) * (cols + 2));
+    double *one = malloc(sizeof *one * cells), *dist = malloc(sizeof *dist * cells);
+    for (size_t k = 0; k < cells; k++) one[k] = dist[k] = (double)range(r, -1000, 1000) / 17.0;
+    const double w = 0.05 + (double)range(r, 0, 10) / 100.0;
+    pw_cell_args args = {.rows = rows, .cols = cols, .params = &w, .grid = one, .sweeps = sweeps};
+    pw_options o = case_options(r);
+    pw_cell_result res1, res2;
+    pw_status s1 = stencil_cell ? pw_cell_run(stencil_cell, &args, &o, &res1) : PW_ERR_COMPILE;
+    args.grid = dist;
+    pw_status s2 = pw_dist_cell_run(c, stencil_cell, &args, &o, &res2);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK && !memcmp(one, dist, sizeof *one * cells),
+           "pw_dist_cell_run (stencil) %lldx%lld x %lld sweeps on %d ranks: %s / %s (%s); grid %s", (long long)rows,
+           (long long)cols, (long long)sweeps, ranks, pw_status_str(s1), pw_status_str(s2), pw_error_detail(),
+           memcmp(one, dist, sizeof *one * cells) ? "differs" : "equal");
+    free(one), free(dist);
+}
+
 /* Band widths of a case (>= 1 each) and this rank's first column. */
 static int64_t band_widths(rng *r, int ranks, int rank, int64_t *cols, int64_t *col0)
 {
@@ -472,7 +507,8 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
             }
             EXPECT(log, total == 97, "weighted split covers %lld of 97 columns", (long long)total);
         }
-        switch (range(&r, 0, 6)) {
+        switch (range(&r, 0, 7)) {
+        case 7: case_stencil_cell(c, &r, log); break;
         case 6: case_cell(c, &r, log); break;
         case 5: case_generic(c, &r, log); break;
         case 0: case_sw(c, &r, log); break;

@@ -346,6 +346,50 @@ pw_status dist_run_failed(pw_comm *comm, pw_status failed)
     return dist_run(comm, NULL, NULL, NULL, failed, 0);
 }
 
+/* A band of a caller's own in-place sweeps (a user cell of the stencil form: src/jit/cell_cpu.c):
+ * its interior columns split by pw_dist_split, run by fn with the band's link. */
+typedef struct user_band {
+    dist_band_fn fn;
+    void *args;
+    int64_t col0, cols;
+    pw_run_info info;
+} user_band;
+
+static pw_status user_band_run(void *x, const pw_options *o, const pw_band *band, void *result)
+{
+    user_band *u = x;
+    const pw_status st = u->fn(u->args, o, band, &u->info);
+    *(double *)result = u->info.seconds;
+    return st;
+}
+
+pw_status dist_run_user_band(pw_comm *comm, pw_status local, const pw_options *options, int64_t rows, int64_t cols,
+                             int64_t sweeps, int64_t word, dist_band_fn fn, void *args, pw_run_info *info)
+{
+    pw_status st = check_comm(comm);
+    if (st != PW_OK) return st;
+    user_band u = {fn, args, 0, 0, {0}};
+    if (local == PW_OK && (rows < 1 || cols < 1 || sweeps < 0)) local = PW_ERR_INVALID_SIZE;
+    if (local == PW_OK) local = pw_dist_split(comm, comm->rank, cols, &u.col0, &u.cols);
+    dist_signature sig = {{8, rows, cols, sweeps, word}};
+    pw_options cpu;
+    if (options) cpu = *options;
+    else pw_options_init(&cpu);
+    cpu.backend = PW_BACKEND_CPU;
+    double mine = 0, *all = pw_comm_results(comm);
+    st = run_band(comm, local, &sig, &cpu, local == PW_OK ? rows : 1, sweeps, u.col0, u.cols, cols > 0 ? cols : 1, NULL,
+                  user_band_run, &u, &mine, all, sizeof mine);
+    if (st == PW_OK && info) {
+        double longest = 0;
+        for (int k = 0; k < comm->size; k++)
+            if (all[k] > longest) longest = all[k];
+        *info = u.info;
+        info->cells = rows * cols * (sweeps > 0 ? sweeps : 1);
+        info->seconds = longest;
+    }
+    return st;
+}
+
 /* ---- SAT and INTHIST: bands the caller cut --------------------------------------------------- */
 
 /* Where this rank's band starts, and the whole width: from every rank's band width (gathered

@@ -277,9 +277,9 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
     if (options) opt = *options;
     else pw_options_init(&opt);
     if (comm) { /* a band of a distributed run: the linear form on the CPU engines (pw_dist_run) */
-        if (d->form != PW_CELL_LINEAR || opt.backend == PW_BACKEND_CUDA) {
-            pw_set_error_detail("a user cell over several ranks runs the linear form on the CPU engines (bands of "
-                                "grid cells and GPU bands of cells are not built yet)");
+        if ((d->form != PW_CELL_LINEAR && d->form != PW_CELL_STENCIL) || opt.backend == PW_BACKEND_CUDA) {
+            pw_set_error_detail("a user cell over several ranks runs the linear and stencil forms on the CPU engines "
+                                "(bands of grid cells and GPU bands of cells are not built yet)");
             return PW_ERR_UNSUPPORTED;
         }
         opt.backend = PW_BACKEND_CPU;
