@@ -205,10 +205,16 @@ static void case_generic(pw_comm *c, rng *r, rank_log *log)
 /* A user cell over the ranks (pw_dist_cell_run) against pw_cell_run: a local-alignment-like cell
  * with PW_REDUCE(max) whose boundary depends on the column, one pw_cell shared by the ranks of
  * this process (the distributed run holds its lock only to compile). */
-static pw_cell *shared_cell;
+static pw_cell *shared_cell, *stencil_cell;
 static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
+/* The test's cells, made once for every rank of the process (NULL: it did not compile). */
 static void make_shared_cell(void)
 {
+    static const char stencil[] = "PW_FORM(stencil)\nPW_VALUE(double)\nPW_PARAM(double, w)\n"
+                                  "PW_FN pw_value pw_cell(const pw_ctx *c, pw_value self, pw_value up, pw_value left, "
+                                  "pw_value down, pw_value right)\n"
+                                  "{ return self + c->w * (up + 2.0 * left + down + 0.5 * right - 4.5 * self); }\n";
+    if (pw_cell_create(stencil, "dist_stencil", &stencil_cell) != PW_OK) stencil_cell = NULL;
     static const char text[] = "PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, a, i)\nPW_INPUT(uint8_t, b, j)\n"
                                "PW_PARAM(int32_t, gap)\nPW_REDUCE(max)\n"
                                "PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j)\n"
@@ -249,20 +255,9 @@ static void case_cell(pw_comm *c, rng *r, rank_log *log)
 
 /* A stencil cell (in-place sweeps, halo columns both ways) over the ranks against pw_cell_run:
  * the whole grid on every rank afterwards, bit for bit. */
-static pw_cell *stencil_cell;
-static pthread_once_t stencil_once = PTHREAD_ONCE_INIT;
-static void make_stencil_cell(void)
-{
-    static const char text[] = "PW_FORM(stencil)\nPW_VALUE(double)\nPW_PARAM(double, w)\n"
-                               "PW_FN pw_value pw_cell(const pw_ctx *c, pw_value self, pw_value up, pw_value left, "
-                               "pw_value down, pw_value right)\n"
-                               "{ return self + c->w * (up + 2.0 * left + down + 0.5 * right - 4.5 * self); }\n";
-    if (pw_cell_create(text, "dist_stencil", &stencil_cell) != PW_OK) stencil_cell = NULL;
-}
-
 static void case_stencil_cell(pw_comm *c, rng *r, rank_log *log)
 {
-    pthread_once(&stencil_once, make_stencil_cell);
+    pthread_once(&shared_once, make_shared_cell);
     const int ranks = pw_comm_size(c);
     const int64_t rows = range(r, 1, 40), cols = range(r, ranks, 60), sweeps = range(r, 1, 5);
     const size_t cells = (size_t)((rows + 2) * (cols + 2));
