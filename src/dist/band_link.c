@@ -386,13 +386,13 @@ static void *link_main(void *arg)
     /* Once this band's engine has stopped, its waits (and their watchdog) are over: the chunks
      * still to move (the last sweep's, which the neighbour's engine may not even read, or sends
      * the neighbour never takes) get the same bound here, so a neighbour that stops sending or
-     * taking ends this rank with a clear reason instead of a wait without end. */
+     * taking after it started ends this rank with a clear reason instead of a wait without end. */
     int64_t still_since = 0;
     /* the data: until every chunk moved, or someone gave up */
     for (;;) {
         if (atomic_load(&l->abandon) || atomic_load(&l->failed)) break;
         if (poll_words(l, &pending)) break; /* (END cannot come before our data is all there) */
-        int moved = 0, open = 0;
+        int moved = 0, open = 0, unheard = 0; /* unheard: an open channel that never completed a chunk */
         const int swap = atomic_load_explicit(&l->attached, memory_order_acquire) ? swap_offers(l) : 0;
         if (swap < 0) {
             link_fail(l, PW_ERR_INTERNAL, 0, "rank %d: the transport failed: %s", l->comm->rank, pw_error_detail());
@@ -409,10 +409,14 @@ static void *link_main(void *arg)
                 }
                 moved |= r;
                 open |= c->done < c->total;
+                unheard |= c->done < c->total && c->done == 0;
             }
             if (!open && !atomic_load(&l->failed)) break;
         }
-        if (moved || !atomic_load_explicit(&l->app_gone, memory_order_acquire)) {
+        /* (a channel that never completed a chunk may have a neighbour still setting up -- a large
+         * upload -- while this band is already done: no clock until each has shown it is there;
+         * a neighbour that gives up before then sends ABORT) */
+        if (moved || unheard || !atomic_load_explicit(&l->app_gone, memory_order_acquire)) {
             still_since = 0;
         } else if (!still_since) {
             still_since = pw_now_ns();
