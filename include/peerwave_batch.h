@@ -106,10 +106,12 @@ typedef struct pw_dtw_hit {
 } pw_dtw_hit;
 
 /* Every query series against every series of db: each query's `top` nearest (distance
- * ascending, then the smaller record index) in hits[q * top + k].  Each pair is pw_dtw_f64 on one
- * CPU thread (its vector processor where options.simd allows), the pairs over all cores
- * (options.threads); there is no GPU engine for DTW batches yet, so the CPU runs them whatever
- * options.backend says.  Errors before any work: NaN or infinite samples (PW_ERR_BAD_INPUT,
+ * ascending, then the smaller record index) in hits[q * top + k], each distance bit for bit
+ * pw_dtw_f64's.  On the GPU (options.backend CUDA, or AUTO with one present): a warp a pair, the
+ * query's rows in segments of 128 (src/cuda/batch_dtw.cu); under AUTO a GPU that cannot hold the
+ * sets leaves them to the CPU, and info.backend says where they ran.  On the CPU each pair is
+ * pw_dtw_f64 on one thread (its vector processor where options.simd allows), the pairs over all
+ * cores (options.threads).  Errors before any work: NaN or infinite samples (PW_ERR_BAD_INPUT,
  * pw_error_detail names the set and the series), empty sets or series (PW_ERR_INVALID_SIZE). */
 pw_status pw_dtw_search(const pw_series_set *queries, const pw_series_set *db, pw_dtw_cost cost,
                         const pw_options *options, int top, pw_dtw_hit *hits, pw_batch_info *info);
