@@ -6,7 +6,8 @@
 # the CPU engine on the host's cores for comparison; on the mix also HDSS (GPU and CPU cores
 # together) against each alone and against a static split from a training run.
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/batch.sh
-# PW_RECORDS (default 1000000), PW_QUERIES (default 144,464,1000,2005,5478).
+# PW_RECORDS (default 1000000), PW_QUERIES (default 144,464,1000,2005,5478); last, bench_batch_pairs
+# (DTW search and SW pairs on the GPU against the CPU): PW_DTW_QUERIES, PW_DTW_DB, PW_SW_PAIRS.
 set -u
 out=${OUT:-/tmp/pw-batch}
 mkdir -p "$out"
@@ -33,5 +34,11 @@ done
 summary "== CPU ($(nproc) cores): 100000 records --mix"
 timeout 120 ./build-gpu/bench_batch_sw --backend cpu --records 100000 --mix --queries 144,464,1000 --sample 300 2>&1 |
   tee "$out/cpu_mix.log" | grep -E "^(search|summary)" >> "$out/summary.txt"
+# DTW of many series and SW of many pairs (bench_batch_pairs: the GPU engines of batch_dtw.cu
+# and pairs_sw.cu against the CPU backend, every checked result bit for bit)
+summary "== DTW search and SW pairs (bench_batch_pairs)"
+timeout 300 ./build-gpu/bench_batch_pairs --backend cuda --queries ${PW_DTW_QUERIES:-2000} --db ${PW_DTW_DB:-5000} \
+  --series-length 256 --pairs ${PW_SW_PAIRS:-200000} --pair-length 256 --runs 3 --sample 50 2>&1 |
+  tee "$out/batch_pairs.log" | grep -E "^(DTW|SW)" >> "$out/summary.txt"
 echo "---- summary"
 cat "$out/summary.txt"
