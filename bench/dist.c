@@ -6,7 +6,10 @@
  * HEAT's residual, SAT's whole table) bit for bit.
  *
  *   bench_dist [--ranks R] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]]
- *              [--sat-f32 1] [--only sw|heat|sat] [--no-reference 1]
+ *              [--sat-f32 1] [--only sw|heat|sat] [--no-reference 1] [--runs 1..3]
+ *
+ * --runs N (default 3): the median of N runs of each (1 for the largest grids, whose inputs and
+ * checks alone take a while).
  *
  * --no-reference 1 (with --only sat, u8 -> i64): the bands only, one run, no one-GPU reference (a
  * grid larger than one GPU's memory); the table is checked exactly on its own (each row's
@@ -37,6 +40,35 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* fn over [0, n) in 16 slices on threads of their own: the largest grids' inputs, copies and
+ * hashes (a 125952^2 grid is 16e9 cells; one thread took minutes over them). */
+typedef void (*slice_fn)(size_t lo, size_t hi, void *ctx);
+typedef struct slice {
+    slice_fn fn;
+    void *ctx;
+    size_t lo, hi;
+} slice;
+static void *slice_main(void *p)
+{
+    slice *s = p;
+    s->fn(s->lo, s->hi, s->ctx);
+    return NULL;
+}
+static void in_parallel(size_t n, slice_fn fn, void *ctx)
+{
+    enum { SLICES = 16 };
+    slice s[SLICES];
+    pthread_t ids[SLICES];
+    int started[SLICES] = {0};
+    for (int t = 0; t < SLICES; t++) {
+        s[t] = (slice){fn, ctx, n * (size_t)t / SLICES, n * (size_t)(t + 1) / SLICES};
+        started[t] = pthread_create(&ids[t], NULL, slice_main, &s[t]) == 0;
+        if (!started[t]) slice_main(&s[t]); /* (no thread: this one does it) */
+    }
+    for (int t = 0; t < SLICES; t++)
+        if (started[t]) pthread_join(ids[t], NULL);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -185,6 +217,54 @@ static int want_bound;
 static int run_failed; /* a rank's status was not PW_OK in some run */
 static double bound_ratio = -1;
 
+/* The inputs, cell k from k alone (so that slices fill them in any order). */
+static void fill_heat(size_t lo, size_t hi, void *p)
+{
+    for (size_t k = lo; k < hi; k++) ((float *)p)[k] = (float)(k % 97) / 97.0f;
+}
+static void fill_sat_f32(size_t lo, size_t hi, void *p)
+{
+    for (size_t k = lo; k < hi; k++) ((float *)p)[k] = (float)((uint32_t)(k * 2654435761u) >> 24) / 255.0f;
+}
+static void fill_sat_u8(size_t lo, size_t hi, void *p)
+{
+    for (size_t k = lo; k < hi; k++) ((uint8_t *)p)[k] = (uint8_t)(k * 2654435761u >> 24);
+}
+
+/* A hash of a table's bits: FNV-1a over each of 64 slices, then over the slices' hashes (only
+ * compared between runs of this process: any fixed rule does). */
+typedef struct table_hash {
+    const void *out;
+    size_t cells;
+    uint64_t part[64];
+} table_hash;
+static void hash_parts(size_t lo, size_t hi, void *p)
+{
+    table_hash *h = p;
+    for (size_t q = lo; q < hi; q++) {
+        uint64_t v = 14695981039346656037ULL;
+        for (size_t k = h->cells * q / 64; k < h->cells * (q + 1) / 64; k++) {
+            uint64_t x = 0;
+            if (sat_f32) memcpy(&x, (const float *)h->out + k, sizeof(float));
+            else x = (uint64_t)((const int64_t *)h->out)[k];
+            v = (v ^ x) * 1099511628211ULL;
+        }
+        h->part[q] = v;
+    }
+}
+
+typedef struct copies {
+    float *to;
+    const float *from;
+    size_t cells;
+    int count;
+} copies;
+static void copy_grids(size_t lo, size_t hi, void *p)
+{
+    const copies *c = p;
+    for (int k = 0; k < c->count; k++) memcpy(c->to + c->cells * (size_t)k + lo, c->from + lo, sizeof(float) * (hi - lo));
+}
+
 /* One run on `ranks` ranks (1: the single process): seconds; *result its answer (SAT: a hash of
  * the table, HEAT: the residual, SW: the best cell). */
 static double run(const problem *p, int ranks, int64_t result[3], double *kernel_s)
@@ -192,7 +272,10 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
     const size_t cells = (size_t)(p->n * p->n);
     float *grids = p->app == APP_HEAT ? malloc(sizeof(float) * cells * (size_t)ranks) : NULL;
     void *out = p->app == APP_SAT ? malloc((sat_f32 ? sizeof(float) : sizeof(int64_t)) * cells) : NULL;
-    for (int k = 0; grids && k < ranks; k++) memcpy(grids + cells * (size_t)k, p->grid0, sizeof(float) * cells);
+    if (grids) {
+        copies c = {grids, p->grid0, cells, ranks};
+        in_parallel(cells, copy_grids, &c);
+    }
     pw_comm *comms[64] = {0};
     if (ranks > 1) pw_comm_local(ranks, comms);
     for (int k = 0; ranks > 1 && k < ranks; k++) pw_comm_set_direct(comms[k], direct);
@@ -222,14 +305,12 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
         bound_ratio = pw_sat_error_ratio(&in, &table);
     }
     if (out && no_reference) result[0] = sat_table_right(p->image, out, p->n);
-    else if (out) { /* FNV-1a of the table's bits (floats too: see want_bound) */
+    else if (out) { /* a hash of the table's bits (floats too: see want_bound) */
+        static table_hash th; /* (64 words: not on the stack of a thread) */
+        th.out = out, th.cells = cells;
+        in_parallel(64, hash_parts, &th);
         uint64_t h = 14695981039346656037ULL;
-        for (size_t k = 0; k < cells; k++) {
-            uint64_t v = 0;
-            if (sat_f32) memcpy(&v, (const float *)out + k, sizeof(float));
-            else v = (uint64_t)((const int64_t *)out)[k];
-            h = (h ^ v) * 1099511628211ULL;
-        }
+        for (int q = 0; q < 64; q++) h = (h ^ th.part[q]) * 1099511628211ULL;
         result[0] = (int64_t)h;
     }
     free(grids);
@@ -239,7 +320,7 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
 
 int main(int argc, char **argv)
 {
-    int ranks = 4, threads = 4;
+    int ranks = 4, threads = 4, runs = 3;
     int64_t sw_n = 40000, grid_n = 8192;
     for (int k = 1; k + 1 < argc; k += 2) {
         if (!strcmp(argv[k], "--ranks")) ranks = atoi(argv[k + 1]);
@@ -253,6 +334,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--sat-f32")) sat_f32 = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--only")) only = argv[k + 1];
         else if (!strcmp(argv[k], "--no-reference")) no_reference = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--runs")) runs = atoi(argv[k + 1]);
     }
     if (only && strcmp(only, "sw") && strcmp(only, "heat") && strcmp(only, "sat")) {
         fprintf(stderr, "bench_dist: --only sw, heat or sat\n");
@@ -262,8 +344,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_dist: --no-reference checks SAT u8 -> i64 only (--only sat)\n");
         return 2;
     }
-    if (ranks < 2 || ranks > 64 || threads < 1 || gpus < 0 || blocks < 0) {
-        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]] [--sat-f32 0|1] [--only sw|heat|sat] [--no-reference 1]\n");
+    if (ranks < 2 || ranks > 64 || threads < 1 || gpus < 0 || blocks < 0 || runs < 1 || runs > 3) {
+        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]] [--sat-f32 0|1] [--only sw|heat|sat] [--no-reference 1] [--runs 1..3]\n");
         return 2;
     }
     if (gpus)
@@ -287,18 +369,22 @@ int main(int argc, char **argv)
             }
         } else if (app == APP_HEAT) {
             p.grid0 = malloc(sizeof(float) * cells);
-            for (size_t k = 0; k < cells; k++) p.grid0[k] = (float)(k % 97) / 97.0f;
+            if (p.grid0) in_parallel(cells, fill_heat, p.grid0);
         } else if (sat_f32) {
             p.fimage = malloc(sizeof(float) * cells);
-            for (size_t k = 0; k < cells; k++) p.fimage[k] = (float)((uint32_t)(k * 2654435761u) >> 24) / 255.0f;
+            if (p.fimage) in_parallel(cells, fill_sat_f32, p.fimage);
         } else {
             p.image = malloc(cells);
-            for (size_t k = 0; k < cells; k++) p.image[k] = (uint8_t)(k * 2654435761u >> 24);
+            if (p.image) in_parallel(cells, fill_sat_u8, p.image);
+        }
+        if (app != APP_SW && !p.grid0 && !p.fimage && !p.image) {
+            fprintf(stderr, "bench_dist: no host memory for a %lld^2 grid\n", (long long)p.n);
+            return 1;
         }
         int64_t ref[3], got[3];
         double one[3] = {0}, many[3] = {0}, one_k[3] = {0}, many_k[3] = {0};
         int ok = 1, same = 1;
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < runs; k++) {
             p.threads = ranks * threads;
             if (no_reference) { /* (a grid larger than one GPU: the bands alone, once, checked on their own) */
                 p.threads = threads;
@@ -319,12 +405,13 @@ int main(int argc, char **argv)
         ok &= !failed;
         failures += !ok;
         run_failed = 0;
-        qsort(one, 3, sizeof one[0], cmp_double);
-        qsort(many, 3, sizeof many[0], cmp_double);
-        qsort(one_k, 3, sizeof one_k[0], cmp_double);
-        qsort(many_k, 3, sizeof many_k[0], cmp_double);
-        printf("%-6s %10lld %12.3f %12.3f %8.3f %12.4f %12.4f %8.3f  %s\n", app == APP_SAT && sat_f32 ? "satf32" : app_names[app], (long long)p.n, one[1], many[1],
-               one[1] / many[1], one_k[1], many_k[1], many_k[1] > 0 ? one_k[1] / many_k[1] : 0.0,
+        const int m = no_reference ? 1 : runs, mid = m / 2; /* (the median of the runs made) */
+        qsort(one, (size_t)m, sizeof one[0], cmp_double);
+        qsort(many, (size_t)m, sizeof many[0], cmp_double);
+        qsort(one_k, (size_t)m, sizeof one_k[0], cmp_double);
+        qsort(many_k, (size_t)m, sizeof many_k[0], cmp_double);
+        printf("%-6s %10lld %12.3f %12.3f %8.3f %12.4f %12.4f %8.3f  %s\n", app == APP_SAT && sat_f32 ? "satf32" : app_names[app], (long long)p.n, one[mid], many[mid],
+               one[mid] / many[mid], one_k[mid], many_k[mid], many_k[mid] > 0 ? one_k[mid] / many_k[mid] : 0.0,
                failed ? "FAILED" : no_reference ? (ok ? "right" : "WRONG") : same ? "equal" : ok ? "within the bound" : "DIFFERENT");
         free(p.a), free(p.b), free(p.grid0), free(p.image), free(p.fimage);
     }

@@ -16,7 +16,8 @@
 #            median of 3, every result checked against the one-GPU run
 #   largest  the issue's sizes for SAT f32 and HEAT f32 (8 pipelined sweeps): the largest grid that
 #            fits one GPU (SAT 8 bytes a pixel there, HEAT 4) and the benchmark's host (bench/dist.c:
-#            SAT 12 bytes a pixel, HEAT 16: a grid a rank), 2 GPUs against one, checked
+#            SAT 12 bytes a pixel, HEAT 16: a grid a rank), 2 GPUs against one, checked; one run each
+#            (PW_LARGEST_RUNS, up to 3: the inputs and checks of 16e9 cells take a while)
 #   huge     SAT u8 -> i64 on a grid 10% larger than one GPU's memory (9 bytes a pixel; PW_DIST_HUGE
 #            sets the side) in bands over all the GPUs, checked exactly on its own (no one-GPU run)
 #   genomes  whole M. leprae vs M. tuberculosis (carry .bench-data), 1/-3/5/2, on 1, 2 and all
@@ -106,9 +107,9 @@ if stage largest; then
   side() { awk -v m="$mib" -v h="$host_kib" -v b="$1" -v hb="$2" 'BEGIN { g = sqrt(0.85 * m * 1048576 / b);
            c = sqrt(0.8 * h * 1024 / hb); s = g < c ? g : c; printf "%d", int(s / 1024) * 1024 }'; }
   sat_side=$(side 8 12) heat_side=$(side 4 16)
-  timeout 280 ./build-gpu/bench_dist --gpus 2 --ranks 2 --grid $sat_side --sat-f32 1 --only sat > "$out/bench_dist_largest_sat.log" 2>&1
+  timeout 280 ./build-gpu/bench_dist --gpus 2 --ranks 2 --grid $sat_side --sat-f32 1 --only sat --runs ${PW_LARGEST_RUNS:-1} > "$out/bench_dist_largest_sat.log" 2>&1
   summary "SAT f32 ${sat_side}^2, 2 GPUs against one: rc=$? $(tail -1 "$out/bench_dist_largest_sat.log")"
-  timeout 280 ./build-gpu/bench_dist --gpus 2 --ranks 2 --grid $heat_side --only heat > "$out/bench_dist_largest_heat.log" 2>&1
+  timeout 280 ./build-gpu/bench_dist --gpus 2 --ranks 2 --grid $heat_side --only heat --runs ${PW_LARGEST_RUNS:-1} > "$out/bench_dist_largest_heat.log" 2>&1
   summary "HEAT f32 ${heat_side}^2 8 sweeps, 2 GPUs against one: rc=$? $(tail -1 "$out/bench_dist_largest_heat.log")"
 fi
 
