@@ -7,6 +7,7 @@
 #include "../src/core/alloc.h"
 #include "../src/core/auto_width.h"
 #include "../src/core/exec.h"
+#include "../src/core/halo_band.h"
 #include "../src/core/image.h"
 #include "band_apps.h"
 #include "checks.h"

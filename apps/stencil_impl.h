@@ -44,47 +44,6 @@ static void ST_FN(sor_segment_)(void *vctx, int64_t i, int64_t j_begin, int64_t 
     }
 }
 
-/* A band of columns of a distributed run (core/band.h): the grid's first and last columns are the
- * halo columns, its interior columns the band's (interior row i is grid row i + 1). */
-typedef struct ST_FN(band_app_) {
-    ST_T *grid;
-    int64_t stride, cols; /* cols: the band's interior columns */
-} ST_FN(band_app_);
-
-static void ST_FN(band_put_)(const ST_FN(band_app_) *b, int64_t column, int64_t i0, int64_t i1, const void *src)
-{
-    for (int64_t i = i0; i < i1; i++) b->grid[(i + 1) * b->stride + column] = ((const ST_T *)src)[i - i0];
-}
-
-static void ST_FN(band_get_)(const ST_FN(band_app_) *b, int64_t column, int64_t i0, int64_t i1, void *dst)
-{
-    for (int64_t i = i0; i < i1; i++) ((ST_T *)dst)[i - i0] = b->grid[(i + 1) * b->stride + column];
-}
-
-static void ST_FN(put_left_)(void *app, int64_t sweep, int64_t i0, int64_t i1, const void *src)
-{
-    (void)sweep;
-    ST_FN(band_put_)(app, 0, i0, i1, src);
-}
-
-static void ST_FN(put_right_)(void *app, int64_t sweep, int64_t i0, int64_t i1, const void *src)
-{
-    (void)sweep;
-    ST_FN(band_put_)(app, ((ST_FN(band_app_) *)app)->cols + 1, i0, i1, src);
-}
-
-static void ST_FN(get_first_)(void *app, int64_t sweep, int64_t i0, int64_t i1, void *dst)
-{
-    (void)sweep;
-    ST_FN(band_get_)(app, 1, i0, i1, dst);
-}
-
-static void ST_FN(get_last_)(void *app, int64_t sweep, int64_t i0, int64_t i1, void *dst)
-{
-    (void)sweep;
-    ST_FN(band_get_)(app, ((ST_FN(band_app_) *)app)->cols, i0, i1, dst);
-}
-
 /* The sweeps (and the residual, when asked), or (band not NULL) the sweeps of one band. */
 static pw_status ST_FN(stencil_run_)(pw_image *grid, int64_t sweeps, int sor, double omega,
                                      const pw_plan *plan, const pw_band *band, double *residual, pw_run_info *info)
@@ -104,9 +63,8 @@ static pw_status ST_FN(stencil_run_)(pw_image *grid, int64_t sweeps, int sor, do
         /* a band: the link's callbacks in the plan (the vector processors work in the grid, halo
          * columns included, so they run bands as they are) */
         pw_plan base = *plan;
-        ST_FN(band_app_) app = {ctx.grid, ctx.stride, grid->cols - 2};
-        const pw_band_io io = {.app = &app, .bytes_per_row = sizeof(ST_T), .put_left = ST_FN(put_left_), .get_last = ST_FN(get_last_),
-                               .put_right = ST_FN(put_right_), .get_first = ST_FN(get_first_)};
+        pw_halo_band app = {(unsigned char *)ctx.grid, sizeof(ST_T), ctx.stride, grid->cols - 2};
+        const pw_band_io io = pw_halo_band_io(&app);
         pw_band_edges edges;
         if (band) {
             st = band->attach(band->ctx, &io, &edges);

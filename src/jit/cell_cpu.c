@@ -5,6 +5,7 @@
 
 #include "peerwave_dist.h"
 #include "../core/exec.h"
+#include "../core/halo_band.h"
 #include "../dist/dist_run.h" /* dist_run_signed */
 #include "../cuda/device/user_args.h"
 #include "cell_internal.h"
@@ -174,52 +175,20 @@ pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res)
 
 /* ---- a stencil cell's band of a distributed run: halo columns both ways, sweeps pipelined ---- */
 
-/* The band's view of the whole grid (every rank holds it whole): its halo column on the left is
- * the whole's column col0, interior row i is grid row i + 1. */
+/* A band's run: the whole grid on every rank, this band's columns swept with the link's halo
+ * columns (core/halo_band.h). */
 typedef struct stencil_band {
     pw_cell *cell;
     const pw_cell_job *job;
     unsigned char *grid; /* the whole grid */
     size_t vsize;
     int64_t stride;      /* the whole grid's row, in values */
-    int64_t col0, cols;  /* this band's interior columns */
 } stencil_band;
-
-static void band_column(const stencil_band *b, int64_t column, int64_t i0, int64_t i1, void *buf, int put)
-{
-    for (int64_t i = i0; i < i1; i++) {
-        unsigned char *at = b->grid + ((size_t)(i + 1) * (size_t)b->stride + (size_t)(b->col0 + column)) * b->vsize;
-        unsigned char *chunk = (unsigned char *)buf + (size_t)(i - i0) * b->vsize;
-        if (put) memcpy(at, chunk, b->vsize);
-        else memcpy(chunk, at, b->vsize);
-    }
-}
-static void band_put_left(void *app, int64_t sweep, int64_t i0, int64_t i1, const void *src)
-{
-    (void)sweep;
-    band_column(app, 0, i0, i1, (void *)src, 1);
-}
-static void band_put_right(void *app, int64_t sweep, int64_t i0, int64_t i1, const void *src)
-{
-    (void)sweep;
-    band_column(app, ((stencil_band *)app)->cols + 1, i0, i1, (void *)src, 1);
-}
-static void band_get_first(void *app, int64_t sweep, int64_t i0, int64_t i1, void *dst)
-{
-    (void)sweep;
-    band_column(app, 1, i0, i1, dst, 0);
-}
-static void band_get_last(void *app, int64_t sweep, int64_t i0, int64_t i1, void *dst)
-{
-    (void)sweep;
-    band_column(app, ((stencil_band *)app)->cols, i0, i1, dst, 0);
-}
 
 static pw_status stencil_band_run(void *x, const pw_options *o, const pw_band *band, pw_run_info *info)
 {
     stencil_band *b = x;
     const pw_cell_args *a = b->job->args;
-    b->col0 = band->col0, b->cols = band->cols;
     pw_plan plan;
     pw_status st = pw_plan_make(o, a->rows, band->cols, 0, &plan);
     int64_t ctx[PW_USER_CTX_WORDS];
@@ -229,8 +198,8 @@ static pw_status stencil_band_run(void *x, const pw_options *o, const pw_band *b
     if (st != PW_OK) return st;
     grid_run g = {&b->cell->host, (const unsigned char *)ctx};
     pw_kernel k = {.segment = grid_segment, .ctx = &g};
-    const pw_band_io io = {.app = b, .bytes_per_row = b->vsize, .put_left = band_put_left, .get_last = band_get_last,
-                           .put_right = band_put_right, .get_first = band_get_first};
+    pw_halo_band halo = {b->grid + (size_t)band->col0 * b->vsize, b->vsize, b->stride, band->cols};
+    const pw_band_io io = pw_halo_band_io(&halo);
     pw_band_edges edges;
     st = band->attach(band->ctx, &io, &edges);
     plan.edges = &edges;
@@ -246,7 +215,7 @@ static pw_status run_stencil_bands(pw_cell *cell, const pw_plan *plan, const pw_
 {
     const pw_cell_args *a = job->args;
     const size_t vs = cell->decl.value_size;
-    stencil_band b = {cell, job, a->grid, vs, job->stride, 0, 0};
+    stencil_band b = {cell, job, a->grid, vs, job->stride};
     pw_options o;
     pw_options_init(&o);
     o.backend = PW_BACKEND_CPU, o.strategy = plan->strategy, o.threads = plan->workers_available;
