@@ -126,15 +126,18 @@ if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
   genomes=$(mktemp -d)
   tar xzf .bench-data/kmer_test_data.tar.gz -C "$genomes" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
   g1=$genomes/GCF_000195855.1_ASM19585v1_genomic.fna g2=$genomes/GCF_000195955.2_ASM19595v2_genomic.fna
+  # (PW_GENOMES_EXTRA, e.g. "--tile-h 64": every count run again with those options as well)
+  for extra in "" ${PW_GENOMES_EXTRA:+"$PW_GENOMES_EXTRA"}; do
   for g in 1 2 $gpus; do
-    f="$out/genomes_gpus$g.txt"
+    f="$out/genomes_gpus$g${extra:+_$(echo $extra | tr -c 'a-z0-9\n' _)}.txt"
     t0=$(date +%s%N)
-    PEERWAVE_DEBUG_BANDS=1 timeout 120 ./build-gpu/peerwave sw --backend cuda $([ $g -gt 1 ] && echo --gpus $g) \
+    PEERWAVE_DEBUG_BANDS=1 timeout 120 ./build-gpu/peerwave sw --backend cuda $([ $g -gt 1 ] && echo --gpus $g) $extra \
       --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
     rc=$?
     grep "peerwave band" "$f" | tee -a "$out/summary.txt"
-    summary "genomes on $g GPU(s): rc=$rc wall $(awk -v a=$t0 -v b=$(date +%s%N) 'BEGIN { printf "%.2f", (b - a) / 1e9 }')s $(grep -E '^(score|end_a|end_b|seconds|gcups|lane_bits|tile_w|tile_h|tile_w_source):' "$f" | tr '\n' ' ')"
+    summary "genomes on $g GPU(s) $extra: rc=$rc wall $(awk -v a=$t0 -v b=$(date +%s%N) 'BEGIN { printf "%.2f", (b - a) / 1e9 }')s $(grep -E '^(score|end_a|end_b|seconds|gcups|lane_bits|tile_w|tile_h|tile_w_source):' "$f" | tr '\n' ' ')"
     [ $g = $gpus ] && break
+  done
   done
   # one GPU at a fixed width (PW_GENOMES_W128=1; before 2e4c7eb the bands ran at w = 128, h = 64)
   if [ -n "${PW_GENOMES_W128:-}" ]; then
