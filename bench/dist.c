@@ -6,7 +6,11 @@
  * HEAT's residual, SAT's whole table) bit for bit.
  *
  *   bench_dist [--ranks R] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]]
- *              [--sat-f32 1] [--only sw|heat|sat] [--no-reference 1] [--runs 1..3]
+ *              [--turns 0|1] [--sat-f32 1] [--only sw|heat|sat] [--no-reference 1] [--runs 1..3]
+ *
+ * --turns 1: ranks that share a device run their one-way bands one after another
+ * (pw_comm_set_turns): with R = K x G ranks on G GPUs, K narrower bands a GPU in a cyclic split of
+ * the columns (docs/DISTRIBUTED.md, "Cyclic bands").
  *
  * --runs N (default 3): the median of N runs of each (1 for the largest grids, whose inputs and
  * checks alone take a while).
@@ -90,7 +94,7 @@ typedef struct problem {
     int threads;
 } problem;
 
-static int gpus, blocks, sw_blocks, direct = 1; /* --gpus, --blocks, --sw-blocks, --direct */
+static int gpus, blocks, sw_blocks, direct = 1, turns; /* --gpus, --blocks, --sw-blocks, --direct, --turns */
 static int sat_f32;                               /* --sat-f32: SAT f32 -> f32 instead of u8 -> i64 */
 static const char *only;                          /* --only sw|heat|sat */
 
@@ -278,7 +282,7 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
     }
     pw_comm *comms[64] = {0};
     if (ranks > 1) pw_comm_local(ranks, comms);
-    for (int k = 0; ranks > 1 && k < ranks; k++) pw_comm_set_direct(comms[k], direct);
+    for (int k = 0; ranks > 1 && k < ranks; k++) pw_comm_set_direct(comms[k], direct), pw_comm_set_turns(comms[k], turns);
     rank_run runs[64];
     pthread_t ids[64];
     const double t0 = now();
@@ -330,6 +334,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--gpus")) gpus = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--blocks")) blocks = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--direct")) direct = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--turns")) turns = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--sw-blocks")) sw_blocks = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--sat-f32")) sat_f32 = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--only")) only = argv[k + 1];
@@ -345,12 +350,13 @@ int main(int argc, char **argv)
         return 2;
     }
     if (ranks < 2 || ranks > 64 || threads < 1 || gpus < 0 || blocks < 0 || runs < 1 || runs > 3) {
-        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]] [--sat-f32 0|1] [--only sw|heat|sat] [--no-reference 1] [--runs 1..3]\n");
+        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]] [--turns 0|1] [--sat-f32 0|1] [--only sw|heat|sat] [--no-reference 1] [--runs 1..3]\n");
         return 2;
     }
     if (gpus)
-        printf("ranks %d on %d GPU(s)%s, hand-over %s, against one GPU (CUDA engines)\n", ranks, gpus,
-               blocks ? ", each rank's blocks capped" : "", direct ? "direct (where possible)" : "through the host");
+        printf("ranks %d on %d GPU(s)%s%s, hand-over %s, against one GPU (CUDA engines)\n", ranks, gpus,
+               blocks ? ", each rank's blocks capped" : "", turns ? ", ranks sharing a GPU in turns" : "",
+               direct ? "direct (where possible)" : "through the host");
     else
         printf("ranks %d x %d threads against one process of %d threads (CPU engines)\n", ranks, threads, ranks * threads);
     printf("%-6s %10s %12s %12s %8s %12s %12s %8s  %s\n", "app", "size", "one_s", "ranks_s", "ratio", "one_kern_s",

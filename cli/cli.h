@@ -46,6 +46,7 @@ typedef struct cli_common {
     int device_given; /* --device was given (else --mpi takes the rank's local index) */
     int balance;   /* --balance: band widths by each rank's measured speed (pw_comm_measure_weight) */
     int nccl;      /* --nccl: with --mpi, GPU bands' chunks over NCCL (pw_comm_use_nccl) */
+    int bands_per_gpu; /* --bands-per-gpu K: with --gpus/--devices, K bands a GPU in turns (0: 1) */
 } cli_common;
 
 #define CLI_COMMON_HELP                                                                    \
@@ -83,6 +84,9 @@ typedef struct cli_common {
     "                              Ctrl-C stops a run cleanly (exit 130)\n"               \
     "  --gpus N, --devices 0,1,..  sw and dtw: one run over these GPUs of this machine\n"   \
     "                              (bands of columns, a thread a GPU: docs/DISTRIBUTED.md)\n" \
+    "  --bands-per-gpu K           sw and dtw with --gpus/--devices: K narrower bands a GPU,\n" \
+    "                              run one after another (a cyclic split of the columns:\n" \
+    "                              a shorter pipeline start; same results)\n" \
     "  --balance                   with --mpi, --gpus or --devices: band widths by each rank's\n" \
     "                              speed, measured by a short run first (same results)\n" \
     "  --mpi                       one rank of mpirun's processes: the run is split into\n" \

@@ -217,17 +217,22 @@ static pw_status run_on_devices(void *arg)
 {
     pw_job *job = arg;
     const cli_common *c = devices_of;
-    const int n = c->n_devices;
-    pw_comm *comms[16];
-    device_rank ranks[16];
-    pthread_t ids[16];
-    int started[16] = {0};
+    /* --bands-per-gpu K: K ranks a GPU, rank k on the k mod G-th, taking turns on it (a cyclic
+     * split of the columns: pw_comm_set_turns) */
+    const int per_gpu = c->bands_per_gpu > 1 ? c->bands_per_gpu : 1, n = c->n_devices * per_gpu;
+    enum { MOST = 64 }; /* (cli_util.c refuses more) */
+    pw_comm *comms[MOST];
+    device_rank ranks[MOST];
+    pthread_t ids[MOST];
+    int started[MOST] = {0};
+    if (n > MOST) return PW_ERR_INVALID_ARGUMENT;
     pw_status st = pw_comm_local(n, comms);
     if (st != PW_OK) return st;
     for (int k = 0; k < n; k++) {
         device_rank *r = &ranks[k];
         *r = (device_rank){.comm = comms[k], .job = *job};
-        r->job.options.device = c->devices[k];
+        if (per_gpu > 1) pw_comm_set_turns(comms[k], 1);
+        r->job.options.device = c->devices[k % c->n_devices];
         r->job.options.backend = PW_BACKEND_CUDA;
         if (k > 0 && st == PW_OK) st = rank_results(r); /* (its own results: rank 0's are the caller's) */
     }
@@ -249,7 +254,12 @@ pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job)
 {
     if (cli_in_batch()) return cli_batch_run_job(job);
     dist_balance = c->balance;
-    if (c->n_devices > 1) {
+    if (c->n_devices > 1 || c->bands_per_gpu > 1) {
+        if (c->bands_per_gpu > 1 && job->kind != PW_JOB_SW && job->kind != PW_JOB_DTW) {
+            pw_set_error_detail("--bands-per-gpu: sw and dtw only (their bands hand over one column, in one direction, "
+                                "and keep little on the GPU)");
+            return PW_ERR_UNSUPPORTED;
+        }
         if (job->kind == PW_JOB_CELL) {
             pw_set_error_detail("a user cell over several GPUs (--gpus/--devices) is not built yet; --mpi runs a linear "
                                 "cell's bands on the CPU");

@@ -109,7 +109,7 @@ static pw_comm *mpi_comm; /* --mpi (cli_mpi_start) */
 enum { OPT_BACKEND = 1001, OPT_STRATEGY, OPT_SHAPE, OPT_TILE_H, OPT_TILE_W, OPT_THREADS,
        OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS, OPT_TRACE, OPT_WATCHDOG, OPT_MAX_BLOCKS,
        OPT_ROWS_PER_THREAD, OPT_LAYOUT, OPT_TRAIN_RATIO, OPT_WISDOM, OPT_SIMD, OPT_MPI, OPT_GPUS, OPT_DEVICES, OPT_BALANCE,
-       OPT_NCCL };
+       OPT_NCCL, OPT_BANDS_PER_GPU };
 
 static const struct option common_options[] = {
     {"backend", required_argument, 0, OPT_BACKEND}, {"strategy", required_argument, 0, OPT_STRATEGY},
@@ -124,6 +124,7 @@ static const struct option common_options[] = {
     {"simd", required_argument, 0, OPT_SIMD},       {"mpi", no_argument, 0, OPT_MPI},
     {"gpus", required_argument, 0, OPT_GPUS},       {"devices", required_argument, 0, OPT_DEVICES},
     {"balance", no_argument, 0, OPT_BALANCE},       {"nccl", no_argument, 0, OPT_NCCL},
+    {"bands-per-gpu", required_argument, 0, OPT_BANDS_PER_GPU},
     {"help", no_argument, 0, 'h'}};
 #define N_COMMON (int)(sizeof common_options / sizeof common_options[0])
 
@@ -188,6 +189,10 @@ static int common_option(cli_common *c, int opt, const char *arg)
         if (cli_parse_int("--gpus", arg, 1, 16, &v)) return -1;
         c->n_devices = (int)v;
         for (int d = 0; d < c->n_devices; d++) c->devices[d] = d;
+        return 1;
+    case OPT_BANDS_PER_GPU:
+        if (cli_parse_int("--bands-per-gpu", arg, 1, 16, &v)) return -1;
+        c->bands_per_gpu = (int)v;
         return 1;
     case OPT_DEVICES: {
         c->n_devices = 0;
@@ -289,6 +294,15 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         setenv("CUDA_MODULE_LOADING", "EAGER", 0);
     if (common->n_devices > 1 && common->mpi) {
         cli_error("--gpus/--devices and --mpi: one or the other (under mpirun each rank takes one GPU: --device)");
+        return -1;
+    }
+    if (common->bands_per_gpu > 1 && common->n_devices < 1) {
+        cli_error("--bands-per-gpu goes with --gpus or --devices");
+        return -1;
+    }
+    if (common->n_devices * (common->bands_per_gpu ? common->bands_per_gpu : 1) > 64) {
+        cli_error("--bands-per-gpu %d on %d GPUs: %d bands, at most 64", common->bands_per_gpu, common->n_devices,
+                  common->n_devices * common->bands_per_gpu);
         return -1;
     }
     if (common->nccl && !common->mpi) {

@@ -59,6 +59,17 @@ void pw_comm_set_chunk(pw_comm *comm, int64_t rows);
  * Set it alike on every rank. */
 void pw_comm_set_direct(pw_comm *comm, int direct);
 
+/* Ranks that share a device take turns: a rank whose band is one-way (SW, DTW, SAT, INTHIST, a
+ * linear user cell: no halo columns coming back) starts its engine only once the rank before it
+ * on the same device (the same GPU, or for CPU bands the same host) has finished its own, in rank
+ * order, each then with the whole device; its storage is set up before it waits, so the band on
+ * its left hands its column over meanwhile.  With more ranks than GPUs (rank k on GPU k mod G) this
+ * is a cyclic split of the columns: each GPU runs several narrower bands one after another, and
+ * the pipeline's start, one tile-row's crossing of a band per hop, shrinks with the bands' width
+ * (docs/DISTRIBUTED.md, "Cyclic bands").  In-place sweeps (HEAT, SOR) hand columns both ways and
+ * ignore it.  0 (the default): ranks sharing a device run at once.  Set it alike on every rank. */
+void pw_comm_set_turns(pw_comm *comm, int turns);
+
 /* GPU bands of MPI ranks (pw_comm_mpi, a GPU a process) move their chunks with NCCL: ncclSend /
  * ncclRecv between device buffers (NVLink inside a host, the network between hosts) instead of
  * copies through host memory and MPI messages; MPI still starts the ranks and carries everything

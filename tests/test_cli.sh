@@ -614,6 +614,10 @@ PEERWAVE_TASK_QUEUES=central "$pw" heat --size 100x90 --sweeps 3 --strategy task
 [ $? -ne 0 ] && [ "$(wc -l < "$tmp/err")" = 1 ] && ok || bad "sw --gpus 16: $(head -2 "$tmp/err")"
 expect 2 sw --devices 0,0 "$ex/query.fa" "$ex/target.fa"
 expect 2 sw --devices 0,x "$ex/query.fa" "$ex/target.fa"
+# --bands-per-gpu: only with --gpus/--devices, at most 64 bands in all
+expect 2 sw --bands-per-gpu 2 "$ex/query.fa" "$ex/target.fa"
+expect 2 sw --gpus 8 --bands-per-gpu 9 "$ex/query.fa" "$ex/target.fa"
+expect 2 sw --gpus 2 --bands-per-gpu 0 "$ex/query.fa" "$ex/target.fa"
 
 # --mpi: the same run as bands of columns over mpirun's ranks, every result equal to one process's
 # (when this build has MPI and mpirun is there; else --mpi is a clear error)

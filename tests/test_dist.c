@@ -486,6 +486,9 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
     rng r = {seed};
     for (int k = 0; k < cases; k++) {
         pw_comm_set_chunk(c, range(&r, 0, 3) ? range(&r, 1, 40) : 0);
+        /* ranks of one host taking turns (one after another: the CPU's bands share its cores) or
+         * running at once; in-place sweeps ignore turns */
+        pw_comm_set_turns(c, range(&r, 0, 3) == 0);
         if (k % 10 == 5) { /* band widths by weight (a rank's own, from the shared draw): results stay the same */
             double w = 1;
             for (int q = 0; q <= pw_comm_rank(c); q++) w = (double)range(&r, 1, 8);
@@ -513,7 +516,14 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
         default: case_stencil(c, &r, log); break;
         }
     }
+    pw_comm_set_turns(c, 0);
     case_failures(c, log);
+    /* and again with turns: a rank that fails (or waits for its turn) ends every rank alike */
+    pw_comm_set_turns(c, 1);
+    set_context(log, "turns");
+    case_failures(c, log);
+    set_context(log, NULL);
+    pw_comm_set_turns(c, 0);
 }
 
 /* PW_TEST_GPUS=G: rank k on device k mod G (the hand-over between GPUs: peer memory or the host);
@@ -660,6 +670,8 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
          * for a chunk queued behind its own kernel, so only direct hand-overs there) */
         const int direct = range(&r, 0, 2) != 0 || getenv("PW_TEST_SERIAL_KERNELS");
         pw_comm_set_direct(c, direct);
+        /* ranks sharing a GPU in turns (cyclic bands) or at once */
+        pw_comm_set_turns(c, range(&r, 0, 2) == 0);
         set_context(log, direct ? "direct hand-over" : "hand-over through the host");
         pw_options cpu, gpu;
         pw_options_init(&cpu);

@@ -54,6 +54,11 @@ extern "C" pw_status pw_cuda_describe(int device, char *buf, size_t size)
     return st;
 }
 
+extern "C" pw_status pw_cuda_bus_id(int device, char *buf, size_t size)
+{
+    return pw_from_cuda(cudaDeviceGetPCIBusId(buf, (int)size, device));
+}
+
 /* ---- a band of columns of a larger run (core/band.h, gpu_band.cuh) ------------------------- */
 
 /* The band's edge column in the linear apps' storage, as on the CPU (core/linear_buffers.h): the

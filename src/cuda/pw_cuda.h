@@ -28,6 +28,9 @@ void pw_cuda_stream_destroy(void *stream);
 
 /* "cuda:<name>:<n> SMs" of `device` into buf (truncated to size), for wisdom keys. */
 pw_status pw_cuda_describe(int device, char *buf, size_t size);
+/* `device`'s PCI bus id ("0000:1b:00.0") into buf: which GPU it is, whatever the process's
+ * CUDA_VISIBLE_DEVICES numbering (pw_comm_set_turns: ranks that share a GPU). */
+pw_status pw_cuda_bus_id(int device, char *buf, size_t size);
 
 /* Breadth-first levels on `device` (pw_bfs's CUDA backend; the graph already checked):
  * PW_BFS_TASKS / PW_BFS_TASKS_CENTRAL on the task engine, PW_BFS_LEVELS a launch a level. */

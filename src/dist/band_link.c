@@ -66,6 +66,15 @@ struct pw_band_link {
     void *offer_request[4]; /* sends to the left and right neighbour, then receives */
     int offers;             /* (the link thread's) 0: not posted, 1: in flight, 2: swapped */
     atomic_int swapped;
+    /* Turns (pw_comm_set_turns): this band's engine starts once the rank before it on its device
+     * (turn_prev) has sent its word, and the rank after it (turn_next) gets this band's word once
+     * its engine has stopped.  -1: none. */
+    int turn_prev, turn_next;
+    int turn_word;
+    void *turn_request;     /* the word from turn_prev, in flight (the link's thread tests it) */
+    atomic_int turn_have;   /* it is in (or there is none to wait for) */
+    atomic_int turn_off;    /* the app's edges go both ways (in-place sweeps): no turns, as
+                               every rank decides, since every rank runs the same app */
     int direct[2];          /* (written before swapped) the left / right side is direct */
     int offered;            /* (written before the data phase ends) this rank offered: a
                                neighbour may have taken it, whatever this side decided */
@@ -378,6 +387,37 @@ static void link_stalled(pw_band_link *l)
               l->comm->rank, (double)l->watchdog_ns * 1e-9, what);
 }
 
+/* The turn's word from turn_prev, on the link's thread (it alone tests requests). */
+static void turn_step(pw_band_link *l)
+{
+    pw_status st;
+    if (!l->turn_request || !l->comm->ops->test(l->comm->ctx, l->turn_request, &st)) return;
+    l->turn_request = NULL;
+    if (st != PW_OK) link_fail(l, PW_ERR_INTERNAL, 0, "rank %d: the transport failed: %s", l->comm->rank, pw_error_detail());
+    if (debug_link()) fprintf(stderr, "peerwave link: rank %d: its turn (rank %d is done)\n", l->comm->rank, l->turn_prev);
+    atomic_store_explicit(&l->turn_have, 1, memory_order_release);
+}
+
+/* Once this band's engine has stopped (whatever became of it), the word to the next rank on its
+ * device: its engine may start.  A rank that failed sends it too; the next one then learns of the
+ * failure from its own neighbours. */
+static void turn_pass(pw_band_link *l)
+{
+    if (l->turn_next < 0 || atomic_load(&l->turn_off)) return;
+    unsigned round = 0;
+    while (!atomic_load_explicit(&l->app_gone, memory_order_acquire)) {
+        turn_step(l);
+        pw_backoff(&round);
+    }
+    static const int word = 1;
+    void *request;
+    pw_status st;
+    if (l->comm->ops->isend(l->comm->ctx, l->turn_next, pw_comm_tag(l->comm, PW_TAG_TURN), &word, sizeof word, &request) != PW_OK)
+        return; /* (a transport that cannot send is broken: the next rank's neighbours fail it) */
+    round = 0;
+    while (!l->comm->ops->test(l->comm->ctx, request, &st)) pw_backoff(&round);
+}
+
 static void *link_main(void *arg)
 {
     pw_band_link *l = arg;
@@ -392,6 +432,7 @@ static void *link_main(void *arg)
     for (;;) {
         if (atomic_load(&l->abandon) || atomic_load(&l->failed)) break;
         if (poll_words(l, &pending)) break; /* (END cannot come before our data is all there) */
+        turn_step(l);
         int moved = 0, open = 0, unheard = 0; /* unheard: an open channel that never completed a chunk */
         const int swap = atomic_load_explicit(&l->attached, memory_order_acquire) ? swap_offers(l) : 0;
         if (swap < 0) {
@@ -449,17 +490,30 @@ static void *link_main(void *arg)
         round = 0;
         while (!atomic_load_explicit(&l->app_gone, memory_order_acquire)) {
             if (poll_words(l, &pending)) atomic_store(&l->failed, 1);
+            turn_step(l);
             pw_backoff(&round);
         }
     }
+    turn_pass(l);
     send_word(l, ok && !atomic_load(&l->abandon) && !atomic_load(&l->failed) ? WORD_END : WORD_ABORT);
     /* the neighbours' words: each sends exactly one, when it is done or gives up */
     round = 0;
     for (;;) {
         poll_words(l, &pending);
+        turn_step(l);
         if (!pending) break;
         pw_backoff(&round);
     }
+    /* (the app waits for its turn in attach on what turn_step sees: the thread stays while it may) */
+    if (l->turn_request && !atomic_load(&l->turn_off) && !atomic_load(&l->turn_have)) {
+        round = 0;
+        while (l->turn_request && !atomic_load_explicit(&l->app_gone, memory_order_acquire)) {
+            turn_step(l);
+            pw_backoff(&round);
+        }
+    }
+    if (l->turn_request) (void)l->comm->ops->cancel(l->comm->ctx, l->turn_request); /* (never came, or no turns) */
+    l->turn_request = NULL;
     atomic_store_explicit(&l->closed, 1, memory_order_release);
     return NULL;
 }
@@ -472,6 +526,15 @@ static pw_status link_attach(void *ctx, const pw_band_io *io, pw_band_edges *edg
     pthread_mutex_lock(&l->lock);
     pw_status st = l->leaving ? PW_ERR_TIMEOUT : attach_locked(l, io, edges); /* (too late: the link gave up) */
     pthread_mutex_unlock(&l->lock);
+    if (io->put_right || io->get_first) atomic_store(&l->turn_off, 1);
+    /* This band's turn on its device: its storage is attached (the left neighbour's column comes
+     * in meanwhile), its engine starts once the rank before it on the device is done.  No clock:
+     * that rank's engine has its own, and a failure anywhere reaches this link as an ABORT. */
+    unsigned round = 0;
+    while (st == PW_OK && !atomic_load(&l->turn_off) && !atomic_load_explicit(&l->turn_have, memory_order_acquire)) {
+        if (atomic_load(&l->failed)) st = PW_ERR_TIMEOUT;
+        pw_backoff(&round);
+    }
     return st;
 }
 
@@ -539,8 +602,8 @@ static void link_abort_alone(pw_comm *comm)
     }
 }
 
-pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_t watchdog_ns, int gpu, int64_t col0,
-                             int64_t cols, int64_t total_cols, pw_band *band, pw_band_link **link)
+pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_t watchdog_ns, int gpu, int turn_prev,
+                             int turn_next, int64_t col0, int64_t cols, int64_t total_cols, pw_band *band, pw_band_link **link)
 {
     pw_band_link *l = pw_malloc(sizeof *l);
     if (!l) {
@@ -578,6 +641,10 @@ pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_
     atomic_init(&l->closed, 0);
     atomic_init(&l->abandon, 0);
     atomic_init(&l->failed, 0);
+    l->turn_prev = turn_prev;
+    l->turn_next = turn_next;
+    atomic_init(&l->turn_have, turn_prev < 0);
+    atomic_init(&l->turn_off, 0);
     pthread_mutex_init(&l->lock, NULL);
     l->ctl_peer[0] = left;
     l->ctl_peer[1] = right;
@@ -586,15 +653,19 @@ pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_
         if (l->ctl_peer[side] >= 0)
             st = comm->ops->irecv(comm->ctx, l->ctl_peer[side], pw_comm_tag(l->comm, PW_TAG_CONTROL), &l->ctl_word[side], sizeof(int),
                                   &l->ctl_request[side]);
+    if (st == PW_OK && turn_prev >= 0)
+        st = comm->ops->irecv(comm->ctx, turn_prev, pw_comm_tag(comm, PW_TAG_TURN), &l->turn_word, sizeof(int), &l->turn_request);
     if (st == PW_OK && pthread_create(&l->thread, NULL, link_main, l) != 0) {
         /* no thread: the link's last words on this one, so the neighbours end too (ABORT) */
         atomic_store(&l->abandon, 1);
+        atomic_store(&l->app_gone, 1); /* (no app will come: the turn goes on at once) */
         link_main(l);
         st = PW_ERR_THREAD;
     }
     if (st != PW_OK) {
         for (int side = 0; side < 2; side++)
             if (l->ctl_request[side]) (void)comm->ops->cancel(comm->ctx, l->ctl_request[side]);
+        if (l->turn_request) (void)comm->ops->cancel(comm->ctx, l->turn_request);
         pthread_mutex_destroy(&l->lock);
         free(l);
         if (st != PW_ERR_THREAD) link_abort_alone(comm);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dist_run.h"
 #include "../core/alloc.h"
@@ -46,6 +47,42 @@ static void rank_device(pw_backend backend, int device, char *buf, size_t size)
 #endif
 }
 
+/* Which device this rank's band runs on, for pw_comm_set_turns: the host and, for a GPU, its bus
+ * id (ranks of one host may number their GPUs differently); "" when the rank has failed. */
+static void rank_device_key(pw_status local, pw_backend backend, int device, char *buf, size_t size)
+{
+    char host[64] = "";
+    buf[0] = 0;
+    if (local != PW_OK) return;
+    if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "?");
+    host[sizeof host - 1] = 0;
+    char bus[32] = "";
+#ifdef PW_HAVE_CUDA
+    if (backend == PW_BACKEND_CUDA && pw_cuda_bus_id(device, bus, sizeof bus) != PW_OK) snprintf(bus, sizeof bus, "device %d", device);
+#else
+    (void)device;
+#endif
+    snprintf(buf, size, "%s %s", host, backend == PW_BACKEND_CUDA ? bus : "cpu");
+}
+
+/* pw_comm_set_turns: the ranks before and after this one that run on its device (-1: none), from
+ * every rank's key (collective; a failed rank's empty key matches none). */
+static pw_status turn_peers(pw_comm *comm, const char *key, int *prev, int *next)
+{
+    char mine[DIST_DEVICE_BYTES];
+    _Static_assert(DIST_DEVICE_BYTES <= PW_COMM_ENTRY, "keys fit the scratch");
+    char(*all)[DIST_DEVICE_BYTES] = (char(*)[DIST_DEVICE_BYTES])(void *)pw_comm_gathered(comm);
+    snprintf(mine, sizeof mine, "%s", key);
+    *prev = *next = -1;
+    pw_status st = comm->ops->allgather(comm->ctx, mine, all, sizeof mine);
+    for (int k = 0; st == PW_OK && mine[0] && k < comm->size; k++) {
+        if (strcmp(all[k], mine) != 0) continue;
+        if (k < comm->rank) *prev = k;
+        if (k > comm->rank && *next < 0) *next = k;
+    }
+    return st;
+}
+
 /* Agree, run this rank's band of columns [col0, col0 + cols) with its link, conclude: every rank's
  * `bytes` result bytes in all. */
 static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *sig, const pw_options *options,
@@ -63,8 +100,22 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     /* The width model on GPU bands only: CPU ranks of one host share its cores, so corners
      * trained at once would time each other (and the CPU's bands run on the vector processors'
      * own tiles). */
+    /* Turns (pw_comm_set_turns): ranks that share a device also train the width model one after
+     * another, so that no corner's timing shares the GPU with another's */
+    int turn_prev = -1, turn_next = -1, token = 1;
+    if (comm->turns) {
+        char key[DIST_DEVICE_BYTES];
+        rank_device_key(local, backend, o.device, key, sizeof key);
+        pw_status st = turn_peers(comm, key, &turn_prev, &turn_next);
+        if (st == PW_OK && turn_prev >= 0) st = dist_message(comm, 0, turn_prev, PW_TAG_TRAIN, &token, sizeof token);
+        if (st != PW_OK) local = st;
+    }
     if (local == PW_OK && tiles && backend == PW_BACKEND_CUDA) local = tiles(args, backend, &o);
     else o.width_model = -1;
+    if (turn_next >= 0) {
+        pw_status st = dist_message(comm, 1, turn_next, PW_TAG_TRAIN, &token, sizeof token);
+        if (st != PW_OK && local == PW_OK) local = st;
+    }
     char device[DIST_DEVICE_BYTES];
     rank_device(local == PW_OK ? backend : PW_BACKEND_CPU, local == PW_OK ? o.device : 0, device, sizeof device);
     pw_status st = dist_agree(comm, local, &agreed, device);
@@ -81,7 +132,8 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     pw_band band;
     pw_band_link *link;
     int remote = 0;
-    st = pw_band_link_start(comm, rows, sweeps, watchdog_ns, backend == PW_BACKEND_CUDA, col0, cols, total_cols, &band, &link);
+    st = pw_band_link_start(comm, rows, sweeps, watchdog_ns, backend == PW_BACKEND_CUDA, turn_prev, turn_next, col0, cols,
+                            total_cols, &band, &link);
     if (st == PW_OK) {
         const pw_status app = fn(args, &o, &band, mine);
         char detail[256];

@@ -23,6 +23,11 @@ void pw_comm_set_direct(pw_comm *comm, int direct)
     if (comm) comm->direct_off = !direct;
 }
 
+void pw_comm_set_turns(pw_comm *comm, int turns)
+{
+    if (comm) comm->turns = turns != 0;
+}
+
 #ifndef PW_HAVE_NCCL
 pw_status pw_comm_use_nccl(pw_comm *comm)
 {

@@ -69,6 +69,8 @@ struct pw_comm {
     int debug_mute; /* fault injection (tests): this rank's link never sends the last sweep's
                        leftward chunks, which the left neighbour's engine does not read -- only
                        the links' trailing watchdog can end that run (band_link.c) */
+    int turns;     /* pw_comm_set_turns: ranks that share a device run their one-way bands one
+                      after another, in rank order (band_link.c) */
     unsigned tag_runs; /* runs before the tags repeat: what the transport's largest tag allows
                           (MPI_TAG_UB, at least 4096 runs); 0: 4096.  A message a failed run left
                           unreceived can only meet a run this many runs later. */
@@ -89,7 +91,8 @@ static inline unsigned char *pw_comm_own(const pw_comm *c) { return c->scratch +
 static inline void *pw_comm_results(const pw_comm *c) { return c->scratch + (size_t)c->size * 2 * PW_COMM_ENTRY + PW_COMM_ENTRY; }
 
 /* Tags: a run's own (comm->run, as the ranks' calls come in the same order), a kind each. */
-enum { PW_TAG_RIGHTWARD, PW_TAG_LEFTWARD, PW_TAG_CONTROL, PW_TAG_CHAIN, PW_TAG_GATHER, PW_TAG_DIRECT, PW_TAG_KINDS };
+enum { PW_TAG_RIGHTWARD, PW_TAG_LEFTWARD, PW_TAG_CONTROL, PW_TAG_CHAIN, PW_TAG_GATHER, PW_TAG_DIRECT, PW_TAG_TURN, PW_TAG_TRAIN, PW_TAG_KINDS };
+/* (MPI guarantees tags up to 32767: 4096 runs of 8 kinds) */
 static inline int pw_comm_tag(const pw_comm *comm, int kind)
 {
     return (int)(comm->run % (comm->tag_runs ? comm->tag_runs : 4096u)) * PW_TAG_KINDS + kind;

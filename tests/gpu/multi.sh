@@ -126,9 +126,12 @@ if stage genomes && [ -f .bench-data/kmer_test_data.tar.gz ]; then
   genomes=$(mktemp -d)
   tar xzf .bench-data/kmer_test_data.tar.gz -C "$genomes" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
   g1=$genomes/GCF_000195855.1_ASM19585v1_genomic.fna g2=$genomes/GCF_000195955.2_ASM19595v2_genomic.fna
-  # (PW_GENOMES_EXTRA, e.g. "--tile-h 64": every count run again with those options as well)
-  for extra in "" ${PW_GENOMES_EXTRA:+"$PW_GENOMES_EXTRA"}; do
+  # (PW_GENOMES_EXTRA, option sets separated by ';', e.g. "--tile-h 64;--bands-per-gpu 4": every
+  # count run again with each set as well; one GPU not with --bands-per-gpu)
+  IFS=';' read -r -a extras <<< "${PW_GENOMES_EXTRA:-}"
+  for extra in "" "${extras[@]}"; do
   for g in 1 2 $gpus; do
+    [ $g = 1 ] && [[ "$extra" == *bands-per-gpu* ]] && continue
     f="$out/genomes_gpus$g${extra:+_$(echo $extra | tr -c 'a-z0-9\n' _)}.txt"
     t0=$(date +%s%N)
     PEERWAVE_DEBUG_BANDS=1 timeout 120 ./build-gpu/peerwave sw --backend cuda $([ $g -gt 1 ] && echo --gpus $g) $extra \
