@@ -106,8 +106,9 @@ pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first
 
 /* SW and DTW: every rank passes the whole sequences (the same on every rank: checked); the
  * columns (b) are split by pw_dist_split; the result arrives on every rank (info: this rank's
- * band's run, but cells counts the whole matrix and seconds is the longest band's, so that their
- * ratio is the run's rate).  With tile_w 0, GPU bands take the width model's width for their own
+ * band's run, but cells counts the whole matrix and seconds is the run's span, from the first
+ * band's engine starting to the last one's stopping, on the ranks' wall clocks -- at least the
+ * longest band's own time -- so that their ratio is the run's rate).  With tile_w 0, GPU bands take the width model's width for their own
  * band (trained on its corners, or from the wisdom file) and SW's tall tiles as pw_sw would; CPU
  * bands keep the fixed tiles. */
 pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "band_link.h"
 #include "../core/alloc.h"
@@ -75,6 +76,8 @@ struct pw_band_link {
     atomic_int turn_have;   /* it is in (or there is none to wait for) */
     atomic_int turn_off;    /* the app's edges go both ways (in-place sweeps): no turns, as
                                every rank decides, since every rank runs the same app */
+    int64_t began_ns, ended_ns; /* (the app's thread) wall clock when its engine could start (the
+                               attach returned) and when it stopped (the detach came): 0 if not */
     int direct[2];          /* (written before swapped) the left / right side is direct */
     int offered;            /* (written before the data phase ends) this rank offered: a
                                neighbour may have taken it, whatever this side decided */
@@ -520,6 +523,21 @@ static void *link_main(void *arg)
 
 static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_edges *edges);
 
+/* The wall clock (CLOCK_REALTIME: comparable between processes, and between hosts as far as
+ * their clocks agree), for pw_band_link_times. */
+static int64_t wall_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+void pw_band_link_times(const pw_band_link *l, int64_t *began_ns, int64_t *ended_ns)
+{
+    *began_ns = l->began_ns;
+    *ended_ns = l->ended_ns;
+}
+
 static pw_status link_attach(void *ctx, const pw_band_io *io, pw_band_edges *edges)
 {
     pw_band_link *l = ctx;
@@ -535,6 +553,7 @@ static pw_status link_attach(void *ctx, const pw_band_io *io, pw_band_edges *edg
         if (atomic_load(&l->failed)) st = PW_ERR_TIMEOUT;
         pw_backoff(&round);
     }
+    if (st == PW_OK) l->began_ns = wall_ns();
     return st;
 }
 
@@ -574,6 +593,7 @@ static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_ed
 static void link_detach(void *ctx, pw_status status)
 {
     pw_band_link *l = ctx;
+    if (!l->ended_ns) l->ended_ns = wall_ns();
     if (status != PW_OK) atomic_store(&l->abandon, 1);
     atomic_store_explicit(&l->app_gone, 1, memory_order_release);
     unsigned round = 0;

@@ -83,11 +83,26 @@ static pw_status turn_peers(pw_comm *comm, const char *key, int *prev, int *next
     return st;
 }
 
+/* The run's span over every rank (collective, after a run that succeeded everywhere): the latest
+ * engine's stop less the earliest one's start, in seconds. */
+static pw_status run_span(pw_comm *comm, const int64_t mine[2], double *span_s)
+{
+    int64_t(*all)[2] = (int64_t(*)[2])(void *)pw_comm_gathered(comm);
+    pw_status st = comm->ops->allgather(comm->ctx, mine, all, sizeof(int64_t[2]));
+    int64_t began = 0, ended = 0;
+    for (int k = 0; st == PW_OK && k < comm->size; k++) {
+        if (all[k][0] && (!began || all[k][0] < began)) began = all[k][0];
+        if (all[k][1] > ended) ended = all[k][1];
+    }
+    *span_s = began && ended > began ? (double)(ended - began) * 1e-9 : 0;
+    return st;
+}
+
 /* Agree, run this rank's band of columns [col0, col0 + cols) with its link, conclude: every rank's
  * `bytes` result bytes in all. */
 static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *sig, const pw_options *options,
                           int64_t rows, int64_t sweeps, int64_t col0, int64_t cols, int64_t total_cols, band_tiles_fn tiles,
-                          band_run_fn fn, void *args, void *mine, void *all, size_t bytes)
+                          band_run_fn fn, void *args, void *mine, void *all, size_t bytes, double *span_s)
 {
     pw_options o;
     int64_t watchdog_ns = 0;
@@ -132,12 +147,14 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     pw_band band;
     pw_band_link *link;
     int remote = 0;
+    int64_t times[2] = {0, 0}; /* this rank's engine began, ended (pw_band_link_times) */
     st = pw_band_link_start(comm, rows, sweeps, watchdog_ns, backend == PW_BACKEND_CUDA, turn_prev, turn_next, col0, cols,
                             total_cols, &band, &link);
     if (st == PW_OK) {
         const pw_status app = fn(args, &o, &band, mine);
         char detail[256];
         snprintf(detail, sizeof detail, "%s", pw_error_detail()); /* (finish may write its own) */
+        pw_band_link_times(link, &times[0], &times[1]);
         const pw_status link_st = pw_band_link_finish(link, app, &remote);
         /* an engine whose link gave up ends in PW_ERR_TIMEOUT: then the link's reason is the
          * rank's; any other failure of the app is its own */
@@ -149,17 +166,24 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
             pw_set_error_detail("%s", detail);
         }
     }
-    return dist_conclude(comm, st, remote, mine, all, bytes);
+    st = dist_conclude(comm, st, remote, mine, all, bytes);
+    if (st == PW_OK && span_s) st = run_span(comm, times, span_s);
+    return st;
 }
 
 static pw_status check_comm(const pw_comm *comm) { return comm ? PW_OK : PW_ERR_NULL_ARGUMENT; }
 
-/* An SW or DTW result's info is this rank's run but for the whole run's cells and the longest
- * band's seconds, so that cells / seconds is the run's rate (peerwave_dist.h). */
-static void whole_run_info(pw_run_info *info, int64_t rows, int64_t cols, double longest_seconds)
+/* An SW or DTW result's info is this rank's run but for the whole run's cells and its span (or
+ * the longest band's seconds), so that cells / seconds is the run's rate (peerwave_dist.h). */
+static void whole_run_info(pw_run_info *info, int64_t rows, int64_t cols, double longest_seconds, double span_s)
 {
     info->cells = rows * cols;
-    info->seconds = longest_seconds;
+    /* the span where there is one: from the first band's start to the last one's end, which
+     * counts the pipeline's start (a band's kernel starts once its left column's first rows are
+     * there) and, with turns, every band a GPU runs; at least the longest band's own time */
+    info->seconds = span_s > longest_seconds ? span_s : longest_seconds;
+    if (getenv("PEERWAVE_DEBUG_BANDS"))
+        fprintf(stderr, "peerwave bands: span %.6f s, longest band %.6f s\n", span_s, longest_seconds);
 }
 
 /* ---- SW ---------------------------------------------------------------------------------------- */
@@ -221,9 +245,10 @@ pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int
         sig.word[5] = (int64_t)dist_hash(b, (size_t)m, 2);
     }
     sw_share mine = {0, -1, -1, 0};
+    double span = 0;
     sw_share *all = pw_comm_results(comm); /* (the comm's scratch: no allocation to fail on one rank) */
     st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, sw_band_tiles, sw_band_run, &x, &mine, all,
-                  sizeof mine);
+                  sizeof mine, &span);
     if (st == PW_OK) {
         sw_share best = {0, -1, -1, 0};
         double longest = 0;
@@ -235,7 +260,7 @@ pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int
         result->end_a = best.end_a;
         result->end_b = best.end_b;
         result->info = x.info;
-        whole_run_info(&result->info, n, m, longest);
+        whole_run_info(&result->info, n, m, longest, span);
     }
     return st;
 }
@@ -290,15 +315,16 @@ static pw_status dist_dtw(pw_comm *comm, const void *a, int64_t n, const void *b
         sig.word[6] = (int64_t)dist_hash(b, (size_t)m * size, 2);
     }
     dtw_share mine = {INFINITY, 0}, *all = pw_comm_results(comm);
+    double span = 0;
     st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, dtw_band_tiles, dtw_band_run, &x, &mine, all,
-                  sizeof mine);
+                  sizeof mine, &span);
     if (st == PW_OK) {
         double longest = 0;
         for (int k = 0; k < comm->size; k++)
             if (all[k].seconds > longest) longest = all[k].seconds;
         result->distance = all[comm->size - 1].distance; /* (the last band holds the last cell) */
         result->info = x.info;
-        whole_run_info(&result->info, n, m, longest);
+        whole_run_info(&result->info, n, m, longest, span);
     }
     return st;
 }
@@ -369,7 +395,7 @@ static pw_status dist_run(pw_comm *comm, const pw_problem *p, const pw_options *
     }
     double mine = 0, *all = pw_comm_results(comm);
     st = run_band(comm, local, &sig, &cpu, p && local == PW_OK ? p->rows : 1, 1, x.col0, x.cols, p ? p->cols : 1, NULL,
-                  generic_band_run, &x, &mine, all, sizeof mine);
+                  generic_band_run, &x, &mine, all, sizeof mine, NULL);
     /* every rank ends with the whole last row and column, as pw_run writes them */
     if (st == PW_OK && p->last_row) st = dist_gather_columns(comm, p->last_row, p->cell_size, 1, p->cols, 1, 0, p->cols);
     if (st == PW_OK && p->last_col) st = dist_from_last_rank(comm, p->last_col, (size_t)p->rows * p->cell_size);
@@ -378,7 +404,7 @@ static pw_status dist_run(pw_comm *comm, const pw_problem *p, const pw_options *
         for (int k = 0; k < comm->size; k++)
             if (all[k] > longest) longest = all[k];
         *info = x.info;
-        whole_run_info(info, p->rows, p->cols, longest);
+        whole_run_info(info, p->rows, p->cols, longest, 0);
     }
     return st;
 }
@@ -430,7 +456,7 @@ pw_status dist_run_user_band(pw_comm *comm, pw_status local, const pw_options *o
     cpu.backend = PW_BACKEND_CPU;
     double mine = 0, *all = pw_comm_results(comm);
     st = run_band(comm, local, &sig, &cpu, local == PW_OK ? rows : 1, sweeps, u.col0, u.cols, cols > 0 ? cols : 1, NULL,
-                  user_band_run, &u, &mine, all, sizeof mine);
+                  user_band_run, &u, &mine, all, sizeof mine, NULL);
     if (st == PW_OK && info) {
         double longest = 0;
         for (int k = 0; k < comm->size; k++)
@@ -500,7 +526,7 @@ pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw
     image_args x = {in, out, NULL, 0, 0, 0, info ? info : &local_info};
     char none;
     return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, NULL, sat_band_run, &x,
-                    &none, &none, 0);
+                    &none, &none, 0, NULL);
 }
 
 static pw_status inthist_band_run(void *p, const pw_options *o, const pw_band *band, void *result)
@@ -529,7 +555,7 @@ pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo
     image_args x = {in, NULL, out, bins, lo, hi, info ? info : &local_info};
     char none;
     return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, NULL, inthist_band_run,
-                    &x, &none, &none, 0);
+                    &x, &none, &none, 0, NULL);
 }
 
 /* ---- HEAT and SOR: bands of interior columns with a halo column each side --------------------- */
@@ -598,7 +624,7 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     stencil_args x = {grid, sweeps, sor, omega, info ? info : &local_info};
     char none;
     st = run_band(comm, local, &sig, options, local == PW_OK ? grid->rows - 2 : 0, sweeps, col0, mine.cols, total,
-                  NULL, stencil_band_run, &x, &none, &none, 0);
+                  NULL, stencil_band_run, &x, &none, &none, 0, NULL);
     if (st != PW_OK || !residual) {
         free(sums);
         return st;
