@@ -244,7 +244,7 @@ int main(int argc, char **argv)
         pw_batch_info cpu, hdss, stat, train;
         pw_options oc = o;
         oc.backend = PW_BACKEND_CPU;
-        const pw_batch_options h = {PW_BATCH_HDSS, 0, 0};
+        const pw_batch_options h = {.schedule = PW_BATCH_HDSS};
         int same = 1;
         st = pw_sw_search(&qset, &dbset, &p, &oc, NULL, 10, again, &cpu);
         same &= st == PW_OK && same_hits(again, hits, nq * 10);
@@ -257,7 +257,8 @@ int main(int argc, char **argv)
         for (int64_t k = 0; k < nt; k++) tlen[k] = 256, tdb[k] = random_protein(256);
         pw_seq_set tset = {nt, (const char *const *)tdb, tlen};
         st = pw_sw_search(&qset, &tset, &p, &o, &h, 10, again, &train);
-        const pw_batch_options sb = {PW_BATCH_STATIC, train.gpu_rate > 0 ? train.gpu_rate : 1, train.cpu_rate > 0 ? train.cpu_rate : 1};
+        const pw_batch_options sb = {.schedule = PW_BATCH_STATIC, .gpu_weight = train.gpu_rate > 0 ? train.gpu_rate : 1,
+                                     .cpu_weight = train.cpu_rate > 0 ? train.cpu_rate : 1};
         st = pw_sw_search(&qset, &dbset, &p, &o, &sb, 10, again, &stat);
         same &= st == PW_OK && same_hits(again, hits, nq * 10);
         const double ideal = 1 / (1 / info.seconds + 1 / cpu.seconds);

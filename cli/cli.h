@@ -83,7 +83,8 @@ typedef struct cli_common {
     "                              is not a terminal (on a terminal it shows after 2 s)\n" \
     "                              Ctrl-C stops a run cleanly (exit 130)\n"               \
     "  --gpus N, --devices 0,1,..  sw and dtw: one run over these GPUs of this machine\n"   \
-    "                              (bands of columns, a thread a GPU: docs/DISTRIBUTED.md)\n" \
+    "                              (bands of columns, a thread a GPU: docs/DISTRIBUTED.md);\n" \
+    "                              sw --db --schedule hdss|static: every GPU pulls blocks\n" \
     "  --bands-per-gpu K           sw and dtw with --gpus/--devices: K narrower bands a GPU,\n" \
     "                              run one after another (a cyclic split of the columns:\n" \
     "                              a shorter pipeline start; same results)\n" \

@@ -224,6 +224,11 @@ int cmd_dtw(int argc, char **argv)
             cli_error("dtw: --pairs reports one distance a pair: no --top");
             return EXIT_USAGE;
         }
+        if (common.n_devices > 1 || common.bands_per_gpu > 1) {
+            cli_error("dtw --query/--db runs on one GPU (--device); several GPUs share sw --db searches only");
+            return EXIT_USAGE;
+        }
+        if (common.n_devices == 1) common.options.device = common.devices[0];
         if (!args.batch.top) args.batch.top = 10;
         args.batch.cost = args.cost;
         return cmd_dtw_batch(&args.batch, &common);

@@ -254,6 +254,18 @@ int cmd_sw(int argc, char **argv)
             cli_error("sw: --pairs reports one hit a pair: no --top");
             return EXIT_USAGE;
         }
+        if (common.bands_per_gpu > 1) {
+            cli_error("sw: --bands-per-gpu is for one pair, not --query/--db");
+            return EXIT_USAGE;
+        }
+        if (common.n_devices > 1 && (args.batch.pairs || args.batch.schedule.schedule == PW_BATCH_ONE)) {
+            cli_error("sw --db over several GPUs: with --schedule hdss or static (every GPU and the CPU pull blocks of "
+                      "records from one queue), not %s", args.batch.pairs ? "--pairs" : "--schedule one");
+            return EXIT_USAGE;
+        }
+        if (common.n_devices == 1) common.options.device = common.devices[0];
+        args.batch.schedule.devices = common.n_devices > 1 ? common.devices : NULL;
+        args.batch.schedule.n_devices = common.n_devices > 1 ? common.n_devices : 0;
         args.batch.params = &args.params;
         if (!args.batch.top) args.batch.top = 10;
         return cmd_sw_batch(&args.batch, &common);

@@ -103,6 +103,9 @@ int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common)
                     in->backend == PW_BACKEND_CPU ? pw_simd_name(in->simd) : "", in->lane_bits, in->recomputed);
         if (in->devices_failed) /* the search finished on the other device: say what broke */
             fprintf(stderr, "peerwave: note: %s\n", pw_error_detail());
+        for (int g = 0; !common->quiet && in->gpus > 1 && g < in->gpus; g++)
+            fprintf(stderr, "peerwave: GPU %d: %.1f%% of the cells at %.2f GCUPS\n", in->gpu_device[g],
+                    100 * in->gpu_device_share[g], in->gpu_device_rate[g] / 1e9);
         if (!common->quiet && args->schedule.schedule != PW_BATCH_ONE)
             fprintf(stderr,
                     "peerwave: %s: %s %.1f%% of the cells at %.2f GCUPS, %s %.1f%% at %.2f GCUPS; finish spread %.2f%% "

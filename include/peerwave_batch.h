@@ -46,9 +46,17 @@ typedef enum pw_batch_schedule {
                          a previous run reported): the baseline HDSS is compared with */
 } pw_batch_schedule;
 
+#define PW_BATCH_MAX_GPUS 16
+
 typedef struct pw_batch_options {
     pw_batch_schedule schedule;
-    double gpu_weight, cpu_weight; /* STATIC: relative speeds (> 0) */
+    double gpu_weight, cpu_weight; /* STATIC: relative speeds (> 0); gpu_weight is each GPU's */
+    /* HDSS and STATIC: the GPUs that take part, each with its own session pulling its own blocks
+     * from the one queue (CUDA device numbers, none twice, at most PW_BATCH_MAX_GPUS); NULL or 0:
+     * pw_options.device alone.  A GPU that cannot start (its memory too small for the database)
+     * leaves its share to the others (pw_batch_info.devices_failed). */
+    const int *devices;
+    int n_devices;
 } pw_batch_options;
 
 /* What a batch run did. */
@@ -66,6 +74,11 @@ typedef struct pw_batch_info {
     /* HDSS and STATIC: the devices' shares of the cells, their rates (cells/s) and the spread of
        their finish times over the scoring time (0 for PW_BATCH_ONE) */
     double gpu_share, cpu_share, gpu_rate, cpu_rate, spread;
+    /* HDSS and STATIC with GPUs: how many took part, and each one's CUDA device, share and rate
+       (gpu_share and gpu_rate are their sums) */
+    int gpus;
+    int gpu_device[PW_BATCH_MAX_GPUS];
+    double gpu_device_share[PW_BATCH_MAX_GPUS], gpu_device_rate[PW_BATCH_MAX_GPUS];
     int devices_failed;  /* HDSS, STATIC: devices that failed (or could not start: a database larger
                             than the GPU's memory) while the others did the work; pw_error_detail
                             says which and why */

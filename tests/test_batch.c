@@ -128,6 +128,14 @@ static void check_search(const seqs *q, const seqs *db, const pw_sw_params *p, p
         }
     }
     CHECK(info.pairs == q->count * db->count, "%s: pairs %lld", what, (long long)info.pairs);
+    if (schedule && schedule->schedule != PW_BATCH_ONE) { /* the devices' shares add up (the last chunk of queries) */
+        double gpus = 0;
+        for (int g = 0; g < info.gpus; g++) gpus += info.gpu_device_share[g];
+        CHECK(info.gpus >= 0 && info.gpus <= (schedule->n_devices > 1 ? schedule->n_devices : 1) &&
+                  (info.gpus == 0 || fabs(gpus - info.gpu_share) < 1e-9) && fabs(info.gpu_share + info.cpu_share - 1) < 1e-6,
+              "%s: %d GPUs, shares %g (GPUs' %g) + %g", what, info.gpus, info.gpu_share, gpus, info.cpu_share);
+        CHECK(!on_gpu || info.gpus >= 1, "%s: no GPU took part", what);
+    }
     free(ref);
     free(hits);
 }
@@ -177,10 +185,16 @@ static void random_batches(void)
             if (on_gpu) break; /* the set is the CPU's */
         }
         /* the same shared between devices: HDSS and a static split (on the CPU: two groups) */
-        static const pw_batch_options shared[] = {{PW_BATCH_HDSS, 0, 0}, {PW_BATCH_STATIC, 3, 1}};
-        for (int k = 0; k < 2; k++) {
+        /* (and over GPUs 0 and 1: each a session of its own where it exists; a GPU that is not there
+         * leaves its share to the others, and without CUDA both CPU groups do the work) */
+        static const int two[2] = {0, 1};
+        static const pw_batch_options shared[] = {{.schedule = PW_BATCH_HDSS},
+                                                  {.schedule = PW_BATCH_STATIC, .gpu_weight = 3, .cpu_weight = 1},
+                                                  {.schedule = PW_BATCH_HDSS, .devices = two, .n_devices = 2}};
+        static const char *const names[] = {"hdss", "static", "hdss on GPUs 0 and 1"};
+        for (int k = 0; k < 3; k++) {
             schedule = &shared[k];
-            snprintf(what, sizeof what, "round %d %s", round, k ? "static" : "hdss");
+            snprintf(what, sizeof what, "round %d %s", round, names[k]);
             check_search(&q, &db, &p, PW_SIMD_AUTO, (int)test_range(2, 4), (int)test_range(1, (int)db.count + 2), what);
             schedule = NULL;
         }
@@ -336,9 +350,21 @@ static void bad_input(void)
     CHECK(pw_sw_search(&q, &db, &p, &o, NULL, 2, NULL, &info) == PW_ERR_NULL_ARGUMENT, "no hits");
     CHECK(pw_sw_search(NULL, &db, &p, &o, NULL, 2, hits, &info) == PW_ERR_NULL_ARGUMENT, "no queries");
     CHECK(pw_sw_search(&q, &db, NULL, &o, NULL, 2, hits, &info) == PW_ERR_NULL_ARGUMENT, "no params");
-    pw_batch_options bad_static = {PW_BATCH_STATIC, 1, 0}, bad_kind = {(pw_batch_schedule)7, 0, 0};
+    pw_batch_options bad_static = {.schedule = PW_BATCH_STATIC, .gpu_weight = 1}, bad_kind = {.schedule = (pw_batch_schedule)7};
     CHECK(pw_sw_search(&q, &db, &p, &o, &bad_static, 2, hits, &info) == PW_ERR_INVALID_ARGUMENT, "static without weights");
     CHECK(pw_sw_search(&q, &db, &p, &o, &bad_kind, 2, hits, &info) == PW_ERR_INVALID_ARGUMENT, "unknown schedule");
+    /* the GPU list: at most PW_BATCH_MAX_GPUS, listed, none negative or twice, several only shared */
+    const int twice[2] = {1, 1}, negative[1] = {-1}, pair[2] = {0, 1}, many[PW_BATCH_MAX_GPUS + 1] = {0};
+    const pw_batch_options bad_devices[] = {{.schedule = PW_BATCH_HDSS, .devices = twice, .n_devices = 2},
+                                            {.schedule = PW_BATCH_HDSS, .devices = negative, .n_devices = 1},
+                                            {.schedule = PW_BATCH_HDSS, .devices = NULL, .n_devices = 2},
+                                            {.schedule = PW_BATCH_HDSS, .devices = many, .n_devices = PW_BATCH_MAX_GPUS + 1},
+                                            {.schedule = PW_BATCH_HDSS, .devices = pair, .n_devices = -1},
+                                            {.schedule = PW_BATCH_ONE, .devices = pair, .n_devices = 2}};
+    for (size_t k = 0; k < sizeof bad_devices / sizeof bad_devices[0]; k++)
+        CHECK(pw_sw_search(&q, &db, &p, &o, &bad_devices[k], 2, hits, &info) == PW_ERR_INVALID_ARGUMENT &&
+                  strstr(pw_error_detail(), "batch options"),
+              "bad device list %zu: %s", k, pw_error_detail());
     p.match = PW_MAX_SCORE_MAGNITUDE + 1;
     CHECK(pw_sw_search(&q, &db, &p, &o, NULL, 2, hits, &info) == PW_ERR_INVALID_ARGUMENT, "match out of range");
 }

@@ -488,6 +488,16 @@ row=$(awk -F'\t' '$1 == "q2" && $2 == 1 {print "score: " $4 " end_a: " $5 " end_
 "$pw" sw --query "$tmp/q.fa" --db "$tmp/db.fa" --schedule hdss --quiet > "$tmp/hdss.tsv" 2>/dev/null
 "$pw" sw --query "$tmp/q.fa" --db "$tmp/db.fa" --quiet > "$tmp/one.tsv" 2>/dev/null
 cmp -s "$tmp/hdss.tsv" "$tmp/one.tsv" && ok || bad "--schedule hdss gives other hits"
+# over several GPUs: HDSS or STATIC only; where the build has CUDA the GPUs that are there take part
+# (none here: the CPU groups do the work) and the hits stay the same; without CUDA, --gpus is refused
+expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --gpus 2
+expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --gpus 2 --schedule hdss --pairs
+expect 2 dtw --query "$ex/walk_a.txt" --db "$ex/walk_a.txt" --gpus 2
+if "$pw" sw --query "$tmp/q.fa" --db "$tmp/db.fa" --schedule hdss --gpus 2 --quiet > "$tmp/hdss2.tsv" 2> "$tmp/err"; then
+  cmp -s "$tmp/hdss2.tsv" "$tmp/one.tsv" && ok || bad "--schedule hdss --gpus 2 gives other hits"
+else
+  grep -q "no CUDA" "$tmp/err" && ok || bad "--schedule hdss --gpus 2: $(head -2 "$tmp/err")"
+fi
 printf '>a\nACGT\n>b\nAC#GT\n>c\nGG\n' > "$tmp/baddb.fa"
 expect 1 sw --query "$tmp/q.fa" --db "$tmp/baddb.fa"
 grep -q "record 2 ('b')" "$tmp/err" && ok || bad "bad record not named: $(cat "$tmp/err")"

@@ -314,6 +314,7 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
                        pw_batch_info *info)
 {
     const int64_t t0 = pw_now_ns();
+    pw_status st;
     if (!hits || !info) return PW_ERR_NULL_ARGUMENT;
     if (top < 1) return PW_ERR_INVALID_ARGUMENT;
     if (batch && ((unsigned)batch->schedule > PW_BATCH_STATIC ||
@@ -321,8 +322,9 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
         pw_set_error_detail("batch options: schedule ONE, HDSS or STATIC (STATIC with both weights > 0)");
         return PW_ERR_INVALID_ARGUMENT;
     }
+    if (batch && (st = pw_batch_devices_check(batch)) != PW_OK) return st;
     batch_setup s;
-    pw_status st = batch_setup_make(queries, db, params, options, &s);
+    st = batch_setup_make(queries, db, params, options, &s);
     if (st != PW_OK) return st;
     memset(info, 0, sizeof *info);
     sw_batch_db sdb, sq;
@@ -343,7 +345,7 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
     const pw_simd cpu_simd =
         pw_sw_batch_fits16(&s.table, params->gap_open, params->gap_extend) && pw_sw_batch_lanes_kernel(s.simd) ? s.simd
                                                                                                               : PW_SIMD_SCALAR;
-    pw_batch_options one = {PW_BATCH_ONE, 0, 0};
+    pw_batch_options one = {.schedule = PW_BATCH_ONE};
     if (!batch) batch = &one;
     info->backend = batch->schedule == PW_BATCH_ONE ? s.backend : PW_BACKEND_CPU;
     info->simd = cpu_simd;

@@ -100,6 +100,10 @@ typedef struct sw_batch_score_job {
 
 pw_status pw_sw_batch_score(const sw_batch_score_job *job, pw_batch_info *info);
 
+/* The batch options' GPU list: 0 .. PW_BATCH_MAX_GPUS devices, none negative or twice, several only
+ * under HDSS or STATIC.  PW_ERR_INVALID_ARGUMENT with a detail. */
+pw_status pw_batch_devices_check(const pw_batch_options *batch);
+
 /* The parameters the 16-bit lanes hold exactly (saturation aside): every score and penalty
  * within +-32767. */
 int pw_sw_batch_fits16(const pw_score_table *table, int32_t gap_open, int32_t gap_extend);

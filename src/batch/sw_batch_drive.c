@@ -1,6 +1,6 @@
 /* sw_batch_drive.c - scoring a chunk of queries against the database on the devices the batch
- * options name: one backend, or the GPU and the CPU cores together under HDSS (or a static split),
- * each device pulling blocks of records from one queue (peerwave_batch.h). */
+ * options name: one backend, or the GPUs and the CPU cores together under HDSS (or a static
+ * split), each device pulling blocks of records from one queue (peerwave_batch.h). */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,16 +19,19 @@
 typedef struct engines {
     sw_batch_cpu *cpu;
 #ifdef PW_HAVE_CUDA
-    pw_cuda_batch *gpu;
+    pw_cuda_batch *gpu[PW_BATCH_MAX_GPUS]; /* a session a GPU that started, in the options' order */
 #endif
+    int n_gpu;
+    int gpu_device[PW_BATCH_MAX_GPUS]; /* the sessions' CUDA devices */
     int gpu_lane_bits;
 } engines;
 
-/* One device of a shared run: the GPU, or a group of CPU threads. */
+/* One device of a shared run: a GPU, or a group of CPU threads. */
 typedef struct device_worker {
     struct shared_run *run;
     int index;      /* in the scheduler */
-    int gpu;        /* 1: the GPU session, else the CPU session with `threads` */
+    int gpu;        /* 1: the GPU session e->gpu[session], else the CPU session with `threads` */
+    int session;
     int threads;
     pthread_t thread;
     pw_status status; /* its failure, if it failed */
@@ -53,7 +56,8 @@ static pw_status score_range(shared_run *run, const device_worker *w, int64_t r0
     pw_status st;
 #ifdef PW_HAVE_CUDA
     if (w->gpu)
-        st = pw_cuda_batch_score(run->e->gpu, r0, r1, run->job->scores, &recomputed, &long_pairs, run->job->progress);
+        st = pw_cuda_batch_score(run->e->gpu[w->session], r0, r1, run->job->scores, &recomputed, &long_pairs,
+                                 run->job->progress);
     else
 #endif
         st = pw_sw_batch_cpu_score(run->e->cpu, r0, r1, w->threads, run->job->scores, &recomputed);
@@ -68,8 +72,8 @@ static void *device_loop(void *arg)
     shared_run *run = w->run;
     pw_hdss_block b;
     if (!w->gpu && !run->e->cpu) {
-        /* the CPU's groups are made here, while the GPU already works (with a GPU this is the
-         * only CPU worker): made before, they held the GPU back by the time it takes to
+        /* the CPU's groups are made here, while the GPUs already work (with a GPU this is the
+         * only CPU worker): made before, they held the GPUs back by the time it takes to
          * interleave the whole database */
         pw_status st = pw_sw_batch_cpu_create(run->cpu_run, run->job->queries, run->job->nq, &run->e->cpu);
         if (st != PW_OK) {
@@ -98,24 +102,27 @@ static void *device_loop(void *arg)
     return NULL;
 }
 
-/* HDSS or STATIC over the sessions that exist: the GPU and a CPU group, or two CPU groups. */
+/* HDSS or STATIC over the sessions that exist: the GPUs and a CPU group, or two CPU groups. */
 static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cpu_run *cpu_run, engines *e,
                                 pw_batch_info *info)
 {
     const sw_batch_db *db = job->db;
-    int has_gpu = 0;
-#ifdef PW_HAVE_CUDA
-    has_gpu = e->gpu != NULL;
-#endif
-    device_worker w[2];
-    pw_hdss_device dev[2];
+    const int n_gpu = e->n_gpu;
+    enum { MOST = PW_BATCH_MAX_GPUS + 2 };
+    device_worker w[MOST];
+    pw_hdss_device dev[MOST];
+    char names[MOST][16];
     memset(w, 0, sizeof w);
-    const int n_dev = 2;
-    if (has_gpu) {
-        w[0].gpu = 1;
-        w[1].threads = job->threads > 1 ? job->threads - 1 : 1; /* a core drives the GPU */
-        dev[0] = (pw_hdss_device){"gpu", PW_HDSS_GPU, job->batch->gpu_weight, 0};
-        dev[1] = (pw_hdss_device){"cpu", PW_HDSS_CPU, job->batch->cpu_weight, 0};
+    const int n_dev = n_gpu ? n_gpu + 1 : 2;
+    if (n_gpu) {
+        for (int g = 0; g < n_gpu; g++) {
+            w[g].gpu = 1, w[g].session = g;
+            snprintf(names[g], sizeof names[g], n_gpu > 1 ? "gpu%d" : "gpu", e->gpu_device[g]);
+            dev[g] = (pw_hdss_device){names[g], PW_HDSS_GPU, job->batch->gpu_weight, 0};
+        }
+        /* a core drives each GPU */
+        w[n_gpu].threads = job->threads > n_gpu ? job->threads - n_gpu : 1;
+        dev[n_gpu] = (pw_hdss_device){"cpu", PW_HDSS_CPU, job->batch->cpu_weight, 0};
     } else {
         w[0].threads = job->threads / 2 > 0 ? job->threads / 2 : 1;
         w[1].threads = job->threads - w[0].threads > 0 ? job->threads - w[0].threads : 1;
@@ -134,12 +141,14 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
             costs[k] = INT64_MAX / n_items; /* beyond any real run; the scheduler checks the sum */
     }
     /* a GPU block fills the GPU: at least 2048 items (65536 records, some waves of warps on a
-     * large GPU), at most an eighth of the work (a small search still gives the CPU its part) */
-    if (has_gpu) {
+     * large GPU), at most an eighth of the work shared by the GPUs (a small search still gives
+     * every device its part) */
+    if (n_gpu) {
         const int64_t k = n_items < 2048 ? n_items : 2048;
         int64_t fill = 0, total = 0;
         for (int64_t i = 0; i < n_items; i++) total += costs[i], fill += i < k ? costs[i] : 0;
-        dev[0].min_block = fill < total / 8 ? fill : total / 8;
+        const int64_t most = total / 8 / n_gpu;
+        for (int g = 0; g < n_gpu; g++) dev[g].min_block = fill < most ? fill : most;
     }
     pw_hdss_options ho;
     pw_hdss_options_init(&ho);
@@ -153,9 +162,10 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
     free(costs);
     if (st != PW_OK) return st;
     pw_hdss_report rep = {0};
-    pw_hdss_device_report dr[2];
+    pw_hdss_device_report dr[MOST];
     /* rounds: a device's worker stops at an empty block; a failure after that puts its block
      * back, and the devices still alive fetch again (hdss.h) */
+    int failed = 0;
     for (int round = 0; st == PW_OK; round++) {
         int started = 0;
         for (int d = 0; d < n_dev; d++) {
@@ -174,7 +184,9 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
         if (st != PW_OK) break;
         pw_hdss_get_report(run.hdss, &rep, dr, n_dev);
         if (rep.items_left == 0) break;
-        if (w[0].status != PW_OK && w[1].status != PW_OK) {
+        failed = 0;
+        for (int d = 0; d < n_dev; d++) failed += w[d].status != PW_OK;
+        if (failed == n_dev) {
             st = w[0].status; /* every device failed */
             pw_set_error_detail("%s", w[0].detail);
             break;
@@ -184,20 +196,89 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
     if (st == PW_OK) {
         info->recomputed += atomic_load(&run.recomputed);
         info->long_pairs += atomic_load(&run.long_pairs);
-        info->gpu_share = dr[0].share;
-        info->cpu_share = dr[1].share;
-        info->gpu_rate = dr[0].rate;
-        info->cpu_rate = dr[1].rate;
+        const int cpu_at = n_gpu ? n_gpu : 1; /* (no GPU: "gpu" stands for CPU group 0) */
+        info->gpu_share = info->gpu_rate = 0;
+        for (int d = 0; d < cpu_at; d++) {
+            info->gpu_share += dr[d].share;
+            info->gpu_rate += dr[d].rate;
+        }
+        info->gpus = n_gpu;
+        for (int g = 0; g < n_gpu; g++) {
+            info->gpu_device[g] = e->gpu_device[g];
+            info->gpu_device_share[g] = dr[g].share;
+            info->gpu_device_rate[g] = dr[g].rate;
+        }
+        info->cpu_share = dr[cpu_at].share;
+        info->cpu_rate = dr[cpu_at].rate;
         info->spread = rep.spread;
-        info->devices_failed = (w[0].status != PW_OK) + (w[1].status != PW_OK);
+        for (int d = 0; d < n_dev; d++) info->devices_failed += w[d].status != PW_OK;
         for (int d = 0; d < n_dev; d++) /* the search succeeded: say what broke, for the report */
             if (w[d].status != PW_OK)
-                pw_set_error_detail("%s failed during the search (%s); the other device did its work", dev[d].name,
+                pw_set_error_detail("%s failed during the search (%s); the other devices did its work", dev[d].name,
                                     w[d].detail);
     }
     pw_hdss_destroy(run.hdss);
     return st;
 }
+
+pw_status pw_batch_devices_check(const pw_batch_options *batch)
+{
+    if (batch->n_devices < 0 || batch->n_devices > PW_BATCH_MAX_GPUS || (batch->n_devices > 0 && !batch->devices)) {
+        pw_set_error_detail("batch options: n_devices %d (0 .. %d, with the devices listed)", batch->n_devices,
+                            PW_BATCH_MAX_GPUS);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    if (batch->n_devices > 1 && batch->schedule == PW_BATCH_ONE) {
+        pw_set_error_detail("batch options: several GPUs share a search under HDSS or STATIC, not ONE");
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    for (int a = 0; a < batch->n_devices; a++) {
+        if (batch->devices[a] < 0) {
+            pw_set_error_detail("batch options: device %d", batch->devices[a]);
+            return PW_ERR_INVALID_ARGUMENT;
+        }
+        for (int b = 0; b < a; b++)
+            if (batch->devices[a] == batch->devices[b]) {
+                pw_set_error_detail("batch options: device %d twice", batch->devices[a]);
+                return PW_ERR_INVALID_ARGUMENT;
+            }
+    }
+    return PW_OK;
+}
+
+#ifdef PW_HAVE_CUDA
+/* The GPU sessions: one for ONE (a CUDA backend), shared: one a GPU of the batch options' list (or
+ * the options' device).  Shared, a GPU that cannot start leaves its work to the other devices;
+ * scores beyond the profile's bytes send everything to the CPU. */
+static pw_status open_gpus(const sw_batch_score_job *job, int shared, engines *e, pw_batch_info *info)
+{
+    pw_backend b = PW_BACKEND_CPU;
+    pw_options o = *job->options;
+    if (o.backend == PW_BACKEND_CPU) o.backend = PW_BACKEND_AUTO; /* shared: the GPUs if there are any */
+    if (pw_backend_resolve(&o, &b) != PW_OK || b != PW_BACKEND_CUDA) return PW_OK;
+    const int listed = shared && job->batch->n_devices > 0, n = listed ? job->batch->n_devices : 1;
+    char failures[256] = "";
+    for (int g = 0; g < n; g++) {
+        if (listed) o.device = job->batch->devices[g];
+        pw_cuda_batch *session = NULL;
+        pw_status st = pw_cuda_batch_create(&o, job->db, job->table, job->gap_open, job->gap_extend, job->queries, job->nq,
+                                            &session, &e->gpu_lane_bits);
+        if (st == PW_OK) {
+            e->gpu_device[e->n_gpu] = o.device;
+            e->gpu[e->n_gpu++] = session;
+            continue;
+        }
+        if (st == PW_ERR_UNSUPPORTED) break; /* (the same on every GPU) */
+        if (!shared) return st;
+        size_t at = strlen(failures);
+        snprintf(failures + at, sizeof failures - at, "%sGPU %d could not take part (%s: %s)", at ? "; " : "", o.device,
+                 pw_status_str(st), pw_error_detail());
+        info->devices_failed++;
+    }
+    if (failures[0]) pw_set_error_detail("%s; the other devices did the work", failures);
+    return PW_OK;
+}
+#endif
 
 pw_status pw_sw_batch_score(const sw_batch_score_job *job, pw_batch_info *info)
 {
@@ -206,42 +287,21 @@ pw_status pw_sw_batch_score(const sw_batch_score_job *job, pw_batch_info *info)
     const int shared = job->batch->schedule != PW_BATCH_ONE;
 #ifdef PW_HAVE_CUDA
     if (shared || info->backend == PW_BACKEND_CUDA) {
-        pw_backend b = PW_BACKEND_CPU;
-        pw_options o = *job->options;
-        if (o.backend == PW_BACKEND_CPU) o.backend = PW_BACKEND_AUTO; /* shared: the GPU if there is one */
-        if (pw_backend_resolve(&o, &b) == PW_OK && b == PW_BACKEND_CUDA) {
-            st = pw_cuda_batch_create(&o, job->db, job->table, job->gap_open, job->gap_extend, job->queries, job->nq,
-                                      &e.gpu, &e.gpu_lane_bits);
-            /* scores beyond the profile's bytes: the CPU; shared, any failure (a database larger than
-             * the GPU's memory) leaves the work to the CPU groups */
-            if (st == PW_ERR_UNSUPPORTED || (shared && st != PW_OK)) {
-                if (st != PW_ERR_UNSUPPORTED) {
-                    char why[256];
-                    snprintf(why, sizeof why, "%s", pw_error_detail());
-                    pw_set_error_detail("the GPU could not take part (%s: %s); the CPU did the work", pw_status_str(st), why);
-                    info->devices_failed++;
-                }
-                st = PW_OK;
-            }
-        }
-        info->backend = e.gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
-        if (e.gpu && !shared) info->lane_bits = e.gpu_lane_bits; /* shared: the CPU's are reported */
+        st = open_gpus(job, shared, &e, info);
+        info->backend = e.n_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+        if (e.n_gpu && !shared) info->lane_bits = e.gpu_lane_bits; /* shared: the CPU's are reported */
     }
 #endif
     sw_batch_cpu_run run = {job->db, job->table, job->gap_open, job->gap_extend, job->simd, job->progress};
-    int gpu_session = 0;
-#ifdef PW_HAVE_CUDA
-    gpu_session = e.gpu != NULL;
-#endif
     /* (shared with a GPU: the CPU worker makes its session itself) */
-    if (st == PW_OK && (shared ? !gpu_session : info->backend == PW_BACKEND_CPU))
+    if (st == PW_OK && (shared ? !e.n_gpu : info->backend == PW_BACKEND_CPU))
         st = pw_sw_batch_cpu_create(&run, job->queries, job->nq, &e.cpu);
     if (st == PW_OK && shared) {
         st = shared_scoring(job, &run, &e, info);
     } else if (st == PW_OK) {
 #ifdef PW_HAVE_CUDA
-        if (e.gpu)
-            st = pw_cuda_batch_score(e.gpu, 0, job->db->count, job->scores, &info->recomputed, &info->long_pairs,
+        if (e.n_gpu)
+            st = pw_cuda_batch_score(e.gpu[0], 0, job->db->count, job->scores, &info->recomputed, &info->long_pairs,
                                      job->progress);
         else
 #endif
@@ -249,7 +309,7 @@ pw_status pw_sw_batch_score(const sw_batch_score_job *job, pw_batch_info *info)
     }
     pw_sw_batch_cpu_destroy(e.cpu);
 #ifdef PW_HAVE_CUDA
-    pw_cuda_batch_destroy(e.gpu);
+    for (int g = 0; g < e.n_gpu; g++) pw_cuda_batch_destroy(e.gpu[g]);
 #endif
     return st;
 }
