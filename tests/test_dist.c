@@ -481,6 +481,46 @@ static void case_failures(pw_comm *c, rank_log *log)
     EXPECT(log, st == PW_OK && s1 == PW_OK && res.score == whole.score, "a run after the failures: %s", pw_status_str(st));
 }
 
+/* Turns on devices laid out in other ways (pw_comm_debug_device_key stands in for the GPUs): two
+ * devices interleaved (A B A B ..) run and give one process's answer; ranks of a device in a block
+ * (A A .. B) are refused on every rank, as are ranks that disagree on turns. */
+static void case_turn_layouts(pw_comm *c, rank_log *log)
+{
+    const int rank = pw_comm_rank(c), ranks = pw_comm_size(c);
+    if (ranks < 2) return;
+    const char *a = "ACGTTGCAACGTAGGCTAGCTAGGATCCAT", *b = "GATTACAGATTACAACGTAGCTAGCATGCATCGAT";
+    const int64_t n = (int64_t)strlen(a), m = (int64_t)strlen(b);
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_options o = {0};
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.watchdog_ms = 20000;
+    pw_sw_result whole, dist;
+    pw_status s1 = pw_sw(a, n, b, m, &p, &o, &whole);
+    pw_comm_set_turns(c, 1);
+    pw_comm_debug_device_key(c, rank % 2 ? "B" : "A");
+    pw_status s2 = pw_dist_sw(c, a, n, b, m, &p, &o, &dist);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK && dist.score == whole.score && dist.end_a == whole.end_a &&
+                    dist.end_b == whole.end_b && dist.info.seconds > 0,
+           "turns on two interleaved devices: %s (%s): %d, one process %d, %g s", pw_status_str(s2), pw_error_detail(),
+           dist.score, whole.score, dist.info.seconds);
+    if (ranks >= 3) { /* the last rank alone on B, in round 0 after rank ranks - 2 in a later round on A */
+        pw_comm_debug_device_key(c, rank == ranks - 1 ? "B" : "A");
+        s2 = pw_dist_sw(c, a, n, b, m, &p, &o, &dist);
+        EXPECT(log, s2 == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), "interleave"),
+               "turns with a device's ranks in a block: %s (%s)", pw_status_str(s2), pw_error_detail());
+    }
+    pw_comm_debug_device_key(c, NULL);
+    pw_comm_set_turns(c, rank != 0); /* rank 0 alone without */
+    s2 = pw_dist_sw(c, a, n, b, m, &p, &o, &dist);
+    EXPECT(log, s2 == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), "alike"), "turns on some ranks only: %s (%s)",
+           pw_status_str(s2), pw_error_detail());
+    pw_comm_set_turns(c, 0);
+    s2 = pw_dist_sw(c, a, n, b, m, &p, &o, &dist); /* and the comm still works */
+    EXPECT(log, s2 == PW_OK && dist.score == whole.score, "a run after the turns' layouts: %s", pw_status_str(s2));
+}
+
 static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
 {
     rng r = {seed};
@@ -517,6 +557,7 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
         }
     }
     pw_comm_set_turns(c, 0);
+    case_turn_layouts(c, log);
     case_failures(c, log);
     /* and again with turns: a rank that fails (or waits for its turn) ends every rank alike */
     pw_comm_set_turns(c, 1);
@@ -781,7 +822,7 @@ static void failing_allocations(void)
     double rref;
     pw_heat(&gi, 3, &o, &rref, NULL);
     for (int ranks = 2; ranks <= 3; ranks++)
-        for (int k = 1; k <= 60; k++) {
+        for (int k = 1; k <= 80; k++) {
             pw_comm *comms[3];
             if (pw_comm_local(ranks, comms) != PW_OK) continue;
             failing_rank f[3];
@@ -792,6 +833,7 @@ static void failing_allocations(void)
             pw_debug_alloc_reset();
             for (int q = 0; q < ranks; q++) {
                 f[q].comm = comms[q];
+                pw_comm_set_turns(comms[q], k % 2); /* (every other one with the ranks taking turns) */
                 memcpy(f[q].grid, g0, sizeof g0);
                 pthread_create(&ids[q], NULL, failing_main, &f[q]);
             }

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "band_link.h"
 #include "../core/alloc.h"
@@ -76,7 +75,7 @@ struct pw_band_link {
     atomic_int turn_have;   /* it is in (or there is none to wait for) */
     atomic_int turn_off;    /* the app's edges go both ways (in-place sweeps): no turns, as
                                every rank decides, since every rank runs the same app */
-    int64_t began_ns, ended_ns; /* (the app's thread) wall clock when its engine could start (the
+    int64_t began_ns, ended_ns; /* (the app's thread) pw_now_ns when its engine could start (the
                                attach returned) and when it stopped (the detach came): 0 if not */
     int direct[2];          /* (written before swapped) the left / right side is direct */
     int offered;            /* (written before the data phase ends) this rank offered: a
@@ -414,11 +413,14 @@ static void turn_pass(pw_band_link *l)
     }
     static const int word = 1;
     void *request;
-    pw_status st;
-    if (l->comm->ops->isend(l->comm->ctx, l->turn_next, pw_comm_tag(l->comm, PW_TAG_TURN), &word, sizeof word, &request) != PW_OK)
-        return; /* (a transport that cannot send is broken: the next rank's neighbours fail it) */
+    pw_status st = l->comm->ops->isend(l->comm->ctx, l->turn_next, pw_comm_tag(l->comm, PW_TAG_TURN), &word, sizeof word, &request);
     round = 0;
-    while (!l->comm->ops->test(l->comm->ctx, request, &st)) pw_backoff(&round);
+    if (st == PW_OK)
+        while (!l->comm->ops->test(l->comm->ctx, request, &st)) pw_backoff(&round);
+    /* (a word that did not go: this rank fails, so that its neighbours hear ABORT and the failure
+     * reaches the rank that waits for the turn, as any failure does) */
+    if (st != PW_OK)
+        link_fail(l, PW_ERR_INTERNAL, 0, "rank %d: the transport failed passing the turn to rank %d", l->comm->rank, l->turn_next);
 }
 
 static void *link_main(void *arg)
@@ -497,8 +499,11 @@ static void *link_main(void *arg)
             pw_backoff(&round);
         }
     }
+    /* (a failure's ABORT goes before the turn, which waits for this band's app to stop) */
+    const int failed_now = !ok || atomic_load(&l->abandon) || atomic_load(&l->failed);
+    if (failed_now) send_word(l, WORD_ABORT);
     turn_pass(l);
-    send_word(l, ok && !atomic_load(&l->abandon) && !atomic_load(&l->failed) ? WORD_END : WORD_ABORT);
+    if (!failed_now) send_word(l, !atomic_load(&l->abandon) && !atomic_load(&l->failed) ? WORD_END : WORD_ABORT);
     /* the neighbours' words: each sends exactly one, when it is done or gives up */
     round = 0;
     for (;;) {
@@ -523,15 +528,6 @@ static void *link_main(void *arg)
 
 static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_edges *edges);
 
-/* The wall clock (CLOCK_REALTIME: comparable between processes, and between hosts as far as
- * their clocks agree), for pw_band_link_times. */
-static int64_t wall_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
-}
-
 void pw_band_link_times(const pw_band_link *l, int64_t *began_ns, int64_t *ended_ns)
 {
     *began_ns = l->began_ns;
@@ -553,7 +549,7 @@ static pw_status link_attach(void *ctx, const pw_band_io *io, pw_band_edges *edg
         if (atomic_load(&l->failed)) st = PW_ERR_TIMEOUT;
         pw_backoff(&round);
     }
-    if (st == PW_OK) l->began_ns = wall_ns();
+    if (st == PW_OK) l->began_ns = pw_now_ns();
     return st;
 }
 
@@ -593,7 +589,7 @@ static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_ed
 static void link_detach(void *ctx, pw_status status)
 {
     pw_band_link *l = ctx;
-    if (!l->ended_ns) l->ended_ns = wall_ns();
+    if (!l->ended_ns) l->ended_ns = pw_now_ns();
     if (status != PW_OK) atomic_store(&l->abandon, 1);
     atomic_store_explicit(&l->app_gone, 1, memory_order_release);
     unsigned round = 0;

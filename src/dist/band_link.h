@@ -27,16 +27,16 @@ typedef struct pw_band_link pw_band_link;
 pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_t watchdog_ns, int gpu, int turn_prev,
                              int turn_next, int64_t col0, int64_t cols, int64_t total_cols, pw_band *band, pw_band_link **link);
 
+/* When this rank's engine could start (its attach returned: after its turn) and when it stopped
+ * (its detach), pw_now_ns (0: never); before pw_band_link_finish.  Across the ranks, the latest
+ * stop less the earliest start is the run's span (dist_turns.h): with turns a band's own kernel
+ * time is only its share. */
+void pw_band_link_times(const pw_band_link *link, int64_t *began_ns, int64_t *ended_ns);
+
 /* After the app returned `app_status`: a failure is told to the neighbours; then the link waits
  * for every chunk and both neighbours' last word, stops and frees itself.  Returns the link's
  * own failure (a neighbour gave up: *remote = 1; a wait timed out; a transport error), else
  * PW_OK; pw_error_detail says what happened. */
-/* When this rank's engine could start (its attach returned: after its turn) and when it stopped
- * (its detach), wall-clock nanoseconds (0: never); before pw_band_link_finish.  Across the ranks,
- * the latest stop less the earliest start is the run's span: with turns a band's own kernel time
- * is only its share. */
-void pw_band_link_times(const pw_band_link *link, int64_t *began_ns, int64_t *ended_ns);
-
 pw_status pw_band_link_finish(pw_band_link *link, pw_status app_status, int *remote);
 
 #endif

@@ -7,14 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "dist_run.h"
+#include "dist_turns.h"
 #include "../core/alloc.h"
 #include "../core/auto_width.h"
 #include "../core/image.h"
 #include "../core/plan.h"
 #include "../core/status_detail.h"
+#include "../cpu/team.h"
 #include "../../apps/band_apps.h"
 #include "../../apps/checks.h"
 #include "../../apps/sat_sum.h"
@@ -47,62 +48,13 @@ static void rank_device(pw_backend backend, int device, char *buf, size_t size)
 #endif
 }
 
-/* Which device this rank's band runs on, for pw_comm_set_turns: the host and, for a GPU, its bus
- * id (ranks of one host may number their GPUs differently); "" when the rank has failed. */
-static void rank_device_key(pw_status local, pw_backend backend, int device, char *buf, size_t size)
-{
-    char host[64] = "";
-    buf[0] = 0;
-    if (local != PW_OK) return;
-    if (gethostname(host, sizeof host - 1) != 0) snprintf(host, sizeof host, "?");
-    host[sizeof host - 1] = 0;
-    char bus[32] = "";
-#ifdef PW_HAVE_CUDA
-    if (backend == PW_BACKEND_CUDA && pw_cuda_bus_id(device, bus, sizeof bus) != PW_OK) snprintf(bus, sizeof bus, "device %d", device);
-#else
-    (void)device;
-#endif
-    snprintf(buf, size, "%s %s", host, backend == PW_BACKEND_CUDA ? bus : "cpu");
-}
-
-/* pw_comm_set_turns: the ranks before and after this one that run on its device (-1: none), from
- * every rank's key (collective; a failed rank's empty key matches none). */
-static pw_status turn_peers(pw_comm *comm, const char *key, int *prev, int *next)
-{
-    char mine[DIST_DEVICE_BYTES];
-    _Static_assert(DIST_DEVICE_BYTES <= PW_COMM_ENTRY, "keys fit the scratch");
-    char(*all)[DIST_DEVICE_BYTES] = (char(*)[DIST_DEVICE_BYTES])(void *)pw_comm_gathered(comm);
-    snprintf(mine, sizeof mine, "%s", key);
-    *prev = *next = -1;
-    pw_status st = comm->ops->allgather(comm->ctx, mine, all, sizeof mine);
-    for (int k = 0; st == PW_OK && mine[0] && k < comm->size; k++) {
-        if (strcmp(all[k], mine) != 0) continue;
-        if (k < comm->rank) *prev = k;
-        if (k > comm->rank && *next < 0) *next = k;
-    }
-    return st;
-}
-
-/* The run's span over every rank (collective, after a run that succeeded everywhere): the latest
- * engine's stop less the earliest one's start, in seconds. */
-static pw_status run_span(pw_comm *comm, const int64_t mine[2], double *span_s)
-{
-    int64_t(*all)[2] = (int64_t(*)[2])(void *)pw_comm_gathered(comm);
-    pw_status st = comm->ops->allgather(comm->ctx, mine, all, sizeof(int64_t[2]));
-    int64_t began = 0, ended = 0;
-    for (int k = 0; st == PW_OK && k < comm->size; k++) {
-        if (all[k][0] && (!began || all[k][0] < began)) began = all[k][0];
-        if (all[k][1] > ended) ended = all[k][1];
-    }
-    *span_s = began && ended > began ? (double)(ended - began) * 1e-9 : 0;
-    return st;
-}
-
 /* Agree, run this rank's band of columns [col0, col0 + cols) with its link, conclude: every rank's
- * `bytes` result bytes in all. */
+ * `bytes` result bytes in all.  in_place: the band's halo columns go both ways (no turns);
+ * span_s (or NULL): the run's span (dist_turns.h). */
 static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *sig, const pw_options *options,
-                          int64_t rows, int64_t sweeps, int64_t col0, int64_t cols, int64_t total_cols, band_tiles_fn tiles,
-                          band_run_fn fn, void *args, void *mine, void *all, size_t bytes, double *span_s)
+                          int64_t rows, int64_t sweeps, int64_t col0, int64_t cols, int64_t total_cols, int in_place,
+                          band_tiles_fn tiles, band_run_fn fn, void *args, void *mine, void *all, size_t bytes,
+                          double *span_s)
 {
     pw_options o;
     int64_t watchdog_ns = 0;
@@ -115,19 +67,20 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     /* The width model on GPU bands only: CPU ranks of one host share its cores, so corners
      * trained at once would time each other (and the CPU's bands run on the vector processors'
      * own tiles). */
-    /* Turns (pw_comm_set_turns): ranks that share a device also train the width model one after
-     * another, so that no corner's timing shares the GPU with another's */
+    /* Turns (pw_comm_set_turns): the ranks before and after this one on its device; those that
+     * train the width model (GPU bands) train one after another too, so that no corner's timing
+     * shares the GPU with another's (a chain's ranks share a device: the same backend) */
     int turn_prev = -1, turn_next = -1, token = 1;
-    if (comm->turns) {
-        char key[DIST_DEVICE_BYTES];
-        rank_device_key(local, backend, o.device, key, sizeof key);
-        pw_status st = turn_peers(comm, key, &turn_prev, &turn_next);
-        if (st == PW_OK && turn_prev >= 0) st = dist_message(comm, 0, turn_prev, PW_TAG_TRAIN, &token, sizeof token);
-        if (st != PW_OK) local = st;
+    pw_status turn_st = dist_turn_peers(comm, local, backend, o.device, in_place, &turn_prev, &turn_next);
+    if (local == PW_OK) local = turn_st;
+    const int train_in_turn = tiles && backend == PW_BACKEND_CUDA;
+    if (train_in_turn && turn_prev >= 0) {
+        pw_status st = dist_message(comm, 0, turn_prev, PW_TAG_TRAIN, &token, sizeof token);
+        if (st != PW_OK && local == PW_OK) local = st;
     }
     if (local == PW_OK && tiles && backend == PW_BACKEND_CUDA) local = tiles(args, backend, &o);
     else o.width_model = -1;
-    if (turn_next >= 0) {
+    if (train_in_turn && turn_next >= 0) {
         pw_status st = dist_message(comm, 1, turn_next, PW_TAG_TRAIN, &token, sizeof token);
         if (st != PW_OK && local == PW_OK) local = st;
     }
@@ -135,6 +88,7 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     rank_device(local == PW_OK ? backend : PW_BACKEND_CPU, local == PW_OK ? o.device : 0, device, sizeof device);
     pw_status st = dist_agree(comm, local, &agreed, device);
     if (st != PW_OK) return st;
+    const int64_t agreed_ns = pw_now_ns(); /* (the span's times count from here: dist_turns.h) */
     /* PEERWAVE_DEBUG_BANDS=1: each rank's band and tiles on stderr (a device run's check) */
     if (getenv("PEERWAVE_DEBUG_BANDS"))
         fprintf(stderr, "peerwave band: rank %d of %d: columns %lld +%lld of %lld, tile_w %lld, tile_h %lld\n",
@@ -147,7 +101,7 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
     pw_band band;
     pw_band_link *link;
     int remote = 0;
-    int64_t times[2] = {0, 0}; /* this rank's engine began, ended (pw_band_link_times) */
+    int64_t times[3] = {0, 0, 0}; /* this rank's engine began, ended (pw_band_link_times), and whether it did */
     st = pw_band_link_start(comm, rows, sweeps, watchdog_ns, backend == PW_BACKEND_CUDA, turn_prev, turn_next, col0, cols,
                             total_cols, &band, &link);
     if (st == PW_OK) {
@@ -155,6 +109,8 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
         char detail[256];
         snprintf(detail, sizeof detail, "%s", pw_error_detail()); /* (finish may write its own) */
         pw_band_link_times(link, &times[0], &times[1]);
+        times[2] = times[0] && times[1];
+        times[0] -= agreed_ns, times[1] -= agreed_ns;
         const pw_status link_st = pw_band_link_finish(link, app, &remote);
         /* an engine whose link gave up ends in PW_ERR_TIMEOUT: then the link's reason is the
          * rank's; any other failure of the app is its own */
@@ -167,7 +123,7 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
         }
     }
     st = dist_conclude(comm, st, remote, mine, all, bytes);
-    if (st == PW_OK && span_s) st = run_span(comm, times, span_s);
+    if (st == PW_OK && span_s) st = dist_run_span(comm, times, span_s);
     return st;
 }
 
@@ -247,7 +203,7 @@ pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int
     sw_share mine = {0, -1, -1, 0};
     double span = 0;
     sw_share *all = pw_comm_results(comm); /* (the comm's scratch: no allocation to fail on one rank) */
-    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, sw_band_tiles, sw_band_run, &x, &mine, all,
+    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, 0, sw_band_tiles, sw_band_run, &x, &mine, all,
                   sizeof mine, &span);
     if (st == PW_OK) {
         sw_share best = {0, -1, -1, 0};
@@ -316,7 +272,7 @@ static pw_status dist_dtw(pw_comm *comm, const void *a, int64_t n, const void *b
     }
     dtw_share mine = {INFINITY, 0}, *all = pw_comm_results(comm);
     double span = 0;
-    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, dtw_band_tiles, dtw_band_run, &x, &mine, all,
+    st = run_band(comm, local, &sig, options, n, 1, x.col0, x.cols, m, 0, dtw_band_tiles, dtw_band_run, &x, &mine, all,
                   sizeof mine, &span);
     if (st == PW_OK) {
         double longest = 0;
@@ -394,7 +350,7 @@ static pw_status dist_run(pw_comm *comm, const pw_problem *p, const pw_options *
         sig.word[5] = p->last_row != NULL, sig.word[6] = p->last_col != NULL, sig.word[7] = extra;
     }
     double mine = 0, *all = pw_comm_results(comm);
-    st = run_band(comm, local, &sig, &cpu, p && local == PW_OK ? p->rows : 1, 1, x.col0, x.cols, p ? p->cols : 1, NULL,
+    st = run_band(comm, local, &sig, &cpu, p && local == PW_OK ? p->rows : 1, 1, x.col0, x.cols, p ? p->cols : 1, 0, NULL,
                   generic_band_run, &x, &mine, all, sizeof mine, NULL);
     /* every rank ends with the whole last row and column, as pw_run writes them */
     if (st == PW_OK && p->last_row) st = dist_gather_columns(comm, p->last_row, p->cell_size, 1, p->cols, 1, 0, p->cols);
@@ -455,7 +411,7 @@ pw_status dist_run_user_band(pw_comm *comm, pw_status local, const pw_options *o
     else pw_options_init(&cpu);
     cpu.backend = PW_BACKEND_CPU;
     double mine = 0, *all = pw_comm_results(comm);
-    st = run_band(comm, local, &sig, &cpu, local == PW_OK ? rows : 1, sweeps, u.col0, u.cols, cols > 0 ? cols : 1, NULL,
+    st = run_band(comm, local, &sig, &cpu, local == PW_OK ? rows : 1, sweeps, u.col0, u.cols, cols > 0 ? cols : 1, 1, NULL,
                   user_band_run, &u, &mine, all, sizeof mine, NULL);
     if (st == PW_OK && info) {
         double longest = 0;
@@ -525,7 +481,7 @@ pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw
     pw_run_info local_info;
     image_args x = {in, out, NULL, 0, 0, 0, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, NULL, sat_band_run, &x,
+    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, 0, NULL, sat_band_run, &x,
                     &none, &none, 0, NULL);
 }
 
@@ -554,7 +510,7 @@ pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo
     pw_run_info local_info;
     image_args x = {in, NULL, out, bins, lo, hi, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, NULL, inthist_band_run,
+    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, 0, NULL, inthist_band_run,
                     &x, &none, &none, 0, NULL);
 }
 
@@ -624,7 +580,7 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     stencil_args x = {grid, sweeps, sor, omega, info ? info : &local_info};
     char none;
     st = run_band(comm, local, &sig, options, local == PW_OK ? grid->rows - 2 : 0, sweeps, col0, mine.cols, total,
-                  NULL, stencil_band_run, &x, &none, &none, 0, NULL);
+                  1, NULL, stencil_band_run, &x, &none, &none, 0, NULL);
     if (st != PW_OK || !residual) {
         free(sums);
         return st;

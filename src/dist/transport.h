@@ -69,6 +69,7 @@ struct pw_comm {
     int debug_mute; /* fault injection (tests): this rank's link never sends the last sweep's
                        leftward chunks, which the left neighbour's engine does not read -- only
                        the links' trailing watchdog can end that run (band_link.c) */
+    const char *debug_device_key; /* tests: pw_comm_debug_device_key */
     int turns;     /* pw_comm_set_turns: ranks that share a device run their one-way bands one
                       after another, in rank order (band_link.c) */
     unsigned tag_runs; /* runs before the tags repeat: what the transport's largest tag allows
@@ -78,6 +79,9 @@ struct pw_comm {
 
 /* Fault injection for the tests (pw_comm.debug_mute). */
 static inline void pw_comm_debug_mute(pw_comm *c, int mute) { c->debug_mute = mute; }
+/* For the tests: the device this rank's band says it runs on, for turns (dist_turns.c), in place
+ * of its GPU's bus id or its host (NULL: the real one). */
+static inline void pw_comm_debug_device_key(pw_comm *c, const char *key) { c->debug_device_key = key; }
 
 /* The scratch's parts: per rank PW_COMM_ENTRY bytes for what a collective gathers, as much again
  * for its reports, and PW_COMM_RESULT bytes for the callers' gathered results. */
