@@ -67,7 +67,11 @@ void pw_comm_set_direct(pw_comm *comm, int direct);
  * is a cyclic split of the columns: each GPU runs several narrower bands one after another, and
  * the pipeline's start, one tile-row's crossing of a band per hop, shrinks with the bands' width
  * (docs/DISTRIBUTED.md, "Cyclic bands").  In-place sweeps (HEAT, SOR) hand columns both ways and
- * ignore it.  0 (the default): ranks sharing a device run at once.  Set it alike on every rank. */
+ * ignore it.  The ranks of a device must be interleaved (rank k on device k mod G, as `--gpus`
+ * with `--bands-per-gpu` places them): a rank whose round on its device (how many ranks come
+ * before it there) is below its left neighbour's would start before the band it reads from, and
+ * such a layout is refused on every rank, as are ranks that disagree on turns.  0 (the default):
+ * ranks sharing a device run at once.  Set it alike on every rank. */
 void pw_comm_set_turns(pw_comm *comm, int turns);
 
 /* GPU bands of MPI ranks (pw_comm_mpi, a GPU a process) move their chunks with NCCL: ncclSend /
@@ -107,8 +111,9 @@ pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first
 /* SW and DTW: every rank passes the whole sequences (the same on every rank: checked); the
  * columns (b) are split by pw_dist_split; the result arrives on every rank (info: this rank's
  * band's run, but cells counts the whole matrix and seconds is the run's span, from the first
- * band's engine starting to the last one's stopping, on the ranks' wall clocks -- at least the
- * longest band's own time -- so that their ratio is the run's rate).  With tile_w 0, GPU bands take the width model's width for their own
+ * band's engine starting to the last one's stopping, each rank timing from the end of the ranks'
+ * agreement to start (a collective) -- at least the longest band's own time -- so that their
+ * ratio is the run's rate).  With tile_w 0, GPU bands take the width model's width for their own
  * band (trained on its corners, or from the wisdom file) and SW's tall tiles as pw_sw would; CPU
  * bands keep the fixed tiles. */
 pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
