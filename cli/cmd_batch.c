@@ -40,6 +40,8 @@ static const char usage[] =
     "  --window N            jobs ordered together (1 .. 64, default 8)\n"
     "  --queue-backend auto|cpu|cuda   where the queue runs its jobs (default auto: the GPU\n"
     "                        when present); a line's own --backend cpu runs that job on the CPU\n"
+    "  --gpus N, --devices 0,2,..  several GPUs, a queue each: every job goes to the one\n"
+    "                        predicted to be done first (with auto, GPUs not there are left out)\n"
     "  --progress            jobs done, elapsed time and the time left, on stderr once a\n"
     "                        second (on a terminal it shows after 2 s)\n"
     "  --quiet               no job headers and no summary (a line's own --quiet keeps its\n"
@@ -315,8 +317,27 @@ static int prepare(batch_run *r, batch_slot *s)
 
 typedef struct batch_args {
     pw_queue_options queue;
+    int devices[PW_QUEUE_MAX_DEVICES]; /* --gpus, --devices */
     int progress, quiet;
 } batch_args;
+
+/* --devices 0,2,.. into a->devices, none twice. */
+static int parse_devices(const char *v, batch_args *a)
+{
+    a->queue.n_devices = 0;
+    for (const char *at = v; *at;) {
+        char *end;
+        const long d = strtol(at, &end, 10);
+        if (end == at || d < 0 || d > 1024 || a->queue.n_devices == PW_QUEUE_MAX_DEVICES || (*end && *end != ','))
+            return cli_error("--devices: '%s' is not a list of up to %d device numbers like 0,1,2", v, PW_QUEUE_MAX_DEVICES), -1;
+        for (int k = 0; k < a->queue.n_devices; k++)
+            if (a->devices[k] == (int)d) return cli_error("--devices: device %ld twice (a GPU takes one queue)", d), -1;
+        a->devices[a->queue.n_devices++] = (int)d;
+        at = *end ? end + 1 : end;
+    }
+    a->queue.devices = a->devices;
+    return 0;
+}
 
 static int parse_args(int argc, char **argv, batch_args *a, const char **path)
 {
@@ -344,6 +365,14 @@ static int parse_args(int argc, char **argv, batch_args *a, const char **path)
             k++;
             if (cli_parse_int("--window", v, 1, 64, &w)) return -1;
             a->queue.window = (int)w;
+        } else if (!strcmp(o, "--gpus") && v) {
+            k++;
+            if (cli_parse_int("--gpus", v, 1, PW_QUEUE_MAX_DEVICES, &w)) return -1;
+            for (int d = 0; d < (int)w; d++) a->devices[d] = d;
+            a->queue.devices = a->devices, a->queue.n_devices = (int)w;
+        } else if (!strcmp(o, "--devices") && v) {
+            k++;
+            if (parse_devices(v, a)) return -1;
         } else if (!strcmp(o, "--queue-backend") && v) {
             k++;
             if (!strcmp(v, "auto")) a->queue.backend = PW_BACKEND_AUTO;
@@ -387,6 +416,14 @@ static void print_summary(pw_queue *q, int n)
         printf(", lower bound %.3f s, busy: copy-in %.3f s, kernels %.3f s, copy-out %.3f s", st.lower_bound,
                st.copy_in_seconds, st.kernel_seconds, st.copy_out_seconds);
     printf(", on the CPU %lld%s\n", (long long)st.on_cpu, st.device_failed ? " (the GPU failed; the rest ran on the CPU)" : "");
+    for (int k = 0; st.devices > 1 && k < st.devices; k++) { /* each GPU's queue */
+        pw_queue_stats d;
+        int device;
+        if (pw_queue_get_device_stats(q, k, &d, &device) != PW_OK) continue;
+        printf("# batch: GPU %d: %lld jobs, %.3f s, busy: copy-in %.3f s, kernels %.3f s, copy-out %.3f s, on the CPU %lld%s\n",
+               device, (long long)d.submitted, d.seconds, d.copy_in_seconds, d.kernel_seconds, d.copy_out_seconds,
+               (long long)d.on_cpu, d.device_failed ? " (this GPU failed)" : "");
+    }
 }
 
 int cmd_batch(int argc, char **argv)

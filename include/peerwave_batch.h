@@ -343,9 +343,17 @@ typedef enum pw_queue_order {
     PW_QUEUE_SERIAL       /* arrival order, one job at a time, nothing overlapped (the baseline) */
 } pw_queue_order;
 
+#define PW_QUEUE_MAX_DEVICES 16
+
 typedef struct pw_queue_options {
     pw_backend backend;      /* AUTO (the default): the GPU when present, else the CPU */
     int device;              /* CUDA device (default 0) */
+    /* Several GPUs (NULL or 0: `device` alone): CUDA devices, none twice, at most
+     * PW_QUEUE_MAX_DEVICES; each gets a queue of its own (its stages, window and staging), and a
+     * job submitted goes to the one predicted to be done first.  With AUTO the GPUs that cannot
+     * be opened are left out (all of them: the CPU); with CUDA any one is an error. */
+    const int *devices;
+    int n_devices;
     pw_queue_order order;
     int window;              /* REORDER: jobs ordered together (default 8, 1 .. 64) */
     double memory_fraction;  /* of the device's free memory that the jobs' buffers may hold at
@@ -390,9 +398,15 @@ typedef struct pw_queue_stats {
     double lower_bound;     /* no order of the GPU jobs done could take less (flow-shop bound of
                                their measured stage times) */
     double remaining_seconds; /* predicted time to finish the jobs not yet done (the ETA) */
+    int devices;            /* the device queues (one a GPU; 1 on the CPU): the figures above are
+                               their sums, seconds, lower_bound and remaining_seconds their
+                               largest (pw_queue_get_device_stats: each one's) */
 } pw_queue_stats;
 
 pw_status pw_queue_get_stats(pw_queue *queue, pw_queue_stats *stats);
+
+/* Device queue k's (0 .. stats.devices - 1) own figures, and its CUDA device (-1: the CPU). */
+pw_status pw_queue_get_device_stats(pw_queue *queue, int k, pw_queue_stats *stats, int *device);
 
 /* Drain, then free the queue (NULL: nothing). */
 void pw_queue_destroy(pw_queue *queue);

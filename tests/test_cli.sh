@@ -548,6 +548,12 @@ for order in reorder fifo serial; do
   for f in sat heat ih; do cmp -s "$tmp/${f}1.npy" "$tmp/${f}2.npy" && ok || bad "batch --order $order: $f output differs"; done
   rm -f "$tmp"/sat2.npy "$tmp"/heat2.npy "$tmp"/ih2.npy
 done
+# over several GPUs (a queue each; with auto, GPUs that are not there are left out: here the CPU)
+"$pw" batch --quiet --gpus 2 "$tmp/jobs.tsv" > "$tmp/got" 2> "$tmp/err"
+cmp -s "$tmp/got" "$tmp/alone2" && ok || bad "batch --gpus 2: $(diff "$tmp/got" "$tmp/alone2" | head -5) $(head -2 "$tmp/err")"
+rm -f "$tmp"/sat2.npy "$tmp"/heat2.npy "$tmp"/ih2.npy
+expect 2 batch --devices 1,1 "$tmp/jobs.tsv"
+expect 2 batch --gpus 0 "$tmp/jobs.tsv"
 "$pw" batch --window 2 "$tmp/jobs.tsv" > "$tmp/got" 2>/dev/null
 [ "$(grep -c '^# job ' "$tmp/got")" = 5 ] && ok || bad "batch job headers: $(grep -c '^# job ' "$tmp/got")"
 grep -q "^# job 2 ($tmp/jobs.tsv:4): sw --quiet" "$tmp/got" && ok || bad "batch header names file and line"

@@ -328,6 +328,7 @@ typedef struct set_run {
     int fail_run;      /* simulated device: the kernel that breaks it (0: none) */
     int gpu;           /* the real CUDA queue */
     int wait_each;     /* pw_queue_wait after every few submits (jobs released before the window fills) */
+    int gpus;          /* the real CUDA queue over GPUs 0 .. gpus - 1 with AUTO (those not there left out) */
 } set_run;
 
 static const char *order_name(pw_queue_order o)
@@ -361,8 +362,10 @@ static void run_set(const set_run *r)
     sim s;
     pw_queue *q = NULL;
     pw_status st;
+    const int all_gpus[4] = {0, 1, 2, 3};
     if (r->gpu) {
-        opt.backend = PW_BACKEND_CUDA;
+        opt.backend = r->gpus ? PW_BACKEND_AUTO : PW_BACKEND_CUDA;
+        opt.devices = r->gpus ? all_gpus : NULL, opt.n_devices = r->gpus;
         st = pw_queue_create(&opt, &q);
     } else if (r->engines == 0) {
         opt.backend = PW_BACKEND_CPU;
@@ -409,17 +412,21 @@ static void run_set(const set_run *r)
     CHECK(stats.lower_bound <= stats.seconds * (1 + 1e-9) + 1e-9, "%s: bound %g above the makespan %g", what,
           stats.lower_bound, stats.seconds);
     /* the pipeline's rules, from the queue's records */
+    /* (several GPUs: each one's queue has its own issue order and its own kernels) */
     queue_job_trace *t = calloc((size_t)r->n_jobs, sizeof *t);
+    int *member = calloc((size_t)r->n_jobs, sizeof *member);
     int ordered = 1, fifo = 1, serial = 1, kernels_apart = 1;
     for (int k = 0; k < r->n_jobs; k++) {
+        int64_t local;
         queue_job_get_trace(q, k, &t[k]);
+        queue_job_place(q, k, &member[k], &local);
         if (t[k].kernel_start >= 0 && !(t[k].in_end <= t[k].kernel_start)) ordered = 0;
         if (t[k].out_start >= 0 && !(t[k].kernel_end <= t[k].out_start)) ordered = 0;
         if (t[k].issue_rank != k) fifo = 0;
     }
     for (int a = 0; a < r->n_jobs; a++)
         for (int b = 0; b < r->n_jobs; b++) {
-            if (a == b || t[a].kernel_start < 0 || t[b].kernel_start < 0) continue;
+            if (a == b || member[a] != member[b] || t[a].kernel_start < 0 || t[b].kernel_start < 0) continue;
             if (t[a].kernel_start < t[b].kernel_start && t[a].kernel_end > t[b].kernel_start) kernels_apart = 0;
             /* serial: all of a's stages before any of b's when a was issued first */
             const double a_end = t[a].out_end >= 0 ? t[a].out_end : t[a].kernel_end;
@@ -427,8 +434,11 @@ static void run_set(const set_run *r)
         }
     CHECK(ordered, "%s: a job's stages out of order", what);
     CHECK(kernels_apart, "%s: two kernels overlapped", what);
-    if (r->order != PW_QUEUE_REORDER && (r->engines > 0 || r->gpu)) CHECK(fifo, "%s: not issued in arrival order", what);
-    if (r->order == PW_QUEUE_SERIAL && (r->engines > 0 || r->gpu)) CHECK(serial, "%s: serial stages overlapped", what);
+    if (r->order != PW_QUEUE_REORDER && (r->engines > 0 || r->gpu) && stats.devices == 1)
+        CHECK(fifo, "%s: not issued in arrival order", what);
+    if (r->order == PW_QUEUE_SERIAL && (r->engines > 0 || r->gpu) && stats.devices == 1)
+        CHECK(serial, "%s: serial stages overlapped", what);
+    if (r->gpus) printf("%s: %d device queue(s)\n", what, stats.devices);
     if (!r->gpu && r->engines > 0) {
         CHECK(s.max_kernels <= 1 && s.max_ins <= 1 && s.max_outs <= 1, "%s: stages at once: %d kernels %d ins %d outs",
               what, s.max_kernels, s.max_ins, s.max_outs);
@@ -443,10 +453,118 @@ static void run_set(const set_run *r)
               stats.device_failed);
     }
     free(t);
+    free(member);
     free(ref);
     pw_queue_destroy(q);
     for (int k = 0; k < r->n_jobs; k++) free_job(&d[k]);
     free(d);
+}
+
+/* ---- several device queues (pw_queue over several GPUs; here simulated devices) ----------------- */
+
+/* n simulated devices, one queue each under one pw_queue: every job right, each device given
+ * some of them, the sums in the stats, each device's kernels one at a time; fail_device (or -1)
+ * breaks at its 3rd kernel, its jobs then finish on the CPU. */
+static void group_set(int n, int n_jobs, uint64_t seed, pw_queue_order order, int fail_device)
+{
+    char what[128];
+    snprintf(what, sizeof what, "group of %d, %d jobs, seed %llu, %s, failing %d", n, n_jobs, (unsigned long long)seed,
+             order_name(order), fail_device);
+    job_data *d = calloc((size_t)n_jobs, sizeof *d);
+    pw_status *ref = calloc((size_t)n_jobs, sizeof *ref);
+    for (int k = 0; k < n_jobs; k++) {
+        for (int c = 0; c < 2; c++) make_job(&d[k], c, seed * 1000 + (uint64_t)k, 0, 0);
+        d[k].job[0].options.backend = PW_BACKEND_AUTO;
+        ref[k] = pw_job_run(&d[k].job[1]);
+    }
+    pw_queue_options opt;
+    pw_queue_options_init(&opt);
+    opt.order = order;
+    sim *s = calloc((size_t)n, sizeof *s);
+    queue_device devs[4];
+    for (int k = 0; k < n; k++) {
+        devs[k] = sim_device(&s[k], 1 + k % 2, INT64_MAX / 4);
+        if (k == fail_device) s[k].fail_run = 3;
+    }
+    pw_queue *q = NULL;
+    pw_status st = queue_create_group_on(&opt, devs, n, &q);
+    CHECK(st == PW_OK, "%s: create: %s", what, pw_status_str(st));
+    for (int k = 0; st == PW_OK && k < n_jobs; k++) {
+        int64_t id = -1;
+        CHECK(pw_queue_submit(q, &d[k].job[0], &id) == PW_OK && id == k, "%s: submit %d", what, k);
+    }
+    if (st == PW_OK) {
+        CHECK(pw_queue_drain(q) == PW_OK, "%s: drain", what);
+        int per_device[4] = {0}, kernels_apart = 1;
+        queue_job_trace *t = calloc((size_t)n_jobs, sizeof *t);
+        int *member = calloc((size_t)n_jobs, sizeof *member);
+        for (int k = 0; k < n_jobs; k++) {
+            int64_t local;
+            CHECK(pw_queue_wait(q, k) == ref[k] && same_result(&d[k]), "%s: job %d (%s) differs", what, k,
+                  pw_job_kind_name(d[k].job[0].kind));
+            CHECK(queue_job_place(q, k, &member[k], &local) == PW_OK && member[k] >= 0 && member[k] < n, "%s: place %d",
+                  what, k);
+            per_device[member[k]]++;
+            queue_job_get_trace(q, k, &t[k]);
+        }
+        for (int a = 0; a < n_jobs; a++)
+            for (int b = 0; b < n_jobs; b++)
+                if (a != b && member[a] == member[b] && t[a].kernel_start >= 0 && t[b].kernel_start >= 0 &&
+                    t[a].kernel_start < t[b].kernel_start && t[a].kernel_end > t[b].kernel_start)
+                    kernels_apart = 0;
+        CHECK(kernels_apart, "%s: two kernels overlapped on one device", what);
+        pw_queue_stats all, one;
+        int64_t submitted = 0, on_cpu = 0;
+        CHECK(pw_queue_get_stats(q, &all) == PW_OK && all.devices == n && all.submitted == n_jobs && all.done == n_jobs,
+              "%s: stats: %d devices, %lld submitted, %lld done", what, all.devices, (long long)all.submitted,
+              (long long)all.done);
+        for (int k = 0; k < n; k++) {
+            int device = 0;
+            CHECK(pw_queue_get_device_stats(q, k, &one, &device) == PW_OK && one.submitted == per_device[k] && device == -1,
+                  "%s: device %d: %lld submitted, %d placed", what, k, (long long)one.submitted, per_device[k]);
+            CHECK(per_device[k] > 0, "%s: device %d got no job", what, k);
+            CHECK(all.seconds >= one.seconds && all.remaining_seconds == 0, "%s: device %d's span above the group's", what, k);
+            submitted += one.submitted, on_cpu += one.on_cpu;
+            CHECK(s[k].max_kernels <= 1 && s[k].resident == 0, "%s: device %d: %d kernels at once, %lld bytes left", what,
+                  k, s[k].max_kernels, (long long)s[k].resident);
+        }
+        CHECK(submitted == n_jobs && on_cpu == all.on_cpu && (fail_device < 0 ? all.on_cpu == 0 : all.device_failed),
+              "%s: %lld submitted over the devices, %lld on the CPU, device_failed %d", what, (long long)submitted,
+              (long long)on_cpu, all.device_failed);
+        CHECK(pw_queue_get_device_stats(q, n, &one, NULL) == PW_ERR_INVALID_ARGUMENT, "%s: device %d", what, n);
+        free(t);
+        free(member);
+        pw_queue_destroy(q);
+    }
+    for (int k = 0; k < n_jobs; k++) free_job(&d[k]);
+    free(s);
+    free(ref);
+    free(d);
+}
+
+/* The GPU list of the options: checked; on the CPU backend it is not used. */
+static void group_options(void)
+{
+    pw_queue_options opt;
+    pw_queue_options_init(&opt);
+    pw_queue *q = NULL;
+    const int twice[2] = {0, 0}, negative[1] = {-2}, many[PW_QUEUE_MAX_DEVICES + 1] = {0};
+    struct {
+        const int *devices;
+        int n;
+    } bad[] = {{twice, 2}, {negative, 1}, {NULL, 2}, {many, PW_QUEUE_MAX_DEVICES + 1}, {twice, -1}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        opt.devices = bad[k].devices, opt.n_devices = bad[k].n;
+        CHECK(pw_queue_create(&opt, &q) == PW_ERR_INVALID_ARGUMENT, "device list %zu refused", k);
+    }
+    const int two[2] = {0, 1};
+    opt.devices = two, opt.n_devices = 2, opt.backend = PW_BACKEND_CPU;
+    pw_queue_stats s;
+    CHECK(pw_queue_create(&opt, &q) == PW_OK && pw_queue_get_stats(q, &s) == PW_OK && s.devices == 1 &&
+              s.backend == PW_BACKEND_CPU,
+          "a CPU queue with a GPU list");
+    pw_queue_destroy(q);
+    CHECK(queue_create_group_on(&opt, NULL, 0, &q) == PW_ERR_INVALID_ARGUMENT, "a group of none");
 }
 
 /* The GPU stage's copy teams cut each staging chunk into slices (job_slice): they must cover it
@@ -587,30 +705,38 @@ int main(int argc, char **argv)
         for (int order = 0; order < 3; order++)
             for (int k = 0; k < 4; k++)
                 run_set(&(set_run){k == 2 && !quick ? 100 : 30, base + (uint64_t)k, k == 1 ? 7 : -1, k >= 2,
-                                   (pw_queue_order)order, k == 3 ? 4 : 8, 0, 0, 0, 1, k == 0});
+                                   (pw_queue_order)order, k == 3 ? 4 : 8, 0, 0, 0, 1, k == 0, 0});
+        /* the queue over every GPU there is (up to 4; one queue a GPU) */
+        for (int order = 0; order < 3; order++)
+            run_set(&(set_run){quick ? 30 : 60, base + 20 + (uint64_t)order, 5, 0, (pw_queue_order)order, 8, 0, 0, 0, 1, 0, 4});
         return test_finish();
     }
     bad_arguments();
+    group_options();
     slices();
     failing_allocations(base + 90);
     for (int k = 0; k < 3; k++) /* the CPU queue */
-        run_set(&(set_run){20, base + (uint64_t)k, k == 1 ? 5 : -1, 0, PW_QUEUE_REORDER, 8, 0, 0, 0, 0, k == 2});
+        run_set(&(set_run){20, base + (uint64_t)k, k == 1 ? 5 : -1, 0, PW_QUEUE_REORDER, 8, 0, 0, 0, 0, k == 2, 0});
     for (int engines = 1; engines <= 2; engines++)
         for (int order = 0; order < 3; order++)
             for (int k = 0; k < 4; k++)
                 run_set(&(set_run){24, base + 10 * (uint64_t)engines + (uint64_t)k, k == 1 ? 9 : -1, 0,
-                                   (pw_queue_order)order, k == 3 ? 3 : 8, engines, 0, 0, 0, k == 2});
+                                   (pw_queue_order)order, k == 3 ? 3 : 8, engines, 0, 0, 0, k == 2, 0});
     /* many jobs in one queue, all submitted before the first is issued (the queue's lists grow
      * while its threads hold places in them) */
-    run_set(&(set_run){150, base + 40, -1, 0, PW_QUEUE_FIFO, 8, 2, 0, 0, 0, 0});
-    run_set(&(set_run){150, base + 41, 77, 0, PW_QUEUE_REORDER, 8, 1, 0, 0, 0, 0});
+    run_set(&(set_run){150, base + 40, -1, 0, PW_QUEUE_FIFO, 8, 2, 0, 0, 0, 0, 0});
+    run_set(&(set_run){150, base + 41, 77, 0, PW_QUEUE_REORDER, 8, 1, 0, 0, 0, 0, 0});
     /* a tight memory budget (some jobs larger than it: those run on the CPU) */
     for (int engines = 1; engines <= 2; engines++)
         for (int order = 0; order < 3; order++)
-            run_set(&(set_run){24, base + 50 + (uint64_t)engines, -1, 0, (pw_queue_order)order, 8, engines, 120000, 0, 0, 0});
+            run_set(&(set_run){24, base + 50 + (uint64_t)engines, -1, 0, (pw_queue_order)order, 8, engines, 120000, 0, 0, 0, 0});
+    /* several devices under one queue (simulated GPUs), one of them breaking */
+    for (int order = 0; order < 3; order++) group_set(2, 24, base + 70 + (uint64_t)order, (pw_queue_order)order, -1);
+    group_set(3, 40, base + 75, PW_QUEUE_REORDER, -1);
+    group_set(3, 30, base + 76, PW_QUEUE_FIFO, 1);
     /* the device breaks at its 5th kernel: the rest finish on the CPU */
     for (int engines = 1; engines <= 2; engines++)
         for (int order = 0; order < 3; order++)
-            run_set(&(set_run){20, base + 60 + (uint64_t)engines, 3, 0, (pw_queue_order)order, 8, engines, 0, 5, 0, 0});
+            run_set(&(set_run){20, base + 60 + (uint64_t)engines, 3, 0, (pw_queue_order)order, 8, engines, 0, 5, 0, 0, 0});
     return test_finish();
 }

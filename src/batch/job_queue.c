@@ -54,7 +54,7 @@ typedef struct id_list {
     int64_t n, cap;
 } id_list;
 
-struct pw_queue {
+struct device_queue {
     pw_queue_options opt;
     queue_device dev;
     int has_device;
@@ -89,7 +89,7 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static double since(const pw_queue *q) { return now() - q->t0; }
+static double since(const device_queue *q) { return now() - q->t0; }
 
 /* Room for `count` entries. */
 static int list_reserve(id_list *l, int64_t count)
@@ -105,7 +105,7 @@ static int list_reserve(id_list *l, int64_t count)
 
 /* Room in every list for every job submitted (a job is at most once in each), so the threads
  * never grow them: submit does, under the lock. */
-static int lists_reserve(pw_queue *q, int64_t jobs)
+static int lists_reserve(device_queue *q, int64_t jobs)
 {
     return list_reserve(&q->pending, jobs) || list_reserve(&q->issued, jobs) || list_reserve(&q->cpu, jobs);
 }
@@ -123,7 +123,7 @@ void pw_queue_options_init(pw_queue_options *o)
 
 /* ---- predictions ------------------------------------------------------------------------------ */
 
-static pw_flow_job predict(const pw_queue *q, const qjob *j)
+static pw_flow_job predict(const device_queue *q, const qjob *j)
 {
     const job_layout *l = &j->layout;
     pw_flow_job e;
@@ -141,7 +141,7 @@ static void learn(double *value, int *seen, double measured)
     *seen = 1;
 }
 
-static void start_guesses(pw_queue *q)
+static void start_guesses(device_queue *q)
 {
     /* rough single-H100 figures; replaced by the first measurement of each */
     static const double device_cells_per_s[PW_JOB_KIND_COUNT] = {5e11, 5e11, 5e10, 1e11, 1e11, 1e11, 1e11};
@@ -165,7 +165,7 @@ static void set_failure(qjob *j, pw_status st)
 static int device_broke(pw_status st) { return st == PW_ERR_CUDA || st == PW_ERR_TIMEOUT; }
 
 /* Locked: the job is finished (by whichever thread ran its last stage). */
-static void job_done(pw_queue *q, qjob *j)
+static void job_done(device_queue *q, qjob *j)
 {
     j->state = JOB_DONE;
     q->done++;
@@ -175,7 +175,7 @@ static void job_done(pw_queue *q, qjob *j)
 }
 
 /* Locked: append id to the CPU thread's list (room reserved at submit). */
-static void route_cpu(pw_queue *q, int64_t id)
+static void route_cpu(device_queue *q, int64_t id)
 {
     qjob *j = q->jobs[id];
     j->to_cpu = 1;
@@ -187,7 +187,7 @@ static void route_cpu(pw_queue *q, int64_t id)
 /* Unlocked: allocate and copy in j's buffers.  PW_OK, or the failure (buffers freed).  Every
  * buffer is allocated before the first copy: the copy-in's end (its stream synchronised) then
  * orders the output buffers' allocations before the kernel too. */
-static pw_status copy_in(pw_queue *q, qjob *j)
+static pw_status copy_in(device_queue *q, qjob *j)
 {
     pw_status st = PW_OK;
     for (int k = 0; k < j->layout.count && st == PW_OK; k++) {
@@ -205,7 +205,7 @@ static pw_status copy_in(pw_queue *q, qjob *j)
 
 /* Unlocked: copy j's results out (when it ran) and free its buffers; then it is done, unless the
  * CPU runs it. */
-static void copy_out(pw_queue *q, int64_t id)
+static void copy_out(device_queue *q, int64_t id)
 {
     pthread_mutex_lock(&q->lock);
     qjob *j = q->jobs[id];
@@ -244,10 +244,10 @@ static void copy_out(pw_queue *q, int64_t id)
 }
 
 /* Locked: the GPU pipeline has nothing in flight. */
-static int device_idle(const pw_queue *q) { return q->out_next == q->issued.n && q->kernel_next == q->issued.n; }
+static int device_idle(const device_queue *q) { return q->out_next == q->issued.n && q->kernel_next == q->issued.n; }
 
 /* Locked: may the issuer take a job now? */
-static int can_issue(const pw_queue *q)
+static int can_issue(const device_queue *q)
 {
     if (q->pending.n == 0) return 0;
     if (q->opt.order == PW_QUEUE_SERIAL && !device_idle(q)) return 0;
@@ -256,7 +256,7 @@ static int can_issue(const pw_queue *q)
 }
 
 /* Locked: take the next job from pending (by the order policy). */
-static int64_t pick_next(pw_queue *q)
+static int64_t pick_next(device_queue *q)
 {
     int at = 0;
     if (q->opt.order == PW_QUEUE_REORDER) {
@@ -274,7 +274,7 @@ static int64_t pick_next(pw_queue *q)
 }
 
 /* Locked (the lock is let go meanwhile): with one copy engine, the issuer's copy-out of id. */
-static void issuer_copy_out(pw_queue *q, int64_t id)
+static void issuer_copy_out(device_queue *q, int64_t id)
 {
     pthread_mutex_unlock(&q->lock);
     copy_out(q, id);
@@ -285,7 +285,7 @@ static void issuer_copy_out(pw_queue *q, int64_t id)
 
 static void *copy_in_thread(void *arg)
 {
-    pw_queue *q = arg;
+    device_queue *q = arg;
     const int one_engine = q->dev.copy_engines == 1;
     int64_t held = -1; /* one engine: the issued job whose copy-out comes after the next copy-in */
     int64_t rank = 0;
@@ -352,7 +352,7 @@ static void *copy_in_thread(void *arg)
 
 static void *kernel_thread(void *arg)
 {
-    pw_queue *q = arg;
+    device_queue *q = arg;
     pthread_mutex_lock(&q->lock);
     for (;;) {
         if (q->kernel_next == q->issued.n || q->jobs[q->issued.at[q->kernel_next]]->state < JOB_IN_DONE) {
@@ -395,7 +395,7 @@ static void *kernel_thread(void *arg)
 
 static void *copy_out_thread(void *arg)
 {
-    pw_queue *q = arg;
+    device_queue *q = arg;
     pthread_mutex_lock(&q->lock);
     for (;;) {
         if (q->out_next == q->issued.n) {
@@ -416,7 +416,7 @@ static void *copy_out_thread(void *arg)
 
 static void *cpu_thread(void *arg)
 {
-    pw_queue *q = arg;
+    device_queue *q = arg;
     pthread_mutex_lock(&q->lock);
     for (;;) {
         if (q->cpu_next == q->cpu.n) {
@@ -450,7 +450,7 @@ static void *cpu_thread(void *arg)
 
 /* ---- the API ---------------------------------------------------------------------------------- */
 
-static void stop_threads(pw_queue *q)
+static void stop_threads(device_queue *q)
 {
     pthread_mutex_lock(&q->lock);
     q->stopping = 1;
@@ -461,7 +461,7 @@ static void stop_threads(pw_queue *q)
     q->threads = 0;
 }
 
-static void free_queue(pw_queue *q)
+static void free_queue(device_queue *q)
 {
     if (q->has_device && q->dev.destroy) q->dev.destroy(q->dev.ctx);
     for (int64_t k = 0; k < q->n_jobs; k++) free(q->jobs[k]);
@@ -471,7 +471,7 @@ static void free_queue(pw_queue *q)
     free(q);
 }
 
-pw_status queue_create_on(const pw_queue_options *options, const queue_device *dev, pw_queue **queue)
+pw_status dq_create_on(const pw_queue_options *options, const queue_device *dev, device_queue **queue)
 {
     pw_status st = PW_OK;
     if (!options || !queue) st = PW_ERR_NULL_ARGUMENT;
@@ -480,7 +480,7 @@ pw_status queue_create_on(const pw_queue_options *options, const queue_device *d
         st = PW_ERR_INVALID_ARGUMENT;
     else if (dev && (dev->copy_engines < 1 || dev->memory_budget < 1))
         st = PW_ERR_INVALID_ARGUMENT;
-    pw_queue *q = st == PW_OK ? pw_calloc(1, sizeof *q) : NULL;
+    device_queue *q = st == PW_OK ? pw_calloc(1, sizeof *q) : NULL;
     if (st == PW_OK && !q) st = PW_ERR_OUT_OF_MEMORY;
     if (st != PW_OK) {
         if (dev && dev->destroy) dev->destroy(dev->ctx);
@@ -515,25 +515,7 @@ pw_status queue_create_on(const pw_queue_options *options, const queue_device *d
     return PW_OK;
 }
 
-pw_status pw_queue_create(const pw_queue_options *options, pw_queue **queue)
-{
-    if (!options || !queue) return PW_ERR_NULL_ARGUMENT;
-    if (options->memory_fraction <= 0 || options->memory_fraction > 1 || options->staging_bytes < 4096 ||
-        options->device < 0 || options->backend < PW_BACKEND_AUTO || options->backend > PW_BACKEND_CUDA)
-        return PW_ERR_INVALID_ARGUMENT;
-    if (options->backend == PW_BACKEND_CPU) return queue_create_on(options, NULL, queue);
-#ifdef PW_HAVE_CUDA
-    queue_device dev;
-    pw_status st = queue_gpu_create(options->device, options->memory_fraction, options->staging_bytes, &dev);
-    if (st == PW_OK) return queue_create_on(options, &dev, queue);
-    if (options->backend == PW_BACKEND_CUDA || st != PW_ERR_NO_DEVICE) return st;
-#else
-    if (options->backend == PW_BACKEND_CUDA) return PW_ERR_UNSUPPORTED;
-#endif
-    return queue_create_on(options, NULL, queue);
-}
-
-pw_status pw_queue_submit(pw_queue *q, const pw_job *job, int64_t *id)
+pw_status dq_submit(device_queue *q, const pw_job *job, int64_t *id)
 {
     if (!q || !job) return PW_ERR_NULL_ARGUMENT;
     qjob *j = pw_calloc(1, sizeof *j);
@@ -569,7 +551,7 @@ pw_status pw_queue_submit(pw_queue *q, const pw_job *job, int64_t *id)
     return PW_OK;
 }
 
-pw_status pw_queue_wait(pw_queue *q, int64_t id)
+pw_status dq_wait(device_queue *q, int64_t id)
 {
     if (!q) return PW_ERR_NULL_ARGUMENT;
     pthread_mutex_lock(&q->lock);
@@ -590,7 +572,7 @@ pw_status pw_queue_wait(pw_queue *q, int64_t id)
     return st;
 }
 
-pw_status pw_queue_drain(pw_queue *q)
+pw_status dq_drain(device_queue *q)
 {
     if (!q) return PW_ERR_NULL_ARGUMENT;
     pthread_mutex_lock(&q->lock);
@@ -598,17 +580,17 @@ pw_status pw_queue_drain(pw_queue *q)
     pthread_mutex_unlock(&q->lock);
     pw_status first = PW_OK;
     for (int64_t k = 0; k < n; k++) {
-        pw_status st = pw_queue_wait(q, k);
+        pw_status st = dq_wait(q, k);
         if (first == PW_OK && st != PW_OK) first = st;
     }
     if (first != PW_OK) { /* the first failure's detail */
         for (int64_t k = 0; k < n; k++)
-            if (pw_queue_wait(q, k) != PW_OK) break;
+            if (dq_wait(q, k) != PW_OK) break;
     }
     return first;
 }
 
-pw_status pw_queue_get_stats(pw_queue *q, pw_queue_stats *s)
+pw_status dq_get_stats(device_queue *q, pw_queue_stats *s)
 {
     if (!q || !s) return PW_ERR_NULL_ARGUMENT;
     memset(s, 0, sizeof *s);
@@ -650,7 +632,7 @@ pw_status pw_queue_get_stats(pw_queue *q, pw_queue_stats *s)
     return PW_OK;
 }
 
-pw_status queue_job_get_trace(pw_queue *q, int64_t id, queue_job_trace *trace)
+pw_status dq_job_get_trace(device_queue *q, int64_t id, queue_job_trace *trace)
 {
     if (!q || !trace) return PW_ERR_NULL_ARGUMENT;
     pthread_mutex_lock(&q->lock);
@@ -660,7 +642,7 @@ pw_status queue_job_get_trace(pw_queue *q, int64_t id, queue_job_trace *trace)
     return st;
 }
 
-void queue_debug_dump(pw_queue *q, FILE *f)
+void dq_debug_dump(device_queue *q, FILE *f)
 {
     pthread_mutex_lock(&q->lock);
     fprintf(f, "queue: %lld jobs, %lld done; pending %lld, issued %lld, kernel_next %lld, out_next %lld, cpu %lld/%lld; "
@@ -676,10 +658,10 @@ void queue_debug_dump(pw_queue *q, FILE *f)
     pthread_mutex_unlock(&q->lock);
 }
 
-void pw_queue_destroy(pw_queue *q)
+void dq_destroy(device_queue *q)
 {
     if (!q) return;
-    pw_queue_drain(q);
+    dq_drain(q);
     stop_threads(q);
     free_queue(q);
 }

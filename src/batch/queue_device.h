@@ -39,9 +39,24 @@ typedef struct queue_device {
 /* The CUDA device (PW_ERR_NO_DEVICE, PW_ERR_CUDA, PW_ERR_OUT_OF_MEMORY). */
 pw_status queue_gpu_create(int device, double memory_fraction, int64_t staging_bytes, queue_device *out);
 
+/* One device's queue (job_queue.c): the threads and the order of one device's stages.  A
+ * pw_queue (queue_group.c) is one or several of these, a job going to the one that will be done
+ * first.  The dq_* functions are pw_queue_*'s for one device (ids are the device queue's own). */
+typedef struct device_queue device_queue;
+
 /* The queue over a device of one's own (dev == NULL: the CPU alone); the queue owns dev's ctx
  * from here on (destroyed with it, also on failure). */
+pw_status dq_create_on(const pw_queue_options *options, const queue_device *dev, device_queue **queue);
+pw_status dq_submit(device_queue *q, const pw_job *job, int64_t *id);
+pw_status dq_wait(device_queue *q, int64_t id);
+pw_status dq_drain(device_queue *q);
+pw_status dq_get_stats(device_queue *q, pw_queue_stats *stats);
+void dq_destroy(device_queue *q);
+
+/* A pw_queue over devices of one's own (tests: simulated devices): one device queue each (dev ==
+ * NULL, n 1: the CPU alone); the queue owns the devices' ctx from here on. */
 pw_status queue_create_on(const pw_queue_options *options, const queue_device *dev, pw_queue **queue);
+pw_status queue_create_group_on(const pw_queue_options *options, const queue_device *devs, int n, pw_queue **queue);
 
 /* The queue's record of one job's stages, for tests: seconds from the queue's creation (-1:
  * the stage did not happen on the device), on_cpu. */
@@ -51,9 +66,13 @@ typedef struct queue_job_trace {
     int on_cpu;
 } queue_job_trace;
 pw_status queue_job_get_trace(pw_queue *queue, int64_t id, queue_job_trace *trace);
+pw_status dq_job_get_trace(device_queue *q, int64_t id, queue_job_trace *trace);
+/* The device queue that runs job `id` (0 ..), and the job's id there. */
+pw_status queue_job_place(pw_queue *queue, int64_t id, int *device_queue_index, int64_t *local_id);
 
 /* The queue's state and every job not done, for diagnosing a stall (bench_job_queue). */
 void queue_debug_dump(pw_queue *queue, FILE *f);
+void dq_debug_dump(device_queue *q, FILE *f);
 
 #ifdef __cplusplus
 }

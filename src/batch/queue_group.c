@@ -1,0 +1,281 @@
+/*
+ * queue_group.c - pw_queue (peerwave_batch.h): one device queue (job_queue.c) a GPU, or one for the
+ * CPU, and where each job goes.
+ *
+ * A job goes to the device queue predicted to be done first with it: the one whose jobs not yet
+ * done are predicted to take least (its own stats' ETA, from the stage times it has learned;
+ * ties: fewer jobs not done, then the next after the last one chosen).  Each device queue then orders its own window,
+ * overlaps its own stages and sends to the CPU what its GPU cannot take, as one queue alone does.
+ * Ids are the group's, in submission order; each maps to a device queue and its id there.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "queue_device.h"
+#include "../core/alloc.h"
+#include "../core/status_detail.h"
+
+typedef struct placed {
+    int32_t member;
+    int64_t local;
+} placed;
+
+struct pw_queue {
+    int n;
+    device_queue *member[PW_QUEUE_MAX_DEVICES];
+    int device[PW_QUEUE_MAX_DEVICES]; /* each one's CUDA device, -1: the CPU (or a simulated one) */
+    pthread_mutex_t lock;             /* the map, and the choice of a member with its submit */
+    int last;                         /* the member chosen last */
+    placed *at;
+    int64_t n_jobs, cap;
+};
+
+static void destroy_members(pw_queue *q)
+{
+    for (int k = 0; k < q->n; k++) dq_destroy(q->member[k]);
+    q->n = 0;
+}
+
+static pw_queue *group_new(void)
+{
+    pw_queue *q = pw_calloc(1, sizeof *q);
+    if (q) pthread_mutex_init(&q->lock, NULL);
+    return q;
+}
+
+static void group_free(pw_queue *q)
+{
+    destroy_members(q);
+    pthread_mutex_destroy(&q->lock);
+    free(q->at);
+    free(q);
+}
+
+pw_status queue_create_group_on(const pw_queue_options *options, const queue_device *devs, int n, pw_queue **queue)
+{
+    if (!options || !queue) return PW_ERR_NULL_ARGUMENT;
+    pw_queue *q = n >= 1 && n <= PW_QUEUE_MAX_DEVICES ? group_new() : NULL;
+    pw_status st = n < 1 || n > PW_QUEUE_MAX_DEVICES ? PW_ERR_INVALID_ARGUMENT : q ? PW_OK : PW_ERR_OUT_OF_MEMORY;
+    for (int k = 0; k < n; k++) {
+        if (st == PW_OK) {
+            st = dq_create_on(options, devs ? &devs[k] : NULL, &q->member[q->n]);
+            if (st == PW_OK) q->device[q->n++] = -1;
+        } else if (devs && devs[k].destroy) {
+            devs[k].destroy(devs[k].ctx); /* (the queue owns them, also on failure) */
+        }
+    }
+    if (st != PW_OK) {
+        if (q) group_free(q);
+        return st;
+    }
+    *queue = q;
+    return PW_OK;
+}
+
+pw_status queue_create_on(const pw_queue_options *options, const queue_device *dev, pw_queue **queue)
+{
+    return queue_create_group_on(options, dev, 1, queue);
+}
+
+static pw_status check_options(const pw_queue_options *o)
+{
+    if (o->memory_fraction <= 0 || o->memory_fraction > 1 || o->staging_bytes < 4096 || o->device < 0 ||
+        o->backend < PW_BACKEND_AUTO || o->backend > PW_BACKEND_CUDA)
+        return PW_ERR_INVALID_ARGUMENT;
+    if (o->n_devices < 0 || o->n_devices > PW_QUEUE_MAX_DEVICES || (o->n_devices > 0 && !o->devices)) {
+        pw_set_error_detail("queue options: n_devices %d (0 .. %d, with the devices listed)", o->n_devices,
+                            PW_QUEUE_MAX_DEVICES);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    for (int a = 0; a < o->n_devices; a++) {
+        for (int b = 0; b < a; b++)
+            if (o->devices[a] == o->devices[b]) {
+                pw_set_error_detail("queue options: device %d twice", o->devices[a]);
+                return PW_ERR_INVALID_ARGUMENT;
+            }
+        if (o->devices[a] < 0) {
+            pw_set_error_detail("queue options: device %d", o->devices[a]);
+            return PW_ERR_INVALID_ARGUMENT;
+        }
+    }
+    return PW_OK;
+}
+
+pw_status pw_queue_create(const pw_queue_options *options, pw_queue **queue)
+{
+    if (!options || !queue) return PW_ERR_NULL_ARGUMENT;
+    pw_status st = check_options(options);
+    if (st != PW_OK) return st;
+    if (options->backend == PW_BACKEND_CPU) return queue_create_on(options, NULL, queue);
+#ifdef PW_HAVE_CUDA
+    pw_queue *q = group_new();
+    if (!q) return PW_ERR_OUT_OF_MEMORY;
+    const int n = options->n_devices > 0 ? options->n_devices : 1;
+    for (int k = 0; k < n && st == PW_OK; k++) {
+        const int device = options->n_devices > 0 ? options->devices[k] : options->device;
+        queue_device dev;
+        pw_status opened = queue_gpu_create(device, options->memory_fraction, options->staging_bytes, &dev);
+        if (opened == PW_OK) {
+            pw_queue_options one = *options;
+            one.device = device;
+            opened = dq_create_on(&one, &dev, &q->member[q->n]); /* (owns dev now) */
+            if (opened == PW_OK) q->device[q->n++] = device;
+        }
+        /* AUTO: a GPU that cannot be opened is left out (NO_DEVICE: not there); CUDA asked for,
+         * or any other failure, ends it */
+        if (opened != PW_OK && (options->backend == PW_BACKEND_CUDA || opened != PW_ERR_NO_DEVICE)) st = opened;
+    }
+    if (st == PW_OK && q->n == 0) { /* (AUTO, and no GPU could be opened: the CPU) */
+        st = dq_create_on(options, NULL, &q->member[0]);
+        if (st == PW_OK) q->device[q->n++] = -1;
+    }
+    if (st != PW_OK) {
+        group_free(q);
+        return st;
+    }
+    *queue = q;
+    return PW_OK;
+#else
+    if (options->backend == PW_BACKEND_CUDA) return PW_ERR_UNSUPPORTED;
+    return queue_create_on(options, NULL, queue);
+#endif
+}
+
+/* The member a new job goes to (under q->lock): the least predicted work left, then the fewest
+ * jobs not done, then the next after the last one chosen (so that idle members take turns). */
+static int choose_member(pw_queue *q)
+{
+    if (q->n == 1) return 0;
+    int best = -1;
+    double best_left = 0;
+    int64_t best_open = 0;
+    for (int i = 1; i <= q->n; i++) {
+        const int k = (q->last + i) % q->n;
+        pw_queue_stats s;
+        if (dq_get_stats(q->member[k], &s) != PW_OK) continue;
+        const int64_t open = s.submitted - s.done;
+        if (best < 0 || s.remaining_seconds < best_left || (s.remaining_seconds == best_left && open < best_open))
+            best = k, best_left = s.remaining_seconds, best_open = open;
+    }
+    q->last = best < 0 ? 0 : best;
+    return q->last;
+}
+
+pw_status pw_queue_submit(pw_queue *q, const pw_job *job, int64_t *id)
+{
+    if (!q || !job) return PW_ERR_NULL_ARGUMENT;
+    pthread_mutex_lock(&q->lock);
+    if (q->n_jobs == q->cap) {
+        const int64_t cap = q->cap ? 2 * q->cap : 64;
+        placed *p = realloc(q->at, sizeof *p * (size_t)cap);
+        if (p) q->at = p, q->cap = cap;
+    }
+    if (q->n_jobs == q->cap) {
+        pthread_mutex_unlock(&q->lock);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+    const int member = choose_member(q);
+    int64_t local = -1;
+    pw_status st = dq_submit(q->member[member], job, &local);
+    if (st == PW_OK) {
+        q->at[q->n_jobs] = (placed){member, local};
+        if (id) *id = q->n_jobs;
+        q->n_jobs++;
+    }
+    pthread_mutex_unlock(&q->lock);
+    return st;
+}
+
+pw_status queue_job_place(pw_queue *q, int64_t id, int *member, int64_t *local)
+{
+    if (!q || !member || !local) return PW_ERR_NULL_ARGUMENT;
+    pthread_mutex_lock(&q->lock);
+    const pw_status st = id >= 0 && id < q->n_jobs ? PW_OK : PW_ERR_INVALID_ARGUMENT;
+    if (st == PW_OK) *member = q->at[id].member, *local = q->at[id].local;
+    pthread_mutex_unlock(&q->lock);
+    return st;
+}
+
+pw_status pw_queue_wait(pw_queue *q, int64_t id)
+{
+    int member;
+    int64_t local;
+    if (!q) return PW_ERR_NULL_ARGUMENT;
+    pw_status st = queue_job_place(q, id, &member, &local);
+    return st == PW_OK ? dq_wait(q->member[member], local) : st;
+}
+
+pw_status pw_queue_drain(pw_queue *q)
+{
+    if (!q) return PW_ERR_NULL_ARGUMENT;
+    pthread_mutex_lock(&q->lock);
+    const int64_t n = q->n_jobs;
+    pthread_mutex_unlock(&q->lock);
+    /* every device queue's jobs released at once, then the first failure by id (and its detail) */
+    for (int k = 0; k < q->n; k++) (void)dq_drain(q->member[k]);
+    for (int64_t k = 0; k < n; k++) {
+        const pw_status st = pw_queue_wait(q, k);
+        if (st != PW_OK) return st;
+    }
+    return PW_OK;
+}
+
+pw_status pw_queue_get_device_stats(pw_queue *q, int k, pw_queue_stats *s, int *device)
+{
+    if (!q || !s) return PW_ERR_NULL_ARGUMENT;
+    if (k < 0 || k >= q->n) return PW_ERR_INVALID_ARGUMENT;
+    pw_status st = dq_get_stats(q->member[k], s);
+    s->devices = 1;
+    if (device) *device = q->device[k];
+    return st;
+}
+
+pw_status pw_queue_get_stats(pw_queue *q, pw_queue_stats *s)
+{
+    if (!q || !s) return PW_ERR_NULL_ARGUMENT;
+    memset(s, 0, sizeof *s);
+    s->backend = PW_BACKEND_CPU;
+    for (int k = 0; k < q->n; k++) {
+        pw_queue_stats m;
+        pw_status st = dq_get_stats(q->member[k], &m);
+        if (st != PW_OK) return st;
+        if (m.backend == PW_BACKEND_CUDA) s->backend = PW_BACKEND_CUDA;
+        if (m.copy_engines > s->copy_engines) s->copy_engines = m.copy_engines;
+        s->submitted += m.submitted, s->done += m.done, s->failed += m.failed, s->on_cpu += m.on_cpu;
+        s->device_failed |= m.device_failed;
+        s->copy_in_seconds += m.copy_in_seconds, s->kernel_seconds += m.kernel_seconds;
+        s->copy_out_seconds += m.copy_out_seconds;
+        /* (the device queues run side by side: the group's span and bounds are their largest) */
+        s->seconds = fmax(s->seconds, m.seconds);
+        s->lower_bound = fmax(s->lower_bound, m.lower_bound);
+        s->remaining_seconds = fmax(s->remaining_seconds, m.remaining_seconds);
+    }
+    s->devices = q->n;
+    return PW_OK;
+}
+
+pw_status queue_job_get_trace(pw_queue *q, int64_t id, queue_job_trace *trace)
+{
+    int member;
+    int64_t local;
+    if (!q || !trace) return PW_ERR_NULL_ARGUMENT;
+    pw_status st = queue_job_place(q, id, &member, &local);
+    return st == PW_OK ? dq_job_get_trace(q->member[member], local, trace) : st;
+}
+
+void queue_debug_dump(pw_queue *q, FILE *f)
+{
+    for (int k = 0; k < q->n; k++) {
+        if (q->n > 1) fprintf(f, "device queue %d (device %d):\n", k, q->device[k]);
+        dq_debug_dump(q->member[k], f);
+    }
+}
+
+void pw_queue_destroy(pw_queue *q)
+{
+    if (!q) return;
+    pw_queue_drain(q);
+    group_free(q);
+}
