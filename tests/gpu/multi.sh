@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# tests/gpu/multi.sh - one wavefront over several GPUs of one host (issue 29), in stages
-# (PW_STAGES, default "tests tests-all bench huge genomes mpi"; mpi runs with genomes); needs a
+# tests/gpu/multi.sh - one wavefront over several GPUs of one host (issue 29) and the batch engines
+# over several GPUs (issue 30), in stages (PW_STAGES, default "tests tests-all bench largest huge
+# genomes mpi nccl batch"; mpi runs with genomes); PW_BUILD_TARGETS narrows the build; needs a
 # machine with 2 or more GPUs (nvidia-h100-x2, -x4, nvidia-h200-x2, -x4).  Logs under $OUT as one
 # archive, a summary last.  The whole list takes longer than one device call (600 s): split it,
 # e.g. "tests", then "tests-all bench", then "huge genomes mpi" on the same warm machine.
@@ -27,13 +28,16 @@
 #            bands handed over through the host), G = 2 and all, and with --nccl (chunks over NCCL)
 #   nccl     test_dist --mpi --gpu under mpirun -np 2, a GPU a process: every app's bands against
 #            the CPU engines with the chunks through the hosts, then over NCCL (--nccl)
+#   batch    test_batch --gpu and test_queue --gpu with every GPU visible: sw --db searches under
+#            HDSS over GPUs 0 and 1 (a session and a worker a GPU) and the job queue over every GPU
+#            (a device queue a GPU), every result against the textbook references
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash tests/gpu/multi.sh
 set -u
 cd "$(dirname "$0")/../.."
 out=${OUT:-/tmp/pw-multi}
 mkdir -p "$out"
 . tests/gpu/device_lib.sh
-stage() { [[ " ${PW_STAGES:-tests tests-all bench largest huge genomes mpi nccl} " == *" $1 "* ]]; }
+stage() { [[ " ${PW_STAGES:-tests tests-all bench largest huge genomes mpi nccl batch} " == *" $1 "* ]]; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 pw_begin
@@ -60,6 +64,14 @@ if stage nccl; then
     CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 timeout ${PW_NCCL_LIMIT:-240} mpirun -np 2 ./build-gpu/tests/test_dist --mpi --gpu $mode > "$f" 2>&1
     summary "mpirun -np 2 test_dist --mpi --gpu $mode: rc=$? $(grep -E 'passed|SKIP' "$f" | tail -1)"
     grep -E "FAIL|NCCL WARN" "$f" | head -6 | tee -a "$out/summary.txt"
+  done
+fi
+
+if stage batch; then
+  for t in test_batch test_queue; do
+    timeout 240 ./build-gpu/tests/$t --gpu > "$out/${t}_gpus.log" 2>&1
+    summary "$t --gpu, $gpus GPUs visible: rc=$? $(tail -1 "$out/${t}_gpus.log")"
+    grep -E "FAIL|device queue" "$out/${t}_gpus.log" | head -6 | tee -a "$out/summary.txt"
   done
 fi
 
