@@ -328,7 +328,8 @@ static int parse_devices(const char *v, batch_args *a)
     for (const char *at = v; *at;) {
         char *end;
         const long d = strtol(at, &end, 10);
-        if (end == at || d < 0 || d > 1024 || a->queue.n_devices == PW_QUEUE_MAX_DEVICES || (*end && *end != ','))
+        if (end == at || d < 0 || d > 1024 || a->queue.n_devices == PW_QUEUE_MAX_DEVICES || (*end && *end != ',') ||
+            (*end == ',' && !end[1]))
             return cli_error("--devices: '%s' is not a list of up to %d device numbers like 0,1,2", v, PW_QUEUE_MAX_DEVICES), -1;
         for (int k = 0; k < a->queue.n_devices; k++)
             if (a->devices[k] == (int)d) return cli_error("--devices: device %ld twice (a GPU takes one queue)", d), -1;

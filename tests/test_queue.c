@@ -212,6 +212,7 @@ typedef struct sim {
     int64_t resident, max_resident;
     int ins, outs, kernels, max_ins, max_outs, max_kernels, max_copies;
     int runs, fail_run; /* fail_run > 0: that kernel (1-based) and every later stage fail (CUDA) */
+    int kernel_us;      /* each kernel also sleeps this long (0: no more than its work) */
     int broken;
 } sim;
 
@@ -298,6 +299,7 @@ static pw_status sim_run(void *ctx, const pw_job *job)
     pthread_mutex_unlock(&s->lock);
     if (s->broken) return PW_ERR_CUDA;
     sim_enter(s, &s->kernels, &s->max_kernels);
+    if (s->kernel_us) usleep((useconds_t)s->kernel_us);
     pw_job j = *job; /* the "device" is host memory: the CPU engine on the copies */
     j.options.backend = PW_BACKEND_CPU;
     pw_status st = job_call(&j, 0);
@@ -542,6 +544,46 @@ static void group_set(int n, int n_jobs, uint64_t seed, pw_queue_order order, in
     free(d);
 }
 
+/* Jobs held in the device queues' windows (fewer than a window each) go on every device at once
+ * when the queue is drained: each device's first kernel starts before the other's last one ends
+ * (kernels of 50 ms, two a device: 100 ms apart would mean one device waited for the other). */
+static void group_drain_overlaps(void)
+{
+    enum { JOBS = 4 };
+    job_data d[JOBS];
+    memset(d, 0, sizeof d);
+    for (int k = 0; k < JOBS; k++) {
+        for (int c = 0; c < 2; c++) make_job(&d[k], c, 4242 + (uint64_t)k, 0, 0);
+        d[k].job[0].options.backend = PW_BACKEND_AUTO;
+    }
+    pw_queue_options opt;
+    pw_queue_options_init(&opt);
+    opt.window = 8;
+    sim s[2];
+    queue_device devs[2];
+    for (int k = 0; k < 2; k++) devs[k] = sim_device(&s[k], 2, INT64_MAX / 4), s[k].kernel_us = 50000;
+    pw_queue *q = NULL;
+    CHECK(queue_create_group_on(&opt, devs, 2, &q) == PW_OK, "group of 2: create");
+    for (int k = 0; q && k < JOBS; k++) CHECK(pw_queue_submit(q, &d[k].job[0], NULL) == PW_OK, "group of 2: submit %d", k);
+    if (q) {
+        CHECK(pw_queue_drain(q) == PW_OK, "group of 2: drain");
+        double first[2] = {1e30, 1e30}, last[2] = {0, 0};
+        for (int k = 0; k < JOBS; k++) {
+            int member;
+            int64_t local;
+            queue_job_trace t;
+            queue_job_place(q, k, &member, &local);
+            queue_job_get_trace(q, k, &t);
+            if (t.kernel_start >= 0 && t.kernel_start < first[member]) first[member] = t.kernel_start;
+            if (t.kernel_end > last[member]) last[member] = t.kernel_end;
+        }
+        CHECK(first[0] < last[1] && first[1] < last[0], "group of 2: the devices ran one after the other after a drain "
+              "(kernels %.3f-%.3f and %.3f-%.3f s)", first[0], last[0], first[1], last[1]);
+        pw_queue_destroy(q);
+    }
+    for (int k = 0; k < JOBS; k++) free_job(&d[k]);
+}
+
 /* The GPU list of the options: checked; on the CPU backend it is not used. */
 static void group_options(void)
 {
@@ -713,6 +755,7 @@ int main(int argc, char **argv)
     }
     bad_arguments();
     group_options();
+    group_drain_overlaps();
     slices();
     failing_allocations(base + 90);
     for (int k = 0; k < 3; k++) /* the CPU queue */

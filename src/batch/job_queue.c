@@ -77,6 +77,8 @@ struct device_queue {
     double bw_in, bw_out; /* bytes a second */
     int bw_in_seen, bw_out_seen;
     double t0, first_start, last_end;
+    /* the jobs not done, as running sums (dq_backlog: O(1) where the stats walk every job) */
+    double open_in_bytes, open_out_bytes, open_cells[PW_JOB_KIND_COUNT];
     double busy_in, busy_kernel, busy_out;
     pthread_t thread[4];
     int threads;
@@ -168,6 +170,9 @@ static int device_broke(pw_status st) { return st == PW_ERR_CUDA || st == PW_ERR
 static void job_done(device_queue *q, qjob *j)
 {
     j->state = JOB_DONE;
+    q->open_in_bytes -= (double)j->layout.bytes_in;
+    q->open_out_bytes -= (double)j->layout.bytes_out;
+    q->open_cells[j->job.kind] -= j->layout.cells;
     q->done++;
     if (j->status != PW_OK) q->failed++;
     q->last_end = since(q);
@@ -541,6 +546,9 @@ pw_status dq_submit(device_queue *q, const pw_job *job, int64_t *id)
     }
     const int64_t k = q->n_jobs++;
     q->jobs[k] = j;
+    q->open_in_bytes += (double)j->layout.bytes_in;
+    q->open_out_bytes += (double)j->layout.bytes_out;
+    q->open_cells[j->job.kind] += j->layout.cells;
     if (q->has_device)
         q->pending.at[q->pending.n++] = k;
     else
@@ -630,6 +638,41 @@ pw_status dq_get_stats(device_queue *q, pw_queue_stats *s)
     free(measured);
     pthread_mutex_unlock(&q->lock);
     return PW_OK;
+}
+
+double dq_backlog(device_queue *q)
+{
+    pthread_mutex_lock(&q->lock);
+    double kernel = 0;
+    const double *spc = q->has_device && !q->device_failed ? q->spc : q->cpu_spc;
+    for (int k = 0; k < PW_JOB_KIND_COUNT; k++) kernel += fmax(q->open_cells[k], 0) * spc[k];
+    const double copies = q->has_device && !q->device_failed ? fmax(fmax(q->open_in_bytes, 0) / q->bw_in, fmax(q->open_out_bytes, 0) / q->bw_out) : 0;
+    pthread_mutex_unlock(&q->lock);
+    return fmax(kernel, copies);
+}
+
+int64_t dq_open_jobs(device_queue *q)
+{
+    pthread_mutex_lock(&q->lock);
+    const int64_t open = q->n_jobs - q->done;
+    pthread_mutex_unlock(&q->lock);
+    return open;
+}
+
+void dq_release(device_queue *q)
+{
+    pthread_mutex_lock(&q->lock);
+    q->released = q->n_jobs;
+    pthread_cond_broadcast(&q->changed);
+    pthread_mutex_unlock(&q->lock);
+}
+
+void dq_span(device_queue *q, double *start, double *end)
+{
+    pthread_mutex_lock(&q->lock);
+    *start = q->first_start >= 0 ? q->t0 + q->first_start : -1;
+    *end = q->first_start >= 0 ? q->t0 + (q->done == q->n_jobs ? q->last_end : since(q)) : -1;
+    pthread_mutex_unlock(&q->lock);
 }
 
 pw_status dq_job_get_trace(device_queue *q, int64_t id, queue_job_trace *trace)

@@ -52,6 +52,13 @@ pw_status dq_wait(device_queue *q, int64_t id);
 pw_status dq_drain(device_queue *q);
 pw_status dq_get_stats(device_queue *q, pw_queue_stats *stats);
 void dq_destroy(device_queue *q);
+/* For the group: the predicted seconds of the jobs not done (running sums at the rates learned so
+ * far: cheap, unlike the stats), how many those are, every waiting job released (the window need
+ * not fill), and the span's ends on the queues' shared clock (-1: nothing started). */
+double dq_backlog(device_queue *q);
+int64_t dq_open_jobs(device_queue *q);
+void dq_release(device_queue *q);
+void dq_span(device_queue *q, double *start, double *end);
 
 /* A pw_queue over devices of one's own (tests: simulated devices): one device queue each (dev ==
  * NULL, n 1: the CPU alone); the queue owns the devices' ctx from here on. */

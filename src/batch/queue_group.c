@@ -3,8 +3,9 @@
  * CPU, and where each job goes.
  *
  * A job goes to the device queue predicted to be done first with it: the one whose jobs not yet
- * done are predicted to take least (its own stats' ETA, from the stage times it has learned;
- * ties: fewer jobs not done, then the next after the last one chosen).  Each device queue then orders its own window,
+ * done are predicted to take least (dq_backlog, at the stage rates it has learned so far; ties:
+ * fewer jobs not done, then the next after the last one chosen).  Jobs are bound when submitted:
+ * a GPU slower than the others is seen only through the jobs it finished before later submits.  Each device queue then orders its own window,
  * overlaps its own stages and sends to the CPU what its GPU cannot take, as one queue alone does.
  * Ids are the group's, in submission order; each maps to a device queue and its id there.
  */
@@ -55,7 +56,11 @@ static void group_free(pw_queue *q)
 
 pw_status queue_create_group_on(const pw_queue_options *options, const queue_device *devs, int n, pw_queue **queue)
 {
-    if (!options || !queue) return PW_ERR_NULL_ARGUMENT;
+    if (!options || !queue) {
+        for (int k = 0; devs && k < n; k++)
+            if (devs[k].destroy) devs[k].destroy(devs[k].ctx); /* (owned, also on failure) */
+        return PW_ERR_NULL_ARGUMENT;
+    }
     pw_queue *q = n >= 1 && n <= PW_QUEUE_MAX_DEVICES ? group_new() : NULL;
     pw_status st = n < 1 || n > PW_QUEUE_MAX_DEVICES ? PW_ERR_INVALID_ARGUMENT : q ? PW_OK : PW_ERR_OUT_OF_MEMORY;
     for (int k = 0; k < n; k++) {
@@ -153,11 +158,9 @@ static int choose_member(pw_queue *q)
     int64_t best_open = 0;
     for (int i = 1; i <= q->n; i++) {
         const int k = (q->last + i) % q->n;
-        pw_queue_stats s;
-        if (dq_get_stats(q->member[k], &s) != PW_OK) continue;
-        const int64_t open = s.submitted - s.done;
-        if (best < 0 || s.remaining_seconds < best_left || (s.remaining_seconds == best_left && open < best_open))
-            best = k, best_left = s.remaining_seconds, best_open = open;
+        const double left = dq_backlog(q->member[k]);
+        const int64_t open = dq_open_jobs(q->member[k]);
+        if (best < 0 || left < best_left || (left == best_left && open < best_open)) best = k, best_left = left, best_open = open;
     }
     q->last = best < 0 ? 0 : best;
     return q->last;
@@ -198,13 +201,22 @@ pw_status queue_job_place(pw_queue *q, int64_t id, int *member, int64_t *local)
     return st;
 }
 
+/* Every device queue's waiting jobs released (a wait or a drain: no GPU holds its window back
+ * while another's jobs are waited for). */
+static void release_all(pw_queue *q)
+{
+    for (int k = 0; k < q->n; k++) dq_release(q->member[k]);
+}
+
 pw_status pw_queue_wait(pw_queue *q, int64_t id)
 {
     int member;
     int64_t local;
     if (!q) return PW_ERR_NULL_ARGUMENT;
     pw_status st = queue_job_place(q, id, &member, &local);
-    return st == PW_OK ? dq_wait(q->member[member], local) : st;
+    if (st != PW_OK) return st;
+    release_all(q);
+    return dq_wait(q->member[member], local);
 }
 
 pw_status pw_queue_drain(pw_queue *q)
@@ -214,12 +226,11 @@ pw_status pw_queue_drain(pw_queue *q)
     const int64_t n = q->n_jobs;
     pthread_mutex_unlock(&q->lock);
     /* every device queue's jobs released at once, then the first failure by id (and its detail) */
-    for (int k = 0; k < q->n; k++) (void)dq_drain(q->member[k]);
-    for (int64_t k = 0; k < n; k++) {
-        const pw_status st = pw_queue_wait(q, k);
-        if (st != PW_OK) return st;
-    }
-    return PW_OK;
+    release_all(q);
+    int64_t first = -1;
+    for (int64_t k = 0; k < n; k++)
+        if (pw_queue_wait(q, k) != PW_OK && first < 0) first = k;
+    return first < 0 ? PW_OK : pw_queue_wait(q, first); /* (again: its detail last) */
 }
 
 pw_status pw_queue_get_device_stats(pw_queue *q, int k, pw_queue_stats *s, int *device)
@@ -237,7 +248,12 @@ pw_status pw_queue_get_stats(pw_queue *q, pw_queue_stats *s)
     if (!q || !s) return PW_ERR_NULL_ARGUMENT;
     memset(s, 0, sizeof *s);
     s->backend = PW_BACKEND_CPU;
+    double first = -1, last = -1; /* (the span: the earliest start to the latest end, one clock) */
     for (int k = 0; k < q->n; k++) {
+        double start, end;
+        dq_span(q->member[k], &start, &end);
+        if (start >= 0 && (first < 0 || start < first)) first = start;
+        if (end > last) last = end;
         pw_queue_stats m;
         pw_status st = dq_get_stats(q->member[k], &m);
         if (st != PW_OK) return st;
@@ -247,11 +263,11 @@ pw_status pw_queue_get_stats(pw_queue *q, pw_queue_stats *s)
         s->device_failed |= m.device_failed;
         s->copy_in_seconds += m.copy_in_seconds, s->kernel_seconds += m.kernel_seconds;
         s->copy_out_seconds += m.copy_out_seconds;
-        /* (the device queues run side by side: the group's span and bounds are their largest) */
-        s->seconds = fmax(s->seconds, m.seconds);
+        /* (the device queues run side by side: the bound and the ETA are their largest) */
         s->lower_bound = fmax(s->lower_bound, m.lower_bound);
         s->remaining_seconds = fmax(s->remaining_seconds, m.remaining_seconds);
     }
+    s->seconds = first >= 0 && last > first ? last - first : 0;
     s->devices = q->n;
     return PW_OK;
 }

@@ -23,6 +23,7 @@ typedef struct engines {
 #endif
     int n_gpu;
     int gpu_device[PW_BATCH_MAX_GPUS]; /* the sessions' CUDA devices */
+    int gpus_failed;                   /* listed GPUs that could not take part */
     int gpu_lane_bits;
 } engines;
 
@@ -211,7 +212,9 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
         info->cpu_share = dr[cpu_at].share;
         info->cpu_rate = dr[cpu_at].rate;
         info->spread = rep.spread;
-        for (int d = 0; d < n_dev; d++) info->devices_failed += w[d].status != PW_OK;
+        int failed_here = e->gpus_failed; /* (per chunk of queries: the search reports its worst chunk) */
+        for (int d = 0; d < n_dev; d++) failed_here += w[d].status != PW_OK;
+        if (failed_here > info->devices_failed) info->devices_failed = failed_here;
         for (int d = 0; d < n_dev; d++) /* the search succeeded: say what broke, for the report */
             if (w[d].status != PW_OK)
                 pw_set_error_detail("%s failed during the search (%s); the other devices did its work", dev[d].name,
@@ -250,16 +253,17 @@ pw_status pw_batch_devices_check(const pw_batch_options *batch)
 /* The GPU sessions: one for ONE (a CUDA backend), shared: one a GPU of the batch options' list (or
  * the options' device).  Shared, a GPU that cannot start leaves its work to the other devices;
  * scores beyond the profile's bytes send everything to the CPU. */
-static pw_status open_gpus(const sw_batch_score_job *job, int shared, engines *e, pw_batch_info *info)
+static pw_status open_gpus(const sw_batch_score_job *job, int shared, engines *e)
 {
     pw_backend b = PW_BACKEND_CPU;
     pw_options o = *job->options;
     if (o.backend == PW_BACKEND_CPU) o.backend = PW_BACKEND_AUTO; /* shared: the GPUs if there are any */
     if (pw_backend_resolve(&o, &b) != PW_OK || b != PW_BACKEND_CUDA) return PW_OK;
-    const int listed = shared && job->batch->n_devices > 0, n = listed ? job->batch->n_devices : 1;
+    const int listed = job->batch->n_devices > 0, n = listed ? job->batch->n_devices : 1; /* (ONE: at most one) */
     char failures[256] = "";
     for (int g = 0; g < n; g++) {
         if (listed) o.device = job->batch->devices[g];
+        if (o.device != job->options->device) o.cuda_stream = NULL; /* (the caller's stream is its device's) */
         pw_cuda_batch *session = NULL;
         pw_status st = pw_cuda_batch_create(&o, job->db, job->table, job->gap_open, job->gap_extend, job->queries, job->nq,
                                             &session, &e->gpu_lane_bits);
@@ -273,7 +277,7 @@ static pw_status open_gpus(const sw_batch_score_job *job, int shared, engines *e
         size_t at = strlen(failures);
         snprintf(failures + at, sizeof failures - at, "%sGPU %d could not take part (%s: %s)", at ? "; " : "", o.device,
                  pw_status_str(st), pw_error_detail());
-        info->devices_failed++;
+        e->gpus_failed++;
     }
     if (failures[0]) pw_set_error_detail("%s; the other devices did the work", failures);
     return PW_OK;
@@ -287,7 +291,7 @@ pw_status pw_sw_batch_score(const sw_batch_score_job *job, pw_batch_info *info)
     const int shared = job->batch->schedule != PW_BATCH_ONE;
 #ifdef PW_HAVE_CUDA
     if (shared || info->backend == PW_BACKEND_CUDA) {
-        st = open_gpus(job, shared, &e, info);
+        st = open_gpus(job, shared, &e);
         info->backend = e.n_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
         if (e.n_gpu && !shared) info->lane_bits = e.gpu_lane_bits; /* shared: the CPU's are reported */
     }
