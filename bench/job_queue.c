@@ -13,7 +13,10 @@
  * --no-cpu-check skips this).
  *
  *   bench_job_queue [--orders N] [--copy-scale S] [--kernel-scale S] [--backend cpu|cuda] [--no-cpu-check]
- * The scales multiply the rows of the copy-heavy and the kernel-heavy jobs.
+ *                   [--gpus G]
+ * The scales multiply the rows of the copy-heavy and the kernel-heavy jobs.  --gpus G: the queue
+ * over GPUs 0 .. G-1, a device queue each (peerwave_batch.h); each order's bound is then the
+ * largest of the GPUs' own bounds (every GPU's jobs' measured stages), not a bound of the whole.
  */
 #include <math.h>
 #include <pthread.h>
@@ -246,6 +249,7 @@ int main(int argc, char **argv)
     int orders = 25, cpu_check = 1;
     double copy_scale = 1, kernel_scale = 1;
     pw_backend backend = PW_BACKEND_CUDA;
+    int gpus = 0, gpu_list[PW_QUEUE_MAX_DEVICES];
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--orders") && k + 1 < argc) orders = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--copy-scale") && k + 1 < argc) copy_scale = atof(argv[++k]);
@@ -253,9 +257,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--backend") && k + 1 < argc)
             backend = !strcmp(argv[++k], "cpu") ? PW_BACKEND_CPU : PW_BACKEND_CUDA;
         else if (!strcmp(argv[k], "--no-cpu-check")) cpu_check = 0;
+        else if (!strcmp(argv[k], "--gpus") && k + 1 < argc && (gpus = atoi(argv[++k])) >= 1 && gpus <= PW_QUEUE_MAX_DEVICES)
+            for (int d = 0; d < gpus; d++) gpu_list[d] = d;
         else {
             fprintf(stderr, "usage: bench_job_queue [--orders N] [--copy-scale S] [--kernel-scale S] [--backend cpu|cuda] "
-                            "[--no-cpu-check]\n");
+                            "[--no-cpu-check] [--gpus 1..16]\n");
             return 2;
         }
     }
@@ -317,6 +323,7 @@ int main(int argc, char **argv)
         pw_queue_options_init(&opt);
         opt.backend = backend;
         opt.order = modes[m];
+        opt.devices = gpus ? gpu_list : NULL, opt.n_devices = gpus;
         pw_queue *q;
         pw_status st = pw_queue_create(&opt, &q);
         if (st != PW_OK) {
@@ -334,9 +341,12 @@ int main(int argc, char **argv)
             watch_set(&w, NULL, 0);
             /* the bound of this order's measured stages */
             pw_flow_job stages[MAX_JOBS];
+            int member_of[MAX_JOBS];
             for (int k = 0; k < n; k++) {
                 queue_job_trace tr;
+                int64_t local;
                 queue_job_get_trace(q, base + k, &tr);
+                queue_job_place(q, base + k, &member_of[k], &local);
                 stages[k].s = tr.in_end >= 0 ? tr.in_end - tr.in_start : 0;
                 stages[k].p = tr.kernel_end >= 0 ? tr.kernel_end - tr.kernel_start : 0;
                 stages[k].r = tr.out_end >= 0 ? tr.out_end - tr.out_start : 0;
@@ -346,8 +356,15 @@ int main(int argc, char **argv)
             pw_queue_stats stats;
             pw_queue_get_stats(q, &stats);
             engines = stats.copy_engines;
-            double lb = 0;
-            pw_flow_lower_bound(stages, n, engines > 0 ? engines : 2, &lb);
+            double lb = 0; /* (several GPUs: the largest of each one's bound over its own jobs) */
+            for (int g = 0; g < stats.devices; g++) {
+                pw_flow_job mine[MAX_JOBS];
+                int count = 0;
+                double b = 0;
+                for (int k = 0; k < n; k++)
+                    if (member_of[k] == g) mine[count++] = stages[k];
+                if (count && pw_flow_lower_bound(mine, count, engines > 0 ? engines : 2, &b) == PW_OK && b > lb) lb = b;
+            }
             int same = st == PW_OK;
             for (int k = 0; k < n; k++) same &= keep_or_compare(&jobs[k], 0);
             if (!same) {

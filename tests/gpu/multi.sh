@@ -30,7 +30,8 @@
 #            the CPU engines with the chunks through the hosts, then over NCCL (--nccl)
 #   batch    test_batch --gpu and test_queue --gpu with every GPU visible: sw --db searches under
 #            HDSS over GPUs 0 and 1 (a session and a worker a GPU) and the job queue over every GPU
-#            (a device queue a GPU), every result against the textbook references
+#            (a device queue a GPU), every result against the textbook references; then
+#            bench_job_queue on one GPU and on all (targets: test_batch test_queue bench_job_queue)
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash tests/gpu/multi.sh
 set -u
 cd "$(dirname "$0")/../.."
@@ -72,6 +73,12 @@ if stage batch; then
     timeout 240 ./build-gpu/tests/$t --gpu > "$out/${t}_gpus.log" 2>&1
     summary "$t --gpu, $gpus GPUs visible: rc=$? $(tail -1 "$out/${t}_gpus.log")"
     grep -E "FAIL|device queue" "$out/${t}_gpus.log" | head -6 | tee -a "$out/summary.txt"
+  done
+  # the queue's mixed job set on one GPU and on all (every result checked against direct runs)
+  for g in 1 $gpus; do
+    timeout 200 ./build-gpu/bench_job_queue --orders ${PW_QUEUE_ORDERS:-5} --no-cpu-check --gpus $g > "$out/bench_job_queue_gpus$g.log" 2>&1
+    summary "bench_job_queue --gpus $g: rc=$? $(grep -E '^summary' "$out/bench_job_queue_gpus$g.log" | cut -c1-200)"
+    grep -A$((${PW_QUEUE_ORDERS:-5} + 1)) "^order " "$out/bench_job_queue_gpus$g.log" | tee -a "$out/summary.txt"
   done
 fi
 
