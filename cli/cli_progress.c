@@ -137,28 +137,24 @@ typedef struct device_rank {
     pw_job job;
     pw_sw_result sw;
     pw_dtw_result dtw;
-    pw_image table;     /* SAT: its own output (every rank ends with the whole table: pw_dist_job_run);
-                           HEAT, SOR: its own copy of the grid (swept in place) */
-    int32_t *hist;      /* INTHIST: its own planes */
+    pw_image table;     /* HEAT, SOR: its own copy of the grid (swept in place: a band's halo
+                           columns are its own copies of its neighbours' edges) */
     double residual;
     pw_run_info info;
     pw_status st;
 } device_rank;
 
 /* A rank other than 0 writes its own results, not the caller's (the ranks are threads of this
- * process, and each gathers the whole table). */
+ * process).  SAT and INTHIST ranks write their columns into the caller's one output table: with
+ * one buffer there is nothing to gather (dist_gather_columns), and the host holds one table, not
+ * one a GPU.  HEAT and SOR sweep their own copies of the grid (a band's halo columns are its own
+ * copies of its neighbours' edges) and gather. */
 static pw_status rank_results(device_rank *r)
 {
     pw_job *j = &r->job;
     j->info = &r->info;
     if (j->kind == PW_JOB_SW) j->u.sw.result = &r->sw;
     if (j->kind == PW_JOB_DTW) j->u.dtw.result = &r->dtw;
-    if (j->kind == PW_JOB_SAT) {
-        r->table = (pw_image){j->u.sat.out->type, j->u.sat.out->rows, j->u.sat.out->cols, 0, NULL};
-        r->table.data = malloc((size_t)(r->table.rows * r->table.cols) * pw_dtype_size(r->table.type) + 1);
-        j->u.sat.out = &r->table;
-        if (!r->table.data) return PW_ERR_OUT_OF_MEMORY;
-    }
     if (j->kind == PW_JOB_HEAT || j->kind == PW_JOB_SOR) {
         const pw_image *g = j->u.stencil.grid;
         const size_t elem = pw_dtype_size(g->type), row = (size_t)g->cols * elem;
@@ -170,12 +166,7 @@ static pw_status rank_results(device_rank *r)
         j->u.stencil.grid = &r->table;
         if (j->u.stencil.residual) j->u.stencil.residual = &r->residual;
     }
-    if (j->kind == PW_JOB_INTHIST) {
-        const int64_t in_cells = j->u.inthist.in->rows * j->u.inthist.in->cols;
-        r->hist = malloc(sizeof *r->hist * (size_t)in_cells * (size_t)j->u.inthist.bins + 1);
-        j->u.inthist.out = r->hist;
-        if (!r->hist) return PW_ERR_OUT_OF_MEMORY;
-    }
+
     return PW_OK;
 }
 
@@ -245,7 +236,7 @@ static pw_status run_on_devices(void *arg)
         if (started[k]) pthread_join(ids[k], NULL);
     for (int k = 0; k < n; k++) {
         pw_comm_free(comms[k]);
-        if (k > 0) free(ranks[k].table.data), free(ranks[k].hist);
+        if (k > 0) free(ranks[k].table.data);
     }
     return st == PW_OK ? ranks[0].st : st;
 }

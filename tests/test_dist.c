@@ -481,6 +481,48 @@ static void case_failures(pw_comm *c, rank_log *log)
     EXPECT(log, st == PW_OK && s1 == PW_OK && res.score == whole.score, "a run after the failures: %s", pw_status_str(st));
 }
 
+/* pw_dist_job_run's SAT and INTHIST jobs: each rank with its own output (the others' columns
+ * gathered into it) and, ranks that are threads of one process, all with one output (each band
+ * writes its own columns: nothing to gather) -- both equal to one process's run. */
+enum { ONE_ROWS = 23, ONE_COLS = 41, ONE_BINS = 3 };
+static int mpi_processes; /* (defined below: --mpi, the ranks are processes) */
+static int64_t one_sat[ONE_ROWS * ONE_COLS];
+static int32_t one_hist[ONE_BINS * ONE_ROWS * ONE_COLS];
+
+static void case_job_outputs(pw_comm *c, rng *r, rank_log *log)
+{
+    unsigned char mine[ONE_ROWS * ONE_COLS]; /* (alike on every rank: the shared draw) */
+    for (int k = 0; k < ONE_ROWS * ONE_COLS; k++) mine[k] = (unsigned char)range(r, 0, 255);
+    pw_image in = {PW_U8, ONE_ROWS, ONE_COLS, 0, mine};
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.watchdog_ms = 20000;
+    int64_t *ref = malloc(sizeof *ref * ONE_ROWS * ONE_COLS), *own = malloc(sizeof *own * ONE_ROWS * ONE_COLS);
+    int32_t *href = malloc(sizeof *href * ONE_BINS * ONE_ROWS * ONE_COLS), *hown = malloc(sizeof *hown * ONE_BINS * ONE_ROWS * ONE_COLS);
+    pw_image out_ref = {PW_I64, ONE_ROWS, ONE_COLS, 0, ref};
+    pw_status s1 = pw_sat(&in, &out_ref, &o, NULL), s3 = pw_inthist(&in, ONE_BINS, 0, 256, href, &o, NULL);
+    for (int shared = 0; shared <= !mpi_processes; shared++) {
+        pw_image out = {PW_I64, ONE_ROWS, ONE_COLS, 0, shared ? one_sat : own};
+        pw_job job;
+        pw_job_init(&job, PW_JOB_SAT);
+        job.u.sat.in = &in, job.u.sat.out = &out, job.options = o;
+        pw_status s2 = pw_dist_job_run(c, &job);
+        EXPECT(log, s1 == PW_OK && s2 == PW_OK && !memcmp(out.data, ref, sizeof *ref * ONE_ROWS * ONE_COLS),
+               "sat job, %s output: %s (%s)", shared ? "one" : "its own", pw_status_str(s2), pw_error_detail());
+        pw_job_init(&job, PW_JOB_INTHIST);
+        job.u.inthist.in = &in, job.u.inthist.bins = ONE_BINS, job.u.inthist.lo = 0, job.u.inthist.hi = 256;
+        job.u.inthist.out = shared ? one_hist : hown, job.options = o;
+        s2 = pw_dist_job_run(c, &job);
+        EXPECT(log, s3 == PW_OK && s2 == PW_OK && !memcmp(job.u.inthist.out, href, sizeof *href * ONE_BINS * ONE_ROWS * ONE_COLS),
+               "inthist job, %s output: %s (%s)", shared ? "one" : "its own", pw_status_str(s2), pw_error_detail());
+        int dummy = 0, all[64];
+        if (pw_comm_size(c) <= 64) (void)pw_comm_allgather(c, &dummy, all, sizeof dummy); /* (all compared: the
+                                                                                             buffers may be reused) */
+    }
+    free(ref), free(own), free(href), free(hown);
+}
+
 /* Turns on devices laid out in other ways (pw_comm_debug_device_key stands in for the GPUs): two
  * devices interleaved (A B A B ..) run and give one process's answer; ranks of a device in a block
  * (A A .. B) are refused on every rank, as are ranks that disagree on turns. */
@@ -557,6 +599,7 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
         }
     }
     pw_comm_set_turns(c, 0);
+    case_job_outputs(c, &r, log);
     case_turn_layouts(c, log);
     case_failures(c, log);
     /* and again with turns: a rank that fails (or waits for its turn) ends every rank alike */

@@ -3,7 +3,8 @@
  * every rank (what `peerwave ... --mpi` has after reading its files), run as bands of columns;
  * then every rank gets the others' bands of the image results (SAT and INTHIST tables, swept
  * grids), so that each holds exactly what pw_job_run would have written (--check works on every
- * rank).  Reading and writing only a rank's band (inputs larger than one machine) is not here
+ * rank) -- unless the ranks are threads of one process sharing one output (`--gpus`: SAT and
+ * INTHIST), which then holds every band already (dist_gather_columns).  Reading and writing only a rank's band (inputs larger than one machine) is not here
  * yet: issue 29, item 3.
  */
 #include <stdlib.h>

@@ -276,9 +276,25 @@ pw_status dist_message(pw_comm *c, int send, int peer, int kind, void *buf, size
 #define GATHER_BYTES ((size_t)32 << 20) /* a message of the gather at most */
 
 /* (dist_run.h) */
+/* Ranks that are threads of one process and hand in one buffer (cli's --gpus: one output
+ * table, each band writing its own columns) have nothing to exchange: 1 on every rank then
+ * (collective where the comm is shared; 0 at once elsewhere, alike on every rank). */
+static int one_buffer(pw_comm *c, const void *data, pw_status *st)
+{
+    *st = PW_OK;
+    if (!c->shared) return 0;
+    const void **all = (const void **)(void *)pw_comm_gathered(c);
+    *st = c->ops->allgather(c->ctx, &data, all, sizeof data);
+    int same = *st == PW_OK;
+    for (int k = 1; same && k < c->size; k++) same = all[k] == all[0];
+    return same;
+}
+
 pw_status dist_gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows, int64_t cols, int planes,
                                 int64_t col_offset, int64_t interior_cols)
 {
+    pw_status shared_st;
+    if (one_buffer(c, data, &shared_st) || shared_st != PW_OK) return shared_st;
     /* one buffer for the largest band, agreed on by every rank before any message (a rank without
      * it must not leave the others waiting) */
     int64_t widest = 0, first, count;

@@ -50,7 +50,8 @@ pw_status dist_message(pw_comm *comm, int send, int peer, int kind, void *buf, s
 /* Every rank's columns [first, first + count) (pw_dist_split of interior_cols, offset by
  * col_offset) of `planes` planes of rows x cols elements at data (row stride cols, plane stride
  * rows * cols) to every other rank, a few rows a message; pairs in one fixed order on every rank,
- * so the blocking messages cannot wait on each other. */
+ * so the blocking messages cannot wait on each other.  Ranks that are threads of one process and
+ * all pass the same data have it all already: nothing moves. */
 pw_status dist_gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows, int64_t cols, int planes,
                               int64_t col_offset, int64_t interior_cols);
 
