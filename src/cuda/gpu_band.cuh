@@ -61,6 +61,8 @@ struct pw_gpu_band {
     cudaStream_t stream;        /* non-blocking: the link's copies and the polls */
     cudaStream_t run_stream;    /* non-blocking: the run's, when the caller gave none (the legacy
                                    default stream would serialise bands sharing a device) */
+    unsigned char *bounce;      /* host: device-to-device chunks pass through it (pw_gpu_band_copy) */
+    size_t bounce_bytes;
 };
 
 /* Before the app attaches to its band: the words zeroed (synchronously, so that no chunk the link
@@ -111,37 +113,40 @@ static inline void pw_gpu_band_close(pw_gpu_band *b)
     free(b->host_done);
     free(b->reported);
     free(b->cancel_value);
+    free(b->bounce);
     *b = pw_gpu_band{};
 }
 
 /* The glue's copies of a chunk, on the band's stream: `height` rows of `width` bytes, `spitch` /
  * `dpitch` apart.  A chunk that came over NCCL is in device memory, and a copy between two device
- * buffers may be done by a kernel of the runtime's own, which finds no room beside the band's
- * persistent kernel and NCCL's (a suspect in the HEAT/SOR run over NCCL that stopped,
- * docs/DISTRIBUTED.md); such copies ask for the copy engines (cudaMemcpyFlagPreferOverlapWithCompute,
- * a hint; CUDA 13's form of the call), the others are plain 2-D copies (host memory: the copy engines anyway). */
+ * buffers may be done by a kernel of the runtime's own, which can find no room beside the band's
+ * persistent kernel and NCCL's -- the suspect in the HEAT/SOR run over NCCL that stopped
+ * (docs/DISTRIBUTED.md).  So a device-to-device chunk goes through host memory instead: device to
+ * host, then host to device, both done by the copy engines, never by a kernel (a few microseconds
+ * a chunk more, against NCCL's 20-150 us hop).  The bounce buffer is pageable (a pinned
+ * allocation may synchronise the device, here perhaps with a neighbour's kernel that waits for
+ * this band); the copy out of it returns once the copy is done, the copy into the device once the
+ * bytes are staged, and the ready word behind it on the same stream lands after them. */
 static inline cudaError_t pw_gpu_band_copy(pw_gpu_band *b, void *dst, size_t dpitch, const void *src, size_t spitch,
                                            size_t width, size_t height)
 {
-#if CUDART_VERSION >= 13000 /* (12.8 and 12.9 have it with a failIdx argument more) */
     cudaPointerAttributes da, sa;
-    if (cudaPointerGetAttributes(&da, dst) == cudaSuccess && cudaPointerGetAttributes(&sa, src) == cudaSuccess &&
-        da.type == cudaMemoryTypeDevice && sa.type == cudaMemoryTypeDevice) {
-        cudaMemcpy3DBatchOp op{};
-        op.src.type = cudaMemcpyOperandTypePointer;
-        op.src.op.ptr.ptr = (void *)src;
-        op.src.op.ptr.rowLength = spitch; /* (elements of a pointer-to-pointer copy are bytes) */
-        op.dst.type = cudaMemcpyOperandTypePointer;
-        op.dst.op.ptr.ptr = dst;
-        op.dst.op.ptr.rowLength = dpitch;
-        op.extent = make_cudaExtent(width, height, 1);
-        op.srcAccessOrder = cudaMemcpySrcAccessOrderStream;
-        op.flags = cudaMemcpyFlagPreferOverlapWithCompute;
-        if (cudaMemcpy3DBatchAsync(1, &op, 0, b->stream) == cudaSuccess) return cudaSuccess;
-        (void)cudaGetLastError(); /* (refused: the plain copy below) */
+    const bool device_to_device = cudaPointerGetAttributes(&da, dst) == cudaSuccess &&
+                                  cudaPointerGetAttributes(&sa, src) == cudaSuccess && da.type == cudaMemoryTypeDevice &&
+                                  sa.type == cudaMemoryTypeDevice;
+    (void)cudaGetLastError(); /* (an unknown pointer is plain host memory) */
+    if (!device_to_device) return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault, b->stream);
+    const size_t bytes = width * height;
+    if (bytes > b->bounce_bytes) {
+        unsigned char *grown = (unsigned char *)realloc(b->bounce, bytes);
+        if (!grown) return cudaErrorMemoryAllocation;
+        b->bounce = grown, b->bounce_bytes = bytes;
     }
-#endif
-    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, cudaMemcpyDefault, b->stream);
+    cudaError_t e = cudaMemcpy2DAsync(b->bounce, width, src, spitch, width, height, cudaMemcpyDeviceToHost, b->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(b->stream); /* (pageable: done on return anyway) */
+    if (e == cudaSuccess) e = cudaMemcpy2DAsync(dst, dpitch, b->bounce, width, width, height, cudaMemcpyHostToDevice, b->stream);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(b->stream); /* (the bounce is reused by the next chunk) */
+    return e;
 }
 
 /* An app's put, after its copies of a chunk on b->stream: the word that says rows [0, i1) of
