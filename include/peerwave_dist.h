@@ -165,7 +165,10 @@ pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *arg
  * `peerwave ... --mpi` has it after reading its files: the columns are split by pw_dist_split
  * (HEAT/SOR: the interior ones) and each rank runs its band; then every rank holds exactly what
  * pw_job_run would have written (results, residual, and the SAT and INTHIST tables and swept
- * grids, each rank's band sent to every other: outputs and grids must be packed, stride = cols). */
+ * grids, each rank's band sent to every other: outputs and grids must be packed, stride = cols).
+ * Ranks that are threads of one process (pw_comm_local) may pass one SAT or INTHIST output for
+ * all: each band writes its own columns there and nothing is sent.  Not so a HEAT or SOR grid:
+ * each rank's halo columns are its own copies of its neighbours' edges, so each needs its own. */
 pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job);
 
 #ifdef __cplusplus
