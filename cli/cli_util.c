@@ -21,6 +21,27 @@ void cli_error(const char *fmt, ...)
     va_end(ap);
 }
 
+int cli_parse_devices(const char *text, int *devices, int most, int *n)
+{
+    *n = 0;
+    for (const char *at = text; *at;) {
+        char *end;
+        const long d = strtol(at, &end, 10);
+        if (end == at || d < 0 || d > 1024 || *n == most || (*end && *end != ',') || (*end == ',' && !end[1])) {
+            cli_error("--devices: '%s' is not a list of up to %d device numbers like 0,1,2", text, most);
+            return -1;
+        }
+        for (int k = 0; k < *n; k++)
+            if (devices[k] == (int)d) {
+                cli_error("--devices: device %ld twice (a GPU takes one band or queue)", d);
+                return -1;
+            }
+        devices[(*n)++] = (int)d;
+        at = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
 int cli_parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out)
 {
     char *end;
@@ -194,20 +215,7 @@ static int common_option(cli_common *c, int opt, const char *arg)
         if (cli_parse_int("--bands-per-gpu", arg, 1, 16, &v)) return -1;
         c->bands_per_gpu = (int)v;
         return 1;
-    case OPT_DEVICES: {
-        c->n_devices = 0;
-        for (const char *at = arg; *at;) {
-            char *end;
-            const long d = strtol(at, &end, 10);
-            if (end == at || d < 0 || d > 1024 || c->n_devices == 16 || (*end && *end != ',')) {
-                cli_error("--devices: '%s' is not a list of up to 16 device numbers like 0,1,2", arg);
-                return -1;
-            }
-            c->devices[c->n_devices++] = (int)d;
-            at = *end ? end + 1 : end;
-        }
-        return 1;
-    }
+    case OPT_DEVICES: return cli_parse_devices(arg, c->devices, 16, &c->n_devices) ? -1 : 1;
     case OPT_TSV: c->tsv = 1; return 1;
     case OPT_CHECK: c->check = 1; return 1;
     case OPT_PROGRESS: c->progress = 1; return 1;
@@ -280,12 +288,6 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         return -1;
     }
     *first = optind;
-    for (int a = 0; a < common->n_devices; a++)
-        for (int b = 0; b < a; b++)
-            if (common->devices[a] == common->devices[b]) {
-                cli_error("--devices: device %d twice (a GPU takes one band)", common->devices[a]);
-                return -1;
-            }
     if (common->n_devices > 0 && strstr(pw_build_info(), "no CUDA")) {
         cli_error("--gpus/--devices: this build has no CUDA (%s)", pw_build_info());
         return -1;

@@ -321,25 +321,6 @@ typedef struct batch_args {
     int progress, quiet;
 } batch_args;
 
-/* --devices 0,2,.. into a->devices, none twice. */
-static int parse_devices(const char *v, batch_args *a)
-{
-    a->queue.n_devices = 0;
-    for (const char *at = v; *at;) {
-        char *end;
-        const long d = strtol(at, &end, 10);
-        if (end == at || d < 0 || d > 1024 || a->queue.n_devices == PW_QUEUE_MAX_DEVICES || (*end && *end != ',') ||
-            (*end == ',' && !end[1]))
-            return cli_error("--devices: '%s' is not a list of up to %d device numbers like 0,1,2", v, PW_QUEUE_MAX_DEVICES), -1;
-        for (int k = 0; k < a->queue.n_devices; k++)
-            if (a->devices[k] == (int)d) return cli_error("--devices: device %ld twice (a GPU takes one queue)", d), -1;
-        a->devices[a->queue.n_devices++] = (int)d;
-        at = *end ? end + 1 : end;
-    }
-    a->queue.devices = a->devices;
-    return 0;
-}
-
 static int parse_args(int argc, char **argv, batch_args *a, const char **path)
 {
     pw_queue_options_init(&a->queue);
@@ -373,7 +354,8 @@ static int parse_args(int argc, char **argv, batch_args *a, const char **path)
             a->queue.devices = a->devices, a->queue.n_devices = (int)w;
         } else if (!strcmp(o, "--devices") && v) {
             k++;
-            if (parse_devices(v, a)) return -1;
+            if (cli_parse_devices(v, a->devices, PW_QUEUE_MAX_DEVICES, &a->queue.n_devices)) return -1;
+            a->queue.devices = a->devices;
         } else if (!strcmp(o, "--queue-backend") && v) {
             k++;
             if (!strcmp(v, "auto")) a->queue.backend = PW_BACKEND_AUTO;

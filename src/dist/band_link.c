@@ -73,8 +73,6 @@ struct pw_band_link {
     int turn_word;
     void *turn_request;     /* the word from turn_prev, in flight (the link's thread tests it) */
     atomic_int turn_have;   /* it is in (or there is none to wait for) */
-    atomic_int turn_off;    /* the app's edges go both ways (in-place sweeps): no turns, as
-                               every rank decides, since every rank runs the same app */
     int64_t began_ns, ended_ns; /* (the app's thread) pw_now_ns when its engine could start (the
                                attach returned) and when it stopped (the detach came): 0 if not */
     int direct[2];          /* (written before swapped) the left / right side is direct */
@@ -405,7 +403,7 @@ static void turn_step(pw_band_link *l)
  * failure from its own neighbours. */
 static void turn_pass(pw_band_link *l)
 {
-    if (l->turn_next < 0 || atomic_load(&l->turn_off)) return;
+    if (l->turn_next < 0) return;
     unsigned round = 0;
     while (!atomic_load_explicit(&l->app_gone, memory_order_acquire)) {
         turn_step(l);
@@ -513,14 +511,14 @@ static void *link_main(void *arg)
         pw_backoff(&round);
     }
     /* (the app waits for its turn in attach on what turn_step sees: the thread stays while it may) */
-    if (l->turn_request && !atomic_load(&l->turn_off) && !atomic_load(&l->turn_have)) {
+    if (l->turn_request && !atomic_load(&l->turn_have)) {
         round = 0;
         while (l->turn_request && !atomic_load_explicit(&l->app_gone, memory_order_acquire)) {
             turn_step(l);
             pw_backoff(&round);
         }
     }
-    if (l->turn_request) (void)l->comm->ops->cancel(l->comm->ctx, l->turn_request); /* (never came, or no turns) */
+    if (l->turn_request) (void)l->comm->ops->cancel(l->comm->ctx, l->turn_request); /* (never came: a failed run) */
     l->turn_request = NULL;
     atomic_store_explicit(&l->closed, 1, memory_order_release);
     return NULL;
@@ -540,12 +538,11 @@ static pw_status link_attach(void *ctx, const pw_band_io *io, pw_band_edges *edg
     pthread_mutex_lock(&l->lock);
     pw_status st = l->leaving ? PW_ERR_TIMEOUT : attach_locked(l, io, edges); /* (too late: the link gave up) */
     pthread_mutex_unlock(&l->lock);
-    if (io->put_right || io->get_first) atomic_store(&l->turn_off, 1);
     /* This band's turn on its device: its storage is attached (the left neighbour's column comes
      * in meanwhile), its engine starts once the rank before it on the device is done.  No clock:
      * that rank's engine has its own, and a failure anywhere reaches this link as an ABORT. */
     unsigned round = 0;
-    while (st == PW_OK && !atomic_load(&l->turn_off) && !atomic_load_explicit(&l->turn_have, memory_order_acquire)) {
+    while (st == PW_OK && !atomic_load_explicit(&l->turn_have, memory_order_acquire)) {
         if (atomic_load(&l->failed)) st = PW_ERR_TIMEOUT;
         pw_backoff(&round);
     }
@@ -660,7 +657,6 @@ pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_
     l->turn_prev = turn_prev;
     l->turn_next = turn_next;
     atomic_init(&l->turn_have, turn_prev < 0);
-    atomic_init(&l->turn_off, 0);
     pthread_mutex_init(&l->lock, NULL);
     l->ctl_peer[0] = left;
     l->ctl_peer[1] = right;

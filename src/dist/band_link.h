@@ -22,8 +22,9 @@ typedef struct pw_band_link pw_band_link;
  * to the app (*band: col0, cols, total_cols as given) attaches the app's storage to it.
  * watchdog_ns: a wait for a neighbour's chunk that sees nothing new for this long fails.  gpu: the
  * engine is a GPU's (larger chunks by default: pw_comm_set_chunk).  turn_prev / turn_next: the
- * ranks before and after this one on its device (pw_comm_set_turns; -1: none): a one-way band's
- * attach returns once turn_prev's engine has stopped, and turn_next hears when this one's has. */
+ * ranks before and after this one on its device (pw_comm_set_turns; -1: none, and always for
+ * in-place sweeps, whose bands wait on each other: dist_turns.c): the band's attach returns once
+ * turn_prev's engine has stopped, and turn_next hears when this one's has. */
 pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_t watchdog_ns, int gpu, int turn_prev,
                              int turn_next, int64_t col0, int64_t cols, int64_t total_cols, pw_band *band, pw_band_link **link);
 
