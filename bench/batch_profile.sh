@@ -15,10 +15,10 @@ summary "$(pw_device_header)"
 { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=ON -DPEERWAVE_CUDA_ARCHITECTURES=90-real &&
   cmake --build build-gpu -j 16 --target bench_batch_sw; } > "$out/build.log" 2>&1
 summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
-for chain in 0 1; do # the short F chain (the default where gap_open >= gap_extend), then the long one
+for form in shared short long; do # the three forms of the cell (batch_sw_proc.cuh)
   for q in 144 464 1000 2005 5478; do
-    PEERWAVE_BATCH_LONG_CHAIN=$chain ./build-gpu/bench_batch_sw --backend cuda --records 1000000 --length 256 \
-      --queries $q --sample 100 2>&1 | grep -E "^search" | sed "s/^/long_chain=$chain q$q /" >> "$out/summary.txt"
+    PEERWAVE_BATCH_FORM=$form ./build-gpu/bench_batch_sw --backend cuda --records 1000000 --length 256 \
+      --queries $q --sample 100 2>&1 | grep -E "^search" | sed "s/^/form=$form q$q /" >> "$out/summary.txt"
   done
 done
 timeout 300 ncu --kernel-name regex:pw_batch_sw_kernel --launch-count 1 --section SpeedOfLight --section Occupancy \

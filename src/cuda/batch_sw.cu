@@ -12,16 +12,24 @@
 
 #define BATCH_THREADS 256 /* 8 warps a block */
 
-/* R (query rows a thread) for a query of n rows: the fewest padded rows (whole segments of
- * 32 R), the larger R on a tie (fewer segments, less fill). */
-static int choose_rows(int64_t n)
+/* R (query rows a thread) for a query of n rows against records of about `columns` letters.  A
+ * segment of 32 R rows takes columns + 31 steps, and a step costs about R + 3 rows' work (the
+ * shuffles, the profile's loads and the loop: a guess, checked by PEERWAVE_BATCH_ROWS in
+ * bench/batch_forms.sh): the least segments x (columns + 31) x (R + 3).  Counting only the padded
+ * rows once took R = 4 for a query of 5478 (43 segments, each with its fill and drain). */
+static int choose_rows(int64_t n, int64_t columns)
 {
     static const int choices[] = {16, 12, 8, 4};
+    /* PEERWAVE_BATCH_ROWS=4|8|12|16: that R for every query (a measuring switch, read here only) */
+    const char *forced = getenv("PEERWAVE_BATCH_ROWS");
+    for (int c = 0; forced && c < 4; c++)
+        if (atoi(forced) == choices[c]) return choices[c];
     int best = 16;
-    int64_t best_rows = INT64_MAX;
+    double best_cost = 0;
     for (int c = 0; c < 4; c++) {
-        const int64_t seg = 32 * choices[c], rows = (n + seg - 1) / seg * seg;
-        if (rows < best_rows) best = choices[c], best_rows = rows;
+        const int64_t segments = (n + 32 * choices[c] - 1) / (32 * choices[c]);
+        const double cost = (double)segments * (double)(columns + 31) * (choices[c] + 3);
+        if (c == 0 || cost < best_cost) best = choices[c], best_cost = cost;
     }
     return best;
 }
@@ -45,19 +53,23 @@ static void make_profile(const sw_batch_query *q, const pw_score_table *t, int R
 }
 
 template <class L, int R>
-static const void *kernel_for(bool short_chain)
+static const void *kernel_for(int form)
 {
-    return short_chain ? (const void *)pw_batch_sw_kernel<L, R, true> : (const void *)pw_batch_sw_kernel<L, R, false>;
+    switch (form) {
+    case PW_BATCH_FORM_LONG: return (const void *)pw_batch_sw_kernel<L, R, PW_BATCH_FORM_LONG>;
+    case PW_BATCH_FORM_SHORT: return (const void *)pw_batch_sw_kernel<L, R, PW_BATCH_FORM_SHORT>;
+    default: return (const void *)pw_batch_sw_kernel<L, R, PW_BATCH_FORM_SHARED>;
+    }
 }
 
 template <class L>
-static const void *kernel_by_rows(int R, bool short_chain)
+static const void *kernel_by_rows(int R, int form)
 {
     switch (R) {
-    case 4: return kernel_for<L, 4>(short_chain);
-    case 8: return kernel_for<L, 8>(short_chain);
-    case 12: return kernel_for<L, 12>(short_chain);
-    default: return kernel_for<L, 16>(short_chain);
+    case 4: return kernel_for<L, 4>(form);
+    case 8: return kernel_for<L, 8>(form);
+    case 12: return kernel_for<L, 12>(form);
+    default: return kernel_for<L, 16>(form);
     }
 }
 
@@ -112,7 +124,7 @@ struct device_items {
 struct query_launch {
     pw_batch_sw_args args;
     int R;
-    bool short_chain; /* gap_open >= gap_extend (batch_sw_proc.cuh) */
+    int form; /* how a cell's gaps are made (batch_sw_proc.cuh) */
     size_t profile_bytes;
     int device, max_smem, sms;
     cudaStream_t stream;
@@ -130,7 +142,7 @@ static pw_status score_items(query_launch *ql, device_items *items, int64_t i0, 
     a.records = (i1 * L::lanes < items->records ? i1 * L::lanes : items->records) - i0 * L::lanes;
     a.items = i1 - i0;
     a.scores = items->scores.ptr + i0 * L::lanes;
-    const void *kernel = kernel_by_rows<L>(ql->R, ql->short_chain);
+    const void *kernel = kernel_by_rows<L>(ql->R, ql->form);
     const size_t smem = a.stage ? ql->profile_bytes : 0;
     pw_status st = PW_OK;
     int per_sm = 0;
@@ -173,6 +185,7 @@ struct pw_cuda_batch {
     const sw_batch_query *queries;
     int64_t nq;
     bool narrow;
+    int64_t mean_columns;     /* the kernels' records' mean length (choose_rows) */
     int64_t first;            /* records before it: too long for the kernels */
     int64_t *list, *flagged;  /* the kernels' records (first .. count), and a query's flagged ones */
     int32_t *item_scores;
@@ -216,10 +229,12 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     *lane_bits = b->narrow ? 16 : 32;
     query_launch &ql = b->ql;
     memset(&ql.args, 0, sizeof ql.args);
-    /* PEERWAVE_BATCH_LONG_CHAIN=1: the three-instruction F chain always (a debugging and
-     * measuring switch, read here only) */
-    const char *long_chain = getenv("PEERWAVE_BATCH_LONG_CHAIN");
-    ql.short_chain = go >= ge && !(long_chain && long_chain[0] == '1');
+    /* PEERWAVE_BATCH_FORM=long|short|shared: that form of the cell (a measuring switch, read here
+     * only; short needs gap_open >= gap_extend) */
+    const char *form = getenv("PEERWAVE_BATCH_FORM");
+    ql.form = PW_BATCH_FORM_SHARED;
+    if (form && !strcmp(form, "long")) ql.form = PW_BATCH_FORM_LONG;
+    if (form && !strcmp(form, "short") && go >= ge) ql.form = PW_BATCH_FORM_SHORT;
     ql.device = options->device;
     ql.stream = (cudaStream_t)options->cuda_stream;
     pw_status st = pw_from_cuda(cudaSetDevice(options->device));
@@ -236,6 +251,7 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     b->profile = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)max_profile_words);
     if (st == PW_OK && (!b->list || !b->flagged || !b->item_scores || !b->profile)) st = PW_ERR_OUT_OF_MEMORY;
     for (int64_t i = 0; st == PW_OK && i < n_items; i++) b->list[i] = b->first + i;
+    b->mean_columns = n_items > 0 ? (db->at[db->count] - db->at[b->first]) / n_items : 1;
     b->items = new device_items(b->narrow ? 2 : 1, ql.stream);
     b->d_profile = new pw_device_buffer<uint32_t>(ql.stream);
     b->d_bottom = new pw_device_buffer<uint32_t>(ql.stream);
@@ -275,7 +291,7 @@ extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r
         if (pw_batch_progress_stopped(progress)) return PW_ERR_CANCELLED; /* between queries */
         int32_t *out = scores + q * db->count;
         if (i1 > i0) {
-            ql.R = choose_rows(b->queries[q].n);
+            ql.R = choose_rows(b->queries[q].n, b->mean_columns);
             pw_batch_sw_args &a = ql.args;
             a.segments = (int)((b->queries[q].n + 32 * ql.R - 1) / (32 * ql.R));
             a.letter_words = (int64_t)a.segments * (ql.R / 4) * 32;

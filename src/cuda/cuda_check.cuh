@@ -6,9 +6,15 @@
 #include "../core/status_detail.h"
 #include "peerwave.h"
 
+/* An error turned into a status is consumed: the runtime's last error is cleared (a sticky one,
+ * a kernel's fault, stays anyway), so that a later launch check (cudaGetLastError) does not report
+ * it again -- a failed cudaSetDevice(1) on a one-GPU host once failed the next search on GPU 0. */
 static inline pw_status pw_from_cuda(cudaError_t e)
 {
-    if (e != cudaSuccess) pw_set_error_detail("%s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
+    if (e != cudaSuccess) {
+        pw_set_error_detail("%s: %s", cudaGetErrorName(e), cudaGetErrorString(e));
+        (void)cudaGetLastError();
+    }
     switch (e) {
     case cudaSuccess: return PW_OK;
     case cudaErrorMemoryAllocation: return PW_ERR_OUT_OF_MEMORY;

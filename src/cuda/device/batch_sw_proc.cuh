@@ -115,19 +115,31 @@ struct pw_batch_lanes16x2 {
     __device__ static int32_t lane_score(V v, int half) { return (int32_t)(int16_t)(half ? v >> 16 : v & 0xffff); }
 };
 
-/* One item (a record, or two) against the whole query, by one warp.
+/* How a cell's gaps are computed (the host's choice; measured in PERFORMANCE.md):
  *
- * ShortChain (gap_open >= gap_extend, the host's choice): a row's F comes from the row above's
- * M = max(D, E, 0) (D = diagonal + score) instead of its H: F_t = max(F_{t-1} - ge, H_{t-1} - go)
- * and H_{t-1} = max(M_{t-1}, F_{t-1}) give F_t = max(F_{t-1} - ge, M_{t-1} - go, F_{t-1} - go), and
- * F_{t-1} - go <= F_{t-1} - ge.  M does not wait on F, so the chain down a thread's rows is one
- * instruction a row (the F update) instead of three (F, H, H - go). */
-template <class L, int R, bool ShortChain>
+ * PW_BATCH_FORM_SHARED: both gaps leaving a cell come from one H - gap_open, made once the cell's
+ *   H is known: E(t, j+1) = max(E(t, j) - ge, H(t, j) - go) and F(t+1, j) = max(F(t, j) - ge,
+ *   H(t, j) - go).  Five instructions a word of two cells (H, H - go, E, F, half the best), the
+ *   fewest: the chain down a thread's rows is three (H, H - go, F).
+ * PW_BATCH_FORM_SHORT (gap_open >= gap_extend only): a row's F from the row above's M = max(D, E,
+ *   0) (D = diagonal + score) instead of its H: F_t = max(F_{t-1} - ge, H_{t-1} - go) and H_{t-1} =
+ *   max(M_{t-1}, F_{t-1}) give F_t = max(F_{t-1} - ge, M_{t-1} - go, F_{t-1} - go), and F_{t-1} - go
+ *   <= F_{t-1} - ge.  M does not wait on F, so the chain down a thread's rows is one instruction a
+ *   row, for seven a word.
+ * PW_BATCH_FORM_LONG: each gap from its own H - go before the cell's H (six a word, the chain three).
+ *
+ * SHARED hands the next row its F already made (thread k + 1 and the bottom row get F(t + 1, j));
+ * the others hand over F(t, j). */
+enum { PW_BATCH_FORM_LONG = 0, PW_BATCH_FORM_SHORT = 1, PW_BATCH_FORM_SHARED = 2 };
+
+/* One item (a record, or two) against the whole query, by one warp. */
+template <class L, int R, int Form>
 __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, const uint32_t *prof, int64_t item,
                                                  uint32_t *bottom)
 {
     typedef typename L::V V;
     static_assert(R % 4 == 0, "four rows a profile word");
+    const bool shared_form = Form == PW_BATCH_FORM_SHARED;
     const int k = threadIdx.x & 31;
     /* the item's records: the first is the longest (its length is the item's columns) */
     const int64_t r0 = item * L::lanes;
@@ -137,6 +149,8 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
     const uint8_t *rb = second ? a.codes + a.rec_at[r0 + 1] : ra;
     const int64_t lb = second ? a.rec_len[r0 + 1] : 0;
     const V go = L::splat(a.gap_open), minus_ge = L::splat(-a.gap_extend), zero = L::splat(0), neg = L::neg_inf();
+    /* the gaps of row 0 and column 0 from the zero border: -go (SHARED's are made ahead), else -inf */
+    const V border_gap = shared_form ? L::splat(-a.gap_open) : neg;
     V best = zero;
     for (int g = 0; g < a.segments; g++) {
         const uint32_t *seg = prof + (int64_t)g * (R / 4) * 32 + k;
@@ -144,10 +158,10 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
 #pragma unroll
         for (int t = 0; t < R; t++) {
             h[t] = zero; /* H(row, -1) */
-            e[t] = neg;
+            e[t] = border_gap;
         }
-        V out_h = zero, out_f = neg; /* this thread's last row at its latest column */
-        V prev_up = zero;            /* H of the row above the first, one column back */
+        V out_h = zero, out_f = border_gap; /* this thread's last row at its latest column */
+        V prev_up = zero;                   /* H of the row above the first, one column back */
         uint32_t next = k == 0 ? L::letters(ra, ncol, rb, lb, 0, a.pad) : 0;
         for (int64_t s = 0; s < ncol + 31; s++) {
             const int64_t j = s - k;
@@ -159,13 +173,13 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
             next = __shfl_up_sync(0xffffffffu, lt, 1);
             if (k == 0) {
                 up = g == 0 || j >= ncol ? zero : (V)bottom[j];
-                f = g == 0 || j >= ncol ? neg : (V)bottom[a.bottom_stride + j];
+                f = g == 0 || j >= ncol ? border_gap : (V)bottom[a.bottom_stride + j];
                 next = j + 1 < ncol ? L::letters(ra, ncol, rb, lb, j + 1, a.pad) : 0;
             }
             if (j >= 0 && j < ncol) {
                 const uint32_t *wa_at = seg + (int64_t)L::letter(lt, 0) * a.letter_words;
                 const uint32_t *wb_at = seg + (int64_t)L::letter(lt, 1) * a.letter_words;
-                V diag = prev_up, m_go = zero; /* m_go: the row above's M - gap_open (ShortChain) */
+                V diag = prev_up, m_go = zero; /* m_go: the row above's M - gap_open (SHORT) */
                 prev_up = up;
 #pragma unroll
                 for (int w = 0; w < R / 4; w++) {
@@ -174,14 +188,20 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
                     for (int b = 0; b < 4; b++) {
                         const int t = 4 * w + b;
                         const V s_t = L::score(wa, wb, b);
-                        e[t] = L::add_max(e[t], minus_ge, L::sub(h[t], go));
                         V hn;
-                        if (ShortChain) {
+                        if (Form == PW_BATCH_FORM_SHARED) {
+                            hn = L::max3_relu(L::add(diag, s_t), e[t], f); /* f, e[t]: this cell's */
+                            const V h_go = L::sub(hn, go);
+                            e[t] = L::add_max(e[t], minus_ge, h_go); /* E(t, j + 1) */
+                            f = L::add_max(f, minus_ge, h_go);       /* F(t + 1, j) */
+                        } else if (Form == PW_BATCH_FORM_SHORT) {
+                            e[t] = L::add_max(e[t], minus_ge, L::sub(h[t], go));
                             const V m = L::max_relu(L::add(diag, s_t), e[t]);
                             f = L::add_max(f, minus_ge, t == 0 ? L::sub(up, go) : m_go);
                             m_go = L::sub(m, go);
                             hn = L::max(m, f);
                         } else {
+                            e[t] = L::add_max(e[t], minus_ge, L::sub(h[t], go));
                             f = L::add_max(f, minus_ge, L::sub(up, go));
                             hn = L::max3_relu(L::add(diag, s_t), e[t], f);
                         }
@@ -211,7 +231,7 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
 /* Items are claimed by warps in order (longest first: the host sorts them), a grid-stride loop. */
 /* 256 threads, three blocks an SM: at most 80 registers a thread (82 left two blocks, 16 warps,
  * and the scheduler idle a third of the time: ncu, H100). */
-template <class L, int R, bool ShortChain>
+template <class L, int R, int Form>
 __global__ void __launch_bounds__(256, 3) pw_batch_sw_kernel(pw_batch_sw_args a)
 {
     extern __shared__ uint32_t pw_batch_profile[];
@@ -224,7 +244,7 @@ __global__ void __launch_bounds__(256, 3) pw_batch_sw_kernel(pw_batch_sw_args a)
     const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     const int64_t warps = (int64_t)gridDim.x * blockDim.x / 32;
     uint32_t *bottom = a.bottom + warp * 2 * a.bottom_stride;
-    for (int64_t item = warp; item < a.items; item += warps) pw_batch_sw_item<L, R, ShortChain>(a, prof, item, bottom);
+    for (int64_t item = warp; item < a.items; item += warps) pw_batch_sw_item<L, R, Form>(a, prof, item, bottom);
 }
 
 #endif
