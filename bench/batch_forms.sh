@@ -25,7 +25,7 @@ for shape in "--length 256" "--length 512" "--mix"; do
     tee "$out/gpu_$(echo $shape | tr -d ' -').log" | grep -E "^(search|summary)" | sed "s/^/$shape: /" | tee -a "$out/summary.txt"
 done
 
-for form in shared short long; do
+for form in shared short; do
   for q in ${Q//,/ }; do
     PEERWAVE_BATCH_FORM=$form timeout 60 ./build-gpu/bench_batch_sw --backend cuda --records $R --length 256 \
       --queries $q --sample 100 2>&1 | grep -E "^search" | sed "s/^/form=$form q$q /" | tee -a "$out/summary.txt"
@@ -35,7 +35,7 @@ for rows in 4 8 16; do
   PEERWAVE_BATCH_ROWS=$rows timeout 60 ./build-gpu/bench_batch_sw --backend cuda --records $R --length 256 \
     --queries 5478 --sample 100 2>&1 | grep -E "^search" | sed "s/^/rows=$rows q5478 /" | tee -a "$out/summary.txt"
 done
-for form in short long; do
+for form in short; do
   PEERWAVE_BATCH_FORM=$form timeout 120 ./build-gpu/tests/test_batch --gpu > "$out/test_batch_gpu_$form.log" 2>&1
   summary "test_batch --gpu, form $form: rc=$? $(tail -1 "$out/test_batch_gpu_$form.log")"
 done

@@ -15,7 +15,7 @@ summary "$(pw_device_header)"
 { cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DPEERWAVE_CUDA=ON -DPEERWAVE_CUDA_ARCHITECTURES=90-real &&
   cmake --build build-gpu -j 16 --target bench_batch_sw; } > "$out/build.log" 2>&1
 summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
-for form in shared short long; do # the three forms of the cell (batch_sw_proc.cuh)
+for form in shared short; do # the two forms of the cell (batch_sw_proc.cuh)
   for q in 144 464 1000 2005 5478; do
     PEERWAVE_BATCH_FORM=$form ./build-gpu/bench_batch_sw --backend cuda --records 1000000 --length 256 \
       --queries $q --sample 100 2>&1 | grep -E "^search" | sed "s/^/form=$form q$q /" >> "$out/summary.txt"

@@ -55,11 +55,8 @@ static void make_profile(const sw_batch_query *q, const pw_score_table *t, int R
 template <class L, int R>
 static const void *kernel_for(int form)
 {
-    switch (form) {
-    case PW_BATCH_FORM_LONG: return (const void *)pw_batch_sw_kernel<L, R, PW_BATCH_FORM_LONG>;
-    case PW_BATCH_FORM_SHORT: return (const void *)pw_batch_sw_kernel<L, R, PW_BATCH_FORM_SHORT>;
-    default: return (const void *)pw_batch_sw_kernel<L, R, PW_BATCH_FORM_SHARED>;
-    }
+    return form == PW_BATCH_FORM_SHORT ? (const void *)pw_batch_sw_kernel<L, R, PW_BATCH_FORM_SHORT>
+                                       : (const void *)pw_batch_sw_kernel<L, R, PW_BATCH_FORM_SHARED>;
 }
 
 template <class L>
@@ -229,12 +226,10 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     *lane_bits = b->narrow ? 16 : 32;
     query_launch &ql = b->ql;
     memset(&ql.args, 0, sizeof ql.args);
-    /* PEERWAVE_BATCH_FORM=long|short|shared: that form of the cell (a measuring switch, read here
-     * only; short needs gap_open >= gap_extend) */
+    /* PEERWAVE_BATCH_FORM=short: that form of the cell (a measuring switch, read here only; it
+     * needs gap_open >= gap_extend) */
     const char *form = getenv("PEERWAVE_BATCH_FORM");
-    ql.form = PW_BATCH_FORM_SHARED;
-    if (form && !strcmp(form, "long")) ql.form = PW_BATCH_FORM_LONG;
-    if (form && !strcmp(form, "short") && go >= ge) ql.form = PW_BATCH_FORM_SHORT;
+    ql.form = form && !strcmp(form, "short") && go >= ge ? PW_BATCH_FORM_SHORT : PW_BATCH_FORM_SHARED;
     ql.device = options->device;
     ql.stream = (cudaStream_t)options->cuda_stream;
     pw_status st = pw_from_cuda(cudaSetDevice(options->device));

@@ -126,11 +126,13 @@ struct pw_batch_lanes16x2 {
  *   max(M_{t-1}, F_{t-1}) give F_t = max(F_{t-1} - ge, M_{t-1} - go, F_{t-1} - go), and F_{t-1} - go
  *   <= F_{t-1} - ge.  M does not wait on F, so the chain down a thread's rows is one instruction a
  *   row, for seven a word.
- * PW_BATCH_FORM_LONG: each gap from its own H - go before the cell's H (six a word, the chain three).
+ * (A third form, each gap from its own H - go before the cell's H, measured slower than both at
+ * every query length: docs/bench/batch_forms_h200_2026-11-28_8c6ecaf.txt.)  On an H200 SHARED and
+ * SHORT are level (within 4% either way by query length); SHARED is the default.
  *
  * SHARED hands the next row its F already made (thread k + 1 and the bottom row get F(t + 1, j));
  * the others hand over F(t, j). */
-enum { PW_BATCH_FORM_LONG = 0, PW_BATCH_FORM_SHORT = 1, PW_BATCH_FORM_SHARED = 2 };
+enum { PW_BATCH_FORM_SHORT = 1, PW_BATCH_FORM_SHARED = 2 };
 
 /* One item (a record, or two) against the whole query, by one warp. */
 template <class L, int R, int Form>
@@ -194,16 +196,12 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
                             const V h_go = L::sub(hn, go);
                             e[t] = L::add_max(e[t], minus_ge, h_go); /* E(t, j + 1) */
                             f = L::add_max(f, minus_ge, h_go);       /* F(t + 1, j) */
-                        } else if (Form == PW_BATCH_FORM_SHORT) {
+                        } else { /* SHORT */
                             e[t] = L::add_max(e[t], minus_ge, L::sub(h[t], go));
                             const V m = L::max_relu(L::add(diag, s_t), e[t]);
                             f = L::add_max(f, minus_ge, t == 0 ? L::sub(up, go) : m_go);
                             m_go = L::sub(m, go);
                             hn = L::max(m, f);
-                        } else {
-                            e[t] = L::add_max(e[t], minus_ge, L::sub(h[t], go));
-                            f = L::add_max(f, minus_ge, L::sub(up, go));
-                            hn = L::max3_relu(L::add(diag, s_t), e[t], f);
                         }
                         diag = h[t];
                         h[t] = hn;
