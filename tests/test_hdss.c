@@ -26,6 +26,7 @@ typedef struct sim_device {
     double long_rate;
     double fail_at;        /* virtual time it breaks; 0: never */
     double hang_from;      /* blocks fetched from this time on never end (until it breaks); 0: never */
+    double per_item;       /* seconds an item costs besides its cells (a GPU warp's fill per record) */
 } sim_device;
 
 typedef struct sim_run {
@@ -52,7 +53,7 @@ static double virtual_clock(void *ctx) { (void)ctx; return virtual_now; }
 
 static double block_seconds(const sim_device *s, const int64_t *costs, int64_t b, int64_t e)
 {
-    double t = s->alpha;
+    double t = s->alpha + s->per_item * (double)(e - b);
     for (int64_t i = b; i < e; i++) {
         int slow = s->long_item > 0 && costs[i] >= s->long_item;
         t += (double)costs[i] / (slow ? s->long_rate : s->rate);
@@ -138,7 +139,7 @@ static double ideal_time(const sim_device *dev, int n_dev, const int64_t *costs,
 {
     double w = 0, inverse = 0;
     for (int64_t i = 0; i < n; i++) w += (double)costs[i];
-    for (int d = 0; d < n_dev; d++) inverse += 1 / (dev[d].alpha + w / dev[d].rate);
+    for (int d = 0; d < n_dev; d++) inverse += 1 / (dev[d].alpha + w / dev[d].rate + dev[d].per_item * (double)n);
     return 1 / inverse;
 }
 
@@ -175,10 +176,10 @@ static int64_t *few_long_costs(int64_t n, int count)
 
 /* One GPU 20x a CPU group (1 ms launch per block), three CPU groups (one smaller). */
 static const sim_device machine[] = {
-    {"gpu", PW_HDSS_GPU, 1e-3, 2e9, 0, 0, 0, 0},
-    {"cpu-a", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0},
-    {"cpu-b", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0},
-    {"cpu-c", PW_HDSS_CPU, 5e-5, 0.8e8, 0, 0, 0, 0},
+    {"gpu", PW_HDSS_GPU, 1e-3, 2e9, 0, 0, 0, 0, 0},
+    {"cpu-a", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 0},
+    {"cpu-b", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 0},
+    {"cpu-c", PW_HDSS_CPU, 5e-5, 0.8e8, 0, 0, 0, 0, 0},
 };
 enum { MACHINE = 4 };
 
@@ -225,7 +226,7 @@ static void test_balance(void)
  * end, as the end-game gives it nothing once its minimum block would end after the GPU's. */
 static void test_slow_device(void)
 {
-    sim_device dev[2] = {machine[0], {"slow", PW_HDSS_CPU, 5e-5, 1e6, 0, 0, 0, 0}};
+    sim_device dev[2] = {machine[0], {"slow", PW_HDSS_CPU, 5e-5, 1e6, 0, 0, 0, 0, 0}};
     int64_t n = 20000;
     int64_t *c = uniform_costs(n, 150000, 310000);
     sim_result all = simulate(&(sim_run){dev, 2, c, n, {0}, NULL, 0});
@@ -284,6 +285,37 @@ static void test_rates_that_depend_on_length(void)
           fixed.dev[0].blocks, rounds.dev[0].blocks);
     free(train);
     free(batch);
+}
+
+static int by_decreasing(const void *a, const void *b)
+{
+    const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x < y) - (x > y);
+}
+
+/* The database search's shape (sw_batch_drive.c): items sorted longest first, and a GPU whose
+ * items cost a fixed time each besides their cells (each record's fill of the warp), so its rate
+ * per cell falls along the queue -- 2.5x slower on the last items than on the first -- while the
+ * CPU's hardly changes.  One CPU group at 5% of the GPU, as on the H100's host. */
+static void test_sorted_search(void)
+{
+    const sim_device dev[2] = {{"gpu", PW_HDSS_GPU, 1e-3, 2e9, 0, 0, 0, 0, 20000 / 2e9},
+                               {"cpu", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 1000 / 1e8}};
+    int64_t n = 20000;
+    int64_t *c = lognormal_costs(n, 140000);
+    qsort(c, (size_t)n, sizeof *c, by_decreasing);
+    sim_result all = simulate(&(sim_run){dev, 2, c, n, {0}, NULL, 0});
+    sim_result gpu = simulate(&(sim_run){dev, 2, c, n, {.kinds = PW_HDSS_GPU}, NULL, 0});
+    double ideal = ideal_time(dev, 2, c, n);
+    printf("sorted search makespan %.4f s, ideal %.4f s (x%.3f), spread %.2f%%, GPU only %.4f s; cpu %.1f%% of the "
+           "cells, finishes gpu %.4f cpu %.4f\n",
+           all.report.makespan, ideal, all.report.makespan / ideal, 100 * all.report.spread, gpu.report.makespan,
+           100 * all.dev[1].share, all.dev[0].finish, all.dev[1].finish);
+    CHECK(all.exact, "sorted search: items not done exactly once");
+    CHECK(all.report.makespan <= 1.10 * ideal && all.report.makespan <= gpu.report.makespan,
+          "sorted search: %.4f s, ideal %.4f, GPU alone %.4f", all.report.makespan, ideal, gpu.report.makespan);
+    CHECK(all.report.spread <= 0.02, "sorted search: finish spread %.2f%% > 2%%", 100 * all.report.spread);
+    free(c);
 }
 
 /* A device breaks mid-block: its block is redone by the others, every item once. */
@@ -498,6 +530,7 @@ int main(void)
     test_slow_device();
     test_cpu_only();
     test_rates_that_depend_on_length();
+    test_sorted_search();
     test_failures();
     check_threads(0);
     check_threads(3);
