@@ -27,6 +27,7 @@ typedef struct sim_device {
     double fail_at;        /* virtual time it breaks; 0: never */
     double hang_from;      /* blocks fetched from this time on never end (until it breaks); 0: never */
     double per_item;       /* seconds an item costs besides its cells (a GPU warp's fill per record) */
+    int64_t min_block;     /* its own minimum block (pw_hdss_device.min_block); 0: the options' */
 } sim_device;
 
 typedef struct sim_run {
@@ -70,7 +71,8 @@ static sim_result simulate(const sim_run *run)
     memset(&r, 0, sizeof r);
     pw_hdss_device devices[MAX_DEV];
     for (int d = 0; d < run->n_dev; d++)
-        devices[d] = (pw_hdss_device){run->dev[d].name, run->dev[d].kind, run->weights ? run->weights[d] : 0, 0};
+        devices[d] = (pw_hdss_device){run->dev[d].name, run->dev[d].kind, run->weights ? run->weights[d] : 0,
+                                      run->dev[d].min_block};
     pw_hdss_options opt = run->opt;
     opt.clock = virtual_clock;
     virtual_now = 0;
@@ -176,10 +178,10 @@ static int64_t *few_long_costs(int64_t n, int count)
 
 /* One GPU 20x a CPU group (1 ms launch per block), three CPU groups (one smaller). */
 static const sim_device machine[] = {
-    {"gpu", PW_HDSS_GPU, 1e-3, 2e9, 0, 0, 0, 0, 0},
-    {"cpu-a", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 0},
-    {"cpu-b", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 0},
-    {"cpu-c", PW_HDSS_CPU, 5e-5, 0.8e8, 0, 0, 0, 0, 0},
+    {"gpu", PW_HDSS_GPU, 1e-3, 2e9, 0, 0, 0, 0, 0, 0},
+    {"cpu-a", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 0, 0},
+    {"cpu-b", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 0, 0},
+    {"cpu-c", PW_HDSS_CPU, 5e-5, 0.8e8, 0, 0, 0, 0, 0, 0},
 };
 enum { MACHINE = 4 };
 
@@ -226,7 +228,7 @@ static void test_balance(void)
  * end, as the end-game gives it nothing once its minimum block would end after the GPU's. */
 static void test_slow_device(void)
 {
-    sim_device dev[2] = {machine[0], {"slow", PW_HDSS_CPU, 5e-5, 1e6, 0, 0, 0, 0, 0}};
+    sim_device dev[2] = {machine[0], {"slow", PW_HDSS_CPU, 5e-5, 1e6, 0, 0, 0, 0, 0, 0}};
     int64_t n = 20000;
     int64_t *c = uniform_costs(n, 150000, 310000);
     sim_result all = simulate(&(sim_run){dev, 2, c, n, {0}, NULL, 0});
@@ -299,8 +301,8 @@ static int by_decreasing(const void *a, const void *b)
  * CPU's hardly changes.  One CPU group at 5% of the GPU, as on the H100's host. */
 static void test_sorted_search(void)
 {
-    const sim_device dev[2] = {{"gpu", PW_HDSS_GPU, 1e-3, 2e9, 0, 0, 0, 0, 20000 / 2e9},
-                               {"cpu", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 1000 / 1e8}};
+    const sim_device dev[2] = {{"gpu", PW_HDSS_GPU, 1e-3, 2e9, 0, 0, 0, 0, 20000 / 2e9, 0},
+                               {"cpu", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 1000 / 1e8, 0}};
     int64_t n = 20000;
     int64_t *c = lognormal_costs(n, 140000);
     qsort(c, (size_t)n, sizeof *c, by_decreasing);
@@ -315,6 +317,34 @@ static void test_sorted_search(void)
     CHECK(all.report.makespan <= 1.10 * ideal && all.report.makespan <= gpu.report.makespan,
           "sorted search: %.4f s, ideal %.4f, GPU alone %.4f", all.report.makespan, ideal, gpu.report.makespan);
     CHECK(all.report.spread <= 0.02, "sorted search: finish spread %.2f%% > 2%%", 100 * all.report.spread);
+    free(c);
+}
+
+/* The search as sw_batch_drive.c sets it up on the H100's host, scaled: 31250 items (10^6 records
+ * of 32), sorted longest first; the GPU's own minimum block the cells of its first 2048 items, at
+ * most an eighth of the work, a launch's fixed cost 0.6% of its run alone; one CPU group at 3.6% of
+ * it, whose minimum block is a fifth of a median item (the options' 16M cells). */
+static void test_search_as_driven(void)
+{
+    int64_t n = 31250;
+    int64_t *c = lognormal_costs(n, 140000);
+    qsort(c, (size_t)n, sizeof *c, by_decreasing);
+    int64_t total = 0, fill = 0;
+    for (int64_t i = 0; i < n; i++) total += c[i], fill += i < 2048 ? c[i] : 0;
+    sim_device dev[2] = {{"gpu", PW_HDSS_GPU, 0.02, 2e9, 0, 0, 0, 0, 0, fill < total / 8 ? fill : total / 8},
+                         {"cpu", PW_HDSS_CPU, 5e-5, 7.2e7, 0, 0, 0, 0, 0, 0}};
+    sim_result all = simulate(&(sim_run){dev, 2, c, n, {.min_block = 25000}, NULL, 0});
+    sim_result gpu = simulate(&(sim_run){dev, 2, c, n, {.kinds = PW_HDSS_GPU, .min_block = 25000}, NULL, 0});
+    double ideal = ideal_time(dev, 2, c, n);
+    printf("as driven    makespan %.4f s, ideal %.4f s (x%.3f), spread %.2f%%, GPU only %.4f s; cpu %.1f%% of the "
+           "cells, finishes gpu %.4f cpu %.4f, gpu blocks %" PRId64 "\n",
+           all.report.makespan, ideal, all.report.makespan / ideal, 100 * all.report.spread, gpu.report.makespan,
+           100 * all.dev[1].share, all.dev[0].finish, all.dev[1].finish, all.dev[0].blocks);
+    CHECK(all.exact, "as driven: items not done exactly once");
+    CHECK(all.report.makespan <= 1.10 * ideal && all.report.makespan <= gpu.report.makespan &&
+              all.report.spread <= 0.02,
+          "as driven: %.4f s, ideal %.4f, GPU alone %.4f, spread %.2f%%", all.report.makespan, ideal,
+          gpu.report.makespan, 100 * all.report.spread);
     free(c);
 }
 
@@ -531,6 +561,7 @@ int main(void)
     test_cpu_only();
     test_rates_that_depend_on_length();
     test_sorted_search();
+    test_search_as_driven();
     test_failures();
     check_threads(0);
     check_threads(3);
