@@ -27,9 +27,13 @@ R=${PW_RECORDS:-1000000}
 Q=${PW_QUERIES:-144,464,1000,2005,5478}
 for shape in "--length 256" "--length 512" "--mix"; do
   summary "== GPU: $R records $shape"
+  # (stderr to its own log; on the mix with HDSS's blocks: predicted and measured times, the plan's end)
+  name=$(echo $shape | tr -d ' -')
+  PEERWAVE_DEBUG_HDSS=$([ "$shape" = --mix ] && echo 1) \
   timeout 240 ./build-gpu/bench_batch_sw --backend cuda --records $R $shape --queries $Q --sample 1000 \
-    $([ "$shape" = --mix ] && echo --schedules) 2>&1 |
-    tee "$out/gpu_$(echo $shape | tr -d ' -').log" | grep -E "^(search|summary|schedules|  hdss|  static)" >> "$out/summary.txt"
+    $([ "$shape" = --mix ] && echo --schedules) 2> "$out/gpu_${name}_stderr.log" |
+    tee "$out/gpu_$name.log" | grep -E "^(search|summary|schedules|  hdss|  static)" >> "$out/summary.txt"
+  grep -v "^hdss " "$out/gpu_${name}_stderr.log" | head -5 | tee -a "$out/summary.txt"
 done
 summary "== CPU ($(nproc) cores): 100000 records --mix"
 timeout 120 ./build-gpu/bench_batch_sw --backend cpu --records 100000 --mix --queries 144,464,1000 --sample 300 2>&1 |

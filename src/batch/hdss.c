@@ -1,4 +1,5 @@
 /* hdss.c - HDSS: one loop's items shared by GPUs and CPU groups through one queue (hdss.h). */
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -38,6 +39,7 @@ typedef struct device {
     int64_t quota_left, quota_round; /* STATIC */
     int64_t items, cells_done, blocks;
     double busy, finish;
+    double planned_end; /* the end-game's common finish T at its last fetch (-1: none planned) */
 } device;
 
 struct pw_hdss {
@@ -50,6 +52,7 @@ struct pw_hdss {
     int64_t *prefix; /* prefix[i]: cells of the items before i; NULL when every item costs 1 */
     span *spans;     /* the queue: ranges of items, sorted by begin */
     double start;    /* the first fetch */
+    FILE *trace;     /* PEERWAVE_DEBUG_HDSS=1: every block fetched and done, on stderr */
 };
 
 typedef struct pick { int span; int64_t begin, end; } pick;
@@ -301,6 +304,7 @@ static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
     }
     int others;
     double T = plan_finish(h, dv, now, &others);
+    d->planned_end = T;
     const span *s = &h->spans[0];
     if (!others) { /* alone: nothing to balance */
         *p = (pick){0, s->begin, cut_nearest(h, s->begin, s->end, x)};
@@ -427,6 +431,10 @@ pw_status pw_hdss_create(const pw_hdss_device *devices, int n_devices, const int
     pthread_mutex_init(&h->lock, NULL);
     h->opt = opt;
     h->opt.clock = opt.clock ? opt.clock : monotonic_seconds;
+    /* PEERWAVE_DEBUG_HDSS=1: a line a block fetched and done, on stderr (a device run's
+     * diagnosis: predicted against measured times, the plan's finish; read here only) */
+    const char *debug = getenv("PEERWAVE_DEBUG_HDSS");
+    h->trace = debug && debug[0] == '1' ? stderr : NULL;
     h->n_dev = n_devices, h->n_items = n_items, h->cap_spans = HOLES + 1 + n_devices;
     h->dev = calloc((size_t)n_devices, sizeof *h->dev);
     h->planned = calloc((size_t)n_devices, 1);
@@ -439,7 +447,8 @@ pw_status pw_hdss_create(const pw_hdss_device *devices, int n_devices, const int
         snprintf(fallback, sizeof fallback, "%s%d", devices[j].kind == PW_HDSS_GPU ? "gpu" : "cpu", j);
         *d = (device){.name = strdup(devices[j].name ? devices[j].name : fallback), .kind = devices[j].kind,
                       .weight = devices[j].weight, .stopped = !(opt.kinds & (unsigned)devices[j].kind),
-                      .min_block = devices[j].min_block > 0 ? devices[j].min_block : opt.min_block};
+                      .min_block = devices[j].min_block > 0 ? devices[j].min_block : opt.min_block,
+                      .planned_end = -1};
         if (!d->name) st = fail_with(PW_ERR_OUT_OF_MEMORY, "no memory");
     }
     if (st != PW_OK) {
@@ -449,6 +458,9 @@ pw_status pw_hdss_create(const pw_hdss_device *devices, int n_devices, const int
     if (n_items > 0) h->spans[h->n_spans++] = (span){0, n_items};
     h->queued_cells = h->total_cells;
     if (opt.mode == PW_HDSS_STATIC) share_out(h, h->total_cells);
+    if (h->trace)
+        fprintf(h->trace, "hdss start %s, %d devices, %" PRId64 " items, %" PRId64 " cells\n",
+                opt.mode == PW_HDSS_STATIC ? "static" : "adaptive", n_devices, n_items, h->total_cells);
     *out = h;
     return PW_OK;
 }
@@ -496,6 +508,13 @@ pw_status pw_hdss_fetch(pw_hdss *h, int dv, pw_hdss_block *block)
         d->fetched_at = now;
         *block = (pw_hdss_block){p.begin, p.end, cells};
     }
+    if (h->trace)
+        fprintf(h->trace,
+                "hdss fetch %.4f %s items %" PRId64 "..%" PRId64 " cells %" PRId64 " predicted %.4f s (alpha %.3g, rate %.4g, %s) "
+                "plan end %.4f, queued %" PRId64 "\n",
+                now - h->start, d->name, p.begin, p.end, cells_of(h, p.begin, p.end),
+                has_fit(d) ? d->alpha + (double)cells_of(h, p.begin, p.end) / d->rate : -1, d->alpha, d->rate,
+                d->stable ? "stable" : "adaptive", d->planned_end >= 0 ? d->planned_end - h->start : -1, h->queued_cells);
     pthread_mutex_unlock(&h->lock);
     return st;
 }
@@ -516,6 +535,9 @@ pw_status pw_hdss_done(pw_hdss *h, int dv, double seconds)
         d->items += d->end - d->begin, d->cells_done += d->cells, d->blocks++;
         d->busy += t, d->finish = now - h->start;
         h->items_done += d->end - d->begin, h->cells_done += d->cells;
+        if (h->trace)
+            fprintf(h->trace, "hdss done  %.4f %s took %.4f s, predicted %.4f s\n", now - h->start, d->name, t,
+                    has_fit(d) ? d->alpha + (double)d->cells / d->rate : -1);
         add_sample(h, d, (double)d->cells, t);
     }
     pthread_mutex_unlock(&h->lock);
