@@ -1,0 +1,445 @@
+/*
+ * sw_warp_rows.cu - an experiment for issue 28: one long Smith-Waterman pair (affine gaps, DNA)
+ * computed the way the database search computes its many short ones (src/cuda/device/
+ * batch_sw_proc.cuh), to see what that way gives on one huge matrix before the library is changed.
+ *
+ * A warp owns a tile-row of 32 R rows (R a thread, in registers) and streams every column through
+ * it: at step s thread k computes column s - k, taking H and F of the row above its first from
+ * thread k - 1 by a shuffle.  Persistent warps take tile-rows t = w, w + W, w + 2W, ... (W warps
+ * in the grid, all resident: a cooperative launch).  A tile-row's last row goes to the next
+ * tile-row's warp through global memory, published in chunks of 32 columns:
+ *   prod[w], cons[w]: round * (m + 1) + columns written (thread 31) / read (thread 0) by the
+ *     tile-row warp w holds in that round (t = round * W + w); monotone, release stores and
+ *     acquire loads at GPU scope.
+ *   ring[w][RING]: (H, F) of warp w's tile-row's last row, by column mod RING; the writer waits
+ *     until the reader has read the column RING before.  Both are in the same round, so neither
+ *     waits on a later round.
+ *   full[round % 2][m]: the last warp's tile-row hands over to warp 0's tile-row of the next
+ *     round, which starts only when warp 0 has finished its current one: a whole row, no flow
+ *     control (a ring there would hold every warp of the round back: each may run only RING
+ *     columns ahead of the next).
+ * The cell is the search's SHARED form (both gaps leaving a cell from one H - gap_open): with
+ * 32-bit lanes five DPX instructions and a byte permute a cell.  The query's letters are a
+ * profile of signed bytes per tile-row in shared memory; rows past the query score -128.
+ *
+ * What it tells: the rate this way reaches on one pair (GCUPS by CUDA events), against the peer
+ * engine's 1.17 TCUPS on the genomes (H200).  Not the library's: no end cell, DNA only, 32-bit
+ * lanes only (16-bit pairs would need two independent tile-rows a warp: two halves of the query,
+ * the second a round behind).
+ *
+ *   nvcc -O3 -arch=sm_90 -std=c++17 -Ibench [-DPW_R=16] [-DPW_BLOCKS_PER_SM=3] -o sw_warp_rows bench/sw_warp_rows.cu
+ *   sw_warp_rows --shapes 40                      random shapes against a CPU Gotoh (the check)
+ *   sw_warp_rows --random 262144 262144 [--runs 3]  random DNA, median of the runs
+ *   sw_warp_rows A.fa B.fa [--match 1 --mismatch -3 --gap-open 5 --gap-extend 2]
+ * Scores as pw_sw's DNA scoring and bench/sw_reference.cu: A C G T (any case, U = T) match each
+ * other, every other letter matches nothing; a gap of length L costs gap_open + (L - 1) gap_extend.
+ */
+#include <cuda/atomic>
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda_check.h"
+
+#define CHECK(x) CUDA_CHECK("sw_warp_rows", x)
+
+#ifndef PW_R /* rows a thread: -DPW_R=8 or 4 for more tile-rows on a shorter query (a multiple of 4) */
+#define PW_R 16
+#endif
+enum { R = PW_R, ROWS = 32 * R, LETTERS = 5, WORDS = R / 4, THREADS = 256, BLOCK_WARPS = THREADS / 32, RING = 2048 };
+#define FULL 0xffffffffu
+#ifndef PW_BLOCKS_PER_SM /* -DPW_BLOCKS_PER_SM=2 gives a thread 128 registers (3: 80, some spilled) */
+#define PW_BLOCKS_PER_SM 3
+#endif
+
+struct run_args {
+    const uint32_t *profile; /* [tile-row][letter][WORDS][32] words of four signed bytes (rows) */
+    const uint8_t *b;        /* the columns' letters, 0 .. 4 */
+    int tile_rows;
+    int m;
+    int gap_open, gap_extend;
+    int warps;               /* W */
+    int2 *ring;              /* [W][RING] */
+    int2 *full;              /* [2][m] */
+    unsigned *prod, *cons;   /* [W]; rounds x (m + 1) stays below 2^32 (the host checks) */
+    int *best;
+};
+
+__device__ __forceinline__ unsigned load_acquire(const unsigned *p)
+{
+    return cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*const_cast<unsigned *>(p))
+        .load(cuda::memory_order_acquire);
+}
+
+__device__ __forceinline__ void store_release(unsigned *p, unsigned v)
+{
+    cuda::atomic_ref<unsigned, cuda::thread_scope_device>(*p).store(v, cuda::memory_order_release);
+}
+
+/* Row b (0..3) of a profile word, sign-extended (PRMT with the sign-replicate bit). */
+__device__ __forceinline__ int32_t score_of(uint32_t word, int b)
+{
+    const uint32_t s = (uint32_t)b | (uint32_t)(b | 8) << 4 | (uint32_t)(b | 8) << 8 | (uint32_t)(b | 8) << 12;
+    uint32_t r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(word), "r"(0u), "r"(s));
+    return (int32_t)r;
+}
+
+/* The warp waits until thread 0's and thread 31's conditions hold (each polls its own counter;
+ * a NULL counter holds already). */
+__device__ __forceinline__ void wait_both(int k, const unsigned *p0, unsigned need0, const unsigned *p31, unsigned need31)
+{
+    for (;;) {
+        bool ok = true;
+        if (k == 0 && p0) ok = load_acquire(p0) >= need0;
+        if (k == 31 && p31) ok = load_acquire(p31) >= need31;
+        if (__all_sync(FULL, ok)) return;
+        __nanosleep(64);
+    }
+}
+
+__global__ void __launch_bounds__(THREADS, PW_BLOCKS_PER_SM) sw_warp_rows_kernel(run_args a)
+{
+    __shared__ uint32_t profile[BLOCK_WARPS][LETTERS * WORDS * 32];
+    const int k = threadIdx.x & 31, wb = threadIdx.x / 32;
+    const int w = blockIdx.x * BLOCK_WARPS + wb, W = a.warps, m = a.m;
+    const unsigned span = (unsigned)m + 1;
+    const int32_t go = a.gap_open, minus_ge = -a.gap_extend;
+    int32_t best = 0;
+    uint32_t *prof = profile[wb];
+    for (int t = w; t < a.tile_rows; t += W) {
+        const unsigned base = (unsigned)(t / W) * span; /* this round's counter values start here */
+        const bool has_above = t > 0, has_below = t + 1 < a.tile_rows, wrap = w == W - 1;
+        /* the row above: the previous tile-row's storage (a ring, or the whole-row buffer after a
+         * round's last warp), read at column & mask */
+        const int above_w = has_above ? (t - 1) % W : 0;
+        const unsigned above_base = has_above ? (unsigned)((t - 1) / W) * span : 0;
+        const bool above_full = has_above && above_w == W - 1;
+        const int2 *above = !has_above ? a.ring
+                            : above_full ? a.full + (size_t)(((t - 1) / W) % 2) * m
+                                         : a.ring + (size_t)above_w * RING;
+        const int above_mask = above_full ? 0x7fffffff : RING - 1;
+        int2 *below = wrap ? a.full + (size_t)((t / W) % 2) * m : a.ring + (size_t)w * RING;
+        const int below_mask = wrap ? 0x7fffffff : RING - 1;
+        /* the whole-row buffer of this round's parity was read by warp 0 a round ago: done? */
+        if (has_below && wrap && t / W >= 2) wait_both(k, nullptr, 0, &a.cons[0], base - 1); /* (round - 1) span + m */
+        for (int i = k; i < LETTERS * WORDS * 32; i += 32) prof[i] = a.profile[(size_t)t * LETTERS * WORDS * 32 + i];
+        __syncwarp();
+        int32_t h[R], e[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) h[r] = 0, e[r] = -go;
+        int32_t out_h = 0, out_f = -go, prev_up = 0;
+        /* thread 0 reads a column ahead: its letter and the row above's (H, F) */
+        uint32_t next = k == 0 && m > 0 ? a.b[0] : 0;
+        int2 pre = make_int2(0, -go);
+        for (int s = 0; s < m + 31; s++) {
+            if ((s & 31) == 0) { /* a chunk: publish, then wait for what the next 32 steps need */
+                if (k == 31 && has_below) store_release(&a.prod[w], base + (unsigned)min(m, max(0, s - 31)));
+                if (k == 0 && has_above) store_release(&a.cons[w], base + (unsigned)min(m, s));
+                /* thread 0 reads columns s .. s + 32 (one ahead); thread 31 writes s - 31 .. s, over
+                 * the ring's column s - RING */
+                const int free_from = s - RING + 1;
+                wait_both(k, has_above ? &a.prod[above_w] : nullptr, above_base + (unsigned)min(m, s + 33),
+                          has_below && !wrap && free_from > 0 ? &a.cons[(w + 1) % W] : nullptr,
+                          (wrap ? 0u : base) + (unsigned)max(0, free_from));
+                if (k == 0 && has_above && s == 0) pre = __ldcg(&above[0]); /* the first column's */
+            }
+            const int j = s - k;
+            int32_t up = __shfl_up_sync(FULL, out_h, 1), f = __shfl_up_sync(FULL, out_f, 1);
+            const uint32_t letter = next;
+            next = __shfl_up_sync(FULL, letter, 1);
+            if (k == 0) {
+                up = has_above ? pre.x : 0;
+                f = has_above ? pre.y : -go;
+                next = j + 1 < m ? a.b[j + 1] : 0;
+                if (has_above && j + 1 < m) pre = __ldcg(&above[(j + 1) & above_mask]);
+            }
+            if (j >= 0 && j < m) {
+                const uint32_t *words = prof + letter * (WORDS * 32) + k;
+                int32_t diag = prev_up;
+                prev_up = up;
+#pragma unroll
+                for (int q = 0; q < WORDS; q++) {
+                    const uint32_t word = words[q * 32];
+#pragma unroll
+                    for (int b = 0; b < 4; b++) {
+                        const int r = 4 * q + b;
+                        const int32_t hn = __vimax3_s32_relu(diag + score_of(word, b), e[r], f);
+                        const int32_t h_go = hn - go;
+                        e[r] = __viaddmax_s32(e[r], minus_ge, h_go);
+                        f = __viaddmax_s32(f, minus_ge, h_go);
+                        diag = h[r];
+                        h[r] = hn;
+                        if (b & 1) best = __vimax3_s32(best, h[r - 1], hn);
+                    }
+                }
+                out_h = up = h[R - 1];
+                out_f = f;
+                if (k == 31 && has_below) __stcg(&below[j & below_mask], make_int2(out_h, out_f));
+            }
+        }
+        if (k == 31 && has_below) store_release(&a.prod[w], base + (unsigned)m);
+        if (k == 0 && has_above) store_release(&a.cons[w], base + (unsigned)m);
+        __syncwarp();
+    }
+    for (int d = 16; d > 0; d /= 2) best = max(best, __shfl_xor_sync(FULL, best, d));
+    if (k == 0) atomicMax(a.best, best);
+}
+
+/* ---- host ---------------------------------------------------------------------------------- */
+
+static uint8_t code_of(int c)
+{
+    switch (toupper(c)) {
+    case 'A': return 0;
+    case 'C': return 1;
+    case 'G': return 2;
+    case 'T': case 'U': return 3;
+    default: return 4;
+    }
+}
+
+typedef struct params { int match, mismatch, open, extend; } params;
+
+static int pair_score(const params *p, uint8_t x, uint8_t y) { return x < 4 && x == y ? p->match : p->mismatch; }
+
+/* The textbook Gotoh in linear space (rows of a, columns of b): the best score. */
+static int cpu_best(const uint8_t *a, int n, const uint8_t *b, int m, const params *p)
+{
+    int *H = (int *)calloc((size_t)m + 1, sizeof(int)), *F = (int *)malloc(sizeof(int) * ((size_t)m + 1));
+    for (int j = 0; j <= m; j++) F[j] = -(1 << 29);
+    int best = 0;
+    for (int i = 1; i <= n; i++) {
+        int diag = 0, left = 0, E = -(1 << 29);
+        for (int j = 1; j <= m; j++) {
+            E = (E - p->extend > left - p->open) ? E - p->extend : left - p->open;
+            F[j] = (F[j] - p->extend > H[j] - p->open) ? F[j] - p->extend : H[j] - p->open;
+            int h = diag + pair_score(p, a[i - 1], b[j - 1]);
+            h = h > E ? h : E;
+            h = h > F[j] ? h : F[j];
+            h = h > 0 ? h : 0;
+            diag = H[j];
+            H[j] = h;
+            left = h;
+            best = h > best ? h : best;
+        }
+    }
+    free(H);
+    free(F);
+    return best;
+}
+
+typedef struct device_run {
+    int warps, grid;
+    uint32_t *profile;
+    uint8_t *b;
+    int2 *ring, *full;
+    unsigned *prod, *cons;
+    int *best;
+} device_run;
+
+/* The profile of a (its rows in tile-rows of ROWS, the kernel's layout). */
+static uint32_t *make_profile(const uint8_t *a, int n, const params *p, int64_t tile_rows)
+{
+    const size_t words = (size_t)tile_rows * LETTERS * WORDS * 32;
+    uint32_t *prof = (uint32_t *)malloc(words * sizeof(uint32_t));
+    for (int64_t t = 0; t < tile_rows; t++)
+        for (int c = 0; c < LETTERS; c++)
+            for (int q = 0; q < WORDS; q++)
+                for (int k = 0; k < 32; k++) {
+                    uint32_t word = 0;
+                    for (int b = 0; b < 4; b++) {
+                        const int64_t row = t * ROWS + (int64_t)k * R + 4 * q + b;
+                        const int s = row < n ? pair_score(p, a[row], (uint8_t)c) : -128;
+                        word |= (uint32_t)(uint8_t)(int8_t)s << (8 * b);
+                    }
+                    prof[(((size_t)t * LETTERS + c) * WORDS + q) * 32 + k] = word;
+                }
+    return prof;
+}
+
+/* One run: the best score, and the kernel's seconds (CUDA events). */
+static int run_gpu(const uint8_t *a, int n, const uint8_t *b, int m, const params *p, double *seconds)
+{
+    const int64_t tile_rows = (n + ROWS - 1) / ROWS;
+    int dev = 0, sms = 0, per_sm = 0, coop = 0;
+    CHECK(cudaGetDevice(&dev));
+    CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sw_warp_rows_kernel, THREADS, 0));
+    int64_t grid = (int64_t)sms * per_sm, need = (tile_rows + BLOCK_WARPS - 1) / BLOCK_WARPS;
+    if (grid > need) grid = need;
+    if (grid < 1) grid = 1;
+    device_run d;
+    d.grid = (int)grid;
+    d.warps = d.grid * BLOCK_WARPS;
+    uint32_t *prof = make_profile(a, n, p, tile_rows);
+    const size_t prof_words = (size_t)tile_rows * LETTERS * WORDS * 32;
+    CHECK(cudaMalloc(&d.profile, prof_words * sizeof(uint32_t)));
+    CHECK(cudaMemcpy(d.profile, prof, prof_words * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    free(prof);
+    CHECK(cudaMalloc(&d.b, (size_t)m + 1));
+    CHECK(cudaMemcpy(d.b, b, (size_t)m, cudaMemcpyHostToDevice));
+    CHECK(cudaMalloc(&d.ring, sizeof(int2) * (size_t)d.warps * RING));
+    CHECK(cudaMalloc(&d.full, sizeof(int2) * 2 * ((size_t)m + 1)));
+    CHECK(cudaMalloc(&d.prod, sizeof(unsigned) * (size_t)d.warps));
+    CHECK(cudaMalloc(&d.cons, sizeof(unsigned) * (size_t)d.warps));
+    CHECK(cudaMalloc(&d.best, sizeof(int)));
+    CHECK(cudaMemset(d.prod, 0, sizeof(unsigned) * (size_t)d.warps));
+    CHECK(cudaMemset(d.cons, 0, sizeof(unsigned) * (size_t)d.warps));
+    CHECK(cudaMemset(d.best, 0, sizeof(int)));
+    const int64_t rounds = (tile_rows + d.warps - 1) / d.warps;
+    if ((rounds + 1) * ((int64_t)m + 1) >= (int64_t)1 << 32 || tile_rows > INT32_MAX) {
+        fprintf(stderr, "sw_warp_rows: %d x %d is too large for the counters\n", n, m);
+        exit(1);
+    }
+    run_args args = {d.profile, d.b, (int)tile_rows, m, p->open, p->extend, d.warps, d.ring, d.full, d.prod, d.cons,
+                     d.best};
+    void *params_list[] = {&args};
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    CHECK(cudaEventRecord(e0));
+    if (coop)
+        CHECK(cudaLaunchCooperativeKernel((void *)sw_warp_rows_kernel, dim3(d.grid), dim3(THREADS), params_list, 0, 0));
+    else
+        CHECK(cudaLaunchKernel((void *)sw_warp_rows_kernel, dim3(d.grid), dim3(THREADS), params_list, 0, 0));
+    CHECK(cudaEventRecord(e1));
+    CHECK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    *seconds = ms / 1e3;
+    int best = 0;
+    CHECK(cudaMemcpy(&best, d.best, sizeof(int), cudaMemcpyDeviceToHost));
+    cudaFree(d.profile), cudaFree(d.b), cudaFree(d.ring), cudaFree(d.full), cudaFree(d.prod), cudaFree(d.cons);
+    cudaFree(d.best);
+    cudaEventDestroy(e0), cudaEventDestroy(e1);
+    return best;
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint64_t next_rand(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+
+/* A random pair: b random DNA, a copies stretches of b with mutations (so scores grow), or random. */
+static void random_pair(uint8_t *a, int n, uint8_t *b, int m, int related)
+{
+    for (int j = 0; j < m; j++) b[j] = (uint8_t)(next_rand() % 4);
+    for (int i = 0; i < n; i++) {
+        if (related && m > 0 && next_rand() % 20) a[i] = b[(i + 7) % m];
+        else a[i] = (uint8_t)(next_rand() % 5 == 4 && next_rand() % 16 == 0 ? 4 : next_rand() % 4);
+    }
+}
+
+static uint8_t *read_fasta(const char *path, int *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "sw_warp_rows: cannot open %s\n", path);
+        exit(1);
+    }
+    size_t cap = 1 << 20, n = 0;
+    uint8_t *s = (uint8_t *)malloc(cap);
+    int c, header = 0, records = 0, at_line_start = 1;
+    while ((c = fgetc(f)) != EOF) {
+        if (at_line_start && c == '>') {
+            if (++records > 1) break; /* the first record only */
+            header = 1;
+        }
+        at_line_start = c == '\n';
+        if (header) {
+            if (c == '\n') header = 0;
+            continue;
+        }
+        if (isspace(c)) continue;
+        if (n == cap) s = (uint8_t *)realloc(s, cap *= 2);
+        s[n++] = code_of(c);
+    }
+    fclose(f);
+    *len = (int)n;
+    return s;
+}
+
+static int by_double(const void *x, const void *y)
+{
+    const double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+int main(int argc, char **argv)
+{
+    params p = {2, -1, 1, 1};
+    int shapes = 0, runs = 1, n = 0, m = 0;
+    const char *files[2] = {NULL, NULL};
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--shapes") && i + 1 < argc) shapes = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--random") && i + 2 < argc) n = atoi(argv[++i]), m = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--match") && i + 1 < argc) p.match = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--mismatch") && i + 1 < argc) p.mismatch = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--gap-open") && i + 1 < argc) p.open = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--gap-extend") && i + 1 < argc) p.extend = atoi(argv[++i]);
+        else if (!files[0]) files[0] = argv[i];
+        else if (!files[1]) files[1] = argv[i];
+        else {
+            fprintf(stderr, "usage: sw_warp_rows --shapes N | --random N M [--runs K] | A.fa B.fa [scores]\n");
+            return 2;
+        }
+    }
+    if (p.match > 127 || p.mismatch < -127 || p.open < p.extend || p.extend < 0) {
+        fprintf(stderr, "sw_warp_rows: scores must fit a signed byte, and gap open >= gap extend >= 0\n");
+        return 2;
+    }
+    if (shapes > 0) { /* random shapes against the CPU: awkward sizes (1, primes, around 512) */
+        static const int sizes[] = {1, 2, 31, 32, 33, 97, 511, 512, 513, 1000, 1031, 2047, 2048, 2049, 4099, 6007};
+        const int count = (int)(sizeof sizes / sizeof sizes[0]);
+        int bad = 0;
+        for (int k = 0; k < shapes; k++) {
+            const int sn = k < count ? sizes[k] : sizes[next_rand() % count] + (int)(next_rand() % 300);
+            const int sm = sizes[next_rand() % count] + (int)(next_rand() % 3000);
+            uint8_t *a = (uint8_t *)malloc((size_t)sn + 1), *b = (uint8_t *)malloc((size_t)sm + 1);
+            random_pair(a, sn, b, sm, (int)(next_rand() % 2));
+            params q = p;
+            if (k % 3 == 1) q = (params){1, -3, 5, 2};
+            double sec;
+            const int got = run_gpu(a, sn, b, sm, &q, &sec), want = cpu_best(a, sn, b, sm, &q);
+            if (got != want) {
+                bad++;
+                printf("FAIL shape %d x %d (scores %d/%d/%d/%d): %d, the CPU %d\n", sn, sm, q.match, q.mismatch, q.open,
+                       q.extend, got, want);
+            }
+            free(a);
+            free(b);
+        }
+        printf("%d shapes: %d passed, %d failed\n", shapes, shapes - bad, bad);
+        return bad ? 1 : 0;
+    }
+    uint8_t *a, *b;
+    if (files[0] && files[1]) {
+        a = read_fasta(files[0], &n);
+        b = read_fasta(files[1], &m);
+    } else if (n > 0 && m > 0) {
+        a = (uint8_t *)malloc((size_t)n + 1);
+        b = (uint8_t *)malloc((size_t)m + 1);
+        random_pair(a, n, b, m, 0);
+    } else {
+        fprintf(stderr, "usage: sw_warp_rows --shapes N | --random N M [--runs K] | A.fa B.fa [scores]\n");
+        return 2;
+    }
+    double *t = (double *)malloc(sizeof(double) * (size_t)(runs > 0 ? runs : 1));
+    int score = 0;
+    for (int r = 0; r < runs; r++) score = run_gpu(a, n, b, m, &p, &t[r]);
+    qsort(t, (size_t)runs, sizeof *t, by_double);
+    const double median = t[runs / 2];
+    printf("sw_warp_rows (R = %d): %d x %d, scores %d/%d/%d/%d: score %d, kernel %.3f s (median of %d), %.1f GCUPS\n", R, n, m,
+           p.match, p.mismatch, p.open, p.extend, score, median, runs, (double)n * m / median / 1e9);
+    free(a);
+    free(b);
+    free(t);
+    return 0;
+}

@@ -1,0 +1,174 @@
+"""sim_warp_rows.py - bench/sw_warp_rows.cu's kernel played out in Python: W persistent warps as
+coroutines switched at random at every chunk and every failed wait, the counters, rings and
+whole-row buffers as lists, each warp's 32 lanes in lockstep a step at a time, line for line as the
+kernel.  Small R, RING and W, so that rounds, ring wrap-around and the whole-row buffers all occur
+on small shapes.  Checks every best score against a textbook Gotoh, and that no schedule stalls
+(all warps waiting: a deadlock).  Needs no GPU.   python3 tools/sim_warp_rows.py -> "bad 0"."""
+import random
+
+R, RING, CHUNK = 2, 64, 32
+ROWS = 32 * R
+NEG = -(1 << 29)
+
+
+def textbook(a, b, p):
+    match, mismatch, go, ge = p
+    n, m = len(a), len(b)
+    H = [0] * (m + 1)
+    F = [NEG] * (m + 1)
+    best = 0
+    for i in range(1, n + 1):
+        diag, left, E = 0, 0, NEG
+        for j in range(1, m + 1):
+            E = max(E - ge, left - go)
+            F[j] = max(F[j] - ge, H[j] - go)
+            s = match if a[i - 1] < 4 and a[i - 1] == b[j - 1] else mismatch
+            h = max(diag + s, E, F[j], 0)
+            diag, H[j], left = H[j], h, h
+            best = max(best, h)
+    return best
+
+
+def run(a, b, p, W, rng):
+    match, mismatch, go, ge = p
+    n, m = len(a), len(b)
+    T = (n + ROWS - 1) // ROWS
+    span = m + 1
+    prod, cons = [0] * W, [0] * W
+    ring = [[None] * RING for _ in range(W)]
+    full = [[None] * m, [None] * m]
+    best_all = [0]
+
+    def score(row, letter):
+        if row >= n:
+            return -128
+        return match if a[row] < 4 and a[row] == letter else mismatch
+
+    def read(storage, j, tile_row, mask=(1 << 31) - 1):
+        """An entry of the row above: written, and by that tile-row for that column (not a stale one)."""
+        entry = storage[j & mask]
+        assert entry is not None and entry[0] == tile_row and entry[1] == j, \
+            'tile-row %d read column %d: found %s' % (tile_row + 1, j, entry[:2] if entry else None)
+        return entry[2], entry[3]
+
+    def warp(w):
+        best = [0] * 32
+        t = w
+        while t < T:
+            base = (t // W) * span
+            has_above, has_below, wrap = t > 0, t + 1 < T, w == W - 1
+            above_w = (t - 1) % W if has_above else 0
+            above_base = ((t - 1) // W) * span if has_above else 0
+            above_full = has_above and above_w == W - 1
+            if has_above:
+                above = full[((t - 1) // W) % 2] if above_full else ring[above_w]
+            above_mask = (1 << 31) - 1 if above_full else RING - 1
+            below = full[(t // W) % 2] if wrap else ring[w]
+            below_mask = (1 << 31) - 1 if wrap else RING - 1
+            if has_below and wrap and t // W >= 2:
+                while not cons[0] >= base - 1:
+                    yield 'wait'
+            h = [[0] * R for _ in range(32)]
+            e = [[-go] * R for _ in range(32)]
+            out_h, out_f, prev_up = [0] * 32, [-go] * 32, [0] * 32
+            nxt = [0] * 32
+            nxt[0] = b[0] if m > 0 else 0
+            pre = (0, -go)
+            for s in range(m + 31):
+                if s % CHUNK == 0:
+                    if has_below:
+                        prod[w] = base + min(m, max(0, s - 31))
+                    if has_above:
+                        cons[w] = base + min(m, s)
+                    free_from = s - RING + 1
+                    while True:
+                        ok0 = not has_above or prod[above_w] >= above_base + min(m, s + 33)
+                        ok31 = not (has_below and not wrap and free_from > 0) or \
+                            cons[(w + 1) % W] >= (0 if wrap else base) + max(0, free_from)
+                        if ok0 and ok31:
+                            break
+                        yield 'wait'
+                    if has_above and s == 0:
+                        pre = read(above, 0, t - 1)
+                    yield 'chunk'
+                # the step: shuffles read the values of the step before
+                up = [0] + out_h[:31]
+                f = [-go] + out_f[:31]
+                letter = nxt[:]
+                nxt = [0] + letter[:31]
+                j0 = s
+                up[0] = pre[0] if has_above else 0
+                f[0] = pre[1] if has_above else -go
+                nxt[0] = b[j0 + 1] if j0 + 1 < m else 0
+                if has_above and j0 + 1 < m:
+                    pre = read(above, j0 + 1, t - 1, above_mask)
+                for k in range(32):
+                    j = s - k
+                    if not (0 <= j < m):
+                        continue
+                    diag = prev_up[k]
+                    prev_up[k] = up[k]
+                    fk = f[k]
+                    for r in range(R):
+                        row = t * ROWS + k * R + r
+                        hn = max(diag + score(row, letter[k]), e[k][r], fk, 0)
+                        hgo = hn - go
+                        e[k][r] = max(e[k][r] - ge, hgo)
+                        fk = max(fk - ge, hgo)
+                        diag = h[k][r]
+                        h[k][r] = hn
+                        best[k] = max(best[k], hn)
+                    out_h[k] = h[k][R - 1]
+                    out_f[k] = fk
+                    if k == 31 and has_below:
+                        below[j & below_mask] = (t, j, out_h[k], out_f[k])
+            if has_below:
+                prod[w] = base + m
+            if has_above:
+                cons[w] = base + m
+            t += W
+        best_all[0] = max(best_all[0], max(best))
+
+    live = {w: warp(w) for w in range(W)}
+    stalled = 0
+    while live:
+        w = rng.choice(list(live))
+        try:
+            what = next(live[w])
+            stalled = stalled + 1 if what == 'wait' else 0
+        except StopIteration:
+            del live[w]
+            stalled = 0
+        if stalled > 2000 * W:
+            raise RuntimeError('deadlock')
+    return best_all[0]
+
+
+def main():
+    rng = random.Random(5)
+    bad = 0
+    cases = 0
+    for k in range(60):
+        n = rng.choice([1, 2, 31, 64, 65, 127, 200, 320, 333, 500])
+        m = rng.choice([1, 5, 31, 32, 33, 63, 64, 65, 100, 190, 300])
+        W = rng.choice([1, 2, 3, 4])
+        p = rng.choice([(2, -1, 1, 1), (1, -3, 5, 2), (2, -3, 5, 2)])
+        b = [rng.randrange(4) for _ in range(m)]
+        if rng.random() < 0.5:
+            a = [b[(i + 3) % m] if rng.random() < 0.9 else rng.randrange(5) for i in range(n)]
+        else:
+            a = [rng.randrange(5) for _ in range(n)]
+        try:
+            got = run(a, b, p, W, rng)
+        except (RuntimeError, AssertionError) as x:
+            got = 'error: %s' % x
+        want = textbook(a, b, p)
+        cases += 1
+        if got != want:
+            bad += 1
+            print('FAIL n %d m %d W %d scores %s: %s, textbook %d' % (n, m, W, p, got, want))
+    print('%d cases, bad %d' % (cases, bad))
+
+
+if __name__ == '__main__':
+    main()
