@@ -12,12 +12,12 @@
 
 #define BATCH_THREADS 256 /* 8 warps a block */
 
-/* R (query rows a thread) for a query of n rows against records of about `columns` letters.  A
- * segment of 32 R rows takes columns + 31 steps, and a step costs about R + 3 rows' work (the
- * shuffles, the profile's loads and the loop: a guess, checked by PEERWAVE_BATCH_ROWS in
- * bench/batch_forms.sh): the least segments x (columns + 31) x (R + 3).  Counting only the padded
- * rows once took R = 4 for a query of 5478 (43 segments, each with its fill and drain). */
-static int choose_rows(int64_t n, int64_t columns)
+/* R (query rows a thread) for a query of n rows.  A segment of 32 R rows takes as many steps
+ * (columns + 31) whatever R is, and a step costs about R + 3 rows' work (the shuffles, the
+ * profile's loads and the loop: a guess, checked by PEERWAVE_BATCH_ROWS in bench/batch_forms.sh),
+ * so the least segments x (R + 3).  Counting only the padded rows once took R = 4 for a query of
+ * 5478 (43 segments, each with its fill and drain). */
+static int choose_rows(int64_t n)
 {
     static const int choices[] = {16, 12, 8, 4};
     /* PEERWAVE_BATCH_ROWS=4|8|12|16: that R for every query (a measuring switch, read here only) */
@@ -25,13 +25,20 @@ static int choose_rows(int64_t n, int64_t columns)
     for (int c = 0; forced && c < 4; c++)
         if (atoi(forced) == choices[c]) return choices[c];
     int best = 16;
-    double best_cost = 0;
+    int64_t best_cost = 0;
     for (int c = 0; c < 4; c++) {
         const int64_t segments = (n + 32 * choices[c] - 1) / (32 * choices[c]);
-        const double cost = (double)segments * (double)(columns + 31) * (choices[c] + 3);
+        const int64_t cost = segments * (choices[c] + 3);
         if (c == 0 || cost < best_cost) best = choices[c], best_cost = cost;
     }
     return best;
+}
+
+/* The segments of a query of n rows. */
+static int64_t segments_of(int64_t n)
+{
+    const int64_t rows = 32 * (int64_t)choose_rows(n);
+    return (n + rows - 1) / rows;
 }
 
 /* The profile of a query (batch_sw_proc.cuh's layout), letters 0 .. alphabet (the last: padding). */
@@ -182,7 +189,6 @@ struct pw_cuda_batch {
     const sw_batch_query *queries;
     int64_t nq;
     bool narrow;
-    int64_t mean_columns;     /* the kernels' records' mean length (choose_rows) */
     int64_t first;            /* records before it: too long for the kernels */
     int64_t *list, *flagged;  /* the kernels' records (first .. count), and a query's flagged ones */
     int32_t *item_scores;
@@ -246,7 +252,6 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     b->profile = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)max_profile_words);
     if (st == PW_OK && (!b->list || !b->flagged || !b->item_scores || !b->profile)) st = PW_ERR_OUT_OF_MEMORY;
     for (int64_t i = 0; st == PW_OK && i < n_items; i++) b->list[i] = b->first + i;
-    b->mean_columns = n_items > 0 ? (db->at[db->count] - db->at[b->first]) / n_items : 1;
     b->items = new device_items(b->narrow ? 2 : 1, ql.stream);
     b->d_profile = new pw_device_buffer<uint32_t>(ql.stream);
     b->d_bottom = new pw_device_buffer<uint32_t>(ql.stream);
@@ -256,7 +261,8 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     if (n_items > 0) {
         PW_THEN(st, b->items->upload(db, b->list, n_items));
         PW_THEN(st, b->d_profile->alloc((size_t)max_profile_words));
-        const bool segmented = longest_q > 32 * 16;
+        bool segmented = false; /* (at the R each query will get: PEERWAVE_BATCH_ROWS may force one) */
+        for (int64_t q = 0; q < nq; q++) segmented |= segments_of(queries[q].n) > 1;
         PW_THEN(st, b->d_bottom->alloc(segmented ? (size_t)(b->bottom_warps * 2 * b->items->longest) : 1));
     }
     if (st != PW_OK) {
@@ -286,7 +292,7 @@ extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r
         if (pw_batch_progress_stopped(progress)) return PW_ERR_CANCELLED; /* between queries */
         int32_t *out = scores + q * db->count;
         if (i1 > i0) {
-            ql.R = choose_rows(b->queries[q].n, b->mean_columns);
+            ql.R = choose_rows(b->queries[q].n);
             pw_batch_sw_args &a = ql.args;
             a.segments = (int)((b->queries[q].n + 32 * ql.R - 1) / (32 * ql.R));
             a.letter_words = (int64_t)a.segments * (ql.R / 4) * 32;
