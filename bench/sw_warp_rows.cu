@@ -25,15 +25,15 @@
  * profile of signed bytes per tile-row in shared memory; rows past the query score -128.
  *
  * What it tells: the rate this way reaches on one pair (GCUPS by CUDA events), against the peer
- * engine's 1.17 TCUPS on the genomes (H200).  Not the library's: no end cell, DNA only, 32-bit
- * lanes only (16-bit pairs would need two independent tile-rows a warp: two halves of the query,
- * the second a round behind).
+ * engine's 1.17 TCUPS on the genomes (H200).  Not the library's: no end cell, DNA only.  With
+ * --pairs, 16-bit pairs: two tile-rows a warp, W apart, the second D columns behind (below).
  *
  *   nvcc -O3 -arch=sm_90 -std=c++17 -Ibench [-DPW_R=16] [-DPW_BLOCKS_PER_SM=3] -o sw_warp_rows bench/sw_warp_rows.cu
  *   sw_warp_rows --shapes 40                      random shapes against a CPU Gotoh (the check;
  *                                                 a third on one or two blocks: several rounds)
  *   sw_warp_rows --random 262144 262144 [--runs 3]  random DNA, median of the runs
  *   sw_warp_rows A.fa B.fa [--match 1 --mismatch -3 --gap-open 5 --gap-extend 2]
+ *   (--pairs: the 16-bit pairs kernel for any of these, below)
  * Scores as pw_sw's DNA scoring and bench/sw_reference.cu: A C G T (any case, U = T) match each
  * other, every other letter matches nothing; a gap of length L costs gap_open + (L - 1) gap_extend.
  */
@@ -51,7 +51,7 @@
 #ifndef PW_R /* rows a thread: -DPW_R=8 or 4 for more tile-rows on a shorter query (a multiple of 4) */
 #define PW_R 16
 #endif
-enum { R = PW_R, ROWS = 32 * R, LETTERS = 5, WORDS = R / 4, THREADS = 256, BLOCK_WARPS = THREADS / 32, RING = 2048 };
+enum { R = PW_R, ROWS = 32 * R, LETTERS = 6, PAD = 5, WORDS = R / 4, THREADS = 256, BLOCK_WARPS = THREADS / 32, RING = 2048 };
 #define FULL 0xffffffffu
 #ifndef PW_BLOCKS_PER_SM /* -DPW_BLOCKS_PER_SM=2 gives a thread 128 registers (3: 80, some spilled) */
 #define PW_BLOCKS_PER_SM 3
@@ -68,6 +68,9 @@ struct run_args {
     int2 *full;              /* [2][m] */
     unsigned *prod, *cons;   /* [W]; rounds x (m + 1) stays below 2^32 (the host checks) */
     int *best;
+    int lag;                 /* pairs: D, the columns the high halves run behind the low ones */
+    int limit16;             /* pairs: a best above this may have wrapped (*overflow set) */
+    int *overflow;
 };
 
 __device__ __forceinline__ unsigned load_acquire(const unsigned *p)
@@ -190,6 +193,137 @@ __global__ void __launch_bounds__(THREADS, PW_BLOCKS_PER_SM) sw_warp_rows_kernel
     if (k == 0) atomicMax(a.best, best);
 }
 
+/* ---- 16-bit pairs: two tile-rows a warp ------------------------------------------------------ *
+ * Each 32-bit value holds two 16-bit lanes (Hopper's DPX s16x2 instructions): in round r warp w
+ * runs tile-row tl = 2 W r + w in the low halves and th = tl + W in the high halves, the high ones
+ * D columns behind (step-column c: low column c, high column c - D; columns outside the matrix are
+ * a padding letter scoring -128, which leaves a lane at the border's values).  Warp w + 1 reads
+ * warp w's packed last rows as before.  Warp 0's row above comes in two halves from warp W - 1's
+ * whole-row buffers: its low half (tile-row tl - 1, warp W - 1's high half a round ago, complete)
+ * and its high half (tile-row th - 1, warp W - 1's low half this round, D columns back); the low
+ * half of warp 0's step-column c is matrix column c, which warp W - 1's high half made at its
+ * step-column c + D.  Warp
+ * W - 1 lags warp 0 by 64 columns a warp or more when it must (each reads the row above 33 ahead,
+ * published every 32 steps), so D = 64 W + 256 keeps warp 0 from waiting on a warp that waits on
+ * it.  Scores past 16 bits wrap: a best above limit16 sets *overflow (rerun with 32-bit lanes). */
+__device__ __forceinline__ uint32_t splat16(int32_t x) { return (uint32_t)(x & 0xffff) * 0x10001u; }
+
+/* [score(row b, low letter) | score(row b, high letter)], each sign-extended to 16 bits. */
+__device__ __forceinline__ uint32_t score_pair(uint32_t lo, uint32_t hi, int b)
+{
+    const uint32_t s = (uint32_t)b | (uint32_t)(b | 8) << 4 | (uint32_t)(b + 4) << 8 | (uint32_t)((b + 4) | 8) << 12;
+    uint32_t r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(s));
+    return r;
+}
+
+/* Warp 0's row above at step-column c: the low halves from a round ago's high halves at
+ * step-column c + D (matrix column c), the high halves from this round's low halves at c - D
+ * (matrix column c - D); the border outside the matrix or in round 0. */
+__device__ __forceinline__ int2 wrap_above(const run_args &a, int r, int c, bool hi_real, int2 border)
+{
+    const int M = a.m + a.lag;
+    const int2 old = r > 0 && c + a.lag < M ? __ldcg(&a.full[(size_t)((r - 1) % 2) * M + c + a.lag]) : border;
+    /* (a high half past the last tile-row reads nothing: no warp makes the row above it) */
+    const int2 now = c - a.lag >= 0 && hi_real ? __ldcg(&a.full[(size_t)(r % 2) * M + c - a.lag]) : border;
+    return make_int2((int)__byte_perm((uint32_t)old.x, (uint32_t)now.x, 0x5432),
+                     (int)__byte_perm((uint32_t)old.y, (uint32_t)now.y, 0x5432));
+}
+
+__global__ void __launch_bounds__(THREADS, PW_BLOCKS_PER_SM) sw_warp_rows_pairs_kernel(run_args a)
+{
+    __shared__ uint32_t profile[BLOCK_WARPS][2][LETTERS * WORDS * 32];
+    const int k = threadIdx.x & 31, wb = threadIdx.x / 32;
+    const int w = blockIdx.x * BLOCK_WARPS + wb, W = a.warps, m = a.m, D = a.lag, M = m + D;
+    const unsigned span = (unsigned)M + 1;
+    const uint32_t go = splat16(a.gap_open), minus_ge = splat16(-a.gap_extend), border = splat16(-a.gap_open);
+    const int2 border_pair = make_int2(0, (int)border);
+    uint32_t best = 0;
+    for (int r = 0; 2 * W * r + w < a.tile_rows; r++) {
+        const int tl = 2 * W * r + w, th = tl + W;
+        const unsigned base = (unsigned)r * span;
+        const bool has_below = tl + 1 < a.tile_rows, wrap = w == W - 1;
+        int2 *below = wrap ? a.full + (size_t)(r % 2) * M : a.ring + (size_t)w * RING;
+        const int below_mask = wrap ? 0x7fffffff : RING - 1;
+        const int2 *above = w > 0 ? a.ring + (size_t)(w - 1) * RING : a.full;
+        /* the whole-row buffer of this round's parity was read by warp 0 a round ago: done? */
+        if (has_below && wrap && r >= 2) wait_both(k, nullptr, 0, &a.cons[0], base - 1);
+        for (int i = k; i < LETTERS * WORDS * 32; i += 32) {
+            profile[wb][0][i] = a.profile[(size_t)tl * LETTERS * WORDS * 32 + i];
+            profile[wb][1][i] = th < a.tile_rows ? a.profile[(size_t)th * LETTERS * WORDS * 32 + i] : 0x80808080u;
+        }
+        __syncwarp();
+        uint32_t h[R], e[R];
+#pragma unroll
+        for (int q = 0; q < R; q++) h[q] = 0, e[q] = border;
+        uint32_t out_h = 0, out_f = border, prev_up = 0;
+        /* thread 0 reads a step-column ahead: both letters and the row above */
+        uint32_t next = 0;
+        if (k == 0) next = (m > 0 ? a.b[0] : PAD) | (uint32_t)(D == 0 && m > 0 ? a.b[0] : PAD) << 8;
+        int2 pre = border_pair;
+        for (int s = 0; s < M + 31; s++) {
+            if ((s & 31) == 0) {
+                if (k == 31 && has_below) store_release(&a.prod[w], base + (unsigned)min(M, max(0, s - 31)));
+                if (k == 0) store_release(&a.cons[w], base + (unsigned)min(M, s));
+                const int free_from = s - RING + 1;
+                /* thread 0: warp w - 1 this round, or (warp 0) warp W - 1 this round D back (which
+                 * also means its last round is complete), else warp W - 1 a round ago D ahead */
+                const unsigned *p0 = nullptr;
+                unsigned need0 = 0;
+                if (w > 0) p0 = &a.prod[w - 1], need0 = base + (unsigned)min(M, s + 33);
+                else if (s + 33 - D > 0 && th < a.tile_rows) p0 = &a.prod[W - 1], need0 = base + (unsigned)min(M, s + 33 - D);
+                else if (r > 0) p0 = &a.prod[W - 1], need0 = base - span + (unsigned)min(M, s + 33 + D);
+                wait_both(k, p0, need0, has_below && !wrap ? &a.cons[w + 1] : nullptr, base + (unsigned)max(0, free_from));
+                if (k == 0 && s == 0) pre = w > 0 ? __ldcg(&above[0]) : wrap_above(a, r, 0, th < a.tile_rows, border_pair);
+            }
+            const int c = s - k; /* this thread's step-column */
+            uint32_t up = __shfl_up_sync(FULL, out_h, 1), f = __shfl_up_sync(FULL, out_f, 1);
+            const uint32_t letters = next;
+            next = __shfl_up_sync(FULL, letters, 1);
+            if (k == 0) {
+                up = (uint32_t)pre.x;
+                f = (uint32_t)pre.y;
+                const int lo = c + 1, hi = c + 1 - D;
+                next = (lo < m ? a.b[lo] : PAD) | (uint32_t)(hi >= 0 && hi < m ? a.b[hi] : PAD) << 8;
+                if (c + 1 < M) pre = w > 0 ? __ldcg(&above[(c + 1) & (RING - 1)]) : wrap_above(a, r, c + 1, th < a.tile_rows, border_pair);
+            }
+            if (c >= 0 && c < M) {
+                const uint32_t *lo_words = profile[wb][0] + (letters & 0xff) * (WORDS * 32) + k;
+                const uint32_t *hi_words = profile[wb][1] + (letters >> 8) * (WORDS * 32) + k;
+                uint32_t diag = prev_up;
+                prev_up = up;
+#pragma unroll
+                for (int q = 0; q < WORDS; q++) {
+                    const uint32_t wl = lo_words[q * 32], wh = hi_words[q * 32];
+#pragma unroll
+                    for (int b = 0; b < 4; b++) {
+                        const int row = 4 * q + b;
+                        const uint32_t hn = __vimax3_s16x2_relu(__vadd2(diag, score_pair(wl, wh, b)), e[row], f);
+                        const uint32_t h_go = __vsub2(hn, go);
+                        e[row] = __viaddmax_s16x2(e[row], minus_ge, h_go);
+                        f = __viaddmax_s16x2(f, minus_ge, h_go);
+                        diag = h[row];
+                        h[row] = hn;
+                        if (b & 1) best = __vimax3_s16x2(best, h[row - 1], hn);
+                    }
+                }
+                out_h = up = h[R - 1];
+                out_f = f;
+                if (k == 31 && has_below) __stcg(&below[c & below_mask], make_int2((int)out_h, (int)out_f));
+            }
+        }
+        if (k == 31 && has_below) store_release(&a.prod[w], base + (unsigned)M);
+        if (k == 0) store_release(&a.cons[w], base + (unsigned)M);
+        __syncwarp();
+    }
+    for (int d = 16; d > 0; d /= 2) best = __vmaxs2(best, __shfl_xor_sync(FULL, best, d));
+    const int lo = (int16_t)(best & 0xffff), hi = (int16_t)(best >> 16), top = max(lo, hi);
+    if (k == 0) {
+        atomicMax(a.best, top);
+        if (top > a.limit16) atomicExch(a.overflow, 1);
+    }
+}
+
 /* ---- host ---------------------------------------------------------------------------------- */
 
 static uint8_t code_of(int c)
@@ -239,7 +373,7 @@ typedef struct device_run {
     uint8_t *b;
     int2 *ring, *full;
     unsigned *prod, *cons;
-    int *best;
+    int *best, *overflow;
 } device_run;
 
 /* The profile of a (its rows in tile-rows of ROWS, the kernel's layout). */
@@ -254,7 +388,7 @@ static uint32_t *make_profile(const uint8_t *a, int n, const params *p, int64_t 
                     uint32_t word = 0;
                     for (int b = 0; b < 4; b++) {
                         const int64_t row = t * ROWS + (int64_t)k * R + 4 * q + b;
-                        const int s = row < n ? pair_score(p, a[row], (uint8_t)c) : -128;
+                        const int s = row < n && c != PAD ? pair_score(p, a[row], (uint8_t)c) : -128;
                         word |= (uint32_t)(uint8_t)(int8_t)s << (8 * b);
                     }
                     prof[(((size_t)t * LETTERS + c) * WORDS + q) * 32 + k] = word;
@@ -265,15 +399,21 @@ static uint32_t *make_profile(const uint8_t *a, int n, const params *p, int64_t 
 /* One run: the best score, and the kernel's seconds (CUDA events). */
 static int max_blocks; /* --blocks B: at most B blocks (the shape check's rounds); 0: as many as fit */
 
+static int pairs;      /* --pairs: the 16-bit pairs kernel (two tile-rows a warp) */
+static int overflowed; /* the last pairs run's best may have wrapped */
+
 static int run_gpu(const uint8_t *a, int n, const uint8_t *b, int m, const params *p, double *seconds)
 {
     const int64_t tile_rows = (n + ROWS - 1) / ROWS;
+    const void *kernel = pairs ? (const void *)sw_warp_rows_pairs_kernel : (const void *)sw_warp_rows_kernel;
     int dev = 0, sms = 0, per_sm = 0, coop = 0;
     CHECK(cudaGetDevice(&dev));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sw_warp_rows_kernel, THREADS, 0));
-    int64_t grid = (int64_t)sms * per_sm, need = (tile_rows + BLOCK_WARPS - 1) / BLOCK_WARPS;
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, THREADS, 0));
+    /* (pairs: a warp takes two tile-rows a round) */
+    const int64_t warps_needed = pairs ? (tile_rows + 1) / 2 : tile_rows;
+    int64_t grid = (int64_t)sms * per_sm, need = (warps_needed + BLOCK_WARPS - 1) / BLOCK_WARPS;
     if (grid > need) grid = need;
     if (max_blocks > 0 && grid > max_blocks) grid = max_blocks;
     if (grid < 1) grid = 1;
@@ -287,30 +427,35 @@ static int run_gpu(const uint8_t *a, int n, const uint8_t *b, int m, const param
     free(prof);
     CHECK(cudaMalloc(&d.b, (size_t)m + 1));
     CHECK(cudaMemcpy(d.b, b, (size_t)m, cudaMemcpyHostToDevice));
+    const int lag = pairs ? 64 * d.warps + 256 : 0; /* (bench/sw_warp_rows.cu, pairs: D) */
+    const int64_t columns = (int64_t)m + lag;       /* step-columns */
     CHECK(cudaMalloc(&d.ring, sizeof(int2) * (size_t)d.warps * RING));
-    CHECK(cudaMalloc(&d.full, sizeof(int2) * 2 * ((size_t)m + 1)));
+    CHECK(cudaMalloc(&d.full, sizeof(int2) * 2 * ((size_t)columns + 1)));
     CHECK(cudaMalloc(&d.prod, sizeof(unsigned) * (size_t)d.warps));
     CHECK(cudaMalloc(&d.cons, sizeof(unsigned) * (size_t)d.warps));
     CHECK(cudaMalloc(&d.best, sizeof(int)));
+    CHECK(cudaMalloc(&d.overflow, sizeof(int)));
+    CHECK(cudaMemset(d.overflow, 0, sizeof(int)));
     CHECK(cudaMemset(d.prod, 0, sizeof(unsigned) * (size_t)d.warps));
     CHECK(cudaMemset(d.cons, 0, sizeof(unsigned) * (size_t)d.warps));
     CHECK(cudaMemset(d.best, 0, sizeof(int)));
     const int64_t rounds = (tile_rows + d.warps - 1) / d.warps;
-    if ((rounds + 1) * ((int64_t)m + 1) >= (int64_t)1 << 32 || tile_rows > INT32_MAX) {
+    if ((rounds + 1) * (columns + 1) >= (int64_t)1 << 32 || tile_rows > INT32_MAX || columns > INT32_MAX / 2) {
         fprintf(stderr, "sw_warp_rows: %d x %d is too large for the counters\n", n, m);
         exit(1);
     }
+    const int limit16 = 32767 - (p->match > 0 ? p->match : 0);
     run_args args = {d.profile, d.b, (int)tile_rows, m, p->open, p->extend, d.warps, d.ring, d.full, d.prod, d.cons,
-                     d.best};
+                     d.best, lag, limit16, d.overflow};
     void *params_list[] = {&args};
     cudaEvent_t e0, e1;
     CHECK(cudaEventCreate(&e0));
     CHECK(cudaEventCreate(&e1));
     CHECK(cudaEventRecord(e0));
     if (coop)
-        CHECK(cudaLaunchCooperativeKernel((void *)sw_warp_rows_kernel, dim3(d.grid), dim3(THREADS), params_list, 0, 0));
+        CHECK(cudaLaunchCooperativeKernel(kernel, dim3(d.grid), dim3(THREADS), params_list, 0, 0));
     else
-        CHECK(cudaLaunchKernel((void *)sw_warp_rows_kernel, dim3(d.grid), dim3(THREADS), params_list, 0, 0));
+        CHECK(cudaLaunchKernel(kernel, dim3(d.grid), dim3(THREADS), params_list, 0, 0));
     CHECK(cudaEventRecord(e1));
     CHECK(cudaEventSynchronize(e1));
     float ms = 0;
@@ -318,8 +463,9 @@ static int run_gpu(const uint8_t *a, int n, const uint8_t *b, int m, const param
     *seconds = ms / 1e3;
     int best = 0;
     CHECK(cudaMemcpy(&best, d.best, sizeof(int), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(&overflowed, d.overflow, sizeof(int), cudaMemcpyDeviceToHost));
     cudaFree(d.profile), cudaFree(d.b), cudaFree(d.ring), cudaFree(d.full), cudaFree(d.prod), cudaFree(d.cons);
-    cudaFree(d.best);
+    cudaFree(d.best), cudaFree(d.overflow);
     cudaEventDestroy(e0), cudaEventDestroy(e1);
     return best;
 }
@@ -385,6 +531,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--shapes") && i + 1 < argc) shapes = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--blocks") && i + 1 < argc) max_blocks = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--pairs")) pairs = 1;
         else if (!strcmp(argv[i], "--random") && i + 2 < argc) n = atoi(argv[++i]), m = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--match") && i + 1 < argc) p.match = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--mismatch") && i + 1 < argc) p.mismatch = atoi(argv[++i]);
@@ -397,8 +544,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (p.match > 127 || p.match < -128 || p.mismatch > 127 || p.mismatch < -127 || p.open < p.extend || p.extend < 0) {
-        fprintf(stderr, "sw_warp_rows: scores must fit a signed byte, and gap open >= gap extend >= 0\n");
+    if (p.match > 127 || p.match < -128 || p.mismatch > 127 || p.mismatch < -127 || p.open < p.extend || p.extend < 0 ||
+        p.open + p.extend > 8000) {
+        fprintf(stderr, "sw_warp_rows: scores must fit a signed byte, gap open >= gap extend >= 0, open + extend <= 8000\n");
         return 2;
     }
     if (shapes > 0) { /* random shapes against the CPU: awkward sizes (1, primes, around 512) */
@@ -415,15 +563,31 @@ int main(int argc, char **argv)
             if (k % 3 == 1) q = (params){1, -3, 5, 2};
             double sec;
             const int got = run_gpu(a, sn, b, sm, &q, &sec), want = cpu_best(a, sn, b, sm, &q);
-            if (got != want) {
+            if (got != want || (pairs && overflowed)) {
                 bad++;
-                printf("FAIL shape %d x %d (scores %d/%d/%d/%d): %d, the CPU %d\n", sn, sm, q.match, q.mismatch, q.open,
-                       q.extend, got, want);
+                printf("FAIL shape %d x %d (scores %d/%d/%d/%d, %d blocks): %d%s, the CPU %d\n", sn, sm, q.match,
+                       q.mismatch, q.open, q.extend, max_blocks, got, pairs && overflowed ? " (flagged)" : "", want);
             }
             free(a);
             free(b);
         }
         max_blocks = 0;
+        if (pairs) { /* a score past 16 bits must be flagged: a pair of equal sequences of 20000 */
+            const int len = 20000;
+            uint8_t *a = (uint8_t *)malloc(len), *b = (uint8_t *)malloc(len);
+            random_pair(a, len, b, len, 0);
+            memcpy(a, b, len);
+            double sec;
+            run_gpu(a, len, b, len, &p, &sec);
+            const int want = cpu_best(a, len, b, len, &p);
+            shapes++;
+            if (!(overflowed && want > 32767 - p.match)) {
+                bad++;
+                printf("FAIL 20000 equal letters (score %d): overflow %sflagged\n", want, overflowed ? "" : "not ");
+            }
+            free(a);
+            free(b);
+        }
         printf("%d shapes: %d passed, %d failed\n", shapes, shapes - bad, bad);
         return bad ? 1 : 0;
     }
@@ -444,8 +608,10 @@ int main(int argc, char **argv)
     for (int r = 0; r < runs; r++) score = run_gpu(a, n, b, m, &p, &t[r]);
     qsort(t, (size_t)runs, sizeof *t, by_double);
     const double median = t[runs / 2];
-    printf("sw_warp_rows (R = %d): %d x %d, scores %d/%d/%d/%d: score %d, kernel %.3f s (median of %d), %.1f GCUPS\n", R, n, m,
-           p.match, p.mismatch, p.open, p.extend, score, median, runs, (double)n * m / median / 1e9);
+    printf("sw_warp_rows (R = %d, %s): %d x %d, scores %d/%d/%d/%d: score %d%s, kernel %.3f s (median of %d), %.1f GCUPS\n",
+           R, pairs ? "16-bit pairs" : "32-bit lanes", n, m, p.match, p.mismatch, p.open, p.extend, score,
+           pairs && overflowed ? " (16 bits may have wrapped: rerun without --pairs)" : "", median, runs,
+           (double)n * m / median / 1e9);
     free(a);
     free(b);
     free(t);

@@ -1,4 +1,4 @@
-"""sim_warp_rows.py - bench/sw_warp_rows.cu's kernel played out in Python: W persistent warps as
+"""sim_warp_rows.py - bench/sw_warp_rows.cu's two kernels (32-bit lanes, and 16-bit pairs of tile-rows) played out in Python: W persistent warps as
 coroutines switched at random at every chunk and every failed wait, the counters, rings and
 whole-row buffers as lists, each warp's 32 lanes in lockstep a step at a time, line for line as the
 kernel.  Small R, RING and W, so that rounds, ring wrap-around and the whole-row buffers all occur
@@ -6,7 +6,7 @@ on small shapes.  Checks every best score against a textbook Gotoh, and that no 
 (all warps waiting: a deadlock).  Needs no GPU.   python3 tools/sim_warp_rows.py -> "bad 0"."""
 import random
 
-R, RING, CHUNK = 2, 64, 32
+R, RING, CHUNK, PAD = 2, 64, 32, 5
 ROWS = 32 * R
 NEG = -(1 << 29)
 
@@ -143,6 +143,139 @@ def run(a, b, p, W, rng):
     return best_all[0]
 
 
+def run_pairs(a, b, p, W, rng):
+    """The --pairs kernel: in round r warp w runs tile-row tl = 2 W r + w in the low halves and
+    th = tl + W in the high halves, D step-columns behind; warp 0's row above comes from warp
+    W - 1's whole-row buffers (low half: a round ago's high halves at c + D; high half: this
+    round's low halves at c - D).  Each half is computed on its own (no 16-bit wrap here)."""
+    match, mismatch, go, ge = p
+    n, m = len(a), len(b)
+    T = (n + ROWS - 1) // ROWS
+    D = 64 * W + 256
+    M = m + D
+    span = M + 1
+    prod, cons = [0] * W, [0] * W
+    ring = [[None] * RING for _ in range(W)]
+    full = [[None] * M, [None] * M]
+    best_all = [0]
+    BORDER = (None, None, 0, -go)
+
+    def score(row, letter):
+        if row >= n or letter == PAD:
+            return -128
+        return match if a[row] < 4 and a[row] == letter else mismatch
+
+    def half(entry, which, tile_row, column):
+        """One half of a stored entry: made by that tile-row for that (matrix) column."""
+        got = entry[which] if entry else None
+        assert got is not None and got[0] == tile_row and got[1] == column, \
+            'read tile-row %d column %d: found %s' % (tile_row, column, got[:2] if got else None)
+        return got[2], got[3]
+
+    def warp(w):
+        best = 0
+        r = 0
+        while 2 * W * r + w < T:
+            tl, th = 2 * W * r + w, 2 * W * r + w + W
+            base = r * span
+            has_below, wrap = tl + 1 < T, w == W - 1
+            below = full[r % 2] if wrap else ring[w]
+            below_mask = (1 << 31) - 1 if wrap else RING - 1
+            if has_below and wrap and r >= 2:
+                while not cons[0] >= base - 1:
+                    yield 'wait'
+            # per lane and half: h, e, and the step's values
+            h = [[[0] * R, [0] * R] for _ in range(32)]
+            e = [[[-go] * R, [-go] * R] for _ in range(32)]
+            out = [[(0, -go), (0, -go)] for _ in range(32)]  # (H, F) a half
+            prev_up = [[0, 0] for _ in range(32)]
+            nxt = [(PAD, PAD)] * 32
+            nxt[0] = (b[0] if m > 0 else PAD, b[0] if D == 0 and m > 0 else PAD)
+            pre = [(0, -go), (0, -go)]
+
+            def above(c):
+                if w > 0:
+                    entry = ring[w - 1][c & (RING - 1)]
+                    return [half(entry, 'lo', tl - 1, c), half(entry, 'hi', th - 1, c - D)]
+                lo = half(full[(r - 1) % 2][c + D], 'hi', tl - 1, c) if r > 0 and c + D < M else (0, -go)
+                hi = half(full[r % 2][c - D], 'lo', th - 1, c - D) if c - D >= 0 and th < T else (0, -go)
+                return [lo, hi]
+
+            for s in range(M + 31):
+                if s % CHUNK == 0:
+                    if has_below:
+                        prod[w] = base + min(M, max(0, s - 31))
+                    cons[w] = base + min(M, s)
+                    free_from = s - RING + 1
+                    while True:
+                        if w > 0:
+                            ok0 = prod[w - 1] >= base + min(M, s + 33)
+                        elif s + 33 - D > 0 and th < T:
+                            ok0 = prod[W - 1] >= base + min(M, s + 33 - D)
+                        elif r > 0:
+                            ok0 = prod[W - 1] >= base - span + min(M, s + 33 + D)
+                        else:
+                            ok0 = True
+                        ok31 = not (has_below and not wrap) or cons[w + 1] >= base + max(0, free_from)
+                        if ok0 and ok31:
+                            break
+                        yield 'wait'
+                    if s == 0:
+                        pre = above(0)
+                    yield 'chunk'
+                # the row above a lane: thread k - 1's last row a step ago; thread 0's from pre
+                src = [pre] + [out[k][:] for k in range(31)]
+                letters = nxt[:]
+                nxt = [None] + letters[:31]
+                c0 = s
+                lo_c, hi_c = c0 + 1, c0 + 1 - D
+                nxt[0] = (b[lo_c] if lo_c < m else PAD, b[hi_c] if 0 <= hi_c < m else PAD)
+                if c0 + 1 < M:
+                    pre = above(c0 + 1)
+                for k in range(32):
+                    c = s - k
+                    if not (0 <= c < M):
+                        continue
+                    for x, tile_row in ((0, tl), (1, th)):
+                        ux, fx = src[k][x]
+                        diag = prev_up[k][x]
+                        prev_up[k][x] = ux
+                        fk = fx
+                        for row in range(R):
+                            i = tile_row * ROWS + k * R + row
+                            sc = score(i, letters[k][x]) if tile_row < T else -128
+                            hn = max(diag + sc, e[k][x][row], fk, 0)
+                            hgo = hn - go
+                            e[k][x][row] = max(e[k][x][row] - ge, hgo)
+                            fk = max(fk - ge, hgo)
+                            diag = h[k][x][row]
+                            h[k][x][row] = hn
+                            best = max(best, hn)
+                        out[k][x] = (h[k][x][R - 1], fk)
+                    if k == 31 and has_below:
+                        below[c & below_mask] = {'lo': (tl, c, out[k][0][0], out[k][0][1]),
+                                                 'hi': (th, c - D, out[k][1][0], out[k][1][1])}
+            if has_below:
+                prod[w] = base + M
+            cons[w] = base + M
+            r += 1
+        best_all[0] = max(best_all[0], best)
+
+    live = {w: warp(w) for w in range(W)}
+    stalled = 0
+    while live:
+        w = rng.choice(list(live))
+        try:
+            what = next(live[w])
+            stalled = stalled + 1 if what == 'wait' else 0
+        except StopIteration:
+            del live[w]
+            stalled = 0
+        if stalled > 2000 * W:
+            raise RuntimeError('deadlock')
+    return best_all[0]
+
+
 def main():
     rng = random.Random(5)
     bad = 0
@@ -162,15 +295,18 @@ def main():
             a = [b[(i + 3) % m] if rng.random() < 0.9 else rng.randrange(5) for i in range(n)]
         else:
             a = [rng.randrange(5) for _ in range(n)]
-        try:
-            got = run(a, b, p, W, rng)
-        except (RuntimeError, AssertionError) as x:
-            got = 'error: %s' % x
         want = textbook(a, b, p)
-        cases += 1
-        if got != want:
-            bad += 1
-            print('FAIL n %d m %d W %d scores %s: %s, textbook %d' % (n, m, W, p, got, want))
+        for mode, fn in (('lanes', run), ('pairs', run_pairs)):
+            if mode == 'pairs' and k % 2:
+                continue  # (every other case: the pairs' D columns make them slower)
+            try:
+                got = fn(a, b, p, W, rng)
+            except (RuntimeError, AssertionError) as x:
+                got = 'error: %s' % x
+            cases += 1
+            if got != want:
+                bad += 1
+                print('FAIL %s n %d m %d W %d scores %s: %s, textbook %d' % (mode, n, m, W, p, got, want))
     print('%d cases, bad %d' % (cases, bad))
 
 
