@@ -52,6 +52,8 @@ for r in 8 4; do
   nvcc -O3 -arch=sm_90 -std=c++17 -Ibench -DPW_R=$r -o "$bin/swr_r$r" bench/sw_warp_rows.cu > "$out/build_r$r.log" 2>&1 &&
     timeout 120 "$bin/swr_r$r" --shapes 20 > "$out/shapes_r$r.log" 2>&1
   summary "R = $r: shapes $(tail -1 "$out/shapes_r$r.log")"
+  timeout 120 "$bin/swr_r$r" --shapes 20 --pairs > "$out/shapes_r${r}_pairs.log" 2>&1
+  summary "R = $r: shapes --pairs $(tail -1 "$out/shapes_r${r}_pairs.log")"
   timeout 120 "$bin/swr_r$r" --random 262144 262144 --runs 3 > "$out/random256k_r$r.log" 2>&1
   summary "R = $r: $(tail -1 "$out/random256k_r$r.log")"
 done
