@@ -419,6 +419,55 @@ static void test_window(void)
     }
 }
 
+/* The split bound against every split of small sets over 2 and 3 devices, each device's jobs in
+ * their best order (brute force): never above the best, and reached or nearly on sets whose jobs
+ * are alike; an assignment the bound must see: all jobs on one of two devices. */
+static void test_split_bound(void)
+{
+    long compared = 0;
+    double worst_ratio = 1;
+    for (int rep = 0; rep < 300; rep++) {
+        pw_flow_job jobs[MAX_JOBS];
+        const int n = (int)test_range(1, 7), engines = (int)test_range(1, 2), devices = (int)test_range(2, 3);
+        random_jobs(jobs, n, rep % 2);
+        double bound = -1;
+        CHECK(pw_flow_lower_bound_split(jobs, n, engines, devices, &bound) == PW_OK, "split bound failed");
+        int where[MAX_JOBS] = {0};
+        double best = INFINITY;
+        for (;;) { /* every assignment: where[] counts in base `devices` */
+            double span = 0;
+            for (int d = 0; d < devices; d++) {
+                pw_flow_job mine[MAX_JOBS];
+                int count = 0;
+                for (int i = 0; i < n; i++)
+                    if (where[i] == d) mine[count++] = jobs[i];
+                pw_flow_state st;
+                pw_flow_state_init(&st, engines);
+                if (count) span = fmax(span, brute_force(mine, count, &st));
+            }
+            best = fmin(best, span);
+            int i = 0;
+            while (i < n && ++where[i] == devices) where[i++] = 0;
+            if (i == n) break;
+        }
+        CHECK(bound <= best * (1 + 1e-12), "n=%d engines=%d devices=%d: split bound %.17g above the best split %.17g", n,
+              engines, devices, bound, best);
+        if (best > 0) worst_ratio = fmin(worst_ratio, bound / best);
+        compared++;
+        /* all on one device: the single-device bound of the whole set may exceed the split bound */
+        double one = 0;
+        pw_flow_lower_bound(jobs, n, engines, &one);
+        CHECK(one >= bound * (1 - 1e-12) || n <= devices, "n=%d: the whole set on one device %.17g below the split bound %.17g",
+              n, one, bound);
+    }
+    const pw_flow_job ok[2] = {{1, 2, 3}, {2, 1, 1}};
+    double v = 0;
+    CHECK(pw_flow_lower_bound_split(ok, 2, 2, 0, &v) == PW_ERR_INVALID_ARGUMENT, "no devices");
+    CHECK(pw_flow_lower_bound_split(ok, 2, 2, 2, NULL) == PW_ERR_NULL_ARGUMENT, "no result");
+    printf("split bound <= the best split of %ld small sets over 2-3 devices (lowest bound / best %.2f)\n", compared,
+           worst_ratio);
+}
+
 int main(void)
 {
     test_seed(20240601);
@@ -427,5 +476,6 @@ int main(void)
     test_exact();
     test_chapter_formula();
     test_window();
+    test_split_bound();
     return test_finish();
 }

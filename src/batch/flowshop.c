@@ -203,6 +203,34 @@ pw_status pw_flow_lower_bound(const pw_flow_job *jobs, int n, int copy_engines, 
     return PW_OK;
 }
 
+pw_status pw_flow_lower_bound_split(const pw_flow_job *jobs, int n, int copy_engines, int devices, double *bound)
+{
+    if (devices == 1) return pw_flow_lower_bound(jobs, n, copy_engines, bound);
+    pw_status e = check_jobs(jobs, n);
+    if (e == PW_OK && !bound) e = PW_ERR_NULL_ARGUMENT;
+    if (e == PW_OK && (copy_engines < 1 || devices < 1)) e = PW_ERR_INVALID_ARGUMENT;
+    if (e) return e;
+    double sum[3] = {0, 0, 0}, low[3] = {INFINITY, INFINITY, INFINITY}, b = 0;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) {
+            sum[k] += stage(&jobs[i], k);
+            if (stage(&jobs[i], k) < low[k]) low[k] = stage(&jobs[i], k);
+        }
+        b = max2(b, jobs[i].s + jobs[i].p + jobs[i].r);
+    }
+    /* (a device with none of the jobs needs no bound: with fewer jobs than devices the single
+     * jobs above are the bound) */
+    if (n > devices) {
+        b = max2(b, sum[1] / devices + low[0] + low[2]);
+        b = max2(b, sum[0] / devices + low[1] + low[2]);
+        b = max2(b, sum[2] / devices + low[0] + low[1]);
+        if (copy_engines == 1) b = max2(b, (sum[0] + sum[2]) / devices); /* (the engine may copy in
+                                                                           while a kernel runs) */
+    }
+    *bound = b;
+    return PW_OK;
+}
+
 /* ---- exact and heuristic orders ------------------------------------------------------------ */
 
 /* What each engine still has to do after st for the jobs rest[0..m-1], in any order. */

@@ -80,6 +80,13 @@ pw_status pw_flow_makespan(const pw_flow_job *jobs, const int *order, int n, int
  * job's copy-out (p_a - s_b) and the last job's (p_z - r_y). */
 pw_status pw_flow_lower_bound(const pw_flow_job *jobs, int n, int copy_engines, double *bound);
 
+/* A bound every split of the jobs over `devices` such GPUs reaches, whatever went where (one
+ * device: pw_flow_lower_bound): each single job; the busiest device's share of each engine's
+ * work (at least its sum / devices) plus the smallest stages before and after it on that device;
+ * one engine: its copies' share.  A group of device queues reports the
+ * bound of each one's own jobs; this one also sees a poor split. */
+pw_status pw_flow_lower_bound_split(const pw_flow_job *jobs, int n, int copy_engines, int devices, double *bound);
+
 /* The best order of jobs issued after start: branch and bound, depth first, pruned by a bound
  * of each engine's remaining work, from the heuristic's order (an optimum, not the only one).
  * n <= PW_FLOW_EXACT_MAX.  makespan may be NULL. */
