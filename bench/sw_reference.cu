@@ -26,6 +26,7 @@
 #include <stdlib.h>
 
 #include "cuda_check.h"
+#include "fasta_first.h"
 #include <string.h>
 #include <time.h>
 
@@ -66,35 +67,6 @@ __global__ void diagonal_kernel(const uint8_t *a, const uint8_t *b, params p, di
 {
     const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < count) cell(a, b, p, g, d, i0 + k);
-}
-
-/* The first record of a FASTA file, encoded (A C G T/U -> 0..3, other letters 4); NULL on error. */
-static uint8_t *read_fasta(const char *path, int64_t *len)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    size_t cap = 1 << 20, n = 0;
-    uint8_t *s = (uint8_t *)malloc(cap);
-    int c, header = 0, records = 0, at_line_start = 1;
-    while (s && (c = fgetc(fp)) != EOF) {
-        if (at_line_start && c == '>') {
-            if (++records > 1) break;
-            header = 1;
-        }
-        at_line_start = c == '\n';
-        if (header) {
-            if (c == '\n') header = 0;
-            continue;
-        }
-        if (isspace(c)) continue;
-        if (n == cap) s = (uint8_t *)realloc(s, cap *= 2);
-        if (!s) break;
-        const int u = toupper(c);
-        s[n++] = u == 'A' ? 0 : u == 'C' ? 1 : u == 'G' ? 2 : u == 'T' || u == 'U' ? 3 : 4;
-    }
-    fclose(fp);
-    *len = (int64_t)n;
-    return s;
 }
 
 static double now(void)

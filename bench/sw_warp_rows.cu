@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "cuda_check.h"
+#include "fasta_first.h"
 
 #define CHECK(x) CUDA_CHECK("sw_warp_rows", x)
 
@@ -106,6 +107,55 @@ __device__ __forceinline__ void wait_both(int k, const unsigned *p0, unsigned ne
     }
 }
 
+/* The lane arithmetic of the two kernels: 32-bit lanes (one cell a value), 16-bit pairs (two). */
+struct lanes32 {
+    typedef int32_t V;
+    __device__ static V add(V a, V b) { return a + b; }
+    __device__ static V sub(V a, V b) { return a - b; }
+    __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s32_relu(a, b, c); }
+    __device__ static V add_max(V a, V b, V c) { return __viaddmax_s32(a, b, c); }
+    __device__ static V max3(V a, V b, V c) { return __vimax3_s32(a, b, c); }
+    __device__ static V score(uint32_t lo, uint32_t, int b) { return score_of(lo, b); }
+};
+struct pairs16 {
+    typedef uint32_t V;
+    __device__ static V add(V a, V b) { return __vadd2(a, b); }
+    __device__ static V sub(V a, V b) { return __vsub2(a, b); }
+    __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s16x2_relu(a, b, c); }
+    __device__ static V add_max(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
+    __device__ static V max3(V a, V b, V c) { return __vimax3_s16x2(a, b, c); }
+    __device__ static V score(uint32_t lo, uint32_t hi, int b); /* (below: score_pair) */
+};
+
+/* One column through a thread's R rows (the search's SHARED form: both gaps leaving a cell from
+ * one H - gap_open): lo_words / hi_words are the profile words of this column's letters (the
+ * same for 32-bit lanes); f comes in as the first row's F and leaves as the next thread's;
+ * returns the last row's H. */
+template <class Ops>
+__device__ __forceinline__ typename Ops::V cell_column(typename Ops::V (&h)[R], typename Ops::V (&e)[R],
+                                                      typename Ops::V &f, typename Ops::V diag, typename Ops::V &best,
+                                                      const uint32_t *lo_words, const uint32_t *hi_words,
+                                                      typename Ops::V go, typename Ops::V minus_ge)
+{
+    typedef typename Ops::V V;
+#pragma unroll
+    for (int q = 0; q < WORDS; q++) {
+        const uint32_t wl = lo_words[q * 32], wh = hi_words[q * 32];
+#pragma unroll
+        for (int b = 0; b < 4; b++) {
+            const int r = 4 * q + b;
+            const V hn = Ops::max3_relu(Ops::add(diag, Ops::score(wl, wh, b)), e[r], f);
+            const V h_go = Ops::sub(hn, go);
+            e[r] = Ops::add_max(e[r], minus_ge, h_go);
+            f = Ops::add_max(f, minus_ge, h_go);
+            diag = h[r];
+            h[r] = hn;
+            if (b & 1) best = Ops::max3(best, h[r - 1], hn);
+        }
+    }
+    return h[R - 1];
+}
+
 __global__ void __launch_bounds__(THREADS, PW_BLOCKS_PER_SM) sw_warp_rows_kernel(run_args a)
 {
     __shared__ uint32_t profile[BLOCK_WARPS][LETTERS * WORDS * 32];
@@ -163,24 +213,9 @@ __global__ void __launch_bounds__(THREADS, PW_BLOCKS_PER_SM) sw_warp_rows_kernel
             }
             if (j >= 0 && j < m) {
                 const uint32_t *words = prof + letter * (WORDS * 32) + k;
-                int32_t diag = prev_up;
+                const int32_t diag = prev_up;
                 prev_up = up;
-#pragma unroll
-                for (int q = 0; q < WORDS; q++) {
-                    const uint32_t word = words[q * 32];
-#pragma unroll
-                    for (int b = 0; b < 4; b++) {
-                        const int r = 4 * q + b;
-                        const int32_t hn = __vimax3_s32_relu(diag + score_of(word, b), e[r], f);
-                        const int32_t h_go = hn - go;
-                        e[r] = __viaddmax_s32(e[r], minus_ge, h_go);
-                        f = __viaddmax_s32(f, minus_ge, h_go);
-                        diag = h[r];
-                        h[r] = hn;
-                        if (b & 1) best = __vimax3_s32(best, h[r - 1], hn);
-                    }
-                }
-                out_h = up = h[R - 1];
+                out_h = cell_column<lanes32>(h, e, f, diag, best, words, words, go, minus_ge);
                 out_f = f;
                 if (k == 31 && has_below) __stcg(&below[j & below_mask], make_int2(out_h, out_f));
             }
@@ -216,6 +251,8 @@ __device__ __forceinline__ uint32_t score_pair(uint32_t lo, uint32_t hi, int b)
     asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(s));
     return r;
 }
+
+__device__ __forceinline__ uint32_t pairs16::score(uint32_t lo, uint32_t hi, int b) { return score_pair(lo, hi, b); }
 
 /* Warp 0's row above at step-column c: the low halves from a round ago's high halves at
  * step-column c + D (matrix column c), the high halves from this round's low halves at c - D
@@ -290,24 +327,9 @@ __global__ void __launch_bounds__(THREADS, PW_BLOCKS_PER_SM) sw_warp_rows_pairs_
             if (c >= 0 && c < M) {
                 const uint32_t *lo_words = profile[wb][0] + (letters & 0xff) * (WORDS * 32) + k;
                 const uint32_t *hi_words = profile[wb][1] + (letters >> 8) * (WORDS * 32) + k;
-                uint32_t diag = prev_up;
+                const uint32_t diag = prev_up;
                 prev_up = up;
-#pragma unroll
-                for (int q = 0; q < WORDS; q++) {
-                    const uint32_t wl = lo_words[q * 32], wh = hi_words[q * 32];
-#pragma unroll
-                    for (int b = 0; b < 4; b++) {
-                        const int row = 4 * q + b;
-                        const uint32_t hn = __vimax3_s16x2_relu(__vadd2(diag, score_pair(wl, wh, b)), e[row], f);
-                        const uint32_t h_go = __vsub2(hn, go);
-                        e[row] = __viaddmax_s16x2(e[row], minus_ge, h_go);
-                        f = __viaddmax_s16x2(f, minus_ge, h_go);
-                        diag = h[row];
-                        h[row] = hn;
-                        if (b & 1) best = __vimax3_s16x2(best, h[row - 1], hn);
-                    }
-                }
-                out_h = up = h[R - 1];
+                out_h = cell_column<pairs16>(h, e, f, diag, best, lo_words, hi_words, go, minus_ge);
                 out_f = f;
                 if (k == 31 && has_below) __stcg(&below[c & below_mask], make_int2((int)out_h, (int)out_f));
             }
@@ -325,17 +347,6 @@ __global__ void __launch_bounds__(THREADS, PW_BLOCKS_PER_SM) sw_warp_rows_pairs_
 }
 
 /* ---- host ---------------------------------------------------------------------------------- */
-
-static uint8_t code_of(int c)
-{
-    switch (toupper(c)) {
-    case 'A': return 0;
-    case 'C': return 1;
-    case 'G': return 2;
-    case 'T': case 'U': return 3;
-    default: return 4;
-    }
-}
 
 typedef struct params { int match, mismatch, open, extend; } params;
 
@@ -489,35 +500,6 @@ static void random_pair(uint8_t *a, int n, uint8_t *b, int m, int related)
     }
 }
 
-static uint8_t *read_fasta(const char *path, int *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "sw_warp_rows: cannot open %s\n", path);
-        exit(1);
-    }
-    size_t cap = 1 << 20, n = 0;
-    uint8_t *s = (uint8_t *)malloc(cap);
-    int c, header = 0, records = 0, at_line_start = 1;
-    while ((c = fgetc(f)) != EOF) {
-        if (at_line_start && c == '>') {
-            if (++records > 1) break; /* the first record only */
-            header = 1;
-        }
-        at_line_start = c == '\n';
-        if (header) {
-            if (c == '\n') header = 0;
-            continue;
-        }
-        if (isspace(c)) continue;
-        if (n == cap) s = (uint8_t *)realloc(s, cap *= 2);
-        s[n++] = code_of(c);
-    }
-    fclose(f);
-    *len = (int)n;
-    return s;
-}
-
 static int by_double(const void *x, const void *y)
 {
     const double a = *(const double *)x, b = *(const double *)y;
@@ -598,8 +580,14 @@ int main(int argc, char **argv)
     }
     uint8_t *a, *b;
     if (files[0] && files[1]) {
-        a = read_fasta(files[0], &n);
-        b = read_fasta(files[1], &m);
+        int64_t la = 0, lb = 0;
+        a = read_fasta(files[0], &la);
+        b = read_fasta(files[1], &lb);
+        if (!a || !b || la > INT32_MAX || lb > INT32_MAX) {
+            fprintf(stderr, "sw_warp_rows: cannot read %s and %s (or one is longer than 2^31 letters)\n", files[0], files[1]);
+            return 1;
+        }
+        n = (int)la, m = (int)lb;
     } else if (n > 0 && m > 0) {
         a = (uint8_t *)malloc((size_t)n + 1);
         b = (uint8_t *)malloc((size_t)m + 1);

@@ -29,6 +29,23 @@ def textbook(a, b, p):
     return best
 
 
+def schedule(warps, rng):
+    """Runs the warps (coroutines yielding 'wait' or 'chunk') to their ends, switching at random at
+    every yield; a long run of failed waits with no progress is a deadlock."""
+    live = dict(enumerate(warps))
+    stalled = 0
+    while live:
+        w = rng.choice(list(live))
+        try:
+            what = next(live[w])
+            stalled = stalled + 1 if what == 'wait' else 0
+        except StopIteration:
+            del live[w]
+            stalled = 0
+        if stalled > 2000 * len(warps):
+            raise RuntimeError('deadlock')
+
+
 def run(a, b, p, W, rng):
     match, mismatch, go, ge = p
     n, m = len(a), len(b)
@@ -128,18 +145,7 @@ def run(a, b, p, W, rng):
             t += W
         best_all[0] = max(best_all[0], max(best))
 
-    live = {w: warp(w) for w in range(W)}
-    stalled = 0
-    while live:
-        w = rng.choice(list(live))
-        try:
-            what = next(live[w])
-            stalled = stalled + 1 if what == 'wait' else 0
-        except StopIteration:
-            del live[w]
-            stalled = 0
-        if stalled > 2000 * W:
-            raise RuntimeError('deadlock')
+    schedule([warp(w) for w in range(W)], rng)
     return best_all[0]
 
 
@@ -261,18 +267,7 @@ def run_pairs(a, b, p, W, rng):
             r += 1
         best_all[0] = max(best_all[0], best)
 
-    live = {w: warp(w) for w in range(W)}
-    stalled = 0
-    while live:
-        w = rng.choice(list(live))
-        try:
-            what = next(live[w])
-            stalled = stalled + 1 if what == 'wait' else 0
-        except StopIteration:
-            del live[w]
-            stalled = 0
-        if stalled > 2000 * W:
-            raise RuntimeError('deadlock')
+    schedule([warp(w) for w in range(W)], rng)
     return best_all[0]
 
 

@@ -167,6 +167,21 @@ static double pair_min(const pw_flow_job *jobs, int n, int kx, double sx, int ky
     return v;
 }
 
+/* Each stage's sum and smallest over the jobs; returns the longest job (s + p + r). */
+static double stage_sums(const pw_flow_job *jobs, int n, double sum[3], double low[3])
+{
+    double longest = 0;
+    for (int k = 0; k < 3; k++) sum[k] = 0, low[k] = INFINITY;
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) {
+            sum[k] += stage(&jobs[i], k);
+            if (stage(&jobs[i], k) < low[k]) low[k] = stage(&jobs[i], k);
+        }
+        longest = max2(longest, jobs[i].s + jobs[i].p + jobs[i].r);
+    }
+    return longest;
+}
+
 pw_status pw_flow_lower_bound(const pw_flow_job *jobs, int n, int copy_engines, double *bound)
 {
     pw_status e = check_jobs(jobs, n);
@@ -175,14 +190,7 @@ pw_status pw_flow_lower_bound(const pw_flow_job *jobs, int n, int copy_engines, 
     rank *rk = e == PW_OK ? pw_malloc(sizeof *rk * (size_t)n) : NULL;
     if (e == PW_OK && !rk) e = PW_ERR_OUT_OF_MEMORY;
     if (e) return e;
-    double sum[3] = {0, 0, 0}, low[3] = {INFINITY, INFINITY, INFINITY}, b = 0;
-    for (int i = 0; i < n; i++) {
-        for (int k = 0; k < 3; k++) {
-            sum[k] += stage(&jobs[i], k);
-            if (stage(&jobs[i], k) < low[k]) low[k] = stage(&jobs[i], k);
-        }
-        b = max2(b, jobs[i].s + jobs[i].p + jobs[i].r);
-    }
+    double sum[3], low[3], b = stage_sums(jobs, n, sum, low);
     b = max2(b, johnson(jobs, n, 0, 2, 1, rk));
     b = max2(b, johnson(jobs, n, 0, 1, 0, rk) + low[2]);
     b = max2(b, low[0] + johnson(jobs, n, 1, 2, 0, rk));
@@ -210,14 +218,7 @@ pw_status pw_flow_lower_bound_split(const pw_flow_job *jobs, int n, int copy_eng
     if (e == PW_OK && !bound) e = PW_ERR_NULL_ARGUMENT;
     if (e == PW_OK && (copy_engines < 1 || devices < 1)) e = PW_ERR_INVALID_ARGUMENT;
     if (e) return e;
-    double sum[3] = {0, 0, 0}, low[3] = {INFINITY, INFINITY, INFINITY}, b = 0;
-    for (int i = 0; i < n; i++) {
-        for (int k = 0; k < 3; k++) {
-            sum[k] += stage(&jobs[i], k);
-            if (stage(&jobs[i], k) < low[k]) low[k] = stage(&jobs[i], k);
-        }
-        b = max2(b, jobs[i].s + jobs[i].p + jobs[i].r);
-    }
+    double sum[3], low[3], b = stage_sums(jobs, n, sum, low);
     /* (a device with none of the jobs needs no bound: with fewer jobs than devices the single
      * jobs above are the bound) */
     if (n > devices) {
