@@ -33,7 +33,8 @@
  *                                                 a third on one or two blocks: several rounds)
  *   sw_warp_rows --random 262144 262144 [--runs 3]  random DNA, median of the runs
  *   sw_warp_rows A.fa B.fa [--match 1 --mismatch -3 --gap-open 5 --gap-extend 2]
- *   (--pairs: the 16-bit pairs kernel for any of these, below)
+ *   (--pairs: the 16-bit pairs kernel for any of these, below; --balance: the fewest warps for the
+ *   rounds the whole GPU needs, so that no round runs a few tile-rows alone)
  * Scores as pw_sw's DNA scoring and bench/sw_reference.cu: A C G T (any case, U = T) match each
  * other, every other letter matches nothing; a gap of length L costs gap_open + (L - 1) gap_extend.
  */
@@ -410,6 +411,8 @@ static uint32_t *make_profile(const uint8_t *a, int n, const params *p, int64_t 
 /* One run: the best score, and the kernel's seconds (CUDA events). */
 static int max_blocks; /* --blocks B: at most B blocks (the shape check's rounds); 0: as many as fit */
 
+static int balance;    /* --balance: as few warps as give the same rounds (every round full) */
+static int last_warps, last_rounds; /* the last run's W and rounds, for the report */
 static int pairs;      /* --pairs: the 16-bit pairs kernel (two tile-rows a warp) */
 static int overflowed; /* the last pairs run's best may have wrapped */
 
@@ -428,6 +431,11 @@ static int run_gpu(const uint8_t *a, int n, const uint8_t *b, int m, const param
     if (grid > need) grid = need;
     if (max_blocks > 0 && grid > max_blocks) grid = max_blocks;
     if (grid < 1) grid = 1;
+    if (balance) { /* the rounds the full grid needs, then the fewest blocks that still need no more */
+        const int64_t per_warp = pairs ? 2 : 1, full_rounds = (tile_rows + per_warp * grid * BLOCK_WARPS - 1) /
+                                                             (per_warp * grid * BLOCK_WARPS);
+        grid = (tile_rows + per_warp * full_rounds * BLOCK_WARPS - 1) / (per_warp * full_rounds * BLOCK_WARPS);
+    }
     device_run d;
     d.grid = (int)grid;
     d.warps = d.grid * BLOCK_WARPS;
@@ -457,6 +465,7 @@ static int run_gpu(const uint8_t *a, int n, const uint8_t *b, int m, const param
     }
     const int top_score = p->match > p->mismatch ? p->match : p->mismatch;
     const int limit16 = 32767 - (top_score > 0 ? top_score : 0);
+    last_warps = d.warps, last_rounds = (int)rounds;
     run_args args = {d.profile, d.b, (int)tile_rows, m, p->open, p->extend, d.warps, d.ring, d.full, d.prod, d.cons,
                      d.best, lag, limit16, d.overflow};
     void *params_list[] = {&args};
@@ -516,6 +525,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--runs") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--blocks") && i + 1 < argc) max_blocks = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--pairs")) pairs = 1;
+        else if (!strcmp(argv[i], "--balance")) balance = 1;
         else if (!strcmp(argv[i], "--random") && i + 2 < argc) n = atoi(argv[++i]), m = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--match") && i + 1 < argc) p.match = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--mismatch") && i + 1 < argc) p.mismatch = atoi(argv[++i]);
@@ -601,8 +611,9 @@ int main(int argc, char **argv)
     for (int r = 0; r < runs; r++) score = run_gpu(a, n, b, m, &p, &t[r]);
     qsort(t, (size_t)runs, sizeof *t, by_double);
     const double median = t[runs / 2];
-    printf("sw_warp_rows (R = %d, %s): %d x %d, scores %d/%d/%d/%d: score %d%s, kernel %.3f s (median of %d), %.1f GCUPS\n",
-           R, pairs ? "16-bit pairs" : "32-bit lanes", n, m, p.match, p.mismatch, p.open, p.extend, score,
+    printf("sw_warp_rows (R = %d, %s, %d warps, %d rounds): %d x %d, scores %d/%d/%d/%d: score %d%s, kernel %.3f s "
+           "(median of %d), %.1f GCUPS\n",
+           R, pairs ? "16-bit pairs" : "32-bit lanes", last_warps, last_rounds, n, m, p.match, p.mismatch, p.open, p.extend, score,
            pairs && overflowed ? " (16 bits may have wrapped: rerun without --pairs)" : "", median, runs,
            (double)n * m / median / 1e9);
     free(a);
