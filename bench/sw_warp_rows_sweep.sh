@@ -35,7 +35,7 @@ for c in $configs; do
     summary "R $c: $(tail -1 "$out/g_${c/:/_}$mode.log")"
   done
 done
-for c in ${PW_SWAPPED:-"8:3 12:3 24:3"}; do
+for c in ${PW_SWAPPED:-8:3 12:3 24:3}; do
   exe=$bin/swr_${c/:/_}
   [ -x "$exe" ] || continue
   for mode in "" --pairs; do
