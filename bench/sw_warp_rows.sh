@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 summary "$(pw_device_header)"
 bin=$(mktemp -d)
 for b in 3 2; do
-  nvcc -O3 -arch=sm_90 -std=c++17 -Ibench -DPW_BLOCKS_PER_SM=$b -Xptxas -v -o "$bin/swr$b" bench/sw_warp_rows.cu \
+  nvcc -O3 -arch=sm_90 -std=c++17 -Ibench -DPW_SWR_BLOCKS_PER_SM=$b -Xptxas -v -o "$bin/swr$b" bench/sw_warp_rows.cu \
     > "$out/build_$b.log" 2>&1
   summary "build, $b blocks an SM: rc=$? $(grep -E 'registers|spill' "$out/build_$b.log" | tr -s ' ' | tr '\n' ' ')"
 done

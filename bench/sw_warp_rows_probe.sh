@@ -14,7 +14,7 @@ summary "$(pw_device_header)"
 bin=$(mktemp -d)
 for c in 16:3 16:2 12:3 20:2; do
   r=${c%:*} b=${c#*:}
-  nvcc -O3 -arch=sm_90 -std=c++17 -Ibench -DPW_R=$r -DPW_BLOCKS_PER_SM=$b -o "$bin/swr_${r}_$b" \
+  nvcc -O3 -arch=sm_90 -std=c++17 -Ibench -DPW_R=$r -DPW_SWR_BLOCKS_PER_SM=$b -o "$bin/swr_${r}_$b" \
     bench/sw_warp_rows.cu > "$out/build_${r}_$b.log" 2>&1 || summary "build $c failed: $(tail -3 "$out/build_${r}_$b.log")"
 done
 sms=$(nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H100 && echo 132 || echo 132)

@@ -114,6 +114,18 @@ int main(int argc, char **argv)
         printf("%s %s\n", ok ? "ok  " : "FAIL", cases[k].proc);
     }
 
+    /* SW's warp-rows engine (its own kernels, not the four schedules) */
+    for (int t = 0; t < 2; t++) {
+        const char *names[] = {"pw_swr_kernel<12>", "pw_swr_pairs_kernel<12>", "pw_swr_profile_kernel<12>"};
+        const char *on = t ? "compute_80" : target;
+        pw_rtc_image img;
+        pw_status st = pw_rtc_compile(INC("sw_warp_rows_proc.cuh"), "test_nvrtc.cu", on, names, 3, &img);
+        CHECK(st == PW_OK && img.n_lowered == 3, "sw_warp_rows_proc.cuh for %s: %s (%s)\n%s", on, pw_status_str(st),
+              pw_error_detail(), img.log ? img.log : "");
+        printf("%s sw_warp_rows_proc.cuh (%s)\n", st == PW_OK ? "ok  " : "FAIL", on);
+        pw_rtc_image_free(&img);
+    }
+
     /* Failures are reported, not crashed on: a compile error, a header that is not embedded, a
      * name expression that names nothing, a bad target. */
     pw_rtc_image img;

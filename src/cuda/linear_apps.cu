@@ -18,6 +18,7 @@
 #include "linear_run.cuh"
 #include "pw_cuda.h"
 #include "sw_packed_run.h"
+#include "sw_warp_rows.h"
 
 pw_status pw_cuda_probe(int device)
 {
@@ -156,6 +157,14 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
                          int64_t *end_b, pw_run_info *info, sw_saved_rows save = sw_saved_rows{NULL, NULL, 1, 0})
 {
     typedef typename Gaps::T T;
+    /* A pair long enough to fill the GPU with warps a tile-row: the warp-rows engine
+     * (sw_warp_rows.cu), where nothing asks for what only the tile engines do */
+    if (!save.h && !plan->sw_prune && !plan->band && plan->strategy == PW_STRATEGY_PEER && plan->stuck_row < 0 &&
+        !plan->trace && !plan->monitor.fn) {
+        const pw_status rows_st = pw_cuda_sw_warp_rows(plan, pw_sw_engine_ask_read(), da, n, db, m, scores, alphabet,
+                                                       gaps_open(gaps), gaps_extend(gaps), score, end_a, end_b, info);
+        if (rows_st != PW_ERR_UNSUPPORTED) return rows_st;
+    }
     cudaStream_t s = pw_plan_stream(plan);
     pw_device_buffer<T> bus(s), left(s), diag(s);
     pw_device_buffer<int32_t> dscores(s), best_score(s);

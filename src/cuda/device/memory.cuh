@@ -85,6 +85,11 @@ __device__ __forceinline__ unsigned pw_load_acquire_u32(const unsigned *p)
     return v;
 }
 
+__device__ __forceinline__ void pw_store_release_u32(unsigned *p, unsigned v)
+{
+    asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 __device__ __forceinline__ long long pw_globaltimer()
 {
     long long t;

@@ -1,0 +1,439 @@
+/*
+ * sw_warp_rows_proc.cuh - one long Smith-Waterman-Gotoh pair the way the database search runs
+ * many short ones (batch_sw_proc.cuh): the engine pw_sw takes on the GPU for pairs long enough to
+ * fill it (src/cuda/sw_warp_rows.cu says when), measured at 2.4 TCUPS on the whole-genome pair
+ * against the tile engines' 1.17 (docs/PERFORMANCE.md, issue 28).
+ *
+ * A warp owns a tile-row of 32 R rows (R a thread, in registers) and streams every column
+ * through it: at step s thread k computes column s - k, taking H and F of the row above its
+ * first from thread k - 1 by a shuffle.  Persistent warps take tile-rows t = w, w + W, w + 2W, ...
+ * (W warps, all resident: a cooperative launch).  A tile-row's last row goes to the next
+ * tile-row's warp through global memory, published in chunks of 32 columns:
+ *   prod[w], cons[w]: round * (m + 1) + columns written (thread 31) / read (thread 0) by the
+ *     tile-row warp w holds in that round; monotone, release stores and acquire loads at GPU
+ *     scope (memory.cuh).
+ *   ring[w][RING]: (H, F) of warp w's tile-row's last row, by column mod RING; the writer waits
+ *     until the reader has read the column RING before -- and, for its first columns, until the
+ *     reader has entered this round (tools/sim_warp_rows.py plays the protocol out).
+ *   full[round % 2][columns]: the last warp's tile-row hands over to warp 0's tile-row of the
+ *     next round, which starts only when warp 0 has finished its current one: a whole row, no
+ *     flow control (a ring there would hold every warp of a round back).
+ * Every wait is bounded: a warp that sees no progress for the watchdog interval sets *error and
+ * leaves, and so do the warps that wait on it (the host returns PW_ERR_TIMEOUT).
+ *
+ * The cell is the search's SHARED form (both gaps leaving a cell from one H - gap_open):
+ *   H = max(0, Hdiag + s, E, F),  E' = max(E - ge, H - go),  F' = max(F - ge, H - go),
+ * the textbook Gotoh's values (E and F of a cell are computed from its left and upper cells'
+ * H, E, F: the same numbers, one step earlier).  The query's letters are a profile of signed
+ * bytes per tile-row in shared memory (letters x R/4 words a thread); the padding letter and rows
+ * past the query score -128.
+ *
+ * 16-bit pairs (PwSwrPairs): each 32-bit value holds two 16-bit lanes (Hopper's DPX s16x2): in
+ * round r warp w runs tile-row tl = 2 W r + w in the low halves and th = tl + W in the high halves,
+ * the high ones D columns behind (step-column c: low column c, high column c - D; columns outside
+ * the matrix are the padding letter, which leaves a lane at the border's values).  Warp 0's row
+ * above comes in two halves from warp W - 1's whole-row buffers: its low half (tile-row tl - 1,
+ * warp W - 1's high half a round ago, complete) and its high half (tile-row th - 1, warp W - 1's
+ * low half this round, D columns back).  Warp W - 1 lags warp 0 by 64 columns a warp or more when
+ * it must (each reads the row above 33 ahead, published every 32 steps), so D = 64 W + 256 keeps
+ * warp 0 from waiting on a warp that waits on it.  Scores past 16 bits wrap: a value above
+ * limit16 sets *overflow and the host reruns with 32-bit lanes.
+ *
+ * The end cell: a thread keeps its best (score, row, column) in the caller's coordinates (the
+ * host may give the longer sequence the rows: `transposed`), ties to the smallest row, then the
+ * smallest column (pw_sw's rule).  Each column's maximum over the thread's rows costs what the
+ * bare score's running maximum did; only a column whose maximum reaches the thread's best looks
+ * for the row (rare once a best is found).  Padding rows and columns never count.
+ */
+#ifndef PW_DEVICE_SW_WARP_ROWS_PROC_CUH
+#define PW_DEVICE_SW_WARP_ROWS_PROC_CUH
+
+#include "../../core/fixed_width.h"
+#include "memory.cuh"
+
+#define PW_SWR_THREADS 256
+#define PW_SWR_BLOCK_WARPS (PW_SWR_THREADS / 32)
+#define PW_SWR_RING 2048
+#define PW_SWR_MAX_LETTERS 8 /* the alphabet and the padding letter (the profile in shared memory) */
+#define PW_SWR_FULL 0xffffffffu
+#ifndef PW_SWR_BLOCKS_PER_SM /* three blocks an SM: 80 registers a thread (bench/sw_warp_rows.cu tries 2) */
+#define PW_SWR_BLOCKS_PER_SM 3
+#endif
+
+struct pw_swr_args {
+    const uint32_t *profile; /* [tile-row][letter][R/4][32] words of four signed bytes (rows) */
+    const uint8_t *b;        /* the columns' letter codes */
+    int tile_rows;
+    int n, m;                /* rows (those past n are padding) and columns */
+    int letters;             /* the alphabet + 1: letter letters - 1 is the padding one */
+    int gap_open, gap_extend;
+    int warps;               /* W */
+    int lag;                 /* pairs: D (0 for 32-bit lanes) */
+    int2 *ring;              /* [W][RING] */
+    int2 *full;              /* [2][m + lag] */
+    unsigned *prod, *cons;   /* [W]; rounds x (m + lag + 1) stays below 2^32 (the host checks) */
+    int transposed;          /* our rows are the caller's columns */
+    int limit16;             /* pairs: a value above this may have wrapped (*overflow set) */
+    int *overflow;
+    int4 *warp_best;         /* [W]: a warp's best (score, caller's row, caller's column) */
+    int *error;              /* PW_CUDA_ERROR_TIMEOUT: every warp leaves */
+    long long watchdog_ns;
+};
+
+/* The warp waits until thread 0's and thread 31's conditions hold (each polls its own counter; a
+ * NULL counter holds already).  false: the run is abandoned (no progress for the watchdog
+ * interval, here or in a warp this one waits on through the error word). */
+__device__ __forceinline__ bool pw_swr_wait(const pw_swr_args &a, int k, const unsigned *p0, unsigned need0,
+                                            const unsigned *p31, unsigned need31)
+{
+    unsigned seen = 0, checked = 0;
+    long long since = 0;
+    for (unsigned polls = 0;; polls++) {
+        bool ok = true;
+        if (k == 0 && p0) ok = (seen = pw_load_acquire_u32(p0)) >= need0;
+        if (k == 31 && p31) ok = (seen = pw_load_acquire_u32(p31)) >= need31;
+        if (__all_sync(PW_SWR_FULL, ok)) return true;
+        if (polls % 16 == 0) {
+            const bool moved = __any_sync(PW_SWR_FULL, seen != checked);
+            checked = seen;
+            const long long now = __shfl_sync(PW_SWR_FULL, pw_globaltimer(), 0);
+            if (polls == 0 || moved) since = now;
+            int error = k == 0 ? *(volatile int *)a.error : 0;
+            if (!error && now - since > a.watchdog_ns) {
+                if (k == 0) atomicExch(a.error, PW_CUDA_ERROR_TIMEOUT);
+                error = 1;
+            }
+            if (__shfl_sync(PW_SWR_FULL, error, 0)) return false;
+        }
+        __nanosleep(64);
+    }
+}
+
+/* Row b (0..3) of a profile word, sign-extended (PRMT with the sign-replicate bit). */
+__device__ __forceinline__ int32_t pw_swr_score(uint32_t word, int b)
+{
+    const uint32_t s = (uint32_t)b | (uint32_t)(b | 8) << 4 | (uint32_t)(b | 8) << 8 | (uint32_t)(b | 8) << 12;
+    uint32_t r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(word), "r"(0u), "r"(s));
+    return (int32_t)r;
+}
+
+/* [score(row b, low letter) | score(row b, high letter)], each sign-extended to 16 bits. */
+__device__ __forceinline__ uint32_t pw_swr_score_pair(uint32_t lo, uint32_t hi, int b)
+{
+    const uint32_t s = (uint32_t)b | (uint32_t)(b | 8) << 4 | (uint32_t)(b + 4) << 8 | (uint32_t)((b + 4) | 8) << 12;
+    uint32_t r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(s));
+    return r;
+}
+
+/* The lane arithmetic of the two kernels: 32-bit lanes (one cell a value), 16-bit pairs (two). */
+struct PwSwr32 {
+    typedef int32_t V;
+    __device__ static V add(V a, V b) { return a + b; }
+    __device__ static V sub(V a, V b) { return a - b; }
+    __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s32_relu(a, b, c); }
+    __device__ static V add_max(V a, V b, V c) { return __viaddmax_s32(a, b, c); }
+    __device__ static V max3(V a, V b, V c) { return __vimax3_s32(a, b, c); }
+    __device__ static V score(uint32_t lo, uint32_t, int b) { return pw_swr_score(lo, b); }
+};
+struct PwSwrPairs {
+    typedef uint32_t V;
+    __device__ static V add(V a, V b) { return __vadd2(a, b); }
+    __device__ static V sub(V a, V b) { return __vsub2(a, b); }
+    __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s16x2_relu(a, b, c); }
+    __device__ static V add_max(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
+    __device__ static V max3(V a, V b, V c) { return __vimax3_s16x2(a, b, c); }
+    __device__ static V score(uint32_t lo, uint32_t hi, int b) { return pw_swr_score_pair(lo, hi, b); }
+};
+
+__device__ __forceinline__ uint32_t pw_swr_splat16(int32_t x) { return (uint32_t)(x & 0xffff) * 0x10001u; }
+
+/* One column through a thread's R rows: lo_words / hi_words are the profile words of this
+ * column's letters (the same for 32-bit lanes); f comes in as the first row's F and leaves as the
+ * next thread's; colmax receives the column's largest H (and 0); returns the last row's H. */
+template <class Ops, int R>
+__device__ __forceinline__ typename Ops::V pw_swr_column(typename Ops::V (&h)[R], typename Ops::V (&e)[R],
+                                                        typename Ops::V &f, typename Ops::V diag,
+                                                        typename Ops::V &colmax, const uint32_t *lo_words,
+                                                        const uint32_t *hi_words, typename Ops::V go,
+                                                        typename Ops::V minus_ge)
+{
+    typedef typename Ops::V V;
+    colmax = 0;
+#pragma unroll
+    for (int q = 0; q < R / 4; q++) {
+        const uint32_t wl = lo_words[q * 32], wh = hi_words[q * 32];
+#pragma unroll
+        for (int b = 0; b < 4; b++) {
+            const int r = 4 * q + b;
+            const V hn = Ops::max3_relu(Ops::add(diag, Ops::score(wl, wh, b)), e[r], f);
+            const V h_go = Ops::sub(hn, go);
+            e[r] = Ops::add_max(e[r], minus_ge, h_go);
+            f = Ops::add_max(f, minus_ge, h_go);
+            diag = h[r];
+            h[r] = hn;
+            if (b & 1) colmax = Ops::max3(colmax, h[r - 1], hn);
+        }
+    }
+    return h[R - 1];
+}
+
+/* A thread's best cell so far, in the caller's coordinates. */
+struct PwSwrBest {
+    int32_t score;
+    int32_t i, j;
+    __device__ bool takes(int32_t s, int32_t ci, int32_t cj) const
+    {
+        return s > score || (s == score && (ci < i || (ci == i && cj < j)));
+    }
+    __device__ void offer(int32_t s, int32_t ci, int32_t cj)
+    {
+        if (takes(s, ci, cj)) score = s, i = ci, j = cj;
+    }
+};
+
+/* A column whose largest H (of one lane: `half` 0 the low 16 bits, 1 the high, -1 32-bit lanes)
+ * reached the thread's best: its first row holding that H, if a real row, is offered. */
+template <int R, class V>
+__device__ __forceinline__ void pw_swr_offer(PwSwrBest &best, const V (&h)[R], int half, int32_t top, int row0,
+                                             int n, int col, int transposed)
+{
+    int found = -1;
+#pragma unroll
+    for (int r = R - 1; r >= 0; r--) {
+        const int32_t v = half < 0 ? (int32_t)h[r] : half ? (int32_t)(int16_t)((uint32_t)h[r] >> 16)
+                                                          : (int32_t)(int16_t)((uint32_t)h[r] & 0xffff);
+        if (v == top && row0 + r < n) found = r;
+    }
+    if (found < 0) return;
+    const int row = row0 + found;
+    best.offer(top, transposed ? col : row, transposed ? row : col);
+}
+
+/* The warp's best by pw_sw's rule into warp_best[w]. */
+__device__ __forceinline__ void pw_swr_publish_best(const pw_swr_args &a, int w, int k, PwSwrBest best)
+{
+    for (int d = 16; d > 0; d /= 2) {
+        const int32_t s = __shfl_xor_sync(PW_SWR_FULL, best.score, d), i = __shfl_xor_sync(PW_SWR_FULL, best.i, d),
+                      j = __shfl_xor_sync(PW_SWR_FULL, best.j, d);
+        best.offer(s, i, j);
+    }
+    if (k == 0) a.warp_best[w] = make_int4(best.score, best.i, best.j, 0);
+}
+
+/* Loads tile-row t's profile (letters x R/4 x 32 words) into this warp's shared copy; past the
+ * last tile-row, the padding letter's words everywhere. */
+template <int R>
+__device__ __forceinline__ void pw_swr_load_profile(const pw_swr_args &a, int t, int k, uint32_t *prof)
+{
+    const int words = a.letters * (R / 4) * 32;
+    for (int i = k; i < words; i += 32) prof[i] = t < a.tile_rows ? a.profile[(size_t)t * words + i] : 0x80808080u;
+}
+
+template <int R>
+__global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_kernel(pw_swr_args a)
+{
+    extern __shared__ uint32_t pw_swr_smem[];
+    const int k = threadIdx.x & 31, wb = threadIdx.x / 32;
+    const int w = blockIdx.x * PW_SWR_BLOCK_WARPS + wb, W = a.warps, m = a.m;
+    const unsigned span = (unsigned)m + 1;
+    const int32_t go = a.gap_open, minus_ge = -a.gap_extend;
+    PwSwrBest best = {0, INT32_MAX, INT32_MAX};
+    uint32_t *prof = pw_swr_smem + (size_t)wb * a.letters * (R / 4) * 32;
+    for (int t = w; t < a.tile_rows; t += W) {
+        const unsigned base = (unsigned)(t / W) * span; /* this round's counter values start here */
+        const bool has_above = t > 0, has_below = t + 1 < a.tile_rows, wrap = w == W - 1;
+        /* the row above: the previous tile-row's storage (a ring, or the whole-row buffer after a
+         * round's last warp), read at column & mask */
+        const int above_w = has_above ? (t - 1) % W : 0;
+        const unsigned above_base = has_above ? (unsigned)((t - 1) / W) * span : 0;
+        const bool above_full = has_above && above_w == W - 1;
+        const int2 *above = !has_above ? a.ring
+                            : above_full ? a.full + (size_t)(((t - 1) / W) % 2) * m
+                                         : a.ring + (size_t)above_w * PW_SWR_RING;
+        const int above_mask = above_full ? 0x7fffffff : PW_SWR_RING - 1;
+        int2 *below = wrap ? a.full + (size_t)((t / W) % 2) * m : a.ring + (size_t)w * PW_SWR_RING;
+        const int below_mask = wrap ? 0x7fffffff : PW_SWR_RING - 1;
+        /* the whole-row buffer of this round's parity was read by warp 0 a round ago: done? */
+        if (has_below && wrap && t / W >= 2 && !pw_swr_wait(a, k, nullptr, 0, &a.cons[0], base - 1)) return;
+        pw_swr_load_profile<R>(a, t, k, prof);
+        __syncwarp();
+        const int row0 = t * 32 * R + k * R;
+        int32_t h[R], e[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) h[r] = 0, e[r] = -go;
+        int32_t out_h = 0, out_f = -go, prev_up = 0;
+        /* thread 0 reads a column ahead: its letter and the row above's (H, F) */
+        uint32_t next = k == 0 && m > 0 ? a.b[0] : 0;
+        int2 pre = make_int2(0, -go);
+        for (int s = 0; s < m + 31; s++) {
+            if ((s & 31) == 0) { /* a chunk: publish, then wait for what the next 32 steps need */
+                if (k == 31 && has_below) pw_store_release_u32(&a.prod[w], base + (unsigned)min(m, max(0, s - 31)));
+                if (k == 0 && has_above) pw_store_release_u32(&a.cons[w], base + (unsigned)min(m, s));
+                /* thread 0 reads columns s .. s + 32 (one ahead); thread 31 writes s - 31 .. s, over
+                 * the ring's column s - RING */
+                const int free_from = s - PW_SWR_RING + 1;
+                if (!pw_swr_wait(a, k, has_above ? &a.prod[above_w] : nullptr, above_base + (unsigned)min(m, s + 33),
+                                 has_below && !wrap ? &a.cons[(w + 1) % W] : nullptr, base + (unsigned)max(0, free_from)))
+                    return;
+                if (k == 0 && has_above && s == 0) pre = __ldcg(&above[0]); /* the first column's */
+            }
+            const int j = s - k;
+            int32_t up = __shfl_up_sync(PW_SWR_FULL, out_h, 1), f = __shfl_up_sync(PW_SWR_FULL, out_f, 1);
+            const uint32_t letter = next;
+            next = __shfl_up_sync(PW_SWR_FULL, letter, 1);
+            if (k == 0) {
+                up = has_above ? pre.x : 0;
+                f = has_above ? pre.y : -go;
+                next = j + 1 < m ? a.b[j + 1] : 0;
+                if (has_above && j + 1 < m) pre = __ldcg(&above[(j + 1) & above_mask]);
+            }
+            if (j >= 0 && j < m) {
+                const uint32_t *words = prof + letter * ((R / 4) * 32) + k;
+                const int32_t diag = prev_up;
+                prev_up = up;
+                int32_t colmax;
+                out_h = pw_swr_column<PwSwr32, R>(h, e, f, diag, colmax, words, words, go, minus_ge);
+                out_f = f;
+                if (k == 31 && has_below) __stcg(&below[j & below_mask], make_int2(out_h, out_f));
+                if (colmax >= max(best.score, 1)) pw_swr_offer<R>(best, h, -1, colmax, row0, a.n, j, a.transposed);
+            }
+        }
+        if (k == 31 && has_below) pw_store_release_u32(&a.prod[w], base + (unsigned)m);
+        if (k == 0 && has_above) pw_store_release_u32(&a.cons[w], base + (unsigned)m);
+        __syncwarp();
+    }
+    pw_swr_publish_best(a, w, k, best);
+}
+
+/* Warp 0's row above at step-column c: the low halves from a round ago's high halves at
+ * step-column c + D (matrix column c), the high halves from this round's low halves at c - D
+ * (matrix column c - D); the border outside the matrix or in round 0. */
+__device__ __forceinline__ int2 pw_swr_wrap_above(const pw_swr_args &a, int r, int c, bool hi_real, int2 border)
+{
+    const int M = a.m + a.lag;
+    const int2 old = r > 0 && c + a.lag < M ? __ldcg(&a.full[(size_t)((r - 1) % 2) * M + c + a.lag]) : border;
+    /* (a high half past the last tile-row reads nothing: no warp makes the row above it) */
+    const int2 now = c - a.lag >= 0 && hi_real ? __ldcg(&a.full[(size_t)(r % 2) * M + c - a.lag]) : border;
+    return make_int2((int)__byte_perm((uint32_t)old.x, (uint32_t)now.x, 0x5432),
+                     (int)__byte_perm((uint32_t)old.y, (uint32_t)now.y, 0x5432));
+}
+
+template <int R>
+__global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_pairs_kernel(pw_swr_args a)
+{
+    extern __shared__ uint32_t pw_swr_smem[];
+    const int k = threadIdx.x & 31, wb = threadIdx.x / 32;
+    const int w = blockIdx.x * PW_SWR_BLOCK_WARPS + wb, W = a.warps, m = a.m, D = a.lag, M = m + D;
+    const int pad = a.letters - 1, words = a.letters * (R / 4) * 32;
+    const unsigned span = (unsigned)M + 1;
+    const uint32_t go = pw_swr_splat16(a.gap_open), minus_ge = pw_swr_splat16(-a.gap_extend),
+                   border = pw_swr_splat16(-a.gap_open);
+    const int2 border_pair = make_int2(0, (int)border);
+    uint32_t *prof_lo = pw_swr_smem + (size_t)wb * 2 * words, *prof_hi = prof_lo + words;
+    PwSwrBest best = {0, INT32_MAX, INT32_MAX};
+    uint32_t seen_max = 0; /* every H's largest, lane by lane: for the overflow check */
+    for (int r = 0; 2 * W * r + w < a.tile_rows; r++) {
+        const int tl = 2 * W * r + w, th = tl + W;
+        const unsigned base = (unsigned)r * span;
+        const bool has_below = tl + 1 < a.tile_rows, wrap = w == W - 1;
+        int2 *below = wrap ? a.full + (size_t)(r % 2) * M : a.ring + (size_t)w * PW_SWR_RING;
+        const int below_mask = wrap ? 0x7fffffff : PW_SWR_RING - 1;
+        const int2 *above = w > 0 ? a.ring + (size_t)(w - 1) * PW_SWR_RING : a.full;
+        /* the whole-row buffer of this round's parity was read by warp 0 a round ago: done? */
+        if (has_below && wrap && r >= 2 && !pw_swr_wait(a, k, nullptr, 0, &a.cons[0], base - 1)) return;
+        pw_swr_load_profile<R>(a, tl, k, prof_lo);
+        pw_swr_load_profile<R>(a, th, k, prof_hi);
+        __syncwarp();
+        const int row_lo = tl * 32 * R + k * R, row_hi = th * 32 * R + k * R;
+        uint32_t h[R], e[R];
+#pragma unroll
+        for (int q = 0; q < R; q++) h[q] = 0, e[q] = border;
+        uint32_t out_h = 0, out_f = border, prev_up = 0;
+        /* thread 0 reads a step-column ahead: both letters and the row above */
+        uint32_t next = 0;
+        if (k == 0) next = (m > 0 ? a.b[0] : pad) | (uint32_t)(D == 0 && m > 0 ? a.b[0] : pad) << 8;
+        int2 pre = border_pair;
+        for (int s = 0; s < M + 31; s++) {
+            if ((s & 31) == 0) {
+                if (k == 31 && has_below) pw_store_release_u32(&a.prod[w], base + (unsigned)min(M, max(0, s - 31)));
+                if (k == 0) pw_store_release_u32(&a.cons[w], base + (unsigned)min(M, s));
+                const int free_from = s - PW_SWR_RING + 1;
+                /* thread 0: warp w - 1 this round, or (warp 0) warp W - 1 this round D back (which
+                 * also means its last round is complete), else warp W - 1 a round ago D ahead */
+                const unsigned *p0 = nullptr;
+                unsigned need0 = 0;
+                if (w > 0) p0 = &a.prod[w - 1], need0 = base + (unsigned)min(M, s + 33);
+                else if (s + 33 - D > 0 && th < a.tile_rows) p0 = &a.prod[W - 1], need0 = base + (unsigned)min(M, s + 33 - D);
+                else if (r > 0) p0 = &a.prod[W - 1], need0 = base - span + (unsigned)min(M, s + 33 + D);
+                if (!pw_swr_wait(a, k, p0, need0, has_below && !wrap ? &a.cons[w + 1] : nullptr,
+                                 base + (unsigned)max(0, free_from)))
+                    return;
+                if (k == 0 && s == 0)
+                    pre = w > 0 ? __ldcg(&above[0]) : pw_swr_wrap_above(a, r, 0, th < a.tile_rows, border_pair);
+            }
+            const int c = s - k; /* this thread's step-column */
+            uint32_t up = __shfl_up_sync(PW_SWR_FULL, out_h, 1), f = __shfl_up_sync(PW_SWR_FULL, out_f, 1);
+            const uint32_t letters = next;
+            next = __shfl_up_sync(PW_SWR_FULL, letters, 1);
+            if (k == 0) {
+                up = (uint32_t)pre.x;
+                f = (uint32_t)pre.y;
+                const int lo = c + 1, hi = c + 1 - D;
+                next = (lo < m ? a.b[lo] : pad) | (uint32_t)(hi >= 0 && hi < m ? a.b[hi] : pad) << 8;
+                if (c + 1 < M)
+                    pre = w > 0 ? __ldcg(&above[(c + 1) & (PW_SWR_RING - 1)])
+                                : pw_swr_wrap_above(a, r, c + 1, th < a.tile_rows, border_pair);
+            }
+            if (c >= 0 && c < M) {
+                const uint32_t *lo_words = prof_lo + (letters & 0xff) * ((R / 4) * 32) + k;
+                const uint32_t *hi_words = prof_hi + (letters >> 8) * ((R / 4) * 32) + k;
+                const uint32_t diag = prev_up;
+                prev_up = up;
+                uint32_t colmax;
+                out_h = pw_swr_column<PwSwrPairs, R>(h, e, f, diag, colmax, lo_words, hi_words, go, minus_ge);
+                out_f = f;
+                if (k == 31 && has_below) __stcg(&below[c & below_mask], make_int2((int)out_h, (int)out_f));
+                seen_max = __vmaxs2(seen_max, colmax);
+                if (__vcmpges2(colmax, pw_swr_splat16(max(best.score, 1)))) { /* a lane reached the best */
+                    const int32_t lo = (int16_t)(colmax & 0xffff), hi = (int16_t)(colmax >> 16);
+                    if (lo >= max(best.score, 1) && c < m)
+                        pw_swr_offer<R>(best, h, 0, lo, row_lo, a.n, c, a.transposed);
+                    if (hi >= max(best.score, 1) && c - D >= 0 && c - D < m)
+                        pw_swr_offer<R>(best, h, 1, hi, row_hi, a.n, c - D, a.transposed);
+                }
+            }
+        }
+        if (k == 31 && has_below) pw_store_release_u32(&a.prod[w], base + (unsigned)M);
+        if (k == 0) pw_store_release_u32(&a.cons[w], base + (unsigned)M);
+        __syncwarp();
+    }
+    for (int d = 16; d > 0; d /= 2) seen_max = __vmaxs2(seen_max, __shfl_xor_sync(PW_SWR_FULL, seen_max, d));
+    const int top = max((int)(int16_t)(seen_max & 0xffff), (int)(int16_t)(seen_max >> 16));
+    if (k == 0 && top > a.limit16) atomicExch(a.overflow, 1);
+    pw_swr_publish_best(a, w, k, best);
+}
+
+/* The profile: word ((t letters + c) R/4 + q) 32 + k holds, byte b, the score of row
+ * t 32 R + k R + 4 q + b against letter c (-128 for the padding letter and rows past n).
+ * table: [a's letter][b's letter], alphabet = letters - 1. */
+template <int R>
+__global__ void pw_swr_profile_kernel(const uint8_t *a, int n, const int32_t *table, int letters, int tile_rows,
+                                      uint32_t *profile)
+{
+    const int64_t words = (int64_t)tile_rows * letters * (R / 4) * 32;
+    for (int64_t x = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; x < words; x += (int64_t)gridDim.x * blockDim.x) {
+        const int k = (int)(x % 32), q = (int)(x / 32 % (R / 4)), c = (int)(x / (32 * (R / 4)) % letters);
+        const int64_t t = x / (32 * (R / 4) * letters);
+        uint32_t word = 0;
+        for (int b = 0; b < 4; b++) {
+            const int64_t row = t * 32 * R + k * R + 4 * q + b;
+            const int s = c == letters - 1 || row >= n ? -128 : table[a[row] * (letters - 1) + c];
+            word |= (uint32_t)(s & 0xff) << (8 * b);
+        }
+        profile[x] = word;
+    }
+}
+
+#endif

@@ -1,0 +1,224 @@
+/*
+ * sw_warp_rows.cu - the host side of the warp-a-tile-row SW engine (device/sw_warp_rows_proc.cuh):
+ * when it takes a pair, its shape (which sequence runs down the rows, 16-bit pairs or 32-bit
+ * lanes, how many warps), the profile, the runs and the end cell.
+ *
+ * The shape, from bench/sw_warp_rows_sweep.sh and _probe.sh on an H200 (docs/PERFORMANCE.md):
+ *  - The longer sequence down the rows: more tile-rows, so rounds of warps come out fuller (the
+ *    genome pair: 5.97 s this way against 7.1-7.7 s the other).
+ *  - Rounds: warps take tile-rows in rounds of W; a round with a few tile-rows left costs about
+ *    as much as a full one, so W is the fewest warps that need no more rounds than the whole GPU.
+ *  - An SM runs its warps' column steps at its best from about 16 warps on (8 warps: 20% less), so
+ *    a pair is taken when its first round gives 16 warps an SM: 2/3 of the three blocks of 8 warps
+ *    an SM fit; the tile engines run the smaller ones (262144^2 has 683 tile-rows of 384: the tile
+ *    engines' 1.1 TCUPS there against 0.57).
+ *  - 16-bit pairs (two tile-rows a warp) where DPX is in hardware (sm_90) and the pair has the
+ *    tile-rows for them, else 32-bit lanes; a pairs run whose values may have wrapped is run again
+ *    with 32-bit lanes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sw_warp_rows.h"
+#include "device/sw_warp_rows_proc.cuh"
+#include "device_buffer.cuh"
+#include "launch.h"
+
+#define SWR_R 12 /* rows a thread (the sweep: 12 ahead of 8, 16 and 20 on the genome pair) */
+#define SWR_ROWS (32 * SWR_R)
+
+pw_sw_engine_ask pw_sw_engine_ask_read(void)
+{
+    const char *v = getenv("PEERWAVE_SW_ENGINE");
+    if (!v || !*v) return PW_SW_ENGINE_AUTO;
+    if (!strcmp(v, "rows")) return PW_SW_ENGINE_ROWS;
+    if (!strcmp(v, "rows32")) return PW_SW_ENGINE_ROWS32;
+    if (!strcmp(v, "tiles")) return PW_SW_ENGINE_TILES;
+    return PW_SW_ENGINE_AUTO;
+}
+
+/* One kernel's launch on the args: the kernel's seconds added to *seconds. */
+static pw_status swr_launch(const void *kernel, pw_swr_args args, int grid, size_t smem, cudaStream_t s,
+                            double *seconds)
+{
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    pw_status st = pw_from_cuda(cudaEventCreate(&e0));
+    PW_THEN(st, pw_from_cuda(cudaEventCreate(&e1)));
+    PW_THEN(st, pw_from_cuda(cudaEventRecord(e0, s)));
+    void *params[] = {&args};
+    PW_THEN(st, pw_from_cuda(cudaLaunchCooperativeKernel(kernel, dim3(grid), dim3(PW_SWR_THREADS), params, smem, s)));
+    PW_THEN(st, pw_from_cuda(cudaEventRecord(e1, s)));
+    PW_THEN(st, pw_from_cuda(cudaEventSynchronize(e1)));
+    float ms = 0;
+    PW_THEN(st, pw_from_cuda(cudaEventElapsedTime(&ms, e0, e1)));
+    if (st == PW_OK) *seconds += ms / 1e3;
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    return st;
+}
+
+/* The shape of a run: warps, blocks, lanes. */
+struct swr_shape {
+    int pairs;
+    int grid, warps, available_blocks;
+    int64_t most_blocks; /* of either lane width: the buffers' size, so a rerun fits them */
+    int64_t tile_rows, rounds, lag;
+    size_t smem;
+};
+
+/* The blocks of 8 warps that run tile_rows with per_warp tile-rows a warp a round in as few
+ * rounds as the whole GPU (max_grid blocks) needs. */
+static void swr_balance(swr_shape *sh, int64_t max_grid, int per_warp)
+{
+    const int64_t most = max_grid * PW_SWR_BLOCK_WARPS * per_warp;
+    sh->rounds = (sh->tile_rows + most - 1) / most;
+    const int64_t warps = (sh->tile_rows + per_warp * sh->rounds - 1) / (per_warp * sh->rounds);
+    sh->grid = (int)((warps + PW_SWR_BLOCK_WARPS - 1) / PW_SWR_BLOCK_WARPS);
+    sh->warps = sh->grid * PW_SWR_BLOCK_WARPS;
+    sh->lag = per_warp == 2 ? 64 * (int64_t)sh->warps + 256 : 0; /* (sw_warp_rows_proc.cuh: D) */
+}
+
+/* The shape for rows x cols, or PW_ERR_UNSUPPORTED. */
+static pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, int64_t rows, int64_t cols, int letters,
+                            swr_shape *sh)
+{
+    int sms = 0, coop = 0, major = 0;
+    pw_status st = pw_from_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device));
+    PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, plan->device)));
+    PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, plan->device)));
+    if (st != PW_OK) return st;
+    if (!coop) return PW_ERR_UNSUPPORTED;
+    sh->tile_rows = (rows + SWR_ROWS - 1) / SWR_ROWS;
+    const size_t words = (size_t)letters * (SWR_R / 4) * 32 * sizeof(uint32_t) * PW_SWR_BLOCK_WARPS;
+    int per_sm32 = 0, per_sm16 = 0;
+    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm32, pw_swr_kernel<SWR_R>,
+                                                                            PW_SWR_THREADS, words)));
+    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm16, pw_swr_pairs_kernel<SWR_R>,
+                                                                            PW_SWR_THREADS, 2 * words)));
+    if (st != PW_OK) return st;
+    int64_t max_grid32 = (int64_t)sms * per_sm32, max_grid16 = (int64_t)sms * per_sm16;
+    if (plan->workers > 0) { /* the block cap (pw_options.max_blocks) */
+        max_grid32 = max_grid32 < plan->workers ? max_grid32 : plan->workers;
+        max_grid16 = max_grid16 < plan->workers ? max_grid16 : plan->workers;
+    }
+    if (max_grid32 < 1 || max_grid16 < 1) return PW_ERR_UNSUPPORTED;
+    /* 2/3 of the full grid's warps: 16 an SM at three blocks of 8 */
+    const int64_t fill32 = 2 * max_grid32 * PW_SWR_BLOCK_WARPS / 3, fill16 = 2 * (2 * max_grid16 * PW_SWR_BLOCK_WARPS / 3);
+    const bool forced = ask == PW_SW_ENGINE_ROWS || ask == PW_SW_ENGINE_ROWS32;
+    sh->pairs = ask != PW_SW_ENGINE_ROWS32 && major >= 9 && (forced || sh->tile_rows >= fill16);
+    if (!forced && !sh->pairs && sh->tile_rows < fill32) return PW_ERR_UNSUPPORTED;
+    sh->available_blocks = (int)(sh->pairs ? max_grid16 : max_grid32);
+    sh->most_blocks = max_grid16 > max_grid32 ? max_grid16 : max_grid32;
+    sh->smem = sh->pairs ? 2 * words : words;
+    swr_balance(sh, sh->pairs ? max_grid16 : max_grid32, sh->pairs ? 2 : 1);
+    const int64_t span = cols + sh->lag + 1;
+    if (rows > INT32_MAX - SWR_ROWS || span > INT32_MAX / 2 || (sh->rounds + 1) * span >= ((int64_t)1 << 32))
+        return PW_ERR_UNSUPPORTED;
+    return PW_OK;
+}
+
+/* The 32-bit lanes' shape for the same pair, after a pairs run overflowed. */
+static pw_status swr_unpair(const pw_plan *plan, int64_t rows, int64_t cols, int letters, swr_shape *sh)
+{
+    return swr_choose(plan, PW_SW_ENGINE_ROWS32, rows, cols, letters, sh);
+}
+
+pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const uint8_t *da, int64_t n,
+                                          const uint8_t *db, int64_t m, const int32_t *scores, int alphabet,
+                                int32_t gap_open, int32_t gap_extend, int32_t *score, int64_t *end_a,
+                                          int64_t *end_b, pw_run_info *info)
+{
+    if (ask == PW_SW_ENGINE_TILES || n < 1 || m < 1 || alphabet < 1 || alphabet + 1 > PW_SWR_MAX_LETTERS ||
+        gap_open < 0 || gap_extend < 0 || gap_open > (1 << 14) || gap_extend > (1 << 14))
+        return PW_ERR_UNSUPPORTED;
+    int32_t top = 0;
+    for (int k = 0; k < alphabet * alphabet; k++) {
+        if (scores[k] < -127 || scores[k] > 127) return PW_ERR_UNSUPPORTED;
+        top = scores[k] > top ? scores[k] : top;
+    }
+    const int letters = alphabet + 1;
+    /* the longer sequence down the rows (the caller's coordinates come back through `transposed`) */
+    const int transposed = n < m;
+    const uint8_t *row_seq = transposed ? db : da, *col_seq = transposed ? da : db;
+    const int64_t rows = transposed ? m : n, cols = transposed ? n : m;
+    swr_shape sh;
+    pw_status st = swr_choose(plan, ask, rows, cols, letters, &sh);
+    if (st != PW_OK) return st;
+
+    cudaStream_t s = pw_plan_stream(plan);
+    const int64_t max_warps = sh.most_blocks * PW_SWR_BLOCK_WARPS;
+    const int64_t max_span = cols + 64 * max_warps + 256 + 1; /* (the pairs' lag at most) */
+    const size_t profile_words = (size_t)sh.tile_rows * letters * (SWR_R / 4) * 32;
+    st = pw_cuda_reserve((double)profile_words * 4 + (double)max_warps * (PW_SWR_RING * 8 + 32) +
+                         2.0 * (double)max_span * 8 + 64);
+    if (st != PW_OK) return st;
+    pw_device_buffer<uint32_t> profile(s), prod(s), cons(s);
+    pw_device_buffer<int32_t> table(s);
+    pw_device_buffer<int2> ring(s), full(s);
+    pw_device_buffer<int4> warp_best(s);
+    pw_device_buffer<int> flags(s); /* overflow, error */
+    PW_THEN(st, profile.alloc(profile_words));
+    PW_THEN(st, table.upload(scores, (size_t)alphabet * alphabet));
+    PW_THEN(st, ring.alloc((size_t)max_warps * PW_SWR_RING));
+    PW_THEN(st, full.alloc(2 * (size_t)max_span));
+    PW_THEN(st, prod.alloc((size_t)max_warps));
+    PW_THEN(st, cons.alloc((size_t)max_warps));
+    PW_THEN(st, warp_best.alloc((size_t)max_warps));
+    PW_THEN(st, flags.alloc(2));
+    if (st != PW_OK) return st;
+    pw_swr_profile_kernel<SWR_R><<<1024, 256, 0, s>>>(row_seq, (int)rows, table.ptr, letters, (int)sh.tile_rows,
+                                                      profile.ptr);
+    st = pw_from_cuda(cudaGetLastError());
+
+    double seconds = 0;
+    int flag[2] = {0, 0};
+    for (int attempt = 0; st == PW_OK; attempt++) {
+        PW_THEN(st, pw_from_cuda(cudaMemsetAsync(prod.ptr, 0, sizeof(unsigned) * (size_t)sh.warps, s)));
+        PW_THEN(st, pw_from_cuda(cudaMemsetAsync(cons.ptr, 0, sizeof(unsigned) * (size_t)sh.warps, s)));
+        PW_THEN(st, pw_from_cuda(cudaMemsetAsync(flags.ptr, 0, 2 * sizeof(int), s)));
+        pw_swr_args args = {profile.ptr, col_seq, (int)sh.tile_rows, (int)rows, (int)cols, letters, gap_open,
+                            gap_extend, sh.warps, (int)sh.lag, ring.ptr, full.ptr, prod.ptr, cons.ptr, transposed,
+                            32767 - top, flags.ptr, warp_best.ptr, flags.ptr + 1,
+                            plan->watchdog_ns ? plan->watchdog_ns : PW_CUDA_WATCHDOG_NS};
+        const void *kernel = sh.pairs ? (const void *)pw_swr_pairs_kernel<SWR_R> : (const void *)pw_swr_kernel<SWR_R>;
+        PW_THEN(st, swr_launch(kernel, args, sh.grid, sh.smem, s, &seconds));
+        PW_THEN(st, flags.download(flag, 2));
+        if (st != PW_OK) break;
+        if (flag[1]) {
+            pw_set_error_detail("the SW warp-rows engine saw no progress for the watchdog interval");
+            st = PW_ERR_TIMEOUT;
+            break;
+        }
+        if (!(sh.pairs && flag[0])) break;
+        st = swr_unpair(plan, rows, cols, letters, &sh); /* 16 bits may have wrapped: 32-bit lanes */
+    }
+    if (st != PW_OK) return st;
+    int4 *bests = (int4 *)malloc(sizeof(int4) * (size_t)sh.warps);
+    if (!bests) return PW_ERR_OUT_OF_MEMORY;
+    st = warp_best.download(bests, (size_t)sh.warps);
+    if (st == PW_OK) { /* pw_sw's rule: the best score, then the smallest row, then column */
+        int32_t bs = 0, bi = INT32_MAX, bj = INT32_MAX;
+        for (int w = 0; w < sh.warps; w++) {
+            const int4 b = bests[w];
+            if (b.x > bs || (b.x == bs && b.x > 0 && (b.y < bi || (b.y == bi && b.z < bj)))) bs = b.x, bi = b.y, bj = b.z;
+        }
+        *score = bs;
+        *end_a = bs > 0 ? bi : -1;
+        *end_b = bs > 0 ? bj : -1;
+    }
+    free(bests);
+    if (st == PW_OK && info) {
+        info->backend = PW_BACKEND_CUDA;
+        info->strategy = PW_STRATEGY_PEER;
+        info->shape = PW_TILE_HYPER;
+        info->tile_h = SWR_ROWS;
+        info->tile_w = 32;
+        info->threads = sh.grid;
+        info->threads_available = sh.available_blocks;
+        info->skew = 0;
+        info->cells += n * m;
+        info->seconds += seconds;
+        info->lane_bits = sh.pairs ? 16 : 32;
+    }
+    return st;
+}

@@ -1,0 +1,26 @@
+/*
+ * sw_warp_rows.h - Smith-Waterman-Gotoh on one long pair with a warp a tile-row (device/
+ * sw_warp_rows_proc.cuh), for linear_apps.cu's SW scan.
+ */
+#ifndef PW_CUDA_SW_WARP_ROWS_H
+#define PW_CUDA_SW_WARP_ROWS_H
+
+#include <stdint.h>
+#include "../core/plan.h"
+
+/* What PEERWAVE_SW_ENGINE asks: the library's choice (unset), rows (this engine wherever it can
+ * run: 16-bit pairs on DPX hardware, 32-bit lanes after an overflow or elsewhere), rows32 (this
+ * engine with 32-bit lanes only) or tiles (never this engine). */
+typedef enum pw_sw_engine_ask { PW_SW_ENGINE_AUTO = 0, PW_SW_ENGINE_ROWS, PW_SW_ENGINE_ROWS32, PW_SW_ENGINE_TILES } pw_sw_engine_ask;
+pw_sw_engine_ask pw_sw_engine_ask_read(void);
+
+/* The best score and its end cell (pw_sw's rule) of the encoded device sequences da (n) x db (m),
+ * or PW_ERR_UNSUPPORTED (nothing run, nothing reported) where this engine does not take the run:
+ * an alphabet of more than 7 letters, a score outside -127..127, gaps past 2^20, a grid without
+ * cooperative launch, a pair too short to fill the GPU (unless `ask` is rows or rows32), or one
+ * too large for its 32-bit counters.  info: the kernels' seconds, the cells, lane_bits. */
+pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const uint8_t *da, int64_t n,
+                               const uint8_t *db, int64_t m, const int32_t *scores, int alphabet, int32_t gap_open,
+                               int32_t gap_extend, int32_t *score, int64_t *end_a, int64_t *end_b, pw_run_info *info);
+
+#endif

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# tests/gpu/sw_rows.sh - SW's warp-rows engine in one device call: build peerwave and
+# test_sw_rows, the engine forced on random shapes against the CPU (with the long automatic case),
+# then the whole-genome pair (carry .bench-data) with the library's own choice against the tile
+# engines (PEERWAVE_SW_ENGINE=tiles): score, end cell, kernel seconds, lanes.
+#   PW_COMMIT=$(git rev-parse --short HEAD) bash tests/gpu/sw_rows.sh
+set -u
+out=${OUT:-/tmp/pw-sw-rows}
+mkdir -p "$out"
+cd "$(dirname "$0")/../.."
+. tests/gpu/device_lib.sh
+PW_BUILD_TARGETS=${PW_BUILD_TARGETS:-"peerwave_cli test_sw_rows"} pw_begin
+PW_SW_ROWS_LARGE=1 timeout 240 ./build-gpu/tests/test_sw_rows > "$out/test_sw_rows.log" 2>&1
+summary "test_sw_rows: rc=$? $(tail -2 "$out/test_sw_rows.log" | tr '\n' ' ')"
+grep FAIL "$out/test_sw_rows.log" | head -10 | tee -a "$out/summary.txt"
+if [ -f .bench-data/kmer_test_data.tar.gz ]; then
+  tar xzf .bench-data/kmer_test_data.tar.gz -C "$out" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
+  g1=$out/GCF_000195855.1_ASM19585v1_genomic.fna g2=$out/GCF_000195955.2_ASM19595v2_genomic.fna
+  for scores in "1 -3 5 2" "2 -3 5 2"; do
+    set -- $scores
+    for engine in "" tiles; do
+      f="$out/genomes_${1}_${2}_${engine:-auto}.txt"
+      PEERWAVE_SW_ENGINE=$engine timeout 150 ./build-gpu/peerwave sw --backend cuda \
+        --match $1 --mismatch $2 --gap-open $3 --gap-extend $4 "$g1" "$g2" > "$f" 2>&1
+      summary "genomes $scores ${engine:-auto}: rc=$? $(grep -E '^(score|end_a|end_b|seconds|gcups|tile_h|lane_bits):' "$f" | tr '\n' ' ')"
+    done
+  done
+  rm -f "$g1" "$g2"
+fi
+echo "==== summary"
+cat "$out/summary.txt"

@@ -1,0 +1,191 @@
+/*
+ * test_sw_rows.c - SW's warp-rows engine (src/cuda/sw_warp_rows.cu: a warp a tile-row of 384 rows,
+ * 16-bit pairs of tile-rows or 32-bit lanes) against the CPU, forced on with PEERWAVE_SW_ENGINE
+ * (the library takes it by itself only for pairs of about a million rows and more): score and end
+ * cell bit-exact on awkward shapes (1 x N, N x 1, primes, around 384 and 768), both orientations
+ * (the longer sequence runs down the rows), one or two blocks (several rounds of warps, the
+ * whole-row buffers between them), ties (a motif planted many times: the smallest row, then
+ * column), scores past 16 bits (the pairs must be run again with 32-bit lanes), and the runs it
+ * must leave to the tile engines.  Exits 77 (CTest SKIP) without a GPU.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../test_util.h"
+
+static const char dna[] = "ACGT";
+
+/* b: a copy of a with 1 letter in 12 changed, or random (related = 0) */
+static void make_pair(char *a, int64_t n, char *b, int64_t m, int related)
+{
+    for (int64_t k = 0; k < n; k++) a[k] = dna[test_rand() % 4];
+    for (int64_t k = 0; k < m; k++)
+        b[k] = related && k < n && test_rand() % 12 ? a[(k + 5) % n] : dna[test_rand() % 4];
+}
+
+/* A motif planted `times` times in each: equal best scores in many cells. */
+static void plant_motif(char *a, int64_t n, char *b, int64_t m, int times)
+{
+    static const char motif[] = "GATTACACATTAGGCCATGA";
+    for (int c = 0; c < times && n > 20 && m > 20; c++) {
+        memcpy(a + test_range(0, n - 21), motif, 20);
+        memcpy(b + test_range(0, m - 21), motif, 20);
+    }
+}
+
+static int cases;
+
+/* One comparison; `engine`: the engine that must have run (1 warp-rows, 0 a tile engine, -1 any),
+ * bits: the lanes it must have used (0: any). */
+static void compare(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *p, const pw_options *gpu,
+                    int engine, int bits, const char *what)
+{
+    pw_options cpu;
+    pw_options_init(&cpu);
+    cpu.backend = PW_BACKEND_CPU;
+    cpu.strategy = n * m > 20000000 ? PW_STRATEGY_PEER : PW_STRATEGY_SEQUENTIAL;
+    pw_sw_result r, g;
+    const pw_status s1 = pw_sw(a, n, b, m, p, &cpu, &r), s2 = pw_sw(a, n, b, m, p, gpu, &g);
+    const int rows_ran = s2 == PW_OK && g.info.tile_h == 384 && g.info.tile_w == 32;
+    CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.end_a == g.end_a && r.end_b == g.end_b,
+          "%s %" PRId64 "x%" PRId64 " %d/%d/%d/%d blocks %d: cpu %d (%" PRId64 ",%" PRId64 ") gpu %d (%" PRId64
+          ",%" PRId64 ") status %d %d",
+          what, n, m, p->match, p->mismatch, p->gap_open, p->gap_extend, gpu->max_blocks, r.score, r.end_a, r.end_b,
+          g.score, g.end_a, g.end_b, s1, s2);
+    CHECK(engine < 0 || rows_ran == engine, "%s %" PRId64 "x%" PRId64 ": the warp-rows engine %s (h %d, w %" PRId64 ")",
+          what, n, m, rows_ran ? "ran" : "did not run", g.info.tile_h, g.info.tile_w);
+    CHECK(!bits || !rows_ran || g.info.lane_bits == bits, "%s %" PRId64 "x%" PRId64 ": %d-bit lanes, not %d", what, n,
+          m, g.info.lane_bits, bits);
+    cases++;
+}
+
+static void random_params(pw_sw_params *p)
+{
+    pw_sw_params_init(p);
+    p->match = (int)test_range(1, 3);
+    p->mismatch = -(int)test_range(1, 4);
+    p->gap_open = (int)test_range(1, 6);
+    p->gap_extend = test_rand() % 2 ? p->gap_open : (int)test_range(1, p->gap_open); /* linear or affine */
+}
+
+/* Random shapes under PEERWAVE_SW_ENGINE=ask (rows: 16-bit pairs where DPX is, rows32) */
+static void shape_cases(const char *ask, int bits)
+{
+    static const int64_t sizes[] = {1, 2, 31, 383, 384, 385, 767, 769, 1031, 2047, 4099, 6007, 12289};
+    const int count = (int)(sizeof sizes / sizeof sizes[0]);
+    setenv("PEERWAVE_SW_ENGINE", ask, 1);
+    for (int k = 0; k < 40; k++) {
+        int64_t n = k < count ? sizes[k] : sizes[test_rand() % count] + test_range(0, 500);
+        int64_t m = sizes[test_rand() % count] + test_range(0, 3000);
+        if (k % 2) { /* the other orientation: rows shorter than columns */
+            const int64_t t = n;
+            n = m, m = t;
+        }
+        pw_options gpu;
+        pw_options_init(&gpu);
+        gpu.backend = PW_BACKEND_CUDA;
+        /* one or two blocks (8 or 16 warps): several rounds once there are 3072+ rows */
+        gpu.max_blocks = k % 3 == 2 ? (int)test_range(1, 2) : 0;
+        if (gpu.max_blocks) n += 2 * 8 * gpu.max_blocks * 384 * 2 + test_range(0, 383);
+        char *a = malloc((size_t)n), *b = malloc((size_t)m);
+        make_pair(a, n, b, m, (int)(test_rand() % 2));
+        if (k % 5 == 4) plant_motif(a, n, b, m, 6);
+        pw_sw_params p;
+        random_params(&p);
+        compare(a, n, b, m, &p, &gpu, 1, bits, ask);
+        free(a);
+        free(b);
+    }
+}
+
+int main(void)
+{
+    test_seed(2811);
+    pw_options probe;
+    pw_options_init(&probe);
+    probe.backend = PW_BACKEND_CUDA;
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_sw_result res;
+    pw_status st = pw_sw("ACGT", 4, "ACGT", 4, &p, &probe, &res);
+    if (st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED) {
+        printf("SKIP: no CUDA device (%s)\n", pw_status_str(st));
+        return 77;
+    }
+    shape_cases("rows32", 32);
+    shape_cases("rows", 0); /* (16-bit pairs where DPX is in hardware, else 32-bit lanes) */
+
+    /* Past 16 bits: equal sequences of 20000 at match 2 score 40000; the pairs flag it and the run
+     * is made again with 32-bit lanes (forced rows: the pairs first wherever DPX is). */
+    setenv("PEERWAVE_SW_ENGINE", "rows", 1);
+    {
+        const int64_t n = 20000;
+        char *a = malloc((size_t)n), *b = malloc((size_t)n);
+        make_pair(a, n, b, n, 0);
+        memcpy(b, a, (size_t)n);
+        pw_sw_params q;
+        pw_sw_params_init(&q);
+        q.match = 2, q.mismatch = -3, q.gap_open = 5, q.gap_extend = 2;
+        pw_options gpu;
+        pw_options_init(&gpu);
+        gpu.backend = PW_BACKEND_CUDA;
+        compare(a, n, b, n, &q, &gpu, 1, 32, "past 16 bits");
+        /* a related pair that passes 16 bits only in its second half */
+        for (int64_t k = n / 2; k < n; k++) b[k] = test_rand() % 16 ? a[k] : dna[test_rand() % 4];
+        compare(a, n, b, n, &q, &gpu, 1, 0, "past 16 bits, related");
+        free(a);
+        free(b);
+    }
+    /* Runs the engine leaves to the tile engines: protein (more letters than its profile holds),
+     * block pruning, another strategy; and (no PEERWAVE_SW_ENGINE) a pair too short to fill the GPU. */
+    {
+        const int64_t n = 3000, m = 2500;
+        char *a = malloc((size_t)n), *b = malloc((size_t)m);
+        static const char protein[] = "ARNDCQEGHILKMFPSTWYV";
+        for (int64_t k = 0; k < n; k++) a[k] = protein[test_rand() % 20];
+        for (int64_t k = 0; k < m; k++) b[k] = k < n && test_rand() % 3 ? a[k] : protein[test_rand() % 20];
+        pw_sw_params q;
+        pw_sw_params_init(&q);
+        q.scoring = PW_SCORING_MATRIX;
+        q.matrix = pw_matrix_by_name("BLOSUM62");
+        q.gap_open = 11, q.gap_extend = 1;
+        pw_options gpu;
+        pw_options_init(&gpu);
+        gpu.backend = PW_BACKEND_CUDA;
+        compare(a, n, b, m, &q, &gpu, 0, 0, "protein");
+        make_pair(a, n, b, m, 1);
+        random_params(&q);
+        gpu.sw_prune = 1;
+        compare(a, n, b, m, &q, &gpu, 0, 0, "pruned");
+        gpu.sw_prune = 0;
+        gpu.strategy = PW_STRATEGY_GLOBAL_BARRIER;
+        compare(a, n, b, m, &q, &gpu, 0, 0, "barrier");
+        gpu.strategy = PW_STRATEGY_PEER;
+        unsetenv("PEERWAVE_SW_ENGINE");
+        compare(a, n, b, m, &q, &gpu, 0, 0, "automatic, short");
+        setenv("PEERWAVE_SW_ENGINE", "tiles", 1);
+        compare(a, n, b, m, &q, &gpu, 0, 0, "tiles asked");
+        free(a);
+        free(b);
+    }
+    /* The library's own choice on a pair long enough (PW_SW_ROWS_LARGE=1: 1.2 M x 0.3 M, about a
+     * minute of CPU threads): the engine must take it by itself. */
+    if (getenv("PW_SW_ROWS_LARGE")) {
+        unsetenv("PEERWAVE_SW_ENGINE");
+        const int64_t n = 1200000, m = 300000;
+        char *a = malloc((size_t)n), *b = malloc((size_t)m);
+        make_pair(a, n, b, m, 1);
+        plant_motif(a, n, b, m, 20);
+        pw_sw_params q;
+        random_params(&q);
+        pw_options gpu;
+        pw_options_init(&gpu);
+        gpu.backend = PW_BACKEND_CUDA;
+        compare(a, n, b, m, &q, &gpu, 1, 0, "automatic, long");
+        free(a);
+        free(b);
+    }
+    printf("%d cases\n", cases);
+    return test_finish();
+}
