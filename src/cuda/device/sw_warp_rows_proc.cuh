@@ -37,7 +37,8 @@
  * low half this round, D columns back).  Warp W - 1 lags warp 0 by 64 columns a warp or more when
  * it must (each reads the row above 33 ahead, published every 32 steps), so D = 64 W + 256 keeps
  * warp 0 from waiting on a warp that waits on it.  Scores past 16 bits wrap: a value above
- * limit16 sets *overflow and the host reruns with 32-bit lanes.
+ * limit16 sets *overflow, every warp leaves within 1024 columns, and the host runs the pair again
+ * with 32-bit lanes.
  *
  * The end cell: a thread keeps its best (score, row, column) in the caller's coordinates (the
  * host may give the longer sequence the rows: `transposed`), ties to the smallest row, then the
@@ -74,7 +75,7 @@ struct pw_swr_args {
     unsigned *prod, *cons;   /* [W]; rounds x (m + lag + 1) stays below 2^32 (the host checks) */
     int transposed;          /* our rows are the caller's columns */
     int limit16;             /* pairs: a value above this may have wrapped (*overflow set) */
-    int *overflow;
+    int *overflow;           /* (also looked at by the waits: set, every warp leaves) */
     int4 *warp_best;         /* [W]: a warp's best (score, caller's row, caller's column) */
     int *error;              /* PW_CUDA_ERROR_TIMEOUT: every warp leaves */
     long long watchdog_ns;
@@ -98,7 +99,7 @@ __device__ __forceinline__ bool pw_swr_wait(const pw_swr_args &a, int k, const u
             checked = seen;
             const long long now = __shfl_sync(PW_SWR_FULL, pw_globaltimer(), 0);
             if (polls == 0 || moved) since = now;
-            int error = k == 0 ? *(volatile int *)a.error : 0;
+            int error = k == 0 ? *(volatile int *)a.error | *(volatile int *)a.overflow : 0;
             if (!error && now - since > a.watchdog_ns) {
                 if (k == 0) atomicExch(a.error, PW_CUDA_ERROR_TIMEOUT);
                 error = 1;
@@ -107,6 +108,13 @@ __device__ __forceinline__ bool pw_swr_wait(const pw_swr_args &a, int k, const u
         }
         __nanosleep(64);
     }
+}
+
+/* Every 1024 step-columns: has a warp seen a value past 16 bits (the pairs' run is then over)? */
+__device__ __forceinline__ bool pw_swr_stopped(const pw_swr_args &a, int k, int s)
+{
+    if (s & 1023) return false;
+    return __shfl_sync(PW_SWR_FULL, k == 0 ? *(volatile int *)a.overflow : 0, 0) != 0;
 }
 
 /* Row b (0..3) of a profile word, sign-extended (PRMT with the sign-replicate bit). */
@@ -240,6 +248,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
     const unsigned span = (unsigned)m + 1;
     const int32_t go = a.gap_open, minus_ge = -a.gap_extend;
     PwSwrBest best = {0, INT32_MAX, INT32_MAX};
+    int32_t reach = 1; /* a column at or above this may hold a new best: max(best, 1) */
     uint32_t *prof = pw_swr_smem + (size_t)wb * a.letters * (R / 4) * 32;
     for (int t = w; t < a.tile_rows; t += W) {
         const unsigned base = (unsigned)(t / W) * span; /* this round's counter values start here */
@@ -297,7 +306,10 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
                 out_h = pw_swr_column<PwSwr32, R>(h, e, f, diag, colmax, words, words, go, minus_ge);
                 out_f = f;
                 if (k == 31 && has_below) __stcg(&below[j & below_mask], make_int2(out_h, out_f));
-                if (colmax >= max(best.score, 1)) pw_swr_offer<R>(best, h, -1, colmax, row0, a.n, j, a.transposed);
+                if (colmax >= reach) {
+                    pw_swr_offer<R>(best, h, -1, colmax, row0, a.n, j, a.transposed);
+                    reach = max(best.score, 1);
+                }
             }
         }
         if (k == 31 && has_below) pw_store_release_u32(&a.prod[w], base + (unsigned)m);
@@ -333,7 +345,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
     const int2 border_pair = make_int2(0, (int)border);
     uint32_t *prof_lo = pw_swr_smem + (size_t)wb * 2 * words, *prof_hi = prof_lo + words;
     PwSwrBest best = {0, INT32_MAX, INT32_MAX};
-    uint32_t seen_max = 0; /* every H's largest, lane by lane: for the overflow check */
+    uint32_t reach = pw_swr_splat16(1); /* max(best, 1) in both halves */
     for (int r = 0; 2 * W * r + w < a.tile_rows; r++) {
         const int tl = 2 * W * r + w, th = tl + W;
         const unsigned base = (unsigned)r * span;
@@ -357,6 +369,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
         int2 pre = border_pair;
         for (int s = 0; s < M + 31; s++) {
             if ((s & 31) == 0) {
+                if (pw_swr_stopped(a, k, s)) return;
                 if (k == 31 && has_below) pw_store_release_u32(&a.prod[w], base + (unsigned)min(M, max(0, s - 31)));
                 if (k == 0) pw_store_release_u32(&a.cons[w], base + (unsigned)min(M, s));
                 const int free_from = s - PW_SWR_RING + 1;
@@ -395,13 +408,16 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                 out_h = pw_swr_column<PwSwrPairs, R>(h, e, f, diag, colmax, lo_words, hi_words, go, minus_ge);
                 out_f = f;
                 if (k == 31 && has_below) __stcg(&below[c & below_mask], make_int2((int)out_h, (int)out_f));
-                seen_max = __vmaxs2(seen_max, colmax);
-                if (__vcmpges2(colmax, pw_swr_splat16(max(best.score, 1)))) { /* a lane reached the best */
+                if (__vcmpges2(colmax, reach)) { /* a lane reached the best */
                     const int32_t lo = (int16_t)(colmax & 0xffff), hi = (int16_t)(colmax >> 16);
                     if (lo >= max(best.score, 1) && c < m)
                         pw_swr_offer<R>(best, h, 0, lo, row_lo, a.n, c, a.transposed);
                     if (hi >= max(best.score, 1) && c - D >= 0 && c - D < m)
                         pw_swr_offer<R>(best, h, 1, hi, row_hi, a.n, c - D, a.transposed);
+                    /* (a value grows by at most the top score a step, so the first past limit16 has
+                     * not wrapped yet, and every padding value is below a real one) */
+                    if (best.score > a.limit16) atomicExch(a.overflow, 1);
+                    reach = pw_swr_splat16(max(best.score, 1));
                 }
             }
         }
@@ -409,9 +425,6 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
         if (k == 0) pw_store_release_u32(&a.cons[w], base + (unsigned)M);
         __syncwarp();
     }
-    for (int d = 16; d > 0; d /= 2) seen_max = __vmaxs2(seen_max, __shfl_xor_sync(PW_SWR_FULL, seen_max, d));
-    const int top = max((int)(int16_t)(seen_max & 0xffff), (int)(int16_t)(seen_max >> 16));
-    if (k == 0 && top > a.limit16) atomicExch(a.overflow, 1);
     pw_swr_publish_best(a, w, k, best);
 }
 
