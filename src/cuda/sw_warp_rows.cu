@@ -11,7 +11,9 @@
  *  - An SM runs its warps' column steps at its best from about 16 warps on (8 warps: 20% less), so
  *    a pair is taken when its first round gives 16 warps an SM: 2/3 of the three blocks of 8 warps
  *    an SM fit; the tile engines run the smaller ones (262144^2 has 683 tile-rows of 384: the tile
- *    engines' 1.1 TCUPS there against 0.57).
+ *    engines' 1.1 TCUPS there against 0.57).  And only where the columns are at least 4x a round's
+ *    pipeline fill (64 columns a warp; twice that for the pairs, whose high halves lag): a long
+ *    thin pair would wait on its fill.
  *  - 16-bit pairs (two tile-rows a warp) where DPX is in hardware (sm_90) and the pair has the
  *    tile-rows for them, else 32-bit lanes; a pairs run whose values may have wrapped is run again
  *    with 32-bit lanes.
@@ -107,10 +109,18 @@ static pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, int64_t r
     const bool forced = ask == PW_SW_ENGINE_ROWS || ask == PW_SW_ENGINE_ROWS32;
     sh->pairs = ask != PW_SW_ENGINE_ROWS32 && major >= 9 && (forced || sh->tile_rows >= fill16);
     if (!forced && !sh->pairs && sh->tile_rows < fill32) return PW_ERR_UNSUPPORTED;
+    swr_balance(sh, sh->pairs ? max_grid16 : max_grid32, sh->pairs ? 2 : 1);
+    /* A round takes its columns plus the pipeline's fill, about 64 columns a warp (and the pairs'
+     * lag D as much again): taken by itself only where the columns are 4x the fill */
+    if (!forced && sh->pairs && cols < 8 * 64 * (int64_t)sh->warps) {
+        sh->pairs = 0;
+        if (sh->tile_rows < fill32) return PW_ERR_UNSUPPORTED;
+        swr_balance(sh, max_grid32, 1);
+    }
+    if (!forced && !sh->pairs && cols < 4 * 64 * (int64_t)sh->warps) return PW_ERR_UNSUPPORTED;
     sh->available_blocks = (int)(sh->pairs ? max_grid16 : max_grid32);
     sh->most_blocks = max_grid16 > max_grid32 ? max_grid16 : max_grid32;
     sh->smem = sh->pairs ? 2 * words : words;
-    swr_balance(sh, sh->pairs ? max_grid16 : max_grid32, sh->pairs ? 2 : 1);
     const int64_t span = cols + sh->lag + 1;
     if (rows > INT32_MAX - SWR_ROWS || span > INT32_MAX / 2 || (sh->rounds + 1) * span >= ((int64_t)1 << 32))
         return PW_ERR_UNSUPPORTED;

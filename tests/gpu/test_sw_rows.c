@@ -169,11 +169,11 @@ int main(void)
         free(a);
         free(b);
     }
-    /* The library's own choice on a pair long enough (PW_SW_ROWS_LARGE=1: 1.2 M x 0.3 M, about a
-     * minute of CPU threads): the engine must take it by itself. */
+    /* The library's own choice on a pair long enough (PW_SW_ROWS_LARGE=1: 1.2 M x 1 M): the engine
+     * must take it by itself, with the tile engines' answer (checked against the CPU above and in
+     * test_gpu) as the reference. */
     if (getenv("PW_SW_ROWS_LARGE")) {
-        unsetenv("PEERWAVE_SW_ENGINE");
-        const int64_t n = 1200000, m = 300000;
+        const int64_t n = 1200000, m = 1000000;
         char *a = malloc((size_t)n), *b = malloc((size_t)m);
         make_pair(a, n, b, m, 1);
         plant_motif(a, n, b, m, 20);
@@ -182,7 +182,19 @@ int main(void)
         pw_options gpu;
         pw_options_init(&gpu);
         gpu.backend = PW_BACKEND_CUDA;
-        compare(a, n, b, m, &q, &gpu, 1, 0, "automatic, long");
+        pw_sw_result r, g;
+        setenv("PEERWAVE_SW_ENGINE", "tiles", 1);
+        const pw_status s1 = pw_sw(a, n, b, m, &q, &gpu, &r);
+        unsetenv("PEERWAVE_SW_ENGINE");
+        const pw_status s2 = pw_sw(a, n, b, m, &q, &gpu, &g);
+        CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.end_a == g.end_a && r.end_b == g.end_b &&
+                  r.info.tile_h != 384 && g.info.tile_h == 384,
+              "automatic, long: tiles %d (%" PRId64 ",%" PRId64 ") h %d, automatic %d (%" PRId64 ",%" PRId64 ") h %d, "
+              "status %d %d",
+              r.score, r.end_a, r.end_b, r.info.tile_h, g.score, g.end_a, g.end_b, g.info.tile_h, s1, s2);
+        printf("automatic, long: %d-bit lanes, %.3f s against the tiles' %.3f s\n", g.info.lane_bits, g.info.seconds,
+               r.info.seconds);
+        cases++;
         free(a);
         free(b);
     }

@@ -113,6 +113,9 @@ __device__ __forceinline__ bool pw_swr_wait(const pw_swr_args &a, int k, const u
 /* Every 1024 step-columns: has a warp seen a value past 16 bits (the pairs' run is then over)? */
 __device__ __forceinline__ bool pw_swr_stopped(const pw_swr_args &a, int k, int s)
 {
+#ifdef PW_SWR_NO_STOP_CHECK /* (bench/sw_warp_rows.cu: what the check costs) */
+    return false;
+#endif
     if (s & 1023) return false;
     return __shfl_sync(PW_SWR_FULL, k == 0 ? *(volatile int *)a.overflow : 0, 0) != 0;
 }
