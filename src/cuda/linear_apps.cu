@@ -160,7 +160,7 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
     /* A pair long enough to fill the GPU with warps a tile-row: the warp-rows engine
      * (sw_warp_rows.cu), where nothing asks for what only the tile engines do */
     if (!save.h && !plan->sw_prune && !plan->band && plan->strategy == PW_STRATEGY_PEER && plan->stuck_row < 0 &&
-        !plan->trace && !plan->monitor.fn) {
+        !plan->trace && !pw_monitor_on(&plan->monitor)) { /* (no progress hook, no cancel flag) */
         const pw_status rows_st = pw_cuda_sw_warp_rows(plan, pw_sw_engine_ask_read(), da, n, db, m, scores, alphabet,
                                                        gaps_open(gaps), gaps_extend(gaps), score, end_a, end_b, info);
         if (rows_st != PW_ERR_UNSUPPORTED) return rows_st;

@@ -103,11 +103,11 @@ static pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, int64_t r
         max_grid32 = max_grid32 < plan->workers ? max_grid32 : plan->workers;
         max_grid16 = max_grid16 < plan->workers ? max_grid16 : plan->workers;
     }
-    if (max_grid32 < 1 || max_grid16 < 1) return PW_ERR_UNSUPPORTED;
+    if (max_grid32 < 1) return PW_ERR_UNSUPPORTED; /* (max_grid16 < 1: no pairs, below) */
     /* 2/3 of the full grid's warps: 16 an SM at three blocks of 8 */
     const int64_t fill32 = 2 * max_grid32 * PW_SWR_BLOCK_WARPS / 3, fill16 = 2 * (2 * max_grid16 * PW_SWR_BLOCK_WARPS / 3);
     const bool forced = ask == PW_SW_ENGINE_ROWS || ask == PW_SW_ENGINE_ROWS32;
-    sh->pairs = ask != PW_SW_ENGINE_ROWS32 && major >= 9 && (forced || sh->tile_rows >= fill16);
+    sh->pairs = ask != PW_SW_ENGINE_ROWS32 && major >= 9 && max_grid16 > 0 && (forced || sh->tile_rows >= fill16);
     if (!forced && !sh->pairs && sh->tile_rows < fill32) return PW_ERR_UNSUPPORTED;
     swr_balance(sh, sh->pairs ? max_grid16 : max_grid32, sh->pairs ? 2 : 1);
     /* A round takes its columns plus the pipeline's fill, about 64 columns a warp (and the pairs'
@@ -151,9 +151,15 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
     const int transposed = n < m;
     const uint8_t *row_seq = transposed ? db : da, *col_seq = transposed ? da : db;
     const int64_t rows = transposed ? m : n, cols = transposed ? n : m;
-    swr_shape sh;
+    swr_shape sh, wide;
     pw_status st = swr_choose(plan, ask, rows, cols, letters, &sh);
+    if (st == PW_OK && sh.pairs) st = swr_unpair(plan, rows, cols, letters, &wide); /* (a rerun must fit) */
     if (st != PW_OK) return st;
+    /* the table the way the kernels read it: [row letter][column letter] */
+    int32_t table_rc[PW_SWR_MAX_LETTERS * PW_SWR_MAX_LETTERS];
+    for (int x = 0; x < alphabet; x++)
+        for (int y = 0; y < alphabet; y++)
+            table_rc[x * alphabet + y] = transposed ? scores[y * alphabet + x] : scores[x * alphabet + y];
 
     cudaStream_t s = pw_plan_stream(plan);
     const int64_t max_warps = sh.most_blocks * PW_SWR_BLOCK_WARPS;
@@ -168,7 +174,7 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
     pw_device_buffer<int4> warp_best(s);
     pw_device_buffer<int> flags(s); /* overflow, error */
     PW_THEN(st, profile.alloc(profile_words));
-    PW_THEN(st, table.upload(scores, (size_t)alphabet * alphabet));
+    PW_THEN(st, table.upload(table_rc, (size_t)alphabet * alphabet));
     PW_THEN(st, ring.alloc((size_t)max_warps * PW_SWR_RING));
     PW_THEN(st, full.alloc(2 * (size_t)max_span));
     PW_THEN(st, prod.alloc((size_t)max_warps));
@@ -200,7 +206,7 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
             break;
         }
         if (!(sh.pairs && flag[0])) break;
-        st = swr_unpair(plan, rows, cols, letters, &sh); /* 16 bits may have wrapped: 32-bit lanes */
+        sh = wide; /* 16 bits may have wrapped: 32-bit lanes */
     }
     if (st != PW_OK) return st;
     int4 *bests = (int4 *)malloc(sizeof(int4) * (size_t)sh.warps);

@@ -67,6 +67,12 @@ static void random_params(pw_sw_params *p)
     p->mismatch = -(int)test_range(1, 4);
     p->gap_open = (int)test_range(1, 6);
     p->gap_extend = test_rand() % 2 ? p->gap_open : (int)test_range(1, p->gap_open); /* linear or affine */
+    switch (test_rand() % 6) { /* now and then the edges: the byte profile's limits, free gaps */
+    case 0: p->match = (int)test_range(100, 127), p->mismatch = -(int)test_range(100, 127); break;
+    case 1: p->gap_open = 0, p->gap_extend = (int)test_range(0, 2); break; /* (extend > open too) */
+    case 2: p->gap_extend = 0; break;
+    default: break;
+    }
 }
 
 /* Random shapes under PEERWAVE_SW_ENGINE=ask (rows: 16-bit pairs where DPX is, rows32) */
@@ -137,6 +143,49 @@ int main(void)
         free(a);
         free(b);
     }
+    /* Past 16 bits over several rounds of one block (8 warps, 16 tile-rows a round of pairs) and
+     * both orientations: the stop must reach every warp, the whole-row buffers included. */
+    {
+        const int64_t n = 30000, m = 25000;
+        char *a = malloc((size_t)n), *b = malloc((size_t)n);
+        make_pair(a, n, b, n, 0);
+        memcpy(b, a + 1000, (size_t)m); /* b: a stretch of a */
+        pw_sw_params q;
+        pw_sw_params_init(&q);
+        q.match = 2, q.mismatch = -3, q.gap_open = 5, q.gap_extend = 2;
+        pw_options gpu;
+        pw_options_init(&gpu);
+        gpu.backend = PW_BACKEND_CUDA;
+        gpu.max_blocks = 1;
+        compare(a, n, b, m, &q, &gpu, 1, 32, "past 16 bits, rounds");
+        compare(b, m, a, n, &q, &gpu, 1, 32, "past 16 bits, rounds, the other way");
+        free(a);
+        free(b);
+    }
+    /* An asymmetric table (a user matrix of 4 letters): the longer sequence goes down the rows, so
+     * a transposed run must read the table the other way round. */
+    {
+        static const int8_t scores[16] = {5, -4, 2, -7, -1, 6, -3, 1, -6, 0, 4, -2, 3, -5, -1, 7};
+        static const pw_matrix asym = {"asymmetric", "ACGT", 'A', 4, scores};
+        pw_sw_params q;
+        pw_sw_params_init(&q);
+        q.scoring = PW_SCORING_MATRIX;
+        q.matrix = &asym;
+        q.gap_open = 4, q.gap_extend = 1;
+        for (int k = 0; k < 4; k++) {
+            const int64_t n = k % 2 ? 2000 : 9000, m = k % 2 ? 9000 : 2000;
+            char *a = malloc((size_t)n), *b = malloc((size_t)m);
+            make_pair(a, n, b, m, 1);
+            pw_options gpu;
+            pw_options_init(&gpu);
+            gpu.backend = PW_BACKEND_CUDA;
+            setenv("PEERWAVE_SW_ENGINE", k < 2 ? "rows" : "rows32", 1);
+            compare(a, n, b, m, &q, &gpu, 1, k < 2 ? 0 : 32, "asymmetric table");
+            free(a);
+            free(b);
+        }
+        setenv("PEERWAVE_SW_ENGINE", "rows", 1);
+    }
     /* Runs the engine leaves to the tile engines: protein (more letters than its profile holds),
      * block pruning, another strategy; and (no PEERWAVE_SW_ENGINE) a pair too short to fill the GPU. */
     {
@@ -166,6 +215,16 @@ int main(void)
         compare(a, n, b, m, &q, &gpu, 0, 0, "automatic, short");
         setenv("PEERWAVE_SW_ENGINE", "tiles", 1);
         compare(a, n, b, m, &q, &gpu, 0, 0, "tiles asked");
+        /* a cancel flag (this engine does not look at it): the tile engines, which stop or finish */
+        setenv("PEERWAVE_SW_ENGINE", "rows", 1);
+        volatile int stop = 1;
+        gpu.cancel = &stop;
+        pw_sw_result g;
+        const pw_status sc = pw_sw(a, n, b, m, &q, &gpu, &g);
+        CHECK(sc == PW_ERR_CANCELLED || (sc == PW_OK && g.info.tile_h != 384),
+              "a cancel flag: status %d, tile_h %d", sc, sc == PW_OK ? g.info.tile_h : 0);
+        cases++;
+        gpu.cancel = NULL;
         free(a);
         free(b);
     }

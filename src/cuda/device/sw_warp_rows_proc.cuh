@@ -361,7 +361,10 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
         pw_swr_load_profile<R>(a, tl, k, prof_lo);
         pw_swr_load_profile<R>(a, th, k, prof_hi);
         __syncwarp();
-        const int row_lo = tl * 32 * R + k * R, row_hi = th * 32 * R + k * R;
+        /* (a high half past the last tile-row has no rows: its row number is never formed, it could
+         * pass 2^31 on the longest pairs) */
+        const bool hi_real = th < a.tile_rows;
+        const int row_lo = tl * 32 * R + k * R, row_hi = hi_real ? th * 32 * R + k * R : 0;
         uint32_t h[R], e[R];
 #pragma unroll
         for (int q = 0; q < R; q++) h[q] = 0, e[q] = border;
@@ -381,13 +384,13 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                 const unsigned *p0 = nullptr;
                 unsigned need0 = 0;
                 if (w > 0) p0 = &a.prod[w - 1], need0 = base + (unsigned)min(M, s + 33);
-                else if (s + 33 - D > 0 && th < a.tile_rows) p0 = &a.prod[W - 1], need0 = base + (unsigned)min(M, s + 33 - D);
+                else if (s + 33 - D > 0 && hi_real) p0 = &a.prod[W - 1], need0 = base + (unsigned)min(M, s + 33 - D);
                 else if (r > 0) p0 = &a.prod[W - 1], need0 = base - span + (unsigned)min(M, s + 33 + D);
                 if (!pw_swr_wait(a, k, p0, need0, has_below && !wrap ? &a.cons[w + 1] : nullptr,
                                  base + (unsigned)max(0, free_from)))
                     return;
                 if (k == 0 && s == 0)
-                    pre = w > 0 ? __ldcg(&above[0]) : pw_swr_wrap_above(a, r, 0, th < a.tile_rows, border_pair);
+                    pre = w > 0 ? __ldcg(&above[0]) : pw_swr_wrap_above(a, r, 0, hi_real, border_pair);
             }
             const int c = s - k; /* this thread's step-column */
             uint32_t up = __shfl_up_sync(PW_SWR_FULL, out_h, 1), f = __shfl_up_sync(PW_SWR_FULL, out_f, 1);
@@ -400,7 +403,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                 next = (lo < m ? a.b[lo] : pad) | (uint32_t)(hi >= 0 && hi < m ? a.b[hi] : pad) << 8;
                 if (c + 1 < M)
                     pre = w > 0 ? __ldcg(&above[(c + 1) & (PW_SWR_RING - 1)])
-                                : pw_swr_wrap_above(a, r, c + 1, th < a.tile_rows, border_pair);
+                                : pw_swr_wrap_above(a, r, c + 1, hi_real, border_pair);
             }
             if (c >= 0 && c < M) {
                 const uint32_t *lo_words = prof_lo + (letters & 0xff) * ((R / 4) * 32) + k;
@@ -415,7 +418,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                     const int32_t lo = (int16_t)(colmax & 0xffff), hi = (int16_t)(colmax >> 16);
                     if (lo >= max(best.score, 1) && c < m)
                         pw_swr_offer<R>(best, h, 0, lo, row_lo, a.n, c, a.transposed);
-                    if (hi >= max(best.score, 1) && c - D >= 0 && c - D < m)
+                    if (hi >= max(best.score, 1) && hi_real && c - D >= 0 && c - D < m)
                         pw_swr_offer<R>(best, h, 1, hi, row_hi, a.n, c - D, a.transposed);
                     /* (a value grows by at most the top score a step, so the first past limit16 has
                      * not wrapped yet, and every padding value is below a real one) */
