@@ -105,6 +105,32 @@ static void shape_cases(const char *ask, int bits)
     }
 }
 
+/* a: |n| random letters, b: a's m letters from `from` (swapped when n < 0); scores 2/-3/5/2. A
+ * related variant of the first case, equal only in its first half, as well. */
+static void past_16_bits(int64_t n, int64_t m, int64_t from, int max_blocks, const char *what)
+{
+    const int swapped = n < 0;
+    n = swapped ? -n : n;
+    char *a = malloc((size_t)n), *b = malloc((size_t)n);
+    make_pair(a, n, b, n, 0);
+    memcpy(b, a + from, (size_t)m);
+    pw_sw_params q;
+    pw_sw_params_init(&q);
+    q.match = 2, q.mismatch = -3, q.gap_open = 5, q.gap_extend = 2;
+    pw_options gpu;
+    pw_options_init(&gpu);
+    gpu.backend = PW_BACKEND_CUDA;
+    gpu.max_blocks = max_blocks;
+    if (swapped) compare(b, m, a, n, &q, &gpu, 1, 32, what);
+    else compare(a, n, b, m, &q, &gpu, 1, 32, what);
+    if (!from && !max_blocks) { /* passes 16 bits only in its second half */
+        for (int64_t k = m / 2; k < m; k++) b[k] = test_rand() % 16 ? a[k] : dna[test_rand() % 4];
+        compare(a, n, b, m, &q, &gpu, 1, 0, "past 16 bits, related");
+    }
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     test_seed(2811);
@@ -122,46 +148,14 @@ int main(void)
     shape_cases("rows32", 32);
     shape_cases("rows", 0); /* (16-bit pairs where DPX is in hardware, else 32-bit lanes) */
 
-    /* Past 16 bits: equal sequences of 20000 at match 2 score 40000; the pairs flag it and the run
-     * is made again with 32-bit lanes (forced rows: the pairs first wherever DPX is). */
+    /* Past 16 bits: a pair of equal stretches at match 2 scores 2 x their length; the pairs flag it
+     * and the run is made again with 32-bit lanes (forced rows: the pairs first wherever DPX is).
+     * On the whole GPU, then over several rounds of one block (8 warps, 16 tile-rows a round of
+     * pairs) both ways round: the stop must reach every warp, the whole-row buffers included. */
     setenv("PEERWAVE_SW_ENGINE", "rows", 1);
-    {
-        const int64_t n = 20000;
-        char *a = malloc((size_t)n), *b = malloc((size_t)n);
-        make_pair(a, n, b, n, 0);
-        memcpy(b, a, (size_t)n);
-        pw_sw_params q;
-        pw_sw_params_init(&q);
-        q.match = 2, q.mismatch = -3, q.gap_open = 5, q.gap_extend = 2;
-        pw_options gpu;
-        pw_options_init(&gpu);
-        gpu.backend = PW_BACKEND_CUDA;
-        compare(a, n, b, n, &q, &gpu, 1, 32, "past 16 bits");
-        /* a related pair that passes 16 bits only in its second half */
-        for (int64_t k = n / 2; k < n; k++) b[k] = test_rand() % 16 ? a[k] : dna[test_rand() % 4];
-        compare(a, n, b, n, &q, &gpu, 1, 0, "past 16 bits, related");
-        free(a);
-        free(b);
-    }
-    /* Past 16 bits over several rounds of one block (8 warps, 16 tile-rows a round of pairs) and
-     * both orientations: the stop must reach every warp, the whole-row buffers included. */
-    {
-        const int64_t n = 30000, m = 25000;
-        char *a = malloc((size_t)n), *b = malloc((size_t)n);
-        make_pair(a, n, b, n, 0);
-        memcpy(b, a + 1000, (size_t)m); /* b: a stretch of a */
-        pw_sw_params q;
-        pw_sw_params_init(&q);
-        q.match = 2, q.mismatch = -3, q.gap_open = 5, q.gap_extend = 2;
-        pw_options gpu;
-        pw_options_init(&gpu);
-        gpu.backend = PW_BACKEND_CUDA;
-        gpu.max_blocks = 1;
-        compare(a, n, b, m, &q, &gpu, 1, 32, "past 16 bits, rounds");
-        compare(b, m, a, n, &q, &gpu, 1, 32, "past 16 bits, rounds, the other way");
-        free(a);
-        free(b);
-    }
+    past_16_bits(20000, 20000, 0, 0, "past 16 bits");
+    past_16_bits(30000, 25000, 1000, 1, "past 16 bits, rounds");
+    past_16_bits(-30000, 25000, 1000, 1, "past 16 bits, rounds, the other way");
     /* An asymmetric table (a user matrix of 4 letters): the longer sequence goes down the rows, so
      * a transposed run must read the table the other way round. */
     {
