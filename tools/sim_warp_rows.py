@@ -1,12 +1,19 @@
-"""sim_warp_rows.py - bench/sw_warp_rows.cu's two kernels (32-bit lanes, and 16-bit pairs of tile-rows) played out in Python: W persistent warps as
+"""sim_warp_rows.py - the warp-rows SW engine's two kernels (src/cuda/device/sw_warp_rows_proc.cuh:
+32-bit lanes, and 16-bit pairs of tile-rows) played out in Python: W persistent warps as
 coroutines switched at random at every chunk and every failed wait, the counters, rings and
 whole-row buffers as lists, each warp's 32 lanes in lockstep a step at a time, line for line as the
 kernel.  Small R, RING and W, so that rounds, ring wrap-around and the whole-row buffers all occur
-on small shapes.  Checks every best score against a textbook Gotoh, and that no schedule stalls
-(all warps waiting: a deadlock).  Needs no GPU.   python3 tools/sim_warp_rows.py -> "bad 0"."""
+on small shapes.  Checks every best score and end cell (a lane's best kept as the kernel keeps it:
+a column's maximum against the lane's best, padding rows and columns never offered) against a
+textbook Gotoh, that no schedule stalls (all warps waiting: a deadlock), and the pairs' stop: a
+best past a limit (16 bits, scaled down here) sets a flag that every warp must leave on, through
+its waits or every STOP_EVERY columns, without a deadlock.  Needs no GPU.
+python3 tools/sim_warp_rows.py -> "bad 0"."""
 import random
 
 R, RING, CHUNK, PAD = 2, 64, 32, 5
+STOP_EVERY = 64  # the kernel looks at the stop flag every 1024 step-columns; scaled down here
+INF = 1 << 40
 ROWS = 32 * R
 NEG = -(1 << 29)
 
@@ -16,7 +23,7 @@ def textbook(a, b, p):
     n, m = len(a), len(b)
     H = [0] * (m + 1)
     F = [NEG] * (m + 1)
-    best = 0
+    best = (0, -1, -1)
     for i in range(1, n + 1):
         diag, left, E = 0, 0, NEG
         for j in range(1, m + 1):
@@ -25,8 +32,31 @@ def textbook(a, b, p):
             s = match if a[i - 1] < 4 and a[i - 1] == b[j - 1] else mismatch
             h = max(diag + s, E, F[j], 0)
             diag, H[j], left = H[j], h, h
-            best = max(best, h)
-    return best
+            if h > best[0]:
+                best = (h, i - 1, j - 1)
+    return best if best[0] > 0 else (0, -1, -1)
+
+
+def better(x, y):
+    """(score, i, j) x before y by pw_sw's rule: the best score, then the smallest row, column."""
+    return x[0] > y[0] or (x[0] == y[0] and (x[1], x[2]) < (y[1], y[2]))
+
+
+def offer(lane_best, hs, top, row0, n, col):
+    """A column whose maximum `top` reached the lane's best: its first real row holding it."""
+    for r in range(R):
+        if hs[r] == top and row0 + r < n:
+            cand = (top, row0 + r, col)
+            return cand if better(cand, lane_best) else lane_best
+    return lane_best
+
+
+def final(bests):
+    top = (0, INF, INF)
+    for x in bests:
+        if better(x, top):
+            top = x
+    return top if top[0] > 0 else (0, -1, -1)
 
 
 def schedule(warps, rng):
@@ -54,7 +84,7 @@ def run(a, b, p, W, rng):
     prod, cons = [0] * W, [0] * W
     ring = [[None] * RING for _ in range(W)]
     full = [[None] * m, [None] * m]
-    best_all = [0]
+    best_all = []
 
     def score(row, letter):
         if row >= n:
@@ -69,7 +99,7 @@ def run(a, b, p, W, rng):
         return entry[2], entry[3]
 
     def warp(w):
-        best = [0] * 32
+        best = [(0, INF, INF)] * 32
         t = w
         while t < T:
             base = (t // W) * span
@@ -125,6 +155,7 @@ def run(a, b, p, W, rng):
                     diag = prev_up[k]
                     prev_up[k] = up[k]
                     fk = f[k]
+                    colmax = 0
                     for r in range(R):
                         row = t * ROWS + k * R + r
                         hn = max(diag + score(row, letter[k]), e[k][r], fk, 0)
@@ -133,7 +164,9 @@ def run(a, b, p, W, rng):
                         fk = max(fk - ge, hgo)
                         diag = h[k][r]
                         h[k][r] = hn
-                        best[k] = max(best[k], hn)
+                        colmax = max(colmax, hn)
+                    if colmax >= max(best[k][0], 1):
+                        best[k] = offer(best[k], h[k], colmax, t * ROWS + k * R, n, j)
                     out_h[k] = h[k][R - 1]
                     out_f[k] = fk
                     if k == 31 and has_below:
@@ -143,17 +176,18 @@ def run(a, b, p, W, rng):
             if has_above:
                 cons[w] = base + m
             t += W
-        best_all[0] = max(best_all[0], max(best))
+        best_all.extend(best)
 
     schedule([warp(w) for w in range(W)], rng)
-    return best_all[0]
+    return final(best_all)
 
 
-def run_pairs(a, b, p, W, rng):
+def run_pairs(a, b, p, W, rng, limit=INF):
     """The --pairs kernel: in round r warp w runs tile-row tl = 2 W r + w in the low halves and
     th = tl + W in the high halves, D step-columns behind; warp 0's row above comes from warp
     W - 1's whole-row buffers (low half: a round ago's high halves at c + D; high half: this
-    round's low halves at c - D).  Each half is computed on its own (no 16-bit wrap here)."""
+    round's low halves at c - D).  Each half is computed on its own (no 16-bit wrap here).  A lane
+    whose best passes `limit` sets the stop flag: returns 'stopped' (every warp must leave)."""
     match, mismatch, go, ge = p
     n, m = len(a), len(b)
     T = (n + ROWS - 1) // ROWS
@@ -163,7 +197,8 @@ def run_pairs(a, b, p, W, rng):
     prod, cons = [0] * W, [0] * W
     ring = [[None] * RING for _ in range(W)]
     full = [[None] * M, [None] * M]
-    best_all = [0]
+    best_all = []
+    stop = [False]
     BORDER = (None, None, 0, -go)
 
     def score(row, letter):
@@ -179,7 +214,7 @@ def run_pairs(a, b, p, W, rng):
         return got[2], got[3]
 
     def warp(w):
-        best = 0
+        best = [(0, INF, INF)] * 32
         r = 0
         while 2 * W * r + w < T:
             tl, th = 2 * W * r + w, 2 * W * r + w + W
@@ -189,6 +224,8 @@ def run_pairs(a, b, p, W, rng):
             below_mask = (1 << 31) - 1 if wrap else RING - 1
             if has_below and wrap and r >= 2:
                 while not cons[0] >= base - 1:
+                    if stop[0]:
+                        return
                     yield 'wait'
             # per lane and half: h, e, and the step's values
             h = [[[0] * R, [0] * R] for _ in range(32)]
@@ -209,6 +246,8 @@ def run_pairs(a, b, p, W, rng):
 
             for s in range(M + 31):
                 if s % CHUNK == 0:
+                    if s % STOP_EVERY == 0 and stop[0]:
+                        return
                     if has_below:
                         prod[w] = base + min(M, max(0, s - 31))
                     cons[w] = base + min(M, s)
@@ -225,6 +264,8 @@ def run_pairs(a, b, p, W, rng):
                         ok31 = not (has_below and not wrap) or cons[w + 1] >= base + max(0, free_from)
                         if ok0 and ok31:
                             break
+                        if stop[0]:
+                            return
                         yield 'wait'
                     if s == 0:
                         pre = above(0)
@@ -242,6 +283,7 @@ def run_pairs(a, b, p, W, rng):
                     c = s - k
                     if not (0 <= c < M):
                         continue
+                    colmax = [0, 0]
                     for x, tile_row in ((0, tl), (1, th)):
                         ux, fx = src[k][x]
                         diag = prev_up[k][x]
@@ -256,8 +298,16 @@ def run_pairs(a, b, p, W, rng):
                             fk = max(fk - ge, hgo)
                             diag = h[k][x][row]
                             h[k][x][row] = hn
-                            best = max(best, hn)
+                            colmax[x] = max(colmax[x], hn)
                         out[k][x] = (h[k][x][R - 1], fk)
+                    # the kernel's end-cell step: either half at or above the lane's best
+                    if max(colmax) >= max(best[k][0], 1):
+                        if colmax[0] >= max(best[k][0], 1) and c < m:
+                            best[k] = offer(best[k], h[k][0], colmax[0], tl * ROWS + k * R, n, c)
+                        if colmax[1] >= max(best[k][0], 1) and th < T and 0 <= c - D < m:
+                            best[k] = offer(best[k], h[k][1], colmax[1], th * ROWS + k * R, n, c - D)
+                        if best[k][0] > limit:
+                            stop[0] = True
                     if k == 31 and has_below:
                         below[c & below_mask] = {'lo': (tl, c, out[k][0][0], out[k][0][1]),
                                                  'hi': (th, c - D, out[k][1][0], out[k][1][1])}
@@ -265,10 +315,10 @@ def run_pairs(a, b, p, W, rng):
                 prod[w] = base + M
             cons[w] = base + M
             r += 1
-        best_all[0] = max(best_all[0], best)
+        best_all.extend(best)
 
     schedule([warp(w) for w in range(W)], rng)
-    return best_all[0]
+    return 'stopped' if stop[0] else final(best_all)
 
 
 def main():
@@ -284,24 +334,33 @@ def main():
         W = rng.choice([1, 2, 3, 4])
         if k < len(fixed):
             n, m, W = fixed[k]
-        p = rng.choice([(2, -1, 1, 1), (1, -3, 5, 2), (2, -3, 5, 2)])
+        p = rng.choice([(2, -1, 1, 1), (1, -3, 5, 2), (2, -3, 5, 2), (2, -1, 0, 0), (1, -3, 1, 3)])
         b = [rng.randrange(4) for _ in range(m)]
         if rng.random() < 0.5:
             a = [b[(i + 3) % m] if rng.random() < 0.9 else rng.randrange(5) for i in range(n)]
         else:
             a = [rng.randrange(5) for _ in range(n)]
+        if rng.random() < 0.2:  # ties: a stretch of b planted in a twice
+            for _ in range(2):
+                if n > 12 and m > 12:
+                    at, frm = rng.randrange(n - 12), rng.randrange(m - 12)
+                    a[at:at + 12] = b[frm:frm + 12]
         want = textbook(a, b, p)
-        for mode, fn in (('lanes', run), ('pairs', run_pairs)):
-            if mode == 'pairs' and k % 2:
+        for mode, fn in (('lanes', run), ('pairs', run_pairs), ('stop', run_pairs)):
+            if mode != 'lanes' and k % 2:
                 continue  # (every other case: the pairs' D columns make them slower)
+            # the stop: a limit below the best must stop the run, one at it must not
+            limit = rng.choice([want[0] - 1, want[0], want[0] // 2]) if mode == 'stop' else INF
+            expect = 'stopped' if want[0] > limit else want
             try:
-                got = fn(a, b, p, W, rng)
+                got = fn(a, b, p, W, rng, limit) if mode == 'stop' else fn(a, b, p, W, rng)
             except (RuntimeError, AssertionError) as x:
                 got = 'error: %s' % x
             cases += 1
-            if got != want:
+            if got != expect:
                 bad += 1
-                print('FAIL %s n %d m %d W %d scores %s: %s, textbook %d' % (mode, n, m, W, p, got, want))
+                print('FAIL %s n %d m %d W %d scores %s limit %s: %s, textbook %s' % (mode, n, m, W, p, limit, got,
+                                                                                     expect))
     print('%d cases, bad %d' % (cases, bad))
 
 
