@@ -158,11 +158,16 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
 {
     typedef typename Gaps::T T;
     /* A pair long enough to fill the GPU with warps a tile-row: the warp-rows engine
-     * (sw_warp_rows.cu), where nothing asks for what only the tile engines do */
-    if (!save.h && !plan->sw_prune && !plan->band && plan->strategy == PW_STRATEGY_PEER && plan->stuck_row < 0 &&
-        !plan->trace && !pw_monitor_on(&plan->monitor)) { /* (no progress hook, no cancel flag) */
-        const pw_status rows_st = pw_cuda_sw_warp_rows(plan, pw_sw_engine_ask_read(), da, n, db, m, scores, alphabet,
-                                                       gaps_open(gaps), gaps_extend(gaps), score, end_a, end_b, info);
+     * (sw_warp_rows.cu), where nothing asks for what only the tile engines do.  The alignment
+     * search's saved rows only when asked for (PEERWAVE_SW_ENGINE=rows or rows32) until they have
+     * run on a GPU. */
+    const pw_sw_engine_ask ask = pw_sw_engine_ask_read();
+    const bool forced = ask == PW_SW_ENGINE_ROWS || ask == PW_SW_ENGINE_ROWS32;
+    if ((!save.h || forced) && !plan->sw_prune && !plan->band && plan->strategy == PW_STRATEGY_PEER &&
+        plan->stuck_row < 0 && !plan->trace && !pw_monitor_on(&plan->monitor)) { /* (no hook, no cancel flag) */
+        const pw_cuda_swr_saved saved = {save.h, save.f, save.every, save.slots, PW_SW_NEG_INF};
+        const pw_status rows_st = pw_cuda_sw_warp_rows(plan, ask, da, n, db, m, scores, alphabet, gaps_open(gaps),
+                                                       gaps_extend(gaps), saved, score, end_a, end_b, info);
         if (rows_st != PW_ERR_UNSUPPORTED) return rows_st;
     }
     cudaStream_t s = pw_plan_stream(plan);

@@ -26,8 +26,22 @@
 #include "device_buffer.cuh"
 #include "launch.h"
 
-#define SWR_R 12 /* rows a thread (the sweep: 12 ahead of 8, 16 and 20 on the genome pair) */
-#define SWR_ROWS (32 * SWR_R)
+/* The kernels of one R (rows a thread): 12 for the score (the sweep: ahead of 8, 16 and 20 on the
+ * genome pair); 16 for the alignment search's saved rows, whose spacing is a multiple of 1024 (of
+ * 32 R: each a tile-row's last row). */
+struct swr_kernels {
+    int r;
+    const void *lanes32, *pairs16;
+    void (*profile)(const uint8_t *, int, const int32_t *, int, int, uint32_t *);
+};
+template <int R, bool SAVE>
+static swr_kernels swr_kernels_of()
+{
+    return swr_kernels{R, (const void *)pw_swr_kernel<R, SAVE>, (const void *)pw_swr_pairs_kernel<R, SAVE>,
+                       pw_swr_profile_kernel<R>};
+}
+#define SWR_SCORE_R 12
+#define SWR_SAVE_R 16
 
 pw_sw_engine_ask pw_sw_engine_ask_read(void)
 {
@@ -61,6 +75,7 @@ static pw_status swr_launch(const void *kernel, pw_swr_args args, int grid, size
 
 /* The shape of a run: warps, blocks, lanes. */
 struct swr_shape {
+    swr_kernels kern;
     int pairs;
     int grid, warps, available_blocks;
     int64_t most_blocks; /* of either lane width: the buffers' size, so a rerun fits them */
@@ -82,21 +97,23 @@ static void swr_balance(swr_shape *sh, int64_t max_grid, int per_warp)
 
 /* The shape for rows x cols, or PW_ERR_UNSUPPORTED. */
 static pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, int64_t rows, int64_t cols, int letters,
-                            swr_shape *sh)
+                            const swr_kernels &kern, swr_shape *sh)
 {
+    sh->kern = kern;
+    const int64_t tile_h = 32 * (int64_t)kern.r;
     int sms = 0, coop = 0, major = 0;
     pw_status st = pw_from_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device));
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, plan->device)));
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, plan->device)));
     if (st != PW_OK) return st;
     if (!coop) return PW_ERR_UNSUPPORTED;
-    sh->tile_rows = (rows + SWR_ROWS - 1) / SWR_ROWS;
-    const size_t words = (size_t)letters * (SWR_R / 4) * 32 * sizeof(uint32_t) * PW_SWR_BLOCK_WARPS;
+    sh->tile_rows = (rows + tile_h - 1) / tile_h;
+    const size_t words = (size_t)letters * (kern.r / 4) * 32 * sizeof(uint32_t) * PW_SWR_BLOCK_WARPS;
     int per_sm32 = 0, per_sm16 = 0;
-    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm32, pw_swr_kernel<SWR_R>,
-                                                                            PW_SWR_THREADS, words)));
-    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm16, pw_swr_pairs_kernel<SWR_R>,
-                                                                            PW_SWR_THREADS, 2 * words)));
+    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm32, kern.lanes32, PW_SWR_THREADS,
+                                                                            words)));
+    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm16, kern.pairs16, PW_SWR_THREADS,
+                                                                            2 * words)));
     if (st != PW_OK) return st;
     int64_t max_grid32 = (int64_t)sms * per_sm32, max_grid16 = (int64_t)sms * per_sm16;
     if (plan->workers > 0) { /* the block cap (pw_options.max_blocks) */
@@ -122,24 +139,28 @@ static pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, int64_t r
     sh->most_blocks = max_grid16 > max_grid32 ? max_grid16 : max_grid32;
     sh->smem = sh->pairs ? 2 * words : words;
     const int64_t span = cols + sh->lag + 1;
-    if (rows > INT32_MAX - SWR_ROWS || span > INT32_MAX / 2 || (sh->rounds + 1) * span >= ((int64_t)1 << 32))
+    if (rows > INT32_MAX - tile_h || span > INT32_MAX / 2 || (sh->rounds + 1) * span >= ((int64_t)1 << 32))
         return PW_ERR_UNSUPPORTED;
     return PW_OK;
 }
 
 /* The 32-bit lanes' shape for the same pair, after a pairs run overflowed. */
-static pw_status swr_unpair(const pw_plan *plan, int64_t rows, int64_t cols, int letters, swr_shape *sh)
+static pw_status swr_unpair(const pw_plan *plan, int64_t rows, int64_t cols, int letters, const swr_kernels &kern,
+                            swr_shape *sh)
 {
-    return swr_choose(plan, PW_SW_ENGINE_ROWS32, rows, cols, letters, sh);
+    return swr_choose(plan, PW_SW_ENGINE_ROWS32, rows, cols, letters, kern, sh);
 }
 
 pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const uint8_t *da, int64_t n,
-                                          const uint8_t *db, int64_t m, const int32_t *scores, int alphabet,
-                                int32_t gap_open, int32_t gap_extend, int32_t *score, int64_t *end_a,
-                                          int64_t *end_b, pw_run_info *info)
+                               const uint8_t *db, int64_t m, const int32_t *scores, int alphabet, int32_t gap_open,
+                               int32_t gap_extend, pw_cuda_swr_saved saved, int32_t *score, int64_t *end_a,
+                               int64_t *end_b, pw_run_info *info)
 {
+    const bool saving = saved.h && saved.slots > 0;
+    const swr_kernels kern = saving ? swr_kernels_of<SWR_SAVE_R, true>() : swr_kernels_of<SWR_SCORE_R, false>();
     if (ask == PW_SW_ENGINE_TILES || n < 1 || m < 1 || alphabet < 1 || alphabet + 1 > PW_SWR_MAX_LETTERS ||
-        gap_open < 0 || gap_extend < 0 || gap_open > (1 << 14) || gap_extend > (1 << 14))
+        gap_open < 0 || gap_extend < 0 || gap_open > (1 << 14) || gap_extend > (1 << 14) ||
+        (saving && (saved.every % (32 * kern.r) != 0 || saved.every > INT32_MAX || saved.slots > INT32_MAX)))
         return PW_ERR_UNSUPPORTED;
     int32_t top = 0;
     for (int k = 0; k < alphabet * alphabet; k++) {
@@ -147,13 +168,14 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
         top = scores[k] > top ? scores[k] : top;
     }
     const int letters = alphabet + 1;
-    /* the longer sequence down the rows (the caller's coordinates come back through `transposed`) */
-    const int transposed = n < m;
+    /* the longer sequence down the rows (the caller's coordinates come back through `transposed`);
+     * the saved rows are a's */
+    const int transposed = n < m && !saving;
     const uint8_t *row_seq = transposed ? db : da, *col_seq = transposed ? da : db;
     const int64_t rows = transposed ? m : n, cols = transposed ? n : m;
     swr_shape sh, wide;
-    pw_status st = swr_choose(plan, ask, rows, cols, letters, &sh);
-    if (st == PW_OK && sh.pairs) st = swr_unpair(plan, rows, cols, letters, &wide); /* (a rerun must fit) */
+    pw_status st = swr_choose(plan, ask, rows, cols, letters, kern, &sh);
+    if (st == PW_OK && sh.pairs) st = swr_unpair(plan, rows, cols, letters, kern, &wide); /* (a rerun must fit) */
     if (st != PW_OK) return st;
     /* the table the way the kernels read it: [row letter][column letter] */
     int32_t table_rc[PW_SWR_MAX_LETTERS * PW_SWR_MAX_LETTERS];
@@ -164,7 +186,7 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
     cudaStream_t s = pw_plan_stream(plan);
     const int64_t max_warps = sh.most_blocks * PW_SWR_BLOCK_WARPS;
     const int64_t max_span = cols + 64 * max_warps + 256 + 1; /* (the pairs' lag at most) */
-    const size_t profile_words = (size_t)sh.tile_rows * letters * (SWR_R / 4) * 32;
+    const size_t profile_words = (size_t)sh.tile_rows * letters * (kern.r / 4) * 32;
     st = pw_cuda_reserve((double)profile_words * 4 + (double)max_warps * (PW_SWR_RING * 8 + 32) +
                          2.0 * (double)max_span * 8 + 64);
     if (st != PW_OK) return st;
@@ -182,8 +204,7 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
     PW_THEN(st, warp_best.alloc((size_t)max_warps));
     PW_THEN(st, flags.alloc(2));
     if (st != PW_OK) return st;
-    pw_swr_profile_kernel<SWR_R><<<1024, 256, 0, s>>>(row_seq, (int)rows, table.ptr, letters, (int)sh.tile_rows,
-                                                      profile.ptr);
+    kern.profile<<<1024, 256, 0, s>>>(row_seq, (int)rows, table.ptr, letters, (int)sh.tile_rows, profile.ptr);
     st = pw_from_cuda(cudaGetLastError());
 
     double seconds = 0;
@@ -196,7 +217,12 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
                             gap_extend, sh.warps, (int)sh.lag, ring.ptr, full.ptr, prod.ptr, cons.ptr, transposed,
                             32767 - top, flags.ptr, warp_best.ptr, flags.ptr + 1,
                             plan->watchdog_ns ? plan->watchdog_ns : PW_CUDA_WATCHDOG_NS};
-        const void *kernel = sh.pairs ? (const void *)pw_swr_pairs_kernel<SWR_R> : (const void *)pw_swr_kernel<SWR_R>;
+        if (saving) {
+            args.saved_h = saved.h, args.saved_f = saved.f;
+            args.every = (int)saved.every, args.slots = (int)saved.slots;
+            args.linear = gap_open == gap_extend, args.linear_f = saved.linear_f;
+        }
+        const void *kernel = sh.pairs ? kern.pairs16 : kern.lanes32;
         PW_THEN(st, swr_launch(kernel, args, sh.grid, sh.smem, s, &seconds));
         PW_THEN(st, flags.download(flag, 2));
         if (st != PW_OK) break;
@@ -227,7 +253,7 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
         info->backend = PW_BACKEND_CUDA;
         info->strategy = PW_STRATEGY_PEER;
         info->shape = PW_TILE_HYPER;
-        info->tile_h = SWR_ROWS;
+        info->tile_h = 32 * kern.r;
         info->tile_w = 32;
         info->threads = sh.grid;
         info->threads_available = sh.available_blocks;

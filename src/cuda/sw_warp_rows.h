@@ -14,15 +14,27 @@
 typedef enum pw_sw_engine_ask { PW_SW_ENGINE_AUTO = 0, PW_SW_ENGINE_ROWS, PW_SW_ENGINE_ROWS32, PW_SW_ENGINE_TILES } pw_sw_engine_ask;
 pw_sw_engine_ask pw_sw_engine_ask_read(void);
 
+/* The alignment search's saved rows (linear_apps.cu's sw_saved_rows): H and F of rows every - 1,
+ * 2 every - 1, ... (the first `slots`), slot k at k m, on the device; F is linear_f throughout for
+ * linear gaps (the tile engines' H-only cell keeps none).  h NULL or slots 0: none. */
+typedef struct pw_cuda_swr_saved {
+    int32_t *h, *f;
+    int64_t every, slots;
+    int32_t linear_f;
+} pw_cuda_swr_saved;
+
 /* The best score and its end cell (pw_sw's rule) of the encoded device sequences da (n) x db (m),
  * scores[a's letter * alphabet + b's letter], or PW_ERR_UNSUPPORTED (nothing run, nothing
  * reported) where this engine does not take the run: an alphabet of more than 7 letters, a score
  * outside -127..127, gaps past 2^14, a grid without cooperative launch, a pair too short or too
  * thin to fill the GPU (unless `ask` is rows or rows32), or one too large for its 32-bit counters
- * (with either lane width: a pairs run is only started where the 32-bit rerun could follow).
- * info: the kernels' seconds, the cells, lane_bits. */
+ * (with either lane width: a pairs run is only started where the 32-bit rerun could follow), or
+ * saved rows whose spacing is not a multiple of 512 (they are taken with 16 rows a thread, a down
+ * the rows whatever the lengths).  info: the kernels' seconds, the cells, lane_bits, tile_h (384,
+ * or 512 with saved rows). */
 pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const uint8_t *da, int64_t n,
                                const uint8_t *db, int64_t m, const int32_t *scores, int alphabet, int32_t gap_open,
-                               int32_t gap_extend, int32_t *score, int64_t *end_a, int64_t *end_b, pw_run_info *info);
+                               int32_t gap_extend, pw_cuda_swr_saved saved, int32_t *score, int64_t *end_a,
+                               int64_t *end_b, pw_run_info *info);
 
 #endif

@@ -13,6 +13,11 @@ PW_BUILD_TARGETS=${PW_BUILD_TARGETS:-"peerwave_cli test_sw_rows"} pw_begin
 PW_SW_ROWS_LARGE=1 timeout 240 ./build-gpu/tests/test_sw_rows > "$out/test_sw_rows.log" 2>&1
 summary "test_sw_rows: rc=$? $(tail -2 "$out/test_sw_rows.log" | tr '\n' ' ')"
 grep FAIL "$out/test_sw_rows.log" | head -10 | tee -a "$out/summary.txt"
+for tool in memcheck racecheck; do
+  PW_SW_ROWS_SMALL=1 timeout 120 compute-sanitizer --tool $tool --error-exitcode 9 ./build-gpu/tests/test_sw_rows \
+    > "$out/sanitizer_$tool.log" 2>&1
+  summary "compute-sanitizer $tool (small shapes): rc=$? $(grep -E 'ERROR SUMMARY|cases' "$out/sanitizer_$tool.log" | tail -2 | tr '\n' ' ')"
+done
 if [ -f .bench-data/kmer_test_data.tar.gz ]; then
   tar xzf .bench-data/kmer_test_data.tar.gz -C "$out" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
   g1=$out/GCF_000195855.1_ASM19585v1_genomic.fna g2=$out/GCF_000195955.2_ASM19595v2_genomic.fna
@@ -24,6 +29,12 @@ if [ -f .bench-data/kmer_test_data.tar.gz ]; then
         --match $1 --mismatch $2 --gap-open $3 --gap-extend $4 "$g1" "$g2" > "$f" 2>&1
       summary "genomes $scores ${engine:-auto}: rc=$? $(grep -E '^(score|end_a|end_b|seconds|gcups|tile_h|lane_bits):' "$f" | tr '\n' ' ')"
     done
+  done
+  for engine in "" rows; do # --align: its score pass on the tile engines, or (asked for) this engine
+    f="$out/genomes_align_${engine:-tiles}.txt"
+    PEERWAVE_SW_ENGINE=$engine timeout 150 ./build-gpu/peerwave sw --backend cuda --align \
+      --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
+    summary "genomes --align ${engine:-tiles}: rc=$? $(grep -E '^(score|start_a|end_a|start_b|end_b|columns|matches|gaps|seconds_score|seconds_align|tile_h|lane_bits):' "$f" | tr '\n' ' ') cigar md5 $(grep -E '^cigar:' "$f" | md5sum | cut -c1-12)"
   done
   rm -f "$g1" "$g2"
 fi

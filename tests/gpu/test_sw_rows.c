@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "peerwave_align.h"
 #include "../test_util.h"
 
 static const char dna[] = "ACGT";
@@ -47,7 +48,7 @@ static void compare(const char *a, int64_t n, const char *b, int64_t m, const pw
     cpu.strategy = n * m > 20000000 ? PW_STRATEGY_PEER : PW_STRATEGY_SEQUENTIAL;
     pw_sw_result r, g;
     const pw_status s1 = pw_sw(a, n, b, m, p, &cpu, &r), s2 = pw_sw(a, n, b, m, p, gpu, &g);
-    const int rows_ran = s2 == PW_OK && g.info.tile_h == 384 && g.info.tile_w == 32;
+    const int rows_ran = s2 == PW_OK && (g.info.tile_h == 384 || g.info.tile_h == 512) && g.info.tile_w == 32;
     CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.end_a == g.end_a && r.end_b == g.end_b,
           "%s %" PRId64 "x%" PRId64 " %d/%d/%d/%d blocks %d: cpu %d (%" PRId64 ",%" PRId64 ") gpu %d (%" PRId64
           ",%" PRId64 ") status %d %d",
@@ -76,14 +77,16 @@ static void random_params(pw_sw_params *p)
 }
 
 /* Random shapes under PEERWAVE_SW_ENGINE=ask (rows: 16-bit pairs where DPX is, rows32) */
+static int small; /* PW_SW_ROWS_SMALL: few and small shapes (compute-sanitizer) */
+
 static void shape_cases(const char *ask, int bits)
 {
     static const int64_t sizes[] = {1, 2, 31, 383, 384, 385, 767, 769, 1031, 2047, 4099, 6007, 12289};
-    const int count = (int)(sizeof sizes / sizeof sizes[0]);
+    const int count = small ? 9 : (int)(sizeof sizes / sizeof sizes[0]);
     setenv("PEERWAVE_SW_ENGINE", ask, 1);
-    for (int k = 0; k < 40; k++) {
+    for (int k = 0; k < (small ? 12 : 40); k++) {
         int64_t n = k < count ? sizes[k] : sizes[test_rand() % count] + test_range(0, 500);
-        int64_t m = sizes[test_rand() % count] + test_range(0, 3000);
+        int64_t m = sizes[test_rand() % count] + test_range(0, small ? 300 : 3000);
         if (k % 2) { /* the other orientation: rows shorter than columns */
             const int64_t t = n;
             n = m, m = t;
@@ -103,6 +106,42 @@ static void shape_cases(const char *ask, int bits)
         free(a);
         free(b);
     }
+}
+
+/* The alignment search with its score pass (and saved rows) on this engine (asked for: `ask`)
+ * against the CPU's: the same alignment, letter for letter. */
+static void align_case(int64_t n, int64_t m, const char *ask)
+{
+    char *a = malloc((size_t)n), *b = malloc((size_t)m);
+    make_pair(a, n, b, m, 1);
+    plant_motif(a, n, b, m, 4);
+    pw_sw_params q;
+    random_params(&q);
+    if (q.gap_extend > q.gap_open) q.gap_extend = q.gap_open; /* (pw_sw_align's rule) */
+    pw_options cpu, gpu;
+    pw_options_init(&cpu);
+    cpu.backend = PW_BACKEND_CPU;
+    pw_options_init(&gpu);
+    gpu.backend = PW_BACKEND_CUDA;
+    setenv("PEERWAVE_SW_ENGINE", ask, 1);
+    pw_alignment r, g;
+    memset(&r, 0, sizeof r);
+    memset(&g, 0, sizeof g);
+    const pw_status s1 = pw_sw_align(a, n, b, m, &q, &cpu, &r), s2 = pw_sw_align(a, n, b, m, &q, &gpu, &g);
+    CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.start_a == g.start_a && r.end_a == g.end_a &&
+              r.start_b == g.start_b && r.end_b == g.end_b && r.cigar && g.cigar && !strcmp(r.cigar, g.cigar),
+          "align %s %" PRId64 "x%" PRId64 " %d/%d/%d/%d: cpu %d [%" PRId64 ",%" PRId64 "] gpu %d [%" PRId64 ",%" PRId64
+          "], status %d %d",
+          ask, n, m, q.match, q.mismatch, q.gap_open, q.gap_extend, r.score, r.start_a, r.end_a, g.score, g.start_a,
+          g.end_a, s1, s2);
+    CHECK(s2 != PW_OK || (g.info.tile_h == 512 && g.info.tile_w == 32),
+          "align %s %" PRId64 "x%" PRId64 ": the score pass was not this engine's (h %d, w %" PRId64 ")", ask, n, m,
+          g.info.tile_h, g.info.tile_w);
+    cases++;
+    if (s1 == PW_OK) pw_alignment_free(&r);
+    if (s2 == PW_OK) pw_alignment_free(&g);
+    free(a);
+    free(b);
 }
 
 /* a: |n| random letters, b: a's m letters from `from` (swapped when n < 0); scores 2/-3/5/2. A
@@ -145,8 +184,13 @@ int main(void)
         printf("SKIP: no CUDA device (%s)\n", pw_status_str(st));
         return 77;
     }
+    small = getenv("PW_SW_ROWS_SMALL") != NULL;
     shape_cases("rows32", 32);
     shape_cases("rows", 0); /* (16-bit pairs where DPX is in hardware, else 32-bit lanes) */
+    if (small) {
+        printf("%d cases (small)\n", cases);
+        return test_finish();
+    }
 
     /* Past 16 bits: a pair of equal stretches at match 2 scores 2 x their length; the pairs flag it
      * and the run is made again with 32-bit lanes (forced rows: the pairs first wherever DPX is).
@@ -156,6 +200,11 @@ int main(void)
     past_16_bits(20000, 20000, 0, 0, "past 16 bits");
     past_16_bits(30000, 25000, 1000, 1, "past 16 bits, rounds");
     past_16_bits(-30000, 25000, 1000, 1, "past 16 bits, rounds, the other way");
+    /* The alignment search's score pass with saved rows (asked for only, until it has run on a GPU
+     * outside this test): both lane widths, both length orders (the rows stay a's). */
+    align_case(20000, 15000, "rows");
+    align_case(9000, 30000, "rows");
+    align_case(25000, 25000, "rows32");
     /* An asymmetric table (a user matrix of 4 letters): the longer sequence goes down the rows, so
      * a transposed run must read the table the other way round. */
     {

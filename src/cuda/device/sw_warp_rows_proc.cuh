@@ -79,6 +79,15 @@ struct pw_swr_args {
     int4 *warp_best;         /* [W]: a warp's best (score, caller's row, caller's column) */
     int *error;              /* PW_CUDA_ERROR_TIMEOUT: every warp leaves */
     long long watchdog_ns;
+    /* The alignment search's score pass (src/align/sw_strips.c, never transposed): H and F of rows
+     * every - 1, 2 every - 1, ... (the first `slots`), slot k at k m; every a multiple of 32 R,
+     * so each is a tile-row's last row, which thread 31 holds.  F is the tile engines' (the
+     * vertical gap state of the cell itself), or linear_f for linear gaps (their cell keeps
+     * none).  saved_h NULL: none. */
+    int32_t *saved_h, *saved_f;
+    int every, slots;
+    int linear;
+    int32_t linear_f;
 };
 
 /* The warp waits until thread 0's and thread 31's conditions hold (each polls its own counter; a
@@ -162,13 +171,14 @@ __device__ __forceinline__ uint32_t pw_swr_splat16(int32_t x) { return (uint32_t
 
 /* One column through a thread's R rows: lo_words / hi_words are the profile words of this
  * column's letters (the same for 32-bit lanes); f comes in as the first row's F and leaves as the
- * next thread's; colmax receives the column's largest H (and 0); returns the last row's H. */
+ * next thread's; colmax receives the column's largest H (and 0), f_last the last row's own F;
+ * returns the last row's H. */
 template <class Ops, int R>
 __device__ __forceinline__ typename Ops::V pw_swr_column(typename Ops::V (&h)[R], typename Ops::V (&e)[R],
                                                         typename Ops::V &f, typename Ops::V diag,
-                                                        typename Ops::V &colmax, const uint32_t *lo_words,
-                                                        const uint32_t *hi_words, typename Ops::V go,
-                                                        typename Ops::V minus_ge)
+                                                        typename Ops::V &colmax, typename Ops::V &f_last,
+                                                        const uint32_t *lo_words, const uint32_t *hi_words,
+                                                        typename Ops::V go, typename Ops::V minus_ge)
 {
     typedef typename Ops::V V;
     colmax = 0;
@@ -178,6 +188,7 @@ __device__ __forceinline__ typename Ops::V pw_swr_column(typename Ops::V (&h)[R]
 #pragma unroll
         for (int b = 0; b < 4; b++) {
             const int r = 4 * q + b;
+            if (r == R - 1) f_last = f; /* (the last row's own F: the saved rows') */
             const V hn = Ops::max3_relu(Ops::add(diag, Ops::score(wl, wh, b)), e[r], f);
             const V h_go = Ops::sub(hn, go);
             e[r] = Ops::add_max(e[r], minus_ge, h_go);
@@ -222,6 +233,22 @@ __device__ __forceinline__ void pw_swr_offer(PwSwrBest &best, const V (&h)[R], i
     best.offer(top, transposed ? col : row, transposed ? row : col);
 }
 
+/* The saved-row slot tile-row t's last row goes to, or -1. */
+template <int R>
+__device__ __forceinline__ int pw_swr_slot(const pw_swr_args &a, int t)
+{
+    if (!a.saved_h || t >= a.tile_rows) return -1;
+    const long long end = (long long)(t + 1) * 32 * R; /* its last row + 1 */
+    return end % a.every == 0 && end / a.every - 1 < a.slots ? (int)(end / a.every - 1) : -1;
+}
+
+/* Thread 31's save of (H, F) at column j of slot `slot` (the last row of its tile-row). */
+__device__ __forceinline__ void pw_swr_save(const pw_swr_args &a, int slot, int j, int32_t h, int32_t f)
+{
+    a.saved_h[(size_t)slot * a.m + j] = h;
+    a.saved_f[(size_t)slot * a.m + j] = a.linear ? a.linear_f : f;
+}
+
 /* The warp's best by pw_sw's rule into warp_best[w]. */
 __device__ __forceinline__ void pw_swr_publish_best(const pw_swr_args &a, int w, int k, PwSwrBest best)
 {
@@ -242,7 +269,7 @@ __device__ __forceinline__ void pw_swr_load_profile(const pw_swr_args &a, int t,
     for (int i = k; i < words; i += 32) prof[i] = t < a.tile_rows ? a.profile[(size_t)t * words + i] : 0x80808080u;
 }
 
-template <int R>
+template <int R, bool SAVE = false>
 __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_kernel(pw_swr_args a)
 {
     extern __shared__ uint32_t pw_swr_smem[];
@@ -271,7 +298,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
         if (has_below && wrap && t / W >= 2 && !pw_swr_wait(a, k, nullptr, 0, &a.cons[0], base - 1)) return;
         pw_swr_load_profile<R>(a, t, k, prof);
         __syncwarp();
-        const int row0 = t * 32 * R + k * R;
+        const int row0 = t * 32 * R + k * R, slot = SAVE ? pw_swr_slot<R>(a, t) : -1;
         int32_t h[R], e[R];
 #pragma unroll
         for (int r = 0; r < R; r++) h[r] = 0, e[r] = -go;
@@ -305,10 +332,11 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
                 const uint32_t *words = prof + letter * ((R / 4) * 32) + k;
                 const int32_t diag = prev_up;
                 prev_up = up;
-                int32_t colmax;
-                out_h = pw_swr_column<PwSwr32, R>(h, e, f, diag, colmax, words, words, go, minus_ge);
+                int32_t colmax, f_last;
+                out_h = pw_swr_column<PwSwr32, R>(h, e, f, diag, colmax, f_last, words, words, go, minus_ge);
                 out_f = f;
                 if (k == 31 && has_below) __stcg(&below[j & below_mask], make_int2(out_h, out_f));
+                if (SAVE && k == 31 && slot >= 0) pw_swr_save(a, slot, j, out_h, f_last);
                 if (colmax >= reach) {
                     pw_swr_offer<R>(best, h, -1, colmax, row0, a.n, j, a.transposed);
                     reach = max(best.score, 1);
@@ -335,7 +363,7 @@ __device__ __forceinline__ int2 pw_swr_wrap_above(const pw_swr_args &a, int r, i
                      (int)__byte_perm((uint32_t)old.y, (uint32_t)now.y, 0x5432));
 }
 
-template <int R>
+template <int R, bool SAVE = false>
 __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_pairs_kernel(pw_swr_args a)
 {
     extern __shared__ uint32_t pw_swr_smem[];
@@ -365,6 +393,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
          * pass 2^31 on the longest pairs) */
         const bool hi_real = th < a.tile_rows;
         const int row_lo = tl * 32 * R + k * R, row_hi = hi_real ? th * 32 * R + k * R : 0;
+        const int slot_lo = SAVE ? pw_swr_slot<R>(a, tl) : -1, slot_hi = SAVE && hi_real ? pw_swr_slot<R>(a, th) : -1;
         uint32_t h[R], e[R];
 #pragma unroll
         for (int q = 0; q < R; q++) h[q] = 0, e[q] = border;
@@ -410,10 +439,14 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                 const uint32_t *hi_words = prof_hi + (letters >> 8) * ((R / 4) * 32) + k;
                 const uint32_t diag = prev_up;
                 prev_up = up;
-                uint32_t colmax;
-                out_h = pw_swr_column<PwSwrPairs, R>(h, e, f, diag, colmax, lo_words, hi_words, go, minus_ge);
+                uint32_t colmax, f_last;
+                out_h = pw_swr_column<PwSwrPairs, R>(h, e, f, diag, colmax, f_last, lo_words, hi_words, go, minus_ge);
                 out_f = f;
                 if (k == 31 && has_below) __stcg(&below[c & below_mask], make_int2((int)out_h, (int)out_f));
+                if (SAVE && k == 31 && slot_lo >= 0 && c < m)
+                    pw_swr_save(a, slot_lo, c, (int16_t)(out_h & 0xffff), (int16_t)(f_last & 0xffff));
+                if (SAVE && k == 31 && slot_hi >= 0 && c - D >= 0 && c - D < m)
+                    pw_swr_save(a, slot_hi, c - D, (int16_t)(out_h >> 16), (int16_t)(f_last >> 16));
                 if (__vcmpges2(colmax, reach)) { /* a lane reached the best */
                     const int32_t lo = (int16_t)(colmax & 0xffff), hi = (int16_t)(colmax >> 16);
                     if (lo >= max(best.score, 1) && c < m)
