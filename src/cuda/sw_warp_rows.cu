@@ -116,13 +116,14 @@ static pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, int64_t r
                                                                             2 * words)));
     if (st != PW_OK) return st;
     int64_t max_grid32 = (int64_t)sms * per_sm32, max_grid16 = (int64_t)sms * per_sm16;
+    /* 2/3 of the whole GPU's warps (16 an SM at three blocks of 8): what "fills the GPU" means,
+     * whatever block cap the caller set */
+    const int64_t fill32 = 2 * max_grid32 * PW_SWR_BLOCK_WARPS / 3, fill16 = 2 * (2 * max_grid16 * PW_SWR_BLOCK_WARPS / 3);
     if (plan->workers > 0) { /* the block cap (pw_options.max_blocks) */
         max_grid32 = max_grid32 < plan->workers ? max_grid32 : plan->workers;
         max_grid16 = max_grid16 < plan->workers ? max_grid16 : plan->workers;
     }
     if (max_grid32 < 1) return PW_ERR_UNSUPPORTED; /* (max_grid16 < 1: no pairs, below) */
-    /* 2/3 of the full grid's warps: 16 an SM at three blocks of 8 */
-    const int64_t fill32 = 2 * max_grid32 * PW_SWR_BLOCK_WARPS / 3, fill16 = 2 * (2 * max_grid16 * PW_SWR_BLOCK_WARPS / 3);
     const bool forced = ask == PW_SW_ENGINE_ROWS || ask == PW_SW_ENGINE_ROWS32;
     sh->pairs = ask != PW_SW_ENGINE_ROWS32 && major >= 9 && max_grid16 > 0 && (forced || sh->tile_rows >= fill16);
     if (!forced && !sh->pairs && sh->tile_rows < fill32) return PW_ERR_UNSUPPORTED;
