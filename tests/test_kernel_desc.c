@@ -10,7 +10,7 @@
 #include "../src/cuda/kernel_desc.h"
 #include "test_util.h"
 
-static const pw_kernel_switches defaults = {0, 0, 0, 1, PW_SPIN_POLLS, 0, 0, 0, 0};
+static const pw_kernel_switches defaults = {0, 0, 0, 1, PW_SPIN_POLLS, 0, 0, 0, 0, PW_SW_ENGINE_AUTO};
 
 static pw_plan random_plan(void)
 {
@@ -145,6 +145,7 @@ static void check_switches_from_environment(void)
     unsetenv("PEERWAVE_PIPELINE_SWEEPS");
     unsetenv("PEERWAVE_SPIN_POLLS");
     unsetenv("PEERWAVE_3D");
+    unsetenv("PEERWAVE_SW_ENGINE");
     pw_kernel_switches_read(&sw);
     CHECK(!memcmp(&sw, &defaults, sizeof sw), "defaults");
     setenv("PEERWAVE_LINEAR_PROCESSOR", "block", 1);
@@ -153,7 +154,10 @@ static void check_switches_from_environment(void)
     setenv("PEERWAVE_PIPELINE_SWEEPS", "0", 1);
     setenv("PEERWAVE_SPIN_POLLS", "7", 1);
     setenv("PEERWAVE_3D", "plane", 1);
+    setenv("PEERWAVE_SW_ENGINE", "rows32", 1);
     pw_kernel_switches_read(&sw);
+    CHECK(sw.sw_engine == PW_SW_ENGINE_ROWS32, "SW engine rows32");
+    unsetenv("PEERWAVE_SW_ENGINE");
     CHECK(sw.linear_block == 1 && sw.sat_processor == 1 && sw.stencil_processor == 1 && sw.pipeline_sweeps == 0 &&
               sw.spin_polls == 7 && sw.layout_3d == PW_3D_PLANE,
           "all set");
@@ -179,6 +183,74 @@ static void check_switches_from_environment(void)
     CHECK(sw.stencil_processor == 0, "empty stencil switch: warp");
 }
 
+/* SW's warp-rows engine: when it takes a pair and its shape (pw_swr_choose). */
+static void check_warp_rows(void)
+{
+    const pw_swr_gpu h100 = {132, 3, 3, 1, 0};
+    pw_swr_shape sh;
+    /* the genome pair, the longer one down the rows: pairs, 2 rounds of 2880 warps (measured best) */
+    CHECK(pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 4411532, 3268203, &sh) && sh.pairs && sh.tile_rows == 11489 &&
+              sh.rounds == 2 && sh.warps == 2880 && sh.grid == 360 && sh.lag == 64 * 2880 + 256 &&
+              sh.available_blocks == 396,
+          "genomes: taken %d pairs %d rounds %lld warps %lld", sh.tile_rows > 0, sh.pairs, (long long)sh.rounds,
+          (long long)sh.warps);
+    /* without DPX: 32-bit lanes, 4 rounds */
+    const pw_swr_gpu no_dpx = {132, 3, 3, 0, 0};
+    CHECK(pw_swr_choose(&no_dpx, PW_SW_ENGINE_AUTO, 12, 4411532, 3268203, &sh) && !sh.pairs && sh.rounds == 4 &&
+              sh.warps == 2880 && sh.lag == 0,
+          "genomes without DPX");
+    /* 262144^2: 683 tile-rows leave the GPU idle -> the tile engines */
+    CHECK(!pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 262144, 262144, &sh), "262144^2 not taken");
+    /* 1.2 M x 1 M: enough tile-rows for 32-bit lanes, not for pairs; one round */
+    CHECK(pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 1200000, 1000000, &sh) && !sh.pairs && sh.rounds == 1 &&
+              sh.warps == 3128,
+          "1.2 M x 1 M");
+    /* long and thin: the columns too few for a round's fill either way */
+    CHECK(!pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 4411532, 100000, &sh), "thin pair not taken");
+    /* a block cap does not make a small pair "fill the GPU" */
+    const pw_swr_gpu capped = {132, 3, 3, 1, 1};
+    CHECK(!pw_swr_choose(&capped, PW_SW_ENGINE_AUTO, 12, 3001, 2999, &sh), "capped small pair not taken");
+    /* asked for: any pair, within the cap */
+    CHECK(pw_swr_choose(&capped, PW_SW_ENGINE_ROWS, 12, 3001, 2999, &sh) && sh.pairs && sh.grid == 1 && sh.warps == 8 &&
+              sh.rounds == 1 && sh.tile_rows == 8,
+          "asked, capped");
+    CHECK(pw_swr_choose(&capped, PW_SW_ENGINE_ROWS32, 12, 1, 1, &sh) && !sh.pairs && sh.warps == 8, "asked, 32-bit");
+    CHECK(!pw_swr_choose(&h100, PW_SW_ENGINE_TILES, 12, 4411532, 3268203, &sh), "tiles asked");
+    const pw_swr_gpu no_pairs = {132, 3, 0, 1, 0};
+    CHECK(pw_swr_choose(&no_pairs, PW_SW_ENGINE_ROWS, 12, 5000, 5000, &sh) && !sh.pairs, "pairs cannot run");
+    /* past the 32-bit counters, or R not a multiple of 4 */
+    CHECK(!pw_swr_choose(&h100, PW_SW_ENGINE_ROWS, 12, 1 << 30, 1 << 30, &sh), "counters");
+    CHECK(!pw_swr_choose(&h100, PW_SW_ENGINE_ROWS, 6, 5000, 5000, &sh), "R = 6");
+    /* random pairs and GPUs: balanced rounds (the fewest blocks for the rounds the whole grid needs) */
+    for (int k = 0; k < 3000; k++) {
+        const pw_swr_gpu g = {(int)test_range(1, 200), (int)test_range(1, 4), (int)test_range(0, 4), (int)test_range(0, 1),
+                              test_range(0, 3) ? 0 : test_range(1, 50)};
+        const int r = 4 * (int)test_range(1, 5);
+        const int64_t rows = test_range(1, 3) == 1 ? test_range(1, 5000) : test_range(1, 8000000);
+        const int64_t cols = test_range(1, 3) == 1 ? test_range(1, 5000) : test_range(1, 8000000);
+        const pw_sw_engine_ask ask = (pw_sw_engine_ask)test_range(0, 2);
+        if (!pw_swr_choose(&g, ask, r, rows, cols, &sh)) {
+            CHECK(ask == PW_SW_ENGINE_AUTO || (sh.rounds + 1) * (cols + sh.lag + 1) >= ((int64_t)1 << 32),
+                  "asked and refused: %lld x %lld", (long long)rows, (long long)cols);
+            continue;
+        }
+        int64_t max_grid = (int64_t)g.sms * (sh.pairs ? g.per_sm16 : g.per_sm32);
+        if (g.block_cap > 0 && g.block_cap < max_grid) max_grid = g.block_cap;
+        const int per = sh.pairs ? 2 : 1;
+        const int64_t need = (sh.tile_rows + max_grid * 8 * per - 1) / (max_grid * 8 * per);
+        CHECK(sh.tile_rows == (rows + 32 * r - 1) / (32 * r) && sh.grid >= 1 && sh.grid <= max_grid &&
+                  sh.warps == 8 * sh.grid && sh.rounds == need && sh.rounds * sh.warps * per >= sh.tile_rows &&
+                  (sh.grid == 1 || sh.rounds * (sh.warps - 8) * per < sh.tile_rows) &&
+                  (!sh.pairs || (g.dpx && g.per_sm16 > 0 && ask != PW_SW_ENGINE_ROWS32)) &&
+                  sh.lag == (sh.pairs ? 64 * sh.warps + 256 : 0) && sh.available_blocks == max_grid,
+              "shape %lld x %lld R %d sms %d: grid %lld rounds %lld pairs %d", (long long)rows, (long long)cols, r, g.sms,
+              (long long)sh.grid, (long long)sh.rounds, sh.pairs);
+        if (ask == PW_SW_ENGINE_AUTO) /* taken by itself: the whole GPU's 16 warps an SM in its first round */
+            CHECK(sh.tile_rows >= 2 * (int64_t)g.sms * g.per_sm32 * 8 / 3 && cols >= 4 * 64 * sh.warps,
+                  "auto took %lld x %lld", (long long)rows, (long long)cols);
+    }
+}
+
 int main(void)
 {
     test_seed(32);
@@ -200,5 +272,6 @@ int main(void)
           "even peer grid");
     CHECK(!strcmp(pw_processor_name(PW_PROC_PREFIX_SUM), "prefix-sum") && !strcmp(pw_processor_name(PW_PROC_COUNT), "?"), "names");
     check_switches_from_environment();
+    check_warp_rows();
     return test_finish();
 }

@@ -31,6 +31,10 @@ void pw_kernel_switches_read(pw_kernel_switches *out)
                                        !env_is("PEERWAVE_STENCIL_PROCESSOR", "warp") ? 2 : 0;
     out->pipeline_sweeps = !env_is("PEERWAVE_PIPELINE_SWEEPS", "0");
     out->sw_packed_lanes = env_is("PEERWAVE_SW_LANES", "pairs");
+    out->sw_engine = env_is("PEERWAVE_SW_ENGINE", "rows")     ? PW_SW_ENGINE_ROWS
+                     : env_is("PEERWAVE_SW_ENGINE", "rows32") ? PW_SW_ENGINE_ROWS32
+                     : env_is("PEERWAVE_SW_ENGINE", "tiles")  ? PW_SW_ENGINE_TILES
+                                                              : PW_SW_ENGINE_AUTO;
     /* plane and flat: for measuring and as fallbacks (PERFORMANCE.md) */
     out->layout_3d = env_is("PEERWAVE_3D", "plane") ? PW_3D_PLANE : env_is("PEERWAVE_3D", "flat") ? PW_3D_FLAT : PW_3D_TILES;
     const char *tile3 = getenv("PEERWAVE_3D_TILE");
@@ -168,4 +172,53 @@ pw_status pw_select_kernel(const pw_plan *plan, const pw_cell_shape *cell, const
     if (w != t->w || shape != (pw_tile_shape)t->shape)
         return pw_tiling_init(&out->tiling, t->rows, t->cols, t->skew, shape, t->h, w);
     return PW_OK;
+}
+
+/* ---- SW's warp-rows engine (sw_warp_rows.cu) ------------------------------------------------ */
+
+#define SWR_BLOCK_WARPS 8
+
+/* The fewest blocks of 8 warps that run the tile-rows (per_warp a warp a round) in as few rounds
+ * as max_grid blocks need: a round with a few tile-rows left costs about as much as a full one. */
+static void swr_balance(pw_swr_shape *sh, int64_t max_grid, int per_warp)
+{
+    const int64_t most = max_grid * SWR_BLOCK_WARPS * per_warp;
+    sh->rounds = (sh->tile_rows + most - 1) / most;
+    const int64_t warps = (sh->tile_rows + per_warp * sh->rounds - 1) / (per_warp * sh->rounds);
+    sh->grid = (warps + SWR_BLOCK_WARPS - 1) / SWR_BLOCK_WARPS;
+    sh->warps = sh->grid * SWR_BLOCK_WARPS;
+    sh->lag = per_warp == 2 ? 64 * sh->warps + 256 : 0;
+}
+
+int pw_swr_choose(const pw_swr_gpu *gpu, pw_sw_engine_ask ask, int rows_per_thread, int64_t rows, int64_t cols,
+                  pw_swr_shape *sh)
+{
+    memset(sh, 0, sizeof *sh);
+    if (ask == PW_SW_ENGINE_TILES || rows < 1 || cols < 1 || rows_per_thread < 4 || rows_per_thread % 4) return 0;
+    const int64_t tile_h = 32 * (int64_t)rows_per_thread;
+    int64_t max_grid32 = (int64_t)gpu->sms * gpu->per_sm32, max_grid16 = (int64_t)gpu->sms * gpu->per_sm16;
+    /* "fills the GPU": the whole GPU's grid, whatever cap the caller set */
+    const int64_t fill32 = 2 * max_grid32 * SWR_BLOCK_WARPS / 3, fill16 = 2 * (2 * max_grid16 * SWR_BLOCK_WARPS / 3);
+    if (gpu->block_cap > 0) {
+        max_grid32 = max_grid32 < gpu->block_cap ? max_grid32 : gpu->block_cap;
+        max_grid16 = max_grid16 < gpu->block_cap ? max_grid16 : gpu->block_cap;
+    }
+    if (max_grid32 < 1) return 0;
+    sh->tile_rows = (rows + tile_h - 1) / tile_h;
+    const int forced = ask == PW_SW_ENGINE_ROWS || ask == PW_SW_ENGINE_ROWS32;
+    sh->pairs = ask != PW_SW_ENGINE_ROWS32 && gpu->dpx && max_grid16 > 0 && (forced || sh->tile_rows >= fill16);
+    if (!forced && !sh->pairs && sh->tile_rows < fill32) return 0;
+    swr_balance(sh, sh->pairs ? max_grid16 : max_grid32, sh->pairs ? 2 : 1);
+    /* a round takes its columns plus the pipeline's fill (about 64 columns a warp, and the pairs'
+     * lag as much again) */
+    if (!forced && sh->pairs && cols < 8 * 64 * sh->warps) {
+        sh->pairs = 0;
+        if (sh->tile_rows < fill32) return 0;
+        swr_balance(sh, max_grid32, 1);
+    }
+    if (!forced && !sh->pairs && cols < 4 * 64 * sh->warps) return 0;
+    sh->available_blocks = sh->pairs ? max_grid16 : max_grid32;
+    const int64_t span = cols + sh->lag + 1;
+    if (rows > INT32_MAX - tile_h || span > INT32_MAX / 2 || (sh->rounds + 1) * span >= ((int64_t)1 << 32)) return 0;
+    return 1;
 }

@@ -25,6 +25,8 @@
  *   PEERWAVE_SW_LANES=pairs             SW on 16-bit pairs of lanes (EXPERIMENTAL: correct on an
  *                                       H200 since 2026-11-28 but 1.4-2.2x slower; the 32-bit lanes
  *                                       are the default)
+ *   PEERWAVE_SW_ENGINE=rows|rows32|tiles  SW of one pair on the warp-rows engine whatever its size,
+ *                                       or never (pw_swr_choose)
  */
 #ifndef PW_KERNEL_DESC_H
 #define PW_KERNEL_DESC_H
@@ -81,7 +83,42 @@ typedef struct pw_kernel_switches {
     int tile3_kw, tile3_nw; /* PEERWAVE_3D_TILE=KWxNW (each 1, 2, 4 or 8): the 3-D processor's
                                planes a thread and warps a block; 0: the defaults (proc_shapes.h) */
     int sw_packed_lanes;  /* PEERWAVE_SW_LANES=pairs */
+    int sw_engine;        /* pw_sw_engine_ask: PEERWAVE_SW_ENGINE=rows|rows32|tiles (else auto) */
 } pw_kernel_switches;
+
+/* SW of one pair: what PEERWAVE_SW_ENGINE asks.  AUTO: the warp-rows engine (sw_warp_rows.cu)
+ * where pw_swr_choose takes the pair, else the tile engines; ROWS: the warp-rows engine wherever
+ * it can run (16-bit pairs where DPX is, the 32-bit rerun on overflow); ROWS32: it with 32-bit
+ * lanes only; TILES: never it. */
+typedef enum pw_sw_engine_ask { PW_SW_ENGINE_AUTO = 0, PW_SW_ENGINE_ROWS, PW_SW_ENGINE_ROWS32, PW_SW_ENGINE_TILES } pw_sw_engine_ask;
+
+/* What the warp-rows engine's shape depends on: the GPU (SMs, resident blocks of 8 warps an SM
+ * for each lane width at the run's shared memory, DPX in hardware) and the caller's block cap. */
+typedef struct pw_swr_gpu {
+    int sms;
+    int per_sm32, per_sm16; /* occupancy (0: that kernel cannot run) */
+    int dpx;                /* sm_90 and later */
+    int64_t block_cap;      /* pw_options.max_blocks (0: none) */
+} pw_swr_gpu;
+
+/* Its shape for a pair of rows x cols (rows: the sequence down the warps' registers). */
+typedef struct pw_swr_shape {
+    int pairs;                  /* 16-bit pairs of tile-rows, else 32-bit lanes */
+    int64_t tile_rows;          /* of 32 R rows */
+    int64_t grid, warps;        /* blocks of 8 warps */
+    int64_t rounds;             /* of `warps` tile-rows (two a warp for pairs) */
+    int64_t lag;                /* pairs: the high halves' columns behind (D = 64 warps + 256) */
+    int64_t available_blocks;   /* the most the GPU (and the cap) would have run */
+} pw_swr_shape;
+
+/* 1 and the shape where the engine takes the pair, 0 where it does not (the tile engines run):
+ * AUTO takes a pair whose first round gives 16 warps an SM of the whole GPU (2/3 of three blocks
+ * of 8), whose columns are 4x a round's pipeline fill (64 columns a warp; 8x for pairs), with
+ * pairs where DPX is and their first round is as full; ROWS / ROWS32 take any pair the GPU can
+ * run; and none past the 32-bit counters (rounds x (cols + lag + 1) < 2^32) or 2^31 - 32 R rows.
+ * Rounds are balanced: the fewest warps that need no more rounds than the whole (capped) grid. */
+int pw_swr_choose(const pw_swr_gpu *gpu, pw_sw_engine_ask ask, int rows_per_thread, int64_t rows, int64_t cols,
+                  pw_swr_shape *out);
 
 /* Polls a wait makes back to back before it starts sleeping between them (device/sync.cuh). */
 #define PW_SPIN_POLLS 64

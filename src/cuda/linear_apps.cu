@@ -161,7 +161,9 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
      * (sw_warp_rows.cu), where nothing asks for what only the tile engines do.  The alignment
      * search's saved rows only when asked for (PEERWAVE_SW_ENGINE=rows or rows32) until they have
      * run on a GPU. */
-    const pw_sw_engine_ask ask = pw_sw_engine_ask_read();
+    pw_kernel_switches switches;
+    pw_kernel_switches_read(&switches);
+    const pw_sw_engine_ask ask = (pw_sw_engine_ask)switches.sw_engine;
     const bool forced = ask == PW_SW_ENGINE_ROWS || ask == PW_SW_ENGINE_ROWS32;
     if ((!save.h || forced) && !plan->sw_prune && !plan->band && plan->strategy == PW_STRATEGY_PEER &&
         plan->stuck_row < 0 && !plan->trace && !pw_monitor_on(&plan->monitor)) { /* (no hook, no cancel flag) */

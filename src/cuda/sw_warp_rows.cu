@@ -3,7 +3,9 @@
  * when it takes a pair, its shape (which sequence runs down the rows, 16-bit pairs or 32-bit
  * lanes, how many warps), the profile, the runs and the end cell.
  *
- * The shape, from bench/sw_warp_rows_sweep.sh and _probe.sh on an H200 (docs/PERFORMANCE.md):
+ * The shape is chosen by kernel_desc.c's pw_swr_choose (plain C, tested on the CPU in
+ * test_kernel_desc) from the GPU's facts read here; its rules, from bench/sw_warp_rows_sweep.sh
+ * and _probe.sh on an H200 (docs/PERFORMANCE.md):
  *  - The longer sequence down the rows: more tile-rows, so rounds of warps come out fuller (the
  *    genome pair: 5.97 s this way against 7.1-7.7 s the other).
  *  - Rounds: warps take tile-rows in rounds of W; a round with a few tile-rows left costs about
@@ -43,16 +45,6 @@ static swr_kernels swr_kernels_of()
 #define SWR_SCORE_R 12
 #define SWR_SAVE_R 16
 
-pw_sw_engine_ask pw_sw_engine_ask_read(void)
-{
-    const char *v = getenv("PEERWAVE_SW_ENGINE");
-    if (!v || !*v) return PW_SW_ENGINE_AUTO;
-    if (!strcmp(v, "rows")) return PW_SW_ENGINE_ROWS;
-    if (!strcmp(v, "rows32")) return PW_SW_ENGINE_ROWS32;
-    if (!strcmp(v, "tiles")) return PW_SW_ENGINE_TILES;
-    return PW_SW_ENGINE_AUTO;
-}
-
 /* One kernel's launch on the args: the kernel's seconds added to *seconds. */
 static pw_status swr_launch(const void *kernel, pw_swr_args args, int grid, size_t smem, cudaStream_t s,
                             double *seconds)
@@ -73,75 +65,35 @@ static pw_status swr_launch(const void *kernel, pw_swr_args args, int grid, size
     return st;
 }
 
-/* The shape of a run: warps, blocks, lanes. */
+/* The shape of a run (kernel_desc.c's pw_swr_choose) and what the host adds to it. */
 struct swr_shape {
     swr_kernels kern;
-    int pairs;
-    int grid, warps, available_blocks;
+    pw_swr_shape s;
     int64_t most_blocks; /* of either lane width: the buffers' size, so a rerun fits them */
-    int64_t tile_rows, rounds, lag;
     size_t smem;
 };
 
-/* The blocks of 8 warps that run tile_rows with per_warp tile-rows a warp a round in as few
- * rounds as the whole GPU (max_grid blocks) needs. */
-static void swr_balance(swr_shape *sh, int64_t max_grid, int per_warp)
-{
-    const int64_t most = max_grid * PW_SWR_BLOCK_WARPS * per_warp;
-    sh->rounds = (sh->tile_rows + most - 1) / most;
-    const int64_t warps = (sh->tile_rows + per_warp * sh->rounds - 1) / (per_warp * sh->rounds);
-    sh->grid = (int)((warps + PW_SWR_BLOCK_WARPS - 1) / PW_SWR_BLOCK_WARPS);
-    sh->warps = sh->grid * PW_SWR_BLOCK_WARPS;
-    sh->lag = per_warp == 2 ? 64 * (int64_t)sh->warps + 256 : 0; /* (sw_warp_rows_proc.cuh: D) */
-}
-
-/* The shape for rows x cols, or PW_ERR_UNSUPPORTED. */
+/* The GPU's facts for this R, then the shape for rows x cols, or PW_ERR_UNSUPPORTED. */
 static pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, int64_t rows, int64_t cols, int letters,
                             const swr_kernels &kern, swr_shape *sh)
 {
     sh->kern = kern;
-    const int64_t tile_h = 32 * (int64_t)kern.r;
-    int sms = 0, coop = 0, major = 0;
-    pw_status st = pw_from_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, plan->device));
+    int coop = 0, major = 0;
+    pw_swr_gpu gpu = {0, 0, 0, 0, plan->workers > 0 ? plan->workers : 0};
+    pw_status st = pw_from_cuda(cudaDeviceGetAttribute(&gpu.sms, cudaDevAttrMultiProcessorCount, plan->device));
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, plan->device)));
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, plan->device)));
-    if (st != PW_OK) return st;
-    if (!coop) return PW_ERR_UNSUPPORTED;
-    sh->tile_rows = (rows + tile_h - 1) / tile_h;
     const size_t words = (size_t)letters * (kern.r / 4) * 32 * sizeof(uint32_t) * PW_SWR_BLOCK_WARPS;
-    int per_sm32 = 0, per_sm16 = 0;
-    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm32, kern.lanes32, PW_SWR_THREADS,
+    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&gpu.per_sm32, kern.lanes32, PW_SWR_THREADS,
                                                                             words)));
-    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm16, kern.pairs16, PW_SWR_THREADS,
+    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&gpu.per_sm16, kern.pairs16, PW_SWR_THREADS,
                                                                             2 * words)));
     if (st != PW_OK) return st;
-    int64_t max_grid32 = (int64_t)sms * per_sm32, max_grid16 = (int64_t)sms * per_sm16;
-    /* 2/3 of the whole GPU's warps (16 an SM at three blocks of 8): what "fills the GPU" means,
-     * whatever block cap the caller set */
-    const int64_t fill32 = 2 * max_grid32 * PW_SWR_BLOCK_WARPS / 3, fill16 = 2 * (2 * max_grid16 * PW_SWR_BLOCK_WARPS / 3);
-    if (plan->workers > 0) { /* the block cap (pw_options.max_blocks) */
-        max_grid32 = max_grid32 < plan->workers ? max_grid32 : plan->workers;
-        max_grid16 = max_grid16 < plan->workers ? max_grid16 : plan->workers;
-    }
-    if (max_grid32 < 1) return PW_ERR_UNSUPPORTED; /* (max_grid16 < 1: no pairs, below) */
-    const bool forced = ask == PW_SW_ENGINE_ROWS || ask == PW_SW_ENGINE_ROWS32;
-    sh->pairs = ask != PW_SW_ENGINE_ROWS32 && major >= 9 && max_grid16 > 0 && (forced || sh->tile_rows >= fill16);
-    if (!forced && !sh->pairs && sh->tile_rows < fill32) return PW_ERR_UNSUPPORTED;
-    swr_balance(sh, sh->pairs ? max_grid16 : max_grid32, sh->pairs ? 2 : 1);
-    /* A round takes its columns plus the pipeline's fill, about 64 columns a warp (and the pairs'
-     * lag D as much again): taken by itself only where the columns are 4x the fill */
-    if (!forced && sh->pairs && cols < 8 * 64 * (int64_t)sh->warps) {
-        sh->pairs = 0;
-        if (sh->tile_rows < fill32) return PW_ERR_UNSUPPORTED;
-        swr_balance(sh, max_grid32, 1);
-    }
-    if (!forced && !sh->pairs && cols < 4 * 64 * (int64_t)sh->warps) return PW_ERR_UNSUPPORTED;
-    sh->available_blocks = (int)(sh->pairs ? max_grid16 : max_grid32);
-    sh->most_blocks = max_grid16 > max_grid32 ? max_grid16 : max_grid32;
-    sh->smem = sh->pairs ? 2 * words : words;
-    const int64_t span = cols + sh->lag + 1;
-    if (rows > INT32_MAX - tile_h || span > INT32_MAX / 2 || (sh->rounds + 1) * span >= ((int64_t)1 << 32))
-        return PW_ERR_UNSUPPORTED;
+    gpu.dpx = major >= 9;
+    if (!coop || !pw_swr_choose(&gpu, ask, kern.r, rows, cols, &sh->s)) return PW_ERR_UNSUPPORTED;
+    const int64_t grid32 = (int64_t)gpu.sms * gpu.per_sm32, grid16 = (int64_t)gpu.sms * gpu.per_sm16;
+    sh->most_blocks = grid16 > grid32 ? grid16 : grid32;
+    sh->smem = sh->s.pairs ? 2 * words : words;
     return PW_OK;
 }
 
@@ -176,7 +128,7 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
     const int64_t rows = transposed ? m : n, cols = transposed ? n : m;
     swr_shape sh, wide;
     pw_status st = swr_choose(plan, ask, rows, cols, letters, kern, &sh);
-    if (st == PW_OK && sh.pairs) st = swr_unpair(plan, rows, cols, letters, kern, &wide); /* (a rerun must fit) */
+    if (st == PW_OK && sh.s.pairs) st = swr_unpair(plan, rows, cols, letters, kern, &wide); /* (a rerun must fit) */
     if (st != PW_OK) return st;
     /* the table the way the kernels read it: [row letter][column letter] */
     int32_t table_rc[PW_SWR_MAX_LETTERS * PW_SWR_MAX_LETTERS];
@@ -187,7 +139,7 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
     cudaStream_t s = pw_plan_stream(plan);
     const int64_t max_warps = sh.most_blocks * PW_SWR_BLOCK_WARPS;
     const int64_t max_span = cols + 64 * max_warps + 256 + 1; /* (the pairs' lag at most) */
-    const size_t profile_words = (size_t)sh.tile_rows * letters * (kern.r / 4) * 32;
+    const size_t profile_words = (size_t)sh.s.tile_rows * letters * (kern.r / 4) * 32;
     st = pw_cuda_reserve((double)profile_words * 4 + (double)max_warps * (PW_SWR_RING * 8 + 32) +
                          2.0 * (double)max_span * 8 + 64);
     if (st != PW_OK) return st;
@@ -205,17 +157,17 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
     PW_THEN(st, warp_best.alloc((size_t)max_warps));
     PW_THEN(st, flags.alloc(2));
     if (st != PW_OK) return st;
-    kern.profile<<<1024, 256, 0, s>>>(row_seq, (int)rows, table.ptr, letters, (int)sh.tile_rows, profile.ptr);
+    kern.profile<<<1024, 256, 0, s>>>(row_seq, (int)rows, table.ptr, letters, (int)sh.s.tile_rows, profile.ptr);
     st = pw_from_cuda(cudaGetLastError());
 
     double seconds = 0;
     int flag[2] = {0, 0};
     for (int attempt = 0; st == PW_OK; attempt++) {
-        PW_THEN(st, pw_from_cuda(cudaMemsetAsync(prod.ptr, 0, sizeof(unsigned) * (size_t)sh.warps, s)));
-        PW_THEN(st, pw_from_cuda(cudaMemsetAsync(cons.ptr, 0, sizeof(unsigned) * (size_t)sh.warps, s)));
+        PW_THEN(st, pw_from_cuda(cudaMemsetAsync(prod.ptr, 0, sizeof(unsigned) * (size_t)sh.s.warps, s)));
+        PW_THEN(st, pw_from_cuda(cudaMemsetAsync(cons.ptr, 0, sizeof(unsigned) * (size_t)sh.s.warps, s)));
         PW_THEN(st, pw_from_cuda(cudaMemsetAsync(flags.ptr, 0, 2 * sizeof(int), s)));
-        pw_swr_args args = {profile.ptr, col_seq, (int)sh.tile_rows, (int)rows, (int)cols, letters, gap_open,
-                            gap_extend, sh.warps, (int)sh.lag, ring.ptr, full.ptr, prod.ptr, cons.ptr, transposed,
+        pw_swr_args args = {profile.ptr, col_seq, (int)sh.s.tile_rows, (int)rows, (int)cols, letters, gap_open,
+                            gap_extend, (int)sh.s.warps, (int)sh.s.lag, ring.ptr, full.ptr, prod.ptr, cons.ptr, transposed,
                             32767 - top, flags.ptr, warp_best.ptr, flags.ptr + 1,
                             plan->watchdog_ns ? plan->watchdog_ns : PW_CUDA_WATCHDOG_NS};
         if (saving) {
@@ -223,8 +175,8 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
             args.every = (int)saved.every, args.slots = (int)saved.slots;
             args.linear = gap_open == gap_extend, args.linear_f = saved.linear_f;
         }
-        const void *kernel = sh.pairs ? kern.pairs16 : kern.lanes32;
-        PW_THEN(st, swr_launch(kernel, args, sh.grid, sh.smem, s, &seconds));
+        const void *kernel = sh.s.pairs ? kern.pairs16 : kern.lanes32;
+        PW_THEN(st, swr_launch(kernel, args, (int)sh.s.grid, sh.smem, s, &seconds));
         PW_THEN(st, flags.download(flag, 2));
         if (st != PW_OK) break;
         if (flag[1]) {
@@ -232,16 +184,16 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
             st = PW_ERR_TIMEOUT;
             break;
         }
-        if (!(sh.pairs && flag[0])) break;
+        if (!(sh.s.pairs && flag[0])) break;
         sh = wide; /* 16 bits may have wrapped: 32-bit lanes */
     }
     if (st != PW_OK) return st;
-    int4 *bests = (int4 *)malloc(sizeof(int4) * (size_t)sh.warps);
+    int4 *bests = (int4 *)malloc(sizeof(int4) * (size_t)sh.s.warps);
     if (!bests) return PW_ERR_OUT_OF_MEMORY;
-    st = warp_best.download(bests, (size_t)sh.warps);
+    st = warp_best.download(bests, (size_t)sh.s.warps);
     if (st == PW_OK) { /* pw_sw's rule: the best score, then the smallest row, then column */
         int32_t bs = 0, bi = INT32_MAX, bj = INT32_MAX;
-        for (int w = 0; w < sh.warps; w++) {
+        for (int w = 0; w < sh.s.warps; w++) {
             const int4 b = bests[w];
             if (b.x > bs || (b.x == bs && b.x > 0 && (b.y < bi || (b.y == bi && b.z < bj)))) bs = b.x, bi = b.y, bj = b.z;
         }
@@ -256,12 +208,12 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
         info->shape = PW_TILE_HYPER;
         info->tile_h = 32 * kern.r;
         info->tile_w = 32;
-        info->threads = sh.grid;
-        info->threads_available = sh.available_blocks;
+        info->threads = (int)sh.s.grid;
+        info->threads_available = (int)sh.s.available_blocks;
         info->skew = 0;
         info->cells += n * m;
         info->seconds += seconds;
-        info->lane_bits = sh.pairs ? 16 : 32;
+        info->lane_bits = sh.s.pairs ? 16 : 32;
     }
     return st;
 }

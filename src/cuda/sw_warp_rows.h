@@ -7,12 +7,8 @@
 
 #include <stdint.h>
 #include "../core/plan.h"
+#include "kernel_desc.h" /* pw_sw_engine_ask, pw_swr_choose: when it takes a pair */
 
-/* What PEERWAVE_SW_ENGINE asks: the library's choice (unset), rows (this engine wherever it can
- * run: 16-bit pairs on DPX hardware, 32-bit lanes after an overflow or elsewhere), rows32 (this
- * engine with 32-bit lanes only) or tiles (never this engine). */
-typedef enum pw_sw_engine_ask { PW_SW_ENGINE_AUTO = 0, PW_SW_ENGINE_ROWS, PW_SW_ENGINE_ROWS32, PW_SW_ENGINE_TILES } pw_sw_engine_ask;
-pw_sw_engine_ask pw_sw_engine_ask_read(void);
 
 /* The alignment search's saved rows (linear_apps.cu's sw_saved_rows): H and F of rows every - 1,
  * 2 every - 1, ... (the first `slots`), slot k at k m, on the device; F is linear_f throughout for
@@ -26,8 +22,9 @@ typedef struct pw_cuda_swr_saved {
 /* The best score and its end cell (pw_sw's rule) of the encoded device sequences da (n) x db (m),
  * scores[a's letter * alphabet + b's letter], or PW_ERR_UNSUPPORTED (nothing run, nothing
  * reported) where this engine does not take the run: an alphabet of more than 7 letters, a score
- * outside -127..127, gaps past 2^14, a grid without cooperative launch, a pair too short or too
- * thin to fill the GPU (unless `ask` is rows or rows32), or one too large for its 32-bit counters
+ * outside -127..127, gaps past 2^14, a grid without cooperative launch, or a pair that
+ * pw_swr_choose does not take (too short or too thin to fill the GPU unless `ask` is rows or
+ * rows32, too large for the 32-bit counters)
  * (with either lane width: a pairs run is only started where the 32-bit rerun could follow), or
  * saved rows whose spacing is not a multiple of 512 (they are taken with 16 rows a thread, a down
  * the rows whatever the lengths).  info: the kernels' seconds, the cells, lane_bits, tile_h (384,
