@@ -12,8 +12,7 @@ out=${OUT:-/tmp/pw-warp-rows}
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 . tests/gpu/device_lib.sh
-: > "$out/summary.txt"
-summary "$(pw_device_header)"
+pw_summary_start
 bin=$(mktemp -d)
 for b in 3 2; do
   nvcc -O3 -arch=sm_90 -std=c++17 -Ibench -DPW_SWR_BLOCKS_PER_SM=$b -Xptxas -v -o "$bin/swr$b" bench/sw_warp_rows.cu \
@@ -58,9 +57,7 @@ for r in 8 4; do
   summary "R = $r: $(tail -1 "$out/random256k_r$r.log")"
 done
 
-if [ -f .bench-data/kmer_test_data.tar.gz ]; then
-  tar xzf .bench-data/kmer_test_data.tar.gz -C "$bin" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
-  g1=$bin/GCF_000195855.1_ASM19585v1_genomic.fna g2=$bin/GCF_000195955.2_ASM19595v2_genomic.fna
+if pw_genomes "$bin"; then
   for b in 3 2; do
     for sc in "--match 1 --mismatch -3 --gap-open 5 --gap-extend 2" "--match 2 --mismatch -3 --gap-open 5 --gap-extend 2"; do
       for mode in "" --pairs; do # (2/-3/5/2 is past 16 bits: the pairs must say so)

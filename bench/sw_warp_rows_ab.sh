@@ -11,8 +11,7 @@ out=${OUT:-/tmp/pw-warp-rows-ab}
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 . tests/gpu/device_lib.sh
-: > "$out/summary.txt"
-summary "$(pw_device_header)"
+pw_summary_start
 other=${PW_AB_HEADER:-.bench-data/sw_warp_rows_proc_89087f9.cuh}
 [ -f "$other" ] || { summary "no $other"; exit 1; }
 bin=$(mktemp -d)
@@ -26,8 +25,7 @@ nvcc $flags -Ibench -o "$bin/A" bench/sw_warp_rows.cu > "$out/build_A.log" 2>&1 
 (cd "$bin/b" && nvcc $flags -Ibench -o "$bin/B" bench/sw_warp_rows.cu > "$out/build_B.log" 2>&1) &
 wait
 for v in A B; do summary "build $v: $(grep -A2 'pairs_kernel' "$out/build_$v.log" | grep -oE 'Used [0-9]+ registers|[0-9]+ bytes spill stores' | tr '\n' ' ')"; done
-tar xzf .bench-data/kmer_test_data.tar.gz -C "$bin" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
-g1=$bin/GCF_000195855.1_ASM19585v1_genomic.fna g2=$bin/GCF_000195955.2_ASM19595v2_genomic.fna
+pw_genomes "$bin"
 for v in A B A B; do
   timeout 60 "$bin/$v" --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 --balance --pairs "$g2" "$g1" > "$out/run.log" 2>&1
   summary "$v: $(tail -1 "$out/run.log")"

@@ -9,8 +9,7 @@ out=${OUT:-/tmp/pw-warp-rows-probe}
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 . tests/gpu/device_lib.sh
-: > "$out/summary.txt"
-summary "$(pw_device_header)"
+pw_summary_start
 bin=$(mktemp -d)
 for c in 16:3 16:2 12:3 20:2; do
   r=${c%:*} b=${c#*:}
@@ -31,9 +30,7 @@ for c in 16:3 16:2; do
     done
   done
 done
-if [ -f .bench-data/kmer_test_data.tar.gz ]; then
-  tar xzf .bench-data/kmer_test_data.tar.gz -C "$bin" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
-  g1=$bin/GCF_000195855.1_ASM19585v1_genomic.fna g2=$bin/GCF_000195955.2_ASM19595v2_genomic.fna
+if pw_genomes "$bin"; then
   scores="--match 1 --mismatch -3 --gap-open 5 --gap-extend 2"
   for c in 20:2 12:3 16:2; do
     for mode in "" --pairs; do

@@ -8,8 +8,7 @@ out=${OUT:-/tmp/pw-warp-rows-sweep}
 mkdir -p "$out"
 cd "$(dirname "$0")/.."
 . tests/gpu/device_lib.sh
-: > "$out/summary.txt"
-summary "$(pw_device_header)"
+pw_summary_start
 bin=$(mktemp -d)
 configs=${PW_CONFIGS:-"8:3 12:3 16:3 16:2 20:3 20:2 24:3 12:2"}
 for c in $configs; do
@@ -21,8 +20,7 @@ wait
 for c in $configs; do
   summary "R $c: $(grep -E 'registers|spill' "$out/build_${c/:/_}.log" | grep -oE '[0-9]+ bytes spill stores|Used [0-9]+ registers' | tr '\n' ' ')"
 done
-tar xzf .bench-data/kmer_test_data.tar.gz -C "$bin" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
-g1=$bin/GCF_000195855.1_ASM19585v1_genomic.fna g2=$bin/GCF_000195955.2_ASM19595v2_genomic.fna
+pw_genomes "$bin"
 scores="--match 1 --mismatch -3 --gap-open 5 --gap-extend 2"
 for c in $configs; do
   exe=$bin/swr_${c/:/_}

@@ -29,6 +29,22 @@ static long test_passed, test_failed;
         }                                                                  \
     } while (0)
 
+/* The GPU tests' first step: 1 (after printing SKIP) where no CUDA device runs a 4 x 4 SW, so
+ * the caller returns 77 (CTest SKIP). */
+static inline int test_no_cuda_device(void)
+{
+    pw_options probe;
+    pw_options_init(&probe);
+    probe.backend = PW_BACKEND_CUDA;
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_sw_result res;
+    const pw_status st = pw_sw("ACGT", 4, "ACGT", 4, &p, &probe, &res);
+    if (st != PW_ERR_NO_DEVICE && st != PW_ERR_UNSUPPORTED) return 0;
+    printf("SKIP: no CUDA device (%s)\n", pw_status_str(st));
+    return 1;
+}
+
 static inline int test_finish(void)
 {
     printf("%ld passed, %ld failed\n", test_passed, test_failed);

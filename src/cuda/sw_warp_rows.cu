@@ -97,13 +97,6 @@ static pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, int64_t r
     return PW_OK;
 }
 
-/* The 32-bit lanes' shape for the same pair, after a pairs run overflowed. */
-static pw_status swr_unpair(const pw_plan *plan, int64_t rows, int64_t cols, int letters, const swr_kernels &kern,
-                            swr_shape *sh)
-{
-    return swr_choose(plan, PW_SW_ENGINE_ROWS32, rows, cols, letters, kern, sh);
-}
-
 pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const uint8_t *da, int64_t n,
                                const uint8_t *db, int64_t m, const int32_t *scores, int alphabet, int32_t gap_open,
                                int32_t gap_extend, pw_cuda_swr_saved saved, int32_t *score, int64_t *end_a,
@@ -128,7 +121,8 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
     const int64_t rows = transposed ? m : n, cols = transposed ? n : m;
     swr_shape sh, wide;
     pw_status st = swr_choose(plan, ask, rows, cols, letters, kern, &sh);
-    if (st == PW_OK && sh.s.pairs) st = swr_unpair(plan, rows, cols, letters, kern, &wide); /* (a rerun must fit) */
+    /* a pairs run only where its 32-bit rerun, should 16 bits overflow, fits as well */
+    if (st == PW_OK && sh.s.pairs) st = swr_choose(plan, PW_SW_ENGINE_ROWS32, rows, cols, letters, kern, &wide);
     if (st != PW_OK) return st;
     /* the table the way the kernels read it: [row letter][column letter] */
     int32_t table_rc[PW_SWR_MAX_LETTERS * PW_SWR_MAX_LETTERS];

@@ -10,9 +10,12 @@ pw_device_header() {
 # is the calling script's log folder); pw_begin starts that file with the header, builds build-gpu
 # (log: $out/build.log) and says how the build went.
 summary() { echo "$*" | tee -a "$out/summary.txt"; }
-pw_begin() {
+pw_summary_start() { # a fresh summary, headed by the commit and GPU (the scripts that build nothing)
   : > "$out/summary.txt"
   summary "$(pw_device_header)"
+}
+pw_begin() {
+  pw_summary_start
   # (PW_NO_BUILD=1: a caller that built build-gpu already and runs its programs meanwhile)
   if [ -n "${PW_NO_BUILD:-}" ]; then summary "build: (the caller's)"; return; fi
   pw_build_gpu "$out/build.log"
@@ -70,4 +73,13 @@ pw_seq_file() {
 #   pw_median_seconds [ENV=... ...] ./build-gpu/peerwave APP ARGS...
 pw_median_seconds() {
   for r in 1 2 3; do env "$@" | sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p
+}
+
+# The whole-genome pair (M. leprae, M. tuberculosis: Debian's kmer-examples test data, kept in the
+# ignored .bench-data, which the device call must carry) unpacked into the folder $1; sets g1, g2.
+# Exit status 1 where .bench-data does not have it.
+pw_genomes() {
+  [ -f .bench-data/kmer_test_data.tar.gz ] || return 1
+  tar xzf .bench-data/kmer_test_data.tar.gz -C "$1" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna &&
+    g1=$1/GCF_000195855.1_ASM19585v1_genomic.fna g2=$1/GCF_000195955.2_ASM19595v2_genomic.fna
 }

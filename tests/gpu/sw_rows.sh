@@ -18,9 +18,7 @@ for tool in memcheck racecheck; do
     > "$out/sanitizer_$tool.log" 2>&1
   summary "compute-sanitizer $tool (small shapes): rc=$? $(grep -E 'ERROR SUMMARY|cases' "$out/sanitizer_$tool.log" | tail -2 | tr '\n' ' ')"
 done
-if [ -f .bench-data/kmer_test_data.tar.gz ]; then
-  tar xzf .bench-data/kmer_test_data.tar.gz -C "$out" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna
-  g1=$out/GCF_000195855.1_ASM19585v1_genomic.fna g2=$out/GCF_000195955.2_ASM19595v2_genomic.fna
+if pw_genomes "$out"; then
   for scores in "1 -3 5 2" "2 -3 5 2"; do
     set -- $scores
     for engine in "" tiles; do

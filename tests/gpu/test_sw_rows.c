@@ -173,17 +173,7 @@ static void past_16_bits(int64_t n, int64_t m, int64_t from, int max_blocks, con
 int main(void)
 {
     test_seed(2811);
-    pw_options probe;
-    pw_options_init(&probe);
-    probe.backend = PW_BACKEND_CUDA;
-    pw_sw_params p;
-    pw_sw_params_init(&p);
-    pw_sw_result res;
-    pw_status st = pw_sw("ACGT", 4, "ACGT", 4, &p, &probe, &res);
-    if (st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED) {
-        printf("SKIP: no CUDA device (%s)\n", pw_status_str(st));
-        return 77;
-    }
+    if (test_no_cuda_device()) return 77;
     small = getenv("PW_SW_ROWS_SMALL") != NULL;
     shape_cases("rows32", 32);
     shape_cases("rows", 0); /* (16-bit pairs where DPX is in hardware, else 32-bit lanes) */
