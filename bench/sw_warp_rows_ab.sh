@@ -4,7 +4,7 @@
 # "NAME=PATH ...", default B=.bench-data/sw_warp_rows_proc_89087f9.cuh from `git show 89087f9:src/
 # cuda/device/sw_warp_rows_proc.cuh` -- carry .bench-data), all through bench/sw_warp_rows.cu, on
 # the genome pair the way the library runs it (the longer one down the rows, R = 12, 16-bit pairs,
-# balanced rounds), in PW_AB_ROUNDS (2) alternating rounds.  Each build's SASS of the pairs kernel
+# balanced rounds; PW_AB_ARGS= for 32-bit lanes), in PW_AB_ROUNDS (2) alternating rounds.  Each build's SASS of the pairs kernel
 # goes to $OUT/sass_NAME.txt.  Issue 28: 89087f9 ran the genomes in 6.72 s, 06b82ad in 7.76.
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/sw_warp_rows_ab.sh
 set -u
@@ -36,7 +36,7 @@ done
 pw_genomes "$bin"
 for round in $(seq "${PW_AB_ROUNDS:-2}"); do
   for v in $names; do
-    timeout 60 "$bin/$v" --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 --balance --pairs "$g2" "$g1" > "$out/run.log" 2>&1
+    timeout 60 "$bin/$v" --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 --balance ${PW_AB_ARGS---pairs} "$g2" "$g1" > "$out/run.log" 2>&1
     summary "$v: $(tail -1 "$out/run.log")"
   done
 done
