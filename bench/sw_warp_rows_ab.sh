@@ -31,7 +31,7 @@ done
 wait
 for v in $names; do
   summary "build $v: $(grep -A2 'pairs_kernel' "$out/build_$v.log" | grep -oE 'Used [0-9]+ registers|[0-9]+ bytes spill stores' | tr '\n' ' ')"
-  cuobjdump -sass -fun pairs_kernel "$bin/$v" > "$out/sass_$v.txt" 2>&1 || cuobjdump -sass "$bin/$v" > "$out/sass_$v.txt" 2>&1
+  cuobjdump -sass "$bin/$v" | awk '/Function : / { p = /pairs_kernel/ } p' > "$out/sass_$v.txt" 2>&1
 done
 pw_genomes "$bin"
 for round in $(seq "${PW_AB_ROUNDS:-2}"); do

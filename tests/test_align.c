@@ -277,7 +277,7 @@ static void make_params(pw_sw_params *p, int kind)
     case 4: p->scoring = PW_SCORING_MATRIX, p->matrix = pw_matrix_at((int)test_range(0, 7)),
             p->gap_open = (int)test_range(1, 12), p->gap_extend = 1; break;
     case 5: p->match = (int)test_range(0, 4), p->mismatch = -(int)test_range(0, 4);
-            p->gap_extend = (int)test_range(1, 3), p->gap_open = p->gap_extend + (int)test_range(0, 4); break;
+            p->gap_extend = (int)test_range(0, 3), p->gap_open = p->gap_extend + (int)test_range(0, 4); break;
     }
 }
 
@@ -700,7 +700,7 @@ static void compare_passes(pw_backend backend, int count)
     if (!mm || !dtw || !strip) return;
     for (int t = 0; t < count; t++) {
         pw_sw_params p;
-        make_params(&p, t % 4 == 3 ? 3 : 1 + t % 2);
+        make_params(&p, t % 4 == 3 ? 3 : t % 8 == 2 ? 5 : 1 + t % 2); /* (5: free gap extension too) */
         int32_t scores[32 * 32], w[1024] = {0};
         int alpha = score_table(&p, scores);
         for (int x = 0; x < alpha * alpha; x++) w[x] = -scores[x];

@@ -158,14 +158,13 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
 {
     typedef typename Gaps::T T;
     /* A pair long enough to fill the GPU with warps a tile-row: the warp-rows engine
-     * (sw_warp_rows.cu), where nothing asks for what only the tile engines do.  The alignment
-     * search's saved rows only when asked for (PEERWAVE_SW_ENGINE=rows or rows32) until they have
-     * run on a GPU. */
+     * (sw_warp_rows.cu), where nothing asks for what only the tile engines do; the alignment
+     * search's saved rows too (the genomes' score pass 9.6 s against the tiles' 17.6, the same
+     * alignment: docs/PERFORMANCE.md). */
     pw_kernel_switches switches;
     pw_kernel_switches_read(&switches);
     const pw_sw_engine_ask ask = (pw_sw_engine_ask)switches.sw_engine;
-    const bool forced = ask == PW_SW_ENGINE_ROWS || ask == PW_SW_ENGINE_ROWS32;
-    if ((!save.h || forced) && !plan->sw_prune && !plan->band && plan->strategy == PW_STRATEGY_PEER &&
+    if (!plan->sw_prune && !plan->band && plan->strategy == PW_STRATEGY_PEER &&
         plan->stuck_row < 0 && !plan->trace && !pw_monitor_on(&plan->monitor)) { /* (no hook, no cancel flag) */
         const pw_cuda_swr_saved saved = {save.h, save.f, save.every, save.slots, PW_SW_NEG_INF};
         const pw_status rows_st = pw_cuda_sw_warp_rows(plan, ask, da, n, db, m, scores, alphabet, gaps_open(gaps),

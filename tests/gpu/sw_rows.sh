@@ -28,11 +28,11 @@ if pw_genomes "$out"; then
       summary "genomes $scores ${engine:-auto}: rc=$? $(grep -E '^(score|end_a|end_b|seconds|gcups|tile_h|lane_bits):' "$f" | tr '\n' ' ')"
     done
   done
-  for engine in "" rows; do # --align: its score pass on the tile engines, or (asked for) this engine
-    f="$out/genomes_align_${engine:-tiles}.txt"
+  for engine in tiles ""; do # --align: its score pass on the tile engines, or (by itself) this engine
+    f="$out/genomes_align_${engine:-auto}.txt"
     PEERWAVE_SW_ENGINE=$engine timeout 150 ./build-gpu/peerwave sw --backend cuda --align \
       --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
-    summary "genomes --align ${engine:-tiles}: rc=$? $(grep -E '^(score|start_a|end_a|start_b|end_b|columns|matches|gaps|seconds_score|seconds_align|tile_h|lane_bits):' "$f" | tr '\n' ' ') cigar md5 $(grep -E '^cigar:' "$f" | md5sum | cut -c1-12)"
+    summary "genomes --align ${engine:-auto}: rc=$? $(grep -E '^(score|start_a|end_a|start_b|end_b|columns|matches|gaps|seconds_score|seconds_align|tile_h|lane_bits):' "$f" | tr '\n' ' ') cigar md5 $(grep -E '^cigar:' "$f" | md5sum | cut -c1-12)"
   done
   rm -f "$g1" "$g2"
 fi

@@ -125,13 +125,16 @@ static const char *alignment_difference(const pw_alignment *x, const pw_alignmen
 }
 
 /* The alignment search with its score pass (and saved rows) on this engine (asked for: `ask`)
- * against the CPU's: the same alignment, letter for letter.  On a difference the tile engines'
- * score pass runs too, to tell this engine's saved rows from the GPU's later passes. */
-static void align_case(int64_t n, int64_t m, const char *ask, const pw_sw_params *given)
+ * against the CPU's through the same saved rows (PEERWAVE_PATH_ROWS: where several alignments are
+ * optimal, the rows decide which one the search takes, docs/ALIGN.md "Tie rules"): the same
+ * alignment, letter for letter, and its CIGAR rescores to the score.  On a difference the tile
+ * engines' score pass runs too, to tell this engine's saved rows from the GPU's later passes. */
+static void align_case(int64_t n, int64_t m, const char *ask, const pw_sw_params *given, int equal)
 {
     char *a = malloc((size_t)n), *b = malloc((size_t)m);
     make_pair(a, n, b, m, 1);
     plant_motif(a, n, b, m, 4);
+    if (equal) memcpy(b, a, (size_t)(m < n ? m : n)); /* (past 16 bits at match 2: the 32-bit rerun's rows) */
     pw_sw_params q;
     if (given) q = *given;
     else random_params(&q);
@@ -142,6 +145,7 @@ static void align_case(int64_t n, int64_t m, const char *ask, const pw_sw_params
     pw_options_init(&gpu);
     gpu.backend = PW_BACKEND_CUDA;
     setenv("PEERWAVE_SW_ENGINE", ask, 1);
+    setenv("PEERWAVE_PATH_ROWS", "1024", 1); /* (a multiple of this engine's 512-row tile-rows) */
     pw_alignment r, g;
     memset(&r, 0, sizeof r);
     memset(&g, 0, sizeof g);
@@ -158,11 +162,15 @@ static void align_case(int64_t n, int64_t m, const char *ask, const pw_sw_params
                s3 == PW_OK ? alignment_difference(&r, &t, tbuf, sizeof tbuf) : "no alignment");
         if (s3 == PW_OK) pw_alignment_free(&t);
     }
+    int64_t rescored = -1;
+    CHECK(s2 != PW_OK || (pw_alignment_rescore(&g, a, n, b, m, &q, &rescored) == PW_OK && rescored == g.score),
+          "align %s %" PRId64 "x%" PRId64 ": the CIGAR rescores to %" PRId64 ", not %d", ask, n, m, rescored, g.score);
     CHECK(!strcmp(diff, "same"), "align %s %" PRId64 "x%" PRId64 " %d/%d/%d/%d: cpu against gpu: %s, status %d %d", ask,
           n, m, q.match, q.mismatch, q.gap_open, q.gap_extend, diff, s1, s2);
     CHECK(s2 != PW_OK || (g.info.tile_h == 512 && g.info.tile_w == 32),
           "align %s %" PRId64 "x%" PRId64 ": the score pass was not this engine's (h %d, w %" PRId64 ")", ask, n, m,
           g.info.tile_h, g.info.tile_w);
+    unsetenv("PEERWAVE_PATH_ROWS");
     cases++;
     if (s1 == PW_OK) pw_alignment_free(&r);
     if (s2 == PW_OK) pw_alignment_free(&g);
@@ -216,17 +224,19 @@ int main(void)
     past_16_bits(20000, 20000, 0, 0, "past 16 bits");
     past_16_bits(30000, 25000, 1000, 1, "past 16 bits, rounds");
     past_16_bits(-30000, 25000, 1000, 1, "past 16 bits, rounds, the other way");
-    /* The alignment search's score pass with saved rows (asked for only, until it has run on a GPU
-     * outside this test): both lane widths, both length orders (the rows stay a's). */
-    align_case(20000, 15000, "rows", NULL);
-    align_case(9000, 30000, "rows", NULL);
-    align_case(25000, 25000, "rows32", NULL);
+    /* The alignment search's score pass with saved rows (forced: pairs this short go to the tile
+     * engines by themselves): both lane widths, both length orders (the rows stay a's). */
+    align_case(20000, 15000, "rows", NULL, 0);
+    align_case(9000, 30000, "rows", NULL, 0);
+    align_case(25000, 25000, "rows32", NULL, 0);
     { /* free gap extension: many co-optimal alignments, the search's tie rules decide */
         pw_sw_params q;
         pw_sw_params_init(&q);
         q.match = 3, q.mismatch = -1, q.gap_open = 6, q.gap_extend = 0;
-        align_case(9000, 30000, "rows32", &q);
-        align_case(30000, 9000, "rows", &q);
+        align_case(9000, 30000, "rows32", &q, 0);
+        align_case(30000, 9000, "rows", &q, 0);
+        q.match = 2, q.mismatch = -3, q.gap_open = 5, q.gap_extend = 2;
+        align_case(24000, 20000, "rows", &q, 1);
     }
     /* An asymmetric table (a user matrix of 4 letters): the longer sequence goes down the rows, so
      * a transposed run must read the table the other way round. */
