@@ -308,6 +308,20 @@ static pw_status sw_part_run(void *p, int64_t rows, int64_t cols, const pw_optio
     return st;
 }
 
+/* Will the GPU run this pair on the warp-rows engine, which has no tile width to choose? */
+static int sw_on_warp_rows(const pw_options *options, int64_t n, int64_t m, const pw_sw_params *params,
+                           const pw_score_table *table, int cuda_tile_h)
+{
+#ifdef PW_HAVE_CUDA
+    pw_plan plan;
+    return pw_plan_make_app(options, n, m, 0, cuda_tile_h, &plan) == PW_OK && plan.backend == PW_BACKEND_CUDA &&
+           pw_cuda_sw_rows_takes(&plan, n, m, table->scores, table->size, params->gap_open, params->gap_extend);
+#else
+    (void)options, (void)n, (void)m, (void)params, (void)table, (void)cuda_tile_h;
+    return 0;
+#endif
+}
+
 pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                 const pw_options *options, pw_sw_result *result)
 {
@@ -315,6 +329,12 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
     if (st != PW_OK) return st;
     sw_part x = {a, b, params, sw_cuda_tile_h(options, n, m), result};
+    /* (no width model trained or looked up for a run that uses no tile width) */
+    pw_options o;
+    if (options) o = *options;
+    else pw_options_init(&o);
+    if (pw_width_from_model(&o, n, m) && sw_on_warp_rows(&o, n, m, params, &table, x.cuda_tile_h))
+        return sw_run(a, n, b, m, params, options, x.cuda_tile_h, NULL, result);
     return pw_run_with_width("sw", options, x.cuda_tile_h, sw_part_run, &x, n, m, &result->info);
 }
 

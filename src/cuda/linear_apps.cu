@@ -159,18 +159,15 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
     typedef typename Gaps::T T;
     /* A pair long enough to fill the GPU with warps a tile-row: the warp-rows engine
      * (sw_warp_rows.cu), where nothing asks for what only the tile engines do; the alignment
-     * search's saved rows too (the genomes' score pass 9.6 s against the tiles' 17.6, the same
+     * search's saved rows too (the genomes' score pass 8.8 s against the tiles' 17.6, the same
      * alignment: docs/PERFORMANCE.md). */
     pw_kernel_switches switches;
     pw_kernel_switches_read(&switches);
-    const pw_sw_engine_ask ask = (pw_sw_engine_ask)switches.sw_engine;
-    if (!plan->sw_prune && !plan->band && plan->strategy == PW_STRATEGY_PEER &&
-        plan->stuck_row < 0 && !plan->trace && !pw_monitor_on(&plan->monitor)) { /* (no hook, no cancel flag) */
-        const pw_cuda_swr_saved saved = {save.h, save.f, save.every, save.slots, PW_SW_NEG_INF};
-        const pw_status rows_st = pw_cuda_sw_warp_rows(plan, ask, da, n, db, m, scores, alphabet, gaps_open(gaps),
-                                                       gaps_extend(gaps), saved, score, end_a, end_b, info);
-        if (rows_st != PW_ERR_UNSUPPORTED) return rows_st;
-    }
+    const pw_cuda_swr_saved saved = {save.h, save.f, save.every, save.slots, PW_SW_NEG_INF};
+    const pw_status rows_st = pw_cuda_sw_warp_rows(plan, (pw_sw_engine_ask)switches.sw_engine, da, n, db, m, scores,
+                                                   alphabet, gaps_open(gaps), gaps_extend(gaps), saved, score, end_a,
+                                                   end_b, info);
+    if (rows_st != PW_ERR_UNSUPPORTED) return rows_st;
     cudaStream_t s = pw_plan_stream(plan);
     pw_device_buffer<T> bus(s), left(s), diag(s);
     pw_device_buffer<int32_t> dscores(s), best_score(s);

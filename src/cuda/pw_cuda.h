@@ -40,6 +40,12 @@ pw_status pw_cuda_bfs(const pw_graph *g, int64_t source, pw_bfs_engine engine, i
 /* Largest rows per tile (threads per block) the CUDA engine accepts. */
 #define PW_CUDA_MAX_TILE_H 1024
 
+/* Would pw_cuda_sw run this pair on the warp-rows engine (src/cuda/sw_warp_rows.cu), which uses
+ * no tile width?  (pw_sw then trains no width model first.)  0 where it would not, or the GPU is
+ * not there to ask. */
+int pw_cuda_sw_rows_takes(const pw_plan *plan, int64_t n, int64_t m, const int32_t *scores, int alphabet,
+                          int32_t gap_open, int32_t gap_extend);
+
 pw_status pw_cuda_sw(const pw_plan *plan, const uint8_t *a, int64_t n,
                      const uint8_t *b, int64_t m, const int32_t *scores, int alphabet,
                      int32_t gap_open, int32_t gap_extend, int32_t *score, int64_t *end_a,

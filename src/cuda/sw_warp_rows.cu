@@ -27,6 +27,7 @@
 #include "device/sw_warp_rows_proc.cuh"
 #include "device_buffer.cuh"
 #include "launch.h"
+#include "pw_cuda.h"
 
 /* The kernels of one R (rows a thread): 12 for the score (the sweep: ahead of 8, 16 and 20 on the
  * genome pair); 16 for the alignment search's saved rows, whose spacing is a multiple of 1024 (of
@@ -97,33 +98,81 @@ static pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, int64_t r
     return PW_OK;
 }
 
+/* What only the tile engines do: block pruning, a band of a distributed run, a strategy other than
+ * peer, the stuck-row fault injection, a trace, a progress hook or a cancel flag. */
+static bool swr_plan_allows(const pw_plan *plan)
+{
+    return !plan->sw_prune && !plan->band && plan->strategy == PW_STRATEGY_PEER && plan->stuck_row < 0 &&
+           !plan->trace && !pw_monitor_on(&plan->monitor);
+}
+
+/* A run as the engine would make it: its kernels, orientation, shape and the 32-bit shape a pairs
+ * run falls back to; the table's top score.  PW_ERR_UNSUPPORTED where the engine does not take it. */
+struct swr_run {
+    swr_kernels kern;
+    int transposed;
+    int64_t rows, cols;
+    int letters;
+    int32_t top;
+    swr_shape sh, wide;
+};
+static pw_status swr_plan_run(const pw_plan *plan, pw_sw_engine_ask ask, int64_t n, int64_t m, const int32_t *scores,
+                              int alphabet, int32_t gap_open, int32_t gap_extend, const pw_cuda_swr_saved &saved,
+                              swr_run *run)
+{
+    const bool saving = saved.h && saved.slots > 0;
+    run->kern = saving ? swr_kernels_of<SWR_SAVE_R, true>() : swr_kernels_of<SWR_SCORE_R, false>();
+    if (ask == PW_SW_ENGINE_TILES || !swr_plan_allows(plan) || n < 1 || m < 1 || alphabet < 1 ||
+        alphabet + 1 > PW_SWR_MAX_LETTERS || gap_open < 0 || gap_extend < 0 || gap_open > (1 << 14) ||
+        gap_extend > (1 << 14) ||
+        (saving && (saved.every % (32 * run->kern.r) != 0 || saved.every > INT32_MAX || saved.slots > INT32_MAX)))
+        return PW_ERR_UNSUPPORTED;
+    run->top = 0;
+    for (int k = 0; k < alphabet * alphabet; k++) {
+        if (scores[k] < -127 || scores[k] > 127) return PW_ERR_UNSUPPORTED;
+        run->top = scores[k] > run->top ? scores[k] : run->top;
+    }
+    run->letters = alphabet + 1;
+    /* the longer sequence down the rows (the caller's coordinates come back through `transposed`);
+     * the saved rows are a's */
+    run->transposed = n < m && !saving;
+    run->rows = run->transposed ? m : n, run->cols = run->transposed ? n : m;
+    pw_status st = swr_choose(plan, ask, run->rows, run->cols, run->letters, run->kern, &run->sh);
+    /* a pairs run only where its 32-bit rerun, should 16 bits overflow, fits as well */
+    if (st == PW_OK && run->sh.s.pairs)
+        st = swr_choose(plan, PW_SW_ENGINE_ROWS32, run->rows, run->cols, run->letters, run->kern, &run->wide);
+    return st;
+}
+
+extern "C" int pw_cuda_sw_rows_takes(const pw_plan *plan, int64_t n, int64_t m, const int32_t *scores, int alphabet,
+                                     int32_t gap_open, int32_t gap_extend)
+{
+    pw_kernel_switches switches;
+    pw_kernel_switches_read(&switches);
+    swr_run run;
+    const pw_cuda_swr_saved none = {NULL, NULL, 1, 0, 0};
+    const bool takes = pw_cuda_probe(plan->device) == PW_OK &&
+                       swr_plan_run(plan, (pw_sw_engine_ask)switches.sw_engine, n, m, scores, alphabet, gap_open,
+                                    gap_extend, none, &run) == PW_OK;
+    cudaGetLastError(); /* (an attribute query that failed leaves nothing for a later launch check) */
+    return takes;
+}
+
 pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const uint8_t *da, int64_t n,
                                const uint8_t *db, int64_t m, const int32_t *scores, int alphabet, int32_t gap_open,
                                int32_t gap_extend, pw_cuda_swr_saved saved, int32_t *score, int64_t *end_a,
                                int64_t *end_b, pw_run_info *info)
 {
     const bool saving = saved.h && saved.slots > 0;
-    const swr_kernels kern = saving ? swr_kernels_of<SWR_SAVE_R, true>() : swr_kernels_of<SWR_SCORE_R, false>();
-    if (ask == PW_SW_ENGINE_TILES || n < 1 || m < 1 || alphabet < 1 || alphabet + 1 > PW_SWR_MAX_LETTERS ||
-        gap_open < 0 || gap_extend < 0 || gap_open > (1 << 14) || gap_extend > (1 << 14) ||
-        (saving && (saved.every % (32 * kern.r) != 0 || saved.every > INT32_MAX || saved.slots > INT32_MAX)))
-        return PW_ERR_UNSUPPORTED;
-    int32_t top = 0;
-    for (int k = 0; k < alphabet * alphabet; k++) {
-        if (scores[k] < -127 || scores[k] > 127) return PW_ERR_UNSUPPORTED;
-        top = scores[k] > top ? scores[k] : top;
-    }
-    const int letters = alphabet + 1;
-    /* the longer sequence down the rows (the caller's coordinates come back through `transposed`);
-     * the saved rows are a's */
-    const int transposed = n < m && !saving;
-    const uint8_t *row_seq = transposed ? db : da, *col_seq = transposed ? da : db;
-    const int64_t rows = transposed ? m : n, cols = transposed ? n : m;
-    swr_shape sh, wide;
-    pw_status st = swr_choose(plan, ask, rows, cols, letters, kern, &sh);
-    /* a pairs run only where its 32-bit rerun, should 16 bits overflow, fits as well */
-    if (st == PW_OK && sh.s.pairs) st = swr_choose(plan, PW_SW_ENGINE_ROWS32, rows, cols, letters, kern, &wide);
+    swr_run run;
+    pw_status st = swr_plan_run(plan, ask, n, m, scores, alphabet, gap_open, gap_extend, saved, &run);
     if (st != PW_OK) return st;
+    const swr_kernels kern = run.kern;
+    const int transposed = run.transposed, letters = run.letters;
+    const int32_t top = run.top;
+    const uint8_t *row_seq = transposed ? db : da, *col_seq = transposed ? da : db;
+    const int64_t rows = run.rows, cols = run.cols;
+    swr_shape sh = run.sh, wide = run.wide;
     /* the table the way the kernels read it: [row letter][column letter] */
     int32_t table_rc[PW_SWR_MAX_LETTERS * PW_SWR_MAX_LETTERS];
     for (int x = 0; x < alphabet; x++)
