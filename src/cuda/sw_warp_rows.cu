@@ -203,6 +203,9 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
     kern.profile<<<1024, 256, 0, s>>>(row_seq, (int)rows, table.ptr, letters, (int)sh.s.tile_rows, profile.ptr);
     st = pw_from_cuda(cudaGetLastError());
 
+    /* the pairs' stored 0 (device/sw_warp_rows_proc.cuh): room below it for a score of -128 and
+     * for E and F, which reach gap_open + gap_extend below a true 0 */
+    const int pair_floor = -32768 + (gap_open + gap_extend > 128 ? gap_open + gap_extend : 128);
     double seconds = 0;
     int flag[2] = {0, 0};
     for (int attempt = 0; st == PW_OK; attempt++) {
@@ -211,7 +214,7 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
         PW_THEN(st, pw_from_cuda(cudaMemsetAsync(flags.ptr, 0, 2 * sizeof(int), s)));
         pw_swr_args args = {profile.ptr, col_seq, (int)sh.s.tile_rows, (int)rows, (int)cols, letters, gap_open,
                             gap_extend, (int)sh.s.warps, (int)sh.s.lag, ring.ptr, full.ptr, prod.ptr, cons.ptr, transposed,
-                            32767 - top, flags.ptr, warp_best.ptr, flags.ptr + 1,
+                            32767 - top, pair_floor, flags.ptr, warp_best.ptr, flags.ptr + 1,
                             plan->watchdog_ns ? plan->watchdog_ns : PW_CUDA_WATCHDOG_NS};
         if (saving) {
             args.saved_h = saved.h, args.saved_f = saved.f;

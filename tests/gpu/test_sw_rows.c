@@ -5,8 +5,9 @@
  * cell bit-exact on awkward shapes (1 x N, N x 1, primes, around 384 and 768), both orientations
  * (the longer sequence runs down the rows), one or two blocks (several rounds of warps, the
  * whole-row buffers between them), ties (a motif planted many times: the smallest row, then
- * column), scores past 16 bits (the pairs must be run again with 32-bit lanes), and the runs it
- * must leave to the tile engines.  Exits 77 (CTest SKIP) without a GPU.
+ * column), scores past 16 bits (the pairs keep them up to about 65400, their values offset by a
+ * floor; past that they must be run again with 32-bit lanes), alignments through its saved rows,
+ * and the runs it must leave to the tile engines.  Exits 77 (CTest SKIP) without a GPU.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ static void plant_motif(char *a, int64_t n, char *b, int64_t m, int times)
 }
 
 static int cases;
+static int pairs_here; /* a forced run has used 16-bit pairs: this GPU has DPX */
 
 /* One comparison; `engine`: the engine that must have run (1 warp-rows, 0 a tile engine, -1 any),
  * bits: the lanes it must have used (0: any). */
@@ -49,6 +51,7 @@ static void compare(const char *a, int64_t n, const char *b, int64_t m, const pw
     pw_sw_result r, g;
     const pw_status s1 = pw_sw(a, n, b, m, p, &cpu, &r), s2 = pw_sw(a, n, b, m, p, gpu, &g);
     const int rows_ran = s2 == PW_OK && (g.info.tile_h == 384 || g.info.tile_h == 512) && g.info.tile_w == 32;
+    if (rows_ran && g.info.lane_bits == 16) pairs_here = 1;
     CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.end_a == g.end_a && r.end_b == g.end_b,
           "%s %" PRId64 "x%" PRId64 " %d/%d/%d/%d blocks %d: cpu %d (%" PRId64 ",%" PRId64 ") gpu %d (%" PRId64
           ",%" PRId64 ") status %d %d",
@@ -134,7 +137,7 @@ static void align_case(int64_t n, int64_t m, const char *ask, const pw_sw_params
     char *a = malloc((size_t)n), *b = malloc((size_t)m);
     make_pair(a, n, b, m, 1);
     plant_motif(a, n, b, m, 4);
-    if (equal) memcpy(b, a, (size_t)(m < n ? m : n)); /* (past 16 bits at match 2: the 32-bit rerun's rows) */
+    if (equal) memcpy(b, a, (size_t)(m < n ? m : n)); /* (at match 2: past 16 bits, or the pairs' range) */
     pw_sw_params q;
     if (given) q = *given;
     else random_params(&q);
@@ -178,9 +181,11 @@ static void align_case(int64_t n, int64_t m, const char *ask, const pw_sw_params
     free(b);
 }
 
-/* a: |n| random letters, b: a's m letters from `from` (swapped when n < 0); scores 2/-3/5/2. A
- * related variant of the first case, equal only in its first half, as well. */
-static void past_16_bits(int64_t n, int64_t m, int64_t from, int max_blocks, const char *what)
+/* a: |n| random letters, b: a's m letters from `from` (swapped when n < 0); scores 2/-3/5/2, so
+ * the score is 2 m: past 16 bits from m = 16384, past the pairs' range (65535 - 128 - 2) from
+ * m = 32703, where the pairs must stop and run again with 32-bit lanes.  A related variant of the
+ * first case, equal only in its first half, as well. */
+static void equal_stretch(int64_t n, int64_t m, int64_t from, int max_blocks, const char *what)
 {
     const int swapped = n < 0;
     n = swapped ? -n : n;
@@ -194,11 +199,12 @@ static void past_16_bits(int64_t n, int64_t m, int64_t from, int max_blocks, con
     pw_options_init(&gpu);
     gpu.backend = PW_BACKEND_CUDA;
     gpu.max_blocks = max_blocks;
-    if (swapped) compare(b, m, a, n, &q, &gpu, 1, 32, what);
-    else compare(a, n, b, m, &q, &gpu, 1, 32, what);
-    if (!from && !max_blocks) { /* passes 16 bits only in its second half */
+    const int bits = 2 * m > 65535 - 128 - 2 || !pairs_here ? 32 : 16;
+    if (swapped) compare(b, m, a, n, &q, &gpu, 1, bits, what);
+    else compare(a, n, b, m, &q, &gpu, 1, bits, what);
+    if (!from && !max_blocks) { /* passes the range only in its second half */
         for (int64_t k = m / 2; k < m; k++) b[k] = test_rand() % 16 ? a[k] : dna[test_rand() % 4];
-        compare(a, n, b, m, &q, &gpu, 1, 0, "past 16 bits, related");
+        compare(a, n, b, m, &q, &gpu, 1, 0, "equal, then related");
     }
     free(a);
     free(b);
@@ -216,14 +222,17 @@ int main(void)
         return test_finish();
     }
 
-    /* Past 16 bits: a pair of equal stretches at match 2 scores 2 x their length; the pairs flag it
-     * and the run is made again with 32-bit lanes (forced rows: the pairs first wherever DPX is).
-     * On the whole GPU, then over several rounds of one block (8 warps, 16 tile-rows a round of
-     * pairs) both ways round: the stop must reach every warp, the whole-row buffers included. */
+    /* Past 16 bits: a pair of equal stretches at match 2 scores 2 x their length.  Up to the pairs'
+     * range they keep it (16-bit lanes); past it they flag it and the run is made again with 32-bit
+     * lanes (forced rows: the pairs first wherever DPX is).  On the whole GPU, then over several
+     * rounds of one block (8 warps, 16 tile-rows a round of pairs) both ways round: the stop must
+     * reach every warp, the whole-row buffers included. */
     setenv("PEERWAVE_SW_ENGINE", "rows", 1);
-    past_16_bits(20000, 20000, 0, 0, "past 16 bits");
-    past_16_bits(30000, 25000, 1000, 1, "past 16 bits, rounds");
-    past_16_bits(-30000, 25000, 1000, 1, "past 16 bits, rounds, the other way");
+    equal_stretch(20000, 20000, 0, 0, "past 16 bits, in the pairs' range");
+    equal_stretch(30000, 25000, 1000, 1, "past 16 bits, in the pairs' range, rounds");
+    equal_stretch(40000, 40000, 0, 0, "past the pairs' range");
+    equal_stretch(50000, 40000, 1000, 1, "past the pairs' range, rounds");
+    equal_stretch(-50000, 40000, 1000, 1, "past the pairs' range, rounds, the other way");
     /* The alignment search's score pass with saved rows (forced: pairs this short go to the tile
      * engines by themselves): both lane widths, both length orders (the rows stay a's). */
     align_case(20000, 15000, "rows", NULL, 0);
@@ -236,7 +245,8 @@ int main(void)
         align_case(9000, 30000, "rows32", &q, 0);
         align_case(30000, 9000, "rows", &q, 0);
         q.match = 2, q.mismatch = -3, q.gap_open = 5, q.gap_extend = 2;
-        align_case(24000, 20000, "rows", &q, 1);
+        align_case(24000, 20000, "rows", &q, 1); /* 40000: the pairs' saved rows past 16 bits */
+        align_case(40000, 36000, "rows", &q, 1); /* 72000: the 32-bit rerun's saved rows */
     }
     /* An asymmetric table (a user matrix of 4 letters): the longer sequence goes down the rows, so
      * a transposed run must read the table the other way round. */

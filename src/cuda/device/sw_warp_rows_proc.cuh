@@ -36,9 +36,16 @@
  * warp W - 1's high half a round ago, complete) and its high half (tile-row th - 1, warp W - 1's
  * low half this round, D columns back).  Warp W - 1 lags warp 0 by 64 columns a warp or more when
  * it must (each reads the row above 33 ahead, published every 32 steps), so D = 64 W + 256 keeps
- * warp 0 from waiting on a warp that waits on it.  Scores past 16 bits wrap: a value above
- * limit16 sets *overflow, every warp leaves within 1024 columns, and the host runs the pair again
- * with 32-bit lanes.
+ * warp 0 from waiting on a warp that waits on it.
+ *
+ * The pairs keep every value offset by floor16 = -32768 + K (K = max(128, gap_open + gap_extend)):
+ * a true 0 is stored as floor16, so H reaches 65535 - K - top before it can wrap, twice the plain
+ * signed range (the genome pair's 49383 at 2/-3/5/2 fits).  H = max(diag + s, floor16, E, F) is
+ * exact: diag >= floor16 and s >= -128 keep diag + s above -32768; E and F are not clamped, as in
+ * the 32-bit cell, and stay >= floor16 - gap_open (tools/ and docs/DESIGN-NOTES.md: the algebra
+ * checked against Gotoh).  A stored value above limit16 (32767 - top) may wrap a step later: it
+ * sets *overflow, every warp leaves within 1024 columns, and the host runs the pair again with
+ * 32-bit lanes.
  *
  * The end cell: a thread keeps its best (score, row, column) in the caller's coordinates (the
  * host may give the longer sequence the rows: `transposed`), ties to the smallest row, then the
@@ -74,7 +81,8 @@ struct pw_swr_args {
     int2 *full;              /* [2][m + lag] */
     unsigned *prod, *cons;   /* [W]; rounds x (m + lag + 1) stays below 2^32 (the host checks) */
     int transposed;          /* our rows are the caller's columns */
-    int limit16;             /* pairs: a value above this may have wrapped (*overflow set) */
+    int limit16;             /* pairs: a stored value above this may wrap a step later (*overflow set) */
+    int floor16;             /* pairs: how a true 0 is stored (-32768 + K); 0 for 32-bit lanes */
     int *overflow;           /* (also looked at by the waits: set, every warp leaves) */
     int4 *warp_best;         /* [W]: a warp's best (score, caller's row, caller's column) */
     int *error;              /* PW_CUDA_ERROR_TIMEOUT: every warp leaves */
@@ -161,18 +169,21 @@ __device__ __forceinline__ uint32_t pw_swr_score_pair(uint32_t lo, uint32_t hi, 
 /* The lane arithmetic of the two kernels: 32-bit lanes (one cell a value), 16-bit pairs (two). */
 struct PwSwr32 {
     typedef int32_t V;
-    __device__ static V add(V a, V b) { return a + b; }
     __device__ static V sub(V a, V b) { return a - b; }
-    __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s32_relu(a, b, c); }
+    /* H = max(diag + s, 0, e, f) */
+    __device__ static V cell(V diag, V s, V e, V f, V) { return __vimax3_s32_relu(diag + s, e, f); }
     __device__ static V add_max(V a, V b, V c) { return __viaddmax_s32(a, b, c); }
     __device__ static V max3(V a, V b, V c) { return __vimax3_s32(a, b, c); }
     __device__ static V score(uint32_t lo, uint32_t, int b) { return pw_swr_score(lo, b); }
 };
 struct PwSwrPairs {
     typedef uint32_t V;
-    __device__ static V add(V a, V b) { return __vadd2(a, b); }
     __device__ static V sub(V a, V b) { return __vsub2(a, b); }
-    __device__ static V max3_relu(V a, V b, V c) { return __vimax3_s16x2_relu(a, b, c); }
+    /* H = max(diag + s, floor, e, f), every value stored offset by the floor (never wraps: above) */
+    __device__ static V cell(V diag, V s, V e, V f, V floor)
+    {
+        return __vimax3_s16x2(__viaddmax_s16x2(diag, s, floor), e, f);
+    }
     __device__ static V add_max(V a, V b, V c) { return __viaddmax_s16x2(a, b, c); }
     __device__ static V max3(V a, V b, V c) { return __vimax3_s16x2(a, b, c); }
     __device__ static V score(uint32_t lo, uint32_t hi, int b) { return pw_swr_score_pair(lo, hi, b); }
@@ -182,17 +193,18 @@ __device__ __forceinline__ uint32_t pw_swr_splat16(int32_t x) { return (uint32_t
 
 /* One column through a thread's R rows: lo_words / hi_words are the profile words of this
  * column's letters (the same for 32-bit lanes); f comes in as the first row's F and leaves as the
- * next thread's; colmax receives the column's largest H (and 0), f_last the last row's own F;
- * returns the last row's H. */
+ * next thread's; colmax receives the column's largest H (and the floor: a true 0), f_last the last
+ * row's own F; returns the last row's H. */
 template <class Ops, int R>
 __device__ __forceinline__ typename Ops::V pw_swr_column(typename Ops::V (&h)[R], typename Ops::V (&e)[R],
                                                         typename Ops::V &f, typename Ops::V diag,
                                                         typename Ops::V &colmax, typename Ops::V &f_last,
                                                         const uint32_t *lo_words, const uint32_t *hi_words,
-                                                        typename Ops::V go, typename Ops::V minus_ge)
+                                                        typename Ops::V go, typename Ops::V minus_ge,
+                                                        typename Ops::V floor)
 {
     typedef typename Ops::V V;
-    colmax = 0;
+    colmax = floor;
 #pragma unroll
     for (int q = 0; q < R / 4; q++) {
         const uint32_t wl = lo_words[q * 32], wh = hi_words[q * 32];
@@ -200,7 +212,7 @@ __device__ __forceinline__ typename Ops::V pw_swr_column(typename Ops::V (&h)[R]
         for (int b = 0; b < 4; b++) {
             const int r = 4 * q + b;
             if (r == R - 1) f_last = f; /* (the last row's own F: the saved rows') */
-            const V hn = Ops::max3_relu(Ops::add(diag, Ops::score(wl, wh, b)), e[r], f);
+            const V hn = Ops::cell(diag, Ops::score(wl, wh, b), e[r], f, floor);
             const V h_go = Ops::sub(hn, go);
             e[r] = Ops::add_max(e[r], minus_ge, h_go);
             f = Ops::add_max(f, minus_ge, h_go);
@@ -227,17 +239,18 @@ struct PwSwrBest {
 };
 
 /* A column whose largest H (of one lane: `half` 0 the low 16 bits, 1 the high, -1 32-bit lanes)
- * reached the thread's best: its first row holding that H, if a real row, is offered. */
+ * reached the thread's best: its first row holding that H, if a real row, is offered.  top is the
+ * true value, stored in h as top + bias (the pairs' floor16). */
 template <int R, class V>
-__device__ __forceinline__ void pw_swr_offer(PwSwrBest &best, const V (&h)[R], int half, int32_t top, int row0,
-                                             int n, int col, int transposed)
+__device__ __forceinline__ void pw_swr_offer(PwSwrBest &best, const V (&h)[R], int half, int32_t top, int32_t bias,
+                                             int row0, int n, int col, int transposed)
 {
     int found = -1;
 #pragma unroll
     for (int r = R - 1; r >= 0; r--) {
         const int32_t v = half < 0 ? (int32_t)h[r] : half ? (int32_t)(int16_t)((uint32_t)h[r] >> 16)
                                                           : (int32_t)(int16_t)((uint32_t)h[r] & 0xffff);
-        if (v == top && row0 + r < n) found = r;
+        if (v == top + bias && row0 + r < n) found = r;
     }
     if (found < 0) return;
     const int row = row0 + found;
@@ -343,12 +356,12 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
                 const int32_t diag = prev_up;
                 prev_up = up;
                 int32_t colmax, f_last;
-                out_h = pw_swr_column<PwSwr32, R>(h, e, f, diag, colmax, f_last, words, words, go, minus_ge);
+                out_h = pw_swr_column<PwSwr32, R>(h, e, f, diag, colmax, f_last, words, words, go, minus_ge, 0);
                 out_f = f;
                 if (k == 31 && has_below) __stcg(&below[j & below_mask], make_int2(out_h, out_f));
                 if (SAVE && k == 31 && slot >= 0) pw_swr_save(a, slot, j, out_h, f_last);
                 if (colmax >= max(best.score, 1)) { /* (kept in a register instead: 0.9% slower) */
-                    pw_swr_offer<R>(best, h, -1, colmax, row0, a.n, j, a.transposed);
+                    pw_swr_offer<R>(best, h, -1, colmax, 0, row0, a.n, j, a.transposed);
                 }
             }
         }
@@ -380,12 +393,13 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
     const int w = blockIdx.x * PW_SWR_BLOCK_WARPS + wb, W = a.warps, m = a.m, D = a.lag, M = m + D;
     const int pad = a.letters - 1, words = a.letters * (R / 4) * 32;
     const unsigned span = (unsigned)M + 1;
+    /* (every value stored offset by floor16: a true 0 is `floor`) */
     const uint32_t go = pw_swr_splat16(a.gap_open), minus_ge = pw_swr_splat16(-a.gap_extend),
-                   border = pw_swr_splat16(-a.gap_open);
-    const int2 border_pair = make_int2(0, (int)border);
+                   floor = pw_swr_splat16(a.floor16), border = pw_swr_splat16(a.floor16 - a.gap_open);
+    const int2 border_pair = make_int2((int)floor, (int)border);
     uint32_t *prof_lo = pw_swr_smem + (size_t)wb * 2 * words, *prof_hi = prof_lo + words;
     PwSwrBest best = {0, INT32_MAX, INT32_MAX};
-    uint32_t seen = 0; /* every H's largest, lane by lane: for the overflow check */
+    uint32_t seen = floor; /* every H's largest, lane by lane: for the overflow check */
     for (int r = 0; 2 * W * r + w < a.tile_rows; r++) {
         const int tl = 2 * W * r + w, th = tl + W;
         const unsigned base = (unsigned)r * span;
@@ -405,8 +419,8 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
         const int slot_lo = SAVE ? pw_swr_slot<R>(a, tl) : -1, slot_hi = SAVE && hi_real ? pw_swr_slot<R>(a, th) : -1;
         uint32_t h[R], e[R];
 #pragma unroll
-        for (int q = 0; q < R; q++) h[q] = 0, e[q] = border;
-        uint32_t out_h = 0, out_f = border, prev_up = 0;
+        for (int q = 0; q < R; q++) h[q] = floor, e[q] = border;
+        uint32_t out_h = floor, out_f = border, prev_up = floor;
         /* thread 0 reads a step-column ahead: both letters and the row above */
         uint32_t next = 0;
         if (k == 0) next = (m > 0 ? a.b[0] : pad) | (uint32_t)(D == 0 && m > 0 ? a.b[0] : pad) << 8;
@@ -449,20 +463,21 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                 const uint32_t diag = prev_up;
                 prev_up = up;
                 uint32_t colmax, f_last;
-                out_h = pw_swr_column<PwSwrPairs, R>(h, e, f, diag, colmax, f_last, lo_words, hi_words, go, minus_ge);
+                out_h = pw_swr_column<PwSwrPairs, R>(h, e, f, diag, colmax, f_last, lo_words, hi_words, go, minus_ge,
+                                                      floor);
                 out_f = f;
                 if (k == 31 && has_below) __stcg(&below[c & below_mask], make_int2((int)out_h, (int)out_f));
                 if (SAVE && k == 31 && slot_lo >= 0 && c < m)
-                    pw_swr_save(a, slot_lo, c, (int16_t)(out_h & 0xffff), (int16_t)(f_last & 0xffff));
+                    pw_swr_save(a, slot_lo, c, (int16_t)(out_h & 0xffff) - a.floor16, (int16_t)(f_last & 0xffff) - a.floor16);
                 if (SAVE && k == 31 && slot_hi >= 0 && c - D >= 0 && c - D < m)
-                    pw_swr_save(a, slot_hi, c - D, (int16_t)(out_h >> 16), (int16_t)(f_last >> 16));
+                    pw_swr_save(a, slot_hi, c - D, (int16_t)(out_h >> 16) - a.floor16, (int16_t)(f_last >> 16) - a.floor16);
                 seen = __vmaxs2(seen, colmax);
-                if (__vcmpges2(colmax, pw_swr_splat16(max(best.score, 1)))) { /* a lane reached the best */
-                    const int32_t lo = (int16_t)(colmax & 0xffff), hi = (int16_t)(colmax >> 16);
+                if (__vcmpges2(colmax, pw_swr_splat16(max(best.score, 1) + a.floor16))) { /* a lane reached the best */
+                    const int32_t lo = (int16_t)(colmax & 0xffff) - a.floor16, hi = (int16_t)(colmax >> 16) - a.floor16;
                     if (lo >= max(best.score, 1) && c < m)
-                        pw_swr_offer<R>(best, h, 0, lo, row_lo, a.n, c, a.transposed);
+                        pw_swr_offer<R>(best, h, 0, lo, a.floor16, row_lo, a.n, c, a.transposed);
                     if (hi >= max(best.score, 1) && hi_real && c - D >= 0 && c - D < m)
-                        pw_swr_offer<R>(best, h, 1, hi, row_hi, a.n, c - D, a.transposed);
+                        pw_swr_offer<R>(best, h, 1, hi, a.floor16, row_hi, a.n, c - D, a.transposed);
                 }
             }
         }
