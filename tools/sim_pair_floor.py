@@ -6,7 +6,9 @@ K = max(128, gap_open + gap_extend)):
     E = max(E - ge, H - go), F likewise           (__viaddmax_s16x2; never clamped)
 Checked: every cell exact while the best stays within 65535 - K - top; past it, the first stored
 value above limit16 = 32767 - top (the kernel's overflow flag) is still exact, so the flag is
-raised before anything wrapped.  Scores reach -128 (the profile's padding letter) and +127.
+raised before anything wrapped.  Scores reach -128 (the profile's padding letter) and +127; gaps
+up to the host's 2^14 each (K = go + ge up to 2^15).  tools/sim_warp_rows.py plays the kernel's
+hand-overs with the same stored values.
 python3 tools/sim_pair_floor.py -> "... bad 0"."""
 import random
 
@@ -58,13 +60,16 @@ def scores(rng, big):
 def main():
     rng = random.Random(5)
     cases = bad = flagged = 0
-    for t in range(1200):
-        long_case = t % 50 == 0  # values up to the range and past it
-        n = rng.randint(430, 620) if long_case else rng.randint(1, 30)
+    for t in range(1000):
+        long_case = t % 40 == 0  # values up to the range and past it
+        n = rng.randint(430, 640) if long_case else rng.randint(1, 30)
         m = n if long_case else rng.randint(1, 30)
         S = scores(rng, long_case or rng.random() < 0.5)
         go = rng.randint(0, 60 if long_case else 20)
         ge = rng.randint(0, go) if rng.random() < 0.8 else rng.randint(0, 20)
+        if t % 5 == 1:  # gaps past 64: K = go + ge, up to the host's 2^14 each
+            go = rng.choice([rng.randint(64, 300), rng.randint(300, 1 << 14)])
+            ge = rng.randint(0, min(go, 1 << 14)) if rng.random() < 0.8 else rng.randint(0, 1 << 14)
         a = [rng.randrange(4) for _ in range(n)]
         b = [x if rng.random() < 0.97 else rng.randrange(4) for x in a[:m]] if long_case or rng.random() < 0.5 \
             else [rng.randrange(4) for _ in range(m)]

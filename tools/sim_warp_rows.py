@@ -7,7 +7,9 @@ on small shapes.  Checks every best score and end cell (a lane's best kept as th
 a column's maximum against the lane's best, padding rows and columns never offered) against a
 textbook Gotoh, that no schedule stalls (all warps waiting: a deadlock), and the pairs' stop: a
 best past a limit (16 bits, scaled down here) sets a flag that every warp must leave on, through
-its waits or every STOP_EVERY columns, without a deadlock.  Needs no GPU.
+its waits or every STOP_EVERY columns, without a deadlock.  The pairs keep every value as the
+kernel does: 16-bit lanes (wrapping) offset by the floor -32768 + max(128, go + ge) (a true 0),
+converted back at offers.  Needs no GPU.
 python3 tools/sim_warp_rows.py -> "bad 0"."""
 import random
 
@@ -42,10 +44,17 @@ def better(x, y):
     return x[0] > y[0] or (x[0] == y[0] and (x[1], x[2]) < (y[1], y[2]))
 
 
-def offer(lane_best, hs, top, row0, n, col):
-    """A column whose maximum `top` reached the lane's best: its first real row holding it."""
+def w16(x):
+    """A 16-bit lane's two's-complement wrap (the pairs' DPX arithmetic)."""
+    x &= 0xffff
+    return x - 65536 if x >= 32768 else x
+
+
+def offer(lane_best, hs, top, row0, n, col, bias=0):
+    """A column whose maximum `top` (true) reached the lane's best: its first real row holding it
+    (stored in hs as top + bias)."""
     for r in range(R):
-        if hs[r] == top and row0 + r < n:
+        if hs[r] == top + bias and row0 + r < n:
             cand = (top, row0 + r, col)
             return cand if better(cand, lane_best) else lane_best
     return lane_best
@@ -186,8 +195,10 @@ def run_pairs(a, b, p, W, rng, limit=INF):
     """The --pairs kernel: in round r warp w runs tile-row tl = 2 W r + w in the low halves and
     th = tl + W in the high halves, D step-columns behind; warp 0's row above comes from warp
     W - 1's whole-row buffers (low half: a round ago's high halves at c + D; high half: this
-    round's low halves at c - D).  Each half is computed on its own (no 16-bit wrap here).  A lane
-    whose best passes `limit` sets the stop flag: returns 'stopped' (every warp must leave)."""
+    round's low halves at c - D).  Each half is computed on its own, in 16-bit lanes offset by FL.
+    A warp whose largest value passes `limit` (true; limit + FL stored), looked at every
+    STOP_EVERY columns and at its end, sets the stop flag: returns 'stopped' (every warp must
+    leave)."""
     match, mismatch, go, ge = p
     n, m = len(a), len(b)
     T = (n + ROWS - 1) // ROWS
@@ -199,7 +210,7 @@ def run_pairs(a, b, p, W, rng, limit=INF):
     full = [[None] * M, [None] * M]
     best_all = []
     stop = [False]
-    BORDER = (None, None, 0, -go)
+    FL = -32768 + max(128, go + ge)  # the stored 0
 
     def score(row, letter):
         if row >= n or letter == PAD:
@@ -215,6 +226,7 @@ def run_pairs(a, b, p, W, rng, limit=INF):
 
     def warp(w):
         best = [(0, INF, INF)] * 32
+        seen = FL  # the warp's largest stored H: the overflow check's
         r = 0
         while 2 * W * r + w < T:
             tl, th = 2 * W * r + w, 2 * W * r + w + W
@@ -228,26 +240,29 @@ def run_pairs(a, b, p, W, rng, limit=INF):
                         return
                     yield 'wait'
             # per lane and half: h, e, and the step's values
-            h = [[[0] * R, [0] * R] for _ in range(32)]
-            e = [[[-go] * R, [-go] * R] for _ in range(32)]
-            out = [[(0, -go), (0, -go)] for _ in range(32)]  # (H, F) a half
-            prev_up = [[0, 0] for _ in range(32)]
+            h = [[[FL] * R, [FL] * R] for _ in range(32)]
+            e = [[[FL - go] * R, [FL - go] * R] for _ in range(32)]
+            out = [[(FL, FL - go), (FL, FL - go)] for _ in range(32)]  # (H, F) a half
+            prev_up = [[FL, FL] for _ in range(32)]
             nxt = [(PAD, PAD)] * 32
             nxt[0] = (b[0] if m > 0 else PAD, b[0] if D == 0 and m > 0 else PAD)
-            pre = [(0, -go), (0, -go)]
+            pre = [(FL, FL - go), (FL, FL - go)]
 
             def above(c):
                 if w > 0:
                     entry = ring[w - 1][c & (RING - 1)]
                     return [half(entry, 'lo', tl - 1, c), half(entry, 'hi', th - 1, c - D)]
-                lo = half(full[(r - 1) % 2][c + D], 'hi', tl - 1, c) if r > 0 and c + D < M else (0, -go)
-                hi = half(full[r % 2][c - D], 'lo', th - 1, c - D) if c - D >= 0 and th < T else (0, -go)
+                lo = half(full[(r - 1) % 2][c + D], 'hi', tl - 1, c) if r > 0 and c + D < M else (FL, FL - go)
+                hi = half(full[r % 2][c - D], 'lo', th - 1, c - D) if c - D >= 0 and th < T else (FL, FL - go)
                 return [lo, hi]
 
             for s in range(M + 31):
                 if s % CHUNK == 0:
-                    if s % STOP_EVERY == 0 and stop[0]:
-                        return
+                    if s % STOP_EVERY == 0:
+                        if seen > limit + FL:
+                            stop[0] = True
+                        if stop[0]:
+                            return
                     if has_below:
                         prod[w] = base + min(M, max(0, s - 31))
                     cons[w] = base + min(M, s)
@@ -283,7 +298,7 @@ def run_pairs(a, b, p, W, rng, limit=INF):
                     c = s - k
                     if not (0 <= c < M):
                         continue
-                    colmax = [0, 0]
+                    colmax = [FL, FL]
                     for x, tile_row in ((0, tl), (1, th)):
                         ux, fx = src[k][x]
                         diag = prev_up[k][x]
@@ -292,22 +307,22 @@ def run_pairs(a, b, p, W, rng, limit=INF):
                         for row in range(R):
                             i = tile_row * ROWS + k * R + row
                             sc = score(i, letters[k][x]) if tile_row < T else -128
-                            hn = max(diag + sc, e[k][x][row], fk, 0)
-                            hgo = hn - go
-                            e[k][x][row] = max(e[k][x][row] - ge, hgo)
-                            fk = max(fk - ge, hgo)
+                            hn = max(max(w16(diag + sc), FL), e[k][x][row], fk)
+                            hgo = w16(hn - go)
+                            e[k][x][row] = max(w16(e[k][x][row] - ge), hgo)
+                            fk = max(w16(fk - ge), hgo)
                             diag = h[k][x][row]
                             h[k][x][row] = hn
                             colmax[x] = max(colmax[x], hn)
                         out[k][x] = (h[k][x][R - 1], fk)
                     # the kernel's end-cell step: either half at or above the lane's best
-                    if max(colmax) >= max(best[k][0], 1):
-                        if colmax[0] >= max(best[k][0], 1) and c < m:
-                            best[k] = offer(best[k], h[k][0], colmax[0], tl * ROWS + k * R, n, c)
-                        if colmax[1] >= max(best[k][0], 1) and th < T and 0 <= c - D < m:
-                            best[k] = offer(best[k], h[k][1], colmax[1], th * ROWS + k * R, n, c - D)
-                        if best[k][0] > limit:
-                            stop[0] = True
+                    seen = max(seen, colmax[0], colmax[1])
+                    if max(colmax) >= max(best[k][0], 1) + FL:
+                        lo, hi = colmax[0] - FL, colmax[1] - FL
+                        if lo >= max(best[k][0], 1) and c < m:
+                            best[k] = offer(best[k], h[k][0], lo, tl * ROWS + k * R, n, c, FL)
+                        if hi >= max(best[k][0], 1) and th < T and 0 <= c - D < m:
+                            best[k] = offer(best[k], h[k][1], hi, th * ROWS + k * R, n, c - D, FL)
                     if k == 31 and has_below:
                         below[c & below_mask] = {'lo': (tl, c, out[k][0][0], out[k][0][1]),
                                                  'hi': (th, c - D, out[k][1][0], out[k][1][1])}
@@ -315,6 +330,8 @@ def run_pairs(a, b, p, W, rng, limit=INF):
                 prod[w] = base + M
             cons[w] = base + M
             r += 1
+        if seen > limit + FL:  # (the columns since the last check)
+            stop[0] = True
         best_all.extend(best)
 
     schedule([warp(w) for w in range(W)], rng)

@@ -149,7 +149,7 @@ extern "C" int pw_cuda_sw_rows_takes(const pw_plan *plan, int64_t n, int64_t m, 
 {
     pw_kernel_switches switches;
     pw_kernel_switches_read(&switches);
-    swr_run run;
+    swr_run run{};
     const pw_cuda_swr_saved none = {NULL, NULL, 1, 0, 0};
     const bool takes = pw_cuda_probe(plan->device) == PW_OK &&
                        swr_plan_run(plan, (pw_sw_engine_ask)switches.sw_engine, n, m, scores, alphabet, gap_open,
@@ -164,7 +164,7 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
                                int64_t *end_b, pw_run_info *info)
 {
     const bool saving = saved.h && saved.slots > 0;
-    swr_run run;
+    swr_run run{};
     pw_status st = swr_plan_run(plan, ask, n, m, scores, alphabet, gap_open, gap_extend, saved, &run);
     if (st != PW_OK) return st;
     const swr_kernels kern = run.kern;
@@ -204,7 +204,8 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
     st = pw_from_cuda(cudaGetLastError());
 
     /* the pairs' stored 0 (device/sw_warp_rows_proc.cuh): room below it for a score of -128 and
-     * for E and F, which reach gap_open + gap_extend below a true 0 */
+     * for E and F, which reach gap_open + gap_extend below a true 0 (at most 2^15: each gap is
+     * at most 2^14 here, so the floor is at most 0) */
     const int pair_floor = -32768 + (gap_open + gap_extend > 128 ? gap_open + gap_extend : 128);
     double seconds = 0;
     int flag[2] = {0, 0};

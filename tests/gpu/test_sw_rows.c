@@ -335,7 +335,8 @@ int main(void)
         const pw_status s2 = pw_sw(a, n, b, m, &q, &gpu, &g);
         CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.end_a == g.end_a && r.end_b == g.end_b &&
                   r.info.tile_h != 384 && g.info.tile_h == 384 && g.info.training_seconds == 0 &&
-                  g.info.width_source != PW_WIDTH_MODEL,
+                  g.info.width_source != PW_WIDTH_MODEL && r.info.width_source == PW_WIDTH_MODEL &&
+                  r.info.training_seconds > 0,
               "automatic, long: tiles %d (%" PRId64 ",%" PRId64 ") h %d, automatic %d (%" PRId64 ",%" PRId64 ") h %d "
               "(width trained for %.3f s), status %d %d",
               r.score, r.end_a, r.end_b, r.info.tile_h, g.score, g.end_a, g.end_b, g.info.tile_h,
