@@ -7,7 +7,8 @@ on small shapes.  Checks every best score and end cell (a lane's best kept as th
 a column's maximum against the lane's best, padding rows and columns never offered) against a
 textbook Gotoh, that no schedule stalls (all warps waiting: a deadlock), and the pairs' stop: a
 best past a limit (16 bits, scaled down here) sets a flag that every warp must leave on, through
-its waits or every STOP_EVERY columns, without a deadlock.  The pairs keep every value as the
+its waits or every STOP_EVERY columns, without a deadlock; and both kernels over G = 2 or 3 GPUs
+with rounds dealt out (docs/DESIGN-NOTES.md: not in the kernels yet).  The pairs keep every value as the
 kernel does: 16-bit lanes (wrapping) offset by the floor -32768 + max(128, go + ge) (a true 0),
 converted back at offers.  Needs no GPU.
 python3 tools/sim_warp_rows.py -> "bad 0"."""
@@ -85,14 +86,21 @@ def schedule(warps, rng):
             raise RuntimeError('deadlock')
 
 
-def run(a, b, p, W, rng):
+def run(a, b, p, W, rng, G=1):
+    """The 32-bit kernel on G GPUs (docs/DESIGN-NOTES.md, "Over several GPUs"): global round g of
+    W tile-rows runs on GPU g mod G; a GPU's rings and counters are its own, and the row between
+    rounds goes to the reading GPU's whole-row buffer (two slots by the reader's round parity) and
+    its `inprod` counter, with back-pressure on the reader's warp 0.  Counters count in global
+    rounds (base = g x span).  G = 1 is the one-GPU kernel."""
     match, mismatch, go, ge = p
     n, m = len(a), len(b)
     T = (n + ROWS - 1) // ROWS
     span = m + 1
-    prod, cons = [0] * W, [0] * W
-    ring = [[None] * RING for _ in range(W)]
-    full = [[None] * m, [None] * m]
+    prod = [[0] * W for _ in range(G)]
+    cons = [[0] * W for _ in range(G)]
+    ring = [[[None] * RING for _ in range(W)] for _ in range(G)]
+    inbuf = [[[None] * m, [None] * m] for _ in range(G)]  # on the reading GPU
+    inprod = [0] * G  # written by the upstream GPU's wrap warp
     best_all = []
 
     def score(row, letter):
@@ -107,22 +115,25 @@ def run(a, b, p, W, rng):
             'tile-row %d read column %d: found %s' % (tile_row + 1, j, entry[:2] if entry else None)
         return entry[2], entry[3]
 
-    def warp(w):
+    def warp(x, w):
         best = [(0, INF, INF)] * 32
-        t = w
-        while t < T:
-            base = (t // W) * span
+        down = (x + 1) % G  # the GPU that runs the next round
+        g = x
+        while g * W + w < T:
+            t = g * W + w
+            base = g * span
             has_above, has_below, wrap = t > 0, t + 1 < T, w == W - 1
-            above_w = (t - 1) % W if has_above else 0
-            above_base = ((t - 1) // W) * span if has_above else 0
-            above_full = has_above and above_w == W - 1
-            if has_above:
-                above = full[((t - 1) // W) % 2] if above_full else ring[above_w]
-            above_mask = (1 << 31) - 1 if above_full else RING - 1
-            below = full[(t // W) % 2] if wrap else ring[w]
-            below_mask = (1 << 31) - 1 if wrap else RING - 1
-            if has_below and wrap and t // W >= 2:
-                while not cons[0] >= base - 1:
+            if has_above and w > 0:  # the warp above this round, on this GPU
+                above, above_mask = ring[x][w - 1], RING - 1
+            elif has_above:  # the last round's wrap warp, through this GPU's whole-row buffer
+                above, above_mask = inbuf[x][(g // G) % 2], (1 << 31) - 1
+            if wrap:  # the next round's reader: its slot, by its round's parity
+                below, below_mask = inbuf[down][((g + 1) // G) % 2], (1 << 31) - 1
+            else:
+                below, below_mask = ring[x][w], RING - 1
+            # that slot was read by the reader's warp 0 in round g + 1 - 2G: done?
+            if has_below and wrap and g >= 2 * G:
+                while not cons[down][0] >= (g + 2 - 2 * G) * span - 1:
                     yield 'wait'
             h = [[0] * R for _ in range(32)]
             e = [[-go] * R for _ in range(32)]
@@ -130,16 +141,27 @@ def run(a, b, p, W, rng):
             nxt = [0] * 32
             nxt[0] = b[0] if m > 0 else 0
             pre = (0, -go)
+
+            def publish_below(v):
+                if wrap:
+                    inprod[down] = v
+                else:
+                    prod[x][w] = v
             for s in range(m + 31):
                 if s % CHUNK == 0:
                     if has_below:
-                        prod[w] = base + min(m, max(0, s - 31))
+                        publish_below(base + min(m, max(0, s - 31)))
                     if has_above:
-                        cons[w] = base + min(m, s)
+                        cons[x][w] = base + min(m, s)
                     free_from = s - RING + 1
                     while True:
-                        ok0 = not has_above or prod[above_w] >= above_base + min(m, s + 33)
-                        ok31 = not (has_below and not wrap) or cons[(w + 1) % W] >= base + max(0, free_from)
+                        if not has_above:
+                            ok0 = True
+                        elif w > 0:
+                            ok0 = prod[x][w - 1] >= base + min(m, s + 33)
+                        else:
+                            ok0 = inprod[x] >= base - span + min(m, s + 33)
+                        ok31 = not (has_below and not wrap) or cons[x][w + 1] >= base + max(0, free_from)
                         if ok0 and ok31:
                             break
                         yield 'wait'
@@ -181,21 +203,23 @@ def run(a, b, p, W, rng):
                     if k == 31 and has_below:
                         below[j & below_mask] = (t, j, out_h[k], out_f[k])
             if has_below:
-                prod[w] = base + m
+                publish_below(base + m)
             if has_above:
-                cons[w] = base + m
-            t += W
+                cons[x][w] = base + m
+            g += G
         best_all.extend(best)
 
-    schedule([warp(w) for w in range(W)], rng)
+    schedule([warp(x, w) for x in range(G) for w in range(W)], rng)
     return final(best_all)
 
 
-def run_pairs(a, b, p, W, rng, limit=INF):
+def run_pairs(a, b, p, W, rng, limit=INF, G=1):
     """The --pairs kernel: in round r warp w runs tile-row tl = 2 W r + w in the low halves and
     th = tl + W in the high halves, D step-columns behind; warp 0's row above comes from warp
     W - 1's whole-row buffers (low half: a round ago's high halves at c + D; high half: this
-    round's low halves at c - D).  Each half is computed on its own, in 16-bit lanes offset by FL.
+    round's low halves at c - D).  On G GPUs round g runs on GPU g mod G and the wrap warp writes
+    its pair words twice: to its own GPU's buffer (this round's high halves read them) and to the
+    next GPU's (the next round's low halves), whose warp 0 then waits on both writers.  Each half is computed on its own, in 16-bit lanes offset by FL.
     A warp whose largest value passes `limit` (true; limit + FL stored), looked at every
     STOP_EVERY columns and at its end, sets the stop flag: returns 'stopped' (every warp must
     leave)."""
@@ -205,9 +229,13 @@ def run_pairs(a, b, p, W, rng, limit=INF):
     D = 64 * W + 256
     M = m + D
     span = M + 1
-    prod, cons = [0] * W, [0] * W
-    ring = [[None] * RING for _ in range(W)]
-    full = [[None] * M, [None] * M]
+    prod = [[0] * W for _ in range(G)]
+    cons = [[0] * W for _ in range(G)]
+    ring = [[[None] * RING for _ in range(W)] for _ in range(G)]
+    full = [[[None] * M, [None] * M] for _ in range(G)]  # by the GPU's own round parity
+    # the last round's high halves, on the reading GPU (one GPU: its own whole-row buffers)
+    inbuf = full if G == 1 else [[[None] * M, [None] * M] for _ in range(G)]
+    inprod = [0] * G
     best_all = []
     stop = [False]
     FL = -32768 + max(128, go + ge)  # the stored 0
@@ -224,18 +252,32 @@ def run_pairs(a, b, p, W, rng, limit=INF):
             'read tile-row %d column %d: found %s' % (tile_row, column, got[:2] if got else None)
         return got[2], got[3]
 
-    def warp(w):
+    def old_written(x):
+        """The counter of the writer of GPU x's last-round buffer."""
+        return prod[x][W - 1] if G == 1 else inprod[x]
+
+    def warp(x, w):
         best = [(0, INF, INF)] * 32
         seen = FL  # the warp's largest stored H: the overflow check's
-        r = 0
-        while 2 * W * r + w < T:
-            tl, th = 2 * W * r + w, 2 * W * r + w + W
-            base = r * span
+        down = (x + 1) % G
+        g = x  # the global round; r, this GPU's
+        while 2 * W * g + w < T:
+            r = g // G
+            tl, th = 2 * W * g + w, 2 * W * g + w + W
+            base = g * span
             has_below, wrap = tl + 1 < T, w == W - 1
-            below = full[r % 2] if wrap else ring[w]
+            below = full[x][r % 2] if wrap else ring[x][w]
             below_mask = (1 << 31) - 1 if wrap else RING - 1
+            below_next = inbuf[down][((g + 1) // G) % 2] if wrap and G > 1 else None
+            # the slots were read: ours by our warp 0 (a round ago on one GPU: as the last round's
+            # buffer; two rounds ago on several), the next GPU's by its warp 0 in round g + 1 - 2G
+            waits = []
             if has_below and wrap and r >= 2:
-                while not cons[0] >= base - 1:
+                waits.append((x, (g - G + 1) * span - 1 if G == 1 else (g - 2 * G + 1) * span - 1))
+                if G > 1:
+                    waits.append((down, (g + 2 - 2 * G) * span - 1))
+            for gpu, need in waits:
+                while not cons[gpu][0] >= need:
                     if stop[0]:
                         return
                     yield 'wait'
@@ -250,10 +292,11 @@ def run_pairs(a, b, p, W, rng, limit=INF):
 
             def above(c):
                 if w > 0:
-                    entry = ring[w - 1][c & (RING - 1)]
+                    entry = ring[x][w - 1][c & (RING - 1)]
                     return [half(entry, 'lo', tl - 1, c), half(entry, 'hi', th - 1, c - D)]
-                lo = half(full[(r - 1) % 2][c + D], 'hi', tl - 1, c) if r > 0 and c + D < M else (FL, FL - go)
-                hi = half(full[r % 2][c - D], 'lo', th - 1, c - D) if c - D >= 0 and th < T else (FL, FL - go)
+                old = inbuf[x][(r - 1) % 2] if G == 1 else inbuf[x][r % 2]
+                lo = half(old[c + D], 'hi', tl - 1, c) if g > 0 and c + D < M else (FL, FL - go)
+                hi = half(full[x][r % 2][c - D], 'lo', th - 1, c - D) if c - D >= 0 and th < T else (FL, FL - go)
                 return [lo, hi]
 
             for s in range(M + 31):
@@ -264,19 +307,21 @@ def run_pairs(a, b, p, W, rng, limit=INF):
                         if stop[0]:
                             return
                     if has_below:
-                        prod[w] = base + min(M, max(0, s - 31))
-                    cons[w] = base + min(M, s)
+                        prod[x][w] = base + min(M, max(0, s - 31))
+                        if below_next is not None:
+                            inprod[down] = base + min(M, max(0, s - 31))
+                    cons[x][w] = base + min(M, s)
                     free_from = s - RING + 1
                     while True:
+                        now = w == 0 and s + 33 - D > 0 and th < T
                         if w > 0:
-                            ok0 = prod[w - 1] >= base + min(M, s + 33)
-                        elif s + 33 - D > 0 and th < T:
-                            ok0 = prod[W - 1] >= base + min(M, s + 33 - D)
-                        elif r > 0:
-                            ok0 = prod[W - 1] >= base - span + min(M, s + 33 + D)
-                        else:
-                            ok0 = True
-                        ok31 = not (has_below and not wrap) or cons[w + 1] >= base + max(0, free_from)
+                            ok0 = prod[x][w - 1] >= base + min(M, s + 33)
+                        elif now and G == 1:  # (which also means its last round is complete)
+                            ok0 = prod[x][W - 1] >= base + min(M, s + 33 - D)
+                        else:  # several GPUs: the last round's writer is another GPU's warp
+                            ok0 = (not now or prod[x][W - 1] >= base + min(M, s + 33 - D)) and \
+                                (g == 0 or old_written(x) >= base - span + min(M, s + 33 + D))
+                        ok31 = not (has_below and not wrap) or cons[x][w + 1] >= base + max(0, free_from)
                         if ok0 and ok31:
                             break
                         if stop[0]:
@@ -299,22 +344,22 @@ def run_pairs(a, b, p, W, rng, limit=INF):
                     if not (0 <= c < M):
                         continue
                     colmax = [FL, FL]
-                    for x, tile_row in ((0, tl), (1, th)):
-                        ux, fx = src[k][x]
-                        diag = prev_up[k][x]
-                        prev_up[k][x] = ux
+                    for q, tile_row in ((0, tl), (1, th)):
+                        ux, fx = src[k][q]
+                        diag = prev_up[k][q]
+                        prev_up[k][q] = ux
                         fk = fx
                         for row in range(R):
                             i = tile_row * ROWS + k * R + row
-                            sc = score(i, letters[k][x]) if tile_row < T else -128
-                            hn = max(max(w16(diag + sc), FL), e[k][x][row], fk)
+                            sc = score(i, letters[k][q]) if tile_row < T else -128
+                            hn = max(max(w16(diag + sc), FL), e[k][q][row], fk)
                             hgo = w16(hn - go)
-                            e[k][x][row] = max(w16(e[k][x][row] - ge), hgo)
+                            e[k][q][row] = max(w16(e[k][q][row] - ge), hgo)
                             fk = max(w16(fk - ge), hgo)
-                            diag = h[k][x][row]
-                            h[k][x][row] = hn
-                            colmax[x] = max(colmax[x], hn)
-                        out[k][x] = (h[k][x][R - 1], fk)
+                            diag = h[k][q][row]
+                            h[k][q][row] = hn
+                            colmax[q] = max(colmax[q], hn)
+                        out[k][q] = (h[k][q][R - 1], fk)
                     # the kernel's end-cell step: either half at or above the lane's best
                     seen = max(seen, colmax[0], colmax[1])
                     if max(colmax) >= max(best[k][0], 1) + FL:
@@ -324,17 +369,22 @@ def run_pairs(a, b, p, W, rng, limit=INF):
                         if hi >= max(best[k][0], 1) and th < T and 0 <= c - D < m:
                             best[k] = offer(best[k], h[k][1], hi, th * ROWS + k * R, n, c - D, FL)
                     if k == 31 and has_below:
-                        below[c & below_mask] = {'lo': (tl, c, out[k][0][0], out[k][0][1]),
-                                                 'hi': (th, c - D, out[k][1][0], out[k][1][1])}
+                        word = {'lo': (tl, c, out[k][0][0], out[k][0][1]),
+                                'hi': (th, c - D, out[k][1][0], out[k][1][1])}
+                        below[c & below_mask] = word
+                        if below_next is not None:
+                            below_next[c] = word
             if has_below:
-                prod[w] = base + M
-            cons[w] = base + M
-            r += 1
+                prod[x][w] = base + M
+                if below_next is not None:
+                    inprod[down] = base + M
+            cons[x][w] = base + M
+            g += G
         if seen > limit + FL:  # (the columns since the last check)
             stop[0] = True
         best_all.extend(best)
 
-    schedule([warp(w) for w in range(W)], rng)
+    schedule([warp(x, w) for x in range(G) for w in range(W)], rng)
     return 'stopped' if stop[0] else final(best_all)
 
 
@@ -363,6 +413,7 @@ def main():
                     at, frm = rng.randrange(n - 12), rng.randrange(m - 12)
                     a[at:at + 12] = b[frm:frm + 12]
         want = textbook(a, b, p)
+        G = rng.choice([2, 3]) if k % 3 == 1 else 1  # several GPUs, rounds dealt out
         for mode, fn in (('lanes', run), ('pairs', run_pairs), ('stop', run_pairs)):
             if mode != 'lanes' and k % 2:
                 continue  # (every other case: the pairs' D columns make them slower)
@@ -370,14 +421,15 @@ def main():
             limit = rng.choice([want[0] - 1, want[0], want[0] // 2]) if mode == 'stop' else INF
             expect = 'stopped' if want[0] > limit else want
             try:
-                got = fn(a, b, p, W, rng, limit) if mode == 'stop' else fn(a, b, p, W, rng)
+                got = fn(a, b, p, W, rng, limit, G) if mode == 'stop' else fn(a, b, p, W, rng, INF, G) \
+                    if mode == 'pairs' else fn(a, b, p, W, rng, G)
             except (RuntimeError, AssertionError) as x:
                 got = 'error: %s' % x
             cases += 1
             if got != expect:
                 bad += 1
-                print('FAIL %s n %d m %d W %d scores %s limit %s: %s, textbook %s' % (mode, n, m, W, p, limit, got,
-                                                                                     expect))
+                print('FAIL %s n %d m %d W %d G %d scores %s limit %s: %s, textbook %s' % (mode, n, m, W, G, p, limit,
+                                                                                          got, expect))
     print('%d cases, bad %d' % (cases, bad))
 
 
