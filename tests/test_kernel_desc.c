@@ -246,9 +246,33 @@ static void check_warp_rows(void)
               "shape %lld x %lld R %d sms %d: grid %lld rounds %lld pairs %d", (long long)rows, (long long)cols, r, g.sms,
               (long long)sh.grid, (long long)sh.rounds, sh.pairs);
         if (ask == PW_SW_ENGINE_AUTO) /* taken by itself: the whole GPU's 16 warps an SM in its first round */
-            CHECK(sh.tile_rows >= 2 * (int64_t)g.sms * g.per_sm32 * 8 / 3 && cols >= 4 * 64 * sh.warps,
-                  "auto took %lld x %lld", (long long)rows, (long long)cols);
+            CHECK(sh.pairs ? sh.tile_rows >= 2 * (2 * (int64_t)g.sms * g.per_sm16 * 8 / 3) && cols >= 8 * 64 * sh.warps
+                           : sh.tile_rows >= 2 * (int64_t)g.sms * g.per_sm32 * 8 / 3 && cols >= 4 * 64 * sh.warps,
+                  "auto took %lld x %lld (pairs %d, sms %d, per SM %d / %d)", (long long)rows, (long long)cols, sh.pairs,
+                  g.sms, g.per_sm32, g.per_sm16);
+        /* dealt over G GPUs: no more rounds a GPU than the one GPU's rounds shared out, a GPU's
+         * grid within the one GPU's, the fewest warps for those rounds */
+        const int gpus = (int)test_range(1, 8);
+        pw_swr_shape sp = sh;
+        if (!pw_swr_spread(&sp, gpus, cols)) {
+            CHECK((sp.rounds + 1) * (cols + sp.lag + 1) >= ((int64_t)1 << 32), "spread refused");
+            continue;
+        }
+        const int64_t each = (sp.rounds + gpus - 1) / gpus, each_one = (need + gpus - 1) / gpus;
+        CHECK(sp.grid >= 1 && sp.grid <= max_grid && sp.warps == 8 * sp.grid && each <= each_one &&
+                  sp.rounds * sp.warps * per >= sp.tile_rows && (sp.grid == 1 || each * gpus * (sp.warps - 8) * per < sp.tile_rows) &&
+                  sp.lag == (sp.pairs ? 64 * sp.warps + 256 : 0) && sp.pairs == sh.pairs,
+              "spread over %d: grid %lld rounds %lld (one GPU: %lld x %lld)", gpus, (long long)sp.grid,
+              (long long)sp.rounds, (long long)sh.grid, (long long)sh.rounds);
+        if (gpus == 1) CHECK(sp.grid == sh.grid && sp.rounds == sh.rounds, "spread over 1 changes the shape");
     }
+    /* the genomes on 2 and 4 H100s: one pair round a GPU */
+    CHECK(pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 4411532, 3268203, &sh) && pw_swr_spread(&sh, 2, 3268203) &&
+              sh.warps == 2880 && sh.rounds == 2,
+          "genomes on 2: warps %lld rounds %lld", (long long)sh.warps, (long long)sh.rounds);
+    CHECK(pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 4411532, 3268203, &sh) && pw_swr_spread(&sh, 4, 3268203) &&
+              sh.warps == 1440 && sh.rounds == 4,
+          "genomes on 4: warps %lld rounds %lld", (long long)sh.warps, (long long)sh.rounds);
 }
 
 int main(void)

@@ -190,6 +190,22 @@ static void swr_balance(pw_swr_shape *sh, int64_t max_grid, int per_warp)
     sh->lag = per_warp == 2 ? 64 * sh->warps + 256 : 0;
 }
 
+int pw_swr_spread(pw_swr_shape *sh, int gpus, int64_t cols)
+{
+    if (gpus < 1 || sh->available_blocks < 1) return 0;
+    const int per_warp = sh->pairs ? 2 : 1;
+    const int64_t most = sh->available_blocks * SWR_BLOCK_WARPS * per_warp; /* one GPU's round */
+    const int64_t rounds_one = (sh->tile_rows + most - 1) / most;
+    const int64_t each = (rounds_one + gpus - 1) / gpus; /* rounds a GPU */
+    const int64_t warps = (sh->tile_rows + per_warp * each * gpus - 1) / (per_warp * each * gpus);
+    sh->grid = (warps + SWR_BLOCK_WARPS - 1) / SWR_BLOCK_WARPS;
+    sh->warps = sh->grid * SWR_BLOCK_WARPS;
+    sh->lag = per_warp == 2 ? 64 * sh->warps + 256 : 0;
+    sh->rounds = (sh->tile_rows + per_warp * sh->warps - 1) / (per_warp * sh->warps);
+    const int64_t span = cols + sh->lag + 1;
+    return sh->grid <= sh->available_blocks && (sh->rounds + 1) * span < ((int64_t)1 << 32);
+}
+
 int pw_swr_choose(const pw_swr_gpu *gpu, pw_sw_engine_ask ask, int rows_per_thread, int64_t rows, int64_t cols,
                   pw_swr_shape *sh)
 {

@@ -120,6 +120,11 @@ typedef struct pw_swr_shape {
 int pw_swr_choose(const pw_swr_gpu *gpu, pw_sw_engine_ask ask, int rows_per_thread, int64_t rows, int64_t cols,
                   pw_swr_shape *out);
 
+/* The shape pw_swr_choose gave for one GPU, redealt for `gpus` GPUs of its kind (rounds dealt out:
+ * global round g on GPU g mod gpus, docs/DESIGN-NOTES.md): the fewest warps a GPU for the fewest
+ * rounds a GPU.  0 where it cannot (the counters' bound). */
+int pw_swr_spread(pw_swr_shape *sh, int gpus, int64_t cols);
+
 /* Polls a wait makes back to back before it starts sleeping between them (device/sync.cuh). */
 #define PW_SPIN_POLLS 64
 
