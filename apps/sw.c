@@ -6,6 +6,7 @@
 #include "band_apps.h"
 #include "checks.h"
 #include "../src/core/auto_width.h"
+#include "sw_gpus.h"
 #include "../src/core/exec.h"
 #include "../src/core/linear_buffers.h"
 #include "scoring.h"
@@ -336,6 +337,41 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     if (pw_width_from_model(&o, n, m) && sw_on_warp_rows(&o, n, m, params, &table, x.cuda_tile_h))
         return sw_run(a, n, b, m, params, options, x.cuda_tile_h, NULL, result);
     return pw_run_with_width("sw", options, x.cuda_tile_h, sw_part_run, &x, n, m, &result->info);
+}
+
+pw_status pw_sw_on_gpus(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                        const pw_options *options, const int *devices, int n_devices, pw_sw_result *result)
+{
+    pw_score_table table;
+    pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
+    if (st != PW_OK) return st;
+    if (!devices || n_devices < 2) return PW_ERR_UNSUPPORTED;
+#ifdef PW_HAVE_CUDA
+    pw_options o;
+    if (options) o = *options;
+    else pw_options_init(&o);
+    o.backend = PW_BACKEND_CUDA;
+    o.device = devices[0];
+    pw_plan plan;
+    st = pw_plan_make_app(&o, n, m, 0, sw_cuda_tile_h(&o, n, m), &plan);
+    if (st != PW_OK) return st;
+    uint8_t *ea = pw_malloc((size_t)n), *eb = pw_malloc((size_t)m);
+    if (!ea || !eb) st = PW_ERR_OUT_OF_MEMORY;
+    if (st == PW_OK) st = pw_score_encode(&table, a, n, ea);
+    if (st == PW_OK) st = pw_score_encode(&table, b, m, eb);
+    if (st == PW_OK) {
+        pw_run_info_clear(&result->info);
+        st = pw_cuda_sw_warp_rows_gpus(&plan, devices, n_devices, ea, n, eb, m, table.scores, table.size,
+                                       params->gap_open, params->gap_extend, &result->score, &result->end_a,
+                                       &result->end_b, &result->info);
+    }
+    free(ea);
+    free(eb);
+    return st;
+#else
+    (void)options, (void)devices;
+    return PW_ERR_UNSUPPORTED;
+#endif
 }
 
 pw_status pw_sw_band_tiles(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,

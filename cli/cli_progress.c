@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "../src/core/status_detail.h"
+#include "../apps/sw_gpus.h"
 
 /* What the hook saw last; the hook runs on one of the library's threads. */
 static struct {
@@ -241,6 +242,17 @@ static pw_status run_on_devices(void *arg)
     return st == PW_OK ? ranks[0].st : st;
 }
 
+/* --gpus / --devices, SW: the pair's rounds of warps dealt over the GPUs (apps/sw_gpus.h), where
+ * the warp-rows engine takes it; PW_ERR_UNSUPPORTED (nothing run) sends it to the bands. */
+static pw_status run_sw_on_gpus(void *arg)
+{
+    pw_job *job = arg;
+    const pw_status st = pw_sw_on_gpus(job->u.sw.a, job->u.sw.n, job->u.sw.b, job->u.sw.m, &job->u.sw.params,
+                                       &job->options, devices_of->devices, devices_of->n_devices, job->u.sw.result);
+    if (st == PW_OK && job->info) *job->info = job->u.sw.result->info;
+    return st;
+}
+
 pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job)
 {
     if (cli_in_batch()) return cli_batch_run_job(job);
@@ -257,6 +269,10 @@ pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job)
             return PW_ERR_UNSUPPORTED;
         }
         devices_of = c;
+        if (job->kind == PW_JOB_SW && c->bands_per_gpu <= 1) { /* one long pair: the warp-rows engine's rounds */
+            const pw_status st = cli_run_job(c, label, run_sw_on_gpus, job);
+            if (st != PW_ERR_UNSUPPORTED) return st;
+        }
         return cli_run_job(c, label, run_on_devices, job);
     }
     if (c->n_devices == 1) job->options.device = c->devices[0];

@@ -46,6 +46,15 @@ pw_status pw_cuda_bfs(const pw_graph *g, int64_t source, pw_bfs_engine engine, i
 int pw_cuda_sw_rows_takes(const pw_plan *plan, int64_t n, int64_t m, const int32_t *scores, int alphabet,
                           int32_t gap_open, int32_t gap_extend);
 
+/* pw_cuda_sw's warp-rows engine over `gpus` GPUs of one kind (devices; one named twice runs two
+ * kernels side by side, when the plan's block cap lets both fit), rounds of warps dealt out
+ * (sw_warp_rows_gpus.cu): a and b encoded, on the host.  PW_ERR_UNSUPPORTED (nothing run) where
+ * the engine would not take the pair on one of them, or the GPUs cannot reach each other. */
+pw_status pw_cuda_sw_warp_rows_gpus(const pw_plan *plan, const int *devices, int gpus, const uint8_t *a, int64_t n,
+                                    const uint8_t *b, int64_t m, const int32_t *scores, int alphabet,
+                                    int32_t gap_open, int32_t gap_extend, int32_t *score, int64_t *end_a,
+                                    int64_t *end_b, pw_run_info *info);
+
 pw_status pw_cuda_sw(const pw_plan *plan, const uint8_t *a, int64_t n,
                      const uint8_t *b, int64_t m, const int32_t *scores, int alphabet,
                      int32_t gap_open, int32_t gap_extend, int32_t *score, int64_t *end_a,

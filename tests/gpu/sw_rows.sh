@@ -10,7 +10,10 @@ mkdir -p "$out"
 cd "$(dirname "$0")/../.."
 . tests/gpu/device_lib.sh
 PW_BUILD_TARGETS=${PW_BUILD_TARGETS:-"peerwave_cli test_sw_rows"} pw_begin
-PW_SW_ROWS_LARGE=1 timeout 240 ./build-gpu/tests/test_sw_rows > "$out/test_sw_rows.log" 2>&1
+gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+# (several GPUs: test_sw_rows also runs the engine over GPUs 0 and 1, and the genomes go on 2)
+[ "$gpus" -ge 2 ] && export PW_SW_ROWS_GPUS=0,1
+PW_SW_ROWS_LARGE=1 timeout 300 ./build-gpu/tests/test_sw_rows > "$out/test_sw_rows.log" 2>&1
 summary "test_sw_rows: rc=$? $(tail -2 "$out/test_sw_rows.log" | tr '\n' ' ')"
 grep FAIL "$out/test_sw_rows.log" | head -10 | tee -a "$out/summary.txt"
 for tool in memcheck racecheck; do
@@ -28,6 +31,15 @@ if pw_genomes "$out"; then
       summary "genomes $scores ${engine:-auto}: rc=$? $(grep -E '^(score|end_a|end_b|seconds|gcups|tile_h|lane_bits):' "$f" | tr '\n' ' ')"
     done
   done
+  if [ "$gpus" -ge 2 ]; then # the engine over 2 GPUs, rounds dealt out (asked for: rows)
+    for scores in "1 -3 5 2" "2 -3 5 2"; do
+      set -- $scores
+      f="$out/genomes_${1}_${2}_2gpus.txt"
+      PEERWAVE_SW_ENGINE=rows timeout 150 ./build-gpu/peerwave sw --gpus 2 --match $1 --mismatch $2 --gap-open $3 \
+        --gap-extend $4 "$g1" "$g2" > "$f" 2>&1
+      summary "genomes $scores on 2 GPUs: rc=$? $(grep -E '^(score|end_a|end_b|seconds|gcups|tile_h|lane_bits|threads):' "$f" | tr '\n' ' ')"
+    done
+  fi
   for engine in tiles ""; do # --align: its score pass on the tile engines, or (by itself) this engine
     f="$out/genomes_align_${engine:-auto}.txt"
     PEERWAVE_SW_ENGINE=$engine timeout 150 ./build-gpu/peerwave sw --backend cuda --align \

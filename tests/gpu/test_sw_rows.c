@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "peerwave_align.h"
+#include "../../apps/sw_gpus.h"
 #include "../test_util.h"
 
 static const char dna[] = "ACGT";
@@ -210,6 +211,46 @@ static void equal_stretch(int64_t n, int64_t m, int64_t from, int max_blocks, co
     free(b);
 }
 
+/* The engine over several GPUs, rounds dealt out (apps/sw_gpus.h), against the CPU: `devices`
+ * (count of them; one GPU named several times runs its kernels side by side, capped to max_blocks
+ * blocks each so that all fit), forced with `ask`; a 16-bit run must have stayed in pairs unless
+ * `bits` says 32. */
+static void on_gpus(int64_t n, int64_t m, const char *ask, int max_blocks, const int *devices, int count, int equal,
+                    int bits)
+{
+    char *a = malloc((size_t)n), *b = malloc((size_t)m);
+    make_pair(a, n, b, m, 1);
+    plant_motif(a, n, b, m, 4);
+    pw_sw_params q;
+    random_params(&q);
+    if (equal) { /* past the pairs' range at 2/-3/5/2: every GPU's run must stop and the 32-bit one follow */
+        memcpy(b, a, (size_t)(m < n ? m : n));
+        q.match = 2, q.mismatch = -3, q.gap_open = 5, q.gap_extend = 2, q.scoring = PW_SCORING_DNA;
+    }
+    pw_options cpu, gpu;
+    pw_options_init(&cpu);
+    cpu.backend = PW_BACKEND_CPU;
+    cpu.strategy = PW_STRATEGY_PEER;
+    pw_options_init(&gpu);
+    gpu.max_blocks = max_blocks;
+    setenv("PEERWAVE_SW_ENGINE", ask, 1);
+    pw_sw_result r, g;
+    const pw_status s1 = pw_sw(a, n, b, m, &q, &cpu, &r), s2 = pw_sw_on_gpus(a, n, b, m, &q, &gpu, devices, count, &g);
+    CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.end_a == g.end_a && r.end_b == g.end_b,
+          "%d GPUs (%d, %d, ...) %s %" PRId64 "x%" PRId64 " %d/%d/%d/%d blocks %d: cpu %d (%" PRId64 ",%" PRId64
+          ") gpus %d (%" PRId64 ",%" PRId64 ") status %d %d (%s)",
+          count, devices[0], devices[1], ask, n, m, q.match, q.mismatch, q.gap_open, q.gap_extend, max_blocks, r.score,
+          r.end_a, r.end_b, g.score, g.end_a, g.end_b, s1, s2, s2 == PW_OK ? "" : pw_error_detail());
+    /* (the pairs hold a best up to 65535 - max(128, open + extend) - the top score) */
+    const int k_room = q.gap_open + q.gap_extend > 128 ? q.gap_open + q.gap_extend : 128;
+    const int top = q.match > 0 ? q.match : 0, past = r.score > 65535 - k_room - top;
+    const int want = !strcmp(ask, "rows32") || bits == 32 || past || !pairs_here ? 32 : 16;
+    CHECK(s2 != PW_OK || g.info.lane_bits == want, "%d GPUs: %d-bit lanes, not %d", count, g.info.lane_bits, want);
+    cases++;
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     test_seed(2811);
@@ -269,6 +310,44 @@ int main(void)
             compare(a, n, b, m, &q, &gpu, 1, k < 2 ? 0 : 32, "asymmetric table");
             free(a);
             free(b);
+        }
+        setenv("PEERWAVE_SW_ENGINE", "rows", 1);
+    }
+    /* Over several GPUs, rounds dealt out: this GPU named two and three times (its kernels side
+     * by side, a block or two each: many rounds, each GPU's following another's), and the GPUs
+     * PW_SW_ROWS_GPUS names ("0,1"), where there are several.  Not by itself (asked for only). */
+    {
+        const int twice[2] = {0, 0}, thrice[3] = {0, 0, 0};
+        on_gpus(30000, 9000, "rows32", 1, twice, 2, 0, 32);
+        on_gpus(9000, 30000, "rows32", 2, twice, 2, 0, 32);
+        on_gpus(40000, 7000, "rows", 1, twice, 2, 0, 0);
+        on_gpus(7000, 45000, "rows", 2, thrice, 3, 0, 0);
+        on_gpus(40000, 40000, "rows", 2, twice, 2, 1, 32); /* 80000: past the pairs' range */
+        pw_sw_params q;
+        pw_sw_params_init(&q);
+        pw_sw_result g;
+        pw_options o;
+        pw_options_init(&o);
+        unsetenv("PEERWAVE_SW_ENGINE");
+        const pw_status st = pw_sw_on_gpus("ACGT", 4, "ACGT", 4, &q, &o, twice, 2, &g);
+        CHECK(st == PW_ERR_UNSUPPORTED, "several GPUs, not asked for: %s", pw_status_str(st));
+        o.max_blocks = 0; /* uncapped: two whole-GPU kernels cannot share one GPU */
+        setenv("PEERWAVE_SW_ENGINE", "rows", 1);
+        char *a = malloc(20000), *b = malloc(20000);
+        make_pair(a, 20000, b, 20000, 1);
+        const pw_status full = pw_sw_on_gpus(a, 20000, b, 20000, &q, &o, twice, 2, &g);
+        CHECK(full == PW_ERR_UNSUPPORTED, "one GPU twice, uncapped: %s", pw_status_str(full));
+        cases += 2;
+        free(a);
+        free(b);
+        const char *list = getenv("PW_SW_ROWS_GPUS");
+        int devices[16], count = 0;
+        for (const char *p = list; p && *p && count < 16; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) devices[count++] = atoi(p);
+        if (count >= 2) {
+            on_gpus(60000, 20000, "rows", 0, devices, count, 0, 0);
+            on_gpus(20000, 60000, "rows32", 0, devices, count, 0, 32);
+            on_gpus(50000, 45000, "rows", 0, devices, count, 1, 32);
+            on_gpus(30000, 9000, "rows", 2, devices, count, 0, 0);
         }
         setenv("PEERWAVE_SW_ENGINE", "rows", 1);
     }

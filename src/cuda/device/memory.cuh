@@ -78,6 +78,19 @@ __device__ __forceinline__ unsigned long long pw_load_acquire_sys(const unsigned
     return v;
 }
 
+/* 32-bit words another GPU writes or reads (the SW warp-rows engine over several GPUs). */
+__device__ __forceinline__ unsigned pw_load_acquire_sys_u32(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.acquire.sys.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void pw_store_release_sys_u32(unsigned *p, unsigned v)
+{
+    asm volatile("st.release.sys.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
 __device__ __forceinline__ unsigned pw_load_acquire_u32(const unsigned *p)
 {
     unsigned v;

@@ -96,11 +96,22 @@ struct pw_swr_args {
     int every, slots;
     int linear;
     int32_t linear_f;
+    /* Several GPUs (the MULTI kernels; docs/DESIGN-NOTES.md, "Over several GPUs"): global round g
+     * runs on GPU g mod gpus, this one being `gpu`; counters count global rounds.  in_full
+     * ([2][m + lag], by this GPU's round parity) and *in_prod: the last round's row (the pairs: its
+     * high halves), written by the previous GPU's wrap warp; out_full, out_prod: the next GPU's;
+     * down_cons0: the next GPU's cons[0].  overflow and error are GPU 0's, for all. */
+    int gpus, gpu;
+    int2 *in_full, *out_full;
+    unsigned *in_prod, *out_prod;
+    const unsigned *down_cons0;
 };
 
 /* The warp waits until thread 0's and thread 31's conditions hold (each polls its own counter; a
- * NULL counter holds already).  false: the run is abandoned (no progress for the watchdog
- * interval, here or in a warp this one waits on through the error word). */
+ * NULL counter holds already; SYS0: thread 0's is written or read by another GPU).  false: the
+ * run is abandoned (no progress for the watchdog interval, here or in a warp this one waits on
+ * through the error word). */
+template <bool SYS0 = false>
 __device__ __forceinline__ bool pw_swr_wait(const pw_swr_args &a, int k, const unsigned *p0, unsigned need0,
                                             const unsigned *p31, unsigned need31)
 {
@@ -108,7 +119,7 @@ __device__ __forceinline__ bool pw_swr_wait(const pw_swr_args &a, int k, const u
     long long since = 0;
     for (unsigned polls = 0;; polls++) {
         bool ok = true;
-        if (k == 0 && p0) ok = (seen = pw_load_acquire_u32(p0)) >= need0;
+        if (k == 0 && p0) ok = (seen = SYS0 ? pw_load_acquire_sys_u32(p0) : pw_load_acquire_u32(p0)) >= need0;
         if (k == 31 && p31) ok = (seen = pw_load_acquire_u32(p31)) >= need31;
         if (__all_sync(PW_SWR_FULL, ok)) return true;
         if (polls % 16 == 0) {
@@ -293,7 +304,15 @@ __device__ __forceinline__ void pw_swr_load_profile(const pw_swr_args &a, int t,
     for (int i = k; i < words; i += 32) prof[i] = t < a.tile_rows ? a.profile[(size_t)t * words + i] : 0x80808080u;
 }
 
-template <int R, bool SAVE = false>
+/* A release store of a counter: at system scope where another GPU reads it. */
+template <bool MULTI>
+__device__ __forceinline__ void pw_swr_publish(unsigned *p, unsigned v, bool remote)
+{
+    if (MULTI && remote) pw_store_release_sys_u32(p, v);
+    else pw_store_release_u32(p, v);
+}
+
+template <int R, bool SAVE = false, bool MULTI = false>
 __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_kernel(pw_swr_args a)
 {
     extern __shared__ uint32_t pw_swr_smem[];
@@ -303,22 +322,35 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
     const int32_t go = a.gap_open, minus_ge = -a.gap_extend;
     PwSwrBest best = {0, INT32_MAX, INT32_MAX};
     uint32_t *prof = pw_swr_smem + (size_t)wb * a.letters * (R / 4) * 32;
-    for (int t = w; t < a.tile_rows; t += W) {
-        const unsigned base = (unsigned)(t / W) * span; /* this round's counter values start here */
+    const int G = MULTI ? a.gpus : 1; /* (rounds g = gpu, gpu + G, ...: global; one GPU: all) */
+    for (int g = MULTI ? a.gpu : 0; (long long)g * W + w < a.tile_rows; g += G) {
+        const int t = g * W + w;
+        const unsigned base = (unsigned)g * span; /* this round's counter values start here */
         const bool has_above = t > 0, has_below = t + 1 < a.tile_rows, wrap = w == W - 1;
-        /* the row above: the previous tile-row's storage (a ring, or the whole-row buffer after a
-         * round's last warp), read at column & mask */
-        const int above_w = has_above ? (t - 1) % W : 0;
-        const unsigned above_base = has_above ? (unsigned)((t - 1) / W) * span : 0;
-        const bool above_full = has_above && above_w == W - 1;
-        const int2 *above = !has_above ? a.ring
-                            : above_full ? a.full + (size_t)(((t - 1) / W) % 2) * m
-                                         : a.ring + (size_t)above_w * PW_SWR_RING;
+        /* the row above: the warp above's ring, or (warp 0) the last round's whole-row buffer --
+         * on several GPUs this GPU's in_full, which the previous GPU's wrap warp writes -- read
+         * at column & mask */
+        const bool above_full = has_above && w == 0;
+        const unsigned above_base = w > 0 ? base : base - span;
+        const unsigned *above_prod = !has_above ? nullptr : w > 0 ? &a.prod[w - 1] : MULTI ? a.in_prod : &a.prod[W - 1];
+        const int2 *above = !has_above  ? a.ring
+                            : !above_full ? a.ring + (size_t)(w - 1) * PW_SWR_RING
+                            : MULTI       ? a.in_full + (size_t)((g / G) % 2) * m
+                                          : a.full + (size_t)((g - 1) % 2) * m;
         const int above_mask = above_full ? 0x7fffffff : PW_SWR_RING - 1;
-        int2 *below = wrap ? a.full + (size_t)((t / W) % 2) * m : a.ring + (size_t)w * PW_SWR_RING;
+        /* below: the next warp's ring, or (the wrap warp) the next round's whole-row buffer: its
+         * reader's, by the reader's round parity */
+        int2 *below = !wrap ? a.ring + (size_t)w * PW_SWR_RING
+                      : MULTI ? a.out_full + (size_t)(((g + 1) / G) % 2) * m
+                              : a.full + (size_t)(g % 2) * m;
+        unsigned *below_prod = MULTI && wrap ? a.out_prod : &a.prod[w];
         const int below_mask = wrap ? 0x7fffffff : PW_SWR_RING - 1;
-        /* the whole-row buffer of this round's parity was read by warp 0 a round ago: done? */
-        if (has_below && wrap && t / W >= 2 && !pw_swr_wait(a, k, nullptr, 0, &a.cons[0], base - 1)) return;
+        /* that whole-row buffer was read by its warp 0 in round g + 1 - 2G: done? */
+        if (has_below && wrap && g >= 2 * G) {
+            const bool ok = MULTI ? pw_swr_wait<true>(a, k, a.down_cons0, (unsigned)(g + 2 - 2 * G) * span - 1, nullptr, 0)
+                                  : pw_swr_wait(a, k, nullptr, 0, &a.cons[0], base - 1);
+            if (!ok) return;
+        }
         pw_swr_load_profile<R>(a, t, k, prof);
         __syncwarp();
         const int row0 = t * 32 * R + k * R, slot = SAVE ? pw_swr_slot<R>(a, t) : -1;
@@ -331,13 +363,15 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
         int2 pre = make_int2(0, -go);
         for (int s = 0; s < m + 31; s++) {
             if ((s & 31) == 0) { /* a chunk: publish, then wait for what the next 32 steps need */
-                if (k == 31 && has_below) pw_store_release_u32(&a.prod[w], base + (unsigned)min(m, max(0, s - 31)));
-                if (k == 0 && has_above) pw_store_release_u32(&a.cons[w], base + (unsigned)min(m, s));
+                if (k == 31 && has_below) pw_swr_publish<MULTI>(below_prod, base + (unsigned)min(m, max(0, s - 31)), wrap);
+                if (k == 0 && has_above) pw_swr_publish<MULTI>(&a.cons[w], base + (unsigned)min(m, s), w == 0);
                 /* thread 0 reads columns s .. s + 32 (one ahead); thread 31 writes s - 31 .. s, over
                  * the ring's column s - RING */
                 const int free_from = s - PW_SWR_RING + 1;
-                if (!pw_swr_wait(a, k, has_above ? &a.prod[above_w] : nullptr, above_base + (unsigned)min(m, s + 33),
-                                 has_below && !wrap ? &a.cons[(w + 1) % W] : nullptr, base + (unsigned)max(0, free_from)))
+                const unsigned need0 = above_base + (unsigned)min(m, s + 33), need31 = base + (unsigned)max(0, free_from);
+                const unsigned *p31 = has_below && !wrap ? &a.cons[w + 1] : nullptr;
+                if (!(MULTI && w == 0 ? pw_swr_wait<true>(a, k, above_prod, need0, p31, need31)
+                                      : pw_swr_wait(a, k, above_prod, need0, p31, need31)))
                     return;
                 if (k == 0 && has_above && s == 0) pre = __ldcg(&above[0]); /* the first column's */
             }
@@ -365,27 +399,28 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
                 }
             }
         }
-        if (k == 31 && has_below) pw_store_release_u32(&a.prod[w], base + (unsigned)m);
-        if (k == 0 && has_above) pw_store_release_u32(&a.cons[w], base + (unsigned)m);
+        if (k == 31 && has_below) pw_swr_publish<MULTI>(below_prod, base + (unsigned)m, wrap);
+        if (k == 0 && has_above) pw_swr_publish<MULTI>(&a.cons[w], base + (unsigned)m, w == 0);
         __syncwarp();
     }
     pw_swr_publish_best(a, w, k, best);
 }
 
 /* Warp 0's row above at step-column c: the low halves from a round ago's high halves at
- * step-column c + D (matrix column c), the high halves from this round's low halves at c - D
- * (matrix column c - D); the border outside the matrix or in round 0. */
-__device__ __forceinline__ int2 pw_swr_wrap_above(const pw_swr_args &a, int r, int c, bool hi_real, int2 border)
+ * step-column c + D (matrix column c: old_row, NULL in round 0), the high halves from this round's
+ * low halves at c - D (matrix column c - D: now_row); the border outside the matrix. */
+__device__ __forceinline__ int2 pw_swr_wrap_above(const pw_swr_args &a, const int2 *old_row, const int2 *now_row, int c,
+                                                  bool hi_real, int2 border)
 {
     const int M = a.m + a.lag;
-    const int2 old = r > 0 && c + a.lag < M ? __ldcg(&a.full[(size_t)((r - 1) % 2) * M + c + a.lag]) : border;
+    const int2 old = old_row && c + a.lag < M ? __ldcg(&old_row[c + a.lag]) : border;
     /* (a high half past the last tile-row reads nothing: no warp makes the row above it) */
-    const int2 now = c - a.lag >= 0 && hi_real ? __ldcg(&a.full[(size_t)(r % 2) * M + c - a.lag]) : border;
+    const int2 now = c - a.lag >= 0 && hi_real ? __ldcg(&now_row[c - a.lag]) : border;
     return make_int2((int)__byte_perm((uint32_t)old.x, (uint32_t)now.x, 0x5432),
                      (int)__byte_perm((uint32_t)old.y, (uint32_t)now.y, 0x5432));
 }
 
-template <int R, bool SAVE = false>
+template <int R, bool SAVE = false, bool MULTI = false>
 __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_pairs_kernel(pw_swr_args a)
 {
     extern __shared__ uint32_t pw_swr_smem[];
@@ -400,15 +435,30 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
     uint32_t *prof_lo = pw_swr_smem + (size_t)wb * 2 * words, *prof_hi = prof_lo + words;
     PwSwrBest best = {0, INT32_MAX, INT32_MAX};
     uint32_t seen = floor; /* every H's largest, lane by lane: for the overflow check */
-    for (int r = 0; 2 * W * r + w < a.tile_rows; r++) {
-        const int tl = 2 * W * r + w, th = tl + W;
-        const unsigned base = (unsigned)r * span;
+    const int G = MULTI ? a.gpus : 1; /* (rounds g = gpu, gpu + G, ...: global; one GPU: all) */
+    for (int g = MULTI ? a.gpu : 0; 2LL * W * g + w < a.tile_rows; g += G) {
+        const int r = MULTI ? g / G : g; /* this GPU's round: its whole-row buffers' parity */
+        const int tl = 2 * W * g + w, th = tl + W;
+        const unsigned base = (unsigned)g * span;
         const bool has_below = tl + 1 < a.tile_rows, wrap = w == W - 1;
         int2 *below = wrap ? a.full + (size_t)(r % 2) * M : a.ring + (size_t)w * PW_SWR_RING;
         const int below_mask = wrap ? 0x7fffffff : PW_SWR_RING - 1;
+        /* several GPUs: the wrap warp's high halves go to the next GPU too (the next round's) */
+        int2 *below_next = MULTI && wrap && has_below ? a.out_full + (size_t)(((g + 1) / G) % 2) * M : nullptr;
         const int2 *above = w > 0 ? a.ring + (size_t)(w - 1) * PW_SWR_RING : a.full;
-        /* the whole-row buffer of this round's parity was read by warp 0 a round ago: done? */
-        if (has_below && wrap && r >= 2 && !pw_swr_wait(a, k, nullptr, 0, &a.cons[0], base - 1)) return;
+        /* warp 0's row above: the last round's high halves (old_row; on several GPUs the previous
+         * GPU wrote them into in_full) and this round's low halves (now_row) */
+        const int2 *old_row = g == 0 ? nullptr
+                              : MULTI ? a.in_full + (size_t)(r % 2) * M
+                                      : a.full + (size_t)((r - 1) % 2) * M;
+        const int2 *now_row = a.full + (size_t)(r % 2) * M;
+        /* the whole-row buffer of this round's parity was read by warp 0 a round ago (several
+         * GPUs: two rounds of this GPU ago), and the next GPU's by its warp 0: done? */
+        if (has_below && wrap && r >= 2) {
+            bool ok = pw_swr_wait(a, k, nullptr, 0, &a.cons[0], MULTI ? (unsigned)(g - 2 * G + 1) * span - 1 : base - 1);
+            if (MULTI && ok) ok = pw_swr_wait<true>(a, k, a.down_cons0, (unsigned)(g + 2 - 2 * G) * span - 1, nullptr, 0);
+            if (!ok) return;
+        }
         pw_swr_load_profile<R>(a, tl, k, prof_lo);
         pw_swr_load_profile<R>(a, th, k, prof_hi);
         __syncwarp();
@@ -428,21 +478,29 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
         for (int s = 0; s < M + 31; s++) {
             if ((s & 31) == 0) {
                 if (pw_swr_stopped(a, k, s, seen)) return;
-                if (k == 31 && has_below) pw_store_release_u32(&a.prod[w], base + (unsigned)min(M, max(0, s - 31)));
-                if (k == 0) pw_store_release_u32(&a.cons[w], base + (unsigned)min(M, s));
+                if (k == 31 && has_below) {
+                    pw_store_release_u32(&a.prod[w], base + (unsigned)min(M, max(0, s - 31)));
+                    if (MULTI && below_next) pw_store_release_sys_u32(a.out_prod, base + (unsigned)min(M, max(0, s - 31)));
+                }
+                if (k == 0) pw_swr_publish<MULTI>(&a.cons[w], base + (unsigned)min(M, s), w == 0);
                 const int free_from = s - PW_SWR_RING + 1;
                 /* thread 0: warp w - 1 this round, or (warp 0) warp W - 1 this round D back (which
-                 * also means its last round is complete), else warp W - 1 a round ago D ahead */
+                 * on one GPU also means its last round is complete), else warp W - 1 a round ago D
+                 * ahead; on several GPUs the last round's writer is the previous GPU's: waited on
+                 * first, whenever there is one */
+                if (MULTI && w == 0 && g > 0 &&
+                    !pw_swr_wait<true>(a, k, a.in_prod, base - span + (unsigned)min(M, s + 33 + D), nullptr, 0))
+                    return;
                 const unsigned *p0 = nullptr;
                 unsigned need0 = 0;
                 if (w > 0) p0 = &a.prod[w - 1], need0 = base + (unsigned)min(M, s + 33);
                 else if (s + 33 - D > 0 && hi_real) p0 = &a.prod[W - 1], need0 = base + (unsigned)min(M, s + 33 - D);
-                else if (r > 0) p0 = &a.prod[W - 1], need0 = base - span + (unsigned)min(M, s + 33 + D);
+                else if (!MULTI && r > 0) p0 = &a.prod[W - 1], need0 = base - span + (unsigned)min(M, s + 33 + D);
                 if (!pw_swr_wait(a, k, p0, need0, has_below && !wrap ? &a.cons[w + 1] : nullptr,
                                  base + (unsigned)max(0, free_from)))
                     return;
                 if (k == 0 && s == 0)
-                    pre = w > 0 ? __ldcg(&above[0]) : pw_swr_wrap_above(a, r, 0, hi_real, border_pair);
+                    pre = w > 0 ? __ldcg(&above[0]) : pw_swr_wrap_above(a, old_row, now_row, 0, hi_real, border_pair);
             }
             const int c = s - k; /* this thread's step-column */
             uint32_t up = __shfl_up_sync(PW_SWR_FULL, out_h, 1), f = __shfl_up_sync(PW_SWR_FULL, out_f, 1);
@@ -455,7 +513,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                 next = (lo < m ? a.b[lo] : pad) | (uint32_t)(hi >= 0 && hi < m ? a.b[hi] : pad) << 8;
                 if (c + 1 < M)
                     pre = w > 0 ? __ldcg(&above[(c + 1) & (PW_SWR_RING - 1)])
-                                : pw_swr_wrap_above(a, r, c + 1, hi_real, border_pair);
+                                : pw_swr_wrap_above(a, old_row, now_row, c + 1, hi_real, border_pair);
             }
             if (c >= 0 && c < M) {
                 const uint32_t *lo_words = prof_lo + (letters & 0xff) * ((R / 4) * 32) + k;
@@ -467,6 +525,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                                                       floor);
                 out_f = f;
                 if (k == 31 && has_below) __stcg(&below[c & below_mask], make_int2((int)out_h, (int)out_f));
+                if (MULTI && k == 31 && below_next) __stcg(&below_next[c], make_int2((int)out_h, (int)out_f));
                 if (SAVE && k == 31 && slot_lo >= 0 && c < m)
                     pw_swr_save(a, slot_lo, c, (int16_t)(out_h & 0xffff) - a.floor16, (int16_t)(f_last & 0xffff) - a.floor16);
                 if (SAVE && k == 31 && slot_hi >= 0 && c - D >= 0 && c - D < m)
@@ -481,8 +540,11 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                 }
             }
         }
-        if (k == 31 && has_below) pw_store_release_u32(&a.prod[w], base + (unsigned)M);
-        if (k == 0) pw_store_release_u32(&a.cons[w], base + (unsigned)M);
+        if (k == 31 && has_below) {
+            pw_store_release_u32(&a.prod[w], base + (unsigned)M);
+            if (MULTI && below_next) pw_store_release_sys_u32(a.out_prod, base + (unsigned)M);
+        }
+        if (k == 0) pw_swr_publish<MULTI>(&a.cons[w], base + (unsigned)M, w == 0);
         __syncwarp();
     }
     const int top = pw_swr_warp_top16(seen); /* (the last columns since a check) */
