@@ -55,6 +55,7 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
     swr_shape sh = run.sh;
     double seconds = 0;
     int flag[2] = {0, 0};
+    int64_t reported = 0; /* (progress: cells reported so far) */
     while (st == PW_OK) {
         st = swr_gpu_reset(g, sh);
         pw_swr_args args = swr_gpu_args(g, run, sh, col_seq, gap_open, gap_extend, plan->watchdog_ns);
@@ -65,11 +66,16 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
         }
         swr_timed t;
         double kernel_s = 0;
+        bool cancelled = false;
         PW_THEN(st, swr_launch_async(sh.s.pairs ? run.kern.pairs16 : run.kern.lanes32, args, (int)sh.s.grid, sh.smem,
                                      g.s, &t));
-        st = swr_timed_end(st, &t, &kernel_s);
+        st = swr_watch(plan, g, sh, n, m, st, &t, &kernel_s, &cancelled, &reported);
         seconds += kernel_s;
         PW_THEN(st, g.flags.download(flag, 2));
+        if (st == PW_OK && cancelled) {
+            pw_set_error_detail("cancelled (the progress hook or the cancel flag)");
+            st = PW_ERR_CANCELLED;
+        }
         if (st != PW_OK) break;
         if (flag[1]) {
             pw_set_error_detail("the SW warp-rows engine saw no progress for the watchdog interval");

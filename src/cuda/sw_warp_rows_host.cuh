@@ -6,6 +6,8 @@
 #ifndef PW_CUDA_SW_WARP_ROWS_HOST_CUH
 #define PW_CUDA_SW_WARP_ROWS_HOST_CUH
 
+#include <time.h>
+
 #include "sw_warp_rows.h"
 #include "device/sw_warp_rows_proc.cuh"
 #include "device_buffer.cuh"
@@ -90,11 +92,12 @@ static inline pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, in
 }
 
 /* What only the tile engines do: block pruning, a band of a distributed run, a strategy other than
- * peer, the stuck-row fault injection, a trace, a progress hook or a cancel flag. */
-static inline bool swr_plan_allows(const pw_plan *plan)
+ * peer, the stuck-row fault injection, a trace.  (A progress hook and a cancel flag are watched
+ * by swr_watch on one GPU; not yet over several.) */
+static inline bool swr_plan_allows(const pw_plan *plan, bool several = false)
 {
     return !plan->sw_prune && !plan->band && plan->strategy == PW_STRATEGY_PEER && plan->stuck_row < 0 &&
-           !plan->trace && !pw_monitor_on(&plan->monitor);
+           !plan->trace && !(several && pw_monitor_on(&plan->monitor));
 }
 
 /* A run as the engine would make it: its kernels, orientation, shape and the 32-bit shape a pairs
@@ -115,7 +118,7 @@ static inline pw_status swr_plan_run(const pw_plan *plan, pw_sw_engine_ask ask, 
     run->kern = several  ? swr_kernels_of<SWR_SCORE_R, false, true>()
                 : saving ? swr_kernels_of<SWR_SAVE_R, true>()
                          : swr_kernels_of<SWR_SCORE_R, false>();
-    if (ask == PW_SW_ENGINE_TILES || !swr_plan_allows(plan) || n < 1 || m < 1 || alphabet < 1 || (several && saving) ||
+    if (ask == PW_SW_ENGINE_TILES || !swr_plan_allows(plan, several) || n < 1 || m < 1 || alphabet < 1 || (several && saving) ||
         alphabet + 1 > PW_SWR_MAX_LETTERS || gap_open < 0 || gap_extend < 0 || gap_open > (1 << 14) ||
         gap_extend > (1 << 14) ||
         (saving && (saved.every % (32 * run->kern.r) != 0 || saved.every > INT32_MAX || saved.slots > INT32_MAX)))
@@ -224,6 +227,68 @@ static inline pw_status swr_gpu_best(swr_gpu &g, int64_t warps, int32_t *bs, int
         if (b.x > *bs || (b.x == *bs && b.x > 0 && (b.y < *bi || (b.y == *bi && b.z < *bj)))) *bs = b.x, *bi = b.y, *bj = b.z;
     }
     free(bests);
+    return st;
+}
+
+/* The progress of a launch of shape sh, from its warps' counters (copied to the host): each warp's
+ * furthest counter is its rounds and columns done, so the cells done are within a round's
+ * columns of a warp of the truth. */
+struct swr_progress {
+    const unsigned *prod, *cons; /* host copies, `warps` each */
+    int64_t warps, span, rounds, cells;
+    int64_t *reported; /* the most reported so far in this run: a 32-bit rerun does not go back */
+};
+static inline int64_t swr_cells_done(const void *ctx)
+{
+    const swr_progress *p = (const swr_progress *)ctx;
+    double done = 0;
+    for (int64_t w = 0; w < p->warps; w++) done += (double)(p->prod[w] > p->cons[w] ? p->prod[w] : p->cons[w]);
+    const double whole = (double)p->warps * (double)p->rounds * (double)p->span;
+    const double f = whole > 0 ? done / whole : 0;
+    const int64_t cells = (int64_t)((f < 1 ? f : 1) * (double)p->cells);
+    if (cells > *p->reported) *p->reported = cells;
+    return *p->reported;
+}
+
+/* Waits for the kernel of *t on g (pw_swr_args on it, shape sh, n x m cells) while the plan's
+ * progress hook and cancel flag watch: every 10 ms (or the hook's interval) the warps' counters
+ * come over on a stream of their own and pw_monitor_tick reports; when it says stop, the overflow
+ * word is raised, which every warp leaves on (at its next wait, or its 1024-column check), and
+ * *cancelled is set.  Without a monitor, the plain wait. */
+static inline pw_status swr_watch(const pw_plan *plan, swr_gpu &g, const swr_shape &sh, int64_t n, int64_t m,
+                                  pw_status st, swr_timed *t, double *seconds, bool *cancelled, int64_t *reported)
+{
+    *cancelled = false;
+    const pw_monitor *mon = &plan->monitor;
+    if (st != PW_OK || !pw_monitor_on(mon)) return swr_timed_end(st, t, seconds);
+    cudaStream_t side = NULL;
+    unsigned *counts = NULL;
+    st = pw_from_cuda(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+    PW_THEN(st, pw_from_cuda(cudaHostAlloc((void **)&counts, 2 * sizeof(unsigned) * (size_t)sh.s.warps, cudaHostAllocDefault)));
+    swr_progress p = {counts, counts + sh.s.warps, sh.s.warps, (int64_t)m + sh.s.lag + 1, sh.s.rounds, n * m, reported};
+    const int64_t wait_ns = mon->interval_ns > 0 && mon->interval_ns < 10000000 ? mon->interval_ns : 10000000;
+    while (st == PW_OK && cudaEventQuery(t->e1) == cudaErrorNotReady) {
+        const struct timespec nap = {0, (long)wait_ns};
+        nanosleep(&nap, NULL);
+        if (*cancelled) continue;
+        pw_status c = pw_from_cuda(cudaMemcpyAsync(counts, g.prod.ptr, sizeof(unsigned) * (size_t)sh.s.warps,
+                                                   cudaMemcpyDeviceToHost, side));
+        PW_THEN(c, pw_from_cuda(cudaMemcpyAsync(counts + sh.s.warps, g.cons.ptr, sizeof(unsigned) * (size_t)sh.s.warps,
+                                                cudaMemcpyDeviceToHost, side)));
+        PW_THEN(c, pw_from_cuda(cudaStreamSynchronize(side)));
+        if (c == PW_OK && pw_monitor_tick(mon, swr_cells_done, &p, side)) {
+            static const int one = 1; /* (pageable: the copy is staged, done when the call returns) */
+            c = pw_from_cuda(cudaMemcpyAsync(g.flags.ptr, &one, sizeof one, cudaMemcpyHostToDevice, side));
+            PW_THEN(c, pw_from_cuda(cudaStreamSynchronize(side)));
+            *cancelled = true;
+        }
+        if (c != PW_OK) st = c;
+    }
+    cudaGetLastError(); /* (the event queries' "not ready") */
+    st = swr_timed_end(st, t, seconds);
+    if (st == PW_OK && !*cancelled) pw_monitor_finish(mon, n * m, side);
+    if (side) cudaStreamDestroy(side);
+    if (counts) cudaFreeHost(counts);
     return st;
 }
 

@@ -251,6 +251,57 @@ static void on_gpus(int64_t n, int64_t m, const char *ask, int max_blocks, const
     free(b);
 }
 
+/* Progress reports of a run on this engine (a long pair on two blocks, so that it lasts): the
+ * fraction never goes back, the last report is final with every cell; `stop_after` > 0: the hook
+ * asks to stop at that report, and the run must end PW_ERR_CANCELLED. */
+typedef struct reports {
+    int calls, finals, went_back, stop_after;
+    double last;
+    int64_t last_cells, cells;
+} reports;
+static int on_progress(void *user, const pw_progress *p)
+{
+    reports *r = user;
+    r->calls++;
+    r->finals += p->final;
+    r->went_back += p->fraction < r->last;
+    r->last = p->fraction;
+    r->last_cells = p->cells_done;
+    r->cells = p->cells;
+    return r->stop_after > 0 && r->calls >= r->stop_after;
+}
+static void progress_case(const char *ask, int stop_after)
+{
+    const int64_t n = 120000, m = 60000;
+    char *a = malloc((size_t)n), *b = malloc((size_t)m);
+    make_pair(a, n, b, m, 0); /* (unrelated: well inside 16 bits, no rerun) */
+    pw_sw_params q;
+    pw_sw_params_init(&q);
+    pw_options gpu;
+    pw_options_init(&gpu);
+    gpu.backend = PW_BACKEND_CUDA;
+    gpu.max_blocks = 2;
+    reports r = {0, 0, 0, stop_after, 0, 0, 0};
+    gpu.progress = on_progress;
+    gpu.progress_user = &r;
+    gpu.progress_interval_ms = 5;
+    setenv("PEERWAVE_SW_ENGINE", ask, 1);
+    pw_sw_result g;
+    const pw_status st = pw_sw(a, n, b, m, &q, &gpu, &g);
+    if (stop_after > 0)
+        CHECK(st == PW_ERR_CANCELLED && r.calls == stop_after && !r.finals, "%s: the hook's stop: status %d, %d calls",
+              ask, st, r.calls);
+    else
+        CHECK(st == PW_OK && g.info.tile_h == 384 && r.calls >= 3 && r.finals == 1 && !r.went_back &&
+                  r.last == 1.0 && r.last_cells == n * m && r.cells == n * m,
+              "%s: progress: status %d, h %d, %d calls, %d final, went back %d, last %.3f (%lld of %lld cells)", ask, st,
+              st == PW_OK ? g.info.tile_h : 0, r.calls, r.finals, r.went_back, r.last, (long long)r.last_cells,
+              (long long)r.cells);
+    cases++;
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     test_seed(2811);
@@ -313,6 +364,11 @@ int main(void)
         }
         setenv("PEERWAVE_SW_ENGINE", "rows", 1);
     }
+    /* Progress and stopping on this engine, both lane widths */
+    progress_case("rows", 0);
+    progress_case("rows32", 0);
+    progress_case("rows", 2);
+    progress_case("rows32", 3);
     /* Over several GPUs, rounds dealt out: this GPU named two and three times (its kernels side
      * by side, a block or two each: many rounds, each GPU's following another's), and the GPUs
      * PW_SW_ROWS_GPUS names ("0,1"), where there are several.  Not by itself (asked for only). */
@@ -380,13 +436,18 @@ int main(void)
         compare(a, n, b, m, &q, &gpu, 0, 0, "automatic, short");
         setenv("PEERWAVE_SW_ENGINE", "tiles", 1);
         compare(a, n, b, m, &q, &gpu, 0, 0, "tiles asked");
-        /* a cancel flag (this engine does not look at it): the tile engines, which stop or finish */
+        /* a cancel flag set before the run: this engine stops at its first look (10 ms), or has
+         * finished before it with the right answer */
         setenv("PEERWAVE_SW_ENGINE", "rows", 1);
         volatile int stop = 1;
         gpu.cancel = &stop;
-        pw_sw_result g;
+        pw_sw_result g, want;
         const pw_status sc = pw_sw(a, n, b, m, &q, &gpu, &g);
-        CHECK(sc == PW_ERR_CANCELLED || (sc == PW_OK && g.info.tile_h != 384),
+        pw_options cpu;
+        pw_options_init(&cpu);
+        cpu.backend = PW_BACKEND_CPU;
+        CHECK(pw_sw(a, n, b, m, &q, &cpu, &want) == PW_OK &&
+                  (sc == PW_ERR_CANCELLED || (sc == PW_OK && g.info.tile_h == 384 && g.score == want.score)),
               "a cancel flag: status %d, tile_h %d", sc, sc == PW_OK ? g.info.tile_h : 0);
         cases++;
         gpu.cancel = NULL;

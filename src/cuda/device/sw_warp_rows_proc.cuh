@@ -83,7 +83,8 @@ struct pw_swr_args {
     int transposed;          /* our rows are the caller's columns */
     int limit16;             /* pairs: a stored value above this may wrap a step later (*overflow set) */
     int floor16;             /* pairs: how a true 0 is stored (-32768 + K); 0 for 32-bit lanes */
-    int *overflow;           /* (also looked at by the waits: set, every warp leaves) */
+    int *overflow;           /* (also looked at by the waits and every 1024 columns: set -- by a pairs
+                                warp past its range, or by the host to cancel -- every warp leaves) */
     int4 *warp_best;         /* [W]: a warp's best (score, caller's row, caller's column) */
     int *error;              /* PW_CUDA_ERROR_TIMEOUT: every warp leaves */
     long long watchdog_ns;
@@ -156,6 +157,14 @@ __device__ __forceinline__ bool pw_swr_stopped(const pw_swr_args &a, int k, int 
     if (s & 1023) return false;
     const int top = pw_swr_warp_top16(seen);
     if (k == 0 && top > a.limit16) atomicExch(a.overflow, 1);
+    return __shfl_sync(PW_SWR_FULL, k == 0 ? *(volatile int *)a.overflow : 0, 0) != 0;
+}
+
+/* The 32-bit lanes' look at the overflow word every 1024 step-columns: the host raises it to cancel
+ * (the pairs look at it in pw_swr_stopped). */
+__device__ __forceinline__ bool pw_swr_flagged(const pw_swr_args &a, int k, int s)
+{
+    if (s & 1023) return false;
     return __shfl_sync(PW_SWR_FULL, k == 0 ? *(volatile int *)a.overflow : 0, 0) != 0;
 }
 
@@ -363,6 +372,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
         int2 pre = make_int2(0, -go);
         for (int s = 0; s < m + 31; s++) {
             if ((s & 31) == 0) { /* a chunk: publish, then wait for what the next 32 steps need */
+                if (pw_swr_flagged(a, k, s)) return;
                 if (k == 31 && has_below) pw_swr_publish<MULTI>(below_prod, base + (unsigned)min(m, max(0, s - 31)), wrap);
                 if (k == 0 && has_above) pw_swr_publish<MULTI>(&a.cons[w], base + (unsigned)min(m, s), w == 0);
                 /* thread 0 reads columns s .. s + 32 (one ahead); thread 31 writes s - 31 .. s, over
