@@ -7,6 +7,7 @@
 #include "checks.h"
 #include "../src/core/auto_width.h"
 #include "sw_gpus.h"
+#include "../src/cuda/kernel_desc.h"
 #include "../src/core/exec.h"
 #include "../src/core/linear_buffers.h"
 #include "scoring.h"
@@ -342,10 +343,15 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
 pw_status pw_sw_on_gpus(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                         const pw_options *options, const int *devices, int n_devices, pw_sw_result *result)
 {
+    /* asked for only, until it has run on several GPUs: nothing done otherwise (the bands run) */
+    pw_kernel_switches switches;
+    pw_kernel_switches_read(&switches);
+    if (!devices || n_devices < 2 ||
+        (switches.sw_engine != PW_SW_ENGINE_ROWS && switches.sw_engine != PW_SW_ENGINE_ROWS32))
+        return PW_ERR_UNSUPPORTED;
     pw_score_table table;
     pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
     if (st != PW_OK) return st;
-    if (!devices || n_devices < 2) return PW_ERR_UNSUPPORTED;
 #ifdef PW_HAVE_CUDA
     pw_options o;
     if (options) o = *options;

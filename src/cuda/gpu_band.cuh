@@ -25,6 +25,7 @@
 #include "../core/band.h"
 #include "device_buffer.cuh" /* PW_THEN */
 #include "device/sync.cuh"
+#include "peer_access.cuh"
 
 /* Where a band's edge columns are in its device storage (the app's glue says): left_in /
  * right_in, where the left / right neighbour's column goes (at[0] NULL: the app has none);
@@ -221,23 +222,6 @@ static inline int pw_gpu_band_direct_ok(void *app, const void *peer_offer)
            cudaDeviceCanAccessPeer(&back, peer->device, mine->device) == cudaSuccess && there && back;
 }
 
-/* Let GPU `from` write into `to`'s memory: peer access, and the stream-ordered pool's allocations
- * (cudaMallocAsync, where the bands' storage comes from) do not follow peer access but their
- * pool's own access list. */
-static inline pw_status pw_gpu_band_reach(int from, int to)
-{
-    cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
-    if (e == cudaErrorPeerAccessAlreadyEnabled) e = cudaSuccess, (void)cudaGetLastError();
-    cudaMemPool_t pool;
-    if (e == cudaSuccess) e = cudaDeviceGetMemPool(&pool, to);
-    cudaMemAccessDesc access = {};
-    access.location.type = cudaMemLocationTypeDevice;
-    access.location.id = from;
-    access.flags = cudaMemAccessFlagsProtReadWrite;
-    if (e == cudaSuccess) e = cudaMemPoolSetAccess(pool, &access, 1);
-    return pw_from_cuda(e);
-}
-
 /* The sides agreed on (edges->peer_direct): this band's kernel pushes its last column into the
  * right neighbour and (in-place sweeps) its first column into the left one; *left_direct: the
  * left neighbour pushes into this band.  PW_ERR_TIMEOUT: the run was abandoned meanwhile. */
@@ -255,7 +239,7 @@ static inline pw_status pw_gpu_band_direct(pw_gpu_band *b, const pw_band_edges *
         const bool pushes = side == 1 || b->dev.first_done; /* (this band writes into that neighbour) */
         if (side == 0) *left_direct = true;
         if (!pushes) continue;
-        pw_status st = peer->device != b->device ? pw_gpu_band_reach(b->device, peer->device) : PW_OK;
+        pw_status st = peer->device != b->device ? pw_cuda_reach(b->device, peer->device) : PW_OK;
         if (st != PW_OK) return st;
         if (side == 1) b->dev.push_last = pw_band_push{cols->last, peer->left_in, peer->left_ready, b->words + 4 * b->sweeps};
         else b->dev.push_first = pw_band_push{cols->first, peer->right_in, peer->right_ready, b->words + 5 * b->sweeps};

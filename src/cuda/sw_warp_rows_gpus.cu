@@ -12,30 +12,29 @@
 #include <memory>
 
 #include "sw_warp_rows_host.cuh"
+#include "peer_access.cuh"
 #include "pw_cuda.h"
 
 #define SWR_MOST_GPUS 16
 
-/* Peer access from device `from` to `to` (nothing to do for the same device). */
+/* Device `from` reaching `to`'s memory, its pool's allocations included, with atomics (the flags
+ * on GPU 0 are set by atomicExch); nothing to do for the same device. */
 static pw_status swr_peer(int from, int to)
 {
     if (from == to) return PW_OK;
-    int can = 0;
+    int can = 0, atomics = 0;
     pw_status st = pw_from_cuda(cudaDeviceCanAccessPeer(&can, from, to));
+    PW_THEN(st, pw_from_cuda(cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported, from, to)));
     if (st != PW_OK) return st;
-    if (!can) {
-        pw_set_error_detail("GPU %d cannot reach GPU %d's memory (no peer access): the warp-rows engine needs it over "
-                            "several GPUs",
-                            from, to);
+    if (!can || !atomics) {
+        pw_set_error_detail("GPU %d cannot reach GPU %d's memory with atomics (peer access %d, atomics %d): the "
+                            "warp-rows engine needs both over several GPUs",
+                            from, to, can, atomics);
         return PW_ERR_UNSUPPORTED;
     }
     PW_THEN(st, pw_from_cuda(cudaSetDevice(from)));
-    const cudaError_t e = cudaDeviceEnablePeerAccess(to, 0);
-    if (e == cudaErrorPeerAccessAlreadyEnabled) {
-        cudaGetLastError();
-        return st;
-    }
-    return st == PW_OK ? pw_from_cuda(e) : st;
+    PW_THEN(st, pw_cuda_reach(from, to));
+    return st;
 }
 
 extern "C" pw_status pw_cuda_sw_warp_rows_gpus(const pw_plan *plan, const int *devices, int gpus, const uint8_t *a,
@@ -134,10 +133,10 @@ extern "C" pw_status pw_cuda_sw_warp_rows_gpus(const pw_plan *plan, const int *d
             cudaMemcpy(gs[0]->flags.ptr + 1, &one, sizeof one, cudaMemcpyHostToDevice);
         }
         double slowest = 0;
-        for (int x = 0; x < gpus; x++) { /* (every launched kernel waited for, even after a failure) */
+        for (int x = 0; x < gpus; x++) { /* every launched kernel waited for, even after a failure */
             double kernel_s = 0;
             cudaSetDevice(devices[x]);
-            const pw_status end = swr_timed_end(st, &t[x], &kernel_s);
+            const pw_status end = t[x].e1 ? swr_timed_end(PW_OK, &t[x], &kernel_s) : PW_OK;
             if (st == PW_OK) st = end;
             slowest = kernel_s > slowest ? kernel_s : slowest;
         }
@@ -158,6 +157,11 @@ extern "C" pw_status pw_cuda_sw_warp_rows_gpus(const pw_plan *plan, const int *d
         st = pw_from_cuda(cudaSetDevice(devices[x]));
         PW_THEN(st, swr_gpu_best(*gs[x], sh.s.warps, &bs, &bi, &bj));
     }
+    for (int x = 0; x < gpus; x++) /* nothing runs any more on any GPU before anything is freed */
+        if (streams[x]) {
+            cudaSetDevice(devices[x]);
+            cudaStreamSynchronize(streams[x]);
+        }
     for (int x = 0; x < gpus; x++) { /* buffers freed on their streams, then the streams */
         cudaSetDevice(devices[x]);
         gs[x].reset();

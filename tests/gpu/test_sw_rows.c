@@ -384,14 +384,17 @@ int main(void)
         pw_sw_result g;
         pw_options o;
         pw_options_init(&o);
+        /* not asked for: a pair one GPU's automatic choice takes is refused, with nothing run */
+        const int64_t big = 4000000, thin = 1000;
+        char *a = malloc((size_t)big), *b = malloc((size_t)big);
+        make_pair(a, big, b, big, 1);
         unsetenv("PEERWAVE_SW_ENGINE");
-        const pw_status st = pw_sw_on_gpus("ACGT", 4, "ACGT", 4, &q, &o, twice, 2, &g);
+        const pw_status st = pw_sw_on_gpus(a, 1200000, b, 1000000, &q, &o, twice, 2, &g);
         CHECK(st == PW_ERR_UNSUPPORTED, "several GPUs, not asked for: %s", pw_status_str(st));
-        o.max_blocks = 0; /* uncapped: two whole-GPU kernels cannot share one GPU */
-        setenv("PEERWAVE_SW_ENGINE", "rows", 1);
-        char *a = malloc(20000), *b = malloc(20000);
-        make_pair(a, 20000, b, 20000, 1);
-        const pw_status full = pw_sw_on_gpus(a, 20000, b, 20000, &q, &o, twice, 2, &g);
+        /* one GPU named twice, uncapped: 10417 tile-rows need about 326 blocks a kernel, two of
+         * which do not fit one GPU at once (396 on an H200) */
+        setenv("PEERWAVE_SW_ENGINE", "rows32", 1);
+        const pw_status full = pw_sw_on_gpus(a, big, b, thin, &q, &o, twice, 2, &g);
         CHECK(full == PW_ERR_UNSUPPORTED, "one GPU twice, uncapped: %s", pw_status_str(full));
         cases += 2;
         free(a);
