@@ -69,7 +69,8 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
         bool cancelled = false;
         PW_THEN(st, swr_launch_async(sh.s.pairs ? run.kern.pairs16 : run.kern.lanes32, args, (int)sh.s.grid, sh.smem,
                                      g.s, &t));
-        st = swr_watch(plan, g, sh, n, m, st, &t, &kernel_s, &cancelled, &reported);
+        swr_gpu *one[1] = {&g};
+        st = swr_watch(plan, one, &plan->device, 1, sh, n, m, st, &t, &kernel_s, &cancelled, &reported);
         seconds += kernel_s;
         PW_THEN(st, g.flags.download(flag, 2));
         if (st == PW_OK && cancelled) {

@@ -107,6 +107,7 @@ extern "C" pw_status pw_cuda_sw_warp_rows_gpus(const pw_plan *plan, const int *d
     swr_shape sh = run.sh;
     double seconds = 0;
     int flag[2] = {0, 0};
+    int64_t reported = 0; /* (progress: cells reported so far) */
     while (st == PW_OK) {
         /* every GPU's words zeroed before any kernel starts: the others read GPU 0's flags and
          * write into the next GPU's counter */
@@ -132,15 +133,16 @@ extern "C" pw_status pw_cuda_sw_warp_rows_gpus(const pw_plan *plan, const int *d
             cudaSetDevice(devices[0]);
             cudaMemcpy(gs[0]->flags.ptr + 1, &one, sizeof one, cudaMemcpyHostToDevice);
         }
+        swr_gpu *all[SWR_MOST_GPUS];
+        for (int x = 0; x < gpus; x++) all[x] = gs[x].get();
         double slowest = 0;
-        for (int x = 0; x < gpus; x++) { /* every launched kernel waited for, even after a failure */
-            double kernel_s = 0;
-            cudaSetDevice(devices[x]);
-            const pw_status end = t[x].e1 ? swr_timed_end(PW_OK, &t[x], &kernel_s) : PW_OK;
-            if (st == PW_OK) st = end;
-            slowest = kernel_s > slowest ? kernel_s : slowest;
-        }
+        bool cancelled = false;
+        st = swr_watch(plan, all, devices, gpus, sh, n, m, st, t, &slowest, &cancelled, &reported);
         seconds += slowest;
+        if (st == PW_OK && cancelled) {
+            pw_set_error_detail("cancelled (the progress hook or the cancel flag)");
+            st = PW_ERR_CANCELLED;
+        }
         PW_THEN(st, pw_from_cuda(cudaSetDevice(devices[0])));
         PW_THEN(st, gs[0]->flags.download(flag, 2));
         if (st != PW_OK) break;

@@ -93,11 +93,11 @@ static inline pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, in
 
 /* What only the tile engines do: block pruning, a band of a distributed run, a strategy other than
  * peer, the stuck-row fault injection, a trace.  (A progress hook and a cancel flag are watched
- * by swr_watch on one GPU; not yet over several.) */
-static inline bool swr_plan_allows(const pw_plan *plan, bool several = false)
+ * by swr_watch.) */
+static inline bool swr_plan_allows(const pw_plan *plan)
 {
     return !plan->sw_prune && !plan->band && plan->strategy == PW_STRATEGY_PEER && plan->stuck_row < 0 &&
-           !plan->trace && !(several && pw_monitor_on(&plan->monitor));
+           !plan->trace;
 }
 
 /* A run as the engine would make it: its kernels, orientation, shape and the 32-bit shape a pairs
@@ -118,7 +118,7 @@ static inline pw_status swr_plan_run(const pw_plan *plan, pw_sw_engine_ask ask, 
     run->kern = several  ? swr_kernels_of<SWR_SCORE_R, false, true>()
                 : saving ? swr_kernels_of<SWR_SAVE_R, true>()
                          : swr_kernels_of<SWR_SCORE_R, false>();
-    if (ask == PW_SW_ENGINE_TILES || !swr_plan_allows(plan, several) || n < 1 || m < 1 || alphabet < 1 || (several && saving) ||
+    if (ask == PW_SW_ENGINE_TILES || !swr_plan_allows(plan) || n < 1 || m < 1 || alphabet < 1 || (several && saving) ||
         alphabet + 1 > PW_SWR_MAX_LETTERS || gap_open < 0 || gap_extend < 0 || gap_open > (1 << 14) ||
         gap_extend > (1 << 14) ||
         (saving && (saved.every % (32 * run->kern.r) != 0 || saved.every > INT32_MAX || saved.slots > INT32_MAX)))
@@ -230,64 +230,103 @@ static inline pw_status swr_gpu_best(swr_gpu &g, int64_t warps, int32_t *bs, int
     return st;
 }
 
-/* The progress of a launch of shape sh, from its warps' counters (copied to the host): each warp's
- * furthest counter is its rounds and columns done, so the cells done are within a round's
- * columns of a warp of the truth. */
+/* The progress of a launch of shape sh on `gpus` GPUs, from its warps' counters (copied to the
+ * host, [gpu][prod, cons][warps]): each warp's furthest counter is its global round and column,
+ * so the cells done are within a round's columns of a warp of the truth. */
 struct swr_progress {
-    const unsigned *prod, *cons; /* host copies, `warps` each */
+    const unsigned *counts;
+    int gpus;
     int64_t warps, span, rounds, cells;
     int64_t *reported; /* the most reported so far in this run: a 32-bit rerun does not go back */
 };
 static inline int64_t swr_cells_done(const void *ctx)
 {
     const swr_progress *p = (const swr_progress *)ctx;
-    double done = 0;
-    for (int64_t w = 0; w < p->warps; w++) done += (double)(p->prod[w] > p->cons[w] ? p->prod[w] : p->cons[w]);
-    const double whole = (double)p->warps * (double)p->rounds * (double)p->span;
+    double done = 0, whole = 0;
+    for (int x = 0; x < p->gpus; x++) {
+        const unsigned *prod = p->counts + (size_t)x * 2 * p->warps, *cons = prod + p->warps;
+        const int64_t mine = p->rounds > x ? (p->rounds - x + p->gpus - 1) / p->gpus : 0; /* rounds x, x + G, ... */
+        whole += (double)p->warps * (double)mine * (double)p->span;
+        for (int64_t w = 0; w < p->warps; w++) {
+            const int64_t v = prod[w] > cons[w] ? prod[w] : cons[w], g = v / p->span;
+            if (g >= x) done += (double)((g - x) / p->gpus * p->span + v % p->span);
+        }
+    }
     const double f = whole > 0 ? done / whole : 0;
     const int64_t cells = (int64_t)((f < 1 ? f : 1) * (double)p->cells);
     if (cells > *p->reported) *p->reported = cells;
     return *p->reported;
 }
 
-/* Waits for the kernel of *t on g (pw_swr_args on it, shape sh, n x m cells) while the plan's
- * progress hook and cancel flag watch: every 10 ms (or the hook's interval) the warps' counters
- * come over on a stream of their own and pw_monitor_tick reports; when it says stop, the overflow
- * word is raised, which every warp leaves on (at its next wait, or its 1024-column check), and
- * *cancelled is set.  Without a monitor, the plain wait. */
-static inline pw_status swr_watch(const pw_plan *plan, swr_gpu &g, const swr_shape &sh, int64_t n, int64_t m,
-                                  pw_status st, swr_timed *t, double *seconds, bool *cancelled, int64_t *reported)
+/* Waits for the kernels of t[0 .. gpus) on gs[x] (device devices[x]; shape sh, n x m cells in
+ * all) while the plan's progress hook and cancel flag watch: every 10 ms (or the hook's interval)
+ * the warps' counters come over on streams of their own and pw_monitor_tick reports; when it says
+ * stop, GPU 0's overflow word (every GPU's) is raised, which every warp leaves on (at its next
+ * wait, or its 1024-column check), and *cancelled is set.  Without a monitor, the plain waits.
+ * *seconds: the slowest kernel's.  Every kernel is waited for, whatever st says. */
+static inline pw_status swr_watch(const pw_plan *plan, swr_gpu *const *gs, const int *devices, int gpus,
+                                  const swr_shape &sh, int64_t n, int64_t m, pw_status st, swr_timed *t, double *seconds,
+                                  bool *cancelled, int64_t *reported)
 {
     *cancelled = false;
     const pw_monitor *mon = &plan->monitor;
-    if (st != PW_OK || !pw_monitor_on(mon)) return swr_timed_end(st, t, seconds);
-    cudaStream_t side = NULL;
+    cudaStream_t side[16] = {0};
     unsigned *counts = NULL;
-    st = pw_from_cuda(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
-    PW_THEN(st, pw_from_cuda(cudaHostAlloc((void **)&counts, 2 * sizeof(unsigned) * (size_t)sh.s.warps, cudaHostAllocDefault)));
-    swr_progress p = {counts, counts + sh.s.warps, sh.s.warps, (int64_t)m + sh.s.lag + 1, sh.s.rounds, n * m, reported};
+    const size_t words = 2 * (size_t)sh.s.warps;
+    const bool watching = st == PW_OK && pw_monitor_on(mon) && gpus <= 16;
+    if (watching) {
+        for (int x = 0; x < gpus && st == PW_OK; x++) {
+            st = pw_from_cuda(cudaSetDevice(devices[x]));
+            PW_THEN(st, pw_from_cuda(cudaStreamCreateWithFlags(&side[x], cudaStreamNonBlocking)));
+        }
+        PW_THEN(st, pw_from_cuda(cudaHostAlloc((void **)&counts, sizeof(unsigned) * words * gpus, cudaHostAllocDefault)));
+    }
+    swr_progress p = {counts, gpus, sh.s.warps, (int64_t)m + sh.s.lag + 1, sh.s.rounds, n * m, reported};
     const int64_t wait_ns = mon->interval_ns > 0 && mon->interval_ns < 10000000 ? mon->interval_ns : 10000000;
-    while (st == PW_OK && cudaEventQuery(t->e1) == cudaErrorNotReady) {
+    for (bool running = watching && st == PW_OK; running;) {
+        running = false;
+        for (int x = 0; x < gpus; x++) running = running || (t[x].e1 && cudaEventQuery(t[x].e1) == cudaErrorNotReady);
+        if (!running) break;
         const struct timespec nap = {0, (long)wait_ns};
         nanosleep(&nap, NULL);
-        if (*cancelled) continue;
-        pw_status c = pw_from_cuda(cudaMemcpyAsync(counts, g.prod.ptr, sizeof(unsigned) * (size_t)sh.s.warps,
-                                                   cudaMemcpyDeviceToHost, side));
-        PW_THEN(c, pw_from_cuda(cudaMemcpyAsync(counts + sh.s.warps, g.cons.ptr, sizeof(unsigned) * (size_t)sh.s.warps,
-                                                cudaMemcpyDeviceToHost, side)));
-        PW_THEN(c, pw_from_cuda(cudaStreamSynchronize(side)));
-        if (c == PW_OK && pw_monitor_tick(mon, swr_cells_done, &p, side)) {
+        if (*cancelled || st != PW_OK) continue;
+        pw_status c = PW_OK;
+        for (int x = 0; x < gpus && c == PW_OK; x++) {
+            c = pw_from_cuda(cudaSetDevice(devices[x]));
+            PW_THEN(c, pw_from_cuda(cudaMemcpyAsync(counts + x * words, gs[x]->prod.ptr, sizeof(unsigned) * (size_t)sh.s.warps,
+                                                    cudaMemcpyDeviceToHost, side[x])));
+            PW_THEN(c, pw_from_cuda(cudaMemcpyAsync(counts + x * words + sh.s.warps, gs[x]->cons.ptr,
+                                                    sizeof(unsigned) * (size_t)sh.s.warps, cudaMemcpyDeviceToHost, side[x])));
+            PW_THEN(c, pw_from_cuda(cudaStreamSynchronize(side[x])));
+        }
+        if (c == PW_OK && pw_monitor_tick(mon, swr_cells_done, &p, side[0])) {
             static const int one = 1; /* (pageable: the copy is staged, done when the call returns) */
-            c = pw_from_cuda(cudaMemcpyAsync(g.flags.ptr, &one, sizeof one, cudaMemcpyHostToDevice, side));
-            PW_THEN(c, pw_from_cuda(cudaStreamSynchronize(side)));
+            c = pw_from_cuda(cudaSetDevice(devices[0]));
+            PW_THEN(c, pw_from_cuda(cudaMemcpyAsync(gs[0]->flags.ptr, &one, sizeof one, cudaMemcpyHostToDevice, side[0])));
+            PW_THEN(c, pw_from_cuda(cudaStreamSynchronize(side[0])));
             *cancelled = true;
         }
-        if (c != PW_OK) st = c;
+        if (c != PW_OK) st = c; /* (the kernels still run to their ends, waited for below) */
     }
     cudaGetLastError(); /* (the event queries' "not ready") */
-    st = swr_timed_end(st, t, seconds);
-    if (st == PW_OK && !*cancelled) pw_monitor_finish(mon, n * m, side);
-    if (side) cudaStreamDestroy(side);
+    *seconds = 0;
+    for (int x = 0; x < gpus; x++) {
+        double kernel_s = 0;
+        cudaSetDevice(devices[x]);
+        const pw_status end = t[x].e1 ? swr_timed_end(PW_OK, &t[x], &kernel_s) : PW_OK;
+        if (st == PW_OK) st = end;
+        *seconds = kernel_s > *seconds ? kernel_s : *seconds;
+    }
+    if (watching && st == PW_OK && !*cancelled) {
+        cudaSetDevice(devices[0]);
+        pw_monitor_finish(mon, n * m, side[0]);
+    }
+    for (int x = 0; x < gpus; x++)
+        if (side[x]) {
+            cudaSetDevice(devices[x]);
+            cudaStreamDestroy(side[x]);
+        }
+    cudaSetDevice(devices[0]);
     if (counts) cudaFreeHost(counts);
     return st;
 }

@@ -270,7 +270,7 @@ static int on_progress(void *user, const pw_progress *p)
     r->cells = p->cells;
     return r->stop_after > 0 && r->calls >= r->stop_after;
 }
-static void progress_case(const char *ask, int stop_after)
+static void progress_case(const char *ask, int stop_after, const int *devices, int count)
 {
     const int64_t n = 120000, m = 60000;
     char *a = malloc((size_t)n), *b = malloc((size_t)m);
@@ -287,7 +287,8 @@ static void progress_case(const char *ask, int stop_after)
     gpu.progress_interval_ms = 5;
     setenv("PEERWAVE_SW_ENGINE", ask, 1);
     pw_sw_result g;
-    const pw_status st = pw_sw(a, n, b, m, &q, &gpu, &g);
+    if (count > 1) gpu.max_blocks = 1; /* (one GPU named several times: their kernels side by side) */
+    const pw_status st = count > 1 ? pw_sw_on_gpus(a, n, b, m, &q, &gpu, devices, count, &g) : pw_sw(a, n, b, m, &q, &gpu, &g);
     if (stop_after > 0)
         CHECK(st == PW_ERR_CANCELLED && r.calls == stop_after && !r.finals, "%s: the hook's stop: status %d, %d calls",
               ask, st, r.calls);
@@ -365,10 +366,15 @@ int main(void)
         setenv("PEERWAVE_SW_ENGINE", "rows", 1);
     }
     /* Progress and stopping on this engine, both lane widths */
-    progress_case("rows", 0);
-    progress_case("rows32", 0);
-    progress_case("rows", 2);
-    progress_case("rows32", 3);
+    progress_case("rows", 0, NULL, 1);
+    progress_case("rows32", 0, NULL, 1);
+    progress_case("rows", 2, NULL, 1);
+    progress_case("rows32", 3, NULL, 1);
+    {
+        const int twice[2] = {0, 0};
+        progress_case("rows", 0, twice, 2);
+        progress_case("rows32", 2, twice, 2);
+    }
     /* Over several GPUs, rounds dealt out: this GPU named two and three times (its kernels side
      * by side, a block or two each: many rounds, each GPU's following another's), and the GPUs
      * PW_SW_ROWS_GPUS names ("0,1"), where there are several.  Not by itself (asked for only). */
