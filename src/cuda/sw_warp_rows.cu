@@ -45,47 +45,17 @@ pw_status pw_cuda_sw_warp_rows(const pw_plan *plan, pw_sw_engine_ask ask, const 
                                int32_t gap_extend, pw_cuda_swr_saved saved, int32_t *score, int64_t *end_a,
                                int64_t *end_b, pw_run_info *info)
 {
-    const bool saving = saved.h && saved.slots > 0;
     swr_run run{};
     pw_status st = swr_plan_run(plan, ask, n, m, scores, alphabet, gap_open, gap_extend, saved, &run);
     if (st != PW_OK) return st;
-    const uint8_t *row_seq = run.transposed ? db : da, *col_seq = run.transposed ? da : db;
+    const uint8_t *row_seq = run.transposed ? db : da;
     swr_gpu g(pw_plan_stream(plan));
+    g.cols = run.transposed ? da : db;
     st = swr_gpu_setup(g, run, scores, alphabet, row_seq, false);
     swr_shape sh = run.sh;
     double seconds = 0;
-    int flag[2] = {0, 0};
-    int64_t reported = 0; /* (progress: cells reported so far) */
-    while (st == PW_OK) {
-        st = swr_gpu_reset(g, sh);
-        pw_swr_args args = swr_gpu_args(g, run, sh, col_seq, gap_open, gap_extend, plan->watchdog_ns);
-        if (saving) {
-            args.saved_h = saved.h, args.saved_f = saved.f;
-            args.every = (int)saved.every, args.slots = (int)saved.slots;
-            args.linear = gap_open == gap_extend, args.linear_f = saved.linear_f;
-        }
-        swr_timed t;
-        double kernel_s = 0;
-        bool cancelled = false;
-        PW_THEN(st, swr_launch_async(sh.s.pairs ? run.kern.pairs16 : run.kern.lanes32, args, (int)sh.s.grid, sh.smem,
-                                     g.s, &t));
-        swr_gpu *one[1] = {&g};
-        st = swr_watch(plan, one, &plan->device, 1, sh, n, m, st, &t, &kernel_s, &cancelled, &reported);
-        seconds += kernel_s;
-        PW_THEN(st, g.flags.download(flag, 2));
-        if (st == PW_OK && cancelled) {
-            pw_set_error_detail("cancelled (the progress hook or the cancel flag)");
-            st = PW_ERR_CANCELLED;
-        }
-        if (st != PW_OK) break;
-        if (flag[1]) {
-            pw_set_error_detail("the SW warp-rows engine saw no progress for the watchdog interval");
-            st = PW_ERR_TIMEOUT;
-            break;
-        }
-        if (!(sh.s.pairs && flag[0])) break;
-        sh = run.wide; /* past the pairs' range: 32-bit lanes */
-    }
+    swr_gpu *one[1] = {&g};
+    if (st == PW_OK) st = swr_attempts(plan, one, &plan->device, 1, run, n, m, gap_open, gap_extend, saved, &sh, &seconds);
     if (st != PW_OK) return st;
     int32_t bs = 0, bi = INT32_MAX, bj = INT32_MAX;
     st = swr_gpu_best(g, sh.s.warps, &bs, &bi, &bj);

@@ -102,58 +102,14 @@ extern "C" pw_status pw_cuda_sw_warp_rows_gpus(const pw_plan *plan, const int *d
         swr_gpu &g = *gs[x];
         PW_THEN(st, g.rows_seq.upload(row_seq, (size_t)run.rows));
         PW_THEN(st, g.cols_seq.upload(col_seq, (size_t)run.cols));
+        g.cols = g.cols_seq.ptr;
         PW_THEN(st, swr_gpu_setup(g, run, scores, alphabet, g.rows_seq.ptr, true));
     }
+    swr_gpu *all[SWR_MOST_GPUS];
+    for (int x = 0; x < gpus; x++) all[x] = gs[x].get();
     swr_shape sh = run.sh;
     double seconds = 0;
-    int flag[2] = {0, 0};
-    int64_t reported = 0; /* (progress: cells reported so far) */
-    while (st == PW_OK) {
-        /* every GPU's words zeroed before any kernel starts: the others read GPU 0's flags and
-         * write into the next GPU's counter */
-        for (int x = 0; x < gpus && st == PW_OK; x++) {
-            st = pw_from_cuda(cudaSetDevice(devices[x]));
-            PW_THEN(st, swr_gpu_reset(*gs[x], sh));
-        }
-        for (int x = 0; x < gpus && st == PW_OK; x++) st = pw_from_cuda(cudaStreamSynchronize(streams[x]));
-        swr_timed t[SWR_MOST_GPUS];
-        for (int x = 0; x < gpus && st == PW_OK; x++) {
-            swr_gpu &g = *gs[x], &next = *gs[(x + 1) % gpus];
-            pw_swr_args args = swr_gpu_args(g, run, sh, g.cols_seq.ptr, gap_open, gap_extend, plan->watchdog_ns);
-            args.gpus = gpus, args.gpu = x;
-            args.in_full = g.in_full.ptr, args.in_prod = g.in_prod.ptr;
-            args.out_full = next.in_full.ptr, args.out_prod = next.in_prod.ptr, args.down_cons0 = next.cons.ptr;
-            args.overflow = gs[0]->flags.ptr, args.error = gs[0]->flags.ptr + 1;
-            st = pw_from_cuda(cudaSetDevice(devices[x]));
-            PW_THEN(st, swr_launch_async(sh.s.pairs ? run.kern.pairs16 : run.kern.lanes32, args, (int)sh.s.grid,
-                                         sh.smem, g.s, &t[x]));
-        }
-        if (st != PW_OK) { /* a launch failed: the kernels already running leave on the error word */
-            const int one = 1;
-            cudaSetDevice(devices[0]);
-            cudaMemcpy(gs[0]->flags.ptr + 1, &one, sizeof one, cudaMemcpyHostToDevice);
-        }
-        swr_gpu *all[SWR_MOST_GPUS];
-        for (int x = 0; x < gpus; x++) all[x] = gs[x].get();
-        double slowest = 0;
-        bool cancelled = false;
-        st = swr_watch(plan, all, devices, gpus, sh, n, m, st, t, &slowest, &cancelled, &reported);
-        seconds += slowest;
-        if (st == PW_OK && cancelled) {
-            pw_set_error_detail("cancelled (the progress hook or the cancel flag)");
-            st = PW_ERR_CANCELLED;
-        }
-        PW_THEN(st, pw_from_cuda(cudaSetDevice(devices[0])));
-        PW_THEN(st, gs[0]->flags.download(flag, 2));
-        if (st != PW_OK) break;
-        if (flag[1]) {
-            pw_set_error_detail("the SW warp-rows engine over %d GPUs saw no progress for the watchdog interval", gpus);
-            st = PW_ERR_TIMEOUT;
-            break;
-        }
-        if (!(sh.s.pairs && flag[0])) break;
-        sh = run.wide; /* past the pairs' range: 32-bit lanes */
-    }
+    if (st == PW_OK) st = swr_attempts(plan, all, devices, gpus, run, n, m, gap_open, gap_extend, none, &sh, &seconds);
     int32_t bs = 0, bi = INT32_MAX, bj = INT32_MAX;
     for (int x = 0; x < gpus && st == PW_OK; x++) {
         st = pw_from_cuda(cudaSetDevice(devices[x]));

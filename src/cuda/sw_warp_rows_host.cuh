@@ -150,6 +150,7 @@ struct swr_gpu {
     pw_device_buffer<int4> warp_best;
     pw_device_buffer<int> flags; /* overflow, error */
     pw_device_buffer<uint8_t> rows_seq, cols_seq; /* (several GPUs: the letters, one copy a GPU) */
+    const uint8_t *cols = nullptr;                /* the column letters the kernels read, on this GPU */
     explicit swr_gpu(cudaStream_t st)
         : s(st), profile(st), prod(st), cons(st), in_prod(st), table(st), ring(st), full(st), in_full(st),
           warp_best(st), flags(st), rows_seq(st), cols_seq(st)
@@ -328,6 +329,71 @@ static inline pw_status swr_watch(const pw_plan *plan, swr_gpu *const *gs, const
         }
     cudaSetDevice(devices[0]);
     if (counts) cudaFreeHost(counts);
+    return st;
+}
+
+/* A run's launches on `gpus` GPUs (gs[x] on devices[x]; one GPU: its plain kernels, with the
+ * alignment search's saved rows where given): every GPU's words zeroed before any kernel starts
+ * (the others read GPU 0's flags and write into the next GPU's counter), the kernels, the watch;
+ * again with 32-bit lanes where the pairs passed their range.  *sh: the shape that finished;
+ * *seconds: the slowest GPU's kernel time, summed over the attempts. */
+static inline pw_status swr_attempts(const pw_plan *plan, swr_gpu *const *gs, const int *devices, int gpus,
+                                     const swr_run &run, int64_t n, int64_t m, int32_t gap_open, int32_t gap_extend,
+                                     const pw_cuda_swr_saved &saved, swr_shape *sh, double *seconds)
+{
+    *sh = run.sh;
+    *seconds = 0;
+    int flag[2] = {0, 0};
+    int64_t reported = 0; /* (progress: cells reported so far) */
+    pw_status st = PW_OK;
+    while (st == PW_OK) {
+        for (int x = 0; x < gpus && st == PW_OK; x++) {
+            st = pw_from_cuda(cudaSetDevice(devices[x]));
+            PW_THEN(st, swr_gpu_reset(*gs[x], *sh));
+        }
+        for (int x = 0; x < gpus && gpus > 1 && st == PW_OK; x++) st = pw_from_cuda(cudaStreamSynchronize(gs[x]->s));
+        swr_timed t[16];
+        for (int x = 0; x < gpus && st == PW_OK; x++) {
+            swr_gpu &g = *gs[x], &next = *gs[(x + 1) % gpus];
+            pw_swr_args args = swr_gpu_args(g, run, *sh, g.cols, gap_open, gap_extend, plan->watchdog_ns);
+            if (gpus > 1) {
+                args.gpus = gpus, args.gpu = x;
+                args.in_full = g.in_full.ptr, args.in_prod = g.in_prod.ptr;
+                args.out_full = next.in_full.ptr, args.out_prod = next.in_prod.ptr, args.down_cons0 = next.cons.ptr;
+                args.overflow = gs[0]->flags.ptr, args.error = gs[0]->flags.ptr + 1;
+            } else if (saved.h && saved.slots > 0) {
+                args.saved_h = saved.h, args.saved_f = saved.f;
+                args.every = (int)saved.every, args.slots = (int)saved.slots;
+                args.linear = gap_open == gap_extend, args.linear_f = saved.linear_f;
+            }
+            st = pw_from_cuda(cudaSetDevice(devices[x]));
+            PW_THEN(st, swr_launch_async(sh->s.pairs ? run.kern.pairs16 : run.kern.lanes32, args, (int)sh->s.grid,
+                                         sh->smem, g.s, &t[x]));
+        }
+        if (st != PW_OK && gpus > 1) { /* a launch failed: the kernels already running leave on the error word */
+            const int one = 1;
+            cudaSetDevice(devices[0]);
+            cudaMemcpy(gs[0]->flags.ptr + 1, &one, sizeof one, cudaMemcpyHostToDevice);
+        }
+        double slowest = 0;
+        bool cancelled = false;
+        st = swr_watch(plan, gs, devices, gpus, *sh, n, m, st, t, &slowest, &cancelled, &reported);
+        *seconds += slowest;
+        PW_THEN(st, pw_from_cuda(cudaSetDevice(devices[0])));
+        PW_THEN(st, gs[0]->flags.download(flag, 2));
+        if (st == PW_OK && cancelled) {
+            pw_set_error_detail("cancelled (the progress hook or the cancel flag)");
+            st = PW_ERR_CANCELLED;
+        }
+        if (st != PW_OK) break;
+        if (flag[1]) {
+            pw_set_error_detail("the SW warp-rows engine saw no progress for the watchdog interval");
+            st = PW_ERR_TIMEOUT;
+            break;
+        }
+        if (!(sh->s.pairs && flag[0])) break;
+        *sh = run.wide; /* past the pairs' range: 32-bit lanes */
+    }
     return st;
 }
 
