@@ -2,7 +2,8 @@
 # bench/sw_warp_rows_ab.sh - versions of the warp-rows kernels on one machine: this tree's
 # src/cuda/device/sw_warp_rows_proc.cuh (A) against other copies of that header (PW_AB_VARIANTS,
 # "NAME=PATH ...", default B=.bench-data/sw_warp_rows_proc_89087f9.cuh from `git show 89087f9:src/
-# cuda/device/sw_warp_rows_proc.cuh` -- carry .bench-data), all through bench/sw_warp_rows.cu, on
+# cuda/device/sw_warp_rows_proc.cuh` -- carry .bench-data; a PATH that is a directory holds a whole
+# version's bench/ and src/, for when the harness changed with the header), all through bench/sw_warp_rows.cu, on
 # the genome pair the way the library runs it (the longer one down the rows, R = 12, 16-bit pairs,
 # balanced rounds; PW_AB_ARGS= for 32-bit lanes), in PW_AB_ROUNDS (2) alternating rounds.  Each build's SASS of the pairs kernel
 # goes to $OUT/sass_NAME.txt.  Issue 28: 89087f9 ran the genomes in 6.72 s, 06b82ad in 7.76.
@@ -17,14 +18,18 @@ bin=$(mktemp -d)
 flags="-O3 -arch=sm_90 -std=c++17 -DPW_R=12 -Xptxas -v"
 names="A"
 nvcc $flags -Ibench -o "$bin/A" bench/sw_warp_rows.cu > "$out/build_A.log" 2>&1 &
-for v in ${PW_AB_VARIANTS:-B=.bench-data/sw_warp_rows_proc_89087f9.cuh}; do
+for v in ${PW_AB_VARIANTS:-B=.bench-data/variants/v89087f9}; do
   name=${v%%=*} header=${v#*=}
-  [ -f "$header" ] || { summary "no $header"; continue; }
+  [ -e "$header" ] || { summary "no $header"; continue; }
   names="$names $name"
+  # a directory is a whole version (harness too, for headers whose arguments changed):
+  #   mkdir -p .bench-data/variants/X && git archive C bench src | tar x -C .bench-data/variants/X
+  src=$header; [ -d "$header" ] || src=.
   mkdir -p "$bin/$name.src/bench" "$bin/$name.src/src/cuda/device" "$bin/$name.src/src/core"
-  cp bench/*.cu bench/*.h "$bin/$name.src/bench/"
-  cp src/cuda/device/memory.cuh "$bin/$name.src/src/cuda/device/"
-  cp src/core/fixed_width.h "$bin/$name.src/src/core/"
+  cp "$src"/bench/*.cu "$src"/bench/*.h "$bin/$name.src/bench/"
+  cp "$src"/src/cuda/device/memory.cuh "$bin/$name.src/src/cuda/device/"
+  cp "$src"/src/core/fixed_width.h "$bin/$name.src/src/core/"
+  [ -d "$header" ] && header=$header/src/cuda/device/sw_warp_rows_proc.cuh
   cp "$header" "$bin/$name.src/src/cuda/device/sw_warp_rows_proc.cuh"
   (cd "$bin/$name.src" && nvcc $flags -Ibench -o "$bin/$name" bench/sw_warp_rows.cu > "$out/build_$name.log" 2>&1) &
 done

@@ -485,6 +485,12 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
         uint32_t next = 0;
         if (k == 0) next = (m > 0 ? a.b[0] : pad) | (uint32_t)(D == 0 && m > 0 ? a.b[0] : pad) << 8;
         int2 pre = border_pair;
+        /* Unrolled four times: the new H of a row cannot take its old register (the row below
+         * still reads the old one as its diagonal), so a rolled loop moves every H back at its
+         * end; unrolled, the registers alternate instead.  The genomes 7.08 -> 6.52 s on an H200
+         * (bench/sw_warp_rows_ab.sh; 2 times: 6.61; the 32-bit kernel gains 0.5%, left rolled).  The
+         * alignment's SAVE kernels (R = 16) stay rolled: unrolled they spill. */
+#pragma unroll(SAVE ? 1 : 4)
         for (int s = 0; s < M + 31; s++) {
             if ((s & 31) == 0) {
                 if (pw_swr_stopped(a, k, s, seen)) return;
