@@ -201,10 +201,13 @@ static void check_warp_rows(void)
           "genomes without DPX");
     /* 262144^2: 683 tile-rows leave the GPU idle -> the tile engines */
     CHECK(!pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 262144, 262144, &sh), "262144^2 not taken");
-    /* 1.2 M x 1 M: enough tile-rows for 32-bit lanes, not for pairs; one round */
-    CHECK(pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 1200000, 1000000, &sh) && !sh.pairs && sh.rounds == 1 &&
+    /* 1.2 M x 1 M: enough tile-rows for 32-bit lanes, not for pairs, but one round of 3128 warps
+     * over 1 M columns is mostly fill (slower than the tile engines on an H200) */
+    CHECK(!pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 1200000, 1000000, &sh), "1.2 M x 1 M not taken");
+    /* 1.2 M x 2.2 M: one round of 3128 warps over enough columns */
+    CHECK(pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 1200000, 2200000, &sh) && !sh.pairs && sh.rounds == 1 &&
               sh.warps == 3128,
-          "1.2 M x 1 M");
+          "1.2 M x 2.2 M");
     /* long and thin: the columns too few for a round's fill either way */
     CHECK(!pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 4411532, 100000, &sh), "thin pair not taken");
     /* a block cap does not make a small pair "fill the GPU" */
@@ -247,7 +250,8 @@ static void check_warp_rows(void)
               (long long)sh.grid, (long long)sh.rounds, sh.pairs);
         if (ask == PW_SW_ENGINE_AUTO) /* taken by itself: the whole GPU's 16 warps an SM in its first round */
             CHECK(sh.pairs ? sh.tile_rows >= 2 * (2 * (int64_t)g.sms * g.per_sm16 * 8 / 3) && cols >= 8 * 64 * sh.warps
-                           : sh.tile_rows >= 2 * (int64_t)g.sms * g.per_sm32 * 8 / 3 && cols >= 4 * 64 * sh.warps,
+                           : sh.tile_rows >= 2 * (int64_t)g.sms * g.per_sm32 * 8 / 3 &&
+                                 sh.rounds * cols >= 10 * 64 * sh.warps,
                   "auto took %lld x %lld (pairs %d, sms %d, per SM %d / %d)", (long long)rows, (long long)cols, sh.pairs,
                   g.sms, g.per_sm32, g.per_sm16);
         /* dealt over G GPUs: no more rounds a GPU than the one GPU's rounds shared out, a GPU's

@@ -232,7 +232,11 @@ int pw_swr_choose(const pw_swr_gpu *gpu, pw_sw_engine_ask ask, int rows_per_thre
         if (sh->tile_rows < fill32) return 0;
         swr_balance(sh, max_grid32, 1);
     }
-    if (!forced && !sh->pairs && cols < 4 * 64 * sh->warps) return 0;
+    /* 32-bit lanes beat the tile engines by only 1.3x at full rate, and a round's fill costs more
+     * than the 64 columns a warp of the schedule (about 180 measured: 1.2 M x 1 M in one round,
+     * 3128 warps, took 1.23 s against the tiles' 1.03 on an H200): taken where the rounds' columns
+     * are 10x the fill of 64 a warp, break-even by that measure */
+    if (!forced && !sh->pairs && sh->rounds * cols < 10 * 64 * sh->warps) return 0;
     sh->available_blocks = sh->pairs ? max_grid16 : max_grid32;
     const int64_t span = cols + sh->lag + 1;
     if (rows > INT32_MAX - tile_h || span > INT32_MAX / 2 || (sh->rounds + 1) * span >= ((int64_t)1 << 32)) return 0;

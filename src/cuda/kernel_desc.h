@@ -113,7 +113,8 @@ typedef struct pw_swr_shape {
 
 /* 1 and the shape where the engine takes the pair, 0 where it does not (the tile engines run):
  * AUTO takes a pair whose first round gives 16 warps an SM of the whole GPU (2/3 of three blocks
- * of 8), whose columns are 4x a round's pipeline fill (64 columns a warp; 8x for pairs), with
+ * of 8), whose columns outlast the pipeline's fill (64 columns a warp: a round's columns 8x that
+ * for pairs, all rounds' columns 10x for 32-bit lanes), with
  * pairs where DPX is and their first round is as full; ROWS / ROWS32 take any pair the GPU can
  * run; and none past the 32-bit counters (rounds x (cols + lag + 1) < 2^32) or 2^31 - 32 R rows.
  * Rounds are balanced: the fewest warps that need no more rounds than the whole (capped) grid. */

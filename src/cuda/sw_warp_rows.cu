@@ -13,9 +13,10 @@
  *  - An SM runs its warps' column steps at its best from about 16 warps on (8 warps: 20% less), so
  *    a pair is taken when its first round gives 16 warps an SM: 2/3 of the three blocks of 8 warps
  *    an SM fit; the tile engines run the smaller ones (262144^2 has 683 tile-rows of 384: the tile
- *    engines' 1.1 TCUPS there against 0.57).  And only where the columns are at least 4x a round's
- *    pipeline fill (64 columns a warp; twice that for the pairs, whose high halves lag): a long
- *    thin pair would wait on its fill.
+ *    engines' 1.1 TCUPS there against 0.57).  And only where the columns are enough for the
+ *    pipeline fill (pairs: a round's columns 8x 64 a warp, their high halves lag; 32-bit lanes,
+ *    which beat the tiles by only 1.3x: all rounds' columns 10x): a long thin pair would wait on
+ *    its fill.
  *  - 16-bit pairs (two tile-rows a warp) where DPX is in hardware (sm_90) and the pair has the
  *    tile-rows for them, else 32-bit lanes; a pairs run whose values may have wrapped is run again
  *    with 32-bit lanes.

@@ -463,11 +463,12 @@ int main(void)
         free(a);
         free(b);
     }
-    /* The library's own choice on a pair long enough (PW_SW_ROWS_LARGE=1: 1.2 M x 1 M): the engine
-     * must take it by itself, with the tile engines' answer (checked against the CPU above and in
-     * test_gpu) as the reference. */
+    /* The library's own choice on a pair long enough (PW_SW_ROWS_LARGE=1: 1.2 M x 2.2 M, 32-bit
+     * lanes in two rounds; 1.2 M x 1 M, one round mostly fill, now goes to the tile engines): the
+     * engine must take it by itself, with the tile engines' answer (checked against the CPU above
+     * and in test_gpu) as the reference. */
     if (getenv("PW_SW_ROWS_LARGE")) {
-        const int64_t n = 1200000, m = 1000000;
+        const int64_t n = 1200000, m = 2200000;
         char *a = malloc((size_t)n), *b = malloc((size_t)m);
         make_pair(a, n, b, m, 1);
         plant_motif(a, n, b, m, 20);
