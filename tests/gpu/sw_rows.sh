@@ -4,6 +4,7 @@
 # then the whole-genome pair (carry .bench-data) with the library's own choice against the tile
 # engines (PEERWAVE_SW_ENGINE=tiles): score, end cell, kernel seconds, lanes.
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash tests/gpu/sw_rows.sh
+# (PW_ENGINES=auto: the genomes without the tile engines' runs, whose figures are known)
 set -u
 out=${OUT:-/tmp/pw-sw-rows}
 mkdir -p "$out"
@@ -24,7 +25,8 @@ done
 if pw_genomes "$out"; then
   for scores in "1 -3 5 2" "2 -3 5 2"; do
     set -- $scores
-    for engine in "" tiles; do
+    for engine in ${PW_ENGINES:-auto tiles}; do
+      engine=${engine/auto/}
       f="$out/genomes_${1}_${2}_${engine:-auto}.txt"
       PEERWAVE_SW_ENGINE=$engine timeout 150 ./build-gpu/peerwave sw --backend cuda \
         --match $1 --mismatch $2 --gap-open $3 --gap-extend $4 "$g1" "$g2" > "$f" 2>&1
@@ -40,7 +42,8 @@ if pw_genomes "$out"; then
       summary "genomes $scores on 2 GPUs: rc=$? $(grep -E '^(score|end_a|end_b|seconds|gcups|tile_h|lane_bits|threads):' "$f" | tr '\n' ' ')"
     done
   fi
-  for engine in tiles ""; do # --align: its score pass on the tile engines, or (by itself) this engine
+  for engine in ${PW_ENGINES:-tiles auto}; do # --align: its score pass on the tile engines, or (by itself) this engine
+    engine=${engine/auto/}
     f="$out/genomes_align_${engine:-auto}.txt"
     PEERWAVE_SW_ENGINE=$engine timeout 150 ./build-gpu/peerwave sw --backend cuda --align \
       --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1

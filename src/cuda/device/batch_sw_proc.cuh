@@ -27,6 +27,11 @@
 #ifndef PW_DEVICE_BATCH_SW_PROC_CUH
 #define PW_DEVICE_BATCH_SW_PROC_CUH
 
+#ifndef PW_BATCH_UNROLL /* the column loop's unroll, 0: the compiler's (bench/batch_unroll.sh measures it) */
+#define PW_BATCH_UNROLL 0
+#endif
+static constexpr int pw_batch_unroll = PW_BATCH_UNROLL; /* (a pragma's argument is not macro-expanded) */
+
 #include "../../core/fixed_width.h"
 #include "prmt.cuh"
 
@@ -165,6 +170,12 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
         V out_h = zero, out_f = border_gap; /* this thread's last row at its latest column */
         V prev_up = zero;                   /* H of the row above the first, one column back */
         uint32_t next = k == 0 ? L::letters(ra, ncol, rb, lb, 0, a.pad) : 0;
+        /* (PW_BATCH_UNROLL: the column loop unrolled, so a row's new H and its old one, still the
+         * next row's diagonal, alternate registers instead of R moves a column -- 8% on the
+         * warp-rows engine's genomes; R = 16 stays rolled, where it spills) */
+#if PW_BATCH_UNROLL > 0
+#pragma unroll(R >= 16 ? 1 : pw_batch_unroll)
+#endif
         for (int64_t s = 0; s < ncol + 31; s++) {
             const int64_t j = s - k;
             /* the row above: thread k - 1's last row, made one step ago for this column */
