@@ -38,6 +38,10 @@ for v in $names; do
   summary "build $v: $(grep -A2 'pairs_kernel' "$out/build_$v.log" | grep -oE 'Used [0-9]+ registers|[0-9]+ bytes spill stores' | tr '\n' ' ')"
   cuobjdump -sass "$bin/$v" | awk '/Function : / { p = /pairs_kernel/ } p' > "$out/sass_$v.txt" 2>&1
 done
+for v in $names; do # (PW_AB_SHAPES=N: each build on N random shapes against a CPU Gotoh first, both lane widths)
+  [ "${PW_AB_SHAPES:-0}" -gt 0 ] || break
+  summary "$v shapes: $( (timeout 120 "$bin/$v" --shapes "$PW_AB_SHAPES" --pairs; timeout 120 "$bin/$v" --shapes "$PW_AB_SHAPES") 2>&1 | grep 'shapes:' | tr '\n' ' ')"
+done
 pw_genomes "$bin"
 for round in $(seq "${PW_AB_ROUNDS:-2}"); do
   for v in $names; do
