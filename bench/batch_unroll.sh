@@ -15,13 +15,18 @@ cd "$(dirname "$0")/.."
 header=src/cuda/device/batch_sw_proc.cuh
 keep=$(mktemp)
 cp "$header" "$keep"
+trap 'cp "$keep" "$header"; rm -f "$keep"' EXIT # (the header back however the script ends)
 bin=$(mktemp -d)
 pw_summary_start
 settings=${PW_UNROLLS:-0 2 4}
 for u in $settings; do
   sed -i "s/^#define PW_BATCH_UNROLL [0-9]*/#define PW_BATCH_UNROLL $u/" "$header"
-  PW_BUILD_TARGETS="bench_batch_sw test_batch" pw_build_gpu "$out/build_$u.log"
-  summary "build unroll $u: $([ $? = 0 ] && echo ok || echo FAILED)"
+  grep -q "^#define PW_BATCH_UNROLL $u\$" "$header" || { summary "unroll $u: the header's default not found"; continue; }
+  if ! PW_BUILD_TARGETS="bench_batch_sw test_batch" pw_build_gpu "$out/build_$u.log"; then
+    summary "build unroll $u: FAILED" # (no binary of another setting under its name)
+    continue
+  fi
+  summary "build unroll $u: ok"
   cp build-gpu/bench_batch_sw "$bin/bench_$u" && cp build-gpu/tests/test_batch "$bin/test_$u" || continue
   if [ "$u" != 0 ]; then
     timeout 120 "$bin/test_$u" --gpu > "$out/test_batch_$u.log" 2>&1
@@ -42,6 +47,6 @@ for round in $(seq "${PW_ROUNDS:-2}"); do
       grep -E "^search" | sed "s/^/unroll $u mix /" | tee -a "$out/summary.txt"
   done
 done
-rm -rf "$bin" "$keep"
+rm -rf "$bin"
 echo "---- summary"
 cat "$out/summary.txt"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # bench/sw_warp_rows_ab.sh - versions of the warp-rows kernels on one machine: this tree's
 # src/cuda/device/sw_warp_rows_proc.cuh (A) against other copies of that header (PW_AB_VARIANTS,
-# "NAME=PATH ...", default B=.bench-data/sw_warp_rows_proc_89087f9.cuh from `git show 89087f9:src/
-# cuda/device/sw_warp_rows_proc.cuh` -- carry .bench-data; a PATH that is a directory holds a whole
-# version's bench/ and src/, for when the harness changed with the header), all through bench/sw_warp_rows.cu, on
+# "NAME=PATH ...": a header file, or a directory holding a whole version's bench/ and src/ for when
+# the harness changed with the header; default B=.bench-data/variants/v89087f9, made by
+# `mkdir -p .bench-data/variants/v89087f9 && git archive 89087f9 bench src | tar x -C` it -- carry
+# .bench-data), all through bench/sw_warp_rows.cu, on
 # the genome pair the way the library runs it (the longer one down the rows, R = 12, 16-bit pairs,
 # balanced rounds; PW_AB_ARGS= for 32-bit lanes), in PW_AB_ROUNDS (2) alternating rounds.  Each build's SASS of the pairs kernel
 # goes to $OUT/sass_NAME.txt.  Issue 28: 89087f9 ran the genomes in 6.72 s, 06b82ad in 7.76.

@@ -183,6 +183,32 @@ static void check_switches_from_environment(void)
     CHECK(sw.stencil_processor == 0, "empty stencil switch: warp");
 }
 
+/* The automatic rule of pw_swr_choose restated from its documentation (kernel_desc.h), for the
+ * random check: the pairs where DPX is and the first round of pair-warps gives 16 warps an SM of
+ * the whole GPU and a round's columns are 8 x 64 a warp; else 32-bit lanes where their first round
+ * gives 16 warps an SM and all rounds' columns are 10 x 64 a warp; rounds balanced (the fewest
+ * warps, in blocks of 8, for the rounds the capped grid needs); and nothing past the counters. */
+static int auto_choice(const pw_swr_gpu *g, int r, int64_t rows, int64_t cols, int *pairs)
+{
+    const int64_t tile_rows = (rows + 32 * r - 1) / (32 * r);
+    int64_t grid32 = (int64_t)g->sms * g->per_sm32, grid16 = (int64_t)g->sms * g->per_sm16;
+    const int64_t fill32 = 2 * grid32 * 8 / 3, fill16 = 2 * (2 * grid16 * 8 / 3);
+    if (g->block_cap > 0) grid32 = grid32 < g->block_cap ? grid32 : g->block_cap, grid16 = grid16 < g->block_cap ? grid16 : g->block_cap;
+    if (grid32 < 1) return 0;
+    for (*pairs = 1; *pairs >= 0; (*pairs)--) {
+        const int per = *pairs ? 2 : 1;
+        const int64_t grid = *pairs ? grid16 : grid32;
+        if (*pairs && !(g->dpx && grid16 > 0 && tile_rows >= fill16)) continue;
+        if (!*pairs && tile_rows < fill32) return 0;
+        const int64_t rounds = (tile_rows + grid * 8 * per - 1) / (grid * 8 * per);
+        const int64_t w8 = ((tile_rows + per * rounds - 1) / (per * rounds) + 7) / 8 * 8; /* whole blocks */
+        if (*pairs ? cols < 8 * 64 * w8 : (double)rounds * (double)cols < 10.0 * 64 * (double)w8) continue;
+        const int64_t lag = *pairs ? 64 * w8 + 256 : 0;
+        return rows <= INT32_MAX - 32 * r && cols + lag + 1 <= INT32_MAX / 2 && (rounds + 1) * (cols + lag + 1) < ((int64_t)1 << 32);
+    }
+    return 0;
+}
+
 /* SW's warp-rows engine: when it takes a pair and its shape (pw_swr_choose). */
 static void check_warp_rows(void)
 {
@@ -204,10 +230,26 @@ static void check_warp_rows(void)
     /* 1.2 M x 1 M: enough tile-rows for 32-bit lanes, not for pairs, but one round of 3128 warps
      * over 1 M columns is mostly fill (slower than the tile engines on an H200) */
     CHECK(!pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 1200000, 1000000, &sh), "1.2 M x 1 M not taken");
-    /* 1.2 M x 2.2 M: one round of 3128 warps over enough columns */
-    CHECK(pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 1200000, 2200000, &sh) && !sh.pairs && sh.rounds == 1 &&
-              sh.warps == 3128,
-          "1.2 M x 2.2 M");
+    /* 2.2 M x 1.2 M (test_sw_rows' long case, the longer down the rows): enough tile-rows for pairs
+     * (5730), too few columns for their fill, so 32-bit lanes: two rounds of 2872 warps, whose
+     * 2.4 M columns pass 640 x 2872 */
+    CHECK(pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 2200000, 1200000, &sh) && !sh.pairs && sh.rounds == 2 &&
+              sh.warps == 2872,
+          "2.2 M x 1.2 M: pairs %d rounds %lld warps %lld", sh.pairs, (long long)sh.rounds, (long long)sh.warps);
+    /* one round of 3128 warps: 2 M columns do (640 x 3128 = 2.0 M), one fewer does not */
+    CHECK(pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 1200000, 640 * 3128, &sh) && !sh.pairs && sh.rounds == 1,
+          "one round at the rule's edge");
+    CHECK(!pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 1200000, 640 * 3128 - 1, &sh), "one round past the rule's edge");
+    /* three rounds of 2672 warps (8000 tile-rows; too few columns for the pairs): 640 x 2672 / 3 is
+     * 570026.7, so 570027 columns are taken and 570026 are not */
+    CHECK(pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 8000 * 384, 570027, &sh) && !sh.pairs && sh.rounds == 3 &&
+              sh.warps == 2672,
+          "three rounds at the rule's edge: pairs %d rounds %lld warps %lld", sh.pairs, (long long)sh.rounds,
+          (long long)sh.warps);
+    CHECK(!pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 8000 * 384, 570026, &sh), "three rounds past the rule's edge");
+    /* absurd sizes are refused, not overflowed */
+    const pw_swr_gpu one_sm = {1, 3, 3, 0, 0};
+    CHECK(!pw_swr_choose(&one_sm, PW_SW_ENGINE_AUTO, 12, (int64_t)1 << 40, (int64_t)1 << 40, &sh), "2^40 squared");
     /* long and thin: the columns too few for a round's fill either way */
     CHECK(!pw_swr_choose(&h100, PW_SW_ENGINE_AUTO, 12, 4411532, 100000, &sh), "thin pair not taken");
     /* a block cap does not make a small pair "fill the GPU" */
@@ -233,8 +275,11 @@ static void check_warp_rows(void)
         const int64_t cols = test_range(1, 3) == 1 ? test_range(1, 5000) : test_range(1, 8000000);
         const pw_sw_engine_ask ask = (pw_sw_engine_ask)test_range(0, 2);
         if (!pw_swr_choose(&g, ask, r, rows, cols, &sh)) {
-            CHECK(ask == PW_SW_ENGINE_AUTO || (sh.rounds + 1) * (cols + sh.lag + 1) >= ((int64_t)1 << 32),
-                  "asked and refused: %lld x %lld", (long long)rows, (long long)cols);
+            int pairs = 0;
+            CHECK(ask == PW_SW_ENGINE_AUTO ? !auto_choice(&g, r, rows, cols, &pairs)
+                                           : (sh.rounds + 1) * (cols + sh.lag + 1) >= ((int64_t)1 << 32),
+                  "refused: %lld x %lld (ask %d, sms %d, per SM %d / %d)", (long long)rows, (long long)cols, (int)ask,
+                  g.sms, g.per_sm32, g.per_sm16);
             continue;
         }
         int64_t max_grid = (int64_t)g.sms * (sh.pairs ? g.per_sm16 : g.per_sm32);
@@ -248,12 +293,12 @@ static void check_warp_rows(void)
                   sh.lag == (sh.pairs ? 64 * sh.warps + 256 : 0) && sh.available_blocks == max_grid,
               "shape %lld x %lld R %d sms %d: grid %lld rounds %lld pairs %d", (long long)rows, (long long)cols, r, g.sms,
               (long long)sh.grid, (long long)sh.rounds, sh.pairs);
-        if (ask == PW_SW_ENGINE_AUTO) /* taken by itself: the whole GPU's 16 warps an SM in its first round */
-            CHECK(sh.pairs ? sh.tile_rows >= 2 * (2 * (int64_t)g.sms * g.per_sm16 * 8 / 3) && cols >= 8 * 64 * sh.warps
-                           : sh.tile_rows >= 2 * (int64_t)g.sms * g.per_sm32 * 8 / 3 &&
-                                 sh.rounds * cols >= 10 * 64 * sh.warps,
+        if (ask == PW_SW_ENGINE_AUTO) { /* taken by itself only as auto_choice says (checked both ways below) */
+            int pairs = 0;
+            CHECK(auto_choice(&g, r, rows, cols, &pairs) && pairs == sh.pairs,
                   "auto took %lld x %lld (pairs %d, sms %d, per SM %d / %d)", (long long)rows, (long long)cols, sh.pairs,
                   g.sms, g.per_sm32, g.per_sm16);
+        }
         /* dealt over G GPUs: no more rounds a GPU than the one GPU's rounds shared out, a GPU's
          * grid within the one GPU's, the fewest warps for those rounds */
         const int gpus = (int)test_range(1, 8);

@@ -225,8 +225,8 @@ int pw_swr_choose(const pw_swr_gpu *gpu, pw_sw_engine_ask ask, int rows_per_thre
     sh->pairs = ask != PW_SW_ENGINE_ROWS32 && gpu->dpx && max_grid16 > 0 && (forced || sh->tile_rows >= fill16);
     if (!forced && !sh->pairs && sh->tile_rows < fill32) return 0;
     swr_balance(sh, sh->pairs ? max_grid16 : max_grid32, sh->pairs ? 2 : 1);
-    /* a round takes its columns plus the pipeline's fill (about 64 columns a warp, and the pairs'
-     * lag as much again) */
+    /* a round takes its columns plus the pipeline's fill (the schedule's 64 columns a warp, and
+     * the pairs' lag as much again; more in practice: below) */
     if (!forced && sh->pairs && cols < 8 * 64 * sh->warps) {
         sh->pairs = 0;
         if (sh->tile_rows < fill32) return 0;
@@ -235,8 +235,9 @@ int pw_swr_choose(const pw_swr_gpu *gpu, pw_sw_engine_ask ask, int rows_per_thre
     /* 32-bit lanes beat the tile engines by only 1.3x at full rate, and a round's fill costs more
      * than the 64 columns a warp of the schedule (about 180 measured: 1.2 M x 1 M in one round,
      * 3128 warps, took 1.23 s against the tiles' 1.03 on an H200): taken where the rounds' columns
-     * are 10x the fill of 64 a warp, break-even by that measure */
-    if (!forced && !sh->pairs && sh->rounds * cols < 10 * 64 * sh->warps) return 0;
+     * are 10x the fill of 64 a warp, break-even by that measure (rounds x cols < 640 warps, written
+     * so that no product can overflow) */
+    if (!forced && !sh->pairs && cols < (10 * 64 * sh->warps + sh->rounds - 1) / sh->rounds) return 0;
     sh->available_blocks = sh->pairs ? max_grid16 : max_grid32;
     const int64_t span = cols + sh->lag + 1;
     if (rows > INT32_MAX - tile_h || span > INT32_MAX / 2 || (sh->rounds + 1) * span >= ((int64_t)1 << 32)) return 0;

@@ -395,7 +395,7 @@ int main(void)
         char *a = malloc((size_t)big), *b = malloc((size_t)big);
         make_pair(a, big, b, big, 1);
         unsetenv("PEERWAVE_SW_ENGINE");
-        const pw_status st = pw_sw_on_gpus(a, 1200000, b, 1000000, &q, &o, twice, 2, &g);
+        const pw_status st = pw_sw_on_gpus(a, 2200000, b, 1200000, &q, &o, twice, 2, &g);
         CHECK(st == PW_ERR_UNSUPPORTED, "several GPUs, not asked for: %s", pw_status_str(st));
         /* one GPU named twice, uncapped: 10417 tile-rows need about 326 blocks a kernel, two of
          * which do not fit one GPU at once (396 on an H200) */
@@ -463,8 +463,9 @@ int main(void)
         free(a);
         free(b);
     }
-    /* The library's own choice on a pair long enough (PW_SW_ROWS_LARGE=1: 1.2 M x 2.2 M, 32-bit
-     * lanes in two rounds; 1.2 M x 1 M, one round mostly fill, now goes to the tile engines): the
+    /* The library's own choice on a pair long enough (PW_SW_ROWS_LARGE=1: 1.2 M x 2.2 M, on a
+     * 132-SM H100/H200 32-bit lanes in two rounds, a smaller GPU may take pairs; 1.2 M x 1 M, one
+     * round mostly fill, now goes to the tile engines there): the
      * engine must take it by itself, with the tile engines' answer (checked against the CPU above
      * and in test_gpu) as the reference. */
     if (getenv("PW_SW_ROWS_LARGE")) {
