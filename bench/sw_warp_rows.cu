@@ -144,7 +144,10 @@ static best_cell run_gpu(const uint8_t *a, int n, const uint8_t *b, int m, const
     args.limit16 = 32767 - (top_score > 0 ? top_score : 0);
     args.floor16 = pair_floor(p); /* (the library's: pairs reach 65535 - K - top) */
     args.error = args.overflow + 1;
-    args.watchdog_ns = 10000000000LL;
+    /* PW_SWR_WATCHDOG_S: a profiler's instrumented replays are far slower than a run, and a
+     * neighbour's stall there is not a hang (bench/sw_warp_rows_profile.sh sets it). */
+    const char *watchdog_s = getenv("PW_SWR_WATCHDOG_S");
+    args.watchdog_ns = (long long)((watchdog_s ? atof(watchdog_s) : 10.0) * 1e9);
     last_warps = warps, last_rounds = (int)rounds;
     void *params_list[] = {&args};
     cudaEvent_t e0, e1;
@@ -161,7 +164,7 @@ static best_cell run_gpu(const uint8_t *a, int n, const uint8_t *b, int m, const
     CHECK(cudaMemcpy(flags, args.overflow, sizeof flags, cudaMemcpyDeviceToHost));
     overflowed = flags[0];
     if (flags[1]) {
-        fprintf(stderr, "sw_warp_rows: the watchdog fired (no progress for 10 s)\n");
+        fprintf(stderr, "sw_warp_rows: the watchdog fired (no progress for PW_SWR_WATCHDOG_S, default 10 s)\n");
         exit(1);
     }
     int4 *bests = (int4 *)malloc(sizeof(int4) * (size_t)warps);

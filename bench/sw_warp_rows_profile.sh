@@ -20,17 +20,35 @@ bin=$(mktemp -d)
 nvcc -O3 -arch=sm_90 -std=c++17 -lineinfo -DPW_R=12 -Ibench -o "$bin/swr" bench/sw_warp_rows.cu > "$out/build.log" 2>&1
 summary "build: rc=$? $(grep -A2 pairs_kernel "$out/build.log" | grep -oE 'Used [0-9]+ registers' | head -1)"
 pw_genomes "$bin" || { summary "no .bench-data/kmer_test_data.tar.gz (carry .bench-data)"; exit 1; }
-args="--match 1 --mismatch -3 --gap-open 5 --gap-extend 2 --balance --pairs $g2 $g1"
+# A prefix of each genome (PW_PROFILE_ROWS x PW_PROFILE_COLS letters): ncu replays the kernel once
+# a pass and its source counters instrument it, so the whole 6.5 s pair would not finish in a call.
+# 2.4 M rows still fill the GPU (2880 warps of 12 row pairs = 2.2 M rows a round) and the columns
+# stay long next to the fill, as in the whole pair.
+prefix() { python3 -c 'import sys
+n = int(sys.argv[2]); seq = "".join(l.strip() for l in open(sys.argv[1]) if not l.startswith(">"))[:n]
+print(">prefix"); print("\n".join(seq[i:i + 80] for i in range(0, len(seq), 80)))' "$1" "$2"; }
+prefix "$g2" "${PW_PROFILE_ROWS:-2400000}" > "$bin/rows.fa"
+prefix "$g1" "${PW_PROFILE_COLS:-1200000}" > "$bin/cols.fa"
+args="--match 1 --mismatch -3 --gap-open 5 --gap-extend 2 --balance --pairs $bin/rows.fa $bin/cols.fa"
 timeout 60 "$bin/swr" $args > "$out/plain.log" 2>&1
 summary "without ncu: $(tail -1 "$out/plain.log")"
-timeout "${PW_NCU_TIMEOUT:-420}" ncu --kernel-name regex:pw_swr_pairs_kernel --launch-count 1 \
-  --section LaunchStats --section Occupancy --section WarpStateStats --section InstructionStats \
-  --section SchedulerStats --section SourceCounters --import-source yes -f -o "$out/pairs" \
-  "$bin/swr" $args > "$out/ncu_run.log" 2>&1
+export PW_SWR_WATCHDOG_S=100000  # instrumented replays are slow; a stall there is not a hang
+# PW_PROFILE=pipes: the same prefix without instrumentation: which pipes the instructions load
+# (ComputeWorkloadAnalysis' pipe utilisation, InstructionStats' mix): is the kernel bound by
+# one pipe (the integer ALU issues a warp instruction every 2 cycles) rather than by issue?  (Not
+# on the whole pair: under ncu its first pass had not ended after 300 s on 2026-11-29.)
+if [ "${PW_PROFILE:-}" = pipes ]; then
+  sections="--section ComputeWorkloadAnalysis --section InstructionStats --section WarpStateStats --section SchedulerStats"
+else
+  sections="--section LaunchStats --section Occupancy --section WarpStateStats --section SchedulerStats --section SourceCounters --import-source yes"
+fi
+timeout "${PW_NCU_TIMEOUT:-480}" ncu --kernel-name regex:pw_swr_pairs_kernel --launch-count 1 \
+  $sections -f -o "$out/pairs" "$bin/swr" $args > "$out/ncu_run.log" 2>&1
 summary "ncu: rc=$? $(tail -1 "$out/ncu_run.log")"
 if [ -f "$out/pairs.ncu-rep" ]; then
   ncu -i "$out/pairs.ncu-rep" --print-details all > "$out/sections.txt" 2>&1
   summary "$(grep -E 'Executed Instructions  |Issued Warp Per Scheduler|No Eligible|Warp Cycles Per Issued Instruction|Achieved Occupancy|Registers Per Thread' "$out/sections.txt" | tr -s ' ' | tr '\n' ';')"
+  [ "${PW_PROFILE:-}" = pipes ] && { grep -iE -A30 "pipe" "$out/sections.txt" | head -80 > "$out/pipes.txt"; rm -rf "$bin"; echo "---- summary"; cat "$out/summary.txt"; exit 0; }
   ncu -i "$out/pairs.ncu-rep" --page source --csv --print-source sass > "$out/source.csv" 2>&1
   python3 - "$out/source.csv" > "$out/source_top.txt" <<'EOF'
 import csv, sys
