@@ -264,7 +264,7 @@ int main(int argc, char **argv)
         const double ideal = 1 / (1 / info.seconds + 1 / cpu.seconds);
         printf("schedules: gpu alone %.3f s, cpu alone %.3f s (%.1f GCUPS), ideal together %.3f s\n", info.seconds,
                cpu.seconds, (double)cpu.cells / cpu.seconds / 1e9, ideal);
-        printf("  hdss   %.3f s = %.3fx ideal, %.3fx gpu alone; gpu %.1f%% cpu %.1f%% of the cells, spread %.2f%%\n",
+        printf("  hdss   %.3f s = %.3fx ideal, %.3fx gpu alone; gpu %.1f%% cpu %.1f%% of the work, spread %.2f%%\n",
                hdss.seconds, hdss.seconds / ideal, info.seconds / hdss.seconds, 100 * hdss.gpu_share,
                100 * hdss.cpu_share, 100 * hdss.spread);
         printf("  static %.3f s = %.3fx ideal (weights %.3g, %.3g from a training run on %lld records of length 256); "

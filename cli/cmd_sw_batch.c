@@ -104,12 +104,12 @@ int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common)
         if (in->devices_failed) /* the search finished on the other device: say what broke */
             fprintf(stderr, "peerwave: note: %s\n", pw_error_detail());
         for (int g = 0; !common->quiet && in->gpus > 1 && g < in->gpus; g++)
-            fprintf(stderr, "peerwave: GPU %d: %.1f%% of the cells at %.2f GCUPS\n", in->gpu_device[g],
+            fprintf(stderr, "peerwave: GPU %d: %.1f%% of the work at %.2f G/s\n", in->gpu_device[g],
                     100 * in->gpu_device_share[g], in->gpu_device_rate[g] / 1e9);
         if (!common->quiet && args->schedule.schedule != PW_BATCH_ONE)
             fprintf(stderr,
-                    "peerwave: %s: %s %.1f%% of the cells at %.2f GCUPS, %s %.1f%% at %.2f GCUPS; finish spread %.2f%% "
-                    "(--weights %.4g,%.4g makes a static split like this)\n",
+                    "peerwave: %s: %s %.1f%% of the work at %.2f G/s, %s %.1f%% at %.2f G/s; finish spread %.2f%% "
+                    "(work: cells and 31 columns a record; --weights %.4g,%.4g makes a static split like this)\n",
                     args->schedule.schedule == PW_BATCH_HDSS ? "hdss" : "static",
                     in->backend == PW_BACKEND_CUDA ? "gpu" : "cpu group 0", 100 * in->gpu_share, in->gpu_rate / 1e9,
                     in->backend == PW_BACKEND_CUDA ? "cpu" : "cpu group 1", 100 * in->cpu_share, in->cpu_rate / 1e9,

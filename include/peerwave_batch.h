@@ -71,8 +71,10 @@ typedef struct pw_batch_info {
     double seconds;      /* scoring: wall time from the first pair to the last (no reading, no
                             encoding, no end cells of the hits) */
     double total_seconds;/* the whole call */
-    /* HDSS and STATIC: the devices' shares of the cells, their rates (cells/s) and the spread of
-       their finish times over the scoring time (0 for PW_BATCH_ONE) */
+    /* HDSS and STATIC: the devices' shares of the work, their rates (work/s) and the spread of
+       their finish times over the scoring time (0 for PW_BATCH_ONE).  The SW search's work is
+       its cells plus 31 columns a record (the GPU's warp fill, src/batch/sw_batch_drive.c): the
+       scheduler's cost, in which the GPU's rate holds along a queue of mixed lengths. */
     double gpu_share, cpu_share, gpu_rate, cpu_rate, spread;
     /* HDSS and STATIC with GPUs: how many took part, and each one's CUDA device, share and rate
        (gpu_share and gpu_rate are their sums) */
@@ -197,6 +199,9 @@ typedef struct pw_hdss_device {
                           >= 0, 0 = no share; ADAPTIVE ignores it */
     int64_t min_block; /* cells of its first block and the least it asks for (a GPU needs enough
                           work to fill it); 0 = pw_hdss_options.min_block */
+    int64_t first_block; /* cells of its first block when that differs from the least it asks
+                          for (the search: 65536 records fill a GPU, and its queue's first ones
+                          cost the most); 0 = min_block */
 } pw_hdss_device;
 
 /* A clock in seconds; only differences matter.  Tests pass a virtual one.  It is called with the

@@ -28,6 +28,11 @@ typedef struct sim_device {
     double hang_from;      /* blocks fetched from this time on never end (until it breaks); 0: never */
     double per_item;       /* seconds an item costs besides its cells (a GPU warp's fill per record) */
     int64_t min_block;     /* its own minimum block (pw_hdss_device.min_block); 0: the options' */
+    double first_extra;    /* seconds its first block costs besides (a GPU's warm-up) */
+    int64_t first_block;   /* pw_hdss_device.first_block; 0: its minimum block */
+    double slow_from;      /* blocks fetched from this virtual time on take slow_factor times as
+                              long (a CPU group that slowed down as the run went on); 0: never */
+    double slow_factor;
 } sim_device;
 
 typedef struct sim_run {
@@ -38,6 +43,9 @@ typedef struct sim_run {
     pw_hdss_options opt;
     const double *weights; /* STATIC; NULL: none */
     int pass_seconds;      /* the caller times the blocks instead of the scheduler */
+    const int64_t *cells;  /* what the devices' times follow, when the scheduler's costs are
+                              another measure (the search's: cells and a fill a record); NULL:
+                              the costs */
 } sim_run;
 
 typedef struct sim_result {
@@ -72,7 +80,7 @@ static sim_result simulate(const sim_run *run)
     pw_hdss_device devices[MAX_DEV];
     for (int d = 0; d < run->n_dev; d++)
         devices[d] = (pw_hdss_device){run->dev[d].name, run->dev[d].kind, run->weights ? run->weights[d] : 0,
-                                      run->dev[d].min_block};
+                                      run->dev[d].min_block, run->dev[d].first_block};
     pw_hdss_options opt = run->opt;
     opt.clock = virtual_clock;
     virtual_now = 0;
@@ -83,7 +91,7 @@ static sim_result simulate(const sim_run *run)
     }
     int *count = calloc((size_t)run->n + 1, sizeof *count);
     double next[MAX_DEV] = {0}, took[MAX_DEV] = {0};
-    int active[MAX_DEV], busy[MAX_DEV] = {0}, failed[MAX_DEV] = {0};
+    int active[MAX_DEV], busy[MAX_DEV] = {0}, failed[MAX_DEV] = {0}, all_blocks[MAX_DEV] = {0};
     pw_hdss_block block[MAX_DEV];
     for (int d = 0; d < run->n_dev; d++) active[d] = 1;
     for (;;) {
@@ -121,7 +129,9 @@ static sim_result simulate(const sim_run *run)
         }
         r.last_fetch[d] = virtual_now;
         busy[d] = 1;
-        took[d] = block_seconds(&run->dev[d], run->costs, block[d].begin, block[d].end);
+        took[d] = block_seconds(&run->dev[d], run->cells ? run->cells : run->costs, block[d].begin, block[d].end);
+        if (all_blocks[d]++ == 0) took[d] += run->dev[d].first_extra; /* (its first block) */
+        if (run->dev[d].slow_from > 0 && virtual_now >= run->dev[d].slow_from) took[d] *= run->dev[d].slow_factor;
         if (run->dev[d].hang_from > 0 && virtual_now >= run->dev[d].hang_from) took[d] = INFINITY;
         next[d] = virtual_now + took[d];
     }
@@ -178,10 +188,10 @@ static int64_t *few_long_costs(int64_t n, int count)
 
 /* One GPU 20x a CPU group (1 ms launch per block), three CPU groups (one smaller). */
 static const sim_device machine[] = {
-    {"gpu", PW_HDSS_GPU, 1e-3, 2e9, 0, 0, 0, 0, 0, 0},
-    {"cpu-a", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 0, 0},
-    {"cpu-b", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 0, 0},
-    {"cpu-c", PW_HDSS_CPU, 5e-5, 0.8e8, 0, 0, 0, 0, 0, 0},
+    {"gpu", PW_HDSS_GPU, 1e-3, 2e9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"cpu-a", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"cpu-b", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {"cpu-c", PW_HDSS_CPU, 5e-5, 0.8e8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 };
 enum { MACHINE = 4 };
 
@@ -189,8 +199,8 @@ enum { MACHINE = 4 };
  * slower than the GPU alone (the same scheduler told to use the GPU only). */
 static void check_balance(const char *what, const int64_t *costs, int64_t n, int pass_seconds)
 {
-    sim_result all = simulate(&(sim_run){machine, MACHINE, costs, n, {0}, NULL, pass_seconds});
-    sim_result gpu = simulate(&(sim_run){machine, MACHINE, costs, n, {.kinds = PW_HDSS_GPU}, NULL, 0});
+    sim_result all = simulate(&(sim_run){machine, MACHINE, costs, n, {0}, NULL, pass_seconds, NULL});
+    sim_result gpu = simulate(&(sim_run){machine, MACHINE, costs, n, {.kinds = PW_HDSS_GPU}, NULL, 0, NULL});
     double ideal = ideal_time(machine, MACHINE, costs, n);
     printf("%-12s makespan %.4f s, ideal %.4f s (x%.3f), spread %.2f%%, GPU only %.4f s; blocks",
            what, all.report.makespan, ideal, all.report.makespan / ideal, 100 * all.report.spread,
@@ -228,11 +238,11 @@ static void test_balance(void)
  * end, as the end-game gives it nothing once its minimum block would end after the GPU's. */
 static void test_slow_device(void)
 {
-    sim_device dev[2] = {machine[0], {"slow", PW_HDSS_CPU, 5e-5, 1e6, 0, 0, 0, 0, 0, 0}};
+    sim_device dev[2] = {machine[0], {"slow", PW_HDSS_CPU, 5e-5, 1e6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
     int64_t n = 20000;
     int64_t *c = uniform_costs(n, 150000, 310000);
-    sim_result all = simulate(&(sim_run){dev, 2, c, n, {0}, NULL, 0});
-    sim_result gpu = simulate(&(sim_run){dev, 2, c, n, {.kinds = PW_HDSS_GPU}, NULL, 0});
+    sim_result all = simulate(&(sim_run){dev, 2, c, n, {0}, NULL, 0, NULL});
+    sim_result gpu = simulate(&(sim_run){dev, 2, c, n, {.kinds = PW_HDSS_GPU}, NULL, 0, NULL});
     double ideal = ideal_time(dev, 2, c, n);
     printf("slow cpu     makespan %.4f s, ideal %.4f s, GPU only %.4f s; the slow one did %" PRId64 " items\n",
            all.report.makespan, ideal, gpu.report.makespan, all.dev[1].items);
@@ -247,7 +257,7 @@ static void test_cpu_only(void)
 {
     int64_t n = 4000;
     int64_t *c = uniform_costs(n, 20000, 60000);
-    sim_result r = simulate(&(sim_run){machine, MACHINE, c, n, {.kinds = PW_HDSS_CPU}, NULL, 0});
+    sim_result r = simulate(&(sim_run){machine, MACHINE, c, n, {.kinds = PW_HDSS_CPU}, NULL, 0, NULL});
     double ideal = ideal_time(machine + 1, MACHINE - 1, c, n);
     printf("cpu only     makespan %.4f s, ideal %.4f s, spread %.2f%%\n", r.report.makespan, ideal,
            100 * r.report.spread);
@@ -267,17 +277,17 @@ static void test_rates_that_depend_on_length(void)
     dev[0].long_item = 1000000, dev[0].long_rate = dev[0].rate / 5;
     int64_t n = 20000;
     int64_t *train = uniform_costs(n, 150000, 250000);
-    sim_result t = simulate(&(sim_run){dev, MACHINE, train, n, {0}, NULL, 0});
+    sim_result t = simulate(&(sim_run){dev, MACHINE, train, n, {0}, NULL, 0, NULL});
     double weights[MACHINE];
     for (int d = 0; d < MACHINE; d++) weights[d] = t.dev[d].rate;
 
     int64_t *batch = uniform_costs(n, 150000, 250000);
     for (int64_t i = 0; i < n; i++)
         if (test_rand() % 10 == 0) batch[i] = test_range(1500000, 2500000);
-    sim_result hdss = simulate(&(sim_run){dev, MACHINE, batch, n, {0}, NULL, 0});
-    sim_result fixed = simulate(&(sim_run){dev, MACHINE, batch, n, {.mode = PW_HDSS_STATIC}, weights, 0});
+    sim_result hdss = simulate(&(sim_run){dev, MACHINE, batch, n, {0}, NULL, 0, NULL});
+    sim_result fixed = simulate(&(sim_run){dev, MACHINE, batch, n, {.mode = PW_HDSS_STATIC}, weights, 0, NULL});
     sim_result rounds =
-        simulate(&(sim_run){dev, MACHINE, batch, n, {.mode = PW_HDSS_STATIC, .static_rounds = 4}, weights, 0});
+        simulate(&(sim_run){dev, MACHINE, batch, n, {.mode = PW_HDSS_STATIC, .static_rounds = 4}, weights, 0, NULL});
     double gain = fixed.report.makespan / hdss.report.makespan;
     printf("length rates HDSS %.4f s (spread %.2f%%), STATIC %.4f s, STATIC x4 %.4f s: HDSS %.2fx faster\n",
            hdss.report.makespan, 100 * hdss.report.spread, fixed.report.makespan, rounds.report.makespan, gain);
@@ -301,13 +311,13 @@ static int by_decreasing(const void *a, const void *b)
  * CPU's hardly changes.  One CPU group at 5% of the GPU, as on the H100's host. */
 static void test_sorted_search(void)
 {
-    const sim_device dev[2] = {{"gpu", PW_HDSS_GPU, 1e-3, 2e9, 0, 0, 0, 0, 20000 / 2e9, 0},
-                               {"cpu", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 1000 / 1e8, 0}};
+    const sim_device dev[2] = {{"gpu", PW_HDSS_GPU, 1e-3, 2e9, 0, 0, 0, 0, 20000 / 2e9, 0, 0, 0, 0, 0},
+                               {"cpu", PW_HDSS_CPU, 5e-5, 1e8, 0, 0, 0, 0, 1000 / 1e8, 0, 0, 0, 0, 0}};
     int64_t n = 20000;
     int64_t *c = lognormal_costs(n, 140000);
     qsort(c, (size_t)n, sizeof *c, by_decreasing);
-    sim_result all = simulate(&(sim_run){dev, 2, c, n, {0}, NULL, 0});
-    sim_result gpu = simulate(&(sim_run){dev, 2, c, n, {.kinds = PW_HDSS_GPU}, NULL, 0});
+    sim_result all = simulate(&(sim_run){dev, 2, c, n, {0}, NULL, 0, NULL});
+    sim_result gpu = simulate(&(sim_run){dev, 2, c, n, {.kinds = PW_HDSS_GPU}, NULL, 0, NULL});
     double ideal = ideal_time(dev, 2, c, n);
     printf("sorted search makespan %.4f s, ideal %.4f s (x%.3f), spread %.2f%%, GPU only %.4f s; cpu %.1f%% of the "
            "cells, finishes gpu %.4f cpu %.4f\n",
@@ -331,10 +341,10 @@ static void test_search_as_driven(void)
     qsort(c, (size_t)n, sizeof *c, by_decreasing);
     int64_t total = 0, fill = 0;
     for (int64_t i = 0; i < n; i++) total += c[i], fill += i < 2048 ? c[i] : 0;
-    sim_device dev[2] = {{"gpu", PW_HDSS_GPU, 0.02, 2e9, 0, 0, 0, 0, 0, fill < total / 8 ? fill : total / 8},
-                         {"cpu", PW_HDSS_CPU, 5e-5, 7.2e7, 0, 0, 0, 0, 0, 0}};
-    sim_result all = simulate(&(sim_run){dev, 2, c, n, {.min_block = 25000}, NULL, 0});
-    sim_result gpu = simulate(&(sim_run){dev, 2, c, n, {.kinds = PW_HDSS_GPU, .min_block = 25000}, NULL, 0});
+    sim_device dev[2] = {{"gpu", PW_HDSS_GPU, 0.02, 2e9, 0, 0, 0, 0, 0, fill < total / 8 ? fill : total / 8, 0, 0, 0, 0},
+                         {"cpu", PW_HDSS_CPU, 5e-5, 7.2e7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+    sim_result all = simulate(&(sim_run){dev, 2, c, n, {.min_block = 25000}, NULL, 0, NULL});
+    sim_result gpu = simulate(&(sim_run){dev, 2, c, n, {.kinds = PW_HDSS_GPU, .min_block = 25000}, NULL, 0, NULL});
     double ideal = ideal_time(dev, 2, c, n);
     printf("as driven    makespan %.4f s, ideal %.4f s (x%.3f), spread %.2f%%, GPU only %.4f s; cpu %.1f%% of the "
            "cells, finishes gpu %.4f cpu %.4f, gpu blocks %" PRId64 "\n",
@@ -348,6 +358,53 @@ static void test_search_as_driven(void)
     free(c);
 }
 
+/* The search as an H200 run traced it (PEERWAVE_DEBUG_HDSS, 2026-11-29: 10^6 records mix, five
+ * queries, costs in cells then; HDSS 1.290 s against the GPU alone's 1.235, spread 8.6%): the
+ * GPU's time is cells / 3.2e12 plus a fixed time a record (a warp's fill: a third of its time
+ * here), so in cells its rate fell along the sorted queue; its first block carried ~30 ms of
+ * warm-up, which its fit read as 52 ms of fixed cost a block; the CPU group ran its blocks
+ * fetched in the first 0.14 s at 2.9e11 cells/s and later ones at 1.2e11 (slow_from), with 18 ms
+ * a block, and took 0.6 s of work at its first rate while the GPU's first block ran.  The GPU
+ * alone 1.2 s, the CPU group alone 26 s.  HDSS is checked with the costs sw_batch_drive.c now
+ * gives it (cells plus each record's fill, HDSS_RECORD_FILL): the GPU's rate in them holds, the
+ * CPU's does not (it pays no fill), and the plan must still end both together.  (Before the
+ * scheduler's changes of 2026-11-29 this simulation ended the devices 15-27% apart.) */
+static void test_search_as_measured(void)
+{
+    int64_t n = 31250;
+    int64_t *cells = lognormal_costs(n, 140000);
+    qsort(cells, (size_t)n, sizeof *cells, by_decreasing);
+    double total = 0;
+    for (int64_t i = 0; i < n; i++) total += (double)cells[i];
+    const double gpu_rate = total / 0.85, gpu_per_item = 0.35 / (double)n;
+    /* the scheduler's costs: an item's cells and its fill, in cells at the GPU's rate */
+    const int64_t fill_cells = (int64_t)(gpu_per_item * gpu_rate);
+    int64_t *costs = malloc(sizeof *costs * (size_t)n), front = 0, back = 0, cost_total = 0;
+    for (int64_t i = 0; i < n; i++) costs[i] = cells[i] + fill_cells, cost_total += costs[i];
+    for (int64_t i = 0; i < 2048; i++) front += costs[i], back += costs[n - 1 - i];
+    const int64_t most = cost_total / 8;
+    /* (as the driver: the GPU's first block 2048 items from the front, its least 2048 at the end) */
+    sim_device dev[2] = {{"gpu", PW_HDSS_GPU, 0.002, gpu_rate, 0, 0, 0, 0, gpu_per_item, back < most ? back : most,
+                          0.03, front < most ? front : most, 0, 0},
+                         {"cpu", PW_HDSS_CPU, 0.018, 2.4 * total / 26, 0, 0, 0, 0, 0, 0, 0, 0, 0.07, 2.4}};
+    sim_result all = simulate(&(sim_run){dev, 2, costs, n, {.min_block = 25000}, NULL, 0, cells});
+    sim_result gpu = simulate(&(sim_run){dev, 2, costs, n, {.kinds = PW_HDSS_GPU, .min_block = 25000}, NULL, 0, cells});
+    /* (the ideal from each device's time alone on everything: the GPU's rate in cells differs
+     * along the queue; the CPU's is its slow one) */
+    const double ideal = 1 / (1 / block_seconds(&dev[0], cells, 0, n) + 1 / (2.4 * block_seconds(&dev[1], cells, 0, n)));
+    printf("as measured  makespan %.4f s, ideal %.4f s (x%.3f), spread %.2f%%, GPU only %.4f s; cpu %.1f%% of the "
+           "work, finishes gpu %.4f cpu %.4f, blocks gpu %" PRId64 " cpu %" PRId64 "\n",
+           all.report.makespan, ideal, all.report.makespan / ideal, 100 * all.report.spread, gpu.report.makespan,
+           100 * all.dev[1].share, all.dev[0].finish, all.dev[1].finish, all.dev[0].blocks, all.dev[1].blocks);
+    CHECK(all.exact, "as measured: items not done exactly once");
+    CHECK(all.report.makespan <= 1.10 * ideal && all.report.makespan <= gpu.report.makespan &&
+              all.report.spread <= 0.02,
+          "as measured: %.4f s, ideal %.4f, GPU alone %.4f, spread %.2f%%", all.report.makespan, ideal,
+          gpu.report.makespan, 100 * all.report.spread);
+    free(costs);
+    free(cells);
+}
+
 /* A device breaks mid-block: its block is redone by the others, every item once. */
 static void check_failure(const char *what, int device, double when, pw_hdss_mode mode)
 {
@@ -357,9 +414,9 @@ static void check_failure(const char *what, int device, double when, pw_hdss_mod
     memcpy(dev, machine, sizeof dev);
     double weights[MACHINE];
     for (int d = 0; d < MACHINE; d++) weights[d] = machine[d].rate;
-    sim_result plain = simulate(&(sim_run){dev, MACHINE, c, n, {.mode = mode}, weights, 0});
+    sim_result plain = simulate(&(sim_run){dev, MACHINE, c, n, {.mode = mode}, weights, 0, NULL});
     dev[device].fail_at = when * plain.report.makespan;
-    sim_result r = simulate(&(sim_run){dev, MACHINE, c, n, {.mode = mode}, weights, 0});
+    sim_result r = simulate(&(sim_run){dev, MACHINE, c, n, {.mode = mode}, weights, 0, NULL});
     printf("%-12s %s fails at %.4f s: makespan %.4f s (%.4f without), %" PRId64 " items redone, %d restarts\n",
            what, dev[device].name, dev[device].fail_at, r.report.makespan, plain.report.makespan, r.redone,
            r.restarts);
@@ -378,10 +435,10 @@ static void test_failure_after_others_stopped(void)
     int64_t *c = uniform_costs(n, 150000, 310000);
     sim_device dev[MACHINE];
     memcpy(dev, machine, sizeof dev);
-    sim_result plain = simulate(&(sim_run){dev, MACHINE, c, n, {0}, NULL, 0});
+    sim_result plain = simulate(&(sim_run){dev, MACHINE, c, n, {0}, NULL, 0, NULL});
     dev[0].hang_from = plain.last_fetch[0];
     dev[0].fail_at = plain.report.makespan + 1;
-    sim_result r = simulate(&(sim_run){dev, MACHINE, c, n, {0}, NULL, 0});
+    sim_result r = simulate(&(sim_run){dev, MACHINE, c, n, {0}, NULL, 0, NULL});
     int stopped_before = 1;
     for (int d = 1; d < MACHINE; d++) stopped_before &= r.stopped_at[d] < dev[0].fail_at;
     printf("%-12s gpu hangs at %.4f s, fails at %.4f s: makespan %.4f s, %" PRId64 " items redone, %d restart\n",
@@ -403,7 +460,7 @@ static void test_failures(void)
 
 static void test_bad_arguments(void)
 {
-    pw_hdss_device dev[2] = {{"g", PW_HDSS_GPU, 1, 0}, {NULL, PW_HDSS_CPU, 1, 0}};
+    pw_hdss_device dev[2] = {{"g", PW_HDSS_GPU, 1, 0, 0}, {NULL, PW_HDSS_CPU, 1, 0, 0}};
     int64_t costs[3] = {1, 2, 3};
     pw_hdss *h = (pw_hdss *)1;
     CHECK(pw_hdss_create(dev, 2, costs, 3, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "NULL out");
@@ -430,16 +487,16 @@ static void test_bad_arguments(void)
     pw_hdss_options_init(&o);
     o.kinds = 8;
     CHECK(pw_hdss_create(dev, 2, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "kinds");
-    pw_hdss_device gpus[1] = {{"g", PW_HDSS_GPU, 1, 0}};
+    pw_hdss_device gpus[1] = {{"g", PW_HDSS_GPU, 1, 0, 0}};
     o.kinds = PW_HDSS_CPU;
     CHECK(pw_hdss_create(gpus, 1, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "no device of the kind");
-    pw_hdss_device odd[1] = {{"x", (pw_hdss_kind)5, 1, 0}}, nan_weight[1] = {{"x", PW_HDSS_CPU, NAN, 0}};
+    pw_hdss_device odd[1] = {{"x", (pw_hdss_kind)5, 1, 0, 0}}, nan_weight[1] = {{"x", PW_HDSS_CPU, NAN, 0, 0}};
     CHECK(pw_hdss_create(odd, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "kind");
     CHECK(pw_hdss_create(nan_weight, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "weight NaN");
-    pw_hdss_device negative_min[1] = {{"x", PW_HDSS_CPU, 1, -1}};
+    pw_hdss_device negative_min[1] = {{"x", PW_HDSS_CPU, 1, -1, 0}};
     CHECK(pw_hdss_create(negative_min, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "device min_block negative");
     /* a device's own minimum block: its first block holds at least that many cells */
-    pw_hdss_device own_min[2] = {{"g", PW_HDSS_GPU, 0, 5}, {"c", PW_HDSS_CPU, 0, 0}};
+    pw_hdss_device own_min[2] = {{"g", PW_HDSS_GPU, 0, 5, 0}, {"c", PW_HDSS_CPU, 0, 0, 0}};
     int64_t ones[100];
     for (int i = 0; i < 100; i++) ones[i] = 1;
     pw_hdss_options small;
@@ -451,7 +508,17 @@ static void test_bad_arguments(void)
               pw_hdss_fetch(hm, 1, &cb) == PW_OK && gb.cells >= 5 && cb.cells >= 1 && cb.cells < 5,
           "per-device min_block: gpu %lld cells, cpu %lld", (long long)gb.cells, (long long)cb.cells);
     pw_hdss_destroy(hm);
-    pw_hdss_device unweighted[2] = {{"g", PW_HDSS_GPU, 0, 0}, {"c", PW_HDSS_CPU, 0, 0}};
+    /* ... and its own first block, when larger: the first block that, later ones down to the minimum */
+    pw_hdss_device own_first[1] = {{"g", PW_HDSS_GPU, 0, 5, 20}};
+    pw_hdss_block b1, b2;
+    CHECK(pw_hdss_create(own_first, 1, ones, 100, &small, &hm) == PW_OK && pw_hdss_fetch(hm, 0, &b1) == PW_OK &&
+              pw_hdss_done(hm, 0, 0.001) == PW_OK && pw_hdss_fetch(hm, 0, &b2) == PW_OK && b1.cells == 20 &&
+              b2.cells >= 5,
+          "per-device first_block: first %lld cells, second %lld", (long long)b1.cells, (long long)b2.cells);
+    pw_hdss_destroy(hm);
+    pw_hdss_device negative_first[1] = {{"x", PW_HDSS_CPU, 1, 0, -1}};
+    CHECK(pw_hdss_create(negative_first, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "device first_block negative");
+    pw_hdss_device unweighted[2] = {{"g", PW_HDSS_GPU, 0, 0, 0}, {"c", PW_HDSS_CPU, 0, 0, 0}};
     pw_hdss_options_init(&o);
     o.mode = PW_HDSS_STATIC;
     CHECK(pw_hdss_create(unweighted, 2, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "STATIC without weights");
@@ -526,7 +593,7 @@ static void check_threads(int fail_after)
     int64_t *costs = uniform_costs(N, 1, 400);
     static atomic_int count[N];
     for (int i = 0; i < N; i++) atomic_init(&count[i], 0);
-    pw_hdss_device dev[T] = {{"gpu", PW_HDSS_GPU, 0, 0}, {"cpu-a", PW_HDSS_CPU, 0, 0}, {"cpu-b", PW_HDSS_CPU, 0, 0}};
+    pw_hdss_device dev[T] = {{"gpu", PW_HDSS_GPU, 0, 0, 0}, {"cpu-a", PW_HDSS_CPU, 0, 0, 0}, {"cpu-b", PW_HDSS_CPU, 0, 0, 0}};
     pw_hdss_options o;
     pw_hdss_options_init(&o);
     o.min_block = 64;
@@ -562,6 +629,7 @@ int main(void)
     test_rates_that_depend_on_length();
     test_sorted_search();
     test_search_as_driven();
+    test_search_as_measured();
     test_failures();
     check_threads(0);
     check_threads(3);

@@ -15,6 +15,15 @@
 #endif
 
 #define HDSS_ITEM_RECORDS 32 /* records an HDSS item: a whole CPU group on every vector set */
+/* An item's cost for HDSS: its records' letters plus HDSS_RECORD_FILL a record, times the query
+ * letters.  The GPU takes a record through a warp in letters + 31 steps a query segment
+ * (batch_sw_proc.cuh), so this is the GPU's work.  Costed in cells alone, its rate fell along the
+ * queue (sorted longest first): an H200 trace (2026-11-29) fits 3.2e12 cells/s plus 107 ns a
+ * record (37 columns of the five queries' 9091 letters), 3.0e12 cells/s on 620-letter records and
+ * 2.3e12 on 90-letter ones; the scheduler planned the last blocks with the front's rate and the
+ * GPU ended late.  (The CPU engine pays little a record: its rate per cost rises a little towards
+ * the short records instead, which only makes it end a little early.) */
+#define HDSS_RECORD_FILL 31
 
 typedef struct engines {
     sw_batch_cpu *cpu;
@@ -130,7 +139,8 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
         dev[0] = (pw_hdss_device){"cpu0", PW_HDSS_CPU, job->batch->gpu_weight, 0};
         dev[1] = (pw_hdss_device){"cpu1", PW_HDSS_CPU, job->batch->cpu_weight, 0};
     }
-    /* items of HDSS_ITEM_RECORDS sorted records, costed in cells against every query */
+    /* items of HDSS_ITEM_RECORDS sorted records, costed in cells against every query and each
+     * record's fill (HDSS_RECORD_FILL) */
     int64_t query_letters = 0;
     for (int64_t q = 0; q < job->nq; q++) query_letters += job->queries[q].n;
     const int64_t n_items = (db->count + HDSS_ITEM_RECORDS - 1) / HDSS_ITEM_RECORDS;
@@ -138,18 +148,25 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
     if (!costs) return PW_ERR_OUT_OF_MEMORY;
     for (int64_t k = 0; k < n_items; k++) {
         const int64_t end = (k + 1) * HDSS_ITEM_RECORDS < db->count ? (k + 1) * HDSS_ITEM_RECORDS : db->count;
-        if (__builtin_mul_overflow(db->at[end] - db->at[k * HDSS_ITEM_RECORDS], query_letters, &costs[k]))
+        const int64_t begin = k * HDSS_ITEM_RECORDS;
+        const int64_t columns = db->at[end] - db->at[begin] + HDSS_RECORD_FILL * (end - begin);
+        if (__builtin_mul_overflow(columns, query_letters, &costs[k]))
             costs[k] = INT64_MAX / n_items; /* beyond any real run; the scheduler checks the sum */
     }
     /* a GPU block fills the GPU: at least 2048 items (65536 records, some waves of warps on a
      * large GPU), at most an eighth of the work shared by the GPUs (a small search still gives
-     * every device its part) */
+     * every device its part).  The queue is sorted longest first: 2048 items cost the most at its
+     * front (the first block) and the least at its end (the least a later block asks for: with
+     * the front's cost the GPU's last block was a fifth of the run, and the end-game could not
+     * end the devices together). */
     if (n_gpu) {
         const int64_t k = n_items < 2048 ? n_items : 2048;
-        int64_t fill = 0, total = 0;
-        for (int64_t i = 0; i < n_items; i++) total += costs[i], fill += i < k ? costs[i] : 0;
+        int64_t front = 0, back = 0, total = 0;
+        for (int64_t i = 0; i < n_items; i++)
+            total += costs[i], front += i < k ? costs[i] : 0, back += i >= n_items - k ? costs[i] : 0;
         const int64_t most = total / 8 / n_gpu;
-        for (int g = 0; g < n_gpu; g++) dev[g].min_block = fill < most ? fill : most;
+        for (int g = 0; g < n_gpu; g++)
+            dev[g].first_block = front < most ? front : most, dev[g].min_block = back < most ? back : most;
     }
     pw_hdss_options ho;
     pw_hdss_options_init(&ho);
