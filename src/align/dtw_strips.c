@@ -163,9 +163,7 @@ static pw_status forward_gpu(const path_job *job, const pw_options *options, row
     *done = 0;
 #ifdef PW_HAVE_CUDA
     const int64_t n = job->n, m = job->m;
-    pw_options o;
-    if (options) o = *options;
-    else pw_options_init(&o);
+    pw_options o = pw_options_or_defaults(options);
     o.backend = PW_BACKEND_CUDA;
     o.progress = NULL;
     o.trace = NULL;

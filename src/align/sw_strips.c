@@ -171,9 +171,7 @@ static pw_status forward_gpu(const pw_mm_job *job, const pw_options *options, sw
 {
     *done = 0;
 #ifdef PW_HAVE_CUDA
-    pw_options o;
-    if (options) o = *options;
-    else pw_options_init(&o);
+    pw_options o = pw_options_or_defaults(options);
     o.backend = PW_BACKEND_CUDA;
     o.trace = NULL;
     pw_plan plan;

@@ -98,9 +98,7 @@ static pw_status setup(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
     info->lane_bits = 64;
     w->gpu = NULL;
     /* the GPU when asked for, or (AUTO) when there is one: both sets uploaded once */
-    pw_options caller;
-    if (options) caller = *options;
-    else pw_options_init(&caller);
+    pw_options caller = pw_options_or_defaults(options);
     pw_backend backend = PW_BACKEND_CPU;
     if ((st = pw_backend_resolve(&caller, &backend)) != PW_OK) return st;
 #ifdef PW_HAVE_CUDA

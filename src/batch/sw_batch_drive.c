@@ -128,16 +128,16 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
         for (int g = 0; g < n_gpu; g++) {
             w[g].gpu = 1, w[g].session = g;
             snprintf(names[g], sizeof names[g], n_gpu > 1 ? "gpu%d" : "gpu", e->gpu_device[g]);
-            dev[g] = (pw_hdss_device){names[g], PW_HDSS_GPU, job->batch->gpu_weight, 0};
+            dev[g] = (pw_hdss_device){names[g], PW_HDSS_GPU, job->batch->gpu_weight, 0, 0};
         }
         /* a core drives each GPU */
         w[n_gpu].threads = job->threads > n_gpu ? job->threads - n_gpu : 1;
-        dev[n_gpu] = (pw_hdss_device){"cpu", PW_HDSS_CPU, job->batch->cpu_weight, 0};
+        dev[n_gpu] = (pw_hdss_device){"cpu", PW_HDSS_CPU, job->batch->cpu_weight, 0, 0};
     } else {
         w[0].threads = job->threads / 2 > 0 ? job->threads / 2 : 1;
         w[1].threads = job->threads - w[0].threads > 0 ? job->threads - w[0].threads : 1;
-        dev[0] = (pw_hdss_device){"cpu0", PW_HDSS_CPU, job->batch->gpu_weight, 0};
-        dev[1] = (pw_hdss_device){"cpu1", PW_HDSS_CPU, job->batch->cpu_weight, 0};
+        dev[0] = (pw_hdss_device){"cpu0", PW_HDSS_CPU, job->batch->gpu_weight, 0, 0};
+        dev[1] = (pw_hdss_device){"cpu1", PW_HDSS_CPU, job->batch->cpu_weight, 0, 0};
     }
     /* items of HDSS_ITEM_RECORDS sorted records, costed in cells against every query and each
      * record's fill (HDSS_RECORD_FILL) */

@@ -82,9 +82,7 @@ void pw_width_info_copy(const pw_run_info *from, pw_run_info *to)
 pw_status pw_run_with_width(const char *app, const pw_options *options, int cuda_tile_h, pw_corner_fn run, void *ctx,
                             int64_t rows, int64_t cols, pw_run_info *info)
 {
-    pw_options o;
-    if (options) o = *options;
-    else pw_options_init(&o);
+    pw_options o = pw_options_or_defaults(options);
     pw_run_info w;
     pw_status st = pw_choose_width(app, &o, cuda_tile_h, run, ctx, rows, cols, &w);
     if (st != PW_OK) return st;

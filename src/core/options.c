@@ -54,6 +54,14 @@ void pw_options_init(pw_options *options)
     options->sw_prune = 0;
 }
 
+pw_options pw_options_or_defaults(const pw_options *options)
+{
+    pw_options o;
+    if (options) o = *options;
+    else pw_options_init(&o);
+    return o;
+}
+
 int pw_cpu_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);

@@ -54,6 +54,9 @@ pw_status pw_plan_make(const pw_options *options, int64_t rows, int64_t cols, in
 pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols, int skew, int cuda_tile_h,
                            pw_plan *plan);
 
+/* *options, or the defaults where options is NULL: a copy the caller may change. */
+pw_options pw_options_or_defaults(const pw_options *options);
+
 /* Validate an options struct without a problem (used by pw_plan_make). */
 pw_status pw_options_check(const pw_options *options);
 

@@ -338,9 +338,7 @@ static pw_status dist_run(pw_comm *comm, const pw_problem *p, const pw_options *
         pw_set_error_detail("a user recurrence's callbacks are host code: its bands run on the CPU");
         local = PW_ERR_UNSUPPORTED;
     }
-    pw_options cpu;
-    if (options) cpu = *options;
-    else pw_options_init(&cpu);
+    pw_options cpu = pw_options_or_defaults(options);
     cpu.backend = PW_BACKEND_CPU;
     run_args x = {p, 0, 0, {0}};
     if (local == PW_OK) local = pw_dist_split(comm, comm->rank, p->cols, &x.col0, &x.cols);
@@ -406,9 +404,7 @@ pw_status dist_run_user_band(pw_comm *comm, pw_status local, const pw_options *o
     if (local == PW_OK && (rows < 1 || cols < 1 || sweeps < 0)) local = PW_ERR_INVALID_SIZE;
     if (local == PW_OK) local = pw_dist_split(comm, comm->rank, cols, &u.col0, &u.cols);
     dist_signature sig = {{8, rows, cols, sweeps, word}};
-    pw_options cpu;
-    if (options) cpu = *options;
-    else pw_options_init(&cpu);
+    pw_options cpu = pw_options_or_defaults(options);
     cpu.backend = PW_BACKEND_CPU;
     double mine = 0, *all = pw_comm_results(comm);
     st = run_band(comm, local, &sig, &cpu, local == PW_OK ? rows : 1, sweeps, u.col0, u.cols, cols > 0 ? cols : 1, 1, NULL,

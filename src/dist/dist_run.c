@@ -77,9 +77,7 @@ pw_status pw_comm_measure_weight(pw_comm *comm, const pw_options *options, doubl
     if (!comm) return PW_ERR_NULL_ARGUMENT;
     /* a short SW run on this rank's engine: its rate is the rank's weight (every app's bands cost
      * about the same per cell relative to the others') */
-    pw_options o;
-    if (options) o = *options;
-    else pw_options_init(&o);
+    pw_options o = pw_options_or_defaults(options);
     pw_backend backend = PW_BACKEND_CPU;
     pw_status st = pw_backend_resolve(&o, &backend);
     const int64_t n = backend == PW_BACKEND_CUDA ? 16384 : 2048;

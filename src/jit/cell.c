@@ -273,9 +273,7 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
         if (st != PW_OK) return st;
         job.pipelined = pipelinable(d) && job.skew == 0;
     }
-    pw_options opt;
-    if (options) opt = *options;
-    else pw_options_init(&opt);
+    pw_options opt = pw_options_or_defaults(options);
     if (comm) { /* a band of a distributed run: the linear form on the CPU engines (pw_dist_run) */
         if ((d->form != PW_CELL_LINEAR && d->form != PW_CELL_STENCIL) || opt.backend == PW_BACKEND_CUDA) {
             pw_set_error_detail("a user cell over several ranks runs the linear and stencil forms on the CPU engines "

@@ -171,9 +171,7 @@ pw_status pw_bfs(const pw_graph *graph, int64_t source, pw_bfs_engine engine, co
     pw_status st = check_graph(graph, source, level);
     if (st != PW_OK) return st;
     if ((unsigned)engine > PW_BFS_LEVELS) return PW_ERR_INVALID_ARGUMENT;
-    pw_options o;
-    if (options) o = *options;
-    else pw_options_init(&o);
+    pw_options o = pw_options_or_defaults(options);
     if ((st = pw_options_check(&o)) != PW_OK) return st;
     pw_bfs_info local;
     if (!info) info = &local;

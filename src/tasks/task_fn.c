@@ -143,9 +143,7 @@ pw_status pw_tasks_run_fn(const pw_task_graph *g, pw_task_fn *fn, const pw_task_
     if ((unsigned)queues > PW_TASKS_CENTRAL) return PW_ERR_INVALID_ARGUMENT;
     pw_status st = check_data(data);
     if (st != PW_OK) return st;
-    pw_options o;
-    if (options) o = *options;
-    else pw_options_init(&o);
+    pw_options o = pw_options_or_defaults(options);
     if ((st = pw_options_check(&o)) != PW_OK) return st;
     /* the graph's counters against its successors, and no cycle: before any compiling */
     pw_task_graph checked = *g;
