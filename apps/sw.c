@@ -6,6 +6,7 @@
 #include "band_apps.h"
 #include "checks.h"
 #include "../src/core/auto_width.h"
+#include "../src/core/best_cell.h"
 #include "sw_gpus.h"
 #include "../src/cuda/kernel_desc.h"
 #include "../src/core/exec.h"
@@ -25,12 +26,7 @@ typedef struct sw_best {
     int64_t i, j;
 } sw_best;
 
-static int sw_better(sw_best a, sw_best b)
-{
-    if (a.score != b.score) return a.score > b.score;
-    if (a.i != b.i) return a.i < b.i;
-    return a.j < b.j;
-}
+static int sw_better(sw_best a, sw_best b) { return pw_best_cell_better(a.score, a.i, a.j, b.score, b.i, b.j); }
 
 typedef struct sw_ctx {
     pw_sw_cell *bus, *left, *diag;

@@ -12,6 +12,7 @@
 #include "device/sw_warp_rows_proc.cuh"
 #include "device_buffer.cuh"
 #include "launch.h"
+#include "../core/best_cell.h"
 #include "../core/monitor.h"
 
 /* The kernels of one R (rows a thread): 12 for the score (the sweep: ahead of 8, 16 and 20 on the
@@ -225,7 +226,7 @@ static inline pw_status swr_gpu_best(swr_gpu &g, int64_t warps, int32_t *bs, int
     const pw_status st = g.warp_best.download(bests, (size_t)warps);
     for (int64_t w = 0; st == PW_OK && w < warps; w++) {
         const int4 b = bests[w];
-        if (b.x > *bs || (b.x == *bs && b.x > 0 && (b.y < *bi || (b.y == *bi && b.z < *bj)))) *bs = b.x, *bi = b.y, *bj = b.z;
+        if (b.x > 0 && pw_best_cell_better(b.x, b.y, b.z, *bs, *bi, *bj)) *bs = b.x, *bi = b.y, *bj = b.z;
     }
     free(bests);
     return st;

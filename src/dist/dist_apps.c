@@ -12,6 +12,7 @@
 #include "dist_turns.h"
 #include "../core/alloc.h"
 #include "../core/auto_width.h"
+#include "../core/best_cell.h"
 #include "../core/image.h"
 #include "../core/plan.h"
 #include "../core/status_detail.h"
@@ -176,9 +177,7 @@ static pw_status sw_band_run(void *p, const pw_options *o, const pw_band *band, 
 /* The best of the bands' best cells by pw_sw's tie rule: the smallest end_a, then end_b. */
 static int sw_share_better(const sw_share *a, const sw_share *b)
 {
-    if (a->score != b->score) return a->score > b->score;
-    if (a->end_a != b->end_a) return a->end_a < b->end_a;
-    return a->end_b < b->end_b;
+    return pw_best_cell_better(a->score, a->end_a, a->end_b, b->score, b->end_a, b->end_b);
 }
 
 pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "peerwave_dist.h"
+#include "../core/best_cell.h"
 #include "../core/exec.h"
 #include "../core/halo_band.h"
 #include "../dist/dist_run.h" /* dist_run_signed */
@@ -68,7 +69,7 @@ static pw_status best_of_ranks(pw_cell *cell, pw_comm *comm, pw_cell_result *res
             memcpy(a + f->offset, all[k].key, key_bytes);
             memcpy(b + f->offset, best->key, key_bytes);
             const int more = cell->host.greater(a, b), same = !more && !cell->host.greater(b, a);
-            if (!more && !(same && (all[k].i < best->i || (all[k].i == best->i && all[k].j < best->j)))) continue;
+            if (!more && !(same && pw_best_cell_tie_first(all[k].i, all[k].j, best->i, best->j))) continue;
         }
         best = &all[k];
     }
