@@ -28,7 +28,7 @@ for v in ${PW_AB_VARIANTS:-B=.bench-data/variants/v89087f9}; do
   src=$header; [ -d "$header" ] || src=.
   mkdir -p "$bin/$name.src/bench" "$bin/$name.src/src/cuda/device" "$bin/$name.src/src/core"
   cp "$src"/bench/*.cu "$src"/bench/*.h "$bin/$name.src/bench/"
-  cp "$src"/src/cuda/device/memory.cuh "$bin/$name.src/src/cuda/device/"
+  cp "$src"/src/cuda/device/*.cuh "$bin/$name.src/src/cuda/device/" # (the headers the kernels include)
   cp "$src"/src/core/fixed_width.h "$bin/$name.src/src/core/"
   [ -d "$header" ] && header=$header/src/cuda/device/sw_warp_rows_proc.cuh
   cp "$header" "$bin/$name.src/src/cuda/device/sw_warp_rows_proc.cuh"

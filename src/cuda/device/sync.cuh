@@ -13,7 +13,7 @@
  *     other blocks is then read with ld.cg (L2), never a stale L1 line;
  *   - every wait is bounded (%globaltimer): a wait that sees no progress for the watchdog interval
  *     sets *error and every block leaves; the host returns PW_ERR_TIMEOUT.
- * Tagged words (handover.cuh) wait through the same pw_poll.
+ * Tagged words (handover.cuh) wait through the same pw_poll (poll.cuh: the bounded poll).
  */
 #ifndef PW_DEVICE_SYNC_CUH
 #define PW_DEVICE_SYNC_CUH
@@ -22,6 +22,7 @@
 #include "../../core/work.h"
 #include "memory.cuh"
 #include "monitor_device.cuh"
+#include "poll.cuh"
 #include "trace_device.cuh"
 
 
@@ -80,40 +81,13 @@ struct pw_engine_args {
     pw_device_band band;        /* band.left_ready and band.last_done NULL: the whole problem */
 };
 
-/* Poll until poll(&seen) says ready; false when the run is abandoned (the abandon flag set, or
- * what poll reports in `seen` unchanged for the watchdog interval: it then sets the flag).
- * The first poll is made by the caller's poll before any timer is read.
- *
- * A wait on the wavefront's critical path is usually short and each poll is already an L2 round
- * trip, so the first spin_polls polls do not sleep (a __nanosleep back-off from the first poll
- * cost ~1 us a hand-off: bench/handoff.cu, H200); after them a back-off up to ~1 us keeps long
- * waits, such as a tile-row's first one while the pipeline fills, off the memory system.  The
- * abandon flag and the watchdog are looked at every 16th poll while spinning. */
+/* Poll until poll(&seen) says ready; false when the run is abandoned: the engines' bounded poll
+ * (poll.cuh) with the run's abandon word, watchdog and spin count, sleeps of up to ~1 us. */
 template <class Poll>
 __device__ __forceinline__ bool pw_poll(const pw_engine_args &a, Poll poll)
 {
-    pw_counter seen = 0;
-    if (poll(&seen)) return true;
-    pw_counter checked = seen; /* what the watchdog saw last */
-    long long since = pw_globaltimer();
-    unsigned ns = 32;
-    for (unsigned polls = 1;; polls++) {
-        const bool sleeping = polls > a.spin_polls;
-        if (sleeping) {
-            __nanosleep(ns);
-            if (ns < 1024) ns *= 2;
-        }
-        if (poll(&seen)) return true;
-        if (!sleeping && polls % 16 != 0) continue;
-        if (*(volatile int *)a.error) return false;
-        if (seen != checked) {
-            checked = seen;
-            since = pw_globaltimer();
-        } else if (pw_globaltimer() - since > a.watchdog_ns) {
-            atomicExch(a.error, PW_CUDA_ERROR_TIMEOUT);
-            return false;
-        }
-    }
+    const pw_poll_limits limits = {a.error, nullptr, a.watchdog_ns, a.spin_polls, 1024};
+    return pw_poll_bounded(limits, (pw_counter)0, poll);
 }
 
 /* Thread 0 of a block: wait until progress[q] >= need.  false when the run is abandoned.

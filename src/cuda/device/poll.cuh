@@ -1,0 +1,68 @@
+/*
+ * poll.cuh - the bounded poll every wait goes through: the peer engines' waits (sync.cuh, pw_poll),
+ * the tagged words (handover.cuh) and the SW warp-rows kernels' warp-wide waits
+ * (sw_warp_rows_proc.cuh): one spin, one back-off, one watchdog, one way to abandon a run.
+ *
+ * A wait on the wavefront's critical path is usually short and each poll is already an L2 round
+ * trip, so the first spin_polls polls do not sleep (a __nanosleep back-off from the first poll
+ * cost ~1 us a hand-off: bench/handoff.cu, H200); after them a back-off up to max_sleep_ns keeps
+ * long waits, such as a tile-row's first one while the pipeline fills, off the memory system.  The
+ * abandon words and the watchdog are looked at every 16th poll (at most ~16 us apart).
+ *
+ * WARP: the whole warp polls together (the poll's answer and its `seen` must be the same in every
+ * lane, e.g. from a vote and a shuffle); the clock and the abandon words are then lane 0's, so
+ * every lane leaves at the same poll.
+ */
+#ifndef PW_DEVICE_POLL_CUH
+#define PW_DEVICE_POLL_CUH
+
+#include "memory.cuh"
+
+struct pw_poll_limits {
+    int *error;            /* the run's abandon word: set by anyone, every waiter leaves; a
+                              watchdog timeout sets it to PW_CUDA_ERROR_TIMEOUT */
+    const int *stop;       /* a second word that, set, also means leave (NULL: none) */
+    long long watchdog_ns; /* what `seen` may stay unchanged for */
+    unsigned spin_polls;   /* polls before it sleeps between them */
+    unsigned max_sleep_ns; /* the back-off's ceiling (it doubles from 32 ns) */
+};
+
+template <bool WARP>
+__device__ __forceinline__ long long pw_poll_clock()
+{
+    const long long t = pw_globaltimer();
+    return WARP ? __shfl_sync(0xffffffffu, t, 0) : t;
+}
+
+/* Poll until poll(&seen) says ready; false when the run is abandoned (an abandon word set, or
+ * what poll reports in `seen` unchanged for the watchdog interval: it then sets *error).  The
+ * first poll is made before any timer is read. */
+template <bool WARP = false, class Counter, class Poll>
+__device__ __forceinline__ bool pw_poll_bounded(const pw_poll_limits &l, Counter seen, Poll poll)
+{
+    if (poll(&seen)) return true;
+    Counter checked = seen; /* what the watchdog saw last */
+    long long since = pw_poll_clock<WARP>();
+    unsigned ns = 32;
+    for (unsigned polls = 1;; polls++) {
+        const bool sleeping = polls > l.spin_polls;
+        if (sleeping) {
+            __nanosleep(ns);
+            if (ns < l.max_sleep_ns) ns *= 2;
+        }
+        if (poll(&seen)) return true;
+        if (polls % 16 != 0) continue;
+        int abandoned = *(volatile int *)l.error | (l.stop ? *(volatile const int *)l.stop : 0);
+        if (WARP) abandoned = __shfl_sync(0xffffffffu, abandoned, 0);
+        if (abandoned) return false;
+        if (seen != checked) {
+            checked = seen;
+            since = pw_poll_clock<WARP>();
+        } else if (pw_poll_clock<WARP>() - since > l.watchdog_ns) {
+            if (!WARP || (threadIdx.x & 31) == 0) atomicExch(l.error, PW_CUDA_ERROR_TIMEOUT);
+            return false;
+        }
+    }
+}
+
+#endif
