@@ -4,7 +4,7 @@
 # "NAME=PATH ...": a header file, or a directory holding a whole version's bench/ and src/ for when
 # the harness changed with the header; default B=.bench-data/variants/v89087f9, made by
 # `mkdir -p .bench-data/variants/v89087f9 && git archive 89087f9 bench src | tar x -C` it -- carry
-# .bench-data), all through bench/sw_warp_rows.cu, on
+# .bench-data; or a patch, bench/variants/NAME.patch), all through bench/sw_warp_rows.cu, on
 # the genome pair the way the library runs it (the longer one down the rows, R = 12, 16-bit pairs,
 # balanced rounds; PW_AB_ARGS= for 32-bit lanes), in PW_AB_ROUNDS (2) alternating rounds.  Each build's SASS of the pairs kernel
 # goes to $OUT/sass_NAME.txt.  Issue 28: 89087f9 ran the genomes in 6.72 s, 06b82ad in 7.76.
@@ -30,8 +30,13 @@ for v in ${PW_AB_VARIANTS:-B=.bench-data/variants/v89087f9}; do
   cp "$src"/bench/*.cu "$src"/bench/*.h "$bin/$name.src/bench/"
   cp "$src"/src/cuda/device/*.cuh "$bin/$name.src/src/cuda/device/" # (the headers the kernels include)
   cp "$src"/src/core/fixed_width.h "$bin/$name.src/src/core/"
-  [ -d "$header" ] && header=$header/src/cuda/device/sw_warp_rows_proc.cuh
-  cp "$header" "$bin/$name.src/src/cuda/device/sw_warp_rows_proc.cuh"
+  # a .patch (bench/variants/: diff -ruN a b of bench/ and src/cuda/device/) goes onto this tree
+  if [ "${header%.patch}" != "$header" ]; then
+    (cd "$bin/$name.src" && patch -s -p1) < "$header" > "$out/patch_$name.log" 2>&1 || { summary "$name: $header does not apply"; names=${names% $name}; continue; }
+  else
+    [ -d "$header" ] && header=$header/src/cuda/device/sw_warp_rows_proc.cuh
+    cp "$header" "$bin/$name.src/src/cuda/device/sw_warp_rows_proc.cuh"
+  fi
   (cd "$bin/$name.src" && nvcc $flags -Ibench -o "$bin/$name" bench/sw_warp_rows.cu > "$out/build_$name.log" 2>&1) &
 done
 wait
