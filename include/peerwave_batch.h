@@ -145,17 +145,23 @@ pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
  * (pw_hdss_fetch), runs it, and says it is done (pw_hdss_done); a block is a range of whole items
  * [begin, end) sized in cells.  Blocks are sized so that every device ends at the same time:
  *
- *   adaptive   each device starts with the minimum block and doubles it while its block times
+ *   adaptive   each device starts with its first block (pw_hdss_device.first_block, else its
+ *              minimum block) and doubles it while its block times
  *              are fitted by least squares to t = alpha + x / R (a fixed cost alpha per block, a
  *              rate R in cells/s; weighted by 1 / t^2, as a block's time varies in proportion to
  *              it); the rate is stable once it has 3 samples and the last two fits agree within
  *              3% (or once the adaptive blocks hold 20% of the cells, the chapter's cap).  The
  *              chapter's rule (a log fit's slope) never settles; this fit gives the block
  *              x* = alpha R (1 - p) / p at which the fixed cost is the fraction p (the tolerance)
- *              of a block's time.
+ *              of a block's time.  A device alone in the plan while another is still on its
+ *              first blocks keeps doubling (it cannot know yet when the others will be done).
  *   weighted   blocks proportional to the rates: each device's block is R_d times one block time,
- *              the longest of the devices' x* / R (so no device pays more than p in fixed costs).
- *              Once stable, alpha stays and R follows the last blocks (rates move with the items).
+ *              the longest of the devices' x* / R (so no device pays more than p in fixed costs),
+ *              and never more than half of the device's time to T (below) while that half is at
+ *              least its minimum block, so that a rate that drifts is measured again before the
+ *              last blocks are planned.  Once stable the fit goes on with the past decayed (rates
+ *              move with the items; a first block's warm-up stops counting as a fixed cost),
+ *              alpha too where the blocks' sizes differ enough to tell it from R.
  *   end-game   when a device has less than two blocks left before the common predicted finish
  *              time T (the queue shared by rate, blocks in flight counted), it gets what it can
  *              finish by T; a device whose minimum block would end after T gets nothing, so a
@@ -197,11 +203,13 @@ typedef struct pw_hdss_device {
     pw_hdss_kind kind;
     double weight;     /* STATIC: its relative speed, e.g. a training run's report rate (cells/s);
                           >= 0, 0 = no share; ADAPTIVE ignores it */
-    int64_t min_block; /* cells of its first block and the least it asks for (a GPU needs enough
-                          work to fill it); 0 = pw_hdss_options.min_block */
-    int64_t first_block; /* cells of its first block when that differs from the least it asks
-                          for (the search: 65536 records fill a GPU, and its queue's first ones
-                          cost the most); 0 = min_block */
+    int64_t min_block; /* the least it asks for (a GPU needs enough work to fill it), and its
+                          first block unless first_block says more; 0 = pw_hdss_options.min_block */
+    int64_t first_block; /* ADAPTIVE: cells of its first block, where more than min_block (the
+                          search: 65536 records fill a GPU, and the first ones of its queue,
+                          sorted longest first, cost the most); 0 or less than min_block:
+                          min_block.  STATIC ignores it.  (Added 2026-11-29: code built against
+                          an older header must be rebuilt: before 1.0 this struct may grow.) */
 } pw_hdss_device;
 
 /* A clock in seconds; only differences matter.  Tests pass a virtual one.  It is called with the

@@ -30,8 +30,9 @@ typedef struct sim_device {
     int64_t min_block;     /* its own minimum block (pw_hdss_device.min_block); 0: the options' */
     double first_extra;    /* seconds its first block costs besides (a GPU's warm-up) */
     int64_t first_block;   /* pw_hdss_device.first_block; 0: its minimum block */
-    double slow_from;      /* blocks fetched from this virtual time on take slow_factor times as
-                              long (a CPU group that slowed down as the run went on); 0: never */
+    double slow_from;      /* from this virtual time on it works slow_factor times slower (a CPU
+                              group that slowed down as the run went on: a block running across
+                              it, partly); 0: never */
     double slow_factor;
 } sim_device;
 
@@ -131,7 +132,8 @@ static sim_result simulate(const sim_run *run)
         busy[d] = 1;
         took[d] = block_seconds(&run->dev[d], run->cells ? run->cells : run->costs, block[d].begin, block[d].end);
         if (all_blocks[d]++ == 0) took[d] += run->dev[d].first_extra; /* (its first block) */
-        if (run->dev[d].slow_from > 0 && virtual_now >= run->dev[d].slow_from) took[d] *= run->dev[d].slow_factor;
+        const double slow_from = run->dev[d].slow_from, fast = slow_from - virtual_now;
+        if (slow_from > 0 && took[d] > fast) took[d] = (fast > 0 ? fast : 0) + (took[d] - (fast > 0 ? fast : 0)) * run->dev[d].slow_factor;
         if (run->dev[d].hang_from > 0 && virtual_now >= run->dev[d].hang_from) took[d] = INFINITY;
         next[d] = virtual_now + took[d];
     }

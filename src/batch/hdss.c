@@ -561,7 +561,7 @@ pw_status pw_hdss_done(pw_hdss *h, int dv, double seconds)
 {
     pw_status st = check_device(h, dv);
     if (st != PW_OK) return st;
-    if (isnan(seconds)) return fail_with(PW_ERR_INVALID_ARGUMENT, "seconds is NaN");
+    if (isnan(seconds) || isinf(seconds)) return fail_with(PW_ERR_INVALID_ARGUMENT, "seconds is not finite");
     pthread_mutex_lock(&h->lock);
     device *d = &h->dev[dv];
     if (!d->in_flight) {
