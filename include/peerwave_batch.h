@@ -149,7 +149,8 @@ pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
  *              minimum block) and doubles it while its block times
  *              are fitted by least squares to t = alpha + x / R (a fixed cost alpha per block, a
  *              rate R in cells/s; weighted by 1 / t^2, as a block's time varies in proportion to
- *              it); the rate is stable once it has 3 samples and the last two fits agree within
+ *              it; a device's first block is its warm-up and only counts as a sample, so the
+ *              second gives the first rate and the third the first alpha); the rate is stable once it has 3 samples and the last two fits agree within
  *              3% (or once the adaptive blocks hold 20% of the cells, the chapter's cap).  The
  *              chapter's rule (a log fit's slope) never settles; this fit gives the block
  *              x* = alpha R (1 - p) / p at which the fixed cost is the fraction p (the tolerance)
@@ -160,8 +161,8 @@ pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
  *              and never more than half of the device's time to T (below) while that half is at
  *              least its minimum block, so that a rate that drifts is measured again before the
  *              last blocks are planned.  Once stable the fit goes on with the past decayed (rates
- *              move with the items; a first block's warm-up stops counting as a fixed cost),
- *              alpha too where the blocks' sizes differ enough to tell it from R.
+ *              move with the items), all blocks weighing alike, alpha too where the blocks'
+ *              sizes differ enough to tell it from R.
  *   end-game   when a device has less than two blocks left before the common predicted finish
  *              time T (the queue shared by rate, blocks in flight counted), it gets what it can
  *              finish by T; a device whose minimum block would end after T gets nothing, so a

@@ -371,7 +371,7 @@ static void test_search_as_driven(void)
  * gives it (cells plus each record's fill, HDSS_RECORD_FILL): the GPU's rate in them holds, the
  * CPU's does not (it pays no fill), and the plan must still end both together.  (Before the
  * scheduler's changes of 2026-11-29 this simulation ended the devices 15-27% apart.) */
-static void test_search_as_measured(void)
+static void check_search_as_measured(int n_gpu)
 {
     int64_t n = 31250;
     int64_t *cells = lognormal_costs(n, 140000);
@@ -384,27 +384,44 @@ static void test_search_as_measured(void)
     int64_t *costs = malloc(sizeof *costs * (size_t)n), front = 0, back = 0, cost_total = 0;
     for (int64_t i = 0; i < n; i++) costs[i] = cells[i] + fill_cells, cost_total += costs[i];
     for (int64_t i = 0; i < 2048; i++) front += costs[i], back += costs[n - 1 - i];
-    const int64_t most = cost_total / 8;
+    const int64_t most = cost_total / 8 / n_gpu;
     /* (as the driver: the GPU's first block 2048 items from the front, its least 2048 at the end) */
-    sim_device dev[2] = {{"gpu", PW_HDSS_GPU, 0.002, gpu_rate, 0, 0, 0, 0, gpu_per_item, back < most ? back : most,
-                          0.03, front < most ? front : most, 0, 0},
-                         {"cpu", PW_HDSS_CPU, 0.018, 2.4 * total / 26, 0, 0, 0, 0, 0, 0, 0, 0, 0.07, 2.4}};
-    sim_result all = simulate(&(sim_run){dev, 2, costs, n, {.min_block = 25000}, NULL, 0, cells});
-    sim_result gpu = simulate(&(sim_run){dev, 2, costs, n, {.kinds = PW_HDSS_GPU, .min_block = 25000}, NULL, 0, cells});
+    /* (n_gpu GPUs alike, as sw_batch_drive.c sets them, then the CPU group) */
+    sim_device dev[MAX_DEV];
+    for (int g = 0; g < n_gpu; g++)
+        dev[g] = (sim_device){"gpu", PW_HDSS_GPU, 0.002, gpu_rate, 0, 0, 0, 0, gpu_per_item, back < most ? back : most,
+                              0.03, front < most ? front : most, 0, 0};
+    dev[n_gpu] = (sim_device){"cpu", PW_HDSS_CPU, 0.018, 2.4 * total / 26, 0, 0, 0, 0, 0, 0, 0, 0, 0.07, 2.4};
+    const int n_dev = n_gpu + 1;
+    sim_result all = simulate(&(sim_run){dev, n_dev, costs, n, {.min_block = 25000}, NULL, 0, cells});
+    sim_result gpu = simulate(&(sim_run){dev, n_dev, costs, n, {.kinds = PW_HDSS_GPU, .min_block = 25000}, NULL, 0, cells});
     /* (the ideal from each device's time alone on everything: the GPU's rate in cells differs
      * along the queue; the CPU's is its slow one) */
-    const double ideal = 1 / (1 / block_seconds(&dev[0], cells, 0, n) + 1 / (2.4 * block_seconds(&dev[1], cells, 0, n)));
-    printf("as measured  makespan %.4f s, ideal %.4f s (x%.3f), spread %.2f%%, GPU only %.4f s; cpu %.1f%% of the "
-           "work, finishes gpu %.4f cpu %.4f, blocks gpu %" PRId64 " cpu %" PRId64 "\n",
+    const double ideal = 1 / (n_gpu / block_seconds(&dev[0], cells, 0, n) + 1 / (2.4 * block_seconds(&dev[n_gpu], cells, 0, n)));
+    printf("as measured  %d GPU%s: makespan %.4f s, ideal %.4f s (x%.3f), spread %.2f%%, GPUs only %.4f s; cpu %.1f%% of "
+           "the work, finishes gpu %.4f cpu %.4f, blocks gpu %" PRId64 " cpu %" PRId64 "\n", n_gpu, n_gpu > 1 ? "s" : "",
            all.report.makespan, ideal, all.report.makespan / ideal, 100 * all.report.spread, gpu.report.makespan,
-           100 * all.dev[1].share, all.dev[0].finish, all.dev[1].finish, all.dev[0].blocks, all.dev[1].blocks);
-    CHECK(all.exact, "as measured: items not done exactly once");
-    CHECK(all.report.makespan <= 1.10 * ideal && all.report.makespan <= gpu.report.makespan &&
-              all.report.spread <= 0.02,
-          "as measured: %.4f s, ideal %.4f, GPU alone %.4f, spread %.2f%%", all.report.makespan, ideal,
+           100 * all.dev[n_gpu].share, all.dev[0].finish, all.dev[n_gpu].finish, all.dev[0].blocks, all.dev[n_gpu].blocks);
+    CHECK(all.exact, "as measured, %d GPUs: items not done exactly once", n_gpu);
+    /* One GPU: issue 30's goals.  Two: the CPU's share is ~1% and its 18 ms blocks (43 ms once
+     * slowed) cannot end within 2% of a 0.65 s run unless its fixed cost is known to a few ms,
+     * which its blocks of like sizes hardly tell apart from its rate; and the GPUs alone are
+     * already 1.10x this ideal (each first block's warm-up).  So: never slower than the GPUs
+     * alone, spread under 5% (before 2026-11-29's changes: 1.44 s against 0.65, one device ending
+     * a third of the run after the others). */
+    const double spread_goal = n_gpu == 1 ? 0.02 : 0.05, ideal_goal = n_gpu == 1 ? 1.10 : 1.15;
+    CHECK(all.report.makespan <= ideal_goal * ideal && all.report.makespan <= gpu.report.makespan &&
+              all.report.spread <= spread_goal,
+          "as measured, %d GPUs: %.4f s, ideal %.4f, GPUs alone %.4f, spread %.2f%%", n_gpu, all.report.makespan, ideal,
           gpu.report.makespan, 100 * all.report.spread);
     free(costs);
     free(cells);
+}
+
+static void test_search_as_measured(void)
+{
+    check_search_as_measured(1);
+    check_search_as_measured(2);
 }
 
 /* A device breaks mid-block: its block is redone by the others, every item once. */

@@ -170,8 +170,10 @@ static void add_sample(const pw_hdss *h, device *d, double x, double t)
          * first block carries its warm-up, which a fit of the first two blocks reads as a fixed
          * cost of every block (52 ms on an H200 where its blocks cost ~2 ms; a late block of
          * 51e9 cells took 23 ms).  Blocks of one size say nothing about the split: then the
-         * fixed cost stays and only the rate follows. */
-        const double w = 1 / (t * t);
+         * fixed cost stays and only the rate follows.  Blocks weigh alike here (the adaptive
+         * phase's 1 / t^2 would keep the first, shortest blocks in charge: a CPU group that slowed
+         * 2.4x kept a third of its new fixed cost, and its last block ran 27 ms late). */
+        const double w = 1.0;
         d->n = TRACK_DECAY * d->n + w, d->sx = TRACK_DECAY * d->sx + w * x, d->st = TRACK_DECAY * d->st + w * t;
         d->sxx = TRACK_DECAY * d->sxx + w * x * x, d->sxt = TRACK_DECAY * d->sxt + w * x * t;
         const double spread = d->n * d->sxx - d->sx * d->sx; /* n^2 times the variance of the sizes */
@@ -193,7 +195,12 @@ static void add_sample(const pw_hdss *h, device *d, double x, double t)
         return;
     }
     double previous = d->rate, w = 1 / (t * t); /* a block's time varies in proportion to it */
-    d->samples++;
+    /* A device's first block is its warm-up (a GPU's first launch loads modules and touches its
+     * buffers: ~30 ms on an H200, which a fit of the first two blocks read as a 52 ms fixed cost
+     * of every block, and the blocks it planned ran 26% long): it counts as a sample, not in the
+     * fit, so the second block alone gives the first rate (no fixed cost), the third the first
+     * fixed cost. */
+    if (d->samples++ == 0) return;
     d->n += w, d->sx += w * x, d->st += w * t, d->sxx += w * x * x, d->sxt += w * x * t;
     if (d->samples < 2) return;
     refit(d);
