@@ -7,7 +7,8 @@
  * trip, so the first spin_polls polls do not sleep (a __nanosleep back-off from the first poll
  * cost ~1 us a hand-off: bench/handoff.cu, H200); after them a back-off up to max_sleep_ns keeps
  * long waits, such as a tile-row's first one while the pipeline fills, off the memory system.  The
- * abandon words and the watchdog are looked at every 16th poll (at most ~16 us apart).
+ * abandon words and the watchdog are looked at every 16th poll (tens of microseconds apart at
+ * most: __nanosleep may sleep up to twice what it is asked).
  *
  * WARP: the whole warp polls together (the poll's answer and its `seen` must be the same in every
  * lane, e.g. from a vote and a shuffle); the clock and the abandon words are then lane 0's, so

@@ -1,7 +1,7 @@
 /*
- * sync.cuh - how blocks wait for each other: the run's shared words (pw_engine_args), the bounded
- * poll every wait goes through, progress counters, the per-step waits of a tile-row and the grid
- * barrier of the global-barrier schedule.
+ * sync.cuh - how blocks wait for each other: the run's shared words (pw_engine_args), pw_poll (the
+ * bounded poll of poll.cuh with the run's limits) that every wait goes through, progress
+ * counters, the per-step waits of a tile-row and the grid barrier of the global-barrier schedule.
  *
  * Peer protocol (DESIGN.md section 3):
  *   - tile-rows are claimed in order from an atomic ticket, so a block only ever waits on a row
