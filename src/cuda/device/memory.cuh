@@ -103,6 +103,10 @@ __device__ __forceinline__ void pw_store_release_u32(unsigned *p, unsigned v)
     asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+/* Sets a run's error word to `why` unless it says something already: the first reason stays (a
+ * watchdog timeout does not hide the cancel the host wrote a moment before). */
+__device__ __forceinline__ void pw_raise_error(int *error, int why) { atomicCAS(error, 0, why); }
+
 __device__ __forceinline__ long long pw_globaltimer()
 {
     long long t;

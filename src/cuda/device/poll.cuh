@@ -60,7 +60,7 @@ __device__ __forceinline__ bool pw_poll_bounded(const pw_poll_limits &l, Counter
             checked = seen;
             since = pw_poll_clock<WARP>();
         } else if (pw_poll_clock<WARP>() - since > l.watchdog_ns) {
-            if (!WARP || (threadIdx.x & 31) == 0) atomicExch(l.error, PW_CUDA_ERROR_TIMEOUT);
+            if (!WARP || (threadIdx.x & 31) == 0) pw_raise_error(l.error, PW_CUDA_ERROR_TIMEOUT);
             return false;
         }
     }

@@ -215,7 +215,7 @@ __device__ __forceinline__ bool pw_grid_barrier(const pw_engine_args &a)
                 checked = seen;
                 since = now;
             } else if (now - since > a.watchdog_ns) {
-                atomicExch(a.error, PW_CUDA_ERROR_TIMEOUT);
+                pw_raise_error(a.error, PW_CUDA_ERROR_TIMEOUT);
                 abandoned = 1;
                 break;
             }

@@ -153,7 +153,7 @@ __device__ __forceinline__ bool pw_task_push(const pw_task_state &s, int home, l
         if (at >= s.q.count) at -= s.q.count;
         if (pw_task_ring_push(s.q, at, item)) return true;
     }
-    atomicCAS(s.error, 0, PW_CUDA_ERROR_QUEUE_FULL); /* (the first reason stays) */
+    pw_raise_error(s.error, PW_CUDA_ERROR_QUEUE_FULL);
     return false;
 }
 
@@ -208,7 +208,7 @@ __device__ __forceinline__ long long pw_task_next(const pw_task_state &s, int ho
             checked = seen;
             since = pw_globaltimer();
         } else if (pw_globaltimer() - since > s.watchdog_ns) {
-            atomicCAS(s.error, 0, PW_CUDA_ERROR_TIMEOUT);
+            pw_raise_error(s.error, PW_CUDA_ERROR_TIMEOUT);
             return -1;
         }
         if (polls >= 64) { /* a short spin first: a hand-over between blocks is on the critical path */
