@@ -559,6 +559,7 @@ static void test_bad_arguments(void)
     CHECK(pw_hdss_fetch(h, 0, &b) == PW_OK && b.begin == 0 && b.end == 3 && b.cells == 6, "first block");
     CHECK(pw_hdss_fetch(h, 0, &b) == PW_ERR_INVALID_ARGUMENT, "second fetch while in flight");
     CHECK(pw_hdss_done(h, 0, NAN) == PW_ERR_INVALID_ARGUMENT, "NaN seconds");
+    CHECK(pw_hdss_done(h, 0, INFINITY) == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), "not finite"), "infinite seconds");
     CHECK(pw_hdss_get_report(h, &r, NULL, 3) == PW_ERR_INVALID_ARGUMENT, "reports without room");
     CHECK(pw_hdss_done(h, 0, 0.5) == PW_OK, "done");
     CHECK(pw_hdss_fetch(h, 1, &b) == PW_OK && b.begin == b.end, "empty queue");
