@@ -161,6 +161,14 @@ static void make_stable(const pw_hdss *h, device *d)
     update_best_block(h, d);
 }
 
+/* One block (x cells in t seconds, weight w) into the least squares sums, the past weighing
+ * `decay` (1: all alike). */
+static void fit_add(device *d, double decay, double w, double x, double t)
+{
+    d->n = decay * d->n + w, d->sx = decay * d->sx + w * x, d->st = decay * d->st + w * t;
+    d->sxx = decay * d->sxx + w * x * x, d->sxt = decay * d->sxt + w * x * t;
+}
+
 static void add_sample(const pw_hdss *h, device *d, double x, double t)
 {
     if (x <= 0) return; /* zero-cost items say nothing about the rate */
@@ -173,9 +181,7 @@ static void add_sample(const pw_hdss *h, device *d, double x, double t)
          * fixed cost stays and only the rate follows.  Blocks weigh alike here (the adaptive
          * phase's 1 / t^2 would keep the first, shortest blocks in charge: a CPU group that slowed
          * 2.4x kept a third of its new fixed cost, and its last block ran 27 ms late). */
-        const double w = 1.0;
-        d->n = TRACK_DECAY * d->n + w, d->sx = TRACK_DECAY * d->sx + w * x, d->st = TRACK_DECAY * d->st + w * t;
-        d->sxx = TRACK_DECAY * d->sxx + w * x * x, d->sxt = TRACK_DECAY * d->sxt + w * x * t;
+        fit_add(d, TRACK_DECAY, 1.0, x, t);
         const double spread = d->n * d->sxx - d->sx * d->sx; /* n^2 times the variance of the sizes */
         if (spread > 0.01 * d->sx * d->sx) {
             const double alpha = d->alpha;
@@ -201,7 +207,7 @@ static void add_sample(const pw_hdss *h, device *d, double x, double t)
      * fit, so the second block alone gives the first rate (no fixed cost), the third the first
      * fixed cost. */
     if (d->samples++ == 0) return;
-    d->n += w, d->sx += w * x, d->st += w * t, d->sxx += w * x * x, d->sxt += w * x * t;
+    fit_add(d, 1.0, w, x, t);
     if (d->samples < 2) return;
     refit(d);
     if (d->samples >= STABLE_SAMPLES && fabs(d->rate - previous) < STABLE_CHANGE * d->rate) make_stable(h, d);
