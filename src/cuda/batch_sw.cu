@@ -59,21 +59,27 @@ static void make_profile(const sw_batch_query *q, const pw_score_table *t, int R
                 }
 }
 
-template <class L, int R>
+template <class L, int R, bool Staged>
 static const void *kernel_for(int form)
 {
-    return form == PW_BATCH_FORM_SHORT ? (const void *)pw_batch_sw_kernel<L, R, PW_BATCH_FORM_SHORT>
-                                       : (const void *)pw_batch_sw_kernel<L, R, PW_BATCH_FORM_SHARED>;
+    return form == PW_BATCH_FORM_SHORT ? (const void *)pw_batch_sw_kernel<L, R, PW_BATCH_FORM_SHORT, Staged>
+                                       : (const void *)pw_batch_sw_kernel<L, R, PW_BATCH_FORM_SHARED, Staged>;
+}
+
+template <class L, int R>
+static const void *kernel_staged(int form, bool staged)
+{
+    return staged ? kernel_for<L, R, true>(form) : kernel_for<L, R, false>(form);
 }
 
 template <class L>
-static const void *kernel_by_rows(int R, int form)
+static const void *kernel_by_rows(int R, int form, bool staged)
 {
     switch (R) {
-    case 4: return kernel_for<L, 4>(form);
-    case 8: return kernel_for<L, 8>(form);
-    case 12: return kernel_for<L, 12>(form);
-    default: return kernel_for<L, 16>(form);
+    case 4: return kernel_staged<L, 4>(form, staged);
+    case 8: return kernel_staged<L, 8>(form, staged);
+    case 12: return kernel_staged<L, 12>(form, staged);
+    default: return kernel_staged<L, 16>(form, staged);
     }
 }
 
@@ -146,7 +152,7 @@ static pw_status score_items(query_launch *ql, device_items *items, int64_t i0, 
     a.records = (i1 * L::lanes < items->records ? i1 * L::lanes : items->records) - i0 * L::lanes;
     a.items = i1 - i0;
     a.scores = items->scores.ptr + i0 * L::lanes;
-    const void *kernel = kernel_by_rows<L>(ql->R, ql->form);
+    const void *kernel = kernel_by_rows<L>(ql->R, ql->form, a.stage != 0);
     const size_t smem = a.stage ? ql->profile_bytes : 0;
     pw_status st = PW_OK;
     int per_sm = 0;

@@ -38,7 +38,8 @@ static constexpr int pw_batch_unroll = PW_BATCH_UNROLL; /* (a pragma's argument 
 struct pw_batch_sw_args {
     const uint32_t *profile; /* (letters) x segments x (R / 4) x 32 words of signed byte scores */
     int64_t profile_words;
-    int stage;               /* 1: copy the profile into shared memory first (it fits) */
+    int stage;               /* 1: copy the profile into shared memory first (it fits; the host
+                              * then launches the Staged kernel) */
     int segments;
     int64_t letter_words;    /* words a letter: segments x R / 4 x 32 */
     const uint8_t *codes;    /* the records' letter codes, back to back */
@@ -68,7 +69,7 @@ struct pw_batch_lanes32 {
     __device__ static V max(V a, V b) { return a > b ? a : b; }
     __device__ static V max3(V a, V b, V c) { return __vimax3_s32(a, b, c); }
     /* the letter codes of column j: the record's */
-    __device__ static uint32_t letters(const uint8_t *ra, int64_t, const uint8_t *, int64_t, int64_t j, uint32_t)
+    __device__ static uint32_t letters(const uint8_t *ra, const uint8_t *, int, int j, uint32_t)
     {
         return ra[j];
     }
@@ -101,7 +102,7 @@ struct pw_batch_lanes16x2 {
     __device__ static V max(V a, V b) { return __vmaxs2(a, b); }
     __device__ static V max3(V a, V b, V c) { return __vimax3_s16x2(a, b, c); }
     /* both records' letters of column j (the second: padding past its end), a byte each */
-    __device__ static uint32_t letters(const uint8_t *ra, int64_t, const uint8_t *rb, int64_t lb, int64_t j, uint32_t pad)
+    __device__ static uint32_t letters(const uint8_t *ra, const uint8_t *rb, int lb, int j, uint32_t pad)
     {
         return (uint32_t)ra[j] | (j < lb ? (uint32_t)rb[j] : pad) << 8;
     }
@@ -139,28 +140,37 @@ struct pw_batch_lanes16x2 {
  * the others hand over F(t, j). */
 enum { PW_BATCH_FORM_SHORT = 1, PW_BATCH_FORM_SHARED = 2 };
 
-/* One item (a record, or two) against the whole query, by one warp. */
-template <class L, int R, int Form>
-__device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, const uint32_t *prof, int64_t item,
-                                                 uint32_t *bottom)
+/* The query's profile staged in shared memory (pw_batch_sw_args.stage). */
+extern __shared__ uint32_t pw_batch_profile[];
+
+/* Offsets into the profile: 32-bit where it is staged (it fits in shared memory), so that a
+ * step's loads are shared-memory loads from a 32-bit address and an immediate; else 64-bit. */
+template <bool Staged> struct pw_batch_offset { typedef int64_t type; };
+template <> struct pw_batch_offset<true> { typedef int32_t type; };
+
+/* One item (a record, or two) against the whole query, by one warp.  Columns are ints (a record
+ * the kernels take has at most PW_BATCH_GPU_MAX_COLUMNS), so the step's bounds are 32-bit tests. */
+template <class L, int R, int Form, bool Staged>
+__device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, int64_t item, uint32_t *bottom)
 {
+    typedef typename pw_batch_offset<Staged>::type Off;
     typedef typename L::V V;
     static_assert(R % 4 == 0, "four rows a profile word");
     const bool shared_form = Form == PW_BATCH_FORM_SHARED;
     const int k = threadIdx.x & 31;
     /* the item's records: the first is the longest (its length is the item's columns) */
     const int64_t r0 = item * L::lanes;
-    const int64_t ncol = a.rec_len[r0];
+    const int ncol = a.rec_len[r0];
     const uint8_t *ra = a.codes + a.rec_at[r0];
     const bool second = L::lanes == 2 && r0 + 1 < a.records;
     const uint8_t *rb = second ? a.codes + a.rec_at[r0 + 1] : ra;
-    const int64_t lb = second ? a.rec_len[r0 + 1] : 0;
+    const int lb = second ? a.rec_len[r0 + 1] : 0;
     const V go = L::splat(a.gap_open), minus_ge = L::splat(-a.gap_extend), zero = L::splat(0), neg = L::neg_inf();
     /* the gaps of row 0 and column 0 from the zero border: -go (SHARED's are made ahead), else -inf */
     const V border_gap = shared_form ? L::splat(-a.gap_open) : neg;
     V best = zero;
     for (int g = 0; g < a.segments; g++) {
-        const uint32_t *seg = prof + (int64_t)g * (R / 4) * 32 + k;
+        const Off seg = (Off)g * (R / 4) * 32 + k, letter_words = (Off)a.letter_words;
         V h[R], e[R];
 #pragma unroll
         for (int t = 0; t < R; t++) {
@@ -169,15 +179,15 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
         }
         V out_h = zero, out_f = border_gap; /* this thread's last row at its latest column */
         V prev_up = zero;                   /* H of the row above the first, one column back */
-        uint32_t next = k == 0 ? L::letters(ra, ncol, rb, lb, 0, a.pad) : 0;
+        uint32_t next = k == 0 ? L::letters(ra, rb, lb, 0, a.pad) : 0;
         /* (PW_BATCH_UNROLL: the column loop unrolled, so a row's new H and its old one, still the
          * next row's diagonal, alternate registers instead of R moves a column -- 8% on the
          * warp-rows engine's genomes; R = 16 stays rolled, where it spills) */
 #if PW_BATCH_UNROLL > 0
 #pragma unroll(R >= 16 ? 1 : pw_batch_unroll)
 #endif
-        for (int64_t s = 0; s < ncol + 31; s++) {
-            const int64_t j = s - k;
+        for (int s = 0; s < ncol + 31; s++) {
+            const int j = s - k;
             /* the row above: thread k - 1's last row, made one step ago for this column */
             V up = __shfl_up_sync(0xffffffffu, out_h, 1), f = __shfl_up_sync(0xffffffffu, out_f, 1);
             /* the letters travel down the warp with the values: thread k's column now is thread
@@ -187,16 +197,18 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
             if (k == 0) {
                 up = g == 0 || j >= ncol ? zero : (V)bottom[j];
                 f = g == 0 || j >= ncol ? border_gap : (V)bottom[a.bottom_stride + j];
-                next = j + 1 < ncol ? L::letters(ra, ncol, rb, lb, j + 1, a.pad) : 0;
+                next = j + 1 < ncol ? L::letters(ra, rb, lb, j + 1, a.pad) : 0;
             }
             if (j >= 0 && j < ncol) {
-                const uint32_t *wa_at = seg + (int64_t)L::letter(lt, 0) * a.letter_words;
-                const uint32_t *wb_at = seg + (int64_t)L::letter(lt, 1) * a.letter_words;
+                const Off wa_at = seg + (Off)L::letter(lt, 0) * letter_words;
+                const Off wb_at = seg + (Off)L::letter(lt, 1) * letter_words;
                 V diag = prev_up, m_go = zero; /* m_go: the row above's M - gap_open (SHORT) */
                 prev_up = up;
 #pragma unroll
                 for (int w = 0; w < R / 4; w++) {
-                    const uint32_t wa = wa_at[w * 32], wb = L::lanes == 2 ? wb_at[w * 32] : 0;
+                    const uint32_t wa = Staged ? pw_batch_profile[wa_at + w * 32] : __ldg(&a.profile[wa_at + w * 32]);
+                    const uint32_t wb =
+                        L::lanes == 2 ? (Staged ? pw_batch_profile[wb_at + w * 32] : __ldg(&a.profile[wb_at + w * 32])) : 0;
 #pragma unroll
                     for (int b = 0; b < 4; b++) {
                         const int t = 4 * w + b;
@@ -240,20 +252,17 @@ __device__ __forceinline__ void pw_batch_sw_item(const pw_batch_sw_args &a, cons
 /* Items are claimed by warps in order (longest first: the host sorts them), a grid-stride loop. */
 /* 256 threads, three blocks an SM: at most 80 registers a thread (82 left two blocks, 16 warps,
  * and the scheduler idle a third of the time: ncu, H100). */
-template <class L, int R, int Form>
+template <class L, int R, int Form, bool Staged>
 __global__ void __launch_bounds__(256, 3) pw_batch_sw_kernel(pw_batch_sw_args a)
 {
-    extern __shared__ uint32_t pw_batch_profile[];
-    const uint32_t *prof = a.profile;
-    if (a.stage) {
-        for (int64_t i = threadIdx.x; i < a.profile_words; i += blockDim.x) pw_batch_profile[i] = a.profile[i];
+    if (Staged) {
+        for (int i = threadIdx.x; i < a.profile_words; i += blockDim.x) pw_batch_profile[i] = a.profile[i];
         __syncthreads();
-        prof = pw_batch_profile;
     }
     const int64_t warp = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
     const int64_t warps = (int64_t)gridDim.x * blockDim.x / 32;
     uint32_t *bottom = a.bottom + warp * 2 * a.bottom_stride;
-    for (int64_t item = warp; item < a.items; item += warps) pw_batch_sw_item<L, R, Form>(a, prof, item, bottom);
+    for (int64_t item = warp; item < a.items; item += warps) pw_batch_sw_item<L, R, Form, Staged>(a, item, bottom);
 }
 
 #endif

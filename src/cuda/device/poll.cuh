@@ -10,9 +10,9 @@
  * abandon words and the watchdog are looked at every 16th poll (tens of microseconds apart at
  * most: __nanosleep may sleep up to twice what it is asked).
  *
- * WARP: the whole warp polls together (the poll's answer and its `seen` must be the same in every
- * lane, e.g. from a vote and a shuffle); the clock and the abandon words are then lane 0's, so
- * every lane leaves at the same poll.
+ * WARP: the whole warp polls together (the poll's answer must be the same in every lane, e.g. from
+ * a vote; `seen` may differ, progress is a vote over the lanes); the clock and the abandon words
+ * are then lane 0's, so every lane leaves at the same poll.
  */
 #ifndef PW_DEVICE_POLL_CUH
 #define PW_DEVICE_POLL_CUH
@@ -36,14 +36,17 @@ __device__ __forceinline__ long long pw_poll_clock()
 }
 
 /* Poll until poll(&seen) says ready; false when the run is abandoned (an abandon word set, or
- * what poll reports in `seen` unchanged for the watchdog interval: it then sets *error).  The
- * first poll is made before any timer is read. */
+ * what poll reports in `seen` unchanged for the watchdog interval: it then sets *error).  Nothing
+ * but the poll runs until the 16th failed poll: the clock is read only at the checks (a
+ * %globaltimer read and, for a warp, a shuffle after every first failed poll cost the SW
+ * warp-rows kernel 1.3% on the genomes: bench/variants/swr_poll.patch, H200), so the watchdog
+ * interval starts at the first check, 16 polls late. */
 template <bool WARP = false, class Counter, class Poll>
 __device__ __forceinline__ bool pw_poll_bounded(const pw_poll_limits &l, Counter seen, Poll poll)
 {
     if (poll(&seen)) return true;
     Counter checked = seen; /* what the watchdog saw last */
-    long long since = pw_poll_clock<WARP>();
+    long long since = 0;
     unsigned ns = 32;
     for (unsigned polls = 1;; polls++) {
         const bool sleeping = polls > l.spin_polls;
@@ -56,10 +59,13 @@ __device__ __forceinline__ bool pw_poll_bounded(const pw_poll_limits &l, Counter
         int abandoned = *(volatile int *)l.error | (l.stop ? *(volatile const int *)l.stop : 0);
         if (WARP) abandoned = __shfl_sync(0xffffffffu, abandoned, 0);
         if (abandoned) return false;
-        if (seen != checked) {
-            checked = seen;
-            since = pw_poll_clock<WARP>();
-        } else if (pw_poll_clock<WARP>() - since > l.watchdog_ns) {
+        /* (a warp's lanes may each see their own counter: it moved if any lane's did) */
+        const bool moved = WARP ? __any_sync(0xffffffffu, seen != checked) : seen != checked;
+        checked = seen;
+        const long long now = pw_poll_clock<WARP>();
+        if (polls == 16 || moved) {
+            since = now;
+        } else if (now - since > l.watchdog_ns) {
             if (!WARP || (threadIdx.x & 31) == 0) pw_raise_error(l.error, PW_CUDA_ERROR_TIMEOUT);
             return false;
         }
