@@ -1,7 +1,8 @@
 /*
- * poll.cuh - the bounded poll every wait goes through: the peer engines' waits (sync.cuh, pw_poll),
- * the tagged words (handover.cuh) and the SW warp-rows kernels' warp-wide waits
- * (sw_warp_rows_proc.cuh): one spin, one back-off, one watchdog, one way to abandon a run.
+ * poll.cuh - the bounded poll every wait goes through: the peer engines' waits (sync.cuh, pw_poll)
+ * and the tagged words (handover.cuh): one spin, one back-off, one watchdog, one way to abandon a
+ * run.  (The SW warp-rows kernels keep their own warp-wide loop, pw_swr_wait: through this one
+ * they ran the genomes 1.3% and 2.4% slower, sw_warp_rows_proc.cuh says more.)
  *
  * A wait on the wavefront's critical path is usually short and each poll is already an L2 round
  * trip, so the first spin_polls polls do not sleep (a __nanosleep back-off from the first poll
@@ -37,10 +38,8 @@ __device__ __forceinline__ long long pw_poll_clock()
 
 /* Poll until poll(&seen) says ready; false when the run is abandoned (an abandon word set, or
  * what poll reports in `seen` unchanged for the watchdog interval: it then sets *error).  Nothing
- * but the poll runs until the 16th failed poll: the clock is read only at the checks (a
- * %globaltimer read and, for a warp, a shuffle after every first failed poll cost the SW
- * warp-rows kernel 1.3% on the genomes: bench/variants/swr_poll.patch, H200), so the watchdog
- * interval starts at the first check, 16 polls late. */
+ * but the poll (and the back-off) runs until the 16th failed poll: the clock is read only at the
+ * checks, so the watchdog interval starts at the first check, 16 polls late. */
 template <bool WARP = false, class Counter, class Poll>
 __device__ __forceinline__ bool pw_poll_bounded(const pw_poll_limits &l, Counter seen, Poll poll)
 {

@@ -111,7 +111,11 @@ struct pw_swr_args {
 /* The warp waits until thread 0's and thread 31's conditions hold (each polls its own counter; a
  * NULL counter holds already; SYS0: thread 0's is written or read by another GPU).  false: the
  * run is abandoned (no progress for the watchdog interval, here or in a warp this one waits on
- * through the error word). */
+ * through the error word).  Its own loop, not the engines' pw_poll_bounded<true> (poll.cuh): the
+ * same wait through that ran the genomes 6.60 s against 6.51, and 6.68 against 6.52 once the
+ * poll read its clock only at its checks (H200, bench/sw_warp_rows_ab.sh, 2026-11-29): at the
+ * 80-register cap the inlined wait moves the hot loop's allocation.  Same rules: a check every
+ * 16th poll, the first reason kept (pw_raise_error). */
 template <bool SYS0 = false>
 __device__ __forceinline__ bool pw_swr_wait(const pw_swr_args &a, int k, const unsigned *p0, unsigned need0,
                                             const unsigned *p31, unsigned need31)
@@ -130,7 +134,7 @@ __device__ __forceinline__ bool pw_swr_wait(const pw_swr_args &a, int k, const u
             if (polls == 0 || moved) since = now;
             int error = k == 0 ? *(volatile int *)a.error | *(volatile int *)a.overflow : 0;
             if (!error && now - since > a.watchdog_ns) {
-                if (k == 0) atomicExch(a.error, PW_CUDA_ERROR_TIMEOUT);
+                if (k == 0) pw_raise_error(a.error, PW_CUDA_ERROR_TIMEOUT);
                 error = 1;
             }
             if (__shfl_sync(PW_SWR_FULL, error, 0)) return false;
