@@ -141,7 +141,9 @@ pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
  * implementation: src/batch/hdss.c).  pw_status results, the text of a failure in
  * pw_error_detail().
  *
- * The work is N items (records) in order, each with a cost in cells.  A device asks for a block
+ * The work is N items (records) in order, each with a cost in cells (and, where a device pays
+ * something more an item, pw_hdss_device.item_cost: the device is then planned in its own units,
+ * cells plus that an item).  A device asks for a block
  * (pw_hdss_fetch), runs it, and says it is done (pw_hdss_done); a block is a range of whole items
  * [begin, end) sized in cells.  Blocks are sized so that every device ends at the same time:
  *
@@ -164,7 +166,9 @@ pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
  *              move with the items), all blocks weighing alike, alpha too where the blocks'
  *              sizes differ enough to tell it from R.
  *   end-game   when a device has less than two blocks left before the common predicted finish
- *              time T (the queue shared by rate, blocks in flight counted), it gets what it can
+ *              time T (the queue shared by rate, blocks in flight counted; with item costs, the
+ *              least T by which the devices, in the order they become free, would take the whole
+ *              queue from its front, each whole items in its own units), it gets what it can
  *              finish by T; a device whose minimum block would end after T gets nothing, so a
  *              slow CPU does not delay the end.  Items are whole: an item no other device can
  *              finish by T goes to one that can (or that finishes it first), and a device passes
@@ -211,6 +215,12 @@ typedef struct pw_hdss_device {
                           sorted longest first, cost the most); 0 or less than min_block:
                           min_block.  STATIC ignores it.  (Added 2026-11-29: code built against
                           an older header must be rebuilt: before 1.0 this struct may grow.) */
+    int64_t item_cost;   /* ADAPTIVE: what every item costs this device besides its cells (>= 0;
+                          0: nothing), e.g. a GPU's fill of a warp a record where a CPU engine
+                          pays none.  Its rate, blocks, min_block and first_block are then in
+                          its own units (cells plus item_cost an item), so that one rate holds
+                          for long items and short ones on every device; plans and reports are
+                          in cells.  (Added 2026-11-29, as first_block.) */
 } pw_hdss_device;
 
 /* A clock in seconds; only differences matter.  Tests pass a virtual one.  It is called with the
@@ -276,9 +286,11 @@ typedef struct pw_hdss_device_report {
     int64_t items, cells, blocks; /* done (not a failed block) */
     double share;       /* of all the cells done */
     double rate;        /* cells/s: the scheduler's estimate (the fit, then tracked over the
-                           last blocks); 0 before its second block.  Good STATIC weights. */
+                           last blocks; with an item_cost, over the cost of a cell of its blocks
+                           done); 0 before its second block.  Good STATIC weights. */
     double fixed_cost;  /* alpha, seconds per block */
-    int64_t best_block; /* x*, cells (0 before a stable fit) */
+    int64_t best_block; /* x*, in its own units (cells plus item_cost an item; 0 before a stable
+                           fit) */
     double busy;        /* seconds: the sum of its blocks' times */
     double finish;      /* seconds after the first fetch when its last block was done */
 } pw_hdss_device_report;

@@ -29,7 +29,11 @@ typedef struct device {
     pw_hdss_kind kind;
     double weight;
     int failed, stopped, in_flight; /* stopped: its last fetch was empty (or its kind is out) */
-    int64_t begin, end, cells, last_cells; /* the block in flight, the last block's cells */
+    int64_t item_cost;                     /* its own cost an item besides the item's cells */
+    /* The block in flight: its items, its cost to this device (cells plus item_cost an item:
+     * what the fit, the doubling and the plan count in) and its cells; the last block's cost. */
+    int64_t begin, end, cost, cells, last_cost;
+    int64_t cost_done;                     /* in its own units, beside cells_done */
     double fetched_at;
     int samples, stable;
     double n, sx, st, sxx, sxt; /* weighted least squares sums of (cells, seconds) until stable */
@@ -49,7 +53,8 @@ struct pw_hdss {
     int n_dev, n_spans, cap_spans, started;
     device *dev;
     char *planned; /* scratch of plan_finish, one flag a device */
-    int64_t n_items, total_cells, queued_cells, adaptive_cells, items_done, cells_done;
+    int *order;    /* scratch of covered_by, a device index each */
+    int64_t n_items, total_cells, queued_cells, queued_items, adaptive_cells, items_done, cells_done;
     int64_t *prefix; /* prefix[i]: cells of the items before i; NULL when every item costs 1 */
     span *spans;     /* the queue: ranges of items, sorted by begin */
     double start;    /* the first fetch */
@@ -77,30 +82,33 @@ static int64_t to_cells(double x) { return !(x > 0) ? 0 : x >= 4e18 ? (int64_t)4
 static int64_t before(const pw_hdss *h, int64_t i) { return h->prefix ? h->prefix[i] : i; }
 static int64_t cells_of(const pw_hdss *h, int64_t b, int64_t e) { return before(h, e) - before(h, b); }
 
-/* The smallest k in (b, e] whose items [b, k) reach x cells; e when none does. */
-static int64_t first_reaching(const pw_hdss *h, int64_t b, int64_t e, int64_t x)
+/* Items [b, e) to a device that pays `item` besides each item's cells (0: the cells). */
+static int64_t cost_of(const pw_hdss *h, int64_t item, int64_t b, int64_t e) { return cells_of(h, b, e) + item * (e - b); }
+
+/* The smallest k in (b, e] whose items [b, k) reach x in cost_of(item); e when none does. */
+static int64_t first_reaching(const pw_hdss *h, int64_t item, int64_t b, int64_t e, int64_t x)
 {
-    int64_t lo = b + 1, hi = e, base = before(h, b);
+    int64_t lo = b + 1, hi = e;
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2;
-        if (before(h, mid) - base >= x) hi = mid; else lo = mid + 1;
+        if (cost_of(h, item, b, mid) >= x) hi = mid; else lo = mid + 1;
     }
     return lo;
 }
 
-/* Whole items from b closest to x cells (at least one): the weighted phase's cut. */
-static int64_t cut_nearest(const pw_hdss *h, int64_t b, int64_t e, int64_t x)
+/* Whole items from b closest to x (at least one): the weighted phase's cut. */
+static int64_t cut_nearest(const pw_hdss *h, int64_t item, int64_t b, int64_t e, int64_t x)
 {
-    int64_t k = first_reaching(h, b, e, x);
-    if (k > b + 1 && cells_of(h, b, k) - x > x - cells_of(h, b, k - 1)) k--;
+    int64_t k = first_reaching(h, item, b, e, x);
+    if (k > b + 1 && cost_of(h, item, b, k) - x > x - cost_of(h, item, b, k - 1)) k--;
     return k;
 }
 
-/* Whole items from b within x cells (maybe none): the end-game's cut never passes the finish. */
-static int64_t cut_floor(const pw_hdss *h, int64_t b, int64_t e, int64_t x)
+/* Whole items from b within x (maybe none): the end-game's cut never passes the finish. */
+static int64_t cut_floor(const pw_hdss *h, int64_t item, int64_t b, int64_t e, int64_t x)
 {
-    int64_t k = first_reaching(h, b, e, x);
-    return cells_of(h, b, k) > x ? k - 1 : k;
+    int64_t k = first_reaching(h, item, b, e, x);
+    return cost_of(h, item, b, k) > x ? k - 1 : k;
 }
 
 /* Leaving a hole inside a range needs a free slot; failures always find theirs (one each). */
@@ -115,7 +123,7 @@ static void queue_take(pw_hdss *h, int s, int64_t b, int64_t e)
     if (head.begin < head.end) h->spans[s++] = head;
     if (tail.begin < tail.end) h->spans[s] = tail;
     h->n_spans += n - 1;
-    h->queued_cells -= cells_of(h, b, e);
+    h->queued_cells -= cells_of(h, b, e), h->queued_items -= e - b;
 }
 
 /* A failed device's block back into the queue, in order, so it is redone first. */
@@ -126,7 +134,7 @@ static void queue_return(pw_hdss *h, int64_t b, int64_t e)
     memmove(&h->spans[s + 1], &h->spans[s], sizeof(span) * (size_t)(h->n_spans - s));
     h->spans[s] = (span){b, e};
     h->n_spans++;
-    h->queued_cells += cells_of(h, b, e);
+    h->queued_cells += cells_of(h, b, e), h->queued_items += e - b;
 }
 
 static int has_fit(const device *d) { return d->rate > 0; }
@@ -156,7 +164,13 @@ static void refit(device *d)
 static void make_stable(const pw_hdss *h, device *d)
 {
     d->stable = 1;
-    d->track_cells = (double)(d->last_cells > 0 ? d->last_cells : 1);
+    /* The adaptive fit weighs a block 1 / t^2, the stable one 1: rescaled to one a block (the
+     * same fit), or its first short blocks would outweigh every later one for good (an H200
+     * trace: a CPU group's fixed cost stayed at the 17 ms of its first blocks while its last
+     * ones had none, so the end-game gave it too little and it waited 31 ms, 2.7% of the run). */
+    const double scale = d->n > 0 ? (double)(d->samples - 1) / d->n : 0;
+    d->n *= scale, d->sx *= scale, d->st *= scale, d->sxx *= scale, d->sxt *= scale;
+    d->track_cells = (double)(d->last_cost > 0 ? d->last_cost : 1);
     d->track_time = d->track_cells / d->rate;
     update_best_block(h, d);
 }
@@ -217,19 +231,71 @@ static void add_sample(const pw_hdss *h, device *d, double x, double t)
  * to end (a late one any moment), plus its fixed cost. */
 static double ready_at(const device *j, double now)
 {
-    double end = j->in_flight ? j->fetched_at + j->alpha + (double)j->cells / j->rate : now;
+    double end = j->in_flight ? j->fetched_at + j->alpha + (double)j->cost / j->rate : now;
     return (end > now ? end : now) + j->alpha;
 }
 
+/* What the queue costs device j (its units: cells plus its item cost an item). */
+static int64_t queued_for(const pw_hdss *h, const device *j) { return h->queued_cells + j->item_cost * h->queued_items; }
+
+/* Device j's rate in the queue's cells: its own rate over what a cell of the queue costs it on
+ * average (devices with an item cost count the queue's items at its mean). */
+static double cell_rate(const pw_hdss *h, const device *j)
+{
+    return h->queued_cells > 0 ? j->rate * (double)h->queued_cells / (double)queued_for(h, j) : j->rate;
+}
+
+/* Whether the devices in h->planned (but `without`) would finish the whole queue by T, each from
+ * its ready_at, taking whole items in turn from the queue's front in the order they become ready,
+ * each as many as its own costs let it finish by T.  (Monotone in T: each device's last item is.) */
+static int covered_by(const pw_hdss *h, int without, double now, double T)
+{
+    int *order = h->order, n = 0;
+    for (int j = 0; j < h->n_dev; j++) { /* (insertion sort by ready_at: a handful of devices) */
+        if (!h->planned[j] || j == without) continue;
+        const double r = ready_at(&h->dev[j], now);
+        int k = n++;
+        for (; k > 0 && ready_at(&h->dev[order[k - 1]], now) > r; k--) order[k] = order[k - 1];
+        order[k] = j;
+    }
+    int s = 0;
+    int64_t i = h->n_spans ? h->spans[0].begin : 0;
+    for (int o = 0; o < n && s < h->n_spans; o++) {
+        const device *d = &h->dev[order[o]];
+        int64_t left = to_cells(d->rate * (T - ready_at(d, now)));
+        while (s < h->n_spans && left > 0) {
+            const int64_t k = cut_floor(h, d->item_cost, i, h->spans[s].end, left);
+            left -= cost_of(h, d->item_cost, i, k);
+            if (k < h->spans[s].end) { i = k; break; } /* its next item is past T */
+            if (++s < h->n_spans) i = h->spans[s].begin;
+        }
+    }
+    return s >= h->n_spans;
+}
+
 /* When the queued cells would be done if the devices in h->planned (but `without`) shared them
- * so that all end together, each from ready_at. */
+ * so that all end together, each from ready_at: in closed form where every device's costs are
+ * the cells; else (an item cost: a cell of a short item costs a GPU more than one of a long item,
+ * and the queue is sorted) the least T that covered_by finds, by bisection. */
 static double fluid_finish(const pw_hdss *h, int without, double now)
 {
     double rate = 0, weighted = 0;
+    int item_costs = 0;
     for (int j = 0; j < h->n_dev; j++)
-        if (h->planned[j] && j != without)
-            rate += h->dev[j].rate, weighted += h->dev[j].rate * ready_at(&h->dev[j], now);
-    return ((double)h->queued_cells + weighted) / rate;
+        if (h->planned[j] && j != without) {
+            const double r = cell_rate(h, &h->dev[j]);
+            rate += r, weighted += r * ready_at(&h->dev[j], now);
+            item_costs |= h->dev[j].item_cost != 0;
+        }
+    const double fluid = ((double)h->queued_cells + weighted) / rate;
+    if (!item_costs || h->n_spans == 0) return fluid;
+    double lo = now, hi = fmax(fluid, now + 1e-9);
+    for (int k = 0; k < 64 && !covered_by(h, without, now, hi); k++) lo = hi, hi = now + 2 * (hi - now);
+    for (int k = 0; k < 48 && hi - lo > 1e-7 * (hi - now); k++) {
+        const double mid = 0.5 * (lo + hi);
+        if (covered_by(h, without, now, mid)) hi = mid; else lo = mid;
+    }
+    return hi;
 }
 
 /* The end-game's common finish time T, with the devices that take part in h->planned: the live
@@ -250,7 +316,8 @@ static double plan_finish(pw_hdss *h, int dv, double now, int *others)
         int worst = -1;
         double worst_end = T;
         for (int j = 0; j < h->n_dev; j++) {
-            const double m = (double)(h->queued_cells < h->dev[j].min_block ? h->queued_cells : h->dev[j].min_block);
+            const int64_t queued = queued_for(h, &h->dev[j]);
+            const double m = (double)(queued < h->dev[j].min_block ? queued : h->dev[j].min_block);
             double end = h->planned[j] ? ready_at(&h->dev[j], now) + m / h->dev[j].rate : 0;
             if (end > worst_end) worst = j, worst_end = end;
         }
@@ -276,18 +343,31 @@ static int new_device_block(const pw_hdss *h, int dv, int64_t x, pick *p)
     for (int j = 0; j < h->n_dev; j++) others += j != dv && is_live(&h->dev[j]);
     if (others && may_split(h))
         for (int64_t i = s->begin; i < s->end && i < s->begin + SCAN_ITEMS; i++)
-            if ((double)cells_of(h, i, i + 1) <= LONG_ITEM * (double)x) { k = i; break; }
-    *p = (pick){0, k, cut_nearest(h, k, s->end, x)};
+            if ((double)cost_of(h, h->dev[dv].item_cost, i, i + 1) <= LONG_ITEM * (double)x) { k = i; break; }
+    *p = (pick){0, k, cut_nearest(h, h->dev[dv].item_cost, k, s->end, x)};
     return 1;
 }
 
-/* Whether d would finish item i before every other live device with a rate. */
-static int finishes_first(const pw_hdss *h, int dv, int64_t i, double now)
+/* Whether d would finish items [b, e) before every other live device with a rate. */
+static int finishes_first(const pw_hdss *h, int dv, int64_t b, int64_t e, double now)
 {
-    double c = (double)cells_of(h, i, i + 1), mine = now + h->dev[dv].alpha + c / h->dev[dv].rate;
+    const device *d = &h->dev[dv];
+    double mine = now + d->alpha + (double)cost_of(h, d->item_cost, b, e) / d->rate;
     for (const device *q = h->dev; q < h->dev + h->n_dev; q++)
-        if (q != &h->dev[dv] && is_live(q) && has_fit(q) && ready_at(q, now) + c / q->rate < mine) return 0;
+        if (q != d && is_live(q) && has_fit(q) && ready_at(q, now) + (double)cost_of(h, q->item_cost, b, e) / q->rate < mine)
+            return 0;
     return 1;
+}
+
+/* Whether a device in the plan other than dv can finish item i by T. */
+static int another_takes(const pw_hdss *h, int dv, int64_t i, double now, double T)
+{
+    for (int j = 0; j < h->n_dev; j++) {
+        const device *q = &h->dev[j];
+        if (j != dv && h->planned[j] && (double)cost_of(h, q->item_cost, i, i + 1) <= q->rate * (T - ready_at(q, now)))
+            return 1;
+    }
+    return 0;
 }
 
 /* End-game.  Items are whole, so the shares of plan_finish hold only if each long item goes to
@@ -296,26 +376,23 @@ static int finishes_first(const pw_hdss *h, int dv, int64_t i, double now)
  * its share (those before it are left for others).  Then as many items as fit its share. */
 static int end_game_block(const pw_hdss *h, int dv, double now, double T, int64_t share, pick *p)
 {
-    double most = 0; /* the most another device can take by T */
-    for (int j = 0; j < h->n_dev; j++)
-        if (j != dv && h->planned[j]) most = fmax(most, h->dev[j].rate * (T - ready_at(&h->dev[j], now)));
-    int64_t others = to_cells(most);
+    const int64_t item = h->dev[dv].item_cost; /* (share: in d's units) */
     int scanned = 0, fit_span = -1;
     int64_t fit = 0;
     for (int s = 0; s < h->n_spans && scanned < END_GAME_SCAN; s++) {
         const span *q = &h->spans[s];
         for (int64_t i = q->begin; i < q->end && scanned < END_GAME_SCAN; i++, scanned++) {
-            int64_t c = cells_of(h, i, i + 1);
+            const int64_t mine = cost_of(h, item, i, i + 1);
             if (i > q->begin && !may_split(h)) break; /* only range fronts can be taken */
-            if (c > others && (c <= share || finishes_first(h, dv, i, now))) {
-                *p = (pick){s, i, cut_floor(h, i, q->end, share > c ? share : c)};
+            if (!another_takes(h, dv, i, now, T) && (mine <= share || finishes_first(h, dv, i, i + 1, now))) {
+                *p = (pick){s, i, cut_floor(h, item, i, q->end, share > mine ? share : mine)};
                 return 1;
             }
-            if (c <= share && fit_span < 0) fit_span = s, fit = i;
+            if (mine <= share && fit_span < 0) fit_span = s, fit = i;
         }
     }
     if (fit_span < 0) return 0;
-    *p = (pick){fit_span, fit, cut_floor(h, fit, h->spans[fit_span].end, share)};
+    *p = (pick){fit_span, fit, cut_floor(h, item, fit, h->spans[fit_span].end, share)};
     return 1;
 }
 
@@ -326,8 +403,8 @@ static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
     if (h->adaptive_cells > ADAPTIVE_SHARE * (double)h->total_cells) /* the chapter's cap */
         for (device *q = h->dev; q < h->dev + h->n_dev; q++)
             if (!q->stable && q->samples >= 2 && has_fit(q)) make_stable(h, q);
-    int64_t grow = d->last_cells > INT64_MAX / 4 ? INT64_MAX / 2 : 2 * d->last_cells;
-    const int64_t least = d->last_cells ? d->min_block : d->first_block;
+    int64_t grow = d->last_cost > INT64_MAX / 4 ? INT64_MAX / 2 : 2 * d->last_cost;
+    const int64_t least = d->last_cost ? d->min_block : d->first_block;
     const int64_t doubling = grow > least ? grow : least;
     int64_t x = doubling;
     if (!has_fit(d)) return new_device_block(h, dv, x, p);
@@ -349,7 +426,7 @@ static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
         int measuring = 0;
         for (int j = 0; j < h->n_dev; j++) measuring += j != dv && is_live(&h->dev[j]) && !has_fit(&h->dev[j]);
         if (measuring && x > doubling) x = doubling;
-        *p = (pick){0, s->begin, cut_nearest(h, s->begin, s->end, x)};
+        *p = (pick){0, s->begin, cut_nearest(h, d->item_cost, s->begin, s->end, x)};
         return 1;
     }
     if (!h->planned[dv]) return 0; /* its minimum block would end after the others are done */
@@ -362,8 +439,8 @@ static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
     const int64_t half = to_cells(d->rate * ((T - now) / 2 - d->alpha));
     if (x > half && half >= d->min_block) x = half;
     if (x <= share / 2) { /* two blocks or more to go: the end-game plans the last ones */
-        int64_t k = cut_nearest(h, s->begin, s->end, x);
-        if (now + d->alpha + (double)cells_of(h, s->begin, k) / d->rate <= T) {
+        int64_t k = cut_nearest(h, d->item_cost, s->begin, s->end, x);
+        if (now + d->alpha + (double)cost_of(h, d->item_cost, s->begin, k) / d->rate <= T) {
             *p = (pick){0, s->begin, k};
             return 1;
         }
@@ -381,7 +458,7 @@ static int static_block(pw_hdss *h, int dv, pick *p)
         if (j != dv && is_live(&h->dev[j]) && h->dev[j].quota_left > 0) return 0;
     if (d->quota_left == 0) x = INT64_MAX; /* the leftovers */
     const span *s = &h->spans[0];
-    *p = (pick){0, s->begin, cut_nearest(h, s->begin, s->end, x)};
+    *p = (pick){0, s->begin, cut_nearest(h, 0, s->begin, s->end, x)}; /* (shares in cells) */
     int64_t got = cells_of(h, p->begin, p->end);
     int last_round = x == d->quota_left; /* whatever whole items made of it, the share is used */
     d->quota_left = !last_round && d->quota_left > got ? d->quota_left - got : 0;
@@ -435,6 +512,7 @@ static pw_status check_options(pw_hdss_options *o, const pw_hdss_device *devices
             return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's kind is neither GPU nor CPU");
         if (devices[j].min_block < 0) return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's min_block is negative");
         if (devices[j].first_block < 0) return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's first_block is negative");
+        if (devices[j].item_cost < 0) return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's item_cost is negative");
         if (!(devices[j].weight >= 0) || isinf(devices[j].weight))
             return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's weight is negative or not finite");
         if (o->kinds & (unsigned)devices[j].kind) taking_part++, weights += devices[j].weight;
@@ -488,8 +566,9 @@ pw_status pw_hdss_create(const pw_hdss_device *devices, int n_devices, const int
     h->n_dev = n_devices, h->n_items = n_items, h->cap_spans = HOLES + 1 + n_devices;
     h->dev = calloc((size_t)n_devices, sizeof *h->dev);
     h->planned = calloc((size_t)n_devices, 1);
+    h->order = calloc((size_t)n_devices, sizeof *h->order);
     h->spans = calloc((size_t)h->cap_spans, sizeof *h->spans);
-    st = h->dev && h->planned && h->spans ? make_prefix(h, costs)
+    st = h->dev && h->planned && h->order && h->spans ? make_prefix(h, costs)
                                           : fail_with(PW_ERR_OUT_OF_MEMORY, "no memory");
     for (int j = 0; st == PW_OK && j < n_devices; j++) {
         device *d = &h->dev[j];
@@ -498,16 +577,21 @@ pw_status pw_hdss_create(const pw_hdss_device *devices, int n_devices, const int
         *d = (device){.name = strdup(devices[j].name ? devices[j].name : fallback), .kind = devices[j].kind,
                       .weight = devices[j].weight, .stopped = !(opt.kinds & (unsigned)devices[j].kind),
                       .min_block = devices[j].min_block > 0 ? devices[j].min_block : opt.min_block,
+                      .item_cost = devices[j].item_cost,
                       .planned_end = -1};
         d->first_block = devices[j].first_block > d->min_block ? devices[j].first_block : d->min_block;
         if (!d->name) st = fail_with(PW_ERR_OUT_OF_MEMORY, "no memory");
+        int64_t extra, all; /* (every cost below is at most the whole queue's to this device) */
+        if (st == PW_OK && (__builtin_mul_overflow(d->item_cost, n_items, &extra) ||
+                            __builtin_add_overflow(h->total_cells, extra, &all)))
+            st = fail_with(PW_ERR_SIZE_OVERFLOW, "the items' cells and a device's item costs pass INT64_MAX");
     }
     if (st != PW_OK) {
         pw_hdss_destroy(h);
         return st;
     }
     if (n_items > 0) h->spans[h->n_spans++] = (span){0, n_items};
-    h->queued_cells = h->total_cells;
+    h->queued_cells = h->total_cells, h->queued_items = n_items;
     if (opt.mode == PW_HDSS_STATIC) share_out(h, h->total_cells);
     if (h->trace)
         fprintf(h->trace, "hdss start %s, %d devices, %" PRId64 " items, %" PRId64 " cells\n",
@@ -521,7 +605,7 @@ void pw_hdss_destroy(pw_hdss *h)
     if (!h) return;
     for (int j = 0; h->dev && j < h->n_dev; j++) free(h->dev[j].name);
     pthread_mutex_destroy(&h->lock);
-    free(h->dev), free(h->planned), free(h->spans), free(h->prefix), free(h);
+    free(h->dev), free(h->planned), free(h->order), free(h->spans), free(h->prefix), free(h);
 }
 
 static pw_status check_device(const pw_hdss *h, int dv)
@@ -555,7 +639,8 @@ pw_status pw_hdss_fetch(pw_hdss *h, int dv, pw_hdss_block *block)
         int64_t cells = cells_of(h, p.begin, p.end);
         queue_take(h, p.span, p.begin, p.end);
         if (!d->stable) h->adaptive_cells += cells;
-        d->in_flight = 1, d->begin = p.begin, d->end = p.end, d->cells = d->last_cells = cells;
+        d->in_flight = 1, d->begin = p.begin, d->end = p.end, d->cells = cells;
+        d->cost = d->last_cost = cost_of(h, d->item_cost, p.begin, p.end);
         d->fetched_at = now;
         *block = (pw_hdss_block){p.begin, p.end, cells};
     }
@@ -564,7 +649,7 @@ pw_status pw_hdss_fetch(pw_hdss *h, int dv, pw_hdss_block *block)
                 "hdss fetch %.4f %s items %" PRId64 "..%" PRId64 " cells %" PRId64 " predicted %.4f s (alpha %.3g, rate %.4g, %s) "
                 "plan end %.4f, queued %" PRId64 "\n",
                 now - h->start, d->name, p.begin, p.end, cells_of(h, p.begin, p.end),
-                has_fit(d) ? d->alpha + (double)cells_of(h, p.begin, p.end) / d->rate : -1, d->alpha, d->rate,
+                has_fit(d) ? d->alpha + (double)cost_of(h, d->item_cost, p.begin, p.end) / d->rate : -1, d->alpha, d->rate,
                 d->stable ? "stable" : "adaptive", d->planned_end >= 0 ? d->planned_end - h->start : -1, h->queued_cells);
     pthread_mutex_unlock(&h->lock);
     return st;
@@ -583,13 +668,13 @@ pw_status pw_hdss_done(pw_hdss *h, int dv, double seconds)
         double now = h->opt.clock(h->opt.clock_ctx);
         double t = seconds >= 0 ? seconds : now - d->fetched_at;
         d->in_flight = 0;
-        d->items += d->end - d->begin, d->cells_done += d->cells, d->blocks++;
+        d->items += d->end - d->begin, d->cells_done += d->cells, d->cost_done += d->cost, d->blocks++;
         d->busy += t, d->finish = now - h->start;
         h->items_done += d->end - d->begin, h->cells_done += d->cells;
         if (h->trace)
             fprintf(h->trace, "hdss done  %.4f %s took %.4f s, predicted %.4f s\n", now - h->start, d->name, t,
-                    has_fit(d) ? d->alpha + (double)d->cells / d->rate : -1);
-        add_sample(h, d, (double)d->cells, t);
+                    has_fit(d) ? d->alpha + (double)d->cost / d->rate : -1);
+        add_sample(h, d, (double)d->cost, t);
     }
     pthread_mutex_unlock(&h->lock);
     return st;
@@ -629,7 +714,8 @@ pw_status pw_hdss_get_report(pw_hdss *h, pw_hdss_report *r, pw_hdss_device_repor
         out[j] = (pw_hdss_device_report){
             d->name, d->kind, d->failed, d->items, d->cells_done, d->blocks,
             h->cells_done > 0 ? (double)d->cells_done / (double)h->cells_done : 0,
-            d->rate, d->alpha, d->stable ? to_cells(d->best_block) : 0, d->busy, d->finish};
+            /* (the rate in cells: its fit's, over what a cell of its blocks cost it) */
+            d->cost_done > 0 ? d->rate * (double)d->cells_done / (double)d->cost_done : d->rate, d->alpha, d->stable ? to_cells(d->best_block) : 0, d->busy, d->finish};
     }
     pthread_mutex_unlock(&h->lock);
     return PW_OK;

@@ -1,6 +1,7 @@
 /* sw_batch_drive.c - scoring a chunk of queries against the database on the devices the batch
  * options name: one backend, or the GPUs and the CPU cores together under HDSS (or a static
  * split), each device pulling blocks of records from one queue (peerwave_batch.h). */
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -15,14 +16,15 @@
 #endif
 
 #define HDSS_ITEM_RECORDS 32 /* records an HDSS item: a whole CPU group on every vector set */
-/* An item's cost for HDSS: its records' letters plus HDSS_RECORD_FILL a record, times the query
- * letters.  The GPU takes a record through a warp in letters + 31 steps a query segment
- * (batch_sw_proc.cuh), so this is the GPU's work.  Costed in cells alone, its rate fell along the
- * queue (sorted longest first): an H200 trace (2026-11-29) fits 3.2e12 cells/s plus 107 ns a
- * record (37 columns of the five queries' 9091 letters), 3.0e12 cells/s on 620-letter records and
- * 2.3e12 on 90-letter ones; the scheduler planned the last blocks with the front's rate and the
- * GPU ended late.  (The CPU engine pays little a record: its rate per cost rises a little towards
- * the short records instead, which only makes it end a little early.) */
+/* An item's cost for HDSS is its cells (its records' letters times the query letters); a GPU
+ * pays HDSS_RECORD_FILL columns a record besides (pw_hdss_device.item_cost): it takes a record
+ * through a warp in letters + 31 steps a query segment (batch_sw_proc.cuh).  Costed in cells
+ * alone, its rate fell along the queue (sorted longest first): an H200 trace (2026-11-29) fits
+ * 3.2e12 cells/s plus 107 ns a record (37 columns of the five queries' 9091 letters), 3.0e12
+ * cells/s on 620-letter records and 2.3e12 on 90-letter ones, and the GPU ended late.  With the
+ * fill in every device's cost instead (46bcea9), the CPU's rate rose along the queue (it pays
+ * no fill), the end-game gave its last blocks half of what it could do, and it waited 31 ms for
+ * the GPU: a spread of 2.7-2.9% on the H200.  So the fill is the GPU's alone. */
 #define HDSS_RECORD_FILL 31
 
 typedef struct engines {
@@ -128,19 +130,19 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
         for (int g = 0; g < n_gpu; g++) {
             w[g].gpu = 1, w[g].session = g;
             snprintf(names[g], sizeof names[g], n_gpu > 1 ? "gpu%d" : "gpu", e->gpu_device[g]);
-            dev[g] = (pw_hdss_device){names[g], PW_HDSS_GPU, job->batch->gpu_weight, 0, 0};
+            dev[g] = (pw_hdss_device){names[g], PW_HDSS_GPU, job->batch->gpu_weight, 0, 0, 0};
         }
         /* a core drives each GPU */
         w[n_gpu].threads = job->threads > n_gpu ? job->threads - n_gpu : 1;
-        dev[n_gpu] = (pw_hdss_device){"cpu", PW_HDSS_CPU, job->batch->cpu_weight, 0, 0};
+        dev[n_gpu] = (pw_hdss_device){"cpu", PW_HDSS_CPU, job->batch->cpu_weight, 0, 0, 0};
     } else {
         w[0].threads = job->threads / 2 > 0 ? job->threads / 2 : 1;
         w[1].threads = job->threads - w[0].threads > 0 ? job->threads - w[0].threads : 1;
-        dev[0] = (pw_hdss_device){"cpu0", PW_HDSS_CPU, job->batch->gpu_weight, 0, 0};
-        dev[1] = (pw_hdss_device){"cpu1", PW_HDSS_CPU, job->batch->cpu_weight, 0, 0};
+        dev[0] = (pw_hdss_device){"cpu0", PW_HDSS_CPU, job->batch->gpu_weight, 0, 0, 0};
+        dev[1] = (pw_hdss_device){"cpu1", PW_HDSS_CPU, job->batch->cpu_weight, 0, 0, 0};
     }
-    /* items of HDSS_ITEM_RECORDS sorted records, costed in cells against every query and each
-     * record's fill (HDSS_RECORD_FILL) */
+    /* items of HDSS_ITEM_RECORDS sorted records, costed in cells against every query; a GPU's
+     * item cost is its records' fill (HDSS_RECORD_FILL) */
     int64_t query_letters = 0;
     for (int64_t q = 0; q < job->nq; q++) query_letters += job->queries[q].n;
     const int64_t n_items = (db->count + HDSS_ITEM_RECORDS - 1) / HDSS_ITEM_RECORDS;
@@ -149,7 +151,7 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
     for (int64_t k = 0; k < n_items; k++) {
         const int64_t end = (k + 1) * HDSS_ITEM_RECORDS < db->count ? (k + 1) * HDSS_ITEM_RECORDS : db->count;
         const int64_t begin = k * HDSS_ITEM_RECORDS;
-        const int64_t columns = db->at[end] - db->at[begin] + HDSS_RECORD_FILL * (end - begin);
+        const int64_t columns = db->at[end] - db->at[begin];
         if (__builtin_mul_overflow(columns, query_letters, &costs[k]))
             costs[k] = INT64_MAX / n_items; /* beyond any real run; the scheduler checks the sum */
     }
@@ -161,12 +163,16 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
      * end the devices together). */
     if (n_gpu) {
         const int64_t k = n_items < 2048 ? n_items : 2048;
-        int64_t front = 0, back = 0, total = 0;
-        for (int64_t i = 0; i < n_items; i++)
-            total += costs[i], front += i < k ? costs[i] : 0, back += i >= n_items - k ? costs[i] : 0;
-        const int64_t most = total / 8 / n_gpu;
+        const int64_t fill = HDSS_RECORD_FILL * HDSS_ITEM_RECORDS * query_letters; /* (the GPU's units) */
+        double front = 0, back = 0, total = 0; /* (doubles: sums that pass INT64_MAX fail in create) */
+        for (int64_t i = 0; i < n_items; i++) {
+            const double c = (double)costs[i] + (double)fill;
+            total += c, front += i < k ? c : 0, back += i >= n_items - k ? c : 0;
+        }
+        const double most = fmin(total / 8 / n_gpu, 4e18);
         for (int g = 0; g < n_gpu; g++)
-            dev[g].first_block = front < most ? front : most, dev[g].min_block = back < most ? back : most;
+            dev[g].first_block = (int64_t)fmin(front, most), dev[g].min_block = (int64_t)fmin(back, most),
+            dev[g].item_cost = fill;
     }
     pw_hdss_options ho;
     pw_hdss_options_init(&ho);
