@@ -219,8 +219,10 @@ typedef struct pw_hdss_device {
                           0: nothing), e.g. a GPU's fill of a warp a record where a CPU engine
                           pays none.  Its rate, blocks, min_block and first_block are then in
                           its own units (cells plus item_cost an item), so that one rate holds
-                          for long items and short ones on every device; plans and reports are
-                          in cells.  (Added 2026-11-29, as first_block.) */
+                          for long items and short ones on every device (so is
+                          pw_hdss_options.min_block where it stands in for a device's); plans
+                          and reports are in cells.  STATIC ignores it.  (Added 2026-11-29, as
+                          first_block.) */
 } pw_hdss_device;
 
 /* A clock in seconds; only differences matter.  Tests pass a virtual one.  It is called with the

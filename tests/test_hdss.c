@@ -63,8 +63,8 @@ typedef struct sim_result {
     pw_hdss_device_report dev[MAX_DEV];
 } sim_result;
 
-static double virtual_now;
-static double virtual_clock(void *ctx) { (void)ctx; return virtual_now; }
+static double virtual_now, clock_origin; /* (the scheduler reads origin + now: only differences matter) */
+static double virtual_clock(void *ctx) { (void)ctx; return clock_origin + virtual_now; }
 
 static double block_seconds(const sim_device *s, const int64_t *costs, int64_t b, int64_t e)
 {
@@ -453,7 +453,32 @@ static void test_search_as_measured(void)
         check_search_as_measured(2, trace);
     }
     double ideal, gpus_alone; /* (the costs 46bcea9's driver gave: printed beside) */
-    search_as_measured(1, 1, 1, &ideal, &gpus_alone);
+    CHECK(search_as_measured(1, 1, 1, &ideal, &gpus_alone).exact, "fill in the costs: items not done exactly once");
+}
+
+/* Item costs where the queue's cells are few or none (every item's cost a GPU's fill alone), with
+ * the clock far from its origin (a monotonic clock days after boot): the end-game's finish by
+ * bisection must still cover the queue (a first step below the clock's resolution once left it
+ * at now), and the run ends as with the clock at 0. */
+static void test_item_costs_only(void)
+{
+    enum { N = 3000 };
+    int64_t *costs = calloc(N, sizeof *costs);
+    for (int64_t i = 0; i < N / 2; i += 7) costs[i] = 1000; /* (the second half empty) */
+    sim_device dev[2] = {{"gpu", PW_HDSS_GPU, 0, 1e9, 0, 0, 0, 0, 1e-6, 0, 0, 0, 0, 0, 0, 0, 1000},
+                         {"cpu", PW_HDSS_CPU, 0, 2e8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+    double makespan[2];
+    for (int origin = 0; origin < 2; origin++) {
+        clock_origin = origin ? 1e9 : 0;
+        sim_result r = simulate(&(sim_run){dev, 2, costs, N, {.min_block = 5000}, NULL, 0, NULL});
+        makespan[origin] = r.report.makespan;
+        CHECK(r.exact && r.report.items_left == 0, "item costs only, clock origin %g: items not done exactly once",
+              clock_origin);
+    }
+    clock_origin = 0;
+    CHECK(fabs(makespan[1] - makespan[0]) <= 1e-5 + 1e-3 * makespan[0],
+          "item costs only: makespan %.6f s with the clock at 1e9 s, %.6f at 0", makespan[1], makespan[0]);
+    free(costs);
 }
 
 /* A device breaks mid-block: its block is redone by the others, every item once. */
@@ -572,8 +597,9 @@ static void test_bad_arguments(void)
     pw_hdss_device negative_item[1] = {{"x", PW_HDSS_CPU, 1, 0, 0, -1}};
     CHECK(pw_hdss_create(negative_item, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "device item_cost negative");
     pw_hdss_device huge_item[1] = {{"x", PW_HDSS_CPU, 1, 0, 0, INT64_MAX / 2}};
-    CHECK(pw_hdss_create(huge_item, 1, costs, 3, NULL, &h) == PW_ERR_SIZE_OVERFLOW && h == NULL,
-          "item_cost times the items past INT64_MAX");
+    CHECK(pw_hdss_create(huge_item, 1, costs, 3, NULL, &h) == PW_ERR_SIZE_OVERFLOW, "item_cost times the items past INT64_MAX");
+    huge_item[0].item_cost = INT64_MAX / 3; /* (3 of them fit; with the 6 cells they do not) */
+    CHECK(pw_hdss_create(huge_item, 1, costs, 3, NULL, &h) == PW_ERR_SIZE_OVERFLOW, "item costs plus the cells past INT64_MAX");
     /* an item cost is the device's own: its blocks are cut in cells plus it an item (a first
      * block of min_block 40 holds 2 items of 10 cells with 10 each besides; without it, 4), and
      * the blocks it reports are in cells */
@@ -702,6 +728,7 @@ int main(void)
     test_sorted_search();
     test_search_as_driven();
     test_search_as_measured();
+    test_item_costs_only();
     test_failures();
     check_threads(0);
     check_threads(3);

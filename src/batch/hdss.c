@@ -36,10 +36,11 @@ typedef struct device {
     int64_t cost_done;                     /* in its own units, beside cells_done */
     double fetched_at;
     int samples, stable;
-    double n, sx, st, sxx, sxt; /* weighted least squares sums of (cells, seconds) until stable */
+    double n, sx, st, sxx, sxt; /* weighted least squares sums of (cost, seconds): its own units */
     double alpha, rate, best_block;
-    int64_t min_block;               /* its own, or the options' */
-    int64_t first_block;             /* its first block's cells (>= min_block) */
+    int64_t min_block;               /* its own, or the options' (in its own units, as every
+                                        block size of a device here: its rate, best_block) */
+    int64_t first_block;             /* its first block's cost (>= min_block) */
     double track_cells, track_time;  /* decayed sums: the rate once stable */
     int64_t quota_left, quota_round; /* STATIC */
     int64_t items, cells_done, blocks;
@@ -175,7 +176,7 @@ static void make_stable(const pw_hdss *h, device *d)
     update_best_block(h, d);
 }
 
-/* One block (x cells in t seconds, weight w) into the least squares sums, the past weighing
+/* One block (costing the device x in t seconds, weight w) into the least squares sums, the past weighing
  * `decay` (1: all alike). */
 static void fit_add(device *d, double decay, double w, double x, double t)
 {
@@ -262,7 +263,8 @@ static int covered_by(const pw_hdss *h, int without, double now, double T)
     int64_t i = h->n_spans ? h->spans[0].begin : 0;
     for (int o = 0; o < n && s < h->n_spans; o++) {
         const device *d = &h->dev[order[o]];
-        int64_t left = to_cells(d->rate * (T - ready_at(d, now)));
+        const double budget = d->rate * (T - ready_at(d, now));
+        int64_t left = budget >= 4e18 ? INT64_MAX : to_cells(budget); /* (to_cells stops at 4e18) */
         while (s < h->n_spans && left > 0) {
             const int64_t k = cut_floor(h, d->item_cost, i, h->spans[s].end, left);
             left -= cost_of(h, d->item_cost, i, k);
@@ -289,8 +291,11 @@ static double fluid_finish(const pw_hdss *h, int without, double now)
         }
     const double fluid = ((double)h->queued_cells + weighted) / rate;
     if (!item_costs || h->n_spans == 0) return fluid;
-    double lo = now, hi = fmax(fluid, now + 1e-9);
-    for (int k = 0; k < 64 && !covered_by(h, without, now, hi); k++) lo = hi, hi = now + 2 * (hi - now);
+    /* (a first step that `now + step` cannot round away, whatever the clock's origin) */
+    double lo = now, hi = now + fmax(fluid - now, fmax(1e-9, 1e-15 * fabs(now)));
+    int covered = 0;
+    for (int k = 0; k < 64 && !(covered = covered_by(h, without, now, hi)); k++) lo = hi, hi = now + 2 * (hi - now);
+    if (!covered) return fluid; /* (no finite T covers it: costs beyond any budget) */
     for (int k = 0; k < 48 && hi - lo > 1e-7 * (hi - now); k++) {
         const double mid = 0.5 * (lo + hi);
         if (covered_by(h, without, now, mid)) hi = mid; else lo = mid;
@@ -577,7 +582,7 @@ pw_status pw_hdss_create(const pw_hdss_device *devices, int n_devices, const int
         *d = (device){.name = strdup(devices[j].name ? devices[j].name : fallback), .kind = devices[j].kind,
                       .weight = devices[j].weight, .stopped = !(opt.kinds & (unsigned)devices[j].kind),
                       .min_block = devices[j].min_block > 0 ? devices[j].min_block : opt.min_block,
-                      .item_cost = devices[j].item_cost,
+                      .item_cost = opt.mode == PW_HDSS_STATIC ? 0 : devices[j].item_cost, /* (STATIC: cells) */
                       .planned_end = -1};
         d->first_block = devices[j].first_block > d->min_block ? devices[j].first_block : d->min_block;
         if (!d->name) st = fail_with(PW_ERR_OUT_OF_MEMORY, "no memory");

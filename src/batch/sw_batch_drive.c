@@ -163,7 +163,9 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
      * end the devices together). */
     if (n_gpu) {
         const int64_t k = n_items < 2048 ? n_items : 2048;
-        const int64_t fill = HDSS_RECORD_FILL * HDSS_ITEM_RECORDS * query_letters; /* (the GPU's units) */
+        int64_t fill; /* (the GPU's units; a last item of fewer records is charged a whole one's) */
+        if (__builtin_mul_overflow((int64_t)HDSS_RECORD_FILL * HDSS_ITEM_RECORDS, query_letters, &fill))
+            fill = 0; /* (beyond any real search: the costs' sum fails in pw_hdss_create first) */
         double front = 0, back = 0, total = 0; /* (doubles: sums that pass INT64_MAX fail in create) */
         for (int64_t i = 0; i < n_items; i++) {
             const double c = (double)costs[i] + (double)fill;
