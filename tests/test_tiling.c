@@ -119,6 +119,24 @@ int main(void)
                     }
                 }
             }
+        /* The barrier's pipelined sweeps: sweep t's tile at step diagonal + t L comes after sweep
+         * t-1's tiles holding its cells' right and lower neighbours (which it overwrites while
+         * sweep t-1 still reads them), looked at cell by cell. */
+        const int64_t L = skew == 0 ? pw_tiling_sweep_lag(&t) : 1;
+        bad_barrier += L < 1;
+        for (int64_t i = 0; i < H && skew == 0; i++)
+            for (int64_t j = 0; j < W; j++) {
+                const cell_place *me = &place[i * W + j];
+                const int64_t md = pw_tiling_diagonal(&t, me->tile_row, me->tile);
+                if (j + 1 < W) {
+                    const cell_place *right = &place[i * W + j + 1];
+                    bad_barrier += !(pw_tiling_diagonal(&t, right->tile_row, right->tile) < md + L);
+                }
+                if (i + 1 < H) {
+                    const cell_place *below = &place[(i + 1) * W + j];
+                    bad_barrier += !(pw_tiling_diagonal(&t, below->tile_row, below->tile) < md + L);
+                }
+            }
         for (int64_t r = 0; r < t.n_rows && skew == 0; r++)
             for (int64_t c = pw_tiling_first_tile(&t, r); c < pw_tiling_end_tile(&t, r); c++) {
                 bad_peer += pw_tiling_need_prev_same(&t, r, c) > pw_tiling_done(&t, r, pw_tiling_end_tile(&t, r) - 1);

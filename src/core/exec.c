@@ -23,7 +23,7 @@ double pw_seconds_now(void)
  * in batches of runs. */
 #define PW_CPU_SWEEP_COUNTERS (1 << 20)
 
-/* `sweeps` sweeps (> 1 only on the peer engine, pipelined) of the plan's engine, timed. */
+/* `sweeps` sweeps (> 1 only on the peer and barrier engines, pipelined) of the plan's engine, timed. */
 static pw_status run_engine(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_run_info *info)
 {
     /* CUDA plans go through the apps' pw_cuda_* glue; segment kernels are host code. */
@@ -40,7 +40,7 @@ static pw_status run_engine(const pw_plan *plan, const pw_kernel *kernel, int64_
     switch (plan->strategy) {
     case PW_STRATEGY_SEQUENTIAL: st = pw_cpu_sequential(plan, kernel, &monitor); break;
     case PW_STRATEGY_PEER: st = pw_cpu_peer(plan, kernel, sweeps, &monitor); break;
-    case PW_STRATEGY_GLOBAL_BARRIER: st = pw_cpu_barrier(plan, kernel, &monitor); break;
+    case PW_STRATEGY_GLOBAL_BARRIER: st = pw_cpu_barrier(plan, kernel, sweeps, &monitor); break;
     case PW_STRATEGY_TASKS: st = pw_cpu_tasks(plan, kernel, &monitor); break;
     default: st = PW_ERR_UNSUPPORTED; break;
     }
@@ -81,6 +81,8 @@ pw_status pw_execute_sweeps(const pw_plan *plan, const pw_kernel *kernel, int64_
         }
         return st;
     }
+    if (plan->strategy == PW_STRATEGY_GLOBAL_BARRIER && plan->tiling.skew == 0 && !plan->edges)
+        return run_engine(plan, kernel, sweeps, info); /* (pipelined, and no counters to bound) */
     pw_plan part = *plan;
     for (int64_t t = 0; t < sweeps && st == PW_OK; t++) {
         part.edge_sweep0 = plan->edge_sweep0 + t;

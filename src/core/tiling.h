@@ -21,6 +21,13 @@ pw_status pw_tiling_init(pw_tiling *t, int64_t rows, int64_t cols, int skew, pw_
 /* Global-barrier schedule: the number of tile diagonals (pw_tiling_diagonal). */
 int64_t pw_tiling_diagonal_count(const pw_tiling *t);
 
+/* Pipelined in-place sweeps on the global-barrier schedule (skew 0, the stencils'): the least L
+ * such that running tile (R, c) of sweep s at barrier step pw_tiling_diagonal(R, c) + s L puts
+ * every tile of sweep s - 1 that it waits for (pw_tiling_need_prev_same / _below: the cells right
+ * of and below its own, which it overwrites and sweep s - 1 still reads) at an earlier step; the
+ * peer engine waits for exactly those.  Found by looking at every tile once. */
+int64_t pw_tiling_sweep_lag(const pw_tiling *t);
+
 /* Tiles in `sweeps` sweeps of the tiling (what the progress monitors count: core/monitor.h). */
 int64_t pw_tiling_tile_count(const pw_tiling *t, int64_t sweeps);
 

@@ -19,8 +19,10 @@ pw_status pw_cpu_sequential(const pw_plan *plan, const pw_kernel *kernel, pw_cpu
  * in-place sweeps of skew 0, of the previous sweep's rows: core/work.h). */
 pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_cpu_monitor *monitor);
 
-/* Global-barrier engine: all threads run the tiles of one tile diagonal, then meet at a barrier. */
-pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel, pw_cpu_monitor *monitor);
+/* Global-barrier engine: all threads run the tiles of one tile diagonal, then meet at a barrier
+ * (sweeps > 1: pipelined in-place sweeps of skew 0, sweep s's diagonals pw_tiling_sweep_lag
+ * steps after sweep s - 1's). */
+pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_cpu_monitor *monitor);
 
 /* Task-graph engine: a tile is a task that waits for its left neighbour and for the tile of the
  * row above that the peer rule names; ready tiles run on any free worker (engine_tasks.c). */
