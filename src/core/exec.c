@@ -19,11 +19,12 @@ double pw_seconds_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Progress counters of one pipelined run at most (8 bytes each), as on the GPU: more sweeps run
- * in batches of runs. */
+/* Progress counters (8 bytes each) or tile tasks (about 60 bytes) of one pipelined run at most,
+ * as on the GPU: more sweeps run in batches of runs. */
 #define PW_CPU_SWEEP_COUNTERS (1 << 20)
+#define PW_CPU_SWEEP_TASKS (1 << 20)
 
-/* `sweeps` sweeps (> 1 only on the peer and barrier engines, pipelined) of the plan's engine, timed. */
+/* `sweeps` sweeps (> 1 only on the peer, barrier and tasks engines, pipelined) of the plan's engine, timed. */
 static pw_status run_engine(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_run_info *info)
 {
     /* CUDA plans go through the apps' pw_cuda_* glue; segment kernels are host code. */
@@ -41,7 +42,7 @@ static pw_status run_engine(const pw_plan *plan, const pw_kernel *kernel, int64_
     case PW_STRATEGY_SEQUENTIAL: st = pw_cpu_sequential(plan, kernel, &monitor); break;
     case PW_STRATEGY_PEER: st = pw_cpu_peer(plan, kernel, sweeps, &monitor); break;
     case PW_STRATEGY_GLOBAL_BARRIER: st = pw_cpu_barrier(plan, kernel, sweeps, &monitor); break;
-    case PW_STRATEGY_TASKS: st = pw_cpu_tasks(plan, kernel, &monitor); break;
+    case PW_STRATEGY_TASKS: st = pw_cpu_tasks(plan, kernel, sweeps, &monitor); break;
     default: st = PW_ERR_UNSUPPORTED; break;
     }
     if (st == PW_OK && pw_cpu_monitor_stopped(&monitor)) st = PW_ERR_CANCELLED;
@@ -69,24 +70,32 @@ pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *
     return run_engine(plan, kernel, 1, info);
 }
 
+/* Sweeps a run of the plan's engine takes pipelined (1: one at a time): the peer, barrier and
+ * tasks engines pipeline in-place sweeps of skew 0, the peer and tasks ones in batches that
+ * bound their counters and graphs; a band of a distributed run speaks to the peer engine only. */
+static int64_t sweeps_a_run(const pw_plan *plan)
+{
+    const pw_tiling *t = &plan->tiling;
+    if (t->skew != 0) return 1;
+    switch (plan->strategy) {
+    case PW_STRATEGY_PEER: return t->n_rows >= PW_CPU_SWEEP_COUNTERS ? 1 : PW_CPU_SWEEP_COUNTERS / t->n_rows;
+    case PW_STRATEGY_GLOBAL_BARRIER: return plan->edges ? 1 : INT64_MAX;
+    case PW_STRATEGY_TASKS: {
+        const int64_t tiles = pw_tiling_tile_count(t, 1);
+        return plan->edges || tiles >= PW_CPU_SWEEP_TASKS ? 1 : PW_CPU_SWEEP_TASKS / tiles;
+    }
+    default: return 1;
+    }
+}
+
 pw_status pw_execute_sweeps(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_run_info *info)
 {
     pw_status st = PW_OK;
-    if (plan->strategy == PW_STRATEGY_PEER && plan->tiling.skew == 0) {
-        const int64_t n_rows = plan->tiling.n_rows, batch = n_rows >= PW_CPU_SWEEP_COUNTERS ? 1 : PW_CPU_SWEEP_COUNTERS / n_rows;
-        pw_plan part = *plan; /* (edge_sweep0: the band link counts sweeps over the whole run) */
-        for (int64_t done = 0; done < sweeps && st == PW_OK; done += batch) {
-            part.edge_sweep0 = plan->edge_sweep0 + done;
-            st = run_engine(&part, kernel, sweeps - done < batch ? sweeps - done : batch, info);
-        }
-        return st;
-    }
-    if (plan->strategy == PW_STRATEGY_GLOBAL_BARRIER && plan->tiling.skew == 0 && !plan->edges)
-        return run_engine(plan, kernel, sweeps, info); /* (pipelined, and no counters to bound) */
-    pw_plan part = *plan;
-    for (int64_t t = 0; t < sweeps && st == PW_OK; t++) {
-        part.edge_sweep0 = plan->edge_sweep0 + t;
-        st = run_engine(&part, kernel, 1, info);
+    const int64_t batch = sweeps_a_run(plan);
+    pw_plan part = *plan; /* (edge_sweep0: the band link counts sweeps over the whole run) */
+    for (int64_t done = 0; done < sweeps && st == PW_OK; done += batch) {
+        part.edge_sweep0 = plan->edge_sweep0 + done;
+        st = run_engine(&part, kernel, sweeps - done < batch ? sweeps - done : batch, info);
     }
     return st;
 }

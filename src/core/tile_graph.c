@@ -4,13 +4,31 @@
 #include "alloc.h"
 #include "tile_graph.h"
 
-/* The task of row r - 1 that tile (r, c) waits for. */
-static int64_t above(const pw_tiling *t, const int64_t *row_at, int64_t r, int64_t c)
+/* The task (in sweep 0's numbering) of row r's tile that brings its progress to `need`: the first
+ * tile c' with pw_tiling_done(r, c') >= need, clamped to the row's tiles. */
+static int64_t tile_reaching(const pw_tiling *t, const int64_t *row_at, int64_t r, int64_t need)
 {
-    const int64_t first = pw_tiling_first_tile(t, r - 1), end = pw_tiling_end_tile(t, r - 1);
-    int64_t cp = (pw_tiling_need(t, r, c) + t->w - 1) / t->w - 1;
+    const int64_t first = pw_tiling_first_tile(t, r), end = pw_tiling_end_tile(t, r);
+    int64_t cp = (need + t->w - 1) / t->w - 1;
     cp = cp < first ? first : cp >= end ? end - 1 : cp;
-    return row_at[r - 1] + cp - first;
+    return row_at[r] + cp - first;
+}
+
+/* The tasks task k = s * per_sweep + i waits for, into pred[] (at most 4); their count. */
+static int predecessors(const pw_tiling *t, const pw_tile_graph *g, int64_t k, int64_t pred[4])
+{
+    const int64_t s = k / g->per_sweep, i = k % g->per_sweep, base = s * g->per_sweep, r = g->tile_row[i];
+    const int64_t c = pw_tiling_first_tile(t, r) + i - g->row_at[r];
+    int n = 0;
+    if (i > g->row_at[r]) pred[n++] = k - 1;                                              /* left */
+    if (r > 0) pred[n++] = base + tile_reaching(t, g->row_at, r - 1, pw_tiling_need(t, r, c)); /* above */
+    if (s > 0) {
+        const int64_t prev = base - g->per_sweep;
+        pred[n++] = prev + tile_reaching(t, g->row_at, r, pw_tiling_need_prev_same(t, r, c));
+        const int64_t below = r + 1 < t->n_rows ? pw_tiling_need_prev_below(t, r, c) : 0;
+        if (below > 0) pred[n++] = prev + tile_reaching(t, g->row_at, r + 1, below);
+    }
+    return n;
 }
 
 void pw_tile_graph_free(pw_tile_graph *g)
@@ -20,44 +38,46 @@ void pw_tile_graph_free(pw_tile_graph *g)
     g->deps = NULL;
 }
 
-pw_status pw_tile_graph_build(const pw_tiling *t, pw_tile_graph *g)
+pw_status pw_tile_graph_build(const pw_tiling *t, pw_tile_graph *g) { return pw_tile_graph_build_sweeps(t, 1, g); }
+
+pw_status pw_tile_graph_build_sweeps(const pw_tiling *t, int64_t sweeps, pw_tile_graph *g)
 {
     const int64_t rows = t->n_rows;
-    g->count = 0;
-    g->tile_row = g->succ_at = g->succ = NULL;
+    g->count = g->per_sweep = 0;
+    g->row_at = g->tile_row = g->succ_at = g->succ = NULL;
     g->deps = NULL;
+    if (sweeps < 1 || (sweeps > 1 && t->skew != 0)) return PW_ERR_UNSUPPORTED; /* (tiling_geometry.h) */
     g->row_at = pw_malloc(sizeof *g->row_at * (size_t)(rows + 1));
     if (!g->row_at) return PW_ERR_OUT_OF_MEMORY;
     g->row_at[0] = 0;
     for (int64_t r = 0; r < rows; r++) g->row_at[r + 1] = g->row_at[r] + pw_tiling_end_tile(t, r) - pw_tiling_first_tile(t, r);
-    const int64_t n = g->count = g->row_at[rows];
+    const int64_t per = g->per_sweep = g->row_at[rows], n = g->count = per * sweeps;
     const size_t n1 = (size_t)(n ? n : 1);
     g->deps = pw_calloc(n1, sizeof *g->deps);
     g->succ_at = pw_calloc((size_t)n + 2, sizeof *g->succ_at);
-    g->succ = pw_malloc(sizeof *g->succ * (2 * n1));
-    g->tile_row = pw_malloc(sizeof *g->tile_row * n1);
-    int64_t *up = pw_malloc(sizeof *up * n1), *fill = pw_malloc(sizeof *fill * n1); /* (R, c)'s task above, or -1 */
-    if (!g->deps || !g->succ_at || !g->succ || !g->tile_row || !up || !fill) {
-        free(up), free(fill);
+    g->succ = pw_malloc(sizeof *g->succ * (4 * n1));
+    g->tile_row = pw_malloc(sizeof *g->tile_row * (size_t)(per ? per : 1));
+    int64_t *fill = pw_malloc(sizeof *fill * n1);
+    if (!g->deps || !g->succ_at || !g->succ || !g->tile_row || !fill) {
+        free(fill);
         pw_tile_graph_free(g);
         return PW_ERR_OUT_OF_MEMORY;
     }
-    /* edges: left to right in a row, and from above; successors counted, then placed (CSR) */
     for (int64_t r = 0; r < rows; r++)
-        for (int64_t i = g->row_at[r]; i < g->row_at[r + 1]; i++) {
-            const int64_t c = pw_tiling_first_tile(t, r) + i - g->row_at[r];
-            g->tile_row[i] = r;
-            up[i] = r > 0 ? above(t, g->row_at, r, c) : -1;
-            if (i > g->row_at[r]) g->deps[i]++, g->succ_at[i - 1 + 1]++;
-            if (up[i] >= 0) g->deps[i]++, g->succ_at[up[i] + 1]++;
-        }
-    for (int64_t i = 0; i < n; i++) g->succ_at[i + 1] += g->succ_at[i];
-    for (int64_t i = 0; i < n; i++) fill[i] = g->succ_at[i];
-    for (int64_t r = 0; r < rows; r++)
-        for (int64_t i = g->row_at[r]; i < g->row_at[r + 1]; i++) {
-            if (i > g->row_at[r]) g->succ[fill[i - 1]++] = i;
-            if (up[i] >= 0) g->succ[fill[up[i]]++] = i;
-        }
-    free(up), free(fill);
+        for (int64_t i = g->row_at[r]; i < g->row_at[r + 1]; i++) g->tile_row[i] = r;
+    /* edges into each task: counted as successors of their sources, then placed (CSR) */
+    int64_t pred[4];
+    for (int64_t k = 0; k < n; k++) {
+        const int m = predecessors(t, g, k, pred);
+        g->deps[k] = m;
+        for (int e = 0; e < m; e++) g->succ_at[pred[e] + 1]++;
+    }
+    for (int64_t k = 0; k < n; k++) g->succ_at[k + 1] += g->succ_at[k];
+    for (int64_t k = 0; k < n; k++) fill[k] = g->succ_at[k];
+    for (int64_t k = 0; k < n; k++) {
+        const int m = predecessors(t, g, k, pred);
+        for (int e = 0; e < m; e++) g->succ[fill[pred[e]]++] = k;
+    }
+    free(fill);
     return PW_OK;
 }

@@ -25,7 +25,8 @@ pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t swee
 pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_cpu_monitor *monitor);
 
 /* Task-graph engine: a tile is a task that waits for its left neighbour and for the tile of the
- * row above that the peer rule names; ready tiles run on any free worker (engine_tasks.c). */
-pw_status pw_cpu_tasks(const pw_plan *plan, const pw_kernel *kernel, pw_cpu_monitor *monitor);
+ * row above that the peer rule names (sweeps > 1: and for the previous sweep's tiles the peer
+ * rule names, core/tile_graph.h); ready tiles run on any free worker (engine_tasks.c). */
+pw_status pw_cpu_tasks(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_cpu_monitor *monitor);
 
 #endif

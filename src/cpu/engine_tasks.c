@@ -3,7 +3,8 @@
  * tile is a task (core/tile_graph.h: the graph, shared with the GPU engine), and any ready tile
  * runs on any free worker (src/cpu/task_engine.h).  Distributed queues with stealing by default;
  * PEERWAVE_TASK_QUEUES=central runs the centralized queue (the dissertation's CQ, for the
- * comparison).  One sweep a run (exec.c runs sweeps one after another).
+ * comparison).  Several in-place sweeps run pipelined in one graph (tile_graph.h), as on the peer
+ * and barrier engines.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -32,14 +33,15 @@ static int run_tile(void *ctx, pw_task_run *run, int64_t task, int spawned, int 
     pw_tile_graph_tile(tt->t, &tt->g, task, &r, &c);
     const int64_t start = tt->trace.workers ? pw_now_ns() : 0;
     pw_cpu_run_tile(tt->t, tt->k, r, c, worker);
-    if (tt->trace.workers) pw_tile_trace_add(&tt->trace, worker, r, c, start, start, pw_now_ns());
+    if (tt->trace.workers) /* (rows as the peer engine's tickets: sweep-major) */
+        pw_tile_trace_add(&tt->trace, worker, task / tt->g.per_sweep * tt->t->n_rows + r, c, start, start, pw_now_ns());
     return pw_cpu_monitor_tiles(tt->monitor, 1);
 }
 
-pw_status pw_cpu_tasks(const pw_plan *plan, const pw_kernel *kernel, pw_cpu_monitor *monitor)
+pw_status pw_cpu_tasks(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_cpu_monitor *monitor)
 {
     tile_tasks tt = {&plan->tiling, kernel, {0}, monitor, {0}};
-    pw_status st = pw_tile_graph_build(&plan->tiling, &tt.g);
+    pw_status st = pw_tile_graph_build_sweeps(&plan->tiling, sweeps, &tt.g);
     if (st == PW_OK) st = pw_tile_trace_open(&tt.trace, plan->workers, plan->trace);
     if (st == PW_OK) {
         const char *q = getenv("PEERWAVE_TASK_QUEUES");
