@@ -187,7 +187,7 @@ static void test_stencils(void)
         got.data = malloc(bytes);
         memcpy(got.data, ref.data, bytes);
         int sor = test_rand() % 2;
-        int64_t sweeps = test_range(1, 6); /* the peer engine pipelines them */
+        int64_t sweeps = test_range(1, 6); /* the peer, barrier and tasks engines pipeline them */
         double omega = 0.2 + 1.7 * test_unit(), r1 = -1, r2 = -2;
         pw_options ref_opt = test_sequential_options(), opt;
         test_random_options(&opt, rows - 2, cols - 2);

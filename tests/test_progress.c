@@ -325,8 +325,9 @@ static void test_cells(pw_strategy st)
     }
 }
 
-/* A run of many short executions (sweeps one at a time on the barrier and sequential engines)
- * still reports every interval: the clock is the run's, not each execution's. */
+/* A run of many short executions (sweeps one at a time on the sequential engine, and on the GPU's
+ * barrier; the CPU's barrier pipelines them into one execution, reported the same) still reports
+ * every interval: the clock is the run's, not each execution's. */
 static void test_reports_across_executions(void)
 {
     for (int k = 0; k < (on_gpu ? 1 : 2); k++) { /* (the sequential reference is the CPU's) */

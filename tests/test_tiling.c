@@ -12,10 +12,15 @@
  *   4. pipelined sweeps (skew 0): need_prev_same / need_prev_below cover the previous sweep's
  *      right and lower neighbours of every cell, and are reachable;
  *   5. the step forms (hyper tiles, waits inside a tile): need_at / need_prev_same_at /
- *      need_prev_below_at at a cell's own step cover its dependences, and grow with the step.
+ *      need_prev_below_at at a cell's own step cover its dependences, and grow with the step;
+ *   6. the barrier's pipelined sweeps (pw_tiling_sweep_lag) and the tasks engine's graph over
+ *      sweeps (tile_graph.h): every cell's tile comes after the tiles of its upper and left
+ *      neighbours in its sweep and of its own cell, right and lower neighbours in the sweep
+ *      before (a path in the graph; an earlier barrier step).
  */
 #include <string.h>
 
+#include "../src/core/tile_graph.h"
 #include "../src/core/tiling.h"
 #include "test_util.h"
 
@@ -45,6 +50,49 @@ static void place_cells(const pw_tiling *t, cell_place *place, int *covered)
         }
 }
 
+/* 6 for the graph over `sweeps` sweeps: the dependences (above) with no path in the graph, or
+ * edges that point backwards; -1 when the graph is too large to check here. */
+static int64_t sweep_graph_misses(const pw_tiling *t, const cell_place *place, int64_t sweeps)
+{
+    pw_tile_graph g;
+    if (pw_tile_graph_build_sweeps(t, sweeps, &g) != PW_OK) return 1;
+    const int64_t n = g.count, words = (n + 63) / 64, H = t->rows, W = t->cols;
+    if (n > 3000) {
+        pw_tile_graph_free(&g);
+        return -1;
+    }
+    /* ancestors as bit sets, in task order (every edge must point forward) */
+    uint64_t *anc = calloc((size_t)(n * words), sizeof *anc);
+    int64_t misses = 0;
+    for (int64_t k = 0; k < n; k++) {
+        anc[k * words + k / 64] |= 1ull << (k % 64);
+        for (int64_t e = g.succ_at[k]; e < g.succ_at[k + 1]; e++) {
+            const int64_t v = g.succ[e];
+            if (v <= k) { misses++; continue; }
+            for (int64_t x = 0; x < words; x++) anc[v * words + x] |= anc[k * words + x];
+        }
+    }
+#define TASK(sw, p) ((sw) * g.per_sweep + g.row_at[(p)->tile_row] + (p)->tile - pw_tiling_first_tile(t, (p)->tile_row))
+#define BEFORE(a, b) ((anc[(b) * words + (a) / 64] >> ((a) % 64)) & 1)
+    for (int64_t sw = 0; sw < sweeps; sw++)
+        for (int64_t i = 0; i < H; i++)
+            for (int64_t j = 0; j < W; j++) {
+                const cell_place *me = &place[i * W + j];
+                const int64_t k = TASK(sw, me);
+                if (i > 0) misses += !BEFORE(TASK(sw, &place[(i - 1) * W + j]), k);
+                if (j > 0) misses += !BEFORE(TASK(sw, &place[i * W + j - 1]), k);
+                if (sw == 0) continue;
+                misses += !BEFORE(TASK(sw - 1, me), k);
+                if (i + 1 < H) misses += !BEFORE(TASK(sw - 1, &place[(i + 1) * W + j]), k);
+                if (j + 1 < W) misses += !BEFORE(TASK(sw - 1, &place[i * W + j + 1]), k);
+            }
+#undef TASK
+#undef BEFORE
+    free(anc);
+    pw_tile_graph_free(&g);
+    return misses;
+}
+
 static int earlier_in_tile(const cell_place *dep, const cell_place *me)
 {
     return dep->tile_row == me->tile_row && dep->tile == me->tile && dep->order < me->order;
@@ -53,6 +101,7 @@ static int earlier_in_tile(const cell_place *dep, const cell_place *me)
 int main(void)
 {
     test_seed(12345);
+    int graphs_checked = 0;
     for (int trial = 0; trial < 400; trial++) {
         int64_t H = test_range(1, 70), W = test_range(1, 70);
         pw_dep deps[4];
@@ -124,6 +173,12 @@ int main(void)
          * sweep t-1 still reads them), looked at cell by cell. */
         const int64_t L = skew == 0 ? pw_tiling_sweep_lag(&t) : 1;
         bad_barrier += L < 1;
+        int64_t bad_graph = 0;
+        if (skew == 0) {
+            const int64_t m = sweep_graph_misses(&t, place, 3);
+            bad_graph = m > 0 ? m : 0;
+            graphs_checked += m >= 0;
+        }
         for (int64_t i = 0; i < H && skew == 0; i++)
             for (int64_t j = 0; j < W; j++) {
                 const cell_place *me = &place[i * W + j];
@@ -161,13 +216,14 @@ int main(void)
                 bad_peer += pw_tiling_need(&t, r, c) != pw_tiling_need_at(&t, r, pw_tiling_last_step(&t, r, c));
             }
         }
-        CHECK(bad_cover == 0 && bad_peer == 0 && bad_barrier == 0,
+        CHECK(bad_cover == 0 && bad_peer == 0 && bad_barrier == 0 && bad_graph == 0,
               "H=%" PRId64 " W=%" PRId64 " skew=%d %s h=%" PRId64 " w=%" PRId64
-              ": cover %d peer %d barrier %d", H, W, skew, shape == PW_TILE_HYPER ? "hyper" : "square",
-              h, w, bad_cover, bad_peer, bad_barrier);
+              ": cover %d peer %d barrier %d graph %" PRId64, H, W, skew, shape == PW_TILE_HYPER ? "hyper" : "square",
+              h, w, bad_cover, bad_peer, bad_barrier, bad_graph);
         free(place);
         free(covered);
     }
+    CHECK(graphs_checked >= 100, "only %d graphs over sweeps small enough to check", graphs_checked);
     /* Hand-derived values of DESIGN.md section 3: f = 0, hyper, h = 8, w = 4: tile j of row r+1
      * needs (j+1)w + h - 1 steps of row r. */
     pw_tiling t;

@@ -79,7 +79,7 @@ static int64_t sweeps_a_run(const pw_plan *plan)
     if (t->skew != 0) return 1;
     switch (plan->strategy) {
     case PW_STRATEGY_PEER: return t->n_rows >= PW_CPU_SWEEP_COUNTERS ? 1 : PW_CPU_SWEEP_COUNTERS / t->n_rows;
-    case PW_STRATEGY_GLOBAL_BARRIER: return plan->edges ? 1 : INT64_MAX;
+    case PW_STRATEGY_GLOBAL_BARRIER: return plan->edges ? 1 : PW_CPU_SWEEP_COUNTERS; /* (no counters: a bound) */
     case PW_STRATEGY_TASKS: {
         const int64_t tiles = pw_tiling_tile_count(t, 1);
         return plan->edges || tiles >= PW_CPU_SWEEP_TASKS ? 1 : PW_CPU_SWEEP_TASKS / tiles;

@@ -1,4 +1,5 @@
 /* tile_graph.c - a wavefront's tiles as a task graph (tile_graph.h). */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "alloc.h"
@@ -51,7 +52,13 @@ pw_status pw_tile_graph_build_sweeps(const pw_tiling *t, int64_t sweeps, pw_tile
     if (!g->row_at) return PW_ERR_OUT_OF_MEMORY;
     g->row_at[0] = 0;
     for (int64_t r = 0; r < rows; r++) g->row_at[r + 1] = g->row_at[r] + pw_tiling_end_tile(t, r) - pw_tiling_first_tile(t, r);
-    const int64_t per = g->per_sweep = g->row_at[rows], n = g->count = per * sweeps;
+    const int64_t per = g->per_sweep = g->row_at[rows];
+    int64_t n;
+    if (__builtin_mul_overflow(per, sweeps, &n) || n > (int64_t)(SIZE_MAX / 64)) { /* (exec.c batches far below) */
+        pw_tile_graph_free(g);
+        return PW_ERR_SIZE_OVERFLOW;
+    }
+    g->count = n;
     const size_t n1 = (size_t)(n ? n : 1);
     g->deps = pw_calloc(n1, sizeof *g->deps);
     g->succ_at = pw_calloc((size_t)n + 2, sizeof *g->succ_at);

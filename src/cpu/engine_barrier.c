@@ -30,7 +30,7 @@ typedef struct barrier_state {
     int barrier_ready;
     pw_tile_trace trace;
     pw_cpu_monitor *monitor;
-    atomic_llong stop_diagonal; /* the first diagonal in which a worker was told to stop */
+    atomic_llong stop_step; /* the first barrier step in which a worker was told to stop */
 } barrier_state;
 
 /* The team size is known only once the team runs; the first member to arrive sizes the barrier. */
@@ -75,8 +75,8 @@ static void barrier_worker(void *arg, int worker, int team_size)
                 if (tracing) /* (rows as the peer engine's tickets: sweep-major) */
                     pw_tile_trace_add(&s->trace, worker, sweep * t->n_rows + r, c, step_start, start, pw_now_ns());
                 if (pw_cpu_monitor_tiles(s->monitor, 1)) {
-                    long long first = atomic_load(&s->stop_diagonal);
-                    while (g < first && !atomic_compare_exchange_weak(&s->stop_diagonal, &first, g)) {}
+                    long long first = atomic_load(&s->stop_step);
+                    while (g < first && !atomic_compare_exchange_weak(&s->stop_step, &first, g)) {}
                     stop = 1;
                     break;
                 }
@@ -86,7 +86,7 @@ static void barrier_worker(void *arg, int worker, int team_size)
         /* A stop asked for in step g was asked before its barrier, so every worker sees it here
          * and leaves after the same barrier (one asked for in g + 1 by a worker already past this
          * barrier is > g: nobody leaves early). */
-        if (atomic_load(&s->stop_diagonal) <= g) return;
+        if (atomic_load(&s->stop_step) <= g) return;
     }
 }
 
@@ -95,12 +95,13 @@ pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel, int64_t s
     if (sweeps < 1 || (sweeps > 1 && plan->tiling.skew != 0)) return PW_ERR_UNSUPPORTED; /* tiling_geometry.h */
     barrier_state s;
     s.monitor = monitor;
-    atomic_init(&s.stop_diagonal, INT64_MAX);
+    atomic_init(&s.stop_step, INT64_MAX);
     s.t = &plan->tiling;
     s.k = kernel;
     s.n_diagonals = pw_tiling_diagonal_count(s.t);
     s.sweeps = sweeps;
     s.sweep_lag = sweeps > 1 ? pw_tiling_sweep_lag(s.t) : 1;
+    if (sweeps - 1 > (INT64_MAX - s.n_diagonals) / s.sweep_lag) return PW_ERR_SIZE_OVERFLOW; /* (exec.c batches far below) */
     s.n_steps = s.n_diagonals + (sweeps - 1) * s.sweep_lag;
     s.barrier_ready = 0;
     pthread_mutex_init(&s.init_lock, NULL);
