@@ -169,6 +169,8 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
      * publish this tile-row's progress, so the row below must end in PW_ERR_TIMEOUT. */
     const char *stuck = getenv("PEERWAVE_DEBUG_STUCK_ROW");
     plan->stuck_row = stuck ? strtoll(stuck, NULL, 10) : -1;
+    const char *queues = getenv("PEERWAVE_TASK_QUEUES");
+    plan->task_queues_central = queues && !strcmp(queues, "central");
     st = pw_backend_resolve(options, &plan->backend);
     if (st != PW_OK) return st;
     if (plan->backend == PW_BACKEND_CUDA)

@@ -33,6 +33,9 @@ typedef struct pw_plan {
     int64_t watchdog_ns;  /* 0 = the engine's default */
     void *stream;         /* CUDA stream (cudaStream_t), NULL = legacy default stream */
     int64_t stuck_row;    /* debug fault injection: a tile-row that never publishes; -1 = none */
+    int task_queues_central; /* the tasks strategy's one central queue (the dissertation's CQ, for
+                                comparison) instead of distributed queues with stealing, on the CPU
+                                and the GPU: PEERWAVE_TASK_QUEUES=central, read here only */
     pw_monitor monitor;   /* progress hook and cancel flag (monitor.h); an app whose run is more
                              than rows x cols cells (sweeps, bins) sets monitor.cells */
     pw_monitor_state monitor_state; /* the run's report clock (monitor.state points here) */

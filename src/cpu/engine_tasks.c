@@ -2,8 +2,8 @@
  * engine_tasks.c - a wavefront as a task graph on CPU threads (PW_STRATEGY_TASKS; issue 31): a
  * tile is a task (core/tile_graph.h: the graph, shared with the GPU engine), and any ready tile
  * runs on any free worker (src/cpu/task_engine.h).  Distributed queues with stealing by default;
- * PEERWAVE_TASK_QUEUES=central runs the centralized queue (the dissertation's CQ, for the
- * comparison).  Several in-place sweeps run pipelined in one graph (tile_graph.h), as on the peer
+ * the plan's task_queues_central (PEERWAVE_TASK_QUEUES=central) runs the centralized queue (the
+ * dissertation's CQ, for the comparison).  Several in-place sweeps run pipelined in one graph (tile_graph.h), as on the peer
  * and barrier engines.
  */
 #include <stdlib.h>
@@ -44,8 +44,7 @@ pw_status pw_cpu_tasks(const pw_plan *plan, const pw_kernel *kernel, int64_t swe
     pw_status st = pw_tile_graph_build_sweeps(&plan->tiling, sweeps, &tt.g);
     if (st == PW_OK) st = pw_tile_trace_open(&tt.trace, plan->workers, plan->trace);
     if (st == PW_OK) {
-        const char *q = getenv("PEERWAVE_TASK_QUEUES");
-        pw_task_options o = {plan->workers, q && !strcmp(q, "central") ? PW_TASKS_CENTRAL : PW_TASKS_DISTRIBUTED,
+        pw_task_options o = {plan->workers, plan->task_queues_central ? PW_TASKS_CENTRAL : PW_TASKS_DISTRIBUTED,
                              plan->watchdog_ns, 0};
         pw_task_graph tg = {tt.g.count, tt.g.deps, tt.g.succ_at, tt.g.succ, run_tile, &tt};
         st = pw_tasks_run(&tg, &o, NULL);

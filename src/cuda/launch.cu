@@ -160,7 +160,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         PW_CUDA_TRY(st, cudaMemcpyAsync(graph_dev, graph.tile_row, sizeof(long long) * n, cudaMemcpyHostToDevice, stream), done);
         PW_CUDA_TRY(st, cudaMemcpyAsync(graph_dev + n, graph.row_at, sizeof(long long) * rows1, cudaMemcpyHostToDevice, stream), done);
         const pw_gpu_task_graph g = {graph.count, graph.deps, graph.succ_at, graph.succ};
-        if ((st = pw_gpu_tasks_open(&tasks, plan->device, pw_gpu_tasks_central_from_env(), graph.count, &g, 0, error,
+        if ((st = pw_gpu_tasks_open(&tasks, plan->device, plan->task_queues_central, graph.count, &g, 0, error,
                                     a.watchdog_ns, stream)) != PW_OK) /* (synchronises: the graph's copies are done) */
             goto done;
         if ((st = pw_gpu_watch_open(&watch, plan, t, sweeps, cells, grid, cells_before, &a.monitor)) != PW_OK) goto done;

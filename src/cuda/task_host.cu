@@ -28,12 +28,6 @@ __global__ void pw_task_queues_init(pw_task_rings q, const long long *ready, lon
     }
 }
 
-int pw_gpu_tasks_central_from_env(void)
-{
-    const char *q = getenv("PEERWAVE_TASK_QUEUES");
-    return q && !strcmp(q, "central");
-}
-
 static size_t round_up(size_t x) { return (x + 255) / 256 * 256; }
 
 pw_status pw_gpu_tasks_open(pw_gpu_tasks *t, int device, int central, long long max_ready,

@@ -43,7 +43,4 @@ pw_status pw_gpu_tasks_counts(const pw_gpu_tasks *t, long long *finished, long l
  * PW_ERR_OUT_OF_MEMORY with its detail. */
 pw_status pw_gpu_tasks_status(int error_word);
 
-/* PEERWAVE_TASK_QUEUES=central: the centralized queue (CQ), for the comparison; else distributed. */
-int pw_gpu_tasks_central_from_env(void);
-
 #endif
