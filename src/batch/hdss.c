@@ -353,13 +353,13 @@ static int new_device_block(const pw_hdss *h, int dv, int64_t x, pick *p)
     return 1;
 }
 
-/* Whether d would finish items [b, e) before every other live device with a rate. */
-static int finishes_first(const pw_hdss *h, int dv, int64_t b, int64_t e, double now)
+/* Whether d would finish item i before every other live device with a rate. */
+static int finishes_first(const pw_hdss *h, int dv, int64_t i, double now)
 {
     const device *d = &h->dev[dv];
-    double mine = now + d->alpha + (double)cost_of(h, d->item_cost, b, e) / d->rate;
+    double mine = now + d->alpha + (double)cost_of(h, d->item_cost, i, i + 1) / d->rate;
     for (const device *q = h->dev; q < h->dev + h->n_dev; q++)
-        if (q != d && is_live(q) && has_fit(q) && ready_at(q, now) + (double)cost_of(h, q->item_cost, b, e) / q->rate < mine)
+        if (q != d && is_live(q) && has_fit(q) && ready_at(q, now) + (double)cost_of(h, q->item_cost, i, i + 1) / q->rate < mine)
             return 0;
     return 1;
 }
@@ -389,7 +389,7 @@ static int end_game_block(const pw_hdss *h, int dv, double now, double T, int64_
         for (int64_t i = q->begin; i < q->end && scanned < END_GAME_SCAN; i++, scanned++) {
             const int64_t mine = cost_of(h, item, i, i + 1);
             if (i > q->begin && !may_split(h)) break; /* only range fronts can be taken */
-            if (!another_takes(h, dv, i, now, T) && (mine <= share || finishes_first(h, dv, i, i + 1, now))) {
+            if (!another_takes(h, dv, i, now, T) && (mine <= share || finishes_first(h, dv, i, now))) {
                 *p = (pick){s, i, cut_floor(h, item, i, q->end, share > mine ? share : mine)};
                 return 1;
             }

@@ -5,14 +5,10 @@
 #include "alloc.h"
 #include "tile_graph.h"
 
-/* The task (in sweep 0's numbering) of row r's tile that brings its progress to `need`: the first
- * tile c' with pw_tiling_done(r, c') >= need, clamped to the row's tiles. */
-static int64_t tile_reaching(const pw_tiling *t, const int64_t *row_at, int64_t r, int64_t need)
+/* The task (in sweep 0's numbering) of row r's tile that brings its progress to `need`. */
+static int64_t task_reaching(const pw_tiling *t, const int64_t *row_at, int64_t r, int64_t need)
 {
-    const int64_t first = pw_tiling_first_tile(t, r), end = pw_tiling_end_tile(t, r);
-    int64_t cp = (need + t->w - 1) / t->w - 1;
-    cp = cp < first ? first : cp >= end ? end - 1 : cp;
-    return row_at[r] + cp - first;
+    return row_at[r] + pw_tiling_tile_reaching(t, r, need) - pw_tiling_first_tile(t, r);
 }
 
 /* The tasks task k = s * per_sweep + i waits for, into pred[] (at most 4); their count. */
@@ -22,12 +18,12 @@ static int predecessors(const pw_tiling *t, const pw_tile_graph *g, int64_t k, i
     const int64_t c = pw_tiling_first_tile(t, r) + i - g->row_at[r];
     int n = 0;
     if (i > g->row_at[r]) pred[n++] = k - 1;                                              /* left */
-    if (r > 0) pred[n++] = base + tile_reaching(t, g->row_at, r - 1, pw_tiling_need(t, r, c)); /* above */
+    if (r > 0) pred[n++] = base + task_reaching(t, g->row_at, r - 1, pw_tiling_need(t, r, c)); /* above */
     if (s > 0) {
         const int64_t prev = base - g->per_sweep;
-        pred[n++] = prev + tile_reaching(t, g->row_at, r, pw_tiling_need_prev_same(t, r, c));
+        pred[n++] = prev + task_reaching(t, g->row_at, r, pw_tiling_need_prev_same(t, r, c));
         const int64_t below = r + 1 < t->n_rows ? pw_tiling_need_prev_below(t, r, c) : 0;
-        if (below > 0) pred[n++] = prev + tile_reaching(t, g->row_at, r + 1, below);
+        if (below > 0) pred[n++] = prev + task_reaching(t, g->row_at, r + 1, below);
     }
     return n;
 }

@@ -36,20 +36,17 @@ int64_t pw_tiling_diagonal_count(const pw_tiling *t)
     return last + 1;
 }
 
-/* The tile of row R that holds step need - 1 (the first whose progress reaches need). */
-static int64_t tile_reaching(const pw_tiling *t, int64_t need) { return (need + t->w - 1) / t->w - 1; }
-
 int64_t pw_tiling_sweep_lag(const pw_tiling *t)
 {
     int64_t lag = 1; /* (at least after the same tile of the sweep before) */
     for (int64_t r = 0; r < t->n_rows; r++)
         for (int64_t c = pw_tiling_first_tile(t, r); c < pw_tiling_end_tile(t, r); c++) {
             const int64_t d = pw_tiling_diagonal(t, r, c);
-            const int64_t same = tile_reaching(t, pw_tiling_need_prev_same(t, r, c));
+            const int64_t same = pw_tiling_tile_reaching(t, r, pw_tiling_need_prev_same(t, r, c));
             if (pw_tiling_diagonal(t, r, same) - d + 1 > lag) lag = pw_tiling_diagonal(t, r, same) - d + 1;
             const int64_t below = r + 1 < t->n_rows ? pw_tiling_need_prev_below(t, r, c) : 0;
             if (below > 0) {
-                const int64_t b = pw_tiling_diagonal(t, r + 1, tile_reaching(t, below));
+                const int64_t b = pw_tiling_diagonal(t, r + 1, pw_tiling_tile_reaching(t, r + 1, below));
                 if (b - d + 1 > lag) lag = b - d + 1;
             }
         }

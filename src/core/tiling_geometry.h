@@ -162,6 +162,15 @@ PW_HD static inline void pw_tiling_segment(const pw_tiling *t, int64_t r, int64_
     *j_end = e > t->cols ? t->cols : e;
 }
 
+/* The tile of row R whose progress first reaches `need` (the first c with pw_tiling_done(R, c) >=
+ * need), clamped to the row's tiles: the tile a wait on that progress waits for. */
+PW_HD static inline int64_t pw_tiling_tile_reaching(const pw_tiling *t, int64_t r, int64_t need)
+{
+    const int64_t first = pw_tiling_first_tile(t, r), end = pw_tiling_end_tile(t, r);
+    const int64_t c = (need + t->w - 1) / t->w - 1;
+    return c < first ? first : c >= end ? end - 1 : c;
+}
+
 /* Global-barrier schedule: the tile diagonal of (R, c), and the number of diagonals. */
 PW_HD static inline int64_t pw_tiling_diagonal(const pw_tiling *t, int64_t r, int64_t c)
 {

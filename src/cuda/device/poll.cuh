@@ -9,11 +9,8 @@
  * cost ~1 us a hand-off: bench/handoff.cu, H200); after them a back-off up to max_sleep_ns keeps
  * long waits, such as a tile-row's first one while the pipeline fills, off the memory system.  The
  * abandon words and the watchdog are looked at every 16th poll (tens of microseconds apart at
- * most: __nanosleep may sleep up to twice what it is asked).
- *
- * WARP: the whole warp polls together (the poll's answer must be the same in every lane, e.g. from
- * a vote; `seen` may differ, progress is a vote over the lanes); the clock and the abandon words
- * are then lane 0's, so every lane leaves at the same poll.
+ * most: __nanosleep may sleep up to twice what it is asked).  One thread polls (a warp-wide form,
+ * the warp-rows kernels' wait, measured slower there and was taken out again).
  */
 #ifndef PW_DEVICE_POLL_CUH
 #define PW_DEVICE_POLL_CUH
@@ -29,18 +26,11 @@ struct pw_poll_limits {
     unsigned max_sleep_ns; /* the back-off's ceiling (it doubles from 32 ns) */
 };
 
-template <bool WARP>
-__device__ __forceinline__ long long pw_poll_clock()
-{
-    const long long t = pw_globaltimer();
-    return WARP ? __shfl_sync(0xffffffffu, t, 0) : t;
-}
-
 /* Poll until poll(&seen) says ready; false when the run is abandoned (an abandon word set, or
  * what poll reports in `seen` unchanged for the watchdog interval: it then sets *error).  Nothing
  * but the poll (and the back-off) runs until the 16th failed poll: the clock is read only at the
  * checks, so the watchdog interval starts at the first check, 16 polls late. */
-template <bool WARP = false, class Counter, class Poll>
+template <class Counter, class Poll>
 __device__ __forceinline__ bool pw_poll_bounded(const pw_poll_limits &l, Counter seen, Poll poll)
 {
     if (poll(&seen)) return true;
@@ -55,17 +45,14 @@ __device__ __forceinline__ bool pw_poll_bounded(const pw_poll_limits &l, Counter
         }
         if (poll(&seen)) return true;
         if (polls % 16 != 0) continue;
-        int abandoned = *(volatile int *)l.error | (l.stop ? *(volatile const int *)l.stop : 0);
-        if (WARP) abandoned = __shfl_sync(0xffffffffu, abandoned, 0);
-        if (abandoned) return false;
-        /* (a warp's lanes may each see their own counter: it moved if any lane's did) */
-        const bool moved = WARP ? __any_sync(0xffffffffu, seen != checked) : seen != checked;
+        if (*(volatile int *)l.error | (l.stop ? *(volatile const int *)l.stop : 0)) return false;
+        const bool moved = seen != checked;
         checked = seen;
-        const long long now = pw_poll_clock<WARP>();
+        const long long now = pw_globaltimer();
         if (polls == 16 || moved) {
             since = now;
         } else if (now - since > l.watchdog_ns) {
-            if (!WARP || (threadIdx.x & 31) == 0) pw_raise_error(l.error, PW_CUDA_ERROR_TIMEOUT);
+            pw_raise_error(l.error, PW_CUDA_ERROR_TIMEOUT);
             return false;
         }
     }

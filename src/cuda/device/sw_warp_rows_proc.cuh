@@ -111,7 +111,7 @@ struct pw_swr_args {
 /* The warp waits until thread 0's and thread 31's conditions hold (each polls its own counter; a
  * NULL counter holds already; SYS0: thread 0's is written or read by another GPU).  false: the
  * run is abandoned (no progress for the watchdog interval, here or in a warp this one waits on
- * through the error word).  Its own loop, not the engines' pw_poll_bounded<true> (poll.cuh): the
+ * through the error word).  Its own loop, not a warp-wide form of the engines' pw_poll_bounded (poll.cuh): the
  * same wait through that ran the genomes 6.60 s against 6.51, and 6.68 against 6.52 once the
  * poll read its clock only at its checks (H200, bench/sw_warp_rows_ab.sh, 2026-11-29): at the
  * 80-register cap the inlined wait moves the hot loop's allocation.  Same rules: a check every
