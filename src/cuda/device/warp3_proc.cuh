@@ -84,44 +84,60 @@ struct Warp3Proc {
         return run_row(t, r, 0, 1, smem, sync);
     }
 
-    /* What a lane copies of every slice and stores of every result: per element its offset at
+    /* What a lane copies of every slice and stores of every result: per element its address at
      * slice 0 (rows i = -lag), its lag (the slice x holds its row x - lag) and whether its (j, k)
      * is in the grid.  A slice: row 0 is row j0 - 1 (for lane 0), column 0 plane k0 - 1 (warp 0
-     * only; warp w > 0 takes it from warp w - 1). */
+     * only; warp w > 0 takes it from warp w - 1).  The lags of a warp's elements are w .. w + 31,
+     * so a slice x with w + 31 <= x < rows + w has all its rows inside the grid: then (most steps
+     * of a tile) the elements skip their row checks and are one 64-bit add from their address
+     * (the checks and offset arithmetic were two thirds of a step's instructions: 505 a warp
+     * step, 4 cells, H200 2026-11-29, bench/profile_cells.sh). */
     struct Lanes {
-        int64_t copy_off[COPIES], store_off[STORES];
+        T *copy_at[COPIES], *store_at[STORES];
         int copy_lag[COPIES], store_lag[STORES];
         bool copy_in[COPIES], store_in[STORES];
+        int w;
     };
     __device__ void lanes(Lanes &l, int64_t j0, int64_t k0, int w, int lane) const
     {
+        l.w = w;
 #pragma unroll
         for (int m = 0; m < COPIES; m++) {
             const int e = lane + 32 * m, rr = e / PITCH, cc = e % PITCH;
             const int64_t j = j0 + rr - 1, k = k0 + cc - 1;
             l.copy_lag[m] = (rr > 1 ? rr - 1 : 0) + w;
             l.copy_in[m] = e < SLICE && j < cols && k < planes && (cc > 0 || (w == 0 && rr > 0));
-            l.copy_off[m] = offset(l.copy_lag[m], j, k);
+            l.copy_at[m] = grid + offset(l.copy_lag[m], j, k);
         }
 #pragma unroll
         for (int m = 0; m < STORES; m++) {
             const int e = lane + 32 * m, row = e / KW, col = e % KW;
             l.store_lag[m] = row + w;
             l.store_in[m] = j0 + row < cols && k0 + col < planes;
-            l.store_off[m] = offset(l.store_lag[m], j0 + row, k0 + col);
+            l.store_at[m] = grid + offset(l.store_lag[m], j0 + row, k0 + col);
         }
     }
+    /* Whether every row of a warp's slice x is inside the grid (warp-uniform). */
+    __device__ bool rows_inside(const Lanes &l, int64_t x) const { return x >= l.w + 31 && x < rows + l.w; }
 
     /* Copy slice x (its rows start x * stride_i further on) into `slot`. */
     __device__ void copy_slice(const Lanes &l, T *slot, int64_t x, int lane) const
     {
         const int64_t shift = x * stride_i;
+        if (rows_inside(l, x)) {
 #pragma unroll
-        for (int m = 0; m < COPIES; m++) {
-            if (m == COPIES - 1 && lane + 32 * m >= SLICE) break; /* the slice's end (zero-filling past it would not be ours) */
-            const int64_t i = x - l.copy_lag[m];
-            const bool inside = l.copy_in[m] && i >= 0 && i < rows;
-            pw_copy_async(slot + lane + 32 * m, inside ? grid + l.copy_off[m] + shift : grid, inside);
+            for (int m = 0; m < COPIES; m++) {
+                if (m == COPIES - 1 && lane + 32 * m >= SLICE) break;
+                pw_copy_async(slot + lane + 32 * m, l.copy_in[m] ? l.copy_at[m] + shift : grid, l.copy_in[m]);
+            }
+        } else {
+#pragma unroll
+            for (int m = 0; m < COPIES; m++) {
+                if (m == COPIES - 1 && lane + 32 * m >= SLICE) break; /* the slice's end (zero-filling past it would not be ours) */
+                const int64_t i = x - l.copy_lag[m];
+                const bool inside = l.copy_in[m] && i >= 0 && i < rows;
+                pw_copy_async(slot + lane + 32 * m, inside ? l.copy_at[m] + shift : grid, inside);
+            }
         }
         pw_copy_async_commit();
     }
@@ -130,11 +146,12 @@ struct Warp3Proc {
     __device__ void store_slice(const Lanes &l, const T *slot, int64_t x, int lane) const
     {
         const int64_t shift = x * stride_i;
+        const bool all_rows = rows_inside(l, x);
 #pragma unroll
         for (int m = 0; m < STORES; m++) {
-            const int64_t i = x - l.store_lag[m];
             const int e = lane + 32 * m;
-            if (l.store_in[m] && i >= 0 && i < rows) grid[l.store_off[m] + shift] = slot[(e / KW + 1) * PITCH + e % KW + 1];
+            if (l.store_in[m] && (all_rows || (x >= l.store_lag[m] && x - l.store_lag[m] < rows)))
+                l.store_at[m][shift] = slot[(e / KW + 1) * PITCH + e % KW + 1];
         }
     }
 
@@ -153,6 +170,7 @@ struct Warp3Proc {
         pw_counter seen_j = 0, seen_k = 0;         /* thread 0's latest counter values */
         Lanes l;
         lanes(l, tj * 32, k0, w, lane);
+        const int kn = planes - k0 < KW ? (int)(planes - k0) : KW; /* this thread's planes in the grid (may be <= 0) */
 
         /* Thread 0: wait until slices up to x may be copied (clamped: a tile's last slice is steps - 1). */
         auto wait_for = [&](int64_t x) -> bool {
@@ -202,12 +220,17 @@ struct Warp3Proc {
                 const int64_t i = s - lane - w;
                 if (i >= 0 && i < rows && j < cols) {
                     T west[KW];
+                    if (i > 0) {
 #pragma unroll
-                    for (int e = 0; e < KW; e++) west[e] = i > 0 ? prev[e] : k0 + e < planes ? *at(-1, j, k0 + e) : T();
+                        for (int e = 0; e < KW; e++) west[e] = prev[e];
+                    } else {
+#pragma unroll
+                        for (int e = 0; e < KW; e++) west[e] = e < kn ? *at(-1, j, k0 + e) : T();
+                    }
                     T top = w == 0 ? here[(lane + 1) * PITCH] : prev_warp[last * SLICE + (lane + 1) * PITCH + KW];
 #pragma unroll
                     for (int e = 0; e < KW; e++) {
-                        if (k0 + e >= planes) break;
+                        if (e >= kn) break;
                         T *self = here + (lane + 1) * PITCH + 1 + e;
                         const T v = cell(i, j, k0 + e, *self, west[e], north[e], top);
                         *self = v;
