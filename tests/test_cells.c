@@ -651,6 +651,15 @@ int main(int argc, char **argv)
             if (k == 0) test_3d_skewed(n / 4); /* not plane-ordered: still flattened */
         }
         unsetenv("PEERWAVE_3D");
+        /* the 3-D processor's other knobs (PEERWAVE_3D_TILE): one slice ahead and a hand-over
+         * every step; odd chunks and more blocks an SM than the registers allow by default */
+        static const char *tiles[] = {"4x8x1x1", "2x4x3x5x8"};
+        for (int k = 0; k < 2; k++) {
+            setenv("PEERWAVE_3D_TILE", tiles[k], 1);
+            test_3d_example("demonstrator3d.c", 0, n / 4);
+            test_3d_example("lu_like.c", 1, n / 8);
+        }
+        unsetenv("PEERWAVE_3D_TILE");
     }
     return test_finish();
 }

@@ -10,7 +10,7 @@
 #include "../src/cuda/kernel_desc.h"
 #include "test_util.h"
 
-static const pw_kernel_switches defaults = {0, 0, 0, 1, PW_SPIN_POLLS, 0, 0, 0, 0, PW_SW_ENGINE_AUTO};
+static const pw_kernel_switches defaults = {.pipeline_sweeps = 1, .spin_polls = PW_SPIN_POLLS, .sw_engine = PW_SW_ENGINE_AUTO};
 
 static pw_plan random_plan(void)
 {
@@ -164,12 +164,24 @@ static void check_switches_from_environment(void)
     setenv("PEERWAVE_3D", "flat", 1);
     setenv("PEERWAVE_3D_TILE", "8x2", 1);
     pw_kernel_switches_read(&sw);
-    CHECK(sw.layout_3d == PW_3D_FLAT && sw.tile3_kw == 8 && sw.tile3_nw == 2, "3-D flat, tile 8x2");
-    static const char *bad_tiles[] = {"3x4", "16x1", "4x0", "4", "x", "4x-2"};
-    for (int k = 0; k < 6; k++) {
+    CHECK(sw.layout_3d == PW_3D_FLAT && sw.tile3_kw == 8 && sw.tile3_nw == 2 && sw.tile3_ahead == 0 && sw.tile3_chunk == 0 &&
+              sw.tile3_blocks == 0,
+          "3-D flat, tile 8x2");
+    setenv("PEERWAVE_3D_TILE", "4x8x2x1", 1);
+    pw_kernel_switches_read(&sw);
+    CHECK(sw.tile3_kw == 4 && sw.tile3_nw == 8 && sw.tile3_ahead == 2 && sw.tile3_chunk == 1 && sw.tile3_blocks == 0,
+          "3-D tile 4x8, 2 slices ahead, a hand-over every step");
+    setenv("PEERWAVE_3D_TILE", "4x8x4x4x3", 1);
+    pw_kernel_switches_read(&sw);
+    CHECK(sw.tile3_kw == 4 && sw.tile3_nw == 8 && sw.tile3_ahead == 4 && sw.tile3_chunk == 4 && sw.tile3_blocks == 3,
+          "3-D tile 4x8, three blocks an SM");
+    /* a bad shape, a third number without the fourth, AHEAD or CHUNK out of range, more threads an SM than 2048 */
+    static const char *bad_tiles[] = {"3x4", "16x1", "4x0", "4", "x", "4x-2", "4x8x2", "4x8x0x4", "4x8x9x4", "4x8x4x17", "4x8x4x4x9"};
+    for (int k = 0; k < (int)(sizeof bad_tiles / sizeof *bad_tiles); k++) {
         setenv("PEERWAVE_3D_TILE", bad_tiles[k], 1);
         pw_kernel_switches_read(&sw);
-        CHECK(sw.tile3_kw == 0 && sw.tile3_nw == 0, "3-D tile %s refused", bad_tiles[k]);
+        CHECK(sw.tile3_kw == 0 && sw.tile3_nw == 0 && sw.tile3_ahead == 0 && sw.tile3_blocks == 0, "3-D tile %s refused",
+              bad_tiles[k]);
     }
     unsetenv("PEERWAVE_3D_TILE");
     unsetenv("PEERWAVE_3D");

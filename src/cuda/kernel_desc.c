@@ -38,12 +38,17 @@ void pw_kernel_switches_read(pw_kernel_switches *out)
     /* plane and flat: for measuring and as fallbacks (PERFORMANCE.md) */
     out->layout_3d = env_is("PEERWAVE_3D", "plane") ? PW_3D_PLANE : env_is("PEERWAVE_3D", "flat") ? PW_3D_FLAT : PW_3D_TILES;
     const char *tile3 = getenv("PEERWAVE_3D_TILE");
-    int kw = 0, nw = 0;
-    out->tile3_kw = out->tile3_nw = 0;
-    if (tile3 && sscanf(tile3, "%dx%d", &kw, &nw) == 2 && kw > 0 && kw <= 8 && !(kw & (kw - 1)) && nw > 0 && nw <= 8 &&
-        !(nw & (nw - 1))) {
+    int kw = 0, nw = 0, ahead = 0, chunk = 0, blocks = 0;
+    out->tile3_kw = out->tile3_nw = out->tile3_ahead = out->tile3_chunk = out->tile3_blocks = 0;
+    const int n3 = tile3 ? sscanf(tile3, "%dx%dx%dx%dx%d", &kw, &nw, &ahead, &chunk, &blocks) : 0;
+    if ((n3 == 2 || n3 >= 4) && kw > 0 && kw <= 8 && !(kw & (kw - 1)) && nw > 0 && nw <= 8 && !(nw & (nw - 1)) &&
+        (n3 == 2 || (ahead >= 1 && ahead <= 8 && chunk >= 1 && chunk <= 16)) &&
+        (n3 < 5 || (blocks >= 1 && blocks * 32 * nw <= 2048))) {
         out->tile3_kw = kw;
         out->tile3_nw = nw;
+        out->tile3_ahead = n3 >= 4 ? ahead : 0;
+        out->tile3_chunk = n3 >= 4 ? chunk : 0;
+        out->tile3_blocks = n3 == 5 ? blocks : 0;
     }
     /* unset, empty, negative or not a number: the default */
     out->spin_polls = polls && *polls && atoi(polls) >= 0 ? (unsigned)atoi(polls) : PW_SPIN_POLLS;

@@ -80,8 +80,11 @@ typedef struct pw_kernel_switches {
     int pipeline_sweeps;  /* 1 unless PEERWAVE_PIPELINE_SWEEPS=0 */
     unsigned spin_polls;  /* PW_SPIN_POLLS unless PEERWAVE_SPIN_POLLS is a count >= 0 */
     int layout_3d;        /* pw_layout_3d: PEERWAVE_3D=plane or flat (else tiles) */
-    int tile3_kw, tile3_nw; /* PEERWAVE_3D_TILE=KWxNW (each 1, 2, 4 or 8): the 3-D processor's
-                               planes a thread and warps a block; 0: the defaults (proc_shapes.h) */
+    int tile3_kw, tile3_nw; /* PEERWAVE_3D_TILE=KWxNW[xAHEADxCHUNK[xBLOCKS]] (KW, NW: 1, 2, 4 or 8;
+                               AHEAD 1-8, CHUNK 1-16; BLOCKS an SM the registers allow, <= 2048
+                               threads): the 3-D processor's planes a thread, warps a block, slices
+                               in flight, steps between hand-overs; 0: the defaults (proc_shapes.h) */
+    int tile3_ahead, tile3_chunk, tile3_blocks;
     int sw_packed_lanes;  /* PEERWAVE_SW_LANES=pairs */
     int sw_engine;        /* pw_sw_engine_ask: PEERWAVE_SW_ENGINE=rows|rows32|tiles (else auto) */
 } pw_kernel_switches;

@@ -83,7 +83,6 @@ PW_HD static inline size_t pw_linear_smem_bytes(int64_t h, int rows_per_thread, 
 #define PW_WARP3_NW 8        /* warps a block, one after another along k (the default) */
 #define PW_WARP3_AHEAD 4     /* slices whose copies are on their way while a step runs */
 #define PW_WARP3_CHUNK 4     /* steps between waits for (and publishes to) the neighbour tiles */
-#define PW_WARP3_SLOTS (PW_WARP3_AHEAD + 2)
 #define PW_WARP3_ROWS 33     /* a slice: the row before the tile's 32 (from the tile before in j), ... */
 
 /* ... each with the plane before the warp's KW (k - 1). */
@@ -93,9 +92,11 @@ PW_HD static inline int64_t pw_warp3_tiles_j(int64_t cols) { return (cols + 31) 
 PW_HD static inline int64_t pw_warp3_tiles_k(int64_t planes, int kw, int nw) { return (planes + nw * kw - 1) / (nw * kw); }
 /* Steps of a tile: a thread (lane j, warp w) computes row i at step i + j + w. */
 PW_HD static inline int64_t pw_warp3_steps(int64_t rows, int nw) { return rows + 31 + nw - 1; }
-PW_HD static inline size_t pw_warp3_smem_bytes(int kw, int nw, int value_bytes)
+/* AHEAD slices on their way, the one computed and the one being stored: AHEAD + 2 slots a warp. */
+PW_HD static inline int pw_warp3_slots(int ahead) { return ahead + 2; }
+PW_HD static inline size_t pw_warp3_smem_bytes(int kw, int nw, int ahead, int value_bytes)
 {
-    return (size_t)nw * PW_WARP3_SLOTS * PW_WARP3_ROWS * (size_t)pw_warp3_pitch(kw) * (size_t)value_bytes;
+    return (size_t)nw * (size_t)pw_warp3_slots(ahead) * PW_WARP3_ROWS * (size_t)pw_warp3_pitch(kw) * (size_t)value_bytes;
 }
 
 /* Tiles are claimed in anti-diagonal order of the nj x nk grid (J + K = d, then J ascending), so

@@ -247,14 +247,14 @@ struct pw_user_proc<PlaneProc<App>> {
     __device__ static PlaneProc<App> make(const pw_user_args &u) { return PlaneProc<App>{App::make(u)}; }
 };
 
-template <class T, class C, int KW, int NW>
-struct pw_user_proc<Warp3Proc<T, UserWarp3Cell<C>, KW, NW>> {
-    __device__ static Warp3Proc<T, UserWarp3Cell<C>, KW, NW> make(const pw_user_args &u)
+template <class T, class C, int KW, int NW, int AHEAD, int CHUNK, int BLOCKS>
+struct pw_user_proc<Warp3Proc<T, UserWarp3Cell<C>, KW, NW, AHEAD, CHUNK, BLOCKS>> {
+    using Proc = Warp3Proc<T, UserWarp3Cell<C>, KW, NW, AHEAD, CHUNK, BLOCKS>;
+    __device__ static Proc make(const pw_user_args &u)
     {
         const UserWarp3Cell<C> cell{pw_user_ctx<typename C::Ctx>(u)};
         const typename C::Ctx &c = cell.ctx;
-        return Warp3Proc<T, UserWarp3Cell<C>, KW, NW>{c.grid,   c.rows,   c.cols, c.planes, c.stride, c.planes + 2 * C::halo,
-                                                      C::halo, cell};
+        return Proc{c.grid, c.rows, c.cols, c.planes, c.stride, c.planes + 2 * C::halo, C::halo, cell};
     }
 };
 

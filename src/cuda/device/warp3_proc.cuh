@@ -51,8 +51,11 @@
 
 /* Cell: __device__ T operator()(int64_t i, int64_t j, int64_t k, T self, T west, T north, T top)
  * const.  T: a 4- or 8-byte value.  The grid has a halo of at least one cell on every side.
- * KW planes a thread, NW warps a block (proc_shapes.h: the defaults, and the launch sizes). */
-template <class T, class Cell, int KW, int NW>
+ * KW planes a thread, NW warps a block, AHEAD slices' copies in flight, CHUNK steps between
+ * hand-overs, BLOCKS blocks an SM that the registers must allow (proc_shapes.h: the defaults, and
+ * the launch sizes; PEERWAVE_3D_TILE sets them for measuring). */
+template <class T, class Cell, int KW, int NW, int AHEAD_ = PW_WARP3_AHEAD, int CHUNK_ = PW_WARP3_CHUNK,
+          int BLOCKS = 512 / (32 * NW)>
 struct Warp3Proc {
     T *grid;
     int64_t rows, cols, planes;
@@ -64,8 +67,9 @@ struct Warp3Proc {
      * no trace: src/jit/cell.c does not choose it for a traced run); at most 128 registers, so
      * that 512 threads fit an SM (two blocks of the default eight warps: 512^3's 256 tiles all
      * at once on the H100's 132 SMs). */
-    static constexpr pw_proc_policy policy = {true, true, false, 32 * NW, 512 / (32 * NW)};
-    enum { AHEAD = PW_WARP3_AHEAD, CHUNK = PW_WARP3_CHUNK, SLOTS = PW_WARP3_SLOTS, ROWS = PW_WARP3_ROWS };
+    static constexpr pw_proc_policy policy = {true, true, false, 32 * NW, BLOCKS};
+    enum { AHEAD = AHEAD_, CHUNK = CHUNK_, SLOTS = AHEAD_ + 2, ROWS = PW_WARP3_ROWS };
+    static_assert(AHEAD >= 1 && CHUNK >= 1, "a slice ahead at least, a hand-over every step at most");
     enum { PITCH = KW + 1, SLICE = ROWS * PITCH, COPIES = (SLICE + 31) / 32, STORES = KW };
 
     __device__ T *at(int64_t i, int64_t j, int64_t k) const
