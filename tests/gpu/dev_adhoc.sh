@@ -1,20 +1,20 @@
-# tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed): 3-D tiles and the user heat cell
+# tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed): the 3-D
+# processor's knobs (PEERWAVE_3D_TILE=KWxNW[xAHEADxCHUNK[xBLOCKS]]) with binaries built here and
+# carried (build-gpu/peerwave, build-gpu/tests/test_cells), each tile's grid compared with 4x8's.
 set -u
+[ -d /work/main/examples ] || { mkdir -p /work && ln -sfn "$PWD" /work/main; } # test_cells finds the examples there
 export PEERWAVE_CACHE=/tmp/pw-cell-cache
-[ -x build-gpu/peerwave ] || PW_BUILD_TARGETS="peerwave_cli bench_hyperplane3d" bash -c '. tests/gpu/device_lib.sh; pw_build_gpu $OUT/build.log'
 pw=./build-gpu/peerwave; t=/tmp/g3; mkdir -p $t
 lu="--param iterations=1 --param modulus=50 --param tc=0.5 --param td=1 --param nc=0.25 --param nd=2 --param wc=0.75 --param wd=3 --param rc=0.5 --param rd=1"
 for n in 512 1024; do
-  [ -f $t/g$n.npy ] || timeout 200 $pw run examples/cells/lu_like.c --size ${n}x${n}x${n} $lu --backend cuda -o $t/g$n.npy > /dev/null 2>&1
-  for tile in 4x8 4x4; do for r in 1 2 3; do
-    echo "$n $tile demo $(PEERWAVE_3D_TILE=$tile timeout 60 $pw run examples/cells/demonstrator3d.c --grid $t/g$n.npy --param modulus=7 --backend cuda | grep seconds)"
-  done; done
-  PEERWAVE_3D_TILE=4x8 timeout 60 $pw run examples/cells/demonstrator3d.c --grid $t/g$n.npy --param modulus=7 --backend cuda -o $t/o.npy > /dev/null
-  timeout 100 ./build-gpu/bench_hyperplane3d $t/g$n.npy 7 3 --check $t/o.npy
-  for r in 1 2 3; do echo "$n lu10 $(timeout 60 $pw run examples/cells/lu_like.c --grid $t/g$n.npy ${lu/iterations=1/iterations=10} --backend cuda | grep seconds)"; done
+  timeout 100 $pw run examples/cells/lu_like.c --size ${n}x${n}x${n} $lu --backend cuda -o $t/g$n.npy > /dev/null 2>&1
+  rm -f $t/first.npy
+  for tile in ${PW_TILES:-4x8 4x8x2x2 4x8x2x1 4x8x4x4x3 4x8x2x2x3 8x1x2x2x16}; do
+    PEERWAVE_3D_TILE=$tile timeout 60 $pw run examples/cells/demonstrator3d.c --grid $t/g$n.npy --param modulus=7 --backend cuda -o $t/this.npy > /dev/null 2>&1
+    [ -f $t/first.npy ] || cp $t/this.npy $t/first.npy
+    s=$(for r in 1 2 3; do PEERWAVE_3D_TILE=$tile timeout 60 $pw run examples/cells/demonstrator3d.c --grid $t/g$n.npy --param modulus=7 --backend cuda | sed -n 's/^seconds: //p'; done | sort -g | sed -n 2p)
+    echo "$n^3 $tile: $s s $(cmp -s $t/this.npy $t/first.npy && echo same || echo DIFFERS)"
+  done
 done
-for sw in 1 8; do for r in 1 2 3; do
- echo "builtin $sw: $($pw heat --size 16386x16386 --sweeps $sw --backend cuda | grep -E '^(tile_h|tile_w|seconds)' | tr '\n' ' ')"
- echo "user $sw: $($pw run examples/cells/heat.c --size 16384x16384 --sweeps $sw --backend cuda | grep -E '^(tile_h|tile_w|seconds)' | tr '\n' ' ')"
- echo "user h128 $sw: $($pw run examples/cells/heat.c --size 16384x16384 --sweeps $sw --backend cuda --tile-h 128 | grep -E '^(tile_h|tile_w|seconds)' | tr '\n' ' ')"
-done; done
+timeout 150 ./build-gpu/tests/test_cells --gpu > $OUT/test_cells_gpu.log 2>&1
+echo "test_cells --gpu: rc=$? $(tail -1 $OUT/test_cells_gpu.log)"; grep FAIL $OUT/test_cells_gpu.log | head -5
