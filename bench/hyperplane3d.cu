@@ -2,7 +2,8 @@
  * hyperplane3d.cu - seed 004's baseline for 3-D wavefronts on a GPU: one kernel launch per
  * hyperplane i + j + k = d, one thread a point, over the demonstrator's cell (its Listing 1:
  * fmod(result + top + north + west, modulus), the same operations in the same order as
- * examples/cells/demonstrator3d.c, so the grids come out bit-identical).
+ * examples/cells/demonstrator3d.c, so the grids come out bit-identical; the remainder is the cells'
+ * pw_fmodf, fmodf's bits without its data-dependent branches, so that both sides pay the same).
  *
  *   bench_hyperplane3d GRID.npy MODULUS [REPEATS] [--check OURS.npy]
  *
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 
 #include "cuda_check.h"
+#include "peerwave_cell.h"
 #include <string.h>
 
 #define CHECK_CUDA(x) CUDA_CHECK("bench_hyperplane3d", x)
@@ -55,7 +57,7 @@ __global__ void hyperplane(float *g, long long R, long long C, long long P, long
     const long long sk = P + 2, sj = (C + 2) * sk;
     float *p = g + (i + 1) * sj + (j + 1) * sk + (k + 1);
     const float result = p[0], top = p[-1], north = p[-sk], west = p[-sj];
-    *p = fmodf(result + top + north + west, modulus);
+    *p = pw_fmodf(result + top + north + west, modulus);
 }
 
 static int cmp(const void *a, const void *b)

@@ -98,9 +98,47 @@
 #define PW_MAX(a, b) ((a) > (b) ? (a) : (b))
 
 /* Floating-point remainder x - n y (n = trunc(x / y)): exact in IEEE arithmetic, so the same
- * bits on both backends (seed 004's demonstrator cell is made of it). */
+ * bits on both backends (seed 004's demonstrator cell is made of it).
+ *
+ * On the GPU by the quotient, without data-dependent branches (the library's fmodf takes three,
+ * which split a warp whose lanes hold different values): q0 = trunc(|x| * (1 / |y|)) is within
+ * one of n = trunc(|x| / |y|) while that quotient is below 2^20 (2^49 in double: the two
+ * roundings are off by less than 1/8); the fused |x| - q0 |y| is then exact when q0 = n and
+ * otherwise on the right side of 0 or |y| (rounding is monotonic), which mends q0 to n, and
+ * |x| - n |y| is exact.  Larger quotients, infinities, NaNs and y = 0 take fmodf; the reciprocal
+ * is of the divisor alone, so a loop with a fixed modulus computes it once.  The same bits as
+ * fmodf (tests/test_cells.c, on both backends).  The CPU keeps the C library's fmodf (no fused
+ * multiply-add in hardware without -mfma). */
+#if PW_CELL_ON_GPU
+#define PW_RCP_RN_F(y) __frcp_rn(y)
+#define PW_RCP_RN_D(y) __drcp_rn(y)
+#else
+#define PW_RCP_RN_F(y) (1.0f / (y))
+#define PW_RCP_RN_D(y) (1.0 / (y))
+#endif
+PW_FN float pw_fmodf_by_quotient(float x, float y)
+{
+    const float ax = fabsf(x), ay = fabsf(y), q0 = truncf(ax * PW_RCP_RN_F(ay));
+    if (!(q0 < 1048576.0f) || !(ay <= 3.40282347e38f)) return fmodf(x, y);
+    const float r0 = fmaf(-q0, ay, ax);
+    const float q = r0 < 0.0f ? q0 - 1.0f : r0 >= ay ? q0 + 1.0f : q0;
+    return copysignf(fmaf(-q, ay, ax), x);
+}
+PW_FN double pw_fmod_by_quotient(double x, double y)
+{
+    const double ax = fabs(x), ay = fabs(y), q0 = trunc(ax * PW_RCP_RN_D(ay));
+    if (!(q0 < 562949953421312.0) || !(ay <= 1.7976931348623157e308)) return fmod(x, y);
+    const double r0 = fma(-q0, ay, ax);
+    const double q = r0 < 0.0 ? q0 - 1.0 : r0 >= ay ? q0 + 1.0 : q0;
+    return copysign(fma(-q, ay, ax), x);
+}
+#if PW_CELL_ON_GPU
+PW_FN float pw_fmodf(float x, float y) { return pw_fmodf_by_quotient(x, y); }
+PW_FN double pw_fmod(double x, double y) { return pw_fmod_by_quotient(x, y); }
+#else
 PW_FN float pw_fmodf(float x, float y) { return fmodf(x, y); }
 PW_FN double pw_fmod(double x, double y) { return fmod(x, y); }
+#endif
 
 /* Integer maxima that Hopper GPUs (sm_90) do in one DPX instruction each, and the CPU and other
  * GPUs in plain code: the same integers everywhere.  Alignment cells are made of them:

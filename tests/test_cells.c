@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "peerwave_cell.h" /* pw_fmodf_by_quotient: the GPU's pw_fmodf, checked here on the CPU too */
+#undef PW_FORM             /* a cell's declaration; kernel_desc.h's PW_FORM is a processor's bit */
 #include "peerwave_runtime.h"
 #include "test_util.h"
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
@@ -188,6 +190,139 @@ static void ref_3d(float *g, int64_t I, int64_t J, int64_t K, int64_t sweeps, in
                     AT(i, j, k) = result;
                 }
 #undef AT
+}
+
+/* ---- pw_fmodf and pw_fmod: the GPU's quotient route gives fmodf's bits ------------------------- */
+
+static uint32_t float_bits(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    return u;
+}
+
+static uint64_t double_bits(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, 8);
+    return u;
+}
+
+/* Operands that reach every branch of the quotient route: remainders near 0 and near |y| (x one
+ * ulp off a multiple of y, where the estimated quotient is one off), quotients around the route's
+ * limit (2^20, 2^49), signed zeros, subnormals, infinities, NaNs and raw bit patterns. */
+static void fmod_operands(float *x, float *y, double *xd, double *yd, size_t n)
+{
+    static const float special[] = {0.0f, -0.0f, 1.4e-45f, -1.4e-45f, 1.1754942e-38f, 3.4028235e38f, -3.4028235e38f,
+                                    INFINITY, -INFINITY, NAN, 7.0f, -7.0f, 0.1f, 1.0f, 1048575.0f, 1048576.0f};
+    const int n_special = (int)(sizeof special / sizeof *special);
+    for (size_t q = 0; q < n; q++) {
+        const int kind = (int)(test_rand() % 6);
+        float a, b;
+        double ad, bd;
+        if (kind == 0) { /* the demonstrator's operands: sums of four values below the modulus */
+            b = (float)(test_unit() * 100 + 0.5);
+            a = (float)(test_unit() * 4) * b;
+            bd = test_unit() * 100 + 0.5;
+            ad = test_unit() * 4 * bd;
+        } else if (kind == 1) { /* one ulp around a multiple of y */
+            b = (float)(test_unit() * 1000 + 1e-3);
+            a = nextafterf((float)test_range(0, 1 << 21) * b, test_rand() % 2 ? INFINITY : 0.0f);
+            bd = test_unit() * 1000 + 1e-3;
+            ad = nextafter((double)test_range(0, 1 << 30) * (double)test_range(0, 1 << 20) * bd, test_rand() % 2 ? INFINITY : 0.0);
+        } else if (kind == 2) { /* special values */
+            a = special[test_rand() % n_special];
+            b = special[test_rand() % n_special];
+            ad = a;
+            bd = b;
+        } else if (kind == 3) { /* raw bit patterns: every exponent */
+            const uint32_t u = (uint32_t)test_rand(), v = (uint32_t)test_rand();
+            memcpy(&a, &u, 4);
+            memcpy(&b, &v, 4);
+            const uint64_t ud = test_rand(), vd = test_rand();
+            memcpy(&ad, &ud, 8);
+            memcpy(&bd, &vd, 8);
+        } else { /* quotients from below 1 to about 2^23 (2^52), and subnormal operands */
+            b = (float)(test_unit() * 10 + 1e-6) * (kind == 4 ? 1.0f : 1e-39f);
+            a = (float)(test_unit() * (double)(1 << test_range(0, 23))) * b;
+            bd = (test_unit() * 10 + 1e-6) * (kind == 4 ? 1.0 : 1e-310);
+            ad = test_unit() * (double)((int64_t)1 << test_range(0, 52)) * bd;
+        }
+        if (test_rand() % 2) a = -a, ad = -ad;
+        if (test_rand() % 2) b = -b, bd = -bd;
+        x[q] = a;
+        y[q] = b;
+        xd[q] = ad;
+        yd[q] = bd;
+    }
+}
+
+/* the same bits, or both NaN (NaN payloads may differ between C libraries) */
+static int same_float(float a, float b) { return float_bits(a) == float_bits(b) || (isnan(a) && isnan(b)); }
+static int same_double(double a, double b) { return double_bits(a) == double_bits(b) || (isnan(a) && isnan(b)); }
+
+static void test_fmod_by_quotient(void)
+{
+    const size_t n = 4000000;
+    float *x = malloc(4 * n), *y = malloc(4 * n);
+    double *xd = malloc(8 * n), *yd = malloc(8 * n);
+    fmod_operands(x, y, xd, yd, n);
+    size_t bad = 0, bad_d = 0, first = n, first_d = n;
+    for (size_t q = 0; q < n; q++) {
+        if (!same_float(pw_fmodf_by_quotient(x[q], y[q]), fmodf(x[q], y[q])) && bad++ == 0) first = q;
+        if (!same_double(pw_fmod_by_quotient(xd[q], yd[q]), fmod(xd[q], yd[q])) && bad_d++ == 0) first_d = q;
+    }
+    CHECK(bad == 0, "pw_fmodf_by_quotient differs from fmodf %zu times, first fmodf(%a, %a)", bad, first < n ? x[first] : 0.0f,
+          first < n ? y[first] : 0.0f);
+    CHECK(bad_d == 0, "pw_fmod_by_quotient differs from fmod %zu times, first fmod(%a, %a)", bad_d, first_d < n ? xd[first_d] : 0.0,
+          first_d < n ? yd[first_d] : 0.0);
+    free(x);
+    free(y);
+    free(xd);
+    free(yd);
+}
+
+/* pw_fmodf and pw_fmod in a cell (on the GPU: the quotient route, compiled by NVRTC) against the C
+ * library's fmodf and fmod, element by element: a grid cell that overwrites each point with the
+ * remainder of its two inputs. */
+static void test_fmod_cell(void)
+{
+    static const char *texts[2] = {
+        "PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(1, 0)\nPW_HALO(1)\nPW_INPUT(float, x, ij)\nPW_INPUT(float, y, ij)\n"
+        "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n"
+        "{ return pw_fmodf(c->x[i * c->cols + j], c->y[i * c->cols + j]); }\n",
+        "PW_FORM(grid)\nPW_VALUE(double)\nPW_DEP(1, 0)\nPW_HALO(1)\nPW_INPUT(double, x, ij)\nPW_INPUT(double, y, ij)\n"
+        "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n"
+        "{ return pw_fmod(c->x[i * c->cols + j], c->y[i * c->cols + j]); }\n"};
+    const int64_t rows = use_gpu ? 1000 : 200, cols = use_gpu ? 1000 : 100;
+    const size_t n = (size_t)(rows * cols), cells = (size_t)(rows + 2) * (size_t)(cols + 2);
+    float *x = malloc(4 * n), *y = malloc(4 * n);
+    double *xd = malloc(8 * n), *yd = malloc(8 * n), *g = calloc(cells, 8);
+    fmod_operands(x, y, xd, yd, n);
+    for (int t = 0; t < 2; t++) {
+        pw_cell *cell = NULL;
+        CHECK(pw_cell_create(texts[t], t ? "fmod.c" : "fmodf.c", &cell) == PW_OK, "fmod cell: %s", pw_error_detail());
+        const void *in[2] = {t ? (const void *)xd : (const void *)x, t ? (const void *)yd : (const void *)y};
+        pw_cell_args args = {.rows = rows, .cols = cols, .inputs = in, .grid = g};
+        pw_options o;
+        engine(&o, rows, cols, 0);
+        pw_status st = cell ? pw_cell_run(cell, &args, &o, NULL) : PW_ERR_INVALID_ARGUMENT;
+        size_t bad = 0, first = n;
+        for (size_t q = 0; st == PW_OK && q < n; q++) {
+            const size_t at = (q / (size_t)cols + 1) * (size_t)(cols + 2) + q % (size_t)cols + 1;
+            const int same = t ? same_double(g[at], fmod(xd[q], yd[q])) : same_float(((float *)g)[at], fmodf(x[q], y[q]));
+            if (!same && bad++ == 0) first = q;
+        }
+        CHECK(st == PW_OK && bad == 0, "%s cell %s: %s, %zu of %zu differ from the C library, first (%a, %a)",
+              t ? "pw_fmod" : "pw_fmodf", test_describe(&o), pw_status_str(st), bad, n,
+              first < n ? (t ? xd[first] : (double)x[first]) : 0.0, first < n ? (t ? yd[first] : (double)y[first]) : 0.0);
+        pw_cell_free(cell);
+    }
+    free(x);
+    free(y);
+    free(xd);
+    free(yd);
+    free(g);
 }
 
 /* ---- one cell, several threads ------------------------------------------------------------------ */
@@ -634,6 +769,8 @@ int main(int argc, char **argv)
     const int n = rounds ? atoi(rounds) : 40;
     test_refusals();
     test_ctx_sizes();
+    test_fmod_by_quotient();
+    test_fmod_cell();
     test_shared_cell();
     test_linear_examples(n);
     test_heat_example("heat.c", n);
