@@ -107,8 +107,10 @@
  * otherwise on the right side of 0 or |y| (rounding is monotonic), which mends q0 to n, and
  * |x| - n |y| is exact.  Larger quotients, infinities, NaNs and y = 0 take fmodf; the reciprocal
  * is of the divisor alone, so a loop with a fixed modulus computes it once.  The same bits as
- * fmodf (tests/test_cells.c, on both backends).  The CPU keeps the C library's fmodf (no fused
- * multiply-add in hardware without -mfma). */
+ * fmodf (tests/test_cells.c, on both backends).  It needs subnormals kept (no flush to zero:
+ * 1 / |y| for |y| > 2^126 is subnormal), as NVRTC and nvcc keep them unless told otherwise
+ * (-ftz, --use_fast_math).  The CPU keeps the C library's fmodf (no fused multiply-add in
+ * hardware without -mfma). */
 #if PW_CELL_ON_GPU
 #define PW_RCP_RN_F(y) __frcp_rn(y)
 #define PW_RCP_RN_D(y) __drcp_rn(y)

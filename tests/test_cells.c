@@ -225,11 +225,19 @@ static void fmod_operands(float *x, float *y, double *xd, double *yd, size_t n)
             a = (float)(test_unit() * 4) * b;
             bd = test_unit() * 100 + 0.5;
             ad = test_unit() * 4 * bd;
-        } else if (kind == 1) { /* one ulp around a multiple of y */
-            b = (float)(test_unit() * 1000 + 1e-3);
-            a = nextafterf((float)test_range(0, 1 << 21) * b, test_rand() % 2 ? INFINITY : 0.0f);
-            bd = test_unit() * 1000 + 1e-3;
-            ad = nextafter((double)test_range(0, 1 << 30) * (double)test_range(0, 1 << 20) * bd, test_rand() % 2 ? INFINITY : 0.0);
+        } else if (kind == 1) { /* a multiple of y: exact (y of few bits, k small), or one ulp off */
+            const int off = (int)(test_rand() % 3);
+            if (off) {
+                b = (float)(test_unit() * 1000 + 1e-3);
+                a = nextafterf((float)test_range(0, 1 << 21) * b, off == 1 ? INFINITY : 0.0f);
+                bd = test_unit() * 1000 + 1e-3;
+                ad = nextafter((double)test_range(0, 1 << 30) * (double)test_range(0, 1 << 20) * bd, off == 1 ? INFINITY : 0.0);
+            } else { /* k y with k below 16 and y of 20 (45) bits: exactly representable */
+                b = ldexpf((float)test_range(1, 1 << 20), -(int)test_range(0, 40));
+                a = (float)test_range(0, 15) * b;
+                bd = ldexp((double)test_range(1, (int64_t)1 << 45), -(int)test_range(0, 80));
+                ad = (double)test_range(0, 15) * bd;
+            }
         } else if (kind == 2) { /* special values */
             a = special[test_rand() % n_special];
             b = special[test_rand() % n_special];
@@ -282,9 +290,10 @@ static void test_fmod_by_quotient(void)
     free(yd);
 }
 
-/* pw_fmodf and pw_fmod in a cell (on the GPU: the quotient route, compiled by NVRTC) against the C
- * library's fmodf and fmod, element by element: a grid cell that overwrites each point with the
- * remainder of its two inputs. */
+/* pw_fmodf and pw_fmod in a cell against the C library's fmodf and fmod, element by element: a
+ * grid cell that overwrites each point with the remainder of its two inputs.  It tests the
+ * quotient route under --gpu (compiled by NVRTC; each of the four strategies); on the CPU, where
+ * pw_fmodf is fmodf, the cell's path (inputs, grid) on the engines test_random_options picks. */
 static void test_fmod_cell(void)
 {
     static const char *texts[2] = {
@@ -299,13 +308,14 @@ static void test_fmod_cell(void)
     float *x = malloc(4 * n), *y = malloc(4 * n);
     double *xd = malloc(8 * n), *yd = malloc(8 * n), *g = calloc(cells, 8);
     fmod_operands(x, y, xd, yd, n);
-    for (int t = 0; t < 2; t++) {
+    for (int r = 0; r < 8; r++) {
+        const int t = r % 2; /* float, double; engine r / 2 */
         pw_cell *cell = NULL;
         CHECK(pw_cell_create(texts[t], t ? "fmod.c" : "fmodf.c", &cell) == PW_OK, "fmod cell: %s", pw_error_detail());
         const void *in[2] = {t ? (const void *)xd : (const void *)x, t ? (const void *)yd : (const void *)y};
         pw_cell_args args = {.rows = rows, .cols = cols, .inputs = in, .grid = g};
         pw_options o;
-        engine(&o, rows, cols, 0);
+        engine(&o, rows, cols, r / 2);
         pw_status st = cell ? pw_cell_run(cell, &args, &o, NULL) : PW_ERR_INVALID_ARGUMENT;
         size_t bad = 0, first = n;
         for (size_t q = 0; st == PW_OK && q < n; q++) {

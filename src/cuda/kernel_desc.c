@@ -40,10 +40,16 @@ void pw_kernel_switches_read(pw_kernel_switches *out)
     const char *tile3 = getenv("PEERWAVE_3D_TILE");
     int kw = 0, nw = 0, ahead = 0, chunk = 0, blocks = 0;
     out->tile3_kw = out->tile3_nw = out->tile3_ahead = out->tile3_chunk = out->tile3_blocks = 0;
-    const int n3 = tile3 ? sscanf(tile3, "%dx%dx%dx%dx%d", &kw, &nw, &ahead, &chunk, &blocks) : 0;
+    /* two, four or five numbers and nothing after them (%n: where the last one ended) */
+    int n3 = 0, end2 = -1, end4 = -1, end5 = -1;
+    if (tile3) {
+        n3 = sscanf(tile3, "%dx%d%nx%dx%d%nx%d%n", &kw, &nw, &end2, &ahead, &chunk, &end4, &blocks, &end5);
+        const int end = n3 == 2 ? end2 : n3 == 4 ? end4 : n3 == 5 ? end5 : -1;
+        if (end < 0 || tile3[end]) n3 = 0;
+    }
     if ((n3 == 2 || n3 >= 4) && kw > 0 && kw <= 8 && !(kw & (kw - 1)) && nw > 0 && nw <= 8 && !(nw & (nw - 1)) &&
         (n3 == 2 || (ahead >= 1 && ahead <= 8 && chunk >= 1 && chunk <= 16)) &&
-        (n3 < 5 || (blocks >= 1 && blocks * 32 * nw <= 2048))) {
+        (n3 < 5 || (blocks >= 1 && blocks <= 32 && blocks <= 2048 / (32 * nw)))) { /* an SM: 32 blocks, 2048 threads */
         out->tile3_kw = kw;
         out->tile3_nw = nw;
         out->tile3_ahead = n3 >= 4 ? ahead : 0;

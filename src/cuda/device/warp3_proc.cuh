@@ -40,7 +40,7 @@
  * acquire may be cp.async.ca: the acquire emptied this SM's L1, and the lines they fill come
  * from L2, which holds the released values (memory.cuh, pw_copy_async).
  *
- * Launch needs (proc_shapes.h): NW warps, pw_warp3_smem_bytes(KW, NW).  One sweep a launch.
+ * Launch needs (proc_shapes.h): NW warps, pw_warp3_smem_bytes(KW, NW, AHEAD, sizeof(T)).  One sweep a launch.
  */
 #ifndef PW_DEVICE_WARP3_PROC_CUH
 #define PW_DEVICE_WARP3_PROC_CUH
