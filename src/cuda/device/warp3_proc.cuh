@@ -128,20 +128,12 @@ struct Warp3Proc {
     __device__ void copy_slice(const Lanes &l, T *slot, int64_t x, int lane) const
     {
         const int64_t shift = x * stride_i;
-        if (rows_inside(l, x)) {
+        const bool all_rows = rows_inside(l, x);
 #pragma unroll
-            for (int m = 0; m < COPIES; m++) {
-                if (m == COPIES - 1 && lane + 32 * m >= SLICE) break;
-                pw_copy_async(slot + lane + 32 * m, l.copy_in[m] ? l.copy_at[m] + shift : grid, l.copy_in[m]);
-            }
-        } else {
-#pragma unroll
-            for (int m = 0; m < COPIES; m++) {
-                if (m == COPIES - 1 && lane + 32 * m >= SLICE) break; /* the slice's end (zero-filling past it would not be ours) */
-                const int64_t i = x - l.copy_lag[m];
-                const bool inside = l.copy_in[m] && i >= 0 && i < rows;
-                pw_copy_async(slot + lane + 32 * m, inside ? l.copy_at[m] + shift : grid, inside);
-            }
+        for (int m = 0; m < COPIES; m++) {
+            if (m == COPIES - 1 && lane + 32 * m >= SLICE) break; /* the slice's end (zero-filling past it would not be ours) */
+            const bool inside = l.copy_in[m] && (all_rows || (x >= l.copy_lag[m] && x - l.copy_lag[m] < rows));
+            pw_copy_async(slot + lane + 32 * m, inside ? l.copy_at[m] + shift : grid, inside);
         }
         pw_copy_async_commit();
     }
