@@ -128,25 +128,39 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
              pw_cell_type_name(kt), reduces ? "true" : "false", d->halo);
     s += buf;
     if (d->form == PW_CELL_LINEAR) {
-        /* the row and column inputs at the cell, loaded by stage() (a step ahead in the warp
-         * processor), and the pw_ctx view that hands them to the cell (cell_decl.c) */
-        std::string fields, loads, view = "pw_ctx c; c.rows = m.rows; c.cols = m.cols; c.planes = m.planes;";
+        /* the row and column inputs at the cell: a row's with its index (Row, loaded once a lane
+         * in the warp processor), a column's with its (Col, loaded once a column and shuffled up
+         * the warp, so whole 32-bit words), joined into Staged for the cell a step ahead; and the
+         * pw_ctx view that hands them to the cell (cell_decl.c) */
+        std::string row_fields, col_fields, all_fields, row_loads, col_loads, joins,
+            view = "pw_ctx c; c.rows = m.rows; c.cols = m.cols; c.planes = m.planes;";
         for (int k = 0; k < d->n_inputs; k++) {
             const char *n = d->inputs[k].name, *t = pw_cell_type_name(d->inputs[k].f.type);
             if (d->inputs[k].f.axes == PW_AXES_IJ || d->inputs[k].f.axes == PW_AXES_TABLE) {
                 view += std::string(" c.") + n + " = m." + n + ";";
                 continue;
             }
-            const char *at = d->inputs[k].f.axes == PW_AXES_I ? "i" : "j";
-            fields += std::string(" ") + t + " " + n + ";";
-            loads += std::string(" s.") + n + " = m." + n + "[" + at + "];";
-            view += std::string(" c.") + n + " = pw_staged<" + t + ">{m." + n + ", s." + n + ", s." + at + "};";
+            const bool by_row = d->inputs[k].f.axes == PW_AXES_I;
+            const std::string field = std::string(" ") + t + " " + n + ";";
+            /* narrow inputs are held in a 32-bit word (column ones are shuffled as words; a lane's
+             * row or column struct with bytes in it went through local memory) */
+            const bool narrow = pw_cell_type_size(d->inputs[k].f.type) < 4;
+            (by_row ? row_fields : col_fields) += narrow ? std::string(" int32_t ") + n + ";" : field;
+            all_fields += field;
+            (by_row ? row_loads : col_loads) += std::string(" x.") + n + " = m." + n + (by_row ? "[i];" : "[j];");
+            joins += std::string(" s.") + n + " = (" + t + ")" + (by_row ? "r." : "c.") + n + ";";
+            view += std::string(" c.") + n + " = pw_staged<" + t + ">{m." + n + ", s." + n + ", s." + (by_row ? "i" : "j") + "};";
         }
         for (int k = 0; k < d->n_params; k++) view += std::string(" c.") + d->params[k].name + " = m." + d->params[k].name + ";";
         const std::string index = p.wide ? "int64_t" : "int32_t";
-        s += "    typedef pw_ctx_image Image;\n    typedef " + index + " Index;\n    struct Staged { Index i, j;" + fields + " };\n";
-        s += "    __device__ static Staged stage(const Image &m, Index i, Index j) { Staged s; s.i = i; s.j = j;" + loads +
+        s += "    typedef pw_ctx_image Image;\n    typedef " + index + " Index;\n";
+        s += "    struct Row { Index i;" + row_fields + " };\n    struct Col { Index j;" + col_fields +
+             " };\n    struct Staged { Index i, j;" + all_fields + " };\n";
+        s += "    __device__ static Row row_of(const Image &m, Index i) { Row x; x.i = i;" + row_loads + " return x; }\n";
+        s += "    __device__ static Col col_of(const Image &m, Index j) { Col x = Col(); x.j = j;" + col_loads + " return x; }\n";
+        s += "    __device__ static Staged join(const Row &r, const Col &c) { Staged s; s.i = r.i; s.j = c.j;" + joins +
              " return s; }\n";
+        s += "    __device__ static Staged stage(const Image &m, Index i, Index j) { return join(row_of(m, i), col_of(m, j)); }\n";
         s += "    __device__ static pw_ctx view(const Image &m, const Staged &s) { " + view + " return c; }\n";
         s += "    __device__ static T cell(const Image &m, const Staged &s, T u, T l, T d)\n"
              "    { const pw_ctx c = view(m, s); return pw_cell(&c, s.i, s.j, u, l, d); }\n"

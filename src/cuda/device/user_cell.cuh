@@ -5,10 +5,12 @@
  *   typedef T (pw_value), Ctx (pw_ctx), Key (the PW_REDUCE field's type, or int);
  *   static constexpr bool reduces; static constexpr int halo;
  *   linear form: typedef Image (pw_ctx_image: the host's words), Index (int32_t when rows and
- *   cols fit, else int64_t), Staged (i, j and the cell's row and column inputs, loaded a step
- *   ahead);
- *   static Staged stage(const Image &, i, j); static T cell(const Image &, const Staged &, up,
- *   left, diag); static T boundary(const Image &, i, j); static Key key(const T &);
+ *   cols fit, else int64_t), Row (i and the row inputs at it), Col (j and the column inputs;
+ *   whole 32-bit words), Staged (both: what the cell reads, made a step ahead);
+ *   static Row row_of(const Image &, i); static Col col_of(const Image &, j);
+ *   static Staged join(const Row &, const Col &); static Staged stage(const Image &, i, j);
+ *   static T cell(const Image &, const Staged &, up, left, diag);
+ *   static T boundary(const Image &, i, j); static Key key(const T &);
  *   static Key lowest();
  *   static T grid_cell(const Ctx &, i, j);                     (grid form)
  *   static T stencil(const Ctx &, self, up, left, down, right); (stencil form)
@@ -75,8 +77,8 @@ struct UserLinearApp {
     typedef typename C::Key Key;
     typedef pw_user_acc<Key> Acc;
     typedef pw_user_tile_acc<Key> TileAcc;
-    typedef typename C::Index Row; /* i: 32 bits when the space allows (registers, one shuffle) */
-    typedef typename C::Index Col; /* j */
+    typedef typename C::Row Row; /* i and the row inputs at it (32-bit i when the space allows) */
+    typedef typename C::Col Col; /* j and the column inputs at it: loaded once a column, shuffled up */
     typedef typename C::Staged Pre; /* i, j and the inputs at them: made a step ahead */
     T *bus, *left, *diag;
     Key *best_key;
@@ -88,16 +90,11 @@ struct UserLinearApp {
     __device__ void begin_block() const {}
     __device__ T shfl_up_value(const T &v) const { return pw_shfl_up(v); }
     __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return C::cell(img, C::stage(img, i, j), up, l, d); }
-    __device__ Row row_load(int64_t i) const { return (Row)i; }
-    __device__ Col col_load(int64_t j) const { return (Col)j; }
-    /* The warp processor also steps lanes outside the matrix (and discards their values): the
-     * inputs are still loaded there, so the coordinates are clamped inside. */
-    __device__ Pre pre(Row i, Col j) const
-    {
-        const Row last_i = (Row)(img.rows - 1);
-        const Col last_j = (Col)(img.cols - 1);
-        return C::stage(img, i < 0 ? 0 : i > last_i ? last_i : i, j < 0 ? 0 : j > last_j ? last_j : j);
-    }
+    __device__ Row row_load(int64_t i) const { return C::row_of(img, (typename C::Index)i); }
+    __device__ Col col_load(int64_t j) const { return C::col_of(img, (typename C::Index)j); }
+    /* No loads here: the warp processor steps lanes outside the matrix too, on stand-in rows and
+     * columns (a row inside, Col{}), and discards their values. */
+    __device__ Pre pre(Row r, Col c) const { return C::join(r, c); }
     __device__ T cell_pre(const Pre &p, T up, T l, T d) const { return C::cell(img, p, up, l, d); }
 
     __device__ Acc acc_load(int64_t i) const

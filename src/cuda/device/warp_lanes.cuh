@@ -89,12 +89,14 @@ struct ScalarLanes {
         /* The next step's columns and cell inputs, off the up value's path: every lane (valid or
          * not: its data are stand-ins then) takes lane q - 1's column. */
         const Col shuffled_c = pw_shfl_up(col[R - 1]);
-        const Col in_c = k == 0 ? staged_col : shuffled_c;
+        /* (no select between whole Col values: with a struct Col, a user cell's, NVVM then kept
+         * this loop rolled and every lane's state in local memory) */
 #pragma unroll
-        for (int q = R - 1; q >= 0; q--) {
-            col[q] = q > 0 ? col[q - 1] : in_c;
-            pre[q] = app.pre(row[q], col[q]);
-        }
+        for (int q = R - 1; q > 0; q--) col[q] = col[q - 1];
+        col[0] = shuffled_c;
+        if (k == 0) col[0] = staged_col;
+#pragma unroll
+        for (int q = 0; q < R; q++) pre[q] = app.pre(row[q], col[q]);
     }
 
     __device__ __forceinline__ void load(const App &app, const pw_tiling &t, const pw_warp_span &sp)
@@ -106,7 +108,8 @@ struct ScalarLanes {
             /* lanes past the tile's rows or the matrix's columns get stand-ins: pre() is made for
              * every lane (unused where the cell is not), so its data must be safe to read */
             row[q] = app.row_load(lane < sp.lanes ? i : sp.first - (int64_t)threadIdx.x * R);
-            col[q] = x >= 0 && x < t.cols ? app.col_load(x) : Col{};
+            col[q] = Col{}; /* (a select between two structs would keep the lanes in local memory) */
+            if (x >= 0 && x < t.cols) col[q] = app.col_load(x);
             pre[q] = app.pre(row[q], col[q]);
             /* its column s0 + step - lane is in [0, cols) for steps [lane - s0, cols + lane - s0) */
             const int64_t l = lane - sp.s0 > 0 ? lane - sp.s0 : 0, end = t.cols + lane - sp.s0;
@@ -157,7 +160,8 @@ struct ScalarLanes {
             const int64_t lane = (int64_t)threadIdx.x * R + q, x = c + 32 - lane;
             left[q] = floor;
             diag[q] = floor;
-            col[q] = x >= 0 && x < t.cols ? app.col_load(x) : Col{};
+            col[q] = Col{}; /* (a select between two structs would keep the lanes in local memory) */
+            if (x >= 0 && x < t.cols) col[q] = app.col_load(x);
             pre[q] = app.pre(row[q], col[q]);
         }
     }
