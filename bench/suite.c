@@ -25,6 +25,8 @@
 #include "../apps/checks.h"
 #include "../apps/sat_accuracy.h"
 #include "../src/core/model_train.h"
+#include "../src/core/plan.h"
+#include "../src/cuda/kernel_desc.h"
 #include "bench_common.h"
 
 #define CUDA_OK(call)                                                                       \
@@ -293,6 +295,8 @@ static double copy_bandwidth(void)
 
 /* ---- the table ------------------------------------------------------------------------------ */
 static const char *const app_names[] = {"SW", "SW", "SW", "DTW", "SAT", "SAT", "INTHIST", "HEAT", "SOR"};
+/* the names the library's width model knows the runs by (src/core/auto_width.c) */
+static const char *const model_names[] = {"sw", "sw", "sw", "dtw-f32", "sat-f32-f32", "sat-u8-i32", "inthist-u8", "heat-f32", "sor-f32"};
 static const char *const type_names[] = {"i32 affine", "i32 lin-gap", "BLOSUM62", "f32", "f32", "u8->i32", "u8->i32", "f32", "f32"};
 
 /* Bytes a cell moves at least once (input read + output written) for % of copy bandwidth. */
@@ -355,8 +359,17 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
         o.tile_w = tile_w ? tile_w : tile_h * m->w_per_h;
         if (!m->w_per_h && !tile_w) { /* PW+FHT: the model's width, trained on a corner of this input */
             pw_model_fit fit;
-            if (pw_model_train(run_corner, NULL, rows, cols, 0, 0.1, &o, 1, &fit) == PW_OK)
-                o.tile_w = pw_model_fit_width(&fit, rows, cols, PW_MODEL_TILED);
+            pw_plan plan;
+            if (pw_model_train(run_corner, NULL, rows, cols, 0, 0.1, &o, 1, &fit) == PW_OK &&
+                pw_plan_make(&o, rows, cols, 0, &plan) == PW_OK) {
+                /* the library's rule (src/core/auto_width.c): CHUNKED where the processor waits
+                 * inside its tiles */
+                const double chunk = pw_app_waits_in_chunks(model_names[app], &plan) ? PW_CHUNK_STEPS : 0;
+                if (chunk > 0) pw_model_fit_kind(&fit, PW_MODEL_CHUNKED, chunk, &fit.d, &fit.tau_s);
+                pw_model_params mp = pw_model_fit_params(&fit, rows, cols);
+                mp.chunk = chunk;
+                o.tile_w = pw_model_best_width(&mp, chunk > 0 ? PW_MODEL_CHUNKED : PW_MODEL_TILED, cols + fit.h);
+            }
         }
         double check = 0, kernel;
         pw_status st = bench_measure(run_full, &o, runs, &infos[k], &check, &kernel, NULL);

@@ -350,6 +350,35 @@ static void check_warp_rows(void)
           "genomes on 4: warps %lld rounds %lld", (long long)sh.warps, (long long)sh.rounds);
 }
 
+/* The width model's kind for the built-in apps (pw_app_waits_in_chunks): plans whose processors
+ * are known from kernel_desc.h's rules. */
+static void check_waits_in_chunks(void)
+{
+    pw_plan p;
+    memset(&p, 0, sizeof p);
+    p.backend = PW_BACKEND_CUDA;
+    p.strategy = PW_STRATEGY_PEER;
+    p.layout = PW_LAYOUT_ROW_MAJOR;
+    p.stuck_row = -1;
+    if (pw_tiling_init(&p.tiling, 5000, 7000, 0, PW_TILE_HYPER, 64, 1024) != PW_OK) abort();
+    static const char *apps[] = {"sw", "dtw-f32", "dtw-f64", "sat-u8-i32", "sat-f32-f64", "inthist-u8-16bins", "heat-f32", "sor-f64"};
+    for (int k = 0; k < 8; k++) CHECK(pw_app_waits_in_chunks(apps[k], &p), "%s: a chunked processor by default", apps[k]);
+    CHECK(!pw_app_waits_in_chunks("user", &p) && !pw_app_waits_in_chunks(NULL, &p), "an app it does not know");
+    p.rows_per_thread = 2; /* SW and DTW on LinearProc: a wait a tile */
+    CHECK(!pw_app_waits_in_chunks("sw", &p) && !pw_app_waits_in_chunks("dtw-f32", &p) && pw_app_waits_in_chunks("sat-u8-i32", &p),
+          "rows per thread asked for");
+    p.rows_per_thread = 0;
+    p.layout = PW_LAYOUT_HYBRID; /* the sums and the stencils on FullProc */
+    CHECK(!pw_app_waits_in_chunks("sat-u8-i32", &p) && !pw_app_waits_in_chunks("inthist-u8-16bins", &p) &&
+              !pw_app_waits_in_chunks("heat-f32", &p) && pw_app_waits_in_chunks("sw", &p),
+          "hybrid layout");
+    p.layout = PW_LAYOUT_ROW_MAJOR;
+    if (pw_tiling_init(&p.tiling, 5000, 7000, 0, PW_TILE_HYPER, 256, 1024) != PW_OK) abort();
+    CHECK(!pw_app_waits_in_chunks("heat-f32", &p) && pw_app_waits_in_chunks("sw", &p), "h = 256: FullProc for HEAT, R = 8 for SW");
+    p.backend = PW_BACKEND_CPU;
+    CHECK(!pw_app_waits_in_chunks("sw", &p) && !pw_app_waits_in_chunks("heat-f32", &p), "the CPU waits once a tile");
+}
+
 int main(void)
 {
     test_seed(32);
@@ -370,6 +399,7 @@ int main(void)
               pw_even_peer_grid(300, 132, 2) == 300 && pw_even_peer_grid(5000, 132, 0) == 5000,
           "even peer grid");
     CHECK(!strcmp(pw_processor_name(PW_PROC_PREFIX_SUM), "prefix-sum") && !strcmp(pw_processor_name(PW_PROC_COUNT), "?"), "names");
+    check_waits_in_chunks(); /* (reads the switches: before the test that sets them) */
     check_switches_from_environment();
     check_warp_rows();
     return test_finish();

@@ -1,7 +1,9 @@
 /* auto_width.c - see auto_width.h. */
+#include <stdio.h>
 #include <string.h>
 
 #include "auto_width.h"
+#include "../cuda/kernel_desc.h"
 #include "plan.h"
 #include "wisdom.h"
 
@@ -29,6 +31,18 @@ static pw_status choose(const char *app, pw_options *o, int cuda_tile_h, pw_corn
     char buf[4096], key[PW_WISDOM_KEY_MAX];
     const char *path = o->wisdom ? (strcmp(o->wisdom, "none") ? o->wisdom : NULL) : pw_wisdom_default_path(buf, sizeof buf);
     if (path && pw_wisdom_key(app, &plan, key, sizeof key) != PW_OK) path = NULL;
+    /* The model's kind: a processor that waits for the row above inside its tiles, a chunk at a
+     * time (the GPU's for every app by default), lets a tile-row follow about h + chunk steps
+     * behind whatever the width (CHUNKED); one that waits once a tile, a whole tile behind
+     * (TILED).  TILED on the GPU picked 183 for SW at 262144^2, h = 128, from a noisy fit: 132 ms
+     * against 86-90 at 512-2048 on an H200 (docs/PERFORMANCE.md, session 10).  Its fits are
+     * remembered apart (the key names the chunk). */
+    const double chunk = pw_app_waits_in_chunks(app, &plan) ? PW_CHUNK_STEPS : 0;
+    const pw_model_kind kind = chunk > 0 ? PW_MODEL_CHUNKED : PW_MODEL_TILED;
+    if (path && chunk > 0) {
+        const size_t used = strlen(key);
+        if (snprintf(key + used, sizeof key - used, "|chunk=%d", (int)chunk) >= (int)(sizeof key - used)) path = NULL;
+    }
     pw_model_fit fit;
     w->wisdom = PW_WISDOM_OFF;
     if (path && pw_wisdom_find(path, key, &fit)) {
@@ -40,6 +54,7 @@ static pw_status choose(const char *app, pw_options *o, int cuda_tile_h, pw_corn
         to.width_model = -1; /* (run never chooses anyway; this keeps a nested call from it) */
         st = pw_model_train(run, ctx, rows, cols, 0, ratio, &to, 1, &fit);
         if (st != PW_OK) return st;
+        if (kind == PW_MODEL_CHUNKED) pw_model_fit_kind(&fit, kind, chunk, &fit.d, &fit.tau_s);
         w->training_seconds = fit.seconds;
         w->training_rows = fit.corner_rows;
         w->training_cols = fit.corner_cols;
@@ -47,7 +62,9 @@ static pw_status choose(const char *app, pw_options *o, int cuda_tile_h, pw_corn
     }
     w->model_d_s = fit.d;
     w->model_tau_s = fit.tau_s;
-    o->tile_w = pw_model_fit_width(&fit, rows, cols, PW_MODEL_TILED);
+    pw_model_params m = pw_model_fit_params(&fit, rows, cols);
+    m.chunk = chunk;
+    o->tile_w = pw_model_best_width(&m, kind, cols + fit.h);
     return PW_OK;
 }
 

@@ -108,6 +108,31 @@ static const pw_processor preference[] = {PW_PROC_STENCIL_WARP, PW_PROC_STENCIL_
 
 static int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
+int pw_app_waits_in_chunks(const char *app, const pw_plan *plan)
+{
+    if (!app || !plan || plan->backend != PW_BACKEND_CUDA) return 0;
+    pw_cell_shape cell = {0, 4, 1, 0, 0}; /* (the value's size matters to the window processor's fit alone) */
+    if (!strcmp(app, "sw") || !strncmp(app, "dtw", 3)) {
+        cell.forms = PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR);
+    } else if (!strncmp(app, "sat", 3)) {
+        cell.forms = PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_LINEAR) | PW_FORM(PW_PROC_FULL);
+        cell.linear_rows = 1;
+    } else if (!strncmp(app, "inthist", 7)) {
+        cell.forms = PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_FULL);
+        cell.several_planes = 1;
+    } else if (!strncmp(app, "heat", 4) || !strncmp(app, "sor", 3)) {
+        cell.forms = PW_FORM(PW_PROC_FULL);
+        cell.value_bytes = strstr(app, "f64") ? 8 : 4;
+        if (plan->layout != PW_LAYOUT_HYBRID) cell.forms |= PW_FORM(PW_PROC_STENCIL_WARP) | PW_FORM(PW_PROC_STENCIL_WINDOW);
+    } else {
+        return 0;
+    }
+    pw_kernel_desc desc;
+    if (pw_select_kernel(plan, &cell, NULL, &desc) != PW_OK) return 0;
+    return desc.processor == PW_PROC_WARP || desc.processor == PW_PROC_PREFIX_SUM ||
+           desc.processor == PW_PROC_STENCIL_WARP;
+}
+
 pw_status pw_select_kernel(const pw_plan *plan, const pw_cell_shape *cell, const pw_kernel_switches *switches,
                            pw_kernel_desc *out)
 {

@@ -161,6 +161,17 @@ typedef struct pw_kernel_desc {
 pw_status pw_select_kernel(const pw_plan *plan, const pw_cell_shape *cell, const pw_kernel_switches *switches,
                            pw_kernel_desc *out);
 
+/* Steps a processor that waits inside its tiles waits for at a time (the width model's chunk). */
+#define PW_CHUNK_STEPS 32
+
+/* Whether the built-in application `app` (the width model's name for its runs: "sw", "dtw-f32",
+ * "sat-u8-i32", "inthist-...", "heat-f32", "sor-f64" ...) runs under `plan` on a processor that
+ * waits for the row above inside its tiles, PW_CHUNK_STEPS at a time (WARP, PREFIX_SUM,
+ * STENCIL_WARP: the width model's CHUNKED kind), rather than once a tile (LINEAR, FULL,
+ * STENCIL_WINDOW, and every CPU engine: TILED).  The selector decides, from the forms each app's
+ * GPU glue offers (linear_run.cuh, full_apps.cu, stencil_apps.cu). */
+int pw_app_waits_in_chunks(const char *app, const pw_plan *plan);
+
 /* The peer grid for a processor whose rule limits warps per scheduler (needs.warps_per_scheduler):
  * each SM's four schedulers get the same number of warps, at most that many. */
 int64_t pw_even_peer_grid(int64_t grid, int64_t sms, int warps_per_scheduler);
