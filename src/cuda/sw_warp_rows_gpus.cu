@@ -46,9 +46,9 @@ extern "C" pw_status pw_cuda_sw_warp_rows_gpus(const pw_plan *plan, const int *d
     pw_kernel_switches switches;
     pw_kernel_switches_read(&switches);
     const pw_sw_engine_ask ask = (pw_sw_engine_ask)switches.sw_engine;
-    /* taken only when asked for until it has run on several GPUs (tests/gpu/test_sw_rows.c plays
-     * it on one GPU named twice; tools/sim_warp_rows.py, the protocol) */
-    if (ask != PW_SW_ENGINE_ROWS && ask != PW_SW_ENGINE_ROWS32) return PW_ERR_UNSUPPORTED;
+    /* taken where one GPU's choice takes the pair (AUTO) or where asked for; TILES leaves it to the
+     * bands (swr_plan_run).  Checked on one GPU named several times and on 2 H200s
+     * (tests/gpu/test_sw_rows.c; tools/sim_warp_rows.py, the protocol) */
     /* the shape on each GPU (all of one kind), then dealt out */
     const pw_cuda_swr_saved none = {NULL, NULL, 1, 0, 0};
     swr_run run{};

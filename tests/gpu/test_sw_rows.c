@@ -233,7 +233,8 @@ static void on_gpus(int64_t n, int64_t m, const char *ask, int max_blocks, const
     cpu.strategy = PW_STRATEGY_PEER;
     pw_options_init(&gpu);
     gpu.max_blocks = max_blocks;
-    setenv("PEERWAVE_SW_ENGINE", ask, 1);
+    if (strcmp(ask, "auto")) setenv("PEERWAVE_SW_ENGINE", ask, 1);
+    else unsetenv("PEERWAVE_SW_ENGINE");
     pw_sw_result r, g;
     const pw_status s1 = pw_sw(a, n, b, m, &q, &cpu, &r), s2 = pw_sw_on_gpus(a, n, b, m, &q, &gpu, devices, count, &g);
     CHECK(s1 == PW_OK && s2 == PW_OK && r.score == g.score && r.end_a == g.end_a && r.end_b == g.end_b,
@@ -377,7 +378,7 @@ int main(void)
     }
     /* Over several GPUs, rounds dealt out: this GPU named two and three times (its kernels side
      * by side, a block or two each: many rounds, each GPU's following another's), and the GPUs
-     * PW_SW_ROWS_GPUS names ("0,1"), where there are several.  Not by itself (asked for only). */
+     * PW_SW_ROWS_GPUS names ("0,1"), where there are several; by itself too where one GPU's choice takes the pair. */
     {
         const int twice[2] = {0, 0}, thrice[3] = {0, 0, 0};
         on_gpus(30000, 9000, "rows32", 1, twice, 2, 0, 32);
@@ -385,18 +386,19 @@ int main(void)
         on_gpus(40000, 7000, "rows", 1, twice, 2, 0, 0);
         on_gpus(7000, 45000, "rows", 2, thrice, 3, 0, 0);
         on_gpus(40000, 40000, "rows", 2, twice, 2, 1, 32); /* 80000: past the pairs' range */
+        on_gpus(40000, 7000, "auto", 1, twice, 2, 0, 0);   /* not asked for: one GPU's choice takes it */
         pw_sw_params q;
         pw_sw_params_init(&q);
         pw_sw_result g;
         pw_options o;
         pw_options_init(&o);
-        /* not asked for: a pair one GPU's automatic choice takes is refused, with nothing run */
+        /* the tile engines asked for: refused, with nothing run (the bands take it) */
         const int64_t big = 4000000, thin = 1000;
         char *a = malloc((size_t)big), *b = malloc((size_t)big);
         make_pair(a, big, b, big, 1);
-        unsetenv("PEERWAVE_SW_ENGINE");
+        setenv("PEERWAVE_SW_ENGINE", "tiles", 1);
         const pw_status st = pw_sw_on_gpus(a, 2200000, b, 1200000, &q, &o, twice, 2, &g);
-        CHECK(st == PW_ERR_UNSUPPORTED, "several GPUs, not asked for: %s", pw_status_str(st));
+        CHECK(st == PW_ERR_UNSUPPORTED, "several GPUs, tiles asked for: %s", pw_status_str(st));
         /* one GPU named twice, uncapped: 10417 tile-rows need about 326 blocks a kernel, two of
          * which do not fit one GPU at once (396 on an H200) */
         setenv("PEERWAVE_SW_ENGINE", "rows32", 1);
@@ -413,6 +415,7 @@ int main(void)
             on_gpus(20000, 60000, "rows32", 0, devices, count, 0, 32);
             on_gpus(50000, 45000, "rows", 0, devices, count, 1, 32);
             on_gpus(30000, 9000, "rows", 2, devices, count, 0, 0);
+            on_gpus(40000, 7000, "auto", 1, devices, count, 0, 0); /* taken by itself (capped: a small pair fills it) */
         }
         setenv("PEERWAVE_SW_ENGINE", "rows", 1);
     }
