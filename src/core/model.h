@@ -32,8 +32,9 @@ typedef struct pw_model_params {
  * L = ceil((h - 1)/w) + 1 instead of h/w + 1 (a step function: no closed form).  CHUNKED:
  * CONSISTENT for processors that wait inside their tiles, `chunk` steps at a time (the GPU
  * processors: 32): a tile-row follows the row above h - 1 + chunk steps behind whatever w is,
- * L = (h - 1 + chunk)/w tiles (no closed form here).  Not yet the automatic width's (its default
- * widths await a measurement: docs/PERFORMANCE.md); `peerwave tune` shows it beside the others. */
+ * L = (h - 1 + chunk)/w tiles (no closed form here).  The automatic width's on the GPU wherever
+ * the app's processor waits inside its tiles (src/core/auto_width.c, pw_app_waits_in_chunks);
+ * `peerwave tune` shows it beside the others. */
 typedef enum pw_model_kind { PW_MODEL_PAPER = 0, PW_MODEL_CONSISTENT, PW_MODEL_TILED, PW_MODEL_CHUNKED } pw_model_kind;
 #define PW_MODEL_KINDS 4
 
