@@ -16,10 +16,6 @@ import random
 
 R, RING, CHUNK, PAD = 2, 64, 32, 5
 STOP_EVERY = 64  # the kernel looks at the stop flag every 1024 step-columns; scaled down here
-# On several GPUs the counters another GPU reads (the wrap warp's row for the next GPU, warp 0's
-# consumption) are published every REMOTE_EVERY chunks only (a system-scope release each: the
-# kernel's PW_SWR_REMOTE_EVERY, 8; scaled down here), and at the round's end
-REMOTE_EVERY = 2
 INF = 1 << 40
 ROWS = 32 * R
 NEG = -(1 << 29)
@@ -153,10 +149,9 @@ def run(a, b, p, W, rng, G=1):
                     prod[x][w] = v
             for s in range(m + 31):
                 if s % CHUNK == 0:
-                    remote_turn = (s // CHUNK) % REMOTE_EVERY == 0
-                    if has_below and (G == 1 or not wrap or remote_turn):
+                    if has_below:
                         publish_below(base + min(m, max(0, s - 31)))
-                    if has_above and (G == 1 or w > 0 or remote_turn):
+                    if has_above:
                         cons[x][w] = base + min(m, s)
                     free_from = s - RING + 1
                     while True:
@@ -311,13 +306,11 @@ def run_pairs(a, b, p, W, rng, limit=INF, G=1):
                             stop[0] = True
                         if stop[0]:
                             return
-                    remote_turn = (s // CHUNK) % REMOTE_EVERY == 0
                     if has_below:
                         prod[x][w] = base + min(M, max(0, s - 31))
-                        if below_next is not None and remote_turn:
+                        if below_next is not None:
                             inprod[down] = base + min(M, max(0, s - 31))
-                    if G == 1 or w > 0 or remote_turn:
-                        cons[x][w] = base + min(M, s)
+                    cons[x][w] = base + min(M, s)
                     free_from = s - RING + 1
                     while True:
                         now = w == 0 and s + 33 - D > 0 and th < T

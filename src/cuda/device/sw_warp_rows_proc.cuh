@@ -66,13 +66,6 @@
 #define PW_SWR_FULL 0xffffffffu
 #ifndef PW_SWR_BLOCKS_PER_SM /* three blocks an SM: 80 registers a thread (bench/sw_warp_rows.cu tries 2) */
 #define PW_SWR_BLOCKS_PER_SM 3
-/* On several GPUs (MULTI) the counters another GPU reads -- the wrap warp's row for the next GPU,
- * warp 0's consumption -- are released at system scope (a MEMBAR.SYS each) every this many
- * 32-step chunks only, and at the round's end: every chunk put one on warp 0's path, which every
- * warp of a round follows.  Their readers need round-level values (the next round's start) or
- * follow a round D + 33 columns behind, so fewer publishes only lengthen that lag once a round
- * (tools/sim_warp_rows.py plays it: REMOTE_EVERY). */
-#define PW_SWR_REMOTE_EVERY 8
 #endif
 
 struct pw_swr_args {
@@ -384,11 +377,8 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
         for (int s = 0; s < m + 31; s++) {
             if ((s & 31) == 0) { /* a chunk: publish, then wait for what the next 32 steps need */
                 if (pw_swr_flagged(a, k, s)) return;
-                const bool remote_turn = !MULTI || ((s >> 5) % PW_SWR_REMOTE_EVERY) == 0;
-                if (k == 31 && has_below && (!wrap || remote_turn))
-                    pw_swr_publish<MULTI>(below_prod, base + (unsigned)min(m, max(0, s - 31)), wrap);
-                if (k == 0 && has_above && (w > 0 || remote_turn))
-                    pw_swr_publish<MULTI>(&a.cons[w], base + (unsigned)min(m, s), w == 0);
+                if (k == 31 && has_below) pw_swr_publish<MULTI>(below_prod, base + (unsigned)min(m, max(0, s - 31)), wrap);
+                if (k == 0 && has_above) pw_swr_publish<MULTI>(&a.cons[w], base + (unsigned)min(m, s), w == 0);
                 /* thread 0 reads columns s .. s + 32 (one ahead); thread 31 writes s - 31 .. s, over
                  * the ring's column s - RING */
                 const int free_from = s - PW_SWR_RING + 1;
@@ -508,13 +498,11 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
         for (int s = 0; s < M + 31; s++) {
             if ((s & 31) == 0) {
                 if (pw_swr_stopped(a, k, s, seen)) return;
-                const bool remote_turn = !MULTI || ((s >> 5) % PW_SWR_REMOTE_EVERY) == 0;
                 if (k == 31 && has_below) {
                     pw_store_release_u32(&a.prod[w], base + (unsigned)min(M, max(0, s - 31)));
-                    if (MULTI && below_next && remote_turn)
-                        pw_store_release_sys_u32(a.out_prod, base + (unsigned)min(M, max(0, s - 31)));
+                    if (MULTI && below_next) pw_store_release_sys_u32(a.out_prod, base + (unsigned)min(M, max(0, s - 31)));
                 }
-                if (k == 0 && (w > 0 || remote_turn)) pw_swr_publish<MULTI>(&a.cons[w], base + (unsigned)min(M, s), w == 0);
+                if (k == 0) pw_swr_publish<MULTI>(&a.cons[w], base + (unsigned)min(M, s), w == 0);
                 const int free_from = s - PW_SWR_RING + 1;
                 /* thread 0: warp w - 1 this round, or (warp 0) warp W - 1 this round D back (which
                  * on one GPU also means its last round is complete), else warp W - 1 a round ago D
