@@ -1,20 +1,26 @@
-# tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed): FullProc's stencil
-# cell in two parts (the old values loaded before the previous step's barrier: issue 32's GS
-# square-tile regression), checked against the CPU and timed before / after, with binaries built
-# on the development machine, stripped and packed (peerwave.before: d646aca's, FullProc as before):
-#   (cd build-gpu/carry && tar cf - peerwave peerwave.before | xz -T4 -3 > bins3.tar.xz)
-#   run(command="bash tests/gpu/dev_adhoc.sh", carry=["build-gpu/carry/bins3.tar.xz"])
+# tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed): SW's warp-rows
+# engine over two GPUs (issue 29: sw_warp_rows_gpus.cu, asked for only until it has run on two),
+# on a 2-GPU machine, with binaries built on the development machine, stripped and packed:
+#   mkdir -p build-gpu/carry && strip -o build-gpu/carry/peerwave build-gpu/peerwave &&
+#     strip -o build-gpu/carry/test_sw_rows build-gpu/tests/test_sw_rows &&
+#     (cd build-gpu/carry && tar cf - peerwave test_sw_rows | xz -T4 > bins2.tar.xz)
+#   run(kind="nvidia-h200-x2", command="bash tests/gpu/dev_adhoc.sh",
+#       carry=["build-gpu/carry/bins2.tar.xz", ".bench-data/kmer_test_data.tar.gz"])
 set -u
-tar xJf build-gpu/carry/bins3.tar.xz -C build-gpu/carry && mv build-gpu/carry/peerwave build-gpu/carry/peerwave.before build-gpu/
-pw=./build-gpu/peerwave
-for app in heat sor; do for ty in f32 f64; do for mode in "--strategy barrier --tile-shape square --tile-h 64 --tile-w 64" \
-    "--strategy barrier --tile-shape square --tile-h 32 --tile-w 48" "--layout hybrid" "--layout hybrid --sweeps 5 --tile-h 32 --tile-w 40" \
-    "--strategy launch --tile-shape square --tile-h 16 --tile-w 16" "--strategy tasks --layout hybrid"; do
-  echo "$app $ty $mode: $(timeout 60 $pw $app --size 1001x777 --type $ty --sweeps 3 $mode --backend cuda --check | grep -E '^check' | tr '\n' ' ')"
-done; done; done 2>&1 | sort | uniq -c | sort -rn | head -30
-secs() { sed -n 's/^seconds: //p'; }
-for app in heat sor; do for b in peerwave.before peerwave; do
-  s=$(for r in 1 2 3; do ./build-gpu/$b $app --size 16386x16386 --strategy barrier --tile-shape square --tile-h 64 --tile-w 64 --backend cuda | secs; done | sort -g | sed -n 2p)
-  h=$(for r in 1 2 3; do ./build-gpu/$b $app --size 16386x16386 --layout hybrid --backend cuda | secs; done | sort -g | sed -n 2p)
-  echo "$app 16384^2 $b: GS square 64 $s s; PW hybrid (FullProc) $h s"
-done; done
+out=${OUT:-/tmp/pw-adhoc}; mkdir -p "$out"
+. tests/gpu/device_lib.sh
+mkdir -p build-gpu/tests && tar xJf build-gpu/carry/bins2.tar.xz -C build-gpu/carry &&
+  mv build-gpu/carry/peerwave build-gpu/ && mv build-gpu/carry/test_sw_rows build-gpu/tests/
+nvidia-smi -L
+PW_SW_ROWS_GPUS=0,1 PW_SW_ROWS_LARGE=1 timeout 200 ./build-gpu/tests/test_sw_rows > "$out/test_sw_rows.log" 2>&1
+echo "test_sw_rows (GPUs 0,1 too): rc=$? $(tail -2 "$out/test_sw_rows.log" | tr '\n' ' ')"
+grep FAIL "$out/test_sw_rows.log" | head -5
+t=/tmp/gen; mkdir -p $t
+if pw_genomes $t; then
+  for run in "1" "2"; do
+    f="$out/genomes_${run}gpu.txt"
+    if [ $run = 1 ]; then timeout 100 ./build-gpu/peerwave sw --backend cuda --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1
+    else timeout 100 ./build-gpu/peerwave sw --gpus 2 --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > "$f" 2>&1; fi
+    echo "genomes 1/-3/5/2 on $run GPU(s): rc=$? $(grep -E '^(score|end_a|end_b|seconds|gcups|lane_bits|threads|engine):' "$f" | tr '\n' ' ')"
+  done
+fi

@@ -8,7 +8,6 @@
 #define PW_DEVICE_APP_STENCIL_CUH
 
 #include "../../../apps/stencil_cell.h"
-#include "full_proc.cuh"
 #include "layouts.cuh"
 #include "memory.cuh"
 
@@ -23,10 +22,7 @@ __device__ __forceinline__ double sor_step(double a, double u, double l, double 
     return pw_sor_step_f64(a, u, l, d, r, k, x);
 }
 
-/* Interior cell (i, j) is grid cell (i + 1, j + 1).  FullProc runs it in two parts: the old
- * values (down, right, the cell itself) before the previous step's barrier -- in a tile the row
- * below reaches column j a step after this lane, and right and self are the lane's own later
- * cells -- and the new ones (up, left) after it. */
+/* Interior cell (i, j) is grid cell (i + 1, j + 1). */
 template <class F, class L>
 struct StencilApp {
     F *grid;
@@ -34,24 +30,13 @@ struct StencilApp {
     int sor;
     F keep, relax;
 
-    struct Pre {
-        F down, right, self;
-    };
-    __device__ Pre pre(int64_t i, int64_t j) const
-    {
-        return Pre{pw_load_cg(grid + lay.at(i + 2, j + 1)), pw_load_cg(grid + lay.at(i + 1, j + 2)),
-                   sor ? pw_load_cg(grid + lay.at(i + 1, j + 1)) : F(0)};
-    }
-    __device__ void cell(int64_t i, int64_t j, const Pre &o) const
+    __device__ void cell(int64_t i, int64_t j) const
     {
         F *p = grid + lay.at(i + 1, j + 1);
         F up = pw_load_cg(grid + lay.at(i, j + 1)), left = pw_load_cg(grid + lay.at(i + 1, j));
-        *p = sor ? sor_step(o.self, up, left, o.down, o.right, keep, relax) : heat_step(up, left, o.down, o.right);
+        F down = pw_load_cg(grid + lay.at(i + 2, j + 1)), right = pw_load_cg(grid + lay.at(i + 1, j + 2));
+        *p = sor ? sor_step(pw_load_cg(p), up, left, down, right, keep, relax) : heat_step(up, left, down, right);
     }
-};
-template <class F, class L>
-struct pw_full_prefetches<StencilApp<F, L>> {
-    static constexpr bool value = true;
 };
 
 /* The cell of the row-major processors; SOR or HEAT fixed at compile time (a per-cell choice

@@ -27,38 +27,7 @@ __device__ __forceinline__ void pw_full_tile(const pw_tiling &t, int64_t r, int6
     }
 }
 
-/* pw_full_tile for a cell in two parts: pre(i, j), the values of cell (i, j) that no step of the
- * tile before it changes, loaded for the lane's next cell before this step's barrier, and
- * cell(i, j, pre), which loads the rest after it.  One load on a step's critical path instead of
- * all of them (the barrier strategy on square tiles, HEAT/SOR: docs/PERFORMANCE.md, 2026-11-24). */
-template <class Pre, class PreFn, class CellFn>
-__device__ __forceinline__ void pw_full_tile_prefetched(const pw_tiling &t, int64_t r, int64_t c, const PreFn &pre,
-                                                        const CellFn &cell)
-{
-    const int64_t k = threadIdx.x, lanes = pw_tiling_lanes(&t, r), i = r * t.h + k;
-    const bool lane = k < lanes;
-    int64_t s0, s1;
-    pw_tile_steps(t, r, c, lanes, &s0, &s1);
-    int64_t j = lane && s0 < s1 ? pw_lane_column(t, c, k, i, s0) : -1;
-    Pre now = j >= 0 ? pre(i, j) : Pre{};
-    for (int64_t s = s0; s < s1; s++) {
-        const int64_t next = lane && s + 1 < s1 ? pw_lane_column(t, c, k, i, s + 1) : -1;
-        const Pre later = next >= 0 ? pre(i, next) : Pre{};
-        if (j >= 0) cell(i, j, now);
-        __syncthreads();
-        j = next;
-        now = later;
-    }
-}
-
-/* Whether FullProc runs App's cell in two parts (App::Pre, pre(i, j), cell(i, j, pre): above);
- * an app says so by specialising this (app_stencil.cuh).  No app is made to declare it. */
-template <class App>
-struct pw_full_prefetches {
-    static constexpr bool value = false;
-};
-
-/* App (full): __device__ void cell(int64_t i, int64_t j) const; or the two parts above. */
+/* App (full): __device__ void cell(int64_t i, int64_t j) const. */
 template <class App>
 struct FullProc {
     App app;
@@ -66,12 +35,7 @@ struct FullProc {
 
     __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *) const
     {
-        if constexpr (pw_full_prefetches<App>::value)
-            pw_full_tile_prefetched<typename App::Pre>(
-                t, r, c, [&](int64_t i, int64_t j) { return app.pre(i, j); },
-                [&](int64_t i, int64_t j, const typename App::Pre &p) { app.cell(i, j, p); });
-        else
-            pw_full_tile(t, r, c, [&](int64_t i, int64_t j) { app.cell(i, j); });
+        pw_full_tile(t, r, c, [&](int64_t i, int64_t j) { app.cell(i, j); });
     }
 };
 
