@@ -335,6 +335,84 @@ static void test_fmod_cell(void)
     free(g);
 }
 
+/* ---- row and column inputs of every type ------------------------------------------------------
+ * A linear cell reading inputs of all nine types, the narrow ones along both axes (on the GPU's
+ * warp processor a row's inputs are held with its index and a column's are passed lane to lane,
+ * the narrow ones widened to 32-bit words: user_cells.cu), against a textbook loop: its last
+ * row and column, bit for bit (int64 arithmetic). */
+static int64_t types_cell(int64_t up, int64_t left, int64_t diag, int8_t ai, int16_t bi, uint32_t ci, float di,
+                          uint8_t ej, uint16_t fj, int64_t gj, double hj, int32_t kj)
+{
+    int64_t m = up > left ? up : left;
+    m = diag > m ? diag : m;
+    return (m % 1000003) + (ai - ej) + (bi ^ fj) + (int64_t)(ci % 7u) + gj % 11 + (int64_t)di + (int64_t)hj + kj % 5;
+}
+
+static const char types_cell_text[] =
+        "PW_FORM(linear)\nPW_VALUE(int64_t)\n"
+        "PW_INPUT(int8_t, ai, i)\nPW_INPUT(int16_t, bi, i)\nPW_INPUT(uint32_t, ci, i)\nPW_INPUT(float, di, i)\n"
+        "PW_INPUT(uint8_t, ej, j)\nPW_INPUT(uint16_t, fj, j)\nPW_INPUT(int64_t, gj, j)\nPW_INPUT(double, hj, j)\n"
+        "PW_INPUT(int32_t, kj, j)\n"
+        "PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { (void)c; return 3 * i - 2 * j; }\n"
+        "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value up, pw_value left, pw_value diag)\n"
+        "{\n    pw_value m = up > left ? up : left;\n    m = diag > m ? diag : m;\n"
+        "    return (m % 1000003) + (c->ai[i] - c->ej[j]) + (c->bi[i] ^ c->fj[j]) + (int64_t)(c->ci[i] % 7u) + c->gj[j] % 11 +\n"
+        "           (int64_t)c->di[i] + (int64_t)c->hj[j] + c->kj[j] % 5;\n}\n";
+
+static void test_input_types(int rounds)
+{
+    pw_cell *cell = NULL;
+    CHECK(pw_cell_create(types_cell_text, "types.c", &cell) == PW_OK, "types cell: %s", pw_error_detail());
+    if (!cell) return;
+    for (int r = 0; r < rounds; r++) {
+        const int64_t n = r % 5 == 0 ? 1 : test_range(1, use_gpu ? 700 : 90), m = r % 7 == 1 ? 1 : test_range(1, use_gpu ? 900 : 90);
+        int8_t *ai = malloc((size_t)n);
+        int16_t *bi = malloc(2 * (size_t)n);
+        uint32_t *ci = malloc(4 * (size_t)n);
+        float *di = malloc(4 * (size_t)n);
+        uint8_t *ej = malloc((size_t)m);
+        uint16_t *fj = malloc(2 * (size_t)m);
+        int64_t *gj = malloc(8 * (size_t)m), *last_row = malloc(8 * (size_t)m), *last_col = malloc(8 * (size_t)n);
+        double *hj = malloc(8 * (size_t)m);
+        int32_t *kj = malloc(4 * (size_t)m);
+        for (int64_t i = 0; i < n; i++) {
+            ai[i] = (int8_t)(test_rand() & 0xff), bi[i] = (int16_t)(test_rand() & 0xffff), ci[i] = (uint32_t)test_rand();
+            di[i] = (float)test_range(-1000, 1000) / 8;
+        }
+        for (int64_t j = 0; j < m; j++) {
+            ej[j] = (uint8_t)test_rand(), fj[j] = (uint16_t)test_rand(), gj[j] = (int64_t)test_rand() * 977 - (1LL << 40);
+            hj[j] = (double)test_range(-100000, 100000) / 16, kj[j] = (int32_t)test_rand() - 1000000;
+        }
+        /* the textbook loop, a row at a time */
+        int64_t *prev = malloc(8 * (size_t)(m + 1)), *cur = malloc(8 * (size_t)(m + 1));
+        for (int64_t j = 0; j <= m; j++) prev[j] = 3 * -1 - 2 * (j - 1); /* row -1: boundary (-1, j - 1) */
+        for (int64_t i = 0; i < n; i++) {
+            cur[0] = 3 * i - 2 * -1; /* column -1 */
+            for (int64_t j = 0; j < m; j++)
+                cur[j + 1] = types_cell(prev[j + 1], cur[j], prev[j], ai[i], bi[i], ci[i], di[i], ej[j], fj[j], gj[j], hj[j], kj[j]);
+            last_col[i] = cur[m];
+            int64_t *t = prev;
+            prev = cur, cur = t;
+        }
+        const void *in[9] = {ai, bi, ci, di, ej, fj, gj, hj, kj};
+        int64_t *got_row = calloc((size_t)m, 8), *got_col = calloc((size_t)n, 8);
+        pw_cell_args args = {.rows = n, .cols = m, .inputs = in, .last_row = got_row, .last_col = got_col};
+        pw_options o;
+        engine(&o, n, m, r);
+        pw_cell_result res;
+        const pw_status st = pw_cell_run(cell, &args, &o, &res);
+        memcpy(last_row, prev + 1, 8 * (size_t)m);
+        int64_t last = 0;
+        memcpy(&last, res.last, 8);
+        CHECK(st == PW_OK && !memcmp(got_row, last_row, 8 * (size_t)m) && !memcmp(got_col, last_col, 8 * (size_t)n) &&
+                  last == last_row[m - 1],
+              "inputs of every type %" PRId64 "x%" PRId64 " %s: %s", n, m, test_describe(&o), pw_status_str(st));
+        free(prev), free(cur), free(got_row), free(got_col);
+        free(ai), free(bi), free(ci), free(di), free(ej), free(fj), free(gj), free(hj), free(kj), free(last_row), free(last_col);
+    }
+    pw_cell_free(cell);
+}
+
 /* ---- one cell, several threads ------------------------------------------------------------------ */
 
 /* pw_cell_run locks its cell: threads sharing one fresh cell (its first runs compile and load it)
@@ -717,6 +795,15 @@ static int nvrtc_examples(void)
         }
         pw_cell_free(c);
     }
+    /* the generated rows and columns for inputs of every type (test_input_types) */
+    pw_cell *types = NULL;
+    CHECK(pw_cell_create(types_cell_text, "types.c", &types) == PW_OK, "types cell: %s", pw_error_detail());
+    for (int q = 0; types && q < 3; q++) {
+        pw_status st = pw_cell_gpu_compile_check(types, procs[q].target, procs[q].proc, procs[q].r, procs[q].wide);
+        CHECK(st == PW_OK, "types.c on %d/%d for %s: %s: %s", procs[q].proc, procs[q].r, procs[q].target, pw_status_str(st),
+              pw_error_detail());
+    }
+    pw_cell_free(types);
     static const char *grids[] = {"demonstrator3d.c", "lu_like.c"};
     for (int k = 0; k < 2; k++) {
         pw_cell *g3 = load(grids[k]);
@@ -781,6 +868,7 @@ int main(int argc, char **argv)
     test_ctx_sizes();
     test_fmod_by_quotient();
     test_fmod_cell();
+    test_input_types(use_gpu ? 24 : 12);
     test_shared_cell();
     test_linear_examples(n);
     test_heat_example("heat.c", n);
