@@ -24,6 +24,7 @@
 
 #include "../apps/checks.h"
 #include "../apps/sat_accuracy.h"
+#include "../src/core/auto_width.h"
 #include "../src/core/model_train.h"
 #include "../src/core/plan.h"
 #include "../src/cuda/kernel_desc.h"
@@ -366,9 +367,7 @@ static void bench_app(app_id app, int64_t rows, int64_t cols, double copy_bw)
                  * inside its tiles */
                 const double chunk = pw_app_waits_in_chunks(model_names[app], &plan) ? PW_CHUNK_STEPS : 0;
                 if (chunk > 0) pw_model_fit_kind(&fit, PW_MODEL_CHUNKED, chunk, &fit.d, &fit.tau_s);
-                pw_model_params mp = pw_model_fit_params(&fit, rows, cols);
-                mp.chunk = chunk;
-                o.tile_w = pw_model_best_width(&mp, chunk > 0 ? PW_MODEL_CHUNKED : PW_MODEL_TILED, cols + fit.h);
+                o.tile_w = pw_auto_width_pick(&fit, chunk, rows, cols);
             }
         }
         double check = 0, kernel;

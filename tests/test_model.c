@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../src/core/model.h"
+#include "../src/core/auto_width.h"
 #include "../src/core/model_train.h"
 #include "test_util.h"
 
@@ -107,6 +108,27 @@ static void test_fit_kind(void)
     }
 }
 
+/* The automatic rule's pick (pw_auto_width_pick): under CHUNKED, whatever the fit, about 1/16 of
+ * the row (its time falls with the width; 16 tiles a row for the progress reports), never more;
+ * under TILED, pw_model_fit_width's. */
+static void auto_width_pick(void)
+{
+    for (int k = 0; k < 300; k++) {
+        pw_model_fit fit;
+        memset(&fit, 0, sizeof fit);
+        fit.h = 32 << test_range(0, 2);
+        fit.workers_available = (int)test_range(1, 3000);
+        fit.d = pow(10, -(double)test_range(6, 12)) * (double)test_range(1, 100);
+        fit.tau_s = pow(10, -(double)test_range(4, 8)) * (double)test_range(1, 100);
+        const int64_t rows = test_range(1, 300000), cols = test_range(1, 300000);
+        const int64_t most = (cols + 15) / 16, w = pw_auto_width_pick(&fit, 32, rows, cols);
+        CHECK(w >= 1 && w <= most && w >= most - most / 50 - 1, "chunked pick %lld for %lld columns (at most %lld)",
+              (long long)w, (long long)cols, (long long)most);
+        CHECK(pw_auto_width_pick(&fit, 0, rows, cols) == pw_model_fit_width(&fit, rows, cols, PW_MODEL_TILED),
+              "tiled pick as pw_model_fit_width");
+    }
+}
+
 int main(void)
 {
     /* By hand: H = W = 1024, h = w = 64, P = 4, d = 1 ns, tau_s = 1 us: c = 1.064 us,
@@ -189,5 +211,6 @@ int main(void)
     CHECK(pw_model_closed_form(&gc, PW_MODEL_CHUNKED) < 0, "chunked has no closed form");
     test_fit_kind();
     test_api_width();
+    auto_width_pick();
     return test_finish();
 }

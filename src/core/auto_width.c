@@ -8,6 +8,7 @@
 #include "wisdom.h"
 
 #define PW_DEFAULT_TRAIN_RATIO 0.1
+#define PW_CHUNKED_MIN_TILES 16 /* tiles a tile-row at least under the CHUNKED model (below) */
 
 int pw_width_from_model(const pw_options *o, int64_t rows, int64_t cols)
 {
@@ -38,7 +39,6 @@ static pw_status choose(const char *app, pw_options *o, int cuda_tile_h, pw_corn
      * against 86-90 at 512-2048 on an H200 (docs/PERFORMANCE.md, session 10).  Its fits are
      * remembered apart (the key names the chunk). */
     const double chunk = pw_app_waits_in_chunks(app, &plan) ? PW_CHUNK_STEPS : 0;
-    const pw_model_kind kind = chunk > 0 ? PW_MODEL_CHUNKED : PW_MODEL_TILED;
     if (path && chunk > 0) {
         const size_t used = strlen(key);
         if (snprintf(key + used, sizeof key - used, "|chunk=%d", (int)chunk) >= (int)(sizeof key - used)) path = NULL;
@@ -54,7 +54,7 @@ static pw_status choose(const char *app, pw_options *o, int cuda_tile_h, pw_corn
         to.width_model = -1; /* (run never chooses anyway; this keeps a nested call from it) */
         st = pw_model_train(run, ctx, rows, cols, 0, ratio, &to, 1, &fit);
         if (st != PW_OK) return st;
-        if (kind == PW_MODEL_CHUNKED) pw_model_fit_kind(&fit, kind, chunk, &fit.d, &fit.tau_s);
+        if (chunk > 0) pw_model_fit_kind(&fit, PW_MODEL_CHUNKED, chunk, &fit.d, &fit.tau_s);
         w->training_seconds = fit.seconds;
         w->training_rows = fit.corner_rows;
         w->training_cols = fit.corner_cols;
@@ -62,10 +62,21 @@ static pw_status choose(const char *app, pw_options *o, int cuda_tile_h, pw_corn
     }
     w->model_d_s = fit.d;
     w->model_tau_s = fit.tau_s;
-    pw_model_params m = pw_model_fit_params(&fit, rows, cols);
-    m.chunk = chunk;
-    o->tile_w = pw_model_best_width(&m, kind, cols + fit.h);
+    o->tile_w = pw_auto_width_pick(&fit, chunk, rows, cols);
     return PW_OK;
+}
+
+int64_t pw_auto_width_pick(const pw_model_fit *fit, double chunk, int64_t rows, int64_t cols)
+{
+    const pw_model_kind kind = chunk > 0 ? PW_MODEL_CHUNKED : PW_MODEL_TILED;
+    pw_model_params m = pw_model_fit_params(fit, rows, cols);
+    m.chunk = chunk;
+    /* CHUNKED's time falls with the width, so it would take whole rows; a tile-row keeps 16 tiles
+     * or more instead: the progress hook counts finished tiles, and a whole-row tile reports a
+     * run whose tile-rows are all resident only at its end.  Widths from 2048 up measured alike
+     * (SW 262144^2, h = 64, H200: 4096 81.9 ms, whole row 82.8). */
+    const int64_t most = kind == PW_MODEL_CHUNKED ? (cols + PW_CHUNKED_MIN_TILES - 1) / PW_CHUNKED_MIN_TILES : cols + fit->h;
+    return pw_model_best_width(&m, kind, most > 0 ? most : 1);
 }
 
 pw_status pw_choose_width(const char *app, pw_options *options, int cuda_tile_h, pw_corner_fn run, void *ctx,

@@ -30,6 +30,11 @@ pw_status pw_run_with_width(const char *app, const pw_options *options, int cuda
 pw_status pw_choose_width(const char *app, pw_options *options, int cuda_tile_h, pw_corner_fn run, void *ctx,
                           int64_t rows, int64_t cols, pw_run_info *info);
 
+/* The width the automatic rule takes from a fit (its d and tau_s those of the kind): the CHUNKED
+ * model where chunk > 0 (the app's processor waits inside its tiles, that many steps at a time:
+ * pw_app_waits_in_chunks), with 16 tiles a row at least, else the TILED one. */
+int64_t pw_auto_width_pick(const pw_model_fit *fit, double chunk, int64_t rows, int64_t cols);
+
 /* The width fields of a pw_run_info (source, wisdom, training, model) from one to another. */
 void pw_width_info_copy(const pw_run_info *from, pw_run_info *to);
 
