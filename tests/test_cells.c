@@ -339,7 +339,8 @@ static void test_fmod_cell(void)
  * A linear cell reading inputs of all nine types, the narrow ones along both axes (on the GPU's
  * warp processor a row's inputs are held with its index and a column's are passed lane to lane,
  * the narrow ones widened to 32-bit words: user_cells.cu), against a textbook loop: its last
- * row and column, bit for bit (int64 arithmetic). */
+ * row and column, bit for bit (int64 arithmetic).  Three inputs take the names of types the GPU
+ * glue once generated (Row, Col, Staged). */
 static int64_t types_cell(int64_t up, int64_t left, int64_t diag, int8_t ai, int16_t bi, uint32_t ci, float di,
                           uint8_t ej, uint16_t fj, int64_t gj, double hj, int32_t kj)
 {
@@ -350,14 +351,14 @@ static int64_t types_cell(int64_t up, int64_t left, int64_t diag, int8_t ai, int
 
 static const char types_cell_text[] =
         "PW_FORM(linear)\nPW_VALUE(int64_t)\n"
-        "PW_INPUT(int8_t, ai, i)\nPW_INPUT(int16_t, bi, i)\nPW_INPUT(uint32_t, ci, i)\nPW_INPUT(float, di, i)\n"
-        "PW_INPUT(uint8_t, ej, j)\nPW_INPUT(uint16_t, fj, j)\nPW_INPUT(int64_t, gj, j)\nPW_INPUT(double, hj, j)\n"
+        "PW_INPUT(int8_t, Row, i)\nPW_INPUT(int16_t, bi, i)\nPW_INPUT(uint32_t, ci, i)\nPW_INPUT(float, di, i)\n"
+        "PW_INPUT(uint8_t, Col, j)\nPW_INPUT(uint16_t, fj, j)\nPW_INPUT(int64_t, gj, j)\nPW_INPUT(double, Staged, j)\n"
         "PW_INPUT(int32_t, kj, j)\n"
         "PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { (void)c; return 3 * i - 2 * j; }\n"
         "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value up, pw_value left, pw_value diag)\n"
         "{\n    pw_value m = up > left ? up : left;\n    m = diag > m ? diag : m;\n"
-        "    return (m % 1000003) + (c->ai[i] - c->ej[j]) + (c->bi[i] ^ c->fj[j]) + (int64_t)(c->ci[i] % 7u) + c->gj[j] % 11 +\n"
-        "           (int64_t)c->di[i] + (int64_t)c->hj[j] + c->kj[j] % 5;\n}\n";
+        "    return (m % 1000003) + (c->Row[i] - c->Col[j]) + (c->bi[i] ^ c->fj[j]) + (int64_t)(c->ci[i] % 7u) + c->gj[j] % 11 +\n"
+        "           (int64_t)c->di[i] + (int64_t)c->Staged[j] + c->kj[j] % 5;\n}\n";
 
 static void test_input_types(int rounds)
 {

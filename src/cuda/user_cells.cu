@@ -130,7 +130,9 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
     if (d->form == PW_CELL_LINEAR) {
         /* the row and column inputs at the cell: a row's with its index (Row, loaded once a lane
          * in the warp processor), a column's with its (Col, loaded once a column and shuffled up
-         * the warp, so whole 32-bit words), joined into Staged for the cell a step ahead; and the
+         * the warp, so whole 32-bit words), joined into pw_staged_t for the cell a step ahead (the
+         * pw_ names: an input may be called Row or Col, and a member cannot share its struct's
+         * name); and the
          * pw_ctx view that hands them to the cell (cell_decl.c) */
         std::string row_fields, col_fields, all_fields, row_loads, col_loads, joins,
             view = "pw_ctx c; c.rows = m.rows; c.cols = m.cols; c.planes = m.planes;";
@@ -154,18 +156,18 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
         for (int k = 0; k < d->n_params; k++) view += std::string(" c.") + d->params[k].name + " = m." + d->params[k].name + ";";
         const std::string index = p.wide ? "int64_t" : "int32_t";
         s += "    typedef pw_ctx_image Image;\n    typedef " + index + " Index;\n";
-        s += "    struct Row { Index i;" + row_fields + " };\n    struct Col { Index j;" + col_fields +
-             " };\n    struct Staged { Index i, j;" + all_fields + " };\n";
-        s += "    __device__ static Row row_of(const Image &m, Index i) { Row x; x.i = i;" + row_loads + " return x; }\n";
-        s += "    __device__ static Col col_of(const Image &m, Index j) { Col x = Col(); x.j = j;" + col_loads + " return x; }\n";
-        s += "    __device__ static Staged join(const Row &r, const Col &c) { Staged s; s.i = r.i; s.j = c.j;" + joins +
+        s += "    struct pw_row_t { Index i;" + row_fields + " };\n    struct pw_col_t { Index j;" + col_fields +
+             " };\n    struct pw_staged_t { Index i, j;" + all_fields + " };\n";
+        s += "    __device__ static pw_row_t row_of(const Image &m, Index i) { pw_row_t x; x.i = i;" + row_loads + " return x; }\n";
+        s += "    __device__ static pw_col_t col_of(const Image &m, Index j) { pw_col_t x = pw_col_t(); x.j = j;" + col_loads + " return x; }\n";
+        s += "    __device__ static pw_staged_t join(const pw_row_t &r, const pw_col_t &c) { pw_staged_t s; s.i = r.i; s.j = c.j;" + joins +
              " return s; }\n";
-        s += "    __device__ static Staged stage(const Image &m, Index i, Index j) { return join(row_of(m, i), col_of(m, j)); }\n";
-        s += "    __device__ static pw_ctx view(const Image &m, const Staged &s) { " + view + " return c; }\n";
-        s += "    __device__ static T cell(const Image &m, const Staged &s, T u, T l, T d)\n"
+        s += "    __device__ static pw_staged_t stage(const Image &m, Index i, Index j) { return join(row_of(m, i), col_of(m, j)); }\n";
+        s += "    __device__ static pw_ctx view(const Image &m, const pw_staged_t &s) { " + view + " return c; }\n";
+        s += "    __device__ static T cell(const Image &m, const pw_staged_t &s, T u, T l, T d)\n"
              "    { const pw_ctx c = view(m, s); return pw_cell(&c, s.i, s.j, u, l, d); }\n"
              "    __device__ static T boundary(const Image &m, int64_t i, int64_t j)\n"
-             "    { Staged s = Staged(); s.i = s.j = -1; const pw_ctx c = view(m, s); return pw_boundary(&c, i, j); }\n";
+             "    { pw_staged_t s = pw_staged_t(); s.i = s.j = -1; const pw_ctx c = view(m, s); return pw_boundary(&c, i, j); }\n";
         snprintf(buf, sizeof buf, "    __device__ static Key key(const T &v) { return %s; }\n    __device__ static Key lowest() { return %s; }\n",
                  !reduces ? "0" : d->scalar ? "v" : (std::string("v.") + d->fields[d->reduce_field].name).c_str(),
                  lowest_text(kt));

@@ -5,11 +5,12 @@
  *   typedef T (pw_value), Ctx (pw_ctx), Key (the PW_REDUCE field's type, or int);
  *   static constexpr bool reduces; static constexpr int halo;
  *   linear form: typedef Image (pw_ctx_image: the host's words), Index (int32_t when rows and
- *   cols fit, else int64_t), Row (i and the row inputs at it), Col (j and the column inputs;
- *   whole 32-bit words), Staged (both: what the cell reads, made a step ahead);
- *   static Row row_of(const Image &, i); static Col col_of(const Image &, j);
- *   static Staged join(const Row &, const Col &); static Staged stage(const Image &, i, j);
- *   static T cell(const Image &, const Staged &, up, left, diag);
+ *   cols fit, else int64_t), pw_row_t (i and the row inputs at it), pw_col_t (j and the column
+ *   inputs; whole 32-bit words), pw_staged_t (both: what the cell reads, made a step ahead);
+ *   static pw_row_t row_of(const Image &, i); static pw_col_t col_of(const Image &, j);
+ *   static pw_staged_t join(const pw_row_t &, const pw_col_t &);
+ *   static pw_staged_t stage(const Image &, i, j);
+ *   static T cell(const Image &, const pw_staged_t &, up, left, diag);
  *   static T boundary(const Image &, i, j); static Key key(const T &);
  *   static Key lowest();
  *   static T grid_cell(const Ctx &, i, j);                     (grid form)
@@ -77,9 +78,9 @@ struct UserLinearApp {
     typedef typename C::Key Key;
     typedef pw_user_acc<Key> Acc;
     typedef pw_user_tile_acc<Key> TileAcc;
-    typedef typename C::Row Row; /* i and the row inputs at it (32-bit i when the space allows) */
-    typedef typename C::Col Col; /* j and the column inputs at it: loaded once a column, shuffled up */
-    typedef typename C::Staged Pre; /* i, j and the inputs at them: made a step ahead */
+    typedef typename C::pw_row_t Row; /* i and the row inputs at it (32-bit i when the space allows) */
+    typedef typename C::pw_col_t Col; /* j and the column inputs at it: loaded once a column, shuffled up */
+    typedef typename C::pw_staged_t Pre; /* i, j and the inputs at them: made a step ahead */
     T *bus, *left, *diag;
     Key *best_key;
     int64_t *best_col;
