@@ -130,9 +130,8 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
     if (d->form == PW_CELL_LINEAR) {
         /* the row and column inputs at the cell: a row's with its index (Row, loaded once a lane
          * in the warp processor), a column's with its (Col, loaded once a column and shuffled up
-         * the warp, so whole 32-bit words), joined into pw_staged_t for the cell a step ahead (the
-         * pw_ names: an input may be called Row or Col, and a member cannot share its struct's
-         * name); and the
+         * the warp, so whole 32-bit words), joined into pw_staged_t for the cell a step ahead (pw_
+         * names, apart from the cell's own); and the
          * pw_ctx view that hands them to the cell (cell_decl.c) */
         std::string row_fields, col_fields, all_fields, row_loads, col_loads, joins,
             view = "pw_ctx c; c.rows = m.rows; c.cols = m.cols; c.planes = m.planes;";
