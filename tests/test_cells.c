@@ -381,8 +381,8 @@ static void test_input_types(int rounds)
             di[i] = (float)test_range(-1000, 1000) / 8;
         }
         for (int64_t j = 0; j < m; j++) {
-            ej[j] = (uint8_t)test_rand(), fj[j] = (uint16_t)test_rand(), gj[j] = (int64_t)test_rand() * 977 - (1LL << 40);
-            hj[j] = (double)test_range(-100000, 100000) / 16, kj[j] = (int32_t)test_rand() - 1000000;
+            ej[j] = (uint8_t)test_rand(), fj[j] = (uint16_t)test_rand(), gj[j] = test_range(-(1LL << 40), 1LL << 40);
+            hj[j] = (double)test_range(-100000, 100000) / 16, kj[j] = (int32_t)test_range(INT32_MIN, INT32_MAX);
         }
         /* the textbook loop, a row at a time */
         int64_t *prev = malloc(8 * (size_t)(m + 1)), *cur = malloc(8 * (size_t)(m + 1));
