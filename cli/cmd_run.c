@@ -1,5 +1,6 @@
 /* cmd_run.c - `peerwave run CELL.c`: a user cell (include/peerwave_cell.h, docs/EXTENDING.md) on
  * any backend and strategy, its inputs from files, its parameters from the command line. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,26 @@ static int split_kv(const char *opt, const char *arg, const char **name, const c
     return 0;
 }
 
+/* --size RxCxP: three whole numbers, each at least 1 (planes at most 2^61, as the engines take). */
+static int parse_size3(const char *arg, int64_t *rows, int64_t *cols, int64_t *planes)
+{
+    long long v[3];
+    const char *p = arg;
+    for (int k = 0; k < 3; k++) {
+        char *end;
+        errno = 0;
+        v[k] = strtoll(p, &end, 10);
+        const int sep_ok = k < 2 ? (*end == 'x' || *end == 'X') : *end == '\0';
+        if (end == p || errno || v[k] < 1 || !sep_ok || (k == 2 && v[k] > INT64_MAX / 4)) {
+            cli_error("--size: '%s' is not a size ROWSxCOLSxPLANES with all three at least 1", arg);
+            return -1;
+        }
+        p = end + 1;
+    }
+    *rows = v[0], *cols = v[1], *planes = v[2];
+    return 0;
+}
+
 static int run_option(void *ctx, int opt, const char *arg)
 {
     run_args *a = ctx;
@@ -72,14 +93,10 @@ static int run_option(void *ctx, int opt, const char *arg)
         a->param_name[a->n_params] = name;
         return cli_parse_double("--param", rest, -1e308, 1e308, 0, &a->param_value[a->n_params++]);
     case 's': {
-        /* RxC, or RxCxP for a grid3 cell */
-        const char *x2 = strchr(arg, 'x') ? strchr(strchr(arg, 'x') + 1, 'x') : NULL;
-        if (!x2) return cli_parse_size("--size", arg, &a->rows, &a->cols);
-        char rc[64];
-        if ((size_t)(x2 - arg) >= sizeof rc) return cli_parse_size("--size", arg, &a->rows, &a->cols);
-        memcpy(rc, arg, (size_t)(x2 - arg));
-        rc[x2 - arg] = 0;
-        return cli_parse_size("--size", rc, &a->rows, &a->cols) || cli_parse_int("--size", x2 + 1, 1, INT64_MAX / 4, &a->planes);
+        /* RxC, or RxCxP for a grid3 cell (two separators: its own message, naming all three) */
+        const size_t first = strcspn(arg, "xX");
+        if (!arg[first] || !arg[first + 1 + strcspn(arg + first + 1, "xX")]) return cli_parse_size("--size", arg, &a->rows, &a->cols);
+        return parse_size3(arg, &a->rows, &a->cols, &a->planes);
     }
     case 'g': a->grid = arg; return 0;
     case 'T': return cli_parse_int("--sweeps", arg, 1, INT64_MAX / 2, &a->sweeps);

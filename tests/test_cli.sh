@@ -372,6 +372,11 @@ lu="--param iterations=3 --param modulus=50 --param tc=0.5 --param td=1 --param 
 "$pw" run "$cells/demonstrator3d.c" --grid "$tmp/lu.npy" --param modulus=7 --sweeps 2 --backend cpu --check --quiet > "$tmp/out" &&
   grep -q '^check: ok' "$tmp/out" && ok || bad "run demonstrator3d.c --grid: $(cat "$tmp/out")"
 expect 2 run "$cells/demonstrator3d.c" --size 4x4 --param modulus=7
+for z in 0x5x5 5x5x0 5xx5 5x5x5x5 5x5x; do # a 3-D size: the message names all three
+  expect 2 run "$cells/demonstrator3d.c" --size $z --param modulus=7
+  grep -q "ROWSxCOLSxPLANES" "$tmp/err" && ok || bad "--size $z: $(cat "$tmp/err")"
+done
+"$pw" run "$cells/lu_like.c" --size 3X4X5 $lu --backend cpu --quiet > "$tmp/out" && ok || bad "--size 3X4X5: $(cat "$tmp/out")"
 expect 2 run "$cells/heat.c" --size 4x4x4
 # a file that says no size (/proc): read whole, not past its buffer
 "$pw" run "$cells/levenshtein.c" --input a=/proc/self/cmdline --input b="$tmp/s.txt" --backend cpu --quiet > "$tmp/out" &&
