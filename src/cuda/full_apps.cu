@@ -145,7 +145,7 @@ template <class In, class Out>
 static pw_status sat_core(const pw_plan *plan, const void *in, int64_t in_stride, void *out, int64_t out_stride,
                           pw_run_info *info)
 {
-    pw_cell_shape cell = {PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_LINEAR) | PW_FORM(PW_PROC_FULL), (int)sizeof(Out), 1, 0,
+    pw_cell_shape cell = {PW_FORMS_SAT, (int)sizeof(Out), 1, 0,
                           1 /* SatDiagApp runs on LinearProc<., 1> */};
     band_forms(plan, &cell.forms);
     pw_kernel_desc desc;
@@ -277,7 +277,7 @@ template <class B>
 static pw_status inthist_core(const pw_plan *plan, const B *dbin, int64_t rows, int64_t cols, int bins,
                               int32_t *dout, pw_run_info *info)
 {
-    pw_cell_shape cell = {PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_FULL), (int)sizeof(int32_t), bins, 1, 0};
+    pw_cell_shape cell = {PW_FORMS_INTHIST, (int)sizeof(int32_t), bins, 1, 0};
     band_forms(plan, &cell.forms);
     pw_kernel_desc desc;
     pw_status st = band_selected(plan, pw_select_kernel(plan, &cell, NULL, &desc));

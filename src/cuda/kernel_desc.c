@@ -113,17 +113,16 @@ int pw_app_waits_in_chunks(const char *app, const pw_plan *plan)
     if (!app || !plan || plan->backend != PW_BACKEND_CUDA) return 0;
     pw_cell_shape cell = {0, 4, 1, 0, 0}; /* (the value's size matters to the window processor's fit alone) */
     if (!strcmp(app, "sw") || !strncmp(app, "dtw", 3)) {
-        cell.forms = PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR);
+        cell.forms = PW_FORMS_LINEAR_APP;
     } else if (!strncmp(app, "sat", 3)) {
-        cell.forms = PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_LINEAR) | PW_FORM(PW_PROC_FULL);
+        cell.forms = PW_FORMS_SAT;
         cell.linear_rows = 1;
     } else if (!strncmp(app, "inthist", 7)) {
-        cell.forms = PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_FULL);
+        cell.forms = PW_FORMS_INTHIST;
         cell.several_planes = 1;
     } else if (!strncmp(app, "heat", 4) || !strncmp(app, "sor", 3)) {
-        cell.forms = PW_FORM(PW_PROC_FULL);
+        cell.forms = PW_FORM(PW_PROC_FULL) | (plan->layout != PW_LAYOUT_HYBRID ? PW_FORMS_STENCIL_ROW_MAJOR : 0);
         cell.value_bytes = strstr(app, "f64") ? 8 : 4;
-        if (plan->layout != PW_LAYOUT_HYBRID) cell.forms |= PW_FORM(PW_PROC_STENCIL_WARP) | PW_FORM(PW_PROC_STENCIL_WINDOW);
     } else {
         return 0;
     }

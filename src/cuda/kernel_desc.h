@@ -66,6 +66,14 @@ typedef struct pw_cell_shape {
 
 #define PW_FORM(p) (1u << (p))
 
+/* The forms the built-in apps' GPU glue offers, one list for the glue and for
+ * pw_app_waits_in_chunks (the width model's question). */
+#define PW_FORMS_LINEAR_APP (PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR)) /* SW, DTW: linear_run.cuh */
+#define PW_FORMS_SAT (PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_LINEAR) | PW_FORM(PW_PROC_FULL)) /* full_apps.cu */
+#define PW_FORMS_INTHIST (PW_FORM(PW_PROC_PREFIX_SUM) | PW_FORM(PW_PROC_FULL))                  /* full_apps.cu */
+/* HEAT/SOR (stencil_apps.cu): these on a row-major grid, and FullProc on any layout */
+#define PW_FORMS_STENCIL_ROW_MAJOR (PW_FORM(PW_PROC_STENCIL_WARP) | PW_FORM(PW_PROC_STENCIL_WINDOW))
+
 /* How 3-D user cells (PW_FORM(grid3)) run on the GPU: PW_3D_TILES, the 3-D processor
  * (Warp3Proc) where the cell's dependences, halo and value allow and the strategy is peer, else
  * the flattened space; PW_3D_PLANE (PEERWAVE_3D=plane) plane by plane (PlaneProc) where the

@@ -36,7 +36,7 @@ template <class App, template <class, int> class LanesFor = ScalarLanesFor>
 static pw_status pw_cuda_run_linear(const pw_plan *plan, const App &app, pw_run_info *info, int64_t row_every = 0)
 {
     typedef typename App::T T;
-    const pw_cell_shape cell = {PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR), (int)sizeof(T), 1, 0, 0};
+    const pw_cell_shape cell = {PW_FORMS_LINEAR_APP, (int)sizeof(T), 1, 0, 0};
     pw_kernel_desc desc;
     pw_status st = pw_select_kernel(plan, &cell, NULL, &desc);
     if (st != PW_OK) return st;

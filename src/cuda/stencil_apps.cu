@@ -71,7 +71,7 @@ static pw_status stencil_sweeps(const pw_plan *plan, F *grid, L lay, int64_t swe
                                 pw_run_info *info)
 {
     const F keep = (F)(1 - omega), relax = (F)(omega / 4);
-    const unsigned row_major_forms = L::row_major ? PW_FORM(PW_PROC_STENCIL_WARP) | PW_FORM(PW_PROC_STENCIL_WINDOW) : 0;
+    const unsigned row_major_forms = L::row_major ? PW_FORMS_STENCIL_ROW_MAJOR : 0;
     const pw_cell_shape shape = {row_major_forms | PW_FORM(PW_PROC_FULL), (int)sizeof(F), 1, 0, 0};
     pw_kernel_desc desc;
     pw_status st = pw_select_kernel(plan, &shape, NULL, &desc);
