@@ -36,3 +36,5 @@ one "SW lin 262144^2" $pw sw $t/A262144.fa $t/B262144.fa --match 2 --mismatch -3
 one "DTW 262144^2" $pw dtw $t/dtw_a.txt $t/dtw_b.txt --type f32 --backend cuda
 one "HEAT 16384^2 1 sweep" $pw heat --size 16386x16386 --sweeps 1 --backend cuda
 one "HEAT 16384^2 8 sweeps" $pw heat --size 16386x16386 --sweeps 8 --backend cuda
+# the model's earlier DTW pick (session 9: TILED, width 11105) at the same size, to compare with the capped default
+one "DTW 262144^2 w11105" $pw dtw $t/dtw_a.txt $t/dtw_b.txt --type f32 --backend cuda --tile-w 11105
