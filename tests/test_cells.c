@@ -865,26 +865,33 @@ int main(int argc, char **argv)
     }
     const char *rounds = getenv("PW_TEST_ROUNDS"); /* fewer under compute-sanitizer */
     const int n = rounds ? atoi(rounds) : 40;
-    test_refusals();
-    test_ctx_sizes();
-    test_fmod_by_quotient();
-    test_fmod_cell();
-    test_input_types(use_gpu ? 24 : 12);
-    test_shared_cell();
-    test_linear_examples(n);
-    test_heat_example("heat.c", n);
-    test_heat_example("heat_grid.c", n);
-    test_3d_example("demonstrator3d.c", 0, n);
-    test_3d_example("lu_like.c", 1, n / 2);
-    test_3d_skewed(n / 2);
-    test_3d_int64(n / 2);
+    /* PW_TEST_ONLY=NAME runs one section (NAME as printed); each section prints its name and
+     * seconds as it ends, so a device log shows where a slow run spent its time (every new cell
+     * and processor costs an NVRTC compile of about 2 s on a cold cache) */
+#define SECTION(name, call)                                                                              \
+    do {                                                                                                 \
+        const char *only = getenv("PW_TEST_ONLY");                                                       \
+        if (only && strcmp(only, name)) break;                                                           \
+        const double t0 = test_seconds();                                                                \
+        call;                                                                                            \
+        printf("section %s: %.1f s\n", name, test_seconds() - t0);                                       \
+        fflush(stdout);                                                                                  \
+    } while (0)
+    SECTION("refusals", test_refusals());
+    SECTION("ctx", test_ctx_sizes());
+    SECTION("fmod", (test_fmod_by_quotient(), test_fmod_cell()));
+    SECTION("types", test_input_types(use_gpu ? 24 : 12));
+    SECTION("shared", test_shared_cell());
+    SECTION("linear", test_linear_examples(n));
+    SECTION("heat", (test_heat_example("heat.c", n), test_heat_example("heat_grid.c", n)));
+    SECTION("3d", (test_3d_example("demonstrator3d.c", 0, n), test_3d_example("lu_like.c", 1, n / 2), test_3d_skewed(n / 2),
+                   test_3d_int64(n / 2)));
     if (use_gpu) { /* the 3-D cells on the other layouts too (kernel_desc.h's pw_layout_3d) */
         static const char *layouts[] = {"plane", "flat"};
         for (int k = 0; k < 2; k++) {
             setenv("PEERWAVE_3D", layouts[k], 1);
-            test_3d_example("demonstrator3d.c", 0, n / 2);
-            test_3d_example("lu_like.c", 1, n / 4);
-            if (k == 0) test_3d_skewed(n / 4); /* not plane-ordered: still flattened */
+            SECTION(layouts[k], (test_3d_example("demonstrator3d.c", 0, n / 2), test_3d_example("lu_like.c", 1, n / 4),
+                                 k == 0 ? test_3d_skewed(n / 4) : (void)0)); /* skewed is not plane-ordered: still flattened */
         }
         unsetenv("PEERWAVE_3D");
         /* the 3-D processor's other knobs (PEERWAVE_3D_TILE): one slice ahead and a hand-over
@@ -892,10 +899,10 @@ int main(int argc, char **argv)
         static const char *tiles[] = {"4x8x1x1", "2x4x3x5x8"};
         for (int k = 0; k < 2; k++) {
             setenv("PEERWAVE_3D_TILE", tiles[k], 1);
-            test_3d_example("demonstrator3d.c", 0, n / 4);
-            test_3d_example("lu_like.c", 1, n / 8);
+            SECTION(tiles[k], (test_3d_example("demonstrator3d.c", 0, n / 4), test_3d_example("lu_like.c", 1, n / 8)));
         }
         unsetenv("PEERWAVE_3D_TILE");
     }
+#undef SECTION
     return test_finish();
 }

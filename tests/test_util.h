@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "peerwave.h"
 
@@ -49,6 +50,14 @@ static inline int test_finish(void)
 {
     printf("%ld passed, %ld failed\n", test_passed, test_failed);
     return test_failed ? 1 : 0;
+}
+
+/* wall-clock seconds, for a test's progress lines (never a pass criterion) */
+static inline double test_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* splitmix64 */

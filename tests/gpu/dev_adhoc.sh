@@ -1,5 +1,5 @@
 # tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed); next: the
-# generated row/column inputs of every type on the GPU (test_cells --gpu: test_input_types) and
+# generated row/column inputs of every type on the GPU (test_cells --gpu: test_input_types), and
 # the automatic width's sixteenth-of-a-row cap (8fb2f3d) against session 10's whole-row figures,
 # with binaries built on the development machine, stripped and packed (they pass the 64 MiB a
 # call carries only so):
@@ -14,8 +14,13 @@ tar xJf build-gpu/carry/bins.tar.xz -C build-gpu/carry && mkdir -p build-gpu/tes
   mv build-gpu/carry/peerwave build-gpu/ && mv build-gpu/carry/test_cells build-gpu/tests/
 [ -d /work/main/examples ] || { mkdir -p /work && ln -sfn "$PWD" /work/main; } # test_cells finds the examples there
 export PEERWAVE_CACHE=/tmp/pw-cell-cache PEERWAVE_WISDOM=/tmp/pw-wisdom.tsv
+# the types section alone first (its own cell: a few NVRTC compiles), then every section, which
+# prints its seconds as it ends (the whole test passed 300 s on a cold cache on 2026-11-29)
+PW_TEST_ONLY=types timeout 200 stdbuf -oL ./build-gpu/tests/test_cells --gpu > $out/test_cells_types.log 2>&1
+echo "test_cells --gpu types: rc=$? $(tail -1 $out/test_cells_types.log)"; grep FAIL $out/test_cells_types.log | head -5
 timeout ${PW_TEST_LIMIT:-300} stdbuf -oL ./build-gpu/tests/test_cells --gpu > $out/test_cells_gpu.log 2>&1
-echo "test_cells --gpu: rc=$? $(tail -1 $out/test_cells_gpu.log)"; grep FAIL $out/test_cells_gpu.log | head -5
+echo "test_cells --gpu: rc=$? $(tail -1 $out/test_cells_gpu.log)"; grep -E "FAIL|section" $out/test_cells_gpu.log | head -20
+[ -n "${PW_TESTS_ONLY:-}" ] && exit 0
 pw=./build-gpu/peerwave; t=/tmp/gw; mkdir -p $t
 python3 -c "
 import numpy as np
