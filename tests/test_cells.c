@@ -573,11 +573,13 @@ static void test_heat_example(const char *file, int rounds)
     pw_cell_free(heat);
 }
 
+static int64_t max_3d; /* 0: the usual sizes (below); larger for the 3-D processor's tall tiles */
+
 static void test_3d_example(const char *file, int lu, int rounds)
 {
     pw_cell *cell = load(file);
     for (int k = 0; k < rounds; k++) {
-        const int64_t max = use_gpu ? 90 : 40;
+        const int64_t max = max_3d ? max_3d : use_gpu ? 90 : 40;
         int64_t I = test_range(1, max), J = test_range(1, max), K = test_range(1, max), sweeps = test_range(1, 3);
         if (test_rand() % 4 == 0) J = 1; /* thin shapes */
         if (test_rand() % 4 == 0) K = 1;
@@ -843,6 +845,17 @@ static int nvrtc_examples(void)
 #endif
 }
 
+/* Is section `name` in PW_TEST_ONLY's comma list (or is there no list)? */
+static int section_wanted(const char *name)
+{
+    const char *only = getenv("PW_TEST_ONLY");
+    if (!only) return 1;
+    const size_t n = strlen(name);
+    for (const char *p = only; (p = strstr(p, name)); p += n)
+        if ((p == only || p[-1] == ',') && (p[n] == ',' || !p[n])) return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--nvrtc")) return nvrtc_examples();
@@ -865,13 +878,12 @@ int main(int argc, char **argv)
     }
     const char *rounds = getenv("PW_TEST_ROUNDS"); /* fewer under compute-sanitizer */
     const int n = rounds ? atoi(rounds) : 40;
-    /* PW_TEST_ONLY=NAME runs one section (NAME as printed); each section prints its name and
+    /* PW_TEST_ONLY=NAME[,NAME...] runs those sections (names as printed); each prints its name and
      * seconds as it ends, so a device log shows where a slow run spent its time (every new cell
      * and processor costs an NVRTC compile of about 2 s on a cold cache) */
 #define SECTION(name, call)                                                                              \
     do {                                                                                                 \
-        const char *only = getenv("PW_TEST_ONLY");                                                       \
-        if (only && strcmp(only, name)) break;                                                           \
+        if (!section_wanted(name)) break;                                                                \
         const double t0 = test_seconds();                                                                \
         call;                                                                                            \
         printf("section %s: %.1f s\n", name, test_seconds() - t0);                                       \
@@ -901,6 +913,15 @@ int main(int argc, char **argv)
             setenv("PEERWAVE_3D_TILE", tiles[k], 1);
             SECTION(tiles[k], (test_3d_example("demonstrator3d.c", 0, n / 4), test_3d_example("lu_like.c", 1, n / 8)));
         }
+        /* two and four rows a thread (tiles of 64 and 128 rows j): shapes up to 300 so that whole
+         * tiles and their every-chain-inside steps occur, besides thin and partial ones */
+        static const char *chains[] = {"4x8x4x4x0x2", "2x4x2x3x0x4", "1x2x4x4x0x2"};
+        max_3d = 300;
+        for (int k = 0; k < 3; k++) {
+            setenv("PEERWAVE_3D_TILE", chains[k], 1);
+            SECTION(chains[k], (test_3d_example("demonstrator3d.c", 0, n / 4), test_3d_example("lu_like.c", 1, n / 8)));
+        }
+        max_3d = 0;
         unsetenv("PEERWAVE_3D_TILE");
     }
 #undef SECTION

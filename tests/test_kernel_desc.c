@@ -185,16 +185,28 @@ static void check_switches_from_environment(void)
     setenv("PEERWAVE_3D_TILE", "1x1x2x2x32", 1); /* 32 blocks of one warp: the most an SM holds */
     pw_kernel_switches_read(&sw);
     CHECK(sw.tile3_kw == 1 && sw.tile3_nw == 1 && sw.tile3_blocks == 32, "1x1x2x2x32");
+    CHECK(sw.tile3_chains == 1, "1x1x2x2x32: one chain a thread");
+    setenv("PEERWAVE_3D_TILE", "4x8x4x4x0x2", 1); /* two chains a thread, the processor's blocks */
+    pw_kernel_switches_read(&sw);
+    CHECK(sw.tile3_kw == 4 && sw.tile3_nw == 8 && sw.tile3_ahead == 4 && sw.tile3_chunk == 4 && sw.tile3_blocks == 0 &&
+              sw.tile3_chains == 2,
+          "4x8x4x4x0x2");
+    setenv("PEERWAVE_3D_TILE", "2x4x3x5x4x4", 1);
+    pw_kernel_switches_read(&sw);
+    CHECK(sw.tile3_kw == 2 && sw.tile3_nw == 4 && sw.tile3_blocks == 4 && sw.tile3_chains == 4, "2x4x3x5x4x4");
     /* a bad shape, a third number without the fourth, AHEAD or CHUNK out of range, more threads an SM than 2048 */
     /* more blocks than an SM holds (and products that would overflow an int), trailing text */
     static const char *bad_tiles[] = {"3x4",       "16x1",       "4x0",       "4",           "x",
                                       "4x-2",      "4x8x2",      "4x8x0x4",   "4x8x9x4",     "4x8x4x17",
                                       "4x8x4x4x9", "1x1x4x4x33", "4x8x4x4x0", "4x8x2x1junk", "4x8x4x4x",
-                                      "4x8junk",   "4x8x4x4x2147483647",      "1x1x4x4x134217728"};
+                                      "4x8junk",   "4x8x4x4x2147483647",      "1x1x4x4x134217728",
+                                      "4x8x4x4x2x3", "4x8x4x4x2x0", "4x8x4x4x2x8", "4x8x4x4x2x-2", "4x8x4x4x2x2x2",
+                                      "4x8x4x4x2x"};
     for (int k = 0; k < (int)(sizeof bad_tiles / sizeof *bad_tiles); k++) {
         setenv("PEERWAVE_3D_TILE", bad_tiles[k], 1);
         pw_kernel_switches_read(&sw);
-        CHECK(sw.tile3_kw == 0 && sw.tile3_nw == 0 && sw.tile3_ahead == 0 && sw.tile3_chunk == 0 && sw.tile3_blocks == 0,
+        CHECK(sw.tile3_kw == 0 && sw.tile3_nw == 0 && sw.tile3_ahead == 0 && sw.tile3_chunk == 0 && sw.tile3_blocks == 0 &&
+                  sw.tile3_chains == 0,
               "3-D tile %s refused", bad_tiles[k]);
     }
     unsetenv("PEERWAVE_3D_TILE");

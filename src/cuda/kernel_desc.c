@@ -38,23 +38,25 @@ void pw_kernel_switches_read(pw_kernel_switches *out)
     /* plane and flat: for measuring and as fallbacks (PERFORMANCE.md) */
     out->layout_3d = env_is("PEERWAVE_3D", "plane") ? PW_3D_PLANE : env_is("PEERWAVE_3D", "flat") ? PW_3D_FLAT : PW_3D_TILES;
     const char *tile3 = getenv("PEERWAVE_3D_TILE");
-    int kw = 0, nw = 0, ahead = 0, chunk = 0, blocks = 0;
-    out->tile3_kw = out->tile3_nw = out->tile3_ahead = out->tile3_chunk = out->tile3_blocks = 0;
-    /* two, four or five numbers and nothing after them (%n: where the last one ended) */
-    int n3 = 0, end2 = -1, end4 = -1, end5 = -1;
+    int kw = 0, nw = 0, ahead = 0, chunk = 0, blocks = 0, chains = 1;
+    out->tile3_kw = out->tile3_nw = out->tile3_ahead = out->tile3_chunk = out->tile3_blocks = out->tile3_chains = 0;
+    /* two, four, five or six numbers and nothing after them (%n: where the last one ended) */
+    int n3 = 0, end2 = -1, end4 = -1, end5 = -1, end6 = -1;
     if (tile3) {
-        n3 = sscanf(tile3, "%dx%d%nx%dx%d%nx%d%n", &kw, &nw, &end2, &ahead, &chunk, &end4, &blocks, &end5);
-        const int end = n3 == 2 ? end2 : n3 == 4 ? end4 : n3 == 5 ? end5 : -1;
+        n3 = sscanf(tile3, "%dx%d%nx%dx%d%nx%d%nx%d%n", &kw, &nw, &end2, &ahead, &chunk, &end4, &blocks, &end5, &chains, &end6);
+        const int end = n3 == 2 ? end2 : n3 == 4 ? end4 : n3 == 5 ? end5 : n3 == 6 ? end6 : -1;
         if (end < 0 || tile3[end]) n3 = 0;
     }
     if ((n3 == 2 || n3 >= 4) && kw > 0 && kw <= 8 && !(kw & (kw - 1)) && nw > 0 && nw <= 8 && !(nw & (nw - 1)) &&
         (n3 == 2 || (ahead >= 1 && ahead <= 8 && chunk >= 1 && chunk <= 16)) &&
-        (n3 < 5 || (blocks >= 1 && blocks <= 32 && blocks <= 2048 / (32 * nw)))) { /* an SM: 32 blocks, 2048 threads */
+        (n3 < 5 || (blocks >= 0 && blocks <= 32 && blocks <= 2048 / (32 * nw) && (blocks > 0 || n3 == 6))) && /* an SM: 32 blocks, 2048 threads */
+        (chains == 1 || chains == 2 || chains == 4)) {
         out->tile3_kw = kw;
         out->tile3_nw = nw;
         out->tile3_ahead = n3 >= 4 ? ahead : 0;
         out->tile3_chunk = n3 >= 4 ? chunk : 0;
-        out->tile3_blocks = n3 == 5 ? blocks : 0;
+        out->tile3_blocks = n3 >= 5 ? blocks : 0;
+        out->tile3_chains = chains;
     }
     /* unset, empty, negative or not a number: the default */
     out->spin_polls = polls && *polls && atoi(polls) >= 0 ? (unsigned)atoi(polls) : PW_SPIN_POLLS;

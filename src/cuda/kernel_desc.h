@@ -21,7 +21,8 @@
  *   PEERWAVE_PIPELINE_SWEEPS=0          one launch per sweep instead of pipelined sweeps
  *   PEERWAVE_SPIN_POLLS=N               polls a wait makes before it sleeps between them
  *   PEERWAVE_3D=plane|flat              3-D user cells plane by plane, or over the flattened space
- *   PEERWAVE_3D_TILE=KWxNW              the 3-D processor's tile (planes a thread x warps)
+ *   PEERWAVE_3D_TILE=KWxNW              the 3-D processor's tile (planes a thread x warps; more
+ *                                       knobs below at tile3_kw)
  *   PEERWAVE_SW_LANES=pairs             SW on 16-bit pairs of lanes (EXPERIMENTAL: correct on an
  *                                       H200 since 2026-11-28 but 1.4-2.2x slower; the 32-bit lanes
  *                                       are the default)
@@ -88,11 +89,13 @@ typedef struct pw_kernel_switches {
     int pipeline_sweeps;  /* 1 unless PEERWAVE_PIPELINE_SWEEPS=0 */
     unsigned spin_polls;  /* PW_SPIN_POLLS unless PEERWAVE_SPIN_POLLS is a count >= 0 */
     int layout_3d;        /* pw_layout_3d: PEERWAVE_3D=plane or flat (else tiles) */
-    int tile3_kw, tile3_nw; /* PEERWAVE_3D_TILE=KWxNW[xAHEADxCHUNK[xBLOCKS]] (KW, NW: 1, 2, 4 or 8;
-                               AHEAD 1-8, CHUNK 1-16; BLOCKS an SM the registers allow, <= 2048
-                               threads): the 3-D processor's planes a thread, warps a block, slices
-                               in flight, steps between hand-overs; 0: the defaults (proc_shapes.h) */
-    int tile3_ahead, tile3_chunk, tile3_blocks;
+    int tile3_kw, tile3_nw; /* PEERWAVE_3D_TILE=KWxNW[xAHEADxCHUNK[xBLOCKS[xCHAINS]]] (KW, NW: 1, 2,
+                               4 or 8; AHEAD 1-8, CHUNK 1-16; BLOCKS an SM the registers allow,
+                               <= 2048 threads; CHAINS 1, 2 or 4): the 3-D processor's planes a
+                               thread, warps a block, slices in flight, steps between hand-overs,
+                               blocks an SM, rows a thread (j chains); 0: the defaults
+                               (proc_shapes.h; BLOCKS 0 with CHAINS: the processor's default) */
+    int tile3_ahead, tile3_chunk, tile3_blocks, tile3_chains;
     int sw_packed_lanes;  /* PEERWAVE_SW_LANES=pairs */
     int sw_engine;        /* pw_sw_engine_ask: PEERWAVE_SW_ENGINE=rows|rows32|tiles (else auto) */
 } pw_kernel_switches;

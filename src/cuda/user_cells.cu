@@ -50,18 +50,18 @@ struct proc_choice {
 /* How a grid3 cell runs (cell_internal.h): over the flattened space, plane by plane, 3-D tiles. */
 enum layout3 { FLAT3, PLANE3, TILES3 };
 
-/* Warp3Proc's tile: planes a thread, warps a block, slices in flight, steps between hand-overs
- * and blocks an SM (PEERWAVE_3D_TILE, else proc_shapes.h's). */
+/* Warp3Proc's tile: planes a thread, warps a block, slices in flight, steps between hand-overs,
+ * blocks an SM and rows (j chains) a thread (PEERWAVE_3D_TILE, else proc_shapes.h's). */
 struct tile3 {
-    int kw, nw, ahead, chunk, blocks;
+    int kw, nw, ahead, chunk, blocks, chains;
 };
 static tile3 tile3_shape(void)
 {
     pw_kernel_switches sw;
     pw_kernel_switches_read(&sw);
-    tile3 t = {PW_WARP3_KW, PW_WARP3_NW, PW_WARP3_AHEAD, PW_WARP3_CHUNK, 0};
+    tile3 t = {PW_WARP3_KW, PW_WARP3_NW, PW_WARP3_AHEAD, PW_WARP3_CHUNK, 0, PW_WARP3_CHAINS};
     if (sw.tile3_kw) t = {sw.tile3_kw, sw.tile3_nw, sw.tile3_ahead ? sw.tile3_ahead : t.ahead,
-                          sw.tile3_chunk ? sw.tile3_chunk : t.chunk, sw.tile3_blocks};
+                          sw.tile3_chunk ? sw.tile3_chunk : t.chunk, sw.tile3_blocks, sw.tile3_chains ? sw.tile3_chains : t.chains};
     if (!t.blocks) t.blocks = 512 / (32 * t.nw); /* the processor's own default (warp3_proc.cuh) */
     return t;
 }
@@ -72,8 +72,8 @@ static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc, lay
     const int r = desc->rows_per_thread;
     if (d->form == PW_CELL_GRID) return {"FullProc<UserGridApp<pw_user_cell>>", false, true, false};
     if (d->form == PW_CELL_GRID3 && layout == TILES3) {
-        snprintf(buf, sizeof buf, "Warp3Proc<pw_value, UserWarp3Cell<pw_user_cell>, %d, %d, %d, %d, %d>", shape.kw, shape.nw,
-                 shape.ahead, shape.chunk, shape.blocks);
+        snprintf(buf, sizeof buf, "Warp3Proc<pw_value, UserWarp3Cell<pw_user_cell>, %d, %d, %d, %d, %d, %d>", shape.kw,
+                 shape.nw, shape.ahead, shape.chunk, shape.blocks, shape.chains);
         return {buf, true, true, true};
     }
     if (d->form == PW_CELL_GRID3 && layout == PLANE3) return {"PlaneProc<UserPlaneApp<pw_user_cell>>", false, true, false};
@@ -427,7 +427,7 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
  * the slices' shared memory a block; one sweep a launch. */
 static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, tile3 shape, pw_kernel_desc *desc)
 {
-    const int64_t tiles = pw_warp3_tiles_j(a->cols) * pw_warp3_tiles_k(a->planes, shape.kw, shape.nw);
+    const int64_t tiles = pw_warp3_tiles_j(a->cols, shape.chains) * pw_warp3_tiles_k(a->planes, shape.kw, shape.nw);
     pw_tiling *t = &desc->tiling;
     memset(t, 0, sizeof *t);
     t->rows = t->n_rows = tiles;
@@ -435,7 +435,7 @@ static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, tile3 shap
     t->shape = PW_TILING_SQUARE;
     desc->pipelined_sweeps = 0;
     desc->needs.threads = 32 * shape.nw;
-    desc->needs.smem = pw_warp3_smem_bytes(shape.kw, shape.nw, shape.ahead, (int)d->value_size);
+    desc->needs.smem = pw_warp3_smem_bytes(shape.kw, shape.nw, shape.ahead, shape.chains, (int)d->value_size);
     desc->needs.warps_per_scheduler = 0;
     desc->cells_per_sweep = a->rows * a->cols * a->planes;
 }

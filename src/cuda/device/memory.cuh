@@ -160,4 +160,18 @@ __device__ __forceinline__ V pw_shfl_up(const V &v)
     return out;
 }
 
+/* ... and one thread up with lane 0 taking lane 31's (Warp3Proc's chains: lane 0's next row). */
+template <class V>
+__device__ __forceinline__ V pw_shfl_rotate(const V &v)
+{
+    static_assert(sizeof(V) % 4 == 0, "whole 32-bit words");
+    V out;
+    const int *src = (const int *)&v;
+    int *dst = (int *)&out;
+    const int from = (int)((threadIdx.x + 31) & 31);
+#pragma unroll
+    for (int w = 0; w < (int)(sizeof(V) / 4); w++) dst[w] = __shfl_sync(0xffffffffu, src[w], from);
+    return out;
+}
+
 #endif

@@ -78,25 +78,28 @@ PW_HD static inline size_t pw_linear_smem_bytes(int64_t h, int rows_per_thread, 
     return 2 * (size_t)(h / rows_per_thread) * (size_t)value_bytes;
 }
 
-/* ---- Warp3Proc (warp3_proc.cuh): 3-D tiles of 32 rows (j) x NW warps x KW planes (k) ---- */
+/* ---- Warp3Proc (warp3_proc.cuh): 3-D tiles of 32 R rows (j) x NW warps x KW planes (k) ---- */
 #define PW_WARP3_KW 4        /* planes (k) a thread computes a step, in order (the default) */
 #define PW_WARP3_NW 8        /* warps a block, one after another along k (the default) */
 #define PW_WARP3_AHEAD 4     /* slices whose copies are on their way while a step runs */
 #define PW_WARP3_CHUNK 4     /* steps between waits for (and publishes to) the neighbour tiles */
-#define PW_WARP3_ROWS 33     /* a slice: the row before the tile's 32 (from the tile before in j), ... */
+#define PW_WARP3_CHAINS 1    /* rows (j) a thread, 32 apart: independent k chains it interleaves */
 
+/* A slice: the row before the tile's 32 R (from the tile before in j), then its rows, ... */
+PW_HD static inline int pw_warp3_rows(int chains) { return 32 * chains + 1; }
 /* ... each with the plane before the warp's KW (k - 1). */
 PW_HD static inline int pw_warp3_pitch(int kw) { return kw + 1; }
-/* A block's tile: 32 rows by nw * kw planes; the grid of tiles over (cols, planes). */
-PW_HD static inline int64_t pw_warp3_tiles_j(int64_t cols) { return (cols + 31) / 32; }
+/* A block's tile: 32 R rows by nw * kw planes; the grid of tiles over (cols, planes). */
+PW_HD static inline int64_t pw_warp3_tiles_j(int64_t cols, int chains) { return (cols + 32 * chains - 1) / (32 * chains); }
 PW_HD static inline int64_t pw_warp3_tiles_k(int64_t planes, int kw, int nw) { return (planes + nw * kw - 1) / (nw * kw); }
-/* Steps of a tile: a thread (lane j, warp w) computes row i at step i + j + w. */
-PW_HD static inline int64_t pw_warp3_steps(int64_t rows, int nw) { return rows + 31 + nw - 1; }
+/* Steps of a tile: a thread (lane L, chain r, warp w) computes row i at step i + L + 32 r + w. */
+PW_HD static inline int64_t pw_warp3_steps(int64_t rows, int nw, int chains) { return rows + 32 * chains - 1 + nw - 1; }
 /* AHEAD slices on their way, the one computed and the one being stored: AHEAD + 2 slots a warp. */
 PW_HD static inline int pw_warp3_slots(int ahead) { return ahead + 2; }
-PW_HD static inline size_t pw_warp3_smem_bytes(int kw, int nw, int ahead, int value_bytes)
+PW_HD static inline size_t pw_warp3_smem_bytes(int kw, int nw, int ahead, int chains, int value_bytes)
 {
-    return (size_t)nw * (size_t)pw_warp3_slots(ahead) * PW_WARP3_ROWS * (size_t)pw_warp3_pitch(kw) * (size_t)value_bytes;
+    return (size_t)nw * (size_t)pw_warp3_slots(ahead) * (size_t)pw_warp3_rows(chains) * (size_t)pw_warp3_pitch(kw) *
+           (size_t)value_bytes;
 }
 
 /* Tiles are claimed in anti-diagonal order of the nj x nk grid (J + K = d, then J ascending), so

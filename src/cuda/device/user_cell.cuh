@@ -245,9 +245,9 @@ struct pw_user_proc<PlaneProc<App>> {
     __device__ static PlaneProc<App> make(const pw_user_args &u) { return PlaneProc<App>{App::make(u)}; }
 };
 
-template <class T, class C, int KW, int NW, int AHEAD, int CHUNK, int BLOCKS>
-struct pw_user_proc<Warp3Proc<T, UserWarp3Cell<C>, KW, NW, AHEAD, CHUNK, BLOCKS>> {
-    using Proc = Warp3Proc<T, UserWarp3Cell<C>, KW, NW, AHEAD, CHUNK, BLOCKS>;
+template <class T, class C, int KW, int NW, int AHEAD, int CHUNK, int BLOCKS, int CHAINS>
+struct pw_user_proc<Warp3Proc<T, UserWarp3Cell<C>, KW, NW, AHEAD, CHUNK, BLOCKS, CHAINS>> {
+    using Proc = Warp3Proc<T, UserWarp3Cell<C>, KW, NW, AHEAD, CHUNK, BLOCKS, CHAINS>;
     __device__ static Proc make(const pw_user_args &u)
     {
         const UserWarp3Cell<C> cell{pw_user_ctx<typename C::Ctx>(u)};

@@ -40,7 +40,8 @@
  * acquire may be cp.async.ca: the acquire emptied this SM's L1, and the lines they fill come
  * from L2, which holds the released values (memory.cuh, pw_copy_async).
  *
- * Launch needs (proc_shapes.h): NW warps, pw_warp3_smem_bytes(KW, NW, AHEAD, sizeof(T)).  One sweep a launch.
+ * Launch needs (proc_shapes.h): NW warps, pw_warp3_smem_bytes(KW, NW, AHEAD, CHAINS, sizeof(T)).  One sweep a
+ * launch.
  */
 #ifndef PW_DEVICE_WARP3_PROC_CUH
 #define PW_DEVICE_WARP3_PROC_CUH
@@ -52,10 +53,16 @@
 /* Cell: __device__ T operator()(int64_t i, int64_t j, int64_t k, T self, T west, T north, T top)
  * const.  T: a 4- or 8-byte value.  The grid has a halo of at least one cell on every side.
  * KW planes a thread, NW warps a block, AHEAD slices' copies in flight, CHUNK steps between
- * hand-overs, BLOCKS blocks an SM that the registers must allow (proc_shapes.h: the defaults, and
- * the launch sizes; PEERWAVE_3D_TILE sets them for measuring). */
+ * hand-overs, BLOCKS blocks an SM that the registers must allow, CHAINS rows a thread
+ * (proc_shapes.h: the defaults, and the launch sizes; PEERWAVE_3D_TILE sets them for measuring).
+ *
+ * CHAINS > 1: the tile is 32 CHAINS rows, lane L holding rows j0 + L + 32 r (r < CHAINS), chain r
+ * at row i = s - L - 32 r - w: a thread then has CHAINS independent k chains to interleave (a
+ * step's latency is mostly one chain of KW dependent cells: PERFORMANCE.md, session 9).  Chain
+ * r's north is lane L - 1's chain r, or for lane 0 lane 31's chain r - 1 (one rotation shuffle a
+ * value, as for one chain); a slice is the tile's 32 CHAINS rows, so nothing else changes. */
 template <class T, class Cell, int KW, int NW, int AHEAD_ = PW_WARP3_AHEAD, int CHUNK_ = PW_WARP3_CHUNK,
-          int BLOCKS = 512 / (32 * NW)>
+          int BLOCKS = 512 / (32 * NW), int CHAINS = PW_WARP3_CHAINS>
 struct Warp3Proc {
     T *grid;
     int64_t rows, cols, planes;
@@ -68,9 +75,10 @@ struct Warp3Proc {
      * that 512 threads fit an SM (two blocks of the default eight warps: 512^3's 256 tiles all
      * at once on the H100's 132 SMs). */
     static constexpr pw_proc_policy policy = {true, true, false, 32 * NW, BLOCKS};
-    enum { AHEAD = AHEAD_, CHUNK = CHUNK_, SLOTS = AHEAD_ + 2, ROWS = PW_WARP3_ROWS };
+    enum { AHEAD = AHEAD_, CHUNK = CHUNK_, SLOTS = AHEAD_ + 2, R = CHAINS, TILE_J = 32 * CHAINS, ROWS = TILE_J + 1 };
     static_assert(AHEAD >= 1 && CHUNK >= 1, "a slice ahead at least, a hand-over every step at most");
-    enum { PITCH = KW + 1, SLICE = ROWS * PITCH, COPIES = (SLICE + 31) / 32, STORES = KW };
+    static_assert(CHAINS >= 1 && CHAINS <= 4, "one to four rows a thread");
+    enum { PITCH = KW + 1, SLICE = ROWS * PITCH, COPIES = (SLICE + 31) / 32, STORES = KW * CHAINS };
 
     __device__ T *at(int64_t i, int64_t j, int64_t k) const
     {
@@ -91,11 +99,11 @@ struct Warp3Proc {
     /* What a lane copies of every slice and stores of every result: per element its address at
      * slice 0 (rows i = -lag), its lag (the slice x holds its row x - lag) and whether its (j, k)
      * is in the grid.  A slice: row 0 is row j0 - 1 (for lane 0), column 0 plane k0 - 1 (warp 0
-     * only; warp w > 0 takes it from warp w - 1).  The lags of a warp's elements are w .. w + 31,
-     * so a slice x with w + 31 <= x < rows + w has all its rows inside the grid: then (most steps
-     * of a tile) the elements skip their row checks and are one 64-bit add from their address
-     * (the checks and offset arithmetic were two thirds of a step's instructions: 505 a warp
-     * step, 4 cells, H200 2026-11-29, bench/profile_cells.sh). */
+     * only; warp w > 0 takes it from warp w - 1).  The lags of a warp's elements are
+     * w .. w + TILE_J - 1, so a slice x with w + TILE_J - 1 <= x < rows + w has all its rows inside
+     * the grid: then (most steps of a tile) the elements skip their row checks and are one 64-bit
+     * add from their address (the checks and offset arithmetic were two thirds of a step's
+     * instructions: 505 a warp step, 4 cells, H200 2026-11-29, bench/profile_cells.sh). */
     struct Lanes {
         T *copy_at[COPIES], *store_at[STORES];
         int copy_lag[COPIES], store_lag[STORES];
@@ -122,7 +130,7 @@ struct Warp3Proc {
         }
     }
     /* Whether every row of a warp's slice x is inside the grid (warp-uniform). */
-    __device__ bool rows_inside(const Lanes &l, int64_t x) const { return x >= l.w + 31 && x < rows + l.w; }
+    __device__ bool rows_inside(const Lanes &l, int64_t x) const { return x >= l.w + TILE_J - 1 && x < rows + l.w; }
 
     /* Copy slice x (its rows start x * stride_i further on) into `slot`. */
     __device__ void copy_slice(const Lanes &l, T *slot, int64_t x, int lane) const
@@ -138,7 +146,7 @@ struct Warp3Proc {
         pw_copy_async_commit();
     }
 
-    /* Store the results of step x (its slice's rows 1 .. 32, columns 1 .. KW) to the grid. */
+    /* Store the results of step x (its slice's rows 1 .. TILE_J, columns 1 .. KW) to the grid. */
     __device__ void store_slice(const Lanes &l, const T *slot, int64_t x, int lane) const
     {
         const int64_t shift = x * stride_i;
@@ -151,27 +159,53 @@ struct Warp3Proc {
         }
     }
 
+    /* Chain r's KW cells of step s (row i; `here` its slice), in k order: self from the slice,
+     * west from prev (or the halo at i = 0), north as shuffled, top from the plane before. */
+    __device__ void chain_cells(int r, int64_t i, int64_t j, int64_t k0, int kn, int lane, T *here, T top, T (&prev)[KW],
+                                const T (&north)[KW]) const
+    {
+        T west[KW];
+        if (i > 0) {
+#pragma unroll
+            for (int e = 0; e < KW; e++) west[e] = prev[e];
+        } else {
+#pragma unroll
+            for (int e = 0; e < KW; e++) west[e] = e < kn ? *at(-1, j, k0 + e) : T();
+        }
+#pragma unroll
+        for (int e = 0; e < KW; e++) {
+            if (e >= kn) break;
+            T *self = here + (lane + 32 * r + 1) * PITCH + 1 + e;
+            const T v = cell(i, j, k0 + e, *self, west[e], north[e], top);
+            *self = v;
+            prev[e] = top = v;
+        }
+    }
+
     __device__ bool run_row(const pw_tiling &, int64_t q, int64_t, int64_t, unsigned char *smem, const pw_row_sync &sync) const
     {
-        const int64_t nj = pw_warp3_tiles_j(cols), nk = pw_warp3_tiles_k(planes, KW, NW), steps = pw_warp3_steps(rows, NW);
+        const int64_t nj = pw_warp3_tiles_j(cols, CHAINS), nk = pw_warp3_tiles_k(planes, KW, NW);
+        const int64_t steps = pw_warp3_steps(rows, NW, CHAINS);
         int64_t tj, tk;
         pw_warp3_tile(q, nj, nk, &tj, &tk);
         /* the counters of the tiles before in j and in k (one sweep a launch: counter = ticket) */
         const int64_t before_j = tj > 0 ? pw_warp3_ticket(tj - 1, tk, nj, nk) : -1;
         const int64_t before_k = tk > 0 ? pw_warp3_ticket(tj, tk - 1, nj, nk) : -1;
         const int lane = (int)(threadIdx.x & 31), w = (int)(threadIdx.x >> 5);
-        const int64_t j0 = tj * 32, k0 = tk * (NW * KW) + w * KW, j = j0 + lane;
+        const int64_t j0 = tj * TILE_J, k0 = tk * (NW * KW) + w * KW, j = j0 + lane;
         T *mine = (T *)smem + w * (SLOTS * SLICE);
         const T *prev_warp = mine - SLOTS * SLICE; /* warp w - 1's slices (w > 0) */
         pw_counter seen_j = 0, seen_k = 0;         /* thread 0's latest counter values */
         Lanes l;
-        lanes(l, tj * 32, k0, w, lane);
+        lanes(l, j0, k0, w, lane);
         const int kn = planes - k0 < KW ? (int)(planes - k0) : KW; /* this thread's planes in the grid (may be <= 0) */
+        /* every chain of every lane in the grid's rows j and planes k (warp-uniform) */
+        const bool whole = j0 + TILE_J <= cols && kn == KW;
 
         /* Thread 0: wait until slices up to x may be copied (clamped: a tile's last slice is steps - 1). */
         auto wait_for = [&](int64_t x) -> bool {
             if (!sync.a) return true;
-            const int64_t need_j = x + 32 < steps ? x + 32 : steps, need_k = x + NW < steps ? x + NW : steps;
+            const int64_t need_j = x + TILE_J < steps ? x + TILE_J : steps, need_k = x + NW < steps ? x + NW : steps;
             return (before_j < 0 || pw_wait_cached(*sync.a, before_j, (pw_counter)need_j, &seen_j)) &&
                    (before_k < 0 || pw_wait_cached(*sync.a, before_k, (pw_counter)need_k, &seen_k));
         };
@@ -186,9 +220,11 @@ struct Warp3Proc {
 #pragma unroll
         for (int x = 0; x < AHEAD; x++) copy_slice(l, mine + x * SLICE, x, lane);
 
-        T prev[KW]; /* this thread's values of the last step: row i - 1 of its planes */
+        T prev[R][KW]; /* each chain's values of the last step: row i - 1 of its planes */
 #pragma unroll
-        for (int e = 0; e < KW; e++) prev[e] = T();
+        for (int r = 0; r < R; r++)
+#pragma unroll
+            for (int e = 0; e < KW; e++) prev[r][e] = T();
         int slot = 0; /* s % SLOTS */
         for (int64_t s = 0; s <= steps; s++) {
             pw_copy_async_wait<AHEAD - 1>(); /* slice s has landed (its copies: this thread's) */
@@ -206,31 +242,43 @@ struct Warp3Proc {
             copy_slice(l, mine + ahead * SLICE, s + AHEAD, lane);
             if (s < steps) {
                 T *here = mine + slot * SLICE;
-                T north[KW];
+                /* north: lane L - 1's chain r of the last step; lane 0's chain 0 from the slice's
+                 * row 0 (the tile before in j), its chain r > 0 lane 31's chain r - 1 */
+                T north[R][KW];
 #pragma unroll
-                for (int e = 0; e < KW; e++) north[e] = pw_shfl_up(prev[e]);
+                for (int r = 0; r < R; r++)
+#pragma unroll
+                    for (int e = 0; e < KW; e++) north[r][e] = R == 1 ? pw_shfl_up(prev[r][e]) : pw_shfl_rotate(prev[r][e]);
                 if (lane == 0) {
 #pragma unroll
-                    for (int e = 0; e < KW; e++) north[e] = here[1 + e];
+                    for (int r = R - 1; r > 0; r--)
+#pragma unroll
+                        for (int e = 0; e < KW; e++) north[r][e] = north[r - 1][e];
+#pragma unroll
+                    for (int e = 0; e < KW; e++) north[0][e] = here[1 + e];
                 }
-                const int64_t i = s - lane - w;
-                if (i >= 0 && i < rows && j < cols) {
-                    T west[KW];
-                    if (i > 0) {
+                T top[R];
 #pragma unroll
-                        for (int e = 0; e < KW; e++) west[e] = prev[e];
-                    } else {
-#pragma unroll
-                        for (int e = 0; e < KW; e++) west[e] = e < kn ? *at(-1, j, k0 + e) : T();
-                    }
-                    T top = w == 0 ? here[(lane + 1) * PITCH] : prev_warp[last * SLICE + (lane + 1) * PITCH + KW];
+                for (int r = 0; r < R; r++)
+                    top[r] = w == 0 ? here[(lane + 32 * r + 1) * PITCH] : prev_warp[last * SLICE + (lane + 32 * r + 1) * PITCH + KW];
+                if (R > 1 && whole && s >= w + TILE_J && s < rows + w) {
+                    /* every chain inside, none at i = 0 (the most steps of a tile): the chains'
+                     * cells in one block, so that the compiler interleaves them */
 #pragma unroll
                     for (int e = 0; e < KW; e++) {
-                        if (e >= kn) break;
-                        T *self = here + (lane + 1) * PITCH + 1 + e;
-                        const T v = cell(i, j, k0 + e, *self, west[e], north[e], top);
-                        *self = v;
-                        prev[e] = top = v;
+#pragma unroll
+                        for (int r = 0; r < R; r++) {
+                            T *self = here + (lane + 32 * r + 1) * PITCH + 1 + e;
+                            const T v = cell(s - lane - 32 * r - w, j + 32 * r, k0 + e, *self, prev[r][e], north[r][e], top[r]);
+                            *self = v;
+                            prev[r][e] = top[r] = v;
+                        }
+                    }
+                } else {
+#pragma unroll
+                    for (int r = 0; r < R; r++) {
+                        const int64_t i = s - lane - 32 * r - w;
+                        if (i >= 0 && i < rows && j + 32 * r < cols) chain_cells(r, i, j + 32 * r, k0, kn, lane, here, top[r], prev[r], north[r]);
                     }
                 }
             }
