@@ -1,20 +1,23 @@
-# tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed); now: the 3-D
-# processor's chains (rows j a thread, PEERWAVE_3D_TILE's sixth number): test_cells --gpu's 3-D
-# sections, then bench/cells3d.sh over tiles with one, two and four chains, with binaries built
-# on the development machine, stripped and packed (they pass the 64 MiB a call carries only so):
-#   mkdir -p build-gpu/carry && for b in peerwave tests/test_cells bench_hyperplane3d; do
-#     strip -o build-gpu/carry/$(basename $b) build-gpu/$b; done &&
-#     (cd build-gpu/carry && tar cf - peerwave test_cells bench_hyperplane3d | xz -T4 -3 > bins.tar.xz &&
-#      rm peerwave test_cells bench_hyperplane3d)
+# tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed); now: why two
+# chains a thread made the 3-D processor slower (a2fef71: 1.5-1.9x the time of one chain):
+# Nsight Compute's scheduler, warp-state and instruction sections on seed 004's demonstrator at
+# 512^3 for the default tile and 2x8 with two chains, and the SASS of both cached kernels.
+# Binaries built here, stripped and packed (see git history of this file for the recipe):
 #   run(command="bash tests/gpu/dev_adhoc.sh", carry=["build-gpu/carry/bins.tar.xz"])
 set -u
 out=${OUT:-/tmp/pw-adhoc}; mkdir -p "$out"
-tar xJf build-gpu/carry/bins.tar.xz -C build-gpu/carry && mkdir -p build-gpu/tests &&
-  mv build-gpu/carry/peerwave build-gpu/carry/bench_hyperplane3d build-gpu/ && mv build-gpu/carry/test_cells build-gpu/tests/
-[ -d /work/main/examples ] || { mkdir -p /work && ln -sfn "$PWD" /work/main; } # test_cells finds the examples there
-export PEERWAVE_CACHE=/tmp/pw-cell-cache PEERWAVE_WISDOM=/tmp/pw-wisdom.tsv
-PW_TEST_ONLY=3d,4x8x1x1,2x4x3x5x8,4x8x4x4x0x2,2x4x2x3x0x4,1x2x4x4x0x2 timeout 150 stdbuf -oL ./build-gpu/tests/test_cells --gpu > $out/test_cells_gpu.log 2>&1
-echo "test_cells --gpu (3-D sections): rc=$? $(tail -1 $out/test_cells_gpu.log)"; grep -E "FAIL|section" $out/test_cells_gpu.log | head -12
-PW_NO_BUILD=1 PW_CELLS3D_TESTS=0 PW_TILES="4x8 2x8x4x4x0x2 4x8x4x4x0x2 2x4x4x4x0x2 1x8x4x4x0x4 1x8x4x4x0x2 2x8x8x4x0x2 4x4x4x4x0x2" \
-  timeout 400 bash bench/cells3d.sh > $out/cells3d.log 2>&1
-sed -n '/^=====/,$p' $out/cells3d.log
+tar xJf build-gpu/carry/bins.tar.xz -C build-gpu/carry && mv build-gpu/carry/peerwave build-gpu/
+export PEERWAVE_CACHE=/tmp/pw-cell-cache
+pw=./build-gpu/peerwave; t=$(mktemp -d)
+lu="--param iterations=1 --param modulus=50 --param tc=0.5 --param td=1 --param nc=0.25 --param nd=2 --param wc=0.75 --param wd=3 --param rc=0.5 --param rd=1"
+timeout 100 $pw run examples/cells/lu_like.c --size 512x512x512 $lu --backend cuda -o $t/g.npy > /dev/null 2>&1
+sections="--section SpeedOfLight --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats --section InstructionStats"
+for tile in 4x8 2x8x4x4x0x2; do
+  PEERWAVE_3D_TILE=$tile timeout 60 $pw run examples/cells/demonstrator3d.c --grid $t/g.npy --param modulus=7 --backend cuda > /dev/null 2>&1
+  ls -t $PEERWAVE_CACHE | head -1 > $t/entry_$tile
+  PEERWAVE_3D_TILE=$tile timeout 150 ncu $sections -k regex:pw_peer -o "$out/demo_$tile" -f $pw run examples/cells/demonstrator3d.c --grid $t/g.npy --param modulus=7 --backend cuda > "$out/ncu_$tile.log" 2>&1
+  ncu --import "$out/demo_$tile.ncu-rep" --print-summary none > "$out/details_$tile.txt" 2>&1
+  echo "$tile: $(grep -E 'Duration|Issued Ipc Active|No Eligible|Warp Cycles Per Issued|Achieved Occupancy|Registers Per|Executed Instructions  |Stall' "$out/details_$tile.txt" | sed 's/  */ /g' | tr '\n' ';')"
+  tail -c +33 "$PEERWAVE_CACHE/$(cat $t/entry_$tile)" > $t/k.cubin && cuobjdump -sass $t/k.cubin | gzip > "$out/sass_$tile.txt.gz"
+done
+rm -rf $t
