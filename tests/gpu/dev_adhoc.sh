@@ -1,23 +1,23 @@
-# tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed); now: why two
-# chains a thread made the 3-D processor slower (a2fef71: 1.5-1.9x the time of one chain):
-# Nsight Compute's scheduler, warp-state and instruction sections on seed 004's demonstrator at
-# 512^3 for the default tile and 2x8 with two chains, and the SASS of both cached kernels.
-# Binaries built here, stripped and packed (see git history of this file for the recipe):
-#   run(command="bash tests/gpu/dev_adhoc.sh", carry=["build-gpu/carry/bins.tar.xz"])
+# tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed); now: which of
+# d3858d8 (pw_fmodf by the quotient on the GPU) and 982ea4f (Warp3Proc's copy_slice in one loop)
+# made the LU-like 3-D sweep slower (7.14 -> 7.87 ms at 512^3, session 10).  Three peerwave
+# binaries built here and packed: A the tree, B with the GPU's pw_fmodf the library's fmodf,
+# C with copy_slice's two loops back; each with its own cell cache (the key does not see headers).
 set -u
 out=${OUT:-/tmp/pw-adhoc}; mkdir -p "$out"
-tar xJf build-gpu/carry/bins.tar.xz -C build-gpu/carry && mv build-gpu/carry/peerwave build-gpu/
-export PEERWAVE_CACHE=/tmp/pw-cell-cache
-pw=./build-gpu/peerwave; t=$(mktemp -d)
+mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
+t=$(mktemp -d)
+secs() { sed -n 's/^seconds: //p'; }
+median3() { sort -g | sed -n 2p; }
 lu="--param iterations=1 --param modulus=50 --param tc=0.5 --param td=1 --param nc=0.25 --param nd=2 --param wc=0.75 --param wd=3 --param rc=0.5 --param rd=1"
-timeout 100 $pw run examples/cells/lu_like.c --size 512x512x512 $lu --backend cuda -o $t/g.npy > /dev/null 2>&1
-sections="--section SpeedOfLight --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats --section InstructionStats"
-for tile in 4x8 2x8x4x4x0x2; do
-  PEERWAVE_3D_TILE=$tile timeout 60 $pw run examples/cells/demonstrator3d.c --grid $t/g.npy --param modulus=7 --backend cuda > /dev/null 2>&1
-  ls -t $PEERWAVE_CACHE | head -1 > $t/entry_$tile
-  PEERWAVE_3D_TILE=$tile timeout 150 ncu $sections -k regex:pw_peer -o "$out/demo_$tile" -f $pw run examples/cells/demonstrator3d.c --grid $t/g.npy --param modulus=7 --backend cuda > "$out/ncu_$tile.log" 2>&1
-  ncu --import "$out/demo_$tile.ncu-rep" --print-summary none > "$out/details_$tile.txt" 2>&1
-  echo "$tile: $(grep -E 'Duration|Issued Ipc Active|No Eligible|Warp Cycles Per Issued|Achieved Occupancy|Registers Per|Executed Instructions  |Stall' "$out/details_$tile.txt" | sed 's/  */ /g' | tr '\n' ';')"
-  tail -c +33 "$PEERWAVE_CACHE/$(cat $t/entry_$tile)" > $t/k.cubin && cuobjdump -sass $t/k.cubin | gzip > "$out/sass_$tile.txt.gz"
+for n in 512 1024; do
+  PEERWAVE_CACHE=/tmp/cA timeout 100 /tmp/v/A/peerwave run examples/cells/lu_like.c --size ${n}x${n}x${n} $lu --backend cuda -o $t/g.npy > /dev/null 2>&1
+  for v in A B C; do
+    export PEERWAVE_CACHE=/tmp/c$v
+    d=$(for r in 1 2 3 4; do timeout 60 /tmp/v/$v/peerwave run examples/cells/demonstrator3d.c --grid $t/g.npy --param modulus=7 --backend cuda | secs; done | sort -g | sed -n 2p)
+    l=$(for r in 1 2 3 4; do timeout 60 /tmp/v/$v/peerwave run examples/cells/lu_like.c --grid $t/g.npy ${lu/iterations=1/iterations=10} --backend cuda | secs; done | sort -g | sed -n 2p)
+    echo "${n}^3 $v: demonstrator $d s, lu_like 10 rounds $l s"
+  done
+  rm -f $t/g.npy
 done
 rm -rf $t
