@@ -132,16 +132,27 @@ struct Warp3Proc {
     /* Whether every row of a warp's slice x is inside the grid (warp-uniform). */
     __device__ bool rows_inside(const Lanes &l, int64_t x) const { return x >= l.w + TILE_J - 1 && x < rows + l.w; }
 
-    /* Copy slice x (its rows start x * stride_i further on) into `slot`. */
+    /* Copy slice x (its rows start x * stride_i further on) into `slot`.  Two loops, not one with
+     * the all-rows test folded into each element's (982ea4f, 12 registers fewer in a plain nvcc
+     * build): the one loop measured slower on an H200, demonstrator 2.679 against 2.509 ms at
+     * 512^3 and 9.96 against 9.77 at 1024^3, LU-like 7.87 against 7.63 (PERFORMANCE.md, session 11). */
     __device__ void copy_slice(const Lanes &l, T *slot, int64_t x, int lane) const
     {
         const int64_t shift = x * stride_i;
-        const bool all_rows = rows_inside(l, x);
+        if (rows_inside(l, x)) {
 #pragma unroll
-        for (int m = 0; m < COPIES; m++) {
-            if (m == COPIES - 1 && lane + 32 * m >= SLICE) break; /* the slice's end (zero-filling past it would not be ours) */
-            const bool inside = l.copy_in[m] && (all_rows || (x >= l.copy_lag[m] && x - l.copy_lag[m] < rows));
-            pw_copy_async(slot + lane + 32 * m, inside ? l.copy_at[m] + shift : grid, inside);
+            for (int m = 0; m < COPIES; m++) {
+                if (m == COPIES - 1 && lane + 32 * m >= SLICE) break;
+                pw_copy_async(slot + lane + 32 * m, l.copy_in[m] ? l.copy_at[m] + shift : grid, l.copy_in[m]);
+            }
+        } else {
+#pragma unroll
+            for (int m = 0; m < COPIES; m++) {
+                if (m == COPIES - 1 && lane + 32 * m >= SLICE) break; /* the slice's end (zero-filling past it would not be ours) */
+                const int64_t i = x - l.copy_lag[m];
+                const bool inside = l.copy_in[m] && i >= 0 && i < rows;
+                pw_copy_async(slot + lane + 32 * m, inside ? l.copy_at[m] + shift : grid, inside);
+            }
         }
         pw_copy_async_commit();
     }
