@@ -16,6 +16,7 @@
 #ifndef PW_DEVICE_PAIRS_SW_PROC_CUH
 #define PW_DEVICE_PAIRS_SW_PROC_CUH
 
+#include "../../core/best_cell.h"
 #include "../../core/fixed_width.h"
 
 #define PW_PAIRS_SW_NEG (INT32_MIN / 2) /* E and F of column -1 and row -1 (apps/sw_cell.h's) */
@@ -34,12 +35,6 @@ struct pw_pairs_sw_args {
     int64_t *end_a, *end_b;
 };
 
-/* (score, row, col) a is better than b: pw_sw's rule */
-__device__ static inline bool pw_pairs_better(int32_t s, int64_t i, int64_t j, int32_t bs, int64_t bi, int64_t bj)
-{
-    if (s != bs) return s > bs;
-    return i < bi || (i == bi && j < bj);
-}
 
 template <int R>
 __global__ void __launch_bounds__(128) pw_pairs_sw_kernel(pw_pairs_sw_args args)
@@ -96,7 +91,7 @@ __global__ void __launch_bounds__(128) pw_pairs_sw_kernel(pw_pairs_sw_args args)
                     h[q] = v;
                     up = v;
                     const int64_t row = r0 + (int64_t)k * R + q;
-                    if (row_at[q] >= 0 && v > 0 && pw_pairs_better(v, row, j, best, best_i, best_j))
+                    if (row_at[q] >= 0 && v > 0 && PW_BEST_CELL_BETTER(v, row, j, best, best_i, best_j))
                         best = v, best_i = row, best_j = j;
                 }
                 out_h = up;
@@ -114,7 +109,7 @@ __global__ void __launch_bounds__(128) pw_pairs_sw_kernel(pw_pairs_sw_args args)
         for (int d = 16; d > 0; d /= 2) {
             const int32_t os = __shfl_xor_sync(full, best, d);
             const int64_t oi = __shfl_xor_sync(full, best_i, d), oj = __shfl_xor_sync(full, best_j, d);
-            if (os > 0 && pw_pairs_better(os, oi, oj, best, best_i, best_j)) best = os, best_i = oi, best_j = oj;
+            if (os > 0 && PW_BEST_CELL_BETTER(os, oi, oj, best, best_i, best_j)) best = os, best_i = oi, best_j = oj;
         }
         if (k == 0) {
             args.score[t] = best;

@@ -56,6 +56,7 @@
 #ifndef PW_DEVICE_SW_WARP_ROWS_PROC_CUH
 #define PW_DEVICE_SW_WARP_ROWS_PROC_CUH
 
+#include "../../core/best_cell.h"
 #include "../../core/fixed_width.h"
 #include "memory.cuh"
 
@@ -252,10 +253,7 @@ __device__ __forceinline__ typename Ops::V pw_swr_column(typename Ops::V (&h)[R]
 struct PwSwrBest {
     int32_t score;
     int32_t i, j;
-    __device__ bool takes(int32_t s, int32_t ci, int32_t cj) const
-    {
-        return s > score || (s == score && (ci < i || (ci == i && cj < j)));
-    }
+    __device__ bool takes(int32_t s, int32_t ci, int32_t cj) const { return PW_BEST_CELL_BETTER(s, ci, cj, score, i, j); }
     __device__ void offer(int32_t s, int32_t ci, int32_t cj)
     {
         if (takes(s, ci, cj)) score = s, i = ci, j = cj;
