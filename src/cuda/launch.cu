@@ -47,7 +47,10 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     const int64_t counters = t->n_rows * sweeps; /* pw_work_tickets of a.work */
     const int64_t cells = (desc->cells_per_sweep ? desc->cells_per_sweep : t->rows * t->cols) * sweeps;
     const int64_t cells_before = info ? info->cells : 0; /* the run's earlier launches */
-    if (sweeps < 1 || (sweeps > 1 && (plan->strategy != PW_STRATEGY_PEER || t->skew != 0))) return PW_ERR_UNSUPPORTED;
+    /* several sweeps a launch: pipelined in the peer and barrier schedules (tiling_geometry.h) */
+    if (sweeps < 1 || (sweeps > 1 && ((plan->strategy != PW_STRATEGY_PEER && plan->strategy != PW_STRATEGY_GLOBAL_BARRIER) ||
+                                      t->skew != 0)))
+        return PW_ERR_UNSUPPORTED;
     a.trace.records = NULL;
     a.trace.count = NULL;
     a.monitor.words = NULL;
@@ -75,6 +78,11 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     a.stuck_row = plan->stuck_row;
     a.work = pw_work_make(t->n_rows, sweeps);
     a.sweep_base = sweep_base;
+    a.sweep_lag = sweeps > 1 && plan->strategy == PW_STRATEGY_GLOBAL_BARRIER ? pw_tiling_sweep_lag(t) : 1;
+    if (sweeps - 1 > (INT64_MAX - pw_tiling_diagonal_count(t)) / a.sweep_lag) { /* (batches are far below) */
+        st = PW_ERR_SIZE_OVERFLOW;
+        goto done;
+    }
     a.spin_polls = desc->spin_polls;
     a.band = pw_device_band{};
     if (plan->cuda_band) { /* a band of a larger run: the peer schedule only (its waits are per tile-row) */
@@ -113,7 +121,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     } else if (plan->strategy == PW_STRATEGY_GLOBAL_BARRIER) {
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->barrier, threads, smem), done);
         grid = available = (int64_t)per_sm * sms; /* cooperative launch: at most co-resident capacity */
-        if (grid > t->n_rows) grid = t->n_rows;
+        if (grid > t->n_rows * sweeps) grid = t->n_rows * sweeps; /* (a step holds a diagonal of each pipelined sweep) */
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
         if (plan->workers > 0 && available > plan->workers) available = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; }

@@ -405,7 +405,7 @@ static void stencil_case(int64_t rows, int64_t cols, pw_options *gpu)
     cols += 2;
     size_t cells = (size_t)(rows * cols);
     int sor = force_sor >= 0 ? force_sor : (int)(test_rand() % 2);
-    int64_t sweeps = test_range(1, 12); /* peer runs pipeline them in one launch */
+    int64_t sweeps = test_range(1, 12); /* peer and barrier runs pipeline them in one launch */
     /* the warp processor (the default on hyper tiles, row-major, h <= 128), the shared-memory
      * window processor, or FullProc; all bit-exact.  Under racecheck (PW_TEST_RACECHECK) not the
      * warp processor: its warps hand chunk buffers over by bar.arrive, which racecheck does not

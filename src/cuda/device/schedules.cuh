@@ -2,7 +2,8 @@
  * schedules.cuh - the four schedules and their kernels, all driving the same tile processor:
  *   peer:     persistent blocks claim tile-rows from a ticket and sync through counters or edge
  *             words (sync.cuh, handover.cuh);
- *   barrier:  a cooperative launch, one tile diagonal at a time, a grid barrier between them;
+ *   barrier:  a cooperative launch, one tile diagonal at a time (of each of the pipelined sweeps),
+ *             a grid barrier between them;
  *   diagonal: one launch per tile diagonal (the host loops);
  *   tasks:    a tile is a task of the GPU task engine (task_queue.cuh): persistent blocks take
  *             any ready tile from per-SM queues (or one queue), the graph is core/tile_graph.h.
@@ -56,13 +57,14 @@ __device__ __forceinline__ void pw_begin_proc_block(const Proc &proc)
     }
 }
 
-/* Run tile (r, c) in the barrier or launch schedule (already ordered there; one sweep a launch). */
+/* Run tile (r, c) of the launch's sweep `sweep` in an ordered schedule (barrier, launch, tasks:
+ * the schedule has ordered it; only the barrier runs more than one sweep a launch). */
 template <class Proc>
 __device__ __forceinline__ void pw_run_ordered_tile(const Proc &proc, const pw_engine_args &a, int64_t r, int64_t c,
-                                                    unsigned char *smem)
+                                                    unsigned char *smem, int64_t sweep = 0)
 {
-    if constexpr (Proc::policy.syncs_in_tile) proc.run_tile(a.t, r, c, smem, pw_row_sync{NULL, 0, 0, r});
-    else pw_run_plain_tile(proc, a.t, r, c, smem, a.sweep_base);
+    if constexpr (Proc::policy.syncs_in_tile) proc.run_tile(a.t, r, c, smem, pw_row_sync{NULL, 0, sweep, r});
+    else pw_run_plain_tile(proc, a.t, r, c, smem, a.sweep_base + sweep);
 }
 
 /* A band of a larger run (sync.cuh, pw_device_band): thread 0 waits until the left neighbour's
@@ -219,6 +221,12 @@ __device__ __forceinline__ int pw_diagonal_tile(const pw_tiling &t, int64_t d, i
     return 1;
 }
 
+/* The global barrier: a grid barrier between barrier steps; at step g every sweep s with a
+ * diagonal d = g - s L there runs it (L = a.sweep_lag, core/tiling.c's pw_tiling_sweep_lag:
+ * every tile of sweep s - 1 that a tile of sweep s waits for lies on an earlier step), so S
+ * in-place sweeps take diagonals + (S - 1) L barriers, not S times the diagonals -- the CPU's
+ * barrier engine's rule (src/cpu/engine_barrier.c).  A step's candidate tiles, sweep after sweep
+ * (the latest first), are dealt to the blocks round-robin as one list. */
 template <class Proc>
 __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_engine_args &a, int64_t n_diagonals)
 {
@@ -229,21 +237,31 @@ __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_e
     __shared__ pw_block_monitor mon; /* thread 0's */
     if (threadIdx.x == 0) mon = pw_block_monitor{0, 0};
     pw_begin_proc_block(proc);
-    for (int64_t d = 0; d < n_diagonals; d++) {
-        for (int64_t k = blockIdx.x;; k += gridDim.x) {
-            int64_t r, c;
-            int what = pw_diagonal_tile(a.t, d, k, &r, &c);
-            if (what < 0) break;
-            if (what == 1) {
-                long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
-                pw_run_ordered_tile(proc, a, r, c, pw_smem);
+    const pw_tiling &t = a.t;
+    const int64_t sweeps = a.work.sweeps, lag = a.sweep_lag, steps = n_diagonals + (sweeps - 1) * lag;
+    const int64_t block = blockIdx.x, blocks = gridDim.x;
+    for (int64_t g = 0; g < steps; g++) {
+        int64_t base = 0; /* the step's candidates before this sweep's */
+        for (int64_t sweep = g / lag < sweeps - 1 ? g / lag : sweeps - 1; sweep >= 0; sweep--) {
+            const int64_t d = g - sweep * lag;
+            if (d >= n_diagonals) break; /* (earlier sweeps are further on: past their end too) */
+            const int64_t r_hi = d / (t.lag + 1) < t.n_rows - 1 ? d / (t.lag + 1) : t.n_rows - 1, n = r_hi + 1;
+            /* this block's candidates k of the list, k = blockIdx.x mod gridDim.x */
+            for (int64_t k = base + (block - base % blocks + blocks) % blocks; k < base + n; k += blocks) {
+                int64_t r, c;
+                const int what = pw_diagonal_tile(t, d, k - base, &r, &c);
+                if (what < 0) break;
+                if (what == 0) continue;
+                const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
+                pw_run_ordered_tile(proc, a, r, c, pw_smem, sweep);
                 __syncthreads();
-                if (threadIdx.x == 0 && a.trace.records) {
-                    pw_trace_tile(a.trace, r, c, last_end, start_ns);
+                if (threadIdx.x == 0 && a.trace.records) { /* (rows as the peer schedule's tickets: sweep-major) */
+                    pw_trace_tile(a.trace, sweep * t.n_rows + r, c, last_end, start_ns);
                     last_end = pw_globaltimer();
                 }
                 if (threadIdx.x == 0) pw_monitor_tiles(a.monitor, mon, 1);
             }
+            base += n;
         }
         if (!pw_grid_barrier(a)) return;
     }

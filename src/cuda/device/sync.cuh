@@ -75,6 +75,7 @@ struct pw_engine_args {
     long long stuck_row;        /* fault injection (plan.h): never hands over; -1 = none */
     pw_work work;               /* peer: the tickets (tile-rows of pipelined sweeps: core/work.h) */
     int64_t sweep_base;         /* the run's sweep that this launch's first sweep is */
+    int64_t sweep_lag;          /* barrier: sweep s's diagonal d at barrier step d + s sweep_lag (1: one sweep) */
     unsigned spin_polls;        /* pw_poll: polls before it sleeps between them */
     pw_gpu_trace trace;         /* trace.records == NULL: tracing off */
     pw_gpu_monitor monitor;     /* monitor.words == NULL: no progress hook, no cancel flag */
