@@ -239,15 +239,15 @@ __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_e
     pw_begin_proc_block(proc);
     const pw_tiling &t = a.t;
     const int64_t sweeps = a.work.sweeps, lag = a.sweep_lag, steps = n_diagonals + (sweeps - 1) * lag;
-    const int64_t block = blockIdx.x, blocks = gridDim.x;
+    const int64_t block = blockIdx.x, blocks = gridDim.x; /* (one sweep: no 64-bit division beyond the diagonal's) */
     for (int64_t g = 0; g < steps; g++) {
         int64_t base = 0; /* the step's candidates before this sweep's */
-        for (int64_t sweep = g / lag < sweeps - 1 ? g / lag : sweeps - 1; sweep >= 0; sweep--) {
+        for (int64_t sweep = sweeps == 1 ? 0 : g / lag < sweeps - 1 ? g / lag : sweeps - 1; sweep >= 0; sweep--) {
             const int64_t d = g - sweep * lag;
             if (d >= n_diagonals) break; /* (earlier sweeps are further on: past their end too) */
             const int64_t r_hi = d / (t.lag + 1) < t.n_rows - 1 ? d / (t.lag + 1) : t.n_rows - 1, n = r_hi + 1;
             /* this block's candidates k of the list, k = blockIdx.x mod gridDim.x */
-            for (int64_t k = base + (block - base % blocks + blocks) % blocks; k < base + n; k += blocks) {
+            for (int64_t k = base == 0 ? block : base + (block - base % blocks + blocks) % blocks; k < base + n; k += blocks) {
                 int64_t r, c;
                 const int what = pw_diagonal_tile(t, d, k - base, &r, &c);
                 if (what < 0) break;
