@@ -46,10 +46,22 @@ int fasta_read_stream(FILE *f, const char *path, const char *name, fasta_record 
     memset(rec, 0, sizeof *rec);
     buffer header = {0}, seq = {0};
     int c, in_header = 0, seen_header = 0, taking = 0, done = 0, line = 1, failed = 0;
+    int bom = 0, line_start = 1, after_cr = 0; /* a '>' starts a record only at a line's start */
     while (!done && (c = getc_unlocked(f)) != EOF) {
-        if (c == '\n') line++;
+        const int bom_byte = io_bom_step(&bom, c);
+        if (bom_byte < 0) {
+            snprintf(err, (size_t)errlen, "%s: not FASTA (a broken byte order mark at its start)", path);
+            failed = 2;
+            break;
+        }
+        if (bom_byte) continue;
+        /* lines end at LF, CR LF or a lone CR (old Mac files); a CR LF counts once */
+        if ((c == '\n' && !after_cr) || c == '\r') line++;
+        after_cr = c == '\r';
+        const int at_start = line_start;
+        line_start = c == '\n' || c == '\r' || (at_start && (c == ' ' || c == '\t')); /* (blanks before a '>' allowed) */
         if (in_header) {
-            if (c == '\n') {
+            if (c == '\n' || c == '\r') {
                 in_header = 0;
                 const char *want = name;
                 size_t n = strcspn(header.data ? header.data : "", " \t\r");
@@ -61,7 +73,7 @@ int fasta_read_stream(FILE *f, const char *path, const char *name, fasta_record 
             }
             continue;
         }
-        if (c == '>') {
+        if (c == '>' && at_start) {
             if (taking) {
                 done = 1;
                 break;

@@ -84,6 +84,7 @@ int fasta_set_read_stream(FILE *f, const char *path, fasta_set *set, fasta_skip_
     memset(set, 0, sizeof *set);
     reader r = {.names = {.size = 1}, .name_at = {.size = 8}, .residues = {.size = 1}, .seq_at = {.size = 8}, .line = 1};
     int in_header = 0, in_name = 0, failed = 0;
+    int bom = 0, line_start = 1, after_cr = 0; /* a '>' starts a record only at a line's start */
     int64_t skipped = 0;
     if (push_offset(&r.seq_at, 0)) failed = io_fail(err, errlen, "%s: out of memory", path);
     enum { BLOCK = 1 << 16 };
@@ -93,9 +94,19 @@ int fasta_set_read_stream(FILE *f, const char *path, fasta_set *set, fasta_skip_
     while (!failed && (got = fread(block, 1, BLOCK, f)) > 0) {
         for (size_t k = 0; k < got && !failed; k++) {
             const int c = (unsigned char)block[k];
-            if (c == '\n') r.line++;
+            const int bom_byte = io_bom_step(&bom, c);
+            if (bom_byte < 0) {
+                failed = io_fail(err, errlen, "%s: not FASTA (a broken byte order mark at its start)", path);
+                break;
+            }
+            if (bom_byte) continue;
+            /* lines end at LF, CR LF or a lone CR (old Mac files); a CR LF counts once */
+            if ((c == '\n' && !after_cr) || c == '\r') r.line++;
+            after_cr = c == '\r';
+            const int at_start = line_start;
+            line_start = c == '\n' || c == '\r' || (at_start && (c == ' ' || c == '\t')); /* (blanks before a '>' allowed) */
             if (in_header) {
-                if (c == '\n') {
+                if (c == '\n' || c == '\r') {
                     in_header = 0;
                     if (push_byte(&r.names, '\0')) failed = io_fail(err, errlen, "%s: out of memory", path);
                 } else if (in_name && (c == ' ' || c == '\t' || c == '\r')) {
@@ -105,7 +116,7 @@ int fasta_set_read_stream(FILE *f, const char *path, fasta_set *set, fasta_skip_
                 }
                 continue;
             }
-            if (c == '>') {
+            if (c == '>' && at_start) {
                 if (finish_record(&r, path, &skipped, skip, skip_user, err, errlen)) {
                     failed = 1;
                     break;

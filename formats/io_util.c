@@ -39,6 +39,19 @@ uint64_t io_physical_memory(void)
     return (uint64_t)pages * (uint64_t)page;
 }
 
+int io_bom_step(int *state, int c)
+{
+    static const int mark[3] = {0xef, 0xbb, 0xbf};
+    if (*state >= 3) return 0; /* past the mark, or no mark */
+    if (c == mark[*state]) {
+        ++*state;
+        return 1;
+    }
+    if (*state > 0) return -1;
+    *state = 3;
+    return 0;
+}
+
 const char *io_bytes_text(uint64_t bytes, char *buf)
 {
     static const char *const units[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "EB"};

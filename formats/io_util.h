@@ -26,6 +26,12 @@ uint64_t io_physical_memory(void);
  * malloc fails.  Zero bytes allocate one byte so NULL always means failure. */
 void *io_alloc(uint64_t count, uint64_t size, const char *what, char *err, int errlen);
 
+/* A UTF-8 byte order mark at a text file's start (EF BB BF), as some editors write it: call with
+ * each of the first bytes and a state that starts at 0.  1: the byte is part of the mark, skip
+ * it; 0: a byte of the text (from the first that is not the mark's); -1: the mark began but
+ * broke off (not text: the caller says so). */
+int io_bom_step(int *state, int c);
+
 /* "12.3 GB" style text for a byte count, into buf (size 32). */
 const char *io_bytes_text(uint64_t bytes, char *buf);
 

@@ -339,13 +339,24 @@ static void fasta_cases(void)
     CHECK(fasta_read(path, "three", &r, err, sizeof err) == 0 && !strcmp(r.seq, "W*"), "last record: %s", err);
     fasta_free(&r);
     CHECK(fasta_read(path, "four", &r, err, sizeof err) == -1 && strstr(err, "no record named 'four'"), "missing name: %s", err);
-    const char *bad[] = {"", "ACGT\n", ">x\n", ">x\nAC GT\n>y\n", ">x\nAC\x01GT\n", ">x\nAC1\n"};
-    const char *name[] = {NULL, NULL, NULL, "y", NULL, NULL};
-    for (int k = 0; k < 6; k++) {
+    /* line ends LF, CR LF and lone CR (old Mac files); a UTF-8 byte order mark; blanks before '>' */
+    const char *fine[] = {">a b\rAC\rGT\r>c\rTT", "\xef\xbb\xbf>a\nACGT\n", "  >a\r\nAC\r\n\tGT\r\n >c\nTT\n"};
+    for (int k = 0; k < 3; k++) {
+        write_bytes(path, fine[k], strlen(fine[k]));
+        int rc = fasta_read(path, NULL, &r, err, sizeof err);
+        CHECK(rc == 0 && !strcmp(r.name, "a") && !strcmp(r.seq, "ACGT"), "FASTA form %d: %s", k, rc ? err : r.seq);
+        if (rc == 0) fasta_free(&r);
+    }
+    /* a '>' inside a sequence line is a bad letter, not a new record (it was one until 2026-11-29) */
+    const char *bad[] = {"", "ACGT\n", ">x\n", ">x\nAC GT\n>y\n", ">x\nAC\x01GT\n", ">x\nAC1\n", ">x\nAC>GT\nACGT\n",
+                         "\xef\xbb>x\nAC\n", "\xef>x\nAC\n"};
+    const char *name[] = {NULL, NULL, NULL, "y", NULL, NULL, NULL, NULL, NULL};
+    const char *why[] = {"", "", "", "", "0x01", "0x31", "line 2: character 0x3e", "byte order mark", "byte order mark"};
+    for (int k = 0; k < 9; k++) {
         write_bytes(path, bad[k], strlen(bad[k]));
         err[0] = 0;
         int rc = fasta_read(path, name[k], &r, err, sizeof err);
-        CHECK(rc == -1 && strstr(err, path), "bad FASTA %d: '%s'", k, err);
+        CHECK(rc == -1 && strstr(err, path) && strstr(err, why[k]), "bad FASTA %d: '%s'", k, err);
         if (rc == 0) fasta_free(&r);
     }
 }
@@ -397,12 +408,21 @@ static void fasta_set_cases(void)
     }
     CHECK(ok, "20000 records: %s", err);
     if (rc == 0) fasta_set_free(&s);
-    const char *wrong[] = {"", "ACGT\n", ">x\n", ">x\n\n>y\n"};
-    for (int k = 0; k < 4; k++) {
+    /* lone CRs, a byte order mark, blanks before '>' */
+    const char forms[] = "\xef\xbb\xbf >a x\rAC\rGT\r\t>b\r\nTT\r\n>c\nG";
+    write_bytes(path, forms, sizeof forms - 1);
+    rc = fasta_set_read(path, &s, NULL, NULL, err, sizeof err);
+    CHECK(rc == 0 && s.count == 3 && !strcmp(fasta_set_name(&s, 0), "a") && !strcmp(fasta_set_seq(&s, 0), "ACGT") &&
+              !strcmp(fasta_set_name(&s, 1), "b") && !strcmp(fasta_set_seq(&s, 1), "TT") && !strcmp(fasta_set_seq(&s, 2), "G"),
+          "FASTA set forms: %s", err);
+    if (rc == 0) fasta_set_free(&s);
+    const char *wrong[] = {"", "ACGT\n", ">x\n", ">x\n\n>y\n", ">x\nAC>GT\nACGT\n", "\xef\xbb>x\nAC\n"};
+    const char *why[] = {"", "", "", "", "record 1 ('x'): line 2: character 0x3e", "byte order mark"};
+    for (int k = 0; k < 6; k++) {
         write_bytes(path, wrong[k], strlen(wrong[k]));
         err[0] = 0;
         rc = fasta_set_read(path, &s, k == 3 ? note_skip : NULL, NULL, err, sizeof err);
-        CHECK(rc == -1 && strstr(err, path), "bad FASTA set %d: '%s'", k, err);
+        CHECK(rc == -1 && strstr(err, path) && strstr(err, why[k]), "bad FASTA set %d: '%s'", k, err);
         if (rc == 0) fasta_set_free(&s);
     }
     CHECK(fasta_set_read(tmp_path("missing.fa"), &s, NULL, NULL, err, sizeof err) == -1, "missing file");
