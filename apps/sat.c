@@ -204,8 +204,33 @@ pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, p
     return pw_run_with_width(app, options, 0, sat_part_run, &x, in->rows, in->cols, info);
 }
 
+/* A float table fits when every value is finite and the sum of |x|, in double, stays within
+ * half the type's largest value (every entry is a sum over a sub-rectangle, and the half leaves
+ * room for the rounding of those sums in the type's own arithmetic).  A pass over the input:
+ * pw_sat does not make it (IEEE arithmetic: an overflow becomes an infinity, and inf - inf a
+ * NaN); pw_sat_fits and the command do. */
+static int float_sums_fit(const pw_image *in, pw_dtype out)
+{
+    const double limit = (out == PW_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308) / 2;
+    const int64_t stride = pw_image_stride(in);
+    double sum = 0;
+    for (int64_t i = 0; i < in->rows; i++) {
+        double row = 0;
+        if (in->type == PW_F32)
+            for (int64_t j = 0; j < in->cols; j++) row += fabs((double)((const float *)in->data)[i * stride + j]);
+        else if (in->type == PW_F64)
+            for (int64_t j = 0; j < in->cols; j++) row += fabs(((const double *)in->data)[i * stride + j]);
+        else
+            return 1; /* (integer input: exact integers, far below either limit) */
+        sum += row;
+        if (!(sum <= limit)) return 0; /* (a NaN or an infinity fails here too) */
+    }
+    return 1;
+}
+
 int pw_sat_fits(const pw_image *in, pw_dtype out)
 {
     if (pw_image_check(in) != PW_OK || pw_dtype_size(out) == 0) return 0;
+    if (out == PW_F32 || out == PW_F64) return float_sums_fit(in, out);
     return pw_sum_abs_fits(in, out);
 }

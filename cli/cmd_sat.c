@@ -1,5 +1,6 @@
 /* cmd_sat.c - `peerwave sat IMAGE -o out.npy`: summed-area table of an image or grid. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,8 @@ static const char usage[] =
     "  --type T              output type: i32, i64, f32 or f64.  Default: i32 for integer input\n"
     "                        when no sum can overflow it, else i64; the input's type for float\n"
     "                        input.  A type the sums would overflow is refused (exit 1) with a\n"
-    "                        message naming a wider one; integer results are exact.\n"
+    "                        message naming a wider one; integer results are exact.  NaN and\n"
+    "                        infinite values are errors.\n"
     "Output: total (the bottom-right entry, the sum of the whole image), then sizes, run details\n"
     "and gpix_per_s.\n"
     CLI_COMMON_HELP;
@@ -68,6 +70,22 @@ static pw_status run_sat(void *p)
 }
 
 static int is_float(pw_dtype t) { return t == PW_F32 || t == PW_F64; }
+
+/* The first NaN or infinity of a float image in row-major order: 1 and its (row, column), or 0. */
+static int first_non_finite(const pw_image *img, int64_t *row, int64_t *col)
+{
+    const int64_t stride = img->stride ? img->stride : img->cols; /* (elements; 0: packed rows) */
+    for (int64_t i = 0; i < img->rows; i++)
+        for (int64_t j = 0; j < img->cols; j++) {
+            const double v = img->type == PW_F32 ? (double)((const float *)img->data)[i * stride + j]
+                                                 : ((const double *)img->data)[i * stride + j];
+            if (!isfinite(v)) {
+                *row = i, *col = j;
+                return 1;
+            }
+        }
+    return 0;
+}
 
 /* An int64 image whose values all fit int32 (numpy's default integer type for small counts),
  * converted in place to int32: the sums are the same.  Nonzero (image untouched) if one does not. */
@@ -135,9 +153,18 @@ int cmd_sat(int argc, char **argv)
         code = EXIT_USAGE;
         goto out;
     }
+    int64_t bad_i, bad_j;
+    if (is_float(in.type) && first_non_finite(&in, &bad_i, &bad_j)) { /* (as dtw refuses them) */
+        cli_error("%s: row %" PRId64 ", column %" PRId64 " is NaN or infinite", path, bad_i, bad_j);
+        code = EXIT_DATA;
+        goto out;
+    }
     if (!pw_sat_fits(&in, type)) {
-        cli_error("%s: sums over this image overflow %s; use --type %s", path, pw_dtype_name(type),
-                  type == PW_I32 ? "i64" : "f64 (i64 cannot hold them either)");
+        if (type == PW_F64)
+            cli_error("%s: sums over this image exceed the range of f64", path);
+        else
+            cli_error("%s: sums over this image overflow %s; use --type %s", path, pw_dtype_name(type),
+                      type == PW_I32 ? "i64" : type == PW_F32 ? "f64" : "f64 (i64 cannot hold them either)");
         code = EXIT_DATA;
         goto out;
     }

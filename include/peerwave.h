@@ -427,8 +427,11 @@ typedef struct pw_image {
  * their own type in a fixed order, identical on every engine. */
 pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info);
 
-/* 1 if pw_sat of `in` into an output of type `out` cannot overflow (always for float outputs),
- * 0 if it would (or `in` is not a valid image): lets a caller pick the narrowest safe type. */
+/* 1 if pw_sat of `in` into an output of type `out` cannot overflow, 0 if it would (or `in` is
+ * not a valid image): lets a caller pick the narrowest safe type.  Float outputs: every input
+ * value finite and the sum of |x| within half the type's largest value (a pass over the input,
+ * which pw_sat itself does not make: there an overflow becomes an infinity or a NaN, as in any
+ * IEEE sum). */
 int pw_sat_fits(const pw_image *in, pw_dtype out);
 
 /* Integral histogram with `bins` bins (1 .. PW_MAX_BINS): out is bins planes of rows x cols i32,

@@ -143,6 +143,15 @@ static void check_images(void)
     pw_image out64i = {PW_I64, 2, 2, 0, out64};
     CHECK(pw_sat(&iin, &out64i, NULL, NULL) == PW_OK && out64[3] == 2LL * INT32_MAX, "sat i64 widens");
     CHECK(pw_sat(&in, &out, NULL, NULL) == PW_OK && out32[3] == 10, "sat 2x2");
+    /* pw_sat_fits for float tables: the sum of |x| within half the type's range, every value finite */
+    float fbig[4] = {1e38f, -1e38f, 0, 0}, fnan[4] = {1, NAN, 2, 3};
+    double dbig[4] = {5e307, 5e307, -5e307, 1};
+    pw_image ffits = {PW_F32, 2, 2, 0, fpx}, fover = {PW_F32, 2, 2, 0, fbig}, fbad = {PW_F32, 2, 2, 0, fnan},
+             dover = {PW_F64, 2, 2, 0, dbig};
+    CHECK(pw_sat_fits(&ffits, PW_F32) && pw_sat_fits(&fover, PW_F64) && !pw_sat_fits(&fover, PW_F32) &&
+              !pw_sat_fits(&fbad, PW_F32) && !pw_sat_fits(&fbad, PW_F64) && !pw_sat_fits(&dover, PW_F64) &&
+              pw_sat_fits(&in, PW_F32),
+          "sat_fits for float outputs");
 
     int32_t hist[8];
     CHECK(pw_inthist(&in, 0, 0, 256, hist, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "inthist 0 bins");

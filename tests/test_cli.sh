@@ -411,11 +411,28 @@ def npy(path, rows, cols, vals):
         f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(hdr)) + hdr.encode() + struct.pack('<%dq' % len(vals), *vals))
 npy(sys.argv[1] + '/i64.npy', 3, 4, list(range(-5, 7)))
 npy(sys.argv[1] + '/i64big.npy', 1, 2, [1, 1 << 40])
+def npyf(path, code, fmt, rows, cols, vals):
+    hdr = "{'descr': '%s', 'fortran_order': False, 'shape': (%d, %d), }" % (code, rows, cols)
+    hdr += ' ' * ((64 - (10 + len(hdr) + 1) % 64) % 64) + '\n'
+    with open(path, 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(hdr)) + hdr.encode() + struct.pack('<%d%s' % (len(vals), fmt), *vals))
+npyf(sys.argv[1] + '/f32big.npy', '<f4', 'f', 10, 10, [3e37] * 100)     # the sums pass f32's 3.4e38
+npyf(sys.argv[1] + '/f64big.npy', '<f8', 'd', 20, 20, [1e308] * 400)    # ... and f64's 1.8e308
+npyf(sys.argv[1] + '/f32nan.npy', '<f4', 'f', 2, 2, [1, float('nan'), 2, 3])
+npyf(sys.argv[1] + '/f32inf.npy', '<f4', 'f', 2, 2, [1, 2, float('-inf'), 3])
 PY
   # -5 + -4 + ... + 6 = 6
   "$pw" sat "$tmp/i64.npy" --check > "$tmp/out" && [ "$(field total < "$tmp/out")" = 6 ] && [ "$(field input_type < "$tmp/out")" = i64 ] \
     && ok || bad "sat of int64 .npy: $(tr '\n' ' ' < "$tmp/out")"
   expect 1 sat "$tmp/i64big.npy"
+  # float sums past the type's range: refused, naming f64 for f32 (they came out as -nan, exit 0,
+  # until 2026-11-29); with --type f64 the f32 image's sums fit: 100 x 3e37
+  "$pw" sat "$tmp/f32big.npy" > /dev/null 2> "$tmp/err"; [ $? = 1 ] && grep -q 'use --type f64' "$tmp/err" && ok || bad "sat f32 overflow: $(cat "$tmp/err")"
+  "$pw" sat "$tmp/f64big.npy" > /dev/null 2> "$tmp/err"; [ $? = 1 ] && grep -q 'range of f64' "$tmp/err" && ok || bad "sat f64 overflow: $(cat "$tmp/err")"
+  "$pw" sat "$tmp/f32big.npy" --type f64 > "$tmp/out" && awk '$1 == "total:" { exit !($2 > 2.99e39 && $2 < 3.01e39) }' "$tmp/out" \
+    && ok || bad "sat f32 image into f64: $(tr '\n' ' ' < "$tmp/out")"
+  "$pw" sat "$tmp/f32nan.npy" > /dev/null 2> "$tmp/err"; [ $? = 1 ] && grep -q 'row 0, column 1 is NaN or infinite' "$tmp/err" && ok || bad "sat NaN: $(cat "$tmp/err")"
+  "$pw" sat "$tmp/f32inf.npy" > /dev/null 2> "$tmp/err"; [ $? = 1 ] && grep -q 'row 1, column 0 is NaN or infinite' "$tmp/err" && ok || bad "sat inf: $(cat "$tmp/err")"
 fi
 
 # Alignments (--align, --format sam, --plot, --view) and warping paths (--path), on cases whose
