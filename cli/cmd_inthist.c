@@ -18,7 +18,8 @@ static const char usage[] =
     "IMAGE: PGM, PNG (8/16-bit grey) or .npy (2-D u8, u16 or f32).\n"
     "  --bins B            number of bins, 1..4096 (default 16)\n"
     "  --range LO,HI       value range (default: [0, 256) for 8-bit, [0, 65536) for 16-bit,\n"
-    "                      [min, max] of the data for f32, the max included)\n"
+    "                      [min, max] of the data for f32, the max in the last bin as in\n"
+    "                      numpy.histogram; an explicit range is half-open, [LO, HI))\n"
     "  -o, --output OUT    write the planes as .npy int32 of shape (B, rows, cols)\n"
     "Output: counted (pixels that fell in a bin), bins, range, run details, gpix_per_s.\n"
     CLI_COMMON_HELP;
@@ -81,9 +82,10 @@ static pw_status run_inthist(void *p)
     return pw_inthist(j->in, (int)j->args->bins, j->args->lo, j->args->hi, j->out, &j->options, &j->info);
 }
 
-/* [min, max] of the data with max included: hi sits a millionth of the span above max, far
- * enough that (max - lo) * bins / (hi - lo) stays below bins after rounding. */
-static void data_range(const pw_image *img, double *lo, double *hi)
+/* [min, max] of the data, the max included (numpy.histogram's default): lo = min, hi = max, and
+ * *closed = 1 when min < max (all values equal: hi a millionth of |max| above it, one bin holds
+ * them). */
+static void data_range(const pw_image *img, double *lo, double *hi, int *closed)
 {
     const float *x = img->data;
     float mn = INFINITY, mx = -INFINITY;
@@ -94,8 +96,24 @@ static void data_range(const pw_image *img, double *lo, double *hi)
         }
     if (!(mn <= mx)) mn = 0, mx = 0;
     *lo = mn;
-    double span = (double)mx - (double)mn;
-    *hi = (double)mx + (span > 0 ? span * 1e-6 : fmax(fabs((double)mx) * 1e-6, 1e-30));
+    *closed = mn < mx;
+    *hi = *closed ? (double)mx : (double)mx + fmax(fabs((double)mx) * 1e-6, 1e-30);
+}
+
+/* The last bin closed: pw_inthist's bins are half-open, so the run took [lo, hi) and the pixels
+ * equal to hi go into the last plane here, counted by a one-bin run over [hi, the next double).
+ * (Until 2026-11-29 hi sat a millionth of the span above the max instead, which moved every bin
+ * edge: -4 of [-8, 8] in 4 bins fell in bin 0.) */
+static pw_status close_last_bin(const pw_image *in, int64_t bins, double hi, const pw_options *options, int32_t *planes)
+{
+    char err[256];
+    const int64_t n = in->rows * in->cols;
+    int32_t *at_hi = io_alloc((uint64_t)n, sizeof *at_hi, "the histogram's last bin", err, sizeof err);
+    if (!at_hi) return PW_ERR_OUT_OF_MEMORY;
+    pw_status st = pw_inthist(in, 1, hi, nextafter(hi, INFINITY), at_hi, options, NULL);
+    for (int64_t k = 0; st == PW_OK && k < n; k++) planes[(bins - 1) * n + k] += at_hi[k];
+    free(at_hi);
+    return st;
 }
 
 int cmd_inthist(int argc, char **argv)
@@ -118,8 +136,9 @@ int cmd_inthist(int argc, char **argv)
         code = EXIT_DATA;
         goto out;
     }
+    int closed = 0; /* the default f32 range: [min, max] */
     if (!args.have_range) {
-        if (in.type == PW_F32) data_range(&in, &args.lo, &args.hi);
+        if (in.type == PW_F32) data_range(&in, &args.lo, &args.hi, &closed);
         else args.lo = 0, args.hi = in.type == PW_U8 ? 256 : 65536;
     }
     uint64_t planes = (uint64_t)args.bins * (uint64_t)in.rows * (uint64_t)in.cols;
@@ -135,6 +154,7 @@ int cmd_inthist(int argc, char **argv)
     run.u.inthist.in = &in, run.u.inthist.bins = (int)args.bins, run.u.inthist.lo = args.lo, run.u.inthist.hi = args.hi;
     run.u.inthist.out = out, run.options = job.options, run.info = &job.info;
     pw_status st = cli_run_pw_job(&common, "inthist", &run);
+    if (st == PW_OK && closed) st = close_last_bin(&in, args.bins, args.hi, &job.options, out);
     if (st != PW_OK) {
         cli_error("inthist %s: %s", path, cli_status_text(st));
         code = cli_status_exit(st);
@@ -148,6 +168,7 @@ int cmd_inthist(int argc, char **argv)
         ref = io_alloc(planes, sizeof *ref, "the reference planes", err, sizeof err);
         inthist_job rj = {&in, &args, ref, cli_reference_options()};
         st = ref ? run_inthist(&rj) : PW_ERR_OUT_OF_MEMORY;
+        if (st == PW_OK && closed) st = close_last_bin(&in, args.bins, args.hi, &rj.options, ref);
         if (st != PW_OK || memcmp(ref, out, (size_t)planes * sizeof *out)) {
             cli_error("check FAILED: the sequential reference differs (%s)", pw_status_str(st));
             code = EXIT_DATA;

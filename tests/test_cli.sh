@@ -420,6 +420,7 @@ npyf(sys.argv[1] + '/f32big.npy', '<f4', 'f', 10, 10, [3e37] * 100)     # the su
 npyf(sys.argv[1] + '/f64big.npy', '<f8', 'd', 20, 20, [1e308] * 400)    # ... and f64's 1.8e308
 npyf(sys.argv[1] + '/f32nan.npy', '<f4', 'f', 2, 2, [1, float('nan'), 2, 3])
 npyf(sys.argv[1] + '/f32inf.npy', '<f4', 'f', 2, 2, [1, 2, float('-inf'), 3])
+npyf(sys.argv[1] + '/f32row.npy', '<f4', 'f', 1, 5, [-8, -4, 0, 4, 8])
 PY
   # -5 + -4 + ... + 6 = 6
   "$pw" sat "$tmp/i64.npy" --check > "$tmp/out" && [ "$(field total < "$tmp/out")" = 6 ] && [ "$(field input_type < "$tmp/out")" = i64 ] \
@@ -433,6 +434,17 @@ PY
     && ok || bad "sat f32 image into f64: $(tr '\n' ' ' < "$tmp/out")"
   "$pw" sat "$tmp/f32nan.npy" > /dev/null 2> "$tmp/err"; [ $? = 1 ] && grep -q 'row 0, column 1 is NaN or infinite' "$tmp/err" && ok || bad "sat NaN: $(cat "$tmp/err")"
   "$pw" sat "$tmp/f32inf.npy" > /dev/null 2> "$tmp/err"; [ $? = 1 ] && grep -q 'row 1, column 0 is NaN or infinite' "$tmp/err" && ok || bad "sat inf: $(cat "$tmp/err")"
+  # inthist's default f32 range is numpy.histogram's: 4 equal bins of [-8, 8], 8 in the last one
+  # (bins 0 1 2 3 3: the last column of each plane counts 1 1 1 2); an explicit --range -8,8 is
+  # half-open (8 in no bin: 1 1 1 1)
+  hist_counts() { python3 -c "
+import struct, sys
+b = open(sys.argv[1], 'rb').read(); n = struct.unpack('<H', b[8:10])[0]; v = struct.unpack('<20i', b[10 + n:])
+print(' '.join(str(v[5 * k + 4]) for k in range(4)))" "$1"; }
+  "$pw" inthist "$tmp/f32row.npy" --bins 4 -o "$tmp/h.npy" --check > "$tmp/out" && [ "$(hist_counts "$tmp/h.npy")" = "1 1 1 2" ] &&
+    [ "$(field counted < "$tmp/out")" = 5 ] && ok || bad "inthist default f32 range: $(hist_counts "$tmp/h.npy")"
+  "$pw" inthist "$tmp/f32row.npy" --bins 4 --range -8,8 -o "$tmp/h.npy" > "$tmp/out" && [ "$(hist_counts "$tmp/h.npy")" = "1 1 1 1" ] &&
+    [ "$(field counted < "$tmp/out")" = 4 ] && ok || bad "inthist --range -8,8: $(hist_counts "$tmp/h.npy")"
 fi
 
 # Alignments (--align, --format sam, --plot, --view) and warping paths (--path), on cases whose
