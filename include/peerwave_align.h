@@ -43,7 +43,9 @@ typedef struct pw_alignment {
     int64_t start_a, end_a;       /* 0-based, inclusive: first and last aligned letter of a */
     int64_t start_b, end_b;       /* the same in b */
     char *cigar;                  /* run lengths of =, X (aligned letters equal / not equal as
-                                     letters, case-insensitive), I (a letter of a against a gap),
+                                     letters, case-insensitive; for DNA N and the other IUPAC
+                                     codes are X against themselves too, as they score), I (a
+                                     letter of a against a gap),
                                      D (a letter of b against a gap); "" when score is 0 */
     int64_t columns;              /* length of the alignment: = + X + I + D */
     int64_t matches, mismatches;  /* = and X columns */

@@ -237,8 +237,11 @@ static void check_alignment(const char *what, const pw_alignment *al, const char
             }
             ok = i < n && j < m;
             if (!ok) break;
+            /* '=': the same letter; for DNA one of A C G T (U is T): N and the other IUPAC codes
+             * score as mismatches against themselves, and are X (peerwave_align.h) */
             int same = toupper((unsigned char)a[i]) == toupper((unsigned char)b[j]) ||
                        (p->scoring == PW_SCORING_DNA && strchr("TtUu", a[i]) && strchr("TtUu", b[j]));
+            if (p->scoring == PW_SCORING_DNA && !strchr("ACGTUacgtu", a[i])) same = 0;
             ok = (op == '=') == same;
             matches += op == '=';
             score += pair_score(p, a[i], b[j]);

@@ -26,13 +26,16 @@
 #include "../core/status_detail.h"
 
 
-/* '=' or 'X': the same letter (case-insensitive; U is T for DNA), not the score's sign. */
+/* '=' or 'X': the same letter (case-insensitive), not the score's sign; for DNA one of A C G T
+ * (U is T), since N and the other IUPAC codes score as mismatches against themselves too, so the
+ * counts add up to the score (and NM and MD in SAM count N against N as samtools does). */
 static int same_letter(const pw_sw_params *p, char x, char y)
 {
     int u = toupper((unsigned char)x), v = toupper((unsigned char)y);
     if (p->scoring == PW_SCORING_DNA) {
         if (u == 'U') u = 'T';
         if (v == 'U') v = 'T';
+        return u == v && (u == 'A' || u == 'C' || u == 'G' || u == 'T');
     }
     return u == v;
 }
