@@ -138,7 +138,7 @@ const char *cli_status_text(pw_status st);
 int cli_status_exit(pw_status st);
 
 /* Result lines.  Results print always; details (run info) not with --quiet. */
-#define CLI_REPORT_MAX 48
+#define CLI_REPORT_MAX 64
 typedef struct cli_report {
     int n;
     char key[CLI_REPORT_MAX][32];

@@ -7,21 +7,30 @@
 
 void cli_report_alignment(cli_report *rep, const pw_alignment *al)
 {
-    cli_result(rep, "start_a", "%" PRId64, al->start_a + 1);
-    cli_result(rep, "start_b", "%" PRId64, al->start_b + 1);
-    cli_result(rep, "columns", "%" PRId64, al->columns);
-    cli_result(rep, "matches", "%" PRId64, al->matches);
-    cli_result(rep, "mismatches", "%" PRId64, al->mismatches);
-    cli_result(rep, "gap_columns", "%" PRId64, al->gap_columns);
-    cli_result(rep, "gaps", "%" PRId64, al->gaps);
-    cli_result(rep, "identity", "%.4f", al->identity);
-    cli_detail(rep, "seconds_score", "%.6f", al->seconds_score);
-    cli_detail(rep, "seconds_align", "%.6f", al->seconds_align);
-    cli_detail(rep, "cells_align", "%" PRId64, al->cells_align);
-    cli_detail(rep, "seconds_start", "%.6f", al->seconds_start);
-    cli_detail(rep, "cells_start", "%" PRId64, al->cells_start);
-    cli_detail(rep, "cells_gpu", "%" PRId64, al->cells_gpu);
-    cli_detail(rep, "seconds_gpu", "%.6f", al->seconds_gpu);
+    static const char *const results[] = {"start_a", "start_b", "columns", "matches", "mismatches", "gap_columns", "gaps",
+                                          "identity"};
+    static const char *const details[] = {"seconds_score", "seconds_align", "cells_align", "seconds_start", "cells_start",
+                                          "cells_gpu", "seconds_gpu"};
+    if (!al) { /* no --align: the same --tsv columns, each "-" */
+        for (int k = 0; k < 8; k++) cli_absent(rep, 0, results[k]);
+        for (int k = 0; k < 7; k++) cli_absent(rep, 1, details[k]);
+        return;
+    }
+    cli_result(rep, results[0], "%" PRId64, al->start_a + 1);
+    cli_result(rep, results[1], "%" PRId64, al->start_b + 1);
+    cli_result(rep, results[2], "%" PRId64, al->columns);
+    cli_result(rep, results[3], "%" PRId64, al->matches);
+    cli_result(rep, results[4], "%" PRId64, al->mismatches);
+    cli_result(rep, results[5], "%" PRId64, al->gap_columns);
+    cli_result(rep, results[6], "%" PRId64, al->gaps);
+    cli_result(rep, results[7], "%.4f", al->identity);
+    cli_detail(rep, details[0], "%.6f", al->seconds_score);
+    cli_detail(rep, details[1], "%.6f", al->seconds_align);
+    cli_detail(rep, details[2], "%" PRId64, al->cells_align);
+    cli_detail(rep, details[3], "%.6f", al->seconds_start);
+    cli_detail(rep, details[4], "%" PRId64, al->cells_start);
+    cli_detail(rep, details[5], "%" PRId64, al->cells_gpu);
+    cli_detail(rep, details[6], "%.6f", al->seconds_gpu);
 }
 
 int cli_print_view(FILE *out, const pw_alignment *al, const fasta_record *a, const fasta_record *b,

@@ -10,7 +10,7 @@
 #include "peerwave_align.h"
 
 /* start_a, start_b (1-based), columns, matches, mismatches, gap_columns, gaps, identity; the
- * timings as details. */
+ * timings as details.  al NULL (no --align): the same keys, absent (--tsv's columns stay). */
 void cli_report_alignment(cli_report *rep, const pw_alignment *al);
 
 /* The three-line view (60 columns a block), names from the records.  0, or -1 out of memory. */

@@ -195,7 +195,9 @@ static int dtw_path_outputs(const dtw_args *args, const dtw_job *job, pw_dtype t
         cli_result(rep, "path_length", "%" PRId64, path.length);
         cli_result(rep, "path_cost", "%.17g", path.distance);
         if (args->path_out) cli_detail(rep, "path", "%s", args->path_out);
+        else cli_absent(rep, 1, "path");
         if (args->plot_path) cli_detail(rep, "plot", "%s", args->plot_path);
+        else cli_absent(rep, 1, "plot");
         cli_detail(rep, "seconds_path", "%.6f", path.seconds);
         cli_detail(rep, "cells_path", "%" PRId64, path.cells);
         cli_detail(rep, "cells_path_gpu", "%" PRId64, path.info.cells);
@@ -288,6 +290,11 @@ int cmd_dtw(int argc, char **argv)
     if (args.path_out || args.plot_path) {
         code = dtw_path_outputs(&args, &job, type, &rep);
         if (code) goto out;
+    } else { /* the same --tsv columns as with --path, each "-" */
+        static const char *const results[] = {"path_length", "path_cost"};
+        static const char *const details[] = {"path", "plot", "seconds_path", "cells_path", "cells_path_gpu", "seconds_path_gpu"};
+        for (int k = 0; k < 2; k++) cli_absent(&rep, 0, results[k]);
+        for (int k = 0; k < 6; k++) cli_absent(&rep, 1, details[k]);
     }
     code = cli_finish(&common, &rep, "dtw");
 out:

@@ -208,11 +208,15 @@ static int finish_alignment(const sw_args *args, sw_job *job, cli_report *rep,
             return EXIT_DATA;
         }
         cli_detail(rep, "view", "%s", args->view_path);
+    } else {
+        cli_absent(rep, 1, "view");
     }
     if (args->plot_path) {
         int code = cli_plot_alignment(args->plot_path, al, job->a, job->b);
         if (code) return code;
         cli_detail(rep, "plot", "%s", args->plot_path);
+    } else {
+        cli_absent(rep, 1, "plot");
     }
     if (args->sam) {
         char cl[1024];
@@ -327,11 +331,17 @@ int cmd_sw(int argc, char **argv)
     cli_detail_info(&rep, &res->info);
     cli_detail_autowidth(&rep, &job.result.info);
     if (args.prune) cli_detail(&rep, "pruned_cells", "%" PRId64, res->info.pruned_cells);
+    else cli_absent(&rep, 1, "pruned_cells");
     if (res->info.lane_bits) cli_detail(&rep, "lane_bits", "%d", res->info.lane_bits);
+    else cli_absent(&rep, 1, "lane_bits");
     cli_detail(&rep, "gcups", "%.3f", res->info.seconds > 0 ? (double)res->info.cells / res->info.seconds / 1e9 : 0.0);
     if (args.align) {
         code = finish_alignment(&args, &job, &rep, argc, argv);
         if (code || args.sam) goto out;
+    } else { /* the same --tsv columns as with --align, each "-" */
+        cli_absent(&rep, 1, "view");
+        cli_absent(&rep, 1, "plot");
+        cli_report_alignment(&rep, NULL);
     }
     code = cli_finish(&common, &rep, "sw");
     if (code == 0 && args.align && !common.tsv) {

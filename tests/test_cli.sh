@@ -146,6 +146,15 @@ for opts in "--check" "-o $tmp/tsv_sat.npy" "--check --tile-w model --trace $tmp
 done
 h0=$(tsv_header sw "$tmp/a.fa" "$tmp/b.fa")
 [ "$(tsv_header sw "$tmp/a.fa" "$tmp/b.fa" --check --tile-w model)" = "$h0" ] && ok || bad "sw --tsv columns change"
+# ... --align, its view and plot, --prune (they added 15 columns until 2026-11-29), --path for dtw
+for opts in "--align" "--align --view $tmp/tsv_view.txt --plot $tmp/tsv_plot.svg" "--prune"; do
+  [ "$(tsv_header sw "$tmp/a.fa" "$tmp/b.fa" $opts)" = "$h0" ] && ok || bad "sw --tsv columns change with $opts"
+done
+printf '1\n2\n3\n' > "$tmp/tsv_s.txt"
+h0=$(tsv_header dtw "$tmp/tsv_s.txt" "$tmp/tsv_s.txt")
+for opts in "--path $tmp/tsv_path.txt" "--plot $tmp/tsv_path.svg"; do
+  [ "$(tsv_header dtw "$tmp/tsv_s.txt" "$tmp/tsv_s.txt" $opts)" = "$h0" ] && ok || bad "dtw --tsv columns change with $opts"
+done
 h0=$(tsv_header heat --size 20x20)
 [ "$(tsv_header heat --size 20x20 --check -o "$tmp/tsv_heat.npy")" = "$h0" ] && ok || bad "heat --tsv columns change"
 
