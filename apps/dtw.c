@@ -13,9 +13,17 @@
 #include "dtw_simd.h"
 #include "../src/cpu/simd/simd_isa.h"
 #include "../src/cpu/simd/simd_plan.h"
+#include "../src/core/status_detail.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
 #endif
+
+/* A distance past the type's range (f32 sums of large costs): PW_ERR_OVERFLOW, saying so. */
+static pw_status dtw_overflow(void)
+{
+    pw_set_error_detail("the distance passed the type's range (an infinity): use f64, or smaller values");
+    return PW_ERR_OVERFLOW;
+}
 
 #define DTW_T float
 #define DTW_SUFFIX f32

@@ -12,6 +12,7 @@
 #include "../src/core/auto_width.h"
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
+#include "../src/core/status_detail.h"
 #include "band_apps.h"
 #include "checks.h"
 #include "sat_cell.h"
@@ -140,7 +141,10 @@ pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, c
     if (!pw_checked_cells(in->rows, in->cols, &cells) ||
         !pw_checked_bytes(cells, bins, sizeof(int32_t), &bytes))
         return PW_ERR_SIZE_OVERFLOW;
-    if (cells > INT32_MAX) return PW_ERR_OVERFLOW; /* a count could pass the i32 output */
+    if (cells > INT32_MAX) { /* a count could pass the i32 output */
+        pw_set_error_detail("%lld pixels: a count could pass the int32 planes", (long long)cells);
+        return PW_ERR_OVERFLOW;
+    }
     return PW_OK;
 }
 

@@ -8,6 +8,7 @@
 #include "../src/core/auto_width.h"
 #include "../src/core/exec.h"
 #include "../src/core/image.h"
+#include "../src/core/status_detail.h"
 #include "band_apps.h"
 #include "sat_cell.h"
 #include "../src/core/alloc.h"
@@ -117,7 +118,10 @@ static pw_status sat_run(const pw_image *in, pw_image *out, const pw_options *op
     pw_status st = pw_sat_check(in, out);
     if (st != PW_OK) return st;
     pw_segment_fn segment = sat_segments[in->type][out->type];
-    if (!band && !pw_sum_abs_fits(in, out->type)) return PW_ERR_OVERFLOW;
+    if (!band && !pw_sum_abs_fits(in, out->type)) {
+        pw_set_error_detail("sums over this image could pass %s: a wider output type", pw_dtype_name(out->type));
+        return PW_ERR_OVERFLOW;
+    }
     pw_plan plan;
     st = pw_plan_make(options, in->rows, in->cols, 0, &plan);
     if (st != PW_OK) return st;

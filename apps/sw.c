@@ -11,6 +11,7 @@
 #include "../src/cuda/kernel_desc.h"
 #include "../src/core/exec.h"
 #include "../src/core/linear_buffers.h"
+#include "../src/core/status_detail.h"
 #include "scoring.h"
 #include "sw_cell.h"
 #include "sw_simd.h"
@@ -178,8 +179,12 @@ pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const 
     if (st != PW_OK) return st;
     /* H <= min(n, m) * max score: refuse before any work if that could pass 32 bits. */
     int64_t shorter = n < m ? n : m;
-    if (table->max_score > 0 && shorter > (INT32_MAX - PW_MAX_SCORE_MAGNITUDE) / table->max_score)
+    if (table->max_score > 0 && shorter > (INT32_MAX - PW_MAX_SCORE_MAGNITUDE) / table->max_score) {
+        pw_set_error_detail("the best score could pass 32 bits: %lld letters of the shorter sequence x the largest "
+                            "score %d (the limit keeps %d of room below 2^31)",
+                            (long long)shorter, (int)table->max_score, (int)PW_MAX_SCORE_MAGNITUDE);
         return PW_ERR_OVERFLOW;
+    }
     return PW_OK;
 }
 

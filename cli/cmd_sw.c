@@ -59,7 +59,8 @@ static const char usage[] =
     "  --plot FILE.svg             draw the alignment over a dot plot of the two sequences\n"
     "Ties: the end with the smallest end_a, then end_b; the start nearest to it; between them\n"
     "the alignment that crosses the middle row of each split at the smallest column (the\n"
-    "manual's section on alignments).  Needs --gap-open >= --gap-extend.\n"
+    "manual's section on alignments).  Needs --gap-open >= --gap-extend, and (n + m + 2) x\n"
+    "(the largest |score| or gap-open + gap-extend, + 1) below 2^29 (the costs' 32 bits).\n"
     CLI_COMMON_HELP;
 
 typedef struct sw_args {

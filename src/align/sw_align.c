@@ -153,14 +153,19 @@ pw_status pw_alignment_rescore(const pw_alignment *al, const char *a, int64_t n,
 
 /* Costs inside the passes must stay far inside 32 bits: any path's cost is at most
  * (rows + cols) times the largest penalty or score. */
-static int costs_fit(const pw_sw_params *p, const pw_score_table *t, int64_t n, int64_t m)
+static int64_t costs_unit(const pw_sw_params *p, const pw_score_table *t)
 {
     int64_t big = p->gap_open + p->gap_extend;
     for (int k = 0; k < t->size * t->size; k++) {
         int64_t v = t->scores[k] < 0 ? -(int64_t)t->scores[k] : t->scores[k];
         if (v > big) big = v;
     }
-    return (n + m + 2) * (big + 1) < ((int64_t)1 << 29);
+    return big;
+}
+
+static int costs_fit(const pw_sw_params *p, const pw_score_table *t, int64_t n, int64_t m)
+{
+    return (n + m + 2) * (costs_unit(p, t) + 1) < ((int64_t)1 << 29);
 }
 
 /* The alignment from its operations ops[0, count) starting at (sa, sb): gaps at the ends dropped
@@ -262,7 +267,10 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
         return PW_ERR_UNSUPPORTED;
     }
     if (!costs_fit(params, &table, n, m)) {
-        pw_set_error_detail("the alignment's costs could pass 32 bits: shorter sequences or smaller scores");
+        pw_set_error_detail("an alignment keeps (n + m + 2) x (its largest score or gap_open + gap_extend, + 1) "
+                            "below 2^29: %lld x %lld here; shorter sequences or smaller scores (the score alone has "
+                            "no such limit)",
+                            (long long)(n + m + 2), (long long)costs_unit(params, &table) + 1);
         return PW_ERR_OVERFLOW;
     }
     /* Through saved rows where the score pass runs on the GPU ($PEERWAVE_PATH_ROWS: also on the

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "../core/image.h"
+#include "../core/status_detail.h"
 #include "device/app_inthist.cuh"
 #include "device/app_sat.cuh"
 #include "device/full_proc.cuh"
@@ -266,7 +267,10 @@ extern "C" pw_status pw_cuda_sat_device(const pw_plan *plan, const pw_image *in,
         default: return PW_ERR_UNSUPPORTED;
         }
         if (st != PW_OK) return st;
-        if (!fits) return PW_ERR_OVERFLOW;
+        if (!fits) {
+            pw_set_error_detail("sums over this image could pass %s: a wider output type", pw_dtype_name(out->type));
+            return PW_ERR_OVERFLOW;
+        }
     }
     return sat_dispatch(plan, in, out, 1, info);
 }

@@ -471,7 +471,10 @@ pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw
     int64_t col0, total, total_sum;
     st = place_band(comm, mine, &col0, &total, &total_sum);
     if (st != PW_OK) return st;
-    if (local == PW_OK && limit && (total_sum < 0 || (uint64_t)total_sum > limit)) local = PW_ERR_OVERFLOW;
+    if (local == PW_OK && limit && (total_sum < 0 || (uint64_t)total_sum > limit)) {
+        pw_set_error_detail("sums over this image could pass %s: a wider output type", pw_dtype_name(out->type));
+        local = PW_ERR_OVERFLOW;
+    }
     dist_signature sig = {{3, local == PW_OK ? in->rows : 0, local == PW_OK ? in->type : 0, local == PW_OK ? out->type : 0}};
     pw_run_info local_info;
     image_args x = {in, out, NULL, 0, 0, 0, info ? info : &local_info};
@@ -498,7 +501,10 @@ pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo
     st = place_band(comm, mine, &col0, &total, &sum);
     if (st != PW_OK) return st;
     /* (a count of the whole table must fit the i32 planes, as pw_inthist requires) */
-    if (local == PW_OK && (total > INT32_MAX / in->rows)) local = PW_ERR_OVERFLOW;
+    if (local == PW_OK && (total > INT32_MAX / in->rows)) {
+        pw_set_error_detail("%lld x %lld pixels: a count could pass the int32 planes", (long long)in->rows, (long long)total);
+        local = PW_ERR_OVERFLOW;
+    }
     dist_signature sig = {{4, local == PW_OK ? in->rows : 0, local == PW_OK ? in->type : 0, bins}};
     memcpy(&sig.word[4], &lo, sizeof lo);
     memcpy(&sig.word[5], &hi, sizeof hi);
