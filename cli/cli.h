@@ -24,8 +24,9 @@ int cli_parse_devices(const char *text, int *devices, int most, int *n);
 int cli_parse_double(const char *opt, const char *text, double lo, double hi, int open, double *out);
 /* Parse "HxW" (both >= 1). */
 int cli_parse_size(const char *opt, const char *text, int64_t *rows, int64_t *cols);
-/* Parse a type name (u8 u16 i32 i64 f32 f64). */
-int cli_parse_dtype(const char *opt, const char *text, pw_dtype *out);
+/* Parse a type name among `allowed` (a mask of CLI_DTYPE bits); an error names those. */
+int cli_parse_dtype(const char *opt, const char *text, unsigned allowed, pw_dtype *out);
+#define CLI_DTYPE(t) (1u << (t)) /* cli_parse_dtype's `allowed`: CLI_DTYPE(PW_F32) | CLI_DTYPE(PW_F64) */
 
 /* The options every subcommand shares. */
 typedef struct cli_trace {

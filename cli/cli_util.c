@@ -87,14 +87,18 @@ int cli_parse_size(const char *opt, const char *text, int64_t *rows, int64_t *co
     return -1;
 }
 
-int cli_parse_dtype(const char *opt, const char *text, pw_dtype *out)
+int cli_parse_dtype(const char *opt, const char *text, unsigned allowed, pw_dtype *out)
 {
     for (int t = 0; t < PW_DTYPE_COUNT; t++)
-        if (!strcmp(text, pw_dtype_name((pw_dtype)t))) {
+        if ((allowed & CLI_DTYPE(t)) && !strcmp(text, pw_dtype_name((pw_dtype)t))) {
             *out = (pw_dtype)t;
             return 0;
         }
-    cli_error("%s: unknown type '%s' (u8, u16, i32, i64, f32, f64)", opt, text);
+    char names[64] = "";
+    for (int t = 0, n = 0; t < PW_DTYPE_COUNT; t++)
+        if (allowed & CLI_DTYPE(t))
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", n++ ? ", " : "", pw_dtype_name((pw_dtype)t));
+    cli_error("%s: '%s' is not one of this command's types (%s)", opt, text, names);
     return -1;
 }
 

@@ -64,11 +64,7 @@ static int dtw_option(void *ctx, int opt, const char *arg)
         }
         return 0;
     case 't':
-        if (cli_parse_dtype("--type", arg, &t)) return -1;
-        if (t != PW_F32 && t != PW_F64) {
-            cli_error("--type: dtw computes in f32 or f64, not %s", arg);
-            return -1;
-        }
+        if (cli_parse_dtype("--type", arg, CLI_DTYPE(PW_F32) | CLI_DTYPE(PW_F64), &t)) return -1;
         a->type = (int)t + 1;
         return 0;
     case 'p': a->path_out = arg; return 0;

@@ -39,11 +39,8 @@ static int sat_option(void *ctx, int opt, const char *arg)
     switch (opt) {
     case 'o': a->output = arg; return 0;
     case 't':
-        if (cli_parse_dtype("--type", arg, &t)) return -1;
-        if (t != PW_I32 && t != PW_I64 && t != PW_F32 && t != PW_F64) {
-            cli_error("--type: a summed-area table is i32, i64, f32 or f64, not %s", arg);
+        if (cli_parse_dtype("--type", arg, CLI_DTYPE(PW_I32) | CLI_DTYPE(PW_I64) | CLI_DTYPE(PW_F32) | CLI_DTYPE(PW_F64), &t))
             return -1;
-        }
         a->type = (int)t + 1;
         return 0;
     }

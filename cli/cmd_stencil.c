@@ -56,11 +56,7 @@ static int stencil_option(void *ctx, int opt, const char *arg)
         return 0;
     case 'T': return cli_parse_int("--sweeps", arg, 1, INT64_MAX / 2, &a->sweeps);
     case 't':
-        if (cli_parse_dtype("--type", arg, &a->type)) return -1;
-        if (a->type != PW_F32 && a->type != PW_F64) {
-            cli_error("--type: grids are f32 or f64, not %s", arg);
-            return -1;
-        }
+        if (cli_parse_dtype("--type", arg, CLI_DTYPE(PW_F32) | CLI_DTYPE(PW_F64), &a->type)) return -1;
         return 0;
     case 'w':
         a->have_omega = 1;

@@ -67,6 +67,7 @@ typedef struct sw_args {
     pw_sw_params params;
     const char *name_a, *name_b;
     int align, sam, prune;
+    int dna_scores_given; /* --match or --mismatch: refused with --matrix */
     const char *view_path, *plot_path;
     cli_sw_batch_args batch;
 } sw_args;
@@ -81,10 +82,12 @@ static int sw_option(void *ctx, int opt, const char *arg)
     case 'm':
         if (cli_parse_int("--match", arg, 0, PW_MAX_SCORE_MAGNITUDE, &v)) return -1;
         a->params.match = (int)v;
+        a->dna_scores_given = 1;
         return 0;
     case 'x':
         if (cli_parse_int("--mismatch", arg, -PW_MAX_SCORE_MAGNITUDE, 0, &v)) return -1;
         a->params.mismatch = (int)v;
+        a->dna_scores_given = 1;
         return 0;
     case 'M':
         a->params.matrix = pw_matrix_by_name(arg);
@@ -239,6 +242,10 @@ int cmd_sw(int argc, char **argv)
     cli_common common;
     int first, r = cli_parse(&sw_command, argc, argv, &common, &args, &first);
     if (r) return r > 0 ? 0 : EXIT_USAGE;
+    if (args.dna_scores_given && args.params.scoring == PW_SCORING_MATRIX) {
+        cli_error("--match and --mismatch score DNA; --matrix takes every score from its table (one or the other)");
+        return EXIT_USAGE;
+    }
     if (args.batch.query_path || args.batch.db_path) {
         if (!args.batch.query_path || !args.batch.db_path || first != argc) {
             cli_error("sw: --query and --db go together, without positional files (--help)");

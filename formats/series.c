@@ -50,7 +50,8 @@ static int number(const char *text, double *out)
     char *end;
     errno = 0;
     double v = strtod(text, &end);
-    if (end == text) return -1;
+    if (end == text || memchr(text, 'x', (size_t)(end - text)) || memchr(text, 'X', (size_t)(end - text)))
+        return -1; /* (decimal only: strtod would read 0x10 as 16) */
     while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n') end++;
     if (*end) return -1;
     if (!isfinite(v)) return -2;

@@ -77,7 +77,8 @@ static int read_text(const char *path, series_set *s, char *err, int errlen)
             if (*p == '\n' || *p == '\0') break;
             char *end;
             errno = 0;
-            const double v = strtod(p, &end);
+            double v = strtod(p, &end);
+            if (memchr(p, 'x', (size_t)(end - p)) || memchr(p, 'X', (size_t)(end - p))) end = p; /* (decimal only: not 0x10) */
             if (end == p || !isfinite(v)) {
                 failed = io_fail(err, errlen, "%s: line %lld: %s", path, (long long)lineno,
                                  end == p ? "not a number" : "NaN or infinite");

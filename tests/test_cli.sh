@@ -320,6 +320,18 @@ expect 1 sat "$tmp/i64.npy"
 expect 1 sat "$tmp/short.npy"
 expect 1 sat "$tmp/missing.pgm"
 expect 1 sat "$tmp/tiny.pgm" -o /nonexistent-dir/out.npy
+# found by a black-box pass on 2026-11-29: hex numbers (strtod read 0x10 as 16), --match beside
+# --matrix (silently ignored), a type list naming what the command takes, a cell's missing function
+printf '1\n0x10\n4\n' > "$tmp/hex.txt"
+expect 1 dtw "$tmp/hex.txt" "$tmp/hex.txt"
+printf '1 2 0x3\n' > "$tmp/hexset.txt"
+expect 1 dtw --query "$tmp/hexset.txt" --db "$tmp/hexset.txt"
+expect 2 sw "$tmp/a.fa" "$tmp/b.fa" --matrix BLOSUM62 --match 3
+expect 2 heat --size 10x10 --type f16
+grep -q '(f32, f64)' "$tmp/err" && ok || bad "heat --type f16 names the grid types: $(cat "$tmp/err")"
+printf 'PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value u, pw_value l, pw_value d) { return u + 1; }\n' > "$tmp/noboundary.c"
+expect 1 run "$tmp/noboundary.c" --size 10x10
+grep -q 'uses pw_boundary but does not define it' "$tmp/err" && ok || bad "missing pw_boundary: $(cat "$tmp/err")"
 expect 2 sat "$tmp/tiny.pgm" --type u8
 expect 2 sat "$tmp/wide.pgm" "$tmp/wide.pgm"
 expect 1 sat --type i32 "$tmp/bright.pgm"

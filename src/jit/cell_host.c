@@ -164,7 +164,16 @@ static void *load_image(const void *image, size_t size, int *fd_out)
         char path[64];
         snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
         h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-        if (!h) pw_set_error_detail("loading the compiled cell: %s", dlerror());
+        if (!h) {
+            /* a function the cell declares or its form needs but never defines (pw_boundary of a
+             * linear cell, say) links only now: name it rather than the memory file */
+            const char *why = dlerror(), *missing = why ? strstr(why, "undefined symbol: ") : NULL;
+            if (missing)
+                pw_set_error_detail("the cell uses %s but does not define it (each form's functions: docs/EXTENDING.md)",
+                                    missing + strlen("undefined symbol: "));
+            else
+                pw_set_error_detail("loading the compiled cell: %s", why ? why : "unknown reason");
+        }
     }
     if (!h) {
         close(fd);
