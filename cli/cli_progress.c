@@ -61,6 +61,7 @@ typedef struct job_state {
     int done;
     pthread_mutex_t lock;
     pthread_cond_t cond;
+    char detail[256]; /* the job thread's pw_error_detail (per thread), for the caller's message */
 } job_state;
 
 static void *job_thread(void *p)
@@ -68,6 +69,7 @@ static void *job_thread(void *p)
     job_state *s = p;
     pw_status st = s->job(s->arg);
     pthread_mutex_lock(&s->lock);
+    snprintf(s->detail, sizeof s->detail, "%s", pw_error_detail());
     s->status = st;
     s->done = 1;
     pthread_cond_signal(&s->cond);
@@ -255,6 +257,7 @@ static pw_status run_sw_on_gpus(void *arg)
 
 pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job)
 {
+    pw_set_error_detail("%s", ""); /* (a detail printed after a failure is this run's, never an earlier call's) */
     if (cli_in_batch()) return cli_batch_run_job(job);
     dist_balance = c->balance;
     if (c->n_devices > 1 || c->bands_per_gpu > 1) {
@@ -285,6 +288,7 @@ pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job)
 
 pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, void *arg)
 {
+    pw_set_error_detail("%s", "");
     if (cli_in_batch()) return cli_batch_refuse(label);
     if (!shows_progress(c)) return job(arg);
     const int tty = isatty(STDERR_FILENO);
@@ -294,7 +298,7 @@ pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, vo
     /* PEERWAVE_PROGRESS_EVERY_MS: between lines (1 s; tests shorten it) */
     const char *every_env = getenv("PEERWAVE_PROGRESS_EVERY_MS");
     const double every = every_env && atof(every_env) > 0 ? atof(every_env) / 1000.0 : 1.0;
-    job_state s = {job, arg, PW_OK, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+    job_state s = {job, arg, PW_OK, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ""};
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
@@ -335,7 +339,10 @@ pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, vo
         shown = 1;
     }
     pthread_mutex_unlock(&s.lock);
-    if (threaded) pthread_join(thread, NULL);
+    if (threaded) {
+        pthread_join(thread, NULL);
+        pw_set_error_detail("%s", s.detail); /* (the detail is per thread: the job's, here) */
+    }
     signal(SIGINT, old_handler == SIG_ERR ? SIG_DFL : old_handler);
     if (shown) {
         const char *how = s.status == PW_ERR_CANCELLED ? "stopped" : s.status == PW_OK ? "done" : "failed";
