@@ -125,7 +125,7 @@ static void check_stencil(const pw_plan *p, int stencil_switch, int pipeline)
                                                                                    : PW_PROC_FULL;
     CHECK(pw_select_kernel(p, &cell, &sw, &d) == PW_OK, "stencil select");
     CHECK(d.processor == want, "stencil switch %d h %lld: %s", stencil_switch, (long long)t->h, pw_processor_name(d.processor));
-    CHECK(d.pipelined_sweeps == ((p->strategy == PW_STRATEGY_PEER || p->strategy == PW_STRATEGY_GLOBAL_BARRIER) && pipeline),
+    CHECK(d.pipelined_sweeps == (p->strategy != PW_STRATEGY_LAUNCH && pipeline),
           "pipelined sweeps");
     if (d.processor == PW_PROC_STENCIL_WARP) {
         const int r = t->h <= 32 ? 1 : t->h <= 64 ? 2 : 4;

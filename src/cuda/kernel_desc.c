@@ -151,7 +151,7 @@ pw_status pw_select_kernel(const pw_plan *plan, const pw_cell_shape *cell, const
     out->processor = preference[k];
     out->rows_per_thread = 1;
     out->tiling = *t;
-    out->pipelined_sweeps = (peer || plan->strategy == PW_STRATEGY_GLOBAL_BARRIER) && switches->pipeline_sweeps;
+    out->pipelined_sweeps = plan->strategy != PW_STRATEGY_LAUNCH && switches->pipeline_sweeps; /* (peer, barrier, tasks) */
     out->spin_polls = switches->spin_polls;
     int64_t w = t->w;
     pw_tile_shape shape = (pw_tile_shape)t->shape;

@@ -159,7 +159,7 @@ typedef struct pw_kernel_desc {
     pw_tiling tiling;      /* the tiles the processor runs: the plan's, re-cut where the processor
                               needs (whole chunks, a minimum width, PREFIX_SUM's square tiles) */
     int prefetch;          /* PREFIX_SUM: the next chunk's inputs loaded while one runs (peer) */
-    int pipelined_sweeps;  /* in-place sweeps pipelined in one peer or barrier launch */
+    int pipelined_sweeps;  /* in-place sweeps pipelined in one peer, barrier or tasks launch */
     unsigned spin_polls;
     pw_launch_needs needs;
     int64_t cells_per_sweep; /* cells a sweep computes when the tiling's rows x cols is not that

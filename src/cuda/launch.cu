@@ -47,10 +47,8 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     const int64_t counters = t->n_rows * sweeps; /* pw_work_tickets of a.work */
     const int64_t cells = (desc->cells_per_sweep ? desc->cells_per_sweep : t->rows * t->cols) * sweeps;
     const int64_t cells_before = info ? info->cells : 0; /* the run's earlier launches */
-    /* several sweeps a launch: pipelined in the peer and barrier schedules (tiling_geometry.h) */
-    if (sweeps < 1 || (sweeps > 1 && ((plan->strategy != PW_STRATEGY_PEER && plan->strategy != PW_STRATEGY_GLOBAL_BARRIER) ||
-                                      t->skew != 0)))
-        return PW_ERR_UNSUPPORTED;
+    /* several sweeps a launch: pipelined in the peer, barrier and tasks schedules (tiling_geometry.h) */
+    if (sweeps < 1 || (sweeps > 1 && (plan->strategy == PW_STRATEGY_LAUNCH || t->skew != 0))) return PW_ERR_UNSUPPORTED;
     a.trace.records = NULL;
     a.trace.count = NULL;
     a.monitor.words = NULL;
@@ -151,7 +149,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         /* Persistent blocks (none waits for another: no co-residency needed), spread over the SMs'
          * schedulers as the peer grid is, and no more than tiles can run at once (the tile-rows,
          * or a row's tiles): the rest would only poll the queues. */
-        if ((st = pw_tile_graph_build(t, &graph)) != PW_OK) goto done;
+        if ((st = pw_tile_graph_build_sweeps(t, sweeps, &graph)) != PW_OK) goto done;
         int64_t widest = 0;
         for (int64_t r = 0; r < t->n_rows; r++)
             if (graph.row_at[r + 1] - graph.row_at[r] > widest) widest = graph.row_at[r + 1] - graph.row_at[r];
@@ -163,7 +161,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         if (plan->workers > 0 && grid > plan->workers) grid = plan->workers;
         if (plan->workers > 0 && available > plan->workers) available = plan->workers;
         if (grid < 1) { st = PW_ERR_INVALID_TILE; goto done; }
-        const size_t rows1 = (size_t)t->n_rows + 1, n = (size_t)graph.count;
+        const size_t rows1 = (size_t)t->n_rows + 1, n = (size_t)graph.per_sweep; /* (tile_row: one sweep's) */
         PW_CUDA_TRY(st, pw_cuda_malloc((void **)&graph_dev, sizeof(long long) * (n + rows1), stream), done);
         PW_CUDA_TRY(st, cudaMemcpyAsync(graph_dev, graph.tile_row, sizeof(long long) * n, cudaMemcpyHostToDevice, stream), done);
         PW_CUDA_TRY(st, cudaMemcpyAsync(graph_dev + n, graph.row_at, sizeof(long long) * rows1, cudaMemcpyHostToDevice, stream), done);
@@ -172,7 +170,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
                                     a.watchdog_ns, stream)) != PW_OK) /* (synchronises: the graph's copies are done) */
             goto done;
         if ((st = pw_gpu_watch_open(&watch, plan, t, sweeps, cells, grid, cells_before, &a.monitor)) != PW_OK) goto done;
-        pw_tile_tasks tiles = {graph_dev, graph_dev + n};
+        pw_tile_tasks tiles = {graph_dev, graph_dev + n, graph.per_sweep};
         void *args[] = {first_arg, &a, &tasks.s, &tiles};
         PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
         if ((st = pw_gpu_watch_after(&watch, start)) != PW_OK) goto done;

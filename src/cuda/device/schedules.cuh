@@ -278,10 +278,13 @@ __device__ __forceinline__ void pw_diagonal_schedule(const Proc &proc, const pw_
     pw_run_ordered_tile(proc, a, r, c, pw_smem);
 }
 
-/* The tasks schedule's tiles (core/tile_graph.h, in device memory): task k is tile (tile_row[k],
- * first tile of that row + k - row_at[tile_row[k]]). */
+/* The tasks schedule's tiles (core/tile_graph.h, in device memory): task k is tile k' = k mod
+ * per_sweep of sweep k / per_sweep, and tile k' is (tile_row[k'], first tile of that row + k' -
+ * row_at[tile_row[k']]).  In-place sweeps run pipelined as one graph, the CPU's (its edges
+ * between sweeps, tile_graph.h). */
 struct pw_tile_tasks {
     const long long *tile_row, *row_at;
+    long long per_sweep;
 };
 
 /* A tile as a task: run in the ordered form (the graph has waited for it), traced and counted. */
@@ -294,12 +297,13 @@ struct pw_tile_task_body {
     long long *last_end;   /* thread 0's, when tracing: the block's previous tile's end */
     __device__ __forceinline__ bool run(const pw_task_state &, int, long long task, bool, unsigned char *smem) const
     {
-        const int64_t r = g.tile_row[task], c = pw_tiling_first_tile(&a.t, r) + task - g.row_at[r];
+        const long long sweep = g.per_sweep == 0 || task < g.per_sweep ? 0 : task / g.per_sweep, k = task - sweep * g.per_sweep;
+        const int64_t r = g.tile_row[k], c = pw_tiling_first_tile(&a.t, r) + k - g.row_at[r];
         const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
-        pw_run_ordered_tile(proc, a, r, c, smem);
+        pw_run_ordered_tile(proc, a, r, c, smem, sweep);
         __syncthreads();
-        if (threadIdx.x == 0 && a.trace.records) { /* "wait": since the block's previous tile */
-            pw_trace_tile(a.trace, r, c, *last_end, start_ns);
+        if (threadIdx.x == 0 && a.trace.records) { /* "wait": since the block's previous tile (rows sweep-major) */
+            pw_trace_tile(a.trace, sweep * a.t.n_rows + r, c, *last_end, start_ns);
             *last_end = pw_globaltimer();
         }
         if (threadIdx.x == 0) pw_monitor_tiles(a.monitor, mon, 1);
