@@ -369,17 +369,28 @@ def sat(image, *, out=None, dtype=None, info=False, **options):
 
 def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
     """Integral histogram: an int32 array (bins, rows, cols), plane b the summed-area table of
-    [bin(x) == b], bins splitting [lo, hi) evenly (default [0, 256) for u8, [0, 65536) for u16).
-    image: u8, u16 or f32 (host or device)."""
+    [bin(x) == b], bins splitting [lo, hi) evenly (default [0, 256) for u8, [0, 65536) for u16;
+    for a float image on the host, numpy.histogram's default: [min, max] of its finite values
+    with the max in the last bin, as `peerwave inthist` does).  image: u8, u16 or f32 (host or
+    device; a float image on the device needs lo and hi)."""
     d = _arrays.device_view(image, "image")
     dt = d.dtype if d is not None else np.asarray(image).dtype
+    closed = False  # the last bin takes hi too (the float default)
     if lo is None or hi is None:
         if dt == np.uint8:
             lo, hi = 0, 256
         elif dt == np.uint16:
             lo, hi = 0, 65536
+        elif d is None:
+            x = np.asarray(image)
+            finite = x[np.isfinite(x)]
+            lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
+            if lo < hi:
+                closed = True
+            else:  # one value (or none): one bin holds it
+                hi = lo + max(abs(lo) * 1e-6, 1e-30)
         else:
-            raise ValueError("inthist: lo and hi are needed for float images")
+            raise ValueError("inthist: lo and hi are needed for float images on the device")
     if d is not None:
         shape = d.shape
         if out is None:
@@ -403,6 +414,11 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
     f = lib.pw_inthist_device if d is not None else lib.pw_inthist
     call.check(f(ctypes.byref(i_in), int(bins), float(lo), float(hi), _arrays.pointer(dst), ctypes.byref(call.options),
                  ctypes.byref(ri)))
+    if closed:  # the pixels equal to hi, counted by a one-bin run over [hi, the next double), into the last plane
+        at_hi = np.empty((1,) + tuple(shape), np.int32)
+        call.check(lib.pw_inthist(ctypes.byref(i_in), 1, float(hi), float(np.nextafter(hi, np.inf)), _arrays.pointer(at_hi),
+                                  ctypes.byref(call.options), ctypes.byref(_native.RunInfo())))
+        out[bins - 1] += at_hi[0]
     return (out, _info(ri)) if info else out
 
 

@@ -166,6 +166,19 @@ def test_inthist_against_per_bin_cumsum():
     assert hf.shape == (4, 20, 30) and hf[:, -1, -1].sum() == f.size
 
 
+def test_inthist_float_default_range_is_numpys():
+    """No range for a float image: numpy.histogram's bins ([min, max], the max in the last bin),
+    checked pixel by pixel through np.digitize on numpy's own edges."""
+    for f in (np.array([[-8, -4, 0, 4, 8]], np.float32), np.round(rng.normal(size=(17, 23)) * 4).astype(np.float32)):
+        bins = 4
+        h = pw.inthist(f, bins, **CPU)
+        counts, edges = np.histogram(f, bins)
+        assert np.array_equal(h[:, -1, -1], counts)
+        b = np.clip(np.digitize(f, edges[1:-1], right=False), 0, bins - 1)
+        for k in range(bins):
+            assert np.array_equal(h[k], np.cumsum(np.cumsum((b == k).astype(np.int64), 0), 1))
+
+
 def stencil_reference(g, sweeps, omega):
     g = g.copy()
     for _ in range(sweeps):
