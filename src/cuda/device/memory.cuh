@@ -146,32 +146,33 @@ __device__ __forceinline__ void pw_copy_async_commit() { asm volatile("cp.async.
 template <int N>
 __device__ __forceinline__ void pw_copy_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 
-/* Shuffle a value of whole 32-bit words one thread up the warp (WarpProc, Warp3Proc; an app
- * whose next lane needs only part of a value shuffles that part: App::shfl_up_value). */
-template <class V>
-__device__ __forceinline__ V pw_shfl_up(const V &v)
+/* A value of whole 32-bit words through a shuffle of one word, word by word. */
+template <class V, class Shuffle>
+__device__ __forceinline__ V pw_shfl_words(const V &v, Shuffle shuffle)
 {
     static_assert(sizeof(V) % 4 == 0, "whole 32-bit words");
     V out;
     const int *src = (const int *)&v;
     int *dst = (int *)&out;
 #pragma unroll
-    for (int w = 0; w < (int)(sizeof(V) / 4); w++) dst[w] = __shfl_up_sync(0xffffffffu, src[w], 1);
+    for (int w = 0; w < (int)(sizeof(V) / 4); w++) dst[w] = shuffle(src[w]);
     return out;
+}
+
+/* Shuffle a value one thread up the warp (WarpProc, Warp3Proc; an app whose next lane needs only
+ * part of a value shuffles that part: App::shfl_up_value). */
+template <class V>
+__device__ __forceinline__ V pw_shfl_up(const V &v)
+{
+    return pw_shfl_words(v, [](int word) { return __shfl_up_sync(0xffffffffu, word, 1); });
 }
 
 /* ... and one thread up with lane 0 taking lane 31's (Warp3Proc's chains: lane 0's next row). */
 template <class V>
 __device__ __forceinline__ V pw_shfl_rotate(const V &v)
 {
-    static_assert(sizeof(V) % 4 == 0, "whole 32-bit words");
-    V out;
-    const int *src = (const int *)&v;
-    int *dst = (int *)&out;
     const int from = (int)((threadIdx.x + 31) & 31);
-#pragma unroll
-    for (int w = 0; w < (int)(sizeof(V) / 4); w++) dst[w] = __shfl_sync(0xffffffffu, src[w], from);
-    return out;
+    return pw_shfl_words(v, [from](int word) { return __shfl_sync(0xffffffffu, word, from); });
 }
 
 #endif
