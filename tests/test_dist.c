@@ -965,10 +965,10 @@ int main(int argc, char **argv)
         }
         rank_log log = {0};
 #ifdef PW_HAVE_CUDA
-        if (on_gpu) {
-            setenv("CUDA_MODULE_LOADING", "EAGER", 0);
-            gpu_cases(c, seed, 24, &log);
-        } else
+        /* (CUDA's default lazy loading, as users run: the links' data path must cope with it,
+         * core/band.h kernel_loaded) */
+        if (on_gpu) gpu_cases(c, seed, 24, &log);
+        else
 #endif
             rank_main(c, seed, 60, &log);
         report(&log, pw_comm_rank(c), pw_comm_size(c));

@@ -85,6 +85,14 @@ typedef struct pw_band_edges {
     /* SMs the engine must leave free on its GPU: the link's data path runs kernels of its own
      * there (NCCL's), which a persistent kernel holding every SM would starve (0: none). */
     int free_sms;
+    /* The engine's kernel is loaded (a GPU engine calls it once its occupancy query has loaded
+     * the kernel, before it waits for the first row and launches; NULL for links without a data
+     * path).  Until then the link posts no receive on its data path: a posted NCCL receive is a
+     * kernel that spins until the neighbour sends, and CUDA's lazy loading may make the kernel's
+     * first load wait for every kernel of the context to finish -- two bands, each waiting for
+     * the other's first chunk, would never launch (docs/DISTRIBUTED.md, "NCCL between
+     * processes"). */
+    void (*kernel_loaded)(void *ctx);
 } pw_band_edges;
 
 /* What an app is handed to run one band. */

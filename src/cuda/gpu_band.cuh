@@ -62,6 +62,8 @@ struct pw_gpu_band {
     cudaStream_t stream;        /* non-blocking: the link's copies and the polls */
     cudaStream_t run_stream;    /* non-blocking: the run's, when the caller gave none (the legacy
                                    default stream would serialise bands sharing a device) */
+    bool left_direct;           /* the left neighbour pushes its column itself (pw_gpu_band_direct) */
+    bool first_row_seen;        /* the left column's first row was here before a launch */
     unsigned char *bounce;      /* host: device-to-device chunks pass through it (pw_gpu_band_copy) */
     size_t bounce_bytes;
 };
@@ -272,10 +274,28 @@ static inline pw_status pw_gpu_band_wait_first_row(pw_gpu_band *b, int64_t watch
     }
 }
 
+/* launch.cu, once the band's kernel is loaded (its occupancy queried) and before it launches:
+ * the link may post its data path's receives now (core/band.h, kernel_loaded); then the wait for
+ * the left column's first row.  Launching only then: until it is here the kernel could only spin
+ * on its SMs, and a tool that runs kernels one at a time (compute-sanitizer) could not run a band
+ * whose left neighbour's kernel shares the GPU.  Costs a launch a rank on the pipeline's fill. */
+static inline pw_status pw_gpu_band_before_launch(pw_gpu_band *b, int64_t watchdog_ns)
+{
+    const pw_band_edges *edges = b->edges;
+    if (!edges) return PW_OK;
+    if (edges->kernel_loaded) edges->kernel_loaded(edges->ctx);
+    if (b->sweeps <= 0 || b->dev.rows <= 0 || !b->dev.left_ready || b->first_row_seen) return PW_OK;
+    pw_status st = PW_OK;
+    if (b->left_direct) st = pw_gpu_band_wait_first_row(b, watchdog_ns > 0 ? watchdog_ns : 10000000000LL);
+    else if (edges->wait_left(edges->ctx, 0, 1) != 0) st = PW_ERR_TIMEOUT;
+    b->first_row_seen = st == PW_OK;
+    return st;
+}
+
 /* Run `run` (a function of a plan) as plan->band's band of `rows` rows and `sweeps` sweeps: the
  * band's words opened, the app's io (whose puts and gets use b, on b->stream; its app pointer is
  * the glue's struct, which begins with b) attached to the link with the offer of a direct
- * hand-over made from `cols`, the sides agreed on, the kernel launched once the left column's
+ * hand-over made from `cols`, the sides agreed on, the kernel launched (launch.cu, pw_gpu_band_before_launch) once the left column's
  * first row is here, the link detached.  The app's device storage must be set up on the plan's
  * stream before (it is synchronised first: the link may copy a chunk in as soon as io is
  * attached). */
@@ -296,20 +316,11 @@ static pw_status pw_gpu_band_run(const pw_plan *plan, pw_gpu_band *b, const pw_b
         pw_band_edges edges;
         st = band->attach(band->ctx, &io, &edges);
         b->edges = &edges;
-        bool left_direct = false;
-        if (st == PW_OK) st = pw_gpu_band_direct(b, &edges, cols, &left_direct);
+        if (st == PW_OK) st = pw_gpu_band_direct(b, &edges, cols, &b->left_direct);
         pw_plan banded = *plan;
         banded.cuda_band = b;
         if (!banded.stream) banded.stream = b->run_stream; /* (never the legacy default stream) */
-        /* Launch once the left column's first row is here: until then the kernel could only spin
-         * on its SMs, and a tool that runs kernels one at a time (compute-sanitizer) could not
-         * run a band whose left neighbour's kernel shares the GPU.  Costs a launch a rank on the
-         * pipeline's fill. */
-        if (st == PW_OK && sweeps > 0 && rows > 0 && b->dev.left_ready) {
-            if (left_direct) st = pw_gpu_band_wait_first_row(b, plan->watchdog_ns > 0 ? plan->watchdog_ns : 10000000000LL);
-            else if (edges.wait_left(edges.ctx, 0, 1) != 0) st = PW_ERR_TIMEOUT;
-        }
-        if (st == PW_OK) st = run(&banded);
+        if (st == PW_OK) st = run(&banded); /* (launch.cu calls pw_gpu_band_before_launch) */
         /* (a run that failed while its kernel ran -- a copy's error in the wait -- has not waited
          * for it: the neighbours must not hear that this engine stopped before it has) */
         if (st != PW_OK) cudaStreamSynchronize(pw_plan_stream(&banded));

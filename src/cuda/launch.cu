@@ -115,6 +115,9 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         void *args[] = {first_arg, &a};
         PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
         if ((st = pw_gpu_watch_after(&watch, start)) != PW_OK) goto done;
+        /* (a band: its kernel is loaded by the occupancy query above -- the link may post its
+         * receives now -- and launches once the left column's first row is here) */
+        if (plan->cuda_band && (st = pw_gpu_band_before_launch((pw_gpu_band *)plan->cuda_band, plan->watchdog_ns)) != PW_OK) goto done;
         PW_CUDA_TRY(st, cudaLaunchKernel(k->peer, dim3((unsigned)grid), dim3(threads), args, smem, stream), done);
     } else if (plan->strategy == PW_STRATEGY_GLOBAL_BARRIER) {
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->barrier, threads, smem), done);

@@ -80,6 +80,8 @@ struct pw_band_link {
                                neighbour may have taken it, whatever this side decided */
     atomic_int abandon;     /* the app or the engine gave up */
     atomic_int failed;      /* the link gave up: waits return -1 */
+    atomic_int loaded;      /* the engine's kernel is loaded: data-path receives may be posted
+                               (pw_band_edges.kernel_loaded) */
     pw_status status;       /* the link's failure (first one) */
     int remote;             /* it was a neighbour's */
     char detail[256];
@@ -198,6 +200,13 @@ static int debug_link(void)
     if (on < 0) on = getenv("PEERWAVE_DEBUG_LINK") != NULL;
     return on;
 }
+static void edge_kernel_loaded(void *ctx)
+{
+    pw_band_link *l = ctx;
+    if (debug_link()) fprintf(stderr, "peerwave link: rank %d: the engine's kernel is loaded\n", l->comm->rank);
+    atomic_store_explicit(&l->loaded, 1, memory_order_release);
+}
+
 #define LINK_DEBUG(l, c, what, k)                                                                                  \
     (debug_link() ? (void)fprintf(stderr, "peerwave link: rank %d: channel %d (rank %d) chunk %lld %s\n",           \
                                   (l)->comm->rank, (int)((c) - (l)->ch), (c)->peer, (long long)(k), what)          \
@@ -254,6 +263,7 @@ static int channel_step(pw_band_link *l, channel *c)
         chunk_rows(l, c->posted, &sweep, &i0, &i1);
         const size_t bytes = (size_t)(i1 - i0) * l->io.bytes_per_row;
         pw_status st;
+        if (c->incoming && l->data && !atomic_load_explicit(&l->loaded, memory_order_acquire)) break; /* (band.h) */
         if (!c->incoming) {
             if (l->comm->debug_mute && c == &l->ch[3] && sweep == l->sweeps - 1) break; /* (fault injection) */
             if (atomic_load_explicit(&c->final[sweep], memory_order_acquire) < i1) break;
@@ -578,7 +588,8 @@ static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_ed
     }
     *edges = (pw_band_edges){l, l->ch[0].peer >= 0 ? edge_wait_left : NULL, l->ch[2].peer >= 0 ? edge_wait_right : NULL,
                              l->ch[1].peer >= 0 ? edge_last_done : NULL, l->ch[3].peer >= 0 ? edge_first_done : NULL,
-                             edge_abandon, edge_broken, edge_peer_direct, l->data ? l->data->free_sms(l->comm->data_ctx) : 0};
+                             edge_abandon, edge_broken, edge_peer_direct, l->data ? l->data->free_sms(l->comm->data_ctx) : 0,
+                             l->data ? edge_kernel_loaded : NULL};
     atomic_store_explicit(&l->attached, 1, memory_order_release);
     return PW_OK;
 }
@@ -586,6 +597,7 @@ static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_ed
 static void link_detach(void *ctx, pw_status status)
 {
     pw_band_link *l = ctx;
+    if (debug_link()) fprintf(stderr, "peerwave link: rank %d: the engine stopped: %s\n", l->comm->rank, pw_status_str(status));
     if (!l->ended_ns) l->ended_ns = pw_now_ns();
     if (status != PW_OK) atomic_store(&l->abandon, 1);
     atomic_store_explicit(&l->app_gone, 1, memory_order_release);
@@ -654,6 +666,11 @@ pw_status pw_band_link_start(pw_comm *comm, int64_t rows, int64_t sweeps, int64_
     atomic_init(&l->closed, 0);
     atomic_init(&l->abandon, 0);
     atomic_init(&l->failed, 0);
+    atomic_init(&l->loaded, 0);
+    if (debug_link())
+        fprintf(stderr, "peerwave link: rank %d: a band of columns [%lld, %lld) of %lld, %lld rows, %lld sweeps, chunks of %lld rows%s\n",
+                comm->rank, (long long)col0, (long long)(col0 + cols), (long long)total_cols, (long long)rows, (long long)sweeps,
+                (long long)l->chunk, l->data ? ", over the data path" : "");
     l->turn_prev = turn_prev;
     l->turn_next = turn_next;
     atomic_init(&l->turn_have, turn_prev < 0);
