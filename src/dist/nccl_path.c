@@ -105,18 +105,30 @@ static pw_status nccl_status(ncclResult_t r, const char *what)
 }
 
 /* Tear the communicators down: destroyed after a good run, aborted after a failed one (an
- * operation may still wait for a neighbour that is gone). */
+ * operation may still wait for a neighbour that is gone).  Both calls may wait for the
+ * communicator's other rank to make the same call (NCCL synchronises the ranks of a communicator
+ * as it frees them), so every rank takes its communicators in one global order: pair by pair
+ * from the left, the rightward one of a pair before its leftward one.  Left pair then right: on
+ * rank r, (r - 1 -> r) = recv[LEFT], (r -> r - 1) = send[LEFT], then (r -> r + 1) = send[RIGHT],
+ * (r + 1 -> r) = recv[RIGHT] -- rank r + 1 takes the pair (r, r + 1) first, in the same order.
+ * (Sends first on every rank, as before, paired rank 0's 0 -> 1 with rank 1's 1 -> 0: a
+ * suspect of the hang at the end of test_dist --mpi --gpu --nccl on 2 H200s.) */
 static void unmake(nccl_path *p, int abort)
 {
-    nccl_link *links[4] = {&p->send[LEFT], &p->send[RIGHT], &p->recv[LEFT], &p->recv[RIGHT]};
-    if (p->made || abort) cudaSetDevice(p->device);
+    nccl_link *links[4] = {&p->recv[LEFT], &p->send[LEFT], &p->send[RIGHT], &p->recv[RIGHT]};
+    int any = 0;
+    for (int k = 0; k < 4; k++) any |= links[k]->comm != NULL || links[k]->stream != NULL;
+    p->made = 0;
+    /* (nothing made: no cudaSetDevice, which since CUDA 12 makes a context on that device -- the
+     * first open's unmake put one of 500 MiB on device 0 in every rank not on device 0) */
+    if (!any) return;
+    cudaSetDevice(p->device);
     for (int k = 0; k < 4; k++) {
         nccl_link *l = links[k];
         if (l->comm) (void)(abort ? ncclCommAbort(l->comm) : ncclCommDestroy(l->comm));
         if (l->stream) cudaStreamDestroy(l->stream);
         *l = (nccl_link){NULL, NULL, 0};
     }
-    p->made = 0;
 }
 
 /* Connect every communicator now (NCCL would on its first operation, blocking the caller until
