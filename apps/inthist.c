@@ -15,6 +15,7 @@
 #include "../src/core/status_detail.h"
 #include "band_apps.h"
 #include "checks.h"
+#include "inthist_cell.h"
 #include "sat_cell.h"
 #include "sat_simd.h"
 #ifdef PW_HAVE_CUDA
@@ -92,24 +93,15 @@ static double pixel(const pw_image *img, int64_t i, int64_t j)
     }
 }
 
-/* The bin of value x: -1 outside [lo, hi). */
-static int32_t bin_of(double x, int bins, double lo, double hi, double scale)
-{
-    if (!(x >= lo && x < hi)) return -1;
-    double f = floor((x - lo) * scale);
-    return f >= bins ? bins - 1 : (int32_t)f; /* rounding at the top edge */
-}
-
 /* Every pixel's bin.  u8 and u16 images through a table of every value's bin (the same function,
  * evaluated once a value: the per-pixel floating-point work was 40% of a vectorised run). */
 static pw_status compute_bins(const pw_image *in, int bins, double lo, double hi, int32_t *bin)
 {
-    const double scale = bins / (hi - lo);
     if (in->type == PW_U8 || in->type == PW_U16) {
         const int values = in->type == PW_U8 ? 256 : 65536;
         int32_t *table = pw_malloc(sizeof *table * (size_t)values);
         if (!table) return PW_ERR_OUT_OF_MEMORY;
-        for (int v = 0; v < values; v++) table[v] = bin_of(v, bins, lo, hi, scale);
+        for (int v = 0; v < values; v++) table[v] = pw_inthist_bin(v, bins, lo, hi, 0);
         for (int64_t i = 0; i < in->rows; i++) {
             int32_t *out = bin + i * in->cols;
             if (in->type == PW_U8) {
@@ -124,7 +116,7 @@ static pw_status compute_bins(const pw_image *in, int bins, double lo, double hi
         return PW_OK;
     }
     for (int64_t i = 0; i < in->rows; i++)
-        for (int64_t j = 0; j < in->cols; j++) bin[i * in->cols + j] = bin_of(pixel(in, i, j), bins, lo, hi, scale);
+        for (int64_t j = 0; j < in->cols; j++) bin[i * in->cols + j] = pw_inthist_bin(pixel(in, i, j), bins, lo, hi, in->type == PW_F32);
     return PW_OK;
 }
 

@@ -19,7 +19,9 @@ static const char usage[] =
     "  --bins B            number of bins, 1..4096 (default 16)\n"
     "  --range LO,HI       value range (default: [0, 256) for 8-bit, [0, 65536) for 16-bit,\n"
     "                      [min, max] of the data for f32, the max in the last bin as in\n"
-    "                      numpy.histogram; an explicit range is half-open, [LO, HI))\n"
+    "                      numpy.histogram (one value v: [v-0.5, v+0.5); NaN or infinite\n"
+    "                      samples are then an error); an explicit range is half-open,\n"
+    "                      [LO, HI), and values outside it, NaN too, fall in no bin)\n"
     "  -o, --output OUT    write the planes as .npy int32 of shape (B, rows, cols)\n"
     "Output: counted (pixels that fell in a bin), bins, range, run details, gpix_per_s.\n"
     CLI_COMMON_HELP;
@@ -83,37 +85,46 @@ static pw_status run_inthist(void *p)
 }
 
 /* [min, max] of the data, the max included (numpy.histogram's default): lo = min, hi = max, and
- * *closed = 1 when min < max (all values equal: hi a millionth of |max| above it, one bin holds
- * them). */
-static void data_range(const pw_image *img, double *lo, double *hi, int *closed)
+ * *closed = 1 when min < max; all values equal: [v - 0.5, v + 0.5), as numpy takes it (wider where
+ * 0.5 is below v's float precision).  -1 when
+ * a sample is NaN or infinite (numpy refuses such a range too; with --range they fall outside). */
+static int data_range(const pw_image *img, double *lo, double *hi, int *closed)
 {
     const float *x = img->data;
     float mn = INFINITY, mx = -INFINITY;
-    for (int64_t k = 0; k < img->rows * img->cols; k++)
-        if (isfinite(x[k])) {
-            if (x[k] < mn) mn = x[k];
-            if (x[k] > mx) mx = x[k];
-        }
-    if (!(mn <= mx)) mn = 0, mx = 0;
-    *lo = mn;
+    for (int64_t k = 0; k < img->rows * img->cols; k++) {
+        if (!isfinite(x[k])) return -1;
+        if (x[k] < mn) mn = x[k];
+        if (x[k] > mx) mx = x[k];
+    }
     *closed = mn < mx;
-    *hi = *closed ? (double)mx : (double)mx + fmax(fabs((double)mx) * 1e-6, 1e-30);
+    /* one value v: 0.5 either side, or a float's spacing where 0.5 is below v's precision (|v|
+     * past 2^23: float edges of v +- 0.5 would be v itself and hold nothing) */
+    const double below = (double)mx - (double)nextafterf(mx, -INFINITY), half = below > 0.5 ? below : 0.5;
+    *lo = *closed ? (double)mn : (double)mn - half;
+    *hi = *closed ? (double)mx : (double)mx + half;
+    return 0;
 }
 
-/* The last bin closed: pw_inthist's bins are half-open, so the run took [lo, hi) and the pixels
- * equal to hi go into the last plane here, counted by a one-bin run over [hi, the next double).
- * (Until 2026-11-29 hi sat a millionth of the span above the max instead, which moved every bin
- * edge: -4 of [-8, 8] in 4 bins fell in bin 0.) */
-static pw_status close_last_bin(const pw_image *in, int64_t bins, double hi, const pw_options *options, int32_t *planes)
+/* The last bin closed: pw_inthist's bins are half-open, so the run took [lo, hi), and the pixels
+ * equal to hi are added to the last plane here: their own summed-area table, counted on the host
+ * (a run over [hi, the next float) cannot be had when hi is the largest float).  (Until
+ * 2026-11-29 hi sat a millionth of the span above the max instead, which moved every bin edge:
+ * -4 of [-8, 8] in 4 bins fell in bin 0.) */
+static pw_status close_last_bin(const pw_image *in, int64_t bins, double hi, int32_t *planes)
 {
-    char err[256];
-    const int64_t n = in->rows * in->cols;
-    int32_t *at_hi = io_alloc((uint64_t)n, sizeof *at_hi, "the histogram's last bin", err, sizeof err);
-    if (!at_hi) return PW_ERR_OUT_OF_MEMORY;
-    pw_status st = pw_inthist(in, 1, hi, nextafter(hi, INFINITY), at_hi, options, NULL);
-    for (int64_t k = 0; st == PW_OK && k < n; k++) planes[(bins - 1) * n + k] += at_hi[k];
-    free(at_hi);
-    return st;
+    const int64_t rows = in->rows, cols = in->cols;
+    const float *x = in->data, top = (float)hi;
+    int32_t *last = planes + (bins - 1) * rows * cols, *above = calloc((size_t)cols, sizeof *above);
+    if (!above) return PW_ERR_OUT_OF_MEMORY;
+    for (int64_t i = 0; i < rows; i++) /* above[j]: pixels equal to hi in rows 0..i, columns 0..j */
+        for (int64_t j = 0, run = 0; j < cols; j++) {
+            run += x[i * cols + j] == top;
+            above[j] += (int32_t)run;
+            last[i * cols + j] += above[j];
+        }
+    free(above);
+    return PW_OK;
 }
 
 int cmd_inthist(int argc, char **argv)
@@ -138,8 +149,14 @@ int cmd_inthist(int argc, char **argv)
     }
     int closed = 0; /* the default f32 range: [min, max] */
     if (!args.have_range) {
-        if (in.type == PW_F32) data_range(&in, &args.lo, &args.hi, &closed);
-        else args.lo = 0, args.hi = in.type == PW_U8 ? 256 : 65536;
+        if (in.type != PW_F32) {
+            args.lo = 0, args.hi = in.type == PW_U8 ? 256 : 65536;
+        } else if (data_range(&in, &args.lo, &args.hi, &closed)) {
+            cli_error("%s: NaN or infinite samples: the default range [min, max] needs finite ones (with --range LO,HI they "
+                      "fall outside it and are not counted)", path);
+            code = EXIT_DATA;
+            goto out;
+        }
     }
     uint64_t planes = (uint64_t)args.bins * (uint64_t)in.rows * (uint64_t)in.cols;
     out = io_alloc(planes, sizeof *out, "the histogram planes", err, sizeof err);
@@ -154,7 +171,7 @@ int cmd_inthist(int argc, char **argv)
     run.u.inthist.in = &in, run.u.inthist.bins = (int)args.bins, run.u.inthist.lo = args.lo, run.u.inthist.hi = args.hi;
     run.u.inthist.out = out, run.options = job.options, run.info = &job.info;
     pw_status st = cli_run_pw_job(&common, "inthist", &run);
-    if (st == PW_OK && closed) st = close_last_bin(&in, args.bins, args.hi, &job.options, out);
+    if (st == PW_OK && closed) st = close_last_bin(&in, args.bins, args.hi, out);
     if (st != PW_OK) {
         cli_error("inthist %s: %s", path, cli_status_text(st));
         code = cli_status_exit(st);
@@ -168,7 +185,7 @@ int cmd_inthist(int argc, char **argv)
         ref = io_alloc(planes, sizeof *ref, "the reference planes", err, sizeof err);
         inthist_job rj = {&in, &args, ref, cli_reference_options()};
         st = ref ? run_inthist(&rj) : PW_ERR_OUT_OF_MEMORY;
-        if (st == PW_OK && closed) st = close_last_bin(&in, args.bins, args.hi, &rj.options, ref);
+        if (st == PW_OK && closed) st = close_last_bin(&in, args.bins, args.hi, ref);
         if (st != PW_OK || memcmp(ref, out, (size_t)planes * sizeof *out)) {
             cli_error("check FAILED: the sequential reference differs (%s)", pw_status_str(st));
             code = EXIT_DATA;

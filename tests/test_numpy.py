@@ -87,6 +87,51 @@ want = np.stack([(b == k).astype(np.int64).cumsum(0).cumsum(1) for k in range(7)
 check((got == want).all(), "inthist f32 with a range")
 
 
+# f32 images bin as numpy.histogram bins them: values on its edges (and their neighbours), ranges
+# far wider than the values (fill values such as +-1e20), a constant image; explicit ranges are
+# half-open here, so numpy's count of values equal to HI leaves its last bin
+def numpy_counts(x, bins, rng=None):
+    counts = np.histogram(x, bins, range=rng)[0]
+    if rng is not None:
+        counts[-1] -= np.count_nonzero(x == np.float32(rng[1]))
+    return counts
+
+
+def inthist_cases():
+    yield np.array([[-1e20, -0.5, 0.5, 1e20]], np.float32), 4, None
+    yield np.linspace(-1, 1, 20, dtype=np.float32).reshape(4, 5), 4, (-1e38, 1e38)
+    yield np.full((3, 2), 5.0, np.float32), 4, None
+    lo, hi = -24.20346450805664, 87.0264892578125
+    e = np.linspace(lo, hi, 29).astype(np.float32)
+    v = np.concatenate([e, np.nextafter(e, np.float32(-np.inf)), np.nextafter(e, np.float32(np.inf))])
+    yield v[(v >= np.float32(lo)) & (v < np.float32(hi))].reshape(1, -1), 28, (lo, hi)
+    for _ in range(40):
+        bins = int(rng.integers(1, 40))
+        x = (rng.normal(size=int(rng.integers(1, 60))) * 10.0 ** int(rng.integers(-3, 12))).astype(np.float32)
+        x = np.concatenate([x, np.histogram_bin_edges(x, bins).astype(np.float32)])  # its own edges too
+        yield x.reshape(1, -1), bins, None
+
+
+for x, bins, r in inthist_cases():
+    args = ["--range", "%r,%r" % r] if r else []
+    run("inthist", save("ihe.npy", x), "--bins", str(bins), "-o", out, *args)
+    got = np.load(out)
+    check(np.array_equal(got[:, -1, -1], numpy_counts(x, bins, r)),
+          "inthist f32 %s, %d bins, range %s: %s, numpy %s" % (x.ravel()[:4], bins, r, got[:, -1, -1], numpy_counts(x, bins, r)))
+    if r is None:  # pixel by pixel too: np.digitize on numpy's own edges
+        edges = np.histogram_bin_edges(x, bins)
+        b = np.clip(np.digitize(x, edges.astype(np.float32)[1:-1]), 0, bins - 1)
+        want = np.stack([(b == k).astype(np.int64).cumsum(0).cumsum(1) for k in range(bins)])
+        check((got == want).all(), "inthist f32 %s, %d bins: the planes against np.digitize" % (x.ravel()[:4], bins))
+# a NaN or an infinity has no default range (numpy refuses it too); with a range it is in no bin
+for bad_value in (np.nan, np.inf):
+    r = subprocess.run([PW, "inthist", save("ihn.npy", np.array([[1, bad_value, 3]], np.float32)), "--bins", "3"],
+                       capture_output=True, text=True)
+    check(r.returncode == 1 and "NaN or infinite" in r.stderr, "inthist refuses %r without a range: %s" % (bad_value, r.stderr))
+    check(run("inthist", save("ihn.npy", np.array([[1, bad_value, 3]], np.float32)), "--bins", "3", "--range", "0,4")["counted"] == "2",
+          "inthist with a range leaves %r in no bin" % bad_value)
+
+
 # --- heat and SOR against textbook Gauss-Seidel loops -----------------------------------------
 def gauss_seidel(a, sweeps, omega):
     a = a.copy()

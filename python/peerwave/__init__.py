@@ -370,8 +370,9 @@ def sat(image, *, out=None, dtype=None, info=False, **options):
 def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
     """Integral histogram: an int32 array (bins, rows, cols), plane b the summed-area table of
     [bin(x) == b], bins splitting [lo, hi) evenly (default [0, 256) for u8, [0, 65536) for u16;
-    for a float image on the host, numpy.histogram's default: [min, max] of its finite values
-    with the max in the last bin, as `peerwave inthist` does).  image: u8, u16 or f32 (host or
+    for a float image on the host, numpy.histogram's default: [min, max] of its values with the
+    max in the last bin, [v - 0.5, v + 0.5) for one value v, NaN or infinite values refused, as
+    `peerwave inthist` does; values on an edge bin as numpy bins them).  image: u8, u16 or f32 (host or
     device; a float image on the device needs lo and hi)."""
     d = _arrays.device_view(image, "image")
     dt = d.dtype if d is not None else np.asarray(image).dtype
@@ -383,12 +384,17 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
             lo, hi = 0, 65536
         elif d is None:
             x = np.asarray(image)
-            finite = x[np.isfinite(x)]
-            lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
+            if x.size and not np.isfinite(x).all():
+                raise ValueError("inthist: NaN or infinite samples: the default range [min, max] needs finite ones "
+                                 "(give lo and hi: values outside them fall in no bin)")
+            lo, hi = (float(x.min()), float(x.max())) if x.size else (0.0, 0.0)
             if lo < hi:
                 closed = True
-            else:  # one value (or none): one bin holds it
-                hi = lo + max(abs(lo) * 1e-6, 1e-30)
+            else:  # one value (or none): [v - 0.5, v + 0.5), as numpy.histogram takes it (wider where 0.5 is below
+                # v's float32 precision: `peerwave inthist` does the same)
+                v = np.float32(hi)
+                half = max(0.5, float(v) - float(np.nextafter(v, np.float32(-np.inf))))
+                lo, hi = lo - half, hi + half
         else:
             raise ValueError("inthist: lo and hi are needed for float images on the device")
     if d is not None:
@@ -414,11 +420,8 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
     f = lib.pw_inthist_device if d is not None else lib.pw_inthist
     call.check(f(ctypes.byref(i_in), int(bins), float(lo), float(hi), _arrays.pointer(dst), ctypes.byref(call.options),
                  ctypes.byref(ri)))
-    if closed:  # the pixels equal to hi, counted by a one-bin run over [hi, the next double), into the last plane
-        at_hi = np.empty((1,) + tuple(shape), np.int32)
-        call.check(lib.pw_inthist(ctypes.byref(i_in), 1, float(hi), float(np.nextafter(hi, np.inf)), _arrays.pointer(at_hi),
-                                  ctypes.byref(call.options), ctypes.byref(_native.RunInfo())))
-        out[bins - 1] += at_hi[0]
+    if closed:  # the pixels equal to hi, into the last plane (pw_inthist's bins are half-open)
+        out[bins - 1] += np.cumsum(np.cumsum(np.asarray(image) == np.float32(hi), 0, dtype=np.int32), 1, dtype=np.int32)
     return (out, _info(ri)) if info else out
 
 

@@ -179,6 +179,22 @@ def test_inthist_float_default_range_is_numpys():
             assert np.array_equal(h[k], np.cumsum(np.cumsum((b == k).astype(np.int64), 0), 1))
 
 
+def test_inthist_float_edges_are_numpys():
+    """Values far inside a wide range, on numpy's edges, a constant image: numpy.histogram's bins;
+    NaN refused without a range (numpy refuses it too)."""
+    wide = np.array([[-1e20, -0.5, 0.5, 1e20]], np.float32)
+    assert list(pw.inthist(wide, 4, **CPU)[:, -1, -1]) == list(np.histogram(wide, 4)[0]) == [1, 1, 1, 1]
+    x = np.linspace(-1, 1, 20, dtype=np.float32).reshape(4, 5)
+    assert list(pw.inthist(x, 4, -1e38, 1e38, **CPU)[:, -1, -1]) == [0, 10, 10, 0]
+    const = np.full((2, 3), 5.0, np.float32)
+    assert np.array_equal(pw.inthist(const, 4, **CPU)[:, -1, -1], np.histogram(const, 4)[0])
+    e = np.histogram_bin_edges(rng.normal(size=50).astype(np.float32), 9)
+    on_edges = np.concatenate([e, np.nextafter(e, np.float32(-np.inf))]).astype(np.float32).reshape(2, -1)
+    assert np.array_equal(pw.inthist(on_edges, 9, **CPU)[:, -1, -1], np.histogram(on_edges, 9)[0])
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        pw.inthist(np.array([[1, np.nan]], np.float32), 3, **CPU)
+
+
 def stencil_reference(g, sweeps, omega):
     g = g.copy()
     for _ in range(sweeps):
