@@ -9,6 +9,8 @@
 pw_status pw_sat_check(const pw_image *in, const pw_image *out);
 pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, const int32_t *out);
 pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps);
+/* st, or PW_ERR_OVERFLOW (with its detail) when a successful run's residual is not finite. */
+pw_status pw_stencil_residual_check(pw_status st, const double *residual);
 
 /* The residual pw_heat and pw_sor report, of a grid in host memory, in the one order every engine
  * and device keeps (stencil_cell.h), the rows on several threads. */

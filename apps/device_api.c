@@ -79,7 +79,7 @@ static pw_status stencil_device(pw_image *grid, int64_t sweeps, int sor, double 
     pw_run_info local;
     if (!info) info = &local;
     pw_run_info_clear(info);
-    return pw_cuda_stencil_device(&plan, grid, sweeps, sor, omega, residual, info);
+    return pw_stencil_residual_check(pw_cuda_stencil_device(&plan, grid, sweeps, sor, omega, residual, info), residual);
 #else
     (void)sor, (void)omega, (void)options, (void)residual, (void)info;
     return PW_ERR_UNSUPPORTED;

@@ -1,4 +1,5 @@
 /* stencil.c - pw_heat() and pw_sor(): in-place Gauss-Seidel sweeps over f32 or f64 grids. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "../src/core/exec.h"
 #include "../src/core/halo_band.h"
 #include "../src/core/image.h"
+#include "../src/core/status_detail.h"
 #include "band_apps.h"
 #include "checks.h"
 #include "stencil_cell.h"
@@ -136,16 +138,49 @@ static pw_status stencil_part_run(void *p, int64_t rows, int64_t cols, const pw_
     return st;
 }
 
+/* A host grid's values: finite, and at most a quarter of the type's largest, so that the sum of
+ * four neighbours cannot overflow (a heat sweep's values stay within the grid's own range). */
+static pw_status stencil_values_check(const pw_image *grid)
+{
+    const int64_t stride = pw_image_stride(grid);
+    const double limit = (grid->type == PW_F32 ? FLT_MAX : DBL_MAX) / 4;
+    for (int64_t i = 0; i < grid->rows; i++)
+        for (int64_t j = 0; j < grid->cols; j++) {
+            const double v = grid->type == PW_F32 ? ((const float *)grid->data)[i * stride + j] : ((const double *)grid->data)[i * stride + j];
+            if (fabs(v) <= limit) continue;
+            if (isfinite(v)) {
+                pw_set_error_detail("the value %.9g at (%lld, %lld) is over a quarter of %s's range: the sum of four "
+                                    "neighbours would overflow (use %s)",
+                                    v, (long long)i, (long long)j, pw_dtype_name(grid->type),
+                                    grid->type == PW_F32 ? "f64 or smaller values" : "smaller values");
+                return PW_ERR_OVERFLOW;
+            }
+            pw_set_error_detail("a NaN or infinite value at (%lld, %lld)", (long long)i, (long long)j);
+            return PW_ERR_BAD_INPUT;
+        }
+    return PW_OK;
+}
+
+/* A run whose residual is not finite overflowed on the way (over-relaxation can grow values past
+ * the grid's range): an error, not a grid of infinities. */
+pw_status pw_stencil_residual_check(pw_status st, const double *residual)
+{
+    if (st != PW_OK || !residual || isfinite(*residual)) return st;
+    pw_set_error_detail("the sweeps overflowed (residual %g): use smaller values, or f64 for f32", *residual);
+    return PW_ERR_OVERFLOW;
+}
+
 static pw_status stencil(pw_image *grid, int64_t sweeps, int sor, double omega, const pw_options *options,
                          double *residual, pw_run_info *info)
 {
     pw_status st = pw_stencil_check(grid, sweeps);
+    if (st == PW_OK) st = stencil_values_check(grid);
     if (st != PW_OK) return st;
     char app[64];
     snprintf(app, sizeof app, "%s-%s", sor ? "sor" : "heat", pw_dtype_name(grid->type));
     stencil_part x = {grid, sweeps, sor, omega, residual};
-    return pw_run_with_width(app, options, PW_STENCIL_CUDA_TILE_H, stencil_part_run, &x, grid->rows - 2, grid->cols - 2,
-                             info);
+    st = pw_run_with_width(app, options, PW_STENCIL_CUDA_TILE_H, stencil_part_run, &x, grid->rows - 2, grid->cols - 2, info);
+    return pw_stencil_residual_check(st, residual);
 }
 
 pw_status pw_heat(pw_image *grid, int64_t sweeps, const pw_options *options, double *residual,

@@ -450,7 +450,10 @@ pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t
  * grid: f32 or f64, rows and cols >= 3.  residual (if non-NULL): the root mean square over the
  * interior of (sum of the 4 neighbours)/4 - A(i,j) after the last sweep, in double: each row's
  * squares summed left to right, the rows' sums added top to bottom -- one order on every engine,
- * device and band split, so the residual is bit-identical too. */
+ * device and band split, so the residual is bit-identical too.  PW_ERR_BAD_INPUT for a NaN or
+ * infinite value and PW_ERR_OVERFLOW for one over a quarter of the type's largest (four of them
+ * would overflow a neighbour sum), before any work; PW_ERR_OVERFLOW also when a run's residual
+ * is not finite (over-relaxation can grow values; the grid is then not trustworthy). */
 pw_status pw_heat(pw_image *grid, int64_t sweeps, const pw_options *options, double *residual,
                   pw_run_info *info);
 
@@ -467,7 +470,8 @@ pw_status pw_sor(pw_image *grid, int64_t sweeps, double omega, const pw_options 
  * stay on the host.  Arguments are checked exactly as by the host functions; the checks that
  * read the data (SAT overflow, NaN samples, sequence letters) run on the device.  Work is ordered
  * on options->cuda_stream and finished when the call returns.  The residual of heat/sor is
- * summed on the device (the rows' sums added on the host), in the host functions' order.
+ * summed on the device (the rows' sums added on the host), in the host functions' order; their
+ * grids' values are not read before the run (a residual that is not finite is PW_ERR_OVERFLOW).
  * PW_ERR_INVALID_ARGUMENT for PW_BACKEND_CPU; PW_ERR_UNSUPPORTED in builds without CUDA.
  * ------------------------------------------------------------------------------------------- */
 pw_status pw_sw_device(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,

@@ -132,6 +132,26 @@ for bad_value in (np.nan, np.inf):
           "inthist with a range leaves %r in no bin" % bad_value)
 
 
+# --- heat and SOR refuse what would overflow: a NaN or an infinity, a value over a quarter of the
+# type's largest (before any work), and a run whose values grow past the type (over-relaxation)
+def refused(args, words):
+    r = subprocess.run([PW, *args], capture_output=True, text=True)
+    return r.returncode == 1 and words in r.stderr
+
+
+g = np.zeros((5, 6), np.float32)
+g[0, 2] = np.inf
+check(refused(["heat", "--init", save("g_inf.npy", g)], "NaN or infinite value at (0, 2)"), "heat refuses an infinite value")
+g = np.zeros((5, 6), np.float64)
+g[3, 1] = np.nan
+check(refused(["sor", "--init", save("g_nan.npy", g)], "NaN or infinite value at (3, 1)"), "sor refuses a NaN")
+check(refused(["heat", "--init", save("g_big.npy", np.full((4, 4), 1e308))], "over a quarter of f64's range"),
+      "heat refuses a value whose neighbour sum overflows")
+board = ((np.indices((8, 8)).sum(0) % 2) * 2 - 1) * np.float32(3.4e38 / 4.1)
+check(refused(["sor", "--init", save("g_board.npy", board.astype(np.float32)), "--omega", "1.95", "--sweeps", "5"],
+              "the sweeps overflowed"), "sor whose values grow past f32 is an error")
+
+
 # --- heat and SOR against textbook Gauss-Seidel loops -----------------------------------------
 def gauss_seidel(a, sweeps, omega):
     a = a.copy()
