@@ -368,7 +368,7 @@ const char *cli_status_text(pw_status st)
     /* (--mpi: every failure of a distributed run names its rank and reason there) */
     if ((st == PW_ERR_CUDA || st == PW_ERR_NO_DEVICE || st == PW_ERR_UNSUPPORTED || st == PW_ERR_ILLEGAL_DEPENDENCE ||
          st == PW_ERR_OUT_OF_MEMORY || st == PW_ERR_INTERNAL || st == PW_ERR_OVERFLOW || st == PW_ERR_INVALID_ARGUMENT ||
-         st == PW_ERR_BAD_INPUT ||
+         st == PW_ERR_BAD_INPUT || st == PW_ERR_INVALID_SIZE ||
          mpi_comm) &&
         detail[0])
         snprintf(text, sizeof text, "%s (%s)", pw_status_str(st), detail);

@@ -237,7 +237,7 @@ static int read_jobs(const char *path, batch_run *run, batch_slot **slots, int *
         for (size_t k = 0; k < sizeof job_commands / sizeof job_commands[0]; k++)
             if (!strcmp(words[0], job_commands[k].name)) j->command = job_commands[k].run;
         if (!j->command) {
-            cli_error("%s:%d: '%s' is not a batch job (sw, dtw, sat, inthist, heat or sor)", path, number, words[0]);
+            cli_error("%s:%d: '%s' is not a batch job (sw, dtw, sat, inthist, heat, sor or run)", path, number, words[0]);
             free(copy);
             code = EXIT_USAGE;
             break;

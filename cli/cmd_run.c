@@ -351,7 +351,12 @@ int cmd_run(int argc, char **argv)
         }
         grid = g.data;
         const int dims = three_d ? 3 : 2;
-        if (n_fields != 1 || (int)g.type != npy_type(vtype) || g.ndim != dims || g.shape[0] <= 2 * halo ||
+        if (n_fields == 1 && (int)g.type != npy_type(vtype)) {
+            cli_error("%s: holds %s, the cell's value is %s", a.grid, pw_dtype_name((pw_dtype)g.type), pw_cell_type_name(vtype));
+            code = EXIT_DATA;
+            goto out;
+        }
+        if (n_fields != 1 || g.ndim != dims || g.shape[0] <= 2 * halo ||
             g.shape[1] <= 2 * halo || (three_d && g.shape[2] <= 2 * halo)) {
             cli_error("%s: needs a %d-D %s grid larger than the halo (%d on every side)", a.grid, dims,
                       pw_cell_type_name(vtype), halo);

@@ -62,8 +62,19 @@ static pw_status run_batch(void *p)
     return pw_sw_search(j->q, j->db, j->args->params, &j->options, &j->args->schedule, j->args->top, j->hits, &j->info);
 }
 
+/* "; --weights G,C makes a static split like this": the shares of the work the two sides did (in
+ * proportion, as --weights takes them), or nothing when a side did none (--weights takes two
+ * positive numbers; the rates, in G/s, printed 0,0 for a small search). */
+static const char *weights_hint(const pw_batch_info *in, char *hint, size_t size)
+{
+    if (!(in->gpu_share > 0 && in->cpu_share > 0)) return "";
+    snprintf(hint, size, "; --weights %.4g,%.4g makes a static split like this", 100 * in->gpu_share, 100 * in->cpu_share);
+    return hint;
+}
+
 int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common)
 {
+    char hint[96];
     fasta_set qs, dbs;
     pw_seq_set q, db;
     int code = read_set(args->query_path, args->skip_bad, &qs, &q);
@@ -109,11 +120,11 @@ int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common)
         if (!common->quiet && args->schedule.schedule != PW_BATCH_ONE)
             fprintf(stderr,
                     "peerwave: %s: %s %.1f%% of the work at %.2f G/s, %s %.1f%% at %.2f G/s; finish spread %.2f%% "
-                    "(work: cells and 31 columns a record; --weights %.4g,%.4g makes a static split like this)\n",
+                    "(work: cells and 31 columns a record%s)\n",
                     args->schedule.schedule == PW_BATCH_HDSS ? "hdss" : "static",
                     in->backend == PW_BACKEND_CUDA ? "gpu" : "cpu group 0", 100 * in->gpu_share, in->gpu_rate / 1e9,
                     in->backend == PW_BACKEND_CUDA ? "cpu" : "cpu group 1", 100 * in->cpu_share, in->cpu_rate / 1e9,
-                    100 * in->spread, in->gpu_rate / 1e9, in->cpu_rate / 1e9);
+                    100 * in->spread, weights_hint(in, hint, sizeof hint));
     }
     free(job.hits);
     free_view(&q);

@@ -391,7 +391,8 @@ pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_para
     const int64_t t0 = pw_now_ns();
     if (!hits || !info || !a || !b) return PW_ERR_NULL_ARGUMENT;
     if (a->count != b->count) {
-        pw_set_error_detail("pairs: %lld sequences against %lld", (long long)a->count, (long long)b->count);
+        pw_set_error_detail("pairs: %lld sequences against %lld (sequence k against sequence k: the counts must be equal)",
+                            (long long)a->count, (long long)b->count);
         return PW_ERR_INVALID_SIZE;
     }
     batch_setup s;
