@@ -1,7 +1,10 @@
 /* io_util.c - error text, memory limits and checked allocation for the file readers. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io_util.h"
@@ -79,4 +82,37 @@ void *io_alloc(uint64_t count, uint64_t size, const char *what, char *err, int e
     void *p = malloc(bytes ? (size_t)bytes : 1);
     if (!p) io_fail(err, errlen, "%s: out of memory allocating %s", what, io_bytes_text(bytes, need));
     return p;
+}
+
+int io_output_open(io_output *out, const char *path, char *err, int errlen)
+{
+    struct stat st;
+    out->partial[0] = '\0';
+    const int exists = stat(path, &st) == 0;
+    if (!exists || S_ISREG(st.st_mode)) {
+        const int n = snprintf(out->partial, sizeof out->partial, "%s.partial-%ld", path, (long)getpid());
+        if (n < 0 || (size_t)n >= sizeof out->partial) out->partial[0] = '\0'; /* (too long: write path itself) */
+    }
+    out->f = fopen(out->partial[0] ? out->partial : path, "wb");
+    if (!out->f && out->partial[0] && (errno == EACCES || errno == EROFS || errno == EPERM)) {
+        /* a folder we may not create files in, but the file itself writable: write it in place */
+        out->partial[0] = '\0';
+        out->f = fopen(path, "wb");
+    }
+    if (!out->f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
+    return 0;
+}
+
+int io_output_close(io_output *out, const char *path, int ok, char *err, int errlen)
+{
+    int saved = errno;
+    ok = fclose(out->f) == 0 && ok;
+    if (!ok) saved = errno ? errno : saved;
+    out->f = NULL;
+    if (out->partial[0]) {
+        if (ok && rename(out->partial, path) != 0) ok = 0, saved = errno;
+        if (!ok) remove(out->partial);
+    }
+    if (!ok) return io_fail(err, errlen, "%s: write failed (%s)", path, strerror(saved));
+    return 0;
 }

@@ -32,6 +32,18 @@ void *io_alloc(uint64_t count, uint64_t size, const char *what, char *err, int e
  * broke off (not text: the caller says so). */
 int io_bom_step(int *state, int c);
 
+/* An output file written whole or not at all: io_output_open opens a new file beside `path`
+ * (path.partial-PID) when path is, or would be, a regular file, and path itself otherwise (a
+ * terminal, a pipe, /dev/stdout); io_output_close closes it and, when all went well (ok), puts it
+ * in path's place with one rename -- a run killed while writing leaves the old file (or none),
+ * never a truncated one.  On failure the partial file is removed.  Both fill err on failure. */
+typedef struct io_output {
+    FILE *f;
+    char partial[4096]; /* "" when writing path itself */
+} io_output;
+int io_output_open(io_output *out, const char *path, char *err, int errlen);
+int io_output_close(io_output *out, const char *path, int ok, char *err, int errlen);
+
 /* "12.3 GB" style text for a byte count, into buf (size 32). */
 const char *io_bytes_text(uint64_t bytes, char *buf);
 

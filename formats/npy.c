@@ -263,17 +263,15 @@ int npy_write(const char *path, pw_dtype type, int ndim, const int64_t *shape, c
     if (!descr_of(type) || ndim < 1 || ndim > NPY_MAX_DIMS) return io_fail(err, errlen, "%s: cannot write this array type", path);
     uint64_t count = 1;
     for (int d = 0; d < ndim; d++) count *= (uint64_t)shape[d];
-    FILE *f = fopen(path, "wb");
-    if (!f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
+    io_output out; /* (whole or not at all: a run killed while writing leaves no truncated .npy) */
+    if (io_output_open(&out, path, err, errlen)) return -1;
     size_t bytes = (size_t)(count * pw_dtype_size(type));
-    if (npy_write_header(f, path, type, ndim, shape, err, errlen)) {
-        fclose(f);
+    if (npy_write_header(out.f, path, type, ndim, shape, err, errlen)) {
+        io_output_close(&out, path, 0, NULL, 0);
         return -1;
     }
-    int ok = fwrite(data, 1, bytes, f) == bytes;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok) return io_fail(err, errlen, "%s: write failed (%s)", path, strerror(errno));
-    return 0;
+    const int ok = fwrite(data, 1, bytes, out.f) == bytes;
+    return io_output_close(&out, path, ok, err, errlen);
 }
 
 void npy_free(npy_array *a)

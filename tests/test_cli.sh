@@ -119,6 +119,11 @@ grep -q '^check: ok' "$tmp/out" && ok || bad "large sat --check"
 # The bundled examples of the README: the PNG and the PGM hold the same picture.
 [ "$("$pw" sat --quiet "$ex/rings.png")" = "$("$pw" sat --quiet "$ex/rings.pgm")" ] && ok || bad "rings.png vs rings.pgm"
 "$pw" inthist "$ex/rings.png" --bins 8 --check -o "$tmp/rings_ih.npy" | grep -q '^counted: 49152' && ok || bad "example inthist"
+# an output is written beside its path and renamed into place (never left truncated): the same
+# command again replaces it whole, keeping its inode's name, and no partial file stays
+size_ih=$(stat -c %s "$tmp/rings_ih.npy") inode_ih=$(stat -c %i "$tmp/rings_ih.npy")
+"$pw" inthist "$ex/rings.png" --bins 8 -o "$tmp/rings_ih.npy" --quiet > /dev/null && [ "$(stat -c %s "$tmp/rings_ih.npy")" = "$size_ih" ] &&
+  [ "$(stat -c %i "$tmp/rings_ih.npy")" != "$inode_ih" ] && ! ls "$tmp" | grep -q partial && ok || bad "an output replaced whole, no partial file"
 "$pw" dtw "$ex/walk_a.txt" "$ex/walk_b.csv" --column-b value --check | grep -q '^check: ok' && ok || bad "example dtw"
 
 # Hand-checkable values.
