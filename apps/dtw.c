@@ -19,9 +19,9 @@
 #endif
 
 /* A distance past the type's range (f32 sums of large costs): PW_ERR_OVERFLOW, saying so. */
-static pw_status dtw_overflow(void)
+static pw_status dtw_overflow(int f64)
 {
-    pw_set_error_detail("the distance passed the type's range (an infinity): use f64, or smaller values");
+    pw_set_error_detail("the distance passed the type's range (an infinity): use %s", f64 ? "smaller values" : "f64, or smaller values");
     return PW_ERR_OVERFLOW;
 }
 

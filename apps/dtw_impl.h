@@ -84,7 +84,7 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
         st = DTW_FN(pw_cuda_dtw_)(&plan, a, n, b, m, cost == PW_DTW_SQUARED, &result->distance,
                                   &result->info);
         if (st == PW_OK && band && band->col0 + m < band->total_cols) result->distance = INFINITY; /* (the last band's) */
-        else if (st == PW_OK && !isfinite(result->distance)) st = dtw_overflow();
+        else if (st == PW_OK && !isfinite(result->distance)) st = dtw_overflow(sizeof(DTW_T) == sizeof(double));
         return st;
     }
 #endif
@@ -129,7 +129,7 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
         result->distance = INFINITY; /* (not the last band: the distance is the last band's) */
     } else if (st == PW_OK) {
         result->distance = vec.tile ? vec_distance : (double)ctx.bus[m - 1];
-        if (!isfinite(result->distance)) st = dtw_overflow();
+        if (!isfinite(result->distance)) st = dtw_overflow(sizeof(DTW_T) == sizeof(double));
     }
     if (vec.tile) pw_dtw_simd_free(&vec);
     else pw_linear_buffers_free(&buf);

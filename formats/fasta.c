@@ -30,11 +30,8 @@ static int buffer_push(buffer *b, char c)
 int fasta_read(const char *path, const char *name, fasta_record *rec, char *err, int errlen)
 {
     memset(rec, 0, sizeof *rec);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, (size_t)errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
+    FILE *f = io_open_input(path, err, errlen);
+    if (!f) return -1;
     int r = fasta_read_stream(f, path, name, rec, err, errlen);
     fclose(f);
     return r;

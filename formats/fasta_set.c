@@ -169,8 +169,8 @@ int fasta_set_read_stream(FILE *f, const char *path, fasta_set *set, fasta_skip_
 int fasta_set_read(const char *path, fasta_set *set, fasta_skip_fn skip, void *skip_user, char *err, int errlen)
 {
     memset(set, 0, sizeof *set);
-    FILE *f = fopen(path, "rb");
-    if (!f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
+    FILE *f = io_open_input(path, err, errlen);
+    if (!f) return -1;
     int rc = fasta_set_read_stream(f, path, set, skip, skip_user, err, errlen);
     fclose(f);
     return rc;

@@ -37,8 +37,8 @@ int image_read_stream(FILE *f, const char *path, pw_image *img, char *err, int e
 int image_read(const char *path, pw_image *img, char *err, int errlen)
 {
     memset(img, 0, sizeof *img);
-    FILE *f = fopen(path, "rb");
-    if (!f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
+    FILE *f = io_open_input(path, err, errlen);
+    if (!f) return -1;
     int r = image_read_stream(f, path, img, err, errlen);
     fclose(f);
     return r;

@@ -75,7 +75,7 @@ void *io_alloc(uint64_t count, uint64_t size, const char *what, char *err, int e
     uint64_t bytes = count * size;
     uint64_t mem = io_physical_memory();
     if (bytes > mem || bytes > (uint64_t)SIZE_MAX) {
-        io_fail(err, errlen, "%s needs %s, more than this machine's %s of memory", what,
+        io_fail(err, errlen, "%s: %s needed, more than this machine's %s of memory", what,
                 io_bytes_text(bytes, need), io_bytes_text(mem, have));
         return NULL;
     }
@@ -115,4 +115,16 @@ int io_output_close(io_output *out, const char *path, int ok, char *err, int err
     }
     if (!ok) return io_fail(err, errlen, "%s: write failed (%s)", path, strerror(saved));
     return 0;
+}
+
+FILE *io_open_input(const char *path, char *err, int errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return io_fail(err, errlen, "%s: %s", path, strerror(errno)), NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return io_fail(err, errlen, "%s: is a directory", path), NULL;
+    }
+    return f;
 }

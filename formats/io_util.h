@@ -32,6 +32,10 @@ void *io_alloc(uint64_t count, uint64_t size, const char *what, char *err, int e
  * broke off (not text: the caller says so). */
 int io_bom_step(int *state, int c);
 
+/* fopen(path, "rb") for a reader, refusing a directory (which fopen opens and which reads as an
+ * empty file on Linux): NULL with the reason in err. */
+FILE *io_open_input(const char *path, char *err, int errlen);
+
 /* An output file written whole or not at all: io_output_open opens a new file beside `path`
  * (path.partial-PID) when path is, or would be, a regular file, and path itself otherwise (a
  * terminal, a pipe, /dev/stdout); io_output_close closes it and, when all went well (ok), puts it

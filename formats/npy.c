@@ -226,8 +226,8 @@ int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errl
 int npy_read(const char *path, npy_array *a, char *err, int errlen)
 {
     memset(a, 0, sizeof *a);
-    FILE *f = fopen(path, "rb");
-    if (!f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
+    FILE *f = io_open_input(path, err, errlen);
+    if (!f) return -1;
     int r = npy_read_stream(f, path, a, err, errlen);
     fclose(f);
     return r;

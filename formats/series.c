@@ -13,9 +13,14 @@ static int from_npy(FILE *f, const char *path, series *s, char *err, int errlen)
     npy_array a;
     if (npy_read_stream(f, path, &a, err, errlen)) return -1;
     int one_d = a.ndim == 1 || (a.ndim == 2 && (a.shape[0] == 1 || a.shape[1] == 1));
-    if (!one_d || (a.type != PW_F32 && a.type != PW_F64)) {
+    if (a.type != PW_F32 && a.type != PW_F64) {
+        const pw_dtype type = a.type;
         npy_free(&a);
-        return io_fail(err, errlen, "%s: a series needs a 1-D float32 or float64 array (shape (n,), (n,1) or (1,n))", path);
+        return io_fail(err, errlen, "%s: holds %s; a series is float32 or float64", path, pw_dtype_name(type));
+    }
+    if (!one_d) {
+        npy_free(&a);
+        return io_fail(err, errlen, "%s: a series needs a 1-D array (shape (n,), (n,1) or (1,n))", path);
     }
     for (int64_t k = 0; k < a.count; k++) {
         double v = a.type == PW_F32 ? ((float *)a.data)[k] : ((double *)a.data)[k];
@@ -170,8 +175,8 @@ int series_read_stream(FILE *f, const char *path, const char *column, series *s,
 int series_read(const char *path, const char *column, series *s, char *err, int errlen)
 {
     memset(s, 0, sizeof *s);
-    FILE *f = fopen(path, "rb");
-    if (!f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
+    FILE *f = io_open_input(path, err, errlen);
+    if (!f) return -1;
     int r = series_read_stream(f, path, column, s, err, errlen);
     fclose(f);
     return r;
