@@ -85,7 +85,8 @@ typedef struct decl_line {
 
 static pw_status bad(const decl_line *l, const char *what)
 {
-    pw_set_error_detail("%s:%d: %s", l->file, l->line, what);
+    if (l->line > 0) pw_set_error_detail("%s:%d: %s", l->file, l->line, what);
+    else pw_set_error_detail("%s: %s", l->file, what); /* (a check of the whole declaration: no one line) */
     return PW_ERR_BAD_INPUT;
 }
 
@@ -307,7 +308,12 @@ static pw_status check_whole(pw_cell_decl *d, const char *name, const char *redu
     decl_line l = {name, 0, {{0}}, 0};
     if (d->n_fields == 0) return bad(&l, "no value: declare PW_VALUE(type) or PW_FIELD(type, name) lines");
     for (int k = 0; k < d->n_fields; k++) {
-        if (!value_type_ok(d->fields[k].f.type)) return bad(&l, "a value (or field) is int32_t, uint32_t, int64_t, float or double");
+        if (!value_type_ok(d->fields[k].f.type)) {
+            char what[160];
+            snprintf(what, sizeof what, "a value (or field) is int32_t, uint32_t, int64_t, float or double, not %s",
+                     pw_cell_type_name(d->fields[k].f.type));
+            return bad(&l, what);
+        }
         for (int q = 0; q < k; q++)
             if (!strcmp(d->fields[q].name, d->fields[k].name)) return bad(&l, "two fields with one name");
     }
@@ -383,7 +389,7 @@ pw_status pw_cell_decl_parse(const char *text, const char *name, pw_cell_decl *d
     free(s);
     if (st != PW_OK) return st;
     if (!seen_form) {
-        pw_set_error_detail("%s: no PW_FORM line: declare PW_FORM(linear) or PW_FORM(grid)", name);
+        pw_set_error_detail("%s: no PW_FORM line: declare PW_FORM(linear), PW_FORM(grid), PW_FORM(stencil) or PW_FORM(grid3)", name);
         return PW_ERR_BAD_INPUT;
     }
     return check_whole(d, name, reduce_name);
