@@ -3,11 +3,14 @@
 #   direct  test_dist --gpu with a rank a GPU, in one process (direct hand-overs and through the
 #           host): the first-row wait moved into launch.cu (pw_gpu_band_before_launch, cbfd33e),
 #           not yet run on a GPU
+#   numpy   tests/test_numpy.py with PW_BACKEND=cuda: inthist's shared bin rule in the GPU's bin
+#           kernel (a391d87) against numpy.histogram, heat/sor's refusals, every app against numpy
 #   nccl    mpirun -np 2 test_dist --mpi --gpu --nccl with PEERWAVE_DEBUG_LINK / _NCCL, every line
 #           stamped: which case stops after the lazy-loading fix, and each thread's wait channel
 #           after PW_WAIT seconds (default 150)
 # Binaries built on the development machine (build-gpu at HEAD), stripped and packed, < 64 MiB:
 #   mkdir -p /tmp/carry/y/new && strip -o /tmp/carry/y/new/test_dist build-gpu/tests/test_dist &&
+#     strip -o /tmp/carry/y/new/peerwave build-gpu/peerwave &&
 #     (cd /tmp/carry/y && tar cf - new | xz -T2 -3 > /work/main/build-gpu/carry/bins.tar.xz)
 #   run(command="bash tests/gpu/dev_adhoc.sh", carry=["build-gpu/carry/bins.tar.xz"], kind="nvidia-h200-x2")
 # Logs come back as one archive ($OUT/logs.tgz: the device tool returns only a few files).
@@ -16,7 +19,7 @@ out=/tmp/pw-adhoc; mkdir -p "$out"
 mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
 export PEERWAVE_CACHE=/tmp/pw-cell-cache PEERWAVE_WISDOM=/tmp/pw-wisdom.tsv
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-stage() { [[ " ${PW_STAGES:-direct nccl} " == *" $1 "* ]]; }
+stage() { [[ " ${PW_STAGES:-direct numpy nccl} " == *" $1 "* ]]; }
 say() { echo "$*" | tee -a $out/summary.txt; }
 stamp() { perl -MTime::HiRes=time -ne 'BEGIN { $| = 1; $t0 = time } printf "%8.3f %s", time - $t0, $_'; }
 n=/tmp/v/new
@@ -24,6 +27,11 @@ n=/tmp/v/new
 if stage direct; then
   CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 timeout 240 $n/test_dist --gpu > $out/test_dist_gpu.log 2>&1
   say "test_dist --gpu, a rank a GPU: rc=$? $(tail -1 $out/test_dist_gpu.log)"; grep FAIL $out/test_dist_gpu.log | head -5
+fi
+
+if stage numpy; then
+  PW_BACKEND=cuda timeout 240 python3 tests/test_numpy.py $n/peerwave > $out/test_numpy_cuda.log 2>&1
+  say "test_numpy, --backend cuda: rc=$? $(tail -1 $out/test_numpy_cuda.log)"; grep FAIL $out/test_numpy_cuda.log | head -5
 fi
 
 if stage nccl; then
