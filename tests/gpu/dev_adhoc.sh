@@ -5,12 +5,16 @@
 #           not yet run on a GPU
 #   numpy   tests/test_numpy.py with PW_BACKEND=cuda: inthist's shared bin rule in the GPU's bin
 #           kernel (a391d87) against numpy.histogram, heat/sor's refusals, every app against numpy
+#   edges   bench/variants/stencil_band_edges.patch (edges/: test_dist, bench_dist built with it):
+#           its test_dist --gpu on 2 GPUs, then HEAT 32768^2 8 sweeps on 2 GPUs, tree (new/bench_dist)
+#           and variant alternating
 #   nccl    mpirun -np 2 test_dist --mpi --gpu --nccl with PEERWAVE_DEBUG_LINK / _NCCL, every line
 #           stamped: which case stops after the lazy-loading fix, and each thread's wait channel
 #           after PW_WAIT seconds (default 150)
 # Binaries built on the development machine (build-gpu at HEAD), stripped and packed, < 64 MiB:
 #   mkdir -p /tmp/carry/y/new && strip -o /tmp/carry/y/new/test_dist build-gpu/tests/test_dist &&
-#     strip -o /tmp/carry/y/new/peerwave build-gpu/peerwave &&
+#     strip -o /tmp/carry/y/new/peerwave build-gpu/peerwave && strip -o /tmp/carry/y/new/bench_dist build-gpu/bench_dist &&
+#     (edges/: the same two test_dist, bench_dist from build-gpu with the patch applied, then reverted) &&
 #     (cd /tmp/carry/y && tar cf - new | xz -T2 -3 > /work/main/build-gpu/carry/bins.tar.xz)
 #   run(command="bash tests/gpu/dev_adhoc.sh", carry=["build-gpu/carry/bins.tar.xz"], kind="nvidia-h200-x2")
 # Logs come back as one archive ($OUT/logs.tgz: the device tool returns only a few files).
@@ -19,7 +23,7 @@ out=/tmp/pw-adhoc; mkdir -p "$out"
 mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
 export PEERWAVE_CACHE=/tmp/pw-cell-cache PEERWAVE_WISDOM=/tmp/pw-wisdom.tsv
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-stage() { [[ " ${PW_STAGES:-direct numpy nccl} " == *" $1 "* ]]; }
+stage() { [[ " ${PW_STAGES:-direct numpy edges nccl} " == *" $1 "* ]]; }
 say() { echo "$*" | tee -a $out/summary.txt; }
 stamp() { perl -MTime::HiRes=time -ne 'BEGIN { $| = 1; $t0 = time } printf "%8.3f %s", time - $t0, $_'; }
 n=/tmp/v/new
@@ -32,6 +36,15 @@ fi
 if stage numpy; then
   PW_BACKEND=cuda timeout 240 python3 tests/test_numpy.py $n/peerwave > $out/test_numpy_cuda.log 2>&1
   say "test_numpy, --backend cuda: rc=$? $(tail -1 $out/test_numpy_cuda.log)"; grep FAIL $out/test_numpy_cuda.log | head -5
+fi
+
+if stage edges && [ -x /tmp/v/edges/test_dist ]; then
+  CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 timeout 240 /tmp/v/edges/test_dist --gpu > $out/test_dist_gpu_edges.log 2>&1
+  say "edges: test_dist --gpu, a rank a GPU: rc=$? $(tail -1 $out/test_dist_gpu_edges.log)"; grep FAIL $out/test_dist_gpu_edges.log | head -5
+  for round in 1 2; do for v in new edges; do
+    timeout 200 /tmp/v/$v/bench_dist --gpus 2 --ranks 2 --only heat --grid 32768 > $out/dist_heat_${v}_$round.log 2>&1
+    say "HEAT 32768^2 8 sweeps on 2 GPUs, $v round $round: rc=$? $(tail -1 $out/dist_heat_${v}_$round.log)"
+  done; done
 fi
 
 if stage nccl; then
