@@ -88,7 +88,8 @@ int io_output_open(io_output *out, const char *path, char *err, int errlen)
 {
     struct stat st;
     out->partial[0] = '\0';
-    const int exists = stat(path, &st) == 0;
+    /* (a symbolic link is written through, as before: a rename would replace the link itself) */
+    const int exists = lstat(path, &st) == 0;
     if (!exists || S_ISREG(st.st_mode)) {
         const int n = snprintf(out->partial, sizeof out->partial, "%s.partial-%ld", path, (long)getpid());
         if (n < 0 || (size_t)n >= sizeof out->partial) out->partial[0] = '\0'; /* (too long: write path itself) */

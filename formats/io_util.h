@@ -38,7 +38,7 @@ FILE *io_open_input(const char *path, char *err, int errlen);
 
 /* An output file written whole or not at all: io_output_open opens a new file beside `path`
  * (path.partial-PID) when path is, or would be, a regular file, and path itself otherwise (a
- * terminal, a pipe, /dev/stdout); io_output_close closes it and, when all went well (ok), puts it
+ * terminal, a pipe, /dev/stdout, a symbolic link); io_output_close closes it and, when all went well (ok), puts it
  * in path's place with one rename -- a run killed while writing leaves the old file (or none),
  * never a truncated one.  On failure the partial file is removed.  Both fill err on failure. */
 typedef struct io_output {
