@@ -125,6 +125,9 @@ size_ih=$(stat -c %s "$tmp/rings_ih.npy") inode_ih=$(stat -c %i "$tmp/rings_ih.n
 "$pw" inthist "$ex/rings.png" --bins 8 -o "$tmp/rings_ih.npy" --quiet > /dev/null && [ "$(stat -c %s "$tmp/rings_ih.npy")" = "$size_ih" ] &&
   [ "$(stat -c %i "$tmp/rings_ih.npy")" != "$inode_ih" ] && ! ls "$tmp" | grep -q partial && ok || bad "an output replaced whole, no partial file"
 "$pw" dtw "$ex/walk_a.txt" "$ex/walk_b.csv" --column-b value --check | grep -q '^check: ok' && ok || bad "example dtw"
+# a UTF-8 byte order mark before a series' first line (as some editors save CSV) is skipped
+printf '\357\273\277time,value\n0,1.5\n1,2.5\n' > "$tmp/bom.csv"
+[ "$("$pw" dtw --quiet "$tmp/bom.csv" "$tmp/bom.csv" --column-a time --column-b value)" = "distance: 3" ] && ok || bad "dtw CSV with a byte order mark"
 
 # Hand-checkable values.
 printf '0\n0\n1\n' > "$tmp/d1.txt"; printf '0\n1\n' > "$tmp/d2.txt"
