@@ -282,6 +282,13 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
             cli_error("%s: unknown option '%s' (see peerwave %s --help)", cmd->name, argv[optind - 1], cmd->name);
             return -1;
         }
+        if (optarg && optarg[0] == '-' && optarg[1] == '-' && optarg[2]) { /* `-o --quiet`: a forgotten value */
+            /* (the option's own word: the one before its value, or the value's own when attached) */
+            const char *option = optind >= 2 && argv[optind - 1] == optarg ? argv[optind - 2] : argv[optind - 1];
+            cli_error("%s: option '%s' needs a value, not the option '%s' (for a file of that name: ./%s)", cmd->name,
+                      option, optarg, optarg);
+            return -1;
+        }
         int r = common_option(common, opt, optarg);
         if (r < 0) return -1;
         if (r == 0 && cmd->option(ctx, opt, optarg)) return -1;

@@ -97,7 +97,8 @@ static _Thread_local batch_slot *current;
 
 int cli_in_batch(void) { return current != NULL; }
 
-int cli_batch_silenced(void) { return current && current->run->abandoned; }
+/* (a refused job's own command goes on to print its failure: the batch's line names the reason) */
+int cli_batch_silenced(void) { return current && (current->run->abandoned || current->refused); }
 
 pw_status cli_batch_refuse(const char *label)
 {
@@ -307,7 +308,7 @@ static int prepare(batch_run *r, batch_slot *s)
     pthread_mutex_unlock(&r->lock);
     if (!exited) return 0;
     if (s->refused)
-        cli_error("%s:%d: '%s' is not a job a batch can queue (SW scores, DTW distances, sat, inthist, heat, sor)",
+        cli_error("%s:%d: '%s' is not a job a batch can queue (SW scores, DTW distances, sat, inthist, heat, sor, run)",
                   r->path, s->line, s->refused_what);
     else
         cli_error("%s:%d: this job did not pass its checks%s; nothing ran", r->path, s->line,

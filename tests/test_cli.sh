@@ -349,6 +349,9 @@ expect 2 sat "$tmp/wide.pgm" "$tmp/wide.pgm"
 expect 1 sat --type i32 "$tmp/bright.pgm"
 grep -q 'use --type i64' "$tmp/err" && ok || bad "overflow message names i64: $(cat "$tmp/err")"
 expect 2 inthist --bins 0 "$tmp/tiny.pgm"
+# an option whose value was forgotten takes the next option as it: refused, no file named --quiet
+expect 2 sat "$tmp/tiny.pgm" -o --quiet
+grep -q "option '-o' needs a value, not the option '--quiet'" "$tmp/err" && [ ! -e ./--quiet ] && ok || bad "-o --quiet: $(cat "$tmp/err")"
 expect 2 inthist --bins 5000 "$tmp/tiny.pgm"
 expect 2 inthist --range 5,1 "$tmp/tiny.pgm"
 expect 2 inthist --range x "$tmp/tiny.pgm"
@@ -634,7 +637,8 @@ printf 'sat %s -o %s\nsat %s/missing.pgm -o %s\n' "$ex/rings.pgm" "$tmp/never.np
   [ ! -s "$tmp/out" ] && ok || bad "batch bad line: rc=$rc $(cat "$tmp/err") $(ls "$tmp"/never* 2>&1)"
 printf 'sat %s\nsw --align %s %s\n' "$ex/rings.pgm" "$tmp/a.fa" "$tmp/b.fa" > "$tmp/badjobs.tsv"
 expect 2 batch "$tmp/badjobs.tsv"
-grep -q "badjobs.tsv:2: 'sw --align' is not a job a batch can queue" "$tmp/err" && ok || bad "batch --align: $(cat "$tmp/err")"
+grep -q "badjobs.tsv:2: 'sw --align' is not a job a batch can queue" "$tmp/err" && [ "$(wc -l < "$tmp/err")" = 1 ] && ok ||
+  bad "batch --align, one line: $(cat "$tmp/err")"
 printf 'tune sw\n' > "$tmp/badjobs.tsv"; expect 2 batch "$tmp/badjobs.tsv"
 printf "sat 'unclosed\n" > "$tmp/badjobs.tsv"; expect 2 batch "$tmp/badjobs.tsv"
 grep -q "badjobs.tsv:1: a ' quote is not closed" "$tmp/err" && ok || bad "batch quote: $(cat "$tmp/err")"
