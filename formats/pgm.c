@@ -76,5 +76,17 @@ int pgm_read_stream(FILE *f, const char *path, pw_image *img, char *err, int err
         if (wide) p16[k] = (uint16_t)v;
         else p8[k] = (uint8_t)v;
     }
+    if (!binary) { /* a plain PGM holds one image: anything but blanks and comments after it is an error */
+        int c;
+        while ((c = getc(f)) != EOF) {
+            if (c == '#') {
+                while (c != '\n' && c != EOF) c = getc(f);
+            } else if (!isspace(c)) {
+                free(img->data), img->data = NULL;
+                return io_fail(err, errlen, "%s: data after the %lld samples of a %lldx%lld plain PGM", path, (long long)n,
+                               (long long)w, (long long)h);
+            }
+        }
+    }
     return 0;
 }

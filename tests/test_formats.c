@@ -172,14 +172,14 @@ static void pgm_cases(void)
               ((uint16_t *)img.data)[0] == 0x0102 && ((uint16_t *)img.data)[1] == 0xfffe,
           "P5 16-bit big-endian: %s", err);
     free(img.data);
-    const char p2[] = "P2\n2 2\n1000\n0 1000\n# mid-data comment\n7 999\n";
+    const char p2[] = "P2\n2 2\n1000\n0 1000\n# mid-data comment\n7 999\n# a comment after the samples\n\n";
     CHECK(image_from_memory(p2, sizeof p2 - 1, &img, err) == 0 && img.type == PW_U16 &&
               ((uint16_t *)img.data)[1] == 1000 && ((uint16_t *)img.data)[3] == 999,
           "P2: %s", err);
     free(img.data);
     const char *bad[] = {"P5\n3 2\n255\n\x01\x02", "P5\n0 2\n255\n", "P5\n2 2\n0\n\x01\x01\x01\x01",
                          "P5\n2 2\n70000\n", "P2\n2 1\n10\n5 11\n", "P2\n2 1\n10\n5 x\n", "P6\n1 1\n255\nabc",
-                         "P5\n99999999999 99999999999\n255\n", "GIF89a"};
+                         "P5\n99999999999 99999999999\n255\n", "GIF89a", "P2\n2 1\n10\n5 6\n7\n" /* a sample too many */};
     for (int k = 0; k < (int)(sizeof bad / sizeof bad[0]); k++) {
         err[0] = 0;
         int r = image_from_memory(bad[k], strlen(bad[k]), &img, err);
