@@ -35,9 +35,21 @@ static int from_npy(FILE *f, const char *path, series *s, char *err, int errlen)
     return 0;
 }
 
-/* Field `index` (0-based) of line split at sep, NUL-terminated in place; NULL if missing. */
+/* Field `index` (0-based) of line split at sep (a comma, a tab, or ' ' for runs of blanks), NUL-terminated in
+ * place; NULL if missing. */
 static char *field(char *line, char sep, long index)
 {
+    if (sep == ' ') { /* fields apart by runs of blanks (space-separated columns, leading blanks ignored) */
+        char *p = line + strspn(line, " \t");
+        for (long k = 0; k < index; k++) {
+            p += strcspn(p, " \t");
+            p += strspn(p, " \t");
+            if (!*p) return NULL;
+        }
+        if (!*p) return NULL;
+        p[strcspn(p, " \t")] = 0;
+        return p;
+    }
     char *p = line;
     for (long k = 0; k < index; k++) {
         p = strchr(p, sep);
@@ -91,7 +103,7 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
             memmove(line, line + 3, strlen(line + 3) + 1); /* a UTF-8 byte order mark, as some editors write it */
         char *p = line + strspn(line, " \t");
         if (!*p || *p == '#') continue;
-        if (first && column) sep = strchr(line, '\t') ? '\t' : ',';
+        if (first && column) sep = strchr(line, '\t') ? '\t' : strchr(line, ',') ? ',' : ' '; /* (' ': blanks) */
         if (first && by_name) { /* find the named column in the header */
             first = 0;
             for (long k = 0;; k++) {

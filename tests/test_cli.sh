@@ -128,6 +128,11 @@ size_ih=$(stat -c %s "$tmp/rings_ih.npy") inode_ih=$(stat -c %i "$tmp/rings_ih.n
 # a UTF-8 byte order mark before a series' first line (as some editors save CSV) is skipped
 printf '\357\273\277time,value\n0,1.5\n1,2.5\n' > "$tmp/bom.csv"
 [ "$("$pw" dtw --quiet "$tmp/bom.csv" "$tmp/bom.csv" --column-a time --column-b value)" = "distance: 3" ] && ok || bad "dtw CSV with a byte order mark"
+# columns apart by blanks (no tab or comma in the first line): by number and by header name
+printf 't  v\n 0 1.5\n1\t2.5\n' > "$tmp/blanks.txt"
+[ "$("$pw" dtw --quiet "$tmp/blanks.txt" "$tmp/bom.csv" --column-a 2 --column-b value)" = "distance: 0" ] &&
+  [ "$("$pw" dtw --quiet "$tmp/blanks.txt" "$tmp/bom.csv" --column-a t --column-b value)" = "distance: 3" ] && ok ||
+  bad "dtw blank-separated columns"
 
 # Hand-checkable values.
 printf '0\n0\n1\n' > "$tmp/d1.txt"; printf '0\n1\n' > "$tmp/d2.txt"
