@@ -55,6 +55,13 @@ int io_bom_step(int *state, int c)
     return 0;
 }
 
+int io_bom_length(const char *text)
+{
+    int state = 0, k = 0;
+    while (k < 3 && io_bom_step(&state, (unsigned char)text[k]) == 1) k++;
+    return k == 3 ? 3 : 0;
+}
+
 const char *io_bytes_text(uint64_t bytes, char *buf)
 {
     static const char *const units[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "EB"};

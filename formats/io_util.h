@@ -31,6 +31,8 @@ void *io_alloc(uint64_t count, uint64_t size, const char *what, char *err, int e
  * it; 0: a byte of the text (from the first that is not the mark's); -1: the mark began but
  * broke off (not text: the caller says so). */
 int io_bom_step(int *state, int c);
+/* The length of a whole byte order mark at the start of text (3), or 0. */
+int io_bom_length(const char *text);
 
 /* fopen(path, "rb") for a reader, refusing a directory (which fopen opens and which reads as an
  * empty file on Linux): NULL with the reason in err. */

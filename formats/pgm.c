@@ -7,8 +7,8 @@
 #include "image_file.h"
 #include "io_util.h"
 
-/* The next header number, skipping white space and '#' comments; -1 if none. */
-static int64_t header_number(FILE *f)
+/* The next character that is not white space or in a '#' comment (EOF at the end). */
+static int next_token_char(FILE *f)
 {
     int c;
     for (;;) {
@@ -16,8 +16,14 @@ static int64_t header_number(FILE *f)
         if (c == '#')
             while (c != '\n' && c != EOF) c = getc(f);
         else if (!isspace(c))
-            break;
+            return c;
     }
+}
+
+/* The next header number, skipping white space and '#' comments; -1 if none. */
+static int64_t header_number(FILE *f)
+{
+    int c = next_token_char(f);
     if (!isdigit(c)) return -1;
     int64_t v = 0;
     while (isdigit(c)) {
@@ -76,17 +82,10 @@ int pgm_read_stream(FILE *f, const char *path, pw_image *img, char *err, int err
         if (wide) p16[k] = (uint16_t)v;
         else p8[k] = (uint8_t)v;
     }
-    if (!binary) { /* a plain PGM holds one image: anything but blanks and comments after it is an error */
-        int c;
-        while ((c = getc(f)) != EOF) {
-            if (c == '#') {
-                while (c != '\n' && c != EOF) c = getc(f);
-            } else if (!isspace(c)) {
-                free(img->data), img->data = NULL;
-                return io_fail(err, errlen, "%s: data after the %lld samples of a %lldx%lld plain PGM", path, (long long)n,
-                               (long long)w, (long long)h);
-            }
-        }
+    if (!binary && next_token_char(f) != EOF) { /* a plain PGM holds one image: only blanks and comments after it */
+        free(img->data), img->data = NULL;
+        return io_fail(err, errlen, "%s: data after the %lld samples of a %lldx%lld plain PGM", path, (long long)n,
+                       (long long)w, (long long)h);
     }
     return 0;
 }

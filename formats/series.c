@@ -99,8 +99,10 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
             break;
         }
         line[strcspn(line, "\r\n")] = 0;
-        if (lineno == 1 && (unsigned char)line[0] == 0xEF && (unsigned char)line[1] == 0xBB && (unsigned char)line[2] == 0xBF)
-            memmove(line, line + 3, strlen(line + 3) + 1); /* a UTF-8 byte order mark, as some editors write it */
+        if (lineno == 1) { /* a UTF-8 byte order mark, as some editors write it */
+            const int bom = io_bom_length(line);
+            memmove(line, line + bom, strlen(line + bom) + 1);
+        }
         char *p = line + strspn(line, " \t");
         if (!*p || *p == '#') continue;
         if (first && column) sep = strchr(line, '\t') ? '\t' : strchr(line, ',') ? ',' : ' '; /* (' ': blanks) */

@@ -63,7 +63,6 @@ struct pw_gpu_band {
     cudaStream_t run_stream;    /* non-blocking: the run's, when the caller gave none (the legacy
                                    default stream would serialise bands sharing a device) */
     bool left_direct;           /* the left neighbour pushes its column itself (pw_gpu_band_direct) */
-    bool first_row_seen;        /* the left column's first row was here before a launch */
     unsigned char *bounce;      /* host: device-to-device chunks pass through it (pw_gpu_band_copy) */
     size_t bounce_bytes;
 };
@@ -284,12 +283,10 @@ static inline pw_status pw_gpu_band_before_launch(pw_gpu_band *b, int64_t watchd
     const pw_band_edges *edges = b->edges;
     if (!edges) return PW_OK;
     if (edges->kernel_loaded) edges->kernel_loaded(edges->ctx);
-    if (b->sweeps <= 0 || b->dev.rows <= 0 || !b->dev.left_ready || b->first_row_seen) return PW_OK;
-    pw_status st = PW_OK;
-    if (b->left_direct) st = pw_gpu_band_wait_first_row(b, watchdog_ns > 0 ? watchdog_ns : 10000000000LL);
-    else if (edges->wait_left(edges->ctx, 0, 1) != 0) st = PW_ERR_TIMEOUT;
-    b->first_row_seen = st == PW_OK;
-    return st;
+    if (b->sweeps <= 0 || b->dev.rows <= 0 || !b->dev.left_ready) return PW_OK;
+    /* (a later launch of the same band finds the row there at once) */
+    if (b->left_direct) return pw_gpu_band_wait_first_row(b, watchdog_ns > 0 ? watchdog_ns : 10000000000LL);
+    return edges->wait_left(edges->ctx, 0, 1) != 0 ? PW_ERR_TIMEOUT : PW_OK;
 }
 
 /* Run `run` (a function of a plan) as plan->band's band of `rows` rows and `sweeps` sweeps: the
