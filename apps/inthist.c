@@ -95,13 +95,13 @@ static double pixel(const pw_image *img, int64_t i, int64_t j)
 
 /* Every pixel's bin.  u8 and u16 images through a table of every value's bin (the same function,
  * evaluated once a value: the per-pixel floating-point work was 40% of a vectorised run). */
-static pw_status compute_bins(const pw_image *in, int bins, double lo, double hi, int32_t *bin)
+static pw_status compute_bins(const pw_image *in, int bins, double lo, double hi, int f32_math, int32_t *bin)
 {
     if (in->type == PW_U8 || in->type == PW_U16) {
         const int values = in->type == PW_U8 ? 256 : 65536;
         int32_t *table = pw_malloc(sizeof *table * (size_t)values);
         if (!table) return PW_ERR_OUT_OF_MEMORY;
-        for (int v = 0; v < values; v++) table[v] = pw_inthist_bin(v, bins, lo, hi, 0);
+        for (int v = 0; v < values; v++) table[v] = pw_inthist_bin(v, bins, lo, hi, PW_INTHIST_EDGES_DOUBLE);
         for (int64_t i = 0; i < in->rows; i++) {
             int32_t *out = bin + i * in->cols;
             if (in->type == PW_U8) {
@@ -115,8 +115,9 @@ static pw_status compute_bins(const pw_image *in, int bins, double lo, double hi
         free(table);
         return PW_OK;
     }
+    const pw_inthist_edges edges = f32_math ? PW_INTHIST_EDGES_F32_MATH : PW_INTHIST_EDGES_F32; /* (f32) */
     for (int64_t i = 0; i < in->rows; i++)
-        for (int64_t j = 0; j < in->cols; j++) bin[i * in->cols + j] = pw_inthist_bin(pixel(in, i, j), bins, lo, hi, in->type == PW_F32);
+        for (int64_t j = 0; j < in->cols; j++) bin[i * in->cols + j] = pw_inthist_bin(pixel(in, i, j), bins, lo, hi, edges);
     return PW_OK;
 }
 
@@ -153,7 +154,7 @@ static pw_status inthist_run(const pw_image *in, int bins, double lo, double hi,
     if (st != PW_OK) return st;
     int32_t *bin = pw_malloc(sizeof *bin * (size_t)cells);
     if (!bin) return PW_ERR_OUT_OF_MEMORY;
-    st = compute_bins(in, bins, lo, hi, bin);
+    st = compute_bins(in, bins, lo, hi, plan.inthist_f32_math, bin);
     if (st != PW_OK) {
         free(bin);
         return st;

@@ -304,7 +304,7 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
     *kernel_s = 0; /* the longest rank's */
     for (int k = 0; k < ranks; k++)
         if (runs[k].kernel_s > *kernel_s) *kernel_s = runs[k].kernel_s;
-    if (out && sat_f32 && ranks > 1 && want_bound) {
+    if (out && sat_f32 && ranks > 1 && want_bound && !run_failed) {
         const pw_image in = {PW_F32, p->n, p->n, 0, p->fimage}, table = {PW_F32, p->n, p->n, 0, out};
         bound_ratio = pw_sat_error_ratio(&in, &table);
     }

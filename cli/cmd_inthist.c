@@ -165,6 +165,8 @@ int cmd_inthist(int argc, char **argv)
         code = EXIT_DATA;
         goto out;
     }
+    /* the default f32 range: its edges as numpy (>= 2.0) computes them for it, in float arithmetic */
+    common.options.inthist_f32_edges = in.type == PW_F32 && !args.have_range;
     inthist_job job = {&in, &args, out, common.options};
     pw_job run;
     pw_job_init(&run, PW_JOB_INTHIST);
@@ -184,6 +186,7 @@ int cmd_inthist(int argc, char **argv)
     if (common.check) {
         ref = io_alloc(planes, sizeof *ref, "the reference planes", err, sizeof err);
         inthist_job rj = {&in, &args, ref, cli_reference_options()};
+        rj.options.inthist_f32_edges = common.options.inthist_f32_edges;
         st = ref ? run_inthist(&rj) : PW_ERR_OUT_OF_MEMORY;
         if (st == PW_OK && closed) st = close_last_bin(&in, args.bins, args.hi, ref);
         if (st != PW_OK || memcmp(ref, out, (size_t)planes * sizeof *out)) {

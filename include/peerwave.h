@@ -213,6 +213,14 @@ typedef struct pw_options {
                                0 (the default) = compute every cell.  The CPU engines and the
                                alignment search's passes ignore it; pw_run_info.pruned_cells says
                                how much was skipped */
+    int inthist_f32_edges;  /* inthist of an f32 image: how edge k of [lo, hi) in `bins` parts is
+                               computed, each as numpy.histogram computes it.  0 (the default) =
+                               k * ((hi - lo) / bins) + lo in double, rounded to float: numpy's
+                               edges for a range given to it; 1 = the same in float arithmetic
+                               from lo and hi as floats: numpy's (>= 2.0) edges for its default
+                               range, the image's [min, max] (the CLI's and the Python module's
+                               default range use it; numpy 1.x placed those as 0 does).  u8 and
+                               u16 images ignore it */
 } pw_options;
 
 #define PW_MAX_TILE_H 4096

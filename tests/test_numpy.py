@@ -15,6 +15,7 @@ try:
 except ImportError:
     print("SKIP: numpy is not installed")
     sys.exit(77)
+import numpy_histogram  # (tests/: numpy 2's default-range edges on any numpy)
 
 PW = sys.argv[1]
 passed = failed = 0
@@ -91,9 +92,10 @@ check((got == want).all(), "inthist f32 with a range")
 # far wider than the values (fill values such as +-1e20), a constant image; explicit ranges are
 # half-open here, so numpy's count of values equal to HI leaves its last bin
 def numpy_counts(x, bins, rng=None):
+    if rng is None:  # the default range: numpy 2's edges on any numpy (numpy_histogram.py)
+        return numpy_histogram.default_counts(x, bins)
     counts = np.histogram(x, bins, range=rng)[0]
-    if rng is not None:
-        counts[-1] -= np.count_nonzero(x == np.float32(rng[1]))
+    counts[-1] -= np.count_nonzero(x == np.float32(rng[1]))
     return counts
 
 
@@ -108,7 +110,7 @@ def inthist_cases():
     for _ in range(40):
         bins = int(rng.integers(1, 40))
         x = (rng.normal(size=int(rng.integers(1, 60))) * 10.0 ** int(rng.integers(-3, 12))).astype(np.float32)
-        x = np.concatenate([x, np.histogram_bin_edges(x, bins).astype(np.float32)])  # its own edges too
+        x = np.concatenate([x, numpy_histogram.default_edges(x, bins).astype(np.float32)])  # its own edges too
         yield x.reshape(1, -1), bins, None
 
 
@@ -119,7 +121,7 @@ for x, bins, r in inthist_cases():
     check(np.array_equal(got[:, -1, -1], numpy_counts(x, bins, r)),
           "inthist f32 %s, %d bins, range %s: %s, numpy %s" % (x.ravel()[:4], bins, r, got[:, -1, -1], numpy_counts(x, bins, r)))
     if r is None:  # pixel by pixel too: np.digitize on numpy's own edges
-        edges = np.histogram_bin_edges(x, bins)
+        edges = numpy_histogram.default_edges(x, bins)
         b = np.clip(np.digitize(x, edges.astype(np.float32)[1:-1]), 0, bins - 1)
         want = np.stack([(b == k).astype(np.int64).cumsum(0).cumsum(1) for k in range(bins)])
         check((got == want).all(), "inthist f32 %s, %d bins: the planes against np.digitize" % (x.ravel()[:4], bins))

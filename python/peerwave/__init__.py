@@ -372,11 +372,12 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
     [bin(x) == b], bins splitting [lo, hi) evenly (default [0, 256) for u8, [0, 65536) for u16;
     for a float image on the host, numpy.histogram's default: [min, max] of its values with the
     max in the last bin, [v - 0.5, v + 0.5) for one value v, NaN or infinite values refused, as
-    `peerwave inthist` does; values on an edge bin as numpy bins them).  image: u8, u16 or f32 (host or
+    `peerwave inthist` does; values on an edge bin as numpy >= 2.0 bins them: its default range's edges
+    are float32 arithmetic, numpy 1.x's were float64 rounded).  image: u8, u16 or f32 (host or
     device; a float image on the device needs lo and hi)."""
     d = _arrays.device_view(image, "image")
     dt = d.dtype if d is not None else np.asarray(image).dtype
-    closed = False  # the last bin takes hi too (the float default)
+    closed = default_f32 = False  # the last bin takes hi too (the float default)
     if lo is None or hi is None:
         if dt == np.uint8:
             lo, hi = 0, 256
@@ -388,6 +389,7 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
                 raise ValueError("inthist: NaN or infinite samples: the default range [min, max] needs finite ones "
                                  "(give lo and hi: values outside them fall in no bin)")
             lo, hi = (float(x.min()), float(x.max())) if x.size else (0.0, 0.0)
+            default_f32 = True
             if lo < hi:
                 closed = True
             else:  # one value (or none): [v - 0.5, v + 0.5), as numpy.histogram takes it (wider where 0.5 is below
@@ -415,6 +417,7 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
             raise ValueError(f"out: shape {out.shape}, needs {(bins,) + tuple(shape)}")
         dst, streams = out, []
     call = _Call(options, streams, [d])
+    call.options.inthist_f32_edges = int(default_f32)  # numpy's (>= 2.0) edges for its default range
     i_in = _image(src, shape, src.dtype)
     ri = _native.RunInfo()
     f = lib.pw_inthist_device if d is not None else lib.pw_inthist

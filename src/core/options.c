@@ -52,6 +52,7 @@ void pw_options_init(pw_options *options)
     options->wisdom = NULL;
     options->simd = PW_SIMD_AUTO;
     options->sw_prune = 0;
+    options->inthist_f32_edges = 0;
 }
 
 pw_options pw_options_or_defaults(const pw_options *options)
@@ -87,6 +88,7 @@ pw_status pw_options_check(const pw_options *o)
         return PW_ERR_INVALID_ARGUMENT;
     if ((unsigned)o->simd > PW_SIMD_AVX512) return PW_ERR_INVALID_ARGUMENT;
     if (o->sw_prune != 0 && o->sw_prune != 1) return PW_ERR_INVALID_ARGUMENT;
+    if (o->inthist_f32_edges != 0 && o->inthist_f32_edges != 1) return PW_ERR_INVALID_ARGUMENT;
     return PW_OK;
 }
 
@@ -160,6 +162,7 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     plan->stream = options->cuda_stream;
     plan->simd = PW_SIMD_SCALAR;
     plan->sw_prune = options->sw_prune;
+    plan->inthist_f32_math = options->inthist_f32_edges;
     plan->edges = NULL;
     plan->edge_sweep0 = 0;
     plan->cuda_band = NULL;

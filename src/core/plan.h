@@ -28,6 +28,7 @@ typedef struct pw_plan {
                              h), or 0: the kernel selector's choice (src/cuda/kernel_desc.h) */
     int device;           /* CUDA device index */
     int sw_prune;         /* CUDA SW: block pruning (pw_options.sw_prune) */
+    int inthist_f32_math; /* an f32 image's inthist edges in float arithmetic (pw_options.inthist_f32_edges) */
     pw_trace_fn trace;
     void *trace_user;
     int64_t watchdog_ns;  /* 0 = the engine's default */

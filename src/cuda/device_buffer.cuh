@@ -10,12 +10,24 @@
 #include "cuda_check.cuh"
 
 /* PW_ERR_OUT_OF_MEMORY, before anything is allocated, when `bytes` exceed the device's free
- * memory: a run that cannot fit fails at once instead of half-way through its buffers. */
+ * memory: a run that cannot fit fails at once instead of half-way through its buffers.  Free
+ * counts what the device's stream-ordered pool holds unused as well: an earlier run's buffers
+ * go back to the pool (cudaFreeAsync after its last synchronisation), which keeps them from the
+ * driver's count until it trims, and this run's allocations take them from the pool first (a
+ * one-GPU SAT of 127 GB, then bands on the same H200, were refused with 22.6 of 150 GB "free"). */
 static inline pw_status pw_cuda_reserve(double bytes)
 {
     size_t free_bytes = 0, total = 0;
     cudaError_t e = cudaMemGetInfo(&free_bytes, &total);
     if (e != cudaSuccess) return pw_from_cuda(e);
+    int device = 0;
+    cudaMemPool_t pool;
+    unsigned long long reserved = 0, used = 0; /* (cuuint64_t, as the attributes are) */
+    if (cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess &&
+        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess &&
+        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess && reserved > used)
+        free_bytes += (size_t)(reserved - used);
+    cudaGetLastError(); /* (a pool query that failed leaves the count as the driver gave it) */
     if (bytes <= (double)free_bytes) return PW_OK;
     pw_set_error_detail("the run needs %.2f GB on the GPU, which has %.2f GB free of %.2f GB", bytes / 1e9,
                         (double)free_bytes / 1e9, (double)total / 1e9);

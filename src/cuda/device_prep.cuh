@@ -33,14 +33,14 @@ __global__ void pw_sum_abs_kernel(const T *x, int64_t rows, int64_t cols, int64_
     atomicAdd(sum, (unsigned long long)s);
 }
 
-/* bin(x) by apps/inthist_cell.h, as the CPU computes it (double arithmetic, no FMA: -fmad=false), as a B
+/* bin(x) by apps/inthist_cell.h, as the CPU computes it (no FMA: -fmad=false), as a B
  * (a bin array of uint8_t is a quarter of int32_t's traffic for the scans that read it). */
 template <class T, class B>
 __global__ void pw_bins_kernel(const T *x, int64_t rows, int64_t cols, int64_t stride, int bins, double lo,
-                               double hi, B *bin)
+                               double hi, pw_inthist_edges edges, B *bin)
 {
     for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < rows * cols; k += (int64_t)gridDim.x * blockDim.x) {
-        const int32_t b = pw_inthist_bin((double)x[(k / cols) * stride + k % cols], bins, lo, hi, sizeof(T) == sizeof(float));
+        const int32_t b = pw_inthist_bin((double)x[(k / cols) * stride + k % cols], bins, lo, hi, edges);
         bin[k] = b < 0 ? pw_no_bin<B>() : (B)b;
     }
 }

@@ -320,12 +320,14 @@ static pw_status inthist_binned(const pw_plan *plan, const pw_image *in, int bin
     if (st != PW_OK) return st;
     unsigned blocks = pw_prep_blocks(cells);
     int64_t stride = pw_image_stride(in);
+    const pw_inthist_edges edges = in->type != PW_F32 ? PW_INTHIST_EDGES_DOUBLE
+                                   : plan->inthist_f32_math ? PW_INTHIST_EDGES_F32_MATH : PW_INTHIST_EDGES_F32;
     if (in->type == PW_U8)
-        pw_bins_kernel<<<blocks, PW_PREP_THREADS, 0, s>>>((const uint8_t *)in->data, in->rows, in->cols, stride, bins, lo, hi, dbin.ptr);
+        pw_bins_kernel<<<blocks, PW_PREP_THREADS, 0, s>>>((const uint8_t *)in->data, in->rows, in->cols, stride, bins, lo, hi, edges, dbin.ptr);
     else if (in->type == PW_U16)
-        pw_bins_kernel<<<blocks, PW_PREP_THREADS, 0, s>>>((const uint16_t *)in->data, in->rows, in->cols, stride, bins, lo, hi, dbin.ptr);
+        pw_bins_kernel<<<blocks, PW_PREP_THREADS, 0, s>>>((const uint16_t *)in->data, in->rows, in->cols, stride, bins, lo, hi, edges, dbin.ptr);
     else
-        pw_bins_kernel<<<blocks, PW_PREP_THREADS, 0, s>>>((const float *)in->data, in->rows, in->cols, stride, bins, lo, hi, dbin.ptr);
+        pw_bins_kernel<<<blocks, PW_PREP_THREADS, 0, s>>>((const float *)in->data, in->rows, in->cols, stride, bins, lo, hi, edges, dbin.ptr);
     st = pw_from_cuda(cudaGetLastError());
     PW_THEN(st, inthist_core(plan, dbin.ptr, in->rows, in->cols, bins, out, info));
     return st;

@@ -1,67 +1,73 @@
-# tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed).  NEXT SESSION'S
-# FIRST CALL (2 GPUs: nvidia-h200-x2; session 12's calls, 2026-11-29, are in git log of this file):
-#   direct  test_dist --gpu with a rank a GPU, in one process (direct hand-overs and through the
-#           host): the first-row wait moved into launch.cu (pw_gpu_band_before_launch, cbfd33e),
-#           not yet run on a GPU
-#   numpy   tests/test_numpy.py with PW_BACKEND=cuda: inthist's shared bin rule in the GPU's bin
-#           kernel (a391d87) against numpy.histogram, heat/sor's refusals, every app against numpy
-#   edges   bench/variants/stencil_band_edges.patch (edges/: test_dist, bench_dist built with it):
-#           its test_dist --gpu on 2 GPUs, then HEAT 32768^2 8 sweeps on 2 GPUs, tree (new/bench_dist)
-#           and variant alternating
-#   nccl    mpirun -np 2 test_dist --mpi --gpu --nccl with PEERWAVE_DEBUG_LINK / _NCCL, every line
-#           stamped: which case stops after the lazy-loading fix, and each thread's wait channel
-#           after PW_WAIT seconds (default 150)
-# Binaries built on the development machine (build-gpu at HEAD), stripped and packed, < 64 MiB:
-#   mkdir -p /tmp/carry/y/new && strip -o /tmp/carry/y/new/test_dist build-gpu/tests/test_dist &&
-#     strip -o /tmp/carry/y/new/peerwave build-gpu/peerwave && strip -o /tmp/carry/y/new/bench_dist build-gpu/bench_dist &&
-#     (edges/: the same two test_dist, bench_dist from build-gpu with the patch applied, then reverted) &&
-#     (cd /tmp/carry/y && tar cf - new | xz -T2 -3 > /work/main/build-gpu/carry/bins.tar.xz)
+# tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed; earlier calls are
+# in git log of this file).  Session 13 (2026-11-29), 2 GPUs (nvidia-h200-x2); the last call:
+#   PW_STAGES="npver numpy gpu largest" PW_GPU_GPU=1 PW_NUMPY_GPU=0 PW_TEST_SHAPES=40 PW_LARGEST_APPS=sat:
+#   gpu      test_gpu on GPU 0 (stencil_band_edges merged: the warp processor's registers moved;
+#            inthist now also f32 images through the device API, values on their f32 edges)
+#   cells    test_cells --gpu on GPU 1 (user cells through NVRTC: the policy's new member)
+#   numpy    tests/test_numpy.py with PW_BACKEND=cuda (inthist f32 failed on the GPU in call 1)
+#   heat     HEAT 16384^2 one sweep and 8 sweeps on one GPU (bench_suite, median of 5)
+#   npver    tests/gpu/numpy_edges_probe.py (this numpy's default-range f32 edges), test_numpy on the CPU
+#   dist     test_dist --gpu on 2 GPUs
+#   largest  the largest grids that fit one GPU: SAT f32 and HEAT 8 sweeps, 2 GPUs against one
+#            (multi.sh's stage `largest`, one run each)
+# Binaries built here (build-gpu at HEAD), stripped, packed into build-gpu/carry/bins.tar.xz
+# (new/: test_gpu test_cells peerwave bench_suite bench_dist test_dist):
 #   run(command="bash tests/gpu/dev_adhoc.sh", carry=["build-gpu/carry/bins.tar.xz"], kind="nvidia-h200-x2")
-# Logs come back as one archive ($OUT/logs.tgz: the device tool returns only a few files).
+# Logs come back as one archive ($OUT/logs.tgz).
 set -u
 out=/tmp/pw-adhoc; mkdir -p "$out"
 mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
 export PEERWAVE_CACHE=/tmp/pw-cell-cache PEERWAVE_WISDOM=/tmp/pw-wisdom.tsv
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-stage() { [[ " ${PW_STAGES:-direct numpy edges nccl} " == *" $1 "* ]]; }
+stage() { [[ " ${PW_STAGES:-gpu cells numpy npver heat dist largest} " == *" $1 "* ]]; }
 say() { echo "$*" | tee -a $out/summary.txt; }
-stamp() { perl -MTime::HiRes=time -ne 'BEGIN { $| = 1; $t0 = time } printf "%8.3f %s", time - $t0, $_'; }
 n=/tmp/v/new
 
-if stage direct; then
-  CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 timeout 240 $n/test_dist --gpu > $out/test_dist_gpu.log 2>&1
+if stage gpu; then # (in the background on GPU 0 while GPU 1 runs the cells and numpy)
+  (CUDA_VISIBLE_DEVICES=${PW_GPU_GPU:-0} PW_TEST_SHAPES=${PW_TEST_SHAPES:-100} timeout 400 $n/test_gpu > $out/test_gpu.log 2>&1; echo "rc=$?" >> $out/test_gpu.log) &
+  gpu_job=$!
+fi
+if stage cells; then
+  CUDA_VISIBLE_DEVICES=1 PW_TEST_ONLY=${PW_CELLS_ONLY:-linear,heat,3d,plane} timeout 240 $n/test_cells --gpu > $out/test_cells_gpu.log 2>&1
+  say "test_cells --gpu: rc=$? $(tail -1 $out/test_cells_gpu.log)"; grep FAIL $out/test_cells_gpu.log | head -5
+fi
+if stage numpy; then # (GPU 1, or GPU 0 with PW_NUMPY_GPU=0)
+  CUDA_VISIBLE_DEVICES=${PW_NUMPY_GPU:-1} PW_BACKEND=cuda timeout 200 python3 tests/test_numpy.py $n/peerwave > $out/test_numpy_cuda.log 2>&1
+  say "test_numpy, --backend cuda: rc=$? $(tail -1 $out/test_numpy_cuda.log)"; grep FAIL $out/test_numpy_cuda.log | head -3 | cut -c1-300
+fi
+if stage npver; then
+  python3 tests/gpu/numpy_edges_probe.py 2>&1 | tee -a $out/summary.txt
+  PW_BACKEND=cpu timeout 100 python3 tests/test_numpy.py $n/peerwave > $out/test_numpy_cpu.log 2>&1
+  say "test_numpy, --backend cpu: rc=$? $(tail -1 $out/test_numpy_cpu.log)"
+fi
+if stage gpu; then
+  wait $gpu_job
+  say "test_gpu: $(tail -2 $out/test_gpu.log | tr '\n' ' ')"; grep -E "FAIL" $out/test_gpu.log | head -6 | cut -c1-400 | tee -a $out/summary.txt
+  grep -E "^inthist:" $out/test_gpu.log | tee -a $out/summary.txt
+fi
+if stage heat; then
+  for sweeps in 1 8; do
+    CUDA_VISIBLE_DEVICES=0 timeout 120 $n/bench_suite --runs 5 --only HEAT --size 16384 --sweeps $sweeps 2>&1 | grep -E "^(HEAT|#) " | sed "s/^/sweeps $sweeps: /" | tee -a $out/summary.txt
+  done
+fi
+if stage dist; then # (test_dist, then the largest grids: stage largest)
+  CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 timeout 200 $n/test_dist --gpu > $out/test_dist_gpu.log 2>&1
   say "test_dist --gpu, a rank a GPU: rc=$? $(tail -1 $out/test_dist_gpu.log)"; grep FAIL $out/test_dist_gpu.log | head -5
 fi
-
-if stage numpy; then
-  PW_BACKEND=cuda timeout 240 python3 tests/test_numpy.py $n/peerwave > $out/test_numpy_cuda.log 2>&1
-  say "test_numpy, --backend cuda: rc=$? $(tail -1 $out/test_numpy_cuda.log)"; grep FAIL $out/test_numpy_cuda.log | head -5
-fi
-
-if stage edges && [ -x /tmp/v/edges/test_dist ]; then
-  CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 timeout 240 /tmp/v/edges/test_dist --gpu > $out/test_dist_gpu_edges.log 2>&1
-  say "edges: test_dist --gpu, a rank a GPU: rc=$? $(tail -1 $out/test_dist_gpu_edges.log)"; grep FAIL $out/test_dist_gpu_edges.log | head -5
-  for round in 1 2; do for v in new edges; do
-    timeout 200 /tmp/v/$v/bench_dist --gpus 2 --ranks 2 --only heat --grid 32768 > $out/dist_heat_${v}_$round.log 2>&1
-    say "HEAT 32768^2 8 sweeps on 2 GPUs, $v round $round: rc=$? $(tail -1 $out/dist_heat_${v}_$round.log)"
-  done; done
-fi
-
-if stage nccl; then
-  (CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 PEERWAVE_DEBUG_LINK=1 PEERWAVE_DEBUG_NCCL=1 timeout 200 \
-     mpirun -np 2 stdbuf -oL -eL $n/test_dist --mpi --gpu --nccl 2>&1; echo "rc=$?") | grep --line-buffered -v "NCCL INFO" | stamp > $out/nccl.log &
-  job=$!
-  sleep ${PW_WAIT:-150}
-  {
-    for p in $(pgrep -f -- "test_dist --mpi --gpu --nccl" | grep -v mpirun); do
-      echo "== process $p: $(tr '\0' ' ' < /proc/$p/cmdline)"
-      for t in /proc/$p/task/*; do echo "$(basename $t) $(cat $t/comm) $(cat $t/wchan) $(cut -d' ' -f3 $t/stat)"; done
-    done
-    nvidia-smi
-  } > $out/stacks.txt 2>&1
-  wait $job
-  say "nccl: $(grep -E 'passed|rc=' $out/nccl.log | tail -2 | tr '\n' ' ')"
-  grep -E "FAIL|a band of columns|kernel is loaded|engine stopped" $out/nccl.log | tail -12 | tee -a $out/summary.txt
+if stage largest; then
+  mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+  host_kib=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
+  side() { awk -v m="$mib" -v h="$host_kib" -v b="$1" -v hb="$2" 'BEGIN { g = sqrt(0.85 * m * 1048576 / b);
+           c = sqrt(0.8 * h * 1024 / hb); s = g < c ? g : c; printf "%d", int(s / 1024) * 1024 }'; }
+  sat_side=$(side 8 12) heat_side=$(side 4 16)
+  want() { [[ " ${PW_LARGEST_APPS:-sat heat} " == *" $1 "* ]]; }
+  if want sat; then
+    timeout ${PW_LARGEST_SAT_S:-200} $n/bench_dist --gpus 2 --ranks 2 --grid $sat_side --sat-f32 1 --only sat --runs 1 > $out/largest_sat.log 2>&1
+    say "SAT f32 ${sat_side}^2, 2 GPUs against one: rc=$? $(tail -1 $out/largest_sat.log)"
+  fi
+  if want heat; then
+    timeout ${PW_LARGEST_HEAT_S:-200} $n/bench_dist --gpus 2 --ranks 2 --grid $heat_side --only heat --runs 1 > $out/largest_heat.log 2>&1
+    say "HEAT f32 ${heat_side}^2 8 sweeps, 2 GPUs against one: rc=$? $(tail -1 $out/largest_heat.log)"
+  fi
 fi
 tar czf ${OUT:-/tmp}/logs.tgz -C $out .
 echo "==== summary"; cat $out/summary.txt

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../../apps/inthist_cell.h"
 #include "../../apps/sat_accuracy.h"
 #include "../test_util.h"
 
@@ -354,7 +355,7 @@ void pw_test_stream_destroy(void *s);
 static pw_status inthist_on_device(const pw_image *in, int bins, double lo, double hi, int32_t *out, const pw_options *gpu)
 {
     size_t cells = (size_t)(in->rows * in->cols), out_bytes = 4 * cells * (size_t)bins;
-    void *din = pw_test_to_device(in->data, cells), *dout = pw_test_to_device(out, out_bytes);
+    void *din = pw_test_to_device(in->data, cells * pw_dtype_size(in->type)), *dout = pw_test_to_device(out, out_bytes);
     pw_image d = *in;
     d.data = din;
     pw_status st = pw_inthist_device(&d, bins, lo, hi, dout, gpu, NULL);
@@ -367,21 +368,50 @@ static pw_status inthist_on_device(const pw_image *in, int bins, double lo, doub
 
 static int inthist_device_cases, inthist_wide_device_cases; /* printed at the end: what the random cases covered */
 
+/* An f32 image: values of one random scale, a quarter of them on the float edges of [lo, hi) in
+ * `bins` parts or a float either side (where an edge's rounding decides the bin), lo and hi the
+ * image's min and max (the CLI's default range) or a range wider than the values. */
+static void f32_inthist_image(pw_image *in, int bins, double *lo, double *hi, pw_inthist_edges edges)
+{
+    float *x = in->data;
+    const int64_t cells = in->rows * in->cols;
+    const double scale = pow(10.0, (double)test_range(-3, 11));
+    float mn = INFINITY, mx = -INFINITY;
+    for (int64_t k = 0; k < cells; k++) {
+        x[k] = (float)((test_unit() * 2 - 1) * scale);
+        mn = fminf(mn, x[k]), mx = fmaxf(mx, x[k]);
+    }
+    *lo = mn, *hi = mx > mn ? mx : mn + 1.0;
+    if (test_rand() % 4 == 0) *lo -= scale * 3, *hi += scale * 7;
+    for (int64_t k = 0; k < cells; k++)
+        if (test_rand() % 4 == 0) {
+            const float e = (float)pw_inthist_edge((int32_t)test_range(0, bins), bins, *lo, *hi, edges);
+            const int side = (int)(test_rand() % 3);
+            x[k] = side == 0 ? e : nextafterf(e, side == 1 ? -INFINITY : INFINITY);
+        }
+}
+
 /* The host API hands the device int32 bin indices; the device API (half the cases where the
  * test links the CUDA runtime) computes bytes for up to 255 bins and int32 past them, so small
  * shapes also try 255 and 256 bins (bins 0: chosen at random), and half the cases a range that
- * leaves values in no bin. */
+ * leaves values in no bin.  A third of the images are f32 (the device's bins by
+ * apps/inthist_cell.h, as the host's: f32 edges, values on them). */
 static void inthist_case(int64_t rows, int64_t cols, pw_options *gpu, int bins)
 {
     size_t cells = (size_t)(rows * cols);
-    if (!bins) bins = cells <= 100000 && test_rand() % 4 == 0 ? (test_rand() % 2 ? 255 : 256) : (int)test_range(1, 6);
-    const double lo = test_rand() % 2 ? 0 : 10, hi = lo ? 250 : 256;
+    if (!bins) bins = cells <= 100000 && test_rand() % 4 == 0 ? (test_rand() % 2 ? 255 : 256) : (int)test_range(1, cells <= 100000 ? 40 : 6);
+    const int f32 = test_rand() % 3 == 0;
+    double lo = test_rand() % 2 ? 0 : 10, hi = lo ? 250 : 256;
     setenv("PEERWAVE_SAT_PROCESSOR", test_rand() % 3 ? "scan" : "global", 1); /* both exact */
-    pw_image in = {PW_U8, rows, cols, 0, malloc(cells)};
-    for (size_t k = 0; k < cells; k++) ((uint8_t *)in.data)[k] = (uint8_t)test_rand();
+    pw_image in = {f32 ? PW_F32 : PW_U8, rows, cols, 0, malloc(cells * (f32 ? 4 : 1))};
+    pw_options cpu = test_sequential_options(), gpu_edges = *gpu;
+    gpu = &gpu_edges; /* either f32 edge rule, the same for both */
+    cpu.inthist_f32_edges = gpu->inthist_f32_edges = f32 && test_rand() % 2;
+    if (f32) f32_inthist_image(&in, bins, &lo, &hi, cpu.inthist_f32_edges ? PW_INTHIST_EDGES_F32_MATH : PW_INTHIST_EDGES_F32);
+    else
+        for (size_t k = 0; k < cells; k++) ((uint8_t *)in.data)[k] = (uint8_t)test_rand();
     int32_t *r = malloc(4 * cells * (size_t)bins), *g = malloc(4 * cells * (size_t)bins);
     memset(g, 0xff, 4 * cells * (size_t)bins);
-    pw_options cpu = test_sequential_options();
     int on_device = 0;
     pw_status s1 = pw_inthist(&in, bins, lo, hi, r, &cpu, NULL), s2;
 #ifdef PW_TEST_HAVE_HOG
@@ -391,9 +421,15 @@ static void inthist_case(int64_t rows, int64_t cols, pw_options *gpu, int bins)
     else
 #endif
         s2 = pw_inthist(&in, bins, lo, hi, g, gpu, NULL);
-    CHECK(s1 == PW_OK && s2 == PW_OK && !memcmp(r, g, 4 * cells * (size_t)bins),
-          "inthist%s %" PRId64 "x%" PRId64 " bins %d [%g, %g) %s %s h=%d w=%" PRId64 ": status %d %d",
-          on_device ? "_device" : "", rows, cols, bins, lo, hi, DESCRIBE(*gpu), s1, s2);
+    size_t bad = 0; /* the first plane entry that differs, for the message */
+    while (bad < cells * (size_t)bins && r[bad] == g[bad]) bad++;
+    CHECK(s1 == PW_OK && s2 == PW_OK && bad == cells * (size_t)bins,
+          "inthist%s %s%s %" PRId64 "x%" PRId64 " bins %d [%.9g, %.9g) %s %s h=%d w=%" PRId64 ": status %d %d, "
+          "plane %zu pixel %zu (value %.9g): %d, the CPU %d",
+          on_device ? "_device" : "", f32 ? "f32" : "u8", cpu.inthist_f32_edges ? " (f32 math)" : "", rows, cols, bins, lo, hi, DESCRIBE(*gpu), s1, s2,
+          bad / cells, bad % cells,
+          bad < cells * (size_t)bins ? (f32 ? ((float *)in.data)[bad % cells] : ((uint8_t *)in.data)[bad % cells]) : 0.0,
+          bad < cells * (size_t)bins ? g[bad] : 0, bad < cells * (size_t)bins ? r[bad] : 0);
     free(in.data);
     free(r);
     free(g);

@@ -20,7 +20,12 @@
  *   stages_block   begin_block() stages what all its tiles read (SW's score table) once a block;
  *   bound_threads, bound_blocks  compile its kernels under __launch_bounds__ (0: unbounded);
  *   per_sweep      (without syncs_in_tile) run_tile_sweep(t, r, c, smem, sweep) is told which
- *                  sweep of the run the tile belongs to (a 3-D cell's plane: user_cell.cuh).
+ *                  sweep of the run the tile belongs to (a 3-D cell's plane: user_cell.cuh);
+ *   band_edges     (with runs_rows) in a band of a larger run, run_row itself waits for the right
+ *                  neighbour's column just before the chunk that reads it and reports (pushes)
+ *                  the band's first column once the last lane has passed it, as the CPU's peer
+ *                  engine does per tile; the schedule waits only for the left column before the
+ *                  tile-row and reports only the last one after it.
  * How many threads and how much shared memory a block needs is host data (kernel_desc.h).
  *
  * This header and everything it includes compile under NVRTC (no include path, no C library),
@@ -37,6 +42,7 @@ struct pw_proc_policy {
     bool syncs_in_tile, runs_rows, stages_block;
     int bound_threads, bound_blocks; /* 0: no __launch_bounds__ */
     bool per_sweep;                  /* last, so that the others' five-value policies stay as written */
+    bool band_edges;
 };
 
 /* A tile the schedule has waited for, of sweep `sweep` of the whole run (a.sweep_base onwards). */
@@ -85,24 +91,15 @@ __device__ __forceinline__ bool pw_band_wait_right(const pw_engine_args &a, int6
     return pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire_sys(word)) >= (pw_counter)rows_end; });
 }
 
-/* Every thread of the block, after a tile-row: rows [i0, i1) of the band's edge column into the
- * neighbour's storage, then (thread 0, behind a system-wide fence: the stores before the word,
- * on whichever GPU they land) the neighbour's word for the sweep. */
-__device__ __forceinline__ void pw_band_push_rows(const pw_engine_args &a, const pw_band_push &p, int64_t sweep,
-                                                  int64_t i0, int64_t i1)
+/* Rows [i0, i1) of the band's edge column into the neighbour's storage, the copy shared by
+ * `count` threads (this one is `me`). */
+__device__ __forceinline__ void pw_band_copy_rows(const pw_device_band &b, const pw_band_push &p, int64_t i0, int64_t i1,
+                                                  int64_t me, int64_t count)
 {
-    const pw_device_band &b = a.band;
-    __shared__ int abandoned;
-    if (threadIdx.x == 0) /* the tile-rows above pushed first (their words must not claim rows not there) */
-        abandoned = !pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire(p.pushed + sweep)) >= (pw_counter)i0; });
-    __syncthreads();
-    const int gave_up = abandoned;
-    __syncthreads(); /* (everyone has read it before a second push's thread 0 writes it again) */
-    if (gave_up) return; /* (the run is given up: nothing waits for the rows any more) */
     /* an element is elem_bytes / 4 words of 4 bytes (SW's affine cell is 12 bytes: H, E, F) */
     const int words = b.elem_bytes / 4;
     const int64_t n = i1 - i0, total = n * b.planes * words;
-    for (int64_t k = threadIdx.x; k < total; k += blockDim.x) {
+    for (int64_t k = me; k < total; k += count) {
         const int64_t w = k % words, i = i0 + (k / words) % n, plane = k / words / n;
         const unsigned v = ((const unsigned *)(p.src.at[0] + i * p.src.row_bytes + plane * p.src.plane_bytes))[w];
         for (int t = 0; t < 2; t++) {
@@ -111,27 +108,77 @@ __device__ __forceinline__ void pw_band_push_rows(const pw_engine_args &a, const
             ((unsigned *)(p.dst.at[t] + row * p.dst.row_bytes + plane * p.dst.plane_bytes))[w] = v;
         }
     }
+}
+
+/* After the copy (its stores ordered before by a barrier), one thread: the neighbour's word for
+ * the sweep, behind a system-wide fence (the stores before the word, on whichever GPU they land).
+ * One writer at a time (the pushes are in order), so a release store, not an atomic: peers over
+ * PCIe may have no native atomics. */
+__device__ __forceinline__ void pw_band_pushed(const pw_band_push &p, int64_t sweep, int64_t i1)
+{
+    __threadfence_system();
+    pw_store_release_sys(p.ready + sweep, (pw_counter)i1);
+    pw_store_release(p.pushed + sweep, (pw_counter)i1);
+}
+
+/* Every thread of the block, after a tile-row: rows [i0, i1) of the band's edge column into the
+ * neighbour's storage, then (thread 0) the neighbour's word for the sweep. */
+__device__ __forceinline__ void pw_band_push_rows(const pw_engine_args &a, const pw_band_push &p, int64_t sweep,
+                                                  int64_t i0, int64_t i1)
+{
+    __shared__ int abandoned;
+    if (threadIdx.x == 0) /* the tile-rows above pushed first (their words must not claim rows not there) */
+        abandoned = !pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire(p.pushed + sweep)) >= (pw_counter)i0; });
     __syncthreads();
-    if (threadIdx.x == 0) {
-        /* one writer at a time (the pushes are in order), so a release store, not an atomic:
-         * peers over PCIe may have no native atomics */
-        __threadfence_system();
-        pw_store_release_sys(p.ready + sweep, (pw_counter)i1);
-        pw_store_release(p.pushed + sweep, (pw_counter)i1);
+    const int gave_up = abandoned;
+    __syncthreads(); /* (everyone has read it before a second push's thread 0 writes it again) */
+    if (gave_up) return; /* (the run is given up: nothing waits for the rows any more) */
+    pw_band_copy_rows(a.band, p, i0, i1, threadIdx.x, blockDim.x);
+    __syncthreads();
+    if (threadIdx.x == 0) pw_band_pushed(p, sweep, i1);
+}
+
+/* The same from one warp (a processor's stores warp: band_edges), every lane in step. */
+__device__ __forceinline__ void pw_band_push_rows_warp(const pw_engine_args &a, const pw_band_push &p, int64_t sweep,
+                                                       int64_t i0, int64_t i1)
+{
+    const int lane = (int)(threadIdx.x & 31);
+    int ok = 1;
+    if (lane == 0) ok = pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire(p.pushed + sweep)) >= (pw_counter)i0; });
+    if (!__shfl_sync(0xffffffffu, ok, 0)) return;
+    pw_band_copy_rows(a.band, p, i0, i1, lane, 32);
+    __syncwarp();
+    if (lane == 0) pw_band_pushed(p, sweep, i1);
+}
+
+/* One warp (band_edges), once the band's first column holds rows [i0, rows_end) of the launch's
+ * sweep `sweep` in the grid, its stores by this warp: pushed to the left neighbour where the
+ * hand-over is direct, else said to the host. */
+__device__ __forceinline__ void pw_band_report_first_warp(const pw_engine_args &a, int64_t sweep, int64_t i0, int64_t rows_end)
+{
+    const int64_t s = a.sweep_base + sweep;
+    __syncwarp(); /* the warp's stores of the column before what follows */
+    if (a.band.push_first.ready) {
+        pw_band_push_rows_warp(a, a.band.push_first, s, i0, rows_end);
+    } else if (a.band.first_done && (threadIdx.x & 31) == 0) {
+        __threadfence();
+        atomicMax(a.band.first_done + s, (pw_counter)rows_end);
     }
 }
 
 /* After a tile-row (its stores behind a __syncthreads): its rows of the last (and first) column
  * are final -- pushed to the neighbours where the hand-over is direct, and said to the host. */
-__device__ __forceinline__ void pw_band_report(const pw_engine_args &a, int64_t sweep, int64_t i0, int64_t rows_end)
+__device__ __forceinline__ void pw_band_report(const pw_engine_args &a, int64_t sweep, int64_t i0, int64_t rows_end,
+                                               bool first = true) /* (false: the processor reported it: band_edges) */
 {
     const int64_t s = a.sweep_base + sweep;
     if (a.band.push_last.ready) pw_band_push_rows(a, a.band.push_last, s, i0, rows_end);
-    if (a.band.push_first.ready) pw_band_push_rows(a, a.band.push_first, s, i0, rows_end);
-    if (threadIdx.x != 0 || (!a.band.last_done && !a.band.first_done)) return;
+    if (first && a.band.push_first.ready) pw_band_push_rows(a, a.band.push_first, s, i0, rows_end);
+    const bool first_word = first && a.band.first_done;
+    if (threadIdx.x != 0 || (!a.band.last_done && !first_word)) return;
     __threadfence(); /* the block's stores (ordered by the barrier) before the words the host reads */
     if (a.band.last_done) atomicMax(a.band.last_done + s, (pw_counter)rows_end);
-    if (a.band.first_done) atomicMax(a.band.first_done + s, (pw_counter)rows_end);
+    if (first_word) atomicMax(a.band.first_done + s, (pw_counter)rows_end);
 }
 
 template <class Proc>
@@ -165,7 +212,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
         if (a.band.left_ready || a.band.right_ready) { /* a band: the neighbours' columns first (the tile-row reads them) */
             if (threadIdx.x == 0)
                 abandon = (a.band.left_ready && !pw_band_wait_left(a, sweep, rows_end)) ||
-                          (a.band.right_ready && !pw_band_wait_right(a, sweep, rows_end));
+                          (!Proc::policy.band_edges && a.band.right_ready && !pw_band_wait_right(a, sweep, rows_end));
             __syncthreads();
             if (abandon) return;
         }
@@ -200,7 +247,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
         }
         __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
         if (a.band.last_done || a.band.first_done || a.band.push_last.ready || a.band.push_first.ready)
-            pw_band_report(a, sweep, r * t.h, rows_end); /* (every thread: a direct hand-over copies) */
+            pw_band_report(a, sweep, r * t.h, rows_end, !Proc::policy.band_edges); /* (every thread: a direct hand-over copies) */
     }
 }
 

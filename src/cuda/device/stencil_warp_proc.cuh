@@ -96,9 +96,14 @@ struct StencilWarpProc {
     int64_t edge_rows;  /* 1 (one sweep a launch) or n_rows (pipelined sweeps): see above */
 
     /* It syncs inside its tiles (pw_row_wait_steps, pw_row_publish; the edge words) and takes the
-     * peer schedule's tile-row whole, in one stream of chunks (run_row).  Launch needs
-     * (proc_shapes.h): three warps, the buffers. */
-    static constexpr pw_proc_policy policy = {true, true, false, 0, 0};
+     * peer schedule's tile-row whole, in one stream of chunks (run_row).  In a band of a larger
+     * run it trades the band's edges per chunk (band_edges): the loads warp waits for the right
+     * neighbour's column just before the chunk whose copies reach it, and the stores warp
+     * reports the first column once the chunk in which the last lane passed it is stored -- at
+     * the tile-row's start and end, as the schedule would, each band's next sweep waited about
+     * two band crossings a tile-row (docs/DISTRIBUTED.md).  Launch needs (proc_shapes.h): three
+     * warps, the buffers. */
+    static constexpr pw_proc_policy policy = {true, true, false, 0, 0, false, true};
 
     /* 16-step chunks (a tile-row's lag h + 16 steps instead of h + 32) ran HEAT 16384^2 at 3.00
      * against 2.02 ms (H100, 204bbcb): a chunk's fixed costs (three barriers, the staging ring's
@@ -334,10 +339,10 @@ struct StencilWarpProc {
     {
         const int64_t gcols = t.cols + 2;
         pw_row_seen seen; /* lane 0's */
-        bool ok = true;
+        bool ok = true, right_here = !(sync.a && sync.a->band.right_ready); /* (band_edges) */
         pw_ll<F> above = issue_above(t, chunk_at(s0, s1, 0, lanes, gcols), r, sync); /* the next chunk to finish's */
         for (int64_t m = 0; m < chunks + LOOKAHEAD; m++) {
-            if (ok && m < chunks) ok = issue_chunk(t, r, smem, sync, &seen, lanes, s0, s1, m);
+            if (ok && m < chunks) ok = issue_chunk(t, r, smem, sync, &seen, &right_here, lanes, s0, s1, m);
             pw_copy_async_commit();
             const int64_t j = m - LOOKAHEAD;
             if (j < 0) continue;
@@ -356,13 +361,32 @@ struct StencilWarpProc {
         return true;
     }
 
+    /* A band's right neighbour's column (its previous sweep's values) holds the tile-row's rows:
+     * lane 0 waits (band_edges), every lane learns the outcome; its acquire orders the copies
+     * after it, as wait_chunk's does. */
+    __device__ bool wait_right(const pw_tiling &t, int64_t r, int64_t lanes, const pw_row_sync &sync) const
+    {
+        bool ok = true;
+        if (lane() == 0) ok = pw_band_wait_right(*sync.a, sync.sweep, r * t.h + lanes);
+        ok = __shfl_sync(0xffffffffu, ok, 0);
+        __syncwarp();
+        return ok;
+    }
+
     /* Chunk m's copies on their way into its buffer once the stores warp has emptied it (and,
-     * for the first, every lane's first column, loaded at once).  false: the run is abandoned. */
+     * for the first, every lane's first column, loaded at once); in a band, the right
+     * neighbour's column first where the copies reach it (*right_here: it is there).  false: the
+     * run is abandoned. */
     __device__ bool issue_chunk(const pw_tiling &t, int64_t r, unsigned char *smem, const pw_row_sync &sync,
-                                pw_row_seen *seen, int64_t lanes, int64_t s0, int64_t s1, int64_t m) const
+                                pw_row_seen *seen, bool *right_here, int64_t lanes, int64_t s0, int64_t s1, int64_t m) const
     {
         const int64_t top = r * t.h, gcols = t.cols + 2;
         if (!wait_chunk(sync, seen, s0, s1, m)) return false;
+        /* (copy 0 reaches grid column sn + 33: the halo column, cols + 1, from sn = cols - 32 on) */
+        if (!*right_here && s0 + m * CHUNK + 32 >= t.cols) {
+            if (!wait_right(t, r, lanes, sync)) return false;
+            *right_here = true;
+        }
         if (m >= BUFFERS) bar_sync(FREE + (int)(m % BUFFERS));
         if (m == 0) {
             F *seeds = (F *)(smem + seeds_offset());
@@ -427,6 +451,8 @@ struct StencilWarpProc {
         const bool traced = sync.a && sync.a->trace.records && lane() == 0;
         long long start_ns = traced ? pw_globaltimer() : 0;
         int64_t c = c0;
+        /* (band_edges) the band's first column to report: lane L is at column 0 at step L */
+        bool first_due = sync.a && (sync.a->band.first_done || sync.a->band.push_first.ready);
         for (int64_t n = 0; n < chunks; n++) {
             const int b = (int)(n % BUFFERS);
             const int64_t sn = s0 + n * CHUNK;
@@ -435,6 +461,10 @@ struct StencilWarpProc {
             if (*status_of(smem, n)) return false;
             store_done(buffer_of(smem, n), t, r, lanes, sn, steps, sync);
             if (n + BUFFERS < chunks) bar_arrive(FREE + b);
+            if (first_due && sn + steps >= lanes) { /* (after FREE: it reads the grid, not the buffer) */
+                pw_band_report_first_warp(*sync.a, sync.sweep, r * t.h, r * t.h + lanes);
+                first_due = false;
+            }
             if (traced && sn + steps >= pw_tiling_done(&t, r, c)) {
                 pw_trace_tile(sync.a->trace, sync.q, c++, start_ns, start_ns);
                 start_ns = pw_globaltimer();
