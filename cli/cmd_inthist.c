@@ -84,49 +84,6 @@ static pw_status run_inthist(void *p)
     return pw_inthist(j->in, (int)j->args->bins, j->args->lo, j->args->hi, j->out, &j->options, &j->info);
 }
 
-/* [min, max] of the data, the max included (numpy.histogram's default): lo = min, hi = max, and
- * *closed = 1 when min < max; all values equal: [v - 0.5, v + 0.5), as numpy takes it (wider where
- * 0.5 is below v's float precision).  -1 when
- * a sample is NaN or infinite (numpy refuses such a range too; with --range they fall outside). */
-static int data_range(const pw_image *img, double *lo, double *hi, int *closed)
-{
-    const float *x = img->data;
-    float mn = INFINITY, mx = -INFINITY;
-    for (int64_t k = 0; k < img->rows * img->cols; k++) {
-        if (!isfinite(x[k])) return -1;
-        if (x[k] < mn) mn = x[k];
-        if (x[k] > mx) mx = x[k];
-    }
-    *closed = mn < mx;
-    /* one value v: 0.5 either side, or a float's spacing where 0.5 is below v's precision (|v|
-     * past 2^23: float edges of v +- 0.5 would be v itself and hold nothing) */
-    const double below = (double)mx - (double)nextafterf(mx, -INFINITY), half = below > 0.5 ? below : 0.5;
-    *lo = *closed ? (double)mn : (double)mn - half;
-    *hi = *closed ? (double)mx : (double)mx + half;
-    return 0;
-}
-
-/* The last bin closed: pw_inthist's bins are half-open, so the run took [lo, hi), and the pixels
- * equal to hi are added to the last plane here: their own summed-area table, counted on the host
- * (a run over [hi, the next float) cannot be had when hi is the largest float).  (Until
- * 2026-11-29 hi sat a millionth of the span above the max instead, which moved every bin edge:
- * -4 of [-8, 8] in 4 bins fell in bin 0.) */
-static pw_status close_last_bin(const pw_image *in, int64_t bins, double hi, int32_t *planes)
-{
-    const int64_t rows = in->rows, cols = in->cols;
-    const float *x = in->data, top = (float)hi;
-    int32_t *last = planes + (bins - 1) * rows * cols, *above = calloc((size_t)cols, sizeof *above);
-    if (!above) return PW_ERR_OUT_OF_MEMORY;
-    for (int64_t i = 0; i < rows; i++) /* above[j]: pixels equal to hi in rows 0..i, columns 0..j */
-        for (int64_t j = 0, run = 0; j < cols; j++) {
-            run += x[i * cols + j] == top;
-            above[j] += (int32_t)run;
-            last[i * cols + j] += above[j];
-        }
-    free(above);
-    return PW_OK;
-}
-
 int cmd_inthist(int argc, char **argv)
 {
     inthist_args args = {NULL, 16, 0, 0, 0};
@@ -151,9 +108,8 @@ int cmd_inthist(int argc, char **argv)
     if (!args.have_range) {
         if (in.type != PW_F32) {
             args.lo = 0, args.hi = in.type == PW_U8 ? 256 : 65536;
-        } else if (data_range(&in, &args.lo, &args.hi, &closed)) {
-            cli_error("%s: NaN or infinite samples: the default range [min, max] needs finite ones (with --range LO,HI they "
-                      "fall outside it and are not counted)", path);
+        } else if (pw_inthist_default_range(&in, &args.lo, &args.hi, &closed) != PW_OK) {
+            cli_error("%s: %s", path, pw_error_detail()); /* (NaN or infinite samples) */
             code = EXIT_DATA;
             goto out;
         }
@@ -173,7 +129,7 @@ int cmd_inthist(int argc, char **argv)
     run.u.inthist.in = &in, run.u.inthist.bins = (int)args.bins, run.u.inthist.lo = args.lo, run.u.inthist.hi = args.hi;
     run.u.inthist.out = out, run.options = job.options, run.info = &job.info;
     pw_status st = cli_run_pw_job(&common, "inthist", &run);
-    if (st == PW_OK && closed) st = close_last_bin(&in, args.bins, args.hi, out);
+    if (st == PW_OK && closed) st = pw_inthist_close_last_bin(&in, (int)args.bins, args.hi, out);
     if (st != PW_OK) {
         cli_error("inthist %s: %s", path, cli_status_text(st));
         code = cli_status_exit(st);
@@ -188,7 +144,7 @@ int cmd_inthist(int argc, char **argv)
         inthist_job rj = {&in, &args, ref, cli_reference_options()};
         rj.options.inthist_f32_edges = common.options.inthist_f32_edges;
         st = ref ? run_inthist(&rj) : PW_ERR_OUT_OF_MEMORY;
-        if (st == PW_OK && closed) st = close_last_bin(&in, args.bins, args.hi, ref);
+        if (st == PW_OK && closed) st = pw_inthist_close_last_bin(&in, (int)args.bins, args.hi, ref);
         if (st != PW_OK || memcmp(ref, out, (size_t)planes * sizeof *out)) {
             cli_error("check FAILED: the sequential reference differs (%s)", pw_status_str(st));
             code = EXIT_DATA;

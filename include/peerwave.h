@@ -444,12 +444,25 @@ int pw_sat_fits(const pw_image *in, pw_dtype out);
 
 /* Integral histogram with `bins` bins (1 .. PW_MAX_BINS): out is bins planes of rows x cols i32,
  * plane b at out + b * rows * cols, each the SAT of [bin(x) == b].  Bins split the half-open
- * range [lo, hi) into equal parts: bin(x) = floor((x - lo) * bins / (hi - lo)); values outside
- * [lo, hi) (and NaN) fall in no bin.  For u8 use [0, 256) to get one bin per value.
- * in: u8, u16 or f32.  PW_ERR_OVERFLOW if rows * cols exceeds INT32_MAX. */
+ * range [lo, hi) into equal parts, a value going to the bin whose edges hold it, the edges placed
+ * as numpy.histogram places them (float32 edges for an f32 image; options->inthist_f32_edges);
+ * values outside [lo, hi) (and NaN) fall in no bin.  For u8 use [0, 256) to get one bin per
+ * value.  in: u8, u16 or f32.  PW_ERR_OVERFLOW if rows * cols exceeds INT32_MAX. */
 #define PW_MAX_BINS 4096
 pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t *out,
                      const pw_options *options, pw_run_info *info);
+
+/* numpy.histogram's default range for an f32 image (host memory): [min, max] of its values with
+ * *closed = 1 (the max belongs to the last bin: after pw_inthist over [lo, hi), whose bins are
+ * half-open, pw_inthist_close_last_bin adds it); one value v: [v - 0.5, v + 0.5) (wider where 0.5
+ * is below v's float precision) and *closed = 0.  Run pw_inthist with options->inthist_f32_edges
+ * = 1 for numpy's (>= 2.0) edges of that range.  PW_ERR_BAD_INPUT for a NaN or an infinity
+ * (numpy refuses such a range too), PW_ERR_UNSUPPORTED for another type. */
+pw_status pw_inthist_default_range(const pw_image *in, double *lo, double *hi, int *closed);
+
+/* The pixels of an f32 image (host) equal to hi, as a summed-area table, added to the last of
+ * `bins` planes (host): numpy.histogram's closed last bin after a pw_inthist over [lo, hi). */
+pw_status pw_inthist_close_last_bin(const pw_image *in, int bins, double hi, int32_t *planes);
 
 /* Gauss-Seidel heat sweeps, in place, boundary rows/columns fixed:
  * A(i,j) = (A(i-1,j) + A(i,j-1) + A(i+1,j) + A(i,j+1)) / 4 on the interior, `sweeps` times,

@@ -159,6 +159,28 @@ static void check_images(void)
     CHECK(pw_inthist(&in, 2, 0, NAN, hist, NULL, NULL) == PW_ERR_INVALID_ARGUMENT, "inthist NaN hi");
     CHECK(pw_inthist(&in, 2, 0, 256, NULL, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "inthist NULL out");
     CHECK(pw_inthist(&iin, 2, 0, 256, hist, NULL, NULL) == PW_ERR_UNSUPPORTED, "inthist i32 input");
+    { /* numpy's default range of an f32 image, and its closed last bin: a strided 2 x 3 view */
+        float px[2][4] = {{2, -1, 7, 99}, {7, 0.5f, 3, 99}}, nan_px[2] = {1, NAN}, one[2] = {16777216.0f, 16777216.0f};
+        pw_image f = {PW_F32, 2, 3, 4, px}, fnan = {PW_F32, 1, 2, 0, nan_px}, fone = {PW_F32, 1, 2, 0, one};
+        double lo = 0, hi = 0;
+        int closed = -1;
+        CHECK(pw_inthist_default_range(&f, &lo, &hi, &closed) == PW_OK && lo == -1 && hi == 7 && closed == 1,
+              "inthist_default_range [min, max] of a strided view: [%g, %g] %d", lo, hi, closed);
+        CHECK(pw_inthist_default_range(&fnan, &lo, &hi, &closed) == PW_ERR_BAD_INPUT, "inthist_default_range NaN");
+        CHECK(pw_inthist_default_range(&in, &lo, &hi, &closed) == PW_ERR_UNSUPPORTED, "inthist_default_range u8");
+        CHECK(pw_inthist_default_range(&f, NULL, &hi, &closed) == PW_ERR_NULL_ARGUMENT, "inthist_default_range NULL");
+        /* one value at 2^24, where 0.5 is below a float's spacing (2): [v - 2, v + 2) */
+        CHECK(pw_inthist_default_range(&fone, &lo, &hi, &closed) == PW_OK && lo == 16777214.0 && hi == 16777218.0 &&
+                  closed == 0, "inthist_default_range of one value: [%.1f, %.1f) %d", lo, hi, closed);
+        /* the two 7s (at (0, 2) and (1, 0)) into the last of 2 planes: its SAT of [x == 7] */
+        int32_t planes[2 * 6] = {0};
+        CHECK(pw_inthist_close_last_bin(&f, 2, 7, planes) == PW_OK, "inthist_close_last_bin");
+        const int32_t want[6] = {0, 0, 1, 1, 1, 2};
+        int same = 1;
+        for (int k = 0; k < 6; k++) same &= planes[k] == 0 && planes[6 + k] == want[k];
+        CHECK(same, "inthist_close_last_bin: the 7s' summed-area table in the last plane only");
+        CHECK(pw_inthist_close_last_bin(&f, 0, 7, planes) == PW_ERR_INVALID_ARGUMENT, "inthist_close_last_bin 0 bins");
+    }
 
     double g[9] = {0};
     pw_image grid = {PW_F64, 3, 3, 0, g}, small = {PW_F64, 2, 3, 0, g}, u8grid = {PW_U8, 3, 3, 0, g};

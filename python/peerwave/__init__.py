@@ -383,20 +383,16 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
             lo, hi = 0, 256
         elif dt == np.uint16:
             lo, hi = 0, 65536
-        elif d is None:
-            x = np.asarray(image)
-            if x.size and not np.isfinite(x).all():
-                raise ValueError("inthist: NaN or infinite samples: the default range [min, max] needs finite ones "
-                                 "(give lo and hi: values outside them fall in no bin)")
-            lo, hi = (float(x.min()), float(x.max())) if x.size else (0.0, 0.0)
-            default_f32 = True
-            if lo < hi:
-                closed = True
-            else:  # one value (or none): [v - 0.5, v + 0.5), as numpy.histogram takes it (wider where 0.5 is below
-                # v's float32 precision: `peerwave inthist` does the same)
-                v = np.float32(hi)
-                half = max(0.5, float(v) - float(np.nextafter(v, np.float32(-np.inf))))
-                lo, hi = lo - half, hi + half
+        elif d is None:  # the library's rule (pw_inthist_default_range), as `peerwave inthist` takes it
+            x = _arrays.host_array(image, "image")
+            i_x, r_lo, r_hi, r_closed = _image(x, x.shape, x.dtype), ctypes.c_double(), ctypes.c_double(), ctypes.c_int()
+            st = lib.pw_inthist_default_range(ctypes.byref(i_x), ctypes.byref(r_lo), ctypes.byref(r_hi), ctypes.byref(r_closed))
+            if st != 0:
+                detail = lib.pw_error_detail().decode(errors="replace")
+                if _STATUS[st] == "BAD_INPUT":  # NaN or infinite samples
+                    raise ValueError(f"inthist: {detail} (give lo and hi)")
+                raise PeerWaveError(st, lib.pw_status_str(st).decode() + (f" ({detail})" if detail else ""))
+            lo, hi, closed, default_f32 = r_lo.value, r_hi.value, bool(r_closed.value), True
         else:
             raise ValueError("inthist: lo and hi are needed for float images on the device")
     if d is not None:
@@ -424,7 +420,7 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
     call.check(f(ctypes.byref(i_in), int(bins), float(lo), float(hi), _arrays.pointer(dst), ctypes.byref(call.options),
                  ctypes.byref(ri)))
     if closed:  # the pixels equal to hi, into the last plane (pw_inthist's bins are half-open)
-        out[bins - 1] += np.cumsum(np.cumsum(np.asarray(image) == np.float32(hi), 0, dtype=np.int32), 1, dtype=np.int32)
+        call.check(lib.pw_inthist_close_last_bin(ctypes.byref(i_in), int(bins), float(hi), _arrays.pointer(dst)))
     return (out, _info(ri)) if info else out
 
 

@@ -145,6 +145,8 @@ for _dev in ("", "_device"):
     _declare("pw_heat" + _dev, c_int, P(Image), c_int64, P(Options), P(c_double), P(RunInfo))
     _declare("pw_sor" + _dev, c_int, P(Image), c_int64, c_double, P(Options), P(c_double), P(RunInfo))
 _declare("pw_sat_fits", c_int, P(Image), c_int)
+_declare("pw_inthist_default_range", c_int, P(Image), P(c_double), P(c_double), P(c_int))
+_declare("pw_inthist_close_last_bin", c_int, P(Image), c_int, c_double, c_void_p)
 _declare("pw_sw_align", c_int, c_void_p, c_int64, c_void_p, c_int64, P(SwParams), P(Options), P(Alignment))
 _declare("pw_alignment_free", None, P(Alignment))
 _declare("pw_alignment_view", c_void_p, P(Alignment), c_void_p, c_void_p, P(SwParams), c_char_p, c_char_p, c_int)
