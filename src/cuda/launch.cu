@@ -113,11 +113,16 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         if (!plan->cuda_band && (st = pw_gpu_watch_open(&watch, plan, t, sweeps, cells, grid, cells_before, &a.monitor)) != PW_OK)
             goto done;
         void *args[] = {first_arg, &a};
+        /* (a band: its kernel is loaded by the occupancy query above -- the link may post its
+         * receives now -- and launches once the left column's first row is here; its time counts
+         * from then, as one GPU's counts from its launch: with the start event before the wait
+         * (cbfd33e to 2026-11-29) a band's time held whatever kept its left neighbour from
+         * starting, its upload included -- a likely cause of SAT f32 125952^2 in 2 bands
+         * measuring 75.7 ms against one GPU's 37.9, not yet rerun; the pipeline's start lag is
+         * in SW and DTW's span, dist_apps.c) */
+        if (plan->cuda_band && (st = pw_gpu_band_before_launch((pw_gpu_band *)plan->cuda_band, plan->watchdog_ns)) != PW_OK) goto done;
         PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
         if ((st = pw_gpu_watch_after(&watch, start)) != PW_OK) goto done;
-        /* (a band: its kernel is loaded by the occupancy query above -- the link may post its
-         * receives now -- and launches once the left column's first row is here) */
-        if (plan->cuda_band && (st = pw_gpu_band_before_launch((pw_gpu_band *)plan->cuda_band, plan->watchdog_ns)) != PW_OK) goto done;
         PW_CUDA_TRY(st, cudaLaunchKernel(k->peer, dim3((unsigned)grid), dim3(threads), args, smem, stream), done);
     } else if (plan->strategy == PW_STRATEGY_GLOBAL_BARRIER) {
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->barrier, threads, smem), done);
