@@ -10,7 +10,9 @@
  *   F32_MATH  the same computed in float from lo and hi as floats: numpy >= 2.0's edges for a
  *             float32 image and its default range (numpy.linspace keeps float32 scalars, the
  *             image's min and max, in float32; numpy 1.x computed those as F32 does).
- * A value goes to the bin whose edges hold it.  The bin is first estimated from the scaled
+ * (Where a range is so narrow that its step rounds up -- a subnormal delta -- the float edges can
+ * pass hi before the last, as numpy's do; numpy >= 2.1 refuses such bins, here a value goes to the
+ * last bin whose edge it reaches.)  A value goes to the bin whose edges hold it.  The bin is first estimated from the scaled
  * distance to lo and then moved until the edges agree: the estimate alone can be off where the
  * distance rounds (a value of -0.5 in [-1e20, 1e20) is 1e20 from lo in any precision, which scales
  * to the bin of 0) or where a value sits on an edge.  No libm: the header is also compiled for the

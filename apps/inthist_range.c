@@ -1,6 +1,7 @@
 /* inthist_range.c - numpy.histogram's default range for an f32 image, and its closed last bin:
  * what `peerwave inthist` and the Python module do when no range is given, written once here. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "peerwave.h"
@@ -51,6 +52,7 @@ pw_status pw_inthist_close_last_bin(const pw_image *img, int bins, double hi, in
     if (img->type != PW_F32) return PW_ERR_UNSUPPORTED;
     if (bins < 1 || bins > PW_MAX_BINS) return PW_ERR_INVALID_ARGUMENT;
     const int64_t rows = img->rows, cols = img->cols;
+    if (rows > INT32_MAX / cols) return PW_ERR_OVERFLOW; /* (a count could pass int32, as pw_inthist refuses) */
     const float top = (float)hi;
     int32_t *last = planes + (int64_t)(bins - 1) * rows * cols, *above = pw_malloc(sizeof *above * (size_t)cols);
     if (!above) return PW_ERR_OUT_OF_MEMORY;

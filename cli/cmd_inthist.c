@@ -105,11 +105,12 @@ int cmd_inthist(int argc, char **argv)
         goto out;
     }
     int closed = 0; /* the default f32 range: [min, max] */
+    pw_status range_st;
     if (!args.have_range) {
         if (in.type != PW_F32) {
             args.lo = 0, args.hi = in.type == PW_U8 ? 256 : 65536;
-        } else if (pw_inthist_default_range(&in, &args.lo, &args.hi, &closed) != PW_OK) {
-            cli_error("%s: %s", path, pw_error_detail()); /* (NaN or infinite samples) */
+        } else if ((range_st = pw_inthist_default_range(&in, &args.lo, &args.hi, &closed)) != PW_OK) {
+            cli_error("%s: %s", path, *pw_error_detail() ? pw_error_detail() : pw_status_str(range_st)); /* (NaN or infinite samples) */
             code = EXIT_DATA;
             goto out;
         }

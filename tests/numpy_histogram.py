@@ -21,6 +21,8 @@ def default_edges(x, bins):
     k = np.arange(bins + 1, dtype=np.float32)
     edges = (k / np.float32(bins) * delta if step == 0 else k * step) + lo
     edges[-1] = hi
+    if not (np.diff(edges) > 0).all():  # (a constant past 2^23, a subnormal range: numpy >= 2.1 refuses these)
+        raise ValueError("numpy_histogram: edges that do not increase (numpy 2 refuses these bins)")
     return edges
 
 

@@ -23,11 +23,16 @@ static inline pw_status pw_cuda_reserve(double bytes)
     int device = 0;
     cudaMemPool_t pool;
     unsigned long long reserved = 0, used = 0; /* (cuuint64_t, as the attributes are) */
-    if (cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetDefaultMemPool(&pool, device) == cudaSuccess &&
+    /* (the device's current pool, which cudaMallocAsync draws from: the caller may have set one;
+     * unused bytes there are an estimate -- fragments -- and an allocation that still fails
+     * returns PW_ERR_OUT_OF_MEMORY) */
+    if (cudaGetDevice(&device) == cudaSuccess && cudaDeviceGetMemPool(&pool, device) == cudaSuccess &&
         cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess &&
-        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess && reserved > used)
-        free_bytes += (size_t)(reserved - used);
-    cudaGetLastError(); /* (a pool query that failed leaves the count as the driver gave it) */
+        cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess) {
+        if (reserved > used) free_bytes += (size_t)(reserved - used);
+    } else {
+        cudaGetLastError(); /* (a pool query that failed leaves the count as the driver gave it) */
+    }
     if (bytes <= (double)free_bytes) return PW_OK;
     pw_set_error_detail("the run needs %.2f GB on the GPU, which has %.2f GB free of %.2f GB", bytes / 1e9,
                         (double)free_bytes / 1e9, (double)total / 1e9);

@@ -1,17 +1,23 @@
 # tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed; earlier calls are
-# in git log of this file).  Session 13 (2026-11-29), 2 GPUs (nvidia-h200-x2); the last call:
-#   PW_STAGES="npver numpy gpu largest" PW_GPU_GPU=1 PW_NUMPY_GPU=0 PW_TEST_SHAPES=40 PW_LARGEST_APPS=sat:
-#   gpu      test_gpu on GPU 0 (stencil_band_edges merged: the warp processor's registers moved;
-#            inthist now also f32 images through the device API, values on their f32 edges)
-#   cells    test_cells --gpu on GPU 1 (user cells through NVRTC: the policy's new member)
-#   numpy    tests/test_numpy.py with PW_BACKEND=cuda (inthist f32 failed on the GPU in call 1)
-#   heat     HEAT 16384^2 one sweep and 8 sweeps on one GPU (bench_suite, median of 5)
+# in git log of this file).  Session 13 (2026-11-29) ran it five times on 2 GPUs (nvidia-h200-x2).
+# NEXT SESSION'S FIRST CALL (2 GPUs), binaries built at HEAD:
+#   PW_STAGES="gpu numpy dist largest" PW_GPU_GPU=1 PW_NUMPY_GPU=0 PW_LARGEST_SAT_S=300 PW_LARGEST_HEAT_S=200
+#   - test_gpu and test_dist --gpu: the stencil processor's right-column wait a 128-byte line
+#     earlier (review of band_edges: in-flight cp.async.ca fills could leave a stale halo line in
+#     L1) and pw_cuda_reserve's pool query (cudaDeviceGetMemPool) -- not yet run on a GPU
+#   - the largest grids again with the band's start event after its first-row wait (861d363) and
+#     bench_dist's warm-up: SAT f32 125952^2 measured 0.50x with the old event, HEAT 115712^2 1.81x
+# Stages:
+#   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
+#   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
+#   numpy    tests/test_numpy.py with PW_BACKEND=cuda (GPU PW_NUMPY_GPU, default 1)
 #   npver    tests/gpu/numpy_edges_probe.py (this numpy's default-range f32 edges), test_numpy on the CPU
+#   heat     HEAT 16384^2 one sweep and 8 sweeps on one GPU (bench_suite, median of 5)
 #   dist     test_dist --gpu on 2 GPUs
-#   largest  the largest grids that fit one GPU: SAT f32 and HEAT 8 sweeps, 2 GPUs against one
-#            (multi.sh's stage `largest`, one run each)
+#   largest  the largest grids that fit one GPU: SAT f32 and HEAT 8 sweeps (PW_LARGEST_APPS), 2 GPUs
+#            against one (multi.sh's stage `largest`, one run each after a warm-up)
 # Binaries built here (build-gpu at HEAD), stripped, packed into build-gpu/carry/bins.tar.xz
-# (new/: test_gpu test_cells peerwave bench_suite bench_dist test_dist):
+# (new/: test_gpu test_cells peerwave bench_suite bench_dist test_dist, those the stages use):
 #   run(command="bash tests/gpu/dev_adhoc.sh", carry=["build-gpu/carry/bins.tar.xz"], kind="nvidia-h200-x2")
 # Logs come back as one archive ($OUT/logs.tgz).
 set -u

@@ -382,8 +382,11 @@ struct StencilWarpProc {
     {
         const int64_t top = r * t.h, gcols = t.cols + 2;
         if (!wait_chunk(sync, seen, s0, s1, m)) return false;
-        /* (copy 0 reaches grid column sn + 33: the halo column, cols + 1, from sn = cols - 32 on) */
-        if (!*right_here && s0 + m * CHUNK + 32 >= t.cols) {
+        /* (copy 0 reaches grid column sn + 33: the halo column, cols + 1, from sn = cols - 32 on;
+         * the wait comes a 128-byte line earlier, so that no copy issued before it -- still in
+         * flight, cp.async.ca through L1 -- can bring the halo's line into L1 after the wait's
+         * acquire has invalidated it, for a later copy to hit stale) */
+        if (!*right_here && s0 + m * CHUNK + 32 + 128 / (int64_t)sizeof(F) >= t.cols) {
             if (!wait_right(t, r, lanes, sync)) return false;
             *right_here = true;
         }
