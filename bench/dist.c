@@ -25,7 +25,9 @@
  * a block: 1056 fill an H100), for ranks sharing a GPU (they need disjoint SM shares: HEAT's
  * bands wait on each other both ways); --direct 0 hands the columns over through the host
  * (pw_comm_set_direct).  Besides the wall clock (inputs up and results down
- * included) it reports the kernels' time: one GPU's, and the longest rank's (CUDA events).
+ * included) it reports the kernels' time: one GPU's (CUDA events), and the ranks' (each rank's
+ * pw_run_info.seconds, the run's span since 2026-11-29 for every app: from the first band's
+ * launch to the last one's end; before, for SAT and HEAT, the longest band's kernel).
  *
  * What it shows: the cost of the bands themselves (the hand-over, one chunk of rows of fill per
  * rank) and, for SW and SAT, that the bands run the scalar cells while one process runs the

@@ -93,6 +93,12 @@ typedef struct pw_band_edges {
      * the other's first chunk, would never launch (docs/DISTRIBUTED.md, "NCCL between
      * processes"). */
     void (*kernel_loaded)(void *ctx);
+    /* The engine's work begins (a GPU engine calls it once its first launch's wait for the left
+     * column's first row is over, just before launching; an engine that does not call it began
+     * at the attach).  A run's span counts from the first band's start (dist_turns.h): a GPU band
+     * attaches after uploading its part, which on the largest grids takes seconds, and the span
+     * must not count one rank's slower upload as another's wait. */
+    void (*engine_started)(void *ctx);
 } pw_band_edges;
 
 /* What an app is handed to run one band. */

@@ -283,10 +283,13 @@ static inline pw_status pw_gpu_band_before_launch(pw_gpu_band *b, int64_t watchd
     const pw_band_edges *edges = b->edges;
     if (!edges) return PW_OK;
     if (edges->kernel_loaded) edges->kernel_loaded(edges->ctx);
-    if (b->sweeps <= 0 || b->dev.rows <= 0 || !b->dev.left_ready) return PW_OK;
+    pw_status st = PW_OK;
     /* (a later launch of the same band finds the row there at once) */
-    if (b->left_direct) return pw_gpu_band_wait_first_row(b, watchdog_ns > 0 ? watchdog_ns : 10000000000LL);
-    return edges->wait_left(edges->ctx, 0, 1) != 0 ? PW_ERR_TIMEOUT : PW_OK;
+    if (b->sweeps > 0 && b->dev.rows > 0 && b->dev.left_ready)
+        st = b->left_direct ? pw_gpu_band_wait_first_row(b, watchdog_ns > 0 ? watchdog_ns : 10000000000LL)
+                            : edges->wait_left(edges->ctx, 0, 1) != 0 ? PW_ERR_TIMEOUT : PW_OK;
+    if (st == PW_OK && edges->engine_started) edges->engine_started(edges->ctx); /* (the span's start: the first call) */
+    return st;
 }
 
 /* Run `run` (a function of a plan) as plan->band's band of `rows` rows and `sweeps` sweeps: the

@@ -74,7 +74,9 @@ struct pw_band_link {
     void *turn_request;     /* the word from turn_prev, in flight (the link's thread tests it) */
     atomic_int turn_have;   /* it is in (or there is none to wait for) */
     int64_t began_ns, ended_ns; /* (the app's thread) pw_now_ns when its engine could start (the
-                               attach returned) and when it stopped (the detach came): 0 if not */
+                               attach returned, or its first launch: engine_started) and when it
+                               stopped (the detach came): 0 if not */
+    int started;            /* (the app's thread) engine_started has set began_ns */
     int direct[2];          /* (written before swapped) the left / right side is direct */
     int offered;            /* (written before the data phase ends) this rank offered: a
                                neighbour may have taken it, whatever this side decided */
@@ -200,6 +202,12 @@ static int debug_link(void)
     if (on < 0) on = getenv("PEERWAVE_DEBUG_LINK") != NULL;
     return on;
 }
+static void edge_engine_started(void *ctx)
+{
+    pw_band_link *l = ctx; /* (the app's thread, as the attach that set began_ns first) */
+    if (!l->started) l->started = 1, l->began_ns = pw_now_ns();
+}
+
 static void edge_kernel_loaded(void *ctx)
 {
     pw_band_link *l = ctx;
@@ -589,7 +597,7 @@ static pw_status attach_locked(pw_band_link *l, const pw_band_io *io, pw_band_ed
     *edges = (pw_band_edges){l, l->ch[0].peer >= 0 ? edge_wait_left : NULL, l->ch[2].peer >= 0 ? edge_wait_right : NULL,
                              l->ch[1].peer >= 0 ? edge_last_done : NULL, l->ch[3].peer >= 0 ? edge_first_done : NULL,
                              edge_abandon, edge_broken, edge_peer_direct, l->data ? l->data->free_sms(l->comm->data_ctx) : 0,
-                             l->data ? edge_kernel_loaded : NULL};
+                             l->data ? edge_kernel_loaded : NULL, edge_engine_started};
     atomic_store_explicit(&l->attached, 1, memory_order_release);
     return PW_OK;
 }

@@ -143,6 +143,14 @@ static void whole_run_info(pw_run_info *info, int64_t rows, int64_t cols, double
         fprintf(stderr, "peerwave bands: span %.6f s, longest band %.6f s\n", span_s, longest_seconds);
 }
 
+/* SAT, INTHIST, HEAT and SOR: this rank's info, its seconds the run's span (at least its own). */
+static void band_span_info(pw_run_info *info, double span_s)
+{
+    if (getenv("PEERWAVE_DEBUG_BANDS"))
+        fprintf(stderr, "peerwave bands: span %.6f s, this band %.6f s\n", span_s, info->seconds);
+    if (span_s > info->seconds) info->seconds = span_s;
+}
+
 /* ---- SW ---------------------------------------------------------------------------------------- */
 
 typedef struct sw_args {
@@ -479,8 +487,11 @@ pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw
     pw_run_info local_info;
     image_args x = {in, out, NULL, 0, 0, 0, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, 0, NULL, sat_band_run, &x,
-                    &none, &none, 0, NULL);
+    double span = 0;
+    st = run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, 0, NULL, sat_band_run, &x,
+                  &none, &none, 0, &span);
+    if (st == PW_OK) band_span_info(x.info, span);
+    return st;
 }
 
 static pw_status inthist_band_run(void *p, const pw_options *o, const pw_band *band, void *result)
@@ -511,8 +522,11 @@ pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo
     pw_run_info local_info;
     image_args x = {in, NULL, out, bins, lo, hi, info ? info : &local_info};
     char none;
-    return run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, 0, NULL, inthist_band_run,
-                    &x, &none, &none, 0, NULL);
+    double span = 0;
+    st = run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, 0, NULL, inthist_band_run,
+                  &x, &none, &none, 0, &span);
+    if (st == PW_OK) band_span_info(x.info, span);
+    return st;
 }
 
 /* ---- HEAT and SOR: bands of interior columns with a halo column each side --------------------- */
@@ -580,8 +594,10 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     pw_run_info local_info;
     stencil_args x = {grid, sweeps, sor, omega, info ? info : &local_info};
     char none;
+    double span = 0;
     st = run_band(comm, local, &sig, options, local == PW_OK ? grid->rows - 2 : 0, sweeps, col0, mine.cols, total,
-                  1, NULL, stencil_band_run, &x, &none, &none, 0, NULL);
+                  1, NULL, stencil_band_run, &x, &none, &none, 0, &span);
+    if (st == PW_OK) band_span_info(x.info, span);
     if (st != PW_OK || !residual) {
         free(sums);
         return st;
