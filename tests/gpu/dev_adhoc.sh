@@ -5,8 +5,10 @@
 #   - test_gpu and test_dist --gpu: the stencil processor's right-column wait a 128-byte line
 #     earlier (review of band_edges: in-flight cp.async.ca fills could leave a stale halo line in
 #     L1) and pw_cuda_reserve's pool query (cudaDeviceGetMemPool) -- not yet run on a GPU
-#   - the largest grids again with the band's start event after its first-row wait (861d363) and
-#     bench_dist's warm-up: SAT f32 125952^2 measured 0.50x with the old event, HEAT 115712^2 1.81x
+#   - the largest grids again with the band's start event after its first-row wait (861d363),
+#     bench_dist's warm-up, and the ranks' time now the run's span for every app (0faf098, a GPU
+#     band starting at its first launch): SAT f32 125952^2 measured 0.50x with the old event,
+#     HEAT 115712^2 1.81x; also test_dist --gpu for the span's engine_started call
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
