@@ -115,7 +115,7 @@ static pw_status compute_bins(const pw_image *in, int bins, double lo, double hi
         free(table);
         return PW_OK;
     }
-    const pw_inthist_edges edges = f32_math ? PW_INTHIST_EDGES_F32_MATH : PW_INTHIST_EDGES_F32; /* (f32) */
+    const pw_inthist_edges edges = pw_inthist_edges_of(1, f32_math);
     for (int64_t i = 0; i < in->rows; i++)
         for (int64_t j = 0; j < in->cols; j++) bin[i * in->cols + j] = pw_inthist_bin(pixel(in, i, j), bins, lo, hi, edges);
     return PW_OK;

@@ -26,6 +26,12 @@
 
 typedef enum pw_inthist_edges { PW_INTHIST_EDGES_DOUBLE, PW_INTHIST_EDGES_F32, PW_INTHIST_EDGES_F32_MATH } pw_inthist_edges;
 
+/* The rule for an image: DOUBLE for u8 and u16, for f32 F32 or (f32_math: pw_options.inthist_f32_edges) F32_MATH. */
+PW_HD static inline pw_inthist_edges pw_inthist_edges_of(int is_f32, int f32_math)
+{
+    return !is_f32 ? PW_INTHIST_EDGES_DOUBLE : f32_math ? PW_INTHIST_EDGES_F32_MATH : PW_INTHIST_EDGES_F32;
+}
+
 /* Edge k (k < bins) in float arithmetic, as numpy.linspace(lo, hi, bins + 1) computes it for
  * float32 lo and hi: delta = hi - lo, step = delta / bins, k * step + lo, each rounded to float (a
  * step of 0, from a subnormal delta: k / bins * delta + lo).  A delta past the largest float

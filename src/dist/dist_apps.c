@@ -130,25 +130,24 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
 
 static pw_status check_comm(const pw_comm *comm) { return comm ? PW_OK : PW_ERR_NULL_ARGUMENT; }
 
+/* info's seconds become the run's span where there is one: from the first band's start to the
+ * last one's end, which counts the pipeline's start (a band's kernel starts once its left
+ * column's first rows are there) and, with turns, every band a GPU runs; at least the band's own
+ * time (SAT, INTHIST, HEAT and SOR: this rank's; SW and DTW: the longest band's). */
+static void band_span_info(pw_run_info *info, double span_s)
+{
+    if (getenv("PEERWAVE_DEBUG_BANDS"))
+        fprintf(stderr, "peerwave bands: span %.6f s, band %.6f s\n", span_s, info->seconds);
+    if (span_s > info->seconds) info->seconds = span_s;
+}
+
 /* An SW or DTW result's info is this rank's run but for the whole run's cells and its span (or
  * the longest band's seconds), so that cells / seconds is the run's rate (peerwave_dist.h). */
 static void whole_run_info(pw_run_info *info, int64_t rows, int64_t cols, double longest_seconds, double span_s)
 {
     info->cells = rows * cols;
-    /* the span where there is one: from the first band's start to the last one's end, which
-     * counts the pipeline's start (a band's kernel starts once its left column's first rows are
-     * there) and, with turns, every band a GPU runs; at least the longest band's own time */
-    info->seconds = span_s > longest_seconds ? span_s : longest_seconds;
-    if (getenv("PEERWAVE_DEBUG_BANDS"))
-        fprintf(stderr, "peerwave bands: span %.6f s, longest band %.6f s\n", span_s, longest_seconds);
-}
-
-/* SAT, INTHIST, HEAT and SOR: this rank's info, its seconds the run's span (at least its own). */
-static void band_span_info(pw_run_info *info, double span_s)
-{
-    if (getenv("PEERWAVE_DEBUG_BANDS"))
-        fprintf(stderr, "peerwave bands: span %.6f s, this band %.6f s\n", span_s, info->seconds);
-    if (span_s > info->seconds) info->seconds = span_s;
+    info->seconds = longest_seconds;
+    band_span_info(info, span_s);
 }
 
 /* ---- SW ---------------------------------------------------------------------------------------- */

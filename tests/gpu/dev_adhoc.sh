@@ -62,11 +62,8 @@ if stage dist; then # (test_dist, then the largest grids: stage largest)
   say "test_dist --gpu, a rank a GPU: rc=$? $(tail -1 $out/test_dist_gpu.log)"; grep FAIL $out/test_dist_gpu.log | head -5
 fi
 if stage largest; then
-  mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
-  host_kib=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
-  side() { awk -v m="$mib" -v h="$host_kib" -v b="$1" -v hb="$2" 'BEGIN { g = sqrt(0.85 * m * 1048576 / b);
-           c = sqrt(0.8 * h * 1024 / hb); s = g < c ? g : c; printf "%d", int(s / 1024) * 1024 }'; }
-  sat_side=$(side 8 12) heat_side=$(side 4 16)
+  . tests/gpu/device_lib.sh
+  pw_largest_sides
   want() { [[ " ${PW_LARGEST_APPS:-sat heat} " == *" $1 "* ]]; }
   if want sat; then
     timeout ${PW_LARGEST_SAT_S:-200} $n/bench_dist --gpus 2 --ranks 2 --grid $sat_side --sat-f32 1 --only sat --runs 1 > $out/largest_sat.log 2>&1

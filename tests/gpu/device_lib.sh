@@ -83,3 +83,15 @@ pw_genomes() {
   tar xzf .bench-data/kmer_test_data.tar.gz -C "$1" GCF_000195855.1_ASM19585v1_genomic.fna GCF_000195955.2_ASM19595v2_genomic.fna &&
     g1=$1/GCF_000195855.1_ASM19585v1_genomic.fna g2=$1/GCF_000195955.2_ASM19595v2_genomic.fna
 }
+
+# The largest grids of multi.sh's stage `largest` into sat_side and heat_side: side^2 x B bytes
+# within 85% of one GPU (SAT f32 8 bytes a pixel there, HEAT 4) and side^2 x H bytes within 80% of
+# the host (bench/dist.c: SAT 12, HEAT 16), a multiple of 1024.
+pw_largest_sides() {
+  local mib host_kib
+  mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
+  host_kib=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
+  side() { awk -v m="$mib" -v h="$host_kib" -v b="$1" -v hb="$2" 'BEGIN { g = sqrt(0.85 * m * 1048576 / b);
+           c = sqrt(0.8 * h * 1024 / hb); s = g < c ? g : c; printf "%d", int(s / 1024) * 1024 }'; }
+  sat_side=$(side 8 12) heat_side=$(side 4 16)
+}

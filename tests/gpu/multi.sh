@@ -120,12 +120,7 @@ if stage bench; then
 fi
 
 if stage largest; then
-  mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)
-  host_kib=$(awk '/MemAvailable/ { print $2 }' /proc/meminfo)
-  # side^2 x $1 bytes within 85% of one GPU, side^2 x $2 bytes within 80% of the host
-  side() { awk -v m="$mib" -v h="$host_kib" -v b="$1" -v hb="$2" 'BEGIN { g = sqrt(0.85 * m * 1048576 / b);
-           c = sqrt(0.8 * h * 1024 / hb); s = g < c ? g : c; printf "%d", int(s / 1024) * 1024 }'; }
-  sat_side=$(side 8 12) heat_side=$(side 4 16)
+  pw_largest_sides
   timeout 280 ./build-gpu/bench_dist --gpus 2 --ranks 2 --grid $sat_side --sat-f32 1 --only sat --runs ${PW_LARGEST_RUNS:-1} > "$out/bench_dist_largest_sat.log" 2>&1
   summary "SAT f32 ${sat_side}^2, 2 GPUs against one: rc=$? $(tail -1 "$out/bench_dist_largest_sat.log")"
   timeout 280 ./build-gpu/bench_dist --gpus 2 --ranks 2 --grid $heat_side --only heat --runs ${PW_LARGEST_RUNS:-1} > "$out/bench_dist_largest_heat.log" 2>&1

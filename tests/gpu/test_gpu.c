@@ -407,7 +407,7 @@ static void inthist_case(int64_t rows, int64_t cols, pw_options *gpu, int bins)
     pw_options cpu = test_sequential_options(), gpu_edges = *gpu;
     gpu = &gpu_edges; /* either f32 edge rule, the same for both */
     cpu.inthist_f32_edges = gpu->inthist_f32_edges = f32 && test_rand() % 2;
-    if (f32) f32_inthist_image(&in, bins, &lo, &hi, cpu.inthist_f32_edges ? PW_INTHIST_EDGES_F32_MATH : PW_INTHIST_EDGES_F32);
+    if (f32) f32_inthist_image(&in, bins, &lo, &hi, pw_inthist_edges_of(1, cpu.inthist_f32_edges));
     else
         for (size_t k = 0; k < cells; k++) ((uint8_t *)in.data)[k] = (uint8_t)test_rand();
     int32_t *r = malloc(4 * cells * (size_t)bins), *g = malloc(4 * cells * (size_t)bins);
