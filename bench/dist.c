@@ -12,6 +12,9 @@
  * (pw_comm_set_turns): with R = K x G ranks on G GPUs, K narrower bands a GPU in a cyclic split of
  * the columns (docs/DISTRIBUTED.md, "Cyclic bands").
  *
+ * --weights w0,w1,...: the ranks' shares of the columns (pw_comm_share_weight: band k's width in
+ * proportion to wk), to measure an uneven split; else even.
+ *
  * --runs N (default 3): the median of N runs of each (1 for the largest grids, whose inputs and
  * checks alone take a while; on GPUs, fewer than 3 runs start with an untimed warm-up on a small
  * grid).
@@ -100,6 +103,7 @@ typedef struct problem {
 static int gpus, blocks, sw_blocks, direct = 1, turns; /* --gpus, --blocks, --sw-blocks, --direct, --turns */
 static int sat_f32;                               /* --sat-f32: SAT f32 -> f32 instead of u8 -> i64 */
 static const char *only;                          /* --only sw|heat|sat */
+static double weights[64];                        /* --weights w0,w1,...: each rank's share (pw_comm_share_weight) */
 
 typedef struct rank_run {
     pw_comm *comm;
@@ -139,6 +143,10 @@ static void *rank_main(void *arg)
     if (!r->comm) o.max_blocks = 0; /* (one GPU: all of it) */
     pw_run_info info = {0};
     int64_t first = 0, count = 0;
+    if (r->comm && weights[0] > 0 && (r->st = pw_comm_share_weight(r->comm, weights[rank])) != PW_OK) {
+        snprintf(r->detail, sizeof r->detail, "%s", pw_error_detail());
+        return NULL;
+    }
     if (p->app == APP_SW) {
         pw_sw_params params;
         sw_params(&params);
@@ -389,6 +397,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--only")) only = argv[k + 1];
         else if (!strcmp(argv[k], "--no-reference")) no_reference = atoi(argv[k + 1]);
         else if (!strcmp(argv[k], "--runs")) runs = atoi(argv[k + 1]);
+        else if (!strcmp(argv[k], "--weights")) {
+            char *at = argv[k + 1];
+            for (int q = 0; q < 64 && *at; q++) {
+                weights[q] = strtod(at, &at);
+                if (*at == ',') at++;
+            }
+        }
     }
     if (only && strcmp(only, "sw") && strcmp(only, "heat") && strcmp(only, "sat")) {
         fprintf(stderr, "bench_dist: --only sw, heat or sat\n");
@@ -398,8 +413,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_dist: --no-reference checks SAT u8 -> i64 only (--only sat)\n");
         return 2;
     }
+    for (int q = 0; weights[0] > 0 && q < ranks; q++)
+        if (!(weights[q] > 0)) {
+            fprintf(stderr, "bench_dist: --weights needs a positive weight for each of the %d ranks\n", ranks);
+            return 2;
+        }
     if (ranks < 2 || ranks > 64 || threads < 1 || gpus < 0 || blocks < 0 || runs < 1 || runs > 3) {
-        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]] [--turns 0|1] [--sat-f32 0|1] [--only sw|heat|sat] [--no-reference 1] [--runs 1..3]\n");
+        fprintf(stderr, "usage: bench_dist [--ranks 2..64] [--threads T] [--sw N] [--grid N] [--gpus G [--blocks B] [--sw-blocks B] [--direct 0|1]] [--turns 0|1] [--sat-f32 0|1] [--only sw|heat|sat] [--no-reference 1] [--runs 1..3] [--weights w0,w1,...]\n");
         return 2;
     }
     if (gpus)

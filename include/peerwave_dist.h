@@ -104,8 +104,9 @@ pw_status pw_comm_allgather(pw_comm *comm, const void *mine, void *all, size_t b
 void pw_comm_finalize(void);
 
 /* Rank `rank`'s share of n columns split into the comm's bands as evenly as possible (or by the
- * shared weights): columns [*first, *first + *count).  PW_ERR_INVALID_SIZE if there are fewer
- * columns than ranks. */
+ * shared weights): columns [*first, *first + *count).  Where every band gets 512 columns or more,
+ * the cuts fall on multiples of 128 columns (aligned vector access in every band).
+ * PW_ERR_INVALID_SIZE if there are fewer columns than ranks. */
 pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first, int64_t *count);
 
 /* SW and DTW: every rank passes the whole sequences (the same on every rank: checked); the

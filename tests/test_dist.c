@@ -586,6 +586,16 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
                 total += count;
             }
             EXPECT(log, total == 97, "weighted split covers %lld of 97 columns", (long long)total);
+            /* wide bands: every cut on a multiple of 128 columns, the split still whole */
+            const int64_t wide = 128 * 4 * (int64_t)pw_comm_size(c) * 7 + 13;
+            expect_first = 0;
+            for (int q = 0; q < pw_comm_size(c); q++) {
+                st = pw_dist_split(c, q, wide, &first, &count);
+                EXPECT(log, st == PW_OK && first == expect_first && count >= 1 && first % 128 == 0,
+                       "weighted split of %lld: rank %d [%lld, +%lld)", (long long)wide, q, (long long)first, (long long)count);
+                expect_first = first + count;
+            }
+            EXPECT(log, expect_first == wide, "weighted split covers %lld of %lld columns", (long long)expect_first, (long long)wide);
         }
         switch (range(&r, 0, 7)) {
         case 7: case_stencil_cell(c, &r, log); break;

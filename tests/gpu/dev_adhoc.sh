@@ -1,14 +1,10 @@
 # tests/gpu/dev_adhoc.sh - the latest ad hoc device call (overwritten as needed; earlier calls are
 # in git log of this file).  Session 13 (2026-11-29) ran it five times on 2 GPUs (nvidia-h200-x2).
-# NEXT SESSION'S FIRST CALL (2 GPUs), binaries built at HEAD:
-#   PW_STAGES="gpu numpy dist largest" PW_GPU_GPU=1 PW_NUMPY_GPU=0 PW_LARGEST_SAT_S=300 PW_LARGEST_HEAT_S=200
-#   - test_gpu and test_dist --gpu: the stencil processor's right-column wait a 128-byte line
-#     earlier (review of band_edges: in-flight cp.async.ca fills could leave a stale halo line in
-#     L1) and pw_cuda_reserve's pool query (cudaDeviceGetMemPool) -- not yet run on a GPU
-#   - the largest grids again with the band's start event after its first-row wait (861d363),
-#     bench_dist's warm-up, and the ranks' time now the run's span for every app (0faf098, a GPU
-#     band starting at its first launch): SAT f32 125952^2 measured 0.50x with the old event,
-#     HEAT 115712^2 1.81x; also test_dist --gpu for the span's engine_started call
+# Session 14 (2026-11-30) ran it three times on 2 GPUs: call 1 the header of session 13
+# (PW_STAGES="gpu numpy dist largest": all passed, SAT f32 largest 1.69x, HEAT 1.82x), calls 2-3
+# PW_STAGES="split largest" (bench_dist --weights: uneven splits slower; docs/PERFORMANCE.md).
+# NEXT CALL (2 GPUs): SAT's rows in flight -- bench_dist --blocks B (132, 198) at 65536^2 and the
+#   largest grid, against the default (264 resident blocks?); PEERWAVE_DEBUG_BANDS=1 for the plan.
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
@@ -16,6 +12,7 @@
 #   npver    tests/gpu/numpy_edges_probe.py (this numpy's default-range f32 edges), test_numpy on the CPU
 #   heat     HEAT 16384^2 one sweep and 8 sweeps on one GPU (bench_suite, median of 5)
 #   dist     test_dist --gpu on 2 GPUs
+#   split    bench_dist --weights (PW_SPLIT_WEIGHTS): SAT f32 PW_SPLIT_SAT^2 and SW PW_SPLIT_SW on 2 GPUs
 #   largest  the largest grids that fit one GPU: SAT f32 and HEAT 8 sweeps (PW_LARGEST_APPS), 2 GPUs
 #            against one (multi.sh's stage `largest`, one run each after a warm-up)
 # Binaries built here (build-gpu at HEAD), stripped, packed into build-gpu/carry/bins.tar.xz
@@ -61,12 +58,20 @@ if stage dist; then # (test_dist, then the largest grids: stage largest)
   CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 timeout 200 $n/test_dist --gpu > $out/test_dist_gpu.log 2>&1
   say "test_dist --gpu, a rank a GPU: rc=$? $(tail -1 $out/test_dist_gpu.log)"; grep FAIL $out/test_dist_gpu.log | head -5
 fi
+if stage split; then # (uneven splits, bench_dist --weights: does a wider first band take the start lag?)
+  for w in ${PW_SPLIT_WEIGHTS:-1,1 1.15,1 1.3,1}; do
+    timeout 120 $n/bench_dist --gpus 2 --ranks 2 --grid ${PW_SPLIT_SAT:-65536} --sat-f32 1 --only sat --runs 1 --weights $w > $out/split_sat_$w.log 2>&1
+    say "split $w: SAT f32 ${PW_SPLIT_SAT:-65536}^2: rc=$? $(tail -1 $out/split_sat_$w.log)"
+    timeout 120 $n/bench_dist --gpus 2 --ranks 2 --sw ${PW_SPLIT_SW:-262144} --only sw --runs 3 --weights $w > $out/split_sw_$w.log 2>&1
+    say "split $w: SW ${PW_SPLIT_SW:-262144}^2: rc=$? $(tail -1 $out/split_sw_$w.log)"
+  done
+fi
 if stage largest; then
   . tests/gpu/device_lib.sh
   pw_largest_sides
   want() { [[ " ${PW_LARGEST_APPS:-sat heat} " == *" $1 "* ]]; }
   if want sat; then
-    timeout ${PW_LARGEST_SAT_S:-200} $n/bench_dist --gpus 2 --ranks 2 --grid $sat_side --sat-f32 1 --only sat --runs 1 > $out/largest_sat.log 2>&1
+    timeout ${PW_LARGEST_SAT_S:-200} $n/bench_dist --gpus 2 --ranks 2 --grid $sat_side --sat-f32 1 --only sat --runs 1 ${PW_LARGEST_WEIGHTS:+--weights $PW_LARGEST_WEIGHTS} > $out/largest_sat.log 2>&1
     say "SAT f32 ${sat_side}^2, 2 GPUs against one: rc=$? $(tail -1 $out/largest_sat.log)"
   fi
   if want heat; then
