@@ -1,4 +1,5 @@
 /* npy.c - reading and writing NumPy .npy files (format: numpy.lib.format, versions 1.0 - 3.0).
+ * Whole arrays in either byte order and either memory order are read into host and C order.
  *
  * The header is a Python dict literal, e.g. {'descr': '<f4', 'fortran_order': False,
  * 'shape': (3, 4), }.  We parse exactly the three keys numpy writes, with a small tokenizer that
@@ -23,6 +24,8 @@ static const struct {
     pw_dtype type;
 } descrs[] = {{"|u1", PW_U8}, {"<u1", PW_U8}, {"<u2", PW_U16}, {"<i4", PW_I32},
               {"<i8", PW_I64}, {"<f4", PW_F32}, {"<f8", PW_F64}};
+/* (descr_of writes the first of each type after "|u1"; '>' types are read as the '<' ones,
+ * swapped, and '=' as the host's, '<' here) */
 #define N_DESCRS (sizeof descrs / sizeof descrs[0])
 
 static const char *descr_of(pw_dtype t)
@@ -139,11 +142,9 @@ static int parse_header(const char *text, size_t len, const char *path, npy_arra
     }
     if (!have_descr || !have_order || !have_shape)
         return io_fail(err, errlen, "%s: .npy header lacks descr, fortran_order or shape", path);
-    if (fortran)
-        return io_fail(err, errlen, "%s: Fortran-order array; save it in C order (np.ascontiguousarray)", path);
-    if (descr[0] == '>')
-        return io_fail(err, errlen, "%s: big-endian data; convert with arr.astype('<%s')", path,
-                       io_printable(descr + 1, shown, sizeof shown));
+    a->fortran_order = fortran;
+    a->big_endian = descr[0] == '>' && strcmp(descr, ">u1") != 0; /* (one byte has no order) */
+    if (descr[0] == '>' || descr[0] == '=') descr[0] = '<';
     size_t k = 0;
     while (k < N_DESCRS && strcmp(descr, descrs[k].descr)) k++;
     if (k == N_DESCRS)
@@ -190,6 +191,36 @@ int npy_read_header(FILE *f, const char *path, npy_array *a, char *err, int errl
     return r ? -1 : 0;
 }
 
+/* Each of count elements of `size` bytes reversed in place (big-endian to the host's order). */
+static void swap_bytes(void *data, int64_t count, size_t size)
+{
+    unsigned char *p = data;
+    for (int64_t e = 0; e < count; e++, p += size)
+        for (size_t lo = 0, hi = size - 1; lo < hi; lo++, hi--) {
+            const unsigned char t = p[lo];
+            p[lo] = p[hi], p[hi] = t;
+        }
+}
+
+/* A Fortran-order array's data (its first index varying fastest) into C order, the same shape:
+ * element (i0, i1, i2) is at i0 + d0 (i1 + d1 i2) in the file and at (i0 d1 + i1) d2 + i2 in C
+ * order.  Nonzero: no memory for the copy. */
+static int to_c_order(npy_array *a, uint64_t esize)
+{
+    const int64_t d0 = a->shape[0], d1 = a->shape[1], d2 = a->ndim == 3 ? a->shape[2] : 1;
+    unsigned char *c = malloc((size_t)a->count * (size_t)esize);
+    if (!c) return -1;
+    const unsigned char *f = a->data;
+    for (int64_t i0 = 0; i0 < d0; i0++)
+        for (int64_t i1 = 0; i1 < d1; i1++)
+            for (int64_t i2 = 0; i2 < d2; i2++)
+                memcpy(c + (size_t)(((i0 * d1 + i1) * d2 + i2) * (int64_t)esize),
+                       f + (size_t)((i0 + d0 * (i1 + d1 * i2)) * (int64_t)esize), (size_t)esize);
+    free(a->data);
+    a->data = c;
+    return 0;
+}
+
 int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errlen)
 {
     if (npy_read_header(f, path, a, err, errlen)) return -1;
@@ -219,6 +250,11 @@ int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errl
     if (fgetc(f) != EOF) {
         npy_free(a);
         return io_fail(err, errlen, "%s: data longer than the shape says", path);
+    }
+    if (a->big_endian) swap_bytes(a->data, a->count, (size_t)esize);
+    if (a->fortran_order && a->ndim > 1 && to_c_order(a, esize)) {
+        npy_free(a);
+        return io_fail(err, errlen, "%s: no memory to reorder the Fortran-order array into C order", path);
     }
     return 0;
 }

@@ -1,5 +1,8 @@
-/* npy.h - NumPy .npy files: format versions 1.0, 2.0 and 3.0, little-endian, C order.
- * Element types are the library's (u1 u2 i4 i8 f4 f8 = PW_U8 .. PW_F64). */
+/* npy.h - NumPy .npy files: format versions 1.0, 2.0 and 3.0.  Whole arrays are read in either
+ * byte order and in C or Fortran order (np.save writes a transposed array in Fortran order) and
+ * come back in host order, C order; bands by offset (npy_read_columns) need little-endian C
+ * order; files are written little-endian, C order.  Element types are the library's (u1 u2 i4 i8
+ * f4 f8 = PW_U8 .. PW_F64). */
 #ifndef PW_NPY_H
 #define PW_NPY_H
 
@@ -15,16 +18,19 @@ typedef struct npy_array {
     int ndim;                     /* 1 .. NPY_MAX_DIMS */
     int64_t shape[NPY_MAX_DIMS];
     int64_t count;                /* product of the shape */
-    void *data;                   /* count elements, malloc'd, host byte order */
+    void *data;                   /* count elements, malloc'd, host byte order, C order */
+    int big_endian, fortran_order; /* the file's layout, as its header says (data is converted) */
 } npy_array;
 
-/* Read path into *a.  Returns 0, or -1 with a one-line reason in err naming the file: not .npy,
- * unsupported version, malformed header, big-endian or Fortran order, an element type we do not
- * take (the message lists those we do), zero or more than 3 dimensions, data shorter or longer
- * than the shape says, or more memory than this machine has. */
+/* Read path into *a (big-endian data swapped, a Fortran-order array reordered into C order).
+ * Returns 0, or -1 with a one-line reason in err naming the file: not .npy, unsupported version,
+ * malformed header, an element type we do not take (the message lists those we do), zero or more
+ * than 3 dimensions, data shorter or longer than the shape says, or more memory than this
+ * machine has. */
 int npy_read(const char *path, npy_array *a, char *err, int errlen);
 
-/* The header only: *a's type, ndim, shape and count (data NULL), the stream left at the data. */
+/* The header only: *a's type, ndim, shape, count and layout (data NULL), the stream left at the
+ * data. */
 int npy_read_header(FILE *f, const char *path, npy_array *a, char *err, int errlen);
 
 /* The same from an open stream positioned at the magic string; path only names it in messages. */

@@ -24,6 +24,12 @@ static FILE *open_2d(const char *path, const char *mode, npy_array *a, off_t *da
         fclose(f);
         return NULL;
     }
+    if (a->big_endian || (a->fortran_order && a->ndim > 1)) {
+        io_fail(err, errlen, "%s: a band of columns is read by offset and needs a little-endian, C-order array "
+                "(np.save(path, np.ascontiguousarray(a, dtype=a.dtype.newbyteorder('<'))))", path);
+        fclose(f);
+        return NULL;
+    }
     *data_at = ftello(f);
     const uint64_t need = (uint64_t)a->count * pw_dtype_size(a->type);
     const int64_t left = io_remaining_bytes(f);

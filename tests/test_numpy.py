@@ -66,6 +66,23 @@ for dtype, version, out_type in cases:
           got.shape == x.shape and (got == want).all(), "sat %s -> %s %dx%d" % (np.dtype(dtype).name, out_type, h, w))
     check(float(res["total"]) == float(want[-1, -1]), "sat total line")
 
+# Other layouts numpy writes: big-endian data and Fortran order (np.save of a transposed array).
+for dtype, layout in [(">i4", "big-endian"), (">f8", "big-endian"), ("<u2", "Fortran order"), (">f4", "both")]:
+    h, w = int(rng.integers(1, 60)), int(rng.integers(2, 60))
+    x = (rng.integers(-500 if "i" in dtype else 0, 500, size=(w, h)) / (4 if "f" in dtype else 1)).astype(dtype)
+    x = x.T if layout != "big-endian" else np.ascontiguousarray(x.T)
+    src = save("layout.npy", x)
+    with open(src, "rb") as f:  # (the file really is in that layout)
+        np.lib.format.read_magic(f)
+        shape, fortran, descr = np.lib.format.read_array_header_1_0(f)
+    check(fortran == (layout != "big-endian") and (descr.byteorder == ">") == (layout != "Fortran order"),
+          "numpy wrote a %s file" % layout)
+    out = os.path.join(tmp, "layout_sat.npy")
+    run("sat", src, "-o", out, "--type", "f64" if "f" in dtype else "i64")
+    want = x.astype(np.float64 if "f" in dtype else np.int64).cumsum(0).cumsum(1)
+    got = np.load(out)
+    check(got.shape == x.shape and (got == want).all(), "sat of a %s %s array %dx%d" % (layout, dtype, h, w))
+
 # Automatic output type: i32 when it fits, i64 when it would not.
 big = np.full((300, 300), 65535, dtype=np.uint16)  # sum 5.9e9 > 2^31
 res = run("sat", save("big.npy", big), "-o", os.path.join(tmp, "big_sat.npy"))

@@ -376,7 +376,9 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
     are float32 arithmetic, numpy 1.x's were float64 rounded).  image: u8, u16 or f32 (host or
     device; a float image on the device needs lo and hi)."""
     d = _arrays.device_view(image, "image")
-    dt = d.dtype if d is not None else np.asarray(image).dtype
+    if d is None:
+        image = _arrays.host_array(image, "image")  # (host byte order, C order: a copy only where needed)
+    dt = d.dtype if d is not None else image.dtype
     closed = default_f32 = False  # the last bin takes hi too (the float default)
     if lo is None or hi is None:
         if dt == np.uint8:

@@ -132,8 +132,8 @@ def empty_like_device(d, shape, dtype):
 
 
 def host_array(x, what, dtype=None, writable=False):
-    """A C-contiguous numpy array of x (a copy only when x is not one already, or not of dtype;
-    never for writable=True, where the library must update x itself)."""
+    """A C-contiguous numpy array of x in the host's byte order (a copy only when x is not one
+    already, or not of dtype; never for writable=True, where the library must update x itself)."""
     if writable:
         if not isinstance(x, np.ndarray):
             raise TypeError(f"{what}: a numpy array (updated in place), not {type(x).__name__}")
@@ -142,6 +142,9 @@ def host_array(x, what, dtype=None, writable=False):
         if dtype is not None and x.dtype != np.dtype(dtype):
             raise TypeError(f"{what}: dtype {x.dtype}, needs {np.dtype(dtype)}")
         return x
+    x = np.asarray(x)
+    if dtype is None and not x.dtype.isnative:  # (big-endian data, from FITS files for one: the same values, host order)
+        dtype = x.dtype.newbyteorder("=")
     return np.ascontiguousarray(x, dtype=dtype)
 
 

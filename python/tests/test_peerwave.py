@@ -158,6 +158,19 @@ def test_sat_float_and_out():
     assert np.allclose(out, np.cumsum(np.cumsum(x, 0), 1), rtol=1e-12)
 
 
+@pytest.mark.parametrize("dtype", [">u2", ">i4", ">f8"])
+def test_other_layouts_read_as_their_values(dtype):
+    """Big-endian arrays (FITS files give them) and transposed (Fortran-order) ones: the same
+    results as the native C-order copy of the same values."""
+    x = rng.integers(0, 200, size=(23, 37)).astype(dtype)
+    native = np.ascontiguousarray(x, dtype=x.dtype.newbyteorder("="))
+    assert not x.dtype.isnative
+    assert np.array_equal(pw.sat(x, **CPU), pw.sat(native, **CPU))
+    assert np.array_equal(pw.sat(x.T, **CPU), np.cumsum(np.cumsum(native.T.astype(np.float64), 0), 1))
+    if dtype == ">u2":
+        assert np.array_equal(pw.inthist(x, 5, **CPU), pw.inthist(native, 5, **CPU))
+
+
 def test_inthist_against_per_bin_cumsum():
     x = rng.integers(0, 256, size=(53, 71)).astype(np.uint8)
     bins = 7
