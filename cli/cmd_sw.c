@@ -42,7 +42,7 @@ static const char usage[] =
     "                              cores together, blocks of records sized by their measured\n"
     "                              rates (HDSS); static: fixed shares from --weights G,C\n"
     "Input: '-' gap characters and white space are ignored; digits and other symbols (a '>'\n"
-    "inside a line too) are errors.\n"
+    "inside a line too) are errors.  Files may be gzip-compressed (A.fa.gz, bgzip's too).\n"
     "Output (key: value, or --tsv): score, end_a, end_b: 1-based positions of the last aligned\n"
     "letters in A and B (0 when the score is 0); ties go to the smallest end_a, then end_b;\n"
     "then names, lengths, run details and gcups (billions of cells per second).\n"

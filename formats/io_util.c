@@ -134,5 +134,25 @@ FILE *io_open_input(const char *path, char *err, int errlen)
         fclose(f);
         return io_fail(err, errlen, "%s: is a directory", path), NULL;
     }
+    /* gzip's magic number (no text, .npy, PGM or PNG file starts with byte 0x1f): decompressed
+     * first (gunzip.c).  Else the first byte goes back (one byte of push-back works on pipes). */
+    const int c0 = getc(f);
+    if (c0 == 0x1f) {
+        const int c1 = getc(f);
+        if (c1 == 0x8b) {
+            const unsigned char head[2] = {0x1f, 0x8b};
+            FILE *plain = io_gunzip(f, head, 2, path, err, errlen);
+            fclose(f);
+            return plain;
+        }
+        if (fseek(f, 0, SEEK_SET) != 0) {
+            fclose(f);
+            return io_fail(err, errlen, "%s: starts with byte 0x1f but is not gzip-compressed", path), NULL;
+        }
+    } else if (c0 != EOF) {
+        ungetc(c0, f);
+    } else {
+        clearerr(f); /* (an empty file: the reader says so) */
+    }
     return f;
 }

@@ -35,8 +35,14 @@ int io_bom_step(int *state, int c);
 int io_bom_length(const char *text);
 
 /* fopen(path, "rb") for a reader, refusing a directory (which fopen opens and which reads as an
- * empty file on Linux): NULL with the reason in err. */
+ * empty file on Linux), and a gzip-compressed file decompressed whole first (io_gunzip): NULL
+ * with the reason in err. */
 FILE *io_open_input(const char *path, char *err, int errlen);
+
+/* The gzip stream `in` (whose first head_len bytes the caller already read: they are in head)
+ * decompressed into an unlinked temporary file, rewound: NULL with the reason (corrupt or
+ * truncated data, no room, a build without zlib). */
+FILE *io_gunzip(FILE *in, const unsigned char *head, size_t head_len, const char *path, char *err, int errlen);
 
 /* An output file written whole or not at all: io_output_open opens a new file beside `path`
  * (path.partial-PID) when path is, or would be, a regular file, and path itself otherwise (a

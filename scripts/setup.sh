@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 mode=${2:-tests}
 
-packages=(cmake make gcc libc6-dev libparasail-dev libpng-dev python3-numpy python3-pytest python3-venv valgrind pkg-config
+packages=(cmake make gcc libc6-dev libparasail-dev libpng-dev zlib1g-dev python3-numpy python3-pytest python3-venv valgrind pkg-config
           libopenmpi-dev openmpi-bin)
 # the tests also read our SAM output with samtools (tests/test_cli.sh)
 [ "$mode" = tests ] && packages+=(samtools)

@@ -15,6 +15,9 @@
 #include "npy.h"
 #include "series.h"
 #include "test_util.h"
+#ifdef PEERWAVE_HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 #ifdef PEERWAVE_HAVE_PNG
 #include <png.h>
@@ -523,6 +526,78 @@ static void series_set_cases(void)
     }
 }
 
+#ifdef PEERWAVE_HAVE_ZLIB
+/* Data gzip-compressed by zlib into path, as `members` concatenated members (bgzip writes many). */
+static void write_gzip(const char *path, const void *data, size_t n, int members)
+{
+    FILE *out = fopen(path, "wb");
+    for (int m = 0; m < members; m++) {
+        const size_t lo = n * (size_t)m / (size_t)members, hi = n * (size_t)(m + 1) / (size_t)members;
+        unsigned char packed[4096];
+        z_stream z;
+        memset(&z, 0, sizeof z);
+        deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+        z.next_in = (unsigned char *)data + lo, z.avail_in = (uInt)(hi - lo);
+        z.next_out = packed, z.avail_out = sizeof packed;
+        deflate(&z, Z_FINISH);
+        fwrite(packed, 1, sizeof packed - z.avail_out, out);
+        deflateEnd(&z);
+    }
+    fclose(out);
+}
+
+/* Compressed input reads as the plain file: FASTA in one and in three members, a .npy, a series;
+ * a truncated or corrupt archive is an error that names the file, never a shorter input. */
+static void gzip_cases(void)
+{
+    char text[3000], err[256];
+    int n = snprintf(text, sizeof text, ">chr1 test\n");
+    for (int k = 0; k < 40; k++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "ACGTTGCANNacgtRYKM%c%c\r\n", "ACGT"[k % 4], "TGCA"[k % 3]);
+    const char *plain = tmp_path("plain.fa"), *gz = tmp_path("seq.fa.gz");
+    write_bytes(plain, text, strlen(text));
+    fasta_record want, got;
+    CHECK(fasta_read(plain, NULL, &want, err, sizeof err) == 0, "plain FASTA: %s", err);
+    for (int members = 1; members <= 3; members += 2) {
+        write_gzip(gz, text, strlen(text), members);
+        const int r = fasta_read(gz, NULL, &got, err, sizeof err);
+        CHECK(r == 0 && got.length == want.length && !strcmp(got.seq, want.seq) && !strcmp(got.name, "chr1"),
+              "gzip FASTA in %d member(s): %s", members, r ? err : "different record");
+        if (r == 0) fasta_free(&got);
+    }
+    /* truncated: the archive's first half */
+    write_gzip(gz, text, strlen(text), 1);
+    FILE *f = fopen(gz, "rb");
+    unsigned char packed[4096];
+    const size_t size = fread(packed, 1, sizeof packed, f);
+    fclose(f);
+    write_bytes(gz, packed, size / 2);
+    err[0] = 0;
+    CHECK(fasta_read(gz, NULL, &got, err, sizeof err) == -1 && strstr(err, "seq.fa.gz") && strstr(err, "truncated"),
+          "truncated gzip: '%s'", err);
+    /* corrupt: a byte of the compressed data changed */
+    packed[size / 2] ^= 0x55;
+    write_bytes(gz, packed, size);
+    err[0] = 0;
+    CHECK(fasta_read(gz, NULL, &got, err, sizeof err) == -1 && strstr(err, "seq.fa.gz"), "corrupt gzip: '%s'", err);
+    fasta_free(&want);
+    /* a .npy */
+    const float v[6] = {1.5f, -2, 3, 4, 5, 6.25f};
+    const int64_t shape[2] = {2, 3};
+    const char *npy = tmp_path("a.npy"), *npy_gz = tmp_path("a.npy.gz");
+    CHECK(npy_write(npy, PW_F32, 2, shape, v, err, sizeof err) == 0, "npy write: %s", err);
+    f = fopen(npy, "rb");
+    unsigned char raw[512];
+    const size_t raw_n = fread(raw, 1, sizeof raw, f);
+    fclose(f);
+    write_gzip(npy_gz, raw, raw_n, 1);
+    npy_array a;
+    const int r = npy_read(npy_gz, &a, err, sizeof err);
+    CHECK(r == 0 && a.ndim == 2 && a.shape[1] == 3 && !memcmp(a.data, v, sizeof v), "gzip .npy: %s", r ? err : "different");
+    if (r == 0) npy_free(&a);
+}
+#endif
+
 int main(void)
 {
     test_seed(777);
@@ -530,6 +605,9 @@ int main(void)
     npy_round_trips();
     npy_headers();
     npy_layouts();
+#ifdef PEERWAVE_HAVE_ZLIB
+    gzip_cases();
+#endif
     pgm_cases();
 #ifdef PEERWAVE_HAVE_PNG
     png_cases();
