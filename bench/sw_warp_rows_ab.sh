@@ -29,6 +29,7 @@ for v in ${PW_AB_VARIANTS:-B=.bench-data/variants/v89087f9}; do
   mkdir -p "$bin/$name.src/bench" "$bin/$name.src/src/cuda/device" "$bin/$name.src/src/core"
   cp "$src"/bench/*.cu "$src"/bench/*.h "$bin/$name.src/bench/"
   cp "$src"/src/cuda/device/*.cuh "$bin/$name.src/src/cuda/device/" # (the headers the kernels include)
+  cp "$src"/src/cuda/*.cuh "$bin/$name.src/src/cuda/" # (so that a patch may carry the host's side too)
   cp "$src"/src/core/fixed_width.h "$bin/$name.src/src/core/"
   # a .patch (bench/variants/: diff -ruN a b of bench/ and src/cuda/device/) goes onto this tree
   if [ "${header%.patch}" != "$header" ]; then
