@@ -83,7 +83,7 @@ static best_cell run_gpu(const uint8_t *a, int n, const uint8_t *b, int m, const
 {
     const int64_t tile_rows = (n + ROWS - 1) / ROWS;
     const void *kernel = pairs ? (const void *)pw_swr_pairs_kernel<R> : (const void *)pw_swr_kernel<R>;
-    const size_t smem = (pairs ? 2 : 1) * (size_t)LETTERS * (R / 4) * 32 * sizeof(uint32_t) * BLOCK_WARPS;
+    const size_t smem = pw_swr_smem_bytes(LETTERS, R, pairs);
     int dev = 0, sms = 0, per_sm = 0, coop = 0;
     CHECK(cudaGetDevice(&dev));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));

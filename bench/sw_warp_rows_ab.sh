@@ -30,7 +30,7 @@ for v in ${PW_AB_VARIANTS:-B=.bench-data/variants/v89087f9}; do
   cp "$src"/bench/*.cu "$src"/bench/*.h "$bin/$name.src/bench/"
   cp "$src"/src/cuda/device/*.cuh "$bin/$name.src/src/cuda/device/" # (the headers the kernels include)
   cp "$src"/src/cuda/*.cuh "$bin/$name.src/src/cuda/" # (so that a patch may carry the host's side too)
-  cp "$src"/src/core/fixed_width.h "$bin/$name.src/src/core/"
+  cp "$src"/src/core/*.h "$bin/$name.src/src/core/"
   # a .patch (bench/variants/: diff -ruN a b of bench/ and src/cuda/device/) goes onto this tree
   if [ "${header%.patch}" != "$header" ]; then
     (cd "$bin/$name.src" && patch -s -p1) < "$header" > "$out/patch_$name.log" 2>&1 || { summary "$name: $header does not apply"; names=${names% $name}; continue; }

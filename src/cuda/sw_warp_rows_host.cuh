@@ -78,17 +78,17 @@ static inline pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, in
     pw_status st = pw_from_cuda(cudaDeviceGetAttribute(&gpu.sms, cudaDevAttrMultiProcessorCount, plan->device));
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, plan->device)));
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, plan->device)));
-    const size_t words = (size_t)letters * (kern.r / 4) * 32 * sizeof(uint32_t) * PW_SWR_BLOCK_WARPS;
+    const size_t smem32 = pw_swr_smem_bytes(letters, kern.r, false), smem16 = pw_swr_smem_bytes(letters, kern.r, true);
     PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&gpu.per_sm32, kern.lanes32, PW_SWR_THREADS,
-                                                                            words)));
+                                                                            smem32)));
     PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&gpu.per_sm16, kern.pairs16, PW_SWR_THREADS,
-                                                                            2 * words)));
+                                                                            smem16)));
     if (st != PW_OK) return st;
     gpu.dpx = major >= 9;
     if (!coop || !pw_swr_choose(&gpu, ask, kern.r, rows, cols, &sh->s)) return PW_ERR_UNSUPPORTED;
     const int64_t grid32 = (int64_t)gpu.sms * gpu.per_sm32, grid16 = (int64_t)gpu.sms * gpu.per_sm16;
     sh->most_blocks = grid16 > grid32 ? grid16 : grid32;
-    sh->smem = sh->s.pairs ? 2 * words : words;
+    sh->smem = sh->s.pairs ? smem16 : smem32;
     return PW_OK;
 }
 

@@ -65,6 +65,7 @@
 #define PW_SWR_RING 2048
 #define PW_SWR_MAX_LETTERS 8 /* the alphabet and the padding letter (the profile in shared memory) */
 #define PW_SWR_FULL 0xffffffffu
+#define PW_SWR_FEED 32 /* columns a warp's feed holds: a chunk */
 #ifndef PW_SWR_BLOCKS_PER_SM /* three blocks an SM: 80 registers a thread (bench/sw_warp_rows.cu tries 2) */
 #define PW_SWR_BLOCKS_PER_SM 3
 #endif
@@ -108,6 +109,29 @@ struct pw_swr_args {
     unsigned *in_prod, *out_prod;
     const unsigned *down_cons0;
 };
+
+/* A block's dynamic shared memory: each warp's profile of its tile-row (the pairs: of two) and its
+ * feed (pw_swr_feed_fill); the feeds follow the profiles. */
+__host__ __device__ inline size_t pw_swr_smem_bytes(int letters, int r, bool pairs)
+{
+    return ((pairs ? 2 : 1) * (size_t)letters * (r / 4) * 32 * sizeof(uint32_t) + PW_SWR_FEED * sizeof(int4)) *
+           PW_SWR_BLOCK_WARPS;
+}
+
+/* Thread 0's input a step, for the chunk of 32 columns from s (column s + q at q): the column's
+ * letters and the row above's (H, F), as int4 (letters, H, F, 0), filled by the whole warp at
+ * once (lane q the column s + q: coalesced loads, once a chunk) after the chunk's wait, and read
+ * by thread 0 with one shared load a step.  Thread 0 loaded them itself a column ahead before:
+ * about 15 instructions of every warp step (ncu: 200 a step, 78 the cell) and 3 live registers
+ * in a loop at the 80-register cap (75 now); the genomes 6.55 -> 6.31 s on an H200 (2026-11-30,
+ * bench/sw_warp_rows_ab.sh, two rounds). */
+template <class Column>
+__device__ __forceinline__ void pw_swr_feed_fill(int4 *feed, int k, int s, Column column)
+{
+    __syncwarp(); /* (thread 0 has read the last chunk's) */
+    feed[k] = column(s + k);
+    __syncwarp();
+}
 
 /* The warp waits until thread 0's and thread 31's conditions hold (each polls its own counter; a
  * NULL counter holds already; SYS0: thread 0's is written or read by another GPU).  false: the
@@ -333,6 +357,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
     const int32_t go = a.gap_open, minus_ge = -a.gap_extend;
     PwSwrBest best = {0, INT32_MAX, INT32_MAX};
     uint32_t *prof = pw_swr_smem + (size_t)wb * a.letters * (R / 4) * 32;
+    int4 *feed = (int4 *)(pw_swr_smem + (size_t)PW_SWR_BLOCK_WARPS * a.letters * (R / 4) * 32) + wb * PW_SWR_FEED;
     const int G = MULTI ? a.gpus : 1; /* (rounds g = gpu, gpu + G, ...: global; one GPU: all) */
     for (int g = MULTI ? a.gpu : 0; (long long)g * W + w < a.tile_rows; g += G) {
         const int t = g * W + w;
@@ -369,9 +394,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
 #pragma unroll
         for (int r = 0; r < R; r++) h[r] = 0, e[r] = -go;
         int32_t out_h = 0, out_f = -go, prev_up = 0;
-        /* thread 0 reads a column ahead: its letter and the row above's (H, F) */
-        uint32_t next = k == 0 && m > 0 ? a.b[0] : 0;
-        int2 pre = make_int2(0, -go);
+        uint32_t letter = 0; /* this thread's column's letter (thread 0: from the feed) */
         for (int s = 0; s < m + 31; s++) {
             if ((s & 31) == 0) { /* a chunk: publish, then wait for what the next 32 steps need */
                 if (pw_swr_flagged(a, k, s)) return;
@@ -385,17 +408,17 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
                 if (!(MULTI && w == 0 ? pw_swr_wait<true>(a, k, above_prod, need0, p31, need31)
                                       : pw_swr_wait(a, k, above_prod, need0, p31, need31)))
                     return;
-                if (k == 0 && has_above && s == 0) pre = __ldcg(&above[0]); /* the first column's */
+                pw_swr_feed_fill(feed, k, s, [&](int c) {
+                    const int2 p = has_above && c < m ? __ldcg(&above[c & above_mask]) : make_int2(0, -go);
+                    return make_int4(c < m ? (int)a.b[c] : 0, p.x, p.y, 0);
+                });
             }
             const int j = s - k;
             int32_t up = __shfl_up_sync(PW_SWR_FULL, out_h, 1), f = __shfl_up_sync(PW_SWR_FULL, out_f, 1);
-            const uint32_t letter = next;
-            next = __shfl_up_sync(PW_SWR_FULL, letter, 1);
+            letter = __shfl_up_sync(PW_SWR_FULL, letter, 1); /* (thread k - 1's column a step ago) */
             if (k == 0) {
-                up = has_above ? pre.x : 0;
-                f = has_above ? pre.y : -go;
-                next = j + 1 < m ? a.b[j + 1] : 0;
-                if (has_above && j + 1 < m) pre = __ldcg(&above[(j + 1) & above_mask]);
+                const int4 v = feed[s & (PW_SWR_FEED - 1)];
+                letter = (uint32_t)v.x, up = v.y, f = v.z;
             }
             if (j >= 0 && j < m) {
                 const uint32_t *words = prof + letter * ((R / 4) * 32) + k;
@@ -445,6 +468,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                    floor = pw_swr_splat16(a.floor16), border = pw_swr_splat16(a.floor16 - a.gap_open);
     const int2 border_pair = make_int2((int)floor, (int)border);
     uint32_t *prof_lo = pw_swr_smem + (size_t)wb * 2 * words, *prof_hi = prof_lo + words;
+    int4 *feed = (int4 *)(pw_swr_smem + (size_t)PW_SWR_BLOCK_WARPS * 2 * words) + wb * PW_SWR_FEED;
     PwSwrBest best = {0, INT32_MAX, INT32_MAX};
     uint32_t seen = floor; /* every H's largest, lane by lane: for the overflow check */
     const int G = MULTI ? a.gpus : 1; /* (rounds g = gpu, gpu + G, ...: global; one GPU: all) */
@@ -483,10 +507,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
 #pragma unroll
         for (int q = 0; q < R; q++) h[q] = floor, e[q] = border;
         uint32_t out_h = floor, out_f = border, prev_up = floor;
-        /* thread 0 reads a step-column ahead: both letters and the row above */
-        uint32_t next = 0;
-        if (k == 0) next = (m > 0 ? a.b[0] : pad) | (uint32_t)(D == 0 && m > 0 ? a.b[0] : pad) << 8;
-        int2 pre = border_pair;
+        uint32_t letters = 0; /* this thread's step-column's two letters (thread 0: from the feed) */
         /* Unrolled four times: the new H of a row cannot take its old register (the row below
          * still reads the old one as its diagonal), so a rolled loop moves every H back at its
          * end; unrolled, the registers alternate instead.  The genomes 7.08 -> 6.52 s on an H200
@@ -517,21 +538,22 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                 if (!pw_swr_wait(a, k, p0, need0, has_below && !wrap ? &a.cons[w + 1] : nullptr,
                                  base + (unsigned)max(0, free_from)))
                     return;
-                if (k == 0 && s == 0)
-                    pre = w > 0 ? __ldcg(&above[0]) : pw_swr_wrap_above(a, old_row, now_row, 0, hi_real, border_pair);
+                /* step-column c: the low letter column c's, the high one column c - D's */
+                pw_swr_feed_fill(feed, k, s, [&](int c) {
+                    const int hi = c - D;
+                    const uint32_t two = (c < m ? a.b[c] : pad) | (uint32_t)(hi >= 0 && hi < m ? a.b[hi] : pad) << 8;
+                    const int2 p = c >= M  ? border_pair
+                                   : w > 0 ? __ldcg(&above[c & (PW_SWR_RING - 1)])
+                                           : pw_swr_wrap_above(a, old_row, now_row, c, hi_real, border_pair);
+                    return make_int4((int)two, p.x, p.y, 0);
+                });
             }
             const int c = s - k; /* this thread's step-column */
             uint32_t up = __shfl_up_sync(PW_SWR_FULL, out_h, 1), f = __shfl_up_sync(PW_SWR_FULL, out_f, 1);
-            const uint32_t letters = next;
-            next = __shfl_up_sync(PW_SWR_FULL, letters, 1);
+            letters = __shfl_up_sync(PW_SWR_FULL, letters, 1); /* (thread k - 1's step-column a step ago) */
             if (k == 0) {
-                up = (uint32_t)pre.x;
-                f = (uint32_t)pre.y;
-                const int lo = c + 1, hi = c + 1 - D;
-                next = (lo < m ? a.b[lo] : pad) | (uint32_t)(hi >= 0 && hi < m ? a.b[hi] : pad) << 8;
-                if (c + 1 < M)
-                    pre = w > 0 ? __ldcg(&above[(c + 1) & (PW_SWR_RING - 1)])
-                                : pw_swr_wrap_above(a, old_row, now_row, c + 1, hi_real, border_pair);
+                const int4 v = feed[s & (PW_SWR_FEED - 1)];
+                letters = (uint32_t)v.x, up = (uint32_t)v.y, f = (uint32_t)v.z;
             }
             if (c >= 0 && c < M) {
                 const uint32_t *lo_words = prof_lo + (letters & 0xff) * ((R / 4) * 32) + k;
