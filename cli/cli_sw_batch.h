@@ -16,4 +16,11 @@ typedef struct cli_sw_batch_args {
 
 int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common);
 
+/* DNA scoring (no --matrix) of sequences that hold a letter no nucleotide code uses (E F I L P Q
+ * ...: protein, most likely) is allowed but almost surely not meant: a warning on stderr naming
+ * the file, the letter and its place (cmd_sw.c).  Looks at the first `most` letters of seq; 1 if
+ * it warned. */
+int cli_sw_warn_protein(const pw_sw_params *params, const char *path, const char *record, const char *seq, int64_t n,
+                        int64_t most);
+
 #endif

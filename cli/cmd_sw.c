@@ -1,5 +1,6 @@
 /* cmd_sw.c - `peerwave sw A.fa B.fa`: local alignment score of two FASTA sequences, and with
  * --align the alignment itself (report, view, SAM, picture: cli_align.c, align_plot.c). */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +20,8 @@ static const char usage[] =
     "Scoring (DNA by default: match 2, mismatch -1, linear gap 1):\n"
     "  --match M --mismatch X      DNA scores (M >= 0, X <= 0); case-insensitive A C G T, U = T;\n"
     "                              N and IUPAC codes (R Y K M S W B D H V) score as mismatches,\n"
-    "                              also against themselves\n"
+    "                              also against themselves; other letters (protein) too, with a\n"
+    "                              warning on stderr\n"
     "  --matrix NAME               protein substitution matrix: BLOSUM45 BLOSUM50 BLOSUM62\n"
     "                              BLOSUM80 BLOSUM90 PAM30 PAM70 PAM250 (letters outside\n"
     "                              ARNDCQEGHILKMFPSTWYVBZX* score as X; case-insensitive)\n"
@@ -235,6 +237,23 @@ static int finish_alignment(const sw_args *args, sw_job *job, cli_report *rep,
     return 0;
 }
 
+int cli_sw_warn_protein(const pw_sw_params *params, const char *path, const char *record, const char *seq, int64_t n,
+                        int64_t most)
+{
+    if (params->scoring == PW_SCORING_MATRIX) return 0;
+    static const char nucleotide[] = "ACGTUNRYKMSWBDHV"; /* (with N, the IUPAC codes) */
+    for (int64_t k = 0; k < n && k < most; k++) {
+        const int c = toupper((unsigned char)seq[k]);
+        if (c == '*' || !strchr(nucleotide, c)) {
+            cli_error("warning: %s%s%s: letter '%c' at %" PRId64 " is no nucleotide code: protein? It is scored as DNA "
+                      "(a mismatch to everything); protein needs --matrix (e.g. BLOSUM62)",
+                      path, record ? ", record " : "", record ? record : "", seq[k], k + 1);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int cmd_sw(int argc, char **argv)
 {
     sw_args args = {.name_a = NULL};
@@ -299,6 +318,8 @@ int cmd_sw(int argc, char **argv)
         fasta_free(&a);
         return EXIT_DATA;
     }
+    if (!cli_sw_warn_protein(&args.params, path_a, NULL, a.seq, a.length, a.length))
+        cli_sw_warn_protein(&args.params, path_b, NULL, b.seq, b.length, b.length);
     sw_job job = {&a, &b, &args.params, common.options};
     job.options.sw_prune = args.prune;
     job.align = args.align;

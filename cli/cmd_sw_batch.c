@@ -84,6 +84,17 @@ int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common)
         fasta_set_free(&qs);
         return code;
     }
+    /* (the first records' letters, up to a million: a protein database shows it at once) */
+    int64_t looked = 0;
+    for (int64_t k = 0; k < q.count && looked < 1000000; looked += q.length[k], k++)
+        if (cli_sw_warn_protein(args->params, args->query_path, fasta_set_name(&qs, k), q.seq[k], q.length[k],
+                                1000000 - looked))
+            break;
+    looked = 0;
+    for (int64_t k = 0; k < db.count && looked < 1000000; looked += db.length[k], k++)
+        if (cli_sw_warn_protein(args->params, args->db_path, fasta_set_name(&dbs, k), db.seq[k], db.length[k],
+                                1000000 - looked))
+            break;
     const int64_t slots = args->pairs ? q.count : q.count * args->top;
     batch_job job = {args, &q, &db, common->options, calloc((size_t)slots, sizeof(pw_sw_hit)), {0}};
     pw_status st = job.hits ? cli_run_job(common, "sw", run_batch, &job) : PW_ERR_OUT_OF_MEMORY;

@@ -38,6 +38,22 @@ got=$("$pw" sw --quiet "$tmp/a.fa" "$tmp/b.fa" | tr '\n' ' ')
 printf '>p\nW\n' > "$tmp/p.fa"
 got=$("$pw" sw --matrix blosum62 --gap-open 11 --gap-extend 1 --quiet "$tmp/p.fa" "$tmp/p.fa" | head -1)
 [ "$got" = "score: 11" ] && ok || bad "protein W/W: $got"
+# Protein scored as DNA (no --matrix): a warning naming the file and the letter, the run goes on;
+# none with --matrix, none for DNA with IUPAC codes.
+printf '>p\nMKWVTFISLL\n' > "$tmp/prot.fa"
+"$pw" sw --quiet "$tmp/prot.fa" "$tmp/prot.fa" > "$tmp/out" 2> "$tmp/err"
+[ $? = 0 ] && grep -q "warning: .*prot.fa: letter 'F' at 6 .*--matrix" "$tmp/err" && ok || bad "protein as DNA: $(cat "$tmp/err")"
+"$pw" sw --quiet --matrix BLOSUM62 "$tmp/prot.fa" "$tmp/prot.fa" > "$tmp/out" 2> "$tmp/err"
+[ ! -s "$tmp/err" ] && ok || bad "protein with --matrix warned: $(cat "$tmp/err")"
+printf '>d\nACGTNRYKMSWBDHVuacgt\n' > "$tmp/iupac.fa"
+"$pw" sw --quiet "$tmp/iupac.fa" "$tmp/a.fa" > "$tmp/out" 2> "$tmp/err"
+[ ! -s "$tmp/err" ] && ok || bad "DNA with IUPAC codes warned: $(cat "$tmp/err")"
+"$pw" sw --query "$tmp/iupac.fa" --db "$tmp/prot.fa" > "$tmp/out" 2> "$tmp/err"
+grep -q "warning: .*prot.fa, record p: letter 'F' at 6" "$tmp/err" && ok || bad "protein db as DNA: $(cat "$tmp/err")"
+# Compressed input: the same score as the plain file.
+gzip -c "$tmp/b.fa" > "$tmp/b.fa.gz"
+got=$("$pw" sw --quiet "$tmp/a.fa" "$tmp/b.fa.gz" | tr '\n' ' ')
+[ "$got" = "score: 14 end_a: 7 end_b: 9 " ] && ok || bad "gzip FASTA: $got"
 
 # expect CODE ARGS...: exit code CODE and exactly one line on stderr starting "peerwave: ".
 expect() {
