@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli_align.h"
+#include "io_util.h"
 
 #define PLOT 600      /* the square's side, in pixels */
 #define LEFT 80
@@ -101,7 +102,7 @@ static void dot_bins(const fasta_record *a, const fasta_record *b, unsigned char
 
 int cli_plot_alignment(const char *path, const pw_alignment *al, const fasta_record *a, const fasta_record *b)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = io_open_text_output(path);
     if (!f) {
         cli_error("--plot %s: cannot create the file", path);
         return EXIT_DATA;
@@ -171,7 +172,7 @@ int cli_plot_alignment(const char *path, const pw_alignment *al, const fasta_rec
     fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#c0c\">magenta rings: gaps of %" PRId64 "+ letters</text>\n",
             LEFT + 300, TOP + PLOT + 18, long_gap);
     fprintf(f, "</svg>\n");
-    if (fclose(f) != 0) {
+    if (io_close_text_output(f) != 0) {
         cli_error("--plot %s: write failed", path);
         return EXIT_DATA;
     }
@@ -215,7 +216,7 @@ static void series_line(FILE *f, const void *s, int64_t n, int f32, int vertical
 int cli_plot_warp_path(const char *path, const pw_warp_path *wp, const void *a, int64_t n, const void *b,
                        int64_t m, int f32)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = io_open_text_output(path);
     if (!f) {
         cli_error("--plot %s: cannot create the file", path);
         return EXIT_DATA;
@@ -239,7 +240,7 @@ int cli_plot_warp_path(const char *path, const pw_warp_path *wp, const void *a, 
     for (int64_t k = 0; k < wp->length; k += step)
         fprintf(f, "%.1f,%.1f ", left + (wp->j[k] + 0.5) * PLOT / (double)m, top + (wp->i[k] + 0.5) * PLOT / (double)n);
     fprintf(f, "%.1f,%.1f\"/>\n</svg>\n", left + (m - 0.5) * PLOT / (double)m, top + (n - 0.5) * PLOT / (double)n);
-    if (fclose(f) != 0) {
+    if (io_close_text_output(f) != 0) {
         cli_error("--plot %s: write failed", path);
         return EXIT_DATA;
     }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "io_util.h"
 #include "npy.h"
 
 static void add(cli_report *r, int detail, const char *key, const char *fmt, va_list ap)
@@ -56,19 +57,21 @@ void cli_detail_info(cli_report *r, const pw_run_info *info)
 
 void cli_report_print(const cli_report *r, const cli_common *c)
 {
+    /* (an output written to stdout -- `-o -`, /dev/stdout -- keeps stdout for itself) */
+    FILE *o = io_stdout_used() ? stderr : stdout;
     if (c->tsv) {
         for (int pass = 0; pass < 2; pass++) {
             int col = 0;
             for (int k = 0; k < r->n; k++) {
                 if (c->quiet && r->detail[k]) continue;
-                printf("%s%s", col++ ? "\t" : "", pass ? r->value[k] : r->key[k]);
+                fprintf(o, "%s%s", col++ ? "\t" : "", pass ? r->value[k] : r->key[k]);
             }
-            putchar('\n');
+            fputc('\n', o);
         }
         return;
     }
     for (int k = 0; k < r->n; k++)
-        if (!(c->quiet && r->detail[k]) && !r->absent[k]) printf("%s: %s\n", r->key[k], r->value[k]);
+        if (!(c->quiet && r->detail[k]) && !r->absent[k]) fprintf(o, "%s: %s\n", r->key[k], r->value[k]);
 }
 
 int cli_write_output(cli_report *r, const char *path, pw_dtype type, int ndim, const int64_t *shape,

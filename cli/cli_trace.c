@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli_trace.h"
+#include "io_util.h"
 
 void cli_trace_collect(void *user, const pw_trace_record *record)
 {
@@ -166,7 +167,7 @@ int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_repo
         busy += lanes[w].busy;
         wait += lanes[w].wait;
     }
-    FILE *f = fopen(path, "w");
+    FILE *f = io_open_text_output(path);
     if (!f) {
         cli_error("--trace %s: %s", path, strerror(errno));
         free(lanes), free(lane_first);
@@ -175,7 +176,7 @@ int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_repo
     if (ends_with(path, ".csv")) write_csv(f, t);
     else write_svg(f, t, title, lanes, lane_first, workers, t0, t1);
     int bad = ferror(f);
-    bad |= fclose(f) != 0;
+    bad |= io_close_text_output(f) != 0;
     free(lanes), free(lane_first);
     if (bad) {
         cli_error("--trace %s: write failed", path);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "io_util.h"
 #include "cli_align.h"
 #include "cli_autowidth.h"
 #include "cli_dtw_batch.h"
@@ -154,14 +155,14 @@ static int write_path(const char *out, const pw_warp_path *p, char *err, int err
         free(pairs);
         return r;
     }
-    FILE *f = fopen(out, "w");
+    FILE *f = io_open_text_output(out);
     if (!f) {
         snprintf(err, (size_t)errlen, "cannot create the file");
         return -1;
     }
     fprintf(f, "# i j: 0-based cells of an optimal warping path\n");
     for (int64_t k = 0; k < p->length; k++) fprintf(f, "%" PRId64 " %" PRId64 "\n", p->i[k], p->j[k]);
-    if (fclose(f) != 0) {
+    if (io_close_text_output(f) != 0) {
         snprintf(err, (size_t)errlen, "write failed");
         return -1;
     }

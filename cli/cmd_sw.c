@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "io_util.h"
 #include "cli_align.h"
 #include "cli_autowidth.h"
 #include "cli_sw_batch.h"
@@ -208,8 +209,8 @@ static int finish_alignment(const sw_args *args, sw_job *job, cli_report *rep,
 {
     const pw_alignment *al = &job->alignment;
     if (args->view_path) {
-        FILE *f = fopen(args->view_path, "w");
-        if (!f || cli_print_view(f, al, job->a, job->b, job->params) || fclose(f)) {
+        FILE *f = io_open_text_output(args->view_path);
+        if (!f || cli_print_view(f, al, job->a, job->b, job->params) || io_close_text_output(f)) {
             cli_error("--view %s: cannot write the file", args->view_path);
             return EXIT_DATA;
         }

@@ -263,7 +263,7 @@ int cmd_tune(int argc, char **argv)
     if (args.n_widths == 0)
         for (int64_t w = 8; w <= 4096 && w <= p.m + h; w *= 2) args.widths[args.n_widths++] = w;
     double meas[MAX_WIDTHS], paper[MAX_WIDTHS], cons[MAX_WIDTHS], tiled[MAX_WIDTHS], chunked[MAX_WIDTHS];
-    FILE *csv = args.csv ? fopen(args.csv, "w") : NULL;
+    FILE *csv = args.csv ? io_open_text_output(args.csv) : NULL;
     if (args.csv && !csv) {
         cli_error("--csv %s: cannot write", args.csv);
         code = EXIT_DATA;
@@ -279,7 +279,7 @@ int cmd_tune(int argc, char **argv)
         if (st != PW_OK) {
             cli_error("tune %s at width %" PRId64 ": %s", app, args.widths[k], cli_status_text(st));
             code = cli_status_exit(st);
-            if (csv) fclose(csv);
+            if (csv) io_close_text_output(csv);
             goto out;
         }
         full = model_of(&info, p.n, p.m, d, tau_s);
@@ -296,7 +296,7 @@ int cmd_tune(int argc, char **argv)
                     chunked[k]);
         if (meas[k] < best) best = meas[k], best_w = args.widths[k];
     }
-    if (csv) fclose(csv);
+    if (csv) io_close_text_output(csv);
     cli_report rep = {0};
     for (int kind = 0; kind < PW_MODEL_KINDS; kind++) {
         const pw_model_params *m = kind == PW_MODEL_CHUNKED ? &full_chunked : &full;
@@ -326,14 +326,14 @@ int cmd_tune(int argc, char **argv)
     cli_detail(&rep, "backend", "%s", cli_backend_name(info.backend));
     cli_detail(&rep, "strategy", "%s", cli_strategy_name(info.strategy));
     if (args.svg) {
-        FILE *f = fopen(args.svg, "w");
+        FILE *f = io_open_text_output(args.svg);
         if (!f) {
             cli_error("--svg %s: cannot write", args.svg);
             code = EXIT_DATA;
             goto out;
         }
         write_svg(f, app, args.n_widths, args.widths, meas, paper, cons, tiled);
-        fclose(f);
+        io_close_text_output(f);
         cli_detail(&rep, "svg", "%s", args.svg);
     }
     cli_report_print(&rep, &common);

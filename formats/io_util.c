@@ -91,10 +91,42 @@ void *io_alloc(uint64_t count, uint64_t size, const char *what, char *err, int e
     return p;
 }
 
+static int stdout_used;
+
+int io_is_stdout(const char *path)
+{
+    if (!strcmp(path, "-")) return 1;
+    struct stat p, o;
+    return stat(path, &p) == 0 && fstat(STDOUT_FILENO, &o) == 0 && p.st_dev == o.st_dev && p.st_ino == o.st_ino;
+}
+
+int io_stdout_used(void) { return stdout_used; }
+
+FILE *io_open_text_output(const char *path)
+{
+    if (io_is_stdout(path)) {
+        stdout_used = 1;
+        return stdout;
+    }
+    return fopen(path, "w");
+}
+
+int io_close_text_output(FILE *f)
+{
+    if (f == stdout) return fflush(stdout) != 0;
+    return fclose(f) != 0;
+}
+
 int io_output_open(io_output *out, const char *path, char *err, int errlen)
 {
     struct stat st;
     out->partial[0] = '\0';
+    out->is_stdout = io_is_stdout(path);
+    if (out->is_stdout) {
+        stdout_used = 1;
+        out->f = stdout;
+        return 0;
+    }
     /* (a symbolic link is written through, as before: a rename would replace the link itself) */
     const int exists = lstat(path, &st) == 0;
     if (!exists || S_ISREG(st.st_mode)) {
@@ -114,7 +146,7 @@ int io_output_open(io_output *out, const char *path, char *err, int errlen)
 int io_output_close(io_output *out, const char *path, int ok, char *err, int errlen)
 {
     int saved = errno;
-    ok = fclose(out->f) == 0 && ok;
+    ok = (out->is_stdout ? fflush(out->f) : fclose(out->f)) == 0 && ok;
     if (!ok) saved = errno ? errno : saved;
     out->f = NULL;
     if (out->partial[0]) {

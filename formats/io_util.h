@@ -52,8 +52,23 @@ FILE *io_gunzip(FILE *in, const unsigned char *head, size_t head_len, const char
 typedef struct io_output {
     FILE *f;
     char partial[4096]; /* "" when writing path itself */
+    int is_stdout;      /* path is "-" or the process's standard output: written to stdout */
 } io_output;
 int io_output_open(io_output *out, const char *path, char *err, int errlen);
+
+/* "-", or a path that names the file the process's standard output already is (/dev/stdout,
+ * /proc/self/fd/1, the file stdout was redirected to): such outputs are written through stdout
+ * itself, after whatever it holds, never through a second description of the same file (which
+ * would write over it from offset 0). */
+int io_is_stdout(const char *path);
+
+/* Whether an output went to stdout in this process (the CLI then prints its report on stderr). */
+int io_stdout_used(void);
+
+/* A text output (paths, SVG, CSV): stdout for io_is_stdout's paths, else fopen(path, "w");
+ * io_close_text_output flushes or closes it (0, or nonzero on a write error). */
+FILE *io_open_text_output(const char *path);
+int io_close_text_output(FILE *f);
 int io_output_close(io_output *out, const char *path, int ok, char *err, int errlen);
 
 /* "12.3 GB" style text for a byte count, into buf (size 32). */

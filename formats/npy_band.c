@@ -78,6 +78,8 @@ int npy_read_columns(const char *path, int64_t first, int64_t count, npy_array *
 int npy_create(const char *path, pw_dtype type, int64_t rows, int64_t cols, char *err, int errlen)
 {
     const int64_t shape[2] = {rows, cols};
+    if (io_is_stdout(path)) /* (bands are written at their offsets: a file, not a stream) */
+        return io_fail(err, errlen, "%s: an output written in bands (--mpi, --gpus) needs a file, not standard output", path);
     FILE *f = fopen(path, "wb");
     if (!f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
     if (npy_write_header(f, path, type, 2, shape, err, errlen)) {

@@ -134,6 +134,14 @@ grep -q '^check: ok' "$tmp/out" && ok || bad "large sat --check"
 
 # The bundled examples of the README: the PNG and the PGM hold the same picture.
 [ "$("$pw" sat --quiet "$ex/rings.png")" = "$("$pw" sat --quiet "$ex/rings.pgm")" ] && ok || bad "rings.png vs rings.pgm"
+# The table to standard output (`-o -`, /dev/stdout redirected to a file, a pipe): the .npy whole,
+# byte for byte the file's, and the report on stderr.
+"$pw" sat --quiet "$ex/rings.pgm" -o "$tmp/rings_sat.npy" > /dev/null
+for target in - /dev/stdout; do
+  "$pw" sat --quiet "$ex/rings.pgm" -o $target > "$tmp/stdout.npy" 2> "$tmp/err"
+  cmp -s "$tmp/stdout.npy" "$tmp/rings_sat.npy" && grep -q '^total: ' "$tmp/err" && ok || bad "sat -o $target: not the table alone on stdout"
+done
+"$pw" sat --quiet "$ex/rings.pgm" -o - 2> /dev/null | cmp -s - "$tmp/rings_sat.npy" && ok || bad "sat -o - into a pipe"
 "$pw" inthist "$ex/rings.png" --bins 8 --check -o "$tmp/rings_ih.npy" | grep -q '^counted: 49152' && ok || bad "example inthist"
 # an output is written beside its path and renamed into place (never left truncated): the same
 # command again replaces it whole, keeping its inode's name, and no partial file stays
