@@ -1,5 +1,7 @@
 /* cmd_dtw.c - `peerwave dtw A B`: dynamic time warping distance of two series. */
+#include <float.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,8 @@ static const char usage[] =
     "Dynamic time warping distance D(n, m) of series A (n samples) and B (m samples):\n"
     "D(i,j) = cost(a_i, b_j) + min(D(i-1,j), D(i,j-1), D(i-1,j-1)), full warping window.\n"
     "Inputs: text with one number per line (blank lines and '#' lines skipped), one column of a\n"
-    "CSV/TSV file (--column), or .npy float32/float64 of shape (n,), (n,1) or (1,n).\n"
+    "CSV/TSV file (--column), or .npy float32/float64 (integers: as float64) of shape (n,),\n"
+    "(n,1) or (1,n).\n"
     "NaN and infinite samples are errors.\n"
     "  --column C          CSV/TSV column of both files: a 1-based number or a header name\n"
     "  --column-a C, --column-b C   the column of A or of B only\n"
@@ -99,16 +102,29 @@ static const struct option dtw_options[] = {{"column", required_argument, 0, 'c'
 static const cli_command dtw_command = {"dtw", usage, NULL, dtw_options, dtw_option, 0, 2,
                                        "two series files (or --query and --db)"};
 
-/* The series converted to the arithmetic type in place of the raw input. */
-static int convert(series *s, pw_dtype to)
+/* The series (from `path`) converted to the arithmetic type in place of the raw input; nonzero
+ * after a message: no memory, or a sample beyond float32's range for --type f32. */
+static int convert(series *s, pw_dtype to, const char *path)
 {
     if (s->type == to) return 0;
     size_t n = (size_t)s->length;
     void *out = malloc(n * pw_dtype_size(to));
-    if (!out) return -1;
+    if (!out) {
+        cli_error("dtw: out of memory");
+        return -1;
+    }
     for (size_t k = 0; k < n; k++) {
-        if (to == PW_F32) ((float *)out)[k] = (float)((double *)s->data)[k];
-        else ((double *)out)[k] = ((float *)s->data)[k];
+        if (to == PW_F32) {
+            const double x = ((double *)s->data)[k];
+            if (fabs(x) > FLT_MAX) {
+                cli_error("%s: sample %zu (%g) is beyond float32's range: --type f64", path, k + 1, x);
+                free(out);
+                return -1;
+            }
+            ((float *)out)[k] = (float)x;
+        } else {
+            ((double *)out)[k] = ((float *)s->data)[k];
+        }
     }
     free(s->data);
     s->data = out;
@@ -247,8 +263,7 @@ int cmd_dtw(int argc, char **argv)
     }
     pw_dtype type = args.type ? (pw_dtype)(args.type - 1)
                               : (a.type == PW_F32 && b.type == PW_F32 ? PW_F32 : PW_F64);
-    if (convert(&a, type) || convert(&b, type)) {
-        cli_error("dtw: out of memory");
+    if (convert(&a, type, argv[first]) || convert(&b, type, argv[first + 1])) {
         code = EXIT_DATA;
         goto out;
     }

@@ -72,8 +72,11 @@ const char *pw_status_str(pw_status status);
 
 /* More about the most recent failure in the calling thread, like errno: for PW_ERR_CUDA and
  * PW_ERR_NO_DEVICE the CUDA error's name and message (e.g. "cudaErrorIllegalAddress: an illegal
- * memory access was encountered"); "" when there is none.  Successful calls leave it alone. */
+ * memory access was encountered"); "" when there is none.  Successful calls leave it alone, and
+ * so does a failure with nothing to add (its status says it all): like errno, clear it first
+ * (pw_clear_error_detail) to read only what the next call says. */
 const char *pw_error_detail(void);
+void pw_clear_error_detail(void);
 
 /* ---------------------------------------------------------------------------------------------
  * Options

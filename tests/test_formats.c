@@ -378,9 +378,16 @@ static void series_cases(void)
     npy_write(path, PW_F64, 2, shape, f64, err, sizeof err);
     CHECK(series_read(path, NULL, &s, err, sizeof err) == 0 && s.type == PW_F64 && s.length == 4, "(n,1) f64 series: %s", err);
     series_free(&s);
-    int32_t i32[4] = {1, 2, 3, 4};
+    int32_t i32[4] = {1, -2, 3, 2147483647};
     npy_write(path, PW_I32, 1, shape, i32, err, sizeof err);
-    CHECK(series_read(path, NULL, &s, err, sizeof err) == -1 && strstr(err, "float"), "int npy series refused: %s", err);
+    int r = series_read(path, NULL, &s, err, sizeof err);
+    CHECK(r == 0 && s.type == PW_F64 && s.length == 4 && ((double *)s.data)[1] == -2 && ((double *)s.data)[3] == 2147483647.0,
+          "int32 npy series as float64: %s", r ? err : "wrong values");
+    if (r == 0) series_free(&s);
+    int64_t i64[4] = {1, 2, (INT64_C(1) << 53) + 1, 4};
+    npy_write(path, PW_I64, 1, shape, i64, err, sizeof err);
+    err[0] = 0;
+    CHECK(series_read(path, NULL, &s, err, sizeof err) == -1 && strstr(err, "2^53"), "int64 past 2^53 refused: '%s'", err);
     int64_t grid[2] = {2, 2};
     npy_write(path, PW_F32, 2, grid, f32, err, sizeof err);
     CHECK(series_read(path, NULL, &s, err, sizeof err) == -1, "2x2 npy series refused");

@@ -14,6 +14,7 @@ RunInfo of what the run used.  The manual: README.md, "Python"; the C API: inclu
 """
 
 import ctypes
+import operator
 from collections import namedtuple
 
 import numpy as np
@@ -166,6 +167,7 @@ class _Call:
             self._hook = _native.PROGRESS_FN(hook)
             o.progress = self._hook
         self.options = o
+        lib.pw_clear_error_detail()  # (the library keeps a failure's detail until another replaces it)
 
     def check(self, status):
         if self.error is not None:
@@ -281,7 +283,7 @@ def dtw(a, b, *, cost="absolute", **options):
         f32 = da.dtype == np.float32
         ha, hb, n, m = da, db, da.size, db.size
     else:
-        a, b = np.asarray(a), np.asarray(b)
+        a, b = _series(a, "a"), _series(b, "b")
         f32 = a.dtype == np.float32 and b.dtype == np.float32
         t = np.float32 if f32 else np.float64
         ha, hb = np.ascontiguousarray(a.ravel(), t), np.ascontiguousarray(b.ravel(), t)
@@ -296,12 +298,26 @@ def dtw(a, b, *, cost="absolute", **options):
 WarpPath = namedtuple("WarpPath", "path distance seconds info")
 
 
+def _series(x, what):
+    """A host series as a 1-D numeric array: shape (n,), (n, 1) or (1, n), as `peerwave dtw` takes them."""
+    if isinstance(x, (str, bytes, bytearray)):
+        raise TypeError(f"{what}: a series of numbers, not {type(x).__name__}")
+    a = np.asarray(x)
+    if a.dtype.kind not in "iuf":
+        raise TypeError(f"{what}: numbers, not dtype {a.dtype}")
+    if a.ndim == 2 and 1 in a.shape:
+        a = a.reshape(-1)
+    if a.ndim != 1:
+        raise ValueError(f"{what}: one series of shape (n,), (n, 1) or (1, n), not {a.shape}")
+    return a
+
+
 def dtw_path(a, b, *, cost="absolute", **options):
     """An optimal warping path of DTW (pw_dtw_path_*, docs/ALIGN.md), host series as for dtw.  Returns
     WarpPath(path: int64 array (length, 2) of 0-based cells (i, j) from (0, 0) to (n-1, m-1), distance:
     the costs along it summed in double, seconds, info: the GPU passes (empty on the CPU))."""
     c = _pick("cost", cost, ["absolute", "squared"])
-    a, b = np.asarray(a), np.asarray(b)
+    a, b = _series(a, "a"), _series(b, "b")
     f32 = a.dtype == np.float32 and b.dtype == np.float32
     t = np.float32 if f32 else np.float64
     ha, hb = np.ascontiguousarray(a.ravel(), t), np.ascontiguousarray(b.ravel(), t)
@@ -335,10 +351,28 @@ def _sat_out_dtype(dtype):
     return np.dtype(dtype) if np.dtype(dtype).kind == "f" else np.dtype(np.int64)
 
 
+def _sat_input(x):
+    """A host image in a type pw_sat takes (u8 u16 i32 f32 f64) holding the same values: bool as
+    u8, other integers (numpy's default int64 among them) as int32 where every value fits, float16
+    as float32."""
+    if x.dtype == np.bool_:
+        return x.astype(np.uint8)
+    if x.dtype.kind in "iu" and x.dtype not in (np.uint8, np.uint16, np.int32):
+        if x.size and (x.min() < np.iinfo(np.int32).min or x.max() > np.iinfo(np.int32).max):
+            raise TypeError(f"image: {x.dtype} values beyond int32's range: pass it as float64 (x.astype(float))")
+        return x.astype(np.int32)
+    if x.dtype == np.float16:
+        return x.astype(np.float32)
+    return x
+
+
 def sat(image, *, out=None, dtype=None, info=False, **options):
-    """Summed-area table of a 2-D image (u8, u16, i32, f32, f64): S(i,j) = sum of x over [0..i]x[0..j].
-    Output dtype: out's, else dtype, else int64 for integer images and the image's own float type.
-    Integer sums are exact (PeerWaveError OVERFLOW if one would not fit).  A device image gives a
+    """Summed-area table of a 2-D image (u8, u16, i32, f32, f64; on the host also bool, other
+    integers whose values fit int32 -- numpy's default int64 -- and float16): S(i,j) = sum of x over
+    [0..i]x[0..j].  Output dtype: out's, else dtype, else int64 for integer images and the image's
+    own float type.  Integer sums are exact (PeerWaveError OVERFLOW if one would not fit); float
+    sums are IEEE sums as numpy.cumsum's, so a NaN input or an overflow gives NaN or inf
+    (`peerwave sat` refuses such images; numpy.isfinite tells).  A device image gives a
     device result (PyTorch and CuPy allocate it; else pass out=).  info=True: (table, RunInfo)."""
     d = _arrays.device_view(image, "image")
     if d is not None:
@@ -351,8 +385,14 @@ def sat(image, *, out=None, dtype=None, info=False, **options):
         src, dst, shape, streams = d, do, d.shape, [d.stream, do.stream]
         in_t, out_t = d.dtype, do.dtype
     else:
-        x = _arrays.host_array(image, "image")
+        x = _sat_input(_arrays.host_array(image, "image"))
         odt = np.dtype(dtype) if dtype is not None else _sat_out_dtype(x.dtype)
+        if isinstance(out, np.ndarray):  # (out's dtype wins)
+            odt = out.dtype
+        if odt not in (np.int32, np.int64, np.float32, np.float64):
+            raise TypeError(f"sat: output dtype {odt} (int32, int64, float32 or float64)")
+        if x.dtype.kind == "f" and odt.kind != "f":
+            raise TypeError(f"sat: a {x.dtype} image needs a float output dtype, not {odt}")
         if out is None:
             out = np.empty(x.shape, odt)
         _arrays.host_array(out, "out", writable=True)
@@ -379,6 +419,11 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
     if d is None:
         image = _arrays.host_array(image, "image")  # (host byte order, C order: a copy only where needed)
     dt = d.dtype if d is not None else image.dtype
+    if dt not in (np.uint8, np.uint16, np.float32):
+        raise TypeError(f"inthist: image dtype {dt}: uint8, uint16 or float32 (convert it with astype: the default "
+                        "range follows the type)")
+    if (lo is None) != (hi is None):
+        raise ValueError("inthist: give lo and hi together (or neither, for the type's default range)")
     closed = default_f32 = False  # the last bin takes hi too (the float default)
     if lo is None or hi is None:
         if dt == np.uint8:
@@ -388,6 +433,7 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
         elif d is None:  # the library's rule (pw_inthist_default_range), as `peerwave inthist` takes it
             x = _arrays.host_array(image, "image")
             i_x, r_lo, r_hi, r_closed = _image(x, x.shape, x.dtype), ctypes.c_double(), ctypes.c_double(), ctypes.c_int()
+            lib.pw_clear_error_detail()
             st = lib.pw_inthist_default_range(ctypes.byref(i_x), ctypes.byref(r_lo), ctypes.byref(r_hi), ctypes.byref(r_closed))
             if st != 0:
                 detail = lib.pw_error_detail().decode(errors="replace")
@@ -430,6 +476,9 @@ StencilResult = namedtuple("StencilResult", "residual info")
 
 
 def _stencil(grid, sweeps, omega, options):
+    sweeps = operator.index(sweeps)  # (an int: 2.9 is refused, not run twice)
+    if sweeps < 1:
+        raise ValueError(f"sweeps: at least 1, not {sweeps}")
     d = _arrays.device_view(grid, "grid")
     if d is not None:
         g, shape, dt, streams = d, d.shape, d.dtype, [d.stream]

@@ -418,3 +418,32 @@ def test_tasks_strategy_is_the_sequential_result():
 
 def test_version():
     assert pw.version().count(".") == 2 and isinstance(pw.build_info(), str)
+
+
+def test_inputs_numpy_users_pass():
+    """What numpy code hands over as it is: int64 images (numpy's default int), bool, lists; wrong
+    shapes and types refused with a Python exception that says why; a failure's message never
+    carries an earlier failure's detail."""
+    x = rng.integers(-1000, 1000, size=(17, 23))  # int64
+    assert np.array_equal(pw.sat(x, **CPU), np.cumsum(np.cumsum(x, 0), 1))
+    assert np.array_equal(pw.sat(x.tolist(), **CPU), np.cumsum(np.cumsum(x, 0), 1))
+    b = x > 0
+    assert np.array_equal(pw.sat(b, **CPU), np.cumsum(np.cumsum(b.astype(np.int64), 0), 1))
+    with pytest.raises(TypeError, match="int32"):
+        pw.sat(np.array([[2**40, 1]]), **CPU)
+    with pytest.raises(TypeError, match="float output"):
+        pw.sat(np.ones((2, 2)), dtype=np.int32, **CPU)
+    with pytest.raises(ValueError, match="series"):
+        pw.dtw(np.zeros((3, 3)), np.ones(3), **CPU)
+    with pytest.raises(TypeError):
+        pw.dtw("123", np.ones(3), **CPU)
+    assert pw.dtw(np.ones((1, 4)), np.ones((4, 1)), **CPU).distance == 0
+    with pytest.raises(ValueError, match="together"):
+        pw.inthist(np.zeros((2, 2), np.uint8), 2, 10, **CPU)
+    with pytest.raises(TypeError):
+        pw.heat(np.zeros((4, 4)), 2.9, **CPU)
+    with pytest.raises(pw.PeerWaveError, match=r"gap_open >= gap_extend"):
+        pw.sw_align("ACGT", "ACGT", gap_open=1, gap_extend=3, **CPU)
+    with pytest.raises(pw.PeerWaveError) as e:
+        pw.dtw(np.zeros(0), np.ones(3), **CPU)
+    assert "gap_open" not in str(e.value)  # (the earlier failure's detail is not this one's)

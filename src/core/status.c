@@ -11,6 +11,8 @@ static _Thread_local char error_detail[256];
 
 const char *pw_error_detail(void) { return error_detail; }
 
+void pw_clear_error_detail(void) { error_detail[0] = '\0'; }
+
 void pw_set_error_detail(const char *fmt, ...)
 {
     va_list ap;
@@ -77,7 +79,7 @@ const char *pw_status_str(pw_status status)
     case PW_ERR_ILLEGAL_DEPENDENCE:
         return "illegal dependence vector (must be lexicographically positive: di > 0, or di == 0 and dj > 0)";
     case PW_ERR_INVALID_TILE: return "tile height or width out of range";
-    case PW_ERR_UNSUPPORTED: return "not supported by this build or backend";
+    case PW_ERR_UNSUPPORTED: return "not supported (by this build, this backend or with these parameters)";
     case PW_ERR_NO_DEVICE: return "no usable CUDA device";
     case PW_ERR_OUT_OF_MEMORY: return "out of memory";
     case PW_ERR_OVERFLOW: return "the result would overflow its type";

@@ -3,12 +3,14 @@
 # Session 14 (2026-11-30) ran it three times on 2 GPUs: call 1 the header of session 13
 # (PW_STAGES="gpu numpy dist largest": all passed, SAT f32 largest 1.69x, HEAT 1.82x), calls 2-3
 # PW_STAGES="split largest" (bench_dist --weights: uneven splits slower; docs/PERFORMANCE.md).
-# NEXT CALLS:
-#   1. (one GPU) the warp-rows variants waiting in bench/variants/README.md (swr_feed, swr_feed_reach):
-#      its command there, carry .bench-data/kmer_test_data.tar.gz -- issue 28's genomes at 6.0 s
-#   2. (2 GPUs) SAT's rows in flight: bench_dist --gpus 2 --blocks B (66, 99) at 65536^2 against the
-#      default (132 blocks of 128 rows), stage split with PW_SPLIT_WEIGHTS=1,1 plus --blocks; and
-#      HEAT 32768^2 again (the even split now cuts at column 16384, it cut at 16383: 1.47x before)
+# NEXT CALLS (session 15):
+#   1. (2 GPUs, carry .bench-data/kmer_test_data.tar.gz) the warp-rows feed merged in 195343b, not
+#      yet through the library's tests: PW_ENGINES=auto bash tests/gpu/sw_rows.sh (test_sw_rows on
+#      1 and 2 GPUs, memcheck, racecheck, the genomes on 1 and 2 GPUs); or carry binaries built here
+#   2. (one GPU) the unroll variants waiting in bench/variants/README.md (about 80 s)
+#   3. (2 GPUs) SAT's rows in flight: bench_dist --gpus 2 --blocks B (66, 99) at 65536^2 against the
+#      default (132 blocks of 128 rows); HEAT 32768^2 again (the even split now cuts at column
+#      16384, it cut at 16383: 1.47x before); test_dist --gpu with the 128-column cuts
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
