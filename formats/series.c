@@ -213,6 +213,8 @@ int series_read_stream(FILE *f, const char *path, const char *column, series *s,
     int c = getc(f);
     if (c == EOF) return io_fail(err, errlen, "%s: empty file", path);
     ungetc(c, f);
+    if (c == 0x93 && column) /* (a column of a .npy series would be a silent no-op) */
+        return io_fail(err, errlen, "%s: a .npy series has no columns to choose (--column is for CSV/TSV text; --column-a and --column-b name one file's)", path);
     if (c == 0x93) return from_npy(f, path, s, err, errlen);
     return from_text(f, path, column, s, err, errlen);
 }

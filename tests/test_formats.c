@@ -388,6 +388,8 @@ static void series_cases(void)
     npy_write(path, PW_I64, 1, shape, i64, err, sizeof err);
     err[0] = 0;
     CHECK(series_read(path, NULL, &s, err, sizeof err) == -1 && strstr(err, "2^53"), "int64 past 2^53 refused: '%s'", err);
+    err[0] = 0;
+    CHECK(series_read(path, "2", &s, err, sizeof err) == -1 && strstr(err, "no columns"), "--column of a .npy: '%s'", err);
     int64_t grid[2] = {2, 2};
     npy_write(path, PW_F32, 2, grid, f32, err, sizeof err);
     CHECK(series_read(path, NULL, &s, err, sizeof err) == -1, "2x2 npy series refused");
