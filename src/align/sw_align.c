@@ -268,8 +268,8 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
     }
     if (!costs_fit(params, &table, n, m)) {
         pw_set_error_detail("an alignment keeps (n + m + 2) x (its largest score or gap_open + gap_extend, + 1) "
-                            "below 2^29: %lld x %lld here; shorter sequences or smaller scores (the score alone has "
-                            "no such limit)",
+                            "below 2^29: %lld x %lld here; shorter sequences or smaller scores (the score alone, pw_sw, "
+                            "has a wider limit: a score below 2^31)",
                             (long long)(n + m + 2), (long long)costs_unit(params, &table) + 1);
         return PW_ERR_OVERFLOW;
     }
