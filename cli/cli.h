@@ -119,8 +119,14 @@ typedef struct cli_command {
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common, void *ctx, int *first);
 
 /* --mpi (cli_parse starts it): the rank's comm, or NULL when not given. */
-int cli_mpi_start(void);
+int cli_mpi_start(int argc, char **argv);
 pw_comm *cli_mpi_comm(void);
+
+/* --mpi: 1 if every rank says ok (collective); else 0, and a rank that was fine says which rank
+ * was not (that rank has printed its own reason).  Without --mpi: ok.  Every command calls it
+ * after reading its inputs, so that a rank that cannot read them (a file missing on one host, no
+ * memory) ends every rank with its reason instead of leaving them in the run's first collective. */
+int cli_mpi_agree(int ok);
 
 /* --mpi with .npy in and out: each rank reads and writes only its band of columns (cli_bands.c).
  * Exit codes.  asked_type: 0 = automatic, else a pw_dtype + 1. */

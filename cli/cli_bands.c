@@ -22,20 +22,6 @@ int cli_is_npy(const char *path)
     return ok;
 }
 
-/* 1 if every rank says ok; else 0, and a rank that was fine says which rank was not (that rank
- * has printed its own reason). */
-static int all_ok(pw_comm *c, int ok)
-{
-    int *all = malloc(sizeof *all * (size_t)pw_comm_size(c));
-    int every = all && pw_comm_allgather(c, &ok, all, sizeof ok) == PW_OK;
-    for (int k = 0; every && k < pw_comm_size(c); k++)
-        if (!all[k]) {
-            if (ok) cli_error("rank %d failed (its message says why)", k);
-            every = 0;
-        }
-    free(all);
-    return every;
-}
 
 /* The band's columns of path: [first, first + count) of its cols (halo: that many more each side),
  * the widths first measured by speed under --balance. */
@@ -63,7 +49,7 @@ static int read_band(const cli_common *common, pw_comm *c, const char *path, int
         cli_error("%s", err);
         ok = 0;
     }
-    if (!all_ok(c, ok)) {
+    if (!cli_mpi_agree(ok)) {
         if (ok) npy_free(&a);
         return EXIT_DATA;
     }
@@ -80,12 +66,12 @@ static int write_band(pw_comm *c, const char *out_path, const pw_image *band, in
         cli_error("%s", err);
         ok = 0;
     }
-    if (!all_ok(c, ok)) return EXIT_DATA;
+    if (!cli_mpi_agree(ok)) return EXIT_DATA;
     if (npy_write_columns(out_path, first, band->cols, band->stride ? band->stride : band->cols, band->type, band->data, err, sizeof err)) {
         cli_error("%s", err);
         ok = 0;
     }
-    return all_ok(c, ok) ? 0 : EXIT_DATA;
+    return cli_mpi_agree(ok) ? 0 : EXIT_DATA;
 }
 
 int cli_sat_bands(cli_common *common, const char *path, const char *out_path, int asked_type)
@@ -109,11 +95,11 @@ int cli_sat_bands(cli_common *common, const char *path, const char *out_path, in
     pw_run_info info = {0};
     pw_options o = common->options;
     if (o.backend == PW_BACKEND_AUTO) o.backend = PW_BACKEND_CPU; /* (bands: CPU so far) */
-    int agreed = all_ok(c, ok);
+    int agreed = cli_mpi_agree(ok);
     for (int attempt = 0; agreed && attempt < 2; attempt++) {
         out = (pw_image){type, in.rows, in.cols, 0, malloc((size_t)(in.rows * in.cols) * pw_dtype_size(type) + 1)};
         if (!out.data) cli_error("sat: out of memory for the band's table");
-        if (!(agreed = all_ok(c, out.data != NULL))) break;
+        if (!(agreed = cli_mpi_agree(out.data != NULL))) break;
         st = pw_dist_sat(c, &in, &out, &o, &info); /* (its status is every rank's) */
         if (st == PW_ERR_OVERFLOW && !asked_type && type == PW_I32) { /* the automatic type: i32 when it fits */
             free(out.data);
@@ -173,7 +159,7 @@ int cli_stencil_bands(cli_common *common, const char *init, const char *out_path
     pw_run_info info = {0};
     double residual = 0;
     pw_status st = PW_OK;
-    const int agreed = all_ok(c, ok);
+    const int agreed = cli_mpi_agree(ok);
     if (agreed) {
         st = sor ? pw_dist_sor(c, &band, sweeps, omega, &o, &residual, &info) : pw_dist_heat(c, &band, sweeps, &o, &residual, &info);
         if (st != PW_OK) cli_error("%s: %s", name, cli_status_text(st));

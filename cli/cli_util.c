@@ -322,7 +322,12 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         cli_error("--nccl goes with --mpi (GPU bands of mpirun's processes; --gpus hands over directly)");
         return -1;
     }
-    if (common->mpi && cli_mpi_start()) return -1;
+    if (common->mpi && cli_mpi_start(argc, argv)) return -1;
+    const char *world = getenv("OMPI_COMM_WORLD_SIZE"); /* (mpirun's, or another MPI's) */
+    if (!world) world = getenv("PMI_SIZE");
+    if (!common->mpi && world && atoi(world) > 1)
+        cli_error("warning: started by mpirun (%d ranks) without --mpi: each rank runs the whole job by itself "
+                  "(ranks given --mpi wait for ranks without it)", atoi(world));
     if (common->nccl) {
         const pw_status st = pw_comm_use_nccl(mpi_comm);
         if (st != PW_OK) {
@@ -349,7 +354,42 @@ static void mpi_end(void)
     pw_comm_finalize();
 }
 
-int cli_mpi_start(void)
+/* A hash of the command line but for what may differ between ranks (their device, their threads:
+ * `mpirun -np 1 peerwave ... --device 0 : -np 1 peerwave ... --device 1`). */
+static uint64_t arguments_hash(int argc, char **argv)
+{
+    uint64_t h = 14695981039346656037ULL;
+    for (int k = 0; k < argc; k++) {
+        const char *a = argv[k];
+        if (!strcmp(a, "--device") || !strcmp(a, "--threads")) {
+            k++; /* (and its value) */
+            continue;
+        }
+        if (!strncmp(a, "--device=", 9) || !strncmp(a, "--threads=", 10)) continue;
+        for (const char *c = a;; c++) {
+            h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+            if (!*c) break;
+        }
+    }
+    return h;
+}
+
+int cli_mpi_agree(int ok)
+{
+    if (!mpi_comm) return ok;
+    const int size = pw_comm_size(mpi_comm);
+    int *all = malloc(sizeof *all * (size_t)size);
+    int every = all && pw_comm_allgather(mpi_comm, &ok, all, sizeof ok) == PW_OK;
+    for (int k = 0; every && k < size; k++)
+        if (!all[k]) {
+            if (ok) cli_error("rank %d failed (its message says why)", k);
+            every = 0;
+        }
+    free(all);
+    return every;
+}
+
+int cli_mpi_start(int argc, char **argv)
 {
     if (mpi_comm) return 0;
     pw_status st = pw_comm_mpi(&mpi_comm);
@@ -360,6 +400,26 @@ int cli_mpi_start(void)
     atexit(mpi_end);
     if (pw_comm_rank(mpi_comm) != 0 && !freopen("/dev/null", "w", stdout)) {
         cli_error("--mpi: rank %d cannot quiet its output", pw_comm_rank(mpi_comm));
+        return -1;
+    }
+    /* The same command line on every rank (files, sizes, options), before any other collective:
+     * ranks running different commands would wait in different collectives for ever. */
+    const int size = pw_comm_size(mpi_comm), me = pw_comm_rank(mpi_comm);
+    const uint64_t mine = arguments_hash(argc, argv);
+    uint64_t *all = malloc(sizeof *all * (size_t)size);
+    if (!all || pw_comm_allgather(mpi_comm, &mine, all, sizeof mine) != PW_OK) {
+        free(all);
+        cli_error("--mpi: the ranks could not compare their command lines");
+        return -1;
+    }
+    int differs = -1;
+    for (int k = 0; k < size && differs < 0; k++)
+        if (all[k] != all[0]) differs = k;
+    free(all);
+    if (differs >= 0) {
+        cli_error("--mpi: rank %d was called with other arguments than rank 0 (every rank runs the same command on the "
+                  "same files; only --device and --threads may differ)%s",
+                  differs, me == differs || me == 0 ? "" : " [seen by another rank]");
         return -1;
     }
     return 0;

@@ -255,9 +255,10 @@ int cmd_dtw(int argc, char **argv)
     char err[512];
     series a = {0}, b = {0};
     int code = 0;
-    if (series_read(argv[first], args.column_a, &a, err, sizeof err) ||
-        series_read(argv[first + 1], args.column_b, &b, err, sizeof err)) {
-        cli_error("%s", err);
+    const int read = !series_read(argv[first], args.column_a, &a, err, sizeof err) &&
+                     !series_read(argv[first + 1], args.column_b, &b, err, sizeof err);
+    if (!read) cli_error("%s", err);
+    if (!cli_mpi_agree(read)) {
         code = EXIT_DATA;
         goto out;
     }

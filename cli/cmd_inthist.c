@@ -92,10 +92,12 @@ int cmd_inthist(int argc, char **argv)
     if (r) return r > 0 ? 0 : EXIT_USAGE;
     const char *path = argv[first];
     char err[512];
-    pw_image in;
+    pw_image in = {0};
     int32_t *out = NULL, *ref = NULL;
-    if (image_read(path, &in, err, sizeof err)) {
-        cli_error("%s", err);
+    const int read = image_read(path, &in, err, sizeof err) == 0;
+    if (!read) cli_error("%s", err);
+    if (!cli_mpi_agree(read)) {
+        if (read) free(in.data);
         return EXIT_DATA;
     }
     int code = 0;

@@ -298,7 +298,8 @@ int cmd_run(int argc, char **argv)
     const size_t vsize = pw_cell_value_size(cell);
 
     /* every --input and --param must name something the cell declares, and each once */
-    for (int k = 0; k < a.n_inputs; k++) {
+    int read = 1; /* (the inputs read: agreed by every rank under --mpi) */
+    for (int k = 0; k < a.n_inputs && read; k++) {
         int hit = -1;
         for (int q = 0; q < n_in; q++)
             if (!strcmp(in_fields[q].name, a.input_name[k])) hit = q;
@@ -312,9 +313,12 @@ int cmd_run(int argc, char **argv)
             agree(&a.rows, rr, "rows", a.input_file[k], err, sizeof err) || agree(&a.cols, cc, "columns", a.input_file[k], err, sizeof err) ||
             agree(&a.planes, pp, "planes", a.input_file[k], err, sizeof err)) {
             cli_error("%s", err);
-            code = EXIT_DATA;
-            goto out;
+            read = 0;
         }
+    }
+    if (!cli_mpi_agree(read)) {
+        code = EXIT_DATA;
+        goto out;
     }
     for (int q = 0; q < n_in; q++)
         if (!inputs[q]) {
@@ -344,8 +348,10 @@ int cmd_run(int argc, char **argv)
     }
     if (grid_form && a.grid) {
         npy_array g;
-        if (npy_read(a.grid, &g, err, sizeof err)) {
-            cli_error("%s", err);
+        const int got = npy_read(a.grid, &g, err, sizeof err) == 0;
+        if (!got) cli_error("%s", err);
+        if (!cli_mpi_agree(got)) {
+            if (got) npy_free(&g);
             code = EXIT_DATA;
             goto out;
         }

@@ -128,9 +128,11 @@ int cmd_sat(int argc, char **argv)
     if (common.mpi && args.output && !common.check && cli_is_npy(path))
         return cli_sat_bands(&common, path, args.output, args.type); /* (each rank its band of the files) */
     char err[512];
-    pw_image in, out = {0}, ref = {0};
-    if (image_read(path, &in, err, sizeof err)) {
-        cli_error("%s", err);
+    pw_image in = {0}, out = {0}, ref = {0};
+    const int read = image_read(path, &in, err, sizeof err) == 0;
+    if (!read) cli_error("%s", err);
+    if (!cli_mpi_agree(read)) {
+        if (read) free(in.data);
         return EXIT_DATA;
     }
     int code = 0;

@@ -135,8 +135,9 @@ static int cmd_stencil(int argc, char **argv, int sor)
     char err[512];
     pw_image grid = {0}, ref = {0};
     int code = 0;
-    if (make_grid(&args, &grid, err, sizeof err)) {
-        cli_error("%s", err);
+    const int made = make_grid(&args, &grid, err, sizeof err) == 0;
+    if (!made) cli_error("%s", err);
+    if (!cli_mpi_agree(made)) {
         code = EXIT_DATA;
         goto out;
     }

@@ -309,14 +309,12 @@ int cmd_sw(int argc, char **argv)
     }
     const char *path_a = argv[first], *path_b = argv[first + 1];
     char err[512];
-    fasta_record a, b;
-    if (fasta_read(path_a, args.name_a, &a, err, sizeof err)) {
-        cli_error("%s", err);
-        return EXIT_DATA;
-    }
-    if (fasta_read(path_b, args.name_b, &b, err, sizeof err)) {
-        cli_error("%s", err);
-        fasta_free(&a);
+    fasta_record a = {0}, b = {0};
+    int read = fasta_read(path_a, args.name_a, &a, err, sizeof err) == 0;
+    if (read && fasta_read(path_b, args.name_b, &b, err, sizeof err)) read = 0, fasta_free(&a);
+    if (!read) cli_error("%s", err);
+    if (!cli_mpi_agree(read)) {
+        if (read) fasta_free(&a), fasta_free(&b);
         return EXIT_DATA;
     }
     if (!cli_sw_warn_protein(&args.params, path_a, NULL, a.seq, a.length, a.length))

@@ -46,7 +46,7 @@ typedef enum pw_status {
     PW_OK = 0,
     PW_ERR_NULL_ARGUMENT,     /* a required pointer argument was NULL */
     PW_ERR_INVALID_ARGUMENT,  /* an option or parameter is out of its documented range */
-    PW_ERR_INVALID_SIZE,      /* a dimension is zero or negative */
+    PW_ERR_INVALID_SIZE,      /* a size is zero, negative, or too small (fewer columns than bands) */
     PW_ERR_SIZE_OVERFLOW,     /* a cell or byte count does not fit in 64 bits / size_t */
     PW_ERR_ILLEGAL_DEPENDENCE,/* a dependence vector is not lexicographically positive */
     PW_ERR_INVALID_TILE,      /* a tile height or width is out of range */

@@ -775,6 +775,20 @@ else
     -np 1 "$pw" sw --mpi --quiet "$ex/target.fa" "$ex/query.fa" > /dev/null 2> "$tmp/err"
   rc=$?
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "other arguments" "$tmp/err" && ok || bad "--mpi with other arguments: $(head -3 "$tmp/err")"
+  # different commands, with band-written outputs (their first collectives differ): refused at once
+  timeout 60 mpirun -np 1 "$pw" sat "$tmp/sat1.npy" -o "$tmp/d1.npy" --mpi --quiet : \
+    -np 1 "$pw" heat --init "$tmp/g0.npy" -o "$tmp/d2.npy" --mpi --quiet > /dev/null 2> "$tmp/err"
+  rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "other arguments" "$tmp/err" && ok || bad "--mpi, two commands: rc $rc, $(head -3 "$tmp/err")"
+  # the same command, but one rank cannot read its input (a file on one host only): every rank
+  # ends with the reason, none waits in the run's first collective
+  mkdir -p "$tmp/r0" "$tmp/r1" && cp "$ex/query.fa" "$tmp/r0/q.fa" && cp "$ex/target.fa" "$tmp/t.fa"
+  pw_abs=$(cd "$(dirname "$pw")" && pwd)/$(basename "$pw")
+  timeout 60 mpirun -np 1 sh -c "cd '$tmp/r0' && '$pw_abs' sw --mpi --quiet q.fa '$tmp/t.fa'" : \
+    -np 1 sh -c "cd '$tmp/r1' && '$pw_abs' sw --mpi --quiet q.fa '$tmp/t.fa'" > /dev/null 2> "$tmp/err"
+  rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "q.fa: No such file" "$tmp/err" && grep -q "rank 1 failed" "$tmp/err" && ok ||
+    bad "--mpi, an input missing on one rank: rc $rc, $(head -3 "$tmp/err")"
   # ranks on devices of two models (PEERWAVE_DEBUG_DEVICE_MODEL stands in for the GPUs): with equal
   # bands every rank says so and none hangs; bands cut by measured speed (--balance) run
   timeout 60 mpirun -np 1 env PEERWAVE_DEBUG_DEVICE_MODEL=gpu-a "$pw" sw --mpi --quiet "$ex/query.fa" "$ex/target.fa" : \

@@ -74,7 +74,7 @@ const char *pw_status_str(pw_status status)
     case PW_OK: return "success";
     case PW_ERR_NULL_ARGUMENT: return "a required pointer argument is NULL";
     case PW_ERR_INVALID_ARGUMENT: return "an option or parameter is out of range";
-    case PW_ERR_INVALID_SIZE: return "a dimension is zero or negative";
+    case PW_ERR_INVALID_SIZE: return "a size is out of range (zero, negative, or too small for the request)";
     case PW_ERR_SIZE_OVERFLOW: return "the cell or byte count overflows 64 bits";
     case PW_ERR_ILLEGAL_DEPENDENCE:
         return "illegal dependence vector (must be lexicographically positive: di > 0, or di == 0 and dj > 0)";
