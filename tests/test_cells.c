@@ -719,6 +719,10 @@ static void test_refusals(void)
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, rows, i)\n", PW_ERR_BAD_INPUT, "taken");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_PARAM(int32_t, planes)\n", PW_ERR_BAD_INPUT, "taken");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, i, i)\n", PW_ERR_BAD_INPUT, "taken");
+    /* C keywords and the cells' macros too (they failed in the generated declarations, naming no line) */
+    expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_PARAM(int32_t, int)\n", PW_ERR_BAD_INPUT, "taken");
+    expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_PARAM(int32_t, return)\n", PW_ERR_BAD_INPUT, "taken");
+    expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, NULL, i)\n", PW_ERR_BAD_INPUT, "taken");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_PARAM(int32_t, new)\n", PW_ERR_BAD_INPUT, "keywords");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, a, q)\n", PW_ERR_BAD_INPUT, "axes");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_PARAM(int32_t, x)\nPW_PARAM(float, x)\n", PW_ERR_BAD_INPUT, "two");

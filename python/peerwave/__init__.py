@@ -298,6 +298,18 @@ def dtw(a, b, *, cost="absolute", **options):
 WarpPath = namedtuple("WarpPath", "path distance seconds info")
 
 
+def _cell_input(x, dt, name):
+    """A cell's input as the declared type, refused where that would change a value (300 into
+    uint8_t wraps, 65.7 into int32_t truncates), as `peerwave run` refuses a .npy of another type."""
+    src = np.asarray(x)
+    a = np.ascontiguousarray(src, dt)
+    if src.dtype != a.dtype and (src.shape != a.shape or
+                                 not np.array_equal(a.astype(src.dtype), src, equal_nan=src.dtype.kind in "fc")):
+        raise TypeError(f"input {name}: {src.dtype} values that {np.dtype(dt)} cannot hold exactly "
+                        f"(convert them yourself if that is meant)")
+    return a
+
+
 def _series(x, what):
     """A host series as a 1-D numeric array: shape (n,), (n, 1) or (1, n), as `peerwave dtw` takes them."""
     if isinstance(x, (str, bytes, bytearray)):
@@ -602,6 +614,9 @@ class Cell:
         last_row=True also returns row rows-1.  Grid forms: grid, a C-contiguous numpy array of
         self.dtype with the halo around, updated in place (sweeps times).  Returns CellResult: last
         (linear: the value of (rows-1, cols-1)), best/best_i/best_j (PW_REDUCE), compiled, note, info."""
+        sweeps = operator.index(sweeps)  # (an int: 1.5 is refused, not run once)
+        if sweeps < 1:
+            raise ValueError(f"sweeps: at least 1, not {sweeps}")
         if isinstance(inputs, dict):
             inputs = [inputs[n] for n, _, _, _ in self.inputs]
         if isinstance(params, dict):
@@ -622,7 +637,7 @@ class Cell:
             planes = g.shape[2] - 2 * h if want == 3 else 0
         arrays = []
         for x, (name, dt, axes, count) in zip(inputs, self.inputs):
-            a = np.ascontiguousarray(x, dt)
+            a = _cell_input(x, dt, name)
             if axes == "n":  # a table: its own size
                 if a.shape != (count,):
                     raise ValueError(f"input {name}: shape {a.shape}, needs ({count},) (a table)")

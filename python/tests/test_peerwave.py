@@ -336,6 +336,12 @@ def test_user_cell_linear(tmp_path, monkeypatch):
         assert r.last_row[-1] == r.last and r.last_row.shape == (len(b),)
     with pytest.raises(ValueError):
         cell.run(inputs=[ua, ub], rows=3, **CPU)
+    # an input the declared type cannot hold is refused, not wrapped (300 -> 44 = ',')
+    with pytest.raises(TypeError, match="cannot hold"):
+        cell.run(inputs=[np.array([300]), np.frombuffer(b",", np.uint8)], **CPU)
+    assert cell.run(inputs=[np.array([65]), np.frombuffer(b"A", np.uint8)], **CPU).last == 0  # (int64 65 fits)
+    with pytest.raises(TypeError):
+        cell.run(inputs=[ua, ub], sweeps=1.5, **CPU)
 
 
 def test_user_cell_errors(tmp_path, monkeypatch):

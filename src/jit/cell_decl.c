@@ -288,16 +288,26 @@ static void lay_out(pw_cell_decl *d)
     d->ctx_size = align_up(off, 8);
 }
 
-/* Names an input or parameter cannot take: pw_ctx's own members, the GPU glue's, and the C++
- * keywords (the cell is C++ under NVRTC; a name that builds on the CPU must build there too). */
+/* Names an input or parameter cannot take: pw_ctx's own members, the GPU glue's, the C keywords,
+ * the C++ ones (the cell is C++ under NVRTC; a name that builds on the CPU must build there too)
+ * and the macros every cell sees (NULL, the fixed-width limits): such a name would fail in the
+ * generated declarations, whose errors name no line of the cell. */
 static int reserved(const char *a)
 {
     static const char *const taken[] = {
-        "rows", "cols", "planes", "grid", "stride", "i", "j", "k", "alignas", "alignof", "and", "asm", "bool",
-        "catch", "class", "concept", "const_cast", "constexpr", "decltype", "delete", "dynamic_cast", "explicit",
-        "export", "false", "friend", "mutable", "namespace", "new", "noexcept", "not", "nullptr", "operator", "or",
-        "private", "protected", "public", "reinterpret_cast", "requires", "static_assert", "static_cast", "template",
-        "this", "throw", "true", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor"};
+        "rows", "cols", "planes", "grid", "stride", "i", "j", "k",
+        /* C */
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+        "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+        "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
+        /* C++ */
+        "alignas", "alignof", "and", "asm", "bool", "catch", "class", "concept", "const_cast", "constexpr", "decltype",
+        "delete", "dynamic_cast", "explicit", "export", "false", "friend", "mutable", "namespace", "new", "noexcept",
+        "not", "nullptr", "operator", "or", "private", "protected", "public", "reinterpret_cast", "requires",
+        "static_assert", "static_cast", "template", "this", "throw", "true", "try", "typeid", "typename", "using",
+        "virtual", "wchar_t", "xor",
+        /* macros */
+        "NULL", "INT32_MAX", "INT32_MIN", "INT64_MAX", "INT64_MIN", "UINT32_MAX", "UINT64_MAX", "INFINITY", "NAN"};
     for (size_t q = 0; q < sizeof taken / sizeof *taken; q++)
         if (!strcmp(a, taken[q])) return 1;
     return 0;
@@ -320,8 +330,8 @@ static pw_status check_whole(pw_cell_decl *d, const char *name, const char *redu
     for (int k = 0; k < d->n_inputs + d->n_params; k++) {
         const char *a = k < d->n_inputs ? d->inputs[k].name : d->params[k - d->n_inputs].name;
         if (reserved(a)) {
-            pw_set_error_detail("%s: '%s' is taken (pw_ctx has rows, cols, planes, grid and stride; i, j, k and "
-                                "C++ keywords cannot name an input or a parameter)", name, a);
+            pw_set_error_detail("%s: '%s' is taken (pw_ctx has rows, cols, planes, grid and stride; i, j, k, C and "
+                                "C++ keywords and the cells' macros cannot name an input or a parameter)", name, a);
             return PW_ERR_BAD_INPUT;
         }
         for (int q = 0; q < k; q++) {
