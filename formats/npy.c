@@ -310,6 +310,33 @@ int npy_write(const char *path, pw_dtype type, int ndim, const int64_t *shape, c
     return io_output_close(&out, path, ok, err, errlen);
 }
 
+int npy_to_f64(npy_array *a)
+{
+    if (a->type == PW_F64) return 0;
+    double *d = malloc(sizeof *d * (size_t)a->count);
+    if (!d) return -1;
+    for (int64_t k = 0; k < a->count; k++) {
+        switch (a->type) {
+        case PW_U8: d[k] = ((const uint8_t *)a->data)[k]; break;
+        case PW_U16: d[k] = ((const uint16_t *)a->data)[k]; break;
+        case PW_I32: d[k] = ((const int32_t *)a->data)[k]; break;
+        case PW_F32: d[k] = ((const float *)a->data)[k]; break;
+        default: {
+            const int64_t v = ((const int64_t *)a->data)[k];
+            if (v > (INT64_C(1) << 53) || v < -(INT64_C(1) << 53)) {
+                free(d);
+                return -1;
+            }
+            d[k] = (double)v;
+        }
+        }
+    }
+    free(a->data);
+    a->data = d;
+    a->type = PW_F64;
+    return 0;
+}
+
 void npy_free(npy_array *a)
 {
     free(a->data);

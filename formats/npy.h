@@ -46,6 +46,11 @@ int npy_write_header(FILE *f, const char *path, pw_dtype type, int ndim, const i
 
 void npy_free(npy_array *a);
 
+/* a's values as float64 in place of its data (a->type becomes PW_F64; exact for every u8, u16,
+ * i32 and f32 value, and for i64 up to 2^53 in magnitude); -1 for an i64 past that, or no
+ * memory (a unchanged). */
+int npy_to_f64(npy_array *a);
+
 /* Bands of columns of a 2-D .npy (one run over several ranks: docs/DISTRIBUTED.md), each rank
  * touching only its own part of the file.  npy_read_columns reads columns [first, first + count)
  * of every row into a rows x count array (a->shape is that; *file_cols the file's columns).

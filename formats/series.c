@@ -8,39 +8,12 @@
 #include "npy.h"
 #include "series.h"
 
-/* An integer array's values as float64 in place of its data (exact: every u8, u16 and i32 value,
- * and i64 up to 2^53); nonzero for an i64 past that, or no memory. */
-static int integers_to_f64(npy_array *a)
-{
-    double *d = malloc(sizeof *d * (size_t)a->count);
-    if (!d) return -1;
-    for (int64_t k = 0; k < a->count; k++) {
-        switch (a->type) {
-        case PW_U8: d[k] = ((const uint8_t *)a->data)[k]; break;
-        case PW_U16: d[k] = ((const uint16_t *)a->data)[k]; break;
-        case PW_I32: d[k] = ((const int32_t *)a->data)[k]; break;
-        default: {
-            const int64_t v = ((const int64_t *)a->data)[k];
-            if (v > (INT64_C(1) << 53) || v < -(INT64_C(1) << 53)) {
-                free(d);
-                return -1;
-            }
-            d[k] = (double)v;
-        }
-        }
-    }
-    free(a->data);
-    a->data = d;
-    a->type = PW_F64;
-    return 0;
-}
-
 static int from_npy(FILE *f, const char *path, series *s, char *err, int errlen)
 {
     npy_array a;
     if (npy_read_stream(f, path, &a, err, errlen)) return -1;
     int one_d = a.ndim == 1 || (a.ndim == 2 && (a.shape[0] == 1 || a.shape[1] == 1));
-    if (a.type != PW_F32 && a.type != PW_F64 && integers_to_f64(&a)) {
+    if (a.type != PW_F32 && a.type != PW_F64 && npy_to_f64(&a)) {
         npy_free(&a);
         return io_fail(err, errlen, "%s: an int64 sample beyond 2^53 has no exact float64 (a series is float64 "
                        "arithmetic)", path);

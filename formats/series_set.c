@@ -19,9 +19,15 @@ static int read_npy(const char *path, series_set *s, char *err, int errlen)
 {
     npy_array a;
     if (npy_read(path, &a, err, errlen)) return -1;
-    if (a.ndim != 2 || (a.type != PW_F32 && a.type != PW_F64) || a.shape[0] < 1 || a.shape[1] < 1) {
+    if (a.ndim == 1) a.ndim = 2, a.shape[1] = a.shape[0], a.shape[0] = 1; /* (one series) */
+    if (a.ndim != 2) {
         npy_free(&a);
-        return io_fail(err, errlen, "%s: expected a 2-D float32 or float64 array (one series a row)", path);
+        return io_fail(err, errlen, "%s: a %d-D array; series are the rows of a 2-D array (or one 1-D series)", path,
+                       a.ndim);
+    }
+    if (npy_to_f64(&a)) { /* (integers as float64, as a single series is read) */
+        npy_free(&a);
+        return io_fail(err, errlen, "%s: an int64 sample beyond 2^53 has no exact float64", path);
     }
     s->count = a.shape[0];
     s->values = malloc(sizeof(double) * (size_t)a.count);
@@ -31,7 +37,7 @@ static int read_npy(const char *path, series_set *s, char *err, int errlen)
         return io_fail(err, errlen, "%s: out of memory", path);
     }
     for (int64_t k = 0; k < a.count; k++) {
-        s->values[k] = a.type == PW_F32 ? (double)((const float *)a.data)[k] : ((const double *)a.data)[k];
+        s->values[k] = ((const double *)a.data)[k];
         if (!isfinite(s->values[k])) {
             npy_free(&a);
             return io_fail(err, errlen, "%s: row %lld, column %lld: NaN or infinite", path, (long long)(k / a.shape[1]),

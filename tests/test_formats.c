@@ -524,7 +524,18 @@ static void series_set_cases(void)
     if (rc == 0) series_set_free(&s);
     int64_t flat[1] = {6};
     npy_write(npy, PW_F32, 1, flat, rows, err, sizeof err);
-    CHECK(series_set_read(npy, &s, err, sizeof err) == -1 && strstr(err, "2-D"), "1-D npy refused: %s", err);
+    rc = series_set_read(npy, &s, err, sizeof err);
+    CHECK(rc == 0 && s.count == 1 && s.at[1] == 6 && s.values[5] == 6, "1-D npy as one series: %s", rc ? err : "wrong");
+    if (rc == 0) series_set_free(&s);
+    int32_t ints[6] = {1, -2, 3, 4, 5, 600000};
+    npy_write(npy, PW_I32, 2, shape, ints, err, sizeof err);
+    rc = series_set_read(npy, &s, err, sizeof err);
+    CHECK(rc == 0 && s.count == 2 && s.values[1] == -2 && s.values[5] == 600000, "int32 rows as float64: %s", rc ? err : "wrong");
+    if (rc == 0) series_set_free(&s);
+    int64_t cube[3] = {1, 2, 3};
+    npy_write(npy, PW_F32, 3, cube, rows, err, sizeof err);
+    err[0] = 0;
+    CHECK(series_set_read(npy, &s, err, sizeof err) == -1 && strstr(err, "3-D"), "3-D npy refused: '%s'", err);
     const char *wrong[] = {"", "# only\n\n", "1 2 x\n", "1 nan\n", "1 inf\n", "1 2\n3 4z\n"};
     for (int k = 0; k < 6; k++) {
         write_bytes(path, wrong[k], strlen(wrong[k]));
