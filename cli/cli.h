@@ -119,7 +119,7 @@ typedef struct cli_command {
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common, void *ctx, int *first);
 
 /* --mpi (cli_parse starts it): the rank's comm, or NULL when not given. */
-int cli_mpi_start(int argc, char **argv);
+int cli_mpi_start(uint64_t command_line_hash); /* (ranks with other command lines: refused on every rank) */
 pw_comm *cli_mpi_comm(void);
 
 /* --mpi: 1 if every rank says ok (collective); else 0, and a rank that was fine says which rank

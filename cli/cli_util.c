@@ -256,8 +256,12 @@ static int common_option(cli_common *c, int opt, const char *arg)
     return 0;
 }
 
+static uint64_t arguments_hash(int argc, char **argv);
+
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common, void *ctx, int *first)
 {
+    /* (before getopt reorders argv and the options split NAME=VALUE words in place) */
+    const uint64_t line = arguments_hash(argc, argv);
     struct option all[64];
     int n = 0;
     for (const struct option *o = cmd->options; o && o->name && n < 64 - N_COMMON - 1; o++) all[n++] = *o;
@@ -322,7 +326,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         cli_error("--nccl goes with --mpi (GPU bands of mpirun's processes; --gpus hands over directly)");
         return -1;
     }
-    if (common->mpi && cli_mpi_start(argc, argv)) return -1;
+    if (common->mpi && cli_mpi_start(line)) return -1;
     const char *world = getenv("OMPI_COMM_WORLD_SIZE"); /* (mpirun's, or another MPI's) */
     if (!world) world = getenv("PMI_SIZE");
     if (!common->mpi && world && atoi(world) > 1)
@@ -389,7 +393,7 @@ int cli_mpi_agree(int ok)
     return every;
 }
 
-int cli_mpi_start(int argc, char **argv)
+int cli_mpi_start(uint64_t line)
 {
     if (mpi_comm) return 0;
     pw_status st = pw_comm_mpi(&mpi_comm);
@@ -405,7 +409,7 @@ int cli_mpi_start(int argc, char **argv)
     /* The same command line on every rank (files, sizes, options), before any other collective:
      * ranks running different commands would wait in different collectives for ever. */
     const int size = pw_comm_size(mpi_comm), me = pw_comm_rank(mpi_comm);
-    const uint64_t mine = arguments_hash(argc, argv);
+    const uint64_t mine = line;
     uint64_t *all = malloc(sizeof *all * (size_t)size);
     if (!all || pw_comm_allgather(mpi_comm, &mine, all, sizeof mine) != PW_OK) {
         free(all);

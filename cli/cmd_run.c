@@ -90,6 +90,11 @@ static int run_option(void *ctx, int opt, const char *arg)
         return 0;
     case 'P':
         if (a->n_params == MAX_KV || split_kv("--param", arg, &name, &rest)) return -1;
+        for (int k = 0; k < a->n_params; k++)
+            if (!strcmp(a->param_name[k], name)) { /* (as --input: one value a name, not the last one silently) */
+                cli_error("--param %s: given twice", name);
+                return -1;
+            }
         a->param_name[a->n_params] = name;
         return cli_parse_double("--param", rest, -1e308, 1e308, 0, &a->param_value[a->n_params++]);
     case 's': {
