@@ -80,8 +80,10 @@ typedef struct pw_task_graph {
     void *ctx;
 } pw_task_graph;
 
+#define PW_TASKS_MAX_WORKERS 4096
+
 typedef struct pw_task_options {
-    int workers;            /* threads; 0: one per online core */
+    int workers;            /* threads; 0: one per online core; at most PW_TASKS_MAX_WORKERS */
     pw_task_queues queues;
     int64_t watchdog_ns;    /* 0: 120 s */
     int check_acyclic;      /* refuse a graph with a cycle before running anything */

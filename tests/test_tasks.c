@@ -128,12 +128,25 @@ static void bad_graphs(void)
     int64_t out_of_range[2] = {1, 7};
     pw_task_graph oor = {3, deps, succ_at, out_of_range, dag_task, &g};
     CHECK(pw_tasks_check(&oor) == PW_ERR_INVALID_ARGUMENT, "a successor outside the graph");
-    /* the same counter mismatch without the check: nothing can finish, the watchdog ends it */
+    /* the same counter mismatch without the acyclic check: refused too (every run checks the
+     * graph's shape: counters, successors in range, lists in order), none of it runs */
     int64_t s2_at[3] = {0, 0, 0};
     int32_t d2[2] = {0, 1}; /* task 1 waits for a task that never names it */
     pw_task_graph never = {2, d2, s2_at, succ, dag_task, &g};
     pw_task_options quick = {3, PW_TASKS_CENTRAL, 50 * 1000000LL, 0};
-    CHECK(pw_tasks_run(&never, &quick, NULL) == PW_ERR_TIMEOUT, "a counter that never reaches zero");
+    CHECK(pw_tasks_run(&never, &quick, NULL) == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), "waits for"),
+          "a counter that never reaches zero: %s", pw_error_detail());
+    int32_t d3[3] = {0, 0, 1}; /* a counter too low: task 1 would run before task 0 */
+    pw_task_graph early = {3, d3, succ_at, succ, dag_task, &g};
+    CHECK(pw_tasks_run(&early, &quick, NULL) == PW_ERR_INVALID_ARGUMENT, "a counter too low ran");
+    int64_t back_at[4] = {0, 1, 0, 2}; /* lists going back */
+    pw_task_graph back = {3, deps, back_at, succ, dag_task, &g};
+    CHECK(pw_tasks_run(&back, &quick, NULL) == PW_ERR_INVALID_ARGUMENT, "succ_at going back ran");
+    pw_task_graph no_succ = {3, deps, succ_at, NULL, dag_task, &g};
+    CHECK(pw_tasks_check(&no_succ) == PW_ERR_NULL_ARGUMENT && pw_tasks_run(&no_succ, &quick, NULL) == PW_ERR_NULL_ARGUMENT,
+          "successors NULL");
+    pw_task_options crowd = {PW_TASKS_MAX_WORKERS + 1, PW_TASKS_CENTRAL, 0, 0};
+    CHECK(pw_tasks_run(&never, &crowd, NULL) == PW_ERR_INVALID_ARGUMENT, "more workers than allowed");
     o.check_acyclic = 0;
     CHECK(pw_tasks_run(NULL, &o, NULL) == PW_ERR_NULL_ARGUMENT, "no graph");
     o.workers = -1;

@@ -25,6 +25,8 @@
 #include "align_internal.h"
 #include "dtw_path.h"
 #include "../core/alloc.h"
+#include "../core/checked.h"
+#include "../core/status_detail.h"
 #include "../core/exec.h"
 
 #define PATH_PARALLEL_CELLS ((int64_t)1 << 22)
@@ -265,7 +267,15 @@ static pw_status path_of(const double *a, int64_t n, const double *b, int64_t m,
         memset(out, 0, sizeof *out);                                                              \
         pw_status st = pw_dtw_check(a, n, b, m, cost, out);                                       \
         if (st != PW_OK) return st;                                                               \
-        double *d = pw_malloc(sizeof *d * (size_t)(n + m));                                       \
+        int64_t cells;                                                                            \
+        size_t bytes;                                                                             \
+        if (n > INT64_MAX - m || !pw_checked_bytes(n + m, 1, sizeof(double), &bytes) ||           \
+            !pw_checked_cells(n, m, &cells)) {                                                    \
+            pw_set_error_detail("%lld x %lld samples: more than this machine can count", (long long)n, \
+                                (long long)m);                                                    \
+            return PW_ERR_SIZE_OVERFLOW;                                                          \
+        }                                                                                         \
+        double *d = pw_malloc(bytes);                                                             \
         if (!d) return PW_ERR_OUT_OF_MEMORY;                                                      \
         for (int64_t k = 0; k < n + m; k++) {                                                     \
             d[k] = (double)(k < n ? a[k] : b[k - n]);                                             \

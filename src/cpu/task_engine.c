@@ -86,7 +86,7 @@ static void make_ready(pw_task_run *r, int worker, int64_t item)
 pw_status pw_tasks_spawn(pw_task_run *r, int worker, int64_t payload)
 {
     if (!r) return PW_ERR_NULL_ARGUMENT;
-    if (payload < 0) return PW_ERR_INVALID_ARGUMENT;
+    if (payload < 0 || worker < 0 || worker >= r->opt.workers) return PW_ERR_INVALID_ARGUMENT;
     atomic_fetch_add(&r->remaining, 1); /* before it can run (and finish) */
     atomic_fetch_add_explicit(&r->spawned, 1, memory_order_relaxed);
     if (queue_push(home_queue(r, worker), ~payload)) {
@@ -166,6 +166,51 @@ static void task_worker(void *arg, int worker, int team_size)
     }
 }
 
+/* The graph's shape, which every run checks (O(tasks + edges), a run's engine reads past no
+ * array because of it): successor lists in order and in range, and each counter the number of
+ * tasks that name it as a successor (deps NULL: none does).  in (count entries, zeroed) gets those
+ * numbers. */
+static pw_status graph_shape(const pw_task_graph *g, int64_t *in)
+{
+    if (!g || !g->run || (g->count > 0 && !g->succ_at)) return PW_ERR_NULL_ARGUMENT;
+    if (g->count < 0) return PW_ERR_INVALID_SIZE;
+    if (g->count > 0 && g->succ_at[g->count] > 0 && !g->succ) return PW_ERR_NULL_ARGUMENT;
+    for (int64_t t = 0; t < g->count; t++) {
+        if (g->succ_at[t] < 0 || g->succ_at[t] > g->succ_at[t + 1]) {
+            pw_set_error_detail("succ_at[%lld] = %lld, succ_at[%lld] = %lld: the lists must start at 0 or later and "
+                                "not go back", (long long)t, (long long)g->succ_at[t], (long long)t + 1,
+                                (long long)g->succ_at[t + 1]);
+            return PW_ERR_INVALID_ARGUMENT;
+        }
+        for (int64_t e = g->succ_at[t]; e < g->succ_at[t + 1]; e++) {
+            if (g->succ[e] < 0 || g->succ[e] >= g->count) {
+                pw_set_error_detail("task %lld has a successor %lld outside 0..%lld", (long long)t,
+                                    (long long)g->succ[e], (long long)g->count - 1);
+                return PW_ERR_INVALID_ARGUMENT;
+            }
+            in[g->succ[e]]++;
+        }
+    }
+    for (int64_t t = 0; t < g->count; t++)
+        if (in[t] != (g->deps ? g->deps[t] : 0)) {
+            pw_set_error_detail("task %lld waits for %d tasks but %lld name it as a successor", (long long)t,
+                                g->deps ? g->deps[t] : 0, (long long)in[t]);
+            return PW_ERR_INVALID_ARGUMENT;
+        }
+    return PW_OK;
+}
+
+/* graph_shape with its own counts. */
+static pw_status shape_checked(const pw_task_graph *g)
+{
+    if (!g) return PW_ERR_NULL_ARGUMENT;
+    int64_t *in = pw_calloc((size_t)(g->count > 0 ? g->count : 1), sizeof *in);
+    if (!in) return PW_ERR_OUT_OF_MEMORY;
+    const pw_status st = graph_shape(g, in);
+    free(in);
+    return st;
+}
+
 pw_status pw_tasks_check(const pw_task_graph *g)
 {
     if (!g || !g->run || (g->count > 0 && (!g->succ_at || !g->deps))) return PW_ERR_NULL_ARGUMENT;
@@ -178,23 +223,7 @@ pw_status pw_tasks_check(const pw_task_graph *g)
         return PW_ERR_OUT_OF_MEMORY;
     }
     int64_t *in = pw_calloc((size_t)(g->count ? g->count : 1), sizeof *in);
-    pw_status st = in ? PW_OK : PW_ERR_OUT_OF_MEMORY;
-    for (int64_t t = 0; st == PW_OK && t < g->count; t++)
-        for (int64_t e = g->succ_at[t]; e < g->succ_at[t + 1]; e++) {
-            if (g->succ[e] < 0 || g->succ[e] >= g->count) {
-                pw_set_error_detail("task %lld has a successor %lld outside 0..%lld", (long long)t,
-                                    (long long)g->succ[e], (long long)g->count - 1);
-                st = PW_ERR_INVALID_ARGUMENT;
-                break;
-            }
-            in[g->succ[e]]++;
-        }
-    for (int64_t t = 0; st == PW_OK && t < g->count; t++)
-        if (in[t] != g->deps[t]) {
-            pw_set_error_detail("task %lld waits for %d tasks but %lld name it as a successor", (long long)t,
-                                g->deps[t], (long long)in[t]);
-            st = PW_ERR_INVALID_ARGUMENT;
-        }
+    pw_status st = in ? graph_shape(g, in) : PW_ERR_OUT_OF_MEMORY;
     int64_t n_ready = 0, done = 0;
     for (int64_t t = 0; st == PW_OK && t < g->count; t++)
         if ((left[t] = g->deps[t]) == 0) ready[n_ready++] = t;
@@ -217,8 +246,10 @@ pw_status pw_tasks_check(const pw_task_graph *g)
 pw_status pw_tasks_run(const pw_task_graph *g, const pw_task_options *options, pw_task_stats *stats)
 {
     if (!g || !options || !g->run) return PW_ERR_NULL_ARGUMENT;
-    if (options->workers < 0 || (unsigned)options->queues > PW_TASKS_CENTRAL) return PW_ERR_INVALID_ARGUMENT;
-    pw_status st = options->check_acyclic ? pw_tasks_check(g) : PW_OK;
+    if (options->workers < 0 || options->workers > PW_TASKS_MAX_WORKERS || (unsigned)options->queues > PW_TASKS_CENTRAL ||
+        options->watchdog_ns < 0)
+        return PW_ERR_INVALID_ARGUMENT;
+    pw_status st = options->check_acyclic ? pw_tasks_check(g) : shape_checked(g);
     if (st != PW_OK) return st;
     pw_task_run r;
     memset(&r, 0, sizeof r);
