@@ -129,6 +129,14 @@ pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, c
     if (in->type != PW_U8 && in->type != PW_U16 && in->type != PW_F32) return PW_ERR_UNSUPPORTED;
     if (bins < 1 || bins > PW_MAX_BINS || !(lo < hi) || !isfinite(lo) || !isfinite(hi))
         return PW_ERR_INVALID_ARGUMENT;
+    /* the bins' width and its inverse must be finite and nonzero: hi - lo can overflow (-1e308 to
+     * 1e308) and bins / (hi - lo) too (a width of 5e-324), and then every pixel's bin is NaN */
+    const double width = (hi - lo) / bins;
+    if (!isfinite(hi - lo) || !(width > 0) || !isfinite((double)bins / (hi - lo))) {
+        pw_set_error_detail("the range [%g, %g) in %d bins: a bin width (or its inverse) beyond double's range", lo, hi,
+                            bins);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
     int64_t cells;
     size_t bytes;
     if (!pw_checked_cells(in->rows, in->cols, &cells) ||

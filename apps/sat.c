@@ -62,7 +62,19 @@ pw_status pw_sat_check(const pw_image *in, const pw_image *out)
     pw_status st = pw_image_check(in);
     if (st == PW_OK) st = pw_image_check(out);
     if (st != PW_OK) return st;
-    if (in->rows != out->rows || in->cols != out->cols) return PW_ERR_INVALID_SIZE;
+    if (in->rows != out->rows || in->cols != out->cols) {
+        pw_set_error_detail("input %lldx%lld, output %lldx%lld: one shape", (long long)in->rows, (long long)in->cols,
+                            (long long)out->rows, (long long)out->cols);
+        return PW_ERR_INVALID_SIZE;
+    }
+    /* the engines read inputs ahead of the outputs they write (tiles, vector rows): no overlap */
+    const char *a = in->data, *b = out->data;
+    const size_t a_bytes = ((size_t)(in->rows - 1) * (size_t)pw_image_stride(in) + (size_t)in->cols) * pw_dtype_size(in->type),
+                 b_bytes = ((size_t)(out->rows - 1) * (size_t)pw_image_stride(out) + (size_t)out->cols) * pw_dtype_size(out->type);
+    if (a < b + b_bytes && b < a + a_bytes) {
+        pw_set_error_detail("the input and the output overlap: a summed-area table needs an output of its own");
+        return PW_ERR_INVALID_ARGUMENT;
+    }
     return sat_segments[in->type][out->type] ? PW_OK : PW_ERR_UNSUPPORTED;
 }
 

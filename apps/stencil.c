@@ -140,7 +140,7 @@ static pw_status stencil_part_run(void *p, int64_t rows, int64_t cols, const pw_
 
 /* A host grid's values: finite, and at most a quarter of the type's largest, so that the sum of
  * four neighbours cannot overflow (a heat sweep's values stay within the grid's own range). */
-static pw_status stencil_values_check(const pw_image *grid)
+pw_status pw_stencil_values_check(const pw_image *grid)
 {
     const int64_t stride = pw_image_stride(grid);
     const double limit = (grid->type == PW_F32 ? FLT_MAX : DBL_MAX) / 4;
@@ -174,7 +174,7 @@ static pw_status stencil(pw_image *grid, int64_t sweeps, int sor, double omega, 
                          double *residual, pw_run_info *info)
 {
     pw_status st = pw_stencil_check(grid, sweeps);
-    if (st == PW_OK) st = stencil_values_check(grid);
+    if (st == PW_OK) st = pw_stencil_values_check(grid);
     if (st != PW_OK) return st;
     char app[64];
     snprintf(app, sizeof app, "%s-%s", sor ? "sor" : "heat", pw_dtype_name(grid->type));

@@ -580,6 +580,7 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     if (st != PW_OK) return st;
     pw_status local = pw_stencil_check(grid, sweeps);
     if (local == PW_OK && sor && !(omega > 0 && omega < 2)) local = PW_ERR_INVALID_ARGUMENT;
+    if (local == PW_OK) local = pw_stencil_values_check(grid); /* (as pw_heat: NaN, values past a quarter of the range) */
     band_place mine = {local == PW_OK ? grid->cols - 2 : 0, 0};
     int64_t col0, total, sum;
     st = place_band(comm, mine, &col0, &total, &sum);
@@ -607,7 +608,7 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     free(sums);
     st = dist_conclude(comm, chain, 0, &r, all, sizeof r);
     if (st == PW_OK) *residual = all[comm->size - 1];
-    return st;
+    return pw_stencil_residual_check(st, residual); /* (the same on every rank: the residual is the whole grid's) */
 }
 
 pw_status pw_dist_heat(pw_comm *comm, pw_image *band, int64_t sweeps, const pw_options *options, double *residual,
