@@ -37,6 +37,8 @@ pw_status pw_run_band(const pw_problem *p, const pw_options *options, const pw_b
     pw_options cpu;
     if (options) cpu = *options;
     else pw_options_init(&cpu);
+    pw_status checked = pw_options_check(&cpu); /* (before the backend is set to the CPU's below) */
+    if (checked != PW_OK) return checked;
     if (cpu.backend == PW_BACKEND_CUDA) return PW_ERR_UNSUPPORTED;
     cpu.backend = PW_BACKEND_CPU;
     options = &cpu;

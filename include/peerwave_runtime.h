@@ -82,7 +82,7 @@ typedef struct pw_cell_field {
 pw_status pw_cell_create(const char *text, const char *name, pw_cell **out);
 void pw_cell_free(pw_cell *cell);
 
-/* What the cell declares. */
+/* What the cell declares (for a NULL cell: nothing -- 0 fields, size 0, no reduction). */
 pw_cell_form pw_cell_get_form(const pw_cell *cell);
 size_t pw_cell_value_size(const pw_cell *cell);
 /* The value's fields (one, named "value", for PW_VALUE), its inputs and its parameters. */

@@ -86,7 +86,7 @@ pw_status queue_create_on(const pw_queue_options *options, const queue_device *d
 
 static pw_status check_options(const pw_queue_options *o)
 {
-    if (o->memory_fraction <= 0 || o->memory_fraction > 1 || o->staging_bytes < 4096 || o->device < 0 ||
+    if (!(o->memory_fraction > 0 && o->memory_fraction <= 1) || o->staging_bytes < 4096 || o->device < 0 ||
         o->backend < PW_BACKEND_AUTO || o->backend > PW_BACKEND_CUDA)
         return PW_ERR_INVALID_ARGUMENT;
     if (o->n_devices < 0 || o->n_devices > PW_QUEUE_MAX_DEVICES || (o->n_devices > 0 && !o->devices)) {

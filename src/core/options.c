@@ -70,25 +70,39 @@ int pw_cpu_count(void)
     return n > PW_MAX_THREADS ? PW_MAX_THREADS : (int)n;
 }
 
+/* A refused option: its name and value in the detail. */
+static pw_status bad_option(pw_status st, const char *name, long long value)
+{
+    pw_set_error_detail("options.%s = %lld is out of range", name, value);
+    return st;
+}
+
 pw_status pw_options_check(const pw_options *o)
 {
-    if ((unsigned)o->backend > PW_BACKEND_CUDA) return PW_ERR_INVALID_ARGUMENT;
-    if ((unsigned)o->strategy > PW_STRATEGY_TASKS) return PW_ERR_INVALID_ARGUMENT;
-    if ((unsigned)o->shape > PW_TILE_SQUARE) return PW_ERR_INVALID_ARGUMENT;
-    if ((unsigned)o->layout > PW_LAYOUT_HYBRID) return PW_ERR_INVALID_ARGUMENT;
-    if (o->tile_h < 0 || o->tile_h > PW_MAX_TILE_H || o->tile_w < 0) return PW_ERR_INVALID_TILE;
-    if (o->threads < 0 || o->threads > PW_MAX_THREADS) return PW_ERR_INVALID_ARGUMENT;
-    if (o->device < 0 || o->max_blocks < 0) return PW_ERR_INVALID_ARGUMENT;
+    const pw_status A = PW_ERR_INVALID_ARGUMENT;
+    if ((unsigned)o->backend > PW_BACKEND_CUDA) return bad_option(A, "backend", o->backend);
+    if ((unsigned)o->strategy > PW_STRATEGY_TASKS) return bad_option(A, "strategy", o->strategy);
+    if ((unsigned)o->shape > PW_TILE_SQUARE) return bad_option(A, "shape", o->shape);
+    if ((unsigned)o->layout > PW_LAYOUT_HYBRID) return bad_option(A, "layout", o->layout);
+    if (o->tile_h < 0 || o->tile_h > PW_MAX_TILE_H) return bad_option(PW_ERR_INVALID_TILE, "tile_h", o->tile_h);
+    if (o->tile_w < 0) return bad_option(PW_ERR_INVALID_TILE, "tile_w", o->tile_w);
+    if (o->threads < 0 || o->threads > PW_MAX_THREADS) return bad_option(A, "threads", o->threads);
+    if (o->device < 0) return bad_option(A, "device", o->device);
+    if (o->max_blocks < 0) return bad_option(A, "max_blocks", o->max_blocks);
     if (o->rows_per_thread != 0 && o->rows_per_thread != 1 && o->rows_per_thread != 2 && o->rows_per_thread != 4 &&
         o->rows_per_thread != 8)
-        return PW_ERR_INVALID_ARGUMENT;
-    if (o->watchdog_ms < 0 || o->watchdog_ms > INT64_MAX / 1000000) return PW_ERR_INVALID_ARGUMENT;
-    if (o->progress_interval_ms < 0 || o->progress_interval_ms > INT64_MAX / 1000000) return PW_ERR_INVALID_ARGUMENT;
-    if (o->width_model < -1 || o->width_model > 1 || !(o->train_ratio >= 0 && o->train_ratio <= 1))
-        return PW_ERR_INVALID_ARGUMENT;
-    if ((unsigned)o->simd > PW_SIMD_AVX512) return PW_ERR_INVALID_ARGUMENT;
-    if (o->sw_prune != 0 && o->sw_prune != 1) return PW_ERR_INVALID_ARGUMENT;
-    if (o->inthist_f32_edges != 0 && o->inthist_f32_edges != 1) return PW_ERR_INVALID_ARGUMENT;
+        return bad_option(A, "rows_per_thread", o->rows_per_thread);
+    if (o->watchdog_ms < 0 || o->watchdog_ms > INT64_MAX / 1000000) return bad_option(A, "watchdog_ms", o->watchdog_ms);
+    if (o->progress_interval_ms < 0 || o->progress_interval_ms > INT64_MAX / 1000000)
+        return bad_option(A, "progress_interval_ms", o->progress_interval_ms);
+    if (o->width_model < -1 || o->width_model > 1) return bad_option(A, "width_model", o->width_model);
+    if (!(o->train_ratio >= 0 && o->train_ratio <= 1)) {
+        pw_set_error_detail("options.train_ratio = %g is not within [0, 1]", o->train_ratio);
+        return A;
+    }
+    if ((unsigned)o->simd > PW_SIMD_AVX512) return bad_option(A, "simd", o->simd);
+    if (o->sw_prune != 0 && o->sw_prune != 1) return bad_option(A, "sw_prune", o->sw_prune);
+    if (o->inthist_f32_edges != 0 && o->inthist_f32_edges != 1) return bad_option(A, "inthist_f32_edges", o->inthist_f32_edges);
     return PW_OK;
 }
 

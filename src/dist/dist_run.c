@@ -113,6 +113,10 @@ pw_status pw_comm_measure_weight(pw_comm *comm, const pw_options *options, doubl
 pw_status pw_comm_allgather(pw_comm *comm, const void *mine, void *all, size_t bytes)
 {
     if (!comm || (bytes && (!mine || !all))) return PW_ERR_NULL_ARGUMENT;
+    if (bytes > (SIZE_MAX - 1) / (size_t)comm->size) {
+        pw_set_error_detail("%zu bytes from each of %d ranks: more than this machine can count", bytes, comm->size);
+        return PW_ERR_SIZE_OVERFLOW;
+    }
     return comm->ops->allgather(comm->ctx, mine, all, bytes);
 }
 

@@ -30,6 +30,7 @@ typedef struct group {
     unsigned char *gather; /* allgather: size x gather_bytes */
     size_t gather_bytes;
     int arrived, left, leaving;
+    int gather_failed; /* a rank brought another size (or no memory): every rank of that gather fails */
 } group;
 
 typedef struct local_rank {
@@ -127,29 +128,32 @@ static pw_status local_allgather(void *ctx, const void *mine, void *all, size_t 
     group *g = r->g;
     pthread_mutex_lock(&g->lock);
     while (g->leaving) pthread_cond_wait(&g->changed, &g->lock); /* the last gather's readers */
-    if (!g->gather) {
+    if (!g->gather && !g->arrived) {
         g->gather = malloc((size_t)g->size * bytes + 1); /* (malloc: see local_isend) */
         g->gather_bytes = bytes;
     }
-    if (!g->gather || g->gather_bytes != bytes) {
-        pthread_mutex_unlock(&g->lock);
-        pw_set_error_detail("allgather of different sizes on the ranks, or out of memory");
-        return PW_ERR_INTERNAL; /* (the ranks' code paths always agree: a bug) */
-    }
-    memcpy(g->gather + (size_t)r->rank * bytes, mine, bytes);
+    /* A rank with another size (a bug of the caller's) or no memory still arrives and leaves with
+     * the others, so that every rank of the gather returns the error instead of waiting for ever. */
+    if (!g->gather || g->gather_bytes != bytes) g->gather_failed = 1;
+    else if (bytes) memcpy(g->gather + (size_t)r->rank * bytes, mine, bytes);
     if (++g->arrived == g->size) {
         g->leaving = 1;
         pthread_cond_broadcast(&g->changed);
     }
     while (!g->leaving) pthread_cond_wait(&g->changed, &g->lock);
-    memcpy(all, g->gather, (size_t)g->size * bytes);
+    const int failed = g->gather_failed;
+    if (!failed && bytes) memcpy(all, g->gather, (size_t)g->size * bytes);
     if (++g->left == g->size) {
         free(g->gather);
         g->gather = NULL;
-        g->arrived = g->left = g->leaving = 0;
+        g->arrived = g->left = g->leaving = g->gather_failed = 0;
         pthread_cond_broadcast(&g->changed);
     }
     pthread_mutex_unlock(&g->lock);
+    if (failed) {
+        pw_set_error_detail("allgather of different sizes on the ranks, or out of memory");
+        return PW_ERR_INTERNAL; /* (the ranks' code paths always agree: a bug) */
+    }
     return PW_OK;
 }
 

@@ -72,34 +72,35 @@ void pw_cell_free(pw_cell *cell)
     free(cell);
 }
 
-pw_cell_form pw_cell_get_form(const pw_cell *cell) { return cell->decl.form; }
-size_t pw_cell_value_size(const pw_cell *cell) { return cell->decl.value_size; }
-int pw_cell_halo(const pw_cell *cell) { return cell->decl.halo; }
-int pw_cell_reduced_field(const pw_cell *cell) { return cell->decl.reduce_field; }
-const char *pw_cell_compile_log(const pw_cell *cell) { return cell->log ? cell->log : ""; }
+/* (NULL cell: what no cell declares -- 0, -1, none, "" -- as the accessors cannot return a status) */
+pw_cell_form pw_cell_get_form(const pw_cell *cell) { return cell ? cell->decl.form : PW_CELL_LINEAR; }
+size_t pw_cell_value_size(const pw_cell *cell) { return cell ? cell->decl.value_size : 0; }
+int pw_cell_halo(const pw_cell *cell) { return cell ? cell->decl.halo : 0; }
+int pw_cell_reduced_field(const pw_cell *cell) { return cell ? cell->decl.reduce_field : -1; }
+const char *pw_cell_compile_log(const pw_cell *cell) { return cell && cell->log ? cell->log : ""; }
 
-/* The items of one kind as a plain array (pw_cell_item begins with its field). */
+/* The items of one kind as a plain array (pw_cell_item begins with its field); count may be NULL. */
 static const pw_cell_field *items(const pw_cell_item *it, int n, int *count, pw_cell_field *scratch)
 {
     for (int k = 0; k < n; k++) scratch[k] = it[k].f;
-    *count = n;
+    if (count) *count = n;
     return scratch;
 }
 
 const pw_cell_field *pw_cell_fields(const pw_cell *cell, int *count)
 {
     static _Thread_local pw_cell_field scratch[PW_CELL_MAX_FIELDS];
-    return items(cell->decl.fields, cell->decl.n_fields, count, scratch);
+    return items(cell ? cell->decl.fields : NULL, cell ? cell->decl.n_fields : 0, count, scratch);
 }
 const pw_cell_field *pw_cell_inputs(const pw_cell *cell, int *count)
 {
     static _Thread_local pw_cell_field scratch[PW_CELL_MAX_ITEMS];
-    return items(cell->decl.inputs, cell->decl.n_inputs, count, scratch);
+    return items(cell ? cell->decl.inputs : NULL, cell ? cell->decl.n_inputs : 0, count, scratch);
 }
 const pw_cell_field *pw_cell_params(const pw_cell *cell, int *count)
 {
     static _Thread_local pw_cell_field scratch[PW_CELL_MAX_ITEMS];
-    return items(cell->decl.params, cell->decl.n_params, count, scratch);
+    return items(cell ? cell->decl.params : NULL, cell ? cell->decl.n_params : 0, count, scratch);
 }
 
 double pw_cell_field_as_double(const pw_cell *cell, const void *value, int field)
