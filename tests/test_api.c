@@ -3,6 +3,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "peerwave_align.h"
+#include "peerwave_dist.h"
+#include "peerwave_runtime.h"
 #include "test_util.h"
 
 static int64_t test_now_ns(void)
@@ -286,9 +289,64 @@ static void check_fault_injection(void)
     free(out);
 }
 
+/* Misuse a review probe found (2026-11-30): each was a crash, a hang or a silently wrong answer. */
+static void check_probe_findings(void)
+{
+    pw_options cpu;
+    pw_options_init(&cpu);
+    cpu.backend = PW_BACKEND_CPU;
+    /* a warping path's n + m past what an allocation can count (it wrapped to 8 bytes) */
+    double a[4] = {0, 0, 0, 0};
+    pw_warp_path wp;
+    CHECK(pw_dtw_path_f64(a, INT64_C(1) << 61, a, 1, PW_DTW_ABSOLUTE, &cpu, &wp) == PW_ERR_SIZE_OVERFLOW, "dtw_path 2^61 rows");
+    CHECK(pw_dtw_path_f64(a, INT64_C(1) << 62, a, INT64_C(1) << 62, PW_DTW_ABSOLUTE, &cpu, &wp) == PW_ERR_SIZE_OVERFLOW,
+          "dtw_path 2^62 x 2^62");
+    /* inthist ranges whose bin width or its inverse leaves double's range (looped, or binned nothing) */
+    uint8_t px[4] = {0, 5, 100, 240};
+    int32_t planes[4 * 4];
+    pw_image img = {PW_U8, 2, 2, 0, px};
+    CHECK(pw_inthist(&img, 4, 0, 5e-324, planes, &cpu, NULL) == PW_ERR_INVALID_ARGUMENT, "inthist width 5e-324 / 4");
+    CHECK(pw_inthist(&img, 4, -1e308, 1e308, planes, &cpu, NULL) == PW_ERR_INVALID_ARGUMENT, "inthist [-1e308, 1e308)");
+    CHECK(pw_inthist(&img, 4, -1e300, 1e300, planes, &cpu, NULL) == PW_OK, "inthist [-1e300, 1e300) runs");
+    /* a summed-area table into its own input, shifted */
+    int32_t buf[64];
+    for (int k = 0; k < 64; k++) buf[k] = 1;
+    pw_image in = {PW_I32, 4, 4, 0, buf}, out = {PW_I32, 4, 4, 0, buf + 8};
+    CHECK(pw_sat(&in, &out, &cpu, NULL) == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), "overlap"), "sat overlap");
+    /* pw_run's options: a backend of 99 ran, and a refused option names itself */
+    pw_options odd = cpu;
+    odd.backend = (pw_backend)99;
+    pw_problem p = {0};
+    p.rows = p.cols = 3;
+    p.storage = PW_STORAGE_FULL;
+    p.row = noop_row;
+    CHECK(pw_run(&p, &odd, NULL) == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), "options.backend"),
+          "pw_run backend 99: %s", pw_error_detail());
+    /* accessors of a NULL cell */
+    int n = -1;
+    CHECK(pw_cell_value_size(NULL) == 0 && pw_cell_fields(NULL, &n) && n == 0 && pw_cell_reduced_field(NULL) == -1 &&
+              !strcmp(pw_cell_compile_log(NULL), ""),
+          "NULL cell accessors");
+    /* a gather whose bytes overflow; a band of a distributed heat with a NaN */
+    pw_comm *c[1];
+    if (pw_comm_local(1, c) == PW_OK) {
+        char one = 0, all[2];
+        CHECK(pw_comm_allgather(c[0], &one, all, SIZE_MAX) == PW_ERR_SIZE_OVERFLOW, "allgather SIZE_MAX bytes");
+        CHECK(pw_comm_allgather(c[0], NULL, NULL, 0) == PW_OK, "allgather of nothing");
+        double g[25];
+        for (int k = 0; k < 25; k++) g[k] = 1;
+        g[7] = NAN;
+        pw_image band = {PW_F64, 5, 5, 0, g};
+        double res = 0;
+        CHECK(pw_dist_heat(c[0], &band, 2, &cpu, &res, NULL) == PW_ERR_BAD_INPUT, "dist heat with a NaN");
+        pw_comm_free(c[0]);
+    }
+}
+
 int main(void)
 {
     check_options();
+    check_probe_findings();
     check_sw();
     check_dtw();
     check_images();
