@@ -7,6 +7,7 @@
 
 #include "../src/core/alloc.h"
 #include "../src/core/auto_width.h"
+#include "../src/core/checked.h"
 #include "../src/core/exec.h"
 #include "../src/core/halo_band.h"
 #include "../src/core/image.h"
@@ -35,7 +36,14 @@ pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps)
     if (st != PW_OK) return st;
     if (grid->type != PW_F32 && grid->type != PW_F64) return PW_ERR_UNSUPPORTED;
     if (grid->rows < 3 || grid->cols < 3) return PW_ERR_INVALID_SIZE;
-    return sweeps < 0 ? PW_ERR_INVALID_ARGUMENT : PW_OK;
+    if (sweeps < 0) return PW_ERR_INVALID_ARGUMENT;
+    int64_t cells, all;
+    if (!pw_checked_cells(grid->rows - 2, grid->cols - 2, &cells) || !pw_checked_cells(cells, sweeps, &all)) {
+        pw_set_error_detail("%lld sweeps of %lldx%lld: more cells than 64 bits count", (long long)sweeps,
+                            (long long)grid->rows, (long long)grid->cols);
+        return PW_ERR_SIZE_OVERFLOW;
+    }
+    return PW_OK;
 }
 
 typedef struct residual_job {

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "peerwave_align.h"
+#include "peerwave_batch.h"
 #include "peerwave_dist.h"
 #include "peerwave_runtime.h"
 #include "test_util.h"
@@ -339,6 +340,12 @@ static void check_probe_findings(void)
         pw_image band = {PW_F64, 5, 5, 0, g};
         double res = 0;
         CHECK(pw_dist_heat(c[0], &band, 2, &cpu, &res, NULL) == PW_ERR_BAD_INPUT, "dist heat with a NaN");
+        g[7] = 1;
+        CHECK(pw_heat(&band, INT64_MAX, &cpu, &res, NULL) == PW_ERR_SIZE_OVERFLOW, "heat with INT64_MAX sweeps");
+        pw_job job;
+        pw_job_init(&job, PW_JOB_SW);
+        job.kind = (pw_job_kind)99;
+        CHECK(pw_dist_job_run(c[0], &job) == PW_ERR_INVALID_ARGUMENT, "a job of kind 99");
         pw_comm_free(c[0]);
     }
 }

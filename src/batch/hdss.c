@@ -665,6 +665,8 @@ pw_status pw_hdss_done(pw_hdss *h, int dv, double seconds)
     pw_status st = check_device(h, dv);
     if (st != PW_OK) return st;
     if (isnan(seconds) || isinf(seconds)) return fail_with(PW_ERR_INVALID_ARGUMENT, "seconds is not finite");
+    if (seconds < 0 && seconds != PW_HDSS_MEASURE)
+        return fail_with(PW_ERR_INVALID_ARGUMENT, "seconds is negative (PW_HDSS_MEASURE, -1, lets the scheduler time it)");
     pthread_mutex_lock(&h->lock);
     device *d = &h->dev[dv];
     if (!d->in_flight) {

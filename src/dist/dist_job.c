@@ -79,7 +79,14 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
         st = pw_dist_cell_run(comm, job->u.cell.cell, &job->u.cell.args, o, job->u.cell.result);
         if (st == PW_OK && job->info && job->u.cell.result) *job->info = job->u.cell.result->info;
         return st;
-    default: { /* heat, sor: bands of the interior columns with their halo columns */
+    default:
+        if (job->kind != PW_JOB_HEAT && job->kind != PW_JOB_SOR) {
+            pw_set_error_detail("job kind %d is none of pw_job_kind's", (int)job->kind);
+            return PW_ERR_INVALID_ARGUMENT;
+        }
+        /* fall through */
+    case PW_JOB_HEAT:
+    case PW_JOB_SOR: { /* bands of the interior columns with their halo columns */
         pw_image *grid = job->u.stencil.grid;
         if (!grid) return PW_ERR_NULL_ARGUMENT;
         if (pw_image_stride(grid) != grid->cols) return PW_ERR_INVALID_ARGUMENT;
