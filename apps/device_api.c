@@ -8,9 +8,19 @@
 
 #include "../src/core/exec.h"
 #include "../src/core/plan.h"
+#include "../src/core/status_detail.h"
 #include "checks.h"
 #ifdef PW_HAVE_CUDA
 #include "../src/cuda/pw_cuda.h"
+#endif
+
+#ifndef PW_HAVE_CUDA
+/* Device pointers without a CUDA build: nothing can read them. */
+static pw_status no_cuda(void)
+{
+    pw_set_error_detail("device pointers need a build with CUDA (%s)", pw_build_info());
+    return PW_ERR_UNSUPPORTED;
+}
 #endif
 
 #ifdef PW_HAVE_CUDA
@@ -21,7 +31,10 @@ static pw_status device_plan(const pw_options *options, int64_t rows, int64_t co
     pw_options o;
     if (options) o = *options;
     else pw_options_init(&o);
-    if (o.backend == PW_BACKEND_CPU) return PW_ERR_INVALID_ARGUMENT;
+    if (o.backend == PW_BACKEND_CPU) {
+        pw_set_error_detail("device pointers with the CPU backend: the CPU cannot read them (PW_BACKEND_CUDA or AUTO)");
+        return PW_ERR_INVALID_ARGUMENT;
+    }
     o.backend = PW_BACKEND_CUDA;
     return pw_plan_make_app(&o, rows, cols, 0, cuda_tile_h, plan);
 }
@@ -45,7 +58,7 @@ pw_status pw_sat_device(const pw_image *in, pw_image *out, const pw_options *opt
     return pw_cuda_sat_device(&plan, in, out, info);
 #else
     (void)options, (void)info;
-    return PW_ERR_UNSUPPORTED;
+    return no_cuda();
 #endif
 }
 
@@ -63,7 +76,7 @@ pw_status pw_inthist_device(const pw_image *in, int bins, double lo, double hi, 
     return pw_cuda_inthist_device(&plan, in, bins, lo, hi, out, info);
 #else
     (void)options, (void)info;
-    return PW_ERR_UNSUPPORTED;
+    return no_cuda();
 #endif
 }
 
@@ -82,7 +95,7 @@ static pw_status stencil_device(pw_image *grid, int64_t sweeps, int sor, double 
     return pw_stencil_residual_check(pw_cuda_stencil_device(&plan, grid, sweeps, sor, omega, residual, info), residual);
 #else
     (void)sor, (void)omega, (void)options, (void)residual, (void)info;
-    return PW_ERR_UNSUPPORTED;
+    return no_cuda();
 #endif
 }
 
@@ -113,7 +126,7 @@ pw_status pw_sw_device(const char *a, int64_t n, const char *b, int64_t m, const
                              params->gap_extend, &result->score, &result->end_a, &result->end_b, &result->info);
 #else
     (void)options;
-    return PW_ERR_UNSUPPORTED;
+    return no_cuda();
 #endif
 }
 
@@ -133,7 +146,7 @@ static pw_status dtw_device(const void *a, int64_t n, const void *b, int64_t m, 
     return st == PW_OK && !isfinite(result->distance) ? PW_ERR_OVERFLOW : st;
 #else
     (void)f64, (void)options;
-    return PW_ERR_UNSUPPORTED;
+    return no_cuda();
 #endif
 }
 
