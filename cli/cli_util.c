@@ -408,7 +408,7 @@ int cli_mpi_start(uint64_t line)
     }
     /* The same command line on every rank (files, sizes, options), before any other collective:
      * ranks running different commands would wait in different collectives for ever. */
-    const int size = pw_comm_size(mpi_comm), me = pw_comm_rank(mpi_comm);
+    const int size = pw_comm_size(mpi_comm);
     const uint64_t mine = line;
     uint64_t *all = malloc(sizeof *all * (size_t)size);
     if (!all || pw_comm_allgather(mpi_comm, &mine, all, sizeof mine) != PW_OK) {
@@ -422,8 +422,8 @@ int cli_mpi_start(uint64_t line)
     free(all);
     if (differs >= 0) {
         cli_error("--mpi: rank %d was called with other arguments than rank 0 (every rank runs the same command on the "
-                  "same files; only --device and --threads may differ)%s",
-                  differs, me == differs || me == 0 ? "" : " [seen by another rank]");
+                  "same files; only --device and --threads may differ)",
+                  differs);
         return -1;
     }
     return 0;
