@@ -3,14 +3,9 @@
 # Session 14 (2026-11-30) ran it three times on 2 GPUs: call 1 the header of session 13
 # (PW_STAGES="gpu numpy dist largest": all passed, SAT f32 largest 1.69x, HEAT 1.82x), calls 2-3
 # PW_STAGES="split largest" (bench_dist --weights: uneven splits slower; docs/PERFORMANCE.md).
-# NEXT CALLS (session 15):
-#   1. (2 GPUs, carry .bench-data/kmer_test_data.tar.gz) the warp-rows feed merged in 195343b, not
-#      yet through the library's tests: PW_ENGINES=auto bash tests/gpu/sw_rows.sh (test_sw_rows on
-#      1 and 2 GPUs, memcheck, racecheck, the genomes on 1 and 2 GPUs); or carry binaries built here
-#   2. (one GPU) the unroll variants waiting in bench/variants/README.md (about 80 s)
-#   3. (2 GPUs) SAT's rows in flight: bench_dist --gpus 2 --blocks B (66, 99) at 65536^2 against the
-#      default (132 blocks of 128 rows); HEAT 32768^2 again (the even split now cuts at column
-#      16384, it cut at 16383: 1.47x before); test_dist --gpu with the 128-column cuts
+# Session 15 (2026-11-30): call 1 ran tests/gpu/sw_rows.sh (PW_ENGINES=auto, built on the device)
+# with test_gpu and test_dist --gpu at 4f322e1: all passed (the feed's first library run).  Call 2:
+#   PW_BUILD=1 PW_STAGES="blocks heat32k ab" bash tests/gpu/dev_adhoc.sh   (2 GPUs, carry .bench-data)
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
@@ -19,6 +14,10 @@
 #   heat     HEAT 16384^2 one sweep and 8 sweeps on one GPU (bench_suite, median of 5)
 #   dist     test_dist --gpu on 2 GPUs
 #   split    bench_dist --weights (PW_SPLIT_WEIGHTS): SAT f32 PW_SPLIT_SAT^2 and SW PW_SPLIT_SW on 2 GPUs
+#   blocks   SAT f32 rows in flight: bench_dist --gpus 2 --blocks B (PW_BLOCKS, "0 66 99"; 0 = all) at
+#            PW_BLOCKS_SIDE (65536)^2, and the largest grid with PW_BLOCKS_LARGEST (66)
+#   heat32k  HEAT f32 32768^2 8 sweeps on 2 GPUs against one (bench_dist, median of 3)
+#   ab       the warp-rows variants of bench/variants/README.md on GPU 0 (bench/sw_warp_rows_ab.sh)
 #   largest  the largest grids that fit one GPU: SAT f32 and HEAT 8 sweeps (PW_LARGEST_APPS), 2 GPUs
 #            against one (multi.sh's stage `largest`, one run each after a warm-up)
 # Binaries built here (build-gpu at HEAD), stripped, packed into build-gpu/carry/bins.tar.xz
@@ -27,11 +26,19 @@
 # Logs come back as one archive ($OUT/logs.tgz).
 set -u
 out=/tmp/pw-adhoc; mkdir -p "$out"
-mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
+n=/tmp/v/new
+if [ -n "${PW_BUILD:-}" ]; then # (build here instead of carrying binaries: PW_BUILD=1)
+  . tests/gpu/device_lib.sh
+  PW_BUILD_TARGETS="peerwave_cli test_gpu test_dist bench_dist bench_suite test_cells" pw_build_gpu $out/build.log ||
+    { echo "build FAILED"; tail -30 $out/build.log; exit 1; }
+  mkdir -p $n && for b in peerwave bench_dist bench_suite; do ln -sf $PWD/build-gpu/$b $n/; done
+  for b in test_gpu test_dist test_cells; do ln -sf $PWD/build-gpu/tests/$b $n/; done
+else
+  mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
+fi
 export PEERWAVE_CACHE=/tmp/pw-cell-cache PEERWAVE_WISDOM=/tmp/pw-wisdom.tsv
 stage() { [[ " ${PW_STAGES:-gpu cells numpy npver heat dist largest} " == *" $1 "* ]]; }
 say() { echo "$*" | tee -a $out/summary.txt; }
-n=/tmp/v/new
 
 if stage gpu; then # (in the background on GPU 0 while GPU 1 runs the cells and numpy)
   (CUDA_VISIBLE_DEVICES=${PW_GPU_GPU:-0} PW_TEST_SHAPES=${PW_TEST_SHAPES:-100} timeout 400 $n/test_gpu > $out/test_gpu.log 2>&1; echo "rc=$?" >> $out/test_gpu.log) &
@@ -71,6 +78,25 @@ if stage split; then # (uneven splits, bench_dist --weights: does a wider first 
     timeout 120 $n/bench_dist --gpus 2 --ranks 2 --sw ${PW_SPLIT_SW:-262144} --only sw --runs 3 --weights $w > $out/split_sw_$w.log 2>&1
     say "split $w: SW ${PW_SPLIT_SW:-262144}^2: rc=$? $(tail -1 $out/split_sw_$w.log)"
   done
+fi
+if stage blocks; then
+  . tests/gpu/device_lib.sh; pw_largest_sides
+  for b in ${PW_BLOCKS:-0 66 99}; do
+    timeout 150 $n/bench_dist --gpus 2 --ranks 2 --grid ${PW_BLOCKS_SIDE:-65536} --sat-f32 1 --only sat --runs 3 --blocks $b > $out/blocks_$b.log 2>&1
+    say "SAT f32 ${PW_BLOCKS_SIDE:-65536}^2, --blocks $b: rc=$? $(tail -1 $out/blocks_$b.log)"
+  done
+  timeout 200 $n/bench_dist --gpus 2 --ranks 2 --grid $sat_side --sat-f32 1 --only sat --runs 1 --blocks ${PW_BLOCKS_LARGEST:-66} > $out/blocks_largest.log 2>&1
+  say "SAT f32 ${sat_side}^2, --blocks ${PW_BLOCKS_LARGEST:-66}: rc=$? $(tail -1 $out/blocks_largest.log)"
+fi
+if stage heat32k; then
+  timeout 150 $n/bench_dist --gpus 2 --ranks 2 --grid 32768 --only heat --runs 3 > $out/heat32k.log 2>&1
+  say "HEAT f32 32768^2 8 sweeps, 2 GPUs against one: rc=$? $(tail -1 $out/heat32k.log)"
+fi
+if stage ab; then
+  CUDA_VISIBLE_DEVICES=0 OUT=$out/ab PW_AB_SHAPES=${PW_AB_SHAPES:-40} PW_AB_ROUNDS=2 \
+    PW_AB_VARIANTS="${PW_AB_VARIANTS:-U2=bench/variants/swr_unroll2.patch U8=bench/variants/swr_unroll8.patch L=bench/variants/swr_lds128.patch}" \
+    timeout 300 bash bench/sw_warp_rows_ab.sh > $out/ab.log 2>&1
+  say "warp-rows A/B: rc=$?"; tee -a $out/summary.txt < $out/ab/summary.txt
 fi
 if stage largest; then
   . tests/gpu/device_lib.sh
