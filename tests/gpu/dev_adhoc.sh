@@ -26,10 +26,18 @@
 # Logs come back as one archive ($OUT/logs.tgz).
 set -u
 out=/tmp/pw-adhoc; mkdir -p "$out"
+stage() { [[ " ${PW_STAGES:-gpu cells numpy npver heat dist largest} " == *" $1 "* ]]; }
+say() { echo "$*" | tee -a $out/summary.txt; }
 n=/tmp/v/new
+if stage ab; then # (first, on GPU 0, while the build below keeps the CPUs busy; its summary comes later)
+  (CUDA_VISIBLE_DEVICES=0 OUT=$out/ab PW_AB_SHAPES=${PW_AB_SHAPES:-40} PW_AB_ROUNDS=2 \
+    PW_AB_VARIANTS="${PW_AB_VARIANTS:-U2=bench/variants/swr_unroll2.patch U8=bench/variants/swr_unroll8.patch L=bench/variants/swr_lds128.patch}" \
+    timeout 300 bash bench/sw_warp_rows_ab.sh > $out/ab.log 2>&1; echo $? > $out/ab.rc) &
+  ab_job=$!
+fi
 if [ -n "${PW_BUILD:-}" ]; then # (build here instead of carrying binaries: PW_BUILD=1)
   . tests/gpu/device_lib.sh
-  PW_BUILD_TARGETS="peerwave_cli test_gpu test_dist bench_dist bench_suite test_cells" pw_build_gpu $out/build.log ||
+  PW_BUILD_TARGETS=${PW_BUILD_TARGETS:-"peerwave_cli bench_dist"} pw_build_gpu $out/build.log ||
     { echo "build FAILED"; tail -30 $out/build.log; exit 1; }
   mkdir -p $n && for b in peerwave bench_dist bench_suite; do ln -sf $PWD/build-gpu/$b $n/; done
   for b in test_gpu test_dist test_cells; do ln -sf $PWD/build-gpu/tests/$b $n/; done
@@ -37,9 +45,8 @@ else
   mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
 fi
 export PEERWAVE_CACHE=/tmp/pw-cell-cache PEERWAVE_WISDOM=/tmp/pw-wisdom.tsv
-stage() { [[ " ${PW_STAGES:-gpu cells numpy npver heat dist largest} " == *" $1 "* ]]; }
-say() { echo "$*" | tee -a $out/summary.txt; }
 
+if stage ab; then wait $ab_job; say "warp-rows A/B: rc=$(cat $out/ab.rc)"; tee -a $out/summary.txt < $out/ab/summary.txt; fi
 if stage gpu; then # (in the background on GPU 0 while GPU 1 runs the cells and numpy)
   (CUDA_VISIBLE_DEVICES=${PW_GPU_GPU:-0} PW_TEST_SHAPES=${PW_TEST_SHAPES:-100} timeout 400 $n/test_gpu > $out/test_gpu.log 2>&1; echo "rc=$?" >> $out/test_gpu.log) &
   gpu_job=$!
@@ -91,12 +98,6 @@ fi
 if stage heat32k; then
   timeout 150 $n/bench_dist --gpus 2 --ranks 2 --grid 32768 --only heat --runs 3 > $out/heat32k.log 2>&1
   say "HEAT f32 32768^2 8 sweeps, 2 GPUs against one: rc=$? $(tail -1 $out/heat32k.log)"
-fi
-if stage ab; then
-  CUDA_VISIBLE_DEVICES=0 OUT=$out/ab PW_AB_SHAPES=${PW_AB_SHAPES:-40} PW_AB_ROUNDS=2 \
-    PW_AB_VARIANTS="${PW_AB_VARIANTS:-U2=bench/variants/swr_unroll2.patch U8=bench/variants/swr_unroll8.patch L=bench/variants/swr_lds128.patch}" \
-    timeout 300 bash bench/sw_warp_rows_ab.sh > $out/ab.log 2>&1
-  say "warp-rows A/B: rc=$?"; tee -a $out/summary.txt < $out/ab/summary.txt
 fi
 if stage largest; then
   . tests/gpu/device_lib.sh
