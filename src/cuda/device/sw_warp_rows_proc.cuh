@@ -508,12 +508,13 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
         for (int q = 0; q < R; q++) h[q] = floor, e[q] = border;
         uint32_t out_h = floor, out_f = border, prev_up = floor;
         uint32_t letters = 0; /* this thread's step-column's two letters (thread 0: from the feed) */
-        /* Unrolled four times: the new H of a row cannot take its old register (the row below
-         * still reads the old one as its diagonal), so a rolled loop moves every H back at its
-         * end; unrolled, the registers alternate instead.  The genomes 7.08 -> 6.52 s on an H200
-         * (bench/sw_warp_rows_ab.sh; 2 times: 6.61; the 32-bit kernel gains 0.5%, left rolled).  The
-         * alignment's SAVE kernels (R = 16) stay rolled: unrolled they spill. */
-#pragma unroll(SAVE ? 1 : 4)
+        /* Unrolled: the new H of a row cannot take its old register (the row below still reads
+         * the old one as its diagonal), so a rolled loop moves every H back at its end; unrolled,
+         * the registers alternate instead.  The genomes 7.08 -> 6.52 s on an H200 unrolled 4 times
+         * (bench/sw_warp_rows_ab.sh); with the feed, 8 times: 6.33 -> 5.72 s (80 registers, no
+         * spill; 2 times: 6.45 s).  The alignment's SAVE kernels (R = 16) stay rolled: unrolled
+         * they spill. */
+#pragma unroll(SAVE ? 1 : 8)
         for (int s = 0; s < M + 31; s++) {
             if ((s & 31) == 0) {
                 if (pw_swr_stopped(a, k, s, seen)) return;
