@@ -174,10 +174,14 @@ static void align_case(int64_t n, int64_t m, const char *ask, const pw_sw_params
     CHECK(s2 != PW_OK || (g.info.tile_h == 512 && g.info.tile_w == 32),
           "align %s %" PRId64 "x%" PRId64 ": the score pass was not this engine's (h %d, w %" PRId64 ")", ask, n, m,
           g.info.tile_h, g.info.tile_w);
-    /* bits: the lanes the score pass must have used (16: where this GPU has DPX; else 32).  The
-     * pairs' saving kernel once needed more than 48 KiB of shared memory without asking for it and
-     * every such pass ran in 32-bit lanes, 1.3x slower, with right answers (issue 28). */
-    const int want = bits == 16 && !pairs_here ? 32 : bits;
+    /* bits: the lanes the score pass must have used; 16: the pairs where this GPU has DPX, and the
+     * 32-bit rerun exactly where an H passed their range, 65535 - K - top (K = max(128, open +
+     * extend): sw_warp_rows_proc.cuh), which no H can pass without the best.  The pairs' saving
+     * kernel once needed more than 48 KiB of shared memory without asking for it and every such
+     * pass ran in 32-bit lanes, 1.3x slower, with right answers (issue 28). */
+    const int K = q.gap_open + q.gap_extend > 128 ? q.gap_open + q.gap_extend : 128,
+              top = q.match > q.mismatch ? q.match : q.mismatch;
+    const int want = bits == 16 && (!pairs_here || g.score > 65535 - K - (top > 0 ? top : 0)) ? 32 : bits;
     CHECK(s2 != PW_OK || g.info.lane_bits == want, "align %s %" PRId64 "x%" PRId64 ": %d-bit lanes, not %d", ask, n, m,
           g.info.lane_bits, want);
     unsetenv("PEERWAVE_PATH_ROWS");
@@ -376,6 +380,7 @@ int main(void)
         align_case(30000, 9000, "rows", &q, 0, 16);
         q.match = 2, q.mismatch = -3, q.gap_open = 5, q.gap_extend = 2;
         align_case(24000, 20000, "rows", &q, 1, 16); /* 40000: the pairs' saved rows past 16 bits */
+        align_case(32700, 32000, "rows", &q, 1, 16); /* 64000: 65535 - 128 - 2 = 65405 is the pairs' last */
         align_case(40000, 36000, "rows", &q, 1, 32); /* 72000: the 32-bit rerun's saved rows */
     }
     /* An asymmetric table (a user matrix of 4 letters): the longer sequence goes down the rows, so
