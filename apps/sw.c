@@ -1,6 +1,7 @@
 /* sw.c - pw_sw(): Smith-Waterman-Gotoh in linear space on any engine. */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../src/core/alloc.h"
 #include "band_apps.h"
@@ -15,6 +16,7 @@
 #include "scoring.h"
 #include "sw_cell.h"
 #include "sw_simd.h"
+#include "sw_striped.h"
 #include "../src/cpu/simd/simd_isa.h"
 #include "../src/cpu/simd/simd_plan.h"
 #ifdef PW_HAVE_CUDA
@@ -200,6 +202,57 @@ static int sw_cuda_tile_h(const pw_options *options, int64_t rows, int64_t cols)
                                                                            : PW_LINEAR_CUDA_TILE_H;
 }
 
+/* Does one core of the striped engine (sw_striped.h) beat the tile engines on the plan's threads?
+ * 0 no, 1 yes (giving up where its lazy passes take too long), 2 asked for ($PEERWAVE_SW_CPU_ENGINE
+ * =striped; =tiles: never; tests and benchmarks).  Measured on a Zen 5 core (bench/cpu_simd.c,
+ * 20000^2): with a substitution table the tiles gather their scores, and a striped core ran 4.5x a
+ * tile core on unrelated proteins (11.2 against 2.5 GCUPS, BLOSUM62, 11/1), level with parasail's
+ * striped 16-bit code; so up to 4 threads.  On similar sequences the lazy passes follow long gap
+ * chains (a 3 kb pair at 80% identity: 0.73 against the tiles' 2.2 GCUPS), so the run gives up
+ * once they pass 4 first passes' work, early on such pairs.  With match/mismatch scoring the tiles
+ * compare codes, as fast as striped code on unrelated DNA and 2x parasail on similar DNA: never.
+ * The default strategy only (peer): the sequential loop stays the reference, and an asked-for
+ * barrier or task run is what it says. */
+static int sw_striped_worth(const pw_plan *plan, const pw_score_table *table, const pw_sw_params *params, int64_t n,
+                            int64_t m)
+{
+    if (plan->backend != PW_BACKEND_CPU || plan->simd == PW_SIMD_SCALAR || plan->trace || plan->monitor.fn ||
+        n < 1 || m < 1 || !pw_sw_striped_fits(table->scores, table->size, params->gap_open, params->gap_extend))
+        return 0;
+    const char *ask = getenv("PEERWAVE_SW_CPU_ENGINE");
+    if (ask && !strcmp(ask, "tiles")) return 0;
+    if (ask && !strcmp(ask, "striped")) return 2;
+    return plan->strategy == PW_STRATEGY_PEER && plan->workers <= 4 &&
+           !pw_sw_simd_is_equality(table->scores, table->size);
+}
+
+/* The striped engine's run into *result: PW_OK; PW_ERR_CANCELLED; anything else (16 bits
+ * saturated, gaps too large for them) leaves the run to the tile engines. */
+static pw_status sw_run_striped(const pw_plan *plan, const pw_options *options, const uint8_t *ea, int64_t n,
+                                const uint8_t *eb, int64_t m, const pw_score_table *table, const pw_sw_params *params,
+                                int forced, pw_sw_result *result)
+{
+    const pw_sw_striped_job job = {ea, eb, n, m, table->scores, table->size, params->gap_open, params->gap_extend,
+                                   options ? options->cancel : NULL, forced ? 0 : 4};
+    const double t0 = pw_seconds_now();
+    pw_status st = pw_sw_striped(&job, plan->simd, &result->score, &result->end_a, &result->end_b);
+    if (st == PW_ERR_CANCELLED) pw_set_error_detail("cancelled (the cancel flag)");
+    if (st != PW_OK) return st;
+    pw_run_info *info = &result->info;
+    pw_run_info_clear(info);
+    info->backend = PW_BACKEND_CPU;
+    info->strategy = PW_STRATEGY_SEQUENTIAL; /* (one thread, in striped rows: no tiles) */
+    info->shape = PW_TILE_HYPER;
+    info->tile_h = 1;
+    info->tile_w = m;
+    info->threads = info->threads_available = 1;
+    info->cells = n * m;
+    info->seconds = pw_seconds_now() - t0;
+    info->simd = plan->simd;
+    info->lane_bits = 16;
+    return PW_OK;
+}
+
 /* pw_sw with the options' width as it is (the whole run, or a training corner: auto_width.h); or
  * (band not NULL) one band of columns of a distributed run, b being the band's letters. */
 static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
@@ -232,8 +285,22 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
         return st;
     }
 #endif
-    /* CPU only from here: the vector processor when the plan allows it (it may re-cut the tiles),
-     * else the scalar cells' row buffers; one best cell per worker thread. */
+    /* CPU only from here: one core's striped rows where they beat the threads' tiles */
+    const int striped = st == PW_OK && !band ? sw_striped_worth(&plan, &table, params, n, m) : 0;
+    double striped_seconds = 0; /* (a run handed to the tiles counts the striped attempt too) */
+    if (striped) {
+        const double t0 = pw_seconds_now();
+        st = sw_run_striped(&plan, options, ea, n, eb, m, &table, params, striped == 2, result);
+        striped_seconds = pw_seconds_now() - t0;
+        if (st == PW_OK || st == PW_ERR_CANCELLED) {
+            free(ea);
+            free(eb);
+            return st;
+        }
+        st = PW_OK; /* (16 bits saturated, or long gap chains: the tiles below) */
+    }
+    /* the vector processor when the plan allows it (it may re-cut the tiles), else the scalar
+     * cells' row buffers; one best cell per worker thread. */
     if (st == PW_OK) st = sw_simd_setup(&plan, options, ea, n, eb, m, &table, params, &ctx, &vec);
     if (st == PW_OK && !vec.tile) st = pw_linear_buffers_alloc(&buf, sizeof(pw_sw_cell), n, m);
     if (st == PW_OK && !(ctx.best = pw_malloc(sizeof *ctx.best * (size_t)plan.workers)))
@@ -272,6 +339,7 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
         }
         pw_run_info_clear(&result->info);
         if (st == PW_OK) st = pw_execute(&plan, &kernel, &result->info);
+        result->info.seconds += striped_seconds;
         if (band) band->detach(band->ctx, st);
     }
     sw_simd_band_free(&simd_band);
@@ -336,7 +404,10 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     pw_options o;
     if (options) o = *options;
     else pw_options_init(&o);
-    if (pw_width_from_model(&o, n, m) && sw_on_warp_rows(&o, n, m, params, &table, x.cuda_tile_h))
+    pw_plan plan;
+    if (pw_width_from_model(&o, n, m) &&
+        (sw_on_warp_rows(&o, n, m, params, &table, x.cuda_tile_h) ||
+         (pw_plan_make_app(&o, n, m, 0, x.cuda_tile_h, &plan) == PW_OK && sw_striped_worth(&plan, &table, params, n, m))))
         return sw_run(a, n, b, m, params, options, x.cuda_tile_h, NULL, result);
     return pw_run_with_width("sw", options, x.cuda_tile_h, sw_part_run, &x, n, m, &result->info);
 }

@@ -75,6 +75,13 @@ static int equality_table(const int32_t *s, int size, int16_t *match, int16_t *m
     return 1;
 }
 
+int pw_sw_simd_is_equality(const int32_t *scores, int size)
+{
+    int16_t match, mismatch;
+    int real[PW_SCORING_MAX_ALPHABET];
+    return size <= PW_SCORING_MAX_ALPHABET && equality_table(scores, size, &match, &mismatch, real);
+}
+
 pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, int workers, const pw_tiling *t, const uint8_t *a_codes, int64_t n,
                           const uint8_t *b_codes, int64_t m, const int32_t *scores, int size, int32_t gap_open,
                           int32_t gap_extend, pw_sw_offer_fn offer, pw_sw_threshold_fn threshold,

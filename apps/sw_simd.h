@@ -92,6 +92,9 @@ int64_t pw_sw_simd_pass_max(const int32_t *scores, int size, int32_t gap_open, i
 /* Rows a processor of that set runs together (lanes x groups): the automatic tile height. */
 int pw_sw_simd_rows(pw_simd simd);
 
+/* Does the processor score this table by comparing codes (match/mismatch), not from a profile? */
+int pw_sw_simd_is_equality(const int32_t *scores, int size);
+
 /* Set up k for a_codes (n) against b_codes (m) on tiling t with the vector set simd (not
  * SCALAR; t's h a multiple of its lanes, t hyper-tiled with skew 0), for workers 0 .. workers-1.
  * PW_ERR_OUT_OF_MEMORY. */

@@ -50,6 +50,15 @@ static int64_t mutate(const char *a, int64_t n, char *b, int64_t cap, int every,
     return m;
 }
 
+/* One of the built-in matrices, at random. */
+static void random_matrix(pw_sw_params *p)
+{
+    int count = 0;
+    while (pw_matrix_at(count)) count++;
+    p->scoring = PW_SCORING_MATRIX;
+    p->matrix = pw_matrix_at((int)test_range(0, count - 1));
+}
+
 static int64_t awkward_length(void)
 {
     static const int64_t special[] = {1, 2, 3, 7, 8, 9, 31, 32, 33, 61, 64, 97, 127, 128, 129, 257};
@@ -125,10 +134,7 @@ static void random_cases(pw_simd simd, int lanes, int count)
         pw_sw_params_init(&c.p);
         int protein = test_range(0, 3) == 0;
         if (protein) {
-            int count_m = 0;
-            while (pw_matrix_at(count_m)) count_m++;
-            c.p.scoring = PW_SCORING_MATRIX;
-            c.p.matrix = pw_matrix_at((int)test_range(0, count_m - 1));
+            random_matrix(&c.p);
             random_protein(a, c.n);
         } else {
             c.p.match = (int)test_range(1, 5);
@@ -456,12 +462,149 @@ static void refusals(void)
     CHECK(strcmp(pw_simd_name(PW_SIMD_AVX2), "avx2") == 0 && pw_simd_name((pw_simd)9) == NULL, "names");
 }
 
+/* Options for the CPU backend with this strategy. */
+static pw_options cpu_options(pw_strategy strategy)
+{
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.strategy = strategy;
+    return o;
+}
+
+/* The sequential reference's answer for c. */
+static pw_status sw_reference(const sw_case *c, pw_sw_result *ref)
+{
+    const pw_options o = cpu_options(PW_STRATEGY_SEQUENTIAL);
+    return pw_sw(c->a, c->n, c->b, c->m, &c->p, &o, ref);
+}
+
+/* The striped one-core engine (apps/sw_striped.h), forced through $PEERWAVE_SW_CPU_ENGINE, against
+ * the sequential reference: awkward shapes (1 x N, N x 1, lengths around the lanes), DNA and every
+ * matrix, affine, linear, free and extension-dearer-than-opening gaps, related and unrelated pairs.
+ * It must have run (16-bit lanes, one thread) exactly where the best score stays below 32767 minus
+ * the table's top score, and have handed the pair to the tiles past that (the large matches). */
+static void striped_cases(pw_simd simd, int count)
+{
+    const int64_t cap = 5000;
+    char *a = malloc((size_t)cap), *b = malloc((size_t)cap + 10);
+    long striped = 0, handed_over = 0;
+    setenv("PEERWAVE_SW_CPU_ENGINE", "striped", 1);
+    for (int k = 0; k < count; k++) {
+        sw_case c = {a, b, k % 7 == 0 ? 1 : awkward_length(), 0, {0}};
+        pw_sw_params_init(&c.p);
+        const int protein = test_range(0, 2) == 0, large = k % 11 == 5;
+        int32_t top;
+        if (protein) {
+            random_matrix(&c.p);
+            random_protein(a, c.n);
+            top = 0;
+            for (int x = 0; x < c.p.matrix->size * c.p.matrix->size; x++)
+                top = c.p.matrix->scores[x] > top ? c.p.matrix->scores[x] : top;
+        } else {
+            c.p.match = large ? (int)test_range(20, 60) : (int)test_range(1, 5);
+            c.p.mismatch = -(int)test_range(0, 6);
+            random_dna(a, c.n, test_range(0, 3) == 0);
+            top = c.p.match > c.p.mismatch ? c.p.match : c.p.mismatch;
+            if (large) c.n = test_range(800, cap - 10);
+        }
+        c.p.gap_open = (int)test_range(0, 12);
+        const int gaps = (int)test_range(0, 3);
+        c.p.gap_extend = gaps == 0 ? c.p.gap_open : gaps == 1 ? (int)test_range(c.p.gap_open, c.p.gap_open + 3)
+                                                              : (int)test_range(0, c.p.gap_open);
+        if (large || test_range(0, 1)) {
+            c.m = mutate(a, c.n, b, cap, (int)test_range(5, 40), protein);
+        } else {
+            c.m = k % 5 == 0 ? 1 : awkward_length();
+            if (protein) random_protein(b, c.m);
+            else random_dna(b, c.m, 0);
+        }
+        if (test_range(0, 1)) { /* (either sequence down the rows) */
+            const char *t = c.a;
+            c.a = c.b, c.b = t;
+            const int64_t tn = c.n;
+            c.n = c.m, c.m = tn;
+        }
+        pw_options o = cpu_options(PW_STRATEGY_PEER);
+        o.simd = simd;
+        pw_sw_result ref, got;
+        const pw_status s1 = sw_reference(&c, &ref), s2 = pw_sw(c.a, c.n, c.b, c.m, &c.p, &o, &got);
+        CHECK(s1 == PW_OK && s2 == PW_OK && got.score == ref.score && got.end_a == ref.end_a && got.end_b == ref.end_b,
+              "striped %s %lldx%lld go %d ge %d: (%d, %lld, %lld) != reference (%d, %lld, %lld), status %d %d",
+              pw_simd_name(simd), (long long)c.n, (long long)c.m, c.p.gap_open, c.p.gap_extend, got.score,
+              (long long)got.end_a, (long long)got.end_b, ref.score, (long long)ref.end_a, (long long)ref.end_b, s1, s2);
+        const int ran = got.info.lane_bits == 16 && got.info.threads == 1 && got.info.strategy == PW_STRATEGY_SEQUENTIAL;
+        CHECK(s2 != PW_OK || ran == (ref.score < 32767 - top), "striped %s %lldx%lld: score %d, top %d, %s", pw_simd_name(simd),
+              (long long)c.n, (long long)c.m, ref.score, top, ran ? "ran striped" : "handed to the tiles");
+        striped += ran, handed_over += !ran;
+        c.a = a, c.b = b;
+    }
+    setenv("PEERWAVE_SW_CPU_ENGINE", "tiles", 1);
+    CHECK(striped > count / 2 && handed_over > 0, "striped %s: %ld striped, %ld handed over", pw_simd_name(simd), striped,
+          handed_over);
+    printf("%s striped: %ld runs, %ld handed to the tiles past 16 bits\n", pw_simd_name(simd), striped, handed_over);
+    free(a);
+    free(b);
+}
+
+/* Left to itself (one thread, the default strategy) pw_sw takes the striped engine for a table
+ * the tiles gather from, never for match/mismatch scoring; a similar pair gives up on it (its lazy
+ * passes) or saturates, and the answer is the reference's all the same. */
+static void striped_automatic(void)
+{
+    const int64_t n = 3000;
+    char *a = malloc((size_t)n), *b = malloc((size_t)n + 10);
+    unsetenv("PEERWAVE_SW_CPU_ENGINE");
+    for (int k = 0; k < 4; k++) { /* unrelated, near-identical, DNA; a middling pair (either way) */
+        pw_sw_params p;
+        pw_sw_params_init(&p);
+        int64_t m = n;
+        if (k != 2) {
+            p.scoring = PW_SCORING_MATRIX;
+            p.matrix = pw_matrix_by_name("BLOSUM62");
+            p.gap_open = 11, p.gap_extend = 1; /* (long chains off a similar pair's diagonal) */
+            random_protein(a, n);
+            if (k == 0) random_protein(b, n);
+            else m = mutate(a, n, b, n + 10, k == 1 ? 40 : 8, 1); /* similar: long gap chains */
+        } else {
+            random_dna(a, n, 0);
+            random_dna(b, n, 0);
+        }
+        pw_options o = cpu_options(PW_STRATEGY_PEER);
+        o.threads = 1;
+        const sw_case c = {a, b, n, m, p};
+        pw_sw_result ref, got;
+        const pw_status s1 = sw_reference(&c, &ref), s2 = pw_sw(a, n, b, m, &p, &o, &got);
+        CHECK(s1 == PW_OK && s2 == PW_OK && got.score == ref.score && got.end_a == ref.end_a && got.end_b == ref.end_b,
+              "automatic case %d: (%d, %lld, %lld) != reference (%d, %lld, %lld)", k, got.score, (long long)got.end_a,
+              (long long)got.end_b, ref.score, (long long)ref.end_a, (long long)ref.end_b);
+        const int ran = got.info.lane_bits == 16 && got.info.strategy == PW_STRATEGY_SEQUENTIAL;
+        CHECK(k == 3 || ran == (k == 0), "automatic case %d: the striped engine %s", k, ran ? "ran" : "did not run");
+    }
+    /* the cancel flag stops it (checked every 64 rows, the first among them) */
+    setenv("PEERWAVE_SW_CPU_ENGINE", "striped", 1);
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    static const volatile int stop = 1;
+    o.cancel = &stop;
+    pw_sw_result r;
+    CHECK(pw_sw(a, n, a, n, &p, &o, &r) == PW_ERR_CANCELLED, "striped: the cancel flag did not stop it");
+    setenv("PEERWAVE_SW_CPU_ENGINE", "tiles", 1);
+    free(a);
+    free(b);
+}
+
 int main(int argc, char **argv)
 {
     test_seed(20261124);
     int count = argc > 1 ? atoi(argv[1]) : 300;
     unsetenv("PEERWAVE_SIMD");
     unsetenv("PEERWAVE_DEBUG_CPU_LACKS");
+    /* (the tile processors here; the striped engine in striped_cases) */
+    setenv("PEERWAVE_SW_CPU_ENGINE", "tiles", 1);
     int tested = 0;
     for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
         pw_options o;
@@ -479,6 +622,8 @@ int main(int argc, char **argv)
         long before_runs = runs, before_vector = vector_runs;
         random_cases(sets[s], lanes_of[s], count);
         large_scores(sets[s], lanes_of[s]);
+        striped_cases(sets[s], count / 2);
+        if (sets[s] == PW_SIMD_AVX2) striped_automatic();
         dtw_cases(sets[s], lanes_of[s], count);
         sat_cases(sets[s], count / 3, 0);
         sat_cases(sets[s], 3, 1);

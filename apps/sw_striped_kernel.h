@@ -1,0 +1,110 @@
+/*
+ * sw_striped_kernel.h - the striped SW kernel (sw_striped.h), written once against the 16-bit lane
+ * operations of src/cpu/simd/ops16_<set>.h and compiled once per set by sw_striped_<set>.c, which
+ * includes its ops header first and defines SW_STRIPED_FN.
+ *
+ * Lane l, segment t of a row vector is column j = l S + t.  Values: H >= 0; E and F are -32768
+ * ("minus infinity": saturating subtraction keeps it there) or >= -gap_open; the boundary row and
+ * column are H = 0, E = F = -infinity, as pw_sw_step's.
+ */
+#include "sw_striped.h"
+
+#define NEG16 (-32768)
+
+/* The largest lane of v. */
+static inline int16_t striped_hmax(v16 v)
+{
+    int16_t lanes[V_LANES], top = NEG16;
+    v_store16(lanes, v);
+    for (int l = 0; l < V_LANES; l++) top = lanes[l] > top ? lanes[l] : top;
+    return top;
+}
+
+/* The smallest column j < m whose H in the row h (S segments) is `value`. */
+static int64_t striped_first_column(const int16_t *h, int64_t S, int64_t m, int16_t value)
+{
+    const v16 want = v_set1(value);
+    int64_t first = INT64_MAX;
+    for (int64_t t = 0; t < S; t++) {
+        if (!v_any(v_eq(v_load16(h + t * V_LANES), want))) continue;
+        for (int l = 0; l < V_LANES; l++) {
+            const int64_t j = l * S + t;
+            if (h[t * V_LANES + l] == value && j < m && j < first) first = j;
+        }
+    }
+    return first;
+}
+
+int SW_STRIPED_FN(const pw_sw_striped_run *r, int32_t *score, int64_t *end_a, int64_t *end_b)
+{
+    const pw_sw_striped_job *job = r->job;
+    const int64_t S = r->segments, n = job->n, m = job->m;
+    const v16 zero = v_set1(0), neg = v_set1(NEG16), go = v_set1(job->gap_open), ge = v_set1(job->gap_extend);
+    const int16_t limit = (int16_t)(32767 - r->top); /* a row maximum at or past it may saturate next */
+    int16_t *hp = r->h0, *hc = r->h1, *fv = r->f;
+    for (int64_t t = 0; t < S; t++) {
+        v_store16(hp + t * V_LANES, zero); /* row -1: H = 0 */
+        v_store16(fv + t * V_LANES, neg);  /* F(0, j): from the boundary, minus infinity */
+    }
+    int16_t best = 0;
+    int64_t best_i = -1, best_j = -1, lazy = 0; /* (segments the lazy passes walked) */
+    for (int64_t i = 0; i < n; i++) {
+        if ((i & 63) == 0) {
+            if (job->cancel && *job->cancel) return 2;
+            if (i > 0 && job->lazy_limit > 0 && lazy > job->lazy_limit * i * S) return 3;
+        }
+        const int16_t *p = r->profile + (int64_t)job->a[i] * S * V_LANES;
+        v16 e = neg, top = zero;
+        /* the diagonal of segment 0: lane l's column l S - 1 is lane l - 1's last segment; lane 0's
+         * is the boundary column (H = 0) */
+        v16 diag = v_shift_in(v_load16(hp + (S - 1) * V_LANES), zero);
+        for (int64_t t = 0; t < S; t++) {
+            const v16 f = v_load16(fv + t * V_LANES);
+            v16 h = v_max(v_max(v_adds(diag, v_load16(p + t * V_LANES)), f), v_max(e, zero));
+            diag = v_load16(hp + t * V_LANES);
+            v_store16(hc + t * V_LANES, h);
+            top = v_max(top, h);
+            v_store16(fv + t * V_LANES, v_max(v_subs(f, ge), v_subs(h, go))); /* F(i + 1, j) */
+            e = v_max(v_subs(e, ge), v_subs(h, go));                           /* E(i, j + 1) */
+        }
+        /* The lazy passes: each lane's E chain enters the next lane at segment 0 and runs on while
+         * it still raises an H or would raise an E beyond what the first pass had from H alone
+         * (E(j + 1) >= H(j) - gap_open there): both tested, so any gap_open, gap_extend >= 0 is
+         * exact, linear gaps and extension dearer than opening too. */
+        for (int pass = 0; pass <= V_LANES; pass++) {
+            e = v_shift_in(e, neg);
+            int64_t t = 0;
+            for (; t < S; t++) {
+                const v16 h = v_load16(hc + t * V_LANES);
+                const vmask raises_h = v_gt(e, h), raises_e = v_gt(v_subs(e, ge), v_subs(h, go));
+                if (!v_any(raises_h) && !v_any(raises_e)) break;
+                const v16 hn = v_max(h, e);
+                v_store16(hc + t * V_LANES, hn);
+                top = v_max(top, hn);
+                v_store16(fv + t * V_LANES, v_max(v_load16(fv + t * V_LANES), v_subs(hn, go)));
+                /* the chain carries only what the first pass lacked: the incoming E decayed, and
+                 * where it raised H, that H's new gap (H(j) - gap_open from an H the first pass
+                 * had is in its E already: carried again, the chain would never die out) */
+                e = v_max(v_subs(e, ge), v_blend(raises_h, neg, v_subs(hn, go)));
+            }
+            lazy += t + 1;
+            if (t < S) break;
+        }
+        const int16_t row_top = striped_hmax(top);
+        if (row_top >= limit) return 1;
+        if (row_top > best) { /* (strictly: an equal maximum on a later row loses to the earlier) */
+            best = row_top;
+            best_i = i;
+            best_j = striped_first_column(hc, S, m, row_top);
+            if (best_j == INT64_MAX) return 1; /* (cannot happen: padding never passes a real H; the
+                                                  32-bit engines would answer all the same) */
+        }
+        int16_t *swap = hp;
+        hp = hc;
+        hc = swap;
+    }
+    *score = best;
+    *end_a = best_i;
+    *end_b = best_j;
+    return 0;
+}
