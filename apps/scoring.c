@@ -1,8 +1,10 @@
 /* scoring.c - score tables and sequence encoding for Smith-Waterman. */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "scoring.h"
+#include "../src/core/status_detail.h"
 
 #define NOT_ACCEPTED 255
 
@@ -34,25 +36,72 @@ static void make_dna(const pw_sw_params *p, pw_score_table *t)
     t->max_score = p->match > p->mismatch ? p->match : p->mismatch;
 }
 
+/* A byte of an alphabet for a message: the character where it is printable ASCII, and its code. */
+static void byte_text(unsigned char c, char *buf, size_t size)
+{
+    if (c >= 0x20 && c < 0x7f) snprintf(buf, size, "'%c' (0x%02x)", c, c);
+    else snprintf(buf, size, "0x%02x", c);
+}
+
+/* Sequences are encoded case-folded, and '*' (a stop) is a symbol of its own: so an alphabet
+ * holds letters (either case, meaning both) and '*', each once.  Anything else (a digit, '-', a
+ * space, a byte past ASCII) could never be encoded as itself, and a letter given twice would leave
+ * one of its rows unreachable (the later one would win): refused, naming the byte and where. */
+static pw_status check_alphabet(const pw_matrix *m, int *wild)
+{
+    const char *name = m->name ? m->name : "(unnamed)";
+    char text[16];
+    int seen[256];
+    for (int k = 0; k < 256; k++) seen[k] = -1;
+    for (int k = 0; k < m->size; k++) {
+        const unsigned char ch = (unsigned char)m->alphabet[k];
+        const int folded = ch < 0x80 ? toupper(ch) : ch; /* (toupper of a byte past ASCII is the locale's) */
+        byte_text(ch, text, sizeof text);
+        if (!((folded >= 'A' && folded <= 'Z') || folded == '*')) {
+            pw_set_error_detail("matrix %s: alphabet[%d] is %s: an alphabet holds letters (A-Z, either case) and '*'",
+                                name, k, text);
+            return PW_ERR_INVALID_ARGUMENT;
+        }
+        if (seen[folded] >= 0) {
+            pw_set_error_detail("matrix %s: alphabet[%d] is %s, already alphabet[%d] (letters count case-insensitively)",
+                                name, k, text, seen[folded]);
+            return PW_ERR_INVALID_ARGUMENT;
+        }
+        seen[folded] = k;
+    }
+    const unsigned char w = (unsigned char)m->wildcard;
+    *wild = w && w < 0x80 ? seen[toupper(w)] : -1;
+    if (*wild < 0) {
+        byte_text(w, text, sizeof text);
+        pw_set_error_detail("matrix %s: the wildcard %s is not in the alphabet \"%s\"", name, text, m->alphabet);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    return PW_OK;
+}
+
 static pw_status make_matrix(const pw_matrix *m, pw_score_table *t)
 {
-    if (!m->alphabet || !m->scores || m->size < 1 || m->size > PW_SCORING_MAX_ALPHABET ||
-        (int)strlen(m->alphabet) != m->size)
+    if (!m->alphabet || !m->scores) return PW_ERR_INVALID_ARGUMENT;
+    const size_t length = strlen(m->alphabet);
+    if (m->size < 1 || m->size > PW_SCORING_MAX_ALPHABET || length != (size_t)m->size) {
+        pw_set_error_detail("matrix %s: size %d, alphabet of %zu bytes (they must be equal, 1 .. %d)",
+                            m->name ? m->name : "(unnamed)", m->size, length, PW_SCORING_MAX_ALPHABET);
         return PW_ERR_INVALID_ARGUMENT;
-    const char *wild = strchr(m->alphabet, toupper((unsigned char)m->wildcard));
-    if (!m->wildcard || !wild) return PW_ERR_INVALID_ARGUMENT;
+    }
+    int wild;
+    pw_status st = check_alphabet(m, &wild);
+    if (st != PW_OK) return st;
     t->size = m->size;
     t->max_score = m->scores[0];
     for (int k = 0; k < m->size * m->size; k++) {
         t->scores[k] = m->scores[k];
         if (m->scores[k] > t->max_score) t->max_score = m->scores[k];
     }
-    for (int ch = 'A'; ch <= 'Z'; ch++) t->code[ch] = t->code[tolower(ch)] = (uint8_t)(wild - m->alphabet);
-    t->code['*'] = (uint8_t)(wild - m->alphabet);
+    for (int ch = 'A'; ch <= 'Z'; ch++) t->code[ch] = t->code[tolower(ch)] = (uint8_t)wild;
+    t->code['*'] = (uint8_t)wild;
     for (int k = 0; k < m->size; k++) {
         unsigned char ch = (unsigned char)m->alphabet[k];
-        t->code[ch] = (uint8_t)k;
-        t->code[tolower(ch)] = (uint8_t)k;
+        t->code[toupper(ch)] = t->code[tolower(ch)] = (uint8_t)k;
     }
     return PW_OK;
 }

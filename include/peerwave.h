@@ -342,11 +342,15 @@ typedef enum pw_scoring {
     PW_SCORING_MATRIX   /* a substitution matrix, e.g. pw_matrix_by_name("BLOSUM62") */
 } pw_scoring;
 
-/* A substitution matrix over an alphabet of letters; letters not in it score as the wildcard. */
+/* A substitution matrix over an alphabet of letters; letters not in it score as the wildcard.
+ * Sequences are read case-insensitively, so the alphabet holds letters A-Z (either case, each
+ * standing for both) and '*', each once; any other byte (a digit, '-', a space, a byte past
+ * ASCII) or a letter given twice is refused (PW_ERR_INVALID_ARGUMENT, pw_error_detail names the
+ * byte and its index).  A '*' in a sequence scores as the wildcard unless the alphabet has it. */
 typedef struct pw_matrix {
     const char *name;
-    const char *alphabet;  /* upper-case letters, e.g. "ARNDCQEGHILKMFPSTWYVBZX*" */
-    char wildcard;         /* letter used for letters not in the alphabet (e.g. 'X') */
+    const char *alphabet;  /* letters and '*', e.g. "ARNDCQEGHILKMFPSTWYVBZX*" */
+    char wildcard;         /* a letter (or '*') of the alphabet, used for letters not in it (e.g. 'X') */
     int size;              /* strlen(alphabet) */
     const int8_t *scores;  /* size x size, row-major */
 } pw_matrix;

@@ -127,7 +127,9 @@ typedef struct pw_dtw_hit {
  * sets leaves them to the CPU, and info.backend says where they ran.  On the CPU each pair is
  * pw_dtw_f64 on one thread (its vector processor where options.simd allows), the pairs over all
  * cores (options.threads).  Errors before any work: NaN or infinite samples (PW_ERR_BAD_INPUT,
- * pw_error_detail names the set and the series), empty sets or series (PW_ERR_INVALID_SIZE). */
+ * pw_error_detail names the set and the series), empty sets or series (PW_ERR_INVALID_SIZE).  A
+ * distance past double's range (an infinity, as pw_dtw_f64) ends the run with PW_ERR_OVERFLOW,
+ * pw_error_detail naming the query, the record and their lengths. */
 pw_status pw_dtw_search(const pw_series_set *queries, const pw_series_set *db, pw_dtw_cost cost,
                         const pw_options *options, int top, pw_dtw_hit *hits, pw_batch_info *info);
 

@@ -13,7 +13,11 @@
  * where the comment says so (checked: a rank with different ones makes every rank fail with
  * PW_ERR_INVALID_ARGUMENT).  A rank that fails makes every rank return an error (its status,
  * pw_error_detail naming the rank); a rank that stops answering is caught by the watchdog
- * (options->watchdog_ms) on its neighbours.  Results are bit for bit those of one process.
+ * (options->watchdog_ms) on its neighbours.  A rank that never makes the call: between threads
+ * of one process (pw_comm_local) the others return PW_ERR_TIMEOUT once none has arrived for
+ * watchdog_ms (0: 120 s), naming it, and the comm is out of step (free it); under MPI they wait
+ * (a collective cannot time out: docs/DISTRIBUTED.md).  Results are bit for bit those of one
+ * process.
  *
  * The bands run on the CPU engines (PW_BACKEND_CPU or AUTO; the peer strategy), or on the GPU
  * when PW_BACKEND_CUDA is asked for (every app; a rank a GPU: options->device; every rank on the

@@ -97,6 +97,42 @@ static void check_sw(void)
     CHECK(pw_sw("NNNN", 4, "NNNN", 4, &p, NULL, &r) == PW_OK && r.score == 0 && r.end_a == -1,
           "N never matches, score 0 has no end");
     CHECK(pw_matrix_by_name("nosuch") == NULL && pw_matrix_by_name(NULL) == NULL, "unknown matrix");
+    /* A caller's matrix: letters (either case, each meaning both, as sequences are folded) and
+     * '*', each once; any other byte or a letter again is refused, naming the byte and its index. */
+    static const int8_t four[16] = {1, -1, -1, -1, -1, 1, -1, -1, -1, -1, 1, -1, -1, -1, -1, 1};
+    pw_matrix mx = {"probe", "ACGT", 't', 4, four};
+    p.scoring = PW_SCORING_MATRIX;
+    p.matrix = &mx;
+    CHECK(pw_sw("acgt", 4, "ACGT", 4, &p, NULL, &r) == PW_OK && r.score == 4, "custom matrix, either case");
+    mx.alphabet = "acg*"; /* (lower case letters, '*' a symbol of its own, the wildcard '*') */
+    mx.wildcard = '*';
+    CHECK(pw_sw("ACG*N", 5, "acg*W", 5, &p, NULL, &r) == PW_OK && r.score == 5, "custom matrix: lower case and '*'");
+    static const struct {
+        const char *alphabet, *detail;
+    } bad[] = {
+        {"AC1T", "alphabet[2] is '1' (0x31)"},  {"AC-T", "alphabet[2] is '-' (0x2d)"},
+        {"A CT", "alphabet[1] is ' ' (0x20)"},  {"ACG\xc3", "alphabet[3] is 0xc3"},
+        {"ACAT", "alphabet[2] is 'A' (0x41), already alphabet[0]"},
+        {"TCGt", "alphabet[3] is 't' (0x74), already alphabet[0]"},
+    };
+    mx.wildcard = 'C';
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        mx.alphabet = bad[k].alphabet;
+        pw_status st = pw_sw("ACGT", 4, "ACGT", 4, &p, NULL, &r);
+        CHECK(st == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), bad[k].detail) &&
+                  strstr(pw_error_detail(), "matrix probe"),
+              "custom alphabet %zu refused: %s (%s)", k, pw_status_str(st), pw_error_detail());
+    }
+    mx.alphabet = "ACGT";
+    mx.wildcard = 'N';
+    CHECK(pw_sw("ACGT", 4, "ACGT", 4, &p, NULL, &r) == PW_ERR_INVALID_ARGUMENT &&
+              strstr(pw_error_detail(), "the wildcard 'N' (0x4e) is not in the alphabet"),
+          "custom matrix: wildcard not in the alphabet (%s)", pw_error_detail());
+    mx.wildcard = 'T';
+    mx.size = 3;
+    CHECK(pw_sw("ACGT", 4, "ACGT", 4, &p, NULL, &r) == PW_ERR_INVALID_ARGUMENT &&
+              strstr(pw_error_detail(), "size 3, alphabet of 4 bytes"),
+          "custom matrix: size not the alphabet's (%s)", pw_error_detail());
 }
 
 static void check_dtw(void)

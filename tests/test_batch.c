@@ -481,6 +481,26 @@ static void dtw_batches(void)
     CHECK(pw_dtw_search(&none, &g, PW_DTW_ABSOLUTE, NULL, 1, h, &info) == PW_ERR_INVALID_SIZE, "dtw empty set");
     CHECK(pw_dtw_search(&g, &g, (pw_dtw_cost)5, NULL, 1, h, &info) == PW_ERR_INVALID_ARGUMENT, "dtw cost");
     CHECK(pw_dtw_search(&g, &g, PW_DTW_ABSOLUTE, NULL, 0, h, &info) == PW_ERR_INVALID_ARGUMENT, "dtw top 0");
+    /* A distance past double's range (squared costs of 1e300): PW_ERR_OVERFLOW naming the pair and
+     * their lengths, also when a worker thread (not the caller's) met it.  (The detail is per
+     * thread: a worker's own was lost with the thread.) */
+    double near[2] = {1, 2}, far[2] = {1e300, -1e300};
+    const double *dbv[8] = {near, near, near, near, near, far, near, near}, *qv[2] = {good, good};
+    int64_t dbl[8] = {2, 2, 2, 2, 2, 2, 2, 2}, ql[2] = {3, 3};
+    pw_series_set q1 = {1, qv, ql}, db8 = {8, dbv, dbl}, q2 = {2, qv, ql}, b2 = {2, dbv + 4, dbl};
+    pw_options four;
+    pw_options_init(&four);
+    four.threads = 4;
+    pw_dtw_hit h8[8];
+    st = pw_dtw_search(&q1, &db8, PW_DTW_SQUARED, on_gpu ? NULL : &four, 1, h8, &info);
+    CHECK(st == PW_ERR_OVERFLOW && strstr(pw_error_detail(), "query 0 (3 samples) against record 5 (2 samples)") &&
+              strstr(pw_error_detail(), "range"),
+          "dtw search overflow: %s (%s)", pw_status_str(st), pw_error_detail());
+    st = pw_dtw_pairs(&q2, &b2, PW_DTW_SQUARED, on_gpu ? NULL : &four, h8, &info);
+    CHECK(st == PW_ERR_OVERFLOW && strstr(pw_error_detail(), "query 1 (3 samples) against record 1 (2 samples)"),
+          "dtw pairs overflow: %s (%s)", pw_status_str(st), pw_error_detail());
+    CHECK(pw_dtw_search(&q1, &db8, PW_DTW_ABSOLUTE, &four, 1, h8, &info) == PW_OK && h8[0].record == 0,
+          "dtw absolute costs of 1e300 fit");
 }
 
 int main(int argc, char **argv)

@@ -472,6 +472,13 @@ static void case_failures(pw_comm *c, rank_log *log)
     double measured = 0;
     st = pw_comm_measure_weight(c, &o, &measured);
     EXPECT(log, st == PW_OK && measured > 0, "pw_comm_measure_weight: %s, %g", pw_status_str(st), measured);
+    if (strncmp(pw_build_info(), "no CUDA", 7) == 0) { /* every rank says why (not the sharing's "weight is not a positive number") */
+        pw_options cuda = o;
+        cuda.backend = PW_BACKEND_CUDA;
+        st = pw_comm_measure_weight(c, &cuda, &measured);
+        EXPECT(log, st == PW_ERR_UNSUPPORTED && strstr(pw_error_detail(), "needs a build with CUDA (no CUDA"),
+               "pw_comm_measure_weight on CUDA without CUDA: %s (%s)", pw_status_str(st), pw_error_detail());
+    }
     st = pw_comm_share_weight(c, rank == ranks - 1 ? -1.0 : 1.0);
     EXPECT(log, st == PW_ERR_INVALID_ARGUMENT, "a negative weight on one rank: %s", pw_status_str(st));
     /* and the comm still works after all that */
@@ -907,6 +914,68 @@ static void failing_allocations(void)
         }
 }
 
+/* A rank that never makes the call (ranks that are threads of one process): the others' wait at
+ * the start of the run -- the SW run's first collective (dist_turn_peers), HEAT's (place_band) --
+ * ends after their watchdog with PW_ERR_TIMEOUT naming it, and the comm stays out of step: the
+ * late rank's call fails at once with the same reason instead of meeting the others' next call.
+ * (Under MPI the others would wait: docs/DISTRIBUTED.md.) */
+typedef struct absent_rank {
+    pw_comm *comm;
+    int heat;
+    pw_status st;
+    double waited;
+    char detail[256];
+    float grid[6 * 9];
+} absent_rank;
+
+static void *absent_main(void *p)
+{
+    absent_rank *a = p;
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.watchdog_ms = 300;
+    const int64_t began = pw_now_ns();
+    if (a->heat) {
+        int64_t first = 0, count = 1;
+        pw_dist_split(a->comm, pw_comm_rank(a->comm), 7, &first, &count);
+        pw_image band = {PW_F32, 6, count + 2, 9, a->grid + first};
+        a->st = pw_dist_heat(a->comm, &band, 2, &o, NULL, NULL);
+    } else {
+        pw_sw_params prm;
+        pw_sw_params_init(&prm);
+        pw_sw_result res;
+        a->st = pw_dist_sw(a->comm, "ACGTTGCA", 8, "ACGGTTGCAAC", 11, &prm, &o, &res);
+    }
+    a->waited = (double)(pw_now_ns() - began) * 1e-9;
+    snprintf(a->detail, sizeof a->detail, "%s", pw_error_detail());
+    return NULL;
+}
+
+static void absent_ranks(void)
+{
+    for (int heat = 0; heat <= 1; heat++) {
+        pw_comm *comms[3];
+        CHECK(pw_comm_local(3, comms) == PW_OK, "pw_comm_local(3)");
+        absent_rank a[3];
+        memset(a, 0, sizeof a);
+        pthread_t ids[2];
+        for (int q = 0; q < 3; q++) a[q].comm = comms[q], a[q].heat = heat;
+        for (int q = 0; q < 2; q++) pthread_create(&ids[q], NULL, absent_main, &a[q]); /* (rank 2 stays away) */
+        for (int q = 0; q < 2; q++) pthread_join(ids[q], NULL);
+        for (int q = 0; q < 2; q++)
+            CHECK(a[q].st == PW_ERR_TIMEOUT && a[q].waited >= 0.3 && a[q].waited < 30 &&
+                      strstr(a[q].detail, "rank 2 of 3 never came") && strstr(a[q].detail, "ranks 0, 1 waited 0.3 s"),
+                  "%s, rank 2 absent: rank %d %s after %.1f s (%s)", heat ? "heat" : "sw", q, pw_status_str(a[q].st),
+                  a[q].waited, a[q].detail);
+        absent_main(&a[2]); /* the late rank: refused at once, for the same reason */
+        CHECK(a[2].st == PW_ERR_TIMEOUT && strstr(a[2].detail, "rank 2 of 3 never came") && a[2].waited < 30,
+              "%s, the late rank 2: %s after %.1f s (%s)", heat ? "heat" : "sw", pw_status_str(a[2].st), a[2].waited,
+              a[2].detail);
+        for (int q = 0; q < 3; q++) pw_comm_free(comms[q]);
+    }
+}
+
 typedef struct thread_arg {
     pw_comm *comm;
     uint64_t seed;
@@ -1006,6 +1075,7 @@ int main(int argc, char **argv)
 #endif
     }
     if (!gpu) failing_allocations();
+    if (!gpu) absent_ranks();
     /* (GPU: 2 and 3 ranks, and up to 4 where PW_TEST_GPUS gives that many devices) */
     const int most_ranks = gpu ? (test_gpus() >= 4 ? 4 : 3) : 4;
     for (int ranks = gpu ? 2 : 1; ranks <= most_ranks; ranks++) {

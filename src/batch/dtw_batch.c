@@ -4,6 +4,7 @@
  * bits); the nearest records of each query kept (peerwave_batch.h). */
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,10 @@ typedef struct dtw_work {
     pw_batch_progress progress; /* the caller's hook and cancel flag over the whole run */
     atomic_llong next;
     atomic_int failed;
+    /* the first pair that failed and pw_error_detail on its thread, for the caller's thread (the
+     * detail is per thread: a worker's is lost when the team ends) */
+    int64_t failed_pair;
+    char failed_detail[192];
     void *gpu;                  /* the GPU engine (pw_cuda_dtw_batch), or NULL: the CPU threads */
 } dtw_work;
 
@@ -63,7 +68,8 @@ static void dtw_worker(void *arg, int worker, int team_size)
     int64_t t;
     while (!atomic_load_explicit(&w->failed, memory_order_relaxed) && (t = atomic_fetch_add(&w->next, 1)) < w->count) {
         if (pw_batch_progress_stopped(&w->progress)) {
-            atomic_store(&w->failed, PW_ERR_CANCELLED);
+            int none = 0; /* (a pair's failure before it stays the run's) */
+            atomic_compare_exchange_strong(&w->failed, &none, PW_ERR_CANCELLED);
             break;
         }
         const int64_t i = w->paired ? t : w->first + t / w->b->count, j = w->paired ? t : t % w->b->count;
@@ -71,7 +77,11 @@ static void dtw_worker(void *arg, int worker, int team_size)
         pw_status st = pw_dtw_f64(w->a->values[i], w->a->length[i], w->b->values[j], w->b->length[j], w->cost,
                                   &w->options, &r);
         if (st != PW_OK) {
-            atomic_store(&w->failed, st);
+            int none = 0;
+            if (atomic_compare_exchange_strong(&w->failed, &none, st)) {
+                w->failed_pair = t; /* (only the one thread that set `failed` writes these) */
+                snprintf(w->failed_detail, sizeof w->failed_detail, "%s", pw_error_detail());
+            }
             break;
         }
         w->out[t] = r.distance;
@@ -121,16 +131,35 @@ static void teardown(dtw_work *w)
     w->gpu = NULL;
 }
 
+/* Pair t's failure in the caller's thread: which series, how long, and why. */
+static pw_status pair_failed(const dtw_work *w, int64_t t, pw_status st, const char *why)
+{
+    const int64_t i = w->paired ? t : w->first + t / w->b->count, j = w->paired ? t : t % w->b->count;
+    pw_set_error_detail("query %lld (%lld samples) against record %lld (%lld samples): %s", (long long)i,
+                        (long long)w->a->length[i], (long long)j, (long long)w->b->length[j], why);
+    return st;
+}
+
 static pw_status run_pairs(dtw_work *w, int threads)
 {
 #ifdef PW_HAVE_CUDA
-    if (w->gpu) return pw_cuda_dtw_batch_run(w->gpu, w->cost, w->first, w->count, w->paired, w->out, &w->progress);
+    if (w->gpu) {
+        pw_status st = pw_cuda_dtw_batch_run(w->gpu, w->cost, w->first, w->count, w->paired, w->out, &w->progress);
+        /* an infinite distance is pw_dtw_f64's PW_ERR_OVERFLOW: the same status on either backend */
+        for (int64_t t = 0; st == PW_OK && t < w->count; t++)
+            if (!isfinite(w->out[t]))
+                st = pair_failed(w, t, PW_ERR_OVERFLOW, "the distance passed the type's range (an infinity): use smaller values");
+        return st;
+    }
 #endif
     atomic_init(&w->next, 0);
     atomic_init(&w->failed, 0);
+    w->failed_pair = -1;
     int used;
     pw_team_run(threads, dtw_worker, w, &used);
-    return (pw_status)atomic_load(&w->failed);
+    const pw_status st = (pw_status)atomic_load(&w->failed);
+    /* (a cancelled run says so itself: pw_batch_progress_finish) */
+    return st != PW_OK && w->failed_pair >= 0 ? pair_failed(w, w->failed_pair, st, w->failed_detail) : st;
 }
 
 typedef struct distance_view {

@@ -72,7 +72,8 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
      * train the width model (GPU bands) train one after another too, so that no corner's timing
      * shares the GPU with another's (a chain's ranks share a device: the same backend) */
     int turn_prev = -1, turn_next = -1, token = 1;
-    pw_status turn_st = dist_turn_peers(comm, local, backend, o.device, in_place, &turn_prev, &turn_next);
+    pw_status turn_st = dist_turn_peers(comm, local, backend, local == PW_OK ? o.device : 0, in_place,
+                                        dist_start_timeout_ns(options), &turn_prev, &turn_next);
     if (local == PW_OK) local = turn_st;
     const int train_in_turn = tiles && backend == PW_BACKEND_CUDA;
     if (train_in_turn && turn_prev >= 0) {
@@ -434,10 +435,11 @@ typedef struct band_place {
     int64_t cols, sum; /* this rank's width; its integer input's sum of |x| (SAT), -1: past the limit */
 } band_place;
 
-static pw_status place_band(pw_comm *comm, band_place mine, int64_t *col0, int64_t *total, int64_t *sum)
+static pw_status place_band(pw_comm *comm, const pw_options *options, band_place mine, int64_t *col0, int64_t *total,
+                            int64_t *sum)
 {
     band_place *all = pw_comm_results(comm); /* (no allocation: every rank takes part) */
-    pw_status st = comm->ops->allgather(comm->ctx, &mine, all, sizeof mine);
+    pw_status st = dist_start_gather(comm, dist_start_timeout_ns(options), &mine, all, sizeof mine); /* (the run's first) */
     *col0 = *total = *sum = 0;
     for (int k = 0; st == PW_OK && k < comm->size; k++) {
         if (k < comm->rank) *col0 += all[k].cols;
@@ -476,7 +478,7 @@ pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw
     if (limit && !pw_sum_abs_upto(in, limit, &sum)) mine.sum = -1;
     else mine.sum = (int64_t)sum;
     int64_t col0, total, total_sum;
-    st = place_band(comm, mine, &col0, &total, &total_sum);
+    st = place_band(comm, options, mine, &col0, &total, &total_sum);
     if (st != PW_OK) return st;
     if (local == PW_OK && limit && (total_sum < 0 || (uint64_t)total_sum > limit)) {
         pw_set_error_detail("sums over this image could pass %s: a wider output type", pw_dtype_name(out->type));
@@ -508,7 +510,7 @@ pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo
     pw_status local = pw_inthist_check(in, bins, lo, hi, out);
     band_place mine = {local == PW_OK ? in->cols : 0, 0};
     int64_t col0, total, sum;
-    st = place_band(comm, mine, &col0, &total, &sum);
+    st = place_band(comm, options, mine, &col0, &total, &sum);
     if (st != PW_OK) return st;
     /* (a count of the whole table must fit the i32 planes, as pw_inthist requires) */
     if (local == PW_OK && (total > INT32_MAX / in->rows)) {
@@ -583,7 +585,7 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     if (local == PW_OK) local = pw_stencil_values_check(grid); /* (as pw_heat: NaN, values past a quarter of the range) */
     band_place mine = {local == PW_OK ? grid->cols - 2 : 0, 0};
     int64_t col0, total, sum;
-    st = place_band(comm, mine, &col0, &total, &sum);
+    st = place_band(comm, options, mine, &col0, &total, &sum);
     if (st != PW_OK) return st;
     dist_signature sig = {{5, local == PW_OK ? grid->rows : 0, local == PW_OK ? grid->type : 0, sweeps, sor}};
     memcpy(&sig.word[5], &omega, sizeof omega);

@@ -47,9 +47,10 @@ void pw_comm_free(pw_comm *comm)
     free(comm);
 }
 
-pw_status pw_comm_share_weight(pw_comm *comm, double weight)
+/* pw_comm_share_weight; measured: the weights are pw_comm_measure_weight's, where a 0 is a rank
+ * whose measuring run failed (it says why itself), not a caller's bad number. */
+static pw_status share_weight(pw_comm *comm, double weight, int measured)
 {
-    if (!comm) return PW_ERR_NULL_ARGUMENT;
     double *all = pw_malloc(sizeof *all * (size_t)comm->size);
     /* (a rank without memory for the weights still takes part, and says 0: every rank fails) */
     const double mine = all && weight > 0 && weight < 1e300 ? weight : 0; /* (checked on every rank below) */
@@ -60,7 +61,8 @@ pw_status pw_comm_share_weight(pw_comm *comm, double weight)
     }
     for (int k = 0; st == PW_OK && k < comm->size; k++)
         if (!(all[k] > 0)) {
-            pw_set_error_detail("rank %d's weight is not a positive number", k);
+            if (measured) pw_set_error_detail("rank %d could not measure its speed (its own error says why)", k);
+            else pw_set_error_detail("rank %d's weight is not a positive number", k);
             st = PW_ERR_INVALID_ARGUMENT;
         }
     if (st != PW_OK) {
@@ -72,6 +74,12 @@ pw_status pw_comm_share_weight(pw_comm *comm, double weight)
     return PW_OK;
 }
 
+pw_status pw_comm_share_weight(pw_comm *comm, double weight)
+{
+    if (!comm) return PW_ERR_NULL_ARGUMENT;
+    return share_weight(comm, weight, 0);
+}
+
 pw_status pw_comm_measure_weight(pw_comm *comm, const pw_options *options, double *weight)
 {
     if (!comm) return PW_ERR_NULL_ARGUMENT;
@@ -80,6 +88,10 @@ pw_status pw_comm_measure_weight(pw_comm *comm, const pw_options *options, doubl
     pw_options o = pw_options_or_defaults(options);
     pw_backend backend = PW_BACKEND_CPU;
     pw_status st = pw_backend_resolve(&o, &backend);
+#ifndef PW_HAVE_CUDA
+    if (o.backend == PW_BACKEND_CUDA) /* (worded as the device calls: apps/device_api.c) */
+        pw_set_error_detail("measuring on the CUDA backend needs a build with CUDA (%s)", pw_build_info());
+#endif
     const int64_t n = backend == PW_BACKEND_CUDA ? 16384 : 2048;
     char *a = pw_malloc((size_t)n), *b = pw_malloc((size_t)n);
     double rate = 0;
@@ -103,9 +115,13 @@ pw_status pw_comm_measure_weight(pw_comm *comm, const pw_options *options, doubl
     }
     free(a);
     free(b);
-    /* every rank shares, also one whose run failed (its 0 makes every rank fail alike) */
-    pw_status shared = pw_comm_share_weight(comm, st == PW_OK ? rate : 0);
+    /* every rank shares, also one whose run failed (its 0 makes every rank fail alike); that rank
+     * keeps its own reason, which the sharing would overwrite */
+    char why[256];
+    snprintf(why, sizeof why, "%s", st != PW_OK ? pw_error_detail() : "");
+    pw_status shared = share_weight(comm, st == PW_OK ? rate : 0, 1);
     if (st == PW_OK) st = shared;
+    else pw_set_error_detail("%s", why);
     if (st == PW_OK && weight) *weight = rate;
     return st;
 }
@@ -244,6 +260,22 @@ pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, 
         }
     comm->run++;
     return st;
+}
+
+int64_t dist_start_timeout_ns(const pw_options *options)
+{
+    /* the caller's watchdog, else the CPU's default on every backend: ranks may still be setting
+     * up (a GPU's context, its uploads) when they come, which the GPU's 10 s would not allow */
+    const int64_t ms = options && options->watchdog_ms > 0 && options->watchdog_ms < INT64_MAX / 1000000
+                           ? options->watchdog_ms : 120000;
+    return ms * 1000000;
+}
+
+pw_status dist_start_gather(pw_comm *comm, int64_t timeout_ns, const void *mine, void *all, size_t bytes)
+{
+    /* (MPI has no time-out for a collective: transport_mpi.c) */
+    return comm->ops->allgather_within ? comm->ops->allgather_within(comm->ctx, mine, all, bytes, timeout_ns)
+                                       : comm->ops->allgather(comm->ctx, mine, all, bytes);
 }
 
 pw_status dist_band_options(const pw_options *options, pw_options *band, int64_t *watchdog_ns)

@@ -33,6 +33,15 @@ uint64_t dist_hash(const void *data, size_t bytes, uint64_t seed);
 #define DIST_DEVICE_BYTES 64
 pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, const char *device);
 
+/* The first collective of a run (place_band, dist_turn_peers): every rank's `bytes` at mine into
+ * all, like the transport's allgather, but where the transport can (threads of one process) a
+ * rank that never comes -- it makes no such call, or another one -- ends the others' wait after
+ * timeout_ns without an arrival: PW_ERR_TIMEOUT on every rank that came, naming the missing
+ * ranks, and the comm out of step (transport.h).  Once past it every rank is in the same call, so
+ * the later collectives need no bound.  dist_start_timeout_ns: options->watchdog_ms, else 120 s. */
+int64_t dist_start_timeout_ns(const pw_options *options);
+pw_status dist_start_gather(pw_comm *comm, int64_t timeout_ns, const void *mine, void *all, size_t bytes);
+
 /* The options a band runs with: the peer strategy; the CUDA backend when asked for, else the
  * CPU (AUTO resolves to it, until GPU bands are verified on several GPUs).  PW_ERR_UNSUPPORTED
  * with a detail otherwise. */

@@ -48,14 +48,15 @@ static int round_of(const turn_entry *all, int k)
     return round;
 }
 
-pw_status dist_turn_peers(pw_comm *comm, pw_status local, pw_backend backend, int device, int in_place, int *prev, int *next)
+pw_status dist_turn_peers(pw_comm *comm, pw_status local, pw_backend backend, int device, int in_place,
+                          int64_t start_timeout_ns, int *prev, int *next)
 {
     _Static_assert(sizeof(turn_entry) <= PW_COMM_ENTRY, "entries fit the scratch");
     turn_entry mine = {comm->turns, ""};
     *prev = *next = -1;
     if (comm->turns && !in_place && local == PW_OK) rank_device_key(comm, backend, device, mine.key, sizeof mine.key);
     turn_entry *all = (turn_entry *)(void *)pw_comm_gathered(comm); /* (no allocation: every rank takes part) */
-    pw_status st = comm->ops->allgather(comm->ctx, &mine, all, sizeof mine);
+    pw_status st = dist_start_gather(comm, start_timeout_ns, &mine, all, sizeof mine); /* (a run's first collective) */
     if (st != PW_OK) return st;
     for (int k = 1; k < comm->size; k++)
         if (all[k].turns != all[0].turns) {

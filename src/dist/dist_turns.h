@@ -16,9 +16,10 @@
  * with a detail): ranks that disagree on turns, and layouts where a rank's round on its device
  * (how many ranks come before it there) is below its left neighbour's -- it would start a band
  * before the band it reads from and wait out its watchdog.  local: this rank's status so far (a
- * failed rank takes part with no device); backend, device: where its band runs. */
-pw_status dist_turn_peers(pw_comm *comm, pw_status local, pw_backend backend, int device, int in_place, int *prev,
-                          int *next);
+ * failed rank takes part with no device); backend, device: where its band runs.  The first
+ * collective of a run: start_timeout_ns bounds the wait for the ranks (dist_start_gather). */
+pw_status dist_turn_peers(pw_comm *comm, pw_status local, pw_backend backend, int device, int in_place,
+                          int64_t start_timeout_ns, int *prev, int *next);
 
 /* The run's span in seconds (collective, after a run that succeeded on every rank): the latest
  * engine's stop less the earliest one's start.  times: this rank's start and stop (monotonic

@@ -8,8 +8,10 @@
  */
 #include <pthread.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "transport.h"
 #include "../core/alloc.h"
@@ -31,6 +33,9 @@ typedef struct group {
     size_t gather_bytes;
     int arrived, left, leaving;
     int gather_failed; /* a rank brought another size (or no memory): every rank of that gather fails */
+    int64_t last_arrival_ns; /* the gather's latest arrival (CLOCK_MONOTONIC, as `changed` waits) */
+    char out_of_step[512]; /* a gather timed out (local_allgather_within): why, and every later one fails */
+    unsigned char here[];  /* size: which ranks arrived at the gather */
 } group;
 
 typedef struct local_rank {
@@ -122,12 +127,57 @@ static int local_cancel(void *ctx, void *req)
     return 1;
 }
 
-static pw_status local_allgather(void *ctx, const void *mine, void *all, size_t bytes)
+static int64_t now_ns(void)
 {
-    local_rank *r = ctx;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* "rank 2" or "ranks 2, 5 and 3 more": the ranks whose here[k] is `arrived`, as many as fit. */
+static void rank_list(const group *g, int arrived, char *buf, size_t size)
+{
+    int count = 0;
+    for (int k = 0; k < g->size; k++) count += g->here[k] == arrived;
+    size_t at = (size_t)snprintf(buf, size, "rank%s ", count > 1 ? "s" : "");
+    int listed = 0;
+    for (int k = 0; k < g->size; k++) {
+        if (g->here[k] != arrived || at + 24 >= size) continue;
+        at += (size_t)snprintf(buf + at, size - at, "%s%d", listed++ ? ", " : "", k);
+    }
+    if (listed < count) snprintf(buf + at, size - at, " and %d more", count - listed);
+}
+
+/* A gather that waited timeout_ns since its last arrival: every rank in it leaves with
+ * PW_ERR_TIMEOUT, and the group is out of step for good -- a rank that comes later would only
+ * meet the others' next call (called with the lock held). */
+static void time_out(group *g, int64_t timeout_ns)
+{
+    char missing[64], waiting[64];
+    rank_list(g, 0, missing, sizeof missing);
+    rank_list(g, 1, waiting, sizeof waiting);
+    snprintf(g->out_of_step, sizeof g->out_of_step,
+             "%s of %d never came to the start of a distributed run (%s waited %.1f s for it: options.watchdog_ms); "
+             "every rank must make the same pw_dist_* calls; this comm is out of step now: free it",
+             missing, g->size, waiting, (double)timeout_ns * 1e-9);
+    g->leaving = 1;
+    pthread_cond_broadcast(&g->changed);
+}
+
+/* timeout_ns 0: wait for every rank however long it takes (the collectives inside a run, which
+ * every rank reaches once it has started: its link's watchdog bounds the run itself). */
+static pw_status local_gather(local_rank *r, const void *mine, void *all, size_t bytes, int64_t timeout_ns)
+{
     group *g = r->g;
     pthread_mutex_lock(&g->lock);
     while (g->leaving) pthread_cond_wait(&g->changed, &g->lock); /* the last gather's readers */
+    if (g->out_of_step[0]) {
+        char why[sizeof g->out_of_step];
+        memcpy(why, g->out_of_step, sizeof why);
+        pthread_mutex_unlock(&g->lock);
+        pw_set_error_detail("%s", why);
+        return PW_ERR_TIMEOUT;
+    }
     if (!g->gather && !g->arrived) {
         g->gather = malloc((size_t)g->size * bytes + 1); /* (malloc: see local_isend) */
         g->gather_bytes = bytes;
@@ -136,25 +186,56 @@ static pw_status local_allgather(void *ctx, const void *mine, void *all, size_t 
      * the others, so that every rank of the gather returns the error instead of waiting for ever. */
     if (!g->gather || g->gather_bytes != bytes) g->gather_failed = 1;
     else if (bytes) memcpy(g->gather + (size_t)r->rank * bytes, mine, bytes);
+    g->here[r->rank] = 1;
+    g->last_arrival_ns = now_ns();
     if (++g->arrived == g->size) {
         g->leaving = 1;
         pthread_cond_broadcast(&g->changed);
     }
-    while (!g->leaving) pthread_cond_wait(&g->changed, &g->lock);
-    const int failed = g->gather_failed;
-    if (!failed && bytes) memcpy(all, g->gather, (size_t)g->size * bytes);
-    if (++g->left == g->size) {
+    while (!g->leaving) {
+        if (!timeout_ns) {
+            pthread_cond_wait(&g->changed, &g->lock);
+            continue;
+        }
+        const int64_t deadline = g->last_arrival_ns + timeout_ns; /* (an arrival moves it on) */
+        if (now_ns() >= deadline) {
+            time_out(g, timeout_ns);
+            break;
+        }
+        const struct timespec until = {(time_t)(deadline / 1000000000), (long)(deadline % 1000000000)};
+        pthread_cond_timedwait(&g->changed, &g->lock, &until);
+    }
+    const int failed = g->gather_failed, timed_out = g->out_of_step[0] != 0;
+    char why[sizeof g->out_of_step];
+    memcpy(why, g->out_of_step, sizeof why);
+    if (!failed && !timed_out && bytes) memcpy(all, g->gather, (size_t)g->size * bytes);
+    if (++g->left == g->arrived) { /* (every rank, or after a time-out every rank that came) */
         free(g->gather);
         g->gather = NULL;
         g->arrived = g->left = g->leaving = g->gather_failed = 0;
+        memset(g->here, 0, (size_t)g->size);
         pthread_cond_broadcast(&g->changed);
     }
     pthread_mutex_unlock(&g->lock);
+    if (timed_out) {
+        pw_set_error_detail("%s", why);
+        return PW_ERR_TIMEOUT;
+    }
     if (failed) {
         pw_set_error_detail("allgather of different sizes on the ranks, or out of memory");
         return PW_ERR_INTERNAL; /* (the ranks' code paths always agree: a bug) */
     }
     return PW_OK;
+}
+
+static pw_status local_allgather(void *ctx, const void *mine, void *all, size_t bytes)
+{
+    return local_gather(ctx, mine, all, bytes, 0);
+}
+
+static pw_status local_allgather_within(void *ctx, const void *mine, void *all, size_t bytes, int64_t timeout_ns)
+{
+    return local_gather(ctx, mine, all, bytes, timeout_ns > 0 ? timeout_ns : 0);
 }
 
 static void local_destroy(void *ctx)
@@ -174,17 +255,22 @@ static void local_destroy(void *ctx)
 }
 
 static const pw_transport_ops local_ops = {local_isend, local_irecv, local_test, local_cancel, local_allgather,
-                                           local_destroy};
+                                           local_destroy, local_allgather_within};
 
 pw_status pw_comm_local(int ranks, pw_comm **comms)
 {
     if (!comms) return PW_ERR_NULL_ARGUMENT;
     if (ranks < 1 || ranks > 1024) return PW_ERR_INVALID_ARGUMENT;
-    group *g = pw_malloc(sizeof *g);
+    group *g = pw_malloc(sizeof *g + (size_t)ranks);
     if (!g) return PW_ERR_OUT_OF_MEMORY;
-    *g = (group){.size = ranks};
+    memset(g, 0, sizeof *g + (size_t)ranks);
+    g->size = ranks;
     pthread_mutex_init(&g->lock, NULL);
-    pthread_cond_init(&g->changed, NULL);
+    pthread_condattr_t monotonic; /* (a gather's time-out counts on CLOCK_MONOTONIC, as now_ns) */
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+    pthread_cond_init(&g->changed, &monotonic);
+    pthread_condattr_destroy(&monotonic);
     for (int k = 0; k < ranks; k++) {
         local_rank *r = pw_malloc(sizeof *r);
         pw_comm *c = pw_malloc(sizeof *c);

@@ -111,7 +111,13 @@ static void mpi_destroy(void *ctx)
     free(c);
 }
 
-static const pw_transport_ops mpi_ops = {mpi_isend, mpi_irecv, mpi_test, mpi_cancel, mpi_allgather, mpi_destroy};
+/* No allgather_within: an MPI collective cannot be timed out portably.  MPI_Iallgather could be
+ * polled against a deadline, but a collective request cannot be cancelled (MPI_Cancel of one is
+ * erroneous) or left behind (MPI would still read this rank's entry and write every rank's, and a
+ * late rank would join it, not its own call's), and ending it needs fault tolerance that is not
+ * standard (ULFM's MPIX_Comm_revoke).  So a rank that never makes a pw_dist_* call leaves the
+ * others in MPI_Allgather until the job's own limit ends them (docs/DISTRIBUTED.md, "Failures"). */
+static const pw_transport_ops mpi_ops = {mpi_isend, mpi_irecv, mpi_test, mpi_cancel, mpi_allgather, mpi_destroy, NULL};
 
 pw_status pw_comm_mpi(pw_comm **comm)
 {
