@@ -205,14 +205,14 @@ static int sw_cuda_tile_h(const pw_options *options, int64_t rows, int64_t cols)
 /* Does one core of the striped engine (sw_striped.h) beat the tile engines on the plan's threads?
  * 0 no, 1 yes (giving up where its lazy passes take too long), 2 asked for ($PEERWAVE_SW_CPU_ENGINE
  * =striped; =tiles: never; tests and benchmarks).  Measured on a Zen 5 core (bench/cpu_simd.c,
- * 20000^2): with a substitution table the tiles gather their scores, and a striped core ran 4.5x a
- * tile core on unrelated proteins (11.2 against 2.5 GCUPS, BLOSUM62, 11/1), level with parasail's
- * striped 16-bit code; so up to 4 threads.  On similar sequences the lazy passes follow long gap
- * chains (a 3 kb pair at 80% identity: 0.73 against the tiles' 2.2 GCUPS), so the run gives up
- * once they pass 4 first passes' work, early on such pairs.  With match/mismatch scoring the tiles
- * compare codes, as fast as striped code on unrelated DNA and 2x parasail on similar DNA: never.
- * The default strategy only (peer): the sequential loop stays the reference, and an asked-for
- * barrier or task run is what it says. */
+ * 20000^2 random proteins, BLOSUM62, 11/1): one striped core 11.2 GCUPS, level with parasail's
+ * striped 16-bit code; the tiles 5.8 on one core (their profile read a block at a time and
+ * transposed) and 10.5 on two.  So one thread only.  On similar sequences the lazy passes follow
+ * long gap chains (a 3 kb pair at 80% identity: 0.73 GCUPS), so the run gives up once they pass 4
+ * first passes' work, early on such pairs.  With match/mismatch scoring the tiles compare codes,
+ * as fast as striped code on unrelated DNA and 2x parasail on similar DNA: never.  The default
+ * strategy only (peer): the sequential loop stays the reference, and an asked-for barrier or task
+ * run is what it says. */
 static int sw_striped_worth(const pw_plan *plan, const pw_score_table *table, const pw_sw_params *params, int64_t n,
                             int64_t m)
 {
@@ -222,7 +222,7 @@ static int sw_striped_worth(const pw_plan *plan, const pw_score_table *table, co
     const char *ask = getenv("PEERWAVE_SW_CPU_ENGINE");
     if (ask && !strcmp(ask, "tiles")) return 0;
     if (ask && !strcmp(ask, "striped")) return 2;
-    return plan->strategy == PW_STRATEGY_PEER && plan->workers <= 4 &&
+    return plan->strategy == PW_STRATEGY_PEER && plan->workers == 1 &&
            !pw_sw_simd_is_equality(table->scores, table->size);
 }
 

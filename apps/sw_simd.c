@@ -113,10 +113,6 @@ pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, int workers, const pw_til
 #endif
     const int64_t len = m + 2 * k->pad, rows = n + lanes;
     k->plen = len;
-    if (!k->eq && simd != PW_SIMD_SSE41 && (int64_t)size * len >= (INT64_C(1) << 30)) {
-        k->tile = NULL; /* AVX2/AVX-512 gather the profile with 32-bit byte offsets */
-        return PW_ERR_UNSUPPORTED;
-    }
     k->bus_h = alloc_filled(len, 0); /* row -1: H = 0, F = -infinity */
     k->bus_f = alloc_filled(len, PW_SW_NEG_INF);
     k->carry_h = alloc_filled(rows, 0); /* column -1 */
@@ -125,8 +121,8 @@ pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, int workers, const pw_til
     k->carry_f = alloc_filled(rows, PW_SW_NEG_INF);
     if (k->eq)
         k->b_codes = pw_malloc(sizeof *k->b_codes * (size_t)len);
-    else /* (+ 2: a gather reads 4 bytes for the last entry) */
-        k->profile = pw_malloc(sizeof *k->profile * (size_t)(len * size + 2));
+    else
+        k->profile = pw_malloc(sizeof *k->profile * (size_t)(len * size));
     k->a_codes = pw_malloc(sizeof *k->a_codes * (size_t)rows);
     k->scratch_block = pw_malloc((size_t)(workers > 0 ? workers : 1) * PW_SW_SIMD_SCRATCH + 64);
     if (k->scratch_block) /* vectors are stored there: 64-byte alignment */
@@ -142,7 +138,6 @@ pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, int workers, const pw_til
         int64_t j = k->pad + m - 1 - p;
         k->b_codes[p] = (int16_t)(j < 0 || j >= m ? -3 : real[b_codes[j]] ? b_codes[j] : -2);
     }
-    if (k->profile) k->profile[len * size] = k->profile[len * size + 1] = 0;
     for (int x = 0; !k->eq && x < size; x++) {
         int16_t *row = k->profile + (int64_t)x * len;
         for (int64_t p = 0; p < len; p++) {

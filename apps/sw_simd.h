@@ -11,9 +11,10 @@
  * through a FIFO vector that is loaded and stored once every V steps, so the bus (the row
  * between groups and tile-rows) is touched by whole vectors.  The bus is kept in reversed column
  * order so that those loads and stores need no lane reversal.  Scores come from a profile of b
- * (one row of the score table per letter, also reversed): the letters of a group's V rows make
- * masks once, and a step merges one load per letter present; tables that only tell equal letters
- * from unequal ones (DNA) compare codes instead, a load, a compare and a blend a step.
+ * (one row of the score table per letter, also reversed): a lane's V steps of a block are V
+ * contiguous words of its letter's row, so a block loads V of them and transposes (V x V, in
+ * ops16_<set>.h); tables that only tell equal letters from unequal ones (DNA) compare codes
+ * instead, a load, a compare and a blend a step.
  *
  * Lanes are 16 bits, relative to a base, so any score fits (no wider recomputation is ever
  * needed): neighbouring cells differ by at most d = gap_open + gap_extend + max |score|

@@ -21,7 +21,6 @@ static inline vmask v_andnot(vmask a, vmask b) { return _mm256_andnot_si256(b, a
 static inline int v_any(vmask m) { return !_mm256_testz_si256(m, m); }
 static inline v16 v_load16(const int16_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
 static inline void v_store16(int16_t *p, v16 v) { _mm256_storeu_si256((__m256i *)p, v); }
-static inline v16 v_load_merge(v16 src, vmask m, const int16_t *p) { return _mm256_blendv_epi8(src, v_load16(p), m); }
 
 static inline v16 v_lane_index(void)
 {
@@ -55,23 +54,32 @@ static inline void v_store_abs(int32_t *p, v16 v, int32_t base, int32_t neg)
     _mm256_storeu_si256((__m256i *)(p + 8), hi);
 }
 
-/* Gathers: lane l reads base[idx[l]] (16-bit entries; idx of 32 bits). */
-#define V_HAS_GATHER 1
-typedef struct vgidx {
-    __m256i lo, hi;
-} vgidx;
-
-static inline vgidx v_gidx_load(const int32_t *idx)
+/* The 16 x 16 transpose of r (r[i] lane j <-> r[j] lane i): the 8 x 8 word transpose of
+ * ops16_sse41.h in each 128-bit half of rows 0-7 and of rows 8-15 (the unpacks work half by half),
+ * then the halves put together across the two sets. */
+static inline void v_transpose(v16 r[V_LANES])
 {
-    vgidx g = {_mm256_loadu_si256((const __m256i *)idx), _mm256_loadu_si256((const __m256i *)(idx + 8))};
-    return g;
-}
-
-/* (each gather reads 4 bytes at base + 2 idx: one entry past the last must be readable) */
-static inline v16 v_gather16(const int16_t *base, vgidx g)
-{
-    const __m256i low16 = _mm256_set1_epi32(0xFFFF);
-    __m256i lo = _mm256_and_si256(_mm256_i32gather_epi32((const int *)base, g.lo, 2), low16);
-    __m256i hi = _mm256_and_si256(_mm256_i32gather_epi32((const int *)base, g.hi, 2), low16);
-    return _mm256_permute4x64_epi64(_mm256_packus_epi32(lo, hi), 0xD8);
+    __m256i o[2][8];
+    for (int g = 0; g < 2; g++) {
+        const __m256i *x = r + 8 * g;
+        __m256i t[8], u[8];
+        for (int k = 0; k < 4; k++) {
+            t[2 * k] = _mm256_unpacklo_epi16(x[2 * k], x[2 * k + 1]);
+            t[2 * k + 1] = _mm256_unpackhi_epi16(x[2 * k], x[2 * k + 1]);
+        }
+        for (int h = 0; h < 2; h++) {
+            u[4 * h + 0] = _mm256_unpacklo_epi32(t[4 * h], t[4 * h + 2]);
+            u[4 * h + 1] = _mm256_unpackhi_epi32(t[4 * h], t[4 * h + 2]);
+            u[4 * h + 2] = _mm256_unpacklo_epi32(t[4 * h + 1], t[4 * h + 3]);
+            u[4 * h + 3] = _mm256_unpackhi_epi32(t[4 * h + 1], t[4 * h + 3]);
+        }
+        for (int c = 0; c < 4; c++) { /* low half: column c's rows; high half: column 8 + c's */
+            o[g][2 * c] = _mm256_unpacklo_epi64(u[c], u[4 + c]);
+            o[g][2 * c + 1] = _mm256_unpackhi_epi64(u[c], u[4 + c]);
+        }
+    }
+    for (int c = 0; c < 8; c++) {
+        r[c] = _mm256_permute2x128_si256(o[0][c], o[1][c], 0x20);
+        r[8 + c] = _mm256_permute2x128_si256(o[0][c], o[1][c], 0x31);
+    }
 }

@@ -22,7 +22,6 @@ static inline vmask v_andnot(vmask a, vmask b) { return a & (vmask)~b; }
 static inline int v_any(vmask m) { return m != 0; }
 static inline v16 v_load16(const int16_t *p) { return _mm512_loadu_si512((const void *)p); }
 static inline void v_store16(int16_t *p, v16 v) { _mm512_storeu_si512((void *)p, v); }
-static inline v16 v_load_merge(v16 src, vmask m, const int16_t *p) { return _mm512_mask_loadu_epi16(src, m, p); }
 
 static inline v16 v_lane_index(void)
 {
@@ -60,22 +59,36 @@ static inline void v_store_abs(int32_t *p, v16 v, int32_t base, int32_t neg)
     _mm512_storeu_si512((void *)(p + 16), hi);
 }
 
-/* Gathers: lane l reads base[idx[l]] (16-bit entries; idx of 32 bits). */
-#define V_HAS_GATHER 1
-typedef struct vgidx {
-    __m512i lo, hi;
-} vgidx;
-
-static inline vgidx v_gidx_load(const int32_t *idx)
+/* The 32 x 32 transpose of r (r[i] lane j <-> r[j] lane i): the 8 x 8 word transpose of
+ * ops16_sse41.h in each 128-bit block of each set of 8 rows (o[g][c], block k: column 8k + c of
+ * rows 8g .. 8g + 7), then the 4 x 4 transpose of those blocks across the sets, two shuffles deep. */
+static inline void v_transpose(v16 r[V_LANES])
 {
-    vgidx g = {_mm512_loadu_si512((const void *)idx), _mm512_loadu_si512((const void *)(idx + 16))};
-    return g;
-}
-
-/* (each gather reads 4 bytes at base + 2 idx: one entry past the last must be readable) */
-static inline v16 v_gather16(const int16_t *base, vgidx g)
-{
-    __m512i lo = _mm512_i32gather_epi32(g.lo, (const void *)base, 2);
-    __m512i hi = _mm512_i32gather_epi32(g.hi, (const void *)base, 2);
-    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(lo)), _mm512_cvtepi32_epi16(hi), 1);
+    __m512i o[4][8];
+    for (int g = 0; g < 4; g++) {
+        const __m512i *x = r + 8 * g;
+        __m512i t[8], u[8];
+        for (int k = 0; k < 4; k++) {
+            t[2 * k] = _mm512_unpacklo_epi16(x[2 * k], x[2 * k + 1]);
+            t[2 * k + 1] = _mm512_unpackhi_epi16(x[2 * k], x[2 * k + 1]);
+        }
+        for (int h = 0; h < 2; h++) {
+            u[4 * h + 0] = _mm512_unpacklo_epi32(t[4 * h], t[4 * h + 2]);
+            u[4 * h + 1] = _mm512_unpackhi_epi32(t[4 * h], t[4 * h + 2]);
+            u[4 * h + 2] = _mm512_unpacklo_epi32(t[4 * h + 1], t[4 * h + 3]);
+            u[4 * h + 3] = _mm512_unpackhi_epi32(t[4 * h + 1], t[4 * h + 3]);
+        }
+        for (int c = 0; c < 4; c++) {
+            o[g][2 * c] = _mm512_unpacklo_epi64(u[c], u[4 + c]);
+            o[g][2 * c + 1] = _mm512_unpackhi_epi64(u[c], u[4 + c]);
+        }
+    }
+    for (int c = 0; c < 8; c++) {
+        const __m512i e = _mm512_shuffle_i64x2(o[0][c], o[1][c], 0x44), f = _mm512_shuffle_i64x2(o[0][c], o[1][c], 0xEE);
+        const __m512i g = _mm512_shuffle_i64x2(o[2][c], o[3][c], 0x44), h = _mm512_shuffle_i64x2(o[2][c], o[3][c], 0xEE);
+        r[c] = _mm512_shuffle_i64x2(e, g, 0x88);      /* blocks 0 of the four sets */
+        r[8 + c] = _mm512_shuffle_i64x2(e, g, 0xDD);  /* blocks 1 */
+        r[16 + c] = _mm512_shuffle_i64x2(f, h, 0x88); /* blocks 2 */
+        r[24 + c] = _mm512_shuffle_i64x2(f, h, 0xDD); /* blocks 3 */
+    }
 }

@@ -21,7 +21,6 @@ static inline vmask v_andnot(vmask a, vmask b) { return _mm_andnot_si128(b, a); 
 static inline int v_any(vmask m) { return !_mm_testz_si128(m, m); }
 static inline v16 v_load16(const int16_t *p) { return _mm_loadu_si128((const __m128i *)p); }
 static inline void v_store16(int16_t *p, v16 v) { _mm_storeu_si128((__m128i *)p, v); }
-static inline v16 v_load_merge(v16 src, vmask m, const int16_t *p) { return _mm_blendv_epi8(src, v_load16(p), m); }
 static inline v16 v_lane_index(void) { return _mm_set_epi16(7, 6, 5, 4, 3, 2, 1, 0); }
 
 /* [b[7], a[0], ..., a[6]]. */
@@ -43,4 +42,25 @@ static inline void v_store_abs(int32_t *p, v16 v, int32_t base, int32_t neg)
     hi = _mm_blendv_epi8(_mm_add_epi32(hi, b), n, _mm_cmpeq_epi32(hi, low));
     _mm_storeu_si128((__m128i *)p, lo);
     _mm_storeu_si128((__m128i *)(p + 4), hi);
+}
+
+/* The 8 x 8 transpose of r (r[i] lane j <-> r[j] lane i): interleaving words, double words, then
+ * quad words (the textbook three stages, 24 unpacks). */
+static inline void v_transpose(v16 r[V_LANES])
+{
+    __m128i t[8], u[8];
+    for (int k = 0; k < 4; k++) {
+        t[2 * k] = _mm_unpacklo_epi16(r[2 * k], r[2 * k + 1]);
+        t[2 * k + 1] = _mm_unpackhi_epi16(r[2 * k], r[2 * k + 1]);
+    }
+    for (int h = 0; h < 2; h++) { /* rows 4h .. 4h + 3 */
+        u[4 * h + 0] = _mm_unpacklo_epi32(t[4 * h], t[4 * h + 2]);
+        u[4 * h + 1] = _mm_unpackhi_epi32(t[4 * h], t[4 * h + 2]);
+        u[4 * h + 2] = _mm_unpacklo_epi32(t[4 * h + 1], t[4 * h + 3]);
+        u[4 * h + 3] = _mm_unpackhi_epi32(t[4 * h + 1], t[4 * h + 3]);
+    }
+    for (int c = 0; c < 4; c++) {
+        r[2 * c] = _mm_unpacklo_epi64(u[c], u[4 + c]);
+        r[2 * c + 1] = _mm_unpackhi_epi64(u[c], u[4 + c]);
+    }
 }
