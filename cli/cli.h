@@ -51,6 +51,10 @@ typedef struct cli_common {
     int balance;   /* --balance: band widths by each rank's measured speed (pw_comm_measure_weight) */
     int nccl;      /* --nccl: with --mpi, GPU bands' chunks over NCCL (pw_comm_use_nccl) */
     int bands_per_gpu; /* --bands-per-gpu K: with --gpus/--devices, K bands a GPU in turns (0: 1) */
+    /* every option given, by its long name ("name-a", "strategy"), in command-line order: a
+     * command refuses those that do not apply to a form of it (cli_option_given) */
+    const char *given[64];
+    int n_given;
 } cli_common;
 
 #define CLI_COMMON_HELP                                                                    \
@@ -117,6 +121,10 @@ typedef struct cli_command {
 /* 0: parsed, positional arguments are argv[*first] .. argv[argc-1]; 1: --help printed (exit 0);
  * -1: usage error printed (exit 2). */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common, void *ctx, int *first);
+
+/* The first option given on the command line (its long name, without "--") that is one of
+ * names (NULL-terminated), or NULL. */
+const char *cli_option_given(const cli_common *c, const char *const *names);
 
 /* --mpi (cli_parse starts it): the rank's comm, or NULL when not given. */
 int cli_mpi_start(uint64_t command_line_hash); /* (ranks with other command lines: refused on every rank) */
@@ -193,6 +201,9 @@ int cli_in_batch(void);
 int cli_batch_silenced(void);                 /* the batch was abandoned: this job says nothing */
 pw_status cli_batch_run_job(pw_job *job);     /* the queue's run of the job */
 pw_status cli_batch_refuse(const char *label); /* a run that is not a queue job */
+/* The file a line's option (long name: "output", "path", ...) writes: two lines writing one file
+ * are refused before any job runs (the later one would overwrite the earlier one's). */
+void cli_batch_output(const char *option, const char *path);
 
 /* Options for the --check reference run: sequential strategy on the CPU. */
 pw_options cli_reference_options(void);

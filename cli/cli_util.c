@@ -258,6 +258,30 @@ static int common_option(cli_common *c, int opt, const char *arg)
 
 static uint64_t arguments_hash(int argc, char **argv);
 
+/* Remember the option just parsed by its long name (a short option's: the long option with the
+ * same value, "o" -> "output"), once; inside a batch, also the file an output option names. */
+static void note_option(cli_common *c, const struct option *all, int n, int opt, int index, const char *arg)
+{
+    const char *name = index >= 0 ? all[index].name : NULL;
+    for (int k = 0; k < n && !name; k++)
+        if (all[k].val == opt) name = all[k].name;
+    if (!name) return;
+    int seen = 0;
+    for (int k = 0; k < c->n_given && !seen; k++) seen = !strcmp(c->given[k], name);
+    if (!seen && c->n_given < (int)(sizeof c->given / sizeof c->given[0])) c->given[c->n_given++] = name;
+    static const char *const outputs[] = {"output", "path", "plot", "view", "trace"};
+    for (size_t k = 0; arg && cli_in_batch() && k < sizeof outputs / sizeof outputs[0]; k++)
+        if (!strcmp(name, outputs[k])) cli_batch_output(name, arg);
+}
+
+const char *cli_option_given(const cli_common *c, const char *const *names)
+{
+    for (int k = 0; k < c->n_given; k++)
+        for (const char *const *m = names; *m; m++)
+            if (!strcmp(c->given[k], *m)) return c->given[k];
+    return NULL;
+}
+
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common, void *ctx, int *first)
 {
     /* (before getopt reorders argv and the options split NAME=VALUE words in place) */
@@ -272,8 +296,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
     cli_common_init(common);
     optind = 1;
     opterr = 0; /* our own one-line messages */
-    int opt;
-    while ((opt = getopt_long(argc, argv, shortopts, all, NULL)) != -1) {
+    int opt, index;
+    while ((index = -1, opt = getopt_long(argc, argv, shortopts, all, &index)) != -1) {
         if (opt == 'h') {
             fputs(cmd->usage, stdout);
             return 1;
@@ -296,6 +320,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         int r = common_option(common, opt, optarg);
         if (r < 0) return -1;
         if (r == 0 && cmd->option(ctx, opt, optarg)) return -1;
+        note_option(common, all, n, opt, index, optarg);
     }
     int args = argc - optind;
     if (args < cmd->min_args || args > cmd->max_args) {
@@ -303,6 +328,16 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         return -1;
     }
     *first = optind;
+    if (cli_in_batch()) { /* (a batch line's job runs on the batch's queue, which never looks at these) */
+        static const char *const not_in_batch[] = {"mpi", "gpus", "devices", "bands-per-gpu", "balance", "nccl", NULL};
+        const char *o = cli_option_given(common, not_in_batch);
+        if (o) {
+            cli_error("%s: --%s does not apply to a line of peerwave batch: its jobs run in this one process through "
+                      "the batch's queue (spread them over GPUs with the batch's own --gpus/--devices; run an MPI job "
+                      "by itself under mpirun)", cmd->name, o);
+            return -1;
+        }
+    }
     if (common->n_devices > 0 && strstr(pw_build_info(), "no CUDA")) {
         cli_error("--gpus/--devices: this build has no CUDA (%s)", pw_build_info());
         return -1;

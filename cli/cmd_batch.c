@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "io_util.h"
 
 
 static const char usage[] =
@@ -33,6 +34,8 @@ static const char usage[] =
     "job copies its own buffers, so they do not overlap other jobs); words split without a\n"
     "shell: '...' and \"...\" quote, \\ escapes; lines starting with # are comments.  Every line\n"
     "is checked (options, input files) before any job runs; a bad one is named, nothing runs.\n"
+    "Bad too: a line writing a file another line writes (-o, --path, ...: the same name), and\n"
+    "--mpi, --gpus or --devices on a line (the batch's own --gpus/--devices spread its jobs).\n"
     "Each job's report follows a line '# job K (FILE:LINE): COMMAND', in the file's order.\n"
     "  --order reorder|fifo|serial   reorder (default): a window of waiting jobs ordered for the\n"
     "                        shortest makespan; fifo: file order, stages overlapped; serial: one\n"
@@ -77,6 +80,10 @@ typedef struct batch_slot {
     int joinable;  /* its thread was created */
     int refused;   /* the command ran something that is not a queue job */
     char refused_what[64];
+    /* the files its options write (cli_batch_output): option long names and paths, an option
+     * once (a repeated option's last value is the one the command uses) */
+    const char *output_option[8], *output[8];
+    int outputs;
     pw_job job;
     int64_t id;
     pw_status submit_status;
@@ -108,6 +115,17 @@ pw_status cli_batch_refuse(const char *label)
     snprintf(s->refused_what, sizeof s->refused_what, "%s", label);
     pthread_mutex_unlock(&s->run->lock);
     return PW_ERR_UNSUPPORTED;
+}
+
+void cli_batch_output(const char *option, const char *path)
+{
+    batch_slot *s = current;
+    if (!s || io_is_stdout(path)) return; /* ("-": the reports' stream, which the batch keeps in order) */
+    int k = 0;
+    while (k < s->outputs && strcmp(s->output_option[k], option)) k++;
+    if (k == (int)(sizeof s->output / sizeof s->output[0])) return;
+    s->output_option[k] = option, s->output[k] = path;
+    if (k == s->outputs) s->outputs++;
 }
 
 pw_status cli_batch_run_job(pw_job *job)
@@ -285,8 +303,25 @@ static double now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* Slot s writes a file an earlier slot writes too: the jobs run in any order, so the file would
+ * hold whichever finished last.  1 (with a message naming both lines), else 0.  Paths compare as
+ * strings: "out.npy" and "./out.npy" are not caught. */
+static int same_output(const batch_run *r, const batch_slot *slots, const batch_slot *s)
+{
+    for (const batch_slot *e = slots; e < s; e++)
+        for (int i = 0; i < s->outputs; i++)
+            for (int j = 0; j < e->outputs; j++)
+                if (!strcmp(s->output[i], e->output[j])) {
+                    cli_error("%s:%d: --%s %s: line %d writes that file too (--%s); give each job its own output "
+                              "file; nothing ran", r->path, s->line, s->output_option[i], s->output[i], e->line,
+                              e->output_option[j]);
+                    return 1;
+                }
+    return 0;
+}
+
 /* Start slot k and wait until it is prepared (0) or has stopped on its checks (its code). */
-static int prepare(batch_run *r, batch_slot *s)
+static int prepare(batch_run *r, batch_slot *slots, batch_slot *s)
 {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -306,7 +341,7 @@ static int prepare(batch_run *r, batch_slot *s)
     while (s->state == SLOT_PREPARING) pthread_cond_wait(&r->changed, &r->lock);
     const int exited = s->state == SLOT_EXITED;
     pthread_mutex_unlock(&r->lock);
-    if (!exited) return 0;
+    if (!exited) return same_output(r, slots, s) ? EXIT_USAGE : 0;
     if (s->refused)
         cli_error("%s:%d: '%s' is not a job a batch can queue (SW scores, DTW distances, sat, inthist, heat, sor, run)",
                   r->path, s->line, s->refused_what);
@@ -430,7 +465,7 @@ int cmd_batch(int argc, char **argv)
         return cli_status_exit(st);
     }
     int started = 0;
-    for (; started < n && !code; started++) code = prepare(&run, &slots[started]);
+    for (; started < n && !code; started++) code = prepare(&run, slots, &slots[started]);
     pthread_mutex_lock(&run.lock);
     if (code) {
         run.abandoned = 1; /* the prepared jobs end quietly */

@@ -44,6 +44,10 @@ static const char usage[] =
     "  --schedule one|hdss|static  one: --backend alone (default); hdss: the GPU and the CPU\n"
     "                              cores together, blocks of records sized by their measured\n"
     "                              rates (HDSS); static: fixed shares from --weights G,C\n"
+    "                              A search takes the scoring options and, of the common\n"
+    "                              ones, --backend --device --threads --simd --gpus --devices\n"
+    "                              --quiet --progress --tsv; the others (and --name-a/--name-b,\n"
+    "                              --align, --prune) are for one pair and refused\n"
     "Input: '-' gap characters and white space are ignored; digits and other symbols (a '>'\n"
     "inside a line too) are errors.  Files may be gzip-compressed (A.fa.gz, bgzip's too).\n"
     "Output (key: value, or --tsv): score, end_a, end_b: 1-based positions of the last aligned\n"
@@ -271,8 +275,15 @@ int cmd_sw(int argc, char **argv)
             cli_error("sw: --query and --db go together, without positional files (--help)");
             return EXIT_USAGE;
         }
-        if (args.align || args.prune || common.check || common.trace_path) {
-            cli_error("sw: --align, --prune, --check and --trace are for one pair, not --query/--db");
+        /* Options of the one-pair run that a search never looks at (it runs each pair on one CPU
+         * thread or GPU warp with fixed settings: src/batch/pair_options.h): refused, not ignored. */
+        static const char *const one_pair[] = {"name-a", "name-b", "align", "view", "plot", "format", "prune",
+                                               "check", "trace", "strategy", "tile-shape", "tile-h", "tile-w",
+                                               "train-ratio", "wisdom", "layout", "rows-per-thread", "max-blocks",
+                                               "watchdog-ms", "mpi", "balance", "nccl", "bands-per-gpu", NULL};
+        const char *o = cli_option_given(&common, one_pair);
+        if (o) {
+            cli_error("sw: --%s does not apply to --query/--db searches (it is for one pair: sw A.fa B.fa)", o);
             return EXIT_USAGE;
         }
         if (args.batch.pairs && args.batch.skip_bad) {
@@ -287,10 +298,6 @@ int cmd_sw(int argc, char **argv)
             cli_error("sw: --pairs reports one hit a pair: no --top");
             return EXIT_USAGE;
         }
-        if (common.bands_per_gpu > 1) {
-            cli_error("sw: --bands-per-gpu is for one pair, not --query/--db");
-            return EXIT_USAGE;
-        }
         if (common.n_devices > 1 && (args.batch.pairs || args.batch.schedule.schedule == PW_BATCH_ONE)) {
             cli_error("sw --db over several GPUs: with --schedule hdss or static (every GPU and the CPU pull blocks of "
                       "records from one queue), not %s", args.batch.pairs ? "--pairs" : "--schedule one");
@@ -303,7 +310,13 @@ int cmd_sw(int argc, char **argv)
         if (!args.batch.top) args.batch.top = 10;
         return cmd_sw_batch(&args.batch, &common);
     }
-    if (argc - first != 2 || args.batch.top || args.batch.pairs || args.batch.skip_bad) {
+    static const char *const search_only[] = {"top", "pairs", "skip-bad", "schedule", "weights", NULL};
+    const char *search_option = cli_option_given(&common, search_only);
+    if (search_option) { /* (the other way round: a one-pair run would ignore them) */
+        cli_error("sw: --%s is for --query/--db searches, not one pair (--help)", search_option);
+        return EXIT_USAGE;
+    }
+    if (argc - first != 2) {
         cli_error("sw: two FASTA files, or --query Q.fa --db DB.fa (--help)");
         return EXIT_USAGE;
     }

@@ -22,7 +22,7 @@ static const char usage[] =
     "waits 32 steps at a time inside tiles, as the GPU processors do; its own fit).  The models'\n"
     "d (seconds per diagonal step of a tile) and tau_s (one counter hand-off) come from a\n"
     "training run on the top-left corner of the input at widths 1 .. 2h.\n"
-    "  --random N         a random N x N problem instead of files (DNA; u8 image)\n"
+    "  --random N         a random N x N problem instead of files (DNA; u8 image; N >= 8)\n"
     "  --widths LIST      comma-separated widths (default 8, 16, ..., 4096 up to the row length)\n"
     "  --runs K           timed runs per width, median taken (default 3)\n"
     "  --csv FILE         the table as CSV\n"
@@ -30,6 +30,7 @@ static const char usage[] =
     CLI_COMMON_HELP;
 
 #define MAX_WIDTHS 64
+#define TUNE_MIN_RANDOM 8 /* the narrowest default width: a random N x N problem has rows of N */
 
 typedef struct tune_args {
     int64_t random_n, runs, widths[MAX_WIDTHS];
@@ -41,7 +42,14 @@ static int tune_option(void *ctx, int opt, const char *arg)
 {
     tune_args *a = ctx;
     switch (opt) {
-    case 'n': return cli_parse_int("--random", arg, 1, 1 << 22, &a->random_n);
+    case 'n': /* (smaller problems have rows shorter than the narrowest default width: no row to time) */
+        if (cli_parse_int("--random", arg, 1, 1 << 22, &a->random_n)) return -1;
+        if (a->random_n < TUNE_MIN_RANDOM) {
+            cli_error("--random %s: too small to time; at least %d (the narrowest default tile width)", arg,
+                      TUNE_MIN_RANDOM);
+            return -1;
+        }
+        return 0;
     case 'k': return cli_parse_int("--runs", arg, 1, 99, &a->runs);
     case 'c': a->csv = arg; return 0;
     case 's': a->svg = arg; return 0;
@@ -261,7 +269,13 @@ int cmd_tune(int argc, char **argv)
     pw_run_info info;
 
     if (args.n_widths == 0)
-        for (int64_t w = 8; w <= 4096 && w <= p.m + h; w *= 2) args.widths[args.n_widths++] = w;
+        for (int64_t w = TUNE_MIN_RANDOM; w <= 4096 && w <= p.m + h; w *= 2) args.widths[args.n_widths++] = w;
+    if (args.n_widths == 0) { /* (files with short rows: an empty table and no best would say nothing) */
+        cli_error("tune %s: rows of %" PRId64 " cells are too short for the narrowest default width (%d): give "
+                  "--widths, or a larger input", app, p.m, TUNE_MIN_RANDOM);
+        code = EXIT_DATA;
+        goto out;
+    }
     double meas[MAX_WIDTHS], paper[MAX_WIDTHS], cons[MAX_WIDTHS], tiled[MAX_WIDTHS], chunked[MAX_WIDTHS];
     FILE *csv = args.csv ? io_open_text_output(args.csv) : NULL;
     if (args.csv && !csv) {

@@ -117,7 +117,12 @@ int graph_read_stream(FILE *f, const char *name, int undirected, int64_t max_ver
                     FAIL("%s: line %lld: the size line \"rows cols entries\" is needed", name, (long long)number);
                     break;
                 }
-                vertices = a > b ? a : b, declared = c, sized = 1;
+                if (a != b) { /* (entry i j is the edge i -> j: rows and columns number the same vertices) */
+                    FAIL("%s: line %lld: a %lld x %lld matrix: a graph's adjacency matrix is square (rows = columns = "
+                         "vertices)", name, (long long)number, (long long)a, (long long)b);
+                    break;
+                }
+                vertices = a, declared = c, sized = 1;
                 if (vertices > max_vertices) FAIL("%s: %lld vertices: more than %lld", name, (long long)vertices, (long long)max_vertices);
                 continue;
             }

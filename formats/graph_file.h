@@ -1,8 +1,8 @@
 /* graph_file.h - a directed graph from a file, as CSR (pw_graph of peerwave_tasks.h):
  *   - Matrix Market coordinate (.mtx): "%%MatrixMarket matrix coordinate pattern|real|integer
- *     general|symmetric", '%' comments, a size line "rows cols entries", then "i j [value]" lines
- *     (1-based); entry (i, j) is the edge i -> j, symmetric matrices give both directions; values
- *     are ignored (BFS counts hops);
+ *     general|symmetric", '%' comments, a size line "rows cols entries" (square: rows = cols =
+ *     vertices), then "i j [value]" lines (1-based); entry (i, j) is the edge i -> j, symmetric
+ *     matrices give both directions; values are ignored (BFS counts hops);
  *   - DIMACS shortest-path (.gr, the 9th DIMACS challenge's road networks): 'c' comments, "p sp N
  *     M", then "a u v w" arcs (1-based);
  *   - an edge list: "u v" a line (0-based; more fields ignored), '#' or '%' comments; the vertices

@@ -18,6 +18,21 @@ int io_fail(char *err, int errlen, const char *fmt, ...)
     return -1;
 }
 
+static void (*warn_fn)(const char *message);
+
+void io_set_warn(void (*fn)(const char *message)) { warn_fn = fn; }
+
+void io_warn(const char *fmt, ...)
+{
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    if (warn_fn) warn_fn(message);
+    else fprintf(stderr, "peerwave: warning: %s\n", message);
+}
+
 const char *io_printable(const char *text, char *out, size_t n)
 {
     size_t k = 0;

@@ -10,6 +10,12 @@
 /* Write "fmt ..." into err (size errlen) and return -1, so readers can `return io_fail(...)`. */
 int io_fail(char *err, int errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* A reader's warning: the file is read, but not all of it is used (a P5 PGM's later images).  By
+ * default the line "peerwave: warning: MESSAGE" on stderr; io_set_warn sends the messages to fn
+ * instead (tests; NULL: stderr again). */
+void io_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void io_set_warn(void (*fn)(const char *message));
+
 /* Copy text for an error message into out (size n): at most 40 characters, anything that is
  * not printable ASCII shown as '?', so a message stays one line whatever a file holds. */
 const char *io_printable(const char *text, char *out, size_t n);

@@ -1,5 +1,6 @@
 /* pgm.c - Netpbm greymaps: P5 (binary; 16-bit samples big-endian) and P2 (plain text), maxval
- * 1 .. 65535.  Samples above maxval and truncated data are errors, not clamped or zero-filled. */
+ * 1 .. 65535.  Samples above maxval and truncated data are errors, not clamped or zero-filled.
+ * A P5 file's first image is read; anything after it is named in a warning (io_warn). */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,21 @@ int pgm_read_stream(FILE *f, const char *path, pw_image *img, char *err, int err
         free(img->data), img->data = NULL;
         return io_fail(err, errlen, "%s: data after the %lld samples of a %lldx%lld plain PGM", path, (long long)n,
                        (long long)w, (long long)h);
+    }
+    if (binary) {
+        /* A P5 file may hold a sequence of images (Netpbm, since 2000).  Like Netpbm's own
+         * single-image programs we take the first one -- but say so, rather than drop the rest
+         * unseen.  (White space alone after the raster is a harmless slip of some writers.) */
+        int c;
+        do c = getc(f);
+        while (c != EOF && isspace(c));
+        if (c != EOF) {
+            const int64_t more = io_remaining_bytes(f); /* (after c; -1 on a pipe) */
+            char bytes[48] = "more data";
+            if (more >= 0) snprintf(bytes, sizeof bytes, "%lld more bytes", (long long)more + 1);
+            io_warn("%s: %s after the %lldx%lld image (a P5 file may hold several images): only the first is read",
+                    path, bytes, (long long)w, (long long)h);
+        }
     }
     return 0;
 }

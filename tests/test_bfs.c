@@ -205,7 +205,7 @@ static void readers(void)
 {
     char err[256], s[128];
     graph_file g;
-    CHECK(read_text("%%MatrixMarket matrix coordinate real general\n% c\n3 4 3\n1 2 0.5\n3 1 2\n2 4 1\n", 0,
+    CHECK(read_text("%%MatrixMarket matrix coordinate real general\n% c\n4 4 3\n1 2 0.5\n3 1 2\n2 4 1\n", 0,
                     GRAPH_MAX_VERTICES, &g, err) == 0, "mtx general: %s", err);
     CHECK(g.graph.vertices == 4 && !strcmp(g.format, "matrix-market"), "mtx: %lld vertices", (long long)g.graph.vertices);
     edges_of(&g.graph, 0, s);
@@ -236,6 +236,8 @@ static void readers(void)
                {"%%MatrixMarket matrix coordinate real general\n2 2 1\n1 1\n2 2\n", "line 4"},
                {"%%MatrixMarket matrix coordinate real general\n2 2 1\nx 1\n", "line 3"},
                {"%%MatrixMarket matrix coordinate real general\n", "no size"},
+               /* not square: rows and columns would number different things (a bipartite graph) */
+               {"%%MatrixMarket matrix coordinate real general\n3 4 1\n1 2 1\n", "3 x 4"},
                {"p sp 2 1\na 1 3 1\n", "line 2"},
                {"p sp 2 2\na 1 2 1\n", "2 declared"},
                {"c only a comment\n", "no problem"},

@@ -165,6 +165,11 @@ printf '5\n' > "$tmp/d3.txt"; printf '1\n2\n' > "$tmp/d4.txt"
 [ "$("$pw" dtw --quiet --cost squared "$tmp/d3.txt" "$tmp/d4.txt")" = "distance: 25" ] && ok || bad "dtw squared 16+9"
 printf 'P2\n3 2\n9\n1 2 3\n4 5 6\n' > "$tmp/tiny.pgm"
 [ "$("$pw" sat --quiet "$tmp/tiny.pgm")" = "total: 21" ] && ok || bad "sat total of 1..6"
+# a P5 file with a second image after the first: the first is read, with a warning (Netpbm's way)
+{ printf 'P5\n3 2\n255\n\001\002\003\004\005\006'; printf 'P5\n1 1\n255\n\377'; } > "$tmp/two.pgm"
+got=$("$pw" sat --quiet "$tmp/two.pgm" 2> "$tmp/err")
+[ $? = 0 ] && [ "$got" = "total: 21" ] && grep -q "warning: .*two.pgm: 12 more bytes after the 3x2 image.*only the first" "$tmp/err" &&
+  ok || bad "P5 with two images: '$got', $(cat "$tmp/err")"
 [ "$("$pw" inthist --quiet --bins 2 --range 1,7 "$tmp/tiny.pgm")" = "counted: 6" ] && ok || bad "inthist counted"
 [ "$("$pw" inthist --quiet --bins 2 --range 2,5 "$tmp/tiny.pgm")" = "counted: 3" ] && ok || bad "inthist [2,5) counts 2,3,4"
 
@@ -331,6 +336,14 @@ expect 2 tune
 expect 2 tune fft --random 10
 expect 2 tune sw --random 10 "$tmp/a.fa"
 expect 2 tune sw --random 10 --widths 0
+# --random below the narrowest default width (8) would time no width (an empty table): refused,
+# naming the minimum; at the minimum the table has a row; a file with shorter rows needs --widths
+expect 2 tune sw --random 1
+grep -q "at least 8" "$tmp/err" && ok || bad "tune --random 1: $(cat "$tmp/err")"
+"$pw" tune sw --random 8 --runs 1 --quiet > "$tmp/out" 2> "$tmp/err"
+grep -qE '^ +8 +[0-9.]+ ' "$tmp/out" && ok || bad "tune sw --random 8: no row for width 8: $(cat "$tmp/out" "$tmp/err")"
+expect 1 tune sat "$tmp/tiny.pgm"
+grep -q "give --widths" "$tmp/err" && ok || bad "tune on 3-wide rows: $(cat "$tmp/err")"
 expect 1 tune sat "$tmp/missing.pgm"
 
 # ---- errors of the new subcommands: one line, exit 1 (data) or 2 (usage) ----
@@ -608,6 +621,19 @@ expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --pairs --top 3
 expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --schedule static
 expect 1 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --pairs
 expect 1 sw --query "$tmp/empty.fa" --db "$tmp/db.fa"
+# options of the one-pair run that a search would ignore are refused by name (and the search's own
+# options on one pair); those a search takes still give the same hits
+for o in "--name-a q1" "--name-b r2" "--strategy sequential" "--tile-w 8" "--align" "--view $tmp/v.txt" "--wisdom none" \
+         "--check"; do
+  expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" $o
+  grep -q "sw: ${o%% *} does not apply to --query/--db searches" "$tmp/err" && ok || bad "sw --query/--db $o: $(cat "$tmp/err")"
+done
+for o in "--schedule hdss" "--weights 1,1" "--top 2"; do
+  expect 2 sw $o "$tmp/a.fa" "$tmp/b.fa"
+  grep -q "sw: ${o%% *} is for --query/--db searches" "$tmp/err" && ok || bad "sw $o on one pair: $(cat "$tmp/err")"
+done
+"$pw" sw --query "$tmp/q.fa" --db "$tmp/db.fa" --threads 2 --simd scalar --tsv --quiet > "$tmp/out" 2>/dev/null
+cmp -s "$tmp/out" "$tmp/one.tsv" && ok || bad "sw --query/--db with --threads --simd --tsv: other hits"
 printf '1 2 3\n4 5 6 7\n' > "$tmp/sq.txt"
 printf '1 2 3 4\n# skipped\n\n2,3,4\n9 9 9\n' > "$tmp/sdb.txt"
 "$pw" dtw --query "$tmp/sq.txt" --db "$tmp/sdb.txt" --top 1 > "$tmp/d.tsv" 2>/dev/null
@@ -682,6 +708,25 @@ printf 'sw --quiet --match 1000000 %s %s\nsw --quiet %s %s\n' "$ex/query.fa" "$e
 "$pw" batch --quiet "$tmp/runfail.tsv" > "$tmp/out" 2> "$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "^score: 14" "$tmp/out" && grep -q "overflow" "$tmp/err" && ok ||
   bad "batch with a failing job: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+# --mpi (or --gpus) on a line: the queue would ignore it; refused, the line named, nothing runs
+for o in --mpi "--gpus 1"; do
+  printf 'sat %s -o %s\nsw %s --quiet %s %s\n' "$ex/rings.pgm" "$tmp/never.npy" "$o" "$tmp/a.fa" "$tmp/b.fa" > "$tmp/badjobs.tsv"
+  expect 2 batch "$tmp/badjobs.tsv"
+  grep -q "sw: ${o%% *} does not apply to a line of peerwave batch" "$tmp/err" &&
+    grep -q "badjobs.tsv:2: this job did not pass its checks" "$tmp/err" && [ ! -e "$tmp/never.npy" ] && [ ! -s "$tmp/out" ] &&
+    ok || bad "batch line with $o: $(cat "$tmp/out" "$tmp/err")"
+done
+# two lines writing one file (-o and --output=, other commands): refused naming both lines, nothing runs
+printf 'sat %s -o %s\nsw --quiet %s %s\ninthist %s --bins 3 --output=%s\n' "$ex/rings.pgm" "$tmp/same.npy" \
+  "$tmp/a.fa" "$tmp/b.fa" "$ex/rings.pgm" "$tmp/same.npy" > "$tmp/badjobs.tsv"
+expect 2 batch "$tmp/badjobs.tsv"
+grep -q "badjobs.tsv:3: --output $tmp/same.npy: line 1 writes that file too" "$tmp/err" && [ "$(wc -l < "$tmp/err")" = 1 ] &&
+  [ ! -e "$tmp/same.npy" ] && [ ! -s "$tmp/out" ] && ok || bad "batch, one output file twice: $(cat "$tmp/out" "$tmp/err")"
+# (a repeated option's last value is the file: no clash here)
+printf 'sat --quiet %s -o %s -o %s\nsat --quiet %s -o %s\n' "$ex/rings.pgm" "$tmp/x1.npy" "$tmp/x2.npy" "$ex/rings.pgm" \
+  "$tmp/x1.npy" > "$tmp/okjobs.tsv"
+"$pw" batch --quiet "$tmp/okjobs.tsv" > /dev/null 2> "$tmp/err" && [ -e "$tmp/x1.npy" ] && [ -e "$tmp/x2.npy" ] && ok ||
+  bad "batch, -o given twice on a line: $(cat "$tmp/err")"
 
 # ---- peerwave bfs: breadth-first levels on the task engine (issue 31) ----
 printf '%%%%MatrixMarket matrix coordinate pattern symmetric\n%% a path 1-2-3-4, vertex 5 alone\n5 5 3\n2 1\n3 2\n4 3\n' > "$tmp/g.mtx"
@@ -705,6 +750,15 @@ expect 2 bfs
 printf '%%%%MatrixMarket matrix coordinate pattern general\n2 2 1\n1 3\n' > "$tmp/bad.mtx"
 expect 1 bfs "$tmp/bad.mtx"
 grep -q "bad.mtx: line 3" "$tmp/err" && ok || bad "bfs bad line: $(cat "$tmp/err")"
+# a matrix that is not square is no graph's adjacency matrix: refused with its sizes
+printf '%%%%MatrixMarket matrix coordinate pattern general\n3 4 1\n1 4\n' > "$tmp/rect.mtx"
+expect 1 bfs "$tmp/rect.mtx"
+grep -q "rect.mtx: line 2: a 3 x 4 matrix" "$tmp/err" && ok || bad "bfs non-square .mtx: $(cat "$tmp/err")"
+# an edge list's further fields (weights) are ignored, as documented: levels count edges (0 -> 2 is
+# one edge, whatever its weight against 0 -> 1 -> 2)
+printf '0 1 1\n1 2 1\n0 2 9\n' > "$tmp/gw.txt"
+out=$("$pw" bfs "$tmp/gw.txt" --source 0 --quiet | head -2 | tr '\n' ' ')
+[ "$out" = "reached: 3 depth: 1 " ] && ok || bad "bfs weighted edge list: $out"
 expect 1 bfs "$tmp/missing.mtx"
 # the GPU's engines: on a GPU the same levels; without one (or without CUDA) a one-line error
 for engine in tasks central levels; do

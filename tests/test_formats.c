@@ -12,6 +12,7 @@
 #include "fasta_set.h"
 #include "series_set.h"
 #include "image_file.h"
+#include "io_util.h"
 #include "npy.h"
 #include "series.h"
 #include "test_util.h"
@@ -223,6 +224,16 @@ static int image_from_memory(const void *buf, size_t n, pw_image *img, char *err
     return r;
 }
 
+/* The readers' warnings (io_set_warn), kept for a look. */
+static char warned[512];
+static int warnings;
+
+static void keep_warning(const char *message)
+{
+    snprintf(warned, sizeof warned, "%s", message);
+    warnings++;
+}
+
 static void pgm_cases(void)
 {
     char err[256];
@@ -242,6 +253,27 @@ static void pgm_cases(void)
               ((uint16_t *)img.data)[1] == 1000 && ((uint16_t *)img.data)[3] == 999,
           "P2: %s", err);
     free(img.data);
+    /* A P5 file may hold several images: the first is read (as Netpbm's single-image programs
+     * do), and a warning names what was left; white space alone after the raster is no image. */
+    io_set_warn(keep_warning);
+    const unsigned char two[] = "P5\n3 2\n255\n\x01\x02\x03\x04\x05\x06P5\n1 1\n255\n\xff";
+    warnings = 0;
+    CHECK(image_from_memory(two, sizeof two - 1, &img, err) == 0 && img.rows == 2 && img.cols == 3 &&
+              ((uint8_t *)img.data)[0] == 1 && ((uint8_t *)img.data)[5] == 6,
+          "P5 with a second image: the first one: %s", err);
+    free(img.data);
+    /* (12 bytes follow the first raster: "P5\n1 1\n255\n" and the sample) */
+    CHECK(warnings == 1 && strstr(warned, "mem.img") && strstr(warned, "12 more bytes") && strstr(warned, "first"),
+          "P5 with a second image: %d warnings, '%s'", warnings, warned);
+    const unsigned char newline[] = "P5\n3 1\n255\n\x01\x02\x03\n";
+    warnings = 0;
+    CHECK(image_from_memory(newline, sizeof newline - 1, &img, err) == 0 && warnings == 0,
+          "P5 and a final newline: %s, %d warnings ('%s')", err, warnings, warned);
+    free(img.data);
+    warnings = 0;
+    CHECK(image_from_memory(p5, sizeof p5 - 1, &img, err) == 0 && warnings == 0, "P5 alone warned: '%s'", warned);
+    free(img.data);
+    io_set_warn(NULL);
     const char *bad[] = {"P5\n3 2\n255\n\x01\x02", "P5\n0 2\n255\n", "P5\n2 2\n0\n\x01\x01\x01\x01",
                          "P5\n2 2\n70000\n", "P2\n2 1\n10\n5 11\n", "P2\n2 1\n10\n5 x\n", "P6\n1 1\n255\nabc",
                          "P5\n99999999999 99999999999\n255\n", "GIF89a", "P2\n2 1\n10\n5 6\n7\n" /* a sample too many */};
