@@ -232,8 +232,14 @@ int cmd_dtw(int argc, char **argv)
             cli_error("dtw: --query and --db go together, without positional files (--help)");
             return EXIT_USAGE;
         }
-        if (args.path_out || args.plot_path || args.column_a || args.type || common.check || common.trace_path) {
-            cli_error("dtw: --path, --plot, --column, --type, --check and --trace are for one pair, not --query/--db");
+        /* Options of the one-pair run that a search never looks at (as sw's: cmd_sw.c) */
+        static const char *const one_pair[] = {"path", "plot", "column", "column-a", "column-b", "type", "check",
+                                               "trace", "strategy", "tile-shape", "tile-h", "tile-w", "train-ratio",
+                                               "wisdom", "layout", "rows-per-thread", "max-blocks", "watchdog-ms",
+                                               "mpi", "balance", "nccl", "bands-per-gpu", NULL};
+        const char *o = cli_option_given(&common, one_pair);
+        if (o) {
+            cli_error("dtw: --%s does not apply to --query/--db searches (it is for one pair: dtw A B)", o);
             return EXIT_USAGE;
         }
         if (args.batch.pairs && args.batch.top) {

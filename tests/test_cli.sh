@@ -636,6 +636,10 @@ done
 cmp -s "$tmp/out" "$tmp/one.tsv" && ok || bad "sw --query/--db with --threads --simd --tsv: other hits"
 printf '1 2 3\n4 5 6 7\n' > "$tmp/sq.txt"
 printf '1 2 3 4\n# skipped\n\n2,3,4\n9 9 9\n' > "$tmp/sdb.txt"
+for o in "--strategy sequential" "--tile-w 8" "--path $tmp/p.txt" "--column 0" "--wisdom none" "--check"; do
+  expect 2 dtw --query "$tmp/sq.txt" --db "$tmp/sdb.txt" $o
+  grep -q "dtw: ${o%% *} does not apply to --query/--db searches" "$tmp/err" && ok || bad "dtw --query/--db $o: $(cat "$tmp/err")"
+done
 "$pw" dtw --query "$tmp/sq.txt" --db "$tmp/sdb.txt" --top 1 > "$tmp/d.tsv" 2>/dev/null
 # series 0 (1 2 3) nearest to db series 0 (1 2 3 4): |4 - 3| = 1, by hand
 [ "$(sed -n 2p "$tmp/d.tsv")" = "$(printf '0\t1\t0\t1\t3\t4')" ] && ok || bad "dtw batch: $(sed -n 2p "$tmp/d.tsv")"
