@@ -28,9 +28,10 @@ typedef struct pw_sw_striped_job {
     int alphabet;
     int32_t gap_open, gap_extend;
     const volatile int *cancel; /* (pw_options.cancel) */
-    int lazy_limit; /* > 0: give up (PW_ERR_UNSUPPORTED) once, past 64 rows, the lazy passes have
-                       walked more than lazy_limit times the first passes' segments: long gap
-                       chains (similar sequences) that the tiles take in their stride */
+    int extra_limit_pct; /* > 0: give up (PW_ERR_UNSUPPORTED) once, past 64 rows, the lazy passes
+                            and the new bests' row scans have walked more than this percentage of
+                            the first passes' segments: similar sequences (long gap chains, a new
+                            best every row), which the tiles take in their stride */
 } pw_sw_striped_job;
 
 /* The kernel's view (sw_striped_kernel.h): the profile and the work rows, S segments of V lanes. */
@@ -48,11 +49,11 @@ int pw_sw_striped_fits(const int32_t *scores, int alphabet, int32_t gap_open, in
 /* The best local score and its end cell (score 0: -1, -1) on `simd` (SSE4.1, AVX2 or AVX-512BW).
  * PW_ERR_OVERFLOW: a row's maximum came within the table's top score of 32767, so a later cell
  * could have saturated (run the 32-bit engines instead; nothing is reported); PW_ERR_CANCELLED;
- * PW_ERR_UNSUPPORTED without a vector set or past the lazy limit; PW_ERR_OUT_OF_MEMORY. */
+ * PW_ERR_UNSUPPORTED without a vector set or past the extra work's limit; PW_ERR_OUT_OF_MEMORY. */
 pw_status pw_sw_striped(const pw_sw_striped_job *job, pw_simd simd, int32_t *score, int64_t *end_a, int64_t *end_b);
 
 /* The kernels, one per instruction set (sw_striped_<set>.c): 0 done, 1 saturated, 2 cancelled,
- * 3 past the lazy limit. */
+ * 3 past the extra work's limit. */
 int pw_sw_striped_sse41(const pw_sw_striped_run *r, int32_t *score, int64_t *end_a, int64_t *end_b);
 int pw_sw_striped_avx2(const pw_sw_striped_run *r, int32_t *score, int64_t *end_a, int64_t *end_b);
 int pw_sw_striped_avx512(const pw_sw_striped_run *r, int32_t *score, int64_t *end_a, int64_t *end_b);

@@ -47,11 +47,13 @@ int SW_STRIPED_FN(const pw_sw_striped_run *r, int32_t *score, int64_t *end_a, in
         v_store16(fv + t * V_LANES, neg);  /* F(0, j): from the boundary, minus infinity */
     }
     int16_t best = 0;
-    int64_t best_i = -1, best_j = -1, lazy = 0; /* (segments the lazy passes walked) */
+    /* extra: segments walked beyond the first passes (the lazy passes, the scans of rows whose
+     * maximum is a new best) */
+    int64_t best_i = -1, best_j = -1, extra = 0;
     for (int64_t i = 0; i < n; i++) {
         if ((i & 63) == 0) {
             if (job->cancel && *job->cancel) return 2;
-            if (i > 0 && job->lazy_limit > 0 && lazy > job->lazy_limit * i * S) return 3;
+            if (i > 0 && job->extra_limit_pct > 0 && 100 * extra > job->extra_limit_pct * i * S) return 3;
         }
         const int16_t *p = r->profile + (int64_t)job->a[i] * S * V_LANES;
         v16 e = neg, top = zero;
@@ -87,7 +89,7 @@ int SW_STRIPED_FN(const pw_sw_striped_run *r, int32_t *score, int64_t *end_a, in
                  * had is in its E already: carried again, the chain would never die out) */
                 e = v_max(v_subs(e, ge), v_blend(raises_h, neg, v_subs(hn, go)));
             }
-            lazy += t + 1;
+            extra += t + 1;
             if (t < S) break;
         }
         const int16_t row_top = striped_hmax(top);
@@ -96,6 +98,7 @@ int SW_STRIPED_FN(const pw_sw_striped_run *r, int32_t *score, int64_t *end_a, in
             best = row_top;
             best_i = i;
             best_j = striped_first_column(hc, S, m, row_top);
+            extra += S;
             if (best_j == INT64_MAX) return 1; /* (cannot happen: padding never passes a real H; the
                                                   32-bit engines would answer all the same) */
         }
