@@ -6,6 +6,12 @@
 # Session 15 (2026-11-30): call 1 ran tests/gpu/sw_rows.sh (PW_ENGINES=auto, built on the device)
 # with test_gpu and test_dist --gpu at 4f322e1: all passed (the feed's first library run).  Call 2:
 #   PW_BUILD=1 PW_STAGES="blocks heat32k ab" bash tests/gpu/dev_adhoc.sh   (2 GPUs, carry .bench-data)
+# (ab: unroll 8 won, 5.72 s; blocks: fewer blocks slower; heat32k 1.455x.)  Then the unroll in the
+# library (5f76fcf: sw_rows.sh passed, genomes 5.72 / 5.82 s, 2 GPUs 3.25 s) and test_sw_rows 339/339.
+# NEXT CALLS (session 16):
+#   1. (one GPU, carry .bench-data) PW_BUILD=1 PW_STAGES="ab" PW_AB_VARIANTS="L=bench/variants/swr_lds128.patch"
+#      bash tests/gpu/dev_adhoc.sh; then the 32-bit variant (bench/variants/README.md: PW_AB_ARGS=)
+#   2. test_gpu / test_cells --gpu / test_dist --gpu at HEAD (PW_STAGES="gpu cells dist" with PW_BUILD=1)
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
