@@ -37,7 +37,7 @@ say() { echo "$*" | tee -a $out/summary.txt; }
 n=/tmp/v/new
 if stage ab; then # (first, on GPU 0, while the build below keeps the CPUs busy; its summary comes later)
   (CUDA_VISIBLE_DEVICES=0 OUT=$out/ab PW_AB_SHAPES=${PW_AB_SHAPES:-40} PW_AB_ROUNDS=2 \
-    PW_AB_VARIANTS="${PW_AB_VARIANTS:-U2=bench/variants/swr_unroll2.patch U8=bench/variants/swr_unroll8.patch L=bench/variants/swr_lds128.patch}" \
+    PW_AB_VARIANTS="${PW_AB_VARIANTS:-L=bench/variants/swr_lds128.patch}" \
     timeout 300 bash bench/sw_warp_rows_ab.sh > $out/ab.log 2>&1; echo $? > $out/ab.rc) &
   ab_job=$!
 fi
