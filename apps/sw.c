@@ -203,8 +203,8 @@ static int sw_cuda_tile_h(const pw_options *options, int64_t rows, int64_t cols)
 }
 
 /* Does one core of the striped engine (sw_striped.h) beat the tile engines on the plan's threads?
- * 0 no, 1 yes (giving up where its lazy passes take too long), 2 asked for ($PEERWAVE_SW_CPU_ENGINE
- * =striped; =tiles: never; tests and benchmarks).  Measured on a Zen 5 core (bench/cpu_simd.c,
+ * 0 no, 1 yes (giving up where its extra work grows too large), 2 asked for ($PEERWAVE_SW_CPU_ENGINE
+ * =striped; =tiles: never; tests and benchmarks; the default strategy only, even then).  Measured on a Zen 5 core (bench/cpu_simd.c,
  * 20000^2 random proteins, BLOSUM62, 11/1): one striped core 11.2 GCUPS, level with parasail's
  * striped 16-bit code; the tiles 5.8 on one core (their profile read a block at a time and
  * transposed) and 10.5 on two.  So one thread only.  On similar sequences the lazy passes follow
@@ -221,11 +221,11 @@ static int sw_striped_worth(const pw_plan *plan, const pw_score_table *table, co
     if (plan->backend != PW_BACKEND_CPU || plan->simd == PW_SIMD_SCALAR || plan->trace || plan->monitor.fn ||
         n < 1 || m < 1 || !pw_sw_striped_fits(table->scores, table->size, params->gap_open, params->gap_extend))
         return 0;
+    if (plan->strategy != PW_STRATEGY_PEER) return 0; /* (asked for too: the reference stays itself) */
     const char *ask = getenv("PEERWAVE_SW_CPU_ENGINE");
     if (ask && !strcmp(ask, "tiles")) return 0;
     if (ask && !strcmp(ask, "striped")) return 2;
-    return plan->strategy == PW_STRATEGY_PEER && plan->workers == 1 &&
-           !pw_sw_simd_is_equality(table->scores, table->size);
+    return plan->workers == 1 && !pw_sw_simd_is_equality(table->scores, table->size);
 }
 
 /* The striped engine's run into *result: PW_OK; PW_ERR_CANCELLED; anything else (16 bits

@@ -51,10 +51,9 @@ int SW_STRIPED_FN(const pw_sw_striped_run *r, int32_t *score, int64_t *end_a, in
      * maximum is a new best) */
     int64_t best_i = -1, best_j = -1, extra = 0;
     for (int64_t i = 0; i < n; i++) {
-        if ((i & 63) == 0) {
-            if (job->cancel && *job->cancel) return 2;
-            if (i > 0 && job->extra_limit_pct > 0 && 100 * extra > job->extra_limit_pct * i * S) return 3;
-        }
+        /* (every row where rows are long: a few rows of a long b must still see the flag) */
+        if (((i & 63) == 0 || S >= 4096) && job->cancel && *job->cancel) return 2;
+        if ((i & 63) == 0 && i > 0 && job->extra_limit_pct > 0 && 100 * extra > job->extra_limit_pct * i * S) return 3;
         const int16_t *p = r->profile + (int64_t)job->a[i] * S * V_LANES;
         v16 e = neg, top = zero;
         /* the diagonal of segment 0: lane l's column l S - 1 is lane l - 1's last segment; lane 0's
@@ -89,7 +88,7 @@ int SW_STRIPED_FN(const pw_sw_striped_run *r, int32_t *score, int64_t *end_a, in
                  * had is in its E already: carried again, the chain would never die out) */
                 e = v_max(v_subs(e, ge), v_blend(raises_h, neg, v_subs(hn, go)));
             }
-            extra += t + 1;
+            extra += t < S ? t + 1 : S;
             if (t < S) break;
         }
         const int16_t row_top = striped_hmax(top);

@@ -472,11 +472,16 @@ static pw_options cpu_options(pw_strategy strategy)
     return o;
 }
 
-/* The sequential reference's answer for c. */
+/* The sequential reference's answer for c (the scalar cells: never a vector engine, whatever
+ * $PEERWAVE_SW_CPU_ENGINE says; checked below). */
 static pw_status sw_reference(const sw_case *c, pw_sw_result *ref)
 {
-    const pw_options o = cpu_options(PW_STRATEGY_SEQUENTIAL);
-    return pw_sw(c->a, c->n, c->b, c->m, &c->p, &o, ref);
+    pw_options o = cpu_options(PW_STRATEGY_SEQUENTIAL);
+    o.simd = PW_SIMD_SCALAR;
+    const pw_status st = pw_sw(c->a, c->n, c->b, c->m, &c->p, &o, ref);
+    CHECK(st != PW_OK || (ref->info.simd == PW_SIMD_SCALAR && ref->info.lane_bits == 0), "the reference ran %s, %d-bit lanes",
+          pw_simd_name(ref->info.simd), ref->info.lane_bits);
+    return st;
 }
 
 /* The striped one-core engine (apps/sw_striped.h), forced through $PEERWAVE_SW_CPU_ENGINE, against
@@ -588,9 +593,16 @@ static void striped_automatic(void)
     pw_options o;
     pw_options_init(&o);
     o.backend = PW_BACKEND_CPU;
+    pw_sw_result r;
+    /* asked for, it still leaves the other strategies alone: the sequential loop stays the reference */
+    p.scoring = PW_SCORING_MATRIX;
+    p.matrix = pw_matrix_by_name("BLOSUM62");
+    o.strategy = PW_STRATEGY_SEQUENTIAL;
+    CHECK(pw_sw(a, 100, a, 100, &p, &o, &r) == PW_OK && r.info.lane_bits == 0 && r.info.tile_w == 100,
+          "striped asked for: a sequential run took it (lane bits %d)", r.info.lane_bits);
+    o.strategy = PW_STRATEGY_PEER;
     static const volatile int stop = 1;
     o.cancel = &stop;
-    pw_sw_result r;
     CHECK(pw_sw(a, n, a, n, &p, &o, &r) == PW_ERR_CANCELLED, "striped: the cancel flag did not stop it");
     setenv("PEERWAVE_SW_CPU_ENGINE", "tiles", 1);
     free(a);
