@@ -509,9 +509,9 @@ static void striped_cases(pw_simd simd, int count)
         } else {
             c.p.match = large ? (int)test_range(20, 60) : (int)test_range(1, 5);
             c.p.mismatch = -(int)test_range(0, 6);
+            if (large) c.n = test_range(800, cap - 10);
             random_dna(a, c.n, test_range(0, 3) == 0);
             top = c.p.match > c.p.mismatch ? c.p.match : c.p.mismatch;
-            if (large) c.n = test_range(800, cap - 10);
         }
         c.p.gap_open = (int)test_range(0, 12);
         const int gaps = (int)test_range(0, 3);
