@@ -3,9 +3,15 @@
 
 #include "fuzz_common.h"
 #include "image_file.h"
+#include "io_util.h"
+
+/* A reader's warning (a P5 file holding more images): checked like an error message, not printed
+ * on every run. */
+static void fuzz_warning(const char *message) { fuzz_message(message); }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    io_set_warn(fuzz_warning);
     FILE *f = fuzz_open(data, size);
     if (!f) return 0;
     pw_image img;
