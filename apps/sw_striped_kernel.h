@@ -39,7 +39,8 @@ int SW_STRIPED_FN(const pw_sw_striped_run *r, int32_t *score, int64_t *end_a, in
 {
     const pw_sw_striped_job *job = r->job;
     const int64_t S = r->segments, n = job->n, m = job->m;
-    const v16 zero = v_set1(0), neg = v_set1(NEG16), go = v_set1(job->gap_open), ge = v_set1(job->gap_extend);
+    const v16 zero = v_set1(0), neg = v_set1(NEG16), go = v_set1(job->gap_open), ge = v_set1(job->gap_extend),
+              g_min = v_set1(job->gap_open < job->gap_extend ? job->gap_open : job->gap_extend);
     const int16_t limit = (int16_t)(32767 - r->top); /* a row maximum at or past it may saturate next */
     int16_t *hp = r->h0, *hc = r->h1, *fv = r->f;
     for (int64_t t = 0; t < S; t++) {
@@ -59,14 +60,18 @@ int SW_STRIPED_FN(const pw_sw_striped_run *r, int32_t *score, int64_t *end_a, in
         /* the diagonal of segment 0: lane l's column l S - 1 is lane l - 1's last segment; lane 0's
          * is the boundary column (H = 0) */
         v16 diag = v_shift_in(v_load16(hp + (S - 1) * V_LANES), zero);
+        /* E(i, j + 1) = max(E - ge, H - go) with H = max(x, E), x = max(diag + s, F, 0), is
+         * max(E - min(go, ge), x - go): the chain from one segment's E to the next is a
+         * subtraction and a max, not four operations through H (the loop waits on that chain) */
         for (int64_t t = 0; t < S; t++) {
             const v16 f = v_load16(fv + t * V_LANES);
-            v16 h = v_max(v_max(v_adds(diag, v_load16(p + t * V_LANES)), f), v_max(e, zero));
+            const v16 x = v_max(v_max(v_adds(diag, v_load16(p + t * V_LANES)), f), zero);
+            const v16 h = v_max(x, e);
             diag = v_load16(hp + t * V_LANES);
             v_store16(hc + t * V_LANES, h);
             top = v_max(top, h);
             v_store16(fv + t * V_LANES, v_max(v_subs(f, ge), v_subs(h, go))); /* F(i + 1, j) */
-            e = v_max(v_subs(e, ge), v_subs(h, go));                           /* E(i, j + 1) */
+            e = v_max(v_subs(e, g_min), v_subs(x, go));                        /* E(i, j + 1) */
         }
         /* The lazy passes: each lane's E chain enters the next lane at segment 0 and runs on while
          * it still raises an H or would raise an E beyond what the first pass had from H alone
