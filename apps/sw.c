@@ -211,8 +211,10 @@ static int sw_cuda_tile_h(const pw_options *options, int64_t rows, int64_t cols)
  * long gap chains and every row brings a new best to look up: 6 kb protein pairs with 20% of their
  * letters kept took the striped engine 0.6 passes' extra work and 1.13x the tiles' time, at 30%
  * 2.3 and 1.5x, at 90% 12.9 and 6.9x (lazy passes alone), unrelated ones 0.1 and 0.52x; so the run gives up for the
- * tiles once the extra work passes 40% of the first passes' (checked every 64 rows).  With match/mismatch scoring the tiles compare codes,
- * as fast as striped code on unrelated DNA and 2x parasail on similar DNA: never.  The default
+ * tiles once the extra work passes 40% of the first passes' (checked every 64 rows).  With match/mismatch scoring the tiles compare codes
+ * (10.2 GCUPS a core): striped code runs unrelated DNA faster (13.9) but every related pair slower
+ * (8 kb pairs at about 50-90% identity: 1.2-1.5x the tiles' time; 20 kb at 99%: 7x), and the tiles
+ * are 2x parasail there: never.  The default
  * strategy only (peer): the sequential loop stays the reference, and an asked-for barrier or task
  * run is what it says. */
 static int sw_striped_worth(const pw_plan *plan, const pw_score_table *table, const pw_sw_params *params, int64_t n,
