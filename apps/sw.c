@@ -16,6 +16,7 @@
 #include "scoring.h"
 #include "sw_cell.h"
 #include "sw_simd.h"
+#include "sw_saving.h"
 #include "sw_striped.h"
 #include "../src/cpu/simd/simd_isa.h"
 #include "../src/cpu/simd/simd_plan.h"
@@ -259,6 +260,101 @@ static pw_status sw_run_striped(const pw_plan *plan, const pw_options *options, 
 
 /* pw_sw with the options' width as it is (the whole run, or a training corner: auto_width.h); or
  * (band not NULL) one band of columns of a distributed run, b being the band's letters. */
+/* The CPU's part of sw_run over encoded letters (st: the caller's status so far); save (NULL
+ * otherwise): the alignment search's store, kept by the vector tiles (PW_ERR_UNSUPPORTED where
+ * they cannot: no vector processor, or tiles whose height does not divide save->every). */
+typedef struct sw_save {
+    int32_t *h, *f;
+    int64_t every, slots;
+} sw_save;
+
+static pw_status sw_run_cpu(pw_plan *plan, const pw_options *options, const uint8_t *ea, int64_t n,
+                            const uint8_t *eb, int64_t m, const pw_score_table *table, const pw_sw_params *params,
+                            const pw_band *band, const sw_save *save, pw_sw_result *result)
+{
+    pw_status st = PW_OK;
+    sw_ctx ctx = {0};
+    pw_linear_buffers buf = {0};
+    pw_sw_simd vec = {0};
+    sw_simd_band simd_band = {0};
+    /* CPU only from here: one core's striped rows where they beat the threads' tiles */
+    const int striped = st == PW_OK && !band && !save ? sw_striped_worth(plan, table, params, n, m) : 0;
+    double striped_seconds = 0; /* (a run handed to the tiles counts the striped attempt too) */
+    if (striped) {
+        const double t0 = pw_seconds_now();
+        st = sw_run_striped(plan, options, ea, n, eb, m, table, params, striped == 2, result);
+        striped_seconds = pw_seconds_now() - t0;
+        if (st == PW_OK || st == PW_ERR_CANCELLED) return st;
+        st = PW_OK; /* (16 bits saturated, or long gap chains: the tiles below) */
+    }
+    /* the vector processor when the plan allows it (it may re-cut the tiles), else the scalar
+     * cells' row buffers; one best cell per worker thread. */
+    if (st == PW_OK) st = sw_simd_setup(plan, options, ea, n, eb, m, table, params, &ctx, &vec);
+    if (st == PW_OK && save) {
+        if (!vec.tile || save->every % plan->tiling.h != 0) {
+            if (vec.tile) pw_sw_simd_free(&vec);
+            return PW_ERR_UNSUPPORTED;
+        }
+        vec.save_h = save->h, vec.save_f = save->f;
+        vec.save_every = save->every, vec.save_slots = save->slots;
+    }
+    if (st == PW_OK && !vec.tile) st = pw_linear_buffers_alloc(&buf, sizeof(pw_sw_cell), n, m);
+    if (st == PW_OK && !(ctx.best = pw_malloc(sizeof *ctx.best * (size_t)plan->workers)))
+        st = PW_ERR_OUT_OF_MEMORY;
+    if (st == PW_OK && plan->monitor.fn) {
+        if (!(ctx.best_seen = pw_malloc(sizeof *ctx.best_seen * (size_t)plan->workers))) st = PW_ERR_OUT_OF_MEMORY;
+        for (int w = 0; st == PW_OK && w < plan->workers; w++) atomic_init(&ctx.best_seen[w], 0);
+        ctx.workers = plan->workers;
+        plan->monitor.best = sw_best_so_far;
+        plan->monitor.best_ctx = &ctx;
+    }
+    if (st == PW_OK) {
+        ctx.bus = buf.bus;
+        ctx.left = buf.left;
+        ctx.diag = buf.diag;
+        ctx.a = ea;
+        ctx.b = eb;
+        ctx.scores = table->scores;
+        ctx.alphabet = table->size;
+        ctx.gap_open = params->gap_open;
+        ctx.gap_extend = params->gap_extend;
+        for (int w = 0; w < plan->workers; w++) SW_ACC_INIT(ctx, ctx.best[w]);
+        pw_kernel kernel = {.segment = sw_segment, .ctx = &ctx};
+        if (vec.tile) { /* (no segment: only tiles may be handed the vector context) */
+            kernel = (pw_kernel){.tile = pw_sw_simd_tile, .ctx = &vec, .simd = plan->simd};
+        } else {
+            sw_segment_init(&ctx, n, m);
+        }
+        pw_band_io io;
+        pw_band_edges edges;
+        if (band && vec.tile) st = sw_simd_band_open(&simd_band, &vec, band, n, &io);
+        else if (band) pw_linear_band_io(&buf, &io);
+        if (band && st == PW_OK) {
+            st = band->attach(band->ctx, &io, &edges);
+            plan->edges = &edges;
+        }
+        pw_run_info_clear(&result->info);
+        if (st == PW_OK) st = pw_execute(plan, &kernel, &result->info);
+        result->info.seconds += striped_seconds;
+        if (band) band->detach(band->ctx, st);
+    }
+    sw_simd_band_free(&simd_band);
+    if (st == PW_OK) {
+        sw_best best;
+        SW_ACC_INIT(ctx, best);
+        for (int w = 0; w < plan->workers; w++)
+            if (ctx.best[w].score > 0 && sw_better(ctx.best[w], best)) best = ctx.best[w];
+        result->score = best.score;
+        result->end_a = best.i;
+        result->end_b = best.j;
+    }
+    pw_linear_buffers_free(&buf);
+    if (vec.tile) pw_sw_simd_free(&vec);
+    free(ctx.best);
+    free(ctx.best_seen);
+    return st;
+}
+
 static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                         const pw_options *options, int cuda_tile_h, const pw_band *band, pw_sw_result *result)
 {
@@ -269,10 +365,6 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
     st = pw_plan_make_app(options, n, m, 0, cuda_tile_h, &plan);
     if (st != PW_OK) return st;
 
-    sw_ctx ctx = {0};
-    pw_linear_buffers buf = {0};
-    pw_sw_simd vec = {0};
-    sw_simd_band simd_band = {0};
     uint8_t *ea = pw_malloc((size_t)n), *eb = pw_malloc((size_t)m);
     if (!ea || !eb) st = PW_ERR_OUT_OF_MEMORY;
     if (st == PW_OK) st = pw_score_encode(&table, a, n, ea);
@@ -289,79 +381,31 @@ static pw_status sw_run(const char *a, int64_t n, const char *b, int64_t m, cons
         return st;
     }
 #endif
-    /* CPU only from here: one core's striped rows where they beat the threads' tiles */
-    const int striped = st == PW_OK && !band ? sw_striped_worth(&plan, &table, params, n, m) : 0;
-    double striped_seconds = 0; /* (a run handed to the tiles counts the striped attempt too) */
-    if (striped) {
-        const double t0 = pw_seconds_now();
-        st = sw_run_striped(&plan, options, ea, n, eb, m, &table, params, striped == 2, result);
-        striped_seconds = pw_seconds_now() - t0;
-        if (st == PW_OK || st == PW_ERR_CANCELLED) {
-            free(ea);
-            free(eb);
-            return st;
-        }
-        st = PW_OK; /* (16 bits saturated, or long gap chains: the tiles below) */
-    }
-    /* the vector processor when the plan allows it (it may re-cut the tiles), else the scalar
-     * cells' row buffers; one best cell per worker thread. */
-    if (st == PW_OK) st = sw_simd_setup(&plan, options, ea, n, eb, m, &table, params, &ctx, &vec);
-    if (st == PW_OK && !vec.tile) st = pw_linear_buffers_alloc(&buf, sizeof(pw_sw_cell), n, m);
-    if (st == PW_OK && !(ctx.best = pw_malloc(sizeof *ctx.best * (size_t)plan.workers)))
-        st = PW_ERR_OUT_OF_MEMORY;
-    if (st == PW_OK && plan.monitor.fn) {
-        if (!(ctx.best_seen = pw_malloc(sizeof *ctx.best_seen * (size_t)plan.workers))) st = PW_ERR_OUT_OF_MEMORY;
-        for (int w = 0; st == PW_OK && w < plan.workers; w++) atomic_init(&ctx.best_seen[w], 0);
-        ctx.workers = plan.workers;
-        plan.monitor.best = sw_best_so_far;
-        plan.monitor.best_ctx = &ctx;
-    }
-    if (st == PW_OK) {
-        ctx.bus = buf.bus;
-        ctx.left = buf.left;
-        ctx.diag = buf.diag;
-        ctx.a = ea;
-        ctx.b = eb;
-        ctx.scores = table.scores;
-        ctx.alphabet = table.size;
-        ctx.gap_open = params->gap_open;
-        ctx.gap_extend = params->gap_extend;
-        for (int w = 0; w < plan.workers; w++) SW_ACC_INIT(ctx, ctx.best[w]);
-        pw_kernel kernel = {.segment = sw_segment, .ctx = &ctx};
-        if (vec.tile) { /* (no segment: only tiles may be handed the vector context) */
-            kernel = (pw_kernel){.tile = pw_sw_simd_tile, .ctx = &vec, .simd = plan.simd};
-        } else {
-            sw_segment_init(&ctx, n, m);
-        }
-        pw_band_io io;
-        pw_band_edges edges;
-        if (band && vec.tile) st = sw_simd_band_open(&simd_band, &vec, band, n, &io);
-        else if (band) pw_linear_band_io(&buf, &io);
-        if (band && st == PW_OK) {
-            st = band->attach(band->ctx, &io, &edges);
-            plan.edges = &edges;
-        }
-        pw_run_info_clear(&result->info);
-        if (st == PW_OK) st = pw_execute(&plan, &kernel, &result->info);
-        result->info.seconds += striped_seconds;
-        if (band) band->detach(band->ctx, st);
-    }
-    sw_simd_band_free(&simd_band);
-    if (st == PW_OK) {
-        sw_best best;
-        SW_ACC_INIT(ctx, best);
-        for (int w = 0; w < plan.workers; w++)
-            if (ctx.best[w].score > 0 && sw_better(ctx.best[w], best)) best = ctx.best[w];
-        result->score = best.score;
-        result->end_a = best.i;
-        result->end_b = best.j;
-    }
-    pw_linear_buffers_free(&buf);
-    if (vec.tile) pw_sw_simd_free(&vec);
+    if (st == PW_OK) st = sw_run_cpu(&plan, options, ea, n, eb, m, &table, params, band, NULL, result);
     free(ea);
     free(eb);
-    free(ctx.best);
-    free(ctx.best_seen);
+    return st;
+}
+
+pw_status pw_sw_cpu_saving(const uint8_t *ea, int64_t n, const uint8_t *eb, int64_t m, const int32_t *scores,
+                           int alphabet, int32_t gap_open, int32_t gap_extend, const pw_options *options, int64_t every,
+                           int64_t slots, int32_t *save_h, int32_t *save_f, pw_sw_result *result)
+{
+    if (alphabet < 1 || alphabet > PW_SCORING_MAX_ALPHABET || every < 1) return PW_ERR_UNSUPPORTED;
+    pw_score_table table = {0};
+    table.size = alphabet;
+    memcpy(table.scores, scores, sizeof *scores * (size_t)alphabet * (size_t)alphabet);
+    pw_sw_params params;
+    pw_sw_params_init(&params);
+    params.gap_open = gap_open, params.gap_extend = gap_extend;
+    pw_options o = pw_options_or_defaults(options);
+    o.backend = PW_BACKEND_CPU;
+    o.trace = NULL;
+    if (o.strategy != PW_STRATEGY_GLOBAL_BARRIER && o.strategy != PW_STRATEGY_TASKS) o.strategy = PW_STRATEGY_PEER;
+    pw_plan plan;
+    pw_status st = pw_plan_make_app(&o, n, m, 0, 0, &plan);
+    const sw_save save = {save_h, save_f, every, slots};
+    if (st == PW_OK) st = sw_run_cpu(&plan, &o, ea, n, eb, m, &table, &params, NULL, &save, result);
     return st;
 }
 

@@ -78,6 +78,11 @@ typedef struct pw_sw_simd {
      * at [i], written as lanes pass it. */
     const int32_t *left_h, *left_e; /* (PW_SW_SIMD_LEFT_PAD padding rows after the n) */
     int32_t *last_h, *last_e;
+    /* The alignment search's store (src/align/sw_strips.c; NULL otherwise): H and F (linear gaps:
+     * -infinity) of rows every - 1, 2 every - 1, ... (slots of them, m columns each), copied from
+     * the bus where a tile-row's last set writes it; `every` is a multiple of the tile height. */
+    int32_t *save_h, *save_f;
+    int64_t save_every, save_slots;
     unsigned char *scratch;   /* workers x PW_SW_SIMD_SCRATCH bytes, 64-byte aligned */
     void *scratch_block;      /* its allocation */
     pw_sw_offer_fn offer;     /* a lane's best cell of a pass, when it may matter */

@@ -214,11 +214,23 @@ static void sw_offer_bests(const pw_sw_simd *k, const sw_letters *L, const sw_st
     }
 }
 
+/* A saved row's columns that a block's bus store just finished (the bus from index p0 on: V
+ * columns, reversed), into its slot of the store. */
+SW_INLINE void sw_save_block(const pw_sw_simd *k, int64_t slot, int64_t p0, const int affine)
+{
+    for (int q = 0; q < V_LANES; q++) {
+        const int64_t p = p0 + q, j = k->pad + k->m - 1 - p;
+        if (j < 0 || j >= k->m) continue;
+        k->save_h[slot * k->m + j] = k->bus_h[p];
+        k->save_f[slot * k->m + j] = affine ? k->bus_f[p] : PW_SW_NEG_INF;
+    }
+}
+
 /* Steps [b0, b1) (multiples of V) of the set of G groups whose first lane 0 is row i0 and whose
  * first step is g (lane 0 at column 0).  Values are relative to the base, one of the pass's own
  * cells. */
 SW_INLINE void sw_pass(const pw_sw_simd *k, const sw_letters *L0, int64_t i0, int64_t g, const int *valid_rows,
-                       int64_t b0, int64_t b1, int worker, const int G, const int affine, const int eq)
+                       int64_t b0, int64_t b1, int worker, int64_t save_slot, const int G, const int affine, const int eq)
 {
     sw_letters L = *L0;
     _Static_assert(sizeof(sw_state) * SW_MAX_BLOCKS <= PW_SW_SIMD_SCRATCH, "the per-block states fit the scratch");
@@ -278,6 +290,7 @@ SW_INLINE void sw_pass(const pw_sw_simd *k, const sw_letters *L0, int64_t i0, in
         /* the last group's finished cells, columns j0 - (G-1)V - V + 1 .. j0 - (G-1)V */
         v_store_abs(k->bus_h + rev(k, j0 - (G - 1) * V_LANES), s.bh, base, PW_SW_NEG_INF);
         if (affine) v_store_abs(k->bus_f + rev(k, j0 - (G - 1) * V_LANES), s.bf, base, PW_SW_NEG_INF);
+        if (save_slot >= 0) sw_save_block(k, save_slot, rev(k, j0 - (G - 1) * V_LANES), affine);
     }
     for (int q = 0; q < G; q++) {
         const int64_t i = i0 + q * V_LANES;
@@ -291,15 +304,29 @@ SW_INLINE void sw_pass(const pw_sw_simd *k, const sw_letters *L0, int64_t i0, in
 
 /* A set's passes, with the scoring and gap forms as constants. */
 SW_INLINE void sw_passes(const pw_sw_simd *k, const sw_letters *L, int64_t i0, int64_t g, const int *valid,
-                         int64_t b0, int64_t b1, int worker, const int G)
+                         int64_t b0, int64_t b1, int worker, int64_t save_slot, const int G)
 {
     for (int64_t p0 = b0; p0 < b1; p0 += k->pass_max) {
         int64_t p1 = p0 + k->pass_max < b1 ? p0 + k->pass_max : b1;
-        if (k->affine && k->eq) sw_pass(k, L, i0, g, valid, p0, p1, worker, G, 1, 1);
-        else if (k->affine) sw_pass(k, L, i0, g, valid, p0, p1, worker, G, 1, 0);
-        else if (k->eq) sw_pass(k, L, i0, g, valid, p0, p1, worker, G, 0, 1);
-        else sw_pass(k, L, i0, g, valid, p0, p1, worker, G, 0, 0);
+        if (k->affine && k->eq) sw_pass(k, L, i0, g, valid, p0, p1, worker, save_slot, G, 1, 1);
+        else if (k->affine) sw_pass(k, L, i0, g, valid, p0, p1, worker, save_slot, G, 1, 0);
+        else if (k->eq) sw_pass(k, L, i0, g, valid, p0, p1, worker, save_slot, G, 0, 1);
+        else sw_pass(k, L, i0, g, valid, p0, p1, worker, save_slot, G, 0, 0);
     }
+}
+
+/* The store's slot of the set's last row where it is a saved row and the set holds the tile-row's
+ * last row in its last group's last lane (the lane the bus takes), else -1.  (`every` a multiple of
+ * the tile height: a saved row ends a whole tile-row, whose groups are whole.) */
+static inline int64_t sw_save_slot(const pw_sw_simd *k, int64_t r, const pw_ad_set *set)
+{
+    if (!k->save_h) return -1;
+    const int64_t lanes = pw_tiling_lanes(k->t, r);
+    if (set->g + (int64_t)set->groups * V_LANES < lanes || set->valid[set->groups - 1] != V_LANES) return -1;
+    const int64_t row = set->i0 + (int64_t)(set->groups - 1) * V_LANES + V_LANES - 1;
+    if (row != r * k->t->h + lanes - 1 || (row + 1) % k->save_every != 0) return -1;
+    const int64_t slot = (row + 1) / k->save_every - 1;
+    return slot < k->save_slots ? slot : -1;
 }
 
 void SW_SIMD_TILE(const pw_sw_simd *k, int64_t r, int64_t c, int worker)
@@ -309,6 +336,7 @@ void SW_SIMD_TILE(const pw_sw_simd *k, int64_t r, int64_t c, int worker)
     while (pw_ad_next_set(k->t, r, c, k->m, V_LANES, SW_GROUPS, &g, &set)) {
         if (set.b0 >= set.b1) continue;
         const int G = set.groups;
+        const int64_t save_slot = sw_save_slot(k, r, &set);
         sw_letters L;
         L.match = v_set1(k->match);
         L.mismatch = v_set1(k->mismatch);
@@ -319,15 +347,15 @@ void SW_SIMD_TILE(const pw_sw_simd *k, int64_t r, int64_t c, int worker)
             for (int l = 0; l < V_LANES; l++) L.lane_row[q][l] = (int64_t)letters[l] * k->plen + l;
         }
         switch (G) { /* G as a constant: the groups' loops unroll */
-        case 1: sw_passes(k, &L, set.i0, set.g, set.valid, set.b0, set.b1, worker, 1); break;
+        case 1: sw_passes(k, &L, set.i0, set.g, set.valid, set.b0, set.b1, worker, save_slot, 1); break;
 #if SW_GROUPS >= 2
-        case 2: sw_passes(k, &L, set.i0, set.g, set.valid, set.b0, set.b1, worker, 2); break;
+        case 2: sw_passes(k, &L, set.i0, set.g, set.valid, set.b0, set.b1, worker, save_slot, 2); break;
 #endif
 #if SW_GROUPS >= 3
-        case 3: sw_passes(k, &L, set.i0, set.g, set.valid, set.b0, set.b1, worker, 3); break;
+        case 3: sw_passes(k, &L, set.i0, set.g, set.valid, set.b0, set.b1, worker, save_slot, 3); break;
 #endif
 #if SW_GROUPS >= 4
-        case 4: sw_passes(k, &L, set.i0, set.g, set.valid, set.b0, set.b1, worker, 4); break;
+        case 4: sw_passes(k, &L, set.i0, set.g, set.valid, set.b0, set.b1, worker, save_slot, 4); break;
 #endif
         }
     }

@@ -49,6 +49,7 @@
 #include "../core/status_detail.h"
 #include "../../apps/checks.h"
 #include "../../apps/sw_cell.h"
+#include "../../apps/sw_saving.h"
 #ifdef PW_HAVE_CUDA
 #include "../cuda/pw_cuda.h"
 #endif
@@ -118,20 +119,22 @@ static void store_free(sw_store *s)
     free(s->f);
 }
 
-/* The score pass on the CPU, one row after the other (pw_sw_step, the engines' cell), keeping the
- * store; the best cell by pw_sw's rule (the smallest row, then column). */
-static pw_status forward_cpu(const pw_mm_job *job, sw_store *s, pw_sw_result *res)
+/* The score pass on the CPU keeping the store: the vector tiles on all threads where they can
+ * (apps/sw_saving.h), else one row after the other (pw_sw_step, the engines' cell); the best cell
+ * by pw_sw's rule (the smallest row, then column) either way. */
+static pw_status forward_cpu(const pw_mm_job *job, const pw_options *options, sw_store *s, pw_sw_result *res)
 {
     const pw_align_scoring *sc = &job->scoring;
     const int64_t n = job->n, m = job->m;
     const int linear = sc->gap_open == sc->gap_extend; /* no F kept: the GPU's linear cell has none */
     s->h = pw_malloc(sizeof *s->h * (size_t)(s->slots * m + 1));
     s->f = pw_malloc(sizeof *s->f * (size_t)(s->slots * m + 1));
+    if (!s->h || !s->f) return pw_align_store_failed(s->slots, m, s->every, 0);
+    pw_status st = pw_sw_cpu_saving(job->a, n, job->b, m, sc->scores, sc->alphabet, sc->gap_open, sc->gap_extend,
+                                    options, s->every, s->slots, s->h, s->f, res);
+    if (st != PW_ERR_UNSUPPORTED) return st;
     pw_sw_cell *row = pw_malloc(sizeof *row * (size_t)m);
-    if (!s->h || !s->f || !row) {
-        free(row);
-        return s->h && s->f ? PW_ERR_OUT_OF_MEMORY : pw_align_store_failed(s->slots, m, s->every, 0);
-    }
+    if (!row) return PW_ERR_OUT_OF_MEMORY;
     for (int64_t j = 0; j < m; j++) row[j] = pw_sw_boundary();
     res->score = 0;
     res->end_a = res->end_b = -1;
@@ -386,8 +389,8 @@ pw_status pw_sw_by_strips(const pw_mm_job *job, const pw_options *options, int u
     double t0 = pw_seconds_now();
     if (use_gpu) st = forward_gpu(job, options, &store, res, &on_gpu);
     if (st == PW_OK && !on_gpu) {
-        st = forward_cpu(job, &store, res);
         pw_run_info_clear(&res->info);
+        st = forward_cpu(job, options, &store, res);
         res->info.backend = PW_BACKEND_CPU;
         res->info.seconds = pw_seconds_now() - t0;
         res->info.cells = job->n * job->m;
