@@ -443,6 +443,39 @@ static void test_threads(void)
     free(b);
 }
 
+/* Above 2^26 cells the CPU takes the saved rows' way by itself (the vector tiles keep every
+ * K-th row; sw_align.c's cpu_strips_worth): a long similar pair, the same score as pw_sw, a CIGAR
+ * that rescores to it, and strips' cells (about rows x 3K) instead of Myers-Miller's (twice the
+ * rectangle, here nearly the whole matrix). */
+static void test_cpu_strips_by_itself(void)
+{
+    const int64_t n = 9000, m = 8300;
+    char *a = malloc((size_t)n), *b = malloc((size_t)m);
+    random_related(a, n, b, m, dna);
+    for (int64_t x = 0; x < m && x < n; x++)
+        if (test_rand() % 10) b[x] = a[x];
+    pw_sw_params p;
+    make_params(&p, 1);
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    pw_sw_result score;
+    pw_alignment al;
+    const pw_status s1 = pw_sw(a, n, b, m, &p, &o, &score), s2 = pw_sw_align(a, n, b, m, &p, &o, &al);
+    CHECK(s1 == PW_OK && s2 == PW_OK && al.score == score.score && al.end_a == score.end_a && al.end_b == score.end_b,
+          "cpu strips: status %d %d, score %d against pw_sw's %d", s1, s2, al.score, score.score);
+    if (s2 == PW_OK) {
+        int64_t check = 0;
+        CHECK(pw_alignment_rescore(&al, a, n, b, m, &p, &check) == PW_OK && check == al.score,
+              "cpu strips: rescored %lld, score %d", (long long)check, al.score);
+        CHECK(al.columns > 7000 && al.cells_align < n * m / 2, "cpu strips: %lld columns, %lld cells (Myers-Miller's?)",
+              (long long)al.columns, (long long)al.cells_align);
+        pw_alignment_free(&al);
+    }
+    free(a);
+    free(b);
+}
+
 static void test_view(void)
 {
     const char *a = "ACGTTACGTGGGCA", *b = "TTACGTAACGTGCA";
@@ -1022,6 +1055,7 @@ int main(int argc, char **argv)
     test_random_sw(400);
     test_gapped_sw(60);
     test_threads();
+    test_cpu_strips_by_itself();
     test_view();
     test_bad_input();
     test_store_alloc_failures();

@@ -92,8 +92,12 @@ typedef struct pw_strips_stats {
     double seconds_score, seconds_strips; /* the score pass; the strips' search */
     int64_t cells_strips, cells_parts;    /* the strips' passes; the parts' Myers-Miller */
 } pw_strips_stats;
-pw_status pw_sw_by_strips(const pw_mm_job *job, const pw_options *options, int use_gpu, pw_sw_result *res,
-                          int64_t *start_a, int64_t *start_b, char *ops, int64_t *count, pw_strips_stats *stats);
+/* use_gpu: the score pass on the GPU where it can run there.  cpu_tiles_only: on the CPU only the
+ * vector tiles' score pass (apps/sw_saving.h), else PW_ERR_UNSUPPORTED before anything else runs
+ * (nor where the store cannot be allocated): the caller's Myers-Miller then. */
+pw_status pw_sw_by_strips(const pw_mm_job *job, const pw_options *options, int use_gpu, int cpu_tiles_only,
+                          pw_sw_result *res, int64_t *start_a, int64_t *start_b, char *ops, int64_t *count,
+                          pw_strips_stats *stats);
 
 /* CPU threads for the passes: options->threads, else one per online core. */
 int pw_align_threads(const pw_options *options);

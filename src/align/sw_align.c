@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "peerwave_align.h"
@@ -214,7 +215,7 @@ static pw_status encode_all(const pw_score_table *t, const char *a, int64_t n, c
 /* pw_sw_align through the score pass's saved rows (sw_strips.c). */
 static pw_status align_by_strips(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                                  const pw_options *options, const pw_score_table *table, int use_gpu,
-                                 pw_alignment *out)
+                                 int cpu_tiles_only, pw_alignment *out)
 {
     double t0 = pw_seconds_now();
     uint8_t *enc = NULL;
@@ -231,7 +232,13 @@ static pw_status align_by_strips(const char *a, int64_t n, const char *b, int64_
     memset(&res, 0, sizeof res);
     int64_t sa = 0, sb = 0, count = 0;
     pw_strips_stats stats = {0};
-    if (st == PW_OK) st = pw_sw_by_strips(&job, options, use_gpu, &res, &sa, &sb, ops, &count, &stats);
+    if (st == PW_OK) st = pw_sw_by_strips(&job, options, use_gpu, cpu_tiles_only, &res, &sa, &sb, ops, &count, &stats);
+    if (st == PW_ERR_UNSUPPORTED && cpu_tiles_only) { /* (nothing ran: the caller's Myers-Miller) */
+        pw_align_gpu_close(gpu);
+        free(ops);
+        free(enc);
+        return st;
+    }
     out->seconds_score = stats.seconds_score;
     out->seconds_start = stats.seconds_strips;
     out->cells_start = stats.cells_strips;
@@ -250,6 +257,21 @@ static pw_status align_by_strips(const char *a, int64_t n, const char *b, int64_
     out->seconds_align = pw_seconds_now() - t0 - out->seconds_score;
     if (st != PW_OK) pw_alignment_free(out);
     return st;
+}
+
+/* Does the CPU take the saved rows' way by itself?  Myers-Miller over the rectangle between start
+ * and end costs about twice its cells through the scalar cells (a 100 kb DNA pair at 98% identity:
+ * 17.7 s on 2 cores); through rows the vector tiles keep every K (sw_strips.c) it took 1.8 s, the
+ * same alignment.  But the store is (n / K) x m x 8 bytes where Myers-Miller needs a few MB: taken
+ * above 2^26 cells, when there is a saved row at all, and when the store is at most an eighth of
+ * this machine's memory. */
+static int cpu_strips_worth(int64_t n, int64_t m)
+{
+    if ((double)n * (double)m < 67108864.0) return 0;
+    const int64_t every = pw_align_strip_rows(n, m, PW_SW_STRIPS), slots = (n - 1) / every;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    const double memory = pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+    return slots >= 1 && (double)slots * (double)m * 8.0 <= memory / 8;
 }
 
 pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
@@ -280,7 +302,13 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
     st = pw_align_gpu_wanted(options, &use_gpu);
     if (st != PW_OK) return st;
     if (use_gpu || getenv("PEERWAVE_PATH_ROWS"))
-        return align_by_strips(a, n, b, m, params, options, &table, use_gpu, out);
+        return align_by_strips(a, n, b, m, params, options, &table, use_gpu, 0, out);
+    if (cpu_strips_worth(n, m)) {
+        st = align_by_strips(a, n, b, m, params, options, &table, 0, 1, out);
+        if (st != PW_ERR_UNSUPPORTED) return st;
+        memset(out, 0, sizeof *out); /* (the vector tiles could not keep the rows: Myers-Miller) */
+        out->start_a = out->end_a = out->start_b = out->end_b = -1;
+    }
     double t0 = pw_seconds_now();
     pw_sw_result res;
     st = pw_sw(a, n, b, m, params, options, &res);

@@ -122,17 +122,18 @@ static void store_free(sw_store *s)
 /* The score pass on the CPU keeping the store: the vector tiles on all threads where they can
  * (apps/sw_saving.h), else one row after the other (pw_sw_step, the engines' cell); the best cell
  * by pw_sw's rule (the smallest row, then column) either way. */
-static pw_status forward_cpu(const pw_mm_job *job, const pw_options *options, sw_store *s, pw_sw_result *res)
+static pw_status forward_cpu(const pw_mm_job *job, const pw_options *options, int tiles_only, sw_store *s,
+                             pw_sw_result *res)
 {
     const pw_align_scoring *sc = &job->scoring;
     const int64_t n = job->n, m = job->m;
     const int linear = sc->gap_open == sc->gap_extend; /* no F kept: the GPU's linear cell has none */
     s->h = pw_malloc(sizeof *s->h * (size_t)(s->slots * m + 1));
     s->f = pw_malloc(sizeof *s->f * (size_t)(s->slots * m + 1));
-    if (!s->h || !s->f) return pw_align_store_failed(s->slots, m, s->every, 0);
+    if (!s->h || !s->f) return tiles_only ? PW_ERR_UNSUPPORTED : pw_align_store_failed(s->slots, m, s->every, 0);
     pw_status st = pw_sw_cpu_saving(job->a, n, job->b, m, sc->scores, sc->alphabet, sc->gap_open, sc->gap_extend,
                                     options, s->every, s->slots, s->h, s->f, res);
-    if (st != PW_ERR_UNSUPPORTED) return st;
+    if (st != PW_ERR_UNSUPPORTED || tiles_only) return st;
     pw_sw_cell *row = pw_malloc(sizeof *row * (size_t)m);
     if (!row) return PW_ERR_OUT_OF_MEMORY;
     for (int64_t j = 0; j < m; j++) row[j] = pw_sw_boundary();
@@ -377,8 +378,9 @@ static void solve_part(void *p)
                                 &x->cells);
 }
 
-pw_status pw_sw_by_strips(const pw_mm_job *job, const pw_options *options, int use_gpu, pw_sw_result *res,
-                          int64_t *start_a, int64_t *start_b, char *ops, int64_t *count, pw_strips_stats *stats)
+pw_status pw_sw_by_strips(const pw_mm_job *job, const pw_options *options, int use_gpu, int cpu_tiles_only,
+                          pw_sw_result *res, int64_t *start_a, int64_t *start_b, char *ops, int64_t *count,
+                          pw_strips_stats *stats)
 {
     sw_store store = {0};
     store.every = pw_align_strip_rows(job->n, job->m, PW_SW_STRIPS);
@@ -390,7 +392,11 @@ pw_status pw_sw_by_strips(const pw_mm_job *job, const pw_options *options, int u
     if (use_gpu) st = forward_gpu(job, options, &store, res, &on_gpu);
     if (st == PW_OK && !on_gpu) {
         pw_run_info_clear(&res->info);
-        st = forward_cpu(job, options, &store, res);
+        st = forward_cpu(job, options, cpu_tiles_only, &store, res);
+        if (st == PW_ERR_UNSUPPORTED) {
+            store_free(&store);
+            return st;
+        }
         res->info.backend = PW_BACKEND_CPU;
         res->info.seconds = pw_seconds_now() - t0;
         res->info.cells = job->n * job->m;
