@@ -10,6 +10,7 @@
 #include "band_apps.h"
 #include "checks.h"
 #include "dtw_cell.h"
+#include "dtw_saving.h"
 #include "dtw_simd.h"
 #include "../src/cpu/simd/simd_isa.h"
 #include "../src/cpu/simd/simd_plan.h"
@@ -25,6 +26,12 @@ static pw_status dtw_overflow(int f64)
     return PW_ERR_OVERFLOW;
 }
 
+/* dtw_run_'s store request (dtw_saving.h), NULL for a plain run. */
+typedef struct dtw_save {
+    void *rows;
+    int64_t every, slots;
+} dtw_save;
+
 #define DTW_T float
 #define DTW_SUFFIX f32
 #include "dtw_impl.h"
@@ -32,6 +39,21 @@ static pw_status dtw_overflow(int f64)
 #define DTW_T double
 #define DTW_SUFFIX f64
 #include "dtw_impl.h"
+
+pw_status pw_dtw_f64_saving(const double *a, int64_t n, const double *b, int64_t m, pw_dtw_cost cost,
+                            const pw_options *options, int64_t every, int64_t slots, double *rows, double *distance)
+{
+    if (every < 1) return PW_ERR_UNSUPPORTED;
+    pw_options o = pw_options_or_defaults(options);
+    o.backend = PW_BACKEND_CPU;
+    o.trace = NULL;
+    if (o.strategy != PW_STRATEGY_GLOBAL_BARRIER && o.strategy != PW_STRATEGY_TASKS) o.strategy = PW_STRATEGY_PEER;
+    const dtw_save save = {rows, every, slots};
+    pw_dtw_result r;
+    pw_status st = dtw_run_f64(a, n, b, m, cost, &o, NULL, &save, &r);
+    if (st == PW_OK) *distance = r.distance;
+    return st;
+}
 
 pw_status pw_dtw_check(const void *a, int64_t n, const void *b, int64_t m, pw_dtw_cost cost, const void *result)
 {

@@ -69,7 +69,8 @@ static int DTW_FN(all_finite_)(const DTW_T *x, int64_t n)
 /* pw_dtw_ with the options' width as it is (the whole run, or a training corner: auto_width.h); or
  * (band not NULL) one band of columns of a distributed run, b being the band's samples. */
 static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,
-                                  const pw_options *options, const pw_band *band, pw_dtw_result *result)
+                                  const pw_options *options, const pw_band *band, const dtw_save *save,
+                                  pw_dtw_result *result)
 {
     pw_status st = pw_dtw_check(a, n, b, m, cost, result);
     if (st != PW_OK) return st;
@@ -100,6 +101,13 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
         if (st == PW_ERR_OUT_OF_MEMORY) st = PW_OK;
     }
     if (st != PW_OK) return st;
+    if (save) { /* (the warping path's store: only the vector tiles keep it) */
+        if (!vec.tile || save->every % plan.tiling.h != 0) {
+            if (vec.tile) pw_dtw_simd_free(&vec);
+            return PW_ERR_UNSUPPORTED;
+        }
+        vec.save = save->rows, vec.save_every = save->every, vec.save_slots = save->slots;
+    }
     pw_linear_buffers buf = {0};
     DTW_FN(dtw_ctx_) ctx = {0};
     pw_kernel kernel = {.segment = DTW_FN(dtw_segment_), .ctx = &ctx};
@@ -147,7 +155,7 @@ static pw_status DTW_FN(dtw_part_run_)(void *p, int64_t rows, int64_t cols, cons
 {
     DTW_FN(dtw_part_) *x = p;
     pw_dtw_result r = {0};
-    pw_status st = DTW_FN(dtw_run_)(x->a, rows, x->b, cols, x->cost, o, NULL, &r);
+    pw_status st = DTW_FN(dtw_run_)(x->a, rows, x->b, cols, x->cost, o, NULL, NULL, &r);
     *x->result = r; /* the whole run comes last */
     if (info) *info = r.info;
     return st;
@@ -177,7 +185,7 @@ pw_status DTW_FN(pw_dtw_band_tiles_)(const DTW_T *a, int64_t n, const DTW_T *b, 
 pw_status DTW_FN(pw_dtw_band_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, pw_dtw_cost cost,
                                const pw_options *options, const pw_band *band, pw_dtw_result *result)
 {
-    return DTW_FN(dtw_run_)(a, n, b, m, cost, options, band, result);
+    return DTW_FN(dtw_run_)(a, n, b, m, cost, options, band, NULL, result);
 }
 
 #undef DTW_T

@@ -37,6 +37,11 @@ typedef struct pw_dtw_simd {
      * this band's last column, row i at [i] (n rows), written as lanes pass it. */
     const void *left;
     void *last;
+    /* The warping path's store (src/align/dtw_strips.c; NULL otherwise): rows every - 1,
+     * 2 every - 1, ... (save_slots of m elements), copied from the bus where a tile-row's last set
+     * writes it; `every` a multiple of the tile height. */
+    void *save;
+    int64_t save_every, save_slots;
     void (*tile)(const struct pw_dtw_simd *k, int64_t r, int64_t c, int worker);
 } pw_dtw_simd;
 

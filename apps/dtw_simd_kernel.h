@@ -85,8 +85,22 @@ DS_INLINE void DS_F(ds_step_)(const pw_dtw_simd *k, DSV *h, DSV *d, DSV *bh, con
 /* reversed arrays: column j at index pad + m - 1 - j */
 DS_INLINE int64_t DS_F(ds_rev_)(const pw_dtw_simd *k, int64_t j) { return k->pad + k->m - 1 - j; }
 
-/* A set's steps [b0, b1) in this tile, G and the cost as constants. */
-DS_INLINE void DS_F(ds_set_)(const pw_dtw_simd *k, const pw_ad_set *s, const int G, const int squared)
+/* The store's slot of the set's last row where it is a saved row that the set's last group's last
+ * lane holds (the lane the bus takes), else -1 (as the SW processor's sw_save_slot). */
+DS_INLINE int64_t DS_F(ds_save_slot_)(const pw_dtw_simd *k, int64_t r, const pw_ad_set *s)
+{
+    if (!k->save) return -1;
+    const int64_t lanes = pw_tiling_lanes(k->t, r);
+    if (s->g + (int64_t)s->groups * DS_LANES < lanes || s->valid[s->groups - 1] != DS_LANES) return -1;
+    const int64_t row = s->i0 + (int64_t)(s->groups - 1) * DS_LANES + DS_LANES - 1;
+    if (row != r * k->t->h + lanes - 1 || (row + 1) % k->save_every != 0) return -1;
+    const int64_t slot = (row + 1) / k->save_every - 1;
+    return slot < k->save_slots ? slot : -1;
+}
+
+/* A set's steps [b0, b1) in this tile, G and the cost as constants; save_slot: ds_save_slot_'s. */
+DS_INLINE void DS_F(ds_set_)(const pw_dtw_simd *k, const pw_ad_set *s, int64_t save_slot, const int G,
+                             const int squared)
 {
     DS_T *bus = k->bus, *carry_h = k->carry_h, *carry_d = k->carry_d;
     const DS_T *b = k->b, *a_rows = k->a;
@@ -120,6 +134,11 @@ DS_INLINE void DS_F(ds_set_)(const pw_dtw_simd *k, const pw_ad_set *s, const int
             for (int t = 0; t < DS_LANES; t++) DS_F(ds_step_)(k, h, d, &bh, a, b_at - t, G, squared, 0, j0 + t, s->i0, left);
         }
         DS_F(ds_store_)(bus + DS_F(ds_rev_)(k, j0 - (int64_t)(G - 1) * DS_LANES), bh);
+        if (save_slot >= 0) /* (the block's finished columns of a saved row, into the store) */
+            for (int q = 0; q < DS_LANES; q++) {
+                const int64_t p = DS_F(ds_rev_)(k, j0 - (int64_t)(G - 1) * DS_LANES) + q, j = k->pad + k->m - 1 - p;
+                if (j >= 0 && j < k->m) ((DS_T *)k->save)[save_slot * k->m + j] = bus[p];
+            }
     }
     for (int q = 0; q < G; q++) {
         const int64_t i = s->i0 + (int64_t)q * DS_LANES;
@@ -128,10 +147,10 @@ DS_INLINE void DS_F(ds_set_)(const pw_dtw_simd *k, const pw_ad_set *s, const int
     }
 }
 
-DS_INLINE void DS_F(ds_set_cost_)(const pw_dtw_simd *k, const pw_ad_set *s, const int G)
+DS_INLINE void DS_F(ds_set_cost_)(const pw_dtw_simd *k, const pw_ad_set *s, int64_t save_slot, const int G)
 {
-    if (k->squared) DS_F(ds_set_)(k, s, G, 1);
-    else DS_F(ds_set_)(k, s, G, 0);
+    if (k->squared) DS_F(ds_set_)(k, s, save_slot, G, 1);
+    else DS_F(ds_set_)(k, s, save_slot, G, 0);
 }
 
 void DS_NAME(const pw_dtw_simd *k, int64_t r, int64_t c, int worker)
@@ -141,11 +160,12 @@ void DS_NAME(const pw_dtw_simd *k, int64_t r, int64_t c, int worker)
     int64_t g = 0;
     while (pw_ad_next_set(k->t, r, c, k->m, DS_LANES, PW_DTW_SIMD_GROUPS, &g, &set)) {
         if (set.b0 >= set.b1) continue;
+        const int64_t save_slot = DS_F(ds_save_slot_)(k, r, &set);
         switch (set.groups) { /* as constants: the groups' loops unroll */
-        case 1: DS_F(ds_set_cost_)(k, &set, 1); break;
-        case 2: DS_F(ds_set_cost_)(k, &set, 2); break;
-        case 3: DS_F(ds_set_cost_)(k, &set, 3); break;
-        default: DS_F(ds_set_cost_)(k, &set, 4); break;
+        case 1: DS_F(ds_set_cost_)(k, &set, save_slot, 1); break;
+        case 2: DS_F(ds_set_cost_)(k, &set, save_slot, 2); break;
+        case 3: DS_F(ds_set_cost_)(k, &set, save_slot, 3); break;
+        default: DS_F(ds_set_cost_)(k, &set, save_slot, 4); break;
         }
     }
 }

@@ -476,6 +476,40 @@ static void test_cpu_strips_by_itself(void)
     free(b);
 }
 
+/* A warping path through saved rows whose forward pass runs on the vector tiles (f64 series,
+ * rows every 1024: dtw_strips.c) against the same search with its plain loop (PEERWAVE_SIMD=scalar
+ * takes the tiles away): the same path cell for cell and the same distance; both costs. */
+static void test_dtw_path_tiles(void)
+{
+    const int64_t n = 3000, m = 2800;
+    double *a = malloc(sizeof *a * (size_t)n), *b = malloc(sizeof *b * (size_t)m);
+    double x = 0, y = 0;
+    for (int64_t k = 0; k < n; k++) a[k] = x += (double)test_range(0, 2000) / 1000.0 - 1.0;
+    for (int64_t k = 0; k < m; k++) b[k] = y += (double)test_range(0, 2000) / 1000.0 - 1.0;
+    for (int squared = 0; squared <= 1; squared++) {
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CPU;
+        pw_warp_path tiles, plain;
+        memset(&tiles, 0, sizeof tiles);
+        memset(&plain, 0, sizeof plain);
+        const pw_dtw_cost cost = squared ? PW_DTW_SQUARED : PW_DTW_ABSOLUTE;
+        const pw_status s1 = pw_dtw_path_f64(a, n, b, m, cost, &o, &tiles);
+        setenv("PEERWAVE_SIMD", "scalar", 1);
+        const pw_status s2 = pw_dtw_path_f64(a, n, b, m, cost, &o, &plain);
+        unsetenv("PEERWAVE_SIMD");
+        int same = s1 == PW_OK && s2 == PW_OK && tiles.length == plain.length && tiles.distance == plain.distance;
+        for (int64_t k = 0; same && k < tiles.length; k++) same = tiles.i[k] == plain.i[k] && tiles.j[k] == plain.j[k];
+        CHECK(same, "dtw path %s: the tiles' forward pass gave another path (status %d %d, length %lld / %lld, %.17g / %.17g)",
+              squared ? "squared" : "absolute", s1, s2, (long long)tiles.length, (long long)plain.length,
+              tiles.distance, plain.distance);
+        pw_warp_path_free(&tiles);
+        pw_warp_path_free(&plain);
+    }
+    free(a);
+    free(b);
+}
+
 static void test_view(void)
 {
     const char *a = "ACGTTACGTGGGCA", *b = "TTACGTAACGTGCA";
@@ -1056,6 +1090,7 @@ int main(int argc, char **argv)
     test_gapped_sw(60);
     test_threads();
     test_cpu_strips_by_itself();
+    test_dtw_path_tiles();
     test_view();
     test_bad_input();
     test_store_alloc_failures();

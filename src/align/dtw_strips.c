@@ -42,6 +42,7 @@
 #include "../core/plan.h"
 #include "../core/status_detail.h"
 #include "../../apps/checks.h"
+#include "../../apps/dtw_saving.h"
 #ifdef PW_HAVE_CUDA
 #include "../cuda/pw_cuda.h"
 #endif
@@ -115,17 +116,32 @@ static void store_free(row_store *s)
     free(s->row_min);
 }
 
-/* The forward pass on the CPU, one row after the other, saving rows every - 1, 2 every - 1, ... */
-static pw_status forward_cpu(const path_job *job, row_store *s, int64_t *cells)
+/* The forward pass on the CPU saving rows every - 1, 2 every - 1, ...: f64 series on the vector
+ * tiles over all threads where they can (apps/dtw_saving.h; the whole matrix, for the same values),
+ * else one row after the other (f32 series always: their sums here are in double, the f32 tiles'
+ * in float). */
+static pw_status forward_cpu(const path_job *job, const pw_options *options, row_store *s, int64_t *cells)
 {
     const int64_t m = job->m;
     s->host = pw_malloc(sizeof *s->host * (size_t)(s->slots * m));
     s->row_min = pw_malloc(sizeof *s->row_min * (size_t)(s->slots > 0 ? s->slots : 1));
-    double *row = pw_malloc(sizeof *row * (size_t)m);
-    if (!s->host || !s->row_min || !row) {
-        free(row);
-        return s->host ? PW_ERR_OUT_OF_MEMORY : pw_align_store_failed(s->slots, m, s->every, 0);
+    if (!s->host || !s->row_min) return s->host ? PW_ERR_OUT_OF_MEMORY : pw_align_store_failed(s->slots, m, s->every, 0);
+    double distance = 0;
+    pw_status st = job->f32 ? PW_ERR_UNSUPPORTED
+                            : pw_dtw_f64_saving(job->a, job->n, job->b, m, job->squared ? PW_DTW_SQUARED : PW_DTW_ABSOLUTE,
+                                                options, s->every, s->slots, s->host, &distance);
+    if (st == PW_OK) {
+        for (int64_t k = 0; k < s->slots; k++) {
+            const double *row = s->host + k * m;
+            double low = row[0];
+            for (int64_t j = 1; j < m; j++) low = row[j] < low ? row[j] : low;
+            s->row_min[k] = low;
+        }
+        *cells += job->n * m;
     }
+    if (st != PW_ERR_UNSUPPORTED && st != PW_ERR_OVERFLOW) return st; /* (an infinite distance: as before) */
+    double *row = pw_malloc(sizeof *row * (size_t)m);
+    if (!row) return PW_ERR_OUT_OF_MEMORY;
     const int64_t rows = s->slots * s->every; /* the last saved row is rows - 1 */
     double acc = 0;
     for (int64_t j = 0; j < m; j++) row[j] = acc += pw_path_cell_cost(job, job->a[0], job->b[j]);
@@ -297,7 +313,7 @@ pw_status pw_path_by_strips(const path_job *job, const pw_options *options, int 
     double t0 = pw_seconds_now();
     if (job->gpu && job->n * job->m >= job->gpu_cells)
         st = forward_gpu(job, options, &store, cells, &forward_info, &on_gpu);
-    if (st == PW_OK && !on_gpu) st = forward_cpu(job, &store, cells);
+    if (st == PW_OK && !on_gpu) st = forward_cpu(job, options, &store, cells);
     double t1 = pw_seconds_now();
     strip_walk w = {job, &store, NULL, 0, 0, 0};
     if (st == PW_OK && !(w.parts = pw_malloc(sizeof *w.parts * (size_t)(store.slots + 1)))) st = PW_ERR_OUT_OF_MEMORY;
