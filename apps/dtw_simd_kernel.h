@@ -85,20 +85,8 @@ DS_INLINE void DS_F(ds_step_)(const pw_dtw_simd *k, DSV *h, DSV *d, DSV *bh, con
 /* reversed arrays: column j at index pad + m - 1 - j */
 DS_INLINE int64_t DS_F(ds_rev_)(const pw_dtw_simd *k, int64_t j) { return k->pad + k->m - 1 - j; }
 
-/* The store's slot of the set's last row where it is a saved row that the set's last group's last
- * lane holds (the lane the bus takes), else -1 (as the SW processor's sw_save_slot). */
-DS_INLINE int64_t DS_F(ds_save_slot_)(const pw_dtw_simd *k, int64_t r, const pw_ad_set *s)
-{
-    if (!k->save) return -1;
-    const int64_t lanes = pw_tiling_lanes(k->t, r);
-    if (s->g + (int64_t)s->groups * DS_LANES < lanes || s->valid[s->groups - 1] != DS_LANES) return -1;
-    const int64_t row = s->i0 + (int64_t)(s->groups - 1) * DS_LANES + DS_LANES - 1;
-    if (row != r * k->t->h + lanes - 1 || (row + 1) % k->save_every != 0) return -1;
-    const int64_t slot = (row + 1) / k->save_every - 1;
-    return slot < k->save_slots ? slot : -1;
-}
 
-/* A set's steps [b0, b1) in this tile, G and the cost as constants; save_slot: ds_save_slot_'s. */
+/* A set's steps [b0, b1) in this tile, G and the cost as constants; save_slot: pw_ad_saved_slot's. */
 DS_INLINE void DS_F(ds_set_)(const pw_dtw_simd *k, const pw_ad_set *s, int64_t save_slot, const int G,
                              const int squared)
 {
@@ -160,7 +148,7 @@ void DS_NAME(const pw_dtw_simd *k, int64_t r, int64_t c, int worker)
     int64_t g = 0;
     while (pw_ad_next_set(k->t, r, c, k->m, DS_LANES, PW_DTW_SIMD_GROUPS, &g, &set)) {
         if (set.b0 >= set.b1) continue;
-        const int64_t save_slot = DS_F(ds_save_slot_)(k, r, &set);
+        const int64_t save_slot = k->save ? pw_ad_saved_slot(k->t, r, &set, DS_LANES, k->save_every, k->save_slots) : -1;
         switch (set.groups) { /* as constants: the groups' loops unroll */
         case 1: DS_F(ds_set_cost_)(k, &set, save_slot, 1); break;
         case 2: DS_F(ds_set_cost_)(k, &set, save_slot, 2); break;

@@ -315,19 +315,6 @@ SW_INLINE void sw_passes(const pw_sw_simd *k, const sw_letters *L, int64_t i0, i
     }
 }
 
-/* The store's slot of the set's last row where it is a saved row and the set holds the tile-row's
- * last row in its last group's last lane (the lane the bus takes), else -1.  (`every` a multiple of
- * the tile height: a saved row ends a whole tile-row, whose groups are whole.) */
-static inline int64_t sw_save_slot(const pw_sw_simd *k, int64_t r, const pw_ad_set *set)
-{
-    if (!k->save_h) return -1;
-    const int64_t lanes = pw_tiling_lanes(k->t, r);
-    if (set->g + (int64_t)set->groups * V_LANES < lanes || set->valid[set->groups - 1] != V_LANES) return -1;
-    const int64_t row = set->i0 + (int64_t)(set->groups - 1) * V_LANES + V_LANES - 1;
-    if (row != r * k->t->h + lanes - 1 || (row + 1) % k->save_every != 0) return -1;
-    const int64_t slot = (row + 1) / k->save_every - 1;
-    return slot < k->save_slots ? slot : -1;
-}
 
 void SW_SIMD_TILE(const pw_sw_simd *k, int64_t r, int64_t c, int worker)
 {
@@ -336,7 +323,7 @@ void SW_SIMD_TILE(const pw_sw_simd *k, int64_t r, int64_t c, int worker)
     while (pw_ad_next_set(k->t, r, c, k->m, V_LANES, SW_GROUPS, &g, &set)) {
         if (set.b0 >= set.b1) continue;
         const int G = set.groups;
-        const int64_t save_slot = sw_save_slot(k, r, &set);
+        const int64_t save_slot = k->save_h ? pw_ad_saved_slot(k->t, r, &set, V_LANES, k->save_every, k->save_slots) : -1;
         sw_letters L;
         L.match = v_set1(k->match);
         L.mismatch = v_set1(k->mismatch);

@@ -58,4 +58,19 @@ static inline int pw_ad_block_is_edge(int64_t j0, int groups, int valid_last, in
     return j0 - (int64_t)(groups - 1) * V < V - 1 || j0 + V - 1 >= m || valid_last < V;
 }
 
+/* The slot of a store of rows every - 1, 2 every - 1, ... (`slots` of them) that set s of tile-row
+ * r fills as it writes the bus, or -1: only the set whose last group's last lane (the lane the bus
+ * takes) is the tile-row's last row, and only where that row is a saved one.  (With `every` a
+ * multiple of the tile height a saved row always ends a whole tile-row, whose groups are whole.) */
+static inline int64_t pw_ad_saved_slot(const pw_tiling *t, int64_t r, const pw_ad_set *s, int V, int64_t every,
+                                       int64_t slots)
+{
+    const int64_t lanes = pw_tiling_lanes(t, r);
+    if (every < 1 || s->g + (int64_t)s->groups * V < lanes || s->valid[s->groups - 1] != V) return -1;
+    const int64_t row = s->i0 + (int64_t)(s->groups - 1) * V + V - 1;
+    if (row != r * t->h + lanes - 1 || (row + 1) % every != 0) return -1;
+    const int64_t slot = (row + 1) / every - 1;
+    return slot < slots ? slot : -1;
+}
+
 #endif
