@@ -8,7 +8,9 @@
  * unless given).  Scores default to 2/-3 with gaps 5/2 (parasail's convention:
  * a gap of length L costs open + (L-1) extend, the same as ours).  Each row is the median wall
  * time of RUNS runs after a warm-up: PeerWave on one thread per instruction set (scalar, SSE4.1,
- * AVX2, AVX-512BW), PeerWave on THREADS threads (default: all cores) with the best set, and every
+ * AVX2, AVX-512BW; with a substitution table, proteins, one thread runs the striped engine:
+ * apps/sw_striped.h; PEERWAVE_SW_CPU_ENGINE=tiles times the tiles instead), PeerWave on THREADS
+ * threads (default: all cores) with the best set, and every
  * parasail SW routine without traceback (striped, scan, diag; 16 and 32 bits; SSE4.1 and AVX2).
  * Every score is checked against PeerWave's scalar run (too slow to repeat: run once); a parasail
  * 16-bit run that saturates is reported as such, not timed as a result.
