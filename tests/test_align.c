@@ -443,7 +443,7 @@ static void test_threads(void)
     free(b);
 }
 
-/* Above 2^26 cells the CPU takes the saved rows' way by itself (the vector tiles keep every
+/* Above 2^24 cells the CPU takes the saved rows' way by itself (the vector tiles keep every
  * K-th row; sw_align.c's cpu_strips_worth): a long similar pair, the same score as pw_sw, a CIGAR
  * that rescores to it, and strips' cells (about rows x 3K) instead of Myers-Miller's (twice the
  * rectangle, here nearly the whole matrix). */
