@@ -44,10 +44,7 @@ pw_status pw_dtw_f64_saving(const double *a, int64_t n, const double *b, int64_t
                             const pw_options *options, int64_t every, int64_t slots, double *rows, double *distance)
 {
     if (every < 1) return PW_ERR_UNSUPPORTED;
-    pw_options o = pw_options_or_defaults(options);
-    o.backend = PW_BACKEND_CPU;
-    o.trace = NULL;
-    if (o.strategy != PW_STRATEGY_GLOBAL_BARRIER && o.strategy != PW_STRATEGY_TASKS) o.strategy = PW_STRATEGY_PEER;
+    pw_options o = pw_options_cpu_tiles(options);
     const dtw_save save = {rows, every, slots};
     pw_dtw_result r;
     pw_status st = dtw_run_f64(a, n, b, m, cost, &o, NULL, &save, &r);

@@ -398,10 +398,7 @@ pw_status pw_sw_cpu_saving(const uint8_t *ea, int64_t n, const uint8_t *eb, int6
     pw_sw_params params;
     pw_sw_params_init(&params);
     params.gap_open = gap_open, params.gap_extend = gap_extend;
-    pw_options o = pw_options_or_defaults(options);
-    o.backend = PW_BACKEND_CPU;
-    o.trace = NULL;
-    if (o.strategy != PW_STRATEGY_GLOBAL_BARRIER && o.strategy != PW_STRATEGY_TASKS) o.strategy = PW_STRATEGY_PEER;
+    pw_options o = pw_options_cpu_tiles(options);
     pw_plan plan;
     pw_status st = pw_plan_make_app(&o, n, m, 0, 0, &plan);
     const sw_save save = {save_h, save_f, every, slots};

@@ -590,9 +590,7 @@ static void striped_automatic(void)
     setenv("PEERWAVE_SW_CPU_ENGINE", "striped", 1);
     pw_sw_params p;
     pw_sw_params_init(&p);
-    pw_options o;
-    pw_options_init(&o);
-    o.backend = PW_BACKEND_CPU;
+    pw_options o = cpu_options(PW_STRATEGY_PEER);
     pw_sw_result r;
     /* asked for, it still leaves the other strategies alone: the sequential loop stays the reference */
     p.scoring = PW_SCORING_MATRIX;

@@ -63,6 +63,15 @@ pw_options pw_options_or_defaults(const pw_options *options)
     return o;
 }
 
+pw_options pw_options_cpu_tiles(const pw_options *options)
+{
+    pw_options o = pw_options_or_defaults(options);
+    o.backend = PW_BACKEND_CPU;
+    o.trace = NULL;
+    if (o.strategy != PW_STRATEGY_GLOBAL_BARRIER && o.strategy != PW_STRATEGY_TASKS) o.strategy = PW_STRATEGY_PEER;
+    return o;
+}
+
 int pw_cpu_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
