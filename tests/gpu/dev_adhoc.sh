@@ -15,6 +15,7 @@
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
+#   batch    test_batch --gpu on GPU PW_BATCH_GPU (default 1), beside test_gpu
 #   numpy    tests/test_numpy.py with PW_BACKEND=cuda (GPU PW_NUMPY_GPU, default 1)
 #   npver    tests/gpu/numpy_edges_probe.py (this numpy's default-range f32 edges), test_numpy on the CPU
 #   heat     HEAT 16384^2 one sweep and 8 sweeps on one GPU (bench_suite, median of 5)
@@ -46,7 +47,7 @@ if [ -n "${PW_BUILD:-}" ]; then # (build here instead of carrying binaries: PW_B
   PW_BUILD_TARGETS=${PW_BUILD_TARGETS:-"peerwave_cli bench_dist"} pw_build_gpu $out/build.log ||
     { echo "build FAILED"; tail -30 $out/build.log; exit 1; }
   mkdir -p $n && for b in peerwave bench_dist bench_suite; do ln -sf $PWD/build-gpu/$b $n/; done
-  for b in test_gpu test_dist test_cells; do ln -sf $PWD/build-gpu/tests/$b $n/; done
+  for b in test_gpu test_dist test_cells test_batch; do ln -sf $PWD/build-gpu/tests/$b $n/; done
 else
   mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
 fi
@@ -60,6 +61,10 @@ fi
 if stage cells; then
   CUDA_VISIBLE_DEVICES=1 PW_TEST_ONLY=${PW_CELLS_ONLY:-linear,heat,3d,plane} timeout 240 $n/test_cells --gpu > $out/test_cells_gpu.log 2>&1
   say "test_cells --gpu: rc=$? $(tail -1 $out/test_cells_gpu.log)"; grep FAIL $out/test_cells_gpu.log | head -5
+fi
+if stage batch; then # (GPU 1, beside test_gpu on GPU 0: the searches, the DTW overflow path)
+  CUDA_VISIBLE_DEVICES=${PW_BATCH_GPU:-1} timeout 240 $n/test_batch --gpu > $out/test_batch_gpu.log 2>&1
+  say "test_batch --gpu: rc=$? $(tail -1 $out/test_batch_gpu.log)"; grep FAIL $out/test_batch_gpu.log | head -5 | cut -c1-300
 fi
 if stage numpy; then # (GPU 1, or GPU 0 with PW_NUMPY_GPU=0)
   CUDA_VISIBLE_DEVICES=${PW_NUMPY_GPU:-1} PW_BACKEND=cuda timeout 200 python3 tests/test_numpy.py $n/peerwave > $out/test_numpy_cuda.log 2>&1
