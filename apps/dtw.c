@@ -44,10 +44,12 @@ pw_status pw_dtw_f64_saving(const double *a, int64_t n, const double *b, int64_t
                             const pw_options *options, int64_t every, int64_t slots, double *rows, double *distance)
 {
     if (every < 1) return PW_ERR_UNSUPPORTED;
-    pw_options o = pw_options_cpu_tiles(options);
+    pw_options o;
+    pw_status st = pw_options_cpu_tiles(options, &o);
+    if (st != PW_OK) return st;
     const dtw_save save = {rows, every, slots};
     pw_dtw_result r;
-    pw_status st = dtw_run_f64(a, n, b, m, cost, &o, NULL, &save, &r);
+    st = dtw_run_f64(a, n, b, m, cost, &o, NULL, &save, &r);
     if (st == PW_OK) *distance = r.distance;
     return st;
 }

@@ -204,7 +204,8 @@ static int sw_cuda_tile_h(const pw_options *options, int64_t rows, int64_t cols)
 }
 
 /* Does one core of the striped engine (sw_striped.h) beat the tile engines on the plan's threads?
- * 0 no, 1 yes (giving up where its extra work grows too large), 2 asked for ($PEERWAVE_SW_CPU_ENGINE
+ * 0 no, 1 yes (giving up where its extra work grows too large), 2 asked for, -1 a bad switch (the
+ * detail set) ($PEERWAVE_SW_CPU_ENGINE
  * =striped; =tiles: never; tests and benchmarks; the default strategy only, even then).  Measured on a Zen 5 core (bench/cpu_simd.c,
  * 20000^2 random proteins, BLOSUM62, 11/1): one striped core 11.2 GCUPS, level with parasail's
  * striped 16-bit code; the tiles 5.8 on one core (their profile read a block at a time and
@@ -221,11 +222,16 @@ static int sw_cuda_tile_h(const pw_options *options, int64_t rows, int64_t cols)
 static int sw_striped_worth(const pw_plan *plan, const pw_score_table *table, const pw_sw_params *params, int64_t n,
                             int64_t m)
 {
+    const char *ask = getenv("PEERWAVE_SW_CPU_ENGINE");
+    if (ask && !*ask) ask = NULL;
+    if (plan->backend == PW_BACKEND_CPU && ask && strcmp(ask, "tiles") && strcmp(ask, "striped")) {
+        pw_set_error_detail("PEERWAVE_SW_CPU_ENGINE=%s: expected striped or tiles (or unset)", ask);
+        return -1; /* (a misspelt switch is not the default engine, silently) */
+    }
     if (plan->backend != PW_BACKEND_CPU || plan->simd == PW_SIMD_SCALAR || plan->trace || plan->monitor.fn ||
         n < 1 || m < 1 || !pw_sw_striped_fits(table->scores, table->size, params->gap_open, params->gap_extend))
         return 0;
     if (plan->strategy != PW_STRATEGY_PEER) return 0; /* (asked for too: the reference stays itself) */
-    const char *ask = getenv("PEERWAVE_SW_CPU_ENGINE");
     if (ask && !strcmp(ask, "tiles")) return 0;
     if (ask && !strcmp(ask, "striped")) return 2;
     return plan->workers == 1 && !pw_sw_simd_is_equality(table->scores, table->size);
@@ -279,6 +285,7 @@ static pw_status sw_run_cpu(pw_plan *plan, const pw_options *options, const uint
     sw_simd_band simd_band = {0};
     /* CPU only from here: one core's striped rows where they beat the threads' tiles */
     const int striped = st == PW_OK && !band && !save ? sw_striped_worth(plan, table, params, n, m) : 0;
+    if (striped < 0) return PW_ERR_INVALID_ARGUMENT;
     double striped_seconds = 0; /* (a run handed to the tiles counts the striped attempt too) */
     if (striped) {
         const double t0 = pw_seconds_now();
@@ -398,9 +405,10 @@ pw_status pw_sw_cpu_saving(const uint8_t *ea, int64_t n, const uint8_t *eb, int6
     pw_sw_params params;
     pw_sw_params_init(&params);
     params.gap_open = gap_open, params.gap_extend = gap_extend;
-    pw_options o = pw_options_cpu_tiles(options);
+    pw_options o;
+    pw_status st = pw_options_cpu_tiles(options, &o);
     pw_plan plan;
-    pw_status st = pw_plan_make_app(&o, n, m, 0, 0, &plan);
+    if (st == PW_OK) st = pw_plan_make_app(&o, n, m, 0, 0, &plan);
     const sw_save save = {save_h, save_f, every, slots};
     if (st == PW_OK) st = sw_run_cpu(&plan, &o, ea, n, eb, m, &table, &params, NULL, &save, result);
     return st;

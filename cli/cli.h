@@ -55,6 +55,10 @@ typedef struct cli_common {
      * command refuses those that do not apply to a form of it (cli_option_given) */
     const char *given[64];
     int n_given;
+    /* the files the options given write (output, path, plot, view, trace): their long names and
+     * paths, checked against the command's input files (cli_parse) */
+    const char *output_option[8], *output_path[8];
+    int n_outputs;
 } cli_common;
 
 #define CLI_COMMON_HELP                                                                    \
@@ -125,6 +129,10 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
 /* The first option given on the command line (its long name, without "--") that is one of
  * names (NULL-terminated), or NULL. */
 const char *cli_option_given(const cli_common *c, const char *const *names);
+
+/* Do the two paths name one file (the same text, or the same file or directory entry once
+ * symbolic links, "." and ".." are resolved; a file not yet made: by its directory)? */
+int cli_same_file(const char *a, const char *b);
 
 /* --mpi (cli_parse starts it): the rank's comm, or NULL when not given. */
 int cli_mpi_start(uint64_t command_line_hash); /* (ranks with other command lines: refused on every rank) */

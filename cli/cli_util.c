@@ -4,11 +4,14 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "cli_trace.h"
+#include "io_util.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -260,6 +263,29 @@ static uint64_t arguments_hash(int argc, char **argv);
 
 /* Remember the option just parsed by its long name (a short option's: the long option with the
  * same value, "o" -> "output"), once; inside a batch, also the file an output option names. */
+/* path with its directory resolved (the file itself too where it exists): 0, or -1 when the
+ * directory does not resolve. */
+static int resolved_path(const char *path, char out[PATH_MAX])
+{
+    if (realpath(path, out)) return 0;
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX], where[PATH_MAX];
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (!realpath(dir, where)) return -1;
+    return snprintf(out, PATH_MAX, "%s/%s", strcmp(where, "/") ? where : "", slash ? slash + 1 : path) >= PATH_MAX ? -1 : 0;
+}
+
+int cli_same_file(const char *a, const char *b)
+{
+    if (!strcmp(a, b)) return 1;
+    struct stat sa, sb; /* (hard links too) */
+    if (!stat(a, &sa) && !stat(b, &sb)) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char ra[PATH_MAX], rb[PATH_MAX];
+    return !resolved_path(a, ra) && !resolved_path(b, rb) && !strcmp(ra, rb);
+}
+
 static void note_option(cli_common *c, const struct option *all, int n, int opt, int index, const char *arg)
 {
     const char *name = index >= 0 ? all[index].name : NULL;
@@ -270,8 +296,16 @@ static void note_option(cli_common *c, const struct option *all, int n, int opt,
     for (int k = 0; k < c->n_given && !seen; k++) seen = !strcmp(c->given[k], name);
     if (!seen && c->n_given < (int)(sizeof c->given / sizeof c->given[0])) c->given[c->n_given++] = name;
     static const char *const outputs[] = {"output", "path", "plot", "view", "trace"};
-    for (size_t k = 0; arg && cli_in_batch() && k < sizeof outputs / sizeof outputs[0]; k++)
-        if (!strcmp(name, outputs[k])) cli_batch_output(name, arg);
+    for (size_t k = 0; arg && k < sizeof outputs / sizeof outputs[0]; k++) {
+        if (strcmp(name, outputs[k])) continue;
+        if (cli_in_batch()) cli_batch_output(name, arg);
+        int o = 0; /* (a repeated option's last value is the one the command uses) */
+        while (o < c->n_outputs && strcmp(c->output_option[o], name)) o++;
+        if (o < (int)(sizeof c->output_path / sizeof c->output_path[0])) {
+            c->output_option[o] = name, c->output_path[o] = arg;
+            if (o == c->n_outputs) c->n_outputs++;
+        }
+    }
 }
 
 const char *cli_option_given(const cli_common *c, const char *const *names)
@@ -328,6 +362,15 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         return -1;
     }
     *first = optind;
+    /* an output over an input would destroy it (and under --mpi, ranks read their bands of a file
+     * that rank 0 has begun to rewrite) */
+    for (int o = 0; o < common->n_outputs; o++)
+        for (int k = optind; k < argc; k++)
+            if (!io_is_stdout(common->output_path[o]) && cli_same_file(common->output_path[o], argv[k])) {
+                cli_error("%s: --%s %s is also an input: it would be overwritten (write elsewhere)", cmd->name,
+                          common->output_option[o], common->output_path[o]);
+                return -1;
+            }
     if (cli_in_batch()) { /* (a batch line's job runs on the batch's queue, which never looks at these) */
         static const char *const not_in_batch[] = {"mpi", "gpus", "devices", "bands-per-gpu", "balance", "nccl", NULL};
         const char *o = cli_option_given(common, not_in_batch);

@@ -198,6 +198,9 @@ static int split_words(const char *line, char **copy, int *argc, char **argv, ch
                 else *out++ = *p;
             } else if (*p == '\'' || *p == '"') {
                 quote = *p;
+            } else if (*p == '\\' && (!p[1] || p[1] == '\n' || (p[1] == '\r' && (!p[2] || p[2] == '\n')))) {
+                snprintf(err, errlen, "the line ends with '\\': one job a line (no continuation lines)");
+                return -1;
             } else if (*p == '\\' && p[1] && p[1] != '\n') {
                 *out++ = *++p;
             } else if (*p == ' ' || *p == '\t' || *p == '\r') {
@@ -311,7 +314,7 @@ static int same_output(const batch_run *r, const batch_slot *slots, const batch_
     for (const batch_slot *e = slots; e < s; e++)
         for (int i = 0; i < s->outputs; i++)
             for (int j = 0; j < e->outputs; j++)
-                if (!strcmp(s->output[i], e->output[j])) {
+                if (cli_same_file(s->output[i], e->output[j])) {
                     cli_error("%s:%d: --%s %s: line %d writes that file too (--%s); give each job its own output "
                               "file; nothing ran", r->path, s->line, s->output_option[i], s->output[i], e->line,
                               e->output_option[j]);

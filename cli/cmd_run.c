@@ -37,7 +37,7 @@ static const char run_usage[] =
 typedef struct run_args {
     const char *input_name[MAX_KV], *input_file[MAX_KV];
     int n_inputs;
-    const char *param_name[MAX_KV];
+    const char *param_name[MAX_KV], *param_text[MAX_KV];
     double param_value[MAX_KV];
     int n_params;
     int64_t rows, cols, planes, sweeps;
@@ -96,6 +96,7 @@ static int run_option(void *ctx, int opt, const char *arg)
                 return -1;
             }
         a->param_name[a->n_params] = name;
+        a->param_text[a->n_params] = rest;
         return cli_parse_double("--param", rest, -1e308, 1e308, 0, &a->param_value[a->n_params++]);
     case 's': {
         /* RxC, or RxCxP for a grid3 cell (two separators: its own message, naming all three) */
@@ -246,6 +247,26 @@ static void report_value(cli_report *rep, pw_cell *cell, const char *key, const 
     }
 }
 
+/* An integer parameter written as an integer is read exactly (the double that --param parsed
+ * rounds past 2^53, silently): the API takes parameters as doubles, so a 64-bit one beyond
+ * +-2^53 is refused here, by name.  Nonzero: said why. */
+static int integer_param_exact(const char *name, pw_cell_type type, const char *text, double *value)
+{
+    if (type == PW_CT_F32 || type == PW_CT_F64) return 0;
+    char *end;
+    errno = 0;
+    const long long v = strtoll(text, &end, 10);
+    if (end == text || *end) return 0; /* not an integer literal (1e3): the library checks the double */
+    const long long exact = 9007199254740992LL; /* 2^53 */
+    if (errno == ERANGE || v > exact || v < -exact) {
+        cli_error("--param %s=%s: integer parameters reach the cell as doubles, exact only within +-2^53 "
+                  "(9007199254740992)", name, text);
+        return -1;
+    }
+    *value = (double)v;
+    return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
     run_args a;
@@ -341,6 +362,10 @@ int cmd_run(int argc, char **argv)
             goto out;
         }
         params[q] = a.param_value[hit];
+        if (integer_param_exact(par_fields[q].name, par_fields[q].type, a.param_text[hit], &params[q])) {
+            code = EXIT_USAGE;
+            goto out;
+        }
     }
     for (int k = 0; k < a.n_params; k++) {
         int hit = 0;
@@ -386,8 +411,16 @@ int cmd_run(int argc, char **argv)
         code = EXIT_USAGE;
         goto out;
     }
+    if (!grid_form && a.sweeps != 1) {
+        cli_error("--sweeps is for grid- and stencil-form cells (a linear cell's run is one pass)");
+        code = EXIT_USAGE;
+        goto out;
+    }
     if (!a.rows || !a.cols || (three_d && !a.planes)) {
-        cli_error("the size is not known: give --size %s%s", three_d ? "RxCxP" : "RxC", n_in ? " or inputs along every axis" : "");
+        if (three_d && a.rows && a.cols)
+            cli_error("a grid3 cell needs three sizes: --size RxCxP (planes too)");
+        else
+            cli_error("the size is not known: give --size %s%s", three_d ? "RxCxP" : "RxC", n_in ? " or inputs along every axis" : "");
         code = EXIT_USAGE;
         goto out;
     }

@@ -464,6 +464,31 @@ expect 2 run "$cells/levenshtein.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt
 expect 2 run "$cells/needleman_wunsch.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --param match=1
 expect 2 run "$cells/lcs.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --param x=1
 expect 2 run "$cells/needleman_wunsch.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --param match=1 --param mismatch=-1 --param gap=0.5
+# parameters: an int64 one exact to 2^53 (it travels as a double), refused past it; a float one past
+# float's range refused (it became inf); --sweeps on a linear cell and RxC for a grid3 cell refused
+cat > "$tmp/echo64.c" <<'CELL'
+PW_FORM(linear)
+PW_VALUE(int64_t)
+PW_PARAM(int64_t, p)
+PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { (void)i; (void)j; return c->p; }
+PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value up, pw_value left, pw_value diag) { (void)up; (void)left; (void)diag; return c->p; }
+CELL
+got=$("$pw" run "$tmp/echo64.c" --size 1x2 --param p=-9007199254740992 --backend cpu --quiet 2>&1)
+[ "$got" = "last: -9007199254740992" ] && ok || bad "int64 parameter at -2^53: $got"
+for v in 9007199254740993 -9223372036854775808 99999999999999999999; do
+  expect 2 run "$tmp/echo64.c" --size 1x2 --param p=$v --backend cpu
+  grep -q "exact only within" "$tmp/err" && ok || bad "int64 parameter $v: $(cat "$tmp/err")"
+done
+sed 's/PW_VALUE(int64_t)/PW_VALUE(float)/; s/int64_t, p/float, p/' "$tmp/echo64.c" > "$tmp/echof.c"
+expect 2 run "$tmp/echof.c" --size 1x2 --param p=1e39 --backend cpu
+grep -q "past its largest finite value" "$tmp/err" && ok || bad "float parameter 1e39: $(cat "$tmp/err")"
+"$pw" run "$tmp/echof.c" --size 1x2 --param p=3e38 --backend cpu --quiet > /dev/null && ok || bad "float parameter 3e38 refused"
+expect 2 run "$tmp/echo64.c" --size 1x2 --param p=1 --sweeps 2 --backend cpu
+expect 2 run "$cells/demonstrator3d.c" --size 3x3 --param modulus=7
+grep -q "needs three sizes" "$tmp/err" && ok || bad "grid3 cell with RxC: $(cat "$tmp/err")"
+printf 'PW_FORM(linear)\nPW_FIELD(int32_t, x)\nPW_FIELD(int32_t, y)\nPW_REDUCE(max)\n' > "$tmp/reduce_nofield.c"
+expect 1 run "$tmp/reduce_nofield.c" --size 3x3 --backend cpu
+grep -q "name the field it compares" "$tmp/err" && ok || bad "PW_REDUCE(max) on fields: $(cat "$tmp/err")"
 expect 1 run "$tmp/does-not-exist.c"
 printf 'PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(0, -1)\n' > "$tmp/illegal.c"
 expect 1 run "$tmp/illegal.c" --size 3x3
@@ -560,6 +585,17 @@ expect 2 sw --format bam "$tmp/a.fa" "$tmp/b.fa"
   head -c 80 "$tmp/path.npy" | grep -q "'<i8'" && head -c 80 "$tmp/path.npy" | grep -q "(.*, 2)" && head -c 4 "$tmp/path.svg" | grep -q '<svg' \
   && ok || bad "dtw --path .npy / --plot"
 expect 1 dtw --path "$tmp/no/such/dir/p.txt" "$tmp/d1.txt" "$tmp/d2.txt"
+# an output that is one of the inputs (another spelling too): refused before anything is written
+mkdir -p "$tmp/sub"
+cp "$tmp/d1.txt" "$tmp/d1copy.txt"
+expect 2 dtw --path "$tmp/sub/../d1copy.txt" "$tmp/d1copy.txt" "$tmp/d2.txt"
+grep -q "is also an input" "$tmp/err" && cmp -s "$tmp/d1.txt" "$tmp/d1copy.txt" && ok || bad "dtw --path over an input: $(cat "$tmp/err")"
+cp "$ex/rings.pgm" "$tmp/rings_copy.pgm"
+expect 2 sat "$tmp/rings_copy.pgm" -o "$tmp/rings_copy.pgm"
+cmp -s "$ex/rings.pgm" "$tmp/rings_copy.pgm" && ok || bad "sat -o over its input changed it"
+# a misspelt engine switch is an error, not the default engine
+PEERWAVE_SW_CPU_ENGINE=tile expect 2 sw --backend cpu "$tmp/a.fa" "$tmp/b.fa"
+grep -q "PEERWAVE_SW_CPU_ENGINE=tile" "$tmp/err" && ok || bad "bad PEERWAVE_SW_CPU_ENGINE: $(cat "$tmp/err")"
 expect 1 dtw --path "$tmp/no/such/dir/p.npy" "$tmp/d1.txt" "$tmp/d2.txt"
 [ "$(wc -l < "$tmp/err")" = 1 ] && ok || bad "dtw --path to a missing folder: $(wc -l < "$tmp/err") lines on stderr"
 expect 1 sw --align --plot "$tmp/no/such/dir/a.svg" "$tmp/a.fa" "$tmp/b.fa"
@@ -726,6 +762,15 @@ printf 'sat %s -o %s\nsw --quiet %s %s\ninthist %s --bins 3 --output=%s\n' "$ex/
 expect 2 batch "$tmp/badjobs.tsv"
 grep -q "badjobs.tsv:3: --output $tmp/same.npy: line 1 writes that file too" "$tmp/err" && [ "$(wc -l < "$tmp/err")" = 1 ] &&
   [ ! -e "$tmp/same.npy" ] && [ ! -s "$tmp/out" ] && ok || bad "batch, one output file twice: $(cat "$tmp/out" "$tmp/err")"
+# ... spelled differently (./, an absolute path): one file all the same
+mkdir -p "$tmp/sub"
+printf 'sat %s -o %s\nsat %s -o %s\n' "$ex/rings.pgm" "$tmp/sub/../same2.npy" "$ex/rings.pgm" "$tmp/./same2.npy" > "$tmp/badjobs.tsv"
+expect 2 batch "$tmp/badjobs.tsv"
+grep -q "line 1 writes that file too" "$tmp/err" && [ ! -e "$tmp/same2.npy" ] && ok || bad "batch, one file in two spellings: $(cat "$tmp/err")"
+# a line ending in a backslash (no continuation lines): refused, not read as a word '\'
+printf 'sat %s -o %s \\\n' "$ex/rings.pgm" "$tmp/never.npy" > "$tmp/badjobs.tsv"
+expect 2 batch "$tmp/badjobs.tsv"
+grep -q "ends with" "$tmp/err" && ok || bad "batch line ending in a backslash: $(cat "$tmp/err")"
 # (a repeated option's last value is the file: no clash here)
 printf 'sat --quiet %s -o %s -o %s\nsat --quiet %s -o %s\n' "$ex/rings.pgm" "$tmp/x1.npy" "$tmp/x2.npy" "$ex/rings.pgm" \
   "$tmp/x1.npy" > "$tmp/okjobs.tsv"

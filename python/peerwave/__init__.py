@@ -105,6 +105,25 @@ def _pick(name, value, names):
         raise ValueError(f"{name}={value!r}: one of {', '.join(names)}") from None
 
 
+def _set_int(struct, field, value, name=None):
+    """struct.field = value, refused when value is not a whole number or does not fit the field's C
+    type (ctypes would keep its low bits: match=2**32+2 ran as 2)."""
+    ctype = dict(struct._fields_)[field]
+    name = name or field
+    try:
+        v = operator.index(value)
+    except TypeError:
+        f = float(value)
+        if f != int(f):
+            raise TypeError(f"{name}={value!r}: a whole number") from None
+        v = int(f)
+    bits = 8 * ctypes.sizeof(ctype)
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if ctype(-1).value == -1 else (0, (1 << bits) - 1)
+    if not lo <= v <= hi:
+        raise ValueError(f"{name}={value!r}: out of range [{lo}, {hi}]")
+    setattr(struct, field, v)
+
+
 def _stream_handle(s):
     if s is None:
         return None
@@ -130,7 +149,7 @@ class _Call:
         o.layout = _pick("layout", kwargs.get("layout", "auto"), _LAYOUTS)
         o.simd = _pick("simd", kwargs.get("simd", "auto"), _SIMD)
         for k in ("tile_h", "threads", "device", "rows_per_thread", "max_blocks", "sw_prune"):
-            setattr(o, k, int(kwargs.get(k, 0)))
+            _set_int(o, k, kwargs.get(k, 0))
         devices = {v.device_id for v in views if v is not None and v.device_id is not None}
         if len(devices) > 1:
             raise ValueError(f"device arrays on different GPUs {sorted(devices)}: one call runs on one")
@@ -139,7 +158,7 @@ class _Call:
         elif devices and int(kwargs["device"]) != devices.pop():
             raise ValueError(f"device={kwargs['device']}, but the arrays are on another GPU")
         for k in ("tile_w", "watchdog_ms", "progress_interval_ms", "width_model"):
-            setattr(o, k, int(kwargs.get(k, 0)))
+            _set_int(o, k, kwargs.get(k, 0))
         o.train_ratio = float(kwargs.get("train_ratio", 0))
         self._wisdom = kwargs.get("wisdom")
         o.wisdom = self._wisdom.encode() if self._wisdom is not None else None
@@ -212,7 +231,8 @@ def _sw_params(match, mismatch, gap_open, gap_extend, matrix):
         if not m:
             raise ValueError(f"matrix={matrix!r}: not a built-in matrix (BLOSUM45/50/62/80/90, PAM30/70/250)")
         p.scoring, p.matrix = 1, m
-    p.match, p.mismatch, p.gap_open, p.gap_extend = match, mismatch, gap_open, gap_extend
+    for k, v in (("match", match), ("mismatch", mismatch), ("gap_open", gap_open), ("gap_extend", gap_extend)):
+        _set_int(p, k, v)
     return p
 
 
@@ -274,7 +294,7 @@ def dtw(a, b, *, cost="absolute", **options):
     """Dynamic time warping distance of two series (float32 or float64; both of one type, or float64
     when either is): D(i,j) = c(a_i, b_j) + min(D(i-1,j), D(i,j-1), D(i-1,j-1)), cost 'absolute'
     |a-b| or 'squared'.  Device arrays are used in place.  Returns DtwResult(distance, info)."""
-    c = _pick("cost", cost, ["absolute", "squared"])
+    c = _pick("cost", {"abs": "absolute"}.get(cost, cost), ["absolute", "squared"])  # ("abs": the CLI's word)
     da, db = _arrays.device_view(a, "a"), _arrays.device_view(b, "b")
     device = _device_all([da, db], "dtw")
     if device:
@@ -328,7 +348,7 @@ def dtw_path(a, b, *, cost="absolute", **options):
     """An optimal warping path of DTW (pw_dtw_path_*, docs/ALIGN.md), host series as for dtw.  Returns
     WarpPath(path: int64 array (length, 2) of 0-based cells (i, j) from (0, 0) to (n-1, m-1), distance:
     the costs along it summed in double, seconds, info: the GPU passes (empty on the CPU))."""
-    c = _pick("cost", cost, ["absolute", "squared"])
+    c = _pick("cost", {"abs": "absolute"}.get(cost, cost), ["absolute", "squared"])  # ("abs": the CLI's word)
     a, b = _series(a, "a"), _series(b, "b")
     f32 = a.dtype == np.float32 and b.dtype == np.float32
     t = np.float32 if f32 else np.float64
@@ -427,6 +447,9 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
     `peerwave inthist` does; values on an edge bin as numpy >= 2.0 bins them: its default range's edges
     are float32 arithmetic, numpy 1.x's were float64 rounded).  image: u8, u16 or f32 (host or
     device; a float image on the device needs lo and hi)."""
+    bins = operator.index(bins)
+    if not 1 <= bins <= 4096:  # (PW_MAX_BINS; before the output's allocation)
+        raise ValueError(f"inthist: bins={bins}: 1 to 4096")
     d = _arrays.device_view(image, "image")
     if d is None:
         image = _arrays.host_array(image, "image")  # (host byte order, C order: a copy only where needed)
@@ -620,7 +643,13 @@ class Cell:
         if isinstance(inputs, dict):
             inputs = [inputs[n] for n, _, _, _ in self.inputs]
         if isinstance(params, dict):
-            params = [params[n] for n, _, _, _ in self.params]
+            names = [n for n, _, _, _ in self.params]
+            unknown, missing = sorted(set(params) - set(names)), [n for n in names if n not in params]
+            if unknown or missing:
+                raise TypeError(f"params: the cell declares {', '.join(names) or 'none'}" +
+                                (f"; unknown: {', '.join(map(str, unknown))}" if unknown else "") +
+                                (f"; missing: {', '.join(missing)}" if missing else ""))
+            params = [params[n] for n in names]
         if len(inputs) != len(self.inputs) or len(params) != len(self.params):
             raise TypeError(f"the cell declares {len(self.inputs)} inputs and {len(self.params)} params; "
                             f"given {len(inputs)} and {len(params)}")
@@ -661,8 +690,15 @@ class Cell:
             if a.shape != want:
                 raise ValueError(f"input {name}: shape {a.shape}, needs {want} (axes {axes})")
         ptrs = (ctypes.c_void_p * max(1, len(arrays)))(*[a.ctypes.data for _, _, a in arrays])
+        for v, (name, dt, _, _) in zip(params, self.params):  # (integers travel as doubles: exact to 2^53)
+            if dt.kind in "iu" and isinstance(v, (int, np.integer)) and abs(int(v)) > 1 << 53:
+                raise ValueError(f"param {name}={v}: integer parameters reach the cell as doubles, exact only "
+                                 "within +-2^53")
         pvals = (ctypes.c_double * max(1, len(params)))(*[float(v) for v in params])
-        args = _native.CellArgs(rows, cols, ptrs, pvals, None, int(sweeps), None, None, planes or 0)
+        args = _native.CellArgs()
+        for k, v in (("rows", rows), ("cols", cols), ("sweeps", sweeps), ("planes", planes or 0)):
+            _set_int(args, k, v)
+        args.inputs, args.params = ptrs, pvals
         row = None
         if self.form != "linear":
             args.grid = g.ctypes.data

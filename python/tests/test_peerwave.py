@@ -355,6 +355,35 @@ def test_user_cell_errors(tmp_path, monkeypatch):
     assert e.value.name == "COMPILE" and "broken.c" in str(e.value)
 
 
+ECHO64 = """PW_FORM(linear)
+PW_VALUE(int64_t)
+PW_PARAM(int64_t, p)
+PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { (void)i; (void)j; return c->p; }
+PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value u, pw_value l, pw_value d) { return c->p; }
+"""
+
+
+def test_integers_that_c_cannot_hold_are_refused(tmp_path, monkeypatch):
+    """ctypes keeps an int's low bits: match=2**32+2 ran as 2, threads=2**32+1 as 1, rows=2**64+3 as 3."""
+    monkeypatch.setenv("PEERWAVE_CACHE", str(tmp_path))
+    for kw in ({"match": 2**32 + 2}, {"gap_open": 2**31}, {"threads": 2**32 + 1}, {"tile_w": 2**64 + 5}):
+        with pytest.raises(ValueError, match="out of range"):
+            pw.sw("ACGT", "ACGT", **kw, **CPU)
+    with pytest.raises(TypeError, match="whole number"):
+        pw.sw("ACGT", "ACGT", match=2.5, **CPU)
+    with pytest.raises(ValueError, match="1 to 4096"):  # (before a 192 GiB output's allocation)
+        pw.inthist(np.zeros((3, 4), np.uint8), 2**32 + 3)
+    cell = pw.Cell(ECHO64, "echo64.c")
+    assert cell.run(rows=1, cols=2, params=[2**53], **CPU).last == 2**53  # exact in a double
+    with pytest.raises(ValueError, match="2\\^53"):
+        cell.run(rows=1, cols=2, params=[2**53 + 1], **CPU)
+    with pytest.raises(ValueError, match="out of range"):
+        cell.run(rows=2**64 + 3, cols=1, params=[1], **CPU)
+    with pytest.raises(TypeError, match="unknown: q; missing: p"):
+        cell.run(rows=1, cols=1, params={"q": 1}, **CPU)
+    assert pw.dtw([1.0], [2.0], cost="abs", **CPU).distance == 1.0  # (the CLI's word for it)
+
+
 HEAT_CELL = open(os.path.join(CELLS, "heat.c")).read()
 
 

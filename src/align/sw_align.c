@@ -265,9 +265,13 @@ static pw_status align_by_strips(const char *a, int64_t n, const char *b, int64_
  * same alignment.  But the store is (n / K) x m x 8 bytes where Myers-Miller needs a few MB: taken
  * above 2^24 cells (6 kb protein pairs at 50-90% identity: Myers-Miller 0.13-0.16 s, the rows'
  * way 0.04-0.07 s), when there is a saved row at all, and when the store is at most an eighth of
- * this machine's memory. */
-static int cpu_strips_worth(int64_t n, int64_t m)
+ * this machine's memory.  Only for the strategies that run tiles (peer, barrier, tasks): a
+ * sequential run stays the reference loop, and the GPU's strategies are refused as for small
+ * pairs. */
+static int cpu_strips_worth(const pw_options *options, int64_t n, int64_t m)
 {
+    const pw_strategy s = options ? options->strategy : PW_STRATEGY_PEER;
+    if (s != PW_STRATEGY_PEER && s != PW_STRATEGY_GLOBAL_BARRIER && s != PW_STRATEGY_TASKS) return 0;
     if ((double)n * (double)m < 16777216.0) return 0;
     const int64_t every = pw_align_strip_rows(n, m, PW_SW_STRIPS), slots = (n - 1) / every;
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -304,7 +308,7 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
     if (st != PW_OK) return st;
     if (use_gpu || getenv("PEERWAVE_PATH_ROWS"))
         return align_by_strips(a, n, b, m, params, options, &table, use_gpu, 0, out);
-    if (cpu_strips_worth(n, m)) {
+    if (cpu_strips_worth(options, n, m)) {
         st = align_by_strips(a, n, b, m, params, options, &table, 0, 1, out);
         if (st != PW_ERR_UNSUPPORTED) return st;
         memset(out, 0, sizeof *out); /* (the vector tiles could not keep the rows: Myers-Miller) */

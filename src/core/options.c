@@ -63,13 +63,16 @@ pw_options pw_options_or_defaults(const pw_options *options)
     return o;
 }
 
-pw_options pw_options_cpu_tiles(const pw_options *options)
+pw_status pw_options_cpu_tiles(const pw_options *options, pw_options *out)
 {
-    pw_options o = pw_options_or_defaults(options);
-    o.backend = PW_BACKEND_CPU;
-    o.trace = NULL;
-    if (o.strategy != PW_STRATEGY_GLOBAL_BARRIER && o.strategy != PW_STRATEGY_TASKS) o.strategy = PW_STRATEGY_PEER;
-    return o;
+    *out = pw_options_or_defaults(options);
+    out->backend = PW_BACKEND_CPU;
+    out->trace = NULL;
+    /* sequential: the reference loop, as asked; launch: the GPU's (refused by the caller's path) */
+    return out->strategy == PW_STRATEGY_PEER || out->strategy == PW_STRATEGY_GLOBAL_BARRIER ||
+                   out->strategy == PW_STRATEGY_TASKS
+               ? PW_OK
+               : PW_ERR_UNSUPPORTED;
 }
 
 int pw_cpu_count(void)

@@ -2,6 +2,7 @@
 #include "cell_decl.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -365,7 +366,10 @@ static pw_status check_whole(pw_cell_decl *d, const char *name, const char *redu
         if (d->scalar && !reduce_name[0]) d->reduce_field = 0;
         for (int k = 0; !d->scalar && k < d->n_fields; k++)
             if (!strcmp(d->fields[k].name, reduce_name)) d->reduce_field = k;
-        if (d->reduce_field < 0) return bad(&l, d->scalar ? "PW_REDUCE(max) names no field for a PW_VALUE" : "PW_REDUCE(max, field): no such field");
+        if (d->reduce_field < 0) return bad(&l, d->scalar ? "PW_REDUCE(max) names no field for a PW_VALUE"
+                                                 : reduce_name[0] ? "PW_REDUCE(max, field): no such field"
+                                                                  : "PW_REDUCE(max) on a struct of PW_FIELDs: name the "
+                                                                    "field it compares, PW_REDUCE(max, field)");
     }
     lay_out(d);
     if (d->value_size > PW_MAX_CELL_SIZE) return bad(&l, "the value is larger than " PW_STR(PW_MAX_CELL_SIZE) " bytes");
@@ -519,7 +523,8 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
 
 static int param_fits(pw_cell_type t, double v)
 {
-    if (t == PW_CT_F32 || t == PW_CT_F64) return 1;
+    if (t == PW_CT_F64) return 1;
+    if (t == PW_CT_F32) return !isfinite(v) || fabs(v) <= FLT_MAX; /* a finite value past float: inf */
     if (v != floor(v)) return 0;
     switch (t) {
     case PW_CT_I8: return v >= -128 && v <= 127;
@@ -573,8 +578,13 @@ pw_status pw_cell_decl_ctx(const pw_cell_decl *d, int64_t rows, int64_t cols, in
     for (int k = 0; k < d->n_inputs; k++) memcpy(ctx + d->ctx_inputs[k], &inputs[k], sizeof(void *));
     for (int k = 0; k < d->n_params; k++) {
         if (!param_fits(d->params[k].f.type, params[k])) {
-            pw_set_error_detail("parameter %s = %.17g does not fit %s exactly", d->params[k].name, params[k],
-                                tname(d->params[k].f.type));
+            const pw_cell_type t = d->params[k].f.type;
+            if (t == PW_CT_I64 && params[k] == floor(params[k]))
+                pw_set_error_detail("parameter %s = %.17g: a 64-bit integer parameter arrives as a double, exact "
+                                    "only within +-2^53 (9007199254740992)", d->params[k].name, params[k]);
+            else
+                pw_set_error_detail("parameter %s = %.17g does not fit %s%s", d->params[k].name, params[k], tname(t),
+                                    t == PW_CT_F32 ? " (past its largest finite value)" : " exactly");
             return PW_ERR_INVALID_ARGUMENT;
         }
         store_as(d->params[k].f.type, params[k], ctx + d->ctx_params[k]);
