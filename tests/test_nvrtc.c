@@ -26,13 +26,15 @@ int main(void)
 static const char sample_cell[] =
     "#include \"src/core/fixed_width.h\"\n"
     "#include \"src/core/hd.h\"\n"
+    "#include \"src/cuda/device/linear_storage.cuh\"\n"
+    "#include \"src/cuda/device/reductions.cuh\"\n"
     "#include \"src/cuda/device/tile_steps.cuh\"\n"
     "PW_HD static inline int32_t edit_cell(int32_t cost, int32_t up, int32_t left, int32_t diag)\n"
     "{ int32_t m = diag + cost; m = up + 1 < m ? up + 1 : m; return left + 1 < m ? left + 1 : m; }\n"
-    "struct EditApp {\n"
-    "    typedef int32_t T; typedef pw_no_acc Acc; typedef pw_no_acc TileAcc;\n"
+    "struct EditApp : pw_linear_storage<int32_t>, pw_no_reduction { /* bus, left, diag; no reduction */\n"
+    "    typedef int32_t T;\n"
     "    typedef int32_t Row; typedef int32_t Col; typedef int32_t Pre; /* Col is shuffled: 32-bit words */\n"
-    "    T *bus, *left, *diag; const uint8_t *a, *b;\n"
+    "    const uint8_t *a, *b;\n"
     "    static constexpr bool stages_block = false;\n"
     "    static constexpr bool prunes = false;\n"
     "    __device__ void begin_block() const {}\n"
@@ -42,13 +44,7 @@ static const char sample_cell[] =
     "    __device__ Pre pre(Row x, Col y) const { return x != y; }\n"
     "    __device__ T cell_pre(Pre c, T up, T l, T d) const { return edit_cell(c, up, l, d); }\n"
     "    __device__ T shfl_up_value(const T &v) const { return __shfl_up_sync(0xffffffffu, v, 1); }\n"
-    "    __device__ Acc acc_load(int64_t) const { return Acc{}; }\n"
-    "    __device__ void acc_add(Acc &, int64_t, int64_t, const T &) const {}\n"
-    "    __device__ void acc_store(int64_t, const Acc &) const {}\n"
     "    __device__ void row_out(int64_t, int64_t, const T &) const {}\n"
-    "    __device__ TileAcc tile_acc_load(int64_t) const { return TileAcc{}; }\n"
-    "    __device__ void tile_acc_add(TileAcc &, const T &, int32_t) const {}\n"
-    "    __device__ void tile_acc_store(int64_t, const TileAcc &, int64_t) const {}\n"
     "};\n";
 
 struct kernel_case {

@@ -135,7 +135,7 @@ static pw_status sat_diag(const pw_plan *plan, const pw_kernel_desc *desc, const
     PW_THEN(st, pw_from_cuda(cudaMemsetAsync(diag.ptr, 0, sizeof(Out) * (size_t)rows, s)));
     if (st != PW_OK) return st;
     LinearProc<SatDiagApp<In, Out>, 1> proc;
-    proc.app = SatDiagApp<In, Out>{bus.ptr, left.ptr, diag.ptr, in, in_stride, out, out_stride};
+    proc.app = SatDiagApp<In, Out>{{bus.ptr, left.ptr, diag.ptr}, {}, in, in_stride, out, out_stride};
     return pw_cuda_run(plan, desc, proc, info);
 }
 

@@ -191,12 +191,11 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
     }
     if (save.h)
         st = pw_cuda_run_linear(&watched,
-                                SwApp<Gaps, true>{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet, gaps,
-                                                  best_score.ptr, best_col.ptr, save.h, save.f, save.every,
-                                                  save.slots, m},
+                                SwApp<Gaps, true>{{bus.ptr, left.ptr, diag.ptr}, {best_score.ptr, best_col.ptr}, da, db,
+                                                  dscores.ptr, alphabet, gaps, save.h, save.f, save.every, save.slots, m},
                                 info, save.slots > 0 ? save.every : 0);
     else {
-        SwApp<Gaps> app{bus.ptr, left.ptr, diag.ptr, da, db, dscores.ptr, alphabet, gaps, best_score.ptr, best_col.ptr};
+        SwApp<Gaps> app{{bus.ptr, left.ptr, diag.ptr}, {best_score.ptr, best_col.ptr}, da, db, dscores.ptr, alphabet, gaps};
         /* block pruning (app_sw.cuh, warp_proc.cuh): the best published score, the cells skipped */
         pw_device_buffer<int32_t> prune_best(s);
         pw_device_buffer<unsigned long long> pruned(s);
@@ -425,7 +424,7 @@ static pw_status dtw_core(const pw_plan *plan, const F *da, int64_t n, const F *
     PW_THEN(st, left.upload(left_init.data(), (size_t)n));
     PW_THEN(st, diag.upload(diag_init.data(), (size_t)n));
     if (st != PW_OK) return st;
-    const DtwApp<F> app{bus.ptr, left.ptr, diag.ptr, da, db, squared};
+    const DtwApp<F> app{{bus.ptr, left.ptr, diag.ptr}, {}, da, db, squared};
     st = pw_cuda_run_band(plan, left.ptr, diag.ptr, n, [&](const pw_plan *p) { return pw_cuda_run_linear(p, app, info); });
     F last = 0;
     PW_THEN(st, bus.pw_download(&last, bus.ptr + m - 1, sizeof(F), s));
@@ -534,7 +533,7 @@ static pw_status dtw_path_run(const pw_plan *plan, const double *da, int64_t n, 
     col_init[0] = 0; /* D(-1, -1) = 0 */
     PW_THEN(st, diag.upload(col_init.data(), (size_t)n));
     if (st != PW_OK) return st;
-    DtwApp<double, F32Cost, true> app{bus.ptr, left.ptr, diag.ptr, da, db, squared, saved, every, slots, m, free_col};
+    DtwApp<double, F32Cost, true> app{{bus.ptr, left.ptr, diag.ptr}, {}, da, db, squared, saved, every, slots, m, free_col};
     st = pw_cuda_run_linear(plan, app, info, slots > 0 ? every : 0);
     if (st == PW_OK && last_row) st = bus.pw_download(last_row, bus.ptr, sizeof(double) * (size_t)m, s);
     if (st == PW_OK && distance) st = bus.pw_download(distance, bus.ptr + m - 1, sizeof(double), s);

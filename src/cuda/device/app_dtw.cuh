@@ -15,7 +15,8 @@
 #define PW_DEVICE_APP_DTW_CUH
 
 #include "../../../apps/dtw_cell.h"
-#include "tile_steps.cuh" /* pw_no_acc */
+#include "linear_storage.cuh"
+#include "reductions.cuh"
 
 /* dtw_cell.h's two parts, by element type. */
 __device__ __forceinline__ float pw_dtw_cell_cost(float a, float b, int squared) { return pw_dtw_cost_f32(a, b, squared); }
@@ -24,14 +25,11 @@ __device__ __forceinline__ float pw_dtw_cell_combine(float c, float up, float l,
 __device__ __forceinline__ double pw_dtw_cell_combine(double c, double up, double l, double d) { return pw_dtw_combine_f64(c, up, l, d); }
 
 template <class F, bool F32Cost = false, bool ForPath = false>
-struct DtwApp {
+struct DtwApp : pw_linear_storage<F>, pw_no_reduction {
     typedef F T;
-    typedef pw_no_acc Acc;
-    typedef pw_no_acc TileAcc;
     typedef F Row;
     typedef F Col;
     typedef F Pre; /* the cell's cost */
-    T *bus, *left, *diag;
     const F *a, *b;
     int squared;
     F *saved;                 /* ForPath: saved rows (NULL: none) */
@@ -58,9 +56,6 @@ struct DtwApp {
         else return pw_dtw_cell_cost(x, y, squared);
     }
     __device__ T cell_pre(Pre cost, T up, T l, T d) const { return pw_dtw_cell_combine(cost, up, l, d); }
-    __device__ Acc acc_load(int64_t) const { return Acc{}; }
-    __device__ void acc_add(Acc &, int64_t, int64_t, const T &) const {}
-    __device__ void acc_store(int64_t, const Acc &) const {}
     __device__ void row_out(int64_t i, int64_t j, const T &v) const
     {
         if constexpr (!ForPath) return; /* the distance's kernels: nothing more a row */
@@ -68,9 +63,6 @@ struct DtwApp {
         const int64_t k = (i + 1) / every - 1;
         if (k < slots) saved[k * cols + j] = v;
     }
-    __device__ TileAcc tile_acc_load(int64_t) const { return TileAcc{}; }
-    __device__ void tile_acc_add(TileAcc &, const T &, int32_t) const {}
-    __device__ void tile_acc_store(int64_t, const TileAcc &, int64_t) const {}
 };
 
 #endif

@@ -10,7 +10,8 @@
 #include "../../../apps/sat_cell.h"
 #include "layouts.cuh"
 #include "memory.cuh"
-#include "tile_steps.cuh" /* pw_no_acc */
+#include "linear_storage.cuh"
+#include "reductions.cuh"
 
 /* The shared C cells by output type. */
 __device__ __forceinline__ int32_t sat_step(int32_t x, int32_t u, int32_t l, int32_t d) { return pw_sat_step_i32(x, u, l, d); }
@@ -39,10 +40,8 @@ struct SatApp {
  * stored to out.  So a cell reads its input once and writes its output once, instead of three
  * L2 loads of its neighbours (SatApp with FullProc). */
 template <class In, class Out>
-struct SatDiagApp {
+struct SatDiagApp : pw_linear_storage<Out>, pw_no_reduction {
     typedef Out T;
-    typedef pw_no_acc Acc;
-    T *bus, *left, *diag;
     const In *in;
     int64_t in_stride;
     Out *out;
@@ -51,9 +50,7 @@ struct SatDiagApp {
     __device__ void begin_block() const {}
 
     __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return sat_step((Out)in[i * in_stride + j], up, l, d); }
-    __device__ Acc acc_load(int64_t) const { return Acc{}; }
-    __device__ void acc_add(Acc &, int64_t i, int64_t j, const T &v) const { out[i * out_stride + j] = v; }
-    __device__ void acc_store(int64_t, const Acc &) const {}
+    __device__ void cell_out(int64_t i, int64_t j, const T &v) const { out[i * out_stride + j] = v; }
     __device__ void row_out(int64_t, int64_t, const T &) const {}
 };
 

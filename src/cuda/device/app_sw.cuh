@@ -1,14 +1,16 @@
 /*
  * app_sw.cuh - Smith-Waterman-Gotoh in the forms the linear processors take (linear_proc.cuh,
  * warp_proc.cuh): the cell of apps/sw_cell.h, its gap model (affine: H, E, F; linear: H alone),
- * the score table staged in shared memory once a block, and the per-row best cell with its tie
- * rule (the smallest column; the host takes the smallest row).
+ * the score table staged in shared memory once a block; the linear storage (linear_storage.cuh)
+ * and each row's best H with its column (reductions.cuh's pw_row_argmax).
  */
 #ifndef PW_DEVICE_APP_SW_CUH
 #define PW_DEVICE_APP_SW_CUH
 
 #include "../../../apps/sw_cell.h"
 #include "../../core/fixed_width.h"
+#include "linear_storage.cuh"
+#include "reductions.cuh"
 
 /* The gap models: what a cell carries and how it is made.  Affine gaps carry H, E and F
  * (pw_sw_cell); linear ones (gap_open == gap_extend) H alone (pw_sw_step_linear): a third of
@@ -20,6 +22,7 @@ struct SwAffineGaps {
     int32_t open, extend;
     __host__ __device__ static T boundary() { return pw_sw_boundary(); }
     __device__ static int32_t h(const T &v) { return v.h; }
+    __device__ static int32_t key(const T &v) { return v.h; } /* what the rows' argmax compares */
     __device__ static int32_t f(const T &v) { return v.f; }
     /* WarpProc moves a lane's value one thread up the warp every step, where it is the next
      * lane's up value: pw_sw_step reads h and f of it, never e, so e stays behind. */
@@ -38,6 +41,7 @@ struct SwLinearGaps {
     int32_t gap;
     __host__ __device__ static T boundary() { return 0; }
     __device__ static int32_t h(const T &v) { return v; }
+    __device__ static int32_t key(const T &v) { return v; }
     /* No vertical-gap state of its own: with open == extend a run's opening costs nothing
      * extra, so the alignment search never needs one (src/align/sw_strips.c). */
     __device__ static int32_t f(const T &) { return PW_SW_NEG_INF; }
@@ -55,27 +59,16 @@ static __shared__ int32_t pw_sw_smem_scores[PW_SCORING_MAX_ALPHABET * PW_SCORING
  * every - 1, 2 every - 1, ... (the first `slots` of them) are copied there as they go to the bus,
  * row k at k cols; `every` is a multiple of the tile height, so each is a tile-row's last row. */
 template <class Gaps, bool ForPath = false>
-struct SwApp {
+struct SwApp : pw_linear_storage<typename Gaps::T>, pw_row_argmax<int32_t, Gaps> {
     typedef typename Gaps::T T;
     typedef Gaps GapModel;
-    struct Acc {
-        int32_t score;
-        int64_t j;
-    };
     typedef int32_t Row; /* byte offset of a[i]'s row in the staged score table */
     typedef int32_t Col; /* 4 b[j]: byte offset of its entry in a row */
     typedef int32_t Pre; /* s(a[i], b[j]) */
-    struct TileAcc {            /* WarpProc: the row's best H so far and the tile step it came at */
-        int32_t score;
-        int32_t step; /* -1: not in this tile */
-    };
-    T *bus, *left, *diag;
     const uint8_t *a, *b;
     const int32_t *scores;
     int alphabet;
     Gaps gaps;
-    int32_t *best_score; /* per row: best H and its smallest column */
-    int64_t *best_col;
     int32_t *saved_h, *saved_f; /* ForPath: slots x cols each (NULL: none) */
     int64_t every, slots, cols;
     /* Block pruning (WarpProc, pw_options.sw_prune; not for the alignment search, whose saved rows
@@ -88,7 +81,6 @@ struct SwApp {
     static constexpr bool prunes = !ForPath;
     __device__ static int32_t h_value(const T &v) { return Gaps::h(v); }
     __device__ static T floor_value() { return Gaps::floor_value(); }
-    __device__ static int32_t acc_score(const TileAcc &acc) { return acc.score; }
 
     static constexpr bool stages_block = true; /* the score table */
     __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return cell_pre(pre(row_load(i), col_load(j)), up, l, d); }
@@ -101,33 +93,6 @@ struct SwApp {
     __device__ Col col_load(int64_t j) const { return 4 * (int32_t)b[j]; }
     __device__ Pre pre(Row row, Col col) const { return *(const int32_t *)((const char *)pw_sw_smem_scores + (row + col)); }
     __device__ T cell_pre(Pre subst, T up, T l, T d) const { return gaps.step(subst, up, l, d); }
-    __device__ TileAcc tile_acc_load(int64_t i) const { return TileAcc{best_score[i], -1}; }
-    __device__ void tile_acc_add(TileAcc &acc, const T &v, int32_t step) const
-    {
-        const int32_t h = Gaps::h(v);
-        const bool keep = acc.score >= h; /* steps grow along a row: ties keep the smallest column */
-        acc.score = keep ? acc.score : h;
-        acc.step = keep ? acc.step : step;
-    }
-    __device__ void tile_acc_store(int64_t i, const TileAcc &acc, int64_t col_of_step0) const
-    {
-        if (acc.step < 0) return;
-        best_score[i] = acc.score;
-        best_col[i] = col_of_step0 + acc.step;
-    }
-    __device__ Acc acc_load(int64_t i) const { return Acc{best_score[i], best_col[i]}; }
-    __device__ void acc_add(Acc &acc, int64_t, int64_t j, const T &v) const
-    {
-        if (Gaps::h(v) > acc.score) { /* j grows along a row: strict > keeps the smallest j */
-            acc.score = Gaps::h(v);
-            acc.j = j;
-        }
-    }
-    __device__ void acc_store(int64_t i, const Acc &acc) const
-    {
-        best_score[i] = acc.score;
-        best_col[i] = acc.j;
-    }
     __device__ void row_out(int64_t i, int64_t j, const T &v) const
     {
         if constexpr (!ForPath) return; /* the score pass's kernels: nothing more a row */

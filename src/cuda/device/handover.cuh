@@ -12,7 +12,8 @@
  * The processor decides where a column's word lives (its layout: one row of words shared by
  * the tile-rows, a row per tile-row, a permuted order inside a chunk); pw_edge owns what a word
  * means.  The ordered schedules (sync.a == NULL) never wait: the schedule has ordered the tiles,
- * and a processor that keeps its data only in the words (SW/DTW) still sends them.
+ * and a processor that keeps its data only in the words (SW/DTW) still sends them.  Where the row
+ * above comes from in each schedule is one rule, pw_edge::through_words.
  */
 #ifndef PW_DEVICE_HANDOVER_CUH
 #define PW_DEVICE_HANDOVER_CUH
@@ -38,6 +39,15 @@ __device__ __forceinline__ bool pw_ll_settle(const pw_engine_args &a, const pw_l
 template <class T>
 struct pw_edge {
     pw_ll<T> *words;
+
+    /* Does the row above tile-row s travel through the words (the row above sends them, s reads
+     * them)?  In the peer schedule, yes.  In the
+     * ordered ones (barrier, launch, tasks: s.a NULL) the row above is finished before the tile
+     * starts, so a processor that keeps that row in its own storage (`kept`: the prefix sums'
+     * output, the stencils' grid; read past L1, ld.cg) reads it there and its words are never
+     * allocated, and one that keeps it only in the words (SW/DTW's bus) reads them, unwaited
+     * (settle). */
+    __device__ static bool through_words(const pw_row_sync &s, bool kept) { return s.a || !kept; }
 
     /* Tile-row s hands v over at word p (nothing from a stuck row). */
     __device__ __forceinline__ void send(const pw_row_sync &s, pw_ll<T> *p, const T &v) const

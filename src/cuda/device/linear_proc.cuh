@@ -16,7 +16,8 @@
 #include "schedules.cuh"
 #include "tile_steps.cuh"
 
-/* App (linear): typedef T, Acc; members T *bus, *left, *diag;
+/* App (linear): typedef T, Acc; its storage (linear_storage.cuh: bus, left, diag, cell_out) and
+ * its reduction (reductions.cuh: Acc and acc_*) as bases;
  *   static constexpr bool stages_block; __device__ void begin_block() const: stage what every
  *                                          tile reads, once a block (schedules.cuh)
  *   __device__ T cell(int64_t i, int64_t j, T up, T left, T diag) const;
@@ -74,6 +75,7 @@ struct LinearProc {
                         app.row_out(i, j, v);
                     }
                     app.acc_add(acc[q], i, j, v);
+                    app.cell_out(i, j, v);
                     if (q == R - 1) slot[(s & 1) * threads + k] = v;
                 }
             }
@@ -129,6 +131,7 @@ struct LinearProc<App, 1> {
                     app.row_out(i, j, v);
                 }
                 app.acc_add(acc, i, j, v);
+                app.cell_out(i, j, v);
                 slot[(s & 1) * h + k] = v;
             }
             __syncthreads();

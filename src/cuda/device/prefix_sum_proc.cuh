@@ -97,7 +97,7 @@ struct PrefixSumProc {
             *above = (Out)0;
             return true;
         }
-        if (!sync.a) {
+        if (!pw_edge<Out>::through_words(sync, true)) {
             *above = pw_load_cg(out + p * plane_stride + (r * t.h - 1) * stride + j0 + x);
             return true;
         }
@@ -182,7 +182,7 @@ struct PrefixSumProc {
         const int64_t j = j0 + 4 * lane, chunk_end = j0 + PW_SCAN_CHUNK < k.j_end ? j0 + PW_SCAN_CHUNK : k.j_end;
         const int n = k.j_end - j >= 4 ? 4 : k.j_end - j > 0 ? (int)(k.j_end - j) : 0;
         /* the row above's word goes out first and lands while the chunk scans */
-        const bool early = sync.a && k.r > 0 && j0 + threadIdx.x < chunk_end && threadIdx.x < PW_SCAN_CHUNK;
+        const bool early = pw_edge<Out>::through_words(sync, true) && k.r > 0 && j0 + threadIdx.x < chunk_end && threadIdx.x < PW_SCAN_CHUNK;
         pw_ll<Out> word{};
         if (early) word = edge.load(edge_word(p, j0, threadIdx.x));
         Out val[RPW][4];
@@ -268,7 +268,7 @@ struct PrefixSumProc {
         k.r = r, k.first = r * t.h + (int64_t)g * RPW;
         k.rows_here = lanes - g * RPW < RPW ? (int)(lanes - g * RPW) : RPW; /* may be <= 0 */
         k.j_end = (c + 1) * t.w < t.cols ? (c + 1) * t.w : t.cols;
-        k.hands_edge = sync.a && r + 1 < t.n_rows && g == (lanes - 1) / RPW; /* edge.send skips a stuck row */
+        k.hands_edge = pw_edge<Out>::through_words(sync, true) && r + 1 < t.n_rows && g == (lanes - 1) / RPW; /* edge.send skips a stuck row */
         k.q_edge = (int)((lanes - 1) % RPW);
         const int64_t j_begin = c * t.w;
         const size_t buffer_elems = (size_t)(warps + 1) * PW_SCAN_CHUNK;

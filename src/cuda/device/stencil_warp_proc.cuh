@@ -241,7 +241,7 @@ struct StencilWarpProc {
     __device__ bool above_from_edge(const pw_tiling &t, const Chunk &ch, int64_t r, const pw_row_sync &sync) const
     {
         const int64_t x = ch.sn + lane();
-        return sync.a && r > 0 && lane() < ch.steps && x >= 0 && x < t.cols;
+        return pw_edge<F>::through_words(sync, true) && r > 0 && lane() < ch.steps && x >= 0 && x < t.cols;
     }
     __device__ pw_ll<F> *edge_at(const pw_tiling &t, int64_t r, int64_t x) const
     {
@@ -268,7 +268,7 @@ struct StencilWarpProc {
     __device__ void store_edge(const F *buf, const pw_tiling &t, int64_t r, int64_t lanes, int64_t sn, int steps,
                                const pw_row_sync &sync) const
     {
-        if (!sync.a || r + 1 >= t.n_rows) return;
+        if (!pw_edge<F>::through_words(sync, true) || r + 1 >= t.n_rows) return;
         const int k = lane();
         const int64_t x = sn - (lanes - 1) + k;
         if (k < steps && x >= 0 && x < t.cols) edge.send(sync, edge_at(t, r, x), buf[row_base(lanes - 1) + k]);

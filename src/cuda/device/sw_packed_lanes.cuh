@@ -339,7 +339,7 @@ struct SwPackedLanes {
                 }
                 top = h[q] > top ? h[q] : top;
                 top = d[q] > top ? d[q] : top;
-                const int32_t b = app.best_score[i];
+                const int32_t b = app.best_key[i];
                 if (b > best) { /* rows in order: a tie keeps the smaller */
                     best = b;
                     best_q = q;
@@ -385,7 +385,7 @@ struct SwPackedLanes {
                 app.diag[i] = d;
             }
             if (q == best_q && best_step >= 0) {
-                app.best_score[i] = best;
+                app.best_key[i] = best;
                 app.best_col[i] = sp.s0 - lane + best_step;
             }
         }

@@ -42,7 +42,4 @@ __device__ __forceinline__ int64_t pw_lane_column(const pw_tiling &t, int64_t c,
     return (j >= 0 && j < t.cols) ? j : -1;
 }
 
-/* A stateless accumulator for apps without a reduction. */
-struct pw_no_acc {};
-
 #endif

@@ -27,7 +27,9 @@
 #include "full_proc.cuh"
 #include "handover.cuh"
 #include "linear_proc.cuh"
+#include "linear_storage.cuh"
 #include "memory.cuh"
+#include "reductions.cuh"
 #include "schedules.cuh"
 #include "stencil_warp_proc.cuh"
 #include "stencil_window_proc.cuh"
@@ -58,32 +60,16 @@ __device__ __forceinline__ Ctx pw_user_ctx(const pw_user_args &u)
     return c;
 }
 
-/* Reduction state: the row's best key and its column (LinearProc), or the tile step it came at
- * (WarpProc).  Strict > everywhere: the smallest column keeps a tie, and a NaN never wins. */
-template <class Key>
-struct pw_user_acc {
-    Key key;
-    int64_t j;
-};
-template <class Key>
-struct pw_user_tile_acc {
-    Key key;
-    int32_t step; /* -1: not in this tile */
-};
-
 /* The linear form (up, left, diag), as LinearProc and WarpProc take an app. */
 template <class C>
-struct UserLinearApp {
+struct UserLinearApp
+    : pw_linear_storage<typename C::T>,
+      pw_pick<C::reduces, pw_row_argmax<typename C::Key, C>, pw_no_reduction>::type { /* the cell's key() */
     typedef typename C::T T;
     typedef typename C::Key Key;
-    typedef pw_user_acc<Key> Acc;
-    typedef pw_user_tile_acc<Key> TileAcc;
     typedef typename C::pw_row_t Row; /* i and the row inputs at it (32-bit i when the space allows) */
     typedef typename C::pw_col_t Col; /* j and the column inputs at it: loaded once a column, shuffled up */
     typedef typename C::pw_staged_t Pre; /* i, j and the inputs at them: made a step ahead */
-    T *bus, *left, *diag;
-    Key *best_key;
-    int64_t *best_col;
     typename C::Image img;
 
     static constexpr bool stages_block = false;
@@ -98,50 +84,15 @@ struct UserLinearApp {
     __device__ Pre pre(Row r, Col c) const { return C::join(r, c); }
     __device__ T cell_pre(const Pre &p, T up, T l, T d) const { return C::cell(img, p, up, l, d); }
 
-    __device__ Acc acc_load(int64_t i) const
-    {
-        if constexpr (C::reduces) return Acc{best_key[i], best_col[i]};
-        else return Acc{};
-    }
-    __device__ void acc_add(Acc &acc, int64_t, int64_t j, const T &v) const
-    {
-        if constexpr (C::reduces) {
-            const Key k = C::key(v);
-            if (k > acc.key) acc.key = k, acc.j = j;
-        }
-    }
-    __device__ void acc_store(int64_t i, const Acc &acc) const
-    {
-        if constexpr (C::reduces) best_key[i] = acc.key, best_col[i] = acc.j;
-    }
     __device__ void row_out(int64_t, int64_t, const T &) const {}
-    __device__ TileAcc tile_acc_load(int64_t i) const
-    {
-        if constexpr (C::reduces) return TileAcc{best_key[i], -1};
-        else return TileAcc{};
-    }
-    __device__ void tile_acc_add(TileAcc &acc, const T &v, int32_t step) const
-    {
-        if constexpr (C::reduces) {
-            const Key k = C::key(v);
-            const bool take = k > acc.key;
-            acc.key = take ? k : acc.key;
-            acc.step = take ? step : acc.step;
-        }
-    }
-    __device__ void tile_acc_store(int64_t i, const TileAcc &acc, int64_t col_of_step0) const
-    {
-        if constexpr (C::reduces) {
-            if (acc.step < 0) return;
-            best_key[i] = acc.key;
-            best_col[i] = col_of_step0 + acc.step;
-        }
-    }
 
     __device__ static UserLinearApp make(const pw_user_args &u)
     {
-        return UserLinearApp{(T *)u.bus, (T *)u.left, (T *)u.diag, (Key *)u.best_key, u.best_col,
-                             pw_user_ctx<typename C::Image>(u)};
+        UserLinearApp app{};
+        app.bus = (T *)u.bus, app.left = (T *)u.left, app.diag = (T *)u.diag;
+        if constexpr (C::reduces) app.best_key = (Key *)u.best_key, app.best_col = u.best_col;
+        app.img = pw_user_ctx<typename C::Image>(u);
+        return app;
     }
 };
 

@@ -172,7 +172,7 @@ struct ScalarLanes {
         int32_t b = 0;
 #pragma unroll
         for (int q = 0; q < R; q++) { /* only the tile-row's lanes hold accumulators */
-            const int32_t s = App::acc_score(acc[q]);
+            const int32_t s = App::acc_key(acc[q]);
             if ((int64_t)threadIdx.x * R + q < sp.lanes && s > b) b = s;
         }
         return b;

@@ -113,8 +113,9 @@ struct WarpProc {
     }
 
     /* Thread k's bus value for the chunk at c once the row above has sent it, loading the words
-     * again while it has not (handover.cuh).  In the barrier and launch schedules (sync.a NULL)
-     * the schedule has ordered it already.  false: the run is abandoned. */
+     * again while it has not (handover.cuh).  The bus keeps the row above only in its words, so
+     * every schedule reads them (pw_edge::through_words(sync, false)); the ordered ones have sent
+     * them already.  false: the run is abandoned. */
     __device__ __forceinline__ bool settle(const pw_tiling &t, const pw_warp_span &sp, const pw_row_sync &sync,
                                            int64_t c, Incoming *in, T *val) const
     {
