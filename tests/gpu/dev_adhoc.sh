@@ -15,6 +15,8 @@
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
+#   nvrtc    test_nvrtc (every processor through NVRTC: CI runs it too)
+#   swrows   test_sw_rows (forced engine, random shapes, 2 GPUs) and the genomes in 32-bit lanes and by default
 #   batch    test_batch --gpu on GPU PW_BATCH_GPU (default 1), beside test_gpu
 #   numpy    tests/test_numpy.py with PW_BACKEND=cuda (GPU PW_NUMPY_GPU, default 1)
 #   npver    tests/gpu/numpy_edges_probe.py (this numpy's default-range f32 edges), test_numpy on the CPU
@@ -47,19 +49,33 @@ if [ -n "${PW_BUILD:-}" ]; then # (build here instead of carrying binaries: PW_B
   PW_BUILD_TARGETS=${PW_BUILD_TARGETS:-"peerwave_cli bench_dist"} pw_build_gpu $out/build.log ||
     { echo "build FAILED"; tail -30 $out/build.log; exit 1; }
   mkdir -p $n && for b in peerwave bench_dist bench_suite; do ln -sf $PWD/build-gpu/$b $n/; done
-  for b in test_gpu test_dist test_cells test_batch; do ln -sf $PWD/build-gpu/tests/$b $n/; done
+  for b in test_gpu test_dist test_cells test_batch test_nvrtc test_sw_rows; do ln -sf $PWD/build-gpu/tests/$b $n/; done
 else
   mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
 fi
 export PEERWAVE_CACHE=/tmp/pw-cell-cache PEERWAVE_WISDOM=/tmp/pw-wisdom.tsv
 
 if stage ab; then wait $ab_job; say "warp-rows A/B: rc=$(cat $out/ab.rc)"; tee -a $out/summary.txt < $out/ab/summary.txt; fi
+if stage nvrtc; then
+  timeout 200 $n/test_nvrtc > $out/test_nvrtc.log 2>&1; say "test_nvrtc: rc=$? $(tail -1 $out/test_nvrtc.log)"
+fi
+if stage swrows; then # (the warp-rows engine forced on random shapes, over GPUs 0 and 1 too; the genomes in 32-bit lanes)
+  PW_SW_ROWS_GPUS=0,1 PW_SW_ROWS_LARGE=1 timeout 300 $n/test_sw_rows > $out/test_sw_rows.log 2>&1
+  say "test_sw_rows: rc=$? $(tail -2 $out/test_sw_rows.log | tr '\n' ' ')"; grep FAIL $out/test_sw_rows.log | head -5
+  . tests/gpu/device_lib.sh
+  if pw_genomes $out; then
+    for e in rows32 auto; do
+      PEERWAVE_SW_ENGINE=${e/auto/} timeout 100 $n/peerwave sw --backend cuda --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > $out/genomes_$e.txt 2>&1
+      say "genomes 1/-3/5/2 $e: rc=$? $(grep -E '^(score|end_a|end_b|seconds|lane_bits):' $out/genomes_$e.txt | tr '\n' ' ')"
+    done
+  fi
+fi
 if stage gpu; then # (in the background on GPU 0 while GPU 1 runs the cells and numpy)
   (CUDA_VISIBLE_DEVICES=${PW_GPU_GPU:-0} PW_TEST_SHAPES=${PW_TEST_SHAPES:-100} timeout 400 $n/test_gpu > $out/test_gpu.log 2>&1; echo "rc=$?" >> $out/test_gpu.log) &
   gpu_job=$!
 fi
 if stage cells; then
-  CUDA_VISIBLE_DEVICES=1 PW_TEST_ONLY=${PW_CELLS_ONLY:-linear,heat,3d,plane} timeout 240 $n/test_cells --gpu > $out/test_cells_gpu.log 2>&1
+  CUDA_VISIBLE_DEVICES=1 PW_TEST_ONLY=${PW_CELLS_ONLY:-linear,heat,3d,plane} timeout ${PW_CELLS_S:-240} $n/test_cells --gpu > $out/test_cells_gpu.log 2>&1
   say "test_cells --gpu: rc=$? $(tail -1 $out/test_cells_gpu.log)"; grep FAIL $out/test_cells_gpu.log | head -5
 fi
 if stage batch; then # (GPU 1, beside test_gpu on GPU 0: the searches, the DTW overflow path)
