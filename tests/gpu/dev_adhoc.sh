@@ -8,10 +8,11 @@
 #   PW_BUILD=1 PW_STAGES="blocks heat32k ab" bash tests/gpu/dev_adhoc.sh   (2 GPUs, carry .bench-data)
 # (ab: unroll 8 won, 5.72 s; blocks: fewer blocks slower; heat32k 1.455x.)  Then the unroll in the
 # library (5f76fcf: sw_rows.sh passed, genomes 5.72 / 5.82 s, 2 GPUs 3.25 s) and test_sw_rows 339/339.
-# NEXT CALLS (session 16):
-#   1. (one GPU, carry .bench-data) PW_BUILD=1 PW_STAGES="ab" PW_AB_VARIANTS="L=bench/variants/swr_lds128.patch"
-#      bash tests/gpu/dev_adhoc.sh; then the 32-bit variant (bench/variants/README.md: PW_AB_ARGS=)
-#   2. test_gpu / test_cells --gpu / test_dist --gpu at HEAD (PW_STAGES="gpu cells dist" with PW_BUILD=1)
+# Session 16 (2026-11-30, 2 H200s): call 1 PW_STAGES="ab gpu batch dist" at 490f6b3 (swr_lds128 lost,
+# test_gpu 701/701, test_batch --gpu 6424/6424, test_dist --gpu 12/12), call 2 the swr32_unroll8 A/B
+# (won: 8.03 s), call 3 PW_STAGES="nvrtc swrows gpu cells" at 8ee1a49 (all passed; it ran past 600 s
+# with PW_CELLS_ONLY=linear,types,heat: give types its own call).
+# NEXT CALLS: the H100 before/after suite of issue 32 when an H100 is lent.
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
@@ -32,9 +33,10 @@
 # Binaries built here (build-gpu at HEAD), stripped, packed into build-gpu/carry/bins.tar.xz
 # (new/: test_gpu test_cells peerwave bench_suite bench_dist test_dist, those the stages use):
 #   run(command="bash tests/gpu/dev_adhoc.sh", carry=["build-gpu/carry/bins.tar.xz"], kind="nvidia-h200-x2")
-# Logs come back as one archive ($OUT/logs.tgz).
+# Logs come back under $OUT/adhoc (even when the call runs out of time: do not pipe it through tail).
 set -u
-out=/tmp/pw-adhoc; mkdir -p "$out"
+# (logs straight under $OUT: a call cut by its time limit still brings back what it wrote)
+out=${OUT:-/tmp/pw-adhoc}/adhoc; mkdir -p "$out"
 stage() { [[ " ${PW_STAGES:-gpu cells numpy npver heat dist largest} " == *" $1 "* ]]; }
 say() { echo "$*" | tee -a $out/summary.txt; }
 n=/tmp/v/new
@@ -63,7 +65,8 @@ if stage swrows; then # (the warp-rows engine forced on random shapes, over GPUs
   PW_SW_ROWS_GPUS=0,1 PW_SW_ROWS_LARGE=1 timeout 300 $n/test_sw_rows > $out/test_sw_rows.log 2>&1
   say "test_sw_rows: rc=$? $(tail -2 $out/test_sw_rows.log | tr '\n' ' ')"; grep FAIL $out/test_sw_rows.log | head -5
   . tests/gpu/device_lib.sh
-  if pw_genomes $out; then
+  mkdir -p /tmp/pw-genomes
+  if pw_genomes /tmp/pw-genomes; then
     for e in rows32 auto; do
       PEERWAVE_SW_ENGINE=${e/auto/} timeout 100 $n/peerwave sw --backend cuda --match 1 --mismatch -3 --gap-open 5 --gap-extend 2 "$g1" "$g2" > $out/genomes_$e.txt 2>&1
       say "genomes 1/-3/5/2 $e: rc=$? $(grep -E '^(score|end_a|end_b|seconds|lane_bits):' $out/genomes_$e.txt | tr '\n' ' ')"
@@ -139,5 +142,4 @@ if stage largest; then
     say "HEAT f32 ${heat_side}^2 8 sweeps, 2 GPUs against one: rc=$? $(tail -1 $out/largest_heat.log)"
   fi
 fi
-tar czf ${OUT:-/tmp}/logs.tgz -C $out .
 echo "==== summary"; cat $out/summary.txt
