@@ -130,6 +130,10 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
  * names (NULL-terminated), or NULL. */
 const char *cli_option_given(const cli_common *c, const char *const *names);
 
+/* From here on, a fatal signal (SIGSEGV, SIGFPE, SIGBUS, SIGILL: most likely a user cell's own
+ * fault) prints "peerwave: WHAT ended the process (...)" and exits 1. */
+void cli_crash_guard(const char *what);
+
 /* Do the two paths name one file (the same text, or the same file or directory entry once
  * symbolic links, "." and ".." are resolved; a file not yet made: by its directory)? */
 int cli_same_file(const char *a, const char *b);

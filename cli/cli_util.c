@@ -5,9 +5,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_trace.h"
@@ -275,6 +277,38 @@ static int resolved_path(const char *path, char out[PATH_MAX])
     else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
     if (!realpath(dir, where)) return -1;
     return snprintf(out, PATH_MAX, "%s/%s", strcmp(where, "/") ? where : "", slash ? slash + 1 : path) >= PATH_MAX ? -1 : 0;
+}
+
+/* A fatal signal while a command runs user code (a cell: compiled into this process and run on
+ * its threads, unchecked): one line on stderr and exit 1, instead of the shell's bare "Segmentation
+ * fault".  Only write(2) and _exit here (async-signal-safe); the message is made beforehand. */
+static char crash_line[4][320];
+static int crash_len[4];
+static const int crash_signals[4] = {SIGSEGV, SIGFPE, SIGBUS, SIGILL};
+
+static void on_crash(int sig)
+{
+    for (int k = 0; k < 4; k++)
+        if (crash_signals[k] == sig && write(2, crash_line[k], (size_t)crash_len[k]) < 0) break;
+    _exit(1);
+}
+
+void cli_crash_guard(const char *what)
+{
+    static const char *const names[4] = {"SIGSEGV, a memory access out of bounds", "SIGFPE, an arithmetic fault such as an "
+                                         "integer division by zero", "SIGBUS, a bad memory access", "SIGILL, an illegal instruction"};
+    for (int k = 0; k < 4; k++) {
+        crash_len[k] = snprintf(crash_line[k], sizeof crash_line[k],
+                                "peerwave: %s ended the process (%s); a cell must read only inside its inputs and "
+                                "not divide an integer by zero (docs/EXTENDING.md)\n", what, names[k]);
+        if (crash_len[k] >= (int)sizeof crash_line[k]) crash_len[k] = (int)sizeof crash_line[k] - 1;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_crash;
+        sa.sa_flags = SA_RESETHAND; /* (a fault inside the handler: the default action) */
+        sigemptyset(&sa.sa_mask);
+        sigaction(crash_signals[k], &sa, NULL);
+    }
 }
 
 int cli_same_file(const char *a, const char *b)

@@ -454,6 +454,7 @@ int cmd_batch(int argc, char **argv)
     const char *path;
     int r = parse_args(argc, argv, &args, &path);
     if (r) return r > 0 ? 0 : EXIT_USAGE;
+    cli_crash_guard("batch: a job (a run line's cell, most likely; the other jobs' results are lost)");
     batch_run run = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, path, 0, 0, args.quiet, 0, 0, NULL};
     batch_slot *slots = NULL;
     int n = 0, code = read_jobs(path, &run, &slots, &n);

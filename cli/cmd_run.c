@@ -277,6 +277,7 @@ int cmd_run(int argc, char **argv)
     int first, r = cli_parse(&command, argc, argv, &common, &a, &first);
     if (r) return r > 0 ? 0 : EXIT_USAGE;
     const char *cell_path = argv[first];
+    if (!cli_in_batch()) cli_crash_guard("run: the cell"); /* (the batch has its own) */
     char err[512];
     int code = 0;
     int64_t text_len;

@@ -484,6 +484,10 @@ expect 2 run "$tmp/echof.c" --size 1x2 --param p=1e39 --backend cpu
 grep -q "past its largest finite value" "$tmp/err" && ok || bad "float parameter 1e39: $(cat "$tmp/err")"
 "$pw" run "$tmp/echof.c" --size 1x2 --param p=3e38 --backend cpu --quiet > /dev/null && ok || bad "float parameter 3e38 refused"
 expect 2 run "$tmp/echo64.c" --size 1x2 --param p=1 --sweeps 2 --backend cpu
+# a cell that divides by zero: one line naming the signal, exit 1 (not the shell's bare crash)
+sed 's/return c->p; }$/return 10 \/ c->p; }/' "$tmp/echo64.c" > "$tmp/div0.c"
+grep -q '10 / c->p' "$tmp/div0.c" && expect 1 run "$tmp/div0.c" --size 1x2 --param p=0 --backend cpu &&
+  grep -q "SIGFPE" "$tmp/err" && ok || bad "a cell dividing by zero: $(cat "$tmp/err")"
 expect 2 run "$cells/demonstrator3d.c" --size 3x3 --param modulus=7
 grep -q "needs three sizes" "$tmp/err" && ok || bad "grid3 cell with RxC: $(cat "$tmp/err")"
 printf 'PW_FORM(linear)\nPW_FIELD(int32_t, x)\nPW_FIELD(int32_t, y)\nPW_REDUCE(max)\n' > "$tmp/reduce_nofield.c"
