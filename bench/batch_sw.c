@@ -6,8 +6,12 @@
  *   - with parasail (built with it): the same sample by parasail's striped 16-bit code, and its
  *     time over the whole database on the same threads (the CPU comparator).
  *
- *   bench_batch_sw [--records N] [--length L | --mix] [--queries 144,464,...] [--backend cpu|cuda]
- *                  [--threads T] [--sample S] [--parasail] [--schedules]
+ *   bench_batch_sw [--records N] [--length L | --mix | --skewed] [--queries 144,464,...]
+ *                  [--backend cpu|cuda] [--threads T] [--sample S] [--parasail] [--schedules]
+ *
+ * --skewed: 98% of the records short (16 to 64 letters), 2% long (2000 to 6000): about a third of
+ * the cells in short records, where a GPU warp's fill costs most and a training run on records of
+ * 256 letters says least (HDSS against a static split, issue 30).
  *
  * --schedules: the same search again on the CPU alone, under HDSS (the GPU and the CPU cores
  * together) and under a static split whose weights come from a training run (HDSS on 200000
@@ -71,6 +75,12 @@ static int64_t mix_length(void)
     double z = sqrt(-2 * log(uniform() + 1e-300)) * cos(2 * M_PI * uniform());
     double l = exp(log(300.0) + 0.62 * z);
     return l < 10 ? 10 : l > 35000 ? 35000 : (int64_t)l;
+}
+
+/* --skewed: 98% short records (16 .. 64 letters), 2% long ones (2000 .. 6000) */
+static int64_t skewed_length(void)
+{
+    return uniform() < 0.98 ? 16 + (int64_t)(uniform() * 49) : 2000 + (int64_t)(uniform() * 4001);
 }
 
 #ifdef PW_BENCH_PARASAIL /* (parasail's runs are timed here; ours report their own times) */
@@ -149,12 +159,13 @@ static void *ps_worker(void *p)
 int main(int argc, char **argv)
 {
     int64_t records = 100000, length = 0, sample = 1000;
-    int mix = 0, threads = 0, with_parasail = 0, with_schedules = 0;
+    int mix = 0, skewed = 0, threads = 0, with_parasail = 0, with_schedules = 0;
     const char *queries_arg = "144,464,1000,2005,5478", *backend = "auto";
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--records") && k + 1 < argc) records = atoll(argv[++k]);
         else if (!strcmp(argv[k], "--length") && k + 1 < argc) length = atoll(argv[++k]);
         else if (!strcmp(argv[k], "--mix")) mix = 1;
+        else if (!strcmp(argv[k], "--skewed")) skewed = 1;
         else if (!strcmp(argv[k], "--queries") && k + 1 < argc) queries_arg = argv[++k];
         else if (!strcmp(argv[k], "--backend") && k + 1 < argc) backend = argv[++k];
         else if (!strcmp(argv[k], "--threads") && k + 1 < argc) threads = atoi(argv[++k]);
@@ -162,18 +173,18 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--parasail")) with_parasail = 1;
         else if (!strcmp(argv[k], "--schedules")) with_schedules = 1;
         else {
-            fprintf(stderr, "usage: %s [--records N] [--length L | --mix] [--queries L1,L2,...] [--backend cpu|cuda] "
+            fprintf(stderr, "usage: %s [--records N] [--length L | --mix | --skewed] [--queries L1,L2,...] [--backend cpu|cuda] "
                             "[--threads T] [--sample S] [--parasail]\n", argv[0]);
             return 2;
         }
     }
-    if (!length && !mix) length = 256;
+    if (!length && !mix && !skewed) length = 256;
     letter_table_init();
     char **db = malloc(sizeof *db * (size_t)records);
     int64_t *len = malloc(sizeof *len * (size_t)records);
     double cells_per_query = 0;
     for (int64_t r = 0; r < records; r++) {
-        len[r] = mix ? mix_length() : length;
+        len[r] = mix ? mix_length() : skewed ? skewed_length() : length;
         db[r] = random_protein(len[r]);
         cells_per_query += (double)len[r];
     }
@@ -189,7 +200,8 @@ int main(int argc, char **argv)
     o.backend = !strcmp(backend, "cpu") ? PW_BACKEND_CPU : !strcmp(backend, "cuda") ? PW_BACKEND_CUDA : PW_BACKEND_AUTO;
     o.threads = threads;
     printf("database: %lld records, %s, %.4g letters; BLOSUM62 11/1\n", (long long)records,
-           mix ? "Swiss-Prot-like length mix" : "one length", cells_per_query);
+           mix ? "Swiss-Prot-like length mix" : skewed ? "skewed lengths (98% 16-64, 2% 2000-6000)" : "one length",
+           cells_per_query);
     int failures = 0;
     /* the queries, all in one search (as `peerwave sw --query Q.fa --db DB.fa` runs them) */
     int64_t nq = 0, qlen[64];

@@ -2,7 +2,7 @@
 # bench/hdss.sh - HDSS on the database search alone, in one device call (issue 30's goals: within
 # 1.10x of the ideal GPU+CPU time, never slower than the GPU alone, finish spread <= 2%): builds
 # only bench_batch_sw (or takes PW_BENCH_BIN, a binary built elsewhere and carried), runs the
-# Swiss-Prot-like mix of PW_RECORDS (10^6) records against PW_QUERIES with --schedules (the GPU
+# Swiss-Prot-like mix (PW_LENGTHS: --mix, or --skewed, --length L) of PW_RECORDS (10^6) records against PW_QUERIES with --schedules (the GPU
 # alone, the CPU alone, HDSS, a static split from a training run; every result checked) and
 # keeps the scheduler's trace (PEERWAVE_DEBUG_HDSS: every block fetched and done, predicted and
 # measured) in $OUT/hdss_trace.log.gz.
@@ -21,7 +21,7 @@ else
 fi
 [ -x "$bin" ] || { tail -30 "$out/build.log"; exit 1; }
 for run in $(seq "${PW_HDSS_RUNS:-2}"); do
-  PEERWAVE_DEBUG_HDSS=1 timeout 200 "$bin" --backend cuda --records "${PW_RECORDS:-1000000}" --mix \
+  PEERWAVE_DEBUG_HDSS=1 timeout 200 "$bin" --backend cuda --records "${PW_RECORDS:-1000000}" ${PW_LENGTHS:---mix} \
     --queries "${PW_QUERIES:-144,464,1000,2005,5478}" --sample 200 --schedules 2> "$out/hdss_trace_$run.log" |
     tee "$out/mix_$run.log" | grep -E "^(search|schedules|  hdss|  static)" | sed "s/^/run $run: /" | tee -a "$out/summary.txt"
   grep -v "^hdss " "$out/hdss_trace_$run.log" | head -5 | tee -a "$out/summary.txt"
