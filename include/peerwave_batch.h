@@ -170,7 +170,8 @@ pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
  *   end-game   when a device has less than two blocks left before the common predicted finish
  *              time T (the queue shared by rate, blocks in flight counted; with item costs, the
  *              least T by which the devices, in the order they become free, would take the whole
- *              queue from its front, each whole items in its own units), it gets what it can
+ *              queue from its front -- or its back, pw_hdss_device.from_back -- each whole items
+ *              in its own units), it gets what it can
  *              finish by T; a device whose minimum block would end after T gets nothing, so a
  *              slow CPU does not delay the end.  Items are whole: an item no other device can
  *              finish by T goes to one that can (or that finishes it first), and a device passes
@@ -225,6 +226,11 @@ typedef struct pw_hdss_device {
                           pw_hdss_options.min_block where it stands in for a device's); plans
                           and reports are in cells.  STATIC ignores it.  (Added 2026-11-29, as
                           first_block.) */
+    int from_back;       /* ADAPTIVE: nonzero, its blocks come from the queue's far end (the
+                          search's queue is sorted longest first: a CPU group, for which a short
+                          record costs no more a cell than a long one where it is a GPU's worst,
+                          takes the short ones, and a block of few long records would leave
+                          most of its threads idle).  STATIC ignores it.  (Added 2026-11-30.) */
 } pw_hdss_device;
 
 /* A clock in seconds; only differences matter.  Tests pass a virtual one.  It is called with the

@@ -30,6 +30,7 @@ typedef struct device {
     double weight;
     int failed, stopped, in_flight; /* stopped: its last fetch was empty (or its kind is out) */
     int64_t item_cost;                     /* its own cost an item besides the item's cells */
+    int from_back;                         /* takes its blocks from the queue's far end */
     /* The block in flight: its items, its cost to this device (cells plus item_cost an item:
      * what the fit, the doubling and the plan count in) and its cells; the last block's cost. */
     int64_t begin, end, cost, cells, last_cost;
@@ -110,6 +111,44 @@ static int64_t cut_floor(const pw_hdss *h, int64_t item, int64_t b, int64_t e, i
 {
     int64_t k = first_reaching(h, item, b, e, x);
     return cost_of(h, item, b, k) > x ? k - 1 : k;
+}
+
+/* The same from the far end: the largest k in [b, e) whose items [k, e) reach x in
+ * cost_of(item); b when none does (cost_of(k, e) falls as k grows). */
+static int64_t last_reaching(const pw_hdss *h, int64_t item, int64_t b, int64_t e, int64_t x)
+{
+    int64_t lo = b, hi = e - 1;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (cost_of(h, item, mid, e) >= x) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Whole items ending at e closest to x (at least one): [k, e). */
+static int64_t cut_nearest_back(const pw_hdss *h, int64_t item, int64_t b, int64_t e, int64_t x)
+{
+    int64_t k = last_reaching(h, item, b, e, x);
+    if (k < e - 1 && cost_of(h, item, k, e) - x > x - cost_of(h, item, k + 1, e)) k++;
+    return k;
+}
+
+/* Whole items ending at e within x (maybe none: k == e): [k, e). */
+static int64_t cut_floor_back(const pw_hdss *h, int64_t item, int64_t b, int64_t e, int64_t x)
+{
+    int64_t k = last_reaching(h, item, b, e, x);
+    return cost_of(h, item, k, e) > x ? k + 1 : k;
+}
+
+/* A block of about x (its units) from d's end of the queue: the front of the first range, or the
+ * back of the last. */
+static pick pick_at_end(const pw_hdss *h, const device *d, int64_t x)
+{
+    if (d->from_back) {
+        const int s = h->n_spans - 1;
+        return (pick){s, cut_nearest_back(h, d->item_cost, h->spans[s].begin, h->spans[s].end, x), h->spans[s].end};
+    }
+    return (pick){0, h->spans[0].begin, cut_nearest(h, d->item_cost, h->spans[0].begin, h->spans[0].end, x)};
 }
 
 /* Leaving a hole inside a range needs a free slot; failures always find theirs (one each). */
@@ -247,8 +286,10 @@ static double cell_rate(const pw_hdss *h, const device *j)
 }
 
 /* Whether the devices in h->planned (but `without`) would finish the whole queue by T, each from
- * its ready_at, taking whole items in turn from the queue's front in the order they become ready,
- * each as many as its own costs let it finish by T.  (Monotone in T: each device's last item is.) */
+ * its ready_at, taking whole items in turn in the order they become ready -- from the queue's
+ * front, or its back (from_back) -- each as many as its own costs let it finish by T.  (Monotone
+ * in T: each device's last item is.)  The front cursor is item i of range sf, the back one the end
+ * j of range sb; the queue is covered once they meet. */
 static int covered_by(const pw_hdss *h, int without, double now, double T)
 {
     int *order = h->order, n = 0;
@@ -259,20 +300,33 @@ static int covered_by(const pw_hdss *h, int without, double now, double T)
         for (; k > 0 && ready_at(&h->dev[order[k - 1]], now) > r; k--) order[k] = order[k - 1];
         order[k] = j;
     }
-    int s = 0;
-    int64_t i = h->n_spans ? h->spans[0].begin : 0;
-    for (int o = 0; o < n && s < h->n_spans; o++) {
+    if (h->n_spans == 0) return 1;
+    int sf = 0, sb = h->n_spans - 1;
+    int64_t i = h->spans[0].begin, j = h->spans[sb].end;
+    int met = 0;
+    for (int o = 0; o < n && !met; o++) {
         const device *d = &h->dev[order[o]];
         const double budget = d->rate * (T - ready_at(d, now));
         int64_t left = budget >= 4e18 ? INT64_MAX : to_cells(budget); /* (to_cells stops at 4e18) */
-        while (s < h->n_spans && left > 0) {
-            const int64_t k = cut_floor(h, d->item_cost, i, h->spans[s].end, left);
-            left -= cost_of(h, d->item_cost, i, k);
-            if (k < h->spans[s].end) { i = k; break; } /* its next item is past T */
-            if (++s < h->n_spans) i = h->spans[s].begin;
+        while (!met && left > 0) {
+            if (!d->from_back) {
+                const int64_t end = sf == sb ? j : h->spans[sf].end;
+                const int64_t k = cut_floor(h, d->item_cost, i, end, left);
+                left -= cost_of(h, d->item_cost, i, k);
+                if (k < end) { i = k; break; } /* its next item is past T */
+                if (sf == sb) met = 1;
+                else i = h->spans[++sf].begin;
+            } else {
+                const int64_t begin = sf == sb ? i : h->spans[sb].begin;
+                const int64_t k = cut_floor_back(h, d->item_cost, begin, j, left);
+                left -= cost_of(h, d->item_cost, k, j);
+                if (k > begin) { j = k; break; }
+                if (sf == sb) met = 1;
+                else j = h->spans[--sb].end;
+            }
         }
     }
-    return s >= h->n_spans;
+    return met;
 }
 
 /* When the queued cells would be done if the devices in h->planned (but `without`) shared them
@@ -343,6 +397,10 @@ static double plan_finish(pw_hdss *h, int dv, double now, int *others)
  * than it (while another device can take those). */
 static int new_device_block(const pw_hdss *h, int dv, int64_t x, pick *p)
 {
+    if (h->dev[dv].from_back) { /* (the far end: the shortest items) */
+        *p = pick_at_end(h, &h->dev[dv], x);
+        return 1;
+    }
     const span *s = &h->spans[0];
     int64_t k = s->begin, others = 0;
     for (int j = 0; j < h->n_dev; j++) others += j != dv && is_live(&h->dev[j]);
@@ -382,6 +440,16 @@ static int another_takes(const pw_hdss *h, int dv, int64_t i, double now, double
 static int end_game_block(const pw_hdss *h, int dv, double now, double T, int64_t share, pick *p)
 {
     const int64_t item = h->dev[dv].item_cost; /* (share: in d's units) */
+    if (h->dev[dv].from_back) { /* whole items from the back within its share, or the last one if
+                                   it would finish that before anyone else (the long items at the
+                                   front are the front devices') */
+        const int s = h->n_spans - 1;
+        const int64_t b = h->spans[s].begin, e = h->spans[s].end;
+        int64_t k = cut_floor_back(h, item, b, e, share);
+        if (k == e && finishes_first(h, dv, e - 1, now)) k = e - 1;
+        *p = (pick){s, k, e};
+        return k < e;
+    }
     int scanned = 0, fit_span = -1;
     int64_t fit = 0;
     for (int s = 0; s < h->n_spans && scanned < END_GAME_SCAN; s++) {
@@ -422,7 +490,6 @@ static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
     int others;
     double T = plan_finish(h, dv, now, &others);
     d->planned_end = T;
-    const span *s = &h->spans[0];
     if (!others) { /* alone: nothing to balance */
         /* ... unless another live device is still on its first blocks: it may be the fast one
          * (a GPU's first block is its slowest) and take most of the queue once measured, so d
@@ -431,7 +498,7 @@ static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
         int measuring = 0;
         for (int j = 0; j < h->n_dev; j++) measuring += j != dv && is_live(&h->dev[j]) && !has_fit(&h->dev[j]);
         if (measuring && x > doubling) x = doubling;
-        *p = (pick){0, s->begin, cut_nearest(h, d->item_cost, s->begin, s->end, x)};
+        *p = pick_at_end(h, d, x);
         return 1;
     }
     if (!h->planned[dv]) return 0; /* its minimum block would end after the others are done */
@@ -440,13 +507,16 @@ static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
      * sorted longest first: on an H200 a GPU block ran 15% longer than predicted, a CPU block
      * 1.8x): no block takes more than half of d's time to T while that half is at least its
      * minimum block, so d is measured again before its last blocks are planned.  (A few more
-     * fixed costs near the end; an overrun of the planned end costs the whole run.) */
+     * fixed costs near the end; an overrun of the planned end costs the whole run.)  Not where
+     * that half's work would be less than its fixed cost: then the second half has no slack for
+     * a rate off by a little (a CPU group with 33 ms a block, 81 ms before the end, took 7 ms of
+     * work, ran 10 ms late and had no time left for another block: 3% before the GPU, test_hdss). */
     const int64_t half = to_cells(d->rate * ((T - now) / 2 - d->alpha));
-    if (x > half && half >= d->min_block) x = half;
+    if (x > half && half >= d->min_block && (double)half >= d->alpha * d->rate) x = half;
     if (x <= share / 2) { /* two blocks or more to go: the end-game plans the last ones */
-        int64_t k = cut_nearest(h, d->item_cost, s->begin, s->end, x);
-        if (now + d->alpha + (double)cost_of(h, d->item_cost, s->begin, k) / d->rate <= T) {
-            *p = (pick){0, s->begin, k};
+        const pick q = pick_at_end(h, d, x);
+        if (now + d->alpha + (double)cost_of(h, d->item_cost, q.begin, q.end) / d->rate <= T) {
+            *p = q;
             return 1;
         }
     }
@@ -583,6 +653,7 @@ pw_status pw_hdss_create(const pw_hdss_device *devices, int n_devices, const int
                       .weight = devices[j].weight, .stopped = !(opt.kinds & (unsigned)devices[j].kind),
                       .min_block = devices[j].min_block > 0 ? devices[j].min_block : opt.min_block,
                       .item_cost = opt.mode == PW_HDSS_STATIC ? 0 : devices[j].item_cost, /* (STATIC: cells) */
+                      .from_back = opt.mode != PW_HDSS_STATIC && devices[j].from_back,
                       .planned_end = -1};
         d->first_block = devices[j].first_block > d->min_block ? devices[j].first_block : d->min_block;
         if (!d->name) st = fail_with(PW_ERR_OUT_OF_MEMORY, "no memory");
