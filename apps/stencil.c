@@ -126,13 +126,15 @@ typedef struct stencil_part {
     double *residual;
 } stencil_part;
 
-/* The whole run (rows x cols: the interior), or a training corner: one sweep over a copy of the
- * grid's top-left (rows + 2) x (cols + 2), as the sweeps work in place (auto_width.h). */
-static pw_status stencil_part_run(void *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
+/* A training corner (auto_width.h): one sweep over a copy of the grid's top-left (rows + 2) x
+ * (cols + 2), as the sweeps work in place.  Always a copy: a corner may be the whole grid (a 3 x 3
+ * grid's one interior cell, or --train-ratio 1), and the training runs it several times (when the
+ * whole-size call ran in place, sor on 3 x 3 with --tile-w model swept the grid six times for
+ * two). */
+static pw_status stencil_corner_run(void *p, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
 {
     const stencil_part *x = p;
     const pw_image *g = x->grid;
-    if (rows == g->rows - 2 && cols == g->cols - 2) return stencil_run(x->grid, x->sweeps, x->sor, x->omega, o, NULL, x->residual, info);
     const size_t elem = pw_dtype_size(g->type);
     const int64_t stride = pw_image_stride(g);
     pw_image corner = {g->type, rows + 2, cols + 2, 0, pw_malloc((size_t)((rows + 2) * (cols + 2)) * elem)};
@@ -187,7 +189,14 @@ static pw_status stencil(pw_image *grid, int64_t sweeps, int sor, double omega, 
     char app[64];
     snprintf(app, sizeof app, "%s-%s", sor ? "sor" : "heat", pw_dtype_name(grid->type));
     stencil_part x = {grid, sweeps, sor, omega, residual};
-    st = pw_run_with_width(app, options, PW_STENCIL_CUDA_TILE_H, stencil_part_run, &x, grid->rows - 2, grid->cols - 2, info);
+    /* (pw_run_with_width's two steps: the width chosen on copies, then the grid itself once) */
+    pw_options o = pw_options_or_defaults(options);
+    pw_run_info width, local;
+    st = pw_choose_width(app, &o, PW_STENCIL_CUDA_TILE_H, stencil_corner_run, &x, grid->rows - 2, grid->cols - 2, &width);
+    if (st != PW_OK) return st;
+    if (!info) info = &local;
+    st = stencil_run(grid, sweeps, sor, omega, &o, NULL, residual, info);
+    pw_width_info_copy(&width, info);
     return pw_stencil_residual_check(st, residual);
 }
 

@@ -405,6 +405,17 @@ expect 2 heat --size 10
 expect 2 heat --size 10x10 --sweeps 0
 expect 2 heat --size 10x10 --omega 1.2
 expect 2 sor --size 10x10 --omega 2
+# the width model's training on a grid whose training corner is the whole grid (3 x 3: one interior
+# cell, at any --train-ratio): on copies, so the grid sweeps exactly --sweeps times (it swept six)
+# (the .npy written by perl, part of every Debian system: its header, then 9 float32)
+perl -e '$h = "{\x27descr\x27: \x27<f4\x27, \x27fortran_order\x27: False, \x27shape\x27: (3, 3), }";
+  $h .= " " x (64 - 10 - length($h) - 1) . "\n";
+  print "\x93NUMPY\x01\x00" . pack("v", length($h)) . $h . pack("f<9", 121, 131, 193, 243, 8, 36, 210, 242, 63)' > "$tmp/g33.npy"
+for extra in "--tile-w model" "--tile-w model --train-ratio 0.9"; do
+  "$pw" sor --init "$tmp/g33.npy" --sweeps 2 --wisdom none -o "$tmp/g33_default.npy" --quiet > /dev/null &&
+    "$pw" sor --init "$tmp/g33.npy" --sweeps 2 --wisdom none $extra -o "$tmp/g33_model.npy" --quiet > /dev/null &&
+    cmp -s "$tmp/g33_default.npy" "$tmp/g33_model.npy" && ok || bad "sor 3x3 $extra differs from the default width's grid"
+done
 expect 2 sor --size 10x10 --omega nan
 expect 2 heat --size 10x10 stray-argument
 expect 1 heat --size 1000000x1000000
