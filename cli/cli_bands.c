@@ -5,6 +5,7 @@
  * rank is agreed on by all (a rank that went on alone would wait for the others forever).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,63 @@ static int write_band(pw_comm *c, const char *out_path, const pw_image *band, in
     return cli_mpi_agree(ok) ? 0 : EXIT_DATA;
 }
 
+/* What the whole image's float checks need from this rank's band (cmd_sat.c's checks, made over
+ * the bands): its first NaN or infinity in row-major order (row -1: none) and its sum of |x|. */
+typedef struct band_values {
+    int64_t bad_row, bad_col; /* (the column in the whole image) */
+    double abs_sum;
+} band_values;
+
+static band_values float_band_values(const pw_image *band, int64_t first)
+{
+    band_values v = {-1, -1, 0};
+    for (int64_t i = 0; i < band->rows; i++)
+        for (int64_t j = 0; j < band->cols; j++) {
+            const double x = band->type == PW_F32 ? (double)((const float *)band->data)[i * band->cols + j]
+                                                  : ((const double *)band->data)[i * band->cols + j];
+            if (!isfinite(x) && v.bad_row < 0) v.bad_row = i, v.bad_col = first + j;
+            v.abs_sum += fabs(x);
+        }
+    return v;
+}
+
+/* The whole image's float checks over the bands (as the single process makes them on the whole
+ * image: a NaN or infinity, the first in row-major order, is an error, and so are sums past half
+ * the output type's range, apps/sat.c): 0, or an exit code, the same on every rank (rank 0 says
+ * why).  Without them a band run wrote NaN and infinite tables and exited 0. */
+static int sat_band_floats(pw_comm *c, const char *path, const pw_image *band, int64_t first, pw_dtype type)
+{
+    const int n = pw_comm_size(c);
+    band_values mine = float_band_values(band, first), *all = malloc(sizeof *all * (size_t)n);
+    if (!all || pw_comm_allgather(c, &mine, all, sizeof mine) != PW_OK) {
+        free(all);
+        cli_error("sat: the ranks could not compare their bands' values");
+        return EXIT_DATA;
+    }
+    band_values whole = {-1, -1, 0};
+    for (int r = 0; r < n; r++) {
+        whole.abs_sum += all[r].abs_sum;
+        if (all[r].bad_row >= 0 && (whole.bad_row < 0 || all[r].bad_row < whole.bad_row ||
+                                    (all[r].bad_row == whole.bad_row && all[r].bad_col < whole.bad_col)))
+            whole.bad_row = all[r].bad_row, whole.bad_col = all[r].bad_col;
+    }
+    free(all);
+    const int speak = pw_comm_rank(c) == 0;
+    if (whole.bad_row >= 0) {
+        if (speak) cli_error("%s: row %" PRId64 ", column %" PRId64 " is NaN or infinite", path, whole.bad_row, whole.bad_col);
+        return EXIT_DATA;
+    }
+    const double limit = (type == PW_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308) / 2;
+    if (!(whole.abs_sum <= limit)) {
+        if (speak) {
+            if (type == PW_F64) cli_error("%s: sums over this image exceed the range of f64", path);
+            else cli_error("%s: sums over this image overflow %s; use --type f64", path, pw_dtype_name(type));
+        }
+        return EXIT_DATA;
+    }
+    return 0;
+}
+
 int cli_sat_bands(cli_common *common, const char *path, const char *out_path, int asked_type)
 {
     pw_comm *c = cli_mpi_comm();
@@ -96,6 +154,10 @@ int cli_sat_bands(cli_common *common, const char *path, const char *out_path, in
     pw_options o = common->options;
     if (o.backend == PW_BACKEND_AUTO) o.backend = PW_BACKEND_CPU; /* (bands: CPU so far) */
     int agreed = cli_mpi_agree(ok);
+    if (agreed && is_float && (code = sat_band_floats(c, path, &in, first, type))) {
+        free(in.data);
+        return code;
+    }
     for (int attempt = 0; agreed && attempt < 2; attempt++) {
         out = (pw_image){type, in.rows, in.cols, 0, malloc((size_t)(in.rows * in.cols) * pw_dtype_size(type) + 1)};
         if (!out.data) cli_error("sat: out of memory for the band's table");

@@ -886,6 +886,18 @@ else
   "$pw" sat "$tmp/sat1.npy" -o "$tmp/ss1.npy" --quiet > /dev/null
   mpirun -np 2 "$pw" sat "$tmp/sat1.npy" -o "$tmp/ss2.npy" --mpi --quiet > /dev/null 2>&1 &&
     cmp -s "$tmp/ss1.npy" "$tmp/ss2.npy" && ok || bad "sat --mpi with band files: not the single-process table"
+  # float values the bands cannot sum are refused as one process refuses them (a band run wrote
+  # tables of NaN and infinities and exited 0): an infinity (row 2, column 3: the second rank's
+  # band), then sums past f32 (3e38 twice)
+  for v in '$v[13] = 9**9**9' '$v[13] = $v[6] = 3e38'; do
+    perl -e '$h = "{\x27descr\x27: \x27<f4\x27, \x27fortran_order\x27: False, \x27shape\x27: (4, 5), }";
+      $h .= " " x (64 - 10 - length($h) - 1) . "\n"; my @v = (1) x 20; '"$v"';
+      print "\x93NUMPY\x01\x00" . pack("v", length($h)) . $h . pack("f<20", @v)' > "$tmp/bad_f32.npy"
+    timeout 60 mpirun -np 2 "$pw" sat "$tmp/bad_f32.npy" -o "$tmp/bad_sat.npy" --mpi --quiet > /dev/null 2> "$tmp/err"
+    rc=$?
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -Eq "row 2, column 3 is NaN or infinite|overflow f32; use --type f64" "$tmp/err" &&
+      ok || bad "sat --mpi with band files, $v: rc $rc, $(head -2 "$tmp/err")"
+  done
   mpirun -np 2 "$pw" sat "$tmp/missing.npy" -o "$tmp/x.npy" --mpi --quiet > /dev/null 2>&1
   [ $? -ne 0 ] && ok || bad "sat --mpi of a missing file succeeded"
   # ranks started with different arguments: every rank says so, none hangs
