@@ -919,6 +919,14 @@ else
   rc=$?
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "q.fa: No such file" "$tmp/err" && grep -q "rank 1 failed" "$tmp/err" && ok ||
     bad "--mpi, an input missing on one rank: rc $rc, $(head -3 "$tmp/err")"
+  # one file name with other contents on each rank (a file on each host): every rank refuses, none
+  # mixes its band with the others' (the table was rank 0's left half and rank 1's right half)
+  printf 'P2\n4 2\n255\n1 2 3 4\n5 6 7 8\n' > "$tmp/r0/x.pgm" && printf 'P2\n4 2\n255\n1 2 3 4\n5 6 7 9\n' > "$tmp/r1/x.pgm"
+  timeout 60 mpirun -np 1 sh -c "cd '$tmp/r0' && '$pw_abs' sat --mpi --quiet x.pgm" : \
+    -np 1 sh -c "cd '$tmp/r1' && '$pw_abs' sat --mpi --quiet x.pgm" > "$tmp/out" 2> "$tmp/err"
+  rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "other input values" "$tmp/err" && ! grep -q "^total" "$tmp/out" && ok ||
+    bad "--mpi, one input name with other contents: rc $rc, $(head -3 "$tmp/out" "$tmp/err")"
   # ranks on devices of two models (PEERWAVE_DEBUG_DEVICE_MODEL stands in for the GPUs): with equal
   # bands every rank says so and none hangs; bands cut by measured speed (--balance) run
   timeout 60 mpirun -np 1 env PEERWAVE_DEBUG_DEVICE_MODEL=gpu-a "$pw" sw --mpi --quiet "$ex/query.fa" "$ex/target.fa" : \

@@ -26,6 +26,29 @@ static pw_image band_view(const pw_image *img, int64_t first, int64_t count, int
     return v;
 }
 
+/* Every rank holds the job's image whole: before any band runs, the ranks compare a hash of it
+ * (a file of one name with other contents on another host mixed the ranks' bands silently: a
+ * table of rank 0's left half and rank 1's right half).  The same status on every rank. */
+static pw_status agree_on_image(pw_comm *comm, const pw_image *img)
+{
+    uint64_t h = 0;
+    if (img && img->data && img->rows > 0 && img->cols > 0) {
+        const size_t row = (size_t)img->cols * pw_dtype_size(img->type), stride = (size_t)pw_image_stride(img) * pw_dtype_size(img->type);
+        h = (uint64_t)img->rows * 1000003u + (uint64_t)img->cols * 31u + (uint64_t)img->type;
+        for (int64_t i = 0; i < img->rows; i++) h = dist_hash((const char *)img->data + (size_t)i * stride, row, h);
+    }
+    uint64_t *all = pw_malloc(sizeof *all * (size_t)comm->size);
+    pw_status st = all ? pw_comm_allgather(comm, &h, all, sizeof h) : PW_ERR_OUT_OF_MEMORY;
+    for (int r = 1; st == PW_OK && r < comm->size; r++)
+        if (all[r] != all[0]) {
+            pw_set_error_detail("rank %d holds other input values than rank 0 (one file name with other contents on "
+                                "another host?): every rank must read the same input", r);
+            st = PW_ERR_INVALID_ARGUMENT;
+        }
+    free(all);
+    return st;
+}
+
 pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
 {
     if (!comm || !job) return PW_ERR_NULL_ARGUMENT;
@@ -46,6 +69,7 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
     case PW_JOB_SAT: {
         const pw_image *in = job->u.sat.in;
         pw_image *out = job->u.sat.out;
+        if ((st = agree_on_image(comm, in)) != PW_OK) return st;
         if (!in || !out) return PW_ERR_NULL_ARGUMENT;
         if (pw_image_stride(out) != out->cols) return PW_ERR_INVALID_ARGUMENT; /* (the same job on every rank) */
         if (pw_dist_split(comm, comm->rank, in->cols, &first, &count) != PW_OK) count = 0; /* (refused by every rank below) */
@@ -57,6 +81,7 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
     }
     case PW_JOB_INTHIST: {
         const pw_image *in = job->u.inthist.in;
+        if ((st = agree_on_image(comm, in)) != PW_OK) return st;
         if (!in || !job->u.inthist.out) return PW_ERR_NULL_ARGUMENT;
         if (pw_dist_split(comm, comm->rank, in->cols, &first, &count) != PW_OK) count = 0;
         pw_image vin = band_view(in, first, count, 0);
@@ -88,6 +113,7 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
     case PW_JOB_HEAT:
     case PW_JOB_SOR: { /* bands of the interior columns with their halo columns */
         pw_image *grid = job->u.stencil.grid;
+        if ((st = agree_on_image(comm, grid)) != PW_OK) return st;
         if (!grid) return PW_ERR_NULL_ARGUMENT;
         if (pw_image_stride(grid) != grid->cols) return PW_ERR_INVALID_ARGUMENT;
         if (pw_dist_split(comm, comm->rank, grid->cols - 2, &first, &count) != PW_OK) count = 0;
