@@ -5,6 +5,7 @@
 #include <strings.h>
 
 #include "graph_file.h"
+#include "io_util.h"
 
 typedef struct edge_list {
     int64_t *uv; /* pairs */
@@ -208,9 +209,8 @@ int graph_read_stream(FILE *f, const char *name, int undirected, int64_t max_ver
 
 int graph_read(const char *path, int undirected, int64_t max_vertices, graph_file *g, char *err, int errlen)
 {
-    FILE *f = fopen(path, "r");
+    FILE *f = io_open_input(path, err, errlen); /* (gzip-compressed graphs too, as every reader takes) */
     if (!f) {
-        snprintf(err, (size_t)errlen, "%s: %s", path, strerror(errno));
         memset(g, 0, sizeof *g);
         return -1;
     }

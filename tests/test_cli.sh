@@ -804,6 +804,11 @@ od -An -t d4 -j 128 "$tmp/lv.npy" | tr -s ' \n' ' ' | grep -q '^ *0 1 2 3 -1 *$'
 printf '0 1\n1 2\n2 0\n3 3\n' > "$tmp/g.txt"
 out=$("$pw" bfs "$tmp/g.txt" --source 2 --threads 3 --quiet)
 [ "$out" = "$(printf 'reached: 3\ndepth: 2\nedges: 3')" ] && ok || bad "bfs edge list: $out"
+if command -v gzip > /dev/null; then # (a gzip-compressed graph, as every reader takes: it was "not text")
+  gzip -c "$tmp/g.txt" > "$tmp/g.txt.gz"
+  out=$("$pw" bfs "$tmp/g.txt.gz" --source 2 --quiet 2>&1)
+  [ "$out" = "$(printf 'reached: 3\ndepth: 2\nedges: 3')" ] && ok || bad "bfs of a gzip edge list: $out"
+fi
 printf 'c x\np sp 3 2\na 1 2 5\na 2 3 5\n' > "$tmp/g.gr"
 out=$("$pw" bfs "$tmp/g.gr" --source 3 --undirected --quiet | head -2 | tr '\n' ' ')
 [ "$out" = "reached: 3 depth: 2 " ] && ok || bad "bfs dimacs undirected: $out"
