@@ -139,7 +139,7 @@ void cli_crash_guard(const char *what);
 int cli_same_file(const char *a, const char *b);
 
 /* --mpi (cli_parse starts it): the rank's comm, or NULL when not given. */
-int cli_mpi_start(uint64_t command_line_hash); /* (ranks with other command lines: refused on every rank) */
+int cli_mpi_start(uint64_t command_line_hash, int64_t watchdog_ms); /* (ranks with other command lines: refused on every rank) */
 pw_comm *cli_mpi_comm(void);
 
 /* --mpi: 1 if every rank says ok (collective); else 0, and a rank that was fine says which rank

@@ -2,13 +2,16 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -438,12 +441,12 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         cli_error("--nccl goes with --mpi (GPU bands of mpirun's processes; --gpus hands over directly)");
         return -1;
     }
-    if (common->mpi && cli_mpi_start(line)) return -1;
+    if (common->mpi && cli_mpi_start(line, common->options.watchdog_ms)) return -1;
     const char *world = getenv("OMPI_COMM_WORLD_SIZE"); /* (mpirun's, or another MPI's) */
     if (!world) world = getenv("PMI_SIZE");
     if (!common->mpi && world && atoi(world) > 1)
         cli_error("warning: started by mpirun (%d ranks) without --mpi: each rank runs the whole job by itself "
-                  "(ranks given --mpi wait for ranks without it)", atoi(world));
+                  "(ranks given --mpi wait for ranks without it until their --watchdog-ms, 120 s by default)", atoi(world));
     if (common->nccl) {
         const pw_status st = pw_comm_use_nccl(mpi_comm);
         if (st != PW_OK) {
@@ -505,9 +508,54 @@ int cli_mpi_agree(int ok)
     return every;
 }
 
-int cli_mpi_start(uint64_t line)
+/* The start's watchdog: MPI's start (and the command lines' comparison after it) waits for every
+ * rank, so a rank started without --mpi (or one that ended at once: --help) left the others
+ * waiting in it for ever; after the run's watchdog (--watchdog-ms, else 120 s, as a distributed
+ * run's start) this rank says so and ends. */
+static int mpi_start(uint64_t line);
+static atomic_int mpi_started;
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+static double mpi_start_limit_s;
+
+static void *mpi_start_watch(void *arg)
+{
+    (void)arg;
+    const double began = now_seconds();
+    while (!atomic_load(&mpi_started)) {
+        if (now_seconds() - began > mpi_start_limit_s) {
+            char line[300];
+            const int n = snprintf(line, sizeof line,
+                                   "peerwave: --mpi: the ranks did not all start within %.0f s (one started without "
+                                   "--mpi, or ended at once, e.g. with --help?); stopping\n", mpi_start_limit_s);
+            if (n > 0 && write(2, line, (size_t)(n < (int)sizeof line ? n : (int)sizeof line - 1)) < 0) _exit(EXIT_DATA);
+            _exit(EXIT_DATA);
+        }
+        struct timespec t = {0, 50 * 1000 * 1000};
+        nanosleep(&t, NULL);
+    }
+    return NULL;
+}
+
+int cli_mpi_start(uint64_t line, int64_t watchdog_ms)
 {
     if (mpi_comm) return 0;
+    mpi_start_limit_s = watchdog_ms > 0 ? (double)watchdog_ms / 1000 : 120;
+    pthread_t watch;
+    const int watching = pthread_create(&watch, NULL, mpi_start_watch, NULL) == 0;
+    const int code = mpi_start(line);
+    atomic_store(&mpi_started, 1);
+    if (watching) pthread_join(watch, NULL);
+    return code;
+}
+
+static int mpi_start(uint64_t line)
+{
     pw_status st = pw_comm_mpi(&mpi_comm);
     if (st != PW_OK) {
         cli_error("--mpi: %s", cli_status_text(st));

@@ -924,6 +924,13 @@ else
   rc=$?
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "q.fa: No such file" "$tmp/err" && grep -q "rank 1 failed" "$tmp/err" && ok ||
     bad "--mpi, an input missing on one rank: rc $rc, $(head -3 "$tmp/err")"
+  # a rank started without --mpi (it runs alone and ends): the --mpi rank ends after its watchdog
+  # with the reason, instead of waiting in MPI's start for ever
+  timeout 60 mpirun -np 1 "$pw" sw --mpi --watchdog-ms 2000 --quiet "$ex/query.fa" "$ex/target.fa" : \
+    -np 1 "$pw" sw --quiet "$ex/query.fa" "$ex/target.fa" > /dev/null 2> "$tmp/err"
+  rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "did not all start within 2 s" "$tmp/err" && ok ||
+    bad "--mpi beside a rank without it: rc $rc, $(head -3 "$tmp/err")"
   # one file name with other contents on each rank (a file on each host): every rank refuses, none
   # mixes its band with the others' (the table was rank 0's left half and rank 1's right half)
   printf 'P2\n4 2\n255\n1 2 3 4\n5 6 7 8\n' > "$tmp/r0/x.pgm" && printf 'P2\n4 2\n255\n1 2 3 4\n5 6 7 9\n' > "$tmp/r1/x.pgm"
