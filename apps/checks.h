@@ -10,8 +10,9 @@ pw_status pw_sat_check(const pw_image *in, const pw_image *out);
 pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, const int32_t *out);
 pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps);
 /* A host grid's values: finite, and at most a quarter of the type's largest (PW_ERR_BAD_INPUT,
- * PW_ERR_OVERFLOW, with the cell in the detail); a distributed band checks its own. */
-pw_status pw_stencil_values_check(const pw_image *grid);
+ * PW_ERR_OVERFLOW, with the cell in the detail); a distributed band checks its own, its column 0
+ * being the whole grid's col0 (the detail names the cell in the whole grid). */
+pw_status pw_stencil_values_check(const pw_image *grid, int64_t col0);
 /* st, or PW_ERR_OVERFLOW (with its detail) when a successful run's residual is not finite. */
 pw_status pw_stencil_residual_check(pw_status st, const double *residual);
 

@@ -150,7 +150,7 @@ static pw_status stencil_corner_run(void *p, int64_t rows, int64_t cols, const p
 
 /* A host grid's values: finite, and at most a quarter of the type's largest, so that the sum of
  * four neighbours cannot overflow (a heat sweep's values stay within the grid's own range). */
-pw_status pw_stencil_values_check(const pw_image *grid)
+pw_status pw_stencil_values_check(const pw_image *grid, int64_t col0)
 {
     const int64_t stride = pw_image_stride(grid);
     const double limit = (grid->type == PW_F32 ? FLT_MAX : DBL_MAX) / 4;
@@ -161,11 +161,11 @@ pw_status pw_stencil_values_check(const pw_image *grid)
             if (isfinite(v)) {
                 pw_set_error_detail("the value %.9g at (%lld, %lld) is over a quarter of %s's range: the sum of four "
                                     "neighbours would overflow (use %s)",
-                                    v, (long long)i, (long long)j, pw_dtype_name(grid->type),
+                                    v, (long long)i, (long long)(col0 + j), pw_dtype_name(grid->type),
                                     grid->type == PW_F32 ? "f64 or smaller values" : "smaller values");
                 return PW_ERR_OVERFLOW;
             }
-            pw_set_error_detail("a NaN or infinite value at (%lld, %lld)", (long long)i, (long long)j);
+            pw_set_error_detail("a NaN or infinite value at (%lld, %lld)", (long long)i, (long long)(col0 + j));
             return PW_ERR_BAD_INPUT;
         }
     return PW_OK;
@@ -184,7 +184,7 @@ static pw_status stencil(pw_image *grid, int64_t sweeps, int sor, double omega, 
                          double *residual, pw_run_info *info)
 {
     pw_status st = pw_stencil_check(grid, sweeps);
-    if (st == PW_OK) st = pw_stencil_values_check(grid);
+    if (st == PW_OK) st = pw_stencil_values_check(grid, 0);
     if (st != PW_OK) return st;
     char app[64];
     snprintf(app, sizeof app, "%s-%s", sor ? "sor" : "heat", pw_dtype_name(grid->type));

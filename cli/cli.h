@@ -134,6 +134,10 @@ const char *cli_option_given(const cli_common *c, const char *const *names);
  * fault) prints "peerwave: WHAT ended the process (...)" and exits 1. */
 void cli_crash_guard(const char *what);
 
+/* (sat) An int64 image whose values all fit int32 (numpy's default integer type for small counts),
+ * converted in place to int32: the sums are the same.  Nonzero (image untouched) if one does not. */
+int cli_i64_as_i32(pw_image *img);
+
 /* Do the two paths name one file (the same text, or the same file or directory entry once
  * symbolic links, "." and ".." are resolved; a file not yet made: by its directory)? */
 int cli_same_file(const char *a, const char *b);

@@ -140,6 +140,14 @@ int cli_sat_bands(cli_common *common, const char *path, const char *out_path, in
     int code = read_band(common, c, path, 0, &in, &first, &count, &cols);
     if (code) return code;
     const pw_dtype file_type = in.type;
+    /* numpy's default integers, as one process takes them: int32 sums where every band's values fit */
+    if (in.type == PW_I64 && !cli_mpi_agree(!cli_i64_as_i32(&in))) {
+        if (pw_comm_rank(c) == 0)
+            cli_error("%s: int64 values beyond 32 bits are not supported (u8, u16, i32, f32, f64; or int64 within "
+                      "int32's range): convert to float64", path);
+        free(in.data);
+        return EXIT_DATA;
+    }
     int ok = in.type == PW_U8 || in.type == PW_U16 || in.type == PW_I32 || in.type == PW_F32 || in.type == PW_F64;
     if (!ok) cli_error("%s: %s input is not supported by sat with band files (u8, u16, i32, f32, f64)", path,
                        pw_dtype_name(in.type));

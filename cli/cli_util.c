@@ -268,6 +268,27 @@ static uint64_t arguments_hash(int argc, char **argv);
 
 /* Remember the option just parsed by its long name (a short option's: the long option with the
  * same value, "o" -> "output"), once; inside a batch, also the file an output option names. */
+int cli_i64_as_i32(pw_image *img)
+{
+    unsigned char *bytes = (unsigned char *)img->data;
+    const int64_t n = img->rows * img->cols;
+    if (img->stride != 0 && img->stride != img->cols) return 1;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t v;
+        memcpy(&v, bytes + 8 * k, 8);
+        if (v < INT32_MIN || v > INT32_MAX) return 1;
+    }
+    for (int64_t k = 0; k < n; k++) { /* narrowing front to back never overwrites an unread value */
+        int64_t v;
+        memcpy(&v, bytes + 8 * k, 8);
+        const int32_t w = (int32_t)v;
+        memcpy(bytes + 4 * k, &w, 4);
+    }
+    img->type = PW_I32;
+    img->stride = img->cols;
+    return 0;
+}
+
 /* path with its directory resolved (the file itself too where it exists): 0, or -1 when the
  * directory does not resolve. */
 static int resolved_path(const char *path, char out[PATH_MAX])

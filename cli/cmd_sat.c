@@ -84,28 +84,6 @@ static int first_non_finite(const pw_image *img, int64_t *row, int64_t *col)
     return 0;
 }
 
-/* An int64 image whose values all fit int32 (numpy's default integer type for small counts),
- * converted in place to int32: the sums are the same.  Nonzero (image untouched) if one does not. */
-static int i64_as_i32(pw_image *img)
-{
-    unsigned char *bytes = (unsigned char *)img->data;
-    const int64_t n = img->rows * img->cols;
-    if (img->stride != 0 && img->stride != img->cols) return 1;
-    for (int64_t k = 0; k < n; k++) {
-        int64_t v;
-        memcpy(&v, bytes + 8 * k, 8);
-        if (v < INT32_MIN || v > INT32_MAX) return 1;
-    }
-    for (int64_t k = 0; k < n; k++) { /* narrowing front to back never overwrites an unread value */
-        int64_t v;
-        memcpy(&v, bytes + 8 * k, 8);
-        const int32_t w = (int32_t)v;
-        memcpy(bytes + 4 * k, &w, 4);
-    }
-    img->type = PW_I32;
-    img->stride = img->cols;
-    return 0;
-}
 
 /* The entry at element index k of img, as text. */
 static void element_text(const pw_image *img, int64_t k, char *buf, size_t n)
@@ -137,7 +115,7 @@ int cmd_sat(int argc, char **argv)
     }
     int code = 0;
     const pw_dtype file_type = in.type;
-    if (in.type == PW_I64 && i64_as_i32(&in)) { /* numpy's default integers: fine while they fit */
+    if (in.type == PW_I64 && cli_i64_as_i32(&in)) { /* numpy's default integers: fine while they fit */
         cli_error("%s: int64 values beyond 32 bits are not supported (u8, u16, i32, f32, f64; or int64 within "
                   "int32's range): convert to float64",
                   path);

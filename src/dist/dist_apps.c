@@ -582,11 +582,13 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     if (st != PW_OK) return st;
     pw_status local = pw_stencil_check(grid, sweeps);
     if (local == PW_OK && sor && !(omega > 0 && omega < 2)) local = PW_ERR_INVALID_ARGUMENT;
-    if (local == PW_OK) local = pw_stencil_values_check(grid); /* (as pw_heat: NaN, values past a quarter of the range) */
     band_place mine = {local == PW_OK ? grid->cols - 2 : 0, 0};
     int64_t col0, total, sum;
     st = place_band(comm, options, mine, &col0, &total, &sum);
     if (st != PW_OK) return st;
+    /* (as pw_heat: NaN, values past a quarter of the range; the cell named in the whole grid, whose
+     * column col0 is the band's first) */
+    if (local == PW_OK) local = pw_stencil_values_check(grid, col0);
     dist_signature sig = {{5, local == PW_OK ? grid->rows : 0, local == PW_OK ? grid->type : 0, sweeps, sor}};
     memcpy(&sig.word[5], &omega, sizeof omega);
     sig.word[6] = residual != NULL;
