@@ -156,7 +156,8 @@ int cli_mpi_agree(int ok);
  * Exit codes.  asked_type: 0 = automatic, else a pw_dtype + 1. */
 int cli_is_npy(const char *path);
 int cli_sat_bands(cli_common *common, const char *path, const char *out_path, int asked_type);
-int cli_stencil_bands(cli_common *common, const char *init, const char *out_path, int sor, int64_t sweeps, double omega);
+int cli_stencil_bands(cli_common *common, const char *init, const char *out_path, int sor, int64_t sweeps, double omega,
+                      int asked_type); /* (asked_type: --type + 1, 0 when not given) */
 
 void cli_common_init(cli_common *c);
 const char *cli_backend_name(pw_backend b);

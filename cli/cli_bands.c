@@ -214,7 +214,8 @@ int cli_sat_bands(cli_common *common, const char *path, const char *out_path, in
     return code;
 }
 
-int cli_stencil_bands(cli_common *common, const char *init, const char *out_path, int sor, int64_t sweeps, double omega)
+int cli_stencil_bands(cli_common *common, const char *init, const char *out_path, int sor, int64_t sweeps, double omega,
+                      int asked_type)
 {
     pw_comm *c = cli_mpi_comm();
     const char *name = sor ? "sor" : "heat";
@@ -224,6 +225,12 @@ int cli_stencil_bands(cli_common *common, const char *init, const char *out_path
     if (code) return code;
     int ok = (band.type == PW_F32 || band.type == PW_F64) && band.rows >= 3;
     if (!ok) cli_error("%s: a grid must be f32 or f64 and at least 3x3", init);
+    if (ok && asked_type && (pw_dtype)(asked_type - 1) != band.type) { /* (one process converts; bands keep the file's) */
+        if (pw_comm_rank(c) == 0)
+            cli_error("%s: --type %s with band files: the grid keeps the file's type, %s (convert the file, or run "
+                      "without -o)", init, pw_dtype_name((pw_dtype)(asked_type - 1)), pw_dtype_name(band.type));
+        ok = 0;
+    }
     pw_options o = common->options;
     if (o.backend == PW_BACKEND_AUTO) o.backend = PW_BACKEND_CPU;
     pw_run_info info = {0};

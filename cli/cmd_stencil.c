@@ -1,7 +1,9 @@
 /* cmd_stencil.c - `peerwave heat` and `peerwave sor`: Gauss-Seidel sweeps over a grid.  The two
  * differ only in omega (heat is SOR with omega = 1 in the library's own terms), so they share
  * this file. */
+#include <float.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,8 @@
     "  --size RxC          grid size, both at least 3\n"                                       \
     "  --init GRID.npy     starting grid\n"                                                    \
     "  --sweeps T          Gauss-Seidel sweeps (default 1)\n"                                  \
-    "  --type f32|f64      arithmetic for --size grids (default f32; --init keeps its type)\n"  \
+    "  --type f32|f64      arithmetic (default f32 for --size; an --init grid keeps its type\n"  \
+    "                      unless --type converts it)\n"  \
     "  -o, --output OUT    write the final grid as .npy\n"                                     \
     "Output: residual (root mean square over the interior of neighbour mean - value after the\n" \
     "last sweep), then sweeps, sizes, run details and gpix_per_s (cells x sweeps per second).\n"
@@ -38,7 +41,7 @@ typedef struct stencil_args {
     int64_t rows, cols, sweeps;
     pw_dtype type;
     double omega;
-    int have_omega;
+    int have_omega, type_given;
 } stencil_args;
 
 static int stencil_option(void *ctx, int opt, const char *arg)
@@ -57,6 +60,7 @@ static int stencil_option(void *ctx, int opt, const char *arg)
     case 'T': return cli_parse_int("--sweeps", arg, 1, INT64_MAX / 2, &a->sweeps);
     case 't':
         if (cli_parse_dtype("--type", arg, CLI_DTYPE(PW_F32) | CLI_DTYPE(PW_F64), &a->type)) return -1;
+        a->type_given = 1;
         return 0;
     case 'w':
         a->have_omega = 1;
@@ -92,6 +96,32 @@ static pw_status run_stencil(void *p)
     return sweep(j, j->grid, j->args->sweeps, &j->options, &j->residual, &j->info);
 }
 
+/* --type asked of an --init grid of the other float type: its values in that type (f32 -> f64
+ * exactly; f64 -> f32 rounded, a value past f32's range refused).  It was ignored. */
+static int convert_grid(const char *path, pw_image *g, pw_dtype to, char *err, int errlen)
+{
+    const int64_t n = g->rows * g->cols, stride = g->stride ? g->stride : g->cols;
+    void *data = io_alloc((uint64_t)n, pw_dtype_size(to), "the grid in the asked type", err, errlen);
+    if (!data) return -1;
+    for (int64_t i = 0; i < g->rows; i++)
+        for (int64_t j = 0; j < g->cols; j++) {
+            if (to == PW_F64) {
+                ((double *)data)[i * g->cols + j] = ((const float *)g->data)[i * stride + j];
+                continue;
+            }
+            const double v = ((const double *)g->data)[i * stride + j];
+            if (isfinite(v) && fabs(v) > FLT_MAX) {
+                free(data);
+                return io_fail(err, errlen, "%s: the value %.17g at (%" PRId64 ", %" PRId64 ") does not fit f32 (--type f32)",
+                               path, v, i, j);
+            }
+            ((float *)data)[i * g->cols + j] = (float)v;
+        }
+    free(g->data);
+    *g = (pw_image){to, g->rows, g->cols, 0, data};
+    return 0;
+}
+
 /* The starting grid: from --init, or the heated-plate default for --size. */
 static int make_grid(const stencil_args *a, pw_image *g, char *err, int errlen)
 {
@@ -101,7 +131,7 @@ static int make_grid(const stencil_args *a, pw_image *g, char *err, int errlen)
             return io_fail(err, errlen, "%s: a grid must be f32 or f64, not %s", a->init, pw_dtype_name(g->type));
         if (g->rows < 3 || g->cols < 3)
             return io_fail(err, errlen, "%s: a %" PRId64 "x%" PRId64 " grid; at least 3x3 needed", a->init, g->rows, g->cols);
-        return 0;
+        return a->type_given && a->type != g->type ? convert_grid(a->init, g, a->type, err, errlen) : 0;
     }
     *g = (pw_image){a->type, a->rows, a->cols, 0, NULL};
     g->data = io_alloc((uint64_t)a->rows * (uint64_t)a->cols, pw_dtype_size(a->type), "the grid", err, errlen);
@@ -131,7 +161,8 @@ static int cmd_stencil(int argc, char **argv, int sor)
         return EXIT_USAGE;
     }
     if (common.mpi && args.init && args.output && !common.check && cli_is_npy(args.init))
-        return cli_stencil_bands(&common, args.init, args.output, sor, args.sweeps, args.omega); /* (bands of the files) */
+        return cli_stencil_bands(&common, args.init, args.output, sor, args.sweeps, args.omega,
+                                 args.type_given ? (int)args.type + 1 : 0); /* (bands of the files) */
     char err[512];
     pw_image grid = {0}, ref = {0};
     int code = 0;
@@ -159,7 +190,7 @@ static int cmd_stencil(int argc, char **argv, int sor)
     run.u.stencil.residual = &job.residual, run.options = job.options, run.info = &job.info;
     pw_status st = cli_run_pw_job(&common, command.name, &run);
     if (st != PW_OK) {
-        cli_error("%s: %s", command.name, cli_status_text(st));
+        cli_error("%s%s%s: %s", command.name, args.init ? " " : "", args.init ? args.init : "", cli_status_text(st));
         code = cli_status_exit(st);
         goto out;
     }

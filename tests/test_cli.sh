@@ -411,6 +411,9 @@ expect 2 sor --size 10x10 --omega 2
 perl -e '$h = "{\x27descr\x27: \x27<f4\x27, \x27fortran_order\x27: False, \x27shape\x27: (3, 3), }";
   $h .= " " x (64 - 10 - length($h) - 1) . "\n";
   print "\x93NUMPY\x01\x00" . pack("v", length($h)) . $h . pack("f<9", 121, 131, 193, 243, 8, 36, 210, 242, 63)' > "$tmp/g33.npy"
+# --type converts an --init grid (it was ignored): f32 in, f64 out; a failure names the file
+"$pw" heat --init "$tmp/g33.npy" --type f64 -o "$tmp/g33_f64.npy" --quiet > /dev/null &&
+  head -c 64 "$tmp/g33_f64.npy" | grep -aq "<f8" && ok || bad "heat --init f32 --type f64: not an f64 grid"
 for extra in "--tile-w model" "--tile-w model --train-ratio 0.9"; do
   "$pw" sor --init "$tmp/g33.npy" --sweeps 2 --wisdom none -o "$tmp/g33_default.npy" --quiet > /dev/null &&
     "$pw" sor --init "$tmp/g33.npy" --sweeps 2 --wisdom none $extra -o "$tmp/g33_model.npy" --quiet > /dev/null &&
