@@ -3,6 +3,8 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "io_util.h"
@@ -85,6 +87,9 @@ int cli_write_output(cli_report *r, const char *path, pw_dtype type, int ndim, c
         cli_detail(r, "output", "%s", path);
         return 0;
     }
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!io_is_stdout(path) && dot && (!slash || dot > slash) && strcasecmp(dot, ".npy"))
+        cli_error("warning: %s: the output is a .npy array, whatever its name's extension says", path);
     if (npy_write(path, type, ndim, shape, data, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_DATA;

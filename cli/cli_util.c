@@ -423,6 +423,11 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
     /* an output over an input would destroy it (and under --mpi, ranks read their bands of a file
      * that rank 0 has begun to rewrite) */
     for (int o = 0; o < common->n_outputs; o++)
+        if (!common->output_path[o][0]) {
+            cli_error("%s: --%s: an empty file name", cmd->name, common->output_option[o]);
+            return -1;
+        }
+    for (int o = 0; o < common->n_outputs; o++)
         for (int k = optind; k < argc; k++)
             if (!io_is_stdout(common->output_path[o]) && cli_same_file(common->output_path[o], argv[k])) {
                 cli_error("%s: --%s %s is also an input: it would be overwritten (write elsewhere)", cmd->name,
