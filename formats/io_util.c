@@ -77,6 +77,42 @@ int io_bom_length(const char *text)
     return k == 3 ? 3 : 0;
 }
 
+long io_getline(char **line, size_t *cap, FILE *f)
+{
+    size_t n = 0;
+    int c, any = 0;
+    while ((c = getc(f)) != EOF) {
+        any = 1;
+        if (c == '\n') break;
+        if (c == '\r') {
+            const int next = getc(f);
+            if (next != '\n' && next != EOF) ungetc(next, f);
+            break;
+        }
+        if (n + 2 > *cap) {
+            const size_t grown = *cap ? 2 * *cap : 256;
+            char *p = realloc(*line, grown);
+            if (!p) {
+                errno = ENOMEM;
+                return -1;
+            }
+            *line = p, *cap = grown;
+        }
+        (*line)[n++] = (char)c;
+    }
+    if (!any) return -1;
+    if (!*line || n + 1 > *cap) {
+        char *p = realloc(*line, n + 1);
+        if (!p) {
+            errno = ENOMEM;
+            return -1;
+        }
+        *line = p, *cap = n + 1;
+    }
+    (*line)[n] = 0;
+    return (long)n;
+}
+
 const char *io_bytes_text(uint64_t bytes, char *buf)
 {
     static const char *const units[] = {"bytes", "KB", "MB", "GB", "TB", "PB", "EB"};

@@ -40,6 +40,12 @@ int io_bom_step(int *state, int c);
 /* The length of a whole byte order mark at the start of text (3), or 0. */
 int io_bom_length(const char *text);
 
+/* getline for text readers whose lines may end at LF, CR LF or a lone CR (old Mac files): the
+ * line without its end into *line (NUL-terminated; NUL bytes inside it are kept and counted),
+ * its length, or -1 at the end of the file with nothing read (or out of memory: ferror is not
+ * set then, errno is ENOMEM). */
+long io_getline(char **line, size_t *cap, FILE *f);
+
 /* fopen(path, "rb") for a reader, refusing a directory (which fopen opens and which reads as an
  * empty file on Linux), and a gzip-compressed file decompressed whole first (io_gunzip): NULL
  * with the reason in err. */

@@ -80,7 +80,7 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
 {
     char *line = NULL;
     size_t cap = 0;
-    ssize_t len;
+    long len;
     int64_t lineno = 0, n = 0, alloc = 0;
     double *values = NULL;
     long index = -1; /* field index; -1 = whole line */
@@ -92,7 +92,8 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
         if (*end == 0 && v >= 1) index = v - 1;
         else by_name = 1;
     }
-    while (!failed && (len = getline(&line, &cap, f)) != -1) {
+    while (!failed && (len = io_getline(&line, &cap, f)) != -1) { /* (LF, CR LF or a lone CR: a file of old-Mac
+                                                                  lines was read as its first sample) */
         lineno++;
         if (memchr(line, 0, (size_t)len)) {
             failed = io_fail(err, errlen, "%s: line %lld: binary data in a text series", path, (long long)lineno);

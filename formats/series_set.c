@@ -9,16 +9,11 @@
 #include "npy.h"
 #include "series_set.h"
 
-static int has_npy_suffix(const char *path)
-{
-    const size_t n = strlen(path);
-    return n >= 4 && !strcmp(path + n - 4, ".npy");
-}
 
-static int read_npy(const char *path, series_set *s, char *err, int errlen)
+static int read_npy(FILE *f, const char *path, series_set *s, char *err, int errlen)
 {
     npy_array a;
-    if (npy_read(path, &a, err, errlen)) return -1;
+    if (npy_read_stream(f, path, &a, err, errlen)) return -1;
     if (a.ndim == 1) a.ndim = 2, a.shape[1] = a.shape[0], a.shape[0] = 1; /* (one series) */
     if (a.ndim != 2) {
         npy_free(&a);
@@ -64,23 +59,45 @@ static int push(void **data, int64_t *len, int64_t *cap, size_t size, const void
     return 0;
 }
 
-static int read_text(const char *path, series_set *s, char *err, int errlen)
+/* Text, one series a line: samples split by blanks or a comma (one comma between two samples: an
+ * empty field is an error, not a sample dropped); blank lines and # comments skipped (a record is
+ * named by its line number in reports). */
+static int read_text(FILE *f, const char *path, series_set *s, char *err, int errlen)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
     char *line = NULL;
     size_t cap = 0;
     int64_t nv = 0, cv = 0, na = 0, ca = 0, nl = 0, cl = 0, lineno = 0, zero = 0;
     int failed = push((void **)&s->at, &na, &ca, sizeof(int64_t), &zero);
-    while (!failed && getline(&line, &cap, f) != -1) {
+    long len;
+    while (!failed && (len = io_getline(&line, &cap, f)) != -1) { /* (LF, CR LF or a lone CR) */
         lineno++;
-        char *p = line;
-        while (*p == ' ' || *p == '\t' || *p == '\r') p++;
-        if (*p == '\n' || *p == '\0' || *p == '#') continue;
+        if (memchr(line, 0, (size_t)len)) {
+            failed = io_fail(err, errlen, "%s: line %lld: binary data in a text series", path, (long long)lineno);
+            break;
+        }
+        char *p = line + (lineno == 1 ? io_bom_length(line) : 0); /* (a UTF-8 byte order mark) */
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p == '\0' || *p == '#') continue;
         int64_t before = nv;
+        int comma = 1; /* (a comma before the line's first sample is an empty field too) */
         while (!failed) {
-            while (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r') p++;
-            if (*p == '\n' || *p == '\0') break;
+            while (*p == ' ' || *p == '\t') p++;
+            if (*p == ',') {
+                if (comma) {
+                    failed = io_fail(err, errlen, "%s: line %lld: an empty field (two commas, or a comma at the "
+                                                  "line's start)", path, (long long)lineno);
+                    break;
+                }
+                comma = 1;
+                p++;
+                continue;
+            }
+            if (*p == '\0') {
+                if (comma && nv > before)
+                    failed = io_fail(err, errlen, "%s: line %lld: an empty field after the last comma", path, (long long)lineno);
+                break;
+            }
+            comma = 0;
             char *end;
             errno = 0;
             double v = strtod(p, &end);
@@ -90,7 +107,7 @@ static int read_text(const char *path, series_set *s, char *err, int errlen)
                                  end == p ? "not a number" : "NaN or infinite");
                 break;
             }
-            if (*end && *end != ' ' && *end != '\t' && *end != ',' && *end != '\r' && *end != '\n') {
+            if (*end && *end != ' ' && *end != '\t' && *end != ',') {
                 failed = io_fail(err, errlen, "%s: line %lld: not a number", path, (long long)lineno);
                 break;
             }
@@ -104,7 +121,6 @@ static int read_text(const char *path, series_set *s, char *err, int errlen)
     }
     free(line);
     if (!failed && ferror(f)) failed = io_fail(err, errlen, "%s: read error", path);
-    fclose(f);
     s->count = na - 1;
     if (!failed && s->count < 1) failed = io_fail(err, errlen, "%s: no series (one a line expected)", path);
     return failed ? -1 : 0;
@@ -113,7 +129,18 @@ static int read_text(const char *path, series_set *s, char *err, int errlen)
 int series_set_read(const char *path, series_set *s, char *err, int errlen)
 {
     memset(s, 0, sizeof *s);
-    int rc = has_npy_suffix(path) ? read_npy(path, s, err, errlen) : read_text(path, s, err, errlen);
+    /* gzip-compressed files too, and .npy told by its magic bytes, not its name (as a single
+     * series is read) */
+    FILE *f = io_open_input(path, err, errlen);
+    if (!f) return -1;
+    const int c = getc(f);
+    int rc;
+    if (c == EOF) rc = io_fail(err, errlen, "%s: empty file", path);
+    else {
+        ungetc(c, f);
+        rc = c == 0x93 ? read_npy(f, path, s, err, errlen) : read_text(f, path, s, err, errlen);
+    }
+    fclose(f);
     if (rc) series_set_free(s);
     return rc;
 }

@@ -654,6 +654,23 @@ row=$(awk -F'\t' '$1 == "q2" && $2 == 1 {print "score: " $4 " end_a: " $5 " end_
 "$pw" sw --query "$tmp/q.fa" --db "$tmp/db.fa" --schedule hdss --quiet > "$tmp/hdss.tsv" 2>/dev/null
 "$pw" sw --query "$tmp/q.fa" --db "$tmp/db.fa" --quiet > "$tmp/one.tsv" 2>/dev/null
 cmp -s "$tmp/hdss.tsv" "$tmp/one.tsv" && ok || bad "--schedule hdss gives other hits"
+# series files as any text reader takes them: old-Mac lines (a lone CR: the file was read as its
+# first sample), a byte order mark, gzip, a .npy told by its bytes; an empty field is an error
+printf '7\r8\r9\r' > "$tmp/cr.txt"; printf '1\n2\n' > "$tmp/one2.txt"
+got=$("$pw" dtw "$tmp/cr.txt" "$tmp/one2.txt" 2>&1 | grep -E '^(distance|length_a):' | tr '\n' ' ')
+[ "$got" = "distance: 19 length_a: 3 " ] && ok || bad "dtw of a CR-only series: $got"
+printf '\xef\xbb\xbf1 2\r\n3 4 5\r\n' > "$tmp/bom_set.txt"; printf '1 2\n3 4 5\n' > "$tmp/plain_set.txt"
+"$pw" dtw --query "$tmp/plain_set.txt" --db "$tmp/plain_set.txt" --quiet > "$tmp/set_a.tsv" 2> /dev/null
+"$pw" dtw --query "$tmp/bom_set.txt" --db "$tmp/plain_set.txt" --quiet > "$tmp/set_b.tsv" 2> /dev/null
+cmp -s "$tmp/set_a.tsv" "$tmp/set_b.tsv" && [ -s "$tmp/set_a.tsv" ] && ok || bad "dtw --query with a byte order mark and CR LF"
+if command -v gzip > /dev/null; then
+  gzip -c "$tmp/plain_set.txt" > "$tmp/plain_set.txt.gz"
+  "$pw" dtw --query "$tmp/plain_set.txt.gz" --db "$tmp/plain_set.txt" --quiet > "$tmp/set_c.tsv" 2> /dev/null
+  cmp -s "$tmp/set_a.tsv" "$tmp/set_c.tsv" && ok || bad "dtw --query of a gzip file"
+fi
+printf '1,,2\n5,6\n' > "$tmp/empty_field.txt"
+expect 1 dtw --query "$tmp/empty_field.txt" --db "$tmp/plain_set.txt"
+grep -q "line 1: an empty field" "$tmp/err" && ok || bad "dtw --query with an empty field: $(cat "$tmp/err")"
 # over several GPUs: HDSS or STATIC only; where the build has CUDA the GPUs that are there take part
 # (none here: the CPU groups do the work) and the hits stay the same; without CUDA, --gpus is refused
 expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --gpus 2
