@@ -25,16 +25,42 @@
 #define BINS 300      /* dot-plot bins a side */
 #define SEGMENTS 2000 /* path segments at most */
 
-/* text as SVG character data (names come from FASTA headers). */
+/* The length of the valid UTF-8 sequence at t (1 to 4 bytes), or 0 (RFC 3629: no overlong forms,
+ * no surrogates, nothing past U+10FFFF). */
+static int utf8_length(const unsigned char *t)
+{
+    const unsigned char c = t[0];
+    if (c < 0x80) return 1;
+    int n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (!n) return 0;
+    const unsigned char lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80, hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    if (t[1] < lo || t[1] > hi) return 0;
+    for (int k = 2; k < n; k++)
+        if (t[k] < 0x80 || t[k] > 0xBF) return 0;
+    return n;
+}
+
+/* text as SVG character data (names come from FASTA headers): markup escaped, and what XML cannot
+ * hold -- control characters, bytes that are not UTF-8 -- as '?' (a header with \x01 or \xff
+ * made the file unreadable to XML parsers). */
 static void put_escaped(FILE *f, const char *text)
 {
-    for (; *text; text++) {
-        switch (*text) {
+    const unsigned char *t = (const unsigned char *)text;
+    while (*t) {
+        const int n = utf8_length(t);
+        if (n > 1) {
+            fwrite(t, 1, (size_t)n, f);
+            t += n;
+            continue;
+        }
+        switch (*t) {
         case '<': fputs("&lt;", f); break;
         case '>': fputs("&gt;", f); break;
         case '&': fputs("&amp;", f); break;
-        default: fputc(*text, f);
+        case '"': fputs("&quot;", f); break;
+        default: fputc(n == 1 && (*t >= 0x20 || *t == '\t') && *t != 0x7F ? *t : '?', f);
         }
+        t++;
     }
 }
 

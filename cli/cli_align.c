@@ -43,22 +43,46 @@ int cli_print_view(FILE *out, const pw_alignment *al, const fasta_record *a, con
     return 0;
 }
 
+/* A FASTA name as SAM takes it: QNAME ([!-?A-~]{1,254}: no '@', at most 254 characters, '*'
+ * for none) or a reference name (printable, no blanks; "unnamed" for none).  Other bytes (controls,
+ * non-ASCII) become '_': samtools refused an empty QNAME, one past 254 characters, raw bytes. */
+static const char *sam_name(const char *name, int qname, char *buf, size_t size)
+{
+    size_t n = 0;
+    for (const unsigned char *c = (const unsigned char *)name; *c && n + 1 < size && (!qname || n < 254); c++)
+        buf[n++] = *c > 0x20 && *c < 0x7F && !(qname && *c == '@') ? (char)*c : '_';
+    buf[n] = 0;
+    return n ? buf : qname ? "*" : "unnamed";
+}
+
+/* SEQ as SAM takes it ([A-Za-z=.]+): other letters -- a protein's stop '*', a gap '-' -- as X. */
+static void put_sam_seq(FILE *out, const char *seq)
+{
+    for (const char *c = seq; *c; c++)
+        fputc((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || *c == '=' || *c == '.' ? *c : 'X', out);
+}
+
 /* SAM (v1.6): a is the query (the read), b the reference.  The letters of a outside the
  * alignment are soft-clipped, so SEQ is the whole of a; NM counts mismatches and gap columns. */
 int cli_write_sam(FILE *out, const pw_alignment *al, const fasta_record *a, const fasta_record *b,
                   const char *command_line)
 {
-    fprintf(out, "@HD\tVN:1.6\tSO:unsorted\n@SQ\tSN:%s\tLN:%" PRId64 "\n", b->name, b->length);
+    char qname[256], rname[1024];
+    const char *q = sam_name(a->name, 1, qname, sizeof qname), *r = sam_name(b->name, 0, rname, sizeof rname);
+    fprintf(out, "@HD\tVN:1.6\tSO:unsorted\n@SQ\tSN:%s\tLN:%" PRId64 "\n", r, b->length);
     fprintf(out, "@PG\tID:peerwave\tPN:peerwave\tCL:%s\n", command_line);
     if (al->score == 0) { /* unmapped */
-        fprintf(out, "%s\t4\t*\t0\t0\t*\t*\t0\t0\t%s\t*\n", a->name, a->seq);
+        fprintf(out, "%s\t4\t*\t0\t0\t*\t*\t0\t0\t", q);
+        put_sam_seq(out, a->seq);
+        fputs("\t*\n", out);
         return ferror(out) ? -1 : 0;
     }
-    fprintf(out, "%s\t0\t%s\t%" PRId64 "\t255\t", a->name, b->name, al->start_b + 1);
+    fprintf(out, "%s\t0\t%s\t%" PRId64 "\t255\t", q, r, al->start_b + 1);
     if (al->start_a > 0) fprintf(out, "%" PRId64 "S", al->start_a);
     fputs(al->cigar, out);
     if (al->end_a < a->length - 1) fprintf(out, "%" PRId64 "S", a->length - 1 - al->end_a);
-    fprintf(out, "\t*\t0\t0\t%s\t*\tAS:i:%" PRId32 "\tNM:i:%" PRId64 "\n", a->seq, al->score,
-            al->mismatches + al->gap_columns);
+    fputs("\t*\t0\t0\t", out);
+    put_sam_seq(out, a->seq);
+    fprintf(out, "\t*\tAS:i:%" PRId32 "\tNM:i:%" PRId64 "\n", al->score, al->mismatches + al->gap_columns);
     return ferror(out) ? -1 : 0;
 }

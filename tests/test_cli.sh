@@ -593,6 +593,16 @@ if command -v samtools > /dev/null; then
 fi
 "$pw" sw --align --quiet --plot "$tmp/al.svg" --view "$tmp/view.txt" "$ex/query.fa" "$ex/target.fa" > /dev/null &&
   head -c 4 "$tmp/al.svg" | grep -q '<svg' && grep -q '^query ' "$tmp/view.txt" && ok || bad "--plot / --view files"
+# names and letters SAM and XML cannot take: an empty header (QNAME '*'), control and non-UTF-8
+# bytes ('_' in SAM, '?' in the SVG), a protein's stop '*' in SEQ (X)
+printf '>\001x\377 y\nMKVLAAGIV*GLLL\n' > "$tmp/odd.fa"; printf '>\nMKVLAAGIVGLLL\n' > "$tmp/noname.fa"
+"$pw" sw --matrix blosum62 --align --format sam "$tmp/odd.fa" "$tmp/noname.fa" > "$tmp/odd.sam" 2> "$tmp/err" &&
+  [ "$(grep -v '^@' "$tmp/odd.sam" | cut -f 1,3,10)" = "$(printf '_x_\tunnamed\tMKVLAAGIVXGLLL')" ] && ok ||
+  bad "SAM of odd names: $(grep -v '^@' "$tmp/odd.sam" | cut -f 1,3,10 | od -c | head -2) $(cat "$tmp/err")"
+"$pw" sw --matrix blosum62 --align --format sam "$tmp/noname.fa" "$tmp/odd.fa" 2> /dev/null | grep -v '^@' | cut -f 1 | grep -qx '\*' &&
+  ok || bad "SAM of an empty query name: not '*'"
+"$pw" sw --matrix blosum62 --align --quiet --plot "$tmp/odd.svg" "$tmp/odd.fa" "$tmp/noname.fa" > /dev/null 2>&1 &&
+  ! LC_ALL=C grep -q "$(printf '[\001\377]')" "$tmp/odd.svg" && ok || bad "--plot with control and non-UTF-8 bytes in a name"
 expect 2 sw --align --gap-open 1 --gap-extend 3 "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --format bam "$tmp/a.fa" "$tmp/b.fa"
 # 0 0 1 against 0 1: the only path of cost 0 is (0,0) (1,0) (2,1).
