@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +15,33 @@
 
 #define LINE_MAX_BYTES (PW_WISDOM_KEY_MAX + 128)
 #define MAX_LINES 4096 /* a file that grew past this keeps its newest lines */
+#define MAX_FILE_BYTES ((long long)MAX_LINES * LINE_MAX_BYTES) /* a file larger is not one of ours */
+static const char header[] = "# peerwave wisdom: key\td (s per diagonal step)\ttau_s (s per hand-off)\tworkers\n";
+
+/* The wisdom file for reading: a regular file no larger than any we write, or NULL (a device such
+ * as /dev/zero, whose endless bytes were read for ever, or a directory). */
+static FILE *open_wisdom(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (long long)st.st_size > MAX_FILE_BYTES) return NULL;
+    return fopen(path, "r");
+}
+
+/* May pw_wisdom_save replace the file at path?  When there is none, or it is ours (empty, or our
+ * header line first): another file named by --wisdom (notes, a binary) was overwritten before. */
+static int ours_or_none(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return errno == ENOENT;
+    if (!S_ISREG(st.st_mode)) return 0;
+    if (st.st_size == 0) return 1;
+    FILE *f = open_wisdom(path);
+    if (!f) return 0;
+    char first[sizeof header];
+    const int ok = fgets(first, sizeof first, f) && !strcmp(first, header);
+    fclose(f);
+    return ok;
+}
 
 pw_status pw_wisdom_key(const char *app, const pw_plan *plan, char *key, size_t size)
 {
@@ -76,7 +104,7 @@ static int parse_line(char *line, char **key, pw_model_fit *fit)
 int pw_wisdom_find(const char *path, const char *key, pw_model_fit *fit)
 {
     if (!path || !key || !fit) return 0;
-    FILE *f = fopen(path, "r");
+    FILE *f = open_wisdom(path);
     if (!f) return 0;
     char line[LINE_MAX_BYTES], *k;
     pw_model_fit got;
@@ -113,16 +141,45 @@ static void make_parent(const char *path)
     }
 }
 
+static int save_locked(const char *path, const char *key, const pw_model_fit *fit);
+
 int pw_wisdom_save(const char *path, const char *key, const pw_model_fit *fit)
 {
     if (!path || !key || !fit || strpbrk(key, "\t\n\r") || strlen(key) >= PW_WISDOM_KEY_MAX) {
         errno = EINVAL;
         return -1;
     }
+    /* A fit the training clamped (a time that came out 0 or less: model_train.c's 1e-12) says
+     * nothing of other sizes: used for this run, not kept (one such on a loaded machine later
+     * gave a 150k^2 pair tiles of 16 and 2.7x the time). */
+    if (!(fit->d > 1e-11 && fit->tau_s > 1e-11)) {
+        errno = EDOM;
+        return -1;
+    }
     make_parent(path);
-    /* A file of its own per writer, threads of one process too (the ranks of a run over several
-     * GPUs each train their band: dist_apps.c); the last rename wins, and a key another writer
-     * added meanwhile may be lost: the file is a cache, that key is trained again. */
+    /* Writers take turns on a lock beside the file (flock: processes, and threads through their
+     * own descriptors), so that no key another writer added meanwhile is lost; each writes a file
+     * of its own and renames it over the wisdom file. */
+    char lock_path[4200];
+    if (snprintf(lock_path, sizeof lock_path, "%s.lock", path) >= (int)sizeof lock_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    FILE *lock = fopen(lock_path, "a");
+    if (lock && flock(fileno(lock), LOCK_EX) != 0) fclose(lock), lock = NULL; /* (no lock: as before, the last rename wins) */
+    int result = save_locked(path, key, fit);
+    const int e = errno;
+    if (lock) fclose(lock); /* (closing releases it) */
+    errno = e;
+    return result;
+}
+
+static int save_locked(const char *path, const char *key, const pw_model_fit *fit)
+{
+    if (!ours_or_none(path)) { /* not a wisdom file: left as it is */
+        errno = EEXIST;
+        return -1;
+    }
     static atomic_uint writes;
     char tmp[4200];
     if (snprintf(tmp, sizeof tmp, "%s.%ld.%u.tmp", path, (long)getpid(), atomic_fetch_add(&writes, 1)) >= (int)sizeof tmp) {
@@ -131,9 +188,9 @@ int pw_wisdom_save(const char *path, const char *key, const pw_model_fit *fit)
     }
     FILE *out = fopen(tmp, "w");
     if (!out) return -1;
-    fprintf(out, "# peerwave wisdom: key\td (s per diagonal step)\ttau_s (s per hand-off)\tworkers\n");
+    fputs(header, out);
     /* Keep the other keys' well-formed lines, at most MAX_LINES - 1 of the newest. */
-    FILE *in = fopen(path, "r");
+    FILE *in = open_wisdom(path);
     if (in) {
         char line[LINE_MAX_BYTES], copy[LINE_MAX_BYTES], *k;
         long total = 0, skip;
