@@ -236,6 +236,16 @@ int cmd_tune(int argc, char **argv)
     cli_common common;
     int first, r = cli_parse(&command, argc - 1, argv + 1, &common, &args, &first);
     if (r) return r > 0 ? 0 : EXIT_USAGE;
+    static const char *const not_for_tune[] = {"wisdom", "trace", NULL}; /* (tune trains and times afresh) */
+    const char *given = cli_option_given(&common, not_for_tune);
+    if (given) {
+        cli_error("tune: --%s does not apply (tune trains and times every width itself; its table goes to --csv "
+                  "and --svg)", given);
+        return EXIT_USAGE;
+    }
+    /* the table on stdout, or on stderr where stdout holds only the result lines (--tsv: a header
+     * line and a value line; --quiet) */
+    FILE *table = common.tsv || common.quiet ? stderr : stdout;
     problem p;
     int code = load(&args, app, argv + 1, first, argc - 1, &p);
     if (code) goto out;
@@ -284,7 +294,7 @@ int cmd_tune(int argc, char **argv)
         goto out;
     }
     if (csv) fprintf(csv, "width,measured_s,paper_s,consistent_s,tiled_s,chunked_s\n");
-    printf("%8s %12s %12s %12s %12s %12s\n", "width", "measured_s", "paper_s", "consistent_s", "tiled_s", "chunked_s");
+    fprintf(table, "%8s %12s %12s %12s %12s %12s\n", "width", "measured_s", "paper_s", "consistent_s", "tiled_s", "chunked_s");
     double best = INFINITY;
     int64_t best_w = 0;
     pw_model_params full = {0}, full_chunked = {0};
@@ -303,8 +313,8 @@ int cmd_tune(int argc, char **argv)
         full_chunked = model_of(&info, p.n, p.m, d_chunked, tau_chunked);
         full_chunked.chunk = chunk;
         chunked[k] = pw_model_time(&full_chunked, PW_MODEL_CHUNKED, (double)args.widths[k]);
-        printf("%8" PRId64 " %12.6f %12.6f %12.6f %12.6f %12.6f\n", args.widths[k], meas[k], paper[k], cons[k], tiled[k],
-               chunked[k]);
+        fprintf(table, "%8" PRId64 " %12.6f %12.6f %12.6f %12.6f %12.6f\n", args.widths[k], meas[k], paper[k], cons[k],
+                tiled[k], chunked[k]);
         if (csv)
             fprintf(csv, "%" PRId64 ",%.9g,%.9g,%.9g,%.9g,%.9g\n", args.widths[k], meas[k], paper[k], cons[k], tiled[k],
                     chunked[k]);

@@ -330,6 +330,9 @@ if command -v python3 > /dev/null; then
     "$tmp/tune.svg" && ok || bad "tune SVG"
 fi
 "$pw" tune sat "$tmp/tiny.pgm" --widths 1,2 --runs 1 --quiet | grep -q '^measured_best_width: ' && ok || bad "tune sat"
+# --tsv: a header line and a value line on stdout (the table on stderr); --wisdom and --trace refused
+[ "$("$pw" tune sat "$tmp/tiny.pgm" --widths 1,2 --runs 1 --tsv 2> /dev/null | wc -l)" = 2 ] && ok || bad "tune --tsv: not two lines"
+expect 2 tune sat "$tmp/tiny.pgm" --widths 1,2 --wisdom "$tmp/tw.tsv"
 expect 2 sw --rows-per-thread 3 "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --layout diagonal "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --watchdog-ms 0 "$tmp/a.fa" "$tmp/b.fa"
