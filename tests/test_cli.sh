@@ -347,8 +347,9 @@ expect 2 tune sw --random 10 --widths 0
 # naming the minimum; at the minimum the table has a row; a file with shorter rows needs --widths
 expect 2 tune sw --random 1
 grep -q "at least 8" "$tmp/err" && ok || bad "tune --random 1: $(cat "$tmp/err")"
+# (--quiet: the table on stderr)
 "$pw" tune sw --random 8 --runs 1 --quiet > "$tmp/out" 2> "$tmp/err"
-grep -qE '^ +8 +[0-9.]+ ' "$tmp/out" && ok || bad "tune sw --random 8: no row for width 8: $(cat "$tmp/out" "$tmp/err")"
+grep -qE '^ +8 +[0-9.]+ ' "$tmp/err" && ok || bad "tune sw --random 8: no row for width 8: $(cat "$tmp/out" "$tmp/err")"
 expect 1 tune sat "$tmp/tiny.pgm"
 grep -q "give --widths" "$tmp/err" && ok || bad "tune on 3-wide rows: $(cat "$tmp/err")"
 expect 1 tune sat "$tmp/missing.pgm"
