@@ -61,6 +61,14 @@ int cmd_dtw_batch(const cli_dtw_batch_args *args, cli_common *common)
         series_set_free(&qs);
         return code;
     }
+    if (args->pairs && q.count != db.count) { /* (as sw --pairs says it) */
+        cli_error("dtw --pairs: %s has %" PRId64 " series and %s %" PRId64 ": --pairs runs series k against series k "
+                  "(every query against every record: drop --pairs)",
+                  args->query_path, q.count, args->db_path, db.count);
+        free((void *)q.values), free((void *)q.length), free((void *)db.values), free((void *)db.length);
+        series_set_free(&qs), series_set_free(&dbs);
+        return EXIT_USAGE;
+    }
     const int64_t slots = args->pairs ? q.count : q.count * args->top;
     dtw_batch_job job = {args, &q, &db, common->options, calloc((size_t)slots, sizeof(pw_dtw_hit)), {0}};
     pw_status st = job.hits ? cli_run_job(common, "dtw", run_batch, &job) : PW_ERR_OUT_OF_MEMORY;

@@ -694,6 +694,9 @@ if command -v gzip > /dev/null; then
   "$pw" dtw --query "$tmp/plain_set.txt.gz" --db "$tmp/plain_set.txt" --quiet > "$tmp/set_c.tsv" 2> /dev/null
   cmp -s "$tmp/set_a.tsv" "$tmp/set_c.tsv" && ok || bad "dtw --query of a gzip file"
 fi
+printf '1 2\n' > "$tmp/one_set.txt"
+expect 2 dtw --query "$tmp/one_set.txt" --db "$tmp/plain_set.txt" --pairs
+grep -q "has 1 series and" "$tmp/err" && ok || bad "dtw --pairs of unequal counts: $(cat "$tmp/err")"
 printf '1,,2\n5,6\n' > "$tmp/empty_field.txt"
 expect 1 dtw --query "$tmp/empty_field.txt" --db "$tmp/plain_set.txt"
 grep -q "line 1: an empty field" "$tmp/err" && ok || bad "dtw --query with an empty field: $(cat "$tmp/err")"
