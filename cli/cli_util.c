@@ -18,15 +18,28 @@
 #include "cli_trace.h"
 #include "io_util.h"
 
+static pw_comm *mpi_comm; /* --mpi (cli_mpi_start) */
+
+/* One line on stderr, written with one write (under mpirun the ranks' lines came out interleaved
+ * mid-line); a rank other than 0 names itself. */
 void cli_error(const char *fmt, ...)
 {
     if (cli_batch_silenced()) return;
+    char line[4096];
+    int n = mpi_comm && pw_comm_rank(mpi_comm) != 0 ? snprintf(line, sizeof line, "peerwave (rank %d): ", pw_comm_rank(mpi_comm))
+                                                    : snprintf(line, sizeof line, "peerwave: ");
     va_list ap;
     va_start(ap, fmt);
-    fputs("peerwave: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    const int m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
     va_end(ap);
+    n = m < 0 ? n : n + m < (int)sizeof line - 1 ? n + m : (int)sizeof line - 2; /* (a longer one is cut) */
+    line[n++] = '\n';
+    fflush(stderr);
+    for (int at = 0; at < n;) {
+        const ssize_t w = write(2, line + at, (size_t)(n - at));
+        if (w <= 0) break;
+        at += (int)w;
+    }
 }
 
 int cli_parse_devices(const char *text, int *devices, int most, int *n)
@@ -137,7 +150,6 @@ static const char *const simd_names[] = {"auto", "scalar", "sse41", "avx2", "avx
 const char *cli_backend_name(pw_backend b) { return (unsigned)b < 3 ? backend_names[b] : "?"; }
 const char *cli_strategy_name(pw_strategy s) { return (unsigned)s < 5 ? strategy_names[s] : "?"; }
 
-static pw_comm *mpi_comm; /* --mpi (cli_mpi_start) */
 
 enum { OPT_BACKEND = 1001, OPT_STRATEGY, OPT_SHAPE, OPT_TILE_H, OPT_TILE_W, OPT_THREADS,
        OPT_DEVICE, OPT_QUIET, OPT_TSV, OPT_CHECK, OPT_PROGRESS, OPT_TRACE, OPT_WATCHDOG, OPT_MAX_BLOCKS,
