@@ -59,6 +59,9 @@ typedef struct cli_common {
      * paths, checked against the command's input files (cli_parse) */
     const char *output_option[8], *output_path[8];
     int n_outputs;
+    /* the files options read (init, grid, query, db, input): under --mpi an output may not be one */
+    const char *input_path[16];
+    int n_inputs;
 } cli_common;
 
 #define CLI_COMMON_HELP                                                                    \

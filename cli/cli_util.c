@@ -365,6 +365,13 @@ static void note_option(cli_common *c, const struct option *all, int n, int opt,
     int seen = 0;
     for (int k = 0; k < c->n_given && !seen; k++) seen = !strcmp(c->given[k], name);
     if (!seen && c->n_given < (int)(sizeof c->given / sizeof c->given[0])) c->given[c->n_given++] = name;
+    static const char *const inputs[] = {"init", "grid", "query", "db", "input"};
+    for (size_t k = 0; arg && k < sizeof inputs / sizeof inputs[0]; k++)
+        if (!strcmp(name, inputs[k]) && c->n_inputs < (int)(sizeof c->input_path / sizeof c->input_path[0])) {
+            /* (--input NAME=FILE: the command's option split it in place, NAME then FILE) */
+            const char *eq = strchr(arg, '=');
+            c->input_path[c->n_inputs++] = !strcmp(name, "input") ? (eq ? eq + 1 : arg + strlen(arg) + 1) : arg;
+        }
     static const char *const outputs[] = {"output", "path", "plot", "view", "trace"};
     for (size_t k = 0; arg && k < sizeof outputs / sizeof outputs[0]; k++) {
         if (strcmp(name, outputs[k])) continue;
@@ -439,13 +446,23 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
             cli_error("%s: --%s: an empty file name", cmd->name, common->output_option[o]);
             return -1;
         }
-    for (int o = 0; o < common->n_outputs; o++)
+    for (int o = 0; o < common->n_outputs; o++) {
         for (int k = optind; k < argc; k++)
             if (!io_is_stdout(common->output_path[o]) && cli_same_file(common->output_path[o], argv[k])) {
                 cli_error("%s: --%s %s is also an input: it would be overwritten (write elsewhere)", cmd->name,
                           common->output_option[o], common->output_path[o]);
                 return -1;
             }
+        /* (an option's input, e.g. heat --init G -o G, advances a state in place: one process writes
+         * the output whole and renames it over the input; under --mpi the ranks read their bands of
+         * a file that rank 0 has begun to rewrite) */
+        for (int k = 0; common->mpi && k < common->n_inputs; k++)
+            if (!io_is_stdout(common->output_path[o]) && cli_same_file(common->output_path[o], common->input_path[k])) {
+                cli_error("%s: --%s %s is also an input: under --mpi it would be rewritten while the ranks read it "
+                          "(write elsewhere)", cmd->name, common->output_option[o], common->output_path[o]);
+                return -1;
+            }
+    }
     if (cli_in_batch()) { /* (a batch line's job runs on the batch's queue, which never looks at these) */
         static const char *const not_in_batch[] = {"mpi", "gpus", "devices", "bands-per-gpu", "balance", "nccl", NULL};
         const char *o = cli_option_given(common, not_in_batch);

@@ -937,6 +937,15 @@ else
   "$pw" heat --init "$tmp/g0.npy" --sweeps 4 -o "$tmp/g1.npy" --quiet > /dev/null
   mpirun -np 3 "$pw" heat --init "$tmp/g0.npy" --sweeps 4 -o "$tmp/g3.npy" --mpi --quiet > /dev/null 2>&1 &&
     cmp -s "$tmp/g1.npy" "$tmp/g3.npy" && ok || bad "heat --mpi with band files: not the single-process grid"
+  # --init G -o G: one process advances the state in place (written whole, then renamed); under
+  # --mpi the ranks would read their bands of a file being rewritten: refused
+  cp "$tmp/g0.npy" "$tmp/g_inplace.npy"
+  "$pw" heat --init "$tmp/g_inplace.npy" --sweeps 4 -o "$tmp/g_inplace.npy" --quiet > /dev/null &&
+    cmp -s "$tmp/g1.npy" "$tmp/g_inplace.npy" && ok || bad "heat --init G -o G in one process"
+  timeout 60 mpirun -np 2 "$pw" heat --init "$tmp/g0.npy" --sweeps 4 -o "$tmp/../$(basename "$tmp")/g0.npy" --mpi --quiet > /dev/null 2> "$tmp/err"
+  rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "under --mpi it would be rewritten" "$tmp/err" && ok ||
+    bad "heat --mpi --init G -o G: rc $rc $(head -2 "$tmp/err")"
   "$pw" sat "$tmp/sat1.npy" -o "$tmp/ss1.npy" --quiet > /dev/null
   mpirun -np 2 "$pw" sat "$tmp/sat1.npy" -o "$tmp/ss2.npy" --mpi --quiet > /dev/null 2>&1 &&
     cmp -s "$tmp/ss1.npy" "$tmp/ss2.npy" && ok || bad "sat --mpi with band files: not the single-process table"
