@@ -294,22 +294,19 @@ expect 2 sw --tile-w wide "$ex/query.fa" "$ex/target.fa"
 # other keys, malformed lines and an unwritable file never break a run.
 w="$tmp/wis/w.tsv"
 run_w() { "$pw" sw "$ex/query.fa" "$ex/target.fa" --tile-w model --backend cpu --threads 3 "$@"; }
-# (a training whose timings come out degenerate -- microseconds on these tiny sequences, about one
-# in six here -- is used but not saved: such a run trains again, a few times at most)
-train_w() { for t in 1 2 3 4 5 6 7 8; do run_w "$@" > "$tmp/tw" || break; grep -q '^wisdom: saved' "$tmp/tw" && break; done; cat "$tmp/tw"; }
-train_w --wisdom "$w" > "$tmp/w1" && run_w --wisdom "$w" > "$tmp/w2" \
+run_w --wisdom "$w" > "$tmp/w1" && run_w --wisdom "$w" > "$tmp/w2" \
   && [ "$(field wisdom < "$tmp/w1")" = saved ] && [ "$(field wisdom < "$tmp/w2")" = hit ] \
   && [ "$(field training_s < "$tmp/w2")" = 0.000000 ] && [ "$(field tile_w < "$tmp/w1")" = "$(field tile_w < "$tmp/w2")" ] \
   && [ "$(field score < "$tmp/w1")" = "$(field score < "$tmp/w2")" ] && [ "$(grep -c '^sw|cpu:3 threads:[a-z0-9]*|' "$w")" = 1 ] \
   && ok || bad "wisdom saved then hit: $(cat "$tmp/w1" "$tmp/w2" "$w")"
-train_w --wisdom "$w" --threads 2 | grep -q '^wisdom: saved' && [ "$(grep -c '^sw|cpu:' "$w")" = 2 ] \
+run_w --wisdom "$w" --threads 2 | grep -q '^wisdom: saved' && [ "$(grep -c '^sw|cpu:' "$w")" = 2 ] \
   && ok || bad "a second key: $(cat "$w")"
 # a fit is for one vector set: the scalar cells train their own
-train_w --wisdom "$w" --simd scalar | grep -q '^wisdom: saved' && [ "$(grep -c '^sw|cpu:3 threads:scalar|' "$w")" = 1 ] \
+run_w --wisdom "$w" --simd scalar | grep -q '^wisdom: saved' && [ "$(grep -c '^sw|cpu:3 threads:scalar|' "$w")" = 1 ] \
   && ok || bad "a key per vector set: $(cat "$w")"
 # (a wisdom file, our header first, with lines broken by hand: they go, the file stays ours)
 { head -1 "$w"; printf 'garbage\nsw|x\t1\t2\n\t\t\n%s\tnan\t1e-6\t3\n' "$(sed -n 's/\t.*//p' "$w" | head -1)"; } > "$tmp/bad.tsv"
-train_w --wisdom "$tmp/bad.tsv" | grep -q '^wisdom: saved' && [ "$(grep -c . "$tmp/bad.tsv")" = 2 ] \
+run_w --wisdom "$tmp/bad.tsv" | grep -q '^wisdom: saved' && [ "$(grep -c . "$tmp/bad.tsv")" = 2 ] \
   && ok || bad "malformed wisdom lines: $(cat "$tmp/bad.tsv")"
 [ "$(run_w --wisdom none | field wisdom)" = off ] && ok || bad "--wisdom none"
 [ "$(PEERWAVE_WISDOM=none run_w | field wisdom)" = off ] && ok || bad "PEERWAVE_WISDOM=none"

@@ -149,13 +149,6 @@ int pw_wisdom_save(const char *path, const char *key, const pw_model_fit *fit)
         errno = EINVAL;
         return -1;
     }
-    /* A fit the training clamped (a time that came out 0 or less: model_train.c's 1e-12) says
-     * nothing of other sizes: used for this run, not kept (one such on a loaded machine later
-     * gave a 150k^2 pair tiles of 16 and 2.7x the time). */
-    if (!(fit->d > 1e-11 && fit->tau_s > 1e-11)) {
-        errno = EDOM;
-        return -1;
-    }
     make_parent(path);
     /* Writers take turns on a lock beside the file (flock: processes, and threads through their
      * own descriptors), so that no key another writer added meanwhile is lost; each writes a file

@@ -39,9 +39,8 @@ int pw_wisdom_find(const char *path, const char *key, pw_model_fit *fit);
 
 /* Record fit under key (replacing an older line with the same key), creating the file and its
  * directory (one level) when missing.  0 on success, -1 when it cannot be written (errno set);
- * callers treat that as "not remembered", never as a failed run.  Not written: a fit the training
- * clamped (EDOM), a file at path that is not a wisdom file (EEXIST: not our header first; a
- * device, a directory).  Writers take turns on a lock file beside it (path.lock).  Reading takes
+ * callers treat that as "not remembered", never as a failed run.  Not written: a file at path
+ * that is not a wisdom file (EEXIST: not our header first; a device, a directory).  Writers take turns on a lock file beside it (path.lock).  Reading takes
  * only regular files no larger than the largest we write. */
 int pw_wisdom_save(const char *path, const char *key, const pw_model_fit *fit);
 
