@@ -12,7 +12,11 @@
 # test_gpu 701/701, test_batch --gpu 6424/6424, test_dist --gpu 12/12), call 2 the swr32_unroll8 A/B
 # (won: 8.03 s), call 3 PW_STAGES="nvrtc swrows gpu cells" at 8ee1a49 (all passed; it ran past 600 s
 # with PW_CELLS_ONLY=linear,types,heat: give types its own call).
-# NEXT CALLS: the H100 before/after suite of issue 32 when an H100 is lent.
+# Call 4 (4ac90fd): PW_LENGTHS=--skewed bash bench/hdss.sh -- HDSS 0.87x the GPU alone (mended since in
+# 1d78cb4: the CPU group takes the queue's back; simulated only).
+# NEXT CALLS (session 17): 1. (one GPU, ~7 min with the build) PW_LENGTHS=--skewed bash bench/hdss.sh, then
+#   PW_LENGTHS=--mix PW_HDSS_RUNS=1 (HDSS with the CPU at the back, issue 30); 2. the H100 before/after
+#   suite of issue 32 when an H100 is lent.
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
