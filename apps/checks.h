@@ -7,6 +7,9 @@
 #include "scoring.h"
 
 pw_status pw_sat_check(const pw_image *in, const pw_image *out);
+/* The largest sum of |x| a float summed-area table of type out (f32, f64) is sure to hold: half
+ * the type's range (room for the rounding of the sums in the type's own arithmetic). */
+double pw_sat_float_sum_limit(pw_dtype out);
 pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, const int32_t *out);
 pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps);
 /* A host grid's values: finite, and at most a quarter of the type's largest (PW_ERR_BAD_INPUT,

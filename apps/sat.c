@@ -225,9 +225,11 @@ pw_status pw_sat(const pw_image *in, pw_image *out, const pw_options *options, p
  * room for the rounding of those sums in the type's own arithmetic).  A pass over the input:
  * pw_sat does not make it (IEEE arithmetic: an overflow becomes an infinity, and inf - inf a
  * NaN); pw_sat_fits and the command do. */
+double pw_sat_float_sum_limit(pw_dtype out) { return (out == PW_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308) / 2; }
+
 static int float_sums_fit(const pw_image *in, pw_dtype out)
 {
-    const double limit = (out == PW_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308) / 2;
+    const double limit = pw_sat_float_sum_limit(out);
     const int64_t stride = pw_image_stride(in);
     double sum = 0;
     for (int64_t i = 0; i < in->rows; i++) {

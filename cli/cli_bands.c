@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../apps/checks.h"
 #include "cli.h"
 #include "io_util.h"
 #include "npy.h"
@@ -121,8 +122,7 @@ static int sat_band_floats(pw_comm *c, const char *path, const pw_image *band, i
         if (speak) cli_error("%s: row %" PRId64 ", column %" PRId64 " is NaN or infinite", path, whole.bad_row, whole.bad_col);
         return EXIT_DATA;
     }
-    const double limit = (type == PW_F32 ? 3.4028234663852886e38 : 1.7976931348623157e308) / 2;
-    if (!(whole.abs_sum <= limit)) {
+    if (!(whole.abs_sum <= pw_sat_float_sum_limit(type))) {
         if (speak) {
             if (type == PW_F64) cli_error("%s: sums over this image exceed the range of f64", path);
             else cli_error("%s: sums over this image overflow %s; use --type f64", path, pw_dtype_name(type));

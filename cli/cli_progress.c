@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "../src/core/exec.h"
 #include "../src/core/status_detail.h"
 #include "../apps/sw_gpus.h"
 
@@ -75,13 +76,6 @@ static void *job_thread(void *p)
     pthread_cond_signal(&s->cond);
     pthread_mutex_unlock(&s->lock);
     return NULL;
-}
-
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* "1.23 Gcells/s" */
@@ -316,16 +310,16 @@ pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, vo
         s.status = job(arg);
         s.done = 1;
     }
-    double start = now_seconds();
+    double start = pw_seconds_now();
     int shown = 0, width = 0;
     char line[160];
     pthread_mutex_lock(&s.lock);
     while (!s.done) {
-        double next = now_seconds() + (shown ? every : after);
+        double next = pw_seconds_now() + (shown ? every : after);
         struct timespec until = {(time_t)next, (long)((next - (double)(time_t)next) * 1e9)};
         pthread_cond_timedwait(&s.cond, &s.lock, &until);
         if (s.done) break;
-        double t = now_seconds() - start;
+        double t = pw_seconds_now() - start;
         if (t + 1e-3 < after) continue;
         format_status(line, sizeof line, t);
         if (tty) { /* redraw in place; blanks cover a longer previous line */
@@ -347,7 +341,7 @@ pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, vo
     if (shown) {
         const char *how = s.status == PW_ERR_CANCELLED ? "stopped" : s.status == PW_OK ? "done" : "failed";
         fprintf(stderr, tty ? "\rpeerwave: %s: %s after %.1f s%*s\n" : "peerwave: %s: %s after %.1f s%*s\n", label, how,
-                now_seconds() - start, width > 24 ? width - 24 : 0, "");
+                pw_seconds_now() - start, width > 24 ? width - 24 : 0, "");
     }
     pthread_cond_destroy(&s.cond);
     pthread_condattr_destroy(&attr);

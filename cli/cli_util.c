@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "cli_trace.h"
 #include "io_util.h"
+#include "../src/core/exec.h"
 
 static pw_comm *mpi_comm; /* --mpi (cli_mpi_start) */
 
@@ -570,20 +571,14 @@ int cli_mpi_agree(int ok)
 static int mpi_start(uint64_t line);
 static atomic_int mpi_started;
 
-static double now_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 static double mpi_start_limit_s;
 
 static void *mpi_start_watch(void *arg)
 {
     (void)arg;
-    const double began = now_seconds();
+    const double began = pw_seconds_now();
     while (!atomic_load(&mpi_started)) {
-        if (now_seconds() - began > mpi_start_limit_s) {
+        if (pw_seconds_now() - began > mpi_start_limit_s) {
             char line[300];
             const int n = snprintf(line, sizeof line,
                                    "peerwave: --mpi: the ranks did not all start within %.0f s (one started without "
