@@ -526,6 +526,12 @@ int main(int argc, char **argv)
     test_seed(30);
     random_batches();
     saturation();
+    if (on_gpu) { /* the GPU's query profiles one at a time before each launch (by default all kept on the device) */
+        setenv("PEERWAVE_BATCH_PROFILES", "each", 1);
+        random_batches();
+        saturation();
+        unsetenv("PEERWAVE_BATCH_PROFILES");
+    }
     long_ones();
     pairs();
     if (!on_gpu) bad_input();

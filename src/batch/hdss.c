@@ -21,6 +21,8 @@ static const double ADAPTIVE_SHARE = 0.2;  /* the chapter's cap on the adaptive 
 static const double TRACK_DECAY = 0.8;     /* weight of the past in a stable device's rate */
 static const double LONG_ITEM = 4.0;       /* an item this many times a new device's block is
                                               left to others (it could outlast their run) */
+static const double GAIN_TOLERANCE = 0.25; /* a device's fixed costs at most this part of the
+                                              others' share of the work (update_best_block) */
 
 typedef struct span { int64_t begin, end; } span; /* items still in the queue */
 
@@ -180,10 +182,29 @@ static void queue_return(pw_hdss *h, int64_t b, int64_t e)
 static int has_fit(const device *d) { return d->rate > 0; }
 static int is_live(const device *d) { return !d->failed && !d->stopped; }
 
-/* x*: the block whose fixed cost is the fraction p of its time, at least the minimum block. */
+/* What the queue costs device j (its units: cells plus its item cost an item). */
+static int64_t queued_for(const pw_hdss *h, const device *j) { return h->queued_cells + j->item_cost * h->queued_items; }
+
+/* Device j's rate in the queue's cells: its own rate over what a cell of the queue costs it on
+ * average (devices with an item cost count the queue's items at its mean). */
+static double cell_rate(const pw_hdss *h, const device *j)
+{
+    return h->queued_cells > 0 ? j->rate * (double)h->queued_cells / (double)queued_for(h, j) : j->rate;
+}
+
+/* x*: the block whose fixed cost is the fraction p of its time, at least the minimum block.  p is
+ * the options' tolerance, less for a device that does most of the work: its fixed costs are paid
+ * to gain what the others do, so p stays within GAIN_TOLERANCE of their share, and at least a
+ * quarter of the tolerance (blocks of any size would leave no room to adapt) (an H200 search,
+ * 2026-11-30: with p = 3% the GPU ran 15 blocks of 45-68 ms, 3% of its time in fixed costs, for
+ * the 3% of the work the CPU did; HDSS took 0.99x the GPU alone's time). */
 static void update_best_block(const pw_hdss *h, device *d)
 {
-    double p = h->opt.tolerance;
+    double all = 0;
+    for (const device *q = h->dev; q < h->dev + h->n_dev; q++)
+        if (q == d || (is_live(q) && has_fit(q))) all += cell_rate(h, q);
+    const double others = all > 0 ? 1 - cell_rate(h, d) / all : 1;
+    const double p = fmax(0.25 * h->opt.tolerance, fmin(h->opt.tolerance, GAIN_TOLERANCE * others));
     d->best_block = fmax(d->alpha * d->rate * (1 - p) / p, (double)d->min_block);
 }
 
@@ -273,16 +294,6 @@ static double ready_at(const device *j, double now)
 {
     double end = j->in_flight ? j->fetched_at + j->alpha + (double)j->cost / j->rate : now;
     return (end > now ? end : now) + j->alpha;
-}
-
-/* What the queue costs device j (its units: cells plus its item cost an item). */
-static int64_t queued_for(const pw_hdss *h, const device *j) { return h->queued_cells + j->item_cost * h->queued_items; }
-
-/* Device j's rate in the queue's cells: its own rate over what a cell of the queue costs it on
- * average (devices with an item cost count the queue's items at its mean). */
-static double cell_rate(const pw_hdss *h, const device *j)
-{
-    return h->queued_cells > 0 ? j->rate * (double)h->queued_cells / (double)queued_for(h, j) : j->rate;
 }
 
 /* Whether the devices in h->planned (but `without`) would finish the whole queue by T, each from

@@ -11,6 +11,7 @@
 #include "pw_cuda.h"
 
 #define BATCH_THREADS 256 /* 8 warps a block */
+#define PROFILES_KEPT_BYTES ((int64_t)256 << 20) /* the queries' profiles kept on the device, at most */
 
 /* R (query rows a thread) for a query of n rows.  A segment of 32 R rows takes as many steps
  * (columns + 31) whatever R is, and a step costs about R + 3 rows' work (the shuffles, the
@@ -34,19 +35,30 @@ static int choose_rows(int64_t n)
     return best;
 }
 
-/* The segments of a query of n rows. */
-static int64_t segments_of(int64_t n)
+/* A query's launch form: its rows a thread, its segments and its profile (the words of a letter,
+ * all of them, and where they start in the session's profile buffer when the profiles are kept). */
+struct query_form {
+    int R, segments;
+    int64_t letter_words, profile_words, offset;
+};
+
+static query_form form_of(int64_t n, int alphabet)
 {
-    const int64_t rows = 32 * (int64_t)choose_rows(n);
-    return (n + rows - 1) / rows;
+    query_form f;
+    f.R = choose_rows(n);
+    f.segments = (int)((n + 32 * f.R - 1) / (32 * f.R));
+    f.letter_words = (int64_t)f.segments * (f.R / 4) * 32;
+    f.profile_words = f.letter_words * (alphabet + 1);
+    f.offset = 0;
+    return f;
 }
 
 /* The profile of a query (batch_sw_proc.cuh's layout), letters 0 .. alphabet (the last: padding). */
-static void make_profile(const sw_batch_query *q, const pw_score_table *t, int R, int segments, uint32_t *words)
+static void make_profile(const sw_batch_query *q, const pw_score_table *t, const query_form &f, uint32_t *words)
 {
-    const int64_t letter_words = (int64_t)segments * (R / 4) * 32;
+    const int R = f.R;
     for (int c = 0; c <= t->size; c++)
-        for (int g = 0; g < segments; g++)
+        for (int g = 0; g < f.segments; g++)
             for (int w = 0; w < R / 4; w++)
                 for (int k = 0; k < 32; k++) {
                     uint32_t word = 0;
@@ -55,7 +67,7 @@ static void make_profile(const sw_batch_query *q, const pw_score_table *t, int R
                         const int s = c < t->size && row < q->n ? t->scores[q->codes[row] * t->size + c] : -128;
                         word |= (uint32_t)(uint8_t)(int8_t)s << (8 * b);
                     }
-                    words[c * letter_words + ((int64_t)g * (R / 4) + w) * 32 + k] = word;
+                    words[c * f.letter_words + ((int64_t)g * (R / 4) + w) * 32 + k] = word;
                 }
 }
 
@@ -198,7 +210,9 @@ struct pw_cuda_batch {
     int64_t first;            /* records before it: too long for the kernels */
     int64_t *list, *flagged;  /* the kernels' records (first .. count), and a query's flagged ones */
     int32_t *item_scores;
-    uint32_t *profile;
+    query_form *forms;  /* a query each */
+    bool profiles_kept; /* every query's profile on the device from the start (else one at a time) */
+    uint32_t *profile;  /* (one at a time: the host side of the one in d_profile) */
     query_launch ql;
     int64_t bottom_warps;
     device_items *items;
@@ -214,6 +228,7 @@ extern "C" void pw_cuda_batch_destroy(pw_cuda_batch *b)
     free(b->list);
     free(b->flagged);
     free(b->item_scores);
+    free(b->forms);
     free(b->profile);
     delete b;
 }
@@ -252,11 +267,26 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     b->list = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n_items + 1));
     b->flagged = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n_items + 1));
     b->item_scores = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n_items + 2));
-    int64_t longest_q = 1;
-    for (int64_t q = 0; q < nq; q++) longest_q = queries[q].n > longest_q ? queries[q].n : longest_q;
-    const int64_t max_profile_words = (int64_t)(t->size + 1) * ((longest_q + 127) / 128 * 128 + 512) / 4;
-    b->profile = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)max_profile_words);
-    if (st == PW_OK && (!b->list || !b->flagged || !b->item_scores || !b->profile)) st = PW_ERR_OUT_OF_MEMORY;
+    /* The queries' profiles: made and uploaded once for every block when together they take at
+     * most PROFILES_KEPT_BYTES (a block's launches then wait for no host work: made before each
+     * query's launch, a block of 2000 items of five queries waited about a millisecond), else one
+     * at a time before each launch. */
+    b->forms = (query_form *)malloc(sizeof(query_form) * (size_t)(nq + 1));
+    int64_t all_words = 0, most_words = 1;
+    for (int64_t q = 0; b->forms && q < nq; q++) {
+        b->forms[q] = form_of(queries[q].n, t->size);
+        b->forms[q].offset = all_words;
+        all_words += b->forms[q].profile_words;
+        most_words = b->forms[q].profile_words > most_words ? b->forms[q].profile_words : most_words;
+    }
+    /* PEERWAVE_BATCH_PROFILES=each: one at a time whatever their size (a measuring and testing
+     * switch, read here only) */
+    const char *each = getenv("PEERWAVE_BATCH_PROFILES");
+    b->profiles_kept = all_words <= PROFILES_KEPT_BYTES / (int64_t)sizeof(uint32_t) && !(each && !strcmp(each, "each"));
+    const int64_t profile_words = b->profiles_kept ? all_words : most_words;
+    b->profile = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)(profile_words + 1));
+    if (b->profile) b->profile[profile_words] = 0; /* (a word past the last: never a zero-sized buffer) */
+    if (st == PW_OK && (!b->list || !b->flagged || !b->item_scores || !b->forms || !b->profile)) st = PW_ERR_OUT_OF_MEMORY;
     for (int64_t i = 0; st == PW_OK && i < n_items; i++) b->list[i] = b->first + i;
     b->items = new device_items(b->narrow ? 2 : 1, ql.stream);
     b->d_profile = new pw_device_buffer<uint32_t>(ql.stream);
@@ -266,9 +296,16 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     b->bottom_warps = (int64_t)ql.sms * (2048 / 32);
     if (n_items > 0) {
         PW_THEN(st, b->items->upload(db, b->list, n_items));
-        PW_THEN(st, b->d_profile->alloc((size_t)max_profile_words));
+        if (b->profiles_kept) {
+            for (int64_t q = 0; st == PW_OK && q < nq; q++)
+                make_profile(&queries[q], t, b->forms[q], b->profile + b->forms[q].offset);
+            PW_THEN(st, b->d_profile->upload(b->profile, (size_t)profile_words + 1));
+            PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(ql.stream))); /* (the upload reads b->profile) */
+        } else {
+            PW_THEN(st, b->d_profile->alloc((size_t)profile_words + 1));
+        }
         bool segmented = false; /* (at the R each query will get: PEERWAVE_BATCH_ROWS may force one) */
-        for (int64_t q = 0; q < nq; q++) segmented |= segments_of(queries[q].n) > 1;
+        for (int64_t q = 0; q < nq; q++) segmented |= b->forms[q].segments > 1;
         PW_THEN(st, b->d_bottom->alloc(segmented ? (size_t)(b->bottom_warps * 2 * b->items->longest) : 1));
     }
     if (st != PW_OK) {
@@ -298,23 +335,28 @@ extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r
         if (pw_batch_progress_stopped(progress)) return PW_ERR_CANCELLED; /* between queries */
         int32_t *out = scores + q * db->count;
         if (i1 > i0) {
-            ql.R = choose_rows(b->queries[q].n);
+            const query_form &f = b->forms[q];
+            ql.R = f.R;
             pw_batch_sw_args &a = ql.args;
-            a.segments = (int)((b->queries[q].n + 32 * ql.R - 1) / (32 * ql.R));
-            a.letter_words = (int64_t)a.segments * (ql.R / 4) * 32;
-            a.profile_words = a.letter_words * (t->size + 1);
+            a.segments = f.segments;
+            a.letter_words = f.letter_words;
+            a.profile_words = f.profile_words;
             ql.profile_bytes = sizeof(uint32_t) * (size_t)a.profile_words;
             a.stage = ql.profile_bytes <= (size_t)ql.max_smem / 2; /* room for two blocks an SM */
-            a.profile = b->d_profile->ptr;
             a.gap_open = b->go;
             a.gap_extend = b->ge;
             a.bottom = b->d_bottom->ptr;
             a.bottom_stride = items.longest;
             a.limit16 = 32767 - (t->max_score > 0 ? t->max_score : 0);
             a.pad = (uint32_t)t->size;
-            make_profile(&b->queries[q], t, ql.R, a.segments, b->profile);
-            PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(b->d_profile->ptr, b->profile, ql.profile_bytes,
-                                                     cudaMemcpyHostToDevice, ql.stream)));
+            if (b->profiles_kept) {
+                a.profile = b->d_profile->ptr + f.offset;
+            } else { /* (queries whose profiles together pass PROFILES_KEPT_BYTES: one at a time) */
+                a.profile = b->d_profile->ptr;
+                make_profile(&b->queries[q], t, f, b->profile);
+                PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(b->d_profile->ptr, b->profile, ql.profile_bytes,
+                                                         cudaMemcpyHostToDevice, ql.stream)));
+            }
             if (st == PW_OK)
                 st = b->narrow ? score_items<pw_batch_lanes16x2>(&ql, &items, i0, i1, b->item_scores, b->bottom_warps)
                                : score_items<pw_batch_lanes32>(&ql, &items, i0, i1, b->item_scores, b->bottom_warps);
