@@ -1,8 +1,10 @@
 /* batch_sw.cu - the host side of the GPU database search: the records' columns uploaded once, a
  * profile and one launch a query; pairs whose 16-bit lanes may have wrapped are scored again by
  * the 32-bit kernel, records too long for a warp by the single-pair engine (pw_cuda_sw). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "batch_sw.h"
 #include "../../apps/checks.h" /* PW_LINEAR_CUDA_TILE_H */
@@ -214,14 +216,41 @@ struct pw_cuda_batch {
     bool profiles_kept; /* every query's profile on the device from the start (else one at a time) */
     uint32_t *profile;  /* (one at a time: the host side of the one in d_profile) */
     query_launch ql;
+    /* PEERWAVE_DEBUG_BATCH_GPU=1: each launch's kernel and host time on stderr (a measuring
+     * switch: how much of a block's time its launches spend outside the kernel) */
+    bool debug;
+    cudaEvent_t debug_events[2];
+    double debug_since;
     int64_t bottom_warps;
     device_items *items;
     pw_device_buffer<uint32_t> *d_profile, *d_bottom;
 };
 
+static double debug_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* One launch's kernel time (events around it; score_items has waited for its scores) and the
+ * host time since the last launch ended. */
+static void debug_launch(pw_cuda_batch *b, int64_t q, int64_t r0, int64_t r1, int64_t items)
+{
+    float ms = 0;
+    cudaEventRecord(b->debug_events[1], b->ql.stream);
+    cudaEventSynchronize(b->debug_events[1]);
+    cudaEventElapsedTime(&ms, b->debug_events[0], b->debug_events[1]);
+    const double now = debug_seconds();
+    fprintf(stderr, "batch gpu records %lld..%lld query %lld: %lld items, kernel and copy %.3f ms, since the last %.3f ms\n",
+            (long long)r0, (long long)r1, (long long)q, (long long)items, ms, 1e3 * (now - b->debug_since));
+    b->debug_since = now;
+}
+
 extern "C" void pw_cuda_batch_destroy(pw_cuda_batch *b)
 {
     if (!b) return;
+    if (b->debug) cudaEventDestroy(b->debug_events[0]), cudaEventDestroy(b->debug_events[1]);
     delete b->items;
     delete b->d_profile;
     delete b->d_bottom;
@@ -260,6 +289,11 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     ql.device = options->device;
     ql.stream = (cudaStream_t)options->cuda_stream;
     pw_status st = pw_from_cuda(cudaSetDevice(options->device));
+    const char *debug = getenv("PEERWAVE_DEBUG_BATCH_GPU");
+    if (st == PW_OK && debug && !strcmp(debug, "1") && cudaEventCreate(&b->debug_events[0]) == cudaSuccess) {
+        if (cudaEventCreate(&b->debug_events[1]) == cudaSuccess) b->debug = true, b->debug_since = debug_seconds();
+        else cudaEventDestroy(b->debug_events[0]);
+    }
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&ql.max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, ql.device)));
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&ql.sms, cudaDevAttrMultiProcessorCount, ql.device)));
     while (b->first < db->count && db->length[b->first] > PW_BATCH_GPU_MAX_COLUMNS) b->first++;
@@ -357,9 +391,11 @@ extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r
                 PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(b->d_profile->ptr, b->profile, ql.profile_bytes,
                                                          cudaMemcpyHostToDevice, ql.stream)));
             }
+            if (b->debug) cudaEventRecord(b->debug_events[0], ql.stream);
             if (st == PW_OK)
                 st = b->narrow ? score_items<pw_batch_lanes16x2>(&ql, &items, i0, i1, b->item_scores, b->bottom_warps)
                                : score_items<pw_batch_lanes32>(&ql, &items, i0, i1, b->item_scores, b->bottom_warps);
+            if (b->debug) debug_launch(b, q, r0, r1, i1 - i0);
             int64_t n_flagged = 0;
             for (int64_t k = k0; st == PW_OK && k < k1; k++) {
                 const int32_t v = b->item_scores[k - i0 * lanes];
