@@ -95,13 +95,14 @@ static double pixel(const pw_image *img, int64_t i, int64_t j)
 
 /* Every pixel's bin.  u8 and u16 images through a table of every value's bin (the same function,
  * evaluated once a value: the per-pixel floating-point work was 40% of a vectorised run). */
-static pw_status compute_bins(const pw_image *in, int bins, double lo, double hi, int f32_math, int32_t *bin)
+static pw_status compute_bins(const pw_image *in, int bins, double lo, double hi, int f32_math, int closed, int32_t *bin)
 {
     if (in->type == PW_U8 || in->type == PW_U16) {
         const int values = in->type == PW_U8 ? 256 : 65536;
         int32_t *table = pw_malloc(sizeof *table * (size_t)values);
         if (!table) return PW_ERR_OUT_OF_MEMORY;
-        for (int v = 0; v < values; v++) table[v] = pw_inthist_bin(v, bins, lo, hi, PW_INTHIST_EDGES_DOUBLE);
+        const int rule = pw_inthist_rule_of(0, 0, closed);
+        for (int v = 0; v < values; v++) table[v] = pw_inthist_bin(v, bins, lo, hi, rule);
         for (int64_t i = 0; i < in->rows; i++) {
             int32_t *out = bin + i * in->cols;
             if (in->type == PW_U8) {
@@ -115,9 +116,9 @@ static pw_status compute_bins(const pw_image *in, int bins, double lo, double hi
         free(table);
         return PW_OK;
     }
-    const pw_inthist_edges edges = pw_inthist_edges_of(1, f32_math);
+    const int rule = pw_inthist_rule_of(1, f32_math, closed);
     for (int64_t i = 0; i < in->rows; i++)
-        for (int64_t j = 0; j < in->cols; j++) bin[i * in->cols + j] = pw_inthist_bin(pixel(in, i, j), bins, lo, hi, edges);
+        for (int64_t j = 0; j < in->cols; j++) bin[i * in->cols + j] = pw_inthist_bin(pixel(in, i, j), bins, lo, hi, rule);
     return PW_OK;
 }
 
@@ -162,7 +163,7 @@ static pw_status inthist_run(const pw_image *in, int bins, double lo, double hi,
     if (st != PW_OK) return st;
     int32_t *bin = pw_malloc(sizeof *bin * (size_t)cells);
     if (!bin) return PW_ERR_OUT_OF_MEMORY;
-    st = compute_bins(in, bins, lo, hi, plan.inthist_f32_math, bin);
+    st = compute_bins(in, bins, lo, hi, plan.inthist_f32_math, plan.inthist_closed, bin);
     if (st != PW_OK) {
         free(bin);
         return st;

@@ -26,10 +26,16 @@
 
 typedef enum pw_inthist_edges { PW_INTHIST_EDGES_DOUBLE, PW_INTHIST_EDGES_F32, PW_INTHIST_EDGES_F32_MATH } pw_inthist_edges;
 
-/* The rule for an image: DOUBLE for u8 and u16, for f32 F32 or (f32_math: pw_options.inthist_f32_edges) F32_MATH. */
-PW_HD static inline pw_inthist_edges pw_inthist_edges_of(int is_f32, int f32_math)
+/* A flag beside the rule (pw_inthist_bin's `rule`): the last bin is closed, [edge bins - 1, hi],
+ * as numpy.histogram's is (pw_options.inthist_closed); without it a value equal to hi is in no bin. */
+#define PW_INTHIST_CLOSED 4
+
+/* The rule for an image -- DOUBLE for u8 and u16, for f32 F32 or (f32_math:
+ * pw_options.inthist_f32_edges) F32_MATH -- with PW_INTHIST_CLOSED where `closed`. */
+PW_HD static inline int pw_inthist_rule_of(int is_f32, int f32_math, int closed)
 {
-    return !is_f32 ? PW_INTHIST_EDGES_DOUBLE : f32_math ? PW_INTHIST_EDGES_F32_MATH : PW_INTHIST_EDGES_F32;
+    const pw_inthist_edges e = !is_f32 ? PW_INTHIST_EDGES_DOUBLE : f32_math ? PW_INTHIST_EDGES_F32_MATH : PW_INTHIST_EDGES_F32;
+    return (int)e | (closed ? PW_INTHIST_CLOSED : 0);
 }
 
 /* Edge k (k < bins) in float arithmetic, as numpy.linspace(lo, hi, bins + 1) computes it for
@@ -53,11 +59,14 @@ PW_HD static inline double pw_inthist_edge(int32_t k, int bins, double lo, doubl
     return edges == PW_INTHIST_EDGES_F32 ? (double)(float)e : e;
 }
 
-/* The bin of x, or -1 outside [lo, hi) -- outside [edge 0, edge bins): for a float image lo and
- * hi rounded to float, as numpy compares a float32 image with them -- NaN included. */
-PW_HD static inline int32_t pw_inthist_bin(double x, int bins, double lo, double hi, pw_inthist_edges edges)
+/* The bin of x by `rule` (pw_inthist_rule_of), or -1 outside [lo, hi) -- outside [edge 0, edge
+ * bins): for a float image lo and hi rounded to float, as numpy compares a float32 image with them
+ * -- NaN included; with PW_INTHIST_CLOSED outside [lo, hi], hi in the last bin. */
+PW_HD static inline int32_t pw_inthist_bin(double x, int bins, double lo, double hi, int rule)
 {
-    if (!(x >= pw_inthist_edge(0, bins, lo, hi, edges) && x < pw_inthist_edge(bins, bins, lo, hi, edges))) return -1;
+    const pw_inthist_edges edges = (pw_inthist_edges)(rule & ~PW_INTHIST_CLOSED);
+    const double top = pw_inthist_edge(bins, bins, lo, hi, edges);
+    if (!(x >= pw_inthist_edge(0, bins, lo, hi, edges) && (x < top || ((rule & PW_INTHIST_CLOSED) && x == top)))) return -1;
     const double d = (x - lo) * (bins / (hi - lo)); /* > -1 (x >= lo or lo rounded): truncation is the floor */
     int32_t b = d >= (double)bins ? bins - 1 : (int32_t)d;
     while (b > 0 && x < pw_inthist_edge(b, bins, lo, hi, edges)) b--;

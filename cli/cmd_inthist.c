@@ -106,7 +106,7 @@ int cmd_inthist(int argc, char **argv)
         code = EXIT_DATA;
         goto out;
     }
-    int closed = 0; /* the default f32 range: [min, max] */
+    int closed; /* (the default f32 range's [min, max]: numpy's closed last bin, as every range here) */
     pw_status range_st;
     if (!args.have_range) {
         if (in.type != PW_F32) {
@@ -124,15 +124,16 @@ int cmd_inthist(int argc, char **argv)
         code = EXIT_DATA;
         goto out;
     }
-    /* the default f32 range: its edges as numpy (>= 2.0) computes them for it, in float arithmetic */
+    /* the default f32 range: its edges as numpy (>= 2.0) computes them for it, in float arithmetic;
+     * any range: a value equal to its top in the last bin, as numpy.histogram puts it */
     common.options.inthist_f32_edges = in.type == PW_F32 && !args.have_range;
+    common.options.inthist_closed = 1;
     inthist_job job = {&in, &args, out, common.options};
     pw_job run;
     pw_job_init(&run, PW_JOB_INTHIST);
     run.u.inthist.in = &in, run.u.inthist.bins = (int)args.bins, run.u.inthist.lo = args.lo, run.u.inthist.hi = args.hi;
     run.u.inthist.out = out, run.options = job.options, run.info = &job.info;
     pw_status st = cli_run_pw_job(&common, "inthist", &run);
-    if (st == PW_OK && closed) st = pw_inthist_close_last_bin(&in, (int)args.bins, args.hi, out);
     if (st != PW_OK) {
         cli_error("inthist %s: %s", path, cli_status_text(st));
         code = cli_status_exit(st);
@@ -146,8 +147,8 @@ int cmd_inthist(int argc, char **argv)
         ref = io_alloc(planes, sizeof *ref, "the reference planes", err, sizeof err);
         inthist_job rj = {&in, &args, ref, cli_reference_options()};
         rj.options.inthist_f32_edges = common.options.inthist_f32_edges;
+        rj.options.inthist_closed = common.options.inthist_closed;
         st = ref ? run_inthist(&rj) : PW_ERR_OUT_OF_MEMORY;
-        if (st == PW_OK && closed) st = pw_inthist_close_last_bin(&in, (int)args.bins, args.hi, ref);
         if (st != PW_OK || memcmp(ref, out, (size_t)planes * sizeof *out)) {
             cli_error("check FAILED: the sequential reference differs (%s)", pw_status_str(st));
             code = EXIT_DATA;

@@ -224,6 +224,10 @@ typedef struct pw_options {
                                range, the image's [min, max] (the CLI's and the Python module's
                                default range use it; numpy 1.x placed those as 0 does).  u8 and
                                u16 images ignore it */
+    int inthist_closed;     /* inthist: 0 (the default) = bins half-open, [edge k, edge k + 1), so a
+                               value equal to hi is in no bin; 1 = the last bin closed, [edge
+                               bins - 1, hi], as numpy.histogram's is (the CLI and the Python
+                               module set it) */
 } pw_options;
 
 #define PW_MAX_TILE_H 4096
@@ -453,22 +457,24 @@ int pw_sat_fits(const pw_image *in, pw_dtype out);
  * plane b at out + b * rows * cols, each the SAT of [bin(x) == b].  Bins split the half-open
  * range [lo, hi) into equal parts, a value going to the bin whose edges hold it, the edges placed
  * as numpy.histogram places them (float32 edges for an f32 image; options->inthist_f32_edges);
- * values outside [lo, hi) (and NaN) fall in no bin.  For u8 use [0, 256) to get one bin per
- * value.  in: u8, u16 or f32.  PW_ERR_OVERFLOW if rows * cols exceeds INT32_MAX. */
+ * values outside [lo, hi) (and NaN) fall in no bin -- with options->inthist_closed = 1 a value
+ * equal to hi is in the last bin, as numpy.histogram counts it.  For u8 use [0, 256) to get one
+ * bin per value.  in: u8, u16 or f32.  PW_ERR_OVERFLOW if rows * cols exceeds INT32_MAX. */
 #define PW_MAX_BINS 4096
 pw_status pw_inthist(const pw_image *in, int bins, double lo, double hi, int32_t *out,
                      const pw_options *options, pw_run_info *info);
 
 /* numpy.histogram's default range for an f32 image (host memory): [min, max] of its values with
- * *closed = 1 (the max belongs to the last bin: after pw_inthist over [lo, hi), whose bins are
- * half-open, pw_inthist_close_last_bin adds it); one value v: [v - 0.5, v + 0.5) (wider where 0.5
+ * *closed = 1 (the max belongs to the last bin: pw_inthist with options->inthist_closed = 1
+ * counts it there, or pw_inthist_close_last_bin adds it after a half-open run); one value v: [v - 0.5, v + 0.5) (wider where 0.5
  * is below v's float precision) and *closed = 0.  Run pw_inthist with options->inthist_f32_edges
  * = 1 for numpy's (>= 2.0) edges of that range.  PW_ERR_BAD_INPUT for a NaN or an infinity
  * (numpy refuses such a range too), PW_ERR_UNSUPPORTED for another type. */
 pw_status pw_inthist_default_range(const pw_image *in, double *lo, double *hi, int *closed);
 
 /* The pixels of an f32 image (host) equal to hi, as a summed-area table, added to the last of
- * `bins` planes (host): numpy.histogram's closed last bin after a pw_inthist over [lo, hi). */
+ * `bins` planes (host): numpy.histogram's closed last bin after a pw_inthist over [lo, hi)
+ * (options->inthist_closed = 1 gets the same in the run itself, for every type and backend). */
 pw_status pw_inthist_close_last_bin(const pw_image *in, int bins, double hi, int32_t *planes);
 
 /* Gauss-Seidel heat sweeps, in place, boundary rows/columns fixed:

@@ -103,17 +103,20 @@ got = np.load(out)
 b = np.floor((xf.astype(np.float64) - 0.25) * 7 / 0.5)
 want = np.stack([(b == k).astype(np.int64).cumsum(0).cumsum(1) for k in range(7)])
 check((got == want).all(), "inthist f32 with a range")
+# u8 with a range: the values equal to HI in the last bin (numpy's), those above it in none
+run("inthist", save("ih_in.npy", x), "--bins", "5", "--range", "10,200", "-o", out)
+got = np.load(out)
+check(np.array_equal(got[:, -1, -1], np.histogram(x, 5, range=(10, 200))[0]) and np.count_nonzero(x == 200) > 0,
+      "inthist u8 with a range: %s, numpy %s" % (got[:, -1, -1], np.histogram(x, 5, range=(10, 200))[0]))
 
 
 # f32 images bin as numpy.histogram bins them: values on its edges (and their neighbours), ranges
-# far wider than the values (fill values such as +-1e20), a constant image; explicit ranges are
-# half-open here, so numpy's count of values equal to HI leaves its last bin
+# far wider than the values (fill values such as +-1e20), a constant image; a value equal to HI of
+# an explicit range in the last bin, as numpy puts it (until 2026-11-30 the CLI left it out)
 def numpy_counts(x, bins, rng=None):
     if rng is None:  # the default range: numpy 2's edges on any numpy (numpy_histogram.py)
         return numpy_histogram.default_counts(x, bins)
-    counts = np.histogram(x, bins, range=rng)[0]
-    counts[-1] -= np.count_nonzero(x == np.float32(rng[1]))
-    return counts
+    return np.histogram(x, bins, range=rng)[0]
 
 
 def inthist_cases():
@@ -123,7 +126,8 @@ def inthist_cases():
     lo, hi = -24.20346450805664, 87.0264892578125
     e = np.linspace(lo, hi, 29).astype(np.float32)
     v = np.concatenate([e, np.nextafter(e, np.float32(-np.inf)), np.nextafter(e, np.float32(np.inf))])
-    yield v[(v >= np.float32(lo)) & (v < np.float32(hi))].reshape(1, -1), 28, (lo, hi)
+    yield v[(v >= np.float32(lo)) & (v <= np.float32(hi))].reshape(1, -1), 28, (lo, hi)
+    yield np.array([[0, 1, 2, 3], [4, 5, 6, 8]], np.float32), 4, (0, 8)  # 8: HI, numpy's closed last bin
     for _ in range(40):
         bins = int(rng.integers(1, 40))
         x = (rng.normal(size=int(rng.integers(1, 60))) * 10.0 ** int(rng.integers(-3, 12))).astype(np.float32)

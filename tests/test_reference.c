@@ -174,20 +174,28 @@ static void check_inthist(void)
         int32_t *out = malloc(4 * (size_t)(rows * cols * bins));
         pw_options o;
         test_random_options(&o, rows, cols);
-        pw_status st = pw_inthist(&in, bins, 0, 256, out, &o, NULL);
+        /* half the cases [lo, lo + bins * width) with whole widths, so a value's bin is plain
+         * integer division; half of those with the last bin closed (numpy's: hi itself in it) */
+        const int ranged = t % 2, width = (int)test_range(1, 30), lo = ranged ? (int)test_range(0, 100) : 0;
+        const int hi = ranged ? lo + bins * width : 256;
+        o.inthist_closed = ranged && test_rand() % 2;
+        pw_status st = pw_inthist(&in, bins, lo, hi, out, &o, NULL);
         long bad = 0;
         for (int b = 0; b < bins; b++)
             for (int64_t i = 0; i < rows; i++)
                 for (int64_t j = 0; j < cols; j++) {
                     int32_t count = 0;
                     for (int64_t y = 0; y <= i; y++)
-                        for (int64_t x = 0; x <= j; x++)
-                            count += ((uint8_t *)in.data)[y * cols + x] * bins / 256 == b;
+                        for (int64_t x = 0; x <= j; x++) {
+                            const int v = ((uint8_t *)in.data)[y * cols + x];
+                            const int inside = v >= lo && (v < hi || (o.inthist_closed && v == hi));
+                            count += inside && (ranged ? (v == hi ? bins - 1 : (v - lo) / width) : v * bins / 256) == b;
+                        }
                     bad += out[(b * rows + i) * cols + j] != count;
                     if (i * j > 2000) j = cols;
                 }
-        CHECK(st == PW_OK && bad == 0, "inthist vs naive %" PRId64 "x%" PRId64 " bins %d: %ld bad",
-              rows, cols, bins, bad);
+        CHECK(st == PW_OK && bad == 0, "inthist vs naive %" PRId64 "x%" PRId64 " bins %d [%d, %d%s: %ld bad",
+              rows, cols, bins, lo, hi, o.inthist_closed ? "]" : ")", bad);
         free(in.data);
         free(out);
     }

@@ -441,9 +441,10 @@ def sat(image, *, out=None, dtype=None, info=False, **options):
 
 def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
     """Integral histogram: an int32 array (bins, rows, cols), plane b the summed-area table of
-    [bin(x) == b], bins splitting [lo, hi) evenly (default [0, 256) for u8, [0, 65536) for u16;
-    for a float image on the host, numpy.histogram's default: [min, max] of its values with the
-    max in the last bin, [v - 0.5, v + 0.5) for one value v, NaN or infinite values refused, as
+    [bin(x) == b], bins splitting [lo, hi] evenly, hi in the last bin as numpy.histogram puts it
+    (default [0, 256) for u8, [0, 65536) for u16;
+    for a float image on the host, numpy.histogram's default: [min, max] of its values,
+    [v - 0.5, v + 0.5) for one value v, NaN or infinite values refused, as
     `peerwave inthist` does; values on an edge bin as numpy >= 2.0 bins them: its default range's edges
     are float32 arithmetic, numpy 1.x's were float64 rounded).  image: u8, u16 or f32 (host or
     device; a float image on the device needs lo and hi)."""
@@ -459,7 +460,7 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
                         "range follows the type)")
     if (lo is None) != (hi is None):
         raise ValueError("inthist: give lo and hi together (or neither, for the type's default range)")
-    closed = default_f32 = False  # the last bin takes hi too (the float default)
+    default_f32 = False
     if lo is None or hi is None:
         if dt == np.uint8:
             lo, hi = 0, 256
@@ -475,7 +476,7 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
                 if _STATUS[st] == "BAD_INPUT":  # NaN or infinite samples
                     raise ValueError(f"inthist: {detail} (give lo and hi)")
                 raise PeerWaveError(st, lib.pw_status_str(st).decode() + (f" ({detail})" if detail else ""))
-            lo, hi, closed, default_f32 = r_lo.value, r_hi.value, bool(r_closed.value), True
+            lo, hi, default_f32 = r_lo.value, r_hi.value, True
         else:
             raise ValueError("inthist: lo and hi are needed for float images on the device")
     if d is not None:
@@ -497,13 +498,12 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
         dst, streams = out, []
     call = _Call(options, streams, [d])
     call.options.inthist_f32_edges = int(default_f32)  # numpy's (>= 2.0) edges for its default range
+    call.options.inthist_closed = 1  # a value equal to hi in the last bin, as numpy.histogram puts it
     i_in = _image(src, shape, src.dtype)
     ri = _native.RunInfo()
     f = lib.pw_inthist_device if d is not None else lib.pw_inthist
     call.check(f(ctypes.byref(i_in), int(bins), float(lo), float(hi), _arrays.pointer(dst), ctypes.byref(call.options),
                  ctypes.byref(ri)))
-    if closed:  # the pixels equal to hi, into the last plane (pw_inthist's bins are half-open)
-        call.check(lib.pw_inthist_close_last_bin(ctypes.byref(i_in), int(bins), float(hi), _arrays.pointer(dst)))
     return (out, _info(ri)) if info else out
 
 

@@ -32,7 +32,7 @@ class Options(ctypes.Structure):
                 ("progress_user", c_void_p), ("progress_interval_ms", c_int64),
                 ("cancel", ctypes.POINTER(c_int)), ("width_model", c_int), ("train_ratio", c_double),
                 ("wisdom", c_char_p), ("simd", c_int), ("sw_prune", c_int),
-                ("inthist_f32_edges", c_int)]
+                ("inthist_f32_edges", c_int), ("inthist_closed", c_int)]
 
 
 class RunInfo(ctypes.Structure):

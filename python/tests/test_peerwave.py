@@ -183,6 +183,15 @@ def test_inthist_against_per_bin_cumsum():
     assert hf.shape == (4, 20, 30) and hf[:, -1, -1].sum() == f.size
 
 
+def test_inthist_range_top_is_in_the_last_bin_as_numpys():
+    # numpy.histogram's last bin is closed: a value equal to hi counts in it (u8 and f32 alike)
+    x = rng.integers(0, 256, size=(40, 50)).astype(np.uint8)
+    assert np.count_nonzero(x == 200) > 0
+    assert list(pw.inthist(x, 5, 10, 200, **CPU)[:, -1, -1]) == list(np.histogram(x, 5, range=(10, 200))[0])
+    f = np.array([[0, 1, 2, 3], [4, 5, 6, 8]], np.float32)
+    assert list(pw.inthist(f, 4, 0.0, 8.0, **CPU)[:, -1, -1]) == list(np.histogram(f, 4, range=(0, 8))[0]) == [2, 2, 2, 2]
+
+
 def test_inthist_float_default_range_is_numpys():
     """No range for a float image: numpy.histogram's bins ([min, max], the max in the last bin),
     checked pixel by pixel through np.digitize on numpy's own edges."""

@@ -53,6 +53,7 @@ void pw_options_init(pw_options *options)
     options->simd = PW_SIMD_AUTO;
     options->sw_prune = 0;
     options->inthist_f32_edges = 0;
+    options->inthist_closed = 0;
 }
 
 pw_options pw_options_or_defaults(const pw_options *options)
@@ -115,6 +116,7 @@ pw_status pw_options_check(const pw_options *o)
     if ((unsigned)o->simd > PW_SIMD_AVX512) return bad_option(A, "simd", o->simd);
     if (o->sw_prune != 0 && o->sw_prune != 1) return bad_option(A, "sw_prune", o->sw_prune);
     if (o->inthist_f32_edges != 0 && o->inthist_f32_edges != 1) return bad_option(A, "inthist_f32_edges", o->inthist_f32_edges);
+    if (o->inthist_closed != 0 && o->inthist_closed != 1) return bad_option(A, "inthist_closed", o->inthist_closed);
     return PW_OK;
 }
 
@@ -189,6 +191,7 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     plan->simd = PW_SIMD_SCALAR;
     plan->sw_prune = options->sw_prune;
     plan->inthist_f32_math = options->inthist_f32_edges;
+    plan->inthist_closed = options->inthist_closed;
     plan->edges = NULL;
     plan->edge_sweep0 = 0;
     plan->cuda_band = NULL;

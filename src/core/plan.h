@@ -29,6 +29,7 @@ typedef struct pw_plan {
     int device;           /* CUDA device index */
     int sw_prune;         /* CUDA SW: block pruning (pw_options.sw_prune) */
     int inthist_f32_math; /* an f32 image's inthist edges in float arithmetic (pw_options.inthist_f32_edges) */
+    int inthist_closed;   /* inthist's last bin holds hi too (pw_options.inthist_closed) */
     pw_trace_fn trace;
     void *trace_user;
     int64_t watchdog_ns;  /* 0 = the engine's default */

@@ -37,7 +37,7 @@ __global__ void pw_sum_abs_kernel(const T *x, int64_t rows, int64_t cols, int64_
  * (a bin array of uint8_t is a quarter of int32_t's traffic for the scans that read it). */
 template <class T, class B>
 __global__ void pw_bins_kernel(const T *x, int64_t rows, int64_t cols, int64_t stride, int bins, double lo,
-                               double hi, pw_inthist_edges edges, B *bin)
+                               double hi, int edges, B *bin)
 {
     for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < rows * cols; k += (int64_t)gridDim.x * blockDim.x) {
         const int32_t b = pw_inthist_bin((double)x[(k / cols) * stride + k % cols], bins, lo, hi, edges);

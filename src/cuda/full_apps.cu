@@ -320,7 +320,7 @@ static pw_status inthist_binned(const pw_plan *plan, const pw_image *in, int bin
     if (st != PW_OK) return st;
     unsigned blocks = pw_prep_blocks(cells);
     int64_t stride = pw_image_stride(in);
-    const pw_inthist_edges edges = pw_inthist_edges_of(in->type == PW_F32, plan->inthist_f32_math);
+    const int edges = pw_inthist_rule_of(in->type == PW_F32, plan->inthist_f32_math, plan->inthist_closed);
     if (in->type == PW_U8)
         pw_bins_kernel<<<blocks, PW_PREP_THREADS, 0, s>>>((const uint8_t *)in->data, in->rows, in->cols, stride, bins, lo, hi, edges, dbin.ptr);
     else if (in->type == PW_U16)

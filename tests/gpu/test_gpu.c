@@ -407,7 +407,8 @@ static void inthist_case(int64_t rows, int64_t cols, pw_options *gpu, int bins)
     pw_options cpu = test_sequential_options(), gpu_edges = *gpu;
     gpu = &gpu_edges; /* either f32 edge rule, the same for both */
     cpu.inthist_f32_edges = gpu->inthist_f32_edges = f32 && test_rand() % 2;
-    if (f32) f32_inthist_image(&in, bins, &lo, &hi, pw_inthist_edges_of(1, cpu.inthist_f32_edges));
+    cpu.inthist_closed = gpu->inthist_closed = test_rand() % 2; /* (numpy's closed last bin: the values equal to hi) */
+    if (f32) f32_inthist_image(&in, bins, &lo, &hi, (pw_inthist_edges)pw_inthist_rule_of(1, cpu.inthist_f32_edges, 0));
     else
         for (size_t k = 0; k < cells; k++) ((uint8_t *)in.data)[k] = (uint8_t)test_rand();
     int32_t *r = malloc(4 * cells * (size_t)bins), *g = malloc(4 * cells * (size_t)bins);
@@ -424,9 +425,10 @@ static void inthist_case(int64_t rows, int64_t cols, pw_options *gpu, int bins)
     size_t bad = 0; /* the first plane entry that differs, for the message */
     while (bad < cells * (size_t)bins && r[bad] == g[bad]) bad++;
     CHECK(s1 == PW_OK && s2 == PW_OK && bad == cells * (size_t)bins,
-          "inthist%s %s%s %" PRId64 "x%" PRId64 " bins %d [%.9g, %.9g) %s %s h=%d w=%" PRId64 ": status %d %d, "
+          "inthist%s %s%s %" PRId64 "x%" PRId64 " bins %d [%.9g, %.9g%s %s %s h=%d w=%" PRId64 ": status %d %d, "
           "plane %zu pixel %zu (value %.9g): %d, the CPU %d",
-          on_device ? "_device" : "", f32 ? "f32" : "u8", cpu.inthist_f32_edges ? " (f32 math)" : "", rows, cols, bins, lo, hi, DESCRIBE(*gpu), s1, s2,
+          on_device ? "_device" : "", f32 ? "f32" : "u8", cpu.inthist_f32_edges ? " (f32 math)" : "", rows, cols, bins, lo, hi,
+          cpu.inthist_closed ? "]" : ")", DESCRIBE(*gpu), s1, s2,
           bad / cells, bad % cells,
           bad < cells * (size_t)bins ? (f32 ? ((float *)in.data)[bad % cells] : ((uint8_t *)in.data)[bad % cells]) : 0.0,
           bad < cells * (size_t)bins ? g[bad] : 0, bad < cells * (size_t)bins ? r[bad] : 0);
