@@ -17,6 +17,9 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parse a whole decimal integer in [lo, hi]; 0 on success, -1 (with a message) otherwise. */
 int cli_parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out);
+/* A comma-separated list of whole decimal integers in [lo, hi], up to `most` of them, into
+ * out[0 .. *n); an empty element (",," or a trailing comma) is an error; 0, or -1 (with a message). */
+int cli_parse_int_list(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out, int most, int *n);
 /* --devices 0,2,..: up to `most` device numbers, none twice, into devices[0 .. *n); 0, or -1 with
  * the error printed. */
 int cli_parse_devices(const char *text, int *devices, int most, int *n);

@@ -77,6 +77,30 @@ int cli_parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int
     return 0;
 }
 
+int cli_parse_int_list(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out, int most, int *n)
+{
+    *n = 0;
+    for (const char *at = text;; at++) {
+        const char *comma = strchr(at, ',');
+        const size_t len = comma ? (size_t)(comma - at) : strlen(at);
+        char element[32];
+        if (len == 0 || len >= sizeof element) {
+            cli_error("%s: '%s' is not a list like 8,16,32 (%s)", opt, text, len ? "an element too long" : "an empty element");
+            return -1;
+        }
+        if (*n == most) {
+            cli_error("%s: at most %d values", opt, most);
+            return -1;
+        }
+        memcpy(element, at, len);
+        element[len] = '\0';
+        if (cli_parse_int(opt, element, lo, hi, &out[*n])) return -1;
+        ++*n;
+        if (!comma) return 0;
+        at = comma;
+    }
+}
+
 int cli_parse_double(const char *opt, const char *text, double lo, double hi, int open, double *out)
 {
     char *end;

@@ -54,20 +54,7 @@ static int tune_option(void *ctx, int opt, const char *arg)
     case 'k': return cli_parse_int("--runs", arg, 1, 99, &a->runs);
     case 'c': a->csv = arg; return 0;
     case 's': a->svg = arg; return 0;
-    case 'w': {
-        a->n_widths = 0;
-        char copy[1024];
-        snprintf(copy, sizeof copy, "%s", arg);
-        for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
-            if (a->n_widths == MAX_WIDTHS) {
-                cli_error("--widths: at most %d widths", MAX_WIDTHS);
-                return -1;
-            }
-            if (cli_parse_int("--widths", tok, 1, INT64_MAX / 8, &a->widths[a->n_widths])) return -1;
-            a->n_widths++;
-        }
-        return a->n_widths ? 0 : (cli_error("--widths: empty list"), -1);
-    }
+    case 'w': return cli_parse_int_list("--widths", arg, 1, INT64_MAX / 8, a->widths, MAX_WIDTHS, &a->n_widths);
     }
     return -1;
 }

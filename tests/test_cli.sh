@@ -341,6 +341,9 @@ expect 2 tune
 expect 2 tune fft --random 10
 expect 2 tune sw --random 10 "$tmp/a.fa"
 expect 2 tune sw --random 10 --widths 0
+# an empty element is an error, not skipped (strtok merged ",," and dropped a trailing comma)
+for w in 8,,16 8, ,8 "" 8,x; do expect 2 tune sat "$tmp/tiny.pgm" --widths "$w"; done
+"$pw" tune sat "$tmp/tiny.pgm" --widths 8,,16 2>&1 | grep -q "an empty element" && ok || bad "tune --widths 8,,16: the message"
 # --random below the narrowest default width (8) would time no width (an empty table): refused,
 # naming the minimum; at the minimum the table has a row; a file with shorter rows needs --widths
 expect 2 tune sw --random 1
