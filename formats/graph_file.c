@@ -146,6 +146,7 @@ int graph_read_stream(FILE *f, const char *name, int undirected, int64_t max_ver
                 if (vertices > max_vertices) FAIL("%s: %lld vertices: more than %lld", name, (long long)vertices, (long long)max_vertices);
                 continue;
             }
+            if (line[0] == 'n' && sized) continue; /* a flow problem's node line ("n 1 s"): no arc */
             int64_t a, b;
             p = line + 1;
             if ((line[0] != 'a' && line[0] != 'e') || !sized || next_int(&p, &a) || next_int(&p, &b)) {

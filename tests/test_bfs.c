@@ -223,6 +223,12 @@ static void readers(void)
     edges_of(&g.graph, 1, s);
     CHECK(!strcmp(g.format, "dimacs") && !strcmp(s, "0 2"), "dimacs undirected: 1 -> '%s'", s);
     graph_file_free(&g);
+    /* a max-flow file: its node lines (source and sink) say nothing about the arcs */
+    CHECK(read_text("c flow\np max 4 3\nn 1 s\nn 4 t\na 1 2 5\na 2 3 4\na 3 4 3\n", 0, GRAPH_MAX_VERTICES, &g, err) == 0,
+          "dimacs max-flow: %s", err);
+    edges_of(&g.graph, 2, s);
+    CHECK(g.graph.vertices == 4 && g.graph.offsets[4] == 3 && !strcmp(s, "3"), "dimacs max-flow: 2 -> '%s'", s);
+    graph_file_free(&g);
     CHECK(read_text("# edges\n0 5 1.5\n\n5 2\n", 0, GRAPH_MAX_VERTICES, &g, err) == 0, "edge list: %s", err);
     CHECK(g.graph.vertices == 6 && !strcmp(g.format, "edge-list"), "edge list: %lld vertices", (long long)g.graph.vertices);
     graph_file_free(&g);
@@ -242,6 +248,7 @@ static void readers(void)
                {"p sp 2 2\na 1 2 1\n", "2 declared"},
                {"c only a comment\n", "no problem"},
                {"p sp 2 1\nz 1 2\n", "line 2"},
+               {"n 1 s\np max 2 1\na 1 2 1\n", "line 1"}, /* (a node line before the problem line) */
                {"0 1\n1 x\n", "line 2"},
                {"0 -1\n", "line 1"},
                {"0 99\n", "vertex numbers"},
