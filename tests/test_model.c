@@ -80,6 +80,59 @@ static void test_api_width(void)
     free(a), free(b), free(px), free(sat), free(grid);
 }
 
+/* A corner that runs as the TILED model says (d 2.5 ns, tau 0.7 us, 4 threads), except that the
+ * calls named in `slow` (a bit each, counted from the first) take three times as long: a machine
+ * busy for a moment. */
+typedef struct hiccup_corner {
+    int calls;
+    unsigned slow;
+} hiccup_corner;
+
+static const double corner_d = 2.5e-9, corner_tau = 7e-7;
+
+static pw_status hiccup_run(void *ctx, int64_t rows, int64_t cols, const pw_options *o, pw_run_info *info)
+{
+    hiccup_corner *c = ctx;
+    memset(info, 0, sizeof *info);
+    const int64_t h = o->tile_h > 0 ? o->tile_h : 64, w = o->tile_w > 0 ? o->tile_w : 64;
+    const pw_model_params truth = {(double)rows, (double)cols, (double)h, 4, corner_d, corner_tau, 0};
+    info->seconds = pw_model_time(&truth, PW_MODEL_TILED, (double)w) * (c->calls < 32 && (c->slow >> c->calls & 1) ? 3 : 1);
+    info->tile_h = (int)h, info->tile_w = w, info->threads = info->threads_available = 4;
+    c->calls++;
+    return PW_OK;
+}
+
+/* The automatic width's training: a fit that a moment's slowness drives to the floor (its first
+ * two samples, widths 1 and 2, thrown) is measured again with medians of three and comes out as
+ * the machine's; a clean first fit is kept after one run a width. */
+static void training_retries_clamped_fits(void)
+{
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_CPU;
+    o.threads = 4;
+    o.width_model = 1;
+    o.wisdom = "none";
+    const int64_t rows = 3000, cols = 3000;
+    hiccup_corner c = {0, 1u << 1 | 1u << 2}; /* (call 0 is the warm-up) */
+    pw_model_fit once;
+    pw_options to = o;
+    to.tile_h = 64;
+    CHECK(pw_model_train(hiccup_run, &c, rows, cols, 0, 0.1, &to, 1, &once) == PW_OK &&
+              pw_model_fit_clamped(once.d, once.tau_s),
+          "the hiccup's premise: one run a width fits d %.3g tau %.3g", once.d, once.tau_s);
+    for (int slow = 0; slow < 2; slow++) {
+        c = (hiccup_corner){0, slow ? 1u << 1 | 1u << 2 : 0};
+        pw_run_info info;
+        CHECK(pw_run_with_width("sat", &o, 0, hiccup_run, &c, rows, cols, &info) == PW_OK &&
+                  near(info.model_d_s, corner_d, 1e-6) && near(info.model_tau_s, corner_tau, 1e-6),
+              "training %s: d %.4g tau %.4g, want %.4g %.4g", slow ? "after a hiccup" : "clean", info.model_d_s,
+              info.model_tau_s, corner_d, corner_tau);
+        /* calls: a training's warm-up and six widths (three runs each the second time), the run */
+        CHECK(c.calls == (slow ? 7 + 19 + 1 : 7 + 1), "training %s: %d calls", slow ? "after a hiccup" : "clean", c.calls);
+    }
+}
+
 /* pw_model_fit_kind recovers d and tau_s from timings made by a model of that kind (each kind
  * from its own samples, and a kind refitted from another's samples differs). */
 static void test_fit_kind(void)
@@ -210,6 +263,7 @@ int main(void)
           pw_model_best_width(&gc, PW_MODEL_CHUNKED, 65536 + 128), pw_model_best_width(&gc, PW_MODEL_TILED, 65536 + 128));
     CHECK(pw_model_closed_form(&gc, PW_MODEL_CHUNKED) < 0, "chunked has no closed form");
     test_fit_kind();
+    training_retries_clamped_fits();
     test_api_width();
     auto_width_pick();
     return test_finish();

@@ -41,9 +41,11 @@ void pw_model_fit_kind(const pw_model_fit *fit, pw_model_kind kind, double chunk
     *tau_s = used ? (sy - *d * sw) / used : 0;
     /* A fit that lands at or below zero (noise, or a per-tile cost too small to see) keeps the
      * model defined; it then prefers the widest or the narrowest tiles, as measured. */
-    if (*d <= 0) *d = 1e-12;
-    if (*tau_s <= 0) *tau_s = 1e-12;
+    if (*d <= 0) *d = PW_MODEL_FIT_FLOOR;
+    if (*tau_s <= 0) *tau_s = PW_MODEL_FIT_FLOOR;
 }
+
+int pw_model_fit_clamped(double d, double tau_s) { return d <= PW_MODEL_FIT_FLOOR || tau_s <= PW_MODEL_FIT_FLOOR; }
 
 pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols, int skew, double ratio,
                          const pw_options *o, int runs, pw_model_fit *fit)

@@ -53,6 +53,9 @@ pw_status pw_model_train(pw_corner_fn fn, void *ctx, int64_t rows, int64_t cols,
  * training's samples: T = K(w) (w d + tau_s) with K the kind's, so T / K is linear in w.  A fit
  * at or below zero is kept just above it (the model stays defined). */
 void pw_model_fit_kind(const pw_model_fit *fit, pw_model_kind kind, double chunk, double *d, double *tau_s);
+#define PW_MODEL_FIT_FLOOR 1e-12 /* where pw_model_fit_kind keeps a d or tau_s that fell to zero or below */
+/* 1 when d or tau_s was kept at the floor: the samples did not fit the model (a busy machine) */
+int pw_model_fit_clamped(double d, double tau_s);
 
 /* The model's parameters for the full rows x cols problem, with the fit's d and tau_s (TILED's)
  * and chunk 0: a CHUNKED model takes pw_model_fit_kind's d and tau_s and sets chunk itself
