@@ -27,6 +27,9 @@ int cli_parse_devices(const char *text, int *devices, int most, int *n);
 int cli_parse_double(const char *opt, const char *text, double lo, double hi, int open, double *out);
 /* Parse "HxW" (both >= 1). */
 int cli_parse_size(const char *opt, const char *text, int64_t *rows, int64_t *cols);
+/* Parse "HxW" with both >= least; the error ends with `why` (NULL: nothing), e.g. " (boundary plus interior)". */
+int cli_parse_size_least(const char *opt, const char *text, long long least, const char *why, int64_t *rows,
+                         int64_t *cols);
 /* Parse a type name among `allowed` (a mask of CLI_DTYPE bits); an error names those. */
 int cli_parse_dtype(const char *opt, const char *text, unsigned allowed, pw_dtype *out);
 #define CLI_DTYPE(t) (1u << (t)) /* cli_parse_dtype's `allowed`: CLI_DTYPE(PW_F32) | CLI_DTYPE(PW_F64) */

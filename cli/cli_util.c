@@ -117,19 +117,25 @@ int cli_parse_double(const char *opt, const char *text, double lo, double hi, in
 
 int cli_parse_size(const char *opt, const char *text, int64_t *rows, int64_t *cols)
 {
+    return cli_parse_size_least(opt, text, 1, NULL, rows, cols);
+}
+
+int cli_parse_size_least(const char *opt, const char *text, long long least, const char *why, int64_t *rows,
+                         int64_t *cols)
+{
     char *x;
     errno = 0;
     long long h = strtoll(text, &x, 10);
-    if (x != text && (*x == 'x' || *x == 'X') && h >= 1 && !errno) {
+    if (x != text && (*x == 'x' || *x == 'X') && h >= least && !errno) {
         char *end;
         long long w = strtoll(x + 1, &end, 10);
-        if (end != x + 1 && *end == '\0' && w >= 1 && !errno) {
+        if (end != x + 1 && *end == '\0' && w >= least && !errno) {
             *rows = h;
             *cols = w;
             return 0;
         }
     }
-    cli_error("%s: '%s' is not a size ROWSxCOLS with both at least 1", opt, text);
+    cli_error("%s: '%s' is not a size ROWSxCOLS with both at least %lld%s", opt, text, least, why ? why : "");
     return -1;
 }
 
@@ -328,10 +334,20 @@ int cli_i64_as_i32(pw_image *img)
 
 /* path with its directory resolved (the file itself too where it exists): 0, or -1 when the
  * directory does not resolve. */
-static int resolved_path(const char *path, char out[PATH_MAX])
+static int resolved_path_within(const char *path, char out[PATH_MAX], int links)
 {
     if (realpath(path, out)) return 0;
     const char *slash = strrchr(path, '/');
+    /* a link to a file not there yet: writing through it creates its target, so that is the file */
+    struct stat st;
+    char target[PATH_MAX], joined[2 * PATH_MAX];
+    ssize_t n;
+    if (links < 8 && !lstat(path, &st) && S_ISLNK(st.st_mode) && (n = readlink(path, target, sizeof target - 1)) > 0) {
+        target[n] = '\0';
+        if (target[0] == '/' || !slash) snprintf(joined, sizeof joined, "%s", target);
+        else snprintf(joined, sizeof joined, "%.*s/%s", (int)(slash - path), path, target);
+        return strlen(joined) < PATH_MAX ? resolved_path_within(joined, out, links + 1) : -1;
+    }
     char dir[PATH_MAX], where[PATH_MAX];
     if (!slash) snprintf(dir, sizeof dir, ".");
     else if (slash == path) snprintf(dir, sizeof dir, "/");
@@ -339,6 +355,9 @@ static int resolved_path(const char *path, char out[PATH_MAX])
     if (!realpath(dir, where)) return -1;
     return snprintf(out, PATH_MAX, "%s/%s", strcmp(where, "/") ? where : "", slash ? slash + 1 : path) >= PATH_MAX ? -1 : 0;
 }
+
+/* The absolute path a file would be written at (links followed, also one to a file not there yet). */
+static int resolved_path(const char *path, char out[PATH_MAX]) { return resolved_path_within(path, out, 0); }
 
 /* A fatal signal while a command runs user code (a cell: compiled into this process and run on
  * its threads, unchecked): one line on stderr and exit 1, instead of the shell's bare "Segmentation
@@ -460,9 +479,19 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
     }
     int args = argc - optind;
     if (args < cmd->min_args || args > cmd->max_args) {
-        cli_error("%s needs %s (see peerwave %s --help)", cmd->name, cmd->args_hint, cmd->name);
+        /* (say what was there: a third file, or a batch line's trailing "# note", read as "needs two") */
+        if (args > cmd->max_args)
+            cli_error("%s needs %s, not %d arguments (the first extra one: '%s'; see peerwave %s --help)", cmd->name,
+                      cmd->args_hint, args, argv[optind + cmd->max_args], cmd->name);
+        else
+            cli_error("%s needs %s (see peerwave %s --help)", cmd->name, cmd->args_hint, cmd->name);
         return -1;
     }
+    for (int k = optind; k < argc; k++)
+        if (!argv[k][0]) {
+            cli_error("%s: argument %d is empty (an empty file name)", cmd->name, k - optind + 1);
+            return -1;
+        }
     *first = optind;
     /* an output over an input would destroy it (and under --mpi, ranks read their bands of a file
      * that rank 0 has begun to rewrite) */

@@ -51,12 +51,7 @@ static int stencil_option(void *ctx, int opt, const char *arg)
     case 'o': a->output = arg; return 0;
     case 'i': a->init = arg; return 0;
     case 's':
-        if (cli_parse_size("--size", arg, &a->rows, &a->cols)) return -1;
-        if (a->rows < 3 || a->cols < 3) {
-            cli_error("--size: a grid needs at least 3x3 (boundary plus interior)");
-            return -1;
-        }
-        return 0;
+        return cli_parse_size_least("--size", arg, 3, " (a grid's boundary plus interior)", &a->rows, &a->cols);
     case 'T': return cli_parse_int("--sweeps", arg, 1, INT64_MAX / 2, &a->sweeps);
     case 't':
         if (cli_parse_dtype("--type", arg, CLI_DTYPE(PW_F32) | CLI_DTYPE(PW_F64), &a->type)) return -1;

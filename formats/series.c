@@ -90,6 +90,7 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
         char *end;
         long v = strtol(column, &end, 10);
         if (*end == 0 && v >= 1) index = v - 1;
+        else if (*end == 0 && end != column) return io_fail(err, errlen, "%s: column %s: columns are numbered from 1", path, column);
         else by_name = 1;
     }
     while (!failed && (len = io_getline(&line, &cap, f)) != -1) { /* (LF, CR LF or a lone CR: a file of old-Mac

@@ -76,6 +76,13 @@ expect 1 sw "$tmp/digits.fa" "$tmp/a.fa"
 expect 1 sw "$tmp/binary.fa" "$tmp/a.fa"
 expect 1 sw "$tmp/does-not-exist.fa" "$tmp/a.fa"
 expect 2 sw "$tmp/a.fa"
+# a third file (or a batch line's trailing "# note") and an empty argument: named as such
+expect 2 sw "$tmp/a.fa" "$tmp/b.fa" "$tmp/a.fa"
+grep -q "not 3 arguments (the first extra one: '$tmp/a.fa'" "$tmp/err" && ok || bad "sw with 3 files: $(cat "$tmp/err")"
+expect 2 sw "$tmp/a.fa" ""
+grep -q "argument 2 is empty" "$tmp/err" && ok || bad "sw with an empty argument: $(cat "$tmp/err")"
+expect 2 heat --size 0x5
+grep -q "at least 3 (a grid's boundary plus interior)" "$tmp/err" && ok || bad "heat --size 0x5: $(cat "$tmp/err")"
 expect 2 sw --match x "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --mismatch 3 "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --gap-open -1 "$tmp/a.fa" "$tmp/b.fa"
@@ -157,6 +164,8 @@ printf 't  v\n 0 1.5\n1\t2.5\n' > "$tmp/blanks.txt"
 [ "$("$pw" dtw --quiet "$tmp/blanks.txt" "$tmp/bom.csv" --column-a 2 --column-b value)" = "distance: 0" ] &&
   [ "$("$pw" dtw --quiet "$tmp/blanks.txt" "$tmp/bom.csv" --column-a t --column-b value)" = "distance: 3" ] && ok ||
   bad "dtw blank-separated columns"
+"$pw" dtw --quiet "$tmp/blanks.txt" "$tmp/bom.csv" --column-a 0 > /dev/null 2> "$tmp/err"; [ $? = 1 ] &&
+  grep -q "column 0: columns are numbered from 1" "$tmp/err" && ok || bad "dtw --column-a 0: $(cat "$tmp/err")"
 
 # Hand-checkable values.
 printf '0\n0\n1\n' > "$tmp/d1.txt"; printf '0\n1\n' > "$tmp/d2.txt"
@@ -790,6 +799,15 @@ grep -q "^# job 2 ($tmp/jobs.tsv:4): sw --quiet" "$tmp/got" && ok || bad "batch 
 grep -q "^# batch: 5 jobs, 0 failed" "$tmp/got" && ok || bad "batch summary: $(tail -1 "$tmp/got")"
 grep -q "^last: 3$" "$tmp/got" && ok || bad "batch: the user cell's job (edit distance 3): $(grep '^last' "$tmp/got")"
 "$pw" batch --progress "$tmp/jobs.tsv" > /dev/null 2> "$tmp/err"; [ $? = 0 ] && ok || bad "batch --progress"
+# a byte order mark before the first line (as some editors write it) is not part of the command
+printf '\357\273\277sat %s --quiet\n' "$ex/rings.pgm" > "$tmp/bomjobs.tsv"
+"$pw" batch --quiet "$tmp/bomjobs.tsv" > "$tmp/got" 2> "$tmp/err" && grep -q "^total: " "$tmp/got" && ok ||
+  bad "batch file with a byte order mark: $(cat "$tmp/err")"
+# two lines writing one file through a link to a file not there yet: refused, nothing written
+mkdir -p "$tmp/linkdir" && rm -f "$tmp/dangle.npy" && ln -sf ../dangle.npy "$tmp/linkdir/l.npy"
+printf 'sat %s -o %s\nsat %s -o %s\n' "$ex/rings.pgm" "$tmp/dangle.npy" "$ex/rings.pgm" "$tmp/linkdir/l.npy" > "$tmp/linkjobs.tsv"
+expect 2 batch "$tmp/linkjobs.tsv"
+grep -q "line 1 writes that file too" "$tmp/err" && [ ! -e "$tmp/dangle.npy" ] && ok || bad "batch: a dangling link to another line's output: $(cat "$tmp/err")"
 # A bad line: named with its line number, and nothing runs (no output file appears).
 printf 'sat %s -o %s\nsat %s/missing.pgm -o %s\n' "$ex/rings.pgm" "$tmp/never.npy" "$tmp" "$tmp/never2.npy" > "$tmp/badjobs.tsv"
 "$pw" batch "$tmp/badjobs.tsv" > "$tmp/out" 2> "$tmp/err"; rc=$?
