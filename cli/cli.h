@@ -201,6 +201,9 @@ void cli_report_print(const cli_report *r, const cli_common *c);
 /* Write data as .npy to path and add an "output" detail; 0, or EXIT_DATA with a message. */
 int cli_write_output(cli_report *r, const char *path, pw_dtype type, int ndim, const int64_t *shape,
                      const void *data);
+/* The same by the element's .npy descr (npy_write_elements: also int8, int16, uint32). */
+int cli_write_output_elements(cli_report *r, const char *path, const char *descr, int ndim, const int64_t *shape,
+                              const void *data);
 
 /* After a successful run: write the --trace picture (if asked) and print the report.  Returns
  * the exit code. */

@@ -79,6 +79,12 @@ void cli_report_print(const cli_report *r, const cli_common *c)
 int cli_write_output(cli_report *r, const char *path, pw_dtype type, int ndim, const int64_t *shape,
                      const void *data)
 {
+    return cli_write_output_elements(r, path, npy_descr_of(type), ndim, shape, data);
+}
+
+int cli_write_output_elements(cli_report *r, const char *path, const char *descr, int ndim, const int64_t *shape,
+                              const void *data)
+{
     char err[512];
     /* (--mpi: every rank holds the whole result here -- band files go through cli_bands.c -- so
      * rank 0 writes it, and no two processes write one file) */
@@ -90,7 +96,7 @@ int cli_write_output(cli_report *r, const char *path, pw_dtype type, int ndim, c
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
     if (!io_is_stdout(path) && dot && (!slash || dot > slash) && strcasecmp(dot, ".npy"))
         cli_error("warning: %s: the output is a .npy array, whatever its name's extension says", path);
-    if (npy_write(path, type, ndim, shape, data, err, sizeof err)) {
+    if (npy_write_elements(path, descr, ndim, shape, data, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_DATA;
     }

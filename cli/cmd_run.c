@@ -116,18 +116,19 @@ static const struct option run_options[] = {
     {"grid", required_argument, 0, 'g'},  {"sweeps", required_argument, 0, 'T'}, {"output", required_argument, 0, 'o'},
     {0, 0, 0, 0}};
 
-/* The .npy type of a cell type, or -1. */
-static int npy_type(pw_cell_type t)
+/* The .npy element type of a cell type ("<i2": npy_array.descr's form), or NULL. */
+static const char *cell_descr(pw_cell_type t)
 {
-    switch (t) {
-    case PW_CT_U8: return PW_U8;
-    case PW_CT_U16: return PW_U16;
-    case PW_CT_I32: return PW_I32;
-    case PW_CT_I64: return PW_I64;
-    case PW_CT_F32: return PW_F32;
-    case PW_CT_F64: return PW_F64;
-    default: return -1;
-    }
+    static const char *const names[PW_CT_COUNT] = {"|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<f4", "<f8"};
+    return (int)t >= 0 && t < PW_CT_COUNT ? names[t] : NULL;
+}
+
+/* The C name of a .npy element type (its cell type's), for messages. */
+static const char *descr_name(const char *descr)
+{
+    for (int t = 0; t < PW_CT_COUNT; t++)
+        if (!strcmp(descr, cell_descr((pw_cell_type)t))) return pw_cell_type_name((pw_cell_type)t);
+    return descr;
 }
 
 /* A file's bytes without line breaks (the buffer grows: /proc files and pipes say no size). */
@@ -165,10 +166,10 @@ static int load_input(const pw_cell_field *f, const char *path, void **data, int
     int64_t n = 0;
     if (len > 4 && !strcmp(path + len - 4, ".npy")) {
         npy_array a;
-        if (npy_read(path, &a, err, errlen)) return -1;
-        if ((int)a.type != npy_type(f->type)) {
+        if (npy_read_elements(path, &a, err, errlen)) return -1;
+        if (strcmp(a.descr, cell_descr(f->type))) {
             npy_free(&a);
-            return io_fail(err, errlen, "%s: holds %s, input %s is %s", path, pw_dtype_name(a.type), f->name,
+            return io_fail(err, errlen, "%s: holds %s, input %s is %s", path, descr_name(a.descr), f->name,
                            pw_cell_type_name(f->type));
         }
         if (f->axes == PW_AXES_TABLE) { /* a table: exactly its declared size */
@@ -379,7 +380,7 @@ int cmd_run(int argc, char **argv)
     }
     if (grid_form && a.grid) {
         npy_array g;
-        const int got = npy_read(a.grid, &g, err, sizeof err) == 0;
+        const int got = npy_read_elements(a.grid, &g, err, sizeof err) == 0;
         if (!got) cli_error("%s", err);
         if (!cli_mpi_agree(got)) {
             if (got) npy_free(&g);
@@ -388,8 +389,8 @@ int cmd_run(int argc, char **argv)
         }
         grid = g.data;
         const int dims = three_d ? 3 : 2;
-        if (n_fields == 1 && (int)g.type != npy_type(vtype)) {
-            cli_error("%s: holds %s, the cell's value is %s", a.grid, pw_dtype_name((pw_dtype)g.type), pw_cell_type_name(vtype));
+        if (n_fields == 1 && strcmp(g.descr, cell_descr(vtype))) {
+            cli_error("%s: holds %s, the cell's value is %s", a.grid, descr_name(g.descr), pw_cell_type_name(vtype));
             code = EXIT_DATA;
             goto out;
         }
@@ -496,14 +497,14 @@ int cmd_run(int argc, char **argv)
         cli_absent(&rep, 0, "check");
     }
     if (a.output) {
-        int nt = npy_type(vtype);
-        if (n_fields != 1 || nt < 0) {
-            cli_error("-o: the value must be one PW_VALUE of a .npy type (not %s)", n_fields == 1 ? pw_cell_type_name(vtype) : "a struct");
+        if (n_fields != 1) {
+            cli_error("-o: the value must be one PW_VALUE (not a struct)");
             code = EXIT_USAGE;
             goto out;
         }
         int64_t shape[3] = {grid_form ? a.rows + 2 * halo : a.cols, a.cols + 2 * halo, a.planes + 2 * halo};
-        if ((code = cli_write_output(&rep, a.output, (pw_dtype)nt, !grid_form ? 1 : three_d ? 3 : 2, shape, grid_form ? grid : out_row)))
+        if ((code = cli_write_output_elements(&rep, a.output, cell_descr(vtype), !grid_form ? 1 : three_d ? 3 : 2, shape,
+                                              grid_form ? grid : out_row)))
             goto out;
     } else {
         cli_absent(&rep, 1, "output");

@@ -22,11 +22,22 @@ static const char magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 static const struct {
     const char *descr;
     pw_dtype type;
-} descrs[] = {{"|u1", PW_U8}, {"<u1", PW_U8}, {"<u2", PW_U16}, {"<i4", PW_I32},
-              {"<i8", PW_I64}, {"<f4", PW_F32}, {"<f8", PW_F64}};
+    int size;
+} descrs[] = {{"|u1", PW_U8, 1},  {"<u1", PW_U8, 1},  {"<u2", PW_U16, 2}, {"<i4", PW_I32, 4},
+              {"<i8", PW_I64, 8}, {"<f4", PW_F32, 4}, {"<f8", PW_F64, 8},
+              /* (npy_read_elements and npy_write_elements only: a user cell's other types) */
+              {"|i1", NPY_NO_DTYPE, 1}, {"<i1", NPY_NO_DTYPE, 1}, {"<i2", NPY_NO_DTYPE, 2}, {"<u4", NPY_NO_DTYPE, 4}};
 /* (descr_of writes the first of each type after "|u1"; '>' types are read as the '<' ones,
  * swapped, and '=' as the host's, '<' here) */
 #define N_DESCRS (sizeof descrs / sizeof descrs[0])
+
+/* The table's entry of a descr in '<' or '|' form, or -1. */
+static int descr_index(const char *descr)
+{
+    for (size_t k = 0; k < N_DESCRS; k++)
+        if (!strcmp(descr, descrs[k].descr)) return (int)k;
+    return -1;
+}
 
 static const char *descr_of(pw_dtype t)
 {
@@ -107,7 +118,7 @@ static int take_shape(cursor *c, int64_t *shape, int *ndim)
     }
 }
 
-static int parse_header(const char *text, size_t len, const char *path, npy_array *a, char *err,
+static int parse_header(const char *text, size_t len, const char *path, npy_array *a, int any, char *err,
                         int errlen)
 {
     cursor c = {text, text + len};
@@ -143,14 +154,15 @@ static int parse_header(const char *text, size_t len, const char *path, npy_arra
     if (!have_descr || !have_order || !have_shape)
         return io_fail(err, errlen, "%s: .npy header lacks descr, fortran_order or shape", path);
     a->fortran_order = fortran;
-    a->big_endian = descr[0] == '>' && strcmp(descr, ">u1") != 0; /* (one byte has no order) */
+    a->big_endian = descr[0] == '>' && strcmp(descr, ">u1") != 0 && strcmp(descr, ">i1") != 0; /* (one byte has no order) */
     if (descr[0] == '>' || descr[0] == '=') descr[0] = '<';
-    size_t k = 0;
-    while (k < N_DESCRS && strcmp(descr, descrs[k].descr)) k++;
-    if (k == N_DESCRS)
-        return io_fail(err, errlen, "%s: element type '%s' is not supported (use uint8, uint16, int32, int64, float32 or float64)",
-                       path, io_printable(descr, shown, sizeof shown));
+    const int k = descr_index(descr);
+    if (k < 0 || (!any && descrs[k].type == NPY_NO_DTYPE))
+        return io_fail(err, errlen, "%s: element type '%s' is not supported (use uint8, uint16, int32, int64, float32 or float64%s)",
+                       path, io_printable(descr, shown, sizeof shown), any ? ", or int8, int16, uint32 for a cell's input" : "");
     a->type = descrs[k].type;
+    a->esize = descrs[k].size;
+    snprintf(a->descr, sizeof a->descr, "%s", descrs[k].size == 1 ? (descr[1] == 'i' ? "|i1" : "|u1") : descr);
     if (a->ndim == 0) return io_fail(err, errlen, "%s: a 0-dimensional (scalar) array", path);
     a->count = 1;
     for (int d = 0; d < a->ndim; d++) {
@@ -161,7 +173,7 @@ static int parse_header(const char *text, size_t len, const char *path, npy_arra
     return 0;
 }
 
-int npy_read_header(FILE *f, const char *path, npy_array *a, char *err, int errlen)
+static int read_header(FILE *f, const char *path, npy_array *a, int any, char *err, int errlen)
 {
     memset(a, 0, sizeof *a);
     unsigned char pre[12];
@@ -186,9 +198,14 @@ int npy_read_header(FILE *f, const char *path, npy_array *a, char *err, int errl
         return io_fail(err, errlen, "%s: truncated .npy header", path);
     }
     header[hlen] = 0;
-    int r = parse_header(header, (size_t)hlen, path, a, err, errlen);
+    int r = parse_header(header, (size_t)hlen, path, a, any, err, errlen);
     free(header);
     return r ? -1 : 0;
+}
+
+int npy_read_header(FILE *f, const char *path, npy_array *a, char *err, int errlen)
+{
+    return read_header(f, path, a, 0, err, errlen);
 }
 
 /* Each of count elements of `size` bytes reversed in place (big-endian to the host's order). */
@@ -221,10 +238,10 @@ static int to_c_order(npy_array *a, uint64_t esize)
     return 0;
 }
 
-int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errlen)
+static int read_stream(FILE *f, const char *path, npy_array *a, int any, char *err, int errlen)
 {
-    if (npy_read_header(f, path, a, err, errlen)) return -1;
-    uint64_t esize = pw_dtype_size(a->type);
+    if (read_header(f, path, a, any, err, errlen)) return -1;
+    uint64_t esize = (uint64_t)a->esize;
     /* Before allocating: the file must hold exactly the data the shape claims (-1: a pipe,
      * where a short read is caught below instead). */
     int64_t left = io_remaining_bytes(f);
@@ -259,20 +276,29 @@ int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errl
     return 0;
 }
 
-int npy_read(const char *path, npy_array *a, char *err, int errlen)
+int npy_read_stream(FILE *f, const char *path, npy_array *a, char *err, int errlen)
+{
+    return read_stream(f, path, a, 0, err, errlen);
+}
+
+static int read_file(const char *path, npy_array *a, int any, char *err, int errlen)
 {
     memset(a, 0, sizeof *a);
     FILE *f = io_open_input(path, err, errlen);
     if (!f) return -1;
-    int r = npy_read_stream(f, path, a, err, errlen);
+    int r = read_stream(f, path, a, any, err, errlen);
     fclose(f);
     return r;
 }
 
-int npy_write_header(FILE *f, const char *path, pw_dtype type, int ndim, const int64_t *shape, char *err, int errlen)
+int npy_read(const char *path, npy_array *a, char *err, int errlen) { return read_file(path, a, 0, err, errlen); }
+
+int npy_read_elements(const char *path, npy_array *a, char *err, int errlen) { return read_file(path, a, 1, err, errlen); }
+
+static int write_header(FILE *f, const char *path, const char *descr, int ndim, const int64_t *shape, char *err, int errlen)
 {
-    const char *descr = descr_of(type);
-    if (!descr || ndim < 1 || ndim > NPY_MAX_DIMS) return io_fail(err, errlen, "%s: cannot write this array type", path);
+    if (!descr || descr_index(descr) < 0 || ndim < 1 || ndim > NPY_MAX_DIMS)
+        return io_fail(err, errlen, "%s: cannot write this array type", path);
     char dict[256];
     int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
     for (int d = 0; d < ndim; d++)
@@ -293,16 +319,30 @@ int npy_write_header(FILE *f, const char *path, pw_dtype type, int ndim, const i
     return 0;
 }
 
+int npy_write_header(FILE *f, const char *path, pw_dtype type, int ndim, const int64_t *shape, char *err, int errlen)
+{
+    return write_header(f, path, descr_of(type), ndim, shape, err, errlen);
+}
+
+const char *npy_descr_of(pw_dtype type) { return descr_of(type); }
+
 int npy_write(const char *path, pw_dtype type, int ndim, const int64_t *shape, const void *data,
               char *err, int errlen)
 {
-    if (!descr_of(type) || ndim < 1 || ndim > NPY_MAX_DIMS) return io_fail(err, errlen, "%s: cannot write this array type", path);
+    return npy_write_elements(path, descr_of(type), ndim, shape, data, err, errlen);
+}
+
+int npy_write_elements(const char *path, const char *descr, int ndim, const int64_t *shape, const void *data, char *err,
+                       int errlen)
+{
+    const int k = descr ? descr_index(descr) : -1;
+    if (k < 0 || ndim < 1 || ndim > NPY_MAX_DIMS) return io_fail(err, errlen, "%s: cannot write this array type", path);
     uint64_t count = 1;
     for (int d = 0; d < ndim; d++) count *= (uint64_t)shape[d];
     io_output out; /* (whole or not at all: a run killed while writing leaves no truncated .npy) */
     if (io_output_open(&out, path, err, errlen)) return -1;
-    size_t bytes = (size_t)(count * pw_dtype_size(type));
-    if (npy_write_header(out.f, path, type, ndim, shape, err, errlen)) {
+    size_t bytes = (size_t)(count * (uint64_t)descrs[k].size);
+    if (write_header(out.f, path, descr, ndim, shape, err, errlen)) {
         io_output_close(&out, path, 0, NULL, 0);
         return -1;
     }

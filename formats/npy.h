@@ -13,8 +13,12 @@
 
 #define NPY_MAX_DIMS 3
 
+#define NPY_NO_DTYPE ((pw_dtype)-1) /* npy_array.type of int8, int16 and uint32 (npy_read_elements) */
+
 typedef struct npy_array {
-    pw_dtype type;
+    pw_dtype type;                /* NPY_NO_DTYPE: a type the library's images do not have (descr) */
+    char descr[4];                /* the element type as .npy names it in host order: "|u1", "<i2", .. */
+    int esize;                    /* its bytes */
     int ndim;                     /* 1 .. NPY_MAX_DIMS */
     int64_t shape[NPY_MAX_DIMS];
     int64_t count;                /* product of the shape */
@@ -28,6 +32,10 @@ typedef struct npy_array {
  * than 3 dimensions, data shorter or longer than the shape says, or more memory than this
  * machine has. */
 int npy_read(const char *path, npy_array *a, char *err, int errlen);
+
+/* The same, also taking int8, int16 and uint32 arrays (a user cell's inputs and values may have
+ * those types): a->type is then NPY_NO_DTYPE, a->descr says which ("|i1", "<i2", "<u4"). */
+int npy_read_elements(const char *path, npy_array *a, char *err, int errlen);
 
 /* The header only: *a's type, ndim, shape, count and layout (data NULL), the stream left at the
  * data. */
@@ -43,6 +51,12 @@ int npy_write(const char *path, pw_dtype type, int ndim, const int64_t *shape, c
 
 /* The header of such an array, at the stream's position (the data then follows). */
 int npy_write_header(FILE *f, const char *path, pw_dtype type, int ndim, const int64_t *shape, char *err, int errlen);
+
+/* The same by the element's .npy descr ("<i2", as npy_array.descr gives it): the library's types
+ * and int8, int16, uint32.  npy_descr_of names a pw_dtype's. */
+int npy_write_elements(const char *path, const char *descr, int ndim, const int64_t *shape, const void *data, char *err,
+                       int errlen);
+const char *npy_descr_of(pw_dtype type);
 
 void npy_free(npy_array *a);
 

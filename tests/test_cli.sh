@@ -453,6 +453,30 @@ printf 'kitten' > "$tmp/k.txt"
 printf 'sitting\n' > "$tmp/s.txt"
 got=$("$pw" run "$cells/levenshtein.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --backend cpu --quiet)
 [ "$got" = "last: 3" ] && ok || bad "run levenshtein kitten/sitting: '$got'"
+# int16_t and int8_t inputs and a uint32_t value through .npy (<i2, |i1, <u4): worked by hand,
+# v(i, j) = v(i-1, j-1) + (a_i + 10)(b_j + 10) from 0: the last row 9*14, 15*14 + 9*8, 12*14 + 15*8 + 9*17
+cat > "$tmp/narrow.c" <<'CELL'
+PW_FORM(linear)
+PW_VALUE(uint32_t)
+PW_INPUT(int16_t, a, i)
+PW_INPUT(int8_t, b, j)
+PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { (void)c, (void)i, (void)j; return 0; }
+PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value up, pw_value left, pw_value diag)
+{
+    (void)up, (void)left;
+    return diag + (uint32_t)(c->a[i] + 10) * (uint32_t)(c->b[j] + 10);
+}
+CELL
+npy_1d() { perl -e '$h = "{\x27descr\x27: \x27$ARGV[0]\x27, \x27fortran_order\x27: False, \x27shape\x27: ($ARGV[1],), }";
+  $h .= " " x (117 - length $h) . "\n"; print "\x93NUMPY\x01\x00" . pack("v", length $h) . $h . pack($ARGV[2], @ARGV[3..$#ARGV])' "$@"; }
+npy_1d '<i2' 4 's<4' -3 2 5 -1 > "$tmp/a16.npy"
+npy_1d '|i1' 3 'c3' 4 -2 7 > "$tmp/b8.npy"
+"$pw" run "$tmp/narrow.c" --input a="$tmp/a16.npy" --input b="$tmp/b8.npy" --backend cpu --check -o "$tmp/n32.npy" > "$tmp/out" &&
+  grep -q "^last: 441$" "$tmp/out" && grep -q "^check: ok$" "$tmp/out" && head -c 128 "$tmp/n32.npy" | grep -q "'<u4'" &&
+  [ "$(od -An -tu4 -j128 "$tmp/n32.npy" | tr -s ' ' | sed 's/^ //')" = "126 282 441" ] && ok ||
+  bad "run: int16_t and int8_t inputs, a uint32_t row: $(tr '\n' ' ' < "$tmp/out") $(od -An -tu4 -j128 "$tmp/n32.npy")"
+expect 1 run "$tmp/narrow.c" --input a="$tmp/b8.npy" --input b="$tmp/b8.npy" --backend cpu
+grep -q "holds int8_t, input a is int16_t" "$tmp/err" && ok || bad "run: an int8 .npy for an int16_t input: $(cat "$tmp/err")"
 printf '>x\nACGTACGTTTGA\n' > "$tmp/x.fa"
 printf '>y\nTTA\nCGTACGAA\n' > "$tmp/y.fa" # (a cell compares bytes: letters keep their case)
 # A cache directory others can write is not used, and the report says so (note:)
