@@ -182,6 +182,8 @@ static int load_input(const pw_cell_field *f, const char *path, void **data, int
             return 0;
         }
         const int dims = (f->axes & PW_AXES_I ? 1 : 0) + (f->axes & PW_AXES_J ? 1 : 0) + (f->axes & PW_AXES_K ? 1 : 0);
+        if (dims == 1 && a.ndim == 2 && (a.shape[0] == 1 || a.shape[1] == 1)) /* a column or a row: its values (as dtw takes them) */
+            a.ndim = 1, a.shape[0] = a.count;
         if (a.ndim != dims) {
             npy_free(&a);
             return io_fail(err, errlen, "%s: %d dimensions, input %s needs %d", path, a.ndim, f->name, dims);

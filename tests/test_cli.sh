@@ -475,6 +475,11 @@ npy_1d '|i1' 3 'c3' 4 -2 7 > "$tmp/b8.npy"
   grep -q "^last: 441$" "$tmp/out" && grep -q "^check: ok$" "$tmp/out" && head -c 128 "$tmp/n32.npy" | grep -q "'<u4'" &&
   [ "$(od -An -tu4 -j128 "$tmp/n32.npy" | tr -s ' ' | sed 's/^ //')" = "126 282 441" ] && ok ||
   bad "run: int16_t and int8_t inputs, a uint32_t row: $(tr '\n' ' ' < "$tmp/out") $(od -An -tu4 -j128 "$tmp/n32.npy")"
+# a column (4, 1) for a 1-D input: its values, as dtw takes a series
+perl -e '$h = "{\x27descr\x27: \x27<i2\x27, \x27fortran_order\x27: False, \x27shape\x27: (4, 1), }";
+  $h .= " " x (117 - length $h) . "\n"; print "\x93NUMPY\x01\x00" . pack("v", length $h) . $h . pack("s<4", -3, 2, 5, -1)' > "$tmp/a16col.npy"
+[ "$("$pw" run "$tmp/narrow.c" --input a="$tmp/a16col.npy" --input b="$tmp/b8.npy" --backend cpu --quiet)" = "last: 441" ] && ok ||
+  bad "run: a (4, 1) column for a 1-D input"
 expect 1 run "$tmp/narrow.c" --input a="$tmp/b8.npy" --input b="$tmp/b8.npy" --backend cpu
 grep -q "holds int8_t, input a is int16_t" "$tmp/err" && ok || bad "run: an int8 .npy for an int16_t input: $(cat "$tmp/err")"
 printf '>x\nACGTACGTTTGA\n' > "$tmp/x.fa"
