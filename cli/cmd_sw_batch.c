@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "cli_sw_batch.h"
@@ -15,6 +16,37 @@ static void report_skip(void *user, int64_t record, const char *reason)
 {
     const char *path = user;
     fprintf(stderr, "peerwave: %s: record %" PRId64 " skipped: %s\n", path, record, reason);
+}
+
+/* A warning when record names repeat (the table names a hit's record by name alone): how many
+ * names do, and the first one with its two record numbers (1-based).  One pass, a hash table of
+ * the names' indexes. */
+static void warn_repeated_names(const char *path, const fasta_set *set)
+{
+    const int64_t n = set->count;
+    uint64_t size = 16;
+    while (size < 2 * (uint64_t)n) size *= 2;
+    int64_t *slot = malloc(sizeof *slot * size);
+    if (!slot) return; /* (only a warning) */
+    for (uint64_t k = 0; k < size; k++) slot[k] = -1;
+    int64_t repeats = 0, first = -1, again = -1;
+    for (int64_t r = 0; r < n; r++) {
+        const char *name = fasta_set_name(set, r);
+        uint64_t h = 1469598103934665603ull; /* FNV-1a */
+        for (const unsigned char *c = (const unsigned char *)name; *c; c++) h = (h ^ *c) * 1099511628211ull;
+        uint64_t k = h & (size - 1);
+        while (slot[k] >= 0 && strcmp(fasta_set_name(set, slot[k]), name)) k = (k + 1) & (size - 1);
+        if (slot[k] < 0) {
+            slot[k] = r;
+        } else if (repeats++ == 0) {
+            first = slot[k], again = r;
+        }
+    }
+    free(slot);
+    if (repeats)
+        cli_error("warning: %s: %" PRId64 " record%s repeat%s an earlier one's name (first '%s', records %" PRId64 " and %" PRId64
+                  "): the hits table names records by name",
+                  path, repeats, repeats > 1 ? "s" : "", repeats > 1 ? "" : "s", fasta_set_name(set, first), first + 1, again + 1);
 }
 
 static int read_set(const char *path, int skip_bad, fasta_set *set, pw_seq_set *view)
@@ -38,6 +70,7 @@ static int read_set(const char *path, int skip_bad, fasta_set *set, pw_seq_set *
         len[k] = fasta_set_length(set, k);
     }
     *view = (pw_seq_set){set->count, seq, len};
+    warn_repeated_names(path, set);
     return 0;
 }
 

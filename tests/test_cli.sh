@@ -50,6 +50,11 @@ printf '>d\nACGTNRYKMSWBDHVuacgt\n' > "$tmp/iupac.fa"
 [ ! -s "$tmp/err" ] && ok || bad "DNA with IUPAC codes warned: $(cat "$tmp/err")"
 "$pw" sw --query "$tmp/iupac.fa" --db "$tmp/prot.fa" > "$tmp/out" 2> "$tmp/err"
 grep -q "warning: .*prot.fa, record p: letter 'F' at 6" "$tmp/err" && ok || bad "protein db as DNA: $(cat "$tmp/err")"
+# record names that repeat: the hits table names records by name, so a warning says which
+printf '>r1\nACGT\n>r2\nACGA\n>r1 again\nACGG\n' > "$tmp/dupdb.fa"
+"$pw" sw --query "$tmp/iupac.fa" --db "$tmp/dupdb.fa" > "$tmp/out" 2> "$tmp/err" &&
+  grep -q "warning: .*dupdb.fa: 1 record repeats an earlier one's name (first 'r1', records 1 and 3)" "$tmp/err" && ok ||
+  bad "repeated record names: $(cat "$tmp/err")"
 # Compressed input: the same score as the plain file.
 gzip -c "$tmp/b.fa" > "$tmp/b.fa.gz"
 got=$("$pw" sw --quiet "$tmp/a.fa" "$tmp/b.fa.gz" | tr '\n' ' ')
