@@ -214,8 +214,13 @@ static int dtw_path_outputs(const dtw_args *args, const dtw_job *job, pw_dtype t
         else cli_absent(rep, 1, "plot");
         cli_detail(rep, "seconds_path", "%.6f", path.seconds);
         cli_detail(rep, "cells_path", "%" PRId64, path.cells);
-        cli_detail(rep, "cells_path_gpu", "%" PRId64, path.info.cells);
-        cli_detail(rep, "seconds_path_gpu", "%.6f", path.info.seconds);
+        if (path.info.cells > 0) { /* (the GPU's part of the path search, when it had one) */
+            cli_detail(rep, "cells_path_gpu", "%" PRId64, path.info.cells);
+            cli_detail(rep, "seconds_path_gpu", "%.6f", path.info.seconds);
+        } else {
+            cli_absent(rep, 1, "cells_path_gpu");
+            cli_absent(rep, 1, "seconds_path_gpu");
+        }
     }
     pw_warp_path_free(&path);
     return code;
