@@ -14,9 +14,15 @@
 # with PW_CELLS_ONLY=linear,types,heat: give types its own call).
 # Call 4 (4ac90fd): PW_LENGTHS=--skewed bash bench/hdss.sh -- HDSS 0.87x the GPU alone (mended since in
 # 1d78cb4: the CPU group takes the queue's back; simulated only).
-# NEXT CALLS (session 17): 1. (one GPU, ~7 min with the build) PW_LENGTHS=--skewed bash bench/hdss.sh, then
-#   PW_LENGTHS=--mix PW_HDSS_RUNS=1 (HDSS with the CPU at the back, issue 30); 2. the H100 before/after
-#   suite of issue 32 when an H100 is lent.
+# Session 17 (2026-11-30, one H200): bench/hdss.sh --skewed and --mix at be4eb93 and at 3d4f8a0 (HDSS
+# mix 1.021x the GPU alone), test_batch --gpu 11186/11186, one run under PEERWAVE_DEBUG_BATCH_GPU=1.  A
+# test_gpu build did not finish in 330 s + 95 s (linear_apps.cu alone takes minutes: give a build of
+# test_gpu 450 s), so pw_options.inthist_closed (d73fef2) has not run on a GPU yet.
+# NEXT CALLS (session 18): 1. PW_STAGES=gpu PW_BUILD=1 PW_BUILD_TARGETS="test_gpu peerwave_cli" (one GPU:
+#   test_gpu's inthist cases take inthist_closed at random; then PW_BACKEND=cuda tests/test_numpy.py);
+#   2. the HDSS question of docs/BATCH.md: PEERWAVE_DEBUG_BATCH_GPU=1 build-gpu/bench_batch_sw --backend cuda
+#   --records 20000 --length 4000 (the long records alone, one launch a query) against their blocks in
+#   a --skewed HDSS trace; 3. the H100 before/after suite of issue 32 when an H100 is lent.
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
