@@ -87,10 +87,24 @@ int graph_read_stream(FILE *f, const char *name, int undirected, int64_t max_ver
             FAIL("%s: line %lld: not text (a NUL byte)", name, (long long)number);
             break;
         }
+        if (number == 1) { /* a UTF-8 byte order mark, as some editors write it */
+            const int bom = io_bom_length(line);
+            memmove(line, line + bom, (size_t)got - (size_t)bom + 1);
+        }
         if (!decided) {
             if (blank(line)) continue;
             decided = 1;
-            if (!strncmp(line, "%%MatrixMarket", 14)) {
+            /* (the banner in any case, as its other words; a .mtx file without one is refused: read
+             * as an edge list, its size line became an edge and every vertex moved by one) */
+            const size_t name_len = strlen(name);
+            const int mtx_name = (name_len > 4 && !strcasecmp(name + name_len - 4, ".mtx")) ||
+                                 (name_len > 7 && !strcasecmp(name + name_len - 7, ".mtx.gz"));
+            if (mtx_name && strncasecmp(line, "%%MatrixMarket", 14)) {
+                FAIL("%s: line %lld: a .mtx file starts with its banner \"%%%%MatrixMarket matrix coordinate FIELD "
+                     "SYMMETRY\"", name, (long long)number);
+                break;
+            }
+            if (!strncasecmp(line, "%%MatrixMarket", 14)) {
                 k = MTX;
                 char object[32] = "", format[32] = "", field[32] = "", sym[32] = "";
                 if (sscanf(line + 14, "%31s %31s %31s %31s", object, format, field, sym) != 4 ||

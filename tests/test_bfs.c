@@ -223,6 +223,11 @@ static void readers(void)
     edges_of(&g.graph, 1, s);
     CHECK(!strcmp(g.format, "dimacs") && !strcmp(s, "0 2"), "dimacs undirected: 1 -> '%s'", s);
     graph_file_free(&g);
+    /* the banner in lower case, after a byte order mark: still Matrix Market (1-based, its size line no edge) */
+    CHECK(read_text("\357\273\277%%matrixmarket matrix coordinate pattern general\n3 3 2\n1 2\n2 3\n", 0, GRAPH_MAX_VERTICES, &g,
+                    err) == 0 && !strcmp(g.format, "matrix-market") && g.graph.vertices == 3 && g.graph.offsets[3] == 2,
+          "mtx banner in lower case after a BOM: %s (%s, %lld vertices)", err, g.format, (long long)g.graph.vertices);
+    graph_file_free(&g);
     /* a max-flow file: its node lines (source and sink) say nothing about the arcs */
     CHECK(read_text("c flow\np max 4 3\nn 1 s\nn 4 t\na 1 2 5\na 2 3 4\na 3 4 3\n", 0, GRAPH_MAX_VERTICES, &g, err) == 0,
           "dimacs max-flow: %s", err);

@@ -704,8 +704,8 @@ fi
 # read for ever (/dev/zero's endless bytes were)
 printf 'my notes\n' > "$tmp/notes.txt"
 timeout 60 "$pw" sw --tile-w model --wisdom "$tmp/notes.txt" "$ex/query.fa" "$ex/target.fa" > "$tmp/out" 2> "$tmp/err" &&
-  grep -q '^wisdom: unsaved' "$tmp/out" && [ "$(cat "$tmp/notes.txt")" = "my notes" ] && ok ||
-  bad "--wisdom of a notes file: $(grep wisdom "$tmp/out") $(cat "$tmp/notes.txt" | head -2)"
+  grep -q '^wisdom: unsaved' "$tmp/out" && [ "$(cat "$tmp/notes.txt")" = "my notes" ] && [ ! -e "$tmp/notes.txt.lock" ] && ok ||
+  bad "--wisdom of a notes file: $(grep wisdom "$tmp/out") $(cat "$tmp/notes.txt" | head -2) $(ls "$tmp"/notes.txt*)"
 timeout 60 "$pw" sw --tile-w model --wisdom /dev/zero --quiet "$ex/query.fa" "$ex/target.fa" > /dev/null 2>&1 && ok ||
   bad "--wisdom /dev/zero: rc $?"
 # ---- batches: sw --query/--db and dtw --query/--db (docs/BATCH.md) ----
@@ -903,6 +903,10 @@ for engine in tasks central sequential; do
 done
 # the levels file: int32, -1 for the vertex no path reaches (checked by hand: 0 1 2 3 -1)
 od -An -t d4 -j 128 "$tmp/lv.npy" | tr -s ' \n' ' ' | grep -q '^ *0 1 2 3 -1 *$' && ok || bad "bfs levels: $(od -An -t d4 -j 128 "$tmp/lv.npy")"
+# a .mtx file without its banner: refused (read as an edge list, its size line was an edge)
+printf '%% no banner\n3 3 2\n1 2\n2 3\n' > "$tmp/nb.mtx"
+expect 1 bfs "$tmp/nb.mtx"
+grep -q "a .mtx file starts with its banner" "$tmp/err" && ok || bad "bfs .mtx without a banner: $(cat "$tmp/err")"
 printf '0 1\n1 2\n2 0\n3 3\n' > "$tmp/g.txt"
 out=$("$pw" bfs "$tmp/g.txt" --source 2 --threads 3 --quiet)
 [ "$out" = "$(printf 'reached: 3\ndepth: 2\nedges: 3')" ] && ok || bad "bfs edge list: $out"

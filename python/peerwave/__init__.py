@@ -105,6 +105,18 @@ def _pick(name, value, names):
         raise ValueError(f"{name}={value!r}: one of {', '.join(names)}") from None
 
 
+def _index(value, name, lo, hi):
+    """value as an int in [lo, hi]; a float or a value past the C argument's range is refused (ctypes
+    would pass its low bits: bfs(source=2**64 + 1) ran from vertex 1, heat(g, 2**64) no sweep)."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name}={value!r}: an integer") from None
+    if not lo <= v <= hi:
+        raise ValueError(f"{name}={value!r}: out of range [{lo}, {hi}]")
+    return v
+
+
 def _set_int(struct, field, value, name=None):
     """struct.field = value, refused when value is not a whole number or does not fit the field's C
     type (ctypes would keep its low bits: match=2**32+2 ran as 2)."""
@@ -511,9 +523,7 @@ StencilResult = namedtuple("StencilResult", "residual info")
 
 
 def _stencil(grid, sweeps, omega, options):
-    sweeps = operator.index(sweeps)  # (an int: 2.9 is refused, not run twice)
-    if sweeps < 1:
-        raise ValueError(f"sweeps: at least 1, not {sweeps}")
+    sweeps = _index(sweeps, "sweeps", 1, 2**63 - 1)  # (an int: 2.9 is refused, not run twice)
     d = _arrays.device_view(grid, "grid")
     if d is not None:
         g, shape, dt, streams = d, d.shape, d.dtype, [d.stream]
@@ -566,10 +576,17 @@ def bfs(offsets, targets=None, source=0, *, engine="tasks", **options):
         offsets, targets = offsets.indptr, offsets.indices
     if targets is None:
         raise TypeError("bfs(offsets, targets, source): the targets are missing")
+    for what, a in (("offsets", offsets), ("targets", targets)):  # (floats were cut to integers silently)
+        kind = np.asarray(a).dtype.kind
+        if kind not in "iu" and not (kind == "f" and np.asarray(a).size == 0):
+            raise TypeError(f"{what}: an integer array, not {np.asarray(a).dtype}")
     off = np.ascontiguousarray(offsets, dtype=np.int64)
     tg = np.ascontiguousarray(targets, dtype=np.int64)
     if off.ndim != 1 or tg.ndim != 1 or len(off) < 1:
         raise ValueError("offsets and targets: 1-D arrays (offsets: vertices + 1 entries)")
+    if len(off) == 1:
+        raise ValueError("bfs: a graph of no vertices (offsets holds vertices + 1 entries)")
+    source = _index(source, "source", 0, len(off) - 2)
     if off[-1] > len(tg):
         raise ValueError(f"offsets end at {off[-1]}, but there are {len(tg)} targets")
     call = _Call(options)

@@ -254,6 +254,17 @@ def test_in_place_needs_a_writable_contiguous_array():
         pw.heat(g.astype(np.int32), **CPU)
 
 
+def test_sweeps_past_the_c_range_are_refused():
+    g = rng.random((5, 5))
+    g0 = g.copy()
+    for sweeps in (2**64, 2**64 + 1, 0):  # (2**64 ran no sweep, 2**64 + 1 one: ctypes kept the low bits)
+        with pytest.raises(ValueError, match="sweeps"):
+            pw.heat(g, sweeps, **CPU)
+    with pytest.raises(TypeError, match="sweeps"):
+        pw.sor(g, 2.0, **CPU)
+    assert np.array_equal(g, g0)
+
+
 def test_options_as_keywords():
     a, b = dna(300), dna(400)
     r = pw.sw(a, b, threads=1, tile_h=8, tile_w=32, shape="square", **CPU)
@@ -442,8 +453,20 @@ def test_bfs_against_a_queue(engine):
 
 
 def test_bfs_errors():
-    with pytest.raises(pw.PeerWaveError, match="source"):
+    with pytest.raises(ValueError, match="source"):
         pw.bfs([0, 1, 1], [1], 5)
+    # values ctypes would cut to their low bits, floats cut to integers, no vertices: refused
+    for source in (2**64 + 1, 2**70, -1):
+        with pytest.raises(ValueError, match="source"):
+            pw.bfs([0, 1, 2, 2], [1, 2], source)
+    for source in (1.9, np.float64(2.5)):
+        with pytest.raises(TypeError, match="source"):
+            pw.bfs([0, 1, 2, 2], [1, 2], source)
+    with pytest.raises(TypeError, match="offsets"):
+        pw.bfs(np.array([0, 1.5, 2, 2]), [1, 2], 0)
+    with pytest.raises(ValueError, match="no vertices"):
+        pw.bfs(np.array([0]), np.array([]), 0)
+    assert list(pw.bfs([0, 1, 2, 2], np.array([1, 2]), 1).levels) == [-1, 0, 1]
     with pytest.raises(pw.PeerWaveError, match="outside"):
         pw.bfs([0, 1], [3], 0)
     with pytest.raises(ValueError):

@@ -149,6 +149,11 @@ int pw_wisdom_save(const char *path, const char *key, const pw_model_fit *fit)
         errno = EINVAL;
         return -1;
     }
+    if (!ours_or_none(path)) { /* not a wisdom file: left as it is, and no lock made beside it
+                                  (--wisdom /etc/passwd made /etc/passwd.lock) */
+        errno = EEXIST;
+        return -1;
+    }
     make_parent(path);
     /* Writers take turns on a lock beside the file (flock: processes, and threads through their
      * own descriptors), so that no key another writer added meanwhile is lost; each writes a file
