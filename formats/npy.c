@@ -41,6 +41,7 @@ static int descr_index(const char *descr)
 
 static const char *descr_of(pw_dtype t)
 {
+    if (t == NPY_NO_DTYPE) return NULL; /* (several types: npy_write_elements names its own) */
     for (size_t k = 1; k < N_DESCRS; k++)
         if (descrs[k].type == t) return descrs[k].descr;
     return t == PW_U8 ? "|u1" : NULL;
@@ -353,6 +354,7 @@ int npy_write_elements(const char *path, const char *descr, int ndim, const int6
 int npy_to_f64(npy_array *a)
 {
     if (a->type == PW_F64) return 0;
+    if (a->type == NPY_NO_DTYPE) return -1; /* (npy_read_elements' other types: not converted here) */
     double *d = malloc(sizeof *d * (size_t)a->count);
     if (!d) return -1;
     for (int64_t k = 0; k < a->count; k++) {
@@ -374,6 +376,8 @@ int npy_to_f64(npy_array *a)
     free(a->data);
     a->data = d;
     a->type = PW_F64;
+    a->esize = 8;
+    snprintf(a->descr, sizeof a->descr, "<f8");
     return 0;
 }
 

@@ -90,8 +90,7 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
         char *end;
         long v = strtol(column, &end, 10);
         if (*end == 0 && v >= 1) index = v - 1;
-        else if (*end == 0 && end != column) return io_fail(err, errlen, "%s: column %s: columns are numbered from 1", path, column);
-        else by_name = 1;
+        else by_name = 1; /* (a number below 1 too: a header may name a column "0", as pandas writes) */
     }
     while (!failed && (len = io_getline(&line, &cap, f)) != -1) { /* (LF, CR LF or a lone CR: a file of old-Mac
                                                                   lines was read as its first sample) */
@@ -116,8 +115,11 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
                 char *name = field(copy, sep, k);
                 if (!name) {
                     char shown[48];
-                    failed = io_fail(err, errlen, "%s: no column named '%s' in the header line", path,
-                                     io_printable(column, shown, sizeof shown));
+                    char *end;
+                    const long v = strtol(column, &end, 10);
+                    failed = io_fail(err, errlen, "%s: no column named '%s' in the header line%s", path,
+                                     io_printable(column, shown, sizeof shown),
+                                     *column && !*end && v < 1 ? " (column numbers start at 1)" : "");
                     break;
                 }
                 name += strspn(name, " \t\"");

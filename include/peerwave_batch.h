@@ -157,10 +157,10 @@ pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
  *              second gives the first rate and the third the first alpha); the rate is stable once it has 3 samples and the last two fits agree within
  *              3% (or once the adaptive blocks hold 20% of the cells, the chapter's cap).  The
  *              chapter's rule (a log fit's slope) never settles; this fit gives the block
- *              x* = alpha R (1 - p) / p at which the fixed cost is the fraction p (the tolerance)
- *              of a block's time; for a device that does most of the work, p is at most a quarter
- *              of the others' share (not below a quarter of the tolerance): its fixed costs buy
- *              only what the others add.  A device alone in the plan while another is still on its
+ *              x* = alpha R (1 - p) / p at which the fixed cost is the fraction p of a block's
+ *              time: p = max(tolerance / 4, min(tolerance, S / 4)), S the other devices' share of
+ *              the rates (a device doing nearly all the work pays in fixed costs only a part of
+ *              what the others add).  A device alone in the plan while another is still on its
  *              first blocks keeps doubling (it cannot know yet when the others will be done).
  *   weighted   blocks proportional to the rates: each device's block is R_d times one block time,
  *              the longest of the devices' x* / R (so no device pays more than p in fixed costs),
@@ -246,8 +246,8 @@ typedef struct pw_hdss_options {
     int64_t min_block;      /* cells of the first block and the least any block asks for; 0 =
                                65536 (every block is whole items, so it may hold more) */
     double tolerance;       /* p: a block's fixed cost may be this fraction of its time, in
-                               (0, 0.5]; 0 = 0.03 (less for a device doing most of the work:
-                               a quarter of the others' share, at least p / 4) */
+                               (0, 0.5]; 0 = 0.03 (a device's own p is at most a quarter of the
+                               others' share of the rates, and at least tolerance / 4) */
     int static_rounds;      /* STATIC: blocks per device (its share cut in this many); 0 = 1 */
     pw_hdss_clock_fn clock; /* NULL: CLOCK_MONOTONIC */
     void *clock_ctx;

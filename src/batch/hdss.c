@@ -21,6 +21,8 @@ static const double ADAPTIVE_SHARE = 0.2;  /* the chapter's cap on the adaptive 
 static const double TRACK_DECAY = 0.8;     /* weight of the past in a stable device's rate */
 static const double LONG_ITEM = 4.0;       /* an item this many times a new device's block is
                                               left to others (it could outlast their run) */
+static const double MEASURING_RATE = 0.25; /* a device on its first blocks may yet be fast
+                                              (may_be_fast) down to this part of another's rate */
 static const double GAIN_TOLERANCE = 0.25; /* a device's fixed costs at most this part of the
                                               others' share of the work (update_best_block) */
 
@@ -198,13 +200,17 @@ static double cell_rate(const pw_hdss *h, const device *j)
  * quarter of the tolerance (blocks of any size would leave no room to adapt) (an H200 search,
  * 2026-11-30: with p = 3% the GPU ran 15 blocks of 45-68 ms, 3% of its time in fixed costs, for
  * the 3% of the work the CPU did; HDSS took 0.99x the GPU alone's time). */
-static void update_best_block(const pw_hdss *h, device *d)
+static double others_share(const pw_hdss *h, const device *d)
 {
     double all = 0;
     for (const device *q = h->dev; q < h->dev + h->n_dev; q++)
         if (q == d || (is_live(q) && has_fit(q))) all += cell_rate(h, q);
-    const double others = all > 0 ? 1 - cell_rate(h, d) / all : 1;
-    const double p = fmax(0.25 * h->opt.tolerance, fmin(h->opt.tolerance, GAIN_TOLERANCE * others));
+    return all > 0 ? 1 - cell_rate(h, d) / all : 1;
+}
+
+static void update_best_block(const pw_hdss *h, device *d)
+{
+    const double p = fmax(0.25 * h->opt.tolerance, fmin(h->opt.tolerance, GAIN_TOLERANCE * others_share(h, d)));
     d->best_block = fmax(d->alpha * d->rate * (1 - p) / p, (double)d->min_block);
 }
 
@@ -480,6 +486,15 @@ static int end_game_block(const pw_hdss *h, int dv, double now, double T, int64_
     return 1;
 }
 
+/* Whether device j, still without a rate, may yet prove at least MEASURING_RATE of d's: not once
+ * its block in flight has run so long that even ending now would make it slower (a CPU group
+ * 2000x slower than the GPU kept the GPU doubling its blocks, seven more than alone, test_hdss). */
+static int may_be_fast(const pw_hdss *h, const device *j, const device *d, double now)
+{
+    if (!j->in_flight || !(now > j->fetched_at) || !has_fit(d)) return 1;
+    return (double)j->cells / (now - j->fetched_at) >= MEASURING_RATE * cell_rate(h, d);
+}
+
 /* ADAPTIVE: the block for device d, or 0 for nothing more. */
 static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
 {
@@ -507,7 +522,8 @@ static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
          * keeps doubling instead of taking its weighted block (an H200 trace: the CPU took 0.6 s
          * of work 0.14 s in, ran 1.08 s, and ended 0.1 s after the GPU alone would have) */
         int measuring = 0;
-        for (int j = 0; j < h->n_dev; j++) measuring += j != dv && is_live(&h->dev[j]) && !has_fit(&h->dev[j]);
+        for (int j = 0; j < h->n_dev; j++)
+            measuring += j != dv && is_live(&h->dev[j]) && !has_fit(&h->dev[j]) && may_be_fast(h, &h->dev[j], d, now);
         if (measuring && x > doubling) x = doubling;
         *p = pick_at_end(h, d, x);
         return 1;
@@ -522,8 +538,12 @@ static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
      * that half's work would be less than its fixed cost: then the second half has no slack for
      * a rate off by a little (a CPU group with 33 ms a block, 81 ms before the end, took 7 ms of
      * work, ran 10 ms late and had no time left for another block: 3% before the GPU, test_hdss). */
+    /* (Not where the others' part of the time to T is less than one of d's fixed costs: cutting
+     * d's blocks then costs more than they add -- a CPU group 2000x slower than the GPU made it
+     * halve six more times for 1 ms of help, test_hdss.) */
     const int64_t half = to_cells(d->rate * ((T - now) / 2 - d->alpha));
-    if (x > half && half >= d->min_block && (double)half >= d->alpha * d->rate) x = half;
+    const int helped = others_share(h, d) * (T - now) >= d->alpha;
+    if (helped && x > half && half >= d->min_block && (double)half >= d->alpha * d->rate) x = half;
     if (x <= share / 2) { /* two blocks or more to go: the end-game plans the last ones */
         const pick q = pick_at_end(h, d, x);
         if (now + d->alpha + (double)cost_of(h, d->item_cost, q.begin, q.end) / d->rate <= T) {

@@ -53,15 +53,17 @@ static pw_status choose(const char *app, pw_options *o, int cuda_tile_h, pw_corn
         pw_options to = *o;
         to.width_model = -1; /* (run never chooses anyway; this keeps a nested call from it) */
         double seconds = 0;
-        /* One run a width; a fit kept at the floor (a sample thrown by a busy machine: on a loaded
-         * 2-core CI machine 8 trainings in a row on tiny corners) is measured again with the
-         * median of three runs a width before it picks the width and is remembered. */
+        /* One run a width; a TILED fit kept at the floor (a sample thrown by a busy machine: on a
+         * loaded 2-core CI machine 8 trainings in a row on tiny corners) is measured again with
+         * the median of three runs a width before it picks the width and is remembered.  (Not a
+         * CHUNKED fit: there a per-tile cost too small to see lands at the floor by itself, and
+         * every first run would train four times over.) */
         for (int runs = 1; runs <= 3; runs += 2) {
             st = pw_model_train(run, ctx, rows, cols, 0, ratio, &to, runs, &fit);
             if (st != PW_OK) return st;
             if (chunk > 0) pw_model_fit_kind(&fit, PW_MODEL_CHUNKED, chunk, &fit.d, &fit.tau_s);
             seconds += fit.seconds;
-            if (!pw_model_fit_clamped(fit.d, fit.tau_s)) break;
+            if (chunk > 0 || !pw_model_fit_clamped(fit.d, fit.tau_s)) break;
         }
         fit.seconds = seconds;
         w->training_seconds = fit.seconds;

@@ -330,16 +330,21 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     b->bottom_warps = (int64_t)ql.sms * (2048 / 32);
     if (n_items > 0) {
         PW_THEN(st, b->items->upload(db, b->list, n_items));
-        if (b->profiles_kept) {
-            for (int64_t q = 0; st == PW_OK && q < nq; q++)
-                make_profile(&queries[q], t, b->forms[q], b->profile + b->forms[q].offset);
-            PW_THEN(st, b->d_profile->upload(b->profile, (size_t)profile_words + 1));
+        if (st == PW_OK && b->profiles_kept) {
+            for (int64_t q = 0; q < nq; q++) make_profile(&queries[q], t, b->forms[q], b->profile + b->forms[q].offset);
+            st = b->d_profile->upload(b->profile, (size_t)profile_words + 1);
             PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(ql.stream))); /* (the upload reads b->profile) */
-        } else {
-            PW_THEN(st, b->d_profile->alloc((size_t)profile_words + 1));
+            free(b->profile); /* (kept on the device: the host copy is not needed again) */
+            b->profile = nullptr;
+            if (st == PW_ERR_OUT_OF_MEMORY) { /* (no room for them all: one at a time after all) */
+                b->profiles_kept = false;
+                b->profile = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)(most_words + 1));
+                st = b->profile ? PW_OK : PW_ERR_OUT_OF_MEMORY;
+            }
         }
+        if (st == PW_OK && !b->profiles_kept) PW_THEN(st, b->d_profile->alloc((size_t)most_words + 1));
         bool segmented = false; /* (at the R each query will get: PEERWAVE_BATCH_ROWS may force one) */
-        for (int64_t q = 0; q < nq; q++) segmented |= b->forms[q].segments > 1;
+        for (int64_t q = 0; st == PW_OK && q < nq; q++) segmented |= b->forms[q].segments > 1;
         PW_THEN(st, b->d_bottom->alloc(segmented ? (size_t)(b->bottom_warps * 2 * b->items->longest) : 1));
     }
     if (st != PW_OK) {
