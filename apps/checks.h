@@ -12,6 +12,8 @@ pw_status pw_sat_check(const pw_image *in, const pw_image *out);
 double pw_sat_float_sum_limit(pw_dtype out);
 pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, const int32_t *out);
 pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps);
+/* SOR's omega in (0, 2): PW_ERR_INVALID_ARGUMENT with the detail otherwise. */
+pw_status pw_sor_omega_check(double omega);
 /* A host grid's values: finite, and at most a quarter of the type's largest (PW_ERR_BAD_INPUT,
  * PW_ERR_OVERFLOW, with the cell in the detail); a distributed band checks its own, its column 0
  * being the whole grid's col0 (the detail names the cell in the whole grid). */

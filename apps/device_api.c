@@ -108,7 +108,7 @@ pw_status pw_heat_device(pw_image *grid, int64_t sweeps, const pw_options *optio
 pw_status pw_sor_device(pw_image *grid, int64_t sweeps, double omega, const pw_options *options,
                         double *residual, pw_run_info *info)
 {
-    if (!(omega > 0 && omega < 2)) return PW_ERR_INVALID_ARGUMENT;
+    if (pw_sor_omega_check(omega) != PW_OK) return PW_ERR_INVALID_ARGUMENT;
     return stencil_device(grid, sweeps, 1, omega, options, residual, info);
 }
 

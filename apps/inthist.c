@@ -128,8 +128,10 @@ pw_status pw_inthist_check(const pw_image *in, int bins, double lo, double hi, c
     if (st != PW_OK) return st;
     if (!out) return PW_ERR_NULL_ARGUMENT;
     if (in->type != PW_U8 && in->type != PW_U16 && in->type != PW_F32) return PW_ERR_UNSUPPORTED;
-    if (bins < 1 || bins > PW_MAX_BINS || !(lo < hi) || !isfinite(lo) || !isfinite(hi))
+    if (bins < 1 || bins > PW_MAX_BINS || !(lo < hi) || !isfinite(lo) || !isfinite(hi)) {
+        pw_set_error_detail("bins %d over [%g, %g): 1 .. %d bins over a finite range with lo < hi", bins, lo, hi, PW_MAX_BINS);
         return PW_ERR_INVALID_ARGUMENT;
+    }
     /* the bins' width and its inverse must be finite and nonzero: hi - lo can overflow (-1e308 to
      * 1e308) and bins / (hi - lo) too (a width of 5e-324), and then every pixel's bin is NaN */
     const double width = (hi - lo) / bins;

@@ -128,7 +128,12 @@ pw_status pw_score_encode(const pw_score_table *t, const char *seq, int64_t n, u
 {
     for (int64_t k = 0; k < n; k++) {
         uint8_t c = t->code[(unsigned char)seq[k]];
-        if (c == NOT_ACCEPTED) return PW_ERR_BAD_INPUT;
+        if (c == NOT_ACCEPTED) {
+            const unsigned char b = (unsigned char)seq[k];
+            if (b > 32 && b < 127) pw_set_error_detail("letter '%c' at %lld (from 1) is not in the scoring's alphabet", b, (long long)k + 1);
+            else pw_set_error_detail("byte 0x%02x at %lld (from 1) is not a letter of the scoring's alphabet", b, (long long)k + 1);
+            return PW_ERR_BAD_INPUT;
+        }
         out[k] = c;
     }
     return PW_OK;

@@ -30,6 +30,13 @@
 #define ST_SUFFIX f64
 #include "stencil_impl.h"
 
+pw_status pw_sor_omega_check(double omega)
+{
+    if (omega > 0 && omega < 2) return PW_OK;
+    pw_set_error_detail("omega %g: SOR converges for 0 < omega < 2", omega);
+    return PW_ERR_INVALID_ARGUMENT;
+}
+
 pw_status pw_stencil_check(const pw_image *grid, int64_t sweeps)
 {
     pw_status st = pw_image_check(grid);
@@ -209,13 +216,13 @@ pw_status pw_heat(pw_image *grid, int64_t sweeps, const pw_options *options, dou
 pw_status pw_sor(pw_image *grid, int64_t sweeps, double omega, const pw_options *options,
                  double *residual, pw_run_info *info)
 {
-    if (!(omega > 0 && omega < 2)) return PW_ERR_INVALID_ARGUMENT;
-    return stencil(grid, sweeps, 1, omega, options, residual, info);
+    const pw_status st = pw_sor_omega_check(omega);
+    return st != PW_OK ? st : stencil(grid, sweeps, 1, omega, options, residual, info);
 }
 
 pw_status pw_stencil_band(pw_image *grid, int64_t sweeps, int sor, double omega, const pw_options *options,
                           const pw_band *band, pw_run_info *info)
 {
-    if (sor && !(omega > 0 && omega < 2)) return PW_ERR_INVALID_ARGUMENT;
-    return stencil_run(grid, sweeps, sor, omega, options, band, NULL, info);
+    const pw_status st = sor ? pw_sor_omega_check(omega) : PW_OK;
+    return st != PW_OK ? st : stencil_run(grid, sweeps, sor, omega, options, band, NULL, info);
 }

@@ -291,10 +291,12 @@ def test_tile_width_from_the_model(tmp_path):
 def test_errors_are_exceptions_with_the_library_message():
     with pytest.raises(pw.PeerWaveError) as e:
         pw.sw("AC#T", "ACGT", **CPU)
-    assert e.value.name == "BAD_INPUT" and "malformed" in str(e.value)
+    assert e.value.name == "BAD_INPUT" and "malformed" in str(e.value) and "letter '#' at 3" in str(e.value)
     with pytest.raises(pw.PeerWaveError) as e:
         pw.sor(rng.random((5, 5)), omega=2.5, **CPU)
-    assert e.value.name == "INVALID_ARGUMENT"
+    assert e.value.name == "INVALID_ARGUMENT" and "omega 2.5" in str(e.value)
+    with pytest.raises(pw.PeerWaveError, match=r"over \[5, 5\)"):
+        pw.inthist(np.zeros((5, 5), np.uint8), 4, 5, 5, **CPU)
     with pytest.raises(pw.PeerWaveError) as e:
         pw.sat(np.full((3000, 3000), 65535, np.uint16), dtype=np.int32, **CPU)
     assert e.value.name == "OVERFLOW"

@@ -581,7 +581,7 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     pw_status st = check_comm(comm);
     if (st != PW_OK) return st;
     pw_status local = pw_stencil_check(grid, sweeps);
-    if (local == PW_OK && sor && !(omega > 0 && omega < 2)) local = PW_ERR_INVALID_ARGUMENT;
+    if (local == PW_OK && sor) local = pw_sor_omega_check(omega);
     band_place mine = {local == PW_OK ? grid->cols - 2 : 0, 0};
     int64_t col0, total, sum;
     st = place_band(comm, options, mine, &col0, &total, &sum);
