@@ -15,6 +15,7 @@ RunInfo of what the run used.  The manual: README.md, "Python"; the C API: inclu
 
 import ctypes
 import operator
+import os
 from collections import namedtuple
 
 import numpy as np
@@ -105,6 +106,15 @@ def _pick(name, value, names):
         raise ValueError(f"{name}={value!r}: one of {', '.join(names)}") from None
 
 
+def _text(value, name):
+    """value as bytes for C: a str (or bytes, or a path-like), else TypeError naming the argument."""
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, str) or hasattr(value, "__fspath__"):
+        return os.fsencode(value) if hasattr(value, "__fspath__") else value.encode()
+    raise TypeError(f"{name}={value!r}: a string")
+
+
 def _index(value, name, lo, hi):
     """value as an int in [lo, hi]; a float or a value past the C argument's range is refused (ctypes
     would pass its low bits: bfs(source=2**64 + 1) ran from vertex 1, heat(g, 2**64) no sweep)."""
@@ -173,7 +183,7 @@ class _Call:
             _set_int(o, k, kwargs.get(k, 0))
         o.train_ratio = float(kwargs.get("train_ratio", 0))
         self._wisdom = kwargs.get("wisdom")
-        o.wisdom = self._wisdom.encode() if self._wisdom is not None else None
+        o.wisdom = _text(self._wisdom, "wisdom") if self._wisdom is not None else None
         stream = kwargs.get("stream")
         if stream is None:  # the stream the device arrays' producer named (CUDA Array Interface v3)
             stream = next((s for s in streams if s not in (None, 0)), None)
@@ -239,7 +249,7 @@ def _sw_params(match, mismatch, gap_open, gap_extend, matrix):
     p = _native.SwParams()
     lib.pw_sw_params_init(ctypes.byref(p))
     if matrix is not None:
-        m = lib.pw_matrix_by_name(matrix.encode())
+        m = lib.pw_matrix_by_name(_text(matrix, "matrix"))
         if not m:
             raise ValueError(f"matrix={matrix!r}: not a built-in matrix (BLOSUM45/50/62/80/90, PAM30/70/250)")
         p.scoring, p.matrix = 1, m
@@ -613,7 +623,7 @@ class Cell:
 
     def __init__(self, text, name="cell.c"):
         h = ctypes.c_void_p()
-        st = lib.pw_cell_create(text.encode(), name.encode(), ctypes.byref(h))
+        st = lib.pw_cell_create(_text(text, "text"), _text(name, "name"), ctypes.byref(h))
         if st != 0:
             raise PeerWaveError(st, lib.pw_status_str(st).decode() + ": " + lib.pw_error_detail().decode(errors="replace"))
         self._h = h

@@ -288,6 +288,16 @@ def test_tile_width_from_the_model(tmp_path):
     assert pw.sw(a, b, width_model=-1, **CPU).info.width_source == "default"
 
 
+def test_text_arguments_take_str_bytes_or_paths_and_refuse_the_rest():
+    a, b = dna(50), dna(60)
+    ref = pw.sw(a, b, **CPU).score
+    assert pw.sw(a, b, wisdom=b"none", **CPU).score == ref  # (bytes: AttributeError before)
+    with pytest.raises(TypeError, match="matrix"):
+        pw.sw(a, b, matrix=62, **CPU)
+    with pytest.raises(TypeError, match="text"):
+        pw.Cell(62)
+
+
 def test_errors_are_exceptions_with_the_library_message():
     with pytest.raises(pw.PeerWaveError) as e:
         pw.sw("AC#T", "ACGT", **CPU)
