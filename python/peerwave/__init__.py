@@ -681,6 +681,8 @@ class Cell:
             raise TypeError(f"the cell declares {len(self.inputs)} inputs and {len(self.params)} params; "
                             f"given {len(inputs)} and {len(params)}")
         h = self.halo
+        if self.form == "linear" and grid is not None:  # (it was ignored)
+            raise ValueError("grid: a linear cell has no grid (its space is the inputs' lengths, or rows and cols)")
         if self.form != "linear":
             g = _arrays.host_array(grid, "grid", writable=True)
             if g.dtype.itemsize != self.value_size or (g.dtype.names is None) != (self.dtype.names is None) or (

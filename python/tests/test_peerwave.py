@@ -288,6 +288,14 @@ def test_tile_width_from_the_model(tmp_path):
     assert pw.sw(a, b, width_model=-1, **CPU).info.width_source == "default"
 
 
+def test_arguments_a_call_would_ignore_are_refused():
+    with pytest.raises(pw.PeerWaveError, match="threads"):
+        pw.dtw_path(np.arange(5.0), np.arange(4.0), threads=-3, **CPU)
+    cell = pw.Cell(LEVENSHTEIN)
+    with pytest.raises(ValueError, match="linear cell has no grid"):
+        cell.run(inputs=[np.frombuffer(b"kitten", np.uint8), np.frombuffer(b"sitting", np.uint8)], grid=np.zeros((3, 3)), **CPU)
+
+
 def test_text_arguments_take_str_bytes_or_paths_and_refuse_the_rest():
     a, b = dna(50), dna(60)
     ref = pw.sw(a, b, **CPU).score

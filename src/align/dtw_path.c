@@ -265,7 +265,8 @@ static pw_status path_of(const double *a, int64_t n, const double *b, int64_t m,
     {                                                                                             \
         if (!out) return PW_ERR_NULL_ARGUMENT;                                                    \
         memset(out, 0, sizeof *out);                                                              \
-        pw_status st = pw_dtw_check(a, n, b, m, cost, out);                                       \
+        pw_status st = options ? pw_options_check(options) : PW_OK; /* (threads -3 ran before) */ \
+        if (st == PW_OK) st = pw_dtw_check(a, n, b, m, cost, out);                                \
         if (st != PW_OK) return st;                                                               \
         int64_t cells;                                                                            \
         size_t bytes;                                                                             \
