@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli_trace.h"
 #include "io_util.h"
@@ -173,8 +174,15 @@ int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_repo
         free(lanes), free(lane_first);
         return EXIT_DATA;
     }
-    if (ends_with(path, ".csv")) write_csv(f, t);
-    else write_svg(f, t, title, lanes, lane_first, workers, t0, t1);
+    if (ends_with(path, ".csv")) {
+        write_csv(f, t);
+    } else {
+        const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+        if (!io_is_stdout(path) && dot && (!slash || dot > slash) && strcasecmp(dot, ".svg"))
+            cli_error("warning: --trace %s: the picture is SVG (a .csv name gets the table), whatever its name's "
+                      "extension says", path);
+        write_svg(f, t, title, lanes, lane_first, workers, t0, t1);
+    }
     int bad = ferror(f);
     bad |= io_close_text_output(f) != 0;
     free(lanes), free(lane_first);

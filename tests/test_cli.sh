@@ -246,6 +246,9 @@ PEERWAVE_PROGRESS_AFTER_MS=0 "$pw" heat --size 1200x1200 --sweeps 4 --progress -
 "$pw" sw "$ex/query.fa" "$ex/target.fa" --backend cpu --threads 3 --tile-h 16 --trace "$tmp/trace.svg" > "$tmp/out"
 tiles=$(field trace_tiles < "$tmp/out")
 [ -s "$tmp/trace.svg" ] && [ "${tiles:-0}" -gt 0 ] && ok || bad "--trace wrote nothing"
+# a name that is neither .svg nor .csv: the SVG still, with a warning that says so
+"$pw" sat "$ex/rings.pgm" --quiet --trace "$tmp/trace.png" > /dev/null 2> "$tmp/err" && grep -q "warning: --trace .*the picture is SVG" "$tmp/err" &&
+  head -c 100 "$tmp/trace.png" | grep -q "<svg" && ok || bad "--trace x.png: $(cat "$tmp/err")"
 if command -v python3 > /dev/null; then
   python3 - "$tmp/trace.svg" "$tiles" <<'PY' && ok || bad "trace SVG check"
 import sys, xml.etree.ElementTree as ET
