@@ -113,8 +113,11 @@ pw_status pw_score_table_make(const pw_sw_params *p, pw_score_table *t)
     memset(t->code, NOT_ACCEPTED, sizeof t->code);
     switch (p->scoring) {
     case PW_SCORING_DNA:
-        if (!score_ok(p->match) || !score_ok(p->mismatch) || p->match < 0 || p->mismatch > 0)
+        if (!score_ok(p->match) || !score_ok(p->mismatch) || p->match < 0 || p->mismatch > 0) {
+            pw_set_error_detail("match %d, mismatch %d: match >= 0 >= mismatch, each within the scores' range", (int)p->match,
+                                (int)p->mismatch);
             return PW_ERR_INVALID_ARGUMENT;
+        }
         make_dna(p, t);
         return PW_OK;
     case PW_SCORING_MATRIX:

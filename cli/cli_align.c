@@ -1,6 +1,7 @@
 /* cli_align.c - what `peerwave sw --align` prints: report lines, the CIGAR, the view and SAM. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "cli_align.h"
@@ -44,13 +45,17 @@ int cli_print_view(FILE *out, const pw_alignment *al, const fasta_record *a, con
 }
 
 /* A FASTA name as SAM takes it: QNAME ([!-?A-~]{1,254}: no '@', at most 254 characters, '*'
- * for none) or a reference name (printable, no blanks; "unnamed" for none).  Other bytes (controls,
- * non-ASCII) become '_': samtools refused an empty QNAME, one past 254 characters, raw bytes. */
+ * for none) or a reference name (SAM 1.6's RNAME: printable, none of \ , " ' ` ( ) [ ] { } < >,
+ * not starting with '*' or '=', which mean "none" and "the same"; "unnamed" for none).  Other
+ * bytes (controls, non-ASCII) become '_': samtools refused an empty QNAME, one past 254
+ * characters, raw bytes. */
 static const char *sam_name(const char *name, int qname, char *buf, size_t size)
 {
     size_t n = 0;
-    for (const unsigned char *c = (const unsigned char *)name; *c && n + 1 < size && (!qname || n < 254); c++)
-        buf[n++] = *c > 0x20 && *c < 0x7F && !(qname && *c == '@') ? (char)*c : '_';
+    for (const unsigned char *c = (const unsigned char *)name; *c && n + 1 < size && (!qname || n < 254); c++) {
+        const int refused = qname ? *c == '@' : strchr("\\,\"'`()[]{}<>", *c) != NULL || (n == 0 && (*c == '*' || *c == '='));
+        buf[n++] = *c > 0x20 && *c < 0x7F && !refused ? (char)*c : '_';
+    }
     buf[n] = 0;
     return n ? buf : qname ? "*" : "unnamed";
 }

@@ -501,6 +501,14 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
             return -1;
         }
     for (int o = 0; o < common->n_outputs; o++) {
+        /* two outputs of one command in one file: the later one's bytes would replace the other's
+         * (dtw --path x.npy --plot x.npy left an SVG where the path's .npy was reported) */
+        for (int p = 0; p < o; p++)
+            if (!io_is_stdout(common->output_path[o]) && cli_same_file(common->output_path[o], common->output_path[p])) {
+                cli_error("%s: --%s and --%s name one file, %s (give each its own)", cmd->name, common->output_option[p],
+                          common->output_option[o], common->output_path[o]);
+                return -1;
+            }
         for (int k = optind; k < argc; k++)
             if (!io_is_stdout(common->output_path[o]) && cli_same_file(common->output_path[o], argv[k])) {
                 cli_error("%s: --%s %s is also an input: it would be overwritten (write elsewhere)", cmd->name,

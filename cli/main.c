@@ -1,4 +1,5 @@
 /* main.c - the peerwave command: subcommand dispatch. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,6 +32,16 @@ static const char usage[] =
     "Run 'peerwave COMMAND --help' for a command's options; 'peerwave --version'.\n"
     "Exit status: 0 success, 1 bad data or a failed run, 2 bad usage.\n";
 
+/* The command's exit status, or EXIT_DATA when its report could not be written to stdout (a full
+ * disk, a closed pipe: `peerwave sw a.fa b.fa > /dev/full` exited 0 without a score). */
+static int with_stdout_written(int code)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return code;
+    cli_error("writing the results to stdout failed (%s)", errno ? strerror(errno) : "an I/O error");
+    return code ? code : EXIT_DATA;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -47,7 +58,7 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
-        if (!strcmp(cmd, commands[k].name)) return commands[k].run(argc - 1, argv + 1);
+        if (!strcmp(cmd, commands[k].name)) return with_stdout_written(commands[k].run(argc - 1, argv + 1));
     cli_error("unknown command '%s' (see peerwave --help)", cmd);
     return EXIT_USAGE;
 }

@@ -658,6 +658,18 @@ printf '>\001x\377 y\nMKVLAAGIV*GLLL\n' > "$tmp/odd.fa"; printf '>\nMKVLAAGIVGLL
   ok || bad "SAM of an empty query name: not '*'"
 "$pw" sw --matrix blosum62 --align --quiet --plot "$tmp/odd.svg" "$tmp/odd.fa" "$tmp/noname.fa" > /dev/null 2>&1 &&
   ! LC_ALL=C grep -q "$(printf '[\001\377]')" "$tmp/odd.svg" && ok || bad "--plot with control and non-UTF-8 bytes in a name"
+# a reference name SAM 1.6 cannot take: '*' first (it means "none"), and ( ) among its letters
+printf '>*ref(1)\nACGTACGT\n' > "$tmp/starref.fa"
+[ "$("$pw" sw --align --format sam "$tmp/a.fa" "$tmp/starref.fa" | grep -v '^@' | cut -f 3)" = "_ref_1_" ] && ok ||
+  bad "SAM reference name '*ref(1)'"
+# two outputs of one command in one file, and a report that cannot be written: refused / exit 1
+printf '1\n2\n3\n' > "$tmp/three.txt"
+expect 2 dtw "$tmp/three.txt" "$tmp/three.txt" --path "$tmp/pp.npy" --plot "$tmp/pp.npy"
+grep -q "name one file" "$tmp/err" && [ ! -e "$tmp/pp.npy" ] && ok || bad "--path and --plot in one file: $(cat "$tmp/err")"
+if [ -w /dev/full ]; then
+  "$pw" dtw "$tmp/three.txt" "$tmp/three.txt" > /dev/full 2> "$tmp/err"; rc=$?
+  [ $rc = 1 ] && grep -q "writing the results to stdout failed" "$tmp/err" && ok || bad "a report to /dev/full: rc $rc $(cat "$tmp/err")"
+fi
 expect 2 sw --align --gap-open 1 --gap-extend 3 "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --format bam "$tmp/a.fa" "$tmp/b.fa"
 # 0 0 1 against 0 1: the only path of cost 0 is (0,0) (1,0) (2,1).

@@ -288,6 +288,13 @@ def test_tile_width_from_the_model(tmp_path):
     assert pw.sw(a, b, width_model=-1, **CPU).info.width_source == "default"
 
 
+def test_path_and_score_errors_say_what():
+    with pytest.raises(pw.PeerWaveError, match="overflow"):  # (as dtw refuses it; the path returned inf)
+        pw.dtw_path([1e308, -1e308], [0.0], **CPU)
+    with pytest.raises(pw.PeerWaveError, match="mismatch 1"):
+        pw.sw_align("ACGT", "ACGT", mismatch=1, **CPU)
+
+
 def test_arguments_a_call_would_ignore_are_refused():
     with pytest.raises(pw.PeerWaveError, match="threads"):
         pw.dtw_path(np.arange(5.0), np.arange(4.0), threads=-3, **CPU)

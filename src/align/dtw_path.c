@@ -249,6 +249,12 @@ static pw_status path_of(const double *a, int64_t n, const double *b, int64_t m,
             total += pw_path_cell_cost(&job, a[pi[len]], b[pj[len]]);
             len++;
         }
+    if (!isfinite(total)) { /* (as pw_dtw refuses such a distance) */
+        free(pi);
+        free(pj);
+        pw_set_error_detail("the path's cost passes the largest double (samples such as 1e308 and -1e308)");
+        return PW_ERR_OVERFLOW;
+    }
     out->i = pi;
     out->j = pj;
     out->length = len;
