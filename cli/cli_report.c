@@ -4,7 +4,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli.h"
 #include "io_util.h"
@@ -93,8 +92,7 @@ int cli_write_output_elements(cli_report *r, const char *path, const char *descr
         cli_detail(r, "output", "%s", path);
         return 0;
     }
-    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-    if (!io_is_stdout(path) && dot && (!slash || dot > slash) && strcasecmp(dot, ".npy"))
+    if (io_named_otherwise(path, ".npy"))
         cli_error("warning: %s: the output is a .npy array, whatever its name's extension says", path);
     if (npy_write_elements(path, descr, ndim, shape, data, err, sizeof err)) {
         cli_error("%s", err);

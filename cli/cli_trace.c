@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli_trace.h"
 #include "io_util.h"
@@ -177,8 +176,7 @@ int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_repo
     if (ends_with(path, ".csv")) {
         write_csv(f, t);
     } else {
-        const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
-        if (!io_is_stdout(path) && dot && (!slash || dot > slash) && strcasecmp(dot, ".svg"))
+        if (io_named_otherwise(path, ".svg"))
             cli_error("warning: --trace %s: the picture is SVG (a .csv name gets the table), whatever its name's "
                       "extension says", path);
         write_svg(f, t, title, lanes, lane_first, workers, t0, t1);

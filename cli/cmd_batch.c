@@ -235,11 +235,7 @@ static int read_jobs(const char *path, batch_run *run, batch_slot **slots, int *
     ssize_t got;
     while (!code && s && (got = getline(&line, &cap, f)) >= 0) {
         number++;
-        if (number == 1) { /* a UTF-8 byte order mark, as some editors write it (the FASTA and series readers skip it too) */
-            const int bom = io_bom_length(line);
-            memmove(line, line + bom, (size_t)got - (size_t)bom + 1);
-            got -= bom;
-        }
+        if (number == 1) got = (ssize_t)io_drop_bom(line, (size_t)got); /* (the FASTA and series readers skip it too) */
         const char *p = line + strspn(line, " \t\r\n");
         if ((size_t)got != strlen(line)) {
             cli_error("%s:%d: not text", path, number);

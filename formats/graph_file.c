@@ -87,10 +87,7 @@ int graph_read_stream(FILE *f, const char *name, int undirected, int64_t max_ver
             FAIL("%s: line %lld: not text (a NUL byte)", name, (long long)number);
             break;
         }
-        if (number == 1) { /* a UTF-8 byte order mark, as some editors write it */
-            const int bom = io_bom_length(line);
-            memmove(line, line + bom, (size_t)got - (size_t)bom + 1);
-        }
+        if (number == 1) got = (ssize_t)io_drop_bom(line, (size_t)got); /* (a byte order mark, as some editors write) */
         if (!decided) {
             if (blank(line)) continue;
             decided = 1;

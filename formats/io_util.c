@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -75,6 +76,19 @@ int io_bom_length(const char *text)
     int state = 0, k = 0;
     while (k < 3 && io_bom_step(&state, (unsigned char)text[k]) == 1) k++;
     return k == 3 ? 3 : 0;
+}
+
+size_t io_drop_bom(char *line, size_t len)
+{
+    const size_t bom = len >= 3 ? (size_t)io_bom_length(line) : 0;
+    memmove(line, line + bom, len - bom + 1);
+    return len - bom;
+}
+
+int io_named_otherwise(const char *path, const char *ext)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    return !io_is_stdout(path) && dot && (!slash || dot > slash) && strcasecmp(dot, ext) != 0;
 }
 
 long io_getline(char **line, size_t *cap, FILE *f)

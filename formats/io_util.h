@@ -39,6 +39,12 @@ void *io_alloc(uint64_t count, uint64_t size, const char *what, char *err, int e
 int io_bom_step(int *state, int c);
 /* The length of a whole byte order mark at the start of text (3), or 0. */
 int io_bom_length(const char *text);
+/* A text reader's first line of `len` bytes (NUL-terminated) without its byte order mark, moved
+ * down in place; the new length. */
+size_t io_drop_bom(char *line, size_t len);
+/* 1 when path (not stdout) ends in an extension other than ext (".npy": case aside): a caller
+ * writing that format whatever the name says warns. */
+int io_named_otherwise(const char *path, const char *ext);
 
 /* getline for text readers whose lines may end at LF, CR LF or a lone CR (old Mac files): the
  * line without its end into *line (NUL-terminated; NUL bytes inside it are kept and counted),

@@ -100,10 +100,7 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
             break;
         }
         line[strcspn(line, "\r\n")] = 0;
-        if (lineno == 1) { /* a UTF-8 byte order mark, as some editors write it */
-            const int bom = io_bom_length(line);
-            memmove(line, line + bom, strlen(line + bom) + 1);
-        }
+        if (lineno == 1) io_drop_bom(line, strlen(line)); /* (as some editors write it) */
         char *p = line + strspn(line, " \t");
         if (!*p || *p == '#') continue;
         if (first && column) sep = strchr(line, '\t') ? '\t' : strchr(line, ',') ? ',' : ' '; /* (' ': blanks) */
