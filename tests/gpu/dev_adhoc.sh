@@ -109,6 +109,21 @@ if stage gpu; then
   say "test_gpu: $(tail -2 $out/test_gpu.log | tr '\n' ' ')"; grep -E "FAIL" $out/test_gpu.log | head -6 | cut -c1-400 | tee -a $out/summary.txt
   grep -E "^inthist:" $out/test_gpu.log | tee -a $out/summary.txt
 fi
+if stage underfill; then # (issue 30's question: do a GPU block's long records lose to underfill?)
+  # one launch a query over N records of one length, N from a full GPU down to HDSS's block sizes;
+  # PEERWAVE_DEBUG_BATCH_GPU prints each launch's kernel time (stderr)
+  for spec in ${PW_UNDERFILL:-"4000 20000" "4000 8000" "4000 4000" "4000 2000" "40 980000" "40 200000" "40 50000"}; do
+    set -- $spec
+    PEERWAVE_DEBUG_BATCH_GPU=1 timeout 120 $n/bench_batch_sw --backend cuda --length $1 --records $2 --queries 5478 --sample 50 > $out/underfill_$1_$2.log 2>&1
+    say "length $1 x $2 records, query 5478: rc=$? $(grep -E '^search' $out/underfill_$1_$2.log | head -1) | $(grep -m2 -iE 'kernel' $out/underfill_$1_$2.log | tr '\n' ' ' | cut -c1-200)"
+  done
+fi
+if stage hdss; then # (bench/hdss.sh on the carried bench_batch_sw: the rules since 3d4f8a0)
+  for lengths in ${PW_HDSS_LENGTHS:---skewed --mix}; do
+    OUT=$out/hdss$lengths PW_BENCH_BIN=$n/bench_batch_sw PW_LENGTHS=$lengths PW_HDSS_RUNS=${PW_HDSS_RUNS:-2} timeout 280 bash bench/hdss.sh > $out/hdss$lengths.log 2>&1
+    say "bench/hdss.sh $lengths: rc=$?"; grep -E "^run" $out/hdss$lengths.log | tee -a $out/summary.txt
+  done
+fi
 if stage heat; then
   for sweeps in 1 8; do
     CUDA_VISIBLE_DEVICES=0 timeout 120 $n/bench_suite --runs 5 --only HEAT --size 16384 --sweeps $sweeps 2>&1 | grep -E "^(HEAT|#) " | sed "s/^/sweeps $sweeps: /" | tee -a $out/summary.txt
