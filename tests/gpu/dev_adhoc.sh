@@ -64,6 +64,8 @@ if [ -n "${PW_BUILD:-}" ]; then # (build here instead of carrying binaries: PW_B
   for b in test_gpu test_dist test_cells test_batch test_nvrtc test_sw_rows; do ln -sf $PWD/build-gpu/tests/$b $n/; done
 else
   mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
+  # (shared libraries the device lacks, libparasail for bench_batch_sw, travel beside the binaries)
+  export LD_LIBRARY_PATH=$n${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 export PEERWAVE_CACHE=/tmp/pw-cell-cache PEERWAVE_WISDOM=/tmp/pw-wisdom.tsv
 
