@@ -114,8 +114,8 @@ fi
 if stage underfill; then # (issue 30's question: do a GPU block's long records lose to underfill?)
   # one launch a query over N records of one length, N from a full GPU down to HDSS's block sizes;
   # PEERWAVE_DEBUG_BATCH_GPU prints each launch's kernel time (stderr)
-  for spec in ${PW_UNDERFILL:-"4000 20000" "4000 8000" "4000 4000" "4000 2000" "40 980000" "40 200000" "40 50000"}; do
-    set -- $spec
+  for spec in ${PW_UNDERFILL:-4000:20000 4000:8000 4000:4000 4000:2000 40:980000 40:200000 40:50000}; do
+    set -- ${spec/:/ }
     PEERWAVE_DEBUG_BATCH_GPU=1 timeout 120 $n/bench_batch_sw --backend cuda --length $1 --records $2 --queries ${PW_UNDERFILL_QUERIES:-5478} --sample 50 > $out/underfill_$1_$2.log 2>&1
     say "length $1 x $2 records, queries ${PW_UNDERFILL_QUERIES:-5478}: rc=$? $(grep -E '^search' $out/underfill_$1_$2.log | head -1 | cut -c1-90)"
     grep -E 'kernel and copy' $out/underfill_$1_$2.log | sed -E 's/.*query ([0-9]+): ([0-9]+) items, kernel and copy ([0-9.]+) ms.*/  q\1 \2 items \3 ms/' | tr '\n' ' ' | tee -a $out/summary.txt; echo | tee -a $out/summary.txt
