@@ -110,7 +110,8 @@ struct device_items {
     pw_device_buffer<int32_t> rec_len, scores;
     device_items(int l, cudaStream_t s) : lanes(l), codes(s), rec_at(s), rec_len(s), scores(s) {}
 
-    pw_status upload(const sw_batch_db *db, const int64_t *list, int64_t n)
+    /* (with_scores: a scores buffer of its own; the database's items write into the slots') */
+    pw_status upload(const sw_batch_db *db, const int64_t *list, int64_t n, bool with_scores = true)
     {
         records = n;
         count = (n + lanes - 1) / lanes;
@@ -134,7 +135,7 @@ struct device_items {
         PW_THEN(st, codes.upload(contiguous ? db->codes + base : gathered, (size_t)bytes + 1));
         PW_THEN(st, rec_at.upload(at, (size_t)n + 1));
         PW_THEN(st, rec_len.upload(len, (size_t)n + 1));
-        PW_THEN(st, scores.alloc((size_t)(count * lanes)));
+        if (with_scores) PW_THEN(st, scores.alloc((size_t)(count * lanes)));
         /* the uploads read host memory until they are done */
         PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(codes.stream)));
         free(at);
@@ -154,10 +155,13 @@ struct query_launch {
     cudaStream_t stream;
 };
 
-/* Items [i0, i1) against the query: their scores into host[0 .. (i1 - i0) * lanes). */
+/* Items [i0, i1) against the query: launched on the query's stream, their scores copied out
+ * into host[0 .. (i1 - i0) * lanes) on it too (from device scores[i0 * lanes ..]); the caller
+ * waits for the stream before it reads them (so that it can take the last query's scores while
+ * this one runs). */
 template <class L>
-static pw_status score_items(query_launch *ql, device_items *items, int64_t i0, int64_t i1, int32_t *host,
-                             int64_t bottom_warps)
+static pw_status launch_items(query_launch *ql, device_items *items, int64_t i0, int64_t i1, int32_t *scores,
+                              int32_t *host, int64_t bottom_warps)
 {
     pw_batch_sw_args a = ql->args;
     a.codes = items->codes.ptr;
@@ -165,7 +169,7 @@ static pw_status score_items(query_launch *ql, device_items *items, int64_t i0, 
     a.rec_len = items->rec_len.ptr + i0 * L::lanes;
     a.records = (i1 * L::lanes < items->records ? i1 * L::lanes : items->records) - i0 * L::lanes;
     a.items = i1 - i0;
-    a.scores = items->scores.ptr + i0 * L::lanes;
+    a.scores = scores + i0 * L::lanes;
     const void *kernel = kernel_by_rows<L>(ql->R, ql->form, a.stage != 0);
     const size_t smem = a.stage ? ql->profile_bytes : 0;
     pw_status st = PW_OK;
@@ -181,8 +185,8 @@ static pw_status score_items(query_launch *ql, device_items *items, int64_t i0, 
     if (grid * (BATCH_THREADS / 32) > bottom_warps) return PW_ERR_INTERNAL; /* a warp without its bottom row */
     void *params[] = {&a};
     PW_THEN(st, pw_from_cuda(cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3(BATCH_THREADS), params, smem, ql->stream)));
-    PW_THEN(st, pw_device_buffer<int32_t>::pw_download(host, a.scores, sizeof(int32_t) * (size_t)(a.items * L::lanes),
-                                                       ql->stream));
+    PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(host, a.scores, sizeof(int32_t) * (size_t)(a.items * L::lanes),
+                                             cudaMemcpyDeviceToHost, ql->stream)));
     return st;
 }
 
@@ -200,6 +204,26 @@ static pw_status single_pair(const pw_options *options, const sw_batch_query *q,
                       &ea, &eb, &info);
 }
 
+/* Queries in flight at once: query q + 1's kernel is launched before query q's scores are
+ * taken, on a stream of its own, so that its warps fill the SMs that q's last round of items
+ * leaves idle (on an H200 4000 items of one length took 62.9 ms where 3000 took 39.9: the
+ * second round ran 832 of the 3168 warps the GPU holds; HDSS's blocks end in such a round for
+ * each query), and the host's work on q's scores (10^6 of them: ~3 ms) hides behind q + 1's
+ * kernel. */
+#define LAUNCH_SLOTS 2
+
+/* One query in flight: its launch (its own stream and bottom rows), its scores on the device
+ * and where they are copied out (pinned, so that the copy does not hold the host). */
+struct launch_slot {
+    query_launch ql;
+    pw_device_buffer<int32_t> *scores = nullptr;
+    int32_t *host = nullptr;
+    bool pinned = false, own_stream = false;
+    int64_t q = -1; /* the query it holds, -1 none */
+    cudaEvent_t debug_events[2];
+    bool debug = false;
+};
+
 /* A search's GPU side (batch_sw.h). */
 struct pw_cuda_batch {
     pw_options options;
@@ -211,15 +235,15 @@ struct pw_cuda_batch {
     bool narrow;
     int64_t first;            /* records before it: too long for the kernels */
     int64_t *list, *flagged;  /* the kernels' records (first .. count), and a query's flagged ones */
-    int32_t *item_scores;
     query_form *forms;  /* a query each */
     bool profiles_kept; /* every query's profile on the device from the start (else one at a time) */
     uint32_t *profile;  /* (one at a time: the host side of the one in d_profile) */
-    query_launch ql;
+    query_launch ql; /* (what every query's launch shares; each slot takes a copy) */
+    launch_slot slots[LAUNCH_SLOTS];
+    int n_slots; /* 2, or 1 where the profiles are made one at a time or there is no room */
     /* PEERWAVE_DEBUG_BATCH_GPU=1: each launch's kernel and host time on stderr (a measuring
      * switch: how much of a block's time its launches spend outside the kernel) */
     bool debug;
-    cudaEvent_t debug_events[2];
     double debug_since;
     int64_t bottom_warps;
     device_items *items;
@@ -233,30 +257,49 @@ static double debug_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* One launch's kernel time (events around it; score_items has waited for its scores) and the
- * host time since the last launch ended. */
-static void debug_launch(pw_cuda_batch *b, int64_t q, int64_t r0, int64_t r1, int64_t items)
+/* One launch's kernel time (events around it and its copy-out, which the caller has waited
+ * for) and the host time since the last launch's scores were taken. */
+static void debug_launch(pw_cuda_batch *b, launch_slot *slot, int64_t r0, int64_t r1, int64_t items)
 {
     float ms = 0;
-    cudaEventRecord(b->debug_events[1], b->ql.stream);
-    cudaEventSynchronize(b->debug_events[1]);
-    cudaEventElapsedTime(&ms, b->debug_events[0], b->debug_events[1]);
+    if (!slot->debug) return;
+    cudaEventSynchronize(slot->debug_events[1]);
+    cudaEventElapsedTime(&ms, slot->debug_events[0], slot->debug_events[1]);
     const double now = debug_seconds();
     fprintf(stderr, "batch gpu records %lld..%lld query %lld: %lld items, kernel and copy %.3f ms, since the last %.3f ms\n",
-            (long long)r0, (long long)r1, (long long)q, (long long)items, ms, 1e3 * (now - b->debug_since));
+            (long long)r0, (long long)r1, (long long)slot->q, (long long)items, ms, 1e3 * (now - b->debug_since));
     b->debug_since = now;
+}
+
+/* Waits for every slot's work (before the slots' buffers are reused or freed). */
+static pw_status wait_slots(pw_cuda_batch *b)
+{
+    pw_status st = PW_OK;
+    for (int k = 0; k < b->n_slots; k++) {
+        const pw_status s = pw_from_cuda(cudaStreamSynchronize(b->slots[k].ql.stream));
+        if (st == PW_OK) st = s;
+    }
+    return st;
 }
 
 extern "C" void pw_cuda_batch_destroy(pw_cuda_batch *b)
 {
     if (!b) return;
-    if (b->debug) cudaEventDestroy(b->debug_events[0]), cudaEventDestroy(b->debug_events[1]);
+    wait_slots(b);
+    cudaGetLastError(); /* (an error already reported by the search) */
+    for (int k = 0; k < LAUNCH_SLOTS; k++) {
+        launch_slot &slot = b->slots[k];
+        delete slot.scores; /* (freed in order on its stream, before the stream goes) */
+        if (slot.pinned) cudaFreeHost(slot.host);
+        else free(slot.host);
+        if (slot.debug) cudaEventDestroy(slot.debug_events[0]), cudaEventDestroy(slot.debug_events[1]);
+        if (slot.own_stream) cudaStreamSynchronize(slot.ql.stream), cudaStreamDestroy(slot.ql.stream);
+    }
     delete b->items;
     delete b->d_profile;
     delete b->d_bottom;
     free(b->list);
     free(b->flagged);
-    free(b->item_scores);
     free(b->forms);
     free(b->profile);
     delete b;
@@ -290,17 +333,14 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     ql.stream = (cudaStream_t)options->cuda_stream;
     pw_status st = pw_from_cuda(cudaSetDevice(options->device));
     const char *debug = getenv("PEERWAVE_DEBUG_BATCH_GPU");
-    if (st == PW_OK && debug && !strcmp(debug, "1") && cudaEventCreate(&b->debug_events[0]) == cudaSuccess) {
-        if (cudaEventCreate(&b->debug_events[1]) == cudaSuccess) b->debug = true, b->debug_since = debug_seconds();
-        else cudaEventDestroy(b->debug_events[0]);
-    }
+    b->debug = st == PW_OK && debug && !strcmp(debug, "1");
+    b->debug_since = debug_seconds();
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&ql.max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, ql.device)));
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&ql.sms, cudaDevAttrMultiProcessorCount, ql.device)));
     while (b->first < db->count && db->length[b->first] > PW_BATCH_GPU_MAX_COLUMNS) b->first++;
     const int64_t n_items = db->count - b->first;
     b->list = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n_items + 1));
     b->flagged = (int64_t *)malloc(sizeof(int64_t) * (size_t)(n_items + 1));
-    b->item_scores = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n_items + 2));
     /* The queries' profiles: made and uploaded once for every block when together they take at
      * most PROFILES_KEPT_BYTES (a block's launches then wait for no host work: made before each
      * query's launch, a block of 2000 items of five queries waited about a millisecond), else one
@@ -320,7 +360,7 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     const int64_t profile_words = b->profiles_kept ? all_words : most_words;
     b->profile = (uint32_t *)malloc(sizeof(uint32_t) * (size_t)(profile_words + 1));
     if (b->profile) b->profile[profile_words] = 0; /* (a word past the last: never a zero-sized buffer) */
-    if (st == PW_OK && (!b->list || !b->flagged || !b->item_scores || !b->forms || !b->profile)) st = PW_ERR_OUT_OF_MEMORY;
+    if (st == PW_OK && (!b->list || !b->flagged || !b->forms || !b->profile)) st = PW_ERR_OUT_OF_MEMORY;
     for (int64_t i = 0; st == PW_OK && i < n_items; i++) b->list[i] = b->first + i;
     b->items = new device_items(b->narrow ? 2 : 1, ql.stream);
     b->d_profile = new pw_device_buffer<uint32_t>(ql.stream);
@@ -329,7 +369,7 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
      * threads), each as long as the longest item */
     b->bottom_warps = (int64_t)ql.sms * (2048 / 32);
     if (n_items > 0) {
-        PW_THEN(st, b->items->upload(db, b->list, n_items));
+        PW_THEN(st, b->items->upload(db, b->list, n_items, false));
         if (st == PW_OK && b->profiles_kept) {
             for (int64_t q = 0; q < nq; q++) make_profile(&queries[q], t, b->forms[q], b->profile + b->forms[q].offset);
             st = b->d_profile->upload(b->profile, (size_t)profile_words + 1);
@@ -345,7 +385,36 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
         if (st == PW_OK && !b->profiles_kept) PW_THEN(st, b->d_profile->alloc((size_t)most_words + 1));
         bool segmented = false; /* (at the R each query will get: PEERWAVE_BATCH_ROWS may force one) */
         for (int64_t q = 0; st == PW_OK && q < nq; q++) segmented |= b->forms[q].segments > 1;
-        PW_THEN(st, b->d_bottom->alloc(segmented ? (size_t)(b->bottom_warps * 2 * b->items->longest) : 1));
+        /* two queries in flight where the profiles are all on the device (one at a time they share
+         * one buffer) and there is room for a second slot's bottom rows; else one */
+        const size_t bottom_words = segmented ? (size_t)(b->bottom_warps * 2 * b->items->longest) : 1;
+        b->n_slots = b->profiles_kept && nq > 1 ? LAUNCH_SLOTS : 1;
+        if (st == PW_OK && b->n_slots > 1 && b->d_bottom->alloc(bottom_words * b->n_slots) != PW_OK) {
+            cudaGetLastError(); /* (no room for two: one slot) */
+            b->n_slots = 1;
+        }
+        if (b->n_slots == 1) PW_THEN(st, b->d_bottom->alloc(bottom_words));
+        for (int k = 0; st == PW_OK && k < b->n_slots; k++) {
+            launch_slot &slot = b->slots[k];
+            slot.ql = ql;
+            if (b->n_slots > 1) {
+                PW_THEN(st, pw_from_cuda(cudaStreamCreateWithFlags(&slot.ql.stream, cudaStreamNonBlocking)));
+                slot.own_stream = st == PW_OK;
+            }
+            slot.ql.args.bottom = b->d_bottom->ptr + (size_t)k * bottom_words;
+            slot.scores = new pw_device_buffer<int32_t>(slot.ql.stream);
+            PW_THEN(st, slot.scores->alloc((size_t)(b->items->count * b->items->lanes)));
+            const size_t host_bytes = sizeof(int32_t) * (size_t)(b->items->count * b->items->lanes + 2);
+            slot.pinned = cudaMallocHost((void **)&slot.host, host_bytes) == cudaSuccess;
+            if (!slot.pinned) cudaGetLastError(), slot.host = (int32_t *)malloc(host_bytes);
+            if (st == PW_OK && !slot.host) st = PW_ERR_OUT_OF_MEMORY;
+            if (st == PW_OK && b->debug && cudaEventCreate(&slot.debug_events[0]) == cudaSuccess) {
+                if (cudaEventCreate(&slot.debug_events[1]) == cudaSuccess) slot.debug = true;
+                else cudaEventDestroy(slot.debug_events[0]);
+            }
+        }
+        /* (the allocations are ordered on the search's stream; the slots' streams use them) */
+        PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(ql.stream)));
     }
     if (st != PW_OK) {
         pw_cuda_batch_destroy(b);
@@ -355,68 +424,103 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     return PW_OK;
 }
 
+/* Query q's launch over items [i0, i1) on its slot (its form, its profile), not waited for. */
+static pw_status launch_query(pw_cuda_batch *b, launch_slot *slot, int64_t q, int64_t i0, int64_t i1)
+{
+    const query_form &f = b->forms[q];
+    query_launch &ql = slot->ql;
+    ql.R = f.R;
+    pw_batch_sw_args &a = ql.args;
+    a.segments = f.segments;
+    a.letter_words = f.letter_words;
+    a.profile_words = f.profile_words;
+    ql.profile_bytes = sizeof(uint32_t) * (size_t)a.profile_words;
+    a.stage = ql.profile_bytes <= (size_t)ql.max_smem / 2; /* room for two blocks an SM */
+    a.gap_open = b->go;
+    a.gap_extend = b->ge;
+    a.bottom_stride = b->items->longest;
+    a.limit16 = 32767 - (b->t->max_score > 0 ? b->t->max_score : 0);
+    a.pad = (uint32_t)b->t->size;
+    pw_status st = PW_OK;
+    if (b->profiles_kept) {
+        a.profile = b->d_profile->ptr + f.offset;
+    } else { /* (queries whose profiles together pass PROFILES_KEPT_BYTES: one at a time, one slot) */
+        a.profile = b->d_profile->ptr;
+        make_profile(&b->queries[q], b->t, f, b->profile);
+        PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(b->d_profile->ptr, b->profile, ql.profile_bytes,
+                                                 cudaMemcpyHostToDevice, ql.stream)));
+    }
+    slot->q = q;
+    if (slot->debug) cudaEventRecord(slot->debug_events[0], ql.stream);
+    if (st == PW_OK)
+        st = b->narrow ? launch_items<pw_batch_lanes16x2>(&ql, b->items, i0, i1, slot->scores->ptr, slot->host, b->bottom_warps)
+                       : launch_items<pw_batch_lanes32>(&ql, b->items, i0, i1, slot->scores->ptr, slot->host, b->bottom_warps);
+    if (slot->debug) cudaEventRecord(slot->debug_events[1], ql.stream);
+    return st;
+}
+
+/* The slot's query's scores, once its stream is done: records k0 .. k1 of the kernels' list
+ * into out, those whose 16 bits may have wrapped scored again by the 32-bit kernel. */
+static pw_status take_query(pw_cuda_batch *b, launch_slot *slot, int64_t r0, int64_t r1, int64_t k0, int64_t k1,
+                            int32_t *out, int64_t *recomputed)
+{
+    const int64_t i0 = k0 / b->items->lanes;
+    pw_status st = pw_from_cuda(cudaStreamSynchronize(slot->ql.stream));
+    if (st == PW_OK && b->debug) debug_launch(b, slot, r0, r1, (k1 + b->items->lanes - 1) / b->items->lanes - i0);
+    int64_t n_flagged = 0;
+    for (int64_t k = k0; st == PW_OK && k < k1; k++) {
+        const int32_t v = slot->host[k - i0 * b->items->lanes];
+        out[b->list[k]] = v;
+        if (v < 0) b->flagged[n_flagged++] = b->list[k]; /* 16 bits may have wrapped */
+    }
+    if (st == PW_OK && n_flagged > 0) { /* those again with 32-bit cells, on the slot's stream */
+        device_items wide(1, slot->ql.stream);
+        PW_THEN(st, wide.upload(b->db, b->flagged, n_flagged));
+        PW_THEN(st, launch_items<pw_batch_lanes32>(&slot->ql, &wide, 0, wide.count, wide.scores.ptr, slot->host,
+                                                   b->bottom_warps));
+        PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(slot->ql.stream)));
+        for (int64_t i = 0; st == PW_OK && i < n_flagged; i++) out[b->flagged[i]] = slot->host[i];
+        *recomputed += n_flagged;
+    }
+    slot->q = -1;
+    return st;
+}
+
 /* Sorted records [r0, r1) against every query: the kernels' items that hold them (a pair may
  * hold one record outside: computed, not copied out), flagged ones again wider, long ones by the
- * single-pair engine. */
+ * single-pair engine.  Queries are launched LAUNCH_SLOTS ahead of the one whose scores are taken. */
 extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r1, int32_t *scores, int64_t *recomputed,
                                          int64_t *long_pairs, pw_batch_progress *progress)
 {
     const sw_batch_db *db = b->db;
-    const pw_score_table *t = b->t;
-    query_launch &ql = b->ql;
-    device_items &items = *b->items;
-    const int lanes = items.lanes;
+    const int lanes = b->items->lanes;
     /* the kernels' part: items [i0, i1) */
     const int64_t k0 = (r0 > b->first ? r0 : b->first) - b->first, k1 = (r1 > b->first ? r1 : b->first) - b->first;
     const int64_t i0 = k0 / lanes, i1 = (k1 + lanes - 1) / lanes;
-    pw_status st = pw_from_cuda(cudaSetDevice(ql.device));
-    for (int64_t q = 0; st == PW_OK && q < b->nq; q++) {
-        if (pw_batch_progress_stopped(progress)) return PW_ERR_CANCELLED; /* between queries */
-        int32_t *out = scores + q * db->count;
-        if (i1 > i0) {
-            const query_form &f = b->forms[q];
-            ql.R = f.R;
-            pw_batch_sw_args &a = ql.args;
-            a.segments = f.segments;
-            a.letter_words = f.letter_words;
-            a.profile_words = f.profile_words;
-            ql.profile_bytes = sizeof(uint32_t) * (size_t)a.profile_words;
-            a.stage = ql.profile_bytes <= (size_t)ql.max_smem / 2; /* room for two blocks an SM */
-            a.gap_open = b->go;
-            a.gap_extend = b->ge;
-            a.bottom = b->d_bottom->ptr;
-            a.bottom_stride = items.longest;
-            a.limit16 = 32767 - (t->max_score > 0 ? t->max_score : 0);
-            a.pad = (uint32_t)t->size;
-            if (b->profiles_kept) {
-                a.profile = b->d_profile->ptr + f.offset;
-            } else { /* (queries whose profiles together pass PROFILES_KEPT_BYTES: one at a time) */
-                a.profile = b->d_profile->ptr;
-                make_profile(&b->queries[q], t, f, b->profile);
-                PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(b->d_profile->ptr, b->profile, ql.profile_bytes,
-                                                         cudaMemcpyHostToDevice, ql.stream)));
-            }
-            if (b->debug) cudaEventRecord(b->debug_events[0], ql.stream);
-            if (st == PW_OK)
-                st = b->narrow ? score_items<pw_batch_lanes16x2>(&ql, &items, i0, i1, b->item_scores, b->bottom_warps)
-                               : score_items<pw_batch_lanes32>(&ql, &items, i0, i1, b->item_scores, b->bottom_warps);
-            if (b->debug) debug_launch(b, q, r0, r1, i1 - i0);
-            int64_t n_flagged = 0;
-            for (int64_t k = k0; st == PW_OK && k < k1; k++) {
-                const int32_t v = b->item_scores[k - i0 * lanes];
-                out[b->list[k]] = v;
-                if (v < 0) b->flagged[n_flagged++] = b->list[k]; /* 16 bits may have wrapped */
-            }
-            if (st == PW_OK && n_flagged > 0) { /* those again with 32-bit cells */
-                device_items wide(1, ql.stream);
-                PW_THEN(st, wide.upload(db, b->flagged, n_flagged));
-                PW_THEN(st, score_items<pw_batch_lanes32>(&ql, &wide, 0, wide.count, b->item_scores, b->bottom_warps));
-                for (int64_t i = 0; st == PW_OK && i < n_flagged; i++) out[b->flagged[i]] = b->item_scores[i];
-                *recomputed += n_flagged;
-            }
+    pw_status st = pw_from_cuda(cudaSetDevice(b->ql.device));
+    /* the kernels' queries, n_slots in flight: query q goes to slot q % n_slots once that slot's
+     * query (q - n_slots) is taken, so the host takes one query's scores while the next ones run */
+    for (int64_t q = 0; st == PW_OK && i1 > i0 && q < b->nq + b->n_slots; q++) {
+        launch_slot *slot = &b->slots[q % b->n_slots];
+        if (slot->q >= 0) {
+            const int64_t done = slot->q;
+            st = take_query(b, slot, r0, r1, k0, k1, scores + done * db->count, recomputed);
+            if (st == PW_OK && r0 >= b->first) pw_batch_progress_add(progress, b->queries[done].n * (db->at[r1] - db->at[r0]));
         }
+        if (st == PW_OK && q < b->nq)
+            st = pw_batch_progress_stopped(progress) ? PW_ERR_CANCELLED /* between queries */
+                                                     : launch_query(b, slot, q, i0, i1);
+    }
+    if (st != PW_OK) { /* (nothing of this call still running when it returns) */
+        wait_slots(b);
+        for (int k = 0; k < b->n_slots; k++) b->slots[k].q = -1;
+        return st;
+    }
+    /* records too long for the kernels: the single-pair engine, a query at a time */
+    for (int64_t q = 0; st == PW_OK && q < b->nq && r0 < b->first; q++) {
+        if (pw_batch_progress_stopped(progress)) return PW_ERR_CANCELLED;
         for (int64_t r = r0; st == PW_OK && r < r1 && r < b->first; r++) {
-            st = single_pair(&b->options, &b->queries[q], db, r, t, b->go, b->ge, &out[r]);
+            st = single_pair(&b->options, &b->queries[q], db, r, b->t, b->go, b->ge, &scores[q * db->count + r]);
             (*long_pairs)++;
         }
         if (st == PW_OK) pw_batch_progress_add(progress, b->queries[q].n * (db->at[r1] - db->at[r0]));

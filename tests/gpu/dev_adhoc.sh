@@ -61,7 +61,7 @@ if [ -n "${PW_BUILD:-}" ]; then # (build here instead of carrying binaries: PW_B
   PW_BUILD_TARGETS=${PW_BUILD_TARGETS:-"peerwave_cli bench_dist"} pw_build_gpu $out/build.log ||
     { echo "build FAILED"; tail -30 $out/build.log; exit 1; }
   mkdir -p $n && for b in peerwave bench_dist bench_suite; do ln -sf $PWD/build-gpu/$b $n/; done
-  for b in test_gpu test_dist test_cells test_batch test_nvrtc test_sw_rows; do ln -sf $PWD/build-gpu/tests/$b $n/; done
+  for b in test_gpu test_dist test_cells test_batch test_nvrtc test_sw_rows test_progress; do ln -sf $PWD/build-gpu/tests/$b $n/; done
 else
   mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
   # (shared libraries the device lacks, libparasail for bench_batch_sw, travel beside the binaries)
@@ -96,6 +96,12 @@ fi
 if stage batch; then # (GPU 1, beside test_gpu on GPU 0: the searches, the DTW overflow path)
   CUDA_VISIBLE_DEVICES=${PW_BATCH_GPU:-1} timeout 240 $n/test_batch --gpu > $out/test_batch_gpu.log 2>&1
   say "test_batch --gpu: rc=$? $(tail -1 $out/test_batch_gpu.log)"; grep FAIL $out/test_batch_gpu.log | head -5 | cut -c1-300
+fi
+if stage progress; then # (the hooks and the cancel flag on the GPU, batch searches among them; then under memcheck)
+  CUDA_VISIBLE_DEVICES=${PW_BATCH_GPU:-1} timeout 200 $n/test_progress --gpu > $out/test_progress_gpu.log 2>&1
+  say "test_progress --gpu: rc=$? $(tail -1 $out/test_progress_gpu.log)"; grep FAIL $out/test_progress_gpu.log | head -5 | cut -c1-300
+  CUDA_VISIBLE_DEVICES=${PW_BATCH_GPU:-1} timeout 240 compute-sanitizer --tool memcheck --error-exitcode 9 $n/test_progress --gpu > $out/memcheck_progress.log 2>&1
+  say "memcheck test_progress --gpu: rc=$? $(grep -E 'ERROR SUMMARY|passed' $out/memcheck_progress.log | tail -2 | tr '\n' ' ')"
 fi
 if stage numpy; then # (GPU 1, or GPU 0 with PW_NUMPY_GPU=0)
   CUDA_VISIBLE_DEVICES=${PW_NUMPY_GPU:-1} PW_BACKEND=cuda timeout 200 python3 tests/test_numpy.py $n/peerwave > $out/test_numpy_cuda.log 2>&1
