@@ -44,6 +44,10 @@ typedef struct sim_device {
 /* pw_hdss_device.from_back of the simulated CPU groups (a global, so the positional
  * initializers of sim_device above stay as they are) */
 static int sim_cpu_from_back;
+/* A simulated GPU underfilled by blocks of fewer than sim_gpu_fill items (a warp an item: its
+ * cells then take sim_gpu_fill / items times as long), and its pw_hdss_device.min_items (globals
+ * for the same reason; 0: neither) */
+static int64_t sim_gpu_fill, sim_gpu_min_items;
 
 typedef struct sim_run {
     const sim_device *dev;
@@ -63,6 +67,7 @@ typedef struct sim_result {
     int restarts;          /* times stopped devices were asked again after a failure */
     int64_t redone;        /* items of failed blocks */
     double last_fetch[MAX_DEV], stopped_at[MAX_DEV]; /* virtual times (stopped: the first time) */
+    int under_min_items[MAX_DEV]; /* blocks with fewer items than sim_gpu_fill (GPUs) */
     pw_hdss_report report;
     pw_hdss_device_report dev[MAX_DEV];
 } sim_result;
@@ -72,12 +77,13 @@ static double virtual_clock(void *ctx) { (void)ctx; return clock_origin + virtua
 
 static double block_seconds(const sim_device *s, const int64_t *costs, int64_t b, int64_t e)
 {
-    double t = s->alpha + s->per_item * (double)(e - b);
+    double work = 0;
     for (int64_t i = b; i < e; i++) {
         int slow = s->long_item > 0 && costs[i] >= s->long_item;
-        t += (double)costs[i] / (slow ? s->long_rate : s->rate);
+        work += (double)costs[i] / (slow ? s->long_rate : s->rate);
     }
-    return t;
+    if (s->kind == PW_HDSS_GPU && e - b < sim_gpu_fill) work *= (double)sim_gpu_fill / (double)(e - b);
+    return s->alpha + s->per_item * (double)(e - b) + work;
 }
 
 /* Runs the work to its end in virtual time.  When every device has stopped and work is left (a
@@ -91,7 +97,8 @@ static sim_result simulate(const sim_run *run)
     for (int d = 0; d < run->n_dev; d++)
         devices[d] = (pw_hdss_device){run->dev[d].name, run->dev[d].kind, run->weights ? run->weights[d] : 0,
                                       run->dev[d].min_block, run->dev[d].first_block, run->dev[d].item_cost,
-                                      sim_cpu_from_back && run->dev[d].kind == PW_HDSS_CPU};
+                                      sim_cpu_from_back && run->dev[d].kind == PW_HDSS_CPU,
+                                      run->dev[d].kind == PW_HDSS_GPU ? sim_gpu_min_items : 0};
     pw_hdss_options opt = run->opt;
     opt.clock = virtual_clock;
     virtual_now = 0;
@@ -139,6 +146,7 @@ static sim_result simulate(const sim_run *run)
             continue;
         }
         r.last_fetch[d] = virtual_now;
+        r.under_min_items[d] += run->dev[d].kind == PW_HDSS_GPU && block[d].end - block[d].begin < sim_gpu_fill;
         busy[d] = 1;
         took[d] = block_seconds(&run->dev[d], run->cells ? run->cells : run->costs, block[d].begin, block[d].end);
         if (run->dev[d].late_from > 0 && virtual_now >= run->dev[d].late_from) took[d] += run->dev[d].late_alpha - run->dev[d].alpha;
@@ -519,6 +527,52 @@ static void test_skewed_as_measured(void)
     free(cells);
 }
 
+/* The skewed search again with a GPU underfilled by blocks of fewer items than its warps (the
+ * H200's 3168 warps of 2 records, in items of 32 records: 198; a block of 103 long-record items
+ * ran at 0.7x its rate): with pw_hdss_device.min_items at that fill its blocks hold at least
+ * that many items (but where the queue has fewer left), and HDSS ends no later than without the
+ * floor, no later than the GPU alone and within 2% of the CPU group. */
+static void test_underfilled_gpu(void)
+{
+    const int64_t n = 31250, n_long = 625, query_letters = 9091;
+    int64_t *cells = malloc(sizeof *cells * (size_t)n);
+    for (int64_t i = 0; i < n; i++)
+        cells[i] = 32 * query_letters * (i < n_long ? test_range(2000, 6000) : test_range(16, 64));
+    qsort(cells, (size_t)n, sizeof *cells, by_decreasing);
+    const int64_t fill = 31 * 32 * query_letters;
+    int64_t front = 0, back = 0, cost_total = 0;
+    for (int64_t i = 0; i < n; i++) cost_total += cells[i] + fill;
+    for (int64_t i = 0; i < 2048; i++) front += cells[i] + fill, back += cells[n - 1 - i] + fill;
+    const int64_t most = cost_total / 8;
+    const sim_device dev[2] = {
+        {"gpu", PW_HDSS_GPU, 0.002, 3.2e12, 0, 0, 0, 0, 3.5e-6, back < most ? back : most, 0.03,
+         front < most ? front : most, 0, 0, 0, 0, fill},
+        {"cpu", PW_HDSS_CPU, 0.005, 1.5e11, 100000000, 2.5e10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+    const pw_hdss_options opt = {.min_block = (int64_t)1 << 24};
+    sim_cpu_from_back = 1;
+    sim_gpu_fill = 198;
+    sim_result r[2], alone;
+    for (int floor = 0; floor < 2; floor++) {
+        sim_gpu_min_items = floor ? sim_gpu_fill : 0;
+        r[floor] = simulate(&(sim_run){dev, 2, cells, n, opt, NULL, 0, NULL});
+    }
+    alone = simulate(&(sim_run){dev, 2, cells, n, {.kinds = PW_HDSS_GPU, .min_block = (int64_t)1 << 24}, NULL, 0, NULL});
+    printf("underfilled  GPU alone %.4f s (%d blocks under the floor); HDSS without min_items %.4f s (%d under), with "
+           "%.4f s (%d under, spread %.2f%%)\n", alone.report.makespan, alone.under_min_items[0], r[0].report.makespan,
+           r[0].under_min_items[0], r[1].report.makespan, r[1].under_min_items[0], 100 * r[1].report.spread);
+    CHECK(r[0].exact && r[1].exact && alone.exact, "underfilled: items not done exactly once");
+    CHECK(r[0].under_min_items[0] >= 1, "underfilled: the case does not underfill the GPU without the floor (%d blocks)",
+          r[0].under_min_items[0]);
+    CHECK(r[1].under_min_items[0] <= 2 && alone.under_min_items[0] <= 1,
+          "underfilled: %d / %d GPU blocks below min_items", r[1].under_min_items[0], alone.under_min_items[0]);
+    CHECK(r[1].report.makespan <= r[0].report.makespan && r[1].report.makespan <= alone.report.makespan &&
+              r[1].report.spread <= 0.02,
+          "underfilled: HDSS with min_items %.4f s (spread %.2f%%), without %.4f s, the GPU alone %.4f s",
+          r[1].report.makespan, 100 * r[1].report.spread, r[0].report.makespan, alone.report.makespan);
+    sim_cpu_from_back = 0, sim_gpu_fill = 0, sim_gpu_min_items = 0;
+    free(cells);
+}
+
 /* Item costs where the queue's cells are few or none (every item's cost a GPU's fill alone), with
  * the clock far from its origin (a monotonic clock days after boot): the end-game's finish by
  * bisection must still cover the queue (a first step below the clock's resolution once left it
@@ -599,7 +653,7 @@ static void test_failures(void)
 
 static void test_bad_arguments(void)
 {
-    pw_hdss_device dev[2] = {{"g", PW_HDSS_GPU, 1, 0, 0, 0, 0}, {NULL, PW_HDSS_CPU, 1, 0, 0, 0, 0}};
+    pw_hdss_device dev[2] = {{"g", PW_HDSS_GPU, 1, 0, 0, 0, 0, 0}, {NULL, PW_HDSS_CPU, 1, 0, 0, 0, 0, 0}};
     int64_t costs[3] = {1, 2, 3};
     pw_hdss *h = (pw_hdss *)1;
     CHECK(pw_hdss_create(dev, 2, costs, 3, NULL, NULL) == PW_ERR_NULL_ARGUMENT, "NULL out");
@@ -626,16 +680,20 @@ static void test_bad_arguments(void)
     pw_hdss_options_init(&o);
     o.kinds = 8;
     CHECK(pw_hdss_create(dev, 2, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "kinds");
-    pw_hdss_device gpus[1] = {{"g", PW_HDSS_GPU, 1, 0, 0, 0, 0}};
+    pw_hdss_device gpus[1] = {{"g", PW_HDSS_GPU, 1, 0, 0, 0, 0, 0}};
     o.kinds = PW_HDSS_CPU;
     CHECK(pw_hdss_create(gpus, 1, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "no device of the kind");
-    pw_hdss_device odd[1] = {{"x", (pw_hdss_kind)5, 1, 0, 0, 0, 0}}, nan_weight[1] = {{"x", PW_HDSS_CPU, NAN, 0, 0, 0, 0}};
+    pw_hdss_device odd[1] = {{"x", (pw_hdss_kind)5, 1, 0, 0, 0, 0, 0}}, nan_weight[1] = {{"x", PW_HDSS_CPU, NAN, 0, 0, 0, 0, 0}};
     CHECK(pw_hdss_create(odd, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "kind");
     CHECK(pw_hdss_create(nan_weight, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "weight NaN");
-    pw_hdss_device negative_min[1] = {{"x", PW_HDSS_CPU, 1, -1, 0, 0, 0}};
+    pw_hdss_device negative_min[1] = {{"x", PW_HDSS_CPU, 1, -1, 0, 0, 0, 0}};
     CHECK(pw_hdss_create(negative_min, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "device min_block negative");
+    pw_hdss_device negative_items[1] = {{"x", PW_HDSS_GPU, 1, 0, 0, 0, 0, -1}};
+    CHECK(pw_hdss_create(negative_items, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT &&
+              strstr(pw_error_detail(), "min_items"),
+          "device min_items negative: %s", pw_error_detail());
     /* a device's own minimum block: its first block holds at least that many cells */
-    pw_hdss_device own_min[2] = {{"g", PW_HDSS_GPU, 0, 5, 0, 0, 0}, {"c", PW_HDSS_CPU, 0, 0, 0, 0, 0}};
+    pw_hdss_device own_min[2] = {{"g", PW_HDSS_GPU, 0, 5, 0, 0, 0, 0}, {"c", PW_HDSS_CPU, 0, 0, 0, 0, 0, 0}};
     int64_t ones[100];
     for (int i = 0; i < 100; i++) ones[i] = 1;
     pw_hdss_options small;
@@ -648,18 +706,18 @@ static void test_bad_arguments(void)
           "per-device min_block: gpu %lld cells, cpu %lld", (long long)gb.cells, (long long)cb.cells);
     pw_hdss_destroy(hm);
     /* ... and its own first block, when larger: the first block that, later ones down to the minimum */
-    pw_hdss_device own_first[1] = {{"g", PW_HDSS_GPU, 0, 5, 20, 0, 0}};
+    pw_hdss_device own_first[1] = {{"g", PW_HDSS_GPU, 0, 5, 20, 0, 0, 0}};
     pw_hdss_block b1, b2;
     CHECK(pw_hdss_create(own_first, 1, ones, 100, &small, &hm) == PW_OK && pw_hdss_fetch(hm, 0, &b1) == PW_OK &&
               pw_hdss_done(hm, 0, 0.001) == PW_OK && pw_hdss_fetch(hm, 0, &b2) == PW_OK && b1.cells == 20 &&
               b2.cells >= 5,
           "per-device first_block: first %lld cells, second %lld", (long long)b1.cells, (long long)b2.cells);
     pw_hdss_destroy(hm);
-    pw_hdss_device negative_first[1] = {{"x", PW_HDSS_CPU, 1, 0, -1, 0, 0}};
+    pw_hdss_device negative_first[1] = {{"x", PW_HDSS_CPU, 1, 0, -1, 0, 0, 0}};
     CHECK(pw_hdss_create(negative_first, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "device first_block negative");
-    pw_hdss_device negative_item[1] = {{"x", PW_HDSS_CPU, 1, 0, 0, -1, 0}};
+    pw_hdss_device negative_item[1] = {{"x", PW_HDSS_CPU, 1, 0, 0, -1, 0, 0}};
     CHECK(pw_hdss_create(negative_item, 1, costs, 3, NULL, &h) == PW_ERR_INVALID_ARGUMENT, "device item_cost negative");
-    pw_hdss_device huge_item[1] = {{"x", PW_HDSS_CPU, 1, 0, 0, INT64_MAX / 2, 0}};
+    pw_hdss_device huge_item[1] = {{"x", PW_HDSS_CPU, 1, 0, 0, INT64_MAX / 2, 0, 0}};
     CHECK(pw_hdss_create(huge_item, 1, costs, 3, NULL, &h) == PW_ERR_SIZE_OVERFLOW, "item_cost times the items past INT64_MAX");
     huge_item[0].item_cost = INT64_MAX / 3; /* (3 of them fit; with the 6 cells they do not) */
     CHECK(pw_hdss_create(huge_item, 1, costs, 3, NULL, &h) == PW_ERR_SIZE_OVERFLOW, "item costs plus the cells past INT64_MAX");
@@ -667,7 +725,7 @@ static void test_bad_arguments(void)
      * block of min_block 40 holds 2 items of 10 cells with 10 each besides; without it, 4), and
      * the blocks it reports are in cells */
     int64_t tens[8] = {10, 10, 10, 10, 10, 10, 10, 10};
-    pw_hdss_device itemised[1] = {{"g", PW_HDSS_GPU, 0, 40, 0, 10, 0}};
+    pw_hdss_device itemised[1] = {{"g", PW_HDSS_GPU, 0, 40, 0, 10, 0, 0}};
     pw_hdss *hi = NULL;
     CHECK(pw_hdss_create(itemised, 1, tens, 8, NULL, &hi) == PW_OK && pw_hdss_fetch(hi, 0, &b1) == PW_OK &&
               b1.end - b1.begin == 2 && b1.cells == 20,
@@ -678,7 +736,7 @@ static void test_bad_arguments(void)
               b1.end - b1.begin == 4 && b1.cells == 40,
           "no item_cost: first block %lld items, %lld cells", (long long)(b1.end - b1.begin), (long long)b1.cells);
     pw_hdss_destroy(hi);
-    pw_hdss_device unweighted[2] = {{"g", PW_HDSS_GPU, 0, 0, 0, 0, 0}, {"c", PW_HDSS_CPU, 0, 0, 0, 0, 0}};
+    pw_hdss_device unweighted[2] = {{"g", PW_HDSS_GPU, 0, 0, 0, 0, 0, 0}, {"c", PW_HDSS_CPU, 0, 0, 0, 0, 0, 0}};
     pw_hdss_options_init(&o);
     o.mode = PW_HDSS_STATIC;
     CHECK(pw_hdss_create(unweighted, 2, costs, 3, &o, &h) == PW_ERR_INVALID_ARGUMENT, "STATIC without weights");
@@ -754,7 +812,7 @@ static void check_threads(int fail_after)
     int64_t *costs = uniform_costs(N, 1, 400);
     static atomic_int count[N];
     for (int i = 0; i < N; i++) atomic_init(&count[i], 0);
-    pw_hdss_device dev[T] = {{"gpu", PW_HDSS_GPU, 0, 0, 0, 0, 0}, {"cpu-a", PW_HDSS_CPU, 0, 0, 0, 0, 0}, {"cpu-b", PW_HDSS_CPU, 0, 0, 0, 0, 0}};
+    pw_hdss_device dev[T] = {{"gpu", PW_HDSS_GPU, 0, 0, 0, 0, 0, 0}, {"cpu-a", PW_HDSS_CPU, 0, 0, 0, 0, 0, 0}, {"cpu-b", PW_HDSS_CPU, 0, 0, 0, 0, 0, 0}};
     pw_hdss_options o;
     pw_hdss_options_init(&o);
     o.min_block = 64;
@@ -795,6 +853,7 @@ int main(void)
     test_search_as_measured();
     sim_cpu_from_back = 0;
     test_skewed_as_measured();
+    test_underfilled_gpu();
     test_item_costs_only();
     test_failures();
     check_threads(0);

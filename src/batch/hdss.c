@@ -35,6 +35,7 @@ typedef struct device {
     int failed, stopped, in_flight; /* stopped: its last fetch was empty (or its kind is out) */
     int64_t item_cost;                     /* its own cost an item besides the item's cells */
     int from_back;                         /* takes its blocks from the queue's far end */
+    int64_t min_items;                     /* the fewest items a block of it holds (0: none) */
     /* The block in flight: its items, its cost to this device (cells plus item_cost an item:
      * what the fit, the doubling and the plan count in) and its cells; the last block's cost. */
     int64_t begin, end, cost, cells, last_cost;
@@ -495,6 +496,17 @@ static int may_be_fast(const pw_hdss *h, const device *j, const device *d, doubl
     return (double)j->cells / (now - j->fetched_at) >= MEASURING_RATE * cell_rate(h, d);
 }
 
+/* A block of d with fewer than d's min_items items grows to that many, or to what its range has,
+ * on the side it is cut from (a GPU underfilled by few long items runs them at a fraction of its
+ * rate: the plans count a fill it cannot have; the extra items near the end are short ones). */
+static void widen_to_min_items(const pw_hdss *h, const device *d, pick *p)
+{
+    const span s = h->spans[p->span];
+    if (p->end - p->begin >= d->min_items) return;
+    if (d->from_back) p->begin = p->end - s.begin > d->min_items ? p->end - d->min_items : s.begin;
+    else p->end = s.end - p->begin > d->min_items ? p->begin + d->min_items : s.end;
+}
+
 /* ADAPTIVE: the block for device d, or 0 for nothing more. */
 static int adaptive_block(pw_hdss *h, int dv, double now, pick *p)
 {
@@ -619,6 +631,7 @@ static pw_status check_options(pw_hdss_options *o, const pw_hdss_device *devices
         if (devices[j].min_block < 0) return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's min_block is negative");
         if (devices[j].first_block < 0) return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's first_block is negative");
         if (devices[j].item_cost < 0) return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's item_cost is negative");
+        if (devices[j].min_items < 0) return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's min_items is negative");
         if (!(devices[j].weight >= 0) || isinf(devices[j].weight))
             return fail_with(PW_ERR_INVALID_ARGUMENT, "a device's weight is negative or not finite");
         if (o->kinds & (unsigned)devices[j].kind) taking_part++, weights += devices[j].weight;
@@ -685,6 +698,7 @@ pw_status pw_hdss_create(const pw_hdss_device *devices, int n_devices, const int
                       .min_block = devices[j].min_block > 0 ? devices[j].min_block : opt.min_block,
                       .item_cost = opt.mode == PW_HDSS_STATIC ? 0 : devices[j].item_cost, /* (STATIC: cells) */
                       .from_back = opt.mode != PW_HDSS_STATIC && devices[j].from_back,
+                      .min_items = opt.mode == PW_HDSS_STATIC ? 0 : devices[j].min_items,
                       .planned_end = -1};
         d->first_block = devices[j].first_block > d->min_block ? devices[j].first_block : d->min_block;
         if (!d->name) st = fail_with(PW_ERR_OUT_OF_MEMORY, "no memory");
@@ -733,6 +747,7 @@ pw_status pw_hdss_fetch(pw_hdss *h, int dv, pw_hdss_block *block)
     double now = h->opt.clock(h->opt.clock_ctx);
     if (!h->started) h->started = 1, h->start = now;
     pick p = {0, 0, 0};
+    int64_t asked = 0; /* (the block's cost before min_items widened it: what the next doubles) */
     if (d->in_flight) {
         st = fail_with(PW_ERR_INVALID_ARGUMENT, "the device's block in flight is not done yet");
     } else if (!d->failed && (h->opt.kinds & (unsigned)d->kind)) {
@@ -740,6 +755,8 @@ pw_status pw_hdss_fetch(pw_hdss *h, int dv, pw_hdss_block *block)
         int got = h->n_spans > 0 && (h->opt.mode == PW_HDSS_STATIC ? static_block(h, dv, &p)
                                                                     : adaptive_block(h, dv, now, &p));
         if (!got) p.end = p.begin;
+        asked = cost_of(h, d->item_cost, p.begin, p.end);
+        if (got && p.end > p.begin) widen_to_min_items(h, d, &p);
         d->stopped = p.end == p.begin;
     }
     if (p.end > p.begin) {
@@ -747,7 +764,8 @@ pw_status pw_hdss_fetch(pw_hdss *h, int dv, pw_hdss_block *block)
         queue_take(h, p.span, p.begin, p.end);
         if (!d->stable) h->adaptive_cells += cells;
         d->in_flight = 1, d->begin = p.begin, d->end = p.end, d->cells = cells;
-        d->cost = d->last_cost = cost_of(h, d->item_cost, p.begin, p.end);
+        d->cost = cost_of(h, d->item_cost, p.begin, p.end);
+        d->last_cost = asked;
         d->fetched_at = now;
         *block = (pw_hdss_block){p.begin, p.end, cells};
     }

@@ -130,7 +130,7 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
         for (int g = 0; g < n_gpu; g++) {
             w[g].gpu = 1, w[g].session = g;
             snprintf(names[g], sizeof names[g], n_gpu > 1 ? "gpu%d" : "gpu", e->gpu_device[g]);
-            dev[g] = (pw_hdss_device){names[g], PW_HDSS_GPU, job->batch->gpu_weight, 0, 0, 0, 0};
+            dev[g] = (pw_hdss_device){names[g], PW_HDSS_GPU, job->batch->gpu_weight, 0, 0, 0, 0, 0};
         }
         /* a core drives each GPU */
         w[n_gpu].threads = job->threads > n_gpu ? job->threads - n_gpu : 1;
@@ -141,12 +141,12 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
          * from the front the CPU's first blocks of 1-7 items ran at 1e10-5e10 cells/s against its
          * 1.5e11 on the short ones, and HDSS took 0.87x the GPU alone's time, 0.80x a static
          * split's, which had given the CPU the short tail) */
-        dev[n_gpu] = (pw_hdss_device){"cpu", PW_HDSS_CPU, job->batch->cpu_weight, 0, 0, 0, 1};
+        dev[n_gpu] = (pw_hdss_device){"cpu", PW_HDSS_CPU, job->batch->cpu_weight, 0, 0, 0, 1, 0};
     } else {
         w[0].threads = job->threads / 2 > 0 ? job->threads / 2 : 1;
         w[1].threads = job->threads - w[0].threads > 0 ? job->threads - w[0].threads : 1;
-        dev[0] = (pw_hdss_device){"cpu0", PW_HDSS_CPU, job->batch->gpu_weight, 0, 0, 0, 0};
-        dev[1] = (pw_hdss_device){"cpu1", PW_HDSS_CPU, job->batch->cpu_weight, 0, 0, 0, 0};
+        dev[0] = (pw_hdss_device){"cpu0", PW_HDSS_CPU, job->batch->gpu_weight, 0, 0, 0, 0, 0};
+        dev[1] = (pw_hdss_device){"cpu1", PW_HDSS_CPU, job->batch->cpu_weight, 0, 0, 0, 0, 0};
     }
     /* items of HDSS_ITEM_RECORDS sorted records, costed in cells against every query; a GPU's
      * item cost is its records' fill (HDSS_RECORD_FILL) */
@@ -182,6 +182,13 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
         for (int g = 0; g < n_gpu; g++)
             dev[g].first_block = (int64_t)fmin(front, most), dev[g].min_block = (int64_t)fmin(back, most),
             dev[g].item_cost = fill;
+        /* ... and at least the items that fill it wherever the queue has them: the cost floors
+         * above are the back's, which at the front's long records is a few items (an H200 ran
+         * 103 items, 1648 warps of its 3168, at 0.7x its rate) */
+#ifdef PW_HAVE_CUDA
+        for (int g = 0; g < n_gpu; g++)
+            dev[g].min_items = (pw_cuda_batch_fill_records(e->gpu[g]) + HDSS_ITEM_RECORDS - 1) / HDSS_ITEM_RECORDS;
+#endif
     }
     pw_hdss_options ho;
     pw_hdss_options_init(&ho);

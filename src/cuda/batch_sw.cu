@@ -424,6 +424,11 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     return PW_OK;
 }
 
+extern "C" int64_t pw_cuda_batch_fill_records(const pw_cuda_batch *b)
+{
+    return (int64_t)b->ql.sms * 32 * (b->narrow ? 2 : 1);
+}
+
 /* Query q's launch over items [i0, i1) on its slot (its form, its profile), not waited for. */
 static pw_status launch_query(pw_cuda_batch *b, launch_slot *slot, int64_t q, int64_t i0, int64_t i1)
 {

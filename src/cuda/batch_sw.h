@@ -26,6 +26,10 @@ pw_status pw_cuda_batch_score(pw_cuda_batch *batch, int64_t r0, int64_t r1, int3
                               int64_t *long_pairs, pw_batch_progress *progress);
 void pw_cuda_batch_destroy(pw_cuda_batch *batch);
 
+/* Records that fill the session's GPU: a warp an item of `lanes` records, 32 warps an SM (with
+ * two queries in flight, each query's launch of that many holds half the warps an SM can). */
+int64_t pw_cuda_batch_fill_records(const pw_cuda_batch *batch);
+
 #ifdef __cplusplus
 }
 #endif
