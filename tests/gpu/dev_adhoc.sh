@@ -60,7 +60,7 @@ if [ -n "${PW_BUILD:-}" ]; then # (build here instead of carrying binaries: PW_B
   . tests/gpu/device_lib.sh
   PW_BUILD_TARGETS=${PW_BUILD_TARGETS:-"peerwave_cli bench_dist"} pw_build_gpu $out/build.log ||
     { echo "build FAILED"; tail -30 $out/build.log; exit 1; }
-  mkdir -p $n && for b in peerwave bench_dist bench_suite; do ln -sf $PWD/build-gpu/$b $n/; done
+  mkdir -p $n && for b in peerwave bench_dist bench_suite bench_batch_pairs; do ln -sf $PWD/build-gpu/$b $n/; done
   for b in test_gpu test_dist test_cells test_batch test_nvrtc test_sw_rows test_progress; do ln -sf $PWD/build-gpu/tests/$b $n/; done
 else
   mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
@@ -131,6 +131,14 @@ if stage hdss; then # (bench/hdss.sh on the carried bench_batch_sw: the rules si
   for lengths in ${PW_HDSS_LENGTHS:---skewed --mix}; do
     OUT=$out/hdss$lengths PW_BENCH_BIN=$n/bench_batch_sw PW_LENGTHS=$lengths PW_HDSS_RUNS=${PW_HDSS_RUNS:-2} timeout 280 bash bench/hdss.sh > $out/hdss$lengths.log 2>&1
     say "bench/hdss.sh $lengths: rc=$?"; grep -E "^run" $out/hdss$lengths.log | tee -a $out/summary.txt
+  done
+fi
+if stage pairs; then # (the GPU engines for many DTW series and many SW pairs, against the CPU backend)
+  for spec in ${PW_PAIRS_SPECS:-256:1000:5000:200000 1000:200:2000:20000}; do
+    set -- ${spec//:/ }
+    timeout 240 $n/bench_batch_pairs --backend cuda --series-length $1 --pair-length $1 --queries $2 --db $3 --pairs $4 \
+      --runs 3 --sample 20 > $out/pairs_$1.log 2>&1
+    say "bench_batch_pairs length $1 ($2 x $3 series, $4 pairs): rc=$?"; grep -E "^(DTW|SW)" $out/pairs_$1.log | tee -a $out/summary.txt
   done
 fi
 if stage heat; then
