@@ -328,6 +328,40 @@ static void pairs(void)
     }
 }
 
+/* Bad letters in sets large enough to be encoded over several threads (> 2^20 letters): the
+ * error names the first bad record (the database's in its sorted order: equal lengths keep
+ * theirs), on the CPU and on the GPU (its pairs engine encodes both sides itself). */
+static void bad_letters_in_large_sets(void)
+{
+    enum { N = 3000, L = 500 };
+    char **seq = malloc(sizeof *seq * N);
+    int64_t *len = malloc(sizeof *len * N);
+    for (int k = 0; k < N; k++) {
+        len[k] = L;
+        seq[k] = malloc(L + 1);
+        for (int j = 0; j < L; j++) seq[k][j] = "ACGT"[test_rand() % 4];
+        seq[k][L] = 0;
+    }
+    seq[2100][17] = '#', seq[2900][3] = '#', seq[2950][0] = '#';
+    const pw_seq_set set = {N, (const char *const *)seq, len}, one = {1, (const char *const *)seq, len};
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+    o.threads = 4;
+    pw_sw_hit *hits = malloc(sizeof *hits * N);
+    pw_batch_info info;
+    pw_status st = pw_sw_search(&one, &set, &p, &o, NULL, 1, hits, &info);
+    CHECK(st == PW_ERR_BAD_INPUT && strstr(pw_error_detail(), "database record 2100") && strstr(pw_error_detail(), "position 17"),
+          "large database, bad letters: %s / %s", pw_status_str(st), pw_error_detail());
+    st = pw_sw_pairs(&set, &set, &p, &o, hits, &info);
+    CHECK(st == PW_ERR_BAD_INPUT && strstr(pw_error_detail(), "record 2100"), "large pairs, bad letters: %s / %s",
+          pw_status_str(st), pw_error_detail());
+    for (int k = 0; k < N; k++) free(seq[k]);
+    free(seq), free(len), free(hits);
+}
+
 static void bad_input(void)
 {
     pw_sw_params p;
@@ -534,6 +568,7 @@ int main(int argc, char **argv)
     }
     long_ones();
     pairs();
+    bad_letters_in_large_sets();
     if (!on_gpu) bad_input();
     dtw_batches();
     return test_finish();

@@ -19,6 +19,8 @@
 #include "../cuda/pairs_sw.h"
 #endif
 
+#define PW_ENCODE_MAX_THREADS 64 /* pw_sw_batch_encode_list (encoding is memory-bound well before this) */
+
 
 static int by_length_desc(const void *x, const void *y, void *len)
 {
@@ -44,7 +46,8 @@ static pw_status check_set(const pw_seq_set *set, const char *what)
     return PW_OK;
 }
 
-pw_status pw_sw_batch_db_make(const pw_seq_set *set, const pw_score_table *table, const char *what, sw_batch_db *db)
+pw_status pw_sw_batch_db_make(const pw_seq_set *set, const pw_score_table *table, const char *what, int threads,
+                              sw_batch_db *db)
 {
     memset(db, 0, sizeof *db);
     const int64_t count = set->count;
@@ -81,12 +84,72 @@ pw_status pw_sw_batch_db_make(const pw_seq_set *set, const pw_score_table *table
         const int64_t k = db->index[s];
         db->length[s] = set->length[k];
         db->at[s + 1] = db->at[s] + set->length[k];
-        if (pw_sw_batch_encode(set, k, table, what, db->codes + db->at[s]) != PW_OK) {
-            pw_sw_batch_db_free(db);
-            return PW_ERR_BAD_INPUT;
-        }
+    }
+    if (pw_sw_batch_encode_list(set, db->index, count, table, what, db->at, db->codes, threads) != PW_OK) {
+        pw_sw_batch_db_free(db);
+        return PW_ERR_BAD_INPUT;
     }
     db->cells_per_letter = total;
+    return PW_OK;
+}
+
+/* One thread's share of pw_sw_batch_encode_list: records by equal parts of the list; the first
+ * bad one of its part, or -1. */
+typedef struct encode_share {
+    const pw_seq_set *set;
+    const int64_t *list, *at;
+    int64_t count;
+    const pw_score_table *table;
+    uint8_t *codes;
+    int64_t first_bad[PW_ENCODE_MAX_THREADS];
+} encode_share;
+
+static void encode_part(void *arg, int worker, int team_size)
+{
+    encode_share *e = arg;
+    const int64_t i0 = e->count * worker / team_size, i1 = e->count * (worker + 1) / team_size;
+    e->first_bad[worker] = -1;
+    for (int64_t i = i0; i < i1; i++) {
+        const int64_t k = e->list ? e->list[i] : i;
+        const char *seq = e->set->seq[k];
+        uint8_t bad = 0;
+        if (e->codes) {
+            uint8_t *out = e->codes + e->at[i];
+            for (int64_t j = 0; j < e->set->length[k]; j++) {
+                const uint8_t c = e->table->code[(unsigned char)seq[j]];
+                bad |= c == 255;
+                out[j] = c;
+            }
+        } else {
+            for (int64_t j = 0; j < e->set->length[k]; j++) bad |= e->table->code[(unsigned char)seq[j]] == 255;
+        }
+        if (bad) {
+            e->first_bad[worker] = i;
+            return;
+        }
+    }
+}
+
+pw_status pw_sw_batch_encode_list(const pw_seq_set *set, const int64_t *list, int64_t count, const pw_score_table *table,
+                                  const char *what, const int64_t *at, uint8_t *codes, int threads)
+{
+    encode_share e = {.set = set, .list = list, .at = at, .count = count, .table = table, .codes = codes};
+    int64_t letters = 0;
+    for (int64_t i = 0; !codes && i < count; i++) letters += set->length[list ? list[i] : i];
+    if (codes && count > 0) letters = at[count] - at[0];
+    int wanted = threads < 1 ? 1 : threads > PW_ENCODE_MAX_THREADS ? PW_ENCODE_MAX_THREADS : threads;
+    if (letters < ((int64_t)1 << 20)) wanted = 1; /* (less than ~1 ms of work: no threads to start) */
+    int team = 1;
+    pw_team_run(wanted, encode_part, &e, &team);
+    for (int w = 0; w < team; w++) { /* (parts in the list's order: the first bad record is the first found) */
+        if (e.first_bad[w] < 0) continue;
+        const int64_t k = list ? list[e.first_bad[w]] : e.first_bad[w];
+        if (codes) return pw_sw_batch_encode(set, k, table, what, codes + at[e.first_bad[w]]);
+        uint8_t *scratch = pw_malloc((size_t)set->length[k]); /* (checking only: the detail's encode) */
+        const pw_status st = scratch ? pw_sw_batch_encode(set, k, table, what, scratch) : PW_ERR_OUT_OF_MEMORY;
+        free(scratch);
+        return st == PW_OK ? PW_ERR_INTERNAL : st;
+    }
     return PW_OK;
 }
 
@@ -328,8 +391,8 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
     if (st != PW_OK) return st;
     memset(info, 0, sizeof *info);
     sw_batch_db sdb, sq;
-    if ((st = pw_sw_batch_db_make(db, &s.table, "database", &sdb)) != PW_OK) return st;
-    if ((st = pw_sw_batch_db_make(queries, &s.table, "query", &sq)) != PW_OK) {
+    if ((st = pw_sw_batch_db_make(db, &s.table, "database", s.threads, &sdb)) != PW_OK) return st;
+    if ((st = pw_sw_batch_db_make(queries, &s.table, "query", s.threads, &sq)) != PW_OK) {
         pw_sw_batch_db_free(&sdb);
         return st;
     }
@@ -397,6 +460,10 @@ pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_para
     }
     batch_setup s;
     pw_status st = batch_setup_make(a, b, params, options, &s);
+    /* every letter of both sides checked before any work, so that a bad one is named by its
+     * record whichever engine would have met it */
+    if (st == PW_OK) st = pw_sw_batch_encode_list(a, NULL, a->count, &s.table, "query", NULL, NULL, s.threads);
+    if (st == PW_OK) st = pw_sw_batch_encode_list(b, NULL, b->count, &s.table, "database", NULL, NULL, s.threads);
     if (st != PW_OK) return st;
     memset(info, 0, sizeof *info);
     /* every pair through pw_sw on one CPU thread (its vector processor), the pairs over all cores:

@@ -13,9 +13,10 @@
 #define PAIRS_R 8                /* query rows a thread: segments of 256 rows */
 #define PAIRS_A_LAUNCH (1 << 20) /* pairs a launch */
 
-/* One side's letters of the listed pairs, back to back, and where each starts (count + 1). */
+/* One side's letters of the listed pairs, back to back, and where each starts (count + 1),
+ * encoded over `threads` threads. */
 static pw_status encode_side(const pw_seq_set *set, const char *what, const pw_score_table *t, const int64_t *list,
-                             int64_t count, uint8_t **codes, int64_t **at, int64_t *longest)
+                             int64_t count, int threads, uint8_t **codes, int64_t **at, int64_t *longest)
 {
     int64_t total = 0;
     *longest = 1;
@@ -28,15 +29,12 @@ static pw_status encode_side(const pw_seq_set *set, const char *what, const pw_s
     if (!*codes || !*at) return PW_ERR_OUT_OF_MEMORY;
     int64_t now = 0;
     for (int64_t i = 0; i < count; i++) {
-        const int64_t k = list[i];
         (*at)[i] = now;
-        const pw_status st = pw_sw_batch_encode(set, k, t, what, *codes + now);
-        if (st != PW_OK) return st;
-        now += set->length[k];
+        now += set->length[list[i]];
     }
     (*at)[count] = now;
     (*codes)[now] = 0; /* (the spare byte) */
-    return PW_OK;
+    return pw_sw_batch_encode_list(set, list, count, t, what, *at, *codes, threads);
 }
 
 extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_set *a, const pw_seq_set *b,
@@ -53,8 +51,9 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
     int64_t *end_a = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)per_launch);
     int64_t *end_b = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)per_launch);
     pw_status st = score && end_a && end_b ? PW_OK : PW_ERR_OUT_OF_MEMORY;
-    PW_THEN(st, encode_side(a, "query", t, list, count, &ca, &at_a, &longest_a));
-    PW_THEN(st, encode_side(b, "database", t, list, count, &cb, &at_b, &longest_b));
+    const int threads = options->threads > 0 ? options->threads : pw_cpu_count();
+    PW_THEN(st, encode_side(a, "query", t, list, count, threads, &ca, &at_a, &longest_a));
+    PW_THEN(st, encode_side(b, "database", t, list, count, threads, &cb, &at_b, &longest_b));
     PW_THEN(st, pw_cuda_probe(options->device));
     PW_THEN(st, pw_from_cuda(cudaSetDevice(options->device)));
     int sms = 0, per_sm = 0;
