@@ -44,6 +44,7 @@
 
 #include "peerwave_dist.h"
 #include "../apps/sat_accuracy.h"
+#include "../src/core/fnv1a.h"
 
 static double now(void)
 {
@@ -257,12 +258,12 @@ static void hash_parts(size_t lo, size_t hi, void *p)
 {
     table_hash *h = p;
     for (size_t q = lo; q < hi; q++) {
-        uint64_t v = 14695981039346656037ULL;
+        uint64_t v = PW_FNV1A_BASIS;
         for (size_t k = h->cells * q / 64; k < h->cells * (q + 1) / 64; k++) {
             uint64_t x = 0;
             if (sat_f32) memcpy(&x, (const float *)h->out + k, sizeof(float));
             else x = (uint64_t)((const int64_t *)h->out)[k];
-            v = (v ^ x) * 1099511628211ULL;
+            v = pw_fnv1a_step(v, x);
         }
         h->part[q] = v;
     }
@@ -324,8 +325,8 @@ static double run(const problem *p, int ranks, int64_t result[3], double *kernel
         static table_hash th; /* (64 words: not on the stack of a thread) */
         th.out = out, th.cells = cells;
         in_parallel(64, hash_parts, &th);
-        uint64_t h = 14695981039346656037ULL;
-        for (int q = 0; q < 64; q++) h = (h ^ th.part[q]) * 1099511628211ULL;
+        uint64_t h = PW_FNV1A_BASIS;
+        for (int q = 0; q < 64; q++) h = pw_fnv1a_step(h, th.part[q]);
         result[0] = (int64_t)h;
     }
     free(grids);

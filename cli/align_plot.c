@@ -18,6 +18,7 @@
 
 #include "cli_align.h"
 #include "io_util.h"
+#include "../src/core/fnv1a.h"
 
 #define PLOT 600      /* the square's side, in pixels */
 #define LEFT 80
@@ -85,8 +86,8 @@ static int by_hash(const void *x, const void *y)
 
 static uint64_t kmer_hash(const char *s, int k)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (int x = 0; x < k; x++) h = (h ^ (uint64_t)toupper((unsigned char)s[x])) * 1099511628211ULL;
+    uint64_t h = PW_FNV1A_BASIS;
+    for (int x = 0; x < k; x++) h = pw_fnv1a_step(h, (uint64_t)toupper((unsigned char)s[x]));
     return h;
 }
 

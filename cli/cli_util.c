@@ -18,6 +18,7 @@
 #include "cli_trace.h"
 #include "io_util.h"
 #include "../src/core/exec.h"
+#include "../src/core/fnv1a.h"
 
 static pw_comm *mpi_comm; /* --mpi (cli_mpi_start) */
 
@@ -594,7 +595,7 @@ static void mpi_end(void)
  * `mpirun -np 1 peerwave ... --device 0 : -np 1 peerwave ... --device 1`). */
 static uint64_t arguments_hash(int argc, char **argv)
 {
-    uint64_t h = 14695981039346656037ULL;
+    uint64_t h = PW_FNV1A_BASIS;
     for (int k = 0; k < argc; k++) {
         const char *a = argv[k];
         if (!strcmp(a, "--device") || !strcmp(a, "--threads")) {
@@ -603,7 +604,7 @@ static uint64_t arguments_hash(int argc, char **argv)
         }
         if (!strncmp(a, "--device=", 9) || !strncmp(a, "--threads=", 10)) continue;
         for (const char *c = a;; c++) {
-            h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+            h = pw_fnv1a_step(h, (unsigned char)*c);
             if (!*c) break;
         }
     }

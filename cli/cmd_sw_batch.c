@@ -10,6 +10,7 @@
 #include "cli_sw_batch.h"
 #include "fasta_set.h"
 #include "peerwave_batch.h"
+#include "../src/core/fnv1a.h"
 
 /* --skip-bad: each record left out, named on stderr. */
 static void report_skip(void *user, int64_t record, const char *reason)
@@ -32,9 +33,7 @@ static void warn_repeated_names(const char *path, const fasta_set *set)
     int64_t repeats = 0, first = -1, again = -1;
     for (int64_t r = 0; r < n; r++) {
         const char *name = fasta_set_name(set, r);
-        uint64_t h = 1469598103934665603ull; /* FNV-1a */
-        for (const unsigned char *c = (const unsigned char *)name; *c; c++) h = (h ^ *c) * 1099511628211ull;
-        uint64_t k = h & (size - 1);
+        uint64_t k = pw_fnv1a(PW_FNV1A_BASIS, name, strlen(name)) & (size - 1);
         while (slot[k] >= 0 && strcmp(fasta_set_name(set, slot[k]), name)) k = (k + 1) & (size - 1);
         if (slot[k] < 0) {
             slot[k] = r;

@@ -9,6 +9,7 @@
 #include "../core/plan.h"
 #include "../core/status_detail.h"
 #include "../cpu/team.h"
+#include "../core/fnv1a.h"
 
 int pw_comm_rank(const pw_comm *comm) { return comm ? comm->rank : -1; }
 int pw_comm_size(const pw_comm *comm) { return comm ? comm->size : 0; }
@@ -188,10 +189,7 @@ pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first
 
 uint64_t dist_hash(const void *data, size_t bytes, uint64_t seed)
 {
-    uint64_t h = 14695981039346656037ULL ^ seed;
-    const unsigned char *p = data;
-    for (size_t k = 0; k < bytes; k++) h = (h ^ p[k]) * 1099511628211ULL;
-    return h;
+    return pw_fnv1a(PW_FNV1A_BASIS ^ seed, data, bytes);
 }
 
 typedef struct dist_report {

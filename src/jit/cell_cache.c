@@ -1,5 +1,6 @@
 /* cell_cache.c - the private on-disk cache of compiled cells (cell_cache.h). */
 #include "cell_cache.h"
+#include "../core/fnv1a.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +14,7 @@
  * cryptographic: the directory is private, the hash tells versions apart and finds damage. */
 void pw_hash_init(pw_hash *h)
 {
-    h->a = 0xcbf29ce484222325ull;
+    h->a = PW_FNV1A_BASIS;
     h->b = 0x9e3779b97f4a7c15ull;
 }
 
@@ -21,7 +22,7 @@ void pw_hash_add(pw_hash *h, const void *data, size_t n)
 {
     const unsigned char *p = data;
     for (size_t k = 0; k < n; k++) {
-        h->a = (h->a ^ p[k]) * 0x100000001b3ull;
+        h->a = pw_fnv1a_step(h->a, p[k]);
         h->b = (h->b + p[k] + 1) * 0xff51afd7ed558ccdull;
         h->b ^= h->b >> 29;
     }
