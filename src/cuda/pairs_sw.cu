@@ -1,8 +1,10 @@
 /* pairs_sw.cu - the host side of many SW pairs on the GPU (pairs_sw.h): the pairs' letters
  * encoded and uploaded once, then one launch a block of pairs (device/pairs_sw_proc.cuh: a warp
  * a pair), scores and end cells back into the caller's hits. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pairs_sw.h"
 #include "device/pairs_sw_proc.cuh"
@@ -37,6 +39,13 @@ static pw_status encode_side(const pw_seq_set *set, const char *what, const pw_s
     return pw_sw_batch_encode_list(set, list, count, t, what, *at, *codes, threads);
 }
 
+static double host_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_set *a, const pw_seq_set *b,
                                       const pw_score_table *t, int32_t gap_open, int32_t gap_extend, const int64_t *list,
                                       int64_t count, pw_sw_hit *hits, pw_batch_progress *progress)
@@ -51,9 +60,15 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
     int64_t *end_a = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)per_launch);
     int64_t *end_b = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)per_launch);
     pw_status st = score && end_a && end_b ? PW_OK : PW_ERR_OUT_OF_MEMORY;
+    /* PEERWAVE_DEBUG_BATCH_GPU=1: where the time goes (encoding, uploads, each launch's kernel by
+     * events, the scores' way back) on stderr: a measuring switch, read here only */
+    const char *debug_env = getenv("PEERWAVE_DEBUG_BATCH_GPU");
+    const bool debug = debug_env && !strcmp(debug_env, "1");
+    double mark = host_seconds();
     const int threads = options->threads > 0 ? options->threads : pw_cpu_count();
     PW_THEN(st, encode_side(a, "query", t, list, count, threads, &ca, &at_a, &longest_a));
     PW_THEN(st, encode_side(b, "database", t, list, count, threads, &cb, &at_b, &longest_b));
+    if (debug) fprintf(stderr, "pairs gpu: %lld pairs encoded in %.3f ms\n", (long long)count, 1e3 * (host_seconds() - mark));
     PW_THEN(st, pw_cuda_probe(options->device));
     PW_THEN(st, pw_from_cuda(cudaSetDevice(options->device)));
     int sms = 0, per_sm = 0;
@@ -70,6 +85,12 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
         PW_THEN(st, d_at_a.upload(at_a, (size_t)(count + 1)));
         PW_THEN(st, d_at_b.upload(at_b, (size_t)(count + 1)));
         PW_THEN(st, d_table.upload(t->scores, (size_t)(t->size * t->size)));
+        if (debug) {
+            cudaStreamSynchronize(stream);
+            fprintf(stderr, "pairs gpu: probe and uploads %.3f ms\n", 1e3 * (host_seconds() - mark));
+        }
+        cudaEvent_t events[2];
+        const bool timed = debug && cudaEventCreate(&events[0]) == cudaSuccess && cudaEventCreate(&events[1]) == cudaSuccess;
         /* the bottom rows (queries of several segments): a warp's is 2 x the longest b; as many
          * warps as the SMs hold, fewer where that would pass 1 GiB */
         const bool segmented = longest_a > 32 * PAIRS_R;
@@ -104,7 +125,17 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
             if (grid > (int64_t)sms * per_sm) grid = (int64_t)sms * per_sm;
             if (segmented && grid * (PAIRS_THREADS / 32) > warps) grid = warps / (PAIRS_THREADS / 32); /* (a warp a bottom row) */
             void *params[] = {&args};
+            if (timed) cudaEventRecord(events[0], stream);
             PW_THEN(st, pw_from_cuda(cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3(PAIRS_THREADS), params, 0, stream)));
+            if (timed) {
+                float ms = 0;
+                cudaEventRecord(events[1], stream);
+                cudaEventSynchronize(events[1]);
+                cudaEventElapsedTime(&ms, events[0], events[1]);
+                mark = host_seconds();
+                fprintf(stderr, "pairs gpu: launch of %lld pairs (grid %lld x %d): kernel %.3f ms\n", (long long)n,
+                        (long long)grid, PAIRS_THREADS, ms);
+            }
             PW_THEN(st, pw_device_buffer<int32_t>::pw_download(score, d_score.ptr, sizeof(int32_t) * (size_t)n, stream));
             PW_THEN(st, pw_device_buffer<int64_t>::pw_download(end_a, d_end_a.ptr, sizeof(int64_t) * (size_t)n, stream));
             PW_THEN(st, pw_device_buffer<int64_t>::pw_download(end_b, d_end_b.ptr, sizeof(int64_t) * (size_t)n, stream));
@@ -117,7 +148,9 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
                 cells += a->length[k] * b->length[k];
             }
             pw_batch_progress_add(progress, cells);
+            if (timed) fprintf(stderr, "pairs gpu: scores back and into the hits %.3f ms\n", 1e3 * (host_seconds() - mark));
         }
+        if (timed) cudaEventDestroy(events[0]), cudaEventDestroy(events[1]);
         if (stream) cudaStreamSynchronize(stream); /* (the buffers go on the stream before the host's) */
     }
     free(ca);

@@ -136,9 +136,10 @@ fi
 if stage pairs; then # (the GPU engines for many DTW series and many SW pairs, against the CPU backend)
   for spec in ${PW_PAIRS_SPECS:-256:1000:5000:200000 1000:200:2000:20000}; do
     set -- ${spec//:/ }
-    timeout 240 $n/bench_batch_pairs --backend cuda --series-length $1 --pair-length $1 --queries $2 --db $3 --pairs $4 \
+    PEERWAVE_DEBUG_BATCH_GPU=${PW_PAIRS_DEBUG:-} timeout 240 $n/bench_batch_pairs --backend cuda --series-length $1 --pair-length $1 --queries $2 --db $3 --pairs $4 \
       --runs 3 --sample 20 > $out/pairs_$1.log 2>&1
     say "bench_batch_pairs length $1 ($2 x $3 series, $4 pairs): rc=$?"; grep -E "^(DTW|SW)" $out/pairs_$1.log | tee -a $out/summary.txt
+    grep -E "^pairs gpu" $out/pairs_$1.log | tail -5 | tee -a $out/summary.txt
   done
 fi
 if stage heat; then
