@@ -1,6 +1,12 @@
-/* pairs_sw.cu - the host side of many SW pairs on the GPU (pairs_sw.h): the pairs' letters
- * encoded and uploaded once, then one launch a block of pairs (device/pairs_sw_proc.cuh: a warp
- * a pair), scores and end cells back into the caller's hits. */
+/* pairs_sw.cu - the host side of many SW pairs on the GPU (pairs_sw.h): the pairs in chunks,
+ * each chunk's letters encoded on the host threads into a pinned staging slot, copied up on a
+ * copy stream and scored by one launch (device/pairs_sw_proc.cuh: a warp a pair) on one of two
+ * compute streams, so that the host encodes chunk c + 1 while chunk c is copied and chunk c - 1
+ * runs, and a chunk's last round of warps overlaps the next chunk's launch; scores and end cells
+ * back into the caller's hits at the end.
+ *
+ * (Before the chunks, on an H200, 200000 pairs of 256 x 256: 21 ms encoding, 17 ms uploads from
+ * pageable memory, 29 ms kernel, 5 ms back, one after the other.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,33 +17,13 @@
 #include "device_buffer.cuh"
 #include "pw_cuda.h"
 
-#define PAIRS_THREADS 128        /* 4 warps a block */
-#define PAIRS_R 8                /* query rows a thread: segments of 256 rows */
-#define PAIRS_A_LAUNCH (1 << 20) /* pairs a launch */
-
-/* One side's letters of the listed pairs, back to back, and where each starts (count + 1),
- * encoded over `threads` threads. */
-static pw_status encode_side(const pw_seq_set *set, const char *what, const pw_score_table *t, const int64_t *list,
-                             int64_t count, int threads, uint8_t **codes, int64_t **at, int64_t *longest)
-{
-    int64_t total = 0;
-    *longest = 1;
-    for (int64_t i = 0; i < count; i++) {
-        total += set->length[list[i]];
-        if (set->length[list[i]] > *longest) *longest = set->length[list[i]];
-    }
-    *codes = (uint8_t *)pw_malloc((size_t)total + 1); /* (+1: uploaded with one spare byte) */
-    *at = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)(count + 1));
-    if (!*codes || !*at) return PW_ERR_OUT_OF_MEMORY;
-    int64_t now = 0;
-    for (int64_t i = 0; i < count; i++) {
-        (*at)[i] = now;
-        now += set->length[list[i]];
-    }
-    (*at)[count] = now;
-    (*codes)[now] = 0; /* (the spare byte) */
-    return pw_sw_batch_encode_list(set, list, count, t, what, *at, *codes, threads);
-}
+#define PAIRS_THREADS 128                     /* 4 warps a block */
+#define PAIRS_R 8                             /* query rows a thread: segments of 256 rows */
+#define STAGE_LETTERS ((int64_t)4 << 20)      /* a chunk's letters a side at most (the staging slot's size) */
+#define CHUNK_ROUNDS 2                        /* a chunk's pairs: at most this many rounds of the GPU's warps */
+#define SLOTS 2                               /* staging slots (chunk c reuses chunk c - 2's) */
+#define COMPUTE_STREAMS 2                     /* launches in turn on these (each its own bottom rows) */
+#define KERNELS_AHEAD 4                       /* launches queued before the host waits for the oldest */
 
 static double host_seconds(void)
 {
@@ -46,29 +32,96 @@ static double host_seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* Where each listed pair's letters start on one side, back to back (count + 1), and the longest. */
+static pw_status offsets_of(const pw_seq_set *set, const int64_t *list, int64_t count, int64_t **at, int64_t *longest)
+{
+    *at = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)(count + 1));
+    if (!*at) return PW_ERR_OUT_OF_MEMORY;
+    int64_t now = 0;
+    *longest = 1;
+    for (int64_t i = 0; i < count; i++) {
+        (*at)[i] = now;
+        now += set->length[list[i]];
+        if (set->length[list[i]] > *longest) *longest = set->length[list[i]];
+    }
+    (*at)[count] = now;
+    return PW_OK;
+}
+
+/* The run's host and device state. */
+struct pairs_run {
+    const pw_seq_set *a, *b;
+    const pw_score_table *t;
+    const int64_t *list;
+    int64_t count;
+    int threads;
+    int64_t *at_a = nullptr, *at_b = nullptr, longest_a = 1, longest_b = 1;
+    int64_t *rel = nullptr;                  /* a chunk's offsets from its first pair (encode_list's `at`) */
+    uint8_t *stage[SLOTS] = {nullptr, nullptr}; /* pinned: a side's STAGE_LETTERS, then the other's */
+    bool pinned[SLOTS] = {false, false};
+    cudaStream_t copy = nullptr, compute[COMPUTE_STREAMS] = {nullptr, nullptr};
+    int n_compute = 0;
+    cudaEvent_t copied[SLOTS], launched[KERNELS_AHEAD];
+    int n_copied = 0, n_launched = 0;
+    int64_t chunk_end[KERNELS_AHEAD]; /* the pairs before the end of the chunk each `launched` follows */
+
+    ~pairs_run()
+    {
+        for (int k = 0; k < n_compute; k++) cudaStreamSynchronize(compute[k]), cudaStreamDestroy(compute[k]);
+        if (copy) cudaStreamSynchronize(copy), cudaStreamDestroy(copy);
+        for (int k = 0; k < n_copied; k++) cudaEventDestroy(copied[k]);
+        for (int k = 0; k < n_launched; k++) cudaEventDestroy(launched[k]);
+        for (int k = 0; k < SLOTS; k++) {
+            if (pinned[k]) cudaFreeHost(stage[k]);
+            else free(stage[k]);
+        }
+        free(at_a);
+        free(at_b);
+        free(rel);
+    }
+};
+
+/* The end of the chunk from pair t0: at most `pairs` pairs and STAGE_LETTERS letters a side (at
+ * least one pair: a pair is at most PW_PAIRS_GPU_MAX_LENGTH letters a side). */
+static int64_t chunk_from(const pairs_run &r, int64_t t0, int64_t pairs)
+{
+    int64_t t1 = t0 + 1;
+    while (t1 < r.count && t1 - t0 < pairs && r.at_a[t1 + 1] - r.at_a[t0] <= STAGE_LETTERS &&
+           r.at_b[t1 + 1] - r.at_b[t0] <= STAGE_LETTERS)
+        t1++;
+    return t1;
+}
+
+/* Pairs [t0, t1) of one side encoded into `out` (its first pair's letters at out[0]). */
+static pw_status encode_chunk(pairs_run &r, const pw_seq_set *set, const int64_t *at, const char *what, int64_t t0,
+                              int64_t t1, uint8_t *out)
+{
+    for (int64_t i = t0; i <= t1; i++) r.rel[i - t0] = at[i] - at[t0];
+    return pw_sw_batch_encode_list(set, r.list + t0, t1 - t0, r.t, what, r.rel, out, r.threads);
+}
+
 extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_set *a, const pw_seq_set *b,
                                       const pw_score_table *t, int32_t gap_open, int32_t gap_extend, const int64_t *list,
                                       int64_t count, pw_sw_hit *hits, pw_batch_progress *progress)
 {
     if (t->size > PW_PAIRS_SW_MAX_ALPHABET) return PW_ERR_UNSUPPORTED;
     if (count < 1) return PW_OK;
-    const cudaStream_t stream = (cudaStream_t)options->cuda_stream;
-    uint8_t *ca = NULL, *cb = NULL;
-    int64_t *at_a = NULL, *at_b = NULL, longest_a = 1, longest_b = 1;
-    const int64_t per_launch = count < PAIRS_A_LAUNCH ? count : PAIRS_A_LAUNCH;
-    int32_t *score = (int32_t *)pw_malloc(sizeof(int32_t) * (size_t)per_launch);
-    int64_t *end_a = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)per_launch);
-    int64_t *end_b = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)per_launch);
-    pw_status st = score && end_a && end_b ? PW_OK : PW_ERR_OUT_OF_MEMORY;
-    /* PEERWAVE_DEBUG_BATCH_GPU=1: where the time goes (encoding, uploads, each launch's kernel by
-     * events, the scores' way back) on stderr: a measuring switch, read here only */
+    /* PEERWAVE_DEBUG_BATCH_GPU=1: where the time goes (encoding, the kernels by events, the whole)
+     * on stderr: a measuring switch, read here only */
     const char *debug_env = getenv("PEERWAVE_DEBUG_BATCH_GPU");
     const bool debug = debug_env && !strcmp(debug_env, "1");
-    double mark = host_seconds();
-    const int threads = options->threads > 0 ? options->threads : pw_cpu_count();
-    PW_THEN(st, encode_side(a, "query", t, list, count, threads, &ca, &at_a, &longest_a));
-    PW_THEN(st, encode_side(b, "database", t, list, count, threads, &cb, &at_b, &longest_b));
-    if (debug) fprintf(stderr, "pairs gpu: %lld pairs encoded in %.3f ms\n", (long long)count, 1e3 * (host_seconds() - mark));
+    const double started = host_seconds();
+    double encoding = 0;
+    const cudaStream_t stream = (cudaStream_t)options->cuda_stream;
+    pairs_run r;
+    r.a = a, r.b = b, r.t = t, r.list = list, r.count = count;
+    r.threads = options->threads > 0 ? options->threads : pw_cpu_count();
+    int32_t *score = (int32_t *)pw_malloc(sizeof(int32_t) * (size_t)count);
+    int64_t *end_a = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)count);
+    int64_t *end_b = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)count);
+    pw_status st = score && end_a && end_b ? PW_OK : PW_ERR_OUT_OF_MEMORY;
+    PW_THEN(st, offsets_of(a, list, count, &r.at_a, &r.longest_a));
+    PW_THEN(st, offsets_of(b, list, count, &r.at_b, &r.longest_b));
     PW_THEN(st, pw_cuda_probe(options->device));
     PW_THEN(st, pw_from_cuda(cudaSetDevice(options->device)));
     int sms = 0, per_sm = 0;
@@ -76,35 +129,84 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, options->device)));
     PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, PAIRS_THREADS, 0)));
     if (st == PW_OK && per_sm < 1) st = PW_ERR_UNSUPPORTED;
+    const int64_t resident_warps = (int64_t)sms * per_sm * (PAIRS_THREADS / 32);
+    const int64_t chunk_pairs = CHUNK_ROUNDS * (resident_warps > 0 ? resident_warps : 1);
+    r.rel = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)((chunk_pairs < count ? chunk_pairs : count) + 1));
+    if (st == PW_OK && !r.rel) st = PW_ERR_OUT_OF_MEMORY;
+    for (int k = 0; st == PW_OK && k < SLOTS; k++) { /* (pinned where the system allows, else plain) */
+        const size_t bytes = 2 * (size_t)STAGE_LETTERS + 2;
+        r.pinned[k] = cudaMallocHost((void **)&r.stage[k], bytes) == cudaSuccess;
+        if (!r.pinned[k]) cudaGetLastError(), r.stage[k] = (uint8_t *)pw_malloc(bytes);
+        if (!r.stage[k]) st = PW_ERR_OUT_OF_MEMORY;
+    }
+    PW_THEN(st, pw_from_cuda(cudaStreamCreateWithFlags(&r.copy, cudaStreamNonBlocking)));
+    /* (counted as made, so that the destructor frees exactly those) */
+    while (st == PW_OK && r.n_copied < SLOTS)
+        if ((st = pw_from_cuda(cudaEventCreateWithFlags(&r.copied[r.n_copied], cudaEventDisableTiming))) == PW_OK) r.n_copied++;
+    while (st == PW_OK && r.n_launched < KERNELS_AHEAD)
+        if ((st = pw_from_cuda(cudaEventCreateWithFlags(&r.launched[r.n_launched], cudaEventDisableTiming))) == PW_OK) r.n_launched++;
     {
         pw_device_buffer<uint8_t> d_a(stream), d_b(stream);
         pw_device_buffer<int64_t> d_at_a(stream), d_at_b(stream), d_end_a(stream), d_end_b(stream);
         pw_device_buffer<int32_t> d_table(stream), d_bottom(stream), d_score(stream);
-        PW_THEN(st, d_a.upload(ca, (size_t)(at_a ? at_a[count] : 0) + 1));
-        PW_THEN(st, d_b.upload(cb, (size_t)(at_b ? at_b[count] : 0) + 1));
-        PW_THEN(st, d_at_a.upload(at_a, (size_t)(count + 1)));
-        PW_THEN(st, d_at_b.upload(at_b, (size_t)(count + 1)));
+        PW_THEN(st, d_a.alloc((size_t)r.at_a[count] + 1));
+        PW_THEN(st, d_b.alloc((size_t)r.at_b[count] + 1));
+        PW_THEN(st, d_at_a.upload(r.at_a, (size_t)(count + 1)));
+        PW_THEN(st, d_at_b.upload(r.at_b, (size_t)(count + 1)));
         PW_THEN(st, d_table.upload(t->scores, (size_t)(t->size * t->size)));
-        if (debug) {
-            cudaStreamSynchronize(stream);
-            fprintf(stderr, "pairs gpu: probe and uploads %.3f ms\n", 1e3 * (host_seconds() - mark));
-        }
-        cudaEvent_t events[2];
-        const bool timed = debug && cudaEventCreate(&events[0]) == cudaSuccess && cudaEventCreate(&events[1]) == cudaSuccess;
+        PW_THEN(st, d_score.alloc((size_t)count));
+        PW_THEN(st, d_end_a.alloc((size_t)count));
+        PW_THEN(st, d_end_b.alloc((size_t)count));
         /* the bottom rows (queries of several segments): a warp's is 2 x the longest b; as many
-         * warps as the SMs hold, fewer where that would pass 1 GiB */
-        const bool segmented = longest_a > 32 * PAIRS_R;
-        const int64_t warps = pw_bottom_warps((int64_t)sms * per_sm * (PAIRS_THREADS / 32), sms, segmented ? 8.0 * (double)longest_b : 0);
-        PW_THEN(st, d_bottom.alloc(segmented ? (size_t)(warps * 2 * longest_b) : 1));
-        PW_THEN(st, d_score.alloc((size_t)per_launch));
-        PW_THEN(st, d_end_a.alloc((size_t)per_launch));
-        PW_THEN(st, d_end_b.alloc((size_t)per_launch));
-        for (int64_t t0 = 0; st == PW_OK && t0 < count; t0 += per_launch) {
+         * warps as the SMs hold, fewer where that would pass 1 GiB; a set for each compute stream
+         * (one stream where there is no room for two) */
+        const bool segmented = r.longest_a > 32 * PAIRS_R;
+        const int64_t warps = pw_bottom_warps(resident_warps, sms, segmented ? 8.0 * (double)r.longest_b : 0);
+        const size_t bottom_words = segmented ? (size_t)(warps * 2 * r.longest_b) : 1;
+        if (st == PW_OK) {
+            r.n_compute = COMPUTE_STREAMS;
+            if (d_bottom.alloc(bottom_words * COMPUTE_STREAMS) != PW_OK) {
+                cudaGetLastError();
+                r.n_compute = 1;
+                st = d_bottom.alloc(bottom_words);
+            }
+        }
+        for (int k = 0; st == PW_OK && k < r.n_compute; k++)
+            if ((st = pw_from_cuda(cudaStreamCreateWithFlags(&r.compute[k], cudaStreamNonBlocking))) != PW_OK) r.n_compute = k;
+        PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(stream))); /* (allocated and uploaded on the caller's stream) */
+        int64_t harvested = 0; /* chunks whose cells the progress has */
+        int64_t chunks = 0;
+        for (int64_t t0 = 0; st == PW_OK && t0 < count; chunks++) {
             if (pw_batch_progress_stopped(progress)) {
-                st = PW_ERR_CANCELLED; /* (before every launch) */
+                st = PW_ERR_CANCELLED; /* (before every chunk) */
                 break;
             }
-            const int64_t n = count - t0 < per_launch ? count - t0 : per_launch;
+            const int64_t t1 = chunk_from(r, t0, chunk_pairs), n = t1 - t0;
+            const int slot = (int)(chunks % SLOTS);
+            /* the slot's last copy (chunk - SLOTS) has read it; the oldest launch's end for the
+             * progress and to keep KERNELS_AHEAD at most queued */
+            if (chunks >= SLOTS) PW_THEN(st, pw_from_cuda(cudaEventSynchronize(r.copied[slot])));
+            if (chunks >= KERNELS_AHEAD) {
+                const int k = (int)(chunks % KERNELS_AHEAD);
+                PW_THEN(st, pw_from_cuda(cudaEventSynchronize(r.launched[k])));
+                int64_t cells = 0;
+                for (int64_t i = harvested; i < r.chunk_end[k]; i++) cells += a->length[list[i]] * b->length[list[i]];
+                pw_batch_progress_add(progress, cells);
+                harvested = r.chunk_end[k];
+            }
+            const double mark = host_seconds();
+            uint8_t *sa = r.stage[slot], *sb = r.stage[slot] + STAGE_LETTERS + 1;
+            PW_THEN(st, encode_chunk(r, a, r.at_a, "query", t0, t1, sa));
+            PW_THEN(st, encode_chunk(r, b, r.at_b, "database", t0, t1, sb));
+            encoding += host_seconds() - mark;
+            PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(d_a.ptr + r.at_a[t0], sa, (size_t)(r.at_a[t1] - r.at_a[t0]),
+                                                     cudaMemcpyHostToDevice, r.copy)));
+            PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(d_b.ptr + r.at_b[t0], sb, (size_t)(r.at_b[t1] - r.at_b[t0]),
+                                                     cudaMemcpyHostToDevice, r.copy)));
+            PW_THEN(st, pw_from_cuda(cudaEventRecord(r.copied[slot], r.copy)));
+            const int c = (int)(chunks % r.n_compute);
+            const cudaStream_t ks = r.compute[c];
+            PW_THEN(st, pw_from_cuda(cudaStreamWaitEvent(ks, r.copied[slot], 0)));
             pw_pairs_sw_args args;
             memset(&args, 0, sizeof args);
             args.a = d_a.ptr;
@@ -116,47 +218,42 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
             args.size = t->size;
             args.gap_open = gap_open;
             args.gap_extend = gap_extend;
-            args.bottom = d_bottom.ptr;
-            args.bottom_stride = longest_b;
-            args.score = d_score.ptr;
-            args.end_a = d_end_a.ptr;
-            args.end_b = d_end_b.ptr;
+            args.bottom = d_bottom.ptr + (size_t)c * bottom_words;
+            args.bottom_stride = r.longest_b;
+            args.score = d_score.ptr + t0;
+            args.end_a = d_end_a.ptr + t0;
+            args.end_b = d_end_b.ptr + t0;
             int64_t grid = (n + PAIRS_THREADS / 32 - 1) / (PAIRS_THREADS / 32);
             if (grid > (int64_t)sms * per_sm) grid = (int64_t)sms * per_sm;
             if (segmented && grid * (PAIRS_THREADS / 32) > warps) grid = warps / (PAIRS_THREADS / 32); /* (a warp a bottom row) */
             void *params[] = {&args};
-            if (timed) cudaEventRecord(events[0], stream);
-            PW_THEN(st, pw_from_cuda(cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3(PAIRS_THREADS), params, 0, stream)));
-            if (timed) {
-                float ms = 0;
-                cudaEventRecord(events[1], stream);
-                cudaEventSynchronize(events[1]);
-                cudaEventElapsedTime(&ms, events[0], events[1]);
-                mark = host_seconds();
-                fprintf(stderr, "pairs gpu: launch of %lld pairs (grid %lld x %d): kernel %.3f ms\n", (long long)n,
-                        (long long)grid, PAIRS_THREADS, ms);
-            }
-            PW_THEN(st, pw_device_buffer<int32_t>::pw_download(score, d_score.ptr, sizeof(int32_t) * (size_t)n, stream));
-            PW_THEN(st, pw_device_buffer<int64_t>::pw_download(end_a, d_end_a.ptr, sizeof(int64_t) * (size_t)n, stream));
-            PW_THEN(st, pw_device_buffer<int64_t>::pw_download(end_b, d_end_b.ptr, sizeof(int64_t) * (size_t)n, stream));
-            int64_t cells = 0;
-            for (int64_t i = 0; st == PW_OK && i < n; i++) {
-                const int64_t k = list[t0 + i];
-                hits[k].score = score[i];
-                hits[k].end_query = end_a[i];
-                hits[k].end_record = end_b[i];
-                cells += a->length[k] * b->length[k];
-            }
-            pw_batch_progress_add(progress, cells);
-            if (timed) fprintf(stderr, "pairs gpu: scores back and into the hits %.3f ms\n", 1e3 * (host_seconds() - mark));
+            PW_THEN(st, pw_from_cuda(cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3(PAIRS_THREADS), params, 0, ks)));
+            const int k = (int)(chunks % KERNELS_AHEAD);
+            PW_THEN(st, pw_from_cuda(cudaEventRecord(r.launched[k], ks)));
+            r.chunk_end[k] = t1;
+            t0 = t1;
         }
-        if (timed) cudaEventDestroy(events[0]), cudaEventDestroy(events[1]);
+        for (int k = 0; k < r.n_compute; k++) { /* (every launch done, also after a failure: the buffers go next) */
+            const pw_status s = pw_from_cuda(cudaStreamSynchronize(r.compute[k]));
+            if (st == PW_OK) st = s;
+        }
+        PW_THEN(st, pw_device_buffer<int32_t>::pw_download(score, d_score.ptr, sizeof(int32_t) * (size_t)count, stream));
+        PW_THEN(st, pw_device_buffer<int64_t>::pw_download(end_a, d_end_a.ptr, sizeof(int64_t) * (size_t)count, stream));
+        PW_THEN(st, pw_device_buffer<int64_t>::pw_download(end_b, d_end_b.ptr, sizeof(int64_t) * (size_t)count, stream));
+        int64_t cells = 0;
+        for (int64_t i = 0; st == PW_OK && i < count; i++) {
+            const int64_t k = list[i];
+            hits[k].score = score[i];
+            hits[k].end_query = end_a[i];
+            hits[k].end_record = end_b[i];
+            if (i >= harvested) cells += a->length[k] * b->length[k];
+        }
+        if (st == PW_OK) pw_batch_progress_add(progress, cells);
+        if (debug)
+            fprintf(stderr, "pairs gpu: %lld pairs in %lld chunks, %d compute streams: encoding %.3f ms of %.3f ms in all\n",
+                    (long long)count, (long long)chunks, r.n_compute, 1e3 * encoding, 1e3 * (host_seconds() - started));
         if (stream) cudaStreamSynchronize(stream); /* (the buffers go on the stream before the host's) */
     }
-    free(ca);
-    free(cb);
-    free(at_a);
-    free(at_b);
     free(score);
     free(end_a);
     free(end_b);
