@@ -3,7 +3,8 @@
  * copy stream and scored by one launch (device/pairs_sw_proc.cuh: a warp a pair) on one of two
  * compute streams, so that the host encodes chunk c + 1 while chunk c is copied and chunk c - 1
  * runs, and a chunk's last round of warps overlaps the next chunk's launch; scores and end cells
- * back into the caller's hits at the end.
+ * back into the caller's hits at the end.  About CHUNKS chunks: fewer overlap less, more pay a
+ * team of threads each (38 chunks of 200000 short pairs spent 60 ms starting them).
  *
  * (Before the chunks, on an H200, 200000 pairs of 256 x 256: 21 ms encoding, 17 ms uploads from
  * pageable memory, 29 ms kernel, 5 ms back, one after the other.) */
@@ -19,8 +20,8 @@
 
 #define PAIRS_THREADS 128                     /* 4 warps a block */
 #define PAIRS_R 8                             /* query rows a thread: segments of 256 rows */
-#define STAGE_LETTERS ((int64_t)4 << 20)      /* a chunk's letters a side at most (the staging slot's size) */
-#define CHUNK_ROUNDS 2                        /* a chunk's pairs: at most this many rounds of the GPU's warps */
+#define STAGE_LETTERS ((int64_t)16 << 20)     /* a chunk's letters a side at most (the staging slot's size) */
+#define CHUNKS 8                              /* chunks a run aims at (each costs a team of encoding threads) */
 #define SLOTS 2                               /* staging slots (chunk c reuses chunk c - 2's) */
 #define COMPUTE_STREAMS 2                     /* launches in turn on these (each its own bottom rows) */
 #define KERNELS_AHEAD 4                       /* launches queued before the host waits for the oldest */
@@ -56,8 +57,8 @@ struct pairs_run {
     int64_t count;
     int threads;
     int64_t *at_a = nullptr, *at_b = nullptr, longest_a = 1, longest_b = 1;
-    int64_t *rel = nullptr;                  /* a chunk's offsets from its first pair (encode_list's `at`) */
-    uint8_t *stage[SLOTS] = {nullptr, nullptr}; /* pinned: a side's STAGE_LETTERS, then the other's */
+    int64_t *rel_a = nullptr, *rel_b = nullptr; /* a chunk's offsets from its first pair */
+    uint8_t *stage[SLOTS] = {nullptr, nullptr}; /* pinned: a side's chunk letters, then the other's */
     bool pinned[SLOTS] = {false, false};
     cudaStream_t copy = nullptr, compute[COMPUTE_STREAMS] = {nullptr, nullptr};
     int n_compute = 0;
@@ -77,27 +78,25 @@ struct pairs_run {
         }
         free(at_a);
         free(at_b);
-        free(rel);
+        free(rel_a);
+        free(rel_b);
     }
 };
 
-/* The end of the chunk from pair t0: at most `pairs` pairs and STAGE_LETTERS letters a side (at
+/* The end of the chunk from pair t0: letters a side up to `letters` (at most STAGE_LETTERS; at
  * least one pair: a pair is at most PW_PAIRS_GPU_MAX_LENGTH letters a side). */
-static int64_t chunk_from(const pairs_run &r, int64_t t0, int64_t pairs)
+static int64_t chunk_from(const pairs_run &r, int64_t t0, int64_t letters)
 {
     int64_t t1 = t0 + 1;
-    while (t1 < r.count && t1 - t0 < pairs && r.at_a[t1 + 1] - r.at_a[t0] <= STAGE_LETTERS &&
-           r.at_b[t1 + 1] - r.at_b[t0] <= STAGE_LETTERS)
-        t1++;
+    while (t1 < r.count && r.at_a[t1 + 1] - r.at_a[t0] <= letters && r.at_b[t1 + 1] - r.at_b[t0] <= letters) t1++;
     return t1;
 }
 
-/* Pairs [t0, t1) of one side encoded into `out` (its first pair's letters at out[0]). */
-static pw_status encode_chunk(pairs_run &r, const pw_seq_set *set, const int64_t *at, const char *what, int64_t t0,
-                              int64_t t1, uint8_t *out)
+/* Pairs [t0, t1) of both sides encoded into a and b (the chunk's first pair's letters at [0]). */
+static pw_status encode_chunk(pairs_run &r, int64_t t0, int64_t t1, uint8_t *a, uint8_t *b)
 {
-    for (int64_t i = t0; i <= t1; i++) r.rel[i - t0] = at[i] - at[t0];
-    return pw_sw_batch_encode_list(set, r.list + t0, t1 - t0, r.t, what, r.rel, out, r.threads);
+    for (int64_t i = t0; i <= t1; i++) r.rel_a[i - t0] = r.at_a[i] - r.at_a[t0], r.rel_b[i - t0] = r.at_b[i] - r.at_b[t0];
+    return pw_sw_batch_encode_pairs(r.a, r.b, r.list + t0, t1 - t0, r.t, r.rel_a, a, r.rel_b, b, r.threads);
 }
 
 extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_set *a, const pw_seq_set *b,
@@ -130,11 +129,15 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
     PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, PAIRS_THREADS, 0)));
     if (st == PW_OK && per_sm < 1) st = PW_ERR_UNSUPPORTED;
     const int64_t resident_warps = (int64_t)sms * per_sm * (PAIRS_THREADS / 32);
-    const int64_t chunk_pairs = CHUNK_ROUNDS * (resident_warps > 0 ? resident_warps : 1);
-    r.rel = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)((chunk_pairs < count ? chunk_pairs : count) + 1));
-    if (st == PW_OK && !r.rel) st = PW_ERR_OUT_OF_MEMORY;
+    /* a chunk's letters: an eighth of the larger side's, at least 1 M (a team's start is then
+     * small beside its work), at most the staging slot */
+    int64_t chunk_letters = st != PW_OK ? 0 : (r.at_a[count] > r.at_b[count] ? r.at_a[count] : r.at_b[count]) / CHUNKS;
+    chunk_letters = chunk_letters < ((int64_t)1 << 20) ? (int64_t)1 << 20 : chunk_letters > STAGE_LETTERS ? STAGE_LETTERS : chunk_letters;
+    r.rel_a = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)(count + 1));
+    r.rel_b = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)(count + 1));
+    if (st == PW_OK && (!r.rel_a || !r.rel_b)) st = PW_ERR_OUT_OF_MEMORY;
     for (int k = 0; st == PW_OK && k < SLOTS; k++) { /* (pinned where the system allows, else plain) */
-        const size_t bytes = 2 * (size_t)STAGE_LETTERS + 2;
+        const size_t bytes = 2 * (size_t)chunk_letters + 2;
         r.pinned[k] = cudaMallocHost((void **)&r.stage[k], bytes) == cudaSuccess;
         if (!r.pinned[k]) cudaGetLastError(), r.stage[k] = (uint8_t *)pw_malloc(bytes);
         if (!r.stage[k]) st = PW_ERR_OUT_OF_MEMORY;
@@ -181,7 +184,7 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
                 st = PW_ERR_CANCELLED; /* (before every chunk) */
                 break;
             }
-            const int64_t t1 = chunk_from(r, t0, chunk_pairs), n = t1 - t0;
+            const int64_t t1 = chunk_from(r, t0, chunk_letters), n = t1 - t0;
             const int slot = (int)(chunks % SLOTS);
             /* the slot's last copy (chunk - SLOTS) has read it; the oldest launch's end for the
              * progress and to keep KERNELS_AHEAD at most queued */
@@ -195,9 +198,8 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
                 harvested = r.chunk_end[k];
             }
             const double mark = host_seconds();
-            uint8_t *sa = r.stage[slot], *sb = r.stage[slot] + STAGE_LETTERS + 1;
-            PW_THEN(st, encode_chunk(r, a, r.at_a, "query", t0, t1, sa));
-            PW_THEN(st, encode_chunk(r, b, r.at_b, "database", t0, t1, sb));
+            uint8_t *sa = r.stage[slot], *sb = r.stage[slot] + chunk_letters + 1;
+            PW_THEN(st, encode_chunk(r, t0, t1, sa, sb));
             encoding += host_seconds() - mark;
             PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(d_a.ptr + r.at_a[t0], sa, (size_t)(r.at_a[t1] - r.at_a[t0]),
                                                      cudaMemcpyHostToDevice, r.copy)));
