@@ -282,10 +282,14 @@ static void long_ones(void)
 
 /* Record k against record k: DNA, and protein (BLOSUM62) with queries of several GPU segments
  * (past 256 rows) and one pair too long for the GPU's pair kernel (the CPU takes it). */
+/* Pairs against a textbook Gotoh, DNA and protein, with the longest query at most 64, 128, 384
+ * and 700 rows (on the GPU a launch takes 2, 4 or 8 rows a thread by its longest query: one
+ * segment of 64 or 128 rows, or several of 128 or 256). */
 static void pairs(void)
 {
-    for (int round = 0; round < 2; round++) {
-        const int protein = round == 1;
+    static const int longest[] = {64, 128, 384, 700};
+    for (int round = 0; round < 8; round++) {
+        const int protein = round % 2 == 1, cap = longest[round / 2];
         const char *letters = protein ? "ARNDCQEGHILKMFPSTWYV" : "ACGTN";
         pw_sw_params p;
         pw_sw_params_init(&p);
@@ -296,9 +300,9 @@ static void pairs(void)
             p.matrix = pw_matrix_by_name("BLOSUM62");
         }
         seqs a, b;
-        seqs_random(&a, 33, 1, protein ? 700 : 200, letters);
+        seqs_random(&a, 33, 1, cap, letters);
         seqs_random(&b, 33, 1, protein ? 600 : 200, letters);
-        if (protein) { /* pair 7: a query longer than the pair kernel takes, holding its record */
+        if (protein && cap == 700) { /* pair 7: a query longer than the pair kernel takes, holding its record */
             free(a.seq[7]);
             a.len[7] = 8200 + test_range(0, 100);
             a.seq[7] = malloc((size_t)a.len[7] + 1);
@@ -317,7 +321,7 @@ static void pairs(void)
             pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
             CHECK(hits[k].query == k && hits[k].record == k && hits[k].score == r.score && hits[k].end_query == r.end_query &&
                       hits[k].end_record == r.end_record,
-                  "%s pair %lld: %d (%lld, %lld) want %d (%lld, %lld)", protein ? "protein" : "DNA", (long long)k,
+                  "%s pair %lld (queries to %d): %d (%lld, %lld) want %d (%lld, %lld)", protein ? "protein" : "DNA", (long long)k, cap,
                   hits[k].score, (long long)hits[k].end_query, (long long)hits[k].end_record, r.score,
                   (long long)r.end_query, (long long)r.end_record);
         }

@@ -19,7 +19,7 @@
 #include "pw_cuda.h"
 
 #define PAIRS_THREADS 128                     /* 4 warps a block */
-#define PAIRS_R 8                             /* query rows a thread: segments of 256 rows */
+#define PAIRS_FORMS 3                         /* query rows a thread R: 2, 4 or 8 (segments of 64, 128, 256 rows) */
 #define STAGE_LETTERS ((int64_t)16 << 20)     /* a chunk's letters a side at most (the staging slot's size) */
 #define CHUNKS 8                              /* chunks a run aims at (each costs a team of encoding threads) */
 #define SLOTS 2                               /* staging slots (chunk c reuses chunk c - 2's) */
@@ -83,6 +83,28 @@ struct pairs_run {
     }
 };
 
+static const int form_rows[PAIRS_FORMS] = {2, 4, 8};
+
+static const void *kernel_of(int form)
+{
+    return form == 0 ? (const void *)pw_pairs_sw_kernel<2> : form == 1 ? (const void *)pw_pairs_sw_kernel<4>
+                                                                       : (const void *)pw_pairs_sw_kernel<8>;
+}
+
+/* The form for a chunk whose longest query is n rows: the least segments x (R + 3) (a step costs
+ * about R + 3 rows' work: batch_sw.cu's choose_rows), ties to the larger R.  A 64-row query took
+ * R = 8 before: a quarter of the warp's lanes. */
+static int form_for(int64_t n)
+{
+    int best = PAIRS_FORMS - 1;
+    int64_t best_cost = INT64_MAX;
+    for (int f = PAIRS_FORMS - 1; f >= 0; f--) {
+        const int64_t segments = (n + 32 * form_rows[f] - 1) / (32 * form_rows[f]), cost = segments * (form_rows[f] + 3);
+        if (cost < best_cost) best = f, best_cost = cost;
+    }
+    return best;
+}
+
 /* The end of the chunk from pair t0: letters a side up to `letters` (at most STAGE_LETTERS; at
  * least one pair: a pair is at most PW_PAIRS_GPU_MAX_LENGTH letters a side). */
 static int64_t chunk_from(const pairs_run &r, int64_t t0, int64_t letters)
@@ -123,12 +145,14 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
     PW_THEN(st, offsets_of(b, list, count, &r.at_b, &r.longest_b));
     PW_THEN(st, pw_cuda_probe(options->device));
     PW_THEN(st, pw_from_cuda(cudaSetDevice(options->device)));
-    int sms = 0, per_sm = 0;
-    const void *kernel = (const void *)pw_pairs_sw_kernel<PAIRS_R>;
+    int sms = 0, per_sm[PAIRS_FORMS] = {0, 0, 0}, most_per_sm = 0;
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, options->device)));
-    PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, PAIRS_THREADS, 0)));
-    if (st == PW_OK && per_sm < 1) st = PW_ERR_UNSUPPORTED;
-    const int64_t resident_warps = (int64_t)sms * per_sm * (PAIRS_THREADS / 32);
+    for (int f = 0; f < PAIRS_FORMS; f++) {
+        PW_THEN(st, pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm[f], kernel_of(f), PAIRS_THREADS, 0)));
+        if (st == PW_OK && per_sm[f] < 1) st = PW_ERR_UNSUPPORTED;
+        most_per_sm = per_sm[f] > most_per_sm ? per_sm[f] : most_per_sm;
+    }
+    const int64_t resident_warps = (int64_t)sms * most_per_sm * (PAIRS_THREADS / 32);
     /* a chunk's letters: an eighth of the larger side's, at least 1 M (a team's start is then
      * small beside its work), at most the staging slot */
     int64_t chunk_letters = st != PW_OK ? 0 : (r.at_a[count] > r.at_b[count] ? r.at_a[count] : r.at_b[count]) / CHUNKS;
@@ -163,7 +187,7 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
         /* the bottom rows (queries of several segments): a warp's is 2 x the longest b; as many
          * warps as the SMs hold, fewer where that would pass 1 GiB; a set for each compute stream
          * (one stream where there is no room for two) */
-        const bool segmented = r.longest_a > 32 * PAIRS_R;
+        const bool segmented = r.longest_a > 32 * form_rows[0]; /* (in some chunk's form, perhaps) */
         const int64_t warps = pw_bottom_warps(resident_warps, sms, segmented ? 8.0 * (double)r.longest_b : 0);
         const size_t bottom_words = segmented ? (size_t)(warps * 2 * r.longest_b) : 1;
         if (st == PW_OK) {
@@ -225,11 +249,14 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
             args.score = d_score.ptr + t0;
             args.end_a = d_end_a.ptr + t0;
             args.end_b = d_end_b.ptr + t0;
+            int64_t longest = 1;
+            for (int64_t i = t0; i < t1; i++) longest = a->length[list[i]] > longest ? a->length[list[i]] : longest;
+            const int form = form_for(longest);
             int64_t grid = (n + PAIRS_THREADS / 32 - 1) / (PAIRS_THREADS / 32);
-            if (grid > (int64_t)sms * per_sm) grid = (int64_t)sms * per_sm;
+            if (grid > (int64_t)sms * per_sm[form]) grid = (int64_t)sms * per_sm[form];
             if (segmented && grid * (PAIRS_THREADS / 32) > warps) grid = warps / (PAIRS_THREADS / 32); /* (a warp a bottom row) */
             void *params[] = {&args};
-            PW_THEN(st, pw_from_cuda(cudaLaunchKernel(kernel, dim3((unsigned)grid), dim3(PAIRS_THREADS), params, 0, ks)));
+            PW_THEN(st, pw_from_cuda(cudaLaunchKernel(kernel_of(form), dim3((unsigned)grid), dim3(PAIRS_THREADS), params, 0, ks)));
             const int k = (int)(chunks % KERNELS_AHEAD);
             PW_THEN(st, pw_from_cuda(cudaEventRecord(r.launched[k], ks)));
             r.chunk_end[k] = t1;
