@@ -334,7 +334,7 @@ static void pairs(void)
 
 /* Bad letters in sets large enough to be encoded over several threads (> 2^20 letters): the
  * error names the first bad record (the database's in its sorted order: equal lengths keep
- * theirs), on the CPU and on the GPU (its pairs engine encodes both sides itself). */
+ * theirs), on the CPU and on the GPU (pw_sw_pairs checks both sides before either engine). */
 static void bad_letters_in_large_sets(void)
 {
     enum { N = 3000, L = 500 };

@@ -565,12 +565,39 @@ static void test_underfilled_gpu(void)
           r[0].under_min_items[0]);
     CHECK(r[1].under_min_items[0] <= 2 && alone.under_min_items[0] <= 1,
           "underfilled: %d / %d GPU blocks below min_items", r[1].under_min_items[0], alone.under_min_items[0]);
-    CHECK(r[1].report.makespan <= r[0].report.makespan && r[1].report.makespan <= alone.report.makespan &&
+    CHECK(r[1].under_min_items[0] < r[0].under_min_items[0], "underfilled: %d GPU blocks below the fill with min_items, %d without",
+          r[1].under_min_items[0], r[0].under_min_items[0]);
+    CHECK(r[1].report.makespan < 0.97 * r[0].report.makespan && r[1].report.makespan <= alone.report.makespan &&
               r[1].report.spread <= 0.02,
           "underfilled: HDSS with min_items %.4f s (spread %.2f%%), without %.4f s, the GPU alone %.4f s",
           r[1].report.makespan, 100 * r[1].report.spread, r[0].report.makespan, alone.report.makespan);
     sim_cpu_from_back = 0, sim_gpu_fill = 0, sim_gpu_min_items = 0;
     free(cells);
+}
+
+/* min_items on both ends of the queue, fetch by fetch: a front device's block of fewer items
+ * grows forward and a from_back device's backward, each to its min_items, and no further than
+ * what is left. */
+static void test_min_items_ends(void)
+{
+    enum { N = 100 };
+    int64_t ones[N];
+    for (int i = 0; i < N; i++) ones[i] = 1;
+    pw_hdss_device dev[2] = {{"g", PW_HDSS_GPU, 0, 1, 1, 0, 0, 30}, {"c", PW_HDSS_CPU, 0, 1, 1, 0, 1, 40}};
+    pw_hdss_options o;
+    pw_hdss_options_init(&o);
+    o.min_block = 1;
+    pw_hdss *h = NULL;
+    pw_hdss_block g, c, g2;
+    CHECK(pw_hdss_create(dev, 2, ones, N, &o, &h) == PW_OK, "min_items ends: create: %s", pw_error_detail());
+    if (!h) return;
+    CHECK(pw_hdss_fetch(h, 0, &g) == PW_OK && g.begin == 0 && g.end == 30, "min_items, front: items %lld..%lld, want 0..30",
+          (long long)g.begin, (long long)g.end);
+    CHECK(pw_hdss_fetch(h, 1, &c) == PW_OK && c.begin == N - 40 && c.end == N,
+          "min_items, from the back: items %lld..%lld, want 60..100", (long long)c.begin, (long long)c.end);
+    CHECK(pw_hdss_done(h, 0, 0.001) == PW_OK && pw_hdss_fetch(h, 0, &g2) == PW_OK && g2.begin == 30 && g2.end == N - 40,
+          "min_items, what is left (30 items): %lld..%lld, want 30..60", (long long)g2.begin, (long long)g2.end);
+    pw_hdss_destroy(h);
 }
 
 /* Item costs where the queue's cells are few or none (every item's cost a GPU's fill alone), with
@@ -854,6 +881,7 @@ int main(void)
     sim_cpu_from_back = 0;
     test_skewed_as_measured();
     test_underfilled_gpu();
+    test_min_items_ends();
     test_item_costs_only();
     test_failures();
     check_threads(0);

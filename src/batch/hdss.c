@@ -497,8 +497,9 @@ static int may_be_fast(const pw_hdss *h, const device *j, const device *d, doubl
 }
 
 /* A block of d with fewer than d's min_items items grows to that many, or to what its range has,
- * on the side it is cut from (a GPU underfilled by few long items runs them at a fraction of its
- * rate: the plans count a fill it cannot have; the extra items near the end are short ones). */
+ * away from the end it is cut from (a GPU underfilled by few long items runs them at a fraction
+ * of its rate: the plans count a fill it cannot have; on the search's queue, sorted longest
+ * first, a front device's extra items near the end are short ones). */
 static void widen_to_min_items(const pw_hdss *h, const device *d, pick *p)
 {
     const span s = h->spans[p->span];

@@ -184,10 +184,14 @@ static pw_status shared_scoring(const sw_batch_score_job *job, const sw_batch_cp
             dev[g].item_cost = fill;
         /* ... and at least the items that fill it wherever the queue has them: the cost floors
          * above are the back's, which at the front's long records is a few items (an H200 ran
-         * 103 items, 1648 warps of its 3168, at 0.7x its rate) */
+         * 103 items, 1648 warps of its 3168, at 0.7x its rate); but no more than an eighth of
+         * the items a GPU, so that a small search still gives every device its part */
 #ifdef PW_HAVE_CUDA
-        for (int g = 0; g < n_gpu; g++)
-            dev[g].min_items = (pw_cuda_batch_fill_records(e->gpu[g]) + HDSS_ITEM_RECORDS - 1) / HDSS_ITEM_RECORDS;
+        for (int g = 0; g < n_gpu; g++) {
+            const int64_t fill = (pw_cuda_batch_fill_records(e->gpu[g]) + HDSS_ITEM_RECORDS - 1) / HDSS_ITEM_RECORDS;
+            const int64_t eighth = n_items / 8 / n_gpu;
+            dev[g].min_items = fill < eighth ? fill : eighth;
+        }
 #endif
     }
     pw_hdss_options ho;

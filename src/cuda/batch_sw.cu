@@ -271,6 +271,49 @@ static void debug_launch(pw_cuda_batch *b, launch_slot *slot, int64_t r0, int64_
     b->debug_since = now;
 }
 
+/* A slot's stream (its own where two take turns), scores buffer, pinned host buffer (plain memory
+ * where pinning fails: the copy-out then holds the host, and the next query's launch waits) and
+ * debug events; its bottom rows at `bottom`. */
+static pw_status make_slot(pw_cuda_batch *b, launch_slot *slot, bool own_stream, uint32_t *bottom)
+{
+    slot->ql = b->ql;
+    pw_status st = PW_OK;
+    if (own_stream) {
+        st = pw_from_cuda(cudaStreamCreateWithFlags(&slot->ql.stream, cudaStreamNonBlocking));
+        slot->own_stream = st == PW_OK;
+        if (st != PW_OK) slot->ql.stream = b->ql.stream;
+    }
+    slot->ql.args.bottom = bottom;
+    slot->scores = new pw_device_buffer<int32_t>(slot->ql.stream);
+    PW_THEN(st, slot->scores->alloc((size_t)(b->items->count * b->items->lanes)));
+    const size_t host_bytes = sizeof(int32_t) * (size_t)(b->items->count * b->items->lanes + 2);
+    if (st == PW_OK) {
+        slot->pinned = cudaMallocHost((void **)&slot->host, host_bytes) == cudaSuccess;
+        if (!slot->pinned) cudaGetLastError(), slot->host = (int32_t *)malloc(host_bytes);
+        if (!slot->host) st = PW_ERR_OUT_OF_MEMORY;
+    }
+    if (st == PW_OK && b->debug && cudaEventCreate(&slot->debug_events[0]) == cudaSuccess) {
+        if (cudaEventCreate(&slot->debug_events[1]) == cudaSuccess) slot->debug = true;
+        else cudaEventDestroy(slot->debug_events[0]);
+    }
+    return st;
+}
+
+/* What make_slot made (after its stream's work is done: the buffers go first, then the stream). */
+static void free_slot(launch_slot *slot)
+{
+    if (slot->own_stream) cudaStreamSynchronize(slot->ql.stream);
+    delete slot->scores;
+    slot->scores = nullptr;
+    if (slot->pinned) cudaFreeHost(slot->host);
+    else free(slot->host);
+    slot->host = nullptr, slot->pinned = false;
+    if (slot->debug) cudaEventDestroy(slot->debug_events[0]), cudaEventDestroy(slot->debug_events[1]);
+    slot->debug = false;
+    if (slot->own_stream) cudaStreamSynchronize(slot->ql.stream), cudaStreamDestroy(slot->ql.stream);
+    slot->own_stream = false;
+}
+
 /* Waits for every slot's work (before the slots' buffers are reused or freed). */
 static pw_status wait_slots(pw_cuda_batch *b)
 {
@@ -287,14 +330,7 @@ extern "C" void pw_cuda_batch_destroy(pw_cuda_batch *b)
     if (!b) return;
     wait_slots(b);
     cudaGetLastError(); /* (an error already reported by the search) */
-    for (int k = 0; k < LAUNCH_SLOTS; k++) {
-        launch_slot &slot = b->slots[k];
-        delete slot.scores; /* (freed in order on its stream, before the stream goes) */
-        if (slot.pinned) cudaFreeHost(slot.host);
-        else free(slot.host);
-        if (slot.debug) cudaEventDestroy(slot.debug_events[0]), cudaEventDestroy(slot.debug_events[1]);
-        if (slot.own_stream) cudaStreamSynchronize(slot.ql.stream), cudaStreamDestroy(slot.ql.stream);
-    }
+    for (int k = 0; k < LAUNCH_SLOTS; k++) free_slot(&b->slots[k]);
     delete b->items;
     delete b->d_profile;
     delete b->d_bottom;
@@ -394,26 +430,18 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
             b->n_slots = 1;
         }
         if (b->n_slots == 1) PW_THEN(st, b->d_bottom->alloc(bottom_words));
-        for (int k = 0; st == PW_OK && k < b->n_slots; k++) {
-            launch_slot &slot = b->slots[k];
-            slot.ql = ql;
-            if (b->n_slots > 1) {
-                PW_THEN(st, pw_from_cuda(cudaStreamCreateWithFlags(&slot.ql.stream, cudaStreamNonBlocking)));
-                slot.own_stream = st == PW_OK;
+        const int wanted = b->n_slots;
+        for (int k = 0; st == PW_OK && k < wanted; k++) {
+            const pw_status made = make_slot(b, &b->slots[k], wanted > 1, b->d_bottom->ptr + (size_t)k * bottom_words);
+            if (made != PW_OK && k > 0) { /* (no room for a second slot's buffers: one slot, as before) */
+                free_slot(&b->slots[k]);
+                cudaGetLastError();
+                b->n_slots = 1;
+                break;
             }
-            slot.ql.args.bottom = b->d_bottom->ptr + (size_t)k * bottom_words;
-            slot.scores = new pw_device_buffer<int32_t>(slot.ql.stream);
-            PW_THEN(st, slot.scores->alloc((size_t)(b->items->count * b->items->lanes)));
-            const size_t host_bytes = sizeof(int32_t) * (size_t)(b->items->count * b->items->lanes + 2);
-            slot.pinned = cudaMallocHost((void **)&slot.host, host_bytes) == cudaSuccess;
-            if (!slot.pinned) cudaGetLastError(), slot.host = (int32_t *)malloc(host_bytes);
-            if (st == PW_OK && !slot.host) st = PW_ERR_OUT_OF_MEMORY;
-            if (st == PW_OK && b->debug && cudaEventCreate(&slot.debug_events[0]) == cudaSuccess) {
-                if (cudaEventCreate(&slot.debug_events[1]) == cudaSuccess) slot.debug = true;
-                else cudaEventDestroy(slot.debug_events[0]);
-            }
+            st = made;
         }
-        /* (the allocations are ordered on the search's stream; the slots' streams use them) */
+        /* (the shared buffers are allocated on the search's stream, the slots' own on theirs) */
         PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(ql.stream)));
     }
     if (st != PW_OK) {
@@ -493,7 +521,8 @@ static pw_status take_query(pw_cuda_batch *b, launch_slot *slot, int64_t r0, int
 
 /* Sorted records [r0, r1) against every query: the kernels' items that hold them (a pair may
  * hold one record outside: computed, not copied out), flagged ones again wider, long ones by the
- * single-pair engine.  Queries are launched LAUNCH_SLOTS ahead of the one whose scores are taken. */
+ * single-pair engine.  With two slots query q is launched once query q - 2's scores are taken, so
+ * q - 1 runs meanwhile; with one, launch and take alternate. */
 extern "C" pw_status pw_cuda_batch_score(pw_cuda_batch *b, int64_t r0, int64_t r1, int32_t *scores, int64_t *recomputed,
                                          int64_t *long_pairs, pw_batch_progress *progress)
 {

@@ -26,8 +26,9 @@ pw_status pw_cuda_batch_score(pw_cuda_batch *batch, int64_t r0, int64_t r1, int3
                               int64_t *long_pairs, pw_batch_progress *progress);
 void pw_cuda_batch_destroy(pw_cuda_batch *batch);
 
-/* Records that fill the session's GPU: a warp an item of `lanes` records, 32 warps an SM (with
- * two queries in flight, each query's launch of that many holds half the warps an SM can). */
+/* Records that fill the session's GPU: a warp an item of `lanes` records, 32 warps an SM, half
+ * the 64 an SM can hold: two queries are in flight, and the kernels hold 24 to 32 warps an SM
+ * each (the longest query's form, R = 16, holds 24). */
 int64_t pw_cuda_batch_fill_records(const pw_cuda_batch *batch);
 
 #ifdef __cplusplus
