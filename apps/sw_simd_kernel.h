@@ -172,8 +172,12 @@ SW_INLINE void sw_block(sw_state *s, const pw_sw_simd *k, const sw_letters *L, v
     }
 }
 
-/* Offer each lane's best of the pass that could matter (sw_simd.h), after finding its column by
- * running the block where it was first reached again from that block's saved state. */
+/* Offer the lane's best of the pass that could matter (sw_simd.h), after finding its column by
+ * running the block where it was first reached again from that block's saved state.  Only the
+ * pass's highest score can win, and of the lanes that reach it only the first (the smallest row:
+ * pw_best_cell_better's tie rule), so one lane at most is run again: offering every lane at or
+ * above the worker's best ran a block again for nearly every row of a related pair (a third of
+ * 256 x 256 DNA pairs' time at 90% identity). */
 static void sw_offer_bests(const pw_sw_simd *k, const sw_letters *L, const sw_state *snap, const v16 *best,
                            const v16 *grew_in, int32_t base, v16 zero, int G, int affine, int eq, int64_t i0,
                            int64_t g, const int *valid_rows, int64_t b0, const sw_boundary *bd, int worker)
@@ -185,12 +189,15 @@ static void sw_offer_bests(const pw_sw_simd *k, const sw_letters *L, const sw_st
     }
     const v16 go = v_set1(k->gap_open), ge = v_set1(k->gap_extend);
     const int32_t threshold = k->threshold(k->offer_ctx, worker);
-    int traced = -1;
-    for (int q = 0; q < G; q++) {
-        for (int l = 0; l < valid_rows[q]; l++) {
-            if (lane_best[q][l] == NEG16) continue;
+    int16_t pass_best = NEG16;
+    for (int q = 0; q < G; q++)
+        for (int l = 0; l < valid_rows[q]; l++) pass_best = lane_best[q][l] > pass_best ? lane_best[q][l] : pass_best;
+    int traced = -1, offered = 0;
+    for (int q = 0; q < G && !offered; q++) {
+        for (int l = 0; l < valid_rows[q] && !offered; l++) {
+            if (lane_best[q][l] == NEG16 || lane_best[q][l] < pass_best) continue;
             const int32_t score = (int32_t)lane_best[q][l] + base;
-            if (score <= 0 || score < threshold) continue;
+            if (score <= 0 || score < threshold) return; /* (the pass's best cannot win) */
             const int b = lane_block[q][l];
             const int64_t j0 = b0 + (int64_t)b * V_LANES - g;
             if (b != traced) {
@@ -207,6 +214,7 @@ static void sw_offer_bests(const pw_sw_simd *k, const sw_letters *L, const sw_st
                 const int64_t j = j0 - q * V_LANES + t - l;
                 if (trace[t][q][l] == lane_best[q][l] && j >= 0 && j < k->m) {
                     k->offer(k->offer_ctx, worker, score, i0 + q * V_LANES + l, j);
+                    offered = 1;
                     break;
                 }
             }
