@@ -18,11 +18,16 @@
 # mix 1.021x the GPU alone), test_batch --gpu 11186/11186, one run under PEERWAVE_DEBUG_BATCH_GPU=1.  A
 # test_gpu build did not finish in 330 s + 95 s (linear_apps.cu alone takes minutes: give a build of
 # test_gpu 450 s), so pw_options.inthist_closed (d73fef2) has not run on a GPU yet.
-# NEXT CALLS (session 18): 1. PW_STAGES=gpu PW_BUILD=1 PW_BUILD_TARGETS="test_gpu peerwave_cli" (one GPU:
-#   test_gpu's inthist cases take inthist_closed at random; then PW_BACKEND=cuda tests/test_numpy.py);
-#   2. the HDSS question of docs/BATCH.md: PEERWAVE_DEBUG_BATCH_GPU=1 build-gpu/bench_batch_sw --backend cuda
-#   --records 20000 --length 4000 (the long records alone, one launch a query) against their blocks in
-#   a --skewed HDSS trace; 3. the H100 before/after suite of issue 32 when an H100 is lent.
+# Session 18 (2026-11-30, one H200, binaries built here and carried: build-gpu/carry/bins.tar.xz):
+# test_gpu 721/721 (inthist_closed), test_batch --gpu, test_numpy cuda 128/128; stage underfill
+# (launch rounds: 4000 items 62.9 ms against 3000's 39.9); two queries in flight (4f27be9) and
+# min_items (9561d01): skewed HDSS 1.047-1.067x the GPU alone; stage pairs (bench_batch_pairs).
+# The GPU code at 34bcee7 (batch_sw.cu's slots made by make_slot, a second slot that finds no room
+# falls back to one) has NOT run on a GPU: no device time was left.
+# NEXT CALLS (session 19): 1. PW_STAGES="batch progress hdss" PW_BATCH_GPU=0 PW_HDSS_LENGTHS=--skewed
+#   PW_HDSS_RUNS=1 (test_batch --gpu and test_progress --gpu + memcheck at HEAD; build here first:
+#   cmake --build build-gpu --target test_batch test_progress bench_batch_sw bench_batch_pairs, then
+#   pack new/ with libparasail.so.8); 2. the H100 before/after suite of issue 32 when an H100 is lent.
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
