@@ -26,8 +26,7 @@
 # falls back to one) has NOT run on a GPU: no device time was left.
 # NEXT CALLS (session 19): 1. PW_STAGES="batch progress hdss" PW_BATCH_GPU=0 PW_HDSS_LENGTHS=--skewed
 #   PW_HDSS_RUNS=1 (test_batch --gpu and test_progress --gpu + memcheck at HEAD; build here first:
-#   cmake --build build-gpu --target test_batch test_progress bench_batch_sw bench_batch_pairs, then
-#   pack new/ with libparasail.so.8); 2. the H100 before/after suite of issue 32 when an H100 is lent.
+#   bash tests/gpu/pack_bins.sh test_batch test_progress bench_batch_sw bench_batch_pairs); 2. the H100 before/after suite of issue 32 when an H100 is lent.
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
@@ -43,9 +42,15 @@
 #            PW_BLOCKS_SIDE (65536)^2, and the largest grid with PW_BLOCKS_LARGEST (66)
 #   heat32k  HEAT f32 32768^2 8 sweeps on 2 GPUs against one (bench_dist, median of 3)
 #   ab       the warp-rows variants of bench/variants/README.md on GPU 0 (bench/sw_warp_rows_ab.sh)
+#   underfill  one launch a query over N records of one length (PW_UNDERFILL LENGTH:RECORDS words,
+#            PW_UNDERFILL_QUERIES) under PEERWAVE_DEBUG_BATCH_GPU: each launch's kernel time
+#   hdss     bench/hdss.sh on the carried bench_batch_sw (PW_HDSS_LENGTHS, PW_HDSS_RUNS)
+#   progress test_progress --gpu, then under compute-sanitizer memcheck
+#   pairs    bench_batch_pairs (PW_PAIRS_SPECS LENGTH:QUERIES:SERIES:PAIRS; PW_PAIRS_DEBUG=1: where
+#            the pairs' time goes)
 #   largest  the largest grids that fit one GPU: SAT f32 and HEAT 8 sweeps (PW_LARGEST_APPS), 2 GPUs
 #            against one (multi.sh's stage `largest`, one run each after a warm-up)
-# Binaries built here (build-gpu at HEAD), stripped, packed into build-gpu/carry/bins.tar.xz
+# Binaries built here (build-gpu at HEAD; tests/gpu/pack_bins.sh), stripped, packed into build-gpu/carry/bins.tar.xz
 # (new/: test_gpu test_cells peerwave bench_suite bench_dist test_dist, those the stages use):
 #   run(command="bash tests/gpu/dev_adhoc.sh", carry=["build-gpu/carry/bins.tar.xz"], kind="nvidia-h200-x2")
 # Logs come back under $OUT/adhoc (even when the call runs out of time: do not pipe it through tail).
