@@ -332,6 +332,59 @@ static void pairs(void)
     }
 }
 
+/* DNA pairs on the CPU's vector lanes (a lane a pair: src/batch/sw_pairs_cpu.c) on every vector
+ * set this machine has, against a textbook Gotoh: lengths that differ within a group, N (which
+ * matches nothing, itself included), scores full of ties (mismatch 0, gaps 0), pairs past 16 bits
+ * (scored again by pw_sw) and longer than the lanes take. */
+static void pairs_on_lanes(void)
+{
+    static const int scores[][4] = {{2, -1, 3, 1}, {1, 0, 0, 0}, {1, -3, 5, 2}, {700, -700, 700, 700}};
+    static const pw_simd sets[] = {PW_SIMD_SCALAR, PW_SIMD_SSE41, PW_SIMD_AVX2, PW_SIMD_AVX512};
+    for (int sc = 0; sc < 4; sc++) {
+        pw_sw_params p;
+        pw_sw_params_init(&p);
+        p.match = scores[sc][0], p.mismatch = scores[sc][1], p.gap_open = scores[sc][2], p.gap_extend = scores[sc][3];
+        seqs a, b;
+        seqs_random(&a, 75, 1, 300, "ACGTN");
+        seqs_random(&b, 75, 1, 300, "ACGTN");
+        for (int k = 0; k < 75; k += 5) { /* related pairs: long runs of equal letters, high scores */
+            const int64_t len = a.len[k] < b.len[k] ? a.len[k] : b.len[k];
+            for (int64_t j = 0; j < len; j++)
+                if (test_range(0, 9)) b.seq[k][j] = a.seq[k][j] == 'N' ? 'A' : a.seq[k][j], a.seq[k][j] = b.seq[k][j];
+        }
+        if (sc == 0) { /* pair 3: longer than the lanes take */
+            free(a.seq[3]);
+            a.len[3] = 8200;
+            a.seq[3] = malloc((size_t)a.len[3] + 1);
+            for (int64_t j = 0; j < a.len[3]; j++) a.seq[3][j] = "ACGT"[test_range(0, 3)];
+            a.seq[3][a.len[3]] = 0;
+        }
+        for (int v = 0; v < 4; v++) {
+            pw_options o;
+            pw_options_init(&o);
+            o.backend = PW_BACKEND_CPU;
+            o.simd = sets[v];
+            o.threads = 3;
+            pw_sw_hit hits[75];
+            pw_batch_info info;
+            const pw_status st = pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info);
+            if (st == PW_ERR_UNSUPPORTED) continue; /* (a set this machine lacks) */
+            CHECK(st == PW_OK, "lanes pairs %d/%d/%d/%d, simd %d: %s (%s)", p.match, p.mismatch, p.gap_open, p.gap_extend,
+                  (int)sets[v], pw_status_str(st), pw_error_detail());
+            for (int64_t k = 0; st == PW_OK && k < a.count; k++) {
+                const pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
+                CHECK(hits[k].score == r.score && hits[k].end_query == r.end_query && hits[k].end_record == r.end_record,
+                      "lanes pairs %d/%d/%d/%d, simd %d, pair %lld (%lld x %lld): %d (%lld, %lld) want %d (%lld, %lld)",
+                      p.match, p.mismatch, p.gap_open, p.gap_extend, (int)sets[v], (long long)k, (long long)a.len[k],
+                      (long long)b.len[k], hits[k].score, (long long)hits[k].end_query, (long long)hits[k].end_record,
+                      r.score, (long long)r.end_query, (long long)r.end_record);
+            }
+        }
+        seqs_free(&a);
+        seqs_free(&b);
+    }
+}
+
 /* Bad letters in sets large enough to be encoded over several threads (> 2^20 letters): the
  * error names the first bad record (the database's in its sorted order: equal lengths keep
  * theirs), on the CPU and on the GPU (pw_sw_pairs checks both sides before either engine). */
@@ -572,6 +625,7 @@ int main(int argc, char **argv)
     }
     long_ones();
     pairs();
+    if (!on_gpu) pairs_on_lanes();
     bad_letters_in_large_sets();
     if (!on_gpu) bad_input();
     dtw_batches();

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "sw_batch_lanes.h"
+#include "sw_lanes_cell.h"
 
 /* The strip's profiles: profile[(c * alphabet + x) * V] = score(x, column c's letters). */
 static inline void batch_profile(const sw_batch_lanes *job, const uint8_t *codes, int16_t *out)
@@ -72,13 +73,7 @@ void SW_BATCH_LANES_FN(const sw_batch_lanes *job)
 #pragma GCC unroll 8
             for (int c = 0; c < S; c++) {
                 const v16 s = v_load16(prof + c * A * V_LANES);
-                ei = v_max(v_subs(ei, ge), v_subs(hl, go));
-                f[c] = v_max(v_subs(f[c], ge), v_subs(up[c], go));
-                const v16 hc = v_max(v_max(v_adds(diag, s), zero), v_max(ei, f[c]));
-                diag = up[c]; /* H(i - 1, j + c): the next column's diagonal */
-                up[c] = hc;
-                hl = hc;
-                best = v_max(best, hc);
+                best = v_max(best, sw_lanes_cell(&ei, &f[c], &up[c], &diag, &hl, s, go, ge, zero));
             }
             corner = left;
             v_store16(h + i * V_LANES, hl);

@@ -1,0 +1,5 @@
+/* sw_pairs_lanes_avx2.c - the CPU pairs kernel (sw_pairs_lanes_kernel.h) compiled for avx2 (this file
+ * alone gets the instruction-set flags: CMakeLists.txt). */
+#include "../cpu/simd/ops16_avx2.h"
+#define SW_PAIRS_LANES_FN pw_sw_pairs_lanes_avx2
+#include "sw_pairs_lanes_kernel.h"
