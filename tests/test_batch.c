@@ -371,6 +371,12 @@ static void pairs_on_lanes(void)
             if (st == PW_ERR_UNSUPPORTED) continue; /* (a set this machine lacks) */
             CHECK(st == PW_OK, "lanes pairs %d/%d/%d/%d, simd %d: %s (%s)", p.match, p.mismatch, p.gap_open, p.gap_extend,
                   (int)sets[v], pw_status_str(st), pw_error_detail());
+            /* the summary: 16-bit lanes where they ran, the pairs past them counted (the related
+             * ones at 700 a match pass 32767) */
+            const int lanes_ran = sets[v] != PW_SIMD_SCALAR;
+            CHECK(info.lane_bits == (lanes_ran ? 16 : 32) && (lanes_ran && sc == 3 ? info.recomputed > 0 : info.recomputed == 0),
+                  "lanes pairs %d/%d/%d/%d, simd %d: lane_bits %d, recomputed %lld", p.match, p.mismatch, p.gap_open,
+                  p.gap_extend, (int)sets[v], info.lane_bits, (long long)info.recomputed);
             for (int64_t k = 0; st == PW_OK && k < a.count; k++) {
                 const pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
                 CHECK(hits[k].score == r.score && hits[k].end_query == r.end_query && hits[k].end_record == r.end_record,

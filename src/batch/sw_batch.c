@@ -373,17 +373,18 @@ static pw_status batch_setup_make(const pw_seq_set *a, const pw_seq_set *b, cons
  * 256 x 256 on one Zen 5 core: pw_sw a pair 4.1 GCUPS, the lanes (AVX-512) measured in
  * docs/PERFORMANCE.md. */
 static pw_status pairs_on_cpu(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params, const batch_setup *s,
-                              pw_sw_hit *hits, pw_batch_progress *progress)
+                              pw_sw_hit *hits, pw_batch_progress *progress, pw_batch_info *info)
 {
     const int64_t count = a->count;
     if (s->options.strategy != PW_STRATEGY_PEER || s->options.trace)
         return end_cells(a, b, params, &s->options, s->threads, 0, hits, count, progress);
-    int64_t *rest = pw_malloc(sizeof *rest * (size_t)(count + 1)), n_rest = 0;
+    int64_t *rest = pw_malloc(sizeof *rest * (size_t)(count + 1)), n_rest = 0, laned = 0, saturated = 0;
     pw_sw_hit *rest_hits = pw_malloc(sizeof *rest_hits * (size_t)(count + 1));
     pw_status st = rest && rest_hits ? PW_OK : PW_ERR_OUT_OF_MEMORY;
     if (st == PW_OK)
         st = pw_sw_pairs_cpu_lanes(a, b, &s->table, params->gap_open, params->gap_extend, s->simd, s->threads, hits, rest,
-                                   &n_rest, progress);
+                                   &n_rest, &laned, &saturated, progress);
+    if (laned > 0) info->lane_bits = 16, info->recomputed = saturated; /* (the saturated ones by pw_sw below) */
     for (int64_t i = 0; st == PW_OK && i < n_rest; i++) rest_hits[i] = hits[rest[i]];
     if (st == PW_OK && n_rest > 0) st = end_cells(a, b, params, &s->options, s->threads, 0, rest_hits, n_rest, progress);
     for (int64_t i = 0; st == PW_OK && i < n_rest; i++) hits[rest[i]] = rest_hits[i];
@@ -540,7 +541,7 @@ pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_para
     if (s.backend == PW_BACKEND_CUDA) st = pairs_on_gpu(a, b, params, &s, hits, &progress, info);
     else
 #endif
-        st = pairs_on_cpu(a, b, params, &s, hits, &progress);
+        st = pairs_on_cpu(a, b, params, &s, hits, &progress, info);
     st = pw_batch_progress_finish(&progress, st);
     info->pairs = a->count;
     info->seconds = (double)(pw_now_ns() - t1) * 1e-9;

@@ -162,10 +162,10 @@ static void pairs_worker(void *arg, int worker, int team_size)
 
 pw_status pw_sw_pairs_cpu_lanes(const pw_seq_set *a, const pw_seq_set *b, const pw_score_table *t, int32_t gap_open,
                                 int32_t gap_extend, pw_simd simd, int threads, pw_sw_hit *hits, int64_t *rest,
-                                int64_t *n_rest, pw_batch_progress *progress)
+                                int64_t *n_rest, int64_t *laned, int64_t *saturated, pw_batch_progress *progress)
 {
     pairs_work w = {.a = a, .b = b, .t = t, .hits = hits, .progress = progress};
-    *n_rest = 0;
+    *n_rest = 0, *laned = 0, *saturated = 0;
     w.kernel = pairs_kernel(simd);
     const int fits = gap_open <= 32767 && gap_extend <= 32767 && equality_scores(t, &w.match, &w.mismatch, w.real);
     const int64_t count = a->count;
@@ -197,7 +197,8 @@ pw_status pw_sw_pairs_cpu_lanes(const pw_seq_set *a, const pw_seq_set *b, const 
     int team = 1;
     if (w.groups > 0) pw_team_run(threads < w.groups ? threads : (int)w.groups, pairs_worker, &w, &team);
     const pw_status st = (pw_status)atomic_load(&w.failed);
-    for (int64_t s = 0; s < atomic_load(&w.n_saturated); s++) rest[(*n_rest)++] = w.saturated[s];
+    *laned = w.count, *saturated = atomic_load(&w.n_saturated);
+    for (int64_t s = 0; s < *saturated; s++) rest[(*n_rest)++] = w.saturated[s];
     free(order);
     free(w.saturated);
     return st;
