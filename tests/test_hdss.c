@@ -491,9 +491,14 @@ static void test_search_as_measured(void)
  * long items, the GPU the short ones' fills, and HDSS ran 0.87x the GPU alone on the H200 (0.80x a
  * static split, which had left the CPU the short tail); from the back (the driver's from_back) it
  * must be at least as fast as the GPU alone and level with that static split. */
-static void test_skewed_as_measured(void)
+/* The skewed search's queue (98% of 10^6 records 16-64 letters, 2% 2000-6000, in items of 32
+ * records against queries of 9091 letters, sorted longest first: SKEWED_ITEMS items) and its two
+ * devices as the search drives them: a GPU of `gpu_rate` with its fill an item and its first and
+ * least blocks (sw_batch_drive.c's), a CPU group slower on long items.  The caller frees it. */
+enum { SKEWED_ITEMS = 31250 };
+static int64_t *skewed_search(double gpu_rate, sim_device dev[2])
 {
-    const int64_t n = 31250, n_long = 625, query_letters = 9091;
+    const int64_t n = SKEWED_ITEMS, n_long = 625, query_letters = 9091;
     int64_t *cells = malloc(sizeof *cells * (size_t)n);
     for (int64_t i = 0; i < n; i++)
         cells[i] = 32 * query_letters * (i < n_long ? test_range(2000, 6000) : test_range(16, 64));
@@ -503,10 +508,17 @@ static void test_skewed_as_measured(void)
     for (int64_t i = 0; i < n; i++) cost_total += cells[i] + fill;
     for (int64_t i = 0; i < 2048; i++) front += cells[i] + fill, back += cells[n - 1 - i] + fill;
     const int64_t most = cost_total / 8;
-    const sim_device dev[2] = {
-        {"gpu", PW_HDSS_GPU, 0.002, 2.9e12, 0, 0, 0, 0, 3.5e-6, back < most ? back : most, 0.03,
-         front < most ? front : most, 0, 0, 0, 0, fill},
-        {"cpu", PW_HDSS_CPU, 0.005, 1.5e11, 100000000, 2.5e10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+    dev[0] = (sim_device){"gpu", PW_HDSS_GPU, 0.002, gpu_rate, 0, 0, 0, 0, 3.5e-6, back < most ? back : most, 0.03,
+                          front < most ? front : most, 0, 0, 0, 0, fill};
+    dev[1] = (sim_device){"cpu", PW_HDSS_CPU, 0.005, 1.5e11, 100000000, 2.5e10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    return cells;
+}
+
+static void test_skewed_as_measured(void)
+{
+    const int64_t n = SKEWED_ITEMS;
+    sim_device dev[2];
+    int64_t *cells = skewed_search(2.9e12, dev);
     const pw_hdss_options opt = {.min_block = (int64_t)1 << 24};
     sim_result r[2];
     for (int from_back = 0; from_back < 2; from_back++) {
@@ -534,20 +546,9 @@ static void test_skewed_as_measured(void)
  * floor, no later than the GPU alone and within 2% of the CPU group. */
 static void test_underfilled_gpu(void)
 {
-    const int64_t n = 31250, n_long = 625, query_letters = 9091;
-    int64_t *cells = malloc(sizeof *cells * (size_t)n);
-    for (int64_t i = 0; i < n; i++)
-        cells[i] = 32 * query_letters * (i < n_long ? test_range(2000, 6000) : test_range(16, 64));
-    qsort(cells, (size_t)n, sizeof *cells, by_decreasing);
-    const int64_t fill = 31 * 32 * query_letters;
-    int64_t front = 0, back = 0, cost_total = 0;
-    for (int64_t i = 0; i < n; i++) cost_total += cells[i] + fill;
-    for (int64_t i = 0; i < 2048; i++) front += cells[i] + fill, back += cells[n - 1 - i] + fill;
-    const int64_t most = cost_total / 8;
-    const sim_device dev[2] = {
-        {"gpu", PW_HDSS_GPU, 0.002, 3.2e12, 0, 0, 0, 0, 3.5e-6, back < most ? back : most, 0.03,
-         front < most ? front : most, 0, 0, 0, 0, fill},
-        {"cpu", PW_HDSS_CPU, 0.005, 1.5e11, 100000000, 2.5e10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+    const int64_t n = SKEWED_ITEMS;
+    sim_device dev[2];
+    int64_t *cells = skewed_search(3.2e12, dev);
     const pw_hdss_options opt = {.min_block = (int64_t)1 << 24};
     sim_cpu_from_back = 1;
     sim_gpu_fill = 198;
