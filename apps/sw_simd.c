@@ -59,11 +59,9 @@ static int32_t *alloc_filled(int64_t count, int32_t value)
     return p;
 }
 
-/* Is the table "match on equal codes of real letters, mismatch otherwise"?  real[x] says which
- * letters match themselves. */
-static int equality_table(const int32_t *s, int size, int16_t *match, int16_t *mismatch, int *real)
+int pw_sw_equality_table(const int32_t *s, int size, int16_t *match, int16_t *mismatch, int *real)
 {
-    if (size < 2) return 0;
+    if (size < 2 || size > PW_SCORING_MAX_ALPHABET) return 0;
     int32_t mt = s[0], mm = s[1];
     for (int x = 0; x < size; x++) {
         real[x] = s[x * size + x] == mt && mt != mm;
@@ -79,7 +77,7 @@ int pw_sw_simd_is_equality(const int32_t *scores, int size)
 {
     int16_t match, mismatch;
     int real[PW_SCORING_MAX_ALPHABET];
-    return size <= PW_SCORING_MAX_ALPHABET && equality_table(scores, size, &match, &mismatch, real);
+    return pw_sw_equality_table(scores, size, &match, &mismatch, real);
 }
 
 pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, int workers, const pw_tiling *t, const uint8_t *a_codes, int64_t n,
@@ -103,7 +101,7 @@ pw_status pw_sw_simd_init(pw_sw_simd *k, pw_simd simd, int workers, const pw_til
     k->threshold = threshold;
     k->offer_ctx = offer_ctx;
     int real[PW_SCORING_MAX_ALPHABET];
-    k->eq = equality_table(scores, size, &k->match, &k->mismatch, real);
+    k->eq = pw_sw_equality_table(scores, size, &k->match, &k->mismatch, real);
 #ifdef PW_HAVE_X86_SIMD
     k->tile = simd == PW_SIMD_AVX512 ? pw_sw_simd_tile_avx512 : simd == PW_SIMD_AVX2 ? pw_sw_simd_tile_avx2
                                                                                    : pw_sw_simd_tile_sse41;

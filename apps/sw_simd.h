@@ -101,6 +101,11 @@ int pw_sw_simd_rows(pw_simd simd);
 /* Does the processor score this table by comparing codes (match/mismatch), not from a profile? */
 int pw_sw_simd_is_equality(const int32_t *scores, int size);
 
+/* Is the table "match on equal codes of real letters, mismatch otherwise" (size at most
+ * PW_SCORING_MAX_ALPHABET)?  match and mismatch as 16 bits (the caller checks they fit);
+ * real[x] says which letters match themselves. */
+int pw_sw_equality_table(const int32_t *scores, int size, int16_t *match, int16_t *mismatch, int *real);
+
 /* Set up k for a_codes (n) against b_codes (m) on tiling t with the vector set simd (not
  * SCALAR; t's h a multiple of its lanes, t hyper-tiled with skew 0), for workers 0 .. workers-1.
  * PW_ERR_OUT_OF_MEMORY. */

@@ -4,13 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "batch_sw.h"
 #include "../../apps/checks.h" /* PW_LINEAR_CUDA_TILE_H */
 #include "device/batch_sw_proc.cuh"
 #include "device_buffer.cuh"
 #include "pw_cuda.h"
+#include "../core/exec.h" /* pw_seconds_now */
 
 #define BATCH_THREADS 256 /* 8 warps a block */
 #define PROFILES_KEPT_BYTES ((int64_t)256 << 20) /* the queries' profiles kept on the device, at most */
@@ -250,12 +250,6 @@ struct pw_cuda_batch {
     pw_device_buffer<uint32_t> *d_profile, *d_bottom;
 };
 
-static double debug_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* One launch's kernel time (events around it and its copy-out, which the caller has waited
  * for) and the host time since the last launch's scores were taken. */
@@ -265,7 +259,7 @@ static void debug_launch(pw_cuda_batch *b, launch_slot *slot, int64_t r0, int64_
     if (!slot->debug) return;
     cudaEventSynchronize(slot->debug_events[1]);
     cudaEventElapsedTime(&ms, slot->debug_events[0], slot->debug_events[1]);
-    const double now = debug_seconds();
+    const double now = pw_seconds_now();
     fprintf(stderr, "batch gpu records %lld..%lld query %lld: %lld items, kernel and copy %.3f ms, since the last %.3f ms\n",
             (long long)r0, (long long)r1, (long long)slot->q, (long long)items, ms, 1e3 * (now - b->debug_since));
     b->debug_since = now;
@@ -370,7 +364,7 @@ extern "C" pw_status pw_cuda_batch_create(const pw_options *options, const sw_ba
     pw_status st = pw_from_cuda(cudaSetDevice(options->device));
     const char *debug = getenv("PEERWAVE_DEBUG_BATCH_GPU");
     b->debug = st == PW_OK && debug && !strcmp(debug, "1");
-    b->debug_since = debug_seconds();
+    b->debug_since = pw_seconds_now();
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&ql.max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, ql.device)));
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&ql.sms, cudaDevAttrMultiProcessorCount, ql.device)));
     while (b->first < db->count && db->length[b->first] > PW_BATCH_GPU_MAX_COLUMNS) b->first++;

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "pairs_sw.h"
 #include "device/pairs_sw_proc.cuh"
 #include "device_buffer.cuh"
 #include "pw_cuda.h"
+#include "../core/exec.h" /* pw_seconds_now */
 
 #define PAIRS_THREADS 128                     /* 4 warps a block */
 #define PAIRS_FORMS 3                         /* query rows a thread R: 2, 4 or 8 (segments of 64, 128, 256 rows) */
@@ -26,12 +26,6 @@
 #define COMPUTE_STREAMS 2                     /* launches in turn on these (each its own bottom rows) */
 #define KERNELS_AHEAD 4                       /* launches queued before the host waits for the oldest */
 
-static double host_seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Where each listed pair's letters start on one side, back to back (count + 1), and the longest. */
 static pw_status offsets_of(const pw_seq_set *set, const int64_t *list, int64_t count, int64_t **at, int64_t *longest)
@@ -131,7 +125,7 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
      * on stderr: a measuring switch, read here only */
     const char *debug_env = getenv("PEERWAVE_DEBUG_BATCH_GPU");
     const bool debug = debug_env && !strcmp(debug_env, "1");
-    const double started = host_seconds();
+    const double started = pw_seconds_now();
     double encoding = 0;
     const cudaStream_t stream = (cudaStream_t)options->cuda_stream;
     pairs_run r;
@@ -221,10 +215,10 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
                 pw_batch_progress_add(progress, cells);
                 harvested = r.chunk_end[k];
             }
-            const double mark = host_seconds();
+            const double mark = pw_seconds_now();
             uint8_t *sa = r.stage[slot], *sb = r.stage[slot] + chunk_letters + 1;
             PW_THEN(st, encode_chunk(r, t0, t1, sa, sb));
-            encoding += host_seconds() - mark;
+            encoding += pw_seconds_now() - mark;
             PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(d_a.ptr + r.at_a[t0], sa, (size_t)(r.at_a[t1] - r.at_a[t0]),
                                                      cudaMemcpyHostToDevice, r.copy)));
             PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(d_b.ptr + r.at_b[t0], sb, (size_t)(r.at_b[t1] - r.at_b[t0]),
@@ -280,7 +274,7 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
         if (st == PW_OK) pw_batch_progress_add(progress, cells);
         if (debug)
             fprintf(stderr, "pairs gpu: %lld pairs in %lld chunks, %d compute streams: encoding %.3f ms of %.3f ms in all\n",
-                    (long long)count, (long long)chunks, r.n_compute, 1e3 * encoding, 1e3 * (host_seconds() - started));
+                    (long long)count, (long long)chunks, r.n_compute, 1e3 * encoding, 1e3 * (pw_seconds_now() - started));
         if (stream) cudaStreamSynchronize(stream); /* (the buffers go on the stream before the host's) */
     }
     free(score);
