@@ -6,7 +6,8 @@
  * Why the padding is safe.  Rows past a lane's query end are below every row it reads, so they
  * change nothing.  Columns past its record's end (and the strip's padding) hold a code that never
  * matches, so a padded cell is at most the best of the real cells it comes from: the diagonal one
- * plus a mismatch (<= 0), E from its left in the same row, F from the rows above.  So it never
+ * plus a mismatch (<= 0: tables whose mismatch is above 0, possible in a user's matrix, go to
+ * pw_sw), E from its left in the same row, F from the rows above.  So it never
  * passes the lane's best; and where it equals the best, a real cell on a smaller row, or on the
  * same row further left, holds the best too, so the smallest row with the best has a real cell
  * first (the row's first column that reached it).
@@ -18,6 +19,7 @@
 #include "sw_pairs_cpu.h"
 #include "sw_batch_lanes.h"
 #include "sw_pairs_lanes.h"
+#include "../../apps/sw_simd.h" /* pw_sw_equality_table */
 #include "../core/alloc.h"
 #include "../cpu/simd/simd_isa.h"
 #include "../cpu/team.h"
@@ -42,22 +44,6 @@ static sw_pairs_lanes_fn pairs_kernel(pw_simd simd)
 #endif
 }
 
-/* Match and mismatch where the table is one (every letter's score against itself the match or,
- * for letters that match nothing, the mismatch; every other score the mismatch), within 16 bits;
- * real[x]: letter x matches itself. */
-static int equality_scores(const pw_score_table *t, int16_t *match, int16_t *mismatch, int *real)
-{
-    if (t->size < 2 || t->size > PW_SCORING_MAX_ALPHABET) return 0;
-    const int32_t mt = t->scores[0], mm = t->scores[1];
-    if (mt == mm || mt > 32767 || mt < -32767 || mm > 32767 || mm < -32767) return 0;
-    for (int x = 0; x < t->size; x++) {
-        real[x] = t->scores[x * t->size + x] == mt;
-        for (int y = 0; y < t->size; y++)
-            if (t->scores[x * t->size + y] != (x == y && real[x] ? mt : mm)) return 0;
-    }
-    *match = (int16_t)mt, *mismatch = (int16_t)mm;
-    return 1;
-}
 
 typedef struct pairs_work {
     const pw_seq_set *a, *b;
@@ -167,7 +153,11 @@ pw_status pw_sw_pairs_cpu_lanes(const pw_seq_set *a, const pw_seq_set *b, const 
     pairs_work w = {.a = a, .b = b, .t = t, .hits = hits, .progress = progress};
     *n_rest = 0, *laned = 0, *saturated = 0;
     w.kernel = pairs_kernel(simd);
-    const int fits = gap_open <= 32767 && gap_extend <= 32767 && equality_scores(t, &w.match, &w.mismatch, w.real);
+    const int32_t mt = t->size > 1 ? t->scores[0] : 0, mm = t->size > 1 ? t->scores[1] : 0; /* (an equality table's two values) */
+    /* (a mismatch above 0, possible in a user's matrix of this form, would let padding win: the
+     * file's argument needs mismatch <= 0) */
+    const int fits = gap_open <= 32767 && gap_extend <= 32767 && mt <= 32767 && mt >= -32767 && mm <= 0 &&
+                     mm >= -32767 && pw_sw_equality_table(t->scores, t->size, &w.match, &w.mismatch, w.real);
     const int64_t count = a->count;
     int64_t *order = fits && w.kernel ? pw_malloc(sizeof *order * (size_t)(count + 1)) : NULL;
     w.saturated = order ? pw_malloc(sizeof *w.saturated * (size_t)(count + 1)) : NULL;
