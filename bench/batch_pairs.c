@@ -8,10 +8,12 @@
  *
  *   bench_batch_pairs [--backend cuda|cpu] [--queries Q] [--db D] [--series-length L]
  *                     [--pairs P] [--pair-length N] [--runs R] [--sample S]
+ *                     [--only sw|dtw] [--protein 0|1] [--mixed 0|1]
  *
  * Inputs: random walks (steps uniform in [-1, 1]) for DTW; random DNA pairs for SW, the second
  * of each pair a mutated copy of the first (10% substitutions) so that scores grow, DNA 1/-3 with
- * gaps 5/2.
+ * gaps 5/2; --protein 1: protein pairs (20 letters), BLOSUM62 with gaps 11/1; --mixed 1: each
+ * pair's two lengths uniform in [N/4, N] (else both N).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +96,8 @@ typedef struct options_in {
     pw_backend backend;
     int64_t queries, db, series_len, pairs, pair_len;
     int runs, sample;
+    int only;   /* 0 both, 1 SW pairs, 2 DTW */
+    int protein, mixed;
 } options_in;
 
 static int bench_dtw(const options_in *in)
@@ -146,18 +150,33 @@ static int bench_pairs(const options_in *in)
         fprintf(stderr, "bench_batch_pairs: out of memory\n");
         return 1;
     }
+    const char *letters = in->protein ? "ARNDCQEGHILKMFPSTWYV" : "ACGT";
+    const uint64_t k_letters = in->protein ? 20 : 4;
+    int64_t *lengths_b = malloc(sizeof *lengths_b * (size_t)n);
+    if (!lengths_b) return 1;
     for (int64_t k = 0; k < n; k++) {
         char *x = block + 2 * k * len, *y = x + len;
         for (int64_t i = 0; i < len; i++) {
-            x[i] = "ACGT"[next_rand() & 3];
-            y[i] = uniform() < 0.1 ? "ACGT"[next_rand() & 3] : x[i];
+            x[i] = letters[next_rand() % k_letters];
+            y[i] = uniform() < 0.1 ? letters[next_rand() % k_letters] : x[i];
         }
-        a[k] = x, b[k] = y, lengths[k] = len;
+        a[k] = x, b[k] = y, lengths[k] = lengths_b[k] = len;
+        if (in->mixed) {
+            lengths[k] = len / 4 + (int64_t)(next_rand() % (uint64_t)(len - len / 4 + 1));
+            lengths_b[k] = len / 4 + (int64_t)(next_rand() % (uint64_t)(len - len / 4 + 1));
+            if (lengths[k] < 1) lengths[k] = 1;
+            if (lengths_b[k] < 1) lengths_b[k] = 1;
+        }
     }
-    pw_seq_set as = {n, a, lengths}, bs = {n, b, lengths};
+    pw_seq_set as = {n, a, lengths}, bs = {n, b, lengths_b};
     pw_sw_params p;
     pw_sw_params_init(&p);
     p.match = 1, p.mismatch = -3, p.gap_open = 5, p.gap_extend = 2;
+    if (in->protein) {
+        p.scoring = PW_SCORING_MATRIX;
+        p.matrix = pw_matrix_by_name("BLOSUM62");
+        p.gap_open = 11, p.gap_extend = 1;
+    }
     pw_options o;
     pw_options_init(&o);
     o.backend = in->backend;
@@ -176,19 +195,20 @@ static int bench_pairs(const options_in *in)
     int64_t bad = 0;
     for (int64_t k = 0; st == PW_OK && k < n; k++)
         bad += ref[k].score != hits[k].score || ref[k].end_query != hits[k].end_query || ref[k].end_record != hits[k].end_record;
-    printf("SW pairs %lld of %lld x %lld: %s %.4f s (median of %d), %.1f GCUPS; CPU %.1f GCUPS; check %s (%lld of %lld "
-           "differ)\n",
-           (long long)n, (long long)len, (long long)len, info.backend == PW_BACKEND_CUDA ? "cuda" : "cpu", median, in->runs,
-           (double)info.cells / median / 1e9,
+    printf("SW pairs %lld of %s%lld x %lld%s: %s %.4f s (median of %d), %.1f GCUPS, %d-bit lanes, %lld recomputed; CPU %.1f "
+           "GCUPS; check %s (%lld of %lld differ)\n",
+           (long long)n, in->mixed ? "up to " : "", (long long)len, (long long)len, in->protein ? " protein" : " DNA",
+           info.backend == PW_BACKEND_CUDA ? "cuda" : "cpu", median, in->runs, (double)info.cells / median / 1e9,
+           info.lane_bits, (long long)info.recomputed,
            st == PW_OK && cinfo.seconds > 0 ? (double)cinfo.cells / cinfo.seconds / 1e9 : 0.0,
            st == PW_OK && bad == 0 ? "equal" : "DIFFERENT", (long long)bad, (long long)n);
-    free(block), free(a), free(b), free(lengths), free(hits), free(ref);
+    free(block), free(a), free(b), free(lengths), free(lengths_b), free(hits), free(ref);
     return st != PW_OK || bad != 0;
 }
 
 int main(int argc, char **argv)
 {
-    options_in in = {PW_BACKEND_CUDA, 1000, 1000, 256, 100000, 256, 3, 20};
+    options_in in = {PW_BACKEND_CUDA, 1000, 1000, 256, 100000, 256, 3, 20, 0, 0, 0};
     for (int k = 1; k + 1 < argc; k += 2) {
         const char *v = argv[k + 1];
         if (!strcmp(argv[k], "--backend")) in.backend = !strcmp(v, "cpu") ? PW_BACKEND_CPU : PW_BACKEND_CUDA;
@@ -199,6 +219,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--pair-length")) in.pair_len = atoll(v);
         else if (!strcmp(argv[k], "--runs")) in.runs = atoi(v);
         else if (!strcmp(argv[k], "--sample")) in.sample = atoi(v);
+        else if (!strcmp(argv[k], "--only") && (!strcmp(v, "sw") || !strcmp(v, "dtw"))) in.only = !strcmp(v, "sw") ? 1 : 2;
+        else if (!strcmp(argv[k], "--protein")) in.protein = atoi(v) != 0;
+        else if (!strcmp(argv[k], "--mixed")) in.mixed = atoi(v) != 0;
         else {
             fprintf(stderr, "bench_batch_pairs: unknown option %s\n", argv[k]);
             return 2;
@@ -207,9 +230,10 @@ int main(int argc, char **argv)
     if (in.queries < 1 || in.db < 1 || in.series_len < 1 || in.pairs < 1 || in.pair_len < 1 || in.runs < 1 || in.runs > 64 ||
         in.sample < 1) {
         fprintf(stderr, "usage: bench_batch_pairs [--backend cuda|cpu] [--queries Q] [--db D] [--series-length L] "
-                        "[--pairs P] [--pair-length N] [--runs 1..64] [--sample S]\n");
+                        "[--pairs P] [--pair-length N] [--runs 1..64] [--sample S] [--only sw|dtw] [--protein 0|1] "
+                        "[--mixed 0|1]\n");
         return 2;
     }
-    const int failed = bench_dtw(&in) | bench_pairs(&in);
+    const int failed = (in.only != 1 && bench_dtw(&in)) | (in.only != 2 && bench_pairs(&in));
     return failed ? 1 : 0;
 }

@@ -88,7 +88,7 @@ static best_cell run_gpu(const uint8_t *a, int n, const uint8_t *b, int m, const
     CHECK(cudaGetDevice(&dev));
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
-    /* (above 48 KiB a kernel must ask: the library's swr_allow_smem) */
+    /* (above 48 KiB a kernel must ask: the library's pw_allow_dynamic_smem) */
     CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, PW_SWR_THREADS, smem));
     if (!coop) { /* (every warp must be resident: a warp waits on its neighbours) */

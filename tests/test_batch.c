@@ -315,15 +315,23 @@ static void pairs(void)
         pw_options o;
         pw_options_init(&o);
         o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
-        pw_status st = pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info);
-        CHECK(st == PW_OK && info.backend == o.backend, "pairs: %s on backend %d", pw_status_str(st), (int)info.backend);
-        for (int64_t k = 0; st == PW_OK && k < a.count; k++) {
-            pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
-            CHECK(hits[k].query == k && hits[k].record == k && hits[k].score == r.score && hits[k].end_query == r.end_query &&
-                      hits[k].end_record == r.end_record,
-                  "%s pair %lld (queries to %d): %d (%lld, %lld) want %d (%lld, %lld)", protein ? "protein" : "DNA", (long long)k, cap,
-                  hits[k].score, (long long)hits[k].end_query, (long long)hits[k].end_record, r.score,
-                  (long long)r.end_query, (long long)r.end_record);
+        pw_status st = PW_OK;
+        /* on the GPU both kernels: two pairs a warp in 16-bit lanes, then PEERWAVE_PAIRS_LANES=32 */
+        for (int wide = 0; wide < (on_gpu ? 2 : 1); wide++) {
+            if (wide) setenv("PEERWAVE_PAIRS_LANES", "32", 1);
+            st = pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info);
+            unsetenv("PEERWAVE_PAIRS_LANES");
+            CHECK(st == PW_OK && info.backend == o.backend, "pairs: %s on backend %d", pw_status_str(st), (int)info.backend);
+            CHECK(!on_gpu || info.lane_bits == (wide ? 32 : 16), "pairs on the GPU, wide %d: lane_bits %d", wide, info.lane_bits);
+            for (int64_t k = 0; st == PW_OK && k < a.count; k++) {
+                pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
+                CHECK(hits[k].query == k && hits[k].record == k && hits[k].score == r.score &&
+                          hits[k].end_query == r.end_query && hits[k].end_record == r.end_record,
+                      "%s pair %lld (queries to %d, %d-bit lanes): %d (%lld, %lld) want %d (%lld, %lld)",
+                      protein ? "protein" : "DNA", (long long)k, cap, info.lane_bits, hits[k].score,
+                      (long long)hits[k].end_query, (long long)hits[k].end_record, r.score, (long long)r.end_query,
+                      (long long)r.end_record);
+            }
         }
         b.set.count = 32;
         CHECK(pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info) == PW_ERR_INVALID_SIZE, "pairs of unequal counts");
@@ -332,19 +340,22 @@ static void pairs(void)
     }
 }
 
-/* DNA pairs on the CPU's vector lanes (a lane a pair: src/batch/sw_pairs_cpu.c) on every vector
- * set this machine has, against a textbook Gotoh: lengths that differ within a group, N (which
- * matches nothing, itself included), scores full of ties (mismatch 0, gaps 0), pairs past 16 bits
- * (scored again by pw_sw) and longer than the lanes take. */
+/* DNA pairs in narrow lanes against a textbook Gotoh: on the CPU's vector lanes (a lane a pair:
+ * src/batch/sw_pairs_cpu.c) on every vector set this machine has, on the GPU two pairs a warp in
+ * 16-bit lanes (pairs_sw16_proc.cuh: an H100 or later); lengths that differ within a group (a
+ * warp), N (which matches nothing, itself included), scores full of ties (mismatch 0, gaps 0),
+ * pairs past 16 bits (scored again: by pw_sw on the CPU, in 32-bit lanes on the GPU), scores past
+ * a byte (the GPU's 32-bit lanes from the start) and pairs longer than the lanes take. */
 static void pairs_on_lanes(void)
 {
-    static const int scores[][4] = {{2, -1, 3, 1}, {1, 0, 0, 0}, {1, -3, 5, 2}, {700, -700, 700, 700}, {3, 1, 2, 1}};
+    static const int scores[][4] = {{2, -1, 3, 1}, {1, 0, 0, 0}, {1, -3, 5, 2}, {700, -700, 700, 700}, {3, 1, 2, 1},
+                                    {100, -100, 300, 50}};
     static const pw_simd sets[] = {PW_SIMD_SCALAR, PW_SIMD_SSE41, PW_SIMD_AVX2, PW_SIMD_AVX512};
     /* the last: a matrix of the equality form whose mismatch is positive (padding that scores
      * above 0 could win there: the lanes must leave it to pw_sw) */
     static const int8_t plus[16] = {3, 1, 1, 1, 1, 3, 1, 1, 1, 1, 3, 1, 1, 1, 1, 3};
     static const pw_matrix positive = {"positive", "ACGT", 'A', 4, plus};
-    for (int sc = 0; sc < 5; sc++) {
+    for (int sc = 0; sc < 6; sc++) {
         pw_sw_params p;
         pw_sw_params_init(&p);
         p.match = scores[sc][0], p.mismatch = scores[sc][1], p.gap_open = scores[sc][2], p.gap_extend = scores[sc][3];
@@ -357,6 +368,16 @@ static void pairs_on_lanes(void)
             for (int64_t j = 0; j < len; j++)
                 if (test_range(0, 9)) b.seq[k][j] = a.seq[k][j] == 'N' ? 'A' : a.seq[k][j], a.seq[k][j] = b.seq[k][j];
         }
+        if (sc == 5) { /* pair 0: 500 equal letters, a best of 50000 */
+            for (int side = 0; side < 2; side++) {
+                seqs *x = side ? &b : &a;
+                free(x->seq[0]);
+                x->len[0] = 500;
+                x->seq[0] = malloc(501);
+                for (int j = 0; j < 500; j++) x->seq[0][j] = "ACGT"[j * 7 % 11 % 4];
+                x->seq[0][500] = 0;
+            }
+        }
         if (sc == 0) { /* pair 3: longer than the lanes take */
             free(a.seq[3]);
             a.len[3] = 8200;
@@ -364,10 +385,10 @@ static void pairs_on_lanes(void)
             for (int64_t j = 0; j < a.len[3]; j++) a.seq[3][j] = "ACGT"[test_range(0, 3)];
             a.seq[3][a.len[3]] = 0;
         }
-        for (int v = 0; v < 4; v++) {
+        for (int v = 0; v < (on_gpu ? 1 : 4); v++) {
             pw_options o;
             pw_options_init(&o);
-            o.backend = PW_BACKEND_CPU;
+            o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
             o.simd = sets[v];
             o.threads = 3;
             pw_sw_hit hits[75];
@@ -377,9 +398,10 @@ static void pairs_on_lanes(void)
             CHECK(st == PW_OK, "lanes pairs %d/%d/%d/%d, simd %d: %s (%s)", p.match, p.mismatch, p.gap_open, p.gap_extend,
                   (int)sets[v], pw_status_str(st), pw_error_detail());
             /* the summary: 16-bit lanes where they ran, the pairs past them counted (the related
-             * ones at 700 a match pass 32767) */
-            const int lanes_ran = sets[v] != PW_SIMD_SCALAR;
-            CHECK(info.lane_bits == (lanes_ran && sc < 4 ? 16 : 32) && (lanes_ran && sc == 3 ? info.recomputed > 0 : info.recomputed == 0),
+             * ones at 700 or 100 a match pass 32767).  The CPU's lanes take equality tables whose
+             * mismatch is at most 0, the GPU's any table within signed bytes. */
+            const int lanes_ran = on_gpu ? sc != 3 : sets[v] != PW_SIMD_SCALAR && sc != 4;
+            CHECK(info.lane_bits == (lanes_ran ? 16 : 32) && (lanes_ran && sc >= 3 && sc != 4 ? info.recomputed > 0 : info.recomputed == 0),
                   "lanes pairs %d/%d/%d/%d, simd %d: lane_bits %d, recomputed %lld", p.match, p.mismatch, p.gap_open,
                   p.gap_extend, (int)sets[v], info.lane_bits, (long long)info.recomputed);
             for (int64_t k = 0; st == PW_OK && k < a.count; k++) {
@@ -394,6 +416,47 @@ static void pairs_on_lanes(void)
         seqs_free(&a);
         seqs_free(&b);
     }
+}
+
+/* A pair whose best is exactly the GPU's 16-bit limit (32767 - the top score: it stays in 16 bits)
+ * and one a match past it (scored again in 32-bit lanes), equal letters of the pair's length. */
+static void pairs_at_limit16(void)
+{
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    p.match = 7, p.mismatch = -3, p.gap_open = 5, p.gap_extend = 2;
+    const int64_t limit = 32767 - 7;
+    seqs a, b;
+    seqs_random(&a, 3, 10, 20, "ACGT");
+    seqs_random(&b, 3, 10, 20, "ACGT");
+    for (int k = 0; k < 2; k++) /* pair 0: limit / 7 letters, a best of exactly the limit; pair 1: one more */
+        for (int side = 0; side < 2; side++) {
+            seqs *x = side ? &b : &a;
+            free(x->seq[k]);
+            x->len[k] = limit / 7 + k;
+            x->seq[k] = malloc((size_t)x->len[k] + 1);
+            for (int64_t j = 0; j < x->len[k]; j++) x->seq[k][j] = "ACGT"[(j * 5 + j / 3) % 4];
+            x->seq[k][x->len[k]] = 0;
+        }
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+    pw_sw_hit hits[3];
+    pw_batch_info info;
+    const pw_status st = pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info);
+    CHECK(st == PW_OK, "pairs at the 16-bit limit: %s (%s)", pw_status_str(st), pw_error_detail());
+    CHECK(!on_gpu || (info.lane_bits == 16 && info.recomputed == 1), "pairs at the 16-bit limit on the GPU: lane_bits %d, recomputed %lld",
+          info.lane_bits, (long long)info.recomputed);
+    for (int64_t k = 0; st == PW_OK && k < a.count; k++) {
+        const pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
+        CHECK(hits[k].score == r.score && hits[k].end_query == r.end_query && hits[k].end_record == r.end_record &&
+                  (k > 1 || r.score == limit + 7 * k),
+              "pair %lld at the 16-bit limit: %d (%lld, %lld) want %d (%lld, %lld)", (long long)k, hits[k].score,
+              (long long)hits[k].end_query, (long long)hits[k].end_record, r.score, (long long)r.end_query,
+              (long long)r.end_record);
+    }
+    seqs_free(&a);
+    seqs_free(&b);
 }
 
 /* Bad letters in sets large enough to be encoded over several threads (> 2^20 letters): the
@@ -636,7 +699,8 @@ int main(int argc, char **argv)
     }
     long_ones();
     pairs();
-    if (!on_gpu) pairs_on_lanes();
+    pairs_on_lanes();
+    pairs_at_limit16();
     bad_letters_in_large_sets();
     if (!on_gpu) bad_input();
     dtw_batches();

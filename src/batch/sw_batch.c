@@ -124,7 +124,9 @@ static void encode_part(void *arg, int worker, int team_size)
             const int64_t k = e->list ? e->list[i] : i;
             const char *seq = d->set->seq[k];
             uint8_t bad = 0;
-            if (d->codes) {
+            if (d->codes && !e->table) { /* raw: the bytes as they are (checked before) */
+                memcpy(d->codes + d->at[i], seq, (size_t)d->set->length[k]);
+            } else if (d->codes) {
                 uint8_t *out = d->codes + d->at[i];
                 for (int64_t j = 0; j < d->set->length[k]; j++) {
                     const uint8_t c = e->table->code[(unsigned char)seq[j]];
@@ -183,6 +185,15 @@ pw_status pw_sw_batch_encode_pairs(const pw_seq_set *a, const pw_seq_set *b, con
     encode_share e = {.list = list, .count = count, .table = table, .n_sides = 2};
     e.side[0] = (encode_side){.set = a, .at = at_a, .codes = codes_a, .what = "query"};
     e.side[1] = (encode_side){.set = b, .at = at_b, .codes = codes_b, .what = "database"};
+    return encode_run(&e, threads);
+}
+
+pw_status pw_sw_batch_gather_pairs(const pw_seq_set *a, const pw_seq_set *b, const int64_t *list, int64_t count,
+                                   const int64_t *at_a, uint8_t *bytes_a, const int64_t *at_b, uint8_t *bytes_b, int threads)
+{
+    encode_share e = {.list = list, .count = count, .table = NULL, .n_sides = 2};
+    e.side[0] = (encode_side){.set = a, .at = at_a, .codes = bytes_a, .what = "query"};
+    e.side[1] = (encode_side){.set = b, .at = at_b, .codes = bytes_b, .what = "database"};
     return encode_run(&e, threads);
 }
 
@@ -409,8 +420,11 @@ static pw_status pairs_on_gpu(const pw_seq_set *a, const pw_seq_set *b, const pw
         else rest[n_rest++] = k;
     }
     if (st == PW_OK) {
+        int lane_bits = 32;
+        int64_t recomputed = 0;
         st = pw_cuda_pairs_sw(&s->options, a, b, &s->table, params->gap_open, params->gap_extend, list, n_list, hits,
-                              progress);
+                              progress, &lane_bits, &recomputed);
+        if (st == PW_OK) info->lane_bits = lane_bits, info->recomputed = recomputed;
         /* all on the CPU: a kernel that cannot run here, or under AUTO a GPU that cannot hold them
          * (every pair again: a launch may have written some hits) */
         if (st == PW_ERR_UNSUPPORTED || (s->options.backend == PW_BACKEND_AUTO && st == PW_ERR_OUT_OF_MEMORY)) {

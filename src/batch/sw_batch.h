@@ -66,6 +66,11 @@ pw_status pw_sw_batch_encode_pairs(const pw_seq_set *a, const pw_seq_set *b, con
                                    const pw_score_table *table, const int64_t *at_a, uint8_t *codes_a,
                                    const int64_t *at_b, uint8_t *codes_b, int threads);
 
+/* The same pairs' bytes as they are (letters checked before: the GPU encodes them), gathered
+ * back to back by one team. */
+pw_status pw_sw_batch_gather_pairs(const pw_seq_set *a, const pw_seq_set *b, const int64_t *list, int64_t count,
+                                   const int64_t *at_a, uint8_t *bytes_a, const int64_t *at_b, uint8_t *bytes_b, int threads);
+
 /* The best local score of a (n codes) against b (m codes) with 32-bit cells in linear space;
  * work: 2 n int32 scratch. */
 int32_t pw_sw_batch_score32(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m, const pw_score_table *table,

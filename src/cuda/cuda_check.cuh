@@ -35,4 +35,15 @@ static inline pw_status pw_from_cuda(cudaError_t e)
         }                                                \
     } while (0)
 
+/* Lets `kernel` take `smem` bytes of dynamic shared memory on the current device (above 48 KiB a
+ * kernel must ask; without it an occupancy query says 0 blocks, and the warp-rows engine once
+ * quietly fell back to its slower lanes: PERFORMANCE.md, session 15).  False where the device
+ * cannot give that much (not sticky: cleared, the caller takes another kernel or refuses). */
+static inline bool pw_allow_dynamic_smem(const void *kernel, size_t smem)
+{
+    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) == cudaSuccess) return true;
+    (void)cudaGetLastError();
+    return false;
+}
+
 #endif

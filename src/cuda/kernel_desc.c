@@ -35,6 +35,7 @@ void pw_kernel_switches_read(pw_kernel_switches *out)
                      : env_is("PEERWAVE_SW_ENGINE", "rows32") ? PW_SW_ENGINE_ROWS32
                      : env_is("PEERWAVE_SW_ENGINE", "tiles")  ? PW_SW_ENGINE_TILES
                                                               : PW_SW_ENGINE_AUTO;
+    out->pairs_lanes32 = env_is("PEERWAVE_PAIRS_LANES", "32");
     /* plane and flat: for measuring and as fallbacks (PERFORMANCE.md) */
     out->layout_3d = env_is("PEERWAVE_3D", "plane") ? PW_3D_PLANE : env_is("PEERWAVE_3D", "flat") ? PW_3D_FLAT : PW_3D_TILES;
     const char *tile3 = getenv("PEERWAVE_3D_TILE");

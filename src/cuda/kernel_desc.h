@@ -98,6 +98,7 @@ typedef struct pw_kernel_switches {
     int tile3_ahead, tile3_chunk, tile3_blocks, tile3_chains;
     int sw_packed_lanes;  /* PEERWAVE_SW_LANES=pairs */
     int sw_engine;        /* pw_sw_engine_ask: PEERWAVE_SW_ENGINE=rows|rows32|tiles (else auto) */
+    int pairs_lanes32;    /* PEERWAVE_PAIRS_LANES=32: many SW pairs in 32-bit lanes only (a measuring switch) */
 } pw_kernel_switches;
 
 /* SW of one pair: what PEERWAVE_SW_ENGINE asks.  AUTO: the warp-rows engine (sw_warp_rows.cu)

@@ -32,17 +32,6 @@ static inline swr_kernels swr_kernels_of()
 #define SWR_SCORE_R 12
 #define SWR_SAVE_R 16
 
-/* Lets `kernel` take `smem` bytes of dynamic shared memory on the current device (above 48 KiB a
- * kernel must ask: the pairs' R = 16 profiles of six letters and the feeds take 52 KiB, and without
- * it the occupancy query gave 0 blocks, so the alignment's score pass fell back to 32-bit lanes,
- * 8.8 -> 11.3 s on the genomes).  False where the device cannot give that much. */
-static inline bool swr_allow_smem(const void *kernel, size_t smem)
-{
-    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) == cudaSuccess) return true;
-    (void)cudaGetLastError(); /* (not sticky: cleared, the engine is refused instead) */
-    return false;
-}
-
 /* A kernel's launch between two events of its own (created here, destroyed by swr_timed_end). */
 struct swr_timed {
     cudaEvent_t e0 = NULL, e1 = NULL;
@@ -54,7 +43,7 @@ static inline pw_status swr_launch_async(const void *kernel, pw_swr_args args, i
     PW_THEN(st, pw_from_cuda(cudaEventCreate(&t->e1)));
     PW_THEN(st, pw_from_cuda(cudaEventRecord(t->e0, s)));
     void *params[] = {&args};
-    if (st == PW_OK && !swr_allow_smem(kernel, smem)) st = PW_ERR_UNSUPPORTED; /* (each GPU its own) */
+    if (st == PW_OK && !pw_allow_dynamic_smem(kernel, smem)) st = PW_ERR_UNSUPPORTED; /* (each GPU its own) */
     PW_THEN(st, pw_from_cuda(cudaLaunchCooperativeKernel(kernel, dim3(grid), dim3(PW_SWR_THREADS), params, smem, s)));
     PW_THEN(st, pw_from_cuda(cudaEventRecord(t->e1, s)));
     return st;
@@ -91,9 +80,9 @@ static inline pw_status swr_choose(const pw_plan *plan, pw_sw_engine_ask ask, in
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, plan->device)));
     PW_THEN(st, pw_from_cuda(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, plan->device)));
     const size_t smem32 = pw_swr_smem_bytes(letters, kern.r, false), smem16 = pw_swr_smem_bytes(letters, kern.r, true);
-    if (st == PW_OK && swr_allow_smem(kern.lanes32, smem32))
+    if (st == PW_OK && pw_allow_dynamic_smem(kern.lanes32, smem32))
         st = pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&gpu.per_sm32, kern.lanes32, PW_SWR_THREADS, smem32));
-    if (st == PW_OK && swr_allow_smem(kern.pairs16, smem16))
+    if (st == PW_OK && pw_allow_dynamic_smem(kern.pairs16, smem16))
         st = pw_from_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&gpu.per_sm16, kern.pairs16, PW_SWR_THREADS, smem16));
     if (st != PW_OK) return st;
     gpu.dpx = major >= 9;

@@ -144,12 +144,17 @@ if stage hdss; then # (bench/hdss.sh on the carried bench_batch_sw: the rules si
   done
 fi
 if stage pairs; then # (the GPU engines for many DTW series and many SW pairs, against the CPU backend)
+  # spec LENGTH:QUERIES:SERIES:PAIRS[:PROTEIN:MIXED]; each in the lanes of PW_PAIRS_LANES ("16 32":
+  # the default kernels, then PEERWAVE_PAIRS_LANES=32); PW_PAIRS_ONLY=sw|dtw
   for spec in ${PW_PAIRS_SPECS:-256:1000:5000:200000 1000:200:2000:20000}; do
     set -- ${spec//:/ }
-    PEERWAVE_DEBUG_BATCH_GPU=${PW_PAIRS_DEBUG:-} timeout 240 $n/bench_batch_pairs --backend cuda --series-length $1 --pair-length $1 --queries $2 --db $3 --pairs $4 \
-      --runs 3 --sample 20 > $out/pairs_$1.log 2>&1
-    say "bench_batch_pairs length $1 ($2 x $3 series, $4 pairs): rc=$?"; grep -E "^(DTW|SW)" $out/pairs_$1.log | tee -a $out/summary.txt
-    grep -E "^pairs gpu" $out/pairs_$1.log | tail -5 | tee -a $out/summary.txt
+    for lanes in ${PW_PAIRS_LANES:-16}; do
+      log=$out/pairs_$1_${5:-0}${6:-0}_$lanes.log
+      PEERWAVE_PAIRS_LANES=$([ $lanes = 32 ] && echo 32) PEERWAVE_DEBUG_BATCH_GPU=${PW_PAIRS_DEBUG:-} timeout 240 $n/bench_batch_pairs --backend cuda --series-length $1 --pair-length $1 --queries $2 --db $3 --pairs $4 \
+        --runs 3 --sample 20 --protein ${5:-0} --mixed ${6:-0} ${PW_PAIRS_ONLY:+--only $PW_PAIRS_ONLY} > $log 2>&1
+      say "bench_batch_pairs $spec lanes $lanes: rc=$?"; grep -E "^(DTW|SW)" $log | tee -a $out/summary.txt
+      grep -E "^pairs gpu" $log | tail -6 | tee -a $out/summary.txt
+    done
   done
 fi
 if stage heat; then

@@ -33,8 +33,21 @@ struct pw_pairs_sw_args {
     int64_t bottom_stride;       /* the longest b */
     int32_t *score;              /* per pair: the best score, and its end cell (-1, -1 when 0) */
     int64_t *end_a, *end_b;
+    const int32_t *order;        /* the pairs in the order warps take them (longest first), NULL: as listed */
+    int32_t limit16;             /* the 16-bit kernel (pairs_sw16_proc.cuh): a best above this may have wrapped */
 };
 
+/* A chunk's letters, gathered by the host as they are, turned into the table's codes in place
+ * (every letter was checked before any work): the host's table lookups were most of its time a
+ * chunk (PERFORMANCE.md, session 19). */
+__global__ void pw_pairs_encode_kernel(uint8_t *bytes, int64_t n, const uint8_t *code)
+{
+    __shared__ uint8_t to[256];
+    for (int i = threadIdx.x; i < 256; i += blockDim.x) to[i] = code[i];
+    __syncthreads();
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        bytes[i] = to[bytes[i]];
+}
 
 template <int R>
 __global__ void __launch_bounds__(128) pw_pairs_sw_kernel(pw_pairs_sw_args args)
@@ -48,7 +61,8 @@ __global__ void __launch_bounds__(128) pw_pairs_sw_kernel(pw_pairs_sw_args args)
     const int64_t warps = (int64_t)gridDim.x * blockDim.x / 32;
     int32_t *bottom_h = args.bottom + warp * 2 * args.bottom_stride, *bottom_f = bottom_h + args.bottom_stride;
     const int32_t go = args.gap_open, ge = args.gap_extend;
-    for (int64_t t = warp; t < args.count; t += warps) {
+    for (int64_t at = warp; at < args.count; at += warps) {
+        const int64_t t = args.order ? args.order[at] : at;
         const uint8_t *a = args.a + args.a_at[t], *b = args.b + args.b_at[t];
         const int64_t n = args.a_at[t + 1] - args.a_at[t], m = args.b_at[t + 1] - args.b_at[t];
         int32_t best = 0;
