@@ -94,9 +94,9 @@ pw_status pw_sw_batch_db_make(const pw_seq_set *set, const pw_score_table *table
     return PW_OK;
 }
 
-/* The records one team encodes: one set's (pw_sw_batch_encode_list) or a pair's two sides
- * (pw_sw_batch_encode_pairs), each thread an equal part of each side's list; the first bad
- * record of a part, or -1. */
+/* The records one team encodes (pw_sw_batch_encode_list), each thread an equal part of the list;
+ * the first bad record of a part, or -1.  (Sides: a pair's two sides were encoded by one team
+ * before the GPU's pairs took raw bytes, pairs_pipeline.cu.) */
 typedef struct encode_side {
     const pw_seq_set *set;
     const int64_t *at;
@@ -124,9 +124,7 @@ static void encode_part(void *arg, int worker, int team_size)
             const int64_t k = e->list ? e->list[i] : i;
             const char *seq = d->set->seq[k];
             uint8_t bad = 0;
-            if (d->codes && !e->table) { /* raw: the bytes as they are (checked before) */
-                memcpy(d->codes + d->at[i], seq, (size_t)d->set->length[k]);
-            } else if (d->codes) {
+            if (d->codes) {
                 uint8_t *out = d->codes + d->at[i];
                 for (int64_t j = 0; j < d->set->length[k]; j++) {
                     const uint8_t c = e->table->code[(unsigned char)seq[j]];
@@ -175,25 +173,6 @@ pw_status pw_sw_batch_encode_list(const pw_seq_set *set, const int64_t *list, in
 {
     encode_share e = {.list = list, .count = count, .table = table, .n_sides = 1};
     e.side[0] = (encode_side){.set = set, .at = at, .codes = codes, .what = what};
-    return encode_run(&e, threads);
-}
-
-pw_status pw_sw_batch_encode_pairs(const pw_seq_set *a, const pw_seq_set *b, const int64_t *list, int64_t count,
-                                   const pw_score_table *table, const int64_t *at_a, uint8_t *codes_a,
-                                   const int64_t *at_b, uint8_t *codes_b, int threads)
-{
-    encode_share e = {.list = list, .count = count, .table = table, .n_sides = 2};
-    e.side[0] = (encode_side){.set = a, .at = at_a, .codes = codes_a, .what = "query"};
-    e.side[1] = (encode_side){.set = b, .at = at_b, .codes = codes_b, .what = "database"};
-    return encode_run(&e, threads);
-}
-
-pw_status pw_sw_batch_gather_pairs(const pw_seq_set *a, const pw_seq_set *b, const int64_t *list, int64_t count,
-                                   const int64_t *at_a, uint8_t *bytes_a, const int64_t *at_b, uint8_t *bytes_b, int threads)
-{
-    encode_share e = {.list = list, .count = count, .table = NULL, .n_sides = 2};
-    e.side[0] = (encode_side){.set = a, .at = at_a, .codes = bytes_a, .what = "query"};
-    e.side[1] = (encode_side){.set = b, .at = at_b, .codes = bytes_b, .what = "database"};
     return encode_run(&e, threads);
 }
 

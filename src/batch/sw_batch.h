@@ -59,18 +59,6 @@ pw_status pw_sw_batch_encode(const pw_seq_set *set, int64_t k, const pw_score_ta
 pw_status pw_sw_batch_encode_list(const pw_seq_set *set, const int64_t *list, int64_t count, const pw_score_table *table,
                                   const char *what, const int64_t *at, uint8_t *codes, int threads);
 
-/* Pairs list[0 .. count): a's record list[i] at codes_a + at_a[i] ("query" in errors), b's at
- * codes_b + at_b[i] ("database"), by one team of up to `threads` threads (a team's threads cost
- * about 0.7 ms to start: the GPU's pairs encode a chunk at a time). */
-pw_status pw_sw_batch_encode_pairs(const pw_seq_set *a, const pw_seq_set *b, const int64_t *list, int64_t count,
-                                   const pw_score_table *table, const int64_t *at_a, uint8_t *codes_a,
-                                   const int64_t *at_b, uint8_t *codes_b, int threads);
-
-/* The same pairs' bytes as they are (letters checked before: the GPU encodes them), gathered
- * back to back by one team. */
-pw_status pw_sw_batch_gather_pairs(const pw_seq_set *a, const pw_seq_set *b, const int64_t *list, int64_t count,
-                                   const int64_t *at_a, uint8_t *bytes_a, const int64_t *at_b, uint8_t *bytes_b, int threads);
-
 /* The best local score of a (n codes) against b (m codes) with 32-bit cells in linear space;
  * work: 2 n int32 scratch. */
 int32_t pw_sw_batch_score32(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m, const pw_score_table *table,

@@ -46,6 +46,7 @@
 #            PW_UNDERFILL_QUERIES) under PEERWAVE_DEBUG_BATCH_GPU: each launch's kernel time
 #   hdss     bench/hdss.sh on the carried bench_batch_sw (PW_HDSS_LENGTHS, PW_HDSS_RUNS)
 #   progress test_progress --gpu, then under compute-sanitizer memcheck
+#   pairsmem bench_batch_pairs (3001 mixed pairs up to 700, DNA and protein) under memcheck
 #   pairs    bench_batch_pairs (PW_PAIRS_SPECS LENGTH:QUERIES:SERIES:PAIRS; PW_PAIRS_DEBUG=1: where
 #            the pairs' time goes)
 #   largest  the largest grids that fit one GPU: SAT f32 and HEAT 8 sweeps (PW_LARGEST_APPS), 2 GPUs
@@ -155,6 +156,13 @@ if stage pairs; then # (the GPU engines for many DTW series and many SW pairs, a
       say "bench_batch_pairs $spec lanes $lanes: rc=$?"; grep -E "^(DTW|SW)" $log | tee -a $out/summary.txt
       grep -E "^pairs gpu" $log | tail -6 | tee -a $out/summary.txt
     done
+  done
+fi
+if stage pairsmem; then # (the pairs kernels and pipeline under compute-sanitizer memcheck: mixed lengths, segments)
+  for protein in 0 1; do
+    compute-sanitizer --tool memcheck $n/bench_batch_pairs --backend cuda --only sw --pairs 3001 --pair-length 700 --mixed 1 \
+      --protein $protein --runs 1 > $out/pairsmem_$protein.log 2>&1
+    say "memcheck bench_batch_pairs protein $protein: rc=$? $(grep -E '^SW pairs' $out/pairsmem_$protein.log | grep -o 'check [a-zA-Z]*') $(grep -E 'ERROR SUMMARY' $out/pairsmem_$protein.log)"
   done
 fi
 if stage heat; then

@@ -18,24 +18,9 @@
 
 #include "../../core/best_cell.h"
 #include "../../core/fixed_width.h"
+#include "pairs_sw_args.h"
 
 #define PW_PAIRS_SW_NEG (INT32_MIN / 2) /* E and F of column -1 and row -1 (apps/sw_cell.h's) */
-#define PW_PAIRS_SW_MAX_ALPHABET 32
-
-struct pw_pairs_sw_args {
-    const uint8_t *a, *b;        /* both sets' letter codes, back to back */
-    const int64_t *a_at, *b_at;  /* pair t: a's codes a_at[t] .. a_at[t + 1] - 1, b's likewise */
-    int64_t count;               /* pairs */
-    const int32_t *table;        /* size x size scores, [a's letter][b's letter] */
-    int size;
-    int32_t gap_open, gap_extend;
-    int32_t *bottom;             /* per warp of the grid: H then F of a segment's last row, 2 x stride */
-    int64_t bottom_stride;       /* the longest b */
-    int32_t *score;              /* per pair: the best score, and its end cell (-1, -1 when 0) */
-    int64_t *end_a, *end_b;
-    const int32_t *order;        /* the pairs in the order warps take them (longest first), NULL: as listed */
-    int32_t limit16;             /* the 16-bit kernel (pairs_sw16_proc.cuh): a best above this may have wrapped */
-};
 
 /* A chunk's letters, gathered by the host as they are, turned into the table's codes in place
  * (every letter was checked before any work): the host's table lookups were most of its time a
@@ -127,8 +112,8 @@ __global__ void __launch_bounds__(128) pw_pairs_sw_kernel(pw_pairs_sw_args args)
         }
         if (k == 0) {
             args.score[t] = best;
-            args.end_a[t] = best > 0 ? best_i : -1;
-            args.end_b[t] = best > 0 ? best_j : -1;
+            args.end_a[t] = best > 0 ? (int32_t)best_i : -1;
+            args.end_b[t] = best > 0 ? (int32_t)best_j : -1;
         }
     }
 }
