@@ -73,6 +73,7 @@ struct pairs_pass {
     const int64_t *list;
     int64_t count;
     pw_sw_hit *hits;
+    std::vector<int64_t> *wrapped; /* 16-bit lanes: the pairs whose best may have wrapped */
     pw_batch_progress *progress;
     const pw_pairs_kernels *k;
     bool counts, debug;
@@ -172,6 +173,7 @@ static void take_results(pairs_pass &p, pairs_lane &l)
         p.hits[k].score = score[i];
         p.hits[k].end_query = end_a[i];
         p.hits[k].end_record = end_b[i];
+        if (score[i] < 0) p.wrapped->push_back(k);
         cells += p.a->length[k] * p.b->length[k];
     }
     if (p.counts) pw_batch_progress_add(p.progress, cells);
@@ -405,13 +407,14 @@ static void teardown(pairs_pass &p)
 
 pw_status pw_pairs_pipeline(const pw_options *options, const pw_seq_set *a, const pw_seq_set *b, const pw_score_table *t,
                             int32_t gap_open, int32_t gap_extend, const int64_t *list, int64_t count, pw_sw_hit *hits,
-                            pw_batch_progress *progress, const pw_pairs_kernels *k, bool counts, bool debug)
+                            pw_batch_progress *progress, const pw_pairs_kernels *k, bool counts, bool debug,
+                            std::vector<int64_t> *wrapped)
 {
     if (count < 1) return PW_OK;
     const double started = pw_seconds_now();
     pw_device_buffer<uint8_t> device((cudaStream_t)options->cuda_stream);
     pairs_pass p;
-    p.a = a, p.b = b, p.list = list, p.count = count, p.hits = hits, p.progress = progress, p.k = k;
+    p.a = a, p.b = b, p.list = list, p.count = count, p.hits = hits, p.wrapped = wrapped, p.progress = progress, p.k = k;
     p.counts = counts, p.debug = debug;
     memset(&p.args, 0, sizeof p.args);
     p.device = &device;

@@ -8,6 +8,8 @@
 
 #include <cuda_runtime.h>
 
+#include <vector>
+
 #include "pairs_sw.h"
 
 #define PW_PAIRS_THREADS 128 /* 4 warps a block (every kernel) */
@@ -29,9 +31,11 @@ struct pw_pairs_kernels {
 /* Pairs list[0 .. count) through the kernels k on options->device (current on this thread):
  * hits[list[i]] gets each pair's score and end cell.  counts: the pass adds its cells to the
  * progress as chunks end (a rerun's pairs were counted by the first pass); a stop asked for is
- * honoured between chunks.  debug: where the time goes, on stderr. */
+ * honoured between chunks.  debug: where the time goes, on stderr.  16-bit lanes: the pairs whose
+ * best may have wrapped (score -1) are appended to *wrapped, for a pass in 32-bit lanes. */
 pw_status pw_pairs_pipeline(const pw_options *options, const pw_seq_set *a, const pw_seq_set *b, const pw_score_table *t,
                             int32_t gap_open, int32_t gap_extend, const int64_t *list, int64_t count, pw_sw_hit *hits,
-                            pw_batch_progress *progress, const pw_pairs_kernels *k, bool counts, bool debug);
+                            pw_batch_progress *progress, const pw_pairs_kernels *k, bool counts, bool debug,
+                            std::vector<int64_t> *wrapped);
 
 #endif

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vector>
+
 #include "pairs_sw.h"
 #include "pairs_pipeline.h"
 #include "device/pairs_sw16_proc.cuh"
@@ -84,20 +86,19 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
     pw_pairs_kernels first;
     PW_THEN(st, kernels_of(narrow, t->size, 32767 - top, &first));
     const double started = pw_seconds_now();
-    PW_THEN(st, pw_pairs_pipeline(options, a, b, t, gap_open, gap_extend, list, count, hits, progress, &first, true, debug));
+    std::vector<int64_t> wrapped; /* (16-bit lanes: the pairs whose best may have wrapped) */
+    PW_THEN(st, pw_pairs_pipeline(options, a, b, t, gap_open, gap_extend, list, count, hits, progress, &first, true, debug,
+                                  &wrapped));
     if (debug) fprintf(stderr, "pairs gpu: the first pass %.3f ms in all\n", 1e3 * (pw_seconds_now() - started));
     if (st != PW_OK || !narrow) return st;
     *lane_bits = 16;
-    /* the pairs whose best may have wrapped, again in 32-bit lanes */
-    int64_t *again = (int64_t *)pw_malloc(sizeof(int64_t) * (size_t)count), n_again = 0;
-    if (!again) return PW_ERR_OUT_OF_MEMORY;
-    for (int64_t i = 0; i < count; i++)
-        if (hits[list[i]].score < 0) again[n_again++] = list[i];
+    *recomputed = (int64_t)wrapped.size();
+    if (wrapped.empty()) return PW_OK;
+    /* those again in 32-bit lanes (their cells counted by the first pass) */
+    const std::vector<int64_t> again = wrapped;
     pw_pairs_kernels wide;
-    if (n_again > 0) st = kernels_of(false, t->size, 0, &wide);
-    if (n_again > 0) PW_THEN(st, pw_pairs_pipeline(options, a, b, t, gap_open, gap_extend, again, n_again, hits, progress, &wide,
-                                                   false, debug));
-    *recomputed = n_again;
-    free(again);
+    st = kernels_of(false, t->size, 0, &wide);
+    PW_THEN(st, pw_pairs_pipeline(options, a, b, t, gap_open, gap_extend, again.data(), (int64_t)again.size(), hits, progress,
+                                  &wide, false, debug, &wrapped));
     return st;
 }
