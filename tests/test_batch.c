@@ -280,11 +280,12 @@ static void long_ones(void)
     seqs_free(&db);
 }
 
-/* Record k against record k: DNA, and protein (BLOSUM62) with queries of several GPU segments
- * (past 256 rows) and one pair too long for the GPU's pair kernel (the CPU takes it). */
-/* Pairs against a textbook Gotoh, DNA and protein, with the longest query at most 64, 128, 384
- * and 700 rows (on the GPU a launch takes 2, 4 or 8 rows a thread by its longest query: one
- * segment of 64 or 128 rows, or several of 128 or 256). */
+/* Record k against record k against a textbook Gotoh, DNA and protein (BLOSUM62), with the
+ * longest query at most 64, 128, 384 and 700 rows (on the GPU a launch takes 4 or 8 rows a thread
+ * in 16-bit lanes, 2, 4 or 8 in 32-bit ones, by its longest query: one segment or several), and
+ * one pair too long for the GPU's pair kernels (the CPU takes it).  On the GPU both kernels, the
+ * 16-bit one with nothing to recompute (these scores stay far below 16 bits: a wrong -1 would
+ * otherwise hide behind the 32-bit rerun). */
 static void pairs(void)
 {
     static const int longest[] = {64, 128, 384, 700};
@@ -322,7 +323,8 @@ static void pairs(void)
             st = pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info);
             unsetenv("PEERWAVE_PAIRS_LANES");
             CHECK(st == PW_OK && info.backend == o.backend, "pairs: %s on backend %d", pw_status_str(st), (int)info.backend);
-            CHECK(!on_gpu || info.lane_bits == (wide ? 32 : 16), "pairs on the GPU, wide %d: lane_bits %d", wide, info.lane_bits);
+            CHECK(!on_gpu || (info.lane_bits == (wide ? 32 : 16) && info.recomputed == 0),
+                  "pairs on the GPU, wide %d: lane_bits %d, recomputed %lld", wide, info.lane_bits, (long long)info.recomputed);
             for (int64_t k = 0; st == PW_OK && k < a.count; k++) {
                 pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
                 CHECK(hits[k].query == k && hits[k].record == k && hits[k].score == r.score &&
@@ -401,7 +403,13 @@ static void pairs_on_lanes(void)
              * ones at 700 or 100 a match pass 32767).  The CPU's lanes take equality tables whose
              * mismatch is at most 0, the GPU's any table within signed bytes. */
             const int lanes_ran = on_gpu ? sc != 3 : sets[v] != PW_SIMD_SCALAR && sc != 4;
-            CHECK(info.lane_bits == (lanes_ran ? 16 : 32) && (lanes_ran && sc >= 3 && sc != 4 ? info.recomputed > 0 : info.recomputed == 0),
+            /* on the GPU exactly the pairs whose best passes 32767 - top (the table's largest) */
+            int64_t past = 0;
+            for (int64_t k = 0; on_gpu && k < a.count; k++)
+                past += textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p).score > 32767 - p.match;
+            CHECK(info.lane_bits == (lanes_ran ? 16 : 32) &&
+                      (on_gpu && lanes_ran ? info.recomputed == past
+                                           : lanes_ran && sc >= 3 && sc != 4 ? info.recomputed > 0 : info.recomputed == 0),
                   "lanes pairs %d/%d/%d/%d, simd %d: lane_bits %d, recomputed %lld", p.match, p.mismatch, p.gap_open,
                   p.gap_extend, (int)sets[v], info.lane_bits, (long long)info.recomputed);
             for (int64_t k = 0; st == PW_OK && k < a.count; k++) {
@@ -418,8 +426,47 @@ static void pairs_on_lanes(void)
     }
 }
 
-/* A pair whose best is exactly the GPU's 16-bit limit (32767 - the top score: it stays in 16 bits)
- * and one a match past it (scored again in 32-bit lanes), equal letters of the pair's length. */
+/* Many pairs (on the GPU: many chunks, each staging slot and device lane used several times,
+ * chunks of differing lengths), every one against the textbook; some related (long runs of equal
+ * letters). */
+static void pairs_many(void)
+{
+    enum { N = 20000 };
+    seqs a, b;
+    seqs_random(&a, N, 1, 150, "ACGTN");
+    seqs_random(&b, N, 1, 150, "ACGTN");
+    for (int k = 0; k < N; k += 3) {
+        const int64_t len = a.len[k] < b.len[k] ? a.len[k] : b.len[k];
+        for (int64_t j = 0; j < len; j++)
+            if (test_range(0, 9)) b.seq[k][j] = a.seq[k][j];
+    }
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    p.gap_open = 4, p.gap_extend = 1;
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+    pw_sw_hit *hits = malloc(sizeof *hits * N);
+    pw_batch_info info;
+    const pw_status st = pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info);
+    CHECK(st == PW_OK && info.backend == o.backend, "many pairs: %s (%s)", pw_status_str(st), pw_error_detail());
+    int64_t wrong = 0, first = -1;
+    for (int64_t k = 0; st == PW_OK && k < N; k++) {
+        const pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
+        const int bad = hits[k].score != r.score || hits[k].end_query != r.end_query || hits[k].end_record != r.end_record;
+        wrong += bad;
+        if (bad && first < 0) first = k;
+    }
+    CHECK(wrong == 0, "many pairs: %lld of %d differ from the textbook, the first pair %lld", (long long)wrong, N,
+          (long long)first);
+    free(hits);
+    seqs_free(&a);
+    seqs_free(&b);
+}
+
+/* A pair whose best is exactly the GPU's 16-bit limit (32767 - the top score: it stays in 16 bits),
+ * one a match past it (32767: scored again in 32-bit lanes) and one two matches past it (its
+ * 16-bit values really wrap), equal letters of the pair's length. */
 static void pairs_at_limit16(void)
 {
     pw_sw_params p;
@@ -427,9 +474,9 @@ static void pairs_at_limit16(void)
     p.match = 7, p.mismatch = -3, p.gap_open = 5, p.gap_extend = 2;
     const int64_t limit = 32767 - 7;
     seqs a, b;
-    seqs_random(&a, 3, 10, 20, "ACGT");
-    seqs_random(&b, 3, 10, 20, "ACGT");
-    for (int k = 0; k < 2; k++) /* pair 0: limit / 7 letters, a best of exactly the limit; pair 1: one more */
+    seqs_random(&a, 4, 10, 20, "ACGT");
+    seqs_random(&b, 4, 10, 20, "ACGT");
+    for (int k = 0; k < 3; k++) /* pair 0: limit / 7 letters, a best of exactly the limit; pairs 1, 2: one, two more */
         for (int side = 0; side < 2; side++) {
             seqs *x = side ? &b : &a;
             free(x->seq[k]);
@@ -441,16 +488,16 @@ static void pairs_at_limit16(void)
     pw_options o;
     pw_options_init(&o);
     o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
-    pw_sw_hit hits[3];
+    pw_sw_hit hits[4];
     pw_batch_info info;
     const pw_status st = pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info);
     CHECK(st == PW_OK, "pairs at the 16-bit limit: %s (%s)", pw_status_str(st), pw_error_detail());
-    CHECK(!on_gpu || (info.lane_bits == 16 && info.recomputed == 1), "pairs at the 16-bit limit on the GPU: lane_bits %d, recomputed %lld",
+    CHECK(!on_gpu || (info.lane_bits == 16 && info.recomputed == 2), "pairs at the 16-bit limit on the GPU: lane_bits %d, recomputed %lld",
           info.lane_bits, (long long)info.recomputed);
     for (int64_t k = 0; st == PW_OK && k < a.count; k++) {
         const pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
         CHECK(hits[k].score == r.score && hits[k].end_query == r.end_query && hits[k].end_record == r.end_record &&
-                  (k > 1 || r.score == limit + 7 * k),
+                  (k > 2 || r.score == limit + 7 * k),
               "pair %lld at the 16-bit limit: %d (%lld, %lld) want %d (%lld, %lld)", (long long)k, hits[k].score,
               (long long)hits[k].end_query, (long long)hits[k].end_record, r.score, (long long)r.end_query,
               (long long)r.end_record);
@@ -701,6 +748,7 @@ int main(int argc, char **argv)
     pairs();
     pairs_on_lanes();
     pairs_at_limit16();
+    pairs_many();
     bad_letters_in_large_sets();
     if (!on_gpu) bad_input();
     dtw_batches();

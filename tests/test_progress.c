@@ -507,6 +507,43 @@ static void test_batches(void)
     for (int k = 0; k < NQ + NDB; k++) free(seq[k]), free(val[k]);
 }
 
+/* Many short pairs (on the GPU: many chunks, each staging slot and device lane used several
+ * times): the watched run's reports and results, and a hook that says stop at its first report
+ * ends the run between chunks in PW_ERR_CANCELLED. */
+static void test_many_pairs(void)
+{
+    enum { N = 24000 };
+    char **seq = malloc(sizeof *seq * 2 * N);
+    int64_t *len = malloc(sizeof *len * 2 * N);
+    for (int k = 0; k < 2 * N; k++) len[k] = test_range(20, 90), seq[k] = random_dna(len[k]);
+    const pw_seq_set a = {N, (const char *const *)seq, len}, b = {N, (const char *const *)seq + N, len + N};
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_sw_hit *h0 = malloc(sizeof *h0 * N), *h1 = malloc(sizeof *h1 * N);
+    pw_batch_info i0, i1;
+    watch w;
+    watch_init(&w);
+    pw_options o = watched(PW_STRATEGY_PEER, &w), q = plain(PW_STRATEGY_PEER);
+    o.simd = q.simd = PW_SIMD_AUTO;
+    const pw_status s0 = pw_sw_pairs(&a, &b, &p, &q, h0, &i0), s1 = pw_sw_pairs(&a, &b, &p, &o, h1, &i1);
+    CHECK(s0 == PW_OK && s1 == PW_OK, "many pairs: %s / %s", pw_status_str(s0), pw_status_str(s1));
+    int same = s0 == PW_OK && s1 == PW_OK;
+    for (int k = 0; same && k < N; k++)
+        same = h0[k].score == h1[k].score && h0[k].end_query == h1[k].end_query && h0[k].end_record == h1[k].end_record;
+    CHECK(same, "many pairs: the watched run's hits differ");
+    check_watch("many pairs", &w, i1.cells);
+    watch_init(&w);
+    w.stop_at = 1;
+    o = watched(PW_STRATEGY_PEER, &w);
+    o.simd = PW_SIMD_AUTO;
+    const pw_status got = pw_sw_pairs(&a, &b, &p, &o, h1, &i1);
+    if (w.calls > w.finals) /* (a run over before its first report could not be stopped) */
+        CHECK(got == PW_ERR_CANCELLED && w.finals == 0, "many pairs: the hook said stop: %s, %d final reports",
+              pw_status_str(got), w.finals);
+    for (int k = 0; k < 2 * N; k++) free(seq[k]);
+    free(seq), free(len), free(h0), free(h1);
+}
+
 int main(int argc, char **argv)
 {
     on_gpu = argc > 1 && !strcmp(argv[1], "--gpu");
@@ -551,5 +588,6 @@ int main(int argc, char **argv)
     test_cancel(PW_STRATEGY_GLOBAL_BARRIER);
     if (!on_gpu) test_cancel(PW_STRATEGY_TASKS);
     test_batches();
+    test_many_pairs();
     return test_finish();
 }

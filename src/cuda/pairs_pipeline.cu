@@ -249,6 +249,7 @@ static void launch_chunk(pairs_pass &p)
     for (int side = 0; side < 2; side++) { /* the GPU encodes the bytes in place */
         uint8_t *bytes = side ? p.letters_b(l.dev) : p.letters_a(l.dev);
         int64_t letters = side ? c.letters_b : c.letters_a;
+        if (letters < 1) continue; /* (no empty records reach here, pw_sw_pairs refuses them; no empty grid either) */
         const uint8_t *code = p.code;
         void *params[] = {&bytes, &letters, &code};
         const int64_t blocks = (letters + 255) / 256;
@@ -297,8 +298,19 @@ static void pass_worker(void *arg, int worker, int team_size)
 {
     pairs_pass &p = *(pairs_pass *)arg;
     pthread_mutex_lock(&p.lock); /* (the team's size is known only now: the first member sizes the barrier) */
-    if (!p.barrier_ready) pthread_barrier_init(&p.barrier, NULL, (unsigned)team_size), p.barrier_ready = true;
+    if (!p.barrier_ready) p.barrier_ready = pthread_barrier_init(&p.barrier, NULL, (unsigned)team_size) == 0;
+    const bool ready = p.barrier_ready;
     pthread_mutex_unlock(&p.lock);
+    if (!ready) { /* (no barrier: worker 0 runs the pass alone, the others leave) */
+        if (worker == 0)
+            for (;;) {
+                prepare_chunk(p);
+                if (p.finished) break;
+                gather_share(p, 0, 1);
+                launch_chunk(p);
+            }
+        return;
+    }
     for (;;) {
         if (worker == 0) prepare_chunk(p);
         pthread_barrier_wait(&p.barrier);

@@ -84,13 +84,18 @@ extern "C" pw_status pw_cuda_pairs_sw(const pw_options *options, const pw_seq_se
     /* 16-bit lanes where DPX is in hardware (sm_90 on) and the scores fit */
     const bool narrow = st == PW_OK && major >= 9 && !switches.pairs_lanes32 && narrow_scores(t, gap_open, gap_extend, &top);
     pw_pairs_kernels first;
+    bool narrow_ran = narrow;
     PW_THEN(st, kernels_of(narrow, t->size, 32767 - top, &first));
+    if (st == PW_ERR_UNSUPPORTED && narrow) { /* (the 16-bit kernels cannot run here: their shared memory) */
+        narrow_ran = false;
+        st = kernels_of(false, t->size, 0, &first);
+    }
     const double started = pw_seconds_now();
     std::vector<int64_t> wrapped; /* (16-bit lanes: the pairs whose best may have wrapped) */
     PW_THEN(st, pw_pairs_pipeline(options, a, b, t, gap_open, gap_extend, list, count, hits, progress, &first, true, debug,
                                   &wrapped));
     if (debug) fprintf(stderr, "pairs gpu: the first pass %.3f ms in all\n", 1e3 * (pw_seconds_now() - started));
-    if (st != PW_OK || !narrow) return st;
+    if (st != PW_OK || !narrow_ran) return st;
     *lane_bits = 16;
     *recomputed = (int64_t)wrapped.size();
     if (wrapped.empty()) return PW_OK;

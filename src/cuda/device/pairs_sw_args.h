@@ -2,7 +2,8 @@
  * pairs_sw_args.h - what the many-pairs SW kernels (pairs_sw_proc.cuh: a pair a warp in 32-bit
  * lanes; pairs_sw16_proc.cuh: two a warp in 16-bit lanes) take for one chunk of pairs, and what the
  * host pipeline (src/cuda/pairs_pipeline.cu) fills in.  Offsets and end cells are the chunk's own,
- * in 32 bits: a chunk holds at most 16 M letters a side, a pair at most PW_PAIRS_GPU_MAX_LENGTH.
+ * in 32 bits: a chunk holds at most 4 M letters a side (pairs_pipeline.cu's STAGE_LETTERS), a pair
+ * at most PW_PAIRS_GPU_MAX_LENGTH.
  */
 #ifndef PW_DEVICE_PAIRS_SW_ARGS_H
 #define PW_DEVICE_PAIRS_SW_ARGS_H
