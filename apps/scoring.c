@@ -56,13 +56,16 @@ static pw_status check_alphabet(const pw_matrix *m, int *wild)
     for (int k = 0; k < m->size; k++) {
         const unsigned char ch = (unsigned char)m->alphabet[k];
         const int folded = ch < 0x80 ? toupper(ch) : ch; /* (toupper of a byte past ASCII is the locale's) */
-        byte_text(ch, text, sizeof text);
+        /* (the byte's text made only for a message: made for every letter of every call, it was
+         * a fifth of a small protein pair's pw_sw) */
         if (!((folded >= 'A' && folded <= 'Z') || folded == '*')) {
+            byte_text(ch, text, sizeof text);
             pw_set_error_detail("matrix %s: alphabet[%d] is %s: an alphabet holds letters (A-Z, either case) and '*'",
                                 name, k, text);
             return PW_ERR_INVALID_ARGUMENT;
         }
         if (seen[folded] >= 0) {
+            byte_text(ch, text, sizeof text);
             pw_set_error_detail("matrix %s: alphabet[%d] is %s, already alphabet[%d] (letters count case-insensitively)",
                                 name, k, text, seen[folded]);
             return PW_ERR_INVALID_ARGUMENT;

@@ -213,7 +213,10 @@ static int sw_cuda_tile_h(const pw_options *options, int64_t rows, int64_t cols)
  * long gap chains and every row brings a new best to look up: 6 kb protein pairs with 20% of their
  * letters kept took the striped engine 0.6 passes' extra work and 1.13x the tiles' time, at 30%
  * 2.3 and 1.5x, at 90% 12.9 and 6.9x (lazy passes alone), unrelated ones 0.1 and 0.52x; so the run gives up for the
- * tiles once the extra work passes 40% of the first passes' (checked every 64 rows).  With match/mismatch scoring the tiles compare codes
+ * tiles once the lazy passes' extra work passes 80% of the first passes' (checked every 64 rows; 40%
+ * with the new bests' row scans counted made unrelated 1024 x 1024 proteins give up: 281 us against
+ * 181, while pairs of 20-30% identity take 5-6% longer at 80, 50-90% identity alike: a Zen 5 core,
+ * 2026-11-30).  With match/mismatch scoring the tiles compare codes
  * (10.2 GCUPS a core): striped code runs unrelated DNA faster (13.9) but every related pair slower
  * (8 kb pairs at about 50-90% identity: 1.2-1.5x the tiles' time; 20 kb at 99%: 7x), and the tiles
  * are 2x parasail there: never.  The default
@@ -234,7 +237,12 @@ static int sw_striped_worth(const pw_plan *plan, const pw_score_table *table, co
     if (plan->strategy != PW_STRATEGY_PEER) return 0; /* (asked for too: the reference stays itself) */
     if (ask && !strcmp(ask, "tiles")) return 0;
     if (ask && !strcmp(ask, "striped")) return 2;
-    return plan->workers == 1 && !pw_sw_simd_is_equality(table->scores, table->size);
+    /* short rows: the tiles at least as fast (a Zen 5 core, BLOSUM62 11/1, random proteins: 256^2
+     * 36 us striped and tiles alike, related ones 102 against 36; 512^2 80 against 90-98, related
+     * 334 against 97), so the striped engine only from 1024 columns (unrelated 188 against 262-276,
+     * 2048: 497 against 860), where a related pair's first 64 rows before it gives up are a
+     * sixteenth of it or less */
+    return plan->workers == 1 && m >= 1024 && !pw_sw_simd_is_equality(table->scores, table->size);
 }
 
 /* The striped engine's run into *result: PW_OK; PW_ERR_CANCELLED; anything else (16 bits
@@ -244,7 +252,7 @@ static pw_status sw_run_striped(const pw_plan *plan, const pw_options *options, 
                                 int forced, pw_sw_result *result)
 {
     const pw_sw_striped_job job = {ea, eb, n, m, table->scores, table->size, params->gap_open, params->gap_extend,
-                                   options ? options->cancel : NULL, forced ? 0 : 40};
+                                   options ? options->cancel : NULL, forced ? 0 : 80};
     const double t0 = pw_seconds_now();
     pw_status st = pw_sw_striped(&job, plan->simd, &result->score, &result->end_a, &result->end_b);
     if (st == PW_ERR_CANCELLED) pw_set_error_detail("cancelled (the cancel flag)");

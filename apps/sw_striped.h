@@ -29,9 +29,9 @@ typedef struct pw_sw_striped_job {
     int32_t gap_open, gap_extend;
     const volatile int *cancel; /* (pw_options.cancel) */
     int extra_limit_pct; /* > 0: give up (PW_ERR_UNSUPPORTED) once, past 64 rows, the lazy passes
-                            and the new bests' row scans have walked more than this percentage of
-                            the first passes' segments: similar sequences (long gap chains, a new
-                            best every row), which the tiles take in their stride */
+                            have walked more than this percentage of the first passes' segments:
+                            similar sequences (long gap chains), which the tiles take in their
+                            stride */
 } pw_sw_striped_job;
 
 /* The kernel's view (sw_striped_kernel.h): the profile and the work rows, S segments of V lanes. */
