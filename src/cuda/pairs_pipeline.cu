@@ -3,15 +3,17 @@
  *
  * The pairs are cut into chunks (plan_chunks): about CHUNKS of them, each at least a quarter of
  * the pairs that fill the GPU and at most STAGE_LETTERS a side.  A chunk c goes
- *   host    through pinned staging slot c mod 2: the team of host threads gathers its pairs'
- *           bytes side by side (the letters were checked before any work), worker 0 sorts its
- *           pairs (order: longest first, so that a warp's two 16-bit pairs are alike);
+ *   host    through pinned staging slot c mod 2: the team's workers 1.. gather its pairs' bytes
+ *           side by side (the letters were checked before any work) while worker 0 launches
+ *           chunk c - 1; then worker 0 sorts chunk c's pairs (order: longest first, so that a
+ *           warp's two 16-bit pairs are alike);
  *   copy    up on the copy stream into lane c mod LANES's device slot, where the GPU encodes the
  *           bytes in place (the staging slot is free again once the copy is done);
- *   compute through the kernel on that lane's stream, whose results come back into the lane's
- *           pinned results; worker 0 takes them into the caller's hits when the lane comes round.
+ *   compute through the kernel on that lane's stream, whose results come back into pinned
+ *           results c mod 2 LANES; when the lane comes round (chunk c + 4 launched, in the
+ *           iteration that gathers c + 5), workers 1.. take them into the caller's hits.
  * So the GPU holds up to LANES chunks (kernels side by side on LANES streams: together about
- * the GPU's fill) while the host gathers the next.  The team lives for the whole pass (a team
+ * the GPU's fill) while the host gathers the next and launches the one before.  The team lives for the whole pass (a team
  * costs ~0.7 ms to start: one a chunk cost 5.6 ms of 200000 short pairs' 33 ms), meeting at a
  * barrier twice a chunk; worker 0, the calling thread, makes every CUDA call.  Pinned memory is
  * two chunks' letters, not the run's: pinning costs about 0.4 ms a MB (26 MB took 10 ms), and
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <atomic>
 #include <vector>
 
 #include "pairs_pipeline.h"
@@ -56,11 +59,9 @@ struct pairs_stage {
     cudaEvent_t uploaded = nullptr; /* the copy stream's, after the copies out of it */
     bool in_use = false;
 };
-/* A lane: a device slot, its compute stream, its results' pinned landing place. */
+/* A lane: a device slot and its compute stream. */
 struct pairs_lane {
     uint8_t *dev = nullptr;
-    int32_t *results = nullptr; /* pinned: score, end_a, end_b, cap_pairs each */
-    bool pinned = false;
     cudaStream_t stream = nullptr;
     int32_t *bottom = nullptr;
     cudaEvent_t done = nullptr; /* after its kernel and its results */
@@ -98,13 +99,22 @@ struct pairs_pass {
     int64_t next = 0;       /* the chunk worker 0 prepares next */
     bool finished = false;  /* (worker 0 says, between barriers) */
     pw_status st = PW_OK;
-    double gathering = 0;   /* debug: worker 0's share of gathering and the sorts */
+    double gathering = 0;   /* debug: worker 1's gathering (worker 0's in a team of one) */
+    double launching = 0;   /* debug: worker 0's launches (sorts, CUDA calls) */
+    /* chunk c's results come back into results_host + (c mod 2 LANES) x 3 cap_pairs (score,
+     * end_a, end_b): two sets a lane, so that one chunk's are taken while the lane's next lands */
+    int32_t *results_host = nullptr;
+    bool results_pinned = false;
+    int64_t taking = -1;              /* the chunk whose results the workers take this iteration */
+    std::atomic<int64_t> taken_cells{0};
+    pthread_mutex_t wrapped_lock = PTHREAD_MUTEX_INITIALIZER;
 
     /* a slot's parts */
     int32_t *rel_a(uint8_t *base) const { return (int32_t *)base; }
     int32_t *rel_b(uint8_t *base) const { return rel_a(base) + cap_pairs + 1; }
     int32_t *order(uint8_t *base) const { return rel_b(base) + cap_pairs + 1; }
     int32_t *results(uint8_t *base) const { return order(base) + cap_pairs; } /* score, end_a, end_b */
+    int32_t *results_of(int64_t chunk) const { return results_host + (size_t)(chunk % (2 * LANES)) * 3 * cap_pairs; }
     uint8_t *letters_a(uint8_t *base) const { return (uint8_t *)(results(base) + 3 * cap_pairs); }
     uint8_t *letters_b(uint8_t *base) const { return letters_a(base) + cap_letters; }
 };
@@ -161,27 +171,39 @@ static pw_status order_chunk(const pairs_pass &p, const pairs_chunk &c, int seg_
     return PW_OK;
 }
 
-/* Lane l's chunk's results into the caller's hits, and its cells into the progress. */
-static void take_results(pairs_pass &p, pairs_lane &l)
+/* Share `worker` of `team` of chunk cn's results into the caller's hits; its cells counted in
+ * taken_cells (worker 0 gives them to the progress: its hook runs on one thread). */
+static void take_results(pairs_pass &p, int64_t cn, int worker, int team)
 {
-    const pairs_chunk &c = p.chunks[(size_t)l.chunk];
-    const int64_t n = c.t1 - c.t0;
-    const int32_t *score = l.results, *end_a = score + p.cap_pairs, *end_b = end_a + p.cap_pairs;
+    const pairs_chunk &c = p.chunks[(size_t)cn];
+    const int64_t n = c.t1 - c.t0, i0 = n * worker / team, i1 = n * (worker + 1) / team;
+    const int32_t *score = p.results_of(cn), *end_a = score + p.cap_pairs, *end_b = end_a + p.cap_pairs;
     int64_t cells = 0;
-    for (int64_t i = 0; i < n; i++) {
+    for (int64_t i = i0; i < i1; i++) {
         const int64_t k = p.list[c.t0 + i];
         p.hits[k].score = score[i];
         p.hits[k].end_query = end_a[i];
         p.hits[k].end_record = end_b[i];
-        if (score[i] < 0) p.wrapped->push_back(k);
+        if (score[i] < 0) {
+            pthread_mutex_lock(&p.wrapped_lock);
+            p.wrapped->push_back(k);
+            pthread_mutex_unlock(&p.wrapped_lock);
+        }
         cells += p.a->length[k] * p.b->length[k];
     }
-    if (p.counts) pw_batch_progress_add(p.progress, cells);
-    l.chunk = -1;
+    p.taken_cells += cells;
 }
 
-/* Worker 0, before a chunk's gathering: stop (the last chunk was launched, a failure, a stop
- * asked for), or the chunk's staging slot free (the copies out of it done) and its offsets. */
+/* Worker 0: the cells taken so far into the progress. */
+static void report_taken(pairs_pass &p)
+{
+    const int64_t cells = p.taken_cells.exchange(0);
+    if (p.counts && cells > 0) pw_batch_progress_add(p.progress, cells);
+}
+
+/* Worker 0, before a chunk's gathering: stop (the last chunk was gathered, a failure, a stop
+ * asked for), or the chunk's staging slot free (the copies out of it done), its offsets, and the
+ * results the workers are to take beside it. */
 static void prepare_chunk(pairs_pass &p)
 {
     if (p.st == PW_OK && p.next < (int64_t)p.chunks.size() && pw_batch_progress_stopped(p.progress)) p.st = PW_ERR_CANCELLED;
@@ -193,6 +215,20 @@ static void prepare_chunk(pairs_pass &p)
     if (p.st != PW_OK || p.next == (int64_t)p.chunks.size()) {
         p.finished = true;
         return;
+    }
+    /* the lane chunk next - 1 goes to: its last chunk's results, for the workers to take */
+    p.taking = -1;
+    if (p.next >= 1) {
+        pairs_lane &l = p.lane[(p.next - 1) % LANES];
+        if (l.chunk >= 0) {
+            p.st = pw_from_cuda(cudaEventSynchronize(l.done));
+            if (p.st != PW_OK) {
+                p.finished = true;
+                return;
+            }
+            p.taking = l.chunk;
+            l.chunk = -1;
+        }
     }
     const pairs_chunk &c = p.chunks[(size_t)p.next];
     int32_t *rel_a = p.rel_a(s.host), *rel_b = p.rel_b(s.host);
@@ -219,21 +255,19 @@ static void gather_share(pairs_pass &p, int worker, int team_size)
     }
 }
 
-/* Worker 0, after the gathering: the sort; the lane's last results taken; the upload and
- * encoding, the launch, the results back. */
-static void launch_chunk(pairs_pass &p)
+/* Worker 0, beside the gathering of the next: the sort; the upload and encoding, the launch, the
+ * results back. */
+static void launch_chunk(pairs_pass &p, int64_t cn)
 {
-    const int64_t cn = p.next++;
     const pairs_chunk &c = p.chunks[(size_t)cn];
     pairs_stage &s = p.stage[cn % STAGES];
     pairs_lane &l = p.lane[cn % LANES];
     const int64_t n = c.t1 - c.t0;
     const double mark = pw_seconds_now();
     pw_status st = order_chunk(p, c, 32 * p.k->rows[c.form], p.order(s.host));
-    p.gathering += pw_seconds_now() - mark;
-    if (st == PW_OK && l.chunk >= 0) { /* (the results land where the lane's last ones wait) */
+    if (st == PW_OK && l.chunk >= 0) { /* (a team of one: the lane's last results, taken now) */
         st = pw_from_cuda(cudaEventSynchronize(l.done));
-        if (st == PW_OK) take_results(p, l);
+        if (st == PW_OK) take_results(p, l.chunk, 0, 1), report_taken(p), l.chunk = -1;
     }
     /* the lane's device slot is free once its last kernel is done (on the GPU: the copy waits) */
     PW_THEN(st, pw_from_cuda(cudaStreamWaitEvent(p.copy, l.done, 0)));
@@ -286,14 +320,18 @@ static void launch_chunk(pairs_pass &p)
         cudaEventRecord(timing[1], l.stream);
         p.timings.push_back(timing[0]), p.timings.push_back(timing[1]);
     }
-    PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(l.results, p.results(l.dev), 3 * ints * (size_t)p.cap_pairs,
+    PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(p.results_of(cn), p.results(l.dev), 3 * ints * (size_t)p.cap_pairs,
                                              cudaMemcpyDeviceToHost, l.stream)));
     PW_THEN(st, pw_from_cuda(cudaEventRecord(l.done, l.stream)));
     if (st == PW_OK) l.chunk = cn;
     p.st = st;
+    p.launching += pw_seconds_now() - mark;
 }
 
-/* The team: worker 0 prepares a chunk, all gather it, worker 0 launches it; then the next. */
+/* The team: worker 0 prepares chunk c (its staging slot free, its offsets); the others gather it
+ * while worker 0 launches chunk c - 1, which they gathered last (its sort, the results its lane
+ * held, its copies and kernel: with everyone gathering and worker 0 launching after, ~1 ms a
+ * chunk of 31250 short pairs was worker 0's alone); then the next.  A team of one does both. */
 static void pass_worker(void *arg, int worker, int team_size)
 {
     pairs_pass &p = *(pairs_pass *)arg;
@@ -307,20 +345,29 @@ static void pass_worker(void *arg, int worker, int team_size)
                 prepare_chunk(p);
                 if (p.finished) break;
                 gather_share(p, 0, 1);
-                launch_chunk(p);
+                if (p.taking >= 0) take_results(p, p.taking, 0, 1), report_taken(p);
+                launch_chunk(p, p.next++);
             }
         return;
     }
+    const bool alone = team_size == 1;
+    int64_t pending = -1; /* (worker 0's: the chunk gathered last, not launched yet) */
+    if (worker == 0) p.taking = -1;
     for (;;) {
         if (worker == 0) prepare_chunk(p);
         pthread_barrier_wait(&p.barrier);
         if (p.finished) break;
-        const double mark = pw_seconds_now();
-        gather_share(p, worker, team_size);
-        if (worker == 0) p.gathering += pw_seconds_now() - mark;
+        if (worker > 0 || alone) {
+            const double mark = pw_seconds_now();
+            gather_share(p, alone ? 0 : worker - 1, alone ? 1 : team_size - 1);
+            if (p.taking >= 0) take_results(p, p.taking, alone ? 0 : worker - 1, alone ? 1 : team_size - 1);
+            if (worker <= 1) p.gathering += pw_seconds_now() - mark;
+        }
+        if (worker == 0 && pending >= 0) launch_chunk(p, pending);
         pthread_barrier_wait(&p.barrier);
-        if (worker == 0) launch_chunk(p);
+        if (worker == 0) pending = p.next++, report_taken(p);
     }
+    if (worker == 0 && pending >= 0 && p.st == PW_OK) launch_chunk(p, pending);
 }
 
 /* One pinned block of `bytes` (plain memory where the system will not pin it). */
@@ -368,6 +415,9 @@ static pw_status setup(pairs_pass &p, const pw_options *options, const pw_score_
     /* (made on the caller's stream: ready before the pass's own streams use it) */
     PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(p.device->stream)));
     uint8_t *at = st == PW_OK ? p.device->ptr : nullptr;
+    uint8_t *results = nullptr;
+    PW_THEN(st, host_block(2 * LANES * 3 * sizeof(int32_t) * (size_t)p.cap_pairs, &results, &p.results_pinned));
+    p.results_host = (int32_t *)results;
     for (int k = 0; st == PW_OK && k < STAGES; k++) {
         PW_THEN(st, host_block(p.slot_bytes, &p.stage[k].host, &p.stage[k].pinned));
         PW_THEN(st, pw_from_cuda(cudaEventCreateWithFlags(&p.stage[k].uploaded, cudaEventDisableTiming)));
@@ -376,9 +426,6 @@ static pw_status setup(pairs_pass &p, const pw_options *options, const pw_score_
         pairs_lane &l = p.lane[k];
         l.dev = at, at += p.slot_bytes;
         l.bottom = (int32_t *)at, at += p.bottom_words * sizeof(int32_t);
-        uint8_t *results = nullptr;
-        PW_THEN(st, host_block(3 * sizeof(int32_t) * (size_t)p.cap_pairs, &results, &l.pinned));
-        l.results = (int32_t *)results;
         PW_THEN(st, pw_from_cuda(cudaStreamCreateWithFlags(&l.stream, cudaStreamNonBlocking)));
         PW_THEN(st, pw_from_cuda(cudaEventCreateWithFlags(&l.done, cudaEventDisableTiming)));
         PW_THEN(st, pw_from_cuda(cudaEventRecord(l.done, l.stream))); /* (the copy's first wait on it holds already) */
@@ -404,9 +451,9 @@ static void teardown(pairs_pass &p)
     for (pairs_lane &l : p.lane) {
         if (l.stream) cudaStreamSynchronize(l.stream), cudaStreamDestroy(l.stream);
         if (l.done) cudaEventDestroy(l.done);
-        if (l.pinned) cudaFreeHost(l.results);
-        else free(l.results);
     }
+    if (p.results_pinned) cudaFreeHost(p.results_host);
+    else free(p.results_host);
     if (p.copy) cudaStreamSynchronize(p.copy), cudaStreamDestroy(p.copy);
     for (pairs_stage &s : p.stage) {
         if (s.uploaded) cudaEventDestroy(s.uploaded);
@@ -443,8 +490,10 @@ pw_status pw_pairs_pipeline(const pw_options *options, const pw_seq_set *a, cons
         if (l.chunk < 0) continue;
         const pw_status se = pw_from_cuda(cudaEventSynchronize(l.done));
         if (st == PW_OK) st = se;
-        if (st == PW_OK) take_results(p, l);
+        if (st == PW_OK) take_results(p, l.chunk, 0, 1);
+        l.chunk = -1;
     }
+    report_taken(p);
     const double chunks_done = pw_seconds_now();
     if (debug) {
         float kernels = 0, ms = 0;
@@ -453,9 +502,9 @@ pw_status pw_pairs_pipeline(const pw_options *options, const pw_seq_set *a, cons
             if (cudaEventElapsedTime(&ms, p.timings[e], p.timings[e + 1]) == cudaSuccess) kernels += ms;
         for (int64_t i = 0; i < count; i++) cells += (double)a->length[list[i]] * (double)b->length[list[i]];
         fprintf(stderr, "pairs gpu: %lld pairs in %zu chunks of up to %lld, %d-bit lanes: setup %.3f ms, chunks %.3f ms "
-                        "(worker 0 gathering and sorting %.3f ms), kernels %.3f ms (%.1f GCUPS)\n",
+                        "(worker 1 gathering %.3f ms, worker 0 launching %.3f ms), kernels %.3f ms (%.1f GCUPS)\n",
                 (long long)count, p.chunks.size(), (long long)p.cap_pairs, k->narrow ? 16 : 32, 1e3 * (set_up - started),
-                1e3 * (chunks_done - set_up), 1e3 * p.gathering, kernels, kernels > 0 ? cells / (kernels * 1e6) : 0.0);
+                1e3 * (chunks_done - set_up), 1e3 * p.gathering, 1e3 * p.launching, kernels, kernels > 0 ? cells / (kernels * 1e6) : 0.0);
     }
     teardown(p);
     return st;

@@ -85,7 +85,7 @@ if stage nvrtc; then
   timeout 200 $n/test_nvrtc > $out/test_nvrtc.log 2>&1; say "test_nvrtc: rc=$? $(tail -1 $out/test_nvrtc.log)"
 fi
 if stage swrows; then # (the warp-rows engine forced on random shapes, over GPUs 0 and 1 too; the genomes in 32-bit lanes)
-  PW_SW_ROWS_GPUS=0,1 PW_SW_ROWS_LARGE=1 timeout 300 $n/test_sw_rows > $out/test_sw_rows.log 2>&1
+  PW_SW_ROWS_GPUS=${PW_SWROWS_GPUS:-0,1} PW_SW_ROWS_LARGE=1 timeout 300 $n/test_sw_rows > $out/test_sw_rows.log 2>&1
   say "test_sw_rows: rc=$? $(tail -2 $out/test_sw_rows.log | tr '\n' ' ')"; grep FAIL $out/test_sw_rows.log | head -5
   . tests/gpu/device_lib.sh
   mkdir -p /tmp/pw-genomes
