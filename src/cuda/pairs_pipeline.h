@@ -13,7 +13,7 @@
 #include "pairs_sw.h"
 
 #define PW_PAIRS_THREADS 128 /* 4 warps a block (every kernel) */
-#define PW_PAIRS_FORMS 3     /* at most: R = 2, 4 or 8 */
+#define PW_PAIRS_FORMS 4     /* at most: R = 2, 4 or 8 (32-bit lanes); 4, 8, 12 or 16 (16-bit) */
 
 /* A pass's kernels: form k runs rows[k] query rows a thread (segments of 32 rows[k]), taking
  * smem[k] bytes of dynamic shared memory, per_sm[k] blocks an SM. */

@@ -20,8 +20,8 @@
 #include "pw_cuda.h"
 #include "../core/exec.h" /* pw_seconds_now */
 
-/* A pass's kernels: 32-bit lanes (R = 2, 4 or 8) or 16-bit (R = 4 or 8: four rows a profile
- * word), with their shared memory and the blocks an SM holds. */
+/* A pass's kernels: 32-bit lanes (R = 2, 4 or 8) or 16-bit (R = 4, 8, 12 or 16: four rows a
+ * profile word; the search's choices), with their shared memory and the blocks an SM holds. */
 static pw_status kernels_of(bool narrow, int size, int32_t limit16, pw_pairs_kernels *k)
 {
     memset(k, 0, sizeof *k);
@@ -29,9 +29,11 @@ static pw_status kernels_of(bool narrow, int size, int32_t limit16, pw_pairs_ker
     k->limit16 = limit16;
     k->encode = (const void *)pw_pairs_encode_kernel;
     if (narrow) {
-        k->n = 2;
+        k->n = 4;
         k->rows[0] = 4, k->kernel[0] = (const void *)pw_pairs_sw16_kernel<4>;
         k->rows[1] = 8, k->kernel[1] = (const void *)pw_pairs_sw16_kernel<8>;
+        k->rows[2] = 12, k->kernel[2] = (const void *)pw_pairs_sw16_kernel<12>;
+        k->rows[3] = 16, k->kernel[3] = (const void *)pw_pairs_sw16_kernel<16>;
     } else {
         k->n = 3;
         k->rows[0] = 2, k->kernel[0] = (const void *)pw_pairs_sw_kernel<2>;
