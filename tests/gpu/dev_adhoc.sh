@@ -22,11 +22,15 @@
 # test_gpu 721/721 (inthist_closed), test_batch --gpu, test_numpy cuda 128/128; stage underfill
 # (launch rounds: 4000 items 62.9 ms against 3000's 39.9); two queries in flight (4f27be9) and
 # min_items (9561d01): skewed HDSS 1.047-1.067x the GPU alone; stage pairs (bench_batch_pairs).
-# The GPU code at 34bcee7 (batch_sw.cu's slots made by make_slot, a second slot that finds no room
-# falls back to one) has NOT run on a GPU: no device time was left.
-# NEXT CALLS (session 19): 1. PW_STAGES="batch progress hdss" PW_BATCH_GPU=0 PW_HDSS_LENGTHS=--skewed
-#   PW_HDSS_RUNS=1 (test_batch --gpu and test_progress --gpu + memcheck at HEAD; build here first:
-#   bash tests/gpu/pack_bins.sh test_batch test_progress bench_batch_sw bench_batch_pairs); 2. the H100 before/after suite of issue 32 when an H100 is lent.
+# Session 19 (2026-11-30, one H200, binaries carried): call 1 the header of session 18 (34bcee7's
+# slots verified: test_batch --gpu, test_progress --gpu + memcheck, HDSS skewed once); then the GPU
+# pairs in 16-bit lanes and their pipeline, each step with PW_STAGES="batch progress pairsmem pairs"
+# PW_BATCH_GPU=0 PW_PAIRS_ONLY=sw PW_PAIRS_LANES="16 32" PW_PAIRS_DEBUG=1 PW_PAIRS_SPECS="64:1:1:1000000
+# 120:1:1:500000 256:1:1:200000 1000:1:1:20000 1000:1:1:20000:0:1 1000:1:1:20000:1:0" (all passed at
+# f5c3fdb's code; memcheck with PW_PAIRSMEM_LENGTH=2400 too), and "gpu" and "swrows" with
+# PW_SWROWS_GPUS=0 (test_gpu 721/721, test_sw_rows 340/340 after pw_allow_dynamic_smem moved).
+# NEXT CALLS: the H100 before/after suite of issue 32 when an H100 is lent; on 2 GPUs, pairs over
+# several GPUs do not exist yet (`--pairs --gpus N` is refused).
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
@@ -160,7 +164,7 @@ if stage pairs; then # (the GPU engines for many DTW series and many SW pairs, a
 fi
 if stage pairsmem; then # (the pairs kernels and pipeline under compute-sanitizer memcheck: mixed lengths, segments)
   for protein in 0 1; do
-    compute-sanitizer --tool memcheck $n/bench_batch_pairs --backend cuda --only sw --pairs 3001 --pair-length 700 --mixed 1 \
+    compute-sanitizer --tool memcheck $n/bench_batch_pairs --backend cuda --only sw --pairs ${PW_PAIRSMEM_PAIRS:-3001} --pair-length ${PW_PAIRSMEM_LENGTH:-700} --mixed 1 \
       --protein $protein --runs 1 > $out/pairsmem_$protein.log 2>&1
     say "memcheck bench_batch_pairs protein $protein: rc=$? $(grep -E '^SW pairs' $out/pairsmem_$protein.log | grep -o 'check [a-zA-Z]*') $(grep -E 'ERROR SUMMARY' $out/pairsmem_$protein.log)"
   done
