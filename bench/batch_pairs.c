@@ -8,12 +8,13 @@
  *
  *   bench_batch_pairs [--backend cuda|cpu] [--queries Q] [--db D] [--series-length L]
  *                     [--pairs P] [--pair-length N] [--runs R] [--sample S]
- *                     [--only sw|dtw] [--protein 0|1] [--mixed 0|1]
+ *                     [--only sw|dtw] [--protein 0|1] [--mixed 0|1] [--gpus N]
  *
  * Inputs: random walks (steps uniform in [-1, 1]) for DTW; random DNA pairs for SW, the second
  * of each pair a mutated copy of the first (10% substitutions) so that scores grow, DNA 1/-3 with
  * gaps 5/2; --protein 1: protein pairs (20 letters), BLOSUM62 with gaps 11/1; --mixed 1: each
- * pair's two lengths uniform in [N/4, N] (else both N).
+ * pair's two lengths uniform in [N/4, N] (else both N); --gpus N: the SW pairs over GPUs 0 .. N - 1
+ * (pw_sw_pairs_batch), each GPU's share and rate printed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,12 +85,13 @@ typedef struct pairs_call {
     const pw_seq_set *a, *b;
     const pw_sw_params *p;
     const pw_options *o;
+    const pw_batch_options *batch; /* --gpus N: GPUs 0 .. N - 1 */
     pw_sw_hit *hits;
 } pairs_call;
 static pw_status run_pairs(void *p, pw_batch_info *info)
 {
     const pairs_call *c = p;
-    return pw_sw_pairs(c->a, c->b, c->p, c->o, c->hits, info);
+    return pw_sw_pairs_batch(c->a, c->b, c->p, c->o, c->batch, c->hits, info);
 }
 
 typedef struct options_in {
@@ -97,6 +99,7 @@ typedef struct options_in {
     int64_t queries, db, series_len, pairs, pair_len;
     int runs, sample;
     int only;   /* 0 both, 1 SW pairs, 2 DTW */
+    int gpus;   /* SW pairs over GPUs 0 .. gpus - 1 (0: options.device alone) */
     int protein, mixed;
 } options_in;
 
@@ -182,7 +185,10 @@ static int bench_pairs(const options_in *in)
     o.backend = in->backend;
     pw_batch_info info;
     double median;
-    pairs_call call = {&as, &bs, &p, &o, hits};
+    int devices[PW_BATCH_MAX_GPUS];
+    for (int d = 0; d < PW_BATCH_MAX_GPUS; d++) devices[d] = d;
+    const pw_batch_options batch = {.schedule = PW_BATCH_ONE, .devices = devices, .n_devices = in->gpus};
+    pairs_call call = {&as, &bs, &p, &o, &batch, hits};
     pw_status st = timed(run_pairs, &call, in->runs, &info, &median);
     if (st != PW_OK) {
         printf("SW pairs FAILED: %s (%s)\n", pw_status_str(st), pw_error_detail());
@@ -202,13 +208,16 @@ static int bench_pairs(const options_in *in)
            info.lane_bits, (long long)info.recomputed,
            st == PW_OK && cinfo.seconds > 0 ? (double)cinfo.cells / cinfo.seconds / 1e9 : 0.0,
            st == PW_OK && bad == 0 ? "equal" : "DIFFERENT", (long long)bad, (long long)n);
+    for (int g = 0; info.gpus > 1 && g < info.gpus; g++)
+        printf("SW pairs: GPU %d: %.1f%% of the cells at %.1f GCUPS\n", info.gpu_device[g], 100 * info.gpu_device_share[g],
+               info.gpu_device_rate[g] / 1e9);
     free(block), free(a), free(b), free(lengths), free(lengths_b), free(hits), free(ref);
     return st != PW_OK || bad != 0;
 }
 
 int main(int argc, char **argv)
 {
-    options_in in = {PW_BACKEND_CUDA, 1000, 1000, 256, 100000, 256, 3, 20, 0, 0, 0};
+    options_in in = {PW_BACKEND_CUDA, 1000, 1000, 256, 100000, 256, 3, 20, 0, 0, 0, 0};
     for (int k = 1; k + 1 < argc; k += 2) {
         const char *v = argv[k + 1];
         if (!strcmp(argv[k], "--backend")) in.backend = !strcmp(v, "cpu") ? PW_BACKEND_CPU : PW_BACKEND_CUDA;
@@ -222,16 +231,17 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[k], "--only") && (!strcmp(v, "sw") || !strcmp(v, "dtw"))) in.only = !strcmp(v, "sw") ? 1 : 2;
         else if (!strcmp(argv[k], "--protein")) in.protein = atoi(v) != 0;
         else if (!strcmp(argv[k], "--mixed")) in.mixed = atoi(v) != 0;
+        else if (!strcmp(argv[k], "--gpus")) in.gpus = atoi(v);
         else {
             fprintf(stderr, "bench_batch_pairs: unknown option %s\n", argv[k]);
             return 2;
         }
     }
     if (in.queries < 1 || in.db < 1 || in.series_len < 1 || in.pairs < 1 || in.pair_len < 1 || in.runs < 1 || in.runs > 64 ||
-        in.sample < 1) {
+        in.sample < 1 || in.gpus < 0 || in.gpus > PW_BATCH_MAX_GPUS) {
         fprintf(stderr, "usage: bench_batch_pairs [--backend cuda|cpu] [--queries Q] [--db D] [--series-length L] "
                         "[--pairs P] [--pair-length N] [--runs 1..64] [--sample S] [--only sw|dtw] [--protein 0|1] "
-                        "[--mixed 0|1]\n");
+                        "[--mixed 0|1] [--gpus N]\n");
         return 2;
     }
     const int failed = (in.only != 1 && bench_dtw(&in)) | (in.only != 2 && bench_pairs(&in));

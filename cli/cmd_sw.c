@@ -38,7 +38,8 @@ static const char usage[] =
     "                              then the earlier record); columns query rank record score\n"
     "                              end_query end_record query_length record_length\n"
     "  --top K                     hits kept a query (1 .. 100000)\n"
-    "  --pairs                     record k of Q against record k of DB (equal counts)\n"
+    "  --pairs                     record k of Q against record k of DB (equal counts; with --gpus N\n"
+    "                              or --devices the pairs split between the GPUs)\n"
     "  --skip-bad                  leave out malformed records (each named on stderr)\n"
     "                              instead of refusing the file\n"
     "  --schedule one|hdss|static  one: --backend alone (default); hdss: the GPU and the CPU\n"
@@ -298,9 +299,14 @@ int cmd_sw(int argc, char **argv)
             cli_error("sw: --pairs reports one hit a pair: no --top");
             return EXIT_USAGE;
         }
-        if (common.n_devices > 1 && (args.batch.pairs || args.batch.schedule.schedule == PW_BATCH_ONE)) {
+        if (args.batch.pairs && args.batch.schedule.schedule != PW_BATCH_ONE) {
+            cli_error("sw --pairs runs on one backend (several GPUs: --gpus N splits the pairs between them), not "
+                      "--schedule %s", args.batch.schedule.schedule == PW_BATCH_HDSS ? "hdss" : "static");
+            return EXIT_USAGE;
+        }
+        if (common.n_devices > 1 && !args.batch.pairs && args.batch.schedule.schedule == PW_BATCH_ONE) {
             cli_error("sw --db over several GPUs: with --schedule hdss or static (every GPU and the CPU pull blocks of "
-                      "records from one queue), not %s", args.batch.pairs ? "--pairs" : "--schedule one");
+                      "records from one queue), not --schedule one (--pairs splits the pairs between the GPUs)");
             return EXIT_USAGE;
         }
         if (common.n_devices == 1) common.options.device = common.devices[0];

@@ -90,7 +90,7 @@ typedef struct batch_job {
 static pw_status run_batch(void *p)
 {
     batch_job *j = p;
-    if (j->args->pairs) return pw_sw_pairs(j->q, j->db, j->args->params, &j->options, j->hits, &j->info);
+    if (j->args->pairs) return pw_sw_pairs_batch(j->q, j->db, j->args->params, &j->options, &j->args->schedule, j->hits, &j->info);
     return pw_sw_search(j->q, j->db, j->args->params, &j->options, &j->args->schedule, j->args->top, j->hits, &j->info);
 }
 

@@ -105,6 +105,17 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
 pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params,
                       const pw_options *options, pw_sw_hit *hits, pw_batch_info *info);
 
+/* pw_sw_pairs on the batch options' GPUs (batch NULL: pw_sw_pairs): with several devices listed
+ * (and the GPU backend, asked for or AUTO with one present) the pairs are cut into one part a GPU
+ * of about equal cells (GPUs of one model are assumed), each part through that GPU's engine side
+ * by side, and pw_batch_info's gpus, gpu_device, gpu_device_share and gpu_device_rate say how it
+ * went; a listed GPU that fails fails the call (PW_ERR_NO_DEVICE and the like, pw_error_detail
+ * names it).  One device listed: that GPU.  Only PW_BATCH_ONE: PW_ERR_UNSUPPORTED otherwise (the
+ * HDSS and static splits are the search's).  On the CPU backend the list is not used. */
+pw_status pw_sw_pairs_batch(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params,
+                            const pw_options *options, const pw_batch_options *batch, pw_sw_hit *hits,
+                            pw_batch_info *info);
+
 /* ---- dynamic time warping over many series ---------------------------------------------- */
 
 /* count series: values[k] has length[k] samples (>= 1, finite). */

@@ -464,6 +464,49 @@ static void pairs_many(void)
     seqs_free(&b);
 }
 
+/* Pairs over a list of GPUs (pw_sw_pairs_batch): GPU 0 named twice, so two parts run side by side
+ * on a one-GPU machine (on the CPU backend the list is not used), every pair against the
+ * textbook and the parts' shares reported; HDSS and bad lists refused. */
+static void pairs_over_gpus(void)
+{
+    enum { N = 3001 };
+    seqs a, b;
+    seqs_random(&a, N, 1, 400, "ACGT");
+    seqs_random(&b, N, 1, 400, "ACGT");
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+    static const int twice[2] = {0, 0};
+    pw_batch_options batch = {.schedule = PW_BATCH_ONE, .devices = twice, .n_devices = 2};
+    pw_sw_hit *hits = malloc(sizeof *hits * N);
+    pw_batch_info info;
+    pw_status st = pw_sw_pairs_batch(&a.set, &b.set, &p, &o, &batch, hits, &info);
+    CHECK(st == PW_OK, "pairs over GPUs 0, 0: %s (%s)", pw_status_str(st), pw_error_detail());
+    CHECK(!on_gpu || (info.gpus == 2 && info.gpu_device_share[0] > 0.3 && info.gpu_device_share[1] > 0.3 &&
+                      fabs(info.gpu_share - 1) < 1e-9 && info.lane_bits == 16),
+          "pairs over GPUs 0, 0: %d GPUs, shares %.3f and %.3f, lane_bits %d", info.gpus, info.gpu_device_share[0],
+          info.gpu_device_share[1], info.lane_bits);
+    int64_t wrong = 0;
+    for (int64_t k = 0; st == PW_OK && k < N; k++) {
+        const pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
+        wrong += hits[k].score != r.score || hits[k].end_query != r.end_query || hits[k].end_record != r.end_record;
+    }
+    CHECK(wrong == 0, "pairs over GPUs 0, 0: %lld of %d differ from the textbook", (long long)wrong, N);
+    batch.schedule = PW_BATCH_HDSS;
+    CHECK(pw_sw_pairs_batch(&a.set, &b.set, &p, &o, &batch, hits, &info) == PW_ERR_UNSUPPORTED, "pairs under HDSS refused");
+    batch.schedule = PW_BATCH_ONE;
+    batch.n_devices = PW_BATCH_MAX_GPUS + 1;
+    CHECK(pw_sw_pairs_batch(&a.set, &b.set, &p, &o, &batch, hits, &info) == PW_ERR_INVALID_ARGUMENT, "too many devices refused");
+    static const int negative[1] = {-1};
+    batch.devices = negative, batch.n_devices = 1;
+    CHECK(pw_sw_pairs_batch(&a.set, &b.set, &p, &o, &batch, hits, &info) == PW_ERR_INVALID_ARGUMENT, "device -1 refused");
+    free(hits);
+    seqs_free(&a);
+    seqs_free(&b);
+}
+
 /* A pair whose best is exactly the GPU's 16-bit limit (32767 - the top score: it stays in 16 bits),
  * one a match past it (32767: scored again in 32-bit lanes) and one two matches past it (its
  * 16-bit values really wrap), equal letters of the pair's length. */
@@ -749,6 +792,7 @@ int main(int argc, char **argv)
     pairs_on_lanes();
     pairs_at_limit16();
     pairs_many();
+    pairs_over_gpus();
     bad_letters_in_large_sets();
     if (!on_gpu) bad_input();
     dtw_batches();

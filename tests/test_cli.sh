@@ -763,6 +763,14 @@ grep -q "line 1: an empty field" "$tmp/err" && ok || bad "dtw --query with an em
 # (none here: the CPU groups do the work) and the hits stay the same; without CUDA, --gpus is refused
 expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --gpus 2
 expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --gpus 2 --schedule hdss --pairs
+expect 2 sw --query "$tmp/q.fa" --db "$tmp/q.fa" --schedule hdss --pairs
+# --pairs over several GPUs: the pairs split between them (none here: the CPU does them, the same hits)
+"$pw" sw --query "$tmp/q.fa" --db "$tmp/q.fa" --pairs --quiet > "$tmp/pairs1.tsv" 2> "$tmp/err" || bad "--pairs: $(head -2 "$tmp/err")"
+if "$pw" sw --query "$tmp/q.fa" --db "$tmp/q.fa" --pairs --gpus 2 --quiet > "$tmp/pairs2.tsv" 2> "$tmp/err"; then
+  cmp -s "$tmp/pairs1.tsv" "$tmp/pairs2.tsv" && [ -s "$tmp/pairs1.tsv" ] && ok || bad "--pairs --gpus 2 gives other hits"
+else
+  grep -q "no CUDA" "$tmp/err" && ok || bad "--pairs --gpus 2: $(head -2 "$tmp/err")"
+fi
 expect 2 dtw --query "$ex/walk_a.txt" --db "$ex/walk_a.txt" --gpus 2
 if "$pw" sw --query "$tmp/q.fa" --db "$tmp/db.fa" --schedule hdss --gpus 2 --quiet > "$tmp/hdss2.tsv" 2> "$tmp/err"; then
   cmp -s "$tmp/hdss2.tsv" "$tmp/one.tsv" && ok || bad "--schedule hdss --gpus 2 gives other hits"

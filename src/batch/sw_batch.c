@@ -387,7 +387,8 @@ static pw_status pairs_on_cpu(const pw_seq_set *a, const pw_seq_set *b, const pw
 /* pw_sw_pairs on the GPU: the pairs short enough for a warp there (pairs_sw.h), the others (and
  * all of them when the alphabet is too large for the kernel's table) by pw_sw on the CPU threads. */
 static pw_status pairs_on_gpu(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params, const batch_setup *s,
-                              pw_sw_hit *hits, pw_batch_progress *progress, pw_batch_info *info)
+                              const int *devices, int n_devices, pw_sw_hit *hits, pw_batch_progress *progress,
+                              pw_batch_info *info)
 {
     const int64_t count = a->count;
     int64_t *list = pw_malloc(sizeof *list * (size_t)count), *rest = pw_malloc(sizeof *rest * (size_t)count);
@@ -398,15 +399,23 @@ static pw_status pairs_on_gpu(const pw_seq_set *a, const pw_seq_set *b, const pw
         if (a->length[k] <= PW_PAIRS_GPU_MAX_LENGTH && b->length[k] <= PW_PAIRS_GPU_MAX_LENGTH) list[n_list++] = k;
         else rest[n_rest++] = k;
     }
-    if (st == PW_OK) {
+    if (st == PW_OK && n_devices > 1) { /* (several GPUs: a part each) */
+        st = pw_sw_pairs_on_gpus(&s->options, a, b, &s->table, params->gap_open, params->gap_extend, list, n_list, devices,
+                                 n_devices, s->threads, hits, progress, info);
+    } else if (st == PW_OK) {
         int lane_bits = 32;
         int64_t recomputed = 0;
-        st = pw_cuda_pairs_sw(&s->options, a, b, &s->table, params->gap_open, params->gap_extend, list, n_list, hits,
-                              progress, &lane_bits, &recomputed);
+        pw_options one = s->options;
+        if (n_devices == 1) one.device = devices[0];
+        st = pw_cuda_pairs_sw(&one, a, b, &s->table, params->gap_open, params->gap_extend, list, n_list, hits, progress,
+                              &lane_bits, &recomputed);
         if (st == PW_OK) info->lane_bits = lane_bits, info->recomputed = recomputed;
+    }
+    if (st == PW_OK || st == PW_ERR_UNSUPPORTED || st == PW_ERR_OUT_OF_MEMORY) {
         /* all on the CPU: a kernel that cannot run here, or under AUTO a GPU that cannot hold them
          * (every pair again: a launch may have written some hits) */
         if (st == PW_ERR_UNSUPPORTED || (s->options.backend == PW_BACKEND_AUTO && st == PW_ERR_OUT_OF_MEMORY)) {
+            info->gpus = 0;
             n_rest = count;
             for (int64_t k = 0; k < count; k++) rest[k] = k, hits[k] = (pw_sw_hit){k, k, 0, -1, -1};
             n_list = 0;
@@ -503,8 +512,30 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
 pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params,
                       const pw_options *options, pw_sw_hit *hits, pw_batch_info *info)
 {
+    return pw_sw_pairs_batch(a, b, params, options, NULL, hits, info);
+}
+
+pw_status pw_sw_pairs_batch(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params,
+                            const pw_options *options, const pw_batch_options *batch, pw_sw_hit *hits,
+                            pw_batch_info *info)
+{
     const int64_t t0 = pw_now_ns();
     if (!hits || !info || !a || !b) return PW_ERR_NULL_ARGUMENT;
+    const int n_devices = batch ? batch->n_devices : 0;
+    if (batch && batch->schedule != PW_BATCH_ONE) {
+        pw_set_error_detail("pairs run on one backend (PW_BATCH_ONE; several GPUs listed: the pairs split between "
+                            "them), not under HDSS or a static split");
+        return PW_ERR_UNSUPPORTED;
+    }
+    if (n_devices < 0 || n_devices > PW_BATCH_MAX_GPUS || (n_devices > 0 && !batch->devices)) {
+        pw_set_error_detail("pairs: %d devices listed (0 .. %d, with the list)", n_devices, PW_BATCH_MAX_GPUS);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    for (int d = 0; d < n_devices; d++)
+        if (batch->devices[d] < 0) {
+            pw_set_error_detail("pairs: device %d is %d (CUDA device numbers are >= 0)", d, batch->devices[d]);
+            return PW_ERR_INVALID_ARGUMENT;
+        }
     if (a->count != b->count) {
         pw_set_error_detail("pairs: %lld sequences against %lld (sequence k against sequence k: the counts must be equal)",
                             (long long)a->count, (long long)b->count);
@@ -531,7 +562,8 @@ pw_status pw_sw_pairs(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_para
     pw_batch_progress_init(&progress, &s.options, info->cells);
     const int64_t t1 = pw_now_ns();
 #ifdef PW_HAVE_CUDA
-    if (s.backend == PW_BACKEND_CUDA) st = pairs_on_gpu(a, b, params, &s, hits, &progress, info);
+    if (s.backend == PW_BACKEND_CUDA)
+        st = pairs_on_gpu(a, b, params, &s, n_devices ? batch->devices : NULL, n_devices, hits, &progress, info);
     else
 #endif
         st = pairs_on_cpu(a, b, params, &s, hits, &progress, info);

@@ -59,6 +59,14 @@ pw_status pw_sw_batch_encode(const pw_seq_set *set, int64_t k, const pw_score_ta
 pw_status pw_sw_batch_encode_list(const pw_seq_set *set, const int64_t *list, int64_t count, const pw_score_table *table,
                                   const char *what, const int64_t *at, uint8_t *codes, int threads);
 
+/* Pairs list[0 .. count) over the GPUs devices[0 .. n_devices) (sw_pairs_gpus.c): a part of about
+ * equal cells a GPU, each through pw_cuda_pairs_sw on its own thread with threads / n_devices host
+ * threads; info's gpus, gpu_device*, lane_bits and recomputed filled.  CUDA builds only. */
+pw_status pw_sw_pairs_on_gpus(const pw_options *options, const pw_seq_set *a, const pw_seq_set *b,
+                              const pw_score_table *table, int32_t gap_open, int32_t gap_extend, const int64_t *list,
+                              int64_t count, const int *devices, int n_devices, int threads, pw_sw_hit *hits,
+                              pw_batch_progress *progress, pw_batch_info *info);
+
 /* The best local score of a (n codes) against b (m codes) with 32-bit cells in linear space;
  * work: 2 n int32 scratch. */
 int32_t pw_sw_batch_score32(const uint8_t *a, int64_t n, const uint8_t *b, int64_t m, const pw_score_table *table,

@@ -156,9 +156,9 @@ if stage pairs; then # (the GPU engines for many DTW series and many SW pairs, a
     for lanes in ${PW_PAIRS_LANES:-16}; do
       log=$out/pairs_$1_${5:-0}${6:-0}_$lanes.log
       PEERWAVE_PAIRS_LANES=$([ $lanes = 32 ] && echo 32) PEERWAVE_DEBUG_BATCH_GPU=${PW_PAIRS_DEBUG:-} timeout 240 $n/bench_batch_pairs --backend cuda --series-length $1 --pair-length $1 --queries $2 --db $3 --pairs $4 \
-        --runs 3 --sample 20 --protein ${5:-0} --mixed ${6:-0} ${PW_PAIRS_ONLY:+--only $PW_PAIRS_ONLY} > $log 2>&1
+        --runs 3 --sample 20 --protein ${5:-0} --mixed ${6:-0} ${PW_PAIRS_ONLY:+--only $PW_PAIRS_ONLY} ${PW_PAIRS_GPUS:+--gpus $PW_PAIRS_GPUS} > $log 2>&1
       say "bench_batch_pairs $spec lanes $lanes: rc=$?"; grep -E "^(DTW|SW)" $log | tee -a $out/summary.txt
-      grep -E "^pairs gpu" $log | tail -6 | tee -a $out/summary.txt
+      grep -E "^pairs gpu|^SW pairs: GPU" $log | tail -6 | tee -a $out/summary.txt
     done
   done
 fi
