@@ -29,8 +29,9 @@
 # 120:1:1:500000 256:1:1:200000 1000:1:1:20000 1000:1:1:20000:0:1 1000:1:1:20000:1:0" (all passed at
 # f5c3fdb's code; memcheck with PW_PAIRSMEM_LENGTH=2400 too), and "gpu" and "swrows" with
 # PW_SWROWS_GPUS=0 (test_gpu 721/721, test_sw_rows 340/340 after pw_allow_dynamic_smem moved).
-# NEXT CALLS: the H100 before/after suite of issue 32 when an H100 is lent; on 2 GPUs, pairs over
-# several GPUs do not exist yet (`--pairs --gpus N` is refused).
+# Last call, on 2 H200s (nvidia-h200-x2): PW_STAGES=batch, then PW_STAGES=pairs PW_PAIRS_GPUS=1 and 2
+# (pairs over several GPUs, 157307d: test_batch --gpu 12176/12176, 1.12-1.25x on 2 GPUs).
+# NEXT CALLS: the H100 before/after suite of issue 32 when an H100 is lent.
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
