@@ -426,6 +426,20 @@ static void pairs_on_lanes(void)
     }
 }
 
+/* How many of the pairs' hits differ from the textbook's (score or end cell); *first: the first such. */
+static int64_t textbook_misses(const seqs *a, const seqs *b, const pw_sw_params *p, const pw_sw_hit *hits, int64_t *first)
+{
+    int64_t wrong = 0;
+    *first = -1;
+    for (int64_t k = 0; k < a->count; k++) {
+        const pw_sw_hit r = textbook(a->seq[k], a->len[k], b->seq[k], b->len[k], p);
+        const int bad = hits[k].score != r.score || hits[k].end_query != r.end_query || hits[k].end_record != r.end_record;
+        wrong += bad;
+        if (bad && *first < 0) *first = k;
+    }
+    return wrong;
+}
+
 /* Many pairs (on the GPU: many chunks, each staging slot and device lane used several times,
  * chunks of differing lengths), every one against the textbook; some related (long runs of equal
  * letters). */
@@ -450,13 +464,8 @@ static void pairs_many(void)
     pw_batch_info info;
     const pw_status st = pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info);
     CHECK(st == PW_OK && info.backend == o.backend, "many pairs: %s (%s)", pw_status_str(st), pw_error_detail());
-    int64_t wrong = 0, first = -1;
-    for (int64_t k = 0; st == PW_OK && k < N; k++) {
-        const pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
-        const int bad = hits[k].score != r.score || hits[k].end_query != r.end_query || hits[k].end_record != r.end_record;
-        wrong += bad;
-        if (bad && first < 0) first = k;
-    }
+    int64_t first = -1;
+    const int64_t wrong = st == PW_OK ? textbook_misses(&a, &b, &p, hits, &first) : 0;
     CHECK(wrong == 0, "many pairs: %lld of %d differ from the textbook, the first pair %lld", (long long)wrong, N,
           (long long)first);
     free(hits);
@@ -488,12 +497,10 @@ static void pairs_over_gpus(void)
                       fabs(info.gpu_share - 1) < 1e-9 && info.lane_bits == 16),
           "pairs over GPUs 0, 0: %d GPUs, shares %.3f and %.3f, lane_bits %d", info.gpus, info.gpu_device_share[0],
           info.gpu_device_share[1], info.lane_bits);
-    int64_t wrong = 0;
-    for (int64_t k = 0; st == PW_OK && k < N; k++) {
-        const pw_sw_hit r = textbook(a.seq[k], a.len[k], b.seq[k], b.len[k], &p);
-        wrong += hits[k].score != r.score || hits[k].end_query != r.end_query || hits[k].end_record != r.end_record;
-    }
-    CHECK(wrong == 0, "pairs over GPUs 0, 0: %lld of %d differ from the textbook", (long long)wrong, N);
+    int64_t first = -1;
+    const int64_t wrong = st == PW_OK ? textbook_misses(&a, &b, &p, hits, &first) : 0;
+    CHECK(wrong == 0, "pairs over GPUs 0, 0: %lld of %d differ from the textbook, the first pair %lld", (long long)wrong,
+          N, (long long)first);
     batch.schedule = PW_BATCH_HDSS;
     CHECK(pw_sw_pairs_batch(&a.set, &b.set, &p, &o, &batch, hits, &info) == PW_ERR_UNSUPPORTED, "pairs under HDSS refused");
     batch.schedule = PW_BATCH_ONE;

@@ -95,85 +95,62 @@ pw_status pw_sw_batch_db_make(const pw_seq_set *set, const pw_score_table *table
 }
 
 /* The records one team encodes (pw_sw_batch_encode_list), each thread an equal part of the list;
- * the first bad record of a part, or -1.  (Sides: a pair's two sides were encoded by one team
- * before the GPU's pairs took raw bytes, pairs_pipeline.cu.) */
-typedef struct encode_side {
-    const pw_seq_set *set;
-    const int64_t *at;
-    uint8_t *codes; /* NULL: checked only */
-    const char *what;
-    int64_t first_bad[PW_ENCODE_MAX_THREADS];
-} encode_side;
-
+ * first_bad: the first bad record of each part, or -1. */
 typedef struct encode_share {
+    const pw_seq_set *set;
     const int64_t *list; /* NULL: records 0 .. count */
     int64_t count;
     const pw_score_table *table;
-    int n_sides;
-    encode_side side[2];
+    const int64_t *at;
+    uint8_t *codes;      /* NULL: checked only */
+    const char *what;
+    int64_t first_bad[PW_ENCODE_MAX_THREADS];
 } encode_share;
 
 static void encode_part(void *arg, int worker, int team_size)
 {
     encode_share *e = arg;
     const int64_t i0 = e->count * worker / team_size, i1 = e->count * (worker + 1) / team_size;
-    for (int s = 0; s < e->n_sides; s++) {
-        encode_side *d = &e->side[s];
-        d->first_bad[worker] = -1;
-        for (int64_t i = i0; i < i1 && d->first_bad[worker] < 0; i++) {
-            const int64_t k = e->list ? e->list[i] : i;
-            const char *seq = d->set->seq[k];
-            uint8_t bad = 0;
-            if (d->codes) {
-                uint8_t *out = d->codes + d->at[i];
-                for (int64_t j = 0; j < d->set->length[k]; j++) {
-                    const uint8_t c = e->table->code[(unsigned char)seq[j]];
-                    bad |= c == 255;
-                    out[j] = c;
-                }
-            } else {
-                for (int64_t j = 0; j < d->set->length[k]; j++) bad |= e->table->code[(unsigned char)seq[j]] == 255;
+    e->first_bad[worker] = -1;
+    for (int64_t i = i0; i < i1 && e->first_bad[worker] < 0; i++) {
+        const int64_t k = e->list ? e->list[i] : i;
+        const char *seq = e->set->seq[k];
+        uint8_t bad = 0;
+        if (e->codes) {
+            uint8_t *out = e->codes + e->at[i];
+            for (int64_t j = 0; j < e->set->length[k]; j++) {
+                const uint8_t c = e->table->code[(unsigned char)seq[j]];
+                bad |= c == 255;
+                out[j] = c;
             }
-            if (bad) d->first_bad[worker] = i;
+        } else {
+            for (int64_t j = 0; j < e->set->length[k]; j++) bad |= e->table->code[(unsigned char)seq[j]] == 255;
         }
+        if (bad) e->first_bad[worker] = i;
     }
-}
-
-/* The team over e's sides, then the first bad record (side by side, parts in the list's order)
- * named as pw_sw_batch_encode names it. */
-static pw_status encode_run(encode_share *e, int threads)
-{
-    int64_t letters = 0;
-    for (int s = 0; s < e->n_sides; s++) {
-        const encode_side *d = &e->side[s];
-        if (d->codes && e->count > 0) letters += d->at[e->count] - d->at[0];
-        for (int64_t i = 0; !d->codes && i < e->count; i++) letters += d->set->length[e->list ? e->list[i] : i];
-    }
-    int wanted = threads < 1 ? 1 : threads > PW_ENCODE_MAX_THREADS ? PW_ENCODE_MAX_THREADS : threads;
-    if (letters < ((int64_t)1 << 20)) wanted = 1; /* (less than ~1 ms of work: no threads to start) */
-    int team = 1;
-    pw_team_run(wanted, encode_part, e, &team);
-    for (int s = 0; s < e->n_sides; s++) {
-        const encode_side *d = &e->side[s];
-        for (int w = 0; w < team; w++) {
-            if (d->first_bad[w] < 0) continue;
-            const int64_t i = d->first_bad[w], k = e->list ? e->list[i] : i;
-            if (d->codes) return pw_sw_batch_encode(d->set, k, e->table, d->what, d->codes + d->at[i]);
-            uint8_t *scratch = pw_malloc((size_t)d->set->length[k]); /* (checking only: the detail's encode) */
-            const pw_status st = scratch ? pw_sw_batch_encode(d->set, k, e->table, d->what, scratch) : PW_ERR_OUT_OF_MEMORY;
-            free(scratch);
-            return st == PW_OK ? PW_ERR_INTERNAL : st;
-        }
-    }
-    return PW_OK;
 }
 
 pw_status pw_sw_batch_encode_list(const pw_seq_set *set, const int64_t *list, int64_t count, const pw_score_table *table,
                                   const char *what, const int64_t *at, uint8_t *codes, int threads)
 {
-    encode_share e = {.list = list, .count = count, .table = table, .n_sides = 1};
-    e.side[0] = (encode_side){.set = set, .at = at, .codes = codes, .what = what};
-    return encode_run(&e, threads);
+    encode_share e = {.set = set, .list = list, .count = count, .table = table, .at = at, .codes = codes, .what = what};
+    int64_t letters = codes && count > 0 ? at[count] - at[0] : 0;
+    for (int64_t i = 0; !codes && i < count; i++) letters += set->length[list ? list[i] : i];
+    int wanted = threads < 1 ? 1 : threads > PW_ENCODE_MAX_THREADS ? PW_ENCODE_MAX_THREADS : threads;
+    if (letters < ((int64_t)1 << 20)) wanted = 1; /* (less than ~1 ms of work: no threads to start) */
+    int team = 1;
+    pw_team_run(wanted, encode_part, &e, &team);
+    /* the first bad record (parts in the list's order), named as pw_sw_batch_encode names it */
+    for (int w = 0; w < team; w++) {
+        if (e.first_bad[w] < 0) continue;
+        const int64_t i = e.first_bad[w], k = list ? list[i] : i;
+        if (codes) return pw_sw_batch_encode(set, k, table, what, codes + at[i]);
+        uint8_t *scratch = pw_malloc((size_t)set->length[k]); /* (checking only: the detail's encode) */
+        const pw_status st = scratch ? pw_sw_batch_encode(set, k, table, what, scratch) : PW_ERR_OUT_OF_MEMORY;
+        free(scratch);
+        return st == PW_OK ? PW_ERR_INTERNAL : st;
+    }
+    return PW_OK;
 }
 
 pw_status pw_sw_batch_encode(const pw_seq_set *set, int64_t k, const pw_score_table *table, const char *what, uint8_t *out)

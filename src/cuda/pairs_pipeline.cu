@@ -48,6 +48,7 @@ extern "C" {
 struct pairs_chunk {
     int64_t t0, t1;
     int64_t letters_a, letters_b;
+    int64_t longest_a, longest_b; /* its longest query and record */
     int form;
 };
 
@@ -126,17 +127,17 @@ struct pairs_pass {
 static void plan_chunks(pairs_pass &p, int64_t target)
 {
     for (int64_t t0 = 0; t0 < p.count;) {
-        pairs_chunk c = {t0, t0, 0, 0, 0};
-        int64_t longest = 1;
+        pairs_chunk c = {t0, t0, 0, 0, 1, 1, 0};
         while (c.t1 < p.count && c.t1 - t0 < target) {
             const int64_t k = p.list[c.t1], n = p.a->length[k], m = p.b->length[k];
             if (c.t1 > t0 && (c.letters_a + n > STAGE_LETTERS || c.letters_b + m > STAGE_LETTERS)) break;
             c.letters_a += n, c.letters_b += m, c.t1++;
-            longest = n > longest ? n : longest;
+            c.longest_a = n > c.longest_a ? n : c.longest_a;
+            c.longest_b = m > c.longest_b ? m : c.longest_b;
         }
         int64_t best_cost = INT64_MAX;
         for (int f = p.k->n - 1; f >= 0; f--) {
-            const int64_t rows = 32 * p.k->rows[f], cost = (longest + rows - 1) / rows * (p.k->rows[f] + 3);
+            const int64_t rows = 32 * p.k->rows[f], cost = (c.longest_a + rows - 1) / rows * (p.k->rows[f] + 3);
             if (cost < best_cost) c.form = f, best_cost = cost;
         }
         p.cap_pairs = c.t1 - t0 > p.cap_pairs ? c.t1 - t0 : p.cap_pairs;
@@ -150,15 +151,9 @@ static void plan_chunks(pairs_pass &p, int64_t target)
 /* Chunk c's pairs in the order warps take them (order[i]: a pair's index in the chunk): by
  * segments of seg_rows query rows, then by record length in steps of 32, the longest first.  A
  * counting sort: lengths are at most PW_PAIRS_GPU_MAX_LENGTH, so there are at most ~33000 keys. */
-static pw_status order_chunk(const pairs_pass &p, const pairs_chunk &c, int seg_rows, int32_t *order)
+static void order_chunk(const pairs_pass &p, const pairs_chunk &c, int seg_rows, int32_t *order)
 {
-    int64_t longest_a = 1, longest_b = 1;
-    for (int64_t t = c.t0; t < c.t1; t++) {
-        const int64_t k = p.list[t];
-        longest_a = p.a->length[k] > longest_a ? p.a->length[k] : longest_a;
-        longest_b = p.b->length[k] > longest_b ? p.b->length[k] : longest_b;
-    }
-    const int64_t col_keys = longest_b / 32 + 1, keys = ((longest_a + seg_rows - 1) / seg_rows + 1) * col_keys;
+    const int64_t col_keys = c.longest_b / 32 + 1, keys = ((c.longest_a + seg_rows - 1) / seg_rows + 1) * col_keys;
     std::vector<int64_t> next((size_t)keys + 1, 0);
     /* key of the longest-first order: keys - 1 - (segments x col_keys + columns / 32) */
     auto key_of = [&](int64_t t) {
@@ -168,7 +163,6 @@ static pw_status order_chunk(const pairs_pass &p, const pairs_chunk &c, int seg_
     for (int64_t t = c.t0; t < c.t1; t++) next[(size_t)key_of(t) + 1]++;
     for (int64_t k = 0; k < keys; k++) next[(size_t)k + 1] += next[(size_t)k];
     for (int64_t t = c.t0; t < c.t1; t++) order[next[(size_t)key_of(t)]++] = (int32_t)(t - c.t0);
-    return PW_OK;
 }
 
 /* Share `worker` of `team` of chunk cn's results into the caller's hits; its cells counted in
@@ -264,7 +258,8 @@ static void launch_chunk(pairs_pass &p, int64_t cn)
     pairs_lane &l = p.lane[cn % LANES];
     const int64_t n = c.t1 - c.t0;
     const double mark = pw_seconds_now();
-    pw_status st = order_chunk(p, c, 32 * p.k->rows[c.form], p.order(s.host));
+    order_chunk(p, c, 32 * p.k->rows[c.form], p.order(s.host));
+    pw_status st = PW_OK;
     if (st == PW_OK && l.chunk >= 0) { /* (a team of one: the lane's last results, taken now) */
         st = pw_from_cuda(cudaEventSynchronize(l.done));
         if (st == PW_OK) take_results(p, l.chunk, 0, 1), report_taken(p), l.chunk = -1;
@@ -397,9 +392,9 @@ static pw_status setup(pairs_pass &p, const pw_options *options, const pw_score_
     /* the bottom rows (queries of several segments): a warp's is 2 x the longest b; a launch's
      * warps at most, as many as the SMs hold, fewer where that would pass 1 GiB a lane */
     int64_t longest_a = 1, longest_b = 1;
-    for (int64_t i = 0; i < p.count; i++) {
-        longest_a = p.a->length[p.list[i]] > longest_a ? p.a->length[p.list[i]] : longest_a;
-        longest_b = p.b->length[p.list[i]] > longest_b ? p.b->length[p.list[i]] : longest_b;
+    for (const pairs_chunk &c : p.chunks) {
+        longest_a = c.longest_a > longest_a ? c.longest_a : longest_a;
+        longest_b = c.longest_b > longest_b ? c.longest_b : longest_b;
     }
     const int64_t launch_warps = p.k->narrow ? (p.cap_pairs + 1) / 2 : p.cap_pairs;
     const bool segmented = longest_a > 32 * p.k->rows[0]; /* (in some chunk's form, perhaps) */
