@@ -765,6 +765,56 @@ static void dtw_batches(void)
           "dtw absolute costs of 1e300 fit");
 }
 
+/* Under AUTO a batch too small to repay the GPU's start-up runs on the CPU threads (fewer than
+ * PW_AUTO_GPU_MIN_CELLS cells a thread: pw_backend_small_work), a larger one on the GPU where there
+ * is one; the answers are the textbook's either way.  (Without a GPU both run on the CPU.) */
+static void auto_small_batches(void)
+{
+    pw_sw_params p;
+    pw_sw_params_init(&p);
+    pw_options o;
+    pw_options_init(&o);
+    o.backend = PW_BACKEND_AUTO;
+    o.threads = 1;
+    for (int big = 0; big < 2; big++) {
+        /* 16 pairs of <= 100^2 cells, or 256 of 500^2 (6.4e7 cells, past one thread's 5e7) */
+        const int64_t n = big ? 256 : 16, len = big ? 500 : 100;
+        seqs a, b;
+        seqs_random(&a, n, len, len, "ACGT");
+        seqs_random(&b, n, big ? len : 1, len, "ACGT");
+        pw_sw_hit *hits = malloc(sizeof *hits * (size_t)n);
+        pw_batch_info info;
+        pw_status st = pw_sw_pairs(&a.set, &b.set, &p, &o, hits, &info);
+        const pw_backend want = big && on_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+        CHECK(st == PW_OK && info.backend == want, "auto pairs (%s): %s on backend %d", big ? "large" : "small",
+              pw_status_str(st), (int)info.backend);
+        int64_t first = -1;
+        CHECK(st != PW_OK || textbook_misses(&a, &b, &p, hits, &first) == 0, "auto pairs: pair %lld differs",
+              (long long)first);
+        /* the search: every query against every record (small: 2 x 16 records of <= 100) */
+        if (!big) {
+            pw_seq_set two = {2, a.set.seq, a.set.length};
+            pw_sw_hit top[2];
+            st = pw_sw_search(&two, &b.set, &p, &o, NULL, 1, top, &info);
+            CHECK(st == PW_OK && info.backend == PW_BACKEND_CPU, "auto search (small): %s on backend %d",
+                  pw_status_str(st), (int)info.backend);
+        }
+        free(hits);
+        seqs_free(&a);
+        seqs_free(&b);
+    }
+    /* DTW: a small search stays on the CPU as well */
+    const double v[4] = {0, 1, 2, 3};
+    const double *vs[1] = {v};
+    const int64_t vl[1] = {4};
+    pw_series_set one = {1, vs, vl};
+    pw_dtw_hit h;
+    pw_batch_info info;
+    const pw_status st = pw_dtw_search(&one, &one, PW_DTW_ABSOLUTE, &o, 1, &h, &info);
+    CHECK(st == PW_OK && info.backend == PW_BACKEND_CPU && h.record == 0 && h.distance == 0,
+          "auto dtw (small): %s on backend %d", pw_status_str(st), (int)info.backend);
+}
+
 int main(int argc, char **argv)
 {
     on_gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
@@ -800,6 +850,7 @@ int main(int argc, char **argv)
     pairs_at_limit16();
     pairs_many();
     pairs_over_gpus();
+    auto_small_batches();
     bad_letters_in_large_sets();
     if (!on_gpu) bad_input();
     dtw_batches();

@@ -89,8 +89,27 @@ static void dtw_worker(void *arg, int worker, int team_size)
     }
 }
 
+/* A set's values (a search's work: every query's against every record's). */
+static double set_values(const pw_series_set *set)
+{
+    double n = 0;
+    for (int64_t k = 0; set && set->length && k < set->count; k++) n += (double)set->length[k];
+    return n;
+}
+
+/* Pairs' work: series k against series k (counts checked by the caller or by check_series). */
+static double pair_cells(const pw_series_set *a, const pw_series_set *b)
+{
+    double n = 0;
+    for (int64_t k = 0; a && b && a->length && b->length && k < a->count && k < b->count; k++)
+        n += (double)a->length[k] * (double)b->length[k];
+    return n;
+}
+
+/* cells: the run's (a search's every pair, or pair k's alone): under AUTO a small run stays on the
+ * CPU (pw_backend_small_work). */
 static pw_status setup(const pw_series_set *a, const pw_series_set *b, pw_dtw_cost cost, const pw_options *options,
-                       pw_batch_info *info, dtw_work *w, int *threads)
+                       double cells, pw_batch_info *info, dtw_work *w, int *threads)
 {
     if (!info) return PW_ERR_NULL_ARGUMENT;
     if ((unsigned)cost > PW_DTW_SQUARED) return PW_ERR_INVALID_ARGUMENT;
@@ -111,6 +130,7 @@ static pw_status setup(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
     pw_options caller = pw_options_or_defaults(options);
     pw_backend backend = PW_BACKEND_CPU;
     if ((st = pw_backend_resolve(&caller, &backend)) != PW_OK) return st;
+    pw_backend_small_work(&caller, cells, *threads, &backend);
 #ifdef PW_HAVE_CUDA
     if (backend == PW_BACKEND_CUDA) {
         st = pw_cuda_dtw_batch_create(&caller, a, b, (pw_cuda_dtw_batch **)&w->gpu);
@@ -182,7 +202,7 @@ pw_status pw_dtw_search(const pw_series_set *queries, const pw_series_set *db, p
     if (top < 1) return PW_ERR_INVALID_ARGUMENT;
     dtw_work w;
     int threads;
-    pw_status st = setup(queries, db, cost, options, info, &w, &threads);
+    pw_status st = setup(queries, db, cost, options, set_values(queries) * set_values(db), info, &w, &threads);
     if (st != PW_OK) return st;
     /* queries in chunks whose distances fit in about 256 MB */
     int64_t chunk = ((int64_t)1 << 25) / db->count;
@@ -231,7 +251,7 @@ pw_status pw_dtw_pairs(const pw_series_set *a, const pw_series_set *b, pw_dtw_co
     }
     dtw_work w;
     int threads;
-    pw_status st = setup(a, b, cost, options, info, &w, &threads);
+    pw_status st = setup(a, b, cost, options, pair_cells(a, b), info, &w, &threads);
     if (st != PW_OK) return st;
     double *d = pw_malloc(sizeof *d * (size_t)a->count);
     if (!d) {

@@ -309,6 +309,14 @@ typedef struct batch_setup {
     int threads;
 } batch_setup;
 
+/* A set's letters, as a double (the work estimate of pw_backend_small_work). */
+static double set_letters(const pw_seq_set *set)
+{
+    double letters = 0;
+    for (int64_t k = 0; k < set->count; k++) letters += (double)set->length[k];
+    return letters;
+}
+
 static pw_status batch_setup_make(const pw_seq_set *a, const pw_seq_set *b, const pw_sw_params *params,
                                   const pw_options *options, batch_setup *s)
 {
@@ -429,6 +437,8 @@ pw_status pw_sw_search(const pw_seq_set *queries, const pw_seq_set *db, const pw
     if (st != PW_OK) return st;
     memset(info, 0, sizeof *info);
     sw_batch_db sdb, sq;
+    if (!batch || batch->schedule == PW_BATCH_ONE) /* (an asked-for split keeps its GPUs) */
+        pw_backend_small_work(&s.options, set_letters(queries) * set_letters(db), s.threads, &s.backend);
     if ((st = pw_sw_batch_db_make(db, &s.table, "database", s.threads, &sdb)) != PW_OK) return st;
     if ((st = pw_sw_batch_db_make(queries, &s.table, "query", s.threads, &sq)) != PW_OK) {
         pw_sw_batch_db_free(&sdb);
@@ -535,6 +545,8 @@ pw_status pw_sw_pairs_batch(const pw_seq_set *a, const pw_seq_set *b, const pw_s
         hits[k] = (pw_sw_hit){k, k, 0, -1, -1};
         info->cells += a->length[k] * b->length[k];
     }
+    if (n_devices == 0) pw_backend_small_work(&s.options, (double)info->cells, s.threads, &s.backend);
+    info->backend = s.backend;
     pw_batch_progress progress;
     pw_batch_progress_init(&progress, &s.options, info->cells);
     const int64_t t1 = pw_now_ns();

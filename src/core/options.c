@@ -141,6 +141,13 @@ pw_status pw_backend_resolve(const pw_options *o, pw_backend *backend)
 #endif
 }
 
+void pw_backend_small_work(const pw_options *o, double cells, int threads, pw_backend *backend)
+{
+    if (o->backend == PW_BACKEND_AUTO && *backend == PW_BACKEND_CUDA &&
+        cells < PW_AUTO_GPU_MIN_CELLS * (threads > 0 ? threads : 1))
+        *backend = PW_BACKEND_CPU;
+}
+
 /* CUDA tiles: a tile-row is one thread block, one row per thread; the grid size comes from the
  * occupancy API in the engine. */
 static pw_status plan_cuda(const pw_options *o, int64_t rows, int64_t cols, int skew, int auto_h, pw_plan *plan)

@@ -79,6 +79,14 @@ int pw_cpu_count(void);
  * PW_ERR_UNSUPPORTED (built without nvcc) or the probe's error. */
 pw_status pw_backend_resolve(const pw_options *options, pw_backend *backend);
 
+/* Under AUTO, a batch of many small jobs (pw_sw_search, pw_sw_pairs, pw_dtw_search) too small to
+ * repay the GPU's start-up runs on the CPU threads: fewer than PW_AUTO_GPU_MIN_CELLS cells a
+ * thread, which the vector lanes finish in about 10 ms (at 5 GCUPS a core, protein's rate; DNA's is
+ * 2-4x that), against ~0.4 s for a process's first CUDA context and its buffers.  *backend is
+ * left as it is otherwise (and always under an explicit backend). */
+#define PW_AUTO_GPU_MIN_CELLS 5e7
+void pw_backend_small_work(const pw_options *options, double cells, int threads, pw_backend *backend);
+
 #ifdef __cplusplus
 }
 #endif
