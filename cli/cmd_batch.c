@@ -120,13 +120,21 @@ pw_status cli_batch_refuse(const char *label)
 void cli_batch_output(const char *option, const char *path)
 {
     batch_slot *s = current;
-    if (!s || io_is_stdout(path)) return; /* ("-": the reports' stream, which the batch keeps in order) */
+    if (!s) return;
+    if (io_is_stdout(path)) { /* the arrays' stream: every report and the batch's lines on stderr,
+                                 from the first on (jobs name their outputs before any runs) */
+        io_claim_stdout();
+        return;
+    }
     int k = 0;
     while (k < s->outputs && strcmp(s->output_option[k], option)) k++;
     if (k == (int)(sizeof s->output / sizeof s->output[0])) return;
     s->output_option[k] = option, s->output[k] = path;
     if (k == s->outputs) s->outputs++;
 }
+
+/* Where the batch's own lines go: stdout, or stderr where a job writes an array to stdout. */
+static FILE *report_stream(void) { return io_stdout_used() ? stderr : stdout; }
 
 pw_status cli_batch_run_job(pw_job *job)
 {
@@ -146,8 +154,9 @@ pw_status cli_batch_run_job(pw_job *job)
     pthread_mutex_lock(&r->lock); /* the reports keep the file's order */
     while (r->reported < s->index) pthread_cond_wait(&r->changed, &r->lock);
     pthread_mutex_unlock(&r->lock);
-    if (!r->quiet) printf("# job %d (%s:%d): %s\n", s->index + 1, r->path, s->line, s->text);
-    fflush(stdout);
+    FILE *o = report_stream();
+    if (!r->quiet) fprintf(o, "# job %d (%s:%d): %s\n", s->index + 1, r->path, s->line, s->text);
+    fflush(o);
     return st;
 }
 
@@ -429,23 +438,26 @@ static void show_progress(pw_queue *q, double start, int tty)
     fflush(stderr);
 }
 
-static void print_summary(pw_queue *q, int n)
+/* failed: the jobs whose commands failed (the queue counts only the runs that failed, not a
+ * result that could not be written afterwards) */
+static void print_summary(pw_queue *q, int n, int failed)
 {
     pw_queue_stats st;
     if (pw_queue_get_stats(q, &st) != PW_OK) return;
-    printf("# batch: %d jobs, %lld failed, backend %s, copy engines %d, %.3f s", n, (long long)st.failed,
-           st.backend == PW_BACKEND_CUDA ? "cuda" : "cpu", st.copy_engines, st.seconds);
+    FILE *o = report_stream();
+    fprintf(o, "# batch: %d jobs, %d failed, backend %s, copy engines %d, %.3f s", n, failed,
+            st.backend == PW_BACKEND_CUDA ? "cuda" : "cpu", st.copy_engines, st.seconds);
     if (st.copy_engines > 0)
-        printf(", lower bound %.3f s, busy: copy-in %.3f s, kernels %.3f s, copy-out %.3f s", st.lower_bound,
-               st.copy_in_seconds, st.kernel_seconds, st.copy_out_seconds);
-    printf(", on the CPU %lld%s\n", (long long)st.on_cpu, st.device_failed ? " (the GPU failed; the rest ran on the CPU)" : "");
+        fprintf(o, ", lower bound %.3f s, busy: copy-in %.3f s, kernels %.3f s, copy-out %.3f s", st.lower_bound,
+                st.copy_in_seconds, st.kernel_seconds, st.copy_out_seconds);
+    fprintf(o, ", on the CPU %lld%s\n", (long long)st.on_cpu, st.device_failed ? " (the GPU failed; the rest ran on the CPU)" : "");
     for (int k = 0; st.devices > 1 && k < st.devices; k++) { /* each GPU's queue */
         pw_queue_stats d;
         int device;
         if (pw_queue_get_device_stats(q, k, &d, &device) != PW_OK) continue;
-        printf("# batch: GPU %d: %lld jobs, %.3f s, busy: copy-in %.3f s, kernels %.3f s, copy-out %.3f s, on the CPU %lld%s\n",
-               device, (long long)d.submitted, d.seconds, d.copy_in_seconds, d.kernel_seconds, d.copy_out_seconds,
-               (long long)d.on_cpu, d.device_failed ? " (this GPU failed)" : "");
+        fprintf(o, "# batch: GPU %d: %lld jobs, %.3f s, busy: copy-in %.3f s, kernels %.3f s, copy-out %.3f s, on the CPU %lld%s\n",
+                device, (long long)d.submitted, d.seconds, d.copy_in_seconds, d.kernel_seconds, d.copy_out_seconds,
+                (long long)d.on_cpu, d.device_failed ? " (this GPU failed)" : "");
     }
 }
 
@@ -503,8 +515,12 @@ int cmd_batch(int argc, char **argv)
     for (int k = 0; k < started; k++)
         if (slots[k].joinable) pthread_join(slots[k].thread, NULL);
     if (!code) {
-        for (int k = 0; k < n && !code; k++) code = slots[k].exit_code;
-        if (!args.quiet) print_summary(run.queue, n);
+        int failed = 0;
+        for (int k = 0; k < n; k++) {
+            if (!code) code = slots[k].exit_code;
+            failed += slots[k].exit_code != 0;
+        }
+        if (!args.quiet) print_summary(run.queue, n, failed);
     }
     pw_queue_destroy(run.queue);
     free_jobs(slots, n);

@@ -156,7 +156,10 @@ void *io_alloc(uint64_t count, uint64_t size, const char *what, char *err, int e
     return p;
 }
 
+/* (set by any job thread of a batch: atomic) */
 static int stdout_used;
+
+void io_claim_stdout(void) { __atomic_store_n(&stdout_used, 1, __ATOMIC_RELAXED); }
 
 int io_is_stdout(const char *path)
 {
@@ -165,12 +168,12 @@ int io_is_stdout(const char *path)
     return stat(path, &p) == 0 && fstat(STDOUT_FILENO, &o) == 0 && p.st_dev == o.st_dev && p.st_ino == o.st_ino;
 }
 
-int io_stdout_used(void) { return stdout_used; }
+int io_stdout_used(void) { return __atomic_load_n(&stdout_used, __ATOMIC_RELAXED); }
 
 FILE *io_open_text_output(const char *path)
 {
     if (io_is_stdout(path)) {
-        stdout_used = 1;
+        io_claim_stdout();
         return stdout;
     }
     return fopen(path, "w");
@@ -188,7 +191,7 @@ int io_output_open(io_output *out, const char *path, char *err, int errlen)
     out->partial[0] = '\0';
     out->is_stdout = io_is_stdout(path);
     if (out->is_stdout) {
-        stdout_used = 1;
+        io_claim_stdout();
         out->f = stdout;
         return 0;
     }

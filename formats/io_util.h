@@ -82,6 +82,9 @@ int io_is_stdout(const char *path);
 
 /* Whether an output went to stdout in this process (the CLI then prints its report on stderr). */
 int io_stdout_used(void);
+/* Marks stdout as an output's (reports then go to stderr): done by io_output_open and
+ * io_open_text_output, and by `peerwave batch` as soon as a job names "-", before any report. */
+void io_claim_stdout(void);
 
 /* A text output (paths, SVG, CSV): stdout for io_is_stdout's paths, else fopen(path, "w");
  * io_close_text_output flushes or closes it (0, or nonzero on a write error). */

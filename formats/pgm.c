@@ -32,6 +32,11 @@ static int64_t header_number(FILE *f)
         v = v * 10 + (c - '0');
         c = getc(f);
     }
+    /* a comment may follow a number at once (pgm(5); Netpbm's pm_getc reads it as the newline that
+     * ends it): "3#c\n 2" is 3 and 2, and after maxval the comment's newline is the one white space
+     * character before the raster */
+    if (c == '#')
+        while (c != '\n' && c != EOF) c = getc(f);
     if (c != EOF && !isspace(c)) return -1;
     return v; /* the one white space character after maxval has been consumed */
 }

@@ -888,6 +888,22 @@ printf 'sw --quiet --match 1000000 %s %s\nsw --quiet %s %s\n' "$ex/query.fa" "$e
 "$pw" batch --quiet "$tmp/runfail.tsv" > "$tmp/out" 2> "$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "^score: 14" "$tmp/out" && grep -q "overflow" "$tmp/err" && ok ||
   bad "batch with a failing job: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+# Arrays to stdout from several lines (`-o -`): stdout holds those arrays alone, back to back in the
+# file's order (each as `sat -o` writes it), and every job header, report and the summary go to
+# stderr, the first line's header too (before a fix it went to stdout ahead of the first array)
+"$pw" sat --quiet "$ex/rings.pgm" -o "$tmp/rings_sat.npy" > /dev/null
+"$pw" heat --quiet --size 5x7 --sweeps 2 -o "$tmp/heat57.npy" > /dev/null
+printf 'sat %s -o -\nheat --size 5x7 --sweeps 2 -o %s\nheat --size 5x7 --sweeps 2 -o -\n' "$ex/rings.pgm" "$tmp/heatfile.npy" > "$tmp/streamjobs.tsv"
+"$pw" batch "$tmp/streamjobs.tsv" > "$tmp/stream.bin" 2> "$tmp/err"; rc=$?
+cat "$tmp/rings_sat.npy" "$tmp/heat57.npy" > "$tmp/stream_want.bin"
+[ $rc = 0 ] && cmp -s "$tmp/stream.bin" "$tmp/stream_want.bin" && [ "$(grep -c '^# job ' "$tmp/err")" = 3 ] &&
+  grep -q '^# batch: 3 jobs, 0 failed' "$tmp/err" && cmp -s "$tmp/heatfile.npy" "$tmp/heat57.npy" && ok ||
+  bad "batch with -o - lines: rc=$rc, stdout not the two arrays alone ($(head -c 60 "$tmp/stream.bin" | tr -c '[:print:]' .)) or stderr: $(head -3 "$tmp/err")"
+# A job that cannot write its output (no such folder) is counted as failed in the summary
+printf 'sat %s -o %s\nsat --quiet %s\n' "$ex/rings.pgm" "$tmp/no-such-dir/x.npy" "$ex/rings.pgm" > "$tmp/writefail.tsv"
+"$pw" batch "$tmp/writefail.tsv" > "$tmp/out" 2> "$tmp/err"; rc=$?
+[ $rc = 1 ] && grep -q '^# batch: 2 jobs, 1 failed' "$tmp/out" && grep -q "no-such-dir/x.npy" "$tmp/err" && ok ||
+  bad "batch with an output it cannot write: rc=$rc $(grep '^# batch' "$tmp/out") $(cat "$tmp/err")"
 # --mpi (or --gpus) on a line: the queue would ignore it; refused, the line named, nothing runs
 for o in --mpi "--gpus 1"; do
   printf 'sat %s -o %s\nsw %s --quiet %s %s\n' "$ex/rings.pgm" "$tmp/never.npy" "$o" "$tmp/a.fa" "$tmp/b.fa" > "$tmp/badjobs.tsv"

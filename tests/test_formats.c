@@ -253,6 +253,20 @@ static void pgm_cases(void)
               ((uint16_t *)img.data)[1] == 1000 && ((uint16_t *)img.data)[3] == 999,
           "P2: %s", err);
     free(img.data);
+    /* A comment may follow a number at once (pgm(5); Netpbm's pamfile reads these three as a 3x2
+     * image of 1..6): after the width, after maxval (its newline the raster's one white space),
+     * and after a plain sample. */
+    const char *commented[] = {"P5\n3#c\n 2\n255\n\x01\x02\x03\x04\x05\x06", "P5\n3 2\n255#c\n\x01\x02\x03\x04\x05\x06",
+                               "P2\n3 2\n255\n1 2 3#c\n4 5 6\n"};
+    for (int k = 0; k < 3; k++) {
+        err[0] = 0;
+        const int r = image_from_memory(commented[k], strlen(commented[k]), &img, err);
+        int sum = 0;
+        for (int x = 0; r == 0 && x < 6; x++) sum += ((uint8_t *)img.data)[x];
+        CHECK(r == 0 && img.rows == 2 && img.cols == 3 && sum == 21 && ((uint8_t *)img.data)[5] == 6,
+              "PGM with a comment right after a number (%d): %s", k, err);
+        if (r == 0) free(img.data);
+    }
     /* A P5 file may hold several images: the first is read (as Netpbm's single-image programs
      * do), and a warning names what was left; white space alone after the raster is no image. */
     io_set_warn(keep_warning);
