@@ -28,11 +28,14 @@
 static const char heat_usage[] =
     "usage: peerwave heat [options] (--size RxC | --init GRID.npy) [--sweeps T] [-o OUT.npy]\n"
     "Heat equation steady state by Gauss-Seidel: A(i,j) = (up + left + down + right) / 4,\n"
-    "updated in place row by row.\n" STENCIL_USAGE_COMMON CLI_COMMON_HELP;
+    "updated in place row by row; the sum taken as ((down + right) + left) + up in the grid's\n"
+    "type, so every backend and strategy gives the same bits.\n" STENCIL_USAGE_COMMON CLI_COMMON_HELP;
 
 static const char sor_usage[] =
     "usage: peerwave sor [options] (--size RxC | --init GRID.npy) [--omega W] [-o OUT.npy]\n"
-    "Successive over-relaxation: A(i,j) = (1-W) A(i,j) + W (up + left + down + right) / 4.\n"
+    "Successive over-relaxation: A(i,j) = (1-W) A(i,j) + W (up + left + down + right) / 4,\n"
+    "computed as (1-W) A(i,j) + (W/4) (((down + right) + left) + up) with 1-W and W/4 rounded to\n"
+    "the grid's type once (the same bits on every backend and strategy).\n"
     "  --omega W           relaxation factor in (0, 2) (default 1.5)\n" STENCIL_USAGE_COMMON CLI_COMMON_HELP;
 
 typedef struct stencil_args {
