@@ -312,6 +312,11 @@ def sw(a, b, *, match=2, mismatch=-1, gap_open=1, gap_extend=1, matrix=None, **o
 DtwResult = namedtuple("DtwResult", "distance info")
 
 
+def _is_f32(x):
+    """float32 in either byte order (a big-endian '>f4' series is float32 too: it ran as float64)"""
+    return x.dtype.kind == "f" and x.dtype.itemsize == 4
+
+
 def dtw(a, b, *, cost="absolute", **options):
     """Dynamic time warping distance of two series (float32 or float64; both of one type, or float64
     when either is): D(i,j) = c(a_i, b_j) + min(D(i-1,j), D(i,j-1), D(i-1,j-1)), cost 'absolute'
@@ -326,7 +331,7 @@ def dtw(a, b, *, cost="absolute", **options):
         ha, hb, n, m = da, db, da.size, db.size
     else:
         a, b = _series(a, "a"), _series(b, "b")
-        f32 = a.dtype == np.float32 and b.dtype == np.float32
+        f32 = _is_f32(a) and _is_f32(b)
         t = np.float32 if f32 else np.float64
         ha, hb = np.ascontiguousarray(a.ravel(), t), np.ascontiguousarray(b.ravel(), t)
         n, m = len(ha), len(hb)
@@ -343,7 +348,15 @@ WarpPath = namedtuple("WarpPath", "path distance seconds info")
 def _cell_input(x, dt, name):
     """A cell's input as the declared type, refused where that would change a value (300 into
     uint8_t wraps, 65.7 into int32_t truncates), as `peerwave run` refuses a .npy of another type."""
+    if isinstance(x, (bytes, bytearray)):  # (letters: the bytes themselves, for a uint8_t input)
+        if np.dtype(dt) != np.uint8:
+            raise TypeError(f"input {name}: bytes are letters for a uint8_t input; this one is {np.dtype(dt)}")
+        return np.frombuffer(bytes(x), np.uint8).copy()
+    if isinstance(x, str):
+        raise TypeError(f"input {name}: a str; give bytes (text.encode()) for a uint8_t input, or numbers")
     src = np.asarray(x)
+    if src.dtype.kind not in "biuf":
+        raise TypeError(f"input {name}: numbers, not dtype {src.dtype}")
     a = np.ascontiguousarray(src, dt)
     if src.dtype != a.dtype and (src.shape != a.shape or
                                  not np.array_equal(a.astype(src.dtype), src, equal_nan=src.dtype.kind in "fc")):
@@ -372,7 +385,7 @@ def dtw_path(a, b, *, cost="absolute", **options):
     the costs along it summed in double, seconds, info: the GPU passes (empty on the CPU))."""
     c = _pick("cost", {"abs": "absolute"}.get(cost, cost), ["absolute", "squared"])  # ("abs": the CLI's word)
     a, b = _series(a, "a"), _series(b, "b")
-    f32 = a.dtype == np.float32 and b.dtype == np.float32
+    f32 = _is_f32(a) and _is_f32(b)
     t = np.float32 if f32 else np.float64
     ha, hb = np.ascontiguousarray(a.ravel(), t), np.ascontiguousarray(b.ravel(), t)
     call = _Call(options, [], [])
@@ -541,7 +554,8 @@ def _stencil(grid, sweeps, omega, options):
         g = _arrays.host_array(grid, "grid", writable=True)
         shape, dt, streams = g.shape, g.dtype, []
     if dt not in (np.float32, np.float64):
-        raise TypeError(f"grid: float32 or float64, not {dt}")
+        why = " (in native byte order: the grid is updated in place)" if dt.kind == "f" and not dt.isnative else ""
+        raise TypeError(f"grid: float32 or float64, not {dt}{why}")
     call = _Call(options, streams, [d])
     img = _image(g, shape, dt)
     res = ctypes.c_double()
@@ -668,7 +682,13 @@ class Cell:
         if sweeps < 1:
             raise ValueError(f"sweeps: at least 1, not {sweeps}")
         if isinstance(inputs, dict):
-            inputs = [inputs[n] for n, _, _, _ in self.inputs]
+            names = [n for n, _, _, _ in self.inputs]
+            unknown, missing = sorted(set(inputs) - set(names)), [n for n in names if n not in inputs]
+            if unknown or missing:  # (an unknown name was ignored)
+                raise TypeError(f"inputs: the cell declares {', '.join(names) or 'none'}" +
+                                (f"; unknown: {', '.join(map(str, unknown))}" if unknown else "") +
+                                (f"; missing: {', '.join(missing)}" if missing else ""))
+            inputs = [inputs[n] for n in names]
         if isinstance(params, dict):
             names = [n for n, _, _, _ in self.params]
             unknown, missing = sorted(set(params) - set(names)), [n for n in names if n not in params]
@@ -683,6 +703,8 @@ class Cell:
         h = self.halo
         if self.form == "linear" and grid is not None:  # (it was ignored)
             raise ValueError("grid: a linear cell has no grid (its space is the inputs' lengths, or rows and cols)")
+        if self.form == "linear" and sweeps != 1:  # (as `peerwave run --sweeps` on a linear cell)
+            raise ValueError(f"sweeps={sweeps}: a linear cell runs once (sweeps are for grid and stencil cells)")
         if self.form != "linear":
             g = _arrays.host_array(grid, "grid", writable=True)
             if g.dtype.itemsize != self.value_size or (g.dtype.names is None) != (self.dtype.names is None) or (
@@ -691,8 +713,12 @@ class Cell:
             want = 3 if self.form == "grid3" else 2
             if g.ndim != want:
                 raise ValueError(f"grid: {want}-D with the halo of {h} around, not {g.ndim}-D")
-            rows, cols = g.shape[0] - 2 * h, g.shape[1] - 2 * h
-            planes = g.shape[2] - 2 * h if want == 3 else 0
+            inner = (g.shape[0] - 2 * h, g.shape[1] - 2 * h, g.shape[2] - 2 * h if want == 3 else 0)
+            for what, asked, got in zip(("rows", "cols", "planes"), (rows, cols, planes), inner):
+                if asked is not None and asked != got:  # (they were ignored: the grid decides)
+                    raise ValueError(f"{what}={asked}: the grid's interior has {got} (its shape {g.shape} "
+                                     f"less the halo of {h} each side)")
+            rows, cols, planes = inner
         arrays = []
         for x, (name, dt, axes, count) in zip(inputs, self.inputs):
             a = _cell_input(x, dt, name)
@@ -701,6 +727,9 @@ class Cell:
                     raise ValueError(f"input {name}: shape {a.shape}, needs ({count},) (a table)")
                 arrays.append((name, "n", a))
                 continue
+            if a.ndim != len(axes):
+                raise ValueError(f"input {name}: {a.ndim}-D, shape {a.shape}; axes {axes} need a "
+                                 f"{len(axes)}-D array")
             for ax, n in zip(axes, a.shape):
                 if ax == "i" and rows is None:
                     rows = n

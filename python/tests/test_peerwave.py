@@ -389,6 +389,16 @@ def test_user_cell_linear(tmp_path, monkeypatch):
     assert cell.run(inputs=[np.array([65]), np.frombuffer(b"A", np.uint8)], **CPU).last == 0  # (int64 65 fits)
     with pytest.raises(TypeError):
         cell.run(inputs=[ua, ub], sweeps=1.5, **CPU)
+    # bytes are a uint8_t input's letters; what the call would ignore or misread is refused
+    assert cell.run(inputs=[b"kitten", bytearray(b"sitting")], **CPU).last == 3
+    with pytest.raises(TypeError, match="str"):
+        cell.run(inputs=["kitten", b"sitting"], **CPU)
+    with pytest.raises(TypeError, match="unknown: c"):
+        cell.run(inputs={"a": ua, "b": ub, "c": ub}, **CPU)
+    with pytest.raises(ValueError, match="a linear cell runs once"):
+        cell.run(inputs=[ua, ub], sweeps=5, **CPU)
+    with pytest.raises(ValueError, match="2-D, shape \\(1, 1\\); axes i need a 1-D"):
+        cell.run(inputs=[ua.reshape(1, -1), ub], **CPU)
 
 
 def test_user_cell_errors(tmp_path, monkeypatch):
@@ -444,6 +454,19 @@ def test_user_cell_stencil_is_heat(tmp_path, monkeypatch):
     assert np.array_equal(g1, g2)
     with pytest.raises(TypeError):
         cell.run(grid=g0.astype(np.float64), **CPU)
+    with pytest.raises(ValueError, match="rows=10: the grid's interior has 18"):  # (was ignored)
+        cell.run(grid=g1, rows=10, cols=24, **CPU)
+    with pytest.raises(TypeError, match="native byte order"):
+        pw.heat(g0.astype(">f4"), sweeps=1, **CPU)
+
+
+def test_dtw_big_endian_float32_is_float32():
+    """'>f4' series ran in float64 (dtype == np.float32 is False for them)."""
+    a, b = rng.normal(size=40).astype(np.float32), rng.normal(size=33).astype(np.float32)
+    native = pw.dtw(a, b, **CPU).distance
+    assert pw.dtw(a.astype(">f4"), b.astype(">f4"), **CPU).distance == native
+    assert pw.dtw_path(a.astype(">f4"), b, **CPU).distance == pw.dtw_path(a, b, **CPU).distance
+    assert native != pw.dtw(a.astype(np.float64), b.astype(np.float64), **CPU).distance  # (the test can fail)
 
 
 def bfs_reference(n, edges, s):
