@@ -283,8 +283,10 @@ typedef struct pw_run_info {
  * ------------------------------------------------------------------------------------------- */
 
 /* "cell (i, j) reads cell (i - di, j - dj) computed earlier in this sweep".  Legal vectors are
- * lexicographically positive: di > 0, or di == 0 and dj > 0.  Reads of cells that are updated
- * later in the sweep (Gauss-Seidel's (i+1, j)) are not dependences and are not listed. */
+ * lexicographically positive: di > 0, or di == 0 and dj > 0.  Full storage updates in place, so a
+ * read of an old value (a cell updated later in the sweep: Gauss-Seidel's (i+1, j)) is listed
+ * too, as the vector from (i, j) to that cell: (i+1, j) is {1, 0}, (i+1, j-1) {1, -1} (it must not
+ * be updated before (i, j) reads it); a read left out is a race on the parallel engines. */
 typedef struct pw_dep {
     int di;
     int dj;

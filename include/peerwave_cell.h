@@ -51,8 +51,12 @@
  *   PW_PARAM(T, name)        a scalar c->name, given at run time.
  *   PW_DEP(di, dj)           grid form: (i, j) reads (i - di, j - dj) as computed earlier in the
  *                            same sweep; lexicographically positive (di > 0, or di == 0 and
- *                            dj > 0), |di|, |dj| <= PW_CELL_MAX_DEP.  Reads of cells not yet
- *                            updated in this sweep (Gauss-Seidel's (i+1, j)) are not dependences.
+ *                            dj > 0), |di|, |dj| <= PW_CELL_MAX_DEP.  A read of an old value
+ *                            (a cell updated later in the sweep: Gauss-Seidel's (i+1, j)) is
+ *                            listed too, as the vector from (i, j) to it: (i+1, j) is
+ *                            PW_DEP(1, 0), (i+1, j-1) PW_DEP(1, -1) -- that cell must not be
+ *                            updated before (i, j) reads it (docs/EXTENDING.md); a read left out
+ *                            is a race on every parallel engine.
  *   PW_DEP3(di, dj, dk)      grid3 form: the same in 3-D (lexicographically positive).
  *   PW_HALO(n)               grid forms: the grid has n extra cells on every side (fixed
  *                            boundary values, never written): pw_at reads rows -n .. rows+n-1.

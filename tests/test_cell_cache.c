@@ -110,6 +110,12 @@ static void test_directories(void)
     /* ... unless it is sticky, as /tmp is */
     CHECK(chmod(p, 01777) == 0, "chmod +t");
     CHECK(dir_for(q, buf, sizeof buf, &why) != NULL, "a cache below a sticky directory is taken: %s", why ? why : "");
+    /* a file where the directory should be: said so (the note blamed its owner or permissions) */
+    path_of(p, sizeof p, "a-file");
+    FILE *f = fopen(p, "w");
+    CHECK(f && fclose(f) == 0, "make a file");
+    CHECK(dir_for(p, buf, sizeof buf, &why) == NULL && why && strstr(why, "a file, not a directory"),
+          "a cache path that is a file: %s", why ? why : "(no reason)");
 }
 
 int main(void)

@@ -725,6 +725,12 @@ static void test_refusals(void)
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, NULL, i)\n", PW_ERR_BAD_INPUT, "taken");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_PARAM(int32_t, new)\n", PW_ERR_BAD_INPUT, "keywords");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, a, q)\n", PW_ERR_BAD_INPUT, "axes");
+    /* fields by the keywords too, with their line (int failed in the generated types, class on
+     * NVRTC alone); pw_ctx's names are free for a field (a struct member) */
+    expect_create("PW_FORM(linear)\nPW_FIELD(int32_t, h)\nPW_FIELD(int32_t, int)\n", PW_ERR_BAD_INPUT, "bad.c:3: 'int' is taken");
+    expect_create("PW_FORM(linear)\nPW_FIELD(int32_t, class)\n", PW_ERR_BAD_INPUT, "bad.c:2: 'class' is taken");
+    expect_create("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(1, 0)\nPW_HALO(1)\nPW_HALO(2)\n", PW_ERR_BAD_INPUT,
+                  "bad.c:5: PW_HALO given twice");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_PARAM(int32_t, x)\nPW_PARAM(float, x)\n", PW_ERR_BAD_INPUT, "two");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_REDUCE(max, h)\n", PW_ERR_BAD_INPUT, "names no field");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t) junk\n", PW_ERR_BAD_INPUT, "text after");

@@ -407,7 +407,7 @@ expect 2 heat --size 10x10 --type f16
 grep -q '(f32, f64)' "$tmp/err" && ok || bad "heat --type f16 names the grid types: $(cat "$tmp/err")"
 printf 'PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value u, pw_value l, pw_value d) { return u + 1; }\n' > "$tmp/noboundary.c"
 expect 1 run "$tmp/noboundary.c" --size 10x10
-grep -q 'uses pw_boundary but does not define it' "$tmp/err" && ok || bad "missing pw_boundary: $(cat "$tmp/err")"
+grep -q 'noboundary.c: the cell uses pw_boundary but does not define it' "$tmp/err" && ok || bad "missing pw_boundary: $(cat "$tmp/err")"
 # an overflow says why, with --progress too (the job's thread holds the detail)
 { echo '>long'; printf 'ACGT%.0s' $(seq 80); echo; } > "$tmp/long.fa"
 expect 1 sw "$tmp/long.fa" "$tmp/a.fa" --align --gap-open 1000000 --gap-extend 1000000 --progress

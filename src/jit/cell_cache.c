@@ -100,6 +100,11 @@ const char *pw_cache_dir(char *buf, size_t size, const char **why)
         *why = "the cache directory cannot be created";
         return NULL;
     }
+    struct stat is;
+    if (stat(buf, &is) == 0 && !S_ISDIR(is.st_mode)) { /* ($PEERWAVE_CACHE naming a file, say) */
+        *why = "the cache path is a file, not a directory";
+        return NULL;
+    }
     char *real = NULL;
     if (!safe_dir(buf, &real)) {
         *why = "the cache directory, or one above it, is another user's or writable by others";

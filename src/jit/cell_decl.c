@@ -136,10 +136,36 @@ static int parse_int(const char *s, int lo, int hi, int *out)
     return 1;
 }
 
+/* Names an input, parameter (or, the keywords and macros, a field) cannot take: pw_ctx's own members, the GPU glue's, the C keywords,
+ * the C++ ones (the cell is C++ under NVRTC; a name that builds on the CPU must build there too)
+ * and the macros every cell sees (NULL, the fixed-width limits): such a name would fail in the
+ * generated declarations, whose errors name no line of the cell. */
+static int reserved(const char *a, int ctx_members)
+{
+    static const char *const taken[] = {
+        "rows", "cols", "planes", "grid", "stride", "i", "j", "k",
+        /* C */
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+        "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+        "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
+        /* C++ */
+        "alignas", "alignof", "and", "asm", "bool", "catch", "class", "concept", "const_cast", "constexpr", "decltype",
+        "delete", "dynamic_cast", "explicit", "export", "false", "friend", "mutable", "namespace", "new", "noexcept",
+        "not", "nullptr", "operator", "or", "private", "protected", "public", "reinterpret_cast", "requires",
+        "static_assert", "static_cast", "template", "this", "throw", "true", "try", "typeid", "typename", "using",
+        "virtual", "wchar_t", "xor",
+        /* macros */
+        "NULL", "INT32_MAX", "INT32_MIN", "INT64_MAX", "INT64_MIN", "UINT32_MAX", "UINT64_MAX", "INFINITY", "NAN"};
+    /* (a field is a member of the value's struct: pw_ctx's names are free there, the keywords not) */
+    for (size_t q = ctx_members ? 0 : 8; q < sizeof taken / sizeof *taken; q++)
+        if (!strcmp(a, taken[q])) return 1;
+    return 0;
+}
+
 /* A named item (field, input, param): type, name [, axes]. */
 static pw_status add_item(const decl_line *l, pw_cell_item *items, int *n, int max, int with_axes, const char *kind)
 {
-    char msg[160];
+    char msg[256];
     if (l->n_args != (with_axes ? 3 : 2)) {
         snprintf(msg, sizeof msg, "%s takes (type, name%s)", kind, with_axes ? ", axes" : "");
         return bad(l, msg);
@@ -158,6 +184,13 @@ static pw_status add_item(const decl_line *l, pw_cell_item *items, int *n, int m
     if (!is_identifier(l->args[1])) {
         snprintf(msg, sizeof msg, "'%s' is not a usable name (a C identifier under %d characters, not starting with pw_)",
                  l->args[1], PW_CELL_NAME_MAX);
+        return bad(l, msg);
+    }
+    const int field = !strcmp(kind, "PW_FIELD");
+    if ((field || !strcmp(kind, "PW_INPUT") || !strcmp(kind, "PW_PARAM")) && reserved(l->args[1], !field)) {
+        snprintf(msg, sizeof msg, "'%s' is taken (%sC and C++ keywords and the cells' macros cannot name %s)",
+                 l->args[1], field ? "" : "pw_ctx has rows, cols, planes, grid and stride; i, j, k, ",
+                 field ? "a field" : "an input or a parameter");
         return bad(l, msg);
     }
     strcpy(it->name, l->args[1]);
@@ -246,6 +279,8 @@ static pw_status one_line(pw_cell_decl *d, const char *word, size_t wlen, const 
         if (d->n_deps3 == PW_CELL_MAX_DEPS) return bad(l, "more than " PW_STR(PW_CELL_MAX_DEPS) " dependences");
         memcpy(d->deps3[d->n_deps3++], v, sizeof v);
     } else if (IS("PW_HALO")) {
+        if (d->halo_given) return bad(l, "PW_HALO given twice");
+        d->halo_given = 1;
         if (l->n_args != 1 || !parse_int(l->args[0], 0, PW_CELL_MAX_DEP, &d->halo))
             return bad(l, "PW_HALO(n) with 0 <= n <= " PW_STR(PW_CELL_MAX_DEP));
     } else { /* PW_REDUCE */
@@ -289,31 +324,6 @@ static void lay_out(pw_cell_decl *d)
     d->ctx_size = align_up(off, 8);
 }
 
-/* Names an input or parameter cannot take: pw_ctx's own members, the GPU glue's, the C keywords,
- * the C++ ones (the cell is C++ under NVRTC; a name that builds on the CPU must build there too)
- * and the macros every cell sees (NULL, the fixed-width limits): such a name would fail in the
- * generated declarations, whose errors name no line of the cell. */
-static int reserved(const char *a)
-{
-    static const char *const taken[] = {
-        "rows", "cols", "planes", "grid", "stride", "i", "j", "k",
-        /* C */
-        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
-        "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
-        "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while",
-        /* C++ */
-        "alignas", "alignof", "and", "asm", "bool", "catch", "class", "concept", "const_cast", "constexpr", "decltype",
-        "delete", "dynamic_cast", "explicit", "export", "false", "friend", "mutable", "namespace", "new", "noexcept",
-        "not", "nullptr", "operator", "or", "private", "protected", "public", "reinterpret_cast", "requires",
-        "static_assert", "static_cast", "template", "this", "throw", "true", "try", "typeid", "typename", "using",
-        "virtual", "wchar_t", "xor",
-        /* macros */
-        "NULL", "INT32_MAX", "INT32_MIN", "INT64_MAX", "INT64_MIN", "UINT32_MAX", "UINT64_MAX", "INFINITY", "NAN"};
-    for (size_t q = 0; q < sizeof taken / sizeof *taken; q++)
-        if (!strcmp(a, taken[q])) return 1;
-    return 0;
-}
-
 static pw_status check_whole(pw_cell_decl *d, const char *name, const char *reduce_name)
 {
     decl_line l = {name, 0, {{0}}, 0};
@@ -330,11 +340,6 @@ static pw_status check_whole(pw_cell_decl *d, const char *name, const char *redu
     }
     for (int k = 0; k < d->n_inputs + d->n_params; k++) {
         const char *a = k < d->n_inputs ? d->inputs[k].name : d->params[k - d->n_inputs].name;
-        if (reserved(a)) {
-            pw_set_error_detail("%s: '%s' is taken (pw_ctx has rows, cols, planes, grid and stride; i, j, k, C and "
-                                "C++ keywords and the cells' macros cannot name an input or a parameter)", name, a);
-            return PW_ERR_BAD_INPUT;
-        }
         for (int q = 0; q < k; q++) {
             const char *b = q < d->n_inputs ? d->inputs[q].name : d->params[q - d->n_inputs].name;
             if (!strcmp(a, b)) {

@@ -38,6 +38,7 @@ typedef struct pw_cell_decl {
     int deps3[PW_CELL_MAX_DEPS][3];  /* grid3 form: (di, dj, dk) */
     int n_deps3;
     int halo;
+    int halo_given; /* (a second PW_HALO is refused) */
     int reduce_field;                          /* -1: no reduction */
     size_t value_size, value_align;
     /* pw_ctx: rows, cols, planes, [grid, stride,] inputs, params */

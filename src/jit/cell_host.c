@@ -308,6 +308,11 @@ pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const cha
     const char *parts[] = {prelude, "\n", types, line, text, entry};
     pw_status st = pw_host_object_build(parts, 6, HOST_GLUE_VERSION, &out->handle, &out->fd, log, compiled, note, note_size);
     free(entry);
+    if (st == PW_ERR_COMPILE && !strncmp(pw_error_detail(), "the cell uses ", 14)) { /* (load_image knows no name) */
+        char detail[512];
+        snprintf(detail, sizeof detail, "%s", pw_error_detail());
+        pw_set_error_detail("%s: %s", name, detail);
+    }
     if (st == PW_OK) st = resolve(d, out);
     if (st != PW_OK) pw_cell_host_close(out);
     return st;
