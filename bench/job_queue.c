@@ -194,7 +194,7 @@ static void *watch_thread(void *p)
         if (w->stop) break;
         if (w->q && w->since > 0 && now() - w->since > 30) {
             printf("STALL: an order has run for 30 s\n");
-            queue_debug_dump(w->q, stdout);
+            pw_queue_debug_dump(w->q, stdout);
             fflush(stdout);
             w->since = 0; /* once: a log that stops growing is bench/queue_stall.sh's sign */
         }
@@ -348,8 +348,8 @@ int main(int argc, char **argv)
             for (int k = 0; k < n; k++) {
                 queue_job_trace tr;
                 int64_t local;
-                queue_job_get_trace(q, base + k, &tr);
-                queue_job_place(q, base + k, &member_of[k], &local);
+                pw_queue_job_get_trace(q, base + k, &tr);
+                pw_queue_job_place(q, base + k, &member_of[k], &local);
                 stages[k].s = tr.in_end >= 0 ? tr.in_end - tr.in_start : 0;
                 stages[k].p = tr.kernel_end >= 0 ? tr.kernel_end - tr.kernel_start : 0;
                 stages[k].r = tr.out_end >= 0 ? tr.out_end - tr.out_start : 0;

@@ -143,7 +143,7 @@ typedef struct device_rank {
 
 /* A rank other than 0 writes its own results, not the caller's (the ranks are threads of this
  * process).  SAT and INTHIST ranks write their columns into the caller's one output table: with
- * one buffer there is nothing to gather (dist_gather_columns), and the host holds one table, not
+ * one buffer there is nothing to gather (pw_dist_gather_columns), and the host holds one table, not
  * one a GPU.  HEAT and SOR sweep their own copies of the grid (a band's halo columns are its own
  * copies of its neighbours' edges) and gather. */
 static pw_status rank_results(device_rank *r)

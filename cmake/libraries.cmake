@@ -103,6 +103,7 @@ endif()
 set(PEERWAVE_PACKAGE_MPI OFF)
 if(MPI_C_FOUND)
   set(PEERWAVE_PACKAGE_MPI ON)
+  set(PEERWAVE_PACKAGE_MPI_LIBRARIES "${MPI_C_LIBRARIES}")
 endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/PeerWaveConfig.cmake.in
                               ${CMAKE_CURRENT_BINARY_DIR}/PeerWaveConfig.cmake INSTALL_DESTINATION ${PEERWAVE_CMAKE_DIR})

@@ -10,10 +10,10 @@ set(CPACK_PACKAGE_CONTACT "PeerWave developers <peerwave@localhost>")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
-# Depends: the C library, and the runtime packages of the libpng and zlib the command was linked
-# with.
+# Depends: the C library, and the runtime packages of the libpng, zlib and MPI the library and
+# command were linked with (the package that holds each library file; OpenMPI's libmpi was missing).
 set(PEERWAVE_DEB_DEPENDS "libc6")
-foreach(optional PNG ZLIB)
+foreach(optional PNG ZLIB MPI_C)
   if(${optional}_FOUND)
     list(GET ${optional}_LIBRARIES 0 optional_library)
     get_filename_component(optional_real "${optional_library}" REALPATH)

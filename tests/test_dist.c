@@ -915,7 +915,7 @@ static void failing_allocations(void)
 }
 
 /* A rank that never makes the call (ranks that are threads of one process): the others' wait at
- * the start of the run -- the SW run's first collective (dist_turn_peers), HEAT's (place_band) --
+ * the start of the run -- the SW run's first collective (pw_dist_turn_peers), HEAT's (place_band) --
  * ends after their watchdog with PW_ERR_TIMEOUT naming it, and the comm stays out of step: the
  * late rank's call fails at once with the same reason instead of meeting the others' next call.
  * (Under MPI the others would wait: docs/DISTRIBUTED.md.) */

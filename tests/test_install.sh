@@ -28,15 +28,24 @@ nm -D --defined-only "$lib" | awk '{print $3}' | sed 's/@.*//' | grep -v '^PEERW
 diff "$tmp/api" "$tmp/exported" > "$tmp/diff" || fail "exports differ from the headers' API: $(head -5 "$tmp/diff" | tr '\n' ' ')"
 echo "ok: $(wc -l < "$tmp/api") functions exported, soname $soname"
 
-for kind in shared static; do
-  static=$([ $kind = static ] && echo ON || echo OFF)
+# the static library defines no global symbol outside the library's names (a user's own
+# job_describe() collided with an internal one): pw_..., C++'s mangled ones, the compiler's
+nm -g --defined-only "$libdir/libpeerwave.a" 2>/dev/null | awk '$2 ~ /^[TDBRVWGS]$/ {print $3}' |
+  { grep -vE '^(pw_|PW_|_pw|_Z|DW\.ref\.)' || true; } | sort -u > "$tmp/static_names"
+[ ! -s "$tmp/static_names" ] || fail "libpeerwave.a defines $(wc -l < "$tmp/static_names") names outside pw_: $(head -5 "$tmp/static_names" | tr '\n' ' ')"
+echo "ok: libpeerwave.a defines pw_ names only"
+
+for kind in shared static cxx-static; do
+  static=$([ $kind = shared ] && echo OFF || echo ON)
+  cxx=$([ $kind = cxx-static ] && echo ON || echo OFF)
   cmake -S "$src/tests/install" -B "$tmp/consumer-$kind" -DCMAKE_PREFIX_PATH="$tmp/prefix" -DPEERWAVE_STATIC=$static \
+    -DPEERWAVE_CXX=$cxx \
     > "$tmp/consumer-$kind.log" 2>&1 || fail "find_package ($kind): $(tail -5 "$tmp/consumer-$kind.log")"
   cmake --build "$tmp/consumer-$kind" >> "$tmp/consumer-$kind.log" 2>&1 || fail "build ($kind): $(tail -5 "$tmp/consumer-$kind.log")"
   out=$(LD_LIBRARY_PATH="$libdir" "$tmp/consumer-$kind/use_library")
   case "$out" in "$want"*) echo "ok: find_package, $kind: $out" ;; *) fail "find_package $kind printed: $out" ;; esac
 done
-if [ $kind = static ] && ldd "$tmp/consumer-static/use_library" | grep -q libpeerwave; then fail "the static build needs libpeerwave.so"; fi
+if ldd "$tmp/consumer-static/use_library" | grep -q libpeerwave; then fail "the static build needs libpeerwave.so"; fi
 
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 cc "$src/examples/use_library.c" -o "$tmp/pc_shared" $(pkg-config --cflags --libs peerwave) || fail "pkg-config build"
@@ -57,6 +66,17 @@ case "$out" in "$want"*) echo "ok: the README's example: $out" ;; *) fail "the R
 (cd "$tmp" && cpack -G DEB --config "$build/CPackConfig.cmake" > cpack.log 2>&1) || fail "cpack: $(tail -5 "$tmp/cpack.log")"
 deb=$(ls "$tmp"/peerwave_*.deb)
 dpkg-deb -f "$deb" Package Version Depends | sed 's/^/deb: /'
+# every shared library the package's library and command need comes from a package it depends on
+# (libmpi's package was missing)
+for so in $(readelf -d "$lib" "$build/peerwave" 2>/dev/null | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p' | sort -u); do
+  case "$so" in libc.so* | libm.so* | ld-linux* | libpthread* | libdl* | libgcc_s* | libstdc++* | libcuda* | libcudart* | libnvrtc* | libnccl*) continue ;; esac
+  path=$(ldd "$lib" "$build/peerwave" 2>/dev/null | awk -v s="$so" '$1 == s {print $3; exit}' || true)
+  [ -n "$path" ] || continue
+  owner=$({ dpkg -S "$(readlink -f "$path")" 2>/dev/null || true; } | head -1 | cut -d: -f1)
+  # (merged /usr: a file under /usr/lib may be registered under /lib)
+  [ -n "$owner" ] || owner=$({ dpkg -S "$(readlink -f "$path" | sed 's|^/usr||')" 2>/dev/null || true; } | head -1 | cut -d: -f1)
+  [ -z "$owner" ] || dpkg-deb -f "$deb" Depends | grep -qw "$owner" || fail "the package needs $so ($owner) and does not depend on $owner"
+done
 dpkg-deb -x "$deb" "$tmp/root"
 for f in usr/bin/peerwave usr/include/peerwave.h usr/lib/x86_64-linux-gnu/pkgconfig/peerwave.pc usr/share/man/man1/peerwave.1; do
   [ -e "$tmp/root/$f" ] || [ -e "$tmp/root/${f/x86_64-linux-gnu\//}" ] || fail "the package lacks $f"

@@ -271,7 +271,7 @@ static pw_status sim_copy_in(void *ctx, const job_buffer *b, void *dev)
     sim_enter(s, &s->ins, &s->max_ins);
     const int64_t total = b->rows * b->row_bytes;
     for (int64_t at = 0; at < total; at += SIM_CHUNK)
-        job_gather(b, at, total - at < SIM_CHUNK ? total - at : SIM_CHUNK, (unsigned char *)dev + at);
+        pw_job_gather(b, at, total - at < SIM_CHUNK ? total - at : SIM_CHUNK, (unsigned char *)dev + at);
     usleep(50); /* room for the other stages to run meanwhile */
     sim_leave(s, &s->ins);
     return PW_OK;
@@ -284,7 +284,7 @@ static pw_status sim_copy_out(void *ctx, const void *dev, const job_buffer *b, i
     sim_enter(s, &s->outs, &s->max_outs);
     const int64_t total = b->rows * b->row_bytes;
     for (int64_t at = 0; at < total; at += SIM_CHUNK)
-        job_scatter(b, at, total - at < SIM_CHUNK ? total - at : SIM_CHUNK, (const unsigned char *)dev + at), *touched = 1;
+        pw_job_scatter(b, at, total - at < SIM_CHUNK ? total - at : SIM_CHUNK, (const unsigned char *)dev + at), *touched = 1;
     usleep(50);
     sim_leave(s, &s->outs);
     return PW_OK;
@@ -302,7 +302,7 @@ static pw_status sim_run(void *ctx, const pw_job *job)
     if (s->kernel_us) usleep((useconds_t)s->kernel_us);
     pw_job j = *job; /* the "device" is host memory: the CPU engine on the copies */
     j.options.backend = PW_BACKEND_CPU;
-    pw_status st = job_call(&j, 0);
+    pw_status st = pw_job_call(&j, 0);
     sim_leave(s, &s->kernels);
     return st;
 }
@@ -349,7 +349,7 @@ static void run_set(const set_run *r)
     for (int k = 0; k < r->n_jobs; k++) {
         for (int c = 0; c < 2; c++) make_job(&d[k], c, r->seed * 1000 + (uint64_t)k, r->big, k == r->bad_job);
         job_layout l;
-        if (job_describe(&d[k].job[0], &l) == PW_OK && l.bytes_device > largest) largest = l.bytes_device;
+        if (pw_job_describe(&d[k].job[0], &l) == PW_OK && l.bytes_device > largest) largest = l.bytes_device;
         if (!r->gpu && r->engines == 0) d[k].job[0].options.backend = PW_BACKEND_CPU;
         else d[k].job[0].options.backend = PW_BACKEND_AUTO;
     }
@@ -375,7 +375,7 @@ static void run_set(const set_run *r)
     } else {
         queue_device dev = sim_device(&s, r->engines, r->budget ? r->budget : INT64_MAX / 4);
         s.fail_run = r->fail_run;
-        st = queue_create_on(&opt, &dev, &q);
+        st = pw_queue_create_on(&opt, &dev, &q);
     }
     CHECK(st == PW_OK, "%s: create: %s", what, pw_status_str(st));
     if (st != PW_OK) {
@@ -420,8 +420,8 @@ static void run_set(const set_run *r)
     int ordered = 1, fifo = 1, serial = 1, kernels_apart = 1;
     for (int k = 0; k < r->n_jobs; k++) {
         int64_t local;
-        queue_job_get_trace(q, k, &t[k]);
-        queue_job_place(q, k, &member[k], &local);
+        pw_queue_job_get_trace(q, k, &t[k]);
+        pw_queue_job_place(q, k, &member[k], &local);
         if (t[k].kernel_start >= 0 && !(t[k].in_end <= t[k].kernel_start)) ordered = 0;
         if (t[k].out_start >= 0 && !(t[k].kernel_end <= t[k].out_start)) ordered = 0;
         if (t[k].issue_rank != k) fifo = 0;
@@ -489,7 +489,7 @@ static void group_set(int n, int n_jobs, uint64_t seed, pw_queue_order order, in
         if (k == fail_device) s[k].fail_run = 3;
     }
     pw_queue *q = NULL;
-    pw_status st = queue_create_group_on(&opt, devs, n, &q);
+    pw_status st = pw_queue_create_group_on(&opt, devs, n, &q);
     CHECK(st == PW_OK, "%s: create: %s", what, pw_status_str(st));
     for (int k = 0; st == PW_OK && k < n_jobs; k++) {
         int64_t id = -1;
@@ -504,10 +504,10 @@ static void group_set(int n, int n_jobs, uint64_t seed, pw_queue_order order, in
             int64_t local;
             CHECK(pw_queue_wait(q, k) == ref[k] && same_result(&d[k]), "%s: job %d (%s) differs", what, k,
                   pw_job_kind_name(d[k].job[0].kind));
-            CHECK(queue_job_place(q, k, &member[k], &local) == PW_OK && member[k] >= 0 && member[k] < n, "%s: place %d",
+            CHECK(pw_queue_job_place(q, k, &member[k], &local) == PW_OK && member[k] >= 0 && member[k] < n, "%s: place %d",
                   what, k);
             per_device[member[k]]++;
-            queue_job_get_trace(q, k, &t[k]);
+            pw_queue_job_get_trace(q, k, &t[k]);
         }
         for (int a = 0; a < n_jobs; a++)
             for (int b = 0; b < n_jobs; b++)
@@ -563,7 +563,7 @@ static void group_drain_overlaps(void)
     queue_device devs[2];
     for (int k = 0; k < 2; k++) devs[k] = sim_device(&s[k], 2, INT64_MAX / 4), s[k].kernel_us = 50000;
     pw_queue *q = NULL;
-    CHECK(queue_create_group_on(&opt, devs, 2, &q) == PW_OK, "group of 2: create");
+    CHECK(pw_queue_create_group_on(&opt, devs, 2, &q) == PW_OK, "group of 2: create");
     for (int k = 0; q && k < JOBS; k++) CHECK(pw_queue_submit(q, &d[k].job[0], NULL) == PW_OK, "group of 2: submit %d", k);
     if (q) {
         CHECK(pw_queue_drain(q) == PW_OK, "group of 2: drain");
@@ -572,8 +572,8 @@ static void group_drain_overlaps(void)
             int member;
             int64_t local;
             queue_job_trace t;
-            queue_job_place(q, k, &member, &local);
-            queue_job_get_trace(q, k, &t);
+            pw_queue_job_place(q, k, &member, &local);
+            pw_queue_job_get_trace(q, k, &t);
             if (t.kernel_start >= 0 && t.kernel_start < first[member]) first[member] = t.kernel_start;
             if (t.kernel_end > last[member]) last[member] = t.kernel_end;
         }
@@ -606,10 +606,10 @@ static void group_options(void)
               s.backend == PW_BACKEND_CPU,
           "a CPU queue with a GPU list");
     pw_queue_destroy(q);
-    CHECK(queue_create_group_on(&opt, NULL, 0, &q) == PW_ERR_INVALID_ARGUMENT, "a group of none");
+    CHECK(pw_queue_create_group_on(&opt, NULL, 0, &q) == PW_ERR_INVALID_ARGUMENT, "a group of none");
 }
 
-/* The GPU stage's copy teams cut each staging chunk into slices (job_slice): they must cover it
+/* The GPU stage's copy teams cut each staging chunk into slices (pw_job_slice): they must cover it
  * exactly, in order, 4 KiB aligned -- including lengths just past a multiple of 16 KiB, which
  * an earlier rounding left 1-3 bytes short. */
 static void slices(void)
@@ -622,7 +622,7 @@ static void slices(void)
             int64_t at = 0;
             for (int k = 0; k < parts; k++) {
                 int64_t lo, hi;
-                job_slice(len, k, parts, &lo, &hi);
+                pw_job_slice(len, k, parts, &lo, &hi);
                 if (hi < lo) hi = lo;
                 if (lo != at || (lo % 4096 && lo != len)) ok = 0;
                 at = hi;
@@ -664,7 +664,7 @@ static void failing_allocations(uint64_t seed)
         pw_queue_options_init(&opt);
         opt.order = (pw_queue_order)(k % 3);
         pw_queue *q = NULL;
-        pw_status st = queue_create_on(&opt, &dev, &q);
+        pw_status st = pw_queue_create_on(&opt, &dev, &q);
         int queued[N] = {0};
         for (int j = 0; st == PW_OK && j < N; j++) {
             pw_status sub = pw_queue_submit(q, &d[j].job[0], NULL);

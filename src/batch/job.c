@@ -49,7 +49,7 @@ static int size_ok(int64_t rows, int64_t cols, int64_t element)
            !__builtin_mul_overflow(bytes, element, &bytes) && bytes < ((int64_t)1 << 62);
 }
 
-pw_status job_describe(const pw_job *job, job_layout *l)
+pw_status pw_job_describe(const pw_job *job, job_layout *l)
 {
     if (!job || !l) return PW_ERR_NULL_ARGUMENT;
     memset(l, 0, sizeof *l);
@@ -142,7 +142,7 @@ static pw_image packed(const pw_image *img, void *p)
     return (pw_image){img->type, img->rows, img->cols, img->cols, p};
 }
 
-void job_on_device(const pw_job *job, const job_layout *l, void *const *dev, device_job *dj)
+void pw_job_on_device(const pw_job *job, const job_layout *l, void *const *dev, device_job *dj)
 {
     (void)l;
     dj->job = *job;
@@ -168,7 +168,7 @@ void job_on_device(const pw_job *job, const job_layout *l, void *const *dev, dev
 }
 
 /* The host functions and their _device twins have the same signatures. */
-pw_status job_call(const pw_job *j, int on_device)
+pw_status pw_job_call(const pw_job *j, int on_device)
 {
     const pw_options *o = &j->options;
     pw_status st;
@@ -208,11 +208,11 @@ pw_status job_call(const pw_job *j, int on_device)
 pw_status pw_job_run(const pw_job *job)
 {
     job_layout l;
-    pw_status st = job_describe(job, &l);
-    return st == PW_OK ? job_call(job, 0) : st;
+    pw_status st = pw_job_describe(job, &l);
+    return st == PW_OK ? pw_job_call(job, 0) : st;
 }
 
-void job_slice(int64_t len, int k, int parts, int64_t *lo, int64_t *hi)
+void pw_job_slice(int64_t len, int k, int parts, int64_t *lo, int64_t *hi)
 {
     /* the ceiling of len / parts, rounded up to 4 KiB: parts * step >= len */
     const int64_t step = ((len + parts - 1) / parts + 4095) & ~(int64_t)4095;
@@ -237,12 +237,12 @@ static void copy_packed(const job_buffer *b, int64_t offset, int64_t len, unsign
     }
 }
 
-void job_gather(const job_buffer *b, int64_t offset, int64_t len, void *dst)
+void pw_job_gather(const job_buffer *b, int64_t offset, int64_t len, void *dst)
 {
     copy_packed(b, offset, len, dst, 0);
 }
 
-void job_scatter(const job_buffer *b, int64_t offset, int64_t len, const void *src)
+void pw_job_scatter(const job_buffer *b, int64_t offset, int64_t len, const void *src)
 {
     copy_packed(b, offset, len, (unsigned char *)src, 1);
 }

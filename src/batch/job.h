@@ -36,7 +36,7 @@ typedef struct job_layout {
 
 /* Check what can be checked without reading the data (pointers, sizes, types, options) and
  * describe the job's buffers.  The checks that read data happen when the job runs. */
-pw_status job_describe(const pw_job *job, job_layout *layout);
+pw_status pw_job_describe(const pw_job *job, job_layout *layout);
 
 /* A job whose buffers are device copies: the job, with its images pointing at dev. */
 typedef struct device_job {
@@ -45,21 +45,21 @@ typedef struct device_job {
 } device_job;
 
 /* dj = job with buffer k of layout at dev[k] (packed). */
-void job_on_device(const pw_job *job, const job_layout *layout, void *const *dev, device_job *dj);
+void pw_job_on_device(const pw_job *job, const job_layout *layout, void *const *dev, device_job *dj);
 
 
 /* Run the job: the host function, or (on_device) the _device one on options.device and
  * options.cuda_stream.  Copies the sw/dtw result's info to job->info. */
-pw_status job_call(const pw_job *job, int on_device);
+pw_status pw_job_call(const pw_job *job, int on_device);
 
 /* Slice k of `parts` of [0, len), 4 KiB aligned: [*lo, *hi) (empty when *hi <= *lo); the slices
  * cover [0, len) exactly once (test_queue checks it). */
-void job_slice(int64_t len, int k, int parts, int64_t *lo, int64_t *hi);
+void pw_job_slice(int64_t len, int k, int parts, int64_t *lo, int64_t *hi);
 
 /* Bytes [offset, offset + len) of the packed buffer: gather from the host into dst, scatter
  * from src to the host. */
-void job_gather(const job_buffer *b, int64_t offset, int64_t len, void *dst);
-void job_scatter(const job_buffer *b, int64_t offset, int64_t len, const void *src);
+void pw_job_gather(const job_buffer *b, int64_t offset, int64_t len, void *dst);
+void pw_job_scatter(const job_buffer *b, int64_t offset, int64_t len, const void *src);
 
 #ifdef __cplusplus
 }

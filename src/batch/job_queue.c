@@ -77,7 +77,7 @@ struct device_queue {
     double bw_in, bw_out; /* bytes a second */
     int bw_in_seen, bw_out_seen;
     double t0, first_start, last_end;
-    /* the jobs not done, as running sums (dq_backlog: O(1) where the stats walk every job) */
+    /* the jobs not done, as running sums (pw_dq_backlog: O(1) where the stats walk every job) */
     double open_in_bytes, open_out_bytes, open_cells[PW_JOB_KIND_COUNT];
     double busy_in, busy_kernel, busy_out;
     pthread_t thread[4];
@@ -372,7 +372,7 @@ static void *kernel_thread(void *arg)
         } else {
             pthread_mutex_unlock(&q->lock);
             device_job dj;
-            job_on_device(&j->job, &j->layout, j->dev, &dj);
+            pw_job_on_device(&j->job, &j->layout, j->dev, &dj);
             const double t = since(q);
             pw_status st = q->dev.run(q->dev.ctx, &dj.job);
             const double t_end = since(q);
@@ -436,7 +436,7 @@ static void *cpu_thread(void *arg)
         job.options.backend = PW_BACKEND_CPU;
         job.options.cuda_stream = NULL;
         const double t = now();
-        pw_status st = job_call(&job, 0);
+        pw_status st = pw_job_call(&job, 0);
         const double seconds = now() - t;
         pthread_mutex_lock(&q->lock);
         if (st == PW_OK) {
@@ -476,7 +476,7 @@ static void free_queue(device_queue *q)
     free(q);
 }
 
-pw_status dq_create_on(const pw_queue_options *options, const queue_device *dev, device_queue **queue)
+pw_status pw_dq_create_on(const pw_queue_options *options, const queue_device *dev, device_queue **queue)
 {
     pw_status st = PW_OK;
     if (!options || !queue) st = PW_ERR_NULL_ARGUMENT;
@@ -520,12 +520,12 @@ pw_status dq_create_on(const pw_queue_options *options, const queue_device *dev,
     return PW_OK;
 }
 
-pw_status dq_submit(device_queue *q, const pw_job *job, int64_t *id)
+pw_status pw_dq_submit(device_queue *q, const pw_job *job, int64_t *id)
 {
     if (!q || !job) return PW_ERR_NULL_ARGUMENT;
     qjob *j = pw_calloc(1, sizeof *j);
     if (!j) return PW_ERR_OUT_OF_MEMORY;
-    pw_status st = job_describe(job, &j->layout);
+    pw_status st = pw_job_describe(job, &j->layout);
     if (st != PW_OK) {
         free(j);
         return st;
@@ -559,7 +559,7 @@ pw_status dq_submit(device_queue *q, const pw_job *job, int64_t *id)
     return PW_OK;
 }
 
-pw_status dq_wait(device_queue *q, int64_t id)
+pw_status pw_dq_wait(device_queue *q, int64_t id)
 {
     if (!q) return PW_ERR_NULL_ARGUMENT;
     pthread_mutex_lock(&q->lock);
@@ -580,7 +580,7 @@ pw_status dq_wait(device_queue *q, int64_t id)
     return st;
 }
 
-pw_status dq_drain(device_queue *q)
+pw_status pw_dq_drain(device_queue *q)
 {
     if (!q) return PW_ERR_NULL_ARGUMENT;
     pthread_mutex_lock(&q->lock);
@@ -588,17 +588,17 @@ pw_status dq_drain(device_queue *q)
     pthread_mutex_unlock(&q->lock);
     pw_status first = PW_OK;
     for (int64_t k = 0; k < n; k++) {
-        pw_status st = dq_wait(q, k);
+        pw_status st = pw_dq_wait(q, k);
         if (first == PW_OK && st != PW_OK) first = st;
     }
     if (first != PW_OK) { /* the first failure's detail */
         for (int64_t k = 0; k < n; k++)
-            if (dq_wait(q, k) != PW_OK) break;
+            if (pw_dq_wait(q, k) != PW_OK) break;
     }
     return first;
 }
 
-pw_status dq_get_stats(device_queue *q, pw_queue_stats *s)
+pw_status pw_dq_get_stats(device_queue *q, pw_queue_stats *s)
 {
     if (!q || !s) return PW_ERR_NULL_ARGUMENT;
     memset(s, 0, sizeof *s);
@@ -640,7 +640,7 @@ pw_status dq_get_stats(device_queue *q, pw_queue_stats *s)
     return PW_OK;
 }
 
-double dq_backlog(device_queue *q)
+double pw_dq_backlog(device_queue *q)
 {
     pthread_mutex_lock(&q->lock);
     double kernel = 0;
@@ -651,7 +651,7 @@ double dq_backlog(device_queue *q)
     return fmax(kernel, copies);
 }
 
-int64_t dq_open_jobs(device_queue *q)
+int64_t pw_dq_open_jobs(device_queue *q)
 {
     pthread_mutex_lock(&q->lock);
     const int64_t open = q->n_jobs - q->done;
@@ -659,7 +659,7 @@ int64_t dq_open_jobs(device_queue *q)
     return open;
 }
 
-void dq_release(device_queue *q)
+void pw_dq_release(device_queue *q)
 {
     pthread_mutex_lock(&q->lock);
     q->released = q->n_jobs;
@@ -667,7 +667,7 @@ void dq_release(device_queue *q)
     pthread_mutex_unlock(&q->lock);
 }
 
-void dq_span(device_queue *q, double *start, double *end)
+void pw_dq_span(device_queue *q, double *start, double *end)
 {
     pthread_mutex_lock(&q->lock);
     *start = q->first_start >= 0 ? q->t0 + q->first_start : -1;
@@ -675,7 +675,7 @@ void dq_span(device_queue *q, double *start, double *end)
     pthread_mutex_unlock(&q->lock);
 }
 
-pw_status dq_job_get_trace(device_queue *q, int64_t id, queue_job_trace *trace)
+pw_status pw_dq_job_get_trace(device_queue *q, int64_t id, queue_job_trace *trace)
 {
     if (!q || !trace) return PW_ERR_NULL_ARGUMENT;
     pthread_mutex_lock(&q->lock);
@@ -685,7 +685,7 @@ pw_status dq_job_get_trace(device_queue *q, int64_t id, queue_job_trace *trace)
     return st;
 }
 
-void dq_debug_dump(device_queue *q, FILE *f)
+void pw_dq_debug_dump(device_queue *q, FILE *f)
 {
     pthread_mutex_lock(&q->lock);
     fprintf(f, "queue: %lld jobs, %lld done; pending %lld, issued %lld, kernel_next %lld, out_next %lld, cpu %lld/%lld; "
@@ -701,10 +701,10 @@ void dq_debug_dump(device_queue *q, FILE *f)
     pthread_mutex_unlock(&q->lock);
 }
 
-void dq_destroy(device_queue *q)
+void pw_dq_destroy(device_queue *q)
 {
     if (!q) return;
-    dq_drain(q);
+    pw_dq_drain(q);
     stop_threads(q);
     free_queue(q);
 }

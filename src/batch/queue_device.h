@@ -46,24 +46,24 @@ typedef struct device_queue device_queue;
 
 /* The queue over a device of one's own (dev == NULL: the CPU alone); the queue owns dev's ctx
  * from here on (destroyed with it, also on failure). */
-pw_status dq_create_on(const pw_queue_options *options, const queue_device *dev, device_queue **queue);
-pw_status dq_submit(device_queue *q, const pw_job *job, int64_t *id);
-pw_status dq_wait(device_queue *q, int64_t id);
-pw_status dq_drain(device_queue *q);
-pw_status dq_get_stats(device_queue *q, pw_queue_stats *stats);
-void dq_destroy(device_queue *q);
+pw_status pw_dq_create_on(const pw_queue_options *options, const queue_device *dev, device_queue **queue);
+pw_status pw_dq_submit(device_queue *q, const pw_job *job, int64_t *id);
+pw_status pw_dq_wait(device_queue *q, int64_t id);
+pw_status pw_dq_drain(device_queue *q);
+pw_status pw_dq_get_stats(device_queue *q, pw_queue_stats *stats);
+void pw_dq_destroy(device_queue *q);
 /* For the group: the predicted seconds of the jobs not done (running sums at the rates learned so
  * far: cheap, unlike the stats), how many those are, every waiting job released (the window need
  * not fill), and the span's ends on the queues' shared clock (-1: nothing started). */
-double dq_backlog(device_queue *q);
-int64_t dq_open_jobs(device_queue *q);
-void dq_release(device_queue *q);
-void dq_span(device_queue *q, double *start, double *end);
+double pw_dq_backlog(device_queue *q);
+int64_t pw_dq_open_jobs(device_queue *q);
+void pw_dq_release(device_queue *q);
+void pw_dq_span(device_queue *q, double *start, double *end);
 
 /* A pw_queue over devices of one's own (tests: simulated devices): one device queue each (dev ==
  * NULL, n 1: the CPU alone); the queue owns the devices' ctx from here on. */
-pw_status queue_create_on(const pw_queue_options *options, const queue_device *dev, pw_queue **queue);
-pw_status queue_create_group_on(const pw_queue_options *options, const queue_device *devs, int n, pw_queue **queue);
+pw_status pw_queue_create_on(const pw_queue_options *options, const queue_device *dev, pw_queue **queue);
+pw_status pw_queue_create_group_on(const pw_queue_options *options, const queue_device *devs, int n, pw_queue **queue);
 
 /* The queue's record of one job's stages, for tests: seconds from the queue's creation (-1:
  * the stage did not happen on the device), on_cpu. */
@@ -72,14 +72,14 @@ typedef struct queue_job_trace {
     int64_t issue_rank; /* its place in the issue order (0, 1, ...) */
     int on_cpu;
 } queue_job_trace;
-pw_status queue_job_get_trace(pw_queue *queue, int64_t id, queue_job_trace *trace);
-pw_status dq_job_get_trace(device_queue *q, int64_t id, queue_job_trace *trace);
+pw_status pw_queue_job_get_trace(pw_queue *queue, int64_t id, queue_job_trace *trace);
+pw_status pw_dq_job_get_trace(device_queue *q, int64_t id, queue_job_trace *trace);
 /* The device queue that runs job `id` (0 ..), and the job's id there. */
-pw_status queue_job_place(pw_queue *queue, int64_t id, int *device_queue_index, int64_t *local_id);
+pw_status pw_queue_job_place(pw_queue *queue, int64_t id, int *device_queue_index, int64_t *local_id);
 
 /* The queue's state and every job not done, for diagnosing a stall (bench_job_queue). */
-void queue_debug_dump(pw_queue *queue, FILE *f);
-void dq_debug_dump(device_queue *q, FILE *f);
+void pw_queue_debug_dump(pw_queue *queue, FILE *f);
+void pw_dq_debug_dump(device_queue *q, FILE *f);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,7 @@
  * CPU, and where each job goes.
  *
  * A job goes to the device queue predicted to be done first with it: the one whose jobs not yet
- * done are predicted to take least (dq_backlog, at the stage rates it has learned so far; ties:
+ * done are predicted to take least (pw_dq_backlog, at the stage rates it has learned so far; ties:
  * fewer jobs not done, then the next after the last one chosen).  Jobs are bound when submitted:
  * a GPU slower than the others is seen only through the jobs it finished before later submits.  Each device queue then orders its own window,
  * overlaps its own stages and sends to the CPU what its GPU cannot take, as one queue alone does.
@@ -35,7 +35,7 @@ struct pw_queue {
 
 static void destroy_members(pw_queue *q)
 {
-    for (int k = 0; k < q->n; k++) dq_destroy(q->member[k]);
+    for (int k = 0; k < q->n; k++) pw_dq_destroy(q->member[k]);
     q->n = 0;
 }
 
@@ -54,7 +54,7 @@ static void group_free(pw_queue *q)
     free(q);
 }
 
-pw_status queue_create_group_on(const pw_queue_options *options, const queue_device *devs, int n, pw_queue **queue)
+pw_status pw_queue_create_group_on(const pw_queue_options *options, const queue_device *devs, int n, pw_queue **queue)
 {
     if (!options || !queue) {
         for (int k = 0; devs && k < n; k++)
@@ -65,7 +65,7 @@ pw_status queue_create_group_on(const pw_queue_options *options, const queue_dev
     pw_status st = n < 1 || n > PW_QUEUE_MAX_DEVICES ? PW_ERR_INVALID_ARGUMENT : q ? PW_OK : PW_ERR_OUT_OF_MEMORY;
     for (int k = 0; k < n; k++) {
         if (st == PW_OK) {
-            st = dq_create_on(options, devs ? &devs[k] : NULL, &q->member[q->n]);
+            st = pw_dq_create_on(options, devs ? &devs[k] : NULL, &q->member[q->n]);
             if (st == PW_OK) q->device[q->n++] = -1;
         } else if (devs && devs[k].destroy) {
             devs[k].destroy(devs[k].ctx); /* (the queue owns them, also on failure) */
@@ -79,9 +79,9 @@ pw_status queue_create_group_on(const pw_queue_options *options, const queue_dev
     return PW_OK;
 }
 
-pw_status queue_create_on(const pw_queue_options *options, const queue_device *dev, pw_queue **queue)
+pw_status pw_queue_create_on(const pw_queue_options *options, const queue_device *dev, pw_queue **queue)
 {
-    return queue_create_group_on(options, dev, 1, queue);
+    return pw_queue_create_group_on(options, dev, 1, queue);
 }
 
 static pw_status check_options(const pw_queue_options *o)
@@ -113,7 +113,7 @@ pw_status pw_queue_create(const pw_queue_options *options, pw_queue **queue)
     if (!options || !queue) return PW_ERR_NULL_ARGUMENT;
     pw_status st = check_options(options);
     if (st != PW_OK) return st;
-    if (options->backend == PW_BACKEND_CPU) return queue_create_on(options, NULL, queue);
+    if (options->backend == PW_BACKEND_CPU) return pw_queue_create_on(options, NULL, queue);
 #ifdef PW_HAVE_CUDA
     pw_queue *q = group_new();
     if (!q) return PW_ERR_OUT_OF_MEMORY;
@@ -125,7 +125,7 @@ pw_status pw_queue_create(const pw_queue_options *options, pw_queue **queue)
         if (opened == PW_OK) {
             pw_queue_options one = *options;
             one.device = device;
-            opened = dq_create_on(&one, &dev, &q->member[q->n]); /* (owns dev now) */
+            opened = pw_dq_create_on(&one, &dev, &q->member[q->n]); /* (owns dev now) */
             if (opened == PW_OK) q->device[q->n++] = device;
         }
         /* AUTO: a GPU that cannot be opened is left out (NO_DEVICE: not there); CUDA asked for,
@@ -133,7 +133,7 @@ pw_status pw_queue_create(const pw_queue_options *options, pw_queue **queue)
         if (opened != PW_OK && (options->backend == PW_BACKEND_CUDA || opened != PW_ERR_NO_DEVICE)) st = opened;
     }
     if (st == PW_OK && q->n == 0) { /* (AUTO, and no GPU could be opened: the CPU) */
-        st = dq_create_on(options, NULL, &q->member[0]);
+        st = pw_dq_create_on(options, NULL, &q->member[0]);
         if (st == PW_OK) q->device[q->n++] = -1;
     }
     if (st != PW_OK) {
@@ -144,7 +144,7 @@ pw_status pw_queue_create(const pw_queue_options *options, pw_queue **queue)
     return PW_OK;
 #else
     if (options->backend == PW_BACKEND_CUDA) return PW_ERR_UNSUPPORTED;
-    return queue_create_on(options, NULL, queue);
+    return pw_queue_create_on(options, NULL, queue);
 #endif
 }
 
@@ -158,8 +158,8 @@ static int choose_member(pw_queue *q)
     int64_t best_open = 0;
     for (int i = 1; i <= q->n; i++) {
         const int k = (q->last + i) % q->n;
-        const double left = dq_backlog(q->member[k]);
-        const int64_t open = dq_open_jobs(q->member[k]);
+        const double left = pw_dq_backlog(q->member[k]);
+        const int64_t open = pw_dq_open_jobs(q->member[k]);
         if (best < 0 || left < best_left || (left == best_left && open < best_open)) best = k, best_left = left, best_open = open;
     }
     q->last = best < 0 ? 0 : best;
@@ -181,7 +181,7 @@ pw_status pw_queue_submit(pw_queue *q, const pw_job *job, int64_t *id)
     }
     const int member = choose_member(q);
     int64_t local = -1;
-    pw_status st = dq_submit(q->member[member], job, &local);
+    pw_status st = pw_dq_submit(q->member[member], job, &local);
     if (st == PW_OK) {
         q->at[q->n_jobs] = (placed){member, local};
         if (id) *id = q->n_jobs;
@@ -191,7 +191,7 @@ pw_status pw_queue_submit(pw_queue *q, const pw_job *job, int64_t *id)
     return st;
 }
 
-pw_status queue_job_place(pw_queue *q, int64_t id, int *member, int64_t *local)
+pw_status pw_queue_job_place(pw_queue *q, int64_t id, int *member, int64_t *local)
 {
     if (!q || !member || !local) return PW_ERR_NULL_ARGUMENT;
     pthread_mutex_lock(&q->lock);
@@ -205,7 +205,7 @@ pw_status queue_job_place(pw_queue *q, int64_t id, int *member, int64_t *local)
  * while another's jobs are waited for). */
 static void release_all(pw_queue *q)
 {
-    for (int k = 0; k < q->n; k++) dq_release(q->member[k]);
+    for (int k = 0; k < q->n; k++) pw_dq_release(q->member[k]);
 }
 
 pw_status pw_queue_wait(pw_queue *q, int64_t id)
@@ -213,10 +213,10 @@ pw_status pw_queue_wait(pw_queue *q, int64_t id)
     int member;
     int64_t local;
     if (!q) return PW_ERR_NULL_ARGUMENT;
-    pw_status st = queue_job_place(q, id, &member, &local);
+    pw_status st = pw_queue_job_place(q, id, &member, &local);
     if (st != PW_OK) return st;
     release_all(q);
-    return dq_wait(q->member[member], local);
+    return pw_dq_wait(q->member[member], local);
 }
 
 pw_status pw_queue_drain(pw_queue *q)
@@ -237,7 +237,7 @@ pw_status pw_queue_get_device_stats(pw_queue *q, int k, pw_queue_stats *s, int *
 {
     if (!q || !s) return PW_ERR_NULL_ARGUMENT;
     if (k < 0 || k >= q->n) return PW_ERR_INVALID_ARGUMENT;
-    pw_status st = dq_get_stats(q->member[k], s);
+    pw_status st = pw_dq_get_stats(q->member[k], s);
     s->devices = 1;
     if (device) *device = q->device[k];
     return st;
@@ -251,11 +251,11 @@ pw_status pw_queue_get_stats(pw_queue *q, pw_queue_stats *s)
     double first = -1, last = -1; /* (the span: the earliest start to the latest end, one clock) */
     for (int k = 0; k < q->n; k++) {
         double start, end;
-        dq_span(q->member[k], &start, &end);
+        pw_dq_span(q->member[k], &start, &end);
         if (start >= 0 && (first < 0 || start < first)) first = start;
         if (end > last) last = end;
         pw_queue_stats m;
-        pw_status st = dq_get_stats(q->member[k], &m);
+        pw_status st = pw_dq_get_stats(q->member[k], &m);
         if (st != PW_OK) return st;
         if (m.backend == PW_BACKEND_CUDA) s->backend = PW_BACKEND_CUDA;
         if (m.copy_engines > s->copy_engines) s->copy_engines = m.copy_engines;
@@ -272,20 +272,20 @@ pw_status pw_queue_get_stats(pw_queue *q, pw_queue_stats *s)
     return PW_OK;
 }
 
-pw_status queue_job_get_trace(pw_queue *q, int64_t id, queue_job_trace *trace)
+pw_status pw_queue_job_get_trace(pw_queue *q, int64_t id, queue_job_trace *trace)
 {
     int member;
     int64_t local;
     if (!q || !trace) return PW_ERR_NULL_ARGUMENT;
-    pw_status st = queue_job_place(q, id, &member, &local);
-    return st == PW_OK ? dq_job_get_trace(q->member[member], local, trace) : st;
+    pw_status st = pw_queue_job_place(q, id, &member, &local);
+    return st == PW_OK ? pw_dq_job_get_trace(q->member[member], local, trace) : st;
 }
 
-void queue_debug_dump(pw_queue *q, FILE *f)
+void pw_queue_debug_dump(pw_queue *q, FILE *f)
 {
     for (int k = 0; k < q->n; k++) {
         if (q->n > 1) fprintf(f, "device queue %d (device %d):\n", k, q->device[k]);
-        dq_debug_dump(q->member[k], f);
+        pw_dq_debug_dump(q->member[k], f);
     }
 }
 

@@ -55,16 +55,16 @@ struct gpu_queue {
     int teams; /* started */
 };
 
-/* Slice k of `parts` of [at, at + len) (job_slice). */
+/* Slice k of `parts` of [at, at + len) (pw_job_slice). */
 void copy_slice(const copy_team *t, int k, int parts)
 {
     int64_t lo, hi;
-    job_slice(t->len, k, parts, &lo, &hi);
+    pw_job_slice(t->len, k, parts, &lo, &hi);
     if (hi <= lo) return;
     if (t->to_host)
-        job_scatter(t->b, t->at + lo, hi - lo, t->mem + lo);
+        pw_job_scatter(t->b, t->at + lo, hi - lo, t->mem + lo);
     else
-        job_gather(t->b, t->at + lo, hi - lo, t->mem + lo);
+        pw_job_gather(t->b, t->at + lo, hi - lo, t->mem + lo);
 }
 
 void *copy_helper(void *p)
@@ -90,8 +90,8 @@ void *copy_helper(void *p)
 void team_copy(copy_team *t, const job_buffer *b, int64_t at, int64_t len, unsigned char *mem, int to_host)
 {
     if (t->threads == 0 || len < (1 << 20)) {
-        if (to_host) job_scatter(b, at, len, mem);
-        else job_gather(b, at, len, mem);
+        if (to_host) pw_job_scatter(b, at, len, mem);
+        else pw_job_gather(b, at, len, mem);
         return;
     }
     pthread_mutex_lock(&t->lock);
@@ -225,7 +225,7 @@ pw_status gpu_run(void *ctx, const pw_job *job)
     j.options.backend = PW_BACKEND_CUDA;
     j.options.device = g->device;
     j.options.cuda_stream = g->kernel;
-    return job_call(&j, 1);
+    return pw_job_call(&j, 1);
 }
 
 void gpu_destroy(void *ctx)

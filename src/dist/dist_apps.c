@@ -31,7 +31,7 @@ typedef pw_status (*band_run_fn)(void *args, const pw_options *options, const pw
  * the link (and their watchdogs).  NULL: the apps' fixed tiles. */
 typedef pw_status (*band_tiles_fn)(void *args, pw_backend backend, pw_options *options);
 
-/* What this rank runs on, for dist_agree: "" for the CPU, else the GPU's model and SM count.
+/* What this rank runs on, for pw_dist_agree: "" for the CPU, else the GPU's model and SM count.
  * PEERWAVE_DEBUG_DEVICE_MODEL stands in for it on any backend (docs/RELIABILITY.md: the check of
  * mixed models, tested under mpirun without GPUs). */
 static void rank_device(pw_backend backend, int device, char *buf, size_t size)
@@ -59,7 +59,7 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
 {
     pw_options o;
     int64_t watchdog_ns = 0;
-    if (local == PW_OK) local = dist_band_options(options, &o, &watchdog_ns);
+    if (local == PW_OK) local = pw_dist_band_options(options, &o, &watchdog_ns);
     /* every rank's engine the same (a CPU and a GPU band keep their edge columns in other forms) */
     dist_signature agreed = *sig;
     pw_backend backend = PW_BACKEND_CPU;
@@ -72,23 +72,23 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
      * train the width model (GPU bands) train one after another too, so that no corner's timing
      * shares the GPU with another's (a chain's ranks share a device: the same backend) */
     int turn_prev = -1, turn_next = -1, token = 1;
-    pw_status turn_st = dist_turn_peers(comm, local, backend, local == PW_OK ? o.device : 0, in_place,
-                                        dist_start_timeout_ns(options), &turn_prev, &turn_next);
+    pw_status turn_st = pw_dist_turn_peers(comm, local, backend, local == PW_OK ? o.device : 0, in_place,
+                                        pw_dist_start_timeout_ns(options), &turn_prev, &turn_next);
     if (local == PW_OK) local = turn_st;
     const int train_in_turn = tiles && backend == PW_BACKEND_CUDA;
     if (train_in_turn && turn_prev >= 0) {
-        pw_status st = dist_message(comm, 0, turn_prev, PW_TAG_TRAIN, &token, sizeof token);
+        pw_status st = pw_dist_message(comm, 0, turn_prev, PW_TAG_TRAIN, &token, sizeof token);
         if (st != PW_OK && local == PW_OK) local = st;
     }
     if (local == PW_OK && tiles && backend == PW_BACKEND_CUDA) local = tiles(args, backend, &o);
     else o.width_model = -1;
     if (train_in_turn && turn_next >= 0) {
-        pw_status st = dist_message(comm, 1, turn_next, PW_TAG_TRAIN, &token, sizeof token);
+        pw_status st = pw_dist_message(comm, 1, turn_next, PW_TAG_TRAIN, &token, sizeof token);
         if (st != PW_OK && local == PW_OK) local = st;
     }
     char device[DIST_DEVICE_BYTES];
     rank_device(local == PW_OK ? backend : PW_BACKEND_CPU, local == PW_OK ? o.device : 0, device, sizeof device);
-    pw_status st = dist_agree(comm, local, &agreed, device);
+    pw_status st = pw_dist_agree(comm, local, &agreed, device);
     if (st != PW_OK) return st;
     const int64_t agreed_ns = pw_now_ns(); /* (the span's times count from here: dist_turns.h) */
     /* PEERWAVE_DEBUG_BANDS=1: each rank's band and tiles on stderr (a device run's check) */
@@ -124,8 +124,8 @@ static pw_status run_band(pw_comm *comm, pw_status local, const dist_signature *
             pw_set_error_detail("%s", detail);
         }
     }
-    st = dist_conclude(comm, st, remote, mine, all, bytes);
-    if (st == PW_OK && span_s) st = dist_run_span(comm, times, span_s);
+    st = pw_dist_conclude(comm, st, remote, mine, all, bytes);
+    if (st == PW_OK && span_s) st = pw_dist_run_span(comm, times, span_s);
     return st;
 }
 
@@ -200,12 +200,12 @@ pw_status pw_dist_sw(pw_comm *comm, const char *a, int64_t n, const char *b, int
     dist_signature sig = {{1, n, m}};
     if (local == PW_OK) {
         /* (the scores as pw_sw_check resolved them: a matrix pointer differs between processes) */
-        sig.word[3] = (int64_t)dist_hash(table.scores, sizeof table.scores[0] * (size_t)table.size * (size_t)table.size,
+        sig.word[3] = (int64_t)pw_dist_hash(table.scores, sizeof table.scores[0] * (size_t)table.size * (size_t)table.size,
                                          (uint64_t)table.size);
         sig.word[6] = params->gap_open;
         sig.word[7] = params->gap_extend;
-        sig.word[4] = (int64_t)dist_hash(a, (size_t)n, 1);
-        sig.word[5] = (int64_t)dist_hash(b, (size_t)m, 2);
+        sig.word[4] = (int64_t)pw_dist_hash(a, (size_t)n, 1);
+        sig.word[5] = (int64_t)pw_dist_hash(b, (size_t)m, 2);
     }
     sw_share mine = {0, -1, -1, 0};
     double span = 0;
@@ -274,8 +274,8 @@ static pw_status dist_dtw(pw_comm *comm, const void *a, int64_t n, const void *b
     const size_t size = f64 ? sizeof(double) : sizeof(float);
     dist_signature sig = {{2, n, m, cost, f64}};
     if (local == PW_OK) {
-        sig.word[5] = (int64_t)dist_hash(a, (size_t)n * size, 1);
-        sig.word[6] = (int64_t)dist_hash(b, (size_t)m * size, 2);
+        sig.word[5] = (int64_t)pw_dist_hash(a, (size_t)n * size, 1);
+        sig.word[6] = (int64_t)pw_dist_hash(b, (size_t)m * size, 2);
     }
     dtw_share mine = {INFINITY, 0}, *all = pw_comm_results(comm);
     double span = 0;
@@ -325,7 +325,7 @@ static pw_status generic_band_run(void *x, const pw_options *o, const pw_band *b
 }
 
 /* pw_dist_run, or (failed not PW_OK) this rank's part in it after its caller failed: every rank
- * then ends with that status (dist_agree reports it). */
+ * then ends with that status (pw_dist_agree reports it). */
 static pw_status dist_run(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info,
                           pw_status failed, int64_t extra)
 {
@@ -358,8 +358,8 @@ static pw_status dist_run(pw_comm *comm, const pw_problem *p, const pw_options *
     st = run_band(comm, local, &sig, &cpu, p && local == PW_OK ? p->rows : 1, 1, x.col0, x.cols, p ? p->cols : 1, 0, NULL,
                   generic_band_run, &x, &mine, all, sizeof mine, NULL);
     /* every rank ends with the whole last row and column, as pw_run writes them */
-    if (st == PW_OK && p->last_row) st = dist_gather_columns(comm, p->last_row, p->cell_size, 1, p->cols, 1, 0, p->cols);
-    if (st == PW_OK && p->last_col) st = dist_from_last_rank(comm, p->last_col, (size_t)p->rows * p->cell_size);
+    if (st == PW_OK && p->last_row) st = pw_dist_gather_columns(comm, p->last_row, p->cell_size, 1, p->cols, 1, 0, p->cols);
+    if (st == PW_OK && p->last_col) st = pw_dist_from_last_rank(comm, p->last_col, (size_t)p->rows * p->cell_size);
     if (st == PW_OK && info) {
         double longest = 0;
         for (int k = 0; k < comm->size; k++)
@@ -375,12 +375,12 @@ pw_status pw_dist_run(pw_comm *comm, const pw_problem *p, const pw_options *opti
     return dist_run(comm, p, options, info, PW_OK, 0);
 }
 
-pw_status dist_run_signed(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info, int64_t word)
+pw_status pw_dist_run_signed(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info, int64_t word)
 {
     return dist_run(comm, p, options, info, PW_OK, word);
 }
 
-pw_status dist_run_failed(pw_comm *comm, pw_status failed)
+pw_status pw_dist_run_failed(pw_comm *comm, pw_status failed)
 {
     return dist_run(comm, NULL, NULL, NULL, failed, 0);
 }
@@ -402,7 +402,7 @@ static pw_status user_band_run(void *x, const pw_options *o, const pw_band *band
     return st;
 }
 
-pw_status dist_run_user_band(pw_comm *comm, pw_status local, const pw_options *options, int64_t rows, int64_t cols,
+pw_status pw_dist_run_user_band(pw_comm *comm, pw_status local, const pw_options *options, int64_t rows, int64_t cols,
                              int64_t sweeps, int64_t word, dist_band_fn fn, void *args, pw_run_info *info)
 {
     pw_status st = check_comm(comm);
@@ -439,7 +439,7 @@ static pw_status place_band(pw_comm *comm, const pw_options *options, band_place
                             int64_t *sum)
 {
     band_place *all = pw_comm_results(comm); /* (no allocation: every rank takes part) */
-    pw_status st = dist_start_gather(comm, dist_start_timeout_ns(options), &mine, all, sizeof mine); /* (the run's first) */
+    pw_status st = pw_dist_start_gather(comm, pw_dist_start_timeout_ns(options), &mine, all, sizeof mine); /* (the run's first) */
     *col0 = *total = *sum = 0;
     for (int k = 0; st == PW_OK && k < comm->size; k++) {
         if (k < comm->rank) *col0 += all[k].cols;
@@ -560,7 +560,7 @@ static pw_status chain_residual(pw_comm *c, const pw_image *grid, int64_t total_
     for (int64_t i0 = 0; i0 < rows && st == PW_OK; i0 += CHAIN_ROWS) {
         const int64_t i1 = i0 + CHAIN_ROWS < rows ? i0 + CHAIN_ROWS : rows;
         const size_t bytes = sizeof *sums * (size_t)(i1 - i0);
-        if (c->rank > 0) st = dist_message(c, 0, c->rank - 1, PW_TAG_CHAIN, sums + i0, bytes);
+        if (c->rank > 0) st = pw_dist_message(c, 0, c->rank - 1, PW_TAG_CHAIN, sums + i0, bytes);
         else for (int64_t i = i0; i < i1; i++) sums[i] = 0;
         if (st != PW_OK) break;
         pw_image part = *grid; /* interior rows i0 .. i1 - 1 and the rows around them */
@@ -568,7 +568,7 @@ static pw_status chain_residual(pw_comm *c, const pw_image *grid, int64_t total_
         part.rows = i1 - i0 + 2;
         part.stride = pw_image_stride(grid);
         pw_stencil_residual_sums(&part, sums + i0);
-        if (c->rank + 1 < c->size) st = dist_message(c, 1, c->rank + 1, PW_TAG_CHAIN, sums + i0, bytes);
+        if (c->rank + 1 < c->size) st = pw_dist_message(c, 1, c->rank + 1, PW_TAG_CHAIN, sums + i0, bytes);
         else for (int64_t i = i0; i < i1; i++) total += sums[i];
     }
     *residual = sqrt(total / ((double)rows * (double)total_cols));
@@ -610,7 +610,7 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     double r = 0, *all = pw_comm_results(comm);
     pw_status chain = chain_residual(comm, grid, total, sums, &r);
     free(sums);
-    st = dist_conclude(comm, chain, 0, &r, all, sizeof r);
+    st = pw_dist_conclude(comm, chain, 0, &r, all, sizeof r);
     if (st == PW_OK) *residual = all[comm->size - 1];
     return pw_stencil_residual_check(st, residual); /* (the same on every rank: the residual is the whole grid's) */
 }

@@ -4,7 +4,7 @@
  * then every rank gets the others' bands of the image results (SAT and INTHIST tables, swept
  * grids), so that each holds exactly what pw_job_run would have written (--check works on every
  * rank) -- unless the ranks are threads of one process sharing one output (`--gpus`: SAT and
- * INTHIST), which then holds every band already (dist_gather_columns).  Reading and writing only a rank's band (inputs larger than one machine) is not here
+ * INTHIST), which then holds every band already (pw_dist_gather_columns).  Reading and writing only a rank's band (inputs larger than one machine) is not here
  * yet: issue 29, item 3.
  */
 #include <stdlib.h>
@@ -35,7 +35,7 @@ static pw_status agree_on_image(pw_comm *comm, const pw_image *img)
     if (img && img->data && img->rows > 0 && img->cols > 0) {
         const size_t row = (size_t)img->cols * pw_dtype_size(img->type), stride = (size_t)pw_image_stride(img) * pw_dtype_size(img->type);
         h = (uint64_t)img->rows * 1000003u + (uint64_t)img->cols * 31u + (uint64_t)img->type;
-        for (int64_t i = 0; i < img->rows; i++) h = dist_hash((const char *)img->data + (size_t)i * stride, row, h);
+        for (int64_t i = 0; i < img->rows; i++) h = pw_dist_hash((const char *)img->data + (size_t)i * stride, row, h);
     }
     uint64_t *all = pw_malloc(sizeof *all * (size_t)comm->size);
     pw_status st = all ? pw_comm_allgather(comm, &h, all, sizeof h) : PW_ERR_OUT_OF_MEMORY;
@@ -76,7 +76,7 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
         pw_image vin = band_view(in, first, count, 0), vout = band_view(out, first, count, 0);
         st = pw_dist_sat(comm, &vin, &vout, o, job->info);
         if (st == PW_OK)
-            st = dist_gather_columns(comm, out->data, pw_dtype_size(out->type), out->rows, out->cols, 1, 0, out->cols);
+            st = pw_dist_gather_columns(comm, out->data, pw_dtype_size(out->type), out->rows, out->cols, 1, 0, out->cols);
         return st;
     }
     case PW_JOB_INTHIST: {
@@ -97,7 +97,7 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
                        band + ((int64_t)p * in->rows + i) * count, sizeof *band * (size_t)count);
         free(band);
         if (st == PW_OK)
-            st = dist_gather_columns(comm, job->u.inthist.out, sizeof(int32_t), in->rows, in->cols, bins, 0, in->cols);
+            st = pw_dist_gather_columns(comm, job->u.inthist.out, sizeof(int32_t), in->rows, in->cols, bins, 0, in->cols);
         return st;
     }
     case PW_JOB_CELL:
@@ -122,7 +122,7 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
                                                    job->u.stencil.residual, job->info)
                                      : pw_dist_heat(comm, &band, job->u.stencil.sweeps, o, job->u.stencil.residual, job->info);
         if (st == PW_OK)
-            st = dist_gather_columns(comm, grid->data, pw_dtype_size(grid->type), grid->rows, grid->cols, 1, 1, grid->cols - 2);
+            st = pw_dist_gather_columns(comm, grid->data, pw_dtype_size(grid->type), grid->rows, grid->cols, 1, 1, grid->cols - 2);
         return st;
     }
     }

@@ -187,7 +187,7 @@ pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first
     return PW_OK;
 }
 
-uint64_t dist_hash(const void *data, size_t bytes, uint64_t seed)
+uint64_t pw_dist_hash(const void *data, size_t bytes, uint64_t seed)
 {
     return pw_fnv1a(PW_FNV1A_BASIS ^ seed, data, bytes);
 }
@@ -225,7 +225,7 @@ static pw_status decide(const pw_comm *comm, const dist_report *all)
     return (pw_status)all[k].status;
 }
 
-pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, const char *device)
+pw_status pw_dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, const char *device)
 {
     typedef struct entry {
         dist_report report;
@@ -260,7 +260,7 @@ pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, 
     return st;
 }
 
-int64_t dist_start_timeout_ns(const pw_options *options)
+int64_t pw_dist_start_timeout_ns(const pw_options *options)
 {
     /* the caller's watchdog, else the CPU's default on every backend: ranks may still be setting
      * up (a GPU's context, its uploads) when they come, which the GPU's 10 s would not allow */
@@ -269,14 +269,14 @@ int64_t dist_start_timeout_ns(const pw_options *options)
     return ms * 1000000;
 }
 
-pw_status dist_start_gather(pw_comm *comm, int64_t timeout_ns, const void *mine, void *all, size_t bytes)
+pw_status pw_dist_start_gather(pw_comm *comm, int64_t timeout_ns, const void *mine, void *all, size_t bytes)
 {
     /* (MPI has no time-out for a collective: transport_mpi.c) */
     return comm->ops->allgather_within ? comm->ops->allgather_within(comm->ctx, mine, all, bytes, timeout_ns)
                                        : comm->ops->allgather(comm->ctx, mine, all, bytes);
 }
 
-pw_status dist_band_options(const pw_options *options, pw_options *band, int64_t *watchdog_ns)
+pw_status pw_dist_band_options(const pw_options *options, pw_options *band, int64_t *watchdog_ns)
 {
     if (options) *band = *options;
     else pw_options_init(band);
@@ -293,11 +293,11 @@ pw_status dist_band_options(const pw_options *options, pw_options *band, int64_t
     return PW_OK;
 }
 
-pw_status dist_conclude(pw_comm *comm, pw_status status, int remote, const void *mine, void *all, size_t bytes)
+pw_status pw_dist_conclude(pw_comm *comm, pw_status status, int remote, const void *mine, void *all, size_t bytes)
 {
     const size_t entry_bytes = sizeof(dist_report) + bytes;
     if (entry_bytes > PW_COMM_ENTRY) return PW_ERR_INTERNAL; /* (results are a few words: dist_apps.c) */
-    unsigned char *out = pw_comm_gathered(comm), *in = pw_comm_own(comm); /* (no allocation, as in dist_agree) */
+    unsigned char *out = pw_comm_gathered(comm), *in = pw_comm_own(comm); /* (no allocation, as in pw_dist_agree) */
     dist_report *reports = (dist_report *)(void *)pw_comm_reports(comm);
     const dist_report r = report_of(status, remote);
     memcpy(in, &r, sizeof r);
@@ -313,7 +313,7 @@ pw_status dist_conclude(pw_comm *comm, pw_status status, int remote, const void 
     return st;
 }
 
-pw_status dist_message(pw_comm *c, int send, int peer, int kind, void *buf, size_t bytes)
+pw_status pw_dist_message(pw_comm *c, int send, int peer, int kind, void *buf, size_t bytes)
 {
     void *request;
     pw_status st = send ? c->ops->isend(c->ctx, peer, pw_comm_tag(c, kind), buf, bytes, &request)
@@ -341,7 +341,7 @@ static int one_buffer(pw_comm *c, const void *data, pw_status *st)
     return same;
 }
 
-pw_status dist_gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows, int64_t cols, int planes,
+pw_status pw_dist_gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows, int64_t cols, int planes,
                                 int64_t col_offset, int64_t interior_cols)
 {
     pw_status shared_st;
@@ -373,9 +373,9 @@ pw_status dist_gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows,
                     if (c->rank == k) {
                         for (int64_t i = i0; i < i1; i++)
                             memcpy(buf + (size_t)(i - i0) * row_bytes, at + (size_t)((i - i0) * cols) * elem, row_bytes);
-                        st = dist_message(c, 1, d, PW_TAG_GATHER, buf, row_bytes * (size_t)(i1 - i0));
+                        st = pw_dist_message(c, 1, d, PW_TAG_GATHER, buf, row_bytes * (size_t)(i1 - i0));
                     } else {
-                        st = dist_message(c, 0, k, PW_TAG_GATHER, buf, row_bytes * (size_t)(i1 - i0));
+                        st = pw_dist_message(c, 0, k, PW_TAG_GATHER, buf, row_bytes * (size_t)(i1 - i0));
                         for (int64_t i = i0; st == PW_OK && i < i1; i++)
                             memcpy(at + (size_t)((i - i0) * cols) * elem, buf + (size_t)(i - i0) * row_bytes, row_bytes);
                     }
@@ -386,7 +386,7 @@ pw_status dist_gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows,
     return st;
 }
 
-pw_status dist_from_last_rank(pw_comm *c, void *buf, size_t bytes)
+pw_status pw_dist_from_last_rank(pw_comm *c, void *buf, size_t bytes)
 {
     const int last = c->size - 1;
     pw_status st = PW_OK;
@@ -394,7 +394,7 @@ pw_status dist_from_last_rank(pw_comm *c, void *buf, size_t bytes)
         if (c->rank != last && c->rank != d) continue;
         for (size_t at = 0; at < bytes && st == PW_OK; at += GATHER_BYTES) {
             const size_t n = bytes - at < GATHER_BYTES ? bytes - at : GATHER_BYTES;
-            st = dist_message(c, c->rank == last, c->rank == last ? d : last, PW_TAG_GATHER, (unsigned char *)buf + at, n);
+            st = pw_dist_message(c, c->rank == last, c->rank == last ? d : last, PW_TAG_GATHER, (unsigned char *)buf + at, n);
         }
     }
     return st;

@@ -2,11 +2,11 @@
  * dist_run.h - the steps every distributed call takes (dist_run.c), so that each application's
  * pw_dist_* (dist_apps.c) is only its own arguments and its own result:
  *
- *   1. dist_agree: every rank's checks and a signature of the arguments that must be equal
+ *   1. pw_dist_agree: every rank's checks and a signature of the arguments that must be equal
  *      (sizes, types, parameters, a hash of inputs every rank holds whole) are gathered; any
  *      failure or difference fails every rank, before any work;
  *   2. dist_band_begin / the app's band run / dist_band_end: the band link around the run;
- *   3. dist_conclude: every rank's status and result bytes are gathered; the first rank that
+ *   3. pw_dist_conclude: every rank's status and result bytes are gathered; the first rank that
  *      failed by itself (not because a neighbour gave up) decides every rank's status.
  */
 #ifndef PW_DIST_RUN_H
@@ -24,62 +24,62 @@ typedef struct dist_signature {
 } dist_signature;
 
 /* FNV-1a over bytes, to put inputs every rank holds whole into the signature. */
-uint64_t dist_hash(const void *data, size_t bytes, uint64_t seed);
+uint64_t pw_dist_hash(const void *data, size_t bytes, uint64_t seed);
 
 /* Step 1.  local: this rank's checks.  PW_OK on every rank, or the same failure on every rank.
  * device: what this rank runs on ("" for the CPU; a GPU's model and SM count): ranks of equal
  * bands must all run on the same (else the faster wait for the slowest); bands cut by weights
  * (pw_comm_share_weight) may differ. */
 #define DIST_DEVICE_BYTES 64
-pw_status dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, const char *device);
+pw_status pw_dist_agree(pw_comm *comm, pw_status local, const dist_signature *sig, const char *device);
 
-/* The first collective of a run (place_band, dist_turn_peers): every rank's `bytes` at mine into
+/* The first collective of a run (place_band, pw_dist_turn_peers): every rank's `bytes` at mine into
  * all, like the transport's allgather, but where the transport can (threads of one process) a
  * rank that never comes -- it makes no such call, or another one -- ends the others' wait after
  * timeout_ns without an arrival: PW_ERR_TIMEOUT on every rank that came, naming the missing
  * ranks, and the comm out of step (transport.h).  Once past it every rank is in the same call, so
- * the later collectives need no bound.  dist_start_timeout_ns: options->watchdog_ms, else 120 s. */
-int64_t dist_start_timeout_ns(const pw_options *options);
-pw_status dist_start_gather(pw_comm *comm, int64_t timeout_ns, const void *mine, void *all, size_t bytes);
+ * the later collectives need no bound.  pw_dist_start_timeout_ns: options->watchdog_ms, else 120 s. */
+int64_t pw_dist_start_timeout_ns(const pw_options *options);
+pw_status pw_dist_start_gather(pw_comm *comm, int64_t timeout_ns, const void *mine, void *all, size_t bytes);
 
 /* The options a band runs with: the peer strategy; the CUDA backend when asked for, else the
  * CPU (AUTO resolves to it, until GPU bands are verified on several GPUs).  PW_ERR_UNSUPPORTED
  * with a detail otherwise. */
-pw_status dist_band_options(const pw_options *options, pw_options *band_options, int64_t *watchdog_ns);
+pw_status pw_dist_band_options(const pw_options *options, pw_options *band_options, int64_t *watchdog_ns);
 
 /* Step 3.  status: this rank's; remote: it only failed because a neighbour gave up; mine and all:
  * `bytes` bytes of result, gathered into all (size x bytes) in rank order. */
-pw_status dist_conclude(pw_comm *comm, pw_status status, int remote, const void *mine, void *all, size_t bytes);
+pw_status pw_dist_conclude(pw_comm *comm, pw_status status, int remote, const void *mine, void *all, size_t bytes);
 
 /* A blocking message to or from rank peer (send: 1 / 0) with a tag kind of transport.h, for the
  * steps after a run that succeeded on every rank (the residual's chain, gathers): every rank
  * reaches its side, so it waits without a watchdog. */
-pw_status dist_message(pw_comm *comm, int send, int peer, int kind, void *buf, size_t bytes);
+pw_status pw_dist_message(pw_comm *comm, int send, int peer, int kind, void *buf, size_t bytes);
 
 /* Every rank's columns [first, first + count) (pw_dist_split of interior_cols, offset by
  * col_offset) of `planes` planes of rows x cols elements at data (row stride cols, plane stride
  * rows * cols) to every other rank, a few rows a message; pairs in one fixed order on every rank,
  * so the blocking messages cannot wait on each other.  Ranks that are threads of one process and
  * all pass the same data have it all already: nothing moves. */
-pw_status dist_gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows, int64_t cols, int planes,
+pw_status pw_dist_gather_columns(pw_comm *c, void *data, size_t elem, int64_t rows, int64_t cols, int planes,
                               int64_t col_offset, int64_t interior_cols);
 
 /* A rank whose caller failed before its part of pw_dist_run (a user cell's arguments, its
  * compile) takes part with that status, so that every rank ends with it (dist_apps.c). */
-pw_status dist_run_failed(pw_comm *comm, pw_status failed);
+pw_status pw_dist_run_failed(pw_comm *comm, pw_status failed);
 /* pw_dist_run with one more word every rank must agree on (a user cell: a hash of its text, its
  * inputs and parameters). */
-pw_status dist_run_signed(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info, int64_t word);
+pw_status pw_dist_run_signed(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info, int64_t word);
 
 /* A caller's own band of in-place sweeps with halo columns both ways (a user cell of the stencil
  * form): rows x cols interior cells split by pw_dist_split; fn(args, options, band, info) runs
  * this rank's band (band->col0 and cols: its interior columns) with the link attached; local: the
  * caller's own checks; word: what every rank must agree on.  Every rank takes part (collective). */
 typedef pw_status (*dist_band_fn)(void *args, const pw_options *options, const pw_band *band, pw_run_info *info);
-pw_status dist_run_user_band(pw_comm *comm, pw_status local, const pw_options *options, int64_t rows, int64_t cols,
+pw_status pw_dist_run_user_band(pw_comm *comm, pw_status local, const pw_options *options, int64_t rows, int64_t cols,
                              int64_t sweeps, int64_t word, dist_band_fn fn, void *args, pw_run_info *info);
 
 /* The last rank's `bytes` at buf to every other rank's buf (collective). */
-pw_status dist_from_last_rank(pw_comm *c, void *buf, size_t bytes);
+pw_status pw_dist_from_last_rank(pw_comm *c, void *buf, size_t bytes);
 
 #endif

@@ -48,7 +48,7 @@ static int round_of(const turn_entry *all, int k)
     return round;
 }
 
-pw_status dist_turn_peers(pw_comm *comm, pw_status local, pw_backend backend, int device, int in_place,
+pw_status pw_dist_turn_peers(pw_comm *comm, pw_status local, pw_backend backend, int device, int in_place,
                           int64_t start_timeout_ns, int *prev, int *next)
 {
     _Static_assert(sizeof(turn_entry) <= PW_COMM_ENTRY, "entries fit the scratch");
@@ -56,7 +56,7 @@ pw_status dist_turn_peers(pw_comm *comm, pw_status local, pw_backend backend, in
     *prev = *next = -1;
     if (comm->turns && !in_place && local == PW_OK) rank_device_key(comm, backend, device, mine.key, sizeof mine.key);
     turn_entry *all = (turn_entry *)(void *)pw_comm_gathered(comm); /* (no allocation: every rank takes part) */
-    pw_status st = dist_start_gather(comm, start_timeout_ns, &mine, all, sizeof mine); /* (a run's first collective) */
+    pw_status st = pw_dist_start_gather(comm, start_timeout_ns, &mine, all, sizeof mine); /* (a run's first collective) */
     if (st != PW_OK) return st;
     for (int k = 1; k < comm->size; k++)
         if (all[k].turns != all[0].turns) {
@@ -82,7 +82,7 @@ pw_status dist_turn_peers(pw_comm *comm, pw_status local, pw_backend backend, in
     return PW_OK;
 }
 
-pw_status dist_run_span(pw_comm *comm, const int64_t times[3], double *span_s)
+pw_status pw_dist_run_span(pw_comm *comm, const int64_t times[3], double *span_s)
 {
     int64_t(*all)[3] = (int64_t(*)[3])(void *)pw_comm_gathered(comm);
     pw_status st = comm->ops->allgather(comm->ctx, times, all, sizeof(int64_t[3]));

@@ -17,14 +17,14 @@
  * (how many ranks come before it there) is below its left neighbour's -- it would start a band
  * before the band it reads from and wait out its watchdog.  local: this rank's status so far (a
  * failed rank takes part with no device); backend, device: where its band runs.  The first
- * collective of a run: start_timeout_ns bounds the wait for the ranks (dist_start_gather). */
-pw_status dist_turn_peers(pw_comm *comm, pw_status local, pw_backend backend, int device, int in_place,
+ * collective of a run: start_timeout_ns bounds the wait for the ranks (pw_dist_start_gather). */
+pw_status pw_dist_turn_peers(pw_comm *comm, pw_status local, pw_backend backend, int device, int in_place,
                           int64_t start_timeout_ns, int *prev, int *next);
 
 /* The run's span in seconds (collective, after a run that succeeded on every rank): the latest
  * engine's stop less the earliest one's start.  times: this rank's start and stop (monotonic
- * nanoseconds since a moment every rank shares closely: the end of dist_agree), and whether it
+ * nanoseconds since a moment every rank shares closely: the end of pw_dist_agree), and whether it
  * has them (times[2] != 0). */
-pw_status dist_run_span(pw_comm *comm, const int64_t times[3], double *span_s);
+pw_status pw_dist_run_span(pw_comm *comm, const int64_t times[3], double *span_s);
 
 #endif

@@ -29,7 +29,7 @@ typedef struct pw_transport_ops {
     /* Every rank's `bytes` bytes at mine into all (size x bytes, in rank order); collective. */
     pw_status (*allgather)(void *ctx, const void *mine, void *all, size_t bytes);
     void (*destroy)(void *ctx);
-    /* allgather for the collective that starts a run (dist_start_gather), where a rank that never
+    /* allgather for the collective that starts a run (pw_dist_start_gather), where a rank that never
      * makes the call would keep the others waiting for ever: once no rank has arrived for
      * timeout_ns, every rank that did returns PW_ERR_TIMEOUT naming the ranks that did not, and
      * every later collective of the comm fails at once (its ranks are out of step).  NULL where

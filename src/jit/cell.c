@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "peerwave_dist.h" /* pw_dist_cell_run */
-#include "../dist/dist_run.h" /* dist_run_failed */
+#include "../dist/dist_run.h" /* pw_dist_run_failed */
 #include "../core/checked.h"
 #include "../core/exec.h"
 #include "../core/status_detail.h"
@@ -203,12 +203,12 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
 static uint64_t cell_signature(const pw_cell *cell, const pw_cell_args *args, int64_t planes)
 {
     const pw_cell_decl *d = &cell->decl;
-    uint64_t h = dist_hash(cell->text, strlen(cell->text), 11);
+    uint64_t h = pw_dist_hash(cell->text, strlen(cell->text), 11);
     for (int k = 0; k < d->n_inputs; k++) {
         const int64_t n = pw_cell_decl_input_count(d, k, args->rows, args->cols, planes);
-        h ^= dist_hash(args->inputs[k], (size_t)n * pw_cell_type_size(d->inputs[k].f.type), 13 + (uint64_t)k);
+        h ^= pw_dist_hash(args->inputs[k], (size_t)n * pw_cell_type_size(d->inputs[k].f.type), 13 + (uint64_t)k);
     }
-    if (d->n_params) h ^= dist_hash(args->params, sizeof *args->params * (size_t)d->n_params, 17);
+    if (d->n_params) h ^= pw_dist_hash(args->params, sizeof *args->params * (size_t)d->n_params, 17);
     return h;
 }
 
@@ -244,7 +244,7 @@ pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *arg
     }
     /* a rank that failed before the ranks' run (its arguments, the compile) still takes part, so
      * that every rank ends with a failure instead of waiting for it */
-    if (!joined) (void)dist_run_failed(comm, st);
+    if (!joined) (void)pw_dist_run_failed(comm, st);
     return st;
 }
 

@@ -7,7 +7,7 @@
 #include "../core/best_cell.h"
 #include "../core/exec.h"
 #include "../core/halo_band.h"
-#include "../dist/dist_run.h" /* dist_run_signed */
+#include "../dist/dist_run.h" /* pw_dist_run_signed */
 #include "../cuda/device/user_args.h"
 #include "cell_internal.h"
 
@@ -128,7 +128,7 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
         o.progress_interval_ms = plan->monitor.interval_ns / 1000000;
         o.cancel = plan->monitor.cancel;
         if (job->comm) *job->joined = 1;
-        st = job->comm ? dist_run_signed(job->comm, &p, &o, &res->info, job->signature) : pw_run(&p, &o, &res->info);
+        st = job->comm ? pw_dist_run_signed(job->comm, &p, &o, &res->info, job->signature) : pw_run(&p, &o, &res->info);
     }
     if (st == PW_OK) memcpy(res->last, last_row + (size_t)(a->cols - 1) * vs, vs);
     if (st == PW_OK && r.row_best) { /* rows in order, strict >: the smallest row wins ties */
@@ -222,9 +222,9 @@ static pw_status run_stencil_bands(pw_cell *cell, const pw_plan *plan, const pw_
     o.backend = PW_BACKEND_CPU, o.strategy = plan->strategy, o.threads = plan->workers_available;
     o.watchdog_ms = plan->watchdog_ns / 1000000;
     *job->joined = 1;
-    pw_status st = dist_run_user_band(job->comm, PW_OK, &o, a->rows, a->cols, job->sweeps, job->signature, stencil_band_run, &b,
+    pw_status st = pw_dist_run_user_band(job->comm, PW_OK, &o, a->rows, a->cols, job->sweeps, job->signature, stencil_band_run, &b,
                                       &res->info);
-    if (st == PW_OK) st = dist_gather_columns(job->comm, a->grid, vs, a->rows + 2, a->cols + 2, 1, 1, a->cols);
+    if (st == PW_OK) st = pw_dist_gather_columns(job->comm, a->grid, vs, a->rows + 2, a->cols + 2, 1, 1, a->cols);
     return st;
 }
 

@@ -36,11 +36,14 @@ static pw_status check_graph(const pw_graph *g, int64_t source, int32_t *level)
         pw_set_error_detail("offsets[0] is %lld, not 0", (long long)g->offsets[0]);
         return PW_ERR_BAD_INPUT;
     }
-    for (int64_t v = 0; v < g->vertices; v++) {
+    /* every offset before any target: offsets that go down after a larger one would have sent
+     * the targets' check past the end of the array (offsets[vertices] is its length) */
+    for (int64_t v = 0; v < g->vertices; v++)
         if (g->offsets[v + 1] < g->offsets[v]) {
             pw_set_error_detail("the offsets go down at vertex %lld", (long long)v);
             return PW_ERR_BAD_INPUT;
         }
+    for (int64_t v = 0; v < g->vertices; v++) {
         for (int64_t e = g->offsets[v]; e < g->offsets[v + 1]; e++)
             if (g->targets[e] < 0 || g->targets[e] >= g->vertices) {
                 pw_set_error_detail("vertex %lld has an edge to %lld, outside 0..%lld", (long long)v,
