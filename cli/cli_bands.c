@@ -25,6 +25,37 @@ int cli_is_npy(const char *path)
 }
 
 
+/* Every rank's header of its input file, compared: each reads only its band of columns, so a rank
+ * whose file had another width ran, and the output was a mix of the two (rows and types were
+ * caught later, widths not).  0 where every rank read a header and all are the same array. */
+typedef struct band_header {
+    int64_t ok, rows, cols, type;
+} band_header;
+
+static int agree_band_header(pw_comm *c, const char *path, int ok, const npy_array *a)
+{
+    const int n = pw_comm_size(c);
+    band_header mine = {ok, ok ? a->shape[0] : 0, ok ? a->shape[1] : 0, ok ? (int64_t)a->type : -1};
+    band_header *all = malloc(sizeof *all * (size_t)n);
+    int same = all && pw_comm_allgather(c, &mine, all, sizeof mine) == PW_OK;
+    for (int k = 0; same && k < n; k++)
+        if (!all[k].ok) {
+            if (ok) cli_error("rank %d failed (its message says why)", k);
+            same = 0;
+        }
+    for (int k = 1; same && k < n; k++)
+        if (all[k].rows != all[0].rows || all[k].cols != all[0].cols || all[k].type != all[0].type) {
+            if (pw_comm_rank(c) == 0)
+                cli_error("%s: rank %d's file is a %lldx%lld %s array, rank 0's a %lldx%lld %s: every rank must read "
+                          "the same array", path, k, (long long)all[k].rows, (long long)all[k].cols,
+                          pw_dtype_name((pw_dtype)all[k].type), (long long)all[0].rows, (long long)all[0].cols,
+                          pw_dtype_name((pw_dtype)all[0].type));
+            same = 0;
+        }
+    free(all);
+    return same;
+}
+
 /* The band's columns of path: [first, first + count) of its cols (halo: that many more each side),
  * the widths first measured by speed under --balance. */
 static int read_band(const cli_common *common, pw_comm *c, const char *path, int64_t halo, pw_image *band,
@@ -41,6 +72,7 @@ static int read_band(const cli_common *common, pw_comm *c, const char *path, int
     if (f) fclose(f);
     if (ok && a.ndim != 2) snprintf(err, sizeof err, "%s: a band of columns needs a 2-D array", path), ok = 0;
     if (!ok) cli_error("%s", f ? err : "cannot open the input");
+    if (!agree_band_header(c, path, ok, &a)) return EXIT_DATA;
     *cols = ok ? a.shape[1] : 0;
     pw_status st = ok ? pw_dist_split(c, pw_comm_rank(c), *cols - 2 * halo, first, count) : PW_OK;
     if (ok && st != PW_OK) {

@@ -308,7 +308,11 @@ int cmd_tune(int argc, char **argv)
                     chunked[k]);
         if (meas[k] < best) best = meas[k], best_w = args.widths[k];
     }
-    if (csv) io_close_text_output(csv);
+    if (csv && (ferror(csv) | io_close_text_output(csv))) { /* (a full disk, /dev/full: said, exit 1) */
+        cli_error("--csv %s: write failed", args.csv);
+        code = EXIT_DATA;
+        goto out;
+    }
     cli_report rep = {0};
     for (int kind = 0; kind < PW_MODEL_KINDS; kind++) {
         const pw_model_params *m = kind == PW_MODEL_CHUNKED ? &full_chunked : &full;
@@ -345,7 +349,11 @@ int cmd_tune(int argc, char **argv)
             goto out;
         }
         write_svg(f, app, args.n_widths, args.widths, meas, paper, cons, tiled);
-        io_close_text_output(f);
+        if (ferror(f) | io_close_text_output(f)) {
+            cli_error("--svg %s: write failed", args.svg);
+            code = EXIT_DATA;
+            goto out;
+        }
         cli_detail(&rep, "svg", "%s", args.svg);
     }
     cli_report_print(&rep, &common);

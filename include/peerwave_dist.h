@@ -133,9 +133,9 @@ pw_status pw_dist_dtw_f64(pw_comm *comm, const double *a, int64_t n, const doubl
  * everywhere; pw_dist_split is one choice; a band of a larger row-major image is a view with its
  * stride); its output band becomes those columns of the whole table (INTHIST: each plane rows x
  * band width).  The overflow guards look at the whole input (PW_ERR_OVERFLOW on every rank).
- * info: this rank's band's run, but seconds is the run's span as pw_dist_sw's (at least the band's
- * own time; a GPU band's start is its first launch, after its upload and its wait for the left
- * column's first row). */
+ * info: this rank's band's run, but cells counts the whole image (as pw_sat / pw_inthist report
+ * it) and seconds is the run's span as pw_dist_sw's (at least the band's own time; a GPU band's
+ * start is its first launch, after its upload and its wait for the left column's first row). */
 pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw_options *options, pw_run_info *info);
 pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo, double hi, int32_t *out,
                           const pw_options *options, pw_run_info *info);
@@ -146,7 +146,8 @@ pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo
  * cols - 2, ...), or any widths >= 1 in rank order).  The halo columns are read (the first and last
  * ranks': the grid's fixed border) and may be overwritten; the band's own columns are swept in
  * place.  residual (may be NULL): the whole grid's, on every rank, bit for bit pw_heat's.  info:
- * as pw_dist_sat's (seconds: the run's span). */
+ * as pw_dist_sat's (cells: the whole interior times the sweeps, as pw_heat's; seconds: the run's
+ * span). */
 pw_status pw_dist_heat(pw_comm *comm, pw_image *band, int64_t sweeps, const pw_options *options, double *residual,
                        pw_run_info *info);
 pw_status pw_dist_sor(pw_comm *comm, pw_image *band, int64_t sweeps, double omega, const pw_options *options,

@@ -820,6 +820,14 @@ expect 1 dtw --query "$tmp/sbad.txt" --db "$tmp/sdb.txt"
 expect 2 dtw --query "$tmp/sq.txt"
 expect 2 dtw --query "$tmp/sq.txt" --db "$tmp/sdb.txt" --path "$tmp/p.npy"
 
+# tune's --svg and --csv report a failed write (a full disk: /dev/full), as every other output does
+if [ -w /dev/full ]; then
+  for o in --svg --csv; do
+    expect 1 tune sw --random 64 $o /dev/full
+    grep -q -- "$o /dev/full: write failed" "$tmp/err" && ok || bad "tune $o on a full disk: $(cat "$tmp/err")"
+  done
+fi
+
 # ---- peerwave batch JOBS.tsv: the job queue (docs/BATCH.md) ----
 # Every job's report equals the same command run alone (minus the run details), in file order.
 "$pw" sat --quiet "$ex/rings.pgm" -o "$tmp/sat1.npy" > "$tmp/alone" 2>/dev/null
@@ -1108,6 +1116,15 @@ else
   rc=$?
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "other input values" "$tmp/err" && ! grep -q "^total" "$tmp/out" && ok ||
     bad "--mpi, one input name with other contents: rc $rc, $(head -3 "$tmp/out" "$tmp/err")"
+  # .npy bands: one file name with another width on each rank (each rank reads only its band's
+  # columns): refused on every rank, nothing written (a mixed table was written, exit 0)
+  "$pw" sat --quiet "$tmp/r0/x.pgm" -o "$tmp/r0/w.npy" > /dev/null 2>&1
+  printf 'P2\n5 2\n255\n1 2 3 4 5\n5 6 7 8 9\n' > "$tmp/r1/x5.pgm" && "$pw" sat --quiet "$tmp/r1/x5.pgm" -o "$tmp/r1/w.npy" > /dev/null 2>&1
+  timeout 60 mpirun -np 1 sh -c "cd '$tmp/r0' && '$pw_abs' sat --mpi --quiet w.npy -o '$tmp/wout.npy'" : \
+    -np 1 sh -c "cd '$tmp/r1' && '$pw_abs' sat --mpi --quiet w.npy -o '$tmp/wout.npy'" > /dev/null 2> "$tmp/err"
+  rc=$?
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "rank 1's file is a 2x5 i32 array, rank 0's a 2x4 i32" "$tmp/err" &&
+    [ ! -e "$tmp/wout.npy" ] && ok || bad "--mpi, .npy bands of other widths: rc $rc, $(head -3 "$tmp/err")"
   # ranks on devices of two models (PEERWAVE_DEBUG_DEVICE_MODEL stands in for the GPUs): with equal
   # bands every rank says so and none hangs; bands cut by measured speed (--balance) run
   timeout 60 mpirun -np 1 env PEERWAVE_DEBUG_DEVICE_MODEL=gpu-a "$pw" sw --mpi --quiet "$ex/query.fa" "$ex/target.fa" : \

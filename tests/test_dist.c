@@ -274,6 +274,14 @@ static void case_stencil_cell(pw_comm *c, rng *r, rank_log *log)
            "pw_dist_cell_run (stencil) %lldx%lld x %lld sweeps on %d ranks: %s / %s (%s); grid %s", (long long)rows,
            (long long)cols, (long long)sweeps, ranks, pw_status_str(s1), pw_status_str(s2), pw_error_detail(),
            memcmp(one, dist, sizeof *one * cells) ? "differs" : "equal");
+    /* one value of the last rank's grid other: every rank refuses (each holds the whole grid; the
+     * ranks ran and wrote a mixed grid before its contents entered their agreement) */
+    if (ranks > 1 && stencil_cell) {
+        if (pw_comm_rank(c) == ranks - 1) dist[cells / 2] += 1;
+        const pw_status s3 = pw_dist_cell_run(c, stencil_cell, &args, &o, &res2);
+        EXPECT(log, s3 == PW_ERR_INVALID_ARGUMENT, "a stencil cell's grid other on one rank: %s (%s)", pw_status_str(s3),
+               pw_error_detail());
+    }
     free(one), free(dist);
 }
 
@@ -314,10 +322,13 @@ static void case_sat(pw_comm *c, rng *r, rank_log *log)
     pw_options o = case_options(r);
     pw_image whole_in = {tin, rows, total, 0, in}, whole_out = {tout, rows, total, 0, out};
     pw_image band_in = {tin, rows, cols, total, in + (size_t)col0 * si}, band_out = {tout, rows, cols, 0, band};
-    pw_status s1 = pw_sat(&whole_in, &whole_out, &o, NULL);
-    pw_status s2 = pw_dist_sat(c, &band_in, &band_out, &o, NULL);
+    pw_run_info i1, i2;
+    pw_status s1 = pw_sat(&whole_in, &whole_out, &o, &i1);
+    pw_status s2 = pw_dist_sat(c, &band_in, &band_out, &o, &i2);
     EXPECT(log, s1 == PW_OK && s2 == PW_OK, "sat %lldx%lld: %s / %s (%s)", (long long)rows, (long long)total,
            pw_status_str(s1), pw_status_str(s2), pw_error_detail());
+    EXPECT(log, s2 != PW_OK || i2.cells == i1.cells, "sat %lldx%lld: the bands report %lld cells, one process %lld",
+           (long long)rows, (long long)total, (long long)i2.cells, (long long)i1.cells);
     int same = 1;
     for (int64_t i = 0; s2 == PW_OK && i < rows; i++)
         same &= memcmp(band + (size_t)(i * cols) * so, out + (size_t)(i * total + col0) * so, (size_t)cols * so) == 0;
@@ -339,9 +350,12 @@ static void case_inthist(pw_comm *c, rng *r, rank_log *log)
     int32_t *out = malloc(sizeof *out * (size_t)(rows * total * bins)), *band = malloc(sizeof *band * (size_t)(rows * cols * bins));
     pw_options o = case_options(r);
     pw_image whole_in = {PW_U8, rows, total, 0, in}, band_in = {PW_U8, rows, cols, total, in + col0};
-    pw_status s1 = pw_inthist(&whole_in, bins, 0, 256, out, &o, NULL);
-    pw_status s2 = pw_dist_inthist(c, &band_in, bins, 0, 256, band, &o, NULL);
+    pw_run_info i1, i2;
+    pw_status s1 = pw_inthist(&whole_in, bins, 0, 256, out, &o, &i1);
+    pw_status s2 = pw_dist_inthist(c, &band_in, bins, 0, 256, band, &o, &i2);
     EXPECT(log, s1 == PW_OK && s2 == PW_OK, "inthist: %s / %s (%s)", pw_status_str(s1), pw_status_str(s2), pw_error_detail());
+    EXPECT(log, s2 != PW_OK || i2.cells == i1.cells, "inthist %lldx%lld: the bands report %lld cells, one process %lld",
+           (long long)rows, (long long)total, (long long)i2.cells, (long long)i1.cells);
     int same = 1;
     for (int b = 0; s2 == PW_OK && b < bins; b++)
         for (int64_t i = 0; i < rows; i++)
@@ -379,10 +393,14 @@ static void case_stencil(pw_comm *c, rng *r, rank_log *log)
     pw_image g = {f64 ? PW_F64 : PW_F32, rows, total, 0, whole};
     pw_image band = {g.type, rows, cols + 2, total, mine + (size_t)col0 * size};
     double r1 = -1, r2 = -2;
-    pw_status s1 = sor ? pw_sor(&g, sweeps, omega, &o, &r1, NULL) : pw_heat(&g, sweeps, &o, &r1, NULL);
-    pw_status s2 = sor ? pw_dist_sor(c, &band, sweeps, omega, &o, &r2, NULL) : pw_dist_heat(c, &band, sweeps, &o, &r2, NULL);
+    pw_run_info i1, i2;
+    pw_status s1 = sor ? pw_sor(&g, sweeps, omega, &o, &r1, &i1) : pw_heat(&g, sweeps, &o, &r1, &i1);
+    pw_status s2 = sor ? pw_dist_sor(c, &band, sweeps, omega, &o, &r2, &i2) : pw_dist_heat(c, &band, sweeps, &o, &r2, &i2);
     EXPECT(log, s1 == PW_OK && s2 == PW_OK, "%s %lldx%lld: %s / %s (%s)", sor ? "sor" : "heat", (long long)rows,
            (long long)total, pw_status_str(s1), pw_status_str(s2), pw_error_detail());
+    EXPECT(log, s2 != PW_OK || i2.cells == i1.cells, "%s %lldx%lld x %lld: the bands report %lld cells, one process %lld",
+           sor ? "sor" : "heat", (long long)rows, (long long)total, (long long)sweeps, (long long)i2.cells,
+           (long long)i1.cells);
     int same = 1;
     for (int64_t i = 0; s2 == PW_OK && i < rows; i++) /* the band's own columns */
         same &= memcmp(mine + (size_t)(i * total + col0 + 1) * size, whole + (size_t)(i * total + col0 + 1) * size,

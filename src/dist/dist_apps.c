@@ -491,7 +491,7 @@ pw_status pw_dist_sat(pw_comm *comm, const pw_image *in, pw_image *out, const pw
     double span = 0;
     st = run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, 0, NULL, sat_band_run, &x,
                   &none, &none, 0, &span);
-    if (st == PW_OK) band_span_info(x.info, span);
+    if (st == PW_OK) band_span_info(x.info, span), x.info->cells = in->rows * total;
     return st;
 }
 
@@ -526,7 +526,7 @@ pw_status pw_dist_inthist(pw_comm *comm, const pw_image *in, int bins, double lo
     double span = 0;
     st = run_band(comm, local, &sig, options, local == PW_OK ? in->rows : 0, 1, col0, mine.cols, total, 0, NULL, inthist_band_run,
                   &x, &none, &none, 0, &span);
-    if (st == PW_OK) band_span_info(x.info, span);
+    if (st == PW_OK) band_span_info(x.info, span), x.info->cells = in->rows * total;
     return st;
 }
 
@@ -601,7 +601,7 @@ static pw_status dist_stencil(pw_comm *comm, pw_image *grid, int64_t sweeps, int
     double span = 0;
     st = run_band(comm, local, &sig, options, local == PW_OK ? grid->rows - 2 : 0, sweeps, col0, mine.cols, total,
                   1, NULL, stencil_band_run, &x, &none, &none, 0, &span);
-    if (st == PW_OK) band_span_info(x.info, span);
+    if (st == PW_OK) band_span_info(x.info, span), x.info->cells = (grid->rows - 2) * total * sweeps;
     if (st != PW_OK || !residual) {
         free(sums);
         return st;

@@ -209,6 +209,12 @@ static uint64_t cell_signature(const pw_cell *cell, const pw_cell_args *args, in
         h ^= pw_dist_hash(args->inputs[k], (size_t)n * pw_cell_type_size(d->inputs[k].f.type), 13 + (uint64_t)k);
     }
     if (d->n_params) h ^= pw_dist_hash(args->params, sizeof *args->params * (size_t)d->n_params, 17);
+    /* every rank holds the whole grid of a grid or stencil cell (halo included): the same one
+     * (a rank with other values ran and wrote a mixed result) */
+    if (d->form != PW_CELL_LINEAR && args->grid) {
+        const int64_t h2 = 2 * d->halo, depth = d->form == PW_CELL_GRID3 ? planes + h2 : 1;
+        h ^= pw_dist_hash(args->grid, (size_t)((args->rows + h2) * (args->cols + h2) * depth) * d->value_size, 19);
+    }
     return h;
 }
 
