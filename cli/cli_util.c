@@ -536,6 +536,11 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
             return -1;
         }
     }
+    if (common->trace_path && common->options.strategy == PW_STRATEGY_SEQUENTIAL) { /* (it ran, wrote -o, then said so) */
+        cli_error("%s: --trace records tiles of the peer, barrier and tasks strategies; the sequential strategy has none",
+                  cmd->name);
+        return -1;
+    }
     if (common->n_devices > 0 && strstr(pw_build_info(), "no CUDA")) {
         cli_error("--gpus/--devices: this build has no CUDA (%s)", pw_build_info());
         return -1;

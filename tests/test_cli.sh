@@ -292,6 +292,9 @@ assert total == int(sys.argv[2]) and total > 0, (total, sys.argv[2])
 PY
 fi
 expect 2 sw "$ex/query.fa" "$ex/target.fa" --strategy sequential --trace "$tmp/none.svg"
+# (refused before the run: it ran the whole job and wrote -o first)
+expect 2 sat "$ex/rings.pgm" --strategy sequential --trace "$tmp/none.svg" -o "$tmp/never_seq.npy"
+[ ! -e "$tmp/never_seq.npy" ] && grep -q "sequential strategy has none" "$tmp/err" && ok || bad "--trace with --strategy sequential wrote -o: $(cat "$tmp/err")"
 
 # --tile-w model: trained on the corner, the answer unchanged; auto on a small problem and a
 # given width say so; the model is used for peer + hyper only.
