@@ -78,6 +78,17 @@ int cmd_bfs(int argc, char **argv)
     cli_common common;
     int first, r = cli_parse(&bfs_command, argc, argv, &common, &args, &first);
     if (r) return r > 0 ? 0 : EXIT_USAGE;
+    /* the common options a search has no use for (they were taken and ignored; --mpi under mpirun
+     * ran the whole search on every rank) */
+    static const char *const not_for_bfs[] = {"strategy", "tile-shape", "tile-h", "tile-w", "trace", "max-blocks",
+                                              "rows-per-thread", "layout", "train-ratio", "wisdom", "simd", "mpi",
+                                              "gpus", "devices", "balance", "nccl", "bands-per-gpu", NULL};
+    const char *given = cli_option_given(&common, not_for_bfs);
+    if (given) {
+        cli_error("bfs: --%s does not apply (of the common options bfs takes --threads, --check, --quiet, --tsv, "
+                  "--backend and --device; --engine picks the search)", given);
+        return EXIT_USAGE;
+    }
     const char *path = argv[first];
     char err[512];
     graph_file gf;

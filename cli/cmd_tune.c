@@ -231,6 +231,11 @@ int cmd_tune(int argc, char **argv)
                   "and --svg)", given);
         return EXIT_USAGE;
     }
+    static const char *const one_process[] = {"mpi", "gpus", "devices", "bands-per-gpu", "balance", "nccl", NULL};
+    if ((given = cli_option_given(&common, one_process))) { /* (under mpirun each rank tuned alone: n tables) */
+        cli_error("tune: --%s does not apply (tune times one process on one device)", given);
+        return EXIT_USAGE;
+    }
     /* the table on stdout, or on stderr where stdout holds only the result lines (--tsv: a header
      * line and a value line; --quiet) */
     FILE *table = common.tsv || common.quiet ? stderr : stdout;

@@ -823,6 +823,14 @@ expect 1 dtw --query "$tmp/sbad.txt" --db "$tmp/sdb.txt"
 expect 2 dtw --query "$tmp/sq.txt"
 expect 2 dtw --query "$tmp/sq.txt" --db "$tmp/sdb.txt" --path "$tmp/p.npy"
 
+# options a command would take and ignore: refused (bfs --strategy/--tile-w/--mpi, tune --mpi)
+printf '1 2\n2 3\n' > "$tmp/g3.txt"
+for o in "--strategy peer" "--tile-w 8" --mpi; do
+  expect 2 bfs "$tmp/g3.txt" $o
+  grep -q "bfs: ${o%% *} does not apply" "$tmp/err" && ok || bad "bfs $o: $(cat "$tmp/err")"
+done
+expect 2 tune sw --random 64 --mpi
+
 # tune's --svg and --csv report a failed write (a full disk: /dev/full), as every other output does
 if [ -w /dev/full ]; then
   for o in --svg --csv; do
