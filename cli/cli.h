@@ -160,6 +160,8 @@ pw_comm *cli_mpi_comm(void);
  * after reading its inputs, so that a rank that cannot read them (a file missing on one host, no
  * memory) ends every rank with its reason instead of leaving them in the run's first collective. */
 int cli_mpi_agree(int ok);
+/* This process's rank under --mpi, else 0. */
+int cli_mpi_rank(void);
 
 /* --mpi with .npy in and out: each rank reads and writes only its band of columns (cli_bands.c).
  * Exit codes.  asked_type: 0 = automatic, else a pw_dtype + 1. */

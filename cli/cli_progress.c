@@ -286,6 +286,9 @@ pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, vo
     if (cli_in_batch()) return cli_batch_refuse(label);
     if (!shows_progress(c)) return job(arg);
     const int tty = isatty(STDERR_FILENO);
+    /* under mpirun rank 0 alone shows the run's progress (every rank's cancel flag still works: a
+     * Ctrl-C stops all of them); every rank printed an unlabelled line before */
+    const int quiet_rank = cli_mpi_rank() != 0;
     /* PEERWAVE_PROGRESS_AFTER_MS: the delay before the first report (tests set it to 0). */
     const char *after_env = getenv("PEERWAVE_PROGRESS_AFTER_MS");
     double after = after_env ? atof(after_env) / 1000.0 : tty ? 2.0 : 1.0;
@@ -320,7 +323,7 @@ pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, vo
         pthread_cond_timedwait(&s.cond, &s.lock, &until);
         if (s.done) break;
         double t = pw_seconds_now() - start;
-        if (t + 1e-3 < after) continue;
+        if (t + 1e-3 < after || quiet_rank) continue;
         format_status(line, sizeof line, t);
         if (tty) { /* redraw in place; blanks cover a longer previous line */
             int n = (int)strlen(line);

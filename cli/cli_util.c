@@ -616,6 +616,8 @@ static uint64_t arguments_hash(int argc, char **argv)
     return h;
 }
 
+int cli_mpi_rank(void) { return mpi_comm ? pw_comm_rank(mpi_comm) : 0; }
+
 int cli_mpi_agree(int ok)
 {
     if (!mpi_comm) return ok;
