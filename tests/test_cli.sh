@@ -1128,7 +1128,7 @@ else
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "other input values" "$tmp/err" && ! grep -q "^total" "$tmp/out" && ok ||
     bad "--mpi, one input name with other contents: rc $rc, $(head -3 "$tmp/out" "$tmp/err")"
   # --progress under mpirun: rank 0 alone shows it (every rank printed its own unlabelled lines)
-  PEERWAVE_PROGRESS_AFTER_MS=0 PEERWAVE_PROGRESS_EVERY_MS=50 timeout 60 mpirun -np 2 "$pw" heat --size 800x800 --sweeps 40 \
+  PEERWAVE_PROGRESS_AFTER_MS=0 PEERWAVE_PROGRESS_EVERY_MS=50 timeout 60 mpirun -np 2 "$pw" heat --size 1200x1200 --sweeps 40 \
     --mpi --progress > /dev/null 2> "$tmp/err"
   [ "$(grep -c 'heat: done after' "$tmp/err")" = 1 ] && ok || bad "--mpi --progress: $(grep -c 'done after' "$tmp/err") final lines"
   # .npy bands: one file name with another width on each rank (each rank reads only its band's
