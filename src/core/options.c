@@ -216,7 +216,7 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
         return plan_cuda(options, rows, cols, skew, cuda_tile_h ? cuda_tile_h : PW_CUDA_AUTO_TILE_H, plan);
     if (plan->strategy == PW_STRATEGY_LAUNCH) { /* a GPU-only baseline */
         pw_set_error_detail("the launch strategy (one kernel launch per tile diagonal) runs on the GPU only: use the "
-                            "CUDA backend, or the peer, barrier or sequential strategy on the CPU");
+                            "CUDA backend, or the peer, barrier, tasks or sequential strategy on the CPU");
         return PW_ERR_UNSUPPORTED;
     }
 
