@@ -37,8 +37,11 @@ int pw_sat_simd_setup(pw_sat_simd *k, const pw_tiling *t, int workers, pw_simd s
     const int planes = bins > 0 ? bins : 1;
     if (!tile || workers < 1) return 0;
     const size_t size = pw_dtype_size(out), line = 64 / size;
-    /* the tile's column span (w + h - 1), whole cache lines */
-    const int64_t elems = (t->w + t->h - 1 + (int64_t)line - 1) / (int64_t)line * (int64_t)line;
+    /* the tile's column span (w + h - 1), whole cache lines; no more than the space's columns
+     * reach (a tile starts at most h - 1 columns before column 0): --tile-w 2^31 on a 1x1 image
+     * asked INTHIST's scratch for 40 GB */
+    const int64_t span = t->w < t->cols ? t->w + t->h - 1 : t->cols + t->h - 1;
+    const int64_t elems = (span + (int64_t)line - 1) / (int64_t)line * (int64_t)line;
     const size_t cached = (3 * (size_t)planes * (size_t)t->h * size + 63) / 64 * 64;
     const size_t per_worker = 64 + cached + (size_t)planes * (size_t)elems * size;
     void *block = pw_malloc((size_t)workers * per_worker + 64);

@@ -430,7 +430,19 @@ int cmd_run(int argc, char **argv)
     }
     size_t grid_bytes = 0;
     if (grid_form) {
-        grid_bytes = (size_t)(a.rows + 2 * halo) * (size_t)(a.cols + 2 * halo) * (size_t)(three_d ? a.planes + 2 * halo : 1) * vsize;
+        /* (checked: --size near 2^63 overflowed the halo's addition, and the products wrapped) */
+        int64_t r2, c2, p2 = 1, cells, bytes;
+        const int overflows = __builtin_add_overflow(a.rows, 2 * (int64_t)halo, &r2) ||
+                              __builtin_add_overflow(a.cols, 2 * (int64_t)halo, &c2) ||
+                              (three_d && __builtin_add_overflow(a.planes, 2 * (int64_t)halo, &p2)) ||
+                              __builtin_mul_overflow(r2, c2, &cells) || __builtin_mul_overflow(cells, p2, &cells) ||
+                              __builtin_mul_overflow(cells, (int64_t)vsize, &bytes) || (uint64_t)bytes > SIZE_MAX;
+        if (overflows) {
+            cli_error("the grid (the size and the halo of %d on every side) overflows 64 bits", halo);
+            code = EXIT_DATA;
+            goto out;
+        }
+        grid_bytes = (size_t)bytes;
         if (!grid && !(grid = io_alloc(grid_bytes, 1, "the grid", err, sizeof err))) {
             cli_error("%s", err);
             code = EXIT_DATA;

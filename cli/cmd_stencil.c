@@ -132,9 +132,12 @@ static int make_grid(const stencil_args *a, pw_image *g, char *err, int errlen)
         return a->type_given && a->type != g->type ? convert_grid(a->init, g, a->type, err, errlen) : 0;
     }
     *g = (pw_image){a->type, a->rows, a->cols, 0, NULL};
-    g->data = io_alloc((uint64_t)a->rows * (uint64_t)a->cols, pw_dtype_size(a->type), "the grid", err, errlen);
+    int64_t cells;
+    if (__builtin_mul_overflow(a->rows, a->cols, &cells)) /* (the product wrapped to a tiny grid, then overran it) */
+        return io_fail(err, errlen, "a %" PRId64 "x%" PRId64 " grid: its size overflows 64 bits", a->rows, a->cols);
+    g->data = io_alloc((uint64_t)cells, pw_dtype_size(a->type), "the grid", err, errlen);
     if (!g->data) return -1;
-    memset(g->data, 0, (size_t)(a->rows * a->cols) * pw_dtype_size(a->type));
+    memset(g->data, 0, (size_t)cells * pw_dtype_size(a->type));
     for (int64_t j = 0; j < a->cols; j++) {
         if (a->type == PW_F32) ((float *)g->data)[j] = 1.0f;
         else ((double *)g->data)[j] = 1.0;

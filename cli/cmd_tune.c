@@ -164,7 +164,7 @@ static int load(const tune_args *args, const char *app, char **argv, int first, 
         int64_t n = args->random_n;
         p->img = (pw_image){PW_U8, n, n, 0, io_alloc((uint64_t)(n * n), 1, "the image", err, sizeof err)};
         if (!p->img.data) return cli_error("%s", err), EXIT_DATA;
-        for (int64_t k = 0; k < n * n; k++) ((uint8_t *)p->img.data)[k] = (uint8_t)(k * 2654435761u >> 24);
+        for (int64_t k = 0; k < n * n; k++) ((uint8_t *)p->img.data)[k] = (uint8_t)((uint64_t)k * 2654435761u >> 24);
     } else if (image_read(argv[first], &p->img, err, sizeof err)) {
         return cli_error("%s", err), EXIT_DATA;
     }

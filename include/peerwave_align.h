@@ -76,8 +76,10 @@ void pw_alignment_free(pw_alignment *alignment);
  * columns (0 = 60), each a line of a ("a   start LETTERS end"), a line of marks ('|' equal,
  * '.' a mismatch with a positive score, ' ' otherwise) and a line of b, blocks separated by an
  * empty line; gaps are '-'.  name_a / name_b head the lines (NULL: "a" and "b"; cut to 16
- * characters).  params gives the positive-score marks.  Returns a string the caller frees with
- * free(), or NULL when out of memory. */
+ * characters).  params gives the positive-score marks.  a and b are the NUL-terminated sequences
+ * the alignment was made of.  Returns a string the caller frees with free(), or NULL when out of
+ * memory or when the alignment does not fit a and b (pw_alignment_rescore's checks, and columns
+ * the CIGAR's; pw_error_detail says which). */
 char *pw_alignment_view(const pw_alignment *alignment, const char *a, const char *b,
                         const pw_sw_params *params, const char *name_a, const char *name_b, int width);
 

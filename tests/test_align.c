@@ -534,6 +534,19 @@ static void test_view(void)
         CHECK(lines % 4 == 3 && lines >= 3, "view: %d lines", lines);
         free(v);
     }
+    /* an alignment that does not fit a and b is refused (it was indexed unchecked: a start past a's
+     * end read past it, a CIGAR run of 10^23 overflowed) */
+    pw_alignment bad = al;
+    bad.start_a = 1000;
+    CHECK(pw_alignment_view(&bad, a, b, &p, NULL, NULL, 0) == NULL && strstr(pw_error_detail(), "does not fit"),
+          "view: a start past a's end: %s", pw_error_detail());
+    bad = al;
+    bad.cigar = "99999999999999999999999=";
+    CHECK(pw_alignment_view(&bad, a, b, &p, NULL, NULL, 0) == NULL, "view: a CIGAR run of 10^23");
+    bad = al;
+    bad.columns = al.columns + 3;
+    CHECK(pw_alignment_view(&bad, a, b, &p, NULL, NULL, 0) == NULL && strstr(pw_error_detail(), "columns"),
+          "view: columns other than the CIGAR's: %s", pw_error_detail());
     pw_alignment_free(&al);
 }
 

@@ -831,6 +831,13 @@ for o in "--strategy peer" "--tile-w 8" --mpi; do
 done
 expect 2 tune sw --random 64 --mpi
 
+# sizes whose products wrap 64 bits: refused before any allocation (heat allocated a 4-byte grid
+# and overran it; run's halo addition overflowed)
+expect 1 heat --size 9223372036854775807x9223372036854775807
+grep -q "overflows 64 bits" "$tmp/err" && ok || bad "heat --size that wraps: $(cat "$tmp/err")"
+expect 1 run "$ex/cells/heat.c" --size 9223372036854775807x3 --sweeps 1
+grep -q "overflows 64 bits" "$tmp/err" && ok || bad "run --size that wraps: $(cat "$tmp/err")"
+
 # tune's --svg and --csv report a failed write (a full disk: /dev/full), as every other output does
 if [ -w /dev/full ]; then
   for o in --svg --csv; do

@@ -16,6 +16,7 @@
 
 #include "peerwave_align.h"
 #include "../../apps/scoring.h"
+#include "../core/status_detail.h"
 
 typedef struct text {
     char *s;
@@ -66,6 +67,26 @@ char *pw_alignment_view(const pw_alignment *al, const char *a, const char *b, co
                         const char *name_a, const char *name_b, int width)
 {
     if (!al || !a || !b || !params) return NULL;
+    /* the alignment must be one of a and b: its CIGAR's positions inside them (the view indexed
+     * a[start_a ...] unchecked) and its columns the CIGAR's */
+    int64_t score, columns = 0;
+    if (al->score != 0 && al->cigar && al->columns != 0) {
+        if (pw_alignment_rescore(al, a, (int64_t)strlen(a), b, (int64_t)strlen(b), params, &score) != PW_OK) {
+            pw_set_error_detail("pw_alignment_view: the alignment does not fit a and b (its CIGAR, positions or ends)");
+            return NULL;
+        }
+        for (const char *c = al->cigar; *c;) { /* (runs bounded by the rescore's walk above) */
+            int64_t run = 0;
+            while (isdigit((unsigned char)*c)) run = run * 10 + (*c++ - '0');
+            columns += run;
+            if (*c) c++;
+        }
+        if (columns != al->columns) {
+            pw_set_error_detail("pw_alignment_view: the CIGAR has %lld columns, the alignment says %lld", (long long)columns,
+                                (long long)al->columns);
+            return NULL;
+        }
+    }
     text t = {0};
     put(&t, "%s", "");
     if (al->score == 0 || !al->cigar || al->columns == 0) return t.s;
