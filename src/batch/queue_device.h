@@ -37,7 +37,7 @@ typedef struct queue_device {
 } queue_device;
 
 /* The CUDA device (PW_ERR_NO_DEVICE, PW_ERR_CUDA, PW_ERR_OUT_OF_MEMORY). */
-pw_status queue_gpu_create(int device, double memory_fraction, int64_t staging_bytes, queue_device *out);
+pw_status pw_queue_gpu_create(int device, double memory_fraction, int64_t staging_bytes, queue_device *out);
 
 /* One device's queue (job_queue.c): the threads and the order of one device's stages.  A
  * pw_queue (queue_group.c) is one or several of these, a job going to the one that will be done

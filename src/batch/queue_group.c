@@ -121,7 +121,7 @@ pw_status pw_queue_create(const pw_queue_options *options, pw_queue **queue)
     for (int k = 0; k < n && st == PW_OK; k++) {
         const int device = options->n_devices > 0 ? options->devices[k] : options->device;
         queue_device dev;
-        pw_status opened = queue_gpu_create(device, options->memory_fraction, options->staging_bytes, &dev);
+        pw_status opened = pw_queue_gpu_create(device, options->memory_fraction, options->staging_bytes, &dev);
         if (opened == PW_OK) {
             pw_queue_options one = *options;
             one.device = device;

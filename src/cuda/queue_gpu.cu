@@ -246,7 +246,7 @@ void gpu_destroy(void *ctx)
 
 } // namespace
 
-pw_status queue_gpu_create(int device, double memory_fraction, int64_t staging_bytes, queue_device *out)
+pw_status pw_queue_gpu_create(int device, double memory_fraction, int64_t staging_bytes, queue_device *out)
 {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || device >= count) {
