@@ -11,12 +11,7 @@ cd "$(dirname "$0")/.."
 pw_summary_start
 bin=$(mktemp -d)
 configs=${PW_CONFIGS:-"8:3 12:3 16:3 16:2 20:3 20:2 24:3 12:2"}
-for c in $configs; do
-  r=${c%:*} b=${c#*:}
-  nvcc -O3 -arch=sm_90 -std=c++17 -Ibench -DPW_R=$r -DPW_SWR_BLOCKS_PER_SM=$b -Xptxas -v -o "$bin/swr_${r}_$b" \
-    bench/sw_warp_rows.cu > "$out/build_${r}_$b.log" 2>&1 &
-done
-wait
+pw_build_warp_rows_configs
 for c in $configs; do
   summary "R $c: $(grep -E 'registers|spill' "$out/build_${c/:/_}.log" | grep -oE '[0-9]+ bytes spill stores|Used [0-9]+ registers' | tr '\n' ' ')"
 done

@@ -29,20 +29,16 @@ int cli_is_npy(const char *path)
  * whose file had another width ran, and the output was a mix of the two (rows and types were
  * caught later, widths not).  0 where every rank read a header and all are the same array. */
 typedef struct band_header {
-    int64_t ok, rows, cols, type;
+    int64_t rows, cols, type;
 } band_header;
 
 static int agree_band_header(pw_comm *c, const char *path, int ok, const npy_array *a)
 {
+    if (!cli_mpi_agree(ok)) return 0; /* (a rank that read no header: every rank says so) */
     const int n = pw_comm_size(c);
-    band_header mine = {ok, ok ? a->shape[0] : 0, ok ? a->shape[1] : 0, ok ? (int64_t)a->type : -1};
+    band_header mine = {a->shape[0], a->shape[1], (int64_t)a->type};
     band_header *all = malloc(sizeof *all * (size_t)n);
     int same = all && pw_comm_allgather(c, &mine, all, sizeof mine) == PW_OK;
-    for (int k = 0; same && k < n; k++)
-        if (!all[k].ok) {
-            if (ok) cli_error("rank %d failed (its message says why)", k);
-            same = 0;
-        }
     for (int k = 1; same && k < n; k++)
         if (all[k].rows != all[0].rows || all[k].cols != all[0].cols || all[k].type != all[0].type) {
             if (pw_comm_rank(c) == 0)

@@ -95,3 +95,15 @@ pw_largest_sides() {
            c = sqrt(0.8 * h * 1024 / hb); s = g < c ? g : c; printf "%d", int(s / 1024) * 1024 }'; }
   sat_side=$(side 8 12) heat_side=$(side 4 16)
 }
+
+# The warp-rows bench (bench/sw_warp_rows.cu) built once per "R:BLOCKS" of $configs (rows a
+# thread : blocks an SM), in parallel, as $bin/swr_R_BLOCKS, each build's log in $out/build_R_BLOCKS.log.
+pw_build_warp_rows_configs() {
+  local c r b
+  for c in $configs; do
+    r=${c%:*} b=${c#*:}
+    nvcc -O3 -arch=sm_90 -std=c++17 -Ibench -DPW_R=$r -DPW_SWR_BLOCKS_PER_SM=$b -Xptxas -v -o "$bin/swr_${r}_$b" \
+      bench/sw_warp_rows.cu > "$out/build_${r}_$b.log" 2>&1 &
+  done
+  wait
+}
