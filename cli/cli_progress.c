@@ -134,6 +134,7 @@ typedef struct device_rank {
     pw_job job;
     pw_sw_result sw;
     pw_dtw_result dtw;
+    pw_cell_result cell;
     pw_image table;     /* HEAT, SOR: its own copy of the grid (swept in place: a band's halo
                            columns are its own copies of its neighbours' edges) */
     double residual;
@@ -145,13 +146,16 @@ typedef struct device_rank {
  * process).  SAT and INTHIST ranks write their columns into the caller's one output table: with
  * one buffer there is nothing to gather (pw_dist_gather_columns), and the host holds one table, not
  * one a GPU.  HEAT and SOR sweep their own copies of the grid (a band's halo columns are its own
- * copies of its neighbours' edges) and gather. */
+ * copies of its neighbours' edges) and gather.  A user cell's GPU bands share the caller's grid and
+ * last row and column (each band uploads its part before any band writes back, and writes only its
+ * own columns: src/jit/cell_bands.c). */
 static pw_status rank_results(device_rank *r)
 {
     pw_job *j = &r->job;
     j->info = &r->info;
     if (j->kind == PW_JOB_SW) j->u.sw.result = &r->sw;
     if (j->kind == PW_JOB_DTW) j->u.dtw.result = &r->dtw;
+    if (j->kind == PW_JOB_CELL) j->u.cell.result = &r->cell;
     if (j->kind == PW_JOB_HEAT || j->kind == PW_JOB_SOR) {
         const pw_image *g = j->u.stencil.grid;
         const size_t elem = pw_dtype_size(g->type), row = (size_t)g->cols * elem;
@@ -258,11 +262,6 @@ pw_status cli_run_pw_job(const cli_common *c, const char *label, pw_job *job)
         if (c->bands_per_gpu > 1 && job->kind != PW_JOB_SW && job->kind != PW_JOB_DTW) {
             pw_set_error_detail("--bands-per-gpu: sw and dtw only (their bands hand over one column, in one direction, "
                                 "and keep little on the GPU)");
-            return PW_ERR_UNSUPPORTED;
-        }
-        if (job->kind == PW_JOB_CELL) {
-            pw_set_error_detail("a user cell over several GPUs (--gpus/--devices) is not built yet; --mpi runs a linear "
-                                "cell's bands on the CPU");
             return PW_ERR_UNSUPPORTED;
         }
         devices_of = c;

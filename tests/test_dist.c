@@ -226,11 +226,13 @@ static void make_shared_cell(void)
     if (pw_cell_create(text, "dist_cell", &shared_cell) != PW_OK) shared_cell = NULL;
 }
 
-static void case_cell(pw_comm *c, rng *r, rank_log *log)
+/* dist_options: the distributed run's (NULL: the CPU's, as the reference's); n and m at most
+ * max_n and max_m. */
+static void case_cell(pw_comm *c, rng *r, const pw_options *dist_options, int64_t max_n, int64_t max_m, rank_log *log)
 {
     pthread_once(&shared_once, make_shared_cell);
     const int ranks = pw_comm_size(c);
-    const int64_t n = range(r, 1, 80), m = range(r, ranks, 140);
+    const int64_t n = range(r, 1, max_n), m = range(r, ranks, max_m);
     unsigned char *a = malloc((size_t)n), *b = malloc((size_t)m);
     random_dna(r, (char *)a, n);
     random_dna(r, (char *)b, m);
@@ -243,23 +245,27 @@ static void case_cell(pw_comm *c, rng *r, rank_log *log)
     pw_cell_result one, dist;
     pw_status s1 = shared_cell ? pw_cell_run(shared_cell, &args, &o, &one) : PW_ERR_COMPILE;
     args.last_row = row2, args.last_col = col2;
-    pw_status s2 = pw_dist_cell_run(c, shared_cell, &args, &o, &dist);
+    const pw_options *od = dist_options ? dist_options : &o;
+    pw_status s2 = pw_dist_cell_run(c, shared_cell, &args, od, &dist);
     EXPECT(log, s1 == PW_OK && s2 == PW_OK && !memcmp(one.last, dist.last, 4) && !memcmp(one.best, dist.best, 4) &&
                     one.best_i == dist.best_i && one.best_j == dist.best_j && !memcmp(row1, row2, 4 * (size_t)m) &&
-                    !memcmp(col1, col2, 4 * (size_t)n),
-           "pw_dist_cell_run %lldx%lld on %d ranks: %s / %s (%s); best %d at (%lld, %lld), one process %d at (%lld, %lld)",
-           (long long)n, (long long)m, ranks, pw_status_str(s1), pw_status_str(s2), pw_error_detail(), *(int32_t *)dist.best,
+                    !memcmp(col1, col2, 4 * (size_t)n) && (od->backend != PW_BACKEND_CUDA || dist.info.backend == PW_BACKEND_CUDA) &&
+                    dist.info.cells == n * m,
+           "pw_dist_cell_run %s %lldx%lld on %d ranks: %s / %s (%s); best %d at (%lld, %lld), one process %d at (%lld, %lld)",
+           od->backend == PW_BACKEND_CUDA ? "gpu" : "cpu", (long long)n, (long long)m, ranks, pw_status_str(s1),
+           pw_status_str(s2), pw_error_detail(), *(int32_t *)dist.best,
            (long long)dist.best_i, (long long)dist.best_j, *(int32_t *)one.best, (long long)one.best_i, (long long)one.best_j);
     free(a), free(b), free(row1), free(row2), free(col1), free(col2);
 }
 
 /* A stencil cell (in-place sweeps, halo columns both ways) over the ranks against pw_cell_run:
  * the whole grid on every rank afterwards, bit for bit. */
-static void case_stencil_cell(pw_comm *c, rng *r, rank_log *log)
+static void case_stencil_cell(pw_comm *c, rng *r, const pw_options *dist_options, int64_t max_rows, int64_t max_cols,
+                              rank_log *log)
 {
     pthread_once(&shared_once, make_shared_cell);
     const int ranks = pw_comm_size(c);
-    const int64_t rows = range(r, 1, 40), cols = range(r, ranks, 60), sweeps = range(r, 1, 5);
+    const int64_t rows = range(r, 1, max_rows), cols = range(r, ranks, max_cols), sweeps = range(r, 1, 5);
     const size_t cells = (size_t)((rows + 2) * (cols + 2));
     double *one = malloc(sizeof *one * cells), *dist = malloc(sizeof *dist * cells);
     for (size_t k = 0; k < cells; k++) one[k] = dist[k] = (double)range(r, -1000, 1000) / 17.0;
@@ -269,16 +275,19 @@ static void case_stencil_cell(pw_comm *c, rng *r, rank_log *log)
     pw_cell_result res1, res2;
     pw_status s1 = stencil_cell ? pw_cell_run(stencil_cell, &args, &o, &res1) : PW_ERR_COMPILE;
     args.grid = dist;
-    pw_status s2 = pw_dist_cell_run(c, stencil_cell, &args, &o, &res2);
-    EXPECT(log, s1 == PW_OK && s2 == PW_OK && !memcmp(one, dist, sizeof *one * cells),
-           "pw_dist_cell_run (stencil) %lldx%lld x %lld sweeps on %d ranks: %s / %s (%s); grid %s", (long long)rows,
+    const pw_options *od = dist_options ? dist_options : &o;
+    pw_status s2 = pw_dist_cell_run(c, stencil_cell, &args, od, &res2);
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK && !memcmp(one, dist, sizeof *one * cells) &&
+                    (od->backend != PW_BACKEND_CUDA || res2.info.backend == PW_BACKEND_CUDA),
+           "pw_dist_cell_run (stencil, %s) %lldx%lld x %lld sweeps on %d ranks: %s / %s (%s); grid %s",
+           od->backend == PW_BACKEND_CUDA ? "gpu" : "cpu", (long long)rows,
            (long long)cols, (long long)sweeps, ranks, pw_status_str(s1), pw_status_str(s2), pw_error_detail(),
            memcmp(one, dist, sizeof *one * cells) ? "differs" : "equal");
     /* one value of the last rank's grid other: every rank refuses (each holds the whole grid; the
      * ranks ran and wrote a mixed grid before its contents entered their agreement) */
     if (ranks > 1 && stencil_cell) {
         if (pw_comm_rank(c) == ranks - 1) dist[cells / 2] += 1;
-        const pw_status s3 = pw_dist_cell_run(c, stencil_cell, &args, &o, &res2);
+        const pw_status s3 = pw_dist_cell_run(c, stencil_cell, &args, od, &res2);
         EXPECT(log, s3 == PW_ERR_INVALID_ARGUMENT, "a stencil cell's grid other on one rank: %s (%s)", pw_status_str(s3),
                pw_error_detail());
     }
@@ -623,8 +632,8 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
             EXPECT(log, expect_first == wide, "weighted split covers %lld of %lld columns", (long long)expect_first, (long long)wide);
         }
         switch (range(&r, 0, 7)) {
-        case 7: case_stencil_cell(c, &r, log); break;
-        case 6: case_cell(c, &r, log); break;
+        case 7: case_stencil_cell(c, &r, NULL, 40, 60, log); break;
+        case 6: case_cell(c, &r, NULL, 80, 140, log); break;
         case 5: case_generic(c, &r, log); break;
         case 0: case_sw(c, &r, log); break;
         case 1: case_dtw(c, &r, log); break;
@@ -847,6 +856,10 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
         }
         gpu_table_cases(c, &r, &gpu, log);
         gpu_stencil_case(c, &r, &gpu, getenv("PW_TEST_SERIAL_KERNELS") != NULL, log);
+        /* users' cells on GPU bands (src/jit/cell_bands.c): a linear cell wide enough for several
+         * tiles a band, a stencil cell of a few tile-rows */
+        case_cell(c, &r, &gpu, k < cases / 2 ? 300 : 3000, k < cases / 2 ? 600 : 6000, log);
+        case_stencil_cell(c, &r, &gpu, k < cases / 2 ? 40 : 400, k < cases / 2 ? 60 : 600, log);
     }
     pw_cuda_stream_destroy(stream);
 }

@@ -14,7 +14,7 @@
 #include "device/app_sw.cuh"
 #include "device_buffer.cuh"
 #include "device_prep.cuh"
-#include "gpu_band.cuh"
+#include "gpu_band_storage.cuh"
 #include "linear_run.cuh"
 #include "pw_cuda.h"
 #include "sw_packed_run.h"
@@ -58,59 +58,6 @@ extern "C" pw_status pw_cuda_describe(int device, char *buf, size_t size)
 extern "C" pw_status pw_cuda_bus_id(int device, char *buf, size_t size)
 {
     return pw_from_cuda(cudaDeviceGetPCIBusId(buf, (int)size, device));
-}
-
-/* ---- a band of columns of a larger run (core/band.h, gpu_band.cuh) ------------------------- */
-
-/* The band's edge column in the linear apps' storage, as on the CPU (core/linear_buffers.h): the
- * left neighbour's last column is row i's left value and row i + 1's diagonal; the band's own last
- * column is left[] once a tile-row is done.  The link thread calls put and get; copies go on the
- * band's stream, the chunk before the word that says it is there. */
-template <class T>
-struct gpu_linear_band {
-    pw_gpu_band gb;
-    T *left, *diag; /* device, n each */
-    int64_t n;
-
-    static void put_left(void *p, int64_t sweep, int64_t i0, int64_t i1, const void *src)
-    {
-        gpu_linear_band *b = (gpu_linear_band *)p;
-        cudaSetDevice(b->gb.device);
-        const size_t cell = sizeof(T);
-        const size_t bytes = cell * (size_t)(i1 - i0);
-        pw_gpu_band_copy(&b->gb, b->left + i0, bytes, src, bytes, bytes, 1);
-        const int64_t end = i1 < b->n - 1 ? i1 : b->n - 1; /* diag[i + 1] for rows i0 .. end - 1 */
-        const size_t diag_bytes = cell * (size_t)(end - i0);
-        if (end > i0) pw_gpu_band_copy(&b->gb, b->diag + i0 + 1, diag_bytes, src, diag_bytes, diag_bytes, 1);
-        pw_gpu_band_ready(&b->gb, 0, sweep, i1);
-    }
-
-    static void get_last(void *p, int64_t sweep, int64_t i0, int64_t i1, void *dst)
-    {
-        (void)sweep;
-        gpu_linear_band *b = (gpu_linear_band *)p;
-        cudaSetDevice(b->gb.device);
-        const size_t bytes = sizeof(T) * (size_t)(i1 - i0);
-        pw_gpu_band_copy(&b->gb, dst, bytes, b->left + i0, bytes, bytes, 1);
-        cudaStreamSynchronize(b->gb.stream);
-    }
-};
-
-/* Run app (its left and diag words uploaded on the plan's stream) as plan->band's band, or as the
- * whole problem when there is none. */
-template <class T, class Run>
-static pw_status pw_cuda_run_band(const pw_plan *plan, T *left, T *diag, int64_t n, Run run)
-{
-    if (!plan->band) return run(plan);
-    gpu_linear_band<T> b{};
-    b.left = left, b.diag = diag, b.n = n;
-    pw_band_io io{};
-    io.app = &b, io.bytes_per_row = sizeof(T), io.put_left = gpu_linear_band<T>::put_left, io.get_last = gpu_linear_band<T>::get_last;
-    pw_gpu_band_columns cols{};
-    cols.left_in = pw_band_column{{(char *)left, (char *)diag}, {0, 1}, sizeof(T), 0}; /* row i's left, row i + 1's diagonal */
-    cols.last = pw_band_column{{(char *)left, NULL}, {0, 0}, sizeof(T), 0};
-    cols.planes = 1, cols.elem_bytes = (int)sizeof(T);
-    return pw_gpu_band_run(plan, &b.gb, &io, &cols, n, 1, run);
 }
 
 /* ---- Smith-Waterman ----------------------------------------------------------------------- */
@@ -211,7 +158,7 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
             for (int k = 0; k < alphabet * alphabet; k++) app.max_score = scores[k] > app.max_score ? scores[k] : app.max_score;
         }
         const int lanes = pw_cuda_sw_lanes_kind(plan, scores, alphabet, gaps_open(gaps), gaps_extend(gaps));
-        st = pw_cuda_run_band(&watched, left.ptr, diag.ptr, n, [&](const pw_plan *p) {
+        st = pw_gpu_run_linear_band(&watched, left.ptr, diag.ptr, sizeof *left.ptr, n, [&](const pw_plan *p) {
             return lanes ? pw_cuda_run_sw_packed(p, app, lanes == 2, info) : pw_cuda_run_linear(p, app, info);
         });
         if (st == PW_OK && plan->sw_prune) {
@@ -425,7 +372,8 @@ static pw_status dtw_core(const pw_plan *plan, const F *da, int64_t n, const F *
     PW_THEN(st, diag.upload(diag_init.data(), (size_t)n));
     if (st != PW_OK) return st;
     const DtwApp<F> app{{bus.ptr, left.ptr, diag.ptr}, {}, da, db, squared};
-    st = pw_cuda_run_band(plan, left.ptr, diag.ptr, n, [&](const pw_plan *p) { return pw_cuda_run_linear(p, app, info); });
+    st = pw_gpu_run_linear_band(plan, left.ptr, diag.ptr, sizeof *left.ptr, n,
+                                [&](const pw_plan *p) { return pw_cuda_run_linear(p, app, info); });
     F last = 0;
     PW_THEN(st, bus.pw_download(&last, bus.ptr + m - 1, sizeof(F), s));
     if (st == PW_OK) *distance = (double)last;

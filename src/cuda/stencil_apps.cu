@@ -17,7 +17,7 @@
 #include "device_buffer.cuh"
 #include "device_prep.cuh"
 #include "edge_words.cuh"
-#include "gpu_band.cuh"
+#include "gpu_band_storage.cuh"
 #include "kernel_desc.h"
 #include "launch.cuh"
 #include "pw_cuda.h"
@@ -86,43 +86,6 @@ static pw_status stencil_sweeps(const pw_plan *plan, F *grid, L lay, int64_t swe
     return run_sweeps(plan, &desc, proc, sweeps, info);
 }
 
-/* A band of columns of a larger run (core/band.h, gpu_band.cuh): the grid's first and last
- * columns are its halo columns, the neighbours' last and first interior columns, written by the
- * link while the sweeps run; the band's own first and last columns go back to them (interior
- * row i is grid row i + 1).  Why no chunk lands on values still to be read, and none is packed
- * after a later sweep overwrote it: docs/DISTRIBUTED.md, "Halo columns in place". */
-template <class F>
-struct gpu_halo_band {
-    pw_gpu_band gb;
-    F *grid; /* device, row-major */
-    int64_t stride, cols; /* cols: the band's interior columns */
-
-    static void column(gpu_halo_band *b, int64_t col, int64_t i0, int64_t i1, void *host, cudaMemcpyKind kind)
-    {
-        const size_t pitch = sizeof(F) * (size_t)b->stride;
-        F *at = b->grid + (i0 + 1) * b->stride + col;
-        cudaSetDevice(b->gb.device);
-        if (kind == cudaMemcpyHostToDevice) pw_gpu_band_copy(&b->gb, at, pitch, host, sizeof(F), sizeof(F), (size_t)(i1 - i0));
-        else pw_gpu_band_copy(&b->gb, host, sizeof(F), at, pitch, sizeof(F), (size_t)(i1 - i0));
-    }
-    static void put(void *p, int right, int64_t sweep, int64_t i0, int64_t i1, const void *src)
-    {
-        gpu_halo_band *b = (gpu_halo_band *)p;
-        column(b, right ? b->cols + 1 : 0, i0, i1, (void *)src, cudaMemcpyHostToDevice);
-        pw_gpu_band_ready(&b->gb, right, sweep, i1);
-    }
-    static void get(void *p, int64_t col, int64_t i0, int64_t i1, void *dst)
-    {
-        gpu_halo_band *b = (gpu_halo_band *)p;
-        column(b, col, i0, i1, dst, cudaMemcpyDeviceToHost);
-        cudaStreamSynchronize(b->gb.stream);
-    }
-    static void put_left(void *p, int64_t sweep, int64_t i0, int64_t i1, const void *src) { put(p, 0, sweep, i0, i1, src); }
-    static void put_right(void *p, int64_t sweep, int64_t i0, int64_t i1, const void *src) { put(p, 1, sweep, i0, i1, src); }
-    static void get_last(void *p, int64_t, int64_t i0, int64_t i1, void *dst) { get(p, ((gpu_halo_band *)p)->cols, i0, i1, dst); }
-    static void get_first(void *p, int64_t, int64_t i0, int64_t i1, void *dst) { get(p, 1, i0, i1, dst); }
-};
-
 /* Sweeps over a row-major device grid (rows x cols with its border = the space + 2), run in
  * the plan's layout; or (plan->band) as a band of a larger run, in the row-major layout. */
 template <class F>
@@ -134,22 +97,8 @@ static pw_status stencil_core(const pw_plan *plan, F *grid, int64_t stride, int6
             pw_set_error_detail("a GPU band of heat or sor runs in the row-major layout");
             return PW_ERR_UNSUPPORTED;
         }
-        gpu_halo_band<F> b{};
-        b.grid = grid, b.stride = stride, b.cols = plan->tiling.cols;
-        pw_band_io io{};
-        io.app = &b, io.bytes_per_row = sizeof(F);
-        io.put_left = gpu_halo_band<F>::put_left, io.get_last = gpu_halo_band<F>::get_last;
-        io.put_right = gpu_halo_band<F>::put_right, io.get_first = gpu_halo_band<F>::get_first;
-        const int64_t row_bytes = (int64_t)sizeof(F) * stride;
-        char *row1 = (char *)(grid + stride); /* interior row 0 */
-        const int64_t cols = plan->tiling.cols;
-        pw_gpu_band_columns edge{};
-        edge.left_in = pw_band_column{{row1, NULL}, {0, 0}, row_bytes, 0};
-        edge.right_in = pw_band_column{{row1 + sizeof(F) * (size_t)(cols + 1), NULL}, {0, 0}, row_bytes, 0};
-        edge.last = pw_band_column{{row1 + sizeof(F) * (size_t)cols, NULL}, {0, 0}, row_bytes, 0};
-        edge.first = pw_band_column{{row1 + sizeof(F), NULL}, {0, 0}, row_bytes, 0};
-        edge.planes = 1, edge.elem_bytes = (int)sizeof(F);
-        return pw_gpu_band_run(plan, &b.gb, &io, &edge, plan->tiling.rows, sweeps, [&](const pw_plan *p) {
+        return pw_gpu_run_halo_band(plan, grid, sizeof(F), stride, plan->tiling.rows, plan->tiling.cols, sweeps,
+                                    [&](const pw_plan *p) {
             return stencil_sweeps(p, grid, pw_row_major{stride}, sweeps, sor, omega, info);
         });
     }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <deque>
 #include <new>
 #include <string>
 #include <vector>
@@ -23,20 +24,23 @@
 #include "device/user_args.h"
 #include "device/user_cell.cuh" /* pw_user_proc_image */
 #include "device_buffer.cuh"
+#include "gpu_band_storage.cuh"
 #include "kernel_desc.h"
 #include "launch.h"
 #include "pw_cuda.h"
 #include "rtc_module.h"
 
 /* Bump when the generated entry points change: old cache entries then stop matching. */
-#define GPU_GLUE_VERSION "gpu-glue-3"
+#define GPU_GLUE_VERSION "gpu-glue-4"
 
 enum { K_PEER, K_BARRIER, K_DIAGONAL, K_TASKS, K_MAKE, K_BOUNDARY, K_FILL, K_DRAIN, K_COUNT };
 
 typedef pw_rtc_module gpu_module; /* kernels[K_*] */
 
+/* (a deque: ranks that are threads of one process each hold a module of the cell -- one for their
+ * own device -- while another rank adds its own; a deque keeps their addresses) */
 struct gpu_modules {
-    std::vector<gpu_module> loaded;
+    std::deque<gpu_module> loaded;
 };
 
 /* What the selector chose, as the processor's C++ type and its kernels' form. */
@@ -66,7 +70,8 @@ static tile3 tile3_shape(void)
     return t;
 }
 
-static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc, layout3 layout, tile3 shape)
+/* space_cols: the whole space's columns (a band's tiling has its own: the cell sees the whole's j). */
+static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc, layout3 layout, tile3 shape, int64_t space_cols)
 {
     char buf[160];
     const int r = desc->rows_per_thread;
@@ -87,7 +92,7 @@ static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc, lay
             return {"StencilWindowProc<pw_value, UserStencilCell<pw_user_cell>>", false, true, false};
         return {"FullProc<UserStencilApp<pw_user_cell>>", false, true, false};
     }
-    const bool wide = desc->tiling.rows > INT32_MAX - 64 || desc->tiling.cols > INT32_MAX - 64;
+    const bool wide = desc->tiling.rows > INT32_MAX - 64 || desc->tiling.cols > INT32_MAX - 64 || space_cols > INT32_MAX - 64;
     if (desc->processor == PW_PROC_WARP) {
         snprintf(buf, sizeof buf, "WarpProc<UserLinearApp<pw_user_cell>, %d>", r);
         return {buf, true, wide, false};
@@ -241,7 +246,7 @@ extern "C" pw_status pw_cell_gpu_compile_check(pw_cell *cell, const char *target
         desc.processor = (pw_processor)processor;
         desc.rows_per_thread = rows_per_thread;
         desc.tiling.rows = wide > 0 ? INT64_MAX / 4 : 1;
-        const proc_choice p = choose(&cell->decl, &desc, wide == -1 ? PLANE3 : wide == -2 ? TILES3 : FLAT3, tile3_shape());
+        const proc_choice p = choose(&cell->decl, &desc, wide == -1 ? PLANE3 : wide == -2 ? TILES3 : FLAT3, tile3_shape(), 1);
         const std::string src = program(cell, p);
         const std::vector<std::string> names = kernel_names(&cell->decl, p);
         /* PEERWAVE_CELL_DUMP=FILE: the program, for a look with nvcc -Xptxas -v (debugging) */
@@ -328,7 +333,12 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_kernel_
     cudaStream_t s = pw_plan_stream(plan);
     bytes bus(s), left(s), diag(s), edge(s), best_key(s);
     pw_device_buffer<int64_t> best_col(s);
-    int64_t rows = a->rows, cols = a->cols;
+    /* a band of a distributed run (cell_bands.c): its columns [col0, col0 + cols) of the whole */
+    const pw_band *band = (const pw_band *)plan->band;
+    const int64_t col0 = band ? band->col0 : 0;
+    const bool last_band = !band || band->col0 + band->cols == band->total_cols;
+    int64_t rows = a->rows, cols = band ? band->cols : a->cols;
+    u->col0 = col0;
     pw_status st = bus.alloc((size_t)cols * vs);
     PW_THEN(st, left.alloc((size_t)rows * vs));
     PW_THEN(st, diag.alloc((size_t)rows * vs));
@@ -353,14 +363,20 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_kernel_
                                (const void *)m->kernels[K_TASKS]};
     std::vector<unsigned char> proc;
     PW_THEN(st, make_proc(m, u, s, &proc));
-    PW_THEN(st, pw_cuda_launch(plan, desc, &set, proc.data(), 0, 1, &res->info));
+    /* (a band: the link fills left and diag below the corner, and takes left as the band's last
+     * column: gpu_band_storage.cuh) */
+    PW_THEN(st, pw_gpu_run_linear_band(plan, left.ptr, diag.ptr, vs, rows, [&](const pw_plan *p) {
+                return pw_cuda_launch(p, desc, &set, proc.data(), 0, 1, &res->info);
+            }));
     if (warp) {
         void *dargs[] = {&u->edge, &u->bus, &n_edge};
         PW_THEN(st, launch_aux(m->kernels[K_DRAIN], cols, dargs, s));
     }
-    PW_THEN(st, bytes::pw_download(res->last, bus.ptr + (size_t)(cols - 1) * vs, vs, s));
-    if (a->last_row) PW_THEN(st, bytes::pw_download(a->last_row, bus.ptr, (size_t)cols * vs, s));
-    if (a->last_col) PW_THEN(st, bytes::pw_download(a->last_col, left.ptr, (size_t)rows * vs, s));
+    /* (a band: its own columns of the last row; the last column and value are the last band's --
+     * the distributed caller spreads them) */
+    if (last_band) PW_THEN(st, bytes::pw_download(res->last, bus.ptr + (size_t)(cols - 1) * vs, vs, s));
+    if (a->last_row) PW_THEN(st, bytes::pw_download((unsigned char *)a->last_row + (size_t)col0 * vs, bus.ptr, (size_t)cols * vs, s));
+    if (a->last_col && last_band) PW_THEN(st, bytes::pw_download(a->last_col, left.ptr, (size_t)rows * vs, s));
     if (st != PW_OK || !reduces) return st;
     std::vector<unsigned char> keys((size_t)rows * ks);
     std::vector<int64_t> at((size_t)rows);
@@ -373,7 +389,7 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_kernel_
         if (at[(size_t)i] >= 0 && (!best || key_greater(kt, &keys[(size_t)i * ks], best))) {
             best = &keys[(size_t)i * ks];
             res->best_i = i;
-            res->best_j = at[(size_t)i];
+            res->best_j = col0 + at[(size_t)i];
         }
     if (best) memcpy(res->best + d->fields[d->reduce_field].f.offset, best, ks);
     return PW_OK;
@@ -391,16 +407,26 @@ static pw_status clear_edge(void *p)
     return c->bytes ? pw_from_cuda(cudaMemsetAsync(c->words, 0, c->bytes, c->s)) : PW_OK;
 }
 
-/* Grid and stencil forms: in place over the grid, sweeps pipelined where the descriptor allows. */
+/* Grid and stencil forms: in place over the grid, sweeps pipelined where the descriptor allows.
+ * A band of a distributed run (stencil form, cell_bands.c): the band's columns and a halo column
+ * each side on the device (`stride` values a row, as the ctx says), swept with the link's halo
+ * columns; its interior columns afterwards into job->band_out, not the caller's grid (ranks that
+ * are threads of one process may share that grid, and a band still to start reads its halo
+ * columns from it). */
 static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_desc *desc, gpu_module *m,
-                          pw_user_args *u, const pw_cell_job *job, pw_cell_result *res)
+                          pw_user_args *u, const pw_cell_job *job, int64_t stride, pw_cell_result *res)
 {
     const pw_cell_decl *d = &cell->decl;
     const pw_cell_args *a = job->args;
     cudaStream_t s = pw_plan_stream(plan);
-    const size_t n = (size_t)(a->rows + 2 * d->halo) * (size_t)job->stride * d->value_size;
+    const pw_band *band = (const pw_band *)plan->band;
+    const size_t vs = d->value_size, row_bytes = (size_t)stride * vs, host_row = (size_t)job->stride * vs;
+    const size_t rows = (size_t)(a->rows + 2 * d->halo), n = rows * row_bytes;
     bytes grid(s), edge(s);
-    pw_status st = grid.upload((const unsigned char *)a->grid, n);
+    pw_status st = band ? grid.alloc(n) : grid.upload((const unsigned char *)a->grid, n);
+    if (band) /* (the band's columns and its halo columns of every row) */
+        PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(grid.ptr, row_bytes, (const unsigned char *)a->grid + (size_t)band->col0 * vs,
+                                                   host_row, row_bytes, rows, cudaMemcpyHostToDevice, s)));
     if (st != PW_OK) return st;
     memcpy((char *)u->ctx + d->ctx_grid, &grid.ptr, sizeof grid.ptr);
     clear_words clear = {NULL, 0, s};
@@ -418,7 +444,19 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     PW_THEN(st, make_proc(m, u, s, &proc));
     if (job->plane && job->sweeps > INT64_MAX / a->rows) return PW_ERR_SIZE_OVERFLOW;
     const int64_t sweeps = job->plane ? job->sweeps * a->rows : job->sweeps; /* plane by plane: a sweep a plane */
-    PW_THEN(st, pw_cuda_launch_sweeps(plan, desc, &set, proc.data(), sweeps, &res->info, clear_edge, &clear));
+    if (st != PW_OK) return st;
+    if (band) {
+        st = pw_gpu_run_halo_band(plan, grid.ptr, vs, stride, a->rows, band->cols, sweeps, [&](const pw_plan *p) {
+            clear.s = pw_plan_stream(p); /* (the band's run stream: a clear on another would not order before the kernel) */
+            return pw_cuda_launch_sweeps(p, desc, &set, proc.data(), sweeps, &res->info, clear_edge, &clear);
+        });
+        const size_t interior = (size_t)band->cols * vs;
+        PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(job->band_out, interior, grid.ptr + vs, row_bytes, interior, rows,
+                                                   cudaMemcpyDeviceToHost, s)));
+        PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(s)));
+        return st;
+    }
+    st = pw_cuda_launch_sweeps(plan, desc, &set, proc.data(), sweeps, &res->info, clear_edge, &clear);
     PW_THEN(st, grid.download((unsigned char *)a->grid, n));
     return st;
 }
@@ -440,33 +478,71 @@ static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, tile3 shap
     desc->cells_per_sweep = a->rows * a->cols * a->planes;
 }
 
+/* The processor for this cell and plan (the kernel selector's descriptor and its C++ form). */
+struct gpu_choice {
+    pw_kernel_desc desc;
+    proc_choice proc;
+    tile3 shape3;
+};
+static pw_status select_processor(const pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, gpu_choice *c)
+{
+    const pw_cell_decl *d = &cell->decl;
+    const unsigned forms = d->form == PW_CELL_LINEAR                                  ? PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR)
+                           : d->form == PW_CELL_GRID || d->form == PW_CELL_GRID3 ? PW_FORM(PW_PROC_FULL)
+                                                     : PW_FORM(PW_PROC_STENCIL_WARP) | PW_FORM(PW_PROC_STENCIL_WINDOW) | PW_FORM(PW_PROC_FULL);
+    const pw_cell_shape shape = {forms, (int)d->value_size, 1, 0, 0};
+    pw_status st = pw_select_kernel(plan, &shape, NULL, &c->desc);
+    if (st != PW_OK) return st;
+    if (d->form != PW_CELL_LINEAR) c->desc.pipelined_sweeps = c->desc.pipelined_sweeps && job->pipelined;
+    c->shape3 = tile3_shape();
+    if (job->tiles3) tiles3_desc(d, job->args, c->shape3, &c->desc);
+    c->proc = choose(d, &c->desc, job->tiles3 ? TILES3 : job->plane ? PLANE3 : FLAT3, c->shape3, job->args->cols);
+    return PW_OK;
+}
+
+/* The module for this cell and plan, compiled or loaded (res->compile_seconds: how long). */
+static pw_status module_for_plan(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, gpu_choice *c, gpu_module **m,
+                                 pw_cell_result *res)
+{
+    pw_status st = pw_cuda_probe(plan->device);
+    PW_THEN(st, select_processor(cell, plan, job, c));
+    if (st != PW_OK) return st;
+    const double t0 = pw_seconds_now();
+    st = module_for(cell, c->proc, plan->device, m, res);
+    res->compile_seconds = pw_seconds_now() - t0;
+    return st;
+}
+
+extern "C" pw_status pw_cell_gpu_prepare(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, void **module,
+                                         pw_cell_result *res)
+{
+    try {
+        gpu_choice c;
+        gpu_module *m = NULL;
+        const pw_status st = module_for_plan(cell, plan, job, &c, &m, res);
+        *module = m;
+        return st;
+    } catch (const std::bad_alloc &) {
+        return PW_ERR_OUT_OF_MEMORY;
+    }
+}
+
 extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res)
 {
     try {
         const pw_cell_decl *d = &cell->decl;
         const pw_cell_args *a = job->args;
         cudaStream_t s = pw_plan_stream(plan);
-        pw_status st = pw_cuda_probe(plan->device);
-        if (st != PW_OK) return st;
         const bool grid = d->form != PW_CELL_LINEAR;
-        const unsigned forms = d->form == PW_CELL_LINEAR                                  ? PW_FORM(PW_PROC_WARP) | PW_FORM(PW_PROC_LINEAR)
-                               : d->form == PW_CELL_GRID || d->form == PW_CELL_GRID3 ? PW_FORM(PW_PROC_FULL)
-                                                         : PW_FORM(PW_PROC_STENCIL_WARP) | PW_FORM(PW_PROC_STENCIL_WINDOW) | PW_FORM(PW_PROC_FULL);
-        const pw_cell_shape shape = {forms, (int)d->value_size, 1, 0, 0};
-        pw_kernel_desc desc;
-        st = pw_select_kernel(plan, &shape, NULL, &desc);
+        gpu_choice c;
+        gpu_module *m = (gpu_module *)job->gpu_module;
+        pw_status st = m ? select_processor(cell, plan, job, &c) : module_for_plan(cell, plan, job, &c, &m, res);
         if (st != PW_OK) return st;
-        if (grid) desc.pipelined_sweeps = desc.pipelined_sweeps && job->pipelined;
-        const tile3 shape3 = tile3_shape();
-        if (job->tiles3) tiles3_desc(d, a, shape3, &desc);
-        const proc_choice p = choose(d, &desc, job->tiles3 ? TILES3 : job->plane ? PLANE3 : FLAT3, shape3);
-        gpu_module *m = NULL;
-        const double t0 = pw_seconds_now();
-        st = module_for(cell, p, plan->device, &m, res);
-        res->compile_seconds = pw_seconds_now() - t0;
-        if (st != PW_OK) return st;
+        const pw_kernel_desc &desc = c.desc;
+        const tile3 shape3 = c.shape3;
 
-        /* inputs on the device, and the pw_ctx image pointing at them */
+        /* inputs on the device (whole: a band's cell reads them at the whole space's (i, j)), and
+         * the pw_ctx image pointing at them */
         std::vector<bytes *> inputs;
         std::vector<const void *> dev_inputs;
         struct cleanup {
@@ -483,11 +559,14 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         pw_user_args u;
         memset(&u, 0, sizeof u);
         if (d->ctx_size > sizeof u.ctx) return PW_ERR_UNSUPPORTED;
-        st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, NULL, job->stride, dev_inputs.data(), a->params,
-                              (unsigned char *)u.ctx);
+        /* a stencil cell's band sees its own columns (as on the CPU: cell_cpu.c), its grid the
+         * band's with a halo column each side */
+        const pw_band *band = (const pw_band *)plan->band;
+        const int64_t ctx_cols = band && grid ? band->cols : a->cols, stride = band && grid ? band->cols + 2 : job->stride;
+        st = pw_cell_decl_ctx(d, a->rows, ctx_cols, job->planes, NULL, stride, dev_inputs.data(), a->params, (unsigned char *)u.ctx);
         if (st != PW_OK) return st;
         res->info.backend = PW_BACKEND_CUDA;
-        st = grid ? run_grid(cell, plan, &desc, m, &u, job, res) : run_linear(cell, plan, &desc, m, &u, job, res);
+        st = grid ? run_grid(cell, plan, &desc, m, &u, job, stride, res) : run_linear(cell, plan, &desc, m, &u, job, res);
         if (job->tiles3) { /* the tile, as a 2-D tiling cannot say it */
             res->info.tile_h = 32;
             res->info.tile_w = shape3.nw * shape3.kw;

@@ -385,8 +385,8 @@ pw_status pw_dist_run_failed(pw_comm *comm, pw_status failed)
     return dist_run(comm, NULL, NULL, NULL, failed, 0);
 }
 
-/* A band of a caller's own in-place sweeps (a user cell of the stencil form: src/jit/cell_cpu.c):
- * its interior columns split by pw_dist_split, run by fn with the band's link. */
+/* A band of a caller's own run (a user cell: src/jit/cell_cpu.c's stencil bands, cell_bands.c's
+ * GPU bands): its columns split by pw_dist_split, run by fn with the band's link. */
 typedef struct user_band {
     dist_band_fn fn;
     void *args;
@@ -403,19 +403,17 @@ static pw_status user_band_run(void *x, const pw_options *o, const pw_band *band
 }
 
 pw_status pw_dist_run_user_band(pw_comm *comm, pw_status local, const pw_options *options, int64_t rows, int64_t cols,
-                             int64_t sweeps, int64_t word, dist_band_fn fn, void *args, pw_run_info *info)
+                                int64_t sweeps, int in_place, int64_t word, dist_band_fn fn, void *args, pw_run_info *info)
 {
     pw_status st = check_comm(comm);
     if (st != PW_OK) return st;
     user_band u = {fn, args, 0, 0, {0}};
     if (local == PW_OK && (rows < 1 || cols < 1 || sweeps < 0)) local = PW_ERR_INVALID_SIZE;
     if (local == PW_OK) local = pw_dist_split(comm, comm->rank, cols, &u.col0, &u.cols);
-    dist_signature sig = {{8, rows, cols, sweeps, word}};
-    pw_options cpu = pw_options_or_defaults(options);
-    cpu.backend = PW_BACKEND_CPU;
+    dist_signature sig = {{8, rows, cols, sweeps, word, in_place}};
     double mine = 0, *all = pw_comm_results(comm);
-    st = run_band(comm, local, &sig, &cpu, local == PW_OK ? rows : 1, sweeps, u.col0, u.cols, cols > 0 ? cols : 1, 1, NULL,
-                  user_band_run, &u, &mine, all, sizeof mine, NULL);
+    st = run_band(comm, local, &sig, options, local == PW_OK ? rows : 1, sweeps, u.col0, u.cols, cols > 0 ? cols : 1, in_place,
+                  NULL, user_band_run, &u, &mine, all, sizeof mine, NULL);
     if (st == PW_OK && info) {
         double longest = 0;
         for (int k = 0; k < comm->size; k++)

@@ -254,6 +254,31 @@ pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *arg
     return st;
 }
 
+pw_status pw_cell_make_plan(const pw_cell_decl *d, const pw_cell_job *job, const pw_options *options, int64_t cols,
+                            pw_plan *plan)
+{
+    pw_options opt = *options;
+    /* Stencil and linear cells take the built-in HEAT/SOR's and SW/DTW's tile heights on the GPU
+     * (the warp processors' rows a thread follow it): at the engine's default (128, four rows a
+     * thread) the user heat cell ran at 0.80 of `peerwave heat` (h = 64, two) on the H200, 3.01
+     * against 2.42 ms, and the user SW-Gotoh cell at 262144^2 (w = 1024) 99.7 ms against 86.7 at
+     * h = 64, where it equals `peerwave sw` on the same tiles (65536^2: 16.2 against 11.8 ms). */
+    const int cuda_tile_h = d->form == PW_CELL_STENCIL ? PW_STENCIL_CUDA_TILE_H
+                            : d->form == PW_CELL_LINEAR ? PW_LINEAR_CUDA_TILE_H
+                                                        : 0;
+    pw_status st = pw_plan_make_app(&opt, job->args->rows, cols, job->skew, cuda_tile_h, plan);
+    if (st != PW_OK || !(plan->backend == PW_BACKEND_CUDA && d->form == PW_CELL_LINEAR && opt.tile_w == 0)) return st;
+    /* Linear cells on the GPU: tiles wider than the engine's default (h).  On the H100 at
+     * 262144^2 the alignment passes' Myers-Miller cell ran at 666 / 762 / 799 / 819 GCUPS with
+     * w = 128 / 256 / 512 / 1024 and the DTW cell at 274 / 294 / 298 / 299
+     * (bench/align_cells.sh); narrow spaces keep 16 tiles a row or more, so a tile-row can
+     * start before the one above has finished most of its row. */
+    int64_t w = cols / 16;
+    opt.tile_w = w > 1024 ? 1024 : w < 128 ? 128 : w;
+    opt.tile_h = (int)plan->tiling.h;
+    return pw_plan_make(&opt, job->args->rows, cols, job->skew, plan);
+}
+
 static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result,
                           pw_comm *comm, int *joined)
 {
@@ -265,7 +290,7 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
     const int64_t planes = d->form == PW_CELL_GRID3 ? args->planes : 1;
     pw_status st = check_args(d, args, planes);
     if (st != PW_OK) return st;
-    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0, planes, args->cols, 0, 0, 0, comm, joined, 0};
+    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0, planes, args->cols, 0, 0, 0, comm, joined, 0, NULL, NULL};
     if (comm) job.signature = (int64_t)cell_signature(cell, args, planes);
     if (d->form == PW_CELL_GRID3) { /* (i, j, k) as (i, j * planes + k) on the 2-D engines */
         pw_dep flat[PW_CELL_MAX_DEPS];
@@ -282,38 +307,19 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
         job.pipelined = pipelinable(d) && job.skew == 0;
     }
     pw_options opt = pw_options_or_defaults(options);
-    if (comm) { /* a band of a distributed run: the linear form on the CPU engines (pw_dist_run) */
-        if ((d->form != PW_CELL_LINEAR && d->form != PW_CELL_STENCIL) || opt.backend == PW_BACKEND_CUDA) {
-            pw_set_error_detail("a user cell over several ranks runs the linear and stencil forms on the CPU engines "
-                                "(bands of grid cells and GPU bands of cells are not built yet)");
+    if (comm) { /* a band of a distributed run: the linear and stencil forms */
+        if (d->form != PW_CELL_LINEAR && d->form != PW_CELL_STENCIL) {
+            pw_set_error_detail("a user cell over several ranks runs the linear and stencil forms (bands of grid and "
+                                "grid3 cells are not built yet)");
             return PW_ERR_UNSUPPORTED;
         }
-        opt.backend = PW_BACKEND_CPU;
+        if (opt.backend == PW_BACKEND_CUDA) return pw_cell_run_gpu_bands(cell, &opt, &job, result);
+        opt.backend = PW_BACKEND_CPU; /* (AUTO: the CPU engines, as every app's bands: dist_run.c) */
     }
     pw_plan plan;
-    /* Stencil and linear cells take the built-in HEAT/SOR's and SW/DTW's tile heights on the GPU
-     * (the warp processors' rows a thread follow it): at the engine's default (128, four rows a
-     * thread) the user heat cell ran at 0.80 of `peerwave heat` (h = 64, two) on the H200, 3.01
-     * against 2.42 ms, and the user SW-Gotoh cell at 262144^2 (w = 1024) 99.7 ms against 86.7 at
-     * h = 64, where it equals `peerwave sw` on the same tiles (65536^2: 16.2 against 11.8 ms). */
-    const int cuda_tile_h = d->form == PW_CELL_STENCIL ? PW_STENCIL_CUDA_TILE_H
-                            : d->form == PW_CELL_LINEAR ? PW_LINEAR_CUDA_TILE_H
-                                                        : 0;
-    st = pw_plan_make_app(&opt, args->rows, job.flat_cols, job.skew, cuda_tile_h, &plan);
+    st = pw_cell_make_plan(d, &job, &opt, job.flat_cols, &plan);
     if (st != PW_OK) return st;
     pw_run_info_clear(&result->info);
-    if (plan.backend == PW_BACKEND_CUDA && d->form == PW_CELL_LINEAR && opt.tile_w == 0) {
-        /* Linear cells on the GPU: tiles wider than the engine's default (h).  On the H100 at
-         * 262144^2 the alignment passes' Myers-Miller cell ran at 666 / 762 / 799 / 819 GCUPS with
-         * w = 128 / 256 / 512 / 1024 and the DTW cell at 274 / 294 / 298 / 299
-         * (bench/align_cells.sh); narrow spaces keep 16 tiles a row or more, so a tile-row can
-         * start before the one above has finished most of its row. */
-        int64_t w = args->cols / 16;
-        opt.tile_w = w > 1024 ? 1024 : w < 128 ? 128 : w;
-        opt.tile_h = (int)plan.tiling.h;
-        st = pw_plan_make(&opt, args->rows, job.flat_cols, job.skew, &plan);
-        if (st != PW_OK) return st;
-    }
     if (plan.backend == PW_BACKEND_CUDA) {
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
         pw_kernel_switches sw;

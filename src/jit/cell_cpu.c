@@ -40,48 +40,6 @@ static void linear_boundary(void *user, int64_t i, int64_t j, void *out)
     r->host->boundary(r->ctx, i, j, out);
 }
 
-/* A distributed run's best cell: each rank's best of its band (columns are the whole's), the
- * best of those by the same rule -- the largest reduced field, then the smallest row, then the
- * smallest column -- on every rank. */
-typedef struct rank_best {
-    int64_t found, i, j;
-    unsigned char key[8]; /* the reduced field (a value type: at most 8 bytes) */
-} rank_best;
-
-static pw_status best_of_ranks(pw_cell *cell, pw_comm *comm, pw_cell_result *res)
-{
-    const pw_cell_decl *d = &cell->decl;
-    const pw_cell_field *f = &d->fields[d->reduce_field].f;
-    const size_t key_bytes = pw_cell_type_size(f->type);
-    rank_best mine = {res->best_i >= 0, res->best_i, res->best_j, {0}};
-    memcpy(mine.key, res->best + f->offset, key_bytes);
-    _Static_assert(sizeof(rank_best) <= PW_COMM_RESULT, "a rank's best fits the comm's result scratch");
-    rank_best *all = pw_comm_results(comm); /* (no allocation: every rank takes part) */
-    const int ranks = pw_comm_size(comm);
-    pw_status st = pw_comm_allgather(comm, &mine, all, sizeof mine);
-    if (st != PW_OK) return st;
-    unsigned char a[PW_MAX_CELL_SIZE], b[PW_MAX_CELL_SIZE];
-    const rank_best *best = NULL;
-    for (int k = 0; k < ranks; k++) {
-        if (!all[k].found) continue;
-        if (best) {
-            memset(a, 0, sizeof a), memset(b, 0, sizeof b);
-            memcpy(a + f->offset, all[k].key, key_bytes);
-            memcpy(b + f->offset, best->key, key_bytes);
-            const int more = cell->host.greater(a, b), same = !more && !cell->host.greater(b, a);
-            if (!more && !(same && pw_best_cell_tie_first(all[k].i, all[k].j, best->i, best->j))) continue;
-        }
-        best = &all[k];
-    }
-    memset(res->best, 0, sizeof res->best);
-    res->best_i = res->best_j = -1;
-    if (best) {
-        memcpy(res->best + f->offset, best->key, key_bytes);
-        res->best_i = best->i, res->best_j = best->j;
-    }
-    return PW_OK;
-}
-
 static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, const unsigned char *ctx,
                             pw_cell_result *res)
 {
@@ -142,7 +100,7 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
         /* the reduced field alone, as the GPU keeps it (the others stay zero) */
         const pw_cell_field *f = &d->fields[d->reduce_field].f;
         if (best) memcpy(res->best + f->offset, best + f->offset, pw_cell_type_size(f->type));
-        if (job->comm) st = best_of_ranks(cell, job->comm, res);
+        if (job->comm) st = pw_cell_best_of_ranks(cell, job->comm, res);
     }
     if (last_row != a->last_row) free(last_row);
     free(r.row_best);
@@ -222,8 +180,8 @@ static pw_status run_stencil_bands(pw_cell *cell, const pw_plan *plan, const pw_
     o.backend = PW_BACKEND_CPU, o.strategy = plan->strategy, o.threads = plan->workers_available;
     o.watchdog_ms = plan->watchdog_ns / 1000000;
     *job->joined = 1;
-    pw_status st = pw_dist_run_user_band(job->comm, PW_OK, &o, a->rows, a->cols, job->sweeps, job->signature, stencil_band_run, &b,
-                                      &res->info);
+    pw_status st = pw_dist_run_user_band(job->comm, PW_OK, &o, a->rows, a->cols, job->sweeps, 1, job->signature,
+                                         stencil_band_run, &b, &res->info);
     if (st == PW_OK) st = pw_dist_gather_columns(job->comm, a->grid, vs, a->rows + 2, a->cols + 2, 1, 1, a->cols);
     return st;
 }

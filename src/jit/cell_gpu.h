@@ -13,7 +13,12 @@
 extern "C" {
 #endif
 
+/* Run the cell on plan's GPU; plan->band: as that band of a distributed run (cell_bands.c). */
 pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res);
+/* The cell compiled (or found in the cache) and loaded for the processor this plan takes, before a
+ * run: *module for job->gpu_module (a band compiles before the ranks start waiting on each other). */
+pw_status pw_cell_gpu_prepare(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, void **module,
+                              pw_cell_result *res);
 void pw_cell_gpu_free(pw_cell *cell);
 
 /* Compile the cell's GPU program for `target` ("sm_90", "compute_80") and a processor

@@ -45,7 +45,20 @@ typedef struct pw_cell_job {
                              run (pw_dist_cell_run) */
     int *joined;          /* (comm) set once this rank has entered the ranks' run */
     int64_t signature;    /* (comm) what every rank must agree on: the cell, its inputs, parameters */
+    void *gpu_module;     /* GPU: NULL, or the module pw_cell_gpu_prepare loaded for this run */
+    void *band_out;       /* a stencil cell's GPU band: its interior columns after the run, every
+                             grid row (rows + 2 rows of its cols values) */
 } pw_cell_job;
+
+/* The plan of a run of `cols` columns (the whole space's, or a band's) as cell_run makes it: the
+ * built-in apps' tile heights on the GPU, wider tiles for linear cells there. */
+pw_status pw_cell_make_plan(const pw_cell_decl *d, const pw_cell_job *job, const pw_options *options, int64_t cols,
+                            pw_plan *plan);
+/* A user cell over several ranks on GPU bands (cell_bands.c): the linear and stencil forms. */
+pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const pw_cell_job *job, pw_cell_result *res);
+/* A distributed run's best cell (PW_REDUCE): every rank's best of its band, the best of those by
+ * the reduction's rule on every rank (collective). */
+pw_status pw_cell_best_of_ranks(pw_cell *cell, struct pw_comm *comm, pw_cell_result *res);
 
 pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res);
 /* The cell compiled for the CPU (once; res's compiled, compile_seconds and note say how). */

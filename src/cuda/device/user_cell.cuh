@@ -71,14 +71,15 @@ struct UserLinearApp
     typedef typename C::pw_col_t Col; /* j and the column inputs at it: loaded once a column, shuffled up */
     typedef typename C::pw_staged_t Pre; /* i, j and the inputs at them: made a step ahead */
     typename C::Image img;
+    int64_t col0; /* a band's first column (user_args.h): the processor's j is the band's */
 
     static constexpr bool stages_block = false;
     static constexpr bool prunes = false; /* block pruning is SW's (app_sw.cuh) */
     __device__ void begin_block() const {}
     __device__ T shfl_up_value(const T &v) const { return pw_shfl_up(v); }
-    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return C::cell(img, C::stage(img, i, j), up, l, d); }
+    __device__ T cell(int64_t i, int64_t j, T up, T l, T d) const { return C::cell(img, C::stage(img, i, col0 + j), up, l, d); }
     __device__ Row row_load(int64_t i) const { return C::row_of(img, (typename C::Index)i); }
-    __device__ Col col_load(int64_t j) const { return C::col_of(img, (typename C::Index)j); }
+    __device__ Col col_load(int64_t j) const { return C::col_of(img, (typename C::Index)(col0 + j)); }
     /* No loads here: the warp processor steps lanes outside the matrix too, on stand-in rows and
      * columns (a row inside, Col{}), and discards their values. */
     __device__ Pre pre(Row r, Col c) const { return C::join(r, c); }
@@ -92,6 +93,7 @@ struct UserLinearApp
         app.bus = (T *)u.bus, app.left = (T *)u.left, app.diag = (T *)u.diag;
         if constexpr (C::reduces) app.best_key = (Key *)u.best_key, app.best_col = u.best_col;
         app.img = pw_user_ctx<typename C::Image>(u);
+        app.col0 = u.col0;
         return app;
     }
 };
@@ -246,18 +248,25 @@ __global__ void pw_user_make_kernel(const pw_user_args u, pw_user_proc_image *ou
 }
 
 /* Linear form: row -1 into the bus, column -1 into left, (i - 1, -1) into diag; and the
- * reduction's start (the lowest key, no column). */
+ * reduction's start (the lowest key, no column).  A later band (u.col0 > 0) of a distributed run:
+ * its row -1 at the whole space's columns, and of the column left of it only the corner
+ * (-1, col0 - 1) -- the rest is the left neighbour's last column, which the link brings (the
+ * boundary function is never asked for a cell inside the space). */
 template <class C>
 __global__ void pw_user_boundary_kernel(const pw_user_args u, int64_t rows, int64_t cols)
 {
     const typename C::Image c = pw_user_ctx<typename C::Image>(u);
     typename C::T *bus = (typename C::T *)u.bus, *left = (typename C::T *)u.left, *diag = (typename C::T *)u.diag;
-    const int64_t n = rows > cols ? rows : cols;
+    const int64_t n = rows > cols ? rows : cols, col0 = u.col0;
     for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x) {
-        if (k < cols) bus[k] = C::boundary(c, -1, k);
+        if (k < cols) bus[k] = C::boundary(c, -1, col0 + k);
         if (k < rows) {
-            left[k] = C::boundary(c, k, -1);
-            diag[k] = C::boundary(c, k - 1, -1);
+            if (col0 == 0) {
+                left[k] = C::boundary(c, k, -1);
+                diag[k] = C::boundary(c, k - 1, -1);
+            } else if (k == 0) {
+                diag[0] = C::boundary(c, -1, col0 - 1);
+            }
             if constexpr (C::reduces) {
                 ((typename C::Key *)u.best_key)[k] = C::lowest();
                 u.best_col[k] = -1;

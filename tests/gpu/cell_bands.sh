@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# tests/gpu/cell_bands.sh - users' cells on GPU bands (issue 29 item 2, src/jit/cell_bands.c), on
+# the device, with binaries built here and carried (tests/gpu/pack_bins.sh test_dist peerwave_cli):
+#   1. test_dist --gpu: every app's GPU bands and the two cell forms' (linear, stencil) against
+#      one CPU process, ranks as threads sharing GPU 0, then (2+ GPUs) a rank a GPU;
+#   2. the CLI: `peerwave run CELL --gpus G` against the same run on one GPU, outputs compared
+#      byte for byte, and `mpirun -np G ... --mpi --backend cuda` likewise; with the times of both
+#      (the run's span: the `seconds` line).
+#   run(command="mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v && bash tests/gpu/cell_bands.sh",
+#       carry=["build-gpu/carry/bins.tar.xz"], kind="nvidia-h200-x2")
+# Environment: BIN (/tmp/v/new), OUT (the device tool's), PW_CELL_N (SW cell side, 200000),
+# PW_HEAT_SIDE (heat cell side, 16384).
+set -u
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-/tmp/v/new}
+out=${OUT:-/tmp/cell_bands}/cell_bands   # logs (they come back)
+work=/tmp/cell_bands_work                # sequences and grids (they stay)
+mkdir -p "$out" "$work"
+export LD_LIBRARY_PATH=$BIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+. tests/gpu/device_lib.sh
+pw_summary_start
+G=$(nvidia-smi -L | wc -l)
+pw=$BIN/peerwave
+fail=0
+
+# 1. the library's tests
+PW_TEST_GPUS=1 "$BIN/test_dist" --gpu > "$out/test_dist_1gpu.log" 2>&1
+rc=$?; [ $rc = 0 ] || fail=1
+summary "test_dist --gpu, ranks sharing one GPU: rc $rc, $(grep -E 'passed|failed' "$out/test_dist_1gpu.log" | tail -1)"
+if [ "$G" -ge 2 ]; then
+  PW_TEST_GPUS=$G "$BIN/test_dist" --gpu > "$out/test_dist_${G}gpu.log" 2>&1
+  rc=$?; [ $rc = 0 ] || fail=1
+  summary "test_dist --gpu, a rank a GPU ($G): rc $rc, $(grep -E 'passed|failed' "$out/test_dist_${G}gpu.log" | tail -1)"
+fi
+
+# 2. the CLI on G GPUs against one
+n=${PW_CELL_N:-200000}
+side=${PW_HEAT_SIDE:-16384}
+python3 - "$work" "$n" <<'EOF'
+import random, sys
+out, n = sys.argv[1], int(sys.argv[2])
+random.seed(29)
+a = ''.join(random.choice('ACGT') for _ in range(n))
+b = list(a[::-1][: n])  # a related pair: b is a's reverse with 10% of its letters changed
+for k in range(0, n, 10): b[k] = random.choice('ACGT')
+for name, s in (('A', a), ('B', ''.join(b))):
+    with open(f'{out}/{name}.fa', 'w') as f:
+        f.write(f'>{name}\n')
+        for k in range(0, len(s), 80): f.write(s[k:k + 80] + '\n')
+EOF
+sw=(examples/cells/sw_gotoh.c --input a="$work/A.fa" --input b="$work/B.fa" --param match=1 --param mismatch=-3
+    --param open=5 --param extend=2)
+heat=(examples/cells/heat.c --size "${side}x${side}" --sweeps 8)
+field() { awk -v k="$1" '$1 == k":" {print $2}' "$2"; }
+compare() { # label, then the one-GPU and the several-GPU runs' reports and outputs (-: none)
+  local label=$1 r1=$2 r2=$3 o1=$4 o2=$5
+  local same=no
+  if { [ "$o1" = - ] || cmp -s "$o1" "$o2"; } && [ "$(grep -E '^(last|best)' "$r1")" = "$(grep -E '^(last|best)' "$r2")" ]; then same=yes; else fail=1; fi
+  local s1 s2
+  s1=$(field seconds "$r1"); s2=$(field seconds "$r2")
+  summary "$label: results equal: $same; seconds $s1 (1 GPU) -> $s2 ($G GPUs): $(awk -v a="$s1" -v b="$s2" 'BEGIN {if (b > 0) printf "%.2fx", a / b}')"
+}
+if [ "$G" -ge 2 ]; then
+  for cell in sw heat; do
+    eval "args=(\"\${$cell[@]}\")"
+    # (sw_gotoh's value is a struct: no -o, its report's last and best lines are compared)
+    o() { [ $cell = heat ] && echo "-o $work/$cell.$1.npy"; }
+    f() { [ $cell = heat ] && echo "$work/$cell.$1.npy" || echo -; }
+    # (the first run compiles the cell into the disk cache: the measured runs load it)
+    "$pw" run "${args[@]}" --backend cuda > /dev/null 2>&1
+    "$pw" run "${args[@]}" --backend cuda $(o 1) > "$out/$cell.1.txt" 2>&1 || fail=1
+    "$pw" run "${args[@]}" --gpus "$G" $(o g) > "$out/$cell.g.txt" 2>&1 || fail=1
+    compare "run $cell --gpus $G" "$out/$cell.1.txt" "$out/$cell.g.txt" "$(f 1)" "$(f g)"
+    mpirun --allow-run-as-root -np "$G" "$pw" run "${args[@]}" --mpi --backend cuda $(o m) > "$out/$cell.m.txt" 2>&1 || fail=1
+    compare "mpirun -np $G run $cell --mpi --backend cuda" "$out/$cell.1.txt" "$out/$cell.m.txt" "$(f 1)" "$(f m)"
+  done
+  # a grid-form cell in bands: a clear refusal, no hang
+  "$pw" run examples/cells/heat_grid.c --size 64x64 --sweeps 2 --gpus "$G" > "$out/grid.txt" 2>&1
+  rc=$?
+  summary "run heat_grid.c --gpus $G (not built): rc $rc, $(head -c 200 "$out/grid.txt" | tr '\n' ' ')"
+  [ $rc != 0 ] || fail=1
+fi
+summary "cell bands: $([ $fail = 0 ] && echo PASSED || echo FAILED)"
+exit $fail
