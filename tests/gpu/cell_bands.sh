@@ -8,7 +8,7 @@
 #      (the run's span: the `seconds` line).
 #   run(command="mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v && bash tests/gpu/cell_bands.sh",
 #       carry=["build-gpu/carry/bins.tar.xz"], kind="nvidia-h200-x2")
-# Environment: BIN (/tmp/v/new), OUT (the device tool's), PW_CELL_N (SW cell side, 200000),
+# Environment: BIN (/tmp/v/new), OUT (the device tool's), PW_CLI_ONLY, PW_CELL_N (SW cell side, 200000),
 # PW_HEAT_SIDE (heat cell side, 16384).
 set -u
 cd "$(dirname "$0")/../.."
@@ -23,7 +23,8 @@ G=$(nvidia-smi -L | wc -l)
 pw=$BIN/peerwave
 fail=0
 
-# 1. the library's tests
+# 1. the library's tests (PW_CLI_ONLY=1: skipped)
+[ -n "${PW_CLI_ONLY:-}" ] || {
 PW_TEST_GPUS=1 "$BIN/test_dist" --gpu > "$out/test_dist_1gpu.log" 2>&1
 rc=$?; [ $rc = 0 ] || fail=1
 summary "test_dist --gpu, ranks sharing one GPU: rc $rc, $(grep -E 'passed|failed' "$out/test_dist_1gpu.log" | tail -1)"
@@ -32,6 +33,7 @@ if [ "$G" -ge 2 ]; then
   rc=$?; [ $rc = 0 ] || fail=1
   summary "test_dist --gpu, a rank a GPU ($G): rc $rc, $(grep -E 'passed|failed' "$out/test_dist_${G}gpu.log" | tail -1)"
 fi
+}
 
 # 2. the CLI on G GPUs against one
 n=${PW_CELL_N:-200000}
