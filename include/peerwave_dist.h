@@ -81,8 +81,10 @@ void pw_comm_set_turns(pw_comm *comm, int turns);
 /* GPU bands of MPI ranks (pw_comm_mpi, a GPU a process) move their chunks with NCCL: ncclSend /
  * ncclRecv between device buffers (NVLink inside a host, the network between hosts) instead of
  * copies through host memory and MPI messages; MPI still starts the ranks and carries everything
- * else.  The bands' kernels then leave 2 SMs free, which NCCL's kernels need to make progress.
- * Call it on every rank, and go on only if it succeeded on every rank (pw_comm_allgather), since
+ * else.  The bands' kernels then leave 2 SMs free, which NCCL's kernels need to make progress, and
+ * it sets NCCL_P2P_USE_CUDA_MEMCPY=1 in the environment unless it is set already (NCCL's copies
+ * between the GPUs of one host as kernels stalled beside the bands' persistent kernels; with the
+ * copy engines they complete: docs/DISTRIBUTED.md).  Call it on every rank, and go on only if it succeeded on every rank (pw_comm_allgather), since
  * the GPU runs then make NCCL communicators together.  PW_ERR_UNSUPPORTED in builds without NCCL
  * (pw_build_info says) and for ranks that are threads of one process (they hand over directly).
  * CPU bands are not affected. */

@@ -536,7 +536,10 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         const bool grid = d->form != PW_CELL_LINEAR;
         gpu_choice c;
         gpu_module *m = (gpu_module *)job->gpu_module;
-        pw_status st = m ? select_processor(cell, plan, job, &c) : module_for_plan(cell, plan, job, &c, &m, res);
+        /* (a band's module was loaded before the run: pw_cell_gpu_prepare; the probe sets this
+         * thread's device either way) */
+        pw_status st = m ? pw_cuda_probe(plan->device) : PW_OK;
+        PW_THEN(st, m ? select_processor(cell, plan, job, &c) : module_for_plan(cell, plan, job, &c, &m, res));
         if (st != PW_OK) return st;
         const pw_kernel_desc &desc = c.desc;
         const tile3 shape3 = c.shape3;

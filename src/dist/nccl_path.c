@@ -24,6 +24,16 @@
  * send rank 1 could only make once rank 0's chunks had arrived).  So open connects every
  * communicator with a one-byte exchange in one group, all ranks at once.
  *
+ * NCCL's own copies between the GPUs of one host are kernels too (its P2P transport), and beside a
+ * band's persistent kernel they stall: the genomes' SW over 2 MPI ranks on 2 H200s (9a669a3) moved
+ * 26 of 32 chunks, then none for 10 s, whatever the band's grid (--max-blocks 924, 792, 528) or
+ * NCCL's threads; the first chunk never arrived within 4 s at times.  With NCCL_P2P_USE_CUDA_MEMCPY=1
+ * (NCCL's proxy thread moves the data with the copy engines) the same run completes (11.8 s, the
+ * host path 6.25 s), so pw_comm_use_nccl sets it where the caller has not (setenv without
+ * overwrite, before any communicator exists: NCCL reads it when it initialises).  Between hosts
+ * the network transport's proxy moves the data; a green context leaving whole SMs to NCCL is the
+ * fix not made (docs/DISTRIBUTED.md).
+ *
  * A failed run cannot take back an ncclSend or ncclRecv: the communicators are aborted (their
  * kernels end), and the next open makes them again on every rank (open is collective and asks
  * every rank whether it needs to).
@@ -410,6 +420,7 @@ pw_status pw_comm_use_nccl(pw_comm *comm)
     }
     _Static_assert(sizeof(nccl_entry) <= PW_COMM_ENTRY, "the NCCL ids fit a collective's entry");
     if (comm->data_ops) return PW_OK;
+    setenv("NCCL_P2P_USE_CUDA_MEMCPY", "1", 0); /* (the copy engines, not kernels beside the band's: above) */
     nccl_path *p = pw_malloc(sizeof *p);
     if (!p) return PW_ERR_OUT_OF_MEMORY;
     memset(p, 0, sizeof *p);

@@ -245,8 +245,11 @@ pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *arg
         st = pw_cell_cpu_ready(cell, &built);
         pthread_mutex_unlock(&cell->lock);
         if (st == PW_OK) st = cell_run(cell, args, options, result, comm, &joined);
-        result->compiled = built.compiled, result->compile_seconds = built.compile_seconds;
-        if (built.note[0]) snprintf(result->note, sizeof result->note, "%s", built.note);
+        /* (GPU bands report their NVRTC module's compile, cell_bands.c; CPU bands the C compiler's) */
+        if (result->info.backend != PW_BACKEND_CUDA) {
+            result->compiled = built.compiled, result->compile_seconds = built.compile_seconds;
+            if (built.note[0]) snprintf(result->note, sizeof result->note, "%s", built.note);
+        }
     }
     /* a rank that failed before the ranks' run (its arguments, the compile) still takes part, so
      * that every rank ends with a failure instead of waiting for it */

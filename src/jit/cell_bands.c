@@ -109,8 +109,11 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
         pthread_mutex_unlock(&cell->lock);
     }
     *job->joined = 1;
-    pw_status st = pw_dist_run_user_band(comm, local, options, a->rows, a->cols, stencil ? job->sweeps : 1, stencil,
-                                         job->signature, gpu_band_run, &g, &res->info);
+    /* (whether a last row and column are asked for enters the agreement: the collectives after
+     * the run that spread them must be made by every rank or by none) */
+    const int64_t word = job->signature ^ (a->last_row ? 0x5bd1e995LL : 0) ^ (a->last_col ? 0x1b873593LL << 24 : 0);
+    pw_status st = pw_dist_run_user_band(comm, local, options, a->rows, a->cols, stencil ? job->sweeps : 1, stencil, word,
+                                         gpu_band_run, &g, &res->info);
     if (st == PW_OK && stencil) { /* the whole grid on every rank, as pw_cell_run leaves it */
         put_band_columns(job, vs, col0, cols, g.job.band_out);
         st = pw_dist_gather_columns(comm, a->grid, vs, a->rows + 2, a->cols + 2, 1, 1, a->cols);
