@@ -464,6 +464,14 @@ printf 'kitten' > "$tmp/k.txt"
 printf 'sitting\n' > "$tmp/s.txt"
 got=$("$pw" run "$cells/levenshtein.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --backend cpu --quiet)
 [ "$got" = "last: 3" ] && ok || bad "run levenshtein kitten/sitting: '$got'"
+# a cell on GPU bands (--gpus) where no GPU is usable (CI) or the build has no CUDA: one clear
+# error, no hang (on a GPU machine tests/gpu/cell_bands.sh runs it for real)
+if ! nvidia-smi -L > /dev/null 2>&1; then
+  timeout 60 "$pw" run "$cells/heat.c" --size 20x30 --gpus 2 > /dev/null 2> "$tmp/err"
+  rc=$?
+  { [ $rc = 1 ] || [ $rc = 2 ]; } && grep -qE "no CUDA|no usable CUDA device" "$tmp/err" && ok ||
+    bad "run --gpus 2 without a GPU: rc=$rc $(head -2 "$tmp/err")"
+fi
 # int16_t and int8_t inputs and a uint32_t value through .npy (<i2, |i1, <u4): worked by hand,
 # v(i, j) = v(i-1, j-1) + (a_i + 10)(b_j + 10) from 0: the last row 9*14, 15*14 + 9*8, 12*14 + 15*8 + 9*17
 cat > "$tmp/narrow.c" <<'CELL'
