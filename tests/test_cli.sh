@@ -1054,15 +1054,24 @@ else
   mpirun -np 3 "$pw" sat "$tmp/mpi.pgm" -o "$tmp/sat3.npy" --mpi --quiet > /dev/null 2>&1 && cmp -s "$tmp/sat1.npy" "$tmp/sat3.npy" &&
     ok || bad "sat --mpi -np 3 -o: not the single-process table"
   mpirun -np 3 "$pw" heat --size 40x53 --sweeps 4 --mpi --check --quiet > /dev/null 2>&1 && ok || bad "heat --mpi --check"
-  # a user cell (linear form) as bands over the ranks (pw_dist_cell_run); a grid cell: a clear refusal
+  # a user cell (linear form) as bands over the ranks (pw_dist_cell_run)
   cell_ref=$("$pw" run --quiet "$ex/cells/levenshtein.c" --input a="$ex/query.fa" --input b="$ex/target.fa" 2>&1)
   cell_got=$(mpirun -np 3 "$pw" run --mpi --quiet --check "$ex/cells/levenshtein.c" --input a="$ex/query.fa" --input b="$ex/target.fa" 2> "$tmp/err")
   [ "$cell_got" = "$(printf '%s\ncheck: ok' "$cell_ref")" ] && ok || bad "run --mpi -np 3: '$cell_got' vs '$cell_ref' ($(cat "$tmp/err"))"
-  "$pw" run --quiet "$ex/cells/heat.c" --size 20x30 --sweeps 3 -o "$tmp/cg1.npy" > /dev/null 2>&1
-  mpirun -np 3 "$pw" run --mpi --quiet "$ex/cells/heat.c" --size 20x30 --sweeps 3 -o "$tmp/cg3.npy" > /dev/null 2> "$tmp/err" &&
-    cmp -s "$tmp/cg1.npy" "$tmp/cg3.npy" && ok || bad "run --mpi of a stencil cell: not the single-process grid ($(head -2 "$tmp/err"))"
-  timeout 60 mpirun -np 2 "$pw" run --mpi "$ex/cells/heat_grid.c" --size 20x30 --sweeps 2 > /dev/null 2> "$tmp/err"
-  rc=$?; [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "linear and stencil forms" "$tmp/err" && ok || bad "run --mpi of a grid cell: rc=$rc $(head -2 "$tmp/err")"
+  # a stencil cell and its twin in the grid form (dependences (1, 0) and (0, 1), halo 1: the
+  # halo columns carry what it reads) over 3 ranks, from a grid the sweeps change
+  "$pw" heat --size 40x53 --sweeps 1 -o "$tmp/cg0.npy" --quiet > /dev/null
+  for cell in heat heat_grid; do
+    "$pw" run --quiet "$ex/cells/$cell.c" --grid "$tmp/cg0.npy" --sweeps 3 -o "$tmp/$cell.1.npy" > /dev/null 2>&1
+    mpirun -np 3 "$pw" run --mpi --quiet "$ex/cells/$cell.c" --grid "$tmp/cg0.npy" --sweeps 3 -o "$tmp/$cell.3.npy" > /dev/null 2> "$tmp/err" &&
+      ! cmp -s "$tmp/cg0.npy" "$tmp/$cell.1.npy" && cmp -s "$tmp/$cell.1.npy" "$tmp/$cell.3.npy" && ok ||
+      bad "run --mpi of $cell.c: not the single-process grid ($(head -2 "$tmp/err"))"
+  done
+  cmp -s "$tmp/heat.3.npy" "$tmp/heat_grid.3.npy" && ok || bad "run --mpi: heat_grid.c's bands differ from heat.c's"
+  # a grid cell with a diagonal dependence (its bands would need more than halo columns): refused
+  sed 's/^PW_DEP(0, 1).*/PW_DEP(0, 1)\nPW_DEP(1, -1)/' "$ex/cells/heat_grid.c" > "$tmp/diag_grid.c"
+  timeout 60 mpirun -np 2 "$pw" run --mpi "$tmp/diag_grid.c" --size 20x30 --sweeps 2 > /dev/null 2> "$tmp/err"
+  rc=$?; [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "within (1, 0) and (0, 1)" "$tmp/err" && ok || bad "run --mpi of a diagonal grid cell: rc=$rc $(head -2 "$tmp/err")"
   # .npy in and out: each rank reads and writes only its band of columns (cli/cli_bands.c)
   "$pw" heat --size 40x53 --sweeps 1 -o "$tmp/g0.npy" --quiet > /dev/null
   "$pw" heat --init "$tmp/g0.npy" --sweeps 4 -o "$tmp/g1.npy" --quiet > /dev/null

@@ -205,7 +205,7 @@ static void case_generic(pw_comm *c, rng *r, rank_log *log)
 /* A user cell over the ranks (pw_dist_cell_run) against pw_cell_run: a local-alignment-like cell
  * with PW_REDUCE(max) whose boundary depends on the column, one pw_cell shared by the ranks of
  * this process (the distributed run holds its lock only to compile). */
-static pw_cell *shared_cell, *stencil_cell;
+static pw_cell *shared_cell, *stencil_cell, *grid_cell;
 static pthread_once_t shared_once = PTHREAD_ONCE_INIT;
 /* The test's cells, made once for every rank of the process (NULL: it did not compile). */
 static void make_shared_cell(void)
@@ -215,6 +215,15 @@ static void make_shared_cell(void)
                                   "pw_value down, pw_value right)\n"
                                   "{ return self + c->w * (up + 2.0 * left + down + 0.5 * right - 4.5 * self); }\n";
     if (pw_cell_create(stencil, "dist_stencil", &stencil_cell) != PW_OK) stencil_cell = NULL;
+    /* the same neighbours in the grid form, which sees its position and takes an input by column */
+    static const char grid[] = "PW_FORM(grid)\nPW_VALUE(double)\nPW_PARAM(double, w)\nPW_INPUT(double, bias, j)\n"
+                               "PW_DEP(1, 0)\nPW_DEP(0, 1)\nPW_HALO(1)\n"
+                               "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n"
+                               "{ pw_value self = pw_at(c, i, j), up = pw_at(c, i - 1, j), left = pw_at(c, i, j - 1);\n"
+                               "  pw_value down = pw_at(c, i + 1, j), right = pw_at(c, i, j + 1);\n"
+                               "  return self + c->w * (up + 2.0 * left + down + 0.5 * right - 4.5 * self) + c->bias[j] * (double)(i % 3)"
+                               " + (j == c->cols - 1 ? 0.25 : 0.0); }\n";
+    if (pw_cell_create(grid, "dist_grid", &grid_cell) != PW_OK) grid_cell = NULL;
     static const char text[] = "PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUT(uint8_t, a, i)\nPW_INPUT(uint8_t, b, j)\n"
                                "PW_PARAM(int32_t, gap)\nPW_REDUCE(max)\n"
                                "PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j)\n"
@@ -270,28 +279,35 @@ static void case_stencil_cell(pw_comm *c, rng *r, const pw_options *dist_options
     double *one = malloc(sizeof *one * cells), *dist = malloc(sizeof *dist * cells);
     for (size_t k = 0; k < cells; k++) one[k] = dist[k] = (double)range(r, -1000, 1000) / 17.0;
     const double w = 0.05 + (double)range(r, 0, 10) / 100.0;
-    pw_cell_args args = {.rows = rows, .cols = cols, .params = &w, .grid = one, .sweeps = sweeps};
+    /* the stencil cell or its grid-form twin (whose j and cols must be the whole space's) */
+    const int as_grid = (int)range(r, 0, 1);
+    pw_cell *cell = as_grid ? grid_cell : stencil_cell;
+    double *bias = malloc(sizeof *bias * (size_t)cols);
+    for (int64_t j = 0; j < cols; j++) bias[j] = (double)range(r, -8, 8) / 64.0;
+    const void *inputs[1] = {bias};
+    pw_cell_args args = {.rows = rows, .cols = cols, .params = &w, .grid = one, .sweeps = sweeps,
+                         .inputs = as_grid ? inputs : NULL};
     pw_options o = case_options(r);
     pw_cell_result res1, res2;
-    pw_status s1 = stencil_cell ? pw_cell_run(stencil_cell, &args, &o, &res1) : PW_ERR_COMPILE;
+    pw_status s1 = cell ? pw_cell_run(cell, &args, &o, &res1) : PW_ERR_COMPILE;
     args.grid = dist;
     const pw_options *od = dist_options ? dist_options : &o;
-    pw_status s2 = pw_dist_cell_run(c, stencil_cell, &args, od, &res2);
+    pw_status s2 = pw_dist_cell_run(c, cell, &args, od, &res2);
     EXPECT(log, s1 == PW_OK && s2 == PW_OK && !memcmp(one, dist, sizeof *one * cells) &&
                     (od->backend != PW_BACKEND_CUDA || res2.info.backend == PW_BACKEND_CUDA),
-           "pw_dist_cell_run (stencil, %s) %lldx%lld x %lld sweeps on %d ranks: %s / %s (%s); grid %s",
+           "pw_dist_cell_run (%s, %s) %lldx%lld x %lld sweeps on %d ranks: %s / %s (%s); grid %s", as_grid ? "grid" : "stencil",
            od->backend == PW_BACKEND_CUDA ? "gpu" : "cpu", (long long)rows,
            (long long)cols, (long long)sweeps, ranks, pw_status_str(s1), pw_status_str(s2), pw_error_detail(),
            memcmp(one, dist, sizeof *one * cells) ? "differs" : "equal");
     /* one value of the last rank's grid other: every rank refuses (each holds the whole grid; the
      * ranks ran and wrote a mixed grid before its contents entered their agreement) */
-    if (ranks > 1 && stencil_cell) {
+    if (ranks > 1 && cell) {
         if (pw_comm_rank(c) == ranks - 1) dist[cells / 2] += 1;
-        const pw_status s3 = pw_dist_cell_run(c, stencil_cell, &args, od, &res2);
-        EXPECT(log, s3 == PW_ERR_INVALID_ARGUMENT, "a stencil cell's grid other on one rank: %s (%s)", pw_status_str(s3),
-               pw_error_detail());
+        const pw_status s3 = pw_dist_cell_run(c, cell, &args, od, &res2);
+        EXPECT(log, s3 == PW_ERR_INVALID_ARGUMENT, "a %s cell's grid other on one rank: %s (%s)", as_grid ? "grid" : "stencil",
+               pw_status_str(s3), pw_error_detail());
     }
-    free(one), free(dist);
+    free(one), free(dist), free(bias);
 }
 
 /* Band widths of a case (>= 1 each) and this rank's first column. */

@@ -31,7 +31,7 @@
 #include "rtc_module.h"
 
 /* Bump when the generated entry points change: old cache entries then stop matching. */
-#define GPU_GLUE_VERSION "gpu-glue-4"
+#define GPU_GLUE_VERSION "gpu-glue-5"
 
 enum { K_PEER, K_BARRIER, K_DIAGONAL, K_TASKS, K_MAKE, K_BOUNDARY, K_FILL, K_DRAIN, K_COUNT };
 
@@ -428,7 +428,11 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
         PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(grid.ptr, row_bytes, (const unsigned char *)a->grid + (size_t)band->col0 * vs,
                                                    host_row, row_bytes, rows, cudaMemcpyHostToDevice, s)));
     if (st != PW_OK) return st;
-    memcpy((char *)u->ctx + d->ctx_grid, &grid.ptr, sizeof grid.ptr);
+    /* (a grid cell's band: the pointer shifted back by col0 columns, so that the cell's pw_at of
+     * the whole space's j lands in the band's; the stencil processors address the band's own) */
+    unsigned char *grid_at = grid.ptr;
+    if (band && d->form == PW_CELL_GRID) grid_at -= (size_t)band->col0 * vs, u->col0 = band->col0;
+    memcpy((char *)u->ctx + d->ctx_grid, &grid_at, sizeof grid_at);
     clear_words clear = {NULL, 0, s};
     if (desc->processor == PW_PROC_STENCIL_WARP && plan->strategy == PW_STRATEGY_PEER) {
         /* the tile-rows' last rows as edge words: one row for one sweep a launch, a row per
@@ -562,11 +566,11 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         pw_user_args u;
         memset(&u, 0, sizeof u);
         if (d->ctx_size > sizeof u.ctx) return PW_ERR_UNSUPPORTED;
-        /* a stencil cell's band sees its own columns (as on the CPU: cell_cpu.c), its grid the
-         * band's with a halo column each side */
+        /* a band's cell sees the whole space's rows and cols (as on the CPU: cell_cpu.c); a
+         * stencil or grid cell's band holds its columns and a halo column each side */
         const pw_band *band = (const pw_band *)plan->band;
-        const int64_t ctx_cols = band && grid ? band->cols : a->cols, stride = band && grid ? band->cols + 2 : job->stride;
-        st = pw_cell_decl_ctx(d, a->rows, ctx_cols, job->planes, NULL, stride, dev_inputs.data(), a->params, (unsigned char *)u.ctx);
+        const int64_t stride = band && grid ? band->cols + 2 : job->stride;
+        st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, NULL, stride, dev_inputs.data(), a->params, (unsigned char *)u.ctx);
         if (st != PW_OK) return st;
         res->info.backend = PW_BACKEND_CUDA;
         st = grid ? run_grid(cell, plan, &desc, m, &u, job, stride, res) : run_linear(cell, plan, &desc, m, &u, job, res);

@@ -6,8 +6,10 @@
  *   linear form: the left neighbour's last column flows right in chunks of rows; the cell sees
  *     the whole space's (i, j); afterwards every rank holds the whole last row and column, the
  *     last value and the PW_REDUCE best (the best of the ranks' bests by the reduction's rule);
- *   stencil form: bands of in-place sweeps with halo columns both ways (pipelined sweeps overlap
- *     across the GPUs), the whole grid on every rank afterwards.
+ *   stencil form, and grid cells with dependences within (1, 0) and (0, 1) and a halo of 1 (they
+ *     read what a stencil reads; cell.c refuses other grid cells): bands of in-place sweeps with
+ *     halo columns both ways (pipelined sweeps overlap across the GPUs), the whole grid on every
+ *     rank afterwards; a grid cell sees the whole space's (i, j).
  * The CPU bands of the same forms are cell_cpu.c's; the ranks' agreement on the cell, its inputs
  * and parameters is cell.c's signature.
  */
@@ -94,7 +96,7 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
     const pw_cell_args *a = job->args;
     pw_comm *comm = job->comm;
     const size_t vs = d->value_size;
-    const int stencil = d->form == PW_CELL_STENCIL;
+    const int stencil = d->form != PW_CELL_LINEAR; /* (in place: the stencil form, or a grid cell that reads as it does) */
     gpu_bands g = {cell, *job, {0}, res};
     int64_t col0 = 0, cols = 0;
     /* This rank's band (as pw_dist_run_user_band will cut it), its plan and its module, before

@@ -111,13 +111,14 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
 typedef struct grid_run {
     const pw_cell_host *host;
     const unsigned char *ctx;
+    int64_t col0; /* a band's first column: the engine's j is the band's, the cell's the whole's */
 } grid_run;
 
 static void grid_segment(void *user, int64_t i, int64_t j0, int64_t j1, int worker)
 {
     (void)worker;
     const grid_run *g = user;
-    g->host->row(g->ctx, i, j0, j1);
+    g->host->row(g->ctx, i, g->col0 + j0, g->col0 + j1);
 }
 
 pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res)
@@ -132,10 +133,13 @@ pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res)
     return st;
 }
 
-/* ---- a stencil cell's band of a distributed run: halo columns both ways, sweeps pipelined ---- */
+/* ---- a stencil or grid cell's band of a distributed run: halo columns both ways, sweeps pipelined ---- */
 
 /* A band's run: the whole grid on every rank, this band's columns swept with the link's halo
- * columns (core/halo_band.h). */
+ * columns (core/halo_band.h).  The cell sees the whole space (its ctx's grid, cols and stride, and
+ * its j: grid_run.col0), as in one process's run; cell.c lets only cells that read no further
+ * than their four neighbours run so (the stencil form; grid cells with dependences within (1, 0)
+ * and (0, 1) and a halo of 1), which is what halo columns both ways carry. */
 typedef struct stencil_band {
     pw_cell *cell;
     const pw_cell_job *job;
@@ -152,10 +156,9 @@ static pw_status stencil_band_run(void *x, const pw_options *o, const pw_band *b
     pw_status st = pw_plan_make(o, a->rows, band->cols, 0, &plan);
     int64_t ctx[PW_USER_CTX_WORDS];
     if (st == PW_OK)
-        st = pw_cell_decl_ctx(&b->cell->decl, a->rows, band->cols, 1, b->grid + (size_t)band->col0 * b->vsize, b->stride,
-                              a->inputs, a->params, (unsigned char *)ctx);
+        st = pw_cell_decl_ctx(&b->cell->decl, a->rows, a->cols, 1, b->grid, b->stride, a->inputs, a->params, (unsigned char *)ctx);
     if (st != PW_OK) return st;
-    grid_run g = {&b->cell->host, (const unsigned char *)ctx};
+    grid_run g = {&b->cell->host, (const unsigned char *)ctx, band->col0};
     pw_kernel k = {.segment = grid_segment, .ctx = &g};
     pw_halo_band halo = {b->grid + (size_t)band->col0 * b->vsize, b->vsize, b->stride, band->cols};
     const pw_band_io io = pw_halo_band_io(&halo);
@@ -196,8 +199,8 @@ pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job 
     st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, a->grid, job->stride, a->inputs, a->params, (unsigned char *)ctx);
     if (st != PW_OK) return st;
     if (d->form == PW_CELL_LINEAR) return run_linear(cell, plan, job, (const unsigned char *)ctx, res);
-    if (job->comm) return run_stencil_bands(cell, plan, job, res); /* (the stencil form: cell.c) */
-    grid_run g = {&cell->host, (const unsigned char *)ctx};
+    if (job->comm) return run_stencil_bands(cell, plan, job, res); /* (the forms cell.c lets through) */
+    grid_run g = {&cell->host, (const unsigned char *)ctx, 0};
     pw_kernel k = {.segment = grid_segment, .ctx = &g};
     if (job->pipelined) return pw_execute_sweeps(plan, &k, job->sweeps, &res->info);
     for (int64_t s = 0; s < job->sweeps && st == PW_OK; s++) st = pw_execute(plan, &k, &res->info);

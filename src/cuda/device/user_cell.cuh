@@ -98,15 +98,20 @@ struct UserLinearApp
     }
 };
 
-/* The grid form (in place over the caller's grid, any legal dependences), as FullProc takes it. */
+/* The grid form (in place over the caller's grid, any legal dependences), as FullProc takes it.
+ * In a band of a distributed run (src/jit/cell_bands.c) the processor's j is the band's: the cell
+ * sees the whole space's, col0 + j, and its grid pointer is shifted back by col0 columns so that
+ * pw_at of the whole space's (i, j) lands in the band's columns (user_cells.cu). */
 template <class C>
 struct UserGridApp {
     typename C::Ctx ctx;
+    int64_t col0;
     __device__ void cell(int64_t i, int64_t j) const
     {
-        ctx.grid[(i + C::halo) * ctx.stride + (j + C::halo)] = C::grid_cell(ctx, i, j);
+        const int64_t jj = col0 + j;
+        ctx.grid[(i + C::halo) * ctx.stride + (jj + C::halo)] = C::grid_cell(ctx, i, jj);
     }
-    __device__ static UserGridApp make(const pw_user_args &u) { return UserGridApp{pw_user_ctx<typename C::Ctx>(u)}; }
+    __device__ static UserGridApp make(const pw_user_args &u) { return UserGridApp{pw_user_ctx<typename C::Ctx>(u), u.col0}; }
 };
 
 /* The grid3 form on the 2-D engines: column c of the flattened space is (j, k) = (c / planes,
