@@ -166,6 +166,35 @@ __device__ __forceinline__ void pw_band_report_first_warp(const pw_engine_args &
     }
 }
 
+/* Every thread of the block, once the tile holding the band's first column for the tile-row's last
+ * lane is done (its stores behind a __syncthreads): that column's rows [i0, rows_end), pushed to
+ * the left neighbour where the hand-over is direct, else said to the host -- without waiting for
+ * the rest of the tile-row (pw_band_first_tile). */
+__device__ __forceinline__ void pw_band_report_first(const pw_engine_args &a, int64_t sweep, int64_t i0, int64_t rows_end)
+{
+    const int64_t s = a.sweep_base + sweep;
+    if (a.band.push_first.ready) {
+        pw_band_push_rows(a, a.band.push_first, s, i0, rows_end);
+    } else if (a.band.first_done && threadIdx.x == 0) {
+        __threadfence();
+        atomicMax(a.band.first_done + s, (pw_counter)rows_end);
+    }
+}
+
+/* The tile of tile-row r after which the band's first column (skewed column 0: in-place sweeps
+ * have skew 0) holds the tile-row's rows: hyper tiles reach it at step `lanes - 1` (lane k at step
+ * k), square tiles in their first; -1 when the tile-row reports it at its end (a band's left
+ * neighbour reads that column in its next sweep: reporting it early lets that sweep start a
+ * tile-row's crossing sooner -- a generic processor's band, 2 H200s at 0dbbe91, ran a grid cell's
+ * 8 sweeps at 0.89x one GPU when every tile-row reported at its end).  Safe as early as this: the
+ * left neighbour has finished this sweep's tile-row r (this one waited for it: left_ready), the
+ * last that reads the column's old values of these rows. */
+__device__ __forceinline__ int64_t pw_band_first_tile(const pw_engine_args &a, const pw_tiling &t, int64_t r)
+{
+    if ((!a.band.first_done && !a.band.push_first.ready) || t.skew != 0) return -1;
+    return t.shape == PW_TILING_HYPER ? (pw_tiling_lanes(&t, r) - 1) / t.w : 0;
+}
+
 /* After a tile-row (its stores behind a __syncthreads): its rows of the last (and first) column
  * are final -- pushed to the neighbours where the hand-over is direct, and said to the host. */
 __device__ __forceinline__ void pw_band_report(const pw_engine_args &a, int64_t sweep, int64_t i0, int64_t rows_end,
@@ -216,6 +245,9 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
             __syncthreads();
             if (abandon) return;
         }
+        /* (the first column reported after its tile, not at the tile-row's end: processors that
+         * report it themselves, band_edges, and those that run whole rows excepted) */
+        const int64_t first_col_tile = Proc::policy.band_edges || Proc::policy.runs_rows ? -1 : pw_band_first_tile(a, t, r);
         if constexpr (Proc::policy.runs_rows) {
             if (!proc.run_row(t, r, first, end, pw_smem, sync)) return;
             __syncthreads();
@@ -225,6 +257,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
                 const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
                 if (!proc.run_tile(t, r, c, pw_smem, sync)) return;
                 __syncthreads();
+                if (c == first_col_tile) pw_band_report_first(a, sweep, r * t.h, rows_end);
                 if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, start_ns, start_ns);
                 if (threadIdx.x == 0) pw_monitor_tiles(a.monitor, mon, 1);
             } else {
@@ -238,6 +271,9 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
                 if (abandon) return;
                 pw_run_plain_tile(proc, t, r, c, pw_smem, a.sweep_base + sweep);
                 __syncthreads();
+                /* (before the tile's progress: the tile-row below reports its own first rows
+                 * after this one's, which its wait on this progress keeps in order) */
+                if (c == first_col_tile) pw_band_report_first(a, sweep, r * t.h, rows_end);
                 if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, wait_ns, start_ns);
                 if (threadIdx.x == 0) {
                     pw_tile_publish(sync, pw_tiling_done(&t, r, c));
@@ -247,7 +283,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
         }
         __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
         if (a.band.last_done || a.band.first_done || a.band.push_last.ready || a.band.push_first.ready)
-            pw_band_report(a, sweep, r * t.h, rows_end, !Proc::policy.band_edges); /* (every thread: a direct hand-over copies) */
+            pw_band_report(a, sweep, r * t.h, rows_end, !Proc::policy.band_edges && first_col_tile < 0); /* (every thread: a direct hand-over copies) */
     }
 }
 
