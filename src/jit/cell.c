@@ -312,14 +312,13 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
     pw_options opt = pw_options_or_defaults(options);
     if (comm) { /* a band of a distributed run: the linear and stencil forms, and grid cells that read as stencils do */
         if (d->form == PW_CELL_GRID && !(job.pipelined && d->halo == 1)) {
-            pw_set_error_detail("a grid cell runs in bands over several ranks when its dependences are within (1, 0) and "
-                                "(0, 1) and its halo is 1 (the halo columns both ways that the bands move); other "
-                                "dependences and halos are not built yet");
+            /* (short: a rank's detail reaches the others in 192 bytes, after "rank k: ...: ") */
+            pw_set_error_detail("a grid cell runs in bands only with dependences within (1, 0) and (0, 1) and a halo of 1 "
+                                "(others: not built yet)");
             return PW_ERR_UNSUPPORTED;
         }
         if (d->form == PW_CELL_GRID3) {
-            pw_set_error_detail("a user cell over several ranks runs the linear, stencil and grid forms (bands of grid3 "
-                                "cells are not built yet)");
+            pw_set_error_detail("bands of grid3 cells are not built yet (linear, stencil and grid cells run in bands)");
             return PW_ERR_UNSUPPORTED;
         }
         if (opt.backend == PW_BACKEND_CUDA) return pw_cell_run_gpu_bands(cell, &opt, &job, result);
