@@ -96,14 +96,14 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
     const pw_cell_args *a = job->args;
     pw_comm *comm = job->comm;
     const size_t vs = d->value_size;
-    const int stencil = d->form != PW_CELL_LINEAR; /* (in place: the stencil form, or a grid cell that reads as it does) */
+    const int in_place = d->form != PW_CELL_LINEAR; /* (the stencil form, or a grid cell that reads as it does) */
     gpu_bands g = {cell, *job, {0}, res};
     int64_t col0 = 0, cols = 0;
     /* This rank's band (as pw_dist_run_user_band will cut it), its plan and its module, before
      * the ranks start waiting on each other: a compile takes seconds, their watchdogs fewer. */
     pw_status local = pw_dist_split(comm, pw_comm_rank(comm), a->cols, &col0, &cols);
     if (local == PW_OK) local = pw_cell_make_plan(d, job, options, cols, &g.plan);
-    if (local == PW_OK && stencil && !(g.job.band_out = malloc((size_t)((a->rows + 2) * cols) * vs))) local = PW_ERR_OUT_OF_MEMORY;
+    if (local == PW_OK && in_place && !(g.job.band_out = malloc((size_t)((a->rows + 2) * cols) * vs))) local = PW_ERR_OUT_OF_MEMORY;
     if (local == PW_OK) {
         /* (ranks that are threads of one process share the cell: one compile or load at a time) */
         pthread_mutex_lock(&cell->lock);
@@ -114,9 +114,9 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
     /* (whether a last row and column are asked for enters the agreement: the collectives after
      * the run that spread them must be made by every rank or by none) */
     const int64_t word = job->signature ^ (a->last_row ? 0x5bd1e995LL : 0) ^ (a->last_col ? 0x1b873593LL << 24 : 0);
-    pw_status st = pw_dist_run_user_band(comm, local, options, a->rows, a->cols, stencil ? job->sweeps : 1, stencil, word,
+    pw_status st = pw_dist_run_user_band(comm, local, options, a->rows, a->cols, in_place ? job->sweeps : 1, in_place, word,
                                          gpu_band_run, &g, &res->info);
-    if (st == PW_OK && stencil) { /* the whole grid on every rank, as pw_cell_run leaves it */
+    if (st == PW_OK && in_place) { /* the whole grid on every rank, as pw_cell_run leaves it */
         put_band_columns(job, vs, col0, cols, g.job.band_out);
         st = pw_dist_gather_columns(comm, a->grid, vs, a->rows + 2, a->cols + 2, 1, 1, a->cols);
     } else if (st == PW_OK) { /* the whole last row and column, the last value and the best on every rank */

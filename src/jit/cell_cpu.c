@@ -140,17 +140,17 @@ pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res)
  * its j: grid_run.col0), as in one process's run; cell.c lets only cells that read no further
  * than their four neighbours run so (the stencil form; grid cells with dependences within (1, 0)
  * and (0, 1) and a halo of 1), which is what halo columns both ways carry. */
-typedef struct stencil_band {
+typedef struct in_place_band {
     pw_cell *cell;
     const pw_cell_job *job;
     unsigned char *grid; /* the whole grid */
     size_t vsize;
     int64_t stride;      /* the whole grid's row, in values */
-} stencil_band;
+} in_place_band;
 
-static pw_status stencil_band_run(void *x, const pw_options *o, const pw_band *band, pw_run_info *info)
+static pw_status in_place_band_run(void *x, const pw_options *o, const pw_band *band, pw_run_info *info)
 {
-    stencil_band *b = x;
+    in_place_band *b = x;
     const pw_cell_args *a = b->job->args;
     pw_plan plan;
     pw_status st = pw_plan_make(o, a->rows, band->cols, 0, &plan);
@@ -173,18 +173,18 @@ static pw_status stencil_band_run(void *x, const pw_options *o, const pw_band *b
 
 /* The whole grid on every rank afterwards, as pw_cell_run leaves it (each band's columns sent to
  * every other rank). */
-static pw_status run_stencil_bands(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res)
+static pw_status run_in_place_bands(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res)
 {
     const pw_cell_args *a = job->args;
     const size_t vs = cell->decl.value_size;
-    stencil_band b = {cell, job, a->grid, vs, job->stride};
+    in_place_band b = {cell, job, a->grid, vs, job->stride};
     pw_options o;
     pw_options_init(&o);
     o.backend = PW_BACKEND_CPU, o.strategy = plan->strategy, o.threads = plan->workers_available;
     o.watchdog_ms = plan->watchdog_ns / 1000000;
     *job->joined = 1;
     pw_status st = pw_dist_run_user_band(job->comm, PW_OK, &o, a->rows, a->cols, job->sweeps, 1, job->signature,
-                                         stencil_band_run, &b, &res->info);
+                                         in_place_band_run, &b, &res->info);
     if (st == PW_OK) st = pw_dist_gather_columns(job->comm, a->grid, vs, a->rows + 2, a->cols + 2, 1, 1, a->cols);
     return st;
 }
@@ -199,7 +199,7 @@ pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job 
     st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, a->grid, job->stride, a->inputs, a->params, (unsigned char *)ctx);
     if (st != PW_OK) return st;
     if (d->form == PW_CELL_LINEAR) return run_linear(cell, plan, job, (const unsigned char *)ctx, res);
-    if (job->comm) return run_stencil_bands(cell, plan, job, res); /* (the forms cell.c lets through) */
+    if (job->comm) return run_in_place_bands(cell, plan, job, res); /* (the forms cell.c lets through) */
     grid_run g = {&cell->host, (const unsigned char *)ctx, 0};
     pw_kernel k = {.segment = grid_segment, .ctx = &g};
     if (job->pipelined) return pw_execute_sweeps(plan, &k, job->sweeps, &res->info);
