@@ -63,7 +63,8 @@ static pw_status ST_FN(stencil_run_)(pw_image *grid, int64_t sweeps, int sor, do
         /* a band: the link's callbacks in the plan (the vector processors work in the grid, halo
          * columns included, so they run bands as they are) */
         pw_plan base = *plan;
-        pw_halo_band app = {(unsigned char *)ctx.grid, sizeof(ST_T), ctx.stride, grid->cols - 2};
+        pw_halo_band app = {.own = (unsigned char *)ctx.grid + sizeof(ST_T), .elem = sizeof(ST_T), .stride = ctx.stride,
+                            .cols = grid->cols - 2, .width = 1, .top = 1};
         const pw_band_io io = pw_halo_band_io(&app);
         pw_band_edges edges;
         if (band) {

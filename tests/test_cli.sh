@@ -1068,10 +1068,32 @@ else
       bad "run --mpi of $cell.c: not the single-process grid ($(head -2 "$tmp/err"))"
   done
   cmp -s "$tmp/heat.3.npy" "$tmp/heat_grid.3.npy" && ok || bad "run --mpi: heat_grid.c's bands differ from heat.c's"
-  # a grid cell with a diagonal dependence (its bands would need more than halo columns): refused
+  # a grid cell with a dependence (1, -1) (a band would read its right neighbour's values of the
+  # same sweep): refused on every rank, with the reason
   sed 's/^PW_DEP(0, 1).*/PW_DEP(0, 1)\nPW_DEP(1, -1)/' "$ex/cells/heat_grid.c" > "$tmp/diag_grid.c"
   timeout 60 mpirun -np 2 "$pw" run --mpi "$tmp/diag_grid.c" --size 20x30 --sweeps 2 > /dev/null 2> "$tmp/err"
-  rc=$?; [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q "within (1, 0) and (0, 1)" "$tmp/err" && ok || bad "run --mpi of a diagonal grid cell: rc=$rc $(head -2 "$tmp/err")"
+  rc=$?; [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$(grep -c "dj < 0 (1, -1)" "$tmp/err")" -eq 2 ] && ok ||
+    bad "run --mpi of a (1, -1) grid cell: rc=$rc $(head -2 "$tmp/err")"
+  # ... and one with (1, 1) (it reads (i-1, j-1) of this sweep and (i+1, j+1) of the last): its
+  # bands hand that on, sweeps one after another, equal to one process's grid
+  sed -e 's/^PW_DEP(0, 1).*/PW_DEP(0, 1)\nPW_DEP(1, 1)/' \
+      -e 's|return (((down + right) + left) + up) / 4.0f;|return ((((down + right) + left) + up) + 0.5f * (pw_at(c, i - 1, j - 1) - pw_at(c, i + 1, j + 1))) / 4.0f;|' \
+      "$ex/cells/heat_grid.c" > "$tmp/diag11_grid.c"
+  "$pw" run --quiet "$tmp/diag11_grid.c" --grid "$tmp/cg0.npy" --sweeps 3 -o "$tmp/d11.1.npy" > /dev/null 2>&1
+  mpirun -np 3 "$pw" run --mpi --quiet "$tmp/diag11_grid.c" --grid "$tmp/cg0.npy" --sweeps 3 -o "$tmp/d11.3.npy" > /dev/null 2> "$tmp/err" &&
+    ! cmp -s "$tmp/heat_grid.1.npy" "$tmp/d11.1.npy" && cmp -s "$tmp/d11.1.npy" "$tmp/d11.3.npy" && ok ||
+    bad "run --mpi of a (1, 1) grid cell: not the single-process grid ($(head -2 "$tmp/err"))"
+  # grid3 cells in bands of j slabs: seed 004's LU-like sweep from a zero grid, then its
+  # demonstrator from that grid, over 2 and 3 ranks, equal to one process's
+  lu="--param iterations=3 --param modulus=100 --param tc=0.5 --param td=1 --param nc=0.25 --param nd=2"
+  lu="$lu --param wc=0.75 --param wd=3 --param rc=0.5 --param rd=1"
+  "$pw" run --quiet "$ex/cells/lu_like.c" --size 14x13x6 $lu --sweeps 2 -o "$tmp/lu.1.npy" > /dev/null 2>&1
+  mpirun -np 2 "$pw" run --mpi --quiet "$ex/cells/lu_like.c" --size 14x13x6 $lu --sweeps 2 -o "$tmp/lu.2.npy" > /dev/null 2> "$tmp/err" &&
+    cmp -s "$tmp/lu.1.npy" "$tmp/lu.2.npy" && ok || bad "run --mpi -np 2 of lu_like.c: not the single-process grid ($(head -2 "$tmp/err"))"
+  "$pw" run --quiet "$ex/cells/demonstrator3d.c" --grid "$tmp/lu.1.npy" --param modulus=100 --sweeps 3 -o "$tmp/d3.1.npy" > /dev/null 2>&1
+  mpirun -np 3 "$pw" run --mpi --quiet "$ex/cells/demonstrator3d.c" --grid "$tmp/lu.1.npy" --param modulus=100 --sweeps 3 \
+    -o "$tmp/d3.3.npy" > /dev/null 2> "$tmp/err" && ! cmp -s "$tmp/lu.1.npy" "$tmp/d3.1.npy" && cmp -s "$tmp/d3.1.npy" "$tmp/d3.3.npy" &&
+    ok || bad "run --mpi -np 3 of demonstrator3d.c: not the single-process grid ($(head -2 "$tmp/err"))"
   # .npy in and out: each rank reads and writes only its band of columns (cli/cli_bands.c)
   "$pw" heat --size 40x53 --sweeps 1 -o "$tmp/g0.npy" --quiet > /dev/null
   "$pw" heat --init "$tmp/g0.npy" --sweeps 4 -o "$tmp/g1.npy" --quiet > /dev/null

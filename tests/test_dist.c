@@ -310,6 +310,90 @@ static void case_stencil_cell(pw_comm *c, rng *r, const pw_options *dist_options
     free(one), free(dist), free(bias);
 }
 
+/* Grid and grid3 cells whose dependences reach further than a stencil's (a diagonal, wider
+ * halos, a grid3 cell's j slabs and its k halo), in bands against pw_cell_run, bit for bit:
+ * integers, so that any value read from a wrong sweep shows. */
+typedef struct wide_cell {
+    const char *name, *text;
+    int reach, halo, three_d; /* reach: the largest dj (every band holds at least that many columns) */
+} wide_cell;
+
+static const wide_cell wide_cells[] = {
+    {"diagonal", "PW_FORM(grid)\nPW_VALUE(int64_t)\nPW_DEP(1, 0)\nPW_DEP(0, 1)\nPW_DEP(1, 1)\nPW_HALO(1)\n"
+                 "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n"
+                 "{ return (pw_at(c, i, j) * 3 + pw_at(c, i - 1, j - 1) * 5 + pw_at(c, i + 1, j + 1) * 7 + pw_at(c, i - 1, j)\n"
+                 "          + pw_at(c, i + 1, j) * 11 + pw_at(c, i, j - 1) * 13 + pw_at(c, i, j + 1) * 2 + i * 31 + j * 17) % 1000003; }\n",
+     1, 1, 0},
+    {"reach 3", "PW_FORM(grid)\nPW_VALUE(int64_t)\nPW_DEP(2, 0)\nPW_DEP(0, 3)\nPW_DEP(1, 2)\nPW_HALO(3)\n"
+                "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n"
+                "{ return (pw_at(c, i, j) * 3 + pw_at(c, i - 2, j) * 5 + pw_at(c, i + 2, j) * 7 + pw_at(c, i, j - 3) * 11\n"
+                "          + pw_at(c, i, j + 3) * 13 + pw_at(c, i - 1, j - 2) * 2 + pw_at(c, i + 1, j + 2) * 19 + j) % 999983; }\n",
+     3, 3, 0},
+    {"grid3 upwind", "PW_FORM(grid3)\nPW_VALUE(int64_t)\nPW_DEP3(1, 0, 0)\nPW_DEP3(0, 1, 0)\nPW_DEP3(0, 0, 1)\nPW_HALO(1)\n"
+                     "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n"
+                     "{ return (pw_at3(c, i, j, k) * 3 + pw_at3(c, i - 1, j, k) * 5 + pw_at3(c, i, j - 1, k) * 7\n"
+                     "          + pw_at3(c, i, j, k - 1) * 11 + pw_at3(c, i, j + 1, k) + i + 2 * j + 3 * k) % 1000003; }\n",
+     1, 1, 1},
+    {"grid3 slabs", "PW_FORM(grid3)\nPW_VALUE(int64_t)\nPW_DEP3(1, 1, -1)\nPW_DEP3(0, 2, 0)\nPW_DEP3(0, 0, 1)\nPW_HALO(2)\n"
+                    "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n"
+                    "{ return (pw_at3(c, i, j, k) * 3 + pw_at3(c, i - 1, j - 1, k + 1) * 5 + pw_at3(c, i + 1, j + 1, k - 1) * 7\n"
+                    "          + pw_at3(c, i, j - 2, k) * 11 + pw_at3(c, i, j + 2, k) * 13 + pw_at3(c, i, j, k - 1) + k) % 999983; }\n",
+     2, 2, 1},
+};
+#define WIDE_CELLS (int)(sizeof wide_cells / sizeof wide_cells[0])
+static pw_cell *wide_compiled[WIDE_CELLS];
+static pthread_once_t wide_once = PTHREAD_ONCE_INIT;
+
+static void make_wide_cells(void)
+{
+    for (int k = 0; k < WIDE_CELLS; k++)
+        if (pw_cell_create(wide_cells[k].text, wide_cells[k].name, &wide_compiled[k]) != PW_OK) wide_compiled[k] = NULL;
+}
+
+static void case_wide_cell(pw_comm *c, rng *r, rank_log *log)
+{
+    pthread_once(&wide_once, make_wide_cells);
+    const int ranks = pw_comm_size(c);
+    const wide_cell *w = &wide_cells[range(r, 0, WIDE_CELLS - 1)];
+    pw_cell *cell = wide_compiled[w - wide_cells];
+    const int64_t rows = range(r, 1, 30), cols = range(r, (int64_t)ranks * w->reach, 40), sweeps = range(r, 1, 4);
+    const int64_t planes = w->three_d ? range(r, 1, 7) : 1, h = w->halo;
+    const size_t cells = (size_t)((rows + 2 * h) * (cols + 2 * h) * (w->three_d ? planes + 2 * h : 1));
+    int64_t *one = malloc(sizeof *one * cells), *dist = malloc(sizeof *dist * cells);
+    for (size_t k = 0; k < cells; k++) one[k] = dist[k] = range(r, 0, 1000000);
+    pw_cell_args args = {.rows = rows, .cols = cols, .planes = planes, .grid = one, .sweeps = sweeps};
+    pw_options o = case_options(r);
+    pw_cell_result res1, res2;
+    pw_status s1 = cell ? pw_cell_run(cell, &args, &o, &res1) : PW_ERR_COMPILE;
+    args.grid = dist;
+    /* chunks of a row or a few: a wait that stops short of the rows a cell reads then shows */
+    pw_comm_set_chunk(c, range(r, 1, 3));
+    pw_status s2 = pw_dist_cell_run(c, cell, &args, &o, &res2);
+    pw_comm_set_chunk(c, 0);
+    /* (weighted splits, some cases' own, may cut a band narrower than the reach: refused then) */
+    int64_t narrowest = cols, first, count;
+    for (int q = 0; q < ranks; q++)
+        if (pw_dist_split(c, q, cols, &first, &count) == PW_OK && count < narrowest) narrowest = count;
+    if (narrowest < w->reach) {
+        EXPECT(log, s2 == PW_ERR_INVALID_SIZE && strstr(pw_error_detail(), "fewer than"),
+               "a (%s) band of %lld columns, narrower than its reach: %s (%s)", w->name, (long long)narrowest,
+               pw_status_str(s2), pw_error_detail());
+    } else {
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK && !memcmp(one, dist, sizeof *one * cells) && res2.info.cells == rows * cols * planes * sweeps,
+           "pw_dist_cell_run (%s) %lldx%lldx%lld x %lld sweeps on %d ranks: %s / %s (%s); grid %s, %lld cells", w->name,
+           (long long)rows, (long long)cols, (long long)planes, (long long)sweeps, ranks, pw_status_str(s1), pw_status_str(s2),
+           pw_error_detail(), memcmp(one, dist, sizeof *one * cells) ? "differs" : "equal", (long long)res2.info.cells);
+    }
+    /* bands narrower than the reach: refused alike on every rank */
+    if (w->reach > 1 && ranks > 1) {
+        args.cols = (int64_t)ranks * w->reach - 1;
+        const pw_status s3 = pw_dist_cell_run(c, cell, &args, &o, &res2);
+        EXPECT(log, s3 == PW_ERR_INVALID_SIZE && strstr(pw_error_detail(), "fewer than"),
+               "a (%s) band narrower than its reach: %s (%s)", w->name, pw_status_str(s3), pw_error_detail());
+    }
+    free(one), free(dist);
+}
+
 /* Band widths of a case (>= 1 each) and this rank's first column. */
 static int64_t band_widths(rng *r, int ranks, int rank, int64_t *cols, int64_t *col0)
 {
@@ -647,7 +731,8 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
             }
             EXPECT(log, expect_first == wide, "weighted split covers %lld of %lld columns", (long long)expect_first, (long long)wide);
         }
-        switch (range(&r, 0, 7)) {
+        switch (range(&r, 0, 8)) {
+        case 8: case_wide_cell(c, &r, log); break;
         case 7: case_stencil_cell(c, &r, NULL, 40, 60, log); break;
         case 6: case_cell(c, &r, NULL, 80, 140, log); break;
         case 5: case_generic(c, &r, log); break;

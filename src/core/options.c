@@ -201,6 +201,8 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     plan->inthist_closed = options->inthist_closed;
     plan->edges = NULL;
     plan->edge_sweep0 = 0;
+    plan->edge_cols = 0;
+    plan->edge_rows_below = 0;
     plan->cuda_band = NULL;
     plan->band = NULL;
     pw_monitor_init(&plan->monitor, &plan->monitor_state, options, pw_monitor_mul(rows, cols));

@@ -44,6 +44,10 @@ typedef struct pw_plan {
     const pw_band_edges *edges; /* NULL, or this run is one band of a larger one (band.h): the CPU
                                    peer engine waits for and reports its edge rows */
     int64_t edge_sweep0;  /* the whole run's sweep number of this execution's first sweep */
+    int64_t edge_cols;    /* the band's columns that read a neighbour's halo or are its halo: the
+                             first and last edge_cols (0: 1; a user grid cell's reach) */
+    int64_t edge_rows_below; /* rows below its own that a cell reads in the right halo (the old
+                             values a grid cell's dependence (di, dj > 0) reads at (i + di, j + dj)) */
     const void *band;     /* CUDA apps: NULL, or the pw_band (core/band.h) this run is; the app's
                              glue attaches to it (SW and DTW so far: cuda/linear_apps.cu) */
     void *cuda_band;      /* CUDA: NULL, or the band's device words and polling (cuda/gpu_band.cuh) */

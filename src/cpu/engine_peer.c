@@ -38,6 +38,7 @@ typedef struct peer_state {
     int64_t stuck_row;      /* fault injection (plan.h) */
     const pw_band_edges *edges; /* NULL, or the band's neighbours (core/band.h) */
     int64_t edge_sweep0;
+    int64_t edge_cols, edge_rows_below; /* plan.h */
     pw_tile_trace trace;
 } peer_state;
 
@@ -91,9 +92,17 @@ static int64_t lane_step(const pw_tiling *t, int64_t lane, int64_t j)
     return t->shape == PW_TILING_HYPER ? j + lane : j;
 }
 
-/* Before tile c: the left neighbour's column (read at column 0, by every lane and by the row
- * below the tile-row's last one as its diagonal: the first tile waits for the whole tile-row's
- * rows), and, from the tile where lane 0 reaches the last column, the right neighbour's.
+/* The band's first and last edge columns (plan.edge_cols, at least 1, at most the band). */
+static int64_t edge_cols(const peer_state *s)
+{
+    const int64_t w = s->edge_cols > 0 ? s->edge_cols : 1;
+    return w < s->t->cols ? w : s->t->cols;
+}
+
+/* Before tile c: the left neighbour's columns (read from column 0 on, by every lane and by the
+ * row below the tile-row's last one as its diagonal: the first tile waits for the whole
+ * tile-row's rows), and, from the tile where lane 0 reaches the first of the last edge columns,
+ * the right neighbour's (down to the rows below the tile-row that its cells read there).
  * 0, or -1: abandoned. */
 static int wait_for_edges(peer_state *s, const pw_ticket *k, int64_t c)
 { /* (skew 0: run_engine refuses bands of skewed tilings) */
@@ -103,14 +112,15 @@ static int wait_for_edges(peer_state *s, const pw_ticket *k, int64_t c)
     const int64_t rows_end = r * t->h + pw_tiling_lanes(t, r);
     if (c == pw_tiling_first_tile(t, r) && e->wait_left && e->wait_left(e->ctx, sweep, rows_end) != 0) return -1;
     if (e->wait_right) {
-        const int64_t reach = lane_step(t, 0, t->cols - 1); /* lane 0's step at the last column */
-        if (c == reach / t->w && e->wait_right(e->ctx, sweep, rows_end) != 0) return -1;
+        const int64_t reach = lane_step(t, 0, t->cols - edge_cols(s)); /* lane 0's step at the first of them */
+        const int64_t below = rows_end + s->edge_rows_below < t->rows ? rows_end + s->edge_rows_below : t->rows;
+        if (c == reach / t->w && e->wait_right(e->ctx, sweep, below) != 0) return -1;
     }
     return 0;
 }
 
-/* After tile c: the first column is final once the last lane has passed column 0, the last
- * column once the tile-row is done. */
+/* After tile c: the first edge columns are final once the last lane has passed the last of them,
+ * the last ones once the tile-row is done. */
 static void report_edges(peer_state *s, const pw_ticket *k, int64_t c)
 {
     const pw_band_edges *e = s->edges;
@@ -118,7 +128,7 @@ static void report_edges(peer_state *s, const pw_ticket *k, int64_t c)
     const int64_t r = k->row, sweep = s->edge_sweep0 + k->sweep, lanes = pw_tiling_lanes(t, r);
     const int64_t rows_end = r * t->h + lanes;
     if (e->first_done) {
-        const int64_t reach = lane_step(t, lanes - 1, 0); /* the last lane's step at column 0 */
+        const int64_t reach = lane_step(t, lanes - 1, edge_cols(s) - 1); /* the last lane's step there */
         if (c == reach / t->w) e->first_done(e->ctx, sweep, rows_end);
     }
     if (e->last_done && c == pw_tiling_end_tile(t, r) - 1) e->last_done(e->ctx, sweep, rows_end);
@@ -169,6 +179,8 @@ pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t swee
     s.stuck_row = plan->stuck_row;
     s.edges = plan->edges;
     s.edge_sweep0 = plan->edge_sweep0;
+    s.edge_cols = plan->edge_cols;
+    s.edge_rows_below = plan->edge_rows_below;
     s.monitor = monitor;
     atomic_init(&s.next_ticket, 0);
     atomic_init(&s.failed, 0);

@@ -257,6 +257,52 @@ pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *arg
     return st;
 }
 
+/* A grid or grid3 cell in bands of columns (j slabs for grid3): how far it reads across a band's
+ * edges (job->band_reach, band_below), or why it cannot run so.  A dependence (di, dj) has the
+ * cell read (i - di, j - dj) as this sweep left it and (i + di, j + dj) as the last one did: with
+ * dj >= 0 the new values come from the left neighbour, whose rows arrive in order, and the old
+ * ones from the right neighbour's previous sweep; a dj < 0 would need the right neighbour's new
+ * values, which wait on this band's (bands that wait on each other row by row).  Every band must
+ * hold the reach: a narrower one would leave cells its neighbour reads in the band beyond.  The
+ * details are short: a rank's reaches the others in 192 bytes, after "rank k: ...: ". */
+static pw_status band_reach(const pw_cell_decl *d, pw_cell_job *job, const pw_options *opt, pw_comm *comm)
+{
+    job->band_reach = 1;
+    job->band_below = 0;
+    if (d->form == PW_CELL_LINEAR || d->form == PW_CELL_STENCIL) return PW_OK;
+    const int n = d->form == PW_CELL_GRID3 ? d->n_deps3 : d->n_deps;
+    for (int k = 0; k < n; k++) {
+        const int di = d->form == PW_CELL_GRID3 ? d->deps3[k][0] : d->deps[k].di;
+        const int dj = d->form == PW_CELL_GRID3 ? d->deps3[k][1] : d->deps[k].dj;
+        if (dj < 0) {
+            pw_set_error_detail("a dependence with dj < 0 (%d, %d) reads the right band's new values: not in bands", di, dj);
+            return PW_ERR_UNSUPPORTED;
+        }
+        if (dj > job->band_reach) job->band_reach = dj;
+        if (dj > 0 && di > job->band_below) job->band_below = di;
+    }
+    if (job->skew != 0) { /* (grid3: a (di > 0, 0, dk < 0) skews the flattened space) */
+        pw_set_error_detail("bands take tilings of skew 0; this cell's dependences need skew %d", job->skew);
+        return PW_ERR_UNSUPPORTED;
+    }
+    if (opt->backend == PW_BACKEND_CUDA && !(d->form == PW_CELL_GRID && job->pipelined && d->halo == 1)) {
+        pw_set_error_detail("GPU bands take grid cells with dependences within (1, 0), (0, 1), halo 1; "
+                            "this one runs in bands on the CPU");
+        return PW_ERR_UNSUPPORTED;
+    }
+    for (int r = 0; r < pw_comm_size(comm); r++) {
+        int64_t first, count;
+        pw_status st = pw_dist_split(comm, r, job->args->cols, &first, &count);
+        if (st != PW_OK) return st;
+        if (count < job->band_reach) {
+            pw_set_error_detail("band %d has %lld columns, fewer than the %lld the cell reads across it", r,
+                                (long long)count, (long long)job->band_reach);
+            return PW_ERR_INVALID_SIZE;
+        }
+    }
+    return PW_OK;
+}
+
 pw_status pw_cell_make_plan(const pw_cell_decl *d, const pw_cell_job *job, const pw_options *options, int64_t cols,
                             pw_plan *plan)
 {
@@ -293,7 +339,8 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
     const int64_t planes = d->form == PW_CELL_GRID3 ? args->planes : 1;
     pw_status st = check_args(d, args, planes);
     if (st != PW_OK) return st;
-    pw_cell_job job = {args, args->sweeps > 0 ? args->sweeps : 1, 0, 0, planes, args->cols, 0, 0, 0, comm, joined, 0, NULL, NULL};
+    pw_cell_job job = {.args = args, .sweeps = args->sweeps > 0 ? args->sweeps : 1, .planes = planes,
+                       .flat_cols = args->cols, .comm = comm, .joined = joined};
     if (comm) job.signature = (int64_t)cell_signature(cell, args, planes);
     if (d->form == PW_CELL_GRID3) { /* (i, j, k) as (i, j * planes + k) on the 2-D engines */
         pw_dep flat[PW_CELL_MAX_DEPS];
@@ -310,17 +357,9 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
         job.pipelined = pipelinable(d) && job.skew == 0;
     }
     pw_options opt = pw_options_or_defaults(options);
-    if (comm) { /* a band of a distributed run: the linear and stencil forms, and grid cells that read as stencils do */
-        if (d->form == PW_CELL_GRID && !(job.pipelined && d->halo == 1)) {
-            /* (short: a rank's detail reaches the others in 192 bytes, after "rank k: ...: ") */
-            pw_set_error_detail("a grid cell runs in bands only with dependences within (1, 0) and (0, 1) and a halo of 1 "
-                                "(others: not built yet)");
-            return PW_ERR_UNSUPPORTED;
-        }
-        if (d->form == PW_CELL_GRID3) {
-            pw_set_error_detail("bands of grid3 cells are not built yet (linear, stencil and grid cells run in bands)");
-            return PW_ERR_UNSUPPORTED;
-        }
+    if (comm) { /* a band of a distributed run */
+        st = band_reach(d, &job, &opt, comm);
+        if (st != PW_OK) return st;
         if (opt.backend == PW_BACKEND_CUDA) return pw_cell_run_gpu_bands(cell, &opt, &job, result);
         opt.backend = PW_BACKEND_CPU; /* (AUTO: the CPU engines, as every app's bands: dist_run.c) */
     }

@@ -7,7 +7,8 @@
  *     the whole space's (i, j); afterwards every rank holds the whole last row and column, the
  *     last value and the PW_REDUCE best (the best of the ranks' bests by the reduction's rule);
  *   stencil form, and grid cells with dependences within (1, 0) and (0, 1) and a halo of 1 (they
- *     read what a stencil reads; cell.c refuses other grid cells): bands of in-place sweeps with
+ *     read what a stencil reads; cell.c refuses other grid cells and grid3 cells here, which run
+ *     in bands on the CPU only: cell_cpu.c): bands of in-place sweeps with
  *     halo columns both ways (pipelined sweeps overlap across the GPUs), the whole grid on every
  *     rank afterwards; a grid cell sees the whole space's (i, j).
  * The CPU bands of the same forms are cell_cpu.c's; the ranks' agreement on the cell, its inputs

@@ -133,40 +133,57 @@ pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res)
     return st;
 }
 
-/* ---- a stencil or grid cell's band of a distributed run: halo columns both ways, sweeps pipelined ---- */
+/* ---- a stencil or grid cell's band of a distributed run: halo columns both ways ---- */
 
 /* A band's run: the whole grid on every rank, this band's columns swept with the link's halo
  * columns (core/halo_band.h).  The cell sees the whole space (its ctx's grid, cols and stride, and
- * its j: grid_run.col0), as in one process's run; cell.c lets only cells that read no further
- * than their four neighbours run so (the stencil form; grid cells with dependences within (1, 0)
- * and (0, 1) and a halo of 1), which is what halo columns both ways carry. */
+ * its j: grid_run.col0), as in one process's run.  What crosses an edge is the cell's reach
+ * (cell.c, band_reach): its last `band_reach` columns flow right as each sweep makes them, its
+ * first ones flow left for the next sweep; a grid3 cell's band is whole j slabs of planes (its
+ * engine's columns j x planes + k), and what crosses is whole slabs, the k halo with them.
+ * Sweeps overlap where one process's would (job->pipelined); else each is one run of the
+ * engine, the band link counting them over the whole run. */
 typedef struct in_place_band {
     pw_cell *cell;
     const pw_cell_job *job;
     unsigned char *grid; /* the whole grid */
     size_t vsize;
-    int64_t stride;      /* the whole grid's row, in values */
+    int64_t slab;        /* grid elements a column (j) of a row: 1, or planes + 2 halo (grid3) */
 } in_place_band;
 
 static pw_status in_place_band_run(void *x, const pw_options *o, const pw_band *band, pw_run_info *info)
 {
     in_place_band *b = x;
-    const pw_cell_args *a = b->job->args;
+    const pw_cell_job *job = b->job;
+    const pw_cell_args *a = job->args;
+    const int64_t halo = b->cell->decl.halo, planes = job->planes;
     pw_plan plan;
-    pw_status st = pw_plan_make(o, a->rows, band->cols, 0, &plan);
+    pw_status st = pw_plan_make(o, a->rows, band->cols * planes, 0, &plan);
     int64_t ctx[PW_USER_CTX_WORDS];
     if (st == PW_OK)
-        st = pw_cell_decl_ctx(&b->cell->decl, a->rows, a->cols, 1, b->grid, b->stride, a->inputs, a->params, (unsigned char *)ctx);
+        st = pw_cell_decl_ctx(&b->cell->decl, a->rows, a->cols, planes, b->grid, job->stride, a->inputs, a->params,
+                              (unsigned char *)ctx);
     if (st != PW_OK) return st;
-    grid_run g = {&b->cell->host, (const unsigned char *)ctx, band->col0};
+    grid_run g = {&b->cell->host, (const unsigned char *)ctx, band->col0 * planes};
     pw_kernel k = {.segment = grid_segment, .ctx = &g};
-    pw_halo_band halo = {b->grid + (size_t)band->col0 * b->vsize, b->vsize, b->stride, band->cols};
-    const pw_band_io io = pw_halo_band_io(&halo);
+    pw_halo_band edge = {.own = b->grid + (size_t)((halo + band->col0) * b->slab) * b->vsize,
+                         .elem = b->vsize,
+                         .stride = job->stride,
+                         .cols = band->cols * b->slab,
+                         .width = job->band_reach * b->slab,
+                         .top = halo};
+    const pw_band_io io = pw_halo_band_io(&edge);
     pw_band_edges edges;
     st = band->attach(band->ctx, &io, &edges);
     plan.edges = &edges;
+    plan.edge_cols = job->band_reach * planes;
+    plan.edge_rows_below = job->band_below;
     pw_run_info_clear(info);
-    if (st == PW_OK) st = pw_execute_sweeps(&plan, &k, b->job->sweeps, info);
+    if (st == PW_OK && job->pipelined) st = pw_execute_sweeps(&plan, &k, job->sweeps, info);
+    for (int64_t s = 0; st == PW_OK && !job->pipelined && s < job->sweeps; s++) {
+        plan.edge_sweep0 = s;
+        st = pw_execute(&plan, &k, info);
+    }
     band->detach(band->ctx, st);
     return st;
 }
@@ -176,8 +193,9 @@ static pw_status in_place_band_run(void *x, const pw_options *o, const pw_band *
 static pw_status run_in_place_bands(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res)
 {
     const pw_cell_args *a = job->args;
-    const size_t vs = cell->decl.value_size;
-    in_place_band b = {cell, job, a->grid, vs, job->stride};
+    const int64_t halo = cell->decl.halo;
+    in_place_band b = {cell, job, a->grid, cell->decl.value_size, cell->decl.form == PW_CELL_GRID3 ? job->planes + 2 * halo : 1};
+    const size_t column_bytes = (size_t)b.slab * b.vsize;
     pw_options o;
     pw_options_init(&o);
     o.backend = PW_BACKEND_CPU, o.strategy = plan->strategy, o.threads = plan->workers_available;
@@ -185,7 +203,8 @@ static pw_status run_in_place_bands(pw_cell *cell, const pw_plan *plan, const pw
     *job->joined = 1;
     pw_status st = pw_dist_run_user_band(job->comm, PW_OK, &o, a->rows, a->cols, job->sweeps, 1, job->signature,
                                          in_place_band_run, &b, &res->info);
-    if (st == PW_OK) st = pw_dist_gather_columns(job->comm, a->grid, vs, a->rows + 2, a->cols + 2, 1, 1, a->cols);
+    if (st == PW_OK) st = pw_dist_gather_columns(job->comm, a->grid, column_bytes, a->rows + 2 * halo, a->cols + 2 * halo, 1, halo, a->cols);
+    res->info.cells *= job->planes; /* (the bands count rows x cols a sweep) */
     return st;
 }
 

@@ -46,6 +46,10 @@ typedef struct pw_cell_job {
     int *joined;          /* (comm) set once this rank has entered the ranks' run */
     int64_t signature;    /* (comm) what every rank must agree on: the cell, its inputs, parameters */
     void *gpu_module;     /* GPU: NULL, or the module pw_cell_gpu_prepare loaded for this run */
+    int64_t band_reach;   /* (comm, grid forms) columns (grid3: j slabs) a cell reads across a band's
+                             edge: its dependences' largest dj (at least 1) */
+    int64_t band_below;   /* (comm, grid forms) rows below its own a cell reads across the right
+                             edge: the largest di of a dependence with dj > 0 */
     void *band_out;       /* a stencil cell's GPU band: its interior columns after the run, every
                              grid row (rows + 2 rows of its cols values) */
 } pw_cell_job;
