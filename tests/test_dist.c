@@ -339,22 +339,44 @@ static const wide_cell wide_cells[] = {
                     "{ return (pw_at3(c, i, j, k) * 3 + pw_at3(c, i - 1, j - 1, k + 1) * 5 + pw_at3(c, i + 1, j + 1, k - 1) * 7\n"
                     "          + pw_at3(c, i, j - 2, k) * 11 + pw_at3(c, i, j + 2, k) * 13 + pw_at3(c, i, j, k - 1) + k) % 999983; }\n",
      2, 2, 1},
+    {"two rows below", "PW_FORM(grid)\nPW_VALUE(int64_t)\nPW_DEP(2, 1)\nPW_DEP(0, 1)\nPW_HALO(2)\n"
+                       "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n"
+                       "{ return (pw_at(c, i, j) * 3 + pw_at(c, i - 2, j - 1) * 5 + pw_at(c, i + 2, j + 1) * 7\n"
+                       "          + pw_at(c, i, j - 1) * 11 + pw_at(c, i, j + 1) * 13 + i) % 1000003; }\n",
+     1, 2, 0},
+    /* no halo: the cell keeps to the grid itself (bands of it start at grid row 0) */
+    {"no halo", "PW_FORM(grid)\nPW_VALUE(int64_t)\nPW_DEP(1, 0)\nPW_DEP(0, 1)\nPW_HALO(0)\n"
+                "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n"
+                "{ pw_value v = pw_at(c, i, j) * 3 + i * 7 + j;\n"
+                "  if (i > 0) v += pw_at(c, i - 1, j) * 5;\n  if (i + 1 < c->rows) v += pw_at(c, i + 1, j) * 11;\n"
+                "  if (j > 0) v += pw_at(c, i, j - 1) * 13;\n  if (j + 1 < c->cols) v += pw_at(c, i, j + 1) * 2;\n"
+                "  return v % 999983; }\n",
+     1, 0, 0},
 };
 #define WIDE_CELLS (int)(sizeof wide_cells / sizeof wide_cells[0])
-static pw_cell *wide_compiled[WIDE_CELLS];
+/* grid3 cells that bands refuse, with their dependence named */
+static const char *const refused_cells[][2] = {
+    {"PW_FORM(grid3)\nPW_VALUE(int64_t)\nPW_DEP3(1, -1, 0)\nPW_HALO(1)\n"
+     "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, int64_t k) { return pw_at3(c, i - 1, j + 1, k) + 1; }\n",
+     "PW_DEP3(1, -1, 0)"},
+    {"PW_FORM(grid3)\nPW_VALUE(int64_t)\nPW_DEP3(1, 0, -1)\nPW_HALO(1)\n"
+     "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, int64_t k) { return pw_at3(c, i - 1, j, k + 1) + 1; }\n",
+     "PW_DEP3(1, 0, -1)"},
+};
+static pw_cell *wide_compiled[WIDE_CELLS], *refused_compiled[2];
 static pthread_once_t wide_once = PTHREAD_ONCE_INIT;
 
 static void make_wide_cells(void)
 {
     for (int k = 0; k < WIDE_CELLS; k++)
         if (pw_cell_create(wide_cells[k].text, wide_cells[k].name, &wide_compiled[k]) != PW_OK) wide_compiled[k] = NULL;
+    for (int k = 0; k < 2; k++)
+        if (pw_cell_create(refused_cells[k][0], "refused", &refused_compiled[k]) != PW_OK) refused_compiled[k] = NULL;
 }
 
-static void case_wide_cell(pw_comm *c, rng *r, rank_log *log)
+static void case_wide_cell(pw_comm *c, rng *r, const wide_cell *w, rank_log *log)
 {
-    pthread_once(&wide_once, make_wide_cells);
     const int ranks = pw_comm_size(c);
-    const wide_cell *w = &wide_cells[range(r, 0, WIDE_CELLS - 1)];
     pw_cell *cell = wide_compiled[w - wide_cells];
     const int64_t rows = range(r, 1, 30), cols = range(r, (int64_t)ranks * w->reach, 40), sweeps = range(r, 1, 4);
     const int64_t planes = w->three_d ? range(r, 1, 7) : 1, h = w->halo;
@@ -390,6 +412,16 @@ static void case_wide_cell(pw_comm *c, rng *r, rank_log *log)
         const pw_status s3 = pw_dist_cell_run(c, cell, &args, &o, &res2);
         EXPECT(log, s3 == PW_ERR_INVALID_SIZE && strstr(pw_error_detail(), "fewer than"),
                "a (%s) band narrower than its reach: %s (%s)", w->name, pw_status_str(s3), pw_error_detail());
+    }
+    /* grid3 dependences bands cannot take: refused on every rank, the dependence named */
+    if (w->three_d && ranks > 1) {
+        const int q = (int)range(r, 0, 1);
+        int64_t *zero = calloc((size_t)((rows + 2) * (cols + 2) * 4), sizeof *zero); /* (halo 1, 2 planes) */
+        pw_cell_args refused = {.rows = rows, .cols = cols, .planes = 2, .grid = zero, .sweeps = 1};
+        const pw_status s4 = pw_dist_cell_run(c, refused_compiled[q], &refused, &o, &res2);
+        free(zero);
+        EXPECT(log, s4 == PW_ERR_UNSUPPORTED && strstr(pw_error_detail(), refused_cells[q][1]), "bands of %s: %s (%s)",
+               refused_cells[q][1], pw_status_str(s4), pw_error_detail());
     }
     free(one), free(dist);
 }
@@ -732,7 +764,10 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
             EXPECT(log, expect_first == wide, "weighted split covers %lld of %lld columns", (long long)expect_first, (long long)wide);
         }
         switch (range(&r, 0, 8)) {
-        case 8: case_wide_cell(c, &r, log); break;
+        case 8: /* every one of them (small: they cost little) */
+            pthread_once(&wide_once, make_wide_cells);
+            for (int k = 0; k < WIDE_CELLS; k++) case_wide_cell(c, &r, &wide_cells[k], log);
+            break;
         case 7: case_stencil_cell(c, &r, NULL, 40, 60, log); break;
         case 6: case_cell(c, &r, NULL, 80, 140, log); break;
         case 5: case_generic(c, &r, log); break;

@@ -270,18 +270,26 @@ static pw_status band_reach(const pw_cell_decl *d, pw_cell_job *job, const pw_op
     job->band_reach = 1;
     job->band_below = 0;
     if (d->form == PW_CELL_LINEAR || d->form == PW_CELL_STENCIL) return PW_OK;
-    const int n = d->form == PW_CELL_GRID3 ? d->n_deps3 : d->n_deps;
+    const int three = d->form == PW_CELL_GRID3, n = three ? d->n_deps3 : d->n_deps;
     for (int k = 0; k < n; k++) {
-        const int di = d->form == PW_CELL_GRID3 ? d->deps3[k][0] : d->deps[k].di;
-        const int dj = d->form == PW_CELL_GRID3 ? d->deps3[k][1] : d->deps[k].dj;
+        const int di = three ? d->deps3[k][0] : d->deps[k].di, dj = three ? d->deps3[k][1] : d->deps[k].dj;
+        const int dk = three ? d->deps3[k][2] : 0;
+        if (three && (dk >= job->planes || -dk >= job->planes)) continue; /* (links no two cells: cell_decl.c) */
         if (dj < 0) {
-            pw_set_error_detail("a dependence with dj < 0 (%d, %d) reads the right band's new values: not in bands", di, dj);
+            if (three)
+                pw_set_error_detail("PW_DEP3(%d, %d, %d) reads the next band's values of this sweep (dj < 0): not in bands", di, dj, dk);
+            else
+                pw_set_error_detail("PW_DEP(%d, %d) reads the next band's values of this sweep (dj < 0): not in bands", di, dj);
+            return PW_ERR_UNSUPPORTED;
+        }
+        if (three && dj == 0 && di > 0 && dk < 0 && job->skew != 0) {
+            pw_set_error_detail("PW_DEP3(%d, 0, %d) skews the (j, k) columns; bands take tilings of skew 0", di, dk);
             return PW_ERR_UNSUPPORTED;
         }
         if (dj > job->band_reach) job->band_reach = dj;
         if (dj > 0 && di > job->band_below) job->band_below = di;
     }
-    if (job->skew != 0) { /* (grid3: a (di > 0, 0, dk < 0) skews the flattened space) */
+    if (job->skew != 0) { /* (the cases above name their dependence; this one is a safety net) */
         pw_set_error_detail("bands take tilings of skew 0; this cell's dependences need skew %d", job->skew);
         return PW_ERR_UNSUPPORTED;
     }
@@ -290,7 +298,7 @@ static pw_status band_reach(const pw_cell_decl *d, pw_cell_job *job, const pw_op
                             "this one runs in bands on the CPU");
         return PW_ERR_UNSUPPORTED;
     }
-    for (int r = 0; r < pw_comm_size(comm); r++) {
+    for (int r = 0; pw_comm_size(comm) > 1 && r < pw_comm_size(comm); r++) { /* (one band has no neighbour) */
         int64_t first, count;
         pw_status st = pw_dist_split(comm, r, job->args->cols, &first, &count);
         if (st != PW_OK) return st;

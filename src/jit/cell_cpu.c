@@ -199,6 +199,9 @@ static pw_status run_in_place_bands(pw_cell *cell, const pw_plan *plan, const pw
     pw_options o;
     pw_options_init(&o);
     o.backend = PW_BACKEND_CPU, o.strategy = plan->strategy, o.threads = plan->workers_available;
+    o.shape = (pw_tile_shape)plan->tiling.shape; /* (the caller's tiles, or the whole space's automatic ones) */
+    o.tile_h = (int)plan->tiling.h;
+    o.tile_w = plan->tiling.w;
     o.watchdog_ms = plan->watchdog_ns / 1000000;
     *job->joined = 1;
     pw_status st = pw_dist_run_user_band(job->comm, PW_OK, &o, a->rows, a->cols, job->sweeps, 1, job->signature,
