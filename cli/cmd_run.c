@@ -29,9 +29,8 @@ static const char run_usage[] =
     "  -o, --output OUT    write the result as .npy: the grid (grid form) or the last row\n"
     "                      (linear form with a PW_VALUE)\n"
     "Cells also run as bands of columns: --mpi under mpirun (the CPU engines, or each rank's GPU\n"
-    "with --backend cuda), --gpus N / --devices 0,1 (a band a GPU).  On GPUs: the linear and\n"
-    "stencil forms and grid cells with dependences within (1, 0) and (0, 1), halo 1; on the CPU\n"
-    "also other grid cells and grid3 cells (bands of j) whose dependences have dj >= 0.\n"
+    "with --backend cuda), --gpus N / --devices 0,1 (a band a GPU): linear and stencil cells,\n"
+    "and grid cells whose dependences all have dj >= 0; grid3 cells (bands of j) on the CPU only.\n"
     "Output: last (the value of the last cell; one line a field), best, best_i, best_j with\n"
     "PW_REDUCE, compiled (yes: this run compiled the cell; no: from the cache), compile_s,\n"
     "then run details and gcups.\n" CLI_COMMON_HELP;

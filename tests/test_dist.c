@@ -374,7 +374,8 @@ static void make_wide_cells(void)
         if (pw_cell_create(refused_cells[k][0], "refused", &refused_compiled[k]) != PW_OK) refused_compiled[k] = NULL;
 }
 
-static void case_wide_cell(pw_comm *c, rng *r, const wide_cell *w, rank_log *log)
+/* dist_options: the bands' (NULL: the CPU's, as the reference's); GPU bands refuse grid3 cells. */
+static void case_wide_cell(pw_comm *c, rng *r, const wide_cell *w, const pw_options *dist_options, rank_log *log)
 {
     const int ranks = pw_comm_size(c);
     pw_cell *cell = wide_compiled[w - wide_cells];
@@ -390,26 +391,33 @@ static void case_wide_cell(pw_comm *c, rng *r, const wide_cell *w, rank_log *log
     args.grid = dist;
     /* chunks of a row or a few: a wait that stops short of the rows a cell reads then shows */
     pw_comm_set_chunk(c, range(r, 1, 3));
-    pw_status s2 = pw_dist_cell_run(c, cell, &args, &o, &res2);
+    const pw_options *od = dist_options ? dist_options : &o;
+    const int gpu = od->backend == PW_BACKEND_CUDA;
+    pw_status s2 = pw_dist_cell_run(c, cell, &args, od, &res2);
     pw_comm_set_chunk(c, 0);
     /* (weighted splits, some cases' own, may cut a band narrower than the reach: refused then) */
     int64_t narrowest = cols, first, count;
     for (int q = 0; q < ranks; q++)
         if (pw_dist_split(c, q, cols, &first, &count) == PW_OK && count < narrowest) narrowest = count;
-    if (narrowest < w->reach) {
+    if (gpu && w->three_d) {
+        EXPECT(log, s2 == PW_ERR_UNSUPPORTED && strstr(pw_error_detail(), "grid3"), "GPU bands of (%s): %s (%s)", w->name,
+               pw_status_str(s2), pw_error_detail());
+    } else if (narrowest < w->reach) {
         EXPECT(log, s2 == PW_ERR_INVALID_SIZE && strstr(pw_error_detail(), "fewer than"),
                "a (%s) band of %lld columns, narrower than its reach: %s (%s)", w->name, (long long)narrowest,
                pw_status_str(s2), pw_error_detail());
     } else {
-    EXPECT(log, s1 == PW_OK && s2 == PW_OK && !memcmp(one, dist, sizeof *one * cells) && res2.info.cells == rows * cols * planes * sweeps,
-           "pw_dist_cell_run (%s) %lldx%lldx%lld x %lld sweeps on %d ranks: %s / %s (%s); grid %s, %lld cells", w->name,
+    EXPECT(log, s1 == PW_OK && s2 == PW_OK && !memcmp(one, dist, sizeof *one * cells) && res2.info.cells == rows * cols * planes * sweeps &&
+                    res2.info.backend == od->backend,
+           "pw_dist_cell_run (%s, %s) %lldx%lldx%lld x %lld sweeps on %d ranks: %s / %s (%s); grid %s, %lld cells", w->name,
+           gpu ? "gpu" : "cpu",
            (long long)rows, (long long)cols, (long long)planes, (long long)sweeps, ranks, pw_status_str(s1), pw_status_str(s2),
            pw_error_detail(), memcmp(one, dist, sizeof *one * cells) ? "differs" : "equal", (long long)res2.info.cells);
     }
     /* bands narrower than the reach: refused alike on every rank */
     if (w->reach > 1 && ranks > 1) {
         args.cols = (int64_t)ranks * w->reach - 1;
-        const pw_status s3 = pw_dist_cell_run(c, cell, &args, &o, &res2);
+        const pw_status s3 = pw_dist_cell_run(c, cell, &args, od, &res2);
         EXPECT(log, s3 == PW_ERR_INVALID_SIZE && strstr(pw_error_detail(), "fewer than"),
                "a (%s) band narrower than its reach: %s (%s)", w->name, pw_status_str(s3), pw_error_detail());
     }
@@ -418,7 +426,7 @@ static void case_wide_cell(pw_comm *c, rng *r, const wide_cell *w, rank_log *log
         const int q = (int)range(r, 0, 1);
         int64_t *zero = calloc((size_t)((rows + 2) * (cols + 2) * 4), sizeof *zero); /* (halo 1, 2 planes) */
         pw_cell_args refused = {.rows = rows, .cols = cols, .planes = 2, .grid = zero, .sweeps = 1};
-        const pw_status s4 = pw_dist_cell_run(c, refused_compiled[q], &refused, &o, &res2);
+        const pw_status s4 = pw_dist_cell_run(c, refused_compiled[q], &refused, od, &res2);
         free(zero);
         EXPECT(log, s4 == PW_ERR_UNSUPPORTED && strstr(pw_error_detail(), refused_cells[q][1]), "bands of %s: %s (%s)",
                refused_cells[q][1], pw_status_str(s4), pw_error_detail());
@@ -766,7 +774,7 @@ static void rank_main(pw_comm *c, uint64_t seed, int cases, rank_log *log)
         switch (range(&r, 0, 8)) {
         case 8: /* every one of them (small: they cost little) */
             pthread_once(&wide_once, make_wide_cells);
-            for (int k = 0; k < WIDE_CELLS; k++) case_wide_cell(c, &r, &wide_cells[k], log);
+            for (int k = 0; k < WIDE_CELLS; k++) case_wide_cell(c, &r, &wide_cells[k], NULL, log);
             break;
         case 7: case_stencil_cell(c, &r, NULL, 40, 60, log); break;
         case 6: case_cell(c, &r, NULL, 80, 140, log); break;
@@ -996,6 +1004,9 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
          * tiles a band, a stencil cell of a few tile-rows */
         case_cell(c, &r, &gpu, k < cases / 2 ? 300 : 3000, k < cases / 2 ? 600 : 6000, log);
         case_stencil_cell(c, &r, &gpu, k < cases / 2 ? 40 : 400, k < cases / 2 ? 60 : 600, log);
+        /* grid cells of a wider reach (edges of several columns, rows below), grid3 ones refused */
+        pthread_once(&wide_once, make_wide_cells);
+        for (int w = 0; w < WIDE_CELLS; w++) case_wide_cell(c, &r, &wide_cells[w], &gpu, log);
     }
     pw_cuda_stream_destroy(stream);
 }

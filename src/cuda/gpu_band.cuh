@@ -33,6 +33,7 @@
 struct pw_gpu_band_columns {
     pw_band_column left_in, right_in, last, first;
     int planes, elem_bytes;
+    int64_t first_cols, right_below; /* pw_device_band's (0, 0: a stencil's one column) */
 };
 
 /* A band's offer of a direct hand-over (core/band.h, pw_band_io.direct): its device, its edge
@@ -309,6 +310,7 @@ static pw_status pw_gpu_band_run(const pw_plan *plan, pw_gpu_band *b, const pw_b
                                  app_io->put_right != NULL));
     if (st == PW_OK) {
         b->dev.planes = cols->planes, b->dev.elem_bytes = cols->elem_bytes;
+        b->dev.first_cols = cols->first_cols, b->dev.right_below = cols->right_below;
         b->offer = pw_gpu_band_offer{b->device, cols->planes, cols->elem_bytes, rows, (pw_counter *)b->dev.left_ready,
                                      (pw_counter *)b->dev.right_ready, cols->left_in, cols->right_in};
         pw_band_io io = *app_io;

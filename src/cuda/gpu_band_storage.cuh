@@ -7,10 +7,10 @@
  *   linear storage (a row's left value and the next row's diagonal, as core/linear_buffers.h):
  *     the left neighbour's last column is row i's left value and row i + 1's diagonal; the band's
  *     own last column is left[] once a tile-row is done;
- *   an in-place grid with a halo column each side (row-major, interior row i is grid row i + 1):
- *     the grid's first and last columns are the neighbours' last and first interior columns,
- *     written by the link while the sweeps run; the band's own first and last interior columns go
- *     back to them.  Why no chunk lands on values still to be read, and none is packed after a
+ *   an in-place grid with halo columns each side (pw_gpu_halo_layout: one for HEAT, SOR and
+ *     stencil cells, a user grid cell's reach for its): the edge columns are the neighbours' last
+ *     and first own columns, written by the link while the sweeps run; the band's own first and
+ *     last ones go back to them.  Why no chunk lands on values still to be read, and none is packed after a
  *     later sweep overwrote it: docs/DISTRIBUTED.md, "Halo columns in place".
  *
  * The link thread calls put and get; copies go on the band's stream, the chunk before the word
@@ -68,24 +68,35 @@ static pw_status pw_gpu_run_linear_band(const pw_plan *plan, void *left, void *d
     return pw_gpu_band_run(plan, &b.gb, &io, &cols, n, 1, run);
 }
 
+/* Where a band's in-place grid is: row-major, `stride` values a row, interior row i at grid row
+ * i + top, the band's own `cols` columns from column own0; each edge `width` columns wide (the
+ * left neighbour's last ones just before own0, the right one's first ones just after the band's
+ * own).  HEAT, SOR and stencil cells: top 1, own0 1, width 1; a user grid cell: its halo, and its
+ * reach (docs/DISTRIBUTED.md, "Grid and grid3 cells of any reach"). */
+struct pw_gpu_halo_layout {
+    int64_t stride, cols, top, own0, width;
+    int64_t below; /* rows under their own that cells read of the right neighbour's edge */
+};
+
 struct pw_gpu_halo_band {
     pw_gpu_band gb;
-    char *grid;           /* device, row-major */
-    size_t elem;          /* a value's bytes */
-    int64_t stride, cols; /* stride in values; cols: the band's interior columns */
+    char *grid;          /* device, row-major */
+    size_t elem;         /* a value's bytes */
+    pw_gpu_halo_layout l;
 
+    /* rows [i0, i1) of the edge whose first column is col, to or from the packed host chunk */
     static void column(pw_gpu_halo_band *b, int64_t col, int64_t i0, int64_t i1, void *host, cudaMemcpyKind kind)
     {
-        const size_t pitch = b->elem * (size_t)b->stride;
-        char *at = b->grid + b->elem * (size_t)((i0 + 1) * b->stride + col);
+        const size_t pitch = b->elem * (size_t)b->l.stride, width = b->elem * (size_t)b->l.width;
+        char *at = b->grid + b->elem * (size_t)((i0 + b->l.top) * b->l.stride + col);
         cudaSetDevice(b->gb.device);
-        if (kind == cudaMemcpyHostToDevice) pw_gpu_band_copy(&b->gb, at, pitch, host, b->elem, b->elem, (size_t)(i1 - i0));
-        else pw_gpu_band_copy(&b->gb, host, b->elem, at, pitch, b->elem, (size_t)(i1 - i0));
+        if (kind == cudaMemcpyHostToDevice) pw_gpu_band_copy(&b->gb, at, pitch, host, width, width, (size_t)(i1 - i0));
+        else pw_gpu_band_copy(&b->gb, host, width, at, pitch, width, (size_t)(i1 - i0));
     }
     static void put(void *p, int right, int64_t sweep, int64_t i0, int64_t i1, const void *src)
     {
         pw_gpu_halo_band *b = (pw_gpu_halo_band *)p;
-        column(b, right ? b->cols + 1 : 0, i0, i1, (void *)src, cudaMemcpyHostToDevice);
+        column(b, right ? b->l.own0 + b->l.cols : b->l.own0 - b->l.width, i0, i1, (void *)src, cudaMemcpyHostToDevice);
         pw_gpu_band_ready(&b->gb, right, sweep, i1);
     }
     static void get(void *p, int64_t col, int64_t i0, int64_t i1, void *dst)
@@ -96,30 +107,36 @@ struct pw_gpu_halo_band {
     }
     static void put_left(void *p, int64_t sweep, int64_t i0, int64_t i1, const void *src) { put(p, 0, sweep, i0, i1, src); }
     static void put_right(void *p, int64_t sweep, int64_t i0, int64_t i1, const void *src) { put(p, 1, sweep, i0, i1, src); }
-    static void get_last(void *p, int64_t, int64_t i0, int64_t i1, void *dst) { get(p, ((pw_gpu_halo_band *)p)->cols, i0, i1, dst); }
-    static void get_first(void *p, int64_t, int64_t i0, int64_t i1, void *dst) { get(p, 1, i0, i1, dst); }
+    static void get_last(void *p, int64_t, int64_t i0, int64_t i1, void *dst)
+    {
+        const pw_gpu_halo_layout &l = ((pw_gpu_halo_band *)p)->l;
+        get(p, l.own0 + l.cols - l.width, i0, i1, dst);
+    }
+    static void get_first(void *p, int64_t, int64_t i0, int64_t i1, void *dst) { get(p, ((pw_gpu_halo_band *)p)->l.own0, i0, i1, dst); }
 };
 
-/* Run `run` (sweeps over the device grid; rows x cols interior values, a halo row and column each
- * side, `stride` values a row) as plan->band's band of in-place sweeps. */
+/* Run `run` (sweeps over the device grid, laid out as l says; rows interior rows) as plan->band's
+ * band of in-place sweeps.  The edges are `width` columns: width planes of one value to the
+ * direct hand-over (pw_band_column). */
 template <class Run>
-static pw_status pw_gpu_run_halo_band(const pw_plan *plan, void *grid, size_t elem, int64_t stride, int64_t rows,
-                                      int64_t cols, int64_t sweeps, Run run)
+static pw_status pw_gpu_run_halo_band(const pw_plan *plan, void *grid, size_t elem, const pw_gpu_halo_layout &l,
+                                      int64_t rows, int64_t sweeps, Run run)
 {
     pw_gpu_halo_band b{};
-    b.grid = (char *)grid, b.elem = elem, b.stride = stride, b.cols = cols;
+    b.grid = (char *)grid, b.elem = elem, b.l = l;
     pw_band_io io{};
-    io.app = &b, io.bytes_per_row = elem;
+    io.app = &b, io.bytes_per_row = elem * (size_t)l.width;
     io.put_left = pw_gpu_halo_band::put_left, io.get_last = pw_gpu_halo_band::get_last;
     io.put_right = pw_gpu_halo_band::put_right, io.get_first = pw_gpu_halo_band::get_first;
-    const int64_t row_bytes = (int64_t)elem * stride;
-    char *row1 = (char *)grid + (size_t)row_bytes; /* interior row 0 */
+    const int64_t row_bytes = (int64_t)elem * l.stride, e = (int64_t)elem;
+    char *row0 = (char *)grid + (size_t)(row_bytes * l.top); /* interior row 0 */
     pw_gpu_band_columns edge{};
-    edge.left_in = pw_band_column{{row1, NULL}, {0, 0}, row_bytes, 0};
-    edge.right_in = pw_band_column{{row1 + elem * (size_t)(cols + 1), NULL}, {0, 0}, row_bytes, 0};
-    edge.last = pw_band_column{{row1 + elem * (size_t)cols, NULL}, {0, 0}, row_bytes, 0};
-    edge.first = pw_band_column{{row1 + elem, NULL}, {0, 0}, row_bytes, 0};
-    edge.planes = 1, edge.elem_bytes = (int)elem;
+    edge.left_in = pw_band_column{{row0 + e * (l.own0 - l.width), NULL}, {0, 0}, row_bytes, e};
+    edge.right_in = pw_band_column{{row0 + e * (l.own0 + l.cols), NULL}, {0, 0}, row_bytes, e};
+    edge.last = pw_band_column{{row0 + e * (l.own0 + l.cols - l.width), NULL}, {0, 0}, row_bytes, e};
+    edge.first = pw_band_column{{row0 + e * l.own0, NULL}, {0, 0}, row_bytes, e};
+    edge.planes = (int)l.width, edge.elem_bytes = (int)elem;
+    edge.first_cols = l.width, edge.right_below = l.below;
     return pw_gpu_band_run(plan, &b.gb, &io, &edge, rows, sweeps, run);
 }
 

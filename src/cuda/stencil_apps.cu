@@ -97,8 +97,8 @@ static pw_status stencil_core(const pw_plan *plan, F *grid, int64_t stride, int6
             pw_set_error_detail("a GPU band of heat or sor runs in the row-major layout");
             return PW_ERR_UNSUPPORTED;
         }
-        return pw_gpu_run_halo_band(plan, grid, sizeof(F), stride, plan->tiling.rows, plan->tiling.cols, sweeps,
-                                    [&](const pw_plan *p) {
+        const pw_gpu_halo_layout l = {stride, plan->tiling.cols, 1, 1, 1, 0}; /* (a halo column each side) */
+        return pw_gpu_run_halo_band(plan, grid, sizeof(F), l, plan->tiling.rows, sweeps, [&](const pw_plan *p) {
             return stencil_sweeps(p, grid, pw_row_major{stride}, sweeps, sor, omega, info);
         });
     }

@@ -407,10 +407,18 @@ static pw_status clear_edge(void *p)
     return c->bytes ? pw_from_cuda(cudaMemsetAsync(c->words, 0, c->bytes, c->s)) : PW_OK;
 }
 
+/* The columns a grid or stencil cell's GPU band holds each side of its own: the neighbours' edges
+ * (the cell's reach, cell.c's band_reach) or, at the space's ends, the grid's halo, whichever is
+ * wider. */
+static int64_t band_side(const pw_cell_decl *d, const pw_cell_job *job)
+{
+    return job->band_reach > d->halo ? job->band_reach : d->halo;
+}
+
 /* Grid and stencil forms: in place over the grid, sweeps pipelined where the descriptor allows.
- * A band of a distributed run (stencil form, cell_bands.c): the band's columns and a halo column
- * each side on the device (`stride` values a row, as the ctx says), swept with the link's halo
- * columns; its interior columns afterwards into job->band_out, not the caller's grid (ranks that
+ * A band of a distributed run (cell_bands.c): the band's columns and band_side more each side on
+ * the device (`stride` values a row, as the ctx says), swept with the link's edge columns (the
+ * cell's reach wide); its own columns afterwards into job->band_out, not the caller's grid (ranks that
  * are threads of one process may share that grid, and a band still to start reads its halo
  * columns from it). */
 static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_desc *desc, gpu_module *m,
@@ -422,16 +430,24 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     const pw_band *band = (const pw_band *)plan->band;
     const size_t vs = d->value_size, row_bytes = (size_t)stride * vs, host_row = (size_t)job->stride * vs;
     const size_t rows = (size_t)(a->rows + 2 * d->halo), n = rows * row_bytes;
+    const int64_t side = band ? band_side(d, job) : 0; /* (a band: its columns and `side` more each side) */
     bytes grid(s), edge(s);
     pw_status st = band ? grid.alloc(n) : grid.upload((const unsigned char *)a->grid, n);
-    if (band) /* (the band's columns and its halo columns of every row) */
-        PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(grid.ptr, row_bytes, (const unsigned char *)a->grid + (size_t)band->col0 * vs,
-                                                   host_row, row_bytes, rows, cudaMemcpyHostToDevice, s)));
+    if (band) { /* the whole grid's columns the band's storage holds (at a space's ends, fewer: the
+                   halo is narrower than the reach there, and the cell reads only the halo) */
+        const int64_t from = band->col0 + d->halo - side; /* the whole grid's column of the band's column 0 */
+        const int64_t lo = from > 0 ? from : 0, hi = from + stride < job->stride ? from + stride : job->stride;
+        PW_THEN(st, pw_from_cuda(cudaMemsetAsync(grid.ptr, 0, n, s)));
+        PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(grid.ptr + (size_t)(lo - from) * vs, row_bytes,
+                                                   (const unsigned char *)a->grid + (size_t)lo * vs, host_row,
+                                                   (size_t)(hi - lo) * vs, rows, cudaMemcpyHostToDevice, s)));
+    }
     if (st != PW_OK) return st;
-    /* (a grid cell's band: the pointer shifted back by col0 columns, so that the cell's pw_at of
-     * the whole space's j lands in the band's; the stencil processors address the band's own) */
+    /* (a grid cell's band: the pointer shifted so that the cell's pw_at of the whole space's j
+     * lands in the band's storage: j at column j - col0 + side; the stencil processors address the
+     * band's own from column 1) */
     unsigned char *grid_at = grid.ptr;
-    if (band && d->form == PW_CELL_GRID) grid_at -= (size_t)band->col0 * vs, u->col0 = band->col0;
+    if (band && d->form == PW_CELL_GRID) grid_at += (side - d->halo - band->col0) * (ptrdiff_t)vs, u->col0 = band->col0;
     memcpy((char *)u->ctx + d->ctx_grid, &grid_at, sizeof grid_at);
     clear_words clear = {NULL, 0, s};
     if (desc->processor == PW_PROC_STENCIL_WARP && plan->strategy == PW_STRATEGY_PEER) {
@@ -450,12 +466,13 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     const int64_t sweeps = job->plane ? job->sweeps * a->rows : job->sweeps; /* plane by plane: a sweep a plane */
     if (st != PW_OK) return st;
     if (band) {
-        st = pw_gpu_run_halo_band(plan, grid.ptr, vs, stride, a->rows, band->cols, sweeps, [&](const pw_plan *p) {
+        const pw_gpu_halo_layout l = {stride, band->cols, d->halo, side, job->band_reach, job->band_below};
+        st = pw_gpu_run_halo_band(plan, grid.ptr, vs, l, a->rows, sweeps, [&](const pw_plan *p) {
             clear.s = pw_plan_stream(p); /* (the band's run stream: a clear on another would not order before the kernel) */
             return pw_cuda_launch_sweeps(p, desc, &set, proc.data(), sweeps, &res->info, clear_edge, &clear);
         });
         const size_t interior = (size_t)band->cols * vs;
-        PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(job->band_out, interior, grid.ptr + vs, row_bytes, interior, rows,
+        PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(job->band_out, interior, grid.ptr + (size_t)side * vs, row_bytes, interior, rows,
                                                    cudaMemcpyDeviceToHost, s)));
         PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(s)));
         return st;
@@ -567,9 +584,9 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         memset(&u, 0, sizeof u);
         if (d->ctx_size > sizeof u.ctx) return PW_ERR_UNSUPPORTED;
         /* a band's cell sees the whole space's rows and cols (as on the CPU: cell_cpu.c); a
-         * stencil or grid cell's band holds its columns and a halo column each side */
+         * stencil or grid cell's band holds its columns and band_side more each side */
         const pw_band *band = (const pw_band *)plan->band;
-        const int64_t stride = band && grid ? band->cols + 2 : job->stride;
+        const int64_t stride = band && grid ? band->cols + 2 * band_side(&cell->decl, job) : job->stride;
         st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, NULL, stride, dev_inputs.data(), a->params, (unsigned char *)u.ctx);
         if (st != PW_OK) return st;
         res->info.backend = PW_BACKEND_CUDA;

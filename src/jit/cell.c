@@ -293,9 +293,9 @@ static pw_status band_reach(const pw_cell_decl *d, pw_cell_job *job, const pw_op
         pw_set_error_detail("bands take tilings of skew 0; this cell's dependences need skew %d", job->skew);
         return PW_ERR_UNSUPPORTED;
     }
-    if (opt->backend == PW_BACKEND_CUDA && !(d->form == PW_CELL_GRID && job->pipelined && d->halo == 1)) {
-        pw_set_error_detail("GPU bands take grid cells with dependences within (1, 0), (0, 1), halo 1; "
-                            "this one runs in bands on the CPU");
+    if (opt->backend == PW_BACKEND_CUDA && three) {
+        pw_set_error_detail("GPU bands of grid3 cells are not built (the 3-D processor has no bands); "
+                            "they run in bands on the CPU");
         return PW_ERR_UNSUPPORTED;
     }
     for (int r = 0; pw_comm_size(comm) > 1 && r < pw_comm_size(comm); r++) { /* (one band has no neighbour) */

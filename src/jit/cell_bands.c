@@ -6,11 +6,11 @@
  *   linear form: the left neighbour's last column flows right in chunks of rows; the cell sees
  *     the whole space's (i, j); afterwards every rank holds the whole last row and column, the
  *     last value and the PW_REDUCE best (the best of the ranks' bests by the reduction's rule);
- *   stencil form, and grid cells with dependences within (1, 0) and (0, 1) and a halo of 1 (they
- *     read what a stencil reads; cell.c refuses other grid cells and grid3 cells here, which run
- *     in bands on the CPU only: cell_cpu.c): bands of in-place sweeps with
- *     halo columns both ways (pipelined sweeps overlap across the GPUs), the whole grid on every
- *     rank afterwards; a grid cell sees the whole space's (i, j).
+ *   stencil and grid forms (grid cells whose dependences have dj >= 0: cell.c's band_reach):
+ *     bands of in-place sweeps with edge columns both ways, the cell's reach wide (pipelined
+ *     sweeps overlap across the GPUs where one GPU's would), the whole grid on every rank
+ *     afterwards; a grid cell sees the whole space's (i, j).  grid3 cells run in bands on the CPU
+ *     only (cell_cpu.c): the GPU's 3-D processor has no bands.
  * The CPU bands of the same forms are cell_cpu.c's; the ranks' agreement on the cell, its inputs
  * and parameters is cell.c's signature.
  */
@@ -83,12 +83,13 @@ static pw_status gpu_band_run(void *x, const pw_options *o, const pw_band *band,
     return st;
 }
 
-/* The band's interior columns (band_out: rows + 2 rows of cols values) into the caller's grid. */
-static void put_band_columns(const pw_cell_job *job, size_t vs, int64_t col0, int64_t cols, const unsigned char *band_out)
+/* The band's own columns (band_out: rows + 2 halo rows of cols values) into the caller's grid. */
+static void put_band_columns(const pw_cell_job *job, size_t vs, int64_t halo, int64_t col0, int64_t cols,
+                             const unsigned char *band_out)
 {
     unsigned char *grid = job->args->grid;
-    for (int64_t r = 0; r < job->args->rows + 2; r++)
-        memcpy(grid + (size_t)(r * job->stride + col0 + 1) * vs, band_out + (size_t)(r * cols) * vs, (size_t)cols * vs);
+    for (int64_t r = 0; r < job->args->rows + 2 * halo; r++)
+        memcpy(grid + (size_t)(r * job->stride + col0 + halo) * vs, band_out + (size_t)(r * cols) * vs, (size_t)cols * vs);
 }
 
 pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const pw_cell_job *job, pw_cell_result *res)
@@ -104,7 +105,8 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
      * the ranks start waiting on each other: a compile takes seconds, their watchdogs fewer. */
     pw_status local = pw_dist_split(comm, pw_comm_rank(comm), a->cols, &col0, &cols);
     if (local == PW_OK) local = pw_cell_make_plan(d, job, options, cols, &g.plan);
-    if (local == PW_OK && in_place && !(g.job.band_out = malloc((size_t)((a->rows + 2) * cols) * vs))) local = PW_ERR_OUT_OF_MEMORY;
+    const int64_t halo = d->halo;
+    if (local == PW_OK && in_place && !(g.job.band_out = malloc((size_t)((a->rows + 2 * halo) * cols) * vs))) local = PW_ERR_OUT_OF_MEMORY;
     if (local == PW_OK) {
         /* (ranks that are threads of one process share the cell: one compile or load at a time) */
         pthread_mutex_lock(&cell->lock);
@@ -118,8 +120,8 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
     pw_status st = pw_dist_run_user_band(comm, local, options, a->rows, a->cols, in_place ? job->sweeps : 1, in_place, word,
                                          gpu_band_run, &g, &res->info);
     if (st == PW_OK && in_place) { /* the whole grid on every rank, as pw_cell_run leaves it */
-        put_band_columns(job, vs, col0, cols, g.job.band_out);
-        st = pw_dist_gather_columns(comm, a->grid, vs, a->rows + 2, a->cols + 2, 1, 1, a->cols);
+        put_band_columns(job, vs, halo, col0, cols, g.job.band_out);
+        st = pw_dist_gather_columns(comm, a->grid, vs, a->rows + 2 * halo, a->cols + 2 * halo, 1, halo, a->cols);
     } else if (st == PW_OK) { /* the whole last row and column, the last value and the best on every rank */
         if (a->last_row) st = pw_dist_gather_columns(comm, a->last_row, vs, 1, a->cols, 1, 0, a->cols);
         if (st == PW_OK && a->last_col) st = pw_dist_from_last_rank(comm, a->last_col, (size_t)a->rows * vs);

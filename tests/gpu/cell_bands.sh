@@ -88,6 +88,14 @@ if [ "$G" -ge 2 ]; then
   rc=$?
   summary "run diag_grid.c --gpus $G (not built): rc $rc, $(head -c 200 "$out/grid.txt" | tr '\n' ' ')"
   [ $rc != 0 ] || fail=1
+  # a grid cell with (1, 1) (edges of a column, a row below): its GPU bands equal one GPU's grid
+  sed -e 's/^PW_DEP(0, 1).*/PW_DEP(0, 1)\nPW_DEP(1, 1)/' \
+      -e 's|return (((down + right) + left) + up) / 4.0f;|return ((((down + right) + left) + up) + 0.5f * (pw_at(c, i - 1, j - 1) - pw_at(c, i + 1, j + 1))) / 4.0f;|' \
+      examples/cells/heat_grid.c > "$work/diag11.c"
+  d11=("$work/diag11.c" --grid "$work/init.npy" --sweeps 3)
+  "$pw" run "${d11[@]}" --backend cuda -o "$work/d11.1.npy" > "$out/d11.1.txt" 2>&1 || fail=1
+  "$pw" run "${d11[@]}" --gpus "$G" -o "$work/d11.g.npy" > "$out/d11.g.txt" 2>&1 || fail=1
+  compare "run diag11 (1, 1) grid cell --gpus $G" "$out/d11.1.txt" "$out/d11.g.txt" "$work/d11.1.npy" "$work/d11.g.npy"
   # grid3 cells: CPU bands under mpirun (equal to one process's file), refused on GPU bands
   lu=(examples/cells/lu_like.c --size 24x40x16 --sweeps 2 --param iterations=3 --param modulus=100 --param tc=0.5
       --param td=1 --param nc=0.25 --param nd=2 --param wc=0.75 --param wd=3 --param rc=0.5 --param rd=1)

@@ -88,7 +88,8 @@ __device__ __forceinline__ bool pw_band_wait_right(const pw_engine_args &a, int6
 {
     if (a.sweep_base + sweep == 0) return true;
     const pw_counter *word = a.band.right_ready + a.sweep_base + sweep - 1;
-    return pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire_sys(word)) >= (pw_counter)rows_end; });
+    const int64_t below = rows_end + a.band.right_below, need = below < a.band.rows ? below : a.band.rows;
+    return pw_poll(a, [&](pw_counter *seen) { return (*seen = pw_load_acquire_sys(word)) >= (pw_counter)need; });
 }
 
 /* Rows [i0, i1) of the band's edge column into the neighbour's storage, the copy shared by
@@ -183,7 +184,8 @@ __device__ __forceinline__ void pw_band_report_first(const pw_engine_args &a, in
 
 /* The tile of tile-row r after which the band's first column (skewed column 0: in-place sweeps
  * have skew 0) holds the tile-row's rows: hyper tiles reach it at step `lanes - 1` (lane k at step
- * k), square tiles in their first; -1 when the tile-row reports it at its end (a band's left
+ * k), square tiles in their first; a first edge of first_cols columns (a user grid cell's reach)
+ * is done first_cols - 1 steps or columns later; -1 when the tile-row reports it at its end (a band's left
  * neighbour reads that column in its next sweep: reporting it early lets that sweep start a
  * tile-row's crossing sooner -- a generic processor's band, 2 H200s at 0dbbe91, ran a grid cell's
  * 8 sweeps at 0.89x one GPU when every tile-row reported at its end).  Safe as early as this: the
@@ -192,7 +194,10 @@ __device__ __forceinline__ void pw_band_report_first(const pw_engine_args &a, in
 __device__ __forceinline__ int64_t pw_band_first_tile(const pw_engine_args &a, const pw_tiling &t, int64_t r)
 {
     if ((!a.band.first_done && !a.band.push_first.ready) || t.skew != 0) return -1;
-    return t.shape == PW_TILING_HYPER ? (pw_tiling_lanes(&t, r) - 1) / t.w : 0;
+    const int64_t last = (a.band.first_cols > 1 ? a.band.first_cols : 1) - 1; /* the edge's last column */
+    const int64_t c = t.shape == PW_TILING_HYPER ? (pw_tiling_lanes(&t, r) - 1 + last) / t.w : last / t.w;
+    const int64_t end = pw_tiling_end_tile(&t, r);
+    return c < end ? c : end - 1;
 }
 
 /* After a tile-row (its stores behind a __syncthreads): its rows of the last (and first) column

@@ -63,6 +63,10 @@ struct pw_device_band {
     pw_band_push push_last, push_first;
     int64_t rows;
     int planes, elem_bytes; /* of the edge columns */
+    /* A user grid cell's reach (docs/DISTRIBUTED.md, "Grid and grid3 cells of any reach"): the
+     * band's first first_cols columns are its first edge (0: 1), and its cells read the right
+     * neighbour's down to right_below rows under their own. */
+    int64_t first_cols, right_below;
 };
 
 struct pw_engine_args {
