@@ -164,12 +164,15 @@ pw_status pw_dist_sor(pw_comm *comm, pw_image *band, int64_t sweeps, double omeg
 pw_status pw_dist_run(pw_comm *comm, const pw_problem *problem, const pw_options *options, pw_run_info *info);
 
 /* A user cell (peerwave_runtime.h), the same cell and arguments on every rank (checked: a hash of
- * the cell's text, inputs and parameters): bands of columns on the CPU engines.  Linear form as
- * pw_dist_run runs a pw_problem; the result (last, the PW_REDUCE best with its cell, last_row and
- * last_col) is the whole run's on every rank.  Stencil form: every rank holds the whole grid; the
- * bands sweep their columns in place with halo columns both ways, sweeps pipelined as pw_dist_heat's,
- * and every rank ends with the whole swept grid, bit for bit pw_cell_run's.  PW_ERR_UNSUPPORTED for
- * the grid and grid3 forms and for CUDA. */
+ * the cell's text, inputs and parameters): bands of columns, on the CPU engines or (options'
+ * backend CUDA) on each rank's GPU.  Linear form as pw_dist_run runs a pw_problem; the result
+ * (last, the PW_REDUCE best with its cell, last_row and last_col) is the whole run's on every rank.
+ * Stencil, grid and grid3 forms: every rank holds the whole grid (ranks that are threads may pass
+ * one); the bands sweep their columns with edge columns both ways, as wide as the cell's largest
+ * dj (grid3: bands of j, whole planes), sweeps pipelined where pw_cell_run's are, and every rank
+ * ends with the whole swept grid, bit for bit pw_cell_run's.  PW_ERR_UNSUPPORTED for a dependence
+ * with dj < 0 and for grid3 cells on GPUs; PW_ERR_INVALID_SIZE for a band narrower than the
+ * largest dj (docs/DISTRIBUTED.md, "Grid and grid3 cells of any reach"). */
 pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *args, const pw_options *options,
                            pw_cell_result *result);
 

@@ -1163,6 +1163,78 @@ static void absent_ranks(void)
     }
 }
 
+/* Ranks that are threads of one process passing one grid (the same pointer): the grid is whole
+ * and right afterwards (each band sweeps a copy of its columns and writes them back at the end;
+ * the gather then moves nothing). */
+typedef struct shared_grid_rank {
+    pw_comm *comm;
+    pw_cell *cell;
+    const pw_cell_args *args;
+    pw_options options;
+    pw_status st;
+} shared_grid_rank;
+
+static void *shared_grid_main(void *p)
+{
+    shared_grid_rank *s = p;
+    pw_cell_result res;
+    s->st = pw_dist_cell_run(s->comm, s->cell, s->args, &s->options, &res);
+    return NULL;
+}
+
+static void shared_grid(void)
+{
+    pthread_once(&shared_once, make_shared_cell);
+    pthread_once(&wide_once, make_wide_cells);
+    rng r = {20261130};
+    for (int k = 0; k < 24; k++) {
+        const int ranks = (int)range(&r, 2, 4), which = (int)range(&r, 0, WIDE_CELLS);
+        const wide_cell *w = which < WIDE_CELLS ? &wide_cells[which] : NULL; /* (else the stencil cell) */
+        pw_cell *cell = w ? wide_compiled[which] : stencil_cell;
+        const int64_t h = w ? w->halo : 1, reach = w ? w->reach : 1, planes = w && w->three_d ? range(&r, 1, 4) : 1;
+        const int64_t rows = range(&r, 1, 40), cols = range(&r, ranks * reach, 50), sweeps = range(&r, 2, 4);
+        const size_t depth = w && w->three_d ? (size_t)(planes + 2 * h) : 1, cells = (size_t)((rows + 2 * h) * (cols + 2 * h)) * depth;
+        int64_t *one = malloc(8 * cells), *shared = malloc(8 * cells);
+        for (size_t q = 0; q < cells; q++) {
+            one[q] = range(&r, 0, 1000000);
+            if (!w) { /* (the stencil cell's values are doubles; memcpy: no aliasing of one's words) */
+                const double d = (double)one[q] / 17.0;
+                memcpy(&one[q], &d, sizeof d);
+            }
+            shared[q] = one[q];
+        }
+        const double weight = 0.1;
+        pw_cell_args args = {.rows = rows, .cols = cols, .planes = planes, .grid = one, .sweeps = sweeps,
+                             .params = w ? NULL : &weight};
+        pw_options o;
+        pw_options_init(&o);
+        o.backend = PW_BACKEND_CPU, o.threads = 1, o.watchdog_ms = 20000;
+        pw_cell_result res;
+        const pw_status s1 = pw_cell_run(cell, &args, &o, &res);
+        args.grid = shared;
+        pw_comm *comms[4];
+        CHECK(pw_comm_local(ranks, comms) == PW_OK, "pw_comm_local(%d)", ranks);
+        pw_comm_set_chunk(comms[0], 1); /* (every rank's link: set on each) */
+        shared_grid_rank sr[4];
+        pthread_t ids[4];
+        for (int q = 0; q < ranks; q++) {
+            pw_comm_set_chunk(comms[q], 1);
+            sr[q] = (shared_grid_rank){comms[q], cell, &args, o, PW_OK};
+            pthread_create(&ids[q], NULL, shared_grid_main, &sr[q]);
+        }
+        int ok = 1;
+        for (int q = 0; q < ranks; q++) {
+            pthread_join(ids[q], NULL);
+            ok &= sr[q].st == PW_OK;
+        }
+        CHECK(s1 == PW_OK && ok && !memcmp(one, shared, 8 * cells), "%d ranks sharing one grid, %s cell %lldx%lldx%lld x %lld sweeps: %s, %s (%s); grid %s",
+              ranks, w ? w->name : "stencil", (long long)rows, (long long)cols, (long long)planes, (long long)sweeps,
+              pw_status_str(s1), pw_status_str(sr[0].st), pw_error_detail(), memcmp(one, shared, 8 * cells) ? "differs" : "equal");
+        for (int q = 0; q < ranks; q++) pw_comm_free(comms[q]);
+        free(one), free(shared);
+    }
+}
+
 typedef struct thread_arg {
     pw_comm *comm;
     uint64_t seed;
@@ -1263,6 +1335,7 @@ int main(int argc, char **argv)
     }
     if (!gpu) failing_allocations();
     if (!gpu) absent_ranks();
+    if (!gpu) shared_grid();
     /* (GPU: 2 and 3 ranks, and up to 4 where PW_TEST_GPUS gives that many devices) */
     const int most_ranks = gpu ? (test_gpus() >= 4 ? 4 : 3) : 4;
     for (int ranks = gpu ? 2 : 1; ranks <= most_ranks; ranks++) {

@@ -1,5 +1,6 @@
 /* cell_cpu.c - user cells on the CPU engines: the compiled entry points (cell_host.h) as the
  * linear cell callbacks of pw_run, or as the segment function of a full-storage run. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,21 +136,61 @@ pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res)
 
 /* ---- a stencil or grid cell's band of a distributed run: halo columns both ways ---- */
 
-/* A band's run: the whole grid on every rank, this band's columns swept with the link's halo
- * columns (core/halo_band.h).  The cell sees the whole space (its ctx's grid, cols and stride, and
- * its j: grid_run.col0), as in one process's run.  What crosses an edge is the cell's reach
- * (cell.c, band_reach): its last `band_reach` columns flow right as each sweep makes them, its
- * first ones flow left for the next sweep; a grid3 cell's band is whole j slabs of planes (its
+/* A band's run: the whole grid on every rank; this band sweeps its own copy of its columns and
+ * `side` more each side (core/halo_band.h's edges write into it).  A copy, not the caller's grid:
+ * ranks that are threads of one process may pass one grid, and there a band's halo is its
+ * neighbour's own columns -- the link would write them (the same values, in the order the waits
+ * keep) while the neighbour's engine reads them, a data race in C's terms.  The copy goes back
+ * into the caller's grid once every rank has finished (run_in_place_bands).  The cell sees the
+ * whole space (its ctx's cols, and its j: grid_run.col0; its grid pointer shifted so that the
+ * whole space's j lands in the copy), as in one process's run.  What crosses an edge is the cell's
+ * reach (cell.c, band_reach): its last `band_reach` columns flow right as each sweep makes them,
+ * its first ones flow left for the next sweep; a grid3 cell's band is whole j slabs of planes (its
  * engine's columns j x planes + k), and what crosses is whole slabs, the k halo with them.
- * Sweeps overlap where one process's would (job->pipelined); else each is one run of the
- * engine, the band link counting them over the whole run. */
+ * Sweeps overlap where one process's would (job->pipelined); else each is one run of the engine,
+ * the band link counting them over the whole run. */
 typedef struct in_place_band {
     pw_cell *cell;
     const pw_cell_job *job;
-    unsigned char *grid; /* the whole grid */
+    const unsigned char *grid; /* the caller's whole grid (read at the start) */
     size_t vsize;
-    int64_t slab;        /* grid elements a column (j) of a row: 1, or planes + 2 halo (grid3) */
+    int64_t slab;              /* grid elements a column (j) of a row: 1, or planes + 2 halo (grid3) */
+    int64_t side;              /* columns the copy holds each side: max(reach, halo) */
+    unsigned char *copy;       /* rows + 2 halo rows of (cols + 2 side) slabs; freed by the caller */
+    int64_t col0, cols;        /* the band's */
 } in_place_band;
+
+/* Elements a row of the band's copy. */
+static int64_t copy_stride(const in_place_band *b) { return (b->cols + 2 * b->side) * b->slab; }
+
+/* The band's columns and `side` more each side of every grid row, from the caller's grid (fewer at
+ * the space's ends: there the halo is all there is, and all the cell reads). */
+static pw_status copy_in(in_place_band *b)
+{
+    const pw_cell_args *a = b->job->args;
+    const int64_t halo = b->cell->decl.halo, rows = a->rows + 2 * halo, stride = copy_stride(b);
+    const int64_t from = b->col0 + halo - b->side; /* the grid's column of the copy's column 0 */
+    const int64_t lo = from > 0 ? from : 0, hi = from + b->cols + 2 * b->side < a->cols + 2 * halo ? from + b->cols + 2 * b->side
+                                                                                                  : a->cols + 2 * halo;
+    b->copy = calloc((size_t)(rows * stride), b->vsize);
+    if (!b->copy) return PW_ERR_OUT_OF_MEMORY;
+    const size_t column = (size_t)b->slab * b->vsize;
+    for (int64_t r = 0; r < rows; r++)
+        memcpy(b->copy + ((size_t)(r * stride) + (size_t)(lo - from) * (size_t)b->slab) * b->vsize,
+               b->grid + ((size_t)(r * b->job->stride) + (size_t)lo * (size_t)b->slab) * b->vsize, (size_t)(hi - lo) * column);
+    return PW_OK;
+}
+
+/* The band's own columns of its copy into the caller's grid. */
+static void copy_out(const in_place_band *b, unsigned char *grid)
+{
+    const pw_cell_args *a = b->job->args;
+    const int64_t halo = b->cell->decl.halo, stride = copy_stride(b);
+    const size_t column = (size_t)b->slab * b->vsize;
+    for (int64_t r = 0; r < a->rows + 2 * halo; r++)
+        memcpy(grid + ((size_t)(r * b->job->stride) + (size_t)(b->col0 + halo) * (size_t)b->slab) * b->vsize,
+               b->copy + ((size_t)(r * stride) + (size_t)b->side * (size_t)b->slab) * b->vsize, (size_t)b->cols * column);
+}
 
 static pw_status in_place_band_run(void *x, const pw_options *o, const pw_band *band, pw_run_info *info)
 {
@@ -157,18 +198,22 @@ static pw_status in_place_band_run(void *x, const pw_options *o, const pw_band *
     const pw_cell_job *job = b->job;
     const pw_cell_args *a = job->args;
     const int64_t halo = b->cell->decl.halo, planes = job->planes;
+    b->col0 = band->col0, b->cols = band->cols;
     pw_plan plan;
     pw_status st = pw_plan_make(o, a->rows, band->cols * planes, 0, &plan);
+    if (st == PW_OK) st = copy_in(b);
     int64_t ctx[PW_USER_CTX_WORDS];
+    /* (the whole space's j at the copy's column j - col0 + side) */
+    unsigned char *at = st == PW_OK ? b->copy + (b->side - halo - band->col0) * b->slab * (ptrdiff_t)b->vsize : NULL;
     if (st == PW_OK)
-        st = pw_cell_decl_ctx(&b->cell->decl, a->rows, a->cols, planes, b->grid, job->stride, a->inputs, a->params,
+        st = pw_cell_decl_ctx(&b->cell->decl, a->rows, a->cols, planes, at, copy_stride(b), a->inputs, a->params,
                               (unsigned char *)ctx);
     if (st != PW_OK) return st;
     grid_run g = {&b->cell->host, (const unsigned char *)ctx, band->col0 * planes};
     pw_kernel k = {.segment = grid_segment, .ctx = &g};
-    pw_halo_band edge = {.own = b->grid + (size_t)((halo + band->col0) * b->slab) * b->vsize,
+    pw_halo_band edge = {.own = b->copy + (size_t)(b->side * b->slab) * b->vsize,
                          .elem = b->vsize,
-                         .stride = job->stride,
+                         .stride = copy_stride(b),
                          .cols = band->cols * b->slab,
                          .width = job->band_reach * b->slab,
                          .top = halo};
@@ -188,13 +233,14 @@ static pw_status in_place_band_run(void *x, const pw_options *o, const pw_band *
     return st;
 }
 
-/* The whole grid on every rank afterwards, as pw_cell_run leaves it (each band's columns sent to
- * every other rank). */
+/* The whole grid on every rank afterwards, as pw_cell_run leaves it (each band's columns into the
+ * caller's grid once every rank has finished, then sent to every other rank). */
 static pw_status run_in_place_bands(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res)
 {
     const pw_cell_args *a = job->args;
     const int64_t halo = cell->decl.halo;
-    in_place_band b = {cell, job, a->grid, cell->decl.value_size, cell->decl.form == PW_CELL_GRID3 ? job->planes + 2 * halo : 1};
+    in_place_band b = {cell, job, a->grid, cell->decl.value_size, cell->decl.form == PW_CELL_GRID3 ? job->planes + 2 * halo : 1,
+                       job->band_reach > halo ? job->band_reach : halo, NULL, 0, 0};
     const size_t column_bytes = (size_t)b.slab * b.vsize;
     pw_options o;
     pw_options_init(&o);
@@ -204,8 +250,11 @@ static pw_status run_in_place_bands(pw_cell *cell, const pw_plan *plan, const pw
     o.tile_w = plan->tiling.w;
     o.watchdog_ms = plan->watchdog_ns / 1000000;
     *job->joined = 1;
+    /* (pw_dist_run_user_band returns once every rank has finished its band: collective) */
     pw_status st = pw_dist_run_user_band(job->comm, PW_OK, &o, a->rows, a->cols, job->sweeps, 1, job->signature,
                                          in_place_band_run, &b, &res->info);
+    if (st == PW_OK) copy_out(&b, a->grid);
+    free(b.copy);
     if (st == PW_OK) st = pw_dist_gather_columns(job->comm, a->grid, column_bytes, a->rows + 2 * halo, a->cols + 2 * halo, 1, halo, a->cols);
     res->info.cells *= job->planes; /* (the bands count rows x cols a sweep) */
     return st;
