@@ -14,6 +14,8 @@ enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
 /* Print "peerwave: <message>" to stderr (printf-style). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* --check's failure: the sequential reference's run failed (its status) or its result differs. */
+void cli_check_failed(pw_status reference);
 
 /* Parse a whole decimal integer in [lo, hi]; 0 on success, -1 (with a message) otherwise. */
 int cli_parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out);

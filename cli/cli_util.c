@@ -44,6 +44,13 @@ void cli_error(const char *fmt, ...)
     }
 }
 
+void cli_check_failed(pw_status reference)
+{
+    if (reference != PW_OK) cli_error("check FAILED: the sequential reference did not run (%s)", pw_status_str(reference));
+    else cli_error("check FAILED: the sequential reference differs");
+}
+
+
 int cli_parse_devices(const char *text, int *devices, int most, int *n)
 {
     *n = 0;

@@ -149,7 +149,7 @@ int cmd_inthist(int argc, char **argv)
         rj.options.inthist_closed = common.options.inthist_closed;
         st = ref ? run_inthist(&rj) : PW_ERR_OUT_OF_MEMORY;
         if (st != PW_OK || memcmp(ref, out, (size_t)planes * sizeof *out)) {
-            cli_error("check FAILED: the sequential reference differs (%s)", pw_status_str(st));
+            cli_check_failed(st);
             code = EXIT_DATA;
             goto out;
         }

@@ -505,7 +505,7 @@ int cmd_run(int argc, char **argv)
                    ref.result.best_i == job.result.best_i && ref.result.best_j == job.result.best_j &&
                    (!grid_form || !memcmp(ref_grid, grid, grid_bytes));
         if (!same) {
-            cli_error("check FAILED: the sequential reference differs (%s)", pw_status_str(st));
+            cli_check_failed(st);
             code = EXIT_DATA;
             goto out;
         }

@@ -184,7 +184,7 @@ int cmd_sat(int argc, char **argv)
         st = ref.data ? run_sat(&rj) : PW_ERR_OUT_OF_MEMORY;
         size_t bytes = (size_t)(in.rows * in.cols) * pw_dtype_size(type);
         if (st != PW_OK || memcmp(ref.data, out.data, bytes)) {
-            cli_error("check FAILED: the sequential reference differs (%s)", pw_status_str(st));
+            cli_check_failed(st);
             code = EXIT_DATA;
             goto out;
         }

@@ -201,7 +201,7 @@ static int cmd_stencil(int argc, char **argv, int sor)
         stencil_job rj = {&ref, &args, cli_reference_options(), 0};
         st = run_stencil(&rj);
         if (st != PW_OK || memcmp(ref.data, grid.data, bytes) || rj.residual != job.residual) {
-            cli_error("check FAILED: the sequential reference differs (%s)", pw_status_str(st));
+            cli_check_failed(st);
             code = EXIT_DATA;
             goto out;
         }

@@ -1074,6 +1074,16 @@ else
   timeout 60 mpirun -np 2 "$pw" run --mpi "$tmp/diag_grid.c" --size 20x30 --sweeps 2 > /dev/null 2> "$tmp/err"
   rc=$?; [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ "$(grep -c "PW_DEP(1, -1) reads" "$tmp/err")" -eq 2 ] && ok ||
     bad "run --mpi of a (1, -1) grid cell: rc=$rc $(head -2 "$tmp/err")"
+  # ... which one rank runs (one band: the whole grid, no neighbour), as one process does
+  "$pw" run "$tmp/diag_grid.c" --size 20x30 --sweeps 2 -o "$tmp/diag1.npy" --quiet > /dev/null 2>&1
+  timeout 60 mpirun -np 1 "$pw" run --mpi "$tmp/diag_grid.c" --size 20x30 --sweeps 2 -o "$tmp/diag1m.npy" --quiet > /dev/null 2> "$tmp/err" &&
+    cmp -s "$tmp/diag1.npy" "$tmp/diag1m.npy" && ok || bad "run --mpi -np 1 of a (1, -1) grid cell: $(head -2 "$tmp/err")"
+  # a cell that reads (i, j-2) without declaring it: its bands hand over one column, and --check
+  # says the result differs (not "(success)": the reference's own status)
+  printf 'PW_FORM(grid)\nPW_VALUE(int64_t)\nPW_DEP(0, 1)\nPW_DEP(1, 0)\nPW_HALO(2)\nPW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n{ return (pw_at(c, i, j - 2) * 3 + pw_at(c, i, j - 1) + pw_at(c, i - 1, j) + i + j + 1) %% 1000003; }\n' > "$tmp/undeclared.c"
+  timeout 60 mpirun -np 2 "$pw" run --mpi "$tmp/undeclared.c" --size 6x10 --sweeps 2 --check --quiet > /dev/null 2> "$tmp/err"
+  rc=$?; [ $rc = 1 ] && grep -q "check FAILED: the sequential reference differs$" "$tmp/err" && ok ||
+    bad "run --mpi --check of an undeclared read: rc=$rc $(head -2 "$tmp/err")"
   # ... and one with (1, 1) (it reads (i-1, j-1) of this sweep and (i+1, j+1) of the last): its
   # bands hand that on, sweeps one after another, equal to one process's grid
   sed -e 's/^PW_DEP(0, 1).*/PW_DEP(0, 1)\nPW_DEP(1, 1)/' \

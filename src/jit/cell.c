@@ -365,6 +365,11 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
         job.pipelined = pipelinable(d) && job.skew == 0;
     }
     pw_options opt = pw_options_or_defaults(options);
+    if (comm && pw_comm_size(comm) == 1 && d->form != PW_CELL_LINEAR) {
+        /* one rank: one band, the whole grid, no neighbour -- one process's run, any dependences */
+        *joined = 1;
+        comm = job.comm = NULL;
+    }
     if (comm) { /* a band of a distributed run */
         st = band_reach(d, &job, &opt, comm);
         if (st != PW_OK) return st;
