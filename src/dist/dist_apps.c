@@ -402,8 +402,23 @@ static pw_status user_band_run(void *x, const pw_options *o, const pw_band *band
     return st;
 }
 
+/* The CPU link's chunk of rows for bands whose columns hold many cells each (a grid3 cell's j
+ * slabs of planes): the default (a 256th of the rows, at least 64: band_link.c) suits 2-D bands,
+ * whose rows are a few thousand cells, but a grid3 band's row is a whole (j, k) slab of the band:
+ * 64 of its 192 rows made the next band start a third of the way through (lu_like.c at 192^3 on
+ * 4 ranks, 2026-11-30: 0.48x one process).  At least 2^16 cells a chunk instead, from the even
+ * split's width (every rank the same chunk: the neighbours' chunks must agree). */
+static int64_t slab_chunk_rows(const pw_comm *comm, int64_t rows, int64_t cols, int64_t cells_per_col)
+{
+    const int64_t row_cells = (cols / comm->size > 0 ? cols / comm->size : 1) * cells_per_col;
+    const int64_t least = ((int64_t)1 << 16) / row_cells + 1, part = (rows + 255) / 256;
+    const int64_t chunk = part > least ? part : least;
+    return chunk < 64 ? chunk : 64;
+}
+
 pw_status pw_dist_run_user_band(pw_comm *comm, pw_status local, const pw_options *options, int64_t rows, int64_t cols,
-                                int64_t sweeps, int in_place, int64_t word, dist_band_fn fn, void *args, pw_run_info *info)
+                                int64_t cells_per_col, int64_t sweeps, int in_place, int64_t word, dist_band_fn fn, void *args,
+                                pw_run_info *info)
 {
     pw_status st = check_comm(comm);
     if (st != PW_OK) return st;
@@ -412,8 +427,11 @@ pw_status pw_dist_run_user_band(pw_comm *comm, pw_status local, const pw_options
     if (local == PW_OK) local = pw_dist_split(comm, comm->rank, cols, &u.col0, &u.cols);
     dist_signature sig = {{8, rows, cols, sweeps, word, in_place}};
     double mine = 0, *all = pw_comm_results(comm);
+    const int64_t asked = comm->chunk; /* (the caller's pw_comm_set_chunk stays theirs) */
+    if (!asked && cells_per_col > 1 && rows > 0 && cols > 0) comm->chunk = slab_chunk_rows(comm, rows, cols, cells_per_col);
     st = run_band(comm, local, &sig, options, local == PW_OK ? rows : 1, sweeps, u.col0, u.cols, cols > 0 ? cols : 1, in_place,
                   NULL, user_band_run, &u, &mine, all, sizeof mine, NULL);
+    comm->chunk = asked;
     if (st == PW_OK && info) {
         double longest = 0;
         for (int k = 0; k < comm->size; k++)

@@ -71,7 +71,8 @@ pw_status pw_dist_run_failed(pw_comm *comm, pw_status failed);
  * inputs and parameters). */
 pw_status pw_dist_run_signed(pw_comm *comm, const pw_problem *p, const pw_options *options, pw_run_info *info, int64_t word);
 
-/* A caller's own band (a user cell: src/jit/): rows x cols cells split by pw_dist_split;
+/* A caller's own band (a user cell: src/jit/): rows x cols cells split by pw_dist_split (each
+ * column of cells_per_col cells: a grid3 cell's planes, else 1);
  * fn(args, options, band, info) runs this rank's band (band->col0 and cols: its columns) with the
  * link attached, on the options' backend (the CPU where it is AUTO); in_place: sweeps with halo
  * columns both ways (the stencil form), else one wavefront whose last column flows right (the
@@ -79,7 +80,8 @@ pw_status pw_dist_run_signed(pw_comm *comm, const pw_problem *p, const pw_option
  * takes part (collective). */
 typedef pw_status (*dist_band_fn)(void *args, const pw_options *options, const pw_band *band, pw_run_info *info);
 pw_status pw_dist_run_user_band(pw_comm *comm, pw_status local, const pw_options *options, int64_t rows, int64_t cols,
-                                int64_t sweeps, int in_place, int64_t word, dist_band_fn fn, void *args, pw_run_info *info);
+                                int64_t cells_per_col, int64_t sweeps, int in_place, int64_t word, dist_band_fn fn, void *args,
+                                pw_run_info *info);
 
 /* The last rank's `bytes` at buf to every other rank's buf (collective). */
 pw_status pw_dist_from_last_rank(pw_comm *c, void *buf, size_t bytes);

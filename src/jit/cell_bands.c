@@ -117,7 +117,7 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
     /* (whether a last row and column are asked for enters the agreement: the collectives after
      * the run that spread them must be made by every rank or by none) */
     const int64_t word = job->signature ^ (a->last_row ? 0x5bd1e995LL : 0) ^ (a->last_col ? 0x1b873593LL << 24 : 0);
-    pw_status st = pw_dist_run_user_band(comm, local, options, a->rows, a->cols, in_place ? job->sweeps : 1, in_place, word,
+    pw_status st = pw_dist_run_user_band(comm, local, options, a->rows, a->cols, 1, in_place ? job->sweeps : 1, in_place, word,
                                          gpu_band_run, &g, &res->info);
     if (st == PW_OK && in_place) { /* the whole grid on every rank, as pw_cell_run leaves it */
         put_band_columns(job, vs, halo, col0, cols, g.job.band_out);
@@ -139,7 +139,7 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
     (void)cell, (void)res;
     pw_set_error_detail("this build has no CUDA with a run-time compiler (NVRTC): a user cell's bands run on the CPU");
     *job->joined = 1; /* (every rank fails with this status, none waits for this one) */
-    return pw_dist_run_user_band(job->comm, PW_ERR_UNSUPPORTED, options, 1, 1, 1, 0, job->signature, NULL, NULL, NULL);
+    return pw_dist_run_user_band(job->comm, PW_ERR_UNSUPPORTED, options, 1, 1, 1, 1, 0, job->signature, NULL, NULL, NULL);
 }
 
 #endif

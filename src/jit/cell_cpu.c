@@ -251,7 +251,7 @@ static pw_status run_in_place_bands(pw_cell *cell, const pw_plan *plan, const pw
     o.watchdog_ms = plan->watchdog_ns / 1000000;
     *job->joined = 1;
     /* (pw_dist_run_user_band returns once every rank has finished its band: collective) */
-    pw_status st = pw_dist_run_user_band(job->comm, PW_OK, &o, a->rows, a->cols, job->sweeps, 1, job->signature,
+    pw_status st = pw_dist_run_user_band(job->comm, PW_OK, &o, a->rows, a->cols, job->planes, job->sweeps, 1, job->signature,
                                          in_place_band_run, &b, &res->info);
     if (st == PW_OK) copy_out(&b, a->grid);
     free(b.copy);
