@@ -365,6 +365,7 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
         job.pipelined = pipelinable(d) && job.skew == 0;
     }
     pw_options opt = pw_options_or_defaults(options);
+    job.tiles_asked = opt.tile_h > 0 || opt.tile_w > 0;
     if (comm && pw_comm_size(comm) == 1 && d->form != PW_CELL_LINEAR) {
         /* one rank: one band, the whole grid, no neighbour -- one process's run, any dependences */
         *joined = 1;

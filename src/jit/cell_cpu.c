@@ -248,6 +248,14 @@ static pw_status run_in_place_bands(pw_cell *cell, const pw_plan *plan, const pw
     o.shape = (pw_tile_shape)plan->tiling.shape; /* (the caller's tiles, or the whole space's automatic ones) */
     o.tile_h = (int)plan->tiling.h;
     o.tile_w = plan->tiling.w;
+    if (!job->tiles_asked) {
+        /* A band starts once its left neighbour's first tile-row has crossed that band, and the
+         * engine's own height (rows / workers, one tile-row a worker) makes that crossing a whole
+         * round of the band's work: lu_like.c at 320^3 as 2 ranks on 32 cores ran 0.71x one
+         * process.  So eight tile-rows a worker at least, where the rows allow. */
+        const int64_t eight = a->rows / (8 * (int64_t)(plan->workers_available > 0 ? plan->workers_available : 1));
+        if (eight < o.tile_h) o.tile_h = (int)(eight > 0 ? eight : 1);
+    }
     o.watchdog_ms = plan->watchdog_ns / 1000000;
     *job->joined = 1;
     /* (pw_dist_run_user_band returns once every rank has finished its band: collective) */

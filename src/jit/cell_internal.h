@@ -48,6 +48,7 @@ typedef struct pw_cell_job {
     void *gpu_module;     /* GPU: NULL, or the module pw_cell_gpu_prepare loaded for this run */
     int64_t band_reach;   /* (comm, grid forms) columns (grid3: j slabs) a cell reads across a band's
                              edge: its dependences' largest dj (at least 1) */
+    int tiles_asked;      /* the caller's options gave a tile height or width */
     int64_t band_below;   /* (comm, grid forms) rows below its own a cell reads across the right
                              edge: the largest di of a dependence with dj > 0 */
     void *band_out;       /* a stencil cell's GPU band: its interior columns after the run, every
