@@ -324,6 +324,24 @@ pw_status pw_cell_make_plan(const pw_cell_decl *d, const pw_cell_job *job, const
                             : d->form == PW_CELL_LINEAR ? PW_LINEAR_CUDA_TILE_H
                                                         : 0;
     pw_status st = pw_plan_make_app(&opt, job->args->rows, cols, job->skew, cuda_tile_h, plan);
+    if (st == PW_OK && plan->backend == PW_BACKEND_CPU && plan->strategy == PW_STRATEGY_PEER && !job->tiles_asked &&
+        (d->form == PW_CELL_GRID || d->form == PW_CELL_GRID3)) {
+        /* Grid cells on the CPU peer engine, where the engine's own height (rows / workers, at most
+         * 64) leaves fewer than two tile-rows a worker (spaces of few rows: a grid3 cell's i):
+         * 16 tile-rows a worker at least, where the rows allow.  With one tile-row a worker the
+         * wavefront's fill and drain are a large part of the run, and a band of a distributed run
+         * starts only once its left neighbour's first tile-row has crossed that band -- a whole
+         * round.  On 2 H200s' host (32 cores, 3 runs): lu_like.c 192^3 0.173 -> 0.109 s, 320^3
+         * 0.586 -> 0.447, the demonstrator 0.041 -> 0.039 and 0.121 -> 0.103; as bands 0.71x ->
+         * 1.65x one process's old time (PERFORMANCE.md, session 22).  Not where tile-rows are many
+         * already: heat_grid.c at 8192^2 ran 0.147 -> 0.190 s with 15-row tiles instead of 64. */
+        const int64_t workers = plan->workers_available > 0 ? plan->workers_available : 1;
+        const int64_t low = job->args->rows / (16 * workers);
+        if (plan->tiling.n_rows < 2 * workers && (low > 0 ? low : 1) < plan->tiling.h) {
+            opt.tile_h = (int)(low > 0 ? low : 1);
+            st = pw_plan_make(&opt, job->args->rows, cols, job->skew, plan);
+        }
+    }
     if (st != PW_OK || !(plan->backend == PW_BACKEND_CUDA && d->form == PW_CELL_LINEAR && opt.tile_w == 0)) return st;
     /* Linear cells on the GPU: tiles wider than the engine's default (h).  On the H100 at
      * 262144^2 the alignment passes' Myers-Miller cell ran at 666 / 762 / 799 / 819 GCUPS with

@@ -245,20 +245,12 @@ static pw_status run_in_place_bands(pw_cell *cell, const pw_plan *plan, const pw
     pw_options o;
     pw_options_init(&o);
     o.backend = PW_BACKEND_CPU, o.strategy = plan->strategy, o.threads = plan->workers_available;
-    o.shape = (pw_tile_shape)plan->tiling.shape; /* (the caller's tiles, or the whole space's automatic ones) */
+    /* (the caller's tiles, or the whole space's: cell.c's pw_cell_make_plan gives spaces of few
+     * rows 16 tile-rows a worker, so that a band need not wait a whole round for its left
+     * neighbour's first tile-row) */
+    o.shape = (pw_tile_shape)plan->tiling.shape;
     o.tile_h = (int)plan->tiling.h;
     o.tile_w = plan->tiling.w;
-    if (!job->tiles_asked) {
-        /* A band starts once its left neighbour's first tile-row has crossed that band, and the
-         * engine's own height (rows / workers, one tile-row a worker) makes that crossing a whole
-         * round of the band's work: lu_like.c at 320^3 as 2 ranks on 32 cores ran 0.71x one
-         * process.  So 16 tile-rows a worker at least, where the rows allow (on 2 H200s' host,
-         * 2 and 4 ranks, 192^3 and 320^3, two runs each: 4, 8 and 16 a worker all won over the
-         * engine's height, 16 by 5-10% more on lu_like.c, level on the demonstrator; PERFORMANCE.md,
-         * session 22). */
-        const int64_t low = a->rows / (16 * (int64_t)(plan->workers_available > 0 ? plan->workers_available : 1));
-        if (low < o.tile_h) o.tile_h = (int)(low > 0 ? low : 1);
-    }
     o.watchdog_ms = plan->watchdog_ns / 1000000;
     *job->joined = 1;
     /* (pw_dist_run_user_band returns once every rank has finished its band: collective) */
