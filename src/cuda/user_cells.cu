@@ -407,16 +407,8 @@ static pw_status clear_edge(void *p)
     return c->bytes ? pw_from_cuda(cudaMemsetAsync(c->words, 0, c->bytes, c->s)) : PW_OK;
 }
 
-/* The columns a grid or stencil cell's GPU band holds each side of its own: the neighbours' edges
- * (the cell's reach, cell.c's band_reach) or, at the space's ends, the grid's halo, whichever is
- * wider. */
-static int64_t band_side(const pw_cell_decl *d, const pw_cell_job *job)
-{
-    return job->band_reach > d->halo ? job->band_reach : d->halo;
-}
-
 /* Grid and stencil forms: in place over the grid, sweeps pipelined where the descriptor allows.
- * A band of a distributed run (cell_bands.c): the band's columns and band_side more each side on
+ * A band of a distributed run (cell_bands.c): the band's columns and pw_cell_band_side more each side on
  * the device (`stride` values a row, as the ctx says), swept with the link's edge columns (the
  * cell's reach wide); its own columns afterwards into job->band_out, not the caller's grid (ranks that
  * are threads of one process may share that grid, and a band still to start reads its halo
@@ -430,7 +422,7 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     const pw_band *band = (const pw_band *)plan->band;
     const size_t vs = d->value_size, row_bytes = (size_t)stride * vs, host_row = (size_t)job->stride * vs;
     const size_t rows = (size_t)(a->rows + 2 * d->halo), n = rows * row_bytes;
-    const int64_t side = band ? band_side(d, job) : 0; /* (a band: its columns and `side` more each side) */
+    const int64_t side = band ? pw_cell_band_side(d, job) : 0; /* (a band: its columns and `side` more each side) */
     bytes grid(s), edge(s);
     pw_status st = band ? grid.alloc(n) : grid.upload((const unsigned char *)a->grid, n);
     if (band) { /* the whole grid's columns the band's storage holds (at a space's ends, fewer: the
@@ -584,9 +576,9 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         memset(&u, 0, sizeof u);
         if (d->ctx_size > sizeof u.ctx) return PW_ERR_UNSUPPORTED;
         /* a band's cell sees the whole space's rows and cols (as on the CPU: cell_cpu.c); a
-         * stencil or grid cell's band holds its columns and band_side more each side */
+         * stencil or grid cell's band holds its columns and pw_cell_band_side more each side */
         const pw_band *band = (const pw_band *)plan->band;
-        const int64_t stride = band && grid ? band->cols + 2 * band_side(&cell->decl, job) : job->stride;
+        const int64_t stride = band && grid ? band->cols + 2 * pw_cell_band_side(&cell->decl, job) : job->stride;
         st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, NULL, stride, dev_inputs.data(), a->params, (unsigned char *)u.ctx);
         if (st != PW_OK) return st;
         res->info.backend = PW_BACKEND_CUDA;

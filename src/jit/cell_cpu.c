@@ -134,6 +134,21 @@ pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res)
     return st;
 }
 
+/* A grid or stencil cell's sweeps: pipelined in one run of the engine where the cell allows
+ * (job->pipelined), else one run a sweep (a band's link counts them over the whole run:
+ * edge_sweep0). */
+static pw_status run_sweeps(const pw_plan *plan, const pw_kernel *k, const pw_cell_job *job, pw_run_info *info)
+{
+    if (job->pipelined) return pw_execute_sweeps(plan, k, job->sweeps, info);
+    pw_plan one = *plan;
+    pw_status st = PW_OK;
+    for (int64_t s = 0; s < job->sweeps && st == PW_OK; s++) {
+        one.edge_sweep0 = plan->edge_sweep0 + s;
+        st = pw_execute(&one, k, info);
+    }
+    return st;
+}
+
 /* ---- a stencil or grid cell's band of a distributed run: halo columns both ways ---- */
 
 /* A band's run: the whole grid on every rank; this band sweeps its own copy of its columns and
@@ -224,11 +239,7 @@ static pw_status in_place_band_run(void *x, const pw_options *o, const pw_band *
     plan.edge_cols = job->band_reach * planes;
     plan.edge_rows_below = job->band_below;
     pw_run_info_clear(info);
-    if (st == PW_OK && job->pipelined) st = pw_execute_sweeps(&plan, &k, job->sweeps, info);
-    for (int64_t s = 0; st == PW_OK && !job->pipelined && s < job->sweeps; s++) {
-        plan.edge_sweep0 = s;
-        st = pw_execute(&plan, &k, info);
-    }
+    if (st == PW_OK) st = run_sweeps(&plan, &k, job, info);
     band->detach(band->ctx, st);
     return st;
 }
@@ -240,7 +251,7 @@ static pw_status run_in_place_bands(pw_cell *cell, const pw_plan *plan, const pw
     const pw_cell_args *a = job->args;
     const int64_t halo = cell->decl.halo;
     in_place_band b = {cell, job, a->grid, cell->decl.value_size, cell->decl.form == PW_CELL_GRID3 ? job->planes + 2 * halo : 1,
-                       job->band_reach > halo ? job->band_reach : halo, NULL, 0, 0};
+                       pw_cell_band_side(&cell->decl, job), NULL, 0, 0};
     const size_t column_bytes = (size_t)b.slab * b.vsize;
     pw_options o;
     pw_options_init(&o);
@@ -276,7 +287,5 @@ pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job 
     if (job->comm) return run_in_place_bands(cell, plan, job, res); /* (the forms cell.c lets through) */
     grid_run g = {&cell->host, (const unsigned char *)ctx, 0};
     pw_kernel k = {.segment = grid_segment, .ctx = &g};
-    if (job->pipelined) return pw_execute_sweeps(plan, &k, job->sweeps, &res->info);
-    for (int64_t s = 0; s < job->sweeps && st == PW_OK; s++) st = pw_execute(plan, &k, &res->info);
-    return st;
+    return run_sweeps(plan, &k, job, &res->info);
 }

@@ -55,6 +55,14 @@ typedef struct pw_cell_job {
                              grid row (rows + 2 rows of its cols values) */
 } pw_cell_job;
 
+/* The columns a stencil or grid cell's band holds each side of its own, on the CPU and the GPU:
+ * the neighbours' edges (the cell's reach) or, at the space's ends, the grid's halo, whichever is
+ * wider. */
+static inline int64_t pw_cell_band_side(const pw_cell_decl *d, const pw_cell_job *job)
+{
+    return job->band_reach > d->halo ? job->band_reach : d->halo;
+}
+
 /* The plan of a run of `cols` columns (the whole space's, or a band's) as cell_run makes it: the
  * built-in apps' tile heights on the GPU, wider tiles for linear cells there. */
 pw_status pw_cell_make_plan(const pw_cell_decl *d, const pw_cell_job *job, const pw_options *options, int64_t cols,
