@@ -12,6 +12,7 @@
 #include "dtw_cell.h"
 #include "dtw_saving.h"
 #include "dtw_simd.h"
+#include "linear_orient.h"
 #include "../src/cpu/simd/simd_isa.h"
 #include "../src/cpu/simd/simd_plan.h"
 #include "../src/core/status_detail.h"

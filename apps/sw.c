@@ -5,6 +5,7 @@
 
 #include "../src/core/alloc.h"
 #include "band_apps.h"
+#include "linear_orient.h"
 #include "checks.h"
 #include "../src/core/auto_width.h"
 #include "../src/core/best_cell.h"
@@ -454,23 +455,81 @@ static int sw_on_warp_rows(const pw_options *options, int64_t n, int64_t m, cons
 #endif
 }
 
+/* pw_sw as given: a down the rows. */
+static pw_status sw_as_given(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                             const pw_options *options, const pw_score_table *table, pw_sw_result *result)
+{
+    sw_part x = {a, b, params, sw_cuda_tile_h(options, n, m), result};
+    /* (no width model trained or looked up for a run that uses no tile width) */
+    pw_options o = pw_options_or_defaults(options);
+    pw_plan plan;
+    if (pw_width_from_model(&o, n, m) &&
+        (sw_on_warp_rows(&o, n, m, params, table, x.cuda_tile_h) ||
+         (pw_plan_make_app(&o, n, m, 0, x.cuda_tile_h, &plan) == PW_OK && sw_striped_worth(&plan, table, params, n, m))))
+        return sw_run(a, n, b, m, params, options, x.cuda_tile_h, NULL, result);
+    return pw_run_with_width("sw", options, x.cuda_tile_h, sw_part_run, &x, n, m, &result->info);
+}
+
+static int sw_table_symmetric(const pw_score_table *t)
+{
+    for (int x = 0; x < t->size; x++)
+        for (int y = 0; y < x; y++)
+            if (t->scores[x * t->size + y] != t->scores[y * t->size + x]) return 0;
+    return 1;
+}
+
+/* pw_sw with b down the rows (linear_orient.h): the same score where the table is symmetric, and
+ * the same end cell once found by a's rule.  The swapped run gives the best score S and, of the
+ * cells that reach it, the one with the smallest end_b (b is its rows), then the smallest end_a.
+ * A cell reaching S with a smaller end_a lies within a's first end_a letters, and b against them
+ * holds the same cells (a cell's values depend on the prefixes alone): run it, and again on what
+ * it finds, until no cell of the shorter prefix reaches S.  Each prefix is shorter than the last,
+ * so this ends, and the last cell found is the rule's: no smaller end_a reaches S, and the cells
+ * of its end_a that reach S have end_b at least the smallest end_b of every cell reaching S in
+ * the prefix before, which the run found in that end_a.  The further runs cost, on average, half
+ * the first (the best cell's end_a falls anywhere in a); info.seconds holds them all, info.cells
+ * the n x m cells of the pair, and the progress hook sees the first run alone (the cancel flag
+ * stops them all). */
+static pw_status sw_swapped(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
+                            const pw_options *options, const pw_score_table *table, pw_sw_result *result)
+{
+    pw_sw_result r;
+    pw_status st = sw_as_given(b, m, a, n, params, options, table, &r);
+    if (st != PW_OK) return st;
+    int64_t end_a = r.end_b, end_b = r.end_a;
+    double seconds = r.info.seconds;
+    pw_options quiet = *options; /* (the progress hook saw the pair's run end: the prefixes' are its tail) */
+    quiet.progress = NULL;
+    while (r.score > 0 && end_a > 0) {
+        pw_sw_result prefix;
+        st = sw_as_given(b, m, a, end_a, params, &quiet, table, &prefix);
+        if (st != PW_OK) return st;
+        seconds += prefix.info.seconds;
+        if (prefix.score < r.score) break;
+        end_a = prefix.end_b, end_b = prefix.end_a;
+    }
+    result->score = r.score;
+    result->end_a = end_a;
+    result->end_b = end_b;
+    result->info = r.info;
+    result->info.seconds = seconds;
+    result->info.transposed = 1;
+    return PW_OK;
+}
+
 pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                 const pw_options *options, pw_sw_result *result)
 {
     pw_score_table table;
     pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
     if (st != PW_OK) return st;
-    sw_part x = {a, b, params, sw_cuda_tile_h(options, n, m), result};
-    /* (no width model trained or looked up for a run that uses no tile width) */
-    pw_options o;
-    if (options) o = *options;
-    else pw_options_init(&o);
-    pw_plan plan;
-    if (pw_width_from_model(&o, n, m) &&
-        (sw_on_warp_rows(&o, n, m, params, &table, x.cuda_tile_h) ||
-         (pw_plan_make_app(&o, n, m, 0, x.cuda_tile_h, &plan) == PW_OK && sw_striped_worth(&plan, &table, params, n, m))))
-        return sw_run(a, n, b, m, params, options, x.cuda_tile_h, NULL, result);
-    return pw_run_with_width("sw", options, x.cuda_tile_h, sw_part_run, &x, n, m, &result->info);
+    pw_options o = pw_options_or_defaults(options);
+    pw_linear_auto_backend(&o, n, m, PW_SW_GPU_STEP_S);
+    /* (the GPU's warp-rows engine chooses its own orientation, ties in a's terms) */
+    if (pw_linear_swaps(&o, n, m, PW_SW_SWAP_RATIO_CPU, PW_SW_SWAP_RATIO_GPU) && sw_table_symmetric(&table) &&
+        !sw_on_warp_rows(&o, n, m, params, &table, sw_cuda_tile_h(&o, n, m)))
+        return sw_swapped(a, n, b, m, params, &o, &table, result);
+    return sw_as_given(a, n, b, m, params, &o, &table, result);
 }
 
 pw_status pw_sw_on_gpus(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,

@@ -311,6 +311,7 @@ int cmd_dtw(int argc, char **argv)
     cli_detail(&rep, "cost", "%s", args.cost == PW_DTW_SQUARED ? "squared" : "abs");
     cli_detail_info(&rep, &job.result.info);
     cli_detail_autowidth(&rep, &job.result.info);
+    cli_detail(&rep, "transposed", "%s", job.result.info.transposed ? "yes" : "no");
     cli_detail(&rep, "gcups", "%.3f", job.result.info.seconds > 0 ? (double)job.result.info.cells / job.result.info.seconds / 1e9 : 0.0);
     if (args.path_out || args.plot_path) {
         code = dtw_path_outputs(&args, &job, type, &rep);

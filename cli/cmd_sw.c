@@ -381,6 +381,7 @@ int cmd_sw(int argc, char **argv)
     else cli_absent(&rep, 1, "pruned_cells");
     if (res->info.lane_bits) cli_detail(&rep, "lane_bits", "%d", res->info.lane_bits);
     else cli_absent(&rep, 1, "lane_bits");
+    cli_detail(&rep, "transposed", "%s", res->info.transposed ? "yes" : "no");
     cli_detail(&rep, "gcups", "%.3f", res->info.seconds > 0 ? (double)res->info.cells / res->info.seconds / 1e9 : 0.0);
     if (args.align) {
         code = finish_alignment(&args, &job, &rep, argc, argv);

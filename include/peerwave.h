@@ -276,6 +276,9 @@ typedef struct pw_run_info {
     int lane_bits;        /* SW and DTW on the GPU: bits a cell's value took, 16 where two cells
                              shared a register (SW: halves relative to a moving base, any score),
                              else 32; 0 for other runs */
+    int transposed;       /* SW and DTW: 1 when the run put b down the rows (the shorter sequence
+                             there runs faster on every engine; results are a's and b's all the
+                             same: README, "which way round, and where") */
 } pw_run_info;
 
 /* ---------------------------------------------------------------------------------------------

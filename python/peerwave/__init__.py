@@ -55,7 +55,7 @@ def build_info():
 
 
 RunInfo = namedtuple("RunInfo", "backend strategy shape tile_h tile_w threads threads_available skew cells seconds "
-                                "width_source wisdom training_seconds simd pruned_cells lane_bits")
+                                "width_source wisdom training_seconds simd pruned_cells lane_bits transposed")
 Progress = namedtuple("Progress", "fraction cells_done cells seconds cells_per_second eta_seconds best final")
 
 _BACKENDS = ["auto", "cpu", "cuda"]
@@ -94,7 +94,8 @@ _WISDOM = ["off", "hit", "saved", "unsaved"]
 def _info(i):
     return RunInfo(_BACKENDS[i.backend], _STRATEGIES[i.strategy], _SHAPES[i.shape], i.tile_h, i.tile_w, i.threads,
                    i.threads_available, i.skew, i.cells, i.seconds, _WIDTH_SOURCES[i.width_source],
-                   _WISDOM[i.wisdom], i.training_seconds, _SIMD[i.simd], i.pruned_cells, i.lane_bits)
+                   _WISDOM[i.wisdom], i.training_seconds, _SIMD[i.simd], i.pruned_cells, i.lane_bits,
+                   bool(i.transposed))
 
 
 def _pick(name, value, names):

@@ -41,7 +41,7 @@ class RunInfo(ctypes.Structure):
                 ("seconds", c_double), ("width_source", c_int), ("wisdom", c_int), ("training_seconds", c_double),
                 ("training_rows", c_int64), ("training_cols", c_int64), ("model_d_s", c_double),
                 ("model_tau_s", c_double), ("simd", c_int),
-                ("pruned_cells", c_int64), ("lane_bits", c_int)]
+                ("pruned_cells", c_int64), ("lane_bits", c_int), ("transposed", c_int)]
 
 
 class SwParams(ctypes.Structure):

@@ -139,6 +139,17 @@ def test_dtw_against_textbook(strategy):
     assert r32.distance == pytest.approx(dtw_reference(a, b, False), rel=1e-4)
 
 
+def test_the_longer_sequence_first_runs_swapped_with_the_callers_results():
+    """a much longer than b: run as b against a (info.transposed), results in a's and b's terms."""
+    b = "ACGTACGGTA"
+    a = dna(50) + b + dna(80) + b[2:] + dna(60)
+    r = pw.sw(a, b, match=2, mismatch=-3, gap_open=5, gap_extend=2, **CPU)
+    assert r.info.transposed and (r.score, r.end_a, r.end_b) == sw_reference(a, b, 2, -3, 5, 2)
+    x, y = rng.normal(size=300), rng.normal(size=20)
+    swapped, kept = pw.dtw(x, y, **CPU), pw.dtw(x, y, strategy="sequential", **CPU)
+    assert swapped.info.transposed and not kept.info.transposed and swapped.distance == kept.distance
+
+
 @pytest.mark.parametrize("shape", [(1, 1), (1, 300), (257, 1), (131, 97)])
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint16, np.int32])
 def test_sat_against_cumsum(shape, dtype):
