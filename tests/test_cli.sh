@@ -217,7 +217,7 @@ h0=$(tsv_header heat --size 20x20)
 
 # Progress indicator: forced with --progress (the delay shortened for the test); never with --quiet.
 # Lines every 20 ms here: the library's hook gives the percentage, rate and time left.
-PEERWAVE_PROGRESS_AFTER_MS=0 PEERWAVE_PROGRESS_EVERY_MS=20 "$pw" heat --size 1200x1200 --sweeps 60 --backend cpu --progress > /dev/null 2> "$tmp/progress"
+PEERWAVE_PROGRESS_AFTER_MS=0 PEERWAVE_PROGRESS_EVERY_MS=20 "$pw" heat --size 2400x2400 --sweeps 60 --backend cpu --progress > /dev/null 2> "$tmp/progress"
 grep -Eq '^peerwave: heat: +[0-9.]+% [0-9.]+ [kMGT]?cells/s ETA [0-9hms?]+ \([0-9]+ s\)$' "$tmp/progress" &&
   grep -q '^peerwave: heat: done after' "$tmp/progress" && ok || bad "progress lines: $(cat "$tmp/progress")"
 # sw adds its best score so far

@@ -10,10 +10,25 @@
 #include "../cuda/pw_cuda.h"
 #endif
 
-/* Automatic CPU tiling until the tile-width model exists: lanes enough to give every worker
- * several tile-rows, and a sync interval long enough to amortise one counter hand-off. */
+/* Automatic CPU tiling where the tile-width model does not choose (fewer than 2^26 cells, or
+ * asked): lanes enough to give every worker several tile-rows, and a sync interval long enough
+ * to amortise one counter hand-off -- but tiles narrow enough that a tile-row holds
+ * PW_CPU_AUTO_TILES tiles a worker.  A tile-row follows the one above two tiles behind, so with
+ * fewer than 2 tiles a worker in a row the workers wait on each other; 8 measured best on 2 and
+ * 16 cores (bench/cpu_widths.sh, docs/PERFORMANCE.md session 23: 16 cores, SAT u8 8000^2 0.074 ->
+ * 0.038 s, HEAT 0.043 -> 0.028, 64000 x 1000 0.38 -> 0.21 and 0.34 -> 0.16; 2 cores 64000 x 1000
+ * 0.34 -> 0.18 and 0.23 -> 0.12), not below 64 steps (the per-tile costs). */
 #define PW_CPU_AUTO_TILE_H 64
 #define PW_CPU_AUTO_TILE_W 512
+#define PW_CPU_AUTO_TILE_W_MIN 64
+#define PW_CPU_AUTO_TILES 8
+
+static int64_t cpu_auto_width(int64_t cols, int64_t h, int threads)
+{
+    if (h > PW_CPU_AUTO_TILE_W) return h;
+    const int64_t w = (cols + h) / ((int64_t)PW_CPU_AUTO_TILES * (threads > 0 ? threads : 1));
+    return w < PW_CPU_AUTO_TILE_W_MIN ? PW_CPU_AUTO_TILE_W_MIN : w > PW_CPU_AUTO_TILE_W ? PW_CPU_AUTO_TILE_W : w;
+}
 
 /* Automatic CUDA tiling until the model exists: 128 rows (4 warps) per block, w = h (PW+HT).
  * Measured on the H100 (docs/PERFORMANCE.md): w = 4h was 2.5-3x slower than w = h, because a
@@ -231,7 +246,7 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
         h = per_worker < 1 ? 1 : min64(per_worker, PW_CPU_AUTO_TILE_H);
     }
     int64_t w = options->tile_w;
-    if (w == 0) w = options->shape == PW_TILE_SQUARE ? h : (h > PW_CPU_AUTO_TILE_W ? h : PW_CPU_AUTO_TILE_W);
+    if (w == 0) w = options->shape == PW_TILE_SQUARE ? h : cpu_auto_width(cols, h, threads);
     if (plan->strategy == PW_STRATEGY_SEQUENTIAL) {
         h = 1; /* the plain loop nest: one row at a time, whole rows */
         w = cols;
