@@ -500,6 +500,7 @@ static pw_status sw_swapped(const char *a, int64_t n, const char *b, int64_t m, 
     double seconds = r.info.seconds;
     pw_options quiet = *options; /* (the progress hook saw the pair's run end: the prefixes' are its tail) */
     quiet.progress = NULL;
+    if (quiet.tile_w == 0) quiet.tile_w = r.info.tile_w; /* (the first run's width: no model trained again) */
     while (r.score > 0 && end_a > 0) {
         pw_sw_result prefix;
         st = sw_as_given(b, m, a, end_a, params, &quiet, table, &prefix);
