@@ -167,11 +167,12 @@ pw_status DTW_FN(pw_dtw_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, 
     pw_status st = pw_dtw_check(a, n, b, m, cost, result);
     if (st != PW_OK) return st;
     pw_options o = pw_options_or_defaults(options);
-    pw_linear_auto_backend(&o, n, m, PW_DTW_GPU_STEP_S);
+    pw_linear_auto_backend(&o, n, m, PW_DTW_GPU_STEP_S,
+                           sizeof(DTW_T) == 4 ? PW_DTW_F32_CPU_CORE_CELLS_S : PW_DTW_F64_CPU_CORE_CELLS_S);
     /* b down the rows where a is much the longer (linear_orient.h): D(i, j) of a against b is
      * D(j, i) of b against a, bit for bit (the cost is symmetric, and each cell adds it to the
      * minimum of the same three values) */
-    const int swap = pw_linear_swaps(&o, n, m, PW_DTW_SWAP_RATIO, PW_DTW_SWAP_RATIO);
+    const int swap = pw_linear_run_swapped(&o, n, m, PW_DTW_SWAP_RATIO, PW_DTW_SWAP_RATIO);
     DTW_FN(dtw_part_) x = {swap ? b : a, swap ? a : b, cost, result};
     st = pw_run_with_width(sizeof(DTW_T) == 4 ? "dtw-f32" : "dtw-f64", &o, PW_LINEAR_CUDA_TILE_H,
                            DTW_FN(dtw_part_run_), &x, swap ? m : n, swap ? n : m, &result->info);

@@ -478,18 +478,24 @@ static int sw_table_symmetric(const pw_score_table *t)
     return 1;
 }
 
-/* pw_sw with b down the rows (linear_orient.h): the same score where the table is symmetric, and
- * the same end cell once found by a's rule.  The swapped run gives the best score S and, of the
- * cells that reach it, the one with the smallest end_b (b is its rows), then the smallest end_a.
- * A cell reaching S with a smaller end_a lies within a's first end_a letters, and b against them
- * holds the same cells (a cell's values depend on the prefixes alone): run it, and again on what
- * it finds, until no cell of the shorter prefix reaches S.  Each prefix is shorter than the last,
- * so this ends, and the last cell found is the rule's: no smaller end_a reaches S, and the cells
- * of its end_a that reach S have end_b at least the smallest end_b of every cell reaching S in
- * the prefix before, which the run found in that end_a.  The further runs cost, on average, half
- * the first (the best cell's end_a falls anywhere in a); info.seconds holds them all, info.cells
- * the n x m cells of the pair, and the progress hook sees the first run alone (the cancel flag
- * stops them all). */
+/* pw_sw with b down the rows (linear_orient.h): the same score where the table is symmetric,
+ * and the same end cell once found again by a's rule (the smallest end_a, then end_b):
+ *   1. The swapped run gives the best score S and, of the cells reaching it, the one with the
+ *      smallest end_b (b is its rows), then the smallest end_a.
+ *   2. A cell reaching S with a smaller end_a lies within a's first end_a letters, and b against
+ *      them holds the same cells (a cell's values depend on the prefixes alone): run that, and
+ *      again on what it finds, until no cell of the prefix reaches S.  Each prefix is shorter
+ *      than the last, and each cell found has a larger end_b than the last (the earlier runs saw
+ *      it and preferred a smaller one), so there are at most m + 1 runs.
+ *   3. The last cell found is the rule's: no smaller end_a reaches S, and every cell of its
+ *      end_a that reaches S lay in the last prefix, whose run gave the smallest end_b.
+ * The prefix runs cost, on average, half the first (the cell's end_a falls anywhere in a), but
+ * pairs built to tie (b's pieces planted along a in falling order) would take one run each: once
+ * they have computed n x m cells, a's first end_a + 1 letters (which hold the rule's cell) run
+ * as given instead, so the whole costs at most about twice the pair as given.  info.seconds
+ * holds every run, info.cells the pair's n x m cells; the progress hook sees the first run alone
+ * (the cancel flag stops them all), and the prefix runs keep its tile width (no model trained
+ * again; where the first was the striped engine's, one thread, its width is the whole row). */
 static pw_status sw_swapped(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,
                             const pw_options *options, const pw_score_table *table, pw_sw_result *result)
 {
@@ -497,15 +503,22 @@ static pw_status sw_swapped(const char *a, int64_t n, const char *b, int64_t m, 
     pw_status st = sw_as_given(b, m, a, n, params, options, table, &r);
     if (st != PW_OK) return st;
     int64_t end_a = r.end_b, end_b = r.end_a;
-    double seconds = r.info.seconds;
-    pw_options quiet = *options; /* (the progress hook saw the pair's run end: the prefixes' are its tail) */
-    quiet.progress = NULL;
-    if (quiet.tile_w == 0) quiet.tile_w = r.info.tile_w; /* (the first run's width: no model trained again) */
+    double seconds = r.info.seconds, cells = 0;
+    pw_options quiet = *options, quiet_as_given = *options; /* (the latter: its own width, for its own shape) */
+    quiet.progress = quiet_as_given.progress = NULL;
+    if (quiet.tile_w == 0) quiet.tile_w = r.info.tile_w;
     while (r.score > 0 && end_a > 0) {
         pw_sw_result prefix;
-        st = sw_as_given(b, m, a, end_a, params, &quiet, table, &prefix);
+        cells += (double)end_a * (double)m;
+        const int as_given = cells > (double)n * (double)m;
+        st = as_given ? sw_as_given(a, end_a + 1, b, m, params, &quiet_as_given, table, &prefix)
+                      : sw_as_given(b, m, a, end_a, params, &quiet, table, &prefix);
         if (st != PW_OK) return st;
         seconds += prefix.info.seconds;
+        if (as_given) { /* (its best is S, at the rule's cell) */
+            end_a = prefix.end_a, end_b = prefix.end_b;
+            break;
+        }
         if (prefix.score < r.score) break;
         end_a = prefix.end_b, end_b = prefix.end_a;
     }
@@ -525,9 +538,9 @@ pw_status pw_sw(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_
     pw_status st = pw_sw_check(a, n, b, m, params, result, &table);
     if (st != PW_OK) return st;
     pw_options o = pw_options_or_defaults(options);
-    pw_linear_auto_backend(&o, n, m, PW_SW_GPU_STEP_S);
+    pw_linear_auto_backend(&o, n, m, PW_SW_GPU_STEP_S, PW_SW_CPU_CORE_CELLS_S);
     /* (the GPU's warp-rows engine chooses its own orientation, ties in a's terms) */
-    if (pw_linear_swaps(&o, n, m, PW_SW_SWAP_RATIO_CPU, PW_SW_SWAP_RATIO_GPU) && sw_table_symmetric(&table) &&
+    if (pw_linear_run_swapped(&o, n, m, PW_SW_SWAP_RATIO_CPU, PW_SW_SWAP_RATIO_GPU) && sw_table_symmetric(&table) &&
         !sw_on_warp_rows(&o, n, m, params, &table, sw_cuda_tile_h(&o, n, m)))
         return sw_swapped(a, n, b, m, params, &o, &table, result);
     return sw_as_given(a, n, b, m, params, &o, &table, result);

@@ -5,12 +5,14 @@
  * swapped run must find again.  Against the sequential reference (which keeps the caller's
  * orientation), on random pairs whose shapes make the library swap, many of them built to tie:
  * two-letter sequences, motifs repeated along a, and one pair where the swapped run's first cell
- * is not the rule's.  An asymmetric table must not be swapped.  --gpu: the same on the CUDA
+ * is not the rule's, and chains of ties that pass the prefix runs' budget.  An asymmetric table
+ * must not be swapped.  The auto rule against measured decisions.  --gpu: the same on the CUDA
  * backend (skipped, exit 77, without a GPU).
  */
 #include <math.h>
 #include <string.h>
 
+#include "../apps/linear_orient.h"
 #include "test_util.h"
 
 static pw_backend backend = PW_BACKEND_CPU;
@@ -110,6 +112,59 @@ static void test_sw_tie_order(void)
           ref.end_a, ref.end_b);
 }
 
+/* Pairs built to tie in a chain: b's pieces b[k .. k + L) planted along a in falling order of
+ * k, each reaching the best score L with end_b = k + L - 1.  The swapped run finds the last piece
+ * (the smallest end_b) first, each prefix run the one before it: with few pieces the runs find
+ * the first piece themselves, with many they pass the pair's cells and a's prefix runs as given
+ * (apps/sw.c). */
+static void test_sw_tie_chain(void)
+{
+    const int L = 20;
+    for (int pieces = 1; pieces <= 40; pieces += 3) {
+        const int64_t m = 200, gap = 37;
+        const int64_t n = (int64_t)pieces * (L + gap) + gap + 5 * m;
+        char *a = malloc((size_t)n), *b = malloc((size_t)m);
+        random_sequence(b, m, "ACGT");
+        random_sequence(a, n, "ACGT");
+        for (int k = 0; k < pieces; k++) /* piece k at the (pieces - 1 - k)-th place */
+            memcpy(a + gap + (int64_t)(pieces - 1 - k) * (L + gap), b + k, (size_t)L);
+        pw_sw_params p;
+        pw_sw_params_init(&p);
+        p.match = 1, p.mismatch = -20, p.gap_open = 20, p.gap_extend = 20;
+        check_sw("tie chain", a, n, b, m, &p, 1);
+        free(a);
+        free(b);
+    }
+}
+
+/* The auto rule's decisions against the faster backend measured on an H200 and its host's 16
+ * cores (bench/shapes.sh, docs/bench/shapes_h200_0173f1f.txt): each pair's kernel seconds on
+ * both, so a rule that sends any of them the wrong way fails here. */
+static void test_auto_rule(void)
+{
+    static const struct {
+        int dtw;
+        double n, m;
+        int cpu_faster; /* measured */
+    } pairs[] = {
+        {0, 300, 4e6, 1},      {0, 3000, 4e6, 1},      {0, 30000, 4e6, 0},     {0, 16384, 131072, 0},
+        {0, 32768, 131072, 0}, {0, 65536, 131072, 0},  {1, 256, 2e6, 1},       {1, 2048, 2e6, 1},
+        {1, 16384, 2e6, 0},    {1, 16384, 131072, 0},  {1, 32768, 131072, 0},  {1, 65536, 131072, 0},
+    };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        const int cpu = pw_linear_cpu_first(pairs[k].n, pairs[k].m, 16, pairs[k].dtw ? PW_DTW_GPU_STEP_S : PW_SW_GPU_STEP_S,
+                                            pairs[k].dtw ? PW_DTW_F32_CPU_CORE_CELLS_S : PW_SW_CPU_CORE_CELLS_S);
+        CHECK(cpu == pairs[k].cpu_faster, "auto: %s %.0f x %.0f on 16 threads goes to the %s, measured faster on the %s",
+              pairs[k].dtw ? "dtw" : "sw", pairs[k].n, pairs[k].m, cpu ? "CPU" : "GPU", pairs[k].cpu_faster ? "CPU" : "GPU");
+    }
+    /* more threads never send a pair back to the GPU */
+    int monotone = 1;
+    for (int t = 1; t < 256; t++)
+        monotone &= !pw_linear_cpu_first(5000, 1e6, t, PW_SW_GPU_STEP_S, PW_SW_CPU_CORE_CELLS_S) ||
+                    pw_linear_cpu_first(5000, 1e6, t + 1, PW_SW_GPU_STEP_S, PW_SW_CPU_CORE_CELLS_S);
+    CHECK(monotone, "auto: more threads sent a pair to the GPU");
+}
+
 /* A table where a's x against b's y scores differently from a's y against b's x: never swapped. */
 static void test_sw_asymmetric(void)
 {
@@ -159,6 +214,22 @@ static void test_sw_kept(void)
     free(b);
 }
 
+/* DTW keeps the caller's order where tiles were given. */
+static void test_dtw_kept(void)
+{
+    double a[600], b[50];
+    for (int k = 0; k < 600; k++) a[k] = sin(k * 0.1);
+    for (int k = 0; k < 50; k++) b[k] = cos(k * 0.2);
+    pw_options opt = library_options(), ref_opt = test_sequential_options();
+    opt.tile_h = 8;
+    pw_dtw_result got, ref;
+    CHECK(pw_dtw_f64(a, 600, b, 50, PW_DTW_ABSOLUTE, &opt, &got) == PW_OK &&
+              pw_dtw_f64(a, 600, b, 50, PW_DTW_ABSOLUTE, &ref_opt, &ref) == PW_OK && got.info.transposed == 0 &&
+              ref.info.transposed == 0 && got.distance == ref.distance,
+          "dtw with tile_h 8: transposed %d (reference %d), %.17g against %.17g", got.info.transposed,
+          ref.info.transposed, got.distance, ref.distance);
+}
+
 static void test_dtw_random(int trials)
 {
     for (int t = 0; t < trials; t++) {
@@ -193,10 +264,13 @@ int main(int argc, char **argv)
         if (test_no_cuda_device()) return 77;
         backend = PW_BACKEND_CUDA;
     }
+    test_auto_rule();
     test_sw_tie_order();
+    test_sw_tie_chain();
     test_sw_random(backend == PW_BACKEND_CUDA ? 150 : 400);
     test_sw_asymmetric();
     test_sw_kept();
+    test_dtw_kept();
     test_dtw_random(backend == PW_BACKEND_CUDA ? 60 : 200);
     return test_finish();
 }

@@ -23,10 +23,11 @@
 #define PW_CPU_AUTO_TILE_W_MIN 64
 #define PW_CPU_AUTO_TILES 8
 
-static int64_t cpu_auto_width(int64_t cols, int64_t h, int threads)
+static int64_t cpu_auto_width(int64_t rows, int64_t cols, int64_t h, int threads)
 {
     if (h > PW_CPU_AUTO_TILE_W) return h;
-    const int64_t w = (cols + h) / ((int64_t)PW_CPU_AUTO_TILES * (threads > 0 ? threads : 1));
+    const int64_t tile_rows = (rows + h - 1) / h, workers = threads < tile_rows ? threads : tile_rows;
+    const int64_t w = (cols + h) / ((int64_t)PW_CPU_AUTO_TILES * (workers > 0 ? workers : 1));
     return w < PW_CPU_AUTO_TILE_W_MIN ? PW_CPU_AUTO_TILE_W_MIN : w > PW_CPU_AUTO_TILE_W ? PW_CPU_AUTO_TILE_W : w;
 }
 
@@ -246,7 +247,7 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
         h = per_worker < 1 ? 1 : min64(per_worker, PW_CPU_AUTO_TILE_H);
     }
     int64_t w = options->tile_w;
-    if (w == 0) w = options->shape == PW_TILE_SQUARE ? h : cpu_auto_width(cols, h, threads);
+    if (w == 0) w = options->shape == PW_TILE_SQUARE ? h : cpu_auto_width(rows, cols, h, threads);
     if (plan->strategy == PW_STRATEGY_SEQUENTIAL) {
         h = 1; /* the plain loop nest: one row at a time, whole rows */
         w = cols;

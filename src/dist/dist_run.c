@@ -87,6 +87,7 @@ pw_status pw_comm_measure_weight(pw_comm *comm, const pw_options *options, doubl
     /* a short SW run on this rank's engine: its rate is the rank's weight (every app's bands cost
      * about the same per cell relative to the others') */
     pw_options o = pw_options_or_defaults(options);
+    if (o.backend == PW_BACKEND_AUTO) o.backend = PW_BACKEND_CPU; /* (the bands' engine under AUTO: pw_dist_band_options) */
     pw_backend backend = PW_BACKEND_CPU;
     pw_status st = pw_backend_resolve(&o, &backend);
 #ifndef PW_HAVE_CUDA
