@@ -4,6 +4,7 @@
 # one, app by app, alternating, so that a refactoring's "every speed unchanged" is one table.
 #   PW_COMMIT=$(git rev-parse --short HEAD) bash bench/compare.sh BASE_TREE [bench_suite args...]
 # e.g. bash bench/compare.sh .baseline --size 16384 --only SAT,INTHIST,HEAT,SOR
+# or, with binaries built elsewhere: PW_BASE_BIN=... PW_NEW_BIN=... bash bench/compare.sh dcad950 --size 16384
 # Prints, per measured line, both medians and new / base; logs to $OUT (or /tmp/pw-compare).
 set -u
 out=${OUT:-/tmp/pw-compare}
@@ -15,8 +16,12 @@ shift
 log() { echo "$*" | tee -a "$out/compare_summary.txt"; }
 : > "$out/compare_summary.txt"
 log "$(pw_device_header) against $base, $(date -u +%Y-%m-%d)"
-(cd "$base" && pw_build_gpu "$out/build_base.log") || { log "baseline build FAILED"; tail -20 "$out/build_base.log"; exit 1; }
-pw_build_gpu "$out/build_new.log" || { log "build FAILED"; tail -20 "$out/build_new.log"; exit 1; }
+# (PW_BASE_BIN and PW_NEW_BIN: bench_suite binaries built elsewhere, e.g. here on a machine
+# without a GPU and carried; BASE_TREE is then only a name)
+if [ -z "${PW_BASE_BIN:-}" ]; then
+  (cd "$base" && pw_build_gpu "$out/build_base.log") || { log "baseline build FAILED"; tail -20 "$out/build_base.log"; exit 1; }
+  pw_build_gpu "$out/build_new.log" || { log "build FAILED"; tail -20 "$out/build_new.log"; exit 1; }
+fi
 only=SAT,INTHIST,HEAT,SOR,SW,DTW
 args=()
 prev=
@@ -28,8 +33,8 @@ for a in "$@"; do
 done
 for app in ${only//,/ }; do
   for side in base new; do
-    bin=./build-gpu/bench_suite
-    [ $side = base ] && bin=$base/build-gpu/bench_suite
+    bin=${PW_NEW_BIN:-./build-gpu/bench_suite}
+    [ $side = base ] && bin=${PW_BASE_BIN:-$base/build-gpu/bench_suite}
     timeout 300 $bin --runs 5 --only "$app" "${args[@]}" 2>&1 | grep -E "^(SAT|INTHIST|HEAT|SOR|SW|DTW) " > "$out/$side.$app.txt"
   done
   # app type size method ... median "ms" ...: the key runs up to the method (types may hold spaces)

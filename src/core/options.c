@@ -26,8 +26,10 @@
 static int64_t cpu_auto_width(int64_t rows, int64_t cols, int64_t h, int threads)
 {
     if (h > PW_CPU_AUTO_TILE_W) return h;
-    const int64_t tile_rows = (rows + h - 1) / h, workers = threads < tile_rows ? threads : tile_rows;
-    const int64_t w = (cols + h) / ((int64_t)PW_CPU_AUTO_TILES * (workers > 0 ? workers : 1));
+    /* (in 64 bits whatever the sizes: the plan refuses impossible ones later, with their reason) */
+    const int64_t tile_rows = rows / h + (rows % h != 0), workers = threads < tile_rows ? threads : tile_rows;
+    const int64_t steps = cols > INT64_MAX - h ? INT64_MAX : cols + h;
+    const int64_t w = steps / ((int64_t)PW_CPU_AUTO_TILES * (workers > 0 ? workers : 1));
     return w < PW_CPU_AUTO_TILE_W_MIN ? PW_CPU_AUTO_TILE_W_MIN : w > PW_CPU_AUTO_TILE_W ? PW_CPU_AUTO_TILE_W : w;
 }
 
