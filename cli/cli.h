@@ -86,7 +86,8 @@ typedef struct cli_common {
     "  --wisdom FILE|none          where trained model fits are remembered, so a later run\n" \
     "                              of the same kind skips the training (default\n"        \
     "                              $PEERWAVE_WISDOM, else ~/.cache/peerwave/wisdom.tsv)\n" \
-    "  --threads N                 CPU threads (default: all cores)\n"                    \
+    "  --threads N                 CPU threads (default: the processors this process may\n"   \
+    "                              run on: its affinity mask, e.g. taskset's)\n"              \
     "  --simd auto|scalar|sse41|avx2|avx512  CPU vector instructions (sw dtw sat inthist heat sor;\n" \
     "                              default auto: $PEERWAVE_SIMD, else the widest the\n"     \
     "                              processor has)\n"                                        \

@@ -167,7 +167,8 @@ typedef struct pw_options {
     int tile_h;             /* rows per tile (lanes); 0 = automatic; else 1 .. PW_MAX_TILE_H */
     int64_t tile_w;         /* tile width / sync interval in steps; 0 = automatic (width_model);
                                else >= 1 */
-    int threads;            /* CPU worker threads; 0 = one per online core; else 1 .. PW_MAX_THREADS */
+    int threads;            /* CPU worker threads; 0 = one per processor the process may run on (its
+                               affinity mask); else 1 .. PW_MAX_THREADS */
     int device;             /* CUDA device index (>= 0) */
     int rows_per_thread;    /* CUDA, SW and DTW: tile rows each thread computes per step (1, 2, 4
                                or 8; tile_h must be a multiple); 0 = automatic.  Other apps and

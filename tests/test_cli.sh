@@ -215,6 +215,13 @@ done
 h0=$(tsv_header heat --size 20x20)
 [ "$(tsv_header heat --size 20x20 --check -o "$tmp/tsv_heat.npy")" = "$h0" ] && ok || bad "heat --tsv columns change"
 
+# The default thread count is the processors the process may run on (its affinity mask), not
+# every one online: taskset to one processor gives one thread.
+if command -v taskset > /dev/null && taskset -c 0 true 2> /dev/null; then
+  t1=$(taskset -c 0 "$pw" heat --size 300x300 --backend cpu 2> /dev/null | sed -n 's/^threads: //p')
+  [ "$t1" = 1 ] && ok || bad "taskset -c 0: threads '$t1', expected 1"
+fi
+
 # Progress indicator: forced with --progress (the delay shortened for the test); never with --quiet.
 # Lines every 20 ms here: the library's hook gives the percentage, rate and time left.
 PEERWAVE_PROGRESS_AFTER_MS=0 PEERWAVE_PROGRESS_EVERY_MS=20 "$pw" heat --size 2400x2400 --sweeps 60 --backend cpu --progress > /dev/null 2> "$tmp/progress"

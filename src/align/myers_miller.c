@@ -30,6 +30,7 @@
 
 #include "align_internal.h"
 #include "../core/alloc.h"
+#include "../core/plan.h"
 
 #define MM_PARALLEL_CELLS ((int64_t)1 << 22) /* below this a second thread is not worth it */
 
@@ -99,9 +100,7 @@ static void *pass_thread(void *p)
 
 int pw_align_threads(const pw_options *o)
 {
-    if (o && o->threads > 0) return o->threads;
-    long k = sysconf(_SC_NPROCESSORS_ONLN);
-    return k > 0 ? (int)k : 1;
+    return o && o->threads > 0 ? o->threads : pw_cpu_count(); /* (the engines' count: core/plan.h) */
 }
 
 void pw_align_share_threads(int parallel, int threads, int *first, int *second)

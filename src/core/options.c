@@ -1,4 +1,5 @@
 /* options.c - option defaults, validation and resolution into a pw_plan. */
+#include <sched.h>
 #include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -94,9 +95,16 @@ pw_status pw_options_cpu_tiles(const pw_options *options, pw_options *out)
                : PW_ERR_UNSUPPORTED;
 }
 
+/* The processors this process may run on: its affinity mask (taskset, a batch scheduler's
+ * binding, a container's cpuset), else the ones online.  More threads than that would share
+ * processors, and the peer engines' workers wait on each other tile by tile. */
 int pw_cpu_count(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
+#ifdef __linux__
+    cpu_set_t allowed;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) >= 1) n = CPU_COUNT(&allowed);
+#endif
     if (n < 1) return 1;
     return n > PW_MAX_THREADS ? PW_MAX_THREADS : (int)n;
 }
