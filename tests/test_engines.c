@@ -16,12 +16,6 @@ static int n_shapes(void)
     return s ? atoi(s) : 200;
 }
 
-static void random_sequence(char *s, int64_t n, const char *alphabet)
-{
-    size_t k = strlen(alphabet);
-    for (int64_t x = 0; x < n; x++) s[x] = alphabet[test_rand() % k];
-}
-
 static void test_sw(void)
 {
     for (int t = 0; t < n_shapes(); t++) {
@@ -30,8 +24,8 @@ static void test_sw(void)
         int protein = test_rand() % 2;
         char *a = malloc((size_t)n), *b = malloc((size_t)m);
         /* Related sequences give long alignments and many ties; random ones short local hits. */
-        random_sequence(a, n, protein ? "ARNDCQEGHILKMFPSTWYVBZX" : "ACGTN");
-        random_sequence(b, m, protein ? "ARNDCQEGHILKMFPSTWYVBZX" : "ACGTN");
+        test_random_sequence(a, n, protein ? "ARNDCQEGHILKMFPSTWYVBZX" : "ACGTN");
+        test_random_sequence(b, m, protein ? "ARNDCQEGHILKMFPSTWYVBZX" : "ACGTN");
         if (test_rand() % 2)
             for (int64_t j = 0; j < m && j < n; j++)
                 if (test_rand() % 4) b[j] = a[j];

@@ -26,12 +26,6 @@ static pw_options library_options(void)
     return o;
 }
 
-static void random_sequence(char *s, int64_t n, const char *alphabet)
-{
-    size_t k = strlen(alphabet);
-    for (int64_t x = 0; x < n; x++) s[x] = alphabet[test_rand() % k];
-}
-
 /* pw_sw with these options against the sequential reference; expect_swap: info.transposed. */
 static void check_sw(const char *what, const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *p,
                      int expect_swap)
@@ -58,21 +52,21 @@ static void test_sw_random(int trials)
         pw_sw_params p;
         pw_sw_params_init(&p);
         if (kind == 0) { /* protein, BLOSUM62 (symmetric) */
-            random_sequence(a, n, "ARNDCQEGHILKMFPSTWYV");
-            random_sequence(b, m, "ARNDCQEGHILKMFPSTWYV");
+            test_random_sequence(a, n, "ARNDCQEGHILKMFPSTWYV");
+            test_random_sequence(b, m, "ARNDCQEGHILKMFPSTWYV");
             p.scoring = PW_SCORING_MATRIX;
             p.matrix = pw_matrix_by_name("BLOSUM62");
         } else if (kind == 1) { /* two letters: ties everywhere */
-            random_sequence(a, n, "AC");
-            random_sequence(b, m, "AC");
+            test_random_sequence(a, n, "AC");
+            test_random_sequence(b, m, "AC");
         } else if (kind == 2) { /* b's motif planted along a, mutated here and there */
-            random_sequence(b, m, "ACGT");
-            random_sequence(a, n, "ACGT");
+            test_random_sequence(b, m, "ACGT");
+            test_random_sequence(a, n, "ACGT");
             for (int64_t at = 0; at + m <= n; at += m + test_range(0, 3 * m))
                 for (int64_t k = 0; k < m; k++) a[at + k] = test_rand() % 8 ? b[k] : a[at + k];
         } else { /* random DNA */
-            random_sequence(a, n, "ACGT");
-            random_sequence(b, m, "ACGT");
+            test_random_sequence(a, n, "ACGT");
+            test_random_sequence(b, m, "ACGT");
         }
         if (kind != 0) {
             p.match = (int)test_range(1, 4);
@@ -124,8 +118,8 @@ static void test_sw_tie_chain(void)
         const int64_t m = 200, gap = 37;
         const int64_t n = (int64_t)pieces * (L + gap) + gap + 8 * m; /* (at least 8x: swapped on the GPU too) */
         char *a = malloc((size_t)n), *b = malloc((size_t)m);
-        random_sequence(b, m, "ACGT");
-        random_sequence(a, n, "ACGT");
+        test_random_sequence(b, m, "ACGT");
+        test_random_sequence(a, n, "ACGT");
         for (int k = 0; k < pieces; k++) /* piece k at the (pieces - 1 - k)-th place */
             memcpy(a + gap + (int64_t)(pieces - 1 - k) * (L + gap), b + k, (size_t)L);
         pw_sw_params p;
@@ -179,8 +173,8 @@ static void test_sw_asymmetric(void)
     for (int t = 0; t < 20; t++) {
         const int64_t m = test_range(1, 60), n = m * test_range(8, 100);
         char *a = malloc((size_t)n), *b = malloc((size_t)m);
-        random_sequence(a, n, "ACGT");
-        random_sequence(b, m, "ACGT");
+        test_random_sequence(a, n, "ACGT");
+        test_random_sequence(b, m, "ACGT");
         pw_sw_params p;
         pw_sw_params_init(&p);
         p.scoring = PW_SCORING_MATRIX;
@@ -197,8 +191,8 @@ static void test_sw_kept(void)
 {
     const int64_t n = 8000, m = 100;
     char *a = malloc((size_t)n), *b = malloc((size_t)m);
-    random_sequence(a, n, "ACGT");
-    random_sequence(b, m, "ACGT");
+    test_random_sequence(a, n, "ACGT");
+    test_random_sequence(b, m, "ACGT");
     pw_sw_params p;
     pw_sw_params_init(&p);
     check_sw("1.5x", a, 3 * m / 2, b, m, &p, 0);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "peerwave.h"
@@ -85,6 +86,13 @@ static inline int64_t test_range(int64_t lo, int64_t hi)
 }
 
 static inline double test_unit(void) { return (double)(test_rand() >> 11) / 9007199254740992.0; }
+
+/* n letters drawn from `alphabet` (a string). */
+static inline void test_random_sequence(char *s, int64_t n, const char *alphabet)
+{
+    const size_t k = strlen(alphabet);
+    for (int64_t x = 0; x < n; x++) s[x] = alphabet[test_rand() % k];
+}
 
 static const int64_t test_primes[] = {2, 3, 5, 7, 13, 31, 61, 127, 257, 509, 1021, 1999};
 
