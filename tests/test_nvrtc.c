@@ -76,22 +76,24 @@ static const struct kernel_case cases[] = {
     {INC("warp_proc.cuh"), "WarpProc<EditApp, 4>", 1},
 };
 
-/* The four kernels of one case for target; checks the image and the lowered names. */
+/* The five kernels of one case for target; checks the image and the lowered names. */
 static int compile_case(const struct kernel_case *c, const char *target)
 {
-    char source[8192], names[4][512];
-    const char *exprs[4];
+    static const char *const schedules[] = {"pw_peer_kernel", "pw_band_kernel", "pw_barrier_kernel", "pw_diagonal_kernel",
+                                            "pw_tasks_kernel"};
+    enum { N = sizeof schedules / sizeof *schedules };
+    char source[8192], names[N][512];
+    const char *exprs[N];
     const char *suffix = c->bounded ? "_bounded" : "";
     snprintf(source, sizeof source, INC("schedules.cuh") "%s%s", c->includes, strstr(c->proc, "EditApp") ? sample_cell : "");
-    snprintf(names[0], sizeof names[0], "pw_peer_kernel%s<%s>", suffix, c->proc);
-    snprintf(names[1], sizeof names[1], "pw_barrier_kernel%s<%s>", suffix, c->proc);
-    snprintf(names[2], sizeof names[2], "pw_diagonal_kernel%s<%s>", suffix, c->proc);
-    snprintf(names[3], sizeof names[3], "pw_tasks_kernel%s<%s>", suffix, c->proc);
-    for (int k = 0; k < 4; k++) exprs[k] = names[k];
+    for (int k = 0; k < N; k++) {
+        snprintf(names[k], sizeof names[k], "%s%s<%s>", schedules[k], suffix, c->proc);
+        exprs[k] = names[k];
+    }
     pw_rtc_image img;
-    pw_status st = pw_rtc_compile(source, "test_nvrtc.cu", target, exprs, 4, &img);
-    int ok = st == PW_OK && img.size > 0 && img.n_lowered == 4;
-    for (int k = 0; ok && k < 4; k++) ok = img.lowered[k] && !strncmp(img.lowered[k], "_Z", 2);
+    pw_status st = pw_rtc_compile(source, "test_nvrtc.cu", target, exprs, N, &img);
+    int ok = st == PW_OK && img.size > 0 && img.n_lowered == N;
+    for (int k = 0; ok && k < N; k++) ok = img.lowered[k] && !strncmp(img.lowered[k], "_Z", 2);
     if (ok && !img.is_cubin) ok = strstr(img.code, ".entry") != NULL; /* PTX text with the kernels */
     if (!ok)
         fprintf(stderr, "  %s for %s: %s (%s)\n%s\n", c->proc, target, pw_status_str(st), pw_error_detail(),

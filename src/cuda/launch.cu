@@ -42,6 +42,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     pw_tile_graph graph = {}; /* the tiles' graph (host) */
     long long *graph_dev = NULL; /* and each task's tile (device: pw_tile_tasks) */
     cudaStream_t stream = pw_plan_stream(plan);
+    const void *peer = k->peer; /* the peer schedule's kernel: k->band for a band of a larger run */
     /* The one-launch-per-diagonal baseline has no persistent blocks to draw lanes for. */
     const bool traced = plan->trace && plan->strategy != PW_STRATEGY_LAUNCH;
     const int64_t counters = t->n_rows * sweeps; /* pw_work_tickets of a.work */
@@ -87,6 +88,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         if (plan->strategy != PW_STRATEGY_PEER) { st = PW_ERR_UNSUPPORTED; goto done; }
         const pw_gpu_band *band = (const pw_gpu_band *)plan->cuda_band;
         a.band = band->dev;
+        peer = k->band; /* (the peer schedule with the band's waits and reports compiled in) */
         /* SMs left to the link's data path (NCCL's kernels: core/band.h, free_sms).  Only the
          * grid shrinks: with several blocks an SM the hardware may still spread them over every
          * SM and leave holes instead of whole SMs (a green context of sms - free_sms SMs would
@@ -95,13 +97,13 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     }
 
     if (smem > 48 * 1024) { /* dynamic shared memory past 48 KB is opt-in, per kernel */
-        PW_CUDA_TRY(st, cudaFuncSetAttribute(k->peer, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
+        PW_CUDA_TRY(st, cudaFuncSetAttribute(peer, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
         PW_CUDA_TRY(st, cudaFuncSetAttribute(k->barrier, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
         PW_CUDA_TRY(st, cudaFuncSetAttribute(k->diagonal, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
         PW_CUDA_TRY(st, cudaFuncSetAttribute(k->tasks, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), done);
     }
     if (plan->strategy == PW_STRATEGY_PEER) {
-        PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->peer, threads, smem), done);
+        PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, peer, threads, smem), done);
         grid = available = (int64_t)per_sm * sms;
         if (grid > counters) grid = counters;
         grid = pw_even_peer_grid(grid, sms, desc->needs.warps_per_scheduler);
@@ -123,7 +125,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
         if (plan->cuda_band && (st = pw_gpu_band_before_launch((pw_gpu_band *)plan->cuda_band, plan->watchdog_ns)) != PW_OK) goto done;
         PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
         if ((st = pw_gpu_watch_after(&watch, start)) != PW_OK) goto done;
-        PW_CUDA_TRY(st, cudaLaunchKernel(k->peer, dim3((unsigned)grid), dim3(threads), args, smem, stream), done);
+        PW_CUDA_TRY(st, cudaLaunchKernel(peer, dim3((unsigned)grid), dim3(threads), args, smem, stream), done);
     } else if (plan->strategy == PW_STRATEGY_GLOBAL_BARRIER) {
         PW_CUDA_TRY(st, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k->barrier, threads, smem), done);
         grid = available = (int64_t)per_sm * sms; /* cooperative launch: at most co-resident capacity */

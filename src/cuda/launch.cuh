@@ -17,26 +17,29 @@
 #include "kernel_desc.h"
 #include "launch.h"
 
-/* The four kernels for Proc, in the form its policy asks for (under __launch_bounds__ or not). */
+/* The five kernels for Proc, in the form its policy asks for (under __launch_bounds__ or not). */
 template <class Proc>
 struct pw_kernels {
     void (*peer)(Proc, pw_engine_args);
+    void (*band)(Proc, pw_engine_args);
     void (*barrier)(Proc, pw_engine_args, int64_t);
     void (*diagonal)(Proc, pw_engine_args, int64_t);
     void (*tasks)(Proc, pw_engine_args, pw_task_state, pw_tile_tasks);
     pw_kernels()
     {
         if constexpr (Proc::policy.bound_threads > 0) {
-            peer = pw_peer_kernel_bounded<Proc>, barrier = pw_barrier_kernel_bounded<Proc>;
+            peer = pw_peer_kernel_bounded<Proc>, band = pw_band_kernel_bounded<Proc>, barrier = pw_barrier_kernel_bounded<Proc>;
             diagonal = pw_diagonal_kernel_bounded<Proc>, tasks = pw_tasks_kernel_bounded<Proc>;
         } else {
-            peer = pw_peer_kernel<Proc>, barrier = pw_barrier_kernel<Proc>, diagonal = pw_diagonal_kernel<Proc>;
+            peer = pw_peer_kernel<Proc>, band = pw_band_kernel<Proc>, barrier = pw_barrier_kernel<Proc>;
+            diagonal = pw_diagonal_kernel<Proc>;
             tasks = pw_tasks_kernel<Proc>;
         }
     }
     pw_kernel_set set() const
     {
-        return pw_kernel_set{(const void *)peer, (const void *)barrier, (const void *)diagonal, (const void *)tasks};
+        return pw_kernel_set{(const void *)peer, (const void *)band, (const void *)barrier, (const void *)diagonal,
+                             (const void *)tasks};
     }
 };
 

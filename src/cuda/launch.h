@@ -20,6 +20,7 @@
 
 struct pw_kernel_set {
     const void *peer;     /* (X, pw_engine_args) */
+    const void *band;     /* (X, pw_engine_args): the peer schedule for a band of a larger run */
     const void *barrier;  /* (X, pw_engine_args, int64_t diagonals): a cooperative launch */
     const void *diagonal; /* (X, pw_engine_args, int64_t d) */
     const void *tasks;    /* (X, pw_engine_args, pw_task_state, pw_tile_tasks) */

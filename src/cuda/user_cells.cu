@@ -31,9 +31,9 @@
 #include "rtc_module.h"
 
 /* Bump when the generated entry points change: old cache entries then stop matching. */
-#define GPU_GLUE_VERSION "gpu-glue-5"
+#define GPU_GLUE_VERSION "gpu-glue-6"
 
-enum { K_PEER, K_BARRIER, K_DIAGONAL, K_TASKS, K_MAKE, K_BOUNDARY, K_FILL, K_DRAIN, K_COUNT };
+enum { K_PEER, K_BAND, K_BARRIER, K_DIAGONAL, K_TASKS, K_MAKE, K_BOUNDARY, K_FILL, K_DRAIN, K_COUNT };
 
 typedef pw_rtc_module gpu_module; /* kernels[K_*] */
 
@@ -194,10 +194,18 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
     return s;
 }
 
+/* The module's schedules for the launcher (launch.h). */
+static pw_kernel_set user_kernel_set(const gpu_module *m)
+{
+    return pw_kernel_set{(const void *)m->kernels[K_PEER], (const void *)m->kernels[K_BAND], (const void *)m->kernels[K_BARRIER],
+                         (const void *)m->kernels[K_DIAGONAL], (const void *)m->kernels[K_TASKS]};
+}
+
 static std::vector<std::string> kernel_names(const pw_cell_decl *d, const proc_choice &p)
 {
     const std::string b = p.bounded ? "_bounded" : "";
-    std::vector<std::string> n = {"pw_peer_kernel" + b + "<pw_user_proc_t>", "pw_barrier_kernel" + b + "<pw_user_proc_t>",
+    std::vector<std::string> n = {"pw_peer_kernel" + b + "<pw_user_proc_t>", "pw_band_kernel" + b + "<pw_user_proc_t>",
+                                  "pw_barrier_kernel" + b + "<pw_user_proc_t>",
                                   "pw_diagonal_kernel" + b + "<pw_user_proc_t>", "pw_tasks_kernel" + b + "<pw_user_proc_t>",
                                   "pw_user_make_kernel<pw_user_proc_t>"};
     if (d->form == PW_CELL_LINEAR) {
@@ -359,8 +367,7 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_kernel_
         void *fargs[] = {&u->edge, &u->bus, &n_edge};
         PW_THEN(st, launch_aux(m->kernels[K_FILL], cols, fargs, s));
     }
-    const pw_kernel_set set = {(const void *)m->kernels[K_PEER], (const void *)m->kernels[K_BARRIER], (const void *)m->kernels[K_DIAGONAL],
-                               (const void *)m->kernels[K_TASKS]};
+    const pw_kernel_set set = user_kernel_set(m);
     std::vector<unsigned char> proc;
     PW_THEN(st, make_proc(m, u, s, &proc));
     /* (a band: the link fills left and diag below the corner, and takes left as the band's last
@@ -450,8 +457,7 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
         st = edge.alloc(clear.bytes);
         u->edge = clear.words = edge.ptr;
     }
-    const pw_kernel_set set = {(const void *)m->kernels[K_PEER], (const void *)m->kernels[K_BARRIER], (const void *)m->kernels[K_DIAGONAL],
-                               (const void *)m->kernels[K_TASKS]};
+    const pw_kernel_set set = user_kernel_set(m);
     std::vector<unsigned char> proc;
     PW_THEN(st, make_proc(m, u, s, &proc));
     if (job->plane && job->sweeps > INT64_MAX / a->rows) return PW_ERR_SIZE_OVERFLOW;

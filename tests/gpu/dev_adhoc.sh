@@ -54,6 +54,9 @@
 #   pairsmem bench_batch_pairs (3001 mixed pairs up to 700, DNA and protein) under memcheck
 #   pairs    bench_batch_pairs (PW_PAIRS_SPECS LENGTH:QUERIES:SERIES:PAIRS; PW_PAIRS_DEBUG=1: where
 #            the pairs' time goes)
+#   orient   test_orient --gpu (GPU PW_BATCH_GPU);  align: test_align --gpu
+#   compare  bench/compare.sh: build-gpu/cmp.tar.xz's cmp/bench_suite_base (carry it too) against
+#            new/bench_suite, median of 5 a side, app by app (PW_COMPARE "APPS:SIZE ...")
 #   largest  the largest grids that fit one GPU: SAT f32 and HEAT 8 sweeps (PW_LARGEST_APPS), 2 GPUs
 #            against one (multi.sh's stage `largest`, one run each after a warm-up)
 # Binaries built here (build-gpu at HEAD; tests/gpu/pack_bins.sh), stripped, packed into build-gpu/carry/bins.tar.xz
@@ -79,7 +82,7 @@ if [ -n "${PW_BUILD:-}" ]; then # (build here instead of carrying binaries: PW_B
   mkdir -p $n && for b in peerwave bench_dist bench_suite bench_batch_pairs; do ln -sf $PWD/build-gpu/$b $n/; done
   for b in test_gpu test_dist test_cells test_batch test_nvrtc test_sw_rows test_progress; do ln -sf $PWD/build-gpu/tests/$b $n/; done
 else
-  mkdir -p /tmp/v && tar xJf build-gpu/carry/bins.tar.xz -C /tmp/v
+  mkdir -p /tmp/v && tar xJf ${PW_BINS:-build-gpu/carry/bins.tar.xz} -C /tmp/v
   # (shared libraries the device lacks, libparasail for bench_batch_sw, travel beside the binaries)
   export LD_LIBRARY_PATH=$n${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
@@ -106,7 +109,7 @@ if stage gpu; then # (in the background on GPU 0 while GPU 1 runs the cells and 
   gpu_job=$!
 fi
 if stage cells; then
-  CUDA_VISIBLE_DEVICES=1 PW_TEST_ONLY=${PW_CELLS_ONLY:-linear,heat,3d,plane} timeout ${PW_CELLS_S:-240} $n/test_cells --gpu > $out/test_cells_gpu.log 2>&1
+  CUDA_VISIBLE_DEVICES=${PW_CELLS_GPU:-1} PW_TEST_ONLY=${PW_CELLS_ONLY:-linear,heat,3d,plane} timeout ${PW_CELLS_S:-240} $n/test_cells --gpu > $out/test_cells_gpu.log 2>&1
   say "test_cells --gpu: rc=$? $(tail -1 $out/test_cells_gpu.log)"; grep FAIL $out/test_cells_gpu.log | head -5
 fi
 if stage batch; then # (GPU 1, beside test_gpu on GPU 0: the searches, the DTW overflow path)
@@ -132,6 +135,23 @@ if stage gpu; then
   wait $gpu_job
   say "test_gpu: $(tail -2 $out/test_gpu.log | tr '\n' ' ')"; grep -E "FAIL" $out/test_gpu.log | head -6 | cut -c1-400 | tee -a $out/summary.txt
   grep -E "^inthist:" $out/test_gpu.log | tee -a $out/summary.txt
+fi
+if stage orient; then # (SW/DTW pairs run the shorter side down the rows; the auto backend's rule)
+  CUDA_VISIBLE_DEVICES=${PW_BATCH_GPU:-1} timeout 200 $n/test_orient --gpu > $out/test_orient_gpu.log 2>&1
+  say "test_orient --gpu: rc=$? $(tail -1 $out/test_orient_gpu.log)"; grep FAIL $out/test_orient_gpu.log | head -5 | cut -c1-300
+fi
+if stage align; then # (full alignments on the GPU: tracebacks against the CPU's)
+  CUDA_VISIBLE_DEVICES=${PW_BATCH_GPU:-1} timeout 200 $n/test_align --gpu > $out/test_align_gpu.log 2>&1
+  say "test_align --gpu: rc=$? $(tail -1 $out/test_align_gpu.log)"; grep FAIL $out/test_align_gpu.log | head -5 | cut -c1-300
+fi
+if stage compare; then # (issue 32's before/after: build-gpu/cmp.tar.xz's baseline bench_suite, carried, against new/'s)
+  mkdir -p /tmp/v && tar xJf build-gpu/cmp.tar.xz -C /tmp/v
+  for spec in ${PW_COMPARE:-"SAT,INTHIST,HEAT,SOR:16384"}; do
+    OUT=$out/compare PW_BASE_BIN=/tmp/v/cmp/bench_suite_base PW_NEW_BIN=$n/bench_suite timeout ${PW_COMPARE_S:-280} \
+      bash bench/compare.sh ${PW_COMPARE_BASE:-dcad950} --size ${spec#*:} --only ${spec%%:*} > $out/compare_${spec%%[:,]*}.log 2>&1
+    say "compare ${spec}: rc=$?"; grep "new/base" $out/compare/compare_summary.txt >> $out/summary.txt
+    mv $out/compare/compare_summary.txt $out/compare_${spec%%[:,]*}_summary.txt
+  done
 fi
 if stage underfill; then # (issue 30's question: do a GPU block's long records lose to underfill?)
   # one launch a query over N records of one length, N from a full GPU down to HDSS's block sizes;
@@ -176,7 +196,7 @@ if stage heat; then
   done
 fi
 if stage dist; then # (test_dist, then the largest grids: stage largest)
-  CUDA_VISIBLE_DEVICES=0,1 PW_TEST_GPUS=2 timeout 200 $n/test_dist --gpu > $out/test_dist_gpu.log 2>&1
+  CUDA_VISIBLE_DEVICES=${PW_DIST_GPUS:-0,1} PW_TEST_GPUS=${PW_DIST_NGPUS:-2} timeout 200 $n/test_dist --gpu > $out/test_dist_gpu.log 2>&1
   say "test_dist --gpu, a rank a GPU: rc=$? $(tail -1 $out/test_dist_gpu.log)"; grep FAIL $out/test_dist_gpu.log | head -5
 fi
 if stage split; then # (uneven splits, bench_dist --weights: does a wider first band take the start lag?)

@@ -1,7 +1,8 @@
 /*
  * schedules.cuh - the four schedules and their kernels, all driving the same tile processor:
  *   peer:     persistent blocks claim tile-rows from a ticket and sync through counters or edge
- *             words (sync.cuh, handover.cuh);
+ *             words (sync.cuh, handover.cuh); its band form (pw_band_kernel) also waits for and
+ *             reports the edge columns of a band of a larger run (another GPU or rank);
  *   barrier:  a cooperative launch, one tile diagonal at a time (of each of the pipelined sweeps),
  *             a grid barrier between them;
  *   diagonal: one launch per tile diagonal (the host loops);
@@ -69,7 +70,7 @@ template <class Proc>
 __device__ __forceinline__ void pw_run_ordered_tile(const Proc &proc, const pw_engine_args &a, int64_t r, int64_t c,
                                                     unsigned char *smem, int64_t sweep = 0)
 {
-    if constexpr (Proc::policy.syncs_in_tile) proc.run_tile(a.t, r, c, smem, pw_row_sync{NULL, 0, sweep, r});
+    if constexpr (Proc::policy.syncs_in_tile) proc.run_tile(a.t, r, c, smem, pw_row_sync{NULL, 0, sweep, r, false});
     else pw_run_plain_tile(proc, a.t, r, c, smem, a.sweep_base + sweep);
 }
 
@@ -215,7 +216,12 @@ __device__ __forceinline__ void pw_band_report(const pw_engine_args &a, int64_t 
     if (first_word) atomicMax(a.band.first_done + s, (pw_counter)rows_end);
 }
 
-template <class Proc>
+/* The peer schedule.  Banded: the run may be a band of a larger one (a.band set), so the
+ * schedule waits for the neighbours' columns and reports its own; a plain run's kernel has none
+ * of that code (Banded false), since the band's waits, pushes and early reports, inlined, held
+ * values across the tile loop that made the prefix-sum kernels at their 128-register bound spill
+ * (INTHIST u8: 0 bytes at c5cf2b8, 308 with the bands; 1.37x slower on an H200 at 16384^2). */
+template <class Proc, bool Banded>
 __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engine_args &a)
 {
     extern __shared__ unsigned char pw_smem[];
@@ -240,10 +246,10 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
         }
         const pw_ticket k = pw_work_decode(&a.work, q);
         const int64_t sweep = k.sweep, r = k.row;
-        const pw_row_sync sync{&a, q, sweep, r};
+        const pw_row_sync sync{&a, q, sweep, r, Banded};
         const int64_t first = pw_tiling_first_tile(&t, r), end = pw_tiling_end_tile(&t, r);
         const int64_t rows_end = r * t.h + pw_tiling_lanes(&t, r);
-        if (a.band.left_ready || a.band.right_ready) { /* a band: the neighbours' columns first (the tile-row reads them) */
+        if (Banded && (a.band.left_ready || a.band.right_ready)) { /* a band: the neighbours' columns first (the tile-row reads them) */
             if (threadIdx.x == 0)
                 abandon = (a.band.left_ready && !pw_band_wait_left(a, sweep, rows_end)) ||
                           (!Proc::policy.band_edges && a.band.right_ready && !pw_band_wait_right(a, sweep, rows_end));
@@ -252,7 +258,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
         }
         /* (the first column reported after its tile, not at the tile-row's end: processors that
          * report it themselves, band_edges, and those that run whole rows excepted) */
-        const int64_t first_col_tile = Proc::policy.band_edges || Proc::policy.runs_rows ? -1 : pw_band_first_tile(a, t, r);
+        const int64_t first_col_tile = !Banded || Proc::policy.band_edges || Proc::policy.runs_rows ? -1 : pw_band_first_tile(a, t, r);
         if constexpr (Proc::policy.runs_rows) {
             if (!proc.run_row(t, r, first, end, pw_smem, sync)) return;
             __syncthreads();
@@ -262,7 +268,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
                 const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
                 if (!proc.run_tile(t, r, c, pw_smem, sync)) return;
                 __syncthreads();
-                if (c == first_col_tile) pw_band_report_first(a, sweep, r * t.h, rows_end);
+                if (Banded && c == first_col_tile) pw_band_report_first(a, sweep, r * t.h, rows_end);
                 if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, start_ns, start_ns);
                 if (threadIdx.x == 0) pw_monitor_tiles(a.monitor, mon, 1);
             } else {
@@ -278,7 +284,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
                 __syncthreads();
                 /* (before the tile's progress: the tile-row below reports its own first rows
                  * after this one's, which its wait on this progress keeps in order) */
-                if (c == first_col_tile) pw_band_report_first(a, sweep, r * t.h, rows_end);
+                if (Banded && c == first_col_tile) pw_band_report_first(a, sweep, r * t.h, rows_end);
                 if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, wait_ns, start_ns);
                 if (threadIdx.x == 0) {
                     pw_tile_publish(sync, pw_tiling_done(&t, r, c));
@@ -287,7 +293,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
             }
         }
         __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
-        if (a.band.last_done || a.band.first_done || a.band.push_last.ready || a.band.push_first.ready)
+        if (Banded && (a.band.last_done || a.band.first_done || a.band.push_last.ready || a.band.push_first.ready))
             pw_band_report(a, sweep, r * t.h, rows_end, !Proc::policy.band_edges && first_col_tile < 0); /* (every thread: a direct hand-over copies) */
     }
 }
@@ -413,9 +419,12 @@ __device__ __forceinline__ void pw_tasks_schedule(const Proc &proc, const pw_eng
 }
 
 /* The kernels, unbounded and under the processor's register budget (its policy picks one form:
- * pw_kernels in launch.cuh, or the name a run-time compilation asks for). */
+ * pw_kernels in launch.cuh, or the name a run-time compilation asks for).  A band of a larger run
+ * takes the peer schedule's band form, pw_band_kernel. */
 template <class Proc>
-__global__ void pw_peer_kernel(Proc proc, pw_engine_args a) { pw_peer_schedule(proc, a); }
+__global__ void pw_peer_kernel(Proc proc, pw_engine_args a) { pw_peer_schedule<Proc, false>(proc, a); }
+template <class Proc>
+__global__ void pw_band_kernel(Proc proc, pw_engine_args a) { pw_peer_schedule<Proc, true>(proc, a); }
 template <class Proc>
 __global__ void pw_barrier_kernel(Proc proc, pw_engine_args a, int64_t n) { pw_barrier_schedule(proc, a, n); }
 template <class Proc>
@@ -429,7 +438,10 @@ __global__ void pw_tasks_kernel(Proc proc, pw_engine_args a, pw_task_state s, pw
 
 template <class Proc>
 __global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
-pw_peer_kernel_bounded(Proc proc, pw_engine_args a) { pw_peer_schedule(proc, a); }
+pw_peer_kernel_bounded(Proc proc, pw_engine_args a) { pw_peer_schedule<Proc, false>(proc, a); }
+template <class Proc>
+__global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
+pw_band_kernel_bounded(Proc proc, pw_engine_args a) { pw_peer_schedule<Proc, true>(proc, a); }
 template <class Proc>
 __global__ void __launch_bounds__(Proc::policy.bound_threads, Proc::policy.bound_blocks)
 pw_barrier_kernel_bounded(Proc proc, pw_engine_args a, int64_t n) { pw_barrier_schedule(proc, a, n); }

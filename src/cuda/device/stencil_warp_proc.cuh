@@ -339,7 +339,7 @@ struct StencilWarpProc {
     {
         const int64_t gcols = t.cols + 2;
         pw_row_seen seen; /* lane 0's */
-        bool ok = true, right_here = !(sync.a && sync.a->band.right_ready); /* (band_edges) */
+        bool ok = true, right_here = !(sync.banded && sync.a->band.right_ready); /* (band_edges) */
         pw_ll<F> above = issue_above(t, chunk_at(s0, s1, 0, lanes, gcols), r, sync); /* the next chunk to finish's */
         for (int64_t m = 0; m < chunks + LOOKAHEAD; m++) {
             if (ok && m < chunks) ok = issue_chunk(t, r, smem, sync, &seen, &right_here, lanes, s0, s1, m);
@@ -455,7 +455,7 @@ struct StencilWarpProc {
         long long start_ns = traced ? pw_globaltimer() : 0;
         int64_t c = c0;
         /* (band_edges) the band's first column to report: lane L is at column 0 at step L */
-        bool first_due = sync.a && (sync.a->band.first_done || sync.a->band.push_first.ready);
+        bool first_due = sync.banded && (sync.a->band.first_done || sync.a->band.push_first.ready);
         for (int64_t n = 0; n < chunks; n++) {
             const int b = (int)(n % BUFFERS);
             const int64_t sn = s0 + n * CHUNK;

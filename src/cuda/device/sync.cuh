@@ -122,6 +122,9 @@ __device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_
 struct pw_row_sync {
     const pw_engine_args *a; /* NULL: the schedule already ordered the tile */
     int64_t q, sweep, r;     /* counter index, sweep, tile-row */
+    /* the run may be a band of a larger one (the peer schedule's band kernel): a constant where
+     * the schedule builds it, so a processor's band code folds away in the other kernels */
+    bool banded;
 };
 
 /* plan.h's fault injection: a stuck tile-row never publishes or sends anything, so the row
@@ -166,7 +169,7 @@ __device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, pw_row_s
 __device__ __forceinline__ bool pw_wait_tile(const pw_engine_args &a, int64_t q, int64_t sweep, int64_t r, int64_t c)
 {
     pw_row_seen seen;
-    return pw_row_wait_steps(pw_row_sync{&a, q, sweep, r}, &seen, pw_tiling_last_step(&a.t, r, c));
+    return pw_row_wait_steps(pw_row_sync{&a, q, sweep, r, false}, &seen, pw_tiling_last_step(&a.t, r, c));
 }
 
 /* Thread 0, after the block's stores of every step < done and a barrier over them: a release
