@@ -62,6 +62,7 @@ static const struct kernel_case cases[] = {
     {INC("linear_proc.cuh") INC("app_sat.cuh"), "LinearProc<SatDiagApp<uint16_t, int64_t>, 1>", 0},
     {INC("warp_proc.cuh") INC("app_sw.cuh"), "WarpProc<SwApp<SwAffineGaps>, 2>", 1},
     {INC("warp_proc.cuh") INC("app_sw.cuh"), "WarpProc<SwApp<SwLinearGaps>, 8>", 1},
+    {INC("warp_proc.cuh") INC("app_sw.cuh"), "WarpProc<SwApp<SwAffineGaps, false, true>, 2>", 1}, /* block pruning */
     {INC("warp_proc.cuh") INC("app_dtw.cuh"), "WarpProc<DtwApp<float>, 4>", 1},
     {INC("prefix_sum_proc.cuh") INC("prefix_sum_sources.cuh"), "PrefixSumProc<pw_sat_src<uint8_t, int32_t>, int32_t, true>", 1},
     {INC("prefix_sum_proc.cuh") INC("prefix_sum_sources.cuh"), "PrefixSumProc<pw_sat_src<float, double>, double, false>", 1},

@@ -18,6 +18,7 @@
 #include "linear_run.cuh"
 #include "pw_cuda.h"
 #include "sw_packed_run.h"
+#include "sw_prune_run.h"
 #include "sw_warp_rows.h"
 
 pw_status pw_cuda_probe(int device)
@@ -159,7 +160,8 @@ static pw_status sw_scan(const pw_plan *plan, const uint8_t *da, int64_t n, cons
         }
         const int lanes = pw_cuda_sw_lanes_kind(plan, scores, alphabet, gaps_open(gaps), gaps_extend(gaps));
         st = pw_gpu_run_linear_band(&watched, left.ptr, diag.ptr, sizeof *left.ptr, n, [&](const pw_plan *p) {
-            return lanes ? pw_cuda_run_sw_packed(p, app, lanes == 2, info) : pw_cuda_run_linear(p, app, info);
+            if (lanes) return pw_cuda_run_sw_packed(p, app, lanes == 2, info);
+            return plan->sw_prune ? pw_cuda_run_sw_pruned(p, app, info) : pw_cuda_run_linear(p, app, info);
         });
         if (st == PW_OK && plan->sw_prune) {
             unsigned long long skipped = 0;

@@ -57,8 +57,12 @@ static __shared__ int32_t pw_sw_smem_scores[PW_SCORING_MAX_ALPHABET * PW_SCORING
 
 /* ForPath (the alignment search, src/align/sw_strips.c): with saved_h set, the H and F of rows
  * every - 1, 2 every - 1, ... (the first `slots` of them) are copied there as they go to the bus,
- * row k at k cols; `every` is a multiple of the tile height, so each is a tile-row's last row. */
-template <class Gaps, bool ForPath = false>
+ * row k at k cols; `every` is a multiple of the tile height, so each is a tile-row's last row.
+ * Prunes: the kernels that can skip chunks (pw_options.sw_prune; sw_prune_run.cu).  Only they hold
+ * the pruning code: compiled into every SW kernel, off at run time, it made the default runs
+ * 1.2-1.6x slower (H200, SW 65536^2 linear gap PW+HT 8.4 -> 13.2 ms, 262144^2 60.6 -> 87.2 ms;
+ * issue 32's before/after, 2026-12-01). */
+template <class Gaps, bool ForPath = false, bool Prunes = false>
 struct SwApp : pw_linear_storage<typename Gaps::T>, pw_row_argmax<int32_t, Gaps> {
     typedef typename Gaps::T T;
     typedef Gaps GapModel;
@@ -71,14 +75,14 @@ struct SwApp : pw_linear_storage<typename Gaps::T>, pw_row_argmax<int32_t, Gaps>
     Gaps gaps;
     int32_t *saved_h, *saved_f; /* ForPath: slots x cols each (NULL: none) */
     int64_t every, slots, cols;
-    /* Block pruning (WarpProc, pw_options.sw_prune; not for the alignment search, whose saved rows
-     * must be the real ones): the best score any warp has published, the cells skipped, and the
-     * largest substitution score.  prune_best NULL: off. */
+    /* Block pruning (WarpProc, pw_options.sw_prune, in the Prunes kernels; not for the alignment
+     * search, whose saved rows must be the real ones): the best score any warp has published, the
+     * cells skipped, and the largest substitution score.  prune_best NULL: off. */
     int32_t *prune_best = nullptr;
     unsigned long long *pruned = nullptr;
     int32_t max_score = 0;
 
-    static constexpr bool prunes = !ForPath;
+    static constexpr bool prunes = Prunes && !ForPath;
     __device__ static int32_t h_value(const T &v) { return Gaps::h(v); }
     __device__ static T floor_value() { return Gaps::floor_value(); }
 

@@ -1,0 +1,30 @@
+/*
+ * sw_prune_run.cu - SW with block pruning (device/warp_proc.cuh's prune_chunk): the same app as
+ * the plain runs', as the type whose kernels hold the pruning code (SwApp<Gaps, false, true>).
+ * A file of its own so that these kernels build in parallel with linear_apps.cu's, and so that
+ * the plain kernels stay free of that code (app_sw.cuh says what it cost them).
+ */
+#include "linear_run.cuh"
+#include "sw_prune_run.h"
+
+template <class Gaps>
+static pw_status run_pruned(const pw_plan *plan, const SwApp<Gaps> &app, pw_run_info *info)
+{
+    typedef SwApp<Gaps, false, true> Pruning;
+    static_assert(sizeof(Pruning) == sizeof(SwApp<Gaps>), "the pruning app holds the plain one's fields, all copied below");
+    const Pruning pruning{static_cast<const pw_linear_storage<typename Gaps::T> &>(app),
+                          static_cast<const pw_row_argmax<int32_t, Gaps> &>(app),
+                          app.a, app.b, app.scores, app.alphabet, app.gaps, app.saved_h, app.saved_f, app.every, app.slots,
+                          app.cols, app.prune_best, app.pruned, app.max_score};
+    return pw_cuda_run_linear(plan, pruning, info);
+}
+
+pw_status pw_cuda_run_sw_pruned(const pw_plan *plan, const SwApp<SwAffineGaps> &app, pw_run_info *info)
+{
+    return run_pruned(plan, app, info);
+}
+
+pw_status pw_cuda_run_sw_pruned(const pw_plan *plan, const SwApp<SwLinearGaps> &app, pw_run_info *info)
+{
+    return run_pruned(plan, app, info);
+}
