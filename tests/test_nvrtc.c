@@ -64,6 +64,7 @@ static const struct kernel_case cases[] = {
     {INC("warp_proc.cuh") INC("app_sw.cuh"), "WarpProc<SwApp<SwLinearGaps>, 8>", 1},
     {INC("warp_proc.cuh") INC("app_sw.cuh"), "WarpProc<SwApp<SwAffineGaps, false, true>, 2>", 1}, /* block pruning */
     {INC("warp_proc.cuh") INC("app_dtw.cuh"), "WarpProc<DtwApp<float>, 4>", 1},
+    {INC("warp_proc.cuh") INC("app_dtw.cuh"), "WarpProc<DtwApp<double, false, false, 1>, 2>", 1}, /* the squared cost fixed */
     {INC("prefix_sum_proc.cuh") INC("prefix_sum_sources.cuh"), "PrefixSumProc<pw_sat_src<uint8_t, int32_t>, int32_t, true>", 1},
     {INC("prefix_sum_proc.cuh") INC("prefix_sum_sources.cuh"), "PrefixSumProc<pw_sat_src<float, double>, double, false>", 1},
     {INC("prefix_sum_proc.cuh") INC("prefix_sum_sources.cuh"), "PrefixSumProc<pw_bin_src<uint8_t>, int32_t, true>", 1},

@@ -19,6 +19,7 @@
 #include "pw_cuda.h"
 #include "sw_packed_run.h"
 #include "sw_prune_run.h"
+#include "dtw_squared_run.h"
 #include "sw_warp_rows.h"
 
 pw_status pw_cuda_probe(int device)
@@ -373,9 +374,11 @@ static pw_status dtw_core(const pw_plan *plan, const F *da, int64_t n, const F *
     PW_THEN(st, left.upload(left_init.data(), (size_t)n));
     PW_THEN(st, diag.upload(diag_init.data(), (size_t)n));
     if (st != PW_OK) return st;
-    const DtwApp<F> app{{bus.ptr, left.ptr, diag.ptr}, {}, da, db, squared};
-    st = pw_gpu_run_linear_band(plan, left.ptr, diag.ptr, sizeof *left.ptr, n,
-                                [&](const pw_plan *p) { return pw_cuda_run_linear(p, app, info); });
+    /* the cost fixed in the kernels (app_dtw.cuh): |a - b| here, (a - b)^2 in dtw_squared_run.cu's */
+    const DtwApp<F, false, false, 0> app{{bus.ptr, left.ptr, diag.ptr}, {}, da, db, squared};
+    st = pw_gpu_run_linear_band(plan, left.ptr, diag.ptr, sizeof *left.ptr, n, [&](const pw_plan *p) {
+        return squared ? pw_cuda_run_dtw_squared(p, app, info) : pw_cuda_run_linear(p, app, info);
+    });
     F last = 0;
     PW_THEN(st, bus.pw_download(&last, bus.ptr + m - 1, sizeof(F), s));
     if (st == PW_OK) *distance = (double)last;

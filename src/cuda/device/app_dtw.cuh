@@ -9,7 +9,11 @@
  * row k at saved + k cols; `every` is a multiple of the tile height, so each is a tile-row's last
  * row; a column free_col whose cells cost 0.  F32Cost: the cost of float samples in float
  * (pw_dtw_f32's), summed in F (the path search
- * sums f32 costs in double).
+ * sums f32 costs in double).  CostKind: 0 |a - b|, 1 (a - b)^2, fixed when the kernel is compiled
+ * (the distance's kernels: linear_apps.cu, dtw_squared_run.cu); -1 the `squared` member decides at
+ * run time (the path search's).  Decided at run time in the distance's kernels, the select of
+ * both costs made them 1.13x slower on the peer schedule (H200, DTW f32 65536^2 PW+HT 6.77 ms at
+ * dcad950, which compiled a loop for each; 7.73 with the select; 2026-12-01).
  */
 #ifndef PW_DEVICE_APP_DTW_CUH
 #define PW_DEVICE_APP_DTW_CUH
@@ -24,7 +28,7 @@ __device__ __forceinline__ double pw_dtw_cell_cost(double a, double b, int squar
 __device__ __forceinline__ float pw_dtw_cell_combine(float c, float up, float l, float d) { return pw_dtw_combine_f32(c, up, l, d); }
 __device__ __forceinline__ double pw_dtw_cell_combine(double c, double up, double l, double d) { return pw_dtw_combine_f64(c, up, l, d); }
 
-template <class F, bool F32Cost = false, bool ForPath = false>
+template <class F, bool F32Cost = false, bool ForPath = false, int CostKind = -1>
 struct DtwApp : pw_linear_storage<F>, pw_no_reduction {
     typedef F T;
     typedef F Row;
@@ -52,8 +56,9 @@ struct DtwApp : pw_linear_storage<F>, pw_no_reduction {
     {
         if constexpr (ForPath)
             if (y != y) return 0;
-        if constexpr (F32Cost) return (F)pw_dtw_cell_cost((float)x, (float)y, squared);
-        else return pw_dtw_cell_cost(x, y, squared);
+        const int sq = CostKind >= 0 ? CostKind : squared;
+        if constexpr (F32Cost) return (F)pw_dtw_cell_cost((float)x, (float)y, sq);
+        else return pw_dtw_cell_cost(x, y, sq);
     }
     __device__ T cell_pre(Pre cost, T up, T l, T d) const { return pw_dtw_cell_combine(cost, up, l, d); }
     __device__ void row_out(int64_t i, int64_t j, const T &v) const
