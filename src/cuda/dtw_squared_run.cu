@@ -10,11 +10,7 @@
 template <class F>
 static pw_status run_squared(const pw_plan *plan, const DtwApp<F, false, false, 0> &app, pw_run_info *info)
 {
-    typedef DtwApp<F, false, false, 1> Squared;
-    static_assert(sizeof(Squared) == sizeof(app), "the squared app holds the other's fields, all copied below");
-    const Squared squared{static_cast<const pw_linear_storage<F> &>(app), {}, app.a, app.b, 1, app.saved, app.every,
-                          app.slots, app.cols, app.free_col};
-    return pw_cuda_run_linear(plan, squared, info);
+    return pw_cuda_run_linear(plan, app.template with_cost<1>(), info);
 }
 
 pw_status pw_cuda_run_dtw_squared(const pw_plan *plan, const DtwApp<float, false, false, 0> &app, pw_run_info *info)

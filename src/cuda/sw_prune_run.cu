@@ -10,13 +10,7 @@
 template <class Gaps>
 static pw_status run_pruned(const pw_plan *plan, const SwApp<Gaps> &app, pw_run_info *info)
 {
-    typedef SwApp<Gaps, false, true> Pruning;
-    static_assert(sizeof(Pruning) == sizeof(SwApp<Gaps>), "the pruning app holds the plain one's fields, all copied below");
-    const Pruning pruning{static_cast<const pw_linear_storage<typename Gaps::T> &>(app),
-                          static_cast<const pw_row_argmax<int32_t, Gaps> &>(app),
-                          app.a, app.b, app.scores, app.alphabet, app.gaps, app.saved_h, app.saved_f, app.every, app.slots,
-                          app.cols, app.prune_best, app.pruned, app.max_score};
-    return pw_cuda_run_linear(plan, pruning, info);
+    return pw_cuda_run_linear(plan, app.template with_prunes<true>(), info);
 }
 
 pw_status pw_cuda_run_sw_pruned(const pw_plan *plan, const SwApp<SwAffineGaps> &app, pw_run_info *info)

@@ -41,6 +41,14 @@ struct DtwApp : pw_linear_storage<F>, pw_no_reduction {
     int64_t free_col;         /* ForPath: a column whose cells cost 0 (-1: none) */
     static constexpr bool stages_block = false;
     static constexpr bool prunes = false; /* block pruning is SW's (app_sw.cuh) */
+    /* This app with its cost fixed as K (dtw_squared_run.cu): every field, in order, next to
+     * their declarations -- one added above goes here too. */
+    template <int K>
+    __host__ __device__ DtwApp<F, F32Cost, ForPath, K> with_cost() const
+    {
+        return DtwApp<F, F32Cost, ForPath, K>{static_cast<const pw_linear_storage<F> &>(*this), {}, a, b,
+                                              K >= 0 ? K : squared, saved, every, slots, cols, free_col};
+    }
     __device__ void begin_block() const {}
     __device__ T shfl_up_value(const T &v) const { return __shfl_up_sync(0xffffffffu, v, 1); }
 

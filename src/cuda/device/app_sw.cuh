@@ -83,6 +83,16 @@ struct SwApp : pw_linear_storage<typename Gaps::T>, pw_row_argmax<int32_t, Gaps>
     int32_t max_score = 0;
 
     static constexpr bool prunes = Prunes && !ForPath;
+    /* This app as the type of the other kernel family (sw_prune_run.cu builds the pruning one):
+     * every field, in order, next to their declarations -- one added above goes here too. */
+    template <bool P>
+    __host__ __device__ SwApp<Gaps, ForPath, P> with_prunes() const
+    {
+        return SwApp<Gaps, ForPath, P>{static_cast<const pw_linear_storage<T> &>(*this),
+                                       static_cast<const pw_row_argmax<int32_t, Gaps> &>(*this),
+                                       a, b, scores, alphabet, gaps, saved_h, saved_f, every, slots, cols,
+                                       prune_best, pruned, max_score};
+    }
     __device__ static int32_t h_value(const T &v) { return Gaps::h(v); }
     __device__ static T floor_value() { return Gaps::floor_value(); }
 
