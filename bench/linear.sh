@@ -42,8 +42,11 @@ if [ $tests = 1 ]; then
   pw_quick_tests "$out" | tee -a "$out/summary.txt"
 fi
 if [ $sass = 1 ]; then
-  for pair in sw_affine:I5SwAppI12SwAffineGapsE sw_linear:I5SwAppI12SwLinearGapsE dtw_f32:I6DtwAppIfE; do
-    name=${pair%%:*} k="_Z22pw_peer_kernel_boundedI8WarpProc${pair#*:}Li2EEEvT_14pw_engine_args"
+  # (the plain peer kernels' mangled names: the apps' template arguments and ScalarLanes<App, 2>)
+  for pair in sw_affine:I5SwAppI12SwAffineGapsLb0ELb0EELi2E11ScalarLanesIS3_Li2EEEEvT_ \
+              sw_linear:I5SwAppI12SwLinearGapsLb0ELb0EELi2E11ScalarLanesIS3_Li2EEEEvT_ \
+              dtw_f32:I6DtwAppIfLb0ELb0ELi0EELi2E11ScalarLanesIS2_Li2EEEEvT_; do
+    name=${pair%%:*} k="_Z22pw_peer_kernel_boundedI8WarpProc${pair#*:}14pw_engine_args"
     f="$out/sass_$name.txt"
     cuobjdump -sass -fun "$k" build-gpu/libpeerwave.a > "$f" 2>&1
     summary "sass $name: $(grep -cE '^ +/\*[0-9a-f]+\*/' "$f") instructions," \

@@ -19,7 +19,7 @@ done
 cuobjdump -sass "$bin" > /tmp/all.sass 2>/dev/null
 awk -v out="$out" '
 /Function :/ { f = ""; name = $3;
-  if (name ~ /pw_peer_kernel_bounded/ && name ~ /SwAffineGapsLb0EELi4E/) {
+  if (name ~ /pw_peer_kernel_bounded/ && name ~ /SwAffineGapsLb0ELb0EELi4E/) {
     if (name ~ /SwPackedLanes/ && name ~ /Lb1EE/) f = out "/pairs.sass";
     else if (name ~ /ScalarLanes/) f = out "/scalar.sass";
   }

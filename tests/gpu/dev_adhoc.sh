@@ -80,7 +80,7 @@ if [ -n "${PW_BUILD:-}" ]; then # (build here instead of carrying binaries: PW_B
   PW_BUILD_TARGETS=${PW_BUILD_TARGETS:-"peerwave_cli bench_dist"} pw_build_gpu $out/build.log ||
     { echo "build FAILED"; tail -30 $out/build.log; exit 1; }
   mkdir -p $n && for b in peerwave bench_dist bench_suite bench_batch_pairs; do ln -sf $PWD/build-gpu/$b $n/; done
-  for b in test_gpu test_dist test_cells test_batch test_nvrtc test_sw_rows test_progress; do ln -sf $PWD/build-gpu/tests/$b $n/; done
+  for b in test_gpu test_dist test_cells test_batch test_nvrtc test_sw_rows test_progress test_orient test_align; do ln -sf $PWD/build-gpu/tests/$b $n/; done
 else
   mkdir -p /tmp/v && tar xJf ${PW_BINS:-build-gpu/carry/bins.tar.xz} -C /tmp/v
   # (shared libraries the device lacks, libparasail for bench_batch_sw, travel beside the binaries)
