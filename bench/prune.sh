@@ -22,15 +22,6 @@ grep -E "^prune|FAIL" "$out/test_gpu.log" | head -24 | tee -a "$out/summary.txt"
 
 sizes=${PW_SW_SIZES:-1000000}
 python3 bench/related_pairs.py "$out" $sizes
-for n in $sizes; do
-  python3 -c "
-import numpy as np, sys
-rng = np.random.default_rng(7)
-for name in ('ua', 'ub'):
-    with open('$out/%s$n.fa' % name, 'w') as f:
-        f.write('>%s\n' % name + ''.join(np.array(list('ACGT'))[rng.integers(0, 4, $n)]) + '\n')
-"
-done
 set -- ${PW_SCORES:-1 -3 5 2}
 S="--match $1 --mismatch $2 --gap-open $3 --gap-extend $4"
 P=./build-gpu/peerwave

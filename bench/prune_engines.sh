@@ -16,13 +16,6 @@ keys='^(score|end_a|end_b|seconds|pruned_cells):'
 sizes=${PW_SW_SIZES:-1000000}
 python3 bench/related_pairs.py "$data" $sizes
 for n in $sizes; do
-  python3 -c "
-import numpy as np
-rng = np.random.default_rng(7)
-for name in ('ua', 'ub'):
-    with open('$data/%s$n.fa' % name, 'w') as f:
-        f.write('>%s\n' % name + ''.join(np.array(list('ACGT'))[rng.integers(0, 4, $n)]) + '\n')
-"
   for pair in "related $data/a$n.fa $data/b$n.fa" "unrelated $data/ua$n.fa $data/ub$n.fa"; do
     set -- $pair
     for way in default tiles prune; do

@@ -1,12 +1,20 @@
 """bench/related_pairs.py OUT [N ...] - related DNA pairs for the alignment benchmarks: OUT/aN.fa,
 a random sequence of N letters, and OUT/bN.fa, a copy with 5% substitutions, 0.5% deletions and
-0.5% insertions (seed 25: the same files on every machine)."""
+0.5% insertions (seed 25: the same files on every machine); and OUT/uaN.fa, OUT/ubN.fa, two
+unrelated random sequences of N letters (seed 7), the pair that gives pruning nothing to skip."""
 import sys
 
 import numpy as np
 
 out = sys.argv[1]
 rng = np.random.default_rng(25)
+unrelated_rng = np.random.default_rng(7)
+
+
+def write(name, s):
+    with open(f"{out}/{name}.fa", "w") as f:
+        f.write(f">{name}\n")
+        for k in range(0, len(s), 80): f.write(s[k:k + 80] + "\n")
 
 
 def mutate(s):
@@ -23,7 +31,7 @@ def mutate(s):
 for n in [int(x) for x in sys.argv[2:]] or [100_000, 1_000_000]:
     a = "".join(np.array(list("ACGT"))[rng.integers(0, 4, n)])
     b = mutate(a)
-    for name, s in (("a", a), ("b", b)):
-        with open(f"{out}/{name}{n}.fa", "w") as f:
-            f.write(f">{name}{n}\n")
-            for k in range(0, len(s), 80): f.write(s[k:k + 80] + "\n")
+    write(f"a{n}", a)
+    write(f"b{n}", b)
+    for name in ("ua", "ub"):
+        write(f"{name}{n}", "".join(np.array(list("ACGT"))[unrelated_rng.integers(0, 4, n)]))
