@@ -21,7 +21,7 @@ summary "test_gpu: rc=$? $(tail -1 "$out/test_gpu.log")"
 grep -E "^prune|FAIL" "$out/test_gpu.log" | head -24 | tee -a "$out/summary.txt"
 
 sizes=${PW_SW_SIZES:-1000000}
-python3 bench/related_pairs.py "$out" $sizes
+python3 bench/related_pairs.py "$out" --unrelated $sizes
 set -- ${PW_SCORES:-1 -3 5 2}
 S="--match $1 --mismatch $2 --gap-open $3 --gap-extend $4"
 P=./build-gpu/peerwave

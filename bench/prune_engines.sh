@@ -14,7 +14,7 @@ P=${PW_CLI:-./build-gpu/peerwave}
 S="--match 1 --mismatch -3 --gap-open 5 --gap-extend 2"
 keys='^(score|end_a|end_b|seconds|pruned_cells):'
 sizes=${PW_SW_SIZES:-1000000}
-python3 bench/related_pairs.py "$data" $sizes
+python3 bench/related_pairs.py "$data" --unrelated $sizes
 for n in $sizes; do
   for pair in "related $data/a$n.fa $data/b$n.fa" "unrelated $data/ua$n.fa $data/ub$n.fa"; do
     set -- $pair

@@ -1,12 +1,14 @@
-"""bench/related_pairs.py OUT [N ...] - related DNA pairs for the alignment benchmarks: OUT/aN.fa,
+"""bench/related_pairs.py OUT [--unrelated] [N ...] - related DNA pairs for the alignment benchmarks: OUT/aN.fa,
 a random sequence of N letters, and OUT/bN.fa, a copy with 5% substitutions, 0.5% deletions and
-0.5% insertions (seed 25: the same files on every machine); and OUT/uaN.fa, OUT/ubN.fa, two
-unrelated random sequences of N letters (seed 7), the pair that gives pruning nothing to skip."""
+0.5% insertions (seed 25: the same files on every machine); with --unrelated also OUT/uaN.fa,
+OUT/ubN.fa, two unrelated random sequences of N letters (seed 7), the pair that gives pruning nothing to skip."""
 import sys
 
 import numpy as np
 
 out = sys.argv[1]
+unrelated = "--unrelated" in sys.argv[2:]
+sizes = [int(x) for x in sys.argv[2:] if x != "--unrelated"]
 rng = np.random.default_rng(25)
 unrelated_rng = np.random.default_rng(7)
 
@@ -28,10 +30,10 @@ def mutate(s):
     return "".join(r)
 
 
-for n in [int(x) for x in sys.argv[2:]] or [100_000, 1_000_000]:
+for n in sizes or [100_000, 1_000_000]:
     a = "".join(np.array(list("ACGT"))[rng.integers(0, 4, n)])
     b = mutate(a)
     write(f"a{n}", a)
     write(f"b{n}", b)
-    for name in ("ua", "ub"):
+    for name in ("ua", "ub") if unrelated else ():
         write(f"{name}{n}", "".join(np.array(list("ACGT"))[unrelated_rng.integers(0, 4, n)]))
