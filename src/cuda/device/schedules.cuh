@@ -298,18 +298,28 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
     }
 }
 
-/* Tile (r, c) of diagonal d for candidate k: rows fall from the highest candidate.  Returns
- * 1 = run it, 0 = skip, -1 = no further candidate can lie on the diagonal. */
-__device__ __forceinline__ int pw_diagonal_tile(const pw_tiling &t, int64_t d, int64_t k, int64_t *r_out,
+/* The highest tile-row with a tile on diagonal d (the barrier schedules' candidate 0). */
+__device__ __forceinline__ int64_t pw_diagonal_top_row(const pw_tiling &t, int64_t d)
+{
+    const int64_t r = d / (t.lag + 1);
+    return r < t.n_rows - 1 ? r : t.n_rows - 1;
+}
+
+/* Tile (r, c) of diagonal d for candidate k: rows fall from the top row r_hi
+ * (pw_diagonal_top_row).  Returns 1 = run it, 0 = skip, -1 = no further candidate can lie on the
+ * diagonal.  No division: a barrier step runs it between two grid barriers, on every block's
+ * path, where the tiling's first and end tiles cost a 64-bit division each (DTW 65536^2 GS+HT
+ * 3.8% slower than dcad950's with one more; ncu, PERFORMANCE.md session 25). */
+__device__ __forceinline__ int pw_diagonal_tile(const pw_tiling &t, int64_t d, int64_t r_hi, int64_t k, int64_t *r_out,
                                                 int64_t *c_out)
 {
-    int64_t r_hi = d / (t.lag + 1);
-    if (r_hi > t.n_rows - 1) r_hi = t.n_rows - 1;
-    int64_t r = r_hi - k;
+    const int64_t r = r_hi - k;
     if (r < 0) return -1;
-    int64_t c = d - r * (t.lag + 1);
-    if (c < pw_tiling_first_tile(&t, r)) return 0;
-    if (c >= pw_tiling_end_tile(&t, r)) return r < t.n_rows - 1 ? -1 : 0;
+    const int64_t c = d - r * (t.lag + 1); /* >= 0: r <= d / (lag + 1) */
+    /* c >= first_tile = floor(first_step / w) iff first_step < (c + 1) w; c < end_tile =
+     * ceil(end_step / w) iff c w < end_step */
+    if (pw_tiling_first_step(&t, r) >= (c + 1) * t.w) return 0;
+    if (c * t.w >= pw_tiling_end_step(&t, r)) return r < t.n_rows - 1 ? -1 : 0;
     *r_out = r;
     *c_out = c;
     return 1;
@@ -339,11 +349,11 @@ __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_e
         for (int64_t sweep = sweeps == 1 ? 0 : g / lag < sweeps - 1 ? g / lag : sweeps - 1; sweep >= 0; sweep--) {
             const int64_t d = g - sweep * lag;
             if (d >= n_diagonals) break; /* (earlier sweeps are further on: past their end too) */
-            const int64_t r_hi = d / (t.lag + 1) < t.n_rows - 1 ? d / (t.lag + 1) : t.n_rows - 1, n = r_hi + 1;
+            const int64_t r_hi = pw_diagonal_top_row(t, d), n = r_hi + 1;
             /* this block's candidates k of the list, k = blockIdx.x mod gridDim.x */
             for (int64_t k = base == 0 ? block : base + (block - base % blocks + blocks) % blocks; k < base + n; k += blocks) {
                 int64_t r, c;
-                const int what = pw_diagonal_tile(t, d, k - base, &r, &c);
+                const int what = pw_diagonal_tile(t, d, r_hi, k - base, &r, &c);
                 if (what < 0) break;
                 if (what == 0) continue;
                 const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
@@ -367,7 +377,7 @@ __device__ __forceinline__ void pw_diagonal_schedule(const Proc &proc, const pw_
 {
     extern __shared__ unsigned char pw_smem[];
     int64_t r, c;
-    if (pw_diagonal_tile(a.t, d, blockIdx.x, &r, &c) != 1) return; /* the whole block */
+    if (pw_diagonal_tile(a.t, d, pw_diagonal_top_row(a.t, d), blockIdx.x, &r, &c) != 1) return; /* the whole block */
     pw_begin_proc_block(proc);
     pw_run_ordered_tile(proc, a, r, c, pw_smem);
 }

@@ -13,6 +13,7 @@
  *   __device__ void load(const App &, const pw_tiling &, const pw_warp_span &);   a tile's start
  *   __device__ void store(const App &, const pw_warp_span &) const;              and its end
  *   __device__ void chunk_begin(const App &);  before a chunk's values are staged
+ *   __device__ void chunk_end(const App &, int32_t rel);  after its steps (rel: its first step in the tile)
  *   __device__ Staged stage(const App &, const T &) const;    a bus value into a shared slot
  *   __device__ T unstage(const App &, const Staged &) const;  an output slot into a bus value
  *   template <bool Checked> __device__ void step(const App &, const pw_warp_span &, const Staged &up,
@@ -54,7 +55,16 @@ struct ScalarLanes {
     uint32_t span[R];
 
     __device__ static void begin_block(const App &) {}
-    __device__ __forceinline__ void chunk_begin(const App &) {}
+    __device__ __forceinline__ void chunk_begin(const App &app)
+    {
+#pragma unroll
+        for (int q = 0; q < R; q++) app.tile_acc_chunk_begin(acc[q]);
+    }
+    __device__ __forceinline__ void chunk_end(const App &app, int32_t rel)
+    {
+#pragma unroll
+        for (int q = 0; q < R; q++) app.tile_acc_chunk_end(acc[q], rel);
+    }
     __device__ __forceinline__ Staged stage(const App &, const T &v) const { return v; }
     __device__ __forceinline__ T unstage(const App &, const Staged &v) const { return v; }
 
@@ -78,7 +88,7 @@ struct ScalarLanes {
             const T up = q > 0 ? left[q - 1] : in_up;
             const T v = app.cell_pre(pre[q], up, left[q], diag[q]);
             TileAcc a = acc[q];
-            app.tile_acc_add(a, v, rel + o);
+            app.tile_acc_add(a, v, o);
             const bool keep = !Checked || (uint32_t)(rel + o - lo[q]) < span[q];
             diag[q] = keep ? up : diag[q];
             left[q] = keep ? v : left[q];

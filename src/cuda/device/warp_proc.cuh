@@ -43,7 +43,9 @@
  *   __device__ Pre pre(Row, Col) const;         the cell's input from its row and column data
  *   __device__ T cell_pre(Pre, T up, T left, T diag) const;
  *   __device__ TileAcc tile_acc_load(int64_t i) const;             row i's accumulator in registers
- *   __device__ void tile_acc_add(TileAcc &, const T &v, int32_t step) const;  v at a step of the tile
+ *   __device__ void tile_acc_chunk_begin(TileAcc &) const;                  a chunk's start
+ *   __device__ void tile_acc_add(TileAcc &, const T &v, int32_t o) const;  v at step o of the chunk
+ *   __device__ void tile_acc_chunk_end(TileAcc &, int32_t rel) const;      its end (rel: its first step in the tile)
  *   __device__ void tile_acc_store(int64_t i, const TileAcc &, int64_t col_of_step0) const;
  *   static constexpr bool prunes;               SW's block pruning (below; app_sw.cuh has the members it
  *                                               uses); false for every other app
@@ -104,23 +106,59 @@ struct WarpProc {
         Col col;
     };
 
-    /* Start thread k's loads for the chunk at c (a column outside the tile or matrix loads none). */
-    __device__ __forceinline__ void issue(const pw_tiling &t, const pw_warp_span &sp, int64_t c, Incoming *in) const
+    /* The chunk loop counts a tile's steps from s0 in 32 bits (rel; a tile has at most 2^30
+     * steps, kernel_desc.h), and tests each column against a range of rel made once a tile:
+     * with 64-bit columns tested (and the tile-row's lanes made again) every chunk, a chunk's
+     * own instructions grew from 84 to 104 against dcad950's, on the path every tile-row below
+     * waits on (SW 65536^2 PW+HT 1.05x; ncu, PERFORMANCE.md session 25).  A range: rel with
+     * (uint32_t)(rel - lo) < span. */
+    struct Range {
+        int32_t lo, span;
+        __device__ __forceinline__ bool has(int32_t rel) const { return (uint32_t)(rel - lo) < (uint32_t)span; }
+    };
+    /* The rel of [0, n) with lo <= rel < hi and rel < hi2. */
+    __device__ __forceinline__ static Range range(int64_t lo, int64_t hi, int64_t hi2, int64_t n)
     {
-        const int64_t x = c + threadIdx.x;
-        if (x < sp.s1 && x >= 0 && x < t.cols) in->bus = bus.load(bus.words + x);
-        if (x + 1 < sp.s1 && x + 1 >= 0 && x + 1 < t.cols) in->col = app.col_load(x + 1);
+        lo = lo < 0 ? 0 : lo;
+        hi = hi < hi2 ? hi : hi2;
+        hi = hi < n ? hi : n;
+        return Range{(int32_t)lo, hi > lo ? (int32_t)(hi - lo) : 0};
+    }
+    /* Thread k's ranges in a tile of n steps from s0: its bus column s0 + rel + k in the tile and
+     * the matrix, and the next column's datum; the last lane's output that it stores, column s0 +
+     * rel + k - (lanes - 1) of step rel + k; and (the same for every thread) the chunks whose
+     * every lane's cell is inside the matrix at every step (interior: no checks). */
+    struct Ranges {
+        Range bus, col, out, interior;
+    };
+    __device__ __forceinline__ static Ranges ranges(const pw_tiling &t, const pw_warp_span &sp)
+    {
+        const int64_t k = threadIdx.x, n = sp.s1 - sp.s0, s0 = sp.s0, shift = sp.lanes - 1;
+        Ranges g;
+        g.bus = range(-s0 - k, t.cols - s0 - k, n - k, n);
+        g.col = range(-s0 - k - 1, t.cols - s0 - k - 1, n - k - 1, n);
+        g.out = range(shift - s0 - k, t.cols + shift - s0 - k, n - k, n);
+        g.interior = sp.lanes == t.h ? range(t.h - 1 - s0, t.cols - 31 - s0, n, n) : Range{0, 0};
+        return g;
     }
 
-    /* Thread k's bus value for the chunk at c once the row above has sent it, loading the words
+    /* Start thread k's loads for the chunk at rel (a column outside the tile or matrix loads none). */
+    __device__ __forceinline__ void issue(const pw_warp_span &sp, const Ranges &g, int32_t rel, Incoming *in) const
+    {
+        const int64_t x = sp.s0 + rel + threadIdx.x;
+        if (g.bus.has(rel)) in->bus = bus.load(bus.words + x);
+        if (g.col.has(rel)) in->col = app.col_load(x + 1);
+    }
+
+    /* Thread k's bus value for the chunk at rel once the row above has sent it, loading the words
      * again while it has not (handover.cuh).  The bus keeps the row above only in its words, so
      * every schedule reads them (pw_edge::through_words(sync, false)); the ordered ones have sent
      * them already.  false: the run is abandoned. */
-    __device__ __forceinline__ bool settle(const pw_tiling &t, const pw_warp_span &sp, const pw_row_sync &sync,
-                                           int64_t c, Incoming *in, T *val) const
+    __device__ __forceinline__ bool settle(const pw_warp_span &sp, const Ranges &g, const pw_row_sync &sync,
+                                           int32_t rel, Incoming *in, T *val) const
     {
-        const int64_t x = c + threadIdx.x;
-        const bool ok = !(x < sp.s1 && x >= 0 && x < t.cols) || bus.settle(sync, bus.words + x, &in->bus);
+        const int64_t x = sp.s0 + rel + threadIdx.x;
+        const bool ok = !g.bus.has(rel) || bus.settle(sync, bus.words + x, &in->bus);
         *val = pw_ll_value(in->bus);
         return __all_sync(0xffffffffu, ok);
     }
@@ -134,35 +172,39 @@ struct WarpProc {
         Lanes L;
         L.load(app, t, sp);
         Pruning P = prune_begin();
+        const Ranges g = ranges(t, sp);
+        const int32_t n_steps = (int32_t)(sp.s1 - sp.s0);
+        const int64_t out_at = sp.s0 + k - (sp.lanes - 1); /* the last lane's column at step s0 + k */
         Incoming next{};
-        issue(t, sp, sp.s0, &next);
-        for (int64_t c = sp.s0; c < sp.s1; c += 32) {
-            const int n = sp.s1 - c < 32 ? (int)(sp.s1 - c) : 32;
+        issue(sp, g, 0, &next);
+        for (int32_t rel = 0; rel < n_steps; rel += 32) {
+            const int n = n_steps - rel < 32 ? n_steps - rel : 32;
             T val;
-            if (!settle(t, sp, sync, c, &next, &val)) return false;
+            if (!settle(sp, g, sync, rel, &next, &val)) return false;
             L.chunk_begin(app);
             in_val[k] = L.stage(app, val);
             in_col[k] = next.col;
             __syncwarp(); /* the staged chunk before its reads; the last chunk's output reads before new writes */
-            if (c + 32 < sp.s1) issue(t, sp, c + 32, &next); /* in flight while this chunk runs */
-            const int32_t rel = (int32_t)(c - sp.s0);
+            if (rel + 32 < n_steps) issue(sp, g, rel + 32, &next); /* in flight while this chunk runs */
             /* every lane's cell inside the matrix at every step of the chunk */
-            const bool interior = sp.lanes == t.h && c - (t.h - 1) >= 0 && c + 31 < t.cols;
-            if (n == 32 && interior && prune_chunk(t, sp, &L, val, c, out_val, &P)) {
+            const bool interior = n == 32 && g.interior.has(rel);
+            if (interior && prune_chunk(t, sp, &L, val, sp.s0 + rel, out_val, &P)) {
                 /* skipped: the floor values went to the lanes and to the bus */
             } else {
-                if (n == 32 && interior) run_chunk<false, 32>(sp, &L, in_val, in_col, out_val, rel);
+                if (interior) run_chunk<false, 32>(sp, &L, in_val, in_col, out_val, rel);
                 else if (n == 32) run_chunk<true, 32>(sp, &L, in_val, in_col, out_val, rel);
                 else run_chunk<true, 0>(sp, &L, in_val, in_col, out_val, rel, n);
-                prune_publish(sp, L, &P, c);
+                prune_publish(sp, L, &P, sp.s0 + rel);
             }
             __syncwarp(); /* the last lane's outputs before they are stored */
-            const int64_t j = c + k - (sp.lanes - 1); /* the last lane's column at step c + k */
-            if (k < n && j >= 0 && j < t.cols) {
+            if (g.out.has(rel)) {
+                const int64_t j = out_at + rel;
                 const T v = L.unstage(app, out_val[k]);
                 bus.send(sync, bus.words + j, v);
                 app.row_out(sp.last_row, j, v);
             }
+            /* (after the send: the row below waits for it, not for this) */
+            L.chunk_end(app, rel);
         }
         L.store(app, sp);
         prune_end(P);
