@@ -27,6 +27,7 @@ struct pw_gpu_monitor {
 struct pw_block_monitor {
     unsigned long long tiles;
     long long written_ns;
+    long long row_tiles; /* the tiles of the row a whole-row processor runs (pw_peer_schedule) */
 };
 
 /* Thread 0, after its block finished n more tiles. */

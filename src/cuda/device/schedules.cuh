@@ -260,9 +260,14 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
          * report it themselves, band_edges, and those that run whole rows excepted) */
         const int64_t first_col_tile = !Banded || Proc::policy.band_edges || Proc::policy.runs_rows ? -1 : pw_band_first_tile(a, t, r);
         if constexpr (Proc::policy.runs_rows) {
+            /* (the row's tile count waits in shared memory: held in registers across the row,
+             * `first` and `end` took the stencil processor from dcad950's 56 registers to 64.
+             * Not the cause of SOR's 1.04x against dcad950 though: at 56 it stays 1.04x; the
+             * shared base made again every chunk is, PERFORMANCE.md session 26) */
+            if (threadIdx.x == 0) mon.row_tiles = end - first;
             if (!proc.run_row(t, r, first, end, pw_smem, sync)) return;
             __syncthreads();
-            if (threadIdx.x == 0) pw_monitor_tiles(a.monitor, mon, end - first);
+            if (threadIdx.x == 0) pw_monitor_tiles(a.monitor, mon, mon.row_tiles);
         } else for (int64_t c = first; c < end; c++) {
             if constexpr (Proc::policy.syncs_in_tile) { /* waits are inside: a trace shows them as busy */
                 const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;

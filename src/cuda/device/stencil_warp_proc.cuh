@@ -501,10 +501,9 @@ struct StencilWarpProc {
     }
 
     /* Which steps of a chunk keep each of this thread's lanes' cells: steps o with the lane's
-     * column sn + o - L in [0, cols), o in [lo, lo + span) (span 0: a lane past the tile-row). */
+     * column sn + o - L in [0, cols) (none for a lane past the tile-row). */
     struct Keep {
-        int32_t lo[R];
-        uint32_t span[R];
+        pw_step_window cells[R];
     };
     __device__ static Keep keep_window(int64_t sn, int64_t lanes, int64_t cols)
     {
@@ -513,8 +512,7 @@ struct StencilWarpProc {
         for (int q = 0; q < R; q++) {
             const int64_t L = (int64_t)lane() * R + q, first = L - sn, end = first + cols; /* columns 0 and cols */
             const int64_t lo = first < 0 ? 0 : first > CHUNK ? CHUNK : first, hi = end > CHUNK ? CHUNK : end;
-            kw.lo[q] = (int32_t)lo;
-            kw.span[q] = L < lanes && hi > lo ? (uint32_t)(hi - lo) : 0;
+            kw.cells[q] = pw_step_window{(int32_t)lo, L < lanes && hi > lo ? (uint32_t)(hi - lo) : 0u};
         }
         return kw;
     }
@@ -570,7 +568,7 @@ struct StencilWarpProc {
         for (int q = R - 1; q >= 0; q--) { /* last lane first: prev[q - 1] is still step s - 1's */
             const F up = q > 0 ? prev[q - 1] : in, down = q < R - 1 ? st.right[q + 1] : below;
             F v = cell(self[q], up, prev[q], down, st.right[q]);
-            if (Checked && !((uint32_t)(o - keep.lo[q]) < keep.span[q])) v = self[q];
+            if (Checked && !keep.cells[q].has(o)) v = self[q];
             row[q][o] = v;
             prev[q] = v;
             self[q] = st.right[q];

@@ -81,8 +81,7 @@ struct SwPackedLanes {
     int32_t ch[R];                          /* 4 b[x] of each lane's next column */
     int32_t cl[P];                          /* PairTable: ch of the low lane times A^2 */
     int32_t row_lo[P], row_hi[P];           /* PairTable: row_lo the pair's part of the index */
-    int32_t lo[R];                          /* checked tiles, as ScalarLanes */
-    uint32_t span[R];
+    pw_step_window cells[R];                /* checked tiles, as ScalarLanes */
     int32_t base, floor;
     uint32_t floor2, thr2, open2, ext2; /* -open, -extend in both halves (linear: -gap) */
     int32_t open, a2;                   /* a2: A^2 (PairTable) */
@@ -217,8 +216,7 @@ struct SwPackedLanes {
             const uint32_t ho = pw_add16x2(h, open2);
             if (Checked) {
                 /* each half kept where its lane's cell is inside the matrix */
-                const uint32_t keep = ((uint32_t)(s - lo[p]) < span[p] ? 0x0000ffffu : 0u) |
-                                      ((uint32_t)(s - lo[p + P]) < span[p + P] ? 0xffff0000u : 0u);
+                const uint32_t keep = (cells[p].has(s) ? 0x0000ffffu : 0u) | (cells[p + P].has(s) ? 0xffff0000u : 0u);
                 D[p] = (up_h & keep) | (D[p] & ~keep);
                 H[p] = (h & keep) | (H[p] & ~keep);
                 Ho[p] = (ho & keep) | (Ho[p] & ~keep);
@@ -288,7 +286,7 @@ struct SwPackedLanes {
         for (int q = 0; q < R; q++) {
             const uint32_t x = H[q % P];
             const int32_t v = (q < P ? pw_lo16(x) : pw_hi16(x)) + base;
-            const bool valid = !Checked || (uint32_t)(s - lo[q]) < span[q];
+            const bool valid = !Checked || cells[q].has(s);
             if (valid && (v > best || (v == best && q < best_q))) {
                 best = v;
                 best_q = q;
@@ -321,9 +319,7 @@ struct SwPackedLanes {
         for (int q = 0; q < R; q++) {
             const int64_t lane = (int64_t)threadIdx.x * R + q, i = sp.first + q;
             const int64_t x = sp.s0 - lane;
-            const int64_t l = lane - sp.s0 > 0 ? lane - sp.s0 : 0, end = t.cols + lane - sp.s0;
-            lo[q] = (int32_t)l;
-            span[q] = lane < sp.lanes && end > l ? (uint32_t)(end - l < INT32_MAX ? end - l : INT32_MAX) : 0;
+            cells[q] = pw_lane_steps(lane, sp.lanes, sp.s0, t.cols);
             ch[q] = x >= 0 && x < t.cols ? app.col_load(x) : 0;
             /* stand-ins past the tile's rows, as ScalarLanes */
             const int32_t a = app.a[lane < sp.lanes ? i : sp.first - (int64_t)threadIdx.x * R];

@@ -42,4 +42,25 @@ __device__ __forceinline__ int64_t pw_lane_column(const pw_tiling &t, int64_t c,
     return (j >= 0 && j < t.cols) ? j : -1;
 }
 
+/* A window of steps, [lo, lo + span) (span 0: none), counted in 32 bits from a start its maker
+ * knows (a tile's first step, a chunk's): the warp processors make one per lane a tile or a
+ * chunk and test every step against it in one unsigned comparison.  Written once here: the
+ * warp processor's bus/column/output ranges, the lanes' kept cells (ScalarLanes,
+ * SwPackedLanes) and the stencil warps' kept cells all use it. */
+struct pw_step_window {
+    int32_t lo;
+    uint32_t span;
+    __device__ __forceinline__ bool has(int32_t s) const { return (uint32_t)(s - lo) < span; }
+};
+
+/* Hyper tiles: the steps from s0 at which warp lane `lane` (of a tile-row's `lanes`) computes a
+ * cell inside the matrix's `cols` columns -- its column s0 + step - lane in [0, cols), so steps
+ * [lane - s0, cols + lane - s0); none for a lane past the tile-row.  (The end is capped at
+ * INT32_MAX: a tile has far fewer steps, kernel_desc.h.) */
+__device__ __forceinline__ pw_step_window pw_lane_steps(int64_t lane, int64_t lanes, int64_t s0, int64_t cols)
+{
+    const int64_t lo = lane - s0 > 0 ? lane - s0 : 0, end = cols + lane - s0;
+    return pw_step_window{(int32_t)lo, lane < lanes && end > lo ? (uint32_t)(end - lo < INT32_MAX ? end - lo : INT32_MAX) : 0};
+}
+
 #endif

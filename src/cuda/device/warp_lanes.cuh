@@ -50,9 +50,7 @@ struct ScalarLanes {
     Pre pre[R];         /* and its cell input, pre(row, col) */
     Row row[R];
     TileAcc acc[R];
-    /* checked tiles: the lane's cells are at tile steps [lo, lo + span) (span 0: none) */
-    int32_t lo[R];
-    uint32_t span[R];
+    pw_step_window cells[R]; /* checked tiles: the tile steps of the lane's cells */
 
     __device__ static void begin_block(const App &) {}
     __device__ __forceinline__ void chunk_begin(const App &app)
@@ -89,7 +87,7 @@ struct ScalarLanes {
             const T v = app.cell_pre(pre[q], up, left[q], diag[q]);
             TileAcc a = acc[q];
             app.tile_acc_add(a, v, o);
-            const bool keep = !Checked || (uint32_t)(rel + o - lo[q]) < span[q];
+            const bool keep = !Checked || cells[q].has(rel + o);
             diag[q] = keep ? up : diag[q];
             left[q] = keep ? v : left[q];
             acc[q] = keep ? a : acc[q];
@@ -121,10 +119,7 @@ struct ScalarLanes {
             col[q] = Col{}; /* (a select between two structs would keep the lanes in local memory) */
             if (x >= 0 && x < t.cols) col[q] = app.col_load(x);
             pre[q] = app.pre(row[q], col[q]);
-            /* its column s0 + step - lane is in [0, cols) for steps [lane - s0, cols + lane - s0) */
-            const int64_t l = lane - sp.s0 > 0 ? lane - sp.s0 : 0, end = t.cols + lane - sp.s0;
-            lo[q] = (int32_t)l;
-            span[q] = lane < sp.lanes && end > l ? (uint32_t)(end - l < INT32_MAX ? end - l : INT32_MAX) : 0;
+            cells[q] = pw_lane_steps(lane, sp.lanes, sp.s0, t.cols);
             if (lane < sp.lanes) {
                 left[q] = pw_load_cg(app.left + i); /* the lane's value at step s0 - 1 */
                 diag[q] = pw_load_cg(app.diag + i);

@@ -110,19 +110,15 @@ struct WarpProc {
      * steps, kernel_desc.h), and tests each column against a range of rel made once a tile:
      * with 64-bit columns tested (and the tile-row's lanes made again) every chunk, a chunk's
      * own instructions grew from 84 to 104 against dcad950's, on the path every tile-row below
-     * waits on (SW 65536^2 PW+HT 1.05x; ncu, PERFORMANCE.md session 25).  A range: rel with
-     * (uint32_t)(rel - lo) < span. */
-    struct Range {
-        int32_t lo, span;
-        __device__ __forceinline__ bool has(int32_t rel) const { return (uint32_t)(rel - lo) < (uint32_t)span; }
-    };
+     * waits on (SW 65536^2 PW+HT 1.05x; ncu, PERFORMANCE.md session 25). */
+    typedef pw_step_window Range;
     /* The rel of [0, n) with lo <= rel < hi and rel < hi2. */
     __device__ __forceinline__ static Range range(int64_t lo, int64_t hi, int64_t hi2, int64_t n)
     {
         lo = lo < 0 ? 0 : lo;
         hi = hi < hi2 ? hi : hi2;
         hi = hi < n ? hi : n;
-        return Range{(int32_t)lo, hi > lo ? (int32_t)(hi - lo) : 0};
+        return Range{(int32_t)lo, hi > lo ? (uint32_t)(hi - lo) : 0u};
     }
     /* Thread k's ranges in a tile of n steps from s0: its bus column s0 + rel + k in the tile and
      * the matrix, and the next column's datum; the last lane's output that it stores, column s0 +
@@ -141,17 +137,17 @@ struct WarpProc {
              * bounds a run: 86 instructions a tile; a full chunk is interior here, its last step
              * being before s1 <= cols.) */
             const int32_t n32 = (int32_t)(sp.s1 - sp.s0), left = n32 - (int32_t)threadIdx.x > 0 ? n32 - (int32_t)threadIdx.x : 0;
-            g.bus = Range{0, left};
-            g.col = Range{0, left > 0 ? left - 1 : 0};
-            g.out = Range{0, left};
-            g.interior = Range{0, sp.lanes == t.h ? n32 : 0};
+            g.bus = Range{0, (uint32_t)left};
+            g.col = Range{0, left > 0 ? (uint32_t)left - 1 : 0u};
+            g.out = Range{0, (uint32_t)left};
+            g.interior = Range{0, sp.lanes == t.h ? (uint32_t)n32 : 0u};
             return g;
         }
         const int64_t k = threadIdx.x, n = sp.s1 - sp.s0, s0 = sp.s0, shift = sp.lanes - 1;
         g.bus = range(-s0 - k, t.cols - s0 - k, n - k, n);
         g.col = range(-s0 - k - 1, t.cols - s0 - k - 1, n - k - 1, n);
         g.out = range(shift - s0 - k, t.cols + shift - s0 - k, n - k, n);
-        g.interior = sp.lanes == t.h ? range(t.h - 1 - s0, t.cols - 31 - s0, n, n) : Range{0, 0};
+        g.interior = sp.lanes == t.h ? range(t.h - 1 - s0, t.cols - 31 - s0, n, n) : Range{0, 0u};
         return g;
     }
 
