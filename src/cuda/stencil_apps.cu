@@ -44,7 +44,7 @@ static pw_status stencil_warp(const pw_plan *plan, const pw_kernel_desc *desc, F
     pw_edge_words<F> edge(pw_plan_stream(plan));
     pw_status st = edge.alloc(peer ? (size_t)(edge_rows * desc->tiling.cols) : 0);
     if (st != PW_OK) return st;
-    StencilWarpProc<F, Cell, R> proc{grid, stride, cell, edge.edge(), edge_rows};
+    StencilWarpProc<F, Cell, R> proc{grid, {stride}, cell, edge.edge(), edge_rows};
     return pw_cuda_run_sweeps_each(plan, desc, proc, sweeps, info, [&] { return edge.clear(); });
 }
 
@@ -54,7 +54,7 @@ static pw_status stencil_row_major(const pw_plan *plan, const pw_kernel_desc *de
                                    int64_t sweeps, pw_run_info *info)
 {
     if (desc->processor == PW_PROC_STENCIL_WINDOW)
-        return run_sweeps(plan, desc, StencilWindowProc<F, Cell>{grid, stride, cell}, sweeps, info);
+        return run_sweeps(plan, desc, StencilWindowProc<F, Cell>{grid, {stride}, cell}, sweeps, info);
     switch (desc->rows_per_thread) {
     case 1: return stencil_warp<1>(plan, desc, grid, stride, cell, sweeps, info);
     case 2: return stencil_warp<2>(plan, desc, grid, stride, cell, sweeps, info);

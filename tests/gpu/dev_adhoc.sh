@@ -55,6 +55,8 @@
 #   pairs    bench_batch_pairs (PW_PAIRS_SPECS LENGTH:QUERIES:SERIES:PAIRS; PW_PAIRS_DEBUG=1: where
 #            the pairs' time goes)
 #   orient   test_orient --gpu (GPU PW_BATCH_GPU);  align: test_align --gpu
+#   cmpbins  bench/compare_bins.sh: every carried cmp/bench_suite_NAME (the first in name order is the
+#            baseline) and new/bench_suite, PW_CMPBINS_ROUNDS (3) rounds, specs "APPS:SIZE[:METHODS] ..."
 #   compare  bench/compare.sh: build-gpu/cmp.tar.xz's cmp/bench_suite_base (carry it too) against
 #            new/bench_suite, median of 5 a side, app by app (PW_COMPARE "APPS:SIZE ...")
 #   largest  the largest grids that fit one GPU: SAT f32 and HEAT 8 sweeps (PW_LARGEST_APPS), 2 GPUs
@@ -151,6 +153,17 @@ if stage compare; then # (issue 32's before/after: build-gpu/cmp.tar.xz's baseli
       bash bench/compare.sh ${PW_COMPARE_BASE:-dcad950} --size ${spec#*:} --only ${spec%%:*} > $out/compare_${spec%%[:,]*}.log 2>&1
     say "compare ${spec}: rc=$?"; grep "new/base" $out/compare/compare_summary.txt >> $out/summary.txt
     mv $out/compare/compare_summary.txt $out/compare_${spec%%[:,]*}_summary.txt
+  done
+fi
+if stage cmpbins; then # (several bench_suite binaries, alternating rounds: build-gpu/carry's cmp/bench_suite_NAME, first = the baseline, and new/'s)
+  mkdir -p /tmp/v && { [ -d /tmp/v/cmp ] || tar xJf build-gpu/cmp.tar.xz -C /tmp/v; }
+  bins=""; for b in /tmp/v/cmp/bench_suite_*; do bins="$bins ${b##*/bench_suite_}=$b"; done
+  for spec in ${PW_CMPBINS:-"SOR,HEAT:16384"}; do
+    set -- ${spec//:/ }
+    OUT=$out/cmpbins_${1%%,*}_$2 PW_BINS="${bins# } new=$n/bench_suite" timeout ${PW_CMPBINS_S:-400} \
+      bash bench/compare_bins.sh ${PW_CMPBINS_ROUNDS:-3} --runs 5 --only $1 --size $2 ${3:+--method $3} > $out/cmpbins_${1%%,*}_$2.log 2>&1
+    say "compare_bins $spec: rc=$?"; cat $out/cmpbins_${1%%,*}_$2/compare_bins.txt >> $out/summary.txt
+    rm -f $out/cmpbins_${1%%,*}_$2/lines.txt.gz; gzip -f $out/cmpbins_${1%%,*}_$2/lines.txt
   done
 fi
 if stage underfill; then # (issue 30's question: do a GPU block's long records lose to underfill?)

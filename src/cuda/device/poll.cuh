@@ -1,16 +1,16 @@
 /*
  * poll.cuh - the bounded poll every wait goes through: the peer engines' waits (sync.cuh, pw_poll)
  * and the tagged words (handover.cuh): one spin, one back-off, one watchdog, one way to abandon a
- * run.  (The SW warp-rows kernels keep their own warp-wide loop, pw_swr_wait: through this one
- * they ran the genomes 1.3% and 2.4% slower, sw_warp_rows_proc.cuh says more.)
+ * run.  A warp-wide form (pw_poll_warp_counters) serves the SW warp-rows kernels, whose waits
+ * are on plain counters and take the whole warp.
  *
  * A wait on the wavefront's critical path is usually short and each poll is already an L2 round
  * trip, so the first spin_polls polls do not sleep (a __nanosleep back-off from the first poll
  * cost ~1 us a hand-off: bench/handoff.cu, H200); after them a back-off up to max_sleep_ns keeps
  * long waits, such as a tile-row's first one while the pipeline fills, off the memory system.  The
  * abandon words and the watchdog are looked at every 16th poll (tens of microseconds apart at
- * most: __nanosleep may sleep up to twice what it is asked).  One thread polls (a warp-wide form,
- * the warp-rows kernels' wait, measured slower there and was taken out again).
+ * most: __nanosleep may sleep up to twice what it is asked).  One thread polls (a warp-wide form of
+ * this loop, in the warp-rows kernels, measured slower there and was taken out again).
  */
 #ifndef PW_DEVICE_POLL_CUH
 #define PW_DEVICE_POLL_CUH
@@ -55,6 +55,46 @@ __device__ __forceinline__ bool pw_poll_bounded(const pw_poll_limits &l, Counter
             pw_raise_error(l.error, PW_CUDA_ERROR_TIMEOUT);
             return false;
         }
+    }
+}
+
+/* The warp-wide form on two counters at once (the SW warp-rows kernels, sw_warp_rows_proc.cuh):
+ * thread 0 polls p0 until it reaches need0 and thread 31 polls p31 until need31 (a NULL counter
+ * holds already; SYS0: p0 is written or read by another GPU: system-scope acquire), and the warp
+ * leaves together.  The abandon words are pw_poll_limits' error and stop (stop required), and
+ * every poll after the first sleeps 64 ns (no spin, no doubling).  Same rules otherwise: a check
+ * every 16th poll, the first reason kept (pw_raise_error).  Its own loop, not pw_poll_bounded run
+ * by two threads: through that, the genomes ran 6.60 s against 6.51, and 6.68 against 6.52 once
+ * the poll read its clock only at its checks (H200, bench/sw_warp_rows_ab.sh, 2026-11-29): at
+ * the warp-rows kernels' 80-register cap the inlined wait moves the hot loop's allocation.  The
+ * words and the interval come by reference, to be read where the loop reads them (kernel
+ * parameters, at the checks): taken by value, as a pw_poll_limits, they were loaded before the
+ * loop and the kernels' code changed (pw_swr_kernel R = 12: 2696 -> 2704 instructions). */
+template <bool SYS0 = false>
+__device__ __forceinline__ bool pw_poll_warp_counters(int *const &error_word, const int *const &stop_word, const long long &watchdog_ns,
+                                                      int k, const unsigned *p0, unsigned need0, const unsigned *p31,
+                                                      unsigned need31)
+{
+    unsigned seen = 0, checked = 0;
+    long long since = 0;
+    for (unsigned polls = 0;; polls++) {
+        bool ok = true;
+        if (k == 0 && p0) ok = (seen = SYS0 ? pw_load_acquire_sys_u32(p0) : pw_load_acquire_u32(p0)) >= need0;
+        if (k == 31 && p31) ok = (seen = pw_load_acquire_u32(p31)) >= need31;
+        if (__all_sync(0xffffffffu, ok)) return true;
+        if (polls % 16 == 0) {
+            const bool moved = __any_sync(0xffffffffu, seen != checked);
+            checked = seen;
+            const long long now = __shfl_sync(0xffffffffu, pw_globaltimer(), 0);
+            if (polls == 0 || moved) since = now;
+            int error = k == 0 ? *(volatile int *)error_word | *(volatile const int *)stop_word : 0;
+            if (!error && now - since > watchdog_ns) {
+                if (k == 0) pw_raise_error(error_word, PW_CUDA_ERROR_TIMEOUT);
+                error = 1;
+            }
+            if (__shfl_sync(0xffffffffu, error, 0)) return false;
+        }
+        __nanosleep(64);
     }
 }
 

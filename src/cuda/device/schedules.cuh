@@ -216,6 +216,22 @@ __device__ __forceinline__ void pw_band_report(const pw_engine_args &a, int64_t 
     if (first_word) atomicMax(a.band.first_done + s, (pw_counter)rows_end);
 }
 
+/* The dynamic shared memory's base, taken once where a schedule starts.  LLVM takes `pw_smem`'s
+ * address afresh in every basic block that uses it, and ptxas, for sm_90, builds the shared
+ * window's base again for each (S2UR SR_CgaCtaId; UMOV; ULEA): in the HEAT/SOR stencil warps
+ * that came every chunk, after each warp's named barrier, with the thread index read again
+ * beside it (SOR 16384^2 PW+HT 1.04x dcad950's time on an H200, PERFORMANCE.md sessions 26-27).
+ * An offset that LLVM cannot see is zero (a plain, non-volatile asm: free to be hoisted and
+ * merged) makes the base one value, held from the start.  (Laundering the pointer itself
+ * through an asm, or its shared-window address through cvta, cost 8 registers and 1.2x.) */
+__device__ __forceinline__ unsigned char *pw_dynamic_smem()
+{
+    extern __shared__ unsigned char pw_smem[];
+    unsigned zero;
+    asm("mov.u32 %0, 0;" : "=r"(zero));
+    return pw_smem + zero;
+}
+
 /* The peer schedule.  Banded: the run may be a band of a larger one (a.band set), so the
  * schedule waits for the neighbours' columns and reports its own; a plain run's kernel has none
  * of that code (Banded false), since the band's waits, pushes and early reports, inlined, held
@@ -224,7 +240,7 @@ __device__ __forceinline__ void pw_band_report(const pw_engine_args &a, int64_t 
 template <class Proc, bool Banded>
 __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engine_args &a)
 {
-    extern __shared__ unsigned char pw_smem[];
+    unsigned char *const smem = pw_dynamic_smem();
     __shared__ long long row;
     __shared__ int abandon;
     const pw_tiling &t = a.t;
@@ -262,16 +278,16 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
         if constexpr (Proc::policy.runs_rows) {
             /* (the row's tile count waits in shared memory: held in registers across the row,
              * `first` and `end` took the stencil processor from dcad950's 56 registers to 64.
-             * Not the cause of SOR's 1.04x against dcad950 though: at 56 it stays 1.04x; the
-             * shared base made again every chunk is, PERFORMANCE.md session 26) */
+             * Not the cause of SOR's 1.04x against dcad950 though: at 56 it stayed 1.04x; the
+             * shared base made again every chunk was, pw_dynamic_smem) */
             if (threadIdx.x == 0) mon.row_tiles = end - first;
-            if (!proc.run_row(t, r, first, end, pw_smem, sync)) return;
+            if (!proc.run_row(t, r, first, end, smem, sync)) return;
             __syncthreads();
             if (threadIdx.x == 0) pw_monitor_tiles(a.monitor, mon, mon.row_tiles);
         } else for (int64_t c = first; c < end; c++) {
             if constexpr (Proc::policy.syncs_in_tile) { /* waits are inside: a trace shows them as busy */
                 const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
-                if (!proc.run_tile(t, r, c, pw_smem, sync)) return;
+                if (!proc.run_tile(t, r, c, smem, sync)) return;
                 __syncthreads();
                 if (Banded && c == first_col_tile) pw_band_report_first(a, sweep, r * t.h, rows_end);
                 if (threadIdx.x == 0 && a.trace.records) pw_trace_tile(a.trace, q, c, start_ns, start_ns);
@@ -285,7 +301,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
                 }
                 __syncthreads();
                 if (abandon) return;
-                pw_run_plain_tile(proc, t, r, c, pw_smem, a.sweep_base + sweep);
+                pw_run_plain_tile(proc, t, r, c, smem, a.sweep_base + sweep);
                 __syncthreads();
                 /* (before the tile's progress: the tile-row below reports its own first rows
                  * after this one's, which its wait on this progress keeps in order) */
@@ -339,7 +355,7 @@ __device__ __forceinline__ int pw_diagonal_tile(const pw_tiling &t, int64_t d, i
 template <class Proc>
 __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_engine_args &a, int64_t n_diagonals)
 {
-    extern __shared__ unsigned char pw_smem[];
+    unsigned char *const smem = pw_dynamic_smem();
     /* Tracing: a tile's "wait" is everything since this block's previous tile ended (the
      * barriers in between), so busy + wait covers the block's whole run. */
     long long last_end = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
@@ -362,7 +378,7 @@ __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_e
                 if (what < 0) break;
                 if (what == 0) continue;
                 const long long start_ns = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
-                pw_run_ordered_tile(proc, a, r, c, pw_smem, sweep);
+                pw_run_ordered_tile(proc, a, r, c, smem, sweep);
                 __syncthreads();
                 if (threadIdx.x == 0 && a.trace.records) { /* (rows as the peer schedule's tickets: sweep-major) */
                     pw_trace_tile(a.trace, sweep * t.n_rows + r, c, last_end, start_ns);
@@ -380,11 +396,11 @@ __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_e
 template <class Proc>
 __device__ __forceinline__ void pw_diagonal_schedule(const Proc &proc, const pw_engine_args &a, int64_t d)
 {
-    extern __shared__ unsigned char pw_smem[];
+    unsigned char *const smem = pw_dynamic_smem();
     int64_t r, c;
     if (pw_diagonal_tile(a.t, d, pw_diagonal_top_row(a.t, d), blockIdx.x, &r, &c) != 1) return; /* the whole block */
     pw_begin_proc_block(proc);
-    pw_run_ordered_tile(proc, a, r, c, pw_smem);
+    pw_run_ordered_tile(proc, a, r, c, smem);
 }
 
 /* The tasks schedule's tiles (core/tile_graph.h, in device memory): task k is tile k' = k mod
@@ -424,12 +440,12 @@ template <class Proc>
 __device__ __forceinline__ void pw_tasks_schedule(const Proc &proc, const pw_engine_args &a, const pw_task_state &s,
                                                   const pw_tile_tasks &g)
 {
-    extern __shared__ unsigned char pw_smem[];
+    unsigned char *const smem = pw_dynamic_smem();
     __shared__ pw_block_monitor mon; /* thread 0's */
     long long last_end = a.trace.records && threadIdx.x == 0 ? pw_globaltimer() : 0;
     if (threadIdx.x == 0) mon = pw_block_monitor{0, 0};
     pw_begin_proc_block(proc);
-    pw_task_worker(pw_tile_task_body<Proc>{proc, a, g, mon, &last_end}, s, pw_smem);
+    pw_task_worker(pw_tile_task_body<Proc>{proc, a, g, mon, &last_end}, s, smem);
     if (threadIdx.x == 0) pw_monitor_leave(a.monitor, mon);
 }
 

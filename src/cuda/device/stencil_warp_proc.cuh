@@ -82,6 +82,7 @@
 #define PW_DEVICE_STENCIL_WARP_PROC_CUH
 
 #include "handover.cuh"
+#include "layouts.cuh"
 #include "proc_shapes.h"
 #include "schedules.cuh"
 #include "tile_steps.cuh"
@@ -90,7 +91,7 @@
 template <class F, class Cell, int R>
 struct StencilWarpProc {
     F *grid;        /* (rows + 2) x (cols + 2) with its fixed border; interior (i, j) at grid (i + 1, j + 1) */
-    int64_t stride;
+    pw_row_major lay; /* the grid storage: row-major (layouts.cuh), which its row walks need */
     Cell cell;
     pw_edge<F> edge;    /* peer schedule: the tile-rows' last rows, edge_rows x cols words (NULL: not peer) */
     int64_t edge_rows;  /* 1 (one sweep a launch) or n_rows (pipelined sweeps): see above */
@@ -147,7 +148,7 @@ struct StencilWarpProc {
     /* Grid value (grid row gr, grid column gc), or 0 outside the grid's columns. */
     __device__ F grid_at(int64_t gr, int64_t gc, int64_t gcols) const
     {
-        return gc >= 0 && gc < gcols ? pw_load_cg(grid + gr * stride + gc) : (F)0;
+        return gc >= 0 && gc < gcols ? pw_load_cg(grid + gr * lay.stride + gc) : (F)0;
     }
 
     /* The copies of one chunk (steps [sn, sn + steps)).  Copy i <= LANES is buffer row i: grid
@@ -189,18 +190,18 @@ struct StencilWarpProc {
     {
         const int k = lane();
         if (k >= ch.steps) return;
-        const F *src = grid + (top + 1) * stride + ch.sn + 2 + k; /* copy j: src + j * (stride - 1) */
+        const F *src = grid + (top + 1) * lay.stride + ch.sn + 2 + k; /* copy j: src + j * (stride - 1) */
         F *dst = buf + k + 1;                                     /* copy j: dst + row_base(j) */
         if (ch.fast) {
 #pragma unroll
-            for (int j = 0; j < COPIES; j++, src += stride - 1) pw_copy_async(dst + row_base(j), src, true);
+            for (int j = 0; j < COPIES; j++, src += lay.stride - 1) pw_copy_async(dst + row_base(j), src, true);
             return;
         }
         const int64_t c0 = ch.sn + 2 + k; /* grid column of copy j: c0 - j */
         /* inside: column c0 - j in [0, gcols) and copy j <= lanes */
         const Rows in = rows_between(c0 - gcols + 1, c0 < lanes ? c0 : lanes, COPIES);
 #pragma unroll
-        for (int j = 0; j < COPIES; j++, src += stride - 1) {
+        for (int j = 0; j < COPIES; j++, src += lay.stride - 1) {
             const bool inside = j >= in.lo && j <= in.hi;
             pw_copy_async(dst + row_base(j), inside ? src : grid, inside);
         }
@@ -211,13 +212,13 @@ struct StencilWarpProc {
     __device__ void store_chunk(const F *buf, int64_t top, int64_t lanes, int64_t sn, int steps, int64_t cols) const
     {
         const int k = lane();
-        F *dst = grid + (top + 1) * stride + 1 + sn + k; /* row L: dst + L * (stride - 1) */
+        F *dst = grid + (top + 1) * lay.stride + 1 + sn + k; /* row L: dst + L * (stride - 1) */
         if (lanes == LANES && steps == CHUNK && sn - LANES + 1 >= 0 && sn + CHUNK - 1 < cols) {
 #pragma unroll 1
             for (int g = 0; g < R; g++) {
                 const F *src = buf + row_base(32 * g) + k;
 #pragma unroll
-                for (int j = 0; j < 32; j++, dst += stride - 1) *dst = src[j * PITCH];
+                for (int j = 0; j < 32; j++, dst += lay.stride - 1) *dst = src[j * PITCH];
             }
             return;
         }
@@ -228,7 +229,7 @@ struct StencilWarpProc {
             const int64_t x0 = sn + k - 32 * g, last = lanes - 1 - 32 * g;
             const Rows in = k < steps ? rows_between(x0 - cols + 1, x0 < last ? x0 : last, 32) : Rows{0, -1};
 #pragma unroll
-            for (int j = 0; j < 32; j++, dst += stride - 1)
+            for (int j = 0; j < 32; j++, dst += lay.stride - 1)
                 if (j >= in.lo && j <= in.hi) *dst = src[j * PITCH];
         }
     }

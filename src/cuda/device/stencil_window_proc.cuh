@@ -19,6 +19,7 @@
 #define PW_DEVICE_STENCIL_WINDOW_PROC_CUH
 
 #include "memory.cuh"
+#include "layouts.cuh"
 #include "proc_shapes.h"
 #include "schedules.cuh"
 #include "tile_steps.cuh"
@@ -29,7 +30,7 @@
 template <class F, class Cell>
 struct StencilWindowProc {
     F *grid;          /* (rows + 2) x (cols + 2) with its fixed border; interior (i, j) at grid row i + 1, column j + 1 */
-    int64_t stride;
+    pw_row_major lay; /* the grid storage: row-major (layouts.cuh), which its row walks need */
     Cell cell;
 
     /* h threads; shared memory: the window (proc_shapes.h, pw_stencil_window_bytes) */
@@ -61,7 +62,7 @@ struct StencilWindowProc {
             for (int u = 0; u < PW_WINDOW_BATCH; u++) {
                 const int e = base + u * step, y = e / w32;
                 const int64_t gx = grid_col0 + (e - y * w32);
-                v[u] = e < total && gx >= 0 && gx < grid_cols ? pw_load_cg(grid + (grid_row0 + y) * stride + gx) : (F)0;
+                v[u] = e < total && gx >= 0 && gx < grid_cols ? pw_load_cg(grid + (grid_row0 + y) * lay.stride + gx) : (F)0;
             }
 #pragma unroll
             for (int u = 0; u < PW_WINDOW_BATCH; u++)
@@ -82,7 +83,7 @@ struct StencilWindowProc {
             int64_t jb = s0 - y, je = s1 - y;
             if (jb < 0) jb = 0;
             if (je > t.cols) je = t.cols;
-            F *dst = grid + (grid_row0 + y + 1) * stride + 1;
+            F *dst = grid + (grid_row0 + y + 1) * lay.stride + 1;
             const F *row = win + (y + 1) * width - s0 + h;
             for (int64_t j = jb + k; j < je; j += blockDim.x) dst[j] = row[j];
         }

@@ -59,6 +59,7 @@
 #include "../../core/best_cell.h"
 #include "../../core/fixed_width.h"
 #include "memory.cuh"
+#include "poll.cuh"
 
 #define PW_SWR_THREADS 256
 #define PW_SWR_BLOCK_WARPS (PW_SWR_THREADS / 32)
@@ -133,39 +134,15 @@ __device__ __forceinline__ void pw_swr_feed_fill(int4 *feed, int k, int s, Colum
     __syncwarp();
 }
 
-/* The warp waits until thread 0's and thread 31's conditions hold (each polls its own counter; a
- * NULL counter holds already; SYS0: thread 0's is written or read by another GPU).  false: the
- * run is abandoned (no progress for the watchdog interval, here or in a warp this one waits on
- * through the error word).  Its own loop, not a warp-wide form of the engines' pw_poll_bounded (poll.cuh): the
- * same wait through that ran the genomes 6.60 s against 6.51, and 6.68 against 6.52 once the
- * poll read its clock only at its checks (H200, bench/sw_warp_rows_ab.sh, 2026-11-29): at the
- * 80-register cap the inlined wait moves the hot loop's allocation.  Same rules: a check every
- * 16th poll, the first reason kept (pw_raise_error). */
+/* The warp waits until thread 0's and thread 31's counters reach what they need (poll.cuh's
+ * warp-wide form; SYS0: thread 0's is written or read by another GPU).  false: the run is
+ * abandoned -- no progress for the watchdog interval, here or in a warp this one waits on through
+ * the error word, or the overflow word raised (the pairs' run is then over, or the host cancels). */
 template <bool SYS0 = false>
 __device__ __forceinline__ bool pw_swr_wait(const pw_swr_args &a, int k, const unsigned *p0, unsigned need0,
                                             const unsigned *p31, unsigned need31)
 {
-    unsigned seen = 0, checked = 0;
-    long long since = 0;
-    for (unsigned polls = 0;; polls++) {
-        bool ok = true;
-        if (k == 0 && p0) ok = (seen = SYS0 ? pw_load_acquire_sys_u32(p0) : pw_load_acquire_u32(p0)) >= need0;
-        if (k == 31 && p31) ok = (seen = pw_load_acquire_u32(p31)) >= need31;
-        if (__all_sync(PW_SWR_FULL, ok)) return true;
-        if (polls % 16 == 0) {
-            const bool moved = __any_sync(PW_SWR_FULL, seen != checked);
-            checked = seen;
-            const long long now = __shfl_sync(PW_SWR_FULL, pw_globaltimer(), 0);
-            if (polls == 0 || moved) since = now;
-            int error = k == 0 ? *(volatile int *)a.error | *(volatile int *)a.overflow : 0;
-            if (!error && now - since > a.watchdog_ns) {
-                if (k == 0) pw_raise_error(a.error, PW_CUDA_ERROR_TIMEOUT);
-                error = 1;
-            }
-            if (__shfl_sync(PW_SWR_FULL, error, 0)) return false;
-        }
-        __nanosleep(64);
-    }
+    return pw_poll_warp_counters<SYS0>(a.error, a.overflow, a.watchdog_ns, k, p0, need0, p31, need31);
 }
 
 /* The largest 16-bit value of either half of the warp's `seen` (every H it has made). */

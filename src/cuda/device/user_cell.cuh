@@ -219,7 +219,7 @@ struct pw_user_proc<StencilWarpProc<F, UserStencilCell<C>, R>> {
     __device__ static StencilWarpProc<F, UserStencilCell<C>, R> make(const pw_user_args &u)
     {
         const UserStencilCell<C> cell{pw_user_ctx<typename C::Ctx>(u)};
-        return StencilWarpProc<F, UserStencilCell<C>, R>{cell.ctx.grid, cell.ctx.stride, cell, pw_edge<F>{(pw_ll<F> *)u.edge},
+        return StencilWarpProc<F, UserStencilCell<C>, R>{cell.ctx.grid, {cell.ctx.stride}, cell, pw_edge<F>{(pw_ll<F> *)u.edge},
                                                          u.edge_rows};
     }
 };
@@ -228,7 +228,7 @@ struct pw_user_proc<StencilWindowProc<F, UserStencilCell<C>>> {
     __device__ static StencilWindowProc<F, UserStencilCell<C>> make(const pw_user_args &u)
     {
         const UserStencilCell<C> cell{pw_user_ctx<typename C::Ctx>(u)};
-        return StencilWindowProc<F, UserStencilCell<C>>{cell.ctx.grid, cell.ctx.stride, cell};
+        return StencilWindowProc<F, UserStencilCell<C>>{cell.ctx.grid, {cell.ctx.stride}, cell};
     }
 };
 
