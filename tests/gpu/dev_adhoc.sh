@@ -55,8 +55,10 @@
 #   pairs    bench_batch_pairs (PW_PAIRS_SPECS LENGTH:QUERIES:SERIES:PAIRS; PW_PAIRS_DEBUG=1: where
 #            the pairs' time goes)
 #   orient   test_orient --gpu (GPU PW_BATCH_GPU);  align: test_align --gpu
-#   cmpbins  bench/compare_bins.sh: every carried cmp/bench_suite_NAME (the first in name order is the
-#            baseline) and new/bench_suite, PW_CMPBINS_ROUNDS (3) rounds, specs "APPS:SIZE[:METHODS] ..."
+#   cmpbins  bench/compare_bins.sh: every cmp/bench_suite_NAME of build-gpu/cmp.tar.xz (carry it; the
+#            first in name order is the baseline) and new/bench_suite: PW_CMPBINS specs
+#            "APPS:SIZE[:METHODS] ..." (SOR,HEAT:16384), PW_CMPBINS_ROUNDS rounds (3), at most
+#            PW_CMPBINS_S seconds a spec (400)
 #   compare  bench/compare.sh: build-gpu/cmp.tar.xz's cmp/bench_suite_base (carry it too) against
 #            new/bench_suite, median of 5 a side, app by app (PW_COMPARE "APPS:SIZE ...")
 #   largest  the largest grids that fit one GPU: SAT f32 and HEAT 8 sweeps (PW_LARGEST_APPS), 2 GPUs
@@ -155,15 +157,21 @@ if stage compare; then # (issue 32's before/after: build-gpu/cmp.tar.xz's baseli
     mv $out/compare/compare_summary.txt $out/compare_${spec%%[:,]*}_summary.txt
   done
 fi
-if stage cmpbins; then # (several bench_suite binaries, alternating rounds: build-gpu/carry's cmp/bench_suite_NAME, first = the baseline, and new/'s)
+if stage cmpbins; then # (several bench_suite binaries, alternating rounds: build-gpu/cmp.tar.xz's cmp/bench_suite_NAME, the first in name order the baseline, and new/'s)
   mkdir -p /tmp/v && { [ -d /tmp/v/cmp ] || tar xJf build-gpu/cmp.tar.xz -C /tmp/v; }
-  bins=""; for b in /tmp/v/cmp/bench_suite_*; do bins="$bins ${b##*/bench_suite_}=$b"; done
+  bins=""; for b in /tmp/v/cmp/bench_suite_*; do [ -x "$b" ] && bins="$bins ${b##*/bench_suite_}=$b"; done
+  [ -n "$bins" ] || say "compare_bins: no cmp/bench_suite_NAME in build-gpu/cmp.tar.xz (only new/ is compared with itself)"
   for spec in ${PW_CMPBINS:-"SOR,HEAT:16384"}; do
     set -- ${spec//:/ }
-    OUT=$out/cmpbins_${1%%,*}_$2 PW_BINS="${bins# } new=$n/bench_suite" timeout ${PW_CMPBINS_S:-400} \
-      bash bench/compare_bins.sh ${PW_CMPBINS_ROUNDS:-3} --runs 5 --only $1 --size $2 ${3:+--method $3} > $out/cmpbins_${1%%,*}_$2.log 2>&1
-    say "compare_bins $spec: rc=$?"; cat $out/cmpbins_${1%%,*}_$2/compare_bins.txt >> $out/summary.txt
-    rm -f $out/cmpbins_${1%%,*}_$2/lines.txt.gz; gzip -f $out/cmpbins_${1%%,*}_$2/lines.txt
+    [ $# -ge 2 ] || { say "compare_bins: spec $spec is not APPS:SIZE[:METHODS]"; continue; }
+    d=$out/cmpbins_${1%%,*}_$2
+    OUT=$d PW_BINS="${bins# } new=$n/bench_suite" timeout ${PW_CMPBINS_S:-400} \
+      bash bench/compare_bins.sh ${PW_CMPBINS_ROUNDS:-3} --runs 5 --only $1 --size $2 ${3:+--method $3} > $d.log 2>&1
+    say "compare_bins $spec: rc=$?"
+    # (a call cut by its time limit leaves no table: make it from the rounds it finished)
+    [ -f $d/compare_bins.txt ] || OUT=$d bash bench/compare_bins.sh --table $d/lines.txt > /dev/null 2>&1
+    cat $d/compare_bins.txt >> $out/summary.txt
+    gzip -f $d/lines.txt # (compare_bins.sh --table reads it gzipped too)
   done
 fi
 if stage underfill; then # (issue 30's question: do a GPU block's long records lose to underfill?)

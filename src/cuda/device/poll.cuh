@@ -9,8 +9,9 @@
  * cost ~1 us a hand-off: bench/handoff.cu, H200); after them a back-off up to max_sleep_ns keeps
  * long waits, such as a tile-row's first one while the pipeline fills, off the memory system.  The
  * abandon words and the watchdog are looked at every 16th poll (tens of microseconds apart at
- * most: __nanosleep may sleep up to twice what it is asked).  One thread polls (a warp-wide form of
- * this loop, in the warp-rows kernels, measured slower there and was taken out again).
+ * most: __nanosleep may sleep up to twice what it is asked).  One thread polls; run by two threads
+ * of a warp in the warp-rows kernels, this loop measured slower there than their own warp-wide
+ * one, pw_poll_warp_counters below.
  */
 #ifndef PW_DEVICE_POLL_CUH
 #define PW_DEVICE_POLL_CUH

@@ -216,14 +216,18 @@ __device__ __forceinline__ void pw_band_report(const pw_engine_args &a, int64_t 
     if (first_word) atomicMax(a.band.first_done + s, (pw_counter)rows_end);
 }
 
-/* The dynamic shared memory's base, taken once where a schedule starts.  LLVM takes `pw_smem`'s
+/* The dynamic shared memory's base, taken once where the peer, barrier and tasks schedules start
+ * (a block of theirs runs many tiles or a whole tile-row).  LLVM takes `pw_smem`'s
  * address afresh in every basic block that uses it, and ptxas, for sm_90, builds the shared
  * window's base again for each (S2UR SR_CgaCtaId; UMOV; ULEA): in the HEAT/SOR stencil warps
  * that came every chunk, after each warp's named barrier, with the thread index read again
  * beside it (SOR 16384^2 PW+HT 1.04x dcad950's time on an H200, PERFORMANCE.md sessions 26-27).
  * An offset that LLVM cannot see is zero (a plain, non-volatile asm: free to be hoisted and
  * merged) makes the base one value, held from the start.  (Laundering the pointer itself
- * through an asm, or its shared-window address through cvta, cost 8 registers and 1.2x.) */
+ * through an asm, or its shared-window address through cvta, cost 8 registers and 1.2x.)  It
+ * rests on what ptxas does with the zero today (it keeps it a value): a later ptxas that folds it
+ * brings the per-chunk base back, which counting S2UR in the kernel's text shows
+ * (PERFORMANCE.md session 27). */
 __device__ __forceinline__ unsigned char *pw_dynamic_smem()
 {
     extern __shared__ unsigned char pw_smem[];
@@ -393,14 +397,17 @@ __device__ __forceinline__ void pw_barrier_schedule(const Proc &proc, const pw_e
     if (threadIdx.x == 0) pw_monitor_leave(a.monitor, mon);
 }
 
+/* (One tile a block and launch: the buffer's symbol as it is, not pw_dynamic_smem -- with it, one
+ * of these kernels, SAT f64 -> i32, went from no spill to 132 bytes, and the launch-a-diagonal
+ * baseline has no chunks of a tile-row to save the window base in.) */
 template <class Proc>
 __device__ __forceinline__ void pw_diagonal_schedule(const Proc &proc, const pw_engine_args &a, int64_t d)
 {
-    unsigned char *const smem = pw_dynamic_smem();
+    extern __shared__ unsigned char pw_smem[];
     int64_t r, c;
     if (pw_diagonal_tile(a.t, d, pw_diagonal_top_row(a.t, d), blockIdx.x, &r, &c) != 1) return; /* the whole block */
     pw_begin_proc_block(proc);
-    pw_run_ordered_tile(proc, a, r, c, smem);
+    pw_run_ordered_tile(proc, a, r, c, pw_smem);
 }
 
 /* The tasks schedule's tiles (core/tile_graph.h, in device memory): task k is tile k' = k mod
