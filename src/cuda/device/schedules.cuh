@@ -94,20 +94,30 @@ __device__ __forceinline__ bool pw_band_wait_right(const pw_engine_args &a, int6
 }
 
 /* Rows [i0, i1) of the band's edge column into the neighbour's storage, the copy shared by
- * `count` threads (this one is `me`). */
+ * `count` threads (this one is `me`, count <= 1024).  The copy's words are numbered in 32 bits,
+ * in passes of at most 2^31 words (one pass in practice: a tile-row's rows times the planes):
+ * with 64-bit numbers, their divisions inlined in the band kernels made the prefix-sum ones spill
+ * (SAT f32 184 -> 24 bytes, INTHIST u8 212 -> 32, SAT u8 64 -> 0, at their 128-register bound)
+ * and took registers from the others. */
 __device__ __forceinline__ void pw_band_copy_rows(const pw_device_band &b, const pw_band_push &p, int64_t i0, int64_t i1,
-                                                  int64_t me, int64_t count)
+                                                  int me, int count)
 {
-    /* an element is elem_bytes / 4 words of 4 bytes (SW's affine cell is 12 bytes: H, E, F) */
-    const int words = b.elem_bytes / 4;
-    const int64_t n = i1 - i0, total = n * b.planes * words;
-    for (int64_t k = me; k < total; k += count) {
-        const int64_t w = k % words, i = i0 + (k / words) % n, plane = k / words / n;
-        const unsigned v = ((const unsigned *)(p.src.at[0] + i * p.src.row_bytes + plane * p.src.plane_bytes))[w];
-        for (int t = 0; t < 2; t++) {
-            const int64_t row = i + p.dst.shift[t];
-            if (!p.dst.at[t] || row >= b.rows) continue;
-            ((unsigned *)(p.dst.at[t] + row * p.dst.row_bytes + plane * p.dst.plane_bytes))[w] = v;
+    /* an element is elem_bytes / 4 words of 4 bytes (SW's affine cell is 12 bytes: H, E, F); a
+     * push is set up only for a multiple of 4 bytes (gpu_band.cuh, pw_gpu_band_direct_ok) and
+     * planes >= 1, so a row has a word at least */
+    const uint32_t words = (uint32_t)b.elem_bytes / 4, row_words = (uint32_t)b.planes * words;
+    const int64_t pass_rows = 0x7fffffffu / row_words;
+    for (int64_t r0 = i0; r0 < i1; r0 += pass_rows) {
+        const uint32_t n = (uint32_t)(i1 - r0 < pass_rows ? i1 - r0 : pass_rows), total = n * row_words;
+        for (uint32_t k = (uint32_t)me; k < total; k += (uint32_t)count) {
+            const uint32_t kw = k / words, w = k - kw * words, plane = kw / n;
+            const int64_t i = r0 + (kw - plane * n);
+            const unsigned v = ((const unsigned *)(p.src.at[0] + i * p.src.row_bytes + plane * p.src.plane_bytes))[w];
+            for (int t = 0; t < 2; t++) {
+                const int64_t row = i + p.dst.shift[t];
+                if (!p.dst.at[t] || row >= b.rows) continue;
+                ((unsigned *)(p.dst.at[t] + row * p.dst.row_bytes + plane * p.dst.plane_bytes))[w] = v;
+            }
         }
     }
 }
@@ -135,7 +145,7 @@ __device__ __forceinline__ void pw_band_push_rows(const pw_engine_args &a, const
     const int gave_up = abandoned;
     __syncthreads(); /* (everyone has read it before a second push's thread 0 writes it again) */
     if (gave_up) return; /* (the run is given up: nothing waits for the rows any more) */
-    pw_band_copy_rows(a.band, p, i0, i1, threadIdx.x, blockDim.x);
+    pw_band_copy_rows(a.band, p, i0, i1, (int)threadIdx.x, (int)blockDim.x);
     __syncthreads();
     if (threadIdx.x == 0) pw_band_pushed(p, sweep, i1);
 }
