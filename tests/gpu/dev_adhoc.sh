@@ -31,7 +31,14 @@
 # PW_SWROWS_GPUS=0 (test_gpu 721/721, test_sw_rows 340/340 after pw_allow_dynamic_smem moved).
 # Last call, on 2 H200s (nvidia-h200-x2): PW_STAGES=batch, then PW_STAGES=pairs PW_PAIRS_GPUS=1 and 2
 # (pairs over several GPUs, 157307d: test_batch --gpu 12176/12176, 1.12-1.25x on 2 GPUs).
-# NEXT CALLS: the H100 before/after suite of issue 32 when an H100 is lent.
+# Session 27 (2026-12-02, one H200): PW_STAGES=cmpbins with build-gpu/cmp.tar.xz holding dcad950's and
+# 7dbb29e's bench_suite (cmp/bench_suite_base, cmp/bench_suite_now) and carry/bins.tar.xz this tree's:
+#   PW_CMPBINS="SOR,HEAT:16384:PW+HT,PW+FHT,GS+HT" (3 rounds), "SAT,INTHIST:16384:... SW,DTW:65536:..."
+#   (2 rounds; SAT/INTHIST's 280 s cut round 2), "SOR,HEAT:32768:PW+HT,PW+FHT" (2 rounds, 500 s);
+# then PW_BINS=build-gpu/carry2/bins.tar.xz PW_STAGES="dist" PW_DIST_GPUS=0 PW_DIST_NGPUS=1 and
+# PW_STAGES="gpu cells" PW_GPU_GPU=0 PW_CELLS_GPU=0 (one GPU: bands share it): all passed.
+# NEXT CALLS: the H100 before/after suite of issue 32 when an H100 is lent; on 2 GPUs, SAT f32's
+# band kernels without their spills (0c9e86d): PW_STAGES="dist largest".
 # Stages:
 #   gpu      test_gpu on GPU PW_GPU_GPU (default 0), in the background (PW_TEST_SHAPES)
 #   cells    test_cells --gpu on GPU 1 (PW_CELLS_ONLY sections)
