@@ -316,6 +316,7 @@ static void case_stencil_cell(pw_comm *c, rng *r, const pw_options *dist_options
 typedef struct wide_cell {
     const char *name, *text;
     int reach, halo, three_d; /* reach: the largest dj (every band holds at least that many columns) */
+    /* three_d: 1 a grid3 cell, 2 one the 3-D processor takes (GPU bands run only those) */
 } wide_cell;
 
 static const wide_cell wide_cells[] = {
@@ -333,7 +334,7 @@ static const wide_cell wide_cells[] = {
                      "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n"
                      "{ return (pw_at3(c, i, j, k) * 3 + pw_at3(c, i - 1, j, k) * 5 + pw_at3(c, i, j - 1, k) * 7\n"
                      "          + pw_at3(c, i, j, k - 1) * 11 + pw_at3(c, i, j + 1, k) + i + 2 * j + 3 * k) % 1000003; }\n",
-     1, 1, 1},
+     1, 1, 2},
     {"grid3 slabs", "PW_FORM(grid3)\nPW_VALUE(int64_t)\nPW_DEP3(1, 1, -1)\nPW_DEP3(0, 2, 0)\nPW_DEP3(0, 0, 1)\nPW_HALO(2)\n"
                     "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n"
                     "{ return (pw_at3(c, i, j, k) * 3 + pw_at3(c, i - 1, j - 1, k + 1) * 5 + pw_at3(c, i + 1, j + 1, k - 1) * 7\n"
@@ -374,13 +375,16 @@ static void make_wide_cells(void)
         if (pw_cell_create(refused_cells[k][0], "refused", &refused_compiled[k]) != PW_OK) refused_compiled[k] = NULL;
 }
 
-/* dist_options: the bands' (NULL: the CPU's, as the reference's); GPU bands refuse grid3 cells. */
+/* dist_options: the bands' (NULL: the CPU's, as the reference's); GPU bands refuse grid3 cells
+ * that the 3-D processor does not take. */
 static void case_wide_cell(pw_comm *c, rng *r, const wide_cell *w, const pw_options *dist_options, rank_log *log)
 {
     const int ranks = pw_comm_size(c);
     pw_cell *cell = wide_compiled[w - wide_cells];
-    const int64_t rows = range(r, 1, dist_options ? 120 : 30), cols = range(r, (int64_t)ranks * w->reach, 40), sweeps = range(r, 1, 4);
-    const int64_t planes = w->three_d ? range(r, 1, 7) : 1, h = w->halo;
+    /* (GPU bands on the 3-D processor: half the time several of its 32 x 32 tiles a band in j and k) */
+    const int big3 = dist_options && dist_options->backend == PW_BACKEND_CUDA && w->three_d == 2 && range(r, 0, 1);
+    const int64_t rows = range(r, 1, dist_options ? 120 : 30), cols = range(r, (int64_t)ranks * w->reach, big3 ? 200 : 40);
+    const int64_t sweeps = range(r, 1, 4), planes = w->three_d ? range(r, 1, big3 ? 70 : 7) : 1, h = w->halo;
     const size_t cells = (size_t)((rows + 2 * h) * (cols + 2 * h) * (w->three_d ? planes + 2 * h : 1));
     int64_t *one = malloc(sizeof *one * cells), *dist = malloc(sizeof *dist * cells);
     for (size_t k = 0; k < cells; k++) one[k] = dist[k] = range(r, 0, 1000000);
@@ -408,7 +412,8 @@ static void case_wide_cell(pw_comm *c, rng *r, const wide_cell *w, const pw_opti
     int64_t narrowest = cols, first, count;
     for (int q = 0; q < ranks; q++)
         if (pw_dist_split(c, q, cols, &first, &count) == PW_OK && count < narrowest) narrowest = count;
-    if (gpu && w->three_d) {
+    const int gpu_refuses = gpu && w->three_d == 1;
+    if (gpu_refuses) {
         EXPECT(log, s2 == PW_ERR_UNSUPPORTED && strstr(pw_error_detail(), "grid3"), "GPU bands of (%s): %s (%s)", w->name,
                pw_status_str(s2), pw_error_detail());
     } else if (narrowest < w->reach) {
@@ -424,7 +429,7 @@ static void case_wide_cell(pw_comm *c, rng *r, const wide_cell *w, const pw_opti
            pw_error_detail(), memcmp(one, dist, sizeof *one * cells) ? "differs" : "equal", (long long)res2.info.cells);
     }
     /* bands narrower than the reach: refused alike on every rank */
-    if (w->reach > 1 && ranks > 1 && !(gpu && w->three_d)) { /* (GPU bands refuse grid3 cells first) */
+    if (w->reach > 1 && ranks > 1 && !gpu_refuses) { /* (GPU bands refuse those grid3 cells first) */
         args.cols = (int64_t)ranks * w->reach - 1;
         const pw_status s3 = pw_dist_cell_run(c, cell, &args, od, &res2);
         EXPECT(log, s3 == PW_ERR_INVALID_SIZE && strstr(pw_error_detail(), "fewer than"),
@@ -1013,7 +1018,8 @@ static void gpu_cases(pw_comm *c, uint64_t seed, int cases, rank_log *log)
          * tiles a band, a stencil cell of a few tile-rows */
         case_cell(c, &r, &gpu, k < cases / 2 ? 300 : 3000, k < cases / 2 ? 600 : 6000, log);
         case_stencil_cell(c, &r, &gpu, k < cases / 2 ? 40 : 400, k < cases / 2 ? 60 : 600, log);
-        /* grid cells of a wider reach (edges of several columns, rows below), grid3 ones refused */
+        /* grid cells of a wider reach (edges of several columns, rows below), grid3 ones on the
+         * 3-D processor (the others refused) */
         pthread_once(&wide_once, make_wide_cells);
         for (int w = 0; w < WIDE_CELLS; w++) case_wide_cell(c, &r, &wide_cells[w], &gpu, log);
     }

@@ -69,12 +69,16 @@ static const struct kernel_case cases[] = {
     {INC("prefix_sum_proc.cuh") INC("prefix_sum_sources.cuh"), "PrefixSumProc<pw_sat_src<float, double>, double, false>", 1},
     {INC("prefix_sum_proc.cuh") INC("prefix_sum_sources.cuh"), "PrefixSumProc<pw_bin_src<uint8_t>, int32_t, true>", 1},
     {INC("full_proc.cuh") INC("app_sat.cuh"), "FullProc<SatApp<float, float, pw_hybrid>>", 0},
-    {INC("full_proc.cuh") INC("app_inthist.cuh"), "FullProc<InthistApp<int32_t>>", 0},
+    {INC("full_proc.cuh") INC("app_inthist.cuh"), "FullProc<InthistApp<int32_t, pw_row_major>>", 0},
     {INC("full_proc.cuh") INC("app_stencil.cuh"), "FullProc<StencilApp<double, pw_row_major>>", 0},
     {INC("stencil_warp_proc.cuh") INC("app_stencil.cuh"), "StencilWarpProc<float, StencilCell<float, true>, 2>", 0},
     {INC("stencil_warp_proc.cuh") INC("app_stencil.cuh"), "StencilWarpProc<double, StencilCell<double, false>, 4>", 0},
     {INC("stencil_window_proc.cuh") INC("app_stencil.cuh"), "StencilWindowProc<float, StencilCell<float, false>>", 0},
     {INC("linear_proc.cuh"), "LinearProc<EditApp, 2>", 0},
+    /* the 3-D processor (peer only: its band kernel trades a band's edges itself) on a sample cell */
+    {INC("warp3_proc.cuh") "struct Sum3 { __device__ float operator()(int64_t, int64_t, int64_t, float self, float west,\n"
+                           "    float north, float top) const { return 0.5f * self + west + north + top; } };\n",
+     "Warp3Proc<float, Sum3, 4, 8>", 1},
     {INC("warp_proc.cuh"), "WarpProc<EditApp, 4>", 1},
 };
 

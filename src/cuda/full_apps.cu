@@ -88,8 +88,8 @@ static pw_status scan_run(const pw_plan *plan, const pw_kernel_desc *desc, const
     const bool vec = aligned4(out, stride, sizeof(Out)), band = plan->band != NULL;
     auto run = [&](const pw_plan *p) {
         if (desc->prefetch)
-            return pw_cuda_run(p, desc, PrefixSumProc<Src, Out, true>{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.edge(), edge_cols, band}, info);
-        return pw_cuda_run(p, desc, PrefixSumProc<Src, Out, false>{src, out, stride, plane_stride, vec, planes, carry.ptr, rows, edge.edge(), edge_cols, band}, info);
+            return pw_cuda_run(p, desc, PrefixSumProc<Src, Out, true>{src, out, {{stride}, plane_stride}, vec, planes, carry.ptr, rows, edge.edge(), edge_cols, band}, info);
+        return pw_cuda_run(p, desc, PrefixSumProc<Src, Out, false>{src, out, {{stride}, plane_stride}, vec, planes, carry.ptr, rows, edge.edge(), edge_cols, band}, info);
     };
     if (!band) return run(plan);
     gpu_carry_band<Out> b{};
@@ -289,8 +289,8 @@ static pw_status inthist_core(const pw_plan *plan, const B *dbin, int64_t rows, 
     if (desc.processor == PW_PROC_PREFIX_SUM)
         return scan_run(plan, &desc, pw_bin_src<B>{dbin, cols, aligned4(dbin, cols, sizeof(B))}, dout, cols, rows * cols,
                         bins, info);
-    FullProc<InthistApp<B>> proc;
-    proc.app = InthistApp<B>{dbin, dout, rows, cols, bins};
+    FullProc<InthistApp<B, pw_row_major>> proc;
+    proc.app = InthistApp<B, pw_row_major>{dbin, dout, {cols}, {{cols}, rows * cols}, bins};
     return pw_cuda_run(plan, &desc, proc, info);
 }
 

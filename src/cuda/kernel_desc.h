@@ -165,6 +165,8 @@ typedef struct pw_kernel_desc {
     pw_launch_needs needs;
     int64_t cells_per_sweep; /* cells a sweep computes when the tiling's rows x cols is not that
                                 (the 3-D processor's tiling counts tiles); 0: rows x cols */
+    int64_t face_tiles_k;    /* the 3-D processor: the tiling's n_rows tiles are a face of
+                                n_rows / face_tiles_k by face_tiles_k tiles (core/work.h); 0: 2-D */
 } pw_kernel_desc;
 
 /* The kernel for `cell` under `plan` (a CUDA plan) with the given switches (NULL: read them).

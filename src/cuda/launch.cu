@@ -75,7 +75,8 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     a.error = error;
     a.watchdog_ns = plan->watchdog_ns ? plan->watchdog_ns : PW_CUDA_WATCHDOG_NS;
     a.stuck_row = plan->stuck_row;
-    a.work = pw_work_make(t->n_rows, sweeps);
+    a.work = desc->face_tiles_k > 0 ? pw_work_make_face(t->n_rows / desc->face_tiles_k, desc->face_tiles_k, sweeps)
+                                    : pw_work_make(t->n_rows, sweeps);
     a.sweep_base = sweep_base;
     a.sweep_lag = sweeps > 1 && plan->strategy == PW_STRATEGY_GLOBAL_BARRIER ? pw_tiling_sweep_lag(t) : 1;
     if (sweeps - 1 > (INT64_MAX - pw_tiling_diagonal_count(t)) / a.sweep_lag) { /* (batches are far below) */

@@ -419,7 +419,8 @@ static pw_status clear_edge(void *p)
  * the device (`stride` values a row, as the ctx says), swept with the link's edge columns (the
  * cell's reach wide); its own columns afterwards into job->band_out, not the caller's grid (ranks that
  * are threads of one process may share that grid, and a band still to start reads its halo
- * columns from it). */
+ * columns from it).  A grid3 cell's band is a slab of j on the 3-D processor: a column is then
+ * its planes (and their halo) of each row, one element to the band's storage and link. */
 static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_desc *desc, gpu_module *m,
                           pw_user_args *u, const pw_cell_job *job, int64_t stride, pw_cell_result *res)
 {
@@ -430,23 +431,29 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     const size_t vs = d->value_size, row_bytes = (size_t)stride * vs, host_row = (size_t)job->stride * vs;
     const size_t rows = (size_t)(a->rows + 2 * d->halo), n = rows * row_bytes;
     const int64_t side = band ? pw_cell_band_side(d, job) : 0; /* (a band: its columns and `side` more each side) */
+    const int64_t depth = d->form == PW_CELL_GRID3 ? job->planes + 2 * d->halo : 1; /* values a column a row */
+    const size_t cv = vs * (size_t)depth;                                          /* their bytes */
+    if (band && d->form == PW_CELL_GRID3 && !job->tiles3) return PW_ERR_UNSUPPORTED; /* (cell_bands.c refuses it first) */
     bytes grid(s), edge(s);
     pw_status st = band ? grid.alloc(n) : grid.upload((const unsigned char *)a->grid, n);
     if (band) { /* the whole grid's columns the band's storage holds (at a space's ends, fewer: the
                    halo is narrower than the reach there, and the cell reads only the halo) */
         const int64_t from = band->col0 + d->halo - side; /* the whole grid's column of the band's column 0 */
-        const int64_t lo = from > 0 ? from : 0, hi = from + stride < job->stride ? from + stride : job->stride;
+        const int64_t band_end = from + stride / depth, grid_cols = job->stride / depth;
+        const int64_t lo = from > 0 ? from : 0, hi = band_end < grid_cols ? band_end : grid_cols;
         PW_THEN(st, pw_from_cuda(cudaMemsetAsync(grid.ptr, 0, n, s)));
-        PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(grid.ptr + (size_t)(lo - from) * vs, row_bytes,
-                                                   (const unsigned char *)a->grid + (size_t)lo * vs, host_row,
-                                                   (size_t)(hi - lo) * vs, rows, cudaMemcpyHostToDevice, s)));
+        PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(grid.ptr + (size_t)(lo - from) * cv, row_bytes,
+                                                   (const unsigned char *)a->grid + (size_t)lo * cv, host_row,
+                                                   (size_t)(hi - lo) * cv, rows, cudaMemcpyHostToDevice, s)));
     }
     if (st != PW_OK) return st;
     /* (a grid cell's band: the pointer shifted so that the cell's pw_at of the whole space's j
      * lands in the band's storage: j at column j - col0 + side; the stencil processors address the
-     * band's own from column 1) */
+     * band's own from column 1; the 3-D processor, a grid3 cell's, from col0 on, and hands the
+     * cell col0 + j: device/user_cell.cuh) */
     unsigned char *grid_at = grid.ptr;
-    if (band && d->form == PW_CELL_GRID) grid_at += (side - d->halo - band->col0) * (ptrdiff_t)vs, u->col0 = band->col0;
+    if (band && (d->form == PW_CELL_GRID || d->form == PW_CELL_GRID3))
+        grid_at += (side - d->halo - band->col0) * (ptrdiff_t)cv, u->col0 = band->col0, u->band_cols = band->cols;
     memcpy((char *)u->ctx + d->ctx_grid, &grid_at, sizeof grid_at);
     clear_words clear = {NULL, 0, s};
     if (desc->processor == PW_PROC_STENCIL_WARP && plan->strategy == PW_STRATEGY_PEER) {
@@ -464,13 +471,13 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     const int64_t sweeps = job->plane ? job->sweeps * a->rows : job->sweeps; /* plane by plane: a sweep a plane */
     if (st != PW_OK) return st;
     if (band) {
-        const pw_gpu_halo_layout l = {stride, band->cols, d->halo, side, job->band_reach, job->band_below};
-        st = pw_gpu_run_halo_band(plan, grid.ptr, vs, l, a->rows, sweeps, [&](const pw_plan *p) {
+        const pw_gpu_halo_layout l = {stride / depth, band->cols, d->halo, side, job->band_reach, job->band_below};
+        st = pw_gpu_run_halo_band(plan, grid.ptr, cv, l, a->rows, sweeps, [&](const pw_plan *p) {
             clear.s = pw_plan_stream(p); /* (the band's run stream: a clear on another would not order before the kernel) */
             return pw_cuda_launch_sweeps(p, desc, &set, proc.data(), sweeps, &res->info, clear_edge, &clear);
         });
-        const size_t interior = (size_t)band->cols * vs;
-        PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(job->band_out, interior, grid.ptr + (size_t)side * vs, row_bytes, interior, rows,
+        const size_t interior = (size_t)band->cols * cv;
+        PW_THEN(st, pw_from_cuda(cudaMemcpy2DAsync(job->band_out, interior, grid.ptr + (size_t)side * cv, row_bytes, interior, rows,
                                                    cudaMemcpyDeviceToHost, s)));
         PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(s)));
         return st;
@@ -480,11 +487,12 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     return st;
 }
 
-/* Warp3Proc's launch (proc_shapes.h): a ticket a tile of the (cols, planes) face, NW warps and
- * the slices' shared memory a block; one sweep a launch. */
-static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, tile3 shape, pw_kernel_desc *desc)
+/* Warp3Proc's launch (proc_shapes.h): a ticket a tile of the (cols, planes) face (a band's
+ * columns: `cols`), NW warps and the slices' shared memory a block; one sweep a launch. */
+static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, int64_t cols, tile3 shape, pw_kernel_desc *desc)
 {
-    const int64_t tiles = pw_warp3_tiles_j(a->cols, shape.chains) * pw_warp3_tiles_k(a->planes, shape.kw, shape.nw);
+    const int64_t tiles_k = pw_warp3_tiles_k(a->planes, shape.kw, shape.nw);
+    const int64_t tiles = pw_warp3_tiles_j(cols, shape.chains) * tiles_k;
     pw_tiling *t = &desc->tiling;
     memset(t, 0, sizeof *t);
     t->rows = t->n_rows = tiles;
@@ -494,7 +502,8 @@ static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, tile3 shap
     desc->needs.threads = 32 * shape.nw;
     desc->needs.smem = pw_warp3_smem_bytes(shape.kw, shape.nw, shape.ahead, shape.chains, (int)d->value_size);
     desc->needs.warps_per_scheduler = 0;
-    desc->cells_per_sweep = a->rows * a->cols * a->planes;
+    desc->cells_per_sweep = a->rows * cols * a->planes;
+    desc->face_tiles_k = tiles_k;
 }
 
 /* The processor for this cell and plan (the kernel selector's descriptor and its C++ form). */
@@ -514,7 +523,8 @@ static pw_status select_processor(const pw_cell *cell, const pw_plan *plan, cons
     if (st != PW_OK) return st;
     if (d->form != PW_CELL_LINEAR) c->desc.pipelined_sweeps = c->desc.pipelined_sweeps && job->pipelined;
     c->shape3 = tile3_shape();
-    if (job->tiles3) tiles3_desc(d, job->args, c->shape3, &c->desc);
+    const pw_band *band = (const pw_band *)plan->band;
+    if (job->tiles3) tiles3_desc(d, job->args, band ? band->cols : job->args->cols, c->shape3, &c->desc);
     c->proc = choose(d, &c->desc, job->tiles3 ? TILES3 : job->plane ? PLANE3 : FLAT3, c->shape3, job->args->cols);
     return PW_OK;
 }
@@ -584,7 +594,8 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         /* a band's cell sees the whole space's rows and cols (as on the CPU: cell_cpu.c); a
          * stencil or grid cell's band holds its columns and pw_cell_band_side more each side */
         const pw_band *band = (const pw_band *)plan->band;
-        const int64_t stride = band && grid ? band->cols + 2 * pw_cell_band_side(&cell->decl, job) : job->stride;
+        const int64_t depth = d->form == PW_CELL_GRID3 ? job->planes + 2 * d->halo : 1; /* (grid3: a column's values a row) */
+        const int64_t stride = band && grid ? (band->cols + 2 * pw_cell_band_side(&cell->decl, job)) * depth : job->stride;
         st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, NULL, stride, dev_inputs.data(), a->params, (unsigned char *)u.ctx);
         if (st != PW_OK) return st;
         res->info.backend = PW_BACKEND_CUDA;

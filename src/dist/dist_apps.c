@@ -437,7 +437,7 @@ pw_status pw_dist_run_user_band(pw_comm *comm, pw_status local, const pw_options
         for (int k = 0; k < comm->size; k++)
             if (all[k] > longest) longest = all[k];
         *info = u.info;
-        info->cells = rows * cols * (sweeps > 0 ? sweeps : 1);
+        info->cells = rows * cols * cells_per_col * (sweeps > 0 ? sweeps : 1);
         info->seconds = longest;
     }
     return st;

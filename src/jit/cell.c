@@ -193,6 +193,15 @@ static int tiles3_fits(const pw_cell_decl *d)
     }
     return 1;
 }
+
+/* ... and on the GPU under these options: the default 3-D layout, the peer strategy, no trace
+ * (the 3-D processor records no tiles). */
+static int gpu_tiles3(const pw_cell_decl *d, const pw_options *opt)
+{
+    pw_kernel_switches sw;
+    pw_kernel_switches_read(&sw);
+    return sw.layout_3d == PW_3D_TILES && opt->strategy == PW_STRATEGY_PEER && !opt->trace && tiles3_fits(d);
+}
 #endif
 
 static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result,
@@ -267,6 +276,7 @@ pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *arg
  * details are short: a rank's reaches the others in 192 bytes, after "rank k: ...: ". */
 static pw_status band_reach(const pw_cell_decl *d, pw_cell_job *job, const pw_options *opt, pw_comm *comm)
 {
+    (void)opt; /* (GPU builds: whether the 3-D processor takes a grid3 cell's GPU bands) */
     job->band_reach = 1;
     job->band_below = 0;
     if (d->form == PW_CELL_LINEAR || d->form == PW_CELL_STENCIL) return PW_OK;
@@ -293,11 +303,16 @@ static pw_status band_reach(const pw_cell_decl *d, pw_cell_job *job, const pw_op
         pw_set_error_detail("bands take tilings of skew 0; this cell's dependences need skew %d", job->skew);
         return PW_ERR_UNSUPPORTED;
     }
-    if (opt->backend == PW_BACKEND_CUDA && three) {
-        pw_set_error_detail("GPU bands of grid3 cells are not built (the 3-D processor has no bands); "
-                            "they run in bands on the CPU");
+#if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
+    /* GPU bands of grid3 cells are slabs of j on the 3-D processor (its tiles trade the band's
+     * edges: warp3_proc.cuh); the flattened space's bands would be far slower than one GPU */
+    if (opt->backend == PW_BACKEND_CUDA && three && !gpu_tiles3(d, opt)) {
+        pw_set_error_detail("GPU bands of grid3 cells run on the 3-D processor: dependences among (1, 0, 0), (0, 1, 0) "
+                            "and (0, 0, 1), a halo, 4- or 8-byte values, the peer strategy, no trace; this cell "
+                            "runs in bands on the CPU");
         return PW_ERR_UNSUPPORTED;
     }
+#endif
     for (int r = 0; pw_comm_size(comm) > 1 && r < pw_comm_size(comm); r++) { /* (one band has no neighbour) */
         int64_t first, count;
         pw_status st = pw_dist_split(comm, r, job->args->cols, &first, &count);
@@ -392,7 +407,10 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
     if (comm) { /* a band of a distributed run */
         st = band_reach(d, &job, &opt, comm);
         if (st != PW_OK) return st;
-        if (opt.backend == PW_BACKEND_CUDA) return pw_cell_run_gpu_bands(cell, &opt, &job, result);
+        if (opt.backend == PW_BACKEND_CUDA) {
+            job.tiles3 = d->form == PW_CELL_GRID3; /* (band_reach let through only what the 3-D processor takes) */
+            return pw_cell_run_gpu_bands(cell, &opt, &job, result);
+        }
         opt.backend = PW_BACKEND_CPU; /* (AUTO: the CPU engines, as every app's bands: dist_run.c) */
     }
     pw_plan plan;
@@ -405,7 +423,7 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
         pw_kernel_switches_read(&sw);
         /* (the 3-D processor does not record tiles: a traced run takes the flattened space) */
         if (d->form == PW_CELL_GRID3 && sw.layout_3d == PW_3D_TILES && plan.strategy == PW_STRATEGY_PEER && !plan.trace &&
-            tiles3_fits(d)) {
+            tiles3_fits(d)) { /* (gpu_tiles3's rule, on the plan) */
             job.tiles3 = 1;
         } else if (d->form == PW_CELL_GRID3 && sw.layout_3d == PW_3D_PLANE && plane_ordered(d)) {
             /* plane by plane: a 2-D plan over (j, k), rows x sweeps sweeps of it */

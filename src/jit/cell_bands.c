@@ -9,8 +9,9 @@
  *   stencil and grid forms (grid cells whose dependences have dj >= 0: cell.c's band_reach):
  *     bands of in-place sweeps with edge columns both ways, the cell's reach wide (pipelined
  *     sweeps overlap across the GPUs where one GPU's would), the whole grid on every rank
- *     afterwards; a grid cell sees the whole space's (i, j).  grid3 cells run in bands on the CPU
- *     only (cell_cpu.c): the GPU's 3-D processor has no bands.
+ *     afterwards; a grid cell sees the whole space's (i, j).  grid3 cells whose dependences the
+ *     3-D processor takes run as slabs of j on it (a column: a row's planes, one element to the
+ *     band's storage and link: user_cells.cu), the others in bands on the CPU only (cell_cpu.c).
  * The CPU bands of the same forms are cell_cpu.c's; the ranks' agreement on the cell, its inputs
  * and parameters is cell.c's signature.
  */
@@ -83,13 +84,14 @@ static pw_status gpu_band_run(void *x, const pw_options *o, const pw_band *band,
     return st;
 }
 
-/* The band's own columns (band_out: rows + 2 halo rows of cols values) into the caller's grid. */
-static void put_band_columns(const pw_cell_job *job, size_t vs, int64_t halo, int64_t col0, int64_t cols,
+/* The band's own columns (band_out: rows + 2 halo rows of cols columns of cv bytes) into the
+ * caller's grid (job->stride values, grid_cols columns a row). */
+static void put_band_columns(const pw_cell_job *job, size_t cv, int64_t grid_cols, int64_t halo, int64_t col0, int64_t cols,
                              const unsigned char *band_out)
 {
     unsigned char *grid = job->args->grid;
     for (int64_t r = 0; r < job->args->rows + 2 * halo; r++)
-        memcpy(grid + (size_t)(r * job->stride + col0 + halo) * vs, band_out + (size_t)(r * cols) * vs, (size_t)cols * vs);
+        memcpy(grid + (size_t)(r * grid_cols + col0 + halo) * cv, band_out + (size_t)(r * cols) * cv, (size_t)cols * cv);
 }
 
 pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const pw_cell_job *job, pw_cell_result *res)
@@ -99,6 +101,8 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
     pw_comm *comm = job->comm;
     const size_t vs = d->value_size;
     const int in_place = d->form != PW_CELL_LINEAR; /* (the stencil form, or a grid cell that reads as it does) */
+    /* a column's bytes a row: a grid3 cell's planes and their halo (job->stride is values a row) */
+    const size_t cv = vs * (size_t)(d->form == PW_CELL_GRID3 ? job->planes + 2 * d->halo : 1);
     gpu_bands g = {cell, *job, {0}, res};
     int64_t col0 = 0, cols = 0;
     /* This rank's band (as pw_dist_run_user_band will cut it), its plan and its module, before
@@ -106,7 +110,7 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
     pw_status local = pw_dist_split(comm, pw_comm_rank(comm), a->cols, &col0, &cols);
     if (local == PW_OK) local = pw_cell_make_plan(d, job, options, cols, &g.plan);
     const int64_t halo = d->halo;
-    if (local == PW_OK && in_place && !(g.job.band_out = malloc((size_t)((a->rows + 2 * halo) * cols) * vs))) local = PW_ERR_OUT_OF_MEMORY;
+    if (local == PW_OK && in_place && !(g.job.band_out = malloc((size_t)((a->rows + 2 * halo) * cols) * cv))) local = PW_ERR_OUT_OF_MEMORY;
     if (local == PW_OK) {
         /* (ranks that are threads of one process share the cell: one compile or load at a time) */
         pthread_mutex_lock(&cell->lock);
@@ -117,11 +121,11 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
     /* (whether a last row and column are asked for enters the agreement: the collectives after
      * the run that spread them must be made by every rank or by none) */
     const int64_t word = job->signature ^ (a->last_row ? 0x5bd1e995LL : 0) ^ (a->last_col ? 0x1b873593LL << 24 : 0);
-    pw_status st = pw_dist_run_user_band(comm, local, options, a->rows, a->cols, 1, in_place ? job->sweeps : 1, in_place, word,
+    pw_status st = pw_dist_run_user_band(comm, local, options, a->rows, a->cols, job->planes, in_place ? job->sweeps : 1, in_place, word,
                                          gpu_band_run, &g, &res->info);
     if (st == PW_OK && in_place) { /* the whole grid on every rank, as pw_cell_run leaves it */
-        put_band_columns(job, vs, halo, col0, cols, g.job.band_out);
-        st = pw_dist_gather_columns(comm, a->grid, vs, a->rows + 2 * halo, a->cols + 2 * halo, 1, halo, a->cols);
+        put_band_columns(job, cv, a->cols + 2 * halo, halo, col0, cols, g.job.band_out);
+        st = pw_dist_gather_columns(comm, a->grid, cv, a->rows + 2 * halo, a->cols + 2 * halo, 1, halo, a->cols);
     } else if (st == PW_OK) { /* the whole last row and column, the last value and the best on every rank */
         if (a->last_row) st = pw_dist_gather_columns(comm, a->last_row, vs, 1, a->cols, 1, 0, a->cols);
         if (st == PW_OK && a->last_col) st = pw_dist_from_last_rank(comm, a->last_col, (size_t)a->rows * vs);

@@ -270,7 +270,6 @@ static pw_status run_in_place_bands(pw_cell *cell, const pw_plan *plan, const pw
     if (st == PW_OK) copy_out(&b, a->grid);
     free(b.copy);
     if (st == PW_OK) st = pw_dist_gather_columns(job->comm, a->grid, column_bytes, a->rows + 2 * halo, a->cols + 2 * halo, 1, halo, a->cols);
-    res->info.cells *= job->planes; /* (the bands count rows x cols a sweep) */
     return st;
 }
 

@@ -37,6 +37,11 @@
 #   (2 rounds; SAT/INTHIST's 280 s cut round 2), "SOR,HEAT:32768:PW+HT,PW+FHT" (2 rounds, 500 s);
 # then PW_BINS=build-gpu/carry2/bins.tar.xz PW_STAGES="dist" PW_DIST_GPUS=0 PW_DIST_NGPUS=1 and
 # PW_STAGES="gpu cells" PW_GPU_GPU=0 PW_CELLS_GPU=0 (one GPU: bands share it): all passed.
+# Session 28 (2026-12-02, one H200): PW_STAGES="dist demo3d" PW_DIST_GPUS=0 PW_DIST_NGPUS=1 (grid3 GPU
+# bands: grids equal, cells count wrong; fixed), PW_STAGES="dist gpu cells" (test_gpu 721/721,
+# test_cells 423/423), then PW_STAGES="dist demo3d" with PW_DEMO3D_BINS="/tmp/v/new/peerwave
+# /tmp/v/cmp/peerwave_head" PW_DEMO3D_ROUNDS=7 (47ae5c7's peerwave as cmp/ in the carried tarball):
+# test_dist --gpu 12/12, demonstrator level with 47ae5c7.
 # NEXT CALLS: the H100 before/after suite of issue 32 when an H100 is lent; on 2 GPUs, SAT f32's
 # band kernels without their spills (0c9e86d): PW_STAGES="dist largest".
 # Stages:
@@ -47,6 +52,7 @@
 #   batch    test_batch --gpu on GPU PW_BATCH_GPU (default 1), beside test_gpu
 #   numpy    tests/test_numpy.py with PW_BACKEND=cuda (GPU PW_NUMPY_GPU, default 1)
 #   npver    tests/gpu/numpy_edges_probe.py (this numpy's default-range f32 edges), test_numpy on the CPU
+#   demo3d   seed 004's demonstrator on the 3-D processor at PW_DEMO3D_SIZES (512 1024)^3, median of 3
 #   heat     HEAT 16384^2 one sweep and 8 sweeps on one GPU (bench_suite, median of 5)
 #   dist     test_dist --gpu on 2 GPUs
 #   split    bench_dist --weights (PW_SPLIT_WEIGHTS): SAT f32 PW_SPLIT_SAT^2 and SW PW_SPLIT_SW on 2 GPUs
@@ -217,6 +223,30 @@ if stage pairsmem; then # (the pairs kernels and pipeline under compute-sanitize
       --protein $protein --runs 1 > $out/pairsmem_$protein.log 2>&1
     say "memcheck bench_batch_pairs protein $protein: rc=$? $(grep -E '^SW pairs' $out/pairsmem_$protein.log | grep -o 'check [a-zA-Z]*') $(grep -E 'ERROR SUMMARY' $out/pairsmem_$protein.log)"
   done
+fi
+if stage demo3d; then # (seed 004's demonstrator on the 3-D processor: kernel seconds, median of
+  # PW_DEMO3D_ROUNDS (5) rounds, each binary of PW_DEMO3D_BINS (new/peerwave) in turn; the grids
+  # compared between binaries, each with its own cell cache; bench/cells3d.sh's run without its build)
+  t3=$(mktemp -d)
+  lu="--param iterations=1 --param modulus=50 --param tc=0.5 --param td=1 --param nc=0.25 --param nd=2 --param wc=0.75 --param wd=3 --param rc=0.5 --param rd=1"
+  bins3=${PW_DEMO3D_BINS:-$n/peerwave}
+  for s3 in ${PW_DEMO3D_SIZES:-512 1024}; do
+    timeout 200 $n/peerwave run examples/cells/lu_like.c --size ${s3}x${s3}x${s3} $lu --backend cuda -o $t3/g.npy > /dev/null 2>&1
+    for r in $(seq ${PW_DEMO3D_ROUNDS:-5}); do
+      for b in $bins3; do
+        PEERWAVE_CACHE=/tmp/pw-cache-$(basename $b) timeout 100 $b run examples/cells/demonstrator3d.c --grid $t3/g.npy --param modulus=7 --backend cuda -o $t3/out.npy | sed -n 's/^seconds: //p' >> $t3/$(basename $b).s
+        [ -f $t3/first.npy ] || cp $t3/out.npy $t3/first.npy
+        cmp -s $t3/out.npy $t3/first.npy || say "demonstrator ${s3}^3: $b's grid DIFFERS"
+      done
+    done
+    for b in $bins3; do
+      secs3=$(sort -g $t3/$(basename $b).s | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+      say "demonstrator ${s3}^3 $b: $secs3 s ($(awk -v s=$secs3 -v n=$s3 'BEGIN { if (s > 0) printf "%.1f Gpoints/s", n * n * n / s / 1e9 }'), median of $(wc -l < $t3/$(basename $b).s))"
+      rm -f $t3/$(basename $b).s
+    done
+    rm -f $t3/first.npy
+  done
+  rm -rf $t3
 fi
 if stage heat; then
   for sweeps in 1 8; do

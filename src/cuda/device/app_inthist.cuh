@@ -7,24 +7,23 @@
 
 #include "../../../apps/sat_cell.h"
 #include "../../core/fixed_width.h"
+#include "layouts.cuh"
 
-template <class B> /* the bin array's type (prefix_sum_sources.cuh, pw_bin_src) */
+template <class B, class L> /* the bin array's type (prefix_sum_sources.cuh, pw_bin_src), a layout (layouts.cuh) */
 struct InthistApp {
     const B *bin;
     int32_t *out;
-    int64_t rows, cols;
+    L lbin;                /* the bins' */
+    pw_planes<L> lout;     /* plane b: bin b's sums */
     int bins;
 
     __device__ void cell(int64_t i, int64_t j) const
     {
-        B mine = bin[i * cols + j];
-        int64_t plane = rows * cols;
+        const B mine = bin[lbin.at(i, j)];
         for (int b = 0; b < bins; b++) {
-            int32_t *row = out + b * plane + i * cols;
-            const int32_t *up = i > 0 ? row - cols : nullptr;
-            int32_t u = up ? __ldcg(up + j) : 0, l = j > 0 ? __ldcg(row + j - 1) : 0;
-            int32_t d = (up && j > 0) ? __ldcg(up + j - 1) : 0;
-            row[j] = pw_sat_step_i32(mine == (B)b, u, l, d);
+            const int32_t u = i > 0 ? __ldcg(out + lout.at(b, i - 1, j)) : 0, l = j > 0 ? __ldcg(out + lout.at(b, i, j - 1)) : 0;
+            const int32_t d = i > 0 && j > 0 ? __ldcg(out + lout.at(b, i - 1, j - 1)) : 0;
+            out[lout.at(b, i, j)] = pw_sat_step_i32(mine == (B)b, u, l, d);
         }
     }
 };

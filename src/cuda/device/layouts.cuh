@@ -10,7 +10,9 @@
  * amount first (HEAT/SOR iterate over the interior, one row below the grid's top border: shift
  * h - 1 puts interior row i in lane i mod h of tile-row i / h + 1).  Nothing but the h(h-1)
  * corner slots per tile-row is padding.  The two-way transform is at() one way and the
- * conversion kernels the other. */
+ * conversion kernels the other.
+ *
+ * Several planes (INTHIST's bins) are pw_planes of one of these. */
 #ifndef PW_DEVICE_LAYOUTS_CUH
 #define PW_DEVICE_LAYOUTS_CUH
 
@@ -20,6 +22,14 @@ struct pw_row_major {
     static constexpr bool row_major = true;
     int64_t stride;
     __host__ __device__ int64_t at(int64_t i, int64_t j) const { return i * stride + j; }
+};
+
+/* Planes of one layout, one after another (INTHIST: a plane a bin): plane p's cell (i, j). */
+template <class L>
+struct pw_planes {
+    L lay;         /* a plane's */
+    int64_t plane; /* elements a plane */
+    __host__ __device__ int64_t at(int64_t p, int64_t i, int64_t j) const { return p * plane + lay.at(i, j); }
 };
 
 struct pw_hybrid {

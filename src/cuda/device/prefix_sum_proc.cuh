@@ -33,6 +33,7 @@
 #define PW_DEVICE_PREFIX_SUM_PROC_CUH
 
 #include "handover.cuh"
+#include "layouts.cuh"
 #include "proc_shapes.h"
 #include "scan_memory.cuh"
 #include "schedules.cuh"
@@ -44,8 +45,8 @@
 template <class Src, class Out, bool Prefetch>
 struct PrefixSumProc {
     Src src;
-    Out *out;          /* plane p, cell (i, j): out[p * plane_stride + i * stride + j] */
-    int64_t stride, plane_stride;
+    Out *out;          /* plane p, cell (i, j): out[lout.at(p, i, j)] */
+    pw_planes<pw_row_major> lout;
     bool out_vec;      /* 4-element stores are aligned */
     int planes;
     Out *carry;        /* planes x rows, zeroed: R(i, last column of the tile to the left) */
@@ -98,7 +99,7 @@ struct PrefixSumProc {
             return true;
         }
         if (!pw_edge<Out>::through_words(sync, true)) {
-            *above = pw_load_cg(out + p * plane_stride + (r * t.h - 1) * stride + j0 + x);
+            *above = pw_load_cg(out + lout.at(p, r * t.h - 1, j0 + x));
             return true;
         }
         const pw_ll<Out> *at = edge_word(p, j0, x);
@@ -178,7 +179,7 @@ struct PrefixSumProc {
                                                bool last, typename Src::raw next[RPW], Out carry_q[RPW], Out *tot) const
     {
         const int lane = threadIdx.x & 31, g = threadIdx.x >> 5, warps = blockDim.x >> 5;
-        Out *plane = out + p * plane_stride, *above_row = tot + warps * PW_SCAN_CHUNK;
+        Out *above_row = tot + warps * PW_SCAN_CHUNK;
         const int64_t j = j0 + 4 * lane, chunk_end = j0 + PW_SCAN_CHUNK < k.j_end ? j0 + PW_SCAN_CHUNK : k.j_end;
         const int n = k.j_end - j >= 4 ? 4 : k.j_end - j > 0 ? (int)(k.j_end - j) : 0;
         /* the row above's word goes out first and lands while the chunk scans */
@@ -244,7 +245,7 @@ struct PrefixSumProc {
             Out s[4];
 #pragma unroll
             for (int e = 0; e < 4; e++) s[e] = above[e] + val[q][e];
-            Out *dst = plane + (k.first + q) * stride + j;
+            Out *dst = out + lout.at(p, k.first + q, j);
             if (out_vec && n == 4) pw_store4(dst, s);
             else /* unrolled, so s stays in registers (a loop to n put it in local memory) */
 #pragma unroll

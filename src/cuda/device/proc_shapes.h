@@ -102,26 +102,4 @@ PW_HD static inline size_t pw_warp3_smem_bytes(int kw, int nw, int ahead, int ch
            (size_t)value_bytes;
 }
 
-/* Tiles are claimed in anti-diagonal order of the nj x nk grid (J + K = d, then J ascending), so
- * the two tiles a tile waits for, (J - 1, K) and (J, K - 1), hold earlier tickets. */
-PW_HD static inline int64_t pw_warp3_diagonal_first_j(int64_t d, int64_t nk) { return d - nk + 1 > 0 ? d - nk + 1 : 0; }
-PW_HD static inline int64_t pw_warp3_diagonal_length(int64_t d, int64_t nj, int64_t nk)
-{
-    const int64_t last = d < nj - 1 ? d : nj - 1;
-    return last - pw_warp3_diagonal_first_j(d, nk) + 1;
-}
-PW_HD static inline int64_t pw_warp3_ticket(int64_t tj, int64_t tk, int64_t nj, int64_t nk)
-{
-    int64_t q = 0;
-    for (int64_t d = 0; d < tj + tk; d++) q += pw_warp3_diagonal_length(d, nj, nk);
-    return q + tj - pw_warp3_diagonal_first_j(tj + tk, nk);
-}
-PW_HD static inline void pw_warp3_tile(int64_t q, int64_t nj, int64_t nk, int64_t *tj, int64_t *tk)
-{
-    int64_t d = 0;
-    while (q >= pw_warp3_diagonal_length(d, nj, nk)) q -= pw_warp3_diagonal_length(d++, nj, nk);
-    *tj = pw_warp3_diagonal_first_j(d, nk) + q;
-    *tk = d - *tj;
-}
-
 #endif

@@ -44,6 +44,9 @@ struct pw_proc_policy {
     int bound_threads, bound_blocks; /* 0: no __launch_bounds__ */
     bool per_sweep;                  /* last, so that the others' five-value policies stay as written */
     bool band_edges;
+    /* Its tickets are tiles of a 3-D face (core/work.h), not tile-rows: in a band the schedule
+     * neither waits for nor reports edge rows (the processor trades both edges itself). */
+    bool face_tiles;
 };
 
 /* A tile the schedule has waited for, of sweep `sweep` of the whole run (a.sweep_base onwards). */
@@ -279,7 +282,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
         const pw_row_sync sync{&a, q, sweep, r, Banded};
         const int64_t first = pw_tiling_first_tile(&t, r), end = pw_tiling_end_tile(&t, r);
         const int64_t rows_end = r * t.h + pw_tiling_lanes(&t, r);
-        if (Banded && (a.band.left_ready || a.band.right_ready)) { /* a band: the neighbours' columns first (the tile-row reads them) */
+        if (Banded && !Proc::policy.face_tiles && (a.band.left_ready || a.band.right_ready)) { /* a band: the neighbours' columns first (the tile-row reads them) */
             if (threadIdx.x == 0)
                 abandon = (a.band.left_ready && !pw_band_wait_left(a, sweep, rows_end)) ||
                           (!Proc::policy.band_edges && a.band.right_ready && !pw_band_wait_right(a, sweep, rows_end));
@@ -328,7 +331,8 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
             }
         }
         __syncthreads(); /* everyone has read `row` before thread 0 claims the next */
-        if (Banded && (a.band.last_done || a.band.first_done || a.band.push_last.ready || a.band.push_first.ready))
+        if (Banded && !Proc::policy.face_tiles &&
+            (a.band.last_done || a.band.first_done || a.band.push_last.ready || a.band.push_first.ready))
             pw_band_report(a, sweep, r * t.h, rows_end, !Proc::policy.band_edges && first_col_tile < 0); /* (every thread: a direct hand-over copies) */
     }
 }

@@ -19,8 +19,9 @@ typedef struct pw_user_args {
     int64_t edge_rows;        /* the stencil warp processor's rows of them (1, or n_rows: pipelined) */
     void *best_key;           /* PW_REDUCE: per row, the best key and its smallest column */
     int64_t *best_col;
-    int64_t col0;             /* linear and grid forms: the band's first column in the whole space (0:
-                                 no bands; the cell and its inputs see the whole space's j) */
+    int64_t col0;             /* linear, grid and grid3 forms: the band's first column in the whole space
+                                 (0: no bands; the cell and its inputs see the whole space's j) */
+    int64_t band_cols;        /* grid3 on the 3-D processor: the band's columns (0: no bands) */
     int64_t ctx[PW_USER_CTX_WORDS]; /* the pw_ctx image */
 } pw_user_args;
 

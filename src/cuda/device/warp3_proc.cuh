@@ -14,7 +14,7 @@
  *                      that warp's slice); warp 0 reads the tile before in k from column 0;
  *   self  (i, j, k)    the old value, from its slice.
  * Tiles wait for the tile before them in j and in k, and so form a 2-D wavefront of tiles (the
- * ticket order is its anti-diagonals: proc_shapes.h), each tile-column pipelined down i.
+ * ticket order is its anti-diagonals: core/work.h), each tile-column pipelined down i.
  *
  *        k ->                      a tile's threads at step s, rows i = s - L - w:
  *      +-----+-----+-----+
@@ -41,7 +41,14 @@
  * from L2, which holds the released values (memory.cuh, pw_copy_async).
  *
  * Launch needs (proc_shapes.h): NW warps, pw_warp3_smem_bytes(KW, NW, AHEAD, CHAINS, sizeof(T)).  One sweep a
- * launch.
+ * launch; the peer schedule only (tickets: core/work.h's face of tiles).
+ *
+ * A band of j (a grid3 cell's GPU band, src/jit/cell_bands.c: band_edges and face_tiles in its
+ * policy) is the same tiles over the band's columns: the first tile column also waits, per chunk,
+ * for the left neighbour's last column's rows (the grid's column -1, its halo, filled by the link
+ * or the neighbour's push), the last for the right neighbour's first column as its previous
+ * sweep left it; the last tile in k of either column reports its rows (a column row is all its
+ * planes: one element to the link), as the 2-D schedule does after each tile-row.
  */
 #ifndef PW_DEVICE_WARP3_PROC_CUH
 #define PW_DEVICE_WARP3_PROC_CUH
@@ -74,7 +81,7 @@ struct Warp3Proc {
      * no trace: src/jit/cell.c does not choose it for a traced run); at most 128 registers, so
      * that 512 threads fit an SM (two blocks of the default eight warps: 512^3's 256 tiles all
      * at once on the H100's 132 SMs). */
-    static constexpr pw_proc_policy policy = {true, true, false, 32 * NW, BLOCKS};
+    static constexpr pw_proc_policy policy = {true, true, false, 32 * NW, BLOCKS, false, true, true};
     enum { AHEAD = AHEAD_, CHUNK = CHUNK_, SLOTS = AHEAD_ + 2, R = CHAINS, TILE_J = 32 * CHAINS, ROWS = TILE_J + 1 };
     static_assert(AHEAD >= 1 && CHUNK >= 1, "a slice ahead at least, a hand-over every step at most");
     static_assert(CHAINS >= 1 && CHAINS <= 4, "one to four rows a thread");
@@ -193,15 +200,18 @@ struct Warp3Proc {
         }
     }
 
-    __device__ bool run_row(const pw_tiling &, int64_t q, int64_t, int64_t, unsigned char *smem, const pw_row_sync &sync) const
+    __device__ bool run_row(const pw_tiling &, int64_t place, int64_t, int64_t, unsigned char *smem, const pw_row_sync &sync) const
     {
-        const int64_t nj = pw_warp3_tiles_j(cols, CHAINS), nk = pw_warp3_tiles_k(planes, KW, NW);
+        /* (the peer schedule's only: sync.a is the run's, sync.q the ticket, `place` its tile's
+         * place in the band) */
+        const pw_work &work = sync.a->work;
         const int64_t steps = pw_warp3_steps(rows, NW, CHAINS);
         int64_t tj, tk;
-        pw_warp3_tile(q, nj, nk, &tj, &tk);
-        /* the counters of the tiles before in j and in k (one sweep a launch: counter = ticket) */
-        const int64_t before_j = tj > 0 ? pw_warp3_ticket(tj - 1, tk, nj, nk) : -1;
-        const int64_t before_k = tk > 0 ? pw_warp3_ticket(tj, tk - 1, nj, nk) : -1;
+        pw_work_face_tile(&work, place, &tj, &tk);
+        /* the counters (tickets) of the tiles before in j and in k, in the same band and sweep */
+        const int64_t band_first = sync.q - place;
+        const int64_t before_j = tj > 0 ? band_first + pw_work_face_row(&work, tj - 1, tk) : -1;
+        const int64_t before_k = tk > 0 ? band_first + pw_work_face_row(&work, tj, tk - 1) : -1;
         const int lane = (int)(threadIdx.x & 31), w = (int)(threadIdx.x >> 5);
         const int64_t j0 = tj * TILE_J, k0 = tk * (NW * KW) + w * KW, j = j0 + lane;
         T *mine = (T *)smem + w * (SLOTS * SLICE);
@@ -213,15 +223,51 @@ struct Warp3Proc {
         /* every chain of every lane in the grid's rows j and planes k (warp-uniform) */
         const bool whole = j0 + TILE_J <= cols && kn == KW;
 
+        /* A band of j of a larger run (docs/DISTRIBUTED.md, "grid3 cells on GPU bands"): the band's
+         * first tile column reads the left neighbour's last column (the grid's column -1, there
+         * from the link or the neighbour's push) and waits for its rows; the last tile column
+         * waits for the rows of the right neighbour's first column as its previous sweep left
+         * them (a cell may read (i, j + 1, k): the old value; and this sweep's last column, once
+         * reported, overwrites the neighbour's left column, which it has then passed); the last
+         * tile in k of the first and of the last tile column reports the band's first and last
+         * columns (the tiles before it in k have stored at least as far: it waits on them). */
+        const pw_device_band &band = sync.a->band;
+        const bool left_in = sync.banded && tj == 0 && band.left_ready;
+        const bool right_in = sync.banded && tj == work.tiles_j - 1 && band.right_ready;
+        const bool last_k = tk == work.tiles_k - 1;
+        const bool first_out = sync.banded && last_k && tj == 0 && (band.first_done || band.push_first.ready);
+        const bool last_out = sync.banded && last_k && tj == work.tiles_j - 1 && (band.last_done || band.push_last.ready);
+        /* column j's row i is stored with slice i + (j - j0) + w: every warp's, with w = NW - 1 */
+        const int64_t first_lag = NW - 1, last_lag = cols - 1 - j0 + NW - 1;
+        int64_t first_sent = 0, last_sent = 0; /* rows reported */
+
         /* Thread 0: wait until slices up to x may be copied (clamped: a tile's last slice is steps - 1). */
         auto wait_for = [&](int64_t x) -> bool {
-            if (!sync.a) return true;
             const int64_t need_j = x + TILE_J < steps ? x + TILE_J : steps, need_k = x + NW < steps ? x + NW : steps;
             return (before_j < 0 || pw_wait_cached(*sync.a, before_j, (pw_counter)need_j, &seen_j)) &&
-                   (before_k < 0 || pw_wait_cached(*sync.a, before_k, (pw_counter)need_k, &seen_k));
+                   (before_k < 0 || pw_wait_cached(*sync.a, before_k, (pw_counter)need_k, &seen_k)) &&
+                   (!left_in || pw_band_wait_left(*sync.a, sync.sweep, x + 1 < rows ? x + 1 : rows)) && /* (slice x: rows <= x) */
+                   (!right_in || pw_band_wait_right(*sync.a, sync.sweep, x + 1 < rows ? x + 1 : rows));
+        };
+        /* Every thread, `stored` slices stored (behind a barrier): the band's edge rows they finish. */
+        auto report = [&](int64_t stored) {
+            if (first_out) {
+                const int64_t done = stored - first_lag < rows ? stored - first_lag : rows;
+                if (done > first_sent) {
+                    pw_band_report_first(*sync.a, sync.sweep, first_sent, done);
+                    first_sent = done;
+                }
+            }
+            if (last_out) {
+                const int64_t done = stored - last_lag < rows ? stored - last_lag : rows;
+                if (done > last_sent) {
+                    pw_band_report(*sync.a, sync.sweep, last_sent, done, false);
+                    last_sent = done;
+                }
+            }
         };
         auto publish = [&](int64_t stored) {
-            if (sync.a && !pw_row_stuck(sync)) {
+            if (!pw_row_stuck(sync)) {
                 __threadfence();
                 pw_store_release(sync.a->progress + sync.q, (pw_counter)stored);
             }
@@ -245,6 +291,7 @@ struct Warp3Proc {
                     return false;
                 }
                 if (threadIdx.x == 0) publish(s - 1); /* slices up to s - 2 are stored */
+                if (first_out || last_out) report(s - 1);
             } else {
                 __syncthreads();
             }
@@ -298,6 +345,7 @@ struct Warp3Proc {
         pw_copy_async_wait<0>(); /* the last (empty) slices' copies, before the next tile's */
         __syncthreads();
         if (threadIdx.x == 0) publish(steps);
+        if (first_out || last_out) report(steps);
         return true;
     }
 };
