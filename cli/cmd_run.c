@@ -30,7 +30,8 @@ static const char run_usage[] =
     "                      (linear form with a PW_VALUE)\n"
     "Cells also run as bands of columns: --mpi under mpirun (the CPU engines, or each rank's GPU\n"
     "with --backend cuda), --gpus N / --devices 0,1 (a band a GPU): linear and stencil cells,\n"
-    "and grid cells whose dependences all have dj >= 0; grid3 cells (bands of j) on the CPU only.\n"
+    "and grid cells whose dependences all have dj >= 0; grid3 cells (bands of j) on the CPU, and on\n"
+    "GPUs those the 3-D processor takes (upwind dependences).\n"
     "Output: last (the value of the last cell; one line a field), best, best_i, best_j with\n"
     "PW_REDUCE, compiled (yes: this run compiled the cell; no: from the cache), compile_s,\n"
     "then run details and gcups.\n" CLI_COMMON_HELP;

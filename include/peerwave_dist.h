@@ -171,7 +171,8 @@ pw_status pw_dist_run(pw_comm *comm, const pw_problem *problem, const pw_options
  * one); the bands sweep their columns with edge columns both ways, as wide as the cell's largest
  * dj (grid3: bands of j, whole planes), sweeps pipelined where pw_cell_run's are, and every rank
  * ends with the whole swept grid, bit for bit pw_cell_run's.  PW_ERR_UNSUPPORTED for a dependence
- * with dj < 0 (over more than one rank) and for grid3 cells on GPU bands; PW_ERR_INVALID_SIZE for a band narrower than the
+ * with dj < 0 (over more than one rank) and, on GPU bands, for grid3 cells that the 3-D processor does not take
+ * (EXTENDING.md); PW_ERR_INVALID_SIZE for a band narrower than the
  * largest dj (docs/DISTRIBUTED.md, "Grid and grid3 cells of any reach"). */
 pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *args, const pw_options *options,
                            pw_cell_result *result);

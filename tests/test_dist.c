@@ -335,6 +335,13 @@ static const wide_cell wide_cells[] = {
                      "{ return (pw_at3(c, i, j, k) * 3 + pw_at3(c, i - 1, j, k) * 5 + pw_at3(c, i, j - 1, k) * 7\n"
                      "          + pw_at3(c, i, j, k - 1) * 11 + pw_at3(c, i, j + 1, k) + i + 2 * j + 3 * k) % 1000003; }\n",
      1, 1, 2},
+    /* the same on a halo of 2: a GPU band's storage wider than its edges (side 2, width 1), columns
+     * of planes + 4 values */
+    {"grid3 upwind, halo 2", "PW_FORM(grid3)\nPW_VALUE(int64_t)\nPW_DEP3(1, 0, 0)\nPW_DEP3(0, 1, 0)\nPW_DEP3(0, 0, 1)\nPW_HALO(2)\n"
+                             "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n"
+                             "{ return (pw_at3(c, i, j, k) * 3 + pw_at3(c, i - 1, j, k) * 5 + pw_at3(c, i, j - 1, k) * 7\n"
+                             "          + pw_at3(c, i, j, k - 1) * 11 + pw_at3(c, i, j + 1, k) + i + 2 * j + 3 * k) % 999983; }\n",
+     1, 2, 2},
     {"grid3 slabs", "PW_FORM(grid3)\nPW_VALUE(int64_t)\nPW_DEP3(1, 1, -1)\nPW_DEP3(0, 2, 0)\nPW_DEP3(0, 0, 1)\nPW_HALO(2)\n"
                     "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n"
                     "{ return (pw_at3(c, i, j, k) * 3 + pw_at3(c, i - 1, j - 1, k + 1) * 5 + pw_at3(c, i + 1, j + 1, k - 1) * 7\n"

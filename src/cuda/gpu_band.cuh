@@ -249,8 +249,8 @@ static inline pw_status pw_gpu_band_direct(pw_gpu_band *b, const pw_band_edges *
     return PW_OK;
 }
 
-/* Until the left neighbour's column has its first row (the left neighbour's kernel writes the
- * word directly): polled like the kernel's reports.  PW_ERR_TIMEOUT when the link gives up or
+/* Until the left neighbour's column has its first row of sweep `sweep` (the left neighbour's
+ * kernel writes the word directly): polled like the kernel's reports.  PW_ERR_TIMEOUT when the link gives up or
  * nothing comes for watchdog_ns. */
 static inline int64_t pw_gpu_band_now_ns(void)
 {
@@ -259,12 +259,12 @@ static inline int64_t pw_gpu_band_now_ns(void)
     return (int64_t)t.tv_sec * 1000000000LL + t.tv_nsec;
 }
 
-static inline pw_status pw_gpu_band_wait_first_row(pw_gpu_band *b, int64_t watchdog_ns)
+static inline pw_status pw_gpu_band_wait_first_row(pw_gpu_band *b, int64_t sweep, int64_t watchdog_ns)
 {
     const int64_t since = pw_gpu_band_now_ns();
     for (;;) {
         pw_counter seen = 0;
-        pw_status st = pw_from_cuda(cudaMemcpyAsync(&seen, b->dev.left_ready, sizeof seen, cudaMemcpyDeviceToHost, b->stream));
+        pw_status st = pw_from_cuda(cudaMemcpyAsync(&seen, b->dev.left_ready + sweep, sizeof seen, cudaMemcpyDeviceToHost, b->stream));
         PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(b->stream)));
         if (st != PW_OK || seen >= 1) return st;
         if ((b->edges->broken && b->edges->broken(b->edges->ctx)) || pw_gpu_band_now_ns() - since > watchdog_ns)
@@ -274,21 +274,26 @@ static inline pw_status pw_gpu_band_wait_first_row(pw_gpu_band *b, int64_t watch
     }
 }
 
-/* launch.cu, once the band's kernel is loaded (its occupancy queried) and before it launches:
- * the link may post its data path's receives now (core/band.h, kernel_loaded); then the wait for
- * the left column's first row.  Launching only then: until it is here the kernel could only spin
- * on its SMs, and a tool that runs kernels one at a time (compute-sanitizer) could not run a band
- * whose left neighbour's kernel shares the GPU.  Costs a launch a rank on the pipeline's fill. */
-static inline pw_status pw_gpu_band_before_launch(pw_gpu_band *b, int64_t watchdog_ns)
+/* launch.cu, once the band's kernel is loaded (its occupancy queried) and before it launches
+ * sweep `sweep` (the launch's first): the link may post its data path's receives now
+ * (core/band.h, kernel_loaded); then the wait for the left column's first row of that sweep.
+ * Launching only then: until it is here the kernel could only spin on its SMs, and a tool that
+ * runs kernels one at a time (compute-sanitizer) could not run a band whose left neighbour's
+ * kernel shares the GPU.  Every launch waits so, not only the first: with bands sharing a GPU
+ * and a sweep a launch, a band's next sweep launched at once could take every SM while its left
+ * neighbour's same sweep had no block yet, every block of it waiting on that neighbour (found
+ * by review for the 3-D processor's bands, whose tiles all wait on the first tile column; the
+ * generic grid bands had the same gap).  Once the row is there the neighbour's kernel has
+ * blocks, and they are persistent: they finish its sweep.  Costs a host round trip a launch. */
+static inline pw_status pw_gpu_band_before_launch(pw_gpu_band *b, int64_t sweep, int64_t watchdog_ns)
 {
     const pw_band_edges *edges = b->edges;
     if (!edges) return PW_OK;
     if (edges->kernel_loaded) edges->kernel_loaded(edges->ctx);
     pw_status st = PW_OK;
-    /* (a later launch of the same band finds the row there at once) */
-    if (b->sweeps > 0 && b->dev.rows > 0 && b->dev.left_ready)
-        st = b->left_direct ? pw_gpu_band_wait_first_row(b, watchdog_ns > 0 ? watchdog_ns : 10000000000LL)
-                            : edges->wait_left(edges->ctx, 0, 1) != 0 ? PW_ERR_TIMEOUT : PW_OK;
+    if (b->sweeps > sweep && b->dev.rows > 0 && b->dev.left_ready)
+        st = b->left_direct ? pw_gpu_band_wait_first_row(b, sweep, watchdog_ns > 0 ? watchdog_ns : 10000000000LL)
+                            : edges->wait_left(edges->ctx, sweep, 1) != 0 ? PW_ERR_TIMEOUT : PW_OK;
     if (st == PW_OK && edges->engine_started) edges->engine_started(edges->ctx); /* (the span's start: the first call) */
     return st;
 }

@@ -123,7 +123,7 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
          * starting, its upload included -- a likely cause of SAT f32 125952^2 in 2 bands
          * measuring 75.7 ms against one GPU's 37.9, not yet rerun; the pipeline's start lag is
          * in SW and DTW's span, dist_apps.c) */
-        if (plan->cuda_band && (st = pw_gpu_band_before_launch((pw_gpu_band *)plan->cuda_band, plan->watchdog_ns)) != PW_OK) goto done;
+        if (plan->cuda_band && (st = pw_gpu_band_before_launch((pw_gpu_band *)plan->cuda_band, sweep_base, plan->watchdog_ns)) != PW_OK) goto done;
         PW_CUDA_TRY(st, cudaEventRecord(start, stream), done);
         if ((st = pw_gpu_watch_after(&watch, start)) != PW_OK) goto done;
         PW_CUDA_TRY(st, cudaLaunchKernel(peer, dim3((unsigned)grid), dim3(threads), args, smem, stream), done);

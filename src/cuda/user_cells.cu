@@ -434,6 +434,10 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     const int64_t depth = d->form == PW_CELL_GRID3 ? job->planes + 2 * d->halo : 1; /* values a column a row */
     const size_t cv = vs * (size_t)depth;                                          /* their bytes */
     if (band && d->form == PW_CELL_GRID3 && !job->tiles3) return PW_ERR_UNSUPPORTED; /* (cell_bands.c refuses it first) */
+    if (band && cv > (size_t)INT32_MAX / 2) { /* (the band's element size is an int: gpu_band.cuh) */
+        pw_set_error_detail("a grid3 band's column row of %lld planes is too large for GPU bands", (long long)job->planes);
+        return PW_ERR_SIZE_OVERFLOW;
+    }
     bytes grid(s), edge(s);
     pw_status st = band ? grid.alloc(n) : grid.upload((const unsigned char *)a->grid, n);
     if (band) { /* the whole grid's columns the band's storage holds (at a space's ends, fewer: the

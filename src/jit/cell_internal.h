@@ -67,7 +67,8 @@ static inline int64_t pw_cell_band_side(const pw_cell_decl *d, const pw_cell_job
  * built-in apps' tile heights on the GPU, wider tiles for linear cells there. */
 pw_status pw_cell_make_plan(const pw_cell_decl *d, const pw_cell_job *job, const pw_options *options, int64_t cols,
                             pw_plan *plan);
-/* A user cell over several ranks on GPU bands (cell_bands.c): the linear and stencil forms. */
+/* A user cell over several ranks on GPU bands (cell_bands.c): the linear, stencil and grid forms,
+ * and grid3 on the 3-D processor. */
 pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const pw_cell_job *job, pw_cell_result *res);
 /* A distributed run's best cell (PW_REDUCE): every rank's best of its band, the best of those by
  * the reduction's rule on every rank (collective). */

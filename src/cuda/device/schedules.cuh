@@ -26,7 +26,10 @@
  *                  neighbour's column just before the chunk that reads it and reports (pushes)
  *                  the band's first column once the last lane has passed it, as the CPU's peer
  *                  engine does per tile; the schedule waits only for the left column before the
- *                  tile-row and reports only the last one after it.
+ *                  tile-row and reports only the last one after it;
+ *   face_tiles     (with runs_rows) its tickets are tiles of a 3-D face (core/work.h), not
+ *                  tile-rows: in a band the schedule neither waits nor reports, run_row trades
+ *                  both edges (Warp3Proc).
  * How many threads and how much shared memory a block needs is host data (kernel_desc.h).
  *
  * This header and everything it includes compile under NVRTC (no include path, no C library),

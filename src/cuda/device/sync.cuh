@@ -121,7 +121,7 @@ __device__ __forceinline__ bool pw_wait_progress(const pw_engine_args &a, int64_
  * schedules pass sync.a == NULL: nothing to wait for. */
 struct pw_row_sync {
     const pw_engine_args *a; /* NULL: the schedule already ordered the tile */
-    int64_t q, sweep, r;     /* counter index, sweep, tile-row */
+    int64_t q, sweep, r;     /* counter index, sweep, tile-row (a 3-D face's: the tile's place in its band) */
     /* the run may be a band of a larger one (the peer schedule's band kernel): a constant where
      * the schedule builds it, so a processor's band code folds away in the other kernels */
     bool banded;

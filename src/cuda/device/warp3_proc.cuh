@@ -97,10 +97,13 @@ struct Warp3Proc {
         return (halo - lag) * stride_i + (j + halo) * stride_j + (k + halo);
     }
 
-    /* The ordered schedules (not chosen for it: src/jit/cell.c) get tile (r, 0) with no waits. */
-    __device__ bool run_tile(const pw_tiling &t, int64_t r, int64_t, unsigned char *smem, const pw_row_sync &sync) const
+    /* The ordered schedules are not its (src/jit/cell.c takes it for the peer schedule only; their
+     * kernels are compiled with every module): they pass no run (sync.a) to decode tickets and
+     * wait with, so it stops the kernel (an error on the host) rather than compute out of order. */
+    __device__ bool run_tile(const pw_tiling &, int64_t, int64_t, unsigned char *, const pw_row_sync &) const
     {
-        return run_row(t, r, 0, 1, smem, sync);
+        __trap();
+        return false;
     }
 
     /* What a lane copies of every slice and stores of every result: per element its address at
