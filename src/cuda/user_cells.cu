@@ -431,7 +431,7 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     const size_t vs = d->value_size, row_bytes = (size_t)stride * vs, host_row = (size_t)job->stride * vs;
     const size_t rows = (size_t)(a->rows + 2 * d->halo), n = rows * row_bytes;
     const int64_t side = band ? pw_cell_band_side(d, job) : 0; /* (a band: its columns and `side` more each side) */
-    const int64_t depth = d->form == PW_CELL_GRID3 ? job->planes + 2 * d->halo : 1; /* values a column a row */
+    const int64_t depth = pw_cell_column_values(d, job); /* values a column a row */
     const size_t cv = vs * (size_t)depth;                                          /* their bytes */
     if (band && d->form == PW_CELL_GRID3 && !job->tiles3) return PW_ERR_UNSUPPORTED; /* (cell_bands.c refuses it first) */
     if (band && cv > (size_t)INT32_MAX / 2) { /* (the band's element size is an int: gpu_band.cuh) */
@@ -598,7 +598,7 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         /* a band's cell sees the whole space's rows and cols (as on the CPU: cell_cpu.c); a
          * stencil or grid cell's band holds its columns and pw_cell_band_side more each side */
         const pw_band *band = (const pw_band *)plan->band;
-        const int64_t depth = d->form == PW_CELL_GRID3 ? job->planes + 2 * d->halo : 1; /* (grid3: a column's values a row) */
+        const int64_t depth = pw_cell_column_values(d, job);
         const int64_t stride = band && grid ? (band->cols + 2 * pw_cell_band_side(&cell->decl, job)) * depth : job->stride;
         st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, NULL, stride, dev_inputs.data(), a->params, (unsigned char *)u.ctx);
         if (st != PW_OK) return st;

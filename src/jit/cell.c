@@ -307,9 +307,8 @@ static pw_status band_reach(const pw_cell_decl *d, pw_cell_job *job, const pw_op
     /* GPU bands of grid3 cells are slabs of j on the 3-D processor (its tiles trade the band's
      * edges: warp3_proc.cuh); the flattened space's bands would be far slower than one GPU */
     if (opt->backend == PW_BACKEND_CUDA && three && !gpu_tiles3(d, opt)) {
-        pw_set_error_detail("GPU bands of grid3 cells run on the 3-D processor: dependences among (1, 0, 0), (0, 1, 0) "
-                            "and (0, 0, 1), a halo, 4- or 8-byte values, the peer strategy, no trace, PEERWAVE_3D "
-                            "unset; this cell runs in bands on the CPU");
+        pw_set_error_detail("GPU bands take grid3 cells of the 3-D processor only (upwind PW_DEP3s, a halo, 4/8-byte "
+                            "values, peer, no trace or PEERWAVE_3D); run this one on CPU bands");
         return PW_ERR_UNSUPPORTED;
     }
 #endif

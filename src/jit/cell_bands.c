@@ -102,7 +102,7 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
     const size_t vs = d->value_size;
     const int in_place = d->form != PW_CELL_LINEAR; /* (the stencil form, or a grid cell that reads as it does) */
     /* a column's bytes a row: a grid3 cell's planes and their halo (job->stride is values a row) */
-    const size_t cv = vs * (size_t)(d->form == PW_CELL_GRID3 ? job->planes + 2 * d->halo : 1);
+    const size_t cv = vs * (size_t)pw_cell_column_values(d, job);
     gpu_bands g = {cell, *job, {0}, res};
     int64_t col0 = 0, cols = 0;
     /* This rank's band (as pw_dist_run_user_band will cut it), its plan and its module, before

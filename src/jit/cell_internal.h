@@ -63,6 +63,13 @@ static inline int64_t pw_cell_band_side(const pw_cell_decl *d, const pw_cell_job
     return job->band_reach > d->halo ? job->band_reach : d->halo;
 }
 
+/* Values a grid column holds in a row: a grid3 cell's planes and their halo, else 1 (a band's
+ * element: its storage, link and gather move columns of these). */
+static inline int64_t pw_cell_column_values(const pw_cell_decl *d, const pw_cell_job *job)
+{
+    return d->form == PW_CELL_GRID3 ? job->planes + 2 * d->halo : 1;
+}
+
 /* The plan of a run of `cols` columns (the whole space's, or a band's) as cell_run makes it: the
  * built-in apps' tile heights on the GPU, wider tiles for linear cells there. */
 pw_status pw_cell_make_plan(const pw_cell_decl *d, const pw_cell_job *job, const pw_options *options, int64_t cols,
