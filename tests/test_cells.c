@@ -580,7 +580,7 @@ static void test_3d_example(const char *file, int lu, int rounds)
     pw_cell *cell = load(file);
     for (int k = 0; k < rounds; k++) {
         const int64_t max = max_3d ? max_3d : use_gpu ? 90 : 40;
-        int64_t I = test_range(1, max), J = test_range(1, max), K = test_range(1, max), sweeps = test_range(1, 3);
+        int64_t I = test_range(1, max), J = test_range(1, max), K = test_range(1, max), sweeps = test_range(1, use_gpu ? 6 : 3);
         if (test_rand() % 4 == 0) J = 1; /* thin shapes */
         if (test_rand() % 4 == 0) K = 1;
         size_t cells = (size_t)(I + 2) * (size_t)(J + 2) * (size_t)(K + 2);
@@ -597,6 +597,48 @@ static void test_3d_example(const char *file, int lu, int rounds)
               (long long)J, (long long)K, (long long)sweeps, test_describe(&o), pw_status_str(st), pw_error_detail());
         free(g);
         free(want);
+    }
+    pw_cell_free(cell);
+}
+
+/* The 3-D processor's sweeps pipelined in one launch (warp3_proc.cuh): the same grid as the
+ * reference with and without PEERWAVE_PIPELINE_SWEEPS=0, and more blocks with it (one launch holds
+ * every sweep's tiles; a sweep a launch, at most the face's tiles).  GPU only: the CPU runs
+ * grid3 sweeps one after another. */
+static void test_3d_pipelined(void)
+{
+    pw_cell *cell = load("demonstrator3d.c");
+    static const int64_t shapes[][4] = {{40, 70, 50, 4}, {97, 33, 130, 3}, {1, 65, 9, 5}, {64, 1, 1, 6}};
+    for (size_t n = 0; n < sizeof shapes / sizeof shapes[0]; n++) {
+        const int64_t I = shapes[n][0], J = shapes[n][1], K = shapes[n][2], sweeps = shapes[n][3];
+        const size_t cells = (size_t)(I + 2) * (size_t)(J + 2) * (size_t)(K + 2);
+        float *want = malloc(4 * cells), *g = malloc(4 * cells);
+        for (size_t q = 0; q < cells; q++) want[q] = (float)(test_unit() * 10);
+        float *start = malloc(4 * cells);
+        memcpy(start, want, 4 * cells);
+        double demo[] = {11.5};
+        ref_3d(want, I, J, K, sweeps, 0, demo);
+        int blocks[2] = {0, 0};
+        for (int off = 0; off < 2; off++) {
+            if (off) setenv("PEERWAVE_PIPELINE_SWEEPS", "0", 1);
+            memcpy(g, start, 4 * cells);
+            pw_cell_args args = {.rows = I, .cols = J, .planes = K, .grid = g, .sweeps = sweeps, .params = demo};
+            pw_options o;
+            pw_options_init(&o);
+            o.backend = PW_BACKEND_CUDA;
+            pw_cell_result res;
+            pw_status st = pw_cell_run(cell, &args, &o, &res);
+            blocks[off] = res.info.threads;
+            CHECK(st == PW_OK && !memcmp(g, want, 4 * cells), "pipelined 3-D %lldx%lldx%lld x%lld%s: %s %s", (long long)I,
+                  (long long)J, (long long)K, (long long)sweeps, off ? " (a sweep a launch)" : "", pw_status_str(st),
+                  pw_error_detail());
+        }
+        unsetenv("PEERWAVE_PIPELINE_SWEEPS");
+        CHECK(blocks[0] > blocks[1], "pipelined 3-D %lldx%lldx%lld x%lld: %d blocks, a sweep a launch %d: not one launch?",
+              (long long)I, (long long)J, (long long)K, (long long)sweeps, blocks[0], blocks[1]);
+        free(g);
+        free(want);
+        free(start);
     }
     pw_cell_free(cell);
 }
@@ -645,7 +687,7 @@ static void test_3d_int64(int rounds)
     CHECK(pw_cell_create(text, "int64_3d.c", &cell) == PW_OK, "int64_3d: %s", pw_error_detail());
     for (int r = 0; r < rounds && cell; r++) {
         const int64_t max = use_gpu ? 80 : 30;
-        const int64_t I = test_range(1, max), J = test_range(1, max), K = test_range(1, max), sweeps = test_range(1, 2);
+        const int64_t I = test_range(1, max), J = test_range(1, max), K = test_range(1, max), sweeps = test_range(1, use_gpu ? 5 : 2);
         const int64_t sk = K + 2, sj = (J + 2) * sk;
         const size_t cells = (size_t)(I + 2) * (size_t)sj;
         int64_t *g = malloc(8 * cells), *want = malloc(8 * cells);
@@ -907,7 +949,7 @@ int main(int argc, char **argv)
     SECTION("linear", test_linear_examples(n));
     SECTION("heat", (test_heat_example("heat.c", n), test_heat_example("heat_grid.c", n)));
     SECTION("3d", (test_3d_example("demonstrator3d.c", 0, n), test_3d_example("lu_like.c", 1, n / 2), test_3d_skewed(n / 2),
-                   test_3d_int64(n / 2)));
+                   test_3d_int64(n / 2), use_gpu ? test_3d_pipelined() : (void)0));
     if (use_gpu) { /* the 3-D cells on the other layouts too (kernel_desc.h's pw_layout_3d) */
         static const char *layouts[] = {"plane", "flat"};
         for (int k = 0; k < 2; k++) {
@@ -921,7 +963,8 @@ int main(int argc, char **argv)
         static const char *tiles[] = {"4x8x1x1", "2x4x3x5x8"};
         for (int k = 0; k < 2; k++) {
             setenv("PEERWAVE_3D_TILE", tiles[k], 1);
-            SECTION(tiles[k], (test_3d_example("demonstrator3d.c", 0, n / 4), test_3d_example("lu_like.c", 1, n / 8)));
+            SECTION(tiles[k], (test_3d_example("demonstrator3d.c", 0, n / 4), test_3d_example("lu_like.c", 1, n / 8),
+                               test_3d_int64(n / 8))); /* (small tiles: downwind reads across tiles, sweeps pipelined) */
         }
         /* two and four rows a thread (tiles of 64 and 128 rows j): shapes up to 300 so that whole
          * tiles and their every-chain-inside steps occur, besides thin and partial ones */

@@ -492,8 +492,11 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
 }
 
 /* Warp3Proc's launch (proc_shapes.h): a ticket a tile of the (cols, planes) face (a band's
- * columns: `cols`), NW warps and the slices' shared memory a block; one sweep a launch. */
-static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, int64_t cols, tile3 shape, pw_kernel_desc *desc)
+ * columns: `cols`), NW warps and the slices' shared memory a block; sweeps pipelined where
+ * `pipelined` (the selector's rule, and not a band) and a halo fits one tile (what the
+ * processor's waits between sweeps assume: warp3_proc.cuh), else one sweep a launch. */
+static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, int64_t cols, tile3 shape, int pipelined,
+                        pw_kernel_desc *desc)
 {
     const int64_t tiles_k = pw_warp3_tiles_k(a->planes, shape.kw, shape.nw);
     const int64_t tiles = pw_warp3_tiles_j(cols, shape.chains) * tiles_k;
@@ -502,7 +505,7 @@ static void tiles3_desc(const pw_cell_decl *d, const pw_cell_args *a, int64_t co
     t->rows = t->n_rows = tiles;
     t->cols = t->h = t->w = 1;
     t->shape = PW_TILING_SQUARE;
-    desc->pipelined_sweeps = 0;
+    desc->pipelined_sweeps = pipelined && d->halo < 32 * shape.chains && d->halo < shape.nw * shape.kw;
     desc->needs.threads = 32 * shape.nw;
     desc->needs.smem = pw_warp3_smem_bytes(shape.kw, shape.nw, shape.ahead, shape.chains, (int)d->value_size);
     desc->needs.warps_per_scheduler = 0;
@@ -525,10 +528,11 @@ static pw_status select_processor(const pw_cell *cell, const pw_plan *plan, cons
     const pw_cell_shape shape = {forms, (int)d->value_size, 1, 0, 0};
     pw_status st = pw_select_kernel(plan, &shape, NULL, &c->desc);
     if (st != PW_OK) return st;
+    const int may_pipeline = c->desc.pipelined_sweeps; /* (the strategy's, and PEERWAVE_PIPELINE_SWEEPS) */
     if (d->form != PW_CELL_LINEAR) c->desc.pipelined_sweeps = c->desc.pipelined_sweeps && job->pipelined;
     c->shape3 = tile3_shape();
     const pw_band *band = (const pw_band *)plan->band;
-    if (job->tiles3) tiles3_desc(d, job->args, band ? band->cols : job->args->cols, c->shape3, &c->desc);
+    if (job->tiles3) tiles3_desc(d, job->args, band ? band->cols : job->args->cols, c->shape3, may_pipeline && !band, &c->desc);
     c->proc = choose(d, &c->desc, job->tiles3 ? TILES3 : job->plane ? PLANE3 : FLAT3, c->shape3, job->args->cols);
     return PW_OK;
 }

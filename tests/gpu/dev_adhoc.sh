@@ -53,6 +53,8 @@
 #   numpy    tests/test_numpy.py with PW_BACKEND=cuda (GPU PW_NUMPY_GPU, default 1)
 #   npver    tests/gpu/numpy_edges_probe.py (this numpy's default-range f32 edges), test_numpy on the CPU
 #   demo3d   seed 004's demonstrator on the 3-D processor at PW_DEMO3D_SIZES (512 1024)^3, median of 3
+#   sweeps3d the demonstrator and lu_like.c with their sweeps pipelined in one launch against a sweep a
+#            launch (PEERWAVE_PIPELINE_SWEEPS=0) at PW_SWEEPS3D_SIZES (128 256 512)^3, 1 and 8 sweeps
 #   heat     HEAT 16384^2 one sweep and 8 sweeps on one GPU (bench_suite, median of 5)
 #   dist     test_dist --gpu on 2 GPUs
 #   split    bench_dist --weights (PW_SPLIT_WEIGHTS): SAT f32 PW_SPLIT_SAT^2 and SW PW_SPLIT_SW on 2 GPUs
@@ -245,6 +247,31 @@ if stage demo3d; then # (seed 004's demonstrator on the 3-D processor: kernel se
       rm -f $t3/$(basename $b).s
     done
     rm -f $t3/first.npy
+  done
+  rm -rf $t3
+fi
+if stage sweeps3d; then # (the 3-D processor's sweeps pipelined in one launch against a sweep a launch,
+  # PEERWAVE_PIPELINE_SWEEPS=0, the same binary: kernel seconds, median of PW_SWEEPS3D_ROUNDS (5),
+  # the two in turn, grids compared; sizes PW_SWEEPS3D_SIZES, sweeps PW_SWEEPS3D_SWEEPS)
+  t3=$(mktemp -d)
+  lu="--param iterations=1 --param modulus=50 --param tc=0.5 --param td=1 --param nc=0.25 --param nd=2 --param wc=0.75 --param wd=3 --param rc=0.5 --param rd=1"
+  for s3 in ${PW_SWEEPS3D_SIZES:-128 256 512}; do
+    timeout 200 $n/peerwave run examples/cells/lu_like.c --size ${s3}x${s3}x${s3} $lu --backend cuda -o $t3/g.npy > /dev/null 2>&1
+    for sw3 in ${PW_SWEEPS3D_SWEEPS:-1 8}; do
+      for cell3 in demonstrator3d lu_like; do
+        args3="--param modulus=7"; [ $cell3 = lu_like ] && args3="$lu"
+        for r in $(seq ${PW_SWEEPS3D_ROUNDS:-5}); do
+          for mode in 1 0; do
+            PEERWAVE_PIPELINE_SWEEPS=$mode timeout 100 $n/peerwave run examples/cells/$cell3.c --grid $t3/g.npy $args3 --sweeps $sw3 --backend cuda -o $t3/out$mode.npy | sed -n 's/^seconds: //p' >> $t3/m$mode.s
+          done
+          cmp -s $t3/out1.npy $t3/out0.npy || say "$cell3 ${s3}^3 x$sw3: pipelined grid DIFFERS from a sweep a launch"
+        done
+        med() { sort -g $1 | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+        p3=$(med $t3/m1.s); o3=$(med $t3/m0.s)
+        say "$cell3 ${s3}^3 x$sw3 sweeps: pipelined $p3 s, a sweep a launch $o3 s ($(awk -v a=$o3 -v b=$p3 'BEGIN { if (b > 0) printf "%.2fx", a / b }'); $(awk -v s=$p3 -v n=$s3 -v k=$sw3 'BEGIN { if (s > 0) printf "%.1f Gpoints/s", n * n * n * k / s / 1e9 }'))"
+        rm -f $t3/m1.s $t3/m0.s
+      done
+    done
   done
   rm -rf $t3
 fi

@@ -40,8 +40,21 @@
  * acquire may be cp.async.ca: the acquire emptied this SM's L1, and the lines they fill come
  * from L2, which holds the released values (memory.cuh, pw_copy_async).
  *
- * Launch needs (proc_shapes.h): NW warps, pw_warp3_smem_bytes(KW, NW, AHEAD, CHAINS, sizeof(T)).  One sweep a
- * launch; the peer schedule only (tickets: core/work.h's face of tiles).
+ * Launch needs (proc_shapes.h): NW warps, pw_warp3_smem_bytes(KW, NW, AHEAD, CHAINS, sizeof(T)).  The
+ * peer schedule only (tickets: core/work.h's face of tiles, sweep after sweep).
+ *
+ * Several sweeps a launch (pipelined, as the 2-D in-place sweeps): a tile of sweep s may copy
+ * slice x once the previous sweep's tiles (J, K), (J + 1, K), (J, K + 1) and (J + 1, K + 1) have
+ * stored slice x + 3 halo.  That covers (1) the point's old value, which is sweep s - 1's;
+ * (2) any other point a cell reads, which the contract makes a downwind one (i + a, j + b, k + c),
+ * 0 <= a, b, c <= halo: its slice in those tiles is at most x + a + b + c (a point's slice is
+ * i + its row in the tile + its warp); and (3) the anti-dependences: the points this tile
+ * overwrites are read in sweep s - 1 by upwind points of the tiles before it, done before
+ * sweep s - 1's tile (J, K) computed them (its own waits), and by (J + 1, K) and (J, K + 1) as
+ * their row 0 and column 0, copied at slices x - TILE_J + 1 and x - NW + 1.  The host pipelines
+ * only where a halo fits one tile (halo < TILE_J, halo < NW KW: reads stay in those four) and
+ * never in a band (user_cells.cu, tiles3_desc).  The waits are on earlier tickets, so any
+ * number of blocks progresses (core/work.h).
  *
  * A band of j (a grid3 cell's GPU band, src/jit/cell_bands.c: band_edges and face_tiles in its
  * policy) is the same tiles over the band's columns: the first tile column also waits, per chunk,
@@ -244,9 +257,28 @@ struct Warp3Proc {
         const int64_t first_lag = NW - 1, last_lag = cols - 1 - j0 + NW - 1;
         int64_t first_sent = 0, last_sent = 0; /* rows reported */
 
+        /* The previous sweep's tiles (J..J+1, K..K+1) when it runs in this launch (pipelined
+         * sweeps, above): thread 0's, in shared memory (registers of every thread otherwise). */
+        __shared__ long long prev_tile[4];
+        __shared__ pw_counter prev_seen[4];
+        const bool after_sweep = !sync.banded && sync.sweep > 0;
+        if (threadIdx.x == 0 && after_sweep) {
+            const int64_t prev_first = band_first - pw_work_sweep_stride(&work);
+            for (int n = 0; n < 4; n++) {
+                const int64_t pj = tj + (n & 1), pk = tk + (n >> 1);
+                prev_tile[n] = pj < work.tiles_j && pk < work.tiles_k ? prev_first + pw_work_face_row(&work, pj, pk) : -1;
+                prev_seen[n] = 0;
+            }
+        }
+
         /* Thread 0: wait until slices up to x may be copied (clamped: a tile's last slice is steps - 1). */
         auto wait_for = [&](int64_t x) -> bool {
             const int64_t need_j = x + TILE_J < steps ? x + TILE_J : steps, need_k = x + NW < steps ? x + NW : steps;
+            if (after_sweep) {
+                const int64_t reach = x + 1 + 3 * halo, need = reach < steps ? reach : steps;
+                for (int n = 0; n < 4; n++)
+                    if (prev_tile[n] >= 0 && !pw_wait_cached(*sync.a, prev_tile[n], (pw_counter)need, &prev_seen[n])) return false;
+            }
             return (before_j < 0 || pw_wait_cached(*sync.a, before_j, (pw_counter)need_j, &seen_j)) &&
                    (before_k < 0 || pw_wait_cached(*sync.a, before_k, (pw_counter)need_k, &seen_k)) &&
                    (!left_in || pw_band_wait_left(*sync.a, sync.sweep, x + 1 < rows ? x + 1 : rows)) && /* (slice x: rows <= x) */
