@@ -18,6 +18,7 @@
 #undef PW_FORM             /* a cell's declaration; kernel_desc.h's PW_FORM is a processor's bit */
 #include "peerwave_runtime.h"
 #include "test_util.h"
+#include "../src/cuda/device/proc_shapes.h" /* the 3-D processor's default tiles (plain C) */
 #if defined(PW_HAVE_CUDA) && defined(PW_HAVE_NVRTC)
 #include "../src/cuda/kernel_desc.h"
 #include "../src/jit/cell_gpu.h"
@@ -601,26 +602,45 @@ static void test_3d_example(const char *file, int lu, int rounds)
     pw_cell_free(cell);
 }
 
+/* An environment switch set for a while, and put back as the caller had it. */
+typedef struct saved_env {
+    const char *name;
+    char *value; /* NULL: unset */
+} saved_env;
+static saved_env env_set(const char *name, const char *value)
+{
+    const char *old = getenv(name);
+    saved_env e = {name, old ? strdup(old) : NULL};
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
+    return e;
+}
+static void env_restore(saved_env e)
+{
+    if (e.value) setenv(e.name, e.value, 1);
+    else unsetenv(e.name);
+    free(e.value);
+}
+
 /* The 3-D processor's sweeps pipelined in one launch (warp3_proc.cuh): the same grid as the
- * reference with and without PEERWAVE_PIPELINE_SWEEPS=0, and more blocks with it (one launch holds
- * every sweep's tiles; a sweep a launch, at most the face's tiles).  GPU only: the CPU runs
- * grid3 sweeps one after another. */
+ * reference with and without PEERWAVE_PIPELINE_SWEEPS=0, and as many blocks as one launch has
+ * tickets (the face's tiles times the sweeps) against the face's tiles for a sweep a launch.
+ * GPU only (the CPU runs grid3 sweeps one after another); the default 3-D layout and tiles. */
 static void test_3d_pipelined(void)
 {
     pw_cell *cell = load("demonstrator3d.c");
+    const saved_env layout = env_set("PEERWAVE_3D", NULL), tile = env_set("PEERWAVE_3D_TILE", NULL);
     static const int64_t shapes[][4] = {{40, 70, 50, 4}, {97, 33, 130, 3}, {1, 65, 9, 5}, {64, 1, 1, 6}};
     for (size_t n = 0; n < sizeof shapes / sizeof shapes[0]; n++) {
         const int64_t I = shapes[n][0], J = shapes[n][1], K = shapes[n][2], sweeps = shapes[n][3];
+        const int64_t tiles = pw_warp3_tiles_j(J, PW_WARP3_CHAINS) * pw_warp3_tiles_k(K, PW_WARP3_KW, PW_WARP3_NW);
         const size_t cells = (size_t)(I + 2) * (size_t)(J + 2) * (size_t)(K + 2);
-        float *want = malloc(4 * cells), *g = malloc(4 * cells);
-        for (size_t q = 0; q < cells; q++) want[q] = (float)(test_unit() * 10);
-        float *start = malloc(4 * cells);
-        memcpy(start, want, 4 * cells);
+        float *want = malloc(4 * cells), *g = malloc(4 * cells), *start = malloc(4 * cells);
+        for (size_t q = 0; q < cells; q++) want[q] = start[q] = (float)(test_unit() * 10);
         double demo[] = {11.5};
         ref_3d(want, I, J, K, sweeps, 0, demo);
-        int blocks[2] = {0, 0};
         for (int off = 0; off < 2; off++) {
-            if (off) setenv("PEERWAVE_PIPELINE_SWEEPS", "0", 1);
+            const saved_env pipe = env_set("PEERWAVE_PIPELINE_SWEEPS", off ? "0" : NULL);
             memcpy(g, start, 4 * cells);
             pw_cell_args args = {.rows = I, .cols = J, .planes = K, .grid = g, .sweeps = sweeps, .params = demo};
             pw_options o;
@@ -628,19 +648,74 @@ static void test_3d_pipelined(void)
             o.backend = PW_BACKEND_CUDA;
             pw_cell_result res;
             pw_status st = pw_cell_run(cell, &args, &o, &res);
-            blocks[off] = res.info.threads;
-            CHECK(st == PW_OK && !memcmp(g, want, 4 * cells), "pipelined 3-D %lldx%lldx%lld x%lld%s: %s %s", (long long)I,
-                  (long long)J, (long long)K, (long long)sweeps, off ? " (a sweep a launch)" : "", pw_status_str(st),
-                  pw_error_detail());
+            const int64_t blocks = off ? tiles : tiles * sweeps;
+            CHECK(st == PW_OK && !memcmp(g, want, 4 * cells) && res.info.threads == blocks,
+                  "pipelined 3-D %lldx%lldx%lld x%lld%s: %s %s, %d blocks (want %lld)", (long long)I, (long long)J,
+                  (long long)K, (long long)sweeps, off ? " (a sweep a launch)" : "", pw_status_str(st), pw_error_detail(),
+                  res.info.threads, (long long)blocks);
+            env_restore(pipe);
         }
-        unsetenv("PEERWAVE_PIPELINE_SWEEPS");
-        CHECK(blocks[0] > blocks[1], "pipelined 3-D %lldx%lldx%lld x%lld: %d blocks, a sweep a launch %d: not one launch?",
-              (long long)I, (long long)J, (long long)K, (long long)sweeps, blocks[0], blocks[1]);
         free(g);
         free(want);
         free(start);
     }
+    env_restore(layout);
+    env_restore(tile);
     pw_cell_free(cell);
+}
+
+/* What a grid3 cell on the 3-D processor may read besides its dependences, with its sweeps
+ * pipelined: any downwind point within its halo (here 3: across tiles in j and k, and across
+ * warps), and, beyond the halo, any downwind point at all -- such a read is flagged and the
+ * sweeps run again, one a launch (the run's note says so).  Against lexicographic loops. */
+static void test_3d_reach(int rounds)
+{
+    static const char near_text[] =
+        "PW_FORM(grid3)\nPW_VALUE(int64_t)\nPW_DEP3(1, 0, 0)\nPW_DEP3(0, 1, 0)\nPW_DEP3(0, 0, 1)\nPW_HALO(3)\n"
+        "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n"
+        "{ return (pw_at3(c, i - 1, j, k) * 3 + pw_at3(c, i, j - 1, k) * 5 + pw_at3(c, i, j, k - 1) * 7 + pw_at3(c, i, j, k)\n"
+        "          + pw_at3(c, i + 3, j + 3, k + 3) * 11 + pw_at3(c, i, j, k + 3) + pw_at3(c, i, j + 3, k) * 13\n"
+        "          + pw_at3(c, i + 3, j, k) * 17 + pw_at3(c, i + 1, j + 2, k + 3)) % 1000000007; }\n";
+    static const char far_text[] =
+        "PW_FORM(grid3)\nPW_VALUE(int64_t)\nPW_DEP3(1, 0, 0)\nPW_DEP3(0, 1, 0)\nPW_DEP3(0, 0, 1)\nPW_HALO(1)\n"
+        "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n"
+        "{ return (pw_at3(c, i - 1, j, k) * 3 + pw_at3(c, i, j - 1, k) * 5 + pw_at3(c, i, j, k - 1) * 7 + pw_at3(c, i, j, k)\n"
+        "          + (i + 20 < c->rows ? pw_at3(c, i + 20, j, k) : 0) * 11) % 1000000007; }\n";
+    for (int far = 0; far < 2; far++) {
+        pw_cell *cell = NULL;
+        const int H = far ? 1 : 3;
+        CHECK(pw_cell_create(far ? far_text : near_text, far ? "far3.c" : "near3.c", &cell) == PW_OK, "reach3: %s", pw_error_detail());
+        for (int r = 0; r < rounds && cell; r++) {
+            const int64_t I = test_range(far ? 25 : 1, 90), J = test_range(1, 90), K = test_range(1, 90), sweeps = test_range(2, 5);
+            const int64_t sk = K + 2 * H, sj = (J + 2 * H) * sk;
+            const size_t cells = (size_t)(I + 2 * H) * (size_t)sj;
+            int64_t *g = malloc(8 * cells), *want = malloc(8 * cells);
+            for (size_t q = 0; q < cells; q++) g[q] = want[q] = test_range(0, 1000000);
+            for (int64_t s = 0; s < sweeps; s++)
+                for (int64_t i = H; i < I + H; i++)
+                    for (int64_t j = H; j < J + H; j++)
+                        for (int64_t k = H; k < K + H; k++) {
+                            int64_t *p = want + i * sj + j * sk + k, v = p[-sj] * 3 + p[-sk] * 5 + p[-1] * 7 + p[0];
+                            if (far) v += (i - H + 20 < I ? p[20 * sj] : 0) * 11;
+                            else v += p[3 * sj + 3 * sk + 3] * 11 + p[3] + p[3 * sk] * 13 + p[3 * sj] * 17 + p[sj + 2 * sk + 3];
+                            *p = v % 1000000007;
+                        }
+            pw_cell_args args = {.rows = I, .cols = J, .planes = K, .grid = g, .sweeps = sweeps};
+            pw_options o;
+            engine(&o, I, J * K, r);
+            pw_cell_result res;
+            pw_status st = pw_cell_run(cell, &args, &o, &res);
+            CHECK(st == PW_OK && !memcmp(g, want, 8 * cells), "%s %lldx%lldx%lld x%lld %s: %s %s", far ? "far3" : "near3",
+                  (long long)I, (long long)J, (long long)K, (long long)sweeps, test_describe(&o), pw_status_str(st),
+                  pw_error_detail());
+            if (far && use_gpu && o.strategy == PW_STRATEGY_PEER && st == PW_OK && !getenv("PEERWAVE_3D"))
+                CHECK(strstr(res.note, "one a launch") != NULL, "far3 %lldx%lldx%lld x%lld: no rerun noted (%s)", (long long)I,
+                      (long long)J, (long long)K, (long long)sweeps, res.note);
+            free(g);
+            free(want);
+        }
+        pw_cell_free(cell);
+    }
 }
 
 /* A 3-D cell whose dependences a plane-by-plane run cannot honour ((i-1, j-1, k+1) is read):
@@ -949,7 +1024,7 @@ int main(int argc, char **argv)
     SECTION("linear", test_linear_examples(n));
     SECTION("heat", (test_heat_example("heat.c", n), test_heat_example("heat_grid.c", n)));
     SECTION("3d", (test_3d_example("demonstrator3d.c", 0, n), test_3d_example("lu_like.c", 1, n / 2), test_3d_skewed(n / 2),
-                   test_3d_int64(n / 2), use_gpu ? test_3d_pipelined() : (void)0));
+                   test_3d_int64(n / 2), test_3d_reach(n / 4), use_gpu ? test_3d_pipelined() : (void)0));
     if (use_gpu) { /* the 3-D cells on the other layouts too (kernel_desc.h's pw_layout_3d) */
         static const char *layouts[] = {"plane", "flat"};
         for (int k = 0; k < 2; k++) {
@@ -964,7 +1039,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < 2; k++) {
             setenv("PEERWAVE_3D_TILE", tiles[k], 1);
             SECTION(tiles[k], (test_3d_example("demonstrator3d.c", 0, n / 4), test_3d_example("lu_like.c", 1, n / 8),
-                               test_3d_int64(n / 8))); /* (small tiles: downwind reads across tiles, sweeps pipelined) */
+                               test_3d_int64(n / 8), test_3d_reach(n / 8))); /* (small tiles: downwind reads across tiles, sweeps pipelined) */
         }
         /* two and four rows a thread (tiles of 64 and 128 rows j): shapes up to 300 so that whole
          * tiles and their every-chain-inside steps occur, besides thin and partial ones */
@@ -972,7 +1047,8 @@ int main(int argc, char **argv)
         max_3d = 300;
         for (int k = 0; k < 3; k++) {
             setenv("PEERWAVE_3D_TILE", chains[k], 1);
-            SECTION(chains[k], (test_3d_example("demonstrator3d.c", 0, n / 4), test_3d_example("lu_like.c", 1, n / 8)));
+            SECTION(chains[k], (test_3d_example("demonstrator3d.c", 0, n / 4), test_3d_example("lu_like.c", 1, n / 8),
+                                test_3d_reach(n / 8)));
         }
         max_3d = 0;
         unsetenv("PEERWAVE_3D_TILE");

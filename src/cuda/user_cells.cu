@@ -181,9 +181,10 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
     } else if (d->form == PW_CELL_GRID3) {
         s += "    __device__ static T grid3_cell(const Ctx &c, int64_t i, int64_t j, int64_t k) { return pw_cell(&c, i, j, k); }\n";
         if (p.window3)
-            s += "    __device__ static T window3_cell(const Ctx &c, int64_t i, int64_t j, int64_t k, T self, T west, T north, T top)\n"
+            s += "    __device__ static T window3_cell(const Ctx &c, int64_t i, int64_t j, int64_t k, T self, T west, T north, T top,\n"
+                 "                                     unsigned *far)\n"
                  "    { pw_window3 w; w.c = c; w.i = i; w.j = j; w.k = k; w.self = self; w.west = west; w.north = north;"
-                 " w.top = top; return pw_cell(&w.c, i, j, k); }\n";
+                 " w.top = top; w.far = far; return pw_cell(&w.c, i, j, k); }\n";
     } else {
         s += "    __device__ static T stencil(const Ctx &c, T self, T up, T left, T down, T right)\n"
              "    { return pw_cell(&c, self, up, left, down, right); }\n";
@@ -468,6 +469,17 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
         st = edge.alloc(clear.bytes);
         u->edge = clear.words = edge.ptr;
     }
+    /* The 3-D processor's pipelined sweeps assume the cell reads no further downwind than its
+     * halo (warp3_proc.cuh); a read past it is flagged, and the sweeps run again, one a launch,
+     * from the caller's grid (a cell may read any point of the grid: the contract allowed it
+     * before sweeps were pipelined). */
+    bytes far(s);
+    const bool watch_far = job->tiles3 && !band && desc->pipelined_sweeps && job->sweeps > 1;
+    if (watch_far) {
+        PW_THEN(st, far.alloc(sizeof(unsigned)));
+        PW_THEN(st, pw_from_cuda(cudaMemsetAsync(far.ptr, 0, sizeof(unsigned), s)));
+        u->far_reads = (unsigned *)far.ptr;
+    }
     const pw_kernel_set set = user_kernel_set(m);
     std::vector<unsigned char> proc;
     PW_THEN(st, make_proc(m, u, s, &proc));
@@ -487,6 +499,18 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
         return st;
     }
     st = pw_cuda_launch_sweeps(plan, desc, &set, proc.data(), sweeps, &res->info, clear_edge, &clear);
+    unsigned far_read = 0;
+    if (watch_far) PW_THEN(st, far.download((unsigned char *)&far_read, sizeof far_read));
+    if (far_read) {
+        pw_kernel_desc one = *desc;
+        one.pipelined_sweeps = 0;
+        res->info.seconds = 0; /* (the figures of the run that gives the result) */
+        res->info.cells = 0;
+        PW_THEN(st, pw_from_cuda(cudaMemcpyAsync(grid.ptr, a->grid, n, cudaMemcpyHostToDevice, s)));
+        PW_THEN(st, pw_cuda_launch_sweeps(plan, &one, &set, proc.data(), sweeps, &res->info, clear_edge, &clear));
+        snprintf(res->note, sizeof res->note, "the cell read a point more than PW_HALO(%d) downwind: its sweeps ran one a launch",
+                 d->halo);
+    }
     PW_THEN(st, grid.download((unsigned char *)a->grid, n));
     return st;
 }

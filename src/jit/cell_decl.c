@@ -494,9 +494,13 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
         /* On Warp3Proc (the program defines PW_WINDOW3) the processor hands the cell the point's
          * old value and its three upwind neighbours' new ones (device/user_cell.cuh,
          * UserWarp3Cell): pw_at3 returns those for the four points; once the cell is inlined the
-         * comparisons are of the cell's own index expressions, and fold away. */
+         * comparisons are of the cell's own index expressions, and fold away.  A read further
+         * downwind than the halo on some axis is flagged (w->far, when the sweeps run pipelined:
+         * the previous sweep is only known to be that far ahead; the host then runs them again,
+         * one a launch); for the constant offsets cells use, that test folds away too. */
         put(&b, "#if PW_CELL_ON_GPU && defined(PW_WINDOW3)\n"
-                "typedef struct pw_window3 {\n    pw_ctx c;\n    int64_t i, j, k;\n    pw_value self, west, north, top;\n} pw_window3;\n"
+                "typedef struct pw_window3 {\n    pw_ctx c;\n    int64_t i, j, k;\n    pw_value self, west, north, top;\n"
+                "    unsigned *far;\n} pw_window3;\n"
                 "#endif\n");
         put(&b, "PW_FN pw_value pw_at3(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n{\n"
                 "#if PW_CELL_ON_GPU && defined(PW_WINDOW3)\n"
@@ -505,10 +509,11 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
                 "    if (i == w->i - 1 && j == w->j && k == w->k) return w->west;\n"
                 "    if (i == w->i && j == w->j - 1 && k == w->k) return w->north;\n"
                 "    if (i == w->i && j == w->j && k == w->k - 1) return w->top;\n"
+                "    if (w->far && (i - w->i > %d || j - w->j > %d || k - w->k > %d)) *w->far = 1u;\n"
                 "#endif\n"
                 "    const pw_value *p = c->grid + (i + %d) * c->stride + (j + %d) * (c->planes + %d) + (k + %d);\n"
                 "#if PW_CELL_ON_GPU\n    return pw_load_cg(p);\n#else\n    return *p;\n#endif\n}\n",
-            d->halo, d->halo, 2 * d->halo, d->halo);
+            d->halo, d->halo, d->halo, d->halo, d->halo, 2 * d->halo, d->halo);
     }
     if (d->form == PW_CELL_GRID) {
         /* On the GPU other blocks write the grid while this one runs: loads bypass L1 (ld.cg). */

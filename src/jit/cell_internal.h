@@ -40,7 +40,8 @@ typedef struct pw_cell_job {
     int64_t stride;    /* grid forms: elements from one grid row (i) to the next */
     int plane;         /* grid3 on the GPU: plane by plane (the plan is over cols x planes, the
                           run's sweeps are rows x sweeps: PlaneProc) */
-    int tiles3;        /* grid3 on the GPU: the 3-D processor (Warp3Proc), one sweep a launch */
+    int tiles3;        /* grid3 on the GPU: the 3-D processor (Warp3Proc; sweeps pipelined in one launch
+                          but in a band) */
     struct pw_comm *comm; /* linear form on the CPU: NULL, or this rank's band of a distributed
                              run (pw_dist_cell_run) */
     int *joined;          /* (comm) set once this rank has entered the ranks' run */

@@ -22,6 +22,9 @@ typedef struct pw_user_args {
     int64_t col0;             /* linear, grid and grid3 forms: the band's first column in the whole space
                                  (0: no bands; the cell and its inputs see the whole space's j) */
     int64_t band_cols;        /* grid3 on the 3-D processor: the band's columns (0: no bands) */
+    unsigned *far_reads;      /* grid3 on the 3-D processor, sweeps pipelined: set when the cell read a
+                                 point further downwind than its halo (the host then runs the sweeps
+                                 again, one a launch: user_cells.cu, run_grid); NULL otherwise */
     int64_t ctx[PW_USER_CTX_WORDS]; /* the pw_ctx image */
 } pw_user_args;
 

@@ -149,11 +149,12 @@ struct UserPlaneApp {
 template <class C>
 struct UserWarp3Cell {
     typename C::Ctx ctx;
-    int64_t col0; /* a band's first j in the whole space: the processor's j are the band's */
+    int64_t col0;    /* a band's first j in the whole space: the processor's j are the band's */
+    unsigned *far;   /* pw_user_args.far_reads */
     __device__ typename C::T operator()(int64_t i, int64_t j, int64_t k, typename C::T self, typename C::T west,
                                         typename C::T north, typename C::T top) const
     {
-        return C::window3_cell(ctx, i, col0 + j, k, self, west, north, top);
+        return C::window3_cell(ctx, i, col0 + j, k, self, west, north, top, far);
     }
 };
 
@@ -209,7 +210,7 @@ struct pw_user_proc<Warp3Proc<T, UserWarp3Cell<C>, KW, NW, AHEAD, CHUNK, BLOCKS,
     using Proc = Warp3Proc<T, UserWarp3Cell<C>, KW, NW, AHEAD, CHUNK, BLOCKS, CHAINS>;
     __device__ static Proc make(const pw_user_args &u)
     {
-        const UserWarp3Cell<C> cell{pw_user_ctx<typename C::Ctx>(u), u.col0};
+        const UserWarp3Cell<C> cell{pw_user_ctx<typename C::Ctx>(u), u.col0, u.far_reads};
         const typename C::Ctx &c = cell.ctx;
         /* (a band: its own columns, from its column 0; the cell's ctx keeps the whole space's j) */
         const int64_t stride_j = c.planes + 2 * C::halo;
