@@ -633,7 +633,7 @@ extern "C" pw_status pw_cell_run_gpu(pw_cell *cell, const pw_plan *plan, const p
         res->info.backend = PW_BACKEND_CUDA;
         st = grid ? run_grid(cell, plan, &desc, m, &u, job, stride, res) : run_linear(cell, plan, &desc, m, &u, job, res);
         if (job->tiles3) { /* the tile, as a 2-D tiling cannot say it */
-            res->info.tile_h = 32;
+            res->info.tile_h = 32 * shape3.chains;
             res->info.tile_w = shape3.nw * shape3.kw;
         }
         return st;

@@ -42,6 +42,9 @@
 # test_cells 423/423), then PW_STAGES="dist demo3d" with PW_DEMO3D_BINS="/tmp/v/new/peerwave
 # /tmp/v/cmp/peerwave_head" PW_DEMO3D_ROUNDS=7 (47ae5c7's peerwave as cmp/ in the carried tarball):
 # test_dist --gpu 12/12, demonstrator level with 47ae5c7.
+# Session 29 (2026-12-02, one H200): PW_STAGES="cells sweeps3d dist" PW_CELLS_ONLY="3d,4x8x1x1,2x4x3x5x8,
+# 4x8x4x4x0x2,2x4x2x3x0x4,1x2x4x4x0x2" (the 3-D processor's pipelined sweeps: 201/201, 1.88x at 512^3 x8),
+# then the same with the review fixes (292/292) and two mutant test_cells carried as mut/ (no waits: 32 failures).
 # NEXT CALLS: the H100 before/after suite of issue 32 when an H100 is lent; on 2 GPUs, SAT f32's
 # band kernels without their spills (0c9e86d): PW_STAGES="dist largest".
 # Stages:
