@@ -91,6 +91,9 @@ out=${OUT:-/tmp/pw-adhoc}/adhoc; mkdir -p "$out"
 stage() { [[ " ${PW_STAGES:-gpu cells numpy npver heat dist largest} " == *" $1 "* ]]; }
 say() { echo "$*" | tee -a $out/summary.txt; }
 n=/tmp/v/new
+# (the 3-D stages: lu_like.c's parameters, one iteration; the median of a file of numbers)
+lu="--param iterations=1 --param modulus=50 --param tc=0.5 --param td=1 --param nc=0.25 --param nd=2 --param wc=0.75 --param wd=3 --param rc=0.5 --param rd=1"
+med() { sort -g $1 | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 if stage ab; then # (first, on GPU 0, while the build below keeps the CPUs busy; its summary comes later)
   (CUDA_VISIBLE_DEVICES=0 OUT=$out/ab PW_AB_SHAPES=${PW_AB_SHAPES:-40} PW_AB_ROUNDS=2 \
     PW_AB_VARIANTS="${PW_AB_VARIANTS:-L=bench/variants/swr_lds128.patch}" \
@@ -233,7 +236,6 @@ if stage demo3d; then # (seed 004's demonstrator on the 3-D processor: kernel se
   # PW_DEMO3D_ROUNDS (5) rounds, each binary of PW_DEMO3D_BINS (new/peerwave) in turn; the grids
   # compared between binaries, each with its own cell cache; bench/cells3d.sh's run without its build)
   t3=$(mktemp -d)
-  lu="--param iterations=1 --param modulus=50 --param tc=0.5 --param td=1 --param nc=0.25 --param nd=2 --param wc=0.75 --param wd=3 --param rc=0.5 --param rd=1"
   bins3=${PW_DEMO3D_BINS:-$n/peerwave}
   for s3 in ${PW_DEMO3D_SIZES:-512 1024}; do
     timeout 200 $n/peerwave run examples/cells/lu_like.c --size ${s3}x${s3}x${s3} $lu --backend cuda -o $t3/g.npy > /dev/null 2>&1
@@ -245,7 +247,7 @@ if stage demo3d; then # (seed 004's demonstrator on the 3-D processor: kernel se
       done
     done
     for b in $bins3; do
-      secs3=$(sort -g $t3/$(basename $b).s | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+      secs3=$(med $t3/$(basename $b).s)
       say "demonstrator ${s3}^3 $b: $secs3 s ($(awk -v s=$secs3 -v n=$s3 'BEGIN { if (s > 0) printf "%.1f Gpoints/s", n * n * n / s / 1e9 }'), median of $(wc -l < $t3/$(basename $b).s))"
       rm -f $t3/$(basename $b).s
     done
@@ -257,7 +259,6 @@ if stage sweeps3d; then # (the 3-D processor's sweeps pipelined in one launch ag
   # PEERWAVE_PIPELINE_SWEEPS=0, the same binary: kernel seconds, median of PW_SWEEPS3D_ROUNDS (5),
   # the two in turn, grids compared; sizes PW_SWEEPS3D_SIZES, sweeps PW_SWEEPS3D_SWEEPS)
   t3=$(mktemp -d)
-  lu="--param iterations=1 --param modulus=50 --param tc=0.5 --param td=1 --param nc=0.25 --param nd=2 --param wc=0.75 --param wd=3 --param rc=0.5 --param rd=1"
   for s3 in ${PW_SWEEPS3D_SIZES:-128 256 512}; do
     timeout 200 $n/peerwave run examples/cells/lu_like.c --size ${s3}x${s3}x${s3} $lu --backend cuda -o $t3/g.npy > /dev/null 2>&1
     for sw3 in ${PW_SWEEPS3D_SWEEPS:-1 8}; do
@@ -269,7 +270,6 @@ if stage sweeps3d; then # (the 3-D processor's sweeps pipelined in one launch ag
           done
           cmp -s $t3/out1.npy $t3/out0.npy || say "$cell3 ${s3}^3 x$sw3: pipelined grid DIFFERS from a sweep a launch"
         done
-        med() { sort -g $1 | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
         p3=$(med $t3/m1.s); o3=$(med $t3/m0.s)
         say "$cell3 ${s3}^3 x$sw3 sweeps: pipelined $p3 s, a sweep a launch $o3 s ($(awk -v a=$o3 -v b=$p3 'BEGIN { if (b > 0) printf "%.2fx", a / b }'); $(awk -v s=$p3 -v n=$s3 -v k=$sw3 'BEGIN { if (s > 0) printf "%.1f Gpoints/s", n * n * n * k / s / 1e9 }'))"
         rm -f $t3/m1.s $t3/m0.s
