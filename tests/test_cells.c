@@ -574,6 +574,91 @@ static void test_heat_example(const char *file, int rounds)
     pw_cell_free(heat);
 }
 
+/* The largest tile-row a traced CPU run reported: tickets are sweep-major (sweep x tile-rows + r),
+ * so all of a run's sweeps in one run of the engine -- pipelined -- reach sweeps x tile-rows - 1. */
+static void note_tile_row(void *user, const pw_trace_record *r)
+{
+    int64_t *most = user;
+    if (r->tile_row > *most) *most = r->tile_row;
+}
+
+/* Is a CPU run with these options one whose sweeps the engine pipelines?  (the sequential strategy
+ * runs them one after another) */
+static int cpu_pipelines(const pw_options *o) { return !use_gpu && o->strategy != PW_STRATEGY_SEQUENTIAL; }
+
+/* 2-D grid cells whose sweeps read further than HEAT's neighbours, pipelined on the CPU engines
+ * (each sweep's tiles wait for what they read of the previous sweep: tiling_geometry.h), against
+ * Gauss-Seidel loops in row-major order: a two-wide cross (halo 2, (1,0) (0,1) (2,0) (0,2)), a
+ * skewed one (reads (i-1, j+1) new and (i+1, j-1) old: (1,-1), skew 1) and a diagonal one ((1,1),
+ * (1,0), (0,1)).  Where the CPU pipelines, a trace shows every sweep in one run of the engine. */
+static void test_grid_reach(int rounds)
+{
+    static const char *texts[] = {
+        "PW_FORM(grid)\nPW_VALUE(int64_t)\nPW_DEP(1, 0)\nPW_DEP(0, 1)\nPW_DEP(2, 0)\nPW_DEP(0, 2)\nPW_HALO(2)\n"
+        "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n"
+        "{ return (pw_at(c, i - 1, j) * 3 + pw_at(c, i, j - 1) * 5 + pw_at(c, i - 2, j) * 7 + pw_at(c, i, j - 2) * 11\n"
+        "          + pw_at(c, i, j) + pw_at(c, i + 1, j) * 13 + pw_at(c, i, j + 1) * 17 + pw_at(c, i + 2, j) * 19\n"
+        "          + pw_at(c, i, j + 2) * 23) % 1000000007; }\n",
+        "PW_FORM(grid)\nPW_VALUE(int64_t)\nPW_DEP(1, -1)\nPW_DEP(0, 1)\nPW_HALO(1)\n"
+        "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n"
+        "{ return (pw_at(c, i - 1, j + 1) * 3 + pw_at(c, i, j - 1) * 5 + pw_at(c, i, j) + pw_at(c, i + 1, j - 1) * 7\n"
+        "          + pw_at(c, i, j + 1) * 11) % 1000000007; }\n",
+        "PW_FORM(grid)\nPW_VALUE(int64_t)\nPW_DEP(1, 1)\nPW_DEP(1, 0)\nPW_DEP(0, 1)\nPW_HALO(1)\n"
+        "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n"
+        "{ return (pw_at(c, i - 1, j - 1) * 3 + pw_at(c, i - 1, j) * 5 + pw_at(c, i, j - 1) * 7 + pw_at(c, i, j)\n"
+        "          + pw_at(c, i + 1, j + 1) * 11 + pw_at(c, i + 1, j) * 13 + pw_at(c, i, j + 1) * 17) % 1000000007; }\n"};
+    /* the reads of each, (di, dj, weight), the cell's own first */
+    static const int reads[3][9][3] = {
+        {{0, 0, 1}, {-1, 0, 3}, {0, -1, 5}, {-2, 0, 7}, {0, -2, 11}, {1, 0, 13}, {0, 1, 17}, {2, 0, 19}, {0, 2, 23}},
+        {{0, 0, 1}, {-1, 1, 3}, {0, -1, 5}, {1, -1, 7}, {0, 1, 11}},
+        {{0, 0, 1}, {-1, -1, 3}, {-1, 0, 5}, {0, -1, 7}, {1, 1, 11}, {1, 0, 13}, {0, 1, 17}}};
+    static const int n_reads[3] = {9, 5, 7}, halos[3] = {2, 1, 1};
+    for (int v = 0; v < 3; v++) {
+        pw_cell *cell = NULL;
+        CHECK(pw_cell_create(texts[v], "reach2.c", &cell) == PW_OK, "reach2 %d: %s", v, pw_error_detail());
+        for (int r = 0; r < rounds && cell; r++) {
+            const int H = halos[v];
+            int64_t n, m;
+            test_shape(use_gpu ? 600 : 120, use_gpu ? 200000 : 12000, &n, &m);
+            const int64_t sweeps = test_range(2, 6), s = m + 2 * H;
+            const size_t cells = (size_t)(n + 2 * H) * (size_t)s;
+            int64_t *g = malloc(8 * cells), *want = malloc(8 * cells);
+            for (size_t q = 0; q < cells; q++) g[q] = want[q] = test_range(0, 1000000);
+            for (int64_t t = 0; t < sweeps; t++)
+                for (int64_t i = H; i < n + H; i++)
+                    for (int64_t j = H; j < m + H; j++) {
+                        int64_t sum = 0;
+                        for (int k = 0; k < n_reads[v]; k++)
+                            sum += want[(i + reads[v][k][0]) * s + j + reads[v][k][1]] * reads[v][k][2];
+                        want[i * s + j] = sum % 1000000007;
+                    }
+            pw_cell_args args = {.rows = n, .cols = m, .grid = g, .sweeps = sweeps};
+            pw_options o;
+            engine(&o, n, m, r);
+            if (!use_gpu && r % 3 == 2) { /* one thread on the barrier schedule runs a step's later sweeps
+                                           * first: a tile a sweep too early is then wrong for sure */
+                o.strategy = PW_STRATEGY_GLOBAL_BARRIER, o.threads = 1;
+                o.tile_h = (int)test_range(1, 3), o.tile_w = test_range(1, 8);
+            }
+            int64_t most = -1;
+            if (cpu_pipelines(&o)) o.trace = note_tile_row, o.trace_user = &most;
+            pw_cell_result res;
+            pw_status st = pw_cell_run(cell, &args, &o, &res);
+            CHECK(st == PW_OK && !memcmp(g, want, 8 * cells), "reach2 %d %lldx%lld x%lld %s: %s %s", v, (long long)n,
+                  (long long)m, (long long)sweeps, test_describe(&o), pw_status_str(st), pw_error_detail());
+            if (st == PW_OK && cpu_pipelines(&o)) {
+                const int64_t tile_rows = (n + res.info.tile_h - 1) / res.info.tile_h;
+                CHECK(most == sweeps * tile_rows - 1, "reach2 %d %lldx%lld x%lld %s: sweeps not pipelined (last tile-row %lld of %lld)",
+                      v, (long long)n, (long long)m, (long long)sweeps, test_describe(&o), (long long)most,
+                      (long long)(sweeps * tile_rows));
+            }
+            free(g);
+            free(want);
+        }
+        pw_cell_free(cell);
+    }
+}
+
 static int64_t max_3d; /* 0: the usual sizes (below); larger for the 3-D processor's tall tiles */
 
 static void test_3d_example(const char *file, int lu, int rounds)
@@ -708,9 +793,12 @@ static void test_3d_reach(int rounds)
             CHECK(st == PW_OK && !memcmp(g, want, 8 * cells), "%s %lldx%lldx%lld x%lld %s: %s %s", far ? "far3" : "near3",
                   (long long)I, (long long)J, (long long)K, (long long)sweeps, test_describe(&o), pw_status_str(st),
                   pw_error_detail());
-            if (far && use_gpu && o.strategy == PW_STRATEGY_PEER && st == PW_OK && !getenv("PEERWAVE_3D"))
-                CHECK(strstr(res.note, "one a launch") != NULL, "far3 %lldx%lldx%lld x%lld: no rerun noted (%s)", (long long)I,
-                      (long long)J, (long long)K, (long long)sweeps, res.note);
+            /* (the far read is flagged where the sweeps run pipelined: the GPU's 3-D processor, the
+             * CPU's peer, barrier and tasks engines) */
+            const int flagged = use_gpu ? o.strategy == PW_STRATEGY_PEER && !getenv("PEERWAVE_3D") : cpu_pipelines(&o);
+            if (st == PW_OK && flagged)
+                CHECK((strstr(res.note, "PW_HALO(1) downwind") != NULL) == far, "%s %lldx%lldx%lld x%lld %s: rerun noted? (%s)",
+                      far ? "far3" : "near3", (long long)I, (long long)J, (long long)K, (long long)sweeps, test_describe(&o), res.note);
             free(g);
             free(want);
         }
@@ -1023,6 +1111,7 @@ int main(int argc, char **argv)
     SECTION("shared", test_shared_cell());
     SECTION("linear", test_linear_examples(n));
     SECTION("heat", (test_heat_example("heat.c", n), test_heat_example("heat_grid.c", n)));
+    SECTION("reach2", test_grid_reach(n / 4));
     SECTION("3d", (test_3d_example("demonstrator3d.c", 0, n), test_3d_example("lu_like.c", 1, n / 2), test_3d_skewed(n / 2),
                    test_3d_int64(n / 2), test_3d_reach(n / 4), use_gpu ? test_3d_pipelined() : (void)0));
     if (use_gpu) { /* the 3-D cells on the other layouts too (kernel_desc.h's pw_layout_3d) */

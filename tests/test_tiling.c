@@ -9,14 +9,16 @@
  *   3. barrier rule: every dependence lies in an earlier tile diagonal, or earlier in the same tile;
  *      and no two tiles of one diagonal write the same column range's bus entries out of order
  *      (checked as: no cell of a concurrent tile is a dependence);
- *   4. pipelined sweeps (skew 0): need_prev_same / need_prev_below cover the previous sweep's
- *      right and lower neighbours of every cell, and are reachable;
- *   5. the step forms (hyper tiles, waits inside a tile): need_at / need_prev_same_at /
- *      need_prev_below_at at a cell's own step cover its dependences, and grow with the step;
+ *   4. pipelined sweeps: need_prev over rows R .. R + M covers every cell a cell reads of the
+ *      previous sweep (the stencils' right and lower neighbours, or random sweep reads set by
+ *      pw_tiling_set_sweep_reads: the dependences the other way and farther downwind points),
+ *      and is reachable;
+ *   5. the step forms (hyper tiles, waits inside a tile): need_at / need_prev_at at a cell's own
+ *      step cover its dependences and reads, and grow with the step;
  *   6. the barrier's pipelined sweeps (pw_tiling_sweep_lag) and the tasks engine's graph over
- *      sweeps (tile_graph.h): every cell's tile comes after the tiles of its upper and left
- *      neighbours in its sweep and of its own cell, right and lower neighbours in the sweep
- *      before (a path in the graph; an earlier barrier step).
+ *      sweeps (tile_graph.h): every cell's tile comes after the tiles of its dependences in its
+ *      sweep and of its own cell and its reads in the sweep before (a path in the graph; an
+ *      earlier barrier step).
  */
 #include <string.h>
 
@@ -52,7 +54,8 @@ static void place_cells(const pw_tiling *t, cell_place *place, int *covered)
 
 /* 6 for the graph over `sweeps` sweeps: the dependences (above) with no path in the graph, or
  * edges that point backwards; -1 when the graph is too large to check here. */
-static int64_t sweep_graph_misses(const pw_tiling *t, const cell_place *place, int64_t sweeps)
+static int64_t sweep_graph_misses(const pw_tiling *t, const cell_place *place, int64_t sweeps, const pw_dep *deps, int n_deps,
+                                   const pw_dep *reads, int n_reads)
 {
     pw_tile_graph g;
     if (pw_tile_graph_build_sweeps(t, sweeps, &g) != PW_OK) return 1;
@@ -79,12 +82,16 @@ static int64_t sweep_graph_misses(const pw_tiling *t, const cell_place *place, i
             for (int64_t j = 0; j < W; j++) {
                 const cell_place *me = &place[i * W + j];
                 const int64_t k = TASK(sw, me);
-                if (i > 0) misses += !BEFORE(TASK(sw, &place[(i - 1) * W + j]), k);
-                if (j > 0) misses += !BEFORE(TASK(sw, &place[i * W + j - 1]), k);
+                for (int d = 0; d < n_deps; d++) {
+                    const int64_t di = i - deps[d].di, dj = j - deps[d].dj;
+                    if (di >= 0 && dj >= 0 && dj < W) misses += !BEFORE(TASK(sw, &place[di * W + dj]), k);
+                }
                 if (sw == 0) continue;
                 misses += !BEFORE(TASK(sw - 1, me), k);
-                if (i + 1 < H) misses += !BEFORE(TASK(sw - 1, &place[(i + 1) * W + j]), k);
-                if (j + 1 < W) misses += !BEFORE(TASK(sw - 1, &place[i * W + j + 1]), k);
+                for (int d = 0; d < n_reads; d++) {
+                    const int64_t ri = i + reads[d].di, rj = j + reads[d].dj;
+                    if (ri < H && rj >= 0 && rj < W) misses += !BEFORE(TASK(sw - 1, &place[ri * W + rj]), k);
+                }
             }
 #undef TASK
 #undef BEFORE
@@ -116,6 +123,20 @@ int main(void)
         int64_t h = test_range(1, 20), w = test_range(1, 40);
         pw_tiling t;
         CHECK(pw_tiling_init(&t, H, W, skew, shape, h, w) == PW_OK, "init");
+        /* What a later sweep reads of the one before: the stencils' (1, 0), (0, 1) (pw_tiling_init's
+         * default) half the time, else the dependences the other way (a grid cell's) and up to two
+         * more downwind points (a 3-D cell's halo, flattened) */
+        pw_dep reads[6] = {{1, 0}, {0, 1}};
+        int n_reads = 2;
+        if (test_rand() % 2) {
+            memcpy(reads, deps, sizeof deps[0] * (size_t)n);
+            n_reads = n;
+            for (int e = (int)test_range(0, 2); e > 0; e--) {
+                const int a = (int)test_range(0, 3);
+                reads[n_reads++] = (pw_dep){a, (int)test_range(-skew * a, 6)};
+            }
+            CHECK(pw_tiling_set_sweep_reads(&t, reads, n_reads) == PW_OK, "sweep reads");
+        }
         cell_place *place = calloc((size_t)(H * W), sizeof *place);
         int *covered = calloc((size_t)(H * W), sizeof *covered);
         place_cells(&t, place, covered);
@@ -144,67 +165,56 @@ int main(void)
                     bad_barrier += !(dd < md || earlier_in_tile(dep, me));
                 }
             }
-        /* Pipelined in-place sweeps (skew 0): sweep t-1 has computed the right and lower
-         * neighbours of every cell of tile (R, c) once its rows R and R + 1 reach need_prev_same
-         * and need_prev_below, and those needs are reachable. */
-        for (int64_t i = 0; i < H && skew == 0; i++)
+        /* Pipelined in-place sweeps: sweep t-1 has computed every cell a cell of tile (R, c) reads
+         * (its own and the reads) once rows R + m, m = 0 .. M, reach need_prev(m) (and the step
+         * form at the cell's own step, hyper tiles), and those needs are reachable. */
+        const int64_t M = pw_tiling_sweep_rows_below(&t);
+        for (int64_t i = 0; i < H; i++)
             for (int64_t j = 0; j < W; j++) {
                 const cell_place *me = &place[i * W + j];
-                const cell_place *right = j + 1 < W ? &place[i * W + j + 1] : NULL;
-                const cell_place *below = i + 1 < H ? &place[(i + 1) * W + j] : NULL;
-                const cell_place *nbs[2] = {right, below};
-                for (int k = 0; k < 2; k++) {
-                    const cell_place *nb = nbs[k];
-                    if (!nb) continue;
-                    if (nb->tile_row == me->tile_row) {
-                        bad_peer += !(nb->step < pw_tiling_need_prev_same(&t, me->tile_row, me->tile));
-                        if (shape == PW_TILE_HYPER)
-                            bad_peer += !(nb->step < pw_tiling_need_prev_same_at(&t, me->tile_row, me->step));
-                    } else {
-                        bad_peer += !(nb->tile_row == me->tile_row + 1 &&
-                                      nb->step < pw_tiling_need_prev_below(&t, me->tile_row, me->tile));
-                        if (shape == PW_TILE_HYPER && nb->tile_row == me->tile_row + 1)
-                            bad_peer += !(nb->step < pw_tiling_need_prev_below_at(&t, me->tile_row, me->step));
+                for (int d = -1; d < n_reads; d++) {
+                    const int64_t ri = i + (d < 0 ? 0 : reads[d].di), rj = j + (d < 0 ? 0 : reads[d].dj);
+                    if (ri >= H || rj < 0 || rj >= W) continue;
+                    const cell_place *nb = &place[ri * W + rj];
+                    const int64_t m = nb->tile_row - me->tile_row;
+                    if (m < 0 || m > M) {
+                        bad_peer++;
+                        continue;
                     }
+                    bad_peer += !(nb->step < pw_tiling_need_prev(&t, me->tile_row, m, me->tile));
+                    if (shape == PW_TILE_HYPER) bad_peer += !(nb->step < pw_tiling_need_prev_at(&t, me->tile_row, m, me->step));
                 }
             }
         /* The barrier's pipelined sweeps: sweep t's tile at step diagonal + t L comes after sweep
-         * t-1's tiles holding its cells' right and lower neighbours (which it overwrites while
-         * sweep t-1 still reads them), looked at cell by cell. */
-        const int64_t L = skew == 0 ? pw_tiling_sweep_lag(&t) : 1;
+         * t-1's tiles holding the cells its cells read (which it overwrites while sweep t-1 still
+         * reads them), looked at cell by cell. */
+        const int64_t L = pw_tiling_sweep_lag(&t);
         bad_barrier += L < 1;
         int64_t bad_graph = 0;
-        if (skew == 0) {
-            const int64_t m = sweep_graph_misses(&t, place, 3);
-            bad_graph = m > 0 ? m : 0;
-            graphs_checked += m >= 0;
-        }
-        for (int64_t i = 0; i < H && skew == 0; i++)
+        const int64_t gm = sweep_graph_misses(&t, place, 3, deps, n, reads, n_reads);
+        bad_graph = gm > 0 ? gm : 0;
+        graphs_checked += gm >= 0;
+        for (int64_t i = 0; i < H; i++)
             for (int64_t j = 0; j < W; j++) {
                 const cell_place *me = &place[i * W + j];
                 const int64_t md = pw_tiling_diagonal(&t, me->tile_row, me->tile);
-                if (j + 1 < W) {
-                    const cell_place *right = &place[i * W + j + 1];
-                    bad_barrier += !(pw_tiling_diagonal(&t, right->tile_row, right->tile) < md + L);
-                }
-                if (i + 1 < H) {
-                    const cell_place *below = &place[(i + 1) * W + j];
-                    bad_barrier += !(pw_tiling_diagonal(&t, below->tile_row, below->tile) < md + L);
+                for (int d = 0; d < n_reads; d++) {
+                    const int64_t ri = i + reads[d].di, rj = j + reads[d].dj;
+                    if (ri >= H || rj < 0 || rj >= W) continue;
+                    const cell_place *nb = &place[ri * W + rj];
+                    bad_barrier += !(pw_tiling_diagonal(&t, nb->tile_row, nb->tile) < md + L);
                 }
             }
-        for (int64_t r = 0; r < t.n_rows && skew == 0; r++)
-            for (int64_t c = pw_tiling_first_tile(&t, r); c < pw_tiling_end_tile(&t, r); c++) {
-                bad_peer += pw_tiling_need_prev_same(&t, r, c) > pw_tiling_done(&t, r, pw_tiling_end_tile(&t, r) - 1);
-                if (r + 1 < t.n_rows)
-                    bad_peer += pw_tiling_need_prev_below(&t, r, c) > pw_tiling_done(&t, r + 1, pw_tiling_end_tile(&t, r + 1) - 1);
-            }
+        for (int64_t r = 0; r < t.n_rows; r++)
+            for (int64_t c = pw_tiling_first_tile(&t, r); c < pw_tiling_end_tile(&t, r); c++)
+                for (int64_t m = 0; m <= M && r + m < t.n_rows; m++)
+                    bad_peer += pw_tiling_need_prev(&t, r, m, c) > pw_tiling_done(&t, r + m, pw_tiling_end_tile(&t, r + m) - 1);
         /* The step forms never shrink as the step grows (a later wait covers an earlier one). */
         for (int64_t r = 0; r < t.n_rows && shape == PW_TILE_HYPER; r++)
             for (int64_t e = pw_tiling_first_step(&t, r); e + 1 < pw_tiling_end_step(&t, r); e++) {
                 if (r > 0) bad_peer += pw_tiling_need_at(&t, r, e + 1) < pw_tiling_need_at(&t, r, e);
-                bad_peer += pw_tiling_need_prev_same_at(&t, r, e + 1) < pw_tiling_need_prev_same_at(&t, r, e);
-                if (r + 1 < t.n_rows)
-                    bad_peer += pw_tiling_need_prev_below_at(&t, r, e + 1) < pw_tiling_need_prev_below_at(&t, r, e);
+                for (int64_t m = 0; m <= M && r + m < t.n_rows; m++)
+                    bad_peer += pw_tiling_need_prev_at(&t, r, m, e + 1) < pw_tiling_need_prev_at(&t, r, m, e);
             }
         /* A row's progress must reach the end of its steps: need() is clamped there.  And the
          * tile rule is the step form at the tile's last step (the CUDA runtime's tile wait is

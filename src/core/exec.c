@@ -70,13 +70,12 @@ pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *
     return run_engine(plan, kernel, 1, info);
 }
 
-/* Sweeps a run of the plan's engine takes pipelined (1: one at a time): the peer, barrier and
- * tasks engines pipeline in-place sweeps of skew 0, the peer and tasks ones in batches that
- * bound their counters and graphs; a band of a distributed run speaks to the peer engine only. */
-static int64_t sweeps_a_run(const pw_plan *plan)
+/* (the peer, barrier and tasks engines pipeline in-place sweeps, the peer and tasks ones in batches
+ * that bound their counters and graphs; a band of a distributed run speaks to the peer engine
+ * only) */
+int64_t pw_execute_sweeps_a_run(const pw_plan *plan)
 {
     const pw_tiling *t = &plan->tiling;
-    if (t->skew != 0) return 1;
     switch (plan->strategy) {
     case PW_STRATEGY_PEER: return t->n_rows >= PW_CPU_SWEEP_COUNTERS ? 1 : PW_CPU_SWEEP_COUNTERS / t->n_rows;
     case PW_STRATEGY_GLOBAL_BARRIER: return plan->edges ? 1 : PW_CPU_SWEEP_COUNTERS; /* (no counters: a bound) */
@@ -91,7 +90,7 @@ static int64_t sweeps_a_run(const pw_plan *plan)
 pw_status pw_execute_sweeps(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_run_info *info)
 {
     pw_status st = PW_OK;
-    const int64_t batch = sweeps_a_run(plan);
+    const int64_t batch = pw_execute_sweeps_a_run(plan);
     pw_plan part = *plan; /* (edge_sweep0: the band link counts sweeps over the whole run) */
     for (int64_t done = 0; done < sweeps && st == PW_OK; done += batch) {
         part.edge_sweep0 = plan->edge_sweep0 + done;

@@ -35,10 +35,14 @@ typedef struct pw_kernel {
  * sweep's cells and seconds to info->cells and info->seconds (so several sweeps accumulate). */
 pw_status pw_execute(const pw_plan *plan, const pw_kernel *kernel, pw_run_info *info);
 
-/* Run `sweeps` in-place sweeps of the plan (HEAT, SOR): the peer strategy pipelines them in one
- * team of workers (a sweep's tile-row starts once the previous sweep is far enough on: core/work.h),
- * the others run them one after another.  Adds like pw_execute. */
+/* Run `sweeps` in-place sweeps of the plan (HEAT, SOR, grid cells): the peer, barrier and tasks
+ * strategies pipeline them in one team of workers (a sweep's tile starts once the previous sweep
+ * has computed what it reads: the tiling's sweep reads, tiling_geometry.h; core/work.h), the
+ * sequential one runs them one after another.  Adds like pw_execute. */
 pw_status pw_execute_sweeps(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_run_info *info);
+
+/* The sweeps pw_execute_sweeps runs pipelined in one run of the plan's engine (1: one at a time). */
+int64_t pw_execute_sweeps_a_run(const pw_plan *plan);
 
 /* A monotonic clock in seconds (timings of host work: runs, training, compiling). */
 double pw_seconds_now(void);

@@ -23,6 +23,23 @@ pw_status pw_tiling_init(pw_tiling *t, int64_t rows, int64_t cols, int skew, pw_
     t->n_rows = (rows + t->h - 1) / t->h;
     int64_t extra = shape == PW_TILE_HYPER ? t->h - 1 : 0;
     t->lag = (extra + w - 1) / w;
+    /* the stencils' reads of the previous sweep (tiling_geometry.h) */
+    static const pw_dep stencil[] = {{1, 0}, {0, 1}};
+    return pw_tiling_set_sweep_reads(t, stencil, 2);
+}
+
+pw_status pw_tiling_set_sweep_reads(pw_tiling *t, const pw_dep *reads, int n)
+{
+    int64_t rows = 0, same = 0, below = 0; /* (its own value: (0, 0)) */
+    for (int k = 0; k < n; k++) {
+        const int64_t di = reads[k].di, dx = reads[k].dj + (int64_t)t->skew * di;
+        if (di < 0 || dx < 0) return PW_ERR_ILLEGAL_DEPENDENCE; /* (a read this sweep has written) */
+        const int64_t s = t->shape == PW_TILE_HYPER ? di + dx : dx;
+        if (di > rows) rows = di;
+        if (s > same) same = s;
+        if (di >= 1 && s > below) below = s;
+    }
+    t->sweep_rows = rows, t->sweep_same = same, t->sweep_below = below;
     return PW_OK;
 }
 
@@ -42,11 +59,10 @@ int64_t pw_tiling_sweep_lag(const pw_tiling *t)
     for (int64_t r = 0; r < t->n_rows; r++)
         for (int64_t c = pw_tiling_first_tile(t, r); c < pw_tiling_end_tile(t, r); c++) {
             const int64_t d = pw_tiling_diagonal(t, r, c);
-            const int64_t same = pw_tiling_tile_reaching(t, r, pw_tiling_need_prev_same(t, r, c));
-            if (pw_tiling_diagonal(t, r, same) - d + 1 > lag) lag = pw_tiling_diagonal(t, r, same) - d + 1;
-            const int64_t below = r + 1 < t->n_rows ? pw_tiling_need_prev_below(t, r, c) : 0;
-            if (below > 0) {
-                const int64_t b = pw_tiling_diagonal(t, r + 1, pw_tiling_tile_reaching(t, r + 1, below));
+            for (int64_t m = 0; m <= pw_tiling_sweep_rows_below(t) && r + m < t->n_rows; m++) {
+                const int64_t need = pw_tiling_need_prev(t, r, m, c);
+                if (need <= 0) continue;
+                const int64_t b = pw_tiling_diagonal(t, r + m, pw_tiling_tile_reaching(t, r + m, need));
                 if (b - d + 1 > lag) lag = b - d + 1;
             }
         }

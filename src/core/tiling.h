@@ -18,14 +18,19 @@ extern "C" {
 pw_status pw_tiling_init(pw_tiling *t, int64_t rows, int64_t cols, int skew, pw_tile_shape shape,
                          int64_t h, int64_t w);
 
+/* What a cell of a later in-place sweep reads of the previous sweep: vectors (di, dj) from the
+ * cell to the cell it reads, besides its own (tiling_geometry.h, "several in-place sweeps"); after
+ * pw_tiling_init, whose default is the stencils' (1, 0), (0, 1).  PW_ERR_ILLEGAL_DEPENDENCE for a
+ * read before the cell in the skewed order (di < 0 or dj + skew di < 0): this sweep's value. */
+pw_status pw_tiling_set_sweep_reads(pw_tiling *t, const pw_dep *reads, int n);
+
 /* Global-barrier schedule: the number of tile diagonals (pw_tiling_diagonal). */
 int64_t pw_tiling_diagonal_count(const pw_tiling *t);
 
-/* Pipelined in-place sweeps on the global-barrier schedule (skew 0, the stencils'): the least L
- * such that running tile (R, c) of sweep s at barrier step pw_tiling_diagonal(R, c) + s L puts
- * every tile of sweep s - 1 that it waits for (pw_tiling_need_prev_same / _below: the cells right
- * of and below its own, which it overwrites and sweep s - 1 still reads) at an earlier step; the
- * peer engine waits for exactly those.  Found by looking at every tile once. */
+/* Pipelined in-place sweeps on the global-barrier schedule: the least L such that running tile
+ * (R, c) of sweep s at barrier step pw_tiling_diagonal(R, c) + s L puts every tile of sweep s - 1
+ * that it waits for (pw_tiling_need_prev: the cells it reads of sweep s - 1, whose readers there
+ * it overwrites) at an earlier step; the peer engine waits for exactly those.  Found by looking at every tile once. */
 int64_t pw_tiling_sweep_lag(const pw_tiling *t);
 
 /* Tiles in `sweeps` sweeps of the tiling (what the progress monitors count: core/monitor.h). */

@@ -50,6 +50,11 @@ typedef struct pw_tiling {
     int64_t h, w;         /* tile height (lanes) and width (steps) */
     int64_t n_rows;       /* number of tile-rows */
     int64_t lag;          /* extra tiles row R-1 must be ahead (global-barrier schedule) */
+    /* What a cell of a later in-place sweep reads of the previous sweep's values, in skewed
+     * coordinates (see "several in-place sweeps" below; pw_tiling_set_sweep_reads): */
+    int64_t sweep_rows;   /* the most rows below its own (di) */
+    int64_t sweep_same;   /* hyper: the largest di + dx of a read; square: the largest dx */
+    int64_t sweep_below;  /* the same over the reads in rows below (di >= 1) */
 } pw_tiling;
 
 /* Lanes (rows) of tile-row R. */
@@ -99,55 +104,80 @@ PW_HD static inline int64_t pw_tiling_need(const pw_tiling *t, int64_t r, int64_
     return need < end ? need : end;
 }
 
-/* Several in-place sweeps in one run (HEAT, SOR: DESIGN.md section 5, end).  Sweep t's cell (i, j)
- * reads sweep t-1's values of (i + 1, j) and (i, j + 1), and overwrites a value sweep t-1 still
- * reads at (i + 1, j) and (i, j + 1); so before tile c of tile-row R runs in sweep t, sweep t-1
- * must have computed, for every cell of the tile, its right and lower neighbours:
- *   - in tile-row R itself: the step after the tile's last step e (lane k's right neighbour is at
- *     step s + 1, and so is lane k+1's cell below it): progress >= e + 2;
- *   - in tile-row R + 1 (below the tile's last lane): lane 0 at the same column, which hyper
- *     tiles reach h - 1 steps earlier: progress >= e - h + 2 (square tiles: e + 1).
+/* Several in-place sweeps in one run (HEAT, SOR, grid cells: DESIGN.md section 5, end).  Sweep
+ * t's cell (i, j) reads sweep t-1's values of some cells (i + di, j + dj) at or after it (its own
+ * old value; Gauss-Seidel's (i + 1, j) and (i, j + 1); a grid cell's declared dependences, read
+ * the other way; a 3-D cell's downwind halo), and overwrites a value that sweep t-1's cells
+ * (i - di, j - dj) read, which come before those cells in sweep t-1.  So before a tile of
+ * tile-row R runs in sweep t, sweep t-1 must have computed, for every cell of the tile, every
+ * cell it reads.  In skewed coordinates a read is (di, dx), dx = dj + f di, both >= 0; lane k's
+ * cell at skewed column x runs at step x + k (hyper) or x (square).  For a tile whose last step
+ * is e (so x + k <= e, hyper, or x <= e, square), the read lands in tile-row R + m,
+ * m = (k + di) / h, at lane k + di - m h, and that row reaches it at step
+ *   hyper:  x + dx + k + di - m h <= e + (di + dx) - m h,
+ *   square: x + dx                <= e + dx,
+ * so rows R .. R + M of sweep t-1, M = (h - 1 + max di) / h, must have published
+ *   need_prev(m) = e + 1 + S - (hyper ? m h : 0),
+ * S the largest di + dx (hyper) or dx (square) over the reads, those with di >= 1 for m >= 1
+ * (sweep_same, sweep_below).  For the stencils' reads (0, 0), (1, 0), (0, 1) that is e + 2 in
+ * row R and e - h + 2 (hyper) or e + 1 (square) in R + 1, the defaults of pw_tiling_init.
  * Progress of square tiles moves a whole tile at a time, so ">=" waits for the tile holding the
- * step.  Both are clamped to the row's end (and need_below may be <= 0: no wait).  Skew 0 only:
- * the stencils' dependences (1, 0), (0, 1). */
+ * step.  Each need is clamped to its row's end, and one <= 0 is no wait. */
 PW_HD static inline int64_t pw_tiling_last_step(const pw_tiling *t, int64_t r, int64_t c)
 {
     int64_t e = (c + 1) * t->w, end = pw_tiling_end_step(t, r);
     return (e < end ? e : end) - 1;
 }
 
+/* M: the tile-rows below its own whose previous sweep a tile-row waits for. */
+PW_HD static inline int64_t pw_tiling_sweep_rows_below(const pw_tiling *t)
+{
+    return (t->h - 1 + t->sweep_rows) / t->h;
+}
+
 /* The same rules for the steps of tile-row R up to step e, for a processor that waits and
  * publishes progress inside its tiles (hyper tiles, step by step: all lanes finish step s before
  * step s + 1): before step e may run, tile-row R-1 must have published need_at (hyper tiles: its
- * last lane reaches lane 0's column s at step s + h - 1), and, in a later sweep, rows R and R + 1
- * of the previous sweep need_prev_same_at and need_prev_below_at.  The tile forms are these at the
- * tile's last step (need() too: test_tiling checks it). */
+ * last lane reaches lane 0's column s at step s + h - 1), and, in a later sweep, rows R + m of
+ * the previous sweep need_prev_at (m = 0 .. M; need_prev_same_at and need_prev_below_at are m = 0
+ * and 1).  The tile forms are these at the tile's last step (need() too: test_tiling checks it). */
 PW_HD static inline int64_t pw_tiling_need_at(const pw_tiling *t, int64_t r, int64_t e)
 {
     int64_t need = e + 1 + (t->shape == PW_TILING_HYPER ? t->h - 1 : 0), end = pw_tiling_end_step(t, r - 1);
     return need < end ? need : end;
 }
 
+PW_HD static inline int64_t pw_tiling_need_prev_at(const pw_tiling *t, int64_t r, int64_t m, int64_t e)
+{
+    int64_t need = m == 0 ? e + 1 + t->sweep_same
+                          : e + 1 + t->sweep_below - (t->shape == PW_TILING_HYPER ? m * t->h : 0);
+    int64_t end = pw_tiling_end_step(t, r + m);
+    return need < end ? need : end;
+}
+
 PW_HD static inline int64_t pw_tiling_need_prev_same_at(const pw_tiling *t, int64_t r, int64_t e)
 {
-    int64_t need = e + 2, end = pw_tiling_end_step(t, r);
-    return need < end ? need : end;
+    return pw_tiling_need_prev_at(t, r, 0, e);
 }
 
 PW_HD static inline int64_t pw_tiling_need_prev_below_at(const pw_tiling *t, int64_t r, int64_t e)
 {
-    int64_t need = t->shape == PW_TILING_HYPER ? e - t->h + 2 : e + 1, end = pw_tiling_end_step(t, r + 1);
-    return need < end ? need : end;
+    return pw_tiling_need_prev_at(t, r, 1, e);
+}
+
+PW_HD static inline int64_t pw_tiling_need_prev(const pw_tiling *t, int64_t r, int64_t m, int64_t c)
+{
+    return pw_tiling_need_prev_at(t, r, m, pw_tiling_last_step(t, r, c));
 }
 
 PW_HD static inline int64_t pw_tiling_need_prev_same(const pw_tiling *t, int64_t r, int64_t c)
 {
-    return pw_tiling_need_prev_same_at(t, r, pw_tiling_last_step(t, r, c));
+    return pw_tiling_need_prev(t, r, 0, c);
 }
 
 PW_HD static inline int64_t pw_tiling_need_prev_below(const pw_tiling *t, int64_t r, int64_t c)
 {
-    return pw_tiling_need_prev_below_at(t, r, pw_tiling_last_step(t, r, c));
+    return pw_tiling_need_prev(t, r, 1, c);
 }
 
 /* Columns [*j_begin, *j_end) (original coordinates, clipped to [0, W)) that lane k of tile c of

@@ -92,7 +92,7 @@ static void barrier_worker(void *arg, int worker, int team_size)
 
 pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_cpu_monitor *monitor)
 {
-    if (sweeps < 1 || (sweeps > 1 && plan->tiling.skew != 0)) return PW_ERR_UNSUPPORTED; /* tiling_geometry.h */
+    if (sweeps < 1) return PW_ERR_UNSUPPORTED;
     barrier_state s;
     s.monitor = monitor;
     atomic_init(&s.stop_step, INT64_MAX);

@@ -10,8 +10,9 @@
  *
  * Several in-place sweeps (HEAT, SOR) run pipelined in one team, as on the GPU: tickets and
  * counters follow the one work decomposition (core/work.h), and a tile of a later sweep also
- * waits until the previous sweep has computed the cells it reads there (its own tile-row's and the
- * row below's: pw_tiling_need_prev_same / _below), the rule the GPU's pw_row_wait_steps applies.
+ * waits until the previous sweep has computed the cells it reads there (its own tile-row's and
+ * those of the rows below that it reads: pw_tiling_need_prev), the rule the GPU's
+ * pw_row_wait_steps applies (there for the stencils' reads, one row below).
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -71,16 +72,19 @@ static int wait_for_row(peer_state *s, int64_t r, int64_t need)
 }
 
 /* Wait until tile c of the ticket's tile-row may run: the row above in this sweep, and in a
- * later sweep the previous sweep's same row and the row below.  0, or -1: abandoned. */
+ * later sweep the previous sweep's same row and the rows below it that the cells read
+ * (pw_tiling_need_prev).  0, or -1: abandoned. */
 static int wait_for_tile(peer_state *s, int64_t q, const pw_ticket *k, int64_t c)
 {
     const pw_tiling *t = s->t;
     const int64_t r = k->row, per_sweep = pw_work_sweep_stride(&s->work);
     if (r > 0 && wait_for_row(s, q - 1, pw_tiling_need(t, r, c)) != 0) return -1;
     if (k->sweep == 0) return 0;
-    if (wait_for_row(s, q - per_sweep, pw_tiling_need_prev_same(t, r, c)) != 0) return -1;
-    const int64_t below = r + 1 < t->n_rows ? pw_tiling_need_prev_below(t, r, c) : 0;
-    return below > 0 ? wait_for_row(s, q - per_sweep + 1, below) : 0;
+    for (int64_t m = 0; m <= pw_tiling_sweep_rows_below(t) && r + m < t->n_rows; m++) {
+        const int64_t need = pw_tiling_need_prev(t, r, m, c);
+        if (need > 0 && wait_for_row(s, q - per_sweep + m, need) != 0) return -1;
+    }
+    return 0;
 }
 
 /* A band of a larger run (core/band.h): the neighbours' columns that tile c of the ticket's
@@ -171,7 +175,7 @@ pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t swee
 {
     const pw_tiling *t = &plan->tiling;
     peer_state s;
-    if (sweeps < 1 || (sweeps > 1 && t->skew != 0)) return PW_ERR_UNSUPPORTED; /* tiling_geometry.h */
+    if (sweeps < 1) return PW_ERR_UNSUPPORTED;
     s.t = t;
     s.k = kernel;
     s.work = pw_work_make(t->n_rows, sweeps);

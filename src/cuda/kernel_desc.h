@@ -18,7 +18,8 @@
  *   PEERWAVE_LINEAR_PROCESSOR=block     LINEAR instead of WARP
  *   PEERWAVE_SAT_PROCESSOR=scan|diag|global   PREFIX_SUM (default), LINEAR first, FULL
  *   PEERWAVE_STENCIL_PROCESSOR=warp|window|global   STENCIL_WARP (default), _WINDOW, FULL
- *   PEERWAVE_PIPELINE_SWEEPS=0          one launch per sweep instead of pipelined sweeps
+ *   PEERWAVE_PIPELINE_SWEEPS=0          one launch per sweep instead of pipelined sweeps (user cells
+ *                                       on the CPU engines too: one run of the engine a sweep)
  *   PEERWAVE_SPIN_POLLS=N               polls a wait makes before it sleeps between them
  *   PEERWAVE_3D=plane|flat              3-D user cells plane by plane, or over the flattened space
  *   PEERWAVE_3D_TILE=KWxNW              the 3-D processor's tile (planes a thread x warps; more

@@ -48,8 +48,10 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     const int64_t counters = t->n_rows * sweeps; /* pw_work_tickets of a.work */
     const int64_t cells = (desc->cells_per_sweep ? desc->cells_per_sweep : t->rows * t->cols) * sweeps;
     const int64_t cells_before = info ? info->cells : 0; /* the run's earlier launches */
-    /* several sweeps a launch: pipelined in the peer, barrier and tasks schedules (tiling_geometry.h) */
-    if (sweeps < 1 || (sweeps > 1 && (plan->strategy == PW_STRATEGY_LAUNCH || t->skew != 0))) return PW_ERR_UNSUPPORTED;
+    /* several sweeps a launch: pipelined in the peer, barrier and tasks schedules (tiling_geometry.h;
+     * the device's waits, pw_row_wait_steps, look at most one tile-row below) */
+    if (sweeps < 1 || (sweeps > 1 && (plan->strategy == PW_STRATEGY_LAUNCH || t->skew != 0 || pw_tiling_sweep_rows_below(t) > 1)))
+        return PW_ERR_UNSUPPORTED;
     a.trace.records = NULL;
     a.trace.count = NULL;
     a.monitor.words = NULL;

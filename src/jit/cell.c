@@ -390,11 +390,26 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
         st = pw_cell_decl_flat_deps(d, planes, flat, &n);
         if (st == PW_OK) st = pw_deps_skew(flat, n, &job.skew);
         if (st != PW_OK) return st;
+        /* a sweep reads the one before at its dependences, the other way, and anywhere in its
+         * downwind halo: all within the corner (H, H, H), flattened (pw_at3 flags a read past it) */
+        memcpy(job.sweep_reads, flat, sizeof flat[0] * (size_t)n);
+        job.sweep_reads[n] = (pw_dep){d->halo, (int)(d->halo * planes + d->halo)};
+        job.n_sweep_reads = n + 1;
+        job.cpu_pipelined = d->halo <= PW_MAX_DEP_DISTANCE / (planes + 1);
     } else if (d->form != PW_CELL_LINEAR) {
         job.stride = args->cols + 2 * d->halo;
         st = pw_deps_skew(d->deps, d->n_deps, &job.skew);
         if (st != PW_OK) return st;
         job.pipelined = pipelinable(d) && job.skew == 0;
+        /* a sweep reads the one before at its dependences, the other way (EXTENDING.md) */
+        memcpy(job.sweep_reads, d->deps, sizeof d->deps[0] * (size_t)d->n_deps);
+        job.n_sweep_reads = d->n_deps;
+        job.cpu_pipelined = 1;
+    }
+    {
+        pw_kernel_switches sw; /* (PEERWAVE_PIPELINE_SWEEPS=0: a sweep a run on the CPU too, for measuring) */
+        pw_kernel_switches_read(&sw);
+        job.cpu_pipelined = job.cpu_pipelined && sw.pipeline_sweeps;
     }
     pw_options opt = pw_options_or_defaults(options);
     job.tiles_asked = opt.tile_h > 0 || opt.tile_w > 0;

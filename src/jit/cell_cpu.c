@@ -1,6 +1,7 @@
 /* cell_cpu.c - user cells on the CPU engines: the compiled entry points (cell_host.h) as the
  * linear cell callbacks of pw_run, or as the segment function of a full-storage run. */
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,16 +111,20 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
 }
 
 typedef struct grid_run {
-    const pw_cell_host *host;
+    const pw_cell *cell;
     const unsigned char *ctx;
     int64_t col0; /* a band's first column: the engine's j is the band's, the cell's the whole's */
+    unsigned *far; /* grid3, sweeps pipelined: set when the cell read past its downwind halo */
 } grid_run;
 
 static void grid_segment(void *user, int64_t i, int64_t j0, int64_t j1, int worker)
 {
     (void)worker;
     const grid_run *g = user;
-    g->host->row(g->ctx, i, g->col0 + j0, g->col0 + j1);
+    if (g->far)
+        g->cell->host.row_watch(g->ctx, i, g->col0 + j0, g->col0 + j1, g->far);
+    else
+        g->cell->host.row(g->ctx, i, g->col0 + j0, g->col0 + j1);
 }
 
 pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res)
@@ -134,18 +139,51 @@ pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res)
     return st;
 }
 
-/* A grid or stencil cell's sweeps: pipelined in one run of the engine where the cell allows
- * (job->pipelined), else one run a sweep (a band's link counts them over the whole run:
- * edge_sweep0). */
-static pw_status run_sweeps(const pw_plan *plan, const pw_kernel *k, const pw_cell_job *job, pw_run_info *info)
+/* A grid or stencil cell's sweeps: pipelined in one run of the engine where `pipelined` (the
+ * tiling's sweep reads say how far each waits for the one before), else one run a sweep (a band's
+ * link counts them over the whole run: edge_sweep0). */
+static pw_status run_sweeps(const pw_plan *plan, const pw_kernel *k, int pipelined, int64_t sweeps, pw_run_info *info)
 {
-    if (job->pipelined) return pw_execute_sweeps(plan, k, job->sweeps, info);
+    if (pipelined) return pw_execute_sweeps(plan, k, sweeps, info);
     pw_plan one = *plan;
     pw_status st = PW_OK;
-    for (int64_t s = 0; s < job->sweeps && st == PW_OK; s++) {
+    for (int64_t s = 0; s < sweeps && st == PW_OK; s++) {
         one.edge_sweep0 = plan->edge_sweep0 + s;
         st = pw_execute(&one, k, info);
     }
+    return st;
+}
+
+/* One process's sweeps of a grid, stencil or grid3 cell: pipelined, each waiting for what its cells
+ * read of the one before (job->sweep_reads).  A grid3 cell may read any downwind point, and the
+ * previous sweep is only known to be done within its halo: pw_at3 flags a read past it, and then
+ * the sweeps run again from the grid as it was, one after another (the GPU's rule:
+ * user_cells.cu), said in the note. */
+static pw_status run_in_place(const pw_plan *plan, const pw_cell_job *job, grid_run *g, pw_cell_result *res)
+{
+    const pw_cell_decl *d = &g->cell->decl;
+    pw_kernel k = {.segment = grid_segment, .ctx = g};
+    pw_plan piped = *plan;
+    const int pipelined = job->cpu_pipelined && job->sweeps > 1 && pw_execute_sweeps_a_run(plan) > 1 &&
+                          pw_tiling_set_sweep_reads(&piped.tiling, job->sweep_reads, job->n_sweep_reads) == PW_OK;
+    if (!pipelined || d->form != PW_CELL_GRID3) return run_sweeps(&piped, &k, pipelined, job->sweeps, &res->info);
+    const pw_cell_args *a = job->args;
+    const size_t bytes = (size_t)(a->rows + 2 * d->halo) * (size_t)job->stride * d->value_size;
+    void *before = malloc(bytes);
+    if (!before) return run_sweeps(plan, &k, 0, job->sweeps, &res->info); /* (no copy: no pipelining) */
+    memcpy(before, a->grid, bytes);
+    unsigned far = 0;
+    g->far = &far;
+    pw_status st = run_sweeps(&piped, &k, 1, job->sweeps, &res->info);
+    g->far = NULL;
+    if (st == PW_OK && __atomic_load_n(&far, __ATOMIC_RELAXED)) {
+        memcpy(a->grid, before, bytes);
+        pw_run_info_clear(&res->info);
+        st = run_sweeps(plan, &k, 0, job->sweeps, &res->info);
+        snprintf(res->note, sizeof res->note, "the cell read a point more than PW_HALO(%d) downwind: its sweeps ran one after another",
+                 d->halo);
+    }
+    free(before);
     return st;
 }
 
@@ -224,7 +262,7 @@ static pw_status in_place_band_run(void *x, const pw_options *o, const pw_band *
         st = pw_cell_decl_ctx(&b->cell->decl, a->rows, a->cols, planes, at, copy_stride(b), a->inputs, a->params,
                               (unsigned char *)ctx);
     if (st != PW_OK) return st;
-    grid_run g = {&b->cell->host, (const unsigned char *)ctx, band->col0 * planes};
+    grid_run g = {b->cell, (const unsigned char *)ctx, band->col0 * planes, NULL};
     pw_kernel k = {.segment = grid_segment, .ctx = &g};
     pw_halo_band edge = {.own = b->copy + (size_t)(b->side * b->slab) * b->vsize,
                          .elem = b->vsize,
@@ -239,7 +277,7 @@ static pw_status in_place_band_run(void *x, const pw_options *o, const pw_band *
     plan.edge_cols = job->band_reach * planes;
     plan.edge_rows_below = job->band_below;
     pw_run_info_clear(info);
-    if (st == PW_OK) st = run_sweeps(&plan, &k, job, info);
+    if (st == PW_OK) st = run_sweeps(&plan, &k, job->pipelined, job->sweeps, info);
     band->detach(band->ctx, st);
     return st;
 }
@@ -284,7 +322,6 @@ pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job 
     if (st != PW_OK) return st;
     if (d->form == PW_CELL_LINEAR) return run_linear(cell, plan, job, (const unsigned char *)ctx, res);
     if (job->comm) return run_in_place_bands(cell, plan, job, res); /* (the forms cell.c lets through) */
-    grid_run g = {&cell->host, (const unsigned char *)ctx, 0};
-    pw_kernel k = {.segment = grid_segment, .ctx = &g};
-    return run_sweeps(plan, &k, job, &res->info);
+    grid_run g = {cell, (const unsigned char *)ctx, 0, NULL};
+    return run_in_place(plan, job, &g, res);
 }

@@ -91,15 +91,21 @@ static char *glue(const pw_cell_decl *d)
                       "{ const pw_ctx *c = (const pw_ctx *)vc; const int64_t s = c->stride;\n"
                       "  pw_value *row = c->grid + (i + 1) * s + 1;\n"
                       "  for (int64_t j = j0; j < j1; j++) { pw_value *p = row + j; *p = pw_cell(c, *p, p[-s], p[-1], p[s], p[1]); } }\n");
-    } else if (d->form == PW_CELL_GRID3) { /* flattened columns: c = j * planes + k */
+    } else if (d->form == PW_CELL_GRID3) { /* flattened columns: c = j * planes + k; the cell sees
+                                              * its point in a window (cell_decl.c: pw_at3 flags reads
+                                              * past the downwind halo where `far` is given) */
         n += snprintf(g + n, 4096 - (size_t)n,
-                      "void pw_host_row(const void *vc, int64_t i, int64_t c0, int64_t c1)\n"
-                      "{ const pw_ctx *c = (const pw_ctx *)vc; const int64_t P = c->planes;\n"
+                      "void pw_host_row_watch(const void *vc, int64_t i, int64_t c0, int64_t c1, unsigned *far)\n"
+                      "{ pw_window3 w; w.c = *(const pw_ctx *)vc; w.far = far; w.i = i;\n"
+                      "  const int64_t P = w.c.planes;\n"
                       "  int64_t j = c0 / P, k = c0 - j * P;\n"
-                      "  pw_value *row = c->grid + (i + %d) * c->stride;\n"
+                      "  pw_value *row = w.c.grid + (i + %d) * w.c.stride;\n"
                       "  for (int64_t x = c0; x < c1; x++) {\n"
-                      "    row[(j + %d) * (P + %d) + k + %d] = pw_cell(c, i, j, k);\n"
-                      "    if (++k == P) k = 0, j++; } }\n",
+                      "    w.j = j, w.k = k;\n"
+                      "    row[(j + %d) * (P + %d) + k + %d] = pw_cell(&w.c, i, j, k);\n"
+                      "    if (++k == P) k = 0, j++; } }\n"
+                      "void pw_host_row(const void *vc, int64_t i, int64_t c0, int64_t c1)\n"
+                      "{ pw_host_row_watch(vc, i, c0, c1, 0); }\n",
                       d->halo, d->halo, 2 * d->halo, d->halo);
     } else {
         n += snprintf(g + n, 4096 - (size_t)n,
@@ -190,8 +196,9 @@ static pw_status resolve(const pw_cell_decl *d, pw_cell_host *out)
     *(void **)&out->greater = dlsym(h, "pw_host_greater");
     *(void **)&out->lowest = dlsym(h, "pw_host_lowest");
     *(void **)&out->row = dlsym(h, "pw_host_row");
+    *(void **)&out->row_watch = dlsym(h, "pw_host_row_watch");
     int ok = d->form == PW_CELL_LINEAR ? out->boundary && out->cell && (d->reduce_field < 0 || (out->greater && out->lowest))
-                                       : out->row != NULL;
+                                       : out->row != NULL && (d->form != PW_CELL_GRID3 || out->row_watch != NULL);
     if (!ok) {
         pw_set_error_detail("the compiled cell lacks its entry points");
         return PW_ERR_COMPILE;

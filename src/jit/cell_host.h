@@ -24,6 +24,9 @@ typedef struct pw_cell_host {
     void (*lowest)(void *out);                    /* a value whose key is the type's lowest */
     /* grid form: cells (i, j0) .. (i, j1 - 1) in place, left to right */
     void (*row)(const void *ctx, int64_t i, int64_t j0, int64_t j1);
+    /* grid3: row, and *far set (relaxed, atomic) when the cell read a point more than its halo
+     * downwind of its own (sweeps pipelined: cell_cpu.c) */
+    void (*row_watch)(const void *ctx, int64_t i, int64_t j0, int64_t j1, unsigned *far);
 } pw_cell_host;
 
 /* Build (or find in the cache) and load the cell.  PW_ERR_COMPILE with the compiler's first

@@ -33,7 +33,12 @@ void pw_cell_keep_log(pw_cell *cell, char *log);
 typedef struct pw_cell_job {
     const pw_cell_args *args;
     int64_t sweeps;
-    int pipelined; /* grid form: sweeps may overlap (dependences within {(1,0), (0,1)}, halo <= 1) */
+    int pipelined; /* grid form: sweeps may overlap on every engine (dependences within {(1,0), (0,1)},
+                      halo <= 1: the GPU processors' and the bands' rule) */
+    int cpu_pipelined; /* grid forms: sweeps overlap on one process's CPU engines, each waiting for what
+                          it reads of the one before (sweep_reads; tiling_geometry.h) */
+    pw_dep sweep_reads[PW_CELL_MAX_DEPS + 1]; /* the 2-D engines' coordinates (grid3: flattened) */
+    int n_sweep_reads;
     int skew;
     int64_t planes;    /* 1 for the 2-D forms */
     int64_t flat_cols; /* the 2-D engines' columns: cols, or cols x planes (grid3) */
