@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build-cpu}
 out=${OUT:-/tmp/pw-cells-cpu}
 mkdir -p "$out"
-pw=$build/peerwave
+pw=${PW_BIN:-$build/peerwave} # (PW_BIN: a peerwave binary elsewhere, e.g. carried to the device)
 t=$(mktemp -d)
 : > "$out/cells_cpu_sweeps.txt"
 say() { echo "$*" | tee -a "$out/cells_cpu_sweeps.txt"; }
@@ -72,7 +72,7 @@ case_run() {
   done
   local same=differ; cmp -s "$t/piped.npy" "$t/one.npy" && same=same
   say "$(printf '%-28s %-12s x%-3s pipelined %8.4f s  a sweep a run %8.4f s  %5.2fx  (%s, threads %s, tile %sx%s)' \
-    "$name" "$size" "$sweeps" "$piped" "$one" "$(echo "$one / $piped" | bc -l)" "$same" \
+    "$name" "$size" "$sweeps" "$piped" "$one" "$(awk -v a="$one" -v b="$piped" 'BEGIN { print a / b }')" "$same" \
     "$(sed -n 's/^threads: //p' "$t/piped.1.log")" "$(sed -n 's/^tile_h: //p' "$t/piped.1.log")" \
     "$(sed -n 's/^tile_w: //p' "$t/piped.1.log")")"
 }

@@ -169,7 +169,8 @@ pw_status pw_dist_run(pw_comm *comm, const pw_problem *problem, const pw_options
  * (last, the PW_REDUCE best with its cell, last_row and last_col) is the whole run's on every rank.
  * Stencil, grid and grid3 forms: every rank holds the whole grid (ranks that are threads may pass
  * one); the bands sweep their columns with edge columns both ways, as wide as the cell's largest
- * dj (grid3: bands of j, whole planes), sweeps pipelined where pw_cell_run's are, and every rank
+ * dj (grid3: bands of j, whole planes), sweeps pipelined where the dependences are within (1, 0),
+ * (0, 1) and the halo is 1 (else one after another), and every rank
  * ends with the whole swept grid, bit for bit pw_cell_run's.  PW_ERR_UNSUPPORTED for a dependence
  * with dj < 0 (over more than one rank) and, on GPU bands, for grid3 cells that the 3-D processor does not take
  * (EXTENDING.md); PW_ERR_INVALID_SIZE for a band narrower than the

@@ -69,11 +69,10 @@ pw_status pw_tile_graph_build_sweeps(const pw_tiling *t, int64_t sweeps, pw_tile
     const size_t n1 = (size_t)(n ? n : 1);
     g->deps = pw_calloc(n1, sizeof *g->deps);
     g->succ_at = pw_calloc((size_t)n + 2, sizeof *g->succ_at);
-    g->succ = pw_malloc(sizeof *g->succ * ((size_t)most * n1));
     int64_t *pred = pw_malloc(sizeof *pred * (size_t)most);
     g->tile_row = pw_malloc(sizeof *g->tile_row * (size_t)(per ? per : 1));
     int64_t *fill = pw_malloc(sizeof *fill * n1);
-    if (!g->deps || !g->succ_at || !g->succ || !g->tile_row || !fill || !pred) {
+    if (!g->deps || !g->succ_at || !g->tile_row || !fill || !pred) {
         free(fill);
         free(pred);
         pw_tile_graph_free(g);
@@ -88,6 +87,13 @@ pw_status pw_tile_graph_build_sweeps(const pw_tiling *t, int64_t sweeps, pw_tile
         for (int e = 0; e < m; e++) g->succ_at[pred[e] + 1]++;
     }
     for (int64_t k = 0; k < n; k++) g->succ_at[k + 1] += g->succ_at[k];
+    g->succ = pw_malloc(sizeof *g->succ * (size_t)(g->succ_at[n] ? g->succ_at[n] : 1)); /* (the edges, counted) */
+    if (!g->succ) {
+        free(fill);
+        free(pred);
+        pw_tile_graph_free(g);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
     for (int64_t k = 0; k < n; k++) fill[k] = g->succ_at[k];
     for (int64_t k = 0; k < n; k++) {
         const int m = predecessors(t, g, k, pred);

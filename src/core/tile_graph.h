@@ -28,7 +28,7 @@ typedef struct pw_tile_graph {
     int64_t per_sweep; /* tiles of one sweep */
     int64_t *row_at;   /* n_rows + 1: the task index of row R's first tile (in sweep 0) */
     int64_t *tile_row; /* per_sweep: the tile-row of task k (of sweep 0; k % per_sweep in any) */
-    int32_t *deps;     /* count: how many tasks k waits for (0 to 4) */
+    int32_t *deps;     /* count: how many tasks k waits for (0 to 3 + the previous sweep's rows it reads) */
     int64_t *succ_at;  /* count + 1: k's successors are succ[succ_at[k] .. succ_at[k + 1]) */
     int64_t *succ;
 } pw_tile_graph;
@@ -39,7 +39,8 @@ extern "C" {
 
 /* One sweep's graph.  PW_OK or PW_ERR_OUT_OF_MEMORY (g then holds nothing to free). */
 pw_status pw_tile_graph_build(const pw_tiling *t, pw_tile_graph *g);
-/* `sweeps` pipelined in-place sweeps (skew 0 where sweeps > 1: PW_ERR_UNSUPPORTED otherwise). */
+/* `sweeps` pipelined in-place sweeps (the tiling's sweep reads: tiling_geometry.h); PW_ERR_SIZE_OVERFLOW
+ * or PW_ERR_OUT_OF_MEMORY for graphs too large. */
 pw_status pw_tile_graph_build_sweeps(const pw_tiling *t, int64_t sweeps, pw_tile_graph *g);
 void pw_tile_graph_free(pw_tile_graph *g);
 

@@ -12,10 +12,10 @@
  *        J ascending), so that the tiles a tile waits for, (J - 1, K) and (J, K - 1), come before.
  * Workers claim tickets in increasing order from one atomic counter, and ticket t is also the
  * index of the progress counter its tile publishes.  Every wait of a ticket is on a smaller one
- * (the row above: t - 1, or the face neighbours; the previous sweep's same row and the row below
- * it: t - s and t - s + 1, s = bands * n_rows tickets a sweep), so a worker only ever waits on
- * tickets already claimed by running workers: forward progress with any number of workers, in
- * any order of scheduling (DESIGN.md section 3).
+ * (the row above: t - 1, or the face neighbours; the previous sweep's same row and the rows below
+ * it that the tile reads: t - s + m, m = 0 .. M, s = bands * n_rows tickets a sweep), so a worker
+ * only ever waits on tickets already claimed by running workers: forward progress with any number
+ * of workers, in any order of scheduling (DESIGN.md section 3).
  */
 #ifndef PW_WORK_H
 #define PW_WORK_H

@@ -16,12 +16,13 @@ pw_status pw_cpu_sequential(const pw_plan *plan, const pw_kernel *kernel, pw_cpu
 
 /* Peer engine: threads claim tile-rows in order from an atomic ticket and wait only on the
  * release/acquire progress counters of the tile-row above (and, for sweeps > 1, pipelined
- * in-place sweeps of skew 0, of the previous sweep's rows: core/work.h). */
+ * in-place sweeps, of the previous sweep's rows that the tile reads: core/work.h,
+ * pw_tiling_need_prev). */
 pw_status pw_cpu_peer(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_cpu_monitor *monitor);
 
 /* Global-barrier engine: all threads run the tiles of one tile diagonal, then meet at a barrier
- * (sweeps > 1: pipelined in-place sweeps of skew 0, sweep s's diagonals pw_tiling_sweep_lag
- * steps after sweep s - 1's). */
+ * (sweeps > 1: pipelined in-place sweeps, sweep s's diagonals pw_tiling_sweep_lag steps after
+ * sweep s - 1's). */
 pw_status pw_cpu_barrier(const pw_plan *plan, const pw_kernel *kernel, int64_t sweeps, pw_cpu_monitor *monitor);
 
 /* Task-graph engine: a tile is a task that waits for its left neighbour and for the tile of the

@@ -390,20 +390,27 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
         st = pw_cell_decl_flat_deps(d, planes, flat, &n);
         if (st == PW_OK) st = pw_deps_skew(flat, n, &job.skew);
         if (st != PW_OK) return st;
-        /* a sweep reads the one before at its dependences, the other way, and anywhere in its
-         * downwind halo: all within the corner (H, H, H), flattened (pw_at3 flags a read past it) */
+        /* a sweep reads the one before at its dependences, the other way, and anywhere downwind
+         * within its halo (or as far as a dependence reaches, on each axis): all within that
+         * box's far corner, flattened (pw_at3 flags a read past it) */
+        int reach[3];
+        pw_cell_decl_reach3(d, reach);
         memcpy(job.sweep_reads, flat, sizeof flat[0] * (size_t)n);
-        job.sweep_reads[n] = (pw_dep){d->halo, (int)(d->halo * planes + d->halo)};
-        job.n_sweep_reads = n + 1;
-        job.cpu_pipelined = d->halo <= PW_MAX_DEP_DISTANCE / (planes + 1);
+        job.n_sweep_reads = n;
+        if (reach[1] <= (PW_MAX_DEP_DISTANCE - reach[2]) / planes) {
+            job.sweep_reads[job.n_sweep_reads++] = (pw_dep){reach[0], (int)(reach[1] * planes + reach[2])};
+            job.cpu_pipelined = 1;
+        }
     } else if (d->form != PW_CELL_LINEAR) {
         job.stride = args->cols + 2 * d->halo;
         st = pw_deps_skew(d->deps, d->n_deps, &job.skew);
         if (st != PW_OK) return st;
         job.pipelined = pipelinable(d) && job.skew == 0;
-        /* a sweep reads the one before at its dependences, the other way (EXTENDING.md) */
+        /* a sweep reads the one before at its dependences, the other way (EXTENDING.md), and a
+         * grid cell anywhere downwind within its halo (a stencil cell reads its four neighbours) */
         memcpy(job.sweep_reads, d->deps, sizeof d->deps[0] * (size_t)d->n_deps);
         job.n_sweep_reads = d->n_deps;
+        if (d->form == PW_CELL_GRID) job.sweep_reads[job.n_sweep_reads++] = (pw_dep){d->halo, d->halo};
         job.cpu_pipelined = 1;
     }
     {

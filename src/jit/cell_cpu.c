@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* sysconf */
 
 #include "peerwave_dist.h"
 #include "../core/best_cell.h"
@@ -169,8 +170,12 @@ static pw_status run_in_place(const pw_plan *plan, const pw_cell_job *job, grid_
     if (!pipelined || d->form != PW_CELL_GRID3) return run_sweeps(&piped, &k, pipelined, job->sweeps, &res->info);
     const pw_cell_args *a = job->args;
     const size_t bytes = (size_t)(a->rows + 2 * d->halo) * (size_t)job->stride * d->value_size;
-    void *before = malloc(bytes);
-    if (!before) return run_sweeps(plan, &k, 0, job->sweeps, &res->info); /* (no copy: no pipelining) */
+    /* (no copy -- none allocated, or one that would take more than a quarter of the memory, where
+     * an overcommitting system would rather kill the process than fail the allocation -- no
+     * pipelining) */
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    void *before = pages > 0 && page > 0 && bytes / (size_t)page > (size_t)pages / 4 ? NULL : malloc(bytes);
+    if (!before) return run_sweeps(plan, &k, 0, job->sweeps, &res->info);
     memcpy(before, a->grid, bytes);
     unsigned far = 0;
     g->far = &far;
@@ -180,8 +185,9 @@ static pw_status run_in_place(const pw_plan *plan, const pw_cell_job *job, grid_
         memcpy(a->grid, before, bytes);
         pw_run_info_clear(&res->info);
         st = run_sweeps(plan, &k, 0, job->sweeps, &res->info);
-        snprintf(res->note, sizeof res->note, "the cell read a point more than PW_HALO(%d) downwind: its sweeps ran one after another",
-                 d->halo);
+        const size_t used = strlen(res->note);
+        snprintf(res->note + used, sizeof res->note - used, "%sthe cell read a point more than PW_HALO(%d) downwind: its sweeps ran one after another",
+                 used ? "; " : "", d->halo);
     }
     free(before);
     return st;
@@ -200,7 +206,8 @@ static pw_status run_in_place(const pw_plan *plan, const pw_cell_job *job, grid_
  * reach (cell.c, band_reach): its last `band_reach` columns flow right as each sweep makes them,
  * its first ones flow left for the next sweep; a grid3 cell's band is whole j slabs of planes (its
  * engine's columns j x planes + k), and what crosses is whole slabs, the k halo with them.
- * Sweeps overlap where one process's would (job->pipelined); else each is one run of the engine,
+ * Sweeps overlap where the dependences are within (1, 0), (0, 1) and the halo is 1 (job->pipelined,
+ * the stencils' rule: the band link's edges know no other); else each is one run of the engine,
  * the band link counting them over the whole run. */
 typedef struct in_place_band {
     pw_cell *cell;

@@ -491,6 +491,8 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
         put(&b, "} pw_ctx;\n#endif\n");
     }
     if (d->form == PW_CELL_GRID3) {
+        int reach[3]; /* (the host's far test: pw_cell_decl_reach3) */
+        pw_cell_decl_reach3(d, reach);
         /* On Warp3Proc (the program defines PW_WINDOW3) the processor hands the cell the point's
          * old value and its three upwind neighbours' new ones (device/user_cell.cuh,
          * UserWarp3Cell): pw_at3 returns those for the four points; once the cell is inlined the
@@ -518,7 +520,7 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
                 "#endif\n"
                 "    const pw_value *p = c->grid + (i + %d) * c->stride + (j + %d) * (c->planes + %d) + (k + %d);\n"
                 "#if PW_CELL_ON_GPU\n    return pw_load_cg(p);\n#else\n    return *p;\n#endif\n}\n",
-            d->halo, d->halo, d->halo, d->halo, d->halo, d->halo, d->halo, d->halo, 2 * d->halo, d->halo);
+            d->halo, d->halo, d->halo, reach[0], reach[1], reach[2], d->halo, d->halo, 2 * d->halo, d->halo);
     }
     if (d->form == PW_CELL_GRID) {
         /* On the GPU other blocks write the grid while this one runs: loads bypass L1 (ld.cg). */
@@ -636,6 +638,15 @@ pw_status pw_cell_decl_flat_deps(const pw_cell_decl *d, int64_t planes, pw_dep *
     }
     if (*n == 0) out[(*n)++] = (pw_dep){1, 0}; /* nothing to order: any legal vector will do */
     return PW_OK;
+}
+
+void pw_cell_decl_reach3(const pw_cell_decl *d, int reach[3])
+{
+    for (int a = 0; a < 3; a++) {
+        reach[a] = d->halo;
+        for (int k = 0; k < d->n_deps3; k++)
+            if (d->deps3[k][a] > reach[a]) reach[a] = d->deps3[k][a];
+    }
 }
 
 double pw_cell_decl_field_value(const pw_cell_decl *d, const void *value, int k)

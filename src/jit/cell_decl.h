@@ -71,6 +71,12 @@ int64_t pw_cell_decl_input_count(const pw_cell_decl *d, int k, int64_t rows, int
  * PW_MAX_DEP_DISTANCE flattened columns. */
 pw_status pw_cell_decl_flat_deps(const pw_cell_decl *d, int64_t planes, pw_dep *out, int *n);
 
+/* How far downwind of its point, on each axis (i, j, k), a grid3 cell may read the previous
+ * sweep's values when the CPU pipelines its sweeps: its halo, or further where a dependence
+ * reaches further.  The CPU's waits cover that box (cell.c), and the generated host pw_at3
+ * flags a read past it (cell_cpu.c then runs the sweeps again, one after another). */
+void pw_cell_decl_reach3(const pw_cell_decl *d, int reach[3]);
+
 /* Field k of a value as a double. */
 double pw_cell_decl_field_value(const pw_cell_decl *d, const void *value, int k);
 

@@ -59,6 +59,8 @@
 #   sweeps3d the demonstrator and lu_like.c with their sweeps pipelined in one launch against a sweep a
 #            launch (PEERWAVE_PIPELINE_SWEEPS=0) at PW_SWEEPS3D_SIZES (128 256 512)^3, 1 and 8 sweeps
 #   heat     HEAT 16384^2 one sweep and 8 sweeps on one GPU (bench_suite, median of 5)
+#   cpusweeps  bench/cells_cpu_sweeps.sh with new/peerwave: user cells' sweeps on the CPU engines,
+#            pipelined against a sweep a run (PEERWAVE_PIPELINE_SWEEPS=0)
 #   dist     test_dist --gpu on 2 GPUs
 #   split    bench_dist --weights (PW_SPLIT_WEIGHTS): SAT f32 PW_SPLIT_SAT^2 and SW PW_SPLIT_SW on 2 GPUs
 #   blocks   SAT f32 rows in flight: bench_dist --gpus 2 --blocks B (PW_BLOCKS, "0 66 99"; 0 = all) at
@@ -277,6 +279,10 @@ if stage sweeps3d; then # (the 3-D processor's sweeps pipelined in one launch ag
     done
   done
   rm -rf $t3
+fi
+if stage cpusweeps; then # (user cells' sweeps on the CPU engines, pipelined against a sweep a run: all the CPUs)
+  PW_BIN=$n/peerwave OUT=$out timeout ${PW_CPUSWEEPS_S:-300} bash bench/cells_cpu_sweeps.sh > $out/cells_cpu_sweeps.log 2>&1
+  say "cells_cpu_sweeps: rc=$?"; cat $out/cells_cpu_sweeps.txt >> $out/summary.txt
 fi
 if stage heat; then
   for sweeps in 1 8; do
