@@ -589,8 +589,9 @@ static int cpu_pipelines(const pw_options *o) { return !use_gpu && o->strategy !
 /* 2-D grid cells whose sweeps read further than HEAT's neighbours, pipelined on the CPU engines
  * (each sweep's tiles wait for what they read of the previous sweep: tiling_geometry.h), against
  * Gauss-Seidel loops in row-major order: a two-wide cross (halo 2, (1,0) (0,1) (2,0) (0,2)), a
- * skewed one (reads (i-1, j+1) new and (i+1, j-1) old: (1,-1), skew 1) and a diagonal one ((1,1),
- * (1,0), (0,1)).  Where the CPU pipelines, a trace shows every sweep in one run of the engine. */
+ * skewed one (reads (i-1, j+1) new and (i+1, j-1) old: (1,-1), skew 1), a diagonal one ((1,1),
+ * (1,0), (0,1)), and one that reads old values two down and right within its halo 2 without
+ * declaring them (the dependences order them within a sweep; the halo corner across sweeps).  Where the CPU pipelines, a trace shows every sweep in one run of the engine. */
 static void test_grid_reach(int rounds)
 {
     static const char *texts[] = {
@@ -606,14 +607,19 @@ static void test_grid_reach(int rounds)
         "PW_FORM(grid)\nPW_VALUE(int64_t)\nPW_DEP(1, 1)\nPW_DEP(1, 0)\nPW_DEP(0, 1)\nPW_HALO(1)\n"
         "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n"
         "{ return (pw_at(c, i - 1, j - 1) * 3 + pw_at(c, i - 1, j) * 5 + pw_at(c, i, j - 1) * 7 + pw_at(c, i, j)\n"
-        "          + pw_at(c, i + 1, j + 1) * 11 + pw_at(c, i + 1, j) * 13 + pw_at(c, i, j + 1) * 17) % 1000000007; }\n"};
+        "          + pw_at(c, i + 1, j + 1) * 11 + pw_at(c, i + 1, j) * 13 + pw_at(c, i, j + 1) * 17) % 1000000007; }\n",
+        "PW_FORM(grid)\nPW_VALUE(int64_t)\nPW_DEP(1, 0)\nPW_DEP(0, 1)\nPW_HALO(2)\n" /* (undeclared reads downwind in the halo) */
+        "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j)\n"
+        "{ return (pw_at(c, i - 1, j) * 3 + pw_at(c, i, j - 1) * 5 + pw_at(c, i, j) + pw_at(c, i + 2, j) * 7\n"
+        "          + pw_at(c, i + 2, j + 2) * 11 + pw_at(c, i + 1, j + 2) * 13 + pw_at(c, i, j + 2) * 17) % 1000000007; }\n"};
     /* the reads of each, (di, dj, weight), the cell's own first */
-    static const int reads[3][9][3] = {
+    static const int reads[4][9][3] = {
         {{0, 0, 1}, {-1, 0, 3}, {0, -1, 5}, {-2, 0, 7}, {0, -2, 11}, {1, 0, 13}, {0, 1, 17}, {2, 0, 19}, {0, 2, 23}},
         {{0, 0, 1}, {-1, 1, 3}, {0, -1, 5}, {1, -1, 7}, {0, 1, 11}},
-        {{0, 0, 1}, {-1, -1, 3}, {-1, 0, 5}, {0, -1, 7}, {1, 1, 11}, {1, 0, 13}, {0, 1, 17}}};
-    static const int n_reads[3] = {9, 5, 7}, halos[3] = {2, 1, 1};
-    for (int v = 0; v < 3; v++) {
+        {{0, 0, 1}, {-1, -1, 3}, {-1, 0, 5}, {0, -1, 7}, {1, 1, 11}, {1, 0, 13}, {0, 1, 17}},
+        {{0, 0, 1}, {-1, 0, 3}, {0, -1, 5}, {2, 0, 7}, {2, 2, 11}, {1, 2, 13}, {0, 2, 17}}};
+    static const int n_reads[4] = {9, 5, 7, 7}, halos[4] = {2, 1, 1, 2};
+    for (int v = 0; v < 4; v++) {
         pw_cell *cell = NULL;
         CHECK(pw_cell_create(texts[v], "reach2.c", &cell) == PW_OK, "reach2 %d: %s", v, pw_error_detail());
         for (int r = 0; r < rounds && cell; r++) {
