@@ -668,8 +668,8 @@ static void test_grid_reach(int rounds)
 /* The previous sweep's rows further down than the next tile-row: a cell reading (i + 3, j) old
  * (PW_DEP(3, 0)) on tile-rows of one or two rows, more workers than tile-rows, and rows i with
  * i & 4 slow (a loop of `spin` steps), so that a later sweep's fast tile-row would overtake the
- * previous sweep's slow rows three below it if it waited only on the next one.  CPU peer and
- * tasks engines, against row-major loops. */
+ * previous sweep's slow rows three below it if it waited only on the next one.  The peer, tasks
+ * and barrier engines (CPU threads, or GPU blocks on FullProc), against row-major loops. */
 static void test_grid_deep(int rounds)
 {
     static const char text[] =
@@ -684,7 +684,7 @@ static void test_grid_deep(int rounds)
     const int64_t spin = 2000;
     int64_t acc = 0;
     for (int64_t q = 0; q < spin; q++) acc = (acc * 31 + q) % 1000003;
-    for (int r = 0; r < rounds && cell && !use_gpu; r++) {
+    for (int r = 0; r < rounds && cell; r++) {
         const int64_t n = test_range(6, 16), m = test_range(20, 120), sweeps = test_range(3, 6), s = m + 6;
         const size_t cells = (size_t)(n + 6) * (size_t)s;
         int64_t *g = malloc(8 * cells), *want = malloc(8 * cells);
@@ -700,8 +700,8 @@ static void test_grid_deep(int rounds)
         pw_cell_args args = {.rows = n, .cols = m, .grid = g, .sweeps = sweeps, .params = params};
         pw_options o;
         pw_options_init(&o);
-        o.backend = PW_BACKEND_CPU;
-        o.strategy = r % 2 ? PW_STRATEGY_TASKS : PW_STRATEGY_PEER;
+        o.backend = use_gpu ? PW_BACKEND_CUDA : PW_BACKEND_CPU;
+        o.strategy = r % 3 == 2 ? PW_STRATEGY_GLOBAL_BARRIER : r % 3 ? PW_STRATEGY_TASKS : PW_STRATEGY_PEER;
         o.threads = 8;
         o.tile_h = (int)test_range(1, 2);
         o.tile_w = test_range(4, 40);

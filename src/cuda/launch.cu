@@ -48,9 +48,13 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     const int64_t counters = t->n_rows * sweeps; /* pw_work_tickets of a.work */
     const int64_t cells = (desc->cells_per_sweep ? desc->cells_per_sweep : t->rows * t->cols) * sweeps;
     const int64_t cells_before = info ? info->cells : 0; /* the run's earlier launches */
-    /* several sweeps a launch: pipelined in the peer, barrier and tasks schedules (tiling_geometry.h;
-     * the device's waits, pw_row_wait_steps, look at most one tile-row below) */
-    if (sweeps < 1 || (sweeps > 1 && (plan->strategy == PW_STRATEGY_LAUNCH || t->skew != 0 || pw_tiling_sweep_rows_below(t) > 1)))
+    /* several sweeps a launch: pipelined in the peer, barrier and tasks schedules (tiling_geometry.h);
+     * skewed, or reading the previous sweep further down than the next tile-row, only on FullProc
+     * (the other processors' waits, pw_row_wait_steps, look one tile-row down, and their
+     * hand-overs assume skew 0; FullProc's pw_wait_tile looks at every row the reads reach) */
+    const bool full = desc->processor == PW_PROC_FULL;
+    if (sweeps < 1 || (sweeps > 1 && (plan->strategy == PW_STRATEGY_LAUNCH ||
+                                      (!full && (t->skew != 0 || pw_tiling_sweep_rows_below(t) > 1)))))
         return PW_ERR_UNSUPPORTED;
     a.trace.records = NULL;
     a.trace.count = NULL;

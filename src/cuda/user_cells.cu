@@ -553,9 +553,14 @@ static pw_status select_processor(const pw_cell *cell, const pw_plan *plan, cons
     pw_status st = pw_select_kernel(plan, &shape, NULL, &c->desc);
     if (st != PW_OK) return st;
     const int may_pipeline = c->desc.pipelined_sweeps; /* (the strategy's, and PEERWAVE_PIPELINE_SWEEPS) */
-    if (d->form != PW_CELL_LINEAR) c->desc.pipelined_sweeps = c->desc.pipelined_sweeps && job->pipelined;
-    c->shape3 = tile3_shape();
     const pw_band *band = (const pw_band *)plan->band;
+    if (d->form != PW_CELL_LINEAR) c->desc.pipelined_sweeps = c->desc.pipelined_sweeps && job->pipelined;
+    /* a grid cell on FullProc, one GPU: sweeps pipelined by what they read of the one before, any
+     * dependences and skew (pw_wait_tile waits on every row the reads reach; launch.cu) */
+    if (d->form == PW_CELL_GRID && !band && c->desc.processor == PW_PROC_FULL && may_pipeline && job->pipelined_reads &&
+        pw_tiling_set_sweep_reads(&c->desc.tiling, job->sweep_reads, job->n_sweep_reads) == PW_OK)
+        c->desc.pipelined_sweeps = 1;
+    c->shape3 = tile3_shape();
     if (job->tiles3) tiles3_desc(d, job->args, band ? band->cols : job->args->cols, c->shape3, may_pipeline && !band, &c->desc);
     c->proc = choose(d, &c->desc, job->tiles3 ? TILES3 : job->plane ? PLANE3 : FLAT3, c->shape3, job->args->cols);
     return PW_OK;

@@ -399,7 +399,7 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
         job.n_sweep_reads = n;
         if (reach[1] <= (PW_MAX_DEP_DISTANCE - reach[2]) / planes) {
             job.sweep_reads[job.n_sweep_reads++] = (pw_dep){reach[0], (int)(reach[1] * planes + reach[2])};
-            job.cpu_pipelined = 1;
+            job.pipelined_reads = 1;
         }
     } else if (d->form != PW_CELL_LINEAR) {
         job.stride = args->cols + 2 * d->halo;
@@ -411,12 +411,12 @@ static pw_status cell_run(pw_cell *cell, const pw_cell_args *args, const pw_opti
         memcpy(job.sweep_reads, d->deps, sizeof d->deps[0] * (size_t)d->n_deps);
         job.n_sweep_reads = d->n_deps;
         if (d->form == PW_CELL_GRID) job.sweep_reads[job.n_sweep_reads++] = (pw_dep){d->halo, d->halo};
-        job.cpu_pipelined = 1;
+        job.pipelined_reads = 1;
     }
     {
         pw_kernel_switches sw; /* (PEERWAVE_PIPELINE_SWEEPS=0: a sweep a run on the CPU too, for measuring) */
         pw_kernel_switches_read(&sw);
-        job.cpu_pipelined = job.cpu_pipelined && sw.pipeline_sweeps;
+        job.pipelined_reads = job.pipelined_reads && sw.pipeline_sweeps;
     }
     pw_options opt = pw_options_or_defaults(options);
     job.tiles_asked = opt.tile_h > 0 || opt.tile_w > 0;

@@ -165,7 +165,7 @@ static pw_status run_in_place(const pw_plan *plan, const pw_cell_job *job, grid_
     const pw_cell_decl *d = &g->cell->decl;
     pw_kernel k = {.segment = grid_segment, .ctx = g};
     pw_plan piped = *plan;
-    const int pipelined = job->cpu_pipelined && job->sweeps > 1 && pw_execute_sweeps_a_run(plan) > 1 &&
+    const int pipelined = job->pipelined_reads && job->sweeps > 1 && pw_execute_sweeps_a_run(plan) > 1 &&
                           pw_tiling_set_sweep_reads(&piped.tiling, job->sweep_reads, job->n_sweep_reads) == PW_OK;
     if (!pipelined || d->form != PW_CELL_GRID3) return run_sweeps(&piped, &k, pipelined, job->sweeps, &res->info);
     const pw_cell_args *a = job->args;

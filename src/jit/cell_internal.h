@@ -35,8 +35,9 @@ typedef struct pw_cell_job {
     int64_t sweeps;
     int pipelined; /* grid form: sweeps may overlap on every engine (dependences within {(1,0), (0,1)},
                       halo <= 1: the GPU processors' and the bands' rule) */
-    int cpu_pipelined; /* grid forms: sweeps overlap on one process's CPU engines, each waiting for what
-                          it reads of the one before (sweep_reads; tiling_geometry.h) */
+    int pipelined_reads; /* grid forms: sweeps overlap where the engine waits for what each reads of the
+                            one before (sweep_reads; tiling_geometry.h): one process's CPU engines,
+                            and a grid cell on one GPU's FullProc */
     pw_dep sweep_reads[PW_CELL_MAX_DEPS + 1]; /* the 2-D engines' coordinates (grid3: flattened) */
     int n_sweep_reads;
     int skew;

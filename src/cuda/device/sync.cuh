@@ -165,11 +165,24 @@ __device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, pw_row_s
 
 /* Thread 0: wait until tile c of tile-row r may run in sweep `sweep` (counter q = sweep * n_rows
  * + r): the step-form wait at the tile's last step, which is the tile rule of tiling_geometry.h
- * (test_tiling checks the two agree). */
+ * (test_tiling checks the two agree), and, where a later sweep reads the previous one further
+ * down than the next tile-row (a user grid cell's sweep reads), rows r + 2 .. r + M too.  (Only
+ * the processors that wait a tile at a time, FullProc's, come here: launch.cu refuses the others
+ * such reads.) */
 __device__ __forceinline__ bool pw_wait_tile(const pw_engine_args &a, int64_t q, int64_t sweep, int64_t r, int64_t c)
 {
     pw_row_seen seen;
-    return pw_row_wait_steps(pw_row_sync{&a, q, sweep, r, false}, &seen, pw_tiling_last_step(&a.t, r, c));
+    const pw_tiling &t = a.t;
+    const int64_t last = pw_tiling_last_step(&t, r, c);
+    if (!pw_row_wait_steps(pw_row_sync{&a, q, sweep, r, false}, &seen, last)) return false;
+    if (sweep == 0) return true;
+    const int64_t prev = q - pw_work_sweep_stride(&a.work);
+    for (int64_t m = 2; m <= pw_tiling_sweep_rows_below(&t) && r + m < t.n_rows; m++) {
+        const int64_t need = pw_tiling_need_prev_at(&t, r, m, last);
+        pw_counter seen_m = 0;
+        if (need > 0 && !pw_wait_progress(a, prev + m, (pw_counter)need, &seen_m)) return false;
+    }
+    return true;
 }
 
 /* Thread 0, after the block's stores of every step < done and a barrier over them: a release
