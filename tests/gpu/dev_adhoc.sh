@@ -61,6 +61,7 @@
 #   heat     HEAT 16384^2 one sweep and 8 sweeps on one GPU (bench_suite, median of 5)
 #   cpusweeps  bench/cells_cpu_sweeps.sh with new/peerwave: user cells' sweeps on the CPU engines,
 #            pipelined against a sweep a run (PEERWAVE_PIPELINE_SWEEPS=0)
+#   gpusweeps  the same for the 2-D cells on the GPU (PW_GPUSWEEPS_SIZES, "4096 8192")
 #   dist     test_dist --gpu on 2 GPUs
 #   split    bench_dist --weights (PW_SPLIT_WEIGHTS): SAT f32 PW_SPLIT_SAT^2 and SW PW_SPLIT_SW on 2 GPUs
 #   blocks   SAT f32 rows in flight: bench_dist --gpus 2 --blocks B (PW_BLOCKS, "0 66 99"; 0 = all) at
@@ -283,6 +284,11 @@ fi
 if stage cpusweeps; then # (user cells' sweeps on the CPU engines, pipelined against a sweep a run: all the CPUs)
   PW_BIN=$n/peerwave OUT=$out timeout ${PW_CPUSWEEPS_S:-300} bash bench/cells_cpu_sweeps.sh > $out/cells_cpu_sweeps.log 2>&1
   say "cells_cpu_sweeps: rc=$?"; cat $out/cells_cpu_sweeps.txt >> $out/summary.txt
+fi
+if stage gpusweeps; then # (the same 2-D cells on the GPU: FullProc's sweeps pipelined by their reads, against a launch a sweep)
+  PW_BACKEND=cuda PW_CPU_2D_SIZES="${PW_GPUSWEEPS_SIZES:-4096 8192}" PW_BIN=$n/peerwave OUT=$out/gpu timeout ${PW_GPUSWEEPS_S:-240} \
+    bash bench/cells_cpu_sweeps.sh > $out/cells_gpu_sweeps.log 2>&1
+  say "cells_gpu_sweeps: rc=$?"; cat $out/gpu/cells_cpu_sweeps.txt >> $out/summary.txt
 fi
 if stage heat; then
   for sweeps in 1 8; do
