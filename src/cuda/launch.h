@@ -27,8 +27,9 @@ struct pw_kernel_set {
 };
 
 /* Run `sweeps` sweeps of the kernels over the descriptor's tiles under the plan's strategy: in
- * one launch, pipelined, on the peer strategy (in-place stencils, skew 0: tiling_geometry.h); the
- * other strategies take sweeps == 1.  sweep_base: the run's sweep this launch starts at (what a
+ * one launch, pipelined, on the peer, barrier and tasks strategies (each tile waiting for what it
+ * reads of the sweep before: the tiling's sweep reads, tiling_geometry.h; skewed tilings and reads
+ * past the next tile-row on FullProc only); the one-launch-a-diagonal strategy takes sweeps == 1.  sweep_base: the run's sweep this launch starts at (what a
  * per_sweep processor is told, schedules.cuh).  Adds kernel time (CUDA events) to info->seconds and fills
  * the other info fields (the tiles reported are the descriptor's). */
 pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const pw_kernel_set *k, void *first_arg,
