@@ -163,22 +163,6 @@ __device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, pw_row_s
     return true;
 }
 
-/* (Out of line, and handed values, not the kernel parameter's address: a reference to it would
- * escape into the call, and the compiler then copies the whole 520-byte parameter to local memory
- * and reads every field from there, in every kernel that includes this, call or no call.) */
-static __device__ __noinline__ bool pw_wait_prev_rows_below(const pw_tiling t, pw_counter *progress, int *error,
-                                                           long long watchdog_ns, unsigned spin_polls, int64_t prev,
-                                                           int64_t r, int64_t last)
-{
-    pw_engine_args a; /* only what pw_wait_progress reads */
-    a.progress = progress, a.error = error, a.watchdog_ns = watchdog_ns, a.spin_polls = spin_polls;
-    for (int64_t m = 2; m <= pw_tiling_sweep_rows_below(&t) && r + m < t.n_rows; m++) {
-        const int64_t need = pw_tiling_need_prev_at(&t, r, m, last);
-        if (need > 0 && !pw_wait_progress(a, prev + m, (pw_counter)need)) return false;
-    }
-    return true;
-}
-
 /* Thread 0: wait until tile c of tile-row r may run in sweep `sweep` (counter q = sweep * n_rows
  * + r): the step-form wait at the tile's last step, which is the tile rule of tiling_geometry.h
  * (test_tiling checks the two agree), and, where a later sweep reads the previous one further
@@ -186,16 +170,25 @@ static __device__ __noinline__ bool pw_wait_prev_rows_below(const pw_tiling t, p
  * processors that wait a tile at a time come here: FullProc, LinearProc, StencilWindowProc;
  * launch.cu lets only FullProc, a user grid cell's, take such reads or a skewed tiling with
  * several sweeps.) */
+/* (The loop inline: out of line and handed values it made FullProc's HEAT and SOR 1.04x slower
+ * on an H200 with one sweep, where it never runs -- the call's ABI -- against 1.017-1.019x
+ * inline; a reference to the kernel parameter handed to an out-of-line function puts the whole
+ * parameter in local memory.  A FullProc variant with the loop for user grid cells only would
+ * leave the built-in kernels as they were: not done yet.) */
 __device__ __forceinline__ bool pw_wait_tile(const pw_engine_args &a, int64_t q, int64_t sweep, int64_t r, int64_t c)
 {
     pw_row_seen seen;
-    const int64_t last = pw_tiling_last_step(&a.t, r, c);
+    const pw_tiling &t = a.t;
+    const int64_t last = pw_tiling_last_step(&t, r, c);
     if (!pw_row_wait_steps(pw_row_sync{&a, q, sweep, r, false}, &seen, last)) return false;
-    /* (rows r + 2 on, M >= 2, only where the reads reach past the next tile-row, sweep_rows > h:
-     * rare, and out of line -- inlined, the loop made FullProc's HEAT and SOR 1.7-1.9% slower on
-     * an H200 even with one sweep, where it never runs) */
-    return sweep == 0 || a.t.sweep_rows <= a.t.h ||
-           pw_wait_prev_rows_below(a.t, a.progress, a.error, a.watchdog_ns, a.spin_polls, q - pw_work_sweep_stride(&a.work), r, last);
+    if (sweep == 0) return true;
+    const int64_t prev = q - pw_work_sweep_stride(&a.work);
+    for (int64_t m = 2; m <= pw_tiling_sweep_rows_below(&t) && r + m < t.n_rows; m++) {
+        const int64_t need = pw_tiling_need_prev_at(&t, r, m, last);
+        pw_counter seen_m = 0;
+        if (need > 0 && !pw_wait_progress(a, prev + m, (pw_counter)need, &seen_m)) return false;
+    }
+    return true;
 }
 
 /* Thread 0, after the block's stores of every step < done and a barrier over them: a release
