@@ -4,8 +4,8 @@
 # (PEERWAVE_PIPELINE_SWEEPS=0), the same binary and grid; seconds of the computation (`seconds:`:
 # wall on the CPU, kernel on the GPU), median of 3, and the two results compared byte for byte.
 #   bash bench/cells_cpu_sweeps.sh [BUILD_DIR]      (default build-cpu; logs under $OUT or /tmp)
-#   PW_BACKEND=cuda: on the GPU (the 2-D cells only: FullProc; grid3 there is the 3-D
-#   processor's, bench stage sweeps3d)
+#   PW_BACKEND=cuda: on the GPU (the 2-D cells on FullProc, and the demonstrator on the flattened
+#   space, PEERWAVE_3D=flat; grid3 on the 3-D processor: bench stage sweeps3d)
 # Cells: seed 004's demonstrator and the LU-like sweep (grid3, flattened on the CPU), HEAT as a
 # grid cell (reads its four neighbours), a two-wide Gauss-Seidel cross (halo 2: reads two rows
 # down, which HEAT's rule does not cover) and a nine-point one (reads (i-1, j+1) new and
@@ -116,6 +116,14 @@ for n in ${PW_CPU_3D_SIZES:-64 128 192}; do
   [ $n = none ] && break
   npy_random "$t/g3_$n.npy" '<f4' $((n + 2)) $((n + 2)) $((n + 2))
   case_run "demonstrator3d" examples/cells/demonstrator3d.c "$t/g3_$n.npy" ${n}x${n}x${n} 8 --param modulus=11.5
+done
+# (on the GPU: grid3 on the flattened space, as a cell the 3-D processor cannot take runs: FullProc's
+# sweeps pipelined by the flattened reads, a read past the reach flagged)
+[ $backend = cpu ] || for n in ${PW_GPU_FLAT3_SIZES:-128 256}; do
+  npy_random "$t/f3_$n.npy" '<f4' $((n + 2)) $((n + 2)) $((n + 2))
+  export PEERWAVE_3D=flat
+  case_run "demonstrator3d (flattened)" examples/cells/demonstrator3d.c "$t/f3_$n.npy" ${n}x${n}x${n} 8 --param modulus=11.5
+  unset PEERWAVE_3D
 done
 [ $backend = cpu ] && npy_random "$t/g3_96.npy" '<f4' 98 98 98 &&
 case_run "lu_like" examples/cells/lu_like.c "$t/g3_96.npy" 96x96x96 8 --param iterations=2 --param modulus=50 \

@@ -71,6 +71,8 @@ static const struct kernel_case cases[] = {
     {INC("full_proc.cuh") INC("app_sat.cuh"), "FullProc<SatApp<float, float, pw_hybrid>>", 0},
     {INC("full_proc.cuh") INC("app_inthist.cuh"), "FullProc<InthistApp<int32_t, pw_row_major>>", 0},
     {INC("full_proc.cuh") INC("app_stencil.cuh"), "FullProc<StencilApp<double, pw_row_major>>", 0},
+    /* waits on every row of the previous sweep a user grid cell's reads reach (pw_wait_tile) */
+    {INC("full_proc.cuh") INC("app_stencil.cuh"), "FullProc<StencilApp<float, pw_row_major>, true>", 0},
     {INC("stencil_warp_proc.cuh") INC("app_stencil.cuh"), "StencilWarpProc<float, StencilCell<float, true>, 2>", 0},
     {INC("stencil_warp_proc.cuh") INC("app_stencil.cuh"), "StencilWarpProc<double, StencilCell<double, false>, 4>", 0},
     {INC("stencil_window_proc.cuh") INC("app_stencil.cuh"), "StencilWindowProc<float, StencilCell<float, false>>", 0},

@@ -24,6 +24,7 @@ void pw_monitor_init(pw_monitor *m, pw_monitor_state *state, const pw_options *o
     m->best = NULL;
     m->best_ctx = NULL;
     m->state = state;
+    m->hold_final = 0;
     state->next_ns = add_saturated(m->start_ns, m->interval_ns);
     state->busy = 0;
 }
@@ -68,5 +69,5 @@ int pw_monitor_tick(const pw_monitor *m, int64_t (*cells_done)(const void *ctx),
 
 void pw_monitor_finish(const pw_monitor *m, int64_t cells_done, void *stream)
 {
-    if (cells_done >= m->cells) call_hook(m, m->cells, 1, stream);
+    if (cells_done >= m->cells && !m->hold_final) call_hook(m, m->cells, 1, stream);
 }

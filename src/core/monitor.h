@@ -41,6 +41,12 @@ typedef struct pw_monitor {
     pw_best_fn best;            /* NULL: none */
     void *best_ctx;
     pw_monitor_state *state;    /* the run's: when the next report is due */
+    int hold_final;             /* 1: pw_monitor_finish says nothing.  For an execution whose result
+                                   may be thrown away and computed again (a grid3 cell's pipelined
+                                   sweeps that read past their halo: jit/cell_cpu.c, cuda/user_cells.cu):
+                                   the hook must hear "done" once, from the run that gives the result,
+                                   so the caller finishes the monitor itself.  The thrown-away run's
+                                   interim reports stand; the run again reports from 0. */
 } pw_monitor;
 
 #define PW_MONITOR_DEFAULT_INTERVAL_MS 500

@@ -162,6 +162,8 @@ typedef struct pw_kernel_desc {
                               needs (whole chunks, a minimum width, PREFIX_SUM's square tiles) */
     int prefetch;          /* PREFIX_SUM: the next chunk's inputs loaded while one runs (peer) */
     int pipelined_sweeps;  /* in-place sweeps pipelined in one peer, barrier or tasks launch */
+    int deep_sweep_reads;  /* FULL: the kernel is FullProc<App, true>, whose peer waits reach every
+                              row of the previous sweep the tiling's sweep reads name (M > 1) */
     unsigned spin_polls;
     pw_launch_needs needs;
     int64_t cells_per_sweep; /* cells a sweep computes when the tiling's rows x cols is not that

@@ -49,12 +49,14 @@ pw_status pw_cuda_launch(const pw_plan *plan, const pw_kernel_desc *desc, const 
     const int64_t cells = (desc->cells_per_sweep ? desc->cells_per_sweep : t->rows * t->cols) * sweeps;
     const int64_t cells_before = info ? info->cells : 0; /* the run's earlier launches */
     /* several sweeps a launch: pipelined in the peer, barrier and tasks schedules (tiling_geometry.h);
-     * skewed, or reading the previous sweep further down than the next tile-row, only on FullProc
-     * (the other processors' waits, pw_row_wait_steps, look one tile-row down, and their
-     * hand-overs assume skew 0; FullProc's pw_wait_tile looks at every row the reads reach) */
+     * skewed only on FullProc (the other processors' hand-overs assume skew 0), and reading the
+     * previous sweep further down than the next tile-row only on FullProc<App, true> (the others'
+     * waits, pw_row_wait_steps, look one tile-row down; its pw_wait_tile at every row the reads
+     * reach) */
     const bool full = desc->processor == PW_PROC_FULL;
-    if (sweeps < 1 || (sweeps > 1 && (plan->strategy == PW_STRATEGY_LAUNCH ||
-                                      (!full && (t->skew != 0 || pw_tiling_sweep_rows_below(t) > 1)))))
+    const bool deep_ok = full && desc->deep_sweep_reads;
+    if (sweeps < 1 || (sweeps > 1 && (plan->strategy == PW_STRATEGY_LAUNCH || (!full && t->skew != 0) ||
+                                      (!deep_ok && pw_tiling_sweep_rows_below(t) > 1))))
         return PW_ERR_UNSUPPORTED;
     a.trace.records = NULL;
     a.trace.count = NULL;

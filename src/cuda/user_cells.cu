@@ -49,6 +49,8 @@ struct proc_choice {
     bool bounded;
     bool wide;    /* linear form: 64-bit row and column indices (a side past 2^31 - 64) */
     bool window3; /* grid3 on Warp3Proc: the cell's pw_at3 reads the processor's window */
+    bool watch3;  /* grid3 flattened, sweeps pipelined: pw_at3 flags a read past the reach
+                     (UserGrid3App<C, true>) */
 };
 
 /* How a grid3 cell runs (cell_internal.h): over the flattened space, plane by plane, 3-D tiles. */
@@ -75,6 +77,7 @@ static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc, lay
 {
     char buf[160];
     const int r = desc->rows_per_thread;
+    if (d->form == PW_CELL_GRID && desc->deep_sweep_reads) return {"FullProc<UserGridApp<pw_user_cell>, true>", false, true, false};
     if (d->form == PW_CELL_GRID) return {"FullProc<UserGridApp<pw_user_cell>>", false, true, false};
     if (d->form == PW_CELL_GRID3 && layout == TILES3) {
         snprintf(buf, sizeof buf, "Warp3Proc<pw_value, UserWarp3Cell<pw_user_cell>, %d, %d, %d, %d, %d, %d>", shape.kw,
@@ -82,6 +85,9 @@ static proc_choice choose(const pw_cell_decl *d, const pw_kernel_desc *desc, lay
         return {buf, true, true, true};
     }
     if (d->form == PW_CELL_GRID3 && layout == PLANE3) return {"PlaneProc<UserPlaneApp<pw_user_cell>>", false, true, false};
+    if (d->form == PW_CELL_GRID3 && desc->pipelined_sweeps) /* (flattened: select_processor) */
+        return {desc->deep_sweep_reads ? "FullProc<UserGrid3App<pw_user_cell, true>, true>" : "FullProc<UserGrid3App<pw_user_cell, true>>",
+                false, true, false, true};
     if (d->form == PW_CELL_GRID3) return {"FullProc<UserGrid3App<pw_user_cell>>", false, true, false};
     if (d->form == PW_CELL_STENCIL) {
         if (desc->processor == PW_PROC_STENCIL_WARP) {
@@ -118,7 +124,7 @@ static const char *lowest_text(pw_cell_type t)
 static std::string program(const pw_cell *cell, const proc_choice &p)
 {
     const pw_cell_decl *d = &cell->decl;
-    std::string s = p.window3 ? "#define PW_WINDOW3 1\n" : "";
+    std::string s = p.window3 ? "#define PW_WINDOW3 1\n" : p.watch3 ? "#define PW_WATCH3 1\n" : "";
     s += "#include \"src/cuda/device/user_cell.cuh\"\n#include \"include/peerwave_cell.h\"\n";
     s += cell->types;
     s += "\n#line 1 \"";
@@ -179,7 +185,12 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
     } else if (d->form == PW_CELL_GRID) {
         s += "    __device__ static T grid_cell(const Ctx &c, int64_t i, int64_t j) { return pw_cell(&c, i, j); }\n";
     } else if (d->form == PW_CELL_GRID3) {
-        s += "    __device__ static T grid3_cell(const Ctx &c, int64_t i, int64_t j, int64_t k) { return pw_cell(&c, i, j, k); }\n";
+        if (p.watch3) /* (pw_at3 reads a window: every call hands it one) */
+            s += "    __device__ static T watch3_cell(const Ctx &c, int64_t i, int64_t j, int64_t k, unsigned *far)\n"
+                 "    { pw_window3 w; w.c = c; w.i = i; w.j = j; w.k = k; w.far = far; return pw_cell(&w.c, i, j, k); }\n"
+                 "    __device__ static T grid3_cell(const Ctx &c, int64_t i, int64_t j, int64_t k) { return watch3_cell(c, i, j, k, 0); }\n";
+        else
+            s += "    __device__ static T grid3_cell(const Ctx &c, int64_t i, int64_t j, int64_t k) { return pw_cell(&c, i, j, k); }\n";
         if (p.window3)
             s += "    __device__ static T window3_cell(const Ctx &c, int64_t i, int64_t j, int64_t k, T self, T west, T north, T top,\n"
                  "                                     unsigned *far)\n"
@@ -474,7 +485,8 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
      * from the caller's grid (a cell may read any point of the grid: the contract allowed it
      * before sweeps were pipelined). */
     bytes far(s);
-    const bool watch_far = job->tiles3 && !band && desc->pipelined_sweeps && job->sweeps > 1;
+    const bool watch_far = (job->tiles3 || (d->form == PW_CELL_GRID3 && !job->plane)) && !band && desc->pipelined_sweeps &&
+                           job->sweeps > 1;
     if (watch_far) {
         PW_THEN(st, far.alloc(sizeof(unsigned)));
         PW_THEN(st, pw_from_cuda(cudaMemsetAsync(far.ptr, 0, sizeof(unsigned), s)));
@@ -498,9 +510,13 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
         PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(s)));
         return st;
     }
-    st = pw_cuda_launch_sweeps(plan, desc, &set, proc.data(), sweeps, &res->info, clear_edge, &clear);
+    pw_plan watched = *plan;
+    watched.monitor.hold_final = watch_far; /* ("done" only from the run that gives the result) */
+    st = pw_cuda_launch_sweeps(&watched, desc, &set, proc.data(), sweeps, &res->info, clear_edge, &clear);
     unsigned far_read = 0;
     if (watch_far) PW_THEN(st, far.download((unsigned char *)&far_read, sizeof far_read));
+    if (watch_far && st == PW_OK && !far_read && pw_monitor_on(&plan->monitor))
+        pw_monitor_finish(&plan->monitor, res->info.cells, NULL);
     if (far_read) {
         pw_kernel_desc one = *desc;
         one.pipelined_sweeps = 0;
@@ -556,10 +572,16 @@ static pw_status select_processor(const pw_cell *cell, const pw_plan *plan, cons
     const pw_band *band = (const pw_band *)plan->band;
     if (d->form != PW_CELL_LINEAR) c->desc.pipelined_sweeps = c->desc.pipelined_sweeps && job->pipelined;
     /* a grid cell on FullProc, one GPU: sweeps pipelined by what they read of the one before, any
-     * dependences and skew (pw_wait_tile waits on every row the reads reach; launch.cu) */
-    if (d->form == PW_CELL_GRID && !band && c->desc.processor == PW_PROC_FULL && may_pipeline && job->pipelined_reads &&
-        pw_tiling_set_sweep_reads(&c->desc.tiling, job->sweep_reads, job->n_sweep_reads) == PW_OK)
+     * dependences and skew; where the reads reach past the next tile-row, on FullProc<App, true>,
+     * whose waits look at every row they reach (launch.cu).  A grid3 cell on the flattened space
+     * too: its reads are its flattened dependences and its reach's far corner (cell.c), a read
+     * past that is flagged (UserGrid3App<C, true>) and the sweeps then run again (run_grid). */
+    const bool flat3 = d->form == PW_CELL_GRID3 && !job->tiles3 && !job->plane;
+    if ((d->form == PW_CELL_GRID || flat3) && !band && c->desc.processor == PW_PROC_FULL && may_pipeline && job->pipelined_reads &&
+        pw_tiling_set_sweep_reads(&c->desc.tiling, job->sweep_reads, job->n_sweep_reads) == PW_OK) {
         c->desc.pipelined_sweeps = 1;
+        c->desc.deep_sweep_reads = pw_tiling_sweep_rows_below(&c->desc.tiling) > 1;
+    }
     c->shape3 = tile3_shape();
     if (job->tiles3) tiles3_desc(d, job->args, band ? band->cols : job->args->cols, c->shape3, may_pipeline && !band, &c->desc);
     c->proc = choose(d, &c->desc, job->tiles3 ? TILES3 : job->plane ? PLANE3 : FLAT3, c->shape3, job->args->cols);

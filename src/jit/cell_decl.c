@@ -503,7 +503,8 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
         put(&b, "#if PW_CELL_ON_GPU && defined(PW_WINDOW3)\n"
                 "typedef struct pw_window3 {\n    pw_ctx c;\n    int64_t i, j, k;\n    pw_value self, west, north, top;\n"
                 "    unsigned *far;\n} pw_window3;\n"
-                "#elif !PW_CELL_ON_GPU\n" /* (the host's rows hand every cell one: cell_host.c) */
+                "#elif !PW_CELL_ON_GPU || defined(PW_WATCH3)\n" /* (the host's rows hand every cell one: cell_host.c; */
+                /* on the GPU's flattened engines, with sweeps pipelined: UserGrid3App<C, true>) */
                 "typedef struct pw_window3 {\n    pw_ctx c;\n    int64_t i, j, k;\n    unsigned *far;\n} pw_window3;\n"
                 "#endif\n");
         put(&b, "PW_FN pw_value pw_at3(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n{\n"
@@ -517,10 +518,14 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
                 "#elif !PW_CELL_ON_GPU\n"
                 "    const pw_window3 *w = (const pw_window3 *)c;\n"
                 "    if (w->far && (i - w->i > %d || j - w->j > %d || k - w->k > %d)) __atomic_store_n(w->far, 1u, __ATOMIC_RELAXED);\n"
+                "#elif defined(PW_WATCH3)\n"
+                "    const pw_window3 *w = (const pw_window3 *)c;\n"
+                "    if (w->far && (i - w->i > %d || j - w->j > %d || k - w->k > %d)) *w->far = 1u;\n"
                 "#endif\n"
                 "    const pw_value *p = c->grid + (i + %d) * c->stride + (j + %d) * (c->planes + %d) + (k + %d);\n"
                 "#if PW_CELL_ON_GPU\n    return pw_load_cg(p);\n#else\n    return *p;\n#endif\n}\n",
-            d->halo, d->halo, d->halo, reach[0], reach[1], reach[2], d->halo, d->halo, 2 * d->halo, d->halo);
+            d->halo, d->halo, d->halo, reach[0], reach[1], reach[2], reach[0], reach[1], reach[2], d->halo, d->halo, 2 * d->halo,
+            d->halo);
     }
     if (d->form == PW_CELL_GRID) {
         /* On the GPU other blocks write the grid while this one runs: loads bypass L1 (ld.cg). */

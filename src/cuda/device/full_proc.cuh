@@ -27,11 +27,12 @@ __device__ __forceinline__ void pw_full_tile(const pw_tiling &t, int64_t r, int6
     }
 }
 
-/* App (full): __device__ void cell(int64_t i, int64_t j) const. */
-template <class App>
+/* App (full): __device__ void cell(int64_t i, int64_t j) const.  DeepSweepReads: a later
+ * sweep reads the previous one further down than the next tile-row (pw_proc_policy). */
+template <class App, bool DeepSweepReads = false>
 struct FullProc {
     App app;
-    static constexpr pw_proc_policy policy = {false, false, false, 0, 0};
+    static constexpr pw_proc_policy policy = {false, false, false, 0, 0, false, false, false, DeepSweepReads};
 
     __device__ void run_tile(const pw_tiling &t, int64_t r, int64_t c, unsigned char *) const
     {

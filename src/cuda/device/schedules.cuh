@@ -50,6 +50,12 @@ struct pw_proc_policy {
     /* Its tickets are tiles of a 3-D face (core/work.h), not tile-rows: in a band the schedule
      * neither waits for nor reports edge rows (the processor trades both edges itself). */
     bool face_tiles;
+    /* With several sweeps a launch its peer-schedule waits look at every row of the previous
+     * sweep that a later sweep's reads reach (pw_wait_tile: rows r + 2 .. r + M of
+     * pw_tiling_sweep_rows_below), not only the next tile-row.  Only FullProc<App, true>, a user
+     * grid cell's kernel where M > 1: the loop, even never run, cost the built-in FullProc
+     * kernels 1.7-1.9% (kernel_desc.h's deep_sweep_reads; launch.cu refuses M > 1 without it). */
+    bool deep_sweep_reads;
 };
 
 /* A tile the schedule has waited for, of sweep `sweep` of the whole run (a.sweep_base onwards). */
@@ -316,7 +322,7 @@ __device__ __forceinline__ void pw_peer_schedule(const Proc &proc, const pw_engi
                 long long wait_ns = 0, start_ns = 0; /* thread 0's, when tracing */
                 if (threadIdx.x == 0) {
                     if (a.trace.records) wait_ns = pw_globaltimer();
-                    abandon = !pw_wait_tile(a, q, sweep, r, c);
+                    abandon = !pw_wait_tile<Proc::policy.deep_sweep_reads>(a, q, sweep, r, c);
                     if (a.trace.records) start_ns = pw_globaltimer();
                 }
                 __syncthreads();

@@ -168,25 +168,28 @@ __device__ __forceinline__ bool pw_row_wait_steps(const pw_row_sync &s, pw_row_s
  * (test_tiling checks the two agree), and, where a later sweep reads the previous one further
  * down than the next tile-row (a user grid cell's sweep reads), rows r + 2 .. r + M too.  (The
  * processors that wait a tile at a time come here: FullProc, LinearProc, StencilWindowProc;
- * launch.cu lets only FullProc, a user grid cell's, take such reads or a skewed tiling with
- * several sweeps.) */
-/* (The loop inline: out of line and handed values it made FullProc's HEAT and SOR 1.04x slower
- * on an H200 with one sweep, where it never runs -- the call's ABI -- against 1.017-1.019x
- * inline; a reference to the kernel parameter handed to an out-of-line function puts the whole
- * parameter in local memory.  A FullProc variant with the loop for user grid cells only would
- * leave the built-in kernels as they were: not done yet.) */
+ * launch.cu lets only FullProc take a skewed tiling with several sweeps, and only
+ * FullProc<App, true>, a user grid cell's, such reads.) */
+/* (The loop only where DeepReads (pw_proc_policy.deep_sweep_reads): compiled into every FullProc
+ * kernel it made HEAT's and SOR's 1.017-1.019x slower on an H200 with one sweep, where it never
+ * runs -- code generation; out of line and handed values, 1.04x (the call's ABI); and a
+ * reference to the kernel parameter handed to an out-of-line function puts the whole parameter
+ * in local memory.) */
+template <bool DeepReads>
 __device__ __forceinline__ bool pw_wait_tile(const pw_engine_args &a, int64_t q, int64_t sweep, int64_t r, int64_t c)
 {
     pw_row_seen seen;
     const pw_tiling &t = a.t;
     const int64_t last = pw_tiling_last_step(&t, r, c);
     if (!pw_row_wait_steps(pw_row_sync{&a, q, sweep, r, false}, &seen, last)) return false;
-    if (sweep == 0) return true;
-    const int64_t prev = q - pw_work_sweep_stride(&a.work);
-    for (int64_t m = 2; m <= pw_tiling_sweep_rows_below(&t) && r + m < t.n_rows; m++) {
-        const int64_t need = pw_tiling_need_prev_at(&t, r, m, last);
-        pw_counter seen_m = 0;
-        if (need > 0 && !pw_wait_progress(a, prev + m, (pw_counter)need, &seen_m)) return false;
+    if constexpr (DeepReads) {
+        if (sweep == 0) return true;
+        const int64_t prev = q - pw_work_sweep_stride(&a.work);
+        for (int64_t m = 2; m <= pw_tiling_sweep_rows_below(&t) && r + m < t.n_rows; m++) {
+            const int64_t need = pw_tiling_need_prev_at(&t, r, m, last);
+            pw_counter seen_m = 0;
+            if (need > 0 && !pw_wait_progress(a, prev + m, (pw_counter)need, &seen_m)) return false;
+        }
     }
     return true;
 }

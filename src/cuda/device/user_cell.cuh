@@ -115,17 +115,21 @@ struct UserGridApp {
 };
 
 /* The grid3 form on the 2-D engines: column c of the flattened space is (j, k) = (c / planes,
- * c % planes) (src/jit/cell_decl.h). */
-template <class C>
+ * c % planes) (src/jit/cell_decl.h).  Watch: sweeps pipelined, the cell's pw_at3 flags a read
+ * past its reach into far (the program defines PW_WATCH3; user_cells.cu runs the sweeps again). */
+template <class C, bool Watch = false>
 struct UserGrid3App {
     typename C::Ctx ctx;
+    unsigned *far; /* pw_user_args.far_reads */
     __device__ void cell(int64_t i, int64_t c) const
     {
         const int64_t j = c / ctx.planes, k = c - j * ctx.planes;
-        ctx.grid[(i + C::halo) * ctx.stride + (j + C::halo) * (ctx.planes + 2 * C::halo) + (k + C::halo)] =
-            C::grid3_cell(ctx, i, j, k);
+        typename C::T v;
+        if constexpr (Watch) v = C::watch3_cell(ctx, i, j, k, far);
+        else v = C::grid3_cell(ctx, i, j, k);
+        ctx.grid[(i + C::halo) * ctx.stride + (j + C::halo) * (ctx.planes + 2 * C::halo) + (k + C::halo)] = v;
     }
-    __device__ static UserGrid3App make(const pw_user_args &u) { return UserGrid3App{pw_user_ctx<typename C::Ctx>(u)}; }
+    __device__ static UserGrid3App make(const pw_user_args &u) { return UserGrid3App{pw_user_ctx<typename C::Ctx>(u), u.far_reads}; }
 };
 
 /* The grid3 form plane by plane (PlaneProc): the run's sweep s is plane i = s mod rows of the
@@ -196,9 +200,9 @@ struct pw_user_proc<WarpProc<App, R>> {
         return WarpProc<App, R>{App::make(u), pw_edge<typename App::T>{(pw_ll<typename App::T> *)u.edge}};
     }
 };
-template <class App>
-struct pw_user_proc<FullProc<App>> {
-    __device__ static FullProc<App> make(const pw_user_args &u) { return FullProc<App>{App::make(u)}; }
+template <class App, bool D>
+struct pw_user_proc<FullProc<App, D>> {
+    __device__ static FullProc<App, D> make(const pw_user_args &u) { return FullProc<App, D>{App::make(u)}; }
 };
 template <class App>
 struct pw_user_proc<PlaneProc<App>> {
