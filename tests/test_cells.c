@@ -851,6 +851,7 @@ static void test_3d_reach(int rounds)
             pw_cell_args args = {.rows = I, .cols = J, .planes = K, .grid = g, .sweeps = sweeps};
             pw_options o;
             engine(&o, I, J * K, r);
+            if (use_gpu && r % 3 == 2) o.tile_h = (int)test_range(1, 3); /* (near3 reads 3 rows down: M > 1, the deep waits) */
             int finals = 0;
             o.progress = count_finals;
             o.progress_user = &finals;
@@ -865,7 +866,10 @@ static void test_3d_reach(int rounds)
              * its flattened space on the peer, barrier and tasks schedules, the CPU's peer, barrier
              * and tasks engines; not plane by plane) */
             const char *layout = getenv("PEERWAVE_3D");
-            const int flagged = use_gpu ? o.strategy != PW_STRATEGY_LAUNCH && !(layout && !strcmp(layout, "plane")) : cpu_pipelines(&o);
+            const char *piping = getenv("PEERWAVE_PIPELINE_SWEEPS");
+            const int flagged = piping && !strcmp(piping, "0") ? 0
+                                : use_gpu ? o.strategy != PW_STRATEGY_LAUNCH && !(layout && !strcmp(layout, "plane"))
+                                          : cpu_pipelines(&o);
             if (st == PW_OK && flagged)
                 CHECK((strstr(res.note, "downwind") != NULL) == far, "%s %lldx%lldx%lld x%lld %s: rerun noted? (%s)",
                       far ? "far3" : "near3", (long long)I, (long long)J, (long long)K, (long long)sweeps, test_describe(&o), res.note);
@@ -1095,7 +1099,7 @@ static int nvrtc_examples(void)
     static const char *grids[] = {"demonstrator3d.c", "lu_like.c"};
     for (int k = 0; k < 2; k++) {
         pw_cell *g3 = load(grids[k]);
-        for (int layout = 0; layout < 3; layout++) { /* flattened, plane by plane, 3-D tiles */
+        for (int layout = 0; layout < 4; layout++) { /* flattened, plane by plane, 3-D tiles, flattened and pipelined */
             pw_status st3 = pw_cell_gpu_compile_check(g3, "sm_90", PW_PROC_FULL, 1, -layout);
             CHECK(st3 == PW_OK, "%s (layout %d): %s: %s", grids[k], layout, pw_status_str(st3), pw_error_detail());
         }
@@ -1189,7 +1193,7 @@ int main(int argc, char **argv)
         for (int k = 0; k < 2; k++) {
             setenv("PEERWAVE_3D", layouts[k], 1);
             SECTION(layouts[k], (test_3d_example("demonstrator3d.c", 0, n / 2), test_3d_example("lu_like.c", 1, n / 4),
-                                 k == 0 ? test_3d_skewed(n / 4) : (void)0)); /* skewed is not plane-ordered: still flattened */
+                                 k == 0 ? test_3d_skewed(n / 4) : test_3d_reach(n / 4))); /* skewed is not plane-ordered: still flattened */
         }
         unsetenv("PEERWAVE_3D");
         /* the 3-D processor's other knobs (PEERWAVE_3D_TILE): one slice ahead and a hand-over

@@ -266,6 +266,8 @@ extern "C" pw_status pw_cell_gpu_compile_check(pw_cell *cell, const char *target
         desc.processor = (pw_processor)processor;
         desc.rows_per_thread = rows_per_thread;
         desc.tiling.rows = wide > 0 ? INT64_MAX / 4 : 1;
+        /* (-3: the flattened space with sweeps pipelined, pw_at3 watched, deep waits) */
+        desc.pipelined_sweeps = desc.deep_sweep_reads = wide == -3;
         const proc_choice p = choose(&cell->decl, &desc, wide == -1 ? PLANE3 : wide == -2 ? TILES3 : FLAT3, tile3_shape(), 1);
         const std::string src = program(cell, p);
         const std::vector<std::string> names = kernel_names(&cell->decl, p);
@@ -576,7 +578,8 @@ static pw_status select_processor(const pw_cell *cell, const pw_plan *plan, cons
      * whose waits look at every row they reach (launch.cu).  A grid3 cell on the flattened space
      * too: its reads are its flattened dependences and its reach's far corner (cell.c), a read
      * past that is flagged (UserGrid3App<C, true>) and the sweeps then run again (run_grid). */
-    const bool flat3 = d->form == PW_CELL_GRID3 && !job->tiles3 && !job->plane;
+    /* (not for one sweep: a watched pw_at3 copies the context into a window a cell) */
+    const bool flat3 = d->form == PW_CELL_GRID3 && !job->tiles3 && !job->plane && job->sweeps > 1;
     if ((d->form == PW_CELL_GRID || flat3) && !band && c->desc.processor == PW_PROC_FULL && may_pipeline && job->pipelined_reads &&
         pw_tiling_set_sweep_reads(&c->desc.tiling, job->sweep_reads, job->n_sweep_reads) == PW_OK) {
         c->desc.pipelined_sweeps = 1;

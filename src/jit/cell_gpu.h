@@ -24,7 +24,8 @@ void pw_cell_gpu_free(pw_cell *cell);
 /* Compile the cell's GPU program for `target` ("sm_90", "compute_80") and a processor
  * (kernel_desc.h's pw_processor and rows a thread; the grid forms take FullProc whatever is
  * asked; wide: 64-bit indices, as a side past 2^31 gets; for a grid3 cell, wide -1: plane by
- * plane, PlaneProc, and -2: the 3-D processor, Warp3Proc), without a GPU, a cache or loading:
+ * plane, PlaneProc, -2: the 3-D processor, Warp3Proc, and -3: flattened with its sweeps pipelined,
+ * FullProc<UserGrid3App<C, true>, true>), without a GPU, a cache or loading:
  * CI's check that a cell compiles. */
 pw_status pw_cell_gpu_compile_check(pw_cell *cell, const char *target, int processor, int rows_per_thread, int wide);
 
