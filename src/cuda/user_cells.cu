@@ -482,13 +482,13 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
         st = edge.alloc(clear.bytes);
         u->edge = clear.words = edge.ptr;
     }
-    /* The 3-D processor's pipelined sweeps assume the cell reads no further downwind than its
-     * halo (warp3_proc.cuh); a read past it is flagged, and the sweeps run again, one a launch,
+    /* A grid3 cell's pipelined sweeps (the 3-D processor's, or the flattened space's) assume the
+     * cell reads no further downwind than its halo (warp3_proc.cuh; flattened: its reach, cell.c);
+     * a read past it is flagged, and the sweeps run again, one a launch,
      * from the caller's grid (a cell may read any point of the grid: the contract allowed it
      * before sweeps were pipelined). */
     bytes far(s);
-    const bool watch_far = (job->tiles3 || (d->form == PW_CELL_GRID3 && !job->plane)) && !band && desc->pipelined_sweeps &&
-                           job->sweeps > 1;
+    const bool watch_far = d->form == PW_CELL_GRID3 && !job->plane && !band && desc->pipelined_sweeps && job->sweeps > 1;
     if (watch_far) {
         PW_THEN(st, far.alloc(sizeof(unsigned)));
         PW_THEN(st, pw_from_cuda(cudaMemsetAsync(far.ptr, 0, sizeof(unsigned), s)));
@@ -517,8 +517,7 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
     st = pw_cuda_launch_sweeps(&watched, desc, &set, proc.data(), sweeps, &res->info, clear_edge, &clear);
     unsigned far_read = 0;
     if (watch_far) PW_THEN(st, far.download((unsigned char *)&far_read, sizeof far_read));
-    if (watch_far && st == PW_OK && !far_read && pw_monitor_on(&plan->monitor))
-        pw_monitor_finish(&plan->monitor, res->info.cells, NULL);
+    if (watch_far && st == PW_OK && !far_read) pw_monitor_finish(&plan->monitor, res->info.cells, NULL);
     if (far_read) {
         pw_kernel_desc one = *desc;
         one.pipelined_sweeps = 0;

@@ -183,7 +183,7 @@ static pw_status run_in_place(const pw_plan *plan, const pw_cell_job *job, grid_
     pw_status st = run_sweeps(&piped, &k, 1, job->sweeps, &res->info);
     g->far = NULL;
     const int again = st == PW_OK && __atomic_load_n(&far, __ATOMIC_RELAXED);
-    if (st == PW_OK && !again && pw_monitor_on(&plan->monitor)) pw_monitor_finish(&plan->monitor, res->info.cells, NULL);
+    if (st == PW_OK && !again) pw_monitor_finish(&plan->monitor, res->info.cells, NULL);
     if (again) {
         memcpy(a->grid, before, bytes);
         pw_run_info_clear(&res->info);

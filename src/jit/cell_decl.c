@@ -515,17 +515,14 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
                 "    if (i == w->i && j == w->j - 1 && k == w->k) return w->north;\n"
                 "    if (i == w->i && j == w->j && k == w->k - 1) return w->top;\n"
                 "    if (w->far && (i - w->i > %d || j - w->j > %d || k - w->k > %d)) *w->far = 1u;\n"
-                "#elif !PW_CELL_ON_GPU\n"
+                "#elif !PW_CELL_ON_GPU || defined(PW_WATCH3)\n"
                 "    const pw_window3 *w = (const pw_window3 *)c;\n"
-                "    if (w->far && (i - w->i > %d || j - w->j > %d || k - w->k > %d)) __atomic_store_n(w->far, 1u, __ATOMIC_RELAXED);\n"
-                "#elif defined(PW_WATCH3)\n"
-                "    const pw_window3 *w = (const pw_window3 *)c;\n"
-                "    if (w->far && (i - w->i > %d || j - w->j > %d || k - w->k > %d)) *w->far = 1u;\n"
+                "    if (w->far && (i - w->i > %d || j - w->j > %d || k - w->k > %d))\n"
+                "#if PW_CELL_ON_GPU\n        *w->far = 1u;\n#else\n        __atomic_store_n(w->far, 1u, __ATOMIC_RELAXED);\n#endif\n"
                 "#endif\n"
                 "    const pw_value *p = c->grid + (i + %d) * c->stride + (j + %d) * (c->planes + %d) + (k + %d);\n"
                 "#if PW_CELL_ON_GPU\n    return pw_load_cg(p);\n#else\n    return *p;\n#endif\n}\n",
-            d->halo, d->halo, d->halo, reach[0], reach[1], reach[2], reach[0], reach[1], reach[2], d->halo, d->halo, 2 * d->halo,
-            d->halo);
+            d->halo, d->halo, d->halo, reach[0], reach[1], reach[2], d->halo, d->halo, 2 * d->halo, d->halo);
     }
     if (d->form == PW_CELL_GRID) {
         /* On the GPU other blocks write the grid while this one runs: loads bypass L1 (ld.cg). */
