@@ -812,6 +812,29 @@ static int count_finals(void *user, const pw_progress *p)
     return 0;
 }
 
+static void count_records(void *user, const pw_trace_record *r)
+{
+    (void)r;
+    ++*(int64_t *)user;
+}
+
+/* The tile records of one sweep of `cell` over a scratch copy of args' grid (bytes long) under o. */
+static int64_t records_a_sweep(pw_cell *cell, const pw_cell_args *args, size_t bytes, pw_options o)
+{
+    int64_t records = 0;
+    pw_cell_args one = *args;
+    one.sweeps = 1;
+    one.grid = malloc(bytes);
+    memcpy(one.grid, args->grid, bytes);
+    o.trace = count_records;
+    o.trace_user = &records;
+    o.progress = NULL;
+    const pw_status st = pw_cell_run(cell, &one, &o, NULL);
+    CHECK(st == PW_OK, "a traced sweep %s: %s %s", test_describe(&o), pw_status_str(st), pw_error_detail());
+    free(one.grid);
+    return records;
+}
+
 /* What a grid3 cell on the 3-D processor may read besides its dependences, with its sweeps
  * pipelined: any downwind point within its halo (here 3: across tiles in j and k, and across
  * warps), and, beyond the halo, any downwind point at all -- such a read is flagged and the
@@ -855,6 +878,11 @@ static void test_3d_reach(int rounds)
             int finals = 0;
             o.progress = count_finals;
             o.progress_user = &finals;
+            /* every other round traced: a run whose sweeps ran again gives the tiles of the
+             * sweeps that stand, `sweeps` times a sweep's (not the thrown-away run's too) */
+            int64_t records = 0;
+            const int64_t want_records = r % 2 ? sweeps * records_a_sweep(cell, &args, 8 * cells, o) : 0;
+            if (r % 2) o.trace = count_records, o.trace_user = &records;
             pw_cell_result res;
             pw_status st = pw_cell_run(cell, &args, &o, &res);
             CHECK(st == PW_OK && !memcmp(g, want, 8 * cells), "%s %lldx%lldx%lld x%lld %s: %s %s", far ? "far3" : "near3",
@@ -862,6 +890,9 @@ static void test_3d_reach(int rounds)
                   pw_error_detail());
             CHECK(st != PW_OK || finals == 1, "%s %lldx%lldx%lld x%lld %s: %d final progress reports", far ? "far3" : "near3",
                   (long long)I, (long long)J, (long long)K, (long long)sweeps, test_describe(&o), finals);
+            CHECK(st != PW_OK || records == want_records, "%s %lldx%lldx%lld x%lld %s: %lld tile records, %lld wanted",
+                  far ? "far3" : "near3", (long long)I, (long long)J, (long long)K, (long long)sweeps, test_describe(&o),
+                  (long long)records, (long long)want_records);
             /* (the far read is flagged where the sweeps run pipelined: the GPU's 3-D processor and
              * its flattened space on the peer, barrier and tasks schedules, the CPU's peer, barrier
              * and tasks engines; not plane by plane) */

@@ -18,18 +18,8 @@ pw_status pw_tile_trace_open(pw_tile_trace *tr, int n_workers, pw_trace_fn sink)
 void pw_tile_trace_add(pw_tile_trace *tr, int worker, int64_t tile_row, int64_t tile_col,
                        int64_t wait_ns, int64_t start_ns, int64_t end_ns)
 {
-    pw_trace_buffer *b = &tr->workers[worker];
-    if (b->count == b->capacity) {
-        int64_t cap = b->capacity ? 2 * b->capacity : 256;
-        pw_trace_record *grown = realloc(b->records, sizeof *grown * (size_t)cap);
-        if (!grown) {
-            b->failed = 1;
-            return;
-        }
-        b->records = grown;
-        b->capacity = cap;
-    }
-    pw_trace_record *rec = &b->records[b->count++];
+    pw_trace_record *rec = pw_trace_buffer_append(&tr->workers[worker]);
+    if (!rec) return;
     rec->worker = worker;
     rec->tile_row = tile_row;
     rec->tile_col = tile_col;
@@ -41,14 +31,12 @@ void pw_tile_trace_add(pw_tile_trace *tr, int worker, int64_t tile_row, int64_t 
 pw_status pw_tile_trace_close(pw_tile_trace *tr, pw_trace_fn sink, void *user)
 {
     if (!tr->workers) return PW_OK;
-    int failed = 0;
+    pw_status st = PW_OK;
     for (int w = 0; w < tr->n_workers; w++) {
-        pw_trace_buffer *b = &tr->workers[w];
-        for (int64_t k = 0; k < b->count; k++) sink(user, &b->records[k]);
-        failed |= b->failed;
-        free(b->records);
+        const pw_status wst = pw_trace_buffer_release(&tr->workers[w], sink, user);
+        if (st == PW_OK) st = wst;
     }
     free(tr->workers);
     tr->workers = NULL;
-    return failed ? PW_ERR_OUT_OF_MEMORY : PW_OK;
+    return st;
 }

@@ -8,13 +8,7 @@
 #ifndef PW_TILE_TRACE_H
 #define PW_TILE_TRACE_H
 
-#include "peerwave.h"
-
-typedef struct pw_trace_buffer {
-    pw_trace_record *records;
-    int64_t count, capacity;
-    int failed; /* an allocation failed: the trace is incomplete */
-} pw_trace_buffer;
+#include "../core/trace_hold.h"
 
 typedef struct pw_tile_trace {
     pw_trace_buffer *workers; /* one per worker, NULL when tracing is off */

@@ -17,6 +17,7 @@
 
 #include "../core/exec.h"
 #include "../core/status_detail.h"
+#include "../core/trace_hold.h"
 #include "../jit/cell_cache.h"
 #include "../jit/cell_gpu.h"
 #include "../jit/device_sources.h"
@@ -512,11 +513,19 @@ static pw_status run_grid(pw_cell *cell, const pw_plan *plan, const pw_kernel_de
         PW_THEN(st, pw_from_cuda(cudaStreamSynchronize(s)));
         return st;
     }
+    /* "done" and the tiles only from the run that gives the result */
     pw_plan watched = *plan;
-    watched.monitor.hold_final = watch_far; /* ("done" only from the run that gives the result) */
+    watched.monitor.hold_final = watch_far;
+    pw_trace_buffer held = {};
+    if (watch_far && plan->trace) {
+        watched.trace = pw_trace_buffer_keep;
+        watched.trace_user = &held;
+    }
     st = pw_cuda_launch_sweeps(&watched, desc, &set, proc.data(), sweeps, &res->info, clear_edge, &clear);
     unsigned far_read = 0;
     if (watch_far) PW_THEN(st, far.download((unsigned char *)&far_read, sizeof far_read));
+    const pw_status traced = pw_trace_buffer_release(&held, far_read ? NULL : plan->trace, plan->trace_user);
+    if (st == PW_OK && !far_read) st = traced;
     if (watch_far && st == PW_OK && !far_read) pw_monitor_finish(&plan->monitor, res->info.cells, NULL);
     if (far_read) {
         pw_kernel_desc one = *desc;

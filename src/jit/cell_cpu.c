@@ -10,6 +10,7 @@
 #include "../core/best_cell.h"
 #include "../core/exec.h"
 #include "../core/halo_band.h"
+#include "../core/trace_hold.h"
 #include "../dist/dist_run.h" /* pw_dist_run_signed */
 #include "../cuda/device/user_args.h"
 #include "cell_internal.h"
@@ -179,10 +180,18 @@ static pw_status run_in_place(const pw_plan *plan, const pw_cell_job *job, grid_
     memcpy(before, a->grid, bytes);
     unsigned far = 0;
     g->far = &far;
-    piped.monitor.hold_final = 1; /* ("done" only from the run that gives the result) */
+    /* "done" and the tiles only from the run that gives the result */
+    piped.monitor.hold_final = 1;
+    pw_trace_buffer held = {0};
+    if (plan->trace) {
+        piped.trace = pw_trace_buffer_keep;
+        piped.trace_user = &held;
+    }
     pw_status st = run_sweeps(&piped, &k, 1, job->sweeps, &res->info);
     g->far = NULL;
     const int again = st == PW_OK && __atomic_load_n(&far, __ATOMIC_RELAXED);
+    const pw_status traced = pw_trace_buffer_release(&held, again ? NULL : plan->trace, plan->trace_user);
+    if (st == PW_OK && !again) st = traced;
     if (st == PW_OK && !again) pw_monitor_finish(&plan->monitor, res->info.cells, NULL);
     if (again) {
         memcpy(a->grid, before, bytes);
