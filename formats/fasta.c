@@ -27,6 +27,16 @@ static int buffer_push(buffer *b, char c)
     return 0;
 }
 
+/* A record's name is its header's first word: "> sp1 desc" is sp1, as in samtools and BLAST. */
+static void keep_first_word(buffer *header)
+{
+    if (!header->data) return;
+    const size_t start = strspn(header->data, " \t"), n = strcspn(header->data + start, " \t\r");
+    memmove(header->data, header->data + start, n);
+    header->data[n] = '\0';
+    header->len = (int64_t)n;
+}
+
 int fasta_read(const char *path, const char *name, fasta_record *rec, char *err, int errlen)
 {
     memset(rec, 0, sizeof *rec);
@@ -60,10 +70,8 @@ int fasta_read_stream(FILE *f, const char *path, const char *name, fasta_record 
         if (in_header) {
             if (c == '\n' || c == '\r') {
                 in_header = 0;
-                const char *want = name;
-                size_t n = strcspn(header.data ? header.data : "", " \t\r");
-                if (header.data) header.data[n] = '\0';
-                taking = !want || (header.data && strcmp(header.data, want) == 0);
+                keep_first_word(&header);
+                taking = !name || (header.data && strcmp(header.data, name) == 0);
             } else if (buffer_push(&header, (char)c)) {
                 failed = 1;
                 break;
@@ -99,8 +107,7 @@ int fasta_read_stream(FILE *f, const char *path, const char *name, fasta_record 
         }
     }
     if (in_header && !failed) { /* header on the last line without newline */
-        size_t n = strcspn(header.data ? header.data : "", " \t\r");
-        if (header.data) header.data[n] = '\0';
+        keep_first_word(&header);
         taking = !name || (header.data && strcmp(header.data, name) == 0);
     }
     int read_error = ferror(f);

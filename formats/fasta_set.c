@@ -110,7 +110,9 @@ int fasta_set_read_stream(FILE *f, const char *path, fasta_set *set, fasta_skip_
                     in_header = 0;
                     if (push_byte(&r.names, '\0')) failed = io_fail(err, errlen, "%s: out of memory", path);
                 } else if (in_name && (c == ' ' || c == '\t' || c == '\r')) {
-                    in_name = 0; /* the name ends at the first blank; the rest is a description */
+                    /* the name is the first word: blanks before it are skipped ("> sp1 desc" is sp1),
+                     * the first blank after it ends it; the rest is a description */
+                    in_name = r.names.len == ((int64_t *)r.name_at.data)[r.name_at.len - 1];
                 } else if (in_name && push_byte(&r.names, (char)c)) {
                     failed = io_fail(err, errlen, "%s: out of memory", path);
                 }

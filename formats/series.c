@@ -61,6 +61,20 @@ static char *field(char *line, char sep, long index)
     return p;
 }
 
+/* A field without its surrounding blanks and one pair of double quotes around it, in place
+ * (spreadsheets and Python's csv.QUOTE_ALL write "2.5" and "name"). */
+static char *unquote(char *text)
+{
+    text += strspn(text, " \t");
+    size_t n = strlen(text);
+    while (n && strchr(" \t\r\n", text[n - 1])) text[--n] = 0;
+    if (n >= 2 && text[0] == '"' && text[n - 1] == '"') {
+        text[n - 1] = 0;
+        text++;
+    }
+    return text;
+}
+
 /* Parse a whole number field (surrounding blanks allowed); 0 ok, -1 not a number, -2 not finite. */
 static int number(const char *text, double *out)
 {
@@ -119,11 +133,7 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
                                      *column && !*end && v < 1 ? " (column numbers start at 1)" : "");
                     break;
                 }
-                name += strspn(name, " \t\"");
-                name[strcspn(name, "\"")] = 0;
-                size_t nl = strlen(name);
-                while (nl && (name[nl - 1] == ' ' || name[nl - 1] == '\t')) name[--nl] = 0;
-                if (!strcmp(name, column)) {
+                if (!strcmp(unquote(name), column)) {
                     index = k;
                     break;
                 }
@@ -135,6 +145,7 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
             failed = io_fail(err, errlen, "%s: line %lld has no field %ld", path, (long long)lineno, index + 1);
             break;
         }
+        text = unquote(text);
         double v;
         int r = number(text, &v);
         if (r == -1 && first && index >= 0 && !by_name) { /* a header line */

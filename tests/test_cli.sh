@@ -340,6 +340,9 @@ run_w --wisdom "$tmp/bad.tsv" | grep -q '^wisdom: saved' && [ "$(grep -c . "$tmp
 [ "$(PEERWAVE_WISDOM=none run_w | field wisdom)" = off ] && ok || bad "PEERWAVE_WISDOM=none"
 run_w --wisdom "$tmp/no/such/dir/w.tsv" > "$tmp/w3" && [ "$(field wisdom < "$tmp/w3")" = unsaved ] \
   && [ "$(field score < "$tmp/w3")" = "$(field score < "$tmp/w1")" ] && ok || bad "unwritable wisdom: $(cat "$tmp/w3")"
+# the default file: in $XDG_CACHE_HOME/peerwave/, made on the first save
+(unset PEERWAVE_WISDOM; XDG_CACHE_HOME="$tmp/xdg" run_w) > "$tmp/w5" && [ "$(field wisdom < "$tmp/w5")" = saved ] \
+  && [ -s "$tmp/xdg/peerwave/wisdom.tsv" ] && ok || bad "the default wisdom file's directory: $(cat "$tmp/w5")"
 expect 2 sw --wisdom "" "$ex/query.fa" "$ex/target.fa"
 expect 2 sw --train-ratio 0 "$ex/query.fa" "$ex/target.fa"
 expect 2 sw --train-ratio 1.5 "$ex/query.fa" "$ex/target.fa"

@@ -386,6 +386,8 @@ static void series_cases(void)
         {"0,1.5\n1,2.5\n", "1", 2, 1},
         {"a\tb\n1\t2\n3\t4\n", "b", 2, 4},
         {"7", NULL, 1, 7},
+        {"\"t\",\"value\"\n\"0\",\"1.5\"\n\"1\", \"2.5\" \n", "value", 2, 2.5}, /* (csv.QUOTE_ALL) */
+        {"\"4\"\n\"5\"\n", NULL, 2, 5},
     };
     for (size_t k = 0; k < sizeof good / sizeof good[0]; k++) {
         int r = series_from_text(good[k].text, good[k].column, &s, err);
@@ -401,6 +403,7 @@ static void series_cases(void)
         {"# only\n\n", NULL, "no numbers"}, {"1,2\n", NULL, "--column"},
         {"a,b\n1,2\n", "c", "no column"},  {"1,2\n3\n", "2", "line 2 has no field"},
         {"1\n2x\n", NULL, "line 2"},       {"1\n\0\n", NULL, "line"},
+        {"1\n\"2\n", NULL, "line 2"}, /* (one quote: not a quoted field) */
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         err[0] = 0;
@@ -459,9 +462,15 @@ static void fasta_cases(void)
     CHECK(fasta_read(path, "three", &r, err, sizeof err) == 0 && !strcmp(r.seq, "W*"), "last record: %s", err);
     fasta_free(&r);
     CHECK(fasta_read(path, "four", &r, err, sizeof err) == -1 && strstr(err, "no record named 'four'"), "missing name: %s", err);
+    write_bytes(path, ">x\nAC\n>  two  words\nGG\n", 23);
+    CHECK(fasta_read(path, "two", &r, err, sizeof err) == 0 && !strcmp(r.name, "two") && !strcmp(r.seq, "GG"),
+          "a name after blanks picked: %s", err);
+    fasta_free(&r);
     /* line ends LF, CR LF and lone CR (old Mac files); a UTF-8 byte order mark; blanks before '>' */
-    const char *fine[] = {">a b\rAC\rGT\r>c\rTT", "\xef\xbb\xbf>a\nACGT\n", "  >a\r\nAC\r\n\tGT\r\n >c\nTT\n"};
-    for (int k = 0; k < 3; k++) {
+    /* and blanks after it: the name is the header's first word ("> a desc" is a, as samtools reads it) */
+    const char *fine[] = {">a b\rAC\rGT\r>c\rTT", "\xef\xbb\xbf>a\nACGT\n", "  >a\r\nAC\r\n\tGT\r\n >c\nTT\n",
+                          "> a desc\nACGT\n", ">\t a\nAC\nGT"};
+    for (int k = 0; k < 5; k++) {
         write_bytes(path, fine[k], strlen(fine[k]));
         int rc = fasta_read(path, NULL, &r, err, sizeof err);
         CHECK(rc == 0 && !strcmp(r.name, "a") && !strcmp(r.seq, "ACGT"), "FASTA form %d: %s", k, rc ? err : r.seq);
@@ -496,11 +505,11 @@ static void fasta_set_cases(void)
     char err[256];
     fasta_set s;
     const char *path = tmp_path("set.fa");
-    const char text[] = ">one first\r\nACGT\r\nacgt\n>two\nNNRY-KM\n>\nWW\n>four\n*";
+    const char text[] = ">one first\r\nACGT\r\nacgt\n>  two\tx\nNNRY-KM\n>\nWW\n>four\n*";
     write_bytes(path, text, sizeof text - 1);
     int rc = fasta_set_read(path, &s, NULL, NULL, err, sizeof err);
     CHECK(rc == 0 && s.count == 4 && !strcmp(fasta_set_name(&s, 0), "one") && !strcmp(fasta_set_seq(&s, 0), "ACGTacgt") &&
-              fasta_set_length(&s, 0) == 8 && !strcmp(fasta_set_seq(&s, 1), "NNRYKM") && !strcmp(fasta_set_name(&s, 2), "") &&
+              fasta_set_length(&s, 0) == 8 && !strcmp(fasta_set_name(&s, 1), "two") && !strcmp(fasta_set_seq(&s, 1), "NNRYKM") && !strcmp(fasta_set_name(&s, 2), "") &&
               !strcmp(fasta_set_seq(&s, 3), "*") && fasta_set_length(&s, 3) == 1,
           "records: %s", err);
     if (rc == 0) fasta_set_free(&s);

@@ -66,7 +66,7 @@ _SIMD = ["auto", "scalar", "sse41", "avx2", "avx512"]
 
 OPTIONS = {
     "backend": "'auto' (CUDA when there is a GPU), 'cpu' or 'cuda'",
-    "strategy": "'peer' (default), 'sequential', 'barrier' or 'launch' (GPU only)",
+    "strategy": "'peer' (default), 'sequential', 'barrier', 'launch' (GPU only) or 'tasks' (ready tiles from queues)",
     "shape": "tile shape, 'hyper' (default) or 'square'",
     "tile_h": "rows per tile (0: automatic)",
     "tile_w": "tile width in steps (0: automatic, see width_model)",
