@@ -29,7 +29,8 @@ static int use_gpu;
 static char *slurp(const char *name)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/examples/cells/%s", PW_SOURCE_DIR, name);
+    const char *tree = getenv("PW_SOURCE_DIR"); /* (a binary carried to another machine's checkout) */
+    snprintf(path, sizeof path, "%s/examples/cells/%s", tree && *tree ? tree : PW_SOURCE_DIR, name);
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "cannot open %s\n", path);

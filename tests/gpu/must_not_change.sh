@@ -42,7 +42,7 @@ PW_TEST_SHAPES=${PW_TEST_SHAPES:-150} PW_GPU_LARGE=1 timeout 240 $n/test_gpu > "
 summary "test_gpu (${PW_TEST_SHAPES:-150} shapes + large): rc=$? $(tail -1 "$out/test_gpu.log")"
 grep FAIL "$out/test_gpu.log" | head -5 | tee -a "$out/summary.txt"
 pw_sanitize "$out" memcheck racecheck synccheck initcheck | tee -a "$out/summary.txt"
-PW_TEST_ONLY=${PW_MNC_CELLS:-3d,flat,heat,reach2} timeout ${PW_MNC_CELLS_S:-200} $n/test_cells --gpu > "$out/test_cells_gpu.log" 2>&1
+PW_SOURCE_DIR=$PWD PW_TEST_ONLY=${PW_MNC_CELLS:-3d,flat,heat,reach2} timeout ${PW_MNC_CELLS_S:-200} $n/test_cells --gpu > "$out/test_cells_gpu.log" 2>&1
 summary "test_cells --gpu (${PW_MNC_CELLS:-3d,flat,heat,reach2}): rc=$? $(tail -1 "$out/test_cells_gpu.log")"
 grep FAIL "$out/test_cells_gpu.log" | head -5 | tee -a "$out/summary.txt"
 echo "---- summary"
