@@ -1,11 +1,11 @@
 /* fasta.c - a streaming FASTA reader: no line-length or sequence-length limit. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fasta.h"
+#include "fasta_lex.h"
 #include "io_util.h"
 
 typedef struct buffer {
@@ -27,16 +27,6 @@ static int buffer_push(buffer *b, char c)
     return 0;
 }
 
-/* A record's name is its header's first word: "> sp1 desc" is sp1, as in samtools and BLAST. */
-static void keep_first_word(buffer *header)
-{
-    if (!header->data) return;
-    const size_t start = strspn(header->data, " \t"), n = strcspn(header->data + start, " \t\r");
-    memmove(header->data, header->data + start, n);
-    header->data[n] = '\0';
-    header->len = (int64_t)n;
-}
-
 int fasta_read(const char *path, const char *name, fasta_record *rec, char *err, int errlen)
 {
     memset(rec, 0, sizeof *rec);
@@ -51,65 +41,45 @@ int fasta_read_stream(FILE *f, const char *path, const char *name, fasta_record 
                       int errlen)
 {
     memset(rec, 0, sizeof *rec);
-    buffer header = {0}, seq = {0};
-    int c, in_header = 0, seen_header = 0, taking = 0, done = 0, line = 1, failed = 0;
-    int bom = 0, line_start = 1, after_cr = 0; /* a '>' starts a record only at a line's start */
-    while (!done && (c = getc_unlocked(f)) != EOF) {
-        const int bom_byte = io_bom_step(&bom, c);
-        if (bom_byte < 0) {
+    buffer header = {0}, seq = {0}; /* (header: the record's name, its first word) */
+    int c, taking = 0, failed = 0;
+    fasta_lexer lex = FASTA_LEXER_INIT;
+    while ((c = getc_unlocked(f)) != EOF) {
+        const fasta_token t = fasta_lex(&lex, c);
+        if (t == FASTA_BROKEN_BOM) {
             snprintf(err, (size_t)errlen, "%s: not FASTA (a broken byte order mark at its start)", path);
             failed = 2;
             break;
         }
-        if (bom_byte) continue;
-        /* lines end at LF, CR LF or a lone CR (old Mac files); a CR LF counts once */
-        if ((c == '\n' && !after_cr) || c == '\r') line++;
-        after_cr = c == '\r';
-        const int at_start = line_start;
-        line_start = c == '\n' || c == '\r' || (at_start && (c == ' ' || c == '\t')); /* (blanks before a '>' allowed) */
-        if (in_header) {
-            if (c == '\n' || c == '\r') {
-                in_header = 0;
-                keep_first_word(&header);
-                taking = !name || (header.data && strcmp(header.data, name) == 0);
-            } else if (buffer_push(&header, (char)c)) {
+        if (t == FASTA_NO_HEADER) {
+            snprintf(err, (size_t)errlen, "%s: not FASTA (no '>' header before line %lld)", path, (long long)lex.line);
+            failed = 2;
+            break;
+        }
+        if (t == FASTA_HEADER_START) {
+            if (taking) break; /* the record asked for is complete */
+            header.len = 0;
+            if (header.data) header.data[0] = '\0';
+        } else if (t == FASTA_NAME_BYTE) {
+            if (buffer_push(&header, (char)c)) {
                 failed = 1;
                 break;
             }
-            continue;
-        }
-        if (c == '>' && at_start) {
-            if (taking) {
-                done = 1;
-                break;
-            }
-            in_header = seen_header = 1;
-            header.len = 0;
-            if (header.data) header.data[0] = '\0';
-            continue;
-        }
-        if (isspace(c)) continue;
-        if (!seen_header) {
-            snprintf(err, (size_t)errlen, "%s: not FASTA (no '>' header before line %d)", path, line);
+        } else if (t == FASTA_HEADER_END) {
+            taking = !name || strcmp(header.data ? header.data : "", name) == 0;
+        } else if (taking && t == FASTA_BAD_BYTE) {
+            snprintf(err, (size_t)errlen, "%s: line %lld: character 0x%02x is not a residue letter", path,
+                     (long long)lex.line, c);
             failed = 2;
             break;
-        }
-        if (!taking) continue;
-        if (!isalpha(c) && c != '*' && c != '-') {
-            snprintf(err, (size_t)errlen, "%s: line %d: character 0x%02x is not a residue letter",
-                     path, line, c);
-            failed = 2;
-            break;
-        }
-        if (c != '-' && buffer_push(&seq, (char)c)) {
+        } else if (taking && t == FASTA_RESIDUE && buffer_push(&seq, (char)c)) {
             failed = 1;
             break;
         }
     }
-    if (in_header && !failed) { /* header on the last line without newline */
-        keep_first_word(&header);
-        taking = !name || (header.data && strcmp(header.data, name) == 0);
-    }
+    if (lex.in_header && !failed) /* header on the last line without newline */
+        taking = !name || strcmp(header.data ? header.data : "", name) == 0;
+    const int seen_header = lex.seen_header;
     int read_error = ferror(f);
     if (failed == 1) snprintf(err, (size_t)errlen, "%s: out of memory", path);
     else if (!failed && read_error) snprintf(err, (size_t)errlen, "%s: read error", path), failed = 1;

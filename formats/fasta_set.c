@@ -1,9 +1,9 @@
 /* fasta_set.c - reading every record of a multi-FASTA file (fasta_set.h). */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fasta_lex.h"
 #include "fasta_set.h"
 #include "io_util.h"
 
@@ -44,7 +44,6 @@ typedef struct reader {
     grow names, name_at, residues, seq_at;
     int64_t record;       /* 1-based number of the record being read (0: none yet) */
     int64_t record_start; /* residues length when it began */
-    int64_t line;
     const char *bad;      /* why the current record is bad (NULL: fine so far) */
     int64_t bad_line;
     int bad_byte;
@@ -82,9 +81,9 @@ int fasta_set_read_stream(FILE *f, const char *path, fasta_set *set, fasta_skip_
                           int errlen)
 {
     memset(set, 0, sizeof *set);
-    reader r = {.names = {.size = 1}, .name_at = {.size = 8}, .residues = {.size = 1}, .seq_at = {.size = 8}, .line = 1};
-    int in_header = 0, in_name = 0, failed = 0;
-    int bom = 0, line_start = 1, after_cr = 0; /* a '>' starts a record only at a line's start */
+    reader r = {.names = {.size = 1}, .name_at = {.size = 8}, .residues = {.size = 1}, .seq_at = {.size = 8}};
+    int failed = 0;
+    fasta_lexer lex = FASTA_LEXER_INIT;
     int64_t skipped = 0;
     if (push_offset(&r.seq_at, 0)) failed = io_fail(err, errlen, "%s: out of memory", path);
     enum { BLOCK = 1 << 16 };
@@ -94,31 +93,16 @@ int fasta_set_read_stream(FILE *f, const char *path, fasta_set *set, fasta_skip_
     while (!failed && (got = fread(block, 1, BLOCK, f)) > 0) {
         for (size_t k = 0; k < got && !failed; k++) {
             const int c = (unsigned char)block[k];
-            const int bom_byte = io_bom_step(&bom, c);
-            if (bom_byte < 0) {
+            switch (fasta_lex(&lex, c)) {
+            case FASTA_NOTHING:
+                break;
+            case FASTA_BROKEN_BOM:
                 failed = io_fail(err, errlen, "%s: not FASTA (a broken byte order mark at its start)", path);
                 break;
-            }
-            if (bom_byte) continue;
-            /* lines end at LF, CR LF or a lone CR (old Mac files); a CR LF counts once */
-            if ((c == '\n' && !after_cr) || c == '\r') r.line++;
-            after_cr = c == '\r';
-            const int at_start = line_start;
-            line_start = c == '\n' || c == '\r' || (at_start && (c == ' ' || c == '\t')); /* (blanks before a '>' allowed) */
-            if (in_header) {
-                if (c == '\n' || c == '\r') {
-                    in_header = 0;
-                    if (push_byte(&r.names, '\0')) failed = io_fail(err, errlen, "%s: out of memory", path);
-                } else if (in_name && (c == ' ' || c == '\t' || c == '\r')) {
-                    /* the name is the first word: blanks before it are skipped ("> sp1 desc" is sp1),
-                     * the first blank after it ends it; the rest is a description */
-                    in_name = r.names.len == ((int64_t *)r.name_at.data)[r.name_at.len - 1];
-                } else if (in_name && push_byte(&r.names, (char)c)) {
-                    failed = io_fail(err, errlen, "%s: out of memory", path);
-                }
-                continue;
-            }
-            if (c == '>' && at_start) {
+            case FASTA_NO_HEADER:
+                failed = io_fail(err, errlen, "%s: not FASTA (no '>' header before line %lld)", path, (long long)lex.line);
+                break;
+            case FASTA_HEADER_START:
                 if (finish_record(&r, path, &skipped, skip, skip_user, err, errlen)) {
                     failed = 1;
                     break;
@@ -127,27 +111,29 @@ int fasta_set_read_stream(FILE *f, const char *path, fasta_set *set, fasta_skip_
                 r.record_start = r.residues.len;
                 r.bad = NULL;
                 r.bad_byte = -1;
-                in_header = in_name = 1;
                 if (push_offset(&r.name_at, r.names.len)) failed = io_fail(err, errlen, "%s: out of memory", path);
-                continue;
-            }
-            if (isspace(c)) continue;
-            if (r.record == 0) {
-                failed = io_fail(err, errlen, "%s: not FASTA (no '>' header before line %lld)", path, (long long)r.line);
+                break;
+            case FASTA_NAME_BYTE:
+                if (push_byte(&r.names, (char)c)) failed = io_fail(err, errlen, "%s: out of memory", path);
+                break;
+            case FASTA_HEADER_END:
+                if (push_byte(&r.names, '\0')) failed = io_fail(err, errlen, "%s: out of memory", path);
+                break;
+            case FASTA_BAD_BYTE:
+                if (!r.bad) {
+                    r.bad = "bad byte";
+                    r.bad_byte = c;
+                    r.bad_line = lex.line;
+                }
+                break;
+            case FASTA_RESIDUE:
+                if (!r.bad && push_byte(&r.residues, (char)c)) failed = io_fail(err, errlen, "%s: out of memory", path);
                 break;
             }
-            if (r.bad) continue;
-            if (!isalpha(c) && c != '*' && c != '-') {
-                r.bad = "bad byte";
-                r.bad_byte = c;
-                r.bad_line = r.line;
-                continue;
-            }
-            if (c != '-' && push_byte(&r.residues, (char)c)) failed = io_fail(err, errlen, "%s: out of memory", path);
         }
     }
     free(block);
-    if (!failed && in_header && push_byte(&r.names, '\0')) failed = io_fail(err, errlen, "%s: out of memory", path);
+    if (!failed && lex.in_header && push_byte(&r.names, '\0')) failed = io_fail(err, errlen, "%s: out of memory", path);
     if (!failed && ferror(f)) failed = io_fail(err, errlen, "%s: read error", path);
     if (!failed && finish_record(&r, path, &skipped, skip, skip_user, err, errlen)) failed = 1;
     if (!failed && r.name_at.len == 0)

@@ -466,6 +466,14 @@ static void fasta_cases(void)
     CHECK(fasta_read(path, "two", &r, err, sizeof err) == 0 && !strcmp(r.name, "two") && !strcmp(r.seq, "GG"),
           "a name after blanks picked: %s", err);
     fasta_free(&r);
+    /* a header with no name is the record named "" (">" and "> " alike: only "> " was, before 2026-12-03) */
+    for (int k = 0; k < 2; k++) {
+        const char *nameless = k ? "> \nAC\n" : ">\nAC\n";
+        write_bytes(path, nameless, strlen(nameless));
+        CHECK(fasta_read(path, "", &r, err, sizeof err) == 0 && !strcmp(r.name, "") && !strcmp(r.seq, "AC"),
+              "nameless record %d by its empty name: %s", k, err);
+        fasta_free(&r);
+    }
     /* line ends LF, CR LF and lone CR (old Mac files); a UTF-8 byte order mark; blanks before '>' */
     /* and blanks after it: the name is the header's first word ("> a desc" is a, as samtools reads it) */
     const char *fine[] = {">a b\rAC\rGT\r>c\rTT", "\xef\xbb\xbf>a\nACGT\n", "  >a\r\nAC\r\n\tGT\r\n >c\nTT\n",
