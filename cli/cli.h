@@ -106,7 +106,8 @@ typedef struct cli_common {
     "                              best score so far) a line a second, also when stderr\n" \
     "                              is not a terminal (on a terminal it shows after 2 s)\n" \
     "                              Ctrl-C stops a run cleanly (exit 130)\n"               \
-    "  --gpus N, --devices 0,1,..  sw and dtw: one run over these GPUs of this machine\n"   \
+    "  --gpus N, --devices 0,1,..  one run over these GPUs of this machine (every app,\n"   \
+    "                              and cells as `run` says below its options)\n"         \
     "                              (bands of columns, a thread a GPU: docs/DISTRIBUTED.md);\n" \
     "                              sw --db --schedule hdss|static: every GPU pulls blocks\n" \
     "  --bands-per-gpu K           sw and dtw with --gpus/--devices: K narrower bands a GPU,\n" \

@@ -518,6 +518,21 @@ mkdir -p "$tmp/open-cache" && chmod 0777 "$tmp/open-cache"
 PEERWAVE_CACHE="$tmp/open-cache" "$pw" run "$cells/levenshtein.c" --input a="$tmp/k.txt" --input b="$tmp/s.txt" --backend cpu > "$tmp/out" 2>&1
 grep -q '^note: compiled code not cached: the cache directory, or one above it, is another user.s or writable by others' "$tmp/out" &&
   [ -z "$(ls -A "$tmp/open-cache")" ] && ok || bad "open cache: $(cat "$tmp/out")"
+# A grid cell whose dependence reaches past its halo is told that its edge reads are its own to guard
+# (a guarded one here: it runs and checks; an unguarded one read another row's bytes, --check ok)
+printf '%s\n' 'PW_FORM(grid)' 'PW_VALUE(int32_t)' 'PW_DEP(2, 0)' 'PW_HALO(1)' \
+  'PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j) { return (i >= 1 ? pw_at(c, i - 2, j) : 0) + 1; }' > "$tmp/far.c"
+"$pw" run "$tmp/far.c" --size 5x3 --backend cpu --check > "$tmp/out" 2>&1 && grep -q '^check: ok' "$tmp/out" &&
+  grep -q '^note: PW_DEP(2, 0) reaches past PW_HALO(1): edge cells read outside the grid unless the cell guards' "$tmp/out" &&
+  "$pw" run "$cells/heat_grid.c" --size 5x3 --backend cpu > "$tmp/out2" 2>&1 && ! grep -q '^note: PW_DEP' "$tmp/out2" &&
+  ok || bad "a dependence past the halo: $(cat "$tmp/out" "$tmp/out2")"
+# a pw_cell with the wrong parameters: the error is in the generated caller, and the message
+# also names the line of the user's file (the compiler's note)
+printf '%s\n' 'PW_FORM(linear)' 'PW_VALUE(int32_t)' \
+  'PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value up, pw_value left, pw_value diag, int extra)' \
+  '{ return up + left + extra; }' 'PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { return 0; }' > "$tmp/wrongsig.c"
+expect 1 run "$tmp/wrongsig.c" --size 3x3 --backend cpu
+grep -q "wrongsig.c:3:[0-9]*: note" "$tmp/err" && ok || bad "a wrong pw_cell signature: $(cat "$tmp/err")"
 got=$("$pw" run "$cells/lcs.c" --input a="$tmp/x.fa" --input b="$tmp/y.fa" --backend cpu --quiet)
 [ "$got" = "last: 8" ] && ok || bad "run lcs: '$got'"
 for strat in peer barrier sequential; do

@@ -30,7 +30,21 @@ void pw_set_error_from_log(const char *log, const char *fallback)
         return;
     }
     while (start > log && start[-1] != '\n') start--;
-    pw_set_error_detail("%.*s", (int)strcspn(start, "\n"), start);
+    const int len = (int)strcspn(start, "\n");
+    /* An error inside text the library generated ("<peerwave: host entry points>": an entry
+     * point calling the user's pw_cell with the form's arguments) is the user's mistake, a
+     * wrong signature say; the compiler's note that points into the user's file says where. */
+    const char *note = start[0] == '<' ? strstr(start, ": note:") : NULL;
+    while (note && note > start) {
+        const char *line = note;
+        while (line > log && line[-1] != '\n') line--;
+        if (line[0] != '<' && line[0] != ' ') {
+            pw_set_error_detail("%.*s (%.*s)", len, start, (int)strcspn(line, "\n"), line);
+            return;
+        }
+        note = strstr(note + 1, ": note:");
+    }
+    pw_set_error_detail("%.*s", len, start);
 }
 
 #define PW_STR2(x) #x

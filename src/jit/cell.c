@@ -227,12 +227,38 @@ static uint64_t cell_signature(const pw_cell *cell, const pw_cell_args *args, in
     return h;
 }
 
+/* A grid or grid3 cell whose dependence reaches further than its halo reads, at the grid's edge,
+ * memory that is not the grid (pw_at does not check its indices: that is the engines' speed)
+ * unless the cell guards those reads itself.  Nothing can tell a guarded cell from one that is
+ * not, not even --check (the reference run reads the same bytes), so the run says so. */
+static void note_reach_past_halo(const pw_cell_decl *d, pw_cell_result *result)
+{
+    if (!result || result->note[0]) return;
+    for (int k = 0; k < d->n_deps + d->n_deps3; k++) {
+        const int n = k < d->n_deps ? 2 : 3;
+        int v[3] = {0, 0, 0};
+        if (n == 2) v[0] = d->deps[k].di, v[1] = d->deps[k].dj;
+        else memcpy(v, d->deps3[k - d->n_deps], sizeof v);
+        int far = 0;
+        for (int a = 0; a < n; a++) far |= abs(v[a]) > d->halo;
+        if (!far || d->form == PW_CELL_STENCIL) continue;
+        char dep[48];
+        if (n == 2) snprintf(dep, sizeof dep, "PW_DEP(%d, %d)", v[0], v[1]);
+        else snprintf(dep, sizeof dep, "PW_DEP3(%d, %d, %d)", v[0], v[1], v[2]);
+        snprintf(result->note, sizeof result->note,
+                 "%.36s reaches past PW_HALO(%d): edge cells read outside the grid unless the cell guards those "
+                 "reads (unchecked)", dep, d->halo);
+        return;
+    }
+}
+
 pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options *options, pw_cell_result *result)
 {
     if (!cell || !args) return PW_ERR_NULL_ARGUMENT;
     pthread_mutex_lock(&cell->lock);
     const pw_status st = cell_run(cell, args, options, result, NULL, NULL);
     pthread_mutex_unlock(&cell->lock);
+    if (st == PW_OK) note_reach_past_halo(&cell->decl, result);
     return st;
 }
 
@@ -260,6 +286,7 @@ pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *arg
             if (built.note[0]) snprintf(result->note, sizeof result->note, "%s", built.note);
         }
     }
+    if (st == PW_OK) note_reach_past_halo(&cell->decl, result);
     /* a rank that failed before the ranks' run (its arguments, the compile) still takes part, so
      * that every rank ends with a failure instead of waiting for it */
     if (!joined) (void)pw_dist_run_failed(comm, st);
