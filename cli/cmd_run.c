@@ -101,7 +101,9 @@ static int run_option(void *ctx, int opt, const char *arg)
             }
         a->param_name[a->n_params] = name;
         a->param_text[a->n_params] = rest;
-        return cli_parse_double("--param", rest, -1e308, 1e308, 0, &a->param_value[a->n_params++]);
+        char label[96]; /* (the message names the parameter: --param match: 'abc' is not a number) */
+        snprintf(label, sizeof label, "--param %s", name);
+        return cli_parse_double(label, rest, -1e308, 1e308, 0, &a->param_value[a->n_params++]);
     case 's': {
         /* RxC, or RxCxP for a grid3 cell (two separators: its own message, naming all three) */
         const size_t first = strcspn(arg, "xX");
@@ -138,8 +140,8 @@ static const char *descr_name(const char *descr)
 /* A file's bytes without line breaks (the buffer grows: /proc files and pipes say no size). */
 static char *read_text(const char *path, int64_t *n, char *err, int errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return io_fail(err, errlen, "%s: cannot open", path), NULL;
+    FILE *f = io_open_input(path, err, errlen); /* (its reason: no such file, a directory, ...) */
+    if (!f) return NULL;
     size_t cap = 4096, k = 0;
     char *buf = malloc(cap);
     for (int c; buf && (c = fgetc(f)) != EOF;) {
@@ -292,20 +294,24 @@ int cmd_run(int argc, char **argv)
     void *inputs[PW_CELL_MAX_ITEMS] = {0};
     double params[PW_CELL_MAX_ITEMS];
     void *grid = NULL, *ref_grid = NULL, *out_row = NULL;
-    FILE *tf = fopen(cell_path, "rb");
+    char why[256] = "";
+    FILE *tf = io_open_input(cell_path, why, sizeof why);
     char *text = NULL;
     if (tf) {
-        int64_t size = io_remaining_bytes(tf);
-        text = size >= 0 && size < (1 << 24) ? calloc((size_t)size + 1, 1) : NULL;
+        const int64_t size = io_remaining_bytes(tf);
+        if (size < 0) snprintf(why, sizeof why, "%s: not a regular file", cell_path);
+        else if (size >= (1 << 24)) snprintf(why, sizeof why, "%s: %lld bytes, more than a cell file's 16 MiB", cell_path, (long long)size);
+        else if (!(text = calloc((size_t)size + 1, 1))) snprintf(why, sizeof why, "%s: out of memory", cell_path);
         text_len = text ? (int64_t)fread(text, 1, (size_t)size, tf) : 0;
         fclose(tf);
         if (text && text_len != size) {
             free(text);
             text = NULL;
+            snprintf(why, sizeof why, "%s: read error", cell_path);
         }
     }
     if (!text) {
-        cli_error("%s: cannot read the cell file", cell_path);
+        cli_error("cannot read the cell file: %s", why);
         return EXIT_DATA;
     }
     pw_status st = pw_cell_create(text, cell_path, &cell);

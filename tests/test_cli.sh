@@ -533,6 +533,13 @@ printf '%s\n' 'PW_FORM(linear)' 'PW_VALUE(int32_t)' \
   '{ return up + left + extra; }' 'PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { return 0; }' > "$tmp/wrongsig.c"
 expect 1 run "$tmp/wrongsig.c" --size 3x3 --backend cpu
 grep -q "wrongsig.c:3:[0-9]*: note" "$tmp/err" && ok || bad "a wrong pw_cell signature: $(cat "$tmp/err")"
+# the reasons a file cannot be read, and the parameter a bad number was given for
+expect 1 run "$tmp/no-such-cell.c"
+grep -q "no-such-cell.c: No such file or directory" "$tmp/err" && ok || bad "run: a missing cell file: $(cat "$tmp/err")"
+expect 1 run "$cells/lcs.c" --input a="$tmp" --input b="$tmp/y.fa" --backend cpu
+grep -q "is a directory" "$tmp/err" && ok || bad "run: a directory as an input: $(cat "$tmp/err")"
+expect 2 run "$cells/sw_gotoh.c" --input a="$tmp/x.fa" --input b="$tmp/y.fa" --param match=abc --param mismatch=-1 --param open=1 --param extend=1
+grep -q -- "--param match: 'abc' is not a number" "$tmp/err" && ok || bad "run: a bad --param: $(cat "$tmp/err")"
 got=$("$pw" run "$cells/lcs.c" --input a="$tmp/x.fa" --input b="$tmp/y.fa" --backend cpu --quiet)
 [ "$got" = "last: 8" ] && ok || bad "run lcs: '$got'"
 for strat in peer barrier sequential; do

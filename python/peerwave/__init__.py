@@ -14,6 +14,7 @@ RunInfo of what the run used.  The manual: README.md, "Python"; the C API: inclu
 """
 
 import ctypes
+import numbers
 import operator
 import os
 from collections import namedtuple
@@ -99,6 +100,8 @@ def _info(i):
 
 
 def _pick(name, value, names):
+    if isinstance(value, bool):  # (an int to Python: strategy=True ran 'sequential')
+        raise ValueError(f"{name}={value!r}: one of {', '.join(names)}")
     if isinstance(value, int) and 0 <= value < len(names):
         return value
     try:
@@ -114,6 +117,13 @@ def _text(value, name):
     if isinstance(value, str) or hasattr(value, "__fspath__"):
         return os.fsencode(value) if hasattr(value, "__fspath__") else value.encode()
     raise TypeError(f"{name}={value!r}: a string")
+
+
+def _real(value, name):
+    """value as a float; a string is refused (float("1.5") would take it: omega="1.5" ran)."""
+    if isinstance(value, (bool, str, bytes, bytearray)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name}={value!r}: a number")
+    return float(value)
 
 
 def _index(value, name, lo, hi):
@@ -136,7 +146,7 @@ def _set_int(struct, field, value, name=None):
     try:
         v = operator.index(value)
     except TypeError:
-        f = float(value)
+        f = _real(value, name)
         if f != int(f):
             raise TypeError(f"{name}={value!r}: a whole number") from None
         v = int(f)
@@ -182,7 +192,7 @@ class _Call:
             raise ValueError(f"device={kwargs['device']}, but the arrays are on another GPU")
         for k in ("tile_w", "watchdog_ms", "progress_interval_ms", "width_model"):
             _set_int(o, k, kwargs.get(k, 0))
-        o.train_ratio = float(kwargs.get("train_ratio", 0))
+        o.train_ratio = _real(kwargs.get("train_ratio", 0), "train_ratio")
         self._wisdom = kwargs.get("wisdom")
         o.wisdom = _text(self._wisdom, "wisdom") if self._wisdom is not None else None
         stream = kwargs.get("stream")
@@ -538,7 +548,7 @@ def inthist(image, bins, lo=None, hi=None, *, out=None, info=False, **options):
     i_in = _image(src, shape, src.dtype)
     ri = _native.RunInfo()
     f = lib.pw_inthist_device if d is not None else lib.pw_inthist
-    call.check(f(ctypes.byref(i_in), int(bins), float(lo), float(hi), _arrays.pointer(dst), ctypes.byref(call.options),
+    call.check(f(ctypes.byref(i_in), int(bins), _real(lo, "range"), _real(hi, "range"), _arrays.pointer(dst), ctypes.byref(call.options),
                  ctypes.byref(ri)))
     return (out, _info(ri)) if info else out
 
@@ -567,7 +577,7 @@ def _stencil(grid, sweeps, omega, options):
         st = f(ctypes.byref(img), int(sweeps), o, ctypes.byref(res), ctypes.byref(ri))
     else:
         f = lib.pw_sor_device if d is not None else lib.pw_sor
-        st = f(ctypes.byref(img), int(sweeps), float(omega), o, ctypes.byref(res), ctypes.byref(ri))
+        st = f(ctypes.byref(img), int(sweeps), _real(omega, "omega"), o, ctypes.byref(res), ctypes.byref(ri))
     call.check(st)
     return StencilResult(res.value, _info(ri))
 
@@ -741,6 +751,7 @@ class Cell:
             arrays.append((name, axes, a))
         if rows is None or cols is None:
             raise TypeError("rows and cols: give them (no input says them)")
+        rows, cols = _index(rows, "rows", 0, 2**63 - 1), _index(cols, "cols", 0, 2**63 - 1)
         dims = {"i": rows, "j": cols, "k": planes or 0}
         for name, axes, a in arrays:
             if axes == "n":
@@ -753,7 +764,7 @@ class Cell:
             if dt.kind in "iu" and isinstance(v, (int, np.integer)) and abs(int(v)) > 1 << 53:
                 raise ValueError(f"param {name}={v}: integer parameters reach the cell as doubles, exact only "
                                  "within +-2^53")
-        pvals = (ctypes.c_double * max(1, len(params)))(*[float(v) for v in params])
+        pvals = (ctypes.c_double * max(1, len(params)))(*[_real(v, f"param {p[0]}") for v, p in zip(params, self.params)])
         args = _native.CellArgs()
         for k, v in (("rows", rows), ("cols", cols), ("sweeps", sweeps), ("planes", planes or 0)):
             _set_int(args, k, v)

@@ -284,6 +284,16 @@ def test_options_as_keywords():
         pw.sw(a, b, thread=2)
     with pytest.raises(ValueError, match="strategy"):
         pw.sw(a, b, strategy="fastest")
+    # a number given as a string, or a bool for a named choice, is refused (float("2") took it;
+    # strategy=True ran 'sequential', its index 1)
+    for bad in ({"match": "2"}, {"threads": "2"}, {"train_ratio": "0.1"}):
+        with pytest.raises(TypeError, match=list(bad)[0]):
+            pw.sw(a, b, **bad, **CPU)
+    with pytest.raises(ValueError, match="strategy"):
+        pw.sw(a, b, strategy=True, **CPU)
+    with pytest.raises(TypeError, match="omega"):
+        pw.sor(rng.random((5, 5)), 1, omega="1.5", **CPU)
+    assert pw.sw(a, b, threads=2.0, **CPU).score == r.score  # (a whole float is still a whole number)
 
 
 def test_tile_width_from_the_model(tmp_path):
@@ -400,6 +410,8 @@ def test_user_cell_linear(tmp_path, monkeypatch):
     assert cell.run(inputs=[np.array([65]), np.frombuffer(b"A", np.uint8)], **CPU).last == 0  # (int64 65 fits)
     with pytest.raises(TypeError):
         cell.run(inputs=[ua, ub], sweeps=1.5, **CPU)
+    with pytest.raises(TypeError, match="rows"):
+        cell.run(inputs=[ua, ub], rows="6", **CPU)
     # bytes are a uint8_t input's letters; what the call would ignore or misread is refused
     assert cell.run(inputs=[b"kitten", bytearray(b"sitting")], **CPU).last == 3
     with pytest.raises(TypeError, match="str"):
