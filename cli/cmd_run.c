@@ -413,9 +413,9 @@ int cmd_run(int argc, char **argv)
             code = EXIT_DATA;
             goto out;
         }
-        if (agree(&a.rows, g.shape[0] - 2 * halo, "rows", a.grid, err, sizeof err) ||
-            agree(&a.cols, g.shape[1] - 2 * halo, "columns", a.grid, err, sizeof err) ||
-            (three_d && agree(&a.planes, g.shape[2] - 2 * halo, "planes", a.grid, err, sizeof err))) {
+        if (agree(&a.rows, g.shape[0] - 2 * halo, "rows inside the halo", a.grid, err, sizeof err) ||
+            agree(&a.cols, g.shape[1] - 2 * halo, "columns inside the halo", a.grid, err, sizeof err) ||
+            (three_d && agree(&a.planes, g.shape[2] - 2 * halo, "planes inside the halo", a.grid, err, sizeof err))) {
             cli_error("%s", err);
             code = EXIT_DATA;
             goto out;
