@@ -286,6 +286,11 @@ int cmd_run(int argc, char **argv)
     int first, r = cli_parse(&command, argc, argv, &common, &a, &first);
     if (r) return r > 0 ? 0 : EXIT_USAGE;
     const char *cell_path = argv[first];
+    if (common.options.width_model > 0) { /* (it was taken and ignored: the width the engines pick) */
+        cli_error("--tile-w model: the tile-width model is for the built-in commands; a cell takes a width "
+                  "(--tile-w N) or the engines' own (auto)");
+        return EXIT_USAGE;
+    }
     if (!cli_in_batch()) cli_crash_guard("run: the cell"); /* (the batch has its own) */
     char err[512];
     int code = 0;

@@ -534,6 +534,7 @@ printf '%s\n' 'PW_FORM(linear)' 'PW_VALUE(int32_t)' \
 expect 1 run "$tmp/wrongsig.c" --size 3x3 --backend cpu
 grep -q "wrongsig.c:3:[0-9]*: note" "$tmp/err" && ok || bad "a wrong pw_cell signature: $(cat "$tmp/err")"
 # the reasons a file cannot be read, and the parameter a bad number was given for
+expect 2 run "$cells/lcs.c" --input a="$tmp/x.fa" --input b="$tmp/y.fa" --tile-w model
 expect 1 run "$tmp/no-such-cell.c"
 grep -q "no-such-cell.c: No such file or directory" "$tmp/err" && ok || bad "run: a missing cell file: $(cat "$tmp/err")"
 expect 1 run "$cells/lcs.c" --input a="$tmp" --input b="$tmp/y.fa" --backend cpu
