@@ -46,7 +46,11 @@ void cli_error(const char *fmt, ...)
 
 void cli_check_failed(pw_status reference)
 {
-    if (reference != PW_OK) cli_error("check FAILED: the sequential reference did not run (%s)", pw_status_str(reference));
+    if (reference != PW_OK) { /* (with its reason: a user cell's read outside its grid, say) */
+        const char *why = pw_error_detail();
+        cli_error("check FAILED: the sequential reference did not run (%s%s%s)", pw_status_str(reference),
+                  why && why[0] ? ": " : "", why ? why : "");
+    }
     else cli_error("check FAILED: the sequential reference differs");
 }
 

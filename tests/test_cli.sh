@@ -526,6 +526,12 @@ printf '%s\n' 'PW_FORM(grid)' 'PW_VALUE(int32_t)' 'PW_DEP(2, 0)' 'PW_HALO(1)' \
   grep -q '^note: PW_DEP(2, 0) reaches past PW_HALO(1): edge cells read outside the grid unless the cell guards' "$tmp/out" &&
   "$pw" run "$cells/heat_grid.c" --size 5x3 --backend cpu > "$tmp/out2" 2>&1 && ! grep -q '^note: PW_DEP' "$tmp/out2" &&
   ok || bad "a dependence past the halo: $(cat "$tmp/out" "$tmp/out2")"
+# unguarded, it reads outside the grid: the sequential reference checks every read, so --check fails
+# with the point (it said "ok": the reference read the same bytes)
+sed 's/(i >= 1 ? pw_at(c, i - 2, j) : 0)/pw_at(c, i - 2, j)/' "$tmp/far.c" > "$tmp/far_unguarded.c"
+expect 1 run "$tmp/far_unguarded.c" --size 5x3 --backend cpu --check
+grep -q "the cell read pw_at(c, -2, 0), outside the grid and its halo of 1" "$tmp/err" && ok ||
+  bad "--check of a read outside the grid: $(cat "$tmp/err")"
 # a pw_cell with the wrong parameters: the error is in the generated caller, and the message
 # also names the line of the user's file (the compiler's note)
 printf '%s\n' 'PW_FORM(linear)' 'PW_VALUE(int32_t)' \

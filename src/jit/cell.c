@@ -64,6 +64,7 @@ void pw_cell_free(pw_cell *cell)
     pw_cell_gpu_free(cell);
 #endif
     pw_cell_host_close(&cell->host);
+    pw_cell_host_close(&cell->host_checked);
     free(cell->text);
     free(cell->name);
     free(cell->types);
@@ -229,8 +230,8 @@ static uint64_t cell_signature(const pw_cell *cell, const pw_cell_args *args, in
 
 /* A grid or grid3 cell whose dependence reaches further than its halo reads, at the grid's edge,
  * memory that is not the grid (pw_at does not check its indices: that is the engines' speed)
- * unless the cell guards those reads itself.  Nothing can tell a guarded cell from one that is
- * not, not even --check (the reference run reads the same bytes), so the run says so. */
+ * unless the cell guards those reads itself.  Only the sequential engine, the reference, checks
+ * every read (cell_cpu.c), so the run says so. */
 static void note_reach_past_halo(const pw_cell_decl *d, pw_cell_result *result)
 {
     if (!result || result->note[0]) return;
@@ -247,7 +248,7 @@ static void note_reach_past_halo(const pw_cell_decl *d, pw_cell_result *result)
         else snprintf(dep, sizeof dep, "PW_DEP3(%d, %d, %d)", v[0], v[1], v[2]);
         snprintf(result->note, sizeof result->note,
                  "%.36s reaches past PW_HALO(%d): edge cells read outside the grid unless the cell guards those "
-                 "reads (unchecked)", dep, d->halo);
+                 "reads (--check checks)", dep, d->halo);
         return;
     }
 }
@@ -277,7 +278,7 @@ pw_status pw_dist_cell_run(pw_comm *comm, pw_cell *cell, const pw_cell_args *arg
         pw_cell_result built;
         memset(&built, 0, sizeof built);
         pthread_mutex_lock(&cell->lock);
-        st = pw_cell_cpu_ready(cell, &built);
+        st = pw_cell_cpu_ready(cell, 0, &built);
         pthread_mutex_unlock(&cell->lock);
         if (st == PW_OK) st = cell_run(cell, args, options, result, comm, &joined);
         /* (GPU bands report their NVRTC module's compile, cell_bands.c; CPU bands the C compiler's) */

@@ -10,6 +10,7 @@
 #include "../core/best_cell.h"
 #include "../core/exec.h"
 #include "../core/halo_band.h"
+#include "../core/status_detail.h"
 #include "../core/trace_hold.h"
 #include "../dist/dist_run.h" /* pw_dist_run_signed */
 #include "../cuda/device/user_args.h"
@@ -114,6 +115,7 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
 
 typedef struct grid_run {
     const pw_cell *cell;
+    const pw_cell_host *host; /* the cell's build: cell->host, or cell->host_checked (the reference) */
     const unsigned char *ctx;
     int64_t col0; /* a band's first column: the engine's j is the band's, the cell's the whole's */
     unsigned *far; /* grid3, sweeps pipelined: set when the cell read past its downwind halo */
@@ -124,17 +126,18 @@ static void grid_segment(void *user, int64_t i, int64_t j0, int64_t j1, int work
     (void)worker;
     const grid_run *g = user;
     if (g->far)
-        g->cell->host.row_watch(g->ctx, i, g->col0 + j0, g->col0 + j1, g->far);
+        g->host->row_watch(g->ctx, i, g->col0 + j0, g->col0 + j1, g->far);
     else
-        g->cell->host.row(g->ctx, i, g->col0 + j0, g->col0 + j1);
+        g->host->row(g->ctx, i, g->col0 + j0, g->col0 + j1);
 }
 
-pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res)
+pw_status pw_cell_cpu_ready(pw_cell *cell, int checked, pw_cell_result *res)
 {
-    if (cell->host.handle) return PW_OK;
+    pw_cell_host *host = checked ? &cell->host_checked : &cell->host;
+    if (host->handle) return PW_OK;
     char *log = NULL;
     const double t0 = pw_seconds_now();
-    pw_status st = pw_cell_host_build(&cell->decl, cell->types, cell->text, cell->name, &cell->host, &log, &res->compiled,
+    pw_status st = pw_cell_host_build(&cell->decl, cell->types, cell->text, cell->name, checked, host, &log, &res->compiled,
                                       res->note, sizeof res->note);
     res->compile_seconds = pw_seconds_now() - t0;
     pw_cell_keep_log(cell, log);
@@ -281,7 +284,7 @@ static pw_status in_place_band_run(void *x, const pw_options *o, const pw_band *
         st = pw_cell_decl_ctx(&b->cell->decl, a->rows, a->cols, planes, at, copy_stride(b), a->inputs, a->params,
                               (unsigned char *)ctx);
     if (st != PW_OK) return st;
-    grid_run g = {b->cell, (const unsigned char *)ctx, band->col0 * planes, NULL};
+    grid_run g = {b->cell, &b->cell->host, (const unsigned char *)ctx, band->col0 * planes, NULL};
     pw_kernel k = {.segment = grid_segment, .ctx = &g};
     pw_halo_band edge = {.own = b->copy + (size_t)(b->side * b->slab) * b->vsize,
                          .elem = b->vsize,
@@ -334,13 +337,30 @@ pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job 
 {
     const pw_cell_decl *d = &cell->decl;
     const pw_cell_args *a = job->args;
-    pw_status st = pw_cell_cpu_ready(cell, res);
+    /* the sequential engine, the reference, checks a grid cell's reads (cell_decl.c) */
+    const int checked = (d->form == PW_CELL_GRID || d->form == PW_CELL_GRID3) && !job->comm &&
+                        plan->strategy == PW_STRATEGY_SEQUENTIAL;
+    pw_status st = pw_cell_cpu_ready(cell, checked, res);
     if (st != PW_OK) return st;
     int64_t ctx[PW_USER_CTX_WORDS]; /* the pw_ctx image, as the GPU gets it */
     st = pw_cell_decl_ctx(d, a->rows, a->cols, job->planes, a->grid, job->stride, a->inputs, a->params, (unsigned char *)ctx);
     if (st != PW_OK) return st;
     if (d->form == PW_CELL_LINEAR) return run_linear(cell, plan, job, (const unsigned char *)ctx, res);
     if (job->comm) return run_in_place_bands(cell, plan, job, res); /* (the forms cell.c lets through) */
-    grid_run g = {cell, (const unsigned char *)ctx, 0, NULL};
-    return run_in_place(plan, job, &g, res);
+    const pw_cell_host *host = checked ? &cell->host_checked : &cell->host;
+    grid_run g = {cell, host, (const unsigned char *)ctx, 0, NULL};
+    int64_t at[3];
+    if (checked) (void)host->outside(at); /* (forget a failed run's point) */
+    st = run_in_place(plan, job, &g, res);
+    if (st == PW_OK && checked && host->outside(at)) {
+        char where[96];
+        if (d->form == PW_CELL_GRID3) snprintf(where, sizeof where, "pw_at3(c, %lld, %lld, %lld)", (long long)at[0], (long long)at[1], (long long)at[2]);
+        else snprintf(where, sizeof where, "pw_at(c, %lld, %lld)", (long long)at[0], (long long)at[1]);
+        pw_set_error_detail("%s: the cell read %s, outside the grid and its halo of %d (i from %d to %lld, j from %d to %lld%s): "
+                            "a dependence past PW_HALO, or an unguarded read at the grid's edge",
+                            cell->name, where, d->halo, -d->halo, (long long)(a->rows + d->halo - 1), -d->halo,
+                            (long long)(a->cols + d->halo - 1), d->form == PW_CELL_GRID3 ? ", k likewise" : "");
+        st = PW_ERR_BAD_INPUT;
+    }
+    return st;
 }

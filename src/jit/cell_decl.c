@@ -441,6 +441,13 @@ static void put(text_buf *b, const char *fmt, ...)
     }
 }
 
+/* A grid cell's reads are not checked where it runs fast (pw_at is a load, the engines' speed);
+ * the CPU's sequential engine, the reference that --check compares with, builds the cell with
+ * PW_CHECK_READS: a read outside the grid and its halo is noted (the first one, by the host entry
+ * points: cell_host.c) and reads the corner instead, and the run fails with the point. */
+#define CHECKED_READS_DECL \
+    "#if !PW_CELL_ON_GPU && defined(PW_CHECK_READS)\nvoid pw_host_note_outside(int64_t i, int64_t j, int64_t k);\n#endif\n"
+
 char *pw_cell_decl_types(const pw_cell_decl *d)
 {
     text_buf b = {0};
@@ -507,6 +514,7 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
                 /* on the GPU's flattened engines, with sweeps pipelined: UserGrid3App<C, true>) */
                 "typedef struct pw_window3 {\n    pw_ctx c;\n    int64_t i, j, k;\n    unsigned *far;\n} pw_window3;\n"
                 "#endif\n");
+        put(&b, "%s", CHECKED_READS_DECL);
         put(&b, "PW_FN pw_value pw_at3(const pw_ctx *c, int64_t i, int64_t j, int64_t k)\n{\n"
                 "#if PW_CELL_ON_GPU && defined(PW_WINDOW3)\n"
                 "    const pw_window3 *w = (const pw_window3 *)c;\n"
@@ -520,16 +528,24 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
                 "    if (w->far && (i - w->i > %d || j - w->j > %d || k - w->k > %d))\n"
                 "#if PW_CELL_ON_GPU\n        *w->far = 1u;\n#else\n        __atomic_store_n(w->far, 1u, __ATOMIC_RELAXED);\n#endif\n"
                 "#endif\n"
+                "#if !PW_CELL_ON_GPU && defined(PW_CHECK_READS)\n"
+                "    if (i < -%d || i >= c->rows + %d || j < -%d || j >= c->cols + %d || k < -%d || k >= c->planes + %d) {\n"
+                "        pw_host_note_outside(i, j, k);\n        i = j = k = -%d;\n    }\n#endif\n"
                 "    const pw_value *p = c->grid + (i + %d) * c->stride + (j + %d) * (c->planes + %d) + (k + %d);\n"
                 "#if PW_CELL_ON_GPU\n    return pw_load_cg(p);\n#else\n    return *p;\n#endif\n}\n",
-            d->halo, d->halo, d->halo, reach[0], reach[1], reach[2], d->halo, d->halo, 2 * d->halo, d->halo);
+            d->halo, d->halo, d->halo, reach[0], reach[1], reach[2], d->halo, d->halo, d->halo, d->halo, d->halo, d->halo,
+            d->halo, d->halo, d->halo, 2 * d->halo, d->halo);
     }
     if (d->form == PW_CELL_GRID) {
         /* On the GPU other blocks write the grid while this one runs: loads bypass L1 (ld.cg). */
+        put(&b, "%s", CHECKED_READS_DECL);
         put(&b, "PW_FN pw_value pw_at(const pw_ctx *c, int64_t i, int64_t j)\n{\n"
+                "#if !PW_CELL_ON_GPU && defined(PW_CHECK_READS)\n"
+                "    if (i < -%d || i >= c->rows + %d || j < -%d || j >= c->cols + %d) {\n"
+                "        pw_host_note_outside(i, j, 0);\n        i = j = -%d;\n    }\n#endif\n"
                 "    const pw_value *p = c->grid + (i + %d) * c->stride + (j + %d);\n"
                 "#if PW_CELL_ON_GPU\n    return pw_load_cg(p);\n#else\n    return *p;\n#endif\n}\n",
-            d->halo, d->halo);
+            d->halo, d->halo, d->halo, d->halo, d->halo, d->halo, d->halo);
     }
     if (b.failed) {
         free(b.s);

@@ -115,6 +115,17 @@ static char *glue(const pw_cell_decl *d)
                       "  for (int64_t j = j0; j < j1; j++) row[j] = pw_cell(c, i, j); }\n",
                       d->halo, d->halo);
     }
+    if (d->form == PW_CELL_GRID || d->form == PW_CELL_GRID3) /* (pw_at's checked reads: cell_decl.c) */
+        n += snprintf(g + n, 4096 - (size_t)n,
+                      "#ifdef PW_CHECK_READS\n"
+                      "static int pw_outside_seen;\nstatic int64_t pw_outside_at[3];\n"
+                      "void pw_host_note_outside(int64_t i, int64_t j, int64_t k)\n"
+                      "{ if (!__atomic_exchange_n(&pw_outside_seen, 1, __ATOMIC_RELAXED))\n"
+                      "    pw_outside_at[0] = i, pw_outside_at[1] = j, pw_outside_at[2] = k; }\n"
+                      "int pw_host_outside(int64_t at[3])\n"
+                      "{ const int seen = __atomic_exchange_n(&pw_outside_seen, 0, __ATOMIC_RELAXED);\n"
+                      "  if (seen) memcpy(at, pw_outside_at, sizeof pw_outside_at);\n  return seen; }\n"
+                      "#endif\n");
     if (n >= 4096) {
         free(g);
         return NULL;
@@ -197,6 +208,7 @@ static pw_status resolve(const pw_cell_decl *d, pw_cell_host *out)
     *(void **)&out->lowest = dlsym(h, "pw_host_lowest");
     *(void **)&out->row = dlsym(h, "pw_host_row");
     *(void **)&out->row_watch = dlsym(h, "pw_host_row_watch");
+    *(void **)&out->outside = dlsym(h, "pw_host_outside");
     int ok = d->form == PW_CELL_LINEAR ? out->boundary && out->cell && (d->reduce_field < 0 || (out->greater && out->lowest))
                                        : out->row != NULL && (d->form != PW_CELL_GRID3 || out->row_watch != NULL);
     if (!ok) {
@@ -299,7 +311,7 @@ const char *pw_host_embedded(const char *name) { return embedded(name); }
 void *pw_host_object_symbol(void *handle, const char *name) { return dlsym(handle, name); }
 
 pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const char *text, const char *name,
-                             pw_cell_host *out, char **log, int *compiled, char *note, size_t note_size)
+                             int checked, pw_cell_host *out, char **log, int *compiled, char *note, size_t note_size)
 {
     memset(out, 0, sizeof *out);
     *log = NULL;
@@ -312,7 +324,7 @@ pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const cha
     }
     /* #line makes the compiler's messages point into the user's file. */
     snprintf(line, sizeof line, "\n#line 1 \"%s\"\n", name);
-    const char *parts[] = {prelude, "\n", types, line, text, entry};
+    const char *parts[] = {prelude, checked ? "\n#define PW_CHECK_READS 1\n" : "\n", types, line, text, entry};
     pw_status st = pw_host_object_build(parts, 6, HOST_GLUE_VERSION, &out->handle, &out->fd, log, compiled, note, note_size);
     free(entry);
     if (st == PW_ERR_COMPILE && !strncmp(pw_error_detail(), "the cell uses ", 14)) { /* (load_image knows no name) */
@@ -321,6 +333,10 @@ pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const cha
         pw_set_error_detail("%s: %s", name, detail);
     }
     if (st == PW_OK) st = resolve(d, out);
+    if (st == PW_OK && checked && !out->outside) {
+        pw_set_error_detail("the checked build of the cell lacks its entry points");
+        st = PW_ERR_COMPILE;
+    }
     if (st != PW_OK) pw_cell_host_close(out);
     return st;
 }

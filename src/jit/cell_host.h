@@ -27,13 +27,17 @@ typedef struct pw_cell_host {
     /* grid3: row, and *far set (relaxed, atomic) when the cell read a point more than its halo
      * downwind of its own (sweeps pipelined: cell_cpu.c) */
     void (*row_watch)(const void *ctx, int64_t i, int64_t j0, int64_t j1, unsigned *far);
+    /* grid forms, built checked: 1 and the first point read outside the grid and its halo since
+     * the last call (which forgets it), else 0 */
+    int (*outside)(int64_t at[3]);
 } pw_cell_host;
 
-/* Build (or find in the cache) and load the cell.  PW_ERR_COMPILE with the compiler's first
+/* Build (or find in the cache) and load the cell; checked: pw_at and pw_at3 check every read
+ * (grid forms: the sequential reference's build, cell_cpu.c).  PW_ERR_COMPILE with the compiler's first
  * error in pw_error_detail() and its whole output in *log (malloc'd, may be NULL).  note (if
  * empty) receives why the compiled code could not be cached, when it could not. */
 pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const char *text, const char *name,
-                             pw_cell_host *out, char **log, int *compiled, char *note, size_t note_size);
+                             int checked, pw_cell_host *out, char **log, int *compiled, char *note, size_t note_size);
 
 void pw_cell_host_close(pw_cell_host *h);
 

@@ -23,6 +23,7 @@ struct pw_cell {
     char *types;       /* pw_cell_decl_types(): the generated pw_value, pw_ctx */
     char *log;         /* the last compiler log ("" if none) */
     pw_cell_host host; /* CPU entry points, once built */
+    pw_cell_host host_checked; /* the same with every grid read checked: the sequential engine's */
     void *gpu;         /* the GPU runner's loaded kernels (cell_gpu.h) */
 };
 
@@ -89,8 +90,9 @@ pw_status pw_cell_run_gpu_bands(pw_cell *cell, const pw_options *options, const 
 pw_status pw_cell_best_of_ranks(pw_cell *cell, struct pw_comm *comm, pw_cell_result *res);
 
 pw_status pw_cell_run_cpu(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, pw_cell_result *res);
-/* The cell compiled for the CPU (once; res's compiled, compile_seconds and note say how). */
-pw_status pw_cell_cpu_ready(pw_cell *cell, pw_cell_result *res);
+/* The cell compiled for the CPU (once; res's compiled, compile_seconds and note say how);
+ * checked: the build whose grid reads are checked (cell_host.h). */
+pw_status pw_cell_cpu_ready(pw_cell *cell, int checked, pw_cell_result *res);
 
 #ifdef __cplusplus
 }
