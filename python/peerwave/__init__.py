@@ -253,6 +253,8 @@ def _letters(x, what):
     a = np.asarray(x)
     if a.dtype != np.uint8 and a.dtype.kind not in ("S",):
         raise TypeError(f"{what}: a str, bytes or uint8 array of letters")
+    if a.ndim > 1:  # (a 2-D array was flattened row after row into one sequence)
+        raise ValueError(f"{what}: a 1-D array of letters, not shape {a.shape}")
     return np.ascontiguousarray(a.view(np.uint8).ravel())
 
 
@@ -468,7 +470,8 @@ def sat(image, *, out=None, dtype=None, info=False, **options):
         if isinstance(out, np.ndarray):  # (out's dtype wins)
             odt = out.dtype
         if odt not in (np.int32, np.int64, np.float32, np.float64):
-            raise TypeError(f"sat: output dtype {odt} (int32, int64, float32 or float64)")
+            why = " in native byte order" if odt.kind in "if" and not odt.isnative else ""
+            raise TypeError(f"sat: output dtype {odt} (int32, int64, float32 or float64{why})")
         if x.dtype.kind == "f" and odt.kind != "f":
             raise TypeError(f"sat: a {x.dtype} image needs a float output dtype, not {odt}")
         if out is None:
@@ -648,7 +651,10 @@ class Cell:
 
     def __init__(self, text, name="cell.c"):
         h = ctypes.c_void_p()
-        st = lib.pw_cell_create(_text(text, "text"), _text(name, "name"), ctypes.byref(h))
+        source = _text(text, "text")
+        if b"\0" in source:  # (C would read the text up to it)
+            raise ValueError("text: a NUL character in the cell's text")
+        st = lib.pw_cell_create(source, _text(name, "name"), ctypes.byref(h))
         if st != 0:
             raise PeerWaveError(st, lib.pw_status_str(st).decode() + ": " + lib.pw_error_detail().decode(errors="replace"))
         self._h = h

@@ -291,6 +291,12 @@ def test_options_as_keywords():
             pw.sw(a, b, **bad, **CPU)
     with pytest.raises(ValueError, match="strategy"):
         pw.sw(a, b, strategy=True, **CPU)
+    with pytest.raises(ValueError, match="1-D"):
+        pw.sw(np.zeros((2, 4), np.uint8), b, **CPU)
+    with pytest.raises(ValueError, match="NUL"):
+        pw.Cell("PW_FORM(linear)\0PW_VALUE(int32_t)\n")
+    with pytest.raises(TypeError, match="native byte order"):
+        pw.sat(np.ones((3, 4), np.uint8), out=np.empty((3, 4), ">i8"), **CPU)
     with pytest.raises(TypeError, match="omega"):
         pw.sor(rng.random((5, 5)), 1, omega="1.5", **CPU)
     assert pw.sw(a, b, threads=2.0, **CPU).score == r.score  # (a whole float is still a whole number)
