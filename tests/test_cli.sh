@@ -541,6 +541,11 @@ expect 1 run "$tmp/wrongsig.c" --size 3x3 --backend cpu
 grep -q "wrongsig.c:3:[0-9]*: note" "$tmp/err" && ok || bad "a wrong pw_cell signature: $(cat "$tmp/err")"
 # the reasons a file cannot be read, and the parameter a bad number was given for
 expect 2 run "$cells/lcs.c" --input a="$tmp/x.fa" --input b="$tmp/y.fa" --tile-w model
+printf '%s\n' 'PW_FORM(linear)' 'PW_VALUE(int32_t)' 'PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { return 0; }' \
+  'PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j, pw_value up, pw_value left, pw_value diag) { return up + 1; }' > "$tmp/lin.c"
+expect 1 run "$tmp/lin.c" --size 6x99999999999999999 --backend cpu
+grep -q "cells: a row and a column of 4-byte values (400000000.0 GB) do not fit in memory" "$tmp/err" && ok ||
+  bad "run: a linear cell past memory: $(cat "$tmp/err")"
 expect 1 run "$tmp/no-such-cell.c"
 grep -q "no-such-cell.c: No such file or directory" "$tmp/err" && ok || bad "run: a missing cell file: $(cat "$tmp/err")"
 expect 1 run "$cells/lcs.c" --input a="$tmp" --input b="$tmp/y.fa" --backend cpu

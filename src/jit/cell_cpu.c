@@ -107,6 +107,10 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
         if (best) memcpy(res->best + f->offset, best + f->offset, pw_cell_type_size(f->type));
         if (job->comm) st = pw_cell_best_of_ranks(cell, job->comm, res);
     }
+    if (st == PW_ERR_OUT_OF_MEMORY && !pw_error_detail()[0]) /* (the grid forms' sizes are told by their caller) */
+        pw_set_error_detail("%lld x %lld cells: a row and a column of %zu-byte values (%.1f GB)%s do not fit in memory",
+                            (long long)a->rows, (long long)a->cols, vs, (double)(a->rows + a->cols) * (double)vs / 1e9,
+                            d->reduce_field >= 0 ? " and a best value a row" : "");
     if (last_row != a->last_row) free(last_row);
     free(r.row_best);
     free(r.row_best_col);
