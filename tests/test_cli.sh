@@ -546,6 +546,11 @@ printf '%s\n' 'PW_FORM(linear)' 'PW_VALUE(int32_t)' 'PW_FN pw_value pw_boundary(
 expect 1 run "$tmp/lin.c" --size 6x99999999999999999 --backend cpu
 grep -q "cells: a row and a column of 4-byte values (400000000.0 GB) do not fit in memory" "$tmp/err" && ok ||
   bad "run: a linear cell past memory: $(cat "$tmp/err")"
+expect 2 run "$cells/demonstrator3d.c" --size 4x4x4 --param modulus=1e-50 --backend cpu
+grep -q "modulus = 1e-50 does not fit float (below its smallest: it would be 0)" "$tmp/err" && ok ||
+  bad "run: a float parameter that would be 0: $(cat "$tmp/err")"
+"$pw" run "$cells/lcs.c" --input a="$tmp/x.fa" --input b="$tmp/y.fa" --backend cpu --simd sse41 | grep -q '^note: a cell has no vector form yet: simd=sse41 ran scalar' &&
+  ok || bad "run --simd: no note that cells run scalar"
 expect 1 run "$tmp/no-such-cell.c"
 grep -q "no-such-cell.c: No such file or directory" "$tmp/err" && ok || bad "run: a missing cell file: $(cat "$tmp/err")"
 expect 1 run "$cells/lcs.c" --input a="$tmp" --input b="$tmp/y.fa" --backend cpu

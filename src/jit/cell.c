@@ -260,6 +260,10 @@ pw_status pw_cell_run(pw_cell *cell, const pw_cell_args *args, const pw_options 
     const pw_status st = cell_run(cell, args, options, result, NULL, NULL);
     pthread_mutex_unlock(&cell->lock);
     if (st == PW_OK) note_reach_past_halo(&cell->decl, result);
+    if (st == PW_OK && result && !result->note[0] && options && options->simd > PW_SIMD_SCALAR &&
+        result->info.backend == PW_BACKEND_CPU)
+        snprintf(result->note, sizeof result->note, "a cell has no vector form yet: simd=%s ran scalar cells",
+                 pw_simd_name(options->simd));
     return st;
 }
 

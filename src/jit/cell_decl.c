@@ -559,7 +559,8 @@ char *pw_cell_decl_types(const pw_cell_decl *d)
 static int param_fits(pw_cell_type t, double v)
 {
     if (t == PW_CT_F64) return 1;
-    if (t == PW_CT_F32) return !isfinite(v) || fabs(v) <= FLT_MAX; /* a finite value past float: inf */
+    /* a finite value past float would be inf; one that is not 0 must not become 0 (1e-50) */
+    if (t == PW_CT_F32) return !isfinite(v) || (fabs(v) <= FLT_MAX && (v == 0 || (float)v != 0));
     if (v != floor(v)) return 0;
     switch (t) {
     case PW_CT_I8: return v >= -128 && v <= 127;
@@ -619,7 +620,9 @@ pw_status pw_cell_decl_ctx(const pw_cell_decl *d, int64_t rows, int64_t cols, in
                                     "only within +-2^53 (9007199254740992)", d->params[k].name, params[k]);
             else
                 pw_set_error_detail("parameter %s = %.17g does not fit %s%s", d->params[k].name, params[k], tname(t),
-                                    t == PW_CT_F32 ? " (past its largest finite value)" : " exactly");
+                                    t == PW_CT_F32 ? (fabs(params[k]) > FLT_MAX ? " (past its largest finite value)"
+                                                                                : " (below its smallest: it would be 0)")
+                                                   : " exactly");
             return PW_ERR_INVALID_ARGUMENT;
         }
         store_as(d->params[k].f.type, params[k], ctx + d->ctx_params[k]);
