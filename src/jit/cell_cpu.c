@@ -45,6 +45,13 @@ static void linear_boundary(void *user, int64_t i, int64_t j, void *out)
     r->host->boundary(r->ctx, i, j, out);
 }
 
+/* The machine's memory in bytes (0: unknown). */
+static double machine_memory(void)
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+}
+
 static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, const unsigned char *ctx,
                             pw_cell_result *res)
 {
@@ -52,6 +59,17 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
     const pw_cell_args *a = job->args;
     const size_t vs = d->value_size;
     linear_run r = {&cell->host, ctx, vs, NULL, NULL};
+    /* a row and a column of values (and a best value a row): refused up front past the machine's
+     * memory, with the size (a sanitizer aborts on an impossible malloc; a system that
+     * overcommits may kill the process later) */
+    const double need = (double)(a->rows + a->cols) * (double)vs +
+                        (d->reduce_field >= 0 ? (double)a->rows * (double)(vs + sizeof(int64_t)) : 0);
+    if (machine_memory() > 0 && need > machine_memory()) {
+        pw_set_error_detail("%lld x %lld cells: a row and a column of %zu-byte values%s need %.1f GB, more than this "
+                            "machine's %.1f GB", (long long)a->rows, (long long)a->cols, vs,
+                            d->reduce_field >= 0 ? " and a best value a row" : "", need / 1e9, machine_memory() / 1e9);
+        return PW_ERR_OUT_OF_MEMORY;
+    }
     unsigned char *last_row = a->last_row ? a->last_row : malloc((size_t)a->cols * vs);
     pw_status st = last_row ? PW_OK : PW_ERR_OUT_OF_MEMORY;
     if (st == PW_OK && d->reduce_field >= 0) {
@@ -107,10 +125,6 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
         if (best) memcpy(res->best + f->offset, best + f->offset, pw_cell_type_size(f->type));
         if (job->comm) st = pw_cell_best_of_ranks(cell, job->comm, res);
     }
-    if (st == PW_ERR_OUT_OF_MEMORY && !pw_error_detail()[0]) /* (the grid forms' sizes are told by their caller) */
-        pw_set_error_detail("%lld x %lld cells: a row and a column of %zu-byte values (%.1f GB)%s do not fit in memory",
-                            (long long)a->rows, (long long)a->cols, vs, (double)(a->rows + a->cols) * (double)vs / 1e9,
-                            d->reduce_field >= 0 ? " and a best value a row" : "");
     if (last_row != a->last_row) free(last_row);
     free(r.row_best);
     free(r.row_best_col);
@@ -181,8 +195,7 @@ static pw_status run_in_place(const pw_plan *plan, const pw_cell_job *job, grid_
     /* (no copy -- none allocated, or one that would take more than a quarter of the memory, where
      * an overcommitting system would rather kill the process than fail the allocation -- no
      * pipelining) */
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    void *before = pages > 0 && page > 0 && bytes / (size_t)page > (size_t)pages / 4 ? NULL : malloc(bytes);
+    void *before = machine_memory() > 0 && (double)bytes > machine_memory() / 4 ? NULL : malloc(bytes);
     if (!before) return run_sweeps(plan, &k, 0, job->sweeps, &res->info);
     memcpy(before, a->grid, bytes);
     unsigned far = 0;
