@@ -15,7 +15,6 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <string.h>
 
 #include "peerwave_align.h"
@@ -274,9 +273,7 @@ static int cpu_strips_worth(const pw_options *options, int64_t n, int64_t m)
     if (s != PW_STRATEGY_PEER && s != PW_STRATEGY_GLOBAL_BARRIER && s != PW_STRATEGY_TASKS) return 0;
     if ((double)n * (double)m < 16777216.0) return 0;
     const int64_t every = pw_align_strip_rows(n, m, PW_SW_STRIPS), slots = (n - 1) / every;
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    const double memory = pages > 0 && page > 0 ? (double)pages * (double)page : 0;
-    return slots >= 1 && (double)slots * (double)m * 8.0 <= memory / 8;
+    return slots >= 1 && (double)slots * (double)m * 8.0 <= pw_machine_memory() / 8;
 }
 
 pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *params,

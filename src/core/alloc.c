@@ -1,6 +1,7 @@
 /* alloc.c - allocation with debug fault injection (see alloc.h). */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "alloc.h"
 
@@ -18,6 +19,12 @@ int pw_debug_alloc_fails(void)
 }
 
 long pw_debug_alloc_count(void) { return atomic_load(&count); }
+
+double pw_machine_memory(void)
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+}
 
 void *pw_malloc(size_t bytes) { return pw_debug_alloc_fails() ? NULL : malloc(bytes ? bytes : 1); }
 

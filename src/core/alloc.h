@@ -24,6 +24,10 @@ void pw_debug_alloc_reset(void);
 long pw_debug_alloc_count(void);
 
 void *pw_malloc(size_t bytes);
+
+/* The machine's physical memory in bytes (0: unknown), for sizes to refuse or plans to drop
+ * before an allocation that an overcommitting system would grant and then kill the process for. */
+double pw_machine_memory(void);
 void *pw_calloc(size_t count, size_t size);
 
 #ifdef __cplusplus

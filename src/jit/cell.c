@@ -240,9 +240,9 @@ static void note_reach_past_halo(const pw_cell_decl *d, pw_cell_result *result)
         int v[3] = {0, 0, 0};
         if (n == 2) v[0] = d->deps[k].di, v[1] = d->deps[k].dj;
         else memcpy(v, d->deps3[k - d->n_deps], sizeof v);
-        int far = 0;
+        int far = 0; /* (a stencil's own (1, 0), (0, 1) stay within its halo of 1) */
         for (int a = 0; a < n; a++) far |= abs(v[a]) > d->halo;
-        if (!far || d->form == PW_CELL_STENCIL) continue;
+        if (!far) continue;
         char dep[48];
         if (n == 2) snprintf(dep, sizeof dep, "PW_DEP(%d, %d)", v[0], v[1]);
         else snprintf(dep, sizeof dep, "PW_DEP3(%d, %d, %d)", v[0], v[1], v[2]);

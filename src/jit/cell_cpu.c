@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h> /* sysconf */
 
 #include "peerwave_dist.h"
+#include "../core/alloc.h" /* pw_machine_memory */
 #include "../core/best_cell.h"
 #include "../core/exec.h"
 #include "../core/halo_band.h"
@@ -45,13 +45,6 @@ static void linear_boundary(void *user, int64_t i, int64_t j, void *out)
     r->host->boundary(r->ctx, i, j, out);
 }
 
-/* The machine's memory in bytes (0: unknown). */
-static double machine_memory(void)
-{
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? (double)pages * (double)page : 0;
-}
-
 static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_job *job, const unsigned char *ctx,
                             pw_cell_result *res)
 {
@@ -63,11 +56,12 @@ static pw_status run_linear(pw_cell *cell, const pw_plan *plan, const pw_cell_jo
      * memory, with the size (a sanitizer aborts on an impossible malloc; a system that
      * overcommits may kill the process later) */
     const double need = (double)(a->rows + a->cols) * (double)vs +
-                        (d->reduce_field >= 0 ? (double)a->rows * (double)(vs + sizeof(int64_t)) : 0);
-    if (machine_memory() > 0 && need > machine_memory()) {
+                        (d->reduce_field >= 0 ? (double)a->rows * (double)(vs + sizeof(int64_t)) : 0),
+                 memory = pw_machine_memory();
+    if (memory > 0 && need > memory) {
         pw_set_error_detail("%lld x %lld cells: a row and a column of %zu-byte values%s need %.1f GB, more than this "
                             "machine's %.1f GB", (long long)a->rows, (long long)a->cols, vs,
-                            d->reduce_field >= 0 ? " and a best value a row" : "", need / 1e9, machine_memory() / 1e9);
+                            d->reduce_field >= 0 ? " and a best value a row" : "", need / 1e9, memory / 1e9);
         return PW_ERR_OUT_OF_MEMORY;
     }
     unsigned char *last_row = a->last_row ? a->last_row : malloc((size_t)a->cols * vs);
@@ -195,7 +189,8 @@ static pw_status run_in_place(const pw_plan *plan, const pw_cell_job *job, grid_
     /* (no copy -- none allocated, or one that would take more than a quarter of the memory, where
      * an overcommitting system would rather kill the process than fail the allocation -- no
      * pipelining) */
-    void *before = machine_memory() > 0 && (double)bytes > machine_memory() / 4 ? NULL : malloc(bytes);
+    const double memory = pw_machine_memory();
+    void *before = memory > 0 && (double)bytes > memory / 4 ? NULL : malloc(bytes);
     if (!before) return run_sweeps(plan, &k, 0, job->sweeps, &res->info);
     memcpy(before, a->grid, bytes);
     unsigned far = 0;
