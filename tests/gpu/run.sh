@@ -6,7 +6,9 @@
 # PW_STAGES (default all: "ctest gpu cli bench") picks stages; the build always comes first and is
 # incremental.  On a fresh one-GPU machine the whole list passes one call's 600 s (the build alone
 # took over 6 min on 16 cores at a84433b): run "ctest" first, then "gpu cli bench" in a second call
-# within the 30 s the warm machine waits (build-gpu is still there).
+# within the 30 s the warm machine waits (build-gpu is still there).  A second call that comes
+# later finds a fresh machine and builds again: to spend no device time on the build, build and pack
+# the tree here (tests/gpu/pack_tree.sh) and pass PW_CARRIED_TREE=build-gpu/carry/tree.tar.xz.
 set -u
 out=${OUT:-/tmp/pw-gpu}
 mkdir -p "$out"
