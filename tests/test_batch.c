@@ -16,23 +16,6 @@ static int on_gpu;
  * (ctest's test_batch without --gpu on a GPU machine) */
 static int gpu_here;
 
-/* A one-letter search on the CUDA backend: does it run here? */
-static int gpu_answers(void)
-{
-    pw_options o;
-    pw_options_init(&o);
-    o.backend = PW_BACKEND_CUDA;
-    const char *s[] = {"A"};
-    int64_t l[] = {1};
-    pw_seq_set one = {1, s, l};
-    pw_sw_hit h;
-    pw_batch_info info;
-    pw_sw_params p;
-    pw_sw_params_init(&p);
-    pw_status st = pw_sw_search(&one, &one, &p, &o, NULL, 1, &h, &info);
-    return st != PW_ERR_NO_DEVICE && st != PW_ERR_UNSUPPORTED;
-}
-
 /* Score and end cell of a against b: the full matrix, ties to the smallest i, then j. */
 static pw_sw_hit textbook(const char *a, int64_t n, const char *b, int64_t m, const pw_sw_params *p)
 {
@@ -839,7 +822,7 @@ static void auto_small_batches(void)
 int main(int argc, char **argv)
 {
     on_gpu = argc > 1 && strcmp(argv[1], "--gpu") == 0;
-    gpu_here = gpu_answers();
+    gpu_here = test_cuda_device_runs(NULL);
     if (on_gpu && !gpu_here) {
         printf("no GPU: skipped\n");
         return 77;

@@ -31,9 +31,8 @@ static long test_passed, test_failed;
         }                                                                  \
     } while (0)
 
-/* The GPU tests' first step: 1 (after printing SKIP) where no CUDA device runs a 4 x 4 SW, so
- * the caller returns 77 (CTest SKIP). */
-static inline int test_no_cuda_device(void)
+/* Whether a CUDA device runs a 4 x 4 SW here (0 in a build without CUDA or where no GPU answers). */
+static inline int test_cuda_device_runs(pw_status *why)
 {
     pw_options probe;
     pw_options_init(&probe);
@@ -42,7 +41,16 @@ static inline int test_no_cuda_device(void)
     pw_sw_params_init(&p);
     pw_sw_result res;
     const pw_status st = pw_sw("ACGT", 4, "ACGT", 4, &p, &probe, &res);
-    if (st != PW_ERR_NO_DEVICE && st != PW_ERR_UNSUPPORTED) return 0;
+    if (why) *why = st;
+    return st != PW_ERR_NO_DEVICE && st != PW_ERR_UNSUPPORTED;
+}
+
+/* The GPU tests' first step: 1 (after printing SKIP) where no CUDA device runs a 4 x 4 SW, so
+ * the caller returns 77 (CTest SKIP). */
+static inline int test_no_cuda_device(void)
+{
+    pw_status st;
+    if (test_cuda_device_runs(&st)) return 0;
     printf("SKIP: no CUDA device (%s)\n", pw_status_str(st));
     return 1;
 }

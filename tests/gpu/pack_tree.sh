@@ -21,6 +21,6 @@ echo "$src" > "$build/BUILT_AT"
 for lib in $(find "$build" -maxdepth 2 -type f -perm -u+x -exec ldd {} + 2>/dev/null | awk '/libparasail/ {print $3}' | sort -u); do
   cp -L "$lib" "$build/carry/libs/"
 done
-tar cJf "$archive" -C "$(dirname "$build")" --exclude='*.o' --exclude='*/carry/*.tar.xz' --exclude='*.tar.xz' \
+tar cJf "$archive" -C "$(dirname "$build")" --exclude='*.o' --exclude='*.tar.xz' \
   "$(basename "$build")"
 ls -la "$archive"
