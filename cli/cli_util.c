@@ -571,6 +571,10 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
                   common->n_devices * common->bands_per_gpu);
         return -1;
     }
+    if (common->balance && !common->mpi && common->n_devices < 1) {
+        cli_error("--balance goes with --mpi, --gpus or --devices (it sizes the bands of several ranks or GPUs)");
+        return -1;
+    }
     if (common->nccl && !common->mpi) {
         cli_error("--nccl goes with --mpi (GPU bands of mpirun's processes; --gpus hands over directly)");
         return -1;

@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "io_util.h"
+#include "../src/core/status_detail.h"
 
 
 static const char usage[] =
@@ -87,6 +88,7 @@ typedef struct batch_slot {
     pw_job job;
     int64_t id;
     pw_status submit_status;
+    char submit_detail[256]; /* pw_error_detail of a refused submit (set on the main thread) */
     int exit_code;
 } batch_slot;
 
@@ -150,7 +152,11 @@ pw_status cli_batch_run_job(pw_job *job)
         return PW_ERR_CANCELLED;
     }
     pthread_mutex_unlock(&r->lock);
-    pw_status st = s->submit_status != PW_OK ? s->submit_status : pw_queue_wait(r->queue, s->id);
+    pw_status st = s->submit_status;
+    if (st != PW_OK)
+        pw_set_error_detail("%s", s->submit_detail); /* (the detail is per thread: submit ran on the main one) */
+    else
+        st = pw_queue_wait(r->queue, s->id);
     pthread_mutex_lock(&r->lock); /* the reports keep the file's order */
     while (r->reported < s->index) pthread_cond_wait(&r->changed, &r->lock);
     pthread_mutex_unlock(&r->lock);
@@ -487,7 +493,11 @@ int cmd_batch(int argc, char **argv)
     if (code) {
         run.abandoned = 1; /* the prepared jobs end quietly */
     } else {
-        for (int k = 0; k < n; k++) slots[k].submit_status = pw_queue_submit(run.queue, &slots[k].job, &slots[k].id);
+        for (int k = 0; k < n; k++) {
+            slots[k].submit_status = pw_queue_submit(run.queue, &slots[k].job, &slots[k].id);
+            if (slots[k].submit_status != PW_OK)
+                snprintf(slots[k].submit_detail, sizeof slots[k].submit_detail, "%s", pw_error_detail());
+        }
         run.go = 1;
     }
     pthread_cond_broadcast(&run.changed);

@@ -295,6 +295,10 @@ int cmd_sw(int argc, char **argv)
             cli_error("sw: --schedule static needs --weights G,C (e.g. the rates a --schedule hdss run reported)");
             return EXIT_USAGE;
         }
+        if (args.batch.schedule.schedule != PW_BATCH_STATIC && args.batch.schedule.gpu_weight > 0) {
+            cli_error("sw: --weights G,C goes with --schedule static (the other schedules measure the split)");
+            return EXIT_USAGE;
+        }
         if (args.batch.pairs && args.batch.top) {
             cli_error("sw: --pairs reports one hit a pair: no --top");
             return EXIT_USAGE;

@@ -116,6 +116,14 @@ int cmd_sw_batch(const cli_sw_batch_args *args, cli_common *common)
         fasta_set_free(&qs);
         return code;
     }
+    if (args->pairs && q.count != db.count) { /* (as dtw --pairs says it) */
+        cli_error("sw --pairs: %s has %" PRId64 " sequences and %s %" PRId64 ": --pairs runs sequence k against "
+                  "sequence k (every query against every record: drop --pairs)",
+                  args->query_path, q.count, args->db_path, db.count);
+        free_view(&q), free_view(&db);
+        fasta_set_free(&qs), fasta_set_free(&dbs);
+        return EXIT_USAGE;
+    }
     /* (the first records' letters, up to a million: a protein database shows it at once) */
     int64_t looked = 0;
     for (int64_t k = 0; k < q.count && looked < 1000000; looked += q.length[k], k++)

@@ -816,6 +816,9 @@ fi
 printf '1 2\n' > "$tmp/one_set.txt"
 expect 2 dtw --query "$tmp/one_set.txt" --db "$tmp/plain_set.txt" --pairs
 grep -q "has 1 series and" "$tmp/err" && ok || bad "dtw --pairs of unequal counts: $(cat "$tmp/err")"
+printf '>p\nACGT\n>q\nACGA\n' > "$tmp/two.fa"; printf '>p\nACGT\n' > "$tmp/one.fa"
+expect 2 sw --query "$tmp/two.fa" --db "$tmp/one.fa" --pairs
+grep -q "has 2 sequences and .* 1: --pairs runs sequence k against" "$tmp/err" && ok || bad "sw --pairs of unequal counts: $(cat "$tmp/err")"
 printf '1,,2\n5,6\n' > "$tmp/empty_field.txt"
 expect 1 dtw --query "$tmp/empty_field.txt" --db "$tmp/plain_set.txt"
 grep -q "line 1: an empty field" "$tmp/err" && ok || bad "dtw --query with an empty field: $(cat "$tmp/err")"
@@ -846,7 +849,10 @@ expect 2 sw --query "$tmp/q.fa"
 expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" "$tmp/a.fa"
 expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --pairs --top 3
 expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --schedule static
-expect 1 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --pairs
+# options that would be ignored are refused: --weights without a static split
+expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --weights 3,1
+grep -q "weights G,C goes with --schedule static" "$tmp/err" && ok || bad "--weights without --schedule static: $(cat "$tmp/err")"
+expect 2 sw --query "$tmp/q.fa" --db "$tmp/db.fa" --schedule hdss --weights 3,1
 expect 1 sw --query "$tmp/empty.fa" --db "$tmp/db.fa"
 # options of the one-pair run that a search would ignore are refused by name (and the search's own
 # options on one pair); those a search takes still give the same hits
@@ -972,6 +978,18 @@ printf 'sw --quiet --match 1000000 %s %s\nsw --quiet %s %s\n' "$ex/query.fa" "$e
 "$pw" batch --quiet "$tmp/runfail.tsv" > "$tmp/out" 2> "$tmp/err"; rc=$?
 [ $rc = 1 ] && grep -q "^score: 14" "$tmp/out" && grep -q "overflow" "$tmp/err" && ok ||
   bad "batch with a failing job: rc=$rc $(cat "$tmp/out" "$tmp/err")"
+# A line that asks for the CUDA backend fails in a batch as it does alone (before a fix a build
+# without CUDA ran it on the CPU and exited 0); where a GPU runs it, the batch prints what alone does.
+"$pw" sw --quiet --backend cuda "$tmp/a.fa" "$tmp/b.fa" > "$tmp/alone_cuda" 2> "$tmp/alone_err"; rc_alone=$?
+printf 'sw --quiet --backend cuda %s %s\nsw --quiet %s %s\n' "$tmp/a.fa" "$tmp/b.fa" "$tmp/a.fa" "$tmp/b.fa" > "$tmp/cudajobs.tsv"
+"$pw" batch --quiet "$tmp/cudajobs.tsv" > "$tmp/out" 2> "$tmp/err"; rc=$?
+if [ $rc_alone = 0 ]; then
+  [ $rc = 0 ] && [ "$(head -n "$(wc -l < "$tmp/alone_cuda")" "$tmp/out")" = "$(cat "$tmp/alone_cuda")" ] && ok ||
+    bad "batch line with --backend cuda on a GPU: rc=$rc $(head -3 "$tmp/out" "$tmp/err")"
+else
+  [ $rc = $rc_alone ] && grep -qxF "$(cat "$tmp/alone_err")" "$tmp/err" && grep -q "^score: 14$" "$tmp/out" && ok ||
+    bad "batch line with --backend cuda and no GPU: rc=$rc (alone $rc_alone) '$(cat "$tmp/err")' vs '$(cat "$tmp/alone_err")'"
+fi
 # Arrays to stdout from several lines (`-o -`): stdout holds those arrays alone, back to back in the
 # file's order (each as `sat -o` writes it), and every job header, report and the summary go to
 # stderr, the first line's header too (before a fix it went to stdout ahead of the first array)
@@ -1086,6 +1104,9 @@ expect 2 sw --devices 0,x "$ex/query.fa" "$ex/target.fa"
 expect 2 sw --bands-per-gpu 2 "$ex/query.fa" "$ex/target.fa"
 expect 2 sw --gpus 8 --bands-per-gpu 9 "$ex/query.fa" "$ex/target.fa"
 expect 2 sw --gpus 2 --bands-per-gpu 0 "$ex/query.fa" "$ex/target.fa"
+# --balance: only where there are bands to size (--mpi, --gpus, --devices)
+expect 2 sw --balance "$ex/query.fa" "$ex/target.fa"
+grep -q "balance goes with --mpi, --gpus or --devices" "$tmp/err" && ok || bad "--balance alone: $(cat "$tmp/err")"
 
 # --mpi: the same run as bands of columns over mpirun's ranks, every result equal to one process's
 # (when this build has MPI and mpirun is there; else --mpi is a clear error)

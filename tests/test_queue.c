@@ -709,6 +709,14 @@ static void bad_arguments(void)
     pw_sw_result res;
     job.u.sw.a = "ACGT", job.u.sw.b = "ACGT", job.u.sw.n = 0, job.u.sw.m = 4, job.u.sw.result = &res;
     CHECK(pw_queue_submit(q, &job, NULL) == PW_ERR_INVALID_SIZE, "an empty sequence");
+    /* CUDA asked for on a queue without a GPU: refused, not run on the CPU (no CUDA in the build:
+     * UNSUPPORTED; a build with CUDA: NO_DEVICE where no GPU answers, else UNSUPPORTED, the queue
+     * being the CPU's) */
+    job.u.sw.n = 4, job.options.backend = PW_BACKEND_CUDA;
+    pw_status cuda_st = pw_queue_submit(q, &job, NULL);
+    CHECK(cuda_st == PW_ERR_UNSUPPORTED || cuda_st == PW_ERR_NO_DEVICE, "a CUDA job on a CPU queue: %s",
+          pw_status_str(cuda_st));
+    job.options.backend = PW_BACKEND_AUTO;
     job.kind = PW_JOB_KIND_COUNT;
     CHECK(pw_queue_submit(q, &job, NULL) == PW_ERR_INVALID_ARGUMENT, "an unknown kind");
     pw_job_init(&job, PW_JOB_DTW);

@@ -28,6 +28,7 @@
 #include "flowshop.h"
 #include "queue_device.h"
 #include "../core/alloc.h"
+#include "../core/plan.h"
 #include "../core/status_detail.h"
 
 enum { JOB_WAITING, JOB_ISSUED, JOB_IN_DONE, JOB_KERNEL_DONE, JOB_DONE };
@@ -520,12 +521,24 @@ pw_status pw_dq_create_on(const pw_queue_options *options, const queue_device *d
     return PW_OK;
 }
 
+/* A job that asks for the CUDA backend on a queue with no GPU fails as the host function alone
+ * would (no CUDA in this build, or no device), not quietly on the CPU. */
+static pw_status cuda_job_refused(const pw_job *job)
+{
+    pw_backend backend;
+    pw_status st = pw_backend_resolve(&job->options, &backend); /* its own reason, detail set */
+    if (st != PW_OK) return st;
+    pw_set_error_detail("the job asks for the CUDA backend, and this queue runs on the CPU");
+    return PW_ERR_UNSUPPORTED;
+}
+
 pw_status pw_dq_submit(device_queue *q, const pw_job *job, int64_t *id)
 {
     if (!q || !job) return PW_ERR_NULL_ARGUMENT;
     qjob *j = pw_calloc(1, sizeof *j);
     if (!j) return PW_ERR_OUT_OF_MEMORY;
     pw_status st = pw_job_describe(job, &j->layout);
+    if (st == PW_OK && job->options.backend == PW_BACKEND_CUDA && !q->has_device) st = cuda_job_refused(job);
     if (st != PW_OK) {
         free(j);
         return st;
