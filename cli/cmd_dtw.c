@@ -260,7 +260,11 @@ int cmd_dtw(int argc, char **argv)
         args.batch.cost = args.cost;
         return cmd_dtw_batch(&args.batch, &common);
     }
-    if (argc - first != 2 || args.batch.top || args.batch.pairs) {
+    if (args.batch.top || args.batch.pairs) { /* (as sw says it) */
+        cli_error("dtw: --%s is for --query/--db searches, not one pair (--help)", args.batch.top ? "top" : "pairs");
+        return EXIT_USAGE;
+    }
+    if (argc - first != 2) {
         cli_error("dtw: two series files, or --query Q --db DB (--help)");
         return EXIT_USAGE;
     }

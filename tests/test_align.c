@@ -563,6 +563,31 @@ static void test_bad_input(void)
     CHECK(pw_sw_align("ACG", 3, "ACG", 3, &p, NULL, &al) == PW_ERR_UNSUPPORTED, "open < extend");
     CHECK(strstr(pw_error_detail(), "gap_open") != NULL, "open < extend: detail '%s'", pw_error_detail());
     CHECK(pw_sw_align("ACG", 3, "ACG", 3, NULL, NULL, &al) == PW_ERR_NULL_ARGUMENT, "NULL params");
+    /* the tuning switches: anything but a whole number >= 1 is refused by name (once taken as
+     * unset, or 1e3 as 1); a good value is taken */
+    make_params(&p, 0);
+    const char *const switches[] = {"PEERWAVE_PATH_ROWS", "PEERWAVE_PATH_STORE_MB", "PEERWAVE_PATH_STRIP_H",
+                                    "PEERWAVE_PATH_FULL_CELLS", "PEERWAVE_ALIGN_GPU_CELLS"};
+    const char *const bad_values[] = {"1e3", "abc", "0", "-1", "", "12 ", "99999999999999999999"};
+    const double series[3] = {1, 2, 3};
+    for (size_t k = 0; k < sizeof switches / sizeof switches[0]; k++) {
+        for (size_t v = 0; v < sizeof bad_values / sizeof bad_values[0]; v++) {
+            setenv(switches[k], bad_values[v], 1);
+            pw_status st = pw_sw_align("ACG", 3, "ACG", 3, &p, NULL, &al);
+            CHECK(st == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), switches[k]),
+                  "%s='%s': %s (%s)", switches[k], bad_values[v], pw_status_str(st), pw_error_detail());
+            if (st == PW_OK) pw_alignment_free(&al);
+            pw_warp_path path;
+            st = pw_dtw_path_f64(series, 3, series, 3, PW_DTW_ABSOLUTE, NULL, &path);
+            CHECK(st == PW_ERR_INVALID_ARGUMENT, "dtw path, %s='%s': %s", switches[k], bad_values[v], pw_status_str(st));
+            if (st == PW_OK) pw_warp_path_free(&path);
+        }
+        setenv(switches[k], "2", 1);
+        pw_status st = pw_sw_align("ACG", 3, "ACG", 3, &p, NULL, &al);
+        CHECK(st == PW_OK && al.score > 0, "%s=2: %s", switches[k], pw_status_str(st));
+        if (st == PW_OK) pw_alignment_free(&al);
+        unsetenv(switches[k]);
+    }
     pw_warp_path path;
     double x[3] = {1, NAN, 2};
     CHECK(pw_dtw_path_f64(x, 3, x, 1, PW_DTW_ABSOLUTE, NULL, &path) == PW_ERR_BAD_INPUT, "NaN series");

@@ -634,6 +634,14 @@ grep -q 'broken.c:4:.*oops' "$tmp/err" && [ "$(wc -l < "$tmp/err")" = 1 ] && ok 
 "$pw" sw --backend cuda --device 1000 --quiet "$tmp/a.fa" "$tmp/b.fa" > /dev/null 2> "$tmp/err"
 rc=$?
 { [ $rc = 1 ] || [ $rc = 2 ]; } && [ "$(wc -l < "$tmp/err")" = 1 ] && ok || bad "missing GPU: exit $rc, '$(cat "$tmp/err")'"
+# --align with --backend cuda where no GPU runs it: the same line as the score alone (the reason
+# was dropped before a fix)
+"$pw" sw --backend cuda --quiet "$tmp/a.fa" "$tmp/b.fa" > /dev/null 2> "$tmp/err_score"; rc_score=$?
+"$pw" sw --align --backend cuda --quiet "$tmp/a.fa" "$tmp/b.fa" > /dev/null 2> "$tmp/err"; rc=$?
+if [ $rc_score != 0 ]; then
+  [ $rc = $rc_score ] && cmp -s "$tmp/err" "$tmp/err_score" && ok ||
+    bad "sw --align --backend cuda without a GPU: exit $rc '$(cat "$tmp/err")' vs '$(cat "$tmp/err_score")'"
+fi
 
 # numpy's default integers (int64) as sat input: read as int32 when every value fits, else a
 # one-line refusal (the .npy files written here byte by byte, numpy or not)
@@ -816,6 +824,10 @@ fi
 printf '1 2\n' > "$tmp/one_set.txt"
 expect 2 dtw --query "$tmp/one_set.txt" --db "$tmp/plain_set.txt" --pairs
 grep -q "has 1 series and" "$tmp/err" && ok || bad "dtw --pairs of unequal counts: $(cat "$tmp/err")"
+for o in "--top 3" "--pairs"; do # a search's option with two files: named, as sw names it
+  expect 2 dtw $o "$tmp/one_set.txt" "$tmp/plain_set.txt"
+  grep -q "dtw: ${o%% *} is for --query/--db searches, not one pair" "$tmp/err" && ok || bad "dtw $o A B: $(cat "$tmp/err")"
+done
 printf '>p\nACGT\n>q\nACGA\n' > "$tmp/two.fa"; printf '>p\nACGT\n' > "$tmp/one.fa"
 expect 2 sw --query "$tmp/two.fa" --db "$tmp/one.fa" --pairs
 grep -q "has 2 sequences and .* 1: --pairs runs sequence k against" "$tmp/err" && ok || bad "sw --pairs of unequal counts: $(cat "$tmp/err")"

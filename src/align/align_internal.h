@@ -116,6 +116,12 @@ int pw_align_pool_run(void *items, size_t size, int64_t count, int threads, void
 #define PW_DTW_STRIPS 128
 #define PW_SW_STRIPS 256
 int64_t pw_align_strip_rows(int64_t n, int64_t m, int64_t strips);
+/* The switches $PEERWAVE_PATH_ROWS, _STORE_MB, _STRIP_H, _FULL_CELLS and $PEERWAVE_ALIGN_GPU_CELLS
+ * (align_env.c): pw_align_env_check is PW_ERR_INVALID_ARGUMENT (detail: which) when one is set to
+ * anything but a whole number >= 1, checked as an alignment starts; pw_align_env_int is its value,
+ * else `fallback`. */
+pw_status pw_align_env_check(void);
+int64_t pw_align_env_int(const char *name, int64_t fallback);
 /* The tile height of the strips' passes (SW and DTW): $PEERWAVE_PATH_STRIP_H, else 32.  A strip is
  * K rows, so its wavefront has K / height tile-rows: short tiles keep more of the GPU busy (H100,
  * bench/strip_heights.sh: DTW f64 262144^2 strips 1.03 s at 32, 1.69 s at 64 (the linear apps'

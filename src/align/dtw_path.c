@@ -120,8 +120,7 @@ static pw_status solve_full(path_part *x)
 
 static int64_t full_cells(void)
 {
-    const char *v = getenv("PEERWAVE_PATH_FULL_CELLS");
-    return v && atoll(v) > 0 ? atoll(v) : PATH_FULL_CELLS;
+    return pw_align_env_int("PEERWAVE_PATH_FULL_CELLS", PATH_FULL_CELLS);
 }
 
 void pw_path_solve(path_part *x)
@@ -273,6 +272,7 @@ static pw_status path_of(const double *a, int64_t n, const double *b, int64_t m,
         memset(out, 0, sizeof *out);                                                              \
         pw_status st = options ? pw_options_check(options) : PW_OK; /* (threads -3 ran before) */ \
         if (st == PW_OK) st = pw_dtw_check(a, n, b, m, cost, out);                                \
+        if (st == PW_OK) st = pw_align_env_check();                                               \
         if (st != PW_OK) return st;                                                               \
         int64_t cells;                                                                            \
         size_t bytes;                                                                             \

@@ -50,32 +50,27 @@
 #define STRIP_ROWS_MIN 1024          /* a multiple of every tile height the GPU pass takes */
 #define STORE_MB_DEFAULT 4096
 
-static int64_t env_int(const char *name, int64_t fallback)
-{
-    const char *v = getenv(name);
-    return v && atoll(v) > 0 ? atoll(v) : fallback;
-}
 
 int64_t pw_align_strip_rows(int64_t n, int64_t m, int64_t strips)
 {
-    int64_t forced = env_int("PEERWAVE_PATH_ROWS", 0);
+    int64_t forced = pw_align_env_int("PEERWAVE_PATH_ROWS", 0);
     if (forced > 0) return forced;
     int64_t k = (n / strips + STRIP_ROWS_MIN - 1) / STRIP_ROWS_MIN * STRIP_ROWS_MIN;
     if (k < STRIP_ROWS_MIN) k = STRIP_ROWS_MIN;
     /* the store's cap: (n / k) rows of m doubles */
-    double cap = (double)env_int("PEERWAVE_PATH_STORE_MB", STORE_MB_DEFAULT) * 1048576.0;
+    double cap = (double)pw_align_env_int("PEERWAVE_PATH_STORE_MB", STORE_MB_DEFAULT) * 1048576.0;
     while ((double)(n / k) * (double)m * sizeof(double) > cap) k += STRIP_ROWS_MIN;
     return k;
 }
 
-int64_t pw_align_strip_tile_h(void) { return env_int("PEERWAVE_PATH_STRIP_H", PW_STRIP_TILE_H); }
+int64_t pw_align_strip_tile_h(void) { return pw_align_env_int("PEERWAVE_PATH_STRIP_H", PW_STRIP_TILE_H); }
 
 pw_status pw_align_store_failed(int64_t slots, int64_t m, int64_t every, int gpu)
 {
     pw_set_error_detail("no room for the saved rows (%.0f MB, one every %lld rows) in the %s's memory: set "
                         "PEERWAVE_PATH_STORE_MB lower (now %lld) to save fewer",
                         (double)slots * (double)m * 8.0 / 1048576.0, (long long)every, gpu ? "GPU" : "host",
-                        (long long)env_int("PEERWAVE_PATH_STORE_MB", STORE_MB_DEFAULT));
+                        (long long)pw_align_env_int("PEERWAVE_PATH_STORE_MB", STORE_MB_DEFAULT));
     return PW_ERR_OUT_OF_MEMORY;
 }
 

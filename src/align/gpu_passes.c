@@ -4,9 +4,12 @@
 #include <string.h>
 
 #include "gpu_passes.h"
+#include "align_internal.h"
 #include "peerwave_runtime.h"
 #include "device_sources.h"
 #include "../core/alloc.h"
+#include "../core/plan.h"
+#include "../core/status_detail.h"
 
 #define TABLE 1024 /* the cell's w: PW_SCORING_MAX_ALPHABET squared */
 
@@ -58,7 +61,13 @@ pw_status pw_align_gpu_wanted(const pw_options *o, int *use)
     *use = st == PW_OK;
     return cuda ? st : PW_OK;
 #else
-    return cuda ? PW_ERR_UNSUPPORTED : PW_OK; /* no GPU passes in this build */
+    if (!cuda) return PW_OK;
+    pw_backend backend;
+    pw_status st = pw_backend_resolve(o, &backend); /* no CUDA at all: its reason */
+    if (st != PW_OK) return st;
+    pw_set_error_detail("the CUDA backend was asked for, and this build has no run-time compiler (NVRTC): an "
+                        "alignment's passes on the GPU need it");
+    return PW_ERR_UNSUPPORTED; /* no GPU passes in this build */
 #endif
 }
 
@@ -118,8 +127,7 @@ pw_status pw_align_gpu_open(pw_align_pass_kind kind, const pw_align_scoring *s, 
         if (strcmp(fields[k].name, "cc") == 0 || strcmp(fields[k].name, "h") == 0) gpu->off_cc = fields[k].offset;
         if (strcmp(fields[k].name, "dd") == 0 || strcmp(fields[k].name, "f") == 0) gpu->off_dd = fields[k].offset;
     }
-    const char *env = getenv("PEERWAVE_ALIGN_GPU_CELLS");
-    gpu->min_cells = env && atoll(env) > 0 ? atoll(env) : PW_ALIGN_GPU_CELLS;
+    gpu->min_cells = pw_align_env_int("PEERWAVE_ALIGN_GPU_CELLS", PW_ALIGN_GPU_CELLS);
     pthread_mutex_init(&gpu->lock, NULL);
     pthread_cond_init(&gpu->freed, NULL);
     *out = gpu;

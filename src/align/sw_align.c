@@ -284,6 +284,7 @@ pw_status pw_sw_align(const char *a, int64_t n, const char *b, int64_t m, const 
     memset(out, 0, sizeof *out);
     out->start_a = out->end_a = out->start_b = out->end_b = -1;
     pw_status st = pw_sw_check(a, n, b, m, params, out, &table);
+    if (st == PW_OK) st = pw_align_env_check();
     if (st != PW_OK) return st;
     if (params->gap_open < params->gap_extend) {
         pw_set_error_detail("alignments need gap_open >= gap_extend (got %d < %d)", params->gap_open,
