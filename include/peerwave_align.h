@@ -74,7 +74,7 @@ void pw_alignment_free(pw_alignment *alignment);
 
 /* The three-line view of an alignment, as EMBOSS water and parasail print it: blocks of `width`
  * columns (0 = 60), each a line of a ("a   start LETTERS end"), a line of marks ('|' equal,
- * '.' a mismatch with a positive score, ' ' otherwise) and a line of b, blocks separated by an
+ * ':' a mismatch with a positive score, '.' another mismatch, ' ' a gap) and a line of b, blocks separated by an
  * empty line; gaps are '-'.  name_a / name_b head the lines (NULL: "a" and "b"; cut to 16
  * characters).  params gives the positive-score marks.  a and b are the NUL-terminated sequences
  * the alignment was made of.  Returns a string the caller frees with free(), or NULL when out of

@@ -534,6 +534,28 @@ static void test_view(void)
         CHECK(lines % 4 == 3 && lines >= 3, "view: %d lines", lines);
         free(v);
     }
+    /* The marks are EMBOSS water's and parasail's: '|' equal, ':' a positive substitution score,
+     * '.' any other mismatch, ' ' a gap (until 2026-12-03 a positive mismatch was '.' and any other
+     * ' ', so a DNA mismatch looked like a gap).  BLOSUM62: A/S +1, K/R +2, W/A -3; DNA 2/-1. */
+    const struct { int kind; const char *a, *b, *cigar, *marks; } marked[] = {
+        {3, "WAKWGC", "WSRAC", "1=3X1I1=", "|::. |"},
+        {0, "ACGTTA", "AGGTA", "1=1X2=1I1=", "|.|| |"},
+    };
+    for (int k = 0; k < 2; k++) {
+        pw_sw_params mp;
+        make_params(&mp, marked[k].kind);
+        pw_alignment m;
+        memset(&m, 0, sizeof m);
+        m.score = 1, m.start_a = 0, m.start_b = 0;
+        m.end_a = (int64_t)strlen(marked[k].a) - 1, m.end_b = (int64_t)strlen(marked[k].b) - 1;
+        m.cigar = (char *)marked[k].cigar, m.columns = (int64_t)strlen(marked[k].marks);
+        char *mv = pw_alignment_view(&m, marked[k].a, marked[k].b, &mp, NULL, NULL, 0);
+        const char *line2 = mv && strchr(mv, '\n') ? strchr(mv, '\n') + 1 : NULL;
+        const char *end2 = line2 ? strchr(line2, '\n') : NULL, *at = line2 ? strstr(line2, marked[k].marks) : NULL;
+        CHECK(at && end2 && at + strlen(marked[k].marks) == end2,
+              "view marks of %s/%s: want '%s' in\n%s", marked[k].a, marked[k].b, marked[k].marks, mv ? mv : "(NULL)");
+        free(mv);
+    }
     /* an alignment that does not fit a and b is refused (it was indexed unchecked: a start past a's
      * end read past it, a CIGAR run of 10^23 overflowed) */
     pw_alignment bad = al;

@@ -2,7 +2,7 @@
  * alignment_view.c - pw_alignment_view: the three-line view of EMBOSS water and parasail.
  *
  *     query       1 ACGT-ACGTT     9
- *                   ||| |.||.
+ *                   ||| |.||.       ('|' equal, ':' a positive substitution, '.' another mismatch)
  *     target      3 ACGTTAGGTA    12
  *
  * Positions are 1-based: the first and last letter of the sequence shown on the line (a line
@@ -109,11 +109,11 @@ char *pw_alignment_view(const pw_alignment *al, const char *a, const char *b, co
         for (int64_t k = k0; k < al->columns && w < width; k++, w++) {
             char op = ops[k];
             char x = op == 'D' ? '-' : a[i], y = op == 'I' ? '-' : b[j];
+            /* EMBOSS water's and parasail's marks: equal, a positive substitution, another mismatch, a gap */
             char mark = ' ';
             if (op == '=') mark = '|';
-            else if (op == 'X' &&
-                     table.scores[table.code[(unsigned char)x] * table.size + table.code[(unsigned char)y]] > 0)
-                mark = '.';
+            else if (op == 'X')
+                mark = table.scores[table.code[(unsigned char)x] * table.size + table.code[(unsigned char)y]] > 0 ? ':' : '.';
             la[w] = x;
             lm[w] = mark;
             lb[w] = y;
