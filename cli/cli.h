@@ -14,6 +14,9 @@ enum { EXIT_DATA = 1, EXIT_USAGE = 2 };
 
 /* Print "peerwave: <message>" to stderr (printf-style). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "peerwave: warning: ..." as cli_error writes it; under --mpi on rank 0 alone (the ranks read the
+ * same inputs, so each would say the same).  The readers' warnings (io_warn) come here too. */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* --check's failure: the sequential reference's run failed (its status) or its result differs. */
 void cli_check_failed(pw_status reference);
 
@@ -102,6 +105,7 @@ typedef struct cli_common {
     "  --quiet                     print only the result lines\n"                         \
     "  --trace FILE.svg            draw every tile as a Gantt chart (one lane per CPU\n"    \
     "                              thread or GPU block) and print idle and wait figures\n" \
+    "                              (--mpi: each rank its band, rank K>0 in FILE.rankK.svg)\n" \
     "  --progress                  progress on stderr (percentage, rate, time left, sw's\n" \
     "                              best score so far) a line a second, also when stderr\n" \
     "                              is not a terminal (on a terminal it shows after 2 s)\n" \

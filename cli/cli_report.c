@@ -93,7 +93,7 @@ int cli_write_output_elements(cli_report *r, const char *path, const char *descr
         return 0;
     }
     if (io_named_otherwise(path, ".npy"))
-        cli_error("warning: %s: the output is a .npy array, whatever its name's extension says", path);
+        cli_warn("%s: the output is a .npy array, whatever its name's extension says", path);
     if (npy_write_elements(path, descr, ndim, shape, data, err, sizeof err)) {
         cli_error("%s", err);
         return EXIT_DATA;

@@ -177,7 +177,7 @@ int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_repo
         write_csv(f, t);
     } else {
         if (io_named_otherwise(path, ".svg"))
-            cli_error("warning: --trace %s: the picture is SVG (a .csv name gets the table), whatever its name's "
+            cli_warn("--trace %s: the picture is SVG (a .csv name gets the table), whatever its name's "
                       "extension says", path);
         write_svg(f, t, title, lanes, lane_first, workers, t0, t1);
     }

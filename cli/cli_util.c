@@ -44,6 +44,19 @@ void cli_error(const char *fmt, ...)
     }
 }
 
+void cli_warn(const char *fmt, ...)
+{
+    if (mpi_comm && pw_comm_rank(mpi_comm) != 0) return;
+    char message[3000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    cli_error("warning: %s", message);
+}
+
+static void io_warning(const char *message) { cli_warn("%s", message); }
+
 void cli_check_failed(pw_status reference)
 {
     if (reference != PW_OK) { /* (with its reason: a user cell's read outside its grid, say) */
@@ -583,7 +596,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
     const char *world = getenv("OMPI_COMM_WORLD_SIZE"); /* (mpirun's, or another MPI's) */
     if (!world) world = getenv("PMI_SIZE");
     if (!common->mpi && world && atoi(world) > 1)
-        cli_error("warning: started by mpirun (%d ranks) without --mpi: each rank runs the whole job by itself "
+        cli_warn("started by mpirun (%d ranks) without --mpi: each rank runs the whole job by itself "
                   "(ranks given --mpi wait for ranks without it until their --watchdog-ms, 120 s by default)", atoi(world));
     if (common->nccl) {
         const pw_status st = pw_comm_use_nccl(mpi_comm);
@@ -696,6 +709,7 @@ static int mpi_start(uint64_t line)
         return -1;
     }
     atexit(mpi_end);
+    io_set_warn(io_warning); /* (the readers' warnings: rank 0's alone) */
     if (pw_comm_rank(mpi_comm) != 0 && !freopen("/dev/null", "w", stdout)) {
         cli_error("--mpi: rank %d cannot quiet its output", pw_comm_rank(mpi_comm));
         return -1;
@@ -765,9 +779,23 @@ pw_options cli_reference_options(void)
     return o;
 }
 
+/* --trace under --mpi: each rank draws its own band; rank k > 0 into PATH with ".rankK" before its
+ * extension (trace.svg: trace.rank1.svg), rank 0 into PATH itself. */
+static const char *rank_trace_path(const char *path, char *out, size_t n)
+{
+    const int rank = mpi_comm ? pw_comm_rank(mpi_comm) : 0;
+    if (rank == 0) return path;
+    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
+    const size_t stem = dot && (!slash || dot > slash + 1) ? (size_t)(dot - path) : strlen(path);
+    snprintf(out, n, "%.*s.rank%d%s", (int)stem, path, rank, path + stem);
+    return out;
+}
+
 int cli_finish(cli_common *c, cli_report *r, const char *command)
 {
-    int code = c->trace_path ? cli_trace_finish(&c->trace, c->trace_path, command, r) : 0;
+    char ranked[4200];
+    int code = c->trace_path ? cli_trace_finish(&c->trace, rank_trace_path(c->trace_path, ranked, sizeof ranked), command, r)
+                             : 0;
     if (!c->trace_path) { /* the same --tsv columns without --trace */
         static const char *const keys[] = {"trace", "trace_tiles", "trace_workers", "trace_span_ms", "trace_idle_corner_pct",
                                            "trace_idle_intermediate_pct", "trace_wait_pct", "trace_mean_tile_us"};

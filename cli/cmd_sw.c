@@ -251,7 +251,7 @@ int cli_sw_warn_protein(const pw_sw_params *params, const char *path, const char
     for (int64_t k = 0; k < n && k < most; k++) {
         const int c = toupper((unsigned char)seq[k]);
         if (c == '*' || !strchr(nucleotide, c)) {
-            cli_error("warning: %s%s%s: letter '%c' at %" PRId64 " is no nucleotide code: protein? It is scored as DNA "
+            cli_warn("%s%s%s: letter '%c' at %" PRId64 " is no nucleotide code: protein? It is scored as DNA "
                       "(a mismatch to everything); protein needs --matrix (e.g. BLOSUM62)",
                       path, record ? ", record " : "", record ? record : "", seq[k], k + 1);
             return 1;

@@ -43,7 +43,7 @@ static void warn_repeated_names(const char *path, const fasta_set *set)
     }
     free(slot);
     if (repeats)
-        cli_error("warning: %s: %" PRId64 " record%s repeat%s an earlier one's name (first '%s', records %" PRId64 " and %" PRId64
+        cli_warn("%s: %" PRId64 " record%s repeat%s an earlier one's name (first '%s', records %" PRId64 " and %" PRId64
                   " of those read): the hits table names records by name",
                   path, repeats, repeats > 1 ? "s" : "", repeats > 1 ? "" : "s", fasta_set_name(set, first), first + 1, again + 1);
 }

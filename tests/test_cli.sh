@@ -1133,6 +1133,17 @@ else
   [ "$got" = "$ref" ] && ok || bad "sw --mpi --balance -np 3: '$got' vs '$ref' ($(cat "$tmp/err"))"
   { printf 'P5\n97 61\n255\n'; head -c $((97 * 61)) /dev/urandom; } > "$tmp/mpi.pgm"
   "$pw" sat "$tmp/mpi.pgm" -o "$tmp/sat1.npy" --quiet > /dev/null
+  # a warning about the inputs (every rank reads them) comes once, from rank 0 (once a rank before)
+  printf '>p\nMKVLAAGIQRSTNDEFHWYKVLAAGIQRSTNDEFHWY\n' > "$tmp/prot.fa"
+  mpirun -np 3 "$pw" sw --mpi --quiet "$tmp/prot.fa" "$tmp/prot.fa" > /dev/null 2> "$tmp/err"
+  [ "$(grep -c 'warning: .*no nucleotide code' "$tmp/err")" = 1 ] && ok || bad "sw --mpi protein warning: $(cat "$tmp/err")"
+  # --trace: each rank draws its band, rank 1 into FILE.rank1.svg (all ranks wrote FILE before)
+  mpirun -np 2 "$pw" sw --mpi --quiet --trace "$tmp/mt.svg" "$ex/query.fa" "$ex/target.fa" > /dev/null 2> "$tmp/err"
+  grep -q '<svg' "$tmp/mt.svg" && grep -q '<svg' "$tmp/mt.rank1.svg" && ok || bad "sw --mpi --trace: $(ls "$tmp"/mt*) $(cat "$tmp/err")"
+  cat "$tmp/mpi.pgm" "$tmp/mpi.pgm" > "$tmp/mpi_two.pgm"
+  mpirun -np 2 "$pw" sat "$tmp/mpi_two.pgm" -o "$tmp/sat_two.npy" --mpi --quiet > /dev/null 2> "$tmp/err"
+  [ "$(grep -c 'warning' "$tmp/err")" = 1 ] && cmp -s "$tmp/sat1.npy" "$tmp/sat_two.npy" && ok ||
+    bad "sat --mpi of a two-image PGM: one warning, the first image's table: $(cat "$tmp/err")"
   mpirun -np 3 "$pw" sat "$tmp/mpi.pgm" -o "$tmp/sat3.npy" --mpi --quiet > /dev/null 2>&1 && cmp -s "$tmp/sat1.npy" "$tmp/sat3.npy" &&
     ok || bad "sat --mpi -np 3 -o: not the single-process table"
   mpirun -np 3 "$pw" heat --size 40x53 --sweeps 4 --mpi --check --quiet > /dev/null 2>&1 && ok || bad "heat --mpi --check"
