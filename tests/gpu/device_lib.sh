@@ -18,23 +18,8 @@ pw_begin() {
   pw_summary_start
   # (PW_NO_BUILD=1: a caller that built build-gpu already and runs its programs meanwhile)
   if [ -n "${PW_NO_BUILD:-}" ]; then summary "build: (the caller's)"; return; fi
-  if [ -n "${PW_CARRIED_TREE:-}" ]; then pw_unpack_tree "$PW_CARRIED_TREE"; return; fi
   pw_build_gpu "$out/build.log"
   summary "build: $([ $? = 0 ] && echo ok || echo FAILED)"
-}
-
-# A build tree packed on the CPU machine (tests/gpu/pack_tree.sh) unpacked as build-gpu, its build
-# machine's source folder (BUILT_AT: the absolute paths in its CTest files) linked to this checkout;
-# the device lacks libparasail, which travels in carry/libs.
-pw_unpack_tree() {
-  local built_at
-  tar xJf "$1" && built_at=$(cat build-gpu/BUILT_AT) || { summary "build: carried tree $1 FAILED to unpack"; return 1; }
-  if [ "$built_at" != "$PWD" ]; then # (a folder of that name here is left alone: say so)
-    if [ -e "$built_at" ] && [ ! -L "$built_at" ]; then summary "build: $built_at exists here: not linked"; return 1; fi
-    mkdir -p "$(dirname "$built_at")" && ln -sfn "$PWD" "$built_at"
-  fi
-  export LD_LIBRARY_PATH=$PWD/build-gpu/carry/libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  summary "build: carried ($1, built at $built_at)"
 }
 
 # Configure and build build-gpu for sm_90 only (the device machines are H100/H200; the portable
