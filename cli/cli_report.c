@@ -52,6 +52,7 @@ void cli_detail_info(cli_report *r, const pw_run_info *info)
     cli_detail(r, "tile_w", "%" PRId64, info->tile_w);
     cli_detail(r, "threads", "%d", info->threads);
     if (info->backend == PW_BACKEND_CPU) cli_detail(r, "simd", "%s", pw_simd_name(info->simd));
+    else cli_absent(r, 1, "simd"); /* (the --tsv columns are the same on either backend) */
     cli_detail(r, "cells", "%" PRId64, info->cells);
     cli_detail(r, "seconds", "%.6f", info->seconds);
 }

@@ -140,6 +140,13 @@ int main(int argc, char **argv)
           PW_ERR_COMPILE, "a compile error");
     CHECK(img.log && strstr(img.log, "undeclared") && strstr(pw_error_detail(), "error"), "its log: %s", pw_error_detail());
     pw_rtc_image_free(&img);
+    /* a form's function the user's cell lacks, called from the generated entry points: named as the
+     * CPU's build names it (NVRTC's 'identifier "pw_boundary" is undefined' there before 2026-12-03) */
+    CHECK(pw_rtc_compile("#line 1 \"<peerwave: GPU entry points>\"\n__device__ int f() { return pw_boundary(); }\n", NULL,
+                         target, NULL, 0, &img) == PW_ERR_COMPILE, "a missing cell function");
+    CHECK(strncmp(pw_error_detail(), "the cell uses pw_boundary but does not define it", 48) == 0, "its detail: %s",
+          pw_error_detail());
+    pw_rtc_image_free(&img);
     CHECK(pw_rtc_compile("#include <stdint.h>\n", NULL, target, NULL, 0, &img) == PW_ERR_COMPILE, "a C library header");
     pw_rtc_image_free(&img);
     CHECK(pw_rtc_compile("#include \"src/cuda/device/no_such.cuh\"\n", NULL, target, NULL, 0, &img) == PW_ERR_COMPILE,

@@ -21,6 +21,20 @@ void pw_set_error_detail(const char *fmt, ...)
     va_end(ap);
 }
 
+void pw_set_cell_missing_detail(const char *name, int len)
+{
+    pw_set_error_detail("the cell uses %.*s but does not define it (each form's functions: docs/EXTENDING.md)", len, name);
+}
+
+void pw_name_cell_missing_detail(const char *name)
+{
+    static const char prefix[] = "the cell uses ";
+    if (!name || strncmp(error_detail, prefix, sizeof prefix - 1) != 0) return;
+    char detail[sizeof error_detail];
+    snprintf(detail, sizeof detail, "%s", error_detail);
+    pw_set_error_detail("%s: %s", name, detail);
+}
+
 void pw_set_error_from_log(const char *log, const char *fallback)
 {
     const char *hit = log ? strstr(log, "error") : NULL;
@@ -31,6 +45,15 @@ void pw_set_error_from_log(const char *log, const char *fallback)
     }
     while (start > log && start[-1] != '\n') start--;
     const int len = (int)strcspn(start, "\n");
+    /* NVRTC on the generated entry points: 'identifier "pw_boundary" is undefined' is a function of
+     * the form the user's cell does not define (the host's loader says it as "undefined symbol") */
+    const char *ident = start[0] == '<' ? strstr(start, "identifier \"pw_") : NULL;
+    if (ident && ident < start + len && strstr(ident, "\" is undefined") &&
+        strstr(ident, "\" is undefined") < start + len) {
+        ident += strlen("identifier \"");
+        pw_set_cell_missing_detail(ident, (int)strcspn(ident, "\""));
+        return;
+    }
     /* An error inside text the library generated ("<peerwave: host entry points>": an entry
      * point calling the user's pw_cell with the form's arguments) is the user's mistake, a
      * wrong signature say; the compiler's note that points into the user's file says where. */

@@ -13,6 +13,12 @@ void pw_set_error_detail(const char *fmt, ...) __attribute__((format(printf, 1, 
  * line, else `fallback`. */
 void pw_set_error_from_log(const char *log, const char *fallback);
 
+/* "the cell uses NAME but does not define it (...)": a function of its form that a user cell lacks
+ * (the first len characters of name), as both compilers' paths report it. */
+void pw_set_cell_missing_detail(const char *name, int len);
+/* That detail, when it is the one set, headed by the cell's file name ("cell.c: the cell uses ..."). */
+void pw_name_cell_missing_detail(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

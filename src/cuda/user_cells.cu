@@ -286,6 +286,7 @@ extern "C" pw_status pw_cell_gpu_compile_check(pw_cell *cell, const char *target
         pw_rtc_image img;
         memset(&img, 0, sizeof img);
         pw_status st = pw_rtc_compile(src.c_str(), cell->name, target, exprs.data(), (int)exprs.size(), &img);
+        if (st == PW_ERR_COMPILE) pw_name_cell_missing_detail(cell->name); /* (as the CPU's build says it) */
         pw_cell_keep_log(cell, img.log);
         img.log = NULL;
         pw_rtc_image_free(&img);

@@ -185,9 +185,10 @@ static void *load_image(const void *image, size_t size, int *fd_out)
             /* a function the cell declares or its form needs but never defines (pw_boundary of a
              * linear cell, say) links only now: name it rather than the memory file */
             const char *why = dlerror(), *missing = why ? strstr(why, "undefined symbol: ") : NULL;
-            if (missing)
-                pw_set_error_detail("the cell uses %s but does not define it (each form's functions: docs/EXTENDING.md)",
-                                    missing + strlen("undefined symbol: "));
+            if (missing) {
+                missing += strlen("undefined symbol: ");
+                pw_set_cell_missing_detail(missing, (int)strcspn(missing, " \n"));
+            }
             else
                 pw_set_error_detail("loading the compiled cell: %s", why ? why : "unknown reason");
         }
@@ -327,11 +328,7 @@ pw_status pw_cell_host_build(const pw_cell_decl *d, const char *types, const cha
     const char *parts[] = {prelude, checked ? "\n#define PW_CHECK_READS 1\n" : "\n", types, line, text, entry};
     pw_status st = pw_host_object_build(parts, 6, HOST_GLUE_VERSION, &out->handle, &out->fd, log, compiled, note, note_size);
     free(entry);
-    if (st == PW_ERR_COMPILE && !strncmp(pw_error_detail(), "the cell uses ", 14)) { /* (load_image knows no name) */
-        char detail[512];
-        snprintf(detail, sizeof detail, "%s", pw_error_detail());
-        pw_set_error_detail("%s: %s", name, detail);
-    }
+    if (st == PW_ERR_COMPILE) pw_name_cell_missing_detail(name); /* (load_image knows no name) */
     if (st == PW_OK) st = resolve(d, out);
     if (st == PW_OK && checked && !out->outside) {
         pw_set_error_detail("the checked build of the cell lacks its entry points");
