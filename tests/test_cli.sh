@@ -1137,6 +1137,11 @@ else
   printf '>p\nMKVLAAGIQRSTNDEFHWYKVLAAGIQRSTNDEFHWY\n' > "$tmp/prot.fa"
   mpirun -np 3 "$pw" sw --mpi --quiet "$tmp/prot.fa" "$tmp/prot.fa" > /dev/null 2> "$tmp/err"
   [ "$(grep -c 'warning: .*no nucleotide code' "$tmp/err")" = 1 ] && ok || bad "sw --mpi protein warning: $(cat "$tmp/err")"
+  # B shorter than the ranks: refused with what to do (one process would transpose the pair)
+  printf '>l\nACGTACGTAC\n' > "$tmp/long.fa"; printf '>s\nAC\n' > "$tmp/short.fa"
+  mpirun -np 3 "$pw" sw --mpi --quiet "$tmp/long.fa" "$tmp/short.fa" > /dev/null 2> "$tmp/err"
+  grep -q "^peerwave: .*2 columns cannot be split into 3 bands.*longer sequence second" "$tmp/err" && ok ||
+    bad "sw --mpi with B shorter than the ranks: $(cat "$tmp/err")"
   # --trace: each rank draws its band, rank 1 into FILE.rank1.svg (all ranks wrote FILE before)
   mpirun -np 2 "$pw" sw --mpi --quiet --trace "$tmp/mt.svg" "$ex/query.fa" "$ex/target.fa" > /dev/null 2> "$tmp/err"
   grep -q '<svg' "$tmp/mt.svg" && grep -q '<svg' "$tmp/mt.rank1.svg" && ok || bad "sw --mpi --trace: $(ls "$tmp"/mt*) $(cat "$tmp/err")"

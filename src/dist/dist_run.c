@@ -165,7 +165,8 @@ pw_status pw_dist_split(const pw_comm *comm, int rank, int64_t n, int64_t *first
     if (!comm || !first || !count) return PW_ERR_NULL_ARGUMENT;
     if (rank < 0 || rank >= comm->size) return PW_ERR_INVALID_ARGUMENT;
     if (n < comm->size) {
-        pw_set_error_detail("%lld columns cannot be split into %d bands of at least one", (long long)n, comm->size);
+        pw_set_error_detail("%lld columns cannot be split into %d bands of at least one: fewer ranks (sw and dtw: or the "
+                            "longer sequence second, whose letters are the columns)", (long long)n, comm->size);
         return PW_ERR_INVALID_SIZE;
     }
     if (!comm->weights && n < (int64_t)comm->size * DIST_SPLIT_QUANTUM * 4) {
