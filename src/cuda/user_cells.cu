@@ -252,6 +252,7 @@ static pw_status module_for(pw_cell *cell, const proc_choice &p, int device, gpu
     char *log = NULL;
     st = pw_rtc_module_load(src, cell->name, target, names, &m, &log, &res->compiled, res->note, sizeof res->note);
     if (log || res->compiled) pw_cell_keep_log(cell, log);
+    if (st == PW_ERR_COMPILE) pw_name_cell_missing_detail(cell->name); /* (as the CPU's build says it) */
     if (st != PW_OK) return st;
     mods->loaded.push_back(m);
     *out = &mods->loaded.back();
