@@ -584,8 +584,8 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
                   common->n_devices * common->bands_per_gpu);
         return -1;
     }
-    if (common->balance && !common->mpi && common->n_devices < 1) {
-        cli_error("--balance goes with --mpi, --gpus or --devices (it sizes the bands of several ranks or GPUs)");
+    if (common->balance && !common->mpi && common->n_devices * (common->bands_per_gpu > 1 ? common->bands_per_gpu : 1) < 2) {
+        cli_error("--balance goes with --mpi, --gpus or --devices (it sizes the bands of several ranks or GPUs: two at least)");
         return -1;
     }
     if (common->nccl && !common->mpi) {
@@ -784,11 +784,11 @@ pw_options cli_reference_options(void)
 static const char *rank_trace_path(const char *path, char *out, size_t n)
 {
     const int rank = mpi_comm ? pw_comm_rank(mpi_comm) : 0;
-    if (rank == 0) return path;
-    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
-    const size_t stem = dot && (!slash || dot > slash + 1) ? (size_t)(dot - path) : strlen(path);
-    snprintf(out, n, "%.*s.rank%d%s", (int)stem, path, rank, path + stem);
-    return out;
+    if (rank == 0 || io_is_stdout(path)) return path; /* (a rank's stdout past 0 is /dev/null) */
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path, *dot = strrchr(name, '.');
+    const size_t stem = dot && dot > name ? (size_t)(dot - path) : strlen(path); /* (".svg" is a name, no extension) */
+    const int len = snprintf(out, n, "%.*s.rank%d%s", (int)stem, path, rank, path + stem);
+    return len >= 0 && (size_t)len < n ? out : path; /* (too long to extend: the path as given) */
 }
 
 int cli_finish(cli_common *c, cli_report *r, const char *command)

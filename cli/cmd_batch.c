@@ -494,6 +494,7 @@ int cmd_batch(int argc, char **argv)
         run.abandoned = 1; /* the prepared jobs end quietly */
     } else {
         for (int k = 0; k < n; k++) {
+            pw_clear_error_detail(); /* (a refusal's own detail, never an earlier one's) */
             slots[k].submit_status = pw_queue_submit(run.queue, &slots[k].job, &slots[k].id);
             if (slots[k].submit_status != PW_OK)
                 snprintf(slots[k].submit_detail, sizeof slots[k].submit_detail, "%s", pw_error_detail());

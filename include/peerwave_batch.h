@@ -431,8 +431,9 @@ pw_status pw_queue_create(const pw_queue_options *options, pw_queue **queue);
 
 /* Add a job (the struct is copied, its buffers are not).  Its arguments are checked here as the
  * host function would check them (PW_ERR_* of that function; nothing queued); a job whose
- * options.backend is CUDA on a queue without a GPU is refused so (PW_ERR_UNSUPPORTED or
- * PW_ERR_NO_DEVICE), not run on the CPU.  The queue may
+ * options.backend is CUDA on a queue without a GPU is refused so (PW_ERR_UNSUPPORTED,
+ * PW_ERR_NO_DEVICE or PW_ERR_CUDA), not run on the CPU (on a queue with a GPU it runs on the CPU
+ * only as any job does: too large for the memory budget, or after the GPU failed).  The queue may
  * hold it back until `window` jobs wait, to choose among them: pw_queue_wait and
  * pw_queue_drain release every waiting job.  *id (may be NULL): the job's number, 0, 1, ... */
 pw_status pw_queue_submit(pw_queue *queue, const pw_job *job, int64_t *id);

@@ -47,7 +47,7 @@ void pw_set_error_from_log(const char *log, const char *fallback)
     const int len = (int)strcspn(start, "\n");
     /* NVRTC on the generated entry points: 'identifier "pw_boundary" is undefined' is a function of
      * the form the user's cell does not define (the host's loader says it as "undefined symbol") */
-    const char *ident = start[0] == '<' ? strstr(start, "identifier \"pw_") : NULL;
+    const char *ident = !strncmp(start, "<peerwave: GPU entry points>", 28) ? strstr(start, "identifier \"pw_") : NULL;
     if (ident && ident < start + len && strstr(ident, "\" is undefined") &&
         strstr(ident, "\" is undefined") < start + len) {
         ident += strlen("identifier \"");
