@@ -50,7 +50,6 @@
 #define STRIP_ROWS_MIN 1024          /* a multiple of every tile height the GPU pass takes */
 #define STORE_MB_DEFAULT 4096
 
-
 int64_t pw_align_strip_rows(int64_t n, int64_t m, int64_t strips)
 {
     int64_t forced = pw_align_env_int("PEERWAVE_PATH_ROWS", 0);

@@ -47,9 +47,10 @@ void pw_set_error_from_log(const char *log, const char *fallback)
     const int len = (int)strcspn(start, "\n");
     /* NVRTC on the generated entry points: 'identifier "pw_boundary" is undefined' is a function of
      * the form the user's cell does not define (the host's loader says it as "undefined symbol") */
-    const char *ident = !strncmp(start, "<peerwave: GPU entry points>", 28) ? strstr(start, "identifier \"pw_") : NULL;
-    if (ident && ident < start + len && strstr(ident, "\" is undefined") &&
-        strstr(ident, "\" is undefined") < start + len) {
+    const char *ident = !strncmp(start, PW_GPU_ENTRY_POINTS_FILE, strlen(PW_GPU_ENTRY_POINTS_FILE))
+                            ? strstr(start, "identifier \"pw_") : NULL;
+    const char *undefined = ident ? strstr(ident, "\" is undefined") : NULL;
+    if (undefined && undefined < start + len) {
         ident += strlen("identifier \"");
         pw_set_cell_missing_detail(ident, (int)strcspn(ident, "\""));
         return;

@@ -13,6 +13,10 @@ void pw_set_error_detail(const char *fmt, ...) __attribute__((format(printf, 1, 
  * line, else `fallback`. */
 void pw_set_error_from_log(const char *log, const char *fallback);
 
+/* The file name NVRTC gives the GPU entry points generated around a user cell (user_cells.cu's
+ * #line); an undefined pw_ identifier there is a function of the form the cell lacks. */
+#define PW_GPU_ENTRY_POINTS_FILE "<peerwave: GPU entry points>"
+
 /* "the cell uses NAME but does not define it (...)": a function of its form that a user cell lacks
  * (the first len characters of name), as both compilers' paths report it. */
 void pw_set_cell_missing_detail(const char *name, int len);

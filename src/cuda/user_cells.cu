@@ -132,7 +132,7 @@ static std::string program(const pw_cell *cell, const proc_choice &p)
     s += cell->name;
     s += "\"\n";
     s += cell->text;
-    s += "\n#line 1 \"<peerwave: GPU entry points>\"\nstruct pw_user_cell {\n    typedef pw_value T;\n    typedef pw_ctx Ctx;\n";
+    s += "\n#line 1 \"" PW_GPU_ENTRY_POINTS_FILE "\"\nstruct pw_user_cell {\n    typedef pw_value T;\n    typedef pw_ctx Ctx;\n";
     char buf[512];
     const bool reduces = d->reduce_field >= 0;
     const pw_cell_type kt = reduces ? d->fields[d->reduce_field].f.type : PW_CT_I32;
