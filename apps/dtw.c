@@ -58,6 +58,13 @@ pw_status pw_dtw_f64_saving(const double *a, int64_t n, const double *b, int64_t
 pw_status pw_dtw_check(const void *a, int64_t n, const void *b, int64_t m, pw_dtw_cost cost, const void *result)
 {
     if (!a || !b || !result) return PW_ERR_NULL_ARGUMENT;
-    if (n < 1 || m < 1) return PW_ERR_INVALID_SIZE;
-    return cost != PW_DTW_ABSOLUTE && cost != PW_DTW_SQUARED ? PW_ERR_INVALID_ARGUMENT : PW_OK;
+    if (n < 1 || m < 1) {
+        pw_set_error_detail("series of %lld and %lld values: each needs at least one", (long long)n, (long long)m);
+        return PW_ERR_INVALID_SIZE;
+    }
+    if (cost != PW_DTW_ABSOLUTE && cost != PW_DTW_SQUARED) {
+        pw_set_error_detail("cost %d: PW_DTW_ABSOLUTE or PW_DTW_SQUARED", (int)cost);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    return PW_OK;
 }

@@ -59,10 +59,15 @@ static pw_status DTW_FN(dtw_simd_band_open_)(DTW_FN(dtw_simd_band_) *b, pw_dtw_s
     return PW_OK;
 }
 
-static int DTW_FN(all_finite_)(const DTW_T *x, int64_t n)
+/* Every value finite; else the first that is not, named in the error detail (which: the series'
+ * name where the caller's own a or b is checked, NULL inside, where they may be swapped or a band). */
+static int DTW_FN(all_finite_)(const DTW_T *x, int64_t n, const char *which)
 {
     for (int64_t k = 0; k < n; k++)
-        if (!isfinite(x[k])) return 0;
+        if (!isfinite(x[k])) {
+            pw_set_error_detail("series%s%s: a NaN or infinite value at index %lld (0-based)", which ? " " : "", which ? which : "", (long long)k);
+            return 0;
+        }
     return 1;
 }
 
@@ -74,7 +79,7 @@ static pw_status DTW_FN(dtw_run_)(const DTW_T *a, int64_t n, const DTW_T *b, int
 {
     pw_status st = pw_dtw_check(a, n, b, m, cost, result);
     if (st != PW_OK) return st;
-    if (!DTW_FN(all_finite_)(a, n) || !DTW_FN(all_finite_)(b, m)) return PW_ERR_BAD_INPUT;
+    if (!DTW_FN(all_finite_)(a, n, NULL) || !DTW_FN(all_finite_)(b, m, NULL)) return PW_ERR_BAD_INPUT;
     pw_plan plan;
     st = pw_plan_make_app(options, n, m, 0, PW_LINEAR_CUDA_TILE_H, &plan);
     if (st != PW_OK) return st;
@@ -166,6 +171,7 @@ pw_status DTW_FN(pw_dtw_)(const DTW_T *a, int64_t n, const DTW_T *b, int64_t m, 
 {
     pw_status st = pw_dtw_check(a, n, b, m, cost, result);
     if (st != PW_OK) return st;
+    if (!DTW_FN(all_finite_)(a, n, "a") || !DTW_FN(all_finite_)(b, m, "b")) return PW_ERR_BAD_INPUT; /* (before a swap) */
     pw_options o = pw_options_or_defaults(options);
     pw_linear_auto_backend(&o, n, m, PW_DTW_GPU_STEP_S,
                            sizeof(DTW_T) == 4 ? PW_DTW_F32_CPU_CORE_CELLS_S : PW_DTW_F64_CPU_CORE_CELLS_S);

@@ -111,8 +111,11 @@ static pw_status make_matrix(const pw_matrix *m, pw_score_table *t)
 
 pw_status pw_score_table_make(const pw_sw_params *p, pw_score_table *t)
 {
-    if (!score_ok(p->gap_open) || !score_ok(p->gap_extend) || p->gap_open < 0 || p->gap_extend < 0)
+    if (!score_ok(p->gap_open) || !score_ok(p->gap_extend) || p->gap_open < 0 || p->gap_extend < 0) {
+        pw_set_error_detail("gap_open %d, gap_extend %d: penalties >= 0, each within the scores' range (%d)",
+                            (int)p->gap_open, (int)p->gap_extend, (int)PW_MAX_SCORE_MAGNITUDE);
         return PW_ERR_INVALID_ARGUMENT;
+    }
     memset(t->code, NOT_ACCEPTED, sizeof t->code);
     switch (p->scoring) {
     case PW_SCORING_DNA:
@@ -127,6 +130,7 @@ pw_status pw_score_table_make(const pw_sw_params *p, pw_score_table *t)
         if (!p->matrix) return PW_ERR_NULL_ARGUMENT;
         return make_matrix(p->matrix, t);
     }
+    pw_set_error_detail("scoring %d: PW_SCORING_DNA or PW_SCORING_MATRIX", (int)p->scoring);
     return PW_ERR_INVALID_ARGUMENT;
 }
 

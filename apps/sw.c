@@ -178,7 +178,10 @@ pw_status pw_sw_check(const char *a, int64_t n, const char *b, int64_t m, const 
                       const void *result, pw_score_table *table)
 {
     if (!a || !b || !params || !result) return PW_ERR_NULL_ARGUMENT;
-    if (n < 1 || m < 1) return PW_ERR_INVALID_SIZE;
+    if (n < 1 || m < 1) {
+        pw_set_error_detail("sequences of %lld and %lld letters: each needs at least one", (long long)n, (long long)m);
+        return PW_ERR_INVALID_SIZE;
+    }
     pw_status st = pw_score_table_make(params, table);
     if (st != PW_OK) return st;
     /* H <= min(n, m) * max score: refuse before any work if that could pass 32 bits. */

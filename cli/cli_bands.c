@@ -153,7 +153,8 @@ static int sat_band_floats(pw_comm *c, const char *path, const pw_image *band, i
     if (!(whole.abs_sum <= pw_sat_float_sum_limit(type))) {
         if (speak) {
             if (type == PW_F64) cli_error("%s: sums over this image exceed the range of f64", path);
-            else cli_error("%s: sums over this image overflow %s; use --type f64", path, pw_dtype_name(type));
+            else cli_error("%s: sums over this image could pass %s's range (bounded by the sum of |values|); use --type f64",
+                           path, pw_dtype_name(type));
         }
         return EXIT_DATA;
     }

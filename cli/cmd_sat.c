@@ -140,7 +140,8 @@ int cmd_sat(int argc, char **argv)
         if (type == PW_F64)
             cli_error("%s: sums over this image exceed the range of f64", path);
         else
-            cli_error("%s: sums over this image overflow %s; use --type %s", path, pw_dtype_name(type),
+            cli_error("%s: sums over this image could pass %s's range (bounded by the sum of |values|); use --type %s",
+                      path, pw_dtype_name(type),
                       type == PW_I32 ? "i64" : type == PW_F32 ? "f64" : "f64 (i64 cannot hold them either)");
         code = EXIT_DATA;
         goto out;

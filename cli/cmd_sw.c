@@ -206,6 +206,11 @@ static void command_line(int argc, char **argv, char *out, size_t len)
         if (w < 0) break;
         at += (size_t)w;
     }
+    /* a header line is one line of tab-separated fields: a tab or newline inside an argument (a
+     * file's name) would end CL: there and break the SAM; such bytes become spaces (samtools
+     * refused the file) */
+    for (char *p = out; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = ' ';
 }
 
 /* What --align adds after the score pass: SAM, or the report's lines, the view, the picture. */

@@ -46,7 +46,7 @@ FILE *io_gunzip(FILE *in, const unsigned char *head, size_t head_len, const char
     const char *why = zs == Z_OK ? NULL : "out of memory";
     size_t have = 0;
     if (!why) memcpy(buf_in, head, have = head_len); /* (the bytes the caller read to recognise the format) */
-    int in_member = 1, eof = 0;
+    int in_member = 1, eof = 0, trailing = 0;
     while (!why) {
         if (have == 0 && !eof) {
             have = fread(buf_in, 1, CHUNK, in);
@@ -57,7 +57,10 @@ FILE *io_gunzip(FILE *in, const unsigned char *head, size_t head_len, const char
         }
         if (why || (have == 0 && eof)) break;
         if (!in_member) { /* another member after the last one's end, or padding that gzip -d ignores too */
-            if (buf_in[0] != 0x1f || (have > 1 && buf_in[1] != 0x8b)) break;
+            if (buf_in[0] != 0x1f || (have > 1 && buf_in[1] != 0x8b)) {
+                trailing = 1;
+                break;
+            }
             if (inflateReset(&z) != Z_OK) {
                 why = "zlib could not start the next member";
                 break;
@@ -90,6 +93,16 @@ FILE *io_gunzip(FILE *in, const unsigned char *head, size_t head_len, const char
         if (have) memmove(buf_in, z.next_in, have);
     }
     if (!why && in_member) why = "truncated (the last member has no end)";
+    /* bytes after the last member: zeros (a tape block's padding) quietly, anything else with a
+     * warning, as gzip -d says "trailing garbage ignored" (they may be a damaged member) */
+    if (!why && trailing) {
+        int garbage = 0;
+        for (;;) {
+            for (size_t k = 0; k < have && !garbage; k++) garbage = buf_in[k] != 0;
+            if (garbage || !(have = fread(buf_in, 1, CHUNK, in))) break;
+        }
+        if (garbage) io_warn("%s: bytes after the last gzip member that are not a member: ignored (as gzip -d does)", path);
+    }
     if (buf_in && buf_out) inflateEnd(&z);
     free(buf_in);
     free(buf_out);

@@ -124,6 +124,7 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
                 char copy[4096];
                 snprintf(copy, sizeof copy, "%s", line);
                 char *name = field(copy, sep, k);
+                if (!name && index >= 0) break; /* (the header's end, the column found) */
                 if (!name) {
                     char shown[48];
                     char *end;
@@ -134,10 +135,16 @@ static int from_text(FILE *f, const char *path, const char *column, series *s, c
                     break;
                 }
                 if (!strcmp(unquote(name), column)) {
+                    if (index >= 0) { /* (the first was taken silently: which one the user meant is unknown) */
+                        char shown[48];
+                        failed = io_fail(err, errlen, "%s: the header names columns %ld and %ld '%s': name it by number "
+                                         "instead", path, index + 1, k + 1, io_printable(column, shown, sizeof shown));
+                        break;
+                    }
                     index = k;
-                    break;
                 }
             }
+            if (failed) break;
             continue;
         }
         char *text = index >= 0 ? field(line, sep, index) : p;

@@ -58,7 +58,7 @@ typedef enum pw_status {
     PW_ERR_THREAD,            /* the operating system refused to create a thread */
     PW_ERR_TIMEOUT,           /* a synchronisation wait passed the watchdog bound */
     PW_ERR_CUDA,              /* a CUDA runtime call failed */
-    PW_ERR_COMPILE,           /* run-time compilation (NVRTC) of device code failed; pw_error_detail
+    PW_ERR_COMPILE,           /* run-time compilation of a cell failed (cc on the CPU, NVRTC on the GPU); pw_error_detail
                                  has the start of the compiler's log */
     PW_ERR_CANCELLED,         /* the progress hook or the cancel flag stopped the run (pw_options);
                                  outputs are partial and must not be used */

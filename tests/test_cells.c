@@ -1052,6 +1052,18 @@ static void test_refusals(void)
     expect_create("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(1, 0)\nPW_INPUT(float, w, k)\n", PW_ERR_BAD_INPUT, "along k");
     expect_create("PW_FORM(stencil)\nPW_FIELD(float, x)\n", PW_ERR_BAD_INPUT, "PW_VALUE, not fields");
     expect_create("PW_FORM(stencil)\nPW_VALUE(float)\nPW_INPUT(float, a, i)\n", PW_ERR_BAD_INPUT, "no PW_INPUT");
+    /* a declaration's name mistyped: refused at its line, not later as generated code's compile error */
+    expect_create("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(1, 0)\nPW_HAL0(1)\n", PW_ERR_BAD_INPUT,
+                  "bad.c:4: unknown declaration PW_HAL0");
+    expect_create("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEPS(1, 0)\n", PW_ERR_BAD_INPUT, "bad.c:3: unknown declaration PW_DEPS");
+    expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUTS(uint8_t, a, i);\n", PW_ERR_BAD_INPUT, "unknown declaration");
+    /* the cell language's own macros at the start of a line are code */
+    {
+        pw_cell *m = NULL;
+        CHECK(pw_cell_create("PW_FORM(linear)\nPW_VALUE(int32_t)\n#define BIG(a, b) (a)\nPW_MAX(1, 2);\n", "m.c", &m) == PW_OK,
+              "PW_MAX at a line's start: %s", pw_error_detail());
+        pw_cell_free(m);
+    }
     /* declarations in comments are comments */
     pw_cell *c = NULL;
     CHECK(pw_cell_create("/* PW_DEP(0, -1) */ PW_FORM(linear)\n// PW_VALUE(bad)\nPW_VALUE(double)\n", "c.c", &c) == PW_OK,
@@ -1092,8 +1104,15 @@ static void test_refusals(void)
     a.inputs = missing;
     CHECK(pw_cell_run(c, &a, &o, NULL) == PW_ERR_NULL_ARGUMENT && strstr(pw_error_detail(), "input b"), "missing b");
     a.inputs = inputs;
+    /* sweeps are for grid and stencil cells (a linear cell's were ignored here, refused by the CLI) */
+    a.sweeps = 3;
+    CHECK(pw_cell_run(c, &a, &o, NULL) == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), "a linear cell runs once"),
+          "sweeps on a linear cell: %s", pw_error_detail());
+    a.sweeps = 1;
+    CHECK(pw_cell_run(c, &a, &o, NULL) == PW_OK, "sweeps 1 on a linear cell: %s", pw_error_detail());
+    a.sweeps = 0;
     a.rows = 0;
-    CHECK(pw_cell_run(c, &a, &o, NULL) == PW_ERR_INVALID_SIZE, "0 rows");
+    CHECK(pw_cell_run(c, &a, &o, NULL) == PW_ERR_INVALID_SIZE && strstr(pw_error_detail(), "rows 0"), "0 rows");
     a.rows = INT64_MAX / 2;
     a.cols = INT64_MAX / 2;
     CHECK(pw_cell_run(c, &a, &o, NULL) == PW_ERR_SIZE_OVERFLOW, "huge");

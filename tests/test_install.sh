@@ -16,6 +16,11 @@ fail() { echo "FAIL: $*"; exit 1; }
 want="score 16, ends at a[9] and b[7]"
 
 cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log" || fail "cmake --install: $(tail -3 "$tmp/install.log")"
+# every header of include/ installed (peerwave_task_cell.h was left out once)
+for h in "$src"/include/*.h; do
+  [ -f "$tmp/prefix/include/$(basename "$h")" ] || fail "$(basename "$h") is not installed"
+done
+echo "ok: $(ls "$src"/include/*.h | wc -l) headers installed"
 lib=$(ls "$tmp"/prefix/lib*/libpeerwave.so.[0-9]*.[0-9]*.[0-9]* | head -1)
 [ -f "$lib" ] || fail "no versioned libpeerwave.so installed"
 libdir=$(dirname "$lib")

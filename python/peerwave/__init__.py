@@ -48,10 +48,13 @@ class Cancelled(PeerWaveError):
 
 
 def version():
+    """The library's version, "MAJOR.MINOR.PATCH" (pw_version)."""
     return lib.pw_version().decode()
 
 
 def build_info():
+    """What the loaded library was built with (pw_build_info): CUDA and its architectures or not, NVRTC
+    for user cells on the GPU, NCCL, MPI; e.g. "no CUDA (CPU threads only), no NVRTC, no NCCL, MPI"."""
     return lib.pw_build_info().decode()
 
 
@@ -735,6 +738,9 @@ class Cell:
                 if asked is not None and asked != got:  # (they were ignored: the grid decides)
                     raise ValueError(f"{what}={asked}: the grid's interior has {got} (its shape {g.shape} "
                                      f"less the halo of {h} each side)")
+            if min(inner[:want]) < 1:  # (rows=-1 came out of the check below: no argument of the caller's)
+                raise ValueError(f"grid: shape {g.shape}; the cell's halo of {h} each side leaves no interior: "
+                                 f"needs at least {(2 * h + 1,) * want}")
             rows, cols, planes = inner
         arrays = []
         for x, (name, dt, axes, count) in zip(inputs, self.inputs):

@@ -145,7 +145,7 @@ def host_array(x, what, dtype=None, writable=False):
     x = np.asarray(x)
     if dtype is None and not x.dtype.isnative:  # (big-endian data, from FITS files for one: the same values, host order)
         dtype = x.dtype.newbyteorder("=")
-    return np.ascontiguousarray(x, dtype=dtype)
+    return np.asarray(x, dtype=dtype, order="C")  # (ascontiguousarray makes a 0-D array 1-D: "not 1-D" for a scalar)
 
 
 def pointer(a):

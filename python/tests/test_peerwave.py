@@ -593,3 +593,25 @@ def test_inputs_numpy_users_pass():
     with pytest.raises(pw.PeerWaveError) as e:
         pw.dtw(np.zeros(0), np.ones(3), **CPU)
     assert "gap_open" not in str(e.value)  # (the earlier failure's detail is not this one's)
+
+
+def test_messages_name_the_argument():
+    """Refusals say what was wrong (a bare "a size is out of range" or rows=-1 named nothing the
+    caller passed; a 0-D image was "not 1-D")."""
+    for call, text in [(lambda: pw.sat(np.zeros((0, 5), np.uint8), **CPU), "an image of 0 x 5"),
+                       (lambda: pw.sw(b"", b"ACGT", **CPU), "sequences of 0 and 4 letters"),
+                       (lambda: pw.dtw([], [1.0], **CPU), "series of 0 and 1 values"),
+                       (lambda: pw.sw(b"ACG", b"AC", gap_open=-1, **CPU), "gap_open -1"),
+                       (lambda: pw.dtw([1.0, float("nan")], [1.0], **CPU), r"series a: a NaN or infinite value at index 1")]:
+        with pytest.raises(pw.PeerWaveError, match=text):
+            call()
+    with pytest.raises(ValueError, match="not 0-D"):
+        pw.sat(np.float64(3), **CPU)
+    grid = pw.Cell("PW_FORM(grid)\nPW_VALUE(int64_t)\nPW_DEP(1, 0)\nPW_HALO(1)\n"
+                   "PW_FN pw_value pw_boundary(const pw_ctx *c, int64_t i, int64_t j) { return 0; }\n"
+                   "PW_FN pw_value pw_cell(const pw_ctx *c, int64_t i, int64_t j) { return pw_at(c, i - 1, j) + 1; }\n")
+    for shape in [(1, 1), (2, 2), (2, 9)]:
+        with pytest.raises(ValueError, match=r"leaves no interior: needs at least \(3, 3\)"):
+            grid.run(grid=np.zeros(shape, np.int64), **CPU)
+    with pytest.raises(pw.PeerWaveError, match="unknown declaration PW_HAL0"):
+        pw.Cell("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEP(1, 0)\nPW_HAL0(1)\n", "typo.c")

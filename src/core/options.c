@@ -119,10 +119,11 @@ static pw_status bad_option(pw_status st, const char *name, long long value)
 pw_status pw_options_check(const pw_options *o)
 {
     const pw_status A = PW_ERR_INVALID_ARGUMENT;
-    if ((unsigned)o->backend > PW_BACKEND_CUDA) return bad_option(A, "backend", o->backend);
-    if ((unsigned)o->strategy > PW_STRATEGY_TASKS) return bad_option(A, "strategy", o->strategy);
-    if ((unsigned)o->shape > PW_TILE_SQUARE) return bad_option(A, "shape", o->shape);
-    if ((unsigned)o->layout > PW_LAYOUT_HYBRID) return bad_option(A, "layout", o->layout);
+    /* (the enums as int: an enum without negative values is unsigned, and -1 printed as 4294967295) */
+    if ((unsigned)o->backend > PW_BACKEND_CUDA) return bad_option(A, "backend", (int)o->backend);
+    if ((unsigned)o->strategy > PW_STRATEGY_TASKS) return bad_option(A, "strategy", (int)o->strategy);
+    if ((unsigned)o->shape > PW_TILE_SQUARE) return bad_option(A, "shape", (int)o->shape);
+    if ((unsigned)o->layout > PW_LAYOUT_HYBRID) return bad_option(A, "layout", (int)o->layout);
     if (o->tile_h < 0 || o->tile_h > PW_MAX_TILE_H) return bad_option(PW_ERR_INVALID_TILE, "tile_h", o->tile_h);
     if (o->tile_w < 0) return bad_option(PW_ERR_INVALID_TILE, "tile_w", o->tile_w);
     if (o->threads < 0 || o->threads > PW_MAX_THREADS) return bad_option(A, "threads", o->threads);
@@ -211,7 +212,11 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     }
     pw_status st = pw_options_check(options);
     if (st != PW_OK) return st;
-    if (rows < 1 || cols < 1) return PW_ERR_INVALID_SIZE;
+    if (rows < 1 || cols < 1) {
+        pw_set_error_detail("a space of %lld x %lld: every run needs at least one row and one column (an empty "
+                            "sequence, series or image?)", (long long)rows, (long long)cols);
+        return PW_ERR_INVALID_SIZE;
+    }
 
     plan->strategy = options->strategy;
     plan->device = options->device;

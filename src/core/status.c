@@ -125,7 +125,7 @@ const char *pw_status_str(pw_status status)
     case PW_ERR_THREAD: return "could not create a thread";
     case PW_ERR_TIMEOUT: return "a synchronisation wait timed out (watchdog)";
     case PW_ERR_CUDA: return "a CUDA call failed";
-    case PW_ERR_COMPILE: return "run-time compilation of device code failed";
+    case PW_ERR_COMPILE: return "run-time compilation of a cell failed (the C compiler on the CPU, NVRTC on the GPU)";
     case PW_ERR_CANCELLED: return "cancelled (by the progress hook or the cancel flag)";
     case PW_ERR_INTERNAL: return "internal consistency check failed (a bug in the library)";
     case PW_STATUS_COUNT: break;

@@ -120,7 +120,19 @@ static int fits(int64_t a, int64_t b, int64_t c, size_t size)
 /* Sizes that fit: every array the run touches must be addressable in bytes. */
 static pw_status check_args(const pw_cell_decl *d, const pw_cell_args *a, int64_t planes)
 {
-    if (a->rows < 1 || a->cols < 1 || planes < 1) return PW_ERR_INVALID_SIZE;
+    if (a->rows < 1 || a->cols < 1 || planes < 1) {
+        pw_set_error_detail("rows %lld, cols %lld, planes %lld: each at least 1", (long long)a->rows, (long long)a->cols,
+                            (long long)planes);
+        return PW_ERR_INVALID_SIZE;
+    }
+    if (a->sweeps < 0) {
+        pw_set_error_detail("sweeps %lld: at least 0 (0 means 1)", (long long)a->sweeps);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    if (d->form == PW_CELL_LINEAR && a->sweeps > 1) { /* (as `peerwave run --sweeps` and Python refuse it) */
+        pw_set_error_detail("sweeps %lld: a linear cell runs once (sweeps are for grid and stencil cells)", (long long)a->sweeps);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
     if (d->form != PW_CELL_GRID3 && a->planes > 1) {
         pw_set_error_detail("planes is for PW_FORM(grid3) cells");
         return PW_ERR_INVALID_ARGUMENT;
@@ -152,7 +164,6 @@ static pw_status check_args(const pw_cell_decl *d, const pw_cell_args *a, int64_
         if (a->rows > INT64_MAX / 2 || a->cols > INT64_MAX / 2 || planes > INT64_MAX / 2 ||
             !fits(a->rows + h2, a->cols + h2, d->form == PW_CELL_GRID3 ? planes + h2 : 1, d->value_size))
             return PW_ERR_SIZE_OVERFLOW;
-        if (a->sweeps < 0) return PW_ERR_INVALID_ARGUMENT;
     }
     return PW_OK;
 }

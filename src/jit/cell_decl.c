@@ -11,6 +11,7 @@
 
 #include "../core/status_detail.h"
 #include "../cuda/device/user_args.h"
+#include "cell_host.h" /* pw_host_embedded */
 #include "peerwave_cell.h" /* PW_CELL_MAX_DEP */
 
 /* the largest pw_ctx fits the kernels' argument words */
@@ -215,13 +216,49 @@ static pw_status add_item(const decl_line *l, pw_cell_item *items, int *n, int m
     return PW_OK;
 }
 
+/* A line that is a PW_ name in capitals and "(...)" alone: the shape of a declaration. */
+static int looks_like_declaration(const char *word, size_t wlen, const char *rest, const char *end)
+{
+    if (wlen < 4 || memcmp(word, "PW_", 3)) return 0;
+    for (size_t k = 3; k < wlen; k++)
+        if (!(isupper((unsigned char)word[k]) || isdigit((unsigned char)word[k]) || word[k] == '_')) return 0;
+    while (rest < end && isspace((unsigned char)*rest)) rest++;
+    if (rest >= end || *rest != '(') return 0;
+    const char *close = end;
+    while (close > rest && (isspace((unsigned char)close[-1]) || close[-1] == ';')) close--;
+    return close > rest && close[-1] == ')' && !memchr(rest, '{', (size_t)(close - rest));
+}
+
+/* A macro the cell language header defines (PW_MIN, PW_FN ...): read from the embedded header,
+ * so the list never drifts from it. */
+static int cell_header_macro(const char *word, size_t wlen)
+{
+    const char *h = pw_host_embedded("include/peerwave_cell.h");
+    if (!h) return 1; /* (no header to ask: no check) */
+    for (const char *p = strstr(h, "#define "); p; p = strstr(p + 1, "#define ")) {
+        const char *n = p + 8;
+        if (!strncmp(n, word, wlen) && !(isalnum((unsigned char)n[wlen]) || n[wlen] == '_')) return 1;
+    }
+    return 0;
+}
+
 static pw_status one_line(pw_cell_decl *d, const char *word, size_t wlen, const char *rest, const char *end,
                           decl_line *l, int *seen_form, int *seen_value)
 {
 #define IS(w) (wlen == sizeof(w) - 1 && !memcmp(word, w, wlen))
     if (!(IS("PW_FORM") || IS("PW_VALUE") || IS("PW_FIELD") || IS("PW_INPUT") || IS("PW_PARAM") || IS("PW_DEP") ||
-          IS("PW_DEP3") || IS("PW_HALO") || IS("PW_REDUCE")))
-        return PW_OK; /* other code (PW_FN, PW_MIN ...) */
+          IS("PW_DEP3") || IS("PW_HALO") || IS("PW_REDUCE"))) {
+        /* other code (PW_FN, PW_MIN ...); a line shaped as a declaration under a name the cell
+         * language does not have (PW_HAL0(1), PW_INPUTS(...)) is a typo that would otherwise
+         * surface as a compiler error in generated code, or as a missing declaration */
+        if (looks_like_declaration(word, wlen, rest, end) && !cell_header_macro(word, wlen)) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "unknown declaration %.*s (the declarations are PW_FORM, PW_VALUE, PW_FIELD, "
+                     "PW_INPUT, PW_PARAM, PW_DEP, PW_DEP3, PW_HALO and PW_REDUCE)", (int)(wlen < 64 ? wlen : 64), word);
+            return bad(l, msg);
+        }
+        return PW_OK;
+    }
     pw_status st = split_args(rest, end, l);
     if (st != PW_OK) return st;
     if (IS("PW_FORM")) {

@@ -134,17 +134,33 @@ static char *glue(const pw_cell_decl *d)
 }
 
 /* cc -shared ... -o so src, its output into log; 0 when it succeeded. */
+/* CC split into words at blanks, as make does ("ccache gcc", "gcc -march=native"; no quoting):
+ * its words first, then ours (a user's -O0 is overridden by our -O2: cells are built for speed). */
+#define CC_MAX_WORDS 16
 static int run_cc(const char *cc, const char *src, const char *so, const char *log)
 {
-    char *argv[] = {(char *)cc, "-std=c11", "-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-fast-math", "-w",
-                    "-o", (char *)so, (char *)src, NULL};
+    static const char *const ours[] = {"-std=c11", "-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-fast-math", "-w", "-o"};
+    char words[1024];
+    char *argv[CC_MAX_WORDS + sizeof ours / sizeof *ours + 3];
+    int argc = 0;
+    if (strlen(cc) >= sizeof words) return -1;
+    strcpy(words, cc);
+    for (char *w = strtok(words, " \t"); w; w = strtok(NULL, " \t")) {
+        if (argc == CC_MAX_WORDS) return -1;
+        argv[argc++] = w;
+    }
+    if (argc == 0) return -1;
+    for (size_t k = 0; k < sizeof ours / sizeof *ours; k++) argv[argc++] = (char *)ours[k];
+    argv[argc++] = (char *)so;
+    argv[argc++] = (char *)src;
+    argv[argc] = NULL;
     posix_spawn_file_actions_t fa;
     pid_t pid;
     int rc = -1, status;
     if (posix_spawn_file_actions_init(&fa) != 0) return -1;
     if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) == 0 &&
         posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600) == 0 &&
-        posix_spawn_file_actions_adddup2(&fa, 1, 2) == 0 && posix_spawnp(&pid, cc, &fa, NULL, argv, environ) == 0) {
+        posix_spawn_file_actions_adddup2(&fa, 1, 2) == 0 && posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ) == 0) {
         pid_t w;
         while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {}
         /* (a caller that ignores SIGCHLD reaps the child itself: ECHILD, and the .so decides) */
@@ -213,7 +229,8 @@ static pw_status resolve(const pw_cell_decl *d, pw_cell_host *out)
     int ok = d->form == PW_CELL_LINEAR ? out->boundary && out->cell && (d->reduce_field < 0 || (out->greater && out->lowest))
                                        : out->row != NULL && (d->form != PW_CELL_GRID3 || out->row_watch != NULL);
     if (!ok) {
-        pw_set_error_detail("the compiled cell lacks its entry points");
+        pw_set_error_detail("the compiled cell lacks its entry points (is CC a C compiler? a C++ compiler mangles their "
+                            "names)");
         return PW_ERR_COMPILE;
     }
     return PW_OK;
