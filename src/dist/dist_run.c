@@ -13,6 +13,7 @@
 
 int pw_comm_rank(const pw_comm *comm) { return comm ? comm->rank : -1; }
 int pw_comm_size(const pw_comm *comm) { return comm ? comm->size : 0; }
+int pw_dist_failure_from(const pw_comm *comm) { return comm ? comm->failure_from : -1; }
 
 void pw_comm_set_chunk(pw_comm *comm, int64_t columns)
 {
@@ -218,9 +219,10 @@ static int deciding_rank(const dist_report *all, int size)
     return first;
 }
 
-static pw_status decide(const pw_comm *comm, const dist_report *all)
+static pw_status decide(pw_comm *comm, const dist_report *all)
 {
     const int k = deciding_rank(all, comm->size);
+    comm->failure_from = k;
     if (k < 0) return PW_OK;
     if (k == comm->rank) pw_set_error_detail("%s", all[k].detail); /* (its own words, as a single process would) */
     else pw_set_error_detail("rank %d: %s: %s", k, pw_status_str((pw_status)all[k].status), all[k].detail);

@@ -23,6 +23,11 @@ typedef struct dist_signature {
     int64_t word[DIST_SIGNATURE_WORDS];
 } dist_signature;
 
+/* The rank whose failure the last agreement (step 1 or 3) decided for every rank, -1 if it
+ * decided none: the CLI's ranks other than 0 and that one leave the message to those two (every
+ * rank printed the same line). */
+int pw_dist_failure_from(const pw_comm *comm);
+
 /* FNV-1a over bytes, to put inputs every rank holds whole into the signature. */
 uint64_t pw_dist_hash(const void *data, size_t bytes, uint64_t seed);
 

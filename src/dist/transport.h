@@ -79,6 +79,8 @@ struct pw_comm {
     const char *debug_device_key; /* tests: pw_comm_debug_device_key */
     int turns;     /* pw_comm_set_turns: ranks that share a device run their one-way bands one
                       after another, in rank order (band_link.c) */
+    int failure_from; /* the rank whose failure the last agreement decided, -1: none (dist_run.c:
+                         the CLI's other ranks then leave the message to it and to rank 0) */
     unsigned tag_runs; /* runs before the tags repeat: what the transport's largest tag allows
                           (MPI_TAG_UB, at least 4096 runs); 0: 4096.  A message a failed run left
                           unreceived can only meet a run this many runs later. */

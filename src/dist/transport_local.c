@@ -290,7 +290,7 @@ pw_status pw_comm_local(int ranks, pw_comm **comms)
         *r = (local_rank){g, k};
         g->handles++;
         *c = (pw_comm){.ops = &local_ops, .ctx = r, .rank = k, .size = ranks, .shared = 1, .scratch = scratch,
-                       .tag_runs = INT_MAX / PW_TAG_KINDS}; /* (tags: plain ints) */
+                       .tag_runs = INT_MAX / PW_TAG_KINDS, .failure_from = -1}; /* (tags: plain ints) */
         comms[k] = c;
     }
     return PW_OK;

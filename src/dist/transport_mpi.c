@@ -162,7 +162,7 @@ pw_status pw_comm_mpi(pw_comm **comm)
         free(p);
         return PW_ERR_OUT_OF_MEMORY;
     }
-    *p = (pw_comm){.ops = &mpi_ops, .ctx = c, .rank = rank, .size = size, .scratch = scratch, .tag_runs = 4096u};
+    *p = (pw_comm){.ops = &mpi_ops, .ctx = c, .rank = rank, .size = size, .scratch = scratch, .tag_runs = 4096u, .failure_from = -1};
     int *tag_ub = NULL, has_ub = 0; /* the largest tag (OpenMPI: 2^31 - 1; the standard: >= 32767) */
     MPI_Comm_get_attr(c->comm, MPI_TAG_UB, &tag_ub, &has_ub);
     p->tag_runs = has_ub && tag_ub && *tag_ub >= 4096 * PW_TAG_KINDS ? (unsigned)((*tag_ub + 1LL) / PW_TAG_KINDS) : 4096u;
