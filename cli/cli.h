@@ -121,7 +121,7 @@ typedef struct cli_common {
     "                              speed, measured by a short run first (same results)\n" \
     "  --mpi                       one rank of mpirun's processes: the run is split into\n" \
     "                              bands of columns over the ranks (CPU engines), rank 0\n" \
-    "                              prints (sw dtw sat inthist heat sor: docs/DISTRIBUTED.md)\n" \
+    "                              prints (sw dtw sat inthist heat sor run: DISTRIBUTED.md)\n" \
     "  --nccl                      with --mpi and --backend cuda: chunks between the ranks'\n" \
     "                              GPUs go over NCCL, not through the hosts\n" \
     "  --help                      this text\n"

@@ -129,7 +129,9 @@ int cli_trace_finish(cli_trace *t, const char *path, const char *title, cli_repo
         return EXIT_DATA;
     }
     if (t->count == 0) {
-        cli_error("--trace: this run recorded no tiles (tracing covers the peer and barrier strategies)");
+        cli_error("--trace: this run recorded no tiles (tracing covers the tile engines of the peer and barrier "
+                  "strategies; the engine that ran has none to draw: the GPU's warp-rows engine and an alignment's "
+                  "GPU passes, for one)");
         return EXIT_USAGE;
     }
     qsort(t->records, (size_t)t->count, sizeof *t->records, by_worker_then_start);

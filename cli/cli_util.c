@@ -1,4 +1,5 @@
 /* cli_util.c - error printing, number parsing, the common options and cli_parse(). */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -100,7 +101,8 @@ int cli_parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int
     char *end;
     errno = 0;
     long long v = strtoll(text, &end, 10);
-    if (errno || end == text || *end != '\0' || v < lo || v > hi) {
+    /* (strtoll skips leading blanks: " 2" passed where "2 " was refused) */
+    if (errno || end == text || *end != '\0' || isspace((unsigned char)text[0]) || v < lo || v > hi) {
         cli_error("%s: '%s' is not an integer in %" PRId64 "..%" PRId64, opt, text, lo, hi);
         return -1;
     }
@@ -138,7 +140,7 @@ int cli_parse_double(const char *opt, const char *text, double lo, double hi, in
     errno = 0;
     double v = strtod(text, &end);
     int inside = open ? v > lo && v < hi : v >= lo && v <= hi;
-    if (end == text || *end != '\0' || !isfinite(v) || !inside) {
+    if (end == text || *end != '\0' || isspace((unsigned char)text[0]) || !isfinite(v) || !inside) {
         cli_error("%s: '%s' is not a number in %c%g, %g%c", opt, text, open ? '(' : '[', lo, hi, open ? ')' : ']');
         return -1;
     }

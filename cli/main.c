@@ -26,7 +26,7 @@ static const char usage[] =
     "  sor --size RxC --omega W -o OUT.npy     successive over-relaxation sweeps\n"
     "  tune sw|sat ...          tile-width sweep: measured time next to the width models\n"
     "  run CELL.c ...           your own recurrence (docs/EXTENDING.md), on the GPU or CPU\n"
-    "  batch JOBS.tsv           a file of sw/dtw/sat/inthist/heat/sor command lines as one job\n"
+    "  batch JOBS.tsv           a file of sw/dtw/sat/inthist/heat/sor/run command lines as one job\n"
     "                           queue (GPU copies overlapped with other jobs' kernels)\n"
     "  bfs GRAPH --source S     breadth-first levels (.mtx, DIMACS, edge list) on the task engine\n"
     "Run 'peerwave COMMAND --help' for a command's options; 'peerwave --version'.\n"

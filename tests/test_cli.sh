@@ -97,6 +97,10 @@ grep -q "argument 2 is empty" "$tmp/err" && ok || bad "sw with an empty argument
 expect 2 heat --size 0x5
 grep -q "at least 3 (a grid's boundary plus interior)" "$tmp/err" && ok || bad "heat --size 0x5: $(cat "$tmp/err")"
 expect 2 sw --match x "$tmp/a.fa" "$tmp/b.fa"
+# blanks around a number: refused on either side (a leading one passed, strtoll skipping it)
+expect 2 sw --match " 2" "$tmp/a.fa" "$tmp/b.fa"
+expect 2 sw --match "2 " "$tmp/a.fa" "$tmp/b.fa"
+expect 2 sor --size 8x8 --omega " 1.5"
 expect 2 sw --mismatch 3 "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --gap-open -1 "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --matrix NOPE "$tmp/a.fa" "$tmp/b.fa"
@@ -745,6 +749,10 @@ cp "$tmp/b.fa" "$tmp/tab	b.fa"
   bad "SAM @PG with a tab in an argument: $(grep '^@PG' "$tmp/tab.sam" | cat -A)"
 "$pw" sw --align --quiet --plot "$tmp/al.svg" --view "$tmp/view.txt" "$ex/query.fa" "$ex/target.fa" > /dev/null &&
   head -c 4 "$tmp/al.svg" | grep -q '<svg' && grep -q '^query ' "$tmp/view.txt" && ok || bad "--plot / --view files"
+# --trace with --align: the score pass's tiles (above 2^24 cells the CPU keeps rows on the tile
+# engines, whose options dropped the trace: "this run recorded no tiles")
+"$pw" sw --align --backend cpu --trace "$tmp/al_trace.svg" "$ex/query.fa" "$ex/target.fa" > "$tmp/out" 2> "$tmp/err" &&
+  grep -q "^trace_tiles: [1-9]" "$tmp/out" && grep -q "<svg" "$tmp/al_trace.svg" && ok || bad "sw --align --trace: $(cat "$tmp/err")"
 # names and letters SAM and XML cannot take: an empty header (QNAME '*'), control and non-UTF-8
 # bytes ('_' in SAM, '?' in the SVG), a protein's stop '*' in SEQ (X)
 printf '>\001x\377 y\nMKVLAAGIV*GLLL\n' > "$tmp/odd.fa"; printf '>\nMKVLAAGIVGLLL\n' > "$tmp/noname.fa"

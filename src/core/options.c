@@ -86,8 +86,7 @@ pw_options pw_options_or_defaults(const pw_options *options)
 pw_status pw_options_cpu_tiles(const pw_options *options, pw_options *out)
 {
     *out = pw_options_or_defaults(options);
-    out->backend = PW_BACKEND_CPU;
-    out->trace = NULL;
+    out->backend = PW_BACKEND_CPU; /* (the trace stays: the pass is the run's tiles, what --trace draws) */
     /* sequential: the reference loop, as asked; launch: the GPU's (refused by the caller's path) */
     return out->strategy == PW_STRATEGY_PEER || out->strategy == PW_STRATEGY_GLOBAL_BARRIER ||
                    out->strategy == PW_STRATEGY_TASKS

@@ -66,8 +66,8 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
 /* *options, or the defaults where options is NULL: a copy the caller may change. */
 pw_options pw_options_or_defaults(const pw_options *options);
 
-/* *out: the options (or the defaults) for a CPU run on the tiles' engines (the CPU backend, no
- * trace), for the forward passes that keep the alignment search's rows (apps/sw_saving.h,
+/* *out: the options (or the defaults) for a CPU run on the tiles' engines (the CPU backend; a
+ * trace kept: the pass's tiles are the run's), for the forward passes that keep the alignment search's rows (apps/sw_saving.h,
  * apps/dtw_saving.h).  PW_ERR_UNSUPPORTED where the strategy runs no tiles (sequential: the
  * reference loop, as asked; launch: the GPU's), so the caller takes its row-by-row way. */
 pw_status pw_options_cpu_tiles(const pw_options *options, pw_options *out);
