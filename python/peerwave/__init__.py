@@ -92,7 +92,7 @@ OPTIONS = {
 
 
 _WIDTH_SOURCES = ["default", "given", "model"]
-_WISDOM = ["off", "hit", "saved", "unsaved"]
+_WISDOM = ["off", "hit", "saved", "unsaved", "doubtful"]
 
 
 def _info(i):
