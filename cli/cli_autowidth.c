@@ -6,7 +6,7 @@
 void cli_detail_autowidth(cli_report *r, const pw_run_info *info)
 {
     static const char *const sources[] = {"default", "given", "model"};
-    static const char *const wisdom[] = {"off", "hit", "saved", "unsaved", "doubtful"};
+    static const char *const wisdom[] = {"off", "hit", "saved", "unsaved"};
     cli_detail(r, "tile_w_source", "%s", sources[info->width_source]);
     if (info->width_source != PW_WIDTH_MODEL) { /* no model: the same --tsv columns, absent */
         static const char *const keys[] = {"wisdom", "training_s", "training_corner", "model_d_s", "model_tau_s_s"};

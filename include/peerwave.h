@@ -249,9 +249,7 @@ typedef enum pw_wisdom_use {
     PW_WISDOM_OFF = 0, /* no file ("none", or no home directory) */
     PW_WISDOM_HIT,     /* the fit was there: no training */
     PW_WISDOM_SAVED,   /* trained, and remembered */
-    PW_WISDOM_UNSAVED, /* trained; the file could not be written */
-    PW_WISDOM_DOUBTFUL /* trained, but the fit stayed at its floor when measured again (a busy
-                          machine's samples): used for this run, not remembered */
+    PW_WISDOM_UNSAVED  /* trained; the file could not be written */
 } pw_wisdom_use;
 
 /* What a run actually used, filled in every result struct. */

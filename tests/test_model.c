@@ -131,24 +131,6 @@ static void training_retries_clamped_fits(void)
         /* calls: a training's warm-up and six widths (three runs each the second time), the run */
         CHECK(c.calls == (slow ? 7 + 19 + 1 : 7 + 1), "training %s: %d calls", slow ? "after a hiccup" : "clean", c.calls);
     }
-    /* slow through the second training too (widths 1 and 2 in all three runs, calls 8-13): the
-     * fit at the floor is used but not remembered (a saved one picked every later run's width) */
-    char path[] = "/tmp/pw_wisdom_doubtful_XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0, "temporary wisdom file");
-    if (fd >= 0) close(fd);
-    remove(path);
-    o.wisdom = path;
-    c = (hiccup_corner){0, 1u << 1 | 1u << 2 | 0x3fu << 8};
-    pw_run_info info;
-    FILE *f = NULL;
-    CHECK(pw_run_with_width("sat", &o, 0, hiccup_run, &c, rows, cols, &info) == PW_OK &&
-              info.wisdom == PW_WISDOM_DOUBTFUL && pw_model_fit_clamped(info.model_d_s, info.model_tau_s) &&
-              !(f = fopen(path, "r")),
-          "a fit at the floor twice: wisdom %d, d %.3g tau %.3g, file %s", (int)info.wisdom, info.model_d_s,
-          info.model_tau_s, f ? "written" : "not written");
-    if (f) fclose(f);
-    remove(path);
 }
 
 /* pw_model_fit_kind recovers d and tau_s from timings made by a model of that kind (each kind

@@ -92,7 +92,7 @@ OPTIONS = {
 
 
 _WIDTH_SOURCES = ["default", "given", "model"]
-_WISDOM = ["off", "hit", "saved", "unsaved", "doubtful"]
+_WISDOM = ["off", "hit", "saved", "unsaved"]
 
 
 def _info(i):

@@ -69,11 +69,7 @@ static pw_status choose(const char *app, pw_options *o, int cuda_tile_h, pw_corn
         w->training_seconds = fit.seconds;
         w->training_rows = fit.corner_rows;
         w->training_cols = fit.corner_cols;
-        /* a fit still at the floor after the median of three is used but not remembered: saved, a
-         * moment's load picked every later run's width (one such save made a heat run 2x slower
-         * until the file was removed) */
-        if (path && chunk <= 0 && pw_model_fit_clamped(fit.d, fit.tau_s)) w->wisdom = PW_WISDOM_DOUBTFUL;
-        else if (path) w->wisdom = pw_wisdom_save(path, key, &fit) == 0 ? PW_WISDOM_SAVED : PW_WISDOM_UNSAVED;
+        if (path) w->wisdom = pw_wisdom_save(path, key, &fit) == 0 ? PW_WISDOM_SAVED : PW_WISDOM_UNSAVED;
     }
     w->model_d_s = fit.d;
     w->model_tau_s = fit.tau_s;
