@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "io_util.h"
+#include "partial_files.h"
 
 int io_fail(char *err, int errlen, const char *fmt, ...)
 {
@@ -189,6 +190,7 @@ int io_output_open(io_output *out, const char *path, char *err, int errlen)
 {
     struct stat st;
     out->partial[0] = '\0';
+    out->partial_slot = -1;
     out->is_stdout = io_is_stdout(path);
     if (out->is_stdout) {
         io_claim_stdout();
@@ -208,6 +210,7 @@ int io_output_open(io_output *out, const char *path, char *err, int errlen)
         out->f = fopen(path, "wb");
     }
     if (!out->f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
+    if (out->partial[0]) out->partial_slot = io_partial_remember(out->partial);
     return 0;
 }
 
@@ -220,6 +223,8 @@ int io_output_close(io_output *out, const char *path, int ok, char *err, int err
     if (out->partial[0]) {
         if (ok && rename(out->partial, path) != 0) ok = 0, saved = errno;
         if (!ok) remove(out->partial);
+        io_partial_forget(out->partial_slot);
+        out->partial_slot = -1;
     }
     if (!ok) return io_fail(err, errlen, "%s: write failed (%s)", path, strerror(saved));
     return 0;

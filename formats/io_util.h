@@ -71,6 +71,7 @@ typedef struct io_output {
     FILE *f;
     char partial[4096]; /* "" when writing path itself */
     int is_stdout;      /* path is "-" or the process's standard output: written to stdout */
+    int partial_slot;   /* partial_files.h: removed if a signal ends the process meanwhile; -1 none */
 } io_output;
 int io_output_open(io_output *out, const char *path, char *err, int errlen);
 

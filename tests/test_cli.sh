@@ -263,6 +263,19 @@ PEERWAVE_PROGRESS_AFTER_MS=0 timeout --foreground --preserve-status -s INT 1 "$p
 rc=$?
 [ "$rc" = 130 ] && grep -q 'stopped after' "$tmp/progress" && grep -q 'cancelled' "$tmp/progress" && [ ! -s "$tmp/int_out" ] && ok ||
   bad "Ctrl-C: rc $rc, $(cat "$tmp/progress")"
+# ... and during the output's write (after the computation's own handler): the partial file is
+# removed (OUT.npy.partial-PID stayed).  strace holds each write a second, so the signal lands
+# mid-file; where strace is missing (or not permitted) the check is left out.
+if command -v strace > /dev/null && strace -o /dev/null true 2> /dev/null; then
+  mkdir -p "$tmp/sigint"
+  { strace -o /dev/null -e trace=write -e inject=write:delay_exit=1000000 "$pw" sat "$ex/rings.pgm" -o "$tmp/sigint/out.npy" \
+      --type i64 --backend cpu --quiet > /dev/null 2>&1; echo $? > "$tmp/sigint_rc"; } &
+  for k in $(seq 300); do ls "$tmp/sigint" | grep -q partial && break; sleep 0.02; done
+  pkill -INT -f "^$pw sat $ex/rings.pgm -o $tmp/sigint/out.npy"
+  wait
+  [ "$(cat "$tmp/sigint_rc")" = 130 ] && [ -z "$(ls "$tmp/sigint")" ] && ok ||
+    bad "Ctrl-C while writing: rc $(cat "$tmp/sigint_rc"), left: $(ls "$tmp/sigint")"
+fi
 PEERWAVE_PROGRESS_AFTER_MS=0 "$pw" heat --size 1200x1200 --sweeps 4 --progress --quiet > /dev/null 2> "$tmp/progress"
 [ ! -s "$tmp/progress" ] && ok || bad "progress printed with --quiet"
 
@@ -1181,6 +1194,12 @@ else
     bad "sw --mpi with B shorter than the ranks: $(cat "$tmp/err")"
   # ... once: the failure the ranks agreed on is told by rank 0 (and the rank it came from), not by each
   [ "$(grep -c "cannot be split into" "$tmp/err")" = 1 ] && ok || bad "sw --mpi, one failure told $(grep -c "cannot be split into" "$tmp/err") times"
+  # an image narrower than the ranks: the split's reason (the empty band's check said "an image of 3 x 0")
+  { printf 'P5\n2 3\n255\n'; printf 'abcdef'; } > "$tmp/narrow.pgm"
+  for c in sat inthist; do
+    timeout 60 mpirun -np 3 "$pw" $c "$tmp/narrow.pgm" --mpi --quiet > /dev/null 2> "$tmp/err"
+    grep -q "^peerwave: .*2 columns cannot be split into 3 bands" "$tmp/err" && ok || bad "$c --mpi, 2 columns on 3 ranks: $(cat "$tmp/err")"
+  done
   # --trace: each rank draws its band, rank 1 into FILE.rank1.svg (all ranks wrote FILE before)
   mpirun -np 2 "$pw" sw --mpi --quiet --trace "$tmp/mt.svg" "$ex/query.fa" "$ex/target.fa" > /dev/null 2> "$tmp/err"
   grep -q '<svg' "$tmp/mt.svg" && grep -q '<svg' "$tmp/mt.rank1.svg" && ok || bad "sw --mpi --trace: $(ls "$tmp"/mt*) $(cat "$tmp/err")"

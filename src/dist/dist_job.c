@@ -7,6 +7,7 @@
  * INTHIST), which then holds every band already (pw_dist_gather_columns).  Reading and writing only a rank's band (inputs larger than one machine) is not here
  * yet: issue 29, item 3.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,8 +50,29 @@ static pw_status agree_on_image(pw_comm *comm, const pw_image *img)
     return st;
 }
 
+/* This rank's band of n columns; where n cannot be split (fewer columns than ranks: every rank
+ * alike) an empty band, whose run every rank refuses, and the split's reason kept in why. */
+static void split_band(const pw_comm *comm, int64_t n, int64_t *first, int64_t *count, char *why, size_t why_size)
+{
+    why[0] = '\0';
+    if (pw_dist_split(comm, comm->rank, n, first, count) != PW_OK) {
+        snprintf(why, why_size, "%s", pw_error_detail());
+        *first = *count = 0;
+    }
+}
+
+/* The run's status, told by the split's reason where the split failed (the empty band's own
+ * check said "an image of 3 x 0" of a 3 x 2 image). */
+static pw_status split_status(pw_status st, const char *why)
+{
+    if (st == PW_OK || !why[0]) return st;
+    pw_set_error_detail("%s", why);
+    return PW_ERR_INVALID_SIZE;
+}
+
 pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
 {
+    char why[256];
     if (!comm || !job) return PW_ERR_NULL_ARGUMENT;
     const pw_options *o = &job->options;
     pw_status st;
@@ -72,9 +94,9 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
         if ((st = agree_on_image(comm, in)) != PW_OK) return st;
         if (!in || !out) return PW_ERR_NULL_ARGUMENT;
         if (pw_image_stride(out) != out->cols) return PW_ERR_INVALID_ARGUMENT; /* (the same job on every rank) */
-        if (pw_dist_split(comm, comm->rank, in->cols, &first, &count) != PW_OK) count = 0; /* (refused by every rank below) */
+        split_band(comm, in->cols, &first, &count, why, sizeof why);
         pw_image vin = band_view(in, first, count, 0), vout = band_view(out, first, count, 0);
-        st = pw_dist_sat(comm, &vin, &vout, o, job->info);
+        st = split_status(pw_dist_sat(comm, &vin, &vout, o, job->info), why);
         if (st == PW_OK)
             st = pw_dist_gather_columns(comm, out->data, pw_dtype_size(out->type), out->rows, out->cols, 1, 0, out->cols);
         return st;
@@ -83,13 +105,13 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
         const pw_image *in = job->u.inthist.in;
         if ((st = agree_on_image(comm, in)) != PW_OK) return st;
         if (!in || !job->u.inthist.out) return PW_ERR_NULL_ARGUMENT;
-        if (pw_dist_split(comm, comm->rank, in->cols, &first, &count) != PW_OK) count = 0;
+        split_band(comm, in->cols, &first, &count, why, sizeof why);
         pw_image vin = band_view(in, first, count, 0);
         const int bins = job->u.inthist.bins;
         /* the band's planes in their own array (rows x count each), then into the whole's */
         int32_t *band = pw_malloc(sizeof *band * (size_t)(in->rows * (count ? count : 1)) * (size_t)(bins > 0 ? bins : 1));
         /* (without memory for the band, NULL out: its check fails, and so does every rank's run) */
-        st = pw_dist_inthist(comm, &vin, bins, job->u.inthist.lo, job->u.inthist.hi, band, o, job->info);
+        st = split_status(pw_dist_inthist(comm, &vin, bins, job->u.inthist.lo, job->u.inthist.hi, band, o, job->info), why);
         if (!band && st == PW_ERR_NULL_ARGUMENT) st = PW_ERR_OUT_OF_MEMORY;
         for (int p = 0; st == PW_OK && p < bins; p++)
             for (int64_t i = 0; i < in->rows; i++)
@@ -116,11 +138,12 @@ pw_status pw_dist_job_run(pw_comm *comm, const pw_job *job)
         if ((st = agree_on_image(comm, grid)) != PW_OK) return st;
         if (!grid) return PW_ERR_NULL_ARGUMENT;
         if (pw_image_stride(grid) != grid->cols) return PW_ERR_INVALID_ARGUMENT;
-        if (pw_dist_split(comm, comm->rank, grid->cols - 2, &first, &count) != PW_OK) count = 0;
+        split_band(comm, grid->cols - 2, &first, &count, why, sizeof why);
         pw_image band = band_view(grid, first, count, 1);
         st = job->kind == PW_JOB_SOR ? pw_dist_sor(comm, &band, job->u.stencil.sweeps, job->u.stencil.omega, o,
                                                    job->u.stencil.residual, job->info)
                                      : pw_dist_heat(comm, &band, job->u.stencil.sweeps, o, job->u.stencil.residual, job->info);
+        st = split_status(st, why);
         if (st == PW_OK)
             st = pw_dist_gather_columns(comm, grid->data, pw_dtype_size(grid->type), grid->rows, grid->cols, 1, 1, grid->cols - 2);
         return st;
