@@ -825,6 +825,15 @@ pw_status pw_hdss_fail(pw_hdss *h, int dv)
     return PW_OK;
 }
 
+/* A device's rate in cells a second for the report: its fit's, over what a cell of its blocks
+ * cost it; a device with no fit (a block or two: a static split's whole share) its cells over
+ * its busy time (the summary said 0.00 G/s for a group that did a third of the work). */
+static double report_rate(const device *d)
+{
+    if (d->rate > 0) return d->cost_done > 0 ? d->rate * (double)d->cells_done / (double)d->cost_done : d->rate;
+    return d->busy > 0 ? (double)d->cells_done / d->busy : 0;
+}
+
 pw_status pw_hdss_get_report(pw_hdss *h, pw_hdss_report *r, pw_hdss_device_report *out, int n_out)
 {
     if (!h || !r) return fail_with(PW_ERR_NULL_ARGUMENT, "the scheduler or report is NULL");
@@ -842,8 +851,7 @@ pw_status pw_hdss_get_report(pw_hdss *h, pw_hdss_report *r, pw_hdss_device_repor
         out[j] = (pw_hdss_device_report){
             d->name, d->kind, d->failed, d->items, d->cells_done, d->blocks,
             h->cells_done > 0 ? (double)d->cells_done / (double)h->cells_done : 0,
-            /* (the rate in cells: its fit's, over what a cell of its blocks cost it) */
-            d->cost_done > 0 ? d->rate * (double)d->cells_done / (double)d->cost_done : d->rate, d->alpha, d->stable ? to_cells(d->best_block) : 0, d->busy, d->finish};
+            report_rate(d), d->alpha, d->stable ? to_cells(d->best_block) : 0, d->busy, d->finish};
     }
     pthread_mutex_unlock(&h->lock);
     return PW_OK;
