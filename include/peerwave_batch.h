@@ -318,7 +318,8 @@ typedef struct pw_hdss_device_report {
     double share;       /* of all the cells done */
     double rate;        /* cells/s: the scheduler's estimate (the fit, then tracked over the
                            last blocks; with an item_cost, over the cost of a cell of its blocks
-                           done); 0 before its second block.  Good STATIC weights. */
+                           done); with no fit yet (one block: a STATIC share) its cells over
+                           its busy time, 0 before its first block.  Good STATIC weights. */
     double fixed_cost;  /* alpha, seconds per block */
     int64_t best_block; /* x*, in its own units (cells plus item_cost an item; 0 before a stable
                            fit) */

@@ -323,6 +323,14 @@ static void test_rates_that_depend_on_length(void)
     CHECK(gain >= 1.1, "HDSS only %.3fx faster than STATIC", gain);
     CHECK(fixed.dev[0].blocks == 1 && rounds.dev[0].blocks >= 4, "STATIC blocks %" PRId64 ", %" PRId64,
           fixed.dev[0].blocks, rounds.dev[0].blocks);
+    /* a device of one block has no fit: its report rate is its cells over its busy time (0 was
+     * printed as "0.00 G/s" for a group that did a third of the work) */
+    for (int d = 0; d < MACHINE; d++)
+        CHECK(fixed.dev[d].cells == 0 ||
+                  (fixed.dev[d].rate > 0 && (fixed.dev[d].blocks > 1 ||
+                                             fabs(fixed.dev[d].rate * fixed.dev[d].busy / (double)fixed.dev[d].cells - 1) < 1e-9)),
+              "STATIC device %d: rate %g, %" PRId64 " cells in %g s, %" PRId64 " blocks", d, fixed.dev[d].rate,
+              fixed.dev[d].cells, fixed.dev[d].busy, fixed.dev[d].blocks);
     free(train);
     free(batch);
 }
