@@ -164,7 +164,9 @@ int graph_read_stream(FILE *f, const char *name, int undirected, int64_t max_ver
                 FAIL("%s: line %lld: an arc \"a U V [W]\" after the problem line is needed", name, (long long)number);
                 break;
             }
-            ok = numbered_edge(&e, a, b, vertices, declared, &entries, undirected, "arcs", name, number, err, errlen);
+            /* (a colouring file's "e u v" is an undirected edge, as a symmetric .mtx entry: both ways) */
+            ok = numbered_edge(&e, a, b, vertices, declared, &entries, undirected || line[0] == 'e', "arcs", name, number,
+                               err, errlen);
         } else {
             if (line[0] == '#' || line[0] == '%' || blank(line)) continue;
             int64_t a, b; /* (more fields, e.g. weights, may follow) */

@@ -1121,6 +1121,13 @@ fi
 printf 'c x\np sp 3 2\na 1 2 5\na 2 3 5\n' > "$tmp/g.gr"
 out=$("$pw" bfs "$tmp/g.gr" --source 3 --undirected --quiet | head -2 | tr '\n' ' ')
 [ "$out" = "reached: 3 depth: 2 " ] && ok || bad "bfs dimacs undirected: $out"
+# a colouring file's edges (p edge, e u v) are undirected: both ways without --undirected; a
+# shortest-path file's arcs one way
+printf 'c x\np edge 3 2\ne 1 2\ne 2 3\n' > "$tmp/col.gr"
+out=$("$pw" bfs "$tmp/col.gr" --source 3 --quiet | head -2 | tr '\n' ' ')
+[ "$out" = "reached: 3 depth: 2 " ] && ok || bad "bfs of a colouring file from its last vertex: $out"
+out=$("$pw" bfs "$tmp/g.gr" --source 3 --quiet | head -1)
+[ "$out" = "reached: 1" ] && ok || bad "bfs of arcs, directed: $out"
 expect 2 bfs "$tmp/g.mtx" --source 6
 expect 2 bfs "$tmp/g.mtx" --source 0
 expect 2 bfs "$tmp/g.mtx" --engine fast
