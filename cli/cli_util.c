@@ -29,11 +29,12 @@ static pw_comm *mpi_comm; /* --mpi (cli_mpi_start) */
 void cli_error(const char *fmt, ...)
 {
     if (cli_batch_silenced()) return;
-    /* a failure every rank agreed on (pw_dist_failure_from) is told by rank 0 and the rank it came
+    /* a failure every rank agreed on (pw_dist_failure_take) is told by rank 0 and the rank it came
      * from, not by every rank (mpirun -np 8 printed it 8 times) */
-    if (mpi_comm && pw_comm_rank(mpi_comm) != 0 && pw_dist_failure_from(mpi_comm) >= 0 &&
-        pw_dist_failure_from(mpi_comm) != pw_comm_rank(mpi_comm))
-        return;
+    if (mpi_comm && pw_comm_rank(mpi_comm) != 0) {
+        const int from = pw_dist_failure_take(mpi_comm);
+        if (from >= 0 && from != pw_comm_rank(mpi_comm)) return;
+    }
     char line[4096];
     int n = mpi_comm && pw_comm_rank(mpi_comm) != 0 ? snprintf(line, sizeof line, "peerwave (rank %d): ", pw_comm_rank(mpi_comm))
                                                     : snprintf(line, sizeof line, "peerwave: ");

@@ -457,7 +457,7 @@ static void print_summary(pw_queue *q, int n, int failed)
         fprintf(o, ", lower bound %.3f s, busy: copy-in %.3f s, kernels %.3f s, copy-out %.3f s", st.lower_bound,
                 st.copy_in_seconds, st.kernel_seconds, st.copy_out_seconds);
     /* (on_cpu: jobs a GPU queue ran on the CPU; a CPU queue runs them all there, nothing to add) */
-    if (st.backend == PW_BACKEND_CUDA)
+    if (st.backend == PW_BACKEND_CUDA || st.device_failed) /* (a failed GPU's queue reports the CPU backend) */
         fprintf(o, ", on the CPU %lld%s", (long long)st.on_cpu, st.device_failed ? " (the GPU failed; the rest ran on the CPU)" : "");
     fputc('\n', o);
     for (int k = 0; st.devices > 1 && k < st.devices; k++) { /* each GPU's queue */

@@ -100,7 +100,8 @@ typedef struct pw_cell_args {
     void *grid;                 /* grid and stencil forms: (rows + 2 halo) x (cols + 2 halo)
                                    values, row-major, updated in place (stencil: halo 1);
                                    grid3: (rows + 2 halo) x (cols + 2 halo) x (planes + 2 halo) */
-    int64_t sweeps;             /* grid and stencil forms: sweeps in one run (0 means 1) */
+    int64_t sweeps;             /* grid and stencil forms: sweeps in one run (0 means 1); a linear
+                                   cell runs once: more than 1 is PW_ERR_INVALID_ARGUMENT */
     void *last_row;             /* linear form, optional: receives row rows-1 (cols values) */
     void *last_col;             /* linear form, optional: receives column cols-1 (rows values) */
     int64_t planes;             /* grid3 form: the third extent (without the halo), >= 1;

@@ -1057,11 +1057,17 @@ static void test_refusals(void)
                   "bad.c:4: unknown declaration PW_HAL0");
     expect_create("PW_FORM(grid)\nPW_VALUE(float)\nPW_DEPS(1, 0)\n", PW_ERR_BAD_INPUT, "bad.c:3: unknown declaration PW_DEPS");
     expect_create("PW_FORM(linear)\nPW_VALUE(int32_t)\nPW_INPUTS(uint8_t, a, i);\n", PW_ERR_BAD_INPUT, "unknown declaration");
-    /* the cell language's own macros at the start of a line are code */
-    {
+    /* the cell language's own macros at the start of a line are code, as are the cell's own PW_
+     * macros and any line inside a function */
+    static const char *const code[] = {
+        "PW_FORM(linear)\nPW_VALUE(int32_t)\n#define BIG(a, b) (a)\nPW_MAX(1, 2);\n",
+        "PW_FORM(linear)\nPW_VALUE(int32_t)\n#define PW_MY_PAIR(t, n) typedef t n;\nPW_MY_PAIR(int, my_int)\n",
+        "PW_FORM(linear)\nPW_VALUE(int32_t)\n  #  define PW_SQ(x) ((x) * (x))\nint f(int a)\n{\n    return\n"
+        "        PW_SQ(a);\n}\n",
+        "PW_FORM(linear)\nPW_VALUE(int32_t)\nint g(int a)\n{\n    return a +\n        PW_LATER(a);\n}\n"};
+    for (size_t k = 0; k < sizeof code / sizeof *code; k++) {
         pw_cell *m = NULL;
-        CHECK(pw_cell_create("PW_FORM(linear)\nPW_VALUE(int32_t)\n#define BIG(a, b) (a)\nPW_MAX(1, 2);\n", "m.c", &m) == PW_OK,
-              "PW_MAX at a line's start: %s", pw_error_detail());
+        CHECK(pw_cell_create(code[k], "m.c", &m) == PW_OK, "code %zu is not a declaration: %s", k, pw_error_detail());
         pw_cell_free(m);
     }
     /* declarations in comments are comments */

@@ -13,7 +13,13 @@
 
 int pw_comm_rank(const pw_comm *comm) { return comm ? comm->rank : -1; }
 int pw_comm_size(const pw_comm *comm) { return comm ? comm->size : 0; }
-int pw_dist_failure_from(const pw_comm *comm) { return comm ? comm->failure_from : -1; }
+int pw_dist_failure_take(pw_comm *comm)
+{
+    if (!comm) return -1;
+    const int k = comm->failure_from;
+    comm->failure_from = -1; /* (told once: a later error of this process is its own) */
+    return k;
+}
 
 void pw_comm_set_chunk(pw_comm *comm, int64_t columns)
 {
@@ -236,6 +242,7 @@ pw_status pw_dist_agree(pw_comm *comm, pw_status local, const dist_signature *si
         dist_signature sig;
         char device[DIST_DEVICE_BYTES];
     } entry;
+    comm->failure_from = -1; /* (not the last run's: a failure before this agreement is this rank's own) */
     entry mine = {report_of(local, 0), *sig, {0}};
     snprintf(mine.device, sizeof mine.device, "%s", device ? device : "");
     mine.sig.word[DIST_SIGNATURE_WORDS - 1] = comm->run; /* (the ranks' calls must come in the same order too) */
@@ -251,6 +258,7 @@ pw_status pw_dist_agree(pw_comm *comm, pw_status local, const dist_signature *si
         if (memcmp(&all[k].sig, &all[0].sig, sizeof all[0].sig) != 0) {
             pw_set_error_detail("rank %d was called with other arguments (sizes, parameters or inputs) than rank 0", k);
             st = PW_ERR_INVALID_ARGUMENT;
+            comm->failure_from = 0; /* (every rank finds it alike: rank 0 tells it) */
         }
     for (int k = 1; st == PW_OK && !comm->weights && k < comm->size; k++)
         if (strcmp(all[k].device, all[0].device) != 0) {
@@ -259,6 +267,7 @@ pw_status pw_dist_agree(pw_comm *comm, pw_status local, const dist_signature *si
                                 "or pw_comm_share_weight) or use devices of one model",
                                 k, all[k].device[0] ? all[k].device : "the CPU", all[0].device[0] ? all[0].device : "the CPU");
             st = PW_ERR_INVALID_ARGUMENT;
+            comm->failure_from = 0;
         }
     comm->run++;
     return st;
@@ -303,6 +312,7 @@ pw_status pw_dist_conclude(pw_comm *comm, pw_status status, int remote, const vo
     if (entry_bytes > PW_COMM_ENTRY) return PW_ERR_INTERNAL; /* (results are a few words: dist_apps.c) */
     unsigned char *out = pw_comm_gathered(comm), *in = pw_comm_own(comm); /* (no allocation, as in pw_dist_agree) */
     dist_report *reports = (dist_report *)(void *)pw_comm_reports(comm);
+    comm->failure_from = -1;
     const dist_report r = report_of(status, remote);
     memcpy(in, &r, sizeof r);
     memcpy(in + sizeof r, mine, bytes);

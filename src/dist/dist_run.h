@@ -24,9 +24,10 @@ typedef struct dist_signature {
 } dist_signature;
 
 /* The rank whose failure the last agreement (step 1 or 3) decided for every rank, -1 if it
- * decided none: the CLI's ranks other than 0 and that one leave the message to those two (every
- * rank printed the same line). */
-int pw_dist_failure_from(const pw_comm *comm);
+ * decided none, and forgotten (taken once): the CLI's ranks other than 0 and that one leave the
+ * failure's message to those two (every rank printed the same line); their next error is their
+ * own again. */
+int pw_dist_failure_take(pw_comm *comm);
 
 /* FNV-1a over bytes, to put inputs every rank holds whole into the signature. */
 uint64_t pw_dist_hash(const void *data, size_t bytes, uint64_t seed);

@@ -229,21 +229,30 @@ static int looks_like_declaration(const char *word, size_t wlen, const char *res
     return close > rest && close[-1] == ')' && !memchr(rest, '{', (size_t)(close - rest));
 }
 
-/* A macro the cell language header defines (PW_MIN, PW_FN ...): read from the embedded header,
- * so the list never drifts from it. */
-static int cell_header_macro(const char *word, size_t wlen)
+/* Whether text has a "#define WORD" line (blanks allowed around the '#'). */
+static int defined_in(const char *text, const char *word, size_t wlen)
 {
-    const char *h = pw_host_embedded("include/peerwave_cell.h");
-    if (!h) return 1; /* (no header to ask: no check) */
-    for (const char *p = strstr(h, "#define "); p; p = strstr(p + 1, "#define ")) {
-        const char *n = p + 8;
+    for (const char *p = strstr(text, "define"); p; p = strstr(p + 1, "define")) {
+        const char *q = p;
+        while (q > text && (q[-1] == ' ' || q[-1] == '\t')) q--;
+        if (q == text || q[-1] != '#') continue;
+        const char *n = p + 6;
+        while (*n == ' ' || *n == '\t') n++;
         if (!strncmp(n, word, wlen) && !(isalnum((unsigned char)n[wlen]) || n[wlen] == '_')) return 1;
     }
     return 0;
 }
 
+/* A macro the cell language header defines (PW_MIN, PW_FN ...): read from the embedded header,
+ * so the list never drifts from it. */
+static int cell_header_macro(const char *word, size_t wlen)
+{
+    const char *h = pw_host_embedded("include/peerwave_cell.h");
+    return !h || defined_in(h, word, wlen); /* (no header to ask: no check) */
+}
+
 static pw_status one_line(pw_cell_decl *d, const char *word, size_t wlen, const char *rest, const char *end,
-                          decl_line *l, int *seen_form, int *seen_value)
+                          decl_line *l, int *seen_form, int *seen_value, int at_top, const char *cell_text)
 {
 #define IS(w) (wlen == sizeof(w) - 1 && !memcmp(word, w, wlen))
     if (!(IS("PW_FORM") || IS("PW_VALUE") || IS("PW_FIELD") || IS("PW_INPUT") || IS("PW_PARAM") || IS("PW_DEP") ||
@@ -251,7 +260,8 @@ static pw_status one_line(pw_cell_decl *d, const char *word, size_t wlen, const 
         /* other code (PW_FN, PW_MIN ...); a line shaped as a declaration under a name the cell
          * language does not have (PW_HAL0(1), PW_INPUTS(...)) is a typo that would otherwise
          * surface as a compiler error in generated code, or as a missing declaration */
-        if (looks_like_declaration(word, wlen, rest, end) && !cell_header_macro(word, wlen)) {
+        if (at_top && looks_like_declaration(word, wlen, rest, end) && !cell_header_macro(word, wlen) &&
+            !defined_in(cell_text, word, wlen)) {
             char msg[200];
             snprintf(msg, sizeof msg, "unknown declaration %.*s (the declarations are PW_FORM, PW_VALUE, PW_FIELD, "
                      "PW_INPUT, PW_PARAM, PW_DEP, PW_DEP3, PW_HALO and PW_REDUCE)", (int)(wlen < 64 ? wlen : 64), word);
@@ -426,19 +436,21 @@ pw_status pw_cell_decl_parse(const char *text, const char *name, pw_cell_decl *d
     d->reduce_field = -1;
     char *s = strip_comments(text);
     if (!s) return PW_ERR_OUT_OF_MEMORY;
-    int seen_form = 0, seen_value = 0, line = 1;
+    int seen_form = 0, seen_value = 0, line = 1, depth = 0; /* depth: braces open (comments and strings blanked) */
     char reduce_name[64] = "";
     pw_status st = PW_OK;
     for (char *p = s; *p && st == PW_OK; line++) {
         char *end = strchr(p, '\n');
         if (!end) end = p + strlen(p);
+        const int at_top = depth == 0; /* (declarations stand outside functions: a check only there) */
+        for (const char *c = p; c < end; c++) depth += *c == '{' ? 1 : *c == '}' && depth > 0 ? -1 : 0;
         char *w = p;
         while (w < end && (*w == ' ' || *w == '\t' || *w == '\r')) w++;
         char *we = w;
         while (we < end && (isalnum((unsigned char)*we) || *we == '_')) we++;
         decl_line l = {name, line, {{0}}, 0};
         int had_reduce = d->reduce_field != -1;
-        st = one_line(d, w, (size_t)(we - w), we, end, &l, &seen_form, &seen_value);
+        st = one_line(d, w, (size_t)(we - w), we, end, &l, &seen_form, &seen_value, at_top, s);
         if (st == PW_OK && !had_reduce && d->reduce_field == -2) strcpy(reduce_name, l.args[0]);
         p = *end ? end + 1 : end;
     }

@@ -140,16 +140,17 @@ static char *glue(const pw_cell_decl *d)
 static int run_cc(const char *cc, const char *src, const char *so, const char *log)
 {
     static const char *const ours[] = {"-std=c11", "-O2", "-fPIC", "-shared", "-ffp-contract=off", "-fno-fast-math", "-w", "-o"};
-    char words[1024];
+    char words[1024], *save = NULL;
     char *argv[CC_MAX_WORDS + sizeof ours / sizeof *ours + 3];
     int argc = 0;
-    if (strlen(cc) >= sizeof words) return -1;
+    if (strlen(cc) >= sizeof words) return -2;
     strcpy(words, cc);
-    for (char *w = strtok(words, " \t"); w; w = strtok(NULL, " \t")) {
-        if (argc == CC_MAX_WORDS) return -1;
+    /* (strtok_r: cells of a batch or of Python threads compile at once) */
+    for (char *w = strtok_r(words, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        if (argc == CC_MAX_WORDS) return -2;
         argv[argc++] = w;
     }
-    if (argc == 0) return -1;
+    if (argc == 0) return -2;
     for (size_t k = 0; k < sizeof ours / sizeof *ours; k++) argv[argc++] = (char *)ours[k];
     argv[argc++] = (char *)so;
     argv[argc++] = (char *)src;
@@ -256,7 +257,11 @@ static pw_status compile(const char *cc, const char *const *parts, int n_parts, 
     } else {
         int rc = run_cc(cc, src, so, logp);
         *log = read_file(logp, NULL);
-        if (rc < 0) {
+        if (rc == -2) {
+            pw_set_error_detail("CC='%.200s' is not a compiler command: one to %d words apart by blanks, under 1024 "
+                                "characters", cc, CC_MAX_WORDS);
+            st = PW_ERR_COMPILE;
+        } else if (rc < 0) {
             pw_set_error_detail("cannot run the C compiler '%s' (install one, or set CC)", cc);
             st = PW_ERR_COMPILE;
         } else if (rc != 0) {
