@@ -220,8 +220,9 @@ int cli_write_output_elements(cli_report *r, const char *path, const char *descr
 int cli_finish(cli_common *c, cli_report *r, const char *command);
 
 /* Give c->options the progress hook and the cancel flag (Ctrl-C) when progress shows: on a
- * terminal, or with --progress; never with --quiet.  cli_parse calls it. */
-void cli_progress_attach(cli_common *c);
+ * terminal, or with --progress; never with --quiet.  cli_parse calls it.  -1 (said) where
+ * PEERWAVE_PROGRESS_AFTER_MS / _EVERY_MS is not a whole number of ms. */
+int cli_progress_attach(cli_common *c);
 
 /* Run job(arg) on a helper thread while the calling thread shows the run's progress on stderr
  * (percentage, rate, time left, SW's best score so far) after about two seconds on a terminal,

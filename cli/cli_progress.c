@@ -44,15 +44,33 @@ static void on_interrupt(int sig)
 
 static int shows_progress(const cli_common *c) { return !c->quiet && (c->progress || isatty(STDERR_FILENO)); }
 
-void cli_progress_attach(cli_common *c)
+/* PEERWAVE_PROGRESS_AFTER_MS / _EVERY_MS in ms: fallback where unset, -1 where not a whole
+ * number >= least (cli_progress_attach refuses it by name: "abc" and "-500" were taken as 0). */
+static long progress_env_ms(const char *name, long least, long fallback)
 {
-    if (!shows_progress(c) || cli_in_batch()) return; /* a batch shows the queue's progress */
+    const char *v = getenv(name);
+    if (!v) return fallback;
+    char *end;
+    const long x = strtol(v, &end, 10);
+    return end == v || *end || x < least ? -1 : x;
+}
+
+int cli_progress_attach(cli_common *c)
+{
+    if (progress_env_ms("PEERWAVE_PROGRESS_AFTER_MS", 0, 0) < 0 || progress_env_ms("PEERWAVE_PROGRESS_EVERY_MS", 1, 1) < 0) {
+        const int after = progress_env_ms("PEERWAVE_PROGRESS_AFTER_MS", 0, 0) < 0;
+        cli_error("%s='%s': a whole number of milliseconds %s expected (or leave it unset)",
+                  after ? "PEERWAVE_PROGRESS_AFTER_MS" : "PEERWAVE_PROGRESS_EVERY_MS",
+                  getenv(after ? "PEERWAVE_PROGRESS_AFTER_MS" : "PEERWAVE_PROGRESS_EVERY_MS"), after ? ">= 0" : ">= 1");
+        return -1;
+    }
+    if (!shows_progress(c) || cli_in_batch()) return 0; /* a batch shows the queue's progress */
     c->options.progress = progress_hook;
     c->options.progress_user = NULL;
-    const char *every_env = getenv("PEERWAVE_PROGRESS_EVERY_MS"); /* (see cli_run_job) */
-    const long every = every_env ? atol(every_env) : 0;
+    const long every = progress_env_ms("PEERWAVE_PROGRESS_EVERY_MS", 1, 0); /* (see cli_run_job) */
     c->options.progress_interval_ms = every > 0 && every < 250 ? every : 250;
     c->options.cancel = &cancel_flag;
+    return 0;
 }
 
 typedef struct job_state {
@@ -289,11 +307,9 @@ pw_status cli_run_job(const cli_common *c, const char *label, cli_job_fn job, vo
      * Ctrl-C stops all of them); every rank printed an unlabelled line before */
     const int quiet_rank = cli_mpi_rank() != 0;
     /* PEERWAVE_PROGRESS_AFTER_MS: the delay before the first report (tests set it to 0). */
-    const char *after_env = getenv("PEERWAVE_PROGRESS_AFTER_MS");
-    double after = after_env ? atof(after_env) / 1000.0 : tty ? 2.0 : 1.0;
+    double after = progress_env_ms("PEERWAVE_PROGRESS_AFTER_MS", 0, tty ? 2000 : 1000) / 1000.0;
     /* PEERWAVE_PROGRESS_EVERY_MS: between lines (1 s; tests shorten it) */
-    const char *every_env = getenv("PEERWAVE_PROGRESS_EVERY_MS");
-    const double every = every_env && atof(every_env) > 0 ? atof(every_env) / 1000.0 : 1.0;
+    const double every = progress_env_ms("PEERWAVE_PROGRESS_EVERY_MS", 1, 1000) / 1000.0;
     job_state s = {job, arg, PW_OK, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, ""};
     pthread_condattr_t attr;
     pthread_condattr_init(&attr);

@@ -450,7 +450,7 @@ static void note_option(cli_common *c, const struct option *all, int n, int opt,
             const char *eq = strchr(arg, '=');
             c->input_path[c->n_inputs++] = !strcmp(name, "input") ? (eq ? eq + 1 : arg + strlen(arg) + 1) : arg;
         }
-    static const char *const outputs[] = {"output", "path", "plot", "view", "trace"};
+    static const char *const outputs[] = {"output", "path", "plot", "view", "trace", "csv", "svg"}; /* (csv, svg: tune's) */
     for (size_t k = 0; arg && k < sizeof outputs / sizeof outputs[0]; k++) {
         if (strcmp(name, outputs[k])) continue;
         if (cli_in_batch()) cli_batch_output(name, arg);
@@ -619,8 +619,7 @@ int cli_parse(const cli_command *cmd, int argc, char **argv, cli_common *common,
         if (!local) local = getenv("MPI_LOCALRANKID");
         if (local) common->options.device = atoi(local);
     }
-    cli_progress_attach(common);
-    return 0;
+    return cli_progress_attach(common) ? -1 : 0;
 }
 
 /* --mpi: this process is one rank of mpirun's; the job runs as bands of columns over them

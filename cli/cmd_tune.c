@@ -224,7 +224,9 @@ int cmd_tune(int argc, char **argv)
     cli_common common;
     int first, r = cli_parse(&command, argc - 1, argv + 1, &common, &args, &first);
     if (r) return r > 0 ? 0 : EXIT_USAGE;
-    static const char *const not_for_tune[] = {"wisdom", "trace", NULL}; /* (tune trains and times afresh) */
+    /* (tune trains and times afresh; it checks nothing, shows no progress, and sets the widths itself:
+     * these were taken and ignored) */
+    static const char *const not_for_tune[] = {"wisdom", "trace", "check", "progress", "tile-w", NULL};
     const char *given = cli_option_given(&common, not_for_tune);
     if (given) {
         cli_error("tune: --%s does not apply (tune trains and times every width itself; its table goes to --csv "
@@ -360,7 +362,11 @@ int cmd_tune(int argc, char **argv)
             goto out;
         }
         cli_detail(&rep, "svg", "%s", args.svg);
+    } else {
+        cli_absent(&rep, 1, "svg"); /* (--tsv: the same columns whatever the options) */
     }
+    if (args.csv) cli_detail(&rep, "csv", "%s", args.csv);
+    else cli_absent(&rep, 1, "csv");
     cli_report_print(&rep, &common);
 out:
     free(p.a), free(p.b), free(p.img.data), free(p.out.data);

@@ -38,7 +38,9 @@ static int with_stdout_written(int code)
 {
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout)) return code;
-    cli_error("writing the results to stdout failed (%s)", errno ? strerror(errno) : "an I/O error");
+    /* (a command that failed has said why: `-o - > /dev/full` named its write, then this line
+     * blamed the report, which had gone to stderr) */
+    if (code == 0) cli_error("writing the results to stdout failed (%s)", errno ? strerror(errno) : "an I/O error");
     return code ? code : EXIT_DATA;
 }
 

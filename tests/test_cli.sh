@@ -276,6 +276,17 @@ if command -v strace > /dev/null && strace -o /dev/null true 2> /dev/null; then
   [ "$(cat "$tmp/sigint_rc")" = 130 ] && [ -z "$(ls "$tmp/sigint")" ] && ok ||
     bad "Ctrl-C while writing: rc $(cat "$tmp/sigint_rc"), left: $(ls "$tmp/sigint")"
 fi
+# switches read strictly: a value that is not one of theirs is refused by name (abc was 0, a
+# misspelt queue kind the default, an empty stuck row row 0: every peer run hung)
+for v in PEERWAVE_PROGRESS_AFTER_MS=abc PEERWAVE_PROGRESS_AFTER_MS=-500 PEERWAVE_PROGRESS_EVERY_MS=0 PEERWAVE_PROGRESS_EVERY_MS=5x; do
+  env "$v" "$pw" sat "$ex/rings.pgm" --backend cpu --progress > /dev/null 2> "$tmp/err"; rc=$?
+  [ $rc = 2 ] && grep -q "^peerwave: ${v%%=*}=" "$tmp/err" && ok || bad "$v: rc $rc $(cat "$tmp/err")"
+done
+for v in PEERWAVE_TASK_QUEUES=bogus PEERWAVE_DEBUG_STUCK_ROW= PEERWAVE_DEBUG_STUCK_ROW=abc; do
+  env "$v" "$pw" sat "$ex/rings.pgm" --backend cpu --strategy tasks > /dev/null 2> "$tmp/err"; rc=$?
+  [ $rc != 0 ] && grep -q "${v%%=*}=" "$tmp/err" && ok || bad "$v: rc $rc $(cat "$tmp/err")"
+done
+PEERWAVE_TASK_QUEUES=local "$pw" sat "$ex/rings.pgm" --backend cpu --strategy tasks --quiet > /dev/null && ok || bad "PEERWAVE_TASK_QUEUES=local"
 PEERWAVE_PROGRESS_AFTER_MS=0 "$pw" heat --size 1200x1200 --sweeps 4 --progress --quiet > /dev/null 2> "$tmp/progress"
 [ ! -s "$tmp/progress" ] && ok || bad "progress printed with --quiet"
 
@@ -392,6 +403,16 @@ fi
 # --tsv: a header line and a value line on stdout (the table on stderr); --wisdom and --trace refused
 [ "$("$pw" tune sat "$tmp/tiny.pgm" --widths 1,2 --runs 1 --tsv 2> /dev/null | wc -l)" = 2 ] && ok || bad "tune --tsv: not two lines"
 expect 2 tune sat "$tmp/tiny.pgm" --widths 1,2 --wisdom "$tmp/tw.tsv"
+# options tune took and ignored; an output over its input, or --csv and --svg in one file (the
+# input became an SVG); the same --tsv columns with or without --svg/--csv
+for o in --check --progress "--tile-w 32"; do expect 2 tune sat "$tmp/tiny.pgm" --widths 1,2 $o; done
+cp "$tmp/tiny.pgm" "$tmp/tune_in.pgm"
+expect 2 tune sat "$tmp/tune_in.pgm" --widths 1,2 --runs 1 --svg "$tmp/./tune_in.pgm"
+cmp -s "$tmp/tiny.pgm" "$tmp/tune_in.pgm" && ok || bad "tune wrote over its input"
+expect 2 tune sat "$tmp/tiny.pgm" --widths 1,2 --runs 1 --csv "$tmp/tt.x" --svg "$tmp/tt.x"
+h1=$("$pw" tune sat "$tmp/tiny.pgm" --widths 1,2 --runs 1 --tsv 2> /dev/null | head -1)
+h2=$("$pw" tune sat "$tmp/tiny.pgm" --widths 1,2 --runs 1 --tsv --svg "$tmp/t2.svg" --csv "$tmp/t2.csv" 2> /dev/null | head -1)
+[ "$h1" = "$h2" ] && ok || bad "tune --tsv columns differ with --svg/--csv: '$h1' vs '$h2'"
 expect 2 sw --rows-per-thread 3 "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --layout diagonal "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --watchdog-ms 0 "$tmp/a.fa" "$tmp/b.fa"
@@ -787,6 +808,9 @@ grep -q "name one file" "$tmp/err" && [ ! -e "$tmp/pp.npy" ] && ok || bad "--pat
 if [ -w /dev/full ]; then
   "$pw" dtw "$tmp/three.txt" "$tmp/three.txt" > /dev/full 2> "$tmp/err"; rc=$?
   [ $rc = 1 ] && grep -q "writing the results to stdout failed" "$tmp/err" && ok || bad "a report to /dev/full: rc $rc $(cat "$tmp/err")"
+  # an output to stdout (-o -) that fails: one line, the write's (a second blamed the report)
+  "$pw" sat "$ex/rings.pgm" -o - --quiet > /dev/full 2> "$tmp/err"; rc=$?
+  [ $rc = 1 ] && [ "$(wc -l < "$tmp/err")" = 1 ] && grep -q "write failed" "$tmp/err" && ok || bad "-o - to /dev/full: rc $rc $(cat "$tmp/err")"
 fi
 expect 2 sw --align --gap-open 1 --gap-extend 3 "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --format bam "$tmp/a.fa" "$tmp/b.fa"

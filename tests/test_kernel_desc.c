@@ -209,6 +209,28 @@ static void check_switches_from_environment(void)
         CHECK(sw.tile3_kw == 0 && sw.tile3_nw == 0 && sw.tile3_ahead == 0 && sw.tile3_chunk == 0 && sw.tile3_blocks == 0 &&
                   sw.tile3_chains == 0,
               "3-D tile %s refused", bad_tiles[k]);
+        /* ... and a run under it refused by name (it ran with the default tile) */
+        CHECK(pw_kernel_switches_check() == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), "PEERWAVE_3D_TILE"),
+              "3-D tile %s: the check says %s", bad_tiles[k], pw_error_detail());
+    }
+    setenv("PEERWAVE_3D_TILE", "4x8x4x4x0x2", 1);
+    CHECK(pw_kernel_switches_check() == PW_OK, "a good 3-D tile passes the check: %s", pw_error_detail());
+    /* every word switch: its values pass, another is refused by name (STENCIL_PROCESSOR=windw chose
+     * the global processor; the others fell back to their default) */
+    static const struct {
+        const char *name, *good, *bad;
+    } words[] = {{"PEERWAVE_STENCIL_PROCESSOR", "window", "windw"}, {"PEERWAVE_SAT_PROCESSOR", "diag", "diagonal"},
+                 {"PEERWAVE_LINEAR_PROCESSOR", "block", "blocks"},  {"PEERWAVE_PIPELINE_SWEEPS", "0", "no"},
+                 {"PEERWAVE_SW_ENGINE", "rows32", "row"},           {"PEERWAVE_PAIRS_LANES", "32", "64"},
+                 {"PEERWAVE_3D", "flat", "flatten"},                {"PEERWAVE_SPIN_POLLS", "7", "-1"},
+                 {"PEERWAVE_SW_LANES", "pairs", "pair"}};
+    for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
+        setenv(words[k].name, words[k].good, 1);
+        CHECK(pw_kernel_switches_check() == PW_OK, "%s=%s passes: %s", words[k].name, words[k].good, pw_error_detail());
+        setenv(words[k].name, words[k].bad, 1);
+        CHECK(pw_kernel_switches_check() == PW_ERR_INVALID_ARGUMENT && strstr(pw_error_detail(), words[k].name),
+              "%s=%s refused: %s", words[k].name, words[k].bad, pw_error_detail());
+        unsetenv(words[k].name);
     }
     unsetenv("PEERWAVE_3D_TILE");
     unsetenv("PEERWAVE_3D");

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "plan.h"
+#include "../cuda/kernel_desc.h"
 #include "status_detail.h"
 #include "../cpu/simd/simd_isa.h"
 #ifdef PW_HAVE_CUDA
@@ -238,9 +239,22 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
     pw_monitor_init(&plan->monitor, &plan->monitor_state, options, pw_monitor_mul(rows, cols));
     /* Fault injection for the reliability tests (docs/RELIABILITY.md): the peer engines never
      * publish this tile-row's progress, so the row below must end in PW_ERR_TIMEOUT. */
+    /* (read strictly: "" and "abc" were row 0 -- every peer run hung until the watchdog -- and a
+     * misspelt queue kind the default, silently) */
     const char *stuck = getenv("PEERWAVE_DEBUG_STUCK_ROW");
-    plan->stuck_row = stuck ? strtoll(stuck, NULL, 10) : -1;
+    char *stuck_end = NULL;
+    plan->stuck_row = stuck ? strtoll(stuck, &stuck_end, 10) : -1;
+    if (stuck && (stuck_end == stuck || *stuck_end || plan->stuck_row < 0)) {
+        pw_set_error_detail("PEERWAVE_DEBUG_STUCK_ROW='%s': a tile-row number >= 0 expected (or leave it unset)", stuck);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    st = pw_kernel_switches_check(); /* (the CUDA switches; PEERWAVE_PIPELINE_SWEEPS on the CPU too) */
+    if (st != PW_OK) return st;
     const char *queues = getenv("PEERWAVE_TASK_QUEUES");
+    if (queues && *queues && strcmp(queues, "central") && strcmp(queues, "local")) {
+        pw_set_error_detail("PEERWAVE_TASK_QUEUES='%s': central or local expected (or leave it unset)", queues);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
     plan->task_queues_central = queues && !strcmp(queues, "central");
     st = pw_backend_resolve(options, &plan->backend);
     if (st != PW_OK) return st;

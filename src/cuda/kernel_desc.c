@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "device/proc_shapes.h"
+#include "../core/status_detail.h"
 
 const char *pw_processor_name(pw_processor p)
 {
@@ -61,6 +62,48 @@ void pw_kernel_switches_read(pw_kernel_switches *out)
     }
     /* unset, empty, negative or not a number: the default */
     out->spin_polls = polls && *polls && atoi(polls) >= 0 ? (unsigned)atoi(polls) : PW_SPIN_POLLS;
+}
+
+pw_status pw_kernel_switches_check(void)
+{
+    /* (pw_kernel_switches_read takes anything else as the default: a typo such as
+     * PEERWAVE_STENCIL_PROCESSOR=windw even chose the global processor) */
+    static const struct {
+        const char *name, *values[4];
+    } words[] = {{"PEERWAVE_LINEAR_PROCESSOR", {"block", "warp"}},
+                 {"PEERWAVE_SAT_PROCESSOR", {"scan", "diag", "global"}},
+                 {"PEERWAVE_STENCIL_PROCESSOR", {"warp", "window", "global"}},
+                 {"PEERWAVE_PIPELINE_SWEEPS", {"0", "1"}},
+                 {"PEERWAVE_SW_LANES", {"pairs", "scalar"}},
+                 {"PEERWAVE_SW_ENGINE", {"rows", "rows32", "tiles", "auto"}},
+                 {"PEERWAVE_PAIRS_LANES", {"32", "16"}},
+                 {"PEERWAVE_3D", {"plane", "flat", "tiles"}}};
+    for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
+        const char *v = getenv(words[k].name);
+        if (!v || !*v) continue;
+        int known = 0;
+        for (int q = 0; q < 4 && words[k].values[q]; q++) known |= !strcmp(v, words[k].values[q]);
+        if (known) continue;
+        char list[64] = "";
+        for (int q = 0; q < 4 && words[k].values[q]; q++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", q ? ", " : "", words[k].values[q]);
+        pw_set_error_detail("%s='%s': one of %s expected (or leave it unset)", words[k].name, v, list);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    const char *tile3 = getenv("PEERWAVE_3D_TILE"), *polls = getenv("PEERWAVE_SPIN_POLLS");
+    pw_kernel_switches sw;
+    pw_kernel_switches_read(&sw);
+    if (tile3 && *tile3 && sw.tile3_kw == 0) {
+        pw_set_error_detail("PEERWAVE_3D_TILE='%s': KWxNW[xAxC[xB[xR]]] within the limits of docs/RELIABILITY.md "
+                            "expected (or leave it unset)", tile3);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    char *end = NULL;
+    if (polls && *polls && (strtol(polls, &end, 10) < 0 || *end)) {
+        pw_set_error_detail("PEERWAVE_SPIN_POLLS='%s': a count >= 0 expected (or leave it unset)", polls);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    return PW_OK;
 }
 
 int64_t pw_even_peer_grid(int64_t grid, int64_t sms, int warps_per_scheduler)

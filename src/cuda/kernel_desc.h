@@ -147,6 +147,10 @@ int pw_swr_spread(pw_swr_shape *sh, int gpus, int64_t cols);
 
 void pw_kernel_switches_read(pw_kernel_switches *out);
 
+/* PW_OK, or PW_ERR_INVALID_ARGUMENT naming a switch set to none of its values (the read above
+ * takes such a value as the default): pw_plan_make refuses a run under one. */
+pw_status pw_kernel_switches_check(void);
+
 /* How a block of the kernel is launched. */
 typedef struct pw_launch_needs {
     int threads;               /* a block */
