@@ -282,7 +282,8 @@ for v in PEERWAVE_PROGRESS_AFTER_MS=abc PEERWAVE_PROGRESS_AFTER_MS=-500 PEERWAVE
   env "$v" "$pw" sat "$ex/rings.pgm" --backend cpu --progress > /dev/null 2> "$tmp/err"; rc=$?
   [ $rc = 2 ] && grep -q "^peerwave: ${v%%=*}=" "$tmp/err" && ok || bad "$v: rc $rc $(cat "$tmp/err")"
 done
-for v in PEERWAVE_TASK_QUEUES=bogus PEERWAVE_DEBUG_STUCK_ROW= PEERWAVE_DEBUG_STUCK_ROW=abc; do
+for v in PEERWAVE_TASK_QUEUES=bogus PEERWAVE_DEBUG_STUCK_ROW= PEERWAVE_DEBUG_STUCK_ROW=abc PEERWAVE_DEBUG_FAIL_ALLOC=abc \
+         PEERWAVE_DEBUG_FAIL_ALLOC_ALL=yes PEERWAVE_DEBUG_CPU_LACKS=avx512x PEERWAVE_STENCIL_PROCESSOR=windw; do
   env "$v" "$pw" sat "$ex/rings.pgm" --backend cpu --strategy tasks > /dev/null 2> "$tmp/err"; rc=$?
   [ $rc != 0 ] && grep -q "${v%%=*}=" "$tmp/err" && ok || bad "$v: rc $rc $(cat "$tmp/err")"
 done
