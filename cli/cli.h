@@ -223,6 +223,8 @@ int cli_finish(cli_common *c, cli_report *r, const char *command);
  * terminal, or with --progress; never with --quiet.  cli_parse calls it.  -1 (said) where
  * PEERWAVE_PROGRESS_AFTER_MS / _EVERY_MS is not a whole number of ms. */
 int cli_progress_attach(cli_common *c);
+/* Seconds between progress lines: PEERWAVE_PROGRESS_EVERY_MS, else 1 (a batch's lines too). */
+double cli_progress_every_seconds(void);
 
 /* Run job(arg) on a helper thread while the calling thread shows the run's progress on stderr
  * (percentage, rate, time left, SW's best score so far) after about two seconds on a terminal,

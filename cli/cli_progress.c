@@ -55,6 +55,12 @@ static long progress_env_ms(const char *name, long least, long fallback)
     return end == v || *end || x < least ? -1 : x;
 }
 
+double cli_progress_every_seconds(void)
+{
+    const long ms = progress_env_ms("PEERWAVE_PROGRESS_EVERY_MS", 1, 1000);
+    return ms > 0 ? ms / 1000.0 : 1.0; /* (a value refused elsewhere: the default here) */
+}
+
 int cli_progress_attach(cli_common *c)
 {
     if (progress_env_ms("PEERWAVE_PROGRESS_AFTER_MS", 0, 0) < 0 || progress_env_ms("PEERWAVE_PROGRESS_EVERY_MS", 1, 1) < 0) {

@@ -439,8 +439,10 @@ static void show_progress(pw_queue *q, double start, int tty)
 {
     pw_queue_stats st;
     if (pw_queue_get_stats(q, &st) != PW_OK) return;
-    fprintf(stderr, "%sbatch: %lld of %lld jobs done, %.1f s, about %.1f s left%s", tty ? "\r" : "",
-            (long long)st.done, (long long)st.submitted, now() - start, st.remaining_seconds, tty ? "   " : "\n");
+    char left[48] = "the time left not known yet"; /* (no job done: "about 0.0 s left" said nothing true) */
+    if (st.done > 0) snprintf(left, sizeof left, "about %.1f s left", st.remaining_seconds);
+    fprintf(stderr, "%speerwave: batch: %lld of %lld jobs done, %.1f s, %s%s", tty ? "\r" : "", (long long)st.done,
+            (long long)st.submitted, now() - start, left, tty ? "   " : "\n");
     fflush(stderr);
 }
 
@@ -509,7 +511,8 @@ int cmd_batch(int argc, char **argv)
     const double start = now();
     const int tty = isatty(STDERR_FILENO);
     const int shows = !args.quiet && !code && (args.progress || tty);
-    double last_shown = start + (tty ? 1.0 : 0.0) - 1.0;
+    const double every = cli_progress_every_seconds();
+    double last_shown = start + (tty ? 1.0 : 0.0) - every;
     int shown = 0;
     while (run.exited < started) {
         struct timespec until;
@@ -517,7 +520,7 @@ int cmd_batch(int argc, char **argv)
         until.tv_nsec += 200000000L;
         if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
         pthread_cond_timedwait(&run.changed, &run.lock, &until);
-        if (shows && run.exited < started && now() - last_shown >= 1.0) {
+        if (shows && run.exited < started && now() - last_shown >= every) {
             pthread_mutex_unlock(&run.lock);
             show_progress(run.queue, start, tty);
             shown = 1, last_shown = now();
@@ -525,7 +528,8 @@ int cmd_batch(int argc, char **argv)
         }
     }
     pthread_mutex_unlock(&run.lock);
-    if (shown && tty) fputc('\n', stderr);
+    if (shown) /* (a last line, as a single command's "done after") */
+        fprintf(stderr, "%speerwave: batch: done after %.1f s\n", tty ? "\n" : "", now() - start);
     for (int k = 0; k < started; k++)
         if (slots[k].joinable) pthread_join(slots[k].thread, NULL);
     if (!code) {

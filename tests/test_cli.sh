@@ -1032,7 +1032,10 @@ expect 2 batch --gpus 0 "$tmp/jobs.tsv"
 grep -q "^# job 2 ($tmp/jobs.tsv:4): sw --quiet" "$tmp/got" && ok || bad "batch header names file and line"
 grep -q "^# batch: 5 jobs, 0 failed" "$tmp/got" && ok || bad "batch summary: $(tail -1 "$tmp/got")"
 grep -q "^last: 3$" "$tmp/got" && ok || bad "batch: the user cell's job (edit distance 3): $(grep '^last' "$tmp/got")"
-"$pw" batch --progress "$tmp/jobs.tsv" > /dev/null 2> "$tmp/err"; [ $? = 0 ] && ok || bad "batch --progress"
+# (lines start "peerwave: batch:", and a run that showed any ends with "done after"; a quick one shows none)
+"$pw" batch --progress "$tmp/jobs.tsv" > /dev/null 2> "$tmp/err"; [ $? = 0 ] &&
+  { ! grep -q 'jobs done' "$tmp/err" || grep -q '^peerwave: batch: done after' "$tmp/err"; } &&
+  ! grep -v '^peerwave: ' "$tmp/err" | grep -q 'jobs done' && ok || bad "batch --progress: $(cat "$tmp/err")"
 # a byte order mark before the first line (as some editors write it) is not part of the command
 printf '\357\273\277sat %s --quiet\n' "$ex/rings.pgm" > "$tmp/bomjobs.tsv"
 "$pw" batch --quiet "$tmp/bomjobs.tsv" > "$tmp/got" 2> "$tmp/err" && grep -q "^total: " "$tmp/got" && ok ||
