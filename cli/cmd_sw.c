@@ -335,6 +335,10 @@ int cmd_sw(int argc, char **argv)
         cli_error("sw: two FASTA files, or --query Q.fa --db DB.fa (--help)");
         return EXIT_USAGE;
     }
+    if (args.sam && common.tsv) { /* (SAM was printed and --tsv dropped, silently) */
+        cli_error("sw: --format sam and --tsv are two output formats: give one");
+        return EXIT_USAGE;
+    }
     const char *path_a = argv[first], *path_b = argv[first + 1];
     char err[512];
     fasta_record a = {0}, b = {0};

@@ -815,6 +815,7 @@ if [ -w /dev/full ]; then
 fi
 expect 2 sw --align --gap-open 1 --gap-extend 3 "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --format bam "$tmp/a.fa" "$tmp/b.fa"
+expect 2 sw --format sam --tsv "$tmp/a.fa" "$tmp/b.fa"
 # 0 0 1 against 0 1: the only path of cost 0 is (0,0) (1,0) (2,1).
 "$pw" dtw --quiet --path "$tmp/path.txt" "$tmp/d1.txt" "$tmp/d2.txt" > "$tmp/out"
 [ "$(grep -v '^#' "$tmp/path.txt" | tr '\n' ' ')" = "0 0 1 0 2 1 " ] && [ "$(field path_length < "$tmp/out")" = 3 ] \
