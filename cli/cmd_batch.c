@@ -441,8 +441,10 @@ static void show_progress(pw_queue *q, double start, int tty)
     if (pw_queue_get_stats(q, &st) != PW_OK) return;
     char left[48] = "the time left not known yet"; /* (no job done: "about 0.0 s left" said nothing true) */
     if (st.done > 0) snprintf(left, sizeof left, "about %.1f s left", st.remaining_seconds);
-    fprintf(stderr, "%speerwave: batch: %lld of %lld jobs done, %.1f s, %s%s", tty ? "\r" : "", (long long)st.done,
-            (long long)st.submitted, now() - start, left, tty ? "   " : "\n");
+    /* (on a terminal the line is drawn again in place: padded to the longest "left", else a shorter
+     * one left the end of the longer behind) */
+    fprintf(stderr, "%speerwave: batch: %lld of %lld jobs done, %.1f s, %-*s%s", tty ? "\r" : "", (long long)st.done,
+            (long long)st.submitted, now() - start, tty ? (int)sizeof left - 1 : 0, left, tty ? "   " : "\n");
     fflush(stderr);
 }
 

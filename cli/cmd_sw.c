@@ -148,7 +148,8 @@ static int sw_option(void *ctx, int opt, const char *arg)
     case 'P': a->plot_path = arg, a->align = 1; return 0;
     case 'F':
         if (strcmp(arg, "sam") == 0) a->sam = a->align = 1;
-        else if (strcmp(arg, "report") != 0) {
+        else if (strcmp(arg, "report") == 0) a->sam = 0; /* (the last --format counts) */
+        else {
             cli_error("--format: unknown value '%s' (report or sam)", arg);
             return -1;
         }

@@ -288,6 +288,12 @@ for v in PEERWAVE_TASK_QUEUES=bogus PEERWAVE_DEBUG_STUCK_ROW= PEERWAVE_DEBUG_STU
   [ $rc != 0 ] && grep -q "${v%%=*}=" "$tmp/err" && ok || bad "$v: rc $rc $(cat "$tmp/err")"
 done
 PEERWAVE_TASK_QUEUES=local "$pw" sat "$ex/rings.pgm" --backend cpu --strategy tasks --quiet > /dev/null && ok || bad "PEERWAVE_TASK_QUEUES=local"
+# ... also on the paths that make no plan (SW pairs, BFS: checked with every run's options)
+printf '>q\nACGT\n' > "$tmp/q1.fa"; printf '0 1\n1 2\n' > "$tmp/e3.txt"
+PEERWAVE_PAIRS_LANES=64 "$pw" sw --query "$tmp/q1.fa" --db "$tmp/q1.fa" --pairs --backend cpu > /dev/null 2> "$tmp/err"
+[ $? = 2 ] && grep -q "PEERWAVE_PAIRS_LANES='64'" "$tmp/err" && ok || bad "PEERWAVE_PAIRS_LANES=64 on sw --pairs: $(cat "$tmp/err")"
+PEERWAVE_DEBUG_FAIL_ALLOC=abc "$pw" bfs "$tmp/e3.txt" --source 0 > /dev/null 2> "$tmp/err"
+[ $? = 2 ] && grep -q "PEERWAVE_DEBUG_FAIL_ALLOC='abc'" "$tmp/err" && ok || bad "PEERWAVE_DEBUG_FAIL_ALLOC=abc on bfs: $(cat "$tmp/err")"
 PEERWAVE_PROGRESS_AFTER_MS=0 "$pw" heat --size 1200x1200 --sweeps 4 --progress --quiet > /dev/null 2> "$tmp/progress"
 [ ! -s "$tmp/progress" ] && ok || bad "progress printed with --quiet"
 
@@ -816,6 +822,8 @@ fi
 expect 2 sw --align --gap-open 1 --gap-extend 3 "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --format bam "$tmp/a.fa" "$tmp/b.fa"
 expect 2 sw --format sam --tsv "$tmp/a.fa" "$tmp/b.fa"
+# (the last --format counts: report after sam, with --tsv, runs)
+"$pw" sw --format sam --format report --tsv --quiet "$tmp/a.fa" "$tmp/b.fa" > /dev/null && ok || bad "--format sam --format report --tsv"
 # 0 0 1 against 0 1: the only path of cost 0 is (0,0) (1,0) (2,1).
 "$pw" dtw --quiet --path "$tmp/path.txt" "$tmp/d1.txt" "$tmp/d2.txt" > "$tmp/out"
 [ "$(grep -v '^#' "$tmp/path.txt" | tr '\n' ' ')" = "0 0 1 0 2 1 " ] && [ "$(field path_length < "$tmp/out")" = 3 ] \

@@ -84,34 +84,6 @@ pw_options pw_options_or_defaults(const pw_options *options)
     return o;
 }
 
-/* The fault-injection switches (docs/RELIABILITY.md), read where they act (alloc.c, simd_isa.c)
- * without a check: refused here by name when set to none of their values (abc failed no
- * allocation, "avx512x" lacked avx512, "AVX512" nothing). */
-static pw_status debug_switches_check(void)
-{
-    const char *n = getenv("PEERWAVE_DEBUG_FAIL_ALLOC"), *all = getenv("PEERWAVE_DEBUG_FAIL_ALLOC_ALL");
-    char *end = NULL;
-    if (n && (strtol(n, &end, 10) < 1 || *end || end == n)) {
-        pw_set_error_detail("PEERWAVE_DEBUG_FAIL_ALLOC='%s': the number (>= 1) of the allocation to fail expected", n);
-        return PW_ERR_INVALID_ARGUMENT;
-    }
-    if (all && *all && strcmp(all, "0") && strcmp(all, "1")) {
-        pw_set_error_detail("PEERWAVE_DEBUG_FAIL_ALLOC_ALL='%s': 0 or 1 expected", all);
-        return PW_ERR_INVALID_ARGUMENT;
-    }
-    const char *lacks = getenv("PEERWAVE_DEBUG_CPU_LACKS");
-    for (const char *p = lacks; p && *p;) { /* names apart by commas or blanks */
-        const size_t len = strcspn(p, ", ");
-        if (len && !((len == 5 && !strncmp(p, "sse41", 5)) || (len == 4 && !strncmp(p, "avx2", 4)) ||
-                     (len == 6 && !strncmp(p, "avx512", 6)))) {
-            pw_set_error_detail("PEERWAVE_DEBUG_CPU_LACKS='%s': sse41, avx2 and avx512 apart by commas expected", lacks);
-            return PW_ERR_INVALID_ARGUMENT;
-        }
-        p += len + (p[len] != '\0');
-    }
-    return PW_OK;
-}
-
 pw_status pw_options_cpu_tiles(const pw_options *options, pw_options *out)
 {
     *out = pw_options_or_defaults(options);
@@ -144,6 +116,34 @@ static pw_status bad_option(pw_status st, const char *name, long long value)
     return st;
 }
 
+/* The fault-injection switches (docs/RELIABILITY.md), read where they act (alloc.c, simd_isa.c)
+ * without a check: refused here by name when set to none of their values (abc failed no
+ * allocation, "avx512x" lacked avx512, "AVX512" nothing). */
+static pw_status debug_switches_check(void)
+{
+    const char *n = getenv("PEERWAVE_DEBUG_FAIL_ALLOC"), *all = getenv("PEERWAVE_DEBUG_FAIL_ALLOC_ALL");
+    char *end = NULL;
+    if (n && (strtol(n, &end, 10) < 1 || *end || end == n)) {
+        pw_set_error_detail("PEERWAVE_DEBUG_FAIL_ALLOC='%s': the number (>= 1) of the allocation to fail expected", n);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    if (all && *all && strcmp(all, "0") && strcmp(all, "1")) {
+        pw_set_error_detail("PEERWAVE_DEBUG_FAIL_ALLOC_ALL='%s': 0 or 1 expected", all);
+        return PW_ERR_INVALID_ARGUMENT;
+    }
+    const char *lacks = getenv("PEERWAVE_DEBUG_CPU_LACKS");
+    for (const char *p = lacks; p && *p;) { /* names apart by commas or blanks */
+        const size_t len = strcspn(p, ", ");
+        if (len && !((len == 5 && !strncmp(p, "sse41", 5)) || (len == 4 && !strncmp(p, "avx2", 4)) ||
+                     (len == 6 && !strncmp(p, "avx512", 6)))) {
+            pw_set_error_detail("PEERWAVE_DEBUG_CPU_LACKS='%s': sse41, avx2 and avx512 apart by commas expected", lacks);
+            return PW_ERR_INVALID_ARGUMENT;
+        }
+        p += len + (p[len] != '\0');
+    }
+    return PW_OK;
+}
+
 pw_status pw_options_check(const pw_options *o)
 {
     const pw_status A = PW_ERR_INVALID_ARGUMENT;
@@ -172,7 +172,10 @@ pw_status pw_options_check(const pw_options *o)
     if (o->sw_prune != 0 && o->sw_prune != 1) return bad_option(A, "sw_prune", o->sw_prune);
     if (o->inthist_f32_edges != 0 && o->inthist_f32_edges != 1) return bad_option(A, "inthist_f32_edges", o->inthist_f32_edges);
     if (o->inthist_closed != 0 && o->inthist_closed != 1) return bad_option(A, "inthist_closed", o->inthist_closed);
-    return PW_OK;
+    /* the switches in the environment, here where every run's options are checked (a run that
+     * makes no plan -- SW pairs on the GPU, BFS, task graphs -- read them loosely before) */
+    pw_status st = pw_kernel_switches_check(); /* (the CUDA switches; PEERWAVE_PIPELINE_SWEEPS on the CPU too) */
+    return st == PW_OK ? debug_switches_check() : st;
 }
 
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
@@ -276,9 +279,6 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
         pw_set_error_detail("PEERWAVE_DEBUG_STUCK_ROW='%s': a tile-row number >= 0 expected (or leave it unset)", stuck);
         return PW_ERR_INVALID_ARGUMENT;
     }
-    st = pw_kernel_switches_check(); /* (the CUDA switches; PEERWAVE_PIPELINE_SWEEPS on the CPU too) */
-    if (st == PW_OK) st = debug_switches_check();
-    if (st != PW_OK) return st;
     const char *queues = getenv("PEERWAVE_TASK_QUEUES");
     if (queues && *queues && strcmp(queues, "central") && strcmp(queues, "local")) {
         pw_set_error_detail("PEERWAVE_TASK_QUEUES='%s': central or local expected (or leave it unset)", queues);

@@ -2,6 +2,8 @@
  * built with or without CUDA, so the choices are tested everywhere (tests/test_kernel_desc.c). */
 #include "kernel_desc.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,7 +101,9 @@ pw_status pw_kernel_switches_check(void)
         return PW_ERR_INVALID_ARGUMENT;
     }
     char *end = NULL;
-    if (polls && *polls && (strtol(polls, &end, 10) < 0 || *end)) {
+    errno = 0;
+    const long n_polls = polls && *polls ? strtol(polls, &end, 10) : 0;
+    if (polls && *polls && (n_polls < 0 || n_polls > INT_MAX || errno || *end)) { /* (the reader's atoi) */
         pw_set_error_detail("PEERWAVE_SPIN_POLLS='%s': a count >= 0 expected (or leave it unset)", polls);
         return PW_ERR_INVALID_ARGUMENT;
     }
