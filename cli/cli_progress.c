@@ -4,6 +4,7 @@
  * thread; Ctrl-C sets the library's cancel flag, so the run stops cleanly (a second Ctrl-C kills
  * the program as usual).  On a terminal the line is redrawn in place after two seconds; with
  * --progress (e.g. into a log file) it prints a line a second; --quiet shows nothing. */
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "cli.h"
 #include "../src/core/exec.h"
+#include "../src/core/env_number.h"
 #include "../src/core/status_detail.h"
 #include "../apps/sw_gpus.h"
 
@@ -48,11 +50,8 @@ static int shows_progress(const cli_common *c) { return !c->quiet && (c->progres
  * number >= least (cli_progress_attach refuses it by name: "abc" and "-500" were taken as 0). */
 static long progress_env_ms(const char *name, long least, long fallback)
 {
-    const char *v = getenv(name);
-    if (!v) return fallback;
-    char *end;
-    const long x = strtol(v, &end, 10);
-    return end == v || *end || x < least ? -1 : x;
+    long long x = fallback;
+    return pw_env_number(name, least, LONG_MAX, &x) < 0 ? -1 : (long)x;
 }
 
 double cli_progress_every_seconds(void)
@@ -63,8 +62,8 @@ double cli_progress_every_seconds(void)
 
 int cli_progress_attach(cli_common *c)
 {
-    if (progress_env_ms("PEERWAVE_PROGRESS_AFTER_MS", 0, 0) < 0 || progress_env_ms("PEERWAVE_PROGRESS_EVERY_MS", 1, 1) < 0) {
-        const int after = progress_env_ms("PEERWAVE_PROGRESS_AFTER_MS", 0, 0) < 0;
+    const int after = progress_env_ms("PEERWAVE_PROGRESS_AFTER_MS", 0, 0) < 0;
+    if (after || progress_env_ms("PEERWAVE_PROGRESS_EVERY_MS", 1, 1) < 0) {
         cli_error("%s='%s': a whole number of milliseconds %s expected (or leave it unset)",
                   after ? "PEERWAVE_PROGRESS_AFTER_MS" : "PEERWAVE_PROGRESS_EVERY_MS",
                   getenv(after ? "PEERWAVE_PROGRESS_AFTER_MS" : "PEERWAVE_PROGRESS_EVERY_MS"), after ? ">= 0" : ">= 1");

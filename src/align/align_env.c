@@ -3,10 +3,11 @@
  * place, strictly (a whole number >= 1), and refused with their name before an alignment starts
  * when set to anything else (1e3, abc, 0, -1 were once taken as "unset" or as 1, silently).
  */
-#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "align_internal.h"
+#include "../core/env_number.h"
 #include "../core/status_detail.h"
 
 /* The alignment's tuning switches: a whole number >= 1, else unset (pw_align_env_check refuses
@@ -14,30 +15,19 @@
 static const char *const env_switches[] = {"PEERWAVE_PATH_ROWS", "PEERWAVE_PATH_STORE_MB", "PEERWAVE_PATH_STRIP_H",
                                             "PEERWAVE_PATH_FULL_CELLS", "PEERWAVE_ALIGN_GPU_CELLS"};
 
-static int env_parse(const char *v, int64_t *out)
-{
-    char *end;
-    errno = 0;
-    const long long x = strtoll(v, &end, 10);
-    if (end == v || *end || errno || x < 1) return 0;
-    *out = x;
-    return 1;
-}
-
 int64_t pw_align_env_int(const char *name, int64_t fallback)
 {
-    const char *v = getenv(name);
-    int64_t x;
-    return v && env_parse(v, &x) ? x : fallback;
+    long long x;
+    return pw_env_number(name, 1, INT64_MAX, &x) > 0 ? (int64_t)x : fallback;
 }
 
 pw_status pw_align_env_check(void)
 {
     for (size_t k = 0; k < sizeof env_switches / sizeof env_switches[0]; k++) {
-        const char *v = getenv(env_switches[k]);
-        int64_t x;
-        if (v && !env_parse(v, &x)) {
-            pw_set_error_detail("%s='%s': a whole number >= 1 expected (or leave it unset)", env_switches[k], v);
+        long long x;
+        if (pw_env_number(env_switches[k], 1, INT64_MAX, &x) < 0) {
+            pw_set_error_detail("%s='%s': a whole number >= 1 expected (or leave it unset)", env_switches[k],
+                                getenv(env_switches[k]));
             return PW_ERR_INVALID_ARGUMENT;
         }
     }

@@ -1,4 +1,5 @@
 /* options.c - option defaults, validation and resolution into a pw_plan. */
+#include <limits.h>
 #include <sched.h>
 #include <string.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include "plan.h"
 #include "../cuda/kernel_desc.h"
 #include "status_detail.h"
+#include "env_number.h"
 #include "../cpu/simd/simd_isa.h"
 #ifdef PW_HAVE_CUDA
 #include "../cuda/pw_cuda.h"
@@ -121,10 +123,11 @@ static pw_status bad_option(pw_status st, const char *name, long long value)
  * allocation, "avx512x" lacked avx512, "AVX512" nothing). */
 static pw_status debug_switches_check(void)
 {
-    const char *n = getenv("PEERWAVE_DEBUG_FAIL_ALLOC"), *all = getenv("PEERWAVE_DEBUG_FAIL_ALLOC_ALL");
-    char *end = NULL;
-    if (n && (strtol(n, &end, 10) < 1 || *end || end == n)) {
-        pw_set_error_detail("PEERWAVE_DEBUG_FAIL_ALLOC='%s': the number (>= 1) of the allocation to fail expected", n);
+    const char *all = getenv("PEERWAVE_DEBUG_FAIL_ALLOC_ALL");
+    long long nth;
+    if (pw_env_number("PEERWAVE_DEBUG_FAIL_ALLOC", 1, LLONG_MAX, &nth) < 0) {
+        pw_set_error_detail("PEERWAVE_DEBUG_FAIL_ALLOC='%s': the number (>= 1) of the allocation to fail expected",
+                            getenv("PEERWAVE_DEBUG_FAIL_ALLOC"));
         return PW_ERR_INVALID_ARGUMENT;
     }
     if (all && *all && strcmp(all, "0") && strcmp(all, "1")) {
@@ -272,13 +275,13 @@ pw_status pw_plan_make_app(const pw_options *options, int64_t rows, int64_t cols
      * publish this tile-row's progress, so the row below must end in PW_ERR_TIMEOUT. */
     /* (read strictly: "" and "abc" were row 0 -- every peer run hung until the watchdog -- and a
      * misspelt queue kind the default, silently) */
-    const char *stuck = getenv("PEERWAVE_DEBUG_STUCK_ROW");
-    char *stuck_end = NULL;
-    plan->stuck_row = stuck ? strtoll(stuck, &stuck_end, 10) : -1;
-    if (stuck && (stuck_end == stuck || *stuck_end || plan->stuck_row < 0)) {
-        pw_set_error_detail("PEERWAVE_DEBUG_STUCK_ROW='%s': a tile-row number >= 0 expected (or leave it unset)", stuck);
+    long long stuck = -1;
+    if (pw_env_number("PEERWAVE_DEBUG_STUCK_ROW", 0, LLONG_MAX, &stuck) < 0) {
+        pw_set_error_detail("PEERWAVE_DEBUG_STUCK_ROW='%s': a tile-row number >= 0 expected (or leave it unset)",
+                            getenv("PEERWAVE_DEBUG_STUCK_ROW"));
         return PW_ERR_INVALID_ARGUMENT;
     }
+    plan->stuck_row = stuck;
     const char *queues = getenv("PEERWAVE_TASK_QUEUES");
     if (queues && *queues && strcmp(queues, "central") && strcmp(queues, "local")) {
         pw_set_error_detail("PEERWAVE_TASK_QUEUES='%s': central or local expected (or leave it unset)", queues);

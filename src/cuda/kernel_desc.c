@@ -2,13 +2,13 @@
  * built with or without CUDA, so the choices are tested everywhere (tests/test_kernel_desc.c). */
 #include "kernel_desc.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "device/proc_shapes.h"
+#include "../core/env_number.h"
 #include "../core/status_detail.h"
 
 const char *pw_processor_name(pw_processor p)
@@ -100,10 +100,8 @@ pw_status pw_kernel_switches_check(void)
                             "expected (or leave it unset)", tile3);
         return PW_ERR_INVALID_ARGUMENT;
     }
-    char *end = NULL;
-    errno = 0;
-    const long n_polls = polls && *polls ? strtol(polls, &end, 10) : 0;
-    if (polls && *polls && (n_polls < 0 || n_polls > INT_MAX || errno || *end)) { /* (the reader's atoi) */
+    long long n_polls;
+    if (polls && *polls && pw_env_number("PEERWAVE_SPIN_POLLS", 0, INT_MAX, &n_polls) < 0) { /* (the reader's atoi) */
         pw_set_error_detail("PEERWAVE_SPIN_POLLS='%s': a count >= 0 expected (or leave it unset)", polls);
         return PW_ERR_INVALID_ARGUMENT;
     }
