@@ -11,7 +11,8 @@
  *   sw_warp_rows --random 262144 262144 [--runs 3]  random DNA, median of the runs
  *   sw_warp_rows A.fa B.fa [--match 1 --mismatch -3 --gap-open 5 --gap-extend 2]
  *   (--pairs: the 16-bit pairs kernel for any of these; --balance: the fewest warps for the
- *   rounds the whole GPU needs, so that no round runs a few tile-rows alone, as the library does)
+ *   rounds the whole GPU needs, so that no round runs a few tile-rows alone, as the library does;
+ *   --linear-cell: where gap open == extend, the H-only linear cell)
  * Scores as pw_sw's DNA scoring and bench/sw_reference.cu: A C G T (any case, U = T) match each
  * other, every other letter matches nothing; a gap of length L costs gap_open + (L - 1) gap_extend.
  */
@@ -78,11 +79,15 @@ static int balance;    /* --balance: as few warps as give the same rounds (every
 static int last_warps, last_rounds; /* the last run's W and rounds, for the report */
 static int pairs;      /* --pairs: the 16-bit pairs kernel (two tile-rows a warp) */
 static int overflowed; /* the last pairs run's best may have wrapped */
+static int linear_cell; /* --linear-cell: where gap open == extend, the kernels' H-only linear cell */
 
 static best_cell run_gpu(const uint8_t *a, int n, const uint8_t *b, int m, const params *p, double *seconds)
 {
     const int64_t tile_rows = (n + ROWS - 1) / ROWS;
-    const void *kernel = pairs ? (const void *)pw_swr_pairs_kernel<R> : (const void *)pw_swr_kernel<R>;
+    const bool linear = linear_cell && p->open == p->extend;
+    const void *kernel = pairs ? (linear ? (const void *)pw_swr_pairs_kernel<R, false, false, true>
+                                         : (const void *)pw_swr_pairs_kernel<R>)
+                               : (linear ? (const void *)pw_swr_kernel<R, false, false, true> : (const void *)pw_swr_kernel<R>);
     const size_t smem = pw_swr_smem_bytes(LETTERS, R, pairs);
     int dev = 0, sms = 0, per_sm = 0, coop = 0;
     CHECK(cudaGetDevice(&dev));
@@ -217,6 +222,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--blocks") && i + 1 < argc) max_blocks = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--pairs")) pairs = 1;
         else if (!strcmp(argv[i], "--balance")) balance = 1;
+        else if (!strcmp(argv[i], "--linear-cell")) linear_cell = 1;
         else if (!strcmp(argv[i], "--random") && i + 2 < argc) n = atoi(argv[++i]), m = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--match") && i + 1 < argc) p.match = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--mismatch") && i + 1 < argc) p.mismatch = atoi(argv[++i]);
@@ -303,9 +309,9 @@ int main(int argc, char **argv)
     for (int r = 0; r < runs; r++) score = run_gpu(a, n, b, m, &p, &t[r]);
     qsort(t, (size_t)runs, sizeof *t, by_double);
     const double median = t[runs / 2];
-    printf("sw_warp_rows (R = %d, %s, %d warps, %d rounds): %d x %d, scores %d/%d/%d/%d: score %d at (%d, %d)%s, kernel %.3f s "
+    printf("sw_warp_rows (R = %d, %s%s, %d warps, %d rounds): %d x %d, scores %d/%d/%d/%d: score %d at (%d, %d)%s, kernel %.3f s "
            "(median of %d), %.1f GCUPS\n",
-           R, pairs ? "16-bit pairs" : "32-bit lanes", last_warps, last_rounds, n, m, p.match, p.mismatch, p.open, p.extend,
+           R, pairs ? "16-bit pairs" : "32-bit lanes", linear_cell && p.open == p.extend ? ", linear cell" : "", last_warps, last_rounds, n, m, p.match, p.mismatch, p.open, p.extend,
            score.score, score.i, score.j,
            pairs && overflowed ? " (16 bits may have wrapped: rerun without --pairs)" : "", median, runs,
            (double)n * m / median / 1e9);

@@ -250,6 +250,37 @@ __device__ __forceinline__ typename Ops::V pw_swr_column(typename Ops::V (&h)[R]
     return h[R - 1];
 }
 
+/* The linear gap's column (gap_open == gap_extend == g): E of a cell is exactly its left H - g
+ * and F its upper H - g (the shared form with go == ge: H >= E, F), so a thread keeps H alone and
+ * a row's chain down the column is one instruction, H = max(up - g, x), x = max(diag + s, floor,
+ * left - g) made off the chain; up comes in as the first row's upper H and the last row's H
+ * leaves.  Three instructions a value and the score's permute, against the shared form's six
+ * and a chain of three (bench/sw_warp_rows.cu --linear-cell measures both). */
+template <class Ops, int R>
+__device__ __forceinline__ typename Ops::V pw_swr_column_linear(typename Ops::V (&h)[R], typename Ops::V up,
+                                                               typename Ops::V diag, typename Ops::V &colmax,
+                                                               const uint32_t *lo_words, const uint32_t *hi_words,
+                                                               typename Ops::V minus_g, typename Ops::V floor)
+{
+    typedef typename Ops::V V;
+    colmax = floor;
+#pragma unroll
+    for (int q = 0; q < R / 4; q++) {
+        const uint32_t wl = lo_words[q * 32], wh = hi_words[q * 32];
+#pragma unroll
+        for (int b = 0; b < 4; b++) {
+            const int r = 4 * q + b;
+            const V x = Ops::add_max(h[r], minus_g, Ops::add_max(diag, Ops::score(wl, wh, b), floor));
+            const V hn = Ops::add_max(up, minus_g, x);
+            diag = h[r];
+            h[r] = hn;
+            up = hn;
+            if (b & 1) colmax = Ops::max3(colmax, h[r - 1], hn);
+        }
+    }
+    return h[R - 1];
+}
+
 /* A thread's best cell so far, in the caller's coordinates. */
 struct PwSwrBest {
     int32_t score;
@@ -324,7 +355,7 @@ __device__ __forceinline__ void pw_swr_publish(unsigned *p, unsigned v, bool rem
     else pw_store_release_u32(p, v);
 }
 
-template <int R, bool SAVE = false, bool MULTI = false>
+template <int R, bool SAVE = false, bool MULTI = false, bool LINEAR = false>
 __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_kernel(pw_swr_args a)
 {
     extern __shared__ uint32_t pw_swr_smem[];
@@ -395,7 +426,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
                 });
             }
             const int j = s - k;
-            int32_t up = __shfl_up_sync(PW_SWR_FULL, out_h, 1), f = __shfl_up_sync(PW_SWR_FULL, out_f, 1);
+            int32_t up = __shfl_up_sync(PW_SWR_FULL, out_h, 1), f = LINEAR ? 0 : __shfl_up_sync(PW_SWR_FULL, out_f, 1);
             letter = __shfl_up_sync(PW_SWR_FULL, letter, 1); /* (thread k - 1's column a step ago) */
             if (k == 0) {
                 const int4 v = feed[s & (PW_SWR_FEED - 1)];
@@ -405,9 +436,13 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_k
                 const uint32_t *words = prof + letter * ((R / 4) * 32) + k;
                 const int32_t diag = prev_up;
                 prev_up = up;
-                int32_t colmax, f_last;
-                out_h = pw_swr_column<PwSwr32, R>(h, e, f, diag, colmax, f_last, words, words, go, minus_ge, 0);
-                out_f = f;
+                int32_t colmax, f_last = 0; /* (linear: the saved rows' F is a.linear_f) */
+                if constexpr (LINEAR) {
+                    out_h = pw_swr_column_linear<PwSwr32, R>(h, up, diag, colmax, words, words, minus_ge, 0);
+                } else {
+                    out_h = pw_swr_column<PwSwr32, R>(h, e, f, diag, colmax, f_last, words, words, go, minus_ge, 0);
+                    out_f = f;
+                }
                 if (k == 31 && has_below) __stcg(&below[j & below_mask], make_int2(out_h, out_f));
                 if (SAVE && k == 31 && slot >= 0) pw_swr_save(a, slot, j, out_h, f_last);
                 if (colmax >= max(best.score, 1)) { /* (kept in a register instead: 0.9% slower) */
@@ -436,7 +471,7 @@ __device__ __forceinline__ int2 pw_swr_wrap_above(const pw_swr_args &a, const in
                      (int)__byte_perm((uint32_t)old.y, (uint32_t)now.y, 0x5432));
 }
 
-template <int R, bool SAVE = false, bool MULTI = false>
+template <int R, bool SAVE = false, bool MULTI = false, bool LINEAR = false>
 __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_pairs_kernel(pw_swr_args a)
 {
     extern __shared__ uint32_t pw_swr_smem[];
@@ -531,7 +566,7 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                 });
             }
             const int c = s - k; /* this thread's step-column */
-            uint32_t up = __shfl_up_sync(PW_SWR_FULL, out_h, 1), f = __shfl_up_sync(PW_SWR_FULL, out_f, 1);
+            uint32_t up = __shfl_up_sync(PW_SWR_FULL, out_h, 1), f = LINEAR ? 0u : __shfl_up_sync(PW_SWR_FULL, out_f, 1);
             letters = __shfl_up_sync(PW_SWR_FULL, letters, 1); /* (thread k - 1's step-column a step ago) */
             if (k == 0) {
                 const int4 v = feed[s & (PW_SWR_FEED - 1)];
@@ -542,10 +577,14 @@ __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_p
                 const uint32_t *hi_words = prof_hi + (letters >> 8) * ((R / 4) * 32) + k;
                 const uint32_t diag = prev_up;
                 prev_up = up;
-                uint32_t colmax, f_last;
-                out_h = pw_swr_column<PwSwrPairs, R>(h, e, f, diag, colmax, f_last, lo_words, hi_words, go, minus_ge,
-                                                      floor);
-                out_f = f;
+                uint32_t colmax, f_last = 0; /* (linear: the saved rows' F is a.linear_f) */
+                if constexpr (LINEAR) {
+                    out_h = pw_swr_column_linear<PwSwrPairs, R>(h, up, diag, colmax, lo_words, hi_words, minus_ge, floor);
+                } else {
+                    out_h = pw_swr_column<PwSwrPairs, R>(h, e, f, diag, colmax, f_last, lo_words, hi_words, go, minus_ge,
+                                                          floor);
+                    out_f = f;
+                }
                 if (k == 31 && has_below) __stcg(&below[c & below_mask], make_int2((int)out_h, (int)out_f));
                 if (MULTI && k == 31 && below_next) __stcg(&below_next[c], make_int2((int)out_h, (int)out_f));
                 if (SAVE && k == 31 && slot_lo >= 0 && c < m)
