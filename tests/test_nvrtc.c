@@ -122,11 +122,12 @@ int main(int argc, char **argv)
 
     /* SW's warp-rows engine (its own kernels, not the four schedules) */
     for (int t = 0; t < 2; t++) {
-        const char *names[] = {"pw_swr_kernel<12>", "pw_swr_pairs_kernel<12>", "pw_swr_profile_kernel<12>"};
+        const char *names[] = {"pw_swr_kernel<12>", "pw_swr_pairs_kernel<12>", "pw_swr_profile_kernel<12>",
+                               "pw_swr_kernel<12, false, false, true>", "pw_swr_pairs_kernel<12, false, false, true>"};
         const char *on = t ? "compute_80" : target;
         pw_rtc_image img;
-        pw_status st = pw_rtc_compile(INC("sw_warp_rows_proc.cuh"), "test_nvrtc.cu", on, names, 3, &img);
-        CHECK(st == PW_OK && img.n_lowered == 3, "sw_warp_rows_proc.cuh for %s: %s (%s)\n%s", on, pw_status_str(st),
+        pw_status st = pw_rtc_compile(INC("sw_warp_rows_proc.cuh"), "test_nvrtc.cu", on, names, 5, &img);
+        CHECK(st == PW_OK && img.n_lowered == 5, "sw_warp_rows_proc.cuh for %s: %s (%s)\n%s", on, pw_status_str(st),
               pw_error_detail(), img.log ? img.log : "");
         printf("%s sw_warp_rows_proc.cuh (%s)\n", st == PW_OK ? "ok  " : "FAIL", on);
         pw_rtc_image_free(&img);

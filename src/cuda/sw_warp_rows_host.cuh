@@ -23,11 +23,11 @@ struct swr_kernels {
     const void *lanes32, *pairs16;
     void (*profile)(const uint8_t *, int, const int32_t *, int, int, uint32_t *);
 };
-template <int R, bool SAVE, bool MULTI = false>
+template <int R, bool SAVE, bool MULTI = false, bool LINEAR = false>
 static inline swr_kernels swr_kernels_of()
 {
-    return swr_kernels{R, (const void *)pw_swr_kernel<R, SAVE, MULTI>, (const void *)pw_swr_pairs_kernel<R, SAVE, MULTI>,
-                       pw_swr_profile_kernel<R>};
+    return swr_kernels{R, (const void *)pw_swr_kernel<R, SAVE, MULTI, LINEAR>,
+                       (const void *)pw_swr_pairs_kernel<R, SAVE, MULTI, LINEAR>, pw_swr_profile_kernel<R>};
 }
 #define SWR_SCORE_R 12
 #define SWR_SAVE_R 16
@@ -117,9 +117,12 @@ static inline pw_status swr_plan_run(const pw_plan *plan, pw_sw_engine_ask ask, 
                               swr_run *run, bool several = false)
 {
     const bool saving = saved.h && saved.slots > 0;
-    run->kern = several  ? swr_kernels_of<SWR_SCORE_R, false, true>()
-                : saving ? swr_kernels_of<SWR_SAVE_R, true>()
-                         : swr_kernels_of<SWR_SCORE_R, false>();
+    /* a linear gap's score on one GPU: the H-only cell (pw_swr_column_linear; bench/
+     * sw_warp_rows_linear.sh: 1.10-1.17x the shared cell's rate in 16-bit pairs on an H200) */
+    run->kern = several                      ? swr_kernels_of<SWR_SCORE_R, false, true>()
+                : saving                     ? swr_kernels_of<SWR_SAVE_R, true>()
+                : gap_open == gap_extend     ? swr_kernels_of<SWR_SCORE_R, false, false, true>()
+                                             : swr_kernels_of<SWR_SCORE_R, false>();
     if (ask == PW_SW_ENGINE_TILES || !swr_plan_allows(plan) || n < 1 || m < 1 || alphabet < 1 || (several && saving) ||
         alphabet + 1 > PW_SWR_MAX_LETTERS || gap_open < 0 || gap_extend < 0 || gap_open > (1 << 14) ||
         gap_extend > (1 << 14) ||
