@@ -10,6 +10,7 @@
  * identity along the alignment.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -131,7 +132,7 @@ int cli_plot_alignment(const char *path, const pw_alignment *al, const fasta_rec
 {
     FILE *f = io_open_text_output(path);
     if (!f) {
-        cli_error("--plot %s: cannot create the file", path);
+        cli_error("--plot %s: cannot create the file (%s)", path, strerror(errno));
         return EXIT_DATA;
     }
     double sx = (double)PLOT / (double)b->length, sy = (double)PLOT / (double)a->length;
@@ -245,7 +246,7 @@ int cli_plot_warp_path(const char *path, const pw_warp_path *wp, const void *a, 
 {
     FILE *f = io_open_text_output(path);
     if (!f) {
-        cli_error("--plot %s: cannot create the file", path);
+        cli_error("--plot %s: cannot create the file (%s)", path, strerror(errno));
         return EXIT_DATA;
     }
     const int left = 140, top = 130, depth = 80;

@@ -1,4 +1,5 @@
 /* cmd_dtw.c - `peerwave dtw A B`: dynamic time warping distance of two series. */
+#include <errno.h>
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -175,7 +176,7 @@ static int write_path(const char *out, const pw_warp_path *p, char *err, int err
     }
     FILE *f = io_open_text_output(out);
     if (!f) {
-        snprintf(err, (size_t)errlen, "cannot create the file");
+        snprintf(err, (size_t)errlen, "cannot create the file (%s)", strerror(errno));
         return -1;
     }
     fprintf(f, "# i j: 0-based cells of an optimal warping path\n");

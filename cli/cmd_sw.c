@@ -1,6 +1,7 @@
 /* cmd_sw.c - `peerwave sw A.fa B.fa`: local alignment score of two FASTA sequences, and with
  * --align the alignment itself (report, view, SAM, picture: cli_align.c, align_plot.c). */
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,7 +222,13 @@ static int finish_alignment(const sw_args *args, sw_job *job, cli_report *rep,
     const pw_alignment *al = &job->alignment;
     if (args->view_path) {
         FILE *f = io_open_text_output(args->view_path);
-        if (!f || cli_print_view(f, al, job->a, job->b, job->params) || io_close_text_output(f)) {
+        if (!f) {
+            cli_error("--view %s: cannot create the file (%s)", args->view_path, strerror(errno));
+            return EXIT_DATA;
+        }
+        const int written = cli_print_view(f, al, job->a, job->b, job->params) == 0;
+        if (!written) io_abandon_text_output(f); /* (the old file stays, or none) */
+        if (!written || io_close_text_output(f) != 0) {
             cli_error("--view %s: cannot write the file", args->view_path);
             return EXIT_DATA;
         }

@@ -1,6 +1,7 @@
 /* cmd_tune.c - `peerwave tune sw|sat ...`: measure run time against tile width, next to the two
  * tile-width models (src/core/model.h) fitted by a short training run on a corner of the input,
  * and say how far the model's pick is from the measured best. */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -284,7 +285,7 @@ int cmd_tune(int argc, char **argv)
     double meas[MAX_WIDTHS], paper[MAX_WIDTHS], cons[MAX_WIDTHS], tiled[MAX_WIDTHS], chunked[MAX_WIDTHS];
     FILE *csv = args.csv ? io_open_text_output(args.csv) : NULL;
     if (args.csv && !csv) {
-        cli_error("--csv %s: cannot write", args.csv);
+        cli_error("--csv %s: cannot write (%s)", args.csv, strerror(errno));
         code = EXIT_DATA;
         goto out;
     }
@@ -298,7 +299,7 @@ int cmd_tune(int argc, char **argv)
         if (st != PW_OK) {
             cli_error("tune %s at width %" PRId64 ": %s", app, args.widths[k], cli_status_text(st));
             code = cli_status_exit(st);
-            if (csv) io_close_text_output(csv);
+            if (csv) io_abandon_text_output(csv); /* (the old table stays, or none) */
             goto out;
         }
         full = model_of(&info, p.n, p.m, d, tau_s);
@@ -351,7 +352,7 @@ int cmd_tune(int argc, char **argv)
     if (args.svg) {
         FILE *f = io_open_text_output(args.svg);
         if (!f) {
-            cli_error("--svg %s: cannot write", args.svg);
+            cli_error("--svg %s: cannot write (%s)", args.svg, strerror(errno));
             code = EXIT_DATA;
             goto out;
         }

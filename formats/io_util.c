@@ -1,5 +1,6 @@
 /* io_util.c - error text, memory limits and checked allocation for the file readers. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,20 +172,67 @@ int io_is_stdout(const char *path)
 
 int io_stdout_used(void) { return __atomic_load_n(&stdout_used, __ATOMIC_RELAXED); }
 
+/* The text outputs open now: each FILE handed out with its io_output and final path, so that the
+ * callers keep their FILE-only calls.  More at once than the slots (never in this program) are
+ * written in place, as text outputs were before. */
+#define TEXT_OUTPUTS 16
+static struct text_output {
+    FILE *f;
+    char *path;
+    io_output out;
+} text_outputs[TEXT_OUTPUTS];
+static pthread_mutex_t text_outputs_lock = PTHREAD_MUTEX_INITIALIZER;
+
 FILE *io_open_text_output(const char *path)
 {
     if (io_is_stdout(path)) {
         io_claim_stdout();
         return stdout;
     }
-    return fopen(path, "w");
+    pthread_mutex_lock(&text_outputs_lock);
+    struct text_output *slot = NULL;
+    for (int k = 0; k < TEXT_OUTPUTS && !slot; k++)
+        if (!text_outputs[k].f) slot = &text_outputs[k];
+    FILE *f = NULL;
+    char err[64];
+    if (!slot) {
+        f = fopen(path, "w");
+    } else if ((slot->path = strdup(path)) == NULL) {
+        errno = ENOMEM;
+    } else if (io_output_open(&slot->out, path, err, sizeof err) != 0) {
+        const int saved = errno; /* (the callers say strerror(errno)) */
+        free(slot->path);
+        slot->path = NULL;
+        errno = saved;
+    } else {
+        f = slot->f = slot->out.f;
+    }
+    pthread_mutex_unlock(&text_outputs_lock);
+    return f;
 }
 
-int io_close_text_output(FILE *f)
+/* Closes f; where it is a text output of the slots, puts it in place when `ok` and nothing failed
+ * (else removes it: the old file stays).  0, or nonzero on a write error. */
+static int close_text_output(FILE *f, int ok)
 {
-    if (f == stdout) return fflush(stdout) != 0;
-    return fclose(f) != 0;
+    if (f == stdout) return fflush(stdout) != 0 || !ok;
+    pthread_mutex_lock(&text_outputs_lock);
+    struct text_output *slot = NULL;
+    for (int k = 0; k < TEXT_OUTPUTS && !slot; k++)
+        if (text_outputs[k].f == f) slot = &text_outputs[k];
+    struct text_output mine = {0};
+    if (slot) mine = *slot, slot->f = NULL, slot->path = NULL;
+    pthread_mutex_unlock(&text_outputs_lock);
+    if (!slot) return fclose(f) != 0 || !ok;
+    char err[64];
+    const int bad = io_output_close(&mine.out, mine.path, ok && !ferror(f), err, sizeof err) != 0;
+    free(mine.path);
+    return bad;
 }
+
+int io_close_text_output(FILE *f) { return close_text_output(f, 1); }
+
+void io_abandon_text_output(FILE *f) { (void)close_text_output(f, 0); }
 
 int io_output_open(io_output *out, const char *path, char *err, int errlen)
 {
@@ -199,6 +247,9 @@ int io_output_open(io_output *out, const char *path, char *err, int errlen)
     }
     /* (a symbolic link is written through, as before: a rename would replace the link itself) */
     const int exists = lstat(path, &st) == 0;
+    /* a file we may not write is refused as writing it in place would be (the rename would
+     * replace it), and a replaced file keeps its permissions */
+    if (exists && S_ISREG(st.st_mode) && access(path, W_OK) != 0) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
     if (!exists || S_ISREG(st.st_mode)) {
         const int n = snprintf(out->partial, sizeof out->partial, "%s.partial-%ld", path, (long)getpid());
         if (n < 0 || (size_t)n >= sizeof out->partial) out->partial[0] = '\0'; /* (too long: write path itself) */
@@ -210,7 +261,10 @@ int io_output_open(io_output *out, const char *path, char *err, int errlen)
         out->f = fopen(path, "wb");
     }
     if (!out->f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
-    if (out->partial[0]) out->partial_slot = io_partial_remember(out->partial);
+    if (out->partial[0]) {
+        out->partial_slot = io_partial_remember(out->partial);
+        if (exists) (void)fchmod(fileno(out->f), st.st_mode & 07777); /* (best effort: the data matter more) */
+    }
     return 0;
 }
 

@@ -66,7 +66,9 @@ FILE *io_gunzip(FILE *in, const unsigned char *head, size_t head_len, const char
  * (path.partial-PID) when path is, or would be, a regular file, and path itself otherwise (a
  * terminal, a pipe, /dev/stdout, a symbolic link); io_output_close closes it and, when all went well (ok), puts it
  * in path's place with one rename -- a run killed while writing leaves the old file (or none),
- * never a truncated one.  On failure the partial file is removed.  Both fill err on failure. */
+ * never a truncated one.  On failure the partial file is removed.  Both fill err on failure.  A
+ * file that may not be written is refused (as writing in place would be), and a replaced file
+ * keeps its permission bits. */
 typedef struct io_output {
     FILE *f;
     char partial[4096]; /* "" when writing path itself */
@@ -87,10 +89,14 @@ int io_stdout_used(void);
  * io_open_text_output, and by `peerwave batch` as soon as a job names "-", before any report. */
 void io_claim_stdout(void);
 
-/* A text output (paths, SVG, CSV): stdout for io_is_stdout's paths, else fopen(path, "w");
- * io_close_text_output flushes or closes it (0, or nonzero on a write error). */
+/* A text output (paths, SVG, CSV): stdout for io_is_stdout's paths, else written whole or not at
+ * all as io_output's files are (NULL with errno set when it cannot be created);
+ * io_close_text_output flushes or closes it and puts it in place (0, or nonzero on a write error:
+ * the old file then stays); io_abandon_text_output closes it and removes what was written (a
+ * command that fails half-way leaves the old file, or none). */
 FILE *io_open_text_output(const char *path);
 int io_close_text_output(FILE *f);
+void io_abandon_text_output(FILE *f);
 int io_output_close(io_output *out, const char *path, int ok, char *err, int errlen);
 
 /* "12.3 GB" style text for a byte count, into buf (size 32). */

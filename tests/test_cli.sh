@@ -275,6 +275,33 @@ if command -v strace > /dev/null && strace -o /dev/null true 2> /dev/null; then
   wait
   [ "$(cat "$tmp/sigint_rc")" = 130 ] && [ -z "$(ls "$tmp/sigint")" ] && ok ||
     bad "Ctrl-C while writing: rc $(cat "$tmp/sigint_rc"), left: $(ls "$tmp/sigint")"
+  # a text output too (--path, --trace, --plot, --view, tune's --csv/--svg): the old file stays
+  echo old > "$tmp/sigint/path.txt"
+  { strace -o /dev/null -e trace=write -e inject=write:delay_exit=1000000 "$pw" dtw "$ex/walk_a.txt" "$ex/walk_b.csv" \
+      --column-b value --path "$tmp/sigint/path.txt" --backend cpu --quiet > /dev/null 2>&1; echo $? > "$tmp/sigint_rc"; } &
+  for k in $(seq 300); do ls "$tmp/sigint" | grep -q partial && break; sleep 0.02; done
+  pkill -INT -f "^$pw dtw $ex/walk_a.txt $ex/walk_b.csv --column-b value --path $tmp/sigint/path.txt"
+  wait
+  [ "$(cat "$tmp/sigint_rc")" = 130 ] && [ "$(ls "$tmp/sigint")" = path.txt ] && [ "$(cat "$tmp/sigint/path.txt")" = old ] && ok ||
+    bad "Ctrl-C while writing a text output: rc $(cat "$tmp/sigint_rc"), left: $(ls "$tmp/sigint")"
+fi
+# text outputs are replaced whole too (a new inode, no partial file), and a replaced output keeps
+# its permission bits
+"$pw" dtw "$ex/walk_a.txt" "$ex/walk_b.csv" --column-b value --path "$tmp/path1.txt" --quiet > /dev/null
+chmod 640 "$tmp/path1.txt"
+inode_path=$(stat -c %i "$tmp/path1.txt")
+"$pw" dtw "$ex/walk_a.txt" "$ex/walk_b.csv" --column-b value --path "$tmp/path1.txt" --quiet > /dev/null &&
+  [ "$(stat -c %i "$tmp/path1.txt")" != "$inode_path" ] && [ "$(stat -c %a "$tmp/path1.txt")" = 640 ] &&
+  grep -q '^# i j' "$tmp/path1.txt" && ! ls "$tmp" | grep -q partial && ok || bad "a text output replaced whole, mode kept"
+"$pw" inthist "$ex/rings.png" --bins 8 -o "$tmp/rings_ih.npy" --quiet > /dev/null && chmod 600 "$tmp/rings_ih.npy" &&
+  "$pw" inthist "$ex/rings.png" --bins 8 -o "$tmp/rings_ih.npy" --quiet > /dev/null &&
+  [ "$(stat -c %a "$tmp/rings_ih.npy")" = 600 ] && ok || bad "a replaced .npy keeps its mode"
+# a file that may not be written is refused, as writing it in place would be (not replaced by the
+# rename; root may write anything, so only another user sees it)
+if [ "$(id -u)" != 0 ]; then
+  echo keep > "$tmp/readonly.txt" && chmod 444 "$tmp/readonly.txt"
+  "$pw" dtw "$ex/walk_a.txt" "$ex/walk_b.csv" --column-b value --path "$tmp/readonly.txt" > /dev/null 2> "$tmp/err"; rc=$?
+  [ $rc != 0 ] && [ "$(cat "$tmp/readonly.txt")" = keep ] && grep -qi 'permission' "$tmp/err" && ok || bad "a read-only output: rc $rc $(cat "$tmp/err")"
 fi
 # switches read strictly: a value that is not one of theirs is refused by name (abc was 0, a
 # misspelt queue kind the default, an empty stuck row row 0: every peer run hung)
