@@ -316,7 +316,7 @@ int cmd_tune(int argc, char **argv)
                     chunked[k]);
         if (meas[k] < best) best = meas[k], best_w = args.widths[k];
     }
-    if (csv && (ferror(csv) | io_close_text_output(csv))) { /* (a full disk, /dev/full: said, exit 1) */
+    if (csv && io_close_text_output(csv) != 0) { /* (which looks at ferror too) */ /* (a full disk, /dev/full: said, exit 1) */
         cli_error("--csv %s: write failed", args.csv);
         code = EXIT_DATA;
         goto out;
@@ -357,7 +357,7 @@ int cmd_tune(int argc, char **argv)
             goto out;
         }
         write_svg(f, app, args.n_widths, args.widths, meas, paper, cons, tiled);
-        if (ferror(f) | io_close_text_output(f)) {
+        if (io_close_text_output(f) != 0) {
             cli_error("--svg %s: write failed", args.svg);
             code = EXIT_DATA;
             goto out;

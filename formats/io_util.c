@@ -248,23 +248,30 @@ int io_output_open(io_output *out, const char *path, char *err, int errlen)
     /* (a symbolic link is written through, as before: a rename would replace the link itself) */
     const int exists = lstat(path, &st) == 0;
     /* a file we may not write is refused as writing it in place would be (the rename would
-     * replace it), and a replaced file keeps its permissions */
+     * replace it); a replaced file keeps its permission bits.  Another user's file (which a rename
+     * would make ours, and which a sticky folder such as /tmp would not let us rename over) and a
+     * file with other hard links are written in place, as before. */
     if (exists && S_ISREG(st.st_mode) && access(path, W_OK) != 0) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
-    if (!exists || S_ISREG(st.st_mode)) {
+    if (!exists || (S_ISREG(st.st_mode) && st.st_uid == geteuid() && st.st_nlink == 1)) {
         const int n = snprintf(out->partial, sizeof out->partial, "%s.partial-%ld", path, (long)getpid());
         if (n < 0 || (size_t)n >= sizeof out->partial) out->partial[0] = '\0'; /* (too long: write path itself) */
     }
+    /* (remembered before it exists: a signal between its creation and here would leave it) */
+    if (out->partial[0]) out->partial_slot = io_partial_remember(out->partial);
     out->f = fopen(out->partial[0] ? out->partial : path, "wb");
+    if (!out->f && out->partial[0]) {
+        const int saved = errno;
+        io_partial_forget(out->partial_slot);
+        out->partial_slot = -1;
+        errno = saved;
+    }
     if (!out->f && out->partial[0] && (errno == EACCES || errno == EROFS || errno == EPERM)) {
         /* a folder we may not create files in, but the file itself writable: write it in place */
         out->partial[0] = '\0';
         out->f = fopen(path, "wb");
     }
     if (!out->f) return io_fail(err, errlen, "%s: %s", path, strerror(errno));
-    if (out->partial[0]) {
-        out->partial_slot = io_partial_remember(out->partial);
-        if (exists) (void)fchmod(fileno(out->f), st.st_mode & 07777); /* (best effort: the data matter more) */
-    }
+    if (out->partial[0] && exists) (void)fchmod(fileno(out->f), st.st_mode & 0777); /* (best effort) */
     return 0;
 }
 
@@ -280,7 +287,11 @@ int io_output_close(io_output *out, const char *path, int ok, char *err, int err
         io_partial_forget(out->partial_slot);
         out->partial_slot = -1;
     }
-    if (!ok) return io_fail(err, errlen, "%s: write failed (%s)", path, strerror(saved));
+    if (!ok) {
+        io_fail(err, errlen, "%s: write failed (%s)", path, strerror(saved));
+        errno = saved; /* (text outputs' callers say strerror(errno)) */
+        return -1;
+    }
     return 0;
 }
 

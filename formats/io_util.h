@@ -67,8 +67,8 @@ FILE *io_gunzip(FILE *in, const unsigned char *head, size_t head_len, const char
  * terminal, a pipe, /dev/stdout, a symbolic link); io_output_close closes it and, when all went well (ok), puts it
  * in path's place with one rename -- a run killed while writing leaves the old file (or none),
  * never a truncated one.  On failure the partial file is removed.  Both fill err on failure.  A
- * file that may not be written is refused (as writing in place would be), and a replaced file
- * keeps its permission bits. */
+ * file that may not be written is refused (as writing in place would be), a replaced file keeps
+ * its permission bits, and another user's file or one with other hard links is written in place. */
 typedef struct io_output {
     FILE *f;
     char partial[4096]; /* "" when writing path itself */

@@ -117,12 +117,9 @@ static inline pw_status swr_plan_run(const pw_plan *plan, pw_sw_engine_ask ask, 
                               swr_run *run, bool several = false)
 {
     const bool saving = saved.h && saved.slots > 0;
-    /* a linear gap's score on one GPU: the H-only cell (pw_swr_column_linear; bench/
-     * sw_warp_rows_linear.sh: 1.10-1.17x the shared cell's rate in 16-bit pairs on an H200) */
-    run->kern = several                      ? swr_kernels_of<SWR_SCORE_R, false, true>()
-                : saving                     ? swr_kernels_of<SWR_SAVE_R, true>()
-                : gap_open == gap_extend     ? swr_kernels_of<SWR_SCORE_R, false, false, true>()
-                                             : swr_kernels_of<SWR_SCORE_R, false>();
+    run->kern = several  ? swr_kernels_of<SWR_SCORE_R, false, true>()
+                : saving ? swr_kernels_of<SWR_SAVE_R, true>()
+                         : swr_kernels_of<SWR_SCORE_R, false>();
     if (ask == PW_SW_ENGINE_TILES || !swr_plan_allows(plan) || n < 1 || m < 1 || alphabet < 1 || (several && saving) ||
         alphabet + 1 > PW_SWR_MAX_LETTERS || gap_open < 0 || gap_extend < 0 || gap_open > (1 << 14) ||
         gap_extend > (1 << 14) ||
@@ -142,6 +139,16 @@ static inline pw_status swr_plan_run(const pw_plan *plan, pw_sw_engine_ask ask, 
     /* a pairs run only where its 32-bit rerun, should 16 bits overflow, fits as well */
     if (st == PW_OK && run->sh.s.pairs)
         st = swr_choose(plan, PW_SW_ENGINE_ROWS32, run->rows, run->cols, run->letters, run->kern, &run->wide);
+    /* A linear gap's score on one GPU runs the H-only cell (pw_swr_column_linear: 1.18x the shared
+     * cell's rate in 16-bit pairs at 2000000^2 on an H200, tests/gpu/issue28_linear.sh) in the
+     * shape chosen for the shared kernels: its fewer registers fit a fourth block an SM, which
+     * would move pw_swr_choose's thresholds (measured at three) and send such a pair to 32-bit
+     * lanes.  It fits wherever the shared kernel does, so the grid stays valid. */
+    if (st == PW_OK && !several && !saving && gap_open == gap_extend) {
+        const swr_kernels linear = swr_kernels_of<SWR_SCORE_R, false, false, true>();
+        run->kern.lanes32 = run->sh.kern.lanes32 = run->wide.kern.lanes32 = linear.lanes32;
+        run->kern.pairs16 = run->sh.kern.pairs16 = run->wide.kern.pairs16 = linear.pairs16;
+    }
     return st;
 }
 

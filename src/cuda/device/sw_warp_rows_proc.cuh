@@ -358,6 +358,8 @@ __device__ __forceinline__ void pw_swr_publish(unsigned *p, unsigned v, bool rem
 template <int R, bool SAVE = false, bool MULTI = false, bool LINEAR = false>
 __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_kernel(pw_swr_args a)
 {
+    /* (a linear run's ring and whole-row buffers carry no F: only linear kernels may read them) */
+    static_assert(!(LINEAR && (SAVE || MULTI)), "the linear cell is for one GPU's score kernels");
     extern __shared__ uint32_t pw_swr_smem[];
     const int k = threadIdx.x & 31, wb = threadIdx.x / 32;
     const int w = blockIdx.x * PW_SWR_BLOCK_WARPS + wb, W = a.warps, m = a.m;
@@ -474,6 +476,7 @@ __device__ __forceinline__ int2 pw_swr_wrap_above(const pw_swr_args &a, const in
 template <int R, bool SAVE = false, bool MULTI = false, bool LINEAR = false>
 __global__ void __launch_bounds__(PW_SWR_THREADS, PW_SWR_BLOCKS_PER_SM) pw_swr_pairs_kernel(pw_swr_args a)
 {
+    static_assert(!(LINEAR && (SAVE || MULTI)), "the linear cell is for one GPU's score kernels");
     extern __shared__ uint32_t pw_swr_smem[];
     const int k = threadIdx.x & 31, wb = threadIdx.x / 32;
     const int w = blockIdx.x * PW_SWR_BLOCK_WARPS + wb, W = a.warps, m = a.m, D = a.lag, M = m + D;
